@@ -1,0 +1,230 @@
+package emulator
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// oauthClient is one OAuth client of the emulated XSUAA.
+type oauthClient struct {
+	Audience string `json:"audience"`
+	ID       string `json:"clientid"`
+	Secret   string `json:"clientsecret"`
+}
+
+type tokenInfo struct {
+	audience string
+	expires  time.Time
+}
+
+// instanceInfo identifies the emulated service instances.
+type instanceInfo struct {
+	ServiceInstanceID string `json:"serviceinstanceid"`
+	XSAppName         string `json:"xsappname"`
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func randomUUID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b)
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}
+
+// randomSecret returns a secret shaped like an XSUAA one: "<uuid>$<base64url>=".
+// The '$' and '=' make clients prove that they form-encode Basic credentials correctly.
+func randomSecret() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return randomUUID() + "$" + base64.RawURLEncoding.EncodeToString(b) + "="
+}
+
+// ensureIdentity creates whatever client or instance identity the loaded state lacks.
+func (s *Server) ensureIdentity() {
+	if s.instance.ServiceInstanceID == "" {
+		s.instance.ServiceInstanceID = randomUUID()
+	}
+	if s.instance.XSAppName == "" {
+		id := strings.ReplaceAll(s.instance.ServiceInstanceID, "-", "")
+		s.instance.XSAppName = "clone" + id[:min(len(id), 24)] + "!b12345|xbem-service-broker-!b2436"
+	}
+	ids := map[string]string{
+		AudienceManagement:       "sb-default-" + s.instance.ServiceInstanceID + "-clone!b12345|xbem-service-broker-!b2436",
+		AudienceMessaging:        "sb-default-" + s.instance.ServiceInstanceID + "-messaging-clone!b12345|xbem-service-broker-!b2436",
+		AudienceCloudIntegration: "sb-" + randomUUID() + "!b67890|it!b117912",
+	}
+	for _, aud := range []string{AudienceManagement, AudienceMessaging, AudienceCloudIntegration} {
+		if c, ok := s.clients[aud]; ok && c.ID != "" && c.Secret != "" {
+			continue
+		}
+		s.clients[aud] = &oauthClient{Audience: aud, ID: ids[aud], Secret: randomSecret()}
+	}
+}
+
+// client returns the credentials of the OAuth client for audience.
+func (s *Server) client(audience string) oauthClient {
+	if c, ok := s.clients[audience]; ok {
+		return *c
+	}
+	return oauthClient{}
+}
+
+// matchClient returns the audience of the client with these credentials. It
+// accepts them raw and form-decoded (RFC 6749 section 2.3.1).
+func (s *Server) matchClient(id, secret string) (string, bool) {
+	try := func(id, secret string) (string, bool) {
+		for aud, c := range s.clients {
+			idOK := subtle.ConstantTimeCompare([]byte(id), []byte(c.ID)) == 1
+			secretOK := subtle.ConstantTimeCompare([]byte(secret), []byte(c.Secret)) == 1
+			if idOK && secretOK {
+				return aud, true
+			}
+		}
+		return "", false
+	}
+	if aud, ok := try(id, secret); ok {
+		return aud, true
+	}
+	did, err1 := url.QueryUnescape(id)
+	dsecret, err2 := url.QueryUnescape(secret)
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	return try(did, dsecret)
+}
+
+// handleToken implements POST /oauth/token with the client credentials grant.
+func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		respondJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request", "error_description": "The request body is not a valid form."})
+		return
+	}
+	if gt := r.Form.Get("grant_type"); gt != "client_credentials" {
+		respondJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type", "error_description": fmt.Sprintf("The grant type %q is not supported; set grant_type=client_credentials.", gt)})
+		return
+	}
+	id, secret, ok := r.BasicAuth()
+	if !ok {
+		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
+	}
+	aud, ok := s.matchClient(id, secret)
+	if !ok || id == "" {
+		w.Header().Set("WWW-Authenticate", `Basic realm="UAA/client", error="unauthorized", error_description="Bad credentials"`)
+		respondJSON(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized", "error_description": "Bad credentials"})
+		return
+	}
+	token := randomHex(32)
+	ttl := s.opts.TokenTTL
+	s.tokMu.Lock()
+	now := s.now()
+	if len(s.tokens) > 10000 {
+		for t, info := range s.tokens {
+			if !now.Before(info.expires) {
+				delete(s.tokens, t)
+			}
+		}
+	}
+	s.tokens[token] = tokenInfo{audience: aud, expires: now.Add(ttl)}
+	s.tokMu.Unlock()
+	s.stats.countTokenIssued()
+
+	expiresIn := int64(ttl/time.Second) - 1
+	if expiresIn < 1 {
+		expiresIn = 1
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Pragma", "no-cache")
+	respondJSON(w, http.StatusOK, map[string]any{
+		"access_token": token,
+		"token_type":   "bearer",
+		"expires_in":   expiresIn,
+	})
+}
+
+// ExpireTokens invalidates every issued access token; clients must fetch new ones.
+func (s *Server) ExpireTokens() {
+	s.tokMu.Lock()
+	clear(s.tokens)
+	s.tokMu.Unlock()
+}
+
+type authResult int
+
+const (
+	authOK authResult = iota
+	authMissing
+	authInvalid
+	authWrongAudience
+)
+
+func (s *Server) checkBearer(r *http.Request, audience string) authResult {
+	h := r.Header.Get("Authorization")
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return authMissing
+	}
+	token = strings.TrimSpace(token)
+	s.tokMu.Lock()
+	info, found := s.tokens[token]
+	if found && !s.now().Before(info.expires) {
+		delete(s.tokens, token)
+		found = false
+	}
+	s.tokMu.Unlock()
+	if !found {
+		return authInvalid
+	}
+	if info.audience != audience {
+		return authWrongAudience
+	}
+	return authOK
+}
+
+// authorized reports whether r carries a valid, unexpired bearer token issued
+// to the client of audience ("management", "messaging" or "cloudintegration").
+// When it returns false, call challenge to set the WWW-Authenticate header.
+func (s *Server) authorized(r *http.Request, audience string) bool {
+	return s.checkBearer(r, audience) == authOK
+}
+
+// challenge sets the WWW-Authenticate header of a 401 answer for r.
+func (s *Server) challenge(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.Header.Get("Authorization") == "":
+		w.Header().Set("WWW-Authenticate", `Bearer realm="emulator"`)
+	default:
+		w.Header().Set("WWW-Authenticate", `Bearer realm="emulator", error="invalid_token", error_description="The access token is invalid or expired."`)
+	}
+}
+
+// requireAuth wraps h with the bearer check for audience. Missing, unknown or
+// expired tokens get 401 with WWW-Authenticate; a token of another client gets 403.
+func (s *Server) requireAuth(audience string, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		switch s.checkBearer(r, audience) {
+		case authOK:
+			h(w, r)
+		case authWrongAudience:
+			w.Header().Set("WWW-Authenticate", `Bearer realm="emulator", error="insufficient_scope"`)
+			respondMessage(w, http.StatusForbidden, fmt.Sprintf("The access token was issued to a client that may not call this API; use the credentials of the %s part of the service key.", audience))
+		default:
+			s.challenge(w, r)
+			respondMessage(w, http.StatusUnauthorized, "Full authentication is required to access this resource.")
+		}
+	}
+}

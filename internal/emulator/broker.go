@@ -1,0 +1,499 @@
+package emulator
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Errors of the broker's Go API.
+var (
+	// ErrQueueNotFound is returned when the named queue does not exist.
+	ErrQueueNotFound = errors.New("emulator: queue not found")
+	// ErrMessageNotFound is returned when no unacknowledged message has the given ID.
+	ErrMessageNotFound = errors.New("emulator: no unacknowledged message with this ID")
+	// ErrQueueFull is returned when a queue's message count or size limit is reached.
+	ErrQueueFull = errors.New("emulator: queue is full")
+	// ErrMessageTooLarge is returned when a message exceeds the queue's maxMessageSizeInBytes.
+	ErrMessageTooLarge = errors.New("emulator: message is larger than the queue's maxMessageSizeInBytes")
+)
+
+// message is one message held by a queue.
+type message struct {
+	ID            string    `json:"id"`
+	Body          []byte    `json:"body"`
+	ContentType   string    `json:"contentType,omitempty"`
+	Enqueued      time.Time `json:"enqueued"`
+	DeliveryCount int64     `json:"deliveryCount"`
+	InFlight      bool      `json:"inFlight"`
+	DeadFrom      string    `json:"deadFrom,omitempty"`
+}
+
+// Message is a message as the emulator's Go API and control endpoints show it.
+type Message struct {
+	ID          string `json:"id"`
+	Body        string `json:"body"`
+	ContentType string `json:"contentType,omitempty"`
+	// DeliveryCount is how often the message was delivered to a consumer.
+	DeliveryCount int64 `json:"deliveryCount"`
+	// Unacknowledged is true while a QoS 1 delivery awaits its acknowledgement or rejection.
+	Unacknowledged bool      `json:"unacknowledged"`
+	Enqueued       time.Time `json:"enqueued"`
+	// DeadFrom names the queue the message was dead-lettered from, if any.
+	DeadFrom string `json:"deadFrom,omitempty"`
+}
+
+func (m *message) view() Message {
+	return Message{
+		ID: m.ID, Body: string(m.Body), ContentType: m.ContentType, DeliveryCount: m.DeliveryCount,
+		Unacknowledged: m.InFlight, Enqueued: m.Enqueued, DeadFrom: m.DeadFrom,
+	}
+}
+
+// RejectOutcome says what happened to a rejected message.
+type RejectOutcome string
+
+// Outcomes of Reject.
+const (
+	// OutcomeRedelivered: the message is available again for the next consumption.
+	OutcomeRedelivered RejectOutcome = "redelivered"
+	// OutcomeDeadLettered: the deliveries exceeded maxRedeliveryCount; the message moved to the dead message queue.
+	OutcomeDeadLettered RejectOutcome = "deadLettered"
+	// OutcomeDiscarded: the deliveries exceeded maxRedeliveryCount and no usable dead message queue exists.
+	OutcomeDiscarded RejectOutcome = "discarded"
+	// OutcomeRedeliveryCapReached: the queue redelivers without limit (maxRedeliveryCount 0)
+	// and the message reached Options.RedeliveryCap deliveries; the emulator discarded it.
+	OutcomeRedeliveryCapReached RejectOutcome = "redeliveryCapReached"
+)
+
+// RejectResult reports the fate of a rejected message.
+type RejectResult struct {
+	Outcome       RejectOutcome `json:"outcome"`
+	Queue         string        `json:"queue"`
+	MessageID     string        `json:"messageId"`
+	DeliveryCount int64         `json:"deliveryCount"`
+	// DeadMsgQueue names the queue the message moved to (OutcomeDeadLettered).
+	DeadMsgQueue string `json:"deadMsgQueue,omitempty"`
+	// Reason explains discards.
+	Reason string `json:"reason,omitempty"`
+}
+
+func (q *queue) find(id string) (int, *message) {
+	for i, m := range q.msgs {
+		if m.ID == id {
+			return i, m
+		}
+	}
+	return -1, nil
+}
+
+func (q *queue) remove(i int) {
+	q.msgs = append(q.msgs[:i:i], q.msgs[i+1:]...)
+}
+
+// room reports whether q can take another message of size bytes.
+func (q *queue) room(size int) error {
+	var count, bytes int64
+	for _, m := range q.msgs {
+		count++
+		bytes += int64(len(m.Body))
+	}
+	if q.settings.MaxQueueMessageCount != nil && count >= *q.settings.MaxQueueMessageCount {
+		return ErrQueueFull
+	}
+	if bytes+int64(size) > q.settings.MaxQueueSizeInBytes {
+		return ErrQueueFull
+	}
+	return nil
+}
+
+// deadLetterLocked moves m (already removed from its queue from) to from's dead
+// message queue, or discards it. It returns the outcome and the DMQ name or the reason.
+func (s *Server) deadLetterLocked(from *queue, m *message) (RejectOutcome, string) {
+	if from.settings.DeadMsgQueue == nil {
+		s.stats.countBroker(func(b *BrokerStats) { b.Discarded++ })
+		return OutcomeDiscarded, fmt.Sprintf("Queue %q has no deadMsgQueue.", from.name)
+	}
+	name := *from.settings.DeadMsgQueue
+	dmq, ok := s.queues[name]
+	if !ok {
+		s.stats.countBroker(func(b *BrokerStats) { b.Discarded++ })
+		return OutcomeDiscarded, fmt.Sprintf("The deadMsgQueue %q of queue %q does not exist.", name, from.name)
+	}
+	if err := dmq.room(len(m.Body)); err != nil {
+		s.stats.countBroker(func(b *BrokerStats) { b.Discarded++ })
+		return OutcomeDiscarded, fmt.Sprintf("The deadMsgQueue %q of queue %q is full.", name, from.name)
+	}
+	dmq.msgs = append(dmq.msgs, &message{
+		ID: m.ID, Body: m.Body, ContentType: m.ContentType, Enqueued: s.now(), DeadFrom: from.name,
+	})
+	s.stats.countBroker(func(b *BrokerStats) { b.DeadLettered++ })
+	return OutcomeDeadLettered, name
+}
+
+// sweepLocked moves messages whose TTL expired to the dead message queue (or
+// discards them). TTL applies when the queue has respectTtl true and a maxTtl.
+// It reports whether anything changed.
+func (s *Server) sweepLocked(q *queue) bool {
+	st := q.settings
+	if st.RespectTTL == nil || !*st.RespectTTL || st.MaxTTL == nil || *st.MaxTTL <= 0 {
+		return false
+	}
+	ttl := time.Duration(*st.MaxTTL) * time.Second
+	now := s.now()
+	changed := false
+	kept := q.msgs[:0:0]
+	for _, m := range q.msgs {
+		if !m.InFlight && !now.Before(m.Enqueued.Add(ttl)) {
+			changed = true
+			s.stats.countBroker(func(b *BrokerStats) { b.Expired++ })
+			s.deadLetterLocked(q, m)
+			continue
+		}
+		kept = append(kept, m)
+	}
+	if changed {
+		q.msgs = kept
+	}
+	return changed
+}
+
+// sweepAll sweeps every queue and reports whether anything changed.
+func (s *Server) sweepAll() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	changed := false
+	for _, q := range s.queues {
+		if s.sweepLocked(q) {
+			changed = true
+		}
+	}
+	return changed
+}
+
+// Publish enqueues a message on queue name and returns its ID.
+func (s *Server) Publish(name string, body []byte, contentType string) (string, error) {
+	s.mu.Lock()
+	q, ok := s.queues[name]
+	if !ok {
+		s.mu.Unlock()
+		return "", ErrQueueNotFound
+	}
+	s.sweepLocked(q)
+	id, err := s.enqueueLocked(q, body, contentType)
+	s.mu.Unlock()
+	if err == nil {
+		s.saveState()
+	}
+	return id, err
+}
+
+func (s *Server) enqueueLocked(q *queue, body []byte, contentType string) (string, error) {
+	if int64(len(body)) > q.settings.MaxMessageSizeInBytes {
+		return "", ErrMessageTooLarge
+	}
+	if err := q.room(len(body)); err != nil {
+		return "", err
+	}
+	m := &message{ID: randomUUID(), Body: append([]byte(nil), body...), ContentType: contentType, Enqueued: s.now()}
+	q.msgs = append(q.msgs, m)
+	s.stats.countBroker(func(b *BrokerStats) { b.Published++ })
+	return m.ID, nil
+}
+
+// PublishTopic delivers a copy of the message to every queue subscribed to a
+// matching topic pattern and returns the names of those queues.
+func (s *Server) PublishTopic(topic string, body []byte, contentType string) []string {
+	s.mu.Lock()
+	var delivered []string
+	for _, q := range s.queues {
+		for pattern := range q.subs {
+			if topicMatches(pattern, topic) {
+				s.sweepLocked(q)
+				if _, err := s.enqueueLocked(q, body, contentType); err == nil {
+					delivered = append(delivered, q.name)
+				} else {
+					s.stats.countBroker(func(b *BrokerStats) { b.Discarded++ })
+				}
+				break
+			}
+		}
+	}
+	s.mu.Unlock()
+	if len(delivered) > 0 {
+		s.saveState()
+	}
+	return delivered
+}
+
+// topicMatches matches a topic against a subscription pattern: segments are
+// separated by '/', a segment "*" matches any one segment and "abc*" any
+// segment that starts with "abc".
+func topicMatches(pattern, topic string) bool {
+	ps, ts := strings.Split(pattern, "/"), strings.Split(topic, "/")
+	if len(ps) != len(ts) {
+		return false
+	}
+	for i, p := range ps {
+		if prefix, ok := strings.CutSuffix(p, "*"); ok {
+			if !strings.HasPrefix(ts[i], prefix) {
+				return false
+			}
+			continue
+		}
+		if p != ts[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Consume delivers the oldest available message of queue name. With qos 0 the
+// message is removed at once; with qos 1 it stays unacknowledged until Ack or
+// Reject. ok is false when no message is available.
+func (s *Server) Consume(name string, qos int) (msg Message, ok bool, err error) {
+	s.mu.Lock()
+	q, found := s.queues[name]
+	if !found {
+		s.mu.Unlock()
+		return Message{}, false, ErrQueueNotFound
+	}
+	changed := s.sweepLocked(q)
+	var inflight int64
+	for _, m := range q.msgs {
+		if m.InFlight {
+			inflight++
+		}
+	}
+	limit := q.settings.MaxDeliveredUnackedMsgsPerFlow
+	if qos == 0 || limit == 0 || inflight < limit {
+		for i, m := range q.msgs {
+			if m.InFlight {
+				continue
+			}
+			m.DeliveryCount++
+			if m.DeliveryCount > 1 {
+				s.stats.countBroker(func(b *BrokerStats) { b.Redelivered++ })
+			}
+			s.stats.countBroker(func(b *BrokerStats) { b.Delivered++ })
+			if qos == 0 {
+				q.remove(i)
+			} else {
+				m.InFlight = true
+			}
+			msg, ok, changed = m.view(), true, true
+			break
+		}
+	}
+	s.mu.Unlock()
+	if changed {
+		s.saveState()
+	}
+	return msg, ok, nil
+}
+
+// Ack acknowledges the unacknowledged message id of queue name and removes it.
+func (s *Server) Ack(name, id string) error {
+	s.mu.Lock()
+	q, ok := s.queues[name]
+	if !ok {
+		s.mu.Unlock()
+		return ErrQueueNotFound
+	}
+	i, m := q.find(id)
+	if m == nil || !m.InFlight {
+		s.mu.Unlock()
+		return ErrMessageNotFound
+	}
+	q.remove(i)
+	s.stats.countBroker(func(b *BrokerStats) { b.Acknowledged++ })
+	s.mu.Unlock()
+	s.saveState()
+	return nil
+}
+
+// Reject rejects (NACKs) the unacknowledged message id of queue name, as a
+// consumer does with delivery status REJECTED. The message is redelivered
+// while its delivery count is at most the queue's maxRedeliveryCount;
+// otherwise it moves to the queue's deadMsgQueue, or is discarded without one.
+// With maxRedeliveryCount 0 (unlimited) it is redelivered until
+// Options.RedeliveryCap deliveries, then discarded with OutcomeRedeliveryCapReached.
+func (s *Server) Reject(name, id string) (RejectResult, error) {
+	s.mu.Lock()
+	q, ok := s.queues[name]
+	if !ok {
+		s.mu.Unlock()
+		return RejectResult{}, ErrQueueNotFound
+	}
+	i, m := q.find(id)
+	if m == nil || !m.InFlight {
+		s.mu.Unlock()
+		return RejectResult{}, ErrMessageNotFound
+	}
+	s.stats.countBroker(func(b *BrokerStats) { b.Rejected++ })
+	res := RejectResult{Queue: name, MessageID: id, DeliveryCount: m.DeliveryCount}
+	limit := q.settings.MaxRedeliveryCount
+	switch {
+	case limit == 0 && m.DeliveryCount < s.opts.RedeliveryCap, limit > 0 && m.DeliveryCount <= limit:
+		m.InFlight = false
+		res.Outcome = OutcomeRedelivered
+	case limit == 0:
+		q.remove(i)
+		s.stats.countBroker(func(b *BrokerStats) { b.RedeliveryCapReached++; b.Discarded++ })
+		res.Outcome = OutcomeRedeliveryCapReached
+		res.Reason = fmt.Sprintf("Queue %q has maxRedeliveryCount 0, which redelivers without limit; the emulator stopped after %d deliveries.", name, m.DeliveryCount)
+	default:
+		q.remove(i)
+		outcome, detail := s.deadLetterLocked(q, m)
+		res.Outcome = outcome
+		if outcome == OutcomeDeadLettered {
+			res.DeadMsgQueue = detail
+		} else {
+			res.Reason = detail
+		}
+	}
+	s.mu.Unlock()
+	s.saveState()
+	return res, nil
+}
+
+// Messages returns the messages of queue name in order, and whether the queue exists.
+func (s *Server) Messages(name string) ([]Message, bool) {
+	s.mu.Lock()
+	q, ok := s.queues[name]
+	if !ok {
+		s.mu.Unlock()
+		return nil, false
+	}
+	changed := s.sweepLocked(q)
+	out := make([]Message, 0, len(q.msgs))
+	for _, m := range q.msgs {
+		out = append(out, m.view())
+	}
+	s.mu.Unlock()
+	if changed {
+		s.saveState()
+	}
+	return out, true
+}
+
+func (s *Server) mountMessaging(mux *http.ServeMux) {
+	m := func(method, rel string, h http.HandlerFunc) {
+		s.route(mux, method, MessagingBasePath+rel, method+" "+MessagingBasePath+rel, s.requireAuth(AudienceMessaging, h))
+	}
+	m("POST", "/queues/{queue}/messages", s.handlePublish)
+	m("POST", "/topics/{topic}/messages", s.handlePublishTopic)
+	m("POST", "/queues/{queue}/messages/consumption", s.handleConsume)
+	m("POST", "/queues/{queue}/messages/{id}/acknowledgement", s.handleAck)
+}
+
+// parseQoS reads the mandatory x-qos header.
+func parseQoS(r *http.Request) (int, error) {
+	switch strings.TrimSpace(r.Header.Get("x-qos")) {
+	case "0":
+		return 0, nil
+	case "1":
+		return 1, nil
+	}
+	return 0, msgf("x-qos is invalid. Set the header x-qos to 0 or 1.")
+}
+
+// maxPublishBody bounds what the messaging API reads; queues enforce their own size.
+const maxPublishBody = MaxMaxMessageSizeInBytes + 1
+
+func (s *Server) readMessage(w http.ResponseWriter, r *http.Request) ([]byte, string, bool) {
+	if _, err := parseQoS(r); err != nil {
+		respondMessage(w, http.StatusBadRequest, err.Error())
+		return nil, "", false
+	}
+	if exp := r.Header.Get("x-message-expiration"); exp != "" {
+		if _, err := strconv.ParseInt(exp, 10, 64); err != nil {
+			respondMessage(w, http.StatusBadRequest, "x-message-expiration is invalid. Set an integer or leave the header out.")
+			return nil, "", false
+		}
+	}
+	body, err := readBody(w, r, maxPublishBody)
+	if err != nil {
+		respondMessage(w, http.StatusBadRequest, err.Error())
+		return nil, "", false
+	}
+	return body, r.Header.Get("Content-Type"), true
+}
+
+func (s *Server) handlePublish(w http.ResponseWriter, r *http.Request) {
+	body, ct, ok := s.readMessage(w, r)
+	if !ok {
+		return
+	}
+	name := r.PathValue("queue")
+	_, err := s.Publish(name, body, ct)
+	switch {
+	case errors.Is(err, ErrQueueNotFound):
+		queueNotFound(w, name)
+	case errors.Is(err, ErrMessageTooLarge):
+		respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The message has %d bytes, more than the maxMessageSizeInBytes of queue %q. Send a smaller message.", len(body), name))
+	case errors.Is(err, ErrQueueFull):
+		respondMessage(w, http.StatusBadRequest, fmt.Sprintf("Queue %q is full. Consume messages or raise its limits.", name))
+	case err != nil:
+		respondMessage(w, http.StatusInternalServerError, err.Error())
+	default:
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+func (s *Server) handlePublishTopic(w http.ResponseWriter, r *http.Request) {
+	body, ct, ok := s.readMessage(w, r)
+	if !ok {
+		return
+	}
+	topic := r.PathValue("topic")
+	if err := validTopic(topic); err != nil || strings.Contains(topic, "*") {
+		respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The topic %q is not valid. Use '/'-separated, non-empty segments without wildcards.", topic))
+		return
+	}
+	s.PublishTopic(topic, body, ct)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) handleConsume(w http.ResponseWriter, r *http.Request) {
+	qos, err := parseQoS(r)
+	if err != nil {
+		respondMessage(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	name := r.PathValue("queue")
+	msg, ok, err := s.Consume(name, qos)
+	if errors.Is(err, ErrQueueNotFound) {
+		queueNotFound(w, name)
+		return
+	}
+	if !ok {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	ct := msg.ContentType
+	if ct == "" {
+		ct = "application/octet-stream"
+	}
+	w.Header().Set("Content-Type", ct)
+	w.Header().Set("X-Message-Id", msg.ID)
+	w.Header().Set("x-qos", strconv.Itoa(qos))
+	w.Header().Set("Content-Length", strconv.Itoa(len(msg.Body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write([]byte(msg.Body))
+}
+
+func (s *Server) handleAck(w http.ResponseWriter, r *http.Request) {
+	name, id := r.PathValue("queue"), r.PathValue("id")
+	switch err := s.Ack(name, id); {
+	case errors.Is(err, ErrQueueNotFound):
+		queueNotFound(w, name)
+	case errors.Is(err, ErrMessageNotFound):
+		respondMessage(w, http.StatusBadRequest, fmt.Sprintf("Queue %q has no unacknowledged message %q. Acknowledge the X-Message-Id of a message consumed with x-qos 1.", name, id))
+	default:
+		w.WriteHeader(http.StatusOK)
+	}
+}

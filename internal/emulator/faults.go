@@ -1,0 +1,415 @@
+package emulator
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// FaultKind is a kind of injected fault.
+type FaultKind string
+
+// Fault kinds.
+const (
+	// Fault429 answers 429 Too Many Requests with Retry-After.
+	Fault429 FaultKind = "429"
+	// Fault500 answers 500 Internal Server Error.
+	Fault500 FaultKind = "500"
+	// Fault502 answers 502 Bad Gateway.
+	Fault502 FaultKind = "502"
+	// Fault503 answers 503 Service Unavailable (with Retry-After when Faults.RetryAfter is set).
+	Fault503 FaultKind = "503"
+	// FaultDrop closes the connection without any response.
+	FaultDrop FaultKind = "drop"
+	// FaultSlow waits Faults.SlowDelay before handling the request; a client
+	// that gives up first has its request dropped unprocessed.
+	FaultSlow FaultKind = "slow"
+	// FaultTokenExpiry expires all access tokens, then handles the request,
+	// which therefore fails with 401 on any API that needs a token.
+	FaultTokenExpiry FaultKind = "token-expiry"
+)
+
+// AllFaultKinds lists every fault kind.
+var AllFaultKinds = []FaultKind{Fault429, Fault500, Fault502, Fault503, FaultDrop, FaultSlow, FaultTokenExpiry}
+
+// defaultRandomKinds are drawn from when Faults.Rate > 0 and Faults.Kinds is empty.
+var defaultRandomKinds = []FaultKind{Fault429, Fault500, Fault502, Fault503}
+
+// DefaultSlowDelay is the delay of FaultSlow when Faults.SlowDelay is zero:
+// longer than a client's default 60s timeout per attempt.
+const DefaultSlowDelay = 65 * time.Second
+
+// ParseFaultKind parses a fault kind name such as "503" or "drop".
+func ParseFaultKind(s string) (FaultKind, error) {
+	k := FaultKind(strings.TrimSpace(strings.ToLower(s)))
+	for _, known := range AllFaultKinds {
+		if k == known {
+			return k, nil
+		}
+	}
+	names := make([]string, len(AllFaultKinds))
+	for i, known := range AllFaultKinds {
+		names[i] = string(known)
+	}
+	return "", fmt.Errorf("emulator: unknown fault kind %q; use one of %s", s, strings.Join(names, ", "))
+}
+
+// UnmarshalJSON accepts only known fault kinds.
+func (k *FaultKind) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	parsed, err := ParseFaultKind(s)
+	if err != nil {
+		return err
+	}
+	*k = parsed
+	return nil
+}
+
+// Faults configure the faults injected into API requests. Requests to the
+// control endpoints are never affected; the token endpoint only when
+// IncludeTokenEndpoint is set.
+type Faults struct {
+	// Latency is added to every request.
+	Latency time.Duration
+	// Rate is the probability (0..1) that a request gets a random fault of Kinds.
+	Rate float64
+	// Kinds are the kinds drawn from at random (default 429, 500, 502, 503).
+	Kinds []FaultKind
+	// RetryAfter is sent as Retry-After on 429 (default 1s) and 503 (none when zero).
+	RetryAfter time.Duration
+	// SlowDelay is the wait of FaultSlow (default DefaultSlowDelay).
+	SlowDelay time.Duration
+	// Seed makes the random faults reproducible.
+	Seed int64
+	// IncludeTokenEndpoint lets faults hit POST /oauth/token too.
+	IncludeTokenEndpoint bool
+}
+
+type faultsJSON struct {
+	Latency              jsonDuration `json:"latency"`
+	Rate                 float64      `json:"rate"`
+	Kinds                []FaultKind  `json:"kinds"`
+	RetryAfter           jsonDuration `json:"retryAfter"`
+	SlowDelay            jsonDuration `json:"slowDelay"`
+	Seed                 int64        `json:"seed"`
+	IncludeTokenEndpoint bool         `json:"includeTokenEndpoint"`
+}
+
+// MarshalJSON writes durations as Go duration strings such as "250ms".
+func (f Faults) MarshalJSON() ([]byte, error) {
+	kinds := f.Kinds
+	if kinds == nil {
+		kinds = []FaultKind{}
+	}
+	return json.Marshal(faultsJSON{
+		Latency: jsonDuration(f.Latency), Rate: f.Rate, Kinds: kinds, RetryAfter: jsonDuration(f.RetryAfter),
+		SlowDelay: jsonDuration(f.SlowDelay), Seed: f.Seed, IncludeTokenEndpoint: f.IncludeTokenEndpoint,
+	})
+}
+
+// UnmarshalJSON reads durations as strings ("1.5s") or numbers of seconds.
+func (f *Faults) UnmarshalJSON(b []byte) error {
+	var j faultsJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*f = Faults{
+		Latency: time.Duration(j.Latency), Rate: j.Rate, Kinds: j.Kinds, RetryAfter: time.Duration(j.RetryAfter),
+		SlowDelay: time.Duration(j.SlowDelay), Seed: j.Seed, IncludeTokenEndpoint: j.IncludeTokenEndpoint,
+	}
+	return nil
+}
+
+// Validate checks the ranges of the settings.
+func (f Faults) Validate() error {
+	if f.Rate < 0 || f.Rate > 1 {
+		return fmt.Errorf("emulator: fault rate %v is outside 0..1; set a probability between 0 and 1", f.Rate)
+	}
+	if f.Latency < 0 || f.RetryAfter < 0 || f.SlowDelay < 0 {
+		return fmt.Errorf("emulator: fault durations must not be negative; set 0 to turn one off")
+	}
+	for _, k := range f.Kinds {
+		if _, err := ParseFaultKind(string(k)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type jsonDuration time.Duration
+
+func (d jsonDuration) MarshalJSON() ([]byte, error) {
+	return json.Marshal(time.Duration(d).String())
+}
+
+func (d *jsonDuration) UnmarshalJSON(b []byte) error {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	switch x := v.(type) {
+	case nil:
+		*d = 0
+	case float64:
+		*d = jsonDuration(x * float64(time.Second))
+	case string:
+		parsed, err := time.ParseDuration(x)
+		if err != nil {
+			return fmt.Errorf("emulator: %q is not a duration such as \"250ms\" or \"2s\"", x)
+		}
+		*d = jsonDuration(parsed)
+	default:
+		return fmt.Errorf("emulator: a duration must be a string such as \"2s\" or a number of seconds")
+	}
+	return nil
+}
+
+// faultState holds the fault settings, the queue of forced faults and the random source.
+type faultState struct {
+	mu      sync.Mutex
+	f       Faults
+	pending []FaultKind
+	rng     *rand.Rand
+}
+
+func (fs *faultState) set(f Faults) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.f = f
+	fs.f.Kinds = append([]FaultKind(nil), f.Kinds...)
+	seed := uint64(f.Seed)
+	fs.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}
+
+func (fs *faultState) get() Faults {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	f := fs.f
+	f.Kinds = append([]FaultKind(nil), fs.f.Kinds...)
+	return f
+}
+
+func (fs *faultState) push(kinds ...FaultKind) {
+	fs.mu.Lock()
+	fs.pending = append(fs.pending, kinds...)
+	fs.mu.Unlock()
+}
+
+func (fs *faultState) queued() []FaultKind {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return append([]FaultKind{}, fs.pending...)
+}
+
+// pick returns the fault for the next request: a queued one first, otherwise
+// a random one with probability Rate.
+func (fs *faultState) pick(tokenEndpoint bool) (FaultKind, bool) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if tokenEndpoint && !fs.f.IncludeTokenEndpoint {
+		return "", false
+	}
+	if len(fs.pending) > 0 {
+		k := fs.pending[0]
+		fs.pending = fs.pending[1:]
+		return k, true
+	}
+	if fs.f.Rate <= 0 {
+		return "", false
+	}
+	if fs.rng.Float64() >= fs.f.Rate {
+		return "", false
+	}
+	kinds := fs.f.Kinds
+	if len(kinds) == 0 {
+		kinds = defaultRandomKinds
+	}
+	return kinds[fs.rng.IntN(len(kinds))], true
+}
+
+// SetFaults replaces the fault settings and reseeds the random source.
+func (s *Server) SetFaults(f Faults) { s.faults.set(f) }
+
+// Faults returns the fault settings in force.
+func (s *Server) Faults() Faults { return s.faults.get() }
+
+// InjectNext queues faults for the next API requests, one fault per request in
+// order, regardless of Faults.Rate. Control requests never take one, and token
+// requests only when Faults.IncludeTokenEndpoint is set.
+func (s *Server) InjectNext(kinds ...FaultKind) { s.faults.push(kinds...) }
+
+// PendingFaults returns the faults queued by InjectNext that no request took yet.
+func (s *Server) PendingFaults() []FaultKind { return s.faults.queued() }
+
+// ClearFaults turns random faults and latency off and drops queued faults.
+func (s *Server) ClearFaults() {
+	s.faults.set(Faults{})
+	s.faults.mu.Lock()
+	s.faults.pending = nil
+	s.faults.mu.Unlock()
+}
+
+// applyFault carries out kind and reports whether the request is finished.
+func (s *Server) applyFault(kind FaultKind, f Faults, w http.ResponseWriter, r *http.Request) bool {
+	switch kind {
+	case Fault429:
+		ra := f.RetryAfter
+		if ra <= 0 {
+			ra = time.Second
+		}
+		w.Header().Set("Retry-After", strconv.FormatInt(ceilSeconds(ra), 10))
+		s.stats.countStatus(http.StatusTooManyRequests)
+		respondMessage(w, http.StatusTooManyRequests, "Too many requests. Retry after the time in the Retry-After header.")
+		return true
+	case Fault500, Fault502, Fault503:
+		code, _ := strconv.Atoi(string(kind))
+		if kind == Fault503 && f.RetryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.FormatInt(ceilSeconds(f.RetryAfter), 10))
+		}
+		s.stats.countStatus(code)
+		respondMessage(w, code, http.StatusText(code)+" (injected fault).")
+		return true
+	case FaultDrop:
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			panic(http.ErrAbortHandler)
+		}
+		_ = conn.Close()
+		return true
+	case FaultSlow:
+		d := f.SlowDelay
+		if d <= 0 {
+			d = DefaultSlowDelay
+		}
+		return !sleepCtx(r.Context(), d)
+	case FaultTokenExpiry:
+		s.ExpireTokens()
+		return false
+	}
+	return false
+}
+
+// BrokerStats count what the broker did with messages.
+type BrokerStats struct {
+	Published            int64 `json:"published"`
+	Delivered            int64 `json:"delivered"`
+	Redelivered          int64 `json:"redelivered"`
+	Acknowledged         int64 `json:"acknowledged"`
+	Rejected             int64 `json:"rejected"`
+	DeadLettered         int64 `json:"deadLettered"`
+	Discarded            int64 `json:"discarded"`
+	Expired              int64 `json:"expired"`
+	RedeliveryCapReached int64 `json:"redeliveryCapReached"`
+}
+
+// Stats count the API requests since the start or the last ResetStats.
+// Control requests are not counted.
+type Stats struct {
+	// Requests is the number of API requests, token requests included.
+	Requests int64 `json:"requests"`
+	// Routes counts requests by route, e.g. "GET /queues", "PUT /queues/{queue}",
+	// "POST /messagingrest/v1/queues/{queue}/messages", "POST /oauth/token".
+	Routes map[string]int64 `json:"routes"`
+	// Statuses counts answers by HTTP status code (dropped connections have none).
+	Statuses map[int]int64 `json:"statuses"`
+	// ManagementCalls counts requests to the Event Mesh management API.
+	ManagementCalls int64 `json:"managementCalls"`
+	// MessagingCalls counts requests to the messaging REST API.
+	MessagingCalls int64 `json:"messagingCalls"`
+	// CloudIntegrationCalls counts requests to the Cloud Integration API.
+	CloudIntegrationCalls int64 `json:"cloudIntegrationCalls"`
+	// TokenRequests counts requests to the token endpoint; TokensIssued the successful ones.
+	TokenRequests int64 `json:"tokenRequests"`
+	TokensIssued  int64 `json:"tokensIssued"`
+	// Faults counts injected faults by kind; FaultsInjected is their total.
+	Faults         map[FaultKind]int64 `json:"faults"`
+	FaultsInjected int64               `json:"faultsInjected"`
+	// Broker counts message events.
+	Broker BrokerStats `json:"broker"`
+}
+
+type statsState struct {
+	mu sync.Mutex
+	st Stats
+}
+
+func (ss *statsState) reset() {
+	ss.mu.Lock()
+	ss.st = Stats{Routes: map[string]int64{}, Statuses: map[int]int64{}, Faults: map[FaultKind]int64{}}
+	ss.mu.Unlock()
+}
+
+func (ss *statsState) countRequest(label string, cat category) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.st.Requests++
+	ss.st.Routes[label]++
+	switch cat {
+	case catManagement:
+		ss.st.ManagementCalls++
+	case catMessaging:
+		ss.st.MessagingCalls++
+	case catCloudIntegration:
+		ss.st.CloudIntegrationCalls++
+	case catToken:
+		ss.st.TokenRequests++
+	}
+}
+
+func (ss *statsState) countStatus(code int) {
+	ss.mu.Lock()
+	ss.st.Statuses[code]++
+	ss.mu.Unlock()
+}
+
+func (ss *statsState) countFault(k FaultKind) {
+	ss.mu.Lock()
+	ss.st.Faults[k]++
+	ss.st.FaultsInjected++
+	ss.mu.Unlock()
+}
+
+func (ss *statsState) countTokenIssued() {
+	ss.mu.Lock()
+	ss.st.TokensIssued++
+	ss.mu.Unlock()
+}
+
+func (ss *statsState) countBroker(f func(*BrokerStats)) {
+	ss.mu.Lock()
+	f(&ss.st.Broker)
+	ss.mu.Unlock()
+}
+
+func (ss *statsState) snapshot() Stats {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	out := ss.st
+	out.Routes = make(map[string]int64, len(ss.st.Routes))
+	for k, v := range ss.st.Routes {
+		out.Routes[k] = v
+	}
+	out.Statuses = make(map[int]int64, len(ss.st.Statuses))
+	for k, v := range ss.st.Statuses {
+		out.Statuses[k] = v
+	}
+	out.Faults = make(map[FaultKind]int64, len(ss.st.Faults))
+	for k, v := range ss.st.Faults {
+		out.Faults[k] = v
+	}
+	return out
+}
+
+// Stats returns a copy of the request statistics.
+func (s *Server) Stats() Stats { return s.stats.snapshot() }
+
+// ResetStats sets all statistics to zero.
+func (s *Server) ResetStats() { s.stats.reset() }

@@ -1,0 +1,516 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Queue defaults and limits of the emulated Event Mesh default plan.
+const (
+	DefaultAccessType                     = "NON_EXCLUSIVE"
+	DefaultMaxQueueSizeInBytes            = 1572864000
+	DefaultMaxMessageSizeInBytes          = 1000000
+	DefaultMaxDeliveredUnackedMsgsPerFlow = 10000
+	MaxMaxMessageSizeInBytes              = 10000000
+	MaxRedeliveryCountLimit               = 255
+	MaxTTLLimit                           = 604800
+	maxTopicLength                        = 150
+)
+
+var queueNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_.\-]{1,111}(?:/[a-zA-Z0-9_.\-]{1,109}){0,19}$`)
+
+// Queue is a queue as the management API serialises it. Unset optional
+// settings are nil and serialise as JSON null, as the real service does.
+type Queue struct {
+	Name                           string  `json:"name"`
+	AccessType                     string  `json:"accessType"`
+	MaxQueueSizeInBytes            int64   `json:"maxQueueSizeInBytes"`
+	MaxMessageSizeInBytes          int64   `json:"maxMessageSizeInBytes"`
+	MaxQueueMessageCount           *int64  `json:"maxQueueMessageCount"`
+	MaxDeliveredUnackedMsgsPerFlow int64   `json:"maxDeliveredUnackedMsgsPerFlow"`
+	MaxRedeliveryCount             int64   `json:"maxRedeliveryCount"`
+	DeadMsgQueue                   *string `json:"deadMsgQueue"`
+	RespectTTL                     *bool   `json:"respectTtl"`
+	MaxTTL                         *int64  `json:"maxTtl"`
+	MessageCount                   int64   `json:"messageCount"`
+	UnacknowledgedMessageCount     int64   `json:"unacknowledgedMessageCount"`
+	QueueSizeInBytes               int64   `json:"queueSizeInBytes"`
+	ConsumerCount                  int64   `json:"consumerCount"`
+}
+
+// Subscription is a topic subscription of a queue.
+type Subscription struct {
+	QueueName    string `json:"queueName"`
+	TopicPattern string `json:"topicPattern"`
+}
+
+// queueSettings are the writable settings of a queue (QueueP).
+type queueSettings struct {
+	AccessType                     string  `json:"accessType"`
+	MaxQueueSizeInBytes            int64   `json:"maxQueueSizeInBytes"`
+	MaxMessageSizeInBytes          int64   `json:"maxMessageSizeInBytes"`
+	MaxQueueMessageCount           *int64  `json:"maxQueueMessageCount"`
+	MaxDeliveredUnackedMsgsPerFlow int64   `json:"maxDeliveredUnackedMsgsPerFlow"`
+	MaxRedeliveryCount             int64   `json:"maxRedeliveryCount"`
+	DeadMsgQueue                   *string `json:"deadMsgQueue"`
+	RespectTTL                     *bool   `json:"respectTtl"`
+	MaxTTL                         *int64  `json:"maxTtl"`
+}
+
+func defaultSettings() queueSettings {
+	return queueSettings{
+		AccessType:                     DefaultAccessType,
+		MaxQueueSizeInBytes:            DefaultMaxQueueSizeInBytes,
+		MaxMessageSizeInBytes:          DefaultMaxMessageSizeInBytes,
+		MaxDeliveredUnackedMsgsPerFlow: DefaultMaxDeliveredUnackedMsgsPerFlow,
+	}
+}
+
+// queue is the emulator's state of one queue.
+type queue struct {
+	name     string
+	settings queueSettings
+	subs     map[string]bool
+	msgs     []*message // in enqueue order
+}
+
+func (q *queue) view() Queue {
+	v := Queue{
+		Name:                           q.name,
+		AccessType:                     q.settings.AccessType,
+		MaxQueueSizeInBytes:            q.settings.MaxQueueSizeInBytes,
+		MaxMessageSizeInBytes:          q.settings.MaxMessageSizeInBytes,
+		MaxQueueMessageCount:           cloneInt(q.settings.MaxQueueMessageCount),
+		MaxDeliveredUnackedMsgsPerFlow: q.settings.MaxDeliveredUnackedMsgsPerFlow,
+		MaxRedeliveryCount:             q.settings.MaxRedeliveryCount,
+		DeadMsgQueue:                   cloneString(q.settings.DeadMsgQueue),
+		RespectTTL:                     cloneBool(q.settings.RespectTTL),
+		MaxTTL:                         cloneInt(q.settings.MaxTTL),
+	}
+	for _, m := range q.msgs {
+		v.MessageCount++
+		v.QueueSizeInBytes += int64(len(m.Body))
+		if m.InFlight {
+			v.UnacknowledgedMessageCount++
+		}
+	}
+	return v
+}
+
+func cloneInt(p *int64) *int64 {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+func cloneString(p *string) *string {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+func cloneBool(p *bool) *bool {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// queueBody is the PUT body. Every field is optional; null and absent alike
+// mean the default. Unknown fields (such as the read-only counters) are ignored.
+type queueBody struct {
+	AccessType                     *string `json:"accessType"`
+	MaxQueueSizeInBytes            *int64  `json:"maxQueueSizeInBytes"`
+	MaxMessageSizeInBytes          *int64  `json:"maxMessageSizeInBytes"`
+	MaxQueueMessageCount           *int64  `json:"maxQueueMessageCount"`
+	MaxDeliveredUnackedMsgsPerFlow *int64  `json:"maxDeliveredUnackedMsgsPerFlow"`
+	MaxRedeliveryCount             *int64  `json:"maxRedeliveryCount"`
+	DeadMsgQueue                   *string `json:"deadMsgQueue"`
+	RespectTTL                     *bool   `json:"respectTtl"`
+	MaxTTL                         *int64  `json:"maxTtl"`
+}
+
+// parseQueueSettings turns a PUT body into the complete settings: PUT replaces
+// the settings, so absent fields take their defaults.
+func parseQueueSettings(body []byte) (queueSettings, error) {
+	st := defaultSettings()
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 || string(body) == "null" {
+		return st, nil
+	}
+	var b queueBody
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&b); err != nil {
+		return st, msgf("The request body is not a valid queue: %v. Send a JSON object with the queue settings.", err)
+	}
+	if dec.More() {
+		return st, msgf("The request body holds more than one JSON value. Send one JSON object with the queue settings.")
+	}
+	if b.AccessType != nil {
+		switch *b.AccessType {
+		case "EXCLUSIVE", "NON_EXCLUSIVE":
+			st.AccessType = *b.AccessType
+		default:
+			return st, msgf("accessType %q is not valid. Set EXCLUSIVE or NON_EXCLUSIVE.", *b.AccessType)
+		}
+	}
+	checkRange := func(field string, v *int64, lo, hi int64) error {
+		if v != nil && (*v < lo || *v > hi) {
+			return msgf("%s %d is out of range. Set a value between %d and %d.", field, *v, lo, hi)
+		}
+		return nil
+	}
+	const maxInt = int64(^uint64(0) >> 1)
+	for _, c := range []struct {
+		field  string
+		v      *int64
+		lo, hi int64
+	}{
+		{"maxQueueSizeInBytes", b.MaxQueueSizeInBytes, 0, DefaultMaxQueueSizeInBytes},
+		{"maxMessageSizeInBytes", b.MaxMessageSizeInBytes, 0, MaxMaxMessageSizeInBytes},
+		{"maxQueueMessageCount", b.MaxQueueMessageCount, 0, maxInt},
+		{"maxDeliveredUnackedMsgsPerFlow", b.MaxDeliveredUnackedMsgsPerFlow, 0, maxInt},
+		{"maxRedeliveryCount", b.MaxRedeliveryCount, 0, MaxRedeliveryCountLimit},
+		{"maxTtl", b.MaxTTL, 0, MaxTTLLimit},
+	} {
+		if err := checkRange(c.field, c.v, c.lo, c.hi); err != nil {
+			return st, err
+		}
+	}
+	if b.MaxQueueSizeInBytes != nil {
+		st.MaxQueueSizeInBytes = *b.MaxQueueSizeInBytes
+	}
+	if b.MaxMessageSizeInBytes != nil {
+		st.MaxMessageSizeInBytes = *b.MaxMessageSizeInBytes
+	}
+	if b.MaxDeliveredUnackedMsgsPerFlow != nil {
+		st.MaxDeliveredUnackedMsgsPerFlow = *b.MaxDeliveredUnackedMsgsPerFlow
+	}
+	if b.MaxRedeliveryCount != nil {
+		st.MaxRedeliveryCount = *b.MaxRedeliveryCount
+	}
+	st.MaxQueueMessageCount = b.MaxQueueMessageCount
+	st.MaxTTL = b.MaxTTL
+	st.RespectTTL = b.RespectTTL
+	if b.DeadMsgQueue != nil && *b.DeadMsgQueue != "" {
+		// Like the real service, the dead message queue need not exist yet.
+		if len(*b.DeadMsgQueue) > 2300 || strings.ContainsAny(*b.DeadMsgQueue, " \t\r\n") {
+			return st, msgf("deadMsgQueue %q is not a valid queue name. Set the full name of a queue.", *b.DeadMsgQueue)
+		}
+		st.DeadMsgQueue = b.DeadMsgQueue
+	}
+	return st, nil
+}
+
+// validQueueName checks name against the management API's queue name pattern.
+func validQueueName(name string) error {
+	if !queueNamePattern.MatchString(name) {
+		return msgf("The queue name %q does not match the pattern %s. Use letters, digits, '-', '_' and '.', with '/' between up to 20 segments.", name, queueNamePattern.String())
+	}
+	return nil
+}
+
+func validTopic(topic string) error {
+	if topic == "" || len(topic) > maxTopicLength || strings.HasPrefix(topic, "/") || strings.HasSuffix(topic, "/") ||
+		strings.Contains(topic, "//") || strings.ContainsAny(topic, " \t\r\n") {
+		return msgf("The topic pattern %q is not valid. Use up to %d characters in '/'-separated, non-empty segments without spaces.", topic, maxTopicLength)
+	}
+	return nil
+}
+
+func (s *Server) mountManagement(mux *http.ServeMux) {
+	m := func(method, rel string, h http.HandlerFunc) {
+		s.route(mux, method, ManagementBasePath+rel, method+" "+rel, s.requireAuth(AudienceManagement, h))
+	}
+	m("GET", "/queues", s.handleListQueues)
+	m("GET", "/queues/{queue}", s.handleGetQueue)
+	m("PUT", "/queues/{queue}", s.handlePutQueue)
+	m("DELETE", "/queues/{queue}", s.handleDeleteQueue)
+	m("GET", "/queues/{queue}/subscriptions", s.handleListSubscriptions)
+	m("PUT", "/queues/{queue}/subscriptions/{topic}", s.handlePutSubscription)
+	m("DELETE", "/queues/{queue}/subscriptions/{topic}", s.handleDeleteSubscription)
+	m("GET", "/readinessCheck", s.handleReadiness)
+}
+
+func queueNotFound(w http.ResponseWriter, name string) {
+	respondMessage(w, http.StatusNotFound, fmt.Sprintf("Queue %q does not exist.", name))
+}
+
+func (s *Server) handleListQueues(w http.ResponseWriter, _ *http.Request) {
+	changed := s.sweepAll()
+	qs := s.Queues()
+	if changed {
+		s.saveState()
+	}
+	respondJSON(w, http.StatusOK, qs)
+}
+
+func (s *Server) handleGetQueue(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("queue")
+	s.mu.Lock()
+	q, ok := s.queues[name]
+	var v Queue
+	changed := false
+	if ok {
+		changed = s.sweepLocked(q)
+		v = q.view()
+	}
+	s.mu.Unlock()
+	if changed {
+		s.saveState()
+	}
+	if !ok {
+		queueNotFound(w, name)
+		return
+	}
+	respondJSON(w, http.StatusOK, v)
+}
+
+func (s *Server) handlePutQueue(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("queue")
+	if err := validQueueName(name); err != nil {
+		respondMessage(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	body, err := readBody(w, r, 1<<20)
+	if err != nil {
+		respondMessage(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	st, err := parseQueueSettings(body)
+	if err != nil {
+		respondMessage(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	s.mu.Lock()
+	q, exists := s.queues[name]
+	if !exists {
+		if len(s.queues) >= s.opts.MaxQueues {
+			s.mu.Unlock()
+			respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The instance already has %d queues, the maximum. Delete a queue before creating %q.", s.opts.MaxQueues, name))
+			return
+		}
+		q = &queue{name: name, subs: map[string]bool{}}
+		s.queues[name] = q
+	}
+	q.settings = st
+	s.sweepLocked(q)
+	v := q.view()
+	s.mu.Unlock()
+	s.saveState()
+	if exists {
+		respondJSON(w, http.StatusOK, v)
+		return
+	}
+	respondJSON(w, http.StatusCreated, v)
+}
+
+func (s *Server) handleDeleteQueue(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("queue")
+	s.mu.Lock()
+	q, ok := s.queues[name]
+	if ok {
+		s.subscriptions -= len(q.subs)
+		delete(s.queues, name)
+	}
+	s.mu.Unlock()
+	if !ok {
+		queueNotFound(w, name)
+		return
+	}
+	s.saveState()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) handleListSubscriptions(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("queue")
+	subs, ok := s.Subscriptions(name)
+	if !ok {
+		queueNotFound(w, name)
+		return
+	}
+	out := make([]Subscription, 0, len(subs))
+	for _, t := range subs {
+		out = append(out, Subscription{QueueName: name, TopicPattern: t})
+	}
+	respondJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) handlePutSubscription(w http.ResponseWriter, r *http.Request) {
+	name, topic := r.PathValue("queue"), r.PathValue("topic")
+	if err := validTopic(topic); err != nil {
+		respondMessage(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	s.mu.Lock()
+	q, ok := s.queues[name]
+	if !ok {
+		s.mu.Unlock()
+		queueNotFound(w, name)
+		return
+	}
+	existed := q.subs[topic]
+	if !existed {
+		if s.subscriptions >= s.opts.MaxSubscriptions {
+			s.mu.Unlock()
+			respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The instance already has %d subscriptions, the maximum. Delete a subscription before adding %q.", s.opts.MaxSubscriptions, topic))
+			return
+		}
+		q.subs[topic] = true
+		s.subscriptions++
+	}
+	s.mu.Unlock()
+	sub := Subscription{QueueName: name, TopicPattern: topic}
+	if existed {
+		respondJSON(w, http.StatusOK, sub)
+		return
+	}
+	s.saveState()
+	respondJSON(w, http.StatusCreated, sub)
+}
+
+func (s *Server) handleDeleteSubscription(w http.ResponseWriter, r *http.Request) {
+	name, topic := r.PathValue("queue"), r.PathValue("topic")
+	s.mu.Lock()
+	q, ok := s.queues[name]
+	if !ok {
+		s.mu.Unlock()
+		queueNotFound(w, name)
+		return
+	}
+	existed := q.subs[topic]
+	if existed {
+		delete(q.subs, topic)
+		s.subscriptions--
+	}
+	s.mu.Unlock()
+	if !existed {
+		respondMessage(w, http.StatusNotFound, fmt.Sprintf("Queue %q has no subscription to %q.", name, topic))
+		return
+	}
+	s.saveState()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) handleReadiness(w http.ResponseWriter, _ *http.Request) {
+	s.mu.Lock()
+	ready, after := s.ready, s.readyAfter
+	s.mu.Unlock()
+	if !ready {
+		if after > 0 {
+			w.Header().Set("Retry-After", strconv.FormatInt(ceilSeconds(after), 10))
+		}
+		respondMessage(w, http.StatusServiceUnavailable, "The service instance is still being provisioned.")
+		return
+	}
+	respondJSON(w, http.StatusOK, map[string]string{"status": "UP"})
+}
+
+// SetReady sets what GET /readinessCheck answers: 200 when ready, otherwise
+// 503 with a Retry-After of retryAfter (none when zero).
+func (s *Server) SetReady(ready bool, retryAfter time.Duration) {
+	s.mu.Lock()
+	s.ready, s.readyAfter = ready, retryAfter
+	s.mu.Unlock()
+}
+
+// Queue returns the queue name as GET /queues/{queue} would, and whether it exists.
+func (s *Server) Queue(name string) (Queue, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q, ok := s.queues[name]
+	if !ok {
+		return Queue{}, false
+	}
+	s.sweepLocked(q)
+	return q.view(), true
+}
+
+// Queues returns all queues sorted by name.
+func (s *Server) Queues() []Queue {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Queue, 0, len(s.queues))
+	for _, q := range s.queues {
+		out = append(out, q.view())
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Subscriptions returns the topic patterns of queue name, sorted, and whether the queue exists.
+func (s *Server) Subscriptions(name string) ([]string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q, ok := s.queues[name]
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, len(q.subs))
+	for t := range q.subs {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out, true
+}
+
+// readBody reads the request body up to limit bytes.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, msgf("The request body is larger than %d bytes. Send a smaller body.", limit)
+		}
+		return nil, msgf("The request body could not be read: %v.", err)
+	}
+	return b, nil
+}
+
+// messageError is an error whose text is a full sentence meant for an API answer.
+type messageError string
+
+func (e messageError) Error() string { return string(e) }
+
+// msgf formats an API error message.
+func msgf(format string, args ...any) error { return messageError(fmt.Sprintf(format, args...)) }
+
+// respondJSON writes v as JSON with status.
+func respondJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// respondMessage writes the error body {"message": msg} with status.
+func respondMessage(w http.ResponseWriter, status int, msg string) {
+	respondJSON(w, status, map[string]string{"message": msg})
+}
+
+func ceilSeconds(d time.Duration) int64 {
+	secs := int64((d + time.Second - 1) / time.Second)
+	if secs < 1 {
+		secs = 1
+	}
+	return secs
+}

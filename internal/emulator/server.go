@@ -1,0 +1,400 @@
+package emulator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Base paths of the emulated APIs.
+const (
+	// TokenPath is the OAuth 2.0 token endpoint shared by all clients.
+	TokenPath = "/oauth/token"
+	// ManagementBasePath is the base path of the Event Mesh management API.
+	ManagementBasePath = "/hub/rest/api/v1/management/messaging"
+	// MessagingBasePath is the base path of the Event Mesh messaging REST API.
+	MessagingBasePath = "/messagingrest/v1"
+	// CloudIntegrationBasePath is the base path of the Cloud Integration OData API.
+	CloudIntegrationBasePath = "/api/v1"
+	// ControlBasePath is the base path of the emulator's own control endpoints.
+	ControlBasePath = "/emulator/v1"
+)
+
+// Client audiences: each OAuth client may call one API only.
+const (
+	AudienceManagement       = "management"
+	AudienceMessaging        = "messaging"
+	AudienceCloudIntegration = "cloudintegration"
+)
+
+// Defaults of Options.
+const (
+	DefaultTokenTTL         = 12 * time.Hour
+	DefaultNamespace        = "acme/crm/prod"
+	DefaultMaxQueues        = 250
+	DefaultMaxSubscriptions = 3000
+	DefaultRedeliveryCap    = 1000
+)
+
+// Options configure a Server. The zero value is usable.
+type Options struct {
+	// TokenTTL is the lifetime of issued access tokens (default 12h).
+	TokenTTL time.Duration
+	// Logf, when set, receives one line per request and notable events.
+	// Secrets, tokens and Authorization headers are never passed to it.
+	Logf func(format string, args ...any)
+	// StateFile, when set, is loaded at New if it exists and rewritten
+	// atomically after every mutation. It holds the client secrets, so keys
+	// written by WriteKeys stay valid across restarts.
+	StateFile string
+	// RequireCSRF makes the Cloud Integration API demand an X-CSRF-Token on writes.
+	RequireCSRF bool
+	// Namespace is the Event Mesh namespace put into the service key (default "acme/crm/prod").
+	Namespace string
+	// MaxQueues limits the number of queues per instance (default 250).
+	MaxQueues int
+	// MaxSubscriptions limits the number of subscriptions per instance (default 3000).
+	MaxSubscriptions int
+	// RedeliveryCap bounds the redeliveries of a message on a queue with
+	// maxRedeliveryCount 0 (unlimited); past it the message is discarded and
+	// the event reported (default 1000).
+	RedeliveryCap int64
+	// Faults are the fault settings in force from the start.
+	Faults Faults
+	// Now is the clock used for token expiry and message TTL (default time.Now).
+	Now func() time.Time
+}
+
+// Server is the emulator. Create it with New, then call Start or mount Handler.
+type Server struct {
+	opts    Options
+	handler http.Handler
+	mux     *http.ServeMux
+	control *http.ServeMux
+	labels  map[string]string // mux pattern -> route label
+
+	clients  map[string]*oauthClient // audience -> client
+	instance instanceInfo
+	tokMu    sync.Mutex
+	tokens   map[string]tokenInfo
+
+	mu            sync.Mutex // guards queues, messages, readiness
+	queues        map[string]*queue
+	subscriptions int
+	ready         bool
+	readyAfter    time.Duration
+
+	faults faultState
+	stats  statsState
+
+	saveMu  sync.Mutex
+	loadErr error
+
+	cpi *cpiState
+
+	lnMu     sync.Mutex
+	srv      *http.Server
+	listener net.Listener
+	url      string
+	served   chan struct{}
+}
+
+// New creates a Server: it loads Options.StateFile if it exists, otherwise it
+// generates fresh client credentials (and writes the state file when one is set).
+func New(opts Options) *Server {
+	if opts.TokenTTL <= 0 {
+		opts.TokenTTL = DefaultTokenTTL
+	}
+	if opts.Namespace == "" {
+		opts.Namespace = DefaultNamespace
+	}
+	if opts.MaxQueues <= 0 {
+		opts.MaxQueues = DefaultMaxQueues
+	}
+	if opts.MaxSubscriptions <= 0 {
+		opts.MaxSubscriptions = DefaultMaxSubscriptions
+	}
+	if opts.RedeliveryCap <= 0 {
+		opts.RedeliveryCap = DefaultRedeliveryCap
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	s := &Server{
+		opts:    opts,
+		labels:  map[string]string{},
+		clients: map[string]*oauthClient{},
+		tokens:  map[string]tokenInfo{},
+		queues:  map[string]*queue{},
+		ready:   true,
+		cpi:     newCPIState(),
+	}
+	s.stats.reset()
+	s.faults.set(opts.Faults)
+
+	if err := s.loadState(); err != nil {
+		s.loadErr = err
+		s.logf("emulator: loading state file: %v", err)
+	}
+	s.ensureIdentity()
+
+	mux := http.NewServeMux()
+	s.mux = mux
+	mux.HandleFunc("POST "+TokenPath, s.handleToken)
+	s.labels["POST "+TokenPath] = "POST " + TokenPath
+	s.mountManagement(mux)
+	s.mountMessaging(mux)
+	s.mountCloudIntegration(mux)
+	s.control = http.NewServeMux()
+	s.mountControl(s.control)
+	s.handler = http.HandlerFunc(s.serveHTTP)
+
+	if opts.StateFile != "" && s.loadErr == nil {
+		s.saveState()
+	}
+	return s
+}
+
+// Handler returns the emulator's HTTP handler (middleware, all APIs and the control endpoints).
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Start listens on addr, which must be a loopback address such as
+// "127.0.0.1:0", and serves in the background until Close.
+func (s *Server) Start(addr string) error {
+	if s.loadErr != nil {
+		return fmt.Errorf("emulator: cannot start because the state file %s could not be loaded: %w", s.opts.StateFile, s.loadErr)
+	}
+	bind, err := LoopbackAddr(addr)
+	if err != nil {
+		return err
+	}
+	s.lnMu.Lock()
+	defer s.lnMu.Unlock()
+	if s.srv != nil {
+		return errors.New("emulator: the server is already started")
+	}
+	ln, err := net.Listen("tcp", bind)
+	if err != nil {
+		return fmt.Errorf("emulator: listen on %s: %w", bind, err)
+	}
+	s.listener = ln
+	s.url = "http://" + ln.Addr().String()
+	s.srv = &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 30 * time.Second,
+		ErrorLog:          nil,
+	}
+	s.served = make(chan struct{})
+	go func(srv *http.Server, done chan struct{}) {
+		defer close(done)
+		_ = srv.Serve(ln)
+	}(s.srv, s.served)
+	return nil
+}
+
+// URL returns the base URL of the started server, for example http://127.0.0.1:41234.
+// It is empty before Start.
+func (s *Server) URL() string {
+	s.lnMu.Lock()
+	defer s.lnMu.Unlock()
+	return s.url
+}
+
+// Close stops the server and closes all connections, waking slow requests.
+func (s *Server) Close() error {
+	s.lnMu.Lock()
+	srv, done := s.srv, s.served
+	s.lnMu.Unlock()
+	if srv == nil {
+		return nil
+	}
+	err := srv.Close()
+	<-done
+	return err
+}
+
+// Shutdown stops the server gracefully: it waits for running requests until ctx ends.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.lnMu.Lock()
+	srv, done := s.srv, s.served
+	s.lnMu.Unlock()
+	if srv == nil {
+		return nil
+	}
+	err := srv.Shutdown(ctx)
+	if err != nil {
+		_ = srv.Close()
+	}
+	<-done
+	return err
+}
+
+// LoopbackAddr checks that addr (host:port) names a loopback interface and
+// returns the address to bind. "localhost" binds 127.0.0.1; an empty host or
+// any non-loopback address is refused.
+func LoopbackAddr(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("emulator: the listen address %q is not host:port; set a loopback address such as 127.0.0.1:0", addr)
+	}
+	if strings.EqualFold(host, "localhost") {
+		return net.JoinHostPort("127.0.0.1", port), nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return "", fmt.Errorf("emulator: the listen address %q is not a loopback address, and the emulator serves secrets and unauthenticated control endpoints; set a loopback address such as 127.0.0.1:0", addr)
+	}
+	return net.JoinHostPort(ip.String(), port), nil
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.opts.Logf != nil {
+		s.opts.Logf(format, args...)
+	}
+}
+
+func (s *Server) now() time.Time { return s.opts.Now() }
+
+// API categories used by the statistics.
+type category int
+
+const (
+	catOther category = iota
+	catToken
+	catManagement
+	catMessaging
+	catCloudIntegration
+)
+
+func categorize(path string) category {
+	switch {
+	case path == TokenPath:
+		return catToken
+	case hasPathPrefix(path, ManagementBasePath):
+		return catManagement
+	case hasPathPrefix(path, MessagingBasePath):
+		return catMessaging
+	case hasPathPrefix(path, CloudIntegrationBasePath):
+		return catCloudIntegration
+	}
+	return catOther
+}
+
+func hasPathPrefix(path, prefix string) bool {
+	return path == prefix || strings.HasPrefix(path, prefix+"/")
+}
+
+// route registers a handler for method and path on mux and remembers its statistics label.
+func (s *Server) route(mux *http.ServeMux, method, path, label string, h http.HandlerFunc) {
+	pattern := method + " " + path
+	mux.HandleFunc(pattern, h)
+	s.labels[pattern] = label
+}
+
+// routeLabel names the route of r for the statistics, e.g. "PUT /queues/{queue}".
+func (s *Server) routeLabel(r *http.Request) string {
+	if l, ok := any(s.cpi).(interface{ routeLabel(*http.Request) string }); ok && categorize(r.URL.Path) == catCloudIntegration {
+		if label := l.routeLabel(r); label != "" {
+			return label
+		}
+	}
+	_, pattern := s.mux.Handler(r)
+	if pattern == "" {
+		return r.Method + " (no route)"
+	}
+	if label, ok := s.labels[pattern]; ok {
+		return label
+	}
+	if !strings.Contains(pattern, " ") {
+		return r.Method + " " + pattern
+	}
+	return pattern
+}
+
+// serveHTTP is the single middleware every request passes.
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if hasPathPrefix(r.URL.Path, ControlBasePath) {
+		if !isLoopbackRemote(r.RemoteAddr) {
+			respondMessage(w, http.StatusForbidden, "The control endpoints answer loopback clients only.")
+			return
+		}
+		s.control.ServeHTTP(w, r)
+		return
+	}
+	cat := categorize(r.URL.Path)
+	label := s.routeLabel(r)
+	s.stats.countRequest(label, cat)
+	s.logf("emulator: %s %s", r.Method, r.URL.EscapedPath())
+
+	f := s.faults.get()
+	if f.Latency > 0 && !sleepCtx(r.Context(), f.Latency) {
+		return
+	}
+	if kind, ok := s.faults.pick(cat == catToken); ok {
+		s.stats.countFault(kind)
+		s.logf("emulator: injecting fault %s into %s", kind, label)
+		if s.applyFault(kind, f, w, r) {
+			return
+		}
+	}
+	s.mux.ServeHTTP(&statusWriter{ResponseWriter: w, stats: &s.stats}, r)
+}
+
+func isLoopbackRemote(remote string) bool {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// sleepCtx sleeps d and reports whether it slept fully (false when ctx ended first).
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// statusWriter counts the status code of each response before it is sent.
+type statusWriter struct {
+	http.ResponseWriter
+	stats *statsState
+	wrote bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote && code >= 200 {
+		w.wrote = true
+		w.stats.countStatus(code)
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush implements http.Flusher.
+func (w *statusWriter) Flush() {
+	if !w.wrote {
+		w.WriteHeader(http.StatusOK)
+	}
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,0 +1,167 @@
+package emulator
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+const stateVersion = 1
+
+// stateFile is the JSON document kept in Options.StateFile.
+type stateFile struct {
+	Version          int                     `json:"version"`
+	Instance         instanceInfo            `json:"instance"`
+	Clients          map[string]*oauthClient `json:"clients"`
+	Queues           []queueState            `json:"queues"`
+	CloudIntegration json.RawMessage         `json:"cloudIntegration,omitempty"`
+}
+
+type queueState struct {
+	Name          string        `json:"name"`
+	Settings      queueSettings `json:"settings"`
+	Subscriptions []string      `json:"subscriptions"`
+	Messages      []*message    `json:"messages"`
+}
+
+// cpiPersister is implemented by cpiState when the Cloud Integration tenant
+// keeps state across restarts. marshalState must take cpiState's own lock;
+// unmarshalState is called once from New before any request.
+type cpiPersister interface {
+	marshalState() (json.RawMessage, error)
+	unmarshalState(json.RawMessage) error
+}
+
+// loadState reads Options.StateFile when it exists.
+func (s *Server) loadState() error {
+	if s.opts.StateFile == "" {
+		return nil
+	}
+	data, err := os.ReadFile(s.opts.StateFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var st stateFile
+	if err := json.Unmarshal(data, &st); err != nil {
+		return fmt.Errorf("the state file is not valid JSON: %w", err)
+	}
+	if st.Version != stateVersion {
+		return fmt.Errorf("the state file has version %d, this emulator reads version %d", st.Version, stateVersion)
+	}
+	s.instance = st.Instance
+	for aud, c := range st.Clients {
+		if c != nil {
+			c.Audience = aud
+			s.clients[aud] = c
+		}
+	}
+	for _, qs := range st.Queues {
+		q := &queue{name: qs.Name, settings: qs.Settings, subs: map[string]bool{}}
+		for _, t := range qs.Subscriptions {
+			q.subs[t] = true
+			s.subscriptions++
+		}
+		for _, m := range qs.Messages {
+			if m != nil {
+				q.msgs = append(q.msgs, m)
+			}
+		}
+		s.queues[q.name] = q
+	}
+	if len(st.CloudIntegration) > 0 {
+		if p, ok := any(s.cpi).(cpiPersister); ok {
+			if err := p.unmarshalState(st.CloudIntegration); err != nil {
+				return fmt.Errorf("the Cloud Integration part of the state file is not valid: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// snapshot copies the state under s.mu.
+func (s *Server) snapshot() stateFile {
+	st := stateFile{Version: stateVersion, Instance: s.instance, Clients: map[string]*oauthClient{}}
+	for aud, c := range s.clients {
+		cc := *c
+		st.Clients[aud] = &cc
+	}
+	s.mu.Lock()
+	for _, q := range s.queues {
+		qs := queueState{Name: q.name, Settings: q.settings, Subscriptions: []string{}, Messages: []*message{}}
+		for t := range q.subs {
+			qs.Subscriptions = append(qs.Subscriptions, t)
+		}
+		sort.Strings(qs.Subscriptions)
+		for _, m := range q.msgs {
+			mc := *m
+			qs.Messages = append(qs.Messages, &mc)
+		}
+		st.Queues = append(st.Queues, qs)
+	}
+	s.mu.Unlock()
+	sort.Slice(st.Queues, func(i, j int) bool { return st.Queues[i].Name < st.Queues[j].Name })
+	return st
+}
+
+// saveState writes the state file atomically when Options.StateFile is set.
+// Call it after every mutation, without holding s.mu or cpiState's lock.
+func (s *Server) saveState() {
+	if s.opts.StateFile == "" {
+		return
+	}
+	s.saveMu.Lock()
+	defer s.saveMu.Unlock()
+	st := s.snapshot()
+	if p, ok := any(s.cpi).(cpiPersister); ok {
+		raw, err := p.marshalState()
+		if err != nil {
+			s.logf("emulator: saving the Cloud Integration state: %v", err)
+		} else {
+			st.CloudIntegration = raw
+		}
+	}
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err == nil {
+		err = writeFileAtomic(s.opts.StateFile, data, 0o600)
+	}
+	if err != nil {
+		s.logf("emulator: saving the state file %s: %v", s.opts.StateFile, err)
+	}
+}
+
+// writeFileAtomic writes data to a temporary file in the same directory and renames it over path.
+func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	cleanup := func(err error) error {
+		_ = f.Close()
+		_ = os.Remove(tmp)
+		return err
+	}
+	if err := f.Chmod(perm); err != nil {
+		return cleanup(err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return cleanup(err)
+	}
+	if err := f.Close(); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return nil
+}

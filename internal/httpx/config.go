@@ -1,0 +1,169 @@
+// Package httpx is the HTTP layer shared by the SAP API clients of the provider.
+//
+// It authenticates with OAuth2 client credentials, retries transient failures
+// with bounded exponential backoff, refreshes a rejected token once, fetches a
+// CSRF token when a write asks for one, and logs every attempt through tflog
+// without ever logging credentials or tokens.
+package httpx
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Defaults applied by New to the zero values of Config.
+const (
+	DefaultMaxRetries     = 5
+	DefaultRequestTimeout = 60 * time.Second
+	DefaultRetryWaitMin   = 500 * time.Millisecond
+	DefaultRetryWaitMax   = 30 * time.Second
+)
+
+// Config configures a Client.
+type Config struct {
+	// BaseURL is prefixed to every request path. It must use https unless its
+	// host is a loopback address (127.0.0.0/8, ::1 or localhost).
+	BaseURL string
+
+	// TokenURL, ClientID and ClientSecret are the OAuth2 client credentials.
+	// All three empty means requests are sent without an Authorization header.
+	TokenURL     string
+	ClientID     string
+	ClientSecret string
+
+	// MaxRetries is the number of retries after the first attempt. Zero means
+	// DefaultMaxRetries; a negative value disables retries.
+	MaxRetries int
+
+	// RequestTimeout bounds each attempt, including reading the response body.
+	// Zero means DefaultRequestTimeout.
+	RequestTimeout time.Duration
+
+	// RetryWaitMin and RetryWaitMax bound the backoff between attempts and cap
+	// the wait a Retry-After header can ask for. Zero means the defaults.
+	RetryWaitMin time.Duration
+	RetryWaitMax time.Duration
+
+	// UserAgent is sent as the User-Agent header when not empty.
+	UserAgent string
+
+	// CSRFFetchPath, when set, enables CSRF handling: a write answered with 403
+	// and "X-CSRF-Token: Required" fetches a token with a GET of this path and
+	// the header "X-CSRF-Token: Fetch", then is sent once more with the token.
+	CSRFFetchPath string
+
+	// Transport replaces the default HTTP transport. A transport that skips TLS
+	// verification is refused.
+	Transport http.RoundTripper
+}
+
+// CheckURL reports whether raw is acceptable as a base or token URL: an
+// absolute https URL, or a plain http URL whose host is a loopback address.
+func CheckURL(raw string) error {
+	if strings.TrimSpace(raw) == "" {
+		return errors.New("the URL is empty; set an absolute https:// URL")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return fmt.Errorf("the URL is not valid (%v); set an absolute https:// URL", err)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+		if u.Host == "" {
+			return fmt.Errorf("the URL %s has no host; set an absolute https:// URL", u.Redacted())
+		}
+		return nil
+	case "http":
+		if u.Host == "" {
+			return fmt.Errorf("the URL %s has no host; set an absolute https:// URL", u.Redacted())
+		}
+		if IsLoopbackHost(u.Hostname()) {
+			return nil
+		}
+		s := *u
+		s.Scheme = "https"
+		s.User = nil
+		return fmt.Errorf("the URL %s uses plain http, which would send credentials unencrypted: "+
+			"plain http is only allowed for loopback hosts (127.0.0.0/8, ::1, localhost); use %s instead",
+			u.Redacted(), s.String())
+	default:
+		return fmt.Errorf("the URL %s is not an http(s) URL; set an absolute https:// URL", u.Redacted())
+	}
+}
+
+// IsLoopbackHost reports whether host (without port) is localhost or a
+// loopback IP address.
+func IsLoopbackHost(host string) bool {
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (cfg Config) withDefaults() Config {
+	if cfg.MaxRetries == 0 {
+		cfg.MaxRetries = DefaultMaxRetries
+	}
+	if cfg.MaxRetries < 0 {
+		cfg.MaxRetries = 0
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	if cfg.RetryWaitMin <= 0 {
+		cfg.RetryWaitMin = DefaultRetryWaitMin
+	}
+	if cfg.RetryWaitMax <= 0 {
+		cfg.RetryWaitMax = DefaultRetryWaitMax
+	}
+	if cfg.RetryWaitMax < cfg.RetryWaitMin {
+		cfg.RetryWaitMax = cfg.RetryWaitMin
+	}
+	return cfg
+}
+
+func (cfg Config) validate() error {
+	if err := CheckURL(cfg.BaseURL); err != nil {
+		return fmt.Errorf("base URL: %w", err)
+	}
+	if u, _ := url.Parse(cfg.BaseURL); u.RawQuery != "" || u.Fragment != "" {
+		return errors.New("base URL: the URL has a query or fragment; set the URL without them")
+	}
+	creds := map[string]string{"token URL": cfg.TokenURL, "client ID": cfg.ClientID, "client secret": cfg.ClientSecret}
+	set := 0
+	for _, v := range creds {
+		if v != "" {
+			set++
+		}
+	}
+	if set != 0 && set != len(creds) {
+		for _, name := range []string{"token URL", "client ID", "client secret"} {
+			if creds[name] == "" {
+				return fmt.Errorf("the OAuth2 %s is empty; set the token URL, client ID and client secret together", name)
+			}
+		}
+	}
+	if cfg.TokenURL != "" {
+		if err := CheckURL(cfg.TokenURL); err != nil {
+			return fmt.Errorf("token URL: %w", err)
+		}
+	}
+	if t, ok := cfg.Transport.(*http.Transport); ok && t.TLSClientConfig != nil && t.TLSClientConfig.InsecureSkipVerify {
+		return errors.New("the HTTP transport skips TLS certificate verification, which is never allowed; use a transport that verifies certificates")
+	}
+	if cfg.CSRFFetchPath != "" && !strings.HasPrefix(cfg.CSRFFetchPath, "/") {
+		return errors.New("the CSRF fetch path must start with \"/\"")
+	}
+	return nil
+}

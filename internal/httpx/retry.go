@@ -1,0 +1,215 @@
+package httpx
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+// maxResponseBytes bounds the response bodies read into memory.
+const maxResponseBytes = 256 << 20
+
+type callKey struct{}
+
+// callState is shared by all attempts of one call.
+type callState struct {
+	attempts atomic.Int32
+}
+
+// attemptTransport applies the per-attempt timeout, reads the whole response
+// body inside the attempt (so a body cut off mid-way is retried), counts the
+// attempts and logs each of them.
+type attemptTransport struct {
+	base     http.RoundTripper
+	timeout  time.Duration
+	requests *atomic.Int64
+	retries  *atomic.Int64
+	what     string
+}
+
+// AttemptTimeoutError reports an attempt that got no complete response within
+// the request timeout.
+type AttemptTimeoutError struct {
+	After time.Duration
+}
+
+// Error describes the timeout.
+func (e *AttemptTimeoutError) Error() string {
+	return fmt.Sprintf("no complete response within the request timeout of %s", e.After)
+}
+
+// Timeout reports true.
+func (e *AttemptTimeoutError) Timeout() bool { return true }
+
+// Unwrap returns os.ErrDeadlineExceeded.
+func (e *AttemptTimeoutError) Unwrap() error { return os.ErrDeadlineExceeded }
+
+func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	parent := req.Context()
+	attempt := 1
+	if st, ok := parent.Value(callKey{}).(*callState); ok {
+		attempt = int(st.attempts.Add(1))
+	}
+	t.requests.Add(1)
+	if attempt > 1 {
+		t.retries.Add(1)
+	}
+	fields := map[string]any{"method": req.Method, "path": req.URL.EscapedPath(), "attempt": attempt}
+	tflog.Trace(parent, "Sending "+t.what, fields)
+
+	ctx, cancel := context.WithTimeout(parent, t.timeout)
+	defer cancel()
+	start := time.Now()
+	resp, err := t.base.RoundTrip(req.WithContext(ctx))
+	if err == nil {
+		var body []byte
+		body, err = io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+		resp.Body.Close()
+		switch {
+		case err != nil:
+			resp = nil
+		case len(body) > maxResponseBytes:
+			resp, err = nil, fmt.Errorf("the response body is larger than %d bytes", maxResponseBytes)
+		default:
+			resp.Body = io.NopCloser(bytes.NewReader(body))
+			resp.ContentLength = int64(len(body))
+		}
+	}
+	if err != nil && parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		err = &AttemptTimeoutError{After: t.timeout}
+	}
+	fields["duration_ms"] = time.Since(start).Milliseconds()
+	if err != nil {
+		fields["error"] = err.Error()
+	} else {
+		fields["status"] = resp.StatusCode
+	}
+	tflog.Debug(parent, t.what, fields)
+	return resp, err
+}
+
+// CheckRetry is the retry policy: 429, 5xx other than 501, connection resets,
+// unexpected EOFs and timeouts are retried; other answers and errors, and
+// anything after ctx is done, are not.
+func CheckRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, nil
+	}
+	if err != nil {
+		return RetryableError(err), nil
+	}
+	if resp == nil {
+		return false, nil
+	}
+	return RetryableStatus(resp.StatusCode), nil
+}
+
+// RetryableStatus reports whether an answer with status code is retried.
+func RetryableStatus(code int) bool {
+	if code == http.StatusTooManyRequests {
+		return true
+	}
+	return code >= 500 && code <= 599 && code != http.StatusNotImplemented
+}
+
+// RetryableError reports whether a transport error is transient: a
+// connection reset or abort, a connection closed before a complete answer,
+// or a timeout. TLS and certificate errors are never retried.
+func RetryableError(err error) bool {
+	if err == nil {
+		return false
+	}
+	var certErr *tls.CertificateVerificationError
+	var unknownAuth x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var recordErr tls.RecordHeaderError
+	if errors.As(err, &certErr) || errors.As(err, &unknownAuth) || errors.As(err, &hostErr) ||
+		errors.As(err, &invalid) || errors.As(err, &recordErr) {
+		return false
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "server closed idle connection") ||
+		strings.Contains(msg, "connection reset by peer") ||
+		strings.Contains(msg, "transport connection broken")
+}
+
+// Backoff is the wait before retry number attempt+1: the Retry-After of a
+// 429 or 503 answer (seconds or HTTP date) capped by max, otherwise an
+// exponential backoff from min, capped by max, with jitter.
+func Backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
+		if d, ok := RetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			return clamp(d, 0, max)
+		}
+	}
+	d := max
+	if attempt < 32 {
+		if e := min << uint(attempt); e > 0 && e < max {
+			d = e
+		}
+	}
+	half := d / 2
+	d = half + rand.N(d-half+1)
+	return clamp(d, min, max)
+}
+
+// RetryAfter parses a Retry-After header value given in seconds or as an HTTP
+// date relative to now.
+func RetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n < 0 {
+			return 0, false
+		}
+		if n > int64(24*time.Hour/time.Second) {
+			n = int64(24 * time.Hour / time.Second)
+		}
+		return time.Duration(n) * time.Second, true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	if d := t.Sub(now); d > 0 {
+		return d, true
+	}
+	return 0, true
+}
+
+func clamp(d, lo, hi time.Duration) time.Duration {
+	if d < lo {
+		return lo
+	}
+	if d > hi {
+		return hi
+	}
+	return d
+}

@@ -1,0 +1,375 @@
+// Package iflowtest builds small SAP Cloud Integration iFlow artifacts in
+// code, for tests of packages that read, patch or serve iFlow content.
+package iflowtest
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Sender is an AMQP sender channel of the built iFlow.
+type Sender struct {
+	// ID is the message flow id; "" means MessageFlow_<n> (n = 1, 2, ...).
+	ID string
+	// Name is the message flow name; "" means "AMQP".
+	Name string
+	// Properties are written as ifl:property pairs after the adapter's fixed
+	// keys (ComponentType=AMQP, direction=Sender, TransportProtocol=WS, ...),
+	// which they may override. Values may be literals or "{{Param}}".
+	Properties map[string]string
+}
+
+// Options describe the iFlow to build.
+type Options struct {
+	// Name is the iFlow id and .iflw file name; "" means "TestFlow".
+	Name string
+	// Senders are the AMQP sender channels, in order.
+	Senders []Sender
+	// ExceptionEnds lists, per exception subprocess, the kinds of its end
+	// events: "error", "escalation", "message", "none" or "terminate".
+	ExceptionEnds [][]string
+	// Parameters are written to parameters.prop and parameters.propdef.
+	Parameters map[string]string
+	// Extra are additional zip entries (name → content), written after the
+	// standard entries in name order.
+	Extra map[string][]byte
+}
+
+// Entry names of the built artifact.
+const (
+	ManifestPath      = "META-INF/MANIFEST.MF"
+	ParametersPath    = "src/main/resources/parameters.prop"
+	ParameterDefsPath = "src/main/resources/parameters.propdef"
+)
+
+// Modified is the modification time of every built zip entry, so that the
+// same Options always give the same bytes.
+var Modified = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// DefaultSenderProperties returns the retry and connection settings of the
+// AMQP sender in SAP's EMIS_AMQP_Consumer iFlow, with a "queue:" destination.
+func DefaultSenderProperties(queue string) map[string]string {
+	return map[string]string{
+		"destinationName":           "queue:" + queue,
+		"NumberConcurrentProcesses": "1",
+		"queuePrefetch":             "5",
+		"maxRetries":                "5",
+		"deliveryState":             "REJECTED",
+		"consumeExpiredMessages":    "false",
+		"connectWithTLS":            "true",
+		"host":                      "example.eventmesh.integration.cloud.sap",
+		"port":                      "443",
+		"path":                      "/protocols/amqp10ws",
+		"authentication":            "Transport_OAuth2",
+		"credentialName":            "EventMesh",
+	}
+}
+
+// IflwPath returns the zip entry name of the .iflw of an iFlow named name.
+func IflwPath(name string) string {
+	return "src/main/resources/scenarioflows/integrationflow/" + name + ".iflw"
+}
+
+// Build returns the artifact zip: MANIFEST.MF, the .iflw, parameters.prop and
+// parameters.propdef, followed by Extra. It panics on an unknown end event
+// kind.
+func Build(o Options) []byte {
+	name := flowName(o)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	add := func(entry string, content []byte) {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: entry, Method: zip.Deflate, Modified: Modified})
+		if err != nil {
+			panic(fmt.Sprintf("iflowtest: create %s: %v", entry, err))
+		}
+		if _, err := w.Write(content); err != nil {
+			panic(fmt.Sprintf("iflowtest: write %s: %v", entry, err))
+		}
+	}
+	add(ManifestPath, Manifest(name))
+	add(IflwPath(name), Iflw(o))
+	add(ParametersPath, ParametersProp(o.Parameters))
+	add(ParameterDefsPath, ParametersPropdef(o.Parameters))
+	extra := make([]string, 0, len(o.Extra))
+	for k := range o.Extra {
+		extra = append(extra, k)
+	}
+	sort.Strings(extra)
+	for _, k := range extra {
+		add(k, o.Extra[k])
+	}
+	if err := zw.Close(); err != nil {
+		panic(fmt.Sprintf("iflowtest: close zip: %v", err))
+	}
+	return buf.Bytes()
+}
+
+func flowName(o Options) string {
+	if o.Name == "" {
+		return "TestFlow"
+	}
+	return o.Name
+}
+
+// Manifest returns a MANIFEST.MF for an iFlow bundle.
+func Manifest(name string) []byte {
+	lines := []string{
+		"Manifest-Version: 1.0",
+		"Bundle-ManifestVersion: 2",
+		"Bundle-Name: " + name,
+		"Bundle-SymbolicName: " + name + "; singleton:=true",
+		"Bundle-Version: 1.0.0",
+		"SAP-BundleType: IntegrationFlow",
+		"SAP-NodeType: IFLMAP",
+		"SAP-RuntimeProfile: iflmap",
+		"Origin-Bundle-Name: " + name,
+		"Origin-Bundle-SymbolicName: " + name,
+		"Origin-Bundle-Version: 1.0.0",
+	}
+	return []byte(strings.Join(lines, "\r\n") + "\r\n\r\n")
+}
+
+// ParametersProp returns a parameters.prop with the given values, keys in
+// sorted order, preceded by the comment lines Cloud Integration writes.
+func ParametersProp(params map[string]string) []byte {
+	var b strings.Builder
+	b.WriteString("#Store parameters\n")
+	b.WriteString("#" + Modified.Format("Mon Jan 02 15:04:05 MST 2006") + "\n")
+	for _, k := range sortedKeys(params) {
+		b.WriteString(escapeProp(k, true) + "=" + escapeProp(params[k], false) + "\n")
+	}
+	return []byte(b.String())
+}
+
+// ParametersPropdef returns a parameters.propdef declaring the given
+// parameters; integer values are declared xsd:integer, true and false
+// xsd:boolean, everything else xsd:string.
+func ParametersPropdef(params map[string]string) []byte {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8" standalone="no"?>` + "\n<parameters>\n    <param_references/>\n")
+	for _, k := range sortedKeys(params) {
+		fmt.Fprintf(&b, "    <parameter>\n        <key>%s</key>\n        <name>%s</name>\n        <type>%s</type>\n        <description/>\n        <isRequired>false</isRequired>\n    </parameter>\n",
+			esc(k), esc(k), dataType(params[k]))
+	}
+	b.WriteString("</parameters>\n")
+	return []byte(b.String())
+}
+
+func dataType(v string) string {
+	if _, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return "xsd:integer"
+	}
+	if v == "true" || v == "false" {
+		return "xsd:boolean"
+	}
+	return "xsd:string"
+}
+
+// fixedSenderKeys are written first for every sender, in this order.
+var fixedSenderKeys = []struct{ key, value string }{
+	{"ComponentType", "AMQP"},
+	{"direction", "Sender"},
+	{"TransportProtocol", "WS"},
+	{"MessageProtocol", "AMQP1.0"},
+	{"ComponentNS", "sap"},
+	{"componentVersion", "1.6"},
+	{"cmdVariantUri", "ctype::AdapterVariant/cname::sap:AMQP/tp::WS/mp::AMQP1.0/direction::Sender/version::1.6.0"},
+}
+
+// Iflw returns the .iflw document of the iFlow.
+func Iflw(o Options) []byte {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?><bpmn2:definitions xmlns:bpmn2="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:bpmndi="http://www.omg.org/spec/BPMN/20100524/DI" xmlns:dc="http://www.omg.org/spec/DD/20100524/DC" xmlns:di="http://www.omg.org/spec/DD/20100524/DI" xmlns:ifl="http:///com.sap.ifl.model/Ifl.xsd" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" id="Definitions_1">` + "\n")
+	b.WriteString(`    <bpmn2:collaboration id="Collaboration_1" name="Default Collaboration">` + "\n")
+	b.WriteString("        <bpmn2:extensionElements>\n")
+	property(&b, 12, "componentVersion", "1.2")
+	property(&b, 12, "cmdVariantUri", "ctype::IFlowVariant/cname::IFlowConfiguration/version::1.2.4")
+	b.WriteString("        </bpmn2:extensionElements>\n")
+	for i := range o.Senders {
+		fmt.Fprintf(&b, `        <bpmn2:participant id="Participant_%d" ifl:type="EndpointSender" name="Sender%d">`+"\n", i+1, i+1)
+		b.WriteString("            <bpmn2:extensionElements>\n")
+		property(&b, 16, "ifl:type", "EndpointSender")
+		b.WriteString("            </bpmn2:extensionElements>\n")
+		b.WriteString("        </bpmn2:participant>\n")
+	}
+	b.WriteString(`        <bpmn2:participant id="Participant_Process_1" ifl:type="IntegrationProcess" name="Integration Process" processRef="Process_1">` + "\n")
+	b.WriteString("            <bpmn2:extensionElements/>\n        </bpmn2:participant>\n")
+	for i, s := range o.Senders {
+		id, name := s.ID, s.Name
+		if id == "" {
+			id = fmt.Sprintf("MessageFlow_%d", i+1)
+		}
+		if name == "" {
+			name = "AMQP"
+		}
+		fmt.Fprintf(&b, `        <bpmn2:messageFlow id="%s" name="%s" sourceRef="Participant_%d" targetRef="StartEvent_1">`+"\n", esc(id), esc(name), i+1)
+		b.WriteString("            <bpmn2:extensionElements>\n")
+		for _, kv := range fixedSenderKeys {
+			if _, override := s.Properties[kv.key]; !override {
+				property(&b, 16, kv.key, kv.value)
+			}
+		}
+		if _, override := s.Properties["Name"]; !override {
+			property(&b, 16, "Name", name)
+		}
+		for _, k := range sortedKeys(s.Properties) {
+			property(&b, 16, k, s.Properties[k])
+		}
+		b.WriteString("            </bpmn2:extensionElements>\n")
+		b.WriteString("        </bpmn2:messageFlow>\n")
+	}
+	b.WriteString("    </bpmn2:collaboration>\n")
+	b.WriteString(`    <bpmn2:process id="Process_1" name="Integration Process">` + "\n")
+	b.WriteString("        <bpmn2:extensionElements>\n")
+	property(&b, 12, "transactionTimeout", "30")
+	property(&b, 12, "transactionalHandling", "Not Required")
+	b.WriteString("        </bpmn2:extensionElements>\n")
+	b.WriteString(`        <bpmn2:startEvent id="StartEvent_1" name="Start">` + "\n")
+	b.WriteString("            <bpmn2:outgoing>SequenceFlow_1</bpmn2:outgoing>\n")
+	b.WriteString("            <bpmn2:messageEventDefinition/>\n")
+	b.WriteString("        </bpmn2:startEvent>\n")
+	b.WriteString(`        <bpmn2:endEvent id="EndEvent_1" name="End">` + "\n")
+	b.WriteString("            <bpmn2:incoming>SequenceFlow_1</bpmn2:incoming>\n")
+	b.WriteString("            <bpmn2:messageEventDefinition/>\n")
+	b.WriteString("        </bpmn2:endEvent>\n")
+	b.WriteString(`        <bpmn2:sequenceFlow id="SequenceFlow_1" sourceRef="StartEvent_1" targetRef="EndEvent_1"/>` + "\n")
+	for i, ends := range o.ExceptionEnds {
+		subprocess(&b, i+1, ends)
+	}
+	b.WriteString("    </bpmn2:process>\n")
+	b.WriteString("</bpmn2:definitions>\n")
+	return []byte(b.String())
+}
+
+func subprocess(b *strings.Builder, n int, ends []string) {
+	fmt.Fprintf(b, `        <bpmn2:subProcess id="SubProcess_%d" name="Exception Subprocess %d" triggeredByEvent="true">`+"\n", n, n)
+	b.WriteString("            <bpmn2:extensionElements>\n")
+	property(b, 16, "cmdVariantUri", "ctype::FlowstepVariant/cname::ErrorEventSubProcessTemplate/version::1.1.0")
+	property(b, 16, "activityType", "ErrorEventSubProcessTemplate")
+	b.WriteString("            </bpmn2:extensionElements>\n")
+	fmt.Fprintf(b, `            <bpmn2:startEvent id="StartEvent_Sub%d" name="Error Start">`+"\n", n)
+	b.WriteString("                <bpmn2:errorEventDefinition>\n")
+	b.WriteString("                    <bpmn2:extensionElements>\n")
+	property(b, 24, "cmdVariantUri", "ctype::FlowstepVariant/cname::ErrorStartEvent")
+	property(b, 24, "activityType", "StartErrorEvent")
+	b.WriteString("                    </bpmn2:extensionElements>\n")
+	b.WriteString("                </bpmn2:errorEventDefinition>\n")
+	b.WriteString("            </bpmn2:startEvent>\n")
+	for j, kind := range ends {
+		id := fmt.Sprintf("EndEvent_Sub%d_%d", n, j+1)
+		switch kind {
+		case "error":
+			fmt.Fprintf(b, `            <bpmn2:endEvent id="%s" name="Error End">`+"\n", id)
+			b.WriteString("                <bpmn2:errorEventDefinition>\n")
+			b.WriteString("                    <bpmn2:extensionElements>\n")
+			property(b, 24, "cmdVariantUri", "ctype::FlowstepVariant/cname::ErrorEndEvent")
+			property(b, 24, "activityType", "EndErrorEvent")
+			b.WriteString("                    </bpmn2:extensionElements>\n")
+			b.WriteString("                </bpmn2:errorEventDefinition>\n")
+		case "escalation":
+			fmt.Fprintf(b, `            <bpmn2:endEvent id="%s" name="Escalation End">`+"\n", id)
+			b.WriteString("                <bpmn2:escalationEventDefinition/>\n")
+		case "message":
+			fmt.Fprintf(b, `            <bpmn2:endEvent id="%s" name="Message End">`+"\n", id)
+			b.WriteString("                <bpmn2:messageEventDefinition/>\n")
+		case "none":
+			fmt.Fprintf(b, `            <bpmn2:endEvent id="%s" name="End">`+"\n", id)
+		case "terminate":
+			fmt.Fprintf(b, `            <bpmn2:endEvent id="%s" name="Terminate End">`+"\n", id)
+			b.WriteString("                <bpmn2:terminateEventDefinition/>\n")
+		default:
+			panic(fmt.Sprintf("iflowtest: unknown end event kind %q; use error, escalation, message, none or terminate", kind))
+		}
+		b.WriteString("            </bpmn2:endEvent>\n")
+	}
+	b.WriteString("        </bpmn2:subProcess>\n")
+}
+
+// property writes one ifl:property; an empty value is written as <value/>
+// as Cloud Integration does.
+func property(b *strings.Builder, indent int, key, value string) {
+	pad := strings.Repeat(" ", indent)
+	b.WriteString(pad + "<ifl:property>\n")
+	b.WriteString(pad + "    <key>" + esc(key) + "</key>\n")
+	if value == "" {
+		b.WriteString(pad + "    <value/>\n")
+	} else {
+		b.WriteString(pad + "    <value>" + esc(value) + "</value>\n")
+	}
+	b.WriteString(pad + "</ifl:property>\n")
+}
+
+func esc(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\r':
+			b.WriteString("&#xD;")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// escapeProp escapes a properties key (every space) or value (a leading
+// space) as java.util.Properties.store does.
+func escapeProp(s string, isKey bool) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch r {
+		case ' ':
+			if i == 0 || isKey {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(' ')
+		case '\\':
+			b.WriteString(`\\`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '=', ':', '#', '!':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			if r < 0x20 || r > 0x7e {
+				if r > 0xFFFF {
+					r -= 0x10000
+					fmt.Fprintf(&b, `\u%04X\u%04X`, 0xD800+(r>>10), 0xDC00+(r&0x3FF))
+				} else {
+					fmt.Fprintf(&b, `\u%04X`, r)
+				}
+				continue
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,51 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/function"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
+)
+
+var _ function.Function = (*maxAttemptsFunction)(nil)
+
+// NewMaxAttemptsFunction returns provider::sapmessaging::max_attempts.
+func NewMaxAttemptsFunction() function.Function {
+	return &maxAttemptsFunction{}
+}
+
+type maxAttemptsFunction struct{}
+
+func (f *maxAttemptsFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = "max_attempts"
+}
+
+func (f *maxAttemptsFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = function.Definition{
+		Summary: "Worst-case executions of one always-failing message",
+		MarkdownDescription: "Returns `(redeliveries + 1) × retries + 1`: how often one message that always fails runs through " +
+			"an integration flow when its Event Mesh queue redelivers it `redeliveries` times and the AMQP sender retries it " +
+			"`retries` times in memory on each delivery. Fails for 0 (Event Mesh reads a redelivery count of 0 as unlimited), " +
+			"negative values and values out of range.",
+		Parameters: []function.Parameter{
+			function.Int64Parameter{Name: "redeliveries", MarkdownDescription: "The queue's `max_redelivery_count`, 1 to 255."},
+			function.Int64Parameter{Name: "retries", MarkdownDescription: "The AMQP sender's `max_number_of_retries`, 1 to 99."},
+		},
+		Return: function.Int64Return{},
+	}
+}
+
+func (f *maxAttemptsFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	var redeliveries, retries int64
+	resp.Error = function.ConcatFuncErrors(req.Arguments.Get(ctx, &redeliveries, &retries))
+	if resp.Error != nil {
+		return
+	}
+	n, err := rules.MaxAttempts(redeliveries, retries)
+	if err != nil {
+		resp.Error = function.NewFuncError(err.Error())
+		return
+	}
+	resp.Error = function.ConcatFuncErrors(resp.Result.Set(ctx, n))
+}

@@ -1,0 +1,381 @@
+// Package provider adapts the sapmessaging domain packages to the Terraform plugin framework.
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
+)
+
+// Environment variables read when the provider block leaves a section out.
+const (
+	EnvEventMeshServiceKey        = "SAPMESSAGING_EVENT_MESH_SERVICE_KEY"
+	EnvCloudIntegrationServiceKey = "SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY"
+)
+
+var (
+	_ provider.Provider              = (*sapMessagingProvider)(nil)
+	_ provider.ProviderWithFunctions = (*sapMessagingProvider)(nil)
+)
+
+// sapMessagingProvider is the sapmessaging provider.
+type sapMessagingProvider struct {
+	version string
+}
+
+// New returns a constructor of the provider at the given version.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider {
+		return &sapMessagingProvider{version: version}
+	}
+}
+
+type providerModel struct {
+	EventMesh        types.Object `tfsdk:"event_mesh"`
+	CloudIntegration types.Object `tfsdk:"cloud_integration"`
+	MaxRetries       types.Int64  `tfsdk:"max_retries"`
+	RequestTimeout   types.Int64  `tfsdk:"request_timeout_seconds"`
+}
+
+type eventMeshModel struct {
+	ServiceKey    types.String `tfsdk:"service_key"`
+	ManagementURL types.String `tfsdk:"management_url"`
+	TokenURL      types.String `tfsdk:"token_url"`
+	ClientID      types.String `tfsdk:"client_id"`
+	ClientSecret  types.String `tfsdk:"client_secret"`
+}
+
+type cloudIntegrationModel struct {
+	ServiceKey   types.String `tfsdk:"service_key"`
+	URL          types.String `tfsdk:"url"`
+	TokenURL     types.String `tfsdk:"token_url"`
+	ClientID     types.String `tfsdk:"client_id"`
+	ClientSecret types.String `tfsdk:"client_secret"`
+}
+
+// providerData is what resources and data sources receive from Configure.
+type providerData struct {
+	eventMesh        *eventmesh.Client
+	messaging        *eventmesh.Messaging
+	cloudIntegration *cpi.Client
+}
+
+func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "sapmessaging"
+	resp.Version = p.version
+}
+
+func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Manages the retry and dead-letter settings of SAP Event Mesh queues and SAP Cloud Integration " +
+			"AMQP senders, and refuses the dangerous values at plan time.",
+		Attributes: map[string]schema.Attribute{
+			"event_mesh": schema.SingleNestedAttribute{
+				MarkdownDescription: "Connection to the SAP Event Mesh management API. Give `service_key` (the BTP service key JSON, " +
+					"verbatim) or the four explicit fields. When left out, the provider reads `" + EnvEventMeshServiceKey +
+					"` (JSON text or a path to a JSON file).",
+				Optional: true,
+				Attributes: map[string]schema.Attribute{
+					"service_key": schema.StringAttribute{
+						MarkdownDescription: "The Event Mesh service key JSON as BTP hands it out, for example `file(\"event-mesh-key.json\")`.",
+						Optional:            true,
+						Sensitive:           true,
+					},
+					"management_url": schema.StringAttribute{
+						MarkdownDescription: "The management API URL (`management[0].uri` of the service key). `https` is required except for loopback hosts.",
+						Optional:            true,
+					},
+					"token_url": schema.StringAttribute{
+						MarkdownDescription: "The OAuth2 token endpoint (`management[0].oa2.tokenendpoint`).",
+						Optional:            true,
+					},
+					"client_id": schema.StringAttribute{
+						MarkdownDescription: "The OAuth2 client ID (`management[0].oa2.clientid`).",
+						Optional:            true,
+					},
+					"client_secret": schema.StringAttribute{
+						MarkdownDescription: "The OAuth2 client secret (`management[0].oa2.clientsecret`).",
+						Optional:            true,
+						Sensitive:           true,
+					},
+				},
+			},
+			"cloud_integration": schema.SingleNestedAttribute{
+				MarkdownDescription: "Connection to the SAP Cloud Integration OData API (Process Integration Runtime, plan `api`). " +
+					"Give `service_key` or the four explicit fields. When left out, the provider reads `" + EnvCloudIntegrationServiceKey + "`.",
+				Optional: true,
+				Attributes: map[string]schema.Attribute{
+					"service_key": schema.StringAttribute{
+						MarkdownDescription: "The Cloud Integration service key JSON (`{\"oauth\": {...}}`).",
+						Optional:            true,
+						Sensitive:           true,
+					},
+					"url": schema.StringAttribute{
+						MarkdownDescription: "The tenant URL (`oauth.url`). `https` is required except for loopback hosts.",
+						Optional:            true,
+					},
+					"token_url": schema.StringAttribute{
+						MarkdownDescription: "The OAuth2 token endpoint (`oauth.tokenurl`).",
+						Optional:            true,
+					},
+					"client_id": schema.StringAttribute{
+						MarkdownDescription: "The OAuth2 client ID (`oauth.clientid`).",
+						Optional:            true,
+					},
+					"client_secret": schema.StringAttribute{
+						MarkdownDescription: "The OAuth2 client secret (`oauth.clientsecret`).",
+						Optional:            true,
+						Sensitive:           true,
+					},
+				},
+			},
+			"max_retries": schema.Int64Attribute{
+				MarkdownDescription: "How often one HTTP request is retried on 429, 5xx and connection errors. Defaults to 5.",
+				Optional:            true,
+				Validators:          []validator.Int64{int64validator.Between(0, 20)},
+			},
+			"request_timeout_seconds": schema.Int64Attribute{
+				MarkdownDescription: "The timeout of one HTTP attempt, in seconds. Defaults to 60.",
+				Optional:            true,
+				Validators:          []validator.Int64{int64validator.Between(1, 600)},
+			},
+		},
+	}
+}
+
+func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	common := httpx.Config{
+		MaxRetries:     5,
+		RequestTimeout: 60 * time.Second,
+		UserAgent:      "terraform-provider-sapmessaging/" + p.version,
+	}
+	if !cfg.MaxRetries.IsNull() && !cfg.MaxRetries.IsUnknown() {
+		common.MaxRetries = int(cfg.MaxRetries.ValueInt64())
+	}
+	if !cfg.RequestTimeout.IsNull() && !cfg.RequestTimeout.IsUnknown() {
+		common.RequestTimeout = time.Duration(cfg.RequestTimeout.ValueInt64()) * time.Second
+	}
+
+	data := &providerData{}
+	if cfg.EventMesh.IsUnknown() || cfg.CloudIntegration.IsUnknown() {
+		// Known only after apply, for example a service key from another resource. Resources
+		// report the missing connection when they are asked to act.
+		resp.DataSourceData, resp.ResourceData = data, data
+		return
+	}
+
+	if em, ok := p.eventMeshKey(ctx, cfg, &resp.Diagnostics); ok {
+		mgmtCfg := common
+		mgmtCfg.BaseURL, mgmtCfg.TokenURL = em.ManagementURL, em.TokenURL
+		mgmtCfg.ClientID, mgmtCfg.ClientSecret = em.ClientID, em.ClientSecret
+		maskSecrets(&ctx, em.ClientSecret, em.MessagingClientSecret)
+		h, err := httpx.New(mgmtCfg)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("event_mesh"), "Invalid Event Mesh Connection", err.Error())
+			return
+		}
+		data.eventMesh = eventmesh.New(h)
+		if em.MessagingURL != "" {
+			msgCfg := common
+			msgCfg.BaseURL, msgCfg.TokenURL = em.MessagingURL, em.MessagingTokenURL
+			msgCfg.ClientID, msgCfg.ClientSecret = em.MessagingClientID, em.MessagingClientSecret
+			if mh, err := httpx.New(msgCfg); err == nil {
+				data.messaging = eventmesh.NewMessaging(mh)
+			} else {
+				tflog.Warn(ctx, "Event Mesh messaging API unavailable", map[string]any{"error": err.Error()})
+			}
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	if ci, ok := p.cloudIntegrationKey(ctx, cfg, &resp.Diagnostics); ok {
+		ciCfg := common
+		ciCfg.BaseURL, ciCfg.TokenURL = ci.URL, ci.TokenURL
+		ciCfg.ClientID, ciCfg.ClientSecret = ci.ClientID, ci.ClientSecret
+		ciCfg.CSRFFetchPath = cpi.CSRFFetchPath
+		maskSecrets(&ctx, ci.ClientSecret)
+		h, err := httpx.New(ciCfg)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("cloud_integration"), "Invalid Cloud Integration Connection", err.Error())
+			return
+		}
+		data.cloudIntegration = cpi.New(h)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.DataSourceData, resp.ResourceData = data, data
+}
+
+// maskSecrets keeps secret values out of every log line written with ctx.
+func maskSecrets(ctx *context.Context, secrets ...string) {
+	for _, s := range secrets {
+		if s != "" {
+			*ctx = tflog.MaskMessageStrings(*ctx, s)
+			*ctx = tflog.MaskAllFieldValuesStrings(*ctx, s)
+		}
+	}
+}
+
+// eventMeshKey resolves the Event Mesh connection from the provider block or the environment.
+func (p *sapMessagingProvider) eventMeshKey(ctx context.Context, cfg providerModel, diags *diag.Diagnostics) (servicekey.EventMesh, bool) {
+	attr := path.Root("event_mesh")
+	var m eventMeshModel
+	if !cfg.EventMesh.IsNull() {
+		diags.Append(cfg.EventMesh.As(ctx, &m, objectAsOptions)...)
+		if diags.HasError() {
+			return servicekey.EventMesh{}, false
+		}
+	}
+	if m.ServiceKey.IsUnknown() || m.ManagementURL.IsUnknown() || m.TokenURL.IsUnknown() || m.ClientID.IsUnknown() || m.ClientSecret.IsUnknown() {
+		return servicekey.EventMesh{}, false
+	}
+	explicit := m.ManagementURL.ValueString() != "" || m.TokenURL.ValueString() != "" || m.ClientID.ValueString() != "" || m.ClientSecret.ValueString() != ""
+	keyText, source := m.ServiceKey.ValueString(), "event_mesh.service_key"
+	if keyText == "" && !explicit {
+		keyText, source = os.Getenv(EnvEventMeshServiceKey), EnvEventMeshServiceKey
+	}
+	if keyText != "" && explicit {
+		diags.AddAttributeError(attr, "Conflicting Event Mesh Settings",
+			"The event_mesh block sets service_key together with explicit connection fields, so it is unclear which to use. "+
+				"Set either service_key or management_url, token_url, client_id and client_secret.")
+		return servicekey.EventMesh{}, false
+	}
+	var em servicekey.EventMesh
+	switch {
+	case keyText != "":
+		raw, err := servicekey.Load(keyText)
+		if err == nil {
+			em, err = servicekey.ParseEventMesh(raw)
+		}
+		if err != nil {
+			diags.AddAttributeError(attr, "Invalid Event Mesh Service Key",
+				fmt.Sprintf("The service key from %s cannot be used: %s. Set it to the service key JSON of the Event Mesh instance as BTP shows it.", source, err))
+			return servicekey.EventMesh{}, false
+		}
+	case explicit:
+		em = servicekey.EventMesh{
+			ManagementURL: m.ManagementURL.ValueString(), TokenURL: m.TokenURL.ValueString(),
+			ClientID: m.ClientID.ValueString(), ClientSecret: m.ClientSecret.ValueString(),
+		}
+		for name, v := range map[string]string{"management_url": em.ManagementURL, "token_url": em.TokenURL, "client_id": em.ClientID, "client_secret": em.ClientSecret} {
+			if v == "" {
+				diags.AddAttributeError(attr.AtName(name), "Missing Event Mesh Setting",
+					fmt.Sprintf("The event_mesh block sets explicit connection fields but leaves %s empty. Set %s, or use service_key instead.", name, name))
+			}
+		}
+		if diags.HasError() {
+			return servicekey.EventMesh{}, false
+		}
+	default:
+		return servicekey.EventMesh{}, false
+	}
+	return em, true
+}
+
+// cloudIntegrationKey resolves the Cloud Integration connection from the provider block or the environment.
+func (p *sapMessagingProvider) cloudIntegrationKey(ctx context.Context, cfg providerModel, diags *diag.Diagnostics) (servicekey.CloudIntegration, bool) {
+	attr := path.Root("cloud_integration")
+	var m cloudIntegrationModel
+	if !cfg.CloudIntegration.IsNull() {
+		diags.Append(cfg.CloudIntegration.As(ctx, &m, objectAsOptions)...)
+		if diags.HasError() {
+			return servicekey.CloudIntegration{}, false
+		}
+	}
+	if m.ServiceKey.IsUnknown() || m.URL.IsUnknown() || m.TokenURL.IsUnknown() || m.ClientID.IsUnknown() || m.ClientSecret.IsUnknown() {
+		return servicekey.CloudIntegration{}, false
+	}
+	explicit := m.URL.ValueString() != "" || m.TokenURL.ValueString() != "" || m.ClientID.ValueString() != "" || m.ClientSecret.ValueString() != ""
+	keyText, source := m.ServiceKey.ValueString(), "cloud_integration.service_key"
+	if keyText == "" && !explicit {
+		keyText, source = os.Getenv(EnvCloudIntegrationServiceKey), EnvCloudIntegrationServiceKey
+	}
+	if keyText != "" && explicit {
+		diags.AddAttributeError(attr, "Conflicting Cloud Integration Settings",
+			"The cloud_integration block sets service_key together with explicit connection fields, so it is unclear which to use. "+
+				"Set either service_key or url, token_url, client_id and client_secret.")
+		return servicekey.CloudIntegration{}, false
+	}
+	var ci servicekey.CloudIntegration
+	switch {
+	case keyText != "":
+		raw, err := servicekey.Load(keyText)
+		if err == nil {
+			ci, err = servicekey.ParseCloudIntegration(raw)
+		}
+		if err != nil {
+			diags.AddAttributeError(attr, "Invalid Cloud Integration Service Key",
+				fmt.Sprintf("The service key from %s cannot be used: %s. Set it to the service key JSON of the Process Integration Runtime instance (plan api).", source, err))
+			return servicekey.CloudIntegration{}, false
+		}
+	case explicit:
+		ci = servicekey.CloudIntegration{
+			URL: m.URL.ValueString(), TokenURL: m.TokenURL.ValueString(),
+			ClientID: m.ClientID.ValueString(), ClientSecret: m.ClientSecret.ValueString(),
+		}
+		for name, v := range map[string]string{"url": ci.URL, "token_url": ci.TokenURL, "client_id": ci.ClientID, "client_secret": ci.ClientSecret} {
+			if v == "" {
+				diags.AddAttributeError(attr.AtName(name), "Missing Cloud Integration Setting",
+					fmt.Sprintf("The cloud_integration block sets explicit connection fields but leaves %s empty. Set %s, or use service_key instead.", name, name))
+			}
+		}
+		if diags.HasError() {
+			return servicekey.CloudIntegration{}, false
+		}
+	default:
+		return servicekey.CloudIntegration{}, false
+	}
+	return ci, true
+}
+
+func (p *sapMessagingProvider) Resources(_ context.Context) []func() resource.Resource {
+	return []func() resource.Resource{
+		NewQueueResource,
+		NewDeadMessageQueueResource,
+		NewQueueSubscriptionResource,
+		NewAMQPSenderResource,
+	}
+}
+
+func (p *sapMessagingProvider) DataSources(_ context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{
+		NewQueueDataSource,
+		NewQueuesDataSource,
+		NewRetryPolicyDataSource,
+		NewJMSResourcesDataSource,
+	}
+}
+
+func (p *sapMessagingProvider) Functions(_ context.Context) []func() function.Function {
+	return []func() function.Function{
+		NewMaxAttemptsFunction,
+		NewRedeliveriesForFunction,
+	}
+}

@@ -1,0 +1,466 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
+)
+
+var (
+	_ resource.Resource                   = (*amqpSenderResource)(nil)
+	_ resource.ResourceWithConfigure      = (*amqpSenderResource)(nil)
+	_ resource.ResourceWithImportState    = (*amqpSenderResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*amqpSenderResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*amqpSenderResource)(nil)
+)
+
+const defaultDeployTimeout = 10 * time.Minute
+
+// NewAMQPSenderResource returns the sapmessaging_amqp_sender resource.
+func NewAMQPSenderResource() resource.Resource {
+	return &amqpSenderResource{}
+}
+
+type amqpSenderResource struct {
+	data *providerData
+}
+
+type amqpSenderModel struct {
+	ID                            types.String   `tfsdk:"id"`
+	IflowID                       types.String   `tfsdk:"iflow_id"`
+	Version                       types.String   `tfsdk:"version"`
+	Channel                       types.String   `tfsdk:"channel"`
+	MaxNumberOfRetries            types.Int64    `tfsdk:"max_number_of_retries"`
+	DeliveryStatusAfterMaxRetries types.String   `tfsdk:"delivery_status_after_max_retries"`
+	MaxPrefetchedMessages         types.Int64    `tfsdk:"max_prefetched_messages"`
+	ConcurrentProcesses           types.Int64    `tfsdk:"concurrent_processes"`
+	Deploy                        types.Bool     `tfsdk:"deploy"`
+	Timeouts                      timeouts.Value `tfsdk:"timeouts"`
+	QueueMaxRedeliveryCount       types.Int64    `tfsdk:"queue_max_redelivery_count"`
+	MaxTotalAttempts              types.Int64    `tfsdk:"max_total_attempts"`
+	ExpectedProcessingSeconds     types.Int64    `tfsdk:"expected_processing_seconds"`
+	QueueName                     types.String   `tfsdk:"queue_name"`
+	WorstCaseAttempts             types.Int64    `tfsdk:"worst_case_attempts"`
+	DeployedVersion               types.String   `tfsdk:"deployed_version"`
+	RuntimeStatus                 types.String   `tfsdk:"runtime_status"`
+	ExceptionEndEvents            types.List     `tfsdk:"exception_end_events"`
+}
+
+func (r *amqpSenderResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_amqp_sender"
+}
+
+func (r *amqpSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The retry settings of the AMQP sender channel of one SAP Cloud Integration integration flow (iFlow), " +
+			"and its deployment. A setting that is an externalized parameter (`{{Name}}`) is set through the flow's configuration; " +
+			"a literal one is patched in the flow content, leaving everything else byte for byte. The flow is then deployed so the " +
+			"settings take effect.\n\n" +
+			"With `queue_max_redelivery_count` the plan shows `worst_case_attempts = (R + 1) × n + 1`, the executions one always-failing " +
+			"message can cost, and refuses it above `max_total_attempts`.\n\n" +
+			"~> **Destroy leaves the flow as it is.** Removing this resource only forgets it: the iFlow, its settings and its deployment stay.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "`IFLOW_ID`, or `IFLOW_ID,CHANNEL` when `channel` is set.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"iflow_id": schema.StringAttribute{
+				MarkdownDescription: "The ID of the integration flow. Changing it manages another flow.",
+				Required:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"version": schema.StringAttribute{
+				MarkdownDescription: "The design-time version to change and deploy. Defaults to `active`.",
+				Optional:            true,
+				Computed:            true,
+				Default:             stringdefault.StaticString("active"),
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"channel": schema.StringAttribute{
+				MarkdownDescription: "The name (or ID) of the AMQP sender's message flow. Needed only when the flow has more than one AMQP sender; " +
+					"the error then lists the candidates.",
+				Optional:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"max_number_of_retries": schema.Int64Attribute{
+				MarkdownDescription: "Max. Number of Retries: in-memory retries of the adapter on each delivery, 1 to 99. **Must be set**: " +
+					"empty retries endlessly and 0 hands every redelivered message its outcome unprocessed. 1 is recommended; " +
+					"spend further attempts on the queue's redeliveries.",
+				Optional: true,
+			},
+			"delivery_status_after_max_retries": schema.StringAttribute{
+				MarkdownDescription: "Delivery Status After Max. Retries. Defaults to `REJECTED`, which Event Mesh needs to redeliver the " +
+					"message and finally move it to the dead message queue. `MODIFIED_FAILED_UNDELIVERABLE` is refused: it cancels the redelivery.",
+				Optional: true,
+				Computed: true,
+				Default:  stringdefault.StaticString("REJECTED"),
+			},
+			"max_prefetched_messages": schema.Int64Attribute{
+				MarkdownDescription: "Max. Number of Prefetched Messages, 1 to 100. Keep it at 1 for flows slower than a minute. Defaults to the flow's value.",
+				Optional:            true,
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"concurrent_processes": schema.Int64Attribute{
+				MarkdownDescription: "Number of Concurrent Processes, 1 to 99. Use 1 while testing. Defaults to the flow's value.",
+				Optional:            true,
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"deploy": schema.BoolAttribute{
+				MarkdownDescription: "Whether to deploy the flow after a change and wait until it runs. Defaults to `true`; " +
+					"without a deployment the new settings do not take effect.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(true),
+			},
+			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true}),
+			"queue_max_redelivery_count": schema.Int64Attribute{
+				MarkdownDescription: "The `max_redelivery_count` of the Event Mesh queue the flow consumes, usually " +
+					"`sapmessaging_queue.<name>.max_redelivery_count`. Used only for `worst_case_attempts` and the budget check.",
+				Optional: true,
+			},
+			"max_total_attempts": schema.Int64Attribute{
+				MarkdownDescription: "A budget: the plan fails when `worst_case_attempts` exceeds it and names the cheapest setting that fits.",
+				Optional:            true,
+			},
+			"expected_processing_seconds": schema.Int64Attribute{
+				MarkdownDescription: "How long one execution of the flow takes. Above 60 with more than one prefetched message the plan warns " +
+					"that redelivery locks expire inside the prefetched batch.",
+				Optional: true,
+			},
+			"queue_name": schema.StringAttribute{
+				MarkdownDescription: "The queue the sender consumes, from its `destinationName` without the `queue:` prefix.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"worst_case_attempts": schema.Int64Attribute{
+				MarkdownDescription: "`(queue_max_redelivery_count + 1) × max_number_of_retries + 1`: the most executions one always-failing " +
+					"message can cost. Known at plan whenever both inputs are; null without `queue_max_redelivery_count`.",
+				Computed: true,
+			},
+			"deployed_version": schema.StringAttribute{
+				MarkdownDescription: "The version of the flow that runs on the tenant.",
+				Computed:            true,
+			},
+			"runtime_status": schema.StringAttribute{
+				MarkdownDescription: "The runtime status of the flow: `STARTED`, `STARTING`, `ERROR`, or `NOT_DEPLOYED`.",
+				Computed:            true,
+			},
+			"exception_end_events": schema.ListAttribute{
+				MarkdownDescription: "How each exception subprocess of the flow ends, as `SUBPROCESS: KIND` with KIND `error`, `escalation`, " +
+					"`message` or `none`. Only an Error End hands the failure back to Event Mesh; the others acknowledge the message, " +
+					"which is then gone.",
+				ElementType:   types.StringType,
+				Computed:      true,
+				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
+			},
+		},
+	}
+}
+
+func (r *amqpSenderResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (m *amqpSenderModel) ruleInput() rules.AMQPSender {
+	return rules.AMQPSender{
+		MaxNumberOfRetries:        int64Value(m.MaxNumberOfRetries),
+		MaxPrefetchedMessages:     int64Value(m.MaxPrefetchedMessages),
+		ConcurrentProcesses:       int64Value(m.ConcurrentProcesses),
+		DeliveryStatus:            stringValue(m.DeliveryStatusAfterMaxRetries),
+		QueueMaxRedeliveryCount:   int64Value(m.QueueMaxRedeliveryCount),
+		MaxTotalAttempts:          int64Value(m.MaxTotalAttempts),
+		ExpectedProcessingSeconds: int64Value(m.ExpectedProcessingSeconds),
+	}
+}
+
+func (r *amqpSenderResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m amqpSenderModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	in := m.ruleInput()
+	if in.DeliveryStatus.Null {
+		in.DeliveryStatus = rules.Known("REJECTED")
+	}
+	appendFindings(&resp.Diagnostics, rules.CheckAMQPSender(in))
+}
+
+// worstCase returns (R + 1) × n + 1 when both inputs are known, null without R, unknown otherwise.
+func (m *amqpSenderModel) worstCase() types.Int64 {
+	if m.QueueMaxRedeliveryCount.IsNull() || m.MaxNumberOfRetries.IsNull() {
+		return types.Int64Null()
+	}
+	if m.QueueMaxRedeliveryCount.IsUnknown() || m.MaxNumberOfRetries.IsUnknown() {
+		return types.Int64Unknown()
+	}
+	n, err := rules.MaxAttempts(m.QueueMaxRedeliveryCount.ValueInt64(), m.MaxNumberOfRetries.ValueInt64())
+	if err != nil {
+		return types.Int64Null()
+	}
+	return types.Int64Value(n)
+}
+
+func (m *amqpSenderModel) id() string {
+	if m.Channel.IsNull() || m.Channel.ValueString() == "" {
+		return m.IflowID.ValueString()
+	}
+	return m.IflowID.ValueString() + "," + m.Channel.ValueString()
+}
+
+// ModifyPlan fills what is known before apply: the arithmetic, and what the flow's content says.
+func (r *amqpSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		resp.Diagnostics.AddWarning("The Integration Flow Stays As It Is",
+			"Destroying sapmessaging_amqp_sender only removes it from the Terraform state. The iFlow, its AMQP sender settings and "+
+				"its deployment stay unchanged on the tenant. Change or undeploy the flow in Cloud Integration if that is what you want.")
+		return
+	}
+	var plan amqpSenderModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.WorstCaseAttempts = plan.worstCase()
+	if !plan.IflowID.IsUnknown() && !plan.Channel.IsUnknown() {
+		plan.ID = types.StringValue(plan.id())
+	}
+
+	// Read the flow at plan time: this finds an ambiguous channel and dangerous end events before apply.
+	if r.data != nil && r.data.cloudIntegration != nil && !plan.IflowID.IsUnknown() && !plan.Version.IsUnknown() && !plan.Channel.IsUnknown() {
+		s, err := r.data.cloudIntegration.ReadSender(ctx, plan.IflowID.ValueString(), plan.Version.ValueString(), plan.Channel.ValueString())
+		if err != nil {
+			addSenderError(&resp.Diagnostics, plan.IflowID.ValueString(), err)
+			return
+		}
+		plan.QueueName = types.StringValue(s.QueueName)
+		events, d := endEventList(s)
+		resp.Diagnostics.Append(d...)
+		plan.ExceptionEndEvents = events
+		appendFindings(&resp.Diagnostics, rules.CheckExceptionSubprocesses(exceptionSubprocesses(s)))
+		if plan.MaxPrefetchedMessages.IsUnknown() && s.Prefetch != nil && req.State.Raw.IsNull() {
+			plan.MaxPrefetchedMessages = types.Int64Value(*s.Prefetch)
+		}
+		if plan.ConcurrentProcesses.IsUnknown() && s.Concurrency != nil && req.State.Raw.IsNull() {
+			plan.ConcurrentProcesses = types.Int64Value(*s.Concurrency)
+		}
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+func exceptionSubprocesses(s *cpi.Sender) []rules.ExceptionSubprocess {
+	out := make([]rules.ExceptionSubprocess, 0, len(s.ExceptionSubprocesses))
+	for _, sp := range s.ExceptionSubprocesses {
+		kinds := make([]rules.EndEventKind, 0, len(sp.EndEvents))
+		for _, k := range sp.EndEvents {
+			kinds = append(kinds, rules.EndEventKind(k))
+		}
+		out = append(out, rules.ExceptionSubprocess{ID: sp.ID, Name: sp.Name, EndEvents: kinds})
+	}
+	return out
+}
+
+func endEventList(s *cpi.Sender) (types.List, diag.Diagnostics) {
+	items := []string{}
+	for _, sp := range s.ExceptionSubprocesses {
+		name := sp.Name
+		if name == "" {
+			name = sp.ID
+		}
+		for _, k := range sp.EndEvents {
+			items = append(items, name+": "+k)
+		}
+	}
+	return types.ListValueFrom(context.Background(), types.StringType, items)
+}
+
+func addSenderError(diags *diag.Diagnostics, iflowID string, err error) {
+	var ambiguous *cpi.AmbiguousChannelError
+	switch {
+	case errors.As(err, &ambiguous):
+		diags.AddAttributeError(path.Root("channel"), "Ambiguous AMQP Sender Channel",
+			fmt.Sprintf("The iFlow %q has more than one AMQP sender channel: %s. Set channel to the one whose retry settings this resource manages.",
+				iflowID, strings.Join(ambiguous.Candidates, ", ")))
+	case errors.Is(err, cpi.ErrNotFound):
+		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
+			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check iflow_id and version, or create the flow first.", iflowID))
+	default:
+		diags.AddError("Cannot Read Integration Flow",
+			fmt.Sprintf("Reading the AMQP sender of iFlow %q failed: %s. Check the flow and the provider's cloud_integration connection, then run the command again.", iflowID, err))
+	}
+}
+
+// read fills the model from the tenant. found is false when the flow no longer exists.
+func (r *amqpSenderResource) read(ctx context.Context, m *amqpSenderModel, diags *diag.Diagnostics) (found bool) {
+	c := r.data.cloudIntegration
+	id, version := m.IflowID.ValueString(), m.Version.ValueString()
+	s, err := c.ReadSender(ctx, id, version, m.Channel.ValueString())
+	if errors.Is(err, cpi.ErrNotFound) {
+		return false
+	}
+	if err != nil {
+		addSenderError(diags, id, err)
+		return true
+	}
+	m.ID = types.StringValue(m.id())
+	m.MaxNumberOfRetries = int64OrNull(s.MaxRetries)
+	m.DeliveryStatusAfterMaxRetries = nonEmptyStringOrNull(s.DeliveryState)
+	m.MaxPrefetchedMessages = int64OrNull(s.Prefetch)
+	m.ConcurrentProcesses = int64OrNull(s.Concurrency)
+	m.QueueName = types.StringValue(s.QueueName)
+	events, d := endEventList(s)
+	diags.Append(d...)
+	m.ExceptionEndEvents = events
+	m.WorstCaseAttempts = m.worstCase()
+	if m.Deploy.IsNull() || m.Deploy.IsUnknown() {
+		m.Deploy = types.BoolValue(true)
+	}
+	rt, err := c.RuntimeArtifact(ctx, id)
+	switch {
+	case errors.Is(err, cpi.ErrNotFound):
+		m.RuntimeStatus, m.DeployedVersion = types.StringValue("NOT_DEPLOYED"), types.StringNull()
+	case err != nil:
+		diags.AddError("Cannot Read Deployment", fmt.Sprintf("Reading the runtime state of iFlow %q failed: %s. Run the command again.", id, err))
+	default:
+		m.RuntimeStatus, m.DeployedVersion = types.StringValue(rt.Status), types.StringValue(rt.Version)
+	}
+	return true
+}
+
+// write applies the plan to the flow and deploys it; the state then records what the tenant holds.
+func (r *amqpSenderResource) write(ctx context.Context, plan *amqpSenderModel, timeout time.Duration, forceDeploy bool, diags *diag.Diagnostics) {
+	c := r.data.cloudIntegration
+	id, version := plan.IflowID.ValueString(), plan.Version.ValueString()
+	contentChanged, paramsChanged, err := c.WriteSender(ctx, id, version, plan.Channel.ValueString(), cpi.SenderSettings{
+		MaxRetries:    int64Ptr(plan.MaxNumberOfRetries),
+		Prefetch:      int64Ptr(plan.MaxPrefetchedMessages),
+		Concurrency:   int64Ptr(plan.ConcurrentProcesses),
+		DeliveryState: stringPtr(plan.DeliveryStatusAfterMaxRetries),
+	})
+	if err != nil {
+		addSenderError(diags, id, err)
+		return
+	}
+	tflog.Debug(ctx, "AMQP sender written", map[string]any{"iflow": id, "content_changed": contentChanged, "parameters_changed": paramsChanged})
+	if plan.Deploy.ValueBool() && (contentChanged || paramsChanged || forceDeploy) {
+		deployCtx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		if _, err := c.DeployAndWait(deployCtx, id, version, time.Second); err != nil {
+			diags.AddError("Deployment Failed",
+				fmt.Sprintf("The settings of iFlow %q were saved, but deploying it failed: %s. The running flow still uses its previous settings. "+
+					"Fix the cause in Cloud Integration (or raise the timeout) and apply again.", id, err))
+		}
+	}
+}
+
+func (r *amqpSenderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan amqpSenderModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
+		return
+	}
+	timeout, d := plan.Timeouts.Create(ctx, defaultDeployTimeout)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.write(ctx, &plan, timeout, true, &resp.Diagnostics)
+	r.saveAfterWrite(ctx, &plan, &resp.Diagnostics, &resp.State)
+}
+
+func (r *amqpSenderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state amqpSenderModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
+		return
+	}
+	timeout, d := plan.Timeouts.Update(ctx, defaultDeployTimeout)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	notRunning := state.RuntimeStatus.ValueString() != "STARTED"
+	r.write(ctx, &plan, timeout, notRunning, &resp.Diagnostics)
+	r.saveAfterWrite(ctx, &plan, &resp.Diagnostics, &resp.State)
+}
+
+// saveAfterWrite reads the flow back so that the state matches the tenant, also after a failure.
+func (r *amqpSenderResource) saveAfterWrite(ctx context.Context, plan *amqpSenderModel, diags *diag.Diagnostics, state stateSetter) {
+	var readDiags diag.Diagnostics
+	if !r.read(ctx, plan, &readDiags) {
+		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Disappeared",
+			"The integration flow no longer exists after writing its settings. Check whether someone deleted it, then apply again.")
+		return
+	}
+	diags.Append(readDiags...)
+	if readDiags.HasError() {
+		return
+	}
+	diags.Append(state.Set(ctx, plan)...)
+}
+
+type stateSetter interface {
+	Set(ctx context.Context, val any) diag.Diagnostics
+}
+
+func (r *amqpSenderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state amqpSenderModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
+		return
+	}
+	if !r.read(ctx, &state, &resp.Diagnostics) {
+		resp.Diagnostics.AddWarning("Integration Flow Not Found",
+			fmt.Sprintf("The iFlow %q no longer exists on the tenant. The state keeps its last known settings; this resource does not create flows. "+
+				"Restore the flow, or remove the resource with terraform state rm.", state.IflowID.ValueString()))
+		return
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *amqpSenderResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+	tflog.Info(ctx, "sapmessaging_amqp_sender removed from state; the iFlow and its deployment stay as they are")
+}
+
+func (r *amqpSenderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id, channel, _ := strings.Cut(req.ID, ",")
+	if id == "" {
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("The import ID %q is not of the form IFLOW_ID or IFLOW_ID,CHANNEL. Use the integration flow's ID, "+
+				"followed by a comma and the AMQP sender's message flow name when the flow has more than one.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("iflow_id"), id)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("version"), "active")...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deploy"), true)...)
+	if channel != "" {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("channel"), channel)...)
+	}
+}

@@ -1,0 +1,153 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+)
+
+var (
+	_ resource.Resource                = (*queueSubscriptionResource)(nil)
+	_ resource.ResourceWithConfigure   = (*queueSubscriptionResource)(nil)
+	_ resource.ResourceWithImportState = (*queueSubscriptionResource)(nil)
+)
+
+// NewQueueSubscriptionResource returns the sapmessaging_queue_subscription resource.
+func NewQueueSubscriptionResource() resource.Resource {
+	return &queueSubscriptionResource{}
+}
+
+type queueSubscriptionResource struct {
+	data *providerData
+}
+
+type queueSubscriptionModel struct {
+	ID           types.String `tfsdk:"id"`
+	QueueName    types.String `tfsdk:"queue_name"`
+	TopicPattern types.String `tfsdk:"topic_pattern"`
+}
+
+func (r *queueSubscriptionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_queue_subscription"
+}
+
+func (r *queueSubscriptionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Subscribes an SAP Event Mesh queue to a topic pattern, so that events published to matching topics land in the queue.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "`QUEUE,TOPIC`, the form `terraform import` takes.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"queue_name": schema.StringAttribute{
+				MarkdownDescription: "The full name of the queue, usually `sapmessaging_queue.<name>.name`. Changing it replaces the subscription.",
+				Required:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{QueueName()},
+			},
+			"topic_pattern": schema.StringAttribute{
+				MarkdownDescription: "The topic or topic pattern, for example `acme/crm/prod/ce/sap/s4/BusinessPartner/*`. " +
+					"Changing it replaces the subscription.",
+				Required:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:    []validator.String{TopicPattern()},
+			},
+		},
+	}
+}
+
+func (r *queueSubscriptionResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func subscriptionID(queue, topic string) string { return queue + "," + topic }
+
+func (r *queueSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan queueSubscriptionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.eventMeshOrError(&resp.Diagnostics) {
+		return
+	}
+	queue, topic := plan.QueueName.ValueString(), plan.TopicPattern.ValueString()
+	if err := r.data.eventMesh.PutSubscription(ctx, queue, topic); err != nil {
+		resp.Diagnostics.AddError("Cannot Subscribe Queue", subscriptionErrorDetail(queue, topic, err))
+		return
+	}
+	plan.ID = types.StringValue(subscriptionID(queue, topic))
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *queueSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state queueSubscriptionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.eventMeshOrError(&resp.Diagnostics) {
+		return
+	}
+	queue, topic := state.QueueName.ValueString(), state.TopicPattern.ValueString()
+	subs, err := r.data.eventMesh.ListSubscriptions(ctx, queue)
+	if errors.Is(err, eventmesh.ErrNotFound) {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot Read Subscriptions", subscriptionErrorDetail(queue, topic, err))
+		return
+	}
+	for _, s := range subs {
+		if s.TopicPattern == topic {
+			state.ID = types.StringValue(subscriptionID(queue, topic))
+			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+			return
+		}
+	}
+	resp.State.RemoveResource(ctx)
+}
+
+// Update is never called: every argument forces replacement.
+func (r *queueSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan queueSubscriptionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *queueSubscriptionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state queueSubscriptionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.eventMeshOrError(&resp.Diagnostics) {
+		return
+	}
+	queue, topic := state.QueueName.ValueString(), state.TopicPattern.ValueString()
+	if err := r.data.eventMesh.DeleteSubscription(ctx, queue, topic); err != nil && !errors.Is(err, eventmesh.ErrNotFound) {
+		resp.Diagnostics.AddError("Cannot Unsubscribe Queue", subscriptionErrorDetail(queue, topic, err))
+	}
+}
+
+func (r *queueSubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	queue, topic, ok := strings.Cut(req.ID, ",")
+	if !ok || queue == "" || topic == "" {
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("The import ID %q is not of the form QUEUE,TOPIC. Use the full queue name and the topic pattern separated by a comma, "+
+				"for example acme/crm/prod/orders,acme/crm/prod/ce/orders/*.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("queue_name"), queue)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("topic_pattern"), topic)...)
+}
+
+func subscriptionErrorDetail(queue, topic string, err error) string {
+	return fmt.Sprintf("The Event Mesh management API failed for the subscription of queue %q to %q: %s. "+
+		"Check that the queue exists and the provider's connection works, then run the command again.", queue, topic, err)
+}

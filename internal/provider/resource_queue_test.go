@@ -1,0 +1,263 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+)
+
+const testQueue = "acme/crm/prod/orders"
+
+// queueHCL is a queue with a dead message queue and the given redelivery count.
+func queueHCL(redeliveries int) string {
+	return fmt.Sprintf(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name = "acme/crm/prod/orders/dmq"
+}
+
+resource "sapmessaging_queue" "orders" {
+  name                 = %q
+  max_redelivery_count = %d
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
+  respect_ttl          = true
+  max_ttl              = 86400
+}
+`, testQueue, redeliveries)
+}
+
+// checkServerQueue asserts what the emulator holds for a queue, through its management API.
+func checkServerQueue(env *testEnv, t *testing.T, name string, redeliveries int64) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		q, err := env.eventMesh(t).GetQueue(context.Background(), name)
+		if err != nil {
+			return err
+		}
+		if q.MaxRedeliveryCount == nil || *q.MaxRedeliveryCount != redeliveries {
+			return fmt.Errorf("queue %s: maxRedeliveryCount %v, want %d", name, q.MaxRedeliveryCount, redeliveries)
+		}
+		return nil
+	}
+}
+
+func TestAccQueue_lifecycle(t *testing.T) {
+	env := newTestEnv(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(queueHCL(3)),
+				Check:  checkServerQueue(env, t, testQueue, 3),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("id"), knownvalue.StringExact(testQueue)),
+					statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
+					statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("access_type"), knownvalue.StringExact("NON_EXCLUSIVE")),
+					statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("dead_message_queue"), knownvalue.StringExact(testQueue+"/dmq")),
+					statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("max_queue_size_in_bytes"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("force_destroy"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue("sapmessaging_dead_message_queue.dmq", tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue("sapmessaging_dead_message_queue.dmq", tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(604800)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				Config: env.config(queueHCL(5)),
+				Check:  checkServerQueue(env, t, testQueue, 5),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				ResourceName:      "sapmessaging_queue.orders",
+				ImportState:       true,
+				ImportStateId:     testQueue,
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:      "sapmessaging_dead_message_queue.dmq",
+				ImportState:       true,
+				ImportStateId:     testQueue + "/dmq",
+				ImportStateVerify: true,
+			},
+		},
+		CheckDestroy: func(*terraform.State) error {
+			for _, name := range []string{testQueue, testQueue + "/dmq"} {
+				if _, ok := env.srv.Queue(name); ok {
+					return fmt.Errorf("queue %s still exists after destroy", name)
+				}
+			}
+			return nil
+		},
+	})
+}
+
+func TestAccQueue_drift(t *testing.T) {
+	env := newTestEnv(t)
+	ctx := context.Background()
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: env.config(queueHCL(3))},
+			{
+				// Someone sets the count to 0 (unlimited) in the cockpit: the next plan restores it.
+				PreConfig: func() {
+					em := env.eventMesh(t)
+					q, err := em.GetQueue(ctx, testQueue)
+					if err != nil {
+						t.Fatal(err)
+					}
+					zero := int64(0)
+					s := eventmesh.SettingsOf(q)
+					s.MaxRedeliveryCount = &zero
+					if _, _, err := em.PutQueue(ctx, testQueue, s); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: env.config(queueHCL(3)),
+				Check:  checkServerQueue(env, t, testQueue, 3),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
+					},
+				},
+			},
+			{
+				// The queue is deleted out of band: it leaves the state and is planned for creation.
+				PreConfig: func() {
+					if err := env.eventMesh(t).DeleteQueue(ctx, testQueue); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: env.config(queueHCL(3)),
+				Check:  checkServerQueue(env, t, testQueue, 3),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+func TestAccQueue_rules(t *testing.T) {
+	env := newTestEnv(t)
+	queue := func(body string) string {
+		return env.config(`
+resource "sapmessaging_queue" "q" {
+  name = "acme/crm/prod/orders"
+%s
+}
+`, body)
+	}
+	steps := []struct {
+		body string
+		want string
+	}{
+		{`dead_message_queue = "acme/crm/prod/orders/dmq"`, `Unlimited Redelivery`},
+		{"max_redelivery_count = 0\ndead_message_queue = \"acme/crm/prod/orders/dmq\"", `(?s)Unlimited Redelivery.*unlimited`},
+		{"max_redelivery_count = 256\ndead_message_queue = \"acme/crm/prod/orders/dmq\"", `Invalid Max Redelivery Count`},
+		{"max_redelivery_count = 5\ndead_message_queue = \"acme/crm/prod/orders\"", `Dead Message Queue Cycle`},
+		{"max_redelivery_count = 5\ndead_message_queue = \"acme/crm/test/orders/dmq\"", `Dead Message Queue Outside Namespace`},
+		{"max_redelivery_count = 5\ndead_message_queue = \"acme/crm/prod/dmq\"\nrespect_ttl = true", `Respect TTL Without Max TTL`},
+		{"max_redelivery_count = 5\ndead_message_queue = \"acme/crm/prod/dmq\"\nmax_ttl = 60", `Max TTL Without Respect TTL`},
+		{"max_redelivery_count = 5\ndead_message_queue = \"acme/crm/prod/dmq\"\nrespect_ttl = true\nmax_ttl = 604801", `Invalid Max TTL`},
+		{"max_redelivery_count = 5\ndead_message_queue = \"acme/crm/prod/dmq\"\naccess_type = \"SHARED\"", `Invalid Access Type`},
+	}
+	var ts []resource.TestStep
+	for _, s := range steps {
+		ts = append(ts, resource.TestStep{Config: queue(s.body), PlanOnly: true, ExpectError: regexp.MustCompile(s.want)})
+	}
+	ts = append(ts, resource.TestStep{
+		Config:      env.config(`resource "sapmessaging_queue" "q" { name = "acme crm" max_redelivery_count = 5 }`),
+		PlanOnly:    true,
+		ExpectError: regexp.MustCompile(`Invalid Queue Name`),
+	})
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: ts})
+	if n := env.srv.Stats().ManagementCalls; n != 0 {
+		t.Errorf("refused plans made %d management API calls, want 0", n)
+	}
+}
+
+// A queue without a dead message queue is allowed, with a warning; the apply works and the plan is then empty.
+func TestAccQueue_withoutDeadMessageQueue(t *testing.T) {
+	env := newTestEnv(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.config(`
+resource "sapmessaging_queue" "q" {
+  name                 = "acme/crm/dev/scratch"
+  max_redelivery_count = 2
+  access_type          = "EXCLUSIVE"
+}
+`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue"), knownvalue.Null()),
+				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("access_type"), knownvalue.StringExact("EXCLUSIVE")),
+				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("respect_ttl"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("max_ttl"), knownvalue.Null()),
+			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		}},
+	})
+}
+
+func TestAccQueue_forceDestroy(t *testing.T) {
+	env := newTestEnv(t)
+	hcl := func(force bool) string {
+		return env.config(`
+resource "sapmessaging_queue" "q" {
+  name                 = "acme/crm/prod/invoices"
+  max_redelivery_count = 5
+  dead_message_queue   = "acme/crm/prod/invoices/dmq"
+  force_destroy        = %t
+}
+`, force)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: hcl(false),
+				Check: func(*terraform.State) error {
+					return env.messaging(t).Publish(context.Background(), "acme/crm/prod/invoices", []byte(`{"id":1}`), "application/json")
+				},
+			},
+			{
+				Config:      hcl(false),
+				Destroy:     true,
+				ExpectError: regexp.MustCompile(`(?s)Queue Holds Messages.*1 message.*force_destroy = true`),
+			},
+			{
+				Config: hcl(false),
+				Check: func(*terraform.State) error {
+					q, ok := env.srv.Queue("acme/crm/prod/invoices")
+					if !ok || q.MessageCount != 1 {
+						return fmt.Errorf("queue or its message was lost: %v %+v", ok, q)
+					}
+					return nil
+				},
+			},
+			{Config: hcl(true)},
+		},
+		CheckDestroy: func(*terraform.State) error {
+			if _, ok := env.srv.Queue("acme/crm/prod/invoices"); ok {
+				return fmt.Errorf("queue still exists after a destroy with force_destroy = true")
+			}
+			return nil
+		},
+	})
+}

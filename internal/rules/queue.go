@@ -1,0 +1,203 @@
+package rules
+
+import "fmt"
+
+// Terraform attribute names of the queue resources.
+const (
+	attrName                = "name"
+	attrAccessType          = "access_type"
+	attrDeadMessageQueue    = "dead_message_queue"
+	attrMaxRedeliveryCount  = "max_redelivery_count"
+	attrMaxTTL              = "max_ttl"
+	attrRespectTTL          = "respect_ttl"
+	attrMaxQueueSize        = "max_queue_size_in_bytes"
+	attrMaxMessageSize      = "max_message_size_in_bytes"
+	attrMaxQueueMessages    = "max_queue_message_count"
+	attrMaxUnackedPerFlow   = "max_delivered_unacked_msgs_per_flow"
+	maxQueueSizeInBytes     = 1572864000
+	maxMessageSizeInBytes   = 10000000
+	recommendedRedeliveries = 5
+)
+
+// Access types of an Event Mesh queue.
+const (
+	accessNonExclusive = "NON_EXCLUSIVE"
+	accessExclusive    = "EXCLUSIVE"
+)
+
+// Queue holds the plan-time settings of an Event Mesh queue.
+type Queue struct {
+	Name, AccessType, DeadMessageQueue                                                               Value[string]
+	MaxRedeliveryCount, MaxTTL                                                                       Value[int64]
+	RespectTTL                                                                                       Value[bool]
+	MaxQueueSizeInBytes, MaxMessageSizeInBytes, MaxQueueMessageCount, MaxDeliveredUnackedMsgsPerFlow Value[int64]
+	// IsDeadMessageQueue marks a sapmessaging_dead_message_queue: it needs a time to
+	// live, and neither the redelivery rule nor the missing dead message queue rule applies.
+	IsDeadMessageQueue bool
+}
+
+var queueRanges = []struct {
+	get func(Queue) Value[int64]
+	intRange
+}{
+	{func(q Queue) Value[int64] { return q.MaxTTL }, intRange{
+		rule: "queue.max_ttl_range", attribute: attrMaxTTL, summary: "Invalid Max TTL",
+		lo: 1, hi: MaxTTLLimit, example: DefaultDMQTTL, unit: " seconds (7 days)", accepts: "Event Mesh",
+	}},
+	{func(q Queue) Value[int64] { return q.MaxQueueSizeInBytes }, intRange{
+		rule: "queue.max_queue_size_range", attribute: attrMaxQueueSize, summary: "Invalid Max Queue Size",
+		lo: 1, hi: maxQueueSizeInBytes, example: maxQueueSizeInBytes, unit: " bytes", accepts: "Event Mesh",
+	}},
+	{func(q Queue) Value[int64] { return q.MaxMessageSizeInBytes }, intRange{
+		rule: "queue.max_message_size_range", attribute: attrMaxMessageSize, summary: "Invalid Max Message Size",
+		lo: 1, hi: maxMessageSizeInBytes, example: 1000000, unit: " bytes", accepts: "Event Mesh",
+	}},
+	{func(q Queue) Value[int64] { return q.MaxQueueMessageCount }, intRange{
+		rule: "queue.max_queue_message_count_range", attribute: attrMaxQueueMessages, summary: "Invalid Max Queue Message Count",
+		lo: 1, example: 100000, unit: " messages", accepts: "Event Mesh",
+	}},
+	{func(q Queue) Value[int64] { return q.MaxDeliveredUnackedMsgsPerFlow }, intRange{
+		rule: "queue.max_unacked_per_flow_range", attribute: attrMaxUnackedPerFlow, summary: "Invalid Max Unacknowledged Messages",
+		lo: 1, example: 10000, unit: " messages", accepts: "Event Mesh",
+	}},
+}
+
+// CheckQueue applies all queue rules: name and ranges, unlimited redelivery, the dead
+// message queue (self, namespace, missing) and the pairing of respect_ttl and max_ttl.
+// Unknown values are skipped.
+func CheckQueue(q Queue) []Finding {
+	var r report
+	checkQueueName(&r, q)
+	checkAccessType(&r, q)
+	checkRedelivery(&r, q)
+	checkDeadMessageQueue(&r, q)
+	checkTTL(&r, q)
+	for _, c := range queueRanges {
+		c.check(&r, c.get(q))
+	}
+	return r.fs
+}
+
+func checkQueueName(r *report, q Queue) {
+	name, ok := q.Name.get()
+	if !ok {
+		return
+	}
+	if err := ValidQueueName(name); err != nil {
+		r.errorf("queue.name_invalid", attrName, "Invalid Queue Name",
+			"Event Mesh would reject the queue name: %s. Set name to the full queue name including the namespace, for example \"acme/crm/prod/orders\".", err)
+	}
+}
+
+func checkAccessType(r *report, q Queue) {
+	at, ok := q.AccessType.get()
+	if !ok || at == accessNonExclusive || at == accessExclusive {
+		return
+	}
+	r.errorf("queue.access_type_invalid", attrAccessType, "Invalid Access Type",
+		"access_type = %q would be rejected: Event Mesh knows only %s (consumers share the queue) and %s (one consumer at a time). Set access_type to %q or %q.",
+		at, accessNonExclusive, accessExclusive, accessNonExclusive, accessExclusive)
+}
+
+func checkRedelivery(r *report, q Queue) {
+	if q.MaxRedeliveryCount.Null && !q.IsDeadMessageQueue {
+		r.errorf("queue.redelivery_unlimited", attrMaxRedeliveryCount, "Unlimited Redelivery",
+			"Without max_redelivery_count the queue keeps the Event Mesh default of 0, and 0 means unlimited redelivery, not \"no retry\". "+
+				"A poison message is then redelivered for ever, which can mean thousands of billed executions per second (SAP Note 3469268). "+
+				"Set max_redelivery_count to a value from 1 to %d, for example %d.", MaxRedeliveryCountLimit, recommendedRedeliveries)
+		return
+	}
+	n, ok := q.MaxRedeliveryCount.get()
+	switch {
+	case !ok:
+	case n == 0 && !q.IsDeadMessageQueue:
+		r.errorf("queue.redelivery_unlimited", attrMaxRedeliveryCount, "Unlimited Redelivery",
+			"In Event Mesh max_redelivery_count = 0 means unlimited redelivery, not \"no retry\". "+
+				"A poison message is then redelivered for ever, which can mean thousands of billed executions per second (SAP Note 3469268). "+
+				"Set max_redelivery_count to a value from 1 to %d, for example %d.", MaxRedeliveryCountLimit, recommendedRedeliveries)
+	case n < 0 || n > MaxRedeliveryCountLimit:
+		r.errorf("queue.redelivery_range", attrMaxRedeliveryCount, "Invalid Max Redelivery Count",
+			"max_redelivery_count = %d would be rejected: Event Mesh accepts 0 to %d, and 0 means unlimited. Set max_redelivery_count to a value from 1 to %d, for example %d.",
+			n, MaxRedeliveryCountLimit, MaxRedeliveryCountLimit, recommendedRedeliveries)
+	}
+}
+
+func checkDeadMessageQueue(r *report, q Queue) {
+	if q.DeadMessageQueue.IsUnknown() {
+		return
+	}
+	dmq, _ := q.DeadMessageQueue.get()
+	name, nameKnown := q.Name.get()
+	if dmq == "" {
+		if !q.IsDeadMessageQueue {
+			r.warnf("queue.dmq_missing", attrDeadMessageQueue, "No Dead Message Queue",
+				"Without a dead_message_queue a poison message blocks the queue until someone removes it by hand, and once max_redelivery_count is used up Event Mesh discards it. "+
+					"Productive queues need a dead message queue that someone monitors. Set dead_message_queue to a sapmessaging_dead_message_queue in the same namespace, for example %q.",
+				exampleDMQ(name, nameKnown))
+		}
+		return
+	}
+	if err := ValidQueueName(dmq); err != nil {
+		r.errorf("queue.dmq_name_invalid", attrDeadMessageQueue, "Invalid Dead Message Queue Name",
+			"Event Mesh would reject dead_message_queue: %s. Set dead_message_queue to the full name of a queue in the same namespace, for example %q.",
+			err, exampleDMQ(name, nameKnown))
+		return
+	}
+	if !nameKnown {
+		return
+	}
+	if dmq == name {
+		r.errorf("queue.dmq_self", attrDeadMessageQueue, "Dead Message Queue Cycle",
+			"dead_message_queue names the queue %q itself, so a dead message would be moved back into the queue it failed on and redelivered again. "+
+				"Set dead_message_queue to a separate queue in the same namespace, for example %q.", name, exampleDMQ(name, true))
+		return
+	}
+	if ns, dns := Namespace(name), Namespace(dmq); ns != dns {
+		r.errorf("queue.dmq_namespace", attrDeadMessageQueue, "Dead Message Queue Outside Namespace",
+			"The queue %q is in %s, but dead_message_queue %q is in %s. A queue in another namespace belongs to another Event Mesh client, which would receive dead messages that nobody who owns this queue monitors. "+
+				"Set dead_message_queue to a queue in the same namespace, for example %q.",
+			name, describeNamespace(ns), dmq, describeNamespace(dns), exampleDMQ(name, true))
+	}
+}
+
+// exampleDMQ suggests a dead message queue name for the queue.
+func exampleDMQ(name string, known bool) string {
+	if !known || name == "" {
+		return "acme/crm/prod/orders/dmq"
+	}
+	return name + "/dmq"
+}
+
+func describeNamespace(ns string) string {
+	if ns == "" {
+		return "no namespace (it has fewer than three segments)"
+	}
+	return fmt.Sprintf("namespace %q", ns)
+}
+
+func checkTTL(r *report, q Queue) {
+	respect, respectKnown := q.RespectTTL.get()
+	_, ttlKnown := q.MaxTTL.get()
+	if q.IsDeadMessageQueue {
+		if respectKnown && !respect {
+			r.errorf("dmq.respect_ttl_required", attrRespectTTL, "Dead Message Queue Without TTL",
+				"With respect_ttl = false the dead message queue keeps every dead message for ever and grows until it is full, after which new dead messages are lost. "+
+					"Set respect_ttl = true and max_ttl to how long dead messages stay, for example %d (7 days).", DefaultDMQTTL)
+		}
+		if q.MaxTTL.Null {
+			r.errorf("dmq.max_ttl_required", attrMaxTTL, "Dead Message Queue Without TTL",
+				"Without max_ttl the dead message queue keeps every dead message for ever and grows until it is full, after which new dead messages are lost. "+
+					"Set max_ttl to how long dead messages stay, for example %d (7 days), with respect_ttl = true.", DefaultDMQTTL)
+		}
+	}
+	switch {
+	case respectKnown && respect && q.MaxTTL.Null && !q.IsDeadMessageQueue:
+		r.errorf("queue.respect_ttl_without_max_ttl", attrMaxTTL, "Respect TTL Without Max TTL",
+			"respect_ttl = true without max_ttl gives the queue no time to live to respect, so no message ever expires or moves to the dead message queue on age. "+
+				"Set max_ttl to a value from 1 to %d seconds, or set respect_ttl = false.", MaxTTLLimit)
+	case ttlKnown && (q.RespectTTL.Null || respectKnown && !respect && !q.IsDeadMessageQueue):
+		r.errorf("queue.max_ttl_without_respect_ttl", attrRespectTTL, "Max TTL Without Respect TTL",
+			"max_ttl has no effect unless respect_ttl is true: Event Mesh keeps expired messages and never moves them to the dead message queue on age. "+
+				"Set respect_ttl = true, or remove max_ttl.")
+	}
+}

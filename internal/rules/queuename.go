@@ -1,0 +1,69 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Limits of the Event Mesh queue name pattern
+// ^[a-zA-Z0-9-_.]{1,111}(?:/[a-zA-Z0-9-_.]{1,109}){0,19}$.
+const (
+	maxNameSegments        = 20
+	maxFirstSegmentLength  = 111
+	maxOtherSegmentLength  = 109
+	namespaceSegmentsCount = 3
+)
+
+// queueNamePattern explains the queue name pattern in words for error texts.
+const queueNamePattern = `a queue name is 1 to 20 segments separated by "/", made of letters, digits, "-", "_" and ".", the first segment at most 111 and every other at most 109 characters long`
+
+// ValidQueueName checks name against the Event Mesh queue name pattern
+// ^[a-zA-Z0-9-_.]{1,111}(?:/[a-zA-Z0-9-_.]{1,109}){0,19}$ and says which part breaks it.
+func ValidQueueName(name string) error {
+	return checkSegmentedName("queue name", name, isQueueNameByte, queueNamePattern)
+}
+
+// checkSegmentedName checks a "/"-separated name of 1 to 20 segments, the first at
+// most 111 and the others at most 109 bytes of allowed characters.
+func checkSegmentedName(kind, name string, allowed func(byte) bool, explain string) error {
+	if name == "" {
+		return fmt.Errorf("%s is empty; %s", kind, explain)
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c != '/' && !allowed(c) {
+			return fmt.Errorf("%s %q contains the character %q at byte %d; %s", kind, name, rune(c), i, explain)
+		}
+	}
+	segments := strings.Split(name, "/")
+	if len(segments) > maxNameSegments {
+		return fmt.Errorf("%s %q has %d segments; %s", kind, name, len(segments), explain)
+	}
+	for i, s := range segments {
+		limit := maxOtherSegmentLength
+		if i == 0 {
+			limit = maxFirstSegmentLength
+		}
+		switch {
+		case s == "":
+			return fmt.Errorf("%s %q has an empty segment %d (a leading, trailing or double \"/\"); %s", kind, name, i+1, explain)
+		case len(s) > limit:
+			return fmt.Errorf("segment %d of %s %q is %d characters long; %s", i+1, kind, name, len(s), explain)
+		}
+	}
+	return nil
+}
+
+// isQueueNameByte reports whether c may appear inside a queue name segment.
+func isQueueNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.'
+}
+
+// Namespace returns the first three "/"-segments of a queue name joined by "/",
+// or "" when the name has fewer than three segments.
+func Namespace(queueName string) string {
+	segments := strings.SplitN(queueName, "/", namespaceSegmentsCount+1)
+	if len(segments) < namespaceSegmentsCount {
+		return ""
+	}
+	return strings.Join(segments[:namespaceSegmentsCount], "/")
+}

@@ -1,0 +1,194 @@
+package rules
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// ruleSeverity lists every rule ID with its severity; findingStyle rejects others.
+var ruleSeverity = map[string]Severity{
+	"queue.name_invalid":                  SeverityError,
+	"queue.access_type_invalid":           SeverityError,
+	"queue.redelivery_unlimited":          SeverityError,
+	"queue.redelivery_range":              SeverityError,
+	"queue.dmq_missing":                   SeverityWarning,
+	"queue.dmq_name_invalid":              SeverityError,
+	"queue.dmq_self":                      SeverityError,
+	"queue.dmq_namespace":                 SeverityError,
+	"queue.respect_ttl_without_max_ttl":   SeverityError,
+	"queue.max_ttl_without_respect_ttl":   SeverityError,
+	"queue.max_ttl_range":                 SeverityError,
+	"queue.max_queue_size_range":          SeverityError,
+	"queue.max_message_size_range":        SeverityError,
+	"queue.max_queue_message_count_range": SeverityError,
+	"queue.max_unacked_per_flow_range":    SeverityError,
+	"dmq.respect_ttl_required":            SeverityError,
+	"dmq.max_ttl_required":                SeverityError,
+	"amqp.retries_endless":                SeverityError,
+	"amqp.retries_zero":                   SeverityError,
+	"amqp.retries_range":                  SeverityError,
+	"amqp.delivery_status_undeliverable":  SeverityError,
+	"amqp.delivery_status_invalid":        SeverityError,
+	"amqp.prefetch_range":                 SeverityError,
+	"amqp.concurrent_range":               SeverityError,
+	"amqp.expected_processing_range":      SeverityError,
+	"amqp.max_total_attempts_range":       SeverityError,
+	"amqp.queue_redelivery_unlimited":     SeverityError,
+	"amqp.queue_redelivery_range":         SeverityError,
+	"amqp.attempt_budget_exceeded":        SeverityError,
+	"amqp.inner_retries":                  SeverityWarning,
+	"amqp.prefetch_slow_flow":             SeverityWarning,
+	"iflow.exception_acknowledges":        SeverityWarning,
+	"jms.attempts_unlimited":              SeverityError,
+	"jms.max_attempts_range":              SeverityError,
+	"jms.delivery_delay_range":            SeverityError,
+	"jms.dead_messages_dropped":           SeverityWarning,
+	"jms.error_destination_self":          SeverityError,
+	"jms.error_destination_cycle":         SeverityError,
+	"jms.error_destination_unknown":       SeverityError,
+	"jms.error_destination_topic":         SeverityWarning,
+}
+
+// minorWords may stay lower case inside a Title Case summary.
+var minorWords = []string{"a", "an", "and", "as", "for", "in", "of", "on", "or", "the", "to"}
+
+// findingStyle reports the ways f breaks the message conventions.
+func findingStyle(f Finding) []string {
+	var problems []string
+	if sev, ok := ruleSeverity[f.Rule]; !ok {
+		problems = append(problems, "unlisted rule")
+	} else if sev != f.Severity {
+		problems = append(problems, "severity "+f.Severity.String()+", want "+sev.String())
+	}
+	if f.Summary == "" || strings.HasSuffix(f.Summary, ".") {
+		problems = append(problems, "summary empty or ends with a period")
+	}
+	for i, w := range strings.Fields(f.Summary) {
+		if r := []rune(w)[0]; !unicode.IsUpper(r) && (i == 0 || !slices.Contains(minorWords, w)) {
+			problems = append(problems, "summary word "+w+" not in Title Case")
+		}
+	}
+	if strings.Contains(f.Detail, "%!") {
+		problems = append(problems, "bad format verb in detail")
+	}
+	if !strings.HasSuffix(f.Detail, ".") {
+		problems = append(problems, "detail does not end with a period")
+	}
+	body := strings.TrimSuffix(f.Detail, ".")
+	last := body[strings.LastIndex(body, ". ")+1:]
+	if !strings.HasPrefix(strings.TrimSpace(last), "Set ") {
+		problems = append(problems, "last sentence is not a Set fix: "+last)
+	}
+	if strings.Count(f.Detail, ". ") < 1 {
+		problems = append(problems, "detail explains nothing before the fix")
+	}
+	return problems
+}
+
+// ruleIDs checks the style of every finding and returns their rule IDs in order.
+func ruleIDs(t *testing.T, fs []Finding) []string {
+	t.Helper()
+	ids := make([]string, 0, len(fs))
+	for _, f := range fs {
+		for _, p := range findingStyle(f) {
+			t.Errorf("finding %s: %s\n%+v", f.Rule, p, f)
+		}
+		ids = append(ids, f.Rule)
+	}
+	return ids
+}
+
+// expectRules fails unless fs has exactly the rule IDs want, in order.
+func expectRules(t *testing.T, fs []Finding, want ...string) {
+	t.Helper()
+	if got := ruleIDs(t, fs); !slices.Equal(got, want) {
+		t.Errorf("rules = %q, want %q", got, want)
+		for _, f := range fs {
+			t.Logf("%s %s: %s", f.Rule, f.Attribute, f.Detail)
+		}
+	}
+}
+
+// findRule returns the first finding with the rule ID.
+func findRule(t *testing.T, fs []Finding, rule string) Finding {
+	t.Helper()
+	for _, f := range fs {
+		if f.Rule == rule {
+			return f
+		}
+	}
+	t.Fatalf("no finding %s in %+v", rule, fs)
+	return Finding{}
+}
+
+func TestValue(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name             string
+		v                Value[int64]
+		unknown, present bool
+	}{
+		{"known", Known[int64](5), false, true},
+		{"known zero", Known[int64](0), false, true},
+		{"null", Null[int64](), false, false},
+		{"unknown", Unknown[int64](), true, false},
+		{"known and null counts as null", Value[int64]{V: 3, Known: true, Null: true}, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := tt.v.IsUnknown(); got != tt.unknown {
+				t.Errorf("IsUnknown() = %v, want %v", got, tt.unknown)
+			}
+			if _, got := tt.v.get(); got != tt.present {
+				t.Errorf("get() present = %v, want %v", got, tt.present)
+			}
+		})
+	}
+}
+
+func TestHasErrors(t *testing.T) {
+	t.Parallel()
+	warning := Finding{Severity: SeverityWarning}
+	failure := Finding{Severity: SeverityError}
+	tests := []struct {
+		name string
+		fs   []Finding
+		want bool
+	}{
+		{"nil", nil, false},
+		{"warnings only", []Finding{warning, warning}, false},
+		{"one error", []Finding{warning, failure}, true},
+	}
+	for _, tt := range tests {
+		if got := HasErrors(tt.fs); got != tt.want {
+			t.Errorf("%s: HasErrors() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestFindingStyleRejectsBadFindings(t *testing.T) {
+	t.Parallel()
+	good := Finding{Rule: "queue.dmq_self", Severity: SeverityError, Summary: "Dead Message Queue Cycle",
+		Detail: "The value loops. Set dead_message_queue to another queue."}
+	if p := findingStyle(good); len(p) != 0 {
+		t.Fatalf("good finding rejected: %v", p)
+	}
+	bad := map[string]Finding{
+		"no fix":          {Rule: good.Rule, Summary: good.Summary, Detail: "The value loops. Please reconsider."},
+		"lower summary":   {Rule: good.Rule, Summary: "dead message queue cycle", Detail: good.Detail},
+		"no period":       {Rule: good.Rule, Summary: good.Summary, Detail: "The value loops. Set x to y"},
+		"unlisted rule":   {Rule: "queue.unknown", Summary: good.Summary, Detail: good.Detail},
+		"wrong severity":  {Rule: good.Rule, Severity: SeverityWarning, Summary: good.Summary, Detail: good.Detail},
+		"only a fix":      {Rule: good.Rule, Summary: good.Summary, Detail: "Set x to y."},
+		"format mistake":  {Rule: good.Rule, Summary: good.Summary, Detail: "The value %!d(string=x) loops. Set x to y."},
+		"summary period.": {Rule: good.Rule, Summary: "Cycle.", Detail: good.Detail},
+	}
+	for name, f := range bad {
+		if len(findingStyle(f)) == 0 {
+			t.Errorf("%s: accepted %+v", name, f)
+		}
+	}
+}

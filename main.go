@@ -1,0 +1,41 @@
+// Command terraform-provider-sapmessaging serves the sapmessaging Terraform
+// provider over plugin protocol 6.
+package main
+
+import (
+	"context"
+	"flag"
+	"log"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
+)
+
+// Documentation and examples are generated and formatted by `make generate`
+// (GNUmakefile), which runs tfplugindocs offline against the local Terraform
+// or OpenTofu binary.
+
+// version is set by the release build through
+// -ldflags "-X main.version=<version>".
+var version = "dev"
+
+// address is the provider's registry address.
+const address = "registry.terraform.io/sapmessaging/sapmessaging"
+
+func main() {
+	var debug bool
+
+	flag.BoolVar(&debug, "debug", false, "set to true to run the provider with support for debuggers like delve")
+	flag.Parse()
+
+	opts := providerserver.ServeOpts{
+		Address:         address,
+		Debug:           debug,
+		ProtocolVersion: 6,
+	}
+
+	if err := providerserver.Serve(context.Background(), provider.New(version), opts); err != nil {
+		log.Fatal(err.Error())
+	}
+}
