@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,7 +25,9 @@ const (
 	maxTopicLength                        = 150
 )
 
-var queueNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_.\-]{1,111}(?:/[a-zA-Z0-9_.\-]{1,109}){0,19}$`)
+// queueNamePattern is the management API's queue name pattern. Go's regexp
+// package refuses its nested repeat counts, so validQueueName checks it by hand.
+const queueNamePattern = `^[a-zA-Z0-9-_.]{1,111}(?:/[a-zA-Z0-9-_.]{1,109}){0,19}$`
 
 // Queue is a queue as the management API serialises it. Unset optional
 // settings are nil and serialise as JSON null, as the real service does.
@@ -218,8 +219,26 @@ func parseQueueSettings(body []byte) (queueSettings, error) {
 
 // validQueueName checks name against the management API's queue name pattern.
 func validQueueName(name string) error {
-	if !queueNamePattern.MatchString(name) {
-		return msgf("The queue name %q does not match the pattern %s. Use letters, digits, '-', '_' and '.', with '/' between up to 20 segments.", name, queueNamePattern.String())
+	segs := strings.Split(name, "/")
+	ok := len(segs) <= 20
+	for i, seg := range segs {
+		limit := 109
+		if i == 0 {
+			limit = 111
+		}
+		if !ok || len(seg) < 1 || len(seg) > limit {
+			ok = false
+			break
+		}
+		for _, c := range []byte(seg) {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+				ok = false
+				break
+			}
+		}
+	}
+	if !ok {
+		return msgf("The queue name %q does not match the pattern %s. Use letters, digits, '-', '_' and '.', with '/' between up to 20 segments.", name, queueNamePattern)
 	}
 	return nil
 }

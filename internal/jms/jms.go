@@ -127,11 +127,15 @@ func Lint(r Resources) []rules.Finding {
 }
 
 // TimeToDead returns, per destination name, the milliseconds a message that
-// always fails spends in delivery attempts before it becomes dead, as computed
-// by rules.JMSTimeToDeadMs.
+// always fails spends in delivery attempts before it becomes dead: attempts ×
+// delay, as computed by rules.JMSTimeToDeadMs. Destinations with unlimited
+// delivery attempts are left out, because their messages never become dead.
 func TimeToDead(r Resources) map[string]int64 {
 	m := make(map[string]int64, len(r.Destinations))
 	for _, d := range r.Destinations {
+		if !d.DeliveryAttemptsLimited {
+			continue
+		}
 		m[d.Name] = rules.JMSTimeToDeadMs(d.Rule())
 	}
 	return m

@@ -303,6 +303,10 @@ func TestLintMatchesRules(t *testing.T) {
 	if got := TimeToDead(r); !reflect.DeepEqual(got, map[string]int64{"OrdersQueue": 300000, "OrdersErrorQueue": 10000}) {
 		t.Errorf("TimeToDead = %v", got)
 	}
+	r.Destinations[1].DeliveryAttemptsLimited = false
+	if got := TimeToDead(r); !reflect.DeepEqual(got, map[string]int64{"OrdersQueue": 300000}) {
+		t.Errorf("TimeToDead with unlimited attempts on OrdersErrorQueue = %v, want only OrdersQueue", got)
+	}
 }
 
 const docHead = `<?xml version="1.0" encoding="UTF-8"?>

@@ -154,9 +154,15 @@ func validate(r Resources) error {
 		if err := checkText(where+" virtual provider", d.VirtualProvider); err != nil {
 			return err
 		}
-		if d.ErrorDestination != NullErrorDestination {
-			if err := checkText(where+" error destination", d.ErrorDestination); err != nil {
-				return fmt.Errorf("%w (the only whitespace value is %q, the null destination that drops dead messages)", err, NullErrorDestination)
+		switch e := d.ErrorDestination; {
+		case e == NullErrorDestination:
+		case trimXML(e) != e:
+			return fmt.Errorf("jms: %s error destination %q has leading or trailing whitespace, which a parser drops; "+
+				"remove it, or set exactly %q (one space) for the null destination that drops dead messages",
+				where, e, NullErrorDestination)
+		default:
+			if err := checkText(where+" error destination", e); err != nil {
+				return err
 			}
 		}
 	}

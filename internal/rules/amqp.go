@@ -4,16 +4,16 @@ import "fmt"
 
 // Terraform attribute names of the AMQP sender resource.
 const (
-	attrMaxNumberOfRetries   = "max_number_of_retries"
-	attrMaxPrefetched        = "max_prefetched_messages"
-	attrConcurrentProcesses  = "concurrent_processes"
-	attrDeliveryStatus       = "delivery_status"
-	attrQueueMaxRedelivery   = "queue_max_redelivery_count"
-	attrMaxTotalAttempts     = "max_total_attempts"
-	attrExpectedProcessingS  = "expected_processing_seconds"
-	slowFlowSeconds          = 60
-	deliveryRejected         = "REJECTED"
-	deliveryModifiedFailedUD = "MODIFIED_FAILED_UNDELIVERABLE"
+	attrMaxNumberOfRetries  = "max_number_of_retries"
+	attrMaxPrefetched       = "max_prefetched_messages"
+	attrConcurrentProcesses = "concurrent_processes"
+	attrDeliveryStatus      = "delivery_status_after_max_retries"
+	attrQueueMaxRedelivery  = "queue_max_redelivery_count"
+	attrMaxTotalAttempts    = "max_total_attempts"
+	attrExpectedSeconds     = "expected_processing_seconds"
+	slowFlowSeconds         = 60
+	deliveryRejected        = "REJECTED"
+	deliveryUndeliverable   = "MODIFIED_FAILED_UNDELIVERABLE"
 )
 
 // AMQPSender holds the plan-time settings of a Cloud Integration AMQP sender channel
@@ -37,8 +37,8 @@ var senderRanges = []struct {
 		lo: 1, hi: MaxConcurrentLimit, example: 1, unit: " processes", accepts: "the AMQP sender",
 	}},
 	{func(s AMQPSender) Value[int64] { return s.ExpectedProcessingSeconds }, intRange{
-		rule: "amqp.expected_processing_range", attribute: attrExpectedProcessingS, summary: "Invalid Expected Processing Time",
-		lo: 1, example: 5, unit: " seconds", accepts: "the provider",
+		rule: "amqp.expected_processing_range", attribute: attrExpectedSeconds, summary: "Invalid Expected Processing Time",
+		lo: 1, example: 5, accepts: "the provider",
 	}},
 }
 
@@ -83,15 +83,15 @@ func checkDeliveryStatus(r *report, s AMQPSender) {
 	ds, ok := s.DeliveryStatus.get()
 	switch {
 	case !ok || ds == deliveryRejected:
-	case ds == deliveryModifiedFailedUD:
+	case ds == deliveryUndeliverable:
 		r.errorf("amqp.delivery_status_undeliverable", attrDeliveryStatus, "Redelivery Cancelled",
-			"delivery_status = %q tells Event Mesh never to deliver the message again: it cancels the queue's redelivery, so max_redelivery_count never applies and nothing ever reaches the dead message queue. "+
-				"Set delivery_status = %q.", ds, deliveryRejected)
+			"delivery_status_after_max_retries = %q tells Event Mesh never to deliver the message again: it cancels the queue's redelivery, so max_redelivery_count never applies and nothing ever reaches the dead message queue. "+
+				"Set delivery_status_after_max_retries = %q.", ds, deliveryRejected)
 	default:
 		r.errorf("amqp.delivery_status_invalid", attrDeliveryStatus, "Invalid Delivery Status",
-			"delivery_status = %q would be rejected: the AMQP sender knows only %s and %s. "+
-				"Set delivery_status = %q, the value Event Mesh needs to redeliver the message and move it to the dead message queue.",
-			ds, deliveryRejected, deliveryModifiedFailedUD, deliveryRejected)
+			"delivery_status_after_max_retries = %q would be rejected: the AMQP sender knows only %s and %s. "+
+				"Set delivery_status_after_max_retries = %q, the value Event Mesh needs to redeliver the message and move it to the dead message queue.",
+			ds, deliveryRejected, deliveryUndeliverable, deliveryRejected)
 	}
 }
 

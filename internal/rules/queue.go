@@ -54,11 +54,11 @@ var queueRanges = []struct {
 	}},
 	{func(q Queue) Value[int64] { return q.MaxQueueMessageCount }, intRange{
 		rule: "queue.max_queue_message_count_range", attribute: attrMaxQueueMessages, summary: "Invalid Max Queue Message Count",
-		lo: 1, example: 100000, unit: " messages", accepts: "Event Mesh",
+		lo: 1, example: 100000, accepts: "Event Mesh",
 	}},
 	{func(q Queue) Value[int64] { return q.MaxDeliveredUnackedMsgsPerFlow }, intRange{
 		rule: "queue.max_unacked_per_flow_range", attribute: attrMaxUnackedPerFlow, summary: "Invalid Max Unacknowledged Messages",
-		lo: 1, example: 10000, unit: " messages", accepts: "Event Mesh",
+		lo: 1, example: 10000, accepts: "Event Mesh",
 	}},
 }
 
@@ -197,7 +197,7 @@ func checkTTL(r *report, q Queue) {
 				"Set max_ttl to a value from 1 to %d seconds, or set respect_ttl = false.", MaxTTLLimit)
 	case ttlKnown && (q.RespectTTL.Null || respectKnown && !respect && !q.IsDeadMessageQueue):
 		r.errorf("queue.max_ttl_without_respect_ttl", attrRespectTTL, "Max TTL Without Respect TTL",
-			"max_ttl has no effect unless respect_ttl is true: Event Mesh keeps expired messages and never moves them to the dead message queue on age. "+
+			"max_ttl has no effect unless respect_ttl is true: Event Mesh then ignores the time to live, so messages never expire and never move to the dead message queue on age. "+
 				"Set respect_ttl = true, or remove max_ttl.")
 	}
 }

@@ -116,7 +116,10 @@ func TestCheckQueue(t *testing.T) {
 		{"dead message queue without any ttl", queueWith(d, func(q *Queue) { q.RespectTTL = Known(false); q.MaxTTL = Null[int64]() }), []string{"dmq.respect_ttl_required", "dmq.max_ttl_required"}},
 
 		// Name, access type and sizes.
-		{"invalid name", queueWith(q, func(q *Queue) { q.Name = Known("acme/crm/prod/orders?"); q.DeadMessageQueue = Known("acme/crm/prod/dmq") }), []string{"queue.name_invalid"}},
+		{"invalid name", queueWith(q, func(q *Queue) {
+			q.Name = Known("acme/crm/prod/orders?")
+			q.DeadMessageQueue = Known("acme/crm/prod/dmq")
+		}), []string{"queue.name_invalid"}},
 		{"exclusive", queueWith(q, func(q *Queue) { q.AccessType = Known("EXCLUSIVE") }), nil},
 		{"access type lower case", queueWith(q, func(q *Queue) { q.AccessType = Known("exclusive") }), []string{"queue.access_type_invalid"}},
 		{"access type empty", queueWith(q, func(q *Queue) { q.AccessType = Known("") }), []string{"queue.access_type_invalid"}},

@@ -98,7 +98,7 @@ func (r *report) add(sev Severity, rule, attribute, summary, detail string) {
 type intRange struct {
 	rule, attribute, summary string
 	lo, hi, example          int64
-	unit, accepts            string // unit such as " seconds"; who accepts, e.g. "Event Mesh"
+	unit, accepts            string // unit of a bounded range, e.g. " seconds"; who accepts, e.g. "Event Mesh"
 }
 
 // check reports an error when v is known and outside the range.
@@ -109,8 +109,8 @@ func (c intRange) check(r *report, v Value[int64]) {
 	}
 	if c.hi == 0 {
 		r.errorf(c.rule, c.attribute, c.summary,
-			"%s = %d would be rejected: %s accepts %d%s or more. Set %s to at least %d, for example %d.",
-			c.attribute, n, c.accepts, c.lo, c.unit, c.attribute, c.lo, c.example)
+			"%s = %d would be rejected: %s accepts only values of %d or more. Set %s to at least %d, for example %d.",
+			c.attribute, n, c.accepts, c.lo, c.attribute, c.lo, c.example)
 		return
 	}
 	r.errorf(c.rule, c.attribute, c.summary,

@@ -1,0 +1,223 @@
+package emulator_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+)
+
+func TestInjectedStatusFaults(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		kind       emulator.FaultKind
+		status     int
+		retryAfter string
+	}{
+		{emulator.Fault429, 429, "2"},
+		{emulator.Fault500, 500, ""},
+		{emulator.Fault502, 502, ""},
+		{emulator.Fault503, 503, "2"},
+	} {
+		t.Run(string(tc.kind), func(t *testing.T) {
+			t.Parallel()
+			s := start(t, emulator.Options{})
+			tok := token(t, s, emulator.AudienceManagement)
+			s.SetFaults(emulator.Faults{RetryAfter: 1500 * time.Millisecond})
+			s.InjectNext(tc.kind)
+			r := do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil)
+			expect(t, r, tc.status)
+			if got := r.header.Get("Retry-After"); got != tc.retryAfter {
+				t.Fatalf("Retry-After %q, want %q", got, tc.retryAfter)
+			}
+			r.message(t)
+			// The fault is used up: the next request succeeds.
+			expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusOK)
+			st := s.Stats()
+			if st.Faults[tc.kind] != 1 || st.FaultsInjected != 1 || st.Statuses[tc.status] != 1 || st.ManagementCalls != 2 {
+				t.Fatalf("stats %+v", st)
+			}
+		})
+	}
+}
+
+func TestDropFault(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{})
+	tok := token(t, s, emulator.AudienceManagement)
+	s.InjectNext(emulator.FaultDrop)
+	// A fresh connection, so that the transport cannot silently retry.
+	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
+	if _, err := send(t, c, "PUT", qpath(s, "q"), tok, nil, nil); err == nil {
+		t.Fatal("request succeeded although the connection was dropped")
+	}
+	if _, ok := s.Queue("q"); ok {
+		t.Fatal("the dropped request was processed")
+	}
+	expect(t, putQueue(t, s, tok, "q", ""), http.StatusCreated)
+	if got := s.Stats().Faults[emulator.FaultDrop]; got != 1 {
+		t.Fatalf("drop faults %d", got)
+	}
+}
+
+func TestSlowFault(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{})
+	tok := token(t, s, emulator.AudienceManagement)
+	s.SetFaults(emulator.Faults{SlowDelay: time.Minute})
+	s.InjectNext(emulator.FaultSlow)
+	c := &http.Client{Timeout: 300 * time.Millisecond}
+	begin := time.Now()
+	if _, err := send(t, c, "PUT", qpath(s, "q"), tok, nil, nil); err == nil {
+		t.Fatal("slow request answered before the client timeout")
+	}
+	if time.Since(begin) > 20*time.Second {
+		t.Fatal("the client timeout did not end the request")
+	}
+	// The abandoned request is not processed; a retry creates the queue.
+	expect(t, putQueue(t, s, tok, "q", ""), http.StatusCreated)
+	if got := s.Stats().Faults[emulator.FaultSlow]; got != 1 {
+		t.Fatalf("slow faults %d", got)
+	}
+}
+
+func TestSlowFaultAnswersAfterDelay(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{})
+	tok := token(t, s, emulator.AudienceManagement)
+	s.SetFaults(emulator.Faults{SlowDelay: 200 * time.Millisecond})
+	s.InjectNext(emulator.FaultSlow)
+	begin := time.Now()
+	expect(t, putQueue(t, s, tok, "q", ""), http.StatusCreated)
+	if time.Since(begin) < 200*time.Millisecond {
+		t.Fatal("slow fault answered before its delay")
+	}
+}
+
+func TestTokenExpiryFault(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{})
+	tok := token(t, s, emulator.AudienceManagement)
+	s.InjectNext(emulator.FaultTokenExpiry)
+	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusUnauthorized)
+	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusUnauthorized)
+	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", token(t, s, emulator.AudienceManagement), nil, nil), http.StatusOK)
+}
+
+func TestFaultsSkipTokenAndControlEndpoints(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{})
+	s.InjectNext(emulator.Fault503)
+	tok := token(t, s, emulator.AudienceManagement) // not hit by the queued fault
+	expect(t, do(t, "GET", s.URL()+emulator.ControlBasePath+"/stats", "", nil, nil), http.StatusOK)
+	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusServiceUnavailable)
+
+	s.SetFaults(emulator.Faults{IncludeTokenEndpoint: true})
+	s.InjectNext(emulator.Fault500)
+	id, secret := creds(t, s, emulator.AudienceManagement)
+	expect(t, fetchToken(t, s, id, secret), http.StatusInternalServerError)
+	st := s.Stats()
+	if st.TokenRequests != 2 || st.TokensIssued != 1 || st.Routes["POST /oauth/token"] != 2 {
+		t.Fatalf("token stats %+v", st)
+	}
+}
+
+// faultSequence returns the statuses of n requests under f.
+func faultSequence(t *testing.T, f emulator.Faults, n int) []int {
+	t.Helper()
+	s := start(t, emulator.Options{})
+	tok := token(t, s, emulator.AudienceManagement)
+	s.SetFaults(f)
+	out := make([]int, n)
+	for i := range out {
+		out[i] = do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil).status
+	}
+	return out
+}
+
+func TestRandomFaultsAreDeterministic(t *testing.T) {
+	t.Parallel()
+	f := emulator.Faults{Rate: 0.5, Kinds: []emulator.FaultKind{emulator.Fault500, emulator.Fault503}, Seed: 42}
+	a, b := faultSequence(t, f, 40), faultSequence(t, f, 40)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("same seed, different faults:\n%v\n%v", a, b)
+	}
+	counts := map[int]int{}
+	for _, st := range a {
+		counts[st]++
+	}
+	if counts[200] == 0 || counts[500]+counts[503] == 0 || counts[200]+counts[500]+counts[503] != 40 {
+		t.Fatalf("statuses %v: want a mix of 200, 500 and 503 only", counts)
+	}
+	f.Seed = 7
+	if c := faultSequence(t, f, 40); reflect.DeepEqual(a, c) {
+		t.Fatal("different seeds gave the same faults")
+	}
+	if all := faultSequence(t, emulator.Faults{Rate: 1, Kinds: []emulator.FaultKind{emulator.Fault502}}, 5); !reflect.DeepEqual(all, []int{502, 502, 502, 502, 502}) {
+		t.Fatalf("rate 1: %v", all)
+	}
+}
+
+func TestLatency(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{Faults: emulator.Faults{Latency: 150 * time.Millisecond}})
+	tok := token(t, s, emulator.AudienceManagement)
+	begin := time.Now()
+	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusOK)
+	if time.Since(begin) < 150*time.Millisecond {
+		t.Fatal("latency not applied")
+	}
+}
+
+func TestControlEndpoints(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{})
+	ctl := s.URL() + emulator.ControlBasePath
+	tok := token(t, s, emulator.AudienceManagement)
+
+	r := do(t, "PUT", ctl+"/faults", "", []byte(`{"latency":"10ms","rate":0,"kinds":["503","drop"],"retryAfter":2,"slowDelay":"1s","seed":3}`), nil)
+	expect(t, r, http.StatusOK)
+	got := s.Faults()
+	want := emulator.Faults{Latency: 10 * time.Millisecond, Kinds: []emulator.FaultKind{emulator.Fault503, emulator.FaultDrop}, RetryAfter: 2 * time.Second, SlowDelay: time.Second, Seed: 3}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("faults %+v, want %+v", got, want)
+	}
+	expect(t, do(t, "PUT", ctl+"/faults", "", []byte(`{"kinds":["teapot"]}`), nil), http.StatusBadRequest)
+	expect(t, do(t, "PUT", ctl+"/faults", "", []byte(`{"rate":2}`), nil), http.StatusBadRequest)
+
+	expect(t, do(t, "POST", ctl+"/faults/next", "", []byte(`{"kinds":["429"]}`), nil), http.StatusOK)
+	r = do(t, "GET", ctl+"/faults", "", nil, nil)
+	var view struct {
+		Latency string               `json:"latency"`
+		Pending []emulator.FaultKind `json:"pending"`
+	}
+	r.json(t, &view)
+	if view.Latency != "10ms" || len(view.Pending) != 1 || view.Pending[0] != emulator.Fault429 {
+		t.Fatalf("GET faults %s", r.body)
+	}
+	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusTooManyRequests)
+	expect(t, do(t, "PUT", qpath(s, "acme/crm/prod/q"), tok, nil, nil), http.StatusCreated)
+
+	r = do(t, "GET", ctl+"/stats", "", nil, nil)
+	expect(t, r, http.StatusOK)
+	var st emulator.Stats
+	r.json(t, &st)
+	if st.Requests != 3 || st.ManagementCalls != 2 || st.Routes["GET /queues"] != 1 || st.Routes["PUT /queues/{queue}"] != 1 || st.Faults[emulator.Fault429] != 1 {
+		t.Fatalf("stats %s", r.body)
+	}
+	expect(t, do(t, "POST", ctl+"/stats/reset", "", nil, nil), http.StatusNoContent)
+	if st := s.Stats(); st.Requests != 0 || len(st.Routes) != 0 {
+		t.Fatalf("stats after reset %+v", st)
+	}
+	expect(t, do(t, "DELETE", ctl+"/faults", "", nil, nil), http.StatusNoContent)
+	if f := s.Faults(); f.Latency != 0 || len(s.PendingFaults()) != 0 {
+		t.Fatalf("faults after DELETE %+v", f)
+	}
+	b, _ := json.Marshal(emulator.Faults{})
+	if string(b) == "" {
+		t.Fatal("empty JSON")
+	}
+}
