@@ -14,10 +14,14 @@ import (
 
 // Entry names inside an iFlow artifact.
 const (
-	ManifestPath       = "META-INF/MANIFEST.MF"
-	IflwDir            = "src/main/resources/scenarioflows/integrationflow/"
-	ParametersPath     = "src/main/resources/parameters.prop"
-	ParameterDefsPath  = "src/main/resources/parameters.propdef"
+	ManifestPath      = "META-INF/MANIFEST.MF"
+	IflwDir           = "src/main/resources/scenarioflows/integrationflow/"
+	ParametersPath    = "src/main/resources/parameters.prop"
+	ParameterDefsPath = "src/main/resources/parameters.propdef"
+)
+
+// Limits that keep a hostile archive from exhausting memory.
+const (
 	maxEntrySize       = 64 << 20
 	maxArtifactEntries = 100000
 )
@@ -49,6 +53,9 @@ func (a *Artifact) AMQPSenders() []AMQPSender { return a.Model.AMQPSenders() }
 
 // ExceptionSubprocesses returns the exception subprocesses of the iFlow.
 func (a *Artifact) ExceptionSubprocesses() []ExceptionSubprocess {
+	if a.Model == nil {
+		return nil
+	}
 	return a.Model.ExceptionSubprocesses
 }
 
@@ -131,7 +138,7 @@ func PatchZip(data []byte, flowID string, changes map[string]string) ([]byte, er
 	}
 	patched, err := PatchIflw(doc, flowID, changes)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Name, err)
+		return nil, fmt.Errorf("patch iFlow zip entry %s: %w", f.Name, err)
 	}
 	if bytes.Equal(patched, doc) {
 		return data, nil

@@ -52,6 +52,9 @@ type Model struct {
 
 // AMQPSenders returns the AMQP sender channels in document order.
 func (m *Model) AMQPSenders() []AMQPSender {
+	if m == nil {
+		return nil
+	}
 	var out []AMQPSender
 	for _, f := range m.MessageFlows {
 		if !isAMQPSender(f.Properties) {

@@ -53,6 +53,9 @@ func PatchIflw(data []byte, flowID string, changes map[string]string) ([]byte, e
 		return nil, fmt.Errorf("patch iFlow: %w: the iFlow has no message flow with id %q (message flows: %s); set the id of an existing message flow",
 			ErrFlowNotFound, flowID, listOrNone(ids))
 	}
+	if len(flows) > 1 {
+		return nil, fmt.Errorf("patch iFlow: the iFlow has %d message flows with id %q, so the flow to change is ambiguous; message flow ids must be unique", len(flows), flowID)
+	}
 	found := make(map[string]bool, len(changes))
 	var splices []splice
 	for _, f := range flows {

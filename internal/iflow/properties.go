@@ -22,10 +22,10 @@ type propEntry struct {
 func isPropSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\f' }
 
 // parseProperties reads a Java properties file as java.util.Properties.load
-// does. The file is read as UTF-8 when it is valid UTF-8 and as ISO-8859-1
-// otherwise. It never fails: malformed escapes are kept as written.
+// does. Each key and value is read as UTF-8 when it is valid UTF-8 and as
+// ISO-8859-1 otherwise, so that changing one line never changes how another
+// reads. It never fails: malformed escapes are kept as written.
 func parseProperties(data []byte) []propEntry {
-	latin1 := !utf8.Valid(data)
 	var entries []propEntry
 	n := len(data)
 	i := 0
@@ -74,14 +74,14 @@ func parseProperties(data []byte) []propEntry {
 				i++
 			}
 		}
-		e := splitPropLine(logical, pos, lineEnd, latin1)
+		e := splitPropLine(logical, pos, lineEnd)
 		entries = append(entries, e)
 	}
 	return entries
 }
 
 // splitPropLine separates key and value of a logical line.
-func splitPropLine(logical []byte, pos []int, lineEnd int, latin1 bool) propEntry {
+func splitPropLine(logical []byte, pos []int, lineEnd int) propEntry {
 	keyLen, valueStart := 0, len(logical)
 	hasSep, precedingBackslash := false, false
 	for keyLen < len(logical) {
@@ -116,8 +116,8 @@ func splitPropLine(logical []byte, pos []int, lineEnd int, latin1 bool) propEntr
 		valueStart++
 	}
 	e := propEntry{
-		key:     unescapeProp(decodeProp(logical[:keyLen], latin1)),
-		value:   unescapeProp(decodeProp(logical[valueStart:], latin1)),
+		key:     unescapeProp(decodeProp(logical[:keyLen])),
+		value:   unescapeProp(decodeProp(logical[valueStart:])),
 		lineEnd: lineEnd,
 		hasSep:  hasSep,
 	}
@@ -148,8 +148,8 @@ func skipEOL(data []byte, i int) int {
 	return i
 }
 
-func decodeProp(b []byte, latin1 bool) string {
-	if !latin1 {
+func decodeProp(b []byte) string {
+	if utf8.Valid(b) {
 		return string(b)
 	}
 	r := make([]rune, len(b))
@@ -324,6 +324,10 @@ func setProperties(data []byte, values map[string]string) []byte {
 	if len(out) > 0 && out[len(out)-1] != '\n' && out[len(out)-1] != '\r' {
 		b.Write(eol)
 	}
+	if lastLineContinues(out) {
+		// An empty line ends the continuation, so the new lines stay separate.
+		b.Write(eol)
+	}
 	for _, k := range add {
 		b.WriteString(escapeProp(k, true))
 		b.WriteByte('=')
@@ -331,4 +335,21 @@ func setProperties(data []byte, values map[string]string) []byte {
 		b.Write(eol)
 	}
 	return b.Bytes()
+}
+
+// lastLineContinues reports whether the last line of data ends with an odd
+// number of backslashes, which would continue it onto an appended line.
+func lastLineContinues(data []byte) bool {
+	end := len(data)
+	if end > 0 && data[end-1] == '\n' {
+		end--
+	}
+	if end > 0 && data[end-1] == '\r' {
+		end--
+	}
+	n := 0
+	for i := end - 1; i >= 0 && data[i] == '\\'; i-- {
+		n++
+	}
+	return n%2 == 1
 }
