@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -62,9 +63,7 @@ func New(cfg Config) (*Client, error) {
 	cfg = cfg.withDefaults()
 	base := cfg.Transport
 	if base == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
-		base = t
+		base = defaultTransport()
 	}
 	jar, err := cookiejar.New(nil)
 	if err != nil {
@@ -97,6 +96,19 @@ func (c *Client) newRetryClient(hc *http.Client) *retryablehttp.Client {
 		Backoff:      Backoff,
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,
 	}
+}
+
+// defaultTransport is a pooled transport that honours proxy settings and
+// verifies TLS certificates.
+func defaultTransport() *http.Transport {
+	var t *http.Transport
+	if dt, ok := http.DefaultTransport.(*http.Transport); ok {
+		t = dt.Clone()
+	} else {
+		t = &http.Transport{Proxy: http.ProxyFromEnvironment, ForceAttemptHTTP2: true, MaxIdleConns: 100, IdleConnTimeout: 90 * time.Second}
+	}
+	t.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
+	return t
 }
 
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -22,7 +23,7 @@ func TestDoSendsAuthUserAgentAndBody(t *testing.T) {
 		_, _ = io.WriteString(w, `{"name":"q"}`)
 	})
 	c := ts.client()
-	resp, err := c.Do(context.Background(), http.MethodPut, "/queues/a%2Fb?x=1", []byte(`{"maxTtl":5}`), http.Header{"X-Extra": {"yes"}})
+	resp, err := c.Do(t.Context(), http.MethodPut, "/queues/a%2Fb?x=1", []byte(`{"maxTtl":5}`), http.Header{"X-Extra": {"yes"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestNoCredentialsSendsNoAuthorization(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t, nil)
 	c := ts.client(func(cfg *Config) { cfg.TokenURL, cfg.ClientID, cfg.ClientSecret = "", "", "" })
-	if _, err := c.Do(context.Background(), http.MethodGet, "/x", nil, nil); err != nil {
+	if _, err := c.Do(t.Context(), http.MethodGet, "/x", nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if h := ts.recorded()[0].Header.Get("Authorization"); h != "" {
@@ -80,7 +81,7 @@ func TestRetryOn5xx(t *testing.T) {
 		_, _ = io.WriteString(w, "ok")
 	})
 	c := ts.client()
-	resp, err := c.Do(context.Background(), http.MethodGet, "/x", nil, nil)
+	resp, err := c.Do(t.Context(), http.MethodGet, "/x", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestRetriesExhaustedReturnLastResponse(t *testing.T) {
 		status(503, `{"message":"attempt `+string(rune('0'+n))+`"}`)(w)
 	})
 	c := ts.client(func(cfg *Config) { cfg.MaxRetries = 2 })
-	resp, err := c.Do(context.Background(), http.MethodGet, "/x", nil, nil)
+	resp, err := c.Do(t.Context(), http.MethodGet, "/x", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestNoRetryOnClientErrorsAnd501(t *testing.T) {
 	for _, code := range []int{400, 403, 404, 409, 422, 501} {
 		ts := newTestServer(t, func(n int, w http.ResponseWriter, r *http.Request) { status(code, "no")(w) })
 		c := ts.client()
-		resp, err := c.Do(context.Background(), http.MethodPost, "/x", []byte("{}"), nil)
+		resp, err := c.Do(t.Context(), http.MethodPost, "/x", []byte("{}"), nil)
 		if err != nil {
 			t.Fatalf("%d: %v", code, err)
 		}
@@ -145,7 +146,7 @@ func TestRetry429HonoursRetryAfterSeconds(t *testing.T) {
 	})
 	c := ts.client(func(cfg *Config) { cfg.RetryWaitMax = 5 * time.Second })
 	start := time.Now()
-	resp, err := c.Do(context.Background(), http.MethodGet, "/x", nil, nil)
+	resp, err := c.Do(t.Context(), http.MethodGet, "/x", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestRetry429RetryAfterCappedByRetryWaitMax(t *testing.T) {
 		_, _ = io.WriteString(w, "ok")
 	})
 	c := ts.client(func(cfg *Config) { cfg.RetryWaitMax = 20 * time.Millisecond })
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	resp, err := c.Do(ctx, http.MethodGet, "/x", nil, nil)
 	if err != nil {
@@ -194,14 +195,16 @@ func TestRetryDroppedConnection(t *testing.T) {
 			w.Header().Set("Content-Length", "100")
 			w.WriteHeader(200)
 			_, _ = io.WriteString(w, "partial")
-			w.(http.Flusher).Flush()
+			if f, ok := w.(http.Flusher); ok {
+				f.Flush()
+			}
 			dropConnection(t, w)
 		default:
 			_, _ = io.WriteString(w, "complete")
 		}
 	}
 	c := ts.client()
-	resp, err := c.Do(context.Background(), http.MethodPost, "/x", []byte("payload"), nil)
+	resp, err := c.Do(t.Context(), http.MethodPost, "/x", []byte("payload"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +226,7 @@ func TestRetriesExhaustedOnTransportError(t *testing.T) {
 	ts := newTestServer(t, nil)
 	ts.api = func(n int, w http.ResponseWriter, r *http.Request) { dropConnection(t, w) }
 	c := ts.client(func(cfg *Config) { cfg.MaxRetries = 2 })
-	_, err := c.Do(context.Background(), http.MethodPost, "/queues/x?secret=hidden", []byte("{}"), nil)
+	_, err := c.Do(t.Context(), http.MethodPost, "/queues/x?secret=hidden", []byte("{}"), nil)
 	if err == nil {
 		t.Fatal("want an error")
 	}
@@ -259,7 +262,7 @@ func TestRetrySlowResponsePastRequestTimeout(t *testing.T) {
 		_, _ = io.WriteString(w, "fast")
 	})
 	c := ts.client(func(cfg *Config) { cfg.RequestTimeout = 100 * time.Millisecond })
-	resp, err := c.Do(context.Background(), http.MethodGet, "/x", nil, nil)
+	resp, err := c.Do(t.Context(), http.MethodGet, "/x", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +282,7 @@ func TestSlowResponseExhaustedSaysTimeout(t *testing.T) {
 		}
 	})
 	c := ts.client(func(cfg *Config) { cfg.RequestTimeout = 50 * time.Millisecond; cfg.MaxRetries = 1 })
-	_, err := c.Do(context.Background(), http.MethodGet, "/x", nil, nil)
+	_, err := c.Do(t.Context(), http.MethodGet, "/x", nil, nil)
 	var te *AttemptTimeoutError
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), "giving up after 2 attempts") {
 		t.Fatalf("error = %v, want a timeout after 2 attempts", err)
@@ -288,7 +291,7 @@ func TestSlowResponseExhaustedSaysTimeout(t *testing.T) {
 
 func TestNoRetryWhenContextCancelled(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	ts := newTestServer(t, func(n int, w http.ResponseWriter, r *http.Request) {
 		cancel()
@@ -314,7 +317,7 @@ func TestUnauthorizedRefreshesTokenOnce(t *testing.T) {
 		_, _ = io.WriteString(w, "ok")
 	})
 	c := ts.client()
-	resp, err := c.Do(context.Background(), http.MethodPut, "/x", []byte("b"), nil)
+	resp, err := c.Do(t.Context(), http.MethodPut, "/x", []byte("b"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +328,7 @@ func TestUnauthorizedRefreshesTokenOnce(t *testing.T) {
 		t.Errorf("retry authorization = %q, want the new token", got)
 	}
 	// The new token is cached for later calls.
-	if _, err := c.Do(context.Background(), http.MethodGet, "/x", nil, nil); err != nil {
+	if _, err := c.Do(t.Context(), http.MethodGet, "/x", nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if st := c.Stats(); st.TokenFetches != 2 || st.Requests != 3 {
@@ -337,7 +340,7 @@ func TestSecondUnauthorizedIsReturned(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t, func(n int, w http.ResponseWriter, r *http.Request) { status(401, "denied")(w) })
 	c := ts.client()
-	resp, err := c.Do(context.Background(), http.MethodGet, "/x", nil, nil)
+	resp, err := c.Do(t.Context(), http.MethodGet, "/x", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +362,7 @@ func TestTokenCachedAcrossCalls(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
-			if _, err := c.Do(context.Background(), http.MethodGet, "/x", nil, nil); err != nil {
+			if _, err := c.Do(t.Context(), http.MethodGet, "/x", nil, nil); err != nil {
 				t.Error(err)
 			}
 		})
@@ -389,7 +392,7 @@ func TestTokenEndpointRetried(t *testing.T) {
 		}
 	}
 	c := ts.client()
-	if _, err := c.Do(context.Background(), http.MethodGet, "/x", nil, nil); err != nil {
+	if _, err := c.Do(t.Context(), http.MethodGet, "/x", nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := ts.recorded()[0].Header.Get("Authorization"); got != "Bearer tok-ok" {
@@ -408,7 +411,7 @@ func TestTokenErrorHasNoSecrets(t *testing.T) {
 		status(401, `{"error":"unauthorized","error_description":"Bad credentials `+testClientSecret+`"}`)(w)
 	}
 	c := ts.client()
-	_, err := c.Do(context.Background(), http.MethodGet, "/x", nil, nil)
+	_, err := c.Do(t.Context(), http.MethodGet, "/x", nil, nil)
 	var te *TokenError
 	if !errors.As(err, &te) || te.StatusCode != 401 {
 		t.Fatalf("error = %v, want a TokenError with 401", err)
@@ -431,7 +434,7 @@ func TestTokenEndpointExhausted(t *testing.T) {
 	ts := newTestServer(t, nil)
 	ts.token = func(n int, w http.ResponseWriter, r *http.Request) { dropConnection(t, w) }
 	c := ts.client(func(cfg *Config) { cfg.MaxRetries = 1 })
-	_, err := c.Do(context.Background(), http.MethodGet, "/x", nil, nil)
+	_, err := c.Do(t.Context(), http.MethodGet, "/x", nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "after 2 attempts") || !strings.Contains(err.Error(), "/oauth/token") {
 		t.Fatalf("error = %v, want the token URL and 2 attempts", err)
 	}
@@ -464,7 +467,7 @@ func TestCSRFFetchAndRetryOnce(t *testing.T) {
 	})
 	c := ts.client(func(cfg *Config) { cfg.CSRFFetchPath = "/api/v1/" })
 	for i := range 2 {
-		resp, err := c.Do(context.Background(), http.MethodPost, "/api/v1/Thing", []byte("{}"), nil)
+		resp, err := c.Do(t.Context(), http.MethodPost, "/api/v1/Thing", []byte("{}"), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -480,7 +483,7 @@ func TestCSRFFetchAndRetryOnce(t *testing.T) {
 		t.Errorf("API calls = %d, want 4", got)
 	}
 	// Reads never carry or fetch a CSRF token.
-	if _, err := c.Do(context.Background(), http.MethodGet, "/api/v1/Thing", nil, nil); err != nil {
+	if _, err := c.Do(t.Context(), http.MethodGet, "/api/v1/Thing", nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if h := ts.recorded()[4].Header.Get("X-CSRF-Token"); h != "" {
@@ -499,7 +502,7 @@ func TestCSRFRetriedOnlyOnce(t *testing.T) {
 		status(403, "no")(w)
 	})
 	c := ts.client(func(cfg *Config) { cfg.CSRFFetchPath = "/api/v1/" })
-	resp, err := c.Do(context.Background(), http.MethodDelete, "/x", nil, nil)
+	resp, err := c.Do(t.Context(), http.MethodDelete, "/x", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -515,7 +518,7 @@ func TestCSRFDisabledWithoutFetchPath(t *testing.T) {
 		status(403, "no")(w)
 	})
 	c := ts.client()
-	resp, err := c.Do(context.Background(), http.MethodPost, "/x", nil, nil)
+	resp, err := c.Do(t.Context(), http.MethodPost, "/x", nil, nil)
 	if err != nil || resp.StatusCode != 403 || ts.apiCalls.Load() != 1 {
 		t.Fatalf("got %v %v after %d calls, want a single 403", resp, err, ts.apiCalls.Load())
 	}
@@ -524,7 +527,7 @@ func TestCSRFDisabledWithoutFetchPath(t *testing.T) {
 func TestLogsHaveNoSecrets(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
-	ctx := tflogtest.RootLogger(context.Background(), &buf)
+	ctx := tflogtest.RootLogger(t.Context(), &buf)
 	ts := newTestServer(t, func(n int, w http.ResponseWriter, r *http.Request) {
 		switch n {
 		case 1:
@@ -593,24 +596,24 @@ func TestCheckURL(t *testing.T) {
 
 func TestTLSVerificationNeverDisabled(t *testing.T) {
 	t.Parallel()
-	insecure := http.DefaultTransport.(*http.Transport).Clone()
+	insecure := defaultTransport()
 	insecure.TLSClientConfig.InsecureSkipVerify = true
 	if _, err := New(Config{BaseURL: "https://x.example.com", Transport: insecure}); err == nil {
 		t.Fatal("New accepted a transport that skips TLS verification")
 	}
 
-	var calls int
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls++
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, "tls ok")
 	}))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.StartTLS()
 	t.Cleanup(srv.Close)
 	// The default transport does not trust the test certificate; that is not retried.
 	c, err := New(Config{BaseURL: srv.URL, RetryWaitMin: time.Millisecond, RetryWaitMax: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Do(context.Background(), http.MethodGet, "/", nil, nil); err == nil || !strings.Contains(err.Error(), "certificate") {
+	if _, err := c.Do(t.Context(), http.MethodGet, "/", nil, nil); err == nil || !strings.Contains(err.Error(), "certificate") {
 		t.Fatalf("error = %v, want a certificate error", err)
 	}
 	if st := c.Stats(); st.Requests != 1 {
@@ -621,7 +624,7 @@ func TestTLSVerificationNeverDisabled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := c.Do(context.Background(), http.MethodGet, "/", nil, nil)
+	resp, err := c.Do(t.Context(), http.MethodGet, "/", nil, nil)
 	if err != nil || string(resp.Body) != "tls ok" {
 		t.Fatalf("got %v, %v", resp, err)
 	}
@@ -633,7 +636,7 @@ func TestRedirectsNotFollowed(t *testing.T) {
 		http.Redirect(w, r, "http://example.com/elsewhere", http.StatusFound)
 	})
 	c := ts.client()
-	resp, err := c.Do(context.Background(), http.MethodGet, "/x", nil, nil)
+	resp, err := c.Do(t.Context(), http.MethodGet, "/x", nil, nil)
 	if err != nil || resp.StatusCode != http.StatusFound || ts.apiCalls.Load() != 1 {
 		t.Fatalf("got %v %v, want the 302 itself", resp, err)
 	}

@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -47,8 +49,13 @@ provider "sapmessaging" {
 }
 
 // config joins the provider block and the given HCL.
-func (e *testEnv) config(hcl string, args ...any) string {
-	return e.providerBlock + fmt.Sprintf(hcl, args...)
+func (e *testEnv) config(hcl string) string {
+	return e.providerBlock + hcl
+}
+
+// configf joins the provider block and the formatted HCL.
+func (e *testEnv) configf(format string, args ...any) string {
+	return e.providerBlock + fmt.Sprintf(format, args...)
 }
 
 // eventMesh returns a management client that talks to the emulator out of band, as the cockpit would.
@@ -97,4 +104,9 @@ func TestProvider_schemaValid(t *testing.T) {
 			t.Errorf("resource %s missing", name)
 		}
 	}
+}
+
+// wrapped compiles a pattern whose spaces also match Terraform's line wrapping of diagnostics.
+func wrapped(pattern string) *regexp.Regexp {
+	return regexp.MustCompile("(?s)" + strings.ReplaceAll(pattern, " ", `[\s│]+`))
 }

@@ -12,8 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
 const testQueue = "acme/crm/prod/orders"
@@ -119,7 +117,7 @@ func TestAccQueue_drift(t *testing.T) {
 						t.Fatal(err)
 					}
 					zero := int64(0)
-					s := eventmesh.SettingsOf(q)
+					s := q.Settings()
 					s.MaxRedeliveryCount = &zero
 					if _, _, err := em.PutQueue(ctx, testQueue, s); err != nil {
 						t.Fatal(err)
@@ -155,7 +153,7 @@ func TestAccQueue_drift(t *testing.T) {
 func TestAccQueue_rules(t *testing.T) {
 	env := newTestEnv(t)
 	queue := func(body string) string {
-		return env.config(`
+		return env.configf(`
 resource "sapmessaging_queue" "q" {
   name = "acme/crm/prod/orders"
 %s
@@ -178,10 +176,15 @@ resource "sapmessaging_queue" "q" {
 	}
 	var ts []resource.TestStep
 	for _, s := range steps {
-		ts = append(ts, resource.TestStep{Config: queue(s.body), PlanOnly: true, ExpectError: regexp.MustCompile(s.want)})
+		ts = append(ts, resource.TestStep{Config: queue(s.body), PlanOnly: true, ExpectError: wrapped(s.want)})
 	}
 	ts = append(ts, resource.TestStep{
-		Config:      env.config(`resource "sapmessaging_queue" "q" { name = "acme crm" max_redelivery_count = 5 }`),
+		Config:      env.config(`
+resource "sapmessaging_queue" "q" {
+  name                 = "acme crm"
+  max_redelivery_count = 5
+}
+`),
 		PlanOnly:    true,
 		ExpectError: regexp.MustCompile(`Invalid Queue Name`),
 	})
@@ -218,7 +221,7 @@ resource "sapmessaging_queue" "q" {
 func TestAccQueue_forceDestroy(t *testing.T) {
 	env := newTestEnv(t)
 	hcl := func(force bool) string {
-		return env.config(`
+		return env.configf(`
 resource "sapmessaging_queue" "q" {
   name                 = "acme/crm/prod/invoices"
   max_redelivery_count = 5
@@ -239,7 +242,7 @@ resource "sapmessaging_queue" "q" {
 			{
 				Config:      hcl(false),
 				Destroy:     true,
-				ExpectError: regexp.MustCompile(`(?s)Queue Holds Messages.*1 message.*force_destroy = true`),
+				ExpectError: wrapped(`Queue Holds Messages.*1 message.*force_destroy = true`),
 			},
 			{
 				Config: hcl(false),

@@ -23,7 +23,9 @@ func (queueNameValidator) Description(_ context.Context) string {
 	return "must be a queue name of up to 20 segments of letters, digits, -, _ and ."
 }
 
-func (v queueNameValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v queueNameValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (queueNameValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
@@ -45,7 +47,9 @@ func (topicPatternValidator) Description(_ context.Context) string {
 	return "must be a topic pattern of up to 20 segments of letters, digits, -, _, . and the wildcards * and +"
 }
 
-func (v topicPatternValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v topicPatternValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (topicPatternValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {

@@ -1,0 +1,226 @@
+package eventmesh
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sync"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
+)
+
+// ManagementBasePath is the path of the management API below management[0].uri.
+const ManagementBasePath = "/hub/rest/api/v1/management/messaging"
+
+// ErrNotFound is returned (wrapped with the name) for a queue or
+// subscription that does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Client is a management API client. It is safe for concurrent use.
+type Client struct {
+	h *httpx.Client
+
+	mu       sync.Mutex
+	gen      uint64
+	snap     *Snapshot
+	inflight *snapshotCall
+}
+
+// New returns a management client over h, whose BaseURL is management[0].uri.
+func New(h *httpx.Client) *Client {
+	return &Client{h: h}
+}
+
+// HTTP returns the underlying HTTP client.
+func (c *Client) HTTP() *httpx.Client { return c.h }
+
+// QueuePath returns the escaped management path of queue name.
+func QueuePath(name string) string {
+	return ManagementBasePath + "/queues/" + url.PathEscape(name)
+}
+
+// SubscriptionPath returns the escaped management path of a subscription.
+func SubscriptionPath(queue, topic string) string {
+	return QueuePath(queue) + "/subscriptions/" + url.PathEscape(topic)
+}
+
+func notFound(kind, name string) error {
+	return fmt.Errorf("%s %q: %w", kind, name, ErrNotFound)
+}
+
+func (c *Client) do(ctx context.Context, method, path string, body []byte) (*httpx.Response, error) {
+	var h http.Header
+	if body != nil {
+		h = http.Header{"Content-Type": {"application/json"}}
+	}
+	return c.h.Do(ctx, method, path, body, h)
+}
+
+func ok2xx(code int) bool { return code >= 200 && code <= 299 }
+
+// ListQueues returns all queues of the instance.
+func (c *Client) ListQueues(ctx context.Context) ([]Queue, error) {
+	path := ManagementBasePath + "/queues"
+	resp, err := c.do(ctx, http.MethodGet, path, nil)
+	if err != nil {
+		return nil, err
+	}
+	if !ok2xx(resp.StatusCode) {
+		return nil, httpx.NewAPIError(http.MethodGet, path, resp)
+	}
+	qs, err := DecodeQueues(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", path, err)
+	}
+	return qs, nil
+}
+
+// GetQueue returns queue name; a missing queue is ErrNotFound.
+func (c *Client) GetQueue(ctx context.Context, name string) (*Queue, error) {
+	path := QueuePath(name)
+	resp, err := c.do(ctx, http.MethodGet, path, nil)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return nil, notFound("queue", name)
+	case !ok2xx(resp.StatusCode):
+		return nil, httpx.NewAPIError(http.MethodGet, path, resp)
+	}
+	q, err := DecodeQueue(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", path, err)
+	}
+	if q.Name == "" {
+		q.Name = name
+	}
+	return q, nil
+}
+
+// PutQueue creates or replaces queue name with settings s. It returns the
+// queue as the service stored it and whether it was created (201). An
+// answer without a body is followed by a GET of the queue.
+func (c *Client) PutQueue(ctx context.Context, name string, s QueueSettings) (*Queue, bool, error) {
+	body, err := json.Marshal(s)
+	if err != nil {
+		return nil, false, err
+	}
+	path := QueuePath(name)
+	c.InvalidateSnapshot()
+	resp, err := c.do(ctx, http.MethodPut, path, body)
+	c.InvalidateSnapshot()
+	if err != nil {
+		return nil, false, err
+	}
+	if !ok2xx(resp.StatusCode) {
+		return nil, false, httpx.NewAPIError(http.MethodPut, path, resp)
+	}
+	created := resp.StatusCode == http.StatusCreated
+	if isNull(resp.Body) {
+		q, err := c.GetQueue(ctx, name)
+		return q, created, err
+	}
+	q, err := DecodeQueue(resp.Body)
+	if err != nil {
+		return nil, created, fmt.Errorf("PUT %s: %w", path, err)
+	}
+	if q.Name == "" {
+		q.Name = name
+	}
+	return q, created, nil
+}
+
+// DeleteQueue deletes queue name; a missing queue is ErrNotFound.
+func (c *Client) DeleteQueue(ctx context.Context, name string) error {
+	path := QueuePath(name)
+	c.InvalidateSnapshot()
+	resp, err := c.do(ctx, http.MethodDelete, path, nil)
+	c.InvalidateSnapshot()
+	if err != nil {
+		return err
+	}
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return notFound("queue", name)
+	case !ok2xx(resp.StatusCode):
+		return httpx.NewAPIError(http.MethodDelete, path, resp)
+	}
+	return nil
+}
+
+// ListSubscriptions returns the topic subscriptions of queue; a missing
+// queue is ErrNotFound.
+func (c *Client) ListSubscriptions(ctx context.Context, queue string) ([]Subscription, error) {
+	path := QueuePath(queue) + "/subscriptions"
+	resp, err := c.do(ctx, http.MethodGet, path, nil)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return nil, notFound("queue", queue)
+	case !ok2xx(resp.StatusCode):
+		return nil, httpx.NewAPIError(http.MethodGet, path, resp)
+	}
+	subs, err := DecodeSubscriptions(resp.Body, queue)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", path, err)
+	}
+	return subs, nil
+}
+
+// PutSubscription subscribes queue to topic; it is not an error if the
+// subscription exists. A missing queue is ErrNotFound.
+func (c *Client) PutSubscription(ctx context.Context, queue, topic string) error {
+	path := SubscriptionPath(queue, topic)
+	c.InvalidateSnapshot()
+	resp, err := c.do(ctx, http.MethodPut, path, nil)
+	c.InvalidateSnapshot()
+	if err != nil {
+		return err
+	}
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return notFound("queue", queue)
+	case !ok2xx(resp.StatusCode):
+		return httpx.NewAPIError(http.MethodPut, path, resp)
+	}
+	return nil
+}
+
+// DeleteSubscription removes the subscription of queue to topic; a missing
+// queue or subscription is ErrNotFound.
+func (c *Client) DeleteSubscription(ctx context.Context, queue, topic string) error {
+	path := SubscriptionPath(queue, topic)
+	c.InvalidateSnapshot()
+	resp, err := c.do(ctx, http.MethodDelete, path, nil)
+	c.InvalidateSnapshot()
+	if err != nil {
+		return err
+	}
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return notFound("subscription", queue+" -> "+topic)
+	case !ok2xx(resp.StatusCode):
+		return httpx.NewAPIError(http.MethodDelete, path, resp)
+	}
+	return nil
+}
+
+// Ready checks GET /readinessCheck; a 503 (after the retries that honour its
+// Retry-After) is returned as *httpx.APIError.
+func (c *Client) Ready(ctx context.Context) error {
+	path := ManagementBasePath + "/readinessCheck"
+	resp, err := c.do(ctx, http.MethodGet, path, nil)
+	if err != nil {
+		return err
+	}
+	if !ok2xx(resp.StatusCode) {
+		return httpx.NewAPIError(http.MethodGet, path, resp)
+	}
+	return nil
+}

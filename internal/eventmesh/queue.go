@@ -1,0 +1,280 @@
+// Package eventmesh is a client of the SAP Event Mesh management REST API
+// (queues and topic subscriptions) and of the messaging REST API (publish,
+// consume and acknowledge test messages).
+package eventmesh
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Queue is a queue as the management API returns it. Unset settings are nil
+// whether the API sent null or left the field out.
+type Queue struct {
+	Name                           string  `json:"name,omitempty"`
+	AccessType                     *string `json:"accessType,omitempty"`
+	MaxQueueSizeInBytes            *int64  `json:"maxQueueSizeInBytes,omitempty"`
+	MaxMessageSizeInBytes          *int64  `json:"maxMessageSizeInBytes,omitempty"`
+	MaxQueueMessageCount           *int64  `json:"maxQueueMessageCount,omitempty"`
+	MaxDeliveredUnackedMsgsPerFlow *int64  `json:"maxDeliveredUnackedMsgsPerFlow,omitempty"`
+	MaxRedeliveryCount             *int64  `json:"maxRedeliveryCount,omitempty"`
+	DeadMsgQueue                   *string `json:"deadMsgQueue,omitempty"`
+	RespectTTL                     *bool   `json:"respectTtl,omitempty"`
+	MaxTTL                         *int64  `json:"maxTtl,omitempty"`
+
+	// Read-only counters.
+	MessageCount               *int64 `json:"messageCount,omitempty"`
+	UnacknowledgedMessageCount *int64 `json:"unacknowledgedMessageCount,omitempty"`
+	QueueSizeInBytes           *int64 `json:"queueSizeInBytes,omitempty"`
+	ConsumerCount              *int64 `json:"consumerCount,omitempty"`
+}
+
+// QueueSettings is the body of a queue PUT. PUT replaces the settings: a nil
+// field is left out and takes the service default.
+type QueueSettings struct {
+	AccessType                     *string `json:"accessType,omitempty"`
+	MaxQueueSizeInBytes            *int64  `json:"maxQueueSizeInBytes,omitempty"`
+	MaxMessageSizeInBytes          *int64  `json:"maxMessageSizeInBytes,omitempty"`
+	MaxQueueMessageCount           *int64  `json:"maxQueueMessageCount,omitempty"`
+	MaxDeliveredUnackedMsgsPerFlow *int64  `json:"maxDeliveredUnackedMsgsPerFlow,omitempty"`
+	MaxRedeliveryCount             *int64  `json:"maxRedeliveryCount,omitempty"`
+	DeadMsgQueue                   *string `json:"deadMsgQueue,omitempty"`
+	RespectTTL                     *bool   `json:"respectTtl,omitempty"`
+	MaxTTL                         *int64  `json:"maxTtl,omitempty"`
+}
+
+// Subscription is a topic subscription of a queue.
+type Subscription struct {
+	QueueName    string `json:"queueName"`
+	TopicPattern string `json:"topicPattern"`
+}
+
+// Settings returns the writable settings of q.
+func (q *Queue) Settings() QueueSettings {
+	return QueueSettings{
+		AccessType:                     cloneP(q.AccessType),
+		MaxQueueSizeInBytes:            cloneP(q.MaxQueueSizeInBytes),
+		MaxMessageSizeInBytes:          cloneP(q.MaxMessageSizeInBytes),
+		MaxQueueMessageCount:           cloneP(q.MaxQueueMessageCount),
+		MaxDeliveredUnackedMsgsPerFlow: cloneP(q.MaxDeliveredUnackedMsgsPerFlow),
+		MaxRedeliveryCount:             cloneP(q.MaxRedeliveryCount),
+		DeadMsgQueue:                   cloneP(q.DeadMsgQueue),
+		RespectTTL:                     cloneP(q.RespectTTL),
+		MaxTTL:                         cloneP(q.MaxTTL),
+	}
+}
+
+// Clone returns a deep copy of q.
+func (q *Queue) Clone() *Queue {
+	if q == nil {
+		return nil
+	}
+	c := Queue{Name: q.Name}
+	s := q.Settings()
+	c.AccessType, c.MaxQueueSizeInBytes, c.MaxMessageSizeInBytes = s.AccessType, s.MaxQueueSizeInBytes, s.MaxMessageSizeInBytes
+	c.MaxQueueMessageCount, c.MaxDeliveredUnackedMsgsPerFlow, c.MaxRedeliveryCount = s.MaxQueueMessageCount, s.MaxDeliveredUnackedMsgsPerFlow, s.MaxRedeliveryCount
+	c.DeadMsgQueue, c.RespectTTL, c.MaxTTL = s.DeadMsgQueue, s.RespectTTL, s.MaxTTL
+	c.MessageCount = cloneP(q.MessageCount)
+	c.UnacknowledgedMessageCount = cloneP(q.UnacknowledgedMessageCount)
+	c.QueueSizeInBytes = cloneP(q.QueueSizeInBytes)
+	c.ConsumerCount = cloneP(q.ConsumerCount)
+	return &c
+}
+
+func cloneP[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// UnmarshalJSON decodes a queue tolerantly: null and absent fields stay nil,
+// an empty accessType or deadMsgQueue counts as unset, and numbers and
+// booleans sent as strings are accepted.
+func (q *Queue) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return fmt.Errorf("a queue must be a JSON object: %w", err)
+	}
+	var out Queue
+	var err error
+	str := func(key string, dst **string) {
+		if err == nil {
+			*dst, err = decodeString(key, raw[key])
+		}
+	}
+	num := func(key string, dst **int64) {
+		if err == nil {
+			*dst, err = decodeInt(key, raw[key])
+		}
+	}
+	var name *string
+	str("name", &name)
+	if name != nil {
+		out.Name = *name
+	}
+	str("accessType", &out.AccessType)
+	str("deadMsgQueue", &out.DeadMsgQueue)
+	num("maxQueueSizeInBytes", &out.MaxQueueSizeInBytes)
+	num("maxMessageSizeInBytes", &out.MaxMessageSizeInBytes)
+	num("maxQueueMessageCount", &out.MaxQueueMessageCount)
+	num("maxDeliveredUnackedMsgsPerFlow", &out.MaxDeliveredUnackedMsgsPerFlow)
+	num("maxRedeliveryCount", &out.MaxRedeliveryCount)
+	num("maxTtl", &out.MaxTTL)
+	num("messageCount", &out.MessageCount)
+	num("unacknowledgedMessageCount", &out.UnacknowledgedMessageCount)
+	num("queueSizeInBytes", &out.QueueSizeInBytes)
+	num("consumerCount", &out.ConsumerCount)
+	if err == nil {
+		out.RespectTTL, err = decodeBool("respectTtl", raw["respectTtl"])
+	}
+	if err != nil {
+		return err
+	}
+	*q = out
+	return nil
+}
+
+func isNull(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) == 0 || string(raw) == "null"
+}
+
+func decodeString(key string, raw json.RawMessage) (*string, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("queue field %q must be a string", key)
+	}
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	return &s, nil
+}
+
+func decodeInt(key string, raw json.RawMessage) (*int64, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	var s string
+	text := string(bytes.TrimSpace(raw))
+	if json.Unmarshal(raw, &s) == nil {
+		text = strings.TrimSpace(s)
+		if text == "" {
+			return nil, nil
+		}
+	}
+	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+		return &n, nil
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil || f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
+		return nil, fmt.Errorf("queue field %q must be an integer", key)
+	}
+	n := int64(f)
+	return &n, nil
+}
+
+func decodeBool(key string, raw json.RawMessage) (*bool, error) {
+	if isNull(raw) {
+		return nil, nil
+	}
+	var b bool
+	if json.Unmarshal(raw, &b) == nil {
+		return &b, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "":
+			return nil, nil
+		case "true":
+			b = true
+			return &b, nil
+		case "false":
+			return &b, nil
+		}
+	}
+	return nil, fmt.Errorf("queue field %q must be a boolean", key)
+}
+
+// DecodeQueue decodes one queue answer of the management API.
+func DecodeQueue(data []byte) (*Queue, error) {
+	if isNull(data) {
+		return nil, errors.New("the queue answer is empty")
+	}
+	var q Queue
+	if err := json.Unmarshal(data, &q); err != nil {
+		return nil, fmt.Errorf("decoding the queue answer: %w", err)
+	}
+	return &q, nil
+}
+
+// DecodeQueues decodes a queue list answer: a JSON array of queues, or an
+// object holding the array under "queues", "value" or "results". Entries
+// without a name are dropped.
+func DecodeQueues(data []byte) ([]Queue, error) {
+	data = bytes.TrimSpace(data)
+	if isNull(data) {
+		return []Queue{}, nil
+	}
+	var list []Queue
+	if data[0] == '{' {
+		var wrapped map[string]json.RawMessage
+		if err := json.Unmarshal(data, &wrapped); err != nil {
+			return nil, fmt.Errorf("decoding the queue list: %w", err)
+		}
+		for _, key := range []string{"queues", "value", "results"} {
+			if v, ok := wrapped[key]; ok {
+				data = bytes.TrimSpace(v)
+				break
+			}
+		}
+		if len(data) > 0 && data[0] == '{' {
+			return nil, errors.New("decoding the queue list: the answer is an object without a queue array")
+		}
+	}
+	if isNull(data) {
+		return []Queue{}, nil
+	}
+	if err := json.Unmarshal(data, &list); err != nil {
+		return nil, fmt.Errorf("decoding the queue list: %w", err)
+	}
+	out := list[:0]
+	for _, q := range list {
+		if q.Name != "" {
+			out = append(out, q)
+		}
+	}
+	return out, nil
+}
+
+// DecodeSubscriptions decodes a subscription list answer.
+func DecodeSubscriptions(data []byte, queue string) ([]Subscription, error) {
+	if isNull(data) {
+		return []Subscription{}, nil
+	}
+	var list []Subscription
+	if err := json.Unmarshal(data, &list); err != nil {
+		return nil, fmt.Errorf("decoding the subscription list: %w", err)
+	}
+	out := list[:0]
+	for _, s := range list {
+		if s.TopicPattern == "" {
+			continue
+		}
+		if s.QueueName == "" {
+			s.QueueName = queue
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}

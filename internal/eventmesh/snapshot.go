@@ -1,0 +1,120 @@
+package eventmesh
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
+)
+
+// Snapshot is the list of all queues taken with one GET /queues. It is
+// immutable.
+type Snapshot struct {
+	queues map[string]*Queue
+	// Taken is when the list was received.
+	Taken time.Time
+}
+
+// Queue returns a copy of queue name as listed, and whether it was listed.
+func (s *Snapshot) Queue(name string) (*Queue, bool) {
+	q, ok := s.queues[name]
+	if !ok {
+		return nil, false
+	}
+	return q.Clone(), true
+}
+
+// Len returns the number of queues listed.
+func (s *Snapshot) Len() int { return len(s.queues) }
+
+// snapshotCall is a list call shared by all readers that arrive while it runs.
+type snapshotCall struct {
+	done chan struct{}
+	gen  uint64
+	snap *Snapshot
+	err  error
+}
+
+// InvalidateSnapshot drops the cached queue list; the next cached read lists
+// the queues again. Every write through this Client calls it.
+func (c *Client) InvalidateSnapshot() {
+	c.mu.Lock()
+	c.gen++
+	c.snap = nil
+	c.mu.Unlock()
+}
+
+// Snapshot returns the cached queue list, listing the queues once if there
+// is none. Concurrent callers share one list call.
+func (c *Client) Snapshot(ctx context.Context) (*Snapshot, error) {
+	for {
+		c.mu.Lock()
+		if c.snap != nil {
+			s := c.snap
+			c.mu.Unlock()
+			return s, nil
+		}
+		if call := c.inflight; call != nil && call.gen == c.gen {
+			c.mu.Unlock()
+			select {
+			case <-call.done:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			if call.err != nil && ctx.Err() == nil &&
+				(errors.Is(call.err, context.Canceled) || errors.Is(call.err, context.DeadlineExceeded)) {
+				// The caller that ran the list gave up; list again for this one.
+				continue
+			}
+			return call.snap, call.err
+		}
+		call := &snapshotCall{done: make(chan struct{}), gen: c.gen}
+		c.inflight = call
+		c.mu.Unlock()
+
+		qs, err := c.ListQueues(ctx)
+		if err == nil {
+			s := &Snapshot{queues: make(map[string]*Queue, len(qs)), Taken: time.Now()}
+			for i := range qs {
+				s.queues[qs[i].Name] = &qs[i]
+			}
+			call.snap = s
+		}
+		call.err = err
+
+		c.mu.Lock()
+		if err == nil && c.gen == call.gen {
+			c.snap = call.snap
+		}
+		if c.inflight == call {
+			c.inflight = nil
+		}
+		c.mu.Unlock()
+		close(call.done)
+		return call.snap, call.err
+	}
+}
+
+// CachedGetQueue returns queue name from the cached queue list, listing the
+// queues on the first call and after every write through this Client. A
+// queue missing from the list is confirmed with one GET before ErrNotFound is
+// returned. If the service refuses to list queues, it falls back to GET.
+func (c *Client) CachedGetQueue(ctx context.Context, name string) (*Queue, error) {
+	s, err := c.Snapshot(ctx)
+	if err != nil {
+		var apiErr *httpx.APIError
+		if errors.As(err, &apiErr) {
+			switch apiErr.StatusCode {
+			case http.StatusForbidden, http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusNotImplemented:
+				return c.GetQueue(ctx, name)
+			}
+		}
+		return nil, err
+	}
+	if q, ok := s.Queue(name); ok {
+		return q, nil
+	}
+	return c.GetQueue(ctx, name)
+}

@@ -1,0 +1,38 @@
+package provider
+
+import (
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+)
+
+func TestAccFunctionMaxAttempts(t *testing.T) {
+	t.Parallel()
+	steps := []resource.TestStep{}
+	// The observed totals of one always-failing message.
+	for _, c := range []struct{ r, n, want int64 }{{1, 1, 3}, {2, 2, 7}, {1, 4, 9}, {255, 99, 25345}} {
+		steps = append(steps, resource.TestStep{
+			Config: `output "n" { value = provider::sapmessaging::max_attempts(` + strconv.FormatInt(c.r, 10) + `, ` + strconv.FormatInt(c.n, 10) + `) }`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("n", knownvalue.Int64Exact(c.want)),
+			},
+		})
+	}
+	for _, c := range []struct{ args, want string }{
+		{"0, 1", `(?i)unlimited`},
+		{"-1, 1", `(?i)redeliver`},
+		{"256, 1", `255`},
+		{"5, 0", `(?i)retries`},
+		{"5, 100", `99`},
+	} {
+		steps = append(steps, resource.TestStep{
+			Config:      `output "n" { value = provider::sapmessaging::max_attempts(` + c.args + `) }`,
+			ExpectError: regexp.MustCompile(c.want),
+		})
+	}
+	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+}

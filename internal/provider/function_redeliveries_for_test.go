@@ -1,0 +1,31 @@
+package provider
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+)
+
+func TestAccFunctionRedeliveriesFor(t *testing.T) {
+	t.Parallel()
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: `
+output "r" { value = provider::sapmessaging::redeliveries_for(7) }
+output "round_trip" { value = provider::sapmessaging::max_attempts(provider::sapmessaging::redeliveries_for(12), 1) }
+`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownOutputValue("r", knownvalue.Int64Exact(5)),
+					statecheck.ExpectKnownOutputValue("round_trip", knownvalue.Int64Exact(12)),
+				},
+			},
+			{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(2) }`, ExpectError: regexp.MustCompile(`3`)},
+			{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(258) }`, ExpectError: regexp.MustCompile(`257`)},
+		},
+	})
+}

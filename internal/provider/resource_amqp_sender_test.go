@@ -1,0 +1,298 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+)
+
+const senderAddr = "sapmessaging_amqp_sender.orders"
+
+// addFlow creates an iFlow on the emulator's tenant with the given senders and exception subprocess ends.
+func (e *testEnv) addFlow(t *testing.T, id string, senders []iflowtest.Sender, params map[string]string, ends ...[]string) {
+	t.Helper()
+	zip := iflowtest.Build(iflowtest.Options{Name: id, Senders: senders, Parameters: params, ExceptionEnds: ends})
+	if err := e.srv.CreateIFlow(id, id, "Orders", zip); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// senderProperty reads one property of the only AMQP sender from the iFlow content on the emulator.
+func (e *testEnv) senderProperty(id, key string) (string, error) {
+	art, err := iflow.ReadZip(e.srv.IFlowContent(id))
+	if err != nil {
+		return "", err
+	}
+	senders := art.AMQPSenders()
+	if len(senders) == 0 {
+		return "", fmt.Errorf("no AMQP sender in %s", id)
+	}
+	return senders[0].Properties[key], nil
+}
+
+func checkSenderProperty(env *testEnv, id, key, want string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		got, err := env.senderProperty(id, key)
+		if err != nil {
+			return err
+		}
+		if got != want {
+			return fmt.Errorf("%s of %s on the tenant = %q, want %q", key, id, got, want)
+		}
+		return nil
+	}
+}
+
+func senderHCL(extra string) string {
+	return `
+resource "sapmessaging_amqp_sender" "orders" {
+  iflow_id                   = "OrdersInbound"
+  max_number_of_retries      = 1
+  max_prefetched_messages    = 1
+  queue_max_redelivery_count = 5
+  max_total_attempts         = 20
+` + extra + `
+}
+`
+}
+
+func TestAccAMQPSender_literal(t *testing.T) {
+	env := newTestEnv(t)
+	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(senderHCL("")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						// Known at plan: the arithmetic and what the flow says.
+						plancheck.ExpectKnownValue(senderAddr, tfjsonpath.New("worst_case_attempts"), knownvalue.Int64Exact(7)),
+						plancheck.ExpectKnownValue(senderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/crm/prod/orders")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(senderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+					statecheck.ExpectKnownValue(senderAddr, tfjsonpath.New("delivery_status_after_max_retries"), knownvalue.StringExact("REJECTED")),
+					statecheck.ExpectKnownValue(senderAddr, tfjsonpath.New("concurrent_processes"), knownvalue.Int64Exact(1)),
+					statecheck.ExpectKnownValue(senderAddr, tfjsonpath.New("exception_end_events"),
+						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: error$`))})),
+				},
+				Check: resource.ComposeTestCheckFunc(
+					checkSenderProperty(env, "OrdersInbound", "maxRetries", "1"),
+					checkSenderProperty(env, "OrdersInbound", "queuePrefetch", "1"),
+					func(*terraform.State) error {
+						if d, ok := env.srv.Deployed("OrdersInbound"); !ok || d.Status != "STARTED" {
+							return fmt.Errorf("flow not running after apply: %+v", d)
+						}
+						return nil
+					},
+				),
+			},
+			{
+				Config: env.config(senderHCL("concurrent_processes = 2")),
+				Check:  checkSenderProperty(env, "OrdersInbound", "NumberConcurrentProcesses", "2"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				ResourceName:                         senderAddr,
+				ImportState:                          true,
+				ImportStateId:                        "OrdersInbound",
+				ImportStateVerify:                    true,
+				ImportStateVerifyIdentifierAttribute: "iflow_id",
+				ImportStateVerifyIgnore:              []string{"queue_max_redelivery_count", "max_total_attempts", "worst_case_attempts", "timeouts"},
+			},
+			{
+				// Someone sets the retries back to 5 in the Web UI: the plan shows it and the apply restores 1.
+				PreConfig: func() {
+					zip, err := iflow.PatchZip(env.srv.IFlowContent("OrdersInbound"), "MessageFlow_1", map[string]string{"maxRetries": "5"})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := env.srv.CreateIFlow("OrdersInbound", "OrdersInbound", "Orders", zip); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: env.config(senderHCL("concurrent_processes = 2")),
+				Check:  checkSenderProperty(env, "OrdersInbound", "maxRetries", "1"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+				},
+			},
+		},
+	})
+}
+
+func TestAccAMQPSender_externalized(t *testing.T) {
+	env := newTestEnv(t)
+	props := iflowtest.DefaultSenderProperties("acme/crm/prod/orders")
+	props["maxRetries"] = "{{Max Retries}}"
+	props["deliveryState"] = "{{Delivery State}}"
+	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: props}},
+		map[string]string{"Max Retries": "5", "Delivery State": "REJECTED"}, []string{"error"})
+	before := env.srv.IFlowContent("OrdersInbound")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(senderHCL("")),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(senderAddr, tfjsonpath.New("max_number_of_retries"), knownvalue.Int64Exact(1)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: func(*terraform.State) error {
+					cfg, _ := env.srv.IFlowConfigurations("OrdersInbound")
+					if cfg["Max Retries"] != "1" {
+						return fmt.Errorf("parameter Max Retries = %q, want 1", cfg["Max Retries"])
+					}
+					if d, ok := env.srv.Deployed("OrdersInbound"); !ok || d.Parameters["Max Retries"] != "1" {
+						return fmt.Errorf("the running flow does not use the new parameter: %+v", d.Parameters)
+					}
+					// The literal prefetch was patched; the externalized retries stay a parameter reference.
+					if got, _ := env.senderProperty("OrdersInbound", "maxRetries"); got != "{{Max Retries}}" {
+						return fmt.Errorf("maxRetries in the content = %q, want the parameter reference", got)
+					}
+					if len(env.srv.IFlowContent("OrdersInbound")) == 0 || string(before) == string(env.srv.IFlowContent("OrdersInbound")) {
+						return fmt.Errorf("prefetch is literal and should have been patched into the content")
+					}
+					return nil
+				},
+			},
+			{
+				// A parameter changed out of band shows as drift.
+				PreConfig: func() {
+					if err := env.srv.SetConfigurationValue("OrdersInbound", "Max Retries", "3"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: env.config(senderHCL("")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+				},
+			},
+		},
+	})
+}
+
+func TestAccAMQPSender_rules(t *testing.T) {
+	env := newTestEnv(t)
+	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	cfg := func(body string) string {
+		return env.configf(`
+resource "sapmessaging_amqp_sender" "orders" {
+  iflow_id = "OrdersInbound"
+%s
+}
+`, body)
+	}
+	steps := []struct{ body, want string }{
+		{`max_prefetched_messages = 1`, `Endless Retries`},
+		{`max_number_of_retries = 0`, `Zero Retries`},
+		{`max_number_of_retries = 100`, `Invalid Max Retries`},
+		{"max_number_of_retries = 1\ndelivery_status_after_max_retries = \"MODIFIED_FAILED_UNDELIVERABLE\"", `(?s)Redelivery Cancelled.*REJECTED`},
+		{"max_number_of_retries = 2\nqueue_max_redelivery_count = 5\nmax_total_attempts = 10",
+			`Attempt Budget Exceeded.*\(5 \+ 1\) × 2 \+ 1 = 13.*max_redelivery_count = 8`},
+		{"max_number_of_retries = 1\nqueue_max_redelivery_count = 0", `Unlimited Redelivery`},
+		{"max_number_of_retries = 1\nmax_prefetched_messages = 101", `Invalid Max Prefetched Messages`},
+	}
+	var ts []resource.TestStep
+	for _, s := range steps {
+		ts = append(ts, resource.TestStep{Config: cfg(s.body), PlanOnly: true, ExpectError: wrapped(s.want)})
+	}
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: ts})
+}
+
+func TestAccAMQPSender_channels(t *testing.T) {
+	env := newTestEnv(t)
+	env.addFlow(t, "TwoSenders", []iflowtest.Sender{
+		{ID: "MessageFlow_1", Name: "Orders", Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")},
+		{ID: "MessageFlow_2", Name: "Returns", Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/returns")},
+	}, nil)
+	cfg := func(channel string) string {
+		return env.configf(`
+resource "sapmessaging_amqp_sender" "orders" {
+  iflow_id              = "TwoSenders"
+  max_number_of_retries = 1
+  %s
+}
+`, channel)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg(""), PlanOnly: true, ExpectError: wrapped(`Ambiguous AMQP Sender Channel.*Orders.*Returns`)},
+			{
+				Config: cfg(`channel = "Returns"`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(senderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/crm/prod/returns")),
+					statecheck.ExpectKnownValue(senderAddr, tfjsonpath.New("id"), knownvalue.StringExact("TwoSenders,Returns")),
+				},
+			},
+			{
+				ResourceName:                         senderAddr,
+				ImportState:                          true,
+				ImportStateId:                        "TwoSenders,Returns",
+				ImportStateVerify:                    true,
+				ImportStateVerifyIdentifierAttribute: "iflow_id",
+				ImportStateVerifyIgnore:              []string{"timeouts"},
+			},
+		},
+	})
+}
+
+func TestAccAMQPSender_deployFailure(t *testing.T) {
+	env := newTestEnv(t)
+	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env.srv.FailNextDeploy("OrdersInbound", "Credential EventMesh not found")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: env.config(senderHCL("")), ExpectError: wrapped(`Deployment Failed.*Credential EventMesh not found`)},
+			{
+				// The next apply deploys again and converges.
+				Config: env.config(senderHCL("")),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(senderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
+
+func TestAccAMQPSender_flowDeleted(t *testing.T) {
+	env := newTestEnv(t)
+	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"escalation"})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(senderHCL("")),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(senderAddr, tfjsonpath.New("exception_end_events"),
+						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: escalation$`))})),
+				},
+			},
+			{
+				PreConfig:   func() { env.srv.DeleteIFlow("OrdersInbound") },
+				Config:      env.config(senderHCL("")),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`Integration Flow Not Found`),
+			},
+		},
+	})
+}
