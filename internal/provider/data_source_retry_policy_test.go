@@ -41,7 +41,7 @@ func TestAccRetryPolicyDataSource(t *testing.T) {
 				ExpectError: regexp.MustCompile(`Unreachable Attempt Budget`),
 			},
 			{
-				Config:      `
+				Config: `
 data "sapmessaging_retry_policy" "p" {
   total_attempts  = 5
   attempt_seconds = 0

@@ -179,7 +179,7 @@ resource "sapmessaging_queue" "q" {
 		ts = append(ts, resource.TestStep{Config: queue(s.body), PlanOnly: true, ExpectError: wrapped(s.want)})
 	}
 	ts = append(ts, resource.TestStep{
-		Config:      env.config(`
+		Config: env.config(`
 resource "sapmessaging_queue" "q" {
   name                 = "acme crm"
   max_redelivery_count = 5
