@@ -124,8 +124,9 @@ func (c *Client) call(ctx context.Context, method, path string, body []byte, hea
 	return resp, apiErr
 }
 
-func decodeError(method, path string, err error) error {
-	return fmt.Errorf("%s %s: %w", method, strings.SplitN(path, "?", 2)[0], err)
+// decodeError describes an answer to a GET that could not be decoded.
+func decodeError(path string, err error) error {
+	return fmt.Errorf("GET %s: %w", strings.SplitN(path, "?", 2)[0], err)
 }
 
 // GetArtifact returns the metadata of integration flow id in version
@@ -138,7 +139,7 @@ func (c *Client) GetArtifact(ctx context.Context, id, version string) (*Artifact
 	}
 	var w artifactWire
 	if err := decodeEntity(resp.Body, &w); err != nil {
-		return nil, decodeError(http.MethodGet, p, err)
+		return nil, decodeError(p, err)
 	}
 	return &Artifact{ID: string(w.ID), Version: string(w.Version), PackageID: string(w.PackageID),
 		Name: string(w.Name), Description: string(w.Description)}, nil
@@ -219,7 +220,7 @@ func (c *Client) Configurations(ctx context.Context, id, version string) ([]Conf
 	}
 	items, err := decodeList[configurationWire](resp.Body)
 	if err != nil {
-		return nil, decodeError(http.MethodGet, p, err)
+		return nil, decodeError(p, err)
 	}
 	out := make([]Configuration, 0, len(items))
 	for _, w := range items {
@@ -273,7 +274,7 @@ func (c *Client) DeployStatus(ctx context.Context, taskID string) (string, error
 	}
 	var w statusWire
 	if err := decodeEntity(resp.Body, &w); err != nil {
-		return "", decodeError(http.MethodGet, p, err)
+		return "", decodeError(p, err)
 	}
 	if w.Status == "" {
 		return "", fmt.Errorf("GET %s: the answer has no Status", p)
@@ -291,7 +292,7 @@ func (c *Client) RuntimeArtifact(ctx context.Context, id string) (*RuntimeArtifa
 	}
 	var w runtimeWire
 	if err := decodeEntity(resp.Body, &w); err != nil {
-		return nil, decodeError(http.MethodGet, p, err)
+		return nil, decodeError(p, err)
 	}
 	return &RuntimeArtifact{ID: string(w.ID), Version: string(w.Version), Name: string(w.Name), Type: string(w.Type),
 		DeployedBy: string(w.DeployedBy), DeployedOn: string(w.DeployedOn),

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"net/http"
 	"sort"
 	"testing"
 	"time"
@@ -90,7 +89,7 @@ func readEntries(t *testing.T, data []byte) (map[string]zipEntry, []string) {
 			t.Fatal(err)
 		}
 		b, err := io.ReadAll(rc)
-		rc.Close()
+		_ = rc.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,14 +109,3 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// countingTransport counts the requests by "METHOD path" (path without query).
-type countingTransport struct {
-	base  http.RoundTripper
-	count func(key string)
-}
-
-func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.count(r.Method + " " + r.URL.Path)
-	return c.base.RoundTrip(r)
-}

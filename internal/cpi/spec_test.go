@@ -178,7 +178,7 @@ func (v *specTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if body, err = io.ReadAll(req.Body); err != nil {
 			return nil, err
 		}
-		req.Body.Close()
+		_ = req.Body.Close()
 		req.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	route, params, err := v.router.FindRoute(req)
@@ -199,7 +199,7 @@ func (v *specTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	data, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	if err != nil {
 		return nil, err
 	}

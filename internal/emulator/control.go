@@ -11,6 +11,7 @@ import (
 // mountControl registers the unauthenticated control endpoints (loopback clients only).
 func (s *Server) mountControl(mux *http.ServeMux) {
 	c := ControlBasePath
+	s.mountCloudIntegrationControl(mux)
 	mux.HandleFunc("GET "+c+"/faults", s.handleGetFaults)
 	mux.HandleFunc("PUT "+c+"/faults", s.handlePutFaults)
 	mux.HandleFunc("POST "+c+"/faults/next", s.handleInjectNext)

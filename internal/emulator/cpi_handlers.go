@@ -391,11 +391,12 @@ func artifactVersion(art *iflow.Artifact) string {
 	return cpiDefaultVer
 }
 
-func checkIFlowName(name string) error {
+// badIFlowName returns the tenant's message for an invalid flow name, "" for a valid one.
+func badIFlowName(name string) string {
 	if !cpiNamePattern.MatchString(name) || strings.HasSuffix(name, ".") {
-		return errors.New("Name should begin with alphabet or underscore (_) and can also contain numbers, space, period(.) or hyphen(-). But it should not end with period(.)")
+		return "Name should begin with alphabet or underscore (_) and can also contain numbers, space, period(.) or hyphen(-). But it should not end with period(.)"
 	}
-	return nil
+	return ""
 }
 
 func (s *Server) cpiCreateDesigntime(w http.ResponseWriter, r *http.Request) {
@@ -418,8 +419,8 @@ func (s *Server) cpiCreateDesigntime(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if err := checkIFlowName(fields["Name"]); err != nil {
-		respondODataError(w, http.StatusBadRequest, err.Error())
+	if msg := badIFlowName(fields["Name"]); msg != "" {
+		respondODataError(w, http.StatusBadRequest, msg)
 		return
 	}
 	content := emptyIFlowZip(fields["Id"])
@@ -454,11 +455,12 @@ func (s *Server) cpiUpdateDesigntime(w http.ResponseWriter, r *http.Request, req
 		return
 	}
 	name, hasName, err := cpiStringField(m, "Name")
-	if err == nil && hasName {
-		err = checkIFlowName(name)
-	}
 	if err != nil {
 		respondODataError(w, http.StatusBadRequest, "Bad request - "+err.Error()+".")
+		return
+	}
+	if msg := badIFlowName(name); hasName && msg != "" {
+		respondODataError(w, http.StatusBadRequest, msg)
 		return
 	}
 	text, hasContent, err := cpiStringField(m, "ArtifactContent")

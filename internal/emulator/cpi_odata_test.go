@@ -150,7 +150,7 @@ func TestCPIControlEndpoints(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer res.Body.Close()
+		defer func() { _ = res.Body.Close() }()
 		var out bytes.Buffer
 		_, _ = out.ReadFrom(res.Body)
 		return res.StatusCode, out.Bytes()

@@ -66,14 +66,14 @@ func FuzzNewAPIError(f *testing.F) {
 
 func TestBackoff(t *testing.T) {
 	t.Parallel()
-	min, max := 100*time.Millisecond, 2*time.Second
+	lo, hi := 100*time.Millisecond, 2*time.Second
 	for attempt := range 40 {
 		for range 20 {
-			d := Backoff(min, max, attempt, nil)
-			if d < min || d > max {
-				t.Fatalf("attempt %d: backoff %s outside [%s, %s]", attempt, d, min, max)
+			d := Backoff(lo, hi, attempt, nil)
+			if d < lo || d > hi {
+				t.Fatalf("attempt %d: backoff %s outside [%s, %s]", attempt, d, lo, hi)
 			}
-			if exp := min << uint(attempt); attempt < 5 && d > exp {
+			if exp := lo << uint(attempt); attempt < 5 && d > exp {
 				t.Fatalf("attempt %d: backoff %s above %s", attempt, d, exp)
 			}
 		}
@@ -81,16 +81,16 @@ func TestBackoff(t *testing.T) {
 	mk := func(code int, ra string) *http.Response {
 		return &http.Response{StatusCode: code, Header: http.Header{"Retry-After": {ra}}}
 	}
-	if d := Backoff(min, max, 0, mk(429, "1")); d != time.Second {
+	if d := Backoff(lo, hi, 0, mk(429, "1")); d != time.Second {
 		t.Errorf("Retry-After 1 = %s, want 1s", d)
 	}
-	if d := Backoff(min, max, 0, mk(429, "3600")); d != max {
-		t.Errorf("Retry-After 3600 = %s, want the cap %s", d, max)
+	if d := Backoff(lo, hi, 0, mk(429, "3600")); d != hi {
+		t.Errorf("Retry-After 3600 = %s, want the cap %s", d, hi)
 	}
-	if d := Backoff(min, max, 0, mk(503, time.Now().Add(time.Hour).UTC().Format(http.TimeFormat))); d != max {
-		t.Errorf("Retry-After date = %s, want the cap %s", d, max)
+	if d := Backoff(lo, hi, 0, mk(503, time.Now().Add(time.Hour).UTC().Format(http.TimeFormat))); d != hi {
+		t.Errorf("Retry-After date = %s, want the cap %s", d, hi)
 	}
-	if d := Backoff(min, max, 0, mk(429, "soon")); d < min || d > max {
+	if d := Backoff(lo, hi, 0, mk(429, "soon")); d < lo || d > hi {
 		t.Errorf("invalid Retry-After = %s, want the backoff", d)
 	}
 }

@@ -222,9 +222,12 @@ func (c *Client) send(ctx context.Context, st *callState, method, path string, b
 	}
 	res, err := c.rc.Do(req)
 	if err != nil {
+		if res != nil {
+			_ = res.Body.Close()
+		}
 		return nil, c.requestError(ctx, method, path, int(st.attempts.Load()), err)
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	data, err := io.ReadAll(res.Body)
 	if err != nil {
 		return nil, c.requestError(ctx, method, path, int(st.attempts.Load()), err)

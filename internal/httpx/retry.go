@@ -79,7 +79,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if err == nil {
 		var body []byte
 		body, err = io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		switch {
 		case err != nil:
 			resp = nil
@@ -106,17 +106,19 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 // CheckRetry is the retry policy: 429, 5xx other than 501, connection resets,
 // unexpected EOFs and timeouts are retried; other answers and errors, and
 // anything after ctx is done, are not.
+// The returned error is ctx's error once ctx is done, and nil otherwise: the
+// transport error itself, if any, is what the request fails with.
 func CheckRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if ctx.Err() != nil {
-		return false, nil
-	}
-	if err != nil {
+	switch {
+	case ctx.Err() != nil:
+		return false, ctx.Err()
+	case err != nil:
 		return RetryableError(err), nil
-	}
-	if resp == nil {
+	case resp == nil:
 		return false, nil
+	default:
+		return RetryableStatus(resp.StatusCode), nil
 	}
-	return RetryableStatus(resp.StatusCode), nil
 }
 
 // RetryableStatus reports whether an answer with status code is retried.
@@ -159,23 +161,23 @@ func RetryableError(err error) bool {
 }
 
 // Backoff is the wait before retry number attempt+1: the Retry-After of a
-// 429 or 503 answer (seconds or HTTP date) capped by max, otherwise an
-// exponential backoff from min, capped by max, with jitter.
-func Backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+// 429 or 503 answer (seconds or HTTP date) capped by waitMax, otherwise an
+// exponential backoff from waitMin, capped by waitMax, with jitter.
+func Backoff(waitMin, waitMax time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
 		if d, ok := RetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
-			return clamp(d, 0, max)
+			return clamp(d, 0, waitMax)
 		}
 	}
-	d := max
+	d := waitMax
 	if attempt < 32 {
-		if e := min << uint(attempt); e > 0 && e < max {
+		if e := waitMin << uint(attempt); e > 0 && e < waitMax {
 			d = e
 		}
 	}
 	half := d / 2
 	d = half + rand.N(d-half+1)
-	return clamp(d, min, max)
+	return clamp(d, waitMin, waitMax)
 }
 
 // RetryAfter parses a Retry-After header value given in seconds or as an HTTP

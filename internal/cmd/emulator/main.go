@@ -1,0 +1,105 @@
+// Command emulator runs the SAP API emulator on a loopback address.
+//
+// It prints "listening on http://127.0.0.1:PORT" on standard output once it
+// accepts requests, optionally writes service keys pointing at itself, and
+// stops gracefully on SIGINT or SIGTERM.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run parses args, serves until ctx ends and returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("emulator", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", "127.0.0.1:0", "loopback `address` to listen on (host:port; port 0 picks a free one)")
+	keys := fs.String("keys", "", "`directory` to write event-mesh.json and cloud-integration.json into")
+	state := fs.String("state", "", "state `file` loaded at start and rewritten after every change")
+	latency := fs.Duration("latency", 0, "latency added to every API request")
+	faultRate := fs.Float64("fault-rate", 0, "probability (0..1) of a random fault per API request")
+	faultKinds := fs.String("fault-kinds", "", "comma-separated fault kinds drawn at random (429,500,502,503,drop,slow,token-expiry; default 429,500,502,503)")
+	seed := fs.Int64("seed", 0, "seed of the random faults")
+	retryAfter := fs.Duration("retry-after", 0, "Retry-After of injected 429 (default 1s) and 503 answers")
+	slowDelay := fs.Duration("slow-delay", 0, "delay of the slow fault (default 65s)")
+	tokenTTL := fs.Duration("token-ttl", emulator.DefaultTokenTTL, "lifetime of access tokens")
+	verbose := fs.Bool("v", false, "log every request to standard error")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "emulator: unexpected arguments %q; use flags only\n", fs.Args())
+		return 2
+	}
+	if _, err := emulator.LoopbackAddr(*listen); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	faults := emulator.Faults{Latency: *latency, Rate: *faultRate, Seed: *seed, RetryAfter: *retryAfter, SlowDelay: *slowDelay}
+	if *faultKinds != "" {
+		for _, name := range strings.Split(*faultKinds, ",") {
+			k, err := emulator.ParseFaultKind(name)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return 2
+			}
+			faults.Kinds = append(faults.Kinds, k)
+		}
+	}
+	if err := faults.Validate(); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+
+	opts := emulator.Options{StateFile: *state, TokenTTL: *tokenTTL, Faults: faults}
+	logger := log.New(stderr, "", log.LstdFlags)
+	if *verbose {
+		opts.Logf = logger.Printf
+	}
+	srv := emulator.New(opts)
+	if err := srv.Start(*listen); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if *keys != "" {
+		if err := srv.WriteKeys(*keys); err != nil {
+			fmt.Fprintf(stderr, "emulator: writing service keys to %s: %v\n", *keys, err)
+			_ = srv.Close()
+			return 1
+		}
+	}
+	if _, err := fmt.Fprintf(stdout, "listening on %s\n", srv.URL()); err != nil {
+		_ = srv.Close()
+		return 1
+	}
+	if f, ok := stdout.(interface{ Sync() error }); ok {
+		_ = f.Sync()
+	}
+
+	<-ctx.Done()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		fmt.Fprintf(stderr, "emulator: shutdown: %v\n", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var listeningLine = regexp.MustCompile(`^listening on (http://127\.0\.0\.1:[0-9]+)$`)
+
+// readLine returns the first line of r, failing the test after a generous timeout.
+func readLine(t *testing.T, r io.Reader) string {
+	t.Helper()
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		if sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+		_, _ = io.Copy(io.Discard, r)
+	}()
+	select {
+	case line, ok := <-lines:
+		if !ok {
+			t.Fatal("the emulator ended without printing the listening line")
+		}
+		return line
+	case <-time.After(60 * time.Second):
+		t.Fatal("no listening line within 60s")
+	}
+	return ""
+}
+
+// checkServes fetches a management token with the written key and calls the readiness check.
+func checkServes(t *testing.T, base, keysDir string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(keysDir, "event-mesh.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var key struct {
+		Management []struct {
+			URI string `json:"uri"`
+			OA2 struct {
+				ClientID      string `json:"clientid"`
+				ClientSecret  string `json:"clientsecret"`
+				TokenEndpoint string `json:"tokenendpoint"`
+			} `json:"oa2"`
+		} `json:"management"`
+	}
+	if err := json.Unmarshal(data, &key); err != nil || len(key.Management) != 1 {
+		t.Fatalf("event-mesh.json: %v", err)
+	}
+	m := key.Management[0]
+	if m.URI != base || m.OA2.TokenEndpoint != base+"/oauth/token" {
+		t.Fatalf("key points at %s / %s, want %s", m.URI, m.OA2.TokenEndpoint, base)
+	}
+	req, _ := http.NewRequest("POST", m.OA2.TokenEndpoint, strings.NewReader(url.Values{"grant_type": {"client_credentials"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.SetBasicAuth(m.OA2.ClientID, m.OA2.ClientSecret)
+	c := &http.Client{Timeout: 10 * time.Second}
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&tok)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("token: status %d, %v", res.StatusCode, err)
+	}
+	req, _ = http.NewRequest("GET", base+"/hub/rest/api/v1/management/messaging/readinessCheck", nil)
+	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+	res, err = c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("readinessCheck: status %d", res.StatusCode)
+	}
+}
+
+func goTool(t *testing.T) string {
+	t.Helper()
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	p := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("no go tool to build the emulator: %v", err)
+	}
+	return p
+}
+
+func TestBinaryPrintsListeningLineAndStopsOnSIGTERM(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "emulator")
+	build := exec.Command(goTool(t), "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	keys := filepath.Join(dir, "keys")
+	state := filepath.Join(dir, "state.json")
+	cmd := exec.Command(bin, "-keys", keys, "-state", state)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+
+	line := readLine(t, stdout)
+	m := listeningLine.FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("first line %q does not match %s", line, listeningLine)
+	}
+	checkServes(t, m[1], keys)
+	if _, err := os.Stat(state); err != nil {
+		t.Fatalf("state file: %v", err)
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v\nstderr: %s", err, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the emulator did not stop within 30s of SIGTERM")
+	}
+}
+
+func TestRunServesUntilCancelled(t *testing.T) {
+	t.Parallel()
+	keys := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var stderr bytes.Buffer
+	code := make(chan int, 1)
+	go func() {
+		code <- run(ctx, []string{"-keys", keys, "-latency", "1ms", "-fault-rate", "0", "-fault-kinds", "503,drop"}, pw, &stderr)
+		_ = pw.Close()
+	}()
+	line := readLine(t, pr)
+	m := listeningLine.FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("first line %q", line)
+	}
+	checkServes(t, m[1], keys)
+	cancel()
+	if c := <-code; c != 0 {
+		t.Fatalf("exit code %d, stderr %s", c, stderr.String())
+	}
+}
+
+func TestRunRefusesBadFlags(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"-listen", "0.0.0.0:0"},
+		{"-listen", ":8080"},
+		{"-listen", "10.1.2.3:80"},
+		{"-fault-rate", "1.5"},
+		{"-fault-kinds", "teapot"},
+		{"-unknown"},
+		{"extra"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if c := run(context.Background(), args, &stdout, &stderr); c == 0 {
+			t.Errorf("%v: exit code 0", args)
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("%v: printed %q on stdout", args, stdout.String())
+		}
+		if stderr.Len() == 0 {
+			t.Errorf("%v: no explanation on stderr", args)
+		}
+	}
+}
