@@ -116,6 +116,8 @@ const (
 	cpiOpGetRuntime
 	cpiOpUndeploy
 	cpiOpRuntimeError
+	cpiOpListMPL
+	cpiOpGetMPL
 )
 
 // cpiRequest is a matched request.
@@ -224,6 +226,18 @@ func matchCPI(method, rel string, query url.Values) (cpiRequest, int, string) {
 			return cpiRequest{}, http.StatusBadRequest, "You have specified an incorrect URI or the TaskId is empty."
 		}
 		return allow(cpiRequest{resource: cpiStatusSet + "(TaskId)", taskID: task}, map[string]cpiOp{http.MethodGet: cpiOpDeployStatus})
+	case mplSet:
+		if !first.HasKey {
+			if len(segs) != 1 {
+				return notFound()
+			}
+			return allow(cpiRequest{resource: mplSet}, map[string]cpiOp{http.MethodGet: cpiOpListMPL})
+		}
+		guid, ok := first.keyValue("MessageGuid", true)
+		if !ok || len(segs) != 1 {
+			return notFound()
+		}
+		return allow(cpiRequest{resource: mplSet + "(MessageGuid)", id: guid}, map[string]cpiOp{http.MethodGet: cpiOpGetMPL})
 	case cpiRuntimeSet:
 		if !first.HasKey {
 			if len(segs) != 1 {

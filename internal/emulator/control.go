@@ -12,6 +12,7 @@ import (
 func (s *Server) mountControl(mux *http.ServeMux) {
 	c := ControlBasePath
 	s.mountCloudIntegrationControl(mux)
+	s.mountRuntimeControl(mux)
 	mux.HandleFunc("GET "+c+"/faults", s.handleGetFaults)
 	mux.HandleFunc("PUT "+c+"/faults", s.handlePutFaults)
 	mux.HandleFunc("POST "+c+"/faults/next", s.handleInjectNext)

@@ -109,6 +109,10 @@ func (s *Server) serveCPI(w http.ResponseWriter, r *http.Request) {
 		s.cpiUndeploy(w, req)
 	case cpiOpRuntimeError:
 		s.cpiRuntimeError(w, req)
+	case cpiOpListMPL:
+		s.cpiListMPL(w, r)
+	case cpiOpGetMPL:
+		s.cpiGetMPL(w, r, req)
 	default:
 		respondODataError(w, http.StatusNotFound, "Resource not found.")
 	}
@@ -163,7 +167,7 @@ func cpiBaseURI(r *http.Request) string {
 
 func (s *Server) cpiRoot(w http.ResponseWriter, _ *http.Request) {
 	respondOData(w, http.StatusOK, map[string]any{"EntitySets": []string{
-		cpiStatusSet, "Configurations", cpiDesigntimeSet, cpiRuntimeSet, "RuntimeArtifactErrorInformations",
+		cpiStatusSet, "Configurations", cpiDesigntimeSet, cpiRuntimeSet, "RuntimeArtifactErrorInformations", mplSet,
 	}})
 }
 
@@ -703,6 +707,7 @@ func (s *Server) cpiDeploy(w http.ResponseWriter, req cpiRequest) {
 	}
 	c.mu.Unlock()
 	s.saveState()
+	s.kickRuntime()
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusAccepted)
 	_, _ = io.WriteString(w, task.ID)
@@ -796,6 +801,7 @@ func (s *Server) cpiUndeploy(w http.ResponseWriter, req cpiRequest) {
 		return
 	}
 	s.saveState()
+	s.kickRuntime()
 	w.WriteHeader(http.StatusAccepted)
 }
 

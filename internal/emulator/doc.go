@@ -4,6 +4,15 @@
 // redelivers rejected messages and moves them to a dead message queue) and the
 // Cloud Integration OData API.
 //
+// Deployed integration flows run: every flow in status STARTED whose content
+// has an AMQP sender channel consumes its queue with the channel's
+// maxRetries, deliveryState, queuePrefetch and NumberConcurrentProcesses,
+// so that a poison message takes (R + 1) × n + 1 executions and lands in the
+// dead message queue as on the real services (see runtime.go). How the
+// executions end is set per flow with SetBehaviour or
+// PUT /emulator/v1/iflows/{id}/behaviour, and every execution is listed by
+// GET /api/v1/MessageProcessingLogs.
+//
 // Every API request passes one middleware that counts it and can inject faults
 // (429, 5xx, dropped connections, slow answers, expired tokens), so that the
 // provider's real HTTP client and its acceptance tests can be exercised without

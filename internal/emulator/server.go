@@ -68,6 +68,19 @@ type Options struct {
 	Faults Faults
 	// Now is the clock used for token expiry and message TTL (default time.Now).
 	Now func() time.Time
+	// RetryInterval is the pause between two executions of a deployed
+	// flow's retry loop and before a rejected message is fetched again
+	// (default 1ms). The real services retry within seconds, without backoff.
+	RetryInterval time.Duration
+	// LockDuration is the redelivery lock of a batch of prefetched messages
+	// (default 1m): one clock per batch, started when a deployed flow begins
+	// processing the batch's first message. Messages of the batch still
+	// unsettled when it runs out go back to the broker and are delivered again.
+	LockDuration time.Duration
+	// RetryCap bounds the retries of one delivery when a deployed flow's
+	// AMQP sender has an empty maxRetries (endless); past it the message is
+	// discarded and the event reported (default 1000).
+	RetryCap int64
 }
 
 // Server is the emulator. Create it with New, then call Start or mount Handler.
@@ -96,6 +109,7 @@ type Server struct {
 	loadErr error
 
 	cpi *cpiState
+	rt  *runtimeState
 
 	lnMu     sync.Mutex
 	srv      *http.Server
@@ -125,6 +139,15 @@ func New(opts Options) *Server {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.RetryInterval <= 0 {
+		opts.RetryInterval = DefaultRetryInterval
+	}
+	if opts.LockDuration <= 0 {
+		opts.LockDuration = DefaultLockDuration
+	}
+	if opts.RetryCap <= 0 {
+		opts.RetryCap = DefaultRetryCap
+	}
 	s := &Server{
 		opts:    opts,
 		labels:  map[string]string{},
@@ -133,6 +156,7 @@ func New(opts Options) *Server {
 		queues:  map[string]*queue{},
 		ready:   true,
 		cpi:     newCPIState(),
+		rt:      newRuntimeState(),
 	}
 	s.stats.reset()
 	s.faults.set(opts.Faults)
@@ -194,6 +218,9 @@ func (s *Server) Start(addr string) error {
 		defer close(done)
 		_ = srv.Serve(ln)
 	}(s.srv, s.served)
+	if s.hasRuntimes() {
+		s.kickRuntime()
+	}
 	return nil
 }
 
@@ -205,8 +232,10 @@ func (s *Server) URL() string {
 	return s.url
 }
 
-// Close stops the server and closes all connections, waking slow requests.
+// Close stops the deployed flows' consumers and the server and closes all
+// connections, waking slow requests.
 func (s *Server) Close() error {
+	s.stopRuntime()
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
 	s.lnMu.Unlock()
@@ -218,8 +247,10 @@ func (s *Server) Close() error {
 	return err
 }
 
-// Shutdown stops the server gracefully: it waits for running requests until ctx ends.
+// Shutdown stops the deployed flows' consumers, then the server gracefully:
+// it waits for running requests until ctx ends.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.stopRuntime()
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
 	s.lnMu.Unlock()

@@ -41,6 +41,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	retryAfter := fs.Duration("retry-after", 0, "Retry-After of injected 429 (default 1s) and 503 answers")
 	slowDelay := fs.Duration("slow-delay", 0, "delay of the slow fault (default 65s)")
 	tokenTTL := fs.Duration("token-ttl", emulator.DefaultTokenTTL, "lifetime of access tokens")
+	retryInterval := fs.Duration("retry-interval", emulator.DefaultRetryInterval, "pause between the retries of a deployed flow and before a rejected message is fetched again")
+	lockDuration := fs.Duration("lock-duration", emulator.DefaultLockDuration, "redelivery lock of a batch of prefetched messages")
+	redeliveryCap := fs.Int64("redelivery-cap", emulator.DefaultRedeliveryCap, "deliveries after which a message on a queue with unlimited redelivery (maxRedeliveryCount 0) is discarded")
+	retryCap := fs.Int64("retry-cap", emulator.DefaultRetryCap, "retries after which a flow with endless retries (empty maxRetries) discards a message")
 	verbose := fs.Bool("v", false, "log every request to standard error")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -69,7 +73,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	opts := emulator.Options{StateFile: *state, TokenTTL: *tokenTTL, Faults: faults}
+	if *retryInterval <= 0 || *lockDuration <= 0 || *redeliveryCap < 1 || *retryCap < 1 {
+		fmt.Fprintln(stderr, "emulator: -retry-interval and -lock-duration must be positive durations and -redelivery-cap and -retry-cap at least 1; set larger values")
+		return 2
+	}
+	opts := emulator.Options{StateFile: *state, TokenTTL: *tokenTTL, Faults: faults,
+		RetryInterval: *retryInterval, LockDuration: *lockDuration, RedeliveryCap: *redeliveryCap, RetryCap: *retryCap}
 	logger := log.New(stderr, "", log.LstdFlags)
 	if *verbose {
 		opts.Logf = logger.Printf
