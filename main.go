@@ -35,6 +35,7 @@ func main() {
 		ProtocolVersion: 6,
 	}
 
+	provider.SilenceUnwantedLogs()
 	if err := providerserver.Serve(context.Background(), provider.New(version), opts); err != nil {
 		log.Fatal(err.Error())
 	}

@@ -14,22 +14,26 @@ if [[ -x "${TOFU_BIN}" ]] && "${TOFU_BIN}" version 2>/dev/null | head -n1 | grep
 fi
 
 mkdir -p "${TOFU_DIR}"
+work="$(mktemp -d "${TMPDIR:-/tmp}/tofu-src.XXXXXX")"
+trap 'chmod -R u+w "${work}" 2>/dev/null || true; rm -rf "${work}"' EXIT
+
 echo "downloading github.com/opentofu/opentofu@v${TOFU_VERSION} from the Go module proxy"
-mod_dir="$(GOFLAGS= go mod download -json "github.com/opentofu/opentofu@v${TOFU_VERSION}" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+# Run outside any module, so that no go.mod or go.sum is touched.
+mod_dir="$(cd "${work}" && GOFLAGS='' GOWORK=off go mod download -json "github.com/opentofu/opentofu@v${TOFU_VERSION}" |
+  sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
 if [[ -z "${mod_dir}" || ! -d "${mod_dir}" ]]; then
   echo "build-tofu: go mod download did not report a module directory" >&2
   exit 1
 fi
 
 # The module cache is read-only; build from a writable copy.
-work="$(mktemp -d "${TMPDIR:-/tmp}/tofu-src.XXXXXX")"
-trap 'chmod -R u+w "${work}" 2>/dev/null || true; rm -rf "${work}"' EXIT
-cp -R "${mod_dir}/." "${work}/"
-chmod -R u+w "${work}"
+mkdir -p "${work}/src"
+cp -R "${mod_dir}/." "${work}/src/"
+chmod -R u+w "${work}/src"
 
 echo "building tofu ${TOFU_VERSION} (takes a few minutes on 2 cores)"
 (
-  cd "${work}"
+  cd "${work}/src"
   GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath \
     -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" \
     -o "${TOFU_BIN}.tmp" ./cmd/tofu

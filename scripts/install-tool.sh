@@ -27,4 +27,4 @@ mkdir -p "${bin_dir}"
 echo "installing ${package}@${version} into ${bin_dir}"
 # Tools are built for this machine with their own go.mod; the project's
 # GOFLAGS (for example -mod=vendor) must not leak into their build.
-GOFLAGS= GOBIN="${bin_dir}" go install "${package}@${version}"
+GOFLAGS='' GOBIN="${bin_dir}" go install "${package}@${version}"

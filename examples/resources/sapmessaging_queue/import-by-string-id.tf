@@ -1,0 +1,4 @@
+import {
+  to = sapmessaging_queue.orders
+  id = "acme/crm/prod/orders"
+}

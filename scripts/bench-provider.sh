@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The provider benchmark behind `make bench`: builds the provider and the
+# emulator, then for each latency (20 ms, 100 ms) and number of queues (50,
+# 250) times `terraform apply` (create), `terraform plan` (refresh, no
+# changes) and an update of every queue, next to the same commands over N
+# terraform_data resources, counts the management API calls and measures the
+# provider's peak RSS with GNU time. It prints a markdown table (see the
+# README's Performance section).
+#
+# TERRAFORM names the CLI; BENCH_ARGS passes flags to the driver, for example
+# BENCH_ARGS="-runs 1 -sizes 50" or BENCH_ARGS="-o bench.md".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GO="${GO:-go}"
+TERRAFORM="${TERRAFORM:-$(command -v terraform || true)}"
+if [[ -z "${TERRAFORM}" || ! -x "${TERRAFORM}" ]]; then
+  echo "bench: no Terraform CLI found; run 'make bench', which builds OpenTofu when terraform is missing." >&2
+  exit 1
+fi
+
+# GNU time measures the provider's peak RSS; install it when it is missing.
+if [[ ! -x /usr/bin/time ]] && command -v apt-get >/dev/null 2>&1; then
+  sudo=""
+  if [[ "$(id -u)" != 0 ]] && command -v sudo >/dev/null 2>&1; then
+    sudo="sudo -n"
+  fi
+  echo "bench: installing GNU time (Debian package time) for the RSS measurement" >&2
+  ${sudo} apt-get install -y -q --no-install-recommends time >&2 ||
+    { ${sudo} apt-get update -q >&2 && ${sudo} apt-get install -y -q --no-install-recommends time >&2; } ||
+    echo "bench: could not install GNU time; the provider's peak RSS is not measured" >&2
+fi
+
+# shellcheck disable=SC2086 # BENCH_ARGS holds several flags.
+exec "${GO}" run ./internal/cmd/bench -terraform "${TERRAFORM}" -go "${GO}" ${BENCH_ARGS:-}

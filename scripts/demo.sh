@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# The end-to-end demo behind `make demo`:
+#
+#   1. build the provider and the SAP API emulator into a temporary directory;
+#   2. start the emulator on a free loopback port and read its URL;
+#   3. load the provider through a dev_overrides CLI configuration and point
+#      it at the emulator's service keys;
+#   4. apply examples/demo, then prove that a second plan has no changes;
+#   5. print the outputs and stop the emulator.
+#
+# TERRAFORM names the CLI (terraform, or the OpenTofu build of `make tofu`).
+# KEEP_DEMO=1 keeps the temporary directory for a look afterwards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo="$(pwd)"
+
+GO="${GO:-go}"
+TERRAFORM="${TERRAFORM:-$(command -v terraform || true)}"
+if [[ -z "${TERRAFORM}" || ! -x "${TERRAFORM}" ]]; then
+  echo "demo: no Terraform CLI found; run 'make demo', which builds OpenTofu when terraform is missing." >&2
+  exit 1
+fi
+
+step() { printf '\n==> %s\n' "$*"; }
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/sapmessaging-demo.XXXXXX")"
+emulator_pid=""
+
+cleanup() {
+  local rc=$?
+  if [[ -n "${emulator_pid}" ]] && kill -0 "${emulator_pid}" 2>/dev/null; then
+    kill "${emulator_pid}" 2>/dev/null || true
+    wait "${emulator_pid}" 2>/dev/null || true
+  fi
+  if [[ "${rc}" -ne 0 && -f "${work}/emulator.log" ]]; then
+    echo "demo: failed (exit ${rc}); emulator log:" >&2
+    tail -n 40 "${work}/emulator.log" >&2 || true
+  fi
+  if [[ "${KEEP_DEMO:-0}" == "1" ]]; then
+    echo "demo: kept ${work}"
+  else
+    rm -rf "${work}"
+  fi
+  exit "${rc}"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+step "Building the provider and the emulator"
+mkdir -p "${work}/plugins" "${work}/keys"
+"${GO}" build -o "${work}/plugins/terraform-provider-sapmessaging" .
+"${GO}" build -o "${work}/emulator" ./internal/cmd/emulator
+
+step "Starting the emulator"
+"${work}/emulator" -listen 127.0.0.1:0 -keys "${work}/keys" \
+  >"${work}/emulator.log" 2>&1 &
+emulator_pid=$!
+
+emulator_url=""
+for _ in $(seq 1 150); do
+  emulator_url="$(grep -m1 -oE 'listening on https?://[^[:space:]]+' "${work}/emulator.log" | sed 's/^listening on //' || true)"
+  [[ -n "${emulator_url}" ]] && break
+  if ! kill -0 "${emulator_pid}" 2>/dev/null; then
+    echo "demo: the emulator exited before it was listening." >&2
+    exit 1
+  fi
+  sleep 0.2
+done
+if [[ -z "${emulator_url}" ]]; then
+  echo "demo: the emulator did not print 'listening on' within 30 seconds." >&2
+  exit 1
+fi
+for key in event-mesh.json cloud-integration.json; do
+  if [[ ! -s "${work}/keys/${key}" ]]; then
+    echo "demo: the emulator wrote no ${work}/keys/${key}." >&2
+    exit 1
+  fi
+done
+echo "emulator: ${emulator_url} (pid ${emulator_pid})"
+
+# The provider from the build above, whatever the registry host of the CLI.
+cat >"${work}/cli.tfrc" <<CFG
+provider_installation {
+  dev_overrides {
+    "registry.terraform.io/sapmessaging/sapmessaging" = "${work}/plugins"
+    "registry.opentofu.org/sapmessaging/sapmessaging" = "${work}/plugins"
+  }
+  direct {}
+}
+CFG
+export TF_CLI_CONFIG_FILE="${work}/cli.tfrc"
+export CHECKPOINT_DISABLE=1
+export SAPMESSAGING_EVENT_MESH_SERVICE_KEY="${work}/keys/event-mesh.json"
+export SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY="${work}/keys/cloud-integration.json"
+export EMULATOR_URL="${emulator_url}"
+
+mkdir -p "${work}/demo"
+cp "${repo}"/examples/demo/*.tf "${work}/demo/"
+cd "${work}/demo"
+
+step "${TERRAFORM##*/} apply (no init needed: the provider comes from dev_overrides)"
+"${TERRAFORM}" apply -auto-approve -input=false
+
+step "${TERRAFORM##*/} plan -detailed-exitcode (must show no changes)"
+set +e
+"${TERRAFORM}" plan -detailed-exitcode -input=false
+plan_rc=$?
+set -e
+case "${plan_rc}" in
+  0) echo "demo: no changes after apply: the configuration and the API agree." ;;
+  2)
+    echo "demo: the plan after apply shows changes: the provider does not read back what it wrote." >&2
+    exit 1
+    ;;
+  *)
+    echo "demo: terraform plan failed (exit ${plan_rc})." >&2
+    exit 1
+    ;;
+esac
+
+step "Outputs"
+"${TERRAFORM}" output
+
+# --- Hook: poison message -----------------------------------------------
+# scripts/demo-poison.sh, when present, publishes a message that always fails
+# to the demo queue and counts its executions against the retry arithmetic
+# N_max = (R + 1) × n + 1. It runs in the demo work directory with the
+# emulator still up and gets everything it needs from the environment:
+#   EMULATOR_URL, SAPMESSAGING_EVENT_MESH_SERVICE_KEY,
+#   SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY, TF_CLI_CONFIG_FILE,
+#   TERRAFORM, DEMO_DIR (the applied configuration), REPO.
+if [[ -x "${repo}/scripts/demo-poison.sh" ]]; then
+  step "Poison message"
+  DEMO_DIR="${work}/demo" REPO="${repo}" TERRAFORM="${TERRAFORM}" GO="${GO}" \
+    "${repo}/scripts/demo-poison.sh"
+fi
+# -------------------------------------------------------------------------
+
+step "Done"
+echo "demo: passed."
