@@ -172,6 +172,8 @@ const (
 	authWrongAudience
 )
 
+// checkBearer checks that r carries a valid, unexpired bearer token issued to
+// the client of audience ("management", "messaging" or "cloudintegration").
 func (s *Server) checkBearer(r *http.Request, audience string) authResult {
 	h := r.Header.Get("Authorization")
 	scheme, token, ok := strings.Cut(h, " ")
@@ -193,13 +195,6 @@ func (s *Server) checkBearer(r *http.Request, audience string) authResult {
 		return authWrongAudience
 	}
 	return authOK
-}
-
-// authorized reports whether r carries a valid, unexpired bearer token issued
-// to the client of audience ("management", "messaging" or "cloudintegration").
-// When it returns false, call challenge to set the WWW-Authenticate header.
-func (s *Server) authorized(r *http.Request, audience string) bool {
-	return s.checkBearer(r, audience) == authOK
 }
 
 // challenge sets the WWW-Authenticate header of a 401 answer for r.

@@ -381,13 +381,14 @@ func (s *Server) Messages(name string) ([]Message, bool) {
 }
 
 func (s *Server) mountMessaging(mux *http.ServeMux) {
-	m := func(method, rel string, h http.HandlerFunc) {
-		s.route(mux, method, MessagingBasePath+rel, method+" "+MessagingBasePath+rel, s.requireAuth(AudienceMessaging, h))
+	// Every messaging API operation is a POST.
+	post := func(rel string, h http.HandlerFunc) {
+		s.route(mux, http.MethodPost, MessagingBasePath+rel, http.MethodPost+" "+MessagingBasePath+rel, s.requireAuth(AudienceMessaging, h))
 	}
-	m("POST", "/queues/{queue}/messages", s.handlePublish)
-	m("POST", "/topics/{topic}/messages", s.handlePublishTopic)
-	m("POST", "/queues/{queue}/messages/consumption", s.handleConsume)
-	m("POST", "/queues/{queue}/messages/{id}/acknowledgement", s.handleAck)
+	post("/queues/{queue}/messages", s.handlePublish)
+	post("/topics/{topic}/messages", s.handlePublishTopic)
+	post("/queues/{queue}/messages/consumption", s.handleConsume)
+	post("/queues/{queue}/messages/{id}/acknowledgement", s.handleAck)
 }
 
 // parseQoS reads the mandatory x-qos header.

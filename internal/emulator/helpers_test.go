@@ -140,7 +140,7 @@ func send(t *testing.T, c *http.Client, method, rawURL, token string, body []byt
 	if err != nil {
 		return resp{}, err
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	b, err := io.ReadAll(res.Body)
 	if err != nil {
 		return resp{}, err
@@ -177,7 +177,7 @@ func fetchToken(t *testing.T, s *emulator.Server, id, secret string) resp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	b, _ := io.ReadAll(res.Body)
 	return resp{status: res.StatusCode, header: res.Header, body: b}
 }

@@ -231,7 +231,7 @@ func validQueueName(name string) error {
 			break
 		}
 		for _, c := range []byte(seg) {
-			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			if !isQueueNameByte(c) {
 				ok = false
 				break
 			}
@@ -241,6 +241,11 @@ func validQueueName(name string) error {
 		return msgf("The queue name %q does not match the pattern %s. Use letters, digits, '-', '_' and '.', with '/' between up to 20 segments.", name, queueNamePattern)
 	}
 	return nil
+}
+
+// isQueueNameByte reports whether c may appear inside a queue name segment.
+func isQueueNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
 }
 
 func validTopic(topic string) error {

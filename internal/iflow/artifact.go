@@ -186,7 +186,9 @@ func SetParameters(data []byte, values map[string]string) ([]byte, error) {
 
 func openZip(data []byte) (*zip.Reader, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil && !(errors.Is(err, zip.ErrInsecurePath) && zr != nil) {
+	// ErrInsecurePath comes with a usable reader: entry names are kept as they
+	// are, never used as file system paths.
+	if err != nil && (!errors.Is(err, zip.ErrInsecurePath) || zr == nil) {
 		return nil, fmt.Errorf("read iFlow zip: the content is not a readable zip archive: %w", err)
 	}
 	if len(zr.File) > maxArtifactEntries {
@@ -248,7 +250,8 @@ func readEntry(f *zip.File) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read iFlow zip: entry %s cannot be opened: %w", f.Name, err)
 	}
-	defer rc.Close()
+	// Close only repeats an error that the read below already returns.
+	defer func() { _ = rc.Close() }()
 	b, err := io.ReadAll(io.LimitReader(rc, maxEntrySize+1))
 	if err != nil {
 		return nil, fmt.Errorf("read iFlow zip: entry %s cannot be read: %w", f.Name, err)
@@ -282,8 +285,11 @@ func rewriteZip(zr *zip.Reader, target *zip.File, content []byte, appendName str
 			continue
 		}
 		h := f.FileHeader
+		// The old checksum and sizes do not describe the new content. zip.Writer
+		// derives the deprecated 32-bit sizes from the 64-bit ones when the entry
+		// is closed (and writes zeros to the local header until then), so those
+		// need no reset.
 		h.CRC32 = 0
-		h.CompressedSize, h.UncompressedSize = 0, 0
 		h.CompressedSize64, h.UncompressedSize64 = 0, 0
 		h.Extra = stripExtra(h.Extra)
 		if err := writeNew(&h); err != nil {

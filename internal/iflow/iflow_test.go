@@ -533,7 +533,7 @@ func entries(t *testing.T, data []byte) ([]entry, string) {
 			t.Fatal(err)
 		}
 		content, err := io.ReadAll(rc)
-		rc.Close()
+		_ = rc.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -565,7 +565,7 @@ func mixedZip(t *testing.T, built []byte) []byte {
 		if _, err := io.Copy(w, rc); err != nil {
 			t.Fatal(err)
 		}
-		rc.Close()
+		_ = rc.Close()
 	}
 	if err := zw.SetComment("iFlow export"); err != nil {
 		t.Fatal(err)

@@ -42,7 +42,7 @@ func Render(r Resources) ([]byte, error) {
 		w.elem(3, "type", f.Type)
 		w.elem(3, "virtual-provider", f.VirtualProvider)
 		if f.ClientID != "" {
-			w.property(3, descClientID, PropClientID, f.ClientID)
+			w.property(descClientID, PropClientID, f.ClientID)
 		}
 		w.close(2, "sap-local-factory-type")
 		w.close(1, "connection-factory")
@@ -53,10 +53,10 @@ func Render(r Resources) ([]byte, error) {
 		w.elem(2, "type", javaType(d.Type))
 		w.open(2, "sap-local-destination-type")
 		w.elem(3, "virtual-provider", d.VirtualProvider)
-		w.property(3, descDeliveryAttemptsLimited, PropDeliveryAttemptsLimited, strconv.FormatBool(d.DeliveryAttemptsLimited))
-		w.property(3, descMaxDeliveryAttempts, PropMaxDeliveryAttempts, strconv.FormatInt(d.MaxDeliveryAttempts, 10))
-		w.property(3, descDeliveryDelayInterval, PropDeliveryDelayInterval, strconv.FormatInt(d.DeliveryDelayIntervalMs, 10))
-		w.property(3, descErrorDestination, PropErrorDestination, d.ErrorDestination)
+		w.property(descDeliveryAttemptsLimited, PropDeliveryAttemptsLimited, strconv.FormatBool(d.DeliveryAttemptsLimited))
+		w.property(descMaxDeliveryAttempts, PropMaxDeliveryAttempts, strconv.FormatInt(d.MaxDeliveryAttempts, 10))
+		w.property(descDeliveryDelayInterval, PropDeliveryDelayInterval, strconv.FormatInt(d.DeliveryDelayIntervalMs, 10))
+		w.property(descErrorDestination, PropErrorDestination, d.ErrorDestination)
 		w.close(2, "sap-local-destination-type")
 		w.close(1, "destination")
 	}
@@ -92,12 +92,17 @@ func (w *writer) elem(depth int, name, value string) {
 	w.buf.WriteString("</" + name + ">\n")
 }
 
-func (w *writer) property(depth int, description, name, value string) {
-	w.open(depth, "property")
-	w.elem(depth+1, "description", description)
-	w.elem(depth+1, "config-property-name", name)
-	w.elem(depth+1, "config-property-value", value)
-	w.close(depth, "property")
+// propertyDepth is where a property element sits: inside the
+// sap-local-factory-type or sap-local-destination-type element.
+const propertyDepth = 3
+
+// property writes a config property of a connection factory or destination.
+func (w *writer) property(description, name, value string) {
+	w.open(propertyDepth, "property")
+	w.elem(propertyDepth+1, "description", description)
+	w.elem(propertyDepth+1, "config-property-name", name)
+	w.elem(propertyDepth+1, "config-property-value", value)
+	w.close(propertyDepth, "property")
 }
 
 func javaType(t string) string {

@@ -40,14 +40,18 @@ func (e *testEnv) senderProperty(id, key string) (string, error) {
 	return senders[0].Properties[key], nil
 }
 
-func checkSenderProperty(env *testEnv, id, key, want string) resource.TestCheckFunc {
+// senderFlowID is the integration flow senderHCL configures.
+const senderFlowID = "OrdersInbound"
+
+// checkSenderProperty asserts a property of the AMQP sender of senderFlowID on the tenant.
+func checkSenderProperty(env *testEnv, key, want string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		got, err := env.senderProperty(id, key)
+		got, err := env.senderProperty(senderFlowID, key)
 		if err != nil {
 			return err
 		}
 		if got != want {
-			return fmt.Errorf("%s of %s on the tenant = %q, want %q", key, id, got, want)
+			return fmt.Errorf("%s of %s on the tenant = %q, want %q", key, senderFlowID, got, want)
 		}
 		return nil
 	}
@@ -56,7 +60,7 @@ func checkSenderProperty(env *testEnv, id, key, want string) resource.TestCheckF
 func senderHCL(extra string) string {
 	return `
 resource "sapmessaging_amqp_sender" "orders" {
-  iflow_id                   = "OrdersInbound"
+  iflow_id                   = "` + senderFlowID + `"
   max_number_of_retries      = 1
   max_prefetched_messages    = 1
   queue_max_redelivery_count = 5
@@ -90,8 +94,8 @@ func TestAccAMQPSender_literal(t *testing.T) {
 						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: error$`))})),
 				},
 				Check: resource.ComposeTestCheckFunc(
-					checkSenderProperty(env, "OrdersInbound", "maxRetries", "1"),
-					checkSenderProperty(env, "OrdersInbound", "queuePrefetch", "1"),
+					checkSenderProperty(env, "maxRetries", "1"),
+					checkSenderProperty(env, "queuePrefetch", "1"),
 					func(*terraform.State) error {
 						if d, ok := env.srv.Deployed("OrdersInbound"); !ok || d.Status != "STARTED" {
 							return fmt.Errorf("flow not running after apply: %+v", d)
@@ -102,7 +106,7 @@ func TestAccAMQPSender_literal(t *testing.T) {
 			},
 			{
 				Config: env.config(senderHCL("concurrent_processes = 2")),
-				Check:  checkSenderProperty(env, "OrdersInbound", "NumberConcurrentProcesses", "2"),
+				Check:  checkSenderProperty(env, "NumberConcurrentProcesses", "2"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -128,7 +132,7 @@ func TestAccAMQPSender_literal(t *testing.T) {
 					}
 				},
 				Config: env.config(senderHCL("concurrent_processes = 2")),
-				Check:  checkSenderProperty(env, "OrdersInbound", "maxRetries", "1"),
+				Check:  checkSenderProperty(env, "maxRetries", "1"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
 				},

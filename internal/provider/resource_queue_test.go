@@ -33,15 +33,16 @@ resource "sapmessaging_queue" "orders" {
 `, testQueue, redeliveries)
 }
 
-// checkServerQueue asserts what the emulator holds for a queue, through its management API.
-func checkServerQueue(env *testEnv, t *testing.T, name string, redeliveries int64) resource.TestCheckFunc {
+// checkServerQueue asserts what the emulator holds for testQueue, the queue
+// queueHCL configures, through its management API.
+func checkServerQueue(env *testEnv, t *testing.T, redeliveries int64) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		q, err := env.eventMesh(t).GetQueue(context.Background(), name)
+		q, err := env.eventMesh(t).GetQueue(context.Background(), testQueue)
 		if err != nil {
 			return err
 		}
 		if q.MaxRedeliveryCount == nil || *q.MaxRedeliveryCount != redeliveries {
-			return fmt.Errorf("queue %s: maxRedeliveryCount %v, want %d", name, q.MaxRedeliveryCount, redeliveries)
+			return fmt.Errorf("queue %s: maxRedeliveryCount %v, want %d", testQueue, q.MaxRedeliveryCount, redeliveries)
 		}
 		return nil
 	}
@@ -54,7 +55,7 @@ func TestAccQueue_lifecycle(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: env.config(queueHCL(3)),
-				Check:  checkServerQueue(env, t, testQueue, 3),
+				Check:  checkServerQueue(env, t, 3),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("id"), knownvalue.StringExact(testQueue)),
 					statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
@@ -71,7 +72,7 @@ func TestAccQueue_lifecycle(t *testing.T) {
 			},
 			{
 				Config: env.config(queueHCL(5)),
-				Check:  checkServerQueue(env, t, testQueue, 5),
+				Check:  checkServerQueue(env, t, 5),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -124,7 +125,7 @@ func TestAccQueue_drift(t *testing.T) {
 					}
 				},
 				Config: env.config(queueHCL(3)),
-				Check:  checkServerQueue(env, t, testQueue, 3),
+				Check:  checkServerQueue(env, t, 3),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionUpdate),
@@ -140,7 +141,7 @@ func TestAccQueue_drift(t *testing.T) {
 					}
 				},
 				Config: env.config(queueHCL(3)),
-				Check:  checkServerQueue(env, t, testQueue, 3),
+				Check:  checkServerQueue(env, t, 3),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionCreate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},

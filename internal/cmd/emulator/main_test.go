@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -81,7 +80,7 @@ func checkServes(t *testing.T, base, keysDir string) {
 		AccessToken string `json:"access_token"`
 	}
 	err = json.NewDecoder(res.Body).Decode(&tok)
-	res.Body.Close()
+	_ = res.Body.Close()
 	if err != nil || res.StatusCode != http.StatusOK {
 		t.Fatalf("token: status %d, %v", res.StatusCode, err)
 	}
@@ -91,18 +90,25 @@ func checkServes(t *testing.T, base, keysDir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res.Body.Close()
+	_ = res.Body.Close()
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("readinessCheck: status %d", res.StatusCode)
 	}
 }
 
+// goTool returns the go command that builds the emulator binary. go test puts
+// $GOROOT/bin first on PATH, so this is normally the toolchain running the
+// test; a test binary run on its own falls back to $GOROOT/bin/go.
 func goTool(t *testing.T) string {
 	t.Helper()
 	if p, err := exec.LookPath("go"); err == nil {
 		return p
 	}
-	p := filepath.Join(runtime.GOROOT(), "bin", "go")
+	root := os.Getenv("GOROOT")
+	if root == "" {
+		t.Fatal("no go tool to build the emulator: go is not on PATH and GOROOT is not set")
+	}
+	p := filepath.Join(root, "bin", "go")
 	if _, err := os.Stat(p); err != nil {
 		t.Fatalf("no go tool to build the emulator: %v", err)
 	}
