@@ -32,10 +32,14 @@ const (
 	// FaultTokenExpiry expires all access tokens, then handles the request,
 	// which therefore fails with 401 on any API that needs a token.
 	FaultTokenExpiry FaultKind = "token-expiry"
+	// FaultLostResponse handles the request completely, then closes the
+	// connection without sending the response: the change is made, but the
+	// client never learns it.
+	FaultLostResponse FaultKind = "lost-response"
 )
 
 // AllFaultKinds lists every fault kind.
-var AllFaultKinds = []FaultKind{Fault429, Fault500, Fault502, Fault503, FaultDrop, FaultSlow, FaultTokenExpiry}
+var AllFaultKinds = []FaultKind{Fault429, Fault500, Fault502, Fault503, FaultDrop, FaultSlow, FaultTokenExpiry, FaultLostResponse}
 
 // defaultRandomKinds are drawn from when Faults.Rate > 0 and Faults.Kinds is empty.
 var defaultRandomKinds = []FaultKind{Fault429, Fault500, Fault502, Fault503}
@@ -91,6 +95,10 @@ type Faults struct {
 	Seed int64
 	// IncludeTokenEndpoint lets faults hit POST /oauth/token too.
 	IncludeTokenEndpoint bool
+	// TokenExpiryAfter, when above zero, expires all access tokens once, at
+	// the API request with this number counted from SetFaults (token requests
+	// count only with IncludeTokenEndpoint), as a FaultTokenExpiry would.
+	TokenExpiryAfter int64
 }
 
 type faultsJSON struct {
@@ -101,6 +109,7 @@ type faultsJSON struct {
 	SlowDelay            jsonDuration `json:"slowDelay"`
 	Seed                 int64        `json:"seed"`
 	IncludeTokenEndpoint bool         `json:"includeTokenEndpoint"`
+	TokenExpiryAfter     int64        `json:"tokenExpiryAfter"`
 }
 
 // MarshalJSON writes durations as Go duration strings such as "250ms".
@@ -112,6 +121,7 @@ func (f Faults) MarshalJSON() ([]byte, error) {
 	return json.Marshal(faultsJSON{
 		Latency: jsonDuration(f.Latency), Rate: f.Rate, Kinds: kinds, RetryAfter: jsonDuration(f.RetryAfter),
 		SlowDelay: jsonDuration(f.SlowDelay), Seed: f.Seed, IncludeTokenEndpoint: f.IncludeTokenEndpoint,
+		TokenExpiryAfter: f.TokenExpiryAfter,
 	})
 }
 
@@ -124,6 +134,7 @@ func (f *Faults) UnmarshalJSON(b []byte) error {
 	*f = Faults{
 		Latency: time.Duration(j.Latency), Rate: j.Rate, Kinds: j.Kinds, RetryAfter: time.Duration(j.RetryAfter),
 		SlowDelay: time.Duration(j.SlowDelay), Seed: j.Seed, IncludeTokenEndpoint: j.IncludeTokenEndpoint,
+		TokenExpiryAfter: j.TokenExpiryAfter,
 	}
 	return nil
 }
@@ -135,6 +146,9 @@ func (f Faults) Validate() error {
 	}
 	if f.Latency < 0 || f.RetryAfter < 0 || f.SlowDelay < 0 {
 		return fmt.Errorf("emulator: fault durations must not be negative; set 0 to turn one off")
+	}
+	if f.TokenExpiryAfter < 0 {
+		return fmt.Errorf("emulator: tokenExpiryAfter %d is negative; set the number of the request that expires the tokens, or 0 for none", f.TokenExpiryAfter)
 	}
 	for _, k := range f.Kinds {
 		if _, err := ParseFaultKind(string(k)); err != nil {
@@ -178,6 +192,10 @@ type faultState struct {
 	f       Faults
 	pending []FaultKind
 	rng     *rand.Rand
+	// seen counts the requests that could take a fault since the last set.
+	seen int64
+	// expired holds the access tokens invalidated by token-expiry faults.
+	expired []string
 }
 
 func (fs *faultState) set(f Faults) {
@@ -187,6 +205,7 @@ func (fs *faultState) set(f Faults) {
 	fs.f.Kinds = append([]FaultKind(nil), f.Kinds...)
 	seed := uint64(f.Seed)
 	fs.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	fs.seen = 0
 }
 
 func (fs *faultState) get() Faults {
@@ -216,6 +235,10 @@ func (fs *faultState) pick(tokenEndpoint bool) (FaultKind, bool) {
 	defer fs.mu.Unlock()
 	if tokenEndpoint && !fs.f.IncludeTokenEndpoint {
 		return "", false
+	}
+	fs.seen++
+	if fs.f.TokenExpiryAfter > 0 && fs.seen == fs.f.TokenExpiryAfter {
+		return FaultTokenExpiry, true
 	}
 	if len(fs.pending) > 0 {
 		k := fs.pending[0]
@@ -291,10 +314,57 @@ func (s *Server) applyFault(kind FaultKind, f Faults, w http.ResponseWriter, r *
 		}
 		return !sleepCtx(r.Context(), d)
 	case FaultTokenExpiry:
-		s.ExpireTokens()
+		s.expireTokensRecorded()
 		return false
+	case FaultLostResponse:
+		s.mux.ServeHTTP(&discardWriter{header: http.Header{}}, r)
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			panic(http.ErrAbortHandler)
+		}
+		_ = conn.Close()
+		return true
 	}
 	return false
+}
+
+// discardWriter takes a response that is never sent.
+type discardWriter struct {
+	header http.Header
+}
+
+func (d *discardWriter) Header() http.Header         { return d.header }
+func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (d *discardWriter) WriteHeader(int)             {}
+
+// expireTokensRecorded expires all access tokens like ExpireTokens and
+// remembers them for IssuedTokens.
+func (s *Server) expireTokensRecorded() {
+	s.tokMu.Lock()
+	old := make([]string, 0, len(s.tokens))
+	for t := range s.tokens {
+		old = append(old, t)
+	}
+	clear(s.tokens)
+	s.tokMu.Unlock()
+	s.faults.mu.Lock()
+	s.faults.expired = append(s.faults.expired, old...)
+	s.faults.mu.Unlock()
+}
+
+// IssuedTokens returns the access tokens that are valid now and those that
+// injected token-expiry faults invalidated, so that tests can check that no
+// token shows up in logs or error messages.
+func (s *Server) IssuedTokens() []string {
+	s.faults.mu.Lock()
+	out := append([]string(nil), s.faults.expired...)
+	s.faults.mu.Unlock()
+	s.tokMu.Lock()
+	for t := range s.tokens {
+		out = append(out, t)
+	}
+	s.tokMu.Unlock()
+	return out
 }
 
 // BrokerStats count what the broker did with messages.

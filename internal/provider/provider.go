@@ -36,6 +36,9 @@ var (
 	_ provider.ProviderWithFunctions = (*sapMessagingProvider)(nil)
 )
 
+// newHTTPClient creates the HTTP clients of Configure; tests replace it to watch the clients.
+var newHTTPClient = httpx.New
+
 // sapMessagingProvider is the sapmessaging provider.
 type sapMessagingProvider struct {
 	version string
@@ -175,6 +178,10 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 	}
 	if !cfg.MaxRetries.IsNull() && !cfg.MaxRetries.IsUnknown() {
 		common.MaxRetries = int(cfg.MaxRetries.ValueInt64())
+		if common.MaxRetries == 0 {
+			// httpx reads zero as its default; a negative value means no retries.
+			common.MaxRetries = -1
+		}
 	}
 	if !cfg.RequestTimeout.IsNull() && !cfg.RequestTimeout.IsUnknown() {
 		common.RequestTimeout = time.Duration(cfg.RequestTimeout.ValueInt64()) * time.Second
@@ -193,7 +200,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		mgmtCfg.BaseURL, mgmtCfg.TokenURL = em.ManagementURL, em.TokenURL
 		mgmtCfg.ClientID, mgmtCfg.ClientSecret = em.ClientID, em.ClientSecret
 		maskSecrets(&ctx, em.ClientSecret, em.MessagingClientSecret)
-		h, err := httpx.New(mgmtCfg)
+		h, err := newHTTPClient(mgmtCfg)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("event_mesh"), "Invalid Event Mesh Connection", err.Error())
 			return
@@ -203,7 +210,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 			msgCfg := common
 			msgCfg.BaseURL, msgCfg.TokenURL = em.MessagingURL, em.MessagingTokenURL
 			msgCfg.ClientID, msgCfg.ClientSecret = em.MessagingClientID, em.MessagingClientSecret
-			if mh, err := httpx.New(msgCfg); err == nil {
+			if mh, err := newHTTPClient(msgCfg); err == nil {
 				data.messaging = eventmesh.NewMessaging(mh)
 			} else {
 				tflog.Warn(ctx, "Event Mesh messaging API unavailable", map[string]any{"error": err.Error()})
@@ -220,7 +227,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		ciCfg.ClientID, ciCfg.ClientSecret = ci.ClientID, ci.ClientSecret
 		ciCfg.CSRFFetchPath = cpi.CSRFFetchPath
 		maskSecrets(&ctx, ci.ClientSecret)
-		h, err := httpx.New(ciCfg)
+		h, err := newHTTPClient(ciCfg)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("cloud_integration"), "Invalid Cloud Integration Connection", err.Error())
 			return
@@ -276,7 +283,7 @@ func (p *sapMessagingProvider) eventMeshKey(ctx context.Context, cfg providerMod
 		}
 		if err != nil {
 			diags.AddAttributeError(attr, "Invalid Event Mesh Service Key",
-				fmt.Sprintf("The service key from %s cannot be used: %s. Set it to the service key JSON of the Event Mesh instance as BTP shows it.", source, err))
+				fmt.Sprintf("The service key from %s cannot be used: %s. Set it to the service key JSON of the Event Mesh instance as BTP shows it.", source, clause(err)))
 			return servicekey.EventMesh{}, false
 		}
 	case explicit:
@@ -332,7 +339,7 @@ func (p *sapMessagingProvider) cloudIntegrationKey(ctx context.Context, cfg prov
 		}
 		if err != nil {
 			diags.AddAttributeError(attr, "Invalid Cloud Integration Service Key",
-				fmt.Sprintf("The service key from %s cannot be used: %s. Set it to the service key JSON of the Process Integration Runtime instance (plan api).", source, err))
+				fmt.Sprintf("The service key from %s cannot be used: %s. Set it to the service key JSON of the Process Integration Runtime instance (plan api).", source, clause(err)))
 			return servicekey.CloudIntegration{}, false
 		}
 	case explicit:

@@ -12,22 +12,60 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 )
 
 // putQueue creates or updates a queue. On failure it adds an error and returns the queue as the
 // service now holds it (nil when it does not exist), so that the caller can keep state true.
+// When the PUT got no answer (all attempts ended in transport errors) but the queue now holds
+// the settings written, the service did carry the PUT out and only its answer was lost: PUT is
+// idempotent, so the queue is adopted without an error.
 func putQueue(ctx context.Context, c *eventmesh.Client, name string, s eventmesh.QueueSettings, diags *diag.Diagnostics) (*eventmesh.Queue, error) {
 	q, created, err := c.PutQueue(ctx, name, s)
 	if err == nil {
 		tflog.Debug(ctx, "queue written", map[string]any{"queue": name, "created": created})
 		return q, nil
 	}
-	diags.AddError("Cannot Write Queue", queueErrorDetail(name, err))
 	current, getErr := c.GetQueue(ctx, name)
+	var reqErr *httpx.RequestError
+	if getErr == nil && errors.As(err, &reqErr) && holdsSettings(current, s) {
+		tflog.Warn(ctx, "the queue write got no answer, but the queue holds the settings written; adopting it",
+			map[string]any{"queue": name, "error": err.Error()})
+		return current, nil
+	}
+	diags.AddError("Cannot Write Queue", queueErrorDetail(name, err))
 	if getErr != nil {
 		return nil, err
 	}
 	return current, err
+}
+
+// holdsSettings reports whether q holds every setting of s. A dead message queue or time to
+// live that s leaves out must be unset in q, since a PUT replaces all settings.
+func holdsSettings(q *eventmesh.Queue, s eventmesh.QueueSettings) bool {
+	if !sameOrUnset(s.DeadMsgQueue, q.DeadMsgQueue, "") || !sameOrUnset(s.MaxTTL, q.MaxTTL, 0) {
+		return false
+	}
+	return sameIfSet(s.AccessType, q.AccessType) &&
+		sameIfSet(s.MaxQueueSizeInBytes, q.MaxQueueSizeInBytes) &&
+		sameIfSet(s.MaxMessageSizeInBytes, q.MaxMessageSizeInBytes) &&
+		sameIfSet(s.MaxQueueMessageCount, q.MaxQueueMessageCount) &&
+		sameIfSet(s.MaxDeliveredUnackedMsgsPerFlow, q.MaxDeliveredUnackedMsgsPerFlow) &&
+		sameIfSet(s.MaxRedeliveryCount, q.MaxRedeliveryCount) &&
+		sameIfSet(s.RespectTTL, q.RespectTTL)
+}
+
+// sameIfSet reports whether have equals want, or want is not set.
+func sameIfSet[T comparable](want, have *T) bool {
+	return want == nil || (have != nil && *have == *want)
+}
+
+// sameOrUnset reports whether have equals want; with want not set, have must be unset or zero.
+func sameOrUnset[T comparable](want, have *T, zero T) bool {
+	if want == nil {
+		return have == nil || *have == zero
+	}
+	return have != nil && *have == *want
 }
 
 // deleteQueue deletes a queue unless it holds messages and force is false. With dmq set it also
@@ -64,7 +102,10 @@ func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force, d
 		if len(users) > 0 {
 			diags.AddError("Dead Message Queue Still In Use",
 				fmt.Sprintf("The dead message queue %q is still named as dead_message_queue by %s. Deleting it would make their dead messages "+
-					"disappear. Point those queues at another dead message queue, or remove the setting, before destroying this one.",
+					"disappear, so it was not deleted. Point those queues at another dead message queue, or remove the setting, before destroying this one. "+
+					"When one apply both removes the setting and destroys this queue, Terraform destroys the dead message queue first: "+
+					"apply the change of the queues alone first (terraform apply -target=<queue address>), and declare dead message queues "+
+					"with lifecycle { create_before_destroy = true } so that one apply does both in the safe order.",
 					name, strings.Join(users, ", ")))
 			return
 		}
@@ -76,7 +117,12 @@ func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force, d
 
 func queueErrorDetail(name string, err error) string {
 	return fmt.Sprintf("The Event Mesh management API failed for queue %q: %s. Check the provider's connection and "+
-		"the service's status, then run the command again; TF_LOG=debug shows each request.", name, err)
+		"the service's status, then run the command again; TF_LOG=debug shows each request.", name, clause(err))
+}
+
+// clause returns the text of err without the final period, to be followed by ". ".
+func clause(err error) string {
+	return strings.TrimRight(err.Error(), ". ")
 }
 
 func deref(p *int64) int64 {

@@ -308,7 +308,7 @@ func addSenderError(diags *diag.Diagnostics, iflowID string, err error) {
 			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check iflow_id and version, or create the flow first.", iflowID))
 	default:
 		diags.AddError("Cannot Read Integration Flow",
-			fmt.Sprintf("Reading the AMQP sender of iFlow %q failed: %s. Check the flow and the provider's cloud_integration connection, then run the command again.", iflowID, err))
+			fmt.Sprintf("Reading the AMQP sender of iFlow %q failed: %s. Check the flow and the provider's cloud_integration connection, then run the command again.", iflowID, clause(err)))
 	}
 }
 
@@ -342,7 +342,7 @@ func (r *amqpSenderResource) read(ctx context.Context, m *amqpSenderModel, diags
 	case errors.Is(err, cpi.ErrNotFound):
 		m.RuntimeStatus, m.DeployedVersion = types.StringValue("NOT_DEPLOYED"), types.StringNull()
 	case err != nil:
-		diags.AddError("Cannot Read Deployment", fmt.Sprintf("Reading the runtime state of iFlow %q failed: %s. Run the command again.", id, err))
+		diags.AddError("Cannot Read Deployment", fmt.Sprintf("Reading the runtime state of iFlow %q failed: %s. Run the command again.", id, clause(err)))
 	default:
 		m.RuntimeStatus, m.DeployedVersion = types.StringValue(rt.Status), types.StringValue(rt.Version)
 	}
@@ -370,7 +370,7 @@ func (r *amqpSenderResource) write(ctx context.Context, plan *amqpSenderModel, t
 		if _, err := c.DeployAndWait(deployCtx, id, version, time.Second); err != nil {
 			diags.AddError("Deployment Failed",
 				fmt.Sprintf("The settings of iFlow %q were saved, but deploying it failed: %s. The running flow still uses its previous settings. "+
-					"Fix the cause in Cloud Integration (or raise the timeout) and apply again.", id, err))
+					"Fix the cause in Cloud Integration (or raise the timeout) and apply again.", id, clause(err)))
 		}
 	}
 }

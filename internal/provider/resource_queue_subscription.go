@@ -13,8 +13,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 )
 
 var (
@@ -81,7 +83,7 @@ func (r *queueSubscriptionResource) Create(ctx context.Context, req resource.Cre
 		return
 	}
 	queue, topic := plan.QueueName.ValueString(), plan.TopicPattern.ValueString()
-	if err := r.data.eventMesh.PutSubscription(ctx, queue, topic); err != nil {
+	if err := r.data.eventMesh.PutSubscription(ctx, queue, topic); err != nil && !subscribedAfterLostAnswer(ctx, r.data.eventMesh, queue, topic, err) {
 		resp.Diagnostics.AddError("Cannot Subscribe Queue", subscriptionErrorDetail(queue, topic, err))
 		return
 	}
@@ -147,7 +149,28 @@ func (r *queueSubscriptionResource) ImportState(ctx context.Context, req resourc
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("topic_pattern"), topic)...)
 }
 
+// subscribedAfterLostAnswer reports whether a subscription PUT that got no answer (err is a
+// transport failure after all attempts) was carried out all the same: the queue lists the topic.
+func subscribedAfterLostAnswer(ctx context.Context, c *eventmesh.Client, queue, topic string, err error) bool {
+	var reqErr *httpx.RequestError
+	if !errors.As(err, &reqErr) {
+		return false
+	}
+	subs, listErr := c.ListSubscriptions(ctx, queue)
+	if listErr != nil {
+		return false
+	}
+	for _, s := range subs {
+		if s.TopicPattern == topic {
+			tflog.Warn(ctx, "the subscription write got no answer, but the queue is subscribed; adopting the subscription",
+				map[string]any{"queue": queue, "topic": topic, "error": err.Error()})
+			return true
+		}
+	}
+	return false
+}
+
 func subscriptionErrorDetail(queue, topic string, err error) string {
 	return fmt.Sprintf("The Event Mesh management API failed for the subscription of queue %q to %q: %s. "+
-		"Check that the queue exists and the provider's connection works, then run the command again.", queue, topic, err)
+		"Check that the queue exists and the provider's connection works, then run the command again.", queue, topic, clause(err))
 }

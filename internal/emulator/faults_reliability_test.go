@@ -1,0 +1,71 @@
+package emulator_test
+
+import (
+	"net/http"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+)
+
+// A lost response makes the change, but the client sees a dropped connection.
+func TestLostResponseFault(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{})
+	tok := token(t, s, emulator.AudienceManagement)
+	s.InjectNext(emulator.FaultLostResponse)
+	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
+	if _, err := send(t, c, "PUT", qpath(s, "acme/crm/prod/q"), tok, []byte(`{"maxRedeliveryCount":4}`), nil); err == nil {
+		t.Fatal("the client got an answer although the response was to be lost")
+	}
+	q, ok := s.Queue("acme/crm/prod/q")
+	if !ok || q.MaxRedeliveryCount != 4 {
+		t.Fatalf("the request was not processed: %v %+v", ok, q)
+	}
+	// Repeating the PUT adopts the queue: 200, not 201, and still one queue.
+	expect(t, putQueue(t, s, tok, "acme/crm/prod/q", `{"maxRedeliveryCount":4}`), http.StatusOK)
+	if n := len(s.Queues()); n != 1 {
+		t.Fatalf("%d queues after the repeat, want 1", n)
+	}
+	st := s.Stats()
+	if st.Faults[emulator.FaultLostResponse] != 1 || st.Statuses[http.StatusCreated] != 0 || st.Statuses[http.StatusOK] != 2 { // the token and the repeat
+		t.Fatalf("stats %+v", st)
+	}
+	if _, err := emulator.ParseFaultKind("lost-response"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TokenExpiryAfter expires the tokens once, at the request with that number.
+func TestTokenExpiryAfter(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{})
+	tok := token(t, s, emulator.AudienceManagement)
+	s.SetFaults(emulator.Faults{TokenExpiryAfter: 3})
+	var statuses []int
+	for range 5 {
+		statuses = append(statuses, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil).status)
+	}
+	if want := []int{200, 200, 401, 401, 401}; !slices.Equal(statuses, want) {
+		t.Fatalf("statuses %v, want %v", statuses, want)
+	}
+	fresh := token(t, s, emulator.AudienceManagement)
+	for range 3 {
+		expect(t, do(t, "GET", s.URL()+mgmt+"/queues", fresh, nil, nil), http.StatusOK)
+	}
+	if got := s.Stats().Faults[emulator.FaultTokenExpiry]; got != 1 {
+		t.Fatalf("token expiries %d, want 1", got)
+	}
+	// Both the expired and the current token are reported as issued.
+	issued := s.IssuedTokens()
+	if !slices.Contains(issued, tok) || !slices.Contains(issued, fresh) {
+		t.Fatalf("IssuedTokens misses a token: %d reported", len(issued))
+	}
+	if err := (emulator.Faults{TokenExpiryAfter: -1}).Validate(); err == nil {
+		t.Fatal("a negative TokenExpiryAfter was accepted")
+	}
+	// SetFaults restarts the count.
+	s.SetFaults(emulator.Faults{TokenExpiryAfter: 1})
+	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", fresh, nil, nil), http.StatusUnauthorized)
+}

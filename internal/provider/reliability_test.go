@@ -1,0 +1,507 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
+)
+
+// testClients records the HTTP clients the provider creates, so that a test
+// can read their retry counters, and lets a test tune the clients of its own
+// emulator (selected by URL prefix) without touching other tests.
+var testClients = struct {
+	sync.Mutex
+	clients []*httpx.Client
+	tune    map[string]func(*httpx.Config)
+}{tune: map[string]func(*httpx.Config){}}
+
+func init() {
+	newHTTPClient = func(cfg httpx.Config) (*httpx.Client, error) {
+		testClients.Lock()
+		for prefix, tune := range testClients.tune {
+			if strings.HasPrefix(cfg.BaseURL, prefix) {
+				tune(&cfg)
+			}
+		}
+		testClients.Unlock()
+		c, err := httpx.New(cfg)
+		if err == nil {
+			testClients.Lock()
+			testClients.clients = append(testClients.clients, c)
+			testClients.Unlock()
+		}
+		return c, err
+	}
+}
+
+// tuneClients changes the configuration of every HTTP client the provider creates for this emulator.
+func (e *testEnv) tuneClients(t *testing.T, tune func(*httpx.Config)) {
+	t.Helper()
+	prefix := e.srv.URL()
+	testClients.Lock()
+	testClients.tune[prefix] = tune
+	testClients.Unlock()
+	t.Cleanup(func() {
+		testClients.Lock()
+		delete(testClients.tune, prefix)
+		testClients.Unlock()
+	})
+}
+
+// clientStats sums the counters of the provider's HTTP clients that talk to this emulator.
+func (e *testEnv) clientStats() httpx.Stats {
+	testClients.Lock()
+	defer testClients.Unlock()
+	var sum httpx.Stats
+	for _, c := range testClients.clients {
+		if strings.HasPrefix(c.BaseURL(), e.srv.URL()) {
+			st := c.Stats()
+			sum.Requests += st.Requests
+			sum.Retries += st.Retries
+			sum.TokenFetches += st.TokenFetches
+			sum.TokenRequests += st.TokenRequests
+		}
+	}
+	return sum
+}
+
+// providerWith is a provider block for the emulator with extra provider arguments.
+func (e *testEnv) providerWith(args string) string {
+	return fmt.Sprintf(`
+provider "sapmessaging" {
+  event_mesh        = { service_key = %q }
+  cloud_integration = { service_key = %q }
+%s
+}
+`, string(e.srv.EventMeshKey()), string(e.srv.CloudIntegrationKey()), args)
+}
+
+// fleetHCL is n queues, each with its own dead message queue and a subscription, under prefix.
+func fleetHCL(prefix string, n, redeliveries int) string {
+	return fmt.Sprintf(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  count = %d
+  name  = format("%s/q%%03d/dmq", count.index)
+}
+
+resource "sapmessaging_queue" "q" {
+  count                = %d
+  name                 = format("%s/q%%03d", count.index)
+  max_redelivery_count = %d
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq[count.index].name
+  respect_ttl          = true
+  max_ttl              = 86400
+}
+
+resource "sapmessaging_queue_subscription" "s" {
+  count         = %d
+  queue_name    = sapmessaging_queue.q[count.index].name
+  topic_pattern = format("acme/crm/prod/ce/fleet/q%%03d/*", count.index)
+}
+`, n, prefix, n, prefix, redeliveries, n)
+}
+
+// checkStateMatchesEmulator asserts that the emulator holds exactly the queues, dead message
+// queues and subscriptions of the state, with the settings of the state: none lost, none
+// orphaned, none duplicated. want counts the queues (dead message queues included) and the
+// subscriptions the configuration declares.
+func checkStateMatchesEmulator(env *testEnv, wantQueues, wantSubs int) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		stateQueues := map[string]map[string]string{}
+		stateSubs := map[string]bool{}
+		for addr, rs := range s.RootModule().Resources {
+			a := rs.Primary.Attributes
+			switch rs.Type {
+			case "sapmessaging_queue", "sapmessaging_dead_message_queue":
+				if _, dup := stateQueues[a["name"]]; dup {
+					return fmt.Errorf("queue %s is in the state twice (%s)", a["name"], addr)
+				}
+				stateQueues[a["name"]] = a
+			case "sapmessaging_queue_subscription":
+				stateSubs[a["queue_name"]+","+a["topic_pattern"]] = true
+			}
+		}
+		if len(stateQueues) != wantQueues || len(stateSubs) != wantSubs {
+			return fmt.Errorf("the state holds %d queues and %d subscriptions, the configuration %d and %d",
+				len(stateQueues), len(stateSubs), wantQueues, wantSubs)
+		}
+		listed := env.srv.Queues()
+		seen := map[string]bool{}
+		var orphans []string
+		serverSubs := map[string]bool{}
+		for _, q := range listed {
+			if seen[q.Name] {
+				return fmt.Errorf("the emulator lists queue %s twice", q.Name)
+			}
+			seen[q.Name] = true
+			a, ok := stateQueues[q.Name]
+			if !ok {
+				orphans = append(orphans, q.Name)
+				continue
+			}
+			if err := compareQueue(q, a); err != nil {
+				return err
+			}
+			topics, _ := env.srv.Subscriptions(q.Name)
+			for _, topic := range topics {
+				serverSubs[q.Name+","+topic] = true
+			}
+		}
+		if len(orphans) > 0 {
+			return fmt.Errorf("%d orphaned queue(s) in the emulator, not in the state: %v", len(orphans), orphans)
+		}
+		var lost []string
+		for name := range stateQueues {
+			if !seen[name] {
+				lost = append(lost, name)
+			}
+		}
+		if len(lost) > 0 {
+			sort.Strings(lost)
+			return fmt.Errorf("%d queue(s) in the state are missing from the emulator: %v", len(lost), lost)
+		}
+		if !maps.Equal(serverSubs, stateSubs) {
+			return fmt.Errorf("subscriptions differ: emulator %d, state %d", len(serverSubs), len(stateSubs))
+		}
+		return nil
+	}
+}
+
+// compareQueue compares the settings the state records with the queue the emulator holds.
+func compareQueue(q emulator.Queue, a map[string]string) error {
+	want := map[string]string{
+		"access_type":             q.AccessType,
+		"max_queue_size_in_bytes": fmt.Sprint(q.MaxQueueSizeInBytes),
+		"respect_ttl":             fmt.Sprint(q.RespectTTL != nil && *q.RespectTTL),
+	}
+	if q.MaxTTL != nil {
+		want["max_ttl"] = fmt.Sprint(*q.MaxTTL)
+	}
+	if _, isQueue := a["max_redelivery_count"]; isQueue {
+		want["max_redelivery_count"] = fmt.Sprint(q.MaxRedeliveryCount)
+		dmq := ""
+		if q.DeadMsgQueue != nil {
+			dmq = *q.DeadMsgQueue
+		}
+		want["dead_message_queue"] = dmq
+	}
+	for k, v := range want {
+		if a[k] != v {
+			return fmt.Errorf("queue %s: state has %s = %q, the emulator %q", q.Name, k, a[k], v)
+		}
+	}
+	return nil
+}
+
+// faultFigures formats the emulator's and the provider's counters for the test log.
+func faultFigures(env *testEnv, st emulator.Stats) string {
+	cs := env.clientStats()
+	kinds := slices.Sorted(maps.Keys(st.Faults))
+	var byKind []string
+	for _, k := range kinds {
+		byKind = append(byKind, fmt.Sprintf("%s=%d", k, st.Faults[k]))
+	}
+	codes := slices.Sorted(maps.Keys(st.Statuses))
+	var statuses []string
+	for _, c := range codes {
+		statuses = append(statuses, fmt.Sprintf("%d=%d", c, st.Statuses[c]))
+	}
+	return fmt.Sprintf("emulator: %d requests (%d management, %d token), %d faults injected (%s), answers %s; "+
+		"provider clients: %d attempts, %d retries, %d token fetches",
+		st.Requests, st.ManagementCalls, st.TokenRequests, st.FaultsInjected, strings.Join(byKind, " "),
+		strings.Join(statuses, " "), cs.Requests, cs.Retries, cs.TokenFetches)
+}
+
+// Under about 20% injected faults of every kind, and one token expiry mid-run, 100 queues with their
+// dead message queues and subscriptions are applied, refreshed and destroyed: the emulator ends up
+// holding exactly what the state says, and the plan after the apply is empty.
+func TestAccReliability_faultInjection(t *testing.T) {
+	env := newTestEnv(t)
+	const n = 100
+	// Fast backoff between retries; Retry-After answers still wait the second they ask for.
+	env.tuneClients(t, func(c *httpx.Config) {
+		c.RetryWaitMin, c.RetryWaitMax = 100*time.Millisecond, 2*time.Second
+	})
+	faults := emulator.Faults{
+		Rate: 0.2,
+		Kinds: []emulator.FaultKind{
+			emulator.Fault429, emulator.Fault500, emulator.Fault502, emulator.Fault503,
+			emulator.FaultDrop, emulator.FaultSlow, emulator.FaultLostResponse,
+		},
+		RetryAfter:           time.Second,
+		SlowDelay:            1500 * time.Millisecond, // past the request timeout of 1s below
+		Seed:                 6,
+		IncludeTokenEndpoint: true,
+		TokenExpiryAfter:     150, // mid-way through the 300 creates
+	}
+	config := env.providerWith(`
+  max_retries             = 8
+  request_timeout_seconds = 1
+`) + fleetHCL("acme/crm/prod/fleet", n, 5)
+
+	var applied emulator.Stats
+	var start time.Time // set when the test runs, not while it waits for other parallel tests
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					start = time.Now()
+					env.srv.SetFaults(faults)
+				},
+				Config: config,
+				Check: resource.ComposeTestCheckFunc(
+					func(*terraform.State) error {
+						applied = env.srv.Stats()
+						t.Logf("after apply (%s): %s", time.Since(start).Round(time.Millisecond), faultFigures(env, applied))
+						return nil
+					},
+					checkStateMatchesEmulator(env, 2*n, n),
+				),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				// An update of every queue, still under faults.
+				Config: env.providerWith(`
+  max_retries             = 8
+  request_timeout_seconds = 1
+`) + fleetHCL("acme/crm/prod/fleet", n, 6),
+				Check: checkStateMatchesEmulator(env, 2*n, n),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.q[42]", plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+		CheckDestroy: func(*terraform.State) error {
+			if qs := env.srv.Queues(); len(qs) != 0 {
+				return fmt.Errorf("%d queue(s) left after destroy under faults, first %s", len(qs), qs[0].Name)
+			}
+			return nil
+		},
+	})
+	st := env.srv.Stats()
+	t.Logf("result: apply, update, refreshes and destroy converged in %s; totals %s", time.Since(start).Round(time.Millisecond), faultFigures(env, st))
+	if !t.Failed() {
+		if applied.FaultsInjected == 0 || st.Faults[emulator.FaultTokenExpiry] != 1 || applied.Statuses[401] == 0 {
+			t.Errorf("the apply saw %d faults and %d answers 401, the run %d token expiries; want some, some and exactly 1",
+				applied.FaultsInjected, applied.Statuses[401], st.Faults[emulator.FaultTokenExpiry])
+		}
+		for _, k := range faults.Kinds {
+			if st.Faults[k] == 0 {
+				t.Errorf("no %s fault was injected; pick another seed so that every kind is exercised", k)
+			}
+		}
+		if rate := float64(st.FaultsInjected) / float64(st.Requests); rate < 0.1 || rate > 0.3 {
+			t.Errorf("fault rate %.2f, want about 0.2", rate)
+		}
+	}
+}
+
+// A fault that outlasts the retry budget fails the apply with a clear error; the next apply
+// converges without orphans. max_retries = 0 must mean one attempt per request.
+func TestAccReliability_retryBudgetExhausted(t *testing.T) {
+	env := newTestEnv(t)
+	const n = 20
+	hcl := `
+resource "sapmessaging_queue" "q" {
+  count                = ` + fmt.Sprint(n) + `
+  name                 = "acme/crm/prod/budget/q${count.index}"
+  max_redelivery_count = 5
+  dead_message_queue   = "acme/crm/prod/budget/dmq"
+}
+`
+	config := env.providerWith("  max_retries = 0") + hcl
+	var failed emulator.Stats
+	var figures string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// The state is empty, so the apply's PUTs are the first API requests the faults meet.
+				PreConfig: func() {
+					env.srv.SetFaults(emulator.Faults{Rate: 0.5, Kinds: []emulator.FaultKind{emulator.Fault503}, Seed: 11})
+				},
+				Config:      config,
+				ExpectError: wrapped(`Cannot Write Queue .*PUT .*/queues/acme%2Fcrm%2Fprod%2Fbudget%2Fq[0-9]+: 503 Service Unavailable`),
+			},
+			{
+				PreConfig: func() {
+					failed = env.srv.Stats()
+					figures = faultFigures(env, failed)
+					env.srv.ClearFaults()
+				},
+				Config: config,
+				Check:  checkStateMatchesEmulator(env, n, 0),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+	t.Logf("failed apply: %s", figures)
+	// Every create was tried exactly once: no retries with max_retries = 0.
+	if got := failed.Routes["PUT /queues/{queue}"]; got != n {
+		t.Errorf("the failed apply sent %d queue PUTs for %d queues; with max_retries = 0 each is tried once", got, n)
+	}
+}
+
+// A create whose PUT the service carried out but whose answer was lost is retried; the
+// retry finds the queue and adopts it: no orphan, no error, no duplicate.
+func TestAccReliability_lostCreateResponseRetried(t *testing.T) {
+	env := newTestEnv(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: func() { env.srv.InjectNext(emulator.FaultLostResponse) },
+			Config:    env.config(queueHCL(3)),
+			Check: resource.ComposeTestCheckFunc(
+				checkStateMatchesEmulator(env, 2, 0),
+				func(*terraform.State) error {
+					st := env.srv.Stats()
+					t.Logf("%s", faultFigures(env, st))
+					if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}"] != 3 {
+						return fmt.Errorf("want one lost response and 3 queue PUTs (2 queues, 1 repeat): %s", faultFigures(env, st))
+					}
+					return nil
+				},
+			),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		}},
+	})
+}
+
+// With no retries left, a lost create answer is still no failure: the provider finds the queue
+// it asked for and records it. The next plan is empty (no replacement of a tainted queue), even
+// once the queue holds a message.
+func TestAccReliability_lostCreateResponseAdopted(t *testing.T) {
+	env := newTestEnv(t)
+	const name = "acme/crm/prod/lost"
+	config := func(force bool) string {
+		return env.providerWith("  max_retries = 0") + fmt.Sprintf(`
+resource "sapmessaging_queue" "q" {
+  name                 = %q
+  max_redelivery_count = 4
+  dead_message_queue   = "acme/crm/prod/lost/dmq"
+  force_destroy        = %t
+}
+`, name, force)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// The state is empty, so the apply's PUT is the first API request: its answer is lost.
+				PreConfig: func() { env.srv.InjectNext(emulator.FaultLostResponse) },
+				Config:    config(false),
+				Check: resource.ComposeTestCheckFunc(
+					checkStateMatchesEmulator(env, 1, 0),
+					func(*terraform.State) error {
+						st := env.srv.Stats()
+						t.Logf("%s", faultFigures(env, st))
+						if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}"] != 1 {
+							return fmt.Errorf("want one lost response and one PUT: %s", faultFigures(env, st))
+						}
+						return nil
+					},
+				),
+			},
+			{
+				PreConfig: func() {
+					if err := env.messaging(t).Publish(context.Background(), name, []byte(`{"id":1}`), "application/json"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:   config(false),
+				PlanOnly: true,
+			},
+			// The queue holds a message: force_destroy lets the test's destroy remove it.
+			{Config: config(true)},
+		},
+	})
+}
+
+// The same for a subscription: a lost answer with no retries left is adopted, not an error.
+func TestAccReliability_lostSubscriptionResponseAdopted(t *testing.T) {
+	env := newTestEnv(t)
+	const queue = "acme/crm/prod/other"
+	config := env.providerWith("  max_retries = 0") + fmt.Sprintf(`
+resource "sapmessaging_queue_subscription" "s" {
+  queue_name    = %q
+  topic_pattern = "acme/crm/prod/ce/lost/*"
+}
+`, queue)
+	five := int64(5)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					// The queue exists outside this configuration.
+					if _, _, err := env.eventMesh(t).PutQueue(context.Background(), queue, eventmesh.QueueSettings{MaxRedeliveryCount: &five}); err != nil {
+						t.Fatal(err)
+					}
+					env.srv.ResetStats()
+					env.srv.InjectNext(emulator.FaultLostResponse)
+				},
+				Config: config,
+				Check: func(*terraform.State) error {
+					st := env.srv.Stats()
+					t.Logf("%s", faultFigures(env, st))
+					if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}/subscriptions/{topic}"] != 1 {
+						return fmt.Errorf("want one lost response and one PUT: %s", faultFigures(env, st))
+					}
+					if topics, _ := env.srv.Subscriptions(queue); len(topics) != 1 {
+						return fmt.Errorf("subscriptions %v, want one", topics)
+					}
+					return nil
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
+
+func TestHoldsSettings(t *testing.T) {
+	t.Parallel()
+	five, six, ttl := int64(5), int64(6), int64(60)
+	dmq, other, empty := "acme/crm/prod/q/dmq", "acme/crm/prod/other/dmq", ""
+	yes := true
+	held := &eventmesh.Queue{Name: "acme/crm/prod/q", MaxRedeliveryCount: &five, DeadMsgQueue: &dmq, RespectTTL: &yes, MaxTTL: &ttl}
+	for _, tc := range []struct {
+		name string
+		s    eventmesh.QueueSettings
+		want bool
+	}{
+		{"same", eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq, RespectTTL: &yes, MaxTTL: &ttl}, true},
+		{"unset size taken as the service's", eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq, MaxTTL: &ttl}, true},
+		{"other count", eventmesh.QueueSettings{MaxRedeliveryCount: &six, DeadMsgQueue: &dmq, MaxTTL: &ttl}, false},
+		{"other DMQ", eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &other, MaxTTL: &ttl}, false},
+		{"DMQ left out but held", eventmesh.QueueSettings{MaxRedeliveryCount: &five, MaxTTL: &ttl}, false},
+		{"TTL left out but held", eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq}, false},
+	} {
+		if got := holdsSettings(held, tc.s); got != tc.want {
+			t.Errorf("%s: holdsSettings = %t, want %t", tc.name, got, tc.want)
+		}
+	}
+	noDMQ := &eventmesh.Queue{Name: "q", MaxRedeliveryCount: &five, DeadMsgQueue: &empty}
+	if !holdsSettings(noDMQ, eventmesh.QueueSettings{MaxRedeliveryCount: &five}) {
+		t.Error("an empty deadMsgQueue must count as unset")
+	}
+}

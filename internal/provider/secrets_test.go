@@ -1,0 +1,272 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
+)
+
+// terraformCLI returns the Terraform CLI the acceptance tests use, skipping the test without TF_ACC.
+func terraformCLI(t *testing.T) string {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 to run it")
+	}
+	if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" {
+		return p
+	}
+	p, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("no terraform on PATH and TF_ACC_TERRAFORM_PATH is not set")
+	}
+	return p
+}
+
+// buildProvider builds the provider binary with go build into dir.
+func buildProvider(t *testing.T, dir string) {
+	t.Helper()
+	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-sapmessaging"), ".")
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build of the provider: %v\n%s", err, out)
+	}
+}
+
+// cliRun is one Terraform command of a test, with its own log file.
+type cliRun struct {
+	exitCode int
+	output   string // stdout and stderr
+	log      string // TF_LOG_PATH contents
+}
+
+// runTerraform runs the CLI in dir with TF_LOG=trace and the dev_overrides configuration cliConfig.
+func runTerraform(t *testing.T, tf, dir, cliConfig string, args ...string) cliRun {
+	t.Helper()
+	logFile := filepath.Join(t.TempDir(), "terraform.log")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tf, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(),
+		"TF_CLI_CONFIG_FILE="+cliConfig,
+		"TF_LOG=trace",
+		"TF_LOG_PATH="+logFile,
+		"TF_IN_AUTOMATION=1",
+		"CHECKPOINT_DISABLE=1",
+		"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=",
+		"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=",
+	)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	run := cliRun{output: out.String()}
+	var exitErr *exec.ExitError
+	switch {
+	case errors.As(err, &exitErr):
+		run.exitCode = exitErr.ExitCode()
+	case err != nil:
+		t.Fatalf("terraform %s: %v", strings.Join(args, " "), err)
+	}
+	b, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatalf("reading the log of terraform %s: %v", strings.Join(args, " "), err)
+	}
+	run.log = string(b)
+	return run
+}
+
+// secretForms returns every form in which a credential could leak: the value, its URL-encoded
+// form, its parts, and the Basic Authorization value built with it.
+func secretForms(id, secret string) map[string]string {
+	forms := map[string]string{
+		"client secret":                 secret,
+		"URL-encoded client secret":     url.QueryEscape(secret),
+		"Basic Authorization value":     base64.StdEncoding.EncodeToString([]byte(id + ":" + secret)),
+		"encoded Basic Authorization":   base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(id) + ":" + url.QueryEscape(secret))),
+		"Basic Authorization (URL-enc)": base64.URLEncoding.EncodeToString([]byte(url.QueryEscape(id) + ":" + url.QueryEscape(secret))),
+	}
+	for i, part := range strings.FieldsFunc(secret, func(r rune) bool { return r == '$' || r == '-' || r == '=' }) {
+		if len(part) >= 12 {
+			forms[fmt.Sprintf("client secret part %d", i)] = part
+		}
+	}
+	return forms
+}
+
+// A real terraform apply with TF_LOG=trace, through a failing request, a token expiry, a CSRF
+// fetch, a successful apply and a token refused for a wrong secret: no client secret, access
+// token or Authorization header value shows up in any log, output or state.
+func TestAccSecrets_neverLogged(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	work := t.TempDir()
+	plugins := filepath.Join(work, "plugins")
+	buildProvider(t, plugins)
+
+	srv := emulator.New(emulator.Options{RequireCSRF: true})
+	if err := srv.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	env := &testEnv{srv: srv}
+	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
+	keys := filepath.Join(work, "keys")
+	if err := srv.WriteKeys(keys); err != nil {
+		t.Fatal(err)
+	}
+	em, err := servicekey.ParseEventMesh(srv.EventMeshKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := servicekey.ParseCloudIntegration(srv.CloudIntegrationKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	cliConfig := filepath.Join(work, "cli.tfrc")
+	writeFile(t, cliConfig, fmt.Sprintf(`provider_installation {
+  dev_overrides {
+    "registry.terraform.io/sapmessaging/sapmessaging" = %q
+    "registry.opentofu.org/sapmessaging/sapmessaging" = %q
+  }
+  direct {}
+}
+`, plugins, plugins))
+
+	const header = `
+terraform {
+  required_providers {
+    sapmessaging = { source = "sapmessaging/sapmessaging" }
+  }
+}
+`
+	dir := filepath.Join(work, "main")
+	writeFile(t, filepath.Join(dir, "main.tf"), header+fmt.Sprintf(`
+provider "sapmessaging" {
+  event_mesh        = { service_key = file(%q) }
+  cloud_integration = { service_key = file(%q) }
+  max_retries       = 1
+}
+`, filepath.Join(keys, "event-mesh.json"), filepath.Join(keys, "cloud-integration.json"))+queueHCL(3)+`
+resource "sapmessaging_queue_subscription" "s" {
+  queue_name    = sapmessaging_queue.orders.name
+  topic_pattern = "acme/crm/prod/ce/orders/*"
+}
+`+senderHCL(""))
+
+	// A wrong secret that contains the right one, so that a leak of either is caught.
+	wrongDir := filepath.Join(work, "wrong")
+	writeFile(t, filepath.Join(wrongDir, "main.tf"), header+fmt.Sprintf(`
+provider "sapmessaging" {
+  event_mesh = {
+    management_url = %q
+    token_url      = %q
+    client_id      = %q
+    client_secret  = %q
+  }
+  max_retries = 0
+}
+
+data "sapmessaging_queue" "orders" {
+  name = %q
+}
+`, em.ManagementURL, em.TokenURL, em.ClientID, em.ClientSecret+"-revoked", testQueue))
+
+	var runs []cliRun
+	names := []string{}
+	record := func(name string, r cliRun) cliRun {
+		runs, names = append(runs, r), append(names, name)
+		return r
+	}
+
+	// One request at a time, so that the faults hit one call: its token has expired (401, a new
+	// token, a repeat), then it fails twice with 500, which uses up max_retries = 1.
+	srv.InjectNext(emulator.FaultTokenExpiry, emulator.Fault500, emulator.Fault500)
+	failed := record("failing apply", runTerraform(t, tf, dir, cliConfig, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=1"))
+	if failed.exitCode == 0 || !strings.Contains(failed.output, "500 Internal Server Error") {
+		t.Fatalf("the apply with injected faults did not fail with the 500 (exit %d):\n%s", failed.exitCode, failed.output)
+	}
+	if st := srv.Stats(); st.Statuses[401] == 0 || st.Faults[emulator.FaultTokenExpiry] != 1 {
+		t.Fatalf("the token expiry was not exercised: %+v", st)
+	}
+	if r := record("apply", runTerraform(t, tf, dir, cliConfig, "apply", "-auto-approve", "-input=false", "-no-color")); r.exitCode != 0 {
+		t.Fatalf("apply failed (exit %d):\n%s", r.exitCode, r.output)
+	}
+	if r := record("plan", runTerraform(t, tf, dir, cliConfig, "plan", "-detailed-exitcode", "-input=false", "-no-color")); r.exitCode != 0 {
+		t.Fatalf("plan after apply: exit %d, want 0 (no changes):\n%s", r.exitCode, r.output)
+	}
+	wrong := record("wrong secret", runTerraform(t, tf, wrongDir, cliConfig, "plan", "-input=false", "-no-color"))
+	if wrong.exitCode == 0 || !strings.Contains(wrong.output, "client secret") {
+		t.Fatalf("the plan with a wrong client secret did not fail with a hint at the secret (exit %d):\n%s", wrong.exitCode, wrong.output)
+	}
+	if st := srv.Stats(); st.Statuses[403] == 0 {
+		t.Fatalf("no write was asked for a CSRF token, so the CSRF path was not exercised: %+v", st.Statuses)
+	}
+	t.Logf("the failing apply said:\n%s", failed.output)
+
+	secrets := map[string]string{}
+	for label, v := range secretForms(em.ClientID, em.ClientSecret) {
+		secrets["Event Mesh management "+label] = v
+	}
+	for label, v := range secretForms(em.MessagingClientID, em.MessagingClientSecret) {
+		secrets["Event Mesh messaging "+label] = v
+	}
+	for label, v := range secretForms(ci.ClientID, ci.ClientSecret) {
+		secrets["Cloud Integration "+label] = v
+	}
+	tokens := srv.IssuedTokens()
+	if len(tokens) < 3 {
+		t.Fatalf("only %d access tokens were issued; the test must see the tokens of both APIs and a refreshed one", len(tokens))
+	}
+	for i, tok := range tokens {
+		secrets[fmt.Sprintf("access token %d", i)] = tok
+	}
+
+	state, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{"state": string(state)}
+	var logBytes int
+	for i, r := range runs {
+		texts[names[i]+" log"] = r.log
+		texts[names[i]+" output"] = r.output
+		logBytes += len(r.log)
+	}
+	for where, text := range texts {
+		for what, secret := range secrets {
+			if strings.Contains(text, secret) {
+				t.Errorf("the %s contains the %s", where, what)
+			}
+		}
+	}
+	// The logs are real trace logs of the provider: they show its requests.
+	if !strings.Contains(runs[1].log, "SAP API request") || !strings.Contains(runs[1].log, "/queues/") {
+		t.Errorf("the apply log shows no provider requests; is TF_LOG=trace reaching the provider?")
+	}
+	t.Logf("checked %d secret forms (%d access tokens) against %d KiB of trace logs, the outputs and the state",
+		len(secrets), len(tokens), logBytes/1024)
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}

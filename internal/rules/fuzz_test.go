@@ -1,0 +1,82 @@
+package rules
+
+import (
+	"slices"
+	"testing"
+)
+
+// senderAttributes maps the attributes an AMQP sender finding may name to whether the
+// value behind it is unknown.
+func senderAttributes(s AMQPSender) map[string]bool {
+	return map[string]bool{
+		"":                      false,
+		attrMaxNumberOfRetries:  s.MaxNumberOfRetries.IsUnknown(),
+		attrMaxPrefetched:       s.MaxPrefetchedMessages.IsUnknown(),
+		attrConcurrentProcesses: s.ConcurrentProcesses.IsUnknown(),
+		attrDeliveryStatus:      s.DeliveryStatus.IsUnknown(),
+		attrQueueMaxRedelivery:  s.QueueMaxRedeliveryCount.IsUnknown(),
+		attrMaxTotalAttempts:    s.MaxTotalAttempts.IsUnknown(),
+		attrExpectedSeconds:     s.ExpectedProcessingSeconds.IsUnknown(),
+	}
+}
+
+func FuzzCheckAMQPSender(f *testing.F) {
+	f.Add(int64(1), int64(1), int64(1), deliveryRejected, int64(5), int64(20), int64(5), uint32(0xFFFF))
+	f.Add(int64(0), int64(100), int64(0), deliveryUndeliverable, int64(0), int64(2), int64(120), uint32(0xAAAA))
+	f.Add(int64(99), int64(101), int64(100), "", int64(256), int64(-1), int64(0), uint32(0x1234))
+	f.Add(int64(-5), int64(50), int64(3), "rejected", int64(255), int64(1<<62), int64(61), uint32(0))
+	f.Fuzz(func(t *testing.T, retries, prefetch, concurrent int64, status string, redeliveries, total, seconds int64, states uint32) {
+		s := AMQPSender{
+			MaxNumberOfRetries:        fuzzValue(retries, states),
+			MaxPrefetchedMessages:     fuzzValue(prefetch, states>>2),
+			ConcurrentProcesses:       fuzzValue(concurrent, states>>4),
+			DeliveryStatus:            fuzzValue(status, states>>6),
+			QueueMaxRedeliveryCount:   fuzzValue(redeliveries, states>>8),
+			MaxTotalAttempts:          fuzzValue(total, states>>10),
+			ExpectedProcessingSeconds: fuzzValue(seconds, states>>12),
+		}
+		fs := CheckAMQPSender(s)
+		unknown := senderAttributes(s)
+		for _, f := range fs {
+			if p := findingStyle(f); len(p) != 0 {
+				t.Errorf("finding %s breaks the conventions: %v\n%+v", f.Rule, p, f)
+			}
+			isUnknown, ok := unknown[f.Attribute]
+			if !ok {
+				t.Errorf("finding %s names attribute %q, not an AMQP sender attribute", f.Rule, f.Attribute)
+			}
+			if isUnknown {
+				t.Errorf("finding %s is about the unknown attribute %q", f.Rule, f.Attribute)
+			}
+		}
+		if again := CheckAMQPSender(s); !slices.Equal(again, fs) {
+			t.Errorf("CheckAMQPSender is not deterministic: %v then %v", fs, again)
+		}
+	})
+}
+
+func FuzzCheckJMSDestinations(f *testing.F) {
+	f.Add("jms/queue/orders", "queue", true, int64(5), int64(1000), "", "sapDefaultErrorQueue", "queue", false, int64(0), int64(0), " ")
+	f.Add("a", "queue", false, int64(0), int64(0), "b", "b", "queue", true, int64(1), int64(10), "a")
+	f.Add("a", "topic", true, int64(-1), int64(1<<62), "a", "a", "queue", true, int64(1<<40), int64(1<<40), "x")
+	f.Fuzz(func(t *testing.T, name1, type1 string, limited1 bool, attempts1, delay1 int64, err1 string,
+		name2, type2 string, limited2 bool, attempts2, delay2 int64, err2 string) {
+		ds := []JMSDestination{
+			{Name: name1, Type: type1, DeliveryAttemptsLimited: limited1, MaxDeliveryAttempts: attempts1, DeliveryDelayIntervalMs: delay1, ErrorDestination: err1},
+			{Name: name2, Type: type2, DeliveryAttemptsLimited: limited2, MaxDeliveryAttempts: attempts2, DeliveryDelayIntervalMs: delay2, ErrorDestination: err2},
+		}
+		fs := CheckJMSDestinations(ds)
+		for _, f := range fs {
+			if p := findingStyle(f); len(p) != 0 {
+				t.Errorf("finding %s breaks the conventions: %v\n%+v", f.Rule, p, f)
+			}
+			if f.Attribute != attrDestinations {
+				t.Errorf("finding %s names attribute %q, want %q", f.Rule, f.Attribute, attrDestinations)
+			}
+		}
+		if again := CheckJMSDestinations(ds); !slices.Equal(again, fs) {
+			t.Errorf("CheckJMSDestinations is not deterministic: %v then %v", fs, again)
+		}
+		_ = JMSTimeToDeadMs(ds[0])
+	})
+}
