@@ -55,6 +55,12 @@ type cliRun struct {
 // runTerraform runs the CLI in dir with TF_LOG=trace and the dev_overrides configuration cliConfig.
 func runTerraform(t *testing.T, tf, dir, cliConfig string, args ...string) cliRun {
 	t.Helper()
+	return runTerraformEnv(t, tf, dir, cliConfig, nil, args...)
+}
+
+// runTerraformEnv is runTerraform with extra environment variables (KEY=VALUE), which win over the defaults.
+func runTerraformEnv(t *testing.T, tf, dir, cliConfig string, env []string, args ...string) cliRun {
+	t.Helper()
 	logFile := filepath.Join(t.TempDir(), "terraform.log")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -69,6 +75,7 @@ func runTerraform(t *testing.T, tf, dir, cliConfig string, args ...string) cliRu
 		"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=",
 		"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=",
 	)
+	cmd.Env = append(cmd.Env, env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()

@@ -20,6 +20,12 @@ resource "sapmessaging_dead_message_queue" "this" {
   name          = "${var.namespace}/${var.name}/dmq"
   max_ttl       = var.dead_message_ttl
   force_destroy = var.force_destroy
+
+  # A queue must stop naming its dead message queue before that queue can go:
+  # replace the DMQ by creating the new one first.
+  lifecycle {
+    create_before_destroy = true
+  }
 }
 
 resource "sapmessaging_queue" "this" {
