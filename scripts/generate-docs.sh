@@ -49,6 +49,12 @@ echo "generate-docs: reading the provider schema with ${TERRAFORM}"
     "${TERRAFORM}" providers schema -json >"${work}/schema.raw.json"
 )
 
+# jq renames the schema's key; install it on a machine that lacks it.
+if ! command -v jq >/dev/null 2>&1; then
+  echo "generate-docs: installing jq" >&2
+  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq >/dev/null
+fi
+
 # tfplugindocs looks the schema up by the provider's short name.
 jq --arg name "${PROVIDER_NAME}" '
   .provider_schemas |= with_entries(

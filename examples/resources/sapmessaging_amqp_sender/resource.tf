@@ -1,7 +1,11 @@
+resource "sapmessaging_dead_message_queue" "orders_dmq" {
+  name = "acme/crm/prod/orders/dmq"
+}
+
 resource "sapmessaging_queue" "orders" {
   name                 = "acme/crm/prod/orders"
   max_redelivery_count = 3
-  dead_message_queue   = "acme/crm/prod/orders/dmq"
+  dead_message_queue   = sapmessaging_dead_message_queue.orders_dmq.name
 }
 
 # The AMQP sender of the iFlow that consumes the queue. With one in-memory
