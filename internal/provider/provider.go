@@ -250,57 +250,99 @@ func maskSecrets(ctx *context.Context, secrets ...string) {
 	}
 }
 
-// eventMeshKey resolves the Event Mesh connection from the provider block or the environment.
-func (p *sapMessagingProvider) eventMeshKey(ctx context.Context, cfg providerModel, diags *diag.Diagnostics) (servicekey.EventMesh, bool) {
-	attr := path.Root("event_mesh")
-	var m eventMeshModel
-	if !cfg.EventMesh.IsNull() {
-		diags.Append(cfg.EventMesh.As(ctx, &m, objectAsOptions)...)
-		if diags.HasError() {
-			return servicekey.EventMesh{}, false
+// connectionSection describes one connection block of the provider: Event Mesh or Cloud Integration.
+type connectionSection struct {
+	attr, title, env, urlAttr, keyHint string
+}
+
+var (
+	eventMeshSection = connectionSection{
+		attr: "event_mesh", title: "Event Mesh", env: EnvEventMeshServiceKey, urlAttr: "management_url",
+		keyHint: "the service key JSON of the Event Mesh instance as BTP shows it",
+	}
+	cloudIntegrationSection = connectionSection{
+		attr: "cloud_integration", title: "Cloud Integration", env: EnvCloudIntegrationServiceKey, urlAttr: "url",
+		keyHint: "the service key JSON of the Process Integration Runtime instance (plan api)",
+	}
+)
+
+// connectionValues are the attributes of a connection block.
+type connectionValues struct {
+	serviceKey, url, tokenURL, clientID, clientSecret types.String
+}
+
+// connection is a resolved connection: service key JSON, or the explicit fields.
+type connection struct {
+	key                                   []byte
+	source                                string
+	url, tokenURL, clientID, clientSecret string
+}
+
+// resolve finds the connection of a block from its attributes or the environment. It returns false when the
+// section is not configured, when a value is unknown until apply, or after adding an error.
+func (s connectionSection) resolve(v connectionValues, diags *diag.Diagnostics) (connection, bool) {
+	attr := path.Root(s.attr)
+	for _, x := range []types.String{v.serviceKey, v.url, v.tokenURL, v.clientID, v.clientSecret} {
+		if x.IsUnknown() {
+			return connection{}, false
 		}
 	}
-	if m.ServiceKey.IsUnknown() || m.ManagementURL.IsUnknown() || m.TokenURL.IsUnknown() || m.ClientID.IsUnknown() || m.ClientSecret.IsUnknown() {
-		return servicekey.EventMesh{}, false
-	}
-	explicit := m.ManagementURL.ValueString() != "" || m.TokenURL.ValueString() != "" || m.ClientID.ValueString() != "" || m.ClientSecret.ValueString() != ""
-	keyText, source := m.ServiceKey.ValueString(), "event_mesh.service_key"
+	c := connection{url: v.url.ValueString(), tokenURL: v.tokenURL.ValueString(), clientID: v.clientID.ValueString(), clientSecret: v.clientSecret.ValueString()}
+	explicit := c.url != "" || c.tokenURL != "" || c.clientID != "" || c.clientSecret != ""
+	keyText, source := v.serviceKey.ValueString(), s.attr+".service_key"
 	if keyText == "" && !explicit {
-		keyText, source = os.Getenv(EnvEventMeshServiceKey), EnvEventMeshServiceKey
+		keyText, source = os.Getenv(s.env), s.env
 	}
-	if keyText != "" && explicit {
-		diags.AddAttributeError(attr, "Conflicting Event Mesh Settings",
-			"The event_mesh block sets service_key together with explicit connection fields, so it is unclear which to use. "+
-				"Set either service_key or management_url, token_url, client_id and client_secret.")
-		return servicekey.EventMesh{}, false
-	}
-	var em servicekey.EventMesh
 	switch {
+	case keyText != "" && explicit:
+		diags.AddAttributeError(attr, "Conflicting "+s.title+" Settings",
+			fmt.Sprintf("The %s block sets service_key together with explicit connection fields, so it is unclear which to use. "+
+				"Set either service_key or %s, token_url, client_id and client_secret.", s.attr, s.urlAttr))
+		return connection{}, false
 	case keyText != "":
 		raw, err := servicekey.Load(keyText)
-		if err == nil {
-			em, err = servicekey.ParseEventMesh(raw)
-		}
 		if err != nil {
-			diags.AddAttributeError(attr, "Invalid Event Mesh Service Key",
-				fmt.Sprintf("The service key from %s cannot be used: %s. Set it to the service key JSON of the Event Mesh instance as BTP shows it.", source, clause(err)))
-			return servicekey.EventMesh{}, false
+			s.invalidKey(diags, source, err)
+			return connection{}, false
 		}
+		c.key, c.source = raw, source
+		return c, true
 	case explicit:
-		em = servicekey.EventMesh{
-			ManagementURL: m.ManagementURL.ValueString(), TokenURL: m.TokenURL.ValueString(),
-			ClientID: m.ClientID.ValueString(), ClientSecret: m.ClientSecret.ValueString(),
-		}
-		for name, v := range map[string]string{"management_url": em.ManagementURL, "token_url": em.TokenURL, "client_id": em.ClientID, "client_secret": em.ClientSecret} {
-			if v == "" {
-				diags.AddAttributeError(attr.AtName(name), "Missing Event Mesh Setting",
-					fmt.Sprintf("The event_mesh block sets explicit connection fields but leaves %s empty. Set %s, or use service_key instead.", name, name))
+		for name, val := range map[string]string{s.urlAttr: c.url, "token_url": c.tokenURL, "client_id": c.clientID, "client_secret": c.clientSecret} {
+			if val == "" {
+				diags.AddAttributeError(attr.AtName(name), "Missing "+s.title+" Setting",
+					fmt.Sprintf("The %s block sets explicit connection fields but leaves %s empty. Set %s, or use service_key instead.", s.attr, name, name))
 			}
 		}
-		if diags.HasError() {
+		return c, !diags.HasError()
+	default:
+		return connection{}, false
+	}
+}
+
+func (s connectionSection) invalidKey(diags *diag.Diagnostics, source string, err error) {
+	diags.AddAttributeError(path.Root(s.attr), "Invalid "+s.title+" Service Key",
+		fmt.Sprintf("The service key from %s cannot be used: %s. Set it to %s.", source, clause(err), s.keyHint))
+}
+
+// eventMeshKey resolves the Event Mesh connection from the provider block or the environment.
+func (p *sapMessagingProvider) eventMeshKey(ctx context.Context, cfg providerModel, diags *diag.Diagnostics) (servicekey.EventMesh, bool) {
+	var m eventMeshModel
+	if !cfg.EventMesh.IsNull() {
+		if diags.Append(cfg.EventMesh.As(ctx, &m, objectAsOptions)...); diags.HasError() {
 			return servicekey.EventMesh{}, false
 		}
-	default:
+	}
+	c, ok := eventMeshSection.resolve(connectionValues{m.ServiceKey, m.ManagementURL, m.TokenURL, m.ClientID, m.ClientSecret}, diags)
+	if !ok {
+		return servicekey.EventMesh{}, false
+	}
+	if c.key == nil {
+		return servicekey.EventMesh{ManagementURL: c.url, TokenURL: c.tokenURL, ClientID: c.clientID, ClientSecret: c.clientSecret}, true
+	}
+	em, err := servicekey.ParseEventMesh(c.key)
+	if err != nil {
+		eventMeshSection.invalidKey(diags, c.source, err)
 		return servicekey.EventMesh{}, false
 	}
 	return em, true
@@ -308,55 +350,22 @@ func (p *sapMessagingProvider) eventMeshKey(ctx context.Context, cfg providerMod
 
 // cloudIntegrationKey resolves the Cloud Integration connection from the provider block or the environment.
 func (p *sapMessagingProvider) cloudIntegrationKey(ctx context.Context, cfg providerModel, diags *diag.Diagnostics) (servicekey.CloudIntegration, bool) {
-	attr := path.Root("cloud_integration")
 	var m cloudIntegrationModel
 	if !cfg.CloudIntegration.IsNull() {
-		diags.Append(cfg.CloudIntegration.As(ctx, &m, objectAsOptions)...)
-		if diags.HasError() {
+		if diags.Append(cfg.CloudIntegration.As(ctx, &m, objectAsOptions)...); diags.HasError() {
 			return servicekey.CloudIntegration{}, false
 		}
 	}
-	if m.ServiceKey.IsUnknown() || m.URL.IsUnknown() || m.TokenURL.IsUnknown() || m.ClientID.IsUnknown() || m.ClientSecret.IsUnknown() {
+	c, ok := cloudIntegrationSection.resolve(connectionValues{m.ServiceKey, m.URL, m.TokenURL, m.ClientID, m.ClientSecret}, diags)
+	if !ok {
 		return servicekey.CloudIntegration{}, false
 	}
-	explicit := m.URL.ValueString() != "" || m.TokenURL.ValueString() != "" || m.ClientID.ValueString() != "" || m.ClientSecret.ValueString() != ""
-	keyText, source := m.ServiceKey.ValueString(), "cloud_integration.service_key"
-	if keyText == "" && !explicit {
-		keyText, source = os.Getenv(EnvCloudIntegrationServiceKey), EnvCloudIntegrationServiceKey
+	if c.key == nil {
+		return servicekey.CloudIntegration{URL: c.url, TokenURL: c.tokenURL, ClientID: c.clientID, ClientSecret: c.clientSecret}, true
 	}
-	if keyText != "" && explicit {
-		diags.AddAttributeError(attr, "Conflicting Cloud Integration Settings",
-			"The cloud_integration block sets service_key together with explicit connection fields, so it is unclear which to use. "+
-				"Set either service_key or url, token_url, client_id and client_secret.")
-		return servicekey.CloudIntegration{}, false
-	}
-	var ci servicekey.CloudIntegration
-	switch {
-	case keyText != "":
-		raw, err := servicekey.Load(keyText)
-		if err == nil {
-			ci, err = servicekey.ParseCloudIntegration(raw)
-		}
-		if err != nil {
-			diags.AddAttributeError(attr, "Invalid Cloud Integration Service Key",
-				fmt.Sprintf("The service key from %s cannot be used: %s. Set it to the service key JSON of the Process Integration Runtime instance (plan api).", source, clause(err)))
-			return servicekey.CloudIntegration{}, false
-		}
-	case explicit:
-		ci = servicekey.CloudIntegration{
-			URL: m.URL.ValueString(), TokenURL: m.TokenURL.ValueString(),
-			ClientID: m.ClientID.ValueString(), ClientSecret: m.ClientSecret.ValueString(),
-		}
-		for name, v := range map[string]string{"url": ci.URL, "token_url": ci.TokenURL, "client_id": ci.ClientID, "client_secret": ci.ClientSecret} {
-			if v == "" {
-				diags.AddAttributeError(attr.AtName(name), "Missing Cloud Integration Setting",
-					fmt.Sprintf("The cloud_integration block sets explicit connection fields but leaves %s empty. Set %s, or use service_key instead.", name, name))
-			}
-		}
-		if diags.HasError() {
-			return servicekey.CloudIntegration{}, false
-		}
-	default:
+	ci, err := servicekey.ParseCloudIntegration(c.key)
+	if err != nil {
+		cloudIntegrationSection.invalidKey(diags, c.source, err)
 		return servicekey.CloudIntegration{}, false
 	}
 	return ci, true

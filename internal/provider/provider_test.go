@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -109,4 +110,37 @@ func TestProvider_schemaValid(t *testing.T) {
 // wrapped compiles a pattern whose spaces also match Terraform's line wrapping of diagnostics.
 func wrapped(pattern string) *regexp.Regexp {
 	return regexp.MustCompile("(?s)" + strings.ReplaceAll(pattern, " ", `[\s│]+`))
+}
+
+func TestAccProvider_configurationErrors(t *testing.T) {
+	queue := `
+resource "sapmessaging_queue" "q" {
+  name                 = "acme/crm/prod/orders"
+  max_redelivery_count = 5
+  dead_message_queue   = "acme/crm/prod/orders/dmq"
+}
+`
+	steps := []struct{ provider, want string }{
+		{`event_mesh = { service_key = "{}" }`, `Invalid Event Mesh Service Key.*missing "management`},
+		{`event_mesh = { service_key = "{\"management\": [{\"uri\": \"https://em.example\", \"oa2\": {\"clientid\": \"id\", \"tokenendpoint\": \"https://t.example/oauth/token\"}}]}" }`,
+			`Invalid Event Mesh Service Key.*clientsecret`},
+		{`event_mesh = { management_url = "https://em.example", token_url = "https://t.example/oauth/token", client_id = "id" }`,
+			`Missing Event Mesh Setting.*client_secret`},
+		{`event_mesh = { service_key = "{}", client_id = "id" }`, `Conflicting Event Mesh Settings`},
+		{`event_mesh = { management_url = "http://em.example", token_url = "https://t.example/oauth/token", client_id = "id", client_secret = "s" }`,
+			`Invalid Event Mesh Connection.*https`},
+		{`cloud_integration = { service_key = "{\"oauth\": {}}" }`, `Invalid Cloud Integration Service Key.*missing`},
+		{``, `Event Mesh Not Configured.*SAPMESSAGING_EVENT_MESH_SERVICE_KEY`},
+	}
+	var ts []resource.TestStep
+	for _, s := range steps {
+		ts = append(ts, resource.TestStep{
+			Config:      "provider \"sapmessaging\" {\n" + s.provider + "\n}\n" + queue,
+			ExpectError: wrapped(s.want),
+		})
+	}
+	// The environment of the parallel tests must not configure the provider here.
+	t.Setenv(EnvEventMeshServiceKey, "")
+	t.Setenv(EnvCloudIntegrationServiceKey, "")
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: ts})
 }
