@@ -334,7 +334,20 @@ func (s *Server) Reject(name, id string) (RejectResult, error) {
 		return RejectResult{}, ErrMessageNotFound
 	}
 	s.stats.countBroker(func(b *BrokerStats) { b.Rejected++ })
-	res := RejectResult{Queue: name, MessageID: id, DeliveryCount: m.DeliveryCount}
+	res := s.rejectLocked(q, i, m, name)
+	s.mu.Unlock()
+	s.saveState()
+	return res, nil
+}
+
+// rejectLocked decides what becomes of the unacknowledged message m, at
+// index i of queue q (named name), after a failed delivery: it is
+// redelivered while its delivery count is within the queue's
+// maxRedeliveryCount (or Options.RedeliveryCap when that is 0), otherwise
+// it is discarded with OutcomeRedeliveryCapReached (unlimited queues) or
+// dead-lettered. The caller holds s.mu and counts the failure itself.
+func (s *Server) rejectLocked(q *queue, i int, m *message, name string) RejectResult {
+	res := RejectResult{Queue: name, MessageID: m.ID, DeliveryCount: m.DeliveryCount}
 	limit := q.settings.MaxRedeliveryCount
 	switch {
 	case limit == 0 && m.DeliveryCount < s.opts.RedeliveryCap, limit > 0 && m.DeliveryCount <= limit:
@@ -355,9 +368,7 @@ func (s *Server) Reject(name, id string) (RejectResult, error) {
 			res.Reason = detail
 		}
 	}
-	s.mu.Unlock()
-	s.saveState()
-	return res, nil
+	return res
 }
 
 // Messages returns the messages of queue name in order, and whether the queue exists.

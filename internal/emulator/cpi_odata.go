@@ -184,6 +184,17 @@ func parseODataString(s string) (value, rest string, err error) {
 	if !strings.HasPrefix(s, "'") {
 		return "", "", fmt.Errorf("%w: expected a quoted string", errODataSyntax)
 	}
+	v, n, ok := scanQuoted(s)
+	if !ok {
+		return "", "", fmt.Errorf("%w: a quoted key value is not closed", errODataSyntax)
+	}
+	return v, s[n:], nil
+}
+
+// scanQuoted reads the single-quoted literal at the start of s, whose first
+// byte is the opening quote; a doubled quote stands for one. It returns the
+// value and the length of the literal, or ok false when it is not closed.
+func scanQuoted(s string) (value string, n int, ok bool) {
 	var b strings.Builder
 	for i := 1; i < len(s); i++ {
 		if s[i] != '\'' {
@@ -195,9 +206,9 @@ func parseODataString(s string) (value, rest string, err error) {
 			i++
 			continue
 		}
-		return b.String(), s[i+1:], nil
+		return b.String(), i + 1, true
 	}
-	return "", "", fmt.Errorf("%w: a quoted key value is not closed", errODataSyntax)
+	return "", 0, false
 }
 
 // parseODataQuoted parses a whole query option value that must be one quoted

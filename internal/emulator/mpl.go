@@ -379,20 +379,11 @@ func isFilterIdent(c byte) bool {
 // filterQuoted reads a quoted literal (a doubled quote stands for one) and returns its
 // value and length.
 func filterQuoted(s string) (string, int, error) {
-	var b strings.Builder
-	for i := 1; i < len(s); i++ {
-		if s[i] != '\'' {
-			b.WriteByte(s[i])
-			continue
-		}
-		if i+1 < len(s) && s[i+1] == '\'' {
-			b.WriteByte('\'')
-			i++
-			continue
-		}
-		return b.String(), i + 1, nil
+	v, n, ok := scanQuoted(s)
+	if !ok {
+		return "", 0, msgf("a quoted literal is not closed.")
 	}
-	return "", 0, msgf("a quoted literal is not closed.")
+	return v, n, nil
 }
 
 func parseFilterDate(v string) (time.Time, error) {

@@ -964,27 +964,7 @@ func (s *Server) expireLock(name, id string) (res RejectResult, ok bool) {
 		s.mu.Unlock()
 		return RejectResult{}, false
 	}
-	res = RejectResult{Queue: name, MessageID: id, DeliveryCount: m.DeliveryCount}
-	limit := q.settings.MaxRedeliveryCount
-	switch {
-	case limit == 0 && m.DeliveryCount < s.opts.RedeliveryCap, limit > 0 && m.DeliveryCount <= limit:
-		m.InFlight = false
-		res.Outcome = OutcomeRedelivered
-	case limit == 0:
-		q.remove(i)
-		s.stats.countBroker(func(b *BrokerStats) { b.RedeliveryCapReached++; b.Discarded++ })
-		res.Outcome = OutcomeRedeliveryCapReached
-		res.Reason = fmt.Sprintf("Queue %q has maxRedeliveryCount 0, which redelivers without limit; the emulator stopped after %d deliveries.", name, m.DeliveryCount)
-	default:
-		q.remove(i)
-		outcome, detail := s.deadLetterLocked(q, m)
-		res.Outcome = outcome
-		if outcome == OutcomeDeadLettered {
-			res.DeadMsgQueue = detail
-		} else {
-			res.Reason = detail
-		}
-	}
+	res = s.rejectLocked(q, i, m, name)
 	s.mu.Unlock()
 	s.saveState()
 	return res, true

@@ -61,6 +61,27 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte) (*htt
 
 func ok2xx(code int) bool { return code >= 200 && code <= 299 }
 
+// check returns the error of resp's status: ErrNotFound (wrapped with kind
+// and name) for a 404, an *httpx.APIError for any other status outside 2xx,
+// and nil otherwise.
+func check(resp *httpx.Response, method, path, kind, name string) error {
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return notFound(kind, name)
+	case !ok2xx(resp.StatusCode):
+		return httpx.NewAPIError(method, path, resp)
+	}
+	return nil
+}
+
+// write sends a request that changes queues or subscriptions; it drops the
+// cached snapshot before the request and again after it.
+func (c *Client) write(ctx context.Context, method, path string, body []byte) (*httpx.Response, error) {
+	c.InvalidateSnapshot()
+	defer c.InvalidateSnapshot()
+	return c.do(ctx, method, path, body)
+}
+
 // ListQueues returns all queues of the instance.
 func (c *Client) ListQueues(ctx context.Context) ([]Queue, error) {
 	path := ManagementBasePath + "/queues"
@@ -85,11 +106,8 @@ func (c *Client) GetQueue(ctx context.Context, name string) (*Queue, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
-		return nil, notFound("queue", name)
-	case !ok2xx(resp.StatusCode):
-		return nil, httpx.NewAPIError(http.MethodGet, path, resp)
+	if err := check(resp, http.MethodGet, path, "queue", name); err != nil {
+		return nil, err
 	}
 	q, err := DecodeQueue(resp.Body)
 	if err != nil {
@@ -110,9 +128,7 @@ func (c *Client) PutQueue(ctx context.Context, name string, s QueueSettings) (*Q
 		return nil, false, err
 	}
 	path := QueuePath(name)
-	c.InvalidateSnapshot()
-	resp, err := c.do(ctx, http.MethodPut, path, body)
-	c.InvalidateSnapshot()
+	resp, err := c.write(ctx, http.MethodPut, path, body)
 	if err != nil {
 		return nil, false, err
 	}
@@ -137,19 +153,11 @@ func (c *Client) PutQueue(ctx context.Context, name string, s QueueSettings) (*Q
 // DeleteQueue deletes queue name; a missing queue is ErrNotFound.
 func (c *Client) DeleteQueue(ctx context.Context, name string) error {
 	path := QueuePath(name)
-	c.InvalidateSnapshot()
-	resp, err := c.do(ctx, http.MethodDelete, path, nil)
-	c.InvalidateSnapshot()
+	resp, err := c.write(ctx, http.MethodDelete, path, nil)
 	if err != nil {
 		return err
 	}
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
-		return notFound("queue", name)
-	case !ok2xx(resp.StatusCode):
-		return httpx.NewAPIError(http.MethodDelete, path, resp)
-	}
-	return nil
+	return check(resp, http.MethodDelete, path, "queue", name)
 }
 
 // ListSubscriptions returns the topic subscriptions of queue; a missing
@@ -160,11 +168,8 @@ func (c *Client) ListSubscriptions(ctx context.Context, queue string) ([]Subscri
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
-		return nil, notFound("queue", queue)
-	case !ok2xx(resp.StatusCode):
-		return nil, httpx.NewAPIError(http.MethodGet, path, resp)
+	if err := check(resp, http.MethodGet, path, "queue", queue); err != nil {
+		return nil, err
 	}
 	subs, err := DecodeSubscriptions(resp.Body, queue)
 	if err != nil {
@@ -177,38 +182,22 @@ func (c *Client) ListSubscriptions(ctx context.Context, queue string) ([]Subscri
 // subscription exists. A missing queue is ErrNotFound.
 func (c *Client) PutSubscription(ctx context.Context, queue, topic string) error {
 	path := SubscriptionPath(queue, topic)
-	c.InvalidateSnapshot()
-	resp, err := c.do(ctx, http.MethodPut, path, nil)
-	c.InvalidateSnapshot()
+	resp, err := c.write(ctx, http.MethodPut, path, nil)
 	if err != nil {
 		return err
 	}
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
-		return notFound("queue", queue)
-	case !ok2xx(resp.StatusCode):
-		return httpx.NewAPIError(http.MethodPut, path, resp)
-	}
-	return nil
+	return check(resp, http.MethodPut, path, "queue", queue)
 }
 
 // DeleteSubscription removes the subscription of queue to topic; a missing
 // queue or subscription is ErrNotFound.
 func (c *Client) DeleteSubscription(ctx context.Context, queue, topic string) error {
 	path := SubscriptionPath(queue, topic)
-	c.InvalidateSnapshot()
-	resp, err := c.do(ctx, http.MethodDelete, path, nil)
-	c.InvalidateSnapshot()
+	resp, err := c.write(ctx, http.MethodDelete, path, nil)
 	if err != nil {
 		return err
 	}
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
-		return notFound("subscription", queue+" -> "+topic)
-	case !ok2xx(resp.StatusCode):
-		return httpx.NewAPIError(http.MethodDelete, path, resp)
-	}
-	return nil
+	return check(resp, http.MethodDelete, path, "subscription", queue+" -> "+topic)
 }
 
 // Ready checks GET /readinessCheck; a 503 (after the retries that honour its

@@ -50,13 +50,7 @@ func (m *Messaging) Publish(ctx context.Context, queue string, body []byte, cont
 	if err != nil {
 		return err
 	}
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
-		return notFound("queue", queue)
-	case !ok2xx(resp.StatusCode):
-		return httpx.NewAPIError(http.MethodPost, path, resp)
-	}
-	return nil
+	return check(resp, http.MethodPost, path, "queue", queue)
 }
 
 // Consume takes the next message of queue with QoS 1; it returns nil, nil
@@ -67,13 +61,11 @@ func (m *Messaging) Consume(ctx context.Context, queue string) (*Message, error)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case resp.StatusCode == http.StatusNoContent:
+	if resp.StatusCode == http.StatusNoContent {
 		return nil, nil
-	case resp.StatusCode == http.StatusNotFound:
-		return nil, notFound("queue", queue)
-	case !ok2xx(resp.StatusCode):
-		return nil, httpx.NewAPIError(http.MethodPost, path, resp)
+	}
+	if err := check(resp, http.MethodPost, path, "queue", queue); err != nil {
+		return nil, err
 	}
 	return &Message{
 		ID:          resp.Header.Get("X-Message-Id"),
@@ -93,11 +85,5 @@ func (m *Messaging) Ack(ctx context.Context, queue, id string) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
-		return notFound("queue", queue)
-	case !ok2xx(resp.StatusCode):
-		return httpx.NewAPIError(http.MethodPost, path, resp)
-	}
-	return nil
+	return check(resp, http.MethodPost, path, "queue", queue)
 }
