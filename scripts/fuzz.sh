@@ -7,6 +7,28 @@ cd "$(dirname "$0")/.."
 GO="${GO:-go}"
 FUZZTIME="${FUZZTIME:-10s}"
 
+# run_target fuzzes one target. The go command can end a run with "context deadline
+# exceeded" when -fuzztime runs out while it is still minimizing a new interesting
+# input; no failing input is written then, and such a run is repeated once. A run
+# that found a failing input always fails.
+run_target() {
+  local pkg="$1" target="$2" out attempt
+  for attempt in 1 2; do
+    echo "fuzz: ${pkg} ${target} (${FUZZTIME})"
+    out="$(mktemp)"
+    if "${GO}" test -run '^$' -fuzz "^${target}\$" -fuzztime "${FUZZTIME}" "${pkg}" 2>&1 | tee "${out}"; then
+      rm -f "${out}"
+      return 0
+    fi
+    if grep -q 'Failing input written' "${out}" || ! grep -q 'context deadline exceeded' "${out}" || [[ ${attempt} -eq 2 ]]; then
+      rm -f "${out}"
+      return 1
+    fi
+    rm -f "${out}"
+    echo "fuzz: ${target} stopped while minimizing, without a failing input; running it again"
+  done
+}
+
 packages="$("${GO}" list -f '{{.Dir}} {{.ImportPath}}' ./...)"
 ran=0
 # Only packages whose test files declare a Fuzz function are compiled for -list.
@@ -17,8 +39,7 @@ while read -r dir pkg; do
   listed="$("${GO}" test -list '^Fuzz' "${pkg}")"
   mapfile -t targets < <(grep -E '^Fuzz' <<<"${listed}" || true)
   for target in "${targets[@]}"; do
-    echo "fuzz: ${pkg} ${target} (${FUZZTIME})"
-    "${GO}" test -run '^$' -fuzz "^${target}\$" -fuzztime "${FUZZTIME}" "${pkg}"
+    run_target "${pkg}" "${target}"
     ran=$((ran + 1))
   done
 done <<<"${packages}"
