@@ -8,6 +8,10 @@
 // over N built-in terraform_data resources, measured in the same run, plus
 // ceil(N / parallelism) × latency × the API calls a resource needs (1 for a
 // create, 1 for an update; a refresh needs one list of all queues in total).
+// A second floor puts the same commands against internal/cmd/noapiprovider in
+// place of terraform_data: a provider on the same plugin framework with the
+// same queue schema that makes no API call, which measures what Terraform and
+// the framework cost for N plugin resources of this schema.
 //
 // Run it from the repository root: go run ./internal/cmd/bench (or make bench).
 // The peak RSS is taken with /usr/bin/time -v wrapped around the provider.
@@ -132,6 +136,8 @@ type cell struct {
 	wall                         time.Duration // median of the runs
 	tfAlone                      time.Duration // median of terraform_data
 	floor                        time.Duration
+	noAPI                        time.Duration // median of the provider without an API
+	noAPIFloor                   time.Duration
 	cpu, providerCPU, tfAloneCPU time.Duration // medians
 	mgmtCalls                    int64         // the most any run made
 	tokens                       int64
@@ -139,6 +145,14 @@ type cell struct {
 }
 
 func (c cell) ratio() float64 { return float64(c.wall) / float64(c.floor) }
+
+// noAPIRatio compares the wall time with the floor of a provider that makes no API call.
+func (c cell) noAPIRatio() float64 {
+	if c.noAPIFloor == 0 {
+		return 0
+	}
+	return float64(c.wall) / float64(c.noAPIFloor)
+}
 
 // floorFor is Terraform's own time plus the API round trips a resource needs.
 func floorFor(op string, n, parallelism int, latency, tfAlone time.Duration) time.Duration {
@@ -157,6 +171,7 @@ type bench struct {
 	plugins  string
 	emulator string
 	cliRC    string
+	noAPIRC  string // CLI configuration that installs the provider without an API
 	rss      bool
 	log      io.Writer
 }
@@ -214,20 +229,23 @@ func (b *bench) logf(format string, args ...any) {
 	fmt.Fprintf(b.log, "bench: "+format+"\n", args...)
 }
 
-// build compiles the provider and the emulator and writes the CLI configuration.
+// build compiles the provider, the provider without an API and the emulator, and writes the
+// CLI configurations that install them.
 func (b *bench) build() error {
 	realDir := filepath.Join(b.work, "real")
+	noAPIDir := filepath.Join(b.work, "noapi")
 	b.plugins = filepath.Join(b.work, "plugins")
 	b.emulator = filepath.Join(b.work, "emulator")
-	for _, d := range []string{realDir, b.plugins} {
+	for _, d := range []string{realDir, noAPIDir, b.plugins} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
 		}
 	}
-	b.logf("building the provider and the emulator")
+	b.logf("building the provider, the provider without an API and the emulator")
 	provider := filepath.Join(realDir, "terraform-provider-sapmessaging")
 	for _, c := range [][]string{
 		{b.o.goCmd, "build", "-trimpath", "-o", provider, "."},
+		{b.o.goCmd, "build", "-trimpath", "-o", filepath.Join(noAPIDir, "terraform-provider-sapmessaging"), "./internal/cmd/noapiprovider"},
 		{b.o.goCmd, "build", "-trimpath", "-o", b.emulator, "./internal/cmd/emulator"},
 	} {
 		cmd := exec.Command(c[0], c[1:]...)
@@ -250,6 +268,15 @@ func (b *bench) build() error {
 		}
 	}
 	b.cliRC = filepath.Join(b.work, "cli.tfrc")
+	b.noAPIRC = filepath.Join(b.work, "noapi.tfrc")
+	if err := writeCLIConfig(b.cliRC, b.plugins); err != nil {
+		return err
+	}
+	return writeCLIConfig(b.noAPIRC, noAPIDir)
+}
+
+// writeCLIConfig writes a CLI configuration that takes the sapmessaging provider from dir.
+func writeCLIConfig(path, dir string) error {
 	rc := fmt.Sprintf(`provider_installation {
   dev_overrides {
     "registry.terraform.io/sapmessaging/sapmessaging" = %q
@@ -257,8 +284,8 @@ func (b *bench) build() error {
   }
   direct {}
 }
-`, b.plugins, b.plugins)
-	return os.WriteFile(b.cliRC, []byte(rc), 0o644)
+`, dir, dir)
+	return os.WriteFile(path, []byte(rc), 0o644)
 }
 
 // terraformVersion returns the CLI's name and version, such as "Terraform 1.11.4".
@@ -319,21 +346,29 @@ resource "terraform_data" "q" {
 func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 	mine := map[string][]sample{}
 	alone := map[string][]sample{}
+	noAPI := map[string][]sample{}
 	for r := 1; r <= b.o.runs; r++ {
 		b.logf("latency %s, %d queues, run %d/%d", latency, n, r, b.o.runs)
 		base := filepath.Join(b.work, fmt.Sprintf("%s-%d-%d", latency, n, r))
-		ss, err := b.sequence(filepath.Join(base, "terraform_data"), dataHCL(n), "", nil)
+		ss, err := b.sequence(filepath.Join(base, "terraform_data"), dataHCL(n), b.cliRC, "", nil)
 		if err != nil {
 			return nil, fmt.Errorf("terraform_data, %d resources: %w", n, err)
 		}
 		for op, s := range ss {
 			alone[op] = append(alone[op], s)
 		}
+		ss, err = b.sequence(filepath.Join(base, "noapi"), queuesHCL(n), b.noAPIRC, "", nil)
+		if err != nil {
+			return nil, fmt.Errorf("%d queues without an API: %w", n, err)
+		}
+		for op, s := range ss {
+			noAPI[op] = append(noAPI[op], s)
+		}
 		em, err := b.startEmulator(filepath.Join(base, "keys"), latency)
 		if err != nil {
 			return nil, err
 		}
-		ss, err = b.sequence(filepath.Join(base, "queues"), queuesHCL(n), filepath.Join(base, "keys", "event-mesh.json"), em)
+		ss, err = b.sequence(filepath.Join(base, "queues"), queuesHCL(n), b.cliRC, filepath.Join(base, "keys", "event-mesh.json"), em)
 		em.stop()
 		if err != nil {
 			return nil, fmt.Errorf("%d queues at %s latency: %w", n, latency, err)
@@ -354,6 +389,8 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 			c.rssKB = max(c.rssKB, s.rssKB)
 		}
 		c.floor = floorFor(op, n, b.o.parallelism, latency, c.tfAlone)
+		c.noAPI = median(noAPI[op])
+		c.noAPIFloor = floorFor(op, n, b.o.parallelism, latency, c.noAPI)
 		cells = append(cells, c)
 	}
 	return cells, nil
@@ -378,9 +415,10 @@ func medianOf(ss []sample, get func(sample) time.Duration) time.Duration {
 	return (ws[len(ws)/2-1] + ws[len(ws)/2]) / 2
 }
 
-// sequence creates, refreshes and updates the configuration hcl in dir. With em set, the
-// emulator's statistics and the provider's RSS are taken per command.
-func (b *bench) sequence(dir, hcl, key string, em *emulatorProc) (map[string]sample, error) {
+// sequence creates, refreshes and updates the configuration hcl in dir with the CLI
+// configuration rc. With em set, the emulator's statistics and the provider's RSS are taken
+// per command.
+func (b *bench) sequence(dir, hcl, rc, key string, em *emulatorProc) (map[string]sample, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -407,7 +445,7 @@ func (b *bench) sequence(dir, hcl, key string, em *emulatorProc) (map[string]sam
 		cmd := exec.Command(b.o.terraform, st.args...)
 		cmd.Dir = dir
 		cmd.Env = append(cleanEnv(),
-			"TF_CLI_CONFIG_FILE="+b.cliRC,
+			"TF_CLI_CONFIG_FILE="+rc,
 			"TF_IN_AUTOMATION=1",
 			"CHECKPOINT_DISABLE=1",
 			"SAPMESSAGING_EVENT_MESH_SERVICE_KEY="+key,
@@ -612,18 +650,25 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds())
 // render formats the results as markdown.
 func render(o options, tfVersion string, cells []cell, validation []benchLine, rss bool) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s, parallelism %d, median of %d run(s); floor = Terraform alone (the same command over N terraform_data) + ceil(N / %d) × latency × API calls per resource (1 per create or update; 1 list in total for a refresh).\n\n",
+	fmt.Fprintf(&sb, "%s, parallelism %d, median of %d run(s). Floor = the same command over N terraform_data + ceil(N / %d) × latency × API calls per resource "+
+		"(1 per create or update; 1 list in total for a refresh). No-API floor = the same command against a provider with the same queue schema on the same "+
+		"plugin framework that makes no API call + the same latency term.\n\n",
 		tfVersion, o.parallelism, o.runs, o.parallelism)
-	sb.WriteString("| Latency | N | Command | Mgmt API calls | Wall time | Terraform alone | Floor | Ratio | CPU: all / provider / Terraform alone | Provider peak RSS |\n")
-	sb.WriteString("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	sb.WriteString("| Latency | N | Command | Mgmt API calls | Wall time | terraform_data → floor | Ratio | No-API provider → floor | Ratio | CPU: all / provider / terraform_data | Provider peak RSS |\n")
+	sb.WriteString("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, c := range cells {
 		mem, provCPU := "n/a", "n/a"
 		if rss && c.rssKB > 0 {
 			mem = fmt.Sprintf("%.0f MiB", float64(c.rssKB)/1024)
 			provCPU = seconds(c.providerCPU)
 		}
-		fmt.Fprintf(&sb, "| %s | %d | %s | %d | %s | %s | %s | %.2f× | %s / %s / %s | %s |\n",
-			c.latency, c.n, c.op, c.mgmtCalls, seconds(c.wall), seconds(c.tfAlone), seconds(c.floor), c.ratio(),
+		noAPI, noAPIRatio := "n/a", "n/a"
+		if c.noAPIFloor > 0 {
+			noAPI = seconds(c.noAPI) + " → " + seconds(c.noAPIFloor)
+			noAPIRatio = fmt.Sprintf("%.2f×", c.noAPIRatio())
+		}
+		fmt.Fprintf(&sb, "| %s | %d | %s | %d | %s | %s → %s | %.2f× | %s | %s | %s / %s / %s | %s |\n",
+			c.latency, c.n, c.op, c.mgmtCalls, seconds(c.wall), seconds(c.tfAlone), seconds(c.floor), c.ratio(), noAPI, noAPIRatio,
 			seconds(c.cpu), provCPU, seconds(c.tfAloneCPU), mem)
 	}
 	if len(validation) > 0 {
@@ -647,8 +692,8 @@ func targets(cells []cell, validation []benchLine, rss bool) string {
 		}
 		return "**missed**"
 	}
-	var worstRatio float64
-	var worst cell
+	var worstRatio, worstNoAPI float64
+	var worst, worstCell cell
 	var peakKB int64
 	maxN := 0
 	for _, c := range cells {
@@ -656,6 +701,9 @@ func targets(cells []cell, validation []benchLine, rss bool) string {
 		peakKB = max(peakKB, c.rssKB)
 		if c.op != opPlan && c.ratio() > worstRatio {
 			worstRatio, worst = c.ratio(), c
+		}
+		if c.op != opPlan && c.noAPIRatio() > worstNoAPI {
+			worstNoAPI, worstCell = c.noAPIRatio(), c
 		}
 	}
 	for _, c := range cells {
@@ -665,6 +713,10 @@ func targets(cells []cell, validation []benchLine, rss bool) string {
 	}
 	if worst.n > 0 {
 		fmt.Fprintf(&sb, "- apply within 1.2× of the floor: worst %.2f× (%s, %d queues, %s), %s\n", worstRatio, worst.op, worst.n, worst.latency, mark(worstRatio <= 1.2))
+	}
+	if worstCell.n > 0 {
+		fmt.Fprintf(&sb, "- for comparison, against the no-API floor (Terraform and the plugin framework with this schema): worst %.2f× (%s, %d queues, %s)\n",
+			worstNoAPI, worstCell.op, worstCell.n, worstCell.latency)
 	}
 	if len(validation) > 0 {
 		slowest := validation[0]

@@ -1,0 +1,28 @@
+// Command noapiprovider serves a provider named sapmessaging whose only
+// resource, sapmessaging_queue, has the schema of the real one but makes no API
+// call: Create and Update copy the plan into the state, Read keeps the state and
+// Delete forgets it. The provider benchmark (internal/cmd/bench) times the same
+// Terraform commands against it to measure what Terraform and the plugin
+// framework cost for N resources of this schema, the part of an apply that no
+// provider built on the framework can avoid.
+package main
+
+import (
+	"context"
+	"log"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
+)
+
+func main() {
+	provider.SilenceUnwantedLogs()
+	opts := providerserver.ServeOpts{
+		Address:         "registry.terraform.io/sapmessaging/sapmessaging",
+		ProtocolVersion: 6,
+	}
+	if err := providerserver.Serve(context.Background(), newProvider, opts); err != nil {
+		log.Fatal(err.Error())
+	}
+}
