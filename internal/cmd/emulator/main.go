@@ -36,7 +36,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	state := fs.String("state", "", "state `file` loaded at start and rewritten after every change")
 	latency := fs.Duration("latency", 0, "latency added to every API request")
 	faultRate := fs.Float64("fault-rate", 0, "probability (0..1) of a random fault per API request")
-	faultKinds := fs.String("fault-kinds", "", "comma-separated fault kinds drawn at random (429,500,502,503,drop,slow,token-expiry; default 429,500,502,503)")
+	faultKinds := fs.String("fault-kinds", "", "comma-separated fault kinds drawn at random ("+faultKindNames()+"; default 429,500,502,503)")
 	seed := fs.Int64("seed", 0, "seed of the random faults")
 	retryAfter := fs.Duration("retry-after", 0, "Retry-After of injected 429 (default 1s) and 503 answers")
 	slowDelay := fs.Duration("slow-delay", 0, "delay of the slow fault (default 65s)")
@@ -111,4 +111,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// faultKindNames lists every fault kind the emulator can inject, for the -fault-kinds help.
+func faultKindNames() string {
+	names := make([]string, len(emulator.AllFaultKinds))
+	for i, k := range emulator.AllFaultKinds {
+		names[i] = string(k)
+	}
+	return strings.Join(names, ",")
 }

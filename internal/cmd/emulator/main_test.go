@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
 var listeningLine = regexp.MustCompile(`^listening on (http://127\.0\.0\.1:[0-9]+)$`)
@@ -205,6 +207,23 @@ func TestRunRefusesBadFlags(t *testing.T) {
 		}
 		if stderr.Len() == 0 {
 			t.Errorf("%v: no explanation on stderr", args)
+		}
+	}
+}
+
+// -h names every fault kind the emulator can inject, and each of them is accepted.
+func TestHelpNamesEveryFaultKind(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	if c := run(context.Background(), []string{"-h"}, &stdout, &stderr); c == 0 {
+		t.Fatal("-h: exit code 0")
+	}
+	for _, k := range emulator.AllFaultKinds {
+		if !strings.Contains(stderr.String(), string(k)) {
+			t.Errorf("the help does not name the fault kind %q:\n%s", k, stderr.String())
+		}
+		if _, err := emulator.ParseFaultKind(string(k)); err != nil {
+			t.Errorf("the fault kind %q is refused: %v", k, err)
 		}
 	}
 }
