@@ -84,6 +84,14 @@ type queue struct {
 	msgs     []*message // in enqueue order
 }
 
+// viewLocked is the service's view of q, with the consumers of the running integration flows
+// that consume it. The caller holds s.mu.
+func (s *Server) viewLocked(q *queue) Queue {
+	v := q.view()
+	v.ConsumerCount = s.consumers[q.name]
+	return v
+}
+
 func (q *queue) view() Queue {
 	v := Queue{
 		Name:                           q.name,
@@ -291,7 +299,7 @@ func (s *Server) handleGetQueue(w http.ResponseWriter, r *http.Request) {
 	changed := false
 	if ok {
 		changed = s.sweepLocked(q)
-		v = q.view()
+		v = s.viewLocked(q)
 	}
 	s.mu.Unlock()
 	if changed {
@@ -333,7 +341,7 @@ func (s *Server) handlePutQueue(w http.ResponseWriter, r *http.Request) {
 	}
 	q.settings = st
 	s.sweepLocked(q)
-	v := q.view()
+	v := s.viewLocked(q)
 	s.mu.Unlock()
 	s.saveState()
 	if exists {
@@ -461,7 +469,7 @@ func (s *Server) Queue(name string) (Queue, bool) {
 		return Queue{}, false
 	}
 	s.sweepLocked(q)
-	return q.view(), true
+	return s.viewLocked(q), true
 }
 
 // Queues returns all queues sorted by name.
@@ -470,7 +478,7 @@ func (s *Server) Queues() []Queue {
 	defer s.mu.Unlock()
 	out := make([]Queue, 0, len(s.queues))
 	for _, q := range s.queues {
-		out = append(out, q.view())
+		out = append(out, s.viewLocked(q))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

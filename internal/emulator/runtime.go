@@ -479,6 +479,8 @@ func (cn *consumer) run(ctx context.Context) {
 	s := cn.s
 	s.rt.active.Add(1)
 	defer s.rt.active.Add(-1)
+	s.countConsumer(cn.queue, 1)
+	defer s.countConsumer(cn.queue, -1)
 	base := max(s.retryInterval(), time.Millisecond)
 	idle := base
 	reported := false
@@ -499,6 +501,15 @@ func (cn *consumer) run(ctx context.Context) {
 		if cn.process(ctx, batch) && !sleepCtx(ctx, s.retryInterval()) {
 			return
 		}
+	}
+}
+
+// countConsumer adds delta to the consumers of a queue that its consumerCount reports.
+func (s *Server) countConsumer(queue string, delta int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.consumers[queue] += delta; s.consumers[queue] <= 0 {
+		delete(s.consumers, queue)
 	}
 }
 

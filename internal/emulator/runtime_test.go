@@ -518,6 +518,11 @@ func TestRuntimeFollowsDeployments(t *testing.T) {
 		c, ok := consumer()
 		return ok && c.MaxRetries != nil && *c.MaxRetries == 1
 	})
+	consumerCount := func() int64 {
+		q, _ := e.s.Queue(queue)
+		return q.ConsumerCount
+	}
+	waitFor(t, "consumerCount 1 while the flow consumes", func() bool { return consumerCount() == 1 })
 	first, _ := consumer()
 	if first.Queue != queue || first.QueuePrefetch != 2 || first.DeliveryState != emulator.DeliveryStateRejected || first.ExceptionEnd != "error" {
 		t.Fatalf("consumer %+v does not reflect the flow", first)
@@ -548,6 +553,9 @@ func TestRuntimeFollowsDeployments(t *testing.T) {
 		_, ok := consumer()
 		return !ok && e.s.ActiveConsumers() == 0
 	})
+	if n := consumerCount(); n != 0 {
+		t.Fatalf("consumerCount %d after the undeploy", n)
+	}
 
 	e.deploy(t, "Other", queue, nil, nil, nil)
 	waitFor(t, "a running consumer", func() bool { return e.s.ActiveConsumers() == 1 })

@@ -98,6 +98,7 @@ type Server struct {
 
 	mu            sync.Mutex // guards queues, messages, readiness
 	queues        map[string]*queue
+	consumers     map[string]int64 // queue name -> running flow consumers
 	subscriptions int
 	ready         bool
 	readyAfter    time.Duration
@@ -149,14 +150,15 @@ func New(opts Options) *Server {
 		opts.RetryCap = DefaultRetryCap
 	}
 	s := &Server{
-		opts:    opts,
-		labels:  map[string]string{},
-		clients: map[string]*oauthClient{},
-		tokens:  map[string]tokenInfo{},
-		queues:  map[string]*queue{},
-		ready:   true,
-		cpi:     newCPIState(),
-		rt:      newRuntimeState(),
+		opts:      opts,
+		labels:    map[string]string{},
+		clients:   map[string]*oauthClient{},
+		tokens:    map[string]tokenInfo{},
+		queues:    map[string]*queue{},
+		consumers: map[string]int64{},
+		ready:     true,
+		cpi:       newCPIState(),
+		rt:        newRuntimeState(),
 	}
 	s.stats.reset()
 	s.faults.set(opts.Faults)
