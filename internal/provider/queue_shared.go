@@ -188,7 +188,7 @@ type queueModelPtr[M any] interface {
 
 func createQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *providerData, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() || !d.eventMeshOrError(&resp.Diagnostics) {
 		return
 	}
@@ -197,13 +197,13 @@ func createQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 	p := P(&plan)
 	if q, _ := putQueue(ctx, d.eventMesh, p.queueName(), p.settings(), &resp.Diagnostics); q != nil {
 		p.fromAPI(q)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	}
 }
 
 func readQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *providerData, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state M
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !d.eventMeshOrError(&resp.Diagnostics) {
 		return
 	}
@@ -219,13 +219,13 @@ func readQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *provid
 		return
 	}
 	p.fromAPI(q)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
 func updateQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *providerData, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !d.eventMeshOrError(&resp.Diagnostics) {
 		return
 	}
@@ -234,17 +234,17 @@ func updateQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 	switch {
 	case err == nil:
 		pp.fromAPI(q)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	case q != nil:
 		// The update failed: record what the service holds now, keeping force_destroy as it was.
 		sp.fromAPI(q)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 	}
 }
 
 func deleteQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *providerData, dmq bool, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state M
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !d.eventMeshOrError(&resp.Diagnostics) {
 		return
 	}

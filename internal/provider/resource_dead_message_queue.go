@@ -94,7 +94,7 @@ func (r *deadMessageQueueResource) Configure(_ context.Context, req resource.Con
 
 func (r *deadMessageQueueResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m deadMessageQueueModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -78,7 +78,7 @@ func subscriptionID(queue, topic string) string { return queue + "," + topic }
 
 func (r *queueSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan queueSubscriptionModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() || !r.data.eventMeshOrError(&resp.Diagnostics) {
 		return
 	}
@@ -88,12 +88,12 @@ func (r *queueSubscriptionResource) Create(ctx context.Context, req resource.Cre
 		return
 	}
 	plan.ID = types.StringValue(subscriptionID(queue, topic))
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 }
 
 func (r *queueSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state queueSubscriptionModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.eventMeshOrError(&resp.Diagnostics) {
 		return
 	}
@@ -110,7 +110,7 @@ func (r *queueSubscriptionResource) Read(ctx context.Context, req resource.ReadR
 	for _, s := range subs {
 		if s.TopicPattern == topic {
 			state.ID = types.StringValue(subscriptionID(queue, topic))
-			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+			resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 			return
 		}
 	}
@@ -120,13 +120,13 @@ func (r *queueSubscriptionResource) Read(ctx context.Context, req resource.ReadR
 // Update is never called: every argument forces replacement.
 func (r *queueSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan queueSubscriptionModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 }
 
 func (r *queueSubscriptionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state queueSubscriptionModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.eventMeshOrError(&resp.Diagnostics) {
 		return
 	}

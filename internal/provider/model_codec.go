@@ -1,0 +1,191 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// The resources that a landscape holds by the hundred (queues, dead message queues and
+// subscriptions) read and write their models through a layout computed once per model type,
+// instead of through Config.Get, Plan.Get, State.Get and State.Set. Those walk the model's
+// struct tags with reflection on every call and compile a regular expression per field, which
+// made up about a sixth of the provider's CPU time in a refresh of 250 queues.
+//
+// A model is a struct whose fields are attr.Value types (types.String, types.Int64, ...) tagged
+// `tfsdk:"<attribute>"`, one field per attribute of the schema, as the framework expects.
+
+// modelLayout maps the fields of one model type onto the attributes of its schema.
+type modelLayout struct {
+	objectType tftypes.Object
+	fields     []layoutField
+}
+
+type layoutField struct {
+	attribute string
+	index     int
+	attrType  attr.Type
+	goType    reflect.Type
+}
+
+// layouts caches a *modelLayout per model type.
+var layouts sync.Map
+
+// schemaTyped is what the Schema field of tfsdk.Config, Plan and State offers.
+type schemaTyped interface {
+	Type() attr.Type
+}
+
+// layoutFor returns the layout of model type t under schema s, computing it on first use.
+func layoutFor(ctx context.Context, t reflect.Type, s schemaTyped) (*modelLayout, error) {
+	if l, ok := layouts.Load(t); ok {
+		return l.(*modelLayout), nil
+	}
+	l, err := newLayout(ctx, t, s)
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := layouts.LoadOrStore(t, l)
+	return actual.(*modelLayout), nil
+}
+
+func newLayout(ctx context.Context, t reflect.Type, s schemaTyped) (*modelLayout, error) {
+	if s == nil {
+		return nil, fmt.Errorf("no schema for model %s", t)
+	}
+	typed, ok := s.Type().(attr.TypeWithAttributeTypes)
+	if !ok {
+		return nil, fmt.Errorf("the schema of model %s is not an object", t)
+	}
+	attrTypes := typed.AttributeTypes()
+	objectType, ok := s.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		return nil, fmt.Errorf("the schema of model %s is not an object", t)
+	}
+	if t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("model %s is not a struct", t)
+	}
+	attrValue := reflect.TypeFor[attr.Value]()
+	l := &modelLayout{objectType: objectType}
+	seen := map[string]bool{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, ok := f.Tag.Lookup("tfsdk")
+		if !ok || name == "-" {
+			return nil, fmt.Errorf("model %s: field %s has no tfsdk tag", t, f.Name)
+		}
+		at, ok := attrTypes[name]
+		if !ok {
+			return nil, fmt.Errorf("model %s: field %s names attribute %q, which the schema lacks", t, f.Name, name)
+		}
+		if !f.Type.Implements(attrValue) {
+			return nil, fmt.Errorf("model %s: field %s is a %s, not an attr.Value", t, f.Name, f.Type)
+		}
+		seen[name] = true
+		l.fields = append(l.fields, layoutField{attribute: name, index: i, attrType: at, goType: f.Type})
+	}
+	for name := range attrTypes {
+		if !seen[name] {
+			return nil, fmt.Errorf("model %s has no field for attribute %q", t, name)
+		}
+	}
+	return l, nil
+}
+
+// decodeModel reads raw, an object of the schema, into *m.
+func decodeModel[M any](ctx context.Context, s schemaTyped, raw tftypes.Value, m *M) diag.Diagnostics {
+	var diags diag.Diagnostics
+	l, err := layoutFor(ctx, reflect.TypeFor[M](), s)
+	if err == nil {
+		err = l.decode(ctx, raw, reflect.ValueOf(m).Elem())
+	}
+	if err != nil {
+		diags.AddError("Cannot Read Resource Data",
+			"The provider could not read the resource's data into its model: "+err.Error()+". This is a bug in the provider; please report it.")
+	}
+	return diags
+}
+
+func (l *modelLayout) decode(ctx context.Context, raw tftypes.Value, dst reflect.Value) error {
+	if !raw.Type().Equal(l.objectType) {
+		return fmt.Errorf("the value is a %s, not the schema's %s", raw.Type(), l.objectType)
+	}
+	if !raw.IsKnown() || raw.IsNull() {
+		return fmt.Errorf("the value is null or unknown")
+	}
+	var values map[string]tftypes.Value
+	if err := raw.As(&values); err != nil {
+		return err
+	}
+	for _, f := range l.fields {
+		v, err := f.attrType.ValueFromTerraform(ctx, values[f.attribute])
+		if err != nil {
+			return fmt.Errorf("attribute %q: %w", f.attribute, err)
+		}
+		rv := reflect.ValueOf(v)
+		if !rv.Type().AssignableTo(f.goType) {
+			return fmt.Errorf("attribute %q: a %s does not fit the model's %s", f.attribute, rv.Type(), f.goType)
+		}
+		dst.Field(f.index).Set(rv)
+	}
+	return nil
+}
+
+// encodeModel returns *m as an object of the schema.
+func encodeModel[M any](ctx context.Context, s schemaTyped, m *M) (tftypes.Value, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	l, err := layoutFor(ctx, reflect.TypeFor[M](), s)
+	var v tftypes.Value
+	if err == nil {
+		v, err = l.encode(ctx, reflect.ValueOf(m).Elem())
+	}
+	if err != nil {
+		diags.AddError("Cannot Write Resource Data",
+			"The provider could not write the resource's model: "+err.Error()+". This is a bug in the provider; please report it.")
+	}
+	return v, diags
+}
+
+func (l *modelLayout) encode(ctx context.Context, src reflect.Value) (tftypes.Value, error) {
+	values := make(map[string]tftypes.Value, len(l.fields))
+	for _, f := range l.fields {
+		av, _ := src.Field(f.index).Interface().(attr.Value)
+		tv, err := av.ToTerraformValue(ctx)
+		if err != nil {
+			return tftypes.Value{}, fmt.Errorf("attribute %q: %w", f.attribute, err)
+		}
+		values[f.attribute] = tv
+	}
+	if err := tftypes.ValidateValue(l.objectType, values); err != nil {
+		return tftypes.Value{}, err
+	}
+	return tftypes.NewValue(l.objectType, values), nil
+}
+
+// getConfig, getPlan and getState read the configuration, plan or prior state into *m.
+func getConfig[M any](ctx context.Context, c tfsdk.Config, m *M) diag.Diagnostics {
+	return decodeModel(ctx, c.Schema, c.Raw, m)
+}
+
+func getPlan[M any](ctx context.Context, p tfsdk.Plan, m *M) diag.Diagnostics {
+	return decodeModel(ctx, p.Schema, p.Raw, m)
+}
+
+func getState[M any](ctx context.Context, s tfsdk.State, m *M) diag.Diagnostics {
+	return decodeModel(ctx, s.Schema, s.Raw, m)
+}
+
+// setState writes *m as the new state.
+func setState[M any](ctx context.Context, s *tfsdk.State, m *M) diag.Diagnostics {
+	v, diags := encodeModel(ctx, s.Schema, m)
+	if !diags.HasError() {
+		s.Raw = v
+	}
+	return diags
+}

@@ -1,0 +1,170 @@
+package provider
+
+import (
+	"context"
+	"math/big"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// schemaOf returns the resource's schema.
+func schemaOf(t testing.TB, r resource.Resource) tfsdk.State {
+	t.Helper()
+	var resp resource.SchemaResponse
+	r.Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatal(resp.Diagnostics)
+	}
+	return tfsdk.State{Schema: resp.Schema}
+}
+
+// objectValues returns an object of the state's schema: a null, an unknown and a known value
+// per attribute in turn, so that each case of decoding shows up across the attributes.
+func objectValues(t testing.TB, st tfsdk.State, shift int) tftypes.Value {
+	t.Helper()
+	ot, ok := st.Schema.Type().TerraformType(context.Background()).(tftypes.Object)
+	if !ok {
+		t.Fatal("the schema is not an object")
+	}
+	names := make([]string, 0, len(ot.AttributeTypes))
+	for name := range ot.AttributeTypes {
+		names = append(names, name)
+	}
+	// A fixed order, so that the case an attribute gets depends on its name, not on map order.
+	slices.Sort(names)
+	vals := map[string]tftypes.Value{}
+	for i, name := range names {
+		at := ot.AttributeTypes[name]
+		switch (i + shift) % 3 {
+		case 0:
+			vals[name] = tftypes.NewValue(at, nil)
+		case 1:
+			vals[name] = tftypes.NewValue(at, tftypes.UnknownValue)
+		default:
+			switch {
+			case at.Is(tftypes.String):
+				vals[name] = tftypes.NewValue(at, "acme/crm/prod/"+name)
+			case at.Is(tftypes.Number):
+				vals[name] = tftypes.NewValue(at, big.NewFloat(float64(len(name))))
+			case at.Is(tftypes.Bool):
+				vals[name] = tftypes.NewValue(at, true)
+			default:
+				t.Fatalf("attribute %s: no test value for %s", name, at)
+			}
+		}
+	}
+	return tftypes.NewValue(ot, vals)
+}
+
+// checkCodec asserts that the layout reads and writes model M exactly as the framework does.
+func checkCodec[M any](t *testing.T, r resource.Resource) {
+	t.Helper()
+	ctx := context.Background()
+	st := schemaOf(t, r)
+	for shift := range 3 {
+		st.Raw = objectValues(t, st, shift)
+		var mine, theirs M
+		if d := getState(ctx, st, &mine); d.HasError() {
+			t.Fatalf("shift %d: getState: %v", shift, d)
+		}
+		if d := st.Get(ctx, &theirs); d.HasError() {
+			t.Fatalf("shift %d: State.Get: %v", shift, d)
+		}
+		if !reflect.DeepEqual(mine, theirs) {
+			t.Fatalf("shift %d: decoded\n%+v\nthe framework decodes\n%+v", shift, mine, theirs)
+		}
+		out := tfsdk.State{Schema: st.Schema}
+		if d := setState(ctx, &out, &mine); d.HasError() {
+			t.Fatalf("shift %d: setState: %v", shift, d)
+		}
+		want := tfsdk.State{Schema: st.Schema}
+		if d := want.Set(ctx, &theirs); d.HasError() {
+			t.Fatalf("shift %d: State.Set: %v", shift, d)
+		}
+		if !out.Raw.Equal(want.Raw) || !out.Raw.Equal(st.Raw) {
+			t.Fatalf("shift %d: encoded\n%s\nthe framework encodes\n%s", shift, out.Raw, want.Raw)
+		}
+	}
+}
+
+func TestModelCodec_matchesFramework(t *testing.T) {
+	t.Parallel()
+	t.Run("queue", func(t *testing.T) { checkCodec[queueModel](t, NewQueueResource()) })
+	t.Run("dead_message_queue", func(t *testing.T) { checkCodec[deadMessageQueueModel](t, NewDeadMessageQueueResource()) })
+	t.Run("queue_subscription", func(t *testing.T) { checkCodec[queueSubscriptionModel](t, NewQueueSubscriptionResource()) })
+}
+
+type (
+	missingFieldModel struct {
+		ID types.String `tfsdk:"id"`
+	}
+	untaggedFieldModel struct {
+		ID           types.String `tfsdk:"id"`
+		QueueName    types.String
+		TopicPattern types.String `tfsdk:"topic_pattern"`
+	}
+	foreignFieldModel struct {
+		ID           types.String `tfsdk:"id"`
+		QueueName    types.String `tfsdk:"queue_name"`
+		TopicPattern types.String `tfsdk:"topic_pattern"`
+		Extra        types.String `tfsdk:"extra"`
+	}
+	plainFieldModel struct {
+		ID           types.String `tfsdk:"id"`
+		QueueName    string       `tfsdk:"queue_name"`
+		TopicPattern types.String `tfsdk:"topic_pattern"`
+	}
+	wrongTypeModel struct {
+		ID           types.String `tfsdk:"id"`
+		QueueName    types.Int64  `tfsdk:"queue_name"`
+		TopicPattern types.String `tfsdk:"topic_pattern"`
+	}
+)
+
+// A model that does not match its schema is an error that names the field, never a panic.
+func TestModelCodec_mismatchedModels(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := schemaOf(t, NewQueueSubscriptionResource())
+	st.Raw = objectValues(t, st, 2)
+	check := func(name string, d diag.Diagnostics, want string) {
+		t.Helper()
+		if !d.HasError() {
+			t.Errorf("%s: no error, want one containing %q", name, want)
+			return
+		}
+		if detail := d.Errors()[0].Detail(); !strings.Contains(detail, want) {
+			t.Errorf("%s: want an error containing %q, got %q", name, want, detail)
+		}
+	}
+	var m1 missingFieldModel
+	d := getState(ctx, st, &m1)
+	check("missing field", d, `no field for attribute`)
+	var m2 untaggedFieldModel
+	d = getState(ctx, st, &m2)
+	check("untagged field", d, "QueueName has no tfsdk tag")
+	var m3 foreignFieldModel
+	d = getState(ctx, st, &m3)
+	check("foreign field", d, `attribute "extra", which the schema lacks`)
+	var m4 plainFieldModel
+	d = getState(ctx, st, &m4)
+	check("plain field", d, "not an attr.Value")
+	var m5 wrongTypeModel
+	d = getState(ctx, st, &m5)
+	check("wrong type", d, `attribute "queue_name"`)
+
+	var ok queueSubscriptionModel
+	d = getState(ctx, tfsdk.State{Schema: st.Schema, Raw: tftypes.NewValue(st.Raw.Type(), nil)}, &ok)
+	check("null object", d, "null or unknown")
+	other := schemaOf(t, NewQueueResource())
+	d = getState(ctx, tfsdk.State{Schema: st.Schema, Raw: objectValues(t, other, 0)}, &ok)
+	check("object of another schema", d, "not the schema's")
+}
