@@ -34,8 +34,11 @@ type layoutField struct {
 	goType    reflect.Type
 }
 
-// layouts caches a *modelLayout per model type.
-var layouts sync.Map
+// layouts caches the layout of each model type.
+var layouts = struct {
+	sync.RWMutex
+	byType map[reflect.Type]*modelLayout
+}{byType: map[reflect.Type]*modelLayout{}}
 
 // schemaTyped is what the Schema field of tfsdk.Config, Plan and State offers.
 type schemaTyped interface {
@@ -44,15 +47,23 @@ type schemaTyped interface {
 
 // layoutFor returns the layout of model type t under schema s, computing it on first use.
 func layoutFor(ctx context.Context, t reflect.Type, s schemaTyped) (*modelLayout, error) {
-	if l, ok := layouts.Load(t); ok {
-		return l.(*modelLayout), nil
+	layouts.RLock()
+	l, ok := layouts.byType[t]
+	layouts.RUnlock()
+	if ok {
+		return l, nil
 	}
 	l, err := newLayout(ctx, t, s)
 	if err != nil {
 		return nil, err
 	}
-	actual, _ := layouts.LoadOrStore(t, l)
-	return actual.(*modelLayout), nil
+	layouts.Lock()
+	defer layouts.Unlock()
+	if cached, ok := layouts.byType[t]; ok {
+		return cached, nil
+	}
+	layouts.byType[t] = l
+	return l, nil
 }
 
 func newLayout(ctx context.Context, t reflect.Type, s schemaTyped) (*modelLayout, error) {

@@ -97,9 +97,18 @@ func checkCodec[M any](t *testing.T, r resource.Resource) {
 
 func TestModelCodec_matchesFramework(t *testing.T) {
 	t.Parallel()
-	t.Run("queue", func(t *testing.T) { checkCodec[queueModel](t, NewQueueResource()) })
-	t.Run("dead_message_queue", func(t *testing.T) { checkCodec[deadMessageQueueModel](t, NewDeadMessageQueueResource()) })
-	t.Run("queue_subscription", func(t *testing.T) { checkCodec[queueSubscriptionModel](t, NewQueueSubscriptionResource()) })
+	t.Run("queue", func(t *testing.T) {
+		t.Parallel()
+		checkCodec[queueModel](t, NewQueueResource())
+	})
+	t.Run("dead_message_queue", func(t *testing.T) {
+		t.Parallel()
+		checkCodec[deadMessageQueueModel](t, NewDeadMessageQueueResource())
+	})
+	t.Run("queue_subscription", func(t *testing.T) {
+		t.Parallel()
+		checkCodec[queueSubscriptionModel](t, NewQueueSubscriptionResource())
+	})
 }
 
 type (
