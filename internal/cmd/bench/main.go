@@ -137,6 +137,7 @@ type cell struct {
 	tfAlone                      time.Duration // median of terraform_data
 	floor                        time.Duration
 	noAPI                        time.Duration // median of the provider without an API
+	noAPICPU                     time.Duration // median CPU time of the provider without an API
 	noAPIFloor                   time.Duration
 	cpu, providerCPU, tfAloneCPU time.Duration // medians
 	mgmtCalls                    int64         // the most any run made
@@ -253,17 +254,17 @@ func (b *bench) build() error {
 			return fmt.Errorf("%s: %v\n%s", strings.Join(c, " "), err, out)
 		}
 	}
-	wrapper := filepath.Join(b.plugins, "terraform-provider-sapmessaging")
-	if st, err := os.Stat(b.o.timeCmd); b.o.timeCmd != "" && err == nil && st.Mode()&0o111 != 0 {
-		// GNU time runs the provider as its child and appends its resource use on exit.
-		script := fmt.Sprintf("#!/bin/sh\nexec %q -v -a -o \"$SAPMESSAGING_BENCH_RSS\" %q \"$@\"\n", b.o.timeCmd, provider)
-		if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
-			return err
-		}
-		b.rss = true
-	} else {
-		b.logf("no GNU time at %q: the provider's peak RSS is not measured (install the Debian package time)", b.o.timeCmd)
-		if err := os.Symlink(provider, wrapper); err != nil {
+	noAPIPlugins := filepath.Join(b.work, "noapi-plugins")
+	if err := os.MkdirAll(noAPIPlugins, 0o755); err != nil {
+		return err
+	}
+	st, err := os.Stat(b.o.timeCmd)
+	b.rss = b.o.timeCmd != "" && err == nil && st.Mode()&0o111 != 0
+	if !b.rss {
+		b.logf("no GNU time at %q: the providers' peak RSS and CPU time are not measured (install the Debian package time)", b.o.timeCmd)
+	}
+	for dir, binary := range map[string]string{b.plugins: provider, noAPIPlugins: filepath.Join(noAPIDir, "terraform-provider-sapmessaging")} {
+		if err := b.installPlugin(dir, binary); err != nil {
 			return err
 		}
 	}
@@ -272,7 +273,19 @@ func (b *bench) build() error {
 	if err := writeCLIConfig(b.cliRC, b.plugins); err != nil {
 		return err
 	}
-	return writeCLIConfig(b.noAPIRC, noAPIDir)
+	return writeCLIConfig(b.noAPIRC, noAPIPlugins)
+}
+
+// installPlugin puts the provider binary into the plugin directory dir: wrapped in GNU time,
+// which runs it as its child and appends its resource use to $SAPMESSAGING_BENCH_RSS on exit,
+// or linked when GNU time is missing.
+func (b *bench) installPlugin(dir, binary string) error {
+	plugin := filepath.Join(dir, "terraform-provider-sapmessaging")
+	if !b.rss {
+		return os.Symlink(binary, plugin)
+	}
+	script := fmt.Sprintf("#!/bin/sh\nexec %q -v -a -o \"$SAPMESSAGING_BENCH_RSS\" %q \"$@\"\n", b.o.timeCmd, binary)
+	return os.WriteFile(plugin, []byte(script), 0o755)
 }
 
 // writeCLIConfig writes a CLI configuration that takes the sapmessaging provider from dir.
@@ -390,6 +403,7 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 		}
 		c.floor = floorFor(op, n, b.o.parallelism, latency, c.tfAlone)
 		c.noAPI = median(noAPI[op])
+		c.noAPICPU = medianOf(noAPI[op], func(s sample) time.Duration { return s.providerCPU })
 		c.noAPIFloor = floorFor(op, n, b.o.parallelism, latency, c.noAPI)
 		cells = append(cells, c)
 	}
@@ -465,13 +479,13 @@ func (b *bench) sequence(dir, hcl, rc, key string, em *emulatorProc) (map[string
 		if ps := cmd.ProcessState; ps != nil {
 			s.cpu = ps.UserTime() + ps.SystemTime()
 		}
+		s.rssKB, s.providerCPU = peakRSS(rssFile), providerCPU(rssFile)
 		if em != nil {
 			stats, err := em.stats()
 			if err != nil {
 				return nil, err
 			}
 			s.mgmtCalls, s.tokenCalls = stats.ManagementCalls, stats.TokenRequests
-			s.rssKB, s.providerCPU = peakRSS(rssFile), providerCPU(rssFile)
 		}
 		out[st.op] = s
 	}
@@ -654,22 +668,25 @@ func render(o options, tfVersion string, cells []cell, validation []benchLine, r
 		"(1 per create or update; 1 list in total for a refresh). No-API floor = the same command against a provider with the same queue schema on the same "+
 		"plugin framework that makes no API call + the same latency term.\n\n",
 		tfVersion, o.parallelism, o.runs, o.parallelism)
-	sb.WriteString("| Latency | N | Command | Mgmt API calls | Wall time | terraform_data → floor | Ratio | No-API provider → floor | Ratio | CPU: all / provider / terraform_data | Provider peak RSS |\n")
+	sb.WriteString("| Latency | N | Command | Mgmt API calls | Wall time | terraform_data → floor | Ratio | No-API provider → floor | Ratio | CPU: all / provider / no-API provider / terraform_data | Provider peak RSS |\n")
 	sb.WriteString("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, c := range cells {
-		mem, provCPU := "n/a", "n/a"
+		mem, provCPU, noAPICPU := "n/a", "n/a", "n/a"
 		if rss && c.rssKB > 0 {
 			mem = fmt.Sprintf("%.0f MiB", float64(c.rssKB)/1024)
 			provCPU = seconds(c.providerCPU)
+		}
+		if rss && c.noAPICPU > 0 {
+			noAPICPU = seconds(c.noAPICPU)
 		}
 		noAPI, noAPIRatio := "n/a", "n/a"
 		if c.noAPIFloor > 0 {
 			noAPI = seconds(c.noAPI) + " → " + seconds(c.noAPIFloor)
 			noAPIRatio = fmt.Sprintf("%.2f×", c.noAPIRatio())
 		}
-		fmt.Fprintf(&sb, "| %s | %d | %s | %d | %s | %s → %s | %.2f× | %s | %s | %s / %s / %s | %s |\n",
+		fmt.Fprintf(&sb, "| %s | %d | %s | %d | %s | %s → %s | %.2f× | %s | %s | %s / %s / %s / %s | %s |\n",
 			c.latency, c.n, c.op, c.mgmtCalls, seconds(c.wall), seconds(c.tfAlone), seconds(c.floor), c.ratio(), noAPI, noAPIRatio,
-			seconds(c.cpu), provCPU, seconds(c.tfAloneCPU), mem)
+			seconds(c.cpu), provCPU, noAPICPU, seconds(c.tfAloneCPU), mem)
 	}
 	if len(validation) > 0 {
 		sb.WriteString("\n| Plan-time validation (ValidateResourceConfig through the provider server) | Time per resource | Allocations |\n")
