@@ -13,6 +13,12 @@
 // PUT /emulator/v1/iflows/{id}/behaviour, and every execution is listed by
 // GET /api/v1/MessageProcessingLogs.
 //
+// With Options.StateFile (the -state flag of internal/cmd/emulator) the OAuth
+// clients, queues with their messages and subscriptions, and the Cloud
+// Integration tenant survive a restart. Processing logs, message runs and
+// statistics live in memory only: a restarted emulator starts them afresh,
+// and it keeps the last 20000 processing logs.
+//
 // Every API request passes one middleware that counts it and can inject faults
 // (429, 5xx, dropped connections, slow answers, expired tokens), so that the
 // provider's real HTTP client and its acceptance tests can be exercised without
