@@ -6,7 +6,9 @@
 #   3. load the provider through a dev_overrides CLI configuration and point
 #      it at the emulator's service keys;
 #   4. apply examples/demo, then prove that a second plan has no changes;
-#   5. print the outputs and stop the emulator.
+#   5. print the outputs;
+#   6. replay one poison message through a deployed iFlow (scripts/demo-poison.sh)
+#      and fail unless its executions equal worst_case_attempts; stop the emulator.
 #
 # TERRAFORM names the CLI (terraform, or the OpenTofu build of `make tofu`).
 # KEEP_DEMO=1 keeps the temporary directory for a look afterwards.

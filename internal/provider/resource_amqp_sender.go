@@ -164,7 +164,7 @@ func (r *amqpSenderResource) Schema(ctx context.Context, _ resource.SchemaReques
 				Computed:            true,
 			},
 			"runtime_status": schema.StringAttribute{
-				MarkdownDescription: "The runtime status of the flow: `STARTED`, `STARTING`, `ERROR`, or `NOT_DEPLOYED`.",
+				MarkdownDescription: "The runtime status of the flow: `STARTED`, `STARTING`, `STOPPING`, `ERROR`, or `NOT_DEPLOYED`.",
 				Computed:            true,
 			},
 			"exception_end_events": schema.ListAttribute{

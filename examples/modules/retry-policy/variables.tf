@@ -14,7 +14,7 @@ variable "name" {
 }
 
 variable "total_attempts" {
-  description = "The most executions one always-failing message may cost, 3 or more."
+  description = "The most executions one always-failing message may cost, 3 to 257."
   type        = number
 }
 
