@@ -104,4 +104,10 @@ func TestAccLandscapeDev(t *testing.T) {
 	if _, ok := env.srv.Queue("acme/crm/dev/orders"); ok {
 		t.Error("the dev queue survived destroy")
 	}
+
+	// A budget the module cannot meet is refused at plan time by its own variable validation.
+	writeFile(t, filepath.Join(dir, "budget_override.tf"), "module \"orders\" {\n  total_attempts = 2\n}\n")
+	if r := run("plan", "-input=false"); r.exitCode != 1 || !strings.Contains(r.output, "must be 3 to 257") {
+		t.Errorf("a budget of 2 was not refused by the module (exit %d):\n%s", r.exitCode, r.output)
+	}
 }

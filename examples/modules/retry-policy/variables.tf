@@ -16,6 +16,11 @@ variable "name" {
 variable "total_attempts" {
   description = "The most executions one always-failing message may cost, 3 to 257."
   type        = number
+
+  validation {
+    condition     = var.total_attempts >= 3 && var.total_attempts <= 257
+    error_message = "The total_attempts must be 3 to 257: the smallest bounded policy, one redelivery of one attempt, costs (1 + 1) × 1 + 1 = 3 executions, and Event Mesh allows at most 255 redeliveries, (255 + 1) × 1 + 1 = 257. Set a budget in that range."
+  }
 }
 
 variable "attempt_seconds" {
