@@ -70,15 +70,13 @@ func newLayout(ctx context.Context, t reflect.Type, s schemaTyped) (*modelLayout
 	if s == nil {
 		return nil, fmt.Errorf("no schema for model %s", t)
 	}
-	typed, ok := s.Type().(attr.TypeWithAttributeTypes)
-	if !ok {
+	schemaType := s.Type()
+	typed, ok := schemaType.(attr.TypeWithAttributeTypes)
+	objectType, isObject := schemaType.TerraformType(ctx).(tftypes.Object)
+	if !ok || !isObject {
 		return nil, fmt.Errorf("the schema of model %s is not an object", t)
 	}
 	attrTypes := typed.AttributeTypes()
-	objectType, ok := s.Type().TerraformType(ctx).(tftypes.Object)
-	if !ok {
-		return nil, fmt.Errorf("the schema of model %s is not an object", t)
-	}
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("model %s is not a struct", t)
 	}

@@ -38,9 +38,8 @@ func FuzzCheckAMQPSender(f *testing.F) {
 		}
 		fs := CheckAMQPSender(s)
 		unknown := senderAttributes(s)
-		// The delivery status is quoted into details verbatim: check the style only for plain text.
 		for _, f := range fs {
-			if p := findingStyle(f); len(p) != 0 && plainText(status) {
+			if p := quotedFindingStyle(f, status); len(p) != 0 {
 				t.Errorf("finding %s breaks the conventions: %v\n%+v", f.Rule, p, f)
 			}
 			isUnknown, ok := unknown[f.Attribute]
@@ -68,12 +67,8 @@ func FuzzCheckJMSDestinations(f *testing.F) {
 			{Name: name2, Type: type2, DeliveryAttemptsLimited: limited2, MaxDeliveryAttempts: attempts2, DeliveryDelayIntervalMs: delay2, ErrorDestination: err2},
 		}
 		fs := CheckJMSDestinations(ds)
-		// Destination names are quoted into details verbatim; the style of a detail is only
-		// checked when the names are plain, since a name such as ". " or "%!" would read as
-		// sentence breaks or broken format verbs.
-		verbatim := !plainText(name1 + type1 + err1 + name2 + type2 + err2)
 		for _, f := range fs {
-			if p := findingStyle(f); len(p) != 0 && !verbatim {
+			if p := quotedFindingStyle(f, name1, type1, err1, name2, type2, err2); len(p) != 0 {
 				t.Errorf("finding %s breaks the conventions: %v\n%+v", f.Rule, p, f)
 			}
 			if f.Attribute != attrDestinations {
@@ -85,6 +80,18 @@ func FuzzCheckJMSDestinations(f *testing.F) {
 		}
 		_ = JMSTimeToDeadMs(ds[0])
 	})
+}
+
+// quotedFindingStyle is findingStyle for a finding whose detail quotes the given inputs
+// verbatim. The style is only checked when they are all plain text, since an input such as
+// ". " or "%!" would read as a sentence break or a broken format verb.
+func quotedFindingStyle(f Finding, quoted ...string) []string {
+	for _, q := range quoted {
+		if !plainText(q) {
+			return nil
+		}
+	}
+	return findingStyle(f)
 }
 
 // plainText reports whether s holds only letters, digits, spaces, "/", "_" and "-", so that

@@ -227,12 +227,8 @@ func FuzzCheckQueue(f *testing.F) {
 		}
 		fs := CheckQueue(q)
 		unknown := queueAttributes(q)
-		// Names are quoted into details verbatim; the style of a detail is only checked when
-		// they are plain, since a name such as "%!" or "a. b" would read as a broken format
-		// verb or a sentence break.
-		verbatim := !plainText(name + accessType + dmq)
 		for _, f := range fs {
-			if p := findingStyle(f); len(p) != 0 && !verbatim {
+			if p := quotedFindingStyle(f, name, accessType, dmq); len(p) != 0 {
 				t.Errorf("finding %s breaks the conventions: %v\n%+v", f.Rule, p, f)
 			}
 			isUnknown, ok := unknown[f.Attribute]

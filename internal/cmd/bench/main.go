@@ -360,6 +360,11 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 	mine := map[string][]sample{}
 	alone := map[string][]sample{}
 	noAPI := map[string][]sample{}
+	collect := func(into map[string][]sample, ss map[string]sample) {
+		for op, s := range ss {
+			into[op] = append(into[op], s)
+		}
+	}
 	for r := 1; r <= b.o.runs; r++ {
 		b.logf("latency %s, %d queues, run %d/%d", latency, n, r, b.o.runs)
 		base := filepath.Join(b.work, fmt.Sprintf("%s-%d-%d", latency, n, r))
@@ -367,16 +372,12 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 		if err != nil {
 			return nil, fmt.Errorf("terraform_data, %d resources: %w", n, err)
 		}
-		for op, s := range ss {
-			alone[op] = append(alone[op], s)
-		}
+		collect(alone, ss)
 		ss, err = b.sequence(filepath.Join(base, "noapi"), queuesHCL(n), b.noAPIRC, "", nil)
 		if err != nil {
 			return nil, fmt.Errorf("%d queues without an API: %w", n, err)
 		}
-		for op, s := range ss {
-			noAPI[op] = append(noAPI[op], s)
-		}
+		collect(noAPI, ss)
 		em, err := b.startEmulator(filepath.Join(base, "keys"), latency)
 		if err != nil {
 			return nil, err
@@ -386,9 +387,7 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%d queues at %s latency: %w", n, latency, err)
 		}
-		for op, s := range ss {
-			mine[op] = append(mine[op], s)
-		}
+		collect(mine, ss)
 	}
 	var cells []cell
 	for _, op := range operations {
