@@ -45,6 +45,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	lockDuration := fs.Duration("lock-duration", emulator.DefaultLockDuration, "redelivery lock of a batch of prefetched messages")
 	redeliveryCap := fs.Int64("redelivery-cap", emulator.DefaultRedeliveryCap, "deliveries after which a message on a queue with unlimited redelivery (maxRedeliveryCount 0) is discarded")
 	retryCap := fs.Int64("retry-cap", emulator.DefaultRetryCap, "retries after which a flow with endless retries (empty maxRetries) discards a message")
+	sample := fs.Bool("sample-content", false, "start with the integration flows the examples under examples/ name ("+sampleIFlowNames()+")")
 	verbose := fs.Bool("v", false, "log every request to standard error")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -84,6 +85,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		opts.Logf = logger.Printf
 	}
 	srv := emulator.New(opts)
+	if *sample {
+		if err := srv.LoadSampleContent(); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+	}
 	if err := srv.Start(*listen); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -120,4 +127,13 @@ func faultKindNames() string {
 		names[i] = string(k)
 	}
 	return strings.Join(names, ",")
+}
+
+// sampleIFlowNames lists the integration flows of -sample-content, for its help.
+func sampleIFlowNames() string {
+	names := make([]string, len(emulator.SampleIFlows))
+	for i, f := range emulator.SampleIFlows {
+		names[i] = f.ID
+	}
+	return strings.Join(names, ", ")
 }

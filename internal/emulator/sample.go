@@ -1,0 +1,48 @@
+package emulator
+
+import (
+	"fmt"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+)
+
+// SampleIFlow is one integration flow of the sample content: an iFlow with a
+// single AMQP sender that reads Queue, as the examples under examples/ name it.
+type SampleIFlow struct {
+	ID      string
+	Package string
+	Queue   string
+}
+
+// SampleIFlows are the integration flows the examples under examples/ configure
+// (sapmessaging_amqp_sender, the retry-policy module and its landscapes). Each has
+// one AMQP sender with the settings of SAP's EMIS_AMQP_Consumer template and an
+// exception subprocess that ends in an Error End, so that a REJECTED delivery
+// status takes effect.
+var SampleIFlows = []SampleIFlow{
+	{ID: "Acme_Orders_Inbound", Package: "AcmeOrders", Queue: "acme/crm/prod/orders"},
+	{ID: "OrdersInbound", Package: "Orders", Queue: "acme/crm/prod/orders"},
+}
+
+// LoadSampleContent creates the integration flows of SampleIFlows on the
+// tenant. A flow that already exists (for example from a state file) is kept
+// as it is.
+func (s *Server) LoadSampleContent() error {
+	for _, f := range SampleIFlows {
+		s.cpi.mu.Lock()
+		_, exists := s.cpi.iflows[f.ID]
+		s.cpi.mu.Unlock()
+		if exists {
+			continue
+		}
+		zip := iflowtest.Build(iflowtest.Options{
+			Name:          f.ID,
+			Senders:       []iflowtest.Sender{{Name: "EventMesh", Properties: iflowtest.DefaultSenderProperties(f.Queue)}},
+			ExceptionEnds: [][]string{{"error"}},
+		})
+		if err := s.CreateIFlow(f.ID, f.ID, f.Package, zip); err != nil {
+			return fmt.Errorf("emulator: sample content: %w", err)
+		}
+	}
+	return nil
+}

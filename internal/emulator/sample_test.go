@@ -1,0 +1,46 @@
+package emulator_test
+
+import (
+	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+)
+
+func TestLoadSampleContent(t *testing.T) {
+	t.Parallel()
+	srv := emulator.New(emulator.Options{})
+	if srv.IFlowContent("Acme_Orders_Inbound") != nil {
+		t.Fatal("a new emulator already holds a sample flow")
+	}
+	if err := srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range emulator.SampleIFlows {
+		art, err := iflow.ReadZip(srv.IFlowContent(f.ID))
+		if err != nil {
+			t.Fatalf("%s: %v", f.ID, err)
+		}
+		senders := art.AMQPSenders()
+		if len(senders) != 1 {
+			t.Fatalf("%s has %d AMQP senders, want 1", f.ID, len(senders))
+		}
+		if got := senders[0].Properties["destinationName"]; got != "queue:"+f.Queue {
+			t.Errorf("%s reads %q, want queue:%s", f.ID, got, f.Queue)
+		}
+	}
+	// A flow that exists (for example from a state file) is kept as it is.
+	own := iflowtest.Build(iflowtest.Options{Name: "OrdersInbound", Senders: []iflowtest.Sender{
+		{Properties: iflowtest.DefaultSenderProperties("acme/crm/dev/orders")},
+	}})
+	if err := srv.CreateIFlow("OrdersInbound", "", "", own); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	if string(srv.IFlowContent("OrdersInbound")) != string(own) {
+		t.Error("loading the sample content replaced a flow that already existed")
+	}
+}
