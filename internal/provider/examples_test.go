@@ -1,0 +1,179 @@
+package provider
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// exampleModuleVars are the variables each module under examples/modules is applied with as a root
+// module of its own. A new module example needs an entry here.
+var exampleModuleVars = map[string][]string{
+	"modules/retry-policy": {"namespace=acme/crm/test", "name=orders", "total_attempts=5", "attempt_seconds=2",
+		`topics=["acme/crm/test/ce/sap/s4/SalesOrder/*"]`},
+}
+
+// exampleDirs lists every directory under examples/ that holds a .tf file, relative to examples/,
+// without the import/ fragments (applied together with their resource example).
+func exampleDirs(t *testing.T, root string) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".tf") {
+			rel, _ := filepath.Rel(root, filepath.Dir(p))
+			if filepath.Base(rel) != "import" {
+				seen[filepath.ToSlash(rel)] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := make([]string, 0, len(seen))
+	for d := range seen {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	return dirs
+}
+
+var importTarget = regexp.MustCompile(`(?m)^\s*to\s*=\s*(\S+)\s*$`)
+
+// providerBlockRe finds a default (unaliased or aliased) provider block in a configuration.
+var providerBlockRe = regexp.MustCompile(`(?m)^provider "sapmessaging"`)
+
+// Every configuration under examples/ runs as shipped: each is copied into a temporary directory
+// (with the rest of examples/, so that landscapes find their modules) and applied with the real CLI
+// against its own emulator started with the sample content of `make sandbox`. After the apply the
+// plan must be empty; a resource example's import/import-by-string-id.tf must then import the
+// resource again after `state rm`; destroy must leave no queue behind.
+func TestAccExamples(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	var build sync.Once
+	root := filepath.Join("..", "..", "examples")
+	dirs := exampleDirs(t, root)
+	for _, want := range []string{"resources/sapmessaging_queue", "data-sources/sapmessaging_queue", "functions/max_attempts",
+		"modules/retry-policy", "landscapes/dev", "drift-detection", "demo", "provider"} {
+		if !contains(dirs, want) {
+			t.Fatalf("examples/%s not found among %v", want, dirs)
+		}
+	}
+	for _, rel := range dirs {
+		t.Run(rel, func(t *testing.T) {
+			t.Parallel()
+			build.Do(func() { buildProvider(t, plugins) })
+			if _, err := os.Stat(filepath.Join(plugins, "terraform-provider-sapmessaging")); err != nil {
+				t.Fatalf("the provider build failed in another subtest: %v", err)
+			}
+			runExample(t, tf, plugins, root, rel)
+		})
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// runExample applies one example directory, checks the empty plan and the import example, and destroys it.
+func runExample(t *testing.T, tf, plugins, root, rel string) {
+	env := newTestEnv(t)
+	if err := env.srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	examples := filepath.Join(t.TempDir(), "examples")
+	copyTree(t, root, examples)
+	dir := filepath.Join(examples, filepath.FromSlash(rel))
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+
+	var vars []string
+	if strings.HasPrefix(rel, "modules/") {
+		mv, ok := exampleModuleVars[rel]
+		if !ok {
+			t.Fatalf("examples/%s is a module without variables in exampleModuleVars; add them", rel)
+		}
+		for _, v := range mv {
+			vars = append(vars, "-var", v)
+		}
+	}
+	if rel == "provider" {
+		// The provider example reads the service key files a user saves next to it, and takes the
+		// client secrets of its explicit form as variables.
+		for name, key := range map[string][]byte{
+			"event-mesh-service-key.json":        env.srv.EventMeshKey(),
+			"cloud-integration-service-key.json": env.srv.CloudIntegrationKey(),
+		} {
+			writeFile(t, filepath.Join(dir, name), string(key))
+		}
+		vars = append(vars, "-var", "event_mesh_client_secret=unused", "-var", "cloud_integration_client_secret=unused")
+	}
+	hasProvider := false
+	files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hasProvider = hasProvider || providerBlockRe.Match(b)
+	}
+	if !hasProvider {
+		// What a user adds, or leaves to the environment: the provider block, here with the emulator's keys.
+		writeFile(t, filepath.Join(dir, "provider_test.tf"), env.providerBlock)
+	}
+
+	// Local modules must be installed even with dev_overrides; nothing else is downloaded.
+	w.mustRun(0, "get")
+	w.mustRun(0, append([]string{"apply", "-auto-approve", "-input=false", "-no-color"}, vars...)...)
+	t.Cleanup(func() { w.run(append([]string{"destroy", "-auto-approve", "-input=false"}, vars...)...) })
+	w.mustRun(0, append([]string{"plan", "-detailed-exitcode", "-input=false", "-no-color"}, vars...)...)
+
+	if b, err := os.ReadFile(filepath.Join(dir, "import", "import-by-string-id.tf")); err == nil {
+		m := importTarget.FindSubmatch(b)
+		if m == nil {
+			t.Fatalf("no `to = ADDRESS` in examples/%s/import/import-by-string-id.tf", rel)
+		}
+		addr := string(m[1])
+		w.mustRun(0, "state", "rm", addr)
+		writeFile(t, filepath.Join(dir, "import.tf"), string(b))
+		r := w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+		if !strings.Contains(r.output, "1 imported") {
+			t.Errorf("the import example did not import %s:\n%s", addr, r.output)
+		}
+		w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+		if err := os.Remove(filepath.Join(dir, "import.tf")); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	w.mustRun(0, append([]string{"destroy", "-auto-approve", "-input=false", "-no-color"}, vars...)...)
+	queues, err := env.eventMesh(t).ListQueues(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(queues) != 0 {
+		names := make([]string, len(queues))
+		for i, q := range queues {
+			names[i] = q.Name
+		}
+		t.Errorf("queues left after destroy: %v", names)
+	}
+}
+
