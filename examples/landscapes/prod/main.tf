@@ -27,15 +27,21 @@ module "orders" {
   force_destroy        = false
 }
 
-data "sapmessaging_queue" "orders_dmq" {
-  name       = module.orders.dead_message_queue_name
-  depends_on = [module.orders]
+# Dead messages in any DMQ of the namespace: a warning in every plan, never a change of
+# `plan -detailed-exitcode` (see the guide "Detecting Drift"). The data source names the
+# namespace, not a resource, so it is read during every plan.
+data "sapmessaging_queues" "namespace" {
+  name_prefix = "acme/crm/prod/"
 }
 
-check "orders_dmq_is_empty" {
+check "dead_messages" {
   assert {
-    condition     = data.sapmessaging_queue.orders_dmq.message_count == 0
-    error_message = "${data.sapmessaging_queue.orders_dmq.message_count} dead message(s) wait in ${module.orders.dead_message_queue_name}."
+    condition = alltrue([
+      for q in data.sapmessaging_queues.namespace.queues : q.message_count == 0 if q.is_dead_message_queue
+    ])
+    error_message = "Dead messages wait: ${join(", ", [
+      for q in data.sapmessaging_queues.namespace.queues : "${q.name} (${q.message_count})" if q.is_dead_message_queue && q.message_count > 0
+    ])}."
   }
 }
 
