@@ -28,6 +28,10 @@ var SampleIFlows = []SampleIFlow{
 // tenant. A flow that already exists (for example from a state file) is kept
 // as it is.
 func (s *Server) LoadSampleContent() error {
+	if s.loadErr != nil {
+		// Creating a flow rewrites the state file: never over one that could not be read.
+		return fmt.Errorf("emulator: sample content not loaded because the state file %s could not be loaded: %w", s.opts.StateFile, s.loadErr)
+	}
 	for _, f := range SampleIFlows {
 		s.cpi.mu.Lock()
 		_, exists := s.cpi.iflows[f.ID]

@@ -1,6 +1,8 @@
 package emulator_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
@@ -42,5 +44,21 @@ func TestLoadSampleContent(t *testing.T) {
 	}
 	if string(srv.IFlowContent("OrdersInbound")) != string(own) {
 		t.Error("loading the sample content replaced a flow that already existed")
+	}
+}
+
+// A state file that cannot be read is never rewritten by the sample content.
+func TestLoadSampleContent_keepsUnreadableStateFile(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "state.json")
+	if err := os.WriteFile(path, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := emulator.New(emulator.Options{StateFile: path})
+	if err := srv.LoadSampleContent(); err == nil {
+		t.Error("sample content loaded over a state file that could not be read")
+	}
+	if b, _ := os.ReadFile(path); string(b) != "{not json" {
+		t.Errorf("the unreadable state file was rewritten: %q", b)
 	}
 }
