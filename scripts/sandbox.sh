@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The local sandbox behind `make sandbox`: build the provider and the SAP API
+# emulator into SANDBOX_DIR, print the environment variables and the CLI
+# configuration that point Terraform at them, and run the emulator in the
+# foreground with the sample content (the integration flows the examples
+# name) until Ctrl-C.
+#
+# SANDBOX_DIR (default ${TMPDIR:-/tmp}/sapmessaging-sandbox) keeps the build,
+# the service keys and the emulator's state file, so a restarted sandbox still
+# holds the queues a Terraform state there refers to. SANDBOX_LISTEN sets the
+# loopback address (default 127.0.0.1:0, a free port; the service keys carry it).
+# Remove SANDBOX_DIR to start from scratch.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GO="${GO:-go}"
+dir="${SANDBOX_DIR:-${TMPDIR:-/tmp}/sapmessaging-sandbox}"
+listen="${SANDBOX_LISTEN:-127.0.0.1:0}"
+mkdir -p "${dir}/plugins" "${dir}/keys"
+dir="$(cd "${dir}" && pwd)"
+
+echo "sandbox: building the provider and the emulator into ${dir}" >&2
+"${GO}" build -o "${dir}/plugins/terraform-provider-sapmessaging" .
+"${GO}" build -o "${dir}/emulator" ./internal/cmd/emulator
+
+cat >"${dir}/cli.tfrc" <<CFG
+provider_installation {
+  dev_overrides {
+    "registry.terraform.io/sapmessaging/sapmessaging" = "${dir}/plugins"
+    "registry.opentofu.org/sapmessaging/sapmessaging" = "${dir}/plugins"
+  }
+  direct {}
+}
+CFG
+
+cat <<MSG
+In another shell, point Terraform at this sandbox:
+
+  export TF_CLI_CONFIG_FILE=${dir}/cli.tfrc
+  export SAPMESSAGING_EVENT_MESH_SERVICE_KEY=${dir}/keys/event-mesh.json
+  export SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=${dir}/keys/cloud-integration.json
+
+${dir}/cli.tfrc loads the provider built above (no terraform init needed for it):
+
+$(sed 's/^/  /' "${dir}/cli.tfrc")
+
+Then, for example:
+
+  cp -r examples/resources/sapmessaging_queue /tmp/try && cd /tmp/try
+  terraform apply
+
+Sample content: the integration flows Acme_Orders_Inbound and OrdersInbound.
+State of the emulator: ${dir}/emulator-state.json. Stop with Ctrl-C.
+
+MSG
+
+exec "${dir}/emulator" -listen "${listen}" -keys "${dir}/keys" \
+  -state "${dir}/emulator-state.json" -sample-content
