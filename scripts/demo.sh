@@ -23,7 +23,16 @@ if [[ -z "${TERRAFORM}" || ! -x "${TERRAFORM}" ]]; then
   exit 1
 fi
 
-step() { printf '\n==> %s\n' "$*"; }
+# Colour only on a terminal: logs of CI and `make demo >file` get plain text
+# (NO_COLOR=1 turns it off on a terminal too).
+tf_color=()
+bold="" reset=""
+if [[ -t 1 && -z "${NO_COLOR:-}" ]]; then
+  bold=$'\033[1m' reset=$'\033[0m'
+else
+  tf_color=(-no-color)
+fi
+step() { printf '\n%s==> %s%s\n' "${bold}" "$*" "${reset}"; }
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/sapmessaging-demo.XXXXXX")"
 emulator_pid=""
@@ -101,11 +110,11 @@ cp "${repo}"/examples/demo/*.tf "${work}/demo/"
 cd "${work}/demo"
 
 step "${TERRAFORM##*/} apply (no init needed: the provider comes from dev_overrides)"
-"${TERRAFORM}" apply -auto-approve -input=false
+"${TERRAFORM}" apply -auto-approve -input=false "${tf_color[@]}"
 
 step "${TERRAFORM##*/} plan -detailed-exitcode (must show no changes)"
 set +e
-"${TERRAFORM}" plan -detailed-exitcode -input=false
+"${TERRAFORM}" plan -detailed-exitcode -input=false "${tf_color[@]}"
 plan_rc=$?
 set -e
 case "${plan_rc}" in
@@ -121,7 +130,7 @@ case "${plan_rc}" in
 esac
 
 step "Outputs"
-"${TERRAFORM}" output
+"${TERRAFORM}" output "${tf_color[@]}"
 
 # --- Hook: poison message -----------------------------------------------
 # scripts/demo-poison.sh, when present, publishes a message that always fails
