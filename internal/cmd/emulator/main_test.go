@@ -227,3 +227,72 @@ func TestHelpNamesEveryFaultKind(t *testing.T) {
 		}
 	}
 }
+
+// -sample-content starts the emulator with the integration flows the examples name, readable
+// through the Cloud Integration API with the written service key; without it the tenant is empty.
+func TestRunSampleContent(t *testing.T) {
+	t.Parallel()
+	for _, sample := range []bool{true, false} {
+		keys := t.TempDir()
+		args := []string{"-keys", keys}
+		if sample {
+			args = append(args, "-sample-content")
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		pr, pw := io.Pipe()
+		var stderr bytes.Buffer
+		code := make(chan int, 1)
+		go func() {
+			code <- run(ctx, args, pw, &stderr)
+			_ = pw.Close()
+		}()
+		if m := listeningLine.FindStringSubmatch(readLine(t, pr)); m == nil {
+			t.Fatal("no listening line")
+		}
+		data, err := os.ReadFile(filepath.Join(keys, "cloud-integration.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var key struct {
+			OAuth struct {
+				URL, TokenURL, ClientID, ClientSecret string
+			} `json:"oauth"`
+		}
+		if err := json.Unmarshal(data, &key); err != nil {
+			t.Fatal(err)
+		}
+		c := &http.Client{Timeout: 10 * time.Second}
+		req, _ := http.NewRequest("POST", key.OAuth.TokenURL, strings.NewReader(url.Values{"grant_type": {"client_credentials"}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.SetBasicAuth(key.OAuth.ClientID, key.OAuth.ClientSecret)
+		res, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tok struct {
+			AccessToken string `json:"access_token"`
+		}
+		err = json.NewDecoder(res.Body).Decode(&tok)
+		_ = res.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range emulator.SampleIFlows {
+			req, _ := http.NewRequest("GET", key.OAuth.URL+"/api/v1/IntegrationDesigntimeArtifacts(Id='"+f.ID+"',Version='active')", nil)
+			req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+			req.Header.Set("Accept", "application/json")
+			res, err := c.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = res.Body.Close()
+			if want := map[bool]int{true: http.StatusOK, false: http.StatusNotFound}[sample]; res.StatusCode != want {
+				t.Errorf("sample content %v: GET %s: status %d, want %d", sample, f.ID, res.StatusCode, want)
+			}
+		}
+		cancel()
+		if c := <-code; c != 0 {
+			t.Fatalf("exit code %d, stderr %s", c, stderr.String())
+		}
+	}
+}
