@@ -176,4 +176,3 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 		t.Errorf("queues left after destroy: %v", names)
 	}
 }
-
