@@ -7,10 +7,12 @@ import (
 )
 
 // SampleIFlow is one integration flow of the sample content: an iFlow with a
-// single AMQP sender that reads Queue, as the examples under examples/ name it.
+// single AMQP sender channel (message flow) named Channel that reads Queue, as
+// the examples under examples/ name them.
 type SampleIFlow struct {
 	ID      string
 	Package string
+	Channel string
 	Queue   string
 }
 
@@ -20,8 +22,8 @@ type SampleIFlow struct {
 // exception subprocess that ends in an Error End, so that a REJECTED delivery
 // status takes effect.
 var SampleIFlows = []SampleIFlow{
-	{ID: "Acme_Orders_Inbound", Package: "AcmeOrders", Queue: "acme/crm/prod/orders"},
-	{ID: "OrdersInbound", Package: "Orders", Queue: "acme/crm/prod/orders"},
+	{ID: "Acme_Orders_Inbound", Package: "AcmeOrders", Channel: "AMQP_Orders", Queue: "acme/crm/prod/orders"},
+	{ID: "OrdersInbound", Package: "Orders", Channel: "EventMesh", Queue: "acme/crm/prod/orders"},
 }
 
 // LoadSampleContent creates the integration flows of SampleIFlows on the
@@ -41,7 +43,7 @@ func (s *Server) LoadSampleContent() error {
 		}
 		zip := iflowtest.Build(iflowtest.Options{
 			Name:          f.ID,
-			Senders:       []iflowtest.Sender{{Name: "EventMesh", Properties: iflowtest.DefaultSenderProperties(f.Queue)}},
+			Senders:       []iflowtest.Sender{{Name: f.Channel, Properties: iflowtest.DefaultSenderProperties(f.Queue)}},
 			ExceptionEnds: [][]string{{"error"}},
 		})
 		if err := s.CreateIFlow(f.ID, f.ID, f.Package, zip); err != nil {

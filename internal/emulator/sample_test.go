@@ -28,6 +28,9 @@ func TestLoadSampleContent(t *testing.T) {
 		if len(senders) != 1 {
 			t.Fatalf("%s has %d AMQP senders, want 1", f.ID, len(senders))
 		}
+		if senders[0].Name != f.Channel {
+			t.Errorf("%s: channel %q, want %q", f.ID, senders[0].Name, f.Channel)
+		}
 		if got := senders[0].Properties["destinationName"]; got != "queue:"+f.Queue {
 			t.Errorf("%s reads %q, want queue:%s", f.ID, got, f.Queue)
 		}

@@ -49,6 +49,37 @@ func exampleDirs(t *testing.T, root string) []string {
 	return dirs
 }
 
+// shellWords splits one command line of an example shell script into its words: blanks separate
+// words, single quotes keep blanks and asterisks; nothing else of the shell is used by the examples.
+func shellWords(t *testing.T, line string) []string {
+	t.Helper()
+	var words []string
+	var cur strings.Builder
+	inWord, quoted := false, false
+	for _, r := range line {
+		switch {
+		case r == '\'':
+			quoted, inWord = !quoted, true
+		case (r == ' ' || r == '\t') && !quoted:
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quoted {
+		t.Fatalf("unbalanced quote in %q", line)
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
 var importTarget = regexp.MustCompile(`(?m)^\s*to\s*=\s*(\S+)\s*$`)
 
 // providerBlockRe finds a default (unaliased or aliased) provider block in a configuration.
@@ -57,8 +88,9 @@ var providerBlockRe = regexp.MustCompile(`(?m)^provider "sapmessaging"`)
 // Every configuration under examples/ runs as shipped: each is copied into a temporary directory
 // (with the rest of examples/, so that landscapes find their modules) and applied with the real CLI
 // against its own emulator started with the sample content of `make sandbox`. After the apply the
-// plan must be empty; a resource example's import/import-by-string-id.tf must then import the
-// resource again after `state rm`; destroy must leave no queue behind.
+// plan must be empty; each `terraform import` of a resource example's import.sh, and then its
+// import/import-by-string-id.tf, must import the resource again after `state rm`; destroy must
+// leave no queue behind.
 func TestAccExamples(t *testing.T) {
 	tf := terraformCLI(t)
 	t.Parallel()
@@ -144,6 +176,18 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 	w.mustRun(0, append([]string{"apply", "-auto-approve", "-input=false", "-no-color"}, vars...)...)
 	t.Cleanup(func() { w.run(append([]string{"destroy", "-auto-approve", "-input=false"}, vars...)...) })
 	w.mustRun(0, append([]string{"plan", "-detailed-exitcode", "-input=false", "-no-color"}, vars...)...)
+
+	// Every `terraform import` command of import.sh imports the resource again after `state rm`.
+	if b, err := os.ReadFile(filepath.Join(dir, "import.sh")); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if !strings.HasPrefix(line, "terraform import ") {
+				continue
+			}
+			args := shellWords(t, strings.TrimPrefix(line, "terraform "))
+			w.mustRun(0, "state", "rm", args[1])
+			w.mustRun(0, args...)
+		}
+	}
 
 	if b, err := os.ReadFile(filepath.Join(dir, "import", "import-by-string-id.tf")); err == nil {
 		m := importTarget.FindSubmatch(b)
