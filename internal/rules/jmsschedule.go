@@ -176,12 +176,14 @@ func (s JMSSchedule) RetriesWithin(budget int64) (int64, error) {
 // SAPJMSRetries with limit ends the message. SAPJMSRetries counts the retries made so
 // far, and the header is incremented after the retry [SAP "Customizing the Pipeline
 // Concept", aeb106f: "you must increment the maxJMSRetries by 1 to achieve 10 retries"].
-// So "SAPJMSRetries > limit" (SAP's pipeline pattern) fires on retry limit + 1, while
-// "SAPJMSRetries = limit" and "SAPJMSRetries >= limit" fire on retry limit. An unknown
-// operator ("") counts as ">", the later of the two, so a time check errs on the long side.
+// So "SAPJMSRetries > limit" (SAP's pipeline pattern, ed9b82c) fires on retry limit + 1,
+// while "= limit" and ">= limit" fire on retry limit. The operators are those of the
+// header on the left; a guard that routes "SAPJMSRetries < limit" to another retry ends
+// the message on retry limit, one with "<= limit" on retry limit + 1. Any other or an
+// unknown operator ("") counts as the later retry, so a time check errs on the long side.
 func JMSGuardStopRetry(limit int64, operator string) int64 {
 	switch operator {
-	case "=", "==", ">=":
+	case "=", "==", ">=", "<":
 		return limit
 	}
 	if limit == math.MaxInt64 {

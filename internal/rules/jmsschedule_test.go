@@ -191,6 +191,9 @@ func TestJMSGuardStopRetry(t *testing.T) {
 		{5, ">=", 5},
 		{5, "=", 5},
 		{5, "==", 5},
+		{5, "<", 5},  // "< 5 → retry again" ends the message on retry 5.
+		{5, "<=", 6}, // "<= 5 → retry again" ends it on retry 6.
+		{5, "!=", 6},
 		{0, ">", 1},
 		{math.MaxInt64, ">", math.MaxInt64},
 	}
