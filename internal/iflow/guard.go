@@ -318,3 +318,36 @@ func scanGuards(data []byte) ([]guardCondition, []scriptStep, error) {
 	}
 	return conds, scripts, nil
 }
+
+// GuardSummary is what the retry guards of a flow tell together, for a plan-time view.
+type GuardSummary struct {
+	// Present is true when the flow reads SAPJMSRetries anywhere.
+	Present bool
+	// Guard is the guard whose limit is reported: the one with the smallest known limit,
+	// else the first guard. It is the zero value when Present is false.
+	Guard RetryGuard
+	// Places lists the kinds of all guards in document order, for example
+	// ["exception_subprocess", "script"].
+	Places []string
+}
+
+// SummarizeGuards picks the guard that decides the limit a plan can see: among the
+// guards with a known limit, the smallest (it ends the message first); otherwise the
+// first guard, whose limit is then a parameter without a value or not visible.
+func SummarizeGuards(guards []RetryGuard) GuardSummary {
+	if len(guards) == 0 {
+		return GuardSummary{}
+	}
+	s := GuardSummary{Present: true, Guard: guards[0]}
+	best := -1
+	for i, g := range guards {
+		s.Places = append(s.Places, g.Kind)
+		if g.Limit.Known && (best < 0 || g.Limit.Value < guards[best].Limit.Value) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		s.Guard = guards[best]
+	}
+	return s
+}

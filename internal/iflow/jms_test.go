@@ -254,3 +254,27 @@ func TestRetryGuardsRejectBrokenDocuments(t *testing.T) {
 		}
 	}
 }
+
+func TestSummarizeGuards(t *testing.T) {
+	t.Parallel()
+	literal := func(kind string, v int64) iflow.RetryGuard {
+		return iflow.RetryGuard{Kind: kind, Operator: ">", Limit: iflow.GuardLimit{Kind: iflow.LimitLiteral, Value: v, Known: true}}
+	}
+	hidden := iflow.RetryGuard{Kind: iflow.GuardScript, Limit: iflow.GuardLimit{Kind: iflow.LimitNotVisible}}
+	tests := []struct {
+		name   string
+		guards []iflow.RetryGuard
+		want   iflow.GuardSummary
+	}{
+		{"none", nil, iflow.GuardSummary{}},
+		{"only a hidden limit", []iflow.RetryGuard{hidden}, iflow.GuardSummary{Present: true, Guard: hidden, Places: []string{iflow.GuardScript}}},
+		{"the smallest known limit wins", []iflow.RetryGuard{hidden, literal(iflow.GuardRouter, 9), literal(iflow.GuardExceptionSubprocess, 5)},
+			iflow.GuardSummary{Present: true, Guard: literal(iflow.GuardExceptionSubprocess, 5),
+				Places: []string{iflow.GuardScript, iflow.GuardRouter, iflow.GuardExceptionSubprocess}}},
+	}
+	for _, tt := range tests {
+		if got := iflow.SummarizeGuards(tt.guards); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: SummarizeGuards = %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}
