@@ -286,17 +286,27 @@ func unboundedConsequence(sch JMSSchedule, schOK bool, days int64, daysOK bool) 
 	return fmt.Sprintf("A message that always fails is retried about %d times over %d days, then deleted: %d executions and a silent loss.", n, days, n+1)
 }
 
-// checkJMSGiveUp reports a give-up time beyond the queue's expiration period. The limit
-// is max_retries when set, else the guard's visible limit; the retry that ends the
-// message follows JMSGuardStopRetry (SAPJMSRetries is incremented after the retry).
-func checkJMSGiveUp(r *report, s JMSSender, sch JMSSchedule, days, limit int64, limitSet bool) {
-	attribute := attrJMSMaxRetries
-	if !limitSet {
-		v, ok := s.Guard.Limit.get()
-		if !ok || v < 0 {
-			return
+// checkJMSGiveUp reports a give-up time beyond the queue's expiration period, and a
+// declared limit that differs from the one the flow's guard shows. The limit that runs is
+// the guard's visible one, else max_retries; the retry that ends the message follows
+// JMSGuardStopRetry (SAPJMSRetries is incremented after the retry).
+func checkJMSGiveUp(r *report, s JMSSender, sch JMSSchedule, days, declared int64, declaredSet bool) {
+	visible, visibleOK := s.Guard.Limit.get()
+	visibleOK = visibleOK && visible >= 0
+	if declaredSet && visibleOK && visible != declared {
+		r.warnf("jms_sender.guard_limit_differs", attrJMSMaxRetries, "Retry Limit Differs From Guard",
+			"max_retries = %d, but the flow's guard compares SAPJMSRetries with %d, so the flow ends a failing message after a different number of retries than this configuration declares. "+
+				"Set max_retries = %d, or change the limit in the flow.", declared, visible, visible)
+	}
+	limit, attribute := declared, attrJMSMaxRetries
+	switch {
+	case visibleOK:
+		limit = visible
+		if !declaredSet {
+			attribute = attrJMSRetryGuard
 		}
-		limit, attribute = v, attrJMSRetryGuard
+	case !declaredSet:
+		return
 	}
 	stop := JMSGuardStopRetry(limit, s.Guard.Operator)
 	giveUp, err := sch.GiveUpMinutes(stop)
@@ -305,14 +315,10 @@ func checkJMSGiveUp(r *report, s JMSSender, sch JMSSchedule, days, limit int64, 
 		return
 	}
 	fit, _ := sch.RetriesWithin(expiry)
-	what := "giving up"
-	if err != nil {
-		what = "giving up, a time too long to represent,"
-	}
 	r.errorf("jms_sender.give_up_after_expiry", attribute, "Give-Up After Expiration",
-		"With a retry limit of %d the message is ended on retry %d (SAPJMSRetries counts the retries already made), %s %s after the first failure, but the queue deletes it after its expiration period of %d days (%d minutes), so it is deleted before anyone sees that it failed. "+
+		"With a retry limit of %d the message is ended on retry %d (SAPJMSRetries counts the retries already made), giving up %s after the first failure, but the queue deletes it after its expiration period of %d days (%d minutes), so it is deleted before anyone sees that it failed. "+
 			"Set max_retries and the flow's guard to at most %d, or lower retry_interval or max_retry_interval, or raise the JMS receiver's Expiration Period (at most %d days).",
-		limit, stop, what, giveUpText(giveUp, err), days, expiry, max(jmsGuardLimitFor(fit, s.Guard.Operator), 0), JMSMaxExpirationDays)
+		limit, stop, giveUpText(giveUp, err), days, expiry, max(jmsGuardLimitFor(fit, s.Guard.Operator), 0), JMSMaxExpirationDays)
 }
 
 func giveUpText(minutes int64, err error) string {

@@ -60,6 +60,7 @@ func TestCheckJMSSender(t *testing.T) {
 			s.RetryInterval = Known[int64](10080)
 			s.MaxRetryInterval = Known[int64](43200)
 			s.MaxRetries = Known[int64](1)
+			s.Guard.Limit = Known[int64](1) // Retry 2 starts after 10080 + 20160 = 30240 minutes.
 		}), nil},
 		{"interval 10081 non-exclusive", jmsWith(func(s *JMSSender) { s.RetryInterval = Known[int64](10081) }), []string{"jms_sender.retry_interval_range"}},
 		{"interval 60 exclusive", jmsWith(func(s *JMSSender) {
@@ -111,19 +112,35 @@ func TestCheckJMSSender(t *testing.T) {
 		{"expiration 0", jmsWith(func(s *JMSSender) { s.ExpirationDays = Known[int64](0) }), []string{"jms_sender.expiration_range"}},
 		{"expiration 181", jmsWith(func(s *JMSSender) { s.ExpirationDays = Known[int64](181) }), []string{"jms_sender.expiration_range"}},
 		// 30 days fit 724 retries at the defaults; SAP's "> limit" guard ends on retry limit + 1.
-		{"limit 723 fits 30 days", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](723) }), nil},
-		{"limit 724 ends on retry 725, after 30 days", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](724) }), []string{"jms_sender.give_up_after_expiry"}},
-		{"limit 724 with = guard fits", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](724); s.Guard.Operator = "=" }), nil},
+		{"limit 723 fits 30 days", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](723); s.Guard.Limit = Null[int64]() }), nil},
+		{"limit 724 ends on retry 725, after 30 days", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](724); s.Guard.Limit = Null[int64]() }), []string{"jms_sender.give_up_after_expiry"}},
+		{"limit 724 with = guard fits", jmsWith(func(s *JMSSender) {
+			s.MaxRetries = Known[int64](724)
+			s.Guard.Limit = Known[int64](724)
+			s.Guard.Operator = "="
+		}), nil},
+		{"declared limit differs from the guard's", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](3) }), []string{"jms_sender.guard_limit_differs"}},
+		{"the guard's limit runs, not the declared one", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](5); s.Guard.Limit = Known[int64](800) }),
+			[]string{"jms_sender.guard_limit_differs", "jms_sender.give_up_after_expiry"}},
 		{"visible guard limit past expiry", jmsWith(func(s *JMSSender) { s.MaxRetries = Null[int64](); s.Guard.Limit = Known[int64](1000) }), []string{"jms_sender.give_up_after_expiry"}},
-		{"default expiration when null", jmsWith(func(s *JMSSender) { s.ExpirationDays = Null[int64](); s.MaxRetries = Known[int64](724) }), []string{"jms_sender.give_up_after_expiry"}},
+		{"default expiration when null", jmsWith(func(s *JMSSender) {
+			s.ExpirationDays = Null[int64]()
+			s.MaxRetries = Known[int64](724)
+			s.Guard.Limit = Known[int64](724)
+		}), []string{"jms_sender.give_up_after_expiry"}},
 		{"one day, long waits", jmsWith(func(s *JMSSender) {
 			s.ExpirationDays = Known[int64](1)
 			s.RetryInterval = Known[int64](60)
 			s.MaxRetryInterval = Known[int64](180)
-			s.MaxRetries = Known[int64](10) // 60 + 120 + 9 × 180 = 1800 minutes > 1440.
+			s.MaxRetries = Known[int64](10) // Retry 11: 60 + 120 + 9 × 180 = 1800 minutes > 1440.
+			s.Guard.Limit = Known[int64](10)
 		}), []string{"jms_sender.give_up_after_expiry"}},
-		{"huge limit overflows, still an error", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](1 << 62) }), []string{"jms_sender.give_up_after_expiry"}},
-		{"schedule unknown skips the time check", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](100000); s.RetryInterval = Unknown[int64]() }), nil},
+		{"huge limit overflows, still an error", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](1 << 62); s.Guard.Limit = Null[int64]() }), []string{"jms_sender.give_up_after_expiry"}},
+		{"schedule unknown skips the time check", jmsWith(func(s *JMSSender) {
+			s.MaxRetries = Known[int64](100000)
+			s.Guard.Limit = Null[int64]()
+			s.RetryInterval = Unknown[int64]()
+		}), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -149,7 +166,7 @@ func TestCheckJMSSenderNamesTheConsequence(t *testing.T) {
 			[]string{"only for non-exclusive queues", "about 724 times"}},
 		{"without guard", jmsWith(func(s *JMSSender) { noGuard(s); s.MaxRetries = Known[int64](5) }), "jms_sender.max_retries_without_guard",
 			[]string{"max_retries = 5 is not enforced", "about 724 times"}},
-		{"give-up", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](724) }), "jms_sender.give_up_after_expiry",
+		{"give-up", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](724); s.Guard.Limit = Known[int64](724) }), "jms_sender.give_up_after_expiry",
 			[]string{"ended on retry 725", "43203 minutes (30 d 0 h 3 min)", "43200 minutes", "at most 723"}},
 		{"dead letter", jmsWith(func(s *JMSSender) { s.DeadLetterQueue = Known(false) }), "jms_sender.dead_letter_off",
 			[]string{"moves nothing", "Blocked"}},

@@ -65,6 +65,7 @@ var ruleSeverity = map[string]Severity{
 	"jms_sender.max_retries_without_guard": SeverityError,
 	"jms_sender.no_retry_limit":            SeverityWarning,
 	"jms_sender.give_up_after_expiry":      SeverityError,
+	"jms_sender.guard_limit_differs":       SeverityWarning,
 }
 
 // minorWords may stay lower case inside a Title Case summary.
