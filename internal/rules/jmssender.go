@@ -173,6 +173,8 @@ func checkJMSRanges(r *report, s JMSSender) {
 			m, what, lo, hi, lo, hi, DefaultJMSMaxRetryInterval)
 		return
 	}
+	// With backoff the wait is min(i·2^(n−1), m) [SAP 161791b: the maximum caps the wait;
+	// the cap below the first wait is inferred from that formula].
 	if intervalOK && i > m {
 		r.warnf("jms_sender.max_below_interval", attrJMSMaxRetryInterval, "Max Retry Interval Below Retry Interval",
 			"max_retry_interval = %d is shorter than retry_interval = %d: the maximum caps every wait, so the message is retried every %d minutes, more often than the retry interval says. "+
