@@ -219,3 +219,28 @@ func FuzzReadZip(f *testing.F) {
 		}
 	})
 }
+
+func FuzzFindRetryGuards(f *testing.F) {
+	for _, doc := range fuzzSeedIflws() {
+		f.Add(doc, "${header.SAPJMSRetries} > '5'", "SAPJMSRetries")
+	}
+	f.Add(iflowtest.Iflw(iflowtest.Options{ExceptionEnds: [][]string{{"error"}},
+		Routers: []iflowtest.Router{{Condition: "{{Max}} <= ${header[SAPJMSRetries]}", InException: 1}},
+		Scripts: []iflowtest.Script{{File: "s.groovy", InException: 1}}}), "", "headers.SAPJMSRetries")
+	f.Fuzz(func(t *testing.T, doc []byte, param, script string) {
+		guards, err := iflow.FindRetryGuards(doc, map[string][]byte{"s.groovy": []byte(script)}, map[string]string{"Max": param})
+		if _, perr := iflow.ParseIflw(doc); (err == nil) != (perr == nil) {
+			t.Fatalf("FindRetryGuards error %v, ParseIflw error %v: they must agree on what parses", err, perr)
+		}
+		for _, g := range guards {
+			switch g.Limit.Kind {
+			case iflow.LimitLiteral, iflow.LimitParameter, iflow.LimitNotVisible:
+			default:
+				t.Fatalf("guard %+v has limit kind %q", g, g.Limit.Kind)
+			}
+			if g.Limit.Known && (g.Limit.Kind == iflow.LimitNotVisible || g.Limit.Value < 0) {
+				t.Fatalf("guard %+v: a known limit must be a literal or parameter of 0 or more", g)
+			}
+		}
+	})
+}

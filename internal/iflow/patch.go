@@ -28,7 +28,7 @@ type splice struct {
 // left untouched. Every key in changes must exist in the message flow.
 func PatchIflw(data []byte, flowID string, changes map[string]string) ([]byte, error) {
 	if strings.TrimSpace(flowID) == "" {
-		return nil, errors.New("patch iFlow: the message flow id is empty; set the id of the AMQP sender message flow, for example MessageFlow_11")
+		return nil, errors.New("patch iFlow: the message flow id is empty; set the id of the sender message flow, for example MessageFlow_11")
 	}
 	for _, k := range sortedKeys(changes) {
 		if err := checkXMLText(changes[k]); err != nil {

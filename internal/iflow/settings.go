@@ -82,7 +82,12 @@ func (r RetrySettings) All() []Setting {
 // Setting returns the view of one property of the channel. Parameter values
 // are looked up in params; a nil map resolves no parameter.
 func (s AMQPSender) Setting(key string, params map[string]string) Setting {
-	raw, ok := s.Properties[key]
+	return settingOf(s.Properties, key, params)
+}
+
+// settingOf returns the view of the property key of a message flow's properties.
+func settingOf(props map[string]string, key string, params map[string]string) Setting {
+	raw, ok := props[key]
 	st := Setting{Key: key, Present: ok, Raw: raw}
 	if name, isRef := ParameterRef(raw); isRef {
 		st.Parameter = name

@@ -393,5 +393,6 @@ func (p *sapMessagingProvider) Functions(_ context.Context) []func() function.Fu
 	return []func() function.Function{
 		NewMaxAttemptsFunction,
 		NewRedeliveriesForFunction,
+		NewJMSGiveUpMinutesFunction,
 	}
 }

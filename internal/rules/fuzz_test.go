@@ -105,3 +105,56 @@ func plainText(s string) bool {
 		return true
 	})
 }
+
+func FuzzCheckJMSSender(f *testing.F) {
+	f.Add("Non-Exclusive", int64(1), int64(60), int64(1), true, true, int64(5), int64(30), true, int64(5), ">", uint32(0xFFFFFF))
+	f.Add("Exclusive", int64(61), int64(9), int64(2), false, true, int64(0), int64(181), false, int64(-1), "", uint32(0xAAAAAA))
+	f.Add("Shared", int64(-1), int64(1<<62), int64(0), true, false, int64(1<<62), int64(-3), true, int64(1<<62), "=", uint32(0x123456))
+	f.Fuzz(func(t *testing.T, access string, interval, maxInterval, concurrent int64, backoff, dlq bool, maxRetries, days int64,
+		guard bool, limit int64, op string, states uint32) {
+		s := JMSSender{
+			AccessType:          fuzzValue(access, states),
+			RetryInterval:       fuzzValue(interval, states>>2),
+			MaxRetryInterval:    fuzzValue(maxInterval, states>>4),
+			ConcurrentProcesses: fuzzValue(concurrent, states>>6),
+			ExponentialBackoff:  fuzzValue(backoff, states>>8),
+			DeadLetterQueue:     fuzzValue(dlq, states>>10),
+			MaxRetries:          fuzzValue(maxRetries, states>>12),
+			ExpirationDays:      fuzzValue(days, states>>14),
+			Guard:               JMSRetryGuard{Present: fuzzValue(guard, states>>16), Limit: fuzzValue(limit, states>>18), Operator: op},
+		}
+		unknown := map[string]bool{
+			"access_type":           s.AccessType.IsUnknown(),
+			attrJMSRetryInterval:    s.RetryInterval.IsUnknown(),
+			attrJMSMaxRetryInterval: s.MaxRetryInterval.IsUnknown(),
+			attrJMSConcurrent:       s.ConcurrentProcesses.IsUnknown(),
+			attrJMSBackoff:          s.ExponentialBackoff.IsUnknown(),
+			attrJMSDeadLetterQueue:  s.DeadLetterQueue.IsUnknown(),
+			attrJMSMaxRetries:       s.MaxRetries.IsUnknown(),
+			attrJMSExpirationDays:   s.ExpirationDays.IsUnknown(),
+			attrJMSRetryGuard:       false, // Also named for an exclusive queue, whatever the guard.
+		}
+		fs := CheckJMSSender(s)
+		for _, f := range fs {
+			if p := quotedFindingStyle(f, access); len(p) != 0 {
+				t.Errorf("finding %s breaks the conventions: %v\n%+v", f.Rule, p, f)
+			}
+			isUnknown, ok := unknown[f.Attribute]
+			if !ok {
+				t.Errorf("finding %s names attribute %q, not a JMS sender attribute", f.Rule, f.Attribute)
+			}
+			if isUnknown {
+				t.Errorf("finding %s is about the unknown attribute %q", f.Rule, f.Attribute)
+			}
+		}
+		if again := CheckJMSSender(s); !slices.Equal(again, fs) {
+			t.Errorf("CheckJMSSender is not deterministic: %v then %v", fs, again)
+		}
+		sch := JMSSchedule{RetryInterval: interval, MaxRetryInterval: maxInterval, ExponentialBackoff: backoff}
+		if total, err := sch.GiveUpMinutes(maxRetries); err == nil {
+			if n, err := sch.RetriesWithin(total); err != nil || n < maxRetries {
+				t.Errorf("%+v: RetriesWithin(T(%d) = %d) = %d, %v", sch, maxRetries, total, n, err)
+			}
+		}
+	})
+}

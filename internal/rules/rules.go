@@ -1,5 +1,5 @@
 // Package rules holds the plan-time rules and the retry arithmetic for SAP Event Mesh
-// queues, Cloud Integration AMQP senders and NetWeaver JMS destinations.
+// queues, Cloud Integration AMQP and JMS senders and NetWeaver JMS destinations.
 //
 // The package is pure Go: the provider's validators, functions and data sources turn
 // its findings into diagnostics.

@@ -12,12 +12,15 @@ import (
 	"time"
 )
 
-// Sender is an AMQP sender channel of the built iFlow.
+// Sender is a sender channel of the built iFlow: AMQP unless Adapter says JMS.
 type Sender struct {
 	// ID is the message flow id; "" means MessageFlow_<n> (n = 1, 2, ...).
 	ID string
-	// Name is the message flow name; "" means "AMQP".
+	// Name is the message flow name; "" means the adapter, "AMQP" or "JMS".
 	Name string
+	// Adapter is "" or "AMQP" for an AMQP sender, "JMS" for a JMS sender, and
+	// "JMSReceiver" for a JMS receiver channel (which fills a queue).
+	Adapter string
 	// Properties are written as ifl:property pairs after the adapter's fixed
 	// keys (ComponentType=AMQP, direction=Sender, TransportProtocol=WS, ...),
 	// which they may override. Values may be literals or "{{Param}}".
@@ -33,12 +36,38 @@ type Options struct {
 	// ExceptionEnds lists, per exception subprocess, the kinds of its end
 	// events: "error", "escalation", "message", "none" or "terminate".
 	ExceptionEnds [][]string
+	// Routers are routers (exclusive gateways) with one conditional route and
+	// a default route each.
+	Routers []Router
+	// Scripts are script steps; each script file is written under
+	// src/main/resources/script/.
+	Scripts []Script
 	// Parameters are written to parameters.prop and parameters.propdef.
 	Parameters map[string]string
 	// Extra are additional zip entries (name → content), written after the
 	// standard entries in name order.
 	Extra map[string][]byte
 }
+
+// Router is a router whose conditional route has Condition (a Simple
+// expression, for example "${header.SAPJMSRetries} > 5").
+type Router struct {
+	Condition string
+	// InException is the 1-based exception subprocess (of ExceptionEnds) that
+	// holds the router; 0 puts it in the integration process.
+	InException int
+}
+
+// Script is a script step running the file File with Content.
+type Script struct {
+	File, Content string
+	// InException is the 1-based exception subprocess that holds the step; 0
+	// puts it in the integration process.
+	InException int
+}
+
+// ScriptDir is the folder of script files inside the artifact.
+const ScriptDir = "src/main/resources/script/"
 
 // Entry names of the built artifact.
 const (
@@ -70,6 +99,21 @@ func DefaultSenderProperties(queue string) map[string]string {
 	}
 }
 
+// DefaultJMSSenderProperties returns the settings of the JMS sender v1.3 in a
+// real Cloud Integration export (SAP's defaults, booleans written 1/0): retry
+// interval 1, exponential backoff on, maximum retry interval 60, one process,
+// dead-letter queue on.
+func DefaultJMSSenderProperties(queue string) map[string]string {
+	return map[string]string{
+		"QueueName_inbound":         queue,
+		"NumberConcurrentProcesses": "1",
+		"RetryInterval":             "1",
+		"ExponentialBackoff":        "1",
+		"MaxRetryInterval":          "60",
+		"useDeadLetterQueue":        "1",
+	}
+}
+
 // IflwPath returns the zip entry name of the .iflw of an iFlow named name.
 func IflwPath(name string) string {
 	return "src/main/resources/scenarioflows/integrationflow/" + name + ".iflw"
@@ -96,6 +140,13 @@ func Build(o Options) []byte {
 	add(ParametersPath, ParametersProp(o.Parameters))
 	add(ParameterDefsPath, ParametersPropdef(o.Parameters))
 	extra := make([]string, 0, len(o.Extra))
+	scripts := map[string][]byte{}
+	for _, sc := range o.Scripts {
+		scripts[ScriptDir+sc.File] = []byte(sc.Content)
+	}
+	for _, k := range sortedKeys(scriptsAsStrings(scripts)) {
+		add(k, scripts[k])
+	}
 	for k := range o.Extra {
 		extra = append(extra, k)
 	}
@@ -170,7 +221,28 @@ func dataType(v string) string {
 	return "xsd:string"
 }
 
-// fixedSenderKeys are written first for every sender, in this order.
+func scriptsAsStrings(m map[string][]byte) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = string(v)
+	}
+	return out
+}
+
+// fixedJMSKeys are written first for a JMS channel, in this order (v1.3).
+func fixedJMSKeys(direction string) []struct{ key, value string } {
+	return []struct{ key, value string }{
+		{"ComponentType", "JMS"},
+		{"direction", direction},
+		{"TransportProtocol", "Not Applicable"},
+		{"MessageProtocol", "Not Applicable"},
+		{"ComponentNS", "sap"},
+		{"componentVersion", "1.3"},
+		{"cmdVariantUri", "ctype::AdapterVariant/cname::sap:JMS/tp::Not Applicable/mp::Not Applicable/direction::" + direction + "/version::1.3.0"},
+	}
+}
+
+// fixedSenderKeys are written first for every AMQP sender, in this order.
 var fixedSenderKeys = []struct{ key, value string }{
 	{"ComponentType", "AMQP"},
 	{"direction", "Sender"},
@@ -204,12 +276,22 @@ func Iflw(o Options) []byte {
 		if id == "" {
 			id = fmt.Sprintf("MessageFlow_%d", i+1)
 		}
+		fixed := fixedSenderKeys
+		switch s.Adapter {
+		case "", "AMQP":
+		case "JMS":
+			fixed = fixedJMSKeys("Sender")
+		case "JMSReceiver":
+			fixed = fixedJMSKeys("Receiver")
+		default:
+			panic(fmt.Sprintf("iflowtest: unknown adapter %q; use AMQP, JMS or JMSReceiver", s.Adapter))
+		}
 		if name == "" {
-			name = "AMQP"
+			name = fixed[0].value
 		}
 		fmt.Fprintf(&b, `        <bpmn2:messageFlow id="%s" name="%s" sourceRef="Participant_%d" targetRef="StartEvent_1">`+"\n", esc(id), esc(name), i+1)
 		b.WriteString("            <bpmn2:extensionElements>\n")
-		for _, kv := range fixedSenderKeys {
+		for _, kv := range fixed {
 			if _, override := s.Properties[kv.key]; !override {
 				property(&b, 16, kv.key, kv.value)
 			}
@@ -238,15 +320,57 @@ func Iflw(o Options) []byte {
 	b.WriteString("            <bpmn2:messageEventDefinition/>\n")
 	b.WriteString("        </bpmn2:endEvent>\n")
 	b.WriteString(`        <bpmn2:sequenceFlow id="SequenceFlow_1" sourceRef="StartEvent_1" targetRef="EndEvent_1"/>` + "\n")
+	steps(&b, o, 0, 8)
 	for i, ends := range o.ExceptionEnds {
-		subprocess(&b, i+1, ends)
+		subprocess(&b, o, i+1, ends)
 	}
 	b.WriteString("    </bpmn2:process>\n")
 	b.WriteString("</bpmn2:definitions>\n")
 	return []byte(b.String())
 }
 
-func subprocess(b *strings.Builder, n int, ends []string) {
+// steps writes the routers and script steps of the process or exception
+// subprocess in (0 = the integration process), indented by indent.
+func steps(b *strings.Builder, o Options, in, indent int) {
+	pad := strings.Repeat(" ", indent)
+	for i, r := range o.Routers {
+		if r.InException != in {
+			continue
+		}
+		gw := fmt.Sprintf("ExclusiveGateway_%d", i+1)
+		fmt.Fprintf(b, `%s<bpmn2:exclusiveGateway default="SequenceFlow_%s_Default" id="%s" name="Retries Left?">`+"\n", pad, gw, gw)
+		b.WriteString(pad + "    <bpmn2:extensionElements>\n")
+		property(b, indent+8, "cmdVariantUri", "ctype::FlowstepVariant/cname::ExclusiveGateway/version::1.1.2")
+		property(b, indent+8, "activityType", "ExclusiveGateway")
+		property(b, indent+8, "throwExceptionOnFalse", "false")
+		b.WriteString(pad + "    </bpmn2:extensionElements>\n")
+		b.WriteString(pad + "</bpmn2:exclusiveGateway>\n")
+		fmt.Fprintf(b, `%s<bpmn2:sequenceFlow id="SequenceFlow_%s_Limit" name="Retries Exhausted" sourceRef="%s" targetRef="%s_End">`+"\n", pad, gw, gw, gw)
+		b.WriteString(pad + "    <bpmn2:extensionElements>\n")
+		property(b, indent+8, "expressionType", "NonXML")
+		b.WriteString(pad + "    </bpmn2:extensionElements>\n")
+		fmt.Fprintf(b, `%s    <bpmn2:conditionExpression id="FormalExpression_%s" xsi:type="bpmn2:tFormalExpression"><![CDATA[%s]]></bpmn2:conditionExpression>`+"\n", pad, gw, r.Condition)
+		b.WriteString(pad + "</bpmn2:sequenceFlow>\n")
+		fmt.Fprintf(b, `%s<bpmn2:sequenceFlow id="SequenceFlow_%s_Default" name="Retry" sourceRef="%s" targetRef="%s_Retry"/>`+"\n", pad, gw, gw, gw)
+	}
+	for i, sc := range o.Scripts {
+		if sc.InException != in {
+			continue
+		}
+		fmt.Fprintf(b, `%s<bpmn2:callActivity id="CallActivity_Script_%d" name="Script %d">`+"\n", pad, i+1, i+1)
+		b.WriteString(pad + "    <bpmn2:extensionElements>\n")
+		property(b, indent+8, "scriptFunction", "")
+		property(b, indent+8, "scriptBundleId", "")
+		property(b, indent+8, "subActivityType", "GroovyScript")
+		property(b, indent+8, "activityType", "Script")
+		property(b, indent+8, "script", sc.File)
+		property(b, indent+8, "cmdVariantUri", "ctype::FlowstepVariant/cname::GroovyScript/version::1.1.2")
+		b.WriteString(pad + "    </bpmn2:extensionElements>\n")
+		b.WriteString(pad + "</bpmn2:callActivity>\n")
+	}
+}
+
+func subprocess(b *strings.Builder, o Options, n int, ends []string) {
 	fmt.Fprintf(b, `        <bpmn2:subProcess id="SubProcess_%d" name="Exception Subprocess %d" triggeredByEvent="true">`+"\n", n, n)
 	b.WriteString("            <bpmn2:extensionElements>\n")
 	property(b, 16, "cmdVariantUri", "ctype::FlowstepVariant/cname::ErrorEventSubProcessTemplate/version::1.1.0")
@@ -260,6 +384,7 @@ func subprocess(b *strings.Builder, n int, ends []string) {
 	b.WriteString("                    </bpmn2:extensionElements>\n")
 	b.WriteString("                </bpmn2:errorEventDefinition>\n")
 	b.WriteString("            </bpmn2:startEvent>\n")
+	steps(b, o, n, 12)
 	for j, kind := range ends {
 		id := fmt.Sprintf("EndEvent_Sub%d_%d", n, j+1)
 		switch kind {
