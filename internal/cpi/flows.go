@@ -231,8 +231,9 @@ func (fs *Flows) writer(base context.Context, k flowKey, e *flowEntry) {
 				batch = append(batch, p)
 			}
 		}
-		e.queue = slices.DeleteFunc(e.queue, func(p *pendingChange) bool { return p.taken })
-		if len(batch) == 0 && len(e.queue) == 0 {
+		// Abandoned changes are dropped; their callers return their context's error.
+		e.queue = nil
+		if len(batch) == 0 {
 			e.writing = false
 			fs.mu.Unlock()
 			return

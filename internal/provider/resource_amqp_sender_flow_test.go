@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -191,7 +190,7 @@ func TestAccAMQPSender_changedBetweenPlanAndApply(t *testing.T) {
 					}
 					return err
 				})}},
-				ExpectError: regexp.MustCompile(`(?s)AMQP Sender Changed Since Plan.*AMQP_B.*maxRetries: planned from 1, now 4.*plan again`),
+				ExpectError: wrapped(`AMQP Sender Changed Since Plan.*AMQP_B.*maxRetries: planned from 1, now 4.*plan again`),
 			},
 			{
 				// The change made on the tenant is kept, and the next plan shows it.
@@ -205,6 +204,35 @@ func TestAccAMQPSender_changedBetweenPlanAndApply(t *testing.T) {
 				ExpectNonEmptyPlan: true,
 			},
 			{Config: env.config(sharedFlowHCL(2, 2, 1)), Check: checkChannels(env, 2, "2", "1")},
+		},
+	})
+}
+
+// TestAccAMQPSender_severalChannelsDeployFailure: the channels of one flow are deployed once together,
+// and when that deploy fails, every one of their resources fails with the runtime's error.
+func TestAccAMQPSender_severalChannelsDeployFailure(t *testing.T) {
+	env := newTestEnv(t)
+	env.addSharedFlow(t, 2, false)
+	env.srv.FailNextDeploy(sharedFlowID, "Credential EventMesh not found")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig:   env.srv.ResetStats,
+				Config:      env.config(sharedFlowHCL(2, 1, 1)),
+				ExpectError: wrapped(`Deployment Failed.*Credential EventMesh not found.*Deployment Failed.*Credential EventMesh not found`),
+			},
+			{
+				// One deploy was made for both channels; the next apply deploys again and converges.
+				PreConfig: func() {
+					if n := env.srv.Stats().Routes[deployRoute]; n != 1 {
+						t.Errorf("the failed apply deployed the flow %d times, want once", n)
+					}
+				},
+				Config:           env.config(sharedFlowHCL(2, 1, 1)),
+				Check:            checkChannels(env, 2, "1", "1"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
 		},
 	})
 }

@@ -118,7 +118,7 @@ func (b *bench) measureCI() ([]ciCell, error) {
 			[]string{"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=" + filepath.Join(keys, "cloud-integration.json")}, em, steps)
 		em.stop()
 		if err != nil {
-			return nil, fmt.Errorf("Cloud Integration section at parallelism %d: %w", par, err)
+			return nil, fmt.Errorf("the Cloud Integration section at parallelism %d: %w", par, err)
 		}
 		for _, st := range steps {
 			cells = append(cells, ciCell{parallelism: par, op: st.op, sample: ss[st.op]})
