@@ -271,6 +271,10 @@ func (fs *Flows) writeBatch(base context.Context, k flowKey, e *flowEntry, batch
 		for _, p := range batch {
 			p.err = readErr
 		}
+		fs.mu.Lock()
+		e.gen++
+		e.cached = nil
+		fs.mu.Unlock()
 		return
 	}
 
@@ -291,14 +295,17 @@ func (fs *Flows) writeBatch(base context.Context, k flowKey, e *flowEntry, batch
 		work = next
 	}
 
+	// The cache keeps what was just read when nothing is written, and is
+	// dropped otherwise: later reads of this run see the flow as it is now.
 	written := work != from
 	defer func() {
-		if written {
-			fs.mu.Lock()
-			e.gen++
-			e.cached = nil
-			fs.mu.Unlock()
+		fs.mu.Lock()
+		e.gen++
+		e.cached = nil
+		if !written {
+			e.cached = from
 		}
+		fs.mu.Unlock()
 	}()
 	if !bytes.Equal(work.Content, from.Content) {
 		meta, err := fs.c.GetArtifact(ctx, k.id, k.version)

@@ -204,6 +204,28 @@ func TestFlowsRefusesChangeOverUnseenEdit(t *testing.T) {
 	if _, err := fs.Change(t.Context(), "Flow", "", setRetries("CH1", 1, planned)); err != nil {
 		t.Fatalf("Change to the value the tenant already holds: %v", err)
 	}
+
+	// After a refused change, reads of the run see the flow as it was read for the change.
+	if _, err := fs.Flow(t.Context(), "Flow", ""); err != nil {
+		t.Fatal(err)
+	}
+	zip, err := iflow.PatchZip(s.IFlowContent("Flow"), "MessageFlow_1", map[string]string{"maxRetries": "7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateIFlow("Flow", "Flow", "Pkg", zip); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.Change(t.Context(), "Flow", "", setRetries("CH1", 2, &cpi.SenderSettings{MaxRetries: i64(1)})); !errors.As(err, &changed) {
+		t.Fatalf("Change over the second unseen edit: %v", err)
+	}
+	f, err := fs.Flow(t.Context(), "Flow", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snd, err := f.Sender("CH1"); err != nil || *snd.MaxRetries != 7 {
+		t.Fatalf("read after the refused change: %+v, %v; want the tenant's 7", snd, err)
+	}
 }
 
 // Readers of a flow share one download per run; a write through Flows makes the next read fetch it again.
