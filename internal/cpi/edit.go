@@ -34,8 +34,9 @@ func (e *Edit) label(key, label string) {
 	e.labels[key] = label
 }
 
-// setProperties adds property values of message flow flowID.
-func (e *Edit) setProperties(flowID, label string, values map[string]string) {
+// SetProperties adds literal property values of the message flow (or other
+// element) with id flowID; label names it in error messages.
+func (e *Edit) SetProperties(flowID, label string, values map[string]string) {
 	if e.Properties == nil {
 		e.Properties = map[string]map[string]string{}
 	}
@@ -46,8 +47,9 @@ func (e *Edit) setProperties(flowID, label string, values map[string]string) {
 	e.label("flow:"+flowID, label)
 }
 
-// setParameter adds a parameter value.
-func (e *Edit) setParameter(p Configuration, label string) {
+// SetParameter adds an externalized parameter value; label names what it
+// sets in error messages.
+func (e *Edit) SetParameter(p Configuration, label string) {
 	if e.Parameters == nil {
 		e.Parameters = map[string]Configuration{}
 	}

@@ -1,6 +1,7 @@
 package cpi
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -177,17 +178,6 @@ func selectSender(iflowID string, senders []iflow.AMQPSender, channel string) (i
 	return iflow.AMQPSender{}, cands, &ChannelNotFoundError{IFlowID: iflowID, Channel: channel, Candidates: cands}
 }
 
-// usesParameters reports whether a setting or the destination of s refers
-// to an externalized parameter.
-func usesParameters(s iflow.AMQPSender) bool {
-	for _, k := range append(iflow.RetryKeys(), iflow.KeyDestinationName) {
-		if strings.Contains(s.Properties[k], "{{") {
-			return true
-		}
-	}
-	return false
-}
-
 // Flow is the design time content of an integration flow as read at one
 // moment: the archive, its parsed form and, when one of its AMQP senders
 // refers to externalized parameters, the tenant's parameter values. A Flow
@@ -199,15 +189,15 @@ type Flow struct {
 	Content []byte
 	// Artifact is Content parsed.
 	Artifact *iflow.Artifact
-	// Configurations holds the externalized parameters by key; nil when no
-	// AMQP sender of the flow refers to a parameter (they are then not read).
+	// Configurations holds the externalized parameters by key; nil when the
+	// .iflw refers to no parameter (they are then not read).
 	Configurations map[string]Configuration
 }
 
 // ReadFlow downloads integration flow id in version ("" or "active" for the
-// current one) and, when an AMQP sender refers to parameters, its
-// externalized parameters. The error matches ErrNotFound when the flow does
-// not exist.
+// current one) and, when its .iflw refers to externalized parameters
+// ({{Name}}), the flow's parameter values. The error matches ErrNotFound when
+// the flow does not exist.
 func (c *Client) ReadFlow(ctx context.Context, id, version string) (*Flow, error) {
 	content, err := c.Content(ctx, id, version)
 	if err != nil {
@@ -218,19 +208,16 @@ func (c *Client) ReadFlow(ctx context.Context, id, version string) (*Flow, error
 		return nil, fmt.Errorf("the content of integration flow %q cannot be read: %w", id, err)
 	}
 	f := &Flow{ID: id, Version: versionOrActive(version), Content: content, Artifact: art}
-	for _, s := range art.AMQPSenders() {
-		if !usesParameters(s) {
-			continue
-		}
-		list, err := c.Configurations(ctx, id, version)
-		if err != nil {
-			return nil, fmt.Errorf("reading the externalized parameters of integration flow %q: %w", id, err)
-		}
-		f.Configurations = make(map[string]Configuration, len(list))
-		for _, cf := range list {
-			f.Configurations[cf.Key] = cf
-		}
-		break
+	if !bytes.Contains(art.Iflw, []byte("{{")) {
+		return f, nil
+	}
+	list, err := c.Configurations(ctx, id, version)
+	if err != nil {
+		return nil, fmt.Errorf("reading the externalized parameters of integration flow %q: %w", id, err)
+	}
+	f.Configurations = make(map[string]Configuration, len(list))
+	for _, cf := range list {
+		f.Configurations[cf.Key] = cf
 	}
 	return f, nil
 }
@@ -396,7 +383,7 @@ func (f *Flow) EditSender(channel string, desired SenderSettings, expected *Send
 			if dt == "" {
 				dt = defaultDataType(setting)
 			}
-			edit.setParameter(Configuration{Key: name, Value: w, DataType: dt},
+			edit.SetParameter(Configuration{Key: name, Value: w, DataType: dt},
 				fmt.Sprintf("the %s of channel %q", setting, channelLabel(snd)))
 			continue
 		}
@@ -414,7 +401,7 @@ func (f *Flow) EditSender(channel string, desired SenderSettings, expected *Send
 		literals[string(setting)] = w
 	}
 	if len(literals) > 0 {
-		edit.setProperties(snd.ID, channelLabel(snd), literals)
+		edit.SetProperties(snd.ID, channelLabel(snd), literals)
 	}
 	return edit, nil
 }
