@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# The provider benchmark behind `make bench`: builds the provider and the
-# emulator, then for each latency (20 ms, 100 ms) and number of queues (50,
-# 250) times `terraform apply` (create), `terraform plan` (refresh, no
-# changes) and an update of every queue, next to the same commands over N
-# terraform_data resources, counts the management API calls and measures the
-# provider's peak RSS with GNU time. It prints a markdown table (see the
-# README's Performance section).
+# The provider benchmark behind `make bench`: builds the provider, the
+# provider without an API (internal/cmd/noapiprovider) and the emulator, then
+# prints markdown tables (see the README's Performance section):
+#
+# - Event Mesh: for each latency (20 ms, 100 ms) and number of queues (50,
+#   250), `terraform apply` (create), `terraform plan` (refresh, no changes)
+#   and an update of every queue, next to the same commands against the
+#   provider without an API and over N terraform_data resources; management
+#   API calls, the providers' CPU time and peak RSS (GNU time).
+# - Cloud Integration: 10 flows with 2 AMQP sender channels each, one
+#   resource per channel, emulator deploy delay 5 s and latency 100 ms;
+#   calls, content downloads, uploads and deploys per command and wall time,
+#   at -parallelism 10 and 20.
 #
 # TERRAFORM names the CLI; BENCH_ARGS passes flags to the driver, for example
-# BENCH_ARGS="-runs 1 -sizes 50" or BENCH_ARGS="-o bench.md".
+# BENCH_ARGS="-runs 1 -sizes 50", BENCH_ARGS="-ci=false" (Event Mesh only),
+# BENCH_ARGS="-event-mesh=false" (Cloud Integration only) or
+# BENCH_ARGS="-o bench.md".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -11,6 +11,47 @@ import (
 // poll argument is not positive.
 const DefaultPoll = time.Second
 
+// Backoff is how long to wait between the status reads of a deploy: Initial
+// before the first read of each phase (build, then start), then each wait
+// Factor times the previous one, at most Max.
+type Backoff struct {
+	Initial time.Duration
+	Max     time.Duration
+	Factor  float64
+}
+
+// DefaultBackoff suits deploys that take seconds to minutes: reads after
+// 0.5 s, 1.25 s, 2.4 s, 4.1 s, 6.6 s, ... of a phase, then every 15 s. A
+// read comes at most half the time waited so far after the deploy is done.
+var DefaultBackoff = Backoff{Initial: 500 * time.Millisecond, Max: 15 * time.Second, Factor: 1.5}
+
+// FixedPoll is a Backoff that always waits d.
+func FixedPoll(d time.Duration) Backoff {
+	if d <= 0 {
+		d = DefaultPoll
+	}
+	return Backoff{Initial: d, Max: d, Factor: 1}
+}
+
+// waits returns a function that returns the successive waits of b.
+func (b Backoff) waits() func() time.Duration {
+	if b.Initial <= 0 {
+		b.Initial = DefaultPoll
+	}
+	if b.Max < b.Initial {
+		b.Max = b.Initial
+	}
+	if b.Factor < 1 {
+		b.Factor = 1
+	}
+	next := b.Initial
+	return func() time.Duration {
+		d := next
+		next = min(time.Duration(float64(next)*b.Factor), b.Max)
+		return d
+	}
+}
+
 // errorInfoAttempts bounds the reads of the error information of a failed
 // deploy while the tenant answers 204 No Content.
 const errorInfoAttempts = 10
@@ -61,16 +102,20 @@ func (e *DeployTimeoutError) Unwrap() error { return e.Err }
 // runtime artifact STARTED, or until ctx ends. A failed task or a runtime in
 // ERROR returns a *DeployError carrying the tenant's error text.
 func (c *Client) DeployAndWait(ctx context.Context, id, version string, poll time.Duration) (*RuntimeArtifact, error) {
-	if poll <= 0 {
-		poll = DefaultPoll
-	}
+	return c.DeployAndWaitBackoff(ctx, id, version, FixedPoll(poll))
+}
+
+// DeployAndWaitBackoff is DeployAndWait with the waits between status reads
+// taken from b.
+func (c *Client) DeployAndWaitBackoff(ctx context.Context, id, version string, b Backoff) (*RuntimeArtifact, error) {
 	task, err := c.Deploy(ctx, id, version)
 	if err != nil {
 		return nil, err
 	}
 	status := TaskDeploying
+	next := b.waits()
 	for status == TaskDeploying {
-		if err := wait(ctx, poll); err != nil {
+		if err := wait(ctx, next()); err != nil {
 			return nil, &DeployTimeoutError{IFlowID: id, Phase: "build", Status: status, Err: err}
 		}
 		st, err := c.DeployStatus(ctx, task)
@@ -83,9 +128,10 @@ func (c *Client) DeployAndWait(ctx context.Context, id, version string, poll tim
 		status = st
 	}
 	if status != TaskSuccess {
-		return nil, &DeployError{IFlowID: id, TaskID: task, Status: status, Message: c.waitErrorInfo(ctx, id, poll)}
+		return nil, &DeployError{IFlowID: id, TaskID: task, Status: status, Message: c.waitErrorInfo(ctx, id, b)}
 	}
 	last := ""
+	next = b.waits()
 	for {
 		rt, err := c.RuntimeArtifact(ctx, id)
 		switch {
@@ -98,19 +144,20 @@ func (c *Client) DeployAndWait(ctx context.Context, id, version string, poll tim
 		case rt.Status == RuntimeStarted:
 			return rt, nil
 		case rt.Status == RuntimeError:
-			return nil, &DeployError{IFlowID: id, TaskID: task, Status: rt.Status, Message: c.waitErrorInfo(ctx, id, poll)}
+			return nil, &DeployError{IFlowID: id, TaskID: task, Status: rt.Status, Message: c.waitErrorInfo(ctx, id, b)}
 		default:
 			last = rt.Status
 		}
-		if err := wait(ctx, poll); err != nil {
+		if err := wait(ctx, next()); err != nil {
 			return nil, &DeployTimeoutError{IFlowID: id, Phase: "start", Status: last, Err: err}
 		}
 	}
 }
 
-// waitErrorInfo reads the error information of a failed deploy, waiting a
-// little while the tenant has none yet. It returns "" when none comes.
-func (c *Client) waitErrorInfo(ctx context.Context, id string, poll time.Duration) string {
+// waitErrorInfo reads the error information of a failed deploy, waiting
+// b.Initial between reads while the tenant has none yet. It returns "" when none comes.
+func (c *Client) waitErrorInfo(ctx context.Context, id string, b Backoff) string {
+	next := FixedPoll(b.Initial).waits()
 	for i := 0; i < errorInfoAttempts; i++ {
 		msg, err := c.RuntimeErrorInformation(ctx, id)
 		if err == nil && msg != "" {
@@ -119,7 +166,7 @@ func (c *Client) waitErrorInfo(ctx context.Context, id string, poll time.Duratio
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			return ""
 		}
-		if wait(ctx, poll) != nil {
+		if wait(ctx, next()) != nil {
 			return ""
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -179,75 +178,69 @@ func selectSender(iflowID string, senders []iflow.AMQPSender, channel string) (i
 	return iflow.AMQPSender{}, cands, &ChannelNotFoundError{IFlowID: iflowID, Channel: channel, Candidates: cands}
 }
 
-// usesParameters reports whether a setting or the destination of s refers
-// to an externalized parameter.
-func usesParameters(s iflow.AMQPSender) bool {
-	for _, k := range append(iflow.RetryKeys(), iflow.KeyDestinationName) {
-		if strings.Contains(s.Properties[k], "{{") {
-			return true
-		}
-	}
-	return false
+// Flow is the design time content of an integration flow as read at one
+// moment: the archive, its parsed form and, when one of its AMQP senders
+// refers to externalized parameters, the tenant's parameter values. A Flow
+// is never changed after it is read; share it freely.
+type Flow struct {
+	ID      string
+	Version string
+	// Content is the archive (zip) as downloaded.
+	Content []byte
+	// Artifact is Content parsed.
+	Artifact *iflow.Artifact
+	// Configurations holds the externalized parameters by key; nil when the
+	// .iflw refers to no parameter (they are then not read).
+	Configurations map[string]Configuration
 }
 
-// senderContext is a downloaded flow with its selected channel.
-type senderContext struct {
-	content    []byte
-	art        *iflow.Artifact
-	sender     iflow.AMQPSender
-	candidates []string
-	configs    map[string]Configuration
-}
-
-func (c *Client) loadSender(ctx context.Context, iflowID, version, channel string) (*senderContext, error) {
-	content, err := c.Content(ctx, iflowID, version)
+// ReadFlow downloads integration flow id in version ("" or "active" for the
+// current one) and, when its .iflw refers to externalized parameters
+// ({{Name}}), the flow's parameter values. The error matches ErrNotFound when
+// the flow does not exist.
+func (c *Client) ReadFlow(ctx context.Context, id, version string) (*Flow, error) {
+	content, err := c.Content(ctx, id, version)
 	if err != nil {
 		return nil, err
 	}
 	art, err := iflow.ReadZip(content)
 	if err != nil {
-		return nil, fmt.Errorf("the content of integration flow %q cannot be read: %w", iflowID, err)
+		return nil, fmt.Errorf("the content of integration flow %q cannot be read: %w", id, err)
 	}
-	snd, cands, err := selectSender(iflowID, art.AMQPSenders(), channel)
+	f := &Flow{ID: id, Version: versionOrActive(version), Content: content, Artifact: art}
+	if !bytes.Contains(art.Iflw, []byte("{{")) {
+		return f, nil
+	}
+	list, err := c.Configurations(ctx, id, version)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading the externalized parameters of integration flow %q: %w", id, err)
 	}
-	sc := &senderContext{content: content, art: art, sender: snd, candidates: cands}
-	if usesParameters(snd) {
-		list, err := c.Configurations(ctx, iflowID, version)
-		if err != nil {
-			return nil, fmt.Errorf("reading the externalized parameters of integration flow %q: %w", iflowID, err)
-		}
-		sc.configs = make(map[string]Configuration, len(list))
-		for _, cf := range list {
-			sc.configs[cf.Key] = cf
-		}
+	f.Configurations = make(map[string]Configuration, len(list))
+	for _, cf := range list {
+		f.Configurations[cf.Key] = cf
 	}
-	return sc, nil
+	return f, nil
 }
 
-func (sc *senderContext) parameterValues() map[string]string {
-	values := make(map[string]string, len(sc.configs))
-	for k, cf := range sc.configs {
+// parameterValues returns the values of the flow's parameters: parameters.prop
+// overridden by the tenant's configurations.
+func (f *Flow) parameterValues() map[string]string {
+	values := make(map[string]string, len(f.Configurations))
+	for k, cf := range f.Configurations {
 		values[k] = cf.Value
 	}
-	return sc.art.ParameterValues(values)
+	return f.Artifact.ParameterValues(values)
 }
 
-// ReadSender reads the AMQP sender channel of integration flow iflowID in
-// version ("" or "active" for the current one). channel selects it by
-// message flow name or id; "" selects the only AMQP sender of the flow and
-// returns an *AmbiguousChannelError when there are several. The error
-// matches ErrNotFound when the flow does not exist and ErrNoAMQPSender when
-// it has no AMQP sender.
-func (c *Client) ReadSender(ctx context.Context, iflowID, version, channel string) (*Sender, error) {
-	sc, err := c.loadSender(ctx, iflowID, version, channel)
+// Sender returns the AMQP sender channel selected by channel as in
+// ReadSender.
+func (f *Flow) Sender(channel string) (*Sender, error) {
+	snd, cands, err := selectSender(f.ID, f.Artifact.AMQPSenders(), channel)
 	if err != nil {
 		return nil, err
 	}
-	snd := sc.sender
-	params := sc.parameterValues()
-	out := &Sender{FlowID: snd.ID, Name: snd.Name, Parameters: map[Setting]string{}, Candidates: sc.candidates}
+	params := f.parameterValues()
+	out := &Sender{FlowID: snd.ID, Name: snd.Name, Parameters: map[Setting]string{}, Candidates: cands}
 	dest, _ := iflow.Expand(strings.TrimSpace(snd.Properties[iflow.KeyDestinationName]), params)
 	out.QueueName = iflow.QueueName(dest)
 	for _, setting := range Settings() {
@@ -266,7 +259,7 @@ func (c *Client) ReadSender(ctx context.Context, iflowID, version, channel strin
 		n, err := strconv.ParseInt(value, 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("the %s of AMQP sender channel %q in integration flow %q is %q, which is not a whole number; set a whole number in Cloud Integration",
-				setting, channelLabel(snd), iflowID, value)
+				setting, channelLabel(snd), f.ID, value)
 		}
 		switch setting {
 		case SettingMaxRetries:
@@ -277,12 +270,26 @@ func (c *Client) ReadSender(ctx context.Context, iflowID, version, channel strin
 			out.Concurrency = &n
 		}
 	}
-	for _, sp := range sc.art.ExceptionSubprocesses() {
+	for _, sp := range f.Artifact.ExceptionSubprocesses() {
 		out.ExceptionSubprocesses = append(out.ExceptionSubprocesses, ExceptionSubprocess{
 			ID: sp.ID, Name: sp.Name, EndEvents: append([]string(nil), sp.EndEvents...),
 		})
 	}
 	return out, nil
+}
+
+// ReadSender reads the AMQP sender channel of integration flow iflowID in
+// version ("" or "active" for the current one). channel selects it by
+// message flow name or id; "" selects the only AMQP sender of the flow and
+// returns an *AmbiguousChannelError when there are several. The error
+// matches ErrNotFound when the flow does not exist and ErrNoAMQPSender when
+// it has no AMQP sender.
+func (c *Client) ReadSender(ctx context.Context, iflowID, version, channel string) (*Sender, error) {
+	f, err := c.ReadFlow(ctx, iflowID, version)
+	if err != nil {
+		return nil, err
+	}
+	return f.Sender(channel)
 }
 
 func channelLabel(s iflow.AMQPSender) string {
@@ -299,91 +306,134 @@ func defaultDataType(s Setting) string {
 	return DataTypeInteger
 }
 
-// WriteSender applies the non-nil settings of s to the AMQP sender channel
-// selected as in ReadSender. A setting that is an externalized parameter
-// {{Name}} is set through the flow's configurations, with the data type the
-// tenant lists (default xsd:integer, xsd:string for deliveryState). A
-// literal setting is patched in the .iflw, keeping every other byte of the
-// archive, and the content is uploaded once. It reports whether the content
-// and whether parameters changed; either takes effect on the next deploy.
-func (c *Client) WriteSender(ctx context.Context, iflowID, version, channel string, s SenderSettings) (contentChanged, paramsChanged bool, err error) {
-	desired := s.values()
-	if len(desired) == 0 {
-		return false, false, nil
+// ChannelChangedError is returned when a channel's settings on the tenant
+// are no longer the ones a change was planned from.
+type ChannelChangedError struct {
+	IFlowID string
+	Channel string
+	// Changes lists each changed setting as "key: planned from X, now Y".
+	Changes []string
+}
+
+// Error names the settings that changed.
+func (e *ChannelChangedError) Error() string {
+	return fmt.Sprintf("the AMQP sender channel %q of integration flow %q was changed on the tenant after the plan was made (%s); "+
+		"writing the planned values would overwrite that change unseen", e.Channel, e.IFlowID, strings.Join(e.Changes, "; "))
+}
+
+// EditSender returns the edit that gives the AMQP sender channel selected
+// as in ReadSender the non-nil settings of desired. A setting that is an
+// externalized parameter {{Name}} is set through the flow's configurations,
+// with the data type the tenant lists (default xsd:integer, xsd:string for
+// deliveryState); a literal one is patched in the .iflw.
+//
+// With expected set (the settings the change was planned from, nil fields
+// meaning empty), a desired setting whose current value is neither expected
+// nor desired fails the edit with a *ChannelChangedError: someone changed it
+// since the plan, and the edit would overwrite that silently.
+func (f *Flow) EditSender(channel string, desired SenderSettings, expected *SenderSettings) (*Edit, error) {
+	want := desired.values()
+	edit := &Edit{}
+	if len(want) == 0 {
+		return edit, nil
 	}
-	sc, err := c.loadSender(ctx, iflowID, version, channel)
+	snd, _, err := selectSender(f.ID, f.Artifact.AMQPSenders(), channel)
 	if err != nil {
-		return false, false, err
+		return nil, err
 	}
-	snd := sc.sender
+	if expected != nil {
+		cur, err := f.Sender(channel)
+		if err != nil {
+			return nil, err
+		}
+		now := SenderSettings{MaxRetries: cur.MaxRetries, Prefetch: cur.Prefetch, Concurrency: cur.Concurrency, DeliveryState: cur.DeliveryState}.values()
+		before := expected.values()
+		var changes []string
+		for _, setting := range Settings() {
+			w, ok := want[setting]
+			if !ok || now[setting] == before[setting] || now[setting] == w {
+				continue
+			}
+			changes = append(changes, fmt.Sprintf("%s: planned from %s, now %s", setting, shown(before[setting]), shown(now[setting])))
+		}
+		if len(changes) > 0 {
+			return nil, &ChannelChangedError{IFlowID: f.ID, Channel: channelLabel(snd), Changes: changes}
+		}
+	}
 	literals := map[string]string{}
-	params := map[string]Configuration{}
 	owner := map[string]Setting{}
 	wanted := map[string]string{}
 	for _, setting := range Settings() {
-		want, ok := desired[setting]
+		w, ok := want[setting]
 		if !ok {
 			continue
 		}
 		raw, present := snd.Properties[string(setting)]
 		if name, isRef := iflow.ParameterRef(raw); isRef {
-			cur, listed := sc.configs[name]
-			if prev, dup := owner[name]; dup && wanted[name] != want {
-				return false, false, fmt.Errorf("the %s and %s of AMQP sender channel %q in integration flow %q share the parameter %q, so they cannot get different values; "+
-					"set them to the same value or give each its own parameter in Cloud Integration", prev, setting, channelLabel(snd), iflowID, name)
+			cur, listed := f.Configurations[name]
+			if prev, dup := owner[name]; dup && wanted[name] != w {
+				return nil, fmt.Errorf("the %s and %s of AMQP sender channel %q in integration flow %q share the parameter %q, so they cannot get different values; "+
+					"set them to the same value or give each its own parameter in Cloud Integration", prev, setting, channelLabel(snd), f.ID, name)
 			}
-			owner[name], wanted[name] = setting, want
-			if listed && cur.Value == want {
+			owner[name], wanted[name] = setting, w
+			if listed && cur.Value == w {
 				continue
 			}
 			dt := cur.DataType
 			if dt == "" {
 				dt = defaultDataType(setting)
 			}
-			params[name] = Configuration{Key: name, Value: want, DataType: dt}
+			edit.SetParameter(Configuration{Key: name, Value: w, DataType: dt},
+				fmt.Sprintf("the %s of channel %q", setting, channelLabel(snd)))
 			continue
 		}
 		if strings.Contains(raw, "{{") {
-			return false, false, fmt.Errorf("the %s of AMQP sender channel %q in integration flow %q is %q, which mixes text with parameters, so it cannot be set; "+
-				"set it to a literal or to a single parameter {{Name}} in Cloud Integration", setting, channelLabel(snd), iflowID, raw)
+			return nil, fmt.Errorf("the %s of AMQP sender channel %q in integration flow %q is %q, which mixes text with parameters, so it cannot be set; "+
+				"set it to a literal or to a single parameter {{Name}} in Cloud Integration", setting, channelLabel(snd), f.ID, raw)
 		}
 		if !present {
-			return false, false, fmt.Errorf("AMQP sender channel %q in integration flow %q has no %s property, so it cannot be set in place; "+
-				"open the channel's Processing tab in Cloud Integration and save the flow once", channelLabel(snd), iflowID, setting)
+			return nil, fmt.Errorf("AMQP sender channel %q in integration flow %q has no %s property, so it cannot be set in place; "+
+				"open the channel's Processing tab in Cloud Integration and save the flow once", channelLabel(snd), f.ID, setting)
 		}
-		if strings.TrimSpace(raw) == want {
+		if strings.TrimSpace(raw) == w {
 			continue
 		}
-		literals[string(setting)] = want
+		literals[string(setting)] = w
 	}
 	if len(literals) > 0 {
-		patched, err := iflow.PatchZip(sc.content, snd.ID, literals)
-		if err != nil {
-			return false, false, fmt.Errorf("changing AMQP sender channel %q of integration flow %q: %w", channelLabel(snd), iflowID, err)
-		}
-		if !bytes.Equal(patched, sc.content) {
-			meta, err := c.GetArtifact(ctx, iflowID, version)
-			if err != nil {
-				return false, false, err
-			}
-			if err := c.UpdateContent(ctx, iflowID, version, meta.Name, patched); err != nil {
-				return false, false, fmt.Errorf("uploading the changed content of integration flow %q: %w", iflowID, err)
-			}
-			contentChanged = true
-		}
+		edit.SetProperties(snd.ID, channelLabel(snd), literals)
 	}
-	names := make([]string, 0, len(params))
-	for name := range params {
-		names = append(names, name)
+	return edit, nil
+}
+
+func shown(v string) string {
+	if v == "" {
+		return "empty"
 	}
-	sort.Strings(names)
-	for _, name := range names {
-		p := params[name]
-		if err := c.SetConfiguration(ctx, iflowID, version, p.Key, p.Value, p.DataType); err != nil {
-			return contentChanged, paramsChanged, fmt.Errorf("setting parameter %q of integration flow %q (the %s of channel %q): %w",
-				name, iflowID, owner[name], channelLabel(snd), err)
-		}
-		paramsChanged = true
+	return v
+}
+
+// WriteSender applies the non-nil settings of s to the AMQP sender channel
+// selected as in ReadSender (see Flow.EditSender), keeping every other byte
+// of the archive; the content is uploaded once. It reports whether the
+// content and whether parameters changed; either takes effect on the next
+// deploy. It reads the flow itself and does not coordinate with other
+// writers: Flows.Change does.
+func (c *Client) WriteSender(ctx context.Context, iflowID, version, channel string, s SenderSettings) (contentChanged, paramsChanged bool, err error) {
+	if len(s.values()) == 0 {
+		return false, false, nil
 	}
-	return contentChanged, paramsChanged, nil
+	f, err := c.ReadFlow(ctx, iflowID, version)
+	if err != nil {
+		return false, false, err
+	}
+	edit, err := f.EditSender(channel, s, nil)
+	if err != nil {
+		return false, false, err
+	}
+	next, err := f.apply(edit)
+	if err != nil {
+		return false, false, err
+	}
+	return c.writeFlow(ctx, f, next)
 }

@@ -79,6 +79,9 @@ type providerData struct {
 	eventMesh        *eventmesh.Client
 	messaging        *eventmesh.Messaging
 	cloudIntegration *cpi.Client
+	// flows reads integration flows once per run and serializes and
+	// coalesces the writes to each flow; set together with cloudIntegration.
+	flows *cpi.Flows
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -233,6 +236,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 			return
 		}
 		data.cloudIntegration = cpi.New(h)
+		data.flows = cpi.NewFlows(data.cloudIntegration)
 	}
 	if resp.Diagnostics.HasError() {
 		return

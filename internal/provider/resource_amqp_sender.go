@@ -250,7 +250,7 @@ func (r *amqpSenderResource) ModifyPlan(ctx context.Context, req resource.Modify
 
 	// Read the flow at plan time: this finds an ambiguous channel and dangerous end events before apply.
 	if r.data != nil && r.data.cloudIntegration != nil && !plan.IflowID.IsUnknown() && !plan.Version.IsUnknown() && !plan.Channel.IsUnknown() {
-		s, err := r.data.cloudIntegration.ReadSender(ctx, plan.IflowID.ValueString(), plan.Version.ValueString(), plan.Channel.ValueString())
+		s, err := r.readSender(ctx, plan.IflowID.ValueString(), plan.Version.ValueString(), plan.Channel.ValueString())
 		if err != nil {
 			addSenderError(&resp.Diagnostics, plan.IflowID.ValueString(), err)
 			return
@@ -296,9 +296,22 @@ func endEventList(s *cpi.Sender) (types.List, diag.Diagnostics) {
 	return types.ListValueFrom(context.Background(), types.StringType, items)
 }
 
+// readSender reads the channel from the flow as read once in this run.
+func (r *amqpSenderResource) readSender(ctx context.Context, iflowID, version, channel string) (*cpi.Sender, error) {
+	f, err := r.data.flows.Flow(ctx, iflowID, version)
+	if err != nil {
+		return nil, err
+	}
+	return f.Sender(channel)
+}
+
 func addSenderError(diags *diag.Diagnostics, iflowID string, err error) {
 	var ambiguous *cpi.AmbiguousChannelError
+	var changed *cpi.ChannelChangedError
 	switch {
+	case errors.As(err, &changed):
+		diags.AddError("AMQP Sender Changed Since Plan",
+			fmt.Sprintf("Nothing was written: %s. Run terraform plan again to see the change, then apply the new plan.", clause(err)))
 	case errors.As(err, &ambiguous):
 		diags.AddAttributeError(path.Root("channel"), "Ambiguous AMQP Sender Channel",
 			fmt.Sprintf("The iFlow %q has more than one AMQP sender channel: %s. Set channel to the one whose retry settings this resource manages.",
@@ -316,7 +329,7 @@ func addSenderError(diags *diag.Diagnostics, iflowID string, err error) {
 func (r *amqpSenderResource) read(ctx context.Context, m *amqpSenderModel, diags *diag.Diagnostics) (found bool) {
 	c := r.data.cloudIntegration
 	id, version := m.IflowID.ValueString(), m.Version.ValueString()
-	s, err := c.ReadSender(ctx, id, version, m.Channel.ValueString())
+	s, err := r.readSender(ctx, id, version, m.Channel.ValueString())
 	if errors.Is(err, cpi.ErrNotFound) {
 		return false
 	}
@@ -350,28 +363,45 @@ func (r *amqpSenderResource) read(ctx context.Context, m *amqpSenderModel, diags
 }
 
 // write applies the plan to the flow and deploys it; the state then records what the tenant holds.
-func (r *amqpSenderResource) write(ctx context.Context, plan *amqpSenderModel, timeout time.Duration, forceDeploy bool, diags *diag.Diagnostics) {
-	c := r.data.cloudIntegration
-	id, version := plan.IflowID.ValueString(), plan.Version.ValueString()
-	contentChanged, paramsChanged, err := c.WriteSender(ctx, id, version, plan.Channel.ValueString(), cpi.SenderSettings{
-		MaxRetries:    int64Ptr(plan.MaxNumberOfRetries),
-		Prefetch:      int64Ptr(plan.MaxPrefetchedMessages),
-		Concurrency:   int64Ptr(plan.ConcurrentProcesses),
-		DeliveryState: stringPtr(plan.DeliveryStatusAfterMaxRetries),
+// prior is the state the plan was made from, nil for a create: a setting changed on the tenant since
+// then fails the write instead of being overwritten. The writes of the channels of one flow that
+// arrive together are made at once, with one deploy (cpi.Flows).
+func (r *amqpSenderResource) write(ctx context.Context, plan, prior *amqpSenderModel, timeout time.Duration, forceDeploy bool, diags *diag.Diagnostics) {
+	id, version, channel := plan.IflowID.ValueString(), plan.Version.ValueString(), plan.Channel.ValueString()
+	desired := plan.senderSettings()
+	var expected *cpi.SenderSettings
+	if prior != nil {
+		s := prior.senderSettings()
+		expected = &s
+	}
+	res, err := r.data.flows.Change(ctx, id, version, cpi.Change{
+		Edit: func(f *cpi.Flow) (*cpi.Edit, error) {
+			return f.EditSender(channel, desired, expected)
+		},
+		Deploy:        plan.Deploy.ValueBool(),
+		ForceDeploy:   forceDeploy,
+		DeployTimeout: timeout,
 	})
 	if err != nil {
 		addSenderError(diags, id, err)
 		return
 	}
-	tflog.Debug(ctx, "AMQP sender written", map[string]any{"iflow": id, "content_changed": contentChanged, "parameters_changed": paramsChanged})
-	if plan.Deploy.ValueBool() && (contentChanged || paramsChanged || forceDeploy) {
-		deployCtx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		if _, err := c.DeployAndWait(deployCtx, id, version, time.Second); err != nil {
-			diags.AddError("Deployment Failed",
-				fmt.Sprintf("The settings of iFlow %q were saved, but deploying it failed: %s. The running flow still uses its previous settings. "+
-					"Fix the cause in Cloud Integration (or raise the timeout) and apply again.", id, clause(err)))
-		}
+	tflog.Debug(ctx, "AMQP sender written", map[string]any{"iflow": id, "content_changed": res.ContentChanged,
+		"parameters_changed": res.ParametersChanged, "deployed": res.Deployed, "batch": res.Batch})
+	if res.DeployErr != nil {
+		diags.AddError("Deployment Failed",
+			fmt.Sprintf("The settings of iFlow %q were saved, but deploying it failed: %s. The running flow still uses its previous settings. "+
+				"Fix the cause in Cloud Integration (or raise the timeout) and apply again.", id, clause(res.DeployErr)))
+	}
+}
+
+// senderSettings returns the retry settings of the model; null ones are nil.
+func (m *amqpSenderModel) senderSettings() cpi.SenderSettings {
+	return cpi.SenderSettings{
+		MaxRetries:    int64Ptr(m.MaxNumberOfRetries),
+		Prefetch:      int64Ptr(m.MaxPrefetchedMessages),
+		Concurrency:   int64Ptr(m.ConcurrentProcesses),
+		DeliveryState: stringPtr(m.DeliveryStatusAfterMaxRetries),
 	}
 }
 
@@ -386,7 +416,7 @@ func (r *amqpSenderResource) Create(ctx context.Context, req resource.CreateRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.write(ctx, &plan, timeout, true, &resp.Diagnostics)
+	r.write(ctx, &plan, nil, timeout, true, &resp.Diagnostics)
 	r.saveAfterWrite(ctx, &plan, &resp.Diagnostics, &resp.State)
 }
 
@@ -403,7 +433,7 @@ func (r *amqpSenderResource) Update(ctx context.Context, req resource.UpdateRequ
 		return
 	}
 	notRunning := state.RuntimeStatus.ValueString() != "STARTED"
-	r.write(ctx, &plan, timeout, notRunning, &resp.Diagnostics)
+	r.write(ctx, &plan, &state, timeout, notRunning, &resp.Diagnostics)
 	r.saveAfterWrite(ctx, &plan, &resp.Diagnostics, &resp.State)
 }
 

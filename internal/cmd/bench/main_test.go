@@ -1,12 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 )
 
 func TestFloorFor(t *testing.T) {
@@ -87,18 +90,17 @@ func TestRenderAndTargets(t *testing.T) {
 	t.Parallel()
 	o := options{parallelism: 10, runs: 3}
 	cells := []cell{
-		{latency: 20 * time.Millisecond, n: 250, op: opCreate, wall: 3 * time.Second, tfAlone: 2 * time.Second, floor: 2500 * time.Millisecond, mgmtCalls: 250, rssKB: 40 * 1024,
+		{latency: 20 * time.Millisecond, n: 250, op: opCreate, wall: 3 * time.Second, tfAlone: 2 * time.Second, mgmtCalls: 250, rssKB: 40 * 1024,
 			noAPI: 2200 * time.Millisecond, noAPIFloor: 2700 * time.Millisecond, noAPICPU: 400 * time.Millisecond,
-			cpu: 1500 * time.Millisecond, providerCPU: 500 * time.Millisecond, tfAloneCPU: time.Second},
-		{latency: 20 * time.Millisecond, n: 250, op: opPlan, wall: time.Second, tfAlone: 900 * time.Millisecond, floor: 920 * time.Millisecond, mgmtCalls: 1, rssKB: 50 * 1024},
+			cpu: 1500 * time.Millisecond, providerCPU: 420 * time.Millisecond, tfAloneCPU: time.Second},
+		{latency: 20 * time.Millisecond, n: 250, op: opPlan, wall: time.Second, tfAlone: 900 * time.Millisecond, mgmtCalls: 1, rssKB: 50 * 1024},
 	}
 	md := render(o, "Terraform 1.11.4", cells, []benchLine{{name: "BenchmarkValidateResourceConfig/queue", nsPerOp: 250000, allocs: "1000"}}, true)
 	for _, want := range []string{
-		"| 20ms | 250 | apply (create) | 250 | 3.00 s | 2.00 s → 2.50 s | 1.20× | 2.20 s → 2.70 s | 1.11× | 1.50 s / 0.50 s / 0.40 s / 1.00 s | 40 MiB |",
-		"| 20ms | 250 | plan (refresh, no changes) | 1 | 1.00 s | 0.90 s → 0.92 s | 1.09× | n/a | n/a |",
-		"against the no-API floor (Terraform and the plugin framework with this schema): worst 1.11× (apply (create), 250 queues, 20ms)",
-		"refresh of 250 queues at 20ms with at most 2 management API calls: 1 calls, met",
-		"apply within 1.2× of the floor: worst 1.20×",
+		"| 20ms | 250 | apply (create) | 250 | 3.00 s | 2.20 s → 2.70 s | 1.11× | 0.42 s / 0.40 s | 1.05× | 2.00 s / 1.00 s | 1.50 s | 40 MiB |",
+		"| 20ms | 250 | plan (refresh, no changes) | 1 | 1.00 s | n/a | n/a |",
+		"250 queues at 20ms, apply (create): provider CPU within 1.1× of the no-API provider: 0.42 s / 0.40 s = 1.05×, met",
+		"refresh of 250 queues at 20ms with 1 management API call: 1, met",
 		"| queue | 250 µs | 1000 |",
 		"slowest 250 µs, met",
 		"provider peak RSS under 100 MB at 250 resources: 50 MiB, met",
@@ -107,9 +109,61 @@ func TestRenderAndTargets(t *testing.T) {
 			t.Errorf("the markdown lacks %q:\n%s", want, md)
 		}
 	}
-	cells[0].wall = 4 * time.Second
-	if md := render(o, "Terraform", cells, nil, false); !strings.Contains(md, "1.60×") || !strings.Contains(md, "**missed**") || strings.Contains(md, "RSS under") {
+	if strings.Contains(md, "terraform_data →") {
+		t.Errorf("terraform_data is context, not a floor:\n%s", md)
+	}
+	cells[0].providerCPU = 600 * time.Millisecond
+	cells[1].mgmtCalls = 2
+	md = render(o, "Terraform", cells, nil, true)
+	if !strings.Contains(md, "= 1.50×, **missed**") || !strings.Contains(md, "1 management API call: 2, **missed**") {
 		t.Errorf("a missed target is not reported:\n%s", md)
+	}
+	if md := render(o, "Terraform", cells, nil, false); strings.Contains(md, "RSS under") || strings.Contains(md, "CPU within") {
+		t.Errorf("CPU and RSS targets without GNU time:\n%s", md)
+	}
+}
+
+func TestRenderCI(t *testing.T) {
+	t.Parallel()
+	o := options{ci: ciOptions{flows: 10, channels: 2, deployDelay: 5 * time.Second, latency: 100 * time.Millisecond}}
+	routes := func(down, up, deploys int64) map[string]int64 {
+		return map[string]int64{routeDownload: down, routeUpload: up, routeDeploy: deploys}
+	}
+	cells := []ciCell{
+		{parallelism: 20, op: opCreate, sample: sample{wall: 13 * time.Second, ciCalls: 150, routes: routes(40, 10, 10), providerCPU: time.Second}},
+		{parallelism: 20, op: opPlan, sample: sample{wall: 2 * time.Second, ciCalls: 30, routes: routes(10, 0, 0)}},
+		{parallelism: 10, op: opUpdate, sample: sample{wall: 21 * time.Second, ciCalls: 170, routes: routes(50, 14, 14)}},
+	}
+	md := renderCI(o, "Terraform 1.11.4", cells, true)
+	for _, want := range []string{
+		"one deploy takes 10.00 s",
+		"| 20 | apply (create) | 150 | 40 | 10 | 0 | 10 | 13.00 s | 1.30× | 1.00 s |",
+		"| 20 | plan (refresh, no changes) | 30 | 10 | 0 | 0 | 0 | 2.00 s | 0.20× | n/a |",
+		"parallelism 20, plan: at most 10 content downloads (one per flow): 10, met",
+		"parallelism 20, apply (create): at most 10 deploys (one per flow): 10, met; wall time within 1.5× of one deploy (10.00 s): 1.30×, met",
+		"parallelism 10, apply (update every channel): at most 10 deploys (one per flow): 14, **missed**; wall time within 1.5× of one deploy (10.00 s): 2.10×, **missed**",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the markdown lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+func TestCIHCLAndFlows(t *testing.T) {
+	t.Parallel()
+	hcl := ciHCL(10, 2)
+	for _, want := range []string{`for f in range(10)`, `for c in ["AMQP_A", "AMQP_B"]`, `format("BenchFlow%02d", f)`, `max_number_of_retries   = var.retries`} {
+		if !strings.Contains(hcl, want) {
+			t.Errorf("the configuration lacks %q:\n%s", want, hcl)
+		}
+	}
+	art, err := iflow.ReadZip(ciFlowZip(3, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	senders := art.AMQPSenders()
+	if len(senders) != 2 || senders[0].Name != "AMQP_A" || senders[1].Name != "AMQP_B" || ciFlowID(3) != "BenchFlow03" {
+		t.Fatalf("senders %+v", senders)
 	}
 }
 
@@ -128,5 +182,17 @@ func TestParseFlags(t *testing.T) {
 	o, err := parseFlags([]string{"-terraform", "tf", "-latencies", "20ms, 100ms", "-sizes", "50,250"}, io.Discard)
 	if err != nil || len(o.latencies) != 2 || o.latencies[1] != 100*time.Millisecond || o.sizes[1] != 250 {
 		t.Fatalf("%+v %v", o, err)
+	}
+	if !o.ci.enabled || o.ci.flows != 10 || o.ci.channels != 2 || o.ci.deployDelay != 5*time.Second || fmt.Sprint(o.ci.parallelism) != "[10 20]" {
+		t.Fatalf("Cloud Integration defaults: %+v", o.ci)
+	}
+	o, err = parseFlags([]string{"-terraform", "tf", "-ci-parallelism", "4, 8"}, io.Discard)
+	if err != nil || fmt.Sprint(o.ci.parallelism) != "[4 8]" {
+		t.Fatalf("-ci-parallelism: %+v %v", o.ci, err)
+	}
+	for _, args := range [][]string{{"-ci-flows", "0"}, {"-ci-channels", "27"}, {"-ci-parallelism", "x"}} {
+		if _, err := parseFlags(append([]string{"-terraform", "tf"}, args...), io.Discard); err == nil {
+			t.Errorf("%v accepted", args)
+		}
 	}
 }

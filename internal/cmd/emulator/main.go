@@ -44,6 +44,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	retryInterval := fs.Duration("retry-interval", emulator.DefaultRetryInterval, "pause between the retries of a deployed flow and before a rejected message is fetched again")
 	lockDuration := fs.Duration("lock-duration", emulator.DefaultLockDuration, "redelivery lock of a batch of prefetched messages")
 	redeliveryCap := fs.Int64("redelivery-cap", emulator.DefaultRedeliveryCap, "deliveries after which a message on a queue with unlimited redelivery (maxRedeliveryCount 0) is discarded")
+	deployDelay := fs.Duration("deploy-delay", emulator.DefaultDeployDelay, "how long a Cloud Integration deploy stays DEPLOYING; the runtime then stays STARTING as long again")
 	retryCap := fs.Int64("retry-cap", emulator.DefaultRetryCap, "retries after which a flow with endless retries (empty maxRetries) discards a message")
 	sample := fs.Bool("sample-content", false, "start with the integration flows the examples under examples/ name ("+sampleIFlowNames()+")")
 	verbose := fs.Bool("v", false, "log every request to standard error")
@@ -74,8 +75,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	if *retryInterval <= 0 || *lockDuration <= 0 || *redeliveryCap < 1 || *retryCap < 1 {
-		fmt.Fprintln(stderr, "emulator: -retry-interval and -lock-duration must be positive durations and -redelivery-cap and -retry-cap at least 1; set larger values")
+	if *retryInterval <= 0 || *lockDuration <= 0 || *redeliveryCap < 1 || *retryCap < 1 || *deployDelay < 0 {
+		fmt.Fprintln(stderr, "emulator: -retry-interval and -lock-duration must be positive durations, -deploy-delay not negative, and -redelivery-cap and -retry-cap at least 1; set larger values")
 		return 2
 	}
 	opts := emulator.Options{StateFile: *state, TokenTTL: *tokenTTL, Faults: faults,
@@ -85,6 +86,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		opts.Logf = logger.Printf
 	}
 	srv := emulator.New(opts)
+	// A state file carries its own deploy delay; only an explicit flag overrides it.
+	if isSet(fs, "deploy-delay") || *state == "" {
+		srv.SetDeployDelay(*deployDelay)
+	}
 	if *sample {
 		if err := srv.LoadSampleContent(); err != nil {
 			fmt.Fprintln(stderr, err)
@@ -118,6 +123,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// isSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // faultKindNames lists every fault kind the emulator can inject, for the -fault-kinds help.

@@ -3,8 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
 )
 
 func TestRuntimeFlagsRejected(t *testing.T) {
@@ -14,10 +21,45 @@ func TestRuntimeFlagsRejected(t *testing.T) {
 		{"-lock-duration", "-1s"},
 		{"-redelivery-cap", "0"},
 		{"-retry-cap", "0"},
+		{"-deploy-delay", "-1s"},
 	} {
 		var out, errOut bytes.Buffer
 		if code := run(context.Background(), args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "-retry-cap at least 1") {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and an explanation", args, code, errOut.String())
 		}
+	}
+}
+
+// -deploy-delay sets the Cloud Integration deploy delay, which the state file then records.
+func TestDeployDelayFlag(t *testing.T) {
+	t.Parallel()
+	state := filepath.Join(t.TempDir(), "state.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var stderr bytes.Buffer
+	code := make(chan int, 1)
+	go func() {
+		code <- run(ctx, []string{"-state", state, "-deploy-delay", "5s"}, pw, &stderr)
+		_ = pw.Close()
+	}()
+	m := listeningLine.FindStringSubmatch(readLine(t, pr))
+	if m == nil {
+		t.Fatal("no listening line")
+	}
+	body := `{"name":"F","packageId":"P","content":"` + base64.StdEncoding.EncodeToString(iflowtest.Build(iflowtest.Options{Name: "F"})) + `"}`
+	req, _ := http.NewRequest(http.MethodPut, m[1]+"/emulator/v1/iflows/F", strings.NewReader(body))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("creating a flow: %v %v", resp, err)
+	}
+	_ = resp.Body.Close()
+	cancel()
+	if c := <-code; c != 0 {
+		t.Fatalf("exit code %d, stderr %s", c, stderr.String())
+	}
+	data, err := os.ReadFile(state)
+	i := bytes.Index(data, []byte(`"deployDelay"`))
+	if err != nil || i < 0 || !strings.Contains(string(data[i:min(len(data), i+40)]), `"5s"`) {
+		t.Fatalf("state file without the deploy delay of the flag: %v", err)
 	}
 }

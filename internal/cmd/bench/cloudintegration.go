@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+)
+
+// ciOptions are the settings of the Cloud Integration section: flows × channels AMQP sender
+// channels, one sapmessaging_amqp_sender each, against an emulator whose deploys take
+// 2 × deployDelay (DEPLOYING, then STARTING).
+type ciOptions struct {
+	enabled     bool
+	flows       int
+	channels    int
+	deployDelay time.Duration
+	latency     time.Duration
+	parallelism []int
+}
+
+// deployTime is how long one deploy takes on the emulator: DEPLOYING, then STARTING.
+func (c ciOptions) deployTime() time.Duration { return 2 * c.deployDelay }
+
+// Emulator route labels of the calls the section counts.
+const (
+	routeDownload = "GET /api/v1/IntegrationDesigntimeArtifacts(Id,Version)/$value"
+	routeUpload   = "PUT /api/v1/IntegrationDesigntimeArtifacts(Id,Version)"
+	routeSetParam = "PUT /api/v1/IntegrationDesigntimeArtifacts(Id,Version)/$links/Configurations(ParameterKey)"
+	routeDeploy   = "POST /api/v1/DeployIntegrationDesigntimeArtifact"
+)
+
+// ciCell is one command of the Cloud Integration section at one parallelism.
+type ciCell struct {
+	parallelism int
+	op          string
+	sample
+}
+
+func ciFlowID(i int) string { return fmt.Sprintf("BenchFlow%02d", i) }
+
+func ciChannel(i int) string { return "AMQP_" + string(rune('A'+i)) }
+
+// ciFlowZip is flow i with the given number of literal AMQP sender channels AMQP_A, AMQP_B, ...
+func ciFlowZip(i, channels int) []byte {
+	var senders []iflowtest.Sender
+	for c := 0; c < channels; c++ {
+		props := iflowtest.DefaultSenderProperties(fmt.Sprintf("acme/crm/prod/bench/f%02d/%c", i, 'a'+c))
+		senders = append(senders, iflowtest.Sender{ID: fmt.Sprintf("MessageFlow_%d", c+1), Name: ciChannel(c), Properties: props})
+	}
+	return iflowtest.Build(iflowtest.Options{Name: ciFlowID(i), Senders: senders, ExceptionEnds: [][]string{{"error"}}})
+}
+
+// ciHCL is one sapmessaging_amqp_sender per channel of every flow, whose retries are var.retries.
+func ciHCL(flows, channels int) string {
+	names := make([]string, channels)
+	for c := range names {
+		names[c] = fmt.Sprintf("%q", ciChannel(c))
+	}
+	return fmt.Sprintf(`terraform {
+  required_providers {
+    sapmessaging = { source = "sapmessaging/sapmessaging" }
+  }
+}
+
+provider "sapmessaging" {}
+
+variable "retries" {
+  type = number
+}
+
+locals {
+  channels = merge([
+    for f in range(%d) : {
+      for c in [%s] : "${format("BenchFlow%%02d", f)},${c}" => { flow = format("BenchFlow%%02d", f), channel = c }
+    }
+  ]...)
+}
+
+resource "sapmessaging_amqp_sender" "c" {
+  for_each                = local.channels
+  iflow_id                = each.value.flow
+  channel                 = each.value.channel
+  max_number_of_retries   = var.retries
+  max_prefetched_messages = 1
+  concurrent_processes    = 1
+}
+`, flows, strings.Join(names, ", "))
+}
+
+// measureCI runs create, plan and update of the Cloud Integration configuration once per parallelism,
+// each against a new emulator holding the flows as built.
+func (b *bench) measureCI() ([]ciCell, error) {
+	c := b.o.ci
+	var cells []ciCell
+	for _, par := range c.parallelism {
+		b.logf("Cloud Integration: %d flows × %d channels, deploy delay %s, latency %s, parallelism %d", c.flows, c.channels, c.deployDelay, c.latency, par)
+		base := filepath.Join(b.work, fmt.Sprintf("ci-%d", par))
+		keys := filepath.Join(base, "keys")
+		em, err := b.startEmulator(keys, c.latency, "-deploy-delay", c.deployDelay.String())
+		if err != nil {
+			return nil, err
+		}
+		for i := 0; i < c.flows; i++ {
+			if err := em.putIFlow(ciFlowID(i), ciFlowZip(i, c.channels)); err != nil {
+				em.stop()
+				return nil, err
+			}
+		}
+		steps := standardSteps(par, "retries", 1, 2)
+		ss, err := b.runSteps(filepath.Join(base, "tf"), ciHCL(c.flows, c.channels), b.cliRC,
+			[]string{"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=" + filepath.Join(keys, "cloud-integration.json")}, em, steps)
+		em.stop()
+		if err != nil {
+			return nil, fmt.Errorf("the Cloud Integration section at parallelism %d: %w", par, err)
+		}
+		for _, st := range steps {
+			cells = append(cells, ciCell{parallelism: par, op: st.op, sample: ss[st.op]})
+		}
+	}
+	return cells, nil
+}
+
+// putIFlow creates or replaces an integration flow through the emulator's control API.
+func (e *emulatorProc) putIFlow(id string, content []byte) error {
+	body, err := json.Marshal(map[string]string{"name": id, "packageId": "Bench", "content": base64.StdEncoding.EncodeToString(content)})
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequest(http.MethodPut, e.url+"/emulator/v1/iflows/"+id, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		return fmt.Errorf("creating integration flow %s on the emulator: %s", id, resp.Status)
+	}
+	return nil
+}
+
+// ciOpLabel names the commands of the Cloud Integration section.
+func ciOpLabel(op string) string {
+	switch op {
+	case opCreate:
+		return "apply (create)"
+	case opPlan:
+		return "plan (refresh, no changes)"
+	default:
+		return "apply (update every channel)"
+	}
+}
+
+// renderCI formats the Cloud Integration section and checks its targets.
+func renderCI(o options, tfVersion string, cells []ciCell, rss bool) string {
+	c := o.ci
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Cloud Integration: %s, %d flows × %d AMQP sender channels (one `sapmessaging_amqp_sender` each, literal settings), "+
+		"emulator deploy delay %s (DEPLOYING %s, then STARTING %s: one deploy takes %s), latency %s, one run per parallelism.\n\n",
+		tfVersion, c.flows, c.channels, c.deployDelay, c.deployDelay, c.deployDelay, seconds(c.deployTime()), c.latency)
+	sb.WriteString("| Parallelism | Command | CI API calls | Content downloads | Content uploads | Parameter updates | Deploys | Wall time | Wall / one deploy | Provider CPU |\n")
+	sb.WriteString("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, x := range cells {
+		cpu := "n/a"
+		if rss && x.providerCPU > 0 {
+			cpu = seconds(x.providerCPU)
+		}
+		fmt.Fprintf(&sb, "| %d | %s | %d | %d | %d | %d | %d | %s | %.2f× | %s |\n",
+			x.parallelism, ciOpLabel(x.op), x.ciCalls, x.routes[routeDownload], x.routes[routeUpload], x.routes[routeSetParam], x.routes[routeDeploy],
+			seconds(x.wall), ciRatio(c, x), cpu)
+	}
+	sb.WriteString("\n" + ciTargets(c, cells))
+	return sb.String()
+}
+
+func ciRatio(c ciOptions, x ciCell) float64 {
+	if c.deployTime() == 0 {
+		return 0
+	}
+	return float64(x.wall) / float64(c.deployTime())
+}
+
+// ciTargets checks the Cloud Integration section against its targets: at most one download per flow
+// per plan, at most one deploy per flow per apply, and an apply within 1.5× of one deploy's time.
+func ciTargets(c ciOptions, cells []ciCell) string {
+	mark := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "**missed**"
+	}
+	var sb strings.Builder
+	sb.WriteString("Cloud Integration targets:\n\n")
+	for _, x := range cells {
+		switch x.op {
+		case opPlan:
+			n := x.routes[routeDownload]
+			fmt.Fprintf(&sb, "- parallelism %d, plan: at most %d content downloads (one per flow): %d, %s\n", x.parallelism, c.flows, n, mark(n <= int64(c.flows)))
+		default:
+			n := x.routes[routeDeploy]
+			r := ciRatio(c, x)
+			fmt.Fprintf(&sb, "- parallelism %d, %s: at most %d deploys (one per flow): %d, %s; wall time within 1.5× of one deploy (%s): %.2f×, %s\n",
+				x.parallelism, ciOpLabel(x.op), c.flows, n, mark(n <= int64(c.flows)), seconds(c.deployTime()), r, mark(r <= 1.5))
+		}
+	}
+	return sb.String()
+}

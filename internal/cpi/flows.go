@@ -1,0 +1,372 @@
+package cpi
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultGather is how long the first change of a batch waits for other
+// changes of the same flow before the batch is written.
+const DefaultGather = 50 * time.Millisecond
+
+// Flows coordinates what the resources of one provider run read from and
+// write to integration flows, so that several resources on one flow (one
+// per channel) neither lose each other's updates nor cost a download and a
+// deploy each.
+//
+// Reads: Flow returns a flow from a cache that holds each flow once per
+// run; readers that arrive together share one download, and every write
+// through Flows drops the flow from the cache.
+//
+// Writes: Change serializes the writes to a flow (content upload,
+// configuration updates, deploy) and computes each edit from the flow's
+// content read after the earlier writes are done. Changes that arrive
+// together form one batch: the changes queued while the flow's previous
+// batch is written, or within Gather of the first one. A batch costs one
+// download, at most one upload, one update per changed parameter and at most
+// one deploy, whose result every change of the batch that asked for it
+// receives.
+type Flows struct {
+	c *Client
+	// Gather is how long the first change of a batch waits for others.
+	Gather time.Duration
+	// Backoff spaces the status reads of a deploy.
+	Backoff Backoff
+
+	mu    sync.Mutex
+	flows map[flowKey]*flowEntry
+}
+
+// NewFlows returns a Flows that reads and writes through c, with
+// DefaultGather and DefaultBackoff.
+func NewFlows(c *Client) *Flows {
+	return &Flows{c: c, Gather: DefaultGather, Backoff: DefaultBackoff, flows: map[flowKey]*flowEntry{}}
+}
+
+// Client returns the client Flows calls through.
+func (fs *Flows) Client() *Client { return fs.c }
+
+type flowKey struct{ id, version string }
+
+func keyOf(id, version string) flowKey { return flowKey{id: id, version: versionOrActive(version)} }
+
+// flowEntry is the cache and the write queue of one flow; guarded by Flows.mu.
+type flowEntry struct {
+	gen     uint64
+	cached  *Flow
+	reading *flowRead
+	queue   []*pendingChange
+	writing bool
+}
+
+// flowRead is a download shared by the readers that arrive while it runs.
+type flowRead struct {
+	done chan struct{}
+	gen  uint64
+	flow *Flow
+	err  error
+}
+
+func (fs *Flows) entry(k flowKey) *flowEntry {
+	e := fs.flows[k]
+	if e == nil {
+		e = &flowEntry{}
+		fs.flows[k] = e
+	}
+	return e
+}
+
+// Flow returns integration flow id in version as read once in this run,
+// reading it when it is not cached or was written since. The error matches
+// ErrNotFound when the flow does not exist.
+func (fs *Flows) Flow(ctx context.Context, id, version string) (*Flow, error) {
+	k := keyOf(id, version)
+	for {
+		fs.mu.Lock()
+		e := fs.entry(k)
+		if e.cached != nil {
+			f := e.cached
+			fs.mu.Unlock()
+			return f, nil
+		}
+		if call := e.reading; call != nil && call.gen == e.gen {
+			fs.mu.Unlock()
+			select {
+			case <-call.done:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			if call.err != nil && ctx.Err() == nil &&
+				(errors.Is(call.err, context.Canceled) || errors.Is(call.err, context.DeadlineExceeded)) {
+				// The reader that downloaded gave up; read again for this one.
+				continue
+			}
+			return call.flow, call.err
+		}
+		call := &flowRead{done: make(chan struct{}), gen: e.gen}
+		e.reading = call
+		fs.mu.Unlock()
+
+		call.flow, call.err = fs.c.ReadFlow(ctx, id, version)
+
+		fs.mu.Lock()
+		if call.err == nil && e.gen == call.gen {
+			e.cached = call.flow
+		}
+		if e.reading == call {
+			e.reading = nil
+		}
+		fs.mu.Unlock()
+		close(call.done)
+		return call.flow, call.err
+	}
+}
+
+// Change is one writer's change of a flow.
+type Change struct {
+	// Edit computes the change from the flow as it is when the change's turn
+	// comes: read after every earlier write, with the edits of the changes
+	// before it in the same batch applied. An error fails this change only.
+	Edit func(*Flow) (*Edit, error)
+	// Deploy asks for a deploy when the edit changed something; ForceDeploy
+	// with Deploy asks for one in any case.
+	Deploy      bool
+	ForceDeploy bool
+	// DeployTimeout bounds the wait for the deploy (default 10 minutes); a
+	// batch waits for the longest timeout of its changes.
+	DeployTimeout time.Duration
+}
+
+// DefaultDeployTimeout is the deploy wait of a Change without DeployTimeout.
+const DefaultDeployTimeout = 10 * time.Minute
+
+// Result is what happened to one change.
+type Result struct {
+	// ContentChanged and ParametersChanged report what this change altered.
+	ContentChanged    bool
+	ParametersChanged bool
+	// Deployed reports that the flow was deployed for this change; Runtime
+	// is the started runtime artifact, DeployErr the deploy's error (a
+	// *DeployError, a *DeployTimeoutError or a request error). The writes are
+	// saved even when the deploy failed.
+	Deployed  bool
+	Runtime   *RuntimeArtifact
+	DeployErr error
+	// Batch is the number of changes written together with this one,
+	// itself included.
+	Batch int
+}
+
+type pendingChange struct {
+	Change
+	ctx    context.Context
+	taken  bool // guarded by Flows.mu
+	res    Result
+	err    error
+	params []string
+	done   chan struct{}
+}
+
+// Change writes ch to integration flow id in version and, when asked,
+// deploys it, coalesced with the other changes of the flow that arrive
+// together (see Flows). It returns when the change is written and its
+// deploy, if any, has ended. The error reports a change that was not
+// written; a failed deploy is Result.DeployErr.
+func (fs *Flows) Change(ctx context.Context, id, version string, ch Change) (Result, error) {
+	k := keyOf(id, version)
+	p := &pendingChange{Change: ch, ctx: ctx, done: make(chan struct{})}
+	fs.mu.Lock()
+	e := fs.entry(k)
+	e.queue = append(e.queue, p)
+	if !e.writing {
+		e.writing = true
+		go fs.writer(context.WithoutCancel(ctx), k, e)
+	}
+	fs.mu.Unlock()
+	select {
+	case <-p.done:
+		return p.res, p.err
+	case <-ctx.Done():
+	}
+	fs.mu.Lock()
+	if !p.taken {
+		e.queue = slices.DeleteFunc(e.queue, func(q *pendingChange) bool { return q == p })
+		fs.mu.Unlock()
+		return Result{}, ctx.Err()
+	}
+	fs.mu.Unlock()
+	// The batch holding this change is under way; it stops when all its
+	// changes are abandoned, and its result says what was written.
+	<-p.done
+	return p.res, p.err
+}
+
+// writer writes the flow's queued changes batch by batch until none is left.
+func (fs *Flows) writer(base context.Context, k flowKey, e *flowEntry) {
+	for {
+		if fs.Gather > 0 {
+			time.Sleep(fs.Gather)
+		}
+		fs.mu.Lock()
+		if len(e.queue) == 0 {
+			e.writing = false
+			fs.mu.Unlock()
+			return
+		}
+		fs.mu.Unlock()
+		// Read after the earlier batches are written; changes that arrive
+		// during the read join this batch.
+		from, readErr := fs.c.ReadFlow(base, k.id, k.version)
+		fs.mu.Lock()
+		var batch []*pendingChange
+		for _, p := range e.queue {
+			if p.ctx.Err() == nil {
+				p.taken = true
+				batch = append(batch, p)
+			}
+		}
+		// Abandoned changes are dropped; their callers return their context's error.
+		e.queue = nil
+		if len(batch) == 0 {
+			e.writing = false
+			fs.mu.Unlock()
+			return
+		}
+		fs.mu.Unlock()
+		if len(batch) > 0 {
+			fs.writeBatch(base, k, e, batch, from, readErr)
+		}
+	}
+}
+
+// writeBatch applies the edits of batch to from in order, writes the result
+// once, deploys once when any change asks for it, and hands every change its
+// result.
+func (fs *Flows) writeBatch(base context.Context, k flowKey, e *flowEntry, batch []*pendingChange, from *Flow, readErr error) {
+	ctx, cancel := context.WithCancel(base)
+	defer cancel()
+	var left atomic.Int64
+	left.Store(int64(len(batch)))
+	for _, p := range batch {
+		stop := context.AfterFunc(p.ctx, func() {
+			if left.Add(-1) == 0 {
+				cancel()
+			}
+		})
+		defer stop()
+		p.res.Batch = len(batch)
+	}
+	defer func() {
+		for _, p := range batch {
+			close(p.done)
+		}
+	}()
+	if readErr != nil {
+		for _, p := range batch {
+			p.err = readErr
+		}
+		fs.mu.Lock()
+		e.gen++
+		e.cached = nil
+		fs.mu.Unlock()
+		return
+	}
+
+	work := from
+	for _, p := range batch {
+		edit, err := p.Edit(work)
+		var next *Flow
+		if err == nil {
+			next, err = work.apply(edit)
+		}
+		if err != nil {
+			p.err = err
+			continue
+		}
+		p.res.ContentChanged = !bytes.Equal(next.Content, work.Content)
+		p.params = changedParameters(work, next)
+		p.res.ParametersChanged = len(p.params) > 0
+		work = next
+	}
+
+	// The cache keeps what was just read when nothing is written, and is
+	// dropped otherwise: later reads of this run see the flow as it is now.
+	written := work != from
+	defer func() {
+		fs.mu.Lock()
+		e.gen++
+		e.cached = nil
+		if !written {
+			e.cached = from
+		}
+		fs.mu.Unlock()
+	}()
+	if !bytes.Equal(work.Content, from.Content) {
+		meta, err := fs.c.GetArtifact(ctx, k.id, k.version)
+		if err == nil {
+			err = fs.c.UpdateContent(ctx, k.id, k.version, meta.Name, work.Content)
+		}
+		if err != nil {
+			for _, p := range batch {
+				if p.err == nil {
+					p.err = &WriteError{IFlowID: k.id, What: "uploading the changed content", Err: err}
+				}
+			}
+			return
+		}
+	}
+	for _, key := range changedParameters(from, work) {
+		c := work.Configurations[key]
+		if err := fs.c.SetConfiguration(ctx, k.id, k.version, c.Key, c.Value, c.DataType); err != nil {
+			for _, p := range batch {
+				if p.err == nil && slices.Contains(p.params, key) {
+					p.err = &WriteError{IFlowID: k.id, What: "setting parameter " + strconv.Quote(key), Err: err}
+				}
+			}
+		}
+	}
+
+	var deployers []*pendingChange
+	var timeout time.Duration
+	for _, p := range batch {
+		if p.err == nil && p.Deploy && (p.ForceDeploy || p.res.ContentChanged || p.res.ParametersChanged) {
+			deployers = append(deployers, p)
+			t := p.DeployTimeout
+			if t <= 0 {
+				t = DefaultDeployTimeout
+			}
+			timeout = max(timeout, t)
+		}
+	}
+	if len(deployers) == 0 {
+		return
+	}
+	dctx, dcancel := context.WithTimeout(ctx, timeout)
+	defer dcancel()
+	rt, err := fs.c.DeployAndWaitBackoff(dctx, k.id, k.version, fs.Backoff)
+	for _, p := range deployers {
+		p.res.Deployed, p.res.Runtime, p.res.DeployErr = true, rt, err
+	}
+}
+
+// WriteError is a write to the tenant that failed.
+type WriteError struct {
+	IFlowID string
+	// What is the write, e.g. "uploading the changed content".
+	What string
+	Err  error
+}
+
+// Error names the write and its cause.
+func (e *WriteError) Error() string {
+	return e.What + " of integration flow " + strconv.Quote(e.IFlowID) + ": " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *WriteError) Unwrap() error { return e.Err }

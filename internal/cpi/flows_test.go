@@ -1,0 +1,289 @@
+package cpi_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+)
+
+// Route labels of the emulator's statistics.
+const (
+	routeDownload = "GET /api/v1/IntegrationDesigntimeArtifacts(Id,Version)/$value"
+	routeUpload   = "PUT /api/v1/IntegrationDesigntimeArtifacts(Id,Version)"
+	routeSetParam = "PUT /api/v1/IntegrationDesigntimeArtifacts(Id,Version)/$links/Configurations(ParameterKey)"
+	routeDeploy   = "POST /api/v1/DeployIntegrationDesigntimeArtifact"
+)
+
+// multiSenderFlow creates the flow "Flow" with n literal AMQP senders CH1..CHn (maxRetries 5), and, when
+// externalized, one more sender whose maxRetries is the parameter "Retries".
+func multiSenderFlow(t *testing.T, s *emulator.Server, n int, externalized bool) {
+	const id = "Flow"
+	t.Helper()
+	var senders []iflowtest.Sender
+	for i := 1; i <= n; i++ {
+		senders = append(senders, iflowtest.Sender{ID: fmt.Sprintf("MessageFlow_%d", i), Name: fmt.Sprintf("CH%d", i),
+			Properties: iflowtest.DefaultSenderProperties(fmt.Sprintf("acme/crm/prod/q%d", i))})
+	}
+	params := map[string]string{}
+	if externalized {
+		props := iflowtest.DefaultSenderProperties("acme/crm/prod/p")
+		props["maxRetries"] = "{{Retries}}"
+		senders = append(senders, iflowtest.Sender{ID: "MessageFlow_P", Name: "PARAM", Properties: props})
+		params["Retries"] = "5"
+	}
+	if err := s.CreateIFlow(id, id, "Pkg", iflowtest.Build(iflowtest.Options{Name: id, Senders: senders, Parameters: params})); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func retriesOf(t *testing.T, s *emulator.Server) map[string]string {
+	t.Helper()
+	const id = "Flow"
+	art, err := iflow.ReadZip(s.IFlowContent(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := s.IFlowConfigurations(id)
+	params := art.ParameterValues(cfg)
+	out := map[string]string{}
+	for _, snd := range art.AMQPSenders() {
+		out[snd.Name], _ = iflow.Expand(snd.Properties["maxRetries"], params)
+	}
+	return out
+}
+
+func setRetries(channel string, n int64, expected *cpi.SenderSettings) cpi.Change {
+	return cpi.Change{
+		Edit: func(f *cpi.Flow) (*cpi.Edit, error) {
+			return f.EditSender(channel, cpi.SenderSettings{MaxRetries: &n}, expected)
+		},
+		Deploy: true,
+	}
+}
+
+// Changes of several channels of one flow that arrive together are written on the content as it is
+// after each other's edits: nothing is lost, and the flow is uploaded and deployed once.
+func TestFlowsChangesArrivingTogetherShareOneWriteAndDeploy(t *testing.T) {
+	t.Parallel()
+	s, c := setup(t, emulator.Options{})
+	multiSenderFlow(t, s, 3, true)
+	fs := cpi.NewFlows(c)
+	fs.Backoff = cpi.FixedPoll(5 * time.Millisecond)
+	s.ResetStats()
+	ctx := t.Context()
+	var wg sync.WaitGroup
+	results := make([]cpi.Result, 4)
+	errs := make([]error, 4)
+	for i, ch := range []string{"CH1", "CH2", "CH3", "PARAM"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = fs.Change(ctx, "Flow", "", setRetries(ch, int64(i+1), nil))
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil || results[i].DeployErr != nil || !results[i].Deployed || results[i].Runtime == nil || results[i].Runtime.Status != cpi.RuntimeStarted {
+			t.Fatalf("change %d: %+v, %v", i, results[i], err)
+		}
+	}
+	if got, want := retriesOf(t, s), map[string]string{"CH1": "1", "CH2": "2", "CH3": "3", "PARAM": "4"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("maxRetries on the tenant = %v, want %v", got, want)
+	}
+	if !results[3].ParametersChanged || results[3].ContentChanged || !results[0].ContentChanged {
+		t.Fatalf("what each change altered: %+v", results)
+	}
+	if d, ok := s.Deployed("Flow"); !ok || d.Parameters["Retries"] != "4" {
+		t.Fatalf("the running flow does not use the new parameter: %+v", d)
+	}
+	routes := s.Stats().Routes
+	if routes[routeDownload] != 1 || routes[routeUpload] != 1 || routes[routeSetParam] != 1 || routes[routeDeploy] != 1 || results[0].Batch != 4 {
+		t.Fatalf("one batch of 4 should download, upload, set the parameter and deploy once each; batch %d, calls %v", results[0].Batch, routes)
+	}
+}
+
+// A change arriving while another batch of the same flow is deployed waits for it and is then
+// written on the content that batch left, so it cannot undo it.
+func TestFlowsSerializesBatches(t *testing.T) {
+	t.Parallel()
+	s, c := setup(t, emulator.Options{})
+	s.SetDeployDelay(300 * time.Millisecond)
+	multiSenderFlow(t, s, 2, false)
+	fs := cpi.NewFlows(c)
+	fs.Backoff = cpi.FixedPoll(5 * time.Millisecond)
+	fs.Gather = 0
+	ctx := t.Context()
+	first := make(chan error, 1)
+	go func() {
+		_, err := fs.Change(ctx, "Flow", "", setRetries("CH1", 1, nil))
+		first <- err
+	}()
+	// The second change arrives while the first batch deploys.
+	for deadline := time.Now().Add(10 * time.Second); s.Stats().Routes[routeDeploy] == 0; time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the first change was not deployed")
+		}
+	}
+	res, err := fs.Change(ctx, "Flow", "", setRetries("CH2", 2, nil))
+	if err != nil || res.DeployErr != nil || res.Batch != 1 {
+		t.Fatalf("second change: %+v, %v", res, err)
+	}
+	if err := <-first; err != nil {
+		t.Fatalf("first change: %v", err)
+	}
+	if got := retriesOf(t, s); got["CH1"] != "1" || got["CH2"] != "2" {
+		t.Fatalf("maxRetries on the tenant = %v", got)
+	}
+	if n := s.Stats().Routes[routeDeploy]; n != 2 {
+		t.Fatalf("%d deploys, want one per batch (2)", n)
+	}
+}
+
+// A failed deploy fails every change of the batch with the runtime's error; the writes stay saved.
+func TestFlowsDeployFailureReachesEveryChange(t *testing.T) {
+	t.Parallel()
+	s, c := setup(t, emulator.Options{})
+	multiSenderFlow(t, s, 2, false)
+	s.FailNextDeploy("Flow", "Credential EventMesh not found")
+	fs := cpi.NewFlows(c)
+	fs.Backoff = cpi.FixedPoll(5 * time.Millisecond)
+	var wg sync.WaitGroup
+	results := make([]cpi.Result, 2)
+	for i, ch := range []string{"CH1", "CH2"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var err error
+			results[i], err = fs.Change(t.Context(), "Flow", "", setRetries(ch, 1, nil))
+			if err != nil {
+				t.Errorf("%s: %v", ch, err)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, r := range results {
+		var de *cpi.DeployError
+		if !errors.As(r.DeployErr, &de) || !strings.Contains(r.DeployErr.Error(), "Credential EventMesh not found") || !r.ContentChanged {
+			t.Fatalf("change %d: %+v", i, r)
+		}
+	}
+	if got := retriesOf(t, s); got["CH1"] != "1" || got["CH2"] != "1" {
+		t.Fatalf("the writes should stay saved: %v", got)
+	}
+}
+
+// A channel changed on the tenant since the plan fails the change; a channel already holding the
+// desired value, or unchanged, does not.
+func TestFlowsRefusesChangeOverUnseenEdit(t *testing.T) {
+	t.Parallel()
+	s, c := setup(t, emulator.Options{})
+	multiSenderFlow(t, s, 1, false)
+	fs := cpi.NewFlows(c)
+	fs.Backoff = cpi.FixedPoll(5 * time.Millisecond)
+	planned := &cpi.SenderSettings{MaxRetries: i64(3)}
+	_, err := fs.Change(t.Context(), "Flow", "", setRetries("CH1", 1, planned))
+	var changed *cpi.ChannelChangedError
+	if !errors.As(err, &changed) || !strings.Contains(err.Error(), "maxRetries: planned from 3, now 5") {
+		t.Fatalf("Change over an unseen edit: %v", err)
+	}
+	if got := retriesOf(t, s); got["CH1"] != "5" {
+		t.Fatalf("the refused change was written: %v", got)
+	}
+	if _, err := fs.Change(t.Context(), "Flow", "", setRetries("CH1", 1, &cpi.SenderSettings{MaxRetries: i64(5)})); err != nil {
+		t.Fatalf("Change from the current values: %v", err)
+	}
+	if _, err := fs.Change(t.Context(), "Flow", "", setRetries("CH1", 1, planned)); err != nil {
+		t.Fatalf("Change to the value the tenant already holds: %v", err)
+	}
+
+	// After a refused change, reads of the run see the flow as it was read for the change.
+	if _, err := fs.Flow(t.Context(), "Flow", ""); err != nil {
+		t.Fatal(err)
+	}
+	zip, err := iflow.PatchZip(s.IFlowContent("Flow"), "MessageFlow_1", map[string]string{"maxRetries": "7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateIFlow("Flow", "Flow", "Pkg", zip); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.Change(t.Context(), "Flow", "", setRetries("CH1", 2, &cpi.SenderSettings{MaxRetries: i64(1)})); !errors.As(err, &changed) {
+		t.Fatalf("Change over the second unseen edit: %v", err)
+	}
+	f, err := fs.Flow(t.Context(), "Flow", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snd, err := f.Sender("CH1"); err != nil || *snd.MaxRetries != 7 {
+		t.Fatalf("read after the refused change: %+v, %v; want the tenant's 7", snd, err)
+	}
+}
+
+// Readers of a flow share one download per run; a write through Flows makes the next read fetch it again.
+func TestFlowsReadOncePerRun(t *testing.T) {
+	t.Parallel()
+	s, c := setup(t, emulator.Options{Faults: emulator.Faults{Latency: 20 * time.Millisecond}})
+	multiSenderFlow(t, s, 2, true)
+	fs := cpi.NewFlows(c)
+	fs.Backoff = cpi.FixedPoll(5 * time.Millisecond)
+	s.ResetStats()
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f, err := fs.Flow(t.Context(), "Flow", "active")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if snd, err := f.Sender("CH2"); err != nil || *snd.MaxRetries != 5 {
+				t.Errorf("Sender: %+v, %v", snd, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := s.Stats().Routes[routeDownload]; n != 1 {
+		t.Fatalf("%d downloads for 8 readers, want 1", n)
+	}
+	if _, err := fs.Change(t.Context(), "Flow", "", setRetries("CH2", 1, nil)); err != nil {
+		t.Fatal(err)
+	}
+	f, err := fs.Flow(t.Context(), "Flow", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snd, err := f.Sender("CH2"); err != nil || *snd.MaxRetries != 1 {
+		t.Fatalf("read after the write: %+v, %v", snd, err)
+	}
+	if _, err := fs.Flow(t.Context(), "Missing", ""); !errors.Is(err, cpi.ErrNotFound) {
+		t.Fatalf("missing flow: %v", err)
+	}
+}
+
+// An abandoned change that has not been taken into a batch is dropped and not written.
+func TestFlowsAbandonedChangeIsNotWritten(t *testing.T) {
+	t.Parallel()
+	s, c := setup(t, emulator.Options{})
+	multiSenderFlow(t, s, 1, false)
+	fs := cpi.NewFlows(c)
+	fs.Gather = 200 * time.Millisecond
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := fs.Change(ctx, "Flow", "", setRetries("CH1", 1, nil)); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("abandoned change: %v", err)
+	}
+	time.Sleep(400 * time.Millisecond)
+	if got := retriesOf(t, s); got["CH1"] != "5" {
+		t.Fatalf("an abandoned change was written: %v", got)
+	}
+}
