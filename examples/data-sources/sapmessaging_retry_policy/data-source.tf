@@ -4,10 +4,14 @@ data "sapmessaging_retry_policy" "orders" {
   attempt_seconds = 2
 }
 
+resource "sapmessaging_dead_message_queue" "orders" {
+  name = "acme/crm/prod/orders/dmq"
+}
+
 resource "sapmessaging_queue" "orders" {
   name                 = "acme/crm/prod/orders"
   max_redelivery_count = data.sapmessaging_retry_policy.orders.max_redelivery_count # 3
-  dead_message_queue   = "acme/crm/prod/orders/dmq"
+  dead_message_queue   = sapmessaging_dead_message_queue.orders.name
 }
 
 resource "sapmessaging_amqp_sender" "orders_inbound" {
