@@ -46,7 +46,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	redeliveryCap := fs.Int64("redelivery-cap", emulator.DefaultRedeliveryCap, "deliveries after which a message on a queue with unlimited redelivery (maxRedeliveryCount 0) is discarded")
 	retryCap := fs.Int64("retry-cap", emulator.DefaultRetryCap, "retries after which a flow with endless retries (empty maxRetries) discards a message")
 	verbose := fs.Bool("v", false, "log every request to standard error")
+	keyTypeName := fs.String("key-type", "secret", "credentials of the written service keys: secret, certificate (Event Mesh x509 binding, Cloud Integration "+
+		"\"Certificate\") or external-certificate (Cloud Integration \"External Certificate\": the private key goes to cloud-integration-key.pem); "+
+		"certificate keys use an HTTPS token endpoint whose CA certificate goes to ca.pem")
+	tokenHost := fs.String("token-host", "", "loopback `IP` the token endpoint listens on, apart from the API's (for example 127.0.0.2)")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	keyType, err := emulator.ParseKeyType(*keyTypeName)
+	if err != nil {
+		fmt.Fprintf(stderr, "emulator: -key-type: %v\n", err)
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -78,7 +87,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts := emulator.Options{StateFile: *state, TokenTTL: *tokenTTL, Faults: faults,
-		RetryInterval: *retryInterval, LockDuration: *lockDuration, RedeliveryCap: *redeliveryCap, RetryCap: *retryCap}
+		RetryInterval: *retryInterval, LockDuration: *lockDuration, RedeliveryCap: *redeliveryCap, RetryCap: *retryCap,
+		KeyType: keyType, TokenHost: *tokenHost}
 	logger := log.New(stderr, "", log.LstdFlags)
 	if *verbose {
 		opts.Logf = logger.Printf
