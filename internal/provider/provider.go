@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -29,6 +30,8 @@ import (
 const (
 	EnvEventMeshServiceKey        = "SAPMESSAGING_EVENT_MESH_SERVICE_KEY"
 	EnvCloudIntegrationServiceKey = "SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY"
+	// EnvCloudIntegrationPrivateKey holds the private key of an "External Certificate" key.
+	EnvCloudIntegrationPrivateKey = "SAPMESSAGING_CLOUD_INTEGRATION_PRIVATE_KEY"
 )
 
 var (
@@ -72,6 +75,7 @@ type cloudIntegrationModel struct {
 	TokenURL     types.String `tfsdk:"token_url"`
 	ClientID     types.String `tfsdk:"client_id"`
 	ClientSecret types.String `tfsdk:"client_secret"`
+	PrivateKey   types.String `tfsdk:"private_key"`
 }
 
 // providerData is what resources and data sources receive from Configure.
@@ -148,6 +152,13 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 						Optional:            true,
 						Sensitive:           true,
 					},
+					"private_key": schema.StringAttribute{
+						MarkdownDescription: "The private key of a service key of type *External Certificate*, which holds the certificate " +
+							"but not its key: the PEM text or the path of a PEM file. When not set, the provider reads `" +
+							EnvCloudIntegrationPrivateKey + "`. Not used with other key types. Never logged or stored in the state.",
+						Optional:  true,
+						Sensitive: true,
+					},
 				},
 			},
 			"max_retries": schema.Int64Attribute{
@@ -199,7 +210,8 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		mgmtCfg := common
 		mgmtCfg.BaseURL, mgmtCfg.TokenURL = em.ManagementURL, em.TokenURL
 		mgmtCfg.ClientID, mgmtCfg.ClientSecret = em.ClientID, em.ClientSecret
-		maskSecrets(&ctx, em.ClientSecret, em.MessagingClientSecret)
+		mgmtCfg.ClientCertificate, mgmtCfg.ClientKey = em.Certificate, em.Key
+		maskSecrets(&ctx, em.ClientSecret, em.MessagingClientSecret, em.Key, em.MessagingKey)
 		h, err := newHTTPClient(mgmtCfg)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("event_mesh"), "Invalid Event Mesh Connection", err.Error())
@@ -210,6 +222,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 			msgCfg := common
 			msgCfg.BaseURL, msgCfg.TokenURL = em.MessagingURL, em.MessagingTokenURL
 			msgCfg.ClientID, msgCfg.ClientSecret = em.MessagingClientID, em.MessagingClientSecret
+			msgCfg.ClientCertificate, msgCfg.ClientKey = em.MessagingCertificate, em.MessagingKey
 			if mh, err := newHTTPClient(msgCfg); err == nil {
 				data.messaging = eventmesh.NewMessaging(mh)
 			} else {
@@ -225,8 +238,9 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		ciCfg := common
 		ciCfg.BaseURL, ciCfg.TokenURL = ci.URL, ci.TokenURL
 		ciCfg.ClientID, ciCfg.ClientSecret = ci.ClientID, ci.ClientSecret
+		ciCfg.ClientCertificate, ciCfg.ClientKey = ci.Certificate, ci.Key
 		ciCfg.CSRFFetchPath = cpi.CSRFFetchPath
-		maskSecrets(&ctx, ci.ClientSecret)
+		maskSecrets(&ctx, ci.ClientSecret, ci.Key)
 		h, err := newHTTPClient(ciCfg)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("cloud_integration"), "Invalid Cloud Integration Connection", err.Error())
@@ -368,7 +382,41 @@ func (p *sapMessagingProvider) cloudIntegrationKey(ctx context.Context, cfg prov
 		cloudIntegrationSection.invalidKey(diags, c.source, err)
 		return servicekey.CloudIntegration{}, false
 	}
+	if ci.ExternalKey {
+		key, ok := externalPrivateKey(m.PrivateKey, diags)
+		if !ok {
+			return servicekey.CloudIntegration{}, false
+		}
+		ci.Key = key
+	}
 	return ci, true
+}
+
+// externalPrivateKey returns the private key of an "External Certificate" service key from
+// cloud_integration.private_key or the environment.
+func externalPrivateKey(v types.String, diags *diag.Diagnostics) (string, bool) {
+	at := path.Root("cloud_integration").AtName("private_key")
+	if v.IsUnknown() {
+		return "", false
+	}
+	text, source := v.ValueString(), "cloud_integration.private_key"
+	if strings.TrimSpace(text) == "" {
+		text, source = os.Getenv(EnvCloudIntegrationPrivateKey), EnvCloudIntegrationPrivateKey
+	}
+	if strings.TrimSpace(text) == "" {
+		diags.AddAttributeError(at, "Missing Cloud Integration Private Key",
+			"The Cloud Integration service key is of type External Certificate: it holds the client certificate but not its private key, "+
+				"which stays with you. Set cloud_integration.private_key, or the environment variable "+EnvCloudIntegrationPrivateKey+
+				", to the PEM private key of that certificate or the path of a file holding it.")
+		return "", false
+	}
+	key, err := servicekey.LoadPrivateKey(text)
+	if err != nil {
+		diags.AddAttributeError(at, "Invalid Cloud Integration Private Key",
+			fmt.Sprintf("The private key from %s cannot be used: %s.", source, clause(err)))
+		return "", false
+	}
+	return key, true
 }
 
 func (p *sapMessagingProvider) Resources(_ context.Context) []func() resource.Resource {
