@@ -4,6 +4,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -55,10 +56,11 @@ func New(version string) func() provider.Provider {
 }
 
 type providerModel struct {
-	EventMesh        types.Object `tfsdk:"event_mesh"`
-	CloudIntegration types.Object `tfsdk:"cloud_integration"`
-	MaxRetries       types.Int64  `tfsdk:"max_retries"`
-	RequestTimeout   types.Int64  `tfsdk:"request_timeout_seconds"`
+	EventMesh         types.Object `tfsdk:"event_mesh"`
+	CloudIntegration  types.Object `tfsdk:"cloud_integration"`
+	MaxRetries        types.Int64  `tfsdk:"max_retries"`
+	RequestTimeout    types.Int64  `tfsdk:"request_timeout_seconds"`
+	TrustedTokenHosts types.List   `tfsdk:"trusted_token_hosts"`
 }
 
 type eventMeshModel struct {
@@ -171,6 +173,15 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.Between(1, 600)},
 			},
+			"trusted_token_hosts": schema.ListAttribute{
+				MarkdownDescription: "Token endpoint hosts, or domains (which cover their subdomains), that may receive the client " +
+					"credentials although they share no domain with the API host and are not hosts of SAP BTP " +
+					"(`" + strings.Join(httpx.BTPDomains, "`, `") + "`). The provider warns about any other such token host, " +
+					"naming it and the API host; listing it here silences the warning. The token endpoint must use `https` " +
+					"(loopback hosts excepted) in any case.",
+				Optional:    true,
+				ElementType: types.StringType,
+			},
 		},
 	}
 }
@@ -198,6 +209,14 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		common.RequestTimeout = time.Duration(cfg.RequestTimeout.ValueInt64()) * time.Second
 	}
 
+	var trusted []string
+	if !cfg.TrustedTokenHosts.IsNull() && !cfg.TrustedTokenHosts.IsUnknown() {
+		resp.Diagnostics.Append(cfg.TrustedTokenHosts.ElementsAs(ctx, &trusted, false)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+
 	data := &providerData{}
 	if cfg.EventMesh.IsUnknown() || cfg.CloudIntegration.IsUnknown() {
 		// Known only after apply, for example a service key from another resource. Resources
@@ -216,6 +235,10 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("event_mesh"), "Invalid Event Mesh Connection", err.Error())
 			return
+		}
+		warnTokenHost(&resp.Diagnostics, "event_mesh", "Event Mesh", em.ManagementURL, em.TokenURL, trusted)
+		if em.MessagingURL != "" && em.MessagingTokenURL != em.TokenURL {
+			warnTokenHost(&resp.Diagnostics, "event_mesh", "Event Mesh messaging", em.MessagingURL, em.MessagingTokenURL, trusted)
 		}
 		data.eventMesh = eventmesh.New(h)
 		if em.MessagingURL != "" {
@@ -246,12 +269,30 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 			resp.Diagnostics.AddAttributeError(path.Root("cloud_integration"), "Invalid Cloud Integration Connection", err.Error())
 			return
 		}
+		warnTokenHost(&resp.Diagnostics, "cloud_integration", "Cloud Integration", ci.URL, ci.TokenURL, trusted)
 		data.cloudIntegration = cpi.New(h)
 	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	resp.DataSourceData, resp.ResourceData = data, data
+}
+
+// warnTokenHost warns when the token endpoint is on a host that shares no domain with the API
+// host and is not a host of SAP BTP: the client credentials go there.
+func warnTokenHost(diags *diag.Diagnostics, attr, title, apiURL, tokenURL string, trusted []string) {
+	w := httpx.TokenHostWarning(apiURL, tokenURL, trusted)
+	if w == "" {
+		return
+	}
+	host := tokenURL
+	if u, err := url.Parse(tokenURL); err == nil {
+		host = u.Hostname()
+	}
+	diags.AddAttributeWarning(path.Root(attr), "Unexpected "+title+" Token Host",
+		fmt.Sprintf("In the %s connection, %s. Check that the service key is the one SAP BTP created. If %q is the "+
+			"token endpoint you expect (for example your own identity provider), add %q to the provider's trusted_token_hosts.",
+			title, w, host, host))
 }
 
 // maskSecrets keeps secret values out of every log line written with ctx.
