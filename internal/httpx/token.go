@@ -46,8 +46,8 @@ func newTokenCache(c *Client, hc *http.Client) *tokenCache {
 		cc.ClientSecret, cc.AuthStyle = "", oauth2.AuthStyleInParams
 	}
 	f := &tokenFetcher{
-		c:  c,
-		cc: cc,
+		c:   c,
+		cc:  cc,
 		ctx: context.WithValue(context.Background(), oauth2.HTTPClient, hc),
 	}
 	return &tokenCache{c: c, fetcher: f, ts: oauth2.ReuseTokenSource(nil, f), gen: 1}

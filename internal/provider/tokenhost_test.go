@@ -24,14 +24,20 @@ func configure(t *testing.T, ciKey string, trusted []string) diag.Diagnostics {
 	p := New("test")()
 	var sr provider.SchemaResponse
 	p.Schema(ctx, provider.SchemaRequest{}, &sr)
-	typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	typ, ok := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		t.Fatal("the provider schema is not an object")
+	}
 	str := func(s string) tftypes.Value {
 		if s == "" {
 			return tftypes.NewValue(tftypes.String, nil)
 		}
 		return tftypes.NewValue(tftypes.String, s)
 	}
-	ciType := typ.AttributeTypes["cloud_integration"].(tftypes.Object)
+	ciType, ok := typ.AttributeTypes["cloud_integration"].(tftypes.Object)
+	if !ok {
+		t.Fatal("cloud_integration is not an object")
+	}
 	ci := map[string]tftypes.Value{}
 	for name := range ciType.AttributeTypes {
 		ci[name] = str("")

@@ -386,8 +386,9 @@ func decode(data []byte, v any, label string) error {
 // {"VCAP_SERVICES": ...}, and says which part to pass instead.
 func vcapServices(data []byte, label string) error {
 	var doc map[string]json.RawMessage
-	if json.Unmarshal(data, &doc) != nil {
-		return nil
+	if err := json.Unmarshal(data, &doc); err != nil {
+		// Not an object: the key's own decoding reports it.
+		return nil //nolint:nilerr
 	}
 	if inner, ok := doc["VCAP_SERVICES"]; ok {
 		_ = json.Unmarshal(inner, &doc)
