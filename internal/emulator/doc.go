@@ -47,6 +47,8 @@
 //	| unlimited redelivery                        | capped at Options.RedeliveryCap (1000) redeliveries | assumed: keeps an endless loop finite in tests |
 //	| integration flow Name                       | ^[A-Za-z_][A-Za-z0-9_ .\-]*$, not ending in "."    | Integration Content API description (specs/IntegrationContent.json) |
 //	| uploaded archive vs. artifact Id            | Bundle-SymbolicName must equal the Id, else 400   | assumed: tenants identify the bundle by it, and CI/CD tools rewrite it to the Id before upload |
+//	| certificate keys (Options.KeyType)          | Event Mesh x509 binding (oa2 certificate, key, granttype client_x509); Cloud Integration "Certificate" and "External Certificate" keys | SAP-docs btp-integration-suite "Creating Service Instance and Service Key for Inbound Authentication" |
+//	| token endpoint of certificate keys          | HTTPS with a CA made at start; a token only for the client_id whose certificate the TLS peer presented; secrets refused | XSUAA X.509 client credentials (token on the authentication.cert. host); the CA is the emulator's own |
 //	| X-CSRF-Token on writes                      | only with Options.RequireCSRF                     | Integration Content API description; OAuth clients on Cloud Foundry are not asked for it |
 //	| AMQP sender processing                     | (R + 1) × n + 1 executions; REJECTED / MODIFIED_FAILED_UNDELIVERABLE | configure-the-amqp-sender-adapter-99ce674.md; see runtime.go |
 //
