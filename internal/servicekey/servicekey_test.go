@@ -201,6 +201,7 @@ func FuzzParseEventMesh(f *testing.F) {
 	f.Add(readTestdata(f, "event-mesh.json"))
 	f.Add([]byte(`{"management":[{"uri":"u","oa2":{"clientid":"c","clientsecret":"s","tokenendpoint":"t"}}],"messaging":[{"protocol":"httprest"}]}`))
 	f.Add([]byte(`{"credentials":{"management":[]}}`))
+	f.Add([]byte(`{"management":[{"uri":"u","oa2":{"clientid":"c","certificate":"C","key":"K","tokenendpoint":"t"}}],"uaa":{"clientid":"u","certificate":"C","key":"K","certurl":"x"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		k, err := ParseEventMesh(data)
 		if err != nil {
@@ -209,10 +210,15 @@ func FuzzParseEventMesh(f *testing.F) {
 			}
 			return
 		}
-		if k.ManagementURL == "" || k.TokenURL == "" || k.ClientID == "" || k.ClientSecret == "" {
+		// Exactly one kind of credentials: a secret, or a certificate with its key.
+		creds := func(secret, cert, key string) bool {
+			return (secret != "") != (cert != "" && key != "") && (secret == "" || cert == "" && key == "")
+		}
+		if k.ManagementURL == "" || k.TokenURL == "" || k.ClientID == "" || !creds(k.ClientSecret, k.Certificate, k.Key) {
 			t.Fatalf("accepted a key without a required field: %+v", k)
 		}
-		if k.MessagingURL != "" && (k.MessagingClientID == "" || k.MessagingClientSecret == "" || k.MessagingTokenURL == "") {
+		if k.MessagingURL != "" && (k.MessagingClientID == "" || k.MessagingTokenURL == "" ||
+			!creds(k.MessagingClientSecret, k.MessagingCertificate, k.MessagingKey)) {
 			t.Fatalf("accepted an incomplete messaging entry: %+v", k)
 		}
 	})
@@ -222,12 +228,16 @@ func FuzzParseCloudIntegration(f *testing.F) {
 	f.Add(readTestdata(f, "cloud-integration.json"))
 	f.Add([]byte(`{"oauth":{"url":"u","tokenurl":"t","clientid":"c","clientsecret":"s"}}`))
 	f.Add([]byte(`{"credentials":{"oauth":null}}`))
+	f.Add([]byte(`{"oauth":{"url":"u","tokenurl":"t","clientid":"c","certificate":"C"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		k, err := ParseCloudIntegration(data)
 		if err != nil {
 			return
 		}
-		if k.URL == "" || k.TokenURL == "" || k.ClientID == "" || k.ClientSecret == "" {
+		// A secret, or a certificate with its key, or (External Certificate) a certificate alone.
+		certOK := k.Certificate != "" && k.ClientSecret == "" && (k.Key != "") != k.ExternalKey
+		secretOK := k.ClientSecret != "" && k.Certificate == "" && k.Key == "" && !k.ExternalKey
+		if k.URL == "" || k.TokenURL == "" || k.ClientID == "" || !(certOK || secretOK) {
 			t.Fatalf("accepted a key without a required field: %+v", k)
 		}
 	})
