@@ -237,7 +237,7 @@ func FuzzParseCloudIntegration(f *testing.F) {
 		// A secret, or a certificate with its key, or (External Certificate) a certificate alone.
 		certOK := k.Certificate != "" && k.ClientSecret == "" && (k.Key != "") != k.ExternalKey
 		secretOK := k.ClientSecret != "" && k.Certificate == "" && k.Key == "" && !k.ExternalKey
-		if k.URL == "" || k.TokenURL == "" || k.ClientID == "" || !(certOK || secretOK) {
+		if k.URL == "" || k.TokenURL == "" || k.ClientID == "" || !certOK && !secretOK {
 			t.Fatalf("accepted a key without a required field: %+v", k)
 		}
 	})
