@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
 // testCA signs the HTTPS token endpoint of every emulator with certificate keys in this
@@ -150,4 +152,107 @@ func TestAccCertificateKeys_externalCertificateEnvironment(t *testing.T) {
 	env2 := newCertEnv(t, emulator.KeyExternalCertificate, "")
 	t.Setenv(EnvCloudIntegrationPrivateKey, string(env2.srv.CloudIntegrationPrivateKey()))
 	resource.Test(t, certSteps(t, env2))
+}
+
+// The private keys of certificate service keys never reach a log, an output or the state: the
+// Event Mesh key inside its service key, and the External Certificate key given as PEM text.
+func TestAccSecrets_certificateKeysNeverLogged(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	work := t.TempDir()
+	plugins := filepath.Join(work, "plugins")
+	buildProvider(t, plugins)
+
+	srv := emulator.New(emulator.Options{KeyType: emulator.KeyExternalCertificate, CA: testCA})
+	if err := srv.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	env := &testEnv{srv: srv}
+	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
+	keys := filepath.Join(work, "keys")
+	if err := srv.WriteKeys(keys); err != nil {
+		t.Fatal(err)
+	}
+	em, err := servicekey.ParseEventMesh(srv.EventMeshKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cliConfig := filepath.Join(work, "cli.tfrc")
+	writeFile(t, cliConfig, fmt.Sprintf(`provider_installation {
+  dev_overrides {
+    "registry.terraform.io/sapmessaging/sapmessaging" = %q
+    "registry.opentofu.org/sapmessaging/sapmessaging" = %q
+  }
+  direct {}
+}
+`, plugins, plugins))
+	dir := filepath.Join(work, "main")
+	writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(`
+terraform {
+  required_providers {
+    sapmessaging = { source = "sapmessaging/sapmessaging" }
+  }
+}
+
+provider "sapmessaging" {
+  event_mesh        = { service_key = file(%q) }
+  cloud_integration = {
+    service_key = file(%q)
+    private_key = file(%q)
+  }
+}
+`, filepath.Join(keys, emulator.EventMeshKeyFile), filepath.Join(keys, emulator.CloudIntegrationKeyFile),
+		filepath.Join(keys, emulator.CloudIntegrationPrivateKeyFile))+certHCL)
+	caEnv := []string{"SSL_CERT_FILE=" + filepath.Join(keys, emulator.CAFile)}
+	var runs []cliRun
+	for _, args := range [][]string{
+		{"apply", "-auto-approve", "-input=false", "-no-color"},
+		{"plan", "-detailed-exitcode", "-input=false", "-no-color"},
+	} {
+		r := runTerraformEnv(t, tf, dir, cliConfig, caEnv, args...)
+		if r.exitCode != 0 {
+			t.Fatalf("terraform %s: exit %d:\n%s", args[0], r.exitCode, r.output)
+		}
+		runs = append(runs, r)
+	}
+	state, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The base64 body lines of each PEM key: any of them in a text is a leak.
+	secrets := map[string][]string{
+		"Event Mesh private key":        pemBody(em.Key),
+		"Event Mesh messaging key":      pemBody(em.MessagingKey),
+		"Cloud Integration private key": pemBody(string(srv.CloudIntegrationPrivateKey())),
+	}
+	texts := map[string]string{"state": string(state)}
+	for i, r := range runs {
+		texts[fmt.Sprintf("run %d log", i)] = r.log
+		texts[fmt.Sprintf("run %d output", i)] = r.output
+	}
+	for where, text := range texts {
+		for what, lines := range secrets {
+			for _, line := range lines {
+				if strings.Contains(text, line) {
+					t.Errorf("the %s contains the %s", where, what)
+					break
+				}
+			}
+		}
+	}
+	if srv.Stats().TokensIssued == 0 || !strings.Contains(runs[0].log, "SAP API request") {
+		t.Errorf("the apply fetched no token or its log shows no provider requests")
+	}
+}
+
+// pemBody returns the base64 lines of a PEM block.
+func pemBody(p string) []string {
+	var out []string
+	for _, line := range strings.Split(p, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "-----") {
+			out = append(out, line)
+		}
+	}
+	return out
 }
