@@ -370,10 +370,19 @@ func decode(data []byte, v any, label string) error {
 	if err := json.Unmarshal(data, &wrapper); err != nil {
 		return jsonError(err)
 	}
-	if c := bytes.TrimSpace(wrapper.Credentials); len(c) > 0 && c[0] == '{' {
+	c := bytes.TrimSpace(wrapper.Credentials)
+	switch {
+	case len(c) > 0 && c[0] == '{':
 		data = c
-	} else if err := vcapServices(data, label); err != nil {
-		return err
+	case len(c) > 0 && c[0] == '"':
+		// A binding object (for example of the SAP BTP provider) whose
+		// credentials hold the key as JSON text.
+		return errors.New(`the service key is a binding object whose "credentials" field holds the service key as text; ` +
+			`pass only the value of "credentials" (for example data.btp_subaccount_service_binding.NAME.credentials), not the whole binding`)
+	default:
+		if err := vcapServices(data, label); err != nil {
+			return err
+		}
 	}
 	if err := json.Unmarshal(data, v); err != nil {
 		return jsonError(err)

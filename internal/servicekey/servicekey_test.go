@@ -375,6 +375,11 @@ func TestParseVCAPServices(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `VCAP_SERVICES["it-rt"][0].credentials`) {
 		t.Errorf("ParseCloudIntegration(VCAP_SERVICES) = %v", err)
 	}
+	// A binding object whose credentials are JSON text: pass the credentials value.
+	_, err = ParseEventMesh([]byte(`{"id":"b1","name":"terraform-event-mesh","credentials":"{\"management\":[]}"}`))
+	if err == nil || !strings.Contains(err.Error(), `pass only the value of "credentials"`) {
+		t.Errorf("binding with text credentials: %v", err)
+	}
 	// One binding of it (with its credentials) is still accepted.
 	if _, err := ParseEventMesh([]byte(binding)); err != nil {
 		t.Errorf("binding: %v", err)
