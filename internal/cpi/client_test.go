@@ -33,7 +33,7 @@ func TestArtifactContent(t *testing.T) {
 	s, c := setup(t, emulator.Options{})
 	ctx := t.Context()
 	id := "Orders In 'EU'"
-	content := flowZip("Orders", nil, iflowtest.DefaultSenderProperties("acme/crm/prod/orders"))
+	content := flowZip(id, nil, iflowtest.DefaultSenderProperties("acme/crm/prod/orders"))
 
 	a, err := c.CreateArtifact(ctx, cpi.Artifact{ID: id, Name: "Orders In", PackageID: "Pkg"}, content)
 	if err != nil {
@@ -54,7 +54,7 @@ func TestArtifactContent(t *testing.T) {
 		t.Fatalf("Content: %v, equal %v", err, bytes.Equal(b, content))
 	}
 
-	updated := flowZip("Orders", nil, iflowtest.DefaultSenderProperties("acme/crm/prod/other"))
+	updated := flowZip(id, nil, iflowtest.DefaultSenderProperties("acme/crm/prod/other"))
 	if err := c.UpdateContent(ctx, id, "1.0.0", "Orders In", updated); err != nil {
 		t.Fatalf("UpdateContent: %v", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
-	"os"
 	"reflect"
 	"regexp"
 	"strings"
@@ -385,10 +384,7 @@ func TestWriteSenderErrors(t *testing.T) {
 // sapIFlowZip wraps SAP's EMIS_AMQP_Consumer.iflw into an iFlow archive.
 func sapIFlowZip(t *testing.T) ([]byte, string) {
 	t.Helper()
-	doc, err := os.ReadFile("/work/shared/reference/specs/iflows/EMIS_AMQP_Consumer.iflw")
-	if err != nil {
-		t.Skipf("SAP's sample iFlow is not available: %v", err)
-	}
+	doc := readReference(t, "iflows/EMIS_AMQP_Consumer.iflw")
 	iflwPath := iflowtest.IflwPath("EMIS_AMQP_Consumer")
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)

@@ -32,7 +32,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -53,7 +52,9 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
 )
 
-const specPath = "/work/shared/reference/specs/IntegrationContent.json"
+// specPath is SAP's Integration Content description, relative to the
+// reference folder (see readReference).
+const specPath = "IntegrationContent.json"
 
 // skipBody lists the operations whose answer body the description cannot validate.
 var skipBody = map[string]string{
@@ -68,16 +69,14 @@ func init() {
 // server at baseURL.
 func loadSpec(t *testing.T, baseURL string) *openapi3.T {
 	t.Helper()
-	data, err := os.ReadFile(specPath)
-	if err != nil {
-		t.Skipf("the API description is not available: %v", err)
-	}
+	data := readReference(t, specPath)
 	var raw map[string]any
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
 	}
 	fixTupleItems(raw)
-	if data, err = json.Marshal(raw); err != nil {
+	data, err := json.Marshal(raw)
+	if err != nil {
 		t.Fatal(err)
 	}
 	var v2 openapi2.T
@@ -233,8 +232,8 @@ func TestRequestsAndAnswersMatchSAPDescription(t *testing.T) {
 
 	props := iflowtest.DefaultSenderProperties("acme/crm/prod/orders")
 	props["maxRetries"] = "{{Max Retries 'orders'}}"
-	content := flowZip("Flow", map[string]string{"Max Retries 'orders'": "5"}, props)
 	id := "Orders_In"
+	content := flowZip(id, map[string]string{"Max Retries 'orders'": "5"}, props)
 	mustNil := func(what string, err error) {
 		t.Helper()
 		if err != nil {

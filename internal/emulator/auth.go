@@ -17,6 +17,8 @@ type oauthClient struct {
 	Audience string `json:"audience"`
 	ID       string `json:"clientid"`
 	Secret   string `json:"clientsecret"`
+	// cert is the client certificate of certificate keys, issued at start.
+	cert *issued
 }
 
 type tokenInfo struct {
@@ -118,11 +120,27 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 		respondJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type", "error_description": fmt.Sprintf("The grant type %q is not supported; set grant_type=client_credentials.", gt)})
 		return
 	}
-	id, secret, ok := r.BasicAuth()
-	if !ok {
+	id, secret, basic := r.BasicAuth()
+	if !basic {
 		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
 	}
-	aud, ok := s.matchClient(id, secret)
+	var aud string
+	var ok bool
+	switch {
+	case s.opts.KeyType.certificates():
+		// Certificate clients authenticate with the certificate in the TLS
+		// handshake (mutual TLS) and name themselves with client_id in the form.
+		if r.TLS == nil || len(r.TLS.PeerCertificates) == 0 {
+			w.Header().Set("WWW-Authenticate", `Basic realm="UAA/client", error="unauthorized", error_description="Client certificate required"`)
+			respondJSON(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized",
+				"error_description": "This client authenticates with its X.509 certificate: send the token request over TLS with the client certificate of the service key."})
+			return
+		}
+		aud, ok = s.matchCertificateClient(r.PostForm.Get("client_id"), r.TLS.PeerCertificates[0])
+		id = r.PostForm.Get("client_id")
+	default:
+		aud, ok = s.matchClient(id, secret)
+	}
 	if !ok || id == "" {
 		w.Header().Set("WWW-Authenticate", `Basic realm="UAA/client", error="unauthorized", error_description="Bad credentials"`)
 		respondJSON(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized", "error_description": "Bad credentials"})

@@ -174,7 +174,10 @@ func TestRejectWithoutDMQDiscards(t *testing.T) {
 	t.Parallel()
 	s := start(t, emulator.Options{})
 	mt := token(t, s, emulator.AudienceManagement)
+	// A dead message queue deleted after the queue named it: the message is discarded.
+	expect(t, putQueue(t, s, mt, "missing", ""), http.StatusCreated)
 	expect(t, putQueue(t, s, mt, "q", `{"maxRedeliveryCount":1,"deadMsgQueue":"missing"}`), http.StatusCreated)
+	expect(t, do(t, "DELETE", qpath(s, "missing"), mt, nil, nil), http.StatusNoContent)
 	if _, err := s.Publish("q", []byte("m"), ""); err != nil {
 		t.Fatal(err)
 	}
@@ -200,8 +203,8 @@ func TestUnlimitedRedeliveryHitsCap(t *testing.T) {
 	t.Parallel()
 	s := start(t, emulator.Options{RedeliveryCap: 5})
 	mt := token(t, s, emulator.AudienceManagement)
-	expect(t, putQueue(t, s, mt, "q", `{"maxRedeliveryCount":0,"deadMsgQueue":"dmq"}`), http.StatusCreated)
 	expect(t, putQueue(t, s, mt, "dmq", ""), http.StatusCreated)
+	expect(t, putQueue(t, s, mt, "q", `{"maxRedeliveryCount":0,"deadMsgQueue":"dmq"}`), http.StatusCreated)
 	if _, err := s.Publish("q", []byte("m"), ""); err != nil {
 		t.Fatal(err)
 	}

@@ -388,6 +388,21 @@ func decodeArtifactContent(text string) ([]byte, *iflow.Artifact, error) {
 	return data, art, nil
 }
 
+// checkSymbolicName refuses an archive whose manifest names another bundle
+// than the artifact id it is uploaded as. Assumed: SAP documents no such
+// answer, but a tenant identifies an integration flow's bundle by its
+// Bundle-SymbolicName, and community CI/CD tools (flashpipe's "update
+// artifact") rewrite Bundle-SymbolicName to the artifact id before they
+// upload, because a mismatched archive does not import as that artifact. The
+// emulator refuses it, never being more lenient than a tenant.
+func checkSymbolicName(id string, art *iflow.Artifact) string {
+	sym, _, _ := strings.Cut(art.Manifest["Bundle-SymbolicName"], ";")
+	if sym = strings.TrimSpace(sym); sym != id {
+		return fmt.Sprintf("Bad request - the archive's META-INF/MANIFEST.MF has Bundle-SymbolicName %q, which does not match the artifact ID %q. Set Bundle-SymbolicName to %q.", sym, id, id)
+	}
+	return ""
+}
+
 func artifactVersion(art *iflow.Artifact) string {
 	if v := strings.TrimSpace(art.Manifest["Bundle-Version"]); v != "" {
 		return v
@@ -433,6 +448,10 @@ func (s *Server) cpiCreateDesigntime(w http.ResponseWriter, r *http.Request) {
 		data, art, err := decodeArtifactContent(fields["ArtifactContent"])
 		if err != nil {
 			respondODataError(w, http.StatusBadRequest, "Bad request - "+err.Error()+".")
+			return
+		}
+		if msg := checkSymbolicName(fields["Id"], art); msg != "" {
+			respondODataError(w, http.StatusBadRequest, msg)
 			return
 		}
 		content, version = data, artifactVersion(art)
@@ -493,6 +512,11 @@ func (s *Server) cpiUpdateDesigntime(w http.ResponseWriter, r *http.Request, req
 		return
 	}
 	if hasContent {
+		if msg := checkSymbolicName(f.ID, art); msg != "" {
+			c.mu.Unlock()
+			respondODataError(w, http.StatusBadRequest, msg)
+			return
+		}
 		f.Content = content
 		f.Version = artifactVersion(art)
 		if !hasName {

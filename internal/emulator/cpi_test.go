@@ -84,7 +84,12 @@ func cpiJSON(t *testing.T, v any) []byte {
 var cpiJSONHeader = map[string]string{"Content-Type": "application/json"}
 
 func cpiFlow(params map[string]string, props map[string]string) []byte {
-	return iflowtest.Build(iflowtest.Options{Name: "Flow", Parameters: params,
+	return cpiFlowNamed("Flow", params, props)
+}
+
+// cpiFlowNamed builds a flow archive whose Bundle-SymbolicName is id.
+func cpiFlowNamed(id string, params map[string]string, props map[string]string) []byte {
+	return iflowtest.Build(iflowtest.Options{Name: id, Parameters: params,
 		Senders: []iflowtest.Sender{{Properties: props}}, ExceptionEnds: [][]string{{"error"}}})
 }
 
@@ -110,9 +115,18 @@ func TestCPIDesigntimeLifecycle(t *testing.T) {
 	t.Parallel()
 	s := start(t, emulator.Options{})
 	tok := token(t, s, emulator.AudienceCloudIntegration)
-	content := cpiFlow(nil, iflowtest.DefaultSenderProperties("acme/crm/prod/orders"))
+	content := cpiFlowNamed("Orders_In", nil, iflowtest.DefaultSenderProperties("acme/crm/prod/orders"))
 
+	// An archive whose manifest names another bundle is refused.
 	r := do(t, "POST", s.URL()+cpiBase+"/IntegrationDesigntimeArtifacts", tok, cpiJSON(t, map[string]string{
+		"Id": "Orders_In", "Name": "Orders In", "PackageId": "Pkg", "ArtifactContent": base64.StdEncoding.EncodeToString(cpiFlow(nil, nil)),
+	}), cpiJSONHeader)
+	expect(t, r, http.StatusBadRequest)
+	if !strings.Contains(cpiErr(t, r), `Bundle-SymbolicName "Flow"`) {
+		t.Fatalf("mismatched manifest: %s", r.body)
+	}
+
+	r = do(t, "POST", s.URL()+cpiBase+"/IntegrationDesigntimeArtifacts", tok, cpiJSON(t, map[string]string{
 		"Id": "Orders_In", "Name": "Orders In", "PackageId": "Pkg", "ArtifactContent": base64.StdEncoding.EncodeToString(content),
 	}), cpiJSONHeader)
 	expect(t, r, http.StatusCreated)
@@ -157,7 +171,14 @@ func TestCPIDesigntimeLifecycle(t *testing.T) {
 		t.Fatalf("$value: %s, %d bytes", r.header.Get("Content-Type"), len(r.body))
 	}
 
-	updated := cpiFlow(nil, iflowtest.DefaultSenderProperties("acme/crm/prod/other"))
+	r = do(t, "PUT", cpiDesign(s, "Orders_In"), tok, cpiJSON(t, map[string]string{
+		"ArtifactContent": base64.StdEncoding.EncodeToString(cpiFlow(nil, nil)),
+	}), cpiJSONHeader)
+	expect(t, r, http.StatusBadRequest)
+	if !bytes.Equal(s.IFlowContent("Orders_In"), content) {
+		t.Fatal("a refused PUT changed the content")
+	}
+	updated := cpiFlowNamed("Orders_In", nil, iflowtest.DefaultSenderProperties("acme/crm/prod/other"))
 	r = do(t, "PUT", cpiDesign(s, "Orders_In"), tok, cpiJSON(t, map[string]string{
 		"Name": "Orders In", "ArtifactContent": base64.StdEncoding.EncodeToString(updated),
 	}), cpiJSONHeader)

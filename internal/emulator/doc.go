@@ -25,5 +25,32 @@
 // network access. Control endpoints under /emulator/v1 expose the fault settings,
 // the statistics and the broker's rejection path.
 //
+// # Enforced limits and behaviours
+//
+// The emulator is never more lenient than SAP documents. Each limit or
+// behaviour it enforces, and its source ("assumed" where nothing public
+// exists, with the reason in the code comment):
+//
+//	| What                                        | Enforced as                                       | Source |
+//	|---------------------------------------------|---------------------------------------------------|--------|
+//	| queue name characters and segments          | ^[a-zA-Z0-9-_.]{1,111}(?:/[a-zA-Z0-9-_.]{1,109}){0,19}$, else 400 | management API spec (help.sap.com rest-management-messaging) |
+//	| queue name length                           | at most 164 characters, else 400                  | SAP-docs btp-integration-suite ISuite_Event_Mesh/create-a-queue-95357fa.md |
+//	| dead message queue exists                   | PUT naming a missing deadMsgQueue: 400            | create-a-queue-95357fa.md step 9 ("You must first create a queue"); status and body assumed (no documented error response) |
+//	| accessType                                  | EXCLUSIVE or NON_EXCLUSIVE, default NON_EXCLUSIVE | create-a-queue-95357fa.md step 4; default: management API spec |
+//	| maxQueueSizeInBytes                         | 0..1572864000, default 1572864000 (1.5 GB)        | create-a-queue-95357fa.md step 5 |
+//	| maxMessageSizeInBytes                       | 0..1000000, default 1000000 (1 MB); larger messages refused on publish | create-a-queue-95357fa.md step 6 |
+//	| maxRedeliveryCount                          | 0..255, default 0 = redelivered until max TTL     | create-a-queue-95357fa.md step 8; SAP Note 3469268 |
+//	| maxTtl                                      | 0..604800 seconds (7 days)                        | create-a-queue-95357fa.md step 10 |
+//	| messages leave for the DMQ                  | after maxRedeliveryCount, or on TTL expiry with respectTtl | create-a-queue-95357fa.md steps 8 to 10 |
+//	| queues and subscriptions per instance       | 250 and 3000 (Options.MaxQueues, MaxSubscriptions) | limits of the Integration Suite capability (reference notes, section 1) |
+//	| topic pattern length                        | at most 150 characters                            | assumed: no documented limit; a bound of the emulator's own |
+//	| unlimited redelivery                        | capped at Options.RedeliveryCap (1000) redeliveries | assumed: keeps an endless loop finite in tests |
+//	| integration flow Name                       | ^[A-Za-z_][A-Za-z0-9_ .\-]*$, not ending in "."    | Integration Content API description (specs/IntegrationContent.json) |
+//	| uploaded archive vs. artifact Id            | Bundle-SymbolicName must equal the Id, else 400   | assumed: tenants identify the bundle by it, and CI/CD tools rewrite it to the Id before upload |
+//	| certificate keys (Options.KeyType)          | Event Mesh x509 binding (oa2 certificate, key, granttype client_x509); Cloud Integration "Certificate" and "External Certificate" keys | SAP-docs btp-integration-suite "Creating Service Instance and Service Key for Inbound Authentication" |
+//	| token endpoint of certificate keys          | HTTPS with a CA made at start; a token only for the client_id whose certificate the TLS peer presented; secrets refused | XSUAA X.509 client credentials (token on the authentication.cert. host); the CA is the emulator's own |
+//	| X-CSRF-Token on writes                      | only with Options.RequireCSRF                     | Integration Content API description; OAuth clients on Cloud Foundry are not asked for it |
+//	| AMQP sender processing                     | (R + 1) × n + 1 executions; REJECTED / MODIFIED_FAILED_UNDELIVERABLE | configure-the-amqp-sender-adapter-99ce674.md; see runtime.go |
+//
 // The package is for tests and local use only; the provider binary never links it.
 package emulator

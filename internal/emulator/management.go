@@ -13,16 +13,34 @@ import (
 	"time"
 )
 
-// Queue defaults and limits of the emulated Event Mesh default plan.
+// Queue defaults and limits of the emulated Event Mesh. Each one names its
+// source; the table in doc.go lists them all.
 const (
-	DefaultAccessType                     = "NON_EXCLUSIVE"
-	DefaultMaxQueueSizeInBytes            = 1572864000
-	DefaultMaxMessageSizeInBytes          = 1000000
+	// Default NON_EXCLUSIVE: the management API reference (help.sap.com
+	// "rest-management-messaging", QueueP). The two values: SAP-docs
+	// btp-integration-suite, ISuite_Event_Mesh/create-a-queue-95357fa.md, step 4.
+	DefaultAccessType = "NON_EXCLUSIVE"
+	// "The default and maximum supported queue size are 1.5 GB (in bytes)"
+	// (create-a-queue-95357fa.md, step 5).
+	DefaultMaxQueueSizeInBytes = 1572864000
+	// "The default and maximum supported size are 1 MB (in bytes)"
+	// (create-a-queue-95357fa.md, step 6). Read as 1000000 bytes, the smaller
+	// reading of "1 MB", so that the emulator is never more lenient than SAP.
+	DefaultMaxMessageSizeInBytes = 1000000
+	MaxMaxMessageSizeInBytes     = DefaultMaxMessageSizeInBytes
+	// Assumed: SAP documents no default for maxDeliveredUnackedMsgsPerFlow;
+	// the emulator needs one to show on read.
 	DefaultMaxDeliveredUnackedMsgsPerFlow = 10000
-	MaxMaxMessageSizeInBytes              = 10000000
-	MaxRedeliveryCountLimit               = 255
-	MaxTTLLimit                           = 604800
-	maxTopicLength                        = 150
+	// "The maximum value that you can define is 255" (create-a-queue-95357fa.md, step 8).
+	MaxRedeliveryCountLimit = 255
+	// "The default and maximum supported duration are 7 days (in seconds)"
+	// (create-a-queue-95357fa.md, step 10).
+	MaxTTLLimit = 604800
+	// "The queue name must be limited to 164 characters" (create-a-queue-95357fa.md).
+	MaxQueueNameLength = 164
+	// Assumed: SAP documents no length limit for topic patterns in the
+	// management API; the emulator keeps a bound of its own.
+	maxTopicLength = 150
 )
 
 // queueNamePattern is the management API's queue name pattern. Go's regexp
@@ -216,9 +234,10 @@ func parseQueueSettings(body []byte) (queueSettings, error) {
 	st.MaxTTL = b.MaxTTL
 	st.RespectTTL = b.RespectTTL
 	if b.DeadMsgQueue != nil && *b.DeadMsgQueue != "" {
-		// Like the real service, the dead message queue need not exist yet.
-		if len(*b.DeadMsgQueue) > 2300 || strings.ContainsAny(*b.DeadMsgQueue, " \t\r\n") {
-			return st, msgf("deadMsgQueue %q is not a valid queue name. Set the full name of a queue.", *b.DeadMsgQueue)
+		// Whether the dead message queue exists is checked by the caller under
+		// the server lock (see handlePutQueue).
+		if err := validQueueName(*b.DeadMsgQueue); err != nil {
+			return st, msgf("deadMsgQueue %q is not a valid queue name. Set the full name of an existing queue.", *b.DeadMsgQueue)
 		}
 		st.DeadMsgQueue = b.DeadMsgQueue
 	}
@@ -247,6 +266,9 @@ func validQueueName(name string) error {
 	}
 	if !ok {
 		return msgf("The queue name %q does not match the pattern %s. Use letters, digits, '-', '_' and '.', with '/' between up to 20 segments.", name, queueNamePattern)
+	}
+	if len(name) > MaxQueueNameLength {
+		return msgf("The queue name %q is %d characters long. Use at most %d characters.", name, len(name), MaxQueueNameLength)
 	}
 	return nil
 }
@@ -330,6 +352,17 @@ func (s *Server) handlePutQueue(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	q, exists := s.queues[name]
+	// "You must first create a queue to use it as a dead message queue"
+	// (create-a-queue-95357fa.md, step 9). The status and body of the refusal
+	// are assumed: SAP documents no management error responses, and 400 with a
+	// message is how the management API answers other invalid settings.
+	if d := st.DeadMsgQueue; d != nil {
+		if _, ok := s.queues[*d]; !ok {
+			s.mu.Unlock()
+			respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The dead message queue %q does not exist. Create the queue %q first, then name it as deadMsgQueue of %q.", *d, *d, name))
+			return
+		}
+	}
 	if !exists {
 		if len(s.queues) >= s.opts.MaxQueues {
 			s.mu.Unlock()

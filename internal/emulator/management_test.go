@@ -29,7 +29,8 @@ func TestQueueLifecycle(t *testing.T) {
 		t.Fatalf("created queue %s does not carry the defaults", r.body)
 	}
 
-	// Update: 200 and the new settings.
+	// Update: 200 and the new settings. The dead message queue must exist first.
+	expect(t, putQueue(t, s, tok, "acme/crm/prod/dmq", ""), http.StatusCreated)
 	r = putQueue(t, s, tok, name, `{"accessType":"EXCLUSIVE","maxRedeliveryCount":5,"deadMsgQueue":"acme/crm/prod/dmq","respectTtl":true,"maxTtl":3600}`)
 	expect(t, r, http.StatusOK)
 	r = do(t, "GET", qpath(s, name), tok, nil, nil)
@@ -52,7 +53,7 @@ func TestQueueLifecycle(t *testing.T) {
 	expect(t, r, http.StatusOK)
 	var list []emulator.Queue
 	r.json(t, &list)
-	if len(list) != 1 || list[0].Name != name {
+	if len(list) != 2 || list[0].Name != name {
 		t.Fatalf("list %s", r.body)
 	}
 
@@ -101,6 +102,8 @@ func TestQueueValidation(t *testing.T) {
 		{"redelivery negative", `{"maxRedeliveryCount":-1}`},
 		{"ttl above 7 days", `{"maxTtl":604801}`},
 		{"queue size above 1.5 GB", `{"maxQueueSizeInBytes":1572864001}`},
+		{"message size above 1 MB", `{"maxMessageSizeInBytes":1000001}`},
+		{"dead message queue name invalid", `{"deadMsgQueue":"a b"}`},
 		{"string for number", `{"maxRedeliveryCount":"5"}`},
 		{"fraction", `{"maxRedeliveryCount":1.5}`},
 		{"not JSON", `maxRedeliveryCount=5`},
@@ -112,18 +115,29 @@ func TestQueueValidation(t *testing.T) {
 		}
 		r.message(t)
 	}
-	for _, bad := range []string{"with space", "a//b", "/lead", strings.Repeat("x", 112), "ümlaut"} {
+	for _, bad := range []string{"with space", "a//b", "/lead", strings.Repeat("x", 112), "ümlaut",
+		"acme/crm/prod/" + strings.Repeat("q", 100) + "/" + strings.Repeat("r", 50)} { // 165 characters
+
 		r := putQueue(t, s, tok, bad, "")
 		if r.status != http.StatusBadRequest {
 			t.Errorf("name %q: status %d, want 400", bad, r.status)
 		}
 	}
-	expect(t, putQueue(t, s, tok, "valid", `{"maxRedeliveryCount":255,"maxTtl":604800}`), http.StatusCreated)
-	// A dead message queue that does not exist yet is accepted, as by the real service.
-	expect(t, putQueue(t, s, tok, "valid", `{"deadMsgQueue":"not/there/yet"}`), http.StatusOK)
+	expect(t, putQueue(t, s, tok, "valid", `{"maxRedeliveryCount":255,"maxTtl":604800,"maxMessageSizeInBytes":1000000}`), http.StatusCreated)
+	// A dead message queue that does not exist is refused, on create and on update:
+	// "You must first create a queue to use it as a dead message queue".
+	for _, q := range []string{"valid", "new"} {
+		r := putQueue(t, s, tok, q, `{"deadMsgQueue":"not/there/yet"}`)
+		expect(t, r, http.StatusBadRequest)
+		if m := r.message(t); !strings.Contains(m, `"not/there/yet" does not exist`) || !strings.Contains(m, "first") {
+			t.Fatalf("missing dead message queue: message %q", m)
+		}
+	}
 	if n := len(s.Queues()); n != 1 {
 		t.Fatalf("%d queues after rejected PUTs, want 1", n)
 	}
+	expect(t, putQueue(t, s, tok, "acme/crm/prod/"+strings.Repeat("q", 100)+"/"+strings.Repeat("r", 49), ""), http.StatusCreated) // 164 characters
+	expect(t, putQueue(t, s, tok, "valid", `{"deadMsgQueue":"valid"}`), http.StatusOK)
 }
 
 func TestEscapedQueueNames(t *testing.T) {

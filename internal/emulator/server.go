@@ -81,6 +81,16 @@ type Options struct {
 	// AMQP sender has an empty maxRetries (endless); past it the message is
 	// discarded and the event reported (default 1000).
 	RetryCap int64
+	// KeyType selects the credentials of the service keys (default
+	// KeySecret). The certificate types serve the token endpoint on an extra
+	// HTTPS listener that requires the client certificate (mutual TLS).
+	KeyType KeyType
+	// CA signs the HTTPS token endpoint's certificate and the client
+	// certificates; one is made at New when it is nil and KeyType needs it.
+	CA *CA
+	// TokenHost, when set, is the loopback IP (for example "127.0.0.2") the
+	// token endpoint listens on, apart from the API's host.
+	TokenHost string
 }
 
 // Server is the emulator. Create it with New, then call Start or mount Handler.
@@ -117,6 +127,12 @@ type Server struct {
 	listener net.Listener
 	url      string
 	served   chan struct{}
+
+	ca          *CA
+	certErr     error
+	tokenSrv    *http.Server
+	tokenURL    string
+	tokenServed chan struct{}
 }
 
 // New creates a Server: it loads Options.StateFile if it exists, otherwise it
@@ -159,6 +175,7 @@ func New(opts Options) *Server {
 		ready:     true,
 		cpi:       newCPIState(),
 		rt:        newRuntimeState(),
+		ca:        opts.CA,
 	}
 	s.stats.reset()
 	s.faults.set(opts.Faults)
@@ -168,6 +185,7 @@ func New(opts Options) *Server {
 		s.logf("emulator: loading state file: %v", err)
 	}
 	s.ensureIdentity()
+	s.certErr = s.ensureCertificates()
 
 	mux := http.NewServeMux()
 	s.mux = mux
@@ -195,6 +213,9 @@ func (s *Server) Start(addr string) error {
 	if s.loadErr != nil {
 		return fmt.Errorf("emulator: cannot start because the state file %s could not be loaded: %w", s.opts.StateFile, s.loadErr)
 	}
+	if s.certErr != nil {
+		return fmt.Errorf("emulator: cannot issue the client certificates: %w", s.certErr)
+	}
 	bind, err := LoopbackAddr(addr)
 	if err != nil {
 		return err
@@ -210,6 +231,12 @@ func (s *Server) Start(addr string) error {
 	}
 	s.listener = ln
 	s.url = "http://" + ln.Addr().String()
+	apiHost, _, _ := net.SplitHostPort(ln.Addr().String())
+	if err := s.startTokenListener(apiHost); err != nil {
+		_ = ln.Close()
+		s.listener, s.url = nil, ""
+		return err
+	}
 	s.srv = &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 30 * time.Second,
@@ -240,7 +267,12 @@ func (s *Server) Close() error {
 	s.stopRuntime()
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
+	tsrv, tdone := s.tokenSrv, s.tokenServed
 	s.lnMu.Unlock()
+	if tsrv != nil {
+		_ = tsrv.Close()
+		<-tdone
+	}
 	if srv == nil {
 		return nil
 	}
@@ -255,7 +287,14 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.stopRuntime()
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
+	tsrv, tdone := s.tokenSrv, s.tokenServed
 	s.lnMu.Unlock()
+	if tsrv != nil {
+		if tsrv.Shutdown(ctx) != nil {
+			_ = tsrv.Close()
+		}
+		<-tdone
+	}
 	if srv == nil {
 		return nil
 	}

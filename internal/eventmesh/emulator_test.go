@@ -59,6 +59,10 @@ func TestQueueCRUD(t *testing.T) {
 	e := newEnv(t)
 	ctx := t.Context()
 	name := e.key.Namespace + "/orders/in"
+	// A dead message queue must exist before a queue names it.
+	if _, _, err := e.mgmt.PutQueue(ctx, e.key.Namespace+"/orders/dmq", QueueSettings{}); err != nil {
+		t.Fatal(err)
+	}
 
 	q, created, err := e.mgmt.PutQueue(ctx, name, QueueSettings{
 		MaxRedeliveryCount: ptr[int64](3),
@@ -78,8 +82,8 @@ func TestQueueCRUD(t *testing.T) {
 	if _, ok := e.emu.Queue(name); !ok {
 		t.Fatalf("the emulator has no queue %q: the name was not sent as one path segment", name)
 	}
-	if got := e.routes("PUT /queues/{queue}"); got != 1 {
-		t.Errorf("PUT /queues/{queue} = %d, want 1", got)
+	if got := e.routes("PUT /queues/{queue}"); got != 2 {
+		t.Errorf("PUT /queues/{queue} = %d, want 2", got)
 	}
 
 	q, created, err = e.mgmt.PutQueue(ctx, name, QueueSettings{MaxRedeliveryCount: ptr[int64](5)})
@@ -105,7 +109,7 @@ func TestQueueCRUD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list) != 1 || list[0].Name != name {
+	if len(list) != 2 || list[1].Name != name {
 		t.Errorf("list = %+v", list)
 	}
 

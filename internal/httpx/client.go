@@ -76,8 +76,14 @@ func New(cfg Config) (*Client, error) {
 		CheckRedirect: noRedirects,
 	})
 	if cfg.TokenURL != "" {
+		tokenBase := base
+		if cfg.ClientCertificate != "" {
+			if tokenBase, err = certificateTransport(cfg, base); err != nil {
+				return nil, err
+			}
+		}
 		tokenRC := c.newRetryClient(&http.Client{
-			Transport:     &attemptTransport{base: base, timeout: cfg.RequestTimeout, requests: &c.tokenRequests, retries: &c.retries, what: "OAuth2 token request"},
+			Transport:     &attemptTransport{base: tokenBase, timeout: cfg.RequestTimeout, requests: &c.tokenRequests, retries: &c.retries, what: "OAuth2 token request"},
 			CheckRedirect: noRedirects,
 		})
 		c.tokens = newTokenCache(c, tokenRC.StandardClient())
@@ -111,6 +117,27 @@ func defaultTransport() *http.Transport {
 	return t
 }
 
+// certificateTransport returns a copy of base that presents the client
+// certificate of cfg in the TLS handshake (mutual TLS at the token endpoint).
+func certificateTransport(cfg Config, base http.RoundTripper) (http.RoundTripper, error) {
+	pair, err := cfg.clientCertificate()
+	if err != nil {
+		return nil, err
+	}
+	t, ok := base.(*http.Transport)
+	if !ok {
+		return nil, errors.New("a client certificate needs an *http.Transport to present it")
+	}
+	t = t.Clone()
+	if t.TLSClientConfig == nil {
+		t.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
+	} else {
+		t.TLSClientConfig = t.TLSClientConfig.Clone()
+	}
+	t.TLSClientConfig.Certificates = []tls.Certificate{pair}
+	return t, nil
+}
+
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // BaseURL returns the base URL requests are sent to, without a trailing slash.
@@ -137,8 +164,10 @@ func (c *Client) Do(ctx context.Context, method, path string, body []byte, heade
 	if !strings.HasPrefix(path, "/") {
 		path = "/" + path
 	}
-	if c.cfg.ClientSecret != "" {
-		ctx = tflog.MaskLogStrings(ctx, c.cfg.ClientSecret)
+	for _, secret := range []string{c.cfg.ClientSecret, c.cfg.ClientKey} {
+		if secret != "" {
+			ctx = tflog.MaskLogStrings(ctx, secret)
+		}
 	}
 	st := &callState{}
 	ctx = context.WithValue(ctx, callKey{}, st)
@@ -273,8 +302,10 @@ func (c *Client) requestError(ctx context.Context, method, path string, attempts
 
 // scrub removes the client secret and the cached access token from s.
 func (c *Client) scrub(s string) string {
-	if c.cfg.ClientSecret != "" {
-		s = strings.ReplaceAll(s, c.cfg.ClientSecret, "***")
+	for _, secret := range []string{c.cfg.ClientSecret, c.cfg.ClientKey} {
+		if secret != "" {
+			s = strings.ReplaceAll(s, secret, "***")
+		}
 	}
 	if c.tokens != nil {
 		if t := c.tokens.current(); t != "" {

@@ -7,6 +7,7 @@
 package httpx
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -35,6 +36,14 @@ type Config struct {
 	TokenURL     string
 	ClientID     string
 	ClientSecret string
+
+	// ClientCertificate and ClientKey (PEM) authenticate the client at the
+	// token endpoint with mutual TLS instead of a client secret: the token
+	// request presents the certificate and sends grant_type and client_id in
+	// the form, without a Basic header. Set them together with TokenURL and
+	// ClientID, and leave ClientSecret empty. The key is never logged.
+	ClientCertificate string
+	ClientKey         string
 
 	// MaxRetries is the number of retries after the first attempt. Zero means
 	// DefaultMaxRetries; a negative value disables retries.
@@ -140,6 +149,9 @@ func (cfg Config) validate() error {
 	if u, _ := url.Parse(cfg.BaseURL); u.RawQuery != "" || u.Fragment != "" {
 		return errors.New("base URL: the URL has a query or fragment; set the URL without them")
 	}
+	if cfg.ClientCertificate != "" || cfg.ClientKey != "" {
+		return cfg.validateCertificate()
+	}
 	creds := map[string]string{"token URL": cfg.TokenURL, "client ID": cfg.ClientID, "client secret": cfg.ClientSecret}
 	set := 0
 	for _, v := range creds {
@@ -159,6 +171,50 @@ func (cfg Config) validate() error {
 			return fmt.Errorf("token URL: %w", err)
 		}
 	}
+	return cfg.validateRest()
+}
+
+// validateCertificate checks the credentials of a client certificate.
+func (cfg Config) validateCertificate() error {
+	switch {
+	case cfg.ClientCertificate == "":
+		return errors.New("the client certificate is empty; set the certificate together with its private key")
+	case cfg.ClientKey == "":
+		return errors.New("the private key of the client certificate is empty; set the certificate together with its private key")
+	case cfg.ClientSecret != "":
+		return errors.New("both a client secret and a client certificate are set; set one of them")
+	case cfg.TokenURL == "" || cfg.ClientID == "":
+		return errors.New("a client certificate needs the OAuth2 token URL and client ID too; set them together")
+	}
+	if err := CheckURL(cfg.TokenURL); err != nil {
+		return fmt.Errorf("token URL: %w", err)
+	}
+	if u, _ := url.Parse(cfg.TokenURL); !strings.EqualFold(u.Scheme, "https") {
+		return fmt.Errorf("token URL: %s uses plain http, which cannot present a client certificate; use the https token URL of the service key", u.Redacted())
+	}
+	if _, err := cfg.clientCertificate(); err != nil {
+		return err
+	}
+	if cfg.Transport != nil {
+		if _, ok := cfg.Transport.(*http.Transport); !ok {
+			return errors.New("a client certificate needs an *http.Transport to present it; use one or leave Transport unset")
+		}
+	}
+	return cfg.validateRest()
+}
+
+// clientCertificate parses the client certificate and its key. The error
+// never quotes either.
+func (cfg Config) clientCertificate() (tls.Certificate, error) {
+	pair, err := tls.X509KeyPair([]byte(cfg.ClientCertificate), []byte(cfg.ClientKey))
+	if err != nil {
+		return tls.Certificate{}, fmt.Errorf("the client certificate and private key cannot be used (%s); "+
+			"set the certificate and key of the service key as PEM text, the key belonging to the certificate", strings.TrimPrefix(err.Error(), "tls: "))
+	}
+	return pair, nil
+}
+
+func (cfg Config) validateRest() error {
 	if t, ok := cfg.Transport.(*http.Transport); ok && t.TLSClientConfig != nil && t.TLSClientConfig.InsecureSkipVerify {
 		return errors.New("the HTTP transport skips TLS certificate verification, which is never allowed; use a transport that verifies certificates")
 	}

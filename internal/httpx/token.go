@@ -34,14 +34,20 @@ type tokenFetcher struct {
 }
 
 func newTokenCache(c *Client, hc *http.Client) *tokenCache {
+	cc := &clientcredentials.Config{
+		ClientID:     c.cfg.ClientID,
+		ClientSecret: c.cfg.ClientSecret,
+		TokenURL:     c.cfg.TokenURL,
+		AuthStyle:    oauth2.AuthStyleInHeader,
+	}
+	if c.cfg.ClientCertificate != "" {
+		// Mutual TLS: the certificate authenticates the client, and the form
+		// carries grant_type and client_id; no Basic header, no secret.
+		cc.ClientSecret, cc.AuthStyle = "", oauth2.AuthStyleInParams
+	}
 	f := &tokenFetcher{
-		c: c,
-		cc: &clientcredentials.Config{
-			ClientID:     c.cfg.ClientID,
-			ClientSecret: c.cfg.ClientSecret,
-			TokenURL:     c.cfg.TokenURL,
-			AuthStyle:    oauth2.AuthStyleInHeader,
-		},
+		c:   c,
+		cc:  cc,
 		ctx: context.WithValue(context.Background(), oauth2.HTTPClient, hc),
 	}
 	return &tokenCache{c: c, fetcher: f, ts: oauth2.ReuseTokenSource(nil, f), gen: 1}
@@ -149,7 +155,11 @@ func (c *Client) tokenError(err error, attempts int) error {
 		}
 		switch {
 		case code == http.StatusUnauthorized || code == http.StatusBadRequest || re.ErrorCode == "invalid_client" || re.ErrorCode == "unauthorized":
-			msg += "; check the client ID and client secret of the service key"
+			if c.cfg.ClientCertificate != "" {
+				msg += "; check the client ID and certificate of the service key (a certificate expires: create a new service key when it has)"
+			} else {
+				msg += "; check the client ID and client secret of the service key"
+			}
 		case code == http.StatusNotFound:
 			msg += "; check the token URL of the service key"
 		}

@@ -173,6 +173,16 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
+				// The DMQ must exist before a queue names it; the queue below names it literally,
+				// with no reference to order the two, so the DMQ is applied first on its own.
+				Config: env.config(fmt.Sprintf(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name          = %q
+  force_destroy = true
+}
+`, safetyDMQ)),
+			},
+			{
 				Config: literal(true),
 				Check: func(*terraform.State) error {
 					// A dead message waits in the DMQ.

@@ -4,7 +4,9 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -29,6 +31,8 @@ import (
 const (
 	EnvEventMeshServiceKey        = "SAPMESSAGING_EVENT_MESH_SERVICE_KEY"
 	EnvCloudIntegrationServiceKey = "SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY"
+	// EnvCloudIntegrationPrivateKey holds the private key of an "External Certificate" key.
+	EnvCloudIntegrationPrivateKey = "SAPMESSAGING_CLOUD_INTEGRATION_PRIVATE_KEY"
 )
 
 var (
@@ -52,10 +56,11 @@ func New(version string) func() provider.Provider {
 }
 
 type providerModel struct {
-	EventMesh        types.Object `tfsdk:"event_mesh"`
-	CloudIntegration types.Object `tfsdk:"cloud_integration"`
-	MaxRetries       types.Int64  `tfsdk:"max_retries"`
-	RequestTimeout   types.Int64  `tfsdk:"request_timeout_seconds"`
+	EventMesh         types.Object `tfsdk:"event_mesh"`
+	CloudIntegration  types.Object `tfsdk:"cloud_integration"`
+	MaxRetries        types.Int64  `tfsdk:"max_retries"`
+	RequestTimeout    types.Int64  `tfsdk:"request_timeout_seconds"`
+	TrustedTokenHosts types.List   `tfsdk:"trusted_token_hosts"`
 }
 
 type eventMeshModel struct {
@@ -72,6 +77,7 @@ type cloudIntegrationModel struct {
 	TokenURL     types.String `tfsdk:"token_url"`
 	ClientID     types.String `tfsdk:"client_id"`
 	ClientSecret types.String `tfsdk:"client_secret"`
+	PrivateKey   types.String `tfsdk:"private_key"`
 }
 
 // providerData is what resources and data sources receive from Configure.
@@ -151,6 +157,13 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 						Optional:            true,
 						Sensitive:           true,
 					},
+					"private_key": schema.StringAttribute{
+						MarkdownDescription: "The private key of a service key of type *External Certificate*, which holds the certificate " +
+							"but not its key: the PEM text or the path of a PEM file. When not set, the provider reads `" +
+							EnvCloudIntegrationPrivateKey + "`. Not used with other key types. Never logged or stored in the state.",
+						Optional:  true,
+						Sensitive: true,
+					},
 				},
 			},
 			"max_retries": schema.Int64Attribute{
@@ -162,6 +175,15 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 				MarkdownDescription: "The timeout of one HTTP attempt, in seconds. Defaults to 60.",
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.Between(1, 600)},
+			},
+			"trusted_token_hosts": schema.ListAttribute{
+				MarkdownDescription: "Token endpoint hosts, or domains (which cover their subdomains), that may receive the client " +
+					"credentials although they share no domain with the API host and are not hosts of SAP BTP " +
+					"(`" + strings.Join(httpx.BTPDomains, "`, `") + "`). The provider warns about any other such token host, " +
+					"naming it and the API host; listing it here silences the warning. The token endpoint must use `https` " +
+					"(loopback hosts excepted) in any case.",
+				Optional:    true,
+				ElementType: types.StringType,
 			},
 		},
 	}
@@ -190,6 +212,14 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		common.RequestTimeout = time.Duration(cfg.RequestTimeout.ValueInt64()) * time.Second
 	}
 
+	var trusted []string
+	if !cfg.TrustedTokenHosts.IsNull() && !cfg.TrustedTokenHosts.IsUnknown() {
+		resp.Diagnostics.Append(cfg.TrustedTokenHosts.ElementsAs(ctx, &trusted, false)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+
 	data := &providerData{}
 	if cfg.EventMesh.IsUnknown() || cfg.CloudIntegration.IsUnknown() {
 		// Known only after apply, for example a service key from another resource. Resources
@@ -202,17 +232,23 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		mgmtCfg := common
 		mgmtCfg.BaseURL, mgmtCfg.TokenURL = em.ManagementURL, em.TokenURL
 		mgmtCfg.ClientID, mgmtCfg.ClientSecret = em.ClientID, em.ClientSecret
-		maskSecrets(&ctx, em.ClientSecret, em.MessagingClientSecret)
+		mgmtCfg.ClientCertificate, mgmtCfg.ClientKey = em.Certificate, em.Key
+		maskSecrets(&ctx, em.ClientSecret, em.MessagingClientSecret, em.Key, em.MessagingKey)
 		h, err := newHTTPClient(mgmtCfg)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("event_mesh"), "Invalid Event Mesh Connection", err.Error())
 			return
+		}
+		warnTokenHost(&resp.Diagnostics, "event_mesh", "Event Mesh", em.ManagementURL, em.TokenURL, trusted)
+		if em.MessagingURL != "" && em.MessagingTokenURL != em.TokenURL {
+			warnTokenHost(&resp.Diagnostics, "event_mesh", "Event Mesh messaging", em.MessagingURL, em.MessagingTokenURL, trusted)
 		}
 		data.eventMesh = eventmesh.New(h)
 		if em.MessagingURL != "" {
 			msgCfg := common
 			msgCfg.BaseURL, msgCfg.TokenURL = em.MessagingURL, em.MessagingTokenURL
 			msgCfg.ClientID, msgCfg.ClientSecret = em.MessagingClientID, em.MessagingClientSecret
+			msgCfg.ClientCertificate, msgCfg.ClientKey = em.MessagingCertificate, em.MessagingKey
 			if mh, err := newHTTPClient(msgCfg); err == nil {
 				data.messaging = eventmesh.NewMessaging(mh)
 			} else {
@@ -228,13 +264,15 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		ciCfg := common
 		ciCfg.BaseURL, ciCfg.TokenURL = ci.URL, ci.TokenURL
 		ciCfg.ClientID, ciCfg.ClientSecret = ci.ClientID, ci.ClientSecret
+		ciCfg.ClientCertificate, ciCfg.ClientKey = ci.Certificate, ci.Key
 		ciCfg.CSRFFetchPath = cpi.CSRFFetchPath
-		maskSecrets(&ctx, ci.ClientSecret)
+		maskSecrets(&ctx, ci.ClientSecret, ci.Key)
 		h, err := newHTTPClient(ciCfg)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("cloud_integration"), "Invalid Cloud Integration Connection", err.Error())
 			return
 		}
+		warnTokenHost(&resp.Diagnostics, "cloud_integration", "Cloud Integration", ci.URL, ci.TokenURL, trusted)
 		data.cloudIntegration = cpi.New(h)
 		data.flows = cpi.NewFlows(data.cloudIntegration)
 	}
@@ -242,6 +280,23 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		return
 	}
 	resp.DataSourceData, resp.ResourceData = data, data
+}
+
+// warnTokenHost warns when the token endpoint is on a host that shares no domain with the API
+// host and is not a host of SAP BTP: the client credentials go there.
+func warnTokenHost(diags *diag.Diagnostics, attr, title, apiURL, tokenURL string, trusted []string) {
+	w := httpx.TokenHostWarning(apiURL, tokenURL, trusted)
+	if w == "" {
+		return
+	}
+	host := tokenURL
+	if u, err := url.Parse(tokenURL); err == nil {
+		host = u.Hostname()
+	}
+	diags.AddAttributeWarning(path.Root(attr), "Unexpected "+title+" Token Host",
+		fmt.Sprintf("In the %s connection, %s. Check that the service key is the one SAP BTP created. If %q is the "+
+			"token endpoint you expect (for example your own identity provider), add %q to the provider's trusted_token_hosts.",
+			title, w, host, host))
 }
 
 // maskSecrets keeps secret values out of every log line written with ctx.
@@ -372,7 +427,41 @@ func (p *sapMessagingProvider) cloudIntegrationKey(ctx context.Context, cfg prov
 		cloudIntegrationSection.invalidKey(diags, c.source, err)
 		return servicekey.CloudIntegration{}, false
 	}
+	if ci.ExternalKey {
+		key, ok := externalPrivateKey(m.PrivateKey, diags)
+		if !ok {
+			return servicekey.CloudIntegration{}, false
+		}
+		ci.Key = key
+	}
 	return ci, true
+}
+
+// externalPrivateKey returns the private key of an "External Certificate" service key from
+// cloud_integration.private_key or the environment.
+func externalPrivateKey(v types.String, diags *diag.Diagnostics) (string, bool) {
+	at := path.Root("cloud_integration").AtName("private_key")
+	if v.IsUnknown() {
+		return "", false
+	}
+	text, source := v.ValueString(), "cloud_integration.private_key"
+	if strings.TrimSpace(text) == "" {
+		text, source = os.Getenv(EnvCloudIntegrationPrivateKey), EnvCloudIntegrationPrivateKey
+	}
+	if strings.TrimSpace(text) == "" {
+		diags.AddAttributeError(at, "Missing Cloud Integration Private Key",
+			"The Cloud Integration service key is of type External Certificate: it holds the client certificate but not its private key, "+
+				"which stays with you. Set cloud_integration.private_key, or the environment variable "+EnvCloudIntegrationPrivateKey+
+				", to the PEM private key of that certificate or the path of a file holding it.")
+		return "", false
+	}
+	key, err := servicekey.LoadPrivateKey(text)
+	if err != nil {
+		diags.AddAttributeError(at, "Invalid Cloud Integration Private Key",
+			fmt.Sprintf("The private key from %s cannot be used: %s.", source, clause(err)))
+		return "", false
+	}
+	return key, true
 }
 
 func (p *sapMessagingProvider) Resources(_ context.Context) []func() resource.Resource {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -33,11 +34,35 @@ func putQueue(ctx context.Context, c *eventmesh.Client, name string, s eventmesh
 			map[string]any{"queue": name, "error": err.Error()})
 		return current, nil
 	}
-	diags.AddError("Cannot Write Queue", queueErrorDetail(name, err))
+	if dmq := missingDeadMessageQueue(ctx, c, s, err); dmq != "" {
+		diags.AddAttributeError(path.Root("dead_message_queue"), "Dead Message Queue Does Not Exist",
+			fmt.Sprintf("Event Mesh refused queue %q because its dead message queue %q does not exist (%s). "+
+				"A queue must exist before another queue names it as its dead message queue. Create %q first: declare it as a "+
+				"sapmessaging_dead_message_queue resource and set dead_message_queue to its name attribute (for example "+
+				"sapmessaging_dead_message_queue.dmq.name), so that Terraform creates it before this queue.", name, dmq, clause(err), dmq))
+	} else {
+		diags.AddError("Cannot Write Queue", queueErrorDetail(name, err))
+	}
 	if getErr != nil {
 		return nil, err
 	}
 	return current, err
+}
+
+// missingDeadMessageQueue returns the dead message queue that s names when the service
+// refused the write (an API error, not a transport failure) and that queue does not exist;
+// otherwise "". SAP documents that a dead message queue must exist first, but not the
+// error the management API answers with, so the queue is looked up instead of the
+// error text being parsed.
+func missingDeadMessageQueue(ctx context.Context, c *eventmesh.Client, s eventmesh.QueueSettings, err error) string {
+	var apiErr *httpx.APIError
+	if s.DeadMsgQueue == nil || *s.DeadMsgQueue == "" || !errors.As(err, &apiErr) || apiErr.StatusCode >= 500 {
+		return ""
+	}
+	if _, getErr := c.GetQueue(ctx, *s.DeadMsgQueue); errors.Is(getErr, eventmesh.ErrNotFound) {
+		return *s.DeadMsgQueue
+	}
+	return ""
 }
 
 // holdsSettings reports whether q holds every setting of s. A dead message queue or time to

@@ -315,7 +315,9 @@ func TestAccReliability_faultInjection(t *testing.T) {
 }
 
 // A fault that outlasts the retry budget fails the apply with a clear error; the next apply
-// converges without orphans. max_retries = 0 must mean one attempt per request.
+// converges without orphans. max_retries = 0 must mean one attempt per request. The queues
+// name no dead message queue, which would have to exist first and take its own PUT: the
+// faults are to meet the queues' PUTs only.
 func TestAccReliability_retryBudgetExhausted(t *testing.T) {
 	env := newTestEnv(t)
 	const n = 20
@@ -324,7 +326,6 @@ resource "sapmessaging_queue" "q" {
   count                = ` + fmt.Sprint(n) + `
   name                 = "acme/crm/prod/budget/q${count.index}"
   max_redelivery_count = 5
-  dead_message_queue   = "acme/crm/prod/budget/dmq"
 }
 `
 	config := env.providerWith("  max_retries = 0") + hcl
@@ -395,10 +396,14 @@ func TestAccReliability_lostCreateResponseAdopted(t *testing.T) {
 	const name = "acme/crm/prod/lost"
 	config := func(force bool) string {
 		return env.providerWith("  max_retries = 0") + fmt.Sprintf(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name = "acme/crm/prod/lost/dmq"
+}
+
 resource "sapmessaging_queue" "q" {
   name                 = %q
   max_redelivery_count = 4
-  dead_message_queue   = "acme/crm/prod/lost/dmq"
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
   force_destroy        = %t
 }
 `, name, force)
@@ -407,16 +412,17 @@ resource "sapmessaging_queue" "q" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				// The state is empty, so the apply's PUT is the first API request: its answer is lost.
+				// The state is empty, so the apply's first API request is the dead message queue's
+				// PUT (the queue waits for it): its answer is lost.
 				PreConfig: func() { env.srv.InjectNext(emulator.FaultLostResponse) },
 				Config:    config(false),
 				Check: resource.ComposeTestCheckFunc(
-					checkStateMatchesEmulator(env, 1, 0),
+					checkStateMatchesEmulator(env, 2, 0),
 					func(*terraform.State) error {
 						st := env.srv.Stats()
 						t.Logf("%s", faultFigures(env, st))
-						if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}"] != 1 {
-							return fmt.Errorf("want one lost response and one PUT: %s", faultFigures(env, st))
+						if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}"] != 2 {
+							return fmt.Errorf("want one lost response and one PUT per queue: %s", faultFigures(env, st))
 						}
 						return nil
 					},

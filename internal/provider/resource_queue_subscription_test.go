@@ -18,10 +18,14 @@ const testTopic = "acme/crm/prod/ce/sap/s4/BusinessPartner/*"
 
 func subscriptionHCL(topic string) string {
 	return fmt.Sprintf(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name = "acme/crm/prod/partners/dmq"
+}
+
 resource "sapmessaging_queue" "q" {
   name                 = "acme/crm/prod/partners"
   max_redelivery_count = 4
-  dead_message_queue   = "acme/crm/prod/partners/dmq"
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
 }
 
 resource "sapmessaging_queue_subscription" "s" {

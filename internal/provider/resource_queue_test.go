@@ -223,10 +223,14 @@ func TestAccQueue_forceDestroy(t *testing.T) {
 	env := newTestEnv(t)
 	hcl := func(force bool) string {
 		return env.configf(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name = "acme/crm/prod/invoices/dmq"
+}
+
 resource "sapmessaging_queue" "q" {
   name                 = "acme/crm/prod/invoices"
   max_redelivery_count = 5
-  dead_message_queue   = "acme/crm/prod/invoices/dmq"
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
   force_destroy        = %t
 }
 `, force)
@@ -260,6 +264,32 @@ resource "sapmessaging_queue" "q" {
 		CheckDestroy: func(*terraform.State) error {
 			if _, ok := env.srv.Queue("acme/crm/prod/invoices"); ok {
 				return fmt.Errorf("queue still exists after a destroy with force_destroy = true")
+			}
+			return nil
+		},
+	})
+}
+
+// A queue whose dead message queue does not exist is refused by Event Mesh ("You must first
+// create a queue to use it as a dead message queue"); the apply error names the missing queue
+// and says how to have Terraform create it first. Nothing is left behind.
+func TestAccQueue_missingDeadMessageQueue(t *testing.T) {
+	env := newTestEnv(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.config(`
+resource "sapmessaging_queue" "q" {
+  name                 = "acme/crm/prod/refunds"
+  max_redelivery_count = 5
+  dead_message_queue   = "acme/crm/prod/refunds/dmq"
+}
+`),
+			ExpectError: wrapped(`Dead Message Queue Does Not Exist.*"acme/crm/prod/refunds/dmq" does not exist.*Create "acme/crm/prod/refunds/dmq" first.*sapmessaging_dead_message_queue`),
+		}},
+		CheckDestroy: func(*terraform.State) error {
+			if qs := env.srv.Queues(); len(qs) != 0 {
+				return fmt.Errorf("the refused apply left %d queue(s) behind", len(qs))
 			}
 			return nil
 		},

@@ -4,18 +4,20 @@ import "fmt"
 
 // Terraform attribute names of the queue resources.
 const (
-	attrName                = "name"
-	attrAccessType          = "access_type"
-	attrDeadMessageQueue    = "dead_message_queue"
-	attrMaxRedeliveryCount  = "max_redelivery_count"
-	attrMaxTTL              = "max_ttl"
-	attrRespectTTL          = "respect_ttl"
-	attrMaxQueueSize        = "max_queue_size_in_bytes"
-	attrMaxMessageSize      = "max_message_size_in_bytes"
-	attrMaxQueueMessages    = "max_queue_message_count"
-	attrMaxUnackedPerFlow   = "max_delivered_unacked_msgs_per_flow"
+	attrName               = "name"
+	attrAccessType         = "access_type"
+	attrDeadMessageQueue   = "dead_message_queue"
+	attrMaxRedeliveryCount = "max_redelivery_count"
+	attrMaxTTL             = "max_ttl"
+	attrRespectTTL         = "respect_ttl"
+	attrMaxQueueSize       = "max_queue_size_in_bytes"
+	attrMaxMessageSize     = "max_message_size_in_bytes"
+	attrMaxQueueMessages   = "max_queue_message_count"
+	attrMaxUnackedPerFlow  = "max_delivered_unacked_msgs_per_flow"
+	// The default and maximum queue size (1.5 GB) and message size (1 MB):
+	// SAP-docs btp-integration-suite, ISuite_Event_Mesh/create-a-queue-95357fa.md.
 	maxQueueSizeInBytes     = 1572864000
-	maxMessageSizeInBytes   = 10000000
+	maxMessageSizeInBytes   = 1000000
 	recommendedRedeliveries = 5
 )
 

@@ -12,15 +12,26 @@ const (
 	maxFirstSegmentLength  = 111
 	maxOtherSegmentLength  = 109
 	namespaceSegmentsCount = 3
+	// MaxQueueNameLength is the length limit of a whole queue name: "The queue
+	// name must be limited to 164 characters" (SAP-docs btp-integration-suite,
+	// ISuite_Event_Mesh/create-a-queue-95357fa.md).
+	MaxQueueNameLength = 164
 )
 
 // queueNamePattern explains the queue name pattern in words for error texts.
-const queueNamePattern = `a queue name is 1 to 20 segments separated by "/", made of letters, digits, "-", "_" and ".", the first segment at most 111 and every other at most 109 characters long`
+const queueNamePattern = `a queue name is at most 164 characters long in 1 to 20 segments separated by "/", made of letters, digits, "-", "_" and ".", the first segment at most 111 and every other at most 109 characters long`
 
 // ValidQueueName checks name against the Event Mesh queue name pattern
-// ^[a-zA-Z0-9-_.]{1,111}(?:/[a-zA-Z0-9-_.]{1,109}){0,19}$ and says which part breaks it.
+// ^[a-zA-Z0-9-_.]{1,111}(?:/[a-zA-Z0-9-_.]{1,109}){0,19}$ and the documented
+// length limit of 164 characters, and says which part breaks them.
 func ValidQueueName(name string) error {
-	return checkSegmentedName("queue name", name, isQueueNameByte, queueNamePattern)
+	if err := checkSegmentedName("queue name", name, isQueueNameByte, queueNamePattern); err != nil {
+		return err
+	}
+	if len(name) > MaxQueueNameLength {
+		return fmt.Errorf("queue name %q is %d characters long, over the documented limit of %d; %s", name, len(name), MaxQueueNameLength, queueNamePattern)
+	}
+	return nil
 }
 
 // checkSegmentedName checks a "/"-separated name of 1 to 20 segments, the first at

@@ -11,9 +11,10 @@ import (
 var queueNameRE = regexp.MustCompile(`^[a-zA-Z0-9-_.]{1,111}(?:/[a-zA-Z0-9-_.]{1,109})*$`)
 
 // matchesQueueNamePattern reports whether name matches
-// ^[a-zA-Z0-9-_.]{1,111}(?:/[a-zA-Z0-9-_.]{1,109}){0,19}$.
+// ^[a-zA-Z0-9-_.]{1,111}(?:/[a-zA-Z0-9-_.]{1,109}){0,19}$ and is at most 164
+// characters long, SAP's documented limit.
 func matchesQueueNamePattern(name string) bool {
-	return queueNameRE.MatchString(name) && strings.Count(name, "/") < maxNameSegments
+	return queueNameRE.MatchString(name) && strings.Count(name, "/") < maxNameSegments && len(name) <= 164
 }
 
 func TestValidQueueName(t *testing.T) {
@@ -28,6 +29,9 @@ func TestValidQueueName(t *testing.T) {
 		{"single segment", "orders", ""},
 		{"first segment 111", strings.Repeat("a", 111), ""},
 		{"other segment 109", "a/" + strings.Repeat("b", 109), ""},
+		{"164 characters", "acme/crm/prod/" + strings.Repeat("q", 100) + "/" + strings.Repeat("r", 49), ""},
+		{"165 characters", "acme/crm/prod/" + strings.Repeat("q", 100) + "/" + strings.Repeat("r", 50), "over the documented limit of 164"},
+		{"two long segments", strings.Repeat("a", 100) + "/" + strings.Repeat("b", 100), "is 201 characters long"},
 		{"20 segments", strings.Repeat("a/", 19) + "a", ""},
 		{"empty", "", "empty"},
 		{"space", "acme/crm prod", `contains the character ' '`},

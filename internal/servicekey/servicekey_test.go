@@ -1,6 +1,7 @@
 package servicekey
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -8,7 +9,7 @@ import (
 	"testing"
 )
 
-var secrets = []string{"mgmt-SECRET-value=", "amqp-SECRET", "rest-SECRET", "cpi-SECRET$x="}
+var secrets = []string{"mgmt-SECRET-value=", "amqp-SECRET", "rest-SECRET", "cpi-SECRET$x=", "MIIBkey-SECRET", "vcap-SECRET"}
 
 func readTestdata(t testing.TB, name string) []byte {
 	t.Helper()
@@ -156,7 +157,7 @@ func TestParseCloudIntegration(t *testing.T) {
 		`{"oauth":{"url":"u","tokenurl":"t","clientid":"c","clientsecret":""}}`:    "oauth.clientsecret",
 	} {
 		_, err := ParseCloudIntegration([]byte(key))
-		if err == nil || !strings.HasPrefix(err.Error(), `service key is missing "`+field+`";`) {
+		if err == nil || !strings.HasPrefix(err.Error(), `service key is missing "`+field+`"`) {
 			t.Errorf("%s: error = %v, want missing %q", key, err, field)
 		} else {
 			assertNoSecret(t, err)
@@ -200,6 +201,7 @@ func FuzzParseEventMesh(f *testing.F) {
 	f.Add(readTestdata(f, "event-mesh.json"))
 	f.Add([]byte(`{"management":[{"uri":"u","oa2":{"clientid":"c","clientsecret":"s","tokenendpoint":"t"}}],"messaging":[{"protocol":"httprest"}]}`))
 	f.Add([]byte(`{"credentials":{"management":[]}}`))
+	f.Add([]byte(`{"management":[{"uri":"u","oa2":{"clientid":"c","certificate":"C","key":"K","tokenendpoint":"t"}}],"uaa":{"clientid":"u","certificate":"C","key":"K","certurl":"x"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		k, err := ParseEventMesh(data)
 		if err != nil {
@@ -208,10 +210,15 @@ func FuzzParseEventMesh(f *testing.F) {
 			}
 			return
 		}
-		if k.ManagementURL == "" || k.TokenURL == "" || k.ClientID == "" || k.ClientSecret == "" {
+		// Exactly one kind of credentials: a secret, or a certificate with its key.
+		creds := func(secret, cert, key string) bool {
+			return (secret != "") != (cert != "" && key != "") && (secret == "" || cert == "" && key == "")
+		}
+		if k.ManagementURL == "" || k.TokenURL == "" || k.ClientID == "" || !creds(k.ClientSecret, k.Certificate, k.Key) {
 			t.Fatalf("accepted a key without a required field: %+v", k)
 		}
-		if k.MessagingURL != "" && (k.MessagingClientID == "" || k.MessagingClientSecret == "" || k.MessagingTokenURL == "") {
+		if k.MessagingURL != "" && (k.MessagingClientID == "" || k.MessagingTokenURL == "" ||
+			!creds(k.MessagingClientSecret, k.MessagingCertificate, k.MessagingKey)) {
 			t.Fatalf("accepted an incomplete messaging entry: %+v", k)
 		}
 	})
@@ -221,13 +228,189 @@ func FuzzParseCloudIntegration(f *testing.F) {
 	f.Add(readTestdata(f, "cloud-integration.json"))
 	f.Add([]byte(`{"oauth":{"url":"u","tokenurl":"t","clientid":"c","clientsecret":"s"}}`))
 	f.Add([]byte(`{"credentials":{"oauth":null}}`))
+	f.Add([]byte(`{"oauth":{"url":"u","tokenurl":"t","clientid":"c","certificate":"C"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		k, err := ParseCloudIntegration(data)
 		if err != nil {
 			return
 		}
-		if k.URL == "" || k.TokenURL == "" || k.ClientID == "" || k.ClientSecret == "" {
+		// A secret, or a certificate with its key, or (External Certificate) a certificate alone.
+		certOK := k.Certificate != "" && k.ClientSecret == "" && (k.Key != "") != k.ExternalKey
+		secretOK := k.ClientSecret != "" && k.Certificate == "" && k.Key == "" && !k.ExternalKey
+		if k.URL == "" || k.TokenURL == "" || k.ClientID == "" || !certOK && !secretOK {
 			t.Fatalf("accepted a key without a required field: %+v", k)
 		}
 	})
+}
+
+const (
+	testCert = "-----BEGIN CERTIFICATE-----\nMIIBcert\n-----END CERTIFICATE-----\n"
+	testKey  = "-----BEGIN PRIVATE KEY-----\nMIIBkey-SECRET\n-----END PRIVATE KEY-----\n"
+)
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// Cloud Integration's key types "Certificate" (clientid, certificate, key, tokenurl, url) and
+// "External Certificate" (the same without key), after SAP-docs btp-integration-suite
+// "Creating Service Instance and Service Key for Inbound Authentication".
+func TestParseCloudIntegrationCertificate(t *testing.T) {
+	t.Parallel()
+	withKey := `{"oauth":{"clientid":"sb-it!b1|it!b2","certificate":` + jsonString(testCert) + `,"key":` + jsonString(testKey) + `,
+		"tokenurl":"https://acme.authentication.cert.eu10.hana.ondemand.com/oauth/token","url":"https://acme.it-cpi018.cfapps.eu10-003.hana.ondemand.com"}}`
+	got, err := ParseCloudIntegration([]byte(withKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Certificate != testCert || got.Key != testKey || got.ClientSecret != "" || got.ExternalKey || !got.UsesCertificate() ||
+		got.TokenURL != "https://acme.authentication.cert.eu10.hana.ondemand.com/oauth/token" {
+		t.Errorf("Certificate key: %+v", got)
+	}
+	external := `{"oauth":{"clientid":"c","certificate":` + jsonString(testCert) + `,"tokenurl":"https://a.authentication.cert.eu10.hana.ondemand.com/oauth/token","url":"https://t"}}`
+	got, err = ParseCloudIntegration([]byte(external))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Certificate != testCert || got.Key != "" || !got.ExternalKey {
+		t.Errorf("External Certificate key: %+v", got)
+	}
+	_, err = ParseCloudIntegration([]byte(`{"oauth":{"clientid":"c","key":` + jsonString(testKey) + `,"tokenurl":"https://t","url":"https://t"}}`))
+	if err == nil || !strings.Contains(err.Error(), `missing "oauth.certificate"`) {
+		t.Errorf("key without certificate: %v", err)
+	}
+	assertNoSecret(t, err)
+}
+
+// An Event Mesh x509 binding: management[].oa2 carries certificate and key, the token
+// endpoint is on the authentication.cert. host.
+func TestParseEventMeshCertificate(t *testing.T) {
+	t.Parallel()
+	x509 := `{"management":[{"uri":"https://m","oa2":{"clientid":"c","certificate":` + jsonString(testCert) + `,"key":` + jsonString(testKey) + `,
+		"granttype":"client_x509","tokenendpoint":"https://s.authentication.cert.eu10.hana.ondemand.com/oauth/token"}}],
+		"messaging":[{"protocol":["httprest"],"uri":"https://r","oa2":{"clientid":"mc","certificate":` + jsonString(testCert) + `,"key":` + jsonString(testKey) + `,
+		"tokenendpoint":"https://s.authentication.cert.eu10.hana.ondemand.com/oauth/token"}}],"namespace":"a/b/c"}`
+	got, err := ParseEventMesh([]byte(x509))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ClientSecret != "" || got.Certificate != testCert || got.Key != testKey || !got.UsesCertificate() ||
+		got.TokenURL != "https://s.authentication.cert.eu10.hana.ondemand.com/oauth/token" ||
+		got.MessagingCertificate != testCert || got.MessagingKey != testKey || got.MessagingClientSecret != "" {
+		t.Errorf("x509 binding: %+v", got)
+	}
+	for key, field := range map[string]string{
+		`{"management":[{"uri":"https://m","oa2":{"clientid":"c","certificate":"C","tokenendpoint":"t"}}]}`: "management[0].oa2.key",
+		`{"management":[{"uri":"https://m","oa2":{"clientid":"c","key":"K","tokenendpoint":"t"}}]}`:         "management[0].oa2.certificate",
+	} {
+		_, err := ParseEventMesh([]byte(key))
+		var mf *MissingFieldError
+		if !errors.As(err, &mf) || mf.Field != field {
+			t.Errorf("ParseEventMesh(%s) = %v, want missing %q", key, err, field)
+		}
+	}
+	// Neither secret nor certificate: the error names both ways.
+	_, err = ParseEventMesh([]byte(`{"management":[{"uri":"https://m","oa2":{"clientid":"c","tokenendpoint":"t"}}]}`))
+	if err == nil || !strings.Contains(err.Error(), `"management[0].oa2.certificate" and "management[0].oa2.key"`) {
+		t.Errorf("no credentials: %v", err)
+	}
+}
+
+// An oa2 without credentials takes them from the binding's uaa entry; a certificate uses certurl.
+func TestParseEventMeshUAA(t *testing.T) {
+	t.Parallel()
+	key := `{"management":[{"uri":"https://m","oa2":{"tokenendpoint":"https://s.authentication.eu10.hana.ondemand.com/oauth/token"}}],
+		"uaa":{"clientid":"u","certificate":` + jsonString(testCert) + `,"key":` + jsonString(testKey) + `,
+		"url":"https://s.authentication.eu10.hana.ondemand.com","certurl":"https://s.authentication.cert.eu10.hana.ondemand.com/"}}`
+	got, err := ParseEventMesh([]byte(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ClientID != "u" || got.Certificate != testCert || got.TokenURL != "https://s.authentication.cert.eu10.hana.ondemand.com/oauth/token" {
+		t.Errorf("uaa certificate: %+v", got)
+	}
+	secret := `{"management":[{"uri":"https://m","oa2":{}}],"uaa":{"clientid":"u","clientsecret":"uaa-SECRET","url":"https://s.authentication.eu10.hana.ondemand.com"}}`
+	if got, err = ParseEventMesh([]byte(secret)); err != nil || got.ClientSecret != "uaa-SECRET" ||
+		got.TokenURL != "https://s.authentication.eu10.hana.ondemand.com/oauth/token" {
+		t.Errorf("uaa secret: %+v, %v", got, err)
+	}
+}
+
+// Of several management entries the first with usable credentials is taken.
+func TestParseEventMeshPicksUsableManagementEntry(t *testing.T) {
+	t.Parallel()
+	key := `{"management":[
+		{"uri":"https://first","oa2":{"clientid":"c1","tokenendpoint":"https://t1/oauth/token"}},
+		{"uri":"https://second","oa2":{"clientid":"c2","clientsecret":"two-SECRET","tokenendpoint":"https://t2/oauth/token"}}]}`
+	got, err := ParseEventMesh([]byte(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ManagementURL != "https://second" || got.ClientID != "c2" || got.TokenURL != "https://t2/oauth/token" {
+		t.Errorf("picked %+v, want the second entry", got)
+	}
+	// None usable: the first entry's problem is reported.
+	_, err = ParseEventMesh([]byte(`{"management":[{"uri":"https://a","oa2":{"clientid":"c"}},{"uri":"https://b"}]}`))
+	if err == nil || !strings.Contains(err.Error(), `"management[0].oa2.tokenendpoint"`) {
+		t.Errorf("no usable entry: %v", err)
+	}
+}
+
+// A whole VCAP_SERVICES document gets an error that says which part to pass.
+func TestParseVCAPServices(t *testing.T) {
+	t.Parallel()
+	binding := `{"label":"enterprise-messaging","name":"em","credentials":{"management":[{"uri":"https://m","oa2":{"clientid":"c","clientsecret":"vcap-SECRET","tokenendpoint":"https://t"}}]}}`
+	for _, doc := range []string{
+		`{"enterprise-messaging":[` + binding + `],"xsuaa":[{"credentials":{"clientid":"x"}}]}`,
+		`{"VCAP_SERVICES":{"enterprise-messaging":[` + binding + `]}}`,
+	} {
+		_, err := ParseEventMesh([]byte(doc))
+		if err == nil || !strings.Contains(err.Error(), `VCAP_SERVICES["enterprise-messaging"][0].credentials`) {
+			t.Errorf("ParseEventMesh(VCAP_SERVICES) = %v, want the part to pass", err)
+		}
+		assertNoSecret(t, err)
+	}
+	_, err := ParseCloudIntegration([]byte(`{"it-rt":[{"credentials":{"oauth":{}}}]}`))
+	if err == nil || !strings.Contains(err.Error(), `VCAP_SERVICES["it-rt"][0].credentials`) {
+		t.Errorf("ParseCloudIntegration(VCAP_SERVICES) = %v", err)
+	}
+	// A binding object whose credentials are JSON text: pass the credentials value.
+	_, err = ParseEventMesh([]byte(`{"id":"b1","name":"terraform-event-mesh","credentials":"{\"management\":[]}"}`))
+	if err == nil || !strings.Contains(err.Error(), `pass only the value of "credentials"`) {
+		t.Errorf("binding with text credentials: %v", err)
+	}
+	// One binding of it (with its credentials) is still accepted.
+	if _, err := ParseEventMesh([]byte(binding)); err != nil {
+		t.Errorf("binding: %v", err)
+	}
+}
+
+func TestLoadPrivateKey(t *testing.T) {
+	t.Parallel()
+	if got, err := LoadPrivateKey("  " + testKey); err != nil || got != testKey {
+		t.Errorf("PEM text: %q, %v", got, err)
+	}
+	file := filepath.Join(t.TempDir(), "key.pem")
+	if err := os.WriteFile(file, []byte(testKey), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := LoadPrivateKey(file); err != nil || got != testKey {
+		t.Errorf("file: %q, %v", got, err)
+	}
+	for in, want := range map[string]string{
+		"":        "empty",
+		testCert:  "not a private key",
+		"/nope":   "cannot be read",
+		"a\nb":    "neither PEM text",
+		"go.mod!": "cannot be read",
+	} {
+		_, err := LoadPrivateKey(in)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("LoadPrivateKey(%q) = %v, want %q", in, err, want)
+		}
+		if err != nil && strings.Contains(err.Error(), "MIIB") {
+			t.Errorf("error quotes the key: %v", err)
+		}
+	}
 }

@@ -40,6 +40,10 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
 func main() {
@@ -380,7 +384,7 @@ resource "sapmessaging_queue" "q" {
   count                = %d
   name                 = format("acme/crm/prod/bench/q%%04d", count.index)
   max_redelivery_count = var.redeliveries
-  dead_message_queue   = "acme/crm/prod/bench/dmq"
+  dead_message_queue   = "`+benchDMQ+`"
 }
 `, n)
 }
@@ -423,6 +427,12 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 		collect(noAPI, ss)
 		em, err := b.startEmulator(filepath.Join(base, "keys"), latency)
 		if err != nil {
+			return nil, err
+		}
+		// The queues name a dead message queue, which must exist before them. It is created
+		// outside the configuration, so that the configuration stays the no-API provider's.
+		if err := createQueue(filepath.Join(base, "keys", "event-mesh.json"), benchDMQ); err != nil {
+			em.stop()
 			return nil, err
 		}
 		ss, err = b.sequence(filepath.Join(base, "queues"), queuesHCL(n), b.cliRC, filepath.Join(base, "keys", "event-mesh.json"), em)
@@ -593,6 +603,31 @@ func peakRSS(path string) int64 {
 		}
 	}
 	return peak
+}
+
+// benchDMQ is the dead message queue every benchmark queue names.
+const benchDMQ = "acme/crm/prod/bench/dmq"
+
+// createQueue creates queue name through the management API of the service key in keyFile.
+func createQueue(keyFile, name string) error {
+	data, err := servicekey.Load(keyFile)
+	if err != nil {
+		return err
+	}
+	key, err := servicekey.ParseEventMesh(data)
+	if err != nil {
+		return err
+	}
+	h, err := httpx.New(httpx.Config{BaseURL: key.ManagementURL, TokenURL: key.TokenURL, ClientID: key.ClientID, ClientSecret: key.ClientSecret})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, _, err := eventmesh.New(h).PutQueue(ctx, name, eventmesh.QueueSettings{}); err != nil {
+		return fmt.Errorf("creating the dead message queue %s: %w", name, err)
+	}
+	return nil
 }
 
 // emulatorProc is a running standalone emulator.

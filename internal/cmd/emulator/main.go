@@ -48,7 +48,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	retryCap := fs.Int64("retry-cap", emulator.DefaultRetryCap, "retries after which a flow with endless retries (empty maxRetries) discards a message")
 	sample := fs.Bool("sample-content", false, "start with the integration flows the examples under examples/ name ("+sampleIFlowNames()+")")
 	verbose := fs.Bool("v", false, "log every request to standard error")
+	keyTypeName := fs.String("key-type", "secret", "credentials of the written service keys: secret, certificate (Event Mesh x509 binding, Cloud Integration "+
+		"\"Certificate\") or external-certificate (Cloud Integration \"External Certificate\": the private key goes to cloud-integration-key.pem); "+
+		"certificate keys use an HTTPS token endpoint whose CA certificate goes to ca.pem")
+	tokenHost := fs.String("token-host", "", "loopback `IP` the token endpoint listens on, apart from the API's (for example 127.0.0.2)")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	keyType, err := emulator.ParseKeyType(*keyTypeName)
+	if err != nil {
+		fmt.Fprintf(stderr, "emulator: -key-type: %v\n", err)
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -80,7 +89,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts := emulator.Options{StateFile: *state, TokenTTL: *tokenTTL, Faults: faults,
-		RetryInterval: *retryInterval, LockDuration: *lockDuration, RedeliveryCap: *redeliveryCap, RetryCap: *retryCap}
+		RetryInterval: *retryInterval, LockDuration: *lockDuration, RedeliveryCap: *redeliveryCap, RetryCap: *retryCap,
+		KeyType: keyType, TokenHost: *tokenHost}
 	logger := log.New(stderr, "", log.LstdFlags)
 	if *verbose {
 		opts.Logf = logger.Printf

@@ -187,6 +187,40 @@ func TestRunServesUntilCancelled(t *testing.T) {
 	}
 }
 
+// -key-type external-certificate writes certificate keys, the private key apart and the CA.
+func TestRunWritesCertificateKeys(t *testing.T) {
+	t.Parallel()
+	keys := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var stderr bytes.Buffer
+	code := make(chan int, 1)
+	go func() {
+		code <- run(ctx, []string{"-keys", keys, "-key-type", "external-certificate"}, pw, &stderr)
+		_ = pw.Close()
+	}()
+	if line := readLine(t, pr); listeningLine.FindStringSubmatch(line) == nil {
+		t.Fatalf("first line %q", line)
+	}
+	ci, err := os.ReadFile(filepath.Join(keys, "cloud-integration.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(ci), `"certificate"`) || strings.Contains(string(ci), `"key"`) || strings.Contains(string(ci), "clientsecret") ||
+		!strings.Contains(string(ci), `"tokenurl": "https://127.0.0.1:`) {
+		t.Errorf("cloud-integration.json is no External Certificate key:\n%s", ci)
+	}
+	for _, f := range []string{"cloud-integration-key.pem", "ca.pem"} {
+		if _, err := os.Stat(filepath.Join(keys, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	cancel()
+	if c := <-code; c != 0 {
+		t.Fatalf("exit code %d, stderr %s", c, stderr.String())
+	}
+}
+
 func TestRunRefusesBadFlags(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
@@ -195,6 +229,8 @@ func TestRunRefusesBadFlags(t *testing.T) {
 		{"-listen", "10.1.2.3:80"},
 		{"-fault-rate", "1.5"},
 		{"-fault-kinds", "teapot"},
+		{"-key-type", "password"},
+		{"-token-host", "10.1.2.3"},
 		{"-unknown"},
 		{"extra"},
 	} {

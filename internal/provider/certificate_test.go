@@ -1,0 +1,258 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
+)
+
+// testCA signs the HTTPS token endpoint of every emulator with certificate keys in this
+// package's tests. The provider runs in the test process and trusts it as a user's provider
+// would trust any CA: through the system roots, here SSL_CERT_FILE, set before anything in
+// the process reads them.
+var testCA *emulator.CA
+
+func TestMain(m *testing.M) {
+	os.Exit(runTests(m))
+}
+
+func runTests(m *testing.M) int {
+	ca, err := emulator.NewCA()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "creating the test CA:", err)
+		return 1
+	}
+	dir, err := os.MkdirTemp("", "sapmessaging-ca")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer func() { _ = os.RemoveAll(dir) }()
+	file := filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(file, ca.CertPEM(), 0o600); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := os.Setenv("SSL_CERT_FILE", file); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	testCA = ca
+	return m.Run()
+}
+
+// newCertEnv starts an emulator whose service keys are certificate keys of keyType.
+func newCertEnv(t *testing.T, keyType emulator.KeyType, ciExtra string) *testEnv {
+	t.Helper()
+	srv := emulator.New(emulator.Options{KeyType: keyType, CA: testCA})
+	if err := srv.Start("127.0.0.1:0"); err != nil {
+		t.Fatalf("starting emulator: %v", err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	return &testEnv{srv: srv, providerBlock: fmt.Sprintf(`
+provider "sapmessaging" {
+  event_mesh        = { service_key = %q }
+  cloud_integration = { service_key = %q%s }
+  max_retries       = 3
+}
+`, string(srv.EventMeshKey()), string(srv.CloudIntegrationKey()), ciExtra)}
+}
+
+const certHCL = `
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name = "acme/crm/prod/orders/dmq"
+}
+
+resource "sapmessaging_queue" "orders" {
+  name                 = "acme/crm/prod/orders"
+  max_redelivery_count = 5
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
+}
+` + `
+resource "sapmessaging_amqp_sender" "orders" {
+  iflow_id                   = "OrdersInbound"
+  max_number_of_retries      = 1
+  max_prefetched_messages    = 1
+  queue_max_redelivery_count = sapmessaging_queue.orders.max_redelivery_count
+  max_total_attempts         = 20
+}
+`
+
+// certSteps applies a queue and an AMQP sender through certificate keys, then re-plans empty.
+func certSteps(t *testing.T, env *testEnv) resource.TestCase {
+	t.Helper()
+	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
+	return resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.config(certHCL),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(5)),
+				statecheck.ExpectKnownValue("sapmessaging_amqp_sender.orders", tfjsonpath.New("max_number_of_retries"), knownvalue.Int64Exact(1)),
+			},
+			Check: resource.ComposeTestCheckFunc(
+				func(*terraform.State) error {
+					if q, ok := env.srv.Queue("acme/crm/prod/orders"); !ok || q.MaxRedeliveryCount != 5 {
+						return fmt.Errorf("the queue on Event Mesh: %v %+v", ok, q)
+					}
+					if env.srv.Stats().TokensIssued == 0 {
+						return fmt.Errorf("no token was issued")
+					}
+					return nil
+				},
+				checkSenderProperty(env, "maxRetries", "1"),
+			),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		}},
+	}
+}
+
+// Service keys of type Certificate (Event Mesh x509 binding, Cloud Integration "Certificate"):
+// the provider fetches its tokens with mutual TLS.
+func TestAccCertificateKeys_certificate(t *testing.T) {
+	env := newCertEnv(t, emulator.KeyCertificate, "")
+	resource.ParallelTest(t, certSteps(t, env))
+}
+
+// Cloud Integration "External Certificate": the private key comes from private_key, as a file path.
+func TestAccCertificateKeys_externalCertificateAttribute(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "cloud-integration-key.pem")
+	env := newCertEnv(t, emulator.KeyExternalCertificate, fmt.Sprintf(", private_key = %q", file))
+	if err := os.WriteFile(file, env.srv.CloudIntegrationPrivateKey(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, certSteps(t, env))
+}
+
+// Cloud Integration "External Certificate": the private key comes from the environment, as PEM
+// text; without it the provider says where to put it.
+func TestAccCertificateKeys_externalCertificateEnvironment(t *testing.T) {
+	env := newCertEnv(t, emulator.KeyExternalCertificate, "")
+	missing := certSteps(t, env)
+	missing.Steps = []resource.TestStep{{
+		Config:      env.config(certHCL),
+		ExpectError: wrapped(`Missing Cloud Integration Private Key.*External Certificate.*private_key.*` + EnvCloudIntegrationPrivateKey),
+	}}
+	t.Setenv(EnvCloudIntegrationPrivateKey, "")
+	resource.Test(t, missing)
+
+	env2 := newCertEnv(t, emulator.KeyExternalCertificate, "")
+	t.Setenv(EnvCloudIntegrationPrivateKey, string(env2.srv.CloudIntegrationPrivateKey()))
+	resource.Test(t, certSteps(t, env2))
+}
+
+// The private keys of certificate service keys never reach a log, an output or the state: the
+// Event Mesh key inside its service key, and the External Certificate key given as PEM text.
+func TestAccSecrets_certificateKeysNeverLogged(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	work := t.TempDir()
+	plugins := filepath.Join(work, "plugins")
+	buildProvider(t, plugins)
+
+	srv := emulator.New(emulator.Options{KeyType: emulator.KeyExternalCertificate, CA: testCA})
+	if err := srv.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	env := &testEnv{srv: srv}
+	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
+	keys := filepath.Join(work, "keys")
+	if err := srv.WriteKeys(keys); err != nil {
+		t.Fatal(err)
+	}
+	em, err := servicekey.ParseEventMesh(srv.EventMeshKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cliConfig := filepath.Join(work, "cli.tfrc")
+	writeFile(t, cliConfig, fmt.Sprintf(`provider_installation {
+  dev_overrides {
+    "registry.terraform.io/sapmessaging/sapmessaging" = %q
+    "registry.opentofu.org/sapmessaging/sapmessaging" = %q
+  }
+  direct {}
+}
+`, plugins, plugins))
+	dir := filepath.Join(work, "main")
+	writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(`
+terraform {
+  required_providers {
+    sapmessaging = { source = "sapmessaging/sapmessaging" }
+  }
+}
+
+provider "sapmessaging" {
+  event_mesh        = { service_key = file(%q) }
+  cloud_integration = {
+    service_key = file(%q)
+    private_key = file(%q)
+  }
+}
+`, filepath.Join(keys, emulator.EventMeshKeyFile), filepath.Join(keys, emulator.CloudIntegrationKeyFile),
+		filepath.Join(keys, emulator.CloudIntegrationPrivateKeyFile))+certHCL)
+	caEnv := []string{"SSL_CERT_FILE=" + filepath.Join(keys, emulator.CAFile)}
+	var runs []cliRun
+	for _, args := range [][]string{
+		{"apply", "-auto-approve", "-input=false", "-no-color"},
+		{"plan", "-detailed-exitcode", "-input=false", "-no-color"},
+	} {
+		r := runTerraformEnv(t, tf, dir, cliConfig, caEnv, args...)
+		if r.exitCode != 0 {
+			t.Fatalf("terraform %s: exit %d:\n%s", args[0], r.exitCode, r.output)
+		}
+		runs = append(runs, r)
+	}
+	state, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The base64 body lines of each PEM key: any of them in a text is a leak.
+	secrets := map[string][]string{
+		"Event Mesh private key":        pemBody(em.Key),
+		"Event Mesh messaging key":      pemBody(em.MessagingKey),
+		"Cloud Integration private key": pemBody(string(srv.CloudIntegrationPrivateKey())),
+	}
+	texts := map[string]string{"state": string(state)}
+	for i, r := range runs {
+		texts[fmt.Sprintf("run %d log", i)] = r.log
+		texts[fmt.Sprintf("run %d output", i)] = r.output
+	}
+	for where, text := range texts {
+		for what, lines := range secrets {
+			for _, line := range lines {
+				if strings.Contains(text, line) {
+					t.Errorf("the %s contains the %s", where, what)
+					break
+				}
+			}
+		}
+	}
+	if srv.Stats().TokensIssued == 0 || !strings.Contains(runs[0].log, "SAP API request") {
+		t.Errorf("the apply fetched no token or its log shows no provider requests")
+	}
+}
+
+// pemBody returns the base64 lines of a PEM block.
+func pemBody(p string) []string {
+	var out []string
+	for _, line := range strings.Split(p, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "-----") {
+			out = append(out, line)
+		}
+	}
+	return out
+}
