@@ -3,8 +3,10 @@ package emulator
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -191,6 +193,8 @@ type faultState struct {
 	mu      sync.Mutex
 	f       Faults
 	pending []FaultKind
+	// routed holds faults queued for the next requests of one route label.
+	routed map[string][]FaultKind
 	rng     *rand.Rand
 	// seen counts the requests that could take a fault since the last set.
 	seen int64
@@ -222,15 +226,29 @@ func (fs *faultState) push(kinds ...FaultKind) {
 	fs.mu.Unlock()
 }
 
+func (fs *faultState) pushOn(route string, kinds ...FaultKind) {
+	fs.mu.Lock()
+	if fs.routed == nil {
+		fs.routed = map[string][]FaultKind{}
+	}
+	fs.routed[route] = append(fs.routed[route], kinds...)
+	fs.mu.Unlock()
+}
+
 func (fs *faultState) queued() []FaultKind {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	return append([]FaultKind{}, fs.pending...)
+	out := append([]FaultKind{}, fs.pending...)
+	for _, route := range slices.Sorted(maps.Keys(fs.routed)) {
+		out = append(out, fs.routed[route]...)
+	}
+	return out
 }
 
-// pick returns the fault for the next request: a queued one first, otherwise
-// a random one with probability Rate.
-func (fs *faultState) pick(tokenEndpoint bool) (FaultKind, bool) {
+// pick returns the fault for the next request of route: a fault queued for
+// the route first, then one queued for any request, otherwise a random one
+// with probability Rate.
+func (fs *faultState) pick(tokenEndpoint bool, route string) (FaultKind, bool) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	if tokenEndpoint && !fs.f.IncludeTokenEndpoint {
@@ -239,6 +257,10 @@ func (fs *faultState) pick(tokenEndpoint bool) (FaultKind, bool) {
 	fs.seen++
 	if fs.f.TokenExpiryAfter > 0 && fs.seen == fs.f.TokenExpiryAfter {
 		return FaultTokenExpiry, true
+	}
+	if q := fs.routed[route]; len(q) > 0 {
+		fs.routed[route] = q[1:]
+		return q[0], true
 	}
 	if len(fs.pending) > 0 {
 		k := fs.pending[0]
@@ -269,6 +291,11 @@ func (s *Server) Faults() Faults { return s.faults.get() }
 // requests only when Faults.IncludeTokenEndpoint is set.
 func (s *Server) InjectNext(kinds ...FaultKind) { s.faults.push(kinds...) }
 
+// InjectNextOn queues faults for the next requests of one route, named as in
+// Stats.Routes (for example "PUT /queues/{queue}"), one fault per request in
+// order; other requests are not affected.
+func (s *Server) InjectNextOn(route string, kinds ...FaultKind) { s.faults.pushOn(route, kinds...) }
+
 // PendingFaults returns the faults queued by InjectNext that no request took yet.
 func (s *Server) PendingFaults() []FaultKind { return s.faults.queued() }
 
@@ -277,6 +304,7 @@ func (s *Server) ClearFaults() {
 	s.faults.set(Faults{})
 	s.faults.mu.Lock()
 	s.faults.pending = nil
+	s.faults.routed = nil
 	s.faults.mu.Unlock()
 }
 

@@ -334,9 +334,9 @@ resource "sapmessaging_queue" "q" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				// The state is empty, so the apply's PUTs are the first API requests the faults meet.
+				// Half of the apply's PUTs fail with 503.
 				PreConfig: func() {
-					env.srv.SetFaults(emulator.Faults{Rate: 0.5, Kinds: []emulator.FaultKind{emulator.Fault503}, Seed: 11})
+					env.srv.InjectNextOn("PUT /queues/{queue}", slices.Repeat([]emulator.FaultKind{emulator.Fault503}, n/2)...)
 				},
 				Config:      config,
 				ExpectError: wrapped(`Cannot Write Queue .*PUT .*/queues/acme%2Fcrm%2Fprod%2Fbudget%2Fq[0-9]+: 503 Service Unavailable`),
@@ -369,7 +369,7 @@ func TestAccReliability_lostCreateResponseRetried(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			PreConfig: func() { env.srv.InjectNext(emulator.FaultLostResponse) },
+			PreConfig: func() { env.srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse) },
 			Config:    env.config(queueHCL(3)),
 			Check: resource.ComposeTestCheckFunc(
 				checkStateMatchesEmulator(env, 2, 0),
@@ -407,8 +407,8 @@ resource "sapmessaging_queue" "q" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				// The state is empty, so the apply's PUT is the first API request: its answer is lost.
-				PreConfig: func() { env.srv.InjectNext(emulator.FaultLostResponse) },
+				// The apply's PUT loses its answer.
+				PreConfig: func() { env.srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse) },
 				Config:    config(false),
 				Check: resource.ComposeTestCheckFunc(
 					checkStateMatchesEmulator(env, 1, 0),
