@@ -85,6 +85,10 @@ func (k *FaultKind) UnmarshalJSON(b []byte) error {
 type Faults struct {
 	// Latency is added to every request.
 	Latency time.Duration
+	// ResponseLatency delays the answer of every management API request
+	// after the request was carried out: a client that gives up meanwhile
+	// (a cancelled apply) never learns of a change that was made.
+	ResponseLatency time.Duration
 	// Rate is the probability (0..1) that a request gets a random fault of Kinds.
 	Rate float64
 	// Kinds are the kinds drawn from at random (default 429, 500, 502, 503).
@@ -105,6 +109,7 @@ type Faults struct {
 
 type faultsJSON struct {
 	Latency              jsonDuration `json:"latency"`
+	ResponseLatency      jsonDuration `json:"responseLatency"`
 	Rate                 float64      `json:"rate"`
 	Kinds                []FaultKind  `json:"kinds"`
 	RetryAfter           jsonDuration `json:"retryAfter"`
@@ -121,7 +126,7 @@ func (f Faults) MarshalJSON() ([]byte, error) {
 		kinds = []FaultKind{}
 	}
 	return json.Marshal(faultsJSON{
-		Latency: jsonDuration(f.Latency), Rate: f.Rate, Kinds: kinds, RetryAfter: jsonDuration(f.RetryAfter),
+		Latency: jsonDuration(f.Latency), ResponseLatency: jsonDuration(f.ResponseLatency), Rate: f.Rate, Kinds: kinds, RetryAfter: jsonDuration(f.RetryAfter),
 		SlowDelay: jsonDuration(f.SlowDelay), Seed: f.Seed, IncludeTokenEndpoint: f.IncludeTokenEndpoint,
 		TokenExpiryAfter: f.TokenExpiryAfter,
 	})
@@ -134,7 +139,7 @@ func (f *Faults) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*f = Faults{
-		Latency: time.Duration(j.Latency), Rate: j.Rate, Kinds: j.Kinds, RetryAfter: time.Duration(j.RetryAfter),
+		Latency: time.Duration(j.Latency), ResponseLatency: time.Duration(j.ResponseLatency), Rate: j.Rate, Kinds: j.Kinds, RetryAfter: time.Duration(j.RetryAfter),
 		SlowDelay: time.Duration(j.SlowDelay), Seed: j.Seed, IncludeTokenEndpoint: j.IncludeTokenEndpoint,
 		TokenExpiryAfter: j.TokenExpiryAfter,
 	}
@@ -146,7 +151,7 @@ func (f Faults) Validate() error {
 	if f.Rate < 0 || f.Rate > 1 {
 		return fmt.Errorf("emulator: fault rate %v is outside 0..1; set a probability between 0 and 1", f.Rate)
 	}
-	if f.Latency < 0 || f.RetryAfter < 0 || f.SlowDelay < 0 {
+	if f.Latency < 0 || f.ResponseLatency < 0 || f.RetryAfter < 0 || f.SlowDelay < 0 {
 		return fmt.Errorf("emulator: fault durations must not be negative; set 0 to turn one off")
 	}
 	if f.TokenExpiryAfter < 0 {

@@ -238,3 +238,20 @@ func TestInjectNextOnRoute(t *testing.T) {
 		t.Fatalf("stats %+v, pending %v", st, s.PendingFaults())
 	}
 }
+
+// With a response latency, a client that gives up before the answer still made its change.
+func TestResponseLatencyAnswerAfterChange(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{})
+	tok := token(t, s, emulator.AudienceManagement)
+	s.SetFaults(emulator.Faults{ResponseLatency: time.Second})
+	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 100 * time.Millisecond}
+	if _, err := send(t, c, "PUT", qpath(s, "q"), tok, []byte(`{}`), map[string]string{"Content-Type": "application/json"}); err == nil {
+		t.Fatal("the answer arrived before the response latency")
+	}
+	if _, ok := s.Queue("q"); !ok {
+		t.Fatal("the queue was not created although the request was carried out before the answer")
+	}
+	s.SetFaults(emulator.Faults{ResponseLatency: 10 * time.Millisecond})
+	expect(t, do(t, "GET", qpath(s, "q"), tok, nil, nil), http.StatusOK)
+}
