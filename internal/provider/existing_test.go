@@ -178,3 +178,59 @@ resource "sapmessaging_queue" "q" {
 		},
 	})
 }
+
+// The existence check costs one queue list for all creates of an apply, and the refresh of every
+// queue stays at one management call.
+func TestAccQueue_createCheckAndRefreshCalls(t *testing.T) {
+	env := newTestEnv(t)
+	const n = 25
+	hcl := fmt.Sprintf(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  count = %[1]d
+  name  = format("acme/crm/prod/calls/q%%03d/dmq", count.index)
+}
+
+resource "sapmessaging_queue" "q" {
+  count                = %[1]d
+  name                 = format("acme/crm/prod/calls/q%%03d", count.index)
+  max_redelivery_count = 5
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq[count.index].name
+}
+`, n)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: env.srv.ResetStats,
+				Config:    env.config(hcl),
+				Check: func(*terraform.State) error {
+					st := env.srv.Stats()
+					t.Logf("apply of %d queues: %d management calls %v", 2*n, st.ManagementCalls, st.Routes)
+					if st.Routes["GET /queues"] != 1 || st.Routes["GET /queues/{queue}"] != 0 ||
+						st.Routes["PUT /queues/{queue}"] != 2*n || st.ManagementCalls != 2*n+1 {
+						return fmt.Errorf("the apply of %d queues made %d management calls (%v), want %d PUTs and one list",
+							2*n, st.ManagementCalls, st.Routes, 2*n)
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig: env.srv.ResetStats,
+				Config:    env.config(hcl),
+				PlanOnly:  true,
+			},
+			{
+				PreConfig: func() {
+					st := env.srv.Stats()
+					t.Logf("plan-only step: %d management calls %v", st.ManagementCalls, st.Routes)
+					if st.ManagementCalls != 1 || st.Routes["GET /queues"] != 1 {
+						t.Fatalf("the refresh of %d queues made %d management calls (%v), want one list and nothing else",
+							2*n, st.ManagementCalls, st.Routes)
+					}
+				},
+				Config:   env.config(hcl),
+				PlanOnly: true,
+			},
+		},
+	})
+}

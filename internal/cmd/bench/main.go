@@ -161,6 +161,9 @@ func floorFor(op string, n, parallelism int, latency, tfAlone time.Duration) tim
 	switch op {
 	case opPlan:
 		return tfAlone + latency // one list of all queues
+	case opCreate:
+		// One list before the first create checks that no queue exists yet.
+		return tfAlone + latency + time.Duration(waves*int64(latency))
 	default:
 		return tfAlone + time.Duration(waves*int64(latency))
 	}
@@ -664,7 +667,7 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds())
 func render(o options, tfVersion string, cells []cell, validation []benchLine, rss bool) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s, parallelism %d, median of %d run(s). Floor = the same command over N terraform_data + ceil(N / %d) × latency × API calls per resource "+
-		"(1 per create or update; 1 list in total for a refresh). No-API floor = the same command against a provider with the same queue schema on the same "+
+		"(1 per create or update; 1 list in total for a refresh, and for the check before the creates that no queue exists yet). No-API floor = the same command against a provider with the same queue schema on the same "+
 		"plugin framework that makes no API call + the same latency term.\n\n",
 		tfVersion, o.parallelism, o.runs, o.parallelism)
 	sb.WriteString("| Latency | N | Command | Mgmt API calls | Wall time | terraform_data → floor | Ratio | No-API provider → floor | Ratio | CPU: all / provider / no-API provider / terraform_data | Provider peak RSS |\n")
