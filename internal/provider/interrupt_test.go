@@ -268,3 +268,50 @@ func TestAccReliability_emulatorRestartedMidApply(t *testing.T) {
 	}
 	w.converge(t, env, 2*n, n)
 }
+
+// A queue recorded as tainted by a create with an unknown outcome that has received a message
+// since is not deleted by the replacing apply: the error says to untaint it, after which the
+// apply updates it in place and the message is still there.
+func TestAccReliability_taintedQueueKeepsMessages(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	const name = "acme/crm/prod/tainted"
+	srv := emulator.New(emulator.Options{})
+	if err := srv.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	env := &testEnv{srv: srv}
+	w := newCLIWork(t, tf, srv, "  max_retries = 0", fmt.Sprintf(`
+resource "sapmessaging_queue" "q" {
+  name                 = %q
+  max_redelivery_count = 4
+}
+`, name))
+
+	srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse)
+	srv.InjectNextOn("GET /queues/{queue}", emulator.Fault503)
+	if r := w.run(t, "apply", "-auto-approve", "-input=false", "-no-color"); r.exitCode == 0 || !strings.Contains(r.output, "Queue May Exist") {
+		t.Fatalf("the apply with a lost answer and a failing read back did not fail with Queue May Exist (exit %d):\n%s", r.exitCode, r.output)
+	}
+	if st := w.state(t); len(st) != 1 || !st[0].tainted {
+		t.Fatalf("state %+v, want the queue recorded as tainted", st)
+	}
+	if err := env.messaging(t).Publish(t.Context(), name, []byte(`{"id":1}`), "application/json"); err != nil {
+		t.Fatal(err)
+	}
+	r := w.run(t, "apply", "-auto-approve", "-input=false", "-no-color")
+	if r.exitCode == 0 || !strings.Contains(r.output, "Queue Holds Messages") || !strings.Contains(r.output, "terraform untaint") {
+		t.Fatalf("the replacing apply did not refuse to delete the queue holding a message (exit %d):\n%s", r.exitCode, r.output)
+	}
+	if q, ok := srv.Queue(name); !ok || q.MessageCount != 1 {
+		t.Fatalf("the queue or its message is gone: %+v", q)
+	}
+	if r := w.run(t, "untaint", "-no-color", "sapmessaging_queue.q"); r.exitCode != 0 {
+		t.Fatalf("untaint failed:\n%s", r.output)
+	}
+	w.converge(t, env, 1, 0)
+	if q, _ := srv.Queue(name); q.MessageCount != 1 {
+		t.Fatalf("after the untaint and apply the queue holds %d messages, want 1", q.MessageCount)
+	}
+}

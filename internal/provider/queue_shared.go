@@ -59,10 +59,6 @@ func queueFromSettings(name string, s eventmesh.QueueSettings) *eventmesh.Queue 
 	}
 }
 
-// privateUnconfirmedCreate marks, in the private state, a queue recorded by a create whose
-// outcome is unknown: Terraform holds it as tainted and replaces it on the next apply.
-const privateUnconfirmedCreate = "unconfirmed_create"
-
 // mayExistDetail explains a create whose outcome is unknown.
 func mayExistDetail(typeName, name string, err error) string {
 	return fmt.Sprintf("The request that creates the queue %q was sent, but the outcome is unknown (%s), and the queue could not "+
@@ -115,9 +111,7 @@ func sameOrUnset[T comparable](want, have *T, zero T) bool {
 
 // deleteQueue deletes a queue unless it holds messages and force is false. With dmq set it also
 // refuses while another queue still names it as its dead message queue.
-// unconfirmed names a queue recorded by a create whose outcome was unknown (a tainted queue being
-// replaced): it is still not deleted while it holds messages, and the error says how to keep it.
-func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force, dmq, unconfirmed bool, diags *diag.Diagnostics) {
+func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force, dmq bool, diags *diag.Diagnostics) {
 	q, err := c.GetQueue(ctx, name)
 	if errors.Is(err, eventmesh.ErrNotFound) {
 		return
@@ -127,19 +121,13 @@ func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force, d
 		return
 	}
 	held := deref(q.MessageCount) + deref(q.UnacknowledgedMessageCount)
-	if held > 0 && !force && unconfirmed {
-		diags.AddError("Queue Holds Messages",
-			fmt.Sprintf("The queue %q was recorded by an apply that was interrupted while creating it, so Terraform replaces it now; "+
-				"it holds %d message(s) (%d unacknowledged) that arrived since. Deleting it would discard them, so it was not deleted. "+
-				"To keep the queue and its messages, run terraform untaint on this resource and apply again: the apply then updates "+
-				"the queue in place. To discard the messages, set force_destroy = true and apply.",
-				name, held, deref(q.UnacknowledgedMessageCount)))
-		return
-	}
 	if held > 0 && !force {
 		diags.AddError("Queue Holds Messages",
 			fmt.Sprintf("The queue %q holds %d message(s) (%d unacknowledged). Deleting it would discard them, so it was not deleted. "+
-				"Consume or move the messages first, or set force_destroy = true and apply it before destroying the queue.",
+				"If Terraform replaces the queue because it is tainted (an earlier apply was interrupted while creating it, and the "+
+				"messages arrived since), run terraform untaint on this resource and apply again: the apply then updates the queue in "+
+				"place and keeps the messages. Otherwise consume or move the messages first, or set force_destroy = true and apply it "+
+				"before destroying the queue.",
 				name, held, deref(q.UnacknowledgedMessageCount)))
 		return
 	}
@@ -277,7 +265,6 @@ func createQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 		resp.Diagnostics.AddError("Queue May Exist", mayExistDetail(typeName, name, err))
 		p.fromAPI(queueFromSettings(name, settings))
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateUnconfirmedCreate, []byte("true"))...)
 	}
 }
 
@@ -322,8 +309,6 @@ func updateQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 	case err == nil:
 		pp.fromAPI(q)
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
-		// The queue now holds what this configuration wrote: it is no longer an unconfirmed create.
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateUnconfirmedCreate, nil)...)
 	case q != nil:
 		// The update failed: record what the service holds now, keeping force_destroy as it was.
 		sp.fromAPI(q)
@@ -338,11 +323,5 @@ func deleteQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 		return
 	}
 	p := P(&state)
-	var unconfirmed bool
-	if req.Private != nil {
-		marker, diags := req.Private.GetKey(ctx, privateUnconfirmedCreate)
-		resp.Diagnostics.Append(diags...)
-		unconfirmed = len(marker) > 0
-	}
-	deleteQueue(ctx, d.eventMesh, p.queueName(), p.forceDestroy(), dmq, unconfirmed, &resp.Diagnostics)
+	deleteQueue(ctx, d.eventMesh, p.queueName(), p.forceDestroy(), dmq, &resp.Diagnostics)
 }
