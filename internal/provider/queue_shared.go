@@ -77,7 +77,9 @@ func alreadyExistsDetail(typeName, name string) string {
 		"another Terraform state), and creating it here would overwrite its settings, so nothing was changed. To adopt it, add "+
 		"an import block and run terraform plan to review the settings the apply would change:\n\n"+
 		"import {\n  to = %s.<resource name>\n  id = %q\n}\n\n"+
-		"or run terraform import %s.<resource name> %q. If another state manages the queue, give this one another name instead.",
+		"or run terraform import %s.<resource name> %q. If another state manages the queue, give this one another name instead. "+
+		"If this resource is tainted and declared with create_before_destroy, the queue is its own tainted one: run terraform "+
+		"untaint on the resource and apply again.",
 		name, typeName, name, typeName, name)
 }
 
