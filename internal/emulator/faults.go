@@ -3,8 +3,10 @@ package emulator
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -83,6 +85,10 @@ func (k *FaultKind) UnmarshalJSON(b []byte) error {
 type Faults struct {
 	// Latency is added to every request.
 	Latency time.Duration
+	// ResponseLatency delays the answer of every management API request
+	// after the request was carried out: a client that gives up meanwhile
+	// (a cancelled apply) never learns of a change that was made.
+	ResponseLatency time.Duration
 	// Rate is the probability (0..1) that a request gets a random fault of Kinds.
 	Rate float64
 	// Kinds are the kinds drawn from at random (default 429, 500, 502, 503).
@@ -103,6 +109,7 @@ type Faults struct {
 
 type faultsJSON struct {
 	Latency              jsonDuration `json:"latency"`
+	ResponseLatency      jsonDuration `json:"responseLatency"`
 	Rate                 float64      `json:"rate"`
 	Kinds                []FaultKind  `json:"kinds"`
 	RetryAfter           jsonDuration `json:"retryAfter"`
@@ -119,7 +126,7 @@ func (f Faults) MarshalJSON() ([]byte, error) {
 		kinds = []FaultKind{}
 	}
 	return json.Marshal(faultsJSON{
-		Latency: jsonDuration(f.Latency), Rate: f.Rate, Kinds: kinds, RetryAfter: jsonDuration(f.RetryAfter),
+		Latency: jsonDuration(f.Latency), ResponseLatency: jsonDuration(f.ResponseLatency), Rate: f.Rate, Kinds: kinds, RetryAfter: jsonDuration(f.RetryAfter),
 		SlowDelay: jsonDuration(f.SlowDelay), Seed: f.Seed, IncludeTokenEndpoint: f.IncludeTokenEndpoint,
 		TokenExpiryAfter: f.TokenExpiryAfter,
 	})
@@ -132,7 +139,7 @@ func (f *Faults) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*f = Faults{
-		Latency: time.Duration(j.Latency), Rate: j.Rate, Kinds: j.Kinds, RetryAfter: time.Duration(j.RetryAfter),
+		Latency: time.Duration(j.Latency), ResponseLatency: time.Duration(j.ResponseLatency), Rate: j.Rate, Kinds: j.Kinds, RetryAfter: time.Duration(j.RetryAfter),
 		SlowDelay: time.Duration(j.SlowDelay), Seed: j.Seed, IncludeTokenEndpoint: j.IncludeTokenEndpoint,
 		TokenExpiryAfter: j.TokenExpiryAfter,
 	}
@@ -144,7 +151,7 @@ func (f Faults) Validate() error {
 	if f.Rate < 0 || f.Rate > 1 {
 		return fmt.Errorf("emulator: fault rate %v is outside 0..1; set a probability between 0 and 1", f.Rate)
 	}
-	if f.Latency < 0 || f.RetryAfter < 0 || f.SlowDelay < 0 {
+	if f.Latency < 0 || f.ResponseLatency < 0 || f.RetryAfter < 0 || f.SlowDelay < 0 {
 		return fmt.Errorf("emulator: fault durations must not be negative; set 0 to turn one off")
 	}
 	if f.TokenExpiryAfter < 0 {
@@ -191,7 +198,9 @@ type faultState struct {
 	mu      sync.Mutex
 	f       Faults
 	pending []FaultKind
-	rng     *rand.Rand
+	// routed holds faults queued for the next requests of one route label.
+	routed map[string][]FaultKind
+	rng    *rand.Rand
 	// seen counts the requests that could take a fault since the last set.
 	seen int64
 	// expired holds the access tokens invalidated by token-expiry faults.
@@ -222,15 +231,29 @@ func (fs *faultState) push(kinds ...FaultKind) {
 	fs.mu.Unlock()
 }
 
+func (fs *faultState) pushOn(route string, kinds ...FaultKind) {
+	fs.mu.Lock()
+	if fs.routed == nil {
+		fs.routed = map[string][]FaultKind{}
+	}
+	fs.routed[route] = append(fs.routed[route], kinds...)
+	fs.mu.Unlock()
+}
+
 func (fs *faultState) queued() []FaultKind {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	return append([]FaultKind{}, fs.pending...)
+	out := append([]FaultKind{}, fs.pending...)
+	for _, route := range slices.Sorted(maps.Keys(fs.routed)) {
+		out = append(out, fs.routed[route]...)
+	}
+	return out
 }
 
-// pick returns the fault for the next request: a queued one first, otherwise
-// a random one with probability Rate.
-func (fs *faultState) pick(tokenEndpoint bool) (FaultKind, bool) {
+// pick returns the fault for the next request of route: a fault queued for
+// the route first, then one queued for any request, otherwise a random one
+// with probability Rate.
+func (fs *faultState) pick(tokenEndpoint bool, route string) (FaultKind, bool) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	if tokenEndpoint && !fs.f.IncludeTokenEndpoint {
@@ -239,6 +262,10 @@ func (fs *faultState) pick(tokenEndpoint bool) (FaultKind, bool) {
 	fs.seen++
 	if fs.f.TokenExpiryAfter > 0 && fs.seen == fs.f.TokenExpiryAfter {
 		return FaultTokenExpiry, true
+	}
+	if q := fs.routed[route]; len(q) > 0 {
+		fs.routed[route] = q[1:]
+		return q[0], true
 	}
 	if len(fs.pending) > 0 {
 		k := fs.pending[0]
@@ -269,6 +296,11 @@ func (s *Server) Faults() Faults { return s.faults.get() }
 // requests only when Faults.IncludeTokenEndpoint is set.
 func (s *Server) InjectNext(kinds ...FaultKind) { s.faults.push(kinds...) }
 
+// InjectNextOn queues faults for the next requests of one route, named as in
+// Stats.Routes (for example "PUT /queues/{queue}"), one fault per request in
+// order; other requests are not affected.
+func (s *Server) InjectNextOn(route string, kinds ...FaultKind) { s.faults.pushOn(route, kinds...) }
+
 // PendingFaults returns the faults queued by InjectNext that no request took yet.
 func (s *Server) PendingFaults() []FaultKind { return s.faults.queued() }
 
@@ -277,6 +309,7 @@ func (s *Server) ClearFaults() {
 	s.faults.set(Faults{})
 	s.faults.mu.Lock()
 	s.faults.pending = nil
+	s.faults.routed = nil
 	s.faults.mu.Unlock()
 }
 

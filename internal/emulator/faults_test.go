@@ -221,3 +221,37 @@ func TestControlEndpoints(t *testing.T) {
 		t.Fatal("empty JSON")
 	}
 }
+
+// A fault queued for one route waits for a request of that route; others pass untouched.
+func TestInjectNextOnRoute(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{})
+	tok := token(t, s, emulator.AudienceManagement)
+	s.InjectNextOn("PUT /queues/{queue}", emulator.Fault503)
+	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusOK)
+	if got := s.PendingFaults(); len(got) != 1 {
+		t.Fatalf("pending faults %v after a list, want the PUT's fault", got)
+	}
+	expect(t, putQueue(t, s, tok, "q", ""), http.StatusServiceUnavailable)
+	expect(t, putQueue(t, s, tok, "q", ""), http.StatusCreated)
+	if st := s.Stats(); st.Faults[emulator.Fault503] != 1 || len(s.PendingFaults()) != 0 {
+		t.Fatalf("stats %+v, pending %v", st, s.PendingFaults())
+	}
+}
+
+// With a response latency, a client that gives up before the answer still made its change.
+func TestResponseLatencyAnswerAfterChange(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{})
+	tok := token(t, s, emulator.AudienceManagement)
+	s.SetFaults(emulator.Faults{ResponseLatency: time.Second})
+	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 100 * time.Millisecond}
+	if _, err := send(t, c, "PUT", qpath(s, "q"), tok, []byte(`{}`), map[string]string{"Content-Type": "application/json"}); err == nil {
+		t.Fatal("the answer arrived before the response latency")
+	}
+	if _, ok := s.Queue("q"); !ok {
+		t.Fatal("the queue was not created although the request was carried out before the answer")
+	}
+	s.SetFaults(emulator.Faults{ResponseLatency: 10 * time.Millisecond})
+	expect(t, do(t, "GET", qpath(s, "q"), tok, nil, nil), http.StatusOK)
+}

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -407,14 +408,48 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.Latency > 0 && !sleepCtx(r.Context(), f.Latency) {
 		return
 	}
-	if kind, ok := s.faults.pick(cat == catToken); ok {
+	if kind, ok := s.faults.pick(cat == catToken, label); ok {
 		s.stats.countFault(kind)
 		s.logf("emulator: injecting fault %s into %s", kind, label)
 		if s.applyFault(kind, f, w, r) {
 			return
 		}
 	}
+	if f.ResponseLatency > 0 && cat == catManagement {
+		// Carry the request out, then hold the answer back.
+		buf := &bufferedWriter{header: http.Header{}}
+		s.mux.ServeHTTP(&statusWriter{ResponseWriter: buf, stats: &s.stats}, r)
+		if !sleepCtx(r.Context(), f.ResponseLatency) {
+			return
+		}
+		for k, v := range buf.header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(buf.status)
+		_, _ = w.Write(buf.body.Bytes())
+		return
+	}
 	s.mux.ServeHTTP(&statusWriter{ResponseWriter: w, stats: &s.stats}, r)
+}
+
+// bufferedWriter keeps a response to send it later.
+type bufferedWriter struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (b *bufferedWriter) Header() http.Header { return b.header }
+
+func (b *bufferedWriter) WriteHeader(code int) {
+	if b.status == 0 {
+		b.status = code
+	}
+}
+
+func (b *bufferedWriter) Write(p []byte) (int, error) {
+	b.WriteHeader(http.StatusOK)
+	return b.body.Write(p)
 }
 
 func isLoopbackRemote(remote string) bool {

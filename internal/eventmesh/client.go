@@ -27,6 +27,12 @@ type Client struct {
 	gen      uint64
 	snap     *Snapshot
 	inflight *snapshotCall
+
+	// listed is the first queue list this Client took; written records what
+	// this Client's own queue writes since left behind. Together they answer
+	// QueueExists without listing the queues again after every write.
+	listed  *Snapshot
+	written map[string]presence
 }
 
 // New returns a management client over h, whose BaseURL is management[0].uri.
@@ -128,6 +134,7 @@ func (c *Client) PutQueue(ctx context.Context, name string, s QueueSettings) (*Q
 		return nil, false, err
 	}
 	path := QueuePath(name)
+	c.recordWrite(name, presenceUnknown)
 	resp, err := c.write(ctx, http.MethodPut, path, body)
 	if err != nil {
 		return nil, false, err
@@ -135,14 +142,18 @@ func (c *Client) PutQueue(ctx context.Context, name string, s QueueSettings) (*Q
 	if !ok2xx(resp.StatusCode) {
 		return nil, false, httpx.NewAPIError(http.MethodPut, path, resp)
 	}
+	c.recordWrite(name, presenceExists)
 	created := resp.StatusCode == http.StatusCreated
 	if isNull(resp.Body) {
 		q, err := c.GetQueue(ctx, name)
-		return q, created, err
+		if err != nil {
+			return nil, created, &readBackError{err: err}
+		}
+		return q, created, nil
 	}
 	q, err := DecodeQueue(resp.Body)
 	if err != nil {
-		return nil, created, fmt.Errorf("PUT %s: %w", path, err)
+		return nil, created, &readBackError{err: fmt.Errorf("PUT %s: %w", path, err)}
 	}
 	if q.Name == "" {
 		q.Name = name
@@ -153,11 +164,16 @@ func (c *Client) PutQueue(ctx context.Context, name string, s QueueSettings) (*Q
 // DeleteQueue deletes queue name; a missing queue is ErrNotFound.
 func (c *Client) DeleteQueue(ctx context.Context, name string) error {
 	path := QueuePath(name)
+	c.recordWrite(name, presenceUnknown)
 	resp, err := c.write(ctx, http.MethodDelete, path, nil)
 	if err != nil {
 		return err
 	}
-	return check(resp, http.MethodDelete, path, "queue", name)
+	err = check(resp, http.MethodDelete, path, "queue", name)
+	if err == nil || errors.Is(err, ErrNotFound) {
+		c.recordWrite(name, presenceGone)
+	}
+	return err
 }
 
 // ListSubscriptions returns the topic subscriptions of queue; a missing
@@ -212,4 +228,32 @@ func (c *Client) Ready(ctx context.Context) error {
 		return httpx.NewAPIError(http.MethodGet, path, resp)
 	}
 	return nil
+}
+
+// readBackError is a write the service answered with success, followed by a
+// read of the result that failed.
+type readBackError struct{ err error }
+
+func (e *readBackError) Error() string {
+	return "the service accepted the write, but reading the result back failed: " + e.err.Error()
+}
+
+func (e *readBackError) Unwrap() error { return e.err }
+
+// MayHaveWritten reports whether a failed write may still have changed the
+// service: it was sent and no answer arrived (the answer was lost, the
+// connection broke after sending, the context was cancelled while waiting),
+// the service answered 5xx (it may have failed after the change), or the
+// service accepted it and only reading the result back failed. It is false
+// for a write that provably never left and for a 4xx refusal.
+func MayHaveWritten(err error) bool {
+	if err == nil {
+		return false
+	}
+	var rb *readBackError
+	if errors.As(err, &rb) || httpx.MaybeSent(err) {
+		return true
+	}
+	var apiErr *httpx.APIError
+	return errors.As(err, &apiErr) && apiErr.StatusCode >= 500
 }

@@ -104,12 +104,8 @@ func (c *Client) Snapshot(ctx context.Context) (*Snapshot, error) {
 func (c *Client) CachedGetQueue(ctx context.Context, name string) (*Queue, error) {
 	s, err := c.Snapshot(ctx)
 	if err != nil {
-		var apiErr *httpx.APIError
-		if errors.As(err, &apiErr) {
-			switch apiErr.StatusCode {
-			case http.StatusForbidden, http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusNotImplemented:
-				return c.GetQueue(ctx, name)
-			}
+		if listRefused(err) {
+			return c.GetQueue(ctx, name)
 		}
 		return nil, err
 	}
@@ -117,4 +113,99 @@ func (c *Client) CachedGetQueue(ctx context.Context, name string) (*Queue, error
 		return q, nil
 	}
 	return c.GetQueue(ctx, name)
+}
+
+// presence is what a Client knows about a queue from its own writes.
+type presence uint8
+
+const (
+	// presenceUnknown: a write was sent whose outcome is not known.
+	presenceUnknown presence = iota
+	// presenceExists: a PUT of the queue succeeded.
+	presenceExists
+	// presenceGone: a DELETE of the queue succeeded or found no queue.
+	presenceGone
+)
+
+func (c *Client) recordWrite(name string, p presence) {
+	c.mu.Lock()
+	if c.written == nil {
+		c.written = map[string]presence{}
+	}
+	c.written[name] = p
+	c.mu.Unlock()
+}
+
+// known returns what this Client knows about queue name without a request:
+// from its own writes first, then from the first queue list it took.
+func (c *Client) known(name string) (exists, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, written := c.written[name]; written {
+		switch p {
+		case presenceExists:
+			return true, true
+		case presenceGone:
+			return false, true
+		}
+		return false, false
+	}
+	if c.listed == nil {
+		return false, false
+	}
+	_, listed := c.listed.queues[name]
+	return listed, true
+}
+
+// QueueExists reports whether queue name exists. It answers from the first
+// queue list this Client took (listing the queues once if it has none yet,
+// shared with Snapshot) and from the outcome of this Client's own writes
+// since, so that checking many queues before creating them costs one
+// GET /queues in all. A queue whose last write through this Client has an
+// unknown outcome, or a service that refuses to list queues, costs one GET
+// of the queue.
+func (c *Client) QueueExists(ctx context.Context, name string) (bool, error) {
+	if exists, ok := c.known(name); ok {
+		return exists, nil
+	}
+	c.mu.Lock()
+	seeded := c.listed != nil
+	c.mu.Unlock()
+	if !seeded {
+		s, err := c.Snapshot(ctx)
+		if err != nil && !listRefused(err) {
+			return false, err
+		}
+		if err == nil {
+			c.mu.Lock()
+			if c.listed == nil {
+				c.listed = s
+			}
+			c.mu.Unlock()
+			if exists, ok := c.known(name); ok {
+				return exists, nil
+			}
+		}
+	}
+	_, err := c.GetQueue(ctx, name)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, ErrNotFound):
+		return false, nil
+	}
+	return false, err
+}
+
+// listRefused reports whether err is the service refusing to list queues,
+// which GET of one queue may still answer.
+func listRefused(err error) bool {
+	var apiErr *httpx.APIError
+	if errors.As(err, &apiErr) {
+		switch apiErr.StatusCode {
+		case http.StatusForbidden, http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusNotImplemented:
+			return true
+		}
+	}
+	return false
 }

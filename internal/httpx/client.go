@@ -254,12 +254,13 @@ func (c *Client) send(ctx context.Context, st *callState, method, path string, b
 		if res != nil {
 			_ = res.Body.Close()
 		}
-		return nil, c.requestError(ctx, method, path, int(st.attempts.Load()), err)
+		return nil, c.requestError(ctx, st, method, path, err)
 	}
 	defer func() { _ = res.Body.Close() }()
 	data, err := io.ReadAll(res.Body)
 	if err != nil {
-		return nil, c.requestError(ctx, method, path, int(st.attempts.Load()), err)
+		st.sent.Store(true)
+		return nil, c.requestError(ctx, st, method, path, err)
 	}
 	return &Response{StatusCode: res.StatusCode, Header: res.Header, Body: data}, nil
 }
@@ -270,7 +271,20 @@ type RequestError struct {
 	Path     string
 	Attempts int
 	Err      error
-	msg      string
+	// MaybeSent is set when at least one attempt wrote the request on a
+	// connection: the service may have carried it out even though no answer
+	// arrived. It is false when every attempt failed before sending anything
+	// (connection refused, name lookup or TLS handshake failed, the context
+	// was cancelled first).
+	MaybeSent bool
+	msg       string
+}
+
+// MaybeSent reports whether err is a failed request that may still have
+// reached the service: a *RequestError with MaybeSent set.
+func MaybeSent(err error) bool {
+	var re *RequestError
+	return errors.As(err, &re) && re.MaybeSent
 }
 
 // Error returns the method, path, attempt count and last cause.
@@ -279,7 +293,8 @@ func (e *RequestError) Error() string { return e.msg }
 // Unwrap returns the last cause.
 func (e *RequestError) Unwrap() error { return e.Err }
 
-func (c *Client) requestError(ctx context.Context, method, path string, attempts int, err error) error {
+func (c *Client) requestError(ctx context.Context, st *callState, method, path string, err error) error {
+	attempts := int(st.attempts.Load())
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
@@ -297,7 +312,7 @@ func (c *Client) requestError(ctx context.Context, method, path string, attempts
 	default:
 		msg = fmt.Sprintf("%s %s: %v", method, p, err)
 	}
-	return &RequestError{Method: method, Path: p, Attempts: attempts, Err: err, msg: c.scrub(msg)}
+	return &RequestError{Method: method, Path: p, Attempts: attempts, Err: err, MaybeSent: st.sent.Load(), msg: c.scrub(msg)}
 }
 
 // scrub removes the client secret and the cached access token from s.

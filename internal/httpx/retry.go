@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"os"
 	"strconv"
 	"strings"
@@ -29,6 +30,9 @@ type callKey struct{}
 // callState is shared by all attempts of one call.
 type callState struct {
 	attempts atomic.Int32
+	// sent is set once any attempt began writing the request on a connection:
+	// from then on the service may have received it.
+	sent atomic.Bool
 }
 
 // attemptTransport applies the per-attempt timeout, reads the whole response
@@ -64,6 +68,14 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	attempt := 1
 	if st, ok := parent.Value(callKey{}).(*callState); ok {
 		attempt = int(st.attempts.Add(1))
+		// Nothing leaves this machine before the first header field is
+		// written on an established connection: a refused connection, a
+		// failed name lookup or TLS handshake never gets this far.
+		mark := func() { st.sent.Store(true) }
+		req = req.WithContext(httptrace.WithClientTrace(parent, &httptrace.ClientTrace{
+			WroteHeaderField: func(string, []string) { mark() },
+			WroteHeaders:     mark,
+		}))
 	}
 	t.requests.Add(1)
 	if attempt > 1 {
@@ -72,7 +84,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	fields := map[string]any{"method": req.Method, "path": req.URL.EscapedPath(), "attempt": attempt}
 	tflog.Trace(parent, "Sending "+t.what, fields)
 
-	ctx, cancel := context.WithTimeout(parent, t.timeout)
+	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
 	defer cancel()
 	start := time.Now()
 	resp, err := t.base.RoundTrip(req.WithContext(ctx))
@@ -131,7 +143,10 @@ func RetryableStatus(code int) bool {
 
 // RetryableError reports whether a transport error is transient: a
 // connection reset or abort, a connection closed before a complete answer,
-// or a timeout. TLS and certificate errors are never retried.
+// a timeout, or a request that provably never left this machine (connection
+// refused, a failed name lookup, a failed dial or TLS handshake), which is
+// as safe to repeat as a 503. Certificate errors and an answer that is not
+// TLS at all are never retried: they fail the same way every time.
 func RetryableError(err error) bool {
 	if err == nil {
 		return false
@@ -144,6 +159,9 @@ func RetryableError(err error) bool {
 	if errors.As(err, &certErr) || errors.As(err, &unknownAuth) || errors.As(err, &hostErr) ||
 		errors.As(err, &invalid) || errors.As(err, &recordErr) {
 		return false
+	}
+	if NeverSent(err) {
+		return true
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.EPIPE) ||
@@ -214,4 +232,28 @@ func clamp(d, lo, hi time.Duration) time.Duration {
 		return hi
 	}
 	return d
+}
+
+// NeverSent reports whether err proves that the request never reached the
+// service: the connection was refused or could not be dialled, the host name
+// did not resolve, or the TLS handshake failed before any request byte was
+// written.
+func NeverSent(err error) bool {
+	if err == nil {
+		return false
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH) {
+		return true
+	}
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Op == "dial" {
+		return true
+	}
+	var alert tls.AlertError
+	if errors.As(err, &alert) {
+		return true
+	}
+	return strings.Contains(err.Error(), "tls: handshake")
 }

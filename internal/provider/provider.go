@@ -167,9 +167,10 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 				},
 			},
 			"max_retries": schema.Int64Attribute{
-				MarkdownDescription: "How often one HTTP request is retried on 429, 5xx and connection errors. Defaults to 5.",
-				Optional:            true,
-				Validators:          []validator.Int64{int64validator.Between(0, 20)},
+				MarkdownDescription: "How often one HTTP request is retried on 429, 5xx and connection errors, including a refused connection " +
+					"and a failed name lookup or TLS handshake. Defaults to 5.",
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.Between(0, 20)},
 			},
 			"request_timeout_seconds": schema.Int64Attribute{
 				MarkdownDescription: "The timeout of one HTTP attempt, in seconds. Defaults to 60.",

@@ -17,36 +17,86 @@ import (
 )
 
 // putQueue creates or updates a queue. On failure it adds an error and returns the queue as the
-// service now holds it (nil when it does not exist), so that the caller can keep state true.
-// When the PUT got no answer (all attempts ended in transport errors) but the queue now holds
-// the settings written, the service did carry the PUT out and only its answer was lost: PUT is
+// service now holds it (nil when it does not exist or cannot be read), so that the caller can keep
+// state true, and whether the failed write may have changed the service while the queue could not
+// be read back (the outcome is unknown).
+// When the write may have reached the service but got no answer, and the queue now holds the
+// settings written, the service did carry the PUT out and only its answer was lost: PUT is
 // idempotent, so the queue is adopted without an error.
-func putQueue(ctx context.Context, c *eventmesh.Client, name string, s eventmesh.QueueSettings, diags *diag.Diagnostics) (*eventmesh.Queue, error) {
+func putQueue(ctx context.Context, c *eventmesh.Client, name string, s eventmesh.QueueSettings, diags *diag.Diagnostics) (q *eventmesh.Queue, unknown bool, err error) {
 	q, created, err := c.PutQueue(ctx, name, s)
 	if err == nil {
 		tflog.Debug(ctx, "queue written", map[string]any{"queue": name, "created": created})
-		return q, nil
+		return q, false, nil
 	}
-	current, getErr := c.GetQueue(ctx, name)
-	var reqErr *httpx.RequestError
-	if getErr == nil && errors.As(err, &reqErr) && holdsSettings(current, s) {
+	written := eventmesh.MayHaveWritten(err)
+	var current *eventmesh.Queue
+	getErr := ctx.Err() // after a cancellation there is no read back: the next refresh reads the queue
+	if getErr == nil {
+		current, getErr = c.GetQueue(ctx, name)
+	}
+	if getErr == nil && written && holdsSettings(current, s) {
 		tflog.Warn(ctx, "the queue write got no answer, but the queue holds the settings written; adopting it",
 			map[string]any{"queue": name, "error": err.Error()})
-		return current, nil
+		return current, false, nil
 	}
+	switch {
+	case getErr == nil:
+		addWriteError(ctx, c, name, s, err, diags)
+		return current, false, err
+	case errors.Is(getErr, eventmesh.ErrNotFound) || !written:
+		addWriteError(ctx, c, name, s, err, diags)
+		return nil, false, err
+	}
+	return nil, true, err
+}
+
+// queueFromSettings is the queue a PUT of s creates, as far as s tells.
+func queueFromSettings(name string, s eventmesh.QueueSettings) *eventmesh.Queue {
+	return &eventmesh.Queue{
+		Name: name, AccessType: s.AccessType, MaxQueueSizeInBytes: s.MaxQueueSizeInBytes,
+		MaxMessageSizeInBytes: s.MaxMessageSizeInBytes, MaxQueueMessageCount: s.MaxQueueMessageCount,
+		MaxDeliveredUnackedMsgsPerFlow: s.MaxDeliveredUnackedMsgsPerFlow, MaxRedeliveryCount: s.MaxRedeliveryCount,
+		DeadMsgQueue: s.DeadMsgQueue, RespectTTL: s.RespectTTL, MaxTTL: s.MaxTTL,
+	}
+}
+
+// mayExistDetail explains a create whose outcome is unknown.
+func mayExistDetail(typeName, name string, err error) string {
+	return fmt.Sprintf("The request that creates the queue %q was sent, but the outcome is unknown (%s), and the queue could not "+
+		"be read back, so the queue may or may not exist now. So that no queue is left behind that no state knows of, Terraform "+
+		"records it as tainted. The next terraform apply reads the queue: if it does not exist, the apply creates it; if it exists, "+
+		"the apply replaces it (the queue, still empty, is deleted and created again with the configured settings; a queue that "+
+		"received messages meanwhile is not deleted, and the error then says how to keep it). Run terraform apply again once the "+
+		"service is reachable; to keep the queue as it is instead, run terraform untaint on the %s resource first.",
+		name, clause(err), typeName)
+}
+
+// alreadyExistsDetail explains a create refused because the queue exists, with the import block that adopts it.
+func alreadyExistsDetail(typeName, name string) string {
+	return fmt.Sprintf("A queue named %q already exists on the Event Mesh instance - to be managed via Terraform this resource "+
+		"needs to be imported into the State. It was created outside this configuration (in the cockpit, by another tool, or by "+
+		"another Terraform state), and creating it here would overwrite its settings, so nothing was changed. To adopt it, add "+
+		"an import block and run terraform plan to review the settings the apply would change:\n\n"+
+		"import {\n  to = %s.<resource name>\n  id = %q\n}\n\n"+
+		"or run terraform import %s.<resource name> %q. If another state manages the queue, give this one another name instead. "+
+		"If this resource is tainted and declared with create_before_destroy, the queue is its own tainted one: run terraform "+
+		"untaint on the resource and apply again.",
+		name, typeName, name, typeName, name)
+}
+
+// addWriteError reports a failed queue write: a refusal because the dead message queue does not
+// exist names that queue and how to create it first; any other failure says what went wrong.
+func addWriteError(ctx context.Context, c *eventmesh.Client, name string, s eventmesh.QueueSettings, err error, diags *diag.Diagnostics) {
 	if dmq := missingDeadMessageQueue(ctx, c, s, err); dmq != "" {
 		diags.AddAttributeError(path.Root("dead_message_queue"), "Dead Message Queue Does Not Exist",
 			fmt.Sprintf("Event Mesh refused queue %q because its dead message queue %q does not exist (%s). "+
 				"A queue must exist before another queue names it as its dead message queue. Create %q first: declare it as a "+
 				"sapmessaging_dead_message_queue resource and set dead_message_queue to its name attribute (for example "+
 				"sapmessaging_dead_message_queue.dmq.name), so that Terraform creates it before this queue.", name, dmq, clause(err), dmq))
-	} else {
-		diags.AddError("Cannot Write Queue", queueErrorDetail(name, err))
+		return
 	}
-	if getErr != nil {
-		return nil, err
-	}
-	return current, err
+	diags.AddError("Cannot Write Queue", queueErrorDetail(name, err))
 }
 
 // missingDeadMessageQueue returns the dead message queue that s names when the service
@@ -108,7 +158,10 @@ func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force, d
 	if held > 0 && !force {
 		diags.AddError("Queue Holds Messages",
 			fmt.Sprintf("The queue %q holds %d message(s) (%d unacknowledged). Deleting it would discard them, so it was not deleted. "+
-				"Consume or move the messages first, or set force_destroy = true and apply it before destroying the queue.",
+				"If Terraform replaces the queue because it is tainted (an earlier apply was interrupted while creating it, and the "+
+				"messages arrived since), run terraform untaint on this resource and apply again: the apply then updates the queue in "+
+				"place and keeps the messages. Otherwise consume or move the messages first, or set force_destroy = true and apply it "+
+				"before destroying the queue.",
 				name, held, deref(q.UnacknowledgedMessageCount)))
 		return
 	}
@@ -211,17 +264,40 @@ type queueModelPtr[M any] interface {
 	forceDestroy() bool
 }
 
-func createQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *providerData, req resource.CreateRequest, resp *resource.CreateResponse) {
+func createQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *providerData, typeName string, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan M
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() || !d.eventMeshOrError(&resp.Diagnostics) {
 		return
 	}
+	p := P(&plan)
+	name, settings := p.queueName(), p.settings()
+	// Before the first write: a queue that exists belongs to someone else and is imported, not
+	// overwritten. The check reads the run's queue list, so many creates cost one list call.
+	exists, err := d.eventMesh.QueueExists(ctx, name)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot Check Whether Queue Exists", fmt.Sprintf(
+			"Before creating the queue %q, the provider reads whether it already exists, so that it never overwrites a queue "+
+				"this configuration does not own; that read failed: %s. Nothing was written. Check the provider's connection and "+
+				"the service's status, then run terraform apply again.", name, clause(err)))
+		return
+	}
+	if exists {
+		resp.Diagnostics.AddError("Queue Already Exists", alreadyExistsDetail(typeName, name))
+		return
+	}
 	// On failure putQueue reports the error and returns the queue only if the service holds it,
 	// so the state records exactly what exists.
-	p := P(&plan)
-	if q, _ := putQueue(ctx, d.eventMesh, p.queueName(), p.settings(), &resp.Diagnostics); q != nil {
+	q, unknown, err := putQueue(ctx, d.eventMesh, name, settings, &resp.Diagnostics)
+	switch {
+	case q != nil:
 		p.fromAPI(q)
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+	case unknown:
+		// The queue may exist: record it with the error, so that Terraform taints it and the next
+		// apply reads and replaces it instead of leaving it behind unknown to any state.
+		resp.Diagnostics.AddError("Queue May Exist", mayExistDetail(typeName, name, err))
+		p.fromAPI(queueFromSettings(name, settings))
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	}
 }
@@ -255,7 +331,14 @@ func updateQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 		return
 	}
 	pp, sp := P(&plan), P(&state)
-	q, err := putQueue(ctx, d.eventMesh, pp.queueName(), pp.settings(), &resp.Diagnostics)
+	q, unknown, err := putQueue(ctx, d.eventMesh, pp.queueName(), pp.settings(), &resp.Diagnostics)
+	if unknown {
+		// The prior state stays: the next refresh reads which settings the queue holds.
+		resp.Diagnostics.AddError("Cannot Write Queue", fmt.Sprintf("The update of the queue %q was sent, but the outcome is "+
+			"unknown (%s), and the queue could not be read back: it holds either the old or the new settings. The state keeps the "+
+			"old ones; the next plan reads the queue and shows what is left to change. Run terraform apply again once the service "+
+			"is reachable.", pp.queueName(), clause(err)))
+	}
 	switch {
 	case err == nil:
 		pp.fromAPI(q)

@@ -121,64 +121,80 @@ resource "sapmessaging_queue_subscription" "s" {
 // subscriptions the configuration declares.
 func checkStateMatchesEmulator(env *testEnv, wantQueues, wantSubs int) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		stateQueues := map[string]map[string]string{}
-		stateSubs := map[string]bool{}
+		var resources []stateResource
 		for addr, rs := range s.RootModule().Resources {
-			a := rs.Primary.Attributes
-			switch rs.Type {
-			case "sapmessaging_queue", "sapmessaging_dead_message_queue":
-				if _, dup := stateQueues[a["name"]]; dup {
-					return fmt.Errorf("queue %s is in the state twice (%s)", a["name"], addr)
-				}
-				stateQueues[a["name"]] = a
-			case "sapmessaging_queue_subscription":
-				stateSubs[a["queue_name"]+","+a["topic_pattern"]] = true
-			}
+			resources = append(resources, stateResource{addr: addr, typ: rs.Type, attrs: rs.Primary.Attributes})
 		}
-		if len(stateQueues) != wantQueues || len(stateSubs) != wantSubs {
-			return fmt.Errorf("the state holds %d queues and %d subscriptions, the configuration %d and %d",
-				len(stateQueues), len(stateSubs), wantQueues, wantSubs)
-		}
-		listed := env.srv.Queues()
-		seen := map[string]bool{}
-		var orphans []string
-		serverSubs := map[string]bool{}
-		for _, q := range listed {
-			if seen[q.Name] {
-				return fmt.Errorf("the emulator lists queue %s twice", q.Name)
-			}
-			seen[q.Name] = true
-			a, ok := stateQueues[q.Name]
-			if !ok {
-				orphans = append(orphans, q.Name)
-				continue
-			}
-			if err := compareQueue(q, a); err != nil {
-				return err
-			}
-			topics, _ := env.srv.Subscriptions(q.Name)
-			for _, topic := range topics {
-				serverSubs[q.Name+","+topic] = true
-			}
-		}
-		if len(orphans) > 0 {
-			return fmt.Errorf("%d orphaned queue(s) in the emulator, not in the state: %v", len(orphans), orphans)
-		}
-		var lost []string
-		for name := range stateQueues {
-			if !seen[name] {
-				lost = append(lost, name)
-			}
-		}
-		if len(lost) > 0 {
-			sort.Strings(lost)
-			return fmt.Errorf("%d queue(s) in the state are missing from the emulator: %v", len(lost), lost)
-		}
-		if !maps.Equal(serverSubs, stateSubs) {
-			return fmt.Errorf("subscriptions differ: emulator %d, state %d", len(serverSubs), len(stateSubs))
-		}
-		return nil
+		return stateMatchesEmulator(env, resources, wantQueues, wantSubs)
 	}
+}
+
+// stateResource is one resource instance of a state, with its attributes flattened to strings.
+type stateResource struct {
+	addr, typ string
+	attrs     map[string]string
+	tainted   bool
+}
+
+// stateMatchesEmulator is checkStateMatchesEmulator over a list of state resources.
+func stateMatchesEmulator(env *testEnv, resources []stateResource, wantQueues, wantSubs int) error {
+	stateQueues := map[string]map[string]string{}
+	stateSubs := map[string]bool{}
+	for _, rs := range resources {
+		addr, a := rs.addr, rs.attrs
+		switch rs.typ {
+		case "sapmessaging_queue", "sapmessaging_dead_message_queue":
+			if _, dup := stateQueues[a["name"]]; dup {
+				return fmt.Errorf("queue %s is in the state twice (%s)", a["name"], addr)
+			}
+			stateQueues[a["name"]] = a
+		case "sapmessaging_queue_subscription":
+			stateSubs[a["queue_name"]+","+a["topic_pattern"]] = true
+		}
+	}
+	if len(stateQueues) != wantQueues || len(stateSubs) != wantSubs {
+		return fmt.Errorf("the state holds %d queues and %d subscriptions, the configuration %d and %d",
+			len(stateQueues), len(stateSubs), wantQueues, wantSubs)
+	}
+	listed := env.srv.Queues()
+	seen := map[string]bool{}
+	var orphans []string
+	serverSubs := map[string]bool{}
+	for _, q := range listed {
+		if seen[q.Name] {
+			return fmt.Errorf("the emulator lists queue %s twice", q.Name)
+		}
+		seen[q.Name] = true
+		a, ok := stateQueues[q.Name]
+		if !ok {
+			orphans = append(orphans, q.Name)
+			continue
+		}
+		if err := compareQueue(q, a); err != nil {
+			return err
+		}
+		topics, _ := env.srv.Subscriptions(q.Name)
+		for _, topic := range topics {
+			serverSubs[q.Name+","+topic] = true
+		}
+	}
+	if len(orphans) > 0 {
+		return fmt.Errorf("%d orphaned queue(s) in the emulator, not in the state: %v", len(orphans), orphans)
+	}
+	var lost []string
+	for name := range stateQueues {
+		if !seen[name] {
+			lost = append(lost, name)
+		}
+	}
+	if len(lost) > 0 {
+		sort.Strings(lost)
+		return fmt.Errorf("%d queue(s) in the state are missing from the emulator: %v", len(lost), lost)
+	}
+	if !maps.Equal(serverSubs, stateSubs) {
+		return fmt.Errorf("subscriptions differ: emulator %d, state %d", len(serverSubs), len(stateSubs))
+	}
+	return nil
 }
 
 // compareQueue compares the settings the state records with the queue the emulator holds.
@@ -335,9 +351,9 @@ resource "sapmessaging_queue" "q" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				// The state is empty, so the apply's PUTs are the first API requests the faults meet.
+				// Half of the apply's PUTs fail with 503.
 				PreConfig: func() {
-					env.srv.SetFaults(emulator.Faults{Rate: 0.5, Kinds: []emulator.FaultKind{emulator.Fault503}, Seed: 11})
+					env.srv.InjectNextOn("PUT /queues/{queue}", slices.Repeat([]emulator.FaultKind{emulator.Fault503}, n/2)...)
 				},
 				Config:      config,
 				ExpectError: wrapped(`Cannot Write Queue .*PUT .*/queues/acme%2Fcrm%2Fprod%2Fbudget%2Fq[0-9]+: 503 Service Unavailable`),
@@ -370,7 +386,7 @@ func TestAccReliability_lostCreateResponseRetried(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			PreConfig: func() { env.srv.InjectNext(emulator.FaultLostResponse) },
+			PreConfig: func() { env.srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse) },
 			Config:    env.config(queueHCL(3)),
 			Check: resource.ComposeTestCheckFunc(
 				checkStateMatchesEmulator(env, 2, 0),
@@ -412,9 +428,8 @@ resource "sapmessaging_queue" "q" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				// The state is empty, so the apply's first API request is the dead message queue's
-				// PUT (the queue waits for it): its answer is lost.
-				PreConfig: func() { env.srv.InjectNext(emulator.FaultLostResponse) },
+				// The apply's first PUT, the dead message queue's (the queue waits for it), loses its answer.
+				PreConfig: func() { env.srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse) },
 				Config:    config(false),
 				Check: resource.ComposeTestCheckFunc(
 					checkStateMatchesEmulator(env, 2, 0),

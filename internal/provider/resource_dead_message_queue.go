@@ -147,7 +147,7 @@ func (m *deadMessageQueueModel) queueName() string  { return m.Name.ValueString(
 func (m *deadMessageQueueModel) forceDestroy() bool { return m.ForceDestroy.ValueBool() }
 
 func (r *deadMessageQueueResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	createQueueResource[deadMessageQueueModel](ctx, r.data, req, resp)
+	createQueueResource[deadMessageQueueModel](ctx, r.data, "sapmessaging_dead_message_queue", req, resp)
 }
 
 func (r *deadMessageQueueResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

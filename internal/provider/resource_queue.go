@@ -191,7 +191,7 @@ func (m *queueModel) queueName() string  { return m.Name.ValueString() }
 func (m *queueModel) forceDestroy() bool { return m.ForceDestroy.ValueBool() }
 
 func (r *queueResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	createQueueResource[queueModel](ctx, r.data, req, resp)
+	createQueueResource[queueModel](ctx, r.data, "sapmessaging_queue", req, resp)
 }
 
 func (r *queueResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

@@ -195,6 +195,9 @@ func floorFor(op string, n, parallelism int, latency, tfAlone time.Duration) tim
 	switch op {
 	case opPlan:
 		return tfAlone + latency // one list of all queues
+	case opCreate:
+		// One list before the first create checks that no queue exists yet.
+		return tfAlone + latency + time.Duration(waves*int64(latency))
 	default:
 		return tfAlone + time.Duration(waves*int64(latency))
 	}
@@ -758,7 +761,7 @@ func render(o options, tfVersion string, cells []cell, validation []benchLine, r
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s, parallelism %d, median of %d run(s). No-API provider = the same command against a provider with the same queue schema on the same "+
 		"plugin framework that makes no API call; its floor adds ceil(N / %d) × latency × API calls per resource (1 per create or update; 1 list in total "+
-		"for a refresh). CPU ratio = the provider's CPU time / the no-API provider's. terraform_data = the same command over N built-in terraform_data "+
+		"for a refresh, and 1 list in total before the creates, for the check that no queue exists yet). CPU ratio = the provider's CPU time / the no-API provider's. terraform_data = the same command over N built-in terraform_data "+
 		"resources (Terraform alone), as context.\n\n",
 		tfVersion, o.parallelism, o.runs, o.parallelism)
 	sb.WriteString("| Latency | N | Command | Mgmt API calls | Wall time | No-API provider → floor | Wall ratio | CPU: provider / no-API provider | CPU ratio | terraform_data wall / CPU | CPU: all | Provider peak RSS |\n")

@@ -21,9 +21,9 @@ func TestFloorFor(t *testing.T) {
 		lat  time.Duration
 		want time.Duration
 	}{
-		{opCreate, 250, 20 * time.Millisecond, alone + 25*20*time.Millisecond},
+		{opCreate, 250, 20 * time.Millisecond, alone + 26*20*time.Millisecond},
 		{opUpdate, 50, 100 * time.Millisecond, alone + 5*100*time.Millisecond},
-		{opCreate, 51, 100 * time.Millisecond, alone + 6*100*time.Millisecond},
+		{opCreate, 51, 100 * time.Millisecond, alone + 7*100*time.Millisecond},
 		{opPlan, 250, 100 * time.Millisecond, alone + 100*time.Millisecond},
 	} {
 		if got := floorFor(tc.op, tc.n, 10, tc.lat, alone); got != tc.want {

@@ -1,0 +1,236 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+)
+
+const (
+	cockpitQueue = "acme/crm/prod/cockpit"
+	cockpitDMQ   = "acme/crm/prod/cockpit/dmq"
+)
+
+// cockpitHCL declares the two queues made in the cockpit, with other settings than they have there.
+const cockpitHCL = `
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name    = "acme/crm/prod/cockpit/dmq"
+  max_ttl = 3600
+}
+
+resource "sapmessaging_queue" "q" {
+  name                 = "acme/crm/prod/cockpit"
+  max_redelivery_count = 3
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
+}
+`
+
+// cockpitUnchanged asserts that the queues made in the cockpit still hold their own settings.
+func cockpitUnchanged(env *testEnv) error {
+	q, ok := env.srv.Queue(cockpitQueue)
+	if !ok || q.MaxRedeliveryCount != 9 || q.DeadMsgQueue == nil || *q.DeadMsgQueue != cockpitDMQ ||
+		q.AccessType != "EXCLUSIVE" || q.RespectTTL == nil || !*q.RespectTTL || q.MaxTTL == nil || *q.MaxTTL != 600 {
+		return fmt.Errorf("the cockpit's queue was changed: %+v", q)
+	}
+	d, ok := env.srv.Queue(cockpitDMQ)
+	if !ok || d.MaxTTL != nil || (d.RespectTTL != nil && *d.RespectTTL) {
+		return fmt.Errorf("the cockpit's dead message queue was changed: %+v", d)
+	}
+	return nil
+}
+
+// A configuration that declares queues made outside it does not take them over: the create fails
+// with the import block that adopts each, and nothing on the service changes. With the import
+// blocks added, the plan imports and updates them, and the apply converges.
+func TestAccQueue_existingQueueNotTakenOver(t *testing.T) {
+	env := newTestEnv(t)
+	ctx := context.Background()
+	nine, ttl, yes, exclusive, dmq := int64(9), int64(600), true, "EXCLUSIVE", cockpitDMQ
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					em := env.eventMesh(t)
+					if _, _, err := em.PutQueue(ctx, cockpitDMQ, eventmesh.QueueSettings{}); err != nil {
+						t.Fatal(err)
+					}
+					if _, _, err := em.PutQueue(ctx, cockpitQueue, eventmesh.QueueSettings{
+						MaxRedeliveryCount: &nine, DeadMsgQueue: &dmq, RespectTTL: &yes, MaxTTL: &ttl, AccessType: &exclusive,
+					}); err != nil {
+						t.Fatal(err)
+					}
+					env.srv.ResetStats()
+				},
+				Config: env.config(cockpitHCL),
+				ExpectError: wrapped(`Queue Already Exists .*"acme/crm/prod/cockpit/dmq" already exists.* - to be managed via Terraform this resource needs to be imported` +
+					`.*import {.*to = sapmessaging_dead_message_queue.<resource name>.*id = "acme/crm/prod/cockpit/dmq".*}`),
+			},
+			{
+				PreConfig: func() {
+					if err := cockpitUnchanged(env); err != nil {
+						t.Fatal(err)
+					}
+					// The check read the queue list once and wrote nothing.
+					st := env.srv.Stats()
+					t.Logf("refused create: %v", st.Routes)
+					if st.Routes["GET /queues"] != 1 || st.Routes["PUT /queues/{queue}"] != 0 {
+						t.Fatalf("want one queue list and no PUT for the refused create: %v", st.Routes)
+					}
+				},
+				// Without its DMQ in the state, the queue waits no more and is refused the same way.
+				Config: env.config(`
+resource "sapmessaging_queue" "q" {
+  name                 = "acme/crm/prod/cockpit"
+  max_redelivery_count = 3
+  dead_message_queue   = "acme/crm/prod/cockpit/dmq"
+}
+`),
+				ExpectError: wrapped(`Queue Already Exists .*"acme/crm/prod/cockpit" already exists .*import {.*to = sapmessaging_queue.<resource name>.*id = "acme/crm/prod/cockpit"`),
+			},
+			{
+				PreConfig: func() {
+					if err := cockpitUnchanged(env); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: env.config(cockpitHCL + `
+import {
+  to = sapmessaging_dead_message_queue.dmq
+  id = "acme/crm/prod/cockpit/dmq"
+}
+
+import {
+  to = sapmessaging_queue.q
+  id = "acme/crm/prod/cockpit"
+}
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionUpdate),
+						plancheck.ExpectResourceAction("sapmessaging_dead_message_queue.dmq", plancheck.ResourceActionUpdate),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(
+					checkStateMatchesEmulator(env, 2, 0),
+					func(*terraform.State) error {
+						if q, _ := env.srv.Queue(cockpitQueue); q.MaxRedeliveryCount != 3 {
+							return fmt.Errorf("after the import the queue holds maxRedeliveryCount %d, want 3", q.MaxRedeliveryCount)
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}
+
+// A create whose answer is lost and whose confirming read fails too leaves the queue written on
+// the service: it is recorded in the state with an error that says it may exist, so Terraform
+// taints it. The next apply replaces the empty queue and converges: no orphan, no duplicate.
+func TestAccReliability_lostAnswerFailingConfirm(t *testing.T) {
+	env := newTestEnv(t)
+	const name = "acme/crm/prod/unsure"
+	config := env.providerWith("  max_retries = 0") + fmt.Sprintf(`
+resource "sapmessaging_queue" "q" {
+  name                 = %q
+  max_redelivery_count = 4
+}
+`, name)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// The queue's PUT loses its answer, and the read back fails.
+				PreConfig: func() {
+					env.srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse)
+					env.srv.InjectNextOn("GET /queues/{queue}", emulator.Fault503)
+				},
+				Config:      config,
+				ExpectError: wrapped(`Queue May Exist .*"acme/crm/prod/unsure" was sent, but the outcome is unknown .*tainted`),
+			},
+			{
+				PreConfig: func() {
+					if pending := env.srv.PendingFaults(); len(pending) != 0 {
+						t.Fatalf("faults not taken: %v", pending)
+					}
+					if _, ok := env.srv.Queue(name); !ok {
+						t.Fatal("the lost create did not reach the emulator; the test does not exercise an unknown outcome")
+					}
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionDestroyBeforeCreate),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: checkStateMatchesEmulator(env, 1, 0),
+			},
+		},
+	})
+}
+
+// The existence check costs one queue list for all creates of an apply, and the refresh of every
+// queue stays at one management call.
+func TestAccQueue_createCheckAndRefreshCalls(t *testing.T) {
+	env := newTestEnv(t)
+	const n = 25
+	hcl := fmt.Sprintf(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  count = %[1]d
+  name  = format("acme/crm/prod/calls/q%%03d/dmq", count.index)
+}
+
+resource "sapmessaging_queue" "q" {
+  count                = %[1]d
+  name                 = format("acme/crm/prod/calls/q%%03d", count.index)
+  max_redelivery_count = 5
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq[count.index].name
+}
+`, n)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: env.srv.ResetStats,
+				Config:    env.config(hcl),
+				Check: func(*terraform.State) error {
+					st := env.srv.Stats()
+					t.Logf("apply of %d queues: %d management calls %v", 2*n, st.ManagementCalls, st.Routes)
+					if st.Routes["GET /queues"] != 1 || st.Routes["GET /queues/{queue}"] != 0 ||
+						st.Routes["PUT /queues/{queue}"] != 2*n || st.ManagementCalls != 2*n+1 {
+						return fmt.Errorf("the apply of %d queues made %d management calls (%v), want %d PUTs and one list",
+							2*n, st.ManagementCalls, st.Routes, 2*n)
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig: env.srv.ResetStats,
+				Config:    env.config(hcl),
+				PlanOnly:  true,
+			},
+			{
+				PreConfig: func() {
+					st := env.srv.Stats()
+					t.Logf("plan-only step: %d management calls %v", st.ManagementCalls, st.Routes)
+					if st.ManagementCalls != 1 || st.Routes["GET /queues"] != 1 {
+						t.Fatalf("the refresh of %d queues made %d management calls (%v), want one list and nothing else",
+							2*n, st.ManagementCalls, st.Routes)
+					}
+				},
+				Config:   env.config(hcl),
+				PlanOnly: true,
+			},
+		},
+	})
+}
