@@ -159,7 +159,7 @@ func (r *deadMessageQueueResource) Update(ctx context.Context, req resource.Upda
 }
 
 func (r *deadMessageQueueResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	deleteQueueResource[deadMessageQueueModel](ctx, r.data, true, req, resp)
+	deleteQueueResource[deadMessageQueueModel](ctx, r.data, req, resp)
 }
 
 func (r *deadMessageQueueResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -203,7 +203,7 @@ func (r *queueResource) Update(ctx context.Context, req resource.UpdateRequest, 
 }
 
 func (r *queueResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	deleteQueueResource[queueModel](ctx, r.data, false, req, resp)
+	deleteQueueResource[queueModel](ctx, r.data, req, resp)
 }
 
 func (r *queueResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
