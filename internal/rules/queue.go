@@ -1,6 +1,9 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Terraform attribute names of the queue resources.
 const (
@@ -126,8 +129,14 @@ func checkDeadMessageQueue(r *report, q Queue) {
 	if q.DeadMessageQueue.IsUnknown() {
 		return
 	}
-	dmq, _ := q.DeadMessageQueue.get()
+	dmq, set := q.DeadMessageQueue.get()
 	name, nameKnown := q.Name.get()
+	if set && strings.TrimSpace(dmq) == "" && !q.IsDeadMessageQueue {
+		r.errorf("queue.dmq_empty", attrDeadMessageQueue, "Empty Dead Message Queue",
+			"dead_message_queue = %q names no queue: Event Mesh stores an empty name as no dead message queue at all, so the queue would have none "+
+				"and the state would never match the configuration. Set dead_message_queue to the full name of a queue, for example %q, or remove the attribute.", dmq, exampleDMQ(name, nameKnown))
+		return
+	}
 	if dmq == "" {
 		if !q.IsDeadMessageQueue {
 			r.warnf("queue.dmq_missing", attrDeadMessageQueue, "No Dead Message Queue",
