@@ -191,6 +191,8 @@ type faultState struct {
 	mu      sync.Mutex
 	f       Faults
 	pending []FaultKind
+	// routed holds the faults queued by InjectNextOn, per route label.
+	routed map[string][]FaultKind
 	rng     *rand.Rand
 	// seen counts the requests that could take a fault since the last set.
 	seen int64
@@ -230,13 +232,17 @@ func (fs *faultState) queued() []FaultKind {
 
 // pick returns the fault for the next request: a queued one first, otherwise
 // a random one with probability Rate.
-func (fs *faultState) pick(tokenEndpoint bool) (FaultKind, bool) {
+func (fs *faultState) pick(tokenEndpoint bool, route string) (FaultKind, bool) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	if tokenEndpoint && !fs.f.IncludeTokenEndpoint {
 		return "", false
 	}
 	fs.seen++
+	if q := fs.routed[route]; len(q) > 0 {
+		fs.routed[route] = q[1:]
+		return q[0], true
+	}
 	if fs.f.TokenExpiryAfter > 0 && fs.seen == fs.f.TokenExpiryAfter {
 		return FaultTokenExpiry, true
 	}
@@ -269,6 +275,18 @@ func (s *Server) Faults() Faults { return s.faults.get() }
 // requests only when Faults.IncludeTokenEndpoint is set.
 func (s *Server) InjectNext(kinds ...FaultKind) { s.faults.push(kinds...) }
 
+// InjectNextOn queues faults for the next requests of one route, named as in Stats.Routes (for
+// example "PUT /queues/{queue}"), one fault per request in order. They come before the faults
+// of InjectNext; requests of other routes do not take them.
+func (s *Server) InjectNextOn(route string, kinds ...FaultKind) {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	if s.faults.routed == nil {
+		s.faults.routed = map[string][]FaultKind{}
+	}
+	s.faults.routed[route] = append(s.faults.routed[route], kinds...)
+}
+
 // PendingFaults returns the faults queued by InjectNext that no request took yet.
 func (s *Server) PendingFaults() []FaultKind { return s.faults.queued() }
 
@@ -277,6 +295,7 @@ func (s *Server) ClearFaults() {
 	s.faults.set(Faults{})
 	s.faults.mu.Lock()
 	s.faults.pending = nil
+	s.faults.routed = nil
 	s.faults.mu.Unlock()
 }
 

@@ -221,3 +221,17 @@ func TestControlEndpoints(t *testing.T) {
 		t.Fatal("empty JSON")
 	}
 }
+
+// A fault queued for one route waits for a request of that route; other requests pass.
+func TestInjectNextOnRoute(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{})
+	tok := token(t, s, emulator.AudienceManagement)
+	s.InjectNextOn("PUT /queues/{queue}", emulator.Fault503)
+	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusOK)
+	expect(t, putQueue(t, s, tok, "q", `{}`), http.StatusServiceUnavailable)
+	expect(t, putQueue(t, s, tok, "q", `{}`), http.StatusCreated)
+	if st := s.Stats(); st.Faults[emulator.Fault503] != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+}

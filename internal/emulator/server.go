@@ -368,7 +368,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.Latency > 0 && !sleepCtx(r.Context(), f.Latency) {
 		return
 	}
-	if kind, ok := s.faults.pick(cat == catToken); ok {
+	if kind, ok := s.faults.pick(cat == catToken, label); ok {
 		s.stats.countFault(kind)
 		s.logf("emulator: injecting fault %s into %s", kind, label)
 		if s.applyFault(kind, f, w, r) {

@@ -118,3 +118,16 @@ func (c *Client) CachedGetQueue(ctx context.Context, name string) (*Queue, error
 	}
 	return c.GetQueue(ctx, name)
 }
+
+// DeadMessageQueues returns each listed queue's deadMsgQueue, "" for none.
+func (s *Snapshot) DeadMessageQueues() map[string]string {
+	out := make(map[string]string, len(s.queues))
+	for name, q := range s.queues {
+		if q.DeadMsgQueue != nil {
+			out[name] = *q.DeadMsgQueue
+		} else {
+			out[name] = ""
+		}
+	}
+	return out
+}

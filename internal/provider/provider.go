@@ -79,6 +79,8 @@ type providerData struct {
 	eventMesh        *eventmesh.Client
 	messaging        *eventmesh.Messaging
 	cloudIntegration *cpi.Client
+	// links holds the dead message queue links of this run, for the cycle check.
+	links dmqLinks
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {

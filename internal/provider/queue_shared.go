@@ -151,9 +151,11 @@ func clause(err error) string {
 	return strings.TrimRight(err.Error(), ". ")
 }
 
-func deref(p *int64) int64 {
+// deref returns *p, or the zero value for nil.
+func deref[T any](p *T) T {
+	var zero T
 	if p == nil {
-		return 0
+		return zero
 	}
 	return *p
 }
@@ -221,6 +223,9 @@ func createQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 	// On failure putQueue reports the error and returns the queue only if the service holds it,
 	// so the state records exactly what exists.
 	p := P(&plan)
+	if !d.checkDMQLinks(ctx, p.queueName(), deref(p.settings().DeadMsgQueue), &resp.Diagnostics) {
+		return
+	}
 	if q, _ := putQueue(ctx, d.eventMesh, p.queueName(), p.settings(), &resp.Diagnostics); q != nil {
 		p.fromAPI(q)
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
@@ -256,6 +261,9 @@ func updateQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 		return
 	}
 	pp, sp := P(&plan), P(&state)
+	if !d.checkDMQLinks(ctx, pp.queueName(), deref(pp.settings().DeadMsgQueue), &resp.Diagnostics) {
+		return
+	}
 	q, err := putQueue(ctx, d.eventMesh, pp.queueName(), pp.settings(), &resp.Diagnostics)
 	switch {
 	case err == nil:

@@ -369,7 +369,7 @@ func TestAccReliability_lostCreateResponseRetried(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			PreConfig: func() { env.srv.InjectNext(emulator.FaultLostResponse) },
+			PreConfig: func() { env.srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse) },
 			Config:    env.config(queueHCL(3)),
 			Check: resource.ComposeTestCheckFunc(
 				checkStateMatchesEmulator(env, 2, 0),
@@ -407,8 +407,8 @@ resource "sapmessaging_queue" "q" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				// The state is empty, so the apply's PUT is the first API request: its answer is lost.
-				PreConfig: func() { env.srv.InjectNext(emulator.FaultLostResponse) },
+				// The state is empty; the answer of the apply's PUT is lost.
+				PreConfig: func() { env.srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse) },
 				Config:    config(false),
 				Check: resource.ComposeTestCheckFunc(
 					checkStateMatchesEmulator(env, 1, 0),

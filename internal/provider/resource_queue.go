@@ -22,6 +22,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*queueResource)(nil)
 	_ resource.ResourceWithImportState    = (*queueResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*queueResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*queueResource)(nil)
 )
 
 // NewQueueResource returns the sapmessaging_queue resource.
@@ -153,6 +154,21 @@ func (r *queueResource) ValidateConfig(ctx context.Context, req resource.Validat
 		MaxQueueMessageCount:           int64Value(m.MaxQueueMessageCount),
 		MaxDeliveredUnackedMsgsPerFlow: int64Value(m.MaxDeliveredUnackedMsgsPerFlow),
 	}))
+}
+
+// ModifyPlan refuses a dead message queue that leads back to the queue, across the queues the
+// service holds and the other queues of the plan, and warns about a dead message queue that has
+// one of its own.
+func (r *queueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan queueModel
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	if resp.Diagnostics.HasError() || plan.Name.IsUnknown() || plan.DeadMessageQueue.IsUnknown() {
+		return
+	}
+	r.data.checkDMQLinks(ctx, plan.Name.ValueString(), plan.DeadMessageQueue.ValueString(), &resp.Diagnostics)
 }
 
 func (m *queueModel) settings() eventmesh.QueueSettings {
