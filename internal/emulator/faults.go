@@ -193,7 +193,7 @@ type faultState struct {
 	pending []FaultKind
 	// routed holds the faults queued by InjectNextOn, per route label.
 	routed map[string][]FaultKind
-	rng     *rand.Rand
+	rng    *rand.Rand
 	// seen counts the requests that could take a fault since the last set.
 	seen int64
 	// expired holds the access tokens invalidated by token-expiry faults.
