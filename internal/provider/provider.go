@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -290,9 +291,18 @@ func (s connectionSection) resolve(v connectionValues, diags *diag.Diagnostics) 
 		}
 	}
 	c := connection{url: v.url.ValueString(), tokenURL: v.tokenURL.ValueString(), clientID: v.clientID.ValueString(), clientSecret: v.clientSecret.ValueString()}
-	explicit := c.url != "" || c.tokenURL != "" || c.clientID != "" || c.clientSecret != ""
+	// A field that is set counts as set even when empty: only a block without any of them
+	// falls back to the environment, which may name another instance.
+	explicit := !v.url.IsNull() || !v.tokenURL.IsNull() || !v.clientID.IsNull() || !v.clientSecret.IsNull()
 	keyText, source := v.serviceKey.ValueString(), s.attr+".service_key"
-	if keyText == "" && !explicit {
+	if !v.serviceKey.IsNull() && strings.TrimSpace(keyText) == "" {
+		diags.AddAttributeError(attr.AtName("service_key"), "Empty "+s.title+" Service Key",
+			fmt.Sprintf("The %s block sets service_key, but it is empty. The provider does not fall back to %s then: an empty value "+
+				"(for example from a variable or file that is not filled) would silently connect to whatever instance the environment names. "+
+				"Set service_key to %s, or remove the attribute to use %s.", s.attr, s.env, s.keyHint, s.env))
+		return connection{}, false
+	}
+	if v.serviceKey.IsNull() && !explicit {
 		keyText, source = os.Getenv(s.env), s.env
 	}
 	switch {
