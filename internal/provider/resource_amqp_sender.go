@@ -433,6 +433,12 @@ func (r *amqpSenderResource) Read(ctx context.Context, req resource.ReadRequest,
 		return
 	}
 	if !r.read(ctx, &state, &resp.Diagnostics) {
+		if imported, d := req.Private.GetKey(ctx, privateImported); len(imported) > 0 && !d.HasError() {
+			// Importing a flow that does not exist: no state, so Terraform reports that it
+			// cannot import a non-existent remote object.
+			resp.State.RemoveResource(ctx)
+			return
+		}
 		resp.Diagnostics.AddWarning("Integration Flow Not Found",
 			fmt.Sprintf("The iFlow %q no longer exists on the tenant. The state keeps its last known settings; this resource does not create flows. "+
 				"Restore the flow, or remove the resource with terraform state rm.", state.IflowID.ValueString()))
@@ -441,16 +447,20 @@ func (r *amqpSenderResource) Read(ctx context.Context, req resource.ReadRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
+
+// privateImported marks a state that ImportState has just made and no read has confirmed yet.
+const privateImported = "imported"
 
 func (r *amqpSenderResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
 	tflog.Info(ctx, "sapmessaging_amqp_sender removed from state; the iFlow and its deployment stay as they are")
 }
 
 func (r *amqpSenderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id, channel, _ := strings.Cut(req.ID, ",")
-	if id == "" {
+	id, channel, hasChannel := strings.Cut(req.ID, ",")
+	if strings.TrimSpace(id) == "" || hasChannel && strings.TrimSpace(channel) == "" {
 		resp.Diagnostics.AddError("Invalid Import ID",
 			fmt.Sprintf("The import ID %q is not of the form IFLOW_ID or IFLOW_ID,CHANNEL. Use the integration flow's ID, "+
 				"followed by a comma and the AMQP sender's message flow name when the flow has more than one.", req.ID))
@@ -463,4 +473,5 @@ func (r *amqpSenderResource) ImportState(ctx context.Context, req resource.Impor
 	if channel != "" {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("channel"), channel)...)
 	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
 }
