@@ -44,6 +44,7 @@ func (d *retryPolicyDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"persist across restarts and end in the dead message queue.",
 		Attributes: map[string]schema.Attribute{
 			"total_attempts": schema.Int64Attribute{
+				CustomType:          wholeNumber(3, 257),
 				MarkdownDescription: "How many executions one always-failing message may cost at most, 3 to 257.",
 				Required:            true,
 			},

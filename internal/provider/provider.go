@@ -154,11 +154,13 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 				},
 			},
 			"max_retries": schema.Int64Attribute{
+				CustomType:          wholeNumber(0, 20),
 				MarkdownDescription: "How often one HTTP request is retried on 429, 5xx and connection errors. Defaults to 5.",
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.Between(0, 20)},
 			},
 			"request_timeout_seconds": schema.Int64Attribute{
+				CustomType:          wholeNumber(1, 600),
 				MarkdownDescription: "The timeout of one HTTP attempt, in seconds. Defaults to 60.",
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.Between(1, 600)},

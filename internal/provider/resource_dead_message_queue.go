@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -79,6 +80,7 @@ func (r *deadMessageQueueResource) Schema(_ context.Context, _ resource.SchemaRe
 				Default:             booldefault.StaticBool(true),
 			},
 			"max_ttl": schema.Int64Attribute{
+				CustomType: wholeNumber(1, rules.MaxTTLLimit),
 				MarkdownDescription: "How long a dead message is kept, in seconds, 1 to 604800. Defaults to 604800 (7 days). " +
 					"Someone must inspect the DMQ within this time, or the messages are gone.",
 				Optional: true,
@@ -95,10 +97,10 @@ func (r *deadMessageQueueResource) Schema(_ context.Context, _ resource.SchemaRe
 					"A queue imported with one shows its removal in the plan.",
 				Computed: true,
 			},
-			"max_queue_size_in_bytes":             sizeAttribute("The maximum size of the queue in bytes, up to 1572864000 (1.5 GB). Defaults to the service's value."),
-			"max_message_size_in_bytes":           sizeAttribute("The maximum size of one message in bytes. Defaults to the service's value."),
-			"max_queue_message_count":             sizeAttribute("The maximum number of messages in the queue. Defaults to the service's value."),
-			"max_delivered_unacked_msgs_per_flow": sizeAttribute("The maximum number of delivered but unacknowledged messages per consumer flow. Defaults to the service's value."),
+			"max_queue_size_in_bytes":             sizeAttribute("The maximum size of the queue in bytes, up to 1572864000 (1.5 GB). Defaults to the service's value.", rules.MaxQueueSizeInBytes),
+			"max_message_size_in_bytes":           sizeAttribute("The maximum size of one message in bytes. Defaults to the service's value.", rules.MaxMessageSizeInBytes),
+			"max_queue_message_count":             sizeAttribute("The maximum number of messages in the queue. Defaults to the service's value.", math.MaxInt64),
+			"max_delivered_unacked_msgs_per_flow": sizeAttribute("The maximum number of delivered but unacknowledged messages per consumer flow. Defaults to the service's value.", math.MaxInt64),
 			"force_destroy":                       forceDestroyAttribute(),
 		},
 	}

@@ -17,8 +17,8 @@ const (
 	attrMaxMessageSize      = "max_message_size_in_bytes"
 	attrMaxQueueMessages    = "max_queue_message_count"
 	attrMaxUnackedPerFlow   = "max_delivered_unacked_msgs_per_flow"
-	maxQueueSizeInBytes     = 1572864000
-	maxMessageSizeInBytes   = 10000000
+	maxQueueSizeInBytes     = MaxQueueSizeInBytes
+	maxMessageSizeInBytes   = MaxMessageSizeInBytes
 	recommendedRedeliveries = 5
 )
 
