@@ -43,6 +43,13 @@ resource "sapmessaging_dead_message_queue" "d" {
 data "sapmessaging_retry_policy" "p" {
   total_attempts = 5
 }`, `max_retries = 1.5: max_retries must be a whole number from 0 to 20`},
+		{env.config(`data "sapmessaging_jms_resources" "j" {
+  destinations = [{
+    name                  = "orders"
+    type                  = "queue"
+    max_delivery_attempts = 2.5
+  }]
+}`), `destinations\[0\].max_delivery_attempts = 2.5: .*must be a whole number from 1`},
 	}
 	var steps []resource.TestStep
 	for _, c := range cases {
