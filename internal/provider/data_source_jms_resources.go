@@ -115,6 +115,7 @@ func (d *jmsResourcesDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 					},
 					"delivery_delay_interval_ms": schema.Int64Attribute{
 						CustomType:          wholeNumber(0, math.MaxInt64),
+						MarkdownDescription: "`deliveryDelayInterval`, the delay between two attempts in milliseconds. Defaults to 2000.",
 						Optional:            true,
 					},
 					"error_destination": schema.StringAttribute{
