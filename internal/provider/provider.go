@@ -97,7 +97,7 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 			"event_mesh": schema.SingleNestedAttribute{
 				MarkdownDescription: "Connection to the SAP Event Mesh management API. Give `service_key` (the BTP service key JSON, " +
 					"verbatim) or the four explicit fields. When left out, the provider reads `" + EnvEventMeshServiceKey +
-					"` (JSON text or a path to a JSON file).",
+					"` (JSON text or a path to a JSON file); an empty or blank `service_key` is an error, not a fallback.",
 				Optional: true,
 				Attributes: map[string]schema.Attribute{
 					"service_key": schema.StringAttribute{
@@ -126,7 +126,8 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 			},
 			"cloud_integration": schema.SingleNestedAttribute{
 				MarkdownDescription: "Connection to the SAP Cloud Integration OData API (Process Integration Runtime, plan `api`). " +
-					"Give `service_key` or the four explicit fields. When left out, the provider reads `" + EnvCloudIntegrationServiceKey + "`.",
+					"Give `service_key` or the four explicit fields. When left out, the provider reads `" + EnvCloudIntegrationServiceKey + "`; " +
+					"an empty or blank `service_key` is an error, not a fallback.",
 				Optional: true,
 				Attributes: map[string]schema.Attribute{
 					"service_key": schema.StringAttribute{
