@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -154,8 +153,8 @@ resource "sapmessaging_queue" "q" {
 		if strings.Contains(ts[i].Config, `service_key = "`) && !strings.Contains(ts[i].Config, `service_key = "{`) || strings.Contains(ts[i].Config, `management_url = ""`) {
 			// A working connection in the environment, which must not be used.
 			ts[i].PreConfig = func() {
-				_ = os.Setenv(EnvEventMeshServiceKey, string(env.srv.EventMeshKey()))
-				_ = os.Setenv(EnvCloudIntegrationServiceKey, string(env.srv.CloudIntegrationKey()))
+				t.Setenv(EnvEventMeshServiceKey, string(env.srv.EventMeshKey()))
+				t.Setenv(EnvCloudIntegrationServiceKey, string(env.srv.CloudIntegrationKey()))
 			}
 		}
 	}
