@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -44,15 +45,15 @@ func (d *providerData) currentLinks(ctx context.Context) (map[string]string, err
 	return d.links.current, nil
 }
 
-// checkDMQLinks checks that queue naming dmq ("" for none) forms no dead message queue cycle and
-// warns about a chain, then records dmq as what this run plans for queue. It returns false when
-// it added an error. Without an Event Mesh connection it checks nothing.
-func (d *providerData) checkDMQLinks(ctx context.Context, queue, dmq string, diags *diag.Diagnostics) bool {
+// checkDMQLinks checks that queue naming dmq ("" for none) forms no dead message queue cycle and,
+// at plan (warn), warns about a chain; then it records dmq as what this run plans for queue. It
+// returns false when it added an error. Without an Event Mesh connection it checks nothing.
+func (d *providerData) checkDMQLinks(ctx context.Context, queue, dmq string, warn bool, diags *diag.Diagnostics) bool {
 	if d == nil || d.eventMesh == nil || queue == "" {
 		return true
 	}
 	cur, err := d.currentLinks(ctx)
-	if err != nil && dmq != "" {
+	if err != nil && dmq != "" && warn {
 		diags.AddAttributeWarning(path.Root("dead_message_queue"), "Dead Message Queue Cycle Not Checked",
 			listErrorDetail("checking whether the dead message queues of "+queue+" lead back to it", err))
 	}
@@ -66,6 +67,9 @@ func (d *providerData) checkDMQLinks(ctx context.Context, queue, dmq string, dia
 		findings = rules.CheckDeadMessageQueueLinks(queue, dmq, rules.LinkSet{Current: cur, Planned: d.links.planned})
 	}
 	d.links.planned[queue] = dmq
+	if !warn {
+		findings = slices.DeleteFunc(findings, func(f rules.Finding) bool { return f.Severity != rules.SeverityError })
+	}
 	appendFindings(diags, findings)
 	return !rules.HasErrors(findings)
 }

@@ -223,7 +223,7 @@ func createQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 	// On failure putQueue reports the error and returns the queue only if the service holds it,
 	// so the state records exactly what exists.
 	p := P(&plan)
-	if !d.checkDMQLinks(ctx, p.queueName(), deref(p.settings().DeadMsgQueue), &resp.Diagnostics) {
+	if !d.checkDMQLinks(ctx, p.queueName(), deref(p.settings().DeadMsgQueue), false, &resp.Diagnostics) {
 		return
 	}
 	if q, _ := putQueue(ctx, d.eventMesh, p.queueName(), p.settings(), &resp.Diagnostics); q != nil {
@@ -261,7 +261,7 @@ func updateQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 		return
 	}
 	pp, sp := P(&plan), P(&state)
-	if !d.checkDMQLinks(ctx, pp.queueName(), deref(pp.settings().DeadMsgQueue), &resp.Diagnostics) {
+	if !d.checkDMQLinks(ctx, pp.queueName(), deref(pp.settings().DeadMsgQueue), false, &resp.Diagnostics) {
 		return
 	}
 	q, err := putQueue(ctx, d.eventMesh, pp.queueName(), pp.settings(), &resp.Diagnostics)

@@ -131,7 +131,7 @@ func (r *deadMessageQueueResource) ModifyPlan(ctx context.Context, req resource.
 		warnOrdinaryQueue(&resp.Diagnostics, state)
 	}
 	if !plan.Name.IsUnknown() {
-		r.data.checkDMQLinks(ctx, plan.Name.ValueString(), "", &resp.Diagnostics)
+		r.data.checkDMQLinks(ctx, plan.Name.ValueString(), "", true, &resp.Diagnostics)
 	}
 }
 

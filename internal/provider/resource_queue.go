@@ -172,7 +172,7 @@ func (r *queueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if resp.Diagnostics.HasError() || plan.Name.IsUnknown() || plan.DeadMessageQueue.IsUnknown() {
 		return
 	}
-	r.data.checkDMQLinks(ctx, plan.Name.ValueString(), plan.DeadMessageQueue.ValueString(), &resp.Diagnostics)
+	r.data.checkDMQLinks(ctx, plan.Name.ValueString(), plan.DeadMessageQueue.ValueString(), true, &resp.Diagnostics)
 }
 
 func (m *queueModel) settings() eventmesh.QueueSettings {
