@@ -127,9 +127,11 @@ func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force bo
 }
 
 // heldMessages returns how many messages q holds and how many of them are delivered but not yet
-// acknowledged. messageCount counts every message in the queue, the unacknowledged ones included
-// (unacknowledgedMessageCount is a part of it, not an addition); the larger of the two stands for
-// the total in case a service reports them apart.
+// acknowledged. messageCount is the number of messages in the queue; a message delivered with
+// QoS 1 stays in the queue until it is acknowledged, so unacknowledgedMessageCount counts a part
+// of messageCount, not an addition to it (the management API lists both as read-only counters of
+// the queue, see the reference notes on the Event Mesh management API, and the emulator counts them so). The larger
+// of the two stands for the total in case a service reports them apart.
 func heldMessages(q *eventmesh.Queue) (held, unacked int64) {
 	unacked = deref(q.UnacknowledgedMessageCount)
 	return max(deref(q.MessageCount), unacked), unacked
