@@ -209,3 +209,16 @@ func listRefused(err error) bool {
 	}
 	return false
 }
+
+// DeadMessageQueues returns each listed queue's deadMsgQueue, "" for none.
+func (s *Snapshot) DeadMessageQueues() map[string]string {
+	out := make(map[string]string, len(s.queues))
+	for name, q := range s.queues {
+		if q.DeadMsgQueue != nil {
+			out[name] = *q.DeadMsgQueue
+		} else {
+			out[name] = ""
+		}
+	}
+	return out
+}

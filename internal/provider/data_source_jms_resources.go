@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
@@ -108,10 +109,12 @@ func (d *jmsResourcesDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 						Optional:            true,
 					},
 					"max_delivery_attempts": schema.Int64Attribute{
+						CustomType:          wholeNumber(1, math.MaxInt64),
 						MarkdownDescription: "`maxDeliveryAttempts` before a message becomes dead. Defaults to 5; at least 1.",
 						Optional:            true,
 					},
 					"delivery_delay_interval_ms": schema.Int64Attribute{
+						CustomType:          wholeNumber(0, math.MaxInt64),
 						MarkdownDescription: "`deliveryDelayInterval`, the delay between two attempts in milliseconds. Defaults to 2000.",
 						Optional:            true,
 					},

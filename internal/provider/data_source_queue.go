@@ -139,7 +139,7 @@ func (d *queueDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	name := cfg.Name.ValueString()
 	all, err := d.data.eventMesh.ListQueues(ctx)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot Read Queue", queueErrorDetail(name, err))
+		resp.Diagnostics.AddError("Cannot Read Queue", listErrorDetail(fmt.Sprintf("reading the queue %q and which queues name it as dead message queue", name), err))
 		return
 	}
 	for i := range all {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -72,7 +73,7 @@ func (d *queuesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	}
 	all, err := d.data.eventMesh.ListQueues(ctx)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot List Queues", queueErrorDetail(cfg.NamePrefix.ValueString()+"*", err))
+		resp.Diagnostics.AddError("Cannot List Queues", listErrorDetail(fmt.Sprintf("reading the queues whose names start with %q", cfg.NamePrefix.ValueString()), err))
 		return
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
@@ -83,5 +84,22 @@ output "unbounded" {
 				ExpectError: regexp.MustCompile(`Queue Not Found`),
 			},
 		},
+	})
+}
+
+// A failing queue list says that listing the queues failed, not which queue "*" it was.
+func TestAccQueuesDataSource_listFails(t *testing.T) {
+	env := newTestEnv(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: func() { env.srv.InjectNextOn("GET /queues", emulator.Fault500) },
+			Config: env.providerWith("  max_retries = 0") + `
+data "sapmessaging_queues" "prod" {
+  name_prefix = "acme/crm/prod/"
+}
+`,
+			ExpectError: wrapped(`Cannot List Queues .*failed listing queues \(GET /queues\) while reading the queues whose names start with "acme/crm/prod/": .*500`),
+		}},
 	})
 }

@@ -65,6 +65,7 @@ func (d *retryPolicyDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"a time budget such as the queue's expiration period.",
 		Attributes: map[string]schema.Attribute{
 			"total_attempts": schema.Int64Attribute{
+				CustomType:          wholeNumber(3, 257),
 				MarkdownDescription: "How many executions one always-failing message may cost at most, 3 to 257.",
 				Required:            true,
 			},

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"math/big"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
@@ -29,17 +30,23 @@ func (f *maxAttemptsFunction) Definition(_ context.Context, _ function.Definitio
 			"`retries` times in memory on each delivery. Fails for 0 (Event Mesh reads a redelivery count of 0 as unlimited), " +
 			"negative values and values out of range.",
 		Parameters: []function.Parameter{
-			function.Int64Parameter{Name: "redeliveries", MarkdownDescription: "The queue's `max_redelivery_count`, 1 to 255."},
-			function.Int64Parameter{Name: "retries", MarkdownDescription: "The AMQP sender's `max_number_of_retries`, 1 to 99."},
+			// Number parameters, so that 1.5 gets a clear answer instead of a conversion error.
+			function.NumberParameter{Name: "redeliveries", MarkdownDescription: "The queue's `max_redelivery_count`, a whole number from 1 to 255."},
+			function.NumberParameter{Name: "retries", MarkdownDescription: "The AMQP sender's `max_number_of_retries`, a whole number from 1 to 99."},
 		},
 		Return: function.Int64Return{},
 	}
 }
 
 func (f *maxAttemptsFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
-	var redeliveries, retries int64
-	resp.Error = function.ConcatFuncErrors(req.Arguments.Get(ctx, &redeliveries, &retries))
+	var rawRedeliveries, rawRetries *big.Float
+	resp.Error = function.ConcatFuncErrors(req.Arguments.Get(ctx, &rawRedeliveries, &rawRetries))
 	if resp.Error != nil {
+		return
+	}
+	redeliveries, e1 := wholeArgument(rawRedeliveries, 0, "redeliveries", 1, rules.MaxRedeliveryCountLimit)
+	retries, e2 := wholeArgument(rawRetries, 1, "retries", 1, rules.MaxRetriesLimit)
+	if resp.Error = function.ConcatFuncErrors(e1, e2); resp.Error != nil {
 		return
 	}
 	n, err := rules.MaxAttempts(redeliveries, retries)

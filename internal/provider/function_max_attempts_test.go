@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"regexp"
 	"strconv"
 	"testing"
 
@@ -28,10 +27,12 @@ func TestAccFunctionMaxAttempts(t *testing.T) {
 		{"256, 1", `255`},
 		{"5, 0", `(?i)retries`},
 		{"5, 100", `99`},
+		{"1.5, 1", `redeliveries = 1.5: redeliveries must be a whole number from 1 to 255`},
+		{"5, 1e20", `retries = 1e\+20: retries must be a whole number from 1 to 99`},
 	} {
 		steps = append(steps, resource.TestStep{
 			Config:      `output "n" { value = provider::sapmessaging::max_attempts(` + c.args + `) }`,
-			ExpectError: regexp.MustCompile(c.want),
+			ExpectError: wrapped(c.want),
 		})
 	}
 	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"math/big"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
@@ -29,16 +30,22 @@ func (f *redeliveriesForFunction) Definition(_ context.Context, _ function.Defin
 			"recipe: attempts spent on persistent redeliveries that end in the dead message queue). Fails below 3, the smallest " +
 			"total that recipe reaches, and above 257.",
 		Parameters: []function.Parameter{
-			function.Int64Parameter{Name: "total_attempts", MarkdownDescription: "How many executions one message may cost at most, 3 to 257."},
+			// A number parameter, so that 1.5 gets a clear answer instead of a conversion error.
+			function.NumberParameter{Name: "total_attempts", MarkdownDescription: "How many executions one message may cost at most, a whole number from 3 to 257."},
 		},
 		Return: function.Int64Return{},
 	}
 }
 
 func (f *redeliveriesForFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
-	var total int64
-	resp.Error = function.ConcatFuncErrors(req.Arguments.Get(ctx, &total))
+	var raw *big.Float
+	resp.Error = function.ConcatFuncErrors(req.Arguments.Get(ctx, &raw))
 	if resp.Error != nil {
+		return
+	}
+	total, e := wholeArgument(raw, 0, "total_attempts", 3, 257)
+	if e != nil {
+		resp.Error = e
 		return
 	}
 	r, err := rules.RedeliveriesFor(total)

@@ -26,6 +26,8 @@ output "round_trip" { value = provider::sapmessaging::max_attempts(provider::sap
 			},
 			{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(2) }`, ExpectError: regexp.MustCompile(`3`)},
 			{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(258) }`, ExpectError: regexp.MustCompile(`257`)},
+			{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(7.5) }`,
+				ExpectError: wrapped(`total_attempts = 7.5: total_attempts must be a whole number from 3 to 257`)},
 		},
 	})
 }

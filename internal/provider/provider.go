@@ -88,6 +88,8 @@ type providerData struct {
 	// flows reads integration flows once per run and serializes and
 	// coalesces the writes to each flow; set together with cloudIntegration.
 	flows *cpi.Flows
+	// links holds the dead message queue links of this run, for the cycle check.
+	links dmqLinks
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -103,7 +105,7 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 			"event_mesh": schema.SingleNestedAttribute{
 				MarkdownDescription: "Connection to the SAP Event Mesh management API. Give `service_key` (the BTP service key JSON, " +
 					"verbatim) or the four explicit fields. When left out, the provider reads `" + EnvEventMeshServiceKey +
-					"` (JSON text or a path to a JSON file).",
+					"` (JSON text or a path to a JSON file); an empty or blank `service_key` is an error, not a fallback.",
 				Optional: true,
 				Attributes: map[string]schema.Attribute{
 					"service_key": schema.StringAttribute{
@@ -132,7 +134,8 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 			},
 			"cloud_integration": schema.SingleNestedAttribute{
 				MarkdownDescription: "Connection to the SAP Cloud Integration OData API (Process Integration Runtime, plan `api`). " +
-					"Give `service_key` or the four explicit fields. When left out, the provider reads `" + EnvCloudIntegrationServiceKey + "`.",
+					"Give `service_key` or the four explicit fields. When left out, the provider reads `" + EnvCloudIntegrationServiceKey + "`; " +
+					"an empty or blank `service_key` is an error, not a fallback.",
 				Optional: true,
 				Attributes: map[string]schema.Attribute{
 					"service_key": schema.StringAttribute{
@@ -167,12 +170,14 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 				},
 			},
 			"max_retries": schema.Int64Attribute{
+				CustomType: wholeNumber(0, 20),
 				MarkdownDescription: "How often one HTTP request is retried on 429, 5xx and connection errors, including a refused connection " +
 					"and a failed name lookup or TLS handshake. Defaults to 5.",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(0, 20)},
 			},
 			"request_timeout_seconds": schema.Int64Attribute{
+				CustomType:          wholeNumber(1, 600),
 				MarkdownDescription: "The timeout of one HTTP attempt, in seconds. Defaults to 60.",
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.Between(1, 600)},
@@ -348,9 +353,18 @@ func (s connectionSection) resolve(v connectionValues, diags *diag.Diagnostics) 
 		}
 	}
 	c := connection{url: v.url.ValueString(), tokenURL: v.tokenURL.ValueString(), clientID: v.clientID.ValueString(), clientSecret: v.clientSecret.ValueString()}
-	explicit := c.url != "" || c.tokenURL != "" || c.clientID != "" || c.clientSecret != ""
+	// A field that is set counts as set even when empty: only a block without any of them
+	// falls back to the environment, which may name another instance.
+	explicit := !v.url.IsNull() || !v.tokenURL.IsNull() || !v.clientID.IsNull() || !v.clientSecret.IsNull()
 	keyText, source := v.serviceKey.ValueString(), s.attr+".service_key"
-	if keyText == "" && !explicit {
+	if !v.serviceKey.IsNull() && strings.TrimSpace(keyText) == "" {
+		diags.AddAttributeError(attr.AtName("service_key"), "Empty "+s.title+" Service Key",
+			fmt.Sprintf("The %s block sets service_key, but it is empty. The provider does not fall back to %s then: an empty value "+
+				"(for example from a variable or file that is not filled) would silently connect to whatever instance the environment names. "+
+				"Set service_key to %s, or remove the attribute to use %s.", s.attr, s.env, s.keyHint, s.env))
+		return connection{}, false
+	}
+	if v.serviceKey.IsNull() && !explicit {
 		keyText, source = os.Getenv(s.env), s.env
 	}
 	switch {

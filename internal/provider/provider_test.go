@@ -131,6 +131,11 @@ resource "sapmessaging_queue" "q" {
 			`Invalid Event Mesh Connection.*https`},
 		{`cloud_integration = { service_key = "{\"oauth\": {}}" }`, `Invalid Cloud Integration Service Key.*missing`},
 		{``, `Event Mesh Not Configured.*SAPMESSAGING_EVENT_MESH_SERVICE_KEY`},
+		// Set but empty or blank: an error, not the environment variable.
+		{`event_mesh = { service_key = "" }`, `Empty Event Mesh Service Key.*does not fall back`},
+		{`event_mesh = { service_key = "  \n" }`, `Empty Event Mesh Service Key`},
+		{`cloud_integration = { service_key = "" }`, `Empty Cloud Integration Service Key`},
+		{`event_mesh = { management_url = "" }`, `Missing Event Mesh Setting`},
 	}
 	var ts []resource.TestStep
 	for _, s := range steps {
@@ -139,8 +144,19 @@ resource "sapmessaging_queue" "q" {
 			ExpectError: wrapped(s.want),
 		})
 	}
-	// The environment of the parallel tests must not configure the provider here.
+	// The environment must not configure the provider here, except for the steps that show that
+	// an empty service key does not fall back to it.
 	t.Setenv(EnvEventMeshServiceKey, "")
 	t.Setenv(EnvCloudIntegrationServiceKey, "")
+	env := newTestEnv(t)
+	for i := range ts {
+		if strings.Contains(ts[i].Config, `service_key = "`) && !strings.Contains(ts[i].Config, `service_key = "{`) || strings.Contains(ts[i].Config, `management_url = ""`) {
+			// A working connection in the environment, which must not be used.
+			ts[i].PreConfig = func() {
+				t.Setenv(EnvEventMeshServiceKey, string(env.srv.EventMeshKey()))
+				t.Setenv(EnvCloudIntegrationServiceKey, string(env.srv.CloudIntegrationKey()))
+			}
+		}
+	}
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: ts})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -143,54 +144,81 @@ func sameOrUnset[T comparable](want, have *T, zero T) bool {
 	return have != nil && *have == *want
 }
 
-// deleteQueue deletes a queue unless it holds messages and force is false. With dmq set it also
-// refuses while another queue still names it as its dead message queue.
-func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force, dmq bool, diags *diag.Diagnostics) {
-	q, err := c.GetQueue(ctx, name)
-	if errors.Is(err, eventmesh.ErrNotFound) {
-		return
-	}
+// deleteQueue deletes a queue unless it holds messages and force is false, or another queue still
+// names it as its dead message queue. One GET /queues answers both: the queue's counters and
+// every queue's deadMsgQueue. Any queue can be a dead message queue (Event Mesh takes the name of
+// any existing queue), so the guard covers sapmessaging_queue as well as
+// sapmessaging_dead_message_queue.
+func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force bool, diags *diag.Diagnostics) {
+	all, err := c.ListQueues(ctx)
 	if err != nil {
-		diags.AddError("Cannot Read Queue Before Deleting", queueErrorDetail(name, err))
+		diags.AddError("Cannot List Queues Before Deleting", listErrorDetail(
+			fmt.Sprintf("checking whether the queue %q holds messages or is another queue's dead message queue", name), err))
 		return
 	}
-	held := deref(q.MessageCount) + deref(q.UnacknowledgedMessageCount)
-	if held > 0 && !force {
+	var q *eventmesh.Queue
+	var users []string
+	for i := range all {
+		other := &all[i]
+		switch {
+		case other.Name == name:
+			q = other
+		case other.DeadMsgQueue != nil && *other.DeadMsgQueue == name:
+			users = append(users, other.Name)
+		}
+	}
+	if q == nil {
+		// A queue missing from the list is confirmed with one GET, as a read does.
+		q, err = c.GetQueue(ctx, name)
+		if errors.Is(err, eventmesh.ErrNotFound) {
+			return
+		}
+		if err != nil {
+			diags.AddError("Cannot Read Queue Before Deleting", queueErrorDetail(name, err))
+			return
+		}
+	}
+	if held, unacked := heldMessages(q); held > 0 && !force {
 		diags.AddError("Queue Holds Messages",
-			fmt.Sprintf("The queue %q holds %d message(s) (%d unacknowledged). Deleting it would discard them, so it was not deleted. "+
+			fmt.Sprintf("The queue %q holds %d message(s), %d of them delivered and not yet acknowledged. Deleting it would discard them, so it was not deleted. "+
 				"If Terraform replaces the queue because it is tainted (an earlier apply was interrupted while creating it, and the "+
 				"messages arrived since), run terraform untaint on this resource and apply again: the apply then updates the queue in "+
 				"place and keeps the messages. Otherwise consume or move the messages first, or set force_destroy = true and apply it "+
 				"before destroying the queue.",
-				name, held, deref(q.UnacknowledgedMessageCount)))
+				name, held, unacked))
 		return
 	}
-	if dmq {
-		all, err := c.ListQueues(ctx)
-		if err != nil {
-			diags.AddError("Cannot List Queues Before Deleting", queueErrorDetail(name, err))
-			return
-		}
-		var users []string
-		for _, other := range all {
-			if other.Name != name && other.DeadMsgQueue != nil && *other.DeadMsgQueue == name {
-				users = append(users, other.Name)
-			}
-		}
-		if len(users) > 0 {
-			diags.AddError("Dead Message Queue Still In Use",
-				fmt.Sprintf("The dead message queue %q is still named as dead_message_queue by %s. Deleting it would make their dead messages "+
-					"disappear, so it was not deleted. Point those queues at another dead message queue, or remove the setting, before destroying this one. "+
-					"When one apply both removes the setting and destroys this queue, Terraform destroys the dead message queue first: "+
-					"apply the change of the queues alone first (terraform apply -target=<queue address>), and declare dead message queues "+
-					"with lifecycle { create_before_destroy = true } so that one apply does both in the safe order.",
-					name, strings.Join(users, ", ")))
-			return
-		}
+	if len(users) > 0 {
+		sort.Strings(users)
+		diags.AddError("Dead Message Queue Still In Use",
+			fmt.Sprintf("The queue %q is still named as dead_message_queue by %s. Deleting it would make their dead messages "+
+				"disappear, so it was not deleted. Point those queues at another dead message queue, or remove the setting, before destroying this one. "+
+				"When one apply both removes the setting and destroys this queue, Terraform destroys the dead message queue first: "+
+				"apply the change of the queues alone first (terraform apply -target=<queue address>), and declare dead message queues "+
+				"with lifecycle { create_before_destroy = true } so that one apply does both in the safe order.",
+				name, strings.Join(users, ", ")))
+		return
 	}
 	if err := c.DeleteQueue(ctx, name); err != nil && !errors.Is(err, eventmesh.ErrNotFound) {
 		diags.AddError("Cannot Delete Queue", queueErrorDetail(name, err))
 	}
+}
+
+// heldMessages returns how many messages q holds and how many of them are delivered but not yet
+// acknowledged. messageCount is the number of messages in the queue; a message delivered with
+// QoS 1 stays in the queue until it is acknowledged, so unacknowledgedMessageCount counts a part
+// of messageCount, not an addition to it (the management API lists both as read-only counters of
+// the queue, see the reference notes on the Event Mesh management API, and the emulator counts them so). The larger
+// of the two stands for the total in case a service reports them apart.
+func heldMessages(q *eventmesh.Queue) (held, unacked int64) {
+	unacked = deref(q.UnacknowledgedMessageCount)
+	return max(deref(q.MessageCount), unacked), unacked
+}
+
+// listErrorDetail explains a failed GET /queues made while doing what.
+func listErrorDetail(doing string, err error) string {
+	return fmt.Sprintf("The Event Mesh management API failed listing queues (GET /queues) while %s: %s. Check the provider's connection and "+
+		"the service's status, then run the command again; TF_LOG=debug shows each request.", doing, clause(err))
 }
 
 func queueErrorDetail(name string, err error) string {
@@ -203,9 +231,11 @@ func clause(err error) string {
 	return strings.TrimRight(err.Error(), ". ")
 }
 
-func deref(p *int64) int64 {
+// deref returns *p, or the zero value for nil.
+func deref[T any](p *T) T {
+	var zero T
 	if p == nil {
-		return 0
+		return zero
 	}
 	return *p
 }
@@ -286,6 +316,9 @@ func createQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 		resp.Diagnostics.AddError("Queue Already Exists", alreadyExistsDetail(typeName, name))
 		return
 	}
+	if !d.checkDMQLinks(ctx, name, deref(settings.DeadMsgQueue), false, &resp.Diagnostics) {
+		return
+	}
 	// On failure putQueue reports the error and returns the queue only if the service holds it,
 	// so the state records exactly what exists.
 	q, unknown, err := putQueue(ctx, d.eventMesh, name, settings, &resp.Diagnostics)
@@ -331,6 +364,9 @@ func updateQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 		return
 	}
 	pp, sp := P(&plan), P(&state)
+	if !d.checkDMQLinks(ctx, pp.queueName(), deref(pp.settings().DeadMsgQueue), false, &resp.Diagnostics) {
+		return
+	}
 	q, unknown, err := putQueue(ctx, d.eventMesh, pp.queueName(), pp.settings(), &resp.Diagnostics)
 	if unknown {
 		// The prior state stays: the next refresh reads which settings the queue holds.
@@ -350,12 +386,12 @@ func updateQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 	}
 }
 
-func deleteQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *providerData, dmq bool, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+func deleteQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *providerData, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state M
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !d.eventMeshOrError(&resp.Diagnostics) {
 		return
 	}
 	p := P(&state)
-	deleteQueue(ctx, d.eventMesh, p.queueName(), p.forceDestroy(), dmq, &resp.Diagnostics)
+	deleteQueue(ctx, d.eventMesh, p.queueName(), p.forceDestroy(), &resp.Diagnostics)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -103,6 +104,7 @@ func (r *amqpSenderResource) Schema(ctx context.Context, _ resource.SchemaReques
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"max_number_of_retries": schema.Int64Attribute{
+				CustomType: wholeNumber(1, rules.MaxRetriesLimit),
 				MarkdownDescription: "Max. Number of Retries: in-memory retries of the adapter on each delivery, 1 to 99. **Must be set**: " +
 					"empty retries endlessly and 0 hands every redelivered message its outcome unprocessed. 1 is recommended; " +
 					"spend further attempts on the queue's redeliveries.",
@@ -116,12 +118,14 @@ func (r *amqpSenderResource) Schema(ctx context.Context, _ resource.SchemaReques
 				Default:  stringdefault.StaticString("REJECTED"),
 			},
 			"max_prefetched_messages": schema.Int64Attribute{
+				CustomType:          wholeNumber(1, rules.MaxPrefetchLimit),
 				MarkdownDescription: "Max. Number of Prefetched Messages, 1 to 100. Keep it at 1 for flows slower than a minute. Defaults to the flow's value.",
 				Optional:            true,
 				Computed:            true,
 				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
 			"concurrent_processes": schema.Int64Attribute{
+				CustomType:          wholeNumber(1, rules.MaxConcurrentLimit),
 				MarkdownDescription: "Number of Concurrent Processes, 1 to 99. Use 1 while testing. Defaults to the flow's value.",
 				Optional:            true,
 				Computed:            true,
@@ -136,15 +140,18 @@ func (r *amqpSenderResource) Schema(ctx context.Context, _ resource.SchemaReques
 			},
 			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true}),
 			"queue_max_redelivery_count": schema.Int64Attribute{
+				CustomType: wholeNumber(1, rules.MaxRedeliveryCountLimit),
 				MarkdownDescription: "The `max_redelivery_count` of the Event Mesh queue the flow consumes, usually " +
 					"`sapmessaging_queue.<name>.max_redelivery_count`. Used only for `worst_case_attempts` and the budget check.",
 				Optional: true,
 			},
 			"max_total_attempts": schema.Int64Attribute{
+				CustomType:          wholeNumber(3, math.MaxInt64),
 				MarkdownDescription: "A budget: the plan fails when `worst_case_attempts` exceeds it and names the cheapest setting that fits.",
 				Optional:            true,
 			},
 			"expected_processing_seconds": schema.Int64Attribute{
+				CustomType: wholeNumber(1, math.MaxInt64),
 				MarkdownDescription: "How long one execution of the flow takes. Above 60 with more than one prefetched message the plan warns " +
 					"that redelivery locks expire inside the prefetched batch.",
 				Optional: true,
@@ -463,6 +470,12 @@ func (r *amqpSenderResource) Read(ctx context.Context, req resource.ReadRequest,
 		return
 	}
 	if !r.read(ctx, &state, &resp.Diagnostics) {
+		if imported, d := req.Private.GetKey(ctx, privateImported); len(imported) > 0 && !d.HasError() {
+			// Importing a flow that does not exist: no state, so Terraform reports that it
+			// cannot import a non-existent remote object.
+			resp.State.RemoveResource(ctx)
+			return
+		}
 		resp.Diagnostics.AddWarning("Integration Flow Not Found",
 			fmt.Sprintf("The iFlow %q no longer exists on the tenant. The state keeps its last known settings; this resource does not create flows. "+
 				"Restore the flow, or remove the resource with terraform state rm.", state.IflowID.ValueString()))
@@ -471,16 +484,20 @@ func (r *amqpSenderResource) Read(ctx context.Context, req resource.ReadRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
+
+// privateImported marks a state that ImportState has just made and no read has confirmed yet.
+const privateImported = "imported"
 
 func (r *amqpSenderResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
 	tflog.Info(ctx, "sapmessaging_amqp_sender removed from state; the iFlow and its deployment stay as they are")
 }
 
 func (r *amqpSenderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id, channel, _ := strings.Cut(req.ID, ",")
-	if id == "" {
+	id, channel, hasChannel := strings.Cut(req.ID, ",")
+	if strings.TrimSpace(id) == "" || hasChannel && strings.TrimSpace(channel) == "" {
 		resp.Diagnostics.AddError("Invalid Import ID",
 			fmt.Sprintf("The import ID %q is not of the form IFLOW_ID or IFLOW_ID,CHANNEL. Use the integration flow's ID, "+
 				"followed by a comma and the AMQP sender's message flow name when the flow has more than one.", req.ID))
@@ -493,4 +510,5 @@ func (r *amqpSenderResource) ImportState(ctx context.Context, req resource.Impor
 	if channel != "" {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("channel"), channel)...)
 	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
 }

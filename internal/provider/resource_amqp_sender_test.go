@@ -300,3 +300,36 @@ func TestAccAMQPSender_flowDeleted(t *testing.T) {
 		},
 	})
 }
+
+// Importing a flow that does not exist, or an ID with an empty part, fails and leaves no state.
+func TestAccAMQPSender_importMissing(t *testing.T) {
+	env := newTestEnv(t)
+	config := env.config(senderHCL(""))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:             config,
+				ResourceName:       senderAddr,
+				ImportState:        true,
+				ImportStateId:      senderFlowID,
+				ImportStatePersist: true,
+				ExpectError:        wrapped(`Cannot import non-existent remote object`),
+			},
+			{
+				Config:        config,
+				ResourceName:  senderAddr,
+				ImportState:   true,
+				ImportStateId: senderFlowID + ",",
+				ExpectError:   wrapped(`Invalid Import ID .*IFLOW_ID,CHANNEL`),
+			},
+			{
+				Config:        config,
+				ResourceName:  senderAddr,
+				ImportState:   true,
+				ImportStateId: " ,Returns",
+				ExpectError:   wrapped(`Invalid Import ID`),
+			},
+		},
+	})
+}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"math"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -22,6 +23,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*queueResource)(nil)
 	_ resource.ResourceWithImportState    = (*queueResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*queueResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*queueResource)(nil)
 )
 
 // NewQueueResource returns the sapmessaging_queue resource.
@@ -72,6 +74,7 @@ func (r *queueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			},
 			"access_type": accessTypeAttribute(),
 			"max_redelivery_count": schema.Int64Attribute{
+				CustomType: wholeNumber(1, rules.MaxRedeliveryCountLimit),
 				MarkdownDescription: "How often Event Mesh redelivers a message that was not acknowledged before it moves it to " +
 					"`dead_message_queue`: 1 to 255. **Must be set**: in Event Mesh 0 and an empty value both mean *unlimited* " +
 					"redelivery, so the plan refuses them. With an AMQP sender the worst case per message is " +
@@ -91,13 +94,14 @@ func (r *queueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 				Default:             booldefault.StaticBool(false),
 			},
 			"max_ttl": schema.Int64Attribute{
+				CustomType:          wholeNumber(1, rules.MaxTTLLimit),
 				MarkdownDescription: "The maximum time to live of a message in seconds, 1 to 604800 (7 days). Needs `respect_ttl = true`.",
 				Optional:            true,
 			},
-			"max_queue_size_in_bytes":             sizeAttribute("The maximum size of the queue in bytes, up to 1572864000 (1.5 GB). Defaults to the service's value."),
-			"max_message_size_in_bytes":           sizeAttribute("The maximum size of one message in bytes. Defaults to the service's value."),
-			"max_queue_message_count":             sizeAttribute("The maximum number of messages in the queue. Defaults to the service's value."),
-			"max_delivered_unacked_msgs_per_flow": sizeAttribute("The maximum number of delivered but unacknowledged messages per consumer flow. Defaults to the service's value."),
+			"max_queue_size_in_bytes":             sizeAttribute("The maximum size of the queue in bytes, up to 1572864000 (1.5 GB). Defaults to the service's value.", rules.MaxQueueSizeInBytes),
+			"max_message_size_in_bytes":           sizeAttribute("The maximum size of one message in bytes. Defaults to the service's value.", rules.MaxMessageSizeInBytes),
+			"max_queue_message_count":             sizeAttribute("The maximum number of messages in the queue. Defaults to the service's value.", math.MaxInt64),
+			"max_delivered_unacked_msgs_per_flow": sizeAttribute("The maximum number of delivered but unacknowledged messages per consumer flow. Defaults to the service's value.", math.MaxInt64),
 			"force_destroy":                       forceDestroyAttribute(),
 		},
 	}
@@ -112,8 +116,9 @@ func accessTypeAttribute() schema.StringAttribute {
 	}
 }
 
-func sizeAttribute(description string) schema.Int64Attribute {
+func sizeAttribute(description string, hi int64) schema.Int64Attribute {
 	return schema.Int64Attribute{
+		CustomType:          wholeNumber(1, hi),
 		MarkdownDescription: description,
 		Optional:            true,
 		Computed:            true,
@@ -153,6 +158,21 @@ func (r *queueResource) ValidateConfig(ctx context.Context, req resource.Validat
 		MaxQueueMessageCount:           int64Value(m.MaxQueueMessageCount),
 		MaxDeliveredUnackedMsgsPerFlow: int64Value(m.MaxDeliveredUnackedMsgsPerFlow),
 	}))
+}
+
+// ModifyPlan refuses a dead message queue that leads back to the queue, across the queues the
+// service holds and the other queues of the plan, and warns about a dead message queue that has
+// one of its own.
+func (r *queueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan queueModel
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	if resp.Diagnostics.HasError() || plan.Name.IsUnknown() || plan.DeadMessageQueue.IsUnknown() {
+		return
+	}
+	r.data.checkDMQLinks(ctx, plan.Name.ValueString(), plan.DeadMessageQueue.ValueString(), true, &resp.Diagnostics)
 }
 
 func (m *queueModel) settings() eventmesh.QueueSettings {
@@ -203,7 +223,7 @@ func (r *queueResource) Update(ctx context.Context, req resource.UpdateRequest, 
 }
 
 func (r *queueResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	deleteQueueResource[queueModel](ctx, r.data, false, req, resp)
+	deleteQueueResource[queueModel](ctx, r.data, req, resp)
 }
 
 func (r *queueResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

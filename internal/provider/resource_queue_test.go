@@ -174,6 +174,8 @@ resource "sapmessaging_queue" "q" {
 		{"max_redelivery_count = 5\ndead_message_queue = \"acme/crm/prod/dmq\"\nmax_ttl = 60", `Max TTL Without Respect TTL`},
 		{"max_redelivery_count = 5\ndead_message_queue = \"acme/crm/prod/dmq\"\nrespect_ttl = true\nmax_ttl = 604801", `Invalid Max TTL`},
 		{"max_redelivery_count = 5\ndead_message_queue = \"acme/crm/prod/dmq\"\naccess_type = \"SHARED\"", `Invalid Access Type`},
+		{"max_redelivery_count = 5\ndead_message_queue = \"\"", `Empty Dead Message Queue .*dead_message_queue = "" names no queue.*remove the attribute`},
+		{"max_redelivery_count = 5\ndead_message_queue = \"acme/crm/prod/../dmq\"", `Invalid Dead Message Queue Name .*segment 4 .* is ".."`},
 	}
 	var ts []resource.TestStep
 	for _, s := range steps {
@@ -188,6 +190,16 @@ resource "sapmessaging_queue" "q" {
 `),
 		PlanOnly:    true,
 		ExpectError: regexp.MustCompile(`Invalid Queue Name`),
+	})
+	ts = append(ts, resource.TestStep{
+		Config: env.config(`
+resource "sapmessaging_queue" "q" {
+  name                 = "acme/crm/prod/prüfung"
+  max_redelivery_count = 5
+}
+`),
+		PlanOnly:    true,
+		ExpectError: wrapped(`Invalid Queue Name .*contains the character 'ü' \(U\+00FC\) at byte 16`),
 	})
 	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: ts})
 	if n := env.srv.Stats().ManagementCalls; n != 0 {

@@ -216,7 +216,8 @@ data "sapmessaging_queue" "orders" {
 		t.Fatalf("plan after apply: exit %d, want 0 (no changes):\n%s", r.exitCode, r.output)
 	}
 	wrong := record("wrong secret", runTerraform(t, tf, wrongDir, cliConfig, "plan", "-input=false", "-no-color"))
-	if wrong.exitCode == 0 || !strings.Contains(wrong.output, "client secret") {
+	// Terraform wraps diagnostics at any space.
+	if wrong.exitCode == 0 || !strings.Contains(strings.Join(strings.Fields(wrong.output), " "), "client secret") {
 		t.Fatalf("the plan with a wrong client secret did not fail with a hint at the secret (exit %d):\n%s", wrong.exitCode, wrong.output)
 	}
 	if st := srv.Stats(); st.Statuses[403] == 0 {

@@ -1,23 +1,24 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Terraform attribute names of the queue resources.
 const (
-	attrName               = "name"
-	attrAccessType         = "access_type"
-	attrDeadMessageQueue   = "dead_message_queue"
-	attrMaxRedeliveryCount = "max_redelivery_count"
-	attrMaxTTL             = "max_ttl"
-	attrRespectTTL         = "respect_ttl"
-	attrMaxQueueSize       = "max_queue_size_in_bytes"
-	attrMaxMessageSize     = "max_message_size_in_bytes"
-	attrMaxQueueMessages   = "max_queue_message_count"
-	attrMaxUnackedPerFlow  = "max_delivered_unacked_msgs_per_flow"
-	// The default and maximum queue size (1.5 GB) and message size (1 MB):
-	// SAP-docs btp-integration-suite, ISuite_Event_Mesh/create-a-queue-95357fa.md.
-	maxQueueSizeInBytes     = 1572864000
-	maxMessageSizeInBytes   = 1000000
+	attrName                = "name"
+	attrAccessType          = "access_type"
+	attrDeadMessageQueue    = "dead_message_queue"
+	attrMaxRedeliveryCount  = "max_redelivery_count"
+	attrMaxTTL              = "max_ttl"
+	attrRespectTTL          = "respect_ttl"
+	attrMaxQueueSize        = "max_queue_size_in_bytes"
+	attrMaxMessageSize      = "max_message_size_in_bytes"
+	attrMaxQueueMessages    = "max_queue_message_count"
+	attrMaxUnackedPerFlow   = "max_delivered_unacked_msgs_per_flow"
+	maxQueueSizeInBytes     = MaxQueueSizeInBytes
+	maxMessageSizeInBytes   = MaxMessageSizeInBytes
 	recommendedRedeliveries = 5
 )
 
@@ -128,8 +129,14 @@ func checkDeadMessageQueue(r *report, q Queue) {
 	if q.DeadMessageQueue.IsUnknown() {
 		return
 	}
-	dmq, _ := q.DeadMessageQueue.get()
+	dmq, set := q.DeadMessageQueue.get()
 	name, nameKnown := q.Name.get()
+	if set && strings.TrimSpace(dmq) == "" && !q.IsDeadMessageQueue {
+		r.errorf("queue.dmq_empty", attrDeadMessageQueue, "Empty Dead Message Queue",
+			"dead_message_queue = %q names no queue: Event Mesh stores an empty name as no dead message queue at all, so the queue would have none "+
+				"and the state would never match the configuration. Set dead_message_queue to the full name of a queue, for example %q, or remove the attribute.", dmq, exampleDMQ(name, nameKnown))
+		return
+	}
 	if dmq == "" {
 		if !q.IsDeadMessageQueue {
 			r.warnf("queue.dmq_missing", attrDeadMessageQueue, "No Dead Message Queue",

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Limits of the Event Mesh queue name pattern
@@ -24,6 +25,10 @@ const queueNamePattern = `a queue name is at most 164 characters long in 1 to 20
 // ValidQueueName checks name against the Event Mesh queue name pattern
 // ^[a-zA-Z0-9-_.]{1,111}(?:/[a-zA-Z0-9-_.]{1,109}){0,19}$ and the documented
 // length limit of 164 characters, and says which part breaks them.
+//
+// A segment "." or ".." matches the pattern but is refused: in a URL path they mean "this level"
+// and "the level above", and HTTP clients, proxies and servers that normalise paths (RFC 3986,
+// section 5.2.4) may turn such a name into another queue's path.
 func ValidQueueName(name string) error {
 	if err := checkSegmentedName("queue name", name, isQueueNameByte, queueNamePattern); err != nil {
 		return err
@@ -31,8 +36,16 @@ func ValidQueueName(name string) error {
 	if len(name) > MaxQueueNameLength {
 		return fmt.Errorf("queue name %q is %d characters long, over the documented limit of %d; %s", name, len(name), MaxQueueNameLength, queueNamePattern)
 	}
+	for i, s := range strings.Split(name, "/") {
+		if s == "." || s == ".." {
+			return fmt.Errorf("segment %d of queue name %q is %q, which in a URL path means %s and may be resolved to another queue's path; "+
+				"use a segment with at least one letter, digit, \"-\" or \"_\"; %s", i+1, name, s, dotSegmentMeaning[s], queueNamePattern)
+		}
+	}
 	return nil
 }
+
+var dotSegmentMeaning = map[string]string{".": "\"this level\"", "..": "\"the level above\""}
 
 // checkSegmentedName checks a "/"-separated name of 1 to 20 segments, the first at
 // most 111 and the others at most 109 bytes of allowed characters.
@@ -40,9 +53,14 @@ func checkSegmentedName(kind, name string, allowed func(byte) bool, explain stri
 	if name == "" {
 		return fmt.Errorf("%s is empty; %s", kind, explain)
 	}
-	for i := 0; i < len(name); i++ {
-		if c := name[i]; c != '/' && !allowed(c) {
-			return fmt.Errorf("%s %q contains the character %q at byte %d; %s", kind, name, rune(c), i, explain)
+	for i, r := range name {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(name[i:], string(utf8.RuneError)):
+			return fmt.Errorf("%s %q contains the byte 0x%02x at byte %d, which is not UTF-8 text; %s", kind, name, name[i], i, explain)
+		case r >= utf8.RuneSelf:
+			return fmt.Errorf("%s %q contains the character %q (U+%04X) at byte %d; %s", kind, name, r, r, i, explain)
+		case r != '/' && !allowed(byte(r)):
+			return fmt.Errorf("%s %q contains the character %q at byte %d; %s", kind, name, r, i, explain)
 		}
 	}
 	segments := strings.Split(name, "/")

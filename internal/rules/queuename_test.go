@@ -13,7 +13,13 @@ var queueNameRE = regexp.MustCompile(`^[a-zA-Z0-9-_.]{1,111}(?:/[a-zA-Z0-9-_.]{1
 // matchesQueueNamePattern reports whether name matches
 // ^[a-zA-Z0-9-_.]{1,111}(?:/[a-zA-Z0-9-_.]{1,109}){0,19}$ and is at most 164
 // characters long, SAP's documented limit.
+// Segments "." and ".." match the pattern but are refused, so they count as not matching here.
 func matchesQueueNamePattern(name string) bool {
+	for _, s := range strings.Split(name, "/") {
+		if s == "." || s == ".." {
+			return false
+		}
+	}
 	return queueNameRE.MatchString(name) && strings.Count(name, "/") < maxNameSegments && len(name) <= 164
 }
 
@@ -35,7 +41,15 @@ func TestValidQueueName(t *testing.T) {
 		{"20 segments", strings.Repeat("a/", 19) + "a", ""},
 		{"empty", "", "empty"},
 		{"space", "acme/crm prod", `contains the character ' '`},
-		{"umlaut", "acme/crm/prüfung", "contains the character"},
+		{"umlaut", "acme/crm/prüfung", `contains the character 'ü' (U+00FC) at byte 11`},
+		{"umlaut first", "ö", `contains the character 'ö'`},
+		{"emoji", "acme/😀", `contains the character '😀'`},
+		{"invalid UTF-8", "acme/\xff", "contains the byte 0xff at byte 5, which is not UTF-8"},
+		{"dot segment", "acme/crm/prod/./orders", `segment 4 of queue name "acme/crm/prod/./orders" is "."`},
+		{"dot dot segment", "acme/crm/prod/..", `segment 4 of queue name "acme/crm/prod/.." is ".."`},
+		{"only dots", "..", `segment 1 of queue name ".." is ".."`},
+		{"dots inside a segment", "acme/crm/prod/v1.2/...x", ""},
+		{"three dots", "acme/crm/prod/...", ""},
 		{"leading slash", "/acme", "empty segment 1"},
 		{"trailing slash", "acme/", "empty segment 2"},
 		{"double slash", "acme//crm", "empty segment 2"},

@@ -71,12 +71,14 @@ func HasErrors(fs []Finding) bool {
 
 // Limits of SAP Event Mesh and the Cloud Integration AMQP sender adapter.
 const (
-	MaxRedeliveryCountLimit = 255    // Event Mesh queue maxRedeliveryCount (0 means unlimited).
-	MaxRetriesLimit         = 99     // AMQP sender Max. Number of Retries.
-	MaxTTLLimit             = 604800 // Event Mesh queue maxTtl in seconds (7 days).
-	DefaultDMQTTL           = 604800 // Time to live the provider gives a dead message queue, in seconds.
-	MaxPrefetchLimit        = 100    // AMQP sender Max. Number of Prefetched Messages.
-	MaxConcurrentLimit      = 99     // AMQP sender Number of Concurrent Processes.
+	MaxRedeliveryCountLimit = 255        // Event Mesh queue maxRedeliveryCount (0 means unlimited).
+	MaxRetriesLimit         = 99         // AMQP sender Max. Number of Retries.
+	MaxTTLLimit             = 604800     // Event Mesh queue maxTtl in seconds (7 days).
+	DefaultDMQTTL           = 604800     // Time to live the provider gives a dead message queue, in seconds.
+	MaxPrefetchLimit        = 100        // AMQP sender Max. Number of Prefetched Messages.
+	MaxConcurrentLimit      = 99         // AMQP sender Number of Concurrent Processes.
+	MaxQueueSizeInBytes     = 1572864000 // Event Mesh queue maxQueueSizeInBytes (1.5 GB).
+	MaxMessageSizeInBytes   = 1000000    // Event Mesh queue maxMessageSizeInBytes: default and maximum 1 MB (SAP-docs btp-integration-suite, ISuite_Event_Mesh/create-a-queue-95357fa.md).
 )
 
 // report collects findings in the order the rules run.

@@ -1,0 +1,244 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+)
+
+// A plain sapmessaging_queue that another queue names as its dead message queue is not deleted
+// while it is named: the other queue would point at nothing and its dead messages would vanish.
+func TestAccDeletionGuard_plainQueueUsedAsDMQ(t *testing.T) {
+	env := newTestEnv(t)
+	const (
+		name  = "acme/crm/prod/returns/parking"
+		other = "acme/crm/prod/returns"
+	)
+	ctx := context.Background()
+	config := env.configf(`
+resource "sapmessaging_queue" "parking" {
+  name                 = %q
+  max_redelivery_count = 5
+}
+`, name)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				Check: func(*terraform.State) error {
+					// Another team's queue, outside this state, uses the queue as its DMQ.
+					five, dmq := int64(5), name
+					_, _, err := env.eventMesh(t).PutQueue(ctx, other, eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq})
+					return err
+				},
+			},
+			{
+				Config:      config,
+				Destroy:     true,
+				ExpectError: wrapped(`Dead Message Queue Still In Use .*` + other + `.*create_before_destroy`),
+			},
+			{
+				Config: config,
+				Check: func(*terraform.State) error {
+					if _, ok := env.srv.Queue(name); !ok {
+						return fmt.Errorf("the queue named as dead message queue was deleted")
+					}
+					return env.eventMesh(t).DeleteQueue(ctx, other)
+				},
+			},
+		},
+		CheckDestroy: func(*terraform.State) error {
+			if _, ok := env.srv.Queue(name); ok {
+				return fmt.Errorf("the queue still exists once nothing names it")
+			}
+			return nil
+		},
+	})
+}
+
+// messageCount counts every message in the queue, the unacknowledged ones included: one message
+// consumed and not yet acknowledged is one message, not two.
+func TestAccDeletionGuard_messageCount(t *testing.T) {
+	env := newTestEnv(t)
+	const name = "acme/crm/prod/refunds"
+	config := env.configf(`
+resource "sapmessaging_queue" "q" {
+  name                 = %q
+  max_redelivery_count = 5
+  force_destroy        = %t
+}
+`, name, false)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				Check: func(*terraform.State) error {
+					ctx := context.Background()
+					m := env.messaging(t)
+					if err := m.Publish(ctx, name, []byte(`{"id":1}`), "application/json"); err != nil {
+						return err
+					}
+					msg, err := m.Consume(ctx, name)
+					if err != nil || msg == nil {
+						return fmt.Errorf("consuming the message: %v", err)
+					}
+					return nil
+				},
+			},
+			{
+				Config:      config,
+				Destroy:     true,
+				ExpectError: wrapped(`Queue Holds Messages .*holds 1 message\(s\), 1 of them delivered and not yet acknowledged`),
+			},
+			{Config: env.configf(`
+resource "sapmessaging_queue" "q" {
+  name                 = %q
+  max_redelivery_count = 5
+  force_destroy        = true
+}
+`, name)},
+		},
+	})
+}
+
+// Two queues that name each other as dead message queue are refused at plan, before anything
+// is written, whether both are new or one of them already exists on the service.
+func TestAccDeletionGuard_deadMessageQueueCycle(t *testing.T) {
+	env := newTestEnv(t)
+	const (
+		a = "acme/crm/prod/ping"
+		b = "acme/crm/prod/pong"
+		c = "acme/crm/prod/pang"
+	)
+	queue := func(res, name, dmq string) string {
+		return fmt.Sprintf(`
+resource "sapmessaging_queue" %q {
+  name                 = %q
+  max_redelivery_count = 5
+  dead_message_queue   = %q
+}
+`, res, name, dmq)
+	}
+	nothingWritten := func(*terraform.State) error {
+		for _, n := range []string{a, b, c} {
+			if _, ok := env.srv.Queue(n); ok {
+				return fmt.Errorf("queue %s was written", n)
+			}
+		}
+		return nil
+	}
+	ctx := context.Background()
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// Both new, named by literal strings: Terraform knows no order between them.
+				Config:      env.config(queue("a", a, b) + queue("b", b, a)),
+				ExpectError: wrapped(`Dead Message Queue Cycle .*(` + a + ` → ` + b + ` → ` + a + `|` + b + ` → ` + a + ` → ` + b + `)`),
+			},
+			{
+				// A longer cycle of three.
+				Config:      env.config(queue("a", a, b) + queue("b", b, c) + queue("c", c, a)),
+				ExpectError: wrapped(`Dead Message Queue Cycle .* → .* → .* → `),
+				Check:       nothingWritten,
+			},
+			{
+				// The service already holds pong → ping; the plan adds ping → pong.
+				PreConfig: func() {
+					if err := nothingWritten(nil); err != nil {
+						t.Fatal(err)
+					}
+					five, dmq := int64(5), a
+					if _, _, err := env.eventMesh(t).PutQueue(ctx, b, eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:      env.config(queue("a", a, b)),
+				ExpectError: wrapped(`Dead Message Queue Cycle .*` + a + ` → ` + b + ` → ` + a),
+			},
+			{
+				// Nothing was written; a chain without a cycle is applied (with a warning). References
+				// order the destroy: a queue goes before the queue it names.
+				PreConfig: func() {
+					if _, ok := env.srv.Queue(a); ok {
+						t.Fatal("the queue of the refused cycle was written")
+					}
+					if err := env.eventMesh(t).DeleteQueue(ctx, b); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: env.config(strings.Replace(queue("a", a, b), `"`+b+`"`, "sapmessaging_queue.b.name", 1) +
+					strings.Replace(queue("b", b, c), `"`+c+`"`, "sapmessaging_dead_message_queue.c.name", 1) + fmt.Sprintf(`
+resource "sapmessaging_dead_message_queue" "c" {
+  name = %q
+}
+`, c)),
+			},
+		},
+	})
+}
+
+// An ordinary queue imported as sapmessaging_dead_message_queue shows in the plan that the
+// apply resets its redelivery count and removes its dead message queue.
+func TestAccDeletionGuard_importOrdinaryQueueAsDMQ(t *testing.T) {
+	env := newTestEnv(t)
+	const (
+		name  = "acme/crm/prod/audit"
+		other = "acme/crm/prod/audit/dmq"
+		addr  = "sapmessaging_dead_message_queue.audit"
+	)
+	ctx := context.Background()
+	config := env.configf(`
+resource "sapmessaging_dead_message_queue" "audit" {
+  name = %q
+}
+`, name)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					em := env.eventMesh(t)
+					ttl, yes, five, dmq := int64(604800), true, int64(5), other
+					if _, _, err := em.PutQueue(ctx, other, eventmesh.QueueSettings{MaxTTL: &ttl, RespectTTL: &yes}); err != nil {
+						t.Fatal(err)
+					}
+					if _, _, err := em.PutQueue(ctx, name, eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq, MaxTTL: &ttl, RespectTTL: &yes}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:             config,
+				ResourceName:       addr,
+				ImportState:        true,
+				ImportStateId:      name,
+				ImportStatePersist: true,
+			},
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(0)),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("dead_message_queue"), knownvalue.Null()),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(0)),
+				},
+			},
+		},
+	})
+}

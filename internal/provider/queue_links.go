@@ -1,0 +1,84 @@
+package provider
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
+)
+
+// dmqLinks holds, for one run of the provider, each queue's dead message queue as the service
+// held it when first needed (one GET /queues, shared with the reads of the run) and as the plans
+// of this run set it. Terraform plans one resource at a time, so a cycle of several queues shows
+// only across resources: each queue's plan is checked against what the service holds and what
+// the other plans set, and the last queue of a cycle to be planned reports it. Before each write
+// the check runs again.
+type dmqLinks struct {
+	mu      sync.Mutex
+	current map[string]string // nil until loaded
+	planned map[string]string
+}
+
+// currentLinks returns the dead message queues the service held when first asked in this run.
+func (d *providerData) currentLinks(ctx context.Context) (map[string]string, error) {
+	d.links.mu.Lock()
+	cur := d.links.current
+	d.links.mu.Unlock()
+	if cur != nil {
+		return cur, nil
+	}
+	s, err := d.eventMesh.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cur = s.DeadMessageQueues()
+	d.links.mu.Lock()
+	defer d.links.mu.Unlock()
+	if d.links.current == nil {
+		d.links.current = cur
+	}
+	return d.links.current, nil
+}
+
+// checkDMQLinks checks that queue naming dmq ("" for none) forms no dead message queue cycle and,
+// at plan (warn), warns about a chain; then it records dmq as what this run plans for queue. It
+// returns false when it added an error. Without an Event Mesh connection it checks nothing.
+func (d *providerData) checkDMQLinks(ctx context.Context, queue, dmq string, warn bool, diags *diag.Diagnostics) bool {
+	if d == nil || d.eventMesh == nil || queue == "" {
+		return true
+	}
+	cur, err := d.currentLinks(ctx)
+	if err != nil && dmq != "" && warn {
+		diags.AddAttributeWarning(path.Root("dead_message_queue"), "Dead Message Queue Cycle Not Checked",
+			listErrorDetail("checking whether the dead message queues of "+queue+" lead back to it", err))
+	}
+	d.links.mu.Lock()
+	defer d.links.mu.Unlock()
+	if d.links.planned == nil {
+		d.links.planned = map[string]string{}
+	}
+	var findings []rules.Finding
+	if dmq != "" {
+		findings = rules.CheckDeadMessageQueueLinks(queue, dmq, rules.LinkSet{Current: cur, Planned: d.links.planned})
+	}
+	d.links.planned[queue] = dmq
+	if !warn {
+		findings = slices.DeleteFunc(findings, func(f rules.Finding) bool { return f.Severity != rules.SeverityError })
+	}
+	appendFindings(diags, findings)
+	return !rules.HasErrors(findings)
+}
+
+// setPlan writes *m as the planned new state.
+func setPlan[M any](ctx context.Context, p *tfsdk.Plan, m *M) diag.Diagnostics {
+	v, diags := encodeModel(ctx, p.Schema, m)
+	if !diags.HasError() {
+		p.Raw = v
+	}
+	return diags
+}

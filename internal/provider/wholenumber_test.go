@@ -1,0 +1,62 @@
+package provider
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// Every whole-number attribute given 1.5 or 1e20 says which attribute and which range, instead of
+// a conversion error that blames the provider.
+func TestAccWholeNumber_attributes(t *testing.T) {
+	env := newTestEnv(t)
+	queue := func(attr, v string) string {
+		return env.configf(`
+resource "sapmessaging_queue" "q" {
+  name                 = "acme/crm/prod/orders"
+  max_redelivery_count = 5
+  dead_message_queue   = "acme/crm/prod/orders/dmq"
+  %s = %s
+}
+`, attr, v)
+	}
+	cases := []struct{ config, want string }{
+		{queue("max_ttl", "1.5"), `max_ttl = 1.5: max_ttl must be a whole number from 1 to 604800`},
+		{queue("max_queue_size_in_bytes", "1e20"), `max_queue_size_in_bytes = 1e\+20: max_queue_size_in_bytes must be a whole number from 1 to 1572864000`},
+		{queue("max_queue_message_count", "0.5"), `max_queue_message_count must be a whole number from 1 to 9223372036854775807`},
+		{strings.Replace(queue("respect_ttl", "true"), "max_redelivery_count = 5", "max_redelivery_count = 2.5", 1),
+			`max_redelivery_count = 2.5: max_redelivery_count must be a whole number from 1 to 255`},
+		{env.config(`
+resource "sapmessaging_dead_message_queue" "d" {
+  name    = "acme/crm/prod/orders/dmq"
+  max_ttl = 3600.25
+}
+`), `max_ttl = 3600.25: max_ttl must be a whole number from 1 to 604800`},
+		{env.config(senderHCL("concurrent_processes = 1.5")), `concurrent_processes = 1.5: concurrent_processes must be a whole number from 1 to 99`},
+		{env.config(`data "sapmessaging_retry_policy" "p" {
+  total_attempts = 1e20
+}`), `total_attempts = 1e\+20: total_attempts must be a whole number from 3 to 257`},
+		{`provider "sapmessaging" {
+  max_retries = 1.5
+}
+data "sapmessaging_retry_policy" "p" {
+  total_attempts = 5
+}`, `max_retries = 1.5: max_retries must be a whole number from 0 to 20`},
+		{env.config(`data "sapmessaging_jms_resources" "j" {
+  destinations = [{
+    name                  = "orders"
+    type                  = "queue"
+    max_delivery_attempts = 2.5
+  }]
+}`), `destinations\[0\].max_delivery_attempts = 2.5: .*must be a whole number from 1`},
+	}
+	var steps []resource.TestStep
+	for _, c := range cases {
+		steps = append(steps, resource.TestStep{Config: c.config, PlanOnly: true, ExpectError: wrapped(`Invalid Whole Number .*` + c.want)})
+	}
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+	if n := env.srv.Stats().ManagementCalls; n != 0 {
+		t.Errorf("refused plans made %d management API calls, want 0", n)
+	}
+}

@@ -1,0 +1,102 @@
+package rules
+
+import (
+	"slices"
+	"strings"
+)
+
+// CheckDeadMessageQueueLinks checks the dead message queue dmq that queue is about to name,
+// following each queue's links in s:
+//
+//   - a path from dmq back to queue is a cycle (error): a message that dies in one queue of it is
+//     moved to the next and redelivered there, round the cycle for ever, and never comes to rest
+//     where someone inspects it;
+//   - a dmq that names a dead message queue of its own is a chain (warning): a dead message that
+//     is not picked up in time moves on again, further from where someone looks.
+//
+// An empty dmq, or dmq equal to queue (reported by CheckQueue as queue.dmq_self), gives no
+// finding here.
+func CheckDeadMessageQueueLinks(queue, dmq string, s LinkSet) []Finding {
+	var r report
+	if dmq == "" || dmq == queue {
+		return nil
+	}
+	if cycle := dmqCycle(queue, dmq, s.Links); cycle != nil {
+		r.errorf("queue.dmq_cycle", attrDeadMessageQueue, "Dead Message Queue Cycle",
+			"With dead_message_queue = %q the dead message queues form a cycle: %s. A message that dies in one of these queues is moved to the next one "+
+				"and redelivered there, round the cycle for ever, so it never comes to rest and every round costs executions. "+
+				"The cycle counts each queue's dead message queue as the service holds it now and as this plan sets it; when the plan changes a queue "+
+				"of the cycle elsewhere, apply that change first (terraform apply -target=<address>). "+
+				"Set dead_message_queue to a sapmessaging_dead_message_queue, which names no dead message queue itself, for example %q.",
+			dmq, strings.Join(cycle, " → "), exampleDMQ(queue, true))
+		return r.fs
+	}
+	if next := s.Final(dmq); next != "" {
+		r.warnf("queue.dmq_chain", attrDeadMessageQueue, "Dead Message Queue Chain",
+			"The dead message queue %q of %q names a dead message queue of its own, %q: a dead message that expires or is redelivered too often there "+
+				"moves on again, further from where someone looks for it. A dead message queue is inspected, not consumed, and needs none. "+
+				"Set dead_message_queue to a sapmessaging_dead_message_queue, which names none, or remove the dead message queue of %q.",
+			dmq, queue, next, dmq)
+	}
+	return r.fs
+}
+
+// dmqCycle returns the path queue → dmq → … → queue when following links from dmq leads back
+// to queue, or nil. It searches breadth first, so the cycle is one of the shortest; queues are
+// visited in the order links returns them.
+func dmqCycle(queue, dmq string, links func(string) []string) []string {
+	parent := map[string]string{dmq: queue}
+	frontier := []string{dmq}
+	for len(frontier) > 0 {
+		var next []string
+		for _, q := range frontier {
+			for _, to := range links(q) {
+				if to == queue {
+					path := []string{queue}
+					for at := q; at != queue; at = parent[at] {
+						path = append(path, at)
+					}
+					slices.Reverse(path[1:])
+					return append(path, queue)
+				}
+				if _, seen := parent[to]; seen || to == "" {
+					continue
+				}
+				parent[to] = q
+				next = append(next, to)
+			}
+		}
+		frontier = next
+	}
+	return nil
+}
+
+// LinkSet holds the dead message queue of each queue as the service holds it (Current) and as
+// plans set it (Planned), with "" for none. A cycle follows both links of a queue, so that a
+// cycle that any order of applying the plans could create is found; a chain looks at the link
+// a queue has once the plans are applied.
+type LinkSet struct {
+	Current map[string]string
+	Planned map[string]string
+}
+
+// Links returns the distinct non-empty dead message queues of queue, current one first.
+func (s LinkSet) Links(queue string) []string {
+	var out []string
+	if d := s.Current[queue]; d != "" {
+		out = append(out, d)
+	}
+	if d, ok := s.Planned[queue]; ok && d != "" && (len(out) == 0 || out[0] != d) {
+		out = append(out, d)
+	}
+	return out
+}
+
+// Final returns the dead message queue of queue once the plans are applied: the planned one if
+// a plan sets it, else the current one.
+func (s LinkSet) Final(queue string) string {
+	if d, ok := s.Planned[queue]; ok {
+		return d
+	}
+	return s.Current[queue]
+}

@@ -1,0 +1,75 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestCheckDeadMessageQueueLinks(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		queue, dmq string
+		links      LinkSet
+		want       []string
+		contains   string
+	}{
+		{"no dmq", "a", "", LinkSet{Current: map[string]string{"b": "a"}}, nil, ""},
+		{"self is queue.dmq_self", "a", "a", LinkSet{}, nil, ""},
+		{"dmq unknown to the service", "a", "b", LinkSet{}, nil, ""},
+		{"dmq without a dmq", "a", "b", LinkSet{Current: map[string]string{"b": ""}}, nil, ""},
+		{"direct cycle on the service", "a", "b", LinkSet{Current: map[string]string{"b": "a"}},
+			[]string{"queue.dmq_cycle"}, "a → b → a"},
+		{"direct cycle in the plans", "a", "b", LinkSet{Planned: map[string]string{"b": "a"}},
+			[]string{"queue.dmq_cycle"}, "a → b → a"},
+		{"longer cycle", "a", "b", LinkSet{Current: map[string]string{"b": "c", "c": "d"}, Planned: map[string]string{"d": "a"}},
+			[]string{"queue.dmq_cycle"}, "a → b → c → d → a"},
+		{"cycle through the link a plan replaces", "a", "b", LinkSet{Current: map[string]string{"b": "a"}, Planned: map[string]string{"b": "x"}},
+			[]string{"queue.dmq_cycle"}, "a → b → a"},
+		{"cycle through the planned link", "a", "b", LinkSet{Current: map[string]string{"b": "x"}, Planned: map[string]string{"b": "a"}},
+			[]string{"queue.dmq_cycle"}, "a → b → a"},
+		{"shortest cycle", "a", "b", LinkSet{Current: map[string]string{"b": "c", "c": "d", "d": "a"}, Planned: map[string]string{"b": "a"}},
+			[]string{"queue.dmq_cycle"}, "a → b → a"},
+		{"cycle not through the queue", "a", "b", LinkSet{Current: map[string]string{"b": "c", "c": "b"}},
+			[]string{"queue.dmq_chain"}, `its own, "c"`},
+		{"chain", "a", "b", LinkSet{Current: map[string]string{"b": "c"}},
+			[]string{"queue.dmq_chain"}, `The dead message queue "b" of "a" names a dead message queue of its own, "c"`},
+		{"chain removed by a plan", "a", "b", LinkSet{Current: map[string]string{"b": "c"}, Planned: map[string]string{"b": ""}}, nil, ""},
+		{"chain added by a plan", "a", "b", LinkSet{Current: map[string]string{"b": ""}, Planned: map[string]string{"b": "c"}},
+			[]string{"queue.dmq_chain"}, `"c"`},
+		{"the queue's own current link is not followed", "a", "b", LinkSet{Current: map[string]string{"a": "x", "x": "a"}}, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fs := CheckDeadMessageQueueLinks(tt.queue, tt.dmq, tt.links)
+			expectRules(t, fs, tt.want...)
+			if tt.contains != "" && (len(fs) == 0 || !strings.Contains(fs[0].Detail, tt.contains)) {
+				t.Errorf("findings %+v do not contain %q", fs, tt.contains)
+			}
+			for _, f := range fs {
+				if f.Attribute != "dead_message_queue" {
+					t.Errorf("finding %s is about %q, want dead_message_queue", f.Rule, f.Attribute)
+				}
+			}
+		})
+	}
+}
+
+// A long chain is walked without recursion and ends.
+func TestCheckDeadMessageQueueLinksLongChain(t *testing.T) {
+	t.Parallel()
+	s := LinkSet{Current: map[string]string{}}
+	for i := range 10000 {
+		s.Current[name(i)] = name(i + 1)
+	}
+	s.Current[name(10000)] = "q"
+	fs := CheckDeadMessageQueueLinks("q", name(0), s)
+	expectRules(t, fs, "queue.dmq_cycle")
+	if got := strings.Count(fs[0].Detail, "→"); got != 10002 {
+		t.Errorf("the cycle has %d arrows, want 10002", got)
+	}
+}
+
+func name(i int) string { return fmt.Sprintf("acme/crm/prod/q%d", i) }
