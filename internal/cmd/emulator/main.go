@@ -45,6 +45,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	lockDuration := fs.Duration("lock-duration", emulator.DefaultLockDuration, "redelivery lock of a batch of prefetched messages")
 	redeliveryCap := fs.Int64("redelivery-cap", emulator.DefaultRedeliveryCap, "deliveries after which a message on a queue with unlimited redelivery (maxRedeliveryCount 0) is discarded")
 	retryCap := fs.Int64("retry-cap", emulator.DefaultRetryCap, "retries after which a flow with endless retries (empty maxRetries) discards a message")
+	jmsMinute := fs.Duration("jms-minute", emulator.DefaultJMSMinute, "real duration of one minute of the JMS retry schedule and expiration (100us lets 30 days pass in about 4s)")
+	jmsMaxQueues := fs.Int("jms-max-queues", emulator.DefaultJMSMaxQueues, "JMS queue limit of the tenant")
+	jmsMaxCapacity := fs.Int64("jms-max-capacity", emulator.DefaultJMSMaxCapacity, "JMS capacity of the tenant in bytes")
 	sample := fs.Bool("sample-content", false, "start with the integration flows the examples under examples/ name ("+sampleIFlowNames()+")")
 	verbose := fs.Bool("v", false, "log every request to standard error")
 	if err := fs.Parse(args); err != nil {
@@ -74,12 +77,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
+	if *jmsMinute <= 0 || *jmsMaxQueues < 1 || *jmsMaxCapacity < 1 {
+		fmt.Fprintln(stderr, "emulator: -jms-minute must be a positive duration and -jms-max-queues and -jms-max-capacity at least 1; set larger values")
+		return 2
+	}
 	if *retryInterval <= 0 || *lockDuration <= 0 || *redeliveryCap < 1 || *retryCap < 1 {
 		fmt.Fprintln(stderr, "emulator: -retry-interval and -lock-duration must be positive durations and -redelivery-cap and -retry-cap at least 1; set larger values")
 		return 2
 	}
 	opts := emulator.Options{StateFile: *state, TokenTTL: *tokenTTL, Faults: faults,
-		RetryInterval: *retryInterval, LockDuration: *lockDuration, RedeliveryCap: *redeliveryCap, RetryCap: *retryCap}
+		RetryInterval: *retryInterval, LockDuration: *lockDuration, RedeliveryCap: *redeliveryCap, RetryCap: *retryCap,
+		JMSMinute: *jmsMinute, JMSMaxQueues: *jmsMaxQueues, JMSMaxCapacity: *jmsMaxCapacity}
 	logger := log.New(stderr, "", log.LstdFlags)
 	if *verbose {
 		opts.Logf = logger.Printf
