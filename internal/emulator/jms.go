@@ -112,7 +112,7 @@ type jmsMessage struct {
 	overdue   time.Time
 	expires   time.Time
 	nextRetry time.Time // due time of the next execution (created for a new message)
-	retries   int64     // retries made so far; SAPJMSRetries of the next retry is retries+1
+	retries   int64     // failed executions so far: the number of the next retry and its SAPJMSRetries
 	failed    bool
 	lastFlow  string // the flow that executed it last
 }
@@ -295,7 +295,7 @@ func (j *jmsState) expireLocked(s *Server, now time.Time) {
 			s.logf("emulator: JMS message %s on queue %s expired unconsumed and was deleted", g.id, g.queue)
 			continue
 		}
-		reason := fmt.Sprintf("The message was retried %d times and deleted at its expiration (%s) without reaching any error queue; the JMS sender has no retry limit. Make the flow end the message when SAPJMSRetries reaches a limit.", g.retries, g.at.UTC().Format(time.RFC3339))
+		reason := fmt.Sprintf("The message failed %d times (the first execution and %d retries) and was deleted at its expiration (%s) without reaching any error queue; the JMS sender has no retry limit. Make the flow end the message when SAPJMSRetries reaches a limit.", g.retries, max(g.retries-1, 0), g.at.UTC().Format(time.RFC3339))
 		s.logf("emulator: JMS message %s on queue %s: %s", g.id, g.queue, reason)
 		s.rt.mu.Lock()
 		s.rt.settleLocked(g.flow, g.id, RunExpired, "", reason, g.at)
@@ -355,7 +355,7 @@ func boolInt(b bool) int {
 
 func (s *Server) jmsBrokerEntity(r *http.Request, expand map[string]bool) map[string]any {
 	j := s.jms
-	base := s.entityBase(r)
+	base := cpiBaseURI(r)
 	uri := base + "/JmsBrokers('" + jmsBrokerKey + "')"
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -445,15 +445,6 @@ func millis(t time.Time) string {
 	return strconv.FormatInt(t.UnixMilli(), 10)
 }
 
-// entityBase is the absolute URL of the API root, for __metadata.
-func (s *Server) entityBase(r *http.Request) string {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host + CloudIntegrationBasePath
-}
-
 // Operations of the JMS monitoring API.
 const (
 	cpiOpJMSBroker cpiOp = 100 + iota
@@ -528,7 +519,7 @@ func (s *Server) serveJMS(w http.ResponseWriter, r *http.Request, req cpiRequest
 		respondOData(w, http.StatusOK, s.jmsBrokerEntity(r, expand))
 	case cpiOpJMSQueues:
 		j := s.jms
-		base := s.entityBase(r)
+		base := cpiBaseURI(r)
 		j.mu.Lock()
 		j.expireLocked(s, j.now())
 		out := []map[string]any{}
@@ -539,7 +530,7 @@ func (s *Server) serveJMS(w http.ResponseWriter, r *http.Request, req cpiRequest
 		respondOData(w, http.StatusOK, map[string]any{"results": out})
 	case cpiOpJMSQueue, cpiOpJMSMessages:
 		j := s.jms
-		base := s.entityBase(r)
+		base := cpiBaseURI(r)
 		j.mu.Lock()
 		j.expireLocked(s, j.now())
 		q := j.queues[req.key]
