@@ -112,7 +112,7 @@ func TestJMSWithoutGuardRetriesUntilExpiration(t *testing.T) {
 
 func TestJMSGuardEndsMessage(t *testing.T) {
 	for _, tc := range []struct {
-		name, cond string
+		name, cond  string
 		inException int
 		wantRetries int64
 	}{
