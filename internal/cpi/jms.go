@@ -239,7 +239,7 @@ func decodeJMSBroker(body []byte, p string) (*JMSBroker, error) {
 	var key text
 	if raw, ok := fields["Key"]; ok {
 		if err := key.UnmarshalJSON(raw); err != nil {
-			return nil, decodeError(p, fmt.Errorf("Key: %w", err))
+			return nil, decodeError(p, fmt.Errorf("the Key field: %w", err))
 		}
 	}
 	b.Key = string(key)

@@ -10,6 +10,7 @@ import (
 // Tenants write Edm.Int64 as strings (OData v2 JSON) and some write other
 // numbers as strings too; the flags come as 0/1 or booleans.
 func TestDecodeJMSBrokerToleratesNumberShapes(t *testing.T) {
+	t.Parallel()
 	for _, body := range []string{
 		`{"d":{"Key":"Broker1","Capacity":"2048","MaxCapacity":"9300000000","QueueNumber":"3","MaxQueueNumber":30,
 		  "CapacityOk":1,"IsQueuesHigh":"1","IsConsumersHigh":true,"IsProducersHigh":0,
@@ -32,6 +33,7 @@ func TestDecodeJMSBrokerToleratesNumberShapes(t *testing.T) {
 }
 
 func TestDecodeJMSBrokerDeferredAndErrors(t *testing.T) {
+	t.Parallel()
 	b, err := decodeJMSBroker([]byte(`{"d":{"Key":"Broker1","QueueStates":{"__deferred":{"uri":"x"}}}}`), "p")
 	if err != nil || len(b.QueueStates) != 0 || len(b.InactiveQueues) != 0 {
 		t.Fatalf("deferred lists: %+v, %v", b, err)
@@ -49,6 +51,7 @@ func TestDecodeJMSBrokerDeferredAndErrors(t *testing.T) {
 }
 
 func TestFlexInt(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]int64{`"9300000000"`: 9300000000, `12`: 12, `""`: 0, `null`: 0, `" 7 "`: 7, `1.0`: 1, `true`: 1} {
 		var n flexInt
 		if err := json.Unmarshal([]byte(in), &n); err != nil || int64(n) != want {

@@ -73,6 +73,7 @@ func (e *rtEnv) logsOf(id, msg string) []emulator.MessageProcessingLog {
 }
 
 func TestJMSWithoutGuardRetriesUntilExpiration(t *testing.T) {
+	t.Parallel()
 	e := newRTEnv(t, emulator.Options{JMSMinute: jmsMinute})
 	e.deployJMS(t, "JMSNoGuard", "ORDERS", nil, nil, nil)
 	msg := e.putJMS(t, "ORDERS", "poison")
@@ -111,6 +112,7 @@ func TestJMSWithoutGuardRetriesUntilExpiration(t *testing.T) {
 }
 
 func TestJMSGuardEndsMessage(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, cond  string
 		inException int
@@ -120,6 +122,7 @@ func TestJMSGuardEndsMessage(t *testing.T) {
 		{"router at least", "${header.SAPJMSRetries} >= 3", 0, rules.JMSGuardStopRetry(3, ">=")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			e := newRTEnv(t, emulator.Options{JMSMinute: jmsMinute})
 			e.deployJMS(t, "JMSGuard", "INVOICES", nil, []iflowtest.Router{{Condition: tc.cond, InException: tc.inException}}, nil)
 			msg := e.putJMS(t, "INVOICES", "poison")
@@ -141,6 +144,7 @@ func TestJMSGuardEndsMessage(t *testing.T) {
 }
 
 func TestJMSExclusiveQueueHasNoRetryHeader(t *testing.T) {
+	t.Parallel()
 	e := newRTEnv(t, emulator.Options{JMSMinute: jmsMinute})
 	// On an exclusive queue SAPJMSRetries is not set, so the guard never fires.
 	e.deployJMS(t, "JMSExclusive", "EXCL", map[string]string{"AccessType": "Exclusive", "MaxRetryInterval": "180"},
@@ -155,6 +159,7 @@ func TestJMSExclusiveQueueHasNoRetryHeader(t *testing.T) {
 }
 
 func TestJMSExclusiveQueueBlocksBehindFailingMessage(t *testing.T) {
+	t.Parallel()
 	e := newRTEnv(t, emulator.Options{JMSMinute: time.Millisecond})
 	e.deployJMS(t, "JMSBlock", "BLOCK", map[string]string{"AccessType": "Exclusive"}, nil, nil)
 	first := e.putJMS(t, "BLOCK", "poison")
@@ -166,6 +171,7 @@ func TestJMSExclusiveQueueBlocksBehindFailingMessage(t *testing.T) {
 }
 
 func TestJMSGuardWithInvisibleLimitIsUnbounded(t *testing.T) {
+	t.Parallel()
 	e := newRTEnv(t, emulator.Options{JMSMinute: jmsMinute})
 	e.deployJMS(t, "JMSScript", "SCRIPTED", nil, nil,
 		[]iflowtest.Script{{File: "guard.groovy", Content: `def n = message.getHeaders().get("SAPJMSRetries")`, InException: 1}})
@@ -176,6 +182,7 @@ func TestJMSGuardWithInvisibleLimitIsUnbounded(t *testing.T) {
 }
 
 func TestJMSSuccessAndOutOfRangeSettings(t *testing.T) {
+	t.Parallel()
 	e := newRTEnv(t, emulator.Options{JMSMinute: jmsMinute})
 	e.deployJMS(t, "JMSOK", "GOOD", nil, nil, nil)
 	e.behaviour(t, "JMSOK", `{"outcome": "error", "fail_first": 2}`)
@@ -193,6 +200,7 @@ func TestJMSSuccessAndOutOfRangeSettings(t *testing.T) {
 }
 
 func TestJMSLimitsAndValidation(t *testing.T) {
+	t.Parallel()
 	s := start(t, emulator.Options{JMSMaxQueues: 2, JMSMaxCapacity: 100})
 	for _, c := range []struct {
 		queue string
@@ -226,6 +234,7 @@ func TestJMSLimitsAndValidation(t *testing.T) {
 // TestJMSMonitoringAPI reads the broker, queues and messages through the
 // cpi client against the emulator's OData answers.
 func TestJMSMonitoringAPI(t *testing.T) {
+	t.Parallel()
 	e := newRTEnv(t, emulator.Options{JMSMaxQueues: 3, JMSMaxCapacity: 1000})
 	ctx := context.Background()
 	b, err := e.cpi.JMSBroker(ctx)
@@ -286,6 +295,7 @@ func TestJMSMonitoringAPI(t *testing.T) {
 
 // TestJMSControlEndpoint puts a message through the control endpoint.
 func TestJMSControlEndpoint(t *testing.T) {
+	t.Parallel()
 	s := start(t, emulator.Options{})
 	c := s.URL() + emulator.ControlBasePath + "/jms/queues"
 	expect(t, do(t, "POST", c+"/CTRL/messages", "", []byte(`{"body": "hello", "expiration_days": 2}`), nil), http.StatusCreated)
@@ -299,6 +309,7 @@ func TestJMSControlEndpoint(t *testing.T) {
 }
 
 func TestJMSExpirationWithoutConsumer(t *testing.T) {
+	t.Parallel()
 	s := start(t, emulator.Options{JMSMinute: time.Microsecond})
 	if _, err := s.PutJMSMessage("IDLE", emulator.JMSMessageInput{ExpirationDays: 1}); err != nil {
 		t.Fatal(err)

@@ -150,6 +150,7 @@ data "sapmessaging_jms_queues" "all" {}
 // A tenant without the undocumented queue list still reports states; the
 // counts are null and message_counts_available is false.
 func TestJMSQueuesWithoutQueueList(t *testing.T) {
+	t.Parallel()
 	var m jmsQueuesModel
 	b := &cpi.JMSBroker{QueueNumber: 2, MaxQueueNumber: 30, Capacity: 9_000_000_000, MaxCapacity: 9_300_000_000,
 		QueueStates: []cpi.JMSQueueState{{Name: "A", State: 1}, {Name: "B", State: 7}}, InactiveQueues: []string{"C"}}

@@ -11,7 +11,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
-func startEmulator(t *testing.T) (*emulator.Server, []string) {
+func startEmulator(t *testing.T) []string {
 	t.Helper()
 	s := emulator.New(emulator.Options{JMSMinute: 20 * time.Microsecond})
 	if err := s.Start("127.0.0.1:0"); err != nil {
@@ -23,11 +23,12 @@ func startEmulator(t *testing.T) (*emulator.Server, []string) {
 	if err := s.WriteKeys(dir); err != nil {
 		t.Fatal(err)
 	}
-	return s, []string{"-emulator", s.URL(), "-cloud-integration-key", filepath.Join(dir, "cloud-integration.json"), "-timeout", "60s"}
+	return []string{"-emulator", s.URL(), "-cloud-integration-key", filepath.Join(dir, "cloud-integration.json"), "-timeout", "60s"}
 }
 
 func TestReplayMatchesTheRules(t *testing.T) {
-	_, args := startEmulator(t)
+	t.Parallel()
+	args := startEmulator(t)
 	var out, errOut bytes.Buffer
 	if rc := run(context.Background(), args, &out, &errOut); rc != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", rc, out.String(), errOut.String())
@@ -50,8 +51,9 @@ func TestReplayMatchesTheRules(t *testing.T) {
 }
 
 func TestReplayFollowsTheExpiration(t *testing.T) {
+	t.Parallel()
 	// With an expiration of 1 day: 6 + (1440 − 63) / 60 = 28 retries.
-	_, args := startEmulator(t)
+	args := startEmulator(t)
 	var out, errOut bytes.Buffer
 	if rc := run(context.Background(), append(args, "-expiration-days", "1"), &out, &errOut); rc != 0 {
 		t.Fatalf("exit %d\n%s\n%s", rc, out.String(), errOut.String())
@@ -62,10 +64,9 @@ func TestReplayFollowsTheExpiration(t *testing.T) {
 }
 
 func TestArguments(t *testing.T) {
+	t.Parallel()
 	var out, errOut bytes.Buffer
 	for _, args := range [][]string{{"-emulator", ""}, {"-emulator", "http://127.0.0.1:1", "-cloud-integration-key", "{}", "-expiration-days", "181"}, {"extra"}} {
-		t.Setenv("EMULATOR_URL", "")
-		t.Setenv("SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY", "")
 		if rc := run(context.Background(), args, &out, &errOut); rc != 2 {
 			t.Errorf("run(%q) = %d, want 2", args, rc)
 		}
