@@ -36,9 +36,15 @@ func (e *rtEnv) deployJMS(t *testing.T, id, queue string, props map[string]strin
 	e.start(t, id)
 }
 
-func (e *rtEnv) putJMS(t *testing.T, queue, body string) string {
+// putJMS puts a message on queue; access names the access type the queue is
+// created with when the flow's consumer has not created it yet.
+func (e *rtEnv) putJMS(t *testing.T, queue, body string, access ...string) string {
 	t.Helper()
-	id, err := e.s.PutJMSMessage(queue, emulator.JMSMessageInput{Body: body})
+	in := emulator.JMSMessageInput{Body: body}
+	if len(access) > 0 {
+		in.AccessType = access[0]
+	}
+	id, err := e.s.PutJMSMessage(queue, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +155,7 @@ func TestJMSExclusiveQueueHasNoRetryHeader(t *testing.T) {
 	// On an exclusive queue SAPJMSRetries is not set, so the guard never fires.
 	e.deployJMS(t, "JMSExclusive", "EXCL", map[string]string{"AccessType": "Exclusive", "MaxRetryInterval": "180"},
 		[]iflowtest.Router{{Condition: "${header.SAPJMSRetries} > 2", InException: 1}}, nil)
-	msg := e.putJMS(t, "EXCL", "poison")
+	msg := e.putJMS(t, "EXCL", "poison", emulator.JMSExclusive)
 	run := e.jmsRun(t, "JMSExclusive", msg)
 	sch := rules.JMSSchedule{RetryInterval: 1, MaxRetryInterval: 180, ExponentialBackoff: true}
 	retries, _ := sch.RetriesWithin(30 * 24 * 60)
@@ -162,7 +168,7 @@ func TestJMSExclusiveQueueBlocksBehindFailingMessage(t *testing.T) {
 	t.Parallel()
 	e := newRTEnv(t, emulator.Options{JMSMinute: time.Millisecond})
 	e.deployJMS(t, "JMSBlock", "BLOCK", map[string]string{"AccessType": "Exclusive"}, nil, nil)
-	first := e.putJMS(t, "BLOCK", "poison")
+	first := e.putJMS(t, "BLOCK", "poison", emulator.JMSExclusive)
 	second := e.putJMS(t, "BLOCK", "second")
 	waitFor(t, "retries of the first message", func() bool { return len(e.logsOf("JMSBlock", first)) >= 3 })
 	if n := len(e.logsOf("JMSBlock", second)); n != 0 {
@@ -192,7 +198,7 @@ func TestJMSSuccessAndOutOfRangeSettings(t *testing.T) {
 	}
 	// Retry Interval 61 is outside SAP's exclusive range 1-60: the channel does not consume.
 	e.deployJMS(t, "JMSBad", "BAD", map[string]string{"AccessType": "Exclusive", "RetryInterval": "61"}, nil, nil)
-	bad := e.putJMS(t, "BAD", "x")
+	bad := e.putJMS(t, "BAD", "x", emulator.JMSExclusive)
 	time.Sleep(50 * time.Millisecond)
 	if len(e.logsOf("JMSBad", bad)) != 0 {
 		t.Fatal("a JMS sender with a retry interval outside SAP's range consumed a message")
