@@ -60,6 +60,14 @@ type Options struct {
 	MaxQueues int
 	// MaxSubscriptions limits the number of subscriptions per instance (default 3000).
 	MaxSubscriptions int
+	// JMSMinute is the real duration of one minute of the JMS retry
+	// schedule and message expiration (default 1m, real time); 100µs lets
+	// the 30 days of the default expiration pass in about 4 seconds.
+	JMSMinute time.Duration
+	// JMSMaxQueues and JMSMaxCapacity are the tenant's JMS limits (default
+	// 30 queues and 9.3 GB, SAP's defaults).
+	JMSMaxQueues   int
+	JMSMaxCapacity int64
 	// RedeliveryCap bounds the redeliveries of a message on a queue with
 	// maxRedeliveryCount 0 (unlimited); past it the message is discarded and
 	// the event reported (default 1000).
@@ -81,14 +89,6 @@ type Options struct {
 	// AMQP sender has an empty maxRetries (endless); past it the message is
 	// discarded and the event reported (default 1000).
 	RetryCap int64
-	// JMSMinute is the real duration of one minute of the JMS retry
-	// schedule and message expiration (default 1m, real time); 100µs lets
-	// the 30 days of the default expiration pass in about 4 seconds.
-	JMSMinute time.Duration
-	// JMSMaxQueues and JMSMaxCapacity are the tenant's JMS limits (default
-	// 30 queues and 9.3 GB, SAP's defaults).
-	JMSMaxQueues   int
-	JMSMaxCapacity int64
 }
 
 // Server is the emulator. Create it with New, then call Start or mount Handler.
@@ -168,9 +168,9 @@ func New(opts Options) *Server {
 		ready:     true,
 		cpi:       newCPIState(),
 		rt:        newRuntimeState(),
-		jms:       newJMSState(opts, opts.Now()),
 	}
 	s.stats.reset()
+	s.jms = newJMSState(opts, opts.Now()) // jms.go
 	s.faults.set(opts.Faults)
 
 	if err := s.loadState(); err != nil {

@@ -77,18 +77,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	if *jmsMinute <= 0 || *jmsMaxQueues < 1 || *jmsMaxCapacity < 1 {
-		fmt.Fprintln(stderr, "emulator: -jms-minute must be a positive duration and -jms-max-queues and -jms-max-capacity at least 1; set larger values")
-		return 2
-	}
 	if *retryInterval <= 0 || *lockDuration <= 0 || *redeliveryCap < 1 || *retryCap < 1 {
 		fmt.Fprintln(stderr, "emulator: -retry-interval and -lock-duration must be positive durations and -redelivery-cap and -retry-cap at least 1; set larger values")
 		return 2
 	}
 	opts := emulator.Options{StateFile: *state, TokenTTL: *tokenTTL, Faults: faults,
-		RetryInterval: *retryInterval, LockDuration: *lockDuration, RedeliveryCap: *redeliveryCap, RetryCap: *retryCap,
-		JMSMinute: *jmsMinute, JMSMaxQueues: *jmsMaxQueues, JMSMaxCapacity: *jmsMaxCapacity}
+		RetryInterval: *retryInterval, LockDuration: *lockDuration, RedeliveryCap: *redeliveryCap, RetryCap: *retryCap}
 	logger := log.New(stderr, "", log.LstdFlags)
+	if *jmsMinute <= 0 || *jmsMaxQueues < 1 || *jmsMaxCapacity < 1 {
+		fmt.Fprintln(stderr, "emulator: -jms-minute must be a positive duration and -jms-max-queues and -jms-max-capacity at least 1; set larger values")
+		return 2
+	}
+	opts.JMSMinute, opts.JMSMaxQueues, opts.JMSMaxCapacity = *jmsMinute, *jmsMaxQueues, *jmsMaxCapacity
 	if *verbose {
 		opts.Logf = logger.Printf
 	}
