@@ -375,6 +375,7 @@ func (s *Server) startFlow(parent context.Context, w startedFlow) *flowRunner {
 		s.logf("emulator: integration flow %s consumes queue %s (maxRetries %s, %s, prefetch %d, %d concurrent)",
 			w.id, cn.queue, retriesText(cn.info.MaxRetries), cn.info.DeliveryState, cn.prefetch, cn.concurrency)
 	}
+	s.startJMSConsumers(ctx, w, art, end, fr) // jms_runtime.go
 	return fr
 }
 

@@ -494,6 +494,7 @@ func (p *sapMessagingProvider) DataSources(_ context.Context) []func() datasourc
 		NewQueuesDataSource,
 		NewRetryPolicyDataSource,
 		NewJMSResourcesDataSource,
+		NewJMSQueuesDataSource,
 	}
 }
 
