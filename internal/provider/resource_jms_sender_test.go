@@ -1,0 +1,405 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+)
+
+const jmsAddr = "sapmessaging_jms_sender.retry"
+
+// The flows of the JMS sender tests: a guard of "> 5" in an exception subprocess, no guard, and an exclusive queue.
+const (
+	jmsGuardedFlow   = "JmsGuarded"
+	jmsUnguardedFlow = "JmsUnguarded"
+	jmsExclusiveFlow = "JmsExclusive"
+)
+
+// addJMSFlow creates an iFlow with one JMS sender (SAP's defaults: interval 1, backoff, maximum 60) reading queue.
+func (e *testEnv) addJMSFlow(t *testing.T, id string, exclusive bool, o iflowtest.Options) {
+	t.Helper()
+	props := iflowtest.DefaultJMSSenderProperties("Retry_" + id)
+	if exclusive {
+		// An exclusive queue has one consumer and no dead-letter option [SAP 161791b].
+		props["AccessType"] = "Exclusive"
+		delete(props, "NumberConcurrentProcesses")
+		delete(props, "useDeadLetterQueue")
+	}
+	o.Name = id
+	o.Senders = append([]iflowtest.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: props}}, o.Senders...)
+	if err := e.srv.CreateIFlow(id, id, "Retry", iflowtest.Build(o)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// guardedOptions is a flow whose exception subprocess ends the message when SAPJMSRetries > 5.
+func guardedOptions() iflowtest.Options {
+	return iflowtest.Options{ExceptionEnds: [][]string{{"escalation", "error"}},
+		Routers: []iflowtest.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}}}
+}
+
+// jmsProperty reads one property of the JMS sender of flow id on the tenant.
+func (e *testEnv) jmsProperty(id, key string) (string, error) {
+	art, err := iflow.ReadZip(e.srv.IFlowContent(id))
+	if err != nil {
+		return "", err
+	}
+	s, ok := art.Model.JMSSender("MessageFlow_JMS")
+	if !ok {
+		return "", fmt.Errorf("no JMS sender in %s", id)
+	}
+	return s.Properties[key], nil
+}
+
+func checkJMSProperty(env *testEnv, id, key, want string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		got, err := env.jmsProperty(id, key)
+		if err != nil {
+			return err
+		}
+		if got != want {
+			return fmt.Errorf("%s of %s on the tenant = %q, want %q", key, id, got, want)
+		}
+		return nil
+	}
+}
+
+func jmsHCL(id, body string) string {
+	return fmt.Sprintf(`
+resource "sapmessaging_jms_sender" "retry" {
+  iflow_id = %q
+%s
+}
+`, id, body)
+}
+
+func TestAccJMSSender_guarded(t *testing.T) {
+	env := newTestEnv(t)
+	env.addJMSFlow(t, jmsGuardedFlow, false, guardedOptions())
+	first := env.config(jmsHCL(jmsGuardedFlow, `
+  retry_interval       = 2
+  max_retry_interval   = 120
+  concurrent_processes = 1
+  dead_letter_queue    = true
+  max_retries          = 5
+`))
+	second := env.config(jmsHCL(jmsGuardedFlow, `
+  retry_interval       = 15
+  exponential_backoff  = false
+  concurrent_processes = 2
+  dead_letter_queue    = true
+  max_retries          = 5
+`))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: first,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						// SAPJMSRetries > 5 ends the message on retry 6: waits 2+4+8+16+32+64 = 126 minutes.
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(126)),
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("attempts_before_expiry"), knownvalue.Null()),
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("access_type"), knownvalue.StringExact("Non-Exclusive")),
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("Retry_JmsGuarded")),
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("retry_guard"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"present":    knownvalue.Bool(true),
+							"kind":       knownvalue.StringExact("exception_subprocess"),
+							"places":     knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("exception_subprocess")}),
+							"condition":  knownvalue.StringExact("${header.SAPJMSRetries} > 5"),
+							"operator":   knownvalue.StringExact(">"),
+							"limit_kind": knownvalue.StringExact("literal"),
+							"limit":      knownvalue.Int64Exact(5),
+						})),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+					statecheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("exponential_backoff"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("queue_expiration_days"), knownvalue.Int64Exact(30)),
+					statecheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("id"), knownvalue.StringExact(jmsGuardedFlow)),
+				},
+				Check: resource.ComposeTestCheckFunc(
+					checkJMSProperty(env, jmsGuardedFlow, "RetryInterval", "2"),
+					checkJMSProperty(env, jmsGuardedFlow, "MaxRetryInterval", "120"),
+					checkJMSProperty(env, jmsGuardedFlow, "ExponentialBackoff", "1"),
+					func(*terraform.State) error {
+						if d, ok := env.srv.Deployed(jmsGuardedFlow); !ok || d.Status != "STARTED" {
+							return fmt.Errorf("flow not running after apply: %+v", d)
+						}
+						return nil
+					},
+				),
+			},
+			{
+				// Backoff off: 6 retries × 15 minutes. The flow writes booleans as 1/0 and keeps doing so.
+				Config: second,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(jmsAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(90)),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(
+					checkJMSProperty(env, jmsGuardedFlow, "RetryInterval", "15"),
+					checkJMSProperty(env, jmsGuardedFlow, "ExponentialBackoff", "0"),
+					checkJMSProperty(env, jmsGuardedFlow, "NumberConcurrentProcesses", "2"),
+					checkJMSProperty(env, jmsGuardedFlow, "MaxRetryInterval", "120"),
+				),
+			},
+			{
+				ResourceName:                         jmsAddr,
+				ImportState:                          true,
+				ImportStateId:                        jmsGuardedFlow,
+				ImportStateVerify:                    true,
+				ImportStateVerifyIdentifierAttribute: "iflow_id",
+				// max_retries is the configuration's declaration; with it the guard's visible limit gives the same give-up time.
+				ImportStateVerifyIgnore: []string{"max_retries", "timeouts"},
+			},
+			{
+				// Someone sets the interval to 3 in the Web UI: the plan shows it and the apply restores 15.
+				PreConfig: func() {
+					zip, err := iflow.PatchZip(env.srv.IFlowContent(jmsGuardedFlow), "MessageFlow_JMS", map[string]string{"RetryInterval": "3"})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := env.srv.CreateIFlow(jmsGuardedFlow, jmsGuardedFlow, "Retry", zip); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: second,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(jmsAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: checkJMSProperty(env, jmsGuardedFlow, "RetryInterval", "15"),
+			},
+		},
+	})
+}
+
+// Without a guard nothing limits the retries: the plan shows the executions until the queue deletes
+// the message. An exclusive queue has no SAPJMSRetries at all.
+func TestAccJMSSender_unbounded(t *testing.T) {
+	env := newTestEnv(t)
+	env.addJMSFlow(t, jmsUnguardedFlow, false, iflowtest.Options{ExceptionEnds: [][]string{{"error"}}})
+	env.addJMSFlow(t, jmsExclusiveFlow, true, iflowtest.Options{})
+	cfg := env.config(jmsHCL(jmsUnguardedFlow, "") + `
+resource "sapmessaging_jms_sender" "exclusive" {
+  iflow_id              = "` + jmsExclusiveFlow + `"
+  retry_interval        = 5
+  queue_expiration_days = 7
+}
+`)
+	const exclusiveAddr = "sapmessaging_jms_sender.exclusive"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						// 1, 2, 4, …, 32 (63 minutes), then every 60 minutes: 6 + 718 retries in 30 days, 725 executions.
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("attempts_before_expiry"), knownvalue.Int64Exact(725)),
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Null()),
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("retry_interval"), knownvalue.Int64Exact(1)),
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("retry_guard").AtMapKey("present"), knownvalue.Bool(false)),
+						// 5, 10, 20, 40 (75 minutes), then every 60 minutes: 4 + 166 retries in 7 days, 171 executions.
+						plancheck.ExpectKnownValue(exclusiveAddr, tfjsonpath.New("attempts_before_expiry"), knownvalue.Int64Exact(171)),
+						plancheck.ExpectKnownValue(exclusiveAddr, tfjsonpath.New("access_type"), knownvalue.StringExact("Exclusive")),
+						plancheck.ExpectKnownValue(exclusiveAddr, tfjsonpath.New("concurrent_processes"), knownvalue.Null()),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(
+					checkJMSProperty(env, jmsExclusiveFlow, "RetryInterval", "5"),
+					checkJMSProperty(env, jmsUnguardedFlow, "RetryInterval", "1"),
+				),
+			},
+			{
+				ResourceName:                         exclusiveAddr,
+				ImportState:                          true,
+				ImportStateId:                        jmsExclusiveFlow + ",JMS_In",
+				ImportStateVerify:                    true,
+				ImportStateVerifyIdentifierAttribute: "iflow_id",
+				// The import reads the channel; the expiration period is an input of the configuration.
+				ImportStateVerifyIgnore: []string{"timeouts", "channel", "id", "queue_expiration_days", "attempts_before_expiry"},
+			},
+			{ResourceName: jmsAddr, ImportState: true, ImportStateId: jmsUnguardedFlow + ",", ExpectError: wrapped(`Invalid Import ID`)},
+			{ResourceName: jmsAddr, ImportState: true, ImportStateId: ",JMS_In", ExpectError: wrapped(`Invalid Import ID`)},
+		},
+	})
+}
+
+// Each rule's error stops the plan, scoped to its attribute.
+func TestAccJMSSender_rules(t *testing.T) {
+	env := newTestEnv(t)
+	env.addJMSFlow(t, jmsGuardedFlow, false, guardedOptions())
+	env.addJMSFlow(t, jmsUnguardedFlow, false, iflowtest.Options{})
+	env.addJMSFlow(t, jmsExclusiveFlow, true, iflowtest.Options{})
+	env.addJMSFlow(t, "JmsTwo", false, iflowtest.Options{Senders: []iflowtest.Sender{
+		{ID: "MessageFlow_2", Name: "JMS_Other", Adapter: "JMS", Properties: iflowtest.DefaultJMSSenderProperties("Other")}}})
+	env.addFlow(t, "AmqpOnly", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	steps := []struct{ id, body, want string }{
+		{jmsUnguardedFlow, `max_retries = 5`,
+			`Retry Limit Without Guard.*max_retries = 5 is not enforced.*retried about 724 times over 30 days, then deleted: 725 executions`},
+		{jmsExclusiveFlow, `max_retries = 3`, `Retry Limit on Exclusive Queue.*only for non-exclusive queues`},
+		{jmsExclusiveFlow, `retry_interval = 61`, `Invalid Retry Interval.*exclusive queue accepts 1 to 60 minutes`},
+		{jmsUnguardedFlow, `retry_interval = 10081`, `Invalid Retry Interval.*non-exclusive queue accepts 1 to 10080 minutes`},
+		{jmsExclusiveFlow, `max_retry_interval = 181`, `Invalid Max Retry Interval.*10 to 180 minutes`},
+		{jmsUnguardedFlow, `max_retry_interval = 5`, `Invalid Max Retry Interval.*10 to 43200 minutes`},
+		{jmsExclusiveFlow, `dead_letter_queue = true`, `Dead-Letter Queue on Exclusive Queue`},
+		{jmsExclusiveFlow, `concurrent_processes = 2`, `Concurrent Processes on Exclusive Queue`},
+		{jmsUnguardedFlow, `concurrent_processes = 0`, `Invalid Concurrent Processes`},
+		{jmsUnguardedFlow, `queue_expiration_days = 181`, `Invalid Expiration Period.*1 to 180 days`},
+		{jmsGuardedFlow, `max_retries = 0`, `Invalid Max Retries`},
+		// 6 retries every 10080 minutes (60480) outlive the 30 days (43200 minutes) of the queue.
+		{jmsGuardedFlow, "retry_interval = 10080\nexponential_backoff = false",
+			`Give-Up After Expiration.*ended on retry 6.*60480 minutes.*30 days \(43200 minutes\).*at most 3`},
+		{jmsGuardedFlow, "max_retries = 5\nqueue_expiration_days = 1\nretry_interval = 600\nexponential_backoff = false",
+			`Give-Up After Expiration.*3600 minutes`},
+		{"NoSuchFlow", ``, `Integration Flow Not Found`},
+		{"AmqpOnly", ``, `No JMS Sender Channel`},
+		{"JmsTwo", ``, `Ambiguous JMS Sender Channel.*JMS_In, JMS_Other`},
+		{"JmsTwo", `channel = "JMS_Nope"`, `JMS Sender Channel Not Found.*JMS_In, JMS_Other`},
+	}
+	var ts []resource.TestStep
+	for _, s := range steps {
+		ts = append(ts, resource.TestStep{Config: env.config(jmsHCL(s.id, s.body)), PlanOnly: true, ExpectError: wrapped(s.want)})
+	}
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: ts})
+}
+
+// A JMS sender and an AMQP sender of one flow, applied together, are both written: neither undoes the other.
+func TestAccJMSSender_sharedFlowWithAMQPSender(t *testing.T) {
+	env := newTestEnv(t)
+	props := iflowtest.DefaultSenderProperties("acme/crm/prod/orders")
+	env.addJMSFlow(t, "Mixed", false, iflowtest.Options{Senders: []iflowtest.Sender{{ID: "MessageFlow_AMQP", Name: "AMQP_In", Properties: props}},
+		ExceptionEnds: [][]string{{"error"}}, Routers: []iflowtest.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}}})
+	cfg := env.config(jmsHCL("Mixed", "retry_interval = 4\nmax_retries = 5") + `
+resource "sapmessaging_amqp_sender" "orders" {
+  iflow_id              = "Mixed"
+  max_number_of_retries = 1
+}
+`)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:           cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Check: resource.ComposeTestCheckFunc(
+				checkJMSProperty(env, "Mixed", "RetryInterval", "4"),
+				func(*terraform.State) error {
+					art, err := iflow.ReadZip(env.srv.IFlowContent("Mixed"))
+					if err != nil {
+						return err
+					}
+					if got := art.AMQPSenders()[0].Properties["maxRetries"]; got != "1" {
+						return fmt.Errorf("maxRetries of the AMQP sender = %q, want 1: a write was lost", got)
+					}
+					return nil
+				},
+			),
+		}},
+	})
+}
+
+// planDiagnostics runs terraform plan -json and returns its diagnostics as "severity: summary: detail".
+func planDiagnostics(t *testing.T, w *cliWorkspace) []string {
+	t.Helper()
+	r := w.mustRun(0, "plan", "-input=false", "-json")
+	var out []string
+	for _, line := range strings.Split(r.output, "\n") {
+		if !strings.HasPrefix(line, "{") {
+			continue
+		}
+		var d jsonDiagnostic
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatalf("a line of plan -json is not JSON: %v\n%s", err, line)
+		}
+		if d.Type == "diagnostic" {
+			out = append(out, d.Diagnostic.Severity+": "+d.Diagnostic.Summary+": "+d.Diagnostic.Detail)
+		}
+	}
+	return out
+}
+
+// The warnings of the plan, with the real CLI: the missing retry limit in numbers, constant retries,
+// the dead-letter option and an exception subprocess that ends the message.
+func TestAccJMSSender_planWarnings(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	env := newTestEnv(t)
+	env.addJMSFlow(t, jmsGuardedFlow, false, guardedOptions())
+	env.addJMSFlow(t, jmsUnguardedFlow, false, iflowtest.Options{})
+	env.addJMSFlow(t, jmsExclusiveFlow, true, iflowtest.Options{})
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+terraform {
+  required_providers {
+    sapmessaging = { source = "sapmessaging/sapmessaging" }
+  }
+}
+
+resource "sapmessaging_jms_sender" "unguarded" {
+  iflow_id = "`+jmsUnguardedFlow+`"
+}
+
+resource "sapmessaging_jms_sender" "exclusive" {
+  iflow_id              = "`+jmsExclusiveFlow+`"
+  queue_expiration_days = 7
+}
+
+resource "sapmessaging_jms_sender" "guarded" {
+  iflow_id            = "`+jmsGuardedFlow+`"
+  retry_interval      = 2
+  exponential_backoff = false
+  dead_letter_queue   = false
+  max_retries         = 4
+}
+`)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	diags := planDiagnostics(t, w)
+	want := []*regexp.Regexp{
+		regexp.MustCompile(`^warning: No Retry Limit: .*compares SAPJMSRetries nowhere.*retried about 724 times over 30 days, then deleted: 725 executions`),
+		regexp.MustCompile(`^warning: No Retry Limit: .*only for non-exclusive queues.*retried about 172 times over 7 days, then deleted: 173 executions`),
+		regexp.MustCompile(`^warning: Constant Retries: exponential_backoff = false with retry_interval = 2 retries a failing message every 2 minutes.*30 times an hour`),
+		regexp.MustCompile(`^warning: Dead-Letter Queue Off: .*moves nothing`),
+		regexp.MustCompile(`^warning: Retry Limit Differs From Guard: max_retries = 4, but the flow's guard compares SAPJMSRetries with 5`),
+		regexp.MustCompile(`^warning: .*Escalation End`),
+	}
+	for _, re := range want {
+		found := false
+		for _, d := range diags {
+			if re.MatchString(d) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("no plan diagnostic matches %s; diagnostics:\n%s", re, strings.Join(diags, "\n"))
+		}
+	}
+	for _, d := range diags {
+		if strings.HasPrefix(d, "error") {
+			t.Errorf("unexpected error: %s", d)
+		}
+	}
+}
