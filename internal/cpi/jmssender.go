@@ -215,9 +215,15 @@ func (f *Flow) JMSSender(channel string) (*JMSSender, error) {
 		return nil, fmt.Errorf("reading the retry guards of integration flow %q: %w", f.ID, err)
 	}
 	out.Guards = guards
+	guarded := map[string]bool{}
+	for _, g := range guards {
+		if g.Subprocess != "" {
+			guarded[g.Subprocess] = true
+		}
+	}
 	for _, sp := range f.Artifact.ExceptionSubprocesses() {
 		out.ExceptionSubprocesses = append(out.ExceptionSubprocesses, ExceptionSubprocess{
-			ID: sp.ID, Name: sp.Name, EndEvents: append([]string(nil), sp.EndEvents...),
+			ID: sp.ID, Name: sp.Name, EndEvents: append([]string(nil), sp.EndEvents...), GuardsRetries: guarded[sp.ID],
 		})
 	}
 	return out, nil

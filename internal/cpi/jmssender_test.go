@@ -55,7 +55,7 @@ func TestJMSSenderReadAndGuard(t *testing.T) {
 	if len(got.Guards) != 1 || got.Guards[0].Kind != iflow.GuardExceptionSubprocess || !got.Guards[0].Limit.Known || got.Guards[0].Limit.Value != 5 {
 		t.Fatalf("guards %+v", got.Guards)
 	}
-	if len(got.ExceptionSubprocesses) != 1 {
+	if len(got.ExceptionSubprocesses) != 1 || !got.ExceptionSubprocesses[0].GuardsRetries {
 		t.Fatalf("exception subprocesses %+v", got.ExceptionSubprocesses)
 	}
 	if _, err := f.Sender(""); !errors.Is(err, cpi.ErrNoAMQPSender) {

@@ -64,6 +64,9 @@ type ExceptionSubprocess struct {
 	ID        string
 	Name      string
 	EndEvents []string
+	// GuardsRetries is true when the subprocess compares SAPJMSRetries (set by
+	// Flow.JMSSender).
+	GuardsRetries bool
 }
 
 // Sender is the AMQP sender channel of an integration flow as the tenant

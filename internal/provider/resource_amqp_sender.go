@@ -277,7 +277,7 @@ func exceptionSubprocesses(sps []cpi.ExceptionSubprocess) []rules.ExceptionSubpr
 		for _, k := range sp.EndEvents {
 			kinds = append(kinds, rules.EndEventKind(k))
 		}
-		out = append(out, rules.ExceptionSubprocess{ID: sp.ID, Name: sp.Name, EndEvents: kinds})
+		out = append(out, rules.ExceptionSubprocess{ID: sp.ID, Name: sp.Name, EndEvents: kinds, GuardsRetries: sp.GuardsRetries})
 	}
 	return out
 }
