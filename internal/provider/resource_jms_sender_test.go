@@ -300,10 +300,18 @@ resource "sapmessaging_amqp_sender" "orders" {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
+			PreConfig:        env.srv.ResetStats,
 			Config:           cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			Check: resource.ComposeTestCheckFunc(
 				checkJMSProperty(env, "Mixed", "RetryInterval", "4"),
+				func(*terraform.State) error {
+					// Both changes reach the writer together: one upload, one deploy.
+					if n := env.srv.Stats().Routes[deployRoute]; n != 1 {
+						return fmt.Errorf("the flow was deployed %d times, want once", n)
+					}
+					return nil
+				},
 				func(*terraform.State) error {
 					art, err := iflow.ReadZip(env.srv.IFlowContent("Mixed"))
 					if err != nil {
@@ -406,4 +414,123 @@ resource "sapmessaging_jms_sender" "guarded" {
 			t.Errorf("SAP's retry pattern draws a warning: %s", d)
 		}
 	}
+}
+
+// Externalized settings are set through the flow's configuration, an externalized guard limit is read from
+// it, and a setting changed on the tenant between plan and apply fails the apply without writing.
+func TestAccJMSSender_externalized(t *testing.T) {
+	env := newTestEnv(t)
+	props := iflowtest.DefaultJMSSenderProperties("Retry_Ext")
+	props["RetryInterval"] = "{{Retry Interval}}"
+	props["ExponentialBackoff"] = "{{Backoff}}"
+	o := iflowtest.Options{Name: "JmsExt", Senders: []iflowtest.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: props}},
+		Parameters:    map[string]string{"Retry Interval": "1", "Backoff": "true", "Max JMS Retries": "3"},
+		ExceptionEnds: [][]string{{"error"}},
+		Routers:       []iflowtest.Router{{Condition: "${header.SAPJMSRetries} >= {{Max JMS Retries}}"}}}
+	if err := env.srv.CreateIFlow("JmsExt", "JmsExt", "Retry", iflowtest.Build(o)); err != nil {
+		t.Fatal(err)
+	}
+	cfg := func(interval int) string {
+		return env.config(jmsHCL("JmsExt", fmt.Sprintf("retry_interval = %d\nexponential_backoff = true\nmax_retries = 3", interval)))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(10),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						// ">= 3" ends the message on retry 3: 10 + 20 + 40 minutes.
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(70)),
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("retry_guard").AtMapKey("limit_kind"), knownvalue.StringExact("parameter")),
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("retry_guard").AtMapKey("kind"), knownvalue.StringExact("router")),
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("retry_guard").AtMapKey("limit"), knownvalue.Int64Exact(3)),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					cfg, _ := env.srv.IFlowConfigurations("JmsExt")
+					if cfg["Retry Interval"] != "10" || cfg["Backoff"] != "true" {
+						return fmt.Errorf("parameters %v, want Retry Interval 10 and Backoff true", cfg)
+					}
+					if got, _ := env.jmsProperty("JmsExt", "RetryInterval"); got != "{{Retry Interval}}" {
+						return fmt.Errorf("RetryInterval in the content = %q, want the parameter reference", got)
+					}
+					return nil
+				},
+			},
+			{
+				// The guard's limit raised on the tenant: the plan shows the new limit and the later give-up.
+				PreConfig: func() {
+					if err := env.srv.SetConfigurationValue("JmsExt", "Max JMS Retries", "8"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg(10),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					// 10, 20, 40, then 60 five times.
+					plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(370)),
+					plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("retry_guard").AtMapKey("limit"), knownvalue.Int64Exact(8)),
+				}},
+			},
+			{
+				Config: cfg(20),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{changeOnTenant(func() error {
+					return env.srv.SetConfigurationValue("JmsExt", "Retry Interval", "30")
+				})}},
+				ExpectError: wrapped(`JMS Sender Changed Since Plan.*RetryInterval: planned from 10, now 30.*plan again`),
+			},
+			{
+				// The change made on the tenant is kept until a new plan is applied.
+				PreConfig: func() {
+					if cfg, _ := env.srv.IFlowConfigurations("JmsExt"); cfg["Retry Interval"] != "30" {
+						t.Errorf("Retry Interval on the tenant = %q, want the change made there (30)", cfg["Retry Interval"])
+					}
+				},
+				Config: cfg(20),
+				Check: func(*terraform.State) error {
+					if cfg, _ := env.srv.IFlowConfigurations("JmsExt"); cfg["Retry Interval"] != "20" {
+						return fmt.Errorf("Retry Interval = %q, want 20", cfg["Retry Interval"])
+					}
+					return nil
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
+
+// A guard in a script shows no limit: max_retries declares it, and the give-up time assumes the later retry.
+func TestAccJMSSender_scriptGuard(t *testing.T) {
+	env := newTestEnv(t)
+	env.addJMSFlow(t, "JmsScript", false, iflowtest.Options{ExceptionEnds: [][]string{{"error"}},
+		Scripts: []iflowtest.Script{{File: "limit.groovy", Content: "def n = message.getHeaders().get('SAPJMSRetries')", InException: 1}}})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.config(jmsHCL("JmsScript", "max_retries = 4")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("retry_guard").AtMapKey("kind"), knownvalue.StringExact("script")),
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("retry_guard").AtMapKey("limit_kind"), knownvalue.StringExact("not_visible")),
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("retry_guard").AtMapKey("limit"), knownvalue.Null()),
+						// Retry 5 at the latest: 1 + 2 + 4 + 8 + 16 minutes.
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(31)),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				// Without max_retries the limit is unknown: neither number is claimed.
+				Config: env.config(jmsHCL("JmsScript", "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Null()),
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("attempts_before_expiry"), knownvalue.Null()),
+					},
+				},
+			},
+		},
+	})
 }
