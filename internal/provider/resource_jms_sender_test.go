@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -15,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
 )
@@ -533,4 +535,63 @@ func TestAccJMSSender_scriptGuard(t *testing.T) {
 			},
 		},
 	})
+}
+
+// derive computes give_up_after_minutes and attempts_before_expiry from the settings and what the flow shows.
+func TestJMSSenderDerive(t *testing.T) {
+	t.Parallel()
+	guard := func(limit int64, known bool, op string) []iflow.RetryGuard {
+		return []iflow.RetryGuard{{Kind: iflow.GuardRouter, Operator: op, Limit: iflow.GuardLimit{Kind: iflow.LimitLiteral, Value: limit, Known: known}}}
+	}
+	nonExclusive := func(g []iflow.RetryGuard) flowFacts {
+		return factsOf(&cpi.JMSSender{AccessType: iflow.AccessNonExclusive, Guards: g})
+	}
+	base := func() jmsSenderModel {
+		return jmsSenderModel{RetryInterval: types.Int64Value(1), ExponentialBackoff: types.BoolValue(true), MaxRetryInterval: types.Int64Value(60),
+			MaxRetries: types.Int64Null(), QueueExpirationDays: types.Int64Value(30)}
+	}
+	tests := []struct {
+		name             string
+		edit             func(*jmsSenderModel)
+		facts            flowFacts
+		giveUp, attempts types.Int64
+	}{
+		{"guard > 9: retry 10 after 303 minutes", nil, nonExclusive(guard(9, true, ">")), types.Int64Value(303), types.Int64Null()},
+		{"guard >= 10: the same retry", nil, nonExclusive(guard(10, true, ">=")), types.Int64Value(303), types.Int64Null()},
+		{"no guard: executions until 30 days", nil, nonExclusive(nil), types.Int64Null(), types.Int64Value(725)},
+		{"no guard, 180 days", func(m *jmsSenderModel) { m.QueueExpirationDays = types.Int64Value(180) }, nonExclusive(nil), types.Int64Null(), types.Int64Value(4325)},
+		{"exclusive with a guard still unbounded", nil, factsOf(&cpi.JMSSender{AccessType: iflow.AccessExclusive, Guards: guard(5, true, ">")}),
+			types.Int64Null(), types.Int64Value(725)},
+		{"backoff off", func(m *jmsSenderModel) {
+			m.ExponentialBackoff = types.BoolValue(false)
+			m.RetryInterval = types.Int64Value(5)
+		},
+			nonExclusive(guard(9, true, ">")), types.Int64Value(50), types.Int64Null()},
+		{"limit not visible, max_retries declared", func(m *jmsSenderModel) { m.MaxRetries = types.Int64Value(4) },
+			nonExclusive(guard(0, false, "")), types.Int64Value(31), types.Int64Null()},
+		{"limit not visible, nothing declared", nil, nonExclusive(guard(0, false, "")), types.Int64Null(), types.Int64Null()},
+		{"limit not visible, max_retries unknown", func(m *jmsSenderModel) { m.MaxRetries = types.Int64Unknown() },
+			nonExclusive(guard(0, false, "")), types.Int64Unknown(), types.Int64Null()},
+		{"flow not read", nil, unknownFlowFacts(), types.Int64Unknown(), types.Int64Unknown()},
+		{"interval unknown", func(m *jmsSenderModel) { m.RetryInterval = types.Int64Unknown() }, nonExclusive(nil), types.Int64Unknown(), types.Int64Unknown()},
+		{"interval 0 is no schedule", func(m *jmsSenderModel) { m.RetryInterval = types.Int64Value(0) }, nonExclusive(nil), types.Int64Null(), types.Int64Null()},
+		{"expiration out of range", func(m *jmsSenderModel) { m.QueueExpirationDays = types.Int64Value(181) }, nonExclusive(nil), types.Int64Null(), types.Int64Null()},
+		{"null settings take SAP's defaults", func(m *jmsSenderModel) {
+			m.RetryInterval, m.ExponentialBackoff, m.MaxRetryInterval = types.Int64Null(), types.BoolNull(), types.Int64Null()
+		}, nonExclusive(guard(9, true, ">")), types.Int64Value(303), types.Int64Null()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			m := base()
+			if tt.edit != nil {
+				tt.edit(&m)
+			}
+			m.derive(tt.facts)
+			if !m.GiveUpAfterMinutes.Equal(tt.giveUp) || !m.AttemptsBeforeExpiry.Equal(tt.attempts) {
+				t.Errorf("give_up_after_minutes = %s, attempts_before_expiry = %s; want %s, %s",
+					m.GiveUpAfterMinutes, m.AttemptsBeforeExpiry, tt.giveUp, tt.attempts)
+			}
+		})
+	}
 }
