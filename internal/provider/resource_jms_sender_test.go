@@ -360,6 +360,7 @@ func TestAccJMSSender_planWarnings(t *testing.T) {
 	env.addJMSFlow(t, jmsGuardedFlow, false, guardedOptions())
 	env.addJMSFlow(t, jmsUnguardedFlow, false, iflowtest.Options{ExceptionEnds: [][]string{{"message"}}})
 	env.addJMSFlow(t, jmsExclusiveFlow, true, iflowtest.Options{})
+	env.addJMSFlow(t, "JmsBusy", false, guardedOptions())
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `
 terraform {
@@ -384,6 +385,13 @@ resource "sapmessaging_jms_sender" "guarded" {
   dead_letter_queue   = false
   max_retries         = 4
 }
+
+resource "sapmessaging_jms_sender" "busy" {
+  iflow_id             = "JmsBusy"
+  retry_interval       = 30
+  max_retry_interval   = 20
+  concurrent_processes = 6
+}
 `)
 	w := newCLIWorkspace(t, tf, plugins, dir, env)
 	diags := planDiagnostics(t, w)
@@ -394,6 +402,8 @@ resource "sapmessaging_jms_sender" "guarded" {
 		regexp.MustCompile(`^warning: Dead-Letter Queue Off: .*moves nothing`),
 		regexp.MustCompile(`^warning: Retry Limit Differs From Guard: max_retries = 4, but the flow's guard compares SAPJMSRetries with 5`),
 		regexp.MustCompile(`^warning: Exception Subprocess Acknowledges Failures: .*ends with a Message End Event`),
+		regexp.MustCompile(`^warning: Max Retry Interval Below Retry Interval: max_retry_interval = 20 is shorter than retry_interval = 30.*retried every 20 minutes`),
+		regexp.MustCompile(`^warning: Many Concurrent Processes: concurrent_processes = 6 runs that many consumers on every worker node`),
 	}
 	for _, re := range want {
 		found := false
