@@ -163,7 +163,7 @@ func (r *jmsSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 			},
 			"queue_expiration_days": schema.Int64Attribute{
 				MarkdownDescription: "The Expiration Period (days, 1 to 180) of the JMS receiver of the flow that fills the queue: a message " +
-					"still in the queue after it is deleted. Defaults to `30`, SAP's default. The plan fails when " +
+					"still in the queue after that many days is deleted. Defaults to `30`, SAP's default. The plan fails when " +
 					"`give_up_after_minutes` is longer.",
 				Optional: true,
 				Computed: true,
