@@ -82,6 +82,9 @@ type JMSSender struct {
 	DeadLetterQueue    *bool
 	// Parameters maps each externalized setting to its parameter name.
 	Parameters map[Setting]string
+	// Absent holds the settings the channel has no property for; EditJMSSender
+	// cannot set them in place.
+	Absent map[Setting]bool
 	// Guards are the places of the flow that read SAPJMSRetries.
 	Guards []iflow.RetryGuard
 	// ExceptionSubprocesses are the flow's exception subprocesses.
@@ -160,7 +163,7 @@ func (f *Flow) JMSSender(channel string) (*JMSSender, error) {
 	}
 	params := f.parameterValues()
 	st := snd.JMSSenderSettings(params)
-	out := &JMSSender{FlowID: snd.ID, Name: snd.Name, Parameters: map[Setting]string{}, Candidates: cands}
+	out := &JMSSender{FlowID: snd.ID, Name: snd.Name, Parameters: map[Setting]string{}, Absent: map[Setting]bool{}, Candidates: cands}
 	if st.QueueName.Resolved {
 		out.QueueName = strings.TrimSpace(st.QueueName.Value)
 	}
@@ -172,6 +175,9 @@ func (f *Flow) JMSSender(channel string) (*JMSSender, error) {
 	}
 	for _, setting := range JMSSettings() {
 		s := snd.Setting(string(setting), params)
+		if !s.Present {
+			out.Absent[setting] = true
+		}
 		if s.Externalized() {
 			out.Parameters[setting] = s.Parameter
 		}

@@ -415,6 +415,7 @@ func (r *jmsSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			return
 		}
 		facts = factsOf(s)
+		checkAbsentJMSSettings(&resp.Diagnostics, &plan, s)
 		plan.QueueName = types.StringValue(s.QueueName)
 		plan.AccessType = nonEmptyStringOrNull(&s.AccessType)
 		events, d := endEventList(s.ExceptionSubprocesses)
@@ -449,6 +450,38 @@ func (r *jmsSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	plan.derive(facts)
 	appendFindings(&resp.Diagnostics, rules.CheckJMSSender(plan.ruleInput(facts)))
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// checkAbsentJMSSettings reports, at plan, a setting the configuration changes that the channel has no
+// property for: the apply could not patch it in place.
+func checkAbsentJMSSettings(diags *diag.Diagnostics, plan *jmsSenderModel, s *cpi.JMSSender) {
+	for _, a := range []struct {
+		attr    string
+		setting cpi.Setting
+		value   attr.Value
+	}{
+		{"retry_interval", cpi.SettingJMSRetryInterval, plan.RetryInterval},
+		{"exponential_backoff", cpi.SettingJMSBackoff, plan.ExponentialBackoff},
+		{"max_retry_interval", cpi.SettingJMSMaxRetryInterval, plan.MaxRetryInterval},
+		{"concurrent_processes", cpi.SettingJMSConcurrency, plan.ConcurrentProcesses},
+		{"dead_letter_queue", cpi.SettingJMSDeadLetterQueue, plan.DeadLetterQueue},
+	} {
+		if !s.Absent[a.setting] || a.value.IsNull() || a.value.IsUnknown() {
+			continue
+		}
+		diags.AddAttributeError(path.Root(a.attr), "Setting Not In The Channel",
+			fmt.Sprintf("%s = %s cannot be applied: the JMS sender channel %q has no %s property, so there is nothing to change in place "+
+				"(an exclusive queue, for example, has no concurrent processes and no dead-letter option). "+
+				"Remove %s from the configuration, or open the channel's Processing tab in Cloud Integration and save the flow once so that it gets the setting.",
+				a.attr, a.value, channelName(s), a.setting, a.attr))
+	}
+}
+
+func channelName(s *cpi.JMSSender) string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.FlowID
 }
 
 func boolOrNull(p *bool) types.Bool {

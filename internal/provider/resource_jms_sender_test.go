@@ -266,6 +266,8 @@ func TestAccJMSSender_rules(t *testing.T) {
 		{jmsExclusiveFlow, `max_retry_interval = 181`, `Invalid Max Retry Interval.*10 to 180 minutes`},
 		{jmsUnguardedFlow, `max_retry_interval = 5`, `Invalid Max Retry Interval.*10 to 43200 minutes`},
 		{jmsExclusiveFlow, `dead_letter_queue = true`, `Dead-Letter Queue on Exclusive Queue`},
+		// The property an exclusive sender lacks cannot be patched in: refused at plan, not at apply.
+		{jmsExclusiveFlow, `concurrent_processes = 1`, `Setting Not In The Channel.*concurrent_processes = 1 cannot be applied.*no NumberConcurrentProcesses property`},
 		{jmsExclusiveFlow, `concurrent_processes = 2`, `Concurrent Processes on Exclusive Queue`},
 		{jmsUnguardedFlow, `concurrent_processes = 0`, `Invalid Concurrent Processes`},
 		{jmsUnguardedFlow, `queue_expiration_days = 181`, `Invalid Expiration Period.*1 to 180 days`},
