@@ -423,7 +423,9 @@ func (r *jmsSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		plan.ExceptionEndEvents = events
 		appendFindings(&resp.Diagnostics, rules.CheckExceptionSubprocesses(exceptionSubprocesses(s.ExceptionSubprocesses)))
 		if req.State.Raw.IsNull() {
-			// A setting the configuration leaves out keeps the flow's value.
+			// A setting the configuration leaves out keeps the flow's value. Terraform plans the create
+			// half of a replacement with a null prior state too, so a resource moved to another flow
+			// takes that flow's values, not the old flow's.
 			if plan.RetryInterval.IsUnknown() {
 				plan.RetryInterval = int64OrNull(s.RetryInterval)
 			}

@@ -514,6 +514,41 @@ func TestAccJMSSender_externalized(t *testing.T) {
 	})
 }
 
+// Moving the resource to another flow replaces it, and the settings the configuration leaves out keep the
+// new flow's values instead of taking the old flow's.
+func TestAccJMSSender_replaceKeepsNewFlowSettings(t *testing.T) {
+	env := newTestEnv(t)
+	env.addJMSFlow(t, "JmsOld", false, guardedOptions())
+	env.addJMSFlow(t, "JmsNew", false, guardedOptions())
+	zip, err := iflow.PatchZip(env.srv.IFlowContent("JmsNew"), "MessageFlow_JMS", map[string]string{"RetryInterval": "9", "useDeadLetterQueue": "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.srv.CreateIFlow("JmsNew", "JmsNew", "Retry", zip); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: env.config(jmsHCL("JmsOld", "max_retry_interval = 60"))},
+			{
+				Config: env.config(jmsHCL("JmsNew", "max_retry_interval = 60")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(jmsAddr, plancheck.ResourceActionReplace),
+						plancheck.ExpectKnownValue(jmsAddr, tfjsonpath.New("retry_interval"), knownvalue.Int64Exact(9)),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(
+					checkJMSProperty(env, "JmsNew", "RetryInterval", "9"),
+					checkJMSProperty(env, "JmsNew", "useDeadLetterQueue", "0"),
+				),
+			},
+		},
+	})
+}
+
 // A guard in a script shows no limit: max_retries declares it, and the give-up time assumes the later retry.
 func TestAccJMSSender_scriptGuard(t *testing.T) {
 	env := newTestEnv(t)
