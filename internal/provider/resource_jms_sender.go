@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -121,6 +122,7 @@ func (r *jmsSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"retry_interval": schema.Int64Attribute{
+				CustomType: wholeNumber(1, 10080),
 				MarkdownDescription: "Retry Interval (minutes): the wait before the first retry. SAP accepts 1 to 60 for an exclusive queue " +
 					"and 1 to 10080 for a non-exclusive one. Defaults to the flow's value.",
 				Optional:      true,
@@ -136,6 +138,7 @@ func (r *jmsSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				PlanModifiers: boolFromFlow,
 			},
 			"max_retry_interval": schema.Int64Attribute{
+				CustomType: wholeNumber(10, 43200),
 				MarkdownDescription: "Maximum Retry Interval (minutes): the longest wait with exponential backoff. SAP accepts 10 to 180 for an " +
 					"exclusive queue and 10 to 43200 for a non-exclusive one. Defaults to the flow's value.",
 				Optional:      true,
@@ -143,6 +146,7 @@ func (r *jmsSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				PlanModifiers: int64FromFlow,
 			},
 			"concurrent_processes": schema.Int64Attribute{
+				CustomType: wholeNumber(1, math.MaxInt64),
 				MarkdownDescription: "Number of Concurrent Processes per worker node, non-exclusive queues only (an exclusive queue has " +
 					"exactly one consumer). SAP recommends 1 to 5. Defaults to the flow's value.",
 				Optional:      true,
@@ -156,12 +160,14 @@ func (r *jmsSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				PlanModifiers:       boolFromFlow,
 			},
 			"max_retries": schema.Int64Attribute{
+				CustomType: wholeNumber(1, math.MaxInt64),
 				MarkdownDescription: "The retry limit the flow should enforce. The JMS sender has no such setting: the flow enforces it with a " +
 					"guard on `SAPJMSRetries`. The plan fails when the flow has no guard or the queue is exclusive, warns when the guard " +
 					"shows another limit, and computes `give_up_after_minutes` from it when the guard's limit is not visible.",
 				Optional: true,
 			},
 			"queue_expiration_days": schema.Int64Attribute{
+				CustomType: wholeNumber(1, rules.JMSMaxExpirationDays),
 				MarkdownDescription: "The Expiration Period (days, 1 to 180) of the JMS receiver of the flow that fills the queue: a message " +
 					"still in the queue after that many days is deleted. Defaults to `30`, SAP's default. The plan fails when " +
 					"`give_up_after_minutes` is longer.",
