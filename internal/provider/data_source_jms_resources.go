@@ -199,7 +199,7 @@ func (m *jmsResourcesModel) model() jms.Resources {
 
 func (d *jmsResourcesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m jmsResourcesModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -249,5 +249,5 @@ func (d *jmsResourcesDataSource) Read(ctx context.Context, req datasource.ReadRe
 				name, ttd[name])),
 		})
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &m)...)
 }

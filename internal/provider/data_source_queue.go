@@ -132,7 +132,7 @@ func (d *queueDataSource) Configure(_ context.Context, req datasource.ConfigureR
 
 func (d *queueDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg queueInfoModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() || !d.data.eventMeshOrError(&resp.Diagnostics) {
 		return
 	}
@@ -145,7 +145,7 @@ func (d *queueDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	for i := range all {
 		if all[i].Name == name {
 			info := queueInfo(&all[i], usedAsDMQ(all)[name])
-			resp.Diagnostics.Append(resp.State.Set(ctx, &info)...)
+			resp.Diagnostics.Append(setState(ctx, &resp.State, &info)...)
 			return
 		}
 	}

@@ -234,7 +234,7 @@ func readJMS(m *jmsScheduleModel, resp *datasource.ReadResponse) {
 
 func (d *retryPolicyDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m retryPolicyModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() || m.TotalAttempts.IsNull() || m.TotalAttempts.IsUnknown() {
 		return
 	}
@@ -250,7 +250,7 @@ func (d *retryPolicyDataSource) ValidateConfig(ctx context.Context, req datasour
 
 func (d *retryPolicyDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m retryPolicyModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -277,5 +277,5 @@ func (d *retryPolicyDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &m)...)
 }

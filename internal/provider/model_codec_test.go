@@ -131,6 +131,10 @@ type (
 		QueueName    string       `tfsdk:"queue_name"`
 		TopicPattern types.String `tfsdk:"topic_pattern"`
 	}
+	twiceModel struct {
+		queueSubscriptionModel
+		QueueName types.String `tfsdk:"queue_name"`
+	}
 	wrongTypeModel struct {
 		ID           types.String `tfsdk:"id"`
 		QueueName    types.Int64  `tfsdk:"queue_name"`
@@ -165,7 +169,11 @@ func TestModelCodec_mismatchedModels(t *testing.T) {
 	check("foreign field", d, `attribute "extra", which the schema lacks`)
 	var m4 plainFieldModel
 	d = getState(ctx, st, &m4)
-	check("plain field", d, "not an attr.Value")
+	// A field of another Go type makes the framework read the model, and its error names the attribute.
+	check("plain field", d, "Path: queue_name")
+	var m6 twiceModel
+	d = getState(ctx, st, &m6)
+	check("attribute named twice through an embedded struct", d, `names attribute "queue_name" a second time`)
 	var m5 wrongTypeModel
 	d = getState(ctx, st, &m5)
 	check("wrong type", d, `attribute "queue_name"`)

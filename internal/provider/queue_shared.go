@@ -54,12 +54,7 @@ func putQueue(ctx context.Context, c *eventmesh.Client, name string, s eventmesh
 
 // queueFromSettings is the queue a PUT of s creates, as far as s tells.
 func queueFromSettings(name string, s eventmesh.QueueSettings) *eventmesh.Queue {
-	return &eventmesh.Queue{
-		Name: name, AccessType: s.AccessType, MaxQueueSizeInBytes: s.MaxQueueSizeInBytes,
-		MaxMessageSizeInBytes: s.MaxMessageSizeInBytes, MaxQueueMessageCount: s.MaxQueueMessageCount,
-		MaxDeliveredUnackedMsgsPerFlow: s.MaxDeliveredUnackedMsgsPerFlow, MaxRedeliveryCount: s.MaxRedeliveryCount,
-		DeadMsgQueue: s.DeadMsgQueue, RespectTTL: s.RespectTTL, MaxTTL: s.MaxTTL,
-	}
+	return &eventmesh.Queue{Name: name, QueueSettings: s}
 }
 
 // mayExistDetail explains a create whose outcome is unknown.
