@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -183,18 +184,54 @@ func queueSettingAttributes() map[string]queueSettingAttribute {
 	}
 }
 
-// queueResourceAttributes returns the settings' attributes of sapmessaging_queue, or of
-// sapmessaging_dead_message_queue when dmq is set, with the given other attributes.
-func queueResourceAttributes(dmq bool, others map[string]schema.Attribute) map[string]schema.Attribute {
-	attrs := map[string]schema.Attribute{}
+// queueResourceModel is the model of sapmessaging_queue and sapmessaging_dead_message_queue.
+type queueResourceModel struct {
+	ID   types.String `tfsdk:"id"`
+	Name types.String `tfsdk:"name"`
+	queueSettingsModel
+	ForceDestroy types.Bool `tfsdk:"force_destroy"`
+}
+
+func (m *queueResourceModel) queueName() string  { return m.Name.ValueString() }
+func (m *queueResourceModel) forceDestroy() bool { return m.ForceDestroy.ValueBool() }
+
+// fromAPI copies what the service holds into the model.
+func (m *queueResourceModel) fromAPI(q *eventmesh.Queue) {
+	m.ID = types.StringValue(q.Name)
+	m.Name = types.StringValue(q.Name)
+	m.queueSettingsModel = queueSettingsFromAPI(q.QueueSettings)
+	if m.ForceDestroy.IsNull() || m.ForceDestroy.IsUnknown() {
+		m.ForceDestroy = types.BoolValue(false)
+	}
+}
+
+// queueResourceAttributes returns the attributes of sapmessaging_queue, or of
+// sapmessaging_dead_message_queue when dmq is set, whose name attribute says nameDescription.
+func queueResourceAttributes(dmq bool, nameDescription string) map[string]schema.Attribute {
+	attrs := map[string]schema.Attribute{
+		"id": schema.StringAttribute{
+			MarkdownDescription: "The queue name.",
+			Computed:            true,
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		},
+		"name": schema.StringAttribute{
+			MarkdownDescription: nameDescription,
+			Required:            true,
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		},
+		"force_destroy": schema.BoolAttribute{
+			MarkdownDescription: "Whether `terraform destroy` (or a replacement) may delete the queue while it holds messages. " +
+				"Defaults to `false`: deleting a queue with messages then fails and the messages stay. Apply `true` before destroying to discard them.",
+			Optional: true,
+			Computed: true,
+			Default:  booldefault.StaticBool(false),
+		},
+	}
 	for name, a := range queueSettingAttributes() {
 		attrs[name] = a.queue
 		if dmq && a.deadMessageQueue != nil {
 			attrs[name] = a.deadMessageQueue
 		}
-	}
-	for name, a := range others {
-		attrs[name] = a
 	}
 	return attrs
 }

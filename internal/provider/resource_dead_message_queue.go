@@ -8,8 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -34,10 +32,7 @@ type deadMessageQueueResource struct {
 }
 
 type deadMessageQueueModel struct {
-	ID   types.String `tfsdk:"id"`
-	Name types.String `tfsdk:"name"`
-	queueSettingsModel
-	ForceDestroy types.Bool `tfsdk:"force_destroy"`
+	queueResourceModel
 }
 
 func (r *deadMessageQueueResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -50,20 +45,9 @@ func (r *deadMessageQueueResource) Schema(_ context.Context, _ resource.SchemaRe
 			"with the DMQ rules built in: time to live is always respected, so the DMQ cannot grow for ever (`max_ttl` defaults " +
 			"to 7 days), and it has no redelivery count, because a DMQ is inspected, not consumed. Destroying it is refused " +
 			"while it holds messages (unless `force_destroy`) or while another queue still names it as `dead_message_queue`.",
-		Attributes: queueResourceAttributes(true, map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The queue name.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"name": schema.StringAttribute{
-				MarkdownDescription: "The full queue name, in the same namespace as the queues that use it, for example " +
-					"`acme/crm/prod/orders/dmq`. Changing it replaces the queue.",
-				Required:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"force_destroy": forceDestroyAttribute(),
-		}),
+		Attributes: queueResourceAttributes(true,
+			"The full queue name, in the same namespace as the queues that use it, for example "+
+				"`acme/crm/prod/orders/dmq`. Changing it replaces the queue."),
 	}
 }
 
@@ -149,19 +133,12 @@ func (m *deadMessageQueueModel) settings() eventmesh.QueueSettings {
 	return s
 }
 
+// fromAPI copies what the service holds into the model. Event Mesh stores no redelivery count as
+// 0; null and absent read as 0 too.
 func (m *deadMessageQueueModel) fromAPI(q *eventmesh.Queue) {
-	m.ID = types.StringValue(q.Name)
-	m.Name = types.StringValue(q.Name)
-	m.queueSettingsModel = queueSettingsFromAPI(q.QueueSettings)
-	// Event Mesh stores no redelivery count as 0; null and absent read as 0 too.
+	m.queueResourceModel.fromAPI(q)
 	m.MaxRedeliveryCount = types.Int64Value(deref(q.MaxRedeliveryCount))
-	if m.ForceDestroy.IsNull() || m.ForceDestroy.IsUnknown() {
-		m.ForceDestroy = types.BoolValue(false)
-	}
 }
-
-func (m *deadMessageQueueModel) queueName() string  { return m.Name.ValueString() }
-func (m *deadMessageQueueModel) forceDestroy() bool { return m.ForceDestroy.ValueBool() }
 
 func (r *deadMessageQueueResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	createQueueResource[deadMessageQueueModel](ctx, r.data, "sapmessaging_dead_message_queue", req, resp)

@@ -6,10 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
@@ -33,10 +29,7 @@ type queueResource struct {
 }
 
 type queueModel struct {
-	ID   types.String `tfsdk:"id"`
-	Name types.String `tfsdk:"name"`
-	queueSettingsModel
-	ForceDestroy types.Bool `tfsdk:"force_destroy"`
+	queueResourceModel
 }
 
 func (r *queueResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -49,30 +42,9 @@ func (r *queueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			"The plan refuses the settings that make a poison message loop for ever: a `max_redelivery_count` of 0 or none " +
 			"(Event Mesh reads both as *unlimited*), a dead message queue that is the queue itself or lies outside its namespace, " +
 			"and a time to live without `respect_ttl`. A queue without a dead message queue gets a warning.",
-		Attributes: queueResourceAttributes(false, map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The queue name.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"name": schema.StringAttribute{
-				MarkdownDescription: "The full queue name including the namespace, for example `acme/crm/prod/orders`. " +
-					"Up to 20 segments of letters, digits, `-`, `_` and `.`. Changing it replaces the queue.",
-				Required:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"force_destroy": forceDestroyAttribute(),
-		}),
-	}
-}
-
-func forceDestroyAttribute() schema.BoolAttribute {
-	return schema.BoolAttribute{
-		MarkdownDescription: "Whether `terraform destroy` (or a replacement) may delete the queue while it holds messages. " +
-			"Defaults to `false`: deleting a queue with messages then fails and the messages stay. Apply `true` before destroying to discard them.",
-		Optional: true,
-		Computed: true,
-		Default:  booldefault.StaticBool(false),
+		Attributes: queueResourceAttributes(false,
+			"The full queue name including the namespace, for example `acme/crm/prod/orders`. "+
+				"Up to 20 segments of letters, digits, `-`, `_` and `.`. Changing it replaces the queue."),
 	}
 }
 
@@ -105,19 +77,6 @@ func (r *queueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 }
 
 func (m *queueModel) settings() eventmesh.QueueSettings { return m.toAPI() }
-
-// fromAPI copies what the service holds into the model.
-func (m *queueModel) fromAPI(q *eventmesh.Queue) {
-	m.ID = types.StringValue(q.Name)
-	m.Name = types.StringValue(q.Name)
-	m.queueSettingsModel = queueSettingsFromAPI(q.QueueSettings)
-	if m.ForceDestroy.IsNull() || m.ForceDestroy.IsUnknown() {
-		m.ForceDestroy = types.BoolValue(false)
-	}
-}
-
-func (m *queueModel) queueName() string  { return m.Name.ValueString() }
-func (m *queueModel) forceDestroy() bool { return m.ForceDestroy.ValueBool() }
 
 func (r *queueResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	createQueueResource[queueModel](ctx, r.data, "sapmessaging_queue", req, resp)
