@@ -215,7 +215,8 @@ func (d *jmsResourcesDataSource) Read(ctx context.Context, req datasource.ReadRe
 	}
 	out, err := jms.Render(res)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot Render jms-resources.xml", err.Error())
+		resp.Diagnostics.AddError("Cannot Render jms-resources.xml",
+			fmt.Sprintf("The descriptor cannot be written: %s. Check the connection factories and destinations of the data source.", clause(err)))
 		return
 	}
 	findings := jms.Lint(res)

@@ -147,7 +147,7 @@ func decodeModel[M any](ctx context.Context, s schemaTyped, raw tftypes.Value, m
 	}
 	if err != nil {
 		diags.AddError("Cannot Read Resource Data",
-			"The provider could not read the resource's data into its model: "+err.Error()+". This is a bug in the provider; please report it.")
+			"The provider could not read the resource's data into its model: "+err.Error()+". This is a bug in the provider. Report it with this message to the provider's maintainers.")
 	}
 	return diags
 }
@@ -187,7 +187,7 @@ func encodeModel[M any](ctx context.Context, s schemaTyped, m *M) (tftypes.Value
 	}
 	if err != nil {
 		diags.AddError("Cannot Write Resource Data",
-			"The provider could not write the resource's model: "+err.Error()+". This is a bug in the provider; please report it.")
+			"The provider could not write the resource's model: "+err.Error()+". This is a bug in the provider. Report it with this message to the provider's maintainers.")
 	}
 	return v, diags
 }

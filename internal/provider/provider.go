@@ -242,7 +242,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		maskSecrets(&ctx, em.ClientSecret, em.MessagingClientSecret, em.Key, em.MessagingKey)
 		h, err := newHTTPClient(mgmtCfg)
 		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("event_mesh"), "Invalid Event Mesh Connection", err.Error())
+			resp.Diagnostics.AddAttributeError(path.Root("event_mesh"), "Invalid Event Mesh Connection", connectionDetail("event_mesh", err))
 			return
 		}
 		warnTokenHost(&resp.Diagnostics, "event_mesh", "Event Mesh", em.ManagementURL, em.TokenURL, trusted)
@@ -275,7 +275,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		maskSecrets(&ctx, ci.ClientSecret, ci.Key)
 		h, err := newHTTPClient(ciCfg)
 		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("cloud_integration"), "Invalid Cloud Integration Connection", err.Error())
+			resp.Diagnostics.AddAttributeError(path.Root("cloud_integration"), "Invalid Cloud Integration Connection", connectionDetail("cloud_integration", err))
 			return
 		}
 		warnTokenHost(&resp.Diagnostics, "cloud_integration", "Cloud Integration", ci.URL, ci.TokenURL, trusted)
@@ -473,7 +473,7 @@ func externalPrivateKey(v types.String, diags *diag.Diagnostics) (string, bool) 
 	key, err := servicekey.LoadPrivateKey(text)
 	if err != nil {
 		diags.AddAttributeError(at, "Invalid Cloud Integration Private Key",
-			fmt.Sprintf("The private key from %s cannot be used: %s.", source, clause(err)))
+			fmt.Sprintf("The private key from %s cannot be used: %s. Set the PEM private key of the client certificate of the service key, unencrypted.", source, clause(err)))
 		return "", false
 	}
 	return key, true
@@ -503,4 +503,9 @@ func (p *sapMessagingProvider) Functions(_ context.Context) []func() function.Fu
 		NewRedeliveriesForFunction,
 		NewJMSGiveUpMinutesFunction,
 	}
+}
+
+// connectionDetail explains a connection block whose HTTP client cannot be built.
+func connectionDetail(block string, err error) string {
+	return fmt.Sprintf("The provider cannot connect with these settings: %s. Check the %s block of the provider configuration.", clause(err), block)
 }

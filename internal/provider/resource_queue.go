@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -101,7 +102,7 @@ func (r *queueResource) ImportState(ctx context.Context, req resource.ImportStat
 func importQueueByName(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	if err := rules.ValidQueueName(req.ID); err != nil {
 		resp.Diagnostics.AddError("Invalid Import ID",
-			"The import ID must be the full queue name, for example acme/crm/prod/orders: "+err.Error())
+			fmt.Sprintf("The import ID must be the full queue name: %s. Use the full queue name including the namespace as the import ID, for example acme/crm/prod/orders.", clause(err)))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
