@@ -3,7 +3,7 @@ package emulator
 import (
 	"fmt"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 // SampleIFlow is one integration flow of the sample content: an iFlow with a
@@ -41,9 +41,9 @@ func (s *Server) LoadSampleContent() error {
 		if exists {
 			continue
 		}
-		zip := iflowtest.Build(iflowtest.Options{
+		zip := iflowbuild.Build(iflowbuild.Options{
 			Name:          f.ID,
-			Senders:       []iflowtest.Sender{{Name: f.Channel, Properties: iflowtest.DefaultSenderProperties(f.Queue)}},
+			Senders:       []iflowbuild.Sender{{Name: f.Channel, Properties: iflowbuild.DefaultSenderProperties(f.Queue)}},
 			ExceptionEnds: [][]string{{"error"}},
 		})
 		if err := s.CreateIFlow(f.ID, f.ID, f.Package, zip); err != nil {
