@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -172,13 +173,13 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 			"max_retries": schema.Int64Attribute{
 				CustomType: wholeNumber(0, 20),
 				MarkdownDescription: "How often one HTTP request is retried on 429, 5xx and connection errors, including a refused connection " +
-					"and a failed name lookup or TLS handshake. Defaults to 5.",
+					"and a failed name lookup or TLS handshake. Defaults to " + strconv.Itoa(httpx.DefaultMaxRetries) + ".",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(0, 20)},
 			},
 			"request_timeout_seconds": schema.Int64Attribute{
 				CustomType:          wholeNumber(1, 600),
-				MarkdownDescription: "The timeout of one HTTP attempt, in seconds. Defaults to 60.",
+				MarkdownDescription: "The timeout of one HTTP attempt, in seconds. Defaults to " + strconv.Itoa(int(httpx.DefaultRequestTimeout/time.Second)) + ".",
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.Between(1, 600)},
 			},
@@ -202,17 +203,10 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		return
 	}
 
-	common := httpx.Config{
-		MaxRetries:     5,
-		RequestTimeout: 60 * time.Second,
-		UserAgent:      "terraform-provider-sapmessaging/" + p.version,
-	}
+	// Retries and timeout not set keep the defaults of httpx.
+	common := httpx.Config{UserAgent: "terraform-provider-sapmessaging/" + p.version}
 	if !cfg.MaxRetries.IsNull() && !cfg.MaxRetries.IsUnknown() {
-		common.MaxRetries = int(cfg.MaxRetries.ValueInt64())
-		if common.MaxRetries == 0 {
-			// httpx reads zero as its default; a negative value means no retries.
-			common.MaxRetries = -1
-		}
+		common.SetRetries(int(cfg.MaxRetries.ValueInt64()))
 	}
 	if !cfg.RequestTimeout.IsNull() && !cfg.RequestTimeout.IsUnknown() {
 		common.RequestTimeout = time.Duration(cfg.RequestTimeout.ValueInt64()) * time.Second
