@@ -24,11 +24,13 @@ var (
 
 // NewDeadMessageQueueResource returns the sapmessaging_dead_message_queue resource.
 func NewDeadMessageQueueResource() resource.Resource {
-	return &deadMessageQueueResource{}
+	return &deadMessageQueueResource{queueResourceBase[deadMessageQueueModel, *deadMessageQueueModel]{typeName: "sapmessaging_dead_message_queue"}}
 }
 
+// deadMessageQueueResource is a queue resource (Configure, Create, Read, Update, Delete and ImportState are
+// those of every queue resource) with its own schema, checks and plan.
 type deadMessageQueueResource struct {
-	data *providerData
+	queueResourceBase[deadMessageQueueModel, *deadMessageQueueModel]
 }
 
 type deadMessageQueueModel struct {
@@ -101,10 +103,6 @@ func warnOrdinaryQueue(diags *diag.Diagnostics, state deadMessageQueueModel) {
 			state.Name.ValueString(), strings.Join(held, " and ")))
 }
 
-func (r *deadMessageQueueResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (r *deadMessageQueueResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m deadMessageQueueModel
 	resp.Diagnostics.Append(getConfig(ctx, req.Config, &m)...)
@@ -138,24 +136,4 @@ func (m *deadMessageQueueModel) settings() eventmesh.QueueSettings {
 func (m *deadMessageQueueModel) fromAPI(q *eventmesh.Queue) {
 	m.queueResourceModel.fromAPI(q)
 	m.MaxRedeliveryCount = types.Int64Value(deref(q.MaxRedeliveryCount))
-}
-
-func (r *deadMessageQueueResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	createQueueResource[deadMessageQueueModel](ctx, r.data, "sapmessaging_dead_message_queue", req, resp)
-}
-
-func (r *deadMessageQueueResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	readQueueResource[deadMessageQueueModel](ctx, r.data, req, resp)
-}
-
-func (r *deadMessageQueueResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	updateQueueResource[deadMessageQueueModel](ctx, r.data, req, resp)
-}
-
-func (r *deadMessageQueueResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	deleteQueueResource[deadMessageQueueModel](ctx, r.data, req, resp)
-}
-
-func (r *deadMessageQueueResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importQueueByName(ctx, req, resp)
 }

@@ -22,11 +22,13 @@ var (
 
 // NewQueueResource returns the sapmessaging_queue resource.
 func NewQueueResource() resource.Resource {
-	return &queueResource{}
+	return &queueResource{queueResourceBase[queueModel, *queueModel]{typeName: "sapmessaging_queue"}}
 }
 
+// queueResource is a queue resource (Configure, Create, Read, Update, Delete and ImportState are
+// those of every queue resource) with its own schema, checks and plan.
 type queueResource struct {
-	data *providerData
+	queueResourceBase[queueModel, *queueModel]
 }
 
 type queueModel struct {
@@ -47,10 +49,6 @@ func (r *queueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			"The full queue name including the namespace, for example `acme/crm/prod/orders`. "+
 				"Up to 20 segments of letters, digits, `-`, `_` and `.`. Changing it replaces the queue."),
 	}
-}
-
-func (r *queueResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *queueResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
@@ -78,26 +76,6 @@ func (r *queueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 }
 
 func (m *queueModel) settings() eventmesh.QueueSettings { return m.toAPI() }
-
-func (r *queueResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	createQueueResource[queueModel](ctx, r.data, "sapmessaging_queue", req, resp)
-}
-
-func (r *queueResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	readQueueResource[queueModel](ctx, r.data, req, resp)
-}
-
-func (r *queueResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	updateQueueResource[queueModel](ctx, r.data, req, resp)
-}
-
-func (r *queueResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	deleteQueueResource[queueModel](ctx, r.data, req, resp)
-}
-
-func (r *queueResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importQueueByName(ctx, req, resp)
-}
 
 func importQueueByName(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	if err := rules.ValidQueueName(req.ID); err != nil {
