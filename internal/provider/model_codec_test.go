@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -67,8 +68,13 @@ func objectValues(t testing.TB, st tfsdk.State, shift int) tftypes.Value {
 // checkCodec asserts that the layout reads and writes model M exactly as the framework does.
 func checkCodec[M any](t *testing.T, r resource.Resource) {
 	t.Helper()
+	checkCodecState[M](t, schemaOf(t, r))
+}
+
+// checkCodecState asserts it for the schema of st.
+func checkCodecState[M any](t *testing.T, st tfsdk.State) {
+	t.Helper()
 	ctx := context.Background()
-	st := schemaOf(t, r)
 	for shift := range 3 {
 		st.Raw = objectValues(t, st, shift)
 		var mine, theirs M
@@ -108,6 +114,12 @@ func TestModelCodec_matchesFramework(t *testing.T) {
 	t.Run("queue_subscription", func(t *testing.T) {
 		t.Parallel()
 		checkCodec[queueSubscriptionModel](t, NewQueueSubscriptionResource())
+	})
+	t.Run("queue_data_source", func(t *testing.T) {
+		t.Parallel()
+		var resp datasource.SchemaResponse
+		NewQueueDataSource().Schema(context.Background(), datasource.SchemaRequest{}, &resp)
+		checkCodecState[queueInfoModel](t, tfsdk.State{Schema: resp.Schema})
 	})
 }
 
