@@ -17,15 +17,15 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 func flowZip(name string, params map[string]string, senders ...map[string]string) []byte {
-	o := iflowtest.Options{Name: name, Parameters: params}
+	o := iflowbuild.Options{Name: name, Parameters: params}
 	for _, p := range senders {
-		o.Senders = append(o.Senders, iflowtest.Sender{Properties: p})
+		o.Senders = append(o.Senders, iflowbuild.Sender{Properties: p})
 	}
-	return iflowtest.Build(o)
+	return iflowbuild.Build(o)
 }
 
 func TestArtifactContent(t *testing.T) {
@@ -33,7 +33,7 @@ func TestArtifactContent(t *testing.T) {
 	s, c := setup(t, emulator.Options{})
 	ctx := t.Context()
 	id := "Orders In 'EU'"
-	content := flowZip(id, nil, iflowtest.DefaultSenderProperties("acme/crm/prod/orders"))
+	content := flowZip(id, nil, iflowbuild.DefaultSenderProperties("acme/crm/prod/orders"))
 
 	a, err := c.CreateArtifact(ctx, cpi.Artifact{ID: id, Name: "Orders In", PackageID: "Pkg"}, content)
 	if err != nil {
@@ -54,7 +54,7 @@ func TestArtifactContent(t *testing.T) {
 		t.Fatalf("Content: %v, equal %v", err, bytes.Equal(b, content))
 	}
 
-	updated := flowZip(id, nil, iflowtest.DefaultSenderProperties("acme/crm/prod/other"))
+	updated := flowZip(id, nil, iflowbuild.DefaultSenderProperties("acme/crm/prod/other"))
 	if err := c.UpdateContent(ctx, id, "1.0.0", "Orders In", updated); err != nil {
 		t.Fatalf("UpdateContent: %v", err)
 	}
@@ -314,7 +314,7 @@ func TestStandaloneKeyFile(t *testing.T) {
 	}
 	c := newClient(t, httpx.Config{BaseURL: k.OAuth.URL, TokenURL: k.OAuth.TokenURL, ClientID: k.OAuth.ClientID,
 		ClientSecret: k.OAuth.ClientSecret, CSRFFetchPath: cpi.CSRFFetchPath})
-	if err := s.CreateIFlow("Flow", "Flow", "Pkg", flowZip("Flow", nil, iflowtest.DefaultSenderProperties("q"))); err != nil {
+	if err := s.CreateIFlow("Flow", "Flow", "Pkg", flowZip("Flow", nil, iflowbuild.DefaultSenderProperties("q"))); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := c.ReadSender(t.Context(), "Flow", "", ""); err != nil || got.QueueName != "q" {

@@ -12,7 +12,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 // Route labels of the emulator's statistics.
@@ -28,19 +28,19 @@ const (
 func multiSenderFlow(t *testing.T, s *emulator.Server, n int, externalized bool) {
 	const id = "Flow"
 	t.Helper()
-	var senders []iflowtest.Sender
+	var senders []iflowbuild.Sender
 	for i := 1; i <= n; i++ {
-		senders = append(senders, iflowtest.Sender{ID: fmt.Sprintf("MessageFlow_%d", i), Name: fmt.Sprintf("CH%d", i),
-			Properties: iflowtest.DefaultSenderProperties(fmt.Sprintf("acme/crm/prod/q%d", i))})
+		senders = append(senders, iflowbuild.Sender{ID: fmt.Sprintf("MessageFlow_%d", i), Name: fmt.Sprintf("CH%d", i),
+			Properties: iflowbuild.DefaultSenderProperties(fmt.Sprintf("acme/crm/prod/q%d", i))})
 	}
 	params := map[string]string{}
 	if externalized {
-		props := iflowtest.DefaultSenderProperties("acme/crm/prod/p")
+		props := iflowbuild.DefaultSenderProperties("acme/crm/prod/p")
 		props["maxRetries"] = "{{Retries}}"
-		senders = append(senders, iflowtest.Sender{ID: "MessageFlow_P", Name: "PARAM", Properties: props})
+		senders = append(senders, iflowbuild.Sender{ID: "MessageFlow_P", Name: "PARAM", Properties: props})
 		params["Retries"] = "5"
 	}
-	if err := s.CreateIFlow(id, id, "Pkg", iflowtest.Build(iflowtest.Options{Name: id, Senders: senders, Parameters: params})); err != nil {
+	if err := s.CreateIFlow(id, id, "Pkg", iflowbuild.Build(iflowbuild.Options{Name: id, Senders: senders, Parameters: params})); err != nil {
 		t.Fatal(err)
 	}
 }

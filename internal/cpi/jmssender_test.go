@@ -8,7 +8,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 func boolOrNil(p *bool) any {
@@ -18,9 +18,9 @@ func boolOrNil(p *bool) any {
 	return *p
 }
 
-func createJMSFlow(t *testing.T, s *emulator.Server, o iflowtest.Options) {
+func createJMSFlow(t *testing.T, s *emulator.Server, o iflowbuild.Options) {
 	t.Helper()
-	if err := s.CreateIFlow(o.Name, o.Name, "Pkg", iflowtest.Build(o)); err != nil {
+	if err := s.CreateIFlow(o.Name, o.Name, "Pkg", iflowbuild.Build(o)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -32,10 +32,10 @@ func jmsEdit(channel string, desired cpi.JMSSenderSettings, expected *cpi.JMSSen
 func TestJMSSenderReadAndGuard(t *testing.T) {
 	t.Parallel()
 	s, c := setup(t, emulator.Options{})
-	createJMSFlow(t, s, iflowtest.Options{Name: "Retry",
-		Senders:       []iflowtest.Sender{{Name: "JMS_Orders", Adapter: "JMS", Properties: iflowtest.DefaultJMSSenderProperties("OrdersRetry")}},
+	createJMSFlow(t, s, iflowbuild.Options{Name: "Retry",
+		Senders:       []iflowbuild.Sender{{Name: "JMS_Orders", Adapter: "JMS", Properties: iflowbuild.DefaultJMSSenderProperties("OrdersRetry")}},
 		ExceptionEnds: [][]string{{"escalation", "error"}},
-		Routers:       []iflowtest.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}},
+		Routers:       []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}},
 	})
 	f, err := c.ReadFlow(t.Context(), "Retry", "")
 	if err != nil {
@@ -67,8 +67,8 @@ func TestJMSSenderReadAndGuard(t *testing.T) {
 func TestEditJMSSenderLiteral(t *testing.T) {
 	t.Parallel()
 	s, c := setup(t, emulator.Options{})
-	createJMSFlow(t, s, iflowtest.Options{Name: "Retry",
-		Senders: []iflowtest.Sender{{Adapter: "JMS", Properties: iflowtest.DefaultJMSSenderProperties("OrdersRetry")}}})
+	createJMSFlow(t, s, iflowbuild.Options{Name: "Retry",
+		Senders: []iflowbuild.Sender{{Adapter: "JMS", Properties: iflowbuild.DefaultJMSSenderProperties("OrdersRetry")}}})
 	before := s.IFlowContent("Retry")
 	fs := cpi.NewFlows(c)
 	off := false
@@ -77,7 +77,7 @@ func TestEditJMSSenderLiteral(t *testing.T) {
 	if err != nil || !res.ContentChanged {
 		t.Fatalf("change: %+v %v", res, err)
 	}
-	checkOnlyIflwChanged(t, before, s.IFlowContent("Retry"), iflowtest.IflwPath("Retry"), map[string]string{"RetryInterval": "5", "ExponentialBackoff": "0"})
+	checkOnlyIflwChanged(t, before, s.IFlowContent("Retry"), iflowbuild.IflwPath("Retry"), map[string]string{"RetryInterval": "5", "ExponentialBackoff": "0"})
 
 	// Planned from values the tenant no longer has: nothing is written.
 	_, err = cpi.NewFlows(c).Change(t.Context(), "Retry", "", jmsEdit("", cpi.JMSSenderSettings{RetryInterval: i64(7)},
@@ -91,12 +91,12 @@ func TestEditJMSSenderLiteral(t *testing.T) {
 func TestEditJMSSenderExternalized(t *testing.T) {
 	t.Parallel()
 	s, c := setup(t, emulator.Options{})
-	props := iflowtest.DefaultJMSSenderProperties("OrdersRetry")
+	props := iflowbuild.DefaultJMSSenderProperties("OrdersRetry")
 	props["RetryInterval"] = "{{Retry Interval}}"
 	props["ExponentialBackoff"] = "{{Backoff}}"
-	createJMSFlow(t, s, iflowtest.Options{Name: "Retry", Parameters: map[string]string{"Retry Interval": "2", "Backoff": "true"},
-		Senders: []iflowtest.Sender{{Adapter: "JMS", Properties: props}},
-		Routers: []iflowtest.Router{{Condition: "${header.SAPJMSRetries} >= {{Max JMS Retries}}"}}})
+	createJMSFlow(t, s, iflowbuild.Options{Name: "Retry", Parameters: map[string]string{"Retry Interval": "2", "Backoff": "true"},
+		Senders: []iflowbuild.Sender{{Adapter: "JMS", Properties: props}},
+		Routers: []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} >= {{Max JMS Retries}}"}}})
 	if err := s.SetConfigurationValue("Retry", "Max JMS Retries", "3"); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestEditJMSSenderExternalized(t *testing.T) {
 	}
 	a, _ := readEntries(t, before)
 	b, _ := readEntries(t, s.IFlowContent("Retry"))
-	if string(a[iflowtest.IflwPath("Retry")].content) != string(b[iflowtest.IflwPath("Retry")].content) {
+	if string(a[iflowbuild.IflwPath("Retry")].content) != string(b[iflowbuild.IflwPath("Retry")].content) {
 		t.Error("externalized settings changed the .iflw")
 	}
 	params, _ := s.IFlowConfigurations("Retry")
@@ -133,12 +133,12 @@ func TestEditJMSSenderExternalized(t *testing.T) {
 func TestJMSSenderSelection(t *testing.T) {
 	t.Parallel()
 	s, c := setup(t, emulator.Options{})
-	createJMSFlow(t, s, iflowtest.Options{Name: "Two", Senders: []iflowtest.Sender{
-		{Name: "JMS_A", Adapter: "JMS", Properties: iflowtest.DefaultJMSSenderProperties("A")},
-		{Name: "JMS_B", Adapter: "JMS", Properties: iflowtest.DefaultJMSSenderProperties("B")},
+	createJMSFlow(t, s, iflowbuild.Options{Name: "Two", Senders: []iflowbuild.Sender{
+		{Name: "JMS_A", Adapter: "JMS", Properties: iflowbuild.DefaultJMSSenderProperties("A")},
+		{Name: "JMS_B", Adapter: "JMS", Properties: iflowbuild.DefaultJMSSenderProperties("B")},
 		{Name: "Out", Adapter: "JMSReceiver", Properties: map[string]string{"QueueName_outbound": "C"}},
 	}})
-	createJMSFlow(t, s, iflowtest.Options{Name: "Amqp", Senders: []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("q")}}})
+	createJMSFlow(t, s, iflowbuild.Options{Name: "Amqp", Senders: []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("q")}}})
 	f, err := c.ReadFlow(t.Context(), "Two", "")
 	if err != nil {
 		t.Fatal(err)

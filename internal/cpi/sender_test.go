@@ -13,7 +13,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 func i64(v int64) *int64 { return &v }
@@ -35,12 +35,12 @@ func strOrNil(p *string) any {
 func TestReadSenderLiteral(t *testing.T) {
 	t.Parallel()
 	s, c := setup(t, emulator.Options{})
-	props := iflowtest.DefaultSenderProperties("acme/crm/prod/orders")
+	props := iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")
 	props["maxRetries"] = "1"
 	props["queuePrefetch"] = "10"
 	props["NumberConcurrentProcesses"] = "2"
-	content := iflowtest.Build(iflowtest.Options{Name: "Flow",
-		Senders:       []iflowtest.Sender{{ID: "MessageFlow_7", Name: "FromEventMesh", Properties: props}},
+	content := iflowbuild.Build(iflowbuild.Options{Name: "Flow",
+		Senders:       []iflowbuild.Sender{{ID: "MessageFlow_7", Name: "FromEventMesh", Properties: props}},
 		ExceptionEnds: [][]string{{"error"}, {"escalation", "message"}, {"none", "terminate"}},
 	})
 	if err := s.CreateIFlow("Flow", "Flow", "Pkg", content); err != nil {
@@ -77,7 +77,7 @@ func TestReadSenderLiteral(t *testing.T) {
 func TestReadSenderEndlessRetriesAndEmptyValues(t *testing.T) {
 	t.Parallel()
 	s, c := setup(t, emulator.Options{})
-	props := iflowtest.DefaultSenderProperties("queue-CAP")
+	props := iflowbuild.DefaultSenderProperties("queue-CAP")
 	props["destinationName"] = "queue-CAP"
 	props["maxRetries"] = ""
 	props["deliveryState"] = ""
@@ -96,7 +96,7 @@ func TestReadSenderEndlessRetriesAndEmptyValues(t *testing.T) {
 func TestReadSenderExternalized(t *testing.T) {
 	t.Parallel()
 	s, c := setup(t, emulator.Options{})
-	props := iflowtest.DefaultSenderProperties("ignored")
+	props := iflowbuild.DefaultSenderProperties("ignored")
 	props["destinationName"] = "queue:{{Queue}}"
 	props["maxRetries"] = "{{Max Retries}}"
 	props["deliveryState"] = "{{Delivery}}"
@@ -127,15 +127,15 @@ func TestReadSenderChannelSelection(t *testing.T) {
 	t.Parallel()
 	s, c := setup(t, emulator.Options{})
 	ctx := t.Context()
-	a := iflowtest.DefaultSenderProperties("acme/crm/prod/a")
-	b := iflowtest.DefaultSenderProperties("acme/crm/prod/b")
-	two := iflowtest.Build(iflowtest.Options{Name: "Two", Senders: []iflowtest.Sender{
+	a := iflowbuild.DefaultSenderProperties("acme/crm/prod/a")
+	b := iflowbuild.DefaultSenderProperties("acme/crm/prod/b")
+	two := iflowbuild.Build(iflowbuild.Options{Name: "Two", Senders: []iflowbuild.Sender{
 		{ID: "MessageFlow_1", Name: "Orders", Properties: a}, {ID: "MessageFlow_2", Name: "Returns", Properties: b},
 	}})
-	same := iflowtest.Build(iflowtest.Options{Name: "Same", Senders: []iflowtest.Sender{
+	same := iflowbuild.Build(iflowbuild.Options{Name: "Same", Senders: []iflowbuild.Sender{
 		{ID: "MessageFlow_1", Name: "AMQP", Properties: a}, {ID: "MessageFlow_2", Name: "AMQP", Properties: b},
 	}})
-	none := iflowtest.Build(iflowtest.Options{Name: "None"})
+	none := iflowbuild.Build(iflowbuild.Options{Name: "None"})
 	for id, content := range map[string][]byte{"Two": two, "Same": same, "None": none} {
 		if err := s.CreateIFlow(id, id, "Pkg", content); err != nil {
 			t.Fatal(err)
@@ -237,10 +237,10 @@ func TestWriteSenderLiteralPatchesOnlyValues(t *testing.T) {
 	t.Parallel()
 	s, c := setup(t, emulator.Options{})
 	ctx := t.Context()
-	props := iflowtest.DefaultSenderProperties("acme/crm/prod/orders")
+	props := iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")
 	props["maxRetries"] = ""
-	content := iflowtest.Build(iflowtest.Options{Name: "Flow", Parameters: map[string]string{"Other": "x"},
-		Senders: []iflowtest.Sender{{Properties: props}}, Extra: map[string][]byte{"src/main/resources/script/a.groovy": []byte("println 'hi'\n")}})
+	content := iflowbuild.Build(iflowbuild.Options{Name: "Flow", Parameters: map[string]string{"Other": "x"},
+		Senders: []iflowbuild.Sender{{Properties: props}}, Extra: map[string][]byte{"src/main/resources/script/a.groovy": []byte("println 'hi'\n")}})
 	if err := s.CreateIFlow("Flow", "Orders Flow", "Pkg", content); err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestWriteSenderLiteralPatchesOnlyValues(t *testing.T) {
 		t.Fatalf("WriteSender = %v, %v, %v", contentChanged, paramsChanged, err)
 	}
 	after := s.IFlowContent("Flow")
-	checkOnlyIflwChanged(t, content, after, iflowtest.IflwPath("Flow"), map[string]string{"maxRetries": "1", "queuePrefetch": "2"})
+	checkOnlyIflwChanged(t, content, after, iflowbuild.IflwPath("Flow"), map[string]string{"maxRetries": "1", "queuePrefetch": "2"})
 	st := s.Stats()
 	if st.Routes["PUT /api/v1/IntegrationDesigntimeArtifacts(Id,Version)"] != 1 ||
 		st.Routes["PUT /api/v1/IntegrationDesigntimeArtifacts(Id,Version)/$links/Configurations(ParameterKey)"] != 0 {
@@ -289,7 +289,7 @@ func TestWriteSenderExternalizedSetsParameters(t *testing.T) {
 	t.Parallel()
 	s, c := setup(t, emulator.Options{})
 	ctx := t.Context()
-	props := iflowtest.DefaultSenderProperties("acme/crm/prod/orders")
+	props := iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")
 	props["maxRetries"] = "{{Max Retries 'orders'}}"
 	props["deliveryState"] = "{{Delivery}}"
 	content := flowZip("Flow", map[string]string{"Max Retries 'orders'": "5", "Delivery": "MODIFIED_FAILED_UNDELIVERABLE"}, props)
@@ -316,7 +316,7 @@ func TestWriteSenderExternalizedSetsParameters(t *testing.T) {
 	}
 	// The literal prefetch was patched; the externalized references stay.
 	entries, _ := readEntries(t, s.IFlowContent("Flow"))
-	doc := string(entries[iflowtest.IflwPath("Flow")].content)
+	doc := string(entries[iflowbuild.IflwPath("Flow")].content)
 	if !strings.Contains(doc, "<value>{{Max Retries 'orders'}}</value>") || !strings.Contains(doc, "<value>{{Delivery}}</value>") {
 		t.Fatal("the parameter references were replaced")
 	}
@@ -336,7 +336,7 @@ func TestWriteSenderExternalizedSetsParameters(t *testing.T) {
 	}
 	a, _ := readEntries(t, before)
 	b, _ := readEntries(t, s.IFlowContent("Flow"))
-	if !bytes.Equal(a[iflowtest.IflwPath("Flow")].content, b[iflowtest.IflwPath("Flow")].content) {
+	if !bytes.Equal(a[iflowbuild.IflwPath("Flow")].content, b[iflowbuild.IflwPath("Flow")].content) {
 		t.Fatal("the .iflw changed for a parameter change")
 	}
 }
@@ -345,12 +345,12 @@ func TestWriteSenderErrors(t *testing.T) {
 	t.Parallel()
 	s, c := setup(t, emulator.Options{})
 	ctx := t.Context()
-	mixed := iflowtest.DefaultSenderProperties("q")
+	mixed := iflowbuild.DefaultSenderProperties("q")
 	mixed["queuePrefetch"] = "{{A}}{{B}}"
-	shared := iflowtest.DefaultSenderProperties("q")
+	shared := iflowbuild.DefaultSenderProperties("q")
 	shared["queuePrefetch"] = "{{N}}"
 	shared["NumberConcurrentProcesses"] = "{{N}}"
-	missing := iflowtest.DefaultSenderProperties("q")
+	missing := iflowbuild.DefaultSenderProperties("q")
 	delete(missing, "queuePrefetch")
 	for id, content := range map[string][]byte{
 		"Mixed":   flowZip("Mixed", map[string]string{"A": "1", "B": "0"}, mixed),
@@ -385,19 +385,19 @@ func TestWriteSenderErrors(t *testing.T) {
 func sapIFlowZip(t *testing.T) ([]byte, string) {
 	t.Helper()
 	doc := readReference(t, "iflows/EMIS_AMQP_Consumer.iflw")
-	iflwPath := iflowtest.IflwPath("EMIS_AMQP_Consumer")
+	iflwPath := iflowbuild.IflwPath("EMIS_AMQP_Consumer")
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	for _, e := range []struct {
 		name string
 		data []byte
 	}{
-		{iflow.ManifestPath, iflowtest.Manifest("EMIS_AMQP_Consumer")},
+		{iflow.ManifestPath, iflowbuild.Manifest("EMIS_AMQP_Consumer")},
 		{iflwPath, doc},
-		{iflow.ParametersPath, iflowtest.ParametersProp(nil)},
+		{iflow.ParametersPath, iflowbuild.ParametersProp(nil)},
 		{"src/main/resources/script/script1.groovy", []byte("import com.sap.gateway.ip.core.customdev.util.Message\n")},
 	} {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: e.name, Method: zip.Deflate, Modified: iflowtest.Modified})
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: e.name, Method: zip.Deflate, Modified: iflowbuild.Modified})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -49,7 +49,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 // specPath is SAP's Integration Content description, relative to the
@@ -230,7 +230,7 @@ func TestRequestsAndAnswersMatchSAPDescription(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 
-	props := iflowtest.DefaultSenderProperties("acme/crm/prod/orders")
+	props := iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")
 	props["maxRetries"] = "{{Max Retries 'orders'}}"
 	id := "Orders_In"
 	content := flowZip(id, map[string]string{"Max Retries 'orders'": "5"}, props)

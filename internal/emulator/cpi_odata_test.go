@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 func TestParseODataPath(t *testing.T) {
@@ -155,8 +155,8 @@ func TestCPIControlEndpoints(t *testing.T) {
 		_, _ = out.ReadFrom(res.Body)
 		return res.StatusCode, out.Bytes()
 	}
-	zip := iflowtest.Build(iflowtest.Options{Name: "Flow", Parameters: map[string]string{"Retries": "3"},
-		Senders: []iflowtest.Sender{{Properties: map[string]string{"maxRetries": "{{Retries}}"}}}})
+	zip := iflowbuild.Build(iflowbuild.Options{Name: "Flow", Parameters: map[string]string{"Retries": "3"},
+		Senders: []iflowbuild.Sender{{Properties: map[string]string{"maxRetries": "{{Retries}}"}}}})
 	if st, b := call("PUT", "/iflows/Flow", map[string]string{"name": "Flow", "packageId": "P", "content": base64.StdEncoding.EncodeToString(zip)}); st != http.StatusNoContent {
 		t.Fatalf("PUT iflow: %d %s", st, b)
 	}

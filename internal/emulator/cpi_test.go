@@ -15,7 +15,7 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 const cpiBase = emulator.CloudIntegrationBasePath
@@ -89,8 +89,8 @@ func cpiFlow(params map[string]string, props map[string]string) []byte {
 
 // cpiFlowNamed builds a flow archive whose Bundle-SymbolicName is id.
 func cpiFlowNamed(id string, params map[string]string, props map[string]string) []byte {
-	return iflowtest.Build(iflowtest.Options{Name: id, Parameters: params,
-		Senders: []iflowtest.Sender{{Properties: props}}, ExceptionEnds: [][]string{{"error"}}})
+	return iflowbuild.Build(iflowbuild.Options{Name: id, Parameters: params,
+		Senders: []iflowbuild.Sender{{Properties: props}}, ExceptionEnds: [][]string{{"error"}}})
 }
 
 func cpiZipEntry(t *testing.T, data []byte, name string) string {
@@ -115,7 +115,7 @@ func TestCPIDesigntimeLifecycle(t *testing.T) {
 	t.Parallel()
 	s := start(t, emulator.Options{})
 	tok := token(t, s, emulator.AudienceCloudIntegration)
-	content := cpiFlowNamed("Orders_In", nil, iflowtest.DefaultSenderProperties("acme/crm/prod/orders"))
+	content := cpiFlowNamed("Orders_In", nil, iflowbuild.DefaultSenderProperties("acme/crm/prod/orders"))
 
 	// An archive whose manifest names another bundle is refused.
 	r := do(t, "POST", s.URL()+cpiBase+"/IntegrationDesigntimeArtifacts", tok, cpiJSON(t, map[string]string{
@@ -178,7 +178,7 @@ func TestCPIDesigntimeLifecycle(t *testing.T) {
 	if !bytes.Equal(s.IFlowContent("Orders_In"), content) {
 		t.Fatal("a refused PUT changed the content")
 	}
-	updated := cpiFlowNamed("Orders_In", nil, iflowtest.DefaultSenderProperties("acme/crm/prod/other"))
+	updated := cpiFlowNamed("Orders_In", nil, iflowbuild.DefaultSenderProperties("acme/crm/prod/other"))
 	r = do(t, "PUT", cpiDesign(s, "Orders_In"), tok, cpiJSON(t, map[string]string{
 		"Name": "Orders In", "ArtifactContent": base64.StdEncoding.EncodeToString(updated),
 	}), cpiJSONHeader)

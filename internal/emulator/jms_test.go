@@ -11,7 +11,7 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
@@ -21,13 +21,13 @@ const jmsMinute = 20 * time.Microsecond
 // deployJMS creates and deploys flow id with a JMS sender on queue (SAP's
 // default retry settings overridden by props), an exception subprocess with
 // an Error End, and the given guard routers and scripts.
-func (e *rtEnv) deployJMS(t *testing.T, id, queue string, props map[string]string, routers []iflowtest.Router, scripts []iflowtest.Script) {
+func (e *rtEnv) deployJMS(t *testing.T, id, queue string, props map[string]string, routers []iflowbuild.Router, scripts []iflowbuild.Script) {
 	t.Helper()
-	p := iflowtest.DefaultJMSSenderProperties(queue)
+	p := iflowbuild.DefaultJMSSenderProperties(queue)
 	for k, v := range props {
 		p[k] = v
 	}
-	zip := iflowtest.Build(iflowtest.Options{Name: id, Senders: []iflowtest.Sender{{Adapter: "JMS", Properties: p}},
+	zip := iflowbuild.Build(iflowbuild.Options{Name: id, Senders: []iflowbuild.Sender{{Adapter: "JMS", Properties: p}},
 		ExceptionEnds: [][]string{{"error"}}, Routers: routers, Scripts: scripts})
 	if err := e.s.CreateIFlow(id, id, "JMSTests", zip); err != nil {
 		t.Fatal(err)
@@ -130,7 +130,7 @@ func TestJMSGuardEndsMessage(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			e := newRTEnv(t, emulator.Options{JMSMinute: jmsMinute})
-			e.deployJMS(t, "JMSGuard", "INVOICES", nil, []iflowtest.Router{{Condition: tc.cond, InException: tc.inException}}, nil)
+			e.deployJMS(t, "JMSGuard", "INVOICES", nil, []iflowbuild.Router{{Condition: tc.cond, InException: tc.inException}}, nil)
 			msg := e.putJMS(t, "INVOICES", "poison")
 			run := e.jmsRun(t, "JMSGuard", msg)
 			if run.Outcome != emulator.RunGuardEnded || run.Executions != tc.wantRetries+1 {
@@ -154,7 +154,7 @@ func TestJMSExclusiveQueueHasNoRetryHeader(t *testing.T) {
 	e := newRTEnv(t, emulator.Options{JMSMinute: jmsMinute})
 	// On an exclusive queue SAPJMSRetries is not set, so the guard never fires.
 	e.deployJMS(t, "JMSExclusive", "EXCL", map[string]string{"AccessType": "Exclusive", "MaxRetryInterval": "180"},
-		[]iflowtest.Router{{Condition: "${header.SAPJMSRetries} > 2", InException: 1}}, nil)
+		[]iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > 2", InException: 1}}, nil)
 	msg := e.putJMS(t, "EXCL", "poison", emulator.JMSExclusive)
 	run := e.jmsRun(t, "JMSExclusive", msg)
 	sch := rules.JMSSchedule{RetryInterval: 1, MaxRetryInterval: 180, ExponentialBackoff: true}
@@ -180,7 +180,7 @@ func TestJMSGuardWithInvisibleLimitIsUnbounded(t *testing.T) {
 	t.Parallel()
 	e := newRTEnv(t, emulator.Options{JMSMinute: jmsMinute})
 	e.deployJMS(t, "JMSScript", "SCRIPTED", nil, nil,
-		[]iflowtest.Script{{File: "guard.groovy", Content: `def n = message.getHeaders().get("SAPJMSRetries")`, InException: 1}})
+		[]iflowbuild.Script{{File: "guard.groovy", Content: `def n = message.getHeaders().get("SAPJMSRetries")`, InException: 1}})
 	msg := e.putJMS(t, "SCRIPTED", "poison")
 	if run := e.jmsRun(t, "JMSScript", msg); run.Outcome != emulator.RunExpired {
 		t.Fatalf("run = %s, want expired: the script's limit is not visible", run.Outcome)

@@ -15,7 +15,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 // waitTimeout bounds every wait for the runtime.
@@ -86,11 +86,11 @@ func (e *rtEnv) deploy(t *testing.T, id, queue string, props map[string]string, 
 // create creates integration flow id with one AMQP sender on queue.
 func (e *rtEnv) create(t *testing.T, id, queue string, props map[string]string, ends [][]string, params map[string]string) {
 	t.Helper()
-	p := iflowtest.DefaultSenderProperties(queue)
+	p := iflowbuild.DefaultSenderProperties(queue)
 	for k, v := range props {
 		p[k] = v
 	}
-	zip := iflowtest.Build(iflowtest.Options{Name: id, Senders: []iflowtest.Sender{{Properties: p}}, ExceptionEnds: ends, Parameters: params})
+	zip := iflowbuild.Build(iflowbuild.Options{Name: id, Senders: []iflowbuild.Sender{{Properties: p}}, ExceptionEnds: ends, Parameters: params})
 	if err := e.s.CreateIFlow(id, id, "RuntimeTests", zip); err != nil {
 		t.Fatal(err)
 	}
@@ -574,7 +574,7 @@ func TestRuntimeFollowsDeployments(t *testing.T) {
 func TestBehaviourEndpoint(t *testing.T) {
 	t.Parallel()
 	s := start(t, emulator.Options{})
-	if err := s.CreateIFlow("Flow", "Flow", "Pkg", iflowtest.Build(iflowtest.Options{Name: "Flow"})); err != nil {
+	if err := s.CreateIFlow("Flow", "Flow", "Pkg", iflowbuild.Build(iflowbuild.Options{Name: "Flow"})); err != nil {
 		t.Fatal(err)
 	}
 	u := s.URL() + emulator.ControlBasePath + "/iflows/Flow/behaviour"

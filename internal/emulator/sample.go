@@ -3,7 +3,7 @@ package emulator
 import (
 	"fmt"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 // SampleIFlow is one integration flow of the sample content: an iFlow with a
@@ -38,22 +38,22 @@ var SampleIFlows = []SampleIFlow{
 	{ID: "Acme_Orders_Retry", Package: "AcmeOrders", Channel: "JMS_OrdersRetry", Queue: "Acme_Orders_Retry", Adapter: "JMS", RetryGuard: 5},
 }
 
-// options returns what iflowtest builds for the flow.
-func (f SampleIFlow) options() iflowtest.Options {
+// options returns what iflowbuild builds for the flow.
+func (f SampleIFlow) options() iflowbuild.Options {
 	if f.Adapter != "JMS" {
-		return iflowtest.Options{
+		return iflowbuild.Options{
 			Name:          f.ID,
-			Senders:       []iflowtest.Sender{{Name: f.Channel, Properties: iflowtest.DefaultSenderProperties(f.Queue)}},
+			Senders:       []iflowbuild.Sender{{Name: f.Channel, Properties: iflowbuild.DefaultSenderProperties(f.Queue)}},
 			ExceptionEnds: [][]string{{"error"}},
 		}
 	}
-	o := iflowtest.Options{
+	o := iflowbuild.Options{
 		Name:    f.ID,
-		Senders: []iflowtest.Sender{{Name: f.Channel, Adapter: "JMS", Properties: iflowtest.DefaultJMSSenderProperties(f.Queue)}},
+		Senders: []iflowbuild.Sender{{Name: f.Channel, Adapter: "JMS", Properties: iflowbuild.DefaultJMSSenderProperties(f.Queue)}},
 	}
 	if f.RetryGuard > 0 {
 		o.ExceptionEnds = [][]string{{"escalation", "error"}}
-		o.Routers = []iflowtest.Router{{Condition: fmt.Sprintf("${header.SAPJMSRetries} > %d", f.RetryGuard), InException: 1}}
+		o.Routers = []iflowbuild.Router{{Condition: fmt.Sprintf("${header.SAPJMSRetries} > %d", f.RetryGuard), InException: 1}}
 	}
 	return o
 }
@@ -73,7 +73,7 @@ func (s *Server) LoadSampleContent() error {
 		if exists {
 			continue
 		}
-		zip := iflowtest.Build(f.options())
+		zip := iflowbuild.Build(f.options())
 		if err := s.CreateIFlow(f.ID, f.ID, f.Package, zip); err != nil {
 			return fmt.Errorf("emulator: sample content: %w", err)
 		}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 func TestLoadSampleContent(t *testing.T) {
@@ -50,8 +50,8 @@ func TestLoadSampleContent(t *testing.T) {
 		}
 	}
 	// A flow that exists (for example from a state file) is kept as it is.
-	own := iflowtest.Build(iflowtest.Options{Name: "OrdersInbound", Senders: []iflowtest.Sender{
-		{Properties: iflowtest.DefaultSenderProperties("acme/crm/dev/orders")},
+	own := iflowbuild.Build(iflowbuild.Options{Name: "OrdersInbound", Senders: []iflowbuild.Sender{
+		{Properties: iflowbuild.DefaultSenderProperties("acme/crm/dev/orders")},
 	}})
 	if err := srv.CreateIFlow("OrdersInbound", "", "", own); err != nil {
 		t.Fatal(err)

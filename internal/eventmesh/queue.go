@@ -13,19 +13,11 @@ import (
 	"strings"
 )
 
-// Queue is a queue as the management API returns it. Unset settings are nil
-// whether the API sent null or left the field out.
+// Queue is a queue as the management API returns it: its name, its settings and its read-only
+// counters. Unset settings are nil whether the API sent null or left the field out.
 type Queue struct {
-	Name                           string  `json:"name,omitempty"`
-	AccessType                     *string `json:"accessType,omitempty"`
-	MaxQueueSizeInBytes            *int64  `json:"maxQueueSizeInBytes,omitempty"`
-	MaxMessageSizeInBytes          *int64  `json:"maxMessageSizeInBytes,omitempty"`
-	MaxQueueMessageCount           *int64  `json:"maxQueueMessageCount,omitempty"`
-	MaxDeliveredUnackedMsgsPerFlow *int64  `json:"maxDeliveredUnackedMsgsPerFlow,omitempty"`
-	MaxRedeliveryCount             *int64  `json:"maxRedeliveryCount,omitempty"`
-	DeadMsgQueue                   *string `json:"deadMsgQueue,omitempty"`
-	RespectTTL                     *bool   `json:"respectTtl,omitempty"`
-	MaxTTL                         *int64  `json:"maxTtl,omitempty"`
+	Name string `json:"name,omitempty"`
+	QueueSettings
 
 	// Read-only counters.
 	MessageCount               *int64 `json:"messageCount,omitempty"`
@@ -34,8 +26,10 @@ type Queue struct {
 	ConsumerCount              *int64 `json:"consumerCount,omitempty"`
 }
 
-// QueueSettings is the body of a queue PUT. PUT replaces the settings: a nil
-// field is left out and takes the service default.
+// QueueSettings are the writable settings of a queue and the body of a queue PUT (embedded in
+// Queue, encoding/json writes its fields at the top level). PUT replaces the settings: a nil
+// field is left out and takes the service default. A new queue setting is a field here, with
+// its decoding in Queue.UnmarshalJSON.
 type QueueSettings struct {
 	AccessType                     *string `json:"accessType,omitempty"`
 	MaxQueueSizeInBytes            *int64  `json:"maxQueueSizeInBytes,omitempty"`
@@ -54,18 +48,23 @@ type Subscription struct {
 	TopicPattern string `json:"topicPattern"`
 }
 
-// Settings returns the writable settings of q.
+// Settings returns a copy of the writable settings of q.
 func (q *Queue) Settings() QueueSettings {
+	return q.QueueSettings.Clone()
+}
+
+// Clone returns a deep copy of s.
+func (s QueueSettings) Clone() QueueSettings {
 	return QueueSettings{
-		AccessType:                     cloneP(q.AccessType),
-		MaxQueueSizeInBytes:            cloneP(q.MaxQueueSizeInBytes),
-		MaxMessageSizeInBytes:          cloneP(q.MaxMessageSizeInBytes),
-		MaxQueueMessageCount:           cloneP(q.MaxQueueMessageCount),
-		MaxDeliveredUnackedMsgsPerFlow: cloneP(q.MaxDeliveredUnackedMsgsPerFlow),
-		MaxRedeliveryCount:             cloneP(q.MaxRedeliveryCount),
-		DeadMsgQueue:                   cloneP(q.DeadMsgQueue),
-		RespectTTL:                     cloneP(q.RespectTTL),
-		MaxTTL:                         cloneP(q.MaxTTL),
+		AccessType:                     cloneP(s.AccessType),
+		MaxQueueSizeInBytes:            cloneP(s.MaxQueueSizeInBytes),
+		MaxMessageSizeInBytes:          cloneP(s.MaxMessageSizeInBytes),
+		MaxQueueMessageCount:           cloneP(s.MaxQueueMessageCount),
+		MaxDeliveredUnackedMsgsPerFlow: cloneP(s.MaxDeliveredUnackedMsgsPerFlow),
+		MaxRedeliveryCount:             cloneP(s.MaxRedeliveryCount),
+		DeadMsgQueue:                   cloneP(s.DeadMsgQueue),
+		RespectTTL:                     cloneP(s.RespectTTL),
+		MaxTTL:                         cloneP(s.MaxTTL),
 	}
 }
 
@@ -74,16 +73,14 @@ func (q *Queue) Clone() *Queue {
 	if q == nil {
 		return nil
 	}
-	c := Queue{Name: q.Name}
-	s := q.Settings()
-	c.AccessType, c.MaxQueueSizeInBytes, c.MaxMessageSizeInBytes = s.AccessType, s.MaxQueueSizeInBytes, s.MaxMessageSizeInBytes
-	c.MaxQueueMessageCount, c.MaxDeliveredUnackedMsgsPerFlow, c.MaxRedeliveryCount = s.MaxQueueMessageCount, s.MaxDeliveredUnackedMsgsPerFlow, s.MaxRedeliveryCount
-	c.DeadMsgQueue, c.RespectTTL, c.MaxTTL = s.DeadMsgQueue, s.RespectTTL, s.MaxTTL
-	c.MessageCount = cloneP(q.MessageCount)
-	c.UnacknowledgedMessageCount = cloneP(q.UnacknowledgedMessageCount)
-	c.QueueSizeInBytes = cloneP(q.QueueSizeInBytes)
-	c.ConsumerCount = cloneP(q.ConsumerCount)
-	return &c
+	return &Queue{
+		Name:                       q.Name,
+		QueueSettings:              q.Settings(),
+		MessageCount:               cloneP(q.MessageCount),
+		UnacknowledgedMessageCount: cloneP(q.UnacknowledgedMessageCount),
+		QueueSizeInBytes:           cloneP(q.QueueSizeInBytes),
+		ConsumerCount:              cloneP(q.ConsumerCount),
+	}
 }
 
 func cloneP[T any](p *T) *T {

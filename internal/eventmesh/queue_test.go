@@ -79,7 +79,7 @@ func TestQueueJSONRoundTrip(t *testing.T) {
 	if string(b) != `{"maxRedeliveryCount":0,"respectTtl":false}` {
 		t.Errorf("settings JSON = %s (explicit zero values must be sent, nil ones left out)", b)
 	}
-	q := Queue{Name: "q", MaxTTL: ptr[int64](5), MessageCount: ptr[int64](2)}
+	q := Queue{Name: "q", QueueSettings: QueueSettings{MaxTTL: ptr[int64](5)}, MessageCount: ptr[int64](2)}
 	if got := q.Settings(); got.MaxTTL == q.MaxTTL || *got.MaxTTL != 5 {
 		t.Errorf("Settings must copy: %+v", got)
 	}

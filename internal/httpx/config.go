@@ -17,7 +17,9 @@ import (
 	"time"
 )
 
-// Defaults applied by New to the zero values of Config.
+// Defaults applied by New to the zero values of Config. They are written here only: the
+// provider leaves the fields it is not given at zero and builds the defaults in its schema
+// descriptions from these constants.
 const (
 	DefaultMaxRetries     = 5
 	DefaultRequestTimeout = 60 * time.Second
@@ -46,7 +48,8 @@ type Config struct {
 	ClientKey         string
 
 	// MaxRetries is the number of retries after the first attempt. Zero means
-	// DefaultMaxRetries; a negative value disables retries.
+	// DefaultMaxRetries; a negative value disables retries. SetRetries sets it
+	// from a count in which 0 means no retries.
 	MaxRetries int
 
 	// RequestTimeout bounds each attempt, including reading the response body.
@@ -118,6 +121,14 @@ func IsLoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// SetRetries sets the number of retries after the first attempt to n; 0 means none.
+func (cfg *Config) SetRetries(n int) {
+	if n == 0 {
+		n = -1 // Zero in MaxRetries means the default.
+	}
+	cfg.MaxRetries = n
 }
 
 func (cfg Config) withDefaults() Config {

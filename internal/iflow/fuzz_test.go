@@ -10,18 +10,18 @@ import (
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 // fuzzSeedIflws returns .iflw documents for fuzz seeds; the SAP reference
 // iFlow is included when present.
 func fuzzSeedIflws() [][]byte {
-	props := iflowtest.DefaultSenderProperties("a/b/c/orders")
+	props := iflowbuild.DefaultSenderProperties("a/b/c/orders")
 	props["maxRetries"] = "{{MaxRetries}}"
 	seeds := [][]byte{
-		iflowtest.Iflw(iflowtest.Options{}),
-		iflowtest.Iflw(iflowtest.Options{
-			Senders:       []iflowtest.Sender{{Properties: props}, {ID: "Flow_B", Properties: map[string]string{"Description": ""}}},
+		iflowbuild.Iflw(iflowbuild.Options{}),
+		iflowbuild.Iflw(iflowbuild.Options{
+			Senders:       []iflowbuild.Sender{{Properties: props}, {ID: "Flow_B", Properties: map[string]string{"Description": ""}}},
 			ExceptionEnds: [][]string{{"error", "message"}, {"none", "escalation", "terminate"}},
 		}),
 		[]byte(`<definitions><messageFlow id="F"><property><key>k</key><value/></property><property><value>a&amp;b</value><key>j</key></property></messageFlow></definitions>`),
@@ -154,11 +154,11 @@ func FuzzPatchIflw(f *testing.F) {
 }
 
 func FuzzReadZip(f *testing.F) {
-	props := iflowtest.DefaultSenderProperties("a/b/c/q")
+	props := iflowbuild.DefaultSenderProperties("a/b/c/q")
 	props["queuePrefetch"] = "{{Prefetch}}"
-	f.Add(iflowtest.Build(iflowtest.Options{}))
-	f.Add(iflowtest.Build(iflowtest.Options{
-		Senders:       []iflowtest.Sender{{Properties: props}},
+	f.Add(iflowbuild.Build(iflowbuild.Options{}))
+	f.Add(iflowbuild.Build(iflowbuild.Options{
+		Senders:       []iflowbuild.Sender{{Properties: props}},
 		ExceptionEnds: [][]string{{"error"}},
 		Parameters:    map[string]string{"Prefetch": "3", "Spaced Key": " x=y"},
 		Extra:         map[string][]byte{"src/main/resources/script/a.groovy": []byte("x")},
@@ -224,9 +224,9 @@ func FuzzFindRetryGuards(f *testing.F) {
 	for _, doc := range fuzzSeedIflws() {
 		f.Add(doc, "${header.SAPJMSRetries} > '5'", "SAPJMSRetries")
 	}
-	f.Add(iflowtest.Iflw(iflowtest.Options{ExceptionEnds: [][]string{{"error"}},
-		Routers: []iflowtest.Router{{Condition: "{{Max}} <= ${header[SAPJMSRetries]}", InException: 1}},
-		Scripts: []iflowtest.Script{{File: "s.groovy", InException: 1}}}), "", "headers.SAPJMSRetries")
+	f.Add(iflowbuild.Iflw(iflowbuild.Options{ExceptionEnds: [][]string{{"error"}},
+		Routers: []iflowbuild.Router{{Condition: "{{Max}} <= ${header[SAPJMSRetries]}", InException: 1}},
+		Scripts: []iflowbuild.Script{{File: "s.groovy", InException: 1}}}), "", "headers.SAPJMSRetries")
 	f.Fuzz(func(t *testing.T, doc []byte, param, script string) {
 		guards, err := iflow.FindRetryGuards(doc, map[string][]byte{"s.groovy": []byte(script)}, map[string]string{"Max": param})
 		if _, perr := iflow.ParseIflw(doc); (err == nil) != (perr == nil) {

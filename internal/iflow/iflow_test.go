@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 // realIflw reads SAP's EMIS_AMQP_Consumer.iflw from the shared reference
@@ -193,7 +193,7 @@ func TestPatchRealIflwLongerAndSelfClosingValues(t *testing.T) {
 
 func TestPatchIflwErrors(t *testing.T) {
 	t.Parallel()
-	doc := iflowtest.Iflw(iflowtest.Options{Senders: []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("a/b/c/q")}}})
+	doc := iflowbuild.Iflw(iflowbuild.Options{Senders: []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("a/b/c/q")}}})
 	tests := []struct {
 		name    string
 		flow    string
@@ -226,7 +226,7 @@ func TestPatchIflwErrors(t *testing.T) {
 
 func TestPatchIflwNoChangeKeepsBytes(t *testing.T) {
 	t.Parallel()
-	doc := iflowtest.Iflw(iflowtest.Options{Senders: []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("a/b/c/q")}}})
+	doc := iflowbuild.Iflw(iflowbuild.Options{Senders: []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("a/b/c/q")}}})
 	out, err := iflow.PatchIflw(doc, "MessageFlow_1", map[string]string{"maxRetries": "5", "deliveryState": "REJECTED"})
 	if err != nil {
 		t.Fatal(err)
@@ -332,7 +332,7 @@ func TestParseIflwErrors(t *testing.T) {
 
 func TestSendersOneAndTwoFoundByProperties(t *testing.T) {
 	t.Parallel()
-	one := iflowtest.Build(iflowtest.Options{Name: "One", Senders: []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("a/b/c/q1")}}})
+	one := iflowbuild.Build(iflowbuild.Options{Name: "One", Senders: []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("a/b/c/q1")}}})
 	a, err := iflow.ReadZip(one)
 	if err != nil {
 		t.Fatal(err)
@@ -347,12 +347,12 @@ func TestSendersOneAndTwoFoundByProperties(t *testing.T) {
 		t.Errorf("manifest = %v", a.Manifest)
 	}
 
-	receiver := iflowtest.DefaultSenderProperties("a/b/c/out")
+	receiver := iflowbuild.DefaultSenderProperties("a/b/c/out")
 	receiver["direction"] = "Receiver"
 	https := map[string]string{"ComponentType": "HTTPS", "maxRetries": "9"}
-	two := iflowtest.Build(iflowtest.Options{Senders: []iflowtest.Sender{
+	two := iflowbuild.Build(iflowbuild.Options{Senders: []iflowbuild.Sender{
 		{ID: "Flow_Receiver", Properties: receiver},
-		{ID: "Flow_A", Name: "Orders", Properties: iflowtest.DefaultSenderProperties("a/b/c/orders")},
+		{ID: "Flow_A", Name: "Orders", Properties: iflowbuild.DefaultSenderProperties("a/b/c/orders")},
 		{ID: "Flow_HTTPS", Properties: https},
 		{ID: "Flow_B", Name: "Invoices", Properties: map[string]string{"destinationName": "invoices", "maxRetries": "2"}},
 	}})
@@ -377,13 +377,13 @@ func TestSendersOneAndTwoFoundByProperties(t *testing.T) {
 
 func TestSettingsExternalizedVersusLiteral(t *testing.T) {
 	t.Parallel()
-	props := iflowtest.DefaultSenderProperties("a/b/c/q")
+	props := iflowbuild.DefaultSenderProperties("a/b/c/q")
 	props["maxRetries"] = "{{MaxRetries}}"
 	props["queuePrefetch"] = "{{Prefetch}}"
 	props["destinationName"] = "queue:{{Namespace}}/orders"
 	props["NumberConcurrentProcesses"] = "{{Missing}}"
-	zipData := iflowtest.Build(iflowtest.Options{
-		Senders:    []iflowtest.Sender{{Properties: props}},
+	zipData := iflowbuild.Build(iflowbuild.Options{
+		Senders:    []iflowbuild.Sender{{Properties: props}},
 		Parameters: map[string]string{"MaxRetries": "3", "Prefetch": "10", "Namespace": "a/b/c", "Queue Label": "x=y"},
 	})
 	a, err := iflow.ReadZip(zipData)
@@ -455,7 +455,7 @@ func TestQueueName(t *testing.T) {
 func TestExceptionSubprocessKinds(t *testing.T) {
 	t.Parallel()
 	ends := [][]string{{"error"}, {"escalation"}, {"message"}, {"none"}, {"terminate"}, {"error", "message", "none"}, {}}
-	a, err := iflow.ReadZip(iflowtest.Build(iflowtest.Options{ExceptionEnds: ends}))
+	a, err := iflow.ReadZip(iflowbuild.Build(iflowbuild.Options{ExceptionEnds: ends}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -495,7 +495,7 @@ func TestExceptionSubprocessScoping(t *testing.T) {
 	if !reflect.DeepEqual(m.ExceptionSubprocesses, want) {
 		t.Fatalf("subprocesses = %+v, want %+v", m.ExceptionSubprocesses, want)
 	}
-	none, err := iflow.ReadZip(iflowtest.Build(iflowtest.Options{}))
+	none, err := iflow.ReadZip(iflowbuild.Build(iflowbuild.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -578,9 +578,9 @@ func mixedZip(t *testing.T, built []byte) []byte {
 
 func TestPatchZipKeepsOtherEntries(t *testing.T) {
 	t.Parallel()
-	built := iflowtest.Build(iflowtest.Options{
+	built := iflowbuild.Build(iflowbuild.Options{
 		Name:       "Orders",
-		Senders:    []iflowtest.Sender{{ID: "MessageFlow_7", Properties: iflowtest.DefaultSenderProperties("a/b/c/orders")}, {Properties: map[string]string{"maxRetries": "{{R}}"}}},
+		Senders:    []iflowbuild.Sender{{ID: "MessageFlow_7", Properties: iflowbuild.DefaultSenderProperties("a/b/c/orders")}, {Properties: map[string]string{"maxRetries": "{{R}}"}}},
 		Parameters: map[string]string{"R": "4"},
 		Extra: map[string][]byte{
 			"src/main/resources/script/retry.groovy": []byte("import com.sap.gateway.ip.core.customdev.util.Message\n"),
@@ -602,7 +602,7 @@ func TestPatchZipKeepsOtherEntries(t *testing.T) {
 			if len(before) != len(after) {
 				t.Fatalf("entries %d -> %d", len(before), len(after))
 			}
-			iflwName := iflowtest.IflwPath("Orders")
+			iflwName := iflowbuild.IflwPath("Orders")
 			for i := range before {
 				b, a := before[i], after[i]
 				if b.name != a.name || b.method != a.method || b.modified != a.modified {
@@ -636,7 +636,7 @@ func TestPatchZipKeepsOtherEntries(t *testing.T) {
 
 func TestPatchZipNoChangeReturnsInput(t *testing.T) {
 	t.Parallel()
-	in := iflowtest.Build(iflowtest.Options{Senders: []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("a/b/c/q")}}})
+	in := iflowbuild.Build(iflowbuild.Options{Senders: []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("a/b/c/q")}}})
 	out, err := iflow.PatchZip(in, "MessageFlow_1", map[string]string{"maxRetries": "5"})
 	if err != nil {
 		t.Fatal(err)
@@ -651,8 +651,8 @@ func TestPatchZipNoChangeReturnsInput(t *testing.T) {
 
 func TestSetParameters(t *testing.T) {
 	t.Parallel()
-	in := iflowtest.Build(iflowtest.Options{
-		Senders:    []iflowtest.Sender{{Properties: map[string]string{"maxRetries": "{{Max Retries}}"}}},
+	in := iflowbuild.Build(iflowbuild.Options{
+		Senders:    []iflowbuild.Sender{{Properties: map[string]string{"maxRetries": "{{Max Retries}}"}}},
 		Parameters: map[string]string{"Max Retries": "5", "Other": "keep me", "Url": "https://x:443/a=b"},
 	})
 	before, _ := entries(t, in)
@@ -665,7 +665,7 @@ func TestSetParameters(t *testing.T) {
 		if before[i].name != after[i].name {
 			t.Fatalf("entry order changed at %d", i)
 		}
-		if before[i].name == iflowtest.ParametersPath {
+		if before[i].name == iflowbuild.ParametersPath {
 			continue
 		}
 		if !bytes.Equal(before[i].raw, after[i].raw) {
@@ -674,7 +674,7 @@ func TestSetParameters(t *testing.T) {
 	}
 	var prop []byte
 	for _, e := range after {
-		if e.name == iflowtest.ParametersPath {
+		if e.name == iflowbuild.ParametersPath {
 			prop = e.content
 		}
 	}
@@ -703,12 +703,12 @@ func TestSetParameters(t *testing.T) {
 
 func TestSetParametersCreatesMissingFile(t *testing.T) {
 	t.Parallel()
-	built := iflowtest.Build(iflowtest.Options{Name: "P"})
+	built := iflowbuild.Build(iflowbuild.Options{Name: "P"})
 	zr, _ := zip.NewReader(bytes.NewReader(built), int64(len(built)))
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	for _, f := range zr.File {
-		if f.Name != iflowtest.ParametersPath {
+		if f.Name != iflowbuild.ParametersPath {
 			if err := zw.Copy(f); err != nil {
 				t.Fatal(err)
 			}
@@ -723,7 +723,7 @@ func TestSetParametersCreatesMissingFile(t *testing.T) {
 	}
 	got, _ := entries(t, out)
 	last := got[len(got)-1]
-	if last.name != iflowtest.ParametersPath || string(last.content) != "A=1\n" {
+	if last.name != iflowbuild.ParametersPath || string(last.content) != "A=1\n" {
 		t.Fatalf("last entry %s = %q", last.name, last.content)
 	}
 }
@@ -769,12 +769,12 @@ func TestReadZipErrors(t *testing.T) {
 
 func TestBuildIsDeterministic(t *testing.T) {
 	t.Parallel()
-	o := iflowtest.Options{
-		Senders:       []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("a/b/c/q")}},
+	o := iflowbuild.Options{
+		Senders:       []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("a/b/c/q")}},
 		ExceptionEnds: [][]string{{"error"}},
 		Parameters:    map[string]string{"A": "1", "B": "x"},
 	}
-	if !bytes.Equal(iflowtest.Build(o), iflowtest.Build(o)) {
+	if !bytes.Equal(iflowbuild.Build(o), iflowbuild.Build(o)) {
 		t.Fatal("Build is not deterministic")
 	}
 }

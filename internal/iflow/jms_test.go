@@ -6,21 +6,21 @@ import (
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 // jmsFlow builds a flow with one JMS sender (properties over SAP's defaults), one AMQP
 // sender and one JMS receiver, and reads it back.
 func jmsFlow(t *testing.T, props map[string]string, params map[string]string) *iflow.Artifact {
 	t.Helper()
-	p := iflowtest.DefaultJMSSenderProperties("Orders_In")
+	p := iflowbuild.DefaultJMSSenderProperties("Orders_In")
 	for k, v := range props {
 		p[k] = v
 	}
-	a, err := iflow.ReadZip(iflowtest.Build(iflowtest.Options{
-		Senders: []iflowtest.Sender{
+	a, err := iflow.ReadZip(iflowbuild.Build(iflowbuild.Options{
+		Senders: []iflowbuild.Sender{
 			{ID: "MessageFlow_JMS", Adapter: "JMS", Properties: p},
-			{Properties: iflowtest.DefaultSenderProperties("acme/orders")},
+			{Properties: iflowbuild.DefaultSenderProperties("acme/orders")},
 			{ID: "MessageFlow_Out", Adapter: "JMSReceiver", Properties: map[string]string{"QueueName_outbound": "Orders_Out", "ExpirationPeriod": "90", "AccessType": "Non-Exclusive"}},
 		},
 		Parameters: params,
@@ -122,8 +122,8 @@ func TestFormatBoolKeepsTheStyle(t *testing.T) {
 
 func TestPatchZipJMSSender(t *testing.T) {
 	t.Parallel()
-	data := iflowtest.Build(iflowtest.Options{Senders: []iflowtest.Sender{
-		{ID: "MessageFlow_JMS", Adapter: "JMS", Properties: iflowtest.DefaultJMSSenderProperties("Orders_In")},
+	data := iflowbuild.Build(iflowbuild.Options{Senders: []iflowbuild.Sender{
+		{ID: "MessageFlow_JMS", Adapter: "JMS", Properties: iflowbuild.DefaultJMSSenderProperties("Orders_In")},
 	}})
 	changes := map[string]string{
 		iflow.KeyJMSRetryInterval:      "5",
@@ -176,40 +176,40 @@ func TestRetryGuards(t *testing.T) {
 	readsRetries := "def retries = message.getHeaders().get(\"SAPJMSRetries\") as Integer\nif (retries > 5) { throw new Exception('give up') }\n"
 	tests := []struct {
 		name   string
-		opts   iflowtest.Options
+		opts   iflowbuild.Options
 		config map[string]string
 		want   []iflow.RetryGuard
 	}{
-		{"no guard", iflowtest.Options{ExceptionEnds: [][]string{{"error"}}}, nil, nil},
-		{"router on another header", iflowtest.Options{Routers: []iflowtest.Router{{Condition: "${header.status} = 'failed'"}}}, nil, nil},
+		{"no guard", iflowbuild.Options{ExceptionEnds: [][]string{{"error"}}}, nil, nil},
+		{"router on another header", iflowbuild.Options{Routers: []iflowbuild.Router{{Condition: "${header.status} = 'failed'"}}}, nil, nil},
 		{"router with literal in the integration process",
-			iflowtest.Options{Routers: []iflowtest.Router{{Condition: "${header.SAPJMSRetries} > '5'"}}}, nil,
+			iflowbuild.Options{Routers: []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > '5'"}}}, nil,
 			[]iflow.RetryGuard{{Kind: iflow.GuardRouter, ElementID: "SequenceFlow_ExclusiveGateway_1_Limit", ElementName: "Retries Exhausted",
 				Condition: "${header.SAPJMSRetries} > '5'", Operator: ">", Limit: iflow.GuardLimit{Kind: iflow.LimitLiteral, Raw: "'5'", Value: 5, Known: true}}}},
 		{"SAP's pipeline condition in an exception subprocess",
-			iflowtest.Options{ExceptionEnds: [][]string{{"error", "escalation"}}, Routers: []iflowtest.Router{{
+			iflowbuild.Options{ExceptionEnds: [][]string{{"error", "escalation"}}, Routers: []iflowbuild.Router{{
 				Condition: "${header.SAPJMSRetries} = ${header.maxJMSRetries} or ${header.maxJMSRetries} = '0'", InException: 1}}}, nil,
 			[]iflow.RetryGuard{{Kind: iflow.GuardExceptionSubprocess, ElementID: "SequenceFlow_ExclusiveGateway_1_Limit", ElementName: "Retries Exhausted", Subprocess: "SubProcess_1",
 				Condition: "${header.SAPJMSRetries} = ${header.maxJMSRetries} or ${header.maxJMSRetries} = '0'", Operator: "=",
 				Limit: iflow.GuardLimit{Kind: iflow.LimitNotVisible, Raw: "${header.maxJMSRetries}"}}}},
 		{"externalized limit from the configuration, limit on the left",
-			iflowtest.Options{ExceptionEnds: [][]string{{"error"}}, Parameters: map[string]string{"MaxRetries": "3"},
-				Routers: []iflowtest.Router{{Condition: "{{MaxRetries}} <= ${in.header.SAPJMSRetries}", InException: 1}}},
+			iflowbuild.Options{ExceptionEnds: [][]string{{"error"}}, Parameters: map[string]string{"MaxRetries": "3"},
+				Routers: []iflowbuild.Router{{Condition: "{{MaxRetries}} <= ${in.header.SAPJMSRetries}", InException: 1}}},
 			map[string]string{"MaxRetries": "8"},
 			[]iflow.RetryGuard{{Kind: iflow.GuardExceptionSubprocess, ElementID: "SequenceFlow_ExclusiveGateway_1_Limit", ElementName: "Retries Exhausted", Subprocess: "SubProcess_1",
 				Condition: "{{MaxRetries}} <= ${in.header.SAPJMSRetries}", Operator: ">=",
 				Limit: iflow.GuardLimit{Kind: iflow.LimitParameter, Raw: "{{MaxRetries}}", Parameter: "MaxRetries", Value: 8, Known: true}}}},
 		{"externalized limit without a value",
-			iflowtest.Options{Routers: []iflowtest.Router{{Condition: "${header.SAPJMSRetries} >= '{{Limit}}'"}}}, nil,
+			iflowbuild.Options{Routers: []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} >= '{{Limit}}'"}}}, nil,
 			[]iflow.RetryGuard{{Kind: iflow.GuardRouter, ElementID: "SequenceFlow_ExclusiveGateway_1_Limit", ElementName: "Retries Exhausted",
 				Condition: "${header.SAPJMSRetries} >= '{{Limit}}'", Operator: ">=",
 				Limit: iflow.GuardLimit{Kind: iflow.LimitParameter, Raw: "'{{Limit}}'", Parameter: "Limit"}}}},
 		{"header mentioned without a comparison",
-			iflowtest.Options{Routers: []iflowtest.Router{{Condition: "${header.SAPJMSRetries} in '5,6,7'"}}}, nil,
+			iflowbuild.Options{Routers: []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} in '5,6,7'"}}}, nil,
 			[]iflow.RetryGuard{{Kind: iflow.GuardRouter, ElementID: "SequenceFlow_ExclusiveGateway_1_Limit", ElementName: "Retries Exhausted",
 				Condition: "${header.SAPJMSRetries} in '5,6,7'", Limit: iflow.GuardLimit{Kind: iflow.LimitNotVisible}}}},
 		{"script that reads the header",
-			iflowtest.Options{ExceptionEnds: [][]string{{"error"}}, Scripts: []iflowtest.Script{
+			iflowbuild.Options{ExceptionEnds: [][]string{{"error"}}, Scripts: []iflowbuild.Script{
 				{File: "other.groovy", Content: "message.setHeader('x', 1)"},
 				{File: "retries.groovy", Content: readsRetries, InException: 1},
 			}}, nil,
@@ -219,7 +219,7 @@ func TestRetryGuards(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := iflow.RetryGuards(iflowtest.Build(tt.opts), tt.config)
+			got, err := iflow.RetryGuards(iflowbuild.Build(tt.opts), tt.config)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -232,8 +232,8 @@ func TestRetryGuards(t *testing.T) {
 
 func TestRetryGuardScriptMissingFromArtifact(t *testing.T) {
 	t.Parallel()
-	data := iflowtest.Build(iflowtest.Options{Scripts: []iflowtest.Script{{File: "retries.groovy", Content: "SAPJMSRetries"}}})
-	doc := iflowtest.Iflw(iflowtest.Options{Scripts: []iflowtest.Script{{File: "retries.groovy"}}})
+	data := iflowbuild.Build(iflowbuild.Options{Scripts: []iflowbuild.Script{{File: "retries.groovy", Content: "SAPJMSRetries"}}})
+	doc := iflowbuild.Iflw(iflowbuild.Options{Scripts: []iflowbuild.Script{{File: "retries.groovy"}}})
 	if got, err := iflow.FindRetryGuards(doc, nil, nil); err != nil || len(got) != 0 {
 		t.Fatalf("without the script file: guards = %+v, %v; want none", got, err)
 	}

@@ -228,6 +228,12 @@ func hex4(s string) (rune, bool) {
 // escapeProp escapes a key (all spaces escaped) or a value (only a leading
 // space escaped) as java.util.Properties.store does; characters outside
 // printable ASCII are written as \uXXXX.
+// PropertyLine returns the line key=value of a properties file, escaped as
+// java.util.Properties.store escapes it, without the line end.
+func PropertyLine(key, value string) string {
+	return escapeProp(key, true) + "=" + escapeProp(value, false)
+}
+
 func escapeProp(s string, isKey bool) string {
 	var b strings.Builder
 	for i, r := range s {
@@ -329,9 +335,7 @@ func setProperties(data []byte, values map[string]string) []byte {
 		b.Write(eol)
 	}
 	for _, k := range add {
-		b.WriteString(escapeProp(k, true))
-		b.WriteByte('=')
-		b.WriteString(escapeProp(values[k], false))
+		b.WriteString(PropertyLine(k, values[k]))
 		b.Write(eol)
 	}
 	return b.Bytes()

@@ -15,7 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
@@ -94,7 +94,7 @@ resource "sapmessaging_amqp_sender" "orders" {
 // certSteps applies a queue and an AMQP sender through certificate keys, then re-plans empty.
 func certSteps(t *testing.T, env *testEnv) resource.TestCase {
 	t.Helper()
-	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
+	env.addFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
 	return resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -169,7 +169,7 @@ func TestAccSecrets_certificateKeysNeverLogged(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = srv.Close() })
 	env := &testEnv{srv: srv}
-	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
+	env.addFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
 	keys := filepath.Join(work, "keys")
 	if err := srv.WriteKeys(keys); err != nil {
 		t.Fatal(err)

@@ -169,7 +169,7 @@ func jmsErrorDetail(what string, err error) string {
 
 func (d *jmsQueuesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg jmsQueuesModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() || !d.data.cloudIntegrationOrError(&resp.Diagnostics) {
 		return
 	}
@@ -186,7 +186,7 @@ func (d *jmsQueuesDataSource) Read(ctx context.Context, req datasource.ReadReque
 		return
 	}
 	fillJMSQueues(&cfg, broker, queues, available)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &cfg)...)
 }
 
 // fillJMSQueues sets the computed attributes from the broker and, when

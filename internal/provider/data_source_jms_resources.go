@@ -199,7 +199,7 @@ func (m *jmsResourcesModel) model() jms.Resources {
 
 func (d *jmsResourcesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m jmsResourcesModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -215,7 +215,8 @@ func (d *jmsResourcesDataSource) Read(ctx context.Context, req datasource.ReadRe
 	}
 	out, err := jms.Render(res)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot Render jms-resources.xml", err.Error())
+		resp.Diagnostics.AddError("Cannot Render jms-resources.xml",
+			fmt.Sprintf("The descriptor cannot be written: %s. Check the connection factories and destinations of the data source.", clause(err)))
 		return
 	}
 	findings := jms.Lint(res)
@@ -249,5 +250,5 @@ func (d *jmsResourcesDataSource) Read(ctx context.Context, req datasource.ReadRe
 				name, ttd[name])),
 		})
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &m)...)
 }

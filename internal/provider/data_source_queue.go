@@ -29,43 +29,27 @@ type queueDataSource struct {
 
 // queueInfoModel is one queue as the data sources show it: settings and live counters.
 type queueInfoModel struct {
-	Name                           types.String `tfsdk:"name"`
-	AccessType                     types.String `tfsdk:"access_type"`
-	MaxRedeliveryCount             types.Int64  `tfsdk:"max_redelivery_count"`
-	DeadMessageQueue               types.String `tfsdk:"dead_message_queue"`
-	RespectTTL                     types.Bool   `tfsdk:"respect_ttl"`
-	MaxTTL                         types.Int64  `tfsdk:"max_ttl"`
-	MaxQueueSizeInBytes            types.Int64  `tfsdk:"max_queue_size_in_bytes"`
-	MaxMessageSizeInBytes          types.Int64  `tfsdk:"max_message_size_in_bytes"`
-	MaxQueueMessageCount           types.Int64  `tfsdk:"max_queue_message_count"`
-	MaxDeliveredUnackedMsgsPerFlow types.Int64  `tfsdk:"max_delivered_unacked_msgs_per_flow"`
-	MessageCount                   types.Int64  `tfsdk:"message_count"`
-	UnacknowledgedMessageCount     types.Int64  `tfsdk:"unacknowledged_message_count"`
-	QueueSizeInBytes               types.Int64  `tfsdk:"queue_size_in_bytes"`
-	ConsumerCount                  types.Int64  `tfsdk:"consumer_count"`
-	UnboundedRedelivery            types.Bool   `tfsdk:"unbounded_redelivery"`
-	IsDeadMessageQueue             types.Bool   `tfsdk:"is_dead_message_queue"`
+	Name types.String `tfsdk:"name"`
+	queueSettingsModel
+	MessageCount               types.Int64 `tfsdk:"message_count"`
+	UnacknowledgedMessageCount types.Int64 `tfsdk:"unacknowledged_message_count"`
+	QueueSizeInBytes           types.Int64 `tfsdk:"queue_size_in_bytes"`
+	ConsumerCount              types.Int64 `tfsdk:"consumer_count"`
+	UnboundedRedelivery        types.Bool  `tfsdk:"unbounded_redelivery"`
+	IsDeadMessageQueue         types.Bool  `tfsdk:"is_dead_message_queue"`
 }
 
 // queueInfo converts one queue; usedAsDMQ says whether another queue names it as dead message queue.
 func queueInfo(q *eventmesh.Queue, usedAsDMQ bool) queueInfoModel {
 	return queueInfoModel{
-		Name:                           types.StringValue(q.Name),
-		AccessType:                     stringOr(q.AccessType, "NON_EXCLUSIVE"),
-		MaxRedeliveryCount:             int64OrNull(q.MaxRedeliveryCount),
-		DeadMessageQueue:               nonEmptyStringOrNull(q.DeadMsgQueue),
-		RespectTTL:                     types.BoolValue(q.RespectTTL != nil && *q.RespectTTL),
-		MaxTTL:                         int64OrNull(q.MaxTTL),
-		MaxQueueSizeInBytes:            int64OrNull(q.MaxQueueSizeInBytes),
-		MaxMessageSizeInBytes:          int64OrNull(q.MaxMessageSizeInBytes),
-		MaxQueueMessageCount:           int64OrNull(q.MaxQueueMessageCount),
-		MaxDeliveredUnackedMsgsPerFlow: int64OrNull(q.MaxDeliveredUnackedMsgsPerFlow),
-		MessageCount:                   types.Int64Value(deref(q.MessageCount)),
-		UnacknowledgedMessageCount:     types.Int64Value(deref(q.UnacknowledgedMessageCount)),
-		QueueSizeInBytes:               types.Int64Value(deref(q.QueueSizeInBytes)),
-		ConsumerCount:                  types.Int64Value(deref(q.ConsumerCount)),
-		UnboundedRedelivery:            types.BoolValue(!usedAsDMQ && deref(q.MaxRedeliveryCount) == 0),
-		IsDeadMessageQueue:             types.BoolValue(usedAsDMQ),
+		Name:                       types.StringValue(q.Name),
+		queueSettingsModel:         queueSettingsFromAPI(q.QueueSettings),
+		MessageCount:               types.Int64Value(deref(q.MessageCount)),
+		UnacknowledgedMessageCount: types.Int64Value(deref(q.UnacknowledgedMessageCount)),
+		QueueSizeInBytes:           types.Int64Value(deref(q.QueueSizeInBytes)),
+		ConsumerCount:              types.Int64Value(deref(q.ConsumerCount)),
+		UnboundedRedelivery:        types.BoolValue(!usedAsDMQ && deref(q.MaxRedeliveryCount) == 0),
+		IsDeadMessageQueue:         types.BoolValue(usedAsDMQ),
 	}
 }
 
@@ -82,21 +66,12 @@ func usedAsDMQ(all []eventmesh.Queue) map[string]bool {
 
 // queueInfoAttributes are the computed attributes shared by both queue data sources.
 func queueInfoAttributes() map[string]schema.Attribute {
-	computedInt := func(d string) schema.Attribute { return schema.Int64Attribute{MarkdownDescription: d, Computed: true} }
-	return map[string]schema.Attribute{
-		"access_type":                         schema.StringAttribute{MarkdownDescription: "`NON_EXCLUSIVE` or `EXCLUSIVE`.", Computed: true},
-		"max_redelivery_count":                computedInt("The redelivery limit; 0 or null means unlimited."),
-		"dead_message_queue":                  schema.StringAttribute{MarkdownDescription: "The dead message queue, null when none is set.", Computed: true},
-		"respect_ttl":                         schema.BoolAttribute{MarkdownDescription: "Whether expired messages move to the dead message queue.", Computed: true},
-		"max_ttl":                             computedInt("The maximum time to live in seconds, null when none is set."),
-		"max_queue_size_in_bytes":             computedInt("The maximum size of the queue in bytes."),
-		"max_message_size_in_bytes":           computedInt("The maximum size of one message in bytes."),
-		"max_queue_message_count":             computedInt("The maximum number of messages in the queue."),
-		"max_delivered_unacked_msgs_per_flow": computedInt("The maximum number of delivered but unacknowledged messages per flow."),
-		"message_count":                       computedInt("How many messages the queue holds now."),
-		"unacknowledged_message_count":        computedInt("How many of them are delivered but not yet acknowledged."),
-		"queue_size_in_bytes":                 computedInt("The current size of the queue in bytes."),
-		"consumer_count":                      computedInt("How many consumers are connected."),
+	attrs := queueDataSourceAttributes()
+	for name, a := range map[string]schema.Attribute{
+		"message_count":                computedInt64("How many messages the queue holds now."),
+		"unacknowledged_message_count": computedInt64("How many of them are delivered but not yet acknowledged."),
+		"queue_size_in_bytes":          computedInt64("The current size of the queue in bytes."),
+		"consumer_count":               computedInt64("How many consumers are connected."),
 		"unbounded_redelivery": schema.BoolAttribute{
 			MarkdownDescription: "True when the queue redelivers without limit (`max_redelivery_count` 0 or unset) and no other queue uses it as dead message queue.",
 			Computed:            true,
@@ -105,7 +80,10 @@ func queueInfoAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "True when another queue names this queue as its dead message queue.",
 			Computed:            true,
 		},
+	} {
+		attrs[name] = a
 	}
+	return attrs
 }
 
 func (d *queueDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -132,7 +110,7 @@ func (d *queueDataSource) Configure(_ context.Context, req datasource.ConfigureR
 
 func (d *queueDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg queueInfoModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() || !d.data.eventMeshOrError(&resp.Diagnostics) {
 		return
 	}
@@ -145,7 +123,7 @@ func (d *queueDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	for i := range all {
 		if all[i].Name == name {
 			info := queueInfo(&all[i], usedAsDMQ(all)[name])
-			resp.Diagnostics.Append(resp.State.Set(ctx, &info)...)
+			resp.Diagnostics.Append(setState(ctx, &resp.State, &info)...)
 			return
 		}
 	}

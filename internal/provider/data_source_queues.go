@@ -67,7 +67,7 @@ func (d *queuesDataSource) Configure(_ context.Context, req datasource.Configure
 
 func (d *queuesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg queuesModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() || !d.data.eventMeshOrError(&resp.Diagnostics) {
 		return
 	}
@@ -87,5 +87,5 @@ func (d *queuesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		cfg.Names = append(cfg.Names, all[i].Name)
 		cfg.Queues = append(cfg.Queues, queueInfo(&all[i], used[all[i].Name]))
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &cfg)...)
 }

@@ -212,12 +212,12 @@ func readJMS(m *jmsScheduleModel, resp *datasource.ReadResponse) {
 		}
 		waits, err := s.Waits(n)
 		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("jms"), "Invalid JMS Retry Schedule", err.Error()+".")
+			resp.Diagnostics.AddAttributeError(path.Root("jms"), "Invalid JMS Retry Schedule", jmsScheduleDetail(err))
 			return
 		}
 		total, err := s.GiveUpMinutes(n)
 		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("jms"), "Invalid JMS Retry Schedule", err.Error()+".")
+			resp.Diagnostics.AddAttributeError(path.Root("jms"), "Invalid JMS Retry Schedule", jmsScheduleDetail(err))
 			return
 		}
 		elems := make([]attr.Value, len(waits))
@@ -230,7 +230,7 @@ func readJMS(m *jmsScheduleModel, resp *datasource.ReadResponse) {
 	if !m.BudgetMinutes.IsNull() {
 		n, err := s.RetriesWithin(m.BudgetMinutes.ValueInt64())
 		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("jms"), "Invalid JMS Retry Schedule", err.Error()+".")
+			resp.Diagnostics.AddAttributeError(path.Root("jms"), "Invalid JMS Retry Schedule", jmsScheduleDetail(err))
 			return
 		}
 		m.RetriesWithinBudget = types.Int64Value(n)
@@ -239,12 +239,12 @@ func readJMS(m *jmsScheduleModel, resp *datasource.ReadResponse) {
 
 func (d *retryPolicyDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m retryPolicyModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() || m.TotalAttempts.IsNull() || m.TotalAttempts.IsUnknown() {
 		return
 	}
 	if _, err := rules.RedeliveriesFor(m.TotalAttempts.ValueInt64()); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("total_attempts"), "Unreachable Attempt Budget", err.Error())
+		resp.Diagnostics.AddAttributeError(path.Root("total_attempts"), "Unreachable Attempt Budget", attemptBudgetDetail(err))
 	}
 	if !m.AttemptSeconds.IsNull() && !m.AttemptSeconds.IsUnknown() && m.AttemptSeconds.ValueFloat64() <= 0 {
 		resp.Diagnostics.AddAttributeError(path.Root("attempt_seconds"), "Invalid Attempt Duration",
@@ -255,19 +255,19 @@ func (d *retryPolicyDataSource) ValidateConfig(ctx context.Context, req datasour
 
 func (d *retryPolicyDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m retryPolicyModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	const retries = 1
 	r, err := rules.RedeliveriesFor(m.TotalAttempts.ValueInt64())
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("total_attempts"), "Unreachable Attempt Budget", err.Error())
+		resp.Diagnostics.AddAttributeError(path.Root("total_attempts"), "Unreachable Attempt Budget", attemptBudgetDetail(err))
 		return
 	}
 	worst, err := rules.MaxAttempts(r, retries)
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("total_attempts"), "Unreachable Attempt Budget", err.Error())
+		resp.Diagnostics.AddAttributeError(path.Root("total_attempts"), "Unreachable Attempt Budget", attemptBudgetDetail(err))
 		return
 	}
 	m.MaxRedeliveryCount = types.Int64Value(r)
@@ -282,5 +282,15 @@ func (d *retryPolicyDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &m)...)
+}
+
+// jmsScheduleDetail explains a JMS schedule the arithmetic cannot use.
+func jmsScheduleDetail(err error) string {
+	return fmt.Sprintf("The JMS retry schedule cannot be computed: %s. Set the jms block to the values of the JMS sender, within SAP's ranges.", clause(err))
+}
+
+// attemptBudgetDetail explains a total_attempts that no queue setting gives.
+func attemptBudgetDetail(err error) string {
+	return fmt.Sprintf("%s. Set total_attempts to a whole number from 3 to 257.", clause(err))
 }

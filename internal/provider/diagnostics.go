@@ -74,7 +74,7 @@ func providerDataFrom(raw any, diags *diag.Diagnostics) *providerData {
 	d, ok := raw.(*providerData)
 	if !ok {
 		diags.AddError("Unexpected Provider Data",
-			fmt.Sprintf("Expected *providerData, got %T. This is a bug in the provider; please report it.", raw))
+			fmt.Sprintf("Expected *providerData, got %T. This is a bug in the provider. Report it with this message to the provider's maintainers.", raw))
 		return nil
 	}
 	return d

@@ -3,7 +3,6 @@ package provider
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -36,14 +35,16 @@ func TestAccFunctionJMSGiveUpMinutes(t *testing.T) {
 		})
 	}
 	for _, c := range []struct{ args, want string }{
-		{"0, 60, true, 1", `(?i)retry\s+interval\s+0\s+is\s+below\s+1\s+minute`},
-		{"1, 0, true, 1", `(?i)maximum\s+retry\s+interval\s+0`},
-		{"1, 60, true, -1", `(?i)negative`},
-		{"1, 60, true, 9223372036854775807", `(?i)exceeds\s+the\s+largest`},
+		{"0, 60, true, 1", `retry_interval = 0: retry_interval must be a whole number from 1 to 1099511627776 \(retry interval 0 is below 1 minute`},
+		{"1, 0, true, 1", `max_retry_interval = 0: max_retry_interval must be a whole number from 1 to 1099511627776 \(maximum retry interval 0`},
+		{"1, 60, true, -1", `retries = -1: retries must be a whole number from 0 to 9223372036854775807 \(-1 retries is negative`},
+		{"1.5, 60, true, 1", `retry_interval = 1.5: retry_interval must be a whole number from 1 to 1099511627776`},
+		{"1, 60, true, 2.5", `retries = 2.5: retries must be a whole number from 0 to 9223372036854775807`},
+		{"1, 60, true, 9223372036854775807", `exceeds the largest number of minutes`},
 	} {
 		steps = append(steps, resource.TestStep{
 			Config:      `output "m" { value = provider::sapmessaging::jms_give_up_minutes(` + c.args + `) }`,
-			ExpectError: regexp.MustCompile(c.want),
+			ExpectError: wrapped(c.want),
 		})
 	}
 	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})

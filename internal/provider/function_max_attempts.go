@@ -44,14 +44,16 @@ func (f *maxAttemptsFunction) Run(ctx context.Context, req function.RunRequest, 
 	if resp.Error != nil {
 		return
 	}
-	redeliveries, e1 := wholeArgument(rawRedeliveries, 0, "redeliveries", 1, rules.MaxRedeliveryCountLimit)
-	retries, e2 := wholeArgument(rawRetries, 1, "retries", 1, rules.MaxRetriesLimit)
+	redeliveries, e1 := wholeArgument(rawRedeliveries, 0, "redeliveries", 1, rules.MaxRedeliveryCountLimit,
+		func(n int64) error { _, err := rules.MaxAttempts(n, 1); return err })
+	retries, e2 := wholeArgument(rawRetries, 1, "retries", 1, rules.MaxRetriesLimit,
+		func(n int64) error { _, err := rules.MaxAttempts(1, n); return err })
 	if resp.Error = function.ConcatFuncErrors(e1, e2); resp.Error != nil {
 		return
 	}
 	n, err := rules.MaxAttempts(redeliveries, retries)
-	if err != nil {
-		resp.Error = function.NewFuncError(err.Error())
+	if err != nil { // Not reached: both arguments are in range.
+		resp.Error = function.NewArgumentFuncError(0, err.Error())
 		return
 	}
 	resp.Error = function.ConcatFuncErrors(resp.Result.Set(ctx, n))

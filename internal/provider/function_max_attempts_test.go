@@ -22,11 +22,11 @@ func TestAccFunctionMaxAttempts(t *testing.T) {
 		})
 	}
 	for _, c := range []struct{ args, want string }{
-		{"0, 1", `(?i)unlimited`},
-		{"-1, 1", `(?i)redeliver`},
-		{"256, 1", `255`},
-		{"5, 0", `(?i)retries`},
-		{"5, 100", `99`},
+		{"0, 1", `redeliveries = 0: redeliveries must be a whole number from 1 to 255 \(a max redelivery count of 0 means unlimited`},
+		{"-1, 1", `redeliveries = -1: redeliveries must be a whole number from 1 to 255 \(max redelivery count -1 is negative`},
+		{"256, 1", `redeliveries = 256: redeliveries must be a whole number from 1 to 255`},
+		{"5, 0", `retries = 0: retries must be a whole number from 1 to 99`},
+		{"5, 100", `retries = 100: retries must be a whole number from 1 to 99`},
 		{"1.5, 1", `redeliveries = 1.5: redeliveries must be a whole number from 1 to 255`},
 		{"5, 1e20", `retries = 1e\+20: retries must be a whole number from 1 to 99`},
 	} {

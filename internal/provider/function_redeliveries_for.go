@@ -43,7 +43,8 @@ func (f *redeliveriesForFunction) Run(ctx context.Context, req function.RunReque
 	if resp.Error != nil {
 		return
 	}
-	total, e := wholeArgument(raw, 0, "total_attempts", 3, 257)
+	total, e := wholeArgument(raw, 0, "total_attempts", 3, 257,
+		func(n int64) error { _, err := rules.RedeliveriesFor(n); return err })
 	if e != nil {
 		resp.Error = e
 		return

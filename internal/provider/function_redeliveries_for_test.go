@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -24,8 +23,10 @@ output "round_trip" { value = provider::sapmessaging::max_attempts(provider::sap
 					statecheck.ExpectKnownOutputValue("round_trip", knownvalue.Int64Exact(12)),
 				},
 			},
-			{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(2) }`, ExpectError: regexp.MustCompile(`3`)},
-			{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(258) }`, ExpectError: regexp.MustCompile(`257`)},
+			{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(2) }`,
+				ExpectError: wrapped(`total_attempts = 2: total_attempts must be a whole number from 3 to 257 \(2 attempts cannot be reached`)},
+			{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(258) }`,
+				ExpectError: wrapped(`total_attempts = 258: total_attempts must be a whole number from 3 to 257`)},
 			{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(7.5) }`,
 				ExpectError: wrapped(`total_attempts = 7.5: total_attempts must be a whole number from 3 to 257`)},
 		},

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 // copyTree copies the directory src into dst.
@@ -45,7 +45,7 @@ func TestAccLandscapeDev(t *testing.T) {
 	buildProvider(t, plugins)
 
 	env := newTestEnv(t)
-	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/dev/orders")}}, nil, []string{"error"})
+	env.addFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/dev/orders")}}, nil, []string{"error"})
 	keys := filepath.Join(work, "keys")
 	if err := env.srv.WriteKeys(keys); err != nil {
 		t.Fatal(err)

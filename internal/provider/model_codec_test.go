@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -67,8 +68,13 @@ func objectValues(t testing.TB, st tfsdk.State, shift int) tftypes.Value {
 // checkCodec asserts that the layout reads and writes model M exactly as the framework does.
 func checkCodec[M any](t *testing.T, r resource.Resource) {
 	t.Helper()
+	checkCodecState[M](t, schemaOf(t, r))
+}
+
+// checkCodecState asserts it for the schema of st.
+func checkCodecState[M any](t *testing.T, st tfsdk.State) {
+	t.Helper()
 	ctx := context.Background()
-	st := schemaOf(t, r)
 	for shift := range 3 {
 		st.Raw = objectValues(t, st, shift)
 		var mine, theirs M
@@ -109,6 +115,12 @@ func TestModelCodec_matchesFramework(t *testing.T) {
 		t.Parallel()
 		checkCodec[queueSubscriptionModel](t, NewQueueSubscriptionResource())
 	})
+	t.Run("queue_data_source", func(t *testing.T) {
+		t.Parallel()
+		var resp datasource.SchemaResponse
+		NewQueueDataSource().Schema(context.Background(), datasource.SchemaRequest{}, &resp)
+		checkCodecState[queueInfoModel](t, tfsdk.State{Schema: resp.Schema})
+	})
 }
 
 type (
@@ -130,6 +142,10 @@ type (
 		ID           types.String `tfsdk:"id"`
 		QueueName    string       `tfsdk:"queue_name"`
 		TopicPattern types.String `tfsdk:"topic_pattern"`
+	}
+	twiceModel struct {
+		queueSubscriptionModel
+		QueueName types.String `tfsdk:"queue_name"`
 	}
 	wrongTypeModel struct {
 		ID           types.String `tfsdk:"id"`
@@ -165,7 +181,11 @@ func TestModelCodec_mismatchedModels(t *testing.T) {
 	check("foreign field", d, `attribute "extra", which the schema lacks`)
 	var m4 plainFieldModel
 	d = getState(ctx, st, &m4)
-	check("plain field", d, "not an attr.Value")
+	// A field of another Go type makes the framework read the model, and its error names the attribute.
+	check("plain field", d, "Path: queue_name")
+	var m6 twiceModel
+	d = getState(ctx, st, &m6)
+	check("attribute named twice through an embedded struct", d, `names attribute "queue_name" a second time`)
 	var m5 wrongTypeModel
 	d = getState(ctx, st, &m5)
 	check("wrong type", d, `attribute "queue_name"`)

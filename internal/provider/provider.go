@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -172,13 +173,13 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 			"max_retries": schema.Int64Attribute{
 				CustomType: wholeNumber(0, 20),
 				MarkdownDescription: "How often one HTTP request is retried on 429, 5xx and connection errors, including a refused connection " +
-					"and a failed name lookup or TLS handshake. Defaults to 5.",
+					"and a failed name lookup or TLS handshake. Defaults to " + strconv.Itoa(httpx.DefaultMaxRetries) + ".",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(0, 20)},
 			},
 			"request_timeout_seconds": schema.Int64Attribute{
 				CustomType:          wholeNumber(1, 600),
-				MarkdownDescription: "The timeout of one HTTP attempt, in seconds. Defaults to 60.",
+				MarkdownDescription: "The timeout of one HTTP attempt, in seconds. Defaults to " + strconv.Itoa(int(httpx.DefaultRequestTimeout/time.Second)) + ".",
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.Between(1, 600)},
 			},
@@ -197,22 +198,15 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 
 func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	var cfg providerModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	common := httpx.Config{
-		MaxRetries:     5,
-		RequestTimeout: 60 * time.Second,
-		UserAgent:      "terraform-provider-sapmessaging/" + p.version,
-	}
+	// Retries and timeout not set keep the defaults of httpx.
+	common := httpx.Config{UserAgent: "terraform-provider-sapmessaging/" + p.version}
 	if !cfg.MaxRetries.IsNull() && !cfg.MaxRetries.IsUnknown() {
-		common.MaxRetries = int(cfg.MaxRetries.ValueInt64())
-		if common.MaxRetries == 0 {
-			// httpx reads zero as its default; a negative value means no retries.
-			common.MaxRetries = -1
-		}
+		common.SetRetries(int(cfg.MaxRetries.ValueInt64()))
 	}
 	if !cfg.RequestTimeout.IsNull() && !cfg.RequestTimeout.IsUnknown() {
 		common.RequestTimeout = time.Duration(cfg.RequestTimeout.ValueInt64()) * time.Second
@@ -242,7 +236,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		maskSecrets(&ctx, em.ClientSecret, em.MessagingClientSecret, em.Key, em.MessagingKey)
 		h, err := newHTTPClient(mgmtCfg)
 		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("event_mesh"), "Invalid Event Mesh Connection", err.Error())
+			resp.Diagnostics.AddAttributeError(path.Root("event_mesh"), "Invalid Event Mesh Connection", connectionDetail("event_mesh", err))
 			return
 		}
 		warnTokenHost(&resp.Diagnostics, "event_mesh", "Event Mesh", em.ManagementURL, em.TokenURL, trusted)
@@ -275,7 +269,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		maskSecrets(&ctx, ci.ClientSecret, ci.Key)
 		h, err := newHTTPClient(ciCfg)
 		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("cloud_integration"), "Invalid Cloud Integration Connection", err.Error())
+			resp.Diagnostics.AddAttributeError(path.Root("cloud_integration"), "Invalid Cloud Integration Connection", connectionDetail("cloud_integration", err))
 			return
 		}
 		warnTokenHost(&resp.Diagnostics, "cloud_integration", "Cloud Integration", ci.URL, ci.TokenURL, trusted)
@@ -473,7 +467,7 @@ func externalPrivateKey(v types.String, diags *diag.Diagnostics) (string, bool) 
 	key, err := servicekey.LoadPrivateKey(text)
 	if err != nil {
 		diags.AddAttributeError(at, "Invalid Cloud Integration Private Key",
-			fmt.Sprintf("The private key from %s cannot be used: %s.", source, clause(err)))
+			fmt.Sprintf("The private key from %s cannot be used: %s. Set the PEM private key of the client certificate of the service key, unencrypted.", source, clause(err)))
 		return "", false
 	}
 	return key, true
@@ -505,4 +499,9 @@ func (p *sapMessagingProvider) Functions(_ context.Context) []func() function.Fu
 		NewRedeliveriesForFunction,
 		NewJMSGiveUpMinutesFunction,
 	}
+}
+
+// connectionDetail explains a connection block whose HTTP client cannot be built.
+func connectionDetail(block string, err error) string {
+	return fmt.Sprintf("The provider cannot connect with these settings: %s. Check the %s block of the provider configuration.", clause(err), block)
 }

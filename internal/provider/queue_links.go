@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
@@ -78,15 +77,6 @@ func (d *providerData) checkDMQLinks(ctx context.Context, queue, dmq string, war
 	}
 	appendFindings(diags, findings)
 	return !rules.HasErrors(findings)
-}
-
-// setPlan writes *m as the planned new state.
-func setPlan[M any](ctx context.Context, p *tfsdk.Plan, m *M) diag.Diagnostics {
-	v, diags := encodeModel(ctx, p.Schema, m)
-	if !diags.HasError() {
-		p.Raw = v
-	}
-	return diags
 }
 
 // recordDMQLink records dmq ("" for none) as what this run plans for queue, without checking it.

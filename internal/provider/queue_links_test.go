@@ -17,7 +17,7 @@ func TestCheckDMQLinks(t *testing.T) {
 	env := newTestEnv(t)
 	ctx := context.Background()
 	five, a := int64(5), "acme/crm/prod/a"
-	// a exists first: a dead message queue must exist before a queue names it.
+	// Event Mesh refuses a dead message queue that does not exist: a first, then b → a.
 	if _, _, err := env.eventMesh(t).PutQueue(ctx, a, eventmesh.QueueSettings{MaxRedeliveryCount: &five}); err != nil {
 		t.Fatal(err)
 	}

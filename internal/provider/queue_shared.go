@@ -54,12 +54,7 @@ func putQueue(ctx context.Context, c *eventmesh.Client, name string, s eventmesh
 
 // queueFromSettings is the queue a PUT of s creates, as far as s tells.
 func queueFromSettings(name string, s eventmesh.QueueSettings) *eventmesh.Queue {
-	return &eventmesh.Queue{
-		Name: name, AccessType: s.AccessType, MaxQueueSizeInBytes: s.MaxQueueSizeInBytes,
-		MaxMessageSizeInBytes: s.MaxMessageSizeInBytes, MaxQueueMessageCount: s.MaxQueueMessageCount,
-		MaxDeliveredUnackedMsgsPerFlow: s.MaxDeliveredUnackedMsgsPerFlow, MaxRedeliveryCount: s.MaxRedeliveryCount,
-		DeadMsgQueue: s.DeadMsgQueue, RespectTTL: s.RespectTTL, MaxTTL: s.MaxTTL,
-	}
+	return &eventmesh.Queue{Name: name, QueueSettings: s}
 }
 
 // mayExistDetail explains a create whose outcome is unknown.
@@ -292,6 +287,37 @@ type queueModelPtr[M any] interface {
 	fromAPI(q *eventmesh.Queue)
 	queueName() string
 	forceDestroy() bool
+}
+
+// queueResourceBase is what sapmessaging_queue and sapmessaging_dead_message_queue do alike:
+// M is the resource's model, which maps onto an Event Mesh queue.
+type queueResourceBase[M any, P queueModelPtr[M]] struct {
+	typeName string
+	data     *providerData
+}
+
+func (r *queueResourceBase[M, P]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *queueResourceBase[M, P]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	createQueueResource[M, P](ctx, r.data, r.typeName, req, resp)
+}
+
+func (r *queueResourceBase[M, P]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	readQueueResource[M, P](ctx, r.data, req, resp)
+}
+
+func (r *queueResourceBase[M, P]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	updateQueueResource[M, P](ctx, r.data, req, resp)
+}
+
+func (r *queueResourceBase[M, P]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	deleteQueueResource[M, P](ctx, r.data, req, resp)
+}
+
+func (r *queueResourceBase[M, P]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importQueueByName(ctx, req, resp)
 }
 
 func createQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *providerData, typeName string, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -504,7 +504,7 @@ func TestHoldsSettings(t *testing.T) {
 	five, six, ttl := int64(5), int64(6), int64(60)
 	dmq, other, empty := "acme/crm/prod/q/dmq", "acme/crm/prod/other/dmq", ""
 	yes := true
-	held := &eventmesh.Queue{Name: "acme/crm/prod/q", MaxRedeliveryCount: &five, DeadMsgQueue: &dmq, RespectTTL: &yes, MaxTTL: &ttl}
+	held := &eventmesh.Queue{Name: "acme/crm/prod/q", QueueSettings: eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq, RespectTTL: &yes, MaxTTL: &ttl}}
 	for _, tc := range []struct {
 		name string
 		s    eventmesh.QueueSettings
@@ -521,7 +521,7 @@ func TestHoldsSettings(t *testing.T) {
 			t.Errorf("%s: holdsSettings = %t, want %t", tc.name, got, tc.want)
 		}
 	}
-	noDMQ := &eventmesh.Queue{Name: "q", MaxRedeliveryCount: &five, DeadMsgQueue: &empty}
+	noDMQ := &eventmesh.Queue{Name: "q", QueueSettings: eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &empty}}
 	if !holdsSettings(noDMQ, eventmesh.QueueSettings{MaxRedeliveryCount: &five}) {
 		t.Error("an empty deadMsgQueue must count as unset")
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -204,7 +205,7 @@ func (m *amqpSenderModel) ruleInput() rules.AMQPSender {
 
 func (r *amqpSenderResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m amqpSenderModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -246,7 +247,7 @@ func (r *amqpSenderResource) ModifyPlan(ctx context.Context, req resource.Modify
 		return
 	}
 	var plan amqpSenderModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -274,7 +275,7 @@ func (r *amqpSenderResource) ModifyPlan(ctx context.Context, req resource.Modify
 			plan.ConcurrentProcesses = types.Int64Value(*s.Concurrency)
 		}
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setPlan(ctx, &resp.Plan, &plan)...)
 }
 
 func exceptionSubprocesses(sps []cpi.ExceptionSubprocess) []rules.ExceptionSubprocess {
@@ -414,7 +415,7 @@ func (m *amqpSenderModel) senderSettings() cpi.SenderSettings {
 
 func (r *amqpSenderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan amqpSenderModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
 		return
 	}
@@ -429,8 +430,8 @@ func (r *amqpSenderResource) Create(ctx context.Context, req resource.CreateRequ
 
 func (r *amqpSenderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state amqpSenderModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
 		return
 	}
@@ -445,7 +446,7 @@ func (r *amqpSenderResource) Update(ctx context.Context, req resource.UpdateRequ
 }
 
 // saveAfterWrite reads the flow back so that the state matches the tenant, also after a failure.
-func (r *amqpSenderResource) saveAfterWrite(ctx context.Context, plan *amqpSenderModel, diags *diag.Diagnostics, state stateSetter) {
+func (r *amqpSenderResource) saveAfterWrite(ctx context.Context, plan *amqpSenderModel, diags *diag.Diagnostics, state *tfsdk.State) {
 	var readDiags diag.Diagnostics
 	if !r.read(ctx, plan, &readDiags) {
 		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Disappeared",
@@ -456,16 +457,12 @@ func (r *amqpSenderResource) saveAfterWrite(ctx context.Context, plan *amqpSende
 	if readDiags.HasError() {
 		return
 	}
-	diags.Append(state.Set(ctx, plan)...)
-}
-
-type stateSetter interface {
-	Set(ctx context.Context, val any) diag.Diagnostics
+	diags.Append(setState(ctx, state, plan)...)
 }
 
 func (r *amqpSenderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state amqpSenderModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
 		return
 	}
@@ -485,7 +482,7 @@ func (r *amqpSenderResource) Read(ctx context.Context, req resource.ReadRequest,
 		return
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
 // privateImported marks a state that ImportState has just made and no read has confirmed yet.

@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 // sharedFlowID is the integration flow whose several AMQP senders the tests below manage with one resource each.
@@ -24,17 +24,17 @@ var channelNames = []string{"AMQP_A", "AMQP_B", "AMQP_C"}
 // literals or as externalized parameters "<channel> Retries" and "<channel> Concurrency".
 func (e *testEnv) addSharedFlow(t *testing.T, n int, externalized bool) {
 	t.Helper()
-	var senders []iflowtest.Sender
+	var senders []iflowbuild.Sender
 	params := map[string]string{}
 	for i, name := range channelNames[:n] {
-		props := iflowtest.DefaultSenderProperties("acme/crm/prod/" + strings.ToLower(name))
+		props := iflowbuild.DefaultSenderProperties("acme/crm/prod/" + strings.ToLower(name))
 		props["maxRetries"], props["NumberConcurrentProcesses"] = "5", "3"
 		if externalized {
 			props["maxRetries"] = "{{" + name + " Retries}}"
 			props["NumberConcurrentProcesses"] = "{{" + name + " Concurrency}}"
 			params[name+" Retries"], params[name+" Concurrency"] = "5", "3"
 		}
-		senders = append(senders, iflowtest.Sender{ID: fmt.Sprintf("MessageFlow_%d", i+1), Name: name, Properties: props})
+		senders = append(senders, iflowbuild.Sender{ID: fmt.Sprintf("MessageFlow_%d", i+1), Name: name, Properties: props})
 	}
 	e.addFlow(t, sharedFlowID, senders, params, []string{"error"})
 }

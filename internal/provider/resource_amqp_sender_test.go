@@ -13,15 +13,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 const senderAddr = "sapmessaging_amqp_sender.orders"
 
 // addFlow creates an iFlow on the emulator's tenant with the given senders and exception subprocess ends.
-func (e *testEnv) addFlow(t *testing.T, id string, senders []iflowtest.Sender, params map[string]string, ends ...[]string) {
+func (e *testEnv) addFlow(t *testing.T, id string, senders []iflowbuild.Sender, params map[string]string, ends ...[]string) {
 	t.Helper()
-	zip := iflowtest.Build(iflowtest.Options{Name: id, Senders: senders, Parameters: params, ExceptionEnds: ends})
+	zip := iflowbuild.Build(iflowbuild.Options{Name: id, Senders: senders, Parameters: params, ExceptionEnds: ends})
 	if err := e.srv.CreateIFlow(id, id, "Orders", zip); err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ resource "sapmessaging_amqp_sender" "orders" {
 
 func TestAccAMQPSender_literal(t *testing.T) {
 	env := newTestEnv(t)
-	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
+	env.addFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -143,10 +143,10 @@ func TestAccAMQPSender_literal(t *testing.T) {
 
 func TestAccAMQPSender_externalized(t *testing.T) {
 	env := newTestEnv(t)
-	props := iflowtest.DefaultSenderProperties("acme/crm/prod/orders")
+	props := iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")
 	props["maxRetries"] = "{{Max Retries}}"
 	props["deliveryState"] = "{{Delivery State}}"
-	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: props}},
+	env.addFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: props}},
 		map[string]string{"Max Retries": "5", "Delivery State": "REJECTED"}, []string{"error"})
 	before := env.srv.IFlowContent("OrdersInbound")
 	resource.ParallelTest(t, resource.TestCase{
@@ -194,7 +194,7 @@ func TestAccAMQPSender_externalized(t *testing.T) {
 
 func TestAccAMQPSender_rules(t *testing.T) {
 	env := newTestEnv(t)
-	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env.addFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	cfg := func(body string) string {
 		return env.configf(`
 resource "sapmessaging_amqp_sender" "orders" {
@@ -222,9 +222,9 @@ resource "sapmessaging_amqp_sender" "orders" {
 
 func TestAccAMQPSender_channels(t *testing.T) {
 	env := newTestEnv(t)
-	env.addFlow(t, "TwoSenders", []iflowtest.Sender{
-		{ID: "MessageFlow_1", Name: "Orders", Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")},
-		{ID: "MessageFlow_2", Name: "Returns", Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/returns")},
+	env.addFlow(t, "TwoSenders", []iflowbuild.Sender{
+		{ID: "MessageFlow_1", Name: "Orders", Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")},
+		{ID: "MessageFlow_2", Name: "Returns", Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/returns")},
 	}, nil)
 	cfg := func(channel string) string {
 		return env.configf(`
@@ -260,7 +260,7 @@ resource "sapmessaging_amqp_sender" "orders" {
 
 func TestAccAMQPSender_deployFailure(t *testing.T) {
 	env := newTestEnv(t)
-	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env.addFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	env.srv.FailNextDeploy("OrdersInbound", "Credential EventMesh not found")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -280,7 +280,7 @@ func TestAccAMQPSender_deployFailure(t *testing.T) {
 
 func TestAccAMQPSender_flowDeleted(t *testing.T) {
 	env := newTestEnv(t)
-	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"escalation"})
+	env.addFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"escalation"})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{

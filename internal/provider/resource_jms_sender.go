@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -406,7 +407,7 @@ func (r *jmsSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	var plan jmsSenderModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -457,7 +458,7 @@ func (r *jmsSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	}
 	plan.derive(facts)
 	appendFindings(&resp.Diagnostics, rules.CheckJMSSender(plan.ruleInput(facts)))
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setPlan(ctx, &resp.Plan, &plan)...)
 }
 
 // checkAbsentJMSSettings reports, at plan, a setting the configuration changes that the channel has no
@@ -628,7 +629,7 @@ func (r *jmsSenderResource) write(ctx context.Context, plan, prior *jmsSenderMod
 
 func (r *jmsSenderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan jmsSenderModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
 		return
 	}
@@ -643,8 +644,8 @@ func (r *jmsSenderResource) Create(ctx context.Context, req resource.CreateReque
 
 func (r *jmsSenderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state jmsSenderModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
 		return
 	}
@@ -659,7 +660,7 @@ func (r *jmsSenderResource) Update(ctx context.Context, req resource.UpdateReque
 }
 
 // saveAfterWrite reads the flow back so that the state matches the tenant, also after a failure.
-func (r *jmsSenderResource) saveAfterWrite(ctx context.Context, plan *jmsSenderModel, diags *diag.Diagnostics, state stateSetter) {
+func (r *jmsSenderResource) saveAfterWrite(ctx context.Context, plan *jmsSenderModel, diags *diag.Diagnostics, state *tfsdk.State) {
 	var readDiags diag.Diagnostics
 	if !r.read(ctx, plan, &readDiags) {
 		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Disappeared",
@@ -670,12 +671,12 @@ func (r *jmsSenderResource) saveAfterWrite(ctx context.Context, plan *jmsSenderM
 	if readDiags.HasError() {
 		return
 	}
-	diags.Append(state.Set(ctx, plan)...)
+	diags.Append(setState(ctx, state, plan)...)
 }
 
 func (r *jmsSenderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state jmsSenderModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
 		return
 	}
@@ -688,7 +689,7 @@ func (r *jmsSenderResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
 func (r *jmsSenderResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {

@@ -18,7 +18,7 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 const jmsAddr = "sapmessaging_jms_sender.retry"
@@ -31,9 +31,9 @@ const (
 )
 
 // addJMSFlow creates an iFlow with one JMS sender (SAP's defaults: interval 1, backoff, maximum 60) reading queue.
-func (e *testEnv) addJMSFlow(t *testing.T, id string, exclusive bool, o iflowtest.Options) {
+func (e *testEnv) addJMSFlow(t *testing.T, id string, exclusive bool, o iflowbuild.Options) {
 	t.Helper()
-	props := iflowtest.DefaultJMSSenderProperties("Retry_" + id)
+	props := iflowbuild.DefaultJMSSenderProperties("Retry_" + id)
 	if exclusive {
 		// An exclusive queue has one consumer and no dead-letter option [SAP 161791b].
 		props["AccessType"] = "Exclusive"
@@ -41,16 +41,16 @@ func (e *testEnv) addJMSFlow(t *testing.T, id string, exclusive bool, o iflowtes
 		delete(props, "useDeadLetterQueue")
 	}
 	o.Name = id
-	o.Senders = append([]iflowtest.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: props}}, o.Senders...)
-	if err := e.srv.CreateIFlow(id, id, "Retry", iflowtest.Build(o)); err != nil {
+	o.Senders = append([]iflowbuild.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: props}}, o.Senders...)
+	if err := e.srv.CreateIFlow(id, id, "Retry", iflowbuild.Build(o)); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // guardedOptions is a flow whose exception subprocess ends the message when SAPJMSRetries > 5.
-func guardedOptions() iflowtest.Options {
-	return iflowtest.Options{ExceptionEnds: [][]string{{"escalation", "error"}},
-		Routers: []iflowtest.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}}}
+func guardedOptions() iflowbuild.Options {
+	return iflowbuild.Options{ExceptionEnds: [][]string{{"escalation", "error"}},
+		Routers: []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}}}
 }
 
 // jmsProperty reads one property of the JMS sender of flow id on the tenant.
@@ -199,8 +199,8 @@ func TestAccJMSSender_guarded(t *testing.T) {
 // the message. An exclusive queue has no SAPJMSRetries at all.
 func TestAccJMSSender_unbounded(t *testing.T) {
 	env := newTestEnv(t)
-	env.addJMSFlow(t, jmsUnguardedFlow, false, iflowtest.Options{ExceptionEnds: [][]string{{"error"}}})
-	env.addJMSFlow(t, jmsExclusiveFlow, true, iflowtest.Options{})
+	env.addJMSFlow(t, jmsUnguardedFlow, false, iflowbuild.Options{ExceptionEnds: [][]string{{"error"}}})
+	env.addJMSFlow(t, jmsExclusiveFlow, true, iflowbuild.Options{})
 	cfg := env.config(jmsHCL(jmsUnguardedFlow, "") + `
 resource "sapmessaging_jms_sender" "exclusive" {
   iflow_id              = "` + jmsExclusiveFlow + `"
@@ -252,11 +252,11 @@ resource "sapmessaging_jms_sender" "exclusive" {
 func TestAccJMSSender_rules(t *testing.T) {
 	env := newTestEnv(t)
 	env.addJMSFlow(t, jmsGuardedFlow, false, guardedOptions())
-	env.addJMSFlow(t, jmsUnguardedFlow, false, iflowtest.Options{})
-	env.addJMSFlow(t, jmsExclusiveFlow, true, iflowtest.Options{})
-	env.addJMSFlow(t, "JmsTwo", false, iflowtest.Options{Senders: []iflowtest.Sender{
-		{ID: "MessageFlow_2", Name: "JMS_Other", Adapter: "JMS", Properties: iflowtest.DefaultJMSSenderProperties("Other")}}})
-	env.addFlow(t, "AmqpOnly", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env.addJMSFlow(t, jmsUnguardedFlow, false, iflowbuild.Options{})
+	env.addJMSFlow(t, jmsExclusiveFlow, true, iflowbuild.Options{})
+	env.addJMSFlow(t, "JmsTwo", false, iflowbuild.Options{Senders: []iflowbuild.Sender{
+		{ID: "MessageFlow_2", Name: "JMS_Other", Adapter: "JMS", Properties: iflowbuild.DefaultJMSSenderProperties("Other")}}})
+	env.addFlow(t, "AmqpOnly", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	steps := []struct{ id, body, want string }{
 		{jmsUnguardedFlow, `max_retries = 5`,
 			`Retry Limit Without Guard.*max_retries = 5 is not enforced.*retried about 724 times over 30 days, then deleted: 725 executions`},
@@ -292,9 +292,9 @@ func TestAccJMSSender_rules(t *testing.T) {
 // A JMS sender and an AMQP sender of one flow, applied together, are both written: neither undoes the other.
 func TestAccJMSSender_sharedFlowWithAMQPSender(t *testing.T) {
 	env := newTestEnv(t)
-	props := iflowtest.DefaultSenderProperties("acme/crm/prod/orders")
-	env.addJMSFlow(t, "Mixed", false, iflowtest.Options{Senders: []iflowtest.Sender{{ID: "MessageFlow_AMQP", Name: "AMQP_In", Properties: props}},
-		ExceptionEnds: [][]string{{"error"}}, Routers: []iflowtest.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}}})
+	props := iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")
+	env.addJMSFlow(t, "Mixed", false, iflowbuild.Options{Senders: []iflowbuild.Sender{{ID: "MessageFlow_AMQP", Name: "AMQP_In", Properties: props}},
+		ExceptionEnds: [][]string{{"error"}}, Routers: []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}}})
 	cfg := env.config(jmsHCL("Mixed", "retry_interval = 4\nmax_retries = 5") + `
 resource "sapmessaging_amqp_sender" "orders" {
   iflow_id              = "Mixed"
@@ -360,8 +360,8 @@ func TestAccJMSSender_planWarnings(t *testing.T) {
 	buildProvider(t, plugins)
 	env := newTestEnv(t)
 	env.addJMSFlow(t, jmsGuardedFlow, false, guardedOptions())
-	env.addJMSFlow(t, jmsUnguardedFlow, false, iflowtest.Options{ExceptionEnds: [][]string{{"message"}}})
-	env.addJMSFlow(t, jmsExclusiveFlow, true, iflowtest.Options{})
+	env.addJMSFlow(t, jmsUnguardedFlow, false, iflowbuild.Options{ExceptionEnds: [][]string{{"message"}}})
+	env.addJMSFlow(t, jmsExclusiveFlow, true, iflowbuild.Options{})
 	env.addJMSFlow(t, "JmsBusy", false, guardedOptions())
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "main.tf"), `
@@ -434,14 +434,14 @@ resource "sapmessaging_jms_sender" "busy" {
 // it, and a setting changed on the tenant between plan and apply fails the apply without writing.
 func TestAccJMSSender_externalized(t *testing.T) {
 	env := newTestEnv(t)
-	props := iflowtest.DefaultJMSSenderProperties("Retry_Ext")
+	props := iflowbuild.DefaultJMSSenderProperties("Retry_Ext")
 	props["RetryInterval"] = "{{Retry Interval}}"
 	props["ExponentialBackoff"] = "{{Backoff}}"
-	o := iflowtest.Options{Name: "JmsExt", Senders: []iflowtest.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: props}},
+	o := iflowbuild.Options{Name: "JmsExt", Senders: []iflowbuild.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: props}},
 		Parameters:    map[string]string{"Retry Interval": "1", "Backoff": "true", "Max JMS Retries": "3"},
 		ExceptionEnds: [][]string{{"error"}},
-		Routers:       []iflowtest.Router{{Condition: "${header.SAPJMSRetries} >= {{Max JMS Retries}}"}}}
-	if err := env.srv.CreateIFlow("JmsExt", "JmsExt", "Retry", iflowtest.Build(o)); err != nil {
+		Routers:       []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} >= {{Max JMS Retries}}"}}}
+	if err := env.srv.CreateIFlow("JmsExt", "JmsExt", "Retry", iflowbuild.Build(o)); err != nil {
 		t.Fatal(err)
 	}
 	cfg := func(interval int) string {
@@ -552,8 +552,8 @@ func TestAccJMSSender_replaceKeepsNewFlowSettings(t *testing.T) {
 // A guard in a script shows no limit: max_retries declares it, and the give-up time assumes the later retry.
 func TestAccJMSSender_scriptGuard(t *testing.T) {
 	env := newTestEnv(t)
-	env.addJMSFlow(t, "JmsScript", false, iflowtest.Options{ExceptionEnds: [][]string{{"error"}},
-		Scripts: []iflowtest.Script{{File: "limit.groovy", Content: "def n = message.getHeaders().get('SAPJMSRetries')", InException: 1}}})
+	env.addJMSFlow(t, "JmsScript", false, iflowbuild.Options{ExceptionEnds: [][]string{{"error"}},
+		Scripts: []iflowbuild.Script{{File: "limit.groovy", Content: "def n = message.getHeaders().get('SAPJMSRetries')", InException: 1}}})
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
@@ -129,7 +129,7 @@ func TestAccSecrets_neverLogged(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = srv.Close() })
 	env := &testEnv{srv: srv}
-	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
+	env.addFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
 	keys := filepath.Join(work, "keys")
 	if err := srv.WriteKeys(keys); err != nil {
 		t.Fatal(err)

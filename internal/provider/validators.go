@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
@@ -32,8 +33,7 @@ func (queueNameValidator) ValidateString(_ context.Context, req validator.String
 		return
 	}
 	if err := rules.ValidQueueName(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Queue Name",
-			"Event Mesh would refuse this queue name: "+err.Error()+". Set the full name including the namespace, for example acme/crm/prod/orders.")
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Queue Name", rules.QueueNameDetail(req.Path.String(), err))
 	}
 }
 
@@ -57,6 +57,7 @@ func (topicPatternValidator) ValidateString(_ context.Context, req validator.Str
 	}
 	if err := rules.ValidTopicPattern(req.ConfigValue.ValueString()); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Topic Pattern",
-			"Event Mesh would refuse this subscription: "+err.Error()+". Set a pattern such as acme/crm/prod/ce/sap/s4/BusinessPartner/*.")
+			fmt.Sprintf("Event Mesh would reject the topic pattern: %s. Set %s to a pattern such as acme/crm/prod/ce/sap/s4/BusinessPartner/*.",
+				clause(err), req.Path))
 	}
 }

@@ -95,13 +95,21 @@ func wholeNumberDetail(name string, f *big.Float, lo, hi int64) string {
 		name, f.Text('g', -1), name, lo, hi, name, lo, hi)
 }
 
-// wholeArgument returns function argument i, named name, as an int64 when it is a whole number;
-// otherwise it returns an argument error that says so with the range lo to hi.
-func wholeArgument(f *big.Float, i int, name string, lo, hi int64) (int64, *function.FuncError) {
+// wholeArgument returns function argument i, named name, as an int64 when it is a whole number
+// from lo to hi; otherwise it returns an error against the argument that says so, with why(n),
+// when why is given and the number is whole, as the reason.
+func wholeArgument(f *big.Float, i int, name string, lo, hi int64, why func(n int64) error) (int64, *function.FuncError) {
 	n, ok := wholeInt64(f)
-	if !ok {
-		// Terraform ends the message with a period of its own.
-		return 0, function.NewArgumentFuncError(int64(i), strings.TrimSuffix(wholeNumberDetail(name, f, lo, hi), "."))
+	if ok && n >= lo && n <= hi {
+		return n, nil
 	}
-	return n, nil
+	detail := wholeNumberDetail(name, f, lo, hi)
+	if ok && why != nil {
+		if err := why(n); err != nil {
+			detail = fmt.Sprintf("%s = %s: %s must be a whole number from %d to %d (%s). Set %s to a whole number from %d to %d.",
+				name, f.Text('g', -1), name, lo, hi, clause(err), name, lo, hi)
+		}
+	}
+	// Terraform ends the message with a period of its own.
+	return 0, function.NewArgumentFuncError(int64(i), strings.TrimSuffix(detail, "."))
 }

@@ -87,9 +87,15 @@ func checkQueueName(r *report, q Queue) {
 		return
 	}
 	if err := ValidQueueName(name); err != nil {
-		r.errorf("queue.name_invalid", attrName, "Invalid Queue Name",
-			"Event Mesh would reject the queue name: %s. Set name to the full queue name including the namespace, for example \"acme/crm/prod/orders\".", err)
+		r.errorf("queue.name_invalid", attrName, "Invalid Queue Name", "%s", QueueNameDetail(attrName, err))
 	}
+}
+
+// QueueNameDetail is the one message for a queue name, set as attribute, that ValidQueueName
+// refuses: the rules' finding and the provider's attribute validator both use it.
+func QueueNameDetail(attribute string, err error) string {
+	return fmt.Sprintf("Event Mesh would reject the queue name: %s. Set %s to the full queue name including the namespace, "+
+		"for example \"acme/crm/prod/orders\".", strings.TrimRight(err.Error(), ". "), attribute)
 }
 
 func checkAccessType(r *report, q Queue) {

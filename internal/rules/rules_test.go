@@ -2,9 +2,7 @@ package rules
 
 import (
 	"slices"
-	"strings"
 	"testing"
-	"unicode"
 )
 
 // ruleSeverity lists every rule ID with its severity; findingStyle rejects others.
@@ -71,10 +69,7 @@ var ruleSeverity = map[string]Severity{
 	"jms_sender.guard_limit_differs":       SeverityWarning,
 }
 
-// minorWords may stay lower case inside a Title Case summary.
-var minorWords = []string{"a", "an", "and", "as", "for", "in", "of", "on", "or", "the", "to"}
-
-// findingStyle reports the ways f breaks the message conventions.
+// findingStyle reports the ways f breaks the message conventions. A finding's fix sets an attribute.
 func findingStyle(f Finding) []string {
 	var problems []string
 	if sev, ok := ruleSeverity[f.Rule]; !ok {
@@ -82,29 +77,7 @@ func findingStyle(f Finding) []string {
 	} else if sev != f.Severity {
 		problems = append(problems, "severity "+f.Severity.String()+", want "+sev.String())
 	}
-	if f.Summary == "" || strings.HasSuffix(f.Summary, ".") {
-		problems = append(problems, "summary empty or ends with a period")
-	}
-	for i, w := range strings.Fields(f.Summary) {
-		if r := []rune(w)[0]; !unicode.IsUpper(r) && (i == 0 || !slices.Contains(minorWords, w)) {
-			problems = append(problems, "summary word "+w+" not in Title Case")
-		}
-	}
-	if strings.Contains(f.Detail, "%!") {
-		problems = append(problems, "bad format verb in detail")
-	}
-	if !strings.HasSuffix(f.Detail, ".") {
-		problems = append(problems, "detail does not end with a period")
-	}
-	body := strings.TrimSuffix(f.Detail, ".")
-	last := body[strings.LastIndex(body, ". ")+1:]
-	if !strings.HasPrefix(strings.TrimSpace(last), "Set ") {
-		problems = append(problems, "last sentence is not a Set fix: "+last)
-	}
-	if strings.Count(f.Detail, ". ") < 1 {
-		problems = append(problems, "detail explains nothing before the fix")
-	}
-	return problems
+	return append(problems, StyleProblems(f.Summary, f.Detail, []string{"Set"})...)
 }
 
 // ruleIDs checks the style of every finding and returns their rule IDs in order.

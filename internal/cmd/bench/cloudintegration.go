@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 // ciOptions are the settings of the Cloud Integration section: flows × channels AMQP sender
@@ -49,12 +49,12 @@ func ciChannel(i int) string { return "AMQP_" + string(rune('A'+i)) }
 
 // ciFlowZip is flow i with the given number of literal AMQP sender channels AMQP_A, AMQP_B, ...
 func ciFlowZip(i, channels int) []byte {
-	var senders []iflowtest.Sender
+	var senders []iflowbuild.Sender
 	for c := 0; c < channels; c++ {
-		props := iflowtest.DefaultSenderProperties(fmt.Sprintf("acme/crm/prod/bench/f%02d/%c", i, 'a'+c))
-		senders = append(senders, iflowtest.Sender{ID: fmt.Sprintf("MessageFlow_%d", c+1), Name: ciChannel(c), Properties: props})
+		props := iflowbuild.DefaultSenderProperties(fmt.Sprintf("acme/crm/prod/bench/f%02d/%c", i, 'a'+c))
+		senders = append(senders, iflowbuild.Sender{ID: fmt.Sprintf("MessageFlow_%d", c+1), Name: ciChannel(c), Properties: props})
 	}
-	return iflowtest.Build(iflowtest.Options{Name: ciFlowID(i), Senders: senders, ExceptionEnds: [][]string{{"error"}}})
+	return iflowbuild.Build(iflowbuild.Options{Name: ciFlowID(i), Senders: senders, ExceptionEnds: [][]string{{"error"}}})
 }
 
 // ciHCL is one sapmessaging_amqp_sender per channel of every flow, whose retries are var.retries.

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 func TestRuntimeFlagsRejected(t *testing.T) {
@@ -46,7 +46,7 @@ func TestDeployDelayFlag(t *testing.T) {
 	if m == nil {
 		t.Fatal("no listening line")
 	}
-	body := `{"name":"F","packageId":"P","content":"` + base64.StdEncoding.EncodeToString(iflowtest.Build(iflowtest.Options{Name: "F"})) + `"}`
+	body := `{"name":"F","packageId":"P","content":"` + base64.StdEncoding.EncodeToString(iflowbuild.Build(iflowbuild.Options{Name: "F"})) + `"}`
 	req, _ := http.NewRequest(http.MethodPut, m[1]+"/emulator/v1/iflows/F", strings.NewReader(body))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil || resp.StatusCode != http.StatusNoContent {

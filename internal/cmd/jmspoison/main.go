@@ -41,7 +41,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
@@ -200,12 +200,12 @@ type result struct {
 }
 
 func (cl *clients) replay(ctx context.Context, sc scenario, days int64) (*result, error) {
-	o := iflowtest.Options{Name: sc.flow, Senders: []iflowtest.Sender{{Adapter: "JMS", Properties: iflowtest.DefaultJMSSenderProperties(sc.queue)}},
+	o := iflowbuild.Options{Name: sc.flow, Senders: []iflowbuild.Sender{{Adapter: "JMS", Properties: iflowbuild.DefaultJMSSenderProperties(sc.queue)}},
 		ExceptionEnds: [][]string{{"error"}}}
 	if sc.guard != "" {
-		o.Routers = []iflowtest.Router{{Condition: sc.guard, InException: 1}}
+		o.Routers = []iflowbuild.Router{{Condition: sc.guard, InException: 1}}
 	}
-	zip := iflowtest.Build(o)
+	zip := iflowbuild.Build(o)
 	pred, err := predict(zip, days)
 	if err != nil {
 		return nil, fmt.Errorf("reading the flow: %w", err)

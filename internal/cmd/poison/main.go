@@ -33,7 +33,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
@@ -260,12 +260,12 @@ func replay(ctx context.Context, c config) (*report, error) {
 		rep.dmq = *q.DeadMsgQueue
 	}
 
-	props := iflowtest.DefaultSenderProperties(c.queue)
+	props := iflowbuild.DefaultSenderProperties(c.queue)
 	props["maxRetries"] = strconv.Itoa(c.maxRetries)
 	props["deliveryState"] = c.deliveryState
 	props["queuePrefetch"] = "1"
 	props["NumberConcurrentProcesses"] = "1"
-	zip := iflowtest.Build(iflowtest.Options{Name: c.iflowID, Senders: []iflowtest.Sender{{Name: "EventMesh", Properties: props}},
+	zip := iflowbuild.Build(iflowbuild.Options{Name: c.iflowID, Senders: []iflowbuild.Sender{{Name: "EventMesh", Properties: props}},
 		ExceptionEnds: [][]string{{"error"}}})
 	switch _, err := cl.cpi.GetArtifact(ctx, c.iflowID, cpi.ActiveVersion); {
 	case errors.Is(err, cpi.ErrNotFound):

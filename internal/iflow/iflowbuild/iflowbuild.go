@@ -1,15 +1,21 @@
-// Package iflowtest builds small SAP Cloud Integration iFlow artifacts in
-// code, for tests of packages that read, patch or serve iFlow content.
-package iflowtest
+// Package iflowbuild builds small SAP Cloud Integration iFlow artifacts in code. It is shared by
+// the tests of the packages that read, patch or serve iFlow content, by the emulator's sample
+// content and by the programs under internal/cmd (poison, bench); it writes properties files with
+// the escaping of package iflow, so that what it builds is what iflow reads.
+package iflowbuild
 
 import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 )
 
 // Sender is a sender channel of the built iFlow: AMQP unless Adapter says JMS.
@@ -129,10 +135,10 @@ func Build(o Options) []byte {
 	add := func(entry string, content []byte) {
 		w, err := zw.CreateHeader(&zip.FileHeader{Name: entry, Method: zip.Deflate, Modified: Modified})
 		if err != nil {
-			panic(fmt.Sprintf("iflowtest: create %s: %v", entry, err))
+			panic(fmt.Sprintf("iflowbuild: create %s: %v", entry, err))
 		}
 		if _, err := w.Write(content); err != nil {
-			panic(fmt.Sprintf("iflowtest: write %s: %v", entry, err))
+			panic(fmt.Sprintf("iflowbuild: write %s: %v", entry, err))
 		}
 	}
 	add(ManifestPath, Manifest(name))
@@ -144,7 +150,7 @@ func Build(o Options) []byte {
 	for _, sc := range o.Scripts {
 		scripts[ScriptDir+sc.File] = []byte(sc.Content)
 	}
-	for _, k := range sortedKeys(scriptsAsStrings(scripts)) {
+	for _, k := range slices.Sorted(maps.Keys(scriptsAsStrings(scripts))) {
 		add(k, scripts[k])
 	}
 	for k := range o.Extra {
@@ -155,7 +161,7 @@ func Build(o Options) []byte {
 		add(k, o.Extra[k])
 	}
 	if err := zw.Close(); err != nil {
-		panic(fmt.Sprintf("iflowtest: close zip: %v", err))
+		panic(fmt.Sprintf("iflowbuild: close zip: %v", err))
 	}
 	return buf.Bytes()
 }
@@ -191,8 +197,8 @@ func ParametersProp(params map[string]string) []byte {
 	var b strings.Builder
 	b.WriteString("#Store parameters\n")
 	b.WriteString("#" + Modified.Format("Mon Jan 02 15:04:05 MST 2006") + "\n")
-	for _, k := range sortedKeys(params) {
-		b.WriteString(escapeProp(k, true) + "=" + escapeProp(params[k], false) + "\n")
+	for _, k := range slices.Sorted(maps.Keys(params)) {
+		b.WriteString(iflow.PropertyLine(k, params[k]) + "\n")
 	}
 	return []byte(b.String())
 }
@@ -203,7 +209,7 @@ func ParametersProp(params map[string]string) []byte {
 func ParametersPropdef(params map[string]string) []byte {
 	var b strings.Builder
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8" standalone="no"?>` + "\n<parameters>\n    <param_references/>\n")
-	for _, k := range sortedKeys(params) {
+	for _, k := range slices.Sorted(maps.Keys(params)) {
 		fmt.Fprintf(&b, "    <parameter>\n        <key>%s</key>\n        <name>%s</name>\n        <type>%s</type>\n        <description/>\n        <isRequired>false</isRequired>\n    </parameter>\n",
 			esc(k), esc(k), dataType(params[k]))
 	}
@@ -284,7 +290,7 @@ func Iflw(o Options) []byte {
 		case "JMSReceiver":
 			fixed = fixedJMSKeys("Receiver")
 		default:
-			panic(fmt.Sprintf("iflowtest: unknown adapter %q; use AMQP, JMS or JMSReceiver", s.Adapter))
+			panic(fmt.Sprintf("iflowbuild: unknown adapter %q; use AMQP, JMS or JMSReceiver", s.Adapter))
 		}
 		if name == "" {
 			name = fixed[0].value
@@ -299,7 +305,7 @@ func Iflw(o Options) []byte {
 		if _, override := s.Properties["Name"]; !override {
 			property(&b, 16, "Name", name)
 		}
-		for _, k := range sortedKeys(s.Properties) {
+		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 			property(&b, 16, k, s.Properties[k])
 		}
 		b.WriteString("            </bpmn2:extensionElements>\n")
@@ -408,7 +414,7 @@ func subprocess(b *strings.Builder, o Options, n int, ends []string) {
 			fmt.Fprintf(b, `            <bpmn2:endEvent id="%s" name="Terminate End">`+"\n", id)
 			b.WriteString("                <bpmn2:terminateEventDefinition/>\n")
 		default:
-			panic(fmt.Sprintf("iflowtest: unknown end event kind %q; use error, escalation, message, none or terminate", kind))
+			panic(fmt.Sprintf("iflowbuild: unknown end event kind %q; use error, escalation, message, none or terminate", kind))
 		}
 		b.WriteString("            </bpmn2:endEvent>\n")
 	}
@@ -448,53 +454,4 @@ func esc(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// escapeProp escapes a properties key (every space) or value (a leading
-// space) as java.util.Properties.store does.
-func escapeProp(s string, isKey bool) string {
-	var b strings.Builder
-	for i, r := range s {
-		switch r {
-		case ' ':
-			if i == 0 || isKey {
-				b.WriteByte('\\')
-			}
-			b.WriteByte(' ')
-		case '\\':
-			b.WriteString(`\\`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '=', ':', '#', '!':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		default:
-			if r < 0x20 || r > 0x7e {
-				if r > 0xFFFF {
-					r -= 0x10000
-					fmt.Fprintf(&b, `\u%04X\u%04X`, 0xD800+(r>>10), 0xDC00+(r&0x3FF))
-				} else {
-					fmt.Fprintf(&b, `\u%04X`, r)
-				}
-				continue
-			}
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
