@@ -1,99 +1,18 @@
 package provider
 
 import (
-	"bytes"
-	"context"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
-
-// terraformCLI returns the Terraform CLI the acceptance tests use, skipping the test without TF_ACC.
-func terraformCLI(t *testing.T) string {
-	t.Helper()
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1 to run it")
-	}
-	if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" {
-		return p
-	}
-	p, err := exec.LookPath("terraform")
-	if err != nil {
-		t.Skip("no terraform on PATH and TF_ACC_TERRAFORM_PATH is not set")
-	}
-	return p
-}
-
-// buildProvider builds the provider binary with go build into dir.
-func buildProvider(t *testing.T, dir string) {
-	t.Helper()
-	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-sapmessaging"), ".")
-	cmd.Dir = filepath.Join("..", "..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build of the provider: %v\n%s", err, out)
-	}
-}
-
-// cliRun is one Terraform command of a test, with its own log file.
-type cliRun struct {
-	exitCode int
-	output   string // stdout and stderr
-	log      string // TF_LOG_PATH contents
-}
-
-// runTerraform runs the CLI in dir with TF_LOG=trace and the dev_overrides configuration cliConfig.
-func runTerraform(t *testing.T, tf, dir, cliConfig string, args ...string) cliRun {
-	t.Helper()
-	return runTerraformEnv(t, tf, dir, cliConfig, nil, args...)
-}
-
-// runTerraformEnv is runTerraform with extra environment variables (KEY=VALUE), which win over the defaults.
-func runTerraformEnv(t *testing.T, tf, dir, cliConfig string, env []string, args ...string) cliRun {
-	t.Helper()
-	logFile := filepath.Join(t.TempDir(), "terraform.log")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, tf, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(),
-		"TF_CLI_CONFIG_FILE="+cliConfig,
-		"TF_LOG=trace",
-		"TF_LOG_PATH="+logFile,
-		"TF_IN_AUTOMATION=1",
-		"CHECKPOINT_DISABLE=1",
-		"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=",
-		"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=",
-	)
-	cmd.Env = append(cmd.Env, env...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	run := cliRun{output: out.String()}
-	var exitErr *exec.ExitError
-	switch {
-	case errors.As(err, &exitErr):
-		run.exitCode = exitErr.ExitCode()
-	case err != nil:
-		t.Fatalf("terraform %s: %v", strings.Join(args, " "), err)
-	}
-	b, err := os.ReadFile(logFile)
-	if err != nil {
-		t.Fatalf("reading the log of terraform %s: %v", strings.Join(args, " "), err)
-	}
-	run.log = string(b)
-	return run
-}
 
 // secretForms returns every form in which a credential could leak: the value, its URL-encoded
 // form, its parts, and the Basic Authorization value built with it.
@@ -267,14 +186,4 @@ data "sapmessaging_queue" "orders" {
 	}
 	t.Logf("checked %d secret forms (%d access tokens) against %d KiB of trace logs, the outputs and the state",
 		len(secrets), len(tokens), logBytes/1024)
-}
-
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
 }
