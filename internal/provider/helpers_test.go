@@ -17,9 +17,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
 // testAccProtoV6ProviderFactories runs the provider in process for acceptance tests.
@@ -29,7 +29,7 @@ var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServe
 
 // testEnv is one emulator with the Terraform provider block that points at it.
 type testEnv struct {
-	srv *emulator.Server
+	srv *emulatortest.Emulator
 	// providerBlock configures the provider with the emulator's service keys.
 	providerBlock string
 }
@@ -37,11 +37,7 @@ type testEnv struct {
 // newTestEnv starts an emulator on a random loopback port for one test.
 func newTestEnv(t *testing.T) *testEnv {
 	t.Helper()
-	srv := emulator.New(emulator.Options{})
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatalf("starting emulator: %v", err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv := emulatortest.Start(t, emulator.Options{})
 	return &testEnv{
 		srv: srv,
 		providerBlock: fmt.Sprintf(`
@@ -67,29 +63,13 @@ func (e *testEnv) configf(format string, args ...any) string {
 // eventMesh returns a management client that talks to the emulator out of band, as the cockpit would.
 func (e *testEnv) eventMesh(t *testing.T) *eventmesh.Client {
 	t.Helper()
-	key, err := servicekey.ParseEventMesh(e.srv.EventMeshKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := httpx.New(httpx.Config{BaseURL: key.ManagementURL, TokenURL: key.TokenURL, ClientID: key.ClientID, ClientSecret: key.ClientSecret})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return eventmesh.New(h)
+	return eventmesh.New(e.srv.ManagementClient(t))
 }
 
 // messaging returns a messaging REST client for publishing test messages.
 func (e *testEnv) messaging(t *testing.T) *eventmesh.Messaging {
 	t.Helper()
-	key, err := servicekey.ParseEventMesh(e.srv.EventMeshKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := httpx.New(httpx.Config{BaseURL: key.MessagingURL, TokenURL: key.MessagingTokenURL, ClientID: key.MessagingClientID, ClientSecret: key.MessagingClientSecret})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return eventmesh.NewMessaging(h)
+	return eventmesh.NewMessaging(e.srv.MessagingClient(t))
 }
 
 // testClients records the HTTP clients the provider creates, so that a test
@@ -246,4 +226,20 @@ func writeFile(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// writeCLIConfig writes dir/cli.tfrc, a Terraform CLI configuration that takes the provider
+// from the binary in plugins (dev_overrides), and returns its path.
+func writeCLIConfig(t *testing.T, dir, plugins string) string {
+	t.Helper()
+	cliConfig := filepath.Join(dir, "cli.tfrc")
+	writeFile(t, cliConfig, fmt.Sprintf(`provider_installation {
+  dev_overrides {
+    "registry.terraform.io/sapmessaging/sapmessaging" = %q
+    "registry.opentofu.org/sapmessaging/sapmessaging" = %q
+  }
+  direct {}
+}
+`, plugins, plugins))
+	return cliConfig
 }

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowtest"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
 // secretForms returns every form in which a credential could leak: the value, its URL-encoded
@@ -42,35 +42,17 @@ func TestAccSecrets_neverLogged(t *testing.T) {
 	plugins := filepath.Join(work, "plugins")
 	buildProvider(t, plugins)
 
-	srv := emulator.New(emulator.Options{RequireCSRF: true})
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv := emulatortest.Start(t, emulator.Options{RequireCSRF: true})
 	env := &testEnv{srv: srv}
 	env.addFlow(t, "OrdersInbound", []iflowtest.Sender{{Properties: iflowtest.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
 	keys := filepath.Join(work, "keys")
 	if err := srv.WriteKeys(keys); err != nil {
 		t.Fatal(err)
 	}
-	em, err := servicekey.ParseEventMesh(srv.EventMeshKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ci, err := servicekey.ParseCloudIntegration(srv.CloudIntegrationKey())
-	if err != nil {
-		t.Fatal(err)
-	}
+	em := srv.EventMesh
+	ci := srv.CloudIntegration
 
-	cliConfig := filepath.Join(work, "cli.tfrc")
-	writeFile(t, cliConfig, fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "registry.terraform.io/sapmessaging/sapmessaging" = %q
-    "registry.opentofu.org/sapmessaging/sapmessaging" = %q
-  }
-  direct {}
-}
-`, plugins, plugins))
+	cliConfig := writeCLIConfig(t, work, plugins)
 
 	const header = `
 terraform {
