@@ -96,11 +96,10 @@ type Options struct {
 
 // Server is the emulator. Create it with New, then call Start or mount Handler.
 type Server struct {
-	opts    Options
+	*core
 	handler http.Handler
 	mux     *http.ServeMux
 	control *http.ServeMux
-	labels  map[string]string // mux pattern -> route label
 
 	clients  map[string]*oauthClient // audience -> client
 	instance instanceInfo
@@ -115,7 +114,6 @@ type Server struct {
 	readyAfter    time.Duration
 
 	faults faultState
-	stats  statsState
 
 	saveMu  sync.Mutex
 	loadErr error
@@ -167,8 +165,7 @@ func New(opts Options) *Server {
 		opts.RetryCap = DefaultRetryCap
 	}
 	s := &Server{
-		opts:      opts,
-		labels:    map[string]string{},
+		core:      newCore(opts),
 		clients:   map[string]*oauthClient{},
 		tokens:    map[string]tokenInfo{},
 		queues:    map[string]*queue{},
@@ -178,7 +175,7 @@ func New(opts Options) *Server {
 		rt:        newRuntimeState(),
 		ca:        opts.CA,
 	}
-	s.stats.reset()
+	s.save = s.writeState
 	s.faults.set(opts.Faults)
 
 	if err := s.loadState(); err != nil {
@@ -200,7 +197,7 @@ func New(opts Options) *Server {
 	s.handler = http.HandlerFunc(s.serveHTTP)
 
 	if opts.StateFile != "" && s.loadErr == nil {
-		s.saveState()
+		s.writeState()
 	}
 	return s
 }
@@ -325,14 +322,6 @@ func LoopbackAddr(addr string) (string, error) {
 	return net.JoinHostPort(ip.String(), port), nil
 }
 
-func (s *Server) logf(format string, args ...any) {
-	if s.opts.Logf != nil {
-		s.opts.Logf(format, args...)
-	}
-}
-
-func (s *Server) now() time.Time { return s.opts.Now() }
-
 // API categories used by the statistics.
 type category int
 
@@ -360,13 +349,6 @@ func categorize(path string) category {
 
 func hasPathPrefix(path, prefix string) bool {
 	return path == prefix || strings.HasPrefix(path, prefix+"/")
-}
-
-// route registers a handler for method and path on mux and remembers its statistics label.
-func (s *Server) route(mux *http.ServeMux, method, path, label string, h http.HandlerFunc) {
-	pattern := method + " " + path
-	mux.HandleFunc(pattern, h)
-	s.labels[pattern] = label
 }
 
 // routeLabel names the route of r for the statistics, e.g. "PUT /queues/{queue}".

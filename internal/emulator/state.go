@@ -110,9 +110,10 @@ func (s *Server) snapshot() stateFile {
 	return st
 }
 
-// saveState writes the state file atomically when Options.StateFile is set.
-// Call it after every mutation, without holding s.mu or cpiState's lock.
-func (s *Server) saveState() {
+// writeState writes the state file atomically when Options.StateFile is set;
+// the rooms call it through core.saveState after every mutation, without
+// holding their locks.
+func (s *Server) writeState() {
 	if s.opts.StateFile == "" {
 		return
 	}
