@@ -203,8 +203,6 @@ type faultState struct {
 	rng    *rand.Rand
 	// seen counts the requests that could take a fault since the last set.
 	seen int64
-	// expired holds the access tokens invalidated by token-expiry faults.
-	expired []string
 }
 
 func (fs *faultState) set(f Faults) {
@@ -369,36 +367,6 @@ type discardWriter struct {
 func (d *discardWriter) Header() http.Header         { return d.header }
 func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (d *discardWriter) WriteHeader(int)             {}
-
-// expireTokensRecorded expires all access tokens like ExpireTokens and
-// remembers them for IssuedTokens.
-func (s *Server) expireTokensRecorded() {
-	s.tokMu.Lock()
-	old := make([]string, 0, len(s.tokens))
-	for t := range s.tokens {
-		old = append(old, t)
-	}
-	clear(s.tokens)
-	s.tokMu.Unlock()
-	s.faults.mu.Lock()
-	s.faults.expired = append(s.faults.expired, old...)
-	s.faults.mu.Unlock()
-}
-
-// IssuedTokens returns the access tokens that are valid now and those that
-// injected token-expiry faults invalidated, so that tests can check that no
-// token shows up in logs or error messages.
-func (s *Server) IssuedTokens() []string {
-	s.faults.mu.Lock()
-	out := append([]string(nil), s.faults.expired...)
-	s.faults.mu.Unlock()
-	s.tokMu.Lock()
-	for t := range s.tokens {
-		out = append(out, t)
-	}
-	s.tokMu.Unlock()
-	return out
-}
 
 // BrokerStats count what the broker did with messages.
 type BrokerStats struct {

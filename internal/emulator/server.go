@@ -101,10 +101,7 @@ type Server struct {
 	mux     *http.ServeMux
 	control *http.ServeMux
 
-	clients  map[string]*oauthClient // audience -> client
-	instance instanceInfo
-	tokMu    sync.Mutex
-	tokens   map[string]tokenInfo
+	*tokenService
 
 	mu            sync.Mutex // guards queues, messages, readiness
 	queues        map[string]*queue
@@ -126,12 +123,6 @@ type Server struct {
 	listener net.Listener
 	url      string
 	served   chan struct{}
-
-	ca          *CA
-	certErr     error
-	tokenSrv    *http.Server
-	tokenURL    string
-	tokenServed chan struct{}
 }
 
 // New creates a Server: it loads Options.StateFile if it exists, otherwise it
@@ -166,15 +157,13 @@ func New(opts Options) *Server {
 	}
 	s := &Server{
 		core:      newCore(opts),
-		clients:   map[string]*oauthClient{},
-		tokens:    map[string]tokenInfo{},
 		queues:    map[string]*queue{},
 		consumers: map[string]int64{},
 		ready:     true,
 		cpi:       newCPIState(),
 		rt:        newRuntimeState(),
-		ca:        opts.CA,
 	}
+	s.tokenService = newTokenService(s.core, s.URL)
 	s.save = s.writeState
 	s.faults.set(opts.Faults)
 
@@ -230,7 +219,7 @@ func (s *Server) Start(addr string) error {
 	s.listener = ln
 	s.url = "http://" + ln.Addr().String()
 	apiHost, _, _ := net.SplitHostPort(ln.Addr().String())
-	if err := s.startTokenListener(apiHost); err != nil {
+	if err := s.startTokenListener(apiHost, s.handler); err != nil {
 		_ = ln.Close()
 		s.listener, s.url = nil, ""
 		return err
@@ -265,8 +254,8 @@ func (s *Server) Close() error {
 	s.stopRuntime()
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
-	tsrv, tdone := s.tokenSrv, s.tokenServed
 	s.lnMu.Unlock()
+	tsrv, tdone := s.tokenService.listener()
 	if tsrv != nil {
 		_ = tsrv.Close()
 		<-tdone
@@ -285,8 +274,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.stopRuntime()
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
-	tsrv, tdone := s.tokenSrv, s.tokenServed
 	s.lnMu.Unlock()
+	tsrv, tdone := s.tokenService.listener()
 	if tsrv != nil {
 		if tsrv.Shutdown(ctx) != nil {
 			_ = tsrv.Close()
