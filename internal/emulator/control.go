@@ -31,6 +31,13 @@ func (s *Server) mountControl(mux *http.ServeMux) {
 		s.ExpireTokens()
 		w.WriteHeader(http.StatusNoContent)
 	})
+	s.eventMesh.mountControl(mux)
+}
+
+// mountControl registers the Event Mesh control endpoints: readiness, and the
+// messages of a queue with the broker's rejection path.
+func (s *eventMesh) mountControl(mux *http.ServeMux) {
+	c := ControlBasePath
 	mux.HandleFunc("PUT "+c+"/readiness", s.handlePutReadiness)
 	mux.HandleFunc("GET "+c+"/queues/{queue}/messages", s.handleControlMessages)
 	mux.HandleFunc("POST "+c+"/queues/{queue}/messages/{id}/rejection", s.handleControlReject)
@@ -95,7 +102,7 @@ func (s *Server) handleInjectNext(w http.ResponseWriter, r *http.Request) {
 	respondJSON(w, http.StatusOK, map[string]any{"pending": s.PendingFaults()})
 }
 
-func (s *Server) handlePutReadiness(w http.ResponseWriter, r *http.Request) {
+func (s *eventMesh) handlePutReadiness(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Ready      bool         `json:"ready"`
 		RetryAfter jsonDuration `json:"retryAfter"`
@@ -112,7 +119,7 @@ func (s *Server) handlePutReadiness(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) handleControlMessages(w http.ResponseWriter, r *http.Request) {
+func (s *eventMesh) handleControlMessages(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("queue")
 	msgs, ok := s.Messages(name)
 	if !ok {
@@ -122,7 +129,7 @@ func (s *Server) handleControlMessages(w http.ResponseWriter, r *http.Request) {
 	respondJSON(w, http.StatusOK, msgs)
 }
 
-func (s *Server) handleControlReject(w http.ResponseWriter, r *http.Request) {
+func (s *eventMesh) handleControlReject(w http.ResponseWriter, r *http.Request) {
 	name, id := r.PathValue("queue"), r.PathValue("id")
 	res, err := s.Reject(name, id)
 	switch {

@@ -504,15 +504,6 @@ func (cn *consumer) run(ctx context.Context) {
 	}
 }
 
-// countConsumer adds delta to the consumers of a queue that its consumerCount reports.
-func (s *Server) countConsumer(queue string, delta int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.consumers[queue] += delta; s.consumers[queue] <= 0 {
-		delete(s.consumers, queue)
-	}
-}
-
 // fetch takes up to prefetch messages from the queue.
 func (cn *consumer) fetch() ([]Message, error) {
 	var out []Message
@@ -938,62 +929,3 @@ func (s *Server) Consumers() []Consumer {
 // ActiveConsumers returns the number of consumer goroutines running; it is
 // zero after Close.
 func (s *Server) ActiveConsumers() int { return int(s.rt.active.Load()) }
-
-// Broker operations of the runtime.
-
-// releaseMessage hands an unacknowledged message back to its queue without
-// counting a rejection, as a consumer that stops does.
-func (s *Server) releaseMessage(name, id string) {
-	s.mu.Lock()
-	changed := false
-	if q := s.queues[name]; q != nil {
-		if _, m := q.find(id); m != nil && m.InFlight {
-			m.InFlight = false
-			changed = true
-		}
-	}
-	s.mu.Unlock()
-	if changed {
-		s.saveState()
-	}
-}
-
-// expireLock takes back an unacknowledged message whose redelivery lock ran
-// out. The broker counts it as a failed delivery: it is delivered again
-// while its delivery count is within maxRedeliveryCount (or the emulator's
-// RedeliveryCap when unlimited), otherwise it moves to the dead message
-// queue as a rejected message does. ok is false when the message is gone.
-func (s *Server) expireLock(name, id string) (res RejectResult, ok bool) {
-	s.mu.Lock()
-	q := s.queues[name]
-	if q == nil {
-		s.mu.Unlock()
-		return RejectResult{}, false
-	}
-	i, m := q.find(id)
-	if m == nil || !m.InFlight {
-		s.mu.Unlock()
-		return RejectResult{}, false
-	}
-	res = s.rejectLocked(q, i, m, name)
-	s.mu.Unlock()
-	s.saveState()
-	return res, true
-}
-
-// discardMessage removes an unacknowledged message without dead-lettering it.
-func (s *Server) discardMessage(name, id string) {
-	s.mu.Lock()
-	changed := false
-	if q := s.queues[name]; q != nil {
-		if i, m := q.find(id); m != nil && m.InFlight {
-			q.remove(i)
-			s.stats.countBroker(func(b *BrokerStats) { b.Discarded++ })
-			changed = true
-		}
-	}
-	s.mu.Unlock()
-	if changed {
-		s.saveState()
-	}
-}

@@ -103,12 +103,7 @@ type Server struct {
 
 	*tokenService
 
-	mu            sync.Mutex // guards queues, messages, readiness
-	queues        map[string]*queue
-	consumers     map[string]int64 // queue name -> running flow consumers
-	subscriptions int
-	ready         bool
-	readyAfter    time.Duration
+	*eventMesh
 
 	faults faultState
 
@@ -156,14 +151,12 @@ func New(opts Options) *Server {
 		opts.RetryCap = DefaultRetryCap
 	}
 	s := &Server{
-		core:      newCore(opts),
-		queues:    map[string]*queue{},
-		consumers: map[string]int64{},
-		ready:     true,
-		cpi:       newCPIState(),
-		rt:        newRuntimeState(),
+		core: newCore(opts),
+		cpi:  newCPIState(),
+		rt:   newRuntimeState(),
 	}
 	s.tokenService = newTokenService(s.core, s.URL)
+	s.eventMesh = newEventMesh(s.core, s.tokenService)
 	s.save = s.writeState
 	s.faults.set(opts.Faults)
 
