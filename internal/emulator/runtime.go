@@ -180,6 +180,18 @@ type Consumer struct {
 	ExceptionEnd string `json:"exceptionEnd"`
 }
 
+// integrationRuntime is the room of the Cloud Integration runtime: the
+// deployed flows whose AMQP senders consume the Event Mesh queues through
+// the broker, their behaviours, message runs, processing logs and
+// statistics (runtimeState, under its own lock), and its control endpoints.
+// It reads the deployments of the design time (cpiState).
+type integrationRuntime struct {
+	*core
+	broker *eventMesh
+	cpi    *cpiState
+	rt     *runtimeState
+}
+
 // runtimeState is the runtime of the deployed flows.
 type runtimeState struct {
 	mu      sync.Mutex
@@ -223,7 +235,7 @@ func (fr *flowRunner) stopAndWait() {
 
 // kickRuntime starts the runtime supervisor when needed and asks it to look
 // at the deployments now. It does nothing after Close.
-func (s *Server) kickRuntime() {
+func (s *integrationRuntime) kickRuntime() {
 	rt := s.rt
 	rt.mu.Lock()
 	if rt.closed {
@@ -244,7 +256,7 @@ func (s *Server) kickRuntime() {
 
 // stopRuntime stops the supervisor and every consumer and waits for them.
 // The runtime does not start again afterwards.
-func (s *Server) stopRuntime() {
+func (s *integrationRuntime) stopRuntime() {
 	rt := s.rt
 	rt.mu.Lock()
 	rt.closed = true
@@ -257,7 +269,7 @@ func (s *Server) stopRuntime() {
 }
 
 // hasRuntimes reports whether any flow is deployed (or being deployed).
-func (s *Server) hasRuntimes() bool {
+func (s *integrationRuntime) hasRuntimes() bool {
 	c := s.cpi
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -265,7 +277,7 @@ func (s *Server) hasRuntimes() bool {
 }
 
 // supervise starts and stops consumers as deployments come and go, until ctx ends.
-func (s *Server) supervise(ctx context.Context, done chan struct{}) {
+func (s *integrationRuntime) supervise(ctx context.Context, done chan struct{}) {
 	defer close(done)
 	t := time.NewTicker(superviseEvery)
 	defer t.Stop()
@@ -289,7 +301,7 @@ type startedFlow struct {
 }
 
 // startedFlows returns the deployments in force that are STARTED.
-func (s *Server) startedFlows() map[string]startedFlow {
+func (s *integrationRuntime) startedFlows() map[string]startedFlow {
 	c := s.cpi
 	now := s.now()
 	c.mu.Lock()
@@ -310,7 +322,7 @@ func (s *Server) startedFlows() map[string]startedFlow {
 }
 
 // stopFlows stops and forgets the runners for which drop is true.
-func (s *Server) stopFlows(drop func(string, *flowRunner) bool) {
+func (s *integrationRuntime) stopFlows(drop func(string, *flowRunner) bool) {
 	rt := s.rt
 	rt.mu.Lock()
 	var stopping []*flowRunner
@@ -327,7 +339,7 @@ func (s *Server) stopFlows(drop func(string, *flowRunner) bool) {
 }
 
 // reconcile makes the running consumers match the STARTED deployments.
-func (s *Server) reconcile(ctx context.Context) {
+func (s *integrationRuntime) reconcile(ctx context.Context) {
 	want := s.startedFlows()
 	s.stopFlows(func(id string, fr *flowRunner) bool {
 		w, ok := want[id]
@@ -349,7 +361,7 @@ func (s *Server) reconcile(ctx context.Context) {
 }
 
 // startFlow starts one consumer per AMQP sender channel of a deployment.
-func (s *Server) startFlow(parent context.Context, w startedFlow) *flowRunner {
+func (s *integrationRuntime) startFlow(parent context.Context, w startedFlow) *flowRunner {
 	ctx, cancel := context.WithCancel(parent)
 	fr := &flowRunner{taskID: w.taskID, cancel: cancel}
 	art, err := iflow.ReadZip(w.content)
@@ -404,7 +416,7 @@ func exceptionEnd(subs []iflow.ExceptionSubprocess) string {
 
 // consumer is one AMQP sender channel of a deployed flow.
 type consumer struct {
-	s             *Server
+	s             *integrationRuntime
 	info          Consumer
 	flowName, pkg string
 	queue         string
@@ -417,7 +429,7 @@ type consumer struct {
 // newConsumer reads the retry settings of an AMQP sender channel. It
 // returns nil when the channel names no queue, and a problem text for
 // settings it had to replace.
-func newConsumer(s *Server, w startedFlow, snd iflow.AMQPSender, end string) (*consumer, string) {
+func newConsumer(s *integrationRuntime, w startedFlow, snd iflow.AMQPSender, end string) (*consumer, string) {
 	queue := iflow.QueueName(snd.Setting(iflow.KeyDestinationName, w.params).Value)
 	if queue == "" {
 		return nil, "the AMQP sender has no destinationName, so it consumes nothing."
@@ -472,15 +484,15 @@ func intSetting(st iflow.Setting, def, upper int, problems *[]string) int {
 }
 
 // retryInterval is the pause between executions of the retry loop.
-func (s *Server) retryInterval() time.Duration { return s.opts.RetryInterval }
+func (s *integrationRuntime) retryInterval() time.Duration { return s.opts.RetryInterval }
 
 // run fetches and processes batches until ctx ends.
 func (cn *consumer) run(ctx context.Context) {
 	s := cn.s
 	s.rt.active.Add(1)
 	defer s.rt.active.Add(-1)
-	s.countConsumer(cn.queue, 1)
-	defer s.countConsumer(cn.queue, -1)
+	s.broker.countConsumer(cn.queue, 1)
+	defer s.broker.countConsumer(cn.queue, -1)
 	base := max(s.retryInterval(), time.Millisecond)
 	idle := base
 	reported := false
@@ -508,7 +520,7 @@ func (cn *consumer) run(ctx context.Context) {
 func (cn *consumer) fetch() ([]Message, error) {
 	var out []Message
 	for len(out) < cn.prefetch {
-		m, ok, err := cn.s.Consume(cn.queue, 1)
+		m, ok, err := cn.s.broker.Consume(cn.queue, 1)
 		if err != nil {
 			return out, err
 		}
@@ -587,7 +599,7 @@ func (cn *consumer) process(ctx context.Context, msgs []Message) bool {
 		if d.state == deliveryPending {
 			// The flow stopped: in-memory retries are lost and the
 			// broker gets the message back.
-			cn.s.releaseMessage(cn.queue, d.msg.ID)
+			cn.s.broker.releaseMessage(cn.queue, d.msg.ID)
 		}
 	}
 	return rejected.Load()
@@ -651,7 +663,7 @@ func (cn *consumer) checkLock(lock *batchLock, d *delivery) {
 		return
 	}
 	d.state = deliveryReleased
-	res, ok := cn.s.expireLock(cn.queue, d.msg.ID)
+	res, ok := cn.s.broker.expireLock(cn.queue, d.msg.ID)
 	outcome := RunPending
 	if ok {
 		outcome = runOutcomeOf(res.Outcome)
@@ -695,7 +707,7 @@ func (cn *consumer) settleAck(lock *batchLock, d *delivery, outcome RunOutcome) 
 	}
 	d.state = deliverySettled
 	s := cn.s
-	if err := s.Ack(cn.queue, d.msg.ID); err != nil {
+	if err := s.broker.Ack(cn.queue, d.msg.ID); err != nil {
 		s.logf("emulator: integration flow %s could not acknowledge message %s on queue %s: %v", cn.info.IFlowID, d.msg.ID, cn.queue, err)
 		return
 	}
@@ -714,18 +726,18 @@ func (cn *consumer) settleFailure(lock *batchLock, d *delivery, capped bool) boo
 	id, flow := d.msg.ID, cn.info.IFlowID
 	switch {
 	case capped:
-		s.discardMessage(cn.queue, id)
+		s.broker.discardMessage(cn.queue, id)
 		reason := fmt.Sprintf("The AMQP sender of integration flow %q has an empty maxRetries, which retries without limit; the emulator stopped after %d retries and discarded the message. Set maxRetries to a value from 1 to 99.", flow, s.opts.RetryCap)
 		s.logf("emulator: %s", reason)
 		s.rt.settle(cn, id, RunRetryCapReached, "", reason, s.now())
 		return false
 	case cn.undeliverable:
-		s.discardMessage(cn.queue, id)
+		s.broker.discardMessage(cn.queue, id)
 		s.logf("emulator: integration flow %s settled message %s as %s: the broker does not deliver it again and it does not reach a dead message queue", flow, id, DeliveryStateUndeliverable)
 		s.rt.settle(cn, id, RunUndeliverable, "", "The AMQP sender settled the message with delivery state MODIFIED_FAILED_UNDELIVERABLE, so the broker did not redeliver it and it did not reach the dead message queue. Set deliveryState to REJECTED.", s.now())
 		return false
 	}
-	res, err := s.Reject(cn.queue, id)
+	res, err := s.broker.Reject(cn.queue, id)
 	if err != nil {
 		s.logf("emulator: integration flow %s could not reject message %s on queue %s: %v", flow, id, cn.queue, err)
 		return false
@@ -873,7 +885,7 @@ func (rt *runtimeState) duplicate(cn *consumer, id string, outcome RunOutcome, d
 
 // MessageRuns returns what integration flow id did with each message it
 // consumed, oldest first; id "" returns the runs of every flow.
-func (s *Server) MessageRuns(id string) []MessageRun {
+func (s *integrationRuntime) MessageRuns(id string) []MessageRun {
 	rt := s.rt
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -888,7 +900,7 @@ func (s *Server) MessageRuns(id string) []MessageRun {
 
 // RuntimeStats returns the message statistics of integration flow id, or
 // of all flows for id "".
-func (s *Server) RuntimeStats(id string) RuntimeStats {
+func (s *integrationRuntime) RuntimeStats(id string) RuntimeStats {
 	rt := s.rt
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -903,7 +915,7 @@ func (s *Server) RuntimeStats(id string) RuntimeStats {
 
 // Consumers returns the AMQP sender channels that consume queues now,
 // sorted by integration flow and channel.
-func (s *Server) Consumers() []Consumer {
+func (s *integrationRuntime) Consumers() []Consumer {
 	rt := s.rt
 	rt.mu.Lock()
 	out := []Consumer{}
@@ -928,4 +940,4 @@ func (s *Server) Consumers() []Consumer {
 
 // ActiveConsumers returns the number of consumer goroutines running; it is
 // zero after Close.
-func (s *Server) ActiveConsumers() int { return int(s.rt.active.Load()) }
+func (s *integrationRuntime) ActiveConsumers() int { return int(s.rt.active.Load()) }

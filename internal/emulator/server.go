@@ -110,8 +110,8 @@ type Server struct {
 	saveMu  sync.Mutex
 	loadErr error
 
-	cpi *cpiState
-	rt  *runtimeState
+	*cloudIntegration
+	*integrationRuntime
 
 	lnMu     sync.Mutex
 	srv      *http.Server
@@ -152,11 +152,12 @@ func New(opts Options) *Server {
 	}
 	s := &Server{
 		core: newCore(opts),
-		cpi:  newCPIState(),
-		rt:   newRuntimeState(),
 	}
 	s.tokenService = newTokenService(s.core, s.URL)
 	s.eventMesh = newEventMesh(s.core, s.tokenService)
+	tenant := newCPIState()
+	s.integrationRuntime = &integrationRuntime{core: s.core, broker: s.eventMesh, cpi: tenant, rt: newRuntimeState()}
+	s.cloudIntegration = &cloudIntegration{core: s.core, auth: s.tokenService, cpi: tenant, runtime: s.integrationRuntime}
 	s.save = s.writeState
 	s.faults.set(opts.Faults)
 
@@ -335,7 +336,7 @@ func hasPathPrefix(path, prefix string) bool {
 
 // routeLabel names the route of r for the statistics, e.g. "PUT /queues/{queue}".
 func (s *Server) routeLabel(r *http.Request) string {
-	if l, ok := any(s.cpi).(interface{ routeLabel(*http.Request) string }); ok && categorize(r.URL.Path) == catCloudIntegration {
+	if l, ok := any(s.cloudIntegration.cpi).(interface{ routeLabel(*http.Request) string }); ok && categorize(r.URL.Path) == catCloudIntegration {
 		if label := l.routeLabel(r); label != "" {
 			return label
 		}

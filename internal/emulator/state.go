@@ -64,7 +64,7 @@ func (s *Server) loadState() error {
 	}
 	s.eventMesh.load(st.Queues)
 	if len(st.CloudIntegration) > 0 {
-		if p, ok := any(s.cpi).(cpiPersister); ok {
+		if p, ok := any(s.cloudIntegration.cpi).(cpiPersister); ok {
 			if err := p.unmarshalState(st.CloudIntegration); err != nil {
 				return fmt.Errorf("the Cloud Integration part of the state file is not valid: %w", err)
 			}
@@ -132,7 +132,7 @@ func (s *Server) writeState() {
 	s.saveMu.Lock()
 	defer s.saveMu.Unlock()
 	st := s.snapshot()
-	if p, ok := any(s.cpi).(cpiPersister); ok {
+	if p, ok := any(s.cloudIntegration.cpi).(cpiPersister); ok {
 		raw, err := p.marshalState()
 		if err != nil {
 			s.logf("emulator: saving the Cloud Integration state: %v", err)
