@@ -62,11 +62,11 @@ func (v faultsView) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-func (s *Server) handleGetFaults(w http.ResponseWriter, _ *http.Request) {
+func (s *faultInjector) handleGetFaults(w http.ResponseWriter, _ *http.Request) {
 	respondJSON(w, http.StatusOK, faultsView{Faults: s.Faults(), Pending: s.PendingFaults()})
 }
 
-func (s *Server) handlePutFaults(w http.ResponseWriter, r *http.Request) {
+func (s *faultInjector) handlePutFaults(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(w, r, 64<<10)
 	if err != nil {
 		respondMessage(w, http.StatusBadRequest, err.Error())
@@ -85,7 +85,7 @@ func (s *Server) handlePutFaults(w http.ResponseWriter, r *http.Request) {
 	respondJSON(w, http.StatusOK, faultsView{Faults: s.Faults(), Pending: s.PendingFaults()})
 }
 
-func (s *Server) handleInjectNext(w http.ResponseWriter, r *http.Request) {
+func (s *faultInjector) handleInjectNext(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(w, r, 64<<10)
 	if err != nil {
 		respondMessage(w, http.StatusBadRequest, err.Error())

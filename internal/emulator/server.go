@@ -97,15 +97,13 @@ type Options struct {
 // Server is the emulator. Create it with New, then call Start or mount Handler.
 type Server struct {
 	*core
+	*faultInjector
 	handler http.Handler
-	mux     *http.ServeMux
 	control *http.ServeMux
 
 	*tokenService
 
 	*eventMesh
-
-	faults faultState
 
 	saveMu  sync.Mutex
 	loadErr error
@@ -159,7 +157,6 @@ func New(opts Options) *Server {
 	s.integrationRuntime = &integrationRuntime{core: s.core, broker: s.eventMesh, cpi: tenant, rt: newRuntimeState()}
 	s.cloudIntegration = &cloudIntegration{core: s.core, auth: s.tokenService, cpi: tenant, runtime: s.integrationRuntime}
 	s.save = s.writeState
-	s.faults.set(opts.Faults)
 
 	if err := s.loadState(); err != nil {
 		s.loadErr = err
@@ -169,7 +166,8 @@ func New(opts Options) *Server {
 	s.certErr = s.ensureCertificates()
 
 	mux := http.NewServeMux()
-	s.mux = mux
+	s.faultInjector = &faultInjector{core: s.core, tokens: s.tokenService, mux: mux, opLabel: s.cloudIntegration.cpi.routeLabel}
+	s.faults.set(opts.Faults)
 	mux.HandleFunc("POST "+TokenPath, s.handleToken)
 	s.labels["POST "+TokenPath] = "POST " + TokenPath
 	s.mountManagement(mux)
@@ -335,9 +333,9 @@ func hasPathPrefix(path, prefix string) bool {
 }
 
 // routeLabel names the route of r for the statistics, e.g. "PUT /queues/{queue}".
-func (s *Server) routeLabel(r *http.Request) string {
-	if l, ok := any(s.cloudIntegration.cpi).(interface{ routeLabel(*http.Request) string }); ok && categorize(r.URL.Path) == catCloudIntegration {
-		if label := l.routeLabel(r); label != "" {
+func (s *faultInjector) routeLabel(r *http.Request) string {
+	if categorize(r.URL.Path) == catCloudIntegration {
+		if label := s.opLabel(r); label != "" {
 			return label
 		}
 	}
@@ -354,7 +352,8 @@ func (s *Server) routeLabel(r *http.Request) string {
 	return pattern
 }
 
-// serveHTTP is the single middleware every request passes.
+// serveHTTP sends the control endpoints to the control mux and every other
+// request through the fault middleware to the rooms.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if hasPathPrefix(r.URL.Path, ControlBasePath) {
 		if !isLoopbackRemote(r.RemoteAddr) {
@@ -364,6 +363,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.control.ServeHTTP(w, r)
 		return
 	}
+	s.faultInjector.serveAPI(w, r)
+}
+
+// serveAPI is the single middleware every API request passes.
+func (s *faultInjector) serveAPI(w http.ResponseWriter, r *http.Request) {
 	cat := categorize(r.URL.Path)
 	label := s.routeLabel(r)
 	s.stats.countRequest(label, cat)
