@@ -8,7 +8,10 @@
 #   4. apply examples/demo, then prove that a second plan has no changes;
 #   5. print the outputs;
 #   6. replay one poison message through a deployed iFlow (scripts/demo-poison.sh)
-#      and fail unless its executions equal worst_case_attempts; stop the emulator.
+#      and fail unless its executions equal worst_case_attempts;
+#   7. replay a poison message through JMS sender flows without and with a
+#      retry guard (scripts/demo-jms.sh) and fail unless the executions match
+#      the JMS retry rules; stop the emulator.
 #
 # TERRAFORM names the CLI (terraform, or the OpenTofu build of `make tofu`).
 # KEEP_DEMO=1 keeps the temporary directory for a look afterwards.
@@ -63,7 +66,8 @@ mkdir -p "${work}/plugins" "${work}/keys"
 "${GO}" build -o "${work}/emulator" ./internal/cmd/emulator
 
 step "Starting the emulator"
-"${work}/emulator" -listen 127.0.0.1:0 -keys "${work}/keys" \
+# -jms-minute 100us: the 30 days of a JMS message's default expiration pass in about 4 s.
+"${work}/emulator" -listen 127.0.0.1:0 -keys "${work}/keys" -jms-minute 100us \
   >"${work}/emulator.log" 2>&1 &
 emulator_pid=$!
 
@@ -144,6 +148,17 @@ if [[ -x "${repo}/scripts/demo-poison.sh" ]]; then
   step "Poison message"
   DEMO_DIR="${work}/demo" REPO="${repo}" TERRAFORM="${TERRAFORM}" GO="${GO}" \
     "${repo}/scripts/demo-poison.sh"
+fi
+# -------------------------------------------------------------------------
+
+# --- Hook: JMS poison message ----------------------------------------------
+# scripts/demo-jms.sh replays a poison message through two flows with a Cloud
+# Integration JMS sender (no retry guard; a guard of 5) and compares the
+# executions with the JMS retry rules. It needs EMULATOR_URL,
+# SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY, REPO and GO.
+if [[ -x "${repo}/scripts/demo-jms.sh" ]]; then
+  step "JMS poison message"
+  REPO="${repo}" GO="${GO}" "${repo}/scripts/demo-jms.sh"
 fi
 # -------------------------------------------------------------------------
 

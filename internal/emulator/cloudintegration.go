@@ -273,5 +273,8 @@ func matchCPI(method, rel string, query url.Values) (cpiRequest, int, string) {
 		}
 		return notFound()
 	}
+	if req, ok := matchJMS(segs); ok { // jms.go
+		return allow(req, map[string]cpiOp{http.MethodGet: req.op})
+	}
 	return notFound()
 }

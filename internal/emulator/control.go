@@ -13,6 +13,7 @@ func (s *Server) mountControl(mux *http.ServeMux) {
 	c := ControlBasePath
 	s.mountCloudIntegrationControl(mux)
 	s.mountRuntimeControl(mux)
+	s.mountJMSControl(mux)
 	mux.HandleFunc("GET "+c+"/faults", s.handleGetFaults)
 	mux.HandleFunc("PUT "+c+"/faults", s.handlePutFaults)
 	mux.HandleFunc("POST "+c+"/faults/next", s.handleInjectNext)

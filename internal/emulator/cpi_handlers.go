@@ -114,7 +114,9 @@ func (s *cloudIntegration) serveCPI(w http.ResponseWriter, r *http.Request) {
 	case cpiOpGetMPL:
 		s.cpiGetMPL(w, r, req)
 	default:
-		respondODataError(w, http.StatusNotFound, "Resource not found.")
+		if !s.runtime.serveJMS(w, r, req) { // jms.go
+			respondODataError(w, http.StatusNotFound, "Resource not found.")
+		}
 	}
 }
 

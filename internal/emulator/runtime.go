@@ -190,6 +190,9 @@ type integrationRuntime struct {
 	broker *eventMesh
 	cpi    *cpiState
 	rt     *runtimeState
+	// jms is the tenant's JMS broker, which the JMS sender channels of the
+	// deployed flows consume (jms.go, jms_runtime.go).
+	jms *jmsState
 }
 
 // runtimeState is the runtime of the deployed flows.
@@ -387,6 +390,7 @@ func (s *integrationRuntime) startFlow(parent context.Context, w startedFlow) *f
 		s.logf("emulator: integration flow %s consumes queue %s (maxRetries %s, %s, prefetch %d, %d concurrent)",
 			w.id, cn.queue, retriesText(cn.info.MaxRetries), cn.info.DeliveryState, cn.prefetch, cn.concurrency)
 	}
+	s.startJMSConsumers(ctx, w, art, end, fr) // jms_runtime.go
 	return fr
 }
 

@@ -61,6 +61,14 @@ type Options struct {
 	MaxQueues int
 	// MaxSubscriptions limits the number of subscriptions per instance (default 3000).
 	MaxSubscriptions int
+	// JMSMinute is the real duration of one minute of the JMS retry
+	// schedule and message expiration (default 1m, real time); 100µs lets
+	// the 30 days of the default expiration pass in about 4 seconds.
+	JMSMinute time.Duration
+	// JMSMaxQueues and JMSMaxCapacity are the tenant's JMS limits (default
+	// 30 queues and 9.3 GB, SAP's defaults).
+	JMSMaxQueues   int
+	JMSMaxCapacity int64
 	// RedeliveryCap bounds the redeliveries of a message on a queue with
 	// maxRedeliveryCount 0 (unlimited); past it the message is discarded and
 	// the event reported (default 1000).
@@ -154,7 +162,8 @@ func New(opts Options) *Server {
 	s.tokenService = newTokenService(s.core, s.URL)
 	s.eventMesh = newEventMesh(s.core, s.tokenService)
 	tenant := newCPIState()
-	s.integrationRuntime = &integrationRuntime{core: s.core, broker: s.eventMesh, cpi: tenant, rt: newRuntimeState()}
+	s.integrationRuntime = &integrationRuntime{core: s.core, broker: s.eventMesh, cpi: tenant, rt: newRuntimeState(),
+		jms: newJMSState(opts, opts.Now())} // jms.go
 	s.cloudIntegration = &cloudIntegration{core: s.core, auth: s.tokenService, cpi: tenant, runtime: s.integrationRuntime}
 	s.save = s.writeState
 

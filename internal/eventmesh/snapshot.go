@@ -168,23 +168,11 @@ func (c *Client) QueueExists(ctx context.Context, name string) (bool, error) {
 	if exists, ok := c.known(name); ok {
 		return exists, nil
 	}
-	c.mu.Lock()
-	seeded := c.listed != nil
-	c.mu.Unlock()
-	if !seeded {
-		s, err := c.Snapshot(ctx)
-		if err != nil && !listRefused(err) {
-			return false, err
-		}
-		if err == nil {
-			c.mu.Lock()
-			if c.listed == nil {
-				c.listed = s
-			}
-			c.mu.Unlock()
-			if exists, ok := c.known(name); ok {
-				return exists, nil
-			}
+	if _, err := c.FirstSnapshot(ctx); err != nil && !listRefused(err) {
+		return false, err
+	} else if err == nil {
+		if exists, ok := c.known(name); ok {
+			return exists, nil
 		}
 	}
 	_, err := c.GetQueue(ctx, name)
@@ -195,6 +183,29 @@ func (c *Client) QueueExists(ctx context.Context, name string) (bool, error) {
 		return false, nil
 	}
 	return false, err
+}
+
+// FirstSnapshot returns the first queue list this Client took (listing the
+// queues once if it has none yet, shared with Snapshot). Unlike Snapshot, this
+// Client's writes do not drop it: it is what the service held when the run
+// began, for checks that add the run's own writes themselves.
+func (c *Client) FirstSnapshot(ctx context.Context) (*Snapshot, error) {
+	c.mu.Lock()
+	s := c.listed
+	c.mu.Unlock()
+	if s != nil {
+		return s, nil
+	}
+	s, err := c.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.listed == nil {
+		c.listed = s
+	}
+	return c.listed, nil
 }
 
 // listRefused reports whether err is the service refusing to list queues,

@@ -155,12 +155,16 @@ resource "sapmessaging_queue" %q {
 				Check:       nothingWritten,
 			},
 			{
-				// The service already holds pong → ping; the plan adds ping → pong.
+				// The service already holds pong → ping (ping first: a dead message queue must exist
+				// before a queue names it); the plan adds ping → pong.
 				PreConfig: func() {
 					if err := nothingWritten(nil); err != nil {
 						t.Fatal(err)
 					}
 					five, dmq := int64(5), a
+					if _, _, err := env.eventMesh(t).PutQueue(ctx, a, eventmesh.QueueSettings{MaxRedeliveryCount: &five}); err != nil {
+						t.Fatal(err)
+					}
 					if _, _, err := env.eventMesh(t).PutQueue(ctx, b, eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq}); err != nil {
 						t.Fatal(err)
 					}
@@ -172,11 +176,13 @@ resource "sapmessaging_queue" %q {
 				// Nothing was written; a chain without a cycle is applied (with a warning). References
 				// order the destroy: a queue goes before the queue it names.
 				PreConfig: func() {
-					if _, ok := env.srv.Queue(a); ok {
-						t.Fatal("the queue of the refused cycle was written")
+					if q, ok := env.srv.Queue(a); !ok || q.DeadMsgQueue != nil {
+						t.Fatalf("the queue of the refused cycle was written: %+v", q)
 					}
-					if err := env.eventMesh(t).DeleteQueue(ctx, b); err != nil {
-						t.Fatal(err)
+					for _, name := range []string{b, a} {
+						if err := env.eventMesh(t).DeleteQueue(ctx, name); err != nil {
+							t.Fatal(err)
+						}
 					}
 				},
 				Config: env.config(strings.Replace(queue("a", a, b), `"`+b+`"`, "sapmessaging_queue.b.name", 1) +

@@ -78,11 +78,13 @@ func TestAccQueue_existingQueueNotTakenOver(t *testing.T) {
 					if err := cockpitUnchanged(env); err != nil {
 						t.Fatal(err)
 					}
-					// The check read the queue list once and wrote nothing.
+					// Each provider process read the queue list once (the plan's for the dead message
+					// queue cycle check, the apply's for that and the existence check) and nothing
+					// was written.
 					st := env.srv.Stats()
 					t.Logf("refused create: %v", st.Routes)
-					if st.Routes["GET /queues"] != 1 || st.Routes["PUT /queues/{queue}"] != 0 {
-						t.Fatalf("want one queue list and no PUT for the refused create: %v", st.Routes)
+					if st.Routes["GET /queues"] != 2 || st.Routes["PUT /queues/{queue}"] != 0 {
+						t.Fatalf("want one queue list per provider process and no PUT for the refused create: %v", st.Routes)
 					}
 				},
 				// Without its DMQ in the state, the queue waits no more and is refused the same way.
@@ -206,9 +208,12 @@ resource "sapmessaging_queue" "q" {
 				Check: func(*terraform.State) error {
 					st := env.srv.Stats()
 					t.Logf("apply of %d queues: %d management calls %v", 2*n, st.ManagementCalls, st.Routes)
-					if st.Routes["GET /queues"] != 1 || st.Routes["GET /queues/{queue}"] != 0 ||
-						st.Routes["PUT /queues/{queue}"] != 2*n || st.ManagementCalls != 2*n+1 {
-						return fmt.Errorf("the apply of %d queues made %d management calls (%v), want %d PUTs and one list",
+					// One queue list per provider process, whatever the number of queues: the plan's
+					// serves the dead message queue cycle check, the apply's both that check before
+					// each write and the existence check before each create.
+					if st.Routes["GET /queues"] != 2 || st.Routes["GET /queues/{queue}"] != 0 ||
+						st.Routes["PUT /queues/{queue}"] != 2*n || st.ManagementCalls != 2*n+2 {
+						return fmt.Errorf("the apply of %d queues made %d management calls (%v), want %d PUTs and one list per provider process",
 							2*n, st.ManagementCalls, st.Routes, 2*n)
 					}
 					return nil

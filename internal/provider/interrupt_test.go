@@ -284,7 +284,7 @@ resource "sapmessaging_queue" "q" {
 		t.Fatal(err)
 	}
 	r := w.run(t, "apply", "-auto-approve", "-input=false", "-no-color")
-	if r.exitCode == 0 || !strings.Contains(r.output, "Queue Holds Messages") || !strings.Contains(r.output, "terraform untaint") {
+	if r.exitCode == 0 || !strings.Contains(r.output, "Queue Holds Messages") || !strings.Contains(strings.Join(strings.Fields(r.output), " "), "terraform untaint") {
 		t.Fatalf("the replacing apply did not refuse to delete the queue holding a message (exit %d):\n%s", r.exitCode, r.output)
 	}
 	if q, ok := srv.Queue(name); !ok || q.MessageCount != 1 {

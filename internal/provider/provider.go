@@ -502,6 +502,7 @@ func (p *sapMessagingProvider) DataSources(_ context.Context) []func() datasourc
 		NewQueuesDataSource,
 		NewRetryPolicyDataSource,
 		NewJMSResourcesDataSource,
+		NewJMSQueuesDataSource,
 	}
 }
 

@@ -24,7 +24,8 @@ type dmqLinks struct {
 	planned map[string]string
 }
 
-// currentLinks returns the dead message queues the service held when first asked in this run.
+// currentLinks returns the dead message queues the service held at the run's first queue list
+// (shared with the existence check before creates); the links this run writes are in links.planned.
 func (d *providerData) currentLinks(ctx context.Context) (map[string]string, error) {
 	d.links.mu.Lock()
 	cur := d.links.current
@@ -32,7 +33,7 @@ func (d *providerData) currentLinks(ctx context.Context) (map[string]string, err
 	if cur != nil {
 		return cur, nil
 	}
-	s, err := d.eventMesh.Snapshot(ctx)
+	s, err := d.eventMesh.FirstSnapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -50,6 +51,11 @@ func (d *providerData) currentLinks(ctx context.Context) (map[string]string, err
 // returns false when it added an error. Without an Event Mesh connection it checks nothing.
 func (d *providerData) checkDMQLinks(ctx context.Context, queue, dmq string, warn bool, diags *diag.Diagnostics) bool {
 	if d == nil || d.eventMesh == nil || queue == "" {
+		return true
+	}
+	if dmq == "" {
+		// A queue without a dead message queue closes no cycle: record it, list nothing.
+		d.recordDMQLink(queue, dmq)
 		return true
 	}
 	cur, err := d.currentLinks(ctx)
@@ -81,4 +87,20 @@ func setPlan[M any](ctx context.Context, p *tfsdk.Plan, m *M) diag.Diagnostics {
 		p.Raw = v
 	}
 	return diags
+}
+
+// recordDMQLink records dmq ("" for none) as what this run plans for queue, without checking it.
+// A plan that keeps a queue's dead message queue as the state holds it records the link this way:
+// an unchanged link closes no new cycle (the queue whose link changes is checked against it), and
+// a plan without refresh then needs no queue list.
+func (d *providerData) recordDMQLink(queue, dmq string) {
+	if d == nil || queue == "" {
+		return
+	}
+	d.links.mu.Lock()
+	defer d.links.mu.Unlock()
+	if d.links.planned == nil {
+		d.links.planned = map[string]string{}
+	}
+	d.links.planned[queue] = dmq
 }

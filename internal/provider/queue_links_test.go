@@ -17,8 +17,8 @@ func TestCheckDMQLinks(t *testing.T) {
 	env := newTestEnv(t)
 	ctx := context.Background()
 	five, a := int64(5), "acme/crm/prod/a"
-	// The service refuses a dead message queue that does not exist yet.
-	if _, _, err := env.eventMesh(t).PutQueue(ctx, a, eventmesh.QueueSettings{}); err != nil {
+	// a exists first: a dead message queue must exist before a queue names it.
+	if _, _, err := env.eventMesh(t).PutQueue(ctx, a, eventmesh.QueueSettings{MaxRedeliveryCount: &five}); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := env.eventMesh(t).PutQueue(ctx, "acme/crm/prod/b", eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &a}); err != nil {

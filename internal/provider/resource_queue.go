@@ -172,6 +172,17 @@ func (r *queueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if resp.Diagnostics.HasError() || plan.Name.IsUnknown() || plan.DeadMessageQueue.IsUnknown() {
 		return
 	}
+	if !req.State.Raw.IsNull() {
+		var state queueModel
+		resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		if state.Name.Equal(plan.Name) && state.DeadMessageQueue.Equal(plan.DeadMessageQueue) {
+			r.data.recordDMQLink(plan.Name.ValueString(), plan.DeadMessageQueue.ValueString())
+			return
+		}
+	}
 	r.data.checkDMQLinks(ctx, plan.Name.ValueString(), plan.DeadMessageQueue.ValueString(), true, &resp.Diagnostics)
 }
 

@@ -46,6 +46,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	redeliveryCap := fs.Int64("redelivery-cap", emulator.DefaultRedeliveryCap, "deliveries after which a message on a queue with unlimited redelivery (maxRedeliveryCount 0) is discarded")
 	deployDelay := fs.Duration("deploy-delay", emulator.DefaultDeployDelay, "how long a Cloud Integration deploy stays DEPLOYING; the runtime then stays STARTING as long again")
 	retryCap := fs.Int64("retry-cap", emulator.DefaultRetryCap, "retries after which a flow with endless retries (empty maxRetries) discards a message")
+	jmsMinute := fs.Duration("jms-minute", emulator.DefaultJMSMinute, "real duration of one minute of the JMS retry schedule and expiration (100us lets 30 days pass in about 4s)")
+	jmsMaxQueues := fs.Int("jms-max-queues", emulator.DefaultJMSMaxQueues, "JMS queue limit of the tenant")
+	jmsMaxCapacity := fs.Int64("jms-max-capacity", emulator.DefaultJMSMaxCapacity, "JMS capacity of the tenant in bytes")
 	sample := fs.Bool("sample-content", false, "start with the integration flows the examples under examples/ name ("+sampleIFlowNames()+")")
 	verbose := fs.Bool("v", false, "log every request to standard error")
 	keyTypeName := fs.String("key-type", "secret", "credentials of the written service keys: secret, certificate (Event Mesh x509 binding, Cloud Integration "+
@@ -92,6 +95,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		RetryInterval: *retryInterval, LockDuration: *lockDuration, RedeliveryCap: *redeliveryCap, RetryCap: *retryCap,
 		KeyType: keyType, TokenHost: *tokenHost}
 	logger := log.New(stderr, "", log.LstdFlags)
+	if *jmsMinute <= 0 || *jmsMaxQueues < 1 || *jmsMaxCapacity < 1 {
+		fmt.Fprintln(stderr, "emulator: -jms-minute must be a positive duration and -jms-max-queues and -jms-max-capacity at least 1; set larger values")
+		return 2
+	}
+	opts.JMSMinute, opts.JMSMaxQueues, opts.JMSMaxCapacity = *jmsMinute, *jmsMaxQueues, *jmsMaxCapacity
 	if *verbose {
 		opts.Logf = logger.Printf
 	}
