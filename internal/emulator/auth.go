@@ -140,6 +140,12 @@ func (s *tokenService) matchClient(id, secret string) (string, bool) {
 	return try(did, dsecret)
 }
 
+// mountTokenEndpoint registers POST /oauth/token on mux.
+func (s *tokenService) mountTokenEndpoint(mux *http.ServeMux) {
+	mux.HandleFunc("POST "+TokenPath, s.handleToken)
+	s.labels["POST "+TokenPath] = "POST " + TokenPath
+}
+
 // handleToken implements POST /oauth/token with the client credentials grant.
 func (s *tokenService) handleToken(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)

@@ -8,19 +8,10 @@ import (
 	"time"
 )
 
-// mountControl registers the unauthenticated control endpoints (loopback clients only).
+// mountControl registers the unauthenticated control endpoints (loopback
+// clients only): the statistics, and each room's own.
 func (s *Server) mountControl(mux *http.ServeMux) {
 	c := ControlBasePath
-	s.mountCloudIntegrationControl(mux)
-	s.mountRuntimeControl(mux)
-	s.mountJMSControl(mux)
-	mux.HandleFunc("GET "+c+"/faults", s.handleGetFaults)
-	mux.HandleFunc("PUT "+c+"/faults", s.handlePutFaults)
-	mux.HandleFunc("POST "+c+"/faults/next", s.handleInjectNext)
-	mux.HandleFunc("DELETE "+c+"/faults", func(w http.ResponseWriter, _ *http.Request) {
-		s.ClearFaults()
-		w.WriteHeader(http.StatusNoContent)
-	})
 	mux.HandleFunc("GET "+c+"/stats", func(w http.ResponseWriter, _ *http.Request) {
 		respondJSON(w, http.StatusOK, s.Stats())
 	})
@@ -28,11 +19,33 @@ func (s *Server) mountControl(mux *http.ServeMux) {
 		s.ResetStats()
 		w.WriteHeader(http.StatusNoContent)
 	})
-	mux.HandleFunc("POST "+c+"/tokens/expire", func(w http.ResponseWriter, _ *http.Request) {
+	s.tokenService.mountControl(mux)
+	s.eventMesh.mountControl(mux)
+	s.mountCloudIntegrationControl(mux)
+	s.mountRuntimeControl(mux)
+	s.mountJMSControl(mux)
+	s.faultInjector.mountControl(mux)
+}
+
+// mountControl registers the token control endpoint: expire every token.
+func (s *tokenService) mountControl(mux *http.ServeMux) {
+	mux.HandleFunc("POST "+ControlBasePath+"/tokens/expire", func(w http.ResponseWriter, _ *http.Request) {
 		s.ExpireTokens()
 		w.WriteHeader(http.StatusNoContent)
 	})
-	s.eventMesh.mountControl(mux)
+}
+
+// mountControl registers the fault control endpoints: the settings and the
+// queued faults.
+func (s *faultInjector) mountControl(mux *http.ServeMux) {
+	c := ControlBasePath
+	mux.HandleFunc("GET "+c+"/faults", s.handleGetFaults)
+	mux.HandleFunc("PUT "+c+"/faults", s.handlePutFaults)
+	mux.HandleFunc("POST "+c+"/faults/next", s.handleInjectNext)
+	mux.HandleFunc("DELETE "+c+"/faults", func(w http.ResponseWriter, _ *http.Request) {
+		s.ClearFaults()
+		w.WriteHeader(http.StatusNoContent)
+	})
 }
 
 // mountControl registers the Event Mesh control endpoints: readiness, and the

@@ -102,22 +102,26 @@ type Options struct {
 	TokenHost string
 }
 
-// Server is the emulator. Create it with New, then call Start or mount Handler.
+// Server is the emulator. Create it with New, then call Start or mount
+// Handler.
+//
+// Server only wires the rooms of the emulator, one per emulated product,
+// and serves them: each room owns its state, its lock and its handlers.
+// The exported methods of the rooms are Server's through embedding.
 type Server struct {
 	*core
-	*faultInjector
-	handler http.Handler
-	control *http.ServeMux
+	// The rooms.
+	*tokenService       // the OAuth token endpoint and its certificate listener (auth.go, tls.go)
+	*eventMesh          // Event Mesh management, messaging and broker (management.go, broker.go)
+	*cloudIntegration   // Cloud Integration design time and deploy API (cloudintegration.go, cpi_*.go, mpl.go)
+	*integrationRuntime // Cloud Integration runtime: deployed flows, AMQP and JMS senders (runtime.go, behaviour.go, jms*.go)
+	*faultInjector      // the middleware around all of them (faults.go)
 
-	*tokenService
+	handler http.Handler   // control endpoints, or the middleware and the rooms
+	control *http.ServeMux // the control endpoints (control.go and each room's)
 
-	*eventMesh
-
-	saveMu  sync.Mutex
+	saveMu  sync.Mutex // serializes the state file writes
 	loadErr error
-
-	*cloudIntegration
-	*integrationRuntime
 
 	lnMu     sync.Mutex
 	srv      *http.Server
@@ -156,16 +160,15 @@ func New(opts Options) *Server {
 	if opts.RetryCap <= 0 {
 		opts.RetryCap = DefaultRetryCap
 	}
-	s := &Server{
-		core: newCore(opts),
-	}
-	s.tokenService = newTokenService(s.core, s.URL)
-	s.eventMesh = newEventMesh(s.core, s.tokenService)
+	c := newCore(opts)
+	s := &Server{core: c}
+	c.save = s.writeState
+	s.tokenService = newTokenService(c, s.URL)
+	s.eventMesh = newEventMesh(c, s.tokenService)
 	tenant := newCPIState()
-	s.integrationRuntime = &integrationRuntime{core: s.core, broker: s.eventMesh, cpi: tenant, rt: newRuntimeState(),
+	s.integrationRuntime = &integrationRuntime{core: c, broker: s.eventMesh, cpi: tenant, rt: newRuntimeState(),
 		jms: newJMSState(opts, opts.Now())} // jms.go
-	s.cloudIntegration = &cloudIntegration{core: s.core, auth: s.tokenService, cpi: tenant, runtime: s.integrationRuntime}
-	s.save = s.writeState
+	s.cloudIntegration = &cloudIntegration{core: c, auth: s.tokenService, cpi: tenant, runtime: s.integrationRuntime}
 
 	if err := s.loadState(); err != nil {
 		s.loadErr = err
@@ -175,10 +178,9 @@ func New(opts Options) *Server {
 	s.certErr = s.ensureCertificates()
 
 	mux := http.NewServeMux()
-	s.faultInjector = &faultInjector{core: s.core, tokens: s.tokenService, mux: mux, opLabel: s.cloudIntegration.cpi.routeLabel}
+	s.faultInjector = &faultInjector{core: c, tokens: s.tokenService, mux: mux, opLabel: tenant.routeLabel}
 	s.faults.set(opts.Faults)
-	mux.HandleFunc("POST "+TokenPath, s.handleToken)
-	s.labels["POST "+TokenPath] = "POST " + TokenPath
+	s.mountTokenEndpoint(mux)
 	s.mountManagement(mux)
 	s.mountMessaging(mux)
 	s.mountCloudIntegration(mux)
