@@ -169,13 +169,7 @@ func TestAccSecrets_certificateKeysNeverLogged(t *testing.T) {
 	em := srv.EventMesh
 	cliConfig := writeCLIConfig(t, work, plugins)
 	dir := filepath.Join(work, "main")
-	writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(`
-terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh        = { service_key = file(%q) }
   cloud_integration = {

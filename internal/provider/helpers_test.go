@@ -243,3 +243,13 @@ func writeCLIConfig(t *testing.T, dir, plugins string) string {
 `, plugins, plugins))
 	return cliConfig
 }
+
+// requiredProviders is the terraform block of a configuration that the Terraform CLI runs
+// with the provider from writeCLIConfig.
+const requiredProviders = `
+terraform {
+  required_providers {
+    sapmessaging = { source = "sapmessaging/sapmessaging" }
+  }
+}
+`

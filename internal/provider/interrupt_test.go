@@ -34,13 +34,7 @@ func newCLIWork(t *testing.T, tf string, srv *emulatortest.Emulator, providerArg
 	}
 	cliConfig := writeCLIConfig(t, work, plugins)
 	dir := filepath.Join(work, "main")
-	writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(`
-terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh = { service_key = file(%q) }
 %s

@@ -54,15 +54,8 @@ func TestAccSecrets_neverLogged(t *testing.T) {
 
 	cliConfig := writeCLIConfig(t, work, plugins)
 
-	const header = `
-terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-`
 	dir := filepath.Join(work, "main")
-	writeFile(t, filepath.Join(dir, "main.tf"), header+fmt.Sprintf(`
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh        = { service_key = file(%q) }
   cloud_integration = { service_key = file(%q) }
@@ -77,7 +70,7 @@ resource "sapmessaging_queue_subscription" "s" {
 
 	// A wrong secret that contains the right one, so that a leak of either is caught.
 	wrongDir := filepath.Join(work, "wrong")
-	writeFile(t, filepath.Join(wrongDir, "main.tf"), header+fmt.Sprintf(`
+	writeFile(t, filepath.Join(wrongDir, "main.tf"), requiredProviders+fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh = {
     management_url = %q

@@ -75,26 +75,28 @@ const (
 	retryWaitMax = 10 * time.Millisecond
 )
 
+// config is the httpx configuration of one API with its credentials
+// (secret, or certificate and key) and short retry waits.
+func config(baseURL, tokenURL, clientID, secret, certificate, key string) httpx.Config {
+	return httpx.Config{
+		BaseURL: baseURL, TokenURL: tokenURL, ClientID: clientID, ClientSecret: secret,
+		ClientCertificate: certificate, ClientKey: key,
+		RetryWaitMin: retryWaitMin, RetryWaitMax: retryWaitMax,
+	}
+}
+
 // ManagementConfig is the httpx configuration the provider builds from the
 // Event Mesh key for the management API, with short retry waits.
 func (e *Emulator) ManagementConfig() httpx.Config {
 	k := e.EventMesh
-	return httpx.Config{
-		BaseURL: k.ManagementURL, TokenURL: k.TokenURL, ClientID: k.ClientID, ClientSecret: k.ClientSecret,
-		ClientCertificate: k.Certificate, ClientKey: k.Key,
-		RetryWaitMin: retryWaitMin, RetryWaitMax: retryWaitMax,
-	}
+	return config(k.ManagementURL, k.TokenURL, k.ClientID, k.ClientSecret, k.Certificate, k.Key)
 }
 
 // MessagingConfig is the httpx configuration the provider builds from the
 // Event Mesh key for the messaging REST API, with short retry waits.
 func (e *Emulator) MessagingConfig() httpx.Config {
 	k := e.EventMesh
-	return httpx.Config{
-		BaseURL: k.MessagingURL, TokenURL: k.MessagingTokenURL, ClientID: k.MessagingClientID, ClientSecret: k.MessagingClientSecret,
-		ClientCertificate: k.MessagingCertificate, ClientKey: k.MessagingKey,
-		RetryWaitMin: retryWaitMin, RetryWaitMax: retryWaitMax,
-	}
+	return config(k.MessagingURL, k.MessagingTokenURL, k.MessagingClientID, k.MessagingClientSecret, k.MessagingCertificate, k.MessagingKey)
 }
 
 // CloudIntegrationConfig is the httpx configuration the provider builds
@@ -102,11 +104,7 @@ func (e *Emulator) MessagingConfig() httpx.Config {
 // the CSRF fetch path (cpi.CSRFFetchPath) where it needs one.
 func (e *Emulator) CloudIntegrationConfig() httpx.Config {
 	k := e.CloudIntegration
-	return httpx.Config{
-		BaseURL: k.URL, TokenURL: k.TokenURL, ClientID: k.ClientID, ClientSecret: k.ClientSecret,
-		ClientCertificate: k.Certificate, ClientKey: k.Key,
-		RetryWaitMin: retryWaitMin, RetryWaitMax: retryWaitMax,
-	}
+	return config(k.URL, k.TokenURL, k.ClientID, k.ClientSecret, k.Certificate, k.Key)
 }
 
 // Client creates an HTTP client from cfg, usually one of the configurations
