@@ -374,7 +374,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.control.ServeHTTP(w, r)
 		return
 	}
-	s.faultInjector.serveAPI(w, r)
+	s.serveAPI(w, r)
 }
 
 // serveAPI is the single middleware every API request passes.

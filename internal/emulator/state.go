@@ -62,7 +62,7 @@ func (s *Server) loadState() error {
 			s.clients[aud] = c
 		}
 	}
-	s.eventMesh.load(st.Queues)
+	s.load(st.Queues)
 	if len(st.CloudIntegration) > 0 {
 		if p, ok := any(s.cloudIntegration.cpi).(cpiPersister); ok {
 			if err := p.unmarshalState(st.CloudIntegration); err != nil {
