@@ -32,6 +32,7 @@ func Settings() []Setting {
 const (
 	DataTypeInteger = "xsd:integer"
 	DataTypeString  = "xsd:string"
+	DataTypeBoolean = "xsd:boolean"
 )
 
 // SenderSettings are the desired retry settings of an AMQP sender channel;
@@ -63,6 +64,9 @@ type ExceptionSubprocess struct {
 	ID        string
 	Name      string
 	EndEvents []string
+	// GuardsRetries is true when the subprocess compares SAPJMSRetries (set by
+	// Flow.JMSSender).
+	GuardsRetries bool
 }
 
 // Sender is the AMQP sender channel of an integration flow as the tenant
@@ -97,6 +101,8 @@ var ErrNoAMQPSender = errors.New("no AMQP sender channel")
 // one of several AMQP sender channels.
 type AmbiguousChannelError struct {
 	IFlowID string
+	// Adapter is "JMS" for JMS sender channels, "" for AMQP ones.
+	Adapter string
 	// Channel is the requested channel, "" when none was given.
 	Channel    string
 	Candidates []string
@@ -105,25 +111,36 @@ type AmbiguousChannelError struct {
 // Error lists the candidates.
 func (e *AmbiguousChannelError) Error() string {
 	if e.Channel == "" {
-		return fmt.Sprintf("integration flow %q has %d AMQP sender channels (%s); set the channel to one of them",
-			e.IFlowID, len(e.Candidates), strings.Join(e.Candidates, ", "))
+		return fmt.Sprintf("integration flow %q has %d %s sender channels (%s); set the channel to one of them",
+			e.IFlowID, len(e.Candidates), adapterName(e.Adapter), strings.Join(e.Candidates, ", "))
 	}
-	return fmt.Sprintf("the channel %q matches more than one AMQP sender channel of integration flow %q; set the channel to one of %s",
-		e.Channel, e.IFlowID, strings.Join(e.Candidates, ", "))
+	return fmt.Sprintf("the channel %q matches more than one %s sender channel of integration flow %q; set the channel to one of %s",
+		e.Channel, adapterName(e.Adapter), e.IFlowID, strings.Join(e.Candidates, ", "))
 }
 
 // ChannelNotFoundError is returned when no AMQP sender channel has the
 // requested name or message flow id.
 type ChannelNotFoundError struct {
-	IFlowID    string
+	IFlowID string
+	// Adapter is "JMS" for JMS sender channels, "" for AMQP ones.
+	Adapter    string
 	Channel    string
 	Candidates []string
 }
 
 // Error lists the candidates.
 func (e *ChannelNotFoundError) Error() string {
-	return fmt.Sprintf("integration flow %q has no AMQP sender channel named %q; its AMQP sender channels are %s; set the channel to one of them",
-		e.IFlowID, e.Channel, strings.Join(e.Candidates, ", "))
+	a := adapterName(e.Adapter)
+	return fmt.Sprintf("integration flow %q has no %s sender channel named %q; its %s sender channels are %s; set the channel to one of them",
+		e.IFlowID, a, e.Channel, a, strings.Join(e.Candidates, ", "))
+}
+
+// adapterName is the adapter named in channel errors: "AMQP" unless set.
+func adapterName(adapter string) string {
+	if adapter == "" {
+		return "AMQP"
+	}
+	return adapter
 }
 
 // candidates returns the value that selects each sender: its name when
@@ -311,14 +328,16 @@ func defaultDataType(s Setting) string {
 type ChannelChangedError struct {
 	IFlowID string
 	Channel string
+	// Adapter is "JMS" for a JMS sender channel, "" for an AMQP one.
+	Adapter string
 	// Changes lists each changed setting as "key: planned from X, now Y".
 	Changes []string
 }
 
 // Error names the settings that changed.
 func (e *ChannelChangedError) Error() string {
-	return fmt.Sprintf("the AMQP sender channel %q of integration flow %q was changed on the tenant after the plan was made (%s); "+
-		"writing the planned values would overwrite that change unseen", e.Channel, e.IFlowID, strings.Join(e.Changes, "; "))
+	return fmt.Sprintf("the %s sender channel %q of integration flow %q was changed on the tenant after the plan was made (%s); "+
+		"writing the planned values would overwrite that change unseen", adapterName(e.Adapter), e.Channel, e.IFlowID, strings.Join(e.Changes, "; "))
 }
 
 // EditSender returns the edit that gives the AMQP sender channel selected

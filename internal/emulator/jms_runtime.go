@@ -278,7 +278,7 @@ func (jc *jmsConsumer) executeLocked(q *jmsQueue, m *jmsMessage) {
 	case res == execEscalated:
 		outcome = RunEscalated
 	}
-	s.rt.settle(cn, m.id, outcome, "", reason, at)
+	s.rt.settle(cn, m.id, outcome, reason, at)
 }
 
 func (q *jmsQueue) removeMessage(m *jmsMessage) {

@@ -715,7 +715,7 @@ func (cn *consumer) settleAck(lock *batchLock, d *delivery, outcome RunOutcome) 
 		s.logf("emulator: integration flow %s could not acknowledge message %s on queue %s: %v", cn.info.IFlowID, d.msg.ID, cn.queue, err)
 		return
 	}
-	s.rt.settle(cn, d.msg.ID, outcome, "", "", s.now())
+	s.rt.settle(cn, d.msg.ID, outcome, "", s.now())
 }
 
 // settleFailure settles a message whose retries are exhausted, per the
@@ -733,12 +733,12 @@ func (cn *consumer) settleFailure(lock *batchLock, d *delivery, capped bool) boo
 		s.broker.discardMessage(cn.queue, id)
 		reason := fmt.Sprintf("The AMQP sender of integration flow %q has an empty maxRetries, which retries without limit; the emulator stopped after %d retries and discarded the message. Set maxRetries to a value from 1 to 99.", flow, s.opts.RetryCap)
 		s.logf("emulator: %s", reason)
-		s.rt.settle(cn, id, RunRetryCapReached, "", reason, s.now())
+		s.rt.settle(cn, id, RunRetryCapReached, reason, s.now())
 		return false
 	case cn.undeliverable:
 		s.broker.discardMessage(cn.queue, id)
 		s.logf("emulator: integration flow %s settled message %s as %s: the broker does not deliver it again and it does not reach a dead message queue", flow, id, DeliveryStateUndeliverable)
-		s.rt.settle(cn, id, RunUndeliverable, "", "The AMQP sender settled the message with delivery state MODIFIED_FAILED_UNDELIVERABLE, so the broker did not redeliver it and it did not reach the dead message queue. Set deliveryState to REJECTED.", s.now())
+		s.rt.settle(cn, id, RunUndeliverable, "The AMQP sender settled the message with delivery state MODIFIED_FAILED_UNDELIVERABLE, so the broker did not redeliver it and it did not reach the dead message queue. Set deliveryState to REJECTED.", s.now())
 		return false
 	}
 	res, err := s.broker.Reject(cn.queue, id)
@@ -837,11 +837,12 @@ func (rt *runtimeState) recordExecution(cn *consumer, l MessageProcessingLog) {
 	}
 }
 
-// settle records where a message ended; a settled run keeps its outcome.
-func (rt *runtimeState) settle(cn *consumer, id string, outcome RunOutcome, dmq, reason string, now time.Time) {
+// settle records where a message ended that did not move to a dead message queue; a settled run
+// keeps its outcome.
+func (rt *runtimeState) settle(cn *consumer, id string, outcome RunOutcome, reason string, now time.Time) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	rt.settleLocked(cn.info.IFlowID, id, outcome, dmq, reason, now)
+	rt.settleLocked(cn.info.IFlowID, id, outcome, "", reason, now)
 }
 
 func (rt *runtimeState) settleLocked(flow, id string, outcome RunOutcome, dmq, reason string, now time.Time) {

@@ -7,23 +7,55 @@ import (
 )
 
 // SampleIFlow is one integration flow of the sample content: an iFlow with a
-// single AMQP sender channel (message flow) named Channel that reads Queue, as
-// the examples under examples/ name them.
+// single sender channel (message flow) named Channel that reads Queue, as the
+// examples under examples/ name them.
 type SampleIFlow struct {
 	ID      string
 	Package string
 	Channel string
 	Queue   string
+	// Adapter is "" for an AMQP sender reading an Event Mesh queue, "JMS" for a
+	// JMS sender reading a Cloud Integration JMS queue.
+	Adapter string
+	// RetryGuard is, for a JMS sender, the limit of the flow's guard: an
+	// exception subprocess whose router ends the message when
+	// ${header.SAPJMSRetries} > RetryGuard; 0 means no guard.
+	RetryGuard int
 }
 
 // SampleIFlows are the integration flows the examples under examples/ configure
-// (sapmessaging_amqp_sender, the retry-policy module and its landscapes). Each has
-// one AMQP sender with the settings of SAP's EMIS_AMQP_Consumer template and an
-// exception subprocess that ends in an Error End, so that a REJECTED delivery
-// status takes effect.
+// (sapmessaging_amqp_sender, sapmessaging_jms_sender, the retry-policy module and
+// its landscapes). An AMQP flow has one AMQP sender with the settings of SAP's
+// EMIS_AMQP_Consumer template and an exception subprocess that ends in an Error
+// End, so that a REJECTED delivery status takes effect. A JMS flow has one JMS
+// sender with SAP's defaults and SAP's retry pattern: an exception subprocess
+// whose router ends the message (Escalation End) once SAPJMSRetries exceeds the
+// limit and hands it back for a retry (Error End) otherwise [SAP "Apply the Retry
+// Pattern with JMS Queue", da17d2d].
 var SampleIFlows = []SampleIFlow{
 	{ID: "Acme_Orders_Inbound", Package: "AcmeOrders", Channel: "AMQP_Orders", Queue: "acme/crm/prod/orders"},
 	{ID: "OrdersInbound", Package: "Orders", Channel: "EventMesh", Queue: "acme/crm/prod/orders"},
+	{ID: "Acme_Orders_Retry", Package: "AcmeOrders", Channel: "JMS_OrdersRetry", Queue: "Acme_Orders_Retry", Adapter: "JMS", RetryGuard: 5},
+}
+
+// options returns what iflowtest builds for the flow.
+func (f SampleIFlow) options() iflowtest.Options {
+	if f.Adapter != "JMS" {
+		return iflowtest.Options{
+			Name:          f.ID,
+			Senders:       []iflowtest.Sender{{Name: f.Channel, Properties: iflowtest.DefaultSenderProperties(f.Queue)}},
+			ExceptionEnds: [][]string{{"error"}},
+		}
+	}
+	o := iflowtest.Options{
+		Name:    f.ID,
+		Senders: []iflowtest.Sender{{Name: f.Channel, Adapter: "JMS", Properties: iflowtest.DefaultJMSSenderProperties(f.Queue)}},
+	}
+	if f.RetryGuard > 0 {
+		o.ExceptionEnds = [][]string{{"escalation", "error"}}
+		o.Routers = []iflowtest.Router{{Condition: fmt.Sprintf("${header.SAPJMSRetries} > %d", f.RetryGuard), InException: 1}}
+	}
+	return o
 }
 
 // LoadSampleContent creates the integration flows of SampleIFlows on the
@@ -41,11 +73,7 @@ func (s *Server) LoadSampleContent() error {
 		if exists {
 			continue
 		}
-		zip := iflowtest.Build(iflowtest.Options{
-			Name:          f.ID,
-			Senders:       []iflowtest.Sender{{Name: f.Channel, Properties: iflowtest.DefaultSenderProperties(f.Queue)}},
-			ExceptionEnds: [][]string{{"error"}},
-		})
+		zip := iflowtest.Build(f.options())
 		if err := s.CreateIFlow(f.ID, f.ID, f.Package, zip); err != nil {
 			return fmt.Errorf("emulator: sample content: %w", err)
 		}

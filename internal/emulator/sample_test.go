@@ -24,6 +24,20 @@ func TestLoadSampleContent(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f.ID, err)
 		}
+		if f.Adapter == "JMS" {
+			jms := art.JMSSenders()
+			if len(jms) != 1 || jms[0].Name != f.Channel || jms[0].Properties["QueueName_inbound"] != f.Queue {
+				t.Fatalf("%s: JMS senders %+v, want one named %s reading %s", f.ID, jms, f.Channel, f.Queue)
+			}
+			guards, err := iflow.RetryGuards(srv.IFlowContent(f.ID), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g := iflow.SummarizeGuards(guards); !g.Present || g.Guard.Limit.Value != int64(f.RetryGuard) {
+				t.Errorf("%s: retry guard %+v, want a limit of %d", f.ID, g, f.RetryGuard)
+			}
+			continue
+		}
 		senders := art.AMQPSenders()
 		if len(senders) != 1 {
 			t.Fatalf("%s has %d AMQP senders, want 1", f.ID, len(senders))

@@ -50,6 +50,8 @@ type RetryGuard struct {
 	Kind string
 	// ElementID and ElementName identify the sequence flow (route) or call activity (script step).
 	ElementID, ElementName string
+	// Subprocess is the id of the exception subprocess that holds the guard; "" outside one.
+	Subprocess string
 	// Condition is the route's condition, or the script file name.
 	Condition string
 	// Operator is the comparison with SAPJMSRetries on the left (">", ">=", "=", "<", "<=", "!="),
@@ -91,7 +93,7 @@ func FindRetryGuards(iflw []byte, scripts map[string][]byte, params map[string]s
 		if c.inException {
 			kind = GuardExceptionSubprocess
 		}
-		g := RetryGuard{Kind: kind, ElementID: c.id, ElementName: c.name, Condition: strings.TrimSpace(c.text)}
+		g := RetryGuard{Kind: kind, ElementID: c.id, ElementName: c.name, Subprocess: c.subprocess, Condition: strings.TrimSpace(c.text)}
 		g.Operator, g.Limit = parseGuardCondition(c.text, params)
 		out = append(out, g)
 	}
@@ -100,7 +102,7 @@ func FindRetryGuards(iflw []byte, scripts map[string][]byte, params map[string]s
 		if !ok || !bytes.Contains(content, []byte(HeaderJMSRetries)) {
 			continue
 		}
-		out = append(out, RetryGuard{Kind: GuardScript, ElementID: s.id, ElementName: s.name, Condition: s.script,
+		out = append(out, RetryGuard{Kind: GuardScript, ElementID: s.id, ElementName: s.name, Subprocess: s.subprocess, Condition: s.script,
 			Limit: GuardLimit{Kind: LimitNotVisible}})
 	}
 	return out, nil
@@ -203,10 +205,11 @@ func parseLimit(s string) (int64, bool) {
 type guardCondition struct {
 	id, name, text string
 	inException    bool
+	subprocess     string // id of the enclosing exception subprocess
 }
 
 // scriptStep is a script call activity with the file it runs.
-type scriptStep struct{ id, name, script string }
+type scriptStep struct{ id, name, script, subprocess string }
 
 // scanGuards walks an .iflw document once and returns its route conditions and script
 // steps. Elements are matched by local name, so any namespace prefix is accepted.
@@ -219,6 +222,7 @@ func scanGuards(data []byte) ([]guardCondition, []scriptStep, error) {
 	type el struct {
 		local       string
 		inException bool
+		subprocess  string
 		flow, step  int // index of the enclosing sequence flow / call activity, -1 if none
 		cond, prop  bool
 		propKey     *strings.Builder
@@ -247,15 +251,15 @@ func scanGuards(data []byte) ([]guardCondition, []scriptStep, error) {
 			if len(stack) > 0 {
 				parent = stack[len(stack)-1]
 			}
-			e := el{local: t.Name.Local, inException: parent.inException, flow: parent.flow, step: parent.step,
+			e := el{local: t.Name.Local, inException: parent.inException, subprocess: parent.subprocess, flow: parent.flow, step: parent.step,
 				cond: parent.cond, propKey: parent.propKey, propValue: parent.propValue}
 			switch t.Name.Local {
 			case "subProcess":
 				if v := strings.TrimSpace(attr(t, "triggeredByEvent")); v == "true" || v == "1" {
-					e.inException = true
+					e.inException, e.subprocess = true, attr(t, "id")
 				}
 			case "sequenceFlow":
-				conds = append(conds, guardCondition{id: attr(t, "id"), name: attr(t, "name"), inException: e.inException})
+				conds = append(conds, guardCondition{id: attr(t, "id"), name: attr(t, "name"), inException: e.inException, subprocess: e.subprocess})
 				e.flow = len(conds) - 1
 			case "conditionExpression":
 				e.cond = e.flow >= 0
@@ -263,7 +267,7 @@ func scanGuards(data []byte) ([]guardCondition, []scriptStep, error) {
 				steps = append(steps, struct {
 					scriptStep
 					activityType string
-				}{scriptStep: scriptStep{id: attr(t, "id"), name: attr(t, "name")}})
+				}{scriptStep: scriptStep{id: attr(t, "id"), name: attr(t, "name"), subprocess: e.subprocess}})
 				e.step, e.flow = len(steps)-1, -1
 			case "property":
 				if parent.local == "extensionElements" && e.step >= 0 {

@@ -189,14 +189,14 @@ func TestRetryGuards(t *testing.T) {
 		{"SAP's pipeline condition in an exception subprocess",
 			iflowtest.Options{ExceptionEnds: [][]string{{"error", "escalation"}}, Routers: []iflowtest.Router{{
 				Condition: "${header.SAPJMSRetries} = ${header.maxJMSRetries} or ${header.maxJMSRetries} = '0'", InException: 1}}}, nil,
-			[]iflow.RetryGuard{{Kind: iflow.GuardExceptionSubprocess, ElementID: "SequenceFlow_ExclusiveGateway_1_Limit", ElementName: "Retries Exhausted",
+			[]iflow.RetryGuard{{Kind: iflow.GuardExceptionSubprocess, ElementID: "SequenceFlow_ExclusiveGateway_1_Limit", ElementName: "Retries Exhausted", Subprocess: "SubProcess_1",
 				Condition: "${header.SAPJMSRetries} = ${header.maxJMSRetries} or ${header.maxJMSRetries} = '0'", Operator: "=",
 				Limit: iflow.GuardLimit{Kind: iflow.LimitNotVisible, Raw: "${header.maxJMSRetries}"}}}},
 		{"externalized limit from the configuration, limit on the left",
 			iflowtest.Options{ExceptionEnds: [][]string{{"error"}}, Parameters: map[string]string{"MaxRetries": "3"},
 				Routers: []iflowtest.Router{{Condition: "{{MaxRetries}} <= ${in.header.SAPJMSRetries}", InException: 1}}},
 			map[string]string{"MaxRetries": "8"},
-			[]iflow.RetryGuard{{Kind: iflow.GuardExceptionSubprocess, ElementID: "SequenceFlow_ExclusiveGateway_1_Limit", ElementName: "Retries Exhausted",
+			[]iflow.RetryGuard{{Kind: iflow.GuardExceptionSubprocess, ElementID: "SequenceFlow_ExclusiveGateway_1_Limit", ElementName: "Retries Exhausted", Subprocess: "SubProcess_1",
 				Condition: "{{MaxRetries}} <= ${in.header.SAPJMSRetries}", Operator: ">=",
 				Limit: iflow.GuardLimit{Kind: iflow.LimitParameter, Raw: "{{MaxRetries}}", Parameter: "MaxRetries", Value: 8, Known: true}}}},
 		{"externalized limit without a value",
@@ -213,7 +213,7 @@ func TestRetryGuards(t *testing.T) {
 				{File: "other.groovy", Content: "message.setHeader('x', 1)"},
 				{File: "retries.groovy", Content: readsRetries, InException: 1},
 			}}, nil,
-			[]iflow.RetryGuard{{Kind: iflow.GuardScript, ElementID: "CallActivity_Script_2", ElementName: "Script 2",
+			[]iflow.RetryGuard{{Kind: iflow.GuardScript, ElementID: "CallActivity_Script_2", ElementName: "Script 2", Subprocess: "SubProcess_1",
 				Condition: "retries.groovy", Limit: iflow.GuardLimit{Kind: iflow.LimitNotVisible}}}},
 	}
 	for _, tt := range tests {

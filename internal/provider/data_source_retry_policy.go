@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -109,11 +110,13 @@ func jmsScheduleSchema() schema.SingleNestedAttribute {
 		Optional: true,
 		Attributes: map[string]schema.Attribute{
 			"retry_interval": schema.Int64Attribute{
+				CustomType:          wholeNumber(1, 10080),
 				MarkdownDescription: "Retry Interval in minutes, 1 or more; SAP's default 1 when not set. SAP accepts 1 to 60 for exclusive and 1 to 10080 for non-exclusive queues.",
 				Optional:            true,
 				Computed:            true,
 			},
 			"max_retry_interval": schema.Int64Attribute{
+				CustomType:          wholeNumber(10, 43200),
 				MarkdownDescription: "Maximum Retry Interval in minutes; SAP's default 60 when not set. SAP accepts 10 to 180 for exclusive and 10 to 43200 for non-exclusive queues. Used only with `exponential_backoff`.",
 				Optional:            true,
 				Computed:            true,
@@ -124,10 +127,12 @@ func jmsScheduleSchema() schema.SingleNestedAttribute {
 				Computed:            true,
 			},
 			"retries": schema.Int64Attribute{
+				CustomType:          wholeNumber(0, maxJMSWaitsListed),
 				MarkdownDescription: fmt.Sprintf("The number of retries until the message ends, 0 to %d. A guard `${header.SAPJMSRetries} > N` ends it on retry N + 1, so use N + 1 for such a guard.", maxJMSWaitsListed),
 				Optional:            true,
 			},
 			"budget_minutes": schema.Int64Attribute{
+				CustomType:          wholeNumber(0, math.MaxInt64),
 				MarkdownDescription: "A time budget in minutes, for example the queue's expiration period in minutes (`30 * 24 * 60`).",
 				Optional:            true,
 			},

@@ -493,6 +493,7 @@ func (p *sapMessagingProvider) Resources(_ context.Context) []func() resource.Re
 		NewDeadMessageQueueResource,
 		NewQueueSubscriptionResource,
 		NewAMQPSenderResource,
+		NewJMSSenderResource,
 	}
 }
 

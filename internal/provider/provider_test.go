@@ -24,7 +24,7 @@ func TestProvider_schemaValid(t *testing.T) {
 			t.Errorf("schema error: %s: %s", d.Summary, d.Detail)
 		}
 	}
-	for _, name := range []string{"sapmessaging_queue", "sapmessaging_dead_message_queue", "sapmessaging_queue_subscription", "sapmessaging_amqp_sender"} {
+	for _, name := range []string{"sapmessaging_queue", "sapmessaging_dead_message_queue", "sapmessaging_queue_subscription", "sapmessaging_amqp_sender", "sapmessaging_jms_sender"} {
 		if _, ok := resp.ResourceSchemas[name]; !ok {
 			t.Errorf("resource %s missing", name)
 		}

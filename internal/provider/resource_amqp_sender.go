@@ -263,10 +263,10 @@ func (r *amqpSenderResource) ModifyPlan(ctx context.Context, req resource.Modify
 			return
 		}
 		plan.QueueName = types.StringValue(s.QueueName)
-		events, d := endEventList(s)
+		events, d := endEventList(s.ExceptionSubprocesses)
 		resp.Diagnostics.Append(d...)
 		plan.ExceptionEndEvents = events
-		appendFindings(&resp.Diagnostics, rules.CheckExceptionSubprocesses(exceptionSubprocesses(s)))
+		appendFindings(&resp.Diagnostics, rules.CheckExceptionSubprocesses(exceptionSubprocesses(s.ExceptionSubprocesses)))
 		if plan.MaxPrefetchedMessages.IsUnknown() && s.Prefetch != nil && req.State.Raw.IsNull() {
 			plan.MaxPrefetchedMessages = types.Int64Value(*s.Prefetch)
 		}
@@ -277,21 +277,21 @@ func (r *amqpSenderResource) ModifyPlan(ctx context.Context, req resource.Modify
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-func exceptionSubprocesses(s *cpi.Sender) []rules.ExceptionSubprocess {
-	out := make([]rules.ExceptionSubprocess, 0, len(s.ExceptionSubprocesses))
-	for _, sp := range s.ExceptionSubprocesses {
+func exceptionSubprocesses(sps []cpi.ExceptionSubprocess) []rules.ExceptionSubprocess {
+	out := make([]rules.ExceptionSubprocess, 0, len(sps))
+	for _, sp := range sps {
 		kinds := make([]rules.EndEventKind, 0, len(sp.EndEvents))
 		for _, k := range sp.EndEvents {
 			kinds = append(kinds, rules.EndEventKind(k))
 		}
-		out = append(out, rules.ExceptionSubprocess{ID: sp.ID, Name: sp.Name, EndEvents: kinds})
+		out = append(out, rules.ExceptionSubprocess{ID: sp.ID, Name: sp.Name, EndEvents: kinds, GuardsRetries: sp.GuardsRetries})
 	}
 	return out
 }
 
-func endEventList(s *cpi.Sender) (types.List, diag.Diagnostics) {
+func endEventList(sps []cpi.ExceptionSubprocess) (types.List, diag.Diagnostics) {
 	items := []string{}
-	for _, sp := range s.ExceptionSubprocesses {
+	for _, sp := range sps {
 		name := sp.Name
 		if name == "" {
 			name = sp.ID
@@ -350,7 +350,7 @@ func (r *amqpSenderResource) read(ctx context.Context, m *amqpSenderModel, diags
 	m.MaxPrefetchedMessages = int64OrNull(s.Prefetch)
 	m.ConcurrentProcesses = int64OrNull(s.Concurrency)
 	m.QueueName = types.StringValue(s.QueueName)
-	events, d := endEventList(s)
+	events, d := endEventList(s.ExceptionSubprocesses)
 	diags.Append(d...)
 	m.ExceptionEndEvents = events
 	m.WorstCaseAttempts = m.worstCase()

@@ -50,6 +50,20 @@ data "sapmessaging_retry_policy" "p" {
     max_delivery_attempts = 2.5
   }]
 }`), `destinations\[0\].max_delivery_attempts = 2.5: .*must be a whole number from 1`},
+		{env.config(`data "sapmessaging_retry_policy" "p" {
+  total_attempts = 5
+  jms = {
+    retry_interval = 1.5
+  }
+}`), `jms.retry_interval = 1.5: jms.retry_interval must be a whole number from 1 to 10080`},
+		{env.config(`resource "sapmessaging_jms_sender" "s" {
+  iflow_id              = "Acme_Orders_Retry"
+  queue_expiration_days = 30.5
+}`), `queue_expiration_days = 30.5: queue_expiration_days must be a whole number from 1 to 180`},
+		{env.config(`resource "sapmessaging_jms_sender" "s" {
+  iflow_id       = "Acme_Orders_Retry"
+  retry_interval = 1e20
+}`), `retry_interval = 1e\+20: retry_interval must be a whole number from 1 to 10080`},
 	}
 	var steps []resource.TestStep
 	for _, c := range cases {

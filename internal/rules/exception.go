@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -22,15 +23,22 @@ const attrExceptionEndEvents = "exception_end_events"
 type ExceptionSubprocess struct {
 	ID, Name  string
 	EndEvents []EndEventKind
+	// GuardsRetries is true when the subprocess compares SAPJMSRetries: SAP's retry
+	// pattern for JMS queues, whose router ends the message that has used up its
+	// retries on purpose (Escalation End) and hands every other failure back for a
+	// retry (Error End) [SAP "Apply the Retry Pattern with JMS Queue", da17d2d].
+	GuardsRetries bool
 }
 
 // CheckExceptionSubprocesses warns once per exception subprocess that can end with a
 // message, escalation or plain end event, because those acknowledge the failed message.
+// A subprocess that guards SAPJMSRetries and also has an Error End is SAP's JMS retry
+// pattern: its acknowledging end is the deliberate end of the retries, not a warning.
 func CheckExceptionSubprocesses(subs []ExceptionSubprocess) []Finding {
 	var r report
 	for _, sp := range subs {
 		acked := acknowledgingEnds(sp.EndEvents)
-		if len(acked) == 0 {
+		if len(acked) == 0 || sp.GuardsRetries && slices.Contains(sp.EndEvents, EndError) {
 			continue
 		}
 		r.warnf("iflow.exception_acknowledges", attrExceptionEndEvents, "Exception Subprocess Acknowledges Failures",

@@ -29,6 +29,11 @@ func TestCheckExceptionSubprocesses(t *testing.T) {
 			[]string{"iflow.exception_acknowledges"}, []string{`"Catch All"`, "a plain End Event"}},
 		{"mixed ends named once each", []ExceptionSubprocess{sub("S", "S", EndError, EndMessage, EndEscalation, EndMessage)},
 			[]string{"iflow.exception_acknowledges"}, []string{`subprocess "S" ends with a Message End Event and an Escalation End Event.`}},
+		{"JMS retry pattern: guard with escalation and error ends", []ExceptionSubprocess{
+			{ID: "S", Name: "Retry", EndEvents: []EndEventKind{EndEscalation, EndError}, GuardsRetries: true}}, nil, nil},
+		{"guard without an error end still acknowledges every failure", []ExceptionSubprocess{
+			{ID: "S", Name: "Retry", EndEvents: []EndEventKind{EndEscalation}, GuardsRetries: true}},
+			[]string{"iflow.exception_acknowledges"}, []string{"an Escalation End Event"}},
 		{"one warning per subprocess", []ExceptionSubprocess{
 			sub("S1", "Retry", EndError),
 			sub("S2", "Swallow", EndMessage),

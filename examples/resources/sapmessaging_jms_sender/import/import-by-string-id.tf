@@ -1,0 +1,4 @@
+import {
+  to = sapmessaging_jms_sender.orders_retry
+  id = "Acme_Orders_Retry"
+}

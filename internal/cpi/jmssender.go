@@ -1,0 +1,333 @@
+package cpi
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
+)
+
+// The retry settings of a JMS sender channel, named by their property keys in
+// the .iflw (see iflow.JMSSenderKeys).
+const (
+	SettingJMSRetryInterval    Setting = iflow.KeyJMSRetryInterval
+	SettingJMSBackoff          Setting = iflow.KeyJMSExponentialBackoff
+	SettingJMSMaxRetryInterval Setting = iflow.KeyJMSMaxRetryInterval
+	SettingJMSConcurrency      Setting = iflow.KeyConcurrentProcesses
+	SettingJMSDeadLetterQueue  Setting = iflow.KeyJMSDeadLetterQueue
+)
+
+// JMSSettings returns the retry settings of a JMS sender in a fixed order.
+func JMSSettings() []Setting {
+	keys := iflow.JMSSenderKeys()
+	out := make([]Setting, len(keys))
+	for i, k := range keys {
+		out[i] = Setting(k)
+	}
+	return out
+}
+
+func jmsIsBool(s Setting) bool { return s == SettingJMSBackoff || s == SettingJMSDeadLetterQueue }
+
+// ErrNoJMSSender is matched by the error for a flow without JMS sender channel.
+var ErrNoJMSSender = errors.New("no JMS sender channel")
+
+// JMSSenderSettings are the desired retry settings of a JMS sender channel;
+// nil leaves a setting as it is.
+type JMSSenderSettings struct {
+	RetryInterval      *int64
+	ExponentialBackoff *bool
+	MaxRetryInterval   *int64
+	Concurrency        *int64
+	DeadLetterQueue    *bool
+}
+
+// values returns the non-nil settings in a canonical form: decimal integers,
+// and "true"/"false" for booleans whatever style the flow writes.
+func (s JMSSenderSettings) values() map[Setting]string {
+	m := map[Setting]string{}
+	for setting, p := range map[Setting]*int64{SettingJMSRetryInterval: s.RetryInterval, SettingJMSMaxRetryInterval: s.MaxRetryInterval, SettingJMSConcurrency: s.Concurrency} {
+		if p != nil {
+			m[setting] = strconv.FormatInt(*p, 10)
+		}
+	}
+	for setting, p := range map[Setting]*bool{SettingJMSBackoff: s.ExponentialBackoff, SettingJMSDeadLetterQueue: s.DeadLetterQueue} {
+		if p != nil {
+			m[setting] = strconv.FormatBool(*p)
+		}
+	}
+	return m
+}
+
+// JMSSender is the JMS sender channel of an integration flow as the tenant
+// holds it, with the flow's guards on SAPJMSRetries.
+type JMSSender struct {
+	// FlowID and Name are the id and name of the channel's message flow.
+	FlowID string
+	Name   string
+	// QueueName is the queue the channel consumes (QueueName_inbound).
+	QueueName string
+	// AccessType is iflow.AccessExclusive or iflow.AccessNonExclusive; ""
+	// when it is an unresolved parameter or an unexpected value. A sender
+	// without the property counts as non-exclusive (see
+	// iflow.JMSSenderSettings.Exclusive).
+	AccessType string
+	// The effective settings; nil means empty, unset or unresolved.
+	RetryInterval      *int64
+	ExponentialBackoff *bool
+	MaxRetryInterval   *int64
+	Concurrency        *int64
+	DeadLetterQueue    *bool
+	// Parameters maps each externalized setting to its parameter name.
+	Parameters map[Setting]string
+	// Absent holds the settings the channel has no property for; EditJMSSender
+	// cannot set them in place.
+	Absent map[Setting]bool
+	// Guards are the places of the flow that read SAPJMSRetries.
+	Guards []iflow.RetryGuard
+	// ExceptionSubprocesses are the flow's exception subprocesses.
+	ExceptionSubprocesses []ExceptionSubprocess
+	// Candidates are the channel values that select each JMS sender.
+	Candidates []string
+}
+
+// Settings returns the effective settings of the channel.
+func (s *JMSSender) Settings() JMSSenderSettings {
+	return JMSSenderSettings{RetryInterval: s.RetryInterval, ExponentialBackoff: s.ExponentialBackoff,
+		MaxRetryInterval: s.MaxRetryInterval, Concurrency: s.Concurrency, DeadLetterQueue: s.DeadLetterQueue}
+}
+
+// selectJMSSender picks the JMS sender selected by channel: by message flow
+// name, else by message flow id; "" selects the only one.
+func selectJMSSender(iflowID string, senders []iflow.JMSChannel, channel string) (iflow.JMSChannel, []string, error) {
+	count := map[string]int{}
+	for _, s := range senders {
+		count[s.Name]++
+	}
+	cands := make([]string, len(senders))
+	for i, s := range senders {
+		if s.Name != "" && count[s.Name] == 1 {
+			cands[i] = s.Name
+		} else {
+			cands[i] = s.ID
+		}
+	}
+	if len(senders) == 0 {
+		return iflow.JMSChannel{}, cands, fmt.Errorf("integration flow %q has %w (a message flow with ComponentType JMS and direction Sender); "+
+			"add a JMS sender adapter in Cloud Integration or set the id of a flow that consumes a JMS queue", iflowID, ErrNoJMSSender)
+	}
+	if channel == "" {
+		if len(senders) == 1 {
+			return senders[0], cands, nil
+		}
+		return iflow.JMSChannel{}, cands, &AmbiguousChannelError{IFlowID: iflowID, Candidates: cands, Adapter: "JMS"}
+	}
+	var byName, byID []iflow.JMSChannel
+	for _, s := range senders {
+		if s.Name == channel {
+			byName = append(byName, s)
+		}
+		if s.ID == channel {
+			byID = append(byID, s)
+		}
+	}
+	switch {
+	case len(byName) == 1:
+		return byName[0], cands, nil
+	case len(byID) == 1:
+		return byID[0], cands, nil
+	case len(byName) > 1 || len(byID) > 1:
+		return iflow.JMSChannel{}, cands, &AmbiguousChannelError{IFlowID: iflowID, Channel: channel, Candidates: cands, Adapter: "JMS"}
+	}
+	return iflow.JMSChannel{}, cands, &ChannelNotFoundError{IFlowID: iflowID, Channel: channel, Candidates: cands, Adapter: "JMS"}
+}
+
+func jmsChannelLabel(s iflow.JMSChannel) string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.ID
+}
+
+// JMSSender returns the JMS sender channel selected by channel (message flow
+// name or id; "" selects the only one) with its effective settings and the
+// flow's retry guards. The error matches ErrNoJMSSender for a flow without a
+// JMS sender and is an *AmbiguousChannelError or *ChannelNotFoundError when
+// channel does not select exactly one.
+func (f *Flow) JMSSender(channel string) (*JMSSender, error) {
+	snd, cands, err := selectJMSSender(f.ID, f.Artifact.JMSSenders(), channel)
+	if err != nil {
+		return nil, err
+	}
+	params := f.parameterValues()
+	st := snd.JMSSenderSettings(params)
+	out := &JMSSender{FlowID: snd.ID, Name: snd.Name, Parameters: map[Setting]string{}, Absent: map[Setting]bool{}, Candidates: cands}
+	if st.QueueName.Resolved {
+		out.QueueName = strings.TrimSpace(st.QueueName.Value)
+	}
+	if ex, known := st.Exclusive(); known {
+		out.AccessType = iflow.AccessNonExclusive
+		if ex {
+			out.AccessType = iflow.AccessExclusive
+		}
+	}
+	for _, setting := range JMSSettings() {
+		s := snd.Setting(string(setting), params)
+		if !s.Present {
+			out.Absent[setting] = true
+		}
+		if s.Externalized() {
+			out.Parameters[setting] = s.Parameter
+		}
+		value := strings.TrimSpace(s.Value)
+		if !s.Resolved || value == "" {
+			continue
+		}
+		if jmsIsBool(setting) {
+			b, ok := s.Bool()
+			if !ok {
+				return nil, fmt.Errorf("the %s of JMS sender channel %q in integration flow %q is %q, which is not a boolean; set it to true or false in Cloud Integration",
+					setting, jmsChannelLabel(snd), f.ID, value)
+			}
+			if setting == SettingJMSBackoff {
+				out.ExponentialBackoff = &b
+			} else {
+				out.DeadLetterQueue = &b
+			}
+			continue
+		}
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("the %s of JMS sender channel %q in integration flow %q is %q, which is not a whole number; set a whole number in Cloud Integration",
+				setting, jmsChannelLabel(snd), f.ID, value)
+		}
+		switch setting {
+		case SettingJMSRetryInterval:
+			out.RetryInterval = &n
+		case SettingJMSMaxRetryInterval:
+			out.MaxRetryInterval = &n
+		case SettingJMSConcurrency:
+			out.Concurrency = &n
+		}
+	}
+	configs := make(map[string]string, len(f.Configurations))
+	for k, cf := range f.Configurations {
+		configs[k] = cf.Value
+	}
+	guards, err := iflow.RetryGuards(f.Content, configs)
+	if err != nil {
+		return nil, fmt.Errorf("reading the retry guards of integration flow %q: %w", f.ID, err)
+	}
+	out.Guards = guards
+	guarded := map[string]bool{}
+	for _, g := range guards {
+		if g.Subprocess != "" {
+			guarded[g.Subprocess] = true
+		}
+	}
+	for _, sp := range f.Artifact.ExceptionSubprocesses() {
+		out.ExceptionSubprocesses = append(out.ExceptionSubprocesses, ExceptionSubprocess{
+			ID: sp.ID, Name: sp.Name, EndEvents: append([]string(nil), sp.EndEvents...), GuardsRetries: guarded[sp.ID],
+		})
+	}
+	return out, nil
+}
+
+// EditJMSSender returns the edit that gives the JMS sender channel selected
+// as in Flow.JMSSender the non-nil settings of desired. A setting that is an
+// externalized parameter {{Name}} is set through the flow's configurations
+// (default data type xsd:integer, xsd:boolean for the switches); a literal one
+// is patched in the .iflw. Booleans keep the style the flow writes them in
+// (1/0 or true/false, see iflow.FormatBool).
+//
+// With expected set (the settings the change was planned from), a desired
+// setting whose current value is neither expected nor desired fails the edit
+// with a *ChannelChangedError.
+func (f *Flow) EditJMSSender(channel string, desired JMSSenderSettings, expected *JMSSenderSettings) (*Edit, error) {
+	want := desired.values()
+	edit := &Edit{}
+	if len(want) == 0 {
+		return edit, nil
+	}
+	snd, _, err := selectJMSSender(f.ID, f.Artifact.JMSSenders(), channel)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := f.JMSSender(channel)
+	if err != nil {
+		return nil, err
+	}
+	now := cur.Settings().values()
+	if expected != nil {
+		before := expected.values()
+		var changes []string
+		for _, setting := range JMSSettings() {
+			w, ok := want[setting]
+			if !ok || now[setting] == before[setting] || now[setting] == w {
+				continue
+			}
+			changes = append(changes, fmt.Sprintf("%s: planned from %s, now %s", setting, shown(before[setting]), shown(now[setting])))
+		}
+		if len(changes) > 0 {
+			return nil, &ChannelChangedError{IFlowID: f.ID, Channel: jmsChannelLabel(snd), Changes: changes, Adapter: "JMS"}
+		}
+	}
+	literals := map[string]string{}
+	owner := map[string]Setting{}
+	wanted := map[string]string{}
+	for _, setting := range JMSSettings() {
+		w, ok := want[setting]
+		if !ok {
+			continue
+		}
+		raw, present := snd.Properties[string(setting)]
+		if name, isRef := iflow.ParameterRef(raw); isRef {
+			listed, hasListed := f.Configurations[name]
+			if prev, dup := owner[name]; dup && wanted[name] != w {
+				return nil, fmt.Errorf("the %s and %s of JMS sender channel %q in integration flow %q share the parameter %q, so they cannot get different values; "+
+					"set them to the same value or give each its own parameter in Cloud Integration", prev, setting, jmsChannelLabel(snd), f.ID, name)
+			}
+			owner[name], wanted[name] = setting, w
+			if now[setting] == w {
+				continue
+			}
+			value, dt := w, listed.DataType
+			if jmsIsBool(setting) {
+				style := listed.Value
+				if !hasListed {
+					style = f.parameterValues()[name]
+				}
+				value = iflow.FormatBool(style, w == "true")
+				if dt == "" {
+					dt = DataTypeBoolean
+				}
+			} else if dt == "" {
+				dt = DataTypeInteger
+			}
+			edit.SetParameter(Configuration{Key: name, Value: value, DataType: dt},
+				fmt.Sprintf("the %s of JMS channel %q", setting, jmsChannelLabel(snd)))
+			continue
+		}
+		if strings.Contains(raw, "{{") {
+			return nil, fmt.Errorf("the %s of JMS sender channel %q in integration flow %q is %q, which mixes text with parameters, so it cannot be set; "+
+				"set it to a literal or to a single parameter {{Name}} in Cloud Integration", setting, jmsChannelLabel(snd), f.ID, raw)
+		}
+		if !present {
+			return nil, fmt.Errorf("JMS sender channel %q in integration flow %q has no %s property, so it cannot be set in place; "+
+				"open the channel's Processing tab in Cloud Integration and save the flow once", jmsChannelLabel(snd), f.ID, setting)
+		}
+		if now[setting] == w {
+			continue
+		}
+		if jmsIsBool(setting) {
+			w = iflow.FormatBool(raw, w == "true")
+		}
+		literals[string(setting)] = w
+	}
+	if len(literals) > 0 {
+		edit.SetProperties(snd.ID, jmsChannelLabel(snd), literals)
+	}
+	return edit, nil
+}

@@ -1,0 +1,714 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
+)
+
+var (
+	_ resource.Resource                = (*jmsSenderResource)(nil)
+	_ resource.ResourceWithConfigure   = (*jmsSenderResource)(nil)
+	_ resource.ResourceWithImportState = (*jmsSenderResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*jmsSenderResource)(nil)
+)
+
+// NewJMSSenderResource returns the sapmessaging_jms_sender resource.
+func NewJMSSenderResource() resource.Resource {
+	return &jmsSenderResource{}
+}
+
+type jmsSenderResource struct {
+	data *providerData
+}
+
+type jmsSenderModel struct {
+	ID                   types.String   `tfsdk:"id"`
+	IflowID              types.String   `tfsdk:"iflow_id"`
+	Version              types.String   `tfsdk:"version"`
+	Channel              types.String   `tfsdk:"channel"`
+	RetryInterval        types.Int64    `tfsdk:"retry_interval"`
+	ExponentialBackoff   types.Bool     `tfsdk:"exponential_backoff"`
+	MaxRetryInterval     types.Int64    `tfsdk:"max_retry_interval"`
+	ConcurrentProcesses  types.Int64    `tfsdk:"concurrent_processes"`
+	DeadLetterQueue      types.Bool     `tfsdk:"dead_letter_queue"`
+	MaxRetries           types.Int64    `tfsdk:"max_retries"`
+	QueueExpirationDays  types.Int64    `tfsdk:"queue_expiration_days"`
+	Deploy               types.Bool     `tfsdk:"deploy"`
+	Timeouts             timeouts.Value `tfsdk:"timeouts"`
+	QueueName            types.String   `tfsdk:"queue_name"`
+	AccessType           types.String   `tfsdk:"access_type"`
+	RetryGuard           types.Object   `tfsdk:"retry_guard"`
+	GiveUpAfterMinutes   types.Int64    `tfsdk:"give_up_after_minutes"`
+	AttemptsBeforeExpiry types.Int64    `tfsdk:"attempts_before_expiry"`
+	DeployedVersion      types.String   `tfsdk:"deployed_version"`
+	RuntimeStatus        types.String   `tfsdk:"runtime_status"`
+	ExceptionEndEvents   types.List     `tfsdk:"exception_end_events"`
+}
+
+// retryGuardTypes are the attributes of retry_guard.
+var retryGuardTypes = map[string]attr.Type{
+	"present":    types.BoolType,
+	"kind":       types.StringType,
+	"places":     types.ListType{ElemType: types.StringType},
+	"condition":  types.StringType,
+	"operator":   types.StringType,
+	"limit_kind": types.StringType,
+	"limit":      types.Int64Type,
+}
+
+func (r *jmsSenderResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_jms_sender"
+}
+
+func (r *jmsSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	int64FromFlow := []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}
+	boolFromFlow := []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The retry settings of the JMS sender channel of one SAP Cloud Integration integration flow (iFlow), " +
+			"and its deployment. A setting that is an externalized parameter (`{{Name}}`) is set through the flow's configuration; " +
+			"a literal one is patched in the flow content, leaving everything else byte for byte. The flow is then deployed so the " +
+			"settings take effect.\n\n" +
+			"The JMS sender has **no maximum number of retries**: a message that always fails is retried until the queue's " +
+			"expiration period deletes it, unless the flow itself ends it by comparing the `SAPJMSRetries` header. The plan reads " +
+			"the flow, shows that guard in `retry_guard`, and computes `give_up_after_minutes` or `attempts_before_expiry`.\n\n" +
+			"~> **Destroy leaves the flow as it is.** Removing this resource only forgets it: the iFlow, its settings and its deployment stay.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "`IFLOW_ID`, or `IFLOW_ID,CHANNEL` when `channel` is set.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"iflow_id": schema.StringAttribute{
+				MarkdownDescription: "The ID of the integration flow. Changing it manages another flow.",
+				Required:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"version": schema.StringAttribute{
+				MarkdownDescription: "The design-time version to change and deploy. Defaults to `active`.",
+				Optional:            true,
+				Computed:            true,
+				Default:             stringdefault.StaticString("active"),
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"channel": schema.StringAttribute{
+				MarkdownDescription: "The name (or ID) of the JMS sender's message flow. Needed only when the flow has more than one JMS sender; " +
+					"the error then lists the candidates.",
+				Optional:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"retry_interval": schema.Int64Attribute{
+				CustomType: wholeNumber(1, 10080),
+				MarkdownDescription: "Retry Interval (minutes): the wait before the first retry. SAP accepts 1 to 60 for an exclusive queue " +
+					"and 1 to 10080 for a non-exclusive one. Defaults to the flow's value.",
+				Optional:      true,
+				Computed:      true,
+				PlanModifiers: int64FromFlow,
+			},
+			"exponential_backoff": schema.BoolAttribute{
+				MarkdownDescription: "Exponential Backoff: double the wait after each failed retry, up to `max_retry_interval`. Off with a retry " +
+					"interval under 10 minutes gets a warning: the receiver is then called every few minutes for as long as it fails. " +
+					"Defaults to the flow's value.",
+				Optional:      true,
+				Computed:      true,
+				PlanModifiers: boolFromFlow,
+			},
+			"max_retry_interval": schema.Int64Attribute{
+				CustomType: wholeNumber(10, 43200),
+				MarkdownDescription: "Maximum Retry Interval (minutes): the longest wait with exponential backoff. SAP accepts 10 to 180 for an " +
+					"exclusive queue and 10 to 43200 for a non-exclusive one. Defaults to the flow's value.",
+				Optional:      true,
+				Computed:      true,
+				PlanModifiers: int64FromFlow,
+			},
+			"concurrent_processes": schema.Int64Attribute{
+				CustomType: wholeNumber(1, math.MaxInt64),
+				MarkdownDescription: "Number of Concurrent Processes per worker node, non-exclusive queues only (an exclusive queue has " +
+					"exactly one consumer). SAP recommends 1 to 5. Defaults to the flow's value.",
+				Optional:      true,
+				Computed:      true,
+				PlanModifiers: int64FromFlow,
+			},
+			"dead_letter_queue": schema.BoolAttribute{
+				MarkdownDescription: "Dead-Letter Queue. " + rules.JMSDeadLetterQueueDescription + " Defaults to the flow's value.",
+				Optional:            true,
+				Computed:            true,
+				PlanModifiers:       boolFromFlow,
+			},
+			"max_retries": schema.Int64Attribute{
+				CustomType: wholeNumber(1, math.MaxInt64),
+				MarkdownDescription: "The retry limit the flow should enforce. The JMS sender has no such setting: the flow enforces it with a " +
+					"guard on `SAPJMSRetries`. The plan fails when the flow has no guard or the queue is exclusive, warns when the guard " +
+					"shows another limit, and computes `give_up_after_minutes` from it when the guard's limit is not visible.",
+				Optional: true,
+			},
+			"queue_expiration_days": schema.Int64Attribute{
+				CustomType: wholeNumber(1, rules.JMSMaxExpirationDays),
+				MarkdownDescription: "The Expiration Period (days, 1 to 180) of the JMS receiver of the flow that fills the queue: a message " +
+					"still in the queue after that many days is deleted. Defaults to `30`, SAP's default. The plan fails when " +
+					"`give_up_after_minutes` is longer.",
+				Optional: true,
+				Computed: true,
+				Default:  int64default.StaticInt64(rules.DefaultJMSExpirationDays),
+			},
+			"deploy": schema.BoolAttribute{
+				MarkdownDescription: "Whether to deploy the flow after a change and wait until it runs. Defaults to `true`; " +
+					"without a deployment the new settings do not take effect.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(true),
+			},
+			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true}),
+			"queue_name": schema.StringAttribute{
+				MarkdownDescription: "The JMS queue the sender consumes (`QueueName_inbound`).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"access_type": schema.StringAttribute{
+				MarkdownDescription: "The queue's access type: `Non-Exclusive` or `Exclusive`; null when the flow sets it through a parameter " +
+					"without a value. A sender without the setting counts as non-exclusive.",
+				Computed: true,
+			},
+			"retry_guard": schema.SingleNestedAttribute{
+				MarkdownDescription: "Where the flow compares `SAPJMSRetries`, the header that counts the retries of a message on a " +
+					"non-exclusive queue, and the limit the plan can see.",
+				Computed: true,
+				Attributes: map[string]schema.Attribute{
+					"present": schema.BoolAttribute{
+						MarkdownDescription: "Whether the flow reads `SAPJMSRetries` anywhere: a route condition, a route in an exception subprocess, or a script.",
+						Computed:            true,
+					},
+					"kind": schema.StringAttribute{
+						MarkdownDescription: "The kind of the guard whose limit is reported: `router`, `exception_subprocess` or `script`; null without a guard.",
+						Computed:            true,
+					},
+					"places": schema.ListAttribute{
+						MarkdownDescription: "The kinds of every place that reads `SAPJMSRetries`, in document order.",
+						ElementType:         types.StringType,
+						Computed:            true,
+					},
+					"condition": schema.StringAttribute{
+						MarkdownDescription: "The route's condition, or the script file name.",
+						Computed:            true,
+					},
+					"operator": schema.StringAttribute{
+						MarkdownDescription: "The comparison with `SAPJMSRetries` on the left (`>`, `>=`, `=`, …); null when none was found.",
+						Computed:            true,
+					},
+					"limit_kind": schema.StringAttribute{
+						MarkdownDescription: "What the header is compared with: `literal` (a number in the condition), `parameter` (an externalized " +
+							"parameter) or `not_visible` (a header or property set at run time, or a script).",
+						Computed: true,
+					},
+					"limit": schema.Int64Attribute{
+						MarkdownDescription: "The limit when it is visible: the literal, or the externalized parameter's value; null otherwise.",
+						Computed:            true,
+					},
+				},
+			},
+			"give_up_after_minutes": schema.Int64Attribute{
+				MarkdownDescription: "The minutes from the first failure until the retry on which the flow's guard ends the message, with the " +
+					"configured waits (doubling up to `max_retry_interval` with backoff). It uses the guard's visible limit, else " +
+					"`max_retries`; `SAPJMSRetries` counts the retries already made, so `> 5` ends the message on retry 6. Null when " +
+					"no limit applies or none is visible. Processing time and the up to one minute a due message waits for the queue's " +
+					"scheduler come on top.",
+				Computed: true,
+			},
+			"attempts_before_expiry": schema.Int64Attribute{
+				MarkdownDescription: "When no limit applies (no guard, or an exclusive queue): the executions an always-failing message gets " +
+					"(first attempt and retries) before `queue_expiration_days` ends and the message is deleted. Null when a limit applies.",
+				Computed: true,
+			},
+			"deployed_version": schema.StringAttribute{
+				MarkdownDescription: "The version of the flow that runs on the tenant.",
+				Computed:            true,
+			},
+			"runtime_status": schema.StringAttribute{
+				MarkdownDescription: "The runtime status of the flow: `STARTED`, `STARTING`, `STOPPING`, `ERROR`, or `NOT_DEPLOYED`.",
+				Computed:            true,
+			},
+			"exception_end_events": schema.ListAttribute{
+				MarkdownDescription: "How each exception subprocess of the flow ends, as `SUBPROCESS: KIND` with KIND `error`, `escalation`, " +
+					"`message` or `none`. Only an Error End hands the failure back to the JMS queue for a retry; the others end the " +
+					"message, which is then gone.",
+				ElementType:   types.StringType,
+				Computed:      true,
+				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
+			},
+		},
+	}
+}
+
+func (r *jmsSenderResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (m *jmsSenderModel) id() string {
+	if m.Channel.IsNull() || m.Channel.ValueString() == "" {
+		return m.IflowID.ValueString()
+	}
+	return m.IflowID.ValueString() + "," + m.Channel.ValueString()
+}
+
+// flowFacts is what the flow tells beyond the settings: the access type and the retry guard.
+type flowFacts struct {
+	accessType rules.Value[string]
+	guard      rules.JMSRetryGuard
+	summary    iflow.GuardSummary
+	read       bool
+}
+
+func unknownFlowFacts() flowFacts {
+	return flowFacts{accessType: rules.Unknown[string](), guard: rules.JMSRetryGuard{Present: rules.Unknown[bool](), Limit: rules.Unknown[int64]()}}
+}
+
+func factsOf(s *cpi.JMSSender) flowFacts {
+	f := flowFacts{accessType: rules.Null[string](), read: true, summary: iflow.SummarizeGuards(s.Guards)}
+	if s.AccessType != "" {
+		f.accessType = rules.Known(s.AccessType)
+	}
+	f.guard.Present = rules.Known(f.summary.Present)
+	f.guard.Limit = rules.Null[int64]()
+	if f.summary.Present {
+		f.guard.Operator = f.summary.Guard.Operator
+		if f.summary.Guard.Limit.Known {
+			f.guard.Limit = rules.Known(f.summary.Guard.Limit.Value)
+		}
+	}
+	return f
+}
+
+func (m *jmsSenderModel) ruleInput(f flowFacts) rules.JMSSender {
+	return rules.JMSSender{
+		AccessType:          f.accessType,
+		RetryInterval:       int64Value(m.RetryInterval),
+		MaxRetryInterval:    int64Value(m.MaxRetryInterval),
+		ConcurrentProcesses: int64Value(m.ConcurrentProcesses),
+		ExponentialBackoff:  boolValue(m.ExponentialBackoff),
+		DeadLetterQueue:     boolValue(m.DeadLetterQueue),
+		MaxRetries:          int64Value(m.MaxRetries),
+		ExpirationDays:      int64Value(m.QueueExpirationDays),
+		Guard:               f.guard,
+	}
+}
+
+// guardObject renders the flow's guard summary as retry_guard.
+func guardObject(f flowFacts) (types.Object, diag.Diagnostics) {
+	if !f.read {
+		return types.ObjectUnknown(retryGuardTypes), nil
+	}
+	places, d := types.ListValueFrom(context.Background(), types.StringType, append([]string{}, f.summary.Places...))
+	if d.HasError() {
+		return types.ObjectNull(retryGuardTypes), d
+	}
+	g := f.summary.Guard
+	str := func(s string) types.String {
+		if !f.summary.Present || s == "" {
+			return types.StringNull()
+		}
+		return types.StringValue(s)
+	}
+	limit := types.Int64Null()
+	if f.summary.Present && g.Limit.Known {
+		limit = types.Int64Value(g.Limit.Value)
+	}
+	return types.ObjectValue(retryGuardTypes, map[string]attr.Value{
+		"present":    types.BoolValue(f.summary.Present),
+		"kind":       str(g.Kind),
+		"places":     places,
+		"condition":  str(g.Condition),
+		"operator":   str(g.Operator),
+		"limit_kind": str(g.Limit.Kind),
+		"limit":      limit,
+	})
+}
+
+// derive sets give_up_after_minutes and attempts_before_expiry from the settings and the flow's facts.
+func (m *jmsSenderModel) derive(f flowFacts) {
+	m.GiveUpAfterMinutes, m.AttemptsBeforeExpiry = types.Int64Null(), types.Int64Null()
+	in := m.ruleInput(f)
+	if m.RetryInterval.IsUnknown() || m.ExponentialBackoff.IsUnknown() || m.MaxRetryInterval.IsUnknown() ||
+		m.QueueExpirationDays.IsUnknown() || in.AccessType.IsUnknown() || in.Guard.Present.IsUnknown() {
+		m.GiveUpAfterMinutes, m.AttemptsBeforeExpiry = types.Int64Unknown(), types.Int64Unknown()
+		return
+	}
+	sch := rules.JMSSchedule{RetryInterval: rules.DefaultJMSRetryInterval, MaxRetryInterval: rules.DefaultJMSMaxRetryInterval, ExponentialBackoff: true}
+	if p := int64Ptr(m.RetryInterval); p != nil {
+		sch.RetryInterval = *p
+	}
+	if p := int64Ptr(m.MaxRetryInterval); p != nil {
+		sch.MaxRetryInterval = *p
+	}
+	if p := boolPtr(m.ExponentialBackoff); p != nil {
+		sch.ExponentialBackoff = *p
+	}
+	days := int64(rules.DefaultJMSExpirationDays)
+	if p := int64Ptr(m.QueueExpirationDays); p != nil {
+		days = *p
+	}
+	if sch.Validate() != nil || days < 1 || days > rules.JMSMaxExpirationDays {
+		return
+	}
+	exclusive := !in.AccessType.Null && strings.EqualFold(in.AccessType.V, rules.JMSAccessExclusive)
+	if exclusive || !in.Guard.Present.V {
+		if n, err := sch.RetriesWithin(days * 24 * 60); err == nil {
+			m.AttemptsBeforeExpiry = types.Int64Value(n + 1)
+		}
+		return
+	}
+	limit := in.Guard.Limit
+	if limit.Null {
+		if m.MaxRetries.IsUnknown() {
+			m.GiveUpAfterMinutes = types.Int64Unknown()
+			return
+		}
+		limit = int64Value(m.MaxRetries)
+	}
+	if limit.Null || limit.V < 0 {
+		return
+	}
+	if t, err := sch.GiveUpMinutes(rules.JMSGuardStopRetry(limit.V, in.Guard.Operator)); err == nil {
+		m.GiveUpAfterMinutes = types.Int64Value(t)
+	}
+}
+
+// ModifyPlan reads the flow to know its access type and retry guard, applies the JMS sender
+// rules to the planned values and fills what is known before apply.
+func (r *jmsSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		resp.Diagnostics.AddWarning("The Integration Flow Stays As It Is",
+			"Destroying sapmessaging_jms_sender only removes it from the Terraform state. The iFlow, its JMS sender settings and "+
+				"its deployment stay unchanged on the tenant. Change or undeploy the flow in Cloud Integration if that is what you want.")
+		return
+	}
+	var plan jmsSenderModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !plan.IflowID.IsUnknown() && !plan.Channel.IsUnknown() {
+		plan.ID = types.StringValue(plan.id())
+	}
+	facts := unknownFlowFacts()
+	if r.data != nil && r.data.cloudIntegration != nil && !plan.IflowID.IsUnknown() && !plan.Version.IsUnknown() && !plan.Channel.IsUnknown() {
+		s, err := r.readSender(ctx, plan.IflowID.ValueString(), plan.Version.ValueString(), plan.Channel.ValueString())
+		if err != nil {
+			addJMSSenderError(&resp.Diagnostics, plan.IflowID.ValueString(), err)
+			return
+		}
+		facts = factsOf(s)
+		checkAbsentJMSSettings(&resp.Diagnostics, &plan, s)
+		plan.QueueName = types.StringValue(s.QueueName)
+		plan.AccessType = nonEmptyStringOrNull(&s.AccessType)
+		events, d := endEventList(s.ExceptionSubprocesses)
+		resp.Diagnostics.Append(d...)
+		plan.ExceptionEndEvents = events
+		appendFindings(&resp.Diagnostics, rules.CheckExceptionSubprocesses(exceptionSubprocesses(s.ExceptionSubprocesses)))
+		if req.State.Raw.IsNull() {
+			// A setting the configuration leaves out keeps the flow's value. Terraform plans the create
+			// half of a replacement with a null prior state too, so a resource moved to another flow
+			// takes that flow's values, not the old flow's.
+			if plan.RetryInterval.IsUnknown() {
+				plan.RetryInterval = int64OrNull(s.RetryInterval)
+			}
+			if plan.MaxRetryInterval.IsUnknown() {
+				plan.MaxRetryInterval = int64OrNull(s.MaxRetryInterval)
+			}
+			if plan.ConcurrentProcesses.IsUnknown() {
+				plan.ConcurrentProcesses = int64OrNull(s.Concurrency)
+			}
+			if plan.ExponentialBackoff.IsUnknown() {
+				plan.ExponentialBackoff = boolOrNull(s.ExponentialBackoff)
+			}
+			if plan.DeadLetterQueue.IsUnknown() {
+				plan.DeadLetterQueue = boolOrNull(s.DeadLetterQueue)
+			}
+		}
+	}
+	guard, d := guardObject(facts)
+	resp.Diagnostics.Append(d...)
+	plan.RetryGuard = guard
+	if !facts.read {
+		plan.AccessType = types.StringUnknown()
+	}
+	plan.derive(facts)
+	appendFindings(&resp.Diagnostics, rules.CheckJMSSender(plan.ruleInput(facts)))
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// checkAbsentJMSSettings reports, at plan, a setting the configuration changes that the channel has no
+// property for: the apply could not patch it in place.
+func checkAbsentJMSSettings(diags *diag.Diagnostics, plan *jmsSenderModel, s *cpi.JMSSender) {
+	for _, a := range []struct {
+		attr    string
+		setting cpi.Setting
+		value   attr.Value
+	}{
+		{"retry_interval", cpi.SettingJMSRetryInterval, plan.RetryInterval},
+		{"exponential_backoff", cpi.SettingJMSBackoff, plan.ExponentialBackoff},
+		{"max_retry_interval", cpi.SettingJMSMaxRetryInterval, plan.MaxRetryInterval},
+		{"concurrent_processes", cpi.SettingJMSConcurrency, plan.ConcurrentProcesses},
+		{"dead_letter_queue", cpi.SettingJMSDeadLetterQueue, plan.DeadLetterQueue},
+	} {
+		if !s.Absent[a.setting] || a.value.IsNull() || a.value.IsUnknown() {
+			continue
+		}
+		diags.AddAttributeError(path.Root(a.attr), "Setting Not In The Channel",
+			fmt.Sprintf("%s = %s cannot be applied: the JMS sender channel %q has no %s property, so there is nothing to change in place "+
+				"(an exclusive queue, for example, has no concurrent processes and no dead-letter option). "+
+				"Remove %s from the configuration, or open the channel's Processing tab in Cloud Integration and save the flow once so that it gets the setting.",
+				a.attr, a.value, channelName(s), a.setting, a.attr))
+	}
+}
+
+func channelName(s *cpi.JMSSender) string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.FlowID
+}
+
+func boolOrNull(p *bool) types.Bool {
+	if p == nil {
+		return types.BoolNull()
+	}
+	return types.BoolValue(*p)
+}
+
+// readSender reads the channel from the flow as read once in this run.
+func (r *jmsSenderResource) readSender(ctx context.Context, iflowID, version, channel string) (*cpi.JMSSender, error) {
+	f, err := r.data.flows.Flow(ctx, iflowID, version)
+	if err != nil {
+		return nil, err
+	}
+	return f.JMSSender(channel)
+}
+
+func addJMSSenderError(diags *diag.Diagnostics, iflowID string, err error) {
+	var ambiguous *cpi.AmbiguousChannelError
+	var notFound *cpi.ChannelNotFoundError
+	var changed *cpi.ChannelChangedError
+	switch {
+	case errors.As(err, &changed):
+		diags.AddError("JMS Sender Changed Since Plan",
+			fmt.Sprintf("Nothing was written: %s. Run terraform plan again to see the change, then apply the new plan.", clause(err)))
+	case errors.As(err, &ambiguous):
+		diags.AddAttributeError(path.Root("channel"), "Ambiguous JMS Sender Channel",
+			fmt.Sprintf("The iFlow %q has more than one JMS sender channel: %s. Set channel to the one whose retry settings this resource manages.",
+				iflowID, strings.Join(ambiguous.Candidates, ", ")))
+	case errors.As(err, &notFound):
+		diags.AddAttributeError(path.Root("channel"), "JMS Sender Channel Not Found",
+			fmt.Sprintf("The iFlow %q has no JMS sender channel %q; its JMS sender channels are %s. Set channel to one of them.",
+				iflowID, notFound.Channel, strings.Join(notFound.Candidates, ", ")))
+	case errors.Is(err, cpi.ErrNoJMSSender):
+		diags.AddAttributeError(path.Root("iflow_id"), "No JMS Sender Channel",
+			fmt.Sprintf("The iFlow %q has no JMS sender channel, so it consumes no JMS queue. Set iflow_id to the flow whose JMS sender "+
+				"reads the queue, or add a JMS sender adapter to this flow in Cloud Integration.", iflowID))
+	case errors.Is(err, cpi.ErrNotFound):
+		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
+			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check iflow_id and version, or create the flow first.", iflowID))
+	default:
+		diags.AddError("Cannot Read Integration Flow",
+			fmt.Sprintf("Reading the JMS sender of iFlow %q failed: %s. Check the flow and the provider's cloud_integration connection, then run the command again.", iflowID, clause(err)))
+	}
+}
+
+// read fills the model from the tenant. found is false when the flow no longer exists.
+func (r *jmsSenderResource) read(ctx context.Context, m *jmsSenderModel, diags *diag.Diagnostics) (found bool) {
+	c := r.data.cloudIntegration
+	id, version := m.IflowID.ValueString(), m.Version.ValueString()
+	s, err := r.readSender(ctx, id, version, m.Channel.ValueString())
+	if errors.Is(err, cpi.ErrNotFound) {
+		return false
+	}
+	if err != nil {
+		addJMSSenderError(diags, id, err)
+		return true
+	}
+	m.ID = types.StringValue(m.id())
+	m.RetryInterval = int64OrNull(s.RetryInterval)
+	m.ExponentialBackoff = boolOrNull(s.ExponentialBackoff)
+	m.MaxRetryInterval = int64OrNull(s.MaxRetryInterval)
+	m.ConcurrentProcesses = int64OrNull(s.Concurrency)
+	m.DeadLetterQueue = boolOrNull(s.DeadLetterQueue)
+	m.QueueName = types.StringValue(s.QueueName)
+	m.AccessType = nonEmptyStringOrNull(&s.AccessType)
+	facts := factsOf(s)
+	guard, d := guardObject(facts)
+	diags.Append(d...)
+	m.RetryGuard = guard
+	events, d := endEventList(s.ExceptionSubprocesses)
+	diags.Append(d...)
+	m.ExceptionEndEvents = events
+	if m.QueueExpirationDays.IsNull() || m.QueueExpirationDays.IsUnknown() {
+		m.QueueExpirationDays = types.Int64Value(rules.DefaultJMSExpirationDays)
+	}
+	if m.Deploy.IsNull() || m.Deploy.IsUnknown() {
+		m.Deploy = types.BoolValue(true)
+	}
+	m.derive(facts)
+	rt, err := c.RuntimeArtifact(ctx, id)
+	switch {
+	case errors.Is(err, cpi.ErrNotFound):
+		m.RuntimeStatus, m.DeployedVersion = types.StringValue("NOT_DEPLOYED"), types.StringNull()
+	case err != nil:
+		diags.AddError("Cannot Read Deployment", fmt.Sprintf("Reading the runtime state of iFlow %q failed: %s. Run the command again.", id, clause(err)))
+	default:
+		m.RuntimeStatus, m.DeployedVersion = types.StringValue(rt.Status), types.StringValue(rt.Version)
+	}
+	return true
+}
+
+// settings returns the retry settings of the model; null ones are nil.
+func (m *jmsSenderModel) settings() cpi.JMSSenderSettings {
+	return cpi.JMSSenderSettings{
+		RetryInterval:      int64Ptr(m.RetryInterval),
+		ExponentialBackoff: boolPtr(m.ExponentialBackoff),
+		MaxRetryInterval:   int64Ptr(m.MaxRetryInterval),
+		Concurrency:        int64Ptr(m.ConcurrentProcesses),
+		DeadLetterQueue:    boolPtr(m.DeadLetterQueue),
+	}
+}
+
+// write applies the plan to the flow and deploys it, through the per-flow writer shared with
+// the other channel resources (cpi.Flows): changes to one flow never undo each other. prior is
+// the state the plan was made from, nil for a create.
+func (r *jmsSenderResource) write(ctx context.Context, plan, prior *jmsSenderModel, timeout time.Duration, forceDeploy bool, diags *diag.Diagnostics) {
+	id, version, channel := plan.IflowID.ValueString(), plan.Version.ValueString(), plan.Channel.ValueString()
+	desired := plan.settings()
+	var expected *cpi.JMSSenderSettings
+	if prior != nil {
+		s := prior.settings()
+		expected = &s
+	}
+	res, err := r.data.flows.Change(ctx, id, version, cpi.Change{
+		Edit: func(f *cpi.Flow) (*cpi.Edit, error) {
+			return f.EditJMSSender(channel, desired, expected)
+		},
+		Deploy:        plan.Deploy.ValueBool(),
+		ForceDeploy:   forceDeploy,
+		DeployTimeout: timeout,
+	})
+	if err != nil {
+		addJMSSenderError(diags, id, err)
+		return
+	}
+	tflog.Debug(ctx, "JMS sender written", map[string]any{"iflow": id, "content_changed": res.ContentChanged,
+		"parameters_changed": res.ParametersChanged, "deployed": res.Deployed, "batch": res.Batch})
+	if res.DeployErr != nil {
+		diags.AddError("Deployment Failed",
+			fmt.Sprintf("The settings of iFlow %q were saved, but deploying it failed: %s. The running flow still uses its previous settings. "+
+				"Fix the cause in Cloud Integration (or raise the timeout) and apply again.", id, clause(res.DeployErr)))
+	}
+}
+
+func (r *jmsSenderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan jmsSenderModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
+		return
+	}
+	timeout, d := plan.Timeouts.Create(ctx, defaultDeployTimeout)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.write(ctx, &plan, nil, timeout, true, &resp.Diagnostics)
+	r.saveAfterWrite(ctx, &plan, &resp.Diagnostics, &resp.State)
+}
+
+func (r *jmsSenderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state jmsSenderModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
+		return
+	}
+	timeout, d := plan.Timeouts.Update(ctx, defaultDeployTimeout)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	notRunning := state.RuntimeStatus.ValueString() != "STARTED"
+	r.write(ctx, &plan, &state, timeout, notRunning, &resp.Diagnostics)
+	r.saveAfterWrite(ctx, &plan, &resp.Diagnostics, &resp.State)
+}
+
+// saveAfterWrite reads the flow back so that the state matches the tenant, also after a failure.
+func (r *jmsSenderResource) saveAfterWrite(ctx context.Context, plan *jmsSenderModel, diags *diag.Diagnostics, state stateSetter) {
+	var readDiags diag.Diagnostics
+	if !r.read(ctx, plan, &readDiags) {
+		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Disappeared",
+			"The integration flow no longer exists after writing its settings. Check whether someone deleted it, then apply again.")
+		return
+	}
+	diags.Append(readDiags...)
+	if readDiags.HasError() {
+		return
+	}
+	diags.Append(state.Set(ctx, plan)...)
+}
+
+func (r *jmsSenderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state jmsSenderModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
+		return
+	}
+	if !r.read(ctx, &state, &resp.Diagnostics) {
+		resp.Diagnostics.AddWarning("Integration Flow Not Found",
+			fmt.Sprintf("The iFlow %q no longer exists on the tenant. The state keeps its last known settings; this resource does not create flows. "+
+				"Restore the flow, or remove the resource with terraform state rm.", state.IflowID.ValueString()))
+		return
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *jmsSenderResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+	tflog.Info(ctx, "sapmessaging_jms_sender removed from state; the iFlow and its deployment stay as they are")
+}
+
+func (r *jmsSenderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id, channel, hasChannel := strings.Cut(req.ID, ",")
+	if strings.TrimSpace(id) == "" || (hasChannel && strings.TrimSpace(channel) == "") {
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("The import ID %q is not of the form IFLOW_ID or IFLOW_ID,CHANNEL: a part is empty. Use the integration flow's ID, "+
+				"followed by a comma and the JMS sender's message flow name when the flow has more than one.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("iflow_id"), id)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("version"), "active")...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deploy"), true)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("queue_expiration_days"), int64(rules.DefaultJMSExpirationDays))...)
+	if hasChannel {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("channel"), channel)...)
+	}
+}
