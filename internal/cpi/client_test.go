@@ -270,7 +270,7 @@ func TestCSRFSecondRejectionIsNotLooped(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	t.Cleanup(front.Close)
-	cfg := httpConfig(t, s)
+	cfg := httpConfig(s)
 	cfg.BaseURL = front.URL
 	c := newClient(t, cfg)
 	err := c.SetConfiguration(t.Context(), "Flow", "", "P", "2", "")
@@ -286,7 +286,7 @@ func TestCSRFSecondRejectionIsNotLooped(t *testing.T) {
 func TestUnauthorizedClient(t *testing.T) {
 	t.Parallel()
 	s := startEmulator(t, emulator.Options{})
-	cfg := httpConfig(t, s)
+	cfg := httpConfig(s)
 	cfg.ClientSecret = "wrong"
 	c := newClient(t, cfg)
 	_, err := c.GetArtifact(t.Context(), "Flow", "")
@@ -308,7 +308,7 @@ func TestStandaloneKeyFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var k cloudIntegrationKey
+	var k emulator.CloudIntegrationServiceKey
 	if err := json.Unmarshal(data, &k); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
@@ -25,7 +26,7 @@ const (
 
 // multiSenderFlow creates the flow "Flow" with n literal AMQP senders CH1..CHn (maxRetries 5), and, when
 // externalized, one more sender whose maxRetries is the parameter "Retries".
-func multiSenderFlow(t *testing.T, s *emulator.Server, n int, externalized bool) {
+func multiSenderFlow(t *testing.T, s *emulatortest.Emulator, n int, externalized bool) {
 	const id = "Flow"
 	t.Helper()
 	var senders []iflowbuild.Sender
@@ -45,7 +46,7 @@ func multiSenderFlow(t *testing.T, s *emulator.Server, n int, externalized bool)
 	}
 }
 
-func retriesOf(t *testing.T, s *emulator.Server) map[string]string {
+func retriesOf(t *testing.T, s *emulatortest.Emulator) map[string]string {
 	t.Helper()
 	const id = "Flow"
 	art, err := iflow.ReadZip(s.IFlowContent(id))

@@ -3,7 +3,6 @@ package cpi_test
 import (
 	"archive/zip"
 	"bytes"
-	"encoding/json"
 	"io"
 	"sort"
 	"testing"
@@ -11,61 +10,38 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 )
 
 // startEmulator starts an emulator on a loopback port that stops with the test.
-func startEmulator(t *testing.T, opts emulator.Options) *emulator.Server {
+func startEmulator(t *testing.T, opts emulator.Options) *emulatortest.Emulator {
 	t.Helper()
-	s := emulator.New(opts)
-	if err := s.Start("127.0.0.1:0"); err != nil {
-		t.Fatalf("starting the emulator: %v", err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
+	s := emulatortest.Start(t, opts)
 	s.SetDeployDelay(10 * time.Millisecond)
 	return s
 }
 
-// cloudIntegrationKey is the Cloud Integration service key of the emulator.
-type cloudIntegrationKey struct {
-	OAuth struct {
-		URL          string `json:"url"`
-		TokenURL     string `json:"tokenurl"`
-		ClientID     string `json:"clientid"`
-		ClientSecret string `json:"clientsecret"`
-	} `json:"oauth"`
-}
-
 // httpConfig returns the httpx configuration that the provider builds from
 // the emulator's service key, with short retry waits.
-func httpConfig(t *testing.T, s *emulator.Server) httpx.Config {
-	t.Helper()
-	var k cloudIntegrationKey
-	if err := json.Unmarshal(s.CloudIntegrationKey(), &k); err != nil {
-		t.Fatalf("service key: %v", err)
-	}
-	return httpx.Config{
-		BaseURL: k.OAuth.URL, TokenURL: k.OAuth.TokenURL, ClientID: k.OAuth.ClientID, ClientSecret: k.OAuth.ClientSecret,
-		CSRFFetchPath: cpi.CSRFFetchPath,
-		MaxRetries:    1, RetryWaitMin: time.Millisecond, RetryWaitMax: 5 * time.Millisecond,
-		RequestTimeout: 20 * time.Second,
-	}
+func httpConfig(s *emulatortest.Emulator) httpx.Config {
+	cfg := s.CloudIntegrationConfig()
+	cfg.CSRFFetchPath = cpi.CSRFFetchPath
+	cfg.MaxRetries, cfg.RetryWaitMax = 1, 5*time.Millisecond
+	cfg.RequestTimeout = 20 * time.Second
+	return cfg
 }
 
 func newClient(t *testing.T, cfg httpx.Config) *cpi.Client {
 	t.Helper()
-	h, err := httpx.New(cfg)
-	if err != nil {
-		t.Fatalf("httpx.New: %v", err)
-	}
-	return cpi.New(h)
+	return cpi.New(emulatortest.Client(t, cfg))
 }
 
 // setup starts an emulator and returns it with a client of its Cloud Integration API.
-func setup(t *testing.T, opts emulator.Options) (*emulator.Server, *cpi.Client) {
+func setup(t *testing.T, opts emulator.Options) (*emulatortest.Emulator, *cpi.Client) {
 	t.Helper()
 	s := startEmulator(t, opts)
-	return s, newClient(t, httpConfig(t, s))
+	return s, newClient(t, httpConfig(s))
 }
 
 // zipEntry is one entry of a zip archive.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
@@ -18,7 +19,7 @@ func boolOrNil(p *bool) any {
 	return *p
 }
 
-func createJMSFlow(t *testing.T, s *emulator.Server, o iflowbuild.Options) {
+func createJMSFlow(t *testing.T, s *emulatortest.Emulator, o iflowbuild.Options) {
 	t.Helper()
 	if err := s.CreateIFlow(o.Name, o.Name, "Pkg", iflowbuild.Build(o)); err != nil {
 		t.Fatal(err)

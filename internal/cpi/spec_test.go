@@ -224,7 +224,7 @@ func TestRequestsAndAnswersMatchSAPDescription(t *testing.T) {
 	t.Parallel()
 	s := startEmulator(t, emulator.Options{RequireCSRF: true})
 	vt := newSpecTransport(t, loadSpec(t, s.URL()))
-	cfg := httpConfig(t, s)
+	cfg := httpConfig(s)
 	cfg.Transport = vt
 	c := newClient(t, cfg)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -19,6 +20,36 @@ type oauthClient struct {
 	Secret   string `json:"clientsecret"`
 	// cert is the client certificate of certificate keys, issued at start.
 	cert *issued
+}
+
+// tokenService is the room of the emulated XSUAA: the OAuth clients of the
+// service keys, the token endpoint that issues their access tokens, the
+// bearer check every API runs, and, for certificate keys or
+// Options.TokenHost, the extra listener (HTTPS with mutual TLS) the token
+// endpoint answers on.
+type tokenService struct {
+	*core
+	// apiURL is the base URL of the API listener (Server.URL).
+	apiURL func() string
+
+	clients  map[string]*oauthClient // audience -> client; fixed after New
+	instance instanceInfo
+	mu       sync.Mutex // guards tokens and expired
+	tokens   map[string]tokenInfo
+	// expired holds the access tokens invalidated by token-expiry faults.
+	expired []string
+
+	ca      *CA
+	certErr error
+
+	lnMu   sync.Mutex // guards the token listener
+	srv    *http.Server
+	url    string
+	served chan struct{}
+}
+
+func newTokenService(c *core, apiURL func() string) *tokenService {
+	return &tokenService{core: c, apiURL: apiURL, clients: map[string]*oauthClient{}, tokens: map[string]tokenInfo{}, ca: c.opts.CA}
 }
 
 type tokenInfo struct {
@@ -56,7 +87,7 @@ func randomSecret() string {
 }
 
 // ensureIdentity creates whatever client or instance identity the loaded state lacks.
-func (s *Server) ensureIdentity() {
+func (s *tokenService) ensureIdentity() {
 	if s.instance.ServiceInstanceID == "" {
 		s.instance.ServiceInstanceID = randomUUID()
 	}
@@ -78,7 +109,7 @@ func (s *Server) ensureIdentity() {
 }
 
 // client returns the credentials of the OAuth client for audience.
-func (s *Server) client(audience string) oauthClient {
+func (s *tokenService) client(audience string) oauthClient {
 	if c, ok := s.clients[audience]; ok {
 		return *c
 	}
@@ -87,7 +118,7 @@ func (s *Server) client(audience string) oauthClient {
 
 // matchClient returns the audience of the client with these credentials. It
 // accepts them raw and form-decoded (RFC 6749 section 2.3.1).
-func (s *Server) matchClient(id, secret string) (string, bool) {
+func (s *tokenService) matchClient(id, secret string) (string, bool) {
 	try := func(id, secret string) (string, bool) {
 		for aud, c := range s.clients {
 			idOK := subtle.ConstantTimeCompare([]byte(id), []byte(c.ID)) == 1
@@ -109,8 +140,14 @@ func (s *Server) matchClient(id, secret string) (string, bool) {
 	return try(did, dsecret)
 }
 
+// mountTokenEndpoint registers POST /oauth/token on mux.
+func (s *tokenService) mountTokenEndpoint(mux *http.ServeMux) {
+	mux.HandleFunc("POST "+TokenPath, s.handleToken)
+	s.labels["POST "+TokenPath] = "POST " + TokenPath
+}
+
 // handleToken implements POST /oauth/token with the client credentials grant.
-func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
+func (s *tokenService) handleToken(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
 		respondJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request", "error_description": "The request body is not a valid form."})
@@ -148,7 +185,7 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 	}
 	token := randomHex(32)
 	ttl := s.opts.TokenTTL
-	s.tokMu.Lock()
+	s.mu.Lock()
 	now := s.now()
 	if len(s.tokens) > 10000 {
 		for t, info := range s.tokens {
@@ -158,7 +195,7 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.tokens[token] = tokenInfo{audience: aud, expires: now.Add(ttl)}
-	s.tokMu.Unlock()
+	s.mu.Unlock()
 	s.stats.countTokenIssued()
 
 	expiresIn := int64(ttl/time.Second) - 1
@@ -175,10 +212,10 @@ func (s *Server) handleToken(w http.ResponseWriter, r *http.Request) {
 }
 
 // ExpireTokens invalidates every issued access token; clients must fetch new ones.
-func (s *Server) ExpireTokens() {
-	s.tokMu.Lock()
+func (s *tokenService) ExpireTokens() {
+	s.mu.Lock()
 	clear(s.tokens)
-	s.tokMu.Unlock()
+	s.mu.Unlock()
 }
 
 type authResult int
@@ -192,20 +229,20 @@ const (
 
 // checkBearer checks that r carries a valid, unexpired bearer token issued to
 // the client of audience ("management", "messaging" or "cloudintegration").
-func (s *Server) checkBearer(r *http.Request, audience string) authResult {
+func (s *tokenService) checkBearer(r *http.Request, audience string) authResult {
 	h := r.Header.Get("Authorization")
 	scheme, token, ok := strings.Cut(h, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 		return authMissing
 	}
 	token = strings.TrimSpace(token)
-	s.tokMu.Lock()
+	s.mu.Lock()
 	info, found := s.tokens[token]
 	if found && !s.now().Before(info.expires) {
 		delete(s.tokens, token)
 		found = false
 	}
-	s.tokMu.Unlock()
+	s.mu.Unlock()
 	if !found {
 		return authInvalid
 	}
@@ -216,7 +253,7 @@ func (s *Server) checkBearer(r *http.Request, audience string) authResult {
 }
 
 // challenge sets the WWW-Authenticate header of a 401 answer for r.
-func (s *Server) challenge(w http.ResponseWriter, r *http.Request) {
+func (s *tokenService) challenge(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Header.Get("Authorization") == "":
 		w.Header().Set("WWW-Authenticate", `Bearer realm="emulator"`)
@@ -227,7 +264,7 @@ func (s *Server) challenge(w http.ResponseWriter, r *http.Request) {
 
 // requireAuth wraps h with the bearer check for audience. Missing, unknown or
 // expired tokens get 401 with WWW-Authenticate; a token of another client gets 403.
-func (s *Server) requireAuth(audience string, h http.HandlerFunc) http.HandlerFunc {
+func (s *tokenService) requireAuth(audience string, h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		switch s.checkBearer(r, audience) {
 		case authOK:
@@ -240,4 +277,30 @@ func (s *Server) requireAuth(audience string, h http.HandlerFunc) http.HandlerFu
 			respondMessage(w, http.StatusUnauthorized, "Full authentication is required to access this resource.")
 		}
 	}
+}
+
+// expireTokensRecorded expires all access tokens like ExpireTokens and
+// remembers them for IssuedTokens.
+func (s *tokenService) expireTokensRecorded() {
+	s.mu.Lock()
+	old := make([]string, 0, len(s.tokens))
+	for t := range s.tokens {
+		old = append(old, t)
+	}
+	clear(s.tokens)
+	s.expired = append(s.expired, old...)
+	s.mu.Unlock()
+}
+
+// IssuedTokens returns the access tokens that are valid now and those that
+// injected token-expiry faults invalidated, so that tests can check that no
+// token shows up in logs or error messages.
+func (s *tokenService) IssuedTokens() []string {
+	s.mu.Lock()
+	out := append([]string(nil), s.expired...)
+	for t := range s.tokens {
+		out = append(out, t)
+	}
+	s.mu.Unlock()
+	return out
 }

@@ -95,7 +95,7 @@ var ErrIFlowNotFound = errors.New("emulator: there is no integration flow with t
 // SetBehaviour sets how the executions of integration flow id end, from the
 // next execution on. The flow must exist in the design time workspace or
 // the runtime.
-func (s *Server) SetBehaviour(id string, b Behaviour) error {
+func (s *integrationRuntime) SetBehaviour(id string, b Behaviour) error {
 	if err := b.Validate(); err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func (s *Server) SetBehaviour(id string, b Behaviour) error {
 }
 
 // IFlowBehaviour returns the behaviour of integration flow id.
-func (s *Server) IFlowBehaviour(id string) Behaviour { return s.rt.behaviour(id) }
+func (s *integrationRuntime) IFlowBehaviour(id string) Behaviour { return s.rt.behaviour(id) }
 
 func (rt *runtimeState) behaviour(id string) Behaviour {
 	rt.mu.Lock()
@@ -126,7 +126,7 @@ func (rt *runtimeState) behaviour(id string) Behaviour {
 
 // iflowKnown reports whether integration flow id exists in the design time
 // workspace or has a runtime artifact.
-func (s *Server) iflowKnown(id string) bool {
+func (s *integrationRuntime) iflowKnown(id string) bool {
 	c := s.cpi
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -134,7 +134,7 @@ func (s *Server) iflowKnown(id string) bool {
 }
 
 // mountRuntimeControl registers the runtime's control endpoints.
-func (s *Server) mountRuntimeControl(mux *http.ServeMux) {
+func (s *integrationRuntime) mountRuntimeControl(mux *http.ServeMux) {
 	c := ControlBasePath
 	mux.HandleFunc("PUT "+c+"/iflows/{id}/behaviour", s.handlePutBehaviour)
 	mux.HandleFunc("GET "+c+"/iflows/{id}/behaviour", func(w http.ResponseWriter, r *http.Request) {
@@ -157,7 +157,7 @@ func (s *Server) mountRuntimeControl(mux *http.ServeMux) {
 	})
 }
 
-func (s *Server) handlePutBehaviour(w http.ResponseWriter, r *http.Request) {
+func (s *integrationRuntime) handlePutBehaviour(w http.ResponseWriter, r *http.Request) {
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
 	var b Behaviour
 	if err == nil {

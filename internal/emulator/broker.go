@@ -112,7 +112,7 @@ func (q *queue) room(size int) error {
 
 // deadLetterLocked moves m (already removed from its queue from) to from's dead
 // message queue, or discards it. It returns the outcome and the DMQ name or the reason.
-func (s *Server) deadLetterLocked(from *queue, m *message) (RejectOutcome, string) {
+func (s *eventMesh) deadLetterLocked(from *queue, m *message) (RejectOutcome, string) {
 	if from.settings.DeadMsgQueue == nil {
 		s.stats.countBroker(func(b *BrokerStats) { b.Discarded++ })
 		return OutcomeDiscarded, fmt.Sprintf("Queue %q has no deadMsgQueue.", from.name)
@@ -137,7 +137,7 @@ func (s *Server) deadLetterLocked(from *queue, m *message) (RejectOutcome, strin
 // sweepLocked moves messages whose TTL expired to the dead message queue (or
 // discards them). TTL applies when the queue has respectTtl true and a maxTtl.
 // It reports whether anything changed.
-func (s *Server) sweepLocked(q *queue) bool {
+func (s *eventMesh) sweepLocked(q *queue) bool {
 	st := q.settings
 	if st.RespectTTL == nil || !*st.RespectTTL || st.MaxTTL == nil || *st.MaxTTL <= 0 {
 		return false
@@ -162,7 +162,7 @@ func (s *Server) sweepLocked(q *queue) bool {
 }
 
 // sweepAll sweeps every queue and reports whether anything changed.
-func (s *Server) sweepAll() bool {
+func (s *eventMesh) sweepAll() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	changed := false
@@ -175,7 +175,7 @@ func (s *Server) sweepAll() bool {
 }
 
 // Publish enqueues a message on queue name and returns its ID.
-func (s *Server) Publish(name string, body []byte, contentType string) (string, error) {
+func (s *eventMesh) Publish(name string, body []byte, contentType string) (string, error) {
 	s.mu.Lock()
 	q, ok := s.queues[name]
 	if !ok {
@@ -191,7 +191,7 @@ func (s *Server) Publish(name string, body []byte, contentType string) (string, 
 	return id, err
 }
 
-func (s *Server) enqueueLocked(q *queue, body []byte, contentType string) (string, error) {
+func (s *eventMesh) enqueueLocked(q *queue, body []byte, contentType string) (string, error) {
 	if int64(len(body)) > q.settings.MaxMessageSizeInBytes {
 		return "", ErrMessageTooLarge
 	}
@@ -206,7 +206,7 @@ func (s *Server) enqueueLocked(q *queue, body []byte, contentType string) (strin
 
 // PublishTopic delivers a copy of the message to every queue subscribed to a
 // matching topic pattern and returns the names of those queues.
-func (s *Server) PublishTopic(topic string, body []byte, contentType string) []string {
+func (s *eventMesh) PublishTopic(topic string, body []byte, contentType string) []string {
 	s.mu.Lock()
 	var delivered []string
 	for _, q := range s.queues {
@@ -254,7 +254,7 @@ func topicMatches(pattern, topic string) bool {
 // Consume delivers the oldest available message of queue name. With qos 0 the
 // message is removed at once; with qos 1 it stays unacknowledged until Ack or
 // Reject. ok is false when no message is available.
-func (s *Server) Consume(name string, qos int) (msg Message, ok bool, err error) {
+func (s *eventMesh) Consume(name string, qos int) (msg Message, ok bool, err error) {
 	s.mu.Lock()
 	q, found := s.queues[name]
 	if !found {
@@ -296,7 +296,7 @@ func (s *Server) Consume(name string, qos int) (msg Message, ok bool, err error)
 }
 
 // Ack acknowledges the unacknowledged message id of queue name and removes it.
-func (s *Server) Ack(name, id string) error {
+func (s *eventMesh) Ack(name, id string) error {
 	s.mu.Lock()
 	q, ok := s.queues[name]
 	if !ok {
@@ -321,7 +321,7 @@ func (s *Server) Ack(name, id string) error {
 // otherwise it moves to the queue's deadMsgQueue, or is discarded without one.
 // With maxRedeliveryCount 0 (unlimited) it is redelivered until
 // Options.RedeliveryCap deliveries, then discarded with OutcomeRedeliveryCapReached.
-func (s *Server) Reject(name, id string) (RejectResult, error) {
+func (s *eventMesh) Reject(name, id string) (RejectResult, error) {
 	s.mu.Lock()
 	q, ok := s.queues[name]
 	if !ok {
@@ -346,7 +346,7 @@ func (s *Server) Reject(name, id string) (RejectResult, error) {
 // maxRedeliveryCount (or Options.RedeliveryCap when that is 0), otherwise
 // it is discarded with OutcomeRedeliveryCapReached (unlimited queues) or
 // dead-lettered. The caller holds s.mu and counts the failure itself.
-func (s *Server) rejectLocked(q *queue, i int, m *message, name string) RejectResult {
+func (s *eventMesh) rejectLocked(q *queue, i int, m *message, name string) RejectResult {
 	res := RejectResult{Queue: name, MessageID: m.ID, DeliveryCount: m.DeliveryCount}
 	limit := q.settings.MaxRedeliveryCount
 	switch {
@@ -372,7 +372,7 @@ func (s *Server) rejectLocked(q *queue, i int, m *message, name string) RejectRe
 }
 
 // Messages returns the messages of queue name in order, and whether the queue exists.
-func (s *Server) Messages(name string) ([]Message, bool) {
+func (s *eventMesh) Messages(name string) ([]Message, bool) {
 	s.mu.Lock()
 	q, ok := s.queues[name]
 	if !ok {
@@ -391,10 +391,10 @@ func (s *Server) Messages(name string) ([]Message, bool) {
 	return out, true
 }
 
-func (s *Server) mountMessaging(mux *http.ServeMux) {
+func (s *eventMesh) mountMessaging(mux *http.ServeMux) {
 	// Every messaging API operation is a POST.
 	post := func(rel string, h http.HandlerFunc) {
-		s.route(mux, http.MethodPost, MessagingBasePath+rel, http.MethodPost+" "+MessagingBasePath+rel, s.requireAuth(AudienceMessaging, h))
+		s.route(mux, http.MethodPost, MessagingBasePath+rel, http.MethodPost+" "+MessagingBasePath+rel, s.auth.requireAuth(AudienceMessaging, h))
 	}
 	post("/queues/{queue}/messages", s.handlePublish)
 	post("/topics/{topic}/messages", s.handlePublishTopic)
@@ -416,7 +416,7 @@ func parseQoS(r *http.Request) (int, error) {
 // maxPublishBody bounds what the messaging API reads; queues enforce their own size.
 const maxPublishBody = MaxMaxMessageSizeInBytes + 1
 
-func (s *Server) readMessage(w http.ResponseWriter, r *http.Request) ([]byte, string, bool) {
+func (s *eventMesh) readMessage(w http.ResponseWriter, r *http.Request) ([]byte, string, bool) {
 	if _, err := parseQoS(r); err != nil {
 		respondMessage(w, http.StatusBadRequest, err.Error())
 		return nil, "", false
@@ -435,7 +435,7 @@ func (s *Server) readMessage(w http.ResponseWriter, r *http.Request) ([]byte, st
 	return body, r.Header.Get("Content-Type"), true
 }
 
-func (s *Server) handlePublish(w http.ResponseWriter, r *http.Request) {
+func (s *eventMesh) handlePublish(w http.ResponseWriter, r *http.Request) {
 	body, ct, ok := s.readMessage(w, r)
 	if !ok {
 		return
@@ -456,7 +456,7 @@ func (s *Server) handlePublish(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) handlePublishTopic(w http.ResponseWriter, r *http.Request) {
+func (s *eventMesh) handlePublishTopic(w http.ResponseWriter, r *http.Request) {
 	body, ct, ok := s.readMessage(w, r)
 	if !ok {
 		return
@@ -470,7 +470,7 @@ func (s *Server) handlePublishTopic(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) handleConsume(w http.ResponseWriter, r *http.Request) {
+func (s *eventMesh) handleConsume(w http.ResponseWriter, r *http.Request) {
 	qos, err := parseQoS(r)
 	if err != nil {
 		respondMessage(w, http.StatusBadRequest, err.Error())
@@ -498,7 +498,7 @@ func (s *Server) handleConsume(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write([]byte(msg.Body))
 }
 
-func (s *Server) handleAck(w http.ResponseWriter, r *http.Request) {
+func (s *eventMesh) handleAck(w http.ResponseWriter, r *http.Request) {
 	name, id := r.PathValue("queue"), r.PathValue("id")
 	switch err := s.Ack(name, id); {
 	case errors.Is(err, ErrQueueNotFound):
@@ -507,5 +507,73 @@ func (s *Server) handleAck(w http.ResponseWriter, r *http.Request) {
 		respondMessage(w, http.StatusBadRequest, fmt.Sprintf("Queue %q has no unacknowledged message %q. Acknowledge the X-Message-Id of a message consumed with x-qos 1.", name, id))
 	default:
 		w.WriteHeader(http.StatusOK)
+	}
+}
+
+// countConsumer adds delta to the consumers of a queue that its consumerCount reports.
+func (s *eventMesh) countConsumer(queue string, delta int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.consumers[queue] += delta; s.consumers[queue] <= 0 {
+		delete(s.consumers, queue)
+	}
+}
+
+// Broker operations of the runtime.
+
+// releaseMessage hands an unacknowledged message back to its queue without
+// counting a rejection, as a consumer that stops does.
+func (s *eventMesh) releaseMessage(name, id string) {
+	s.mu.Lock()
+	changed := false
+	if q := s.queues[name]; q != nil {
+		if _, m := q.find(id); m != nil && m.InFlight {
+			m.InFlight = false
+			changed = true
+		}
+	}
+	s.mu.Unlock()
+	if changed {
+		s.saveState()
+	}
+}
+
+// expireLock takes back an unacknowledged message whose redelivery lock ran
+// out. The broker counts it as a failed delivery: it is delivered again
+// while its delivery count is within maxRedeliveryCount (or the emulator's
+// RedeliveryCap when unlimited), otherwise it moves to the dead message
+// queue as a rejected message does. ok is false when the message is gone.
+func (s *eventMesh) expireLock(name, id string) (res RejectResult, ok bool) {
+	s.mu.Lock()
+	q := s.queues[name]
+	if q == nil {
+		s.mu.Unlock()
+		return RejectResult{}, false
+	}
+	i, m := q.find(id)
+	if m == nil || !m.InFlight {
+		s.mu.Unlock()
+		return RejectResult{}, false
+	}
+	res = s.rejectLocked(q, i, m, name)
+	s.mu.Unlock()
+	s.saveState()
+	return res, true
+}
+
+// discardMessage removes an unacknowledged message without dead-lettering it.
+func (s *eventMesh) discardMessage(name, id string) {
+	s.mu.Lock()
+	changed := false
+	if q := s.queues[name]; q != nil {
+		if i, m := q.find(id); m != nil && m.InFlight {
+			q.remove(i)
+			s.stats.countBroker(func(b *BrokerStats) { b.Discarded++ })
+			changed = true
+		}
+	}
+	s.mu.Unlock()
+	if changed {
+		s.saveState()
 	}
 }

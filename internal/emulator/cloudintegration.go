@@ -12,6 +12,20 @@ import (
 // runtime artifact then stays STARTING for the same time again.
 const DefaultDeployDelay = 50 * time.Millisecond
 
+// cloudIntegration is the room of the Cloud Integration tenant's design time
+// and deploy API: the OData API (integration flows, their configurations,
+// deploy and undeploy, runtime artifacts, message processing logs), its CSRF
+// check and its control endpoints. The tenant's content is cpiState, under
+// its own lock; the deployed flows run in the integration runtime room,
+// which it asks to look at the deployments after each change and whose
+// processing logs it serves.
+type cloudIntegration struct {
+	*core
+	auth    *tokenService
+	cpi     *cpiState
+	runtime *integrationRuntime
+}
+
 // cpiState holds the emulated Cloud Integration tenant.
 type cpiState struct {
 	mu          sync.Mutex
@@ -79,7 +93,7 @@ func newCPIState() *cpiState {
 // mountCloudIntegration registers the Cloud Integration OData API under /api/v1.
 // One handler serves the whole API because OData key predicates such as
 // (Id='X',Version='active') do not fit mux patterns.
-func (s *Server) mountCloudIntegration(mux *http.ServeMux) {
+func (s *cloudIntegration) mountCloudIntegration(mux *http.ServeMux) {
 	base := CloudIntegrationBasePath
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 		s.route(mux, m, base, m+" "+base+"/", s.serveCPI)

@@ -8,19 +8,10 @@ import (
 	"time"
 )
 
-// mountControl registers the unauthenticated control endpoints (loopback clients only).
+// mountControl registers the unauthenticated control endpoints (loopback
+// clients only): the statistics, and each room's own.
 func (s *Server) mountControl(mux *http.ServeMux) {
 	c := ControlBasePath
-	s.mountCloudIntegrationControl(mux)
-	s.mountRuntimeControl(mux)
-	s.mountJMSControl(mux)
-	mux.HandleFunc("GET "+c+"/faults", s.handleGetFaults)
-	mux.HandleFunc("PUT "+c+"/faults", s.handlePutFaults)
-	mux.HandleFunc("POST "+c+"/faults/next", s.handleInjectNext)
-	mux.HandleFunc("DELETE "+c+"/faults", func(w http.ResponseWriter, _ *http.Request) {
-		s.ClearFaults()
-		w.WriteHeader(http.StatusNoContent)
-	})
 	mux.HandleFunc("GET "+c+"/stats", func(w http.ResponseWriter, _ *http.Request) {
 		respondJSON(w, http.StatusOK, s.Stats())
 	})
@@ -28,10 +19,39 @@ func (s *Server) mountControl(mux *http.ServeMux) {
 		s.ResetStats()
 		w.WriteHeader(http.StatusNoContent)
 	})
-	mux.HandleFunc("POST "+c+"/tokens/expire", func(w http.ResponseWriter, _ *http.Request) {
+	s.tokenService.mountControl(mux)
+	s.eventMesh.mountControl(mux)
+	s.mountCloudIntegrationControl(mux)
+	s.mountRuntimeControl(mux)
+	s.mountJMSControl(mux)
+	s.faultInjector.mountControl(mux)
+}
+
+// mountControl registers the token control endpoint: expire every token.
+func (s *tokenService) mountControl(mux *http.ServeMux) {
+	mux.HandleFunc("POST "+ControlBasePath+"/tokens/expire", func(w http.ResponseWriter, _ *http.Request) {
 		s.ExpireTokens()
 		w.WriteHeader(http.StatusNoContent)
 	})
+}
+
+// mountControl registers the fault control endpoints: the settings and the
+// queued faults.
+func (s *faultInjector) mountControl(mux *http.ServeMux) {
+	c := ControlBasePath
+	mux.HandleFunc("GET "+c+"/faults", s.handleGetFaults)
+	mux.HandleFunc("PUT "+c+"/faults", s.handlePutFaults)
+	mux.HandleFunc("POST "+c+"/faults/next", s.handleInjectNext)
+	mux.HandleFunc("DELETE "+c+"/faults", func(w http.ResponseWriter, _ *http.Request) {
+		s.ClearFaults()
+		w.WriteHeader(http.StatusNoContent)
+	})
+}
+
+// mountControl registers the Event Mesh control endpoints: readiness, and the
+// messages of a queue with the broker's rejection path.
+func (s *eventMesh) mountControl(mux *http.ServeMux) {
+	c := ControlBasePath
 	mux.HandleFunc("PUT "+c+"/readiness", s.handlePutReadiness)
 	mux.HandleFunc("GET "+c+"/queues/{queue}/messages", s.handleControlMessages)
 	mux.HandleFunc("POST "+c+"/queues/{queue}/messages/{id}/rejection", s.handleControlReject)
@@ -56,11 +76,11 @@ func (v faultsView) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-func (s *Server) handleGetFaults(w http.ResponseWriter, _ *http.Request) {
+func (s *faultInjector) handleGetFaults(w http.ResponseWriter, _ *http.Request) {
 	respondJSON(w, http.StatusOK, faultsView{Faults: s.Faults(), Pending: s.PendingFaults()})
 }
 
-func (s *Server) handlePutFaults(w http.ResponseWriter, r *http.Request) {
+func (s *faultInjector) handlePutFaults(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(w, r, 64<<10)
 	if err != nil {
 		respondMessage(w, http.StatusBadRequest, err.Error())
@@ -79,7 +99,7 @@ func (s *Server) handlePutFaults(w http.ResponseWriter, r *http.Request) {
 	respondJSON(w, http.StatusOK, faultsView{Faults: s.Faults(), Pending: s.PendingFaults()})
 }
 
-func (s *Server) handleInjectNext(w http.ResponseWriter, r *http.Request) {
+func (s *faultInjector) handleInjectNext(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(w, r, 64<<10)
 	if err != nil {
 		respondMessage(w, http.StatusBadRequest, err.Error())
@@ -96,7 +116,7 @@ func (s *Server) handleInjectNext(w http.ResponseWriter, r *http.Request) {
 	respondJSON(w, http.StatusOK, map[string]any{"pending": s.PendingFaults()})
 }
 
-func (s *Server) handlePutReadiness(w http.ResponseWriter, r *http.Request) {
+func (s *eventMesh) handlePutReadiness(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Ready      bool         `json:"ready"`
 		RetryAfter jsonDuration `json:"retryAfter"`
@@ -113,7 +133,7 @@ func (s *Server) handlePutReadiness(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) handleControlMessages(w http.ResponseWriter, r *http.Request) {
+func (s *eventMesh) handleControlMessages(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("queue")
 	msgs, ok := s.Messages(name)
 	if !ok {
@@ -123,7 +143,7 @@ func (s *Server) handleControlMessages(w http.ResponseWriter, r *http.Request) {
 	respondJSON(w, http.StatusOK, msgs)
 }
 
-func (s *Server) handleControlReject(w http.ResponseWriter, r *http.Request) {
+func (s *eventMesh) handleControlReject(w http.ResponseWriter, r *http.Request) {
 	name, id := r.PathValue("queue"), r.PathValue("id")
 	res, err := s.Reject(name, id)
 	switch {

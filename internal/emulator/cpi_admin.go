@@ -27,7 +27,7 @@ type DeployedIFlow struct {
 
 // CreateIFlow creates the integration flow id in package pkg from an iFlow
 // archive, replacing a flow with the same id. The archive must hold an .iflw.
-func (s *Server) CreateIFlow(id, name, pkg string, zip []byte) error {
+func (s *cloudIntegration) CreateIFlow(id, name, pkg string, zip []byte) error {
 	if strings.TrimSpace(id) == "" {
 		return errors.New("emulator: the integration flow id is empty; set an id")
 	}
@@ -52,7 +52,7 @@ func (s *Server) CreateIFlow(id, name, pkg string, zip []byte) error {
 
 // IFlowContent returns the current archive of integration flow id, or nil
 // when there is no such flow.
-func (s *Server) IFlowContent(id string) []byte {
+func (s *cloudIntegration) IFlowContent(id string) []byte {
 	c := s.cpi
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -64,7 +64,7 @@ func (s *Server) IFlowContent(id string) []byte {
 
 // IFlowConfigurations returns the externalized parameter values of
 // integration flow id, and false when there is no such flow.
-func (s *Server) IFlowConfigurations(id string) (map[string]string, bool) {
+func (s *cloudIntegration) IFlowConfigurations(id string) (map[string]string, bool) {
 	c := s.cpi
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -86,7 +86,7 @@ func (s *Server) IFlowConfigurations(id string) (map[string]string, bool) {
 // SetConfigurationValue changes one externalized parameter of integration
 // flow id out of band, as a user in the Cloud Integration UI would. Unknown
 // keys are added.
-func (s *Server) SetConfigurationValue(id, key, value string) error {
+func (s *cloudIntegration) SetConfigurationValue(id, key, value string) error {
 	c := s.cpi
 	c.mu.Lock()
 	f := c.iflows[id]
@@ -105,7 +105,7 @@ func (s *Server) SetConfigurationValue(id, key, value string) error {
 
 // DeleteIFlow deletes integration flow id from the design time workspace;
 // a deployed runtime artifact stays. It reports whether the flow existed.
-func (s *Server) DeleteIFlow(id string) bool {
+func (s *cloudIntegration) DeleteIFlow(id string) bool {
 	c := s.cpi
 	c.mu.Lock()
 	_, ok := c.iflows[id]
@@ -119,7 +119,7 @@ func (s *Server) DeleteIFlow(id string) bool {
 
 // FailNextDeploy makes the next deploy of integration flow id end with task
 // status FAIL and runtime status ERROR, with errorText as error information.
-func (s *Server) FailNextDeploy(id, errorText string) {
+func (s *cloudIntegration) FailNextDeploy(id, errorText string) {
 	if errorText == "" {
 		errorText = "Deployment failed."
 	}
@@ -131,7 +131,7 @@ func (s *Server) FailNextDeploy(id, errorText string) {
 
 // SetDeployDelay sets how long a deploy stays DEPLOYING; the runtime then
 // stays STARTING as long again. Zero makes deploys finish at once.
-func (s *Server) SetDeployDelay(d time.Duration) {
+func (s *cloudIntegration) SetDeployDelay(d time.Duration) {
 	if d < 0 {
 		d = 0
 	}
@@ -143,7 +143,7 @@ func (s *Server) SetDeployDelay(d time.Duration) {
 
 // Deployed returns what the runtime of integration flow id runs, and false
 // when nothing is deployed.
-func (s *Server) Deployed(id string) (DeployedIFlow, bool) {
+func (s *cloudIntegration) Deployed(id string) (DeployedIFlow, bool) {
 	c := s.cpi
 	now := s.now()
 	c.mu.Lock()
@@ -158,11 +158,11 @@ func (s *Server) Deployed(id string) (DeployedIFlow, bool) {
 
 // InvalidateCSRFTokens forgets every Cloud Integration session, so that
 // clients must fetch a new CSRF token.
-func (s *Server) InvalidateCSRFTokens() { s.cpi.invalidateCSRF() }
+func (s *cloudIntegration) InvalidateCSRFTokens() { s.cpi.invalidateCSRF() }
 
 // mountCloudIntegrationControl registers the Cloud Integration control
 // endpoints under /emulator/v1 on the control mux.
-func (s *Server) mountCloudIntegrationControl(mux *http.ServeMux) {
+func (s *cloudIntegration) mountCloudIntegrationControl(mux *http.ServeMux) {
 	c := ControlBasePath
 	mux.HandleFunc("PUT "+c+"/iflows/{id}", s.handleControlPutIFlow)
 	mux.HandleFunc("DELETE "+c+"/iflows/{id}", func(w http.ResponseWriter, r *http.Request) {
@@ -219,7 +219,7 @@ func readControlJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 	return true
 }
 
-func (s *Server) handleControlPutIFlow(w http.ResponseWriter, r *http.Request) {
+func (s *cloudIntegration) handleControlPutIFlow(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Name      string `json:"name"`
 		PackageID string `json:"packageId"`
@@ -240,7 +240,7 @@ func (s *Server) handleControlPutIFlow(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) handleControlSetConfiguration(w http.ResponseWriter, r *http.Request) {
+func (s *cloudIntegration) handleControlSetConfiguration(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Value *string `json:"value"`
 	}
@@ -258,7 +258,7 @@ func (s *Server) handleControlSetConfiguration(w http.ResponseWriter, r *http.Re
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) handleControlFailNextDeploy(w http.ResponseWriter, r *http.Request) {
+func (s *cloudIntegration) handleControlFailNextDeploy(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Error string `json:"error"`
 	}
@@ -269,7 +269,7 @@ func (s *Server) handleControlFailNextDeploy(w http.ResponseWriter, r *http.Requ
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) handleControlDeployDelay(w http.ResponseWriter, r *http.Request) {
+func (s *cloudIntegration) handleControlDeployDelay(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Delay string `json:"delay"`
 	}

@@ -52,15 +52,15 @@ func cpiIsWrite(method string) bool {
 }
 
 // serveCPI is the single handler of the Cloud Integration API.
-func (s *Server) serveCPI(w http.ResponseWriter, r *http.Request) {
-	switch s.checkBearer(r, AudienceCloudIntegration) {
+func (s *cloudIntegration) serveCPI(w http.ResponseWriter, r *http.Request) {
+	switch s.auth.checkBearer(r, AudienceCloudIntegration) {
 	case authOK:
 	case authWrongAudience:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="emulator", error="insufficient_scope"`)
 		respondODataError(w, http.StatusForbidden, "The access token was issued to a client that may not call this API; use the credentials of the Cloud Integration service key.")
 		return
 	default:
-		s.challenge(w, r)
+		s.auth.challenge(w, r)
 		respondODataError(w, http.StatusUnauthorized, "Full authentication is required to access this resource.")
 		return
 	}
@@ -114,7 +114,7 @@ func (s *Server) serveCPI(w http.ResponseWriter, r *http.Request) {
 	case cpiOpGetMPL:
 		s.cpiGetMPL(w, r, req)
 	default:
-		if !s.serveJMS(w, r, req) { // jms.go
+		if !s.runtime.serveJMS(w, r, req) { // jms.go
 			respondODataError(w, http.StatusNotFound, "Resource not found.")
 		}
 	}
@@ -167,7 +167,7 @@ func cpiBaseURI(r *http.Request) string {
 	return "http://" + r.Host + CloudIntegrationBasePath
 }
 
-func (s *Server) cpiRoot(w http.ResponseWriter, _ *http.Request) {
+func (s *cloudIntegration) cpiRoot(w http.ResponseWriter, _ *http.Request) {
 	respondOData(w, http.StatusOK, map[string]any{"EntitySets": []string{
 		cpiStatusSet, "Configurations", cpiDesigntimeSet, cpiRuntimeSet, "RuntimeArtifactErrorInformations", mplSet,
 	}})
@@ -269,12 +269,12 @@ func (t *cpiTask) status(now time.Time) string {
 	return cpiTaskSuccess
 }
 
-func (s *Server) runtimeView(base, id string, d *cpiDeployment, now time.Time) cpiRuntimeJSON {
+func (s *cloudIntegration) runtimeView(base, id string, d *cpiDeployment, now time.Time) cpiRuntimeJSON {
 	uri := base + "/" + cpiRuntimeSet + "(" + odataLiteral(id) + ")"
 	return cpiRuntimeJSON{
 		Metadata: cpiMetadataJSON{ID: uri, URI: uri, Type: cpiEntityPrefix + "IntegrationRuntimeArtifact"},
 		ID:       id, Version: d.Version, Name: d.Name, Type: cpiTypeIFlow,
-		DeployedBy: s.client(AudienceCloudIntegration).ID, DeployedOn: odataDate(d.DeployedOn),
+		DeployedBy: s.auth.client(AudienceCloudIntegration).ID, DeployedOn: odataDate(d.DeployedOn),
 		Status: d.status(now), ErrorInformation: cpiDeferred(uri + "/ErrorInformation"),
 	}
 }
@@ -309,7 +309,7 @@ func cpiNotFoundDesigntime(w http.ResponseWriter) {
 	respondODataError(w, http.StatusNotFound, "Integration design time artifact not found")
 }
 
-func (s *Server) cpiListDesigntime(w http.ResponseWriter, r *http.Request) {
+func (s *cloudIntegration) cpiListDesigntime(w http.ResponseWriter, r *http.Request) {
 	c := s.cpi
 	c.mu.Lock()
 	ids := make([]string, 0, len(c.iflows))
@@ -325,7 +325,7 @@ func (s *Server) cpiListDesigntime(w http.ResponseWriter, r *http.Request) {
 	respondOData(w, http.StatusOK, map[string]any{"results": out})
 }
 
-func (s *Server) cpiGetDesigntime(w http.ResponseWriter, r *http.Request, req cpiRequest) {
+func (s *cloudIntegration) cpiGetDesigntime(w http.ResponseWriter, r *http.Request, req cpiRequest) {
 	c := s.cpi
 	c.mu.Lock()
 	f := c.iflowLocked(req.id, req.version)
@@ -420,7 +420,7 @@ func badIFlowName(name string) string {
 	return ""
 }
 
-func (s *Server) cpiCreateDesigntime(w http.ResponseWriter, r *http.Request) {
+func (s *cloudIntegration) cpiCreateDesigntime(w http.ResponseWriter, r *http.Request) {
 	m, ok := readCPIBody(w, r)
 	if !ok {
 		return
@@ -474,7 +474,7 @@ func (s *Server) cpiCreateDesigntime(w http.ResponseWriter, r *http.Request) {
 	respondOData(w, http.StatusCreated, v)
 }
 
-func (s *Server) cpiUpdateDesigntime(w http.ResponseWriter, r *http.Request, req cpiRequest) {
+func (s *cloudIntegration) cpiUpdateDesigntime(w http.ResponseWriter, r *http.Request, req cpiRequest) {
 	m, ok := readCPIBody(w, r)
 	if !ok {
 		return
@@ -535,7 +535,7 @@ func (s *Server) cpiUpdateDesigntime(w http.ResponseWriter, r *http.Request, req
 	w.WriteHeader(http.StatusOK)
 }
 
-func (s *Server) cpiDeleteDesigntime(w http.ResponseWriter, req cpiRequest) {
+func (s *cloudIntegration) cpiDeleteDesigntime(w http.ResponseWriter, req cpiRequest) {
 	c := s.cpi
 	c.mu.Lock()
 	f := c.iflowLocked(req.id, req.version)
@@ -551,7 +551,7 @@ func (s *Server) cpiDeleteDesigntime(w http.ResponseWriter, req cpiRequest) {
 	w.WriteHeader(http.StatusOK)
 }
 
-func (s *Server) cpiGetContent(w http.ResponseWriter, req cpiRequest) {
+func (s *cloudIntegration) cpiGetContent(w http.ResponseWriter, req cpiRequest) {
 	c := s.cpi
 	c.mu.Lock()
 	var content []byte
@@ -604,7 +604,7 @@ func (f *cpiIFlow) configurations() ([]cpiConfiguration, error) {
 	return out, nil
 }
 
-func (s *Server) cpiGetConfigurations(w http.ResponseWriter, r *http.Request, req cpiRequest) {
+func (s *cloudIntegration) cpiGetConfigurations(w http.ResponseWriter, r *http.Request, req cpiRequest) {
 	c := s.cpi
 	c.mu.Lock()
 	f := c.iflowLocked(req.id, req.version)
@@ -663,7 +663,7 @@ func (f *cpiIFlow) setParameter(key, value, dataType string, requireKnown bool) 
 	return true, nil
 }
 
-func (s *Server) cpiSetConfiguration(w http.ResponseWriter, r *http.Request, req cpiRequest) {
+func (s *cloudIntegration) cpiSetConfiguration(w http.ResponseWriter, r *http.Request, req cpiRequest) {
 	m, ok := readCPIBody(w, r)
 	if !ok {
 		return
@@ -696,7 +696,7 @@ func (s *Server) cpiSetConfiguration(w http.ResponseWriter, r *http.Request, req
 	w.WriteHeader(http.StatusAccepted)
 }
 
-func (s *Server) cpiDeploy(w http.ResponseWriter, req cpiRequest) {
+func (s *cloudIntegration) cpiDeploy(w http.ResponseWriter, req cpiRequest) {
 	c := s.cpi
 	now := s.now()
 	c.mu.Lock()
@@ -733,7 +733,7 @@ func (s *Server) cpiDeploy(w http.ResponseWriter, req cpiRequest) {
 	}
 	c.mu.Unlock()
 	s.saveState()
-	s.kickRuntime()
+	s.runtime.kickRuntime()
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusAccepted)
 	_, _ = io.WriteString(w, task.ID)
@@ -754,7 +754,7 @@ func (c *cpiState) pruneTasksLocked() {
 	}
 }
 
-func (s *Server) cpiDeployStatus(w http.ResponseWriter, r *http.Request, req cpiRequest) {
+func (s *cloudIntegration) cpiDeployStatus(w http.ResponseWriter, r *http.Request, req cpiRequest) {
 	c := s.cpi
 	now := s.now()
 	c.mu.Lock()
@@ -775,7 +775,7 @@ func (s *Server) cpiDeployStatus(w http.ResponseWriter, r *http.Request, req cpi
 	})
 }
 
-func (s *Server) cpiListRuntime(w http.ResponseWriter, r *http.Request) {
+func (s *cloudIntegration) cpiListRuntime(w http.ResponseWriter, r *http.Request) {
 	c := s.cpi
 	now := s.now()
 	c.mu.Lock()
@@ -798,7 +798,7 @@ func cpiNotDeployed(w http.ResponseWriter) {
 	respondODataError(w, http.StatusNotFound, "Requested entity could not be found.")
 }
 
-func (s *Server) cpiGetRuntime(w http.ResponseWriter, r *http.Request, req cpiRequest) {
+func (s *cloudIntegration) cpiGetRuntime(w http.ResponseWriter, r *http.Request, req cpiRequest) {
 	c := s.cpi
 	now := s.now()
 	c.mu.Lock()
@@ -815,7 +815,7 @@ func (s *Server) cpiGetRuntime(w http.ResponseWriter, r *http.Request, req cpiRe
 	respondOData(w, http.StatusOK, v)
 }
 
-func (s *Server) cpiUndeploy(w http.ResponseWriter, req cpiRequest) {
+func (s *cloudIntegration) cpiUndeploy(w http.ResponseWriter, req cpiRequest) {
 	c := s.cpi
 	c.mu.Lock()
 	rt := c.runtimes[req.id]
@@ -827,7 +827,7 @@ func (s *Server) cpiUndeploy(w http.ResponseWriter, req cpiRequest) {
 		return
 	}
 	s.saveState()
-	s.kickRuntime()
+	s.runtime.kickRuntime()
 	w.WriteHeader(http.StatusAccepted)
 }
 
@@ -844,7 +844,7 @@ type cpiErrorInformation struct {
 	ChildInstances        []any    `json:"childInstances"`
 }
 
-func (s *Server) cpiRuntimeError(w http.ResponseWriter, req cpiRequest) {
+func (s *cloudIntegration) cpiRuntimeError(w http.ResponseWriter, req cpiRequest) {
 	c := s.cpi
 	now := s.now()
 	c.mu.Lock()

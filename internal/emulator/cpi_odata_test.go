@@ -193,10 +193,10 @@ func TestCPIControlEndpoints(t *testing.T) {
 	if st, _ := call("DELETE", "/iflows/Flow", nil); st != http.StatusNotFound {
 		t.Fatalf("second DELETE: %d", st)
 	}
-	s.cpi.mu.Lock()
-	failText := s.cpi.failNext["Flow"]
-	delay := s.cpi.deployDelay
-	s.cpi.mu.Unlock()
+	s.cloudIntegration.cpi.mu.Lock()
+	failText := s.cloudIntegration.cpi.failNext["Flow"]
+	delay := s.cloudIntegration.cpi.deployDelay
+	s.cloudIntegration.cpi.mu.Unlock()
 	if failText != "boom" || delay.Milliseconds() != 5 {
 		t.Fatalf("fail text %q, delay %v", failText, delay)
 	}

@@ -25,6 +25,36 @@
 // network access. Control endpoints under /emulator/v1 expose the fault settings,
 // the statistics and the broker's rejection path.
 //
+// # Rooms
+//
+// The package has one part, a room, per emulated product. Each room owns its
+// state, the lock that guards it, its HTTP handlers and its control
+// endpoints; rooms reach each other only through the fields they are given
+// at New. Server only wires the rooms and serves them, and the rooms'
+// exported methods are Server's through embedding.
+//
+//	| Room               | Owns                                                                 | Lock                     | Files |
+//	|--------------------|----------------------------------------------------------------------|--------------------------|-------|
+//	| tokenService       | OAuth clients, issued and expired tokens, the token endpoint, the bearer check of every API, the CA and the HTTPS (mutual TLS) or Options.TokenHost listener | tokenService.mu, lnMu | auth.go, tls.go |
+//	| eventMesh          | queues with messages and subscriptions, flow consumer counts, readiness; the management and messaging APIs and the broker the deployed flows consume through | eventMesh.mu | management.go, broker.go |
+//	| cloudIntegration   | the tenant's design time and deployments (cpiState), the OData API with its CSRF check, the deploy API, the processing-log endpoints | cpiState.mu | cloudintegration.go, cpi_handlers.go, cpi_admin.go, cpi_odata.go, mpl.go |
+//	| integrationRuntime | the deployed flows: AMQP sender consumers, behaviours, message runs, processing logs, statistics; the JMS broker (tenant limits, monitoring API) and the JMS sender consumers | runtimeState.mu, jmsState.mu | runtime.go, behaviour.go, jms.go, jms_runtime.go |
+//	| faultInjector      | the middleware around all rooms: route labels, request counts, injected faults, held-back answers | faultState.mu | faults.go |
+//
+// What every room shares is core (core.go): the options, the clock, the
+// log, the statistics, the route labels and the state file save. Server
+// (server.go) creates the rooms, mounts their routes on the API and control
+// muxes, runs the listeners and writes the state file (state.go) from the
+// rooms' parts, in the same format as before the rooms.
+//
+// A new emulated endpoint goes into the room of its product: its handler is
+// a method of the room, registered by the room's mount function, guarded by
+// the room's lock, and it reaches another product only through the room
+// fields (for example the runtime's broker). A new product gets a room of
+// its own, wired in New.
+//
+// Tests start an emulator with internal/emulator/emulatortest.
+//
 // # Enforced limits and behaviours
 //
 // The emulator is never more lenient than SAP documents. Each limit or

@@ -193,6 +193,23 @@ func (d *jsonDuration) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// faultInjector is the middleware around every emulated API: it labels and
+// counts each request for the statistics and can inject a fault (429, 5xx,
+// a dropped connection, a slow answer, an expired token, a lost response)
+// before the request reaches its room, or hold an Event Mesh management
+// answer back. Its settings and queued faults are faultState, under their
+// own lock.
+type faultInjector struct {
+	*core
+	tokens *tokenService
+	// mux routes the API requests to the rooms.
+	mux *http.ServeMux
+	// opLabel names a request by its operation where the mux pattern does
+	// not (the Cloud Integration OData API); "" leaves it to the pattern.
+	opLabel func(*http.Request) string
+	faults  faultState
+}
+
 // faultState holds the fault settings, the queue of forced faults and the random source.
 type faultState struct {
 	mu      sync.Mutex
@@ -203,8 +220,6 @@ type faultState struct {
 	rng    *rand.Rand
 	// seen counts the requests that could take a fault since the last set.
 	seen int64
-	// expired holds the access tokens invalidated by token-expiry faults.
-	expired []string
 }
 
 func (fs *faultState) set(f Faults) {
@@ -286,26 +301,28 @@ func (fs *faultState) pick(tokenEndpoint bool, route string) (FaultKind, bool) {
 }
 
 // SetFaults replaces the fault settings and reseeds the random source.
-func (s *Server) SetFaults(f Faults) { s.faults.set(f) }
+func (s *faultInjector) SetFaults(f Faults) { s.faults.set(f) }
 
 // Faults returns the fault settings in force.
-func (s *Server) Faults() Faults { return s.faults.get() }
+func (s *faultInjector) Faults() Faults { return s.faults.get() }
 
 // InjectNext queues faults for the next API requests, one fault per request in
 // order, regardless of Faults.Rate. Control requests never take one, and token
 // requests only when Faults.IncludeTokenEndpoint is set.
-func (s *Server) InjectNext(kinds ...FaultKind) { s.faults.push(kinds...) }
+func (s *faultInjector) InjectNext(kinds ...FaultKind) { s.faults.push(kinds...) }
 
 // InjectNextOn queues faults for the next requests of one route, named as in
 // Stats.Routes (for example "PUT /queues/{queue}"), one fault per request in
 // order; other requests are not affected.
-func (s *Server) InjectNextOn(route string, kinds ...FaultKind) { s.faults.pushOn(route, kinds...) }
+func (s *faultInjector) InjectNextOn(route string, kinds ...FaultKind) {
+	s.faults.pushOn(route, kinds...)
+}
 
 // PendingFaults returns the faults queued by InjectNext that no request took yet.
-func (s *Server) PendingFaults() []FaultKind { return s.faults.queued() }
+func (s *faultInjector) PendingFaults() []FaultKind { return s.faults.queued() }
 
 // ClearFaults turns random faults and latency off and drops queued faults.
-func (s *Server) ClearFaults() {
+func (s *faultInjector) ClearFaults() {
 	s.faults.set(Faults{})
 	s.faults.mu.Lock()
 	s.faults.pending = nil
@@ -314,7 +331,7 @@ func (s *Server) ClearFaults() {
 }
 
 // applyFault carries out kind and reports whether the request is finished.
-func (s *Server) applyFault(kind FaultKind, f Faults, w http.ResponseWriter, r *http.Request) bool {
+func (s *faultInjector) applyFault(kind FaultKind, f Faults, w http.ResponseWriter, r *http.Request) bool {
 	switch kind {
 	case Fault429:
 		ra := f.RetryAfter
@@ -347,7 +364,7 @@ func (s *Server) applyFault(kind FaultKind, f Faults, w http.ResponseWriter, r *
 		}
 		return !sleepCtx(r.Context(), d)
 	case FaultTokenExpiry:
-		s.expireTokensRecorded()
+		s.tokens.expireTokensRecorded()
 		return false
 	case FaultLostResponse:
 		s.mux.ServeHTTP(&discardWriter{header: http.Header{}}, r)
@@ -369,36 +386,6 @@ type discardWriter struct {
 func (d *discardWriter) Header() http.Header         { return d.header }
 func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (d *discardWriter) WriteHeader(int)             {}
-
-// expireTokensRecorded expires all access tokens like ExpireTokens and
-// remembers them for IssuedTokens.
-func (s *Server) expireTokensRecorded() {
-	s.tokMu.Lock()
-	old := make([]string, 0, len(s.tokens))
-	for t := range s.tokens {
-		old = append(old, t)
-	}
-	clear(s.tokens)
-	s.tokMu.Unlock()
-	s.faults.mu.Lock()
-	s.faults.expired = append(s.faults.expired, old...)
-	s.faults.mu.Unlock()
-}
-
-// IssuedTokens returns the access tokens that are valid now and those that
-// injected token-expiry faults invalidated, so that tests can check that no
-// token shows up in logs or error messages.
-func (s *Server) IssuedTokens() []string {
-	s.faults.mu.Lock()
-	out := append([]string(nil), s.faults.expired...)
-	s.faults.mu.Unlock()
-	s.tokMu.Lock()
-	for t := range s.tokens {
-		out = append(out, t)
-	}
-	s.tokMu.Unlock()
-	return out
-}
 
 // BrokerStats count what the broker did with messages.
 type BrokerStats struct {

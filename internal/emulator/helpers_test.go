@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 )
 
 const mgmt = emulator.ManagementBasePath
@@ -19,51 +20,12 @@ const mgmt = emulator.ManagementBasePath
 // start creates and starts an emulator that is closed when the test ends.
 func start(t *testing.T, opts emulator.Options) *emulator.Server {
 	t.Helper()
-	s := emulator.New(opts)
-	if err := s.Start("127.0.0.1:0"); err != nil {
-		t.Fatalf("Start: %v", err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	return s
+	return emulatortest.Start(t, opts).Server
 }
 
-type oa2 struct {
-	ClientID      string `json:"clientid"`
-	ClientSecret  string `json:"clientsecret"`
-	GrantType     string `json:"granttype"`
-	TokenEndpoint string `json:"tokenendpoint"`
-}
-
-type emKey struct {
-	Management []struct {
-		URI string `json:"uri"`
-		OA2 oa2    `json:"oa2"`
-	} `json:"management"`
-	Messaging []struct {
-		Broker struct {
-			Type string `json:"type"`
-		} `json:"broker"`
-		Protocol []string `json:"protocol"`
-		URI      string   `json:"uri"`
-		OA2      oa2      `json:"oa2"`
-	} `json:"messaging"`
-	Namespace         string `json:"namespace"`
-	ServiceInstanceID string `json:"serviceinstanceid"`
-	XSAppName         string `json:"xsappname"`
-}
-
-type cpiKey struct {
-	OAuth struct {
-		URL          string `json:"url"`
-		TokenURL     string `json:"tokenurl"`
-		ClientID     string `json:"clientid"`
-		ClientSecret string `json:"clientsecret"`
-	} `json:"oauth"`
-}
-
-func eventMeshKey(t *testing.T, s *emulator.Server) emKey {
+func eventMeshKey(t *testing.T, s *emulator.Server) emulator.EventMeshServiceKey {
 	t.Helper()
-	var k emKey
+	var k emulator.EventMeshServiceKey
 	if err := json.Unmarshal(s.EventMeshKey(), &k); err != nil {
 		t.Fatalf("event mesh key: %v", err)
 	}
@@ -84,7 +46,7 @@ func creds(t *testing.T, s *emulator.Server, audience string) (id, secret string
 		k := eventMeshKey(t, s).Messaging[0].OA2
 		return k.ClientID, k.ClientSecret
 	default:
-		var k cpiKey
+		var k emulator.CloudIntegrationServiceKey
 		if err := json.Unmarshal(s.CloudIntegrationKey(), &k); err != nil {
 			t.Fatal(err)
 		}

@@ -141,7 +141,7 @@ func (j *jmsState) now() time.Time {
 }
 
 // JMSNow returns the emulator's JMS clock (see Options.JMSMinute).
-func (s *Server) JMSNow() time.Time { return s.jms.now() }
+func (s *integrationRuntime) JMSNow() time.Time { return s.jms.now() }
 
 func (j *jmsState) usedLocked() int64 {
 	var n int64
@@ -204,7 +204,7 @@ type JMSMessageInput struct {
 
 // PutJMSMessage stores a message on JMS queue name, as a JMS receiver
 // channel does, and returns its id.
-func (s *Server) PutJMSMessage(name string, in JMSMessageInput) (string, error) {
+func (s *integrationRuntime) PutJMSMessage(name string, in JMSMessageInput) (string, error) {
 	if in.ExpirationDays == 0 {
 		in.ExpirationDays = DefaultJMSExpirationDays
 	}
@@ -247,7 +247,7 @@ func (s *Server) PutJMSMessage(name string, in JMSMessageInput) (string, error) 
 // SetJMSQueueActive stops (active false) or starts a queue, as the monitor's
 // Stop and Start do [SAP "Managing Queues", f116962]. A stopped queue keeps
 // its messages and is not consumed.
-func (s *Server) SetJMSQueueActive(name string, active bool) error {
+func (s *integrationRuntime) SetJMSQueueActive(name string, active bool) error {
 	j := s.jms
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -271,7 +271,7 @@ type jmsExpired struct {
 // expireLocked deletes the messages past their expiration whose next
 // execution falls after it (or that nothing consumes): SAP deletes a message automatically at its
 // "Retain Until" date [SAP "Managing Messages Stored in Queues", 6733197].
-func (j *jmsState) expireLocked(s *Server, now time.Time) {
+func (j *jmsState) expireLocked(s *integrationRuntime, now time.Time) {
 	var gone []jmsExpired
 	for _, q := range j.queues {
 		keep := q.msgs[:0]
@@ -353,7 +353,7 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func (s *Server) jmsBrokerEntity(r *http.Request, expand map[string]bool) map[string]any {
+func (s *integrationRuntime) jmsBrokerEntity(r *http.Request, expand map[string]bool) map[string]any {
 	j := s.jms
 	base := cpiBaseURI(r)
 	uri := base + "/JmsBrokers('" + jmsBrokerKey + "')"
@@ -421,7 +421,7 @@ func (j *jmsState) sortedQueueNamesLocked() []string {
 	return names
 }
 
-func (s *Server) jmsQueueEntityLocked(base string, q *jmsQueue) map[string]any {
+func (s *integrationRuntime) jmsQueueEntityLocked(base string, q *jmsQueue) map[string]any {
 	uri := base + "/Queues('" + odataEscape(q.name) + "')"
 	size := q.size()
 	return map[string]any{
@@ -489,7 +489,7 @@ func matchJMS(segs []odataSegment) (cpiRequest, bool) {
 
 // serveJMS answers an operation of the JMS monitoring API; it reports
 // false for other operations.
-func (s *Server) serveJMS(w http.ResponseWriter, r *http.Request, req cpiRequest) bool {
+func (s *integrationRuntime) serveJMS(w http.ResponseWriter, r *http.Request, req cpiRequest) bool {
 	switch req.op {
 	case cpiOpJMSBroker, cpiOpJMSQueues, cpiOpJMSQueue, cpiOpJMSMessages:
 	default:
@@ -577,7 +577,7 @@ type JMSQueueView struct {
 }
 
 // JMSQueues lists the JMS queues by name.
-func (s *Server) JMSQueues() []JMSQueueView {
+func (s *integrationRuntime) JMSQueues() []JMSQueueView {
 	j := s.jms
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -590,7 +590,7 @@ func (s *Server) JMSQueues() []JMSQueueView {
 	return out
 }
 
-func (s *Server) mountJMSControl(mux *http.ServeMux) {
+func (s *integrationRuntime) mountJMSControl(mux *http.ServeMux) {
 	c := ControlBasePath + "/jms"
 	mux.HandleFunc("GET "+c+"/queues", func(w http.ResponseWriter, _ *http.Request) {
 		respondJSON(w, http.StatusOK, map[string]any{"now": s.JMSNow(), "queues": s.JMSQueues()})

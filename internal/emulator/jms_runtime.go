@@ -61,7 +61,7 @@ var (
 
 // jmsConsumer is one JMS sender channel of a deployed flow.
 type jmsConsumer struct {
-	s         *Server
+	s         *integrationRuntime
 	cn        *consumer // identity of the flow for the run bookkeeping
 	queue     string
 	exclusive bool
@@ -92,7 +92,7 @@ func jmsSetting(st iflow.Setting, def int64, bounds [2]int64) (int64, error) {
 // when the channel cannot consume: no queue, a setting outside SAP's range
 // (the emulator does not run a channel SAP's editor refuses; assumed), or a
 // queue that cannot be created.
-func (s *Server) newJMSConsumer(w startedFlow, art *iflow.Artifact, snd iflow.JMSChannel, end string) (*jmsConsumer, string) {
+func (s *integrationRuntime) newJMSConsumer(w startedFlow, art *iflow.Artifact, snd iflow.JMSChannel, end string) (*jmsConsumer, string) {
 	st := art.JMSSenderSettings(snd, w.params)
 	queue := strings.TrimSpace(st.QueueName.Value)
 	if !st.QueueName.Resolved || queue == "" {
@@ -157,7 +157,7 @@ func (s *Server) newJMSConsumer(w startedFlow, art *iflow.Artifact, snd iflow.JM
 }
 
 // startJMSConsumers starts one consumer per JMS sender channel of a deployment.
-func (s *Server) startJMSConsumers(ctx context.Context, w startedFlow, art *iflow.Artifact, end string, fr *flowRunner) {
+func (s *integrationRuntime) startJMSConsumers(ctx context.Context, w startedFlow, art *iflow.Artifact, end string, fr *flowRunner) {
 	for _, snd := range art.JMSSenders() {
 		jc, note := s.newJMSConsumer(w, art, snd, end)
 		if note != "" {

@@ -18,7 +18,10 @@ const (
 	CAFile = "ca.pem"
 )
 
-type keyOA2 struct {
+// ServiceKeyOA2 is the OAuth part of an Event Mesh service key: a secret
+// (client_credentials) or, for an x509 binding, a certificate and its key
+// (client_x509).
+type ServiceKeyOA2 struct {
 	ClientID      string `json:"clientid"`
 	ClientSecret  string `json:"clientsecret,omitempty"`
 	Certificate   string `json:"certificate,omitempty"`
@@ -27,46 +30,70 @@ type keyOA2 struct {
 	TokenEndpoint string `json:"tokenendpoint"`
 }
 
-type keyManagement struct {
-	OA2 keyOA2 `json:"oa2"`
-	URI string `json:"uri"`
+// EventMeshManagement is the management entry of an Event Mesh service key.
+type EventMeshManagement struct {
+	OA2 ServiceKeyOA2 `json:"oa2"`
+	URI string        `json:"uri"`
 }
 
-type keyBroker struct {
+// EventMeshBroker names the broker of a messaging entry.
+type EventMeshBroker struct {
 	Type string `json:"type"`
 }
 
-type keyMessaging struct {
-	Broker   keyBroker `json:"broker"`
-	OA2      keyOA2    `json:"oa2"`
-	Protocol []string  `json:"protocol"`
-	URI      string    `json:"uri"`
+// EventMeshMessaging is the messaging entry of an Event Mesh service key.
+type EventMeshMessaging struct {
+	Broker   EventMeshBroker `json:"broker"`
+	OA2      ServiceKeyOA2   `json:"oa2"`
+	Protocol []string        `json:"protocol"`
+	URI      string          `json:"uri"`
 }
 
-type eventMeshKey struct {
-	Management        []keyManagement `json:"management"`
-	Messaging         []keyMessaging  `json:"messaging"`
-	Namespace         string          `json:"namespace"`
-	ServiceInstanceID string          `json:"serviceinstanceid"`
-	XSAppName         string          `json:"xsappname"`
+// EventMeshServiceKey is the Event Mesh service key as BTP writes it and
+// EventMeshKey returns it.
+type EventMeshServiceKey struct {
+	Management        []EventMeshManagement `json:"management"`
+	Messaging         []EventMeshMessaging  `json:"messaging"`
+	Namespace         string                `json:"namespace"`
+	ServiceInstanceID string                `json:"serviceinstanceid"`
+	XSAppName         string                `json:"xsappname"`
 }
 
-func (s *Server) oa2(audience string) keyOA2 {
+// CloudIntegrationOAuth is the oauth object of a Cloud Integration service
+// key: a secret, a certificate with its key ("Certificate"), or a
+// certificate alone ("External Certificate"). The fields stand in the
+// alphabetical order BTP writes them in.
+type CloudIntegrationOAuth struct {
+	Certificate  string `json:"certificate,omitempty"`
+	ClientID     string `json:"clientid"`
+	ClientSecret string `json:"clientsecret,omitempty"`
+	Key          string `json:"key,omitempty"`
+	TokenURL     string `json:"tokenurl"`
+	URL          string `json:"url"`
+}
+
+// CloudIntegrationServiceKey is the Cloud Integration (plan api) service key
+// as CloudIntegrationKey returns it.
+type CloudIntegrationServiceKey struct {
+	OAuth CloudIntegrationOAuth `json:"oauth"`
+}
+
+func (s *Server) oa2(audience string) ServiceKeyOA2 {
 	c := s.client(audience)
 	if c.cert != nil {
 		// An x509 binding: certificate and key instead of the secret, and the
 		// grant type BTP writes for it.
-		return keyOA2{ClientID: c.ID, Certificate: c.cert.certPEM, Key: c.cert.keyPEM, GrantType: "client_x509", TokenEndpoint: s.TokenURL()}
+		return ServiceKeyOA2{ClientID: c.ID, Certificate: c.cert.certPEM, Key: c.cert.keyPEM, GrantType: "client_x509", TokenEndpoint: s.TokenURL()}
 	}
-	return keyOA2{ClientID: c.ID, ClientSecret: c.Secret, GrantType: "client_credentials", TokenEndpoint: s.TokenURL()}
+	return ServiceKeyOA2{ClientID: c.ID, ClientSecret: c.Secret, GrantType: "client_credentials", TokenEndpoint: s.TokenURL()}
 }
 
 // EventMeshKey returns an Event Mesh service key in BTP format pointing at URL().
 func (s *Server) EventMeshKey() []byte {
-	k := eventMeshKey{
-		Management: []keyManagement{{OA2: s.oa2(AudienceManagement), URI: s.URL()}},
-		Messaging: []keyMessaging{{
-			Broker: keyBroker{Type: "saprestmgw"}, OA2: s.oa2(AudienceMessaging),
+	k := EventMeshServiceKey{
+		Management: []EventMeshManagement{{OA2: s.oa2(AudienceManagement), URI: s.URL()}},
+		Messaging: []EventMeshMessaging{{
+			Broker: EventMeshBroker{Type: "saprestmgw"}, OA2: s.oa2(AudienceMessaging),
 			Protocol: []string{"httprest"}, URI: s.URL(),
 		}},
 		Namespace:         s.opts.Namespace,
@@ -80,17 +107,17 @@ func (s *Server) EventMeshKey() []byte {
 // CloudIntegrationKey returns a Cloud Integration (plan api) service key pointing at URL().
 func (s *Server) CloudIntegrationKey() []byte {
 	c := s.client(AudienceCloudIntegration)
-	oauth := map[string]string{"url": s.URL(), "tokenurl": s.TokenURL(), "clientid": c.ID}
+	oauth := CloudIntegrationOAuth{URL: s.URL(), TokenURL: s.TokenURL(), ClientID: c.ID}
 	switch {
 	case c.cert != nil && s.opts.KeyType == KeyExternalCertificate:
 		// "External Certificate": the key holds the certificate, not its private key.
-		oauth["certificate"] = c.cert.certPEM
+		oauth.Certificate = c.cert.certPEM
 	case c.cert != nil:
-		oauth["certificate"], oauth["key"] = c.cert.certPEM, c.cert.keyPEM
+		oauth.Certificate, oauth.Key = c.cert.certPEM, c.cert.keyPEM
 	default:
-		oauth["clientsecret"] = c.Secret
+		oauth.ClientSecret = c.Secret
 	}
-	b, _ := json.MarshalIndent(map[string]map[string]string{"oauth": oauth}, "", "  ")
+	b, _ := json.MarshalIndent(CloudIntegrationServiceKey{OAuth: oauth}, "", "  ")
 	return b
 }
 

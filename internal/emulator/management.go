@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -95,6 +96,27 @@ func defaultSettings() queueSettings {
 }
 
 // queue is the emulator's state of one queue.
+// eventMesh is the room of the Event Mesh instance: its queues with their
+// messages and subscriptions under one lock, the management API, the
+// messaging REST API with the broker behind it, and the readiness endpoint.
+// The deployed flows of the Cloud Integration runtime consume its queues
+// through the broker operations in broker.go.
+type eventMesh struct {
+	*core
+	auth *tokenService
+
+	mu            sync.Mutex // guards queues, consumers, subscriptions, readiness
+	queues        map[string]*queue
+	consumers     map[string]int64 // queue name -> running flow consumers
+	subscriptions int
+	ready         bool
+	readyAfter    time.Duration
+}
+
+func newEventMesh(c *core, auth *tokenService) *eventMesh {
+	return &eventMesh{core: c, auth: auth, queues: map[string]*queue{}, consumers: map[string]int64{}, ready: true}
+}
+
 type queue struct {
 	name     string
 	settings queueSettings
@@ -104,7 +126,7 @@ type queue struct {
 
 // viewLocked is the service's view of q, with the consumers of the running integration flows
 // that consume it. The caller holds s.mu.
-func (s *Server) viewLocked(q *queue) Queue {
+func (s *eventMesh) viewLocked(q *queue) Queue {
 	v := q.view()
 	v.ConsumerCount = s.consumers[q.name]
 	return v
@@ -286,9 +308,9 @@ func validTopic(topic string) error {
 	return nil
 }
 
-func (s *Server) mountManagement(mux *http.ServeMux) {
+func (s *eventMesh) mountManagement(mux *http.ServeMux) {
 	m := func(method, rel string, h http.HandlerFunc) {
-		s.route(mux, method, ManagementBasePath+rel, method+" "+rel, s.requireAuth(AudienceManagement, h))
+		s.route(mux, method, ManagementBasePath+rel, method+" "+rel, s.auth.requireAuth(AudienceManagement, h))
 	}
 	m("GET", "/queues", s.handleListQueues)
 	m("GET", "/queues/{queue}", s.handleGetQueue)
@@ -304,7 +326,7 @@ func queueNotFound(w http.ResponseWriter, name string) {
 	respondMessage(w, http.StatusNotFound, fmt.Sprintf("Queue %q does not exist.", name))
 }
 
-func (s *Server) handleListQueues(w http.ResponseWriter, _ *http.Request) {
+func (s *eventMesh) handleListQueues(w http.ResponseWriter, _ *http.Request) {
 	changed := s.sweepAll()
 	qs := s.Queues()
 	if changed {
@@ -313,7 +335,7 @@ func (s *Server) handleListQueues(w http.ResponseWriter, _ *http.Request) {
 	respondJSON(w, http.StatusOK, qs)
 }
 
-func (s *Server) handleGetQueue(w http.ResponseWriter, r *http.Request) {
+func (s *eventMesh) handleGetQueue(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("queue")
 	s.mu.Lock()
 	q, ok := s.queues[name]
@@ -334,7 +356,7 @@ func (s *Server) handleGetQueue(w http.ResponseWriter, r *http.Request) {
 	respondJSON(w, http.StatusOK, v)
 }
 
-func (s *Server) handlePutQueue(w http.ResponseWriter, r *http.Request) {
+func (s *eventMesh) handlePutQueue(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("queue")
 	if err := validQueueName(name); err != nil {
 		respondMessage(w, http.StatusBadRequest, err.Error())
@@ -384,7 +406,7 @@ func (s *Server) handlePutQueue(w http.ResponseWriter, r *http.Request) {
 	respondJSON(w, http.StatusCreated, v)
 }
 
-func (s *Server) handleDeleteQueue(w http.ResponseWriter, r *http.Request) {
+func (s *eventMesh) handleDeleteQueue(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("queue")
 	s.mu.Lock()
 	q, ok := s.queues[name]
@@ -401,7 +423,7 @@ func (s *Server) handleDeleteQueue(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) handleListSubscriptions(w http.ResponseWriter, r *http.Request) {
+func (s *eventMesh) handleListSubscriptions(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("queue")
 	subs, ok := s.Subscriptions(name)
 	if !ok {
@@ -415,7 +437,7 @@ func (s *Server) handleListSubscriptions(w http.ResponseWriter, r *http.Request)
 	respondJSON(w, http.StatusOK, out)
 }
 
-func (s *Server) handlePutSubscription(w http.ResponseWriter, r *http.Request) {
+func (s *eventMesh) handlePutSubscription(w http.ResponseWriter, r *http.Request) {
 	name, topic := r.PathValue("queue"), r.PathValue("topic")
 	if err := validTopic(topic); err != nil {
 		respondMessage(w, http.StatusBadRequest, err.Error())
@@ -448,7 +470,7 @@ func (s *Server) handlePutSubscription(w http.ResponseWriter, r *http.Request) {
 	respondJSON(w, http.StatusCreated, sub)
 }
 
-func (s *Server) handleDeleteSubscription(w http.ResponseWriter, r *http.Request) {
+func (s *eventMesh) handleDeleteSubscription(w http.ResponseWriter, r *http.Request) {
 	name, topic := r.PathValue("queue"), r.PathValue("topic")
 	s.mu.Lock()
 	q, ok := s.queues[name]
@@ -471,7 +493,7 @@ func (s *Server) handleDeleteSubscription(w http.ResponseWriter, r *http.Request
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) handleReadiness(w http.ResponseWriter, _ *http.Request) {
+func (s *eventMesh) handleReadiness(w http.ResponseWriter, _ *http.Request) {
 	s.mu.Lock()
 	ready, after := s.ready, s.readyAfter
 	s.mu.Unlock()
@@ -487,14 +509,14 @@ func (s *Server) handleReadiness(w http.ResponseWriter, _ *http.Request) {
 
 // SetReady sets what GET /readinessCheck answers: 200 when ready, otherwise
 // 503 with a Retry-After of retryAfter (none when zero).
-func (s *Server) SetReady(ready bool, retryAfter time.Duration) {
+func (s *eventMesh) SetReady(ready bool, retryAfter time.Duration) {
 	s.mu.Lock()
 	s.ready, s.readyAfter = ready, retryAfter
 	s.mu.Unlock()
 }
 
 // Queue returns the queue name as GET /queues/{queue} would, and whether it exists.
-func (s *Server) Queue(name string) (Queue, bool) {
+func (s *eventMesh) Queue(name string) (Queue, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	q, ok := s.queues[name]
@@ -506,7 +528,7 @@ func (s *Server) Queue(name string) (Queue, bool) {
 }
 
 // Queues returns all queues sorted by name.
-func (s *Server) Queues() []Queue {
+func (s *eventMesh) Queues() []Queue {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Queue, 0, len(s.queues))
@@ -518,7 +540,7 @@ func (s *Server) Queues() []Queue {
 }
 
 // Subscriptions returns the topic patterns of queue name, sorted, and whether the queue exists.
-func (s *Server) Subscriptions(name string) ([]string, bool) {
+func (s *eventMesh) Subscriptions(name string) ([]string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	q, ok := s.queues[name]

@@ -63,7 +63,7 @@ func newMPLID() string {
 
 // MessageProcessingLogs returns the processing logs of integration flow id
 // in the order the executions ended; id "" returns the logs of every flow.
-func (s *Server) MessageProcessingLogs(id string) []MessageProcessingLog {
+func (s *integrationRuntime) MessageProcessingLogs(id string) []MessageProcessingLog {
 	rt := s.rt
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -129,9 +129,9 @@ func (l *MessageProcessingLog) wire(base string) mplJSON {
 
 // cpiListMPL answers GET MessageProcessingLogs with $filter, $orderby, $top,
 // $skip and $inlinecount=allpages.
-func (s *Server) cpiListMPL(w http.ResponseWriter, r *http.Request) {
+func (s *cloudIntegration) cpiListMPL(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	logs := s.MessageProcessingLogs("")
+	logs := s.runtime.MessageProcessingLogs("")
 	if f := strings.TrimSpace(q.Get("$filter")); f != "" {
 		pred, err := parseMPLFilter(f)
 		if err != nil {
@@ -187,8 +187,8 @@ func (s *Server) cpiListMPL(w http.ResponseWriter, r *http.Request) {
 }
 
 // cpiGetMPL answers GET MessageProcessingLogs('guid').
-func (s *Server) cpiGetMPL(w http.ResponseWriter, r *http.Request, req cpiRequest) {
-	for _, l := range s.MessageProcessingLogs("") {
+func (s *cloudIntegration) cpiGetMPL(w http.ResponseWriter, r *http.Request, req cpiRequest) {
+	for _, l := range s.runtime.MessageProcessingLogs("") {
 		if l.MessageGuid == req.id {
 			respondOData(w, http.StatusOK, l.wire(cpiBaseURI(r)))
 			return

@@ -180,6 +180,21 @@ type Consumer struct {
 	ExceptionEnd string `json:"exceptionEnd"`
 }
 
+// integrationRuntime is the room of the Cloud Integration runtime: the
+// deployed flows whose AMQP senders consume the Event Mesh queues through
+// the broker, their behaviours, message runs, processing logs and
+// statistics (runtimeState, under its own lock), and its control endpoints.
+// It reads the deployments of the design time (cpiState).
+type integrationRuntime struct {
+	*core
+	broker *eventMesh
+	cpi    *cpiState
+	rt     *runtimeState
+	// jms is the tenant's JMS broker, which the JMS sender channels of the
+	// deployed flows consume (jms.go, jms_runtime.go).
+	jms *jmsState
+}
+
 // runtimeState is the runtime of the deployed flows.
 type runtimeState struct {
 	mu      sync.Mutex
@@ -223,7 +238,7 @@ func (fr *flowRunner) stopAndWait() {
 
 // kickRuntime starts the runtime supervisor when needed and asks it to look
 // at the deployments now. It does nothing after Close.
-func (s *Server) kickRuntime() {
+func (s *integrationRuntime) kickRuntime() {
 	rt := s.rt
 	rt.mu.Lock()
 	if rt.closed {
@@ -244,7 +259,7 @@ func (s *Server) kickRuntime() {
 
 // stopRuntime stops the supervisor and every consumer and waits for them.
 // The runtime does not start again afterwards.
-func (s *Server) stopRuntime() {
+func (s *integrationRuntime) stopRuntime() {
 	rt := s.rt
 	rt.mu.Lock()
 	rt.closed = true
@@ -257,7 +272,7 @@ func (s *Server) stopRuntime() {
 }
 
 // hasRuntimes reports whether any flow is deployed (or being deployed).
-func (s *Server) hasRuntimes() bool {
+func (s *integrationRuntime) hasRuntimes() bool {
 	c := s.cpi
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -265,7 +280,7 @@ func (s *Server) hasRuntimes() bool {
 }
 
 // supervise starts and stops consumers as deployments come and go, until ctx ends.
-func (s *Server) supervise(ctx context.Context, done chan struct{}) {
+func (s *integrationRuntime) supervise(ctx context.Context, done chan struct{}) {
 	defer close(done)
 	t := time.NewTicker(superviseEvery)
 	defer t.Stop()
@@ -289,7 +304,7 @@ type startedFlow struct {
 }
 
 // startedFlows returns the deployments in force that are STARTED.
-func (s *Server) startedFlows() map[string]startedFlow {
+func (s *integrationRuntime) startedFlows() map[string]startedFlow {
 	c := s.cpi
 	now := s.now()
 	c.mu.Lock()
@@ -310,7 +325,7 @@ func (s *Server) startedFlows() map[string]startedFlow {
 }
 
 // stopFlows stops and forgets the runners for which drop is true.
-func (s *Server) stopFlows(drop func(string, *flowRunner) bool) {
+func (s *integrationRuntime) stopFlows(drop func(string, *flowRunner) bool) {
 	rt := s.rt
 	rt.mu.Lock()
 	var stopping []*flowRunner
@@ -327,7 +342,7 @@ func (s *Server) stopFlows(drop func(string, *flowRunner) bool) {
 }
 
 // reconcile makes the running consumers match the STARTED deployments.
-func (s *Server) reconcile(ctx context.Context) {
+func (s *integrationRuntime) reconcile(ctx context.Context) {
 	want := s.startedFlows()
 	s.stopFlows(func(id string, fr *flowRunner) bool {
 		w, ok := want[id]
@@ -349,7 +364,7 @@ func (s *Server) reconcile(ctx context.Context) {
 }
 
 // startFlow starts one consumer per AMQP sender channel of a deployment.
-func (s *Server) startFlow(parent context.Context, w startedFlow) *flowRunner {
+func (s *integrationRuntime) startFlow(parent context.Context, w startedFlow) *flowRunner {
 	ctx, cancel := context.WithCancel(parent)
 	fr := &flowRunner{taskID: w.taskID, cancel: cancel}
 	art, err := iflow.ReadZip(w.content)
@@ -405,7 +420,7 @@ func exceptionEnd(subs []iflow.ExceptionSubprocess) string {
 
 // consumer is one AMQP sender channel of a deployed flow.
 type consumer struct {
-	s             *Server
+	s             *integrationRuntime
 	info          Consumer
 	flowName, pkg string
 	queue         string
@@ -418,7 +433,7 @@ type consumer struct {
 // newConsumer reads the retry settings of an AMQP sender channel. It
 // returns nil when the channel names no queue, and a problem text for
 // settings it had to replace.
-func newConsumer(s *Server, w startedFlow, snd iflow.AMQPSender, end string) (*consumer, string) {
+func newConsumer(s *integrationRuntime, w startedFlow, snd iflow.AMQPSender, end string) (*consumer, string) {
 	queue := iflow.QueueName(snd.Setting(iflow.KeyDestinationName, w.params).Value)
 	if queue == "" {
 		return nil, "the AMQP sender has no destinationName, so it consumes nothing."
@@ -473,15 +488,15 @@ func intSetting(st iflow.Setting, def, upper int, problems *[]string) int {
 }
 
 // retryInterval is the pause between executions of the retry loop.
-func (s *Server) retryInterval() time.Duration { return s.opts.RetryInterval }
+func (s *integrationRuntime) retryInterval() time.Duration { return s.opts.RetryInterval }
 
 // run fetches and processes batches until ctx ends.
 func (cn *consumer) run(ctx context.Context) {
 	s := cn.s
 	s.rt.active.Add(1)
 	defer s.rt.active.Add(-1)
-	s.countConsumer(cn.queue, 1)
-	defer s.countConsumer(cn.queue, -1)
+	s.broker.countConsumer(cn.queue, 1)
+	defer s.broker.countConsumer(cn.queue, -1)
 	base := max(s.retryInterval(), time.Millisecond)
 	idle := base
 	reported := false
@@ -505,20 +520,11 @@ func (cn *consumer) run(ctx context.Context) {
 	}
 }
 
-// countConsumer adds delta to the consumers of a queue that its consumerCount reports.
-func (s *Server) countConsumer(queue string, delta int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.consumers[queue] += delta; s.consumers[queue] <= 0 {
-		delete(s.consumers, queue)
-	}
-}
-
 // fetch takes up to prefetch messages from the queue.
 func (cn *consumer) fetch() ([]Message, error) {
 	var out []Message
 	for len(out) < cn.prefetch {
-		m, ok, err := cn.s.Consume(cn.queue, 1)
+		m, ok, err := cn.s.broker.Consume(cn.queue, 1)
 		if err != nil {
 			return out, err
 		}
@@ -597,7 +603,7 @@ func (cn *consumer) process(ctx context.Context, msgs []Message) bool {
 		if d.state == deliveryPending {
 			// The flow stopped: in-memory retries are lost and the
 			// broker gets the message back.
-			cn.s.releaseMessage(cn.queue, d.msg.ID)
+			cn.s.broker.releaseMessage(cn.queue, d.msg.ID)
 		}
 	}
 	return rejected.Load()
@@ -661,7 +667,7 @@ func (cn *consumer) checkLock(lock *batchLock, d *delivery) {
 		return
 	}
 	d.state = deliveryReleased
-	res, ok := cn.s.expireLock(cn.queue, d.msg.ID)
+	res, ok := cn.s.broker.expireLock(cn.queue, d.msg.ID)
 	outcome := RunPending
 	if ok {
 		outcome = runOutcomeOf(res.Outcome)
@@ -705,7 +711,7 @@ func (cn *consumer) settleAck(lock *batchLock, d *delivery, outcome RunOutcome) 
 	}
 	d.state = deliverySettled
 	s := cn.s
-	if err := s.Ack(cn.queue, d.msg.ID); err != nil {
+	if err := s.broker.Ack(cn.queue, d.msg.ID); err != nil {
 		s.logf("emulator: integration flow %s could not acknowledge message %s on queue %s: %v", cn.info.IFlowID, d.msg.ID, cn.queue, err)
 		return
 	}
@@ -724,18 +730,18 @@ func (cn *consumer) settleFailure(lock *batchLock, d *delivery, capped bool) boo
 	id, flow := d.msg.ID, cn.info.IFlowID
 	switch {
 	case capped:
-		s.discardMessage(cn.queue, id)
+		s.broker.discardMessage(cn.queue, id)
 		reason := fmt.Sprintf("The AMQP sender of integration flow %q has an empty maxRetries, which retries without limit; the emulator stopped after %d retries and discarded the message. Set maxRetries to a value from 1 to 99.", flow, s.opts.RetryCap)
 		s.logf("emulator: %s", reason)
 		s.rt.settle(cn, id, RunRetryCapReached, reason, s.now())
 		return false
 	case cn.undeliverable:
-		s.discardMessage(cn.queue, id)
+		s.broker.discardMessage(cn.queue, id)
 		s.logf("emulator: integration flow %s settled message %s as %s: the broker does not deliver it again and it does not reach a dead message queue", flow, id, DeliveryStateUndeliverable)
 		s.rt.settle(cn, id, RunUndeliverable, "The AMQP sender settled the message with delivery state MODIFIED_FAILED_UNDELIVERABLE, so the broker did not redeliver it and it did not reach the dead message queue. Set deliveryState to REJECTED.", s.now())
 		return false
 	}
-	res, err := s.Reject(cn.queue, id)
+	res, err := s.broker.Reject(cn.queue, id)
 	if err != nil {
 		s.logf("emulator: integration flow %s could not reject message %s on queue %s: %v", flow, id, cn.queue, err)
 		return false
@@ -884,7 +890,7 @@ func (rt *runtimeState) duplicate(cn *consumer, id string, outcome RunOutcome, d
 
 // MessageRuns returns what integration flow id did with each message it
 // consumed, oldest first; id "" returns the runs of every flow.
-func (s *Server) MessageRuns(id string) []MessageRun {
+func (s *integrationRuntime) MessageRuns(id string) []MessageRun {
 	rt := s.rt
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -899,7 +905,7 @@ func (s *Server) MessageRuns(id string) []MessageRun {
 
 // RuntimeStats returns the message statistics of integration flow id, or
 // of all flows for id "".
-func (s *Server) RuntimeStats(id string) RuntimeStats {
+func (s *integrationRuntime) RuntimeStats(id string) RuntimeStats {
 	rt := s.rt
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -914,7 +920,7 @@ func (s *Server) RuntimeStats(id string) RuntimeStats {
 
 // Consumers returns the AMQP sender channels that consume queues now,
 // sorted by integration flow and channel.
-func (s *Server) Consumers() []Consumer {
+func (s *integrationRuntime) Consumers() []Consumer {
 	rt := s.rt
 	rt.mu.Lock()
 	out := []Consumer{}
@@ -939,63 +945,4 @@ func (s *Server) Consumers() []Consumer {
 
 // ActiveConsumers returns the number of consumer goroutines running; it is
 // zero after Close.
-func (s *Server) ActiveConsumers() int { return int(s.rt.active.Load()) }
-
-// Broker operations of the runtime.
-
-// releaseMessage hands an unacknowledged message back to its queue without
-// counting a rejection, as a consumer that stops does.
-func (s *Server) releaseMessage(name, id string) {
-	s.mu.Lock()
-	changed := false
-	if q := s.queues[name]; q != nil {
-		if _, m := q.find(id); m != nil && m.InFlight {
-			m.InFlight = false
-			changed = true
-		}
-	}
-	s.mu.Unlock()
-	if changed {
-		s.saveState()
-	}
-}
-
-// expireLock takes back an unacknowledged message whose redelivery lock ran
-// out. The broker counts it as a failed delivery: it is delivered again
-// while its delivery count is within maxRedeliveryCount (or the emulator's
-// RedeliveryCap when unlimited), otherwise it moves to the dead message
-// queue as a rejected message does. ok is false when the message is gone.
-func (s *Server) expireLock(name, id string) (res RejectResult, ok bool) {
-	s.mu.Lock()
-	q := s.queues[name]
-	if q == nil {
-		s.mu.Unlock()
-		return RejectResult{}, false
-	}
-	i, m := q.find(id)
-	if m == nil || !m.InFlight {
-		s.mu.Unlock()
-		return RejectResult{}, false
-	}
-	res = s.rejectLocked(q, i, m, name)
-	s.mu.Unlock()
-	s.saveState()
-	return res, true
-}
-
-// discardMessage removes an unacknowledged message without dead-lettering it.
-func (s *Server) discardMessage(name, id string) {
-	s.mu.Lock()
-	changed := false
-	if q := s.queues[name]; q != nil {
-		if i, m := q.find(id); m != nil && m.InFlight {
-			q.remove(i)
-			s.stats.countBroker(func(b *BrokerStats) { b.Discarded++ })
-			changed = true
-		}
-	}
-	s.mu.Unlock()
-	if changed {
-		s.saveState()
-	}
-}
+func (s *integrationRuntime) ActiveConsumers() int { return int(s.rt.active.Load()) }

@@ -67,9 +67,9 @@ func (s *Server) LoadSampleContent() error {
 		return fmt.Errorf("emulator: sample content not loaded because the state file %s could not be loaded: %w", s.opts.StateFile, s.loadErr)
 	}
 	for _, f := range SampleIFlows {
-		s.cpi.mu.Lock()
-		_, exists := s.cpi.iflows[f.ID]
-		s.cpi.mu.Unlock()
+		s.cloudIntegration.cpi.mu.Lock()
+		_, exists := s.cloudIntegration.cpi.iflows[f.ID]
+		s.cloudIntegration.cpi.mu.Unlock()
 		if exists {
 			continue
 		}

@@ -102,47 +102,32 @@ type Options struct {
 	TokenHost string
 }
 
-// Server is the emulator. Create it with New, then call Start or mount Handler.
+// Server is the emulator. Create it with New, then call Start or mount
+// Handler.
+//
+// Server only wires the rooms of the emulator, one per emulated product,
+// and serves them: each room owns its state, its lock and its handlers.
+// The exported methods of the rooms are Server's through embedding.
 type Server struct {
-	opts    Options
-	handler http.Handler
-	mux     *http.ServeMux
-	control *http.ServeMux
-	labels  map[string]string // mux pattern -> route label
+	*core
+	// The rooms.
+	*tokenService       // the OAuth token endpoint and its certificate listener (auth.go, tls.go)
+	*eventMesh          // Event Mesh management, messaging and broker (management.go, broker.go)
+	*cloudIntegration   // Cloud Integration design time and deploy API (cloudintegration.go, cpi_*.go, mpl.go)
+	*integrationRuntime // Cloud Integration runtime: deployed flows, AMQP and JMS senders (runtime.go, behaviour.go, jms*.go)
+	*faultInjector      // the middleware around all of them (faults.go)
 
-	clients  map[string]*oauthClient // audience -> client
-	instance instanceInfo
-	tokMu    sync.Mutex
-	tokens   map[string]tokenInfo
+	handler http.Handler   // control endpoints, or the middleware and the rooms
+	control *http.ServeMux // the control endpoints (control.go and each room's)
 
-	mu            sync.Mutex // guards queues, messages, readiness
-	queues        map[string]*queue
-	consumers     map[string]int64 // queue name -> running flow consumers
-	subscriptions int
-	ready         bool
-	readyAfter    time.Duration
-
-	faults faultState
-	stats  statsState
-
-	saveMu  sync.Mutex
+	saveMu  sync.Mutex // serializes the state file writes
 	loadErr error
-
-	cpi *cpiState
-	rt  *runtimeState
-	jms *jmsState
 
 	lnMu     sync.Mutex
 	srv      *http.Server
 	listener net.Listener
 	url      string
 	served   chan struct{}
-
-	ca          *CA
-	certErr     error
-	tokenSrv    *http.Server
-	tokenURL    string
-	tokenServed chan struct{}
 }
 
 // New creates a Server: it loads Options.StateFile if it exists, otherwise it
@@ -175,21 +160,15 @@ func New(opts Options) *Server {
 	if opts.RetryCap <= 0 {
 		opts.RetryCap = DefaultRetryCap
 	}
-	s := &Server{
-		opts:      opts,
-		labels:    map[string]string{},
-		clients:   map[string]*oauthClient{},
-		tokens:    map[string]tokenInfo{},
-		queues:    map[string]*queue{},
-		consumers: map[string]int64{},
-		ready:     true,
-		cpi:       newCPIState(),
-		rt:        newRuntimeState(),
-		ca:        opts.CA,
-	}
-	s.stats.reset()
-	s.jms = newJMSState(opts, opts.Now()) // jms.go
-	s.faults.set(opts.Faults)
+	c := newCore(opts)
+	s := &Server{core: c}
+	c.save = s.writeState
+	s.tokenService = newTokenService(c, s.URL)
+	s.eventMesh = newEventMesh(c, s.tokenService)
+	tenant := newCPIState()
+	s.integrationRuntime = &integrationRuntime{core: c, broker: s.eventMesh, cpi: tenant, rt: newRuntimeState(),
+		jms: newJMSState(opts, opts.Now())} // jms.go
+	s.cloudIntegration = &cloudIntegration{core: c, auth: s.tokenService, cpi: tenant, runtime: s.integrationRuntime}
 
 	if err := s.loadState(); err != nil {
 		s.loadErr = err
@@ -199,9 +178,9 @@ func New(opts Options) *Server {
 	s.certErr = s.ensureCertificates()
 
 	mux := http.NewServeMux()
-	s.mux = mux
-	mux.HandleFunc("POST "+TokenPath, s.handleToken)
-	s.labels["POST "+TokenPath] = "POST " + TokenPath
+	s.faultInjector = &faultInjector{core: c, tokens: s.tokenService, mux: mux, opLabel: tenant.routeLabel}
+	s.faults.set(opts.Faults)
+	s.mountTokenEndpoint(mux)
 	s.mountManagement(mux)
 	s.mountMessaging(mux)
 	s.mountCloudIntegration(mux)
@@ -210,7 +189,7 @@ func New(opts Options) *Server {
 	s.handler = http.HandlerFunc(s.serveHTTP)
 
 	if opts.StateFile != "" && s.loadErr == nil {
-		s.saveState()
+		s.writeState()
 	}
 	return s
 }
@@ -243,7 +222,7 @@ func (s *Server) Start(addr string) error {
 	s.listener = ln
 	s.url = "http://" + ln.Addr().String()
 	apiHost, _, _ := net.SplitHostPort(ln.Addr().String())
-	if err := s.startTokenListener(apiHost); err != nil {
+	if err := s.startTokenListener(apiHost, s.handler); err != nil {
 		_ = ln.Close()
 		s.listener, s.url = nil, ""
 		return err
@@ -278,8 +257,8 @@ func (s *Server) Close() error {
 	s.stopRuntime()
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
-	tsrv, tdone := s.tokenSrv, s.tokenServed
 	s.lnMu.Unlock()
+	tsrv, tdone := s.tokenService.listener()
 	if tsrv != nil {
 		_ = tsrv.Close()
 		<-tdone
@@ -298,8 +277,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.stopRuntime()
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
-	tsrv, tdone := s.tokenSrv, s.tokenServed
 	s.lnMu.Unlock()
+	tsrv, tdone := s.tokenService.listener()
 	if tsrv != nil {
 		if tsrv.Shutdown(ctx) != nil {
 			_ = tsrv.Close()
@@ -335,14 +314,6 @@ func LoopbackAddr(addr string) (string, error) {
 	return net.JoinHostPort(ip.String(), port), nil
 }
 
-func (s *Server) logf(format string, args ...any) {
-	if s.opts.Logf != nil {
-		s.opts.Logf(format, args...)
-	}
-}
-
-func (s *Server) now() time.Time { return s.opts.Now() }
-
 // API categories used by the statistics.
 type category int
 
@@ -372,17 +343,10 @@ func hasPathPrefix(path, prefix string) bool {
 	return path == prefix || strings.HasPrefix(path, prefix+"/")
 }
 
-// route registers a handler for method and path on mux and remembers its statistics label.
-func (s *Server) route(mux *http.ServeMux, method, path, label string, h http.HandlerFunc) {
-	pattern := method + " " + path
-	mux.HandleFunc(pattern, h)
-	s.labels[pattern] = label
-}
-
 // routeLabel names the route of r for the statistics, e.g. "PUT /queues/{queue}".
-func (s *Server) routeLabel(r *http.Request) string {
-	if l, ok := any(s.cpi).(interface{ routeLabel(*http.Request) string }); ok && categorize(r.URL.Path) == catCloudIntegration {
-		if label := l.routeLabel(r); label != "" {
+func (s *faultInjector) routeLabel(r *http.Request) string {
+	if categorize(r.URL.Path) == catCloudIntegration {
+		if label := s.opLabel(r); label != "" {
 			return label
 		}
 	}
@@ -399,7 +363,8 @@ func (s *Server) routeLabel(r *http.Request) string {
 	return pattern
 }
 
-// serveHTTP is the single middleware every request passes.
+// serveHTTP sends the control endpoints to the control mux and every other
+// request through the fault middleware to the rooms.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if hasPathPrefix(r.URL.Path, ControlBasePath) {
 		if !isLoopbackRemote(r.RemoteAddr) {
@@ -409,6 +374,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.control.ServeHTTP(w, r)
 		return
 	}
+	s.serveAPI(w, r)
+}
+
+// serveAPI is the single middleware every API request passes.
+func (s *faultInjector) serveAPI(w http.ResponseWriter, r *http.Request) {
 	cat := categorize(r.URL.Path)
 	label := s.routeLabel(r)
 	s.stats.countRequest(label, cat)

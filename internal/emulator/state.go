@@ -62,7 +62,31 @@ func (s *Server) loadState() error {
 			s.clients[aud] = c
 		}
 	}
-	for _, qs := range st.Queues {
+	s.load(st.Queues)
+	if len(st.CloudIntegration) > 0 {
+		if p, ok := any(s.cloudIntegration.cpi).(cpiPersister); ok {
+			if err := p.unmarshalState(st.CloudIntegration); err != nil {
+				return fmt.Errorf("the Cloud Integration part of the state file is not valid: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// snapshot copies the state of every room.
+func (s *Server) snapshot() stateFile {
+	st := stateFile{Version: stateVersion, Instance: s.instance, Clients: map[string]*oauthClient{}}
+	for aud, c := range s.clients {
+		cc := *c
+		st.Clients[aud] = &cc
+	}
+	st.Queues = s.eventMesh.snapshot()
+	return st
+}
+
+// load takes the queues of a state file; New calls it before any request.
+func (s *eventMesh) load(queues []queueState) {
+	for _, qs := range queues {
 		q := &queue{name: qs.Name, settings: qs.Settings, subs: map[string]bool{}}
 		for _, t := range qs.Subscriptions {
 			q.subs[t] = true
@@ -75,23 +99,11 @@ func (s *Server) loadState() error {
 		}
 		s.queues[q.name] = q
 	}
-	if len(st.CloudIntegration) > 0 {
-		if p, ok := any(s.cpi).(cpiPersister); ok {
-			if err := p.unmarshalState(st.CloudIntegration); err != nil {
-				return fmt.Errorf("the Cloud Integration part of the state file is not valid: %w", err)
-			}
-		}
-	}
-	return nil
 }
 
-// snapshot copies the state under s.mu.
-func (s *Server) snapshot() stateFile {
-	st := stateFile{Version: stateVersion, Instance: s.instance, Clients: map[string]*oauthClient{}}
-	for aud, c := range s.clients {
-		cc := *c
-		st.Clients[aud] = &cc
-	}
+// snapshot copies the queues for the state file, sorted by name.
+func (s *eventMesh) snapshot() []queueState {
+	var out []queueState
 	s.mu.Lock()
 	for _, q := range s.queues {
 		qs := queueState{Name: q.name, Settings: q.settings, Subscriptions: []string{}, Messages: []*message{}}
@@ -103,23 +115,24 @@ func (s *Server) snapshot() stateFile {
 			mc := *m
 			qs.Messages = append(qs.Messages, &mc)
 		}
-		st.Queues = append(st.Queues, qs)
+		out = append(out, qs)
 	}
 	s.mu.Unlock()
-	sort.Slice(st.Queues, func(i, j int) bool { return st.Queues[i].Name < st.Queues[j].Name })
-	return st
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
-// saveState writes the state file atomically when Options.StateFile is set.
-// Call it after every mutation, without holding s.mu or cpiState's lock.
-func (s *Server) saveState() {
+// writeState writes the state file atomically when Options.StateFile is set;
+// the rooms call it through core.saveState after every mutation, without
+// holding their locks.
+func (s *Server) writeState() {
 	if s.opts.StateFile == "" {
 		return
 	}
 	s.saveMu.Lock()
 	defer s.saveMu.Unlock()
 	st := s.snapshot()
-	if p, ok := any(s.cpi).(cpiPersister); ok {
+	if p, ok := any(s.cloudIntegration.cpi).(cpiPersister); ok {
 		raw, err := p.marshalState()
 		if err != nil {
 			s.logf("emulator: saving the Cloud Integration state: %v", err)

@@ -113,7 +113,7 @@ func TestKeys(t *testing.T) {
 	if k.Namespace != "acme/crm/prod" || k.ServiceInstanceID == "" || k.XSAppName == "" {
 		t.Fatalf("key %+v", k)
 	}
-	var ck cpiKey
+	var ck emulator.CloudIntegrationServiceKey
 	if err := json.Unmarshal(s.CloudIntegrationKey(), &ck); err != nil {
 		t.Fatal(err)
 	}

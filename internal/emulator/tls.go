@@ -148,9 +148,9 @@ func (ca *CA) issue(cn string, server bool, ips []net.IP) (issued, error) {
 
 // startTokenListener starts the extra token endpoint listener, when one is
 // needed: HTTPS with the CA's server certificate for certificate keys, or
-// plain HTTP on Options.TokenHost. Called with lnMu held, after the API
-// listener is up on apiHost.
-func (s *Server) startTokenListener(apiHost string) error {
+// plain HTTP on Options.TokenHost. Called after the API listener is up on
+// apiHost; the listener serves handler, the emulator's whole handler.
+func (s *tokenService) startTokenListener(apiHost string, handler http.Handler) error {
 	host := s.opts.TokenHost
 	if host == "" {
 		host = apiHost
@@ -166,7 +166,7 @@ func (s *Server) startTokenListener(apiHost string) error {
 	if err != nil {
 		return fmt.Errorf("emulator: listen on %s for the token endpoint: %w", bind, err)
 	}
-	srv := &http.Server{Handler: s.handler, ReadHeaderTimeout: 30 * time.Second}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 30 * time.Second}
 	scheme := "http"
 	if s.opts.KeyType.certificates() {
 		ips := []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback}
@@ -189,20 +189,30 @@ func (s *Server) startTokenListener(apiHost string) error {
 		ln = tls.NewListener(ln, srv.TLSConfig)
 		scheme = "https"
 	}
-	s.tokenSrv = srv
-	s.tokenURL = scheme + "://" + ln.Addr().String() + TokenPath
-	s.tokenServed = make(chan struct{})
+	s.lnMu.Lock()
+	defer s.lnMu.Unlock()
+	s.srv = srv
+	s.url = scheme + "://" + ln.Addr().String() + TokenPath
+	s.served = make(chan struct{})
 	go func(done chan struct{}) {
 		defer close(done)
 		_ = srv.Serve(ln)
-	}(s.tokenServed)
+	}(s.served)
 	return nil
+}
+
+// listener returns the token listener's server and the channel closed when it
+// stops serving, or nil when the token endpoint shares the API's listener.
+func (s *tokenService) listener() (*http.Server, chan struct{}) {
+	s.lnMu.Lock()
+	defer s.lnMu.Unlock()
+	return s.srv, s.served
 }
 
 // ensureCertificates issues a client certificate for every OAuth client
 // when the keys are certificate keys. The CA is made at start, so the
 // certificates are too; they are not kept in the state file.
-func (s *Server) ensureCertificates() error {
+func (s *tokenService) ensureCertificates() error {
 	if !s.opts.KeyType.certificates() {
 		return nil
 	}
@@ -228,21 +238,22 @@ func (s *Server) ensureCertificates() error {
 
 // CA returns the certificate authority of the HTTPS token endpoint, or nil
 // when the keys are secret keys.
-func (s *Server) CA() *CA { return s.ca }
+func (s *tokenService) CA() *CA { return s.ca }
 
 // TokenURL returns the token endpoint the service keys name.
-func (s *Server) TokenURL() string {
+func (s *tokenService) TokenURL() string {
 	s.lnMu.Lock()
-	defer s.lnMu.Unlock()
-	if s.tokenURL != "" {
-		return s.tokenURL
+	u := s.url
+	s.lnMu.Unlock()
+	if u != "" {
+		return u
 	}
-	return s.url + TokenPath
+	return s.apiURL() + TokenPath
 }
 
 // matchCertificateClient returns the audience of the client id whose
 // certificate the TLS peer presented.
-func (s *Server) matchCertificateClient(id string, peer *x509.Certificate) (string, bool) {
+func (s *tokenService) matchCertificateClient(id string, peer *x509.Certificate) (string, bool) {
 	for aud, c := range s.clients {
 		if c.cert != nil && c.ID == id && bytes.Equal(c.cert.leaf.Raw, peer.Raw) {
 			return aud, true

@@ -9,45 +9,32 @@ import (
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
 type env struct {
-	emu       *emulator.Server
+	emu       *emulatortest.Emulator
 	key       servicekey.EventMesh
 	mgmt      *Client
 	messaging *Messaging
 }
 
-func fastConfig(base, tokenURL, id, secret string) httpx.Config {
-	return httpx.Config{
-		BaseURL: base, TokenURL: tokenURL, ClientID: id, ClientSecret: secret,
-		RetryWaitMin: time.Millisecond, RetryWaitMax: 10 * time.Millisecond,
-		RequestTimeout: 5 * time.Second, UserAgent: "terraform-provider-sapmessaging/test",
-	}
+// fast shortens the request timeout of a test client.
+func fast(cfg httpx.Config) httpx.Config {
+	cfg.RequestTimeout, cfg.UserAgent = 5*time.Second, "terraform-provider-sapmessaging/test"
+	return cfg
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	emu := emulator.New(emulator.Options{})
-	if err := emu.Start("127.0.0.1:0"); err != nil {
-		t.Fatalf("starting the emulator: %v", err)
+	emu := emulatortest.Start(t, emulator.Options{})
+	return &env{
+		emu: emu, key: emu.EventMesh,
+		mgmt:      New(emulatortest.Client(t, fast(emu.ManagementConfig()))),
+		messaging: NewMessaging(emulatortest.Client(t, fast(emu.MessagingConfig()))),
 	}
-	t.Cleanup(func() { _ = emu.Close() })
-	key, err := servicekey.ParseEventMesh(emu.EventMeshKey())
-	if err != nil {
-		t.Fatalf("parsing the emulator's key: %v", err)
-	}
-	h, err := httpx.New(fastConfig(key.ManagementURL, key.TokenURL, key.ClientID, key.ClientSecret))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mh, err := httpx.New(fastConfig(key.MessagingURL, key.MessagingTokenURL, key.MessagingClientID, key.MessagingClientSecret))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &env{emu: emu, key: key, mgmt: New(h), messaging: NewMessaging(mh)}
 }
 
 func (e *env) routes(route string) int64 { return e.emu.Stats().Routes[route] }

@@ -1,4 +1,4 @@
-package httpx
+package httpx_test
 
 import (
 	"context"
@@ -10,35 +10,29 @@ import (
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 )
 
-// certEmulator starts an emulator whose keys are certificate keys and returns it with its
-// parsed Event Mesh key and a transport that trusts the emulator's CA.
-func certEmulator(t *testing.T) (*emulator.Server, servicekey.EventMesh, *http.Transport) {
+// certEmulator starts an emulator whose keys are certificate keys and returns it with a
+// transport that trusts the emulator's CA.
+func certEmulator(t *testing.T) (*emulatortest.Emulator, *http.Transport) {
 	t.Helper()
-	s := emulator.New(emulator.Options{KeyType: emulator.KeyCertificate})
-	if err := s.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
+	s := emulatortest.Start(t, emulator.Options{KeyType: emulator.KeyCertificate})
+	if !s.EventMesh.UsesCertificate() || !strings.HasPrefix(s.EventMesh.TokenURL, "https://") {
+		t.Fatalf("the emulator wrote no certificate key: %+v", s.EventMesh.TokenURL)
 	}
-	t.Cleanup(func() { _ = s.Close() })
-	key, err := servicekey.ParseEventMesh(s.EventMeshKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !key.UsesCertificate() || !strings.HasPrefix(key.TokenURL, "https://") {
-		t.Fatalf("the emulator wrote no certificate key: %+v", key.TokenURL)
-	}
-	tr := defaultTransport()
+	tr := httpx.DefaultTransport()
 	tr.TLSClientConfig.RootCAs = s.CA().Pool()
-	return s, key, tr
+	return s, tr
 }
 
 // The token request with a client certificate: mutual TLS, grant_type=client_credentials and
 // client_id in the form, no Basic header and no secret.
 func TestClientCertificateTokenRequest(t *testing.T) {
 	t.Parallel()
-	_, key, tr := certEmulator(t)
+	s, tr := certEmulator(t)
+	key := s.EventMesh
 	var mu sync.Mutex
 	var got *http.Request
 	var form map[string][]string
@@ -65,7 +59,7 @@ func TestClientCertificateTokenRequest(t *testing.T) {
 	t.Cleanup(srv.Close)
 	tr.TLSClientConfig.RootCAs.AddCert(srv.Certificate())
 
-	c, err := New(Config{
+	c, err := httpx.New(httpx.Config{
 		BaseURL: srv.URL, TokenURL: srv.URL + "/oauth/token", ClientID: key.ClientID,
 		ClientCertificate: key.Certificate, ClientKey: key.Key, Transport: tr, MaxRetries: -1,
 	})
@@ -99,8 +93,9 @@ func TestClientCertificateTokenRequest(t *testing.T) {
 // (over plain TLS) is refused, and the refusal names the certificate, not the secret.
 func TestClientCertificateAgainstEmulator(t *testing.T) {
 	t.Parallel()
-	s, key, tr := certEmulator(t)
-	c, err := New(Config{BaseURL: key.ManagementURL + emulator.ManagementBasePath, TokenURL: key.TokenURL, ClientID: key.ClientID,
+	s, tr := certEmulator(t)
+	key := s.EventMesh
+	c, err := httpx.New(httpx.Config{BaseURL: key.ManagementURL + emulator.ManagementBasePath, TokenURL: key.TokenURL, ClientID: key.ClientID,
 		ClientCertificate: key.Certificate, ClientKey: key.Key, Transport: tr, MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -111,11 +106,8 @@ func TestClientCertificateAgainstEmulator(t *testing.T) {
 	}
 
 	// Another client's certificate under this client id is refused.
-	ci, err := servicekey.ParseCloudIntegration(s.CloudIntegrationKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	wrong, err := New(Config{BaseURL: key.ManagementURL + emulator.ManagementBasePath, TokenURL: key.TokenURL, ClientID: key.ClientID,
+	ci := s.CloudIntegration
+	wrong, err := httpx.New(httpx.Config{BaseURL: key.ManagementURL + emulator.ManagementBasePath, TokenURL: key.TokenURL, ClientID: key.ClientID,
 		ClientCertificate: ci.Certificate, ClientKey: ci.Key, Transport: tr, MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -131,25 +123,26 @@ func TestClientCertificateAgainstEmulator(t *testing.T) {
 
 func TestClientCertificateConfigErrors(t *testing.T) {
 	t.Parallel()
-	_, key, tr := certEmulator(t)
-	base := Config{BaseURL: "https://api.example", TokenURL: "https://auth.example/oauth/token", ClientID: "c",
+	s, tr := certEmulator(t)
+	key := s.EventMesh
+	base := httpx.Config{BaseURL: "https://api.example", TokenURL: "https://auth.example/oauth/token", ClientID: "c",
 		ClientCertificate: key.Certificate, ClientKey: key.Key, Transport: tr}
 	for name, tc := range map[string]struct {
-		edit func(*Config)
+		edit func(*httpx.Config)
 		want string
 	}{
-		"no key":          {func(c *Config) { c.ClientKey = "" }, "private key of the client certificate is empty"},
-		"no certificate":  {func(c *Config) { c.ClientCertificate = "" }, "client certificate is empty"},
-		"with secret":     {func(c *Config) { c.ClientSecret = "s" }, "set one of them"},
-		"no client id":    {func(c *Config) { c.ClientID = "" }, "token URL and client ID"},
-		"http token url":  {func(c *Config) { c.TokenURL = "http://127.0.0.1:1/oauth/token" }, "cannot present a client certificate"},
-		"key of another":  {func(c *Config) { c.ClientKey = strings.Replace(key.Key, "A", "B", 1) }, "cannot be used"},
-		"garbage pem":     {func(c *Config) { c.ClientCertificate = "not pem" }, "cannot be used"},
-		"other transport": {func(c *Config) { c.Transport = http.NewFileTransport(http.Dir(".")) }, "*http.Transport"},
+		"no key":          {func(c *httpx.Config) { c.ClientKey = "" }, "private key of the client certificate is empty"},
+		"no certificate":  {func(c *httpx.Config) { c.ClientCertificate = "" }, "client certificate is empty"},
+		"with secret":     {func(c *httpx.Config) { c.ClientSecret = "s" }, "set one of them"},
+		"no client id":    {func(c *httpx.Config) { c.ClientID = "" }, "token URL and client ID"},
+		"http token url":  {func(c *httpx.Config) { c.TokenURL = "http://127.0.0.1:1/oauth/token" }, "cannot present a client certificate"},
+		"key of another":  {func(c *httpx.Config) { c.ClientKey = strings.Replace(key.Key, "A", "B", 1) }, "cannot be used"},
+		"garbage pem":     {func(c *httpx.Config) { c.ClientCertificate = "not pem" }, "cannot be used"},
+		"other transport": {func(c *httpx.Config) { c.Transport = http.NewFileTransport(http.Dir(".")) }, "*http.Transport"},
 	} {
 		cfg := base
 		tc.edit(&cfg)
-		_, err := New(cfg)
+		_, err := httpx.New(cfg)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", name, err, tc.want)
 		}

@@ -15,8 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
 // testCA signs the HTTPS token endpoint of every emulator with certificate keys in this
@@ -57,11 +57,7 @@ func runTests(m *testing.M) int {
 // newCertEnv starts an emulator whose service keys are certificate keys of keyType.
 func newCertEnv(t *testing.T, keyType emulator.KeyType, ciExtra string) *testEnv {
 	t.Helper()
-	srv := emulator.New(emulator.Options{KeyType: keyType, CA: testCA})
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatalf("starting emulator: %v", err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv := emulatortest.Start(t, emulator.Options{KeyType: keyType, CA: testCA})
 	return &testEnv{srv: srv, providerBlock: fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh        = { service_key = %q }
@@ -163,38 +159,17 @@ func TestAccSecrets_certificateKeysNeverLogged(t *testing.T) {
 	plugins := filepath.Join(work, "plugins")
 	buildProvider(t, plugins)
 
-	srv := emulator.New(emulator.Options{KeyType: emulator.KeyExternalCertificate, CA: testCA})
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv := emulatortest.Start(t, emulator.Options{KeyType: emulator.KeyExternalCertificate, CA: testCA})
 	env := &testEnv{srv: srv}
 	env.addFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
 	keys := filepath.Join(work, "keys")
 	if err := srv.WriteKeys(keys); err != nil {
 		t.Fatal(err)
 	}
-	em, err := servicekey.ParseEventMesh(srv.EventMeshKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cliConfig := filepath.Join(work, "cli.tfrc")
-	writeFile(t, cliConfig, fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "registry.terraform.io/sapmessaging/sapmessaging" = %q
-    "registry.opentofu.org/sapmessaging/sapmessaging" = %q
-  }
-  direct {}
-}
-`, plugins, plugins))
+	em := srv.EventMesh
+	cliConfig := writeCLIConfig(t, work, plugins)
 	dir := filepath.Join(work, "main")
-	writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(`
-terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh        = { service_key = file(%q) }
   cloud_integration = {

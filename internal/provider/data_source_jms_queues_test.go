@@ -14,16 +14,13 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 )
 
 // newJMSTestEnv is newTestEnv with the tenant's JMS limits set.
 func newJMSTestEnv(t *testing.T, opts emulator.Options) *testEnv {
 	t.Helper()
-	srv := emulator.New(opts)
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatalf("starting emulator: %v", err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv := emulatortest.Start(t, opts)
 	return &testEnv{srv: srv, providerBlock: fmt.Sprintf(`
 provider "sapmessaging" {
   cloud_integration = { service_key = %q }

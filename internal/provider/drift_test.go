@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,15 +29,7 @@ func newCLIWorkspace(t *testing.T, tf, plugins, dir string, env *testEnv) *cliWo
 	if err := env.srv.WriteKeys(keys); err != nil {
 		t.Fatal(err)
 	}
-	cliConfig := filepath.Join(work, "cli.tfrc")
-	writeFile(t, cliConfig, fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "registry.terraform.io/sapmessaging/sapmessaging" = %q
-    "registry.opentofu.org/sapmessaging/sapmessaging" = %q
-  }
-  direct {}
-}
-`, plugins, plugins))
+	cliConfig := writeCLIConfig(t, work, plugins)
 	return &cliWorkspace{t: t, tf: tf, dir: dir, cliConfig: cliConfig, creds: []string{
 		EnvEventMeshServiceKey + "=" + filepath.Join(keys, "event-mesh.json"),
 		EnvCloudIntegrationServiceKey + "=" + filepath.Join(keys, "cloud-integration.json"),

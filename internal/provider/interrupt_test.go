@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 )
 
 // cliWork is a Terraform working directory that uses the provider built from this checkout
@@ -22,7 +23,7 @@ type cliWork struct {
 	tf, dir, cliConfig string
 }
 
-func newCLIWork(t *testing.T, tf string, srv *emulator.Server, providerArgs, hcl string) *cliWork {
+func newCLIWork(t *testing.T, tf string, srv *emulatortest.Emulator, providerArgs, hcl string) *cliWork {
 	t.Helper()
 	work := t.TempDir()
 	plugins := filepath.Join(work, "plugins")
@@ -31,23 +32,9 @@ func newCLIWork(t *testing.T, tf string, srv *emulator.Server, providerArgs, hcl
 	if err := srv.WriteKeys(keys); err != nil {
 		t.Fatal(err)
 	}
-	cliConfig := filepath.Join(work, "cli.tfrc")
-	writeFile(t, cliConfig, fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "registry.terraform.io/sapmessaging/sapmessaging" = %q
-    "registry.opentofu.org/sapmessaging/sapmessaging" = %q
-  }
-  direct {}
-}
-`, plugins, plugins))
+	cliConfig := writeCLIConfig(t, work, plugins)
 	dir := filepath.Join(work, "main")
-	writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(`
-terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh = { service_key = file(%q) }
 %s
@@ -136,7 +123,7 @@ func (w *cliWork) state(t *testing.T) []stateResource {
 // noOrphanQueues asserts that every queue the emulator holds is in the state (tainted or not):
 // whatever interrupted the apply, no queue was left behind that no state knows of. It returns
 // how many queues the emulator holds and how many state entries are tainted.
-func noOrphanQueues(t *testing.T, srv *emulator.Server, resources []stateResource) (held, tainted int) {
+func noOrphanQueues(t *testing.T, srv *emulatortest.Emulator, resources []stateResource) (held, tainted int) {
 	t.Helper()
 	inState := map[string]bool{}
 	for _, r := range resources {
@@ -177,7 +164,7 @@ func (w *cliWork) converge(t *testing.T, env *testEnv, queues, subs int) {
 }
 
 // waitForPUTs waits until the emulator has received n queue PUTs.
-func waitForPUTs(t *testing.T, srv *emulator.Server, n int64, out *bytes.Buffer) {
+func waitForPUTs(t *testing.T, srv *emulatortest.Emulator, n int64, out *bytes.Buffer) {
 	t.Helper()
 	deadline := time.Now().Add(3 * time.Minute)
 	for srv.Stats().Routes["PUT /queues/{queue}"] < n {
@@ -196,11 +183,7 @@ func TestAccReliability_interruptedApply(t *testing.T) {
 	tf := terraformCLI(t)
 	t.Parallel()
 	const n = 100
-	srv := emulator.New(emulator.Options{})
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv := emulatortest.Start(t, emulator.Options{})
 	env := &testEnv{srv: srv}
 	w := newCLIWork(t, tf, srv, "  max_retries = 3", fleetHCL("acme/crm/prod/sigint", n, 5))
 
@@ -240,10 +223,7 @@ func TestAccReliability_emulatorRestartedMidApply(t *testing.T) {
 	t.Parallel()
 	const n = 50
 	stateFile := filepath.Join(t.TempDir(), "emulator.json")
-	srv := emulator.New(emulator.Options{StateFile: stateFile})
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
+	srv := emulatortest.Start(t, emulator.Options{StateFile: stateFile})
 	addr := strings.TrimPrefix(srv.URL(), "http://")
 	w := newCLIWork(t, tf, srv, "  max_retries = 1", fleetHCL("acme/crm/prod/restart", n, 5))
 
@@ -254,11 +234,12 @@ func TestAccReliability_emulatorRestartedMidApply(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(3 * time.Second)
-	srv = emulator.New(emulator.Options{StateFile: stateFile})
-	if err := srv.Start(addr); err != nil {
+	restarted := emulator.New(emulator.Options{StateFile: stateFile})
+	if err := restarted.Start(addr); err != nil {
 		t.Fatalf("restarting the emulator on %s: %v", addr, err)
 	}
-	t.Cleanup(func() { _ = srv.Close() })
+	t.Cleanup(func() { _ = restarted.Close() })
+	srv = emulatortest.FromServer(t, restarted)
 	env := &testEnv{srv: srv}
 	err := cmd.Wait()
 	held, tainted := noOrphanQueues(t, srv, w.state(t))
@@ -276,11 +257,7 @@ func TestAccReliability_taintedQueueKeepsMessages(t *testing.T) {
 	tf := terraformCLI(t)
 	t.Parallel()
 	const name = "acme/crm/prod/tainted"
-	srv := emulator.New(emulator.Options{})
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv := emulatortest.Start(t, emulator.Options{})
 	env := &testEnv{srv: srv}
 	w := newCLIWork(t, tf, srv, "  max_retries = 0", fmt.Sprintf(`
 resource "sapmessaging_queue" "q" {

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,15 +52,7 @@ func TestAccLandscapeDev(t *testing.T) {
 	examples := filepath.Join(work, "examples")
 	copyTree(t, filepath.Join("..", "..", "examples"), examples)
 	dir := filepath.Join(examples, "landscapes", "dev")
-	cliConfig := filepath.Join(work, "cli.tfrc")
-	writeFile(t, cliConfig, fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "registry.terraform.io/sapmessaging/sapmessaging" = %q
-    "registry.opentofu.org/sapmessaging/sapmessaging" = %q
-  }
-  direct {}
-}
-`, plugins, plugins))
+	cliConfig := writeCLIConfig(t, work, plugins)
 	creds := []string{
 		EnvEventMeshServiceKey + "=" + filepath.Join(keys, "event-mesh.json"),
 		EnvCloudIntegrationServiceKey + "=" + filepath.Join(keys, "cloud-integration.json"),

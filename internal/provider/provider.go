@@ -41,18 +41,26 @@ var (
 	_ provider.ProviderWithFunctions = (*sapMessagingProvider)(nil)
 )
 
-// newHTTPClient creates the HTTP clients of Configure; tests replace it to watch the clients.
-var newHTTPClient = httpx.New
+// HTTPClientFunc creates one HTTP client of the provider from its configuration.
+type HTTPClientFunc func(httpx.Config) (*httpx.Client, error)
 
 // sapMessagingProvider is the sapmessaging provider.
 type sapMessagingProvider struct {
 	version string
+	// newHTTPClient creates the HTTP clients of Configure.
+	newHTTPClient HTTPClientFunc
 }
 
 // New returns a constructor of the provider at the given version.
 func New(version string) func() provider.Provider {
+	return NewWithHTTPClient(version, httpx.New)
+}
+
+// NewWithHTTPClient returns a constructor of the provider whose HTTP clients
+// newHTTPClient creates, so that a test can tune and watch them.
+func NewWithHTTPClient(version string, newHTTPClient HTTPClientFunc) func() provider.Provider {
 	return func() provider.Provider {
-		return &sapMessagingProvider{version: version}
+		return &sapMessagingProvider{version: version, newHTTPClient: newHTTPClient}
 	}
 }
 
@@ -234,7 +242,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		mgmtCfg.ClientID, mgmtCfg.ClientSecret = em.ClientID, em.ClientSecret
 		mgmtCfg.ClientCertificate, mgmtCfg.ClientKey = em.Certificate, em.Key
 		maskSecrets(&ctx, em.ClientSecret, em.MessagingClientSecret, em.Key, em.MessagingKey)
-		h, err := newHTTPClient(mgmtCfg)
+		h, err := p.newHTTPClient(mgmtCfg)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("event_mesh"), "Invalid Event Mesh Connection", connectionDetail("event_mesh", err))
 			return
@@ -249,7 +257,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 			msgCfg.BaseURL, msgCfg.TokenURL = em.MessagingURL, em.MessagingTokenURL
 			msgCfg.ClientID, msgCfg.ClientSecret = em.MessagingClientID, em.MessagingClientSecret
 			msgCfg.ClientCertificate, msgCfg.ClientKey = em.MessagingCertificate, em.MessagingKey
-			if mh, err := newHTTPClient(msgCfg); err == nil {
+			if mh, err := p.newHTTPClient(msgCfg); err == nil {
 				data.messaging = eventmesh.NewMessaging(mh)
 			} else {
 				tflog.Warn(ctx, "Event Mesh messaging API unavailable", map[string]any{"error": err.Error()})
@@ -267,7 +275,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		ciCfg.ClientCertificate, ciCfg.ClientKey = ci.Certificate, ci.Key
 		ciCfg.CSRFFetchPath = cpi.CSRFFetchPath
 		maskSecrets(&ctx, ci.ClientSecret, ci.Key)
-		h, err := newHTTPClient(ciCfg)
+		h, err := p.newHTTPClient(ciCfg)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("cloud_integration"), "Invalid Cloud Integration Connection", connectionDetail("cloud_integration", err))
 			return

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,82 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
-
-// testAccProtoV6ProviderFactories runs the provider in process for acceptance tests.
-var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"sapmessaging": providerserver.NewProtocol6WithError(New("test")()),
-}
-
-// testEnv is one emulator with the Terraform provider block that points at it.
-type testEnv struct {
-	srv *emulator.Server
-	// providerBlock configures the provider with the emulator's service keys.
-	providerBlock string
-}
-
-// newTestEnv starts an emulator on a random loopback port for one test.
-func newTestEnv(t *testing.T) *testEnv {
-	t.Helper()
-	srv := emulator.New(emulator.Options{})
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatalf("starting emulator: %v", err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	return &testEnv{
-		srv: srv,
-		providerBlock: fmt.Sprintf(`
-provider "sapmessaging" {
-  event_mesh        = { service_key = %q }
-  cloud_integration = { service_key = %q }
-  max_retries       = 3
-}
-`, string(srv.EventMeshKey()), string(srv.CloudIntegrationKey())),
-	}
-}
-
-// config joins the provider block and the given HCL.
-func (e *testEnv) config(hcl string) string {
-	return e.providerBlock + hcl
-}
-
-// configf joins the provider block and the formatted HCL.
-func (e *testEnv) configf(format string, args ...any) string {
-	return e.providerBlock + fmt.Sprintf(format, args...)
-}
-
-// eventMesh returns a management client that talks to the emulator out of band, as the cockpit would.
-func (e *testEnv) eventMesh(t *testing.T) *eventmesh.Client {
-	t.Helper()
-	key, err := servicekey.ParseEventMesh(e.srv.EventMeshKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := httpx.New(httpx.Config{BaseURL: key.ManagementURL, TokenURL: key.TokenURL, ClientID: key.ClientID, ClientSecret: key.ClientSecret})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return eventmesh.New(h)
-}
-
-// messaging returns a messaging REST client for publishing test messages.
-func (e *testEnv) messaging(t *testing.T) *eventmesh.Messaging {
-	t.Helper()
-	key, err := servicekey.ParseEventMesh(e.srv.EventMeshKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := httpx.New(httpx.Config{BaseURL: key.MessagingURL, TokenURL: key.MessagingTokenURL, ClientID: key.MessagingClientID, ClientSecret: key.MessagingClientSecret})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return eventmesh.NewMessaging(h)
-}
 
 func TestProvider_schemaValid(t *testing.T) {
 	t.Parallel()

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,76 +18,6 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 )
-
-// testClients records the HTTP clients the provider creates, so that a test
-// can read their retry counters, and lets a test tune the clients of its own
-// emulator (selected by URL prefix) without touching other tests.
-var testClients = struct {
-	sync.Mutex
-	clients []*httpx.Client
-	tune    map[string]func(*httpx.Config)
-}{tune: map[string]func(*httpx.Config){}}
-
-func init() {
-	newHTTPClient = func(cfg httpx.Config) (*httpx.Client, error) {
-		testClients.Lock()
-		for prefix, tune := range testClients.tune {
-			if strings.HasPrefix(cfg.BaseURL, prefix) {
-				tune(&cfg)
-			}
-		}
-		testClients.Unlock()
-		c, err := httpx.New(cfg)
-		if err == nil {
-			testClients.Lock()
-			testClients.clients = append(testClients.clients, c)
-			testClients.Unlock()
-		}
-		return c, err
-	}
-}
-
-// tuneClients changes the configuration of every HTTP client the provider creates for this emulator.
-func (e *testEnv) tuneClients(t *testing.T, tune func(*httpx.Config)) {
-	t.Helper()
-	prefix := e.srv.URL()
-	testClients.Lock()
-	testClients.tune[prefix] = tune
-	testClients.Unlock()
-	t.Cleanup(func() {
-		testClients.Lock()
-		delete(testClients.tune, prefix)
-		testClients.Unlock()
-	})
-}
-
-// clientStats sums the counters of the provider's HTTP clients that talk to this emulator.
-func (e *testEnv) clientStats() httpx.Stats {
-	testClients.Lock()
-	defer testClients.Unlock()
-	var sum httpx.Stats
-	for _, c := range testClients.clients {
-		if strings.HasPrefix(c.BaseURL(), e.srv.URL()) {
-			st := c.Stats()
-			sum.Requests += st.Requests
-			sum.Retries += st.Retries
-			sum.TokenFetches += st.TokenFetches
-			sum.TokenRequests += st.TokenRequests
-		}
-	}
-	return sum
-}
-
-// providerWith is a provider block for the emulator with extra provider arguments.
-func (e *testEnv) providerWith(args string) string {
-	return fmt.Sprintf(`
-provider "sapmessaging" {
-  event_mesh        = { service_key = %q }
-  cloud_integration = { service_key = %q }
-%s
-}
-`, string(e.srv.EventMeshKey()), string(e.srv.CloudIntegrationKey()), args)
-}
 
 // fleetHCL is n queues, each with its own dead message queue and a subscription, under prefix.
 func fleetHCL(prefix string, n, redeliveries int) string {

@@ -1,99 +1,18 @@
 package provider
 
 import (
-	"bytes"
-	"context"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
-
-// terraformCLI returns the Terraform CLI the acceptance tests use, skipping the test without TF_ACC.
-func terraformCLI(t *testing.T) string {
-	t.Helper()
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1 to run it")
-	}
-	if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" {
-		return p
-	}
-	p, err := exec.LookPath("terraform")
-	if err != nil {
-		t.Skip("no terraform on PATH and TF_ACC_TERRAFORM_PATH is not set")
-	}
-	return p
-}
-
-// buildProvider builds the provider binary with go build into dir.
-func buildProvider(t *testing.T, dir string) {
-	t.Helper()
-	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-sapmessaging"), ".")
-	cmd.Dir = filepath.Join("..", "..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build of the provider: %v\n%s", err, out)
-	}
-}
-
-// cliRun is one Terraform command of a test, with its own log file.
-type cliRun struct {
-	exitCode int
-	output   string // stdout and stderr
-	log      string // TF_LOG_PATH contents
-}
-
-// runTerraform runs the CLI in dir with TF_LOG=trace and the dev_overrides configuration cliConfig.
-func runTerraform(t *testing.T, tf, dir, cliConfig string, args ...string) cliRun {
-	t.Helper()
-	return runTerraformEnv(t, tf, dir, cliConfig, nil, args...)
-}
-
-// runTerraformEnv is runTerraform with extra environment variables (KEY=VALUE), which win over the defaults.
-func runTerraformEnv(t *testing.T, tf, dir, cliConfig string, env []string, args ...string) cliRun {
-	t.Helper()
-	logFile := filepath.Join(t.TempDir(), "terraform.log")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, tf, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(),
-		"TF_CLI_CONFIG_FILE="+cliConfig,
-		"TF_LOG=trace",
-		"TF_LOG_PATH="+logFile,
-		"TF_IN_AUTOMATION=1",
-		"CHECKPOINT_DISABLE=1",
-		"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=",
-		"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=",
-	)
-	cmd.Env = append(cmd.Env, env...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	run := cliRun{output: out.String()}
-	var exitErr *exec.ExitError
-	switch {
-	case errors.As(err, &exitErr):
-		run.exitCode = exitErr.ExitCode()
-	case err != nil:
-		t.Fatalf("terraform %s: %v", strings.Join(args, " "), err)
-	}
-	b, err := os.ReadFile(logFile)
-	if err != nil {
-		t.Fatalf("reading the log of terraform %s: %v", strings.Join(args, " "), err)
-	}
-	run.log = string(b)
-	return run
-}
 
 // secretForms returns every form in which a credential could leak: the value, its URL-encoded
 // form, its parts, and the Basic Authorization value built with it.
@@ -123,45 +42,20 @@ func TestAccSecrets_neverLogged(t *testing.T) {
 	plugins := filepath.Join(work, "plugins")
 	buildProvider(t, plugins)
 
-	srv := emulator.New(emulator.Options{RequireCSRF: true})
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv := emulatortest.Start(t, emulator.Options{RequireCSRF: true})
 	env := &testEnv{srv: srv}
 	env.addFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
 	keys := filepath.Join(work, "keys")
 	if err := srv.WriteKeys(keys); err != nil {
 		t.Fatal(err)
 	}
-	em, err := servicekey.ParseEventMesh(srv.EventMeshKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ci, err := servicekey.ParseCloudIntegration(srv.CloudIntegrationKey())
-	if err != nil {
-		t.Fatal(err)
-	}
+	em := srv.EventMesh
+	ci := srv.CloudIntegration
 
-	cliConfig := filepath.Join(work, "cli.tfrc")
-	writeFile(t, cliConfig, fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "registry.terraform.io/sapmessaging/sapmessaging" = %q
-    "registry.opentofu.org/sapmessaging/sapmessaging" = %q
-  }
-  direct {}
-}
-`, plugins, plugins))
+	cliConfig := writeCLIConfig(t, work, plugins)
 
-	const header = `
-terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-`
 	dir := filepath.Join(work, "main")
-	writeFile(t, filepath.Join(dir, "main.tf"), header+fmt.Sprintf(`
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh        = { service_key = file(%q) }
   cloud_integration = { service_key = file(%q) }
@@ -176,7 +70,7 @@ resource "sapmessaging_queue_subscription" "s" {
 
 	// A wrong secret that contains the right one, so that a leak of either is caught.
 	wrongDir := filepath.Join(work, "wrong")
-	writeFile(t, filepath.Join(wrongDir, "main.tf"), header+fmt.Sprintf(`
+	writeFile(t, filepath.Join(wrongDir, "main.tf"), requiredProviders+fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh = {
     management_url = %q
@@ -267,14 +161,4 @@ data "sapmessaging_queue" "orders" {
 	}
 	t.Logf("checked %d secret forms (%d access tokens) against %d KiB of trace logs, the outputs and the state",
 		len(secrets), len(tokens), logBytes/1024)
-}
-
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 )
 
 // configure runs the provider's Configure with the emulator's Cloud Integration key and the
@@ -67,11 +68,7 @@ func configure(t *testing.T, ciKey string, trusted []string) diag.Diagnostics {
 // draws a warning naming both hosts; trusted_token_hosts silences it.
 func TestConfigureWarnsOfForeignTokenHost(t *testing.T) {
 	t.Setenv(EnvEventMeshServiceKey, "")
-	s := emulator.New(emulator.Options{TokenHost: "127.0.0.2"})
-	if err := s.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
+	s := emulatortest.Start(t, emulator.Options{TokenHost: "127.0.0.2"})
 	key := string(s.CloudIntegrationKey())
 
 	diags := configure(t, key, nil)
@@ -89,11 +86,7 @@ func TestConfigureWarnsOfForeignTokenHost(t *testing.T) {
 	}
 
 	// The same emulator without a separate token host draws no warning.
-	plain := emulator.New(emulator.Options{})
-	if err := plain.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = plain.Close() })
+	plain := emulatortest.Start(t, emulator.Options{})
 	if diags := configure(t, string(plain.CloudIntegrationKey()), nil); diags.HasError() || diags.WarningsCount() != 0 {
 		t.Fatalf("same host: %v, want no diagnostics", diags)
 	}
@@ -112,11 +105,7 @@ func TestConfigureRefusesPlainHTTPTokenEndpoint(t *testing.T) {
 // The provider fetches its tokens from a token endpoint on another loopback address than the
 // API, once that host is trusted.
 func TestAccTokenHost_otherLoopbackAddress(t *testing.T) {
-	srv := emulator.New(emulator.Options{TokenHost: "127.0.0.2"})
-	if err := srv.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv := emulatortest.Start(t, emulator.Options{TokenHost: "127.0.0.2"})
 	config := fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh          = { service_key = %q }

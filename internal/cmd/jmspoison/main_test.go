@@ -9,15 +9,12 @@ import (
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 )
 
 func startEmulator(t *testing.T) []string {
 	t.Helper()
-	s := emulator.New(emulator.Options{JMSMinute: 20 * time.Microsecond})
-	if err := s.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
+	s := emulatortest.Start(t, emulator.Options{JMSMinute: 20 * time.Microsecond})
 	s.SetDeployDelay(5 * time.Millisecond)
 	dir := t.TempDir()
 	if err := s.WriteKeys(dir); err != nil {

@@ -11,34 +11,21 @@ import (
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
 // demo starts an emulator with the demo's queues (maxRedeliveryCount r)
 // and returns the base arguments of the command.
-func demo(t *testing.T, r int64) (*emulator.Server, []string) {
+func demo(t *testing.T, r int64) (*emulatortest.Emulator, []string) {
 	t.Helper()
-	s := emulator.New(emulator.Options{})
-	if err := s.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
+	s := emulatortest.Start(t, emulator.Options{})
 	s.SetDeployDelay(5 * time.Millisecond)
 	dir := t.TempDir()
 	if err := s.WriteKeys(dir); err != nil {
 		t.Fatal(err)
 	}
-	em, err := servicekey.ParseEventMesh(s.EventMeshKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := httpx.New(httpx.Config{BaseURL: em.ManagementURL, TokenURL: em.TokenURL, ClientID: em.ClientID, ClientSecret: em.ClientSecret})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mgmt := eventmesh.New(h)
+	mgmt := eventmesh.New(s.ManagementClient(t))
 	ctx := context.Background()
 	dmq := "acme/crm/prod/orders/dmq"
 	if _, _, err := mgmt.PutQueue(ctx, dmq, eventmesh.QueueSettings{}); err != nil {
