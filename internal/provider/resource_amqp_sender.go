@@ -9,9 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -73,110 +71,65 @@ func (r *amqpSenderResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"With `queue_max_redelivery_count` the plan shows `worst_case_attempts = (R + 1) × n + 1`, the executions one always-failing " +
 			"message can cost, and refuses it above `max_total_attempts`.\n\n" +
 			"~> **Destroy leaves the flow as it is.** Removing this resource only forgets it: the iFlow, its settings and its deployment stay.",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "`IFLOW_ID`, or `IFLOW_ID,CHANNEL` when `channel` is set.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"iflow_id": schema.StringAttribute{
-				MarkdownDescription: "The ID of the integration flow. Changing it manages another flow.",
-				Required:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"version": schema.StringAttribute{
-				MarkdownDescription: "The design-time version to change and deploy. Defaults to `active`.",
-				Optional:            true,
-				Computed:            true,
-				Default:             stringdefault.StaticString("active"),
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"channel": schema.StringAttribute{
-				MarkdownDescription: "The name (or ID) of the AMQP sender's message flow. Needed only when the flow has more than one AMQP sender; " +
-					"the error then lists the candidates.",
-				Optional:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"max_number_of_retries": schema.Int64Attribute{
-				CustomType: wholeNumber(1, rules.MaxRetriesLimit),
-				MarkdownDescription: "Max. Number of Retries: in-memory retries of the adapter on each delivery, 1 to 99. **Must be set**: " +
-					"empty retries endlessly and 0 hands every redelivered message its outcome unprocessed. 1 is recommended; " +
-					"spend further attempts on the queue's redeliveries.",
-				Optional: true,
-			},
-			"delivery_status_after_max_retries": schema.StringAttribute{
-				MarkdownDescription: "Delivery Status After Max. Retries. Defaults to `REJECTED`, which Event Mesh needs to redeliver the " +
-					"message and finally move it to the dead message queue. `MODIFIED_FAILED_UNDELIVERABLE` is refused: it cancels the redelivery.",
-				Optional: true,
-				Computed: true,
-				Default:  stringdefault.StaticString("REJECTED"),
-			},
-			"max_prefetched_messages": schema.Int64Attribute{
-				CustomType:          wholeNumber(1, rules.MaxPrefetchLimit),
-				MarkdownDescription: "Max. Number of Prefetched Messages, 1 to 100. Keep it at 1 for flows slower than a minute. Defaults to the flow's value.",
-				Optional:            true,
-				Computed:            true,
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"concurrent_processes": schema.Int64Attribute{
-				CustomType:          wholeNumber(1, rules.MaxConcurrentLimit),
-				MarkdownDescription: "Number of Concurrent Processes, 1 to 99. Use 1 while testing. Defaults to the flow's value.",
-				Optional:            true,
-				Computed:            true,
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"deploy": schema.BoolAttribute{
-				MarkdownDescription: "Whether to deploy the flow after a change and wait until it runs. Defaults to `true`; " +
-					"without a deployment the new settings do not take effect.",
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(true),
-			},
-			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true}),
-			"queue_max_redelivery_count": schema.Int64Attribute{
-				CustomType: wholeNumber(1, rules.MaxRedeliveryCountLimit),
-				MarkdownDescription: "The `max_redelivery_count` of the Event Mesh queue the flow consumes, usually " +
-					"`sapmessaging_queue.<name>.max_redelivery_count`. Used only for `worst_case_attempts` and the budget check.",
-				Optional: true,
-			},
-			"max_total_attempts": schema.Int64Attribute{
-				CustomType:          wholeNumber(3, math.MaxInt64),
-				MarkdownDescription: "A budget: the plan fails when `worst_case_attempts` exceeds it and names the cheapest setting that fits.",
-				Optional:            true,
-			},
-			"expected_processing_seconds": schema.Int64Attribute{
-				CustomType: wholeNumber(1, math.MaxInt64),
-				MarkdownDescription: "How long one execution of the flow takes. Above 60 with more than one prefetched message the plan warns " +
-					"that redelivery locks expire inside the prefetched batch.",
-				Optional: true,
-			},
-			"queue_name": schema.StringAttribute{
-				MarkdownDescription: "The queue the sender consumes, from its `destinationName` without the `queue:` prefix.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"worst_case_attempts": schema.Int64Attribute{
-				MarkdownDescription: "`(queue_max_redelivery_count + 1) × max_number_of_retries + 1`: the most executions one always-failing " +
-					"message can cost. Known at plan whenever both inputs are; null without `queue_max_redelivery_count`.",
-				Computed: true,
-			},
-			"deployed_version": schema.StringAttribute{
-				MarkdownDescription: "The version of the flow that runs on the tenant.",
-				Computed:            true,
-			},
-			"runtime_status": schema.StringAttribute{
-				MarkdownDescription: "The runtime status of the flow: `STARTED`, `STARTING`, `STOPPING`, `ERROR`, or `NOT_DEPLOYED`.",
-				Computed:            true,
-			},
-			"exception_end_events": schema.ListAttribute{
-				MarkdownDescription: "How each exception subprocess of the flow ends, as `SUBPROCESS: KIND` with KIND `error`, `escalation`, " +
-					"`message` or `none`. Only an Error End hands the failure back to Event Mesh; the others acknowledge the message, " +
-					"which is then gone.",
-				ElementType:   types.StringType,
-				Computed:      true,
-				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
-			},
-		},
+		Attributes: senderAttributes(ctx, "AMQP",
+			"Only an Error End hands the failure back to Event Mesh; the others acknowledge the message, which is then gone.",
+			map[string]schema.Attribute{
+				"max_number_of_retries": schema.Int64Attribute{
+					CustomType: wholeNumber(1, rules.MaxRetriesLimit),
+					MarkdownDescription: "Max. Number of Retries: in-memory retries of the adapter on each delivery, 1 to 99. **Must be set**: " +
+						"empty retries endlessly and 0 hands every redelivered message its outcome unprocessed. 1 is recommended; " +
+						"spend further attempts on the queue's redeliveries.",
+					Optional: true,
+				},
+				"delivery_status_after_max_retries": schema.StringAttribute{
+					MarkdownDescription: "Delivery Status After Max. Retries. Defaults to `REJECTED`, which Event Mesh needs to redeliver the " +
+						"message and finally move it to the dead message queue. `MODIFIED_FAILED_UNDELIVERABLE` is refused: it cancels the redelivery.",
+					Optional: true,
+					Computed: true,
+					Default:  stringdefault.StaticString("REJECTED"),
+				},
+				"max_prefetched_messages": schema.Int64Attribute{
+					CustomType:          wholeNumber(1, rules.MaxPrefetchLimit),
+					MarkdownDescription: "Max. Number of Prefetched Messages, 1 to 100. Keep it at 1 for flows slower than a minute. Defaults to the flow's value.",
+					Optional:            true,
+					Computed:            true,
+					PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+				},
+				"concurrent_processes": schema.Int64Attribute{
+					CustomType:          wholeNumber(1, rules.MaxConcurrentLimit),
+					MarkdownDescription: "Number of Concurrent Processes, 1 to 99. Use 1 while testing. Defaults to the flow's value.",
+					Optional:            true,
+					Computed:            true,
+					PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+				},
+				"queue_max_redelivery_count": schema.Int64Attribute{
+					CustomType: wholeNumber(1, rules.MaxRedeliveryCountLimit),
+					MarkdownDescription: "The `max_redelivery_count` of the Event Mesh queue the flow consumes, usually " +
+						"`sapmessaging_queue.<name>.max_redelivery_count`. Used only for `worst_case_attempts` and the budget check.",
+					Optional: true,
+				},
+				"max_total_attempts": schema.Int64Attribute{
+					CustomType:          wholeNumber(3, math.MaxInt64),
+					MarkdownDescription: "A budget: the plan fails when `worst_case_attempts` exceeds it and names the cheapest setting that fits.",
+					Optional:            true,
+				},
+				"expected_processing_seconds": schema.Int64Attribute{
+					CustomType: wholeNumber(1, math.MaxInt64),
+					MarkdownDescription: "How long one execution of the flow takes. Above 60 with more than one prefetched message the plan warns " +
+						"that redelivery locks expire inside the prefetched batch.",
+					Optional: true,
+				},
+				"queue_name": schema.StringAttribute{
+					MarkdownDescription: "The queue the sender consumes, from its `destinationName` without the `queue:` prefix.",
+					Computed:            true,
+					PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				},
+				"worst_case_attempts": schema.Int64Attribute{
+					MarkdownDescription: "`(queue_max_redelivery_count + 1) × max_number_of_retries + 1`: the most executions one always-failing " +
+						"message can cost. Known at plan whenever both inputs are; null without `queue_max_redelivery_count`.",
+					Computed: true,
+				},
+			}),
 	}
 }
 

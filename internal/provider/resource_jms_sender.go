@@ -13,13 +13,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -97,169 +94,124 @@ func (r *jmsSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 			"expiration period deletes it, unless the flow itself ends it by comparing the `SAPJMSRetries` header. The plan reads " +
 			"the flow, shows that guard in `retry_guard`, and computes `give_up_after_minutes` or `attempts_before_expiry`.\n\n" +
 			"~> **Destroy leaves the flow as it is.** Removing this resource only forgets it: the iFlow, its settings and its deployment stay.",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "`IFLOW_ID`, or `IFLOW_ID,CHANNEL` when `channel` is set.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"iflow_id": schema.StringAttribute{
-				MarkdownDescription: "The ID of the integration flow. Changing it manages another flow.",
-				Required:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"version": schema.StringAttribute{
-				MarkdownDescription: "The design-time version to change and deploy. Defaults to `active`.",
-				Optional:            true,
-				Computed:            true,
-				Default:             stringdefault.StaticString("active"),
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"channel": schema.StringAttribute{
-				MarkdownDescription: "The name (or ID) of the JMS sender's message flow. Needed only when the flow has more than one JMS sender; " +
-					"the error then lists the candidates.",
-				Optional:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"retry_interval": schema.Int64Attribute{
-				CustomType: wholeNumber(1, 10080),
-				MarkdownDescription: "Retry Interval (minutes): the wait before the first retry. SAP accepts 1 to 60 for an exclusive queue " +
-					"and 1 to 10080 for a non-exclusive one. Defaults to the flow's value.",
-				Optional:      true,
-				Computed:      true,
-				PlanModifiers: int64FromFlow,
-			},
-			"exponential_backoff": schema.BoolAttribute{
-				MarkdownDescription: "Exponential Backoff: double the wait after each failed retry, up to `max_retry_interval`. Off with a retry " +
-					"interval under 10 minutes gets a warning: the receiver is then called every few minutes for as long as it fails. " +
-					"Defaults to the flow's value.",
-				Optional:      true,
-				Computed:      true,
-				PlanModifiers: boolFromFlow,
-			},
-			"max_retry_interval": schema.Int64Attribute{
-				CustomType: wholeNumber(10, 43200),
-				MarkdownDescription: "Maximum Retry Interval (minutes): the longest wait with exponential backoff. SAP accepts 10 to 180 for an " +
-					"exclusive queue and 10 to 43200 for a non-exclusive one. Defaults to the flow's value.",
-				Optional:      true,
-				Computed:      true,
-				PlanModifiers: int64FromFlow,
-			},
-			"concurrent_processes": schema.Int64Attribute{
-				CustomType: wholeNumber(1, math.MaxInt64),
-				MarkdownDescription: "Number of Concurrent Processes per worker node, non-exclusive queues only (an exclusive queue has " +
-					"exactly one consumer). SAP recommends 1 to 5. Defaults to the flow's value.",
-				Optional:      true,
-				Computed:      true,
-				PlanModifiers: int64FromFlow,
-			},
-			"dead_letter_queue": schema.BoolAttribute{
-				MarkdownDescription: "Dead-Letter Queue. " + rules.JMSDeadLetterQueueDescription + " Defaults to the flow's value.",
-				Optional:            true,
-				Computed:            true,
-				PlanModifiers:       boolFromFlow,
-			},
-			"max_retries": schema.Int64Attribute{
-				CustomType: wholeNumber(1, math.MaxInt64),
-				MarkdownDescription: "The retry limit the flow should enforce. The JMS sender has no such setting: the flow enforces it with a " +
-					"guard on `SAPJMSRetries`. The plan fails when the flow has no guard or the queue is exclusive, warns when the guard " +
-					"shows another limit, and computes `give_up_after_minutes` from it when the guard's limit is not visible.",
-				Optional: true,
-			},
-			"queue_expiration_days": schema.Int64Attribute{
-				CustomType: wholeNumber(1, rules.JMSMaxExpirationDays),
-				MarkdownDescription: "The Expiration Period (days, 1 to 180) of the JMS receiver of the flow that fills the queue: a message " +
-					"still in the queue after that many days is deleted. Defaults to `30`, SAP's default. The plan fails when " +
-					"`give_up_after_minutes` is longer.",
-				Optional: true,
-				Computed: true,
-				Default:  int64default.StaticInt64(rules.DefaultJMSExpirationDays),
-			},
-			"deploy": schema.BoolAttribute{
-				MarkdownDescription: "Whether to deploy the flow after a change and wait until it runs. Defaults to `true`; " +
-					"without a deployment the new settings do not take effect.",
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(true),
-			},
-			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true}),
-			"queue_name": schema.StringAttribute{
-				MarkdownDescription: "The JMS queue the sender consumes (`QueueName_inbound`).",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"access_type": schema.StringAttribute{
-				MarkdownDescription: "The queue's access type: `Non-Exclusive` or `Exclusive`; null when the flow sets it through a parameter " +
-					"without a value. A sender without the setting counts as non-exclusive.",
-				Computed: true,
-			},
-			"retry_guard": schema.SingleNestedAttribute{
-				MarkdownDescription: "Where the flow compares `SAPJMSRetries`, the header that counts the retries of a message on a " +
-					"non-exclusive queue, and the limit the plan can see.",
-				Computed: true,
-				Attributes: map[string]schema.Attribute{
-					"present": schema.BoolAttribute{
-						MarkdownDescription: "Whether the flow reads `SAPJMSRetries` anywhere: a route condition, a route in an exception subprocess, or a script.",
-						Computed:            true,
-					},
-					"kind": schema.StringAttribute{
-						MarkdownDescription: "The kind of the guard whose limit is reported: `router`, `exception_subprocess` or `script`; null without a guard.",
-						Computed:            true,
-					},
-					"places": schema.ListAttribute{
-						MarkdownDescription: "The kinds of every place that reads `SAPJMSRetries`, in document order.",
-						ElementType:         types.StringType,
-						Computed:            true,
-					},
-					"condition": schema.StringAttribute{
-						MarkdownDescription: "The route's condition, or the script file name.",
-						Computed:            true,
-					},
-					"operator": schema.StringAttribute{
-						MarkdownDescription: "The comparison with `SAPJMSRetries` on the left (`>`, `>=`, `=`, …); null when none was found.",
-						Computed:            true,
-					},
-					"limit_kind": schema.StringAttribute{
-						MarkdownDescription: "What the header is compared with: `literal` (a number in the condition), `parameter` (an externalized " +
-							"parameter) or `not_visible` (a header or property set at run time, or a script).",
-						Computed: true,
-					},
-					"limit": schema.Int64Attribute{
-						MarkdownDescription: "The limit when it is visible: the literal, or the externalized parameter's value; null otherwise.",
-						Computed:            true,
+		Attributes: senderAttributes(ctx, "JMS",
+			"Only an Error End hands the failure back to the JMS queue for a retry; the others end the message, which is then gone.",
+			map[string]schema.Attribute{
+				"retry_interval": schema.Int64Attribute{
+					CustomType: wholeNumber(1, 10080),
+					MarkdownDescription: "Retry Interval (minutes): the wait before the first retry. SAP accepts 1 to 60 for an exclusive queue " +
+						"and 1 to 10080 for a non-exclusive one. Defaults to the flow's value.",
+					Optional:      true,
+					Computed:      true,
+					PlanModifiers: int64FromFlow,
+				},
+				"exponential_backoff": schema.BoolAttribute{
+					MarkdownDescription: "Exponential Backoff: double the wait after each failed retry, up to `max_retry_interval`. Off with a retry " +
+						"interval under 10 minutes gets a warning: the receiver is then called every few minutes for as long as it fails. " +
+						"Defaults to the flow's value.",
+					Optional:      true,
+					Computed:      true,
+					PlanModifiers: boolFromFlow,
+				},
+				"max_retry_interval": schema.Int64Attribute{
+					CustomType: wholeNumber(10, 43200),
+					MarkdownDescription: "Maximum Retry Interval (minutes): the longest wait with exponential backoff. SAP accepts 10 to 180 for an " +
+						"exclusive queue and 10 to 43200 for a non-exclusive one. Defaults to the flow's value.",
+					Optional:      true,
+					Computed:      true,
+					PlanModifiers: int64FromFlow,
+				},
+				"concurrent_processes": schema.Int64Attribute{
+					CustomType: wholeNumber(1, math.MaxInt64),
+					MarkdownDescription: "Number of Concurrent Processes per worker node, non-exclusive queues only (an exclusive queue has " +
+						"exactly one consumer). SAP recommends 1 to 5. Defaults to the flow's value.",
+					Optional:      true,
+					Computed:      true,
+					PlanModifiers: int64FromFlow,
+				},
+				"dead_letter_queue": schema.BoolAttribute{
+					MarkdownDescription: "Dead-Letter Queue. " + rules.JMSDeadLetterQueueDescription + " Defaults to the flow's value.",
+					Optional:            true,
+					Computed:            true,
+					PlanModifiers:       boolFromFlow,
+				},
+				"max_retries": schema.Int64Attribute{
+					CustomType: wholeNumber(1, math.MaxInt64),
+					MarkdownDescription: "The retry limit the flow should enforce. The JMS sender has no such setting: the flow enforces it with a " +
+						"guard on `SAPJMSRetries`. The plan fails when the flow has no guard or the queue is exclusive, warns when the guard " +
+						"shows another limit, and computes `give_up_after_minutes` from it when the guard's limit is not visible.",
+					Optional: true,
+				},
+				"queue_expiration_days": schema.Int64Attribute{
+					CustomType: wholeNumber(1, rules.JMSMaxExpirationDays),
+					MarkdownDescription: "The Expiration Period (days, 1 to 180) of the JMS receiver of the flow that fills the queue: a message " +
+						"still in the queue after that many days is deleted. Defaults to `30`, SAP's default. The plan fails when " +
+						"`give_up_after_minutes` is longer.",
+					Optional: true,
+					Computed: true,
+					Default:  int64default.StaticInt64(rules.DefaultJMSExpirationDays),
+				},
+				"queue_name": schema.StringAttribute{
+					MarkdownDescription: "The JMS queue the sender consumes (`QueueName_inbound`).",
+					Computed:            true,
+					PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				},
+				"access_type": schema.StringAttribute{
+					MarkdownDescription: "The queue's access type: `Non-Exclusive` or `Exclusive`; null when the flow sets it through a parameter " +
+						"without a value. A sender without the setting counts as non-exclusive.",
+					Computed: true,
+				},
+				"retry_guard": schema.SingleNestedAttribute{
+					MarkdownDescription: "Where the flow compares `SAPJMSRetries`, the header that counts the retries of a message on a " +
+						"non-exclusive queue, and the limit the plan can see.",
+					Computed: true,
+					Attributes: map[string]schema.Attribute{
+						"present": schema.BoolAttribute{
+							MarkdownDescription: "Whether the flow reads `SAPJMSRetries` anywhere: a route condition, a route in an exception subprocess, or a script.",
+							Computed:            true,
+						},
+						"kind": schema.StringAttribute{
+							MarkdownDescription: "The kind of the guard whose limit is reported: `router`, `exception_subprocess` or `script`; null without a guard.",
+							Computed:            true,
+						},
+						"places": schema.ListAttribute{
+							MarkdownDescription: "The kinds of every place that reads `SAPJMSRetries`, in document order.",
+							ElementType:         types.StringType,
+							Computed:            true,
+						},
+						"condition": schema.StringAttribute{
+							MarkdownDescription: "The route's condition, or the script file name.",
+							Computed:            true,
+						},
+						"operator": schema.StringAttribute{
+							MarkdownDescription: "The comparison with `SAPJMSRetries` on the left (`>`, `>=`, `=`, …); null when none was found.",
+							Computed:            true,
+						},
+						"limit_kind": schema.StringAttribute{
+							MarkdownDescription: "What the header is compared with: `literal` (a number in the condition), `parameter` (an externalized " +
+								"parameter) or `not_visible` (a header or property set at run time, or a script).",
+							Computed: true,
+						},
+						"limit": schema.Int64Attribute{
+							MarkdownDescription: "The limit when it is visible: the literal, or the externalized parameter's value; null otherwise.",
+							Computed:            true,
+						},
 					},
 				},
-			},
-			"give_up_after_minutes": schema.Int64Attribute{
-				MarkdownDescription: "The minutes from the first failure until the retry on which the flow's guard ends the message, with the " +
-					"configured waits (doubling up to `max_retry_interval` with backoff). It uses the guard's visible limit, else " +
-					"`max_retries`; `SAPJMSRetries` counts the retries already made, so `> 5` ends the message on retry 6. Null when " +
-					"no limit applies or none is visible. Processing time and the up to one minute a due message waits for the queue's " +
-					"scheduler come on top.",
-				Computed: true,
-			},
-			"attempts_before_expiry": schema.Int64Attribute{
-				MarkdownDescription: "When no limit applies (no guard, or an exclusive queue): the executions an always-failing message gets " +
-					"(first attempt and retries) before `queue_expiration_days` ends and the message is deleted. Null when a limit applies.",
-				Computed: true,
-			},
-			"deployed_version": schema.StringAttribute{
-				MarkdownDescription: "The version of the flow that runs on the tenant.",
-				Computed:            true,
-			},
-			"runtime_status": schema.StringAttribute{
-				MarkdownDescription: "The runtime status of the flow: `STARTED`, `STARTING`, `STOPPING`, `ERROR`, or `NOT_DEPLOYED`.",
-				Computed:            true,
-			},
-			"exception_end_events": schema.ListAttribute{
-				MarkdownDescription: "How each exception subprocess of the flow ends, as `SUBPROCESS: KIND` with KIND `error`, `escalation`, " +
-					"`message` or `none`. Only an Error End hands the failure back to the JMS queue for a retry; the others end the " +
-					"message, which is then gone.",
-				ElementType:   types.StringType,
-				Computed:      true,
-				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
-			},
-		},
+				"give_up_after_minutes": schema.Int64Attribute{
+					MarkdownDescription: "The minutes from the first failure until the retry on which the flow's guard ends the message, with the " +
+						"configured waits (doubling up to `max_retry_interval` with backoff). It uses the guard's visible limit, else " +
+						"`max_retries`; `SAPJMSRetries` counts the retries already made, so `> 5` ends the message on retry 6. Null when " +
+						"no limit applies or none is visible. Processing time and the up to one minute a due message waits for the queue's " +
+						"scheduler come on top.",
+					Computed: true,
+				},
+				"attempts_before_expiry": schema.Int64Attribute{
+					MarkdownDescription: "When no limit applies (no guard, or an exclusive queue): the executions an always-failing message gets " +
+						"(first attempt and retries) before `queue_expiration_days` ends and the message is deleted. Null when a limit applies.",
+					Computed: true,
+				},
+			}),
 	}
 }
 

@@ -11,6 +11,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -255,4 +261,56 @@ func senderDestroyWarning(diags *diag.Diagnostics, typeName, kind string) {
 	diags.AddWarning("The Integration Flow Stays As It Is",
 		fmt.Sprintf("Destroying %s only removes it from the Terraform state. The iFlow, its %s sender settings and "+
 			"its deployment stay unchanged on the tenant. Change or undeploy the flow in Cloud Integration if that is what you want.", typeName, kind))
+}
+
+// senderAttributes returns attrs with the attributes every sender resource has added. kind names
+// the adapter; endEventsEffect says what the exception subprocesses' end events do to a message.
+func senderAttributes(ctx context.Context, kind, endEventsEffect string, attrs map[string]schema.Attribute) map[string]schema.Attribute {
+	attrs["id"] = schema.StringAttribute{
+		MarkdownDescription: "`IFLOW_ID`, or `IFLOW_ID,CHANNEL` when `channel` is set.",
+		Computed:            true,
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+	}
+	attrs["iflow_id"] = schema.StringAttribute{
+		MarkdownDescription: "The ID of the integration flow. Changing it manages another flow.",
+		Required:            true,
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+	}
+	attrs["version"] = schema.StringAttribute{
+		MarkdownDescription: "The design-time version to change and deploy. Defaults to `active`.",
+		Optional:            true,
+		Computed:            true,
+		Default:             stringdefault.StaticString("active"),
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+	}
+	attrs["channel"] = schema.StringAttribute{
+		MarkdownDescription: "The name (or ID) of the " + kind + " sender's message flow. Needed only when the flow has more than one " + kind + " sender; " +
+			"the error then lists the candidates.",
+		Optional:      true,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+	}
+	attrs["deploy"] = schema.BoolAttribute{
+		MarkdownDescription: "Whether to deploy the flow after a change and wait until it runs. Defaults to `true`; " +
+			"without a deployment the new settings do not take effect.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(true),
+	}
+	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true})
+	attrs["deployed_version"] = schema.StringAttribute{
+		MarkdownDescription: "The version of the flow that runs on the tenant.",
+		Computed:            true,
+	}
+	attrs["runtime_status"] = schema.StringAttribute{
+		MarkdownDescription: "The runtime status of the flow: `STARTED`, `STARTING`, `STOPPING`, `ERROR`, or `NOT_DEPLOYED`.",
+		Computed:            true,
+	}
+	attrs["exception_end_events"] = schema.ListAttribute{
+		MarkdownDescription: "How each exception subprocess of the flow ends, as `SUBPROCESS: KIND` with KIND `error`, `escalation`, " +
+			"`message` or `none`. " + endEventsEffect,
+		ElementType:   types.StringType,
+		Computed:      true,
+		PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
+	}
+	return attrs
 }
