@@ -47,12 +47,7 @@ type JMSSenderSettings struct {
 // values returns the non-nil settings in a canonical form: decimal integers,
 // and "true"/"false" for booleans whatever style the flow writes.
 func (s JMSSenderSettings) values() map[Setting]string {
-	m := map[Setting]string{}
-	for setting, p := range map[Setting]*int64{SettingJMSRetryInterval: s.RetryInterval, SettingJMSMaxRetryInterval: s.MaxRetryInterval, SettingJMSConcurrency: s.Concurrency} {
-		if p != nil {
-			m[setting] = strconv.FormatInt(*p, 10)
-		}
-	}
+	m := numberValues(map[Setting]*int64{SettingJMSRetryInterval: s.RetryInterval, SettingJMSMaxRetryInterval: s.MaxRetryInterval, SettingJMSConcurrency: s.Concurrency})
 	for setting, p := range map[Setting]*bool{SettingJMSBackoff: s.ExponentialBackoff, SettingJMSDeadLetterQueue: s.DeadLetterQueue} {
 		if p != nil {
 			m[setting] = strconv.FormatBool(*p)
@@ -102,46 +97,9 @@ func (s *JMSSender) Settings() JMSSenderSettings {
 // selectJMSSender picks the JMS sender selected by channel: by message flow
 // name, else by message flow id; "" selects the only one.
 func selectJMSSender(iflowID string, senders []iflow.JMSChannel, channel string) (iflow.JMSChannel, []string, error) {
-	count := map[string]int{}
-	for _, s := range senders {
-		count[s.Name]++
-	}
-	cands := make([]string, len(senders))
-	for i, s := range senders {
-		if s.Name != "" && count[s.Name] == 1 {
-			cands[i] = s.Name
-		} else {
-			cands[i] = s.ID
-		}
-	}
-	if len(senders) == 0 {
-		return iflow.JMSChannel{}, cands, fmt.Errorf("integration flow %q has %w (a message flow with ComponentType JMS and direction Sender); "+
-			"add a JMS sender adapter in Cloud Integration or set the id of a flow that consumes a JMS queue", iflowID, ErrNoJMSSender)
-	}
-	if channel == "" {
-		if len(senders) == 1 {
-			return senders[0], cands, nil
-		}
-		return iflow.JMSChannel{}, cands, &AmbiguousChannelError{IFlowID: iflowID, Candidates: cands, Adapter: "JMS"}
-	}
-	var byName, byID []iflow.JMSChannel
-	for _, s := range senders {
-		if s.Name == channel {
-			byName = append(byName, s)
-		}
-		if s.ID == channel {
-			byID = append(byID, s)
-		}
-	}
-	switch {
-	case len(byName) == 1:
-		return byName[0], cands, nil
-	case len(byID) == 1:
-		return byID[0], cands, nil
-	case len(byName) > 1 || len(byID) > 1:
-		return iflow.JMSChannel{}, cands, &AmbiguousChannelError{IFlowID: iflowID, Channel: channel, Candidates: cands, Adapter: "JMS"}
-	}
-	return iflow.JMSChannel{}, cands, &ChannelNotFoundError{IFlowID: iflowID, Channel: channel, Candidates: cands, Adapter: "JMS"}
+	return selectChannel(iflowID, senders, channel, func(s iflow.JMSChannel) (string, string) { return s.Name, s.ID }, "JMS",
+		fmt.Errorf("integration flow %q has %w (a message flow with ComponentType JMS and direction Sender); "+
+			"add a JMS sender adapter in Cloud Integration or set the id of a flow that consumes a JMS queue", iflowID, ErrNoJMSSender))
 }
 
 func jmsChannelLabel(s iflow.JMSChannel) string {
@@ -173,6 +131,8 @@ func (f *Flow) JMSSender(channel string) (*JMSSender, error) {
 			out.AccessType = iflow.AccessExclusive
 		}
 	}
+	ref := channelRef{adapter: "JMS", label: jmsChannelLabel(snd), flowID: f.ID}
+	numbers := map[Setting]**int64{SettingJMSRetryInterval: &out.RetryInterval, SettingJMSMaxRetryInterval: &out.MaxRetryInterval, SettingJMSConcurrency: &out.Concurrency}
 	for _, setting := range JMSSettings() {
 		s := snd.Setting(string(setting), params)
 		if !s.Present {
@@ -198,18 +158,8 @@ func (f *Flow) JMSSender(channel string) (*JMSSender, error) {
 			}
 			continue
 		}
-		n, err := strconv.ParseInt(value, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("the %s of JMS sender channel %q in integration flow %q is %q, which is not a whole number; set a whole number in Cloud Integration",
-				setting, jmsChannelLabel(snd), f.ID, value)
-		}
-		switch setting {
-		case SettingJMSRetryInterval:
-			out.RetryInterval = &n
-		case SettingJMSMaxRetryInterval:
-			out.MaxRetryInterval = &n
-		case SettingJMSConcurrency:
-			out.Concurrency = &n
+		if err := ref.setWholeNumber(numbers, setting, value); err != nil {
+			return nil, err
 		}
 	}
 	configs := make(map[string]string, len(f.Configurations))
@@ -227,11 +177,7 @@ func (f *Flow) JMSSender(channel string) (*JMSSender, error) {
 			guarded[g.Subprocess] = true
 		}
 	}
-	for _, sp := range f.Artifact.ExceptionSubprocesses() {
-		out.ExceptionSubprocesses = append(out.ExceptionSubprocesses, ExceptionSubprocess{
-			ID: sp.ID, Name: sp.Name, EndEvents: append([]string(nil), sp.EndEvents...), GuardsRetries: guarded[sp.ID],
-		})
-	}
+	out.ExceptionSubprocesses = f.exceptionSubprocesses(guarded)
 	return out, nil
 }
 
@@ -261,35 +207,23 @@ func (f *Flow) EditJMSSender(channel string, desired JMSSenderSettings, expected
 	}
 	now := cur.Settings().values()
 	if expected != nil {
-		before := expected.values()
-		var changes []string
-		for _, setting := range JMSSettings() {
-			w, ok := want[setting]
-			if !ok || now[setting] == before[setting] || now[setting] == w {
-				continue
-			}
-			changes = append(changes, fmt.Sprintf("%s: planned from %s, now %s", setting, shown(before[setting]), shown(now[setting])))
-		}
-		if len(changes) > 0 {
+		if changes := plannedChanges(JMSSettings(), want, now, expected.values()); len(changes) > 0 {
 			return nil, &ChannelChangedError{IFlowID: f.ID, Channel: jmsChannelLabel(snd), Changes: changes, Adapter: "JMS"}
 		}
 	}
 	literals := map[string]string{}
-	owner := map[string]Setting{}
-	wanted := map[string]string{}
+	ed := newChannelEditor(channelRef{adapter: "JMS", label: jmsChannelLabel(snd), flowID: f.ID}, snd.Properties)
 	for _, setting := range JMSSettings() {
 		w, ok := want[setting]
 		if !ok {
 			continue
 		}
-		raw, present := snd.Properties[string(setting)]
-		if name, isRef := iflow.ParameterRef(raw); isRef {
+		raw, name, isParam, err := ed.property(setting, w)
+		if err != nil {
+			return nil, err
+		}
+		if isParam {
 			listed, hasListed := f.Configurations[name]
-			if prev, dup := owner[name]; dup && wanted[name] != w {
-				return nil, fmt.Errorf("the %s and %s of JMS sender channel %q in integration flow %q share the parameter %q, so they cannot get different values; "+
-					"set them to the same value or give each its own parameter in Cloud Integration", prev, setting, jmsChannelLabel(snd), f.ID, name)
-			}
-			owner[name], wanted[name] = setting, w
 			if now[setting] == w {
 				continue
 			}
@@ -309,14 +243,6 @@ func (f *Flow) EditJMSSender(channel string, desired JMSSenderSettings, expected
 			edit.SetParameter(Configuration{Key: name, Value: value, DataType: dt},
 				fmt.Sprintf("the %s of JMS channel %q", setting, jmsChannelLabel(snd)))
 			continue
-		}
-		if strings.Contains(raw, "{{") {
-			return nil, fmt.Errorf("the %s of JMS sender channel %q in integration flow %q is %q, which mixes text with parameters, so it cannot be set; "+
-				"set it to a literal or to a single parameter {{Name}} in Cloud Integration", setting, jmsChannelLabel(snd), f.ID, raw)
-		}
-		if !present {
-			return nil, fmt.Errorf("JMS sender channel %q in integration flow %q has no %s property, so it cannot be set in place; "+
-				"open the channel's Processing tab in Cloud Integration and save the flow once", jmsChannelLabel(snd), f.ID, setting)
 		}
 		if now[setting] == w {
 			continue

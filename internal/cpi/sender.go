@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
@@ -46,12 +45,7 @@ type SenderSettings struct {
 
 // values returns the non-nil settings as property values.
 func (s SenderSettings) values() map[Setting]string {
-	m := map[Setting]string{}
-	for setting, p := range map[Setting]*int64{SettingMaxRetries: s.MaxRetries, SettingPrefetch: s.Prefetch, SettingConcurrency: s.Concurrency} {
-		if p != nil {
-			m[setting] = strconv.FormatInt(*p, 10)
-		}
-	}
+	m := numberValues(map[Setting]*int64{SettingMaxRetries: s.MaxRetries, SettingPrefetch: s.Prefetch, SettingConcurrency: s.Concurrency})
 	if s.DeliveryState != nil {
 		m[SettingDeliveryState] = *s.DeliveryState
 	}
@@ -143,56 +137,12 @@ func adapterName(adapter string) string {
 	return adapter
 }
 
-// candidates returns the value that selects each sender: its name when
-// that is non-empty and unique, otherwise its message flow id.
-func candidates(senders []iflow.AMQPSender) []string {
-	count := map[string]int{}
-	for _, s := range senders {
-		count[s.Name]++
-	}
-	out := make([]string, len(senders))
-	for i, s := range senders {
-		if s.Name != "" && count[s.Name] == 1 {
-			out[i] = s.Name
-		} else {
-			out[i] = s.ID
-		}
-	}
-	return out
-}
-
 // selectSender picks the AMQP sender selected by channel: by message flow
 // name, else by message flow id; "" selects the only one.
 func selectSender(iflowID string, senders []iflow.AMQPSender, channel string) (iflow.AMQPSender, []string, error) {
-	cands := candidates(senders)
-	if len(senders) == 0 {
-		return iflow.AMQPSender{}, cands, fmt.Errorf("integration flow %q has %w (a message flow with ComponentType AMQP and direction Sender); "+
-			"add an AMQP sender adapter in Cloud Integration or set the id of a flow that consumes from Event Mesh", iflowID, ErrNoAMQPSender)
-	}
-	if channel == "" {
-		if len(senders) == 1 {
-			return senders[0], cands, nil
-		}
-		return iflow.AMQPSender{}, cands, &AmbiguousChannelError{IFlowID: iflowID, Candidates: cands}
-	}
-	var byName, byID []iflow.AMQPSender
-	for _, s := range senders {
-		if s.Name == channel {
-			byName = append(byName, s)
-		}
-		if s.ID == channel {
-			byID = append(byID, s)
-		}
-	}
-	switch {
-	case len(byName) == 1:
-		return byName[0], cands, nil
-	case len(byID) == 1:
-		return byID[0], cands, nil
-	case len(byName) > 1 || len(byID) > 1:
-		return iflow.AMQPSender{}, cands, &AmbiguousChannelError{IFlowID: iflowID, Channel: channel, Candidates: cands}
-	}
-	return iflow.AMQPSender{}, cands, &ChannelNotFoundError{IFlowID: iflowID, Channel: channel, Candidates: cands}
+	return selectChannel(iflowID, senders, channel, func(s iflow.AMQPSender) (string, string) { return s.Name, s.ID }, "",
+		fmt.Errorf("integration flow %q has %w (a message flow with ComponentType AMQP and direction Sender); "+
+			"add an AMQP sender adapter in Cloud Integration or set the id of a flow that consumes from Event Mesh", iflowID, ErrNoAMQPSender))
 }
 
 // Flow is the design time content of an integration flow as read at one
@@ -260,6 +210,8 @@ func (f *Flow) Sender(channel string) (*Sender, error) {
 	out := &Sender{FlowID: snd.ID, Name: snd.Name, Parameters: map[Setting]string{}, Candidates: cands}
 	dest, _ := iflow.Expand(strings.TrimSpace(snd.Properties[iflow.KeyDestinationName]), params)
 	out.QueueName = iflow.QueueName(dest)
+	ref := channelRef{adapter: "AMQP", label: channelLabel(snd), flowID: f.ID}
+	numbers := map[Setting]**int64{SettingMaxRetries: &out.MaxRetries, SettingPrefetch: &out.Prefetch, SettingConcurrency: &out.Concurrency}
 	for _, setting := range Settings() {
 		st := snd.Setting(string(setting), params)
 		if st.Externalized() {
@@ -273,25 +225,11 @@ func (f *Flow) Sender(channel string) (*Sender, error) {
 			out.DeliveryState = &value
 			continue
 		}
-		n, err := strconv.ParseInt(value, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("the %s of AMQP sender channel %q in integration flow %q is %q, which is not a whole number; set a whole number in Cloud Integration",
-				setting, channelLabel(snd), f.ID, value)
-		}
-		switch setting {
-		case SettingMaxRetries:
-			out.MaxRetries = &n
-		case SettingPrefetch:
-			out.Prefetch = &n
-		case SettingConcurrency:
-			out.Concurrency = &n
+		if err := ref.setWholeNumber(numbers, setting, value); err != nil {
+			return nil, err
 		}
 	}
-	for _, sp := range f.Artifact.ExceptionSubprocesses() {
-		out.ExceptionSubprocesses = append(out.ExceptionSubprocesses, ExceptionSubprocess{
-			ID: sp.ID, Name: sp.Name, EndEvents: append([]string(nil), sp.EndEvents...),
-		})
-	}
+	out.ExceptionSubprocesses = f.exceptionSubprocesses(nil)
 	return out, nil
 }
 
@@ -366,35 +304,23 @@ func (f *Flow) EditSender(channel string, desired SenderSettings, expected *Send
 			return nil, err
 		}
 		now := SenderSettings{MaxRetries: cur.MaxRetries, Prefetch: cur.Prefetch, Concurrency: cur.Concurrency, DeliveryState: cur.DeliveryState}.values()
-		before := expected.values()
-		var changes []string
-		for _, setting := range Settings() {
-			w, ok := want[setting]
-			if !ok || now[setting] == before[setting] || now[setting] == w {
-				continue
-			}
-			changes = append(changes, fmt.Sprintf("%s: planned from %s, now %s", setting, shown(before[setting]), shown(now[setting])))
-		}
-		if len(changes) > 0 {
+		if changes := plannedChanges(Settings(), want, now, expected.values()); len(changes) > 0 {
 			return nil, &ChannelChangedError{IFlowID: f.ID, Channel: channelLabel(snd), Changes: changes}
 		}
 	}
 	literals := map[string]string{}
-	owner := map[string]Setting{}
-	wanted := map[string]string{}
+	ed := newChannelEditor(channelRef{adapter: "AMQP", label: channelLabel(snd), flowID: f.ID}, snd.Properties)
 	for _, setting := range Settings() {
 		w, ok := want[setting]
 		if !ok {
 			continue
 		}
-		raw, present := snd.Properties[string(setting)]
-		if name, isRef := iflow.ParameterRef(raw); isRef {
+		raw, name, isParam, err := ed.property(setting, w)
+		if err != nil {
+			return nil, err
+		}
+		if isParam {
 			cur, listed := f.Configurations[name]
-			if prev, dup := owner[name]; dup && wanted[name] != w {
-				return nil, fmt.Errorf("the %s and %s of AMQP sender channel %q in integration flow %q share the parameter %q, so they cannot get different values; "+
-					"set them to the same value or give each its own parameter in Cloud Integration", prev, setting, channelLabel(snd), f.ID, name)
-			}
-			owner[name], wanted[name] = setting, w
 			if listed && cur.Value == w {
 				continue
 			}
@@ -405,14 +331,6 @@ func (f *Flow) EditSender(channel string, desired SenderSettings, expected *Send
 			edit.SetParameter(Configuration{Key: name, Value: w, DataType: dt},
 				fmt.Sprintf("the %s of channel %q", setting, channelLabel(snd)))
 			continue
-		}
-		if strings.Contains(raw, "{{") {
-			return nil, fmt.Errorf("the %s of AMQP sender channel %q in integration flow %q is %q, which mixes text with parameters, so it cannot be set; "+
-				"set it to a literal or to a single parameter {{Name}} in Cloud Integration", setting, channelLabel(snd), f.ID, raw)
-		}
-		if !present {
-			return nil, fmt.Errorf("AMQP sender channel %q in integration flow %q has no %s property, so it cannot be set in place; "+
-				"open the channel's Processing tab in Cloud Integration and save the flow once", channelLabel(snd), f.ID, setting)
 		}
 		if strings.TrimSpace(raw) == w {
 			continue

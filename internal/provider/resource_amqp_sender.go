@@ -3,23 +3,16 @@ package provider
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
-	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -34,8 +27,6 @@ var (
 	_ resource.ResourceWithValidateConfig = (*amqpSenderResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*amqpSenderResource)(nil)
 )
-
-const defaultDeployTimeout = 10 * time.Minute
 
 // NewAMQPSenderResource returns the sapmessaging_amqp_sender resource.
 func NewAMQPSenderResource() resource.Resource {
@@ -80,110 +71,65 @@ func (r *amqpSenderResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"With `queue_max_redelivery_count` the plan shows `worst_case_attempts = (R + 1) × n + 1`, the executions one always-failing " +
 			"message can cost, and refuses it above `max_total_attempts`.\n\n" +
 			"~> **Destroy leaves the flow as it is.** Removing this resource only forgets it: the iFlow, its settings and its deployment stay.",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "`IFLOW_ID`, or `IFLOW_ID,CHANNEL` when `channel` is set.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"iflow_id": schema.StringAttribute{
-				MarkdownDescription: "The ID of the integration flow. Changing it manages another flow.",
-				Required:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"version": schema.StringAttribute{
-				MarkdownDescription: "The design-time version to change and deploy. Defaults to `active`.",
-				Optional:            true,
-				Computed:            true,
-				Default:             stringdefault.StaticString("active"),
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"channel": schema.StringAttribute{
-				MarkdownDescription: "The name (or ID) of the AMQP sender's message flow. Needed only when the flow has more than one AMQP sender; " +
-					"the error then lists the candidates.",
-				Optional:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"max_number_of_retries": schema.Int64Attribute{
-				CustomType: wholeNumber(1, rules.MaxRetriesLimit),
-				MarkdownDescription: "Max. Number of Retries: in-memory retries of the adapter on each delivery, 1 to 99. **Must be set**: " +
-					"empty retries endlessly and 0 hands every redelivered message its outcome unprocessed. 1 is recommended; " +
-					"spend further attempts on the queue's redeliveries.",
-				Optional: true,
-			},
-			"delivery_status_after_max_retries": schema.StringAttribute{
-				MarkdownDescription: "Delivery Status After Max. Retries. Defaults to `REJECTED`, which Event Mesh needs to redeliver the " +
-					"message and finally move it to the dead message queue. `MODIFIED_FAILED_UNDELIVERABLE` is refused: it cancels the redelivery.",
-				Optional: true,
-				Computed: true,
-				Default:  stringdefault.StaticString("REJECTED"),
-			},
-			"max_prefetched_messages": schema.Int64Attribute{
-				CustomType:          wholeNumber(1, rules.MaxPrefetchLimit),
-				MarkdownDescription: "Max. Number of Prefetched Messages, 1 to 100. Keep it at 1 for flows slower than a minute. Defaults to the flow's value.",
-				Optional:            true,
-				Computed:            true,
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"concurrent_processes": schema.Int64Attribute{
-				CustomType:          wholeNumber(1, rules.MaxConcurrentLimit),
-				MarkdownDescription: "Number of Concurrent Processes, 1 to 99. Use 1 while testing. Defaults to the flow's value.",
-				Optional:            true,
-				Computed:            true,
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"deploy": schema.BoolAttribute{
-				MarkdownDescription: "Whether to deploy the flow after a change and wait until it runs. Defaults to `true`; " +
-					"without a deployment the new settings do not take effect.",
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(true),
-			},
-			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true}),
-			"queue_max_redelivery_count": schema.Int64Attribute{
-				CustomType: wholeNumber(1, rules.MaxRedeliveryCountLimit),
-				MarkdownDescription: "The `max_redelivery_count` of the Event Mesh queue the flow consumes, usually " +
-					"`sapmessaging_queue.<name>.max_redelivery_count`. Used only for `worst_case_attempts` and the budget check.",
-				Optional: true,
-			},
-			"max_total_attempts": schema.Int64Attribute{
-				CustomType:          wholeNumber(3, math.MaxInt64),
-				MarkdownDescription: "A budget: the plan fails when `worst_case_attempts` exceeds it and names the cheapest setting that fits.",
-				Optional:            true,
-			},
-			"expected_processing_seconds": schema.Int64Attribute{
-				CustomType: wholeNumber(1, math.MaxInt64),
-				MarkdownDescription: "How long one execution of the flow takes. Above 60 with more than one prefetched message the plan warns " +
-					"that redelivery locks expire inside the prefetched batch.",
-				Optional: true,
-			},
-			"queue_name": schema.StringAttribute{
-				MarkdownDescription: "The queue the sender consumes, from its `destinationName` without the `queue:` prefix.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"worst_case_attempts": schema.Int64Attribute{
-				MarkdownDescription: "`(queue_max_redelivery_count + 1) × max_number_of_retries + 1`: the most executions one always-failing " +
-					"message can cost. Known at plan whenever both inputs are; null without `queue_max_redelivery_count`.",
-				Computed: true,
-			},
-			"deployed_version": schema.StringAttribute{
-				MarkdownDescription: "The version of the flow that runs on the tenant.",
-				Computed:            true,
-			},
-			"runtime_status": schema.StringAttribute{
-				MarkdownDescription: "The runtime status of the flow: `STARTED`, `STARTING`, `STOPPING`, `ERROR`, or `NOT_DEPLOYED`.",
-				Computed:            true,
-			},
-			"exception_end_events": schema.ListAttribute{
-				MarkdownDescription: "How each exception subprocess of the flow ends, as `SUBPROCESS: KIND` with KIND `error`, `escalation`, " +
-					"`message` or `none`. Only an Error End hands the failure back to Event Mesh; the others acknowledge the message, " +
-					"which is then gone.",
-				ElementType:   types.StringType,
-				Computed:      true,
-				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
-			},
-		},
+		Attributes: senderAttributes(ctx, "AMQP",
+			"Only an Error End hands the failure back to Event Mesh; the others acknowledge the message, which is then gone.",
+			map[string]schema.Attribute{
+				"max_number_of_retries": schema.Int64Attribute{
+					CustomType: wholeNumber(1, rules.MaxRetriesLimit),
+					MarkdownDescription: "Max. Number of Retries: in-memory retries of the adapter on each delivery, 1 to 99. **Must be set**: " +
+						"empty retries endlessly and 0 hands every redelivered message its outcome unprocessed. 1 is recommended; " +
+						"spend further attempts on the queue's redeliveries.",
+					Optional: true,
+				},
+				"delivery_status_after_max_retries": schema.StringAttribute{
+					MarkdownDescription: "Delivery Status After Max. Retries. Defaults to `REJECTED`, which Event Mesh needs to redeliver the " +
+						"message and finally move it to the dead message queue. `MODIFIED_FAILED_UNDELIVERABLE` is refused: it cancels the redelivery.",
+					Optional: true,
+					Computed: true,
+					Default:  stringdefault.StaticString("REJECTED"),
+				},
+				"max_prefetched_messages": schema.Int64Attribute{
+					CustomType:          wholeNumber(1, rules.MaxPrefetchLimit),
+					MarkdownDescription: "Max. Number of Prefetched Messages, 1 to 100. Keep it at 1 for flows slower than a minute. Defaults to the flow's value.",
+					Optional:            true,
+					Computed:            true,
+					PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+				},
+				"concurrent_processes": schema.Int64Attribute{
+					CustomType:          wholeNumber(1, rules.MaxConcurrentLimit),
+					MarkdownDescription: "Number of Concurrent Processes, 1 to 99. Use 1 while testing. Defaults to the flow's value.",
+					Optional:            true,
+					Computed:            true,
+					PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+				},
+				"queue_max_redelivery_count": schema.Int64Attribute{
+					CustomType: wholeNumber(1, rules.MaxRedeliveryCountLimit),
+					MarkdownDescription: "The `max_redelivery_count` of the Event Mesh queue the flow consumes, usually " +
+						"`sapmessaging_queue.<name>.max_redelivery_count`. Used only for `worst_case_attempts` and the budget check.",
+					Optional: true,
+				},
+				"max_total_attempts": schema.Int64Attribute{
+					CustomType:          wholeNumber(3, math.MaxInt64),
+					MarkdownDescription: "A budget: the plan fails when `worst_case_attempts` exceeds it and names the cheapest setting that fits.",
+					Optional:            true,
+				},
+				"expected_processing_seconds": schema.Int64Attribute{
+					CustomType: wholeNumber(1, math.MaxInt64),
+					MarkdownDescription: "How long one execution of the flow takes. Above 60 with more than one prefetched message the plan warns " +
+						"that redelivery locks expire inside the prefetched batch.",
+					Optional: true,
+				},
+				"queue_name": schema.StringAttribute{
+					MarkdownDescription: "The queue the sender consumes, from its `destinationName` without the `queue:` prefix.",
+					Computed:            true,
+					PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				},
+				"worst_case_attempts": schema.Int64Attribute{
+					MarkdownDescription: "`(queue_max_redelivery_count + 1) × max_number_of_retries + 1`: the most executions one always-failing " +
+						"message can cost. Known at plan whenever both inputs are; null without `queue_max_redelivery_count`.",
+					Computed: true,
+				},
+			}),
 	}
 }
 
@@ -241,9 +187,7 @@ func (m *amqpSenderModel) id() string {
 // ModifyPlan fills what is known before apply: the arithmetic, and what the flow's content says.
 func (r *amqpSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
-		resp.Diagnostics.AddWarning("The Integration Flow Stays As It Is",
-			"Destroying sapmessaging_amqp_sender only removes it from the Terraform state. The iFlow, its AMQP sender settings and "+
-				"its deployment stay unchanged on the tenant. Change or undeploy the flow in Cloud Integration if that is what you want.")
+		senderDestroyWarning(&resp.Diagnostics, "sapmessaging_amqp_sender", "AMQP")
 		return
 	}
 	var plan amqpSenderModel
@@ -306,31 +250,11 @@ func endEventList(sps []cpi.ExceptionSubprocess) (types.List, diag.Diagnostics) 
 
 // readSender reads the channel from the flow as read once in this run.
 func (r *amqpSenderResource) readSender(ctx context.Context, iflowID, version, channel string) (*cpi.Sender, error) {
-	f, err := r.data.flows.Flow(ctx, iflowID, version)
-	if err != nil {
-		return nil, err
-	}
-	return f.Sender(channel)
+	return readChannel(ctx, r.data, iflowID, version, channel, (*cpi.Flow).Sender)
 }
 
 func addSenderError(diags *diag.Diagnostics, iflowID string, err error) {
-	var ambiguous *cpi.AmbiguousChannelError
-	var changed *cpi.ChannelChangedError
-	switch {
-	case errors.As(err, &changed):
-		diags.AddError("AMQP Sender Changed Since Plan",
-			fmt.Sprintf("Nothing was written: %s. Run terraform plan again to see the change, then apply the new plan.", clause(err)))
-	case errors.As(err, &ambiguous):
-		diags.AddAttributeError(path.Root("channel"), "Ambiguous AMQP Sender Channel",
-			fmt.Sprintf("The iFlow %q has more than one AMQP sender channel: %s. Set channel to the one whose retry settings this resource manages.",
-				iflowID, strings.Join(ambiguous.Candidates, ", ")))
-	case errors.Is(err, cpi.ErrNotFound):
-		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
-			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check iflow_id and version, or create the flow first.", iflowID))
-	default:
-		diags.AddError("Cannot Read Integration Flow",
-			fmt.Sprintf("Reading the AMQP sender of iFlow %q failed: %s. Check the flow and the provider's cloud_integration connection, then run the command again.", iflowID, clause(err)))
-	}
+	addChannelError(diags, "AMQP", iflowID, err, nil)
 }
 
 // read fills the model from the tenant. found is false when the flow no longer exists.
@@ -358,49 +282,8 @@ func (r *amqpSenderResource) read(ctx context.Context, m *amqpSenderModel, diags
 	if m.Deploy.IsNull() || m.Deploy.IsUnknown() {
 		m.Deploy = types.BoolValue(true)
 	}
-	rt, err := c.RuntimeArtifact(ctx, id)
-	switch {
-	case errors.Is(err, cpi.ErrNotFound):
-		m.RuntimeStatus, m.DeployedVersion = types.StringValue("NOT_DEPLOYED"), types.StringNull()
-	case err != nil:
-		diags.AddError("Cannot Read Deployment", fmt.Sprintf("Reading the runtime state of iFlow %q failed: %s. Run the command again.", id, clause(err)))
-	default:
-		m.RuntimeStatus, m.DeployedVersion = types.StringValue(rt.Status), types.StringValue(rt.Version)
-	}
+	readDeployment(ctx, c, id, &m.RuntimeStatus, &m.DeployedVersion, diags)
 	return true
-}
-
-// write applies the plan to the flow and deploys it; the state then records what the tenant holds.
-// prior is the state the plan was made from, nil for a create: a setting changed on the tenant since
-// then fails the write instead of being overwritten. The writes of the channels of one flow that
-// arrive together are made at once, with one deploy (cpi.Flows).
-func (r *amqpSenderResource) write(ctx context.Context, plan, prior *amqpSenderModel, timeout time.Duration, forceDeploy bool, diags *diag.Diagnostics) {
-	id, version, channel := plan.IflowID.ValueString(), plan.Version.ValueString(), plan.Channel.ValueString()
-	desired := plan.senderSettings()
-	var expected *cpi.SenderSettings
-	if prior != nil {
-		s := prior.senderSettings()
-		expected = &s
-	}
-	res, err := r.data.flows.Change(ctx, id, version, cpi.Change{
-		Edit: func(f *cpi.Flow) (*cpi.Edit, error) {
-			return f.EditSender(channel, desired, expected)
-		},
-		Deploy:        plan.Deploy.ValueBool(),
-		ForceDeploy:   forceDeploy,
-		DeployTimeout: timeout,
-	})
-	if err != nil {
-		addSenderError(diags, id, err)
-		return
-	}
-	tflog.Debug(ctx, "AMQP sender written", map[string]any{"iflow": id, "content_changed": res.ContentChanged,
-		"parameters_changed": res.ParametersChanged, "deployed": res.Deployed, "batch": res.Batch})
-	if res.DeployErr != nil {
-		diags.AddError("Deployment Failed",
-			fmt.Sprintf("The settings of iFlow %q were saved, but deploying it failed: %s. The running flow still uses its previous settings. "+
-				"Fix the cause in Cloud Integration (or raise the timeout) and apply again.", id, clause(res.DeployErr)))
-	}
 }
 
 // senderSettings returns the retry settings of the model; null ones are nil.
@@ -413,99 +296,39 @@ func (m *amqpSenderModel) senderSettings() cpi.SenderSettings {
 	}
 }
 
+func (m *amqpSenderModel) senderFields() senderFields {
+	return senderFields{IflowID: m.IflowID, Version: m.Version, Channel: m.Channel, Deploy: m.Deploy, Timeouts: m.Timeouts, RuntimeStatus: m.RuntimeStatus}
+}
+
+// glue is the handling this resource shares with the other sender resources.
+func (r *amqpSenderResource) glue() senderGlue[amqpSenderModel, *amqpSenderModel, cpi.SenderSettings] {
+	return senderGlue[amqpSenderModel, *amqpSenderModel, cpi.SenderSettings]{
+		data:        r.data,
+		kind:        "AMQP",
+		read:        r.read,
+		settings:    (*amqpSenderModel).senderSettings,
+		edit:        (*cpi.Flow).EditSender,
+		addError:    addSenderError,
+		trackImport: true,
+	}
+}
+
 func (r *amqpSenderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan amqpSenderModel
-	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
-		return
-	}
-	timeout, d := plan.Timeouts.Create(ctx, defaultDeployTimeout)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.write(ctx, &plan, nil, timeout, true, &resp.Diagnostics)
-	r.saveAfterWrite(ctx, &plan, &resp.Diagnostics, &resp.State)
+	r.glue().create(ctx, req, resp)
 }
 
 func (r *amqpSenderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state amqpSenderModel
-	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
-		return
-	}
-	timeout, d := plan.Timeouts.Update(ctx, defaultDeployTimeout)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	notRunning := state.RuntimeStatus.ValueString() != "STARTED"
-	r.write(ctx, &plan, &state, timeout, notRunning, &resp.Diagnostics)
-	r.saveAfterWrite(ctx, &plan, &resp.Diagnostics, &resp.State)
-}
-
-// saveAfterWrite reads the flow back so that the state matches the tenant, also after a failure.
-func (r *amqpSenderResource) saveAfterWrite(ctx context.Context, plan *amqpSenderModel, diags *diag.Diagnostics, state *tfsdk.State) {
-	var readDiags diag.Diagnostics
-	if !r.read(ctx, plan, &readDiags) {
-		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Disappeared",
-			"The integration flow no longer exists after writing its settings. Check whether someone deleted it, then apply again.")
-		return
-	}
-	diags.Append(readDiags...)
-	if readDiags.HasError() {
-		return
-	}
-	diags.Append(setState(ctx, state, plan)...)
+	r.glue().update(ctx, req, resp)
 }
 
 func (r *amqpSenderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state amqpSenderModel
-	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
-		return
-	}
-	if !r.read(ctx, &state, &resp.Diagnostics) {
-		if imported, d := req.Private.GetKey(ctx, privateImported); len(imported) > 0 && !d.HasError() {
-			// Importing a flow that does not exist: no state, so Terraform reports that it
-			// cannot import a non-existent remote object.
-			resp.State.RemoveResource(ctx)
-			return
-		}
-		resp.Diagnostics.AddWarning("Integration Flow Not Found",
-			fmt.Sprintf("The iFlow %q no longer exists on the tenant. The state keeps its last known settings; this resource does not create flows. "+
-				"Restore the flow, or remove the resource with terraform state rm.", state.IflowID.ValueString()))
-		return
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
-	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
+	r.glue().readResource(ctx, req, resp)
 }
-
-// privateImported marks a state that ImportState has just made and no read has confirmed yet.
-const privateImported = "imported"
 
 func (r *amqpSenderResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
 	tflog.Info(ctx, "sapmessaging_amqp_sender removed from state; the iFlow and its deployment stay as they are")
 }
 
 func (r *amqpSenderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id, channel, hasChannel := strings.Cut(req.ID, ",")
-	if strings.TrimSpace(id) == "" || hasChannel && strings.TrimSpace(channel) == "" {
-		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("The import ID %q is not of the form IFLOW_ID or IFLOW_ID,CHANNEL. Use the integration flow's ID, "+
-				"followed by a comma and the AMQP sender's message flow name when the flow has more than one.", req.ID))
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("iflow_id"), id)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("version"), "active")...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deploy"), true)...)
-	if channel != "" {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("channel"), channel)...)
-	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
+	r.glue().importState(ctx, req, resp)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -14,13 +13,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -98,169 +94,124 @@ func (r *jmsSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 			"expiration period deletes it, unless the flow itself ends it by comparing the `SAPJMSRetries` header. The plan reads " +
 			"the flow, shows that guard in `retry_guard`, and computes `give_up_after_minutes` or `attempts_before_expiry`.\n\n" +
 			"~> **Destroy leaves the flow as it is.** Removing this resource only forgets it: the iFlow, its settings and its deployment stay.",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "`IFLOW_ID`, or `IFLOW_ID,CHANNEL` when `channel` is set.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"iflow_id": schema.StringAttribute{
-				MarkdownDescription: "The ID of the integration flow. Changing it manages another flow.",
-				Required:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"version": schema.StringAttribute{
-				MarkdownDescription: "The design-time version to change and deploy. Defaults to `active`.",
-				Optional:            true,
-				Computed:            true,
-				Default:             stringdefault.StaticString("active"),
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"channel": schema.StringAttribute{
-				MarkdownDescription: "The name (or ID) of the JMS sender's message flow. Needed only when the flow has more than one JMS sender; " +
-					"the error then lists the candidates.",
-				Optional:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"retry_interval": schema.Int64Attribute{
-				CustomType: wholeNumber(1, 10080),
-				MarkdownDescription: "Retry Interval (minutes): the wait before the first retry. SAP accepts 1 to 60 for an exclusive queue " +
-					"and 1 to 10080 for a non-exclusive one. Defaults to the flow's value.",
-				Optional:      true,
-				Computed:      true,
-				PlanModifiers: int64FromFlow,
-			},
-			"exponential_backoff": schema.BoolAttribute{
-				MarkdownDescription: "Exponential Backoff: double the wait after each failed retry, up to `max_retry_interval`. Off with a retry " +
-					"interval under 10 minutes gets a warning: the receiver is then called every few minutes for as long as it fails. " +
-					"Defaults to the flow's value.",
-				Optional:      true,
-				Computed:      true,
-				PlanModifiers: boolFromFlow,
-			},
-			"max_retry_interval": schema.Int64Attribute{
-				CustomType: wholeNumber(10, 43200),
-				MarkdownDescription: "Maximum Retry Interval (minutes): the longest wait with exponential backoff. SAP accepts 10 to 180 for an " +
-					"exclusive queue and 10 to 43200 for a non-exclusive one. Defaults to the flow's value.",
-				Optional:      true,
-				Computed:      true,
-				PlanModifiers: int64FromFlow,
-			},
-			"concurrent_processes": schema.Int64Attribute{
-				CustomType: wholeNumber(1, math.MaxInt64),
-				MarkdownDescription: "Number of Concurrent Processes per worker node, non-exclusive queues only (an exclusive queue has " +
-					"exactly one consumer). SAP recommends 1 to 5. Defaults to the flow's value.",
-				Optional:      true,
-				Computed:      true,
-				PlanModifiers: int64FromFlow,
-			},
-			"dead_letter_queue": schema.BoolAttribute{
-				MarkdownDescription: "Dead-Letter Queue. " + rules.JMSDeadLetterQueueDescription + " Defaults to the flow's value.",
-				Optional:            true,
-				Computed:            true,
-				PlanModifiers:       boolFromFlow,
-			},
-			"max_retries": schema.Int64Attribute{
-				CustomType: wholeNumber(1, math.MaxInt64),
-				MarkdownDescription: "The retry limit the flow should enforce. The JMS sender has no such setting: the flow enforces it with a " +
-					"guard on `SAPJMSRetries`. The plan fails when the flow has no guard or the queue is exclusive, warns when the guard " +
-					"shows another limit, and computes `give_up_after_minutes` from it when the guard's limit is not visible.",
-				Optional: true,
-			},
-			"queue_expiration_days": schema.Int64Attribute{
-				CustomType: wholeNumber(1, rules.JMSMaxExpirationDays),
-				MarkdownDescription: "The Expiration Period (days, 1 to 180) of the JMS receiver of the flow that fills the queue: a message " +
-					"still in the queue after that many days is deleted. Defaults to `30`, SAP's default. The plan fails when " +
-					"`give_up_after_minutes` is longer.",
-				Optional: true,
-				Computed: true,
-				Default:  int64default.StaticInt64(rules.DefaultJMSExpirationDays),
-			},
-			"deploy": schema.BoolAttribute{
-				MarkdownDescription: "Whether to deploy the flow after a change and wait until it runs. Defaults to `true`; " +
-					"without a deployment the new settings do not take effect.",
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(true),
-			},
-			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true}),
-			"queue_name": schema.StringAttribute{
-				MarkdownDescription: "The JMS queue the sender consumes (`QueueName_inbound`).",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"access_type": schema.StringAttribute{
-				MarkdownDescription: "The queue's access type: `Non-Exclusive` or `Exclusive`; null when the flow sets it through a parameter " +
-					"without a value. A sender without the setting counts as non-exclusive.",
-				Computed: true,
-			},
-			"retry_guard": schema.SingleNestedAttribute{
-				MarkdownDescription: "Where the flow compares `SAPJMSRetries`, the header that counts the retries of a message on a " +
-					"non-exclusive queue, and the limit the plan can see.",
-				Computed: true,
-				Attributes: map[string]schema.Attribute{
-					"present": schema.BoolAttribute{
-						MarkdownDescription: "Whether the flow reads `SAPJMSRetries` anywhere: a route condition, a route in an exception subprocess, or a script.",
-						Computed:            true,
-					},
-					"kind": schema.StringAttribute{
-						MarkdownDescription: "The kind of the guard whose limit is reported: `router`, `exception_subprocess` or `script`; null without a guard.",
-						Computed:            true,
-					},
-					"places": schema.ListAttribute{
-						MarkdownDescription: "The kinds of every place that reads `SAPJMSRetries`, in document order.",
-						ElementType:         types.StringType,
-						Computed:            true,
-					},
-					"condition": schema.StringAttribute{
-						MarkdownDescription: "The route's condition, or the script file name.",
-						Computed:            true,
-					},
-					"operator": schema.StringAttribute{
-						MarkdownDescription: "The comparison with `SAPJMSRetries` on the left (`>`, `>=`, `=`, …); null when none was found.",
-						Computed:            true,
-					},
-					"limit_kind": schema.StringAttribute{
-						MarkdownDescription: "What the header is compared with: `literal` (a number in the condition), `parameter` (an externalized " +
-							"parameter) or `not_visible` (a header or property set at run time, or a script).",
-						Computed: true,
-					},
-					"limit": schema.Int64Attribute{
-						MarkdownDescription: "The limit when it is visible: the literal, or the externalized parameter's value; null otherwise.",
-						Computed:            true,
+		Attributes: senderAttributes(ctx, "JMS",
+			"Only an Error End hands the failure back to the JMS queue for a retry; the others end the message, which is then gone.",
+			map[string]schema.Attribute{
+				"retry_interval": schema.Int64Attribute{
+					CustomType: wholeNumber(1, 10080),
+					MarkdownDescription: "Retry Interval (minutes): the wait before the first retry. SAP accepts 1 to 60 for an exclusive queue " +
+						"and 1 to 10080 for a non-exclusive one. Defaults to the flow's value.",
+					Optional:      true,
+					Computed:      true,
+					PlanModifiers: int64FromFlow,
+				},
+				"exponential_backoff": schema.BoolAttribute{
+					MarkdownDescription: "Exponential Backoff: double the wait after each failed retry, up to `max_retry_interval`. Off with a retry " +
+						"interval under 10 minutes gets a warning: the receiver is then called every few minutes for as long as it fails. " +
+						"Defaults to the flow's value.",
+					Optional:      true,
+					Computed:      true,
+					PlanModifiers: boolFromFlow,
+				},
+				"max_retry_interval": schema.Int64Attribute{
+					CustomType: wholeNumber(10, 43200),
+					MarkdownDescription: "Maximum Retry Interval (minutes): the longest wait with exponential backoff. SAP accepts 10 to 180 for an " +
+						"exclusive queue and 10 to 43200 for a non-exclusive one. Defaults to the flow's value.",
+					Optional:      true,
+					Computed:      true,
+					PlanModifiers: int64FromFlow,
+				},
+				"concurrent_processes": schema.Int64Attribute{
+					CustomType: wholeNumber(1, math.MaxInt64),
+					MarkdownDescription: "Number of Concurrent Processes per worker node, non-exclusive queues only (an exclusive queue has " +
+						"exactly one consumer). SAP recommends 1 to 5. Defaults to the flow's value.",
+					Optional:      true,
+					Computed:      true,
+					PlanModifiers: int64FromFlow,
+				},
+				"dead_letter_queue": schema.BoolAttribute{
+					MarkdownDescription: "Dead-Letter Queue. " + rules.JMSDeadLetterQueueDescription + " Defaults to the flow's value.",
+					Optional:            true,
+					Computed:            true,
+					PlanModifiers:       boolFromFlow,
+				},
+				"max_retries": schema.Int64Attribute{
+					CustomType: wholeNumber(1, math.MaxInt64),
+					MarkdownDescription: "The retry limit the flow should enforce. The JMS sender has no such setting: the flow enforces it with a " +
+						"guard on `SAPJMSRetries`. The plan fails when the flow has no guard or the queue is exclusive, warns when the guard " +
+						"shows another limit, and computes `give_up_after_minutes` from it when the guard's limit is not visible.",
+					Optional: true,
+				},
+				"queue_expiration_days": schema.Int64Attribute{
+					CustomType: wholeNumber(1, rules.JMSMaxExpirationDays),
+					MarkdownDescription: "The Expiration Period (days, 1 to 180) of the JMS receiver of the flow that fills the queue: a message " +
+						"still in the queue after that many days is deleted. Defaults to `30`, SAP's default. The plan fails when " +
+						"`give_up_after_minutes` is longer.",
+					Optional: true,
+					Computed: true,
+					Default:  int64default.StaticInt64(rules.DefaultJMSExpirationDays),
+				},
+				"queue_name": schema.StringAttribute{
+					MarkdownDescription: "The JMS queue the sender consumes (`QueueName_inbound`).",
+					Computed:            true,
+					PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				},
+				"access_type": schema.StringAttribute{
+					MarkdownDescription: "The queue's access type: `Non-Exclusive` or `Exclusive`; null when the flow sets it through a parameter " +
+						"without a value. A sender without the setting counts as non-exclusive.",
+					Computed: true,
+				},
+				"retry_guard": schema.SingleNestedAttribute{
+					MarkdownDescription: "Where the flow compares `SAPJMSRetries`, the header that counts the retries of a message on a " +
+						"non-exclusive queue, and the limit the plan can see.",
+					Computed: true,
+					Attributes: map[string]schema.Attribute{
+						"present": schema.BoolAttribute{
+							MarkdownDescription: "Whether the flow reads `SAPJMSRetries` anywhere: a route condition, a route in an exception subprocess, or a script.",
+							Computed:            true,
+						},
+						"kind": schema.StringAttribute{
+							MarkdownDescription: "The kind of the guard whose limit is reported: `router`, `exception_subprocess` or `script`; null without a guard.",
+							Computed:            true,
+						},
+						"places": schema.ListAttribute{
+							MarkdownDescription: "The kinds of every place that reads `SAPJMSRetries`, in document order.",
+							ElementType:         types.StringType,
+							Computed:            true,
+						},
+						"condition": schema.StringAttribute{
+							MarkdownDescription: "The route's condition, or the script file name.",
+							Computed:            true,
+						},
+						"operator": schema.StringAttribute{
+							MarkdownDescription: "The comparison with `SAPJMSRetries` on the left (`>`, `>=`, `=`, …); null when none was found.",
+							Computed:            true,
+						},
+						"limit_kind": schema.StringAttribute{
+							MarkdownDescription: "What the header is compared with: `literal` (a number in the condition), `parameter` (an externalized " +
+								"parameter) or `not_visible` (a header or property set at run time, or a script).",
+							Computed: true,
+						},
+						"limit": schema.Int64Attribute{
+							MarkdownDescription: "The limit when it is visible: the literal, or the externalized parameter's value; null otherwise.",
+							Computed:            true,
+						},
 					},
 				},
-			},
-			"give_up_after_minutes": schema.Int64Attribute{
-				MarkdownDescription: "The minutes from the first failure until the retry on which the flow's guard ends the message, with the " +
-					"configured waits (doubling up to `max_retry_interval` with backoff). It uses the guard's visible limit, else " +
-					"`max_retries`; `SAPJMSRetries` counts the retries already made, so `> 5` ends the message on retry 6. Null when " +
-					"no limit applies or none is visible. Processing time and the up to one minute a due message waits for the queue's " +
-					"scheduler come on top.",
-				Computed: true,
-			},
-			"attempts_before_expiry": schema.Int64Attribute{
-				MarkdownDescription: "When no limit applies (no guard, or an exclusive queue): the executions an always-failing message gets " +
-					"(first attempt and retries) before `queue_expiration_days` ends and the message is deleted. Null when a limit applies.",
-				Computed: true,
-			},
-			"deployed_version": schema.StringAttribute{
-				MarkdownDescription: "The version of the flow that runs on the tenant.",
-				Computed:            true,
-			},
-			"runtime_status": schema.StringAttribute{
-				MarkdownDescription: "The runtime status of the flow: `STARTED`, `STARTING`, `STOPPING`, `ERROR`, or `NOT_DEPLOYED`.",
-				Computed:            true,
-			},
-			"exception_end_events": schema.ListAttribute{
-				MarkdownDescription: "How each exception subprocess of the flow ends, as `SUBPROCESS: KIND` with KIND `error`, `escalation`, " +
-					"`message` or `none`. Only an Error End hands the failure back to the JMS queue for a retry; the others end the " +
-					"message, which is then gone.",
-				ElementType:   types.StringType,
-				Computed:      true,
-				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
-			},
-		},
+				"give_up_after_minutes": schema.Int64Attribute{
+					MarkdownDescription: "The minutes from the first failure until the retry on which the flow's guard ends the message, with the " +
+						"configured waits (doubling up to `max_retry_interval` with backoff). It uses the guard's visible limit, else " +
+						"`max_retries`; `SAPJMSRetries` counts the retries already made, so `> 5` ends the message on retry 6. Null when " +
+						"no limit applies or none is visible. Processing time and the up to one minute a due message waits for the queue's " +
+						"scheduler come on top.",
+					Computed: true,
+				},
+				"attempts_before_expiry": schema.Int64Attribute{
+					MarkdownDescription: "When no limit applies (no guard, or an exclusive queue): the executions an always-failing message gets " +
+						"(first attempt and retries) before `queue_expiration_days` ends and the message is deleted. Null when a limit applies.",
+					Computed: true,
+				},
+			}),
 	}
 }
 
@@ -401,9 +352,7 @@ func (m *jmsSenderModel) derive(f flowFacts) {
 // rules to the planned values and fills what is known before apply.
 func (r *jmsSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
-		resp.Diagnostics.AddWarning("The Integration Flow Stays As It Is",
-			"Destroying sapmessaging_jms_sender only removes it from the Terraform state. The iFlow, its JMS sender settings and "+
-				"its deployment stay unchanged on the tenant. Change or undeploy the flow in Cloud Integration if that is what you want.")
+		senderDestroyWarning(&resp.Diagnostics, "sapmessaging_jms_sender", "JMS")
 		return
 	}
 	var plan jmsSenderModel
@@ -502,40 +451,26 @@ func boolOrNull(p *bool) types.Bool {
 
 // readSender reads the channel from the flow as read once in this run.
 func (r *jmsSenderResource) readSender(ctx context.Context, iflowID, version, channel string) (*cpi.JMSSender, error) {
-	f, err := r.data.flows.Flow(ctx, iflowID, version)
-	if err != nil {
-		return nil, err
-	}
-	return f.JMSSender(channel)
+	return readChannel(ctx, r.data, iflowID, version, channel, (*cpi.Flow).JMSSender)
 }
 
 func addJMSSenderError(diags *diag.Diagnostics, iflowID string, err error) {
-	var ambiguous *cpi.AmbiguousChannelError
-	var notFound *cpi.ChannelNotFoundError
-	var changed *cpi.ChannelChangedError
-	switch {
-	case errors.As(err, &changed):
-		diags.AddError("JMS Sender Changed Since Plan",
-			fmt.Sprintf("Nothing was written: %s. Run terraform plan again to see the change, then apply the new plan.", clause(err)))
-	case errors.As(err, &ambiguous):
-		diags.AddAttributeError(path.Root("channel"), "Ambiguous JMS Sender Channel",
-			fmt.Sprintf("The iFlow %q has more than one JMS sender channel: %s. Set channel to the one whose retry settings this resource manages.",
-				iflowID, strings.Join(ambiguous.Candidates, ", ")))
-	case errors.As(err, &notFound):
-		diags.AddAttributeError(path.Root("channel"), "JMS Sender Channel Not Found",
-			fmt.Sprintf("The iFlow %q has no JMS sender channel %q; its JMS sender channels are %s. Set channel to one of them.",
-				iflowID, notFound.Channel, strings.Join(notFound.Candidates, ", ")))
-	case errors.Is(err, cpi.ErrNoJMSSender):
-		diags.AddAttributeError(path.Root("iflow_id"), "No JMS Sender Channel",
-			fmt.Sprintf("The iFlow %q has no JMS sender channel, so it consumes no JMS queue. Set iflow_id to the flow whose JMS sender "+
-				"reads the queue, or add a JMS sender adapter to this flow in Cloud Integration.", iflowID))
-	case errors.Is(err, cpi.ErrNotFound):
-		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
-			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check iflow_id and version, or create the flow first.", iflowID))
-	default:
-		diags.AddError("Cannot Read Integration Flow",
-			fmt.Sprintf("Reading the JMS sender of iFlow %q failed: %s. Check the flow and the provider's cloud_integration connection, then run the command again.", iflowID, clause(err)))
-	}
+	addChannelError(diags, "JMS", iflowID, err, func() bool {
+		var notFound *cpi.ChannelNotFoundError
+		switch {
+		case errors.As(err, &notFound):
+			diags.AddAttributeError(path.Root("channel"), "JMS Sender Channel Not Found",
+				fmt.Sprintf("The iFlow %q has no JMS sender channel %q; its JMS sender channels are %s. Set channel to one of them.",
+					iflowID, notFound.Channel, strings.Join(notFound.Candidates, ", ")))
+		case errors.Is(err, cpi.ErrNoJMSSender):
+			diags.AddAttributeError(path.Root("iflow_id"), "No JMS Sender Channel",
+				fmt.Sprintf("The iFlow %q has no JMS sender channel, so it consumes no JMS queue. Set iflow_id to the flow whose JMS sender "+
+					"reads the queue, or add a JMS sender adapter to this flow in Cloud Integration.", iflowID))
+		default:
+			return false
+		}
+		return true
+	})
 }
 
 // read fills the model from the tenant. found is false when the flow no longer exists.
@@ -572,15 +507,7 @@ func (r *jmsSenderResource) read(ctx context.Context, m *jmsSenderModel, diags *
 		m.Deploy = types.BoolValue(true)
 	}
 	m.derive(facts)
-	rt, err := c.RuntimeArtifact(ctx, id)
-	switch {
-	case errors.Is(err, cpi.ErrNotFound):
-		m.RuntimeStatus, m.DeployedVersion = types.StringValue("NOT_DEPLOYED"), types.StringNull()
-	case err != nil:
-		diags.AddError("Cannot Read Deployment", fmt.Sprintf("Reading the runtime state of iFlow %q failed: %s. Run the command again.", id, clause(err)))
-	default:
-		m.RuntimeStatus, m.DeployedVersion = types.StringValue(rt.Status), types.StringValue(rt.Version)
-	}
+	readDeployment(ctx, c, id, &m.RuntimeStatus, &m.DeployedVersion, diags)
 	return true
 }
 
@@ -595,101 +522,36 @@ func (m *jmsSenderModel) settings() cpi.JMSSenderSettings {
 	}
 }
 
-// write applies the plan to the flow and deploys it, through the per-flow writer shared with
-// the other channel resources (cpi.Flows): changes to one flow never undo each other. prior is
-// the state the plan was made from, nil for a create.
-func (r *jmsSenderResource) write(ctx context.Context, plan, prior *jmsSenderModel, timeout time.Duration, forceDeploy bool, diags *diag.Diagnostics) {
-	id, version, channel := plan.IflowID.ValueString(), plan.Version.ValueString(), plan.Channel.ValueString()
-	desired := plan.settings()
-	var expected *cpi.JMSSenderSettings
-	if prior != nil {
-		s := prior.settings()
-		expected = &s
-	}
-	res, err := r.data.flows.Change(ctx, id, version, cpi.Change{
-		Edit: func(f *cpi.Flow) (*cpi.Edit, error) {
-			return f.EditJMSSender(channel, desired, expected)
+func (m *jmsSenderModel) senderFields() senderFields {
+	return senderFields{IflowID: m.IflowID, Version: m.Version, Channel: m.Channel, Deploy: m.Deploy, Timeouts: m.Timeouts, RuntimeStatus: m.RuntimeStatus}
+}
+
+// glue is the handling this resource shares with the other sender resources.
+func (r *jmsSenderResource) glue() senderGlue[jmsSenderModel, *jmsSenderModel, cpi.JMSSenderSettings] {
+	return senderGlue[jmsSenderModel, *jmsSenderModel, cpi.JMSSenderSettings]{
+		data:            r.data,
+		kind:            "JMS",
+		read:            r.read,
+		settings:        (*jmsSenderModel).settings,
+		edit:            (*cpi.Flow).EditJMSSender,
+		addError:        addJMSSenderError,
+		importIDProblem: ": a part is empty",
+		importDefaults: func(ctx context.Context, state *tfsdk.State) diag.Diagnostics {
+			return state.SetAttribute(ctx, path.Root("queue_expiration_days"), int64(rules.DefaultJMSExpirationDays))
 		},
-		Deploy:        plan.Deploy.ValueBool(),
-		ForceDeploy:   forceDeploy,
-		DeployTimeout: timeout,
-	})
-	if err != nil {
-		addJMSSenderError(diags, id, err)
-		return
-	}
-	tflog.Debug(ctx, "JMS sender written", map[string]any{"iflow": id, "content_changed": res.ContentChanged,
-		"parameters_changed": res.ParametersChanged, "deployed": res.Deployed, "batch": res.Batch})
-	if res.DeployErr != nil {
-		diags.AddError("Deployment Failed",
-			fmt.Sprintf("The settings of iFlow %q were saved, but deploying it failed: %s. The running flow still uses its previous settings. "+
-				"Fix the cause in Cloud Integration (or raise the timeout) and apply again.", id, clause(res.DeployErr)))
 	}
 }
 
 func (r *jmsSenderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan jmsSenderModel
-	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
-		return
-	}
-	timeout, d := plan.Timeouts.Create(ctx, defaultDeployTimeout)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.write(ctx, &plan, nil, timeout, true, &resp.Diagnostics)
-	r.saveAfterWrite(ctx, &plan, &resp.Diagnostics, &resp.State)
+	r.glue().create(ctx, req, resp)
 }
 
 func (r *jmsSenderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state jmsSenderModel
-	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
-		return
-	}
-	timeout, d := plan.Timeouts.Update(ctx, defaultDeployTimeout)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	notRunning := state.RuntimeStatus.ValueString() != "STARTED"
-	r.write(ctx, &plan, &state, timeout, notRunning, &resp.Diagnostics)
-	r.saveAfterWrite(ctx, &plan, &resp.Diagnostics, &resp.State)
-}
-
-// saveAfterWrite reads the flow back so that the state matches the tenant, also after a failure.
-func (r *jmsSenderResource) saveAfterWrite(ctx context.Context, plan *jmsSenderModel, diags *diag.Diagnostics, state *tfsdk.State) {
-	var readDiags diag.Diagnostics
-	if !r.read(ctx, plan, &readDiags) {
-		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Disappeared",
-			"The integration flow no longer exists after writing its settings. Check whether someone deleted it, then apply again.")
-		return
-	}
-	diags.Append(readDiags...)
-	if readDiags.HasError() {
-		return
-	}
-	diags.Append(setState(ctx, state, plan)...)
+	r.glue().update(ctx, req, resp)
 }
 
 func (r *jmsSenderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state jmsSenderModel
-	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
-		return
-	}
-	if !r.read(ctx, &state, &resp.Diagnostics) {
-		resp.Diagnostics.AddWarning("Integration Flow Not Found",
-			fmt.Sprintf("The iFlow %q no longer exists on the tenant. The state keeps its last known settings; this resource does not create flows. "+
-				"Restore the flow, or remove the resource with terraform state rm.", state.IflowID.ValueString()))
-		return
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
+	r.glue().readResource(ctx, req, resp)
 }
 
 func (r *jmsSenderResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
@@ -697,19 +559,5 @@ func (r *jmsSenderResource) Delete(ctx context.Context, _ resource.DeleteRequest
 }
 
 func (r *jmsSenderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id, channel, hasChannel := strings.Cut(req.ID, ",")
-	if strings.TrimSpace(id) == "" || (hasChannel && strings.TrimSpace(channel) == "") {
-		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("The import ID %q is not of the form IFLOW_ID or IFLOW_ID,CHANNEL: a part is empty. Use the integration flow's ID, "+
-				"followed by a comma and the JMS sender's message flow name when the flow has more than one.", req.ID))
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("iflow_id"), id)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("version"), "active")...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deploy"), true)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("queue_expiration_days"), int64(rules.DefaultJMSExpirationDays))...)
-	if hasChannel {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("channel"), channel)...)
-	}
+	r.glue().importState(ctx, req, resp)
 }

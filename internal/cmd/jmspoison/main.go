@@ -21,7 +21,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -39,6 +38,7 @@ import (
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatorcontrol"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
@@ -132,7 +132,7 @@ func newClients(emulatorURL, key string) (*clients, error) {
 	if err := httpx.CheckURL(emulatorURL); err != nil {
 		return nil, fmt.Errorf("-emulator: %w", err)
 	}
-	return &clients{cpi: cpi.New(h), ci: h, controlURL: strings.TrimRight(emulatorURL, "/") + "/emulator/v1"}, nil
+	return &clients{cpi: cpi.New(h), ci: h, controlURL: emulatorcontrol.URL(emulatorURL)}, nil
 }
 
 // prediction is what the rules say for a flow.
@@ -323,29 +323,7 @@ func (cl *clients) logs(ctx context.Context, flow, correlation string, res *resu
 }
 
 func (cl *clients) control(ctx context.Context, method, path, body string, out any) error {
-	req, err := http.NewRequestWithContext(ctx, method, cl.controlURL+path, strings.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	defer func() { _ = res.Body.Close() }()
-	data, err := io.ReadAll(io.LimitReader(res.Body, 64<<20))
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	if res.StatusCode/100 != 2 {
-		return fmt.Errorf("%s %s: %s: %s", method, path, res.Status, bytes.TrimSpace(data))
-	}
-	if out != nil {
-		if err := json.Unmarshal(data, out); err != nil {
-			return fmt.Errorf("%s %s: the answer is not the expected JSON: %w", method, path, err)
-		}
-	}
-	return nil
+	return emulatorcontrol.Call(ctx, cl.controlURL, method, path, body, out)
 }
 
 func minutes(d time.Duration) string { return strconv.FormatInt(int64(d/time.Minute), 10) }

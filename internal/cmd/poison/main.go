@@ -13,7 +13,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -31,6 +30,7 @@ import (
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatorcontrol"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
@@ -218,7 +218,7 @@ func newClients(c config) (*clients, error) {
 		return nil, fmt.Errorf("-emulator: %w", err)
 	}
 	return &clients{mgmt: eventmesh.New(mh), msg: eventmesh.NewMessaging(msh), cpi: cpi.New(ch), ci: ch,
-		controlURL: strings.TrimRight(c.emulatorURL, "/") + "/emulator/v1"}, nil
+		controlURL: emulatorcontrol.URL(c.emulatorURL)}, nil
 }
 
 // run is one message run as the emulator's control endpoint reports it.
@@ -327,29 +327,7 @@ func replay(ctx context.Context, c config) (*report, error) {
 
 // control calls an emulator control endpoint and decodes the answer into out.
 func (cl *clients) control(ctx context.Context, method, path, body string, out any) error {
-	req, err := http.NewRequestWithContext(ctx, method, cl.controlURL+path, strings.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	defer func() { _ = res.Body.Close() }()
-	data, err := io.ReadAll(io.LimitReader(res.Body, 64<<20))
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	if res.StatusCode/100 != 2 {
-		return fmt.Errorf("%s %s: %s: %s", method, path, res.Status, bytes.TrimSpace(data))
-	}
-	if out != nil {
-		if err := json.Unmarshal(data, out); err != nil {
-			return fmt.Errorf("%s %s: the answer is not the expected JSON: %w", method, path, err)
-		}
-	}
-	return nil
+	return emulatorcontrol.Call(ctx, cl.controlURL, method, path, body, out)
 }
 
 // logStatuses lists the Status of the message processing logs of one

@@ -1,0 +1,316 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+)
+
+// The sender resources of Cloud Integration (sapmessaging_amqp_sender, sapmessaging_jms_sender)
+// manage the retry settings of one sender channel of an integration flow in the same way; this
+// file holds what they share, and each resource supplies what differs in a senderGlue.
+
+// defaultDeployTimeout is how long a sender resource waits for the deploy unless its timeouts say otherwise.
+const defaultDeployTimeout = 10 * time.Minute
+
+// privateImported marks a state that ImportState has just made and no read has confirmed yet.
+const privateImported = "imported"
+
+// senderFields are the attributes every sender resource's model has.
+type senderFields struct {
+	IflowID       types.String
+	Version       types.String
+	Channel       types.String
+	Deploy        types.Bool
+	Timeouts      timeouts.Value
+	RuntimeStatus types.String
+}
+
+// senderModel is a pointer to the model of a sender resource.
+type senderModel[M any] interface {
+	*M
+	senderFields() senderFields
+}
+
+// senderGlue is the Create, Update, Read and ImportState handling of a sender resource with model
+// M and channel settings S.
+type senderGlue[M any, P senderModel[M], S any] struct {
+	data *providerData
+	// kind names the adapter in messages: "AMQP" or "JMS".
+	kind string
+	// read fills the model from the tenant; found is false when the flow no longer exists.
+	read func(ctx context.Context, m P, diags *diag.Diagnostics) (found bool)
+	// settings returns the channel settings of a model.
+	settings func(m P) S
+	// edit is the cpi.Flow method that changes the channel's settings to desired, failing when
+	// they are no longer expected (nil: not checked).
+	edit func(f *cpi.Flow, channel string, desired S, expected *S) (*cpi.Edit, error)
+	// addError reports an error of reading or editing the channel.
+	addError func(diags *diag.Diagnostics, iflowID string, err error)
+	// trackImport makes ImportState mark the state it makes, so that Read removes it when the flow
+	// does not exist and Terraform reports that it cannot import a non-existent remote object.
+	trackImport bool
+	// importIDProblem follows the expected forms in the detail of an invalid import ID.
+	importIDProblem string
+	// importDefaults sets what ImportState sets beyond the ID, the flow, version and deploy.
+	importDefaults func(ctx context.Context, state *tfsdk.State) diag.Diagnostics
+}
+
+func (g senderGlue[M, P, S]) create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan M
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	if resp.Diagnostics.HasError() || !g.data.cloudIntegrationOrError(&resp.Diagnostics) {
+		return
+	}
+	timeout, d := P(&plan).senderFields().Timeouts.Create(ctx, defaultDeployTimeout)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	g.write(ctx, &plan, nil, timeout, true, &resp.Diagnostics)
+	g.saveAfterWrite(ctx, &plan, &resp.Diagnostics, &resp.State)
+}
+
+func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state M
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() || !g.data.cloudIntegrationOrError(&resp.Diagnostics) {
+		return
+	}
+	timeout, d := P(&plan).senderFields().Timeouts.Update(ctx, defaultDeployTimeout)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	notRunning := P(&state).senderFields().RuntimeStatus.ValueString() != "STARTED"
+	g.write(ctx, &plan, &state, timeout, notRunning, &resp.Diagnostics)
+	g.saveAfterWrite(ctx, &plan, &resp.Diagnostics, &resp.State)
+}
+
+// write applies the plan to the flow and deploys it, through the per-flow writer shared with
+// the other channel resources (cpi.Flows): the writes of the channels of one flow that arrive
+// together are made at once, with one deploy, and never undo each other. prior is the state the
+// plan was made from, nil for a create: a setting changed on the tenant since then fails the
+// write instead of being overwritten.
+func (g senderGlue[M, P, S]) write(ctx context.Context, plan, prior P, timeout time.Duration, forceDeploy bool, diags *diag.Diagnostics) {
+	f := plan.senderFields()
+	id, version, channel := f.IflowID.ValueString(), f.Version.ValueString(), f.Channel.ValueString()
+	desired := g.settings(plan)
+	var expected *S
+	if prior != nil {
+		s := g.settings(prior)
+		expected = &s
+	}
+	res, err := g.data.flows.Change(ctx, id, version, cpi.Change{
+		Edit: func(f *cpi.Flow) (*cpi.Edit, error) {
+			return g.edit(f, channel, desired, expected)
+		},
+		Deploy:        f.Deploy.ValueBool(),
+		ForceDeploy:   forceDeploy,
+		DeployTimeout: timeout,
+	})
+	if err != nil {
+		g.addError(diags, id, err)
+		return
+	}
+	tflog.Debug(ctx, g.kind+" sender written", map[string]any{"iflow": id, "content_changed": res.ContentChanged,
+		"parameters_changed": res.ParametersChanged, "deployed": res.Deployed, "batch": res.Batch})
+	if res.DeployErr != nil {
+		diags.AddError("Deployment Failed",
+			fmt.Sprintf("The settings of iFlow %q were saved, but deploying it failed: %s. The running flow still uses its previous settings. "+
+				"Fix the cause in Cloud Integration (or raise the timeout) and apply again.", id, clause(res.DeployErr)))
+	}
+}
+
+// saveAfterWrite reads the flow back so that the state matches the tenant, also after a failure.
+func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, diags *diag.Diagnostics, state *tfsdk.State) {
+	var readDiags diag.Diagnostics
+	if !g.read(ctx, plan, &readDiags) {
+		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Disappeared",
+			"The integration flow no longer exists after writing its settings. Check whether someone deleted it, then apply again.")
+		return
+	}
+	diags.Append(readDiags...)
+	if readDiags.HasError() {
+		return
+	}
+	diags.Append(setState(ctx, state, (*M)(plan))...)
+}
+
+func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state M
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() || !g.data.cloudIntegrationOrError(&resp.Diagnostics) {
+		return
+	}
+	if !g.read(ctx, &state, &resp.Diagnostics) {
+		if g.trackImport {
+			if imported, d := req.Private.GetKey(ctx, privateImported); len(imported) > 0 && !d.HasError() {
+				// Importing a flow that does not exist: no state, so Terraform reports that it
+				// cannot import a non-existent remote object.
+				resp.State.RemoveResource(ctx)
+				return
+			}
+		}
+		resp.Diagnostics.AddWarning("Integration Flow Not Found",
+			fmt.Sprintf("The iFlow %q no longer exists on the tenant. The state keeps its last known settings; this resource does not create flows. "+
+				"Restore the flow, or remove the resource with terraform state rm.", P(&state).senderFields().IflowID.ValueString()))
+		return
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if g.trackImport {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
+	}
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
+}
+
+func (g senderGlue[M, P, S]) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id, channel, hasChannel := strings.Cut(req.ID, ",")
+	if strings.TrimSpace(id) == "" || (hasChannel && strings.TrimSpace(channel) == "") {
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("The import ID %q is not of the form IFLOW_ID or IFLOW_ID,CHANNEL%s. Use the integration flow's ID, "+
+				"followed by a comma and the %s sender's message flow name when the flow has more than one.", req.ID, g.importIDProblem, g.kind))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("iflow_id"), id)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("version"), "active")...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deploy"), true)...)
+	if g.importDefaults != nil {
+		resp.Diagnostics.Append(g.importDefaults(ctx, &resp.State)...)
+	}
+	if hasChannel {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("channel"), channel)...)
+	}
+	if g.trackImport {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
+	}
+}
+
+// readChannel reads a sender channel, picked by pick, from the flow as read once in this run.
+func readChannel[C any](ctx context.Context, data *providerData, iflowID, version, channel string, pick func(*cpi.Flow, string) (C, error)) (C, error) {
+	f, err := data.flows.Flow(ctx, iflowID, version)
+	if err != nil {
+		var none C
+		return none, err
+	}
+	return pick(f, channel)
+}
+
+// readDeployment sets the runtime status and deployed version of iFlow id; they stay as they are
+// when reading fails.
+func readDeployment(ctx context.Context, c *cpi.Client, id string, status, deployed *types.String, diags *diag.Diagnostics) {
+	rt, err := c.RuntimeArtifact(ctx, id)
+	switch {
+	case errors.Is(err, cpi.ErrNotFound):
+		*status, *deployed = types.StringValue("NOT_DEPLOYED"), types.StringNull()
+	case err != nil:
+		diags.AddError("Cannot Read Deployment", fmt.Sprintf("Reading the runtime state of iFlow %q failed: %s. Run the command again.", id, clause(err)))
+	default:
+		*status, *deployed = types.StringValue(rt.Status), types.StringValue(rt.Version)
+	}
+}
+
+// addChannelError reports an error of reading or editing the kind sender channel of iflowID. more
+// reports the errors only one kind of channel has, after a change and an ambiguous channel and
+// before a missing flow, and returns whether it reported err.
+func addChannelError(diags *diag.Diagnostics, kind, iflowID string, err error, more func() bool) {
+	var ambiguous *cpi.AmbiguousChannelError
+	var changed *cpi.ChannelChangedError
+	switch {
+	case errors.As(err, &changed):
+		diags.AddError(kind+" Sender Changed Since Plan",
+			fmt.Sprintf("Nothing was written: %s. Run terraform plan again to see the change, then apply the new plan.", clause(err)))
+	case errors.As(err, &ambiguous):
+		diags.AddAttributeError(path.Root("channel"), "Ambiguous "+kind+" Sender Channel",
+			fmt.Sprintf("The iFlow %q has more than one %s sender channel: %s. Set channel to the one whose retry settings this resource manages.",
+				iflowID, kind, strings.Join(ambiguous.Candidates, ", ")))
+	case more != nil && more():
+	case errors.Is(err, cpi.ErrNotFound):
+		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
+			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check iflow_id and version, or create the flow first.", iflowID))
+	default:
+		diags.AddError("Cannot Read Integration Flow",
+			fmt.Sprintf("Reading the %s sender of iFlow %q failed: %s. Check the flow and the provider's cloud_integration connection, then run the command again.", kind, iflowID, clause(err)))
+	}
+}
+
+// senderDestroyWarning is the plan's warning that destroying a sender resource leaves the flow as it is.
+func senderDestroyWarning(diags *diag.Diagnostics, typeName, kind string) {
+	diags.AddWarning("The Integration Flow Stays As It Is",
+		fmt.Sprintf("Destroying %s only removes it from the Terraform state. The iFlow, its %s sender settings and "+
+			"its deployment stay unchanged on the tenant. Change or undeploy the flow in Cloud Integration if that is what you want.", typeName, kind))
+}
+
+// senderAttributes returns attrs with the attributes every sender resource has added. kind names
+// the adapter; endEventsEffect says what the exception subprocesses' end events do to a message.
+func senderAttributes(ctx context.Context, kind, endEventsEffect string, attrs map[string]schema.Attribute) map[string]schema.Attribute {
+	attrs["id"] = schema.StringAttribute{
+		MarkdownDescription: "`IFLOW_ID`, or `IFLOW_ID,CHANNEL` when `channel` is set.",
+		Computed:            true,
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+	}
+	attrs["iflow_id"] = schema.StringAttribute{
+		MarkdownDescription: "The ID of the integration flow. Changing it manages another flow.",
+		Required:            true,
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+	}
+	attrs["version"] = schema.StringAttribute{
+		MarkdownDescription: "The design-time version to change and deploy. Defaults to `active`.",
+		Optional:            true,
+		Computed:            true,
+		Default:             stringdefault.StaticString("active"),
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+	}
+	attrs["channel"] = schema.StringAttribute{
+		MarkdownDescription: "The name (or ID) of the " + kind + " sender's message flow. Needed only when the flow has more than one " + kind + " sender; " +
+			"the error then lists the candidates.",
+		Optional:      true,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+	}
+	attrs["deploy"] = schema.BoolAttribute{
+		MarkdownDescription: "Whether to deploy the flow after a change and wait until it runs. Defaults to `true`; " +
+			"without a deployment the new settings do not take effect.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(true),
+	}
+	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true})
+	attrs["deployed_version"] = schema.StringAttribute{
+		MarkdownDescription: "The version of the flow that runs on the tenant.",
+		Computed:            true,
+	}
+	attrs["runtime_status"] = schema.StringAttribute{
+		MarkdownDescription: "The runtime status of the flow: `STARTED`, `STARTING`, `STOPPING`, `ERROR`, or `NOT_DEPLOYED`.",
+		Computed:            true,
+	}
+	attrs["exception_end_events"] = schema.ListAttribute{
+		MarkdownDescription: "How each exception subprocess of the flow ends, as `SUBPROCESS: KIND` with KIND `error`, `escalation`, " +
+			"`message` or `none`. " + endEventsEffect,
+		ElementType:   types.StringType,
+		Computed:      true,
+		PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
+	}
+	return attrs
+}
