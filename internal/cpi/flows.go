@@ -41,6 +41,10 @@ type Flows struct {
 
 	mu    sync.Mutex
 	flows map[flowKey]*flowEntry
+	// runtimes holds the runtime artifact of each flow read in this run, and
+	// runtimeGen counts the batches written to each flow; guarded by mu.
+	runtimes   map[string]*runtimeRead
+	runtimeGen map[string]uint64
 }
 
 // NewFlows returns a Flows that reads and writes through c, with
@@ -263,6 +267,8 @@ func (fs *Flows) writeBatch(base context.Context, k flowKey, e *flowEntry, batch
 		p.res.Batch = len(batch)
 	}
 	defer func() {
+		// A batch may have deployed the flow: later reads see its runtime as it is then.
+		fs.dropRuntime(k.id)
 		for _, p := range batch {
 			close(p.done)
 		}
@@ -370,3 +376,62 @@ func (e *WriteError) Error() string {
 
 // Unwrap returns the cause.
 func (e *WriteError) Unwrap() error { return e.Err }
+
+// runtimeRead is a read of a flow's runtime artifact, shared by the readers
+// that arrive while it runs and kept for the run until a write to the flow.
+type runtimeRead struct {
+	done chan struct{}
+	gen  uint64
+	rt   *RuntimeArtifact
+	err  error
+}
+
+// RuntimeArtifact returns the runtime artifact of flow id (ErrNotFound when it
+// is not deployed), read once per run however many channel resources of the
+// flow ask for it. Every batch written through Flows drops it, so a read after
+// a write or deploy sees the runtime as it is then. A failed read is not kept.
+func (fs *Flows) RuntimeArtifact(ctx context.Context, id string) (*RuntimeArtifact, error) {
+	fs.mu.Lock()
+	if fs.runtimes == nil {
+		fs.runtimes = map[string]*runtimeRead{}
+	}
+	r := fs.runtimes[id]
+	if r != nil {
+		fs.mu.Unlock()
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if r.err == nil || errors.Is(r.err, ErrNotFound) {
+			return r.rt, r.err
+		}
+		// The shared read failed, perhaps for its caller's context only: read again.
+		return fs.c.RuntimeArtifact(ctx, id)
+	}
+	r = &runtimeRead{done: make(chan struct{}), gen: fs.runtimeGen[id]}
+	fs.runtimes[id] = r
+	fs.mu.Unlock()
+
+	r.rt, r.err = fs.c.RuntimeArtifact(ctx, id)
+	fs.mu.Lock()
+	if (r.err != nil && !errors.Is(r.err, ErrNotFound)) || fs.runtimeGen[id] != r.gen {
+		if fs.runtimes[id] == r {
+			delete(fs.runtimes, id)
+		}
+	}
+	fs.mu.Unlock()
+	close(r.done)
+	return r.rt, r.err
+}
+
+// dropRuntime forgets the runtime artifact of flow id read in this run.
+func (fs *Flows) dropRuntime(id string) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if fs.runtimeGen == nil {
+		fs.runtimeGen = map[string]uint64{}
+	}
+	fs.runtimeGen[id]++
+	delete(fs.runtimes, id)
+}

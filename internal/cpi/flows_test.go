@@ -288,3 +288,45 @@ func TestFlowsAbandonedChangeIsNotWritten(t *testing.T) {
 		t.Fatalf("an abandoned change was written: %v", got)
 	}
 }
+
+// The runtime artifact of a flow is read once per run for all its readers, and read again after a
+// batch written through Flows.
+func TestFlowsRuntimeReadOncePerRun(t *testing.T) {
+	t.Parallel()
+	const routeRuntime = "GET /api/v1/IntegrationRuntimeArtifacts(Id)"
+	s, c := setup(t, emulator.Options{Faults: emulator.Faults{Latency: 20 * time.Millisecond}})
+	multiSenderFlow(t, s, 2, true)
+	fs := cpi.NewFlows(c)
+	fs.Backoff = cpi.FixedPoll(5 * time.Millisecond)
+	if _, err := fs.RuntimeArtifact(t.Context(), "Flow"); !errors.Is(err, cpi.ErrNotFound) {
+		t.Fatalf("runtime of a flow never deployed: %v, want ErrNotFound", err)
+	}
+	if _, err := fs.Change(t.Context(), "Flow", "", setRetries("CH2", 1, nil)); err != nil {
+		t.Fatal(err)
+	}
+	s.ResetStats()
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if rt, err := fs.RuntimeArtifact(t.Context(), "Flow"); err != nil || rt.Status == "" {
+				t.Errorf("RuntimeArtifact after the deploy: %+v, %v", rt, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := s.Stats().Routes[routeRuntime]; n != 1 {
+		t.Fatalf("%d runtime reads for 8 readers, want 1", n)
+	}
+	if _, err := fs.Change(t.Context(), "Flow", "", setRetries("CH2", 2, nil)); err != nil {
+		t.Fatal(err)
+	}
+	s.ResetStats()
+	if _, err := fs.RuntimeArtifact(t.Context(), "Flow"); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Stats().Routes[routeRuntime]; n != 1 {
+		t.Fatalf("%d runtime reads after a write, want 1 (the write drops the runtime read before it)", n)
+	}
+}

@@ -259,7 +259,6 @@ func addSenderError(diags *diag.Diagnostics, iflowID string, err error) {
 
 // read fills the model from the tenant. found is false when the flow no longer exists.
 func (r *amqpSenderResource) read(ctx context.Context, m *amqpSenderModel, diags *diag.Diagnostics) (found bool) {
-	c := r.data.cloudIntegration
 	id, version := m.IflowID.ValueString(), m.Version.ValueString()
 	s, err := r.readSender(ctx, id, version, m.Channel.ValueString())
 	if errors.Is(err, cpi.ErrNotFound) {
@@ -282,7 +281,7 @@ func (r *amqpSenderResource) read(ctx context.Context, m *amqpSenderModel, diags
 	if m.Deploy.IsNull() || m.Deploy.IsUnknown() {
 		m.Deploy = types.BoolValue(true)
 	}
-	readDeployment(ctx, c, id, &m.RuntimeStatus, &m.DeployedVersion, diags)
+	readDeployment(ctx, r.data.flows, id, &m.RuntimeStatus, &m.DeployedVersion, diags)
 	return true
 }
 

@@ -475,7 +475,6 @@ func addJMSSenderError(diags *diag.Diagnostics, iflowID string, err error) {
 
 // read fills the model from the tenant. found is false when the flow no longer exists.
 func (r *jmsSenderResource) read(ctx context.Context, m *jmsSenderModel, diags *diag.Diagnostics) (found bool) {
-	c := r.data.cloudIntegration
 	id, version := m.IflowID.ValueString(), m.Version.ValueString()
 	s, err := r.readSender(ctx, id, version, m.Channel.ValueString())
 	if errors.Is(err, cpi.ErrNotFound) {
@@ -507,7 +506,7 @@ func (r *jmsSenderResource) read(ctx context.Context, m *jmsSenderModel, diags *
 		m.Deploy = types.BoolValue(true)
 	}
 	m.derive(facts)
-	readDeployment(ctx, c, id, &m.RuntimeStatus, &m.DeployedVersion, diags)
+	readDeployment(ctx, r.data.flows, id, &m.RuntimeStatus, &m.DeployedVersion, diags)
 	return true
 }
 

@@ -220,8 +220,9 @@ func readChannel[C any](ctx context.Context, data *providerData, iflowID, versio
 
 // readDeployment sets the runtime status and deployed version of iFlow id; they stay as they are
 // when reading fails.
-func readDeployment(ctx context.Context, c *cpi.Client, id string, status, deployed *types.String, diags *diag.Diagnostics) {
-	rt, err := c.RuntimeArtifact(ctx, id)
+// The status is read once per run for all channel resources of the flow (Flows.RuntimeArtifact).
+func readDeployment(ctx context.Context, flows *cpi.Flows, id string, status, deployed *types.String, diags *diag.Diagnostics) {
+	rt, err := flows.RuntimeArtifact(ctx, id)
 	switch {
 	case errors.Is(err, cpi.ErrNotFound):
 		*status, *deployed = types.StringValue("NOT_DEPLOYED"), types.StringNull()
