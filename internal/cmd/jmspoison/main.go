@@ -22,7 +22,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -31,7 +30,6 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -110,7 +108,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 type clients struct {
 	cpi        *cpi.Client
-	ci         *httpx.Client
 	controlURL string
 }
 
@@ -132,7 +129,7 @@ func newClients(emulatorURL, key string) (*clients, error) {
 	if err := httpx.CheckURL(emulatorURL); err != nil {
 		return nil, fmt.Errorf("-emulator: %w", err)
 	}
-	return &clients{cpi: cpi.New(h), ci: h, controlURL: emulatorcontrol.URL(emulatorURL)}, nil
+	return &clients{cpi: cpi.New(h), controlURL: emulatorcontrol.URL(emulatorURL)}, nil
 }
 
 // prediction is what the rules say for a flow.
@@ -277,47 +274,20 @@ func (cl *clients) replay(ctx context.Context, sc scenario, days int64) (*result
 	return res, nil
 }
 
-var odataDateRE = regexp.MustCompile(`^/Date\((-?\d+)(?:[+-]\d+)?\)/$`)
-
 // logs reads the processing logs of one message through the Cloud
 // Integration API, counts their statuses and returns their start times.
 func (cl *clients) logs(ctx context.Context, flow, correlation string, res *result) ([]time.Time, error) {
-	lit := func(v string) string { return "'" + strings.ReplaceAll(v, "'", "''") + "'" }
-	q := url.Values{
-		"$filter":  {"IntegrationFlowName eq " + lit(flow) + " and CorrelationId eq " + lit(correlation)},
-		"$orderby": {"LogStart asc"},
-	}
-	path := cpi.BasePath + "/MessageProcessingLogs?" + strings.ReplaceAll(q.Encode(), "+", "%20")
-	resp, err := cl.ci.Do(ctx, http.MethodGet, path, nil, http.Header{"Accept": {"application/json"}})
+	logs, err := cl.cpi.MessageProcessingLogs(ctx, flow, correlation)
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, httpx.NewAPIError(http.MethodGet, cpi.BasePath+"/MessageProcessingLogs", resp)
-	}
-	var env struct {
-		D struct {
-			Results []struct {
-				Status   string `json:"Status"`
-				LogStart string `json:"LogStart"`
-			} `json:"results"`
-		} `json:"d"`
-	}
-	if err := json.Unmarshal(resp.Body, &env); err != nil {
-		return nil, fmt.Errorf("the message processing logs are not OData JSON: %w", err)
-	}
-	var out []time.Time
-	for _, r := range env.D.Results {
-		if res.statuses[r.Status] == 0 {
-			res.order = append(res.order, r.Status)
+	out := make([]time.Time, 0, len(logs))
+	for _, l := range logs {
+		if res.statuses[l.Status] == 0 {
+			res.order = append(res.order, l.Status)
 		}
-		res.statuses[r.Status]++
-		m := odataDateRE.FindStringSubmatch(r.LogStart)
-		if m == nil {
-			return nil, fmt.Errorf("LogStart %q is not an OData date", r.LogStart)
-		}
-		ms, _ := strconv.ParseInt(m[1], 10, 64)
-		out = append(out, time.UnixMilli(ms))
+		res.statuses[l.Status]++
+		out = append(out, l.LogStart)
 	}
 	return out, nil
 }

@@ -172,7 +172,6 @@ type clients struct {
 	mgmt *eventmesh.Client
 	msg  *eventmesh.Messaging
 	cpi  *cpi.Client
-	ci   *httpx.Client
 	// controlURL is the base URL of the emulator's control endpoints.
 	controlURL string
 }
@@ -217,7 +216,7 @@ func newClients(c config) (*clients, error) {
 	if err := httpx.CheckURL(c.emulatorURL); err != nil {
 		return nil, fmt.Errorf("-emulator: %w", err)
 	}
-	return &clients{mgmt: eventmesh.New(mh), msg: eventmesh.NewMessaging(msh), cpi: cpi.New(ch), ci: ch,
+	return &clients{mgmt: eventmesh.New(mh), msg: eventmesh.NewMessaging(msh), cpi: cpi.New(ch),
 		controlURL: emulatorcontrol.URL(c.emulatorURL)}, nil
 }
 
@@ -333,32 +332,13 @@ func (cl *clients) control(ctx context.Context, method, path, body string, out a
 // logStatuses lists the Status of the message processing logs of one
 // message through the Cloud Integration API, oldest first.
 func (cl *clients) logStatuses(ctx context.Context, id, correlation string) ([]string, error) {
-	lit := func(v string) string { return "'" + strings.ReplaceAll(v, "'", "''") + "'" }
-	q := url.Values{
-		"$filter":  {"IntegrationFlowName eq " + lit(id) + " and CorrelationId eq " + lit(correlation)},
-		"$orderby": {"LogStart asc"},
-	}
-	path := cpi.BasePath + "/MessageProcessingLogs?" + strings.ReplaceAll(q.Encode(), "+", "%20")
-	res, err := cl.ci.Do(ctx, http.MethodGet, path, nil, http.Header{"Accept": {"application/json"}})
+	logs, err := cl.cpi.MessageProcessingLogs(ctx, id, correlation)
 	if err != nil {
 		return nil, err
 	}
-	if res.StatusCode != http.StatusOK {
-		return nil, httpx.NewAPIError(http.MethodGet, cpi.BasePath+"/MessageProcessingLogs", res)
-	}
-	var env struct {
-		D struct {
-			Results []struct {
-				Status string `json:"Status"`
-			} `json:"results"`
-		} `json:"d"`
-	}
-	if err := json.Unmarshal(res.Body, &env); err != nil {
-		return nil, fmt.Errorf("the message processing logs are not OData JSON: %w", err)
-	}
-	out := make([]string, 0, len(env.D.Results))
-	for _, r := range env.D.Results {
-		out = append(out, r.Status)
+	out := make([]string, 0, len(logs))
+	for _, l := range logs {
+		out = append(out, l.Status)
 	}
 	return out, nil
 }
