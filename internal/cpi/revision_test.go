@@ -8,6 +8,7 @@ import (
 )
 
 func TestNextRevision(t *testing.T) {
+	t.Parallel()
 	one, two := int64(1), int64(2)
 	a := cpi.SenderSettings{MaxRetries: &one}
 	b := cpi.SenderSettings{MaxRetries: &two}

@@ -195,6 +195,8 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 		return
 	}
 	if !r.deploy(ctx, &plan, timeout, &resp.Diagnostics) {
+		// Nothing was deployed: the state stays as it was.
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 		return
 	}
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
@@ -229,6 +231,11 @@ func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeployment
 		diags.AddError("Deployment Failed",
 			fmt.Sprintf("Deploying iFlow %q failed: %s. The flow's design time is unchanged; the runtime shows what the tenant reports. "+
 				"Fix the cause in Cloud Integration (or raise the timeout) and apply again.", id, clause(res.DeployErr)))
+	}
+	if res.DeployErr == nil && res.Runtime != nil {
+		// The deploy's last status read shows the flow running: no need to read it again.
+		m.RuntimeStatus, m.DeployedVersion = types.StringValue(res.Runtime.Status), types.StringValue(res.Runtime.Version)
+		return true
 	}
 	readDeployment(ctx, r.data.flows, id, &m.RuntimeStatus, &m.DeployedVersion, diags)
 	if m.RuntimeStatus.IsUnknown() {
