@@ -136,7 +136,7 @@ func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.M
 	if req.Plan.Raw.IsNull() {
 		resp.Diagnostics.AddWarning("The Integration Flow Stays Deployed",
 			"Destroying sapmessaging_iflow_deployment only removes it from the Terraform state. The iFlow stays deployed and keeps running. "+
-				"Undeploy the flow in Cloud Integration if that is what you want.")
+				"To stop it, undeploy the flow in Cloud Integration.")
 		return
 	}
 	if req.State.Raw.IsNull() {
