@@ -210,14 +210,14 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeploymentModel, timeout time.Duration, diags *diag.Diagnostics) (written bool) {
 	id, version := m.IflowID.ValueString(), m.Version.ValueString()
 	res, err := r.data.flows.Change(ctx, id, version, cpi.Change{
-		// The deployment changes nothing in the flow's design time.
-		Edit:          func(*cpi.Flow) (*cpi.Edit, error) { return nil, nil },
+		// No Edit: the deployment changes nothing in the flow's design time, and
+		// downloads nothing unless channel writes of the flow join its batch.
 		Deploy:        true,
 		ForceDeploy:   true,
 		DeployTimeout: timeout,
 	})
 	switch {
-	case errors.Is(err, cpi.ErrNotFound):
+	case errors.Is(err, cpi.ErrNotFound) || res.DeployErr != nil && r.flowMissing(ctx, id, version):
 		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
 			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check iflow_id and version, or create the flow first.", id))
 		return false
@@ -243,6 +243,13 @@ func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeployment
 		m.RuntimeStatus, m.DeployedVersion = types.StringValue("UNKNOWN"), types.StringNull()
 	}
 	return true
+}
+
+// flowMissing reports whether the tenant has no integration flow id in version: a deploy that
+// failed may have failed for that reason (the deploy reads nothing first).
+func (r *iflowDeploymentResource) flowMissing(ctx context.Context, id, version string) bool {
+	_, err := r.data.flows.Flow(ctx, id, version)
+	return errors.Is(err, cpi.ErrNotFound)
 }
 
 func (r *iflowDeploymentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

@@ -302,6 +302,14 @@ resource "sapmessaging_iflow_deployment" "f" {
 				ImportStateId: "Missing",
 				ExpectError:   wrapped(`Cannot import non-existent remote object`),
 			},
+			{
+				Config: env.config(`
+resource "sapmessaging_iflow_deployment" "missing" {
+  iflow_id = "NoSuchFlow"
+}
+`),
+				ExpectError: wrapped(`Integration Flow Not Found.*NoSuchFlow.*create the flow first`),
+			},
 		},
 	})
 }
