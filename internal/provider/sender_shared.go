@@ -317,10 +317,11 @@ func senderAttributes(ctx context.Context, kind, endEventsEffect string, attrs m
 	}
 	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true})
 	attrs["revision"] = schema.StringAttribute{
-		MarkdownDescription: "A short name of the channel settings as last read from the tenant: it stays the same while they do, " +
-			"and is new (known after apply) whenever this resource's create or update is planned and the settings change. " +
-			"Use it in the `triggers` of a `sapmessaging_iflow_deployment` so that the flow is deployed once after its channels " +
-			"(with `deploy = false`) were written: `triggers = { for k, s in " + "sapmessaging_" + strings.ToLower(kind) + "_sender.c : k => s.revision if s.iflow_id == each.key }`.",
+		MarkdownDescription: "A short name of the channel settings as last read from the tenant. It stays the same while they do, " +
+			"is known only after apply whenever this resource's create or update is planned, and is then new when the apply changes " +
+			"the settings on the tenant (also when it writes back values changed there). Use it in the `triggers` of a " +
+			"`sapmessaging_iflow_deployment` so that the flow is deployed once after its channels (with `deploy = false`) were written: " +
+			"`triggers = { for k, s in sapmessaging_" + strings.ToLower(kind) + "_sender.c : k => s.revision if s.iflow_id == each.key }`.",
 		Computed: true,
 		// No UseStateForUnknown: the framework marks it unknown whenever an update is planned, so
 		// a deployment that reads it plans a redeploy exactly then.
