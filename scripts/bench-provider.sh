@@ -9,9 +9,11 @@
 #   provider without an API and over N terraform_data resources; management
 #   API calls, the providers' CPU time and peak RSS (GNU time).
 # - Cloud Integration: 10 flows with 2 AMQP sender channels each, one
-#   resource per channel, emulator deploy delay 5 s and latency 100 ms;
-#   calls, content downloads, uploads and deploys per command and wall time,
-#   at -parallelism 10 and 20.
+#   resource per channel, emulator deploy delay 5 s and latency 100 ms, in two
+#   configurations: every channel resource deploys its flow, and the channel
+#   resources with deploy = false and one sapmessaging_iflow_deployment per
+#   flow; calls, content downloads, uploads and deploys per command and wall
+#   time, at -parallelism 10 and 20.
 #
 # TERRAFORM names the CLI; BENCH_ARGS passes flags to the driver, for example
 # BENCH_ARGS="-runs 1 -sizes 50", BENCH_ARGS="-ci=false" (Event Mesh only),

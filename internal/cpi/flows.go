@@ -137,6 +137,9 @@ type Change struct {
 	// Edit computes the change from the flow as it is when the change's turn
 	// comes: read after every earlier write, with the edits of the changes
 	// before it in the same batch applied. An error fails this change only.
+	// A nil Edit changes nothing in the design time: with Deploy and
+	// ForceDeploy it only deploys the flow, and a batch of such changes alone
+	// downloads nothing.
 	Edit func(*Flow) (*Edit, error)
 	// Deploy asks for a deploy when the edit changed something; ForceDeploy
 	// with Deploy asks for one in any case.
@@ -223,11 +226,19 @@ func (fs *Flows) writer(base context.Context, k flowKey, e *flowEntry) {
 			fs.mu.Unlock()
 			return
 		}
-		fs.mu.Unlock()
-		// Read after the earlier batches are written; changes that arrive
-		// during the read join this batch.
-		from, readErr := fs.c.ReadFlow(base, k.id, k.version)
-		fs.mu.Lock()
+		deployOnly := true
+		for _, p := range e.queue {
+			deployOnly = deployOnly && p.Edit == nil
+		}
+		var from *Flow
+		var readErr error
+		if !deployOnly {
+			fs.mu.Unlock()
+			// Read after the earlier batches are written; changes that arrive
+			// during the read join this batch.
+			from, readErr = fs.c.ReadFlow(base, k.id, k.version)
+			fs.mu.Lock()
+		}
 		var batch []*pendingChange
 		for _, p := range e.queue {
 			if p.ctx.Err() == nil {
@@ -243,9 +254,11 @@ func (fs *Flows) writer(base context.Context, k flowKey, e *flowEntry) {
 			return
 		}
 		fs.mu.Unlock()
-		if len(batch) > 0 {
-			fs.writeBatch(base, k, e, batch, from, readErr)
+		if deployOnly {
+			fs.deployBatch(base, k, batch)
+			continue
 		}
+		fs.writeBatch(base, k, e, batch, from, readErr)
 	}
 }
 
@@ -253,19 +266,8 @@ func (fs *Flows) writer(base context.Context, k flowKey, e *flowEntry) {
 // once, deploys once when any change asks for it, and hands every change its
 // result.
 func (fs *Flows) writeBatch(base context.Context, k flowKey, e *flowEntry, batch []*pendingChange, from *Flow, readErr error) {
-	ctx, cancel := context.WithCancel(base)
-	defer cancel()
-	var left atomic.Int64
-	left.Store(int64(len(batch)))
-	for _, p := range batch {
-		stop := context.AfterFunc(p.ctx, func() {
-			if left.Add(-1) == 0 {
-				cancel()
-			}
-		})
-		defer stop()
-		p.res.Batch = len(batch)
-	}
+	ctx, done := batchContext(base, batch)
+	defer done()
 	defer func() {
 		// A batch may have deployed the flow: later reads see its runtime as it is then.
 		fs.dropRuntime(k.id)
@@ -286,6 +288,9 @@ func (fs *Flows) writeBatch(base context.Context, k flowKey, e *flowEntry, batch
 
 	work := from
 	for _, p := range batch {
+		if p.Edit == nil {
+			continue
+		}
 		edit, err := p.Edit(work)
 		var next *Flow
 		if err == nil {
@@ -338,6 +343,27 @@ func (fs *Flows) writeBatch(base context.Context, k flowKey, e *flowEntry, batch
 		}
 	}
 
+	fs.deploy(ctx, k, batch)
+}
+
+// deployBatch deploys the flow for a batch of changes that edit nothing, as
+// writeBatch does after its writes, without reading the flow: its design time
+// stays as it is, and so does the flow cached in this run.
+func (fs *Flows) deployBatch(base context.Context, k flowKey, batch []*pendingChange) {
+	ctx, done := batchContext(base, batch)
+	defer done()
+	defer func() {
+		fs.dropRuntime(k.id)
+		for _, p := range batch {
+			close(p.done)
+		}
+	}()
+	fs.deploy(ctx, k, batch)
+}
+
+// deploy deploys the flow once when a change of batch asks for it, within the
+// longest timeout of those changes, and hands them its result.
+func (fs *Flows) deploy(ctx context.Context, k flowKey, batch []*pendingChange) {
 	var deployers []*pendingChange
 	var timeout time.Duration
 	for _, p := range batch {
@@ -358,6 +384,30 @@ func (fs *Flows) writeBatch(base context.Context, k flowKey, e *flowEntry, batch
 	rt, err := fs.c.DeployAndWaitBackoff(dctx, k.id, k.version, fs.Backoff)
 	for _, p := range deployers {
 		p.res.Deployed, p.res.Runtime, p.res.DeployErr = true, rt, err
+	}
+}
+
+// batchContext returns the context of the requests of batch, canceled once
+// every change of the batch is abandoned, and sets each change's Batch. done
+// releases it.
+func batchContext(base context.Context, batch []*pendingChange) (ctx context.Context, done func()) {
+	ctx, cancel := context.WithCancel(base)
+	var left atomic.Int64
+	left.Store(int64(len(batch)))
+	stops := make([]func() bool, 0, len(batch))
+	for _, p := range batch {
+		stops = append(stops, context.AfterFunc(p.ctx, func() {
+			if left.Add(-1) == 0 {
+				cancel()
+			}
+		}))
+		p.res.Batch = len(batch)
+	}
+	return ctx, func() {
+		for _, stop := range stops {
+			stop()
+		}
+		cancel()
 	}
 }
 

@@ -1,6 +1,7 @@
 package cpi_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -328,5 +329,73 @@ func TestFlowsRuntimeReadOncePerRun(t *testing.T) {
 	}
 	if n := s.Stats().Routes[routeRuntime]; n != 1 {
 		t.Fatalf("%d runtime reads after a write, want 1 (the write drops the runtime read before it)", n)
+	}
+}
+
+// A change without an edit only deploys: it downloads and uploads nothing, and the flow read
+// earlier in the run stays cached.
+func TestFlowsDeployOnlyChangeDownloadsNothing(t *testing.T) {
+	t.Parallel()
+	s, c := setup(t, emulator.Options{})
+	multiSenderFlow(t, s, 1, false)
+	fs := cpi.NewFlows(c)
+	fs.Backoff = cpi.FixedPoll(5 * time.Millisecond)
+	ctx := t.Context()
+	if _, err := fs.Flow(ctx, "Flow", ""); err != nil {
+		t.Fatal(err)
+	}
+	s.ResetStats()
+	res, err := fs.Change(ctx, "Flow", "", cpi.Change{Deploy: true, ForceDeploy: true})
+	if err != nil || !res.Deployed || res.DeployErr != nil || res.Runtime == nil || res.Runtime.Status != cpi.RuntimeStarted || res.ContentChanged {
+		t.Fatalf("deploy-only change: %+v, %v", res, err)
+	}
+	if _, err := fs.Flow(ctx, "Flow", ""); err != nil {
+		t.Fatal(err)
+	}
+	routes := s.Stats().Routes
+	if routes[routeDownload] != 0 || routes[routeUpload] != 0 || routes[routeDeploy] != 1 {
+		t.Fatalf("a deploy-only change should deploy once and download nothing, also for a later read: %v", routes)
+	}
+	if d, ok := s.Deployed("Flow"); !ok || d.Status != cpi.RuntimeStarted {
+		t.Fatalf("flow not running: %+v", d)
+	}
+}
+
+// A deploy-only change arriving together with a channel's write joins its batch: one download,
+// one upload, one deploy, whose result both receive.
+func TestFlowsDeployOnlyChangeJoinsChannelWrites(t *testing.T) {
+	t.Parallel()
+	s, c := setup(t, emulator.Options{})
+	multiSenderFlow(t, s, 1, false)
+	fs := cpi.NewFlows(c)
+	fs.Backoff = cpi.FixedPoll(5 * time.Millisecond)
+	s.ResetStats()
+	ctx := t.Context()
+	write := setRetries("CH1", 2, nil)
+	write.Deploy = false
+	var wg sync.WaitGroup
+	var results [2]cpi.Result
+	var errs [2]error
+	for i, ch := range []cpi.Change{write, {Deploy: true, ForceDeploy: true}} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = fs.Change(ctx, "Flow", "", ch)
+		}()
+	}
+	wg.Wait()
+	if errs[0] != nil || errs[1] != nil || !results[0].ContentChanged || results[0].Deployed || !results[1].Deployed || results[1].DeployErr != nil {
+		t.Fatalf("results %+v, errors %v", results, errs)
+	}
+	if got := retriesOf(t, s)["CH1"]; got != "2" {
+		t.Fatalf("maxRetries of CH1 = %q, want 2", got)
+	}
+	routes := s.Stats().Routes
+	if results[1].Batch != 2 || routes[routeDownload] != 1 || routes[routeUpload] != 1 || routes[routeDeploy] != 1 {
+		t.Fatalf("one batch of 2 should download, upload and deploy once each; batch %d, calls %v", results[1].Batch, routes)
+	}
+	d, _ := s.Deployed("Flow")
+	if !bytes.Equal(d.Content, s.IFlowContent("Flow")) {
+		t.Fatal("the running flow is not the written content")
 	}
 }

@@ -488,6 +488,7 @@ func (p *sapMessagingProvider) Resources(_ context.Context) []func() resource.Re
 		NewQueueSubscriptionResource,
 		NewAMQPSenderResource,
 		NewJMSSenderResource,
+		NewIFlowDeploymentResource,
 	}
 }
 

@@ -54,6 +54,7 @@ type amqpSenderModel struct {
 	QueueName                     types.String   `tfsdk:"queue_name"`
 	WorstCaseAttempts             types.Int64    `tfsdk:"worst_case_attempts"`
 	DeployedVersion               types.String   `tfsdk:"deployed_version"`
+	Revision                      types.String   `tfsdk:"revision"`
 	RuntimeStatus                 types.String   `tfsdk:"runtime_status"`
 	ExceptionEndEvents            types.List     `tfsdk:"exception_end_events"`
 }
@@ -294,6 +295,8 @@ func (m *amqpSenderModel) senderSettings() cpi.SenderSettings {
 		DeliveryState: stringPtr(m.DeliveryStatusAfterMaxRetries),
 	}
 }
+
+func (m *amqpSenderModel) revision() *types.String { return &m.Revision }
 
 func (m *amqpSenderModel) senderFields() senderFields {
 	return senderFields{IflowID: m.IflowID, Version: m.Version, Channel: m.Channel, Deploy: m.Deploy, Timeouts: m.Timeouts, RuntimeStatus: m.RuntimeStatus}

@@ -63,6 +63,7 @@ type jmsSenderModel struct {
 	GiveUpAfterMinutes   types.Int64    `tfsdk:"give_up_after_minutes"`
 	AttemptsBeforeExpiry types.Int64    `tfsdk:"attempts_before_expiry"`
 	DeployedVersion      types.String   `tfsdk:"deployed_version"`
+	Revision             types.String   `tfsdk:"revision"`
 	RuntimeStatus        types.String   `tfsdk:"runtime_status"`
 	ExceptionEndEvents   types.List     `tfsdk:"exception_end_events"`
 }
@@ -520,6 +521,8 @@ func (m *jmsSenderModel) settings() cpi.JMSSenderSettings {
 		DeadLetterQueue:    boolPtr(m.DeadLetterQueue),
 	}
 }
+
+func (m *jmsSenderModel) revision() *types.String { return &m.Revision }
 
 func (m *jmsSenderModel) senderFields() senderFields {
 	return senderFields{IflowID: m.IflowID, Version: m.Version, Channel: m.Channel, Deploy: m.Deploy, Timeouts: m.Timeouts, RuntimeStatus: m.RuntimeStatus}

@@ -171,7 +171,7 @@ func TestAccJMSSender_guarded(t *testing.T) {
 				ImportStateVerify:                    true,
 				ImportStateVerifyIdentifierAttribute: "iflow_id",
 				// max_retries is the configuration's declaration; with it the guard's visible limit gives the same give-up time.
-				ImportStateVerifyIgnore: []string{"max_retries", "timeouts"},
+				ImportStateVerifyIgnore: []string{"max_retries", "timeouts", "revision"},
 			},
 			{
 				// Someone sets the interval to 3 in the Web UI: the plan shows it and the apply restores 15.

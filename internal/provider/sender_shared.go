@@ -48,6 +48,8 @@ type senderFields struct {
 type senderModel[M any] interface {
 	*M
 	senderFields() senderFields
+	// revision is the model's revision attribute.
+	revision() *types.String
 }
 
 // senderGlue is the Create, Update, Read and ImportState handling of a sender resource with model
@@ -86,7 +88,7 @@ func (g senderGlue[M, P, S]) create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	g.write(ctx, &plan, nil, timeout, true, &resp.Diagnostics)
-	g.saveAfterWrite(ctx, &plan, &resp.Diagnostics, &resp.State)
+	g.saveAfterWrite(ctx, &plan, "", &resp.Diagnostics, &resp.State)
 }
 
 func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -103,7 +105,7 @@ func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequ
 	}
 	notRunning := P(&state).senderFields().RuntimeStatus.ValueString() != "STARTED"
 	g.write(ctx, &plan, &state, timeout, notRunning, &resp.Diagnostics)
-	g.saveAfterWrite(ctx, &plan, &resp.Diagnostics, &resp.State)
+	g.saveAfterWrite(ctx, &plan, P(&state).revision().ValueString(), &resp.Diagnostics, &resp.State)
 }
 
 // write applies the plan to the flow and deploys it, through the per-flow writer shared with
@@ -142,9 +144,10 @@ func (g senderGlue[M, P, S]) write(ctx context.Context, plan, prior P, timeout t
 }
 
 // saveAfterWrite reads the flow back so that the state matches the tenant, also after a failure.
-func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, diags *diag.Diagnostics, state *tfsdk.State) {
+// priorRevision is the revision in the state before the write, "" for a create.
+func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, priorRevision string, diags *diag.Diagnostics, state *tfsdk.State) {
 	var readDiags diag.Diagnostics
-	if !g.read(ctx, plan, &readDiags) {
+	if !g.readRevision(ctx, plan, priorRevision, &readDiags) {
 		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Disappeared",
 			"The integration flow no longer exists after writing its settings. Check whether someone deleted it, then apply again.")
 		return
@@ -156,13 +159,25 @@ func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, diags *
 	diags.Append(setState(ctx, state, (*M)(plan))...)
 }
 
+// readRevision fills the model from the tenant like read, and sets its revision to the one that
+// follows prior for the settings read (cpi.NextRevision): unchanged settings keep it.
+func (g senderGlue[M, P, S]) readRevision(ctx context.Context, m P, prior string, diags *diag.Diagnostics) (found bool) {
+	var d diag.Diagnostics
+	found = g.read(ctx, m, &d)
+	diags.Append(d...)
+	if found && !d.HasError() {
+		*m.revision() = types.StringValue(cpi.NextRevision(prior, g.settings(m)))
+	}
+	return found
+}
+
 func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state M
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !g.data.cloudIntegrationOrError(&resp.Diagnostics) {
 		return
 	}
-	if !g.read(ctx, &state, &resp.Diagnostics) {
+	if !g.readRevision(ctx, &state, P(&state).revision().ValueString(), &resp.Diagnostics) {
 		if g.trackImport {
 			if imported, d := req.Private.GetKey(ctx, privateImported); len(imported) > 0 && !d.HasError() {
 				// Importing a flow that does not exist: no state, so Terraform reports that it
@@ -292,12 +307,25 @@ func senderAttributes(ctx context.Context, kind, endEventsEffect string, attrs m
 	}
 	attrs["deploy"] = schema.BoolAttribute{
 		MarkdownDescription: "Whether to deploy the flow after a change and wait until it runs. Defaults to `true`; " +
-			"without a deployment the new settings do not take effect.",
+			"without a deployment the new settings do not take effect. Set it to `false` when a flow has several channel " +
+			"resources, or an apply changes more channel resources than Terraform's `-parallelism` (10 by default), and deploy each " +
+			"flow once with a `sapmessaging_iflow_deployment` whose `triggers` hold the `revision` of the flow's channel resources: " +
+			"then each flow is deployed once per apply, after all its channels were written.",
 		Optional: true,
 		Computed: true,
 		Default:  booldefault.StaticBool(true),
 	}
 	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true})
+	attrs["revision"] = schema.StringAttribute{
+		MarkdownDescription: "A short name of the channel settings as last read from the tenant. It stays the same while they do, " +
+			"is known only after apply whenever this resource's create or update is planned, and is then new when the apply changes " +
+			"the settings on the tenant (also when it writes back values changed there). Use it in the `triggers` of a " +
+			"`sapmessaging_iflow_deployment` so that the flow is deployed once after its channels (with `deploy = false`) were written: " +
+			"`triggers = { for k, s in sapmessaging_" + strings.ToLower(kind) + "_sender.c : k => s.revision if s.iflow_id == each.key }`.",
+		Computed: true,
+		// No UseStateForUnknown: the framework marks it unknown whenever an update is planned, so
+		// a deployment that reads it plans a redeploy exactly then.
+	}
 	attrs["deployed_version"] = schema.StringAttribute{
 		MarkdownDescription: "The version of the flow that runs on the tenant.",
 		Computed:            true,

@@ -15,7 +15,7 @@ import (
 
 // ciOptions are the settings of the Cloud Integration section: flows × channels AMQP sender
 // channels, one sapmessaging_amqp_sender each, against an emulator whose deploys take
-// 2 × deployDelay (DEPLOYING, then STARTING).
+// 2 × deployDelay (DEPLOYING, then STARTING), in each configuration of ciConfigs.
 type ciOptions struct {
 	enabled     bool
 	flows       int
@@ -36,8 +36,30 @@ const (
 	routeDeploy   = "POST /api/v1/DeployIntegrationDesigntimeArtifact"
 )
 
-// ciCell is one command of the Cloud Integration section at one parallelism.
+// ciConfig is how the section's configuration deploys the flows.
+type ciConfig int
+
+const (
+	// ciPerChannel: every channel resource deploys its flow (deploy = true, the default).
+	ciPerChannel ciConfig = iota
+	// ciPerFlow: the channel resources only write (deploy = false) and one
+	// sapmessaging_iflow_deployment per flow, triggered by the revisions of its channels, deploys it.
+	ciPerFlow
+)
+
+// ciConfigs are the configurations the section measures, in order.
+var ciConfigs = []ciConfig{ciPerChannel, ciPerFlow}
+
+func (k ciConfig) String() string {
+	if k == ciPerFlow {
+		return "one deployment per flow"
+	}
+	return "per-channel deploy"
+}
+
+// ciCell is one command of the Cloud Integration section in one configuration at one parallelism.
 type ciCell struct {
+	config      ciConfig
 	parallelism int
 	op          string
 	sample
@@ -57,8 +79,20 @@ func ciFlowZip(i, channels int) []byte {
 	return iflowbuild.Build(iflowbuild.Options{Name: ciFlowID(i), Senders: senders, ExceptionEnds: [][]string{{"error"}}})
 }
 
-// ciHCL is one sapmessaging_amqp_sender per channel of every flow, whose retries are var.retries.
-func ciHCL(flows, channels int) string {
+// ciHCL is one sapmessaging_amqp_sender per channel of every flow, whose retries are var.retries;
+// with ciPerFlow they do not deploy, and one sapmessaging_iflow_deployment per flow does.
+func ciHCL(flows, channels int, config ciConfig) string {
+	deploy, deployments := "", ""
+	if config == ciPerFlow {
+		deploy = "  deploy                  = false\n"
+		deployments = `
+resource "sapmessaging_iflow_deployment" "flow" {
+  for_each = toset([for k, s in sapmessaging_amqp_sender.c : s.iflow_id])
+  iflow_id = each.key
+  triggers = { for k, s in sapmessaging_amqp_sender.c : k => s.revision if s.iflow_id == each.key }
+}
+`
+	}
 	names := make([]string, channels)
 	for c := range names {
 		names[c] = fmt.Sprintf("%q", ciChannel(c))
@@ -90,8 +124,8 @@ resource "sapmessaging_amqp_sender" "c" {
   max_number_of_retries   = var.retries
   max_prefetched_messages = 1
   concurrent_processes    = 1
-}
-`, flows, strings.Join(names, ", "))
+%s}
+%s`, flows, strings.Join(names, ", "), deploy, deployments)
 }
 
 // measureCI runs create, plan and update of the Cloud Integration configuration once per parallelism,
@@ -99,30 +133,45 @@ resource "sapmessaging_amqp_sender" "c" {
 func (b *bench) measureCI() ([]ciCell, error) {
 	c := b.o.ci
 	var cells []ciCell
-	for _, par := range c.parallelism {
-		b.logf("Cloud Integration: %d flows × %d channels, deploy delay %s, latency %s, parallelism %d", c.flows, c.channels, c.deployDelay, c.latency, par)
-		base := filepath.Join(b.work, fmt.Sprintf("ci-%d", par))
-		keys := filepath.Join(base, "keys")
-		em, err := b.startEmulator(keys, c.latency, "-deploy-delay", c.deployDelay.String())
-		if err != nil {
-			return nil, err
-		}
-		for i := 0; i < c.flows; i++ {
-			if err := em.putIFlow(ciFlowID(i), ciFlowZip(i, c.channels)); err != nil {
-				em.stop()
+	for _, config := range ciConfigs {
+		for _, par := range c.parallelism {
+			cs, err := b.measureCIOnce(config, par)
+			if err != nil {
 				return nil, err
 			}
+			cells = append(cells, cs...)
 		}
-		steps := standardSteps(par, "retries", 1, 2)
-		ss, err := b.runSteps(filepath.Join(base, "tf"), ciHCL(c.flows, c.channels), b.cliRC,
-			[]string{"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=" + filepath.Join(keys, "cloud-integration.json")}, em, steps)
-		em.stop()
-		if err != nil {
-			return nil, fmt.Errorf("the Cloud Integration section at parallelism %d: %w", par, err)
+	}
+	return cells, nil
+}
+
+// measureCIOnce runs create, plan and update of one configuration at one parallelism against a
+// new emulator holding the flows as built.
+func (b *bench) measureCIOnce(config ciConfig, par int) ([]ciCell, error) {
+	c := b.o.ci
+	b.logf("Cloud Integration (%s): %d flows × %d channels, deploy delay %s, latency %s, parallelism %d", config, c.flows, c.channels, c.deployDelay, c.latency, par)
+	base := filepath.Join(b.work, fmt.Sprintf("ci-%d-%d", config, par))
+	keys := filepath.Join(base, "keys")
+	em, err := b.startEmulator(keys, c.latency, "-deploy-delay", c.deployDelay.String())
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < c.flows; i++ {
+		if err := em.putIFlow(ciFlowID(i), ciFlowZip(i, c.channels)); err != nil {
+			em.stop()
+			return nil, err
 		}
-		for _, st := range steps {
-			cells = append(cells, ciCell{parallelism: par, op: st.op, sample: ss[st.op]})
-		}
+	}
+	steps := standardSteps(par, "retries", 1, 2)
+	ss, err := b.runSteps(filepath.Join(base, "tf"), ciHCL(c.flows, c.channels, config), b.cliRC,
+		[]string{"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=" + filepath.Join(keys, "cloud-integration.json")}, em, steps)
+	em.stop()
+	if err != nil {
+		return nil, fmt.Errorf("the Cloud Integration section (%s) at parallelism %d: %w", config, par, err)
+	}
+	var cells []ciCell
+	for _, st := range steps {
+		cells = append(cells, ciCell{config: config, parallelism: par, op: st.op, sample: ss[st.op]})
 	}
 	return cells, nil
 }
@@ -166,17 +215,19 @@ func renderCI(o options, tfVersion string, cells []ciCell, rss bool) string {
 	c := o.ci
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Cloud Integration: %s, %d flows × %d AMQP sender channels (one `sapmessaging_amqp_sender` each, literal settings), "+
-		"emulator deploy delay %s (DEPLOYING %s, then STARTING %s: one deploy takes %s), latency %s, one run per parallelism.\n\n",
+		"emulator deploy delay %s (DEPLOYING %s, then STARTING %s: one deploy takes %s), latency %s, one run per configuration and parallelism. "+
+		"Configurations: *per-channel deploy*, every channel resource deploys its flow (`deploy = true`); *one deployment per flow*, "+
+		"the channel resources set `deploy = false` and one `sapmessaging_iflow_deployment` per flow, triggered by its channels' `revision`, deploys it.\n\n",
 		tfVersion, c.flows, c.channels, c.deployDelay, c.deployDelay, c.deployDelay, seconds(c.deployTime()), c.latency)
-	sb.WriteString("| Parallelism | Command | CI API calls | Content downloads | Content uploads | Parameter updates | Deploys | Wall time | Wall / one deploy | Provider CPU |\n")
-	sb.WriteString("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	sb.WriteString("| Configuration | Parallelism | Command | CI API calls | Content downloads | Content uploads | Parameter updates | Deploys | Wall time | Wall / one deploy | Provider CPU |\n")
+	sb.WriteString("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, x := range cells {
 		cpu := "n/a"
 		if rss && x.providerCPU > 0 {
 			cpu = seconds(x.providerCPU)
 		}
-		fmt.Fprintf(&sb, "| %d | %s | %d | %d | %d | %d | %d | %s | %.2f× | %s |\n",
-			x.parallelism, ciOpLabel(x.op), x.ciCalls, x.routes[routeDownload], x.routes[routeUpload], x.routes[routeSetParam], x.routes[routeDeploy],
+		fmt.Fprintf(&sb, "| %s | %d | %s | %d | %d | %d | %d | %d | %s | %.2f× | %s |\n",
+			x.config, x.parallelism, ciOpLabel(x.op), x.ciCalls, x.routes[routeDownload], x.routes[routeUpload], x.routes[routeSetParam], x.routes[routeDeploy],
 			seconds(x.wall), ciRatio(c, x), cpu)
 	}
 	sb.WriteString("\n" + ciTargets(c, cells))
@@ -205,12 +256,12 @@ func ciTargets(c ciOptions, cells []ciCell) string {
 		switch x.op {
 		case opPlan:
 			n := x.routes[routeDownload]
-			fmt.Fprintf(&sb, "- parallelism %d, plan: at most %d content downloads (one per flow): %d, %s\n", x.parallelism, c.flows, n, mark(n <= int64(c.flows)))
+			fmt.Fprintf(&sb, "- %s, parallelism %d, plan: at most %d content downloads (one per flow): %d, %s\n", x.config, x.parallelism, c.flows, n, mark(n <= int64(c.flows)))
 		default:
 			n := x.routes[routeDeploy]
 			r := ciRatio(c, x)
-			fmt.Fprintf(&sb, "- parallelism %d, %s: at most %d deploys (one per flow): %d, %s; wall time within 1.5× of one deploy (%s): %.2f×, %s\n",
-				x.parallelism, ciOpLabel(x.op), c.flows, n, mark(n <= int64(c.flows)), seconds(c.deployTime()), r, mark(r <= 1.5))
+			fmt.Fprintf(&sb, "- %s, parallelism %d, %s: at most %d deploys (one per flow): %d, %s; wall time within 1.5× of one deploy (%s): %.2f×, %s\n",
+				x.config, x.parallelism, ciOpLabel(x.op), c.flows, n, mark(n <= int64(c.flows)), seconds(c.deployTime()), r, mark(r <= 1.5))
 		}
 	}
 	return sb.String()

@@ -88,7 +88,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.keep, "keep", false, "keep the work directory")
 	fs.BoolVar(&o.validation, "validation", true, "run the plan-time validation Go benchmark")
 	fs.BoolVar(&o.eventMesh, "event-mesh", true, "run the Event Mesh section (queues against terraform_data and the provider without an API)")
-	fs.BoolVar(&o.ci.enabled, "ci", true, "run the Cloud Integration section (AMQP sender channels of several flows)")
+	fs.BoolVar(&o.ci.enabled, "ci", true, "run the Cloud Integration section (AMQP sender channels of several flows, deployed per channel and by one sapmessaging_iflow_deployment per flow)")
 	fs.IntVar(&o.ci.flows, "ci-flows", 10, "Cloud Integration section: number of flows")
 	fs.IntVar(&o.ci.channels, "ci-channels", 2, "Cloud Integration section: AMQP sender channels per flow, one resource each")
 	fs.DurationVar(&o.ci.deployDelay, "ci-deploy-delay", 5*time.Second, "Cloud Integration section: the emulator's deploy delay (DEPLOYING that long, then STARTING as long again)")

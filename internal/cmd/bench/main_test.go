@@ -130,18 +130,22 @@ func TestRenderCI(t *testing.T) {
 		return map[string]int64{routeDownload: down, routeUpload: up, routeDeploy: deploys}
 	}
 	cells := []ciCell{
-		{parallelism: 20, op: opCreate, sample: sample{wall: 13 * time.Second, ciCalls: 150, routes: routes(40, 10, 10), providerCPU: time.Second}},
-		{parallelism: 20, op: opPlan, sample: sample{wall: 2 * time.Second, ciCalls: 30, routes: routes(10, 0, 0)}},
-		{parallelism: 10, op: opUpdate, sample: sample{wall: 21 * time.Second, ciCalls: 170, routes: routes(50, 14, 14)}},
+		{config: ciPerChannel, parallelism: 20, op: opCreate, sample: sample{wall: 13 * time.Second, ciCalls: 150, routes: routes(40, 10, 10), providerCPU: time.Second}},
+		{config: ciPerChannel, parallelism: 20, op: opPlan, sample: sample{wall: 2 * time.Second, ciCalls: 30, routes: routes(10, 0, 0)}},
+		{config: ciPerChannel, parallelism: 10, op: opUpdate, sample: sample{wall: 21 * time.Second, ciCalls: 170, routes: routes(50, 14, 14)}},
+		{config: ciPerFlow, parallelism: 10, op: opUpdate, sample: sample{wall: 12 * time.Second, ciCalls: 120, routes: routes(40, 10, 10)}},
 	}
 	md := renderCI(o, "Terraform 1.11.4", cells, true)
 	for _, want := range []string{
 		"one deploy takes 10.00 s",
-		"| 20 | apply (create) | 150 | 40 | 10 | 0 | 10 | 13.00 s | 1.30× | 1.00 s |",
-		"| 20 | plan (refresh, no changes) | 30 | 10 | 0 | 0 | 0 | 2.00 s | 0.20× | n/a |",
-		"parallelism 20, plan: at most 10 content downloads (one per flow): 10, met",
-		"parallelism 20, apply (create): at most 10 deploys (one per flow): 10, met; wall time within 1.5× of one deploy (10.00 s): 1.30×, met",
-		"parallelism 10, apply (update every channel): at most 10 deploys (one per flow): 14, **missed**; wall time within 1.5× of one deploy (10.00 s): 2.10×, **missed**",
+		"| Configuration | Parallelism | Command |",
+		"| per-channel deploy | 20 | apply (create) | 150 | 40 | 10 | 0 | 10 | 13.00 s | 1.30× | 1.00 s |",
+		"| per-channel deploy | 20 | plan (refresh, no changes) | 30 | 10 | 0 | 0 | 0 | 2.00 s | 0.20× | n/a |",
+		"| one deployment per flow | 10 | apply (update every channel) | 120 | 40 | 10 | 0 | 10 | 12.00 s | 1.20× | n/a |",
+		"- per-channel deploy, parallelism 20, plan: at most 10 content downloads (one per flow): 10, met",
+		"- per-channel deploy, parallelism 20, apply (create): at most 10 deploys (one per flow): 10, met; wall time within 1.5× of one deploy (10.00 s): 1.30×, met",
+		"- per-channel deploy, parallelism 10, apply (update every channel): at most 10 deploys (one per flow): 14, **missed**; wall time within 1.5× of one deploy (10.00 s): 2.10×, **missed**",
+		"- one deployment per flow, parallelism 10, apply (update every channel): at most 10 deploys (one per flow): 10, met; wall time within 1.5× of one deploy (10.00 s): 1.20×, met",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the markdown lacks %q:\n%s", want, md)
@@ -151,10 +155,20 @@ func TestRenderCI(t *testing.T) {
 
 func TestCIHCLAndFlows(t *testing.T) {
 	t.Parallel()
-	hcl := ciHCL(10, 2)
+	hcl := ciHCL(10, 2, ciPerChannel)
 	for _, want := range []string{`for f in range(10)`, `for c in ["AMQP_A", "AMQP_B"]`, `format("BenchFlow%02d", f)`, `max_number_of_retries   = var.retries`} {
 		if !strings.Contains(hcl, want) {
 			t.Errorf("the configuration lacks %q:\n%s", want, hcl)
+		}
+	}
+	if strings.Contains(hcl, "deploy ") || strings.Contains(hcl, "sapmessaging_iflow_deployment") {
+		t.Errorf("the per-channel configuration turns the channels' deploy off or has deployments:\n%s", hcl)
+	}
+	perFlow := ciHCL(10, 2, ciPerFlow)
+	for _, want := range []string{`deploy                  = false`, `resource "sapmessaging_iflow_deployment" "flow"`,
+		`triggers = { for k, s in sapmessaging_amqp_sender.c : k => s.revision if s.iflow_id == each.key }`} {
+		if !strings.Contains(perFlow, want) {
+			t.Errorf("the one-deployment-per-flow configuration lacks %q:\n%s", want, perFlow)
 		}
 	}
 	art, err := iflow.ReadZip(ciFlowZip(3, 2))

@@ -1,0 +1,304 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+)
+
+var (
+	_ resource.Resource                = (*iflowDeploymentResource)(nil)
+	_ resource.ResourceWithConfigure   = (*iflowDeploymentResource)(nil)
+	_ resource.ResourceWithImportState = (*iflowDeploymentResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*iflowDeploymentResource)(nil)
+)
+
+// NewIFlowDeploymentResource returns the sapmessaging_iflow_deployment resource.
+func NewIFlowDeploymentResource() resource.Resource {
+	return &iflowDeploymentResource{}
+}
+
+type iflowDeploymentResource struct {
+	data *providerData
+}
+
+type iflowDeploymentModel struct {
+	ID              types.String   `tfsdk:"id"`
+	IflowID         types.String   `tfsdk:"iflow_id"`
+	Version         types.String   `tfsdk:"version"`
+	Triggers        types.Map      `tfsdk:"triggers"`
+	Timeouts        timeouts.Value `tfsdk:"timeouts"`
+	DeployedVersion types.String   `tfsdk:"deployed_version"`
+	RuntimeStatus   types.String   `tfsdk:"runtime_status"`
+}
+
+// iflowDeploymentRecipe is the configuration the resource's documentation recommends.
+const iflowDeploymentRecipe = "```terraform\n" +
+	"resource \"sapmessaging_amqp_sender\" \"c\" {\n" +
+	"  for_each              = local.channels # \"FLOW/CHANNEL\" => settings\n" +
+	"  iflow_id              = split(\"/\", each.key)[0]\n" +
+	"  channel               = split(\"/\", each.key)[1]\n" +
+	"  max_number_of_retries = each.value.retries\n" +
+	"  deploy                = false # written only; deployed below, once per flow\n" +
+	"}\n\n" +
+	"resource \"sapmessaging_iflow_deployment\" \"flow\" {\n" +
+	"  for_each = toset([for k, s in sapmessaging_amqp_sender.c : s.iflow_id])\n" +
+	"  iflow_id = each.key\n" +
+	"  triggers = { for k, s in sapmessaging_amqp_sender.c : k => s.revision if s.iflow_id == each.key }\n" +
+	"}\n" +
+	"```\n"
+
+func (r *iflowDeploymentResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_iflow_deployment"
+}
+
+func (r *iflowDeploymentResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The deployment of one SAP Cloud Integration integration flow (iFlow): deploys the flow when it is created, " +
+			"whenever its `triggers` change, and when the flow no longer runs (undeployed or in `ERROR`), and waits until it runs.\n\n" +
+			"Use it when a flow has several channel resources (`sapmessaging_amqp_sender`, `sapmessaging_jms_sender`), or when an " +
+			"apply changes more channel resources than Terraform's `-parallelism` (10 by default). A channel resource with " +
+			"`deploy = true` waits for its flow's deploy inside one of Terraform's parallel slots: with more channel resources " +
+			"than slots they run in rounds, and a flow whose channels fall into different rounds is deployed once per round. " +
+			"Give the channel resources `deploy = false` and each flow one `sapmessaging_iflow_deployment` whose `triggers` hold " +
+			"the `revision` of the flow's channel resources: Terraform then writes all channels first and deploys each flow once, " +
+			"after its channels, whatever the parallelism.\n\n" + iflowDeploymentRecipe + "\n" +
+			"A channel's `revision` is unknown in the plan whenever the channel is to be written (also when it is written back " +
+			"after a change on the tenant), so the plan shows the flow's redeploy exactly then.\n\n" +
+			"~> **Destroy leaves the flow deployed.** Removing this resource only forgets it: the flow keeps running.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The integration flow's ID (`iflow_id`).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"iflow_id": schema.StringAttribute{
+				MarkdownDescription: "The ID of the integration flow to deploy. Changing it manages another flow.",
+				Required:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"version": schema.StringAttribute{
+				MarkdownDescription: "The design-time version to deploy, as in the channel resources. Defaults to `active`.",
+				Optional:            true,
+				Computed:            true,
+				Default:             stringdefault.StaticString("active"),
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"triggers": schema.MapAttribute{
+				MarkdownDescription: "Any change of these values deploys the flow again, in place. Put the `revision` of each channel " +
+					"resource of the flow here: `{ for k, s in sapmessaging_amqp_sender.c : k => s.revision if s.iflow_id == each.key }`.",
+				ElementType: types.StringType,
+				Optional:    true,
+			},
+			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true}),
+			"deployed_version": schema.StringAttribute{
+				MarkdownDescription: "The version of the flow that runs on the tenant.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"runtime_status": schema.StringAttribute{
+				MarkdownDescription: "The runtime status of the flow: `STARTED`, `STARTING`, `STOPPING`, `ERROR`, or `NOT_DEPLOYED`. " +
+					"Anything but `STARTED` plans a redeploy.",
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+		},
+	}
+}
+
+func (r *iflowDeploymentResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// redeploy reports whether an update from state to plan deploys the flow: the triggers changed,
+// or the flow does not run.
+func (m *iflowDeploymentModel) redeploy(state *iflowDeploymentModel) bool {
+	return !m.Triggers.Equal(state.Triggers) || state.RuntimeStatus.ValueString() != "STARTED"
+}
+
+// ModifyPlan plans a deploy when the flow no longer runs, and warns that destroying forgets only.
+func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		resp.Diagnostics.AddWarning("The Integration Flow Stays Deployed",
+			"Destroying sapmessaging_iflow_deployment only removes it from the Terraform state. The iFlow stays deployed and keeps running. "+
+				"To stop it, undeploy the flow in Cloud Integration.")
+		return
+	}
+	if req.State.Raw.IsNull() {
+		return
+	}
+	var plan, state iflowDeploymentModel
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !plan.redeploy(&state) {
+		return
+	}
+	// A deploy is planned: what runs afterwards is known only then. A runtime status other than
+	// STARTED makes this plan an update (a deploy) even when nothing in the configuration changed.
+	plan.RuntimeStatus, plan.DeployedVersion = types.StringUnknown(), types.StringUnknown()
+	resp.Diagnostics.Append(setPlan(ctx, &resp.Plan, &plan)...)
+}
+
+func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan iflowDeploymentModel
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
+		return
+	}
+	timeout, d := plan.Timeouts.Create(ctx, defaultDeployTimeout)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.ID = plan.IflowID
+	if !r.deploy(ctx, &plan, timeout, &resp.Diagnostics) {
+		return
+	}
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+}
+
+func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state iflowDeploymentModel
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
+		return
+	}
+	plan.ID = state.ID
+	if !plan.redeploy(&state) {
+		// Only the timeouts changed: nothing to deploy.
+		plan.RuntimeStatus, plan.DeployedVersion = state.RuntimeStatus, state.DeployedVersion
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+		return
+	}
+	timeout, d := plan.Timeouts.Update(ctx, defaultDeployTimeout)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !r.deploy(ctx, &plan, timeout, &resp.Diagnostics) {
+		// Nothing was deployed: the state stays as it was.
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
+		return
+	}
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+}
+
+// deploy deploys the flow and waits until it runs, through the per-flow writer the channel
+// resources write through (cpi.Flows), so that it is serialized with their writes and shares one
+// deploy with those of them that deploy too. It then sets the runtime status and deployed version
+// as the tenant shows them. written is false when nothing was deployed (the state is not to be
+// changed); after a failed deploy it is true, with an error, so that the state shows the runtime.
+func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeploymentModel, timeout time.Duration, diags *diag.Diagnostics) (written bool) {
+	id, version := m.IflowID.ValueString(), m.Version.ValueString()
+	res, err := r.data.flows.Change(ctx, id, version, cpi.Change{
+		// No Edit: the deployment changes nothing in the flow's design time, and
+		// downloads nothing unless channel writes of the flow join its batch.
+		Deploy:        true,
+		ForceDeploy:   true,
+		DeployTimeout: timeout,
+	})
+	switch {
+	case errors.Is(err, cpi.ErrNotFound) || res.DeployErr != nil && r.flowMissing(ctx, id, version):
+		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
+			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check iflow_id and version, or create the flow first.", id))
+		return false
+	case err != nil:
+		diags.AddError("Cannot Deploy Integration Flow",
+			fmt.Sprintf("Deploying iFlow %q failed before it started: %s. Check the flow and the provider's cloud_integration connection, then apply again.", id, clause(err)))
+		return false
+	}
+	tflog.Debug(ctx, "iFlow deployed", map[string]any{"iflow": id, "batch": res.Batch})
+	if res.DeployErr != nil {
+		diags.AddError("Deployment Failed",
+			fmt.Sprintf("Deploying iFlow %q failed: %s. The flow's design time is unchanged; the runtime shows what the tenant reports. "+
+				"Fix the cause in Cloud Integration (or raise the timeout) and apply again.", id, clause(res.DeployErr)))
+	}
+	if res.DeployErr == nil && res.Runtime != nil {
+		// The deploy's last status read shows the flow running: no need to read it again.
+		m.RuntimeStatus, m.DeployedVersion = types.StringValue(res.Runtime.Status), types.StringValue(res.Runtime.Version)
+		return true
+	}
+	readDeployment(ctx, r.data.flows, id, &m.RuntimeStatus, &m.DeployedVersion, diags)
+	if m.RuntimeStatus.IsUnknown() {
+		// The runtime could not be read (reported above): record that the flow's state is not known to be running.
+		m.RuntimeStatus, m.DeployedVersion = types.StringValue("UNKNOWN"), types.StringNull()
+	}
+	return true
+}
+
+// flowMissing reports whether the tenant has no integration flow id in version: a deploy that
+// failed may have failed for that reason (the deploy reads nothing first).
+func (r *iflowDeploymentResource) flowMissing(ctx context.Context, id, version string) bool {
+	_, err := r.data.flows.Flow(ctx, id, version)
+	return errors.Is(err, cpi.ErrNotFound)
+}
+
+func (r *iflowDeploymentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state iflowDeploymentModel
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
+		return
+	}
+	id, version := state.IflowID.ValueString(), state.Version.ValueString()
+	// The flow as read once in this run, shared with its channel resources.
+	_, err := r.data.flows.Flow(ctx, id, version)
+	switch {
+	case errors.Is(err, cpi.ErrNotFound):
+		if imported, d := req.Private.GetKey(ctx, privateImported); len(imported) > 0 && !d.HasError() {
+			// Importing a flow that does not exist: no state, so Terraform reports that it
+			// cannot import a non-existent remote object.
+			resp.State.RemoveResource(ctx)
+			return
+		}
+		resp.Diagnostics.AddWarning("Integration Flow Not Found",
+			fmt.Sprintf("The iFlow %q no longer exists on the tenant. The state keeps its last known deployment; this resource does not create flows. "+
+				"Restore the flow, or remove the resource with terraform state rm.", id))
+		return
+	case err != nil:
+		resp.Diagnostics.AddError("Cannot Read Integration Flow",
+			fmt.Sprintf("Reading iFlow %q failed: %s. Check the flow and the provider's cloud_integration connection, then run the command again.", id, clause(err)))
+		return
+	}
+	readDeployment(ctx, r.data.flows, id, &state.RuntimeStatus, &state.DeployedVersion, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	state.ID = state.IflowID
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
+}
+
+func (r *iflowDeploymentResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+	tflog.Info(ctx, "sapmessaging_iflow_deployment removed from state; the iFlow stays deployed")
+}
+
+func (r *iflowDeploymentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if strings.TrimSpace(req.ID) == "" || strings.Contains(req.ID, ",") {
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("The import ID %q is not an integration flow ID. Use the flow's ID alone (IFLOW_ID), without a channel.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("iflow_id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("version"), "active")...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
+}
