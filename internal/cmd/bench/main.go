@@ -41,6 +41,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpuprofile"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
@@ -67,6 +68,7 @@ type options struct {
 	validation  bool
 	eventMesh   bool
 	ci          ciOptions
+	cpuProfile  string
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -88,6 +90,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.keep, "keep", false, "keep the work directory")
 	fs.BoolVar(&o.validation, "validation", true, "run the plan-time validation Go benchmark")
 	fs.BoolVar(&o.eventMesh, "event-mesh", true, "run the Event Mesh section (queues against terraform_data and the provider without an API)")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the providers into this `directory`, one per provider process, named "+
+		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues or -noapi; step 0 create, 1 refresh, 2 update)")
 	fs.BoolVar(&o.ci.enabled, "ci", true, "run the Cloud Integration section (AMQP sender channels of several flows)")
 	fs.IntVar(&o.ci.flows, "ci-flows", 10, "Cloud Integration section: number of flows")
 	fs.IntVar(&o.ci.channels, "ci-channels", 2, "Cloud Integration section: AMQP sender channels per flow, one resource each")
@@ -130,6 +134,16 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 			return o, fmt.Errorf("size %q is not a number of queues from 1 to 250 (the emulator's limit)", s)
 		}
 		o.sizes = append(o.sizes, n)
+	}
+	if o.cpuProfile != "" {
+		abs, err := filepath.Abs(o.cpuProfile)
+		if err == nil {
+			err = os.MkdirAll(abs, 0o755)
+		}
+		if err != nil {
+			return o, fmt.Errorf("-cpuprofile: %w", err)
+		}
+		o.cpuProfile = abs
 	}
 	if o.runs < 1 || o.parallelism < 1 {
 		return o, errors.New("-runs and -parallelism must be at least 1")
@@ -428,7 +442,9 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 			return nil, fmt.Errorf("%d queues without an API: %w", n, err)
 		}
 		collect(noAPI, ss)
-		em, err := b.startEmulator(filepath.Join(base, "keys"), latency)
+		// The dead message queue is one queue more than the N measured: the emulator's limit (250, as
+		// SAP documents) is raised to hold it at the largest N.
+		em, err := b.startEmulator(filepath.Join(base, "keys"), latency, "-max-queues", strconv.Itoa(max(250, n+1)))
 		if err != nil {
 			return nil, err
 		}
@@ -532,6 +548,11 @@ func (b *bench) runSteps(dir, hcl, rc string, env []string, em *emulatorProc, st
 			"CHECKPOINT_DISABLE=1",
 			"SAPMESSAGING_BENCH_RSS="+rssFile,
 		), env...)
+		if b.o.cpuProfile != "" {
+			// dir is <work>/<latency>-<N>-<run>/<provider>.
+			name := filepath.Base(filepath.Dir(dir)) + "-" + filepath.Base(dir) + "-" + strconv.Itoa(i)
+			cmd.Env = append(cmd.Env, cpuprofile.Env+"="+filepath.Join(b.o.cpuProfile, name))
+		}
 		begin := time.Now()
 		output, err := cmd.CombinedOutput()
 		wall := time.Since(begin)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpuprofile"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
 )
 
@@ -22,7 +23,10 @@ func main() {
 		Address:         "registry.terraform.io/sapmessaging/sapmessaging",
 		ProtocolVersion: 6,
 	}
-	if err := providerserver.Serve(context.Background(), newProvider, opts); err != nil {
+	stopProfile := cpuprofile.Start() // opt-in: SAPMESSAGING_CPU_PROFILE, for the provider benchmark
+	err := providerserver.Serve(context.Background(), newProvider, opts)
+	stopProfile()
+	if err != nil {
 		log.Fatal(err.Error())
 	}
 }
