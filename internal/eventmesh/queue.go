@@ -11,6 +11,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Queue is a queue as the management API returns it: its name, its settings and its read-only
@@ -143,12 +144,46 @@ func isNull(raw json.RawMessage) bool {
 	return len(raw) == 0 || string(raw) == "null"
 }
 
+// The field decoders below read the common form of each field (a JSON string without escapes, a
+// number, true or false) directly from its bytes and leave any other form to encoding/json: a
+// list of 250 queues has 3,500 fields, and a json.Unmarshal per field made decoding it cost
+// about 20 µs and 95 allocations per queue (BenchmarkDecodeQueues250). The map the fields come
+// from was decoded by encoding/json, so each field is valid JSON.
+
+// plainString returns the text of raw when raw is a JSON string without escapes and in valid
+// UTF-8, which encoding/json would decode to exactly these bytes.
+func plainString(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	if bytes.IndexByte(body, '\\') >= 0 || bytes.IndexByte(body, '"') >= 0 || !utf8.Valid(body) {
+		return "", false
+	}
+	for _, c := range body {
+		if c < 0x20 {
+			return "", false
+		}
+	}
+	return string(body), true
+}
+
+// unmarshalString decodes raw as a JSON string.
+func unmarshalString(raw json.RawMessage) (string, error) {
+	if s, ok := plainString(raw); ok {
+		return s, nil
+	}
+	var s string
+	err := json.Unmarshal(raw, &s)
+	return s, err
+}
+
 func decodeString(key string, raw json.RawMessage) (*string, error) {
 	if isNull(raw) {
 		return nil, nil
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	s, err := unmarshalString(raw)
+	if err != nil {
 		return nil, fmt.Errorf("queue field %q must be a string", key)
 	}
 	if strings.TrimSpace(s) == "" {
@@ -161,12 +196,14 @@ func decodeInt(key string, raw json.RawMessage) (*int64, error) {
 	if isNull(raw) {
 		return nil, nil
 	}
-	var s string
 	text := string(bytes.TrimSpace(raw))
-	if json.Unmarshal(raw, &s) == nil {
-		text = strings.TrimSpace(s)
-		if text == "" {
-			return nil, nil
+	if len(text) > 0 && text[0] == '"' {
+		// A number sent as a string.
+		if s, err := unmarshalString(raw); err == nil {
+			text = strings.TrimSpace(s)
+			if text == "" {
+				return nil, nil
+			}
 		}
 	}
 	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
@@ -185,11 +222,14 @@ func decodeBool(key string, raw json.RawMessage) (*bool, error) {
 		return nil, nil
 	}
 	var b bool
-	if json.Unmarshal(raw, &b) == nil {
+	switch string(bytes.TrimSpace(raw)) {
+	case "true":
+		b = true
+		return &b, nil
+	case "false":
 		return &b, nil
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if s, err := unmarshalString(raw); err == nil {
 		switch strings.ToLower(strings.TrimSpace(s)) {
 		case "":
 			return nil, nil
