@@ -114,8 +114,16 @@ func defaultTransport() *http.Transport {
 		t = &http.Transport{Proxy: http.ProxyFromEnvironment, ForceAttemptHTTP2: true, MaxIdleConns: 100, IdleConnTimeout: 90 * time.Second}
 	}
 	t.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
+	// One host takes all requests, up to terraform -parallelism at a time: with the default of 2
+	// idle connections per host, a connection that finishes while more than 2 are idle is closed
+	// and the next request dials again (a TCP connection, and a TLS handshake on https).
+	t.MaxIdleConnsPerHost = maxIdleConnsPerHost
 	return t
 }
+
+// maxIdleConnsPerHost is the number of idle connections kept per host, above the parallelism
+// Terraform is usually run with.
+const maxIdleConnsPerHost = 32
 
 // certificateTransport returns a copy of base that presents the client
 // certificate of cfg in the TLS handshake (mutual TLS at the token endpoint).
