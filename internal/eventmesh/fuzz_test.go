@@ -167,3 +167,78 @@ func deref(p any) any {
 	}
 	return nil
 }
+
+// referenceQueue decodes a queue as Queue.UnmarshalJSON did before it scanned the object itself:
+// through a map and the reference field decoders.
+func referenceQueue(data []byte) (*Queue, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("a queue must be a JSON object: %w", err)
+	}
+	var out Queue
+	var err error
+	str := func(key string, dst **string) {
+		if err == nil {
+			*dst, err = referenceString(key, raw[key])
+		}
+	}
+	num := func(key string, dst **int64) {
+		if err == nil {
+			*dst, err = referenceInt(key, raw[key])
+		}
+	}
+	var name *string
+	str("name", &name)
+	if name != nil {
+		out.Name = *name
+	}
+	str("accessType", &out.AccessType)
+	str("deadMsgQueue", &out.DeadMsgQueue)
+	num("maxQueueSizeInBytes", &out.MaxQueueSizeInBytes)
+	num("maxMessageSizeInBytes", &out.MaxMessageSizeInBytes)
+	num("maxQueueMessageCount", &out.MaxQueueMessageCount)
+	num("maxDeliveredUnackedMsgsPerFlow", &out.MaxDeliveredUnackedMsgsPerFlow)
+	num("maxRedeliveryCount", &out.MaxRedeliveryCount)
+	num("maxTtl", &out.MaxTTL)
+	num("messageCount", &out.MessageCount)
+	num("unacknowledgedMessageCount", &out.UnacknowledgedMessageCount)
+	num("queueSizeInBytes", &out.QueueSizeInBytes)
+	num("consumerCount", &out.ConsumerCount)
+	if err == nil {
+		out.RespectTTL, err = referenceBool("respectTtl", raw["respectTtl"])
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// FuzzQueueUnmarshal feeds arbitrary queue answers to Queue.UnmarshalJSON and compares what it
+// decodes, or the error it returns, with the reference decoder.
+func FuzzQueueUnmarshal(f *testing.F) {
+	for _, seed := range []string{
+		fmt.Sprintf(benchQueueJSON, 7),
+		`{"name":"q","maxRedeliveryCount":"5","respectTtl":"TRUE","deadMsgQueue":""}`,
+		`{"name":"a","name":"b","Name":"c"}`,
+		`{"na\u006de":"q","maxTtl":1e3}`,
+		` { "name" : "q" , "x" : {"a":[1,"]}",{"b":"\"}"}]} , "maxTtl" : null } `,
+		`{}`, `null`, `[]`, `"q"`, `{"name":1}`, `{"maxTtl":true}`, `{"respectTtl":"yes"}`, `{"name":"q"`, `{"name":"\ud800"}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got Queue
+		err := got.UnmarshalJSON(data)
+		want, wantErr := referenceQueue(data)
+		if (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {
+			t.Fatalf("%q: error %v, want %v", data, err, wantErr)
+		}
+		if err == nil {
+			g, _ := json.Marshal(&got)
+			w, _ := json.Marshal(want)
+			if string(g) != string(w) {
+				t.Fatalf("%q: decoded %s, want %s", data, g, w)
+			}
+		}
+	})
+}
