@@ -71,7 +71,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{cfg: cfg, baseURL: strings.TrimRight(cfg.BaseURL, "/")}
 	c.rc = c.newRetryClient(&http.Client{
-		Transport:     &attemptTransport{base: base, timeout: cfg.RequestTimeout, requests: &c.requests, retries: &c.retries, what: "SAP API request"},
+		Transport:     &attemptTransport{base: base, timeout: cfg.RequestTimeout, requests: &c.requests, retries: &c.retries, what: "SAP API request", logsOff: cfg.LogsOff},
 		Jar:           jar,
 		CheckRedirect: noRedirects,
 	})
@@ -83,7 +83,7 @@ func New(cfg Config) (*Client, error) {
 			}
 		}
 		tokenRC := c.newRetryClient(&http.Client{
-			Transport:     &attemptTransport{base: tokenBase, timeout: cfg.RequestTimeout, requests: &c.tokenRequests, retries: &c.retries, what: "OAuth2 token request"},
+			Transport:     &attemptTransport{base: tokenBase, timeout: cfg.RequestTimeout, requests: &c.tokenRequests, retries: &c.retries, what: "OAuth2 token request", logsOff: cfg.LogsOff},
 			CheckRedirect: noRedirects,
 		})
 		c.tokens = newTokenCache(c, tokenRC.StandardClient())
@@ -172,9 +172,11 @@ func (c *Client) Do(ctx context.Context, method, path string, body []byte, heade
 	if !strings.HasPrefix(path, "/") {
 		path = "/" + path
 	}
-	for _, secret := range []string{c.cfg.ClientSecret, c.cfg.ClientKey} {
-		if secret != "" {
-			ctx = tflog.MaskLogStrings(ctx, secret)
+	if !c.cfg.LogsOff {
+		for _, secret := range []string{c.cfg.ClientSecret, c.cfg.ClientKey} {
+			if secret != "" {
+				ctx = tflog.MaskLogStrings(ctx, secret)
+			}
 		}
 	}
 	st := &callState{}
