@@ -69,6 +69,7 @@ type options struct {
 	eventMesh   bool
 	ci          ciOptions
 	cpuProfile  string
+	noAPIWait   bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -92,6 +93,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.eventMesh, "event-mesh", true, "run the Event Mesh section (queues against terraform_data and the provider without an API)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the providers into this `directory`, one per provider process, named "+
 		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues or -noapi; step 0 create, 1 refresh, 2 update)")
+	fs.BoolVar(&o.noAPIWait, "noapi-wait", false, "Event Mesh section: the provider without an API waits the latency in each create and update, "+
+		"as for its one API call, so that the CPU ratio leaves out what the waiting itself costs a provider process")
 	fs.BoolVar(&o.ci.enabled, "ci", true, "run the Cloud Integration section (AMQP sender channels of several flows)")
 	fs.IntVar(&o.ci.flows, "ci-flows", 10, "Cloud Integration section: number of flows")
 	fs.IntVar(&o.ci.channels, "ci-channels", 2, "Cloud Integration section: AMQP sender channels per flow, one resource each")
@@ -437,7 +440,12 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 			return nil, fmt.Errorf("terraform_data, %d resources: %w", n, err)
 		}
 		collect(alone, ss)
-		ss, err = b.sequence(filepath.Join(base, "noapi"), queuesHCL(n), b.noAPIRC, "", nil)
+		noAPIEnv := []string{}
+		if b.o.noAPIWait {
+			noAPIEnv = append(noAPIEnv, "SAPMESSAGING_NOAPI_WAIT="+latency.String())
+		}
+		ss, err = b.runSteps(filepath.Join(base, "noapi"), queuesHCL(n), b.noAPIRC, noAPIEnv, nil,
+			standardSteps(b.o.parallelism, "redeliveries", 5, 6))
 		if err != nil {
 			return nil, fmt.Errorf("%d queues without an API: %w", n, err)
 		}
@@ -785,6 +793,9 @@ func render(o options, tfVersion string, cells []cell, validation []benchLine, r
 		"for a refresh, and 1 list in total before the creates, for the check that no queue exists yet). CPU ratio = the provider's CPU time / the no-API provider's. terraform_data = the same command over N built-in terraform_data "+
 		"resources (Terraform alone), as context.\n\n",
 		tfVersion, o.parallelism, o.runs, o.parallelism)
+	if o.noAPIWait {
+		sb.WriteString("The no-API provider waits the latency in each create and update (-noapi-wait), as for its one API call, without doing any work.\n\n")
+	}
 	sb.WriteString("| Latency | N | Command | Mgmt API calls | Wall time | No-API provider → floor | Wall ratio | CPU: provider / no-API provider | CPU ratio | terraform_data wall / CPU | CPU: all | Provider peak RSS |\n")
 	sb.WriteString("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, c := range cells {

@@ -4,7 +4,9 @@
 // Delete forgets it. The provider benchmark (internal/cmd/bench) times the same
 // Terraform commands against it to measure what Terraform and the plugin
 // framework cost for N resources of this schema, the part of an apply that no
-// provider built on the framework can avoid.
+// provider built on the framework can avoid. With SAPMESSAGING_NOAPI_WAIT set
+// (the benchmark's -noapi-wait), Create and Update first wait that long, as a
+// provider waits for its API call, without doing any work.
 package main
 
 import (
