@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpuprofile"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
 )
 
@@ -36,7 +37,10 @@ func main() {
 	}
 
 	provider.SilenceUnwantedLogs()
-	if err := providerserver.Serve(context.Background(), provider.New(version), opts); err != nil {
+	stopProfile := cpuprofile.Start() // opt-in: SAPMESSAGING_CPU_PROFILE, for the provider benchmark
+	err := providerserver.Serve(context.Background(), provider.New(version), opts)
+	stopProfile()
+	if err != nil {
 		log.Fatal(err.Error())
 	}
 }

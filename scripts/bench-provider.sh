@@ -17,8 +17,9 @@
 #
 # TERRAFORM names the CLI; BENCH_ARGS passes flags to the driver, for example
 # BENCH_ARGS="-runs 1 -sizes 50", BENCH_ARGS="-ci=false" (Event Mesh only),
-# BENCH_ARGS="-event-mesh=false" (Cloud Integration only) or
-# BENCH_ARGS="-o bench.md".
+# BENCH_ARGS="-event-mesh=false" (Cloud Integration only),
+# BENCH_ARGS="-o bench.md" or BENCH_ARGS="-cpuprofile /tmp/prof" (a CPU and an
+# allocation profile per provider process, for go tool pprof).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -71,7 +71,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{cfg: cfg, baseURL: strings.TrimRight(cfg.BaseURL, "/")}
 	c.rc = c.newRetryClient(&http.Client{
-		Transport:     &attemptTransport{base: base, timeout: cfg.RequestTimeout, requests: &c.requests, retries: &c.retries, what: "SAP API request"},
+		Transport:     &attemptTransport{base: base, timeout: cfg.RequestTimeout, requests: &c.requests, retries: &c.retries, what: "SAP API request", logsOff: cfg.LogsOff},
 		Jar:           jar,
 		CheckRedirect: noRedirects,
 	})
@@ -83,7 +83,7 @@ func New(cfg Config) (*Client, error) {
 			}
 		}
 		tokenRC := c.newRetryClient(&http.Client{
-			Transport:     &attemptTransport{base: tokenBase, timeout: cfg.RequestTimeout, requests: &c.tokenRequests, retries: &c.retries, what: "OAuth2 token request"},
+			Transport:     &attemptTransport{base: tokenBase, timeout: cfg.RequestTimeout, requests: &c.tokenRequests, retries: &c.retries, what: "OAuth2 token request", logsOff: cfg.LogsOff},
 			CheckRedirect: noRedirects,
 		})
 		c.tokens = newTokenCache(c, tokenRC.StandardClient())
@@ -114,8 +114,16 @@ func defaultTransport() *http.Transport {
 		t = &http.Transport{Proxy: http.ProxyFromEnvironment, ForceAttemptHTTP2: true, MaxIdleConns: 100, IdleConnTimeout: 90 * time.Second}
 	}
 	t.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
+	// One host takes all requests, up to terraform -parallelism at a time: with the default of 2
+	// idle connections per host, a connection that finishes while more than 2 are idle is closed
+	// and the next request dials again (a TCP connection, and a TLS handshake on https).
+	t.MaxIdleConnsPerHost = maxIdleConnsPerHost
 	return t
 }
+
+// maxIdleConnsPerHost is the number of idle connections kept per host, above the parallelism
+// Terraform is usually run with.
+const maxIdleConnsPerHost = 32
 
 // certificateTransport returns a copy of base that presents the client
 // certificate of cfg in the TLS handshake (mutual TLS at the token endpoint).
@@ -164,9 +172,11 @@ func (c *Client) Do(ctx context.Context, method, path string, body []byte, heade
 	if !strings.HasPrefix(path, "/") {
 		path = "/" + path
 	}
-	for _, secret := range []string{c.cfg.ClientSecret, c.cfg.ClientKey} {
-		if secret != "" {
-			ctx = tflog.MaskLogStrings(ctx, secret)
+	if !c.cfg.LogsOff {
+		for _, secret := range []string{c.cfg.ClientSecret, c.cfg.ClientKey} {
+			if secret != "" {
+				ctx = tflog.MaskLogStrings(ctx, secret)
+			}
 		}
 	}
 	st := &callState{}

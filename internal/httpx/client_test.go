@@ -551,6 +551,29 @@ func TestLogsHaveNoSecrets(t *testing.T) {
 	assertNoSecrets(t, "logs", logs, "tok-1", "tok-2", "qsecret", "qtoken", "Authorization", "Basic ")
 }
 
+// With LogsOff, which the provider sets when its logs are switched off, the requests are sent as
+// without it and no log line is written, not even to a logger that would take them.
+func TestLogsOffWritesNoLogLine(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	ctx := tflogtest.RootLogger(t.Context(), &buf)
+	ts := newTestServer(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		if n == 1 {
+			status(500, "oops")(w)
+			return
+		}
+		w.WriteHeader(204)
+	})
+	c := ts.client(func(cfg *Config) { cfg.LogsOff = true })
+	resp, err := c.Do(ctx, http.MethodPut, "/queues/q", []byte(`{"a":1}`), nil)
+	if err != nil || resp.StatusCode != 204 || ts.apiCalls.Load() != 2 {
+		t.Fatalf("got %v %v after %d calls, want 204 after a retry", resp, err, ts.apiCalls.Load())
+	}
+	if logs := buf.String(); strings.Contains(logs, "SAP API request") {
+		t.Fatalf("LogsOff wrote request log lines:\n%s", logs)
+	}
+}
+
 func TestHTTPSRequiredForNonLoopback(t *testing.T) {
 	t.Parallel()
 	_, err := New(Config{BaseURL: "http://api.example.com/x"})

@@ -72,6 +72,12 @@ type Config struct {
 	// Transport replaces the default HTTP transport. A transport that skips TLS
 	// verification is refused.
 	Transport http.RoundTripper
+
+	// LogsOff skips the log line of each attempt and the masking of secrets in
+	// the log context of each request. Set it only when the provider's logs are
+	// switched off for the process (provider.SilenceUnwantedLogs did so): tflog
+	// then discards every line, after building, masking and sorting its fields.
+	LogsOff bool
 }
 
 // CheckURL reports whether raw is acceptable as a base or token URL: an

@@ -44,6 +44,7 @@ type attemptTransport struct {
 	requests *atomic.Int64
 	retries  *atomic.Int64
 	what     string
+	logsOff  bool // Config.LogsOff: no log line, no fields built for one
 }
 
 // AttemptTimeoutError reports an attempt that got no complete response within
@@ -81,8 +82,11 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if attempt > 1 {
 		t.retries.Add(1)
 	}
-	fields := map[string]any{"method": req.Method, "path": req.URL.EscapedPath(), "attempt": attempt}
-	tflog.Trace(parent, "Sending "+t.what, fields)
+	var fields map[string]any
+	if !t.logsOff {
+		fields = map[string]any{"method": req.Method, "path": req.URL.EscapedPath(), "attempt": attempt}
+		tflog.Trace(parent, "Sending "+t.what, fields)
+	}
 
 	ctx, cancel := context.WithTimeout(req.Context(), t.timeout)
 	defer cancel()
@@ -104,6 +108,9 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	if err != nil && parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		err = &AttemptTimeoutError{After: t.timeout}
+	}
+	if t.logsOff {
+		return resp, err
 	}
 	fields["duration_ms"] = time.Since(start).Milliseconds()
 	if err != nil {

@@ -24,6 +24,9 @@ type tokenCache struct {
 	ts   oauth2.TokenSource
 	gen  uint64
 	last string
+	// tok is the token ts last returned, from generation gen: while it is valid, get returns it
+	// without asking ts, as ts itself would.
+	tok *oauth2.Token
 }
 
 // tokenFetcher retrieves a new token on every call; ReuseTokenSource caches.
@@ -58,8 +61,13 @@ func newTokenCache(c *Client, hc *http.Client) *tokenCache {
 // the cache.
 func (tc *tokenCache) get(ctx context.Context) (string, uint64, error) {
 	tc.mu.Lock()
-	ts, gen := tc.ts, tc.gen
+	ts, gen, cached := tc.ts, tc.gen, tc.tok
 	tc.mu.Unlock()
+	// The common case: the token is cached and valid (oauth2.Token.Valid, the check
+	// ReuseTokenSource makes), returned without the goroutine that lets a fetch be abandoned.
+	if cached.Valid() {
+		return cached.AccessToken, gen, nil
+	}
 
 	type result struct {
 		tok *oauth2.Token
@@ -93,7 +101,7 @@ func (tc *tokenCache) get(ctx context.Context) (string, uint64, error) {
 	}
 	tc.mu.Lock()
 	if tc.gen == gen {
-		tc.last = r.tok.AccessToken
+		tc.last, tc.tok = r.tok.AccessToken, r.tok
 	}
 	tc.mu.Unlock()
 	return r.tok.AccessToken, gen, nil
@@ -107,7 +115,7 @@ func (tc *tokenCache) invalidate(gen uint64) {
 		return
 	}
 	tc.gen++
-	tc.ts = oauth2.ReuseTokenSource(nil, tc.fetcher)
+	tc.ts, tc.tok = oauth2.ReuseTokenSource(nil, tc.fetcher), nil
 }
 
 func (tc *tokenCache) current() string {

@@ -3,6 +3,7 @@ package provider
 import (
 	"os"
 	"strings"
+	"sync/atomic"
 )
 
 // quietLogLevels are the log levels of the plugin SDK, its subsystems and this provider's logger.
@@ -14,16 +15,25 @@ var quietLogLevels = []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAM
 // and the CLI would read and parse each of them, which costs about half of the CPU time of a
 // refresh. With any TF_LOG variable set, nothing changes. Call it before serving the provider.
 func SilenceUnwantedLogs() {
-	silenceUnwantedLogs(os.Environ(), func(k, v string) { _ = os.Setenv(k, v) })
+	if silenceUnwantedLogs(os.Environ(), func(k, v string) { _ = os.Setenv(k, v) }) {
+		logsOff.Store(true)
+	}
 }
 
-func silenceUnwantedLogs(environ []string, setenv func(key, value string)) {
+// logsOff is set once SilenceUnwantedLogs switched this process's logs off: no log line of the
+// provider is written, so its HTTP clients skip building them (httpx.Config.LogsOff).
+var logsOff atomic.Bool
+
+// silenceUnwantedLogs switches the logs off through setenv unless environ sets a TF_LOG
+// variable, and reports whether it did.
+func silenceUnwantedLogs(environ []string, setenv func(key, value string)) bool {
 	for _, kv := range environ {
 		if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "TF_LOG") && v != "" {
-			return
+			return false
 		}
 	}
 	for _, k := range quietLogLevels {
 		setenv(k, "OFF")
 	}
+	return true
 }

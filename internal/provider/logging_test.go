@@ -23,7 +23,9 @@ func TestSilenceUnwantedLogs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			set := map[string]string{}
-			silenceUnwantedLogs(tc.environ, func(k, v string) { set[k] = v })
+			if got := silenceUnwantedLogs(tc.environ, func(k, v string) { set[k] = v }); got != tc.silence {
+				t.Fatalf("silenceUnwantedLogs reported %v, want %v", got, tc.silence)
+			}
 			if !tc.silence {
 				if len(set) != 0 {
 					t.Fatalf("logs were switched off although asked for: %v", set)

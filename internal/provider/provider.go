@@ -212,7 +212,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 	}
 
 	// Retries and timeout not set keep the defaults of httpx.
-	common := httpx.Config{UserAgent: "terraform-provider-sapmessaging/" + p.version}
+	common := httpx.Config{UserAgent: "terraform-provider-sapmessaging/" + p.version, LogsOff: logsOff.Load()}
 	if !cfg.MaxRetries.IsNull() && !cfg.MaxRetries.IsUnknown() {
 		common.SetRetries(int(cfg.MaxRetries.ValueInt64()))
 	}

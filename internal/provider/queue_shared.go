@@ -27,7 +27,9 @@ import (
 func putQueue(ctx context.Context, c *eventmesh.Client, name string, s eventmesh.QueueSettings, diags *diag.Diagnostics) (q *eventmesh.Queue, unknown bool, err error) {
 	q, created, err := c.PutQueue(ctx, name, s)
 	if err == nil {
-		tflog.Debug(ctx, "queue written", map[string]any{"queue": name, "created": created})
+		if !logsOff.Load() { // once per queue of an apply: no fields for a line that is discarded
+			tflog.Debug(ctx, "queue written", map[string]any{"queue": name, "created": created})
+		}
 		return q, false, nil
 	}
 	written := eventmesh.MayHaveWritten(err)

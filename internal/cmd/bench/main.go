@@ -41,6 +41,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpuprofile"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
@@ -67,6 +68,8 @@ type options struct {
 	validation  bool
 	eventMesh   bool
 	ci          ciOptions
+	cpuProfile  string
+	noAPIWait   bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -88,6 +91,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.keep, "keep", false, "keep the work directory")
 	fs.BoolVar(&o.validation, "validation", true, "run the plan-time validation Go benchmark")
 	fs.BoolVar(&o.eventMesh, "event-mesh", true, "run the Event Mesh section (queues against terraform_data and the provider without an API)")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the providers into this `directory`, one per provider process, named "+
+		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues or -noapi; step 0 create, 1 refresh, 2 update)")
+	fs.BoolVar(&o.noAPIWait, "noapi-wait", false, "Event Mesh section: the provider without an API waits the latency in each create and update, "+
+		"as for its one API call, so that the CPU ratio leaves out what the waiting itself costs a provider process")
 	fs.BoolVar(&o.ci.enabled, "ci", true, "run the Cloud Integration section (AMQP sender channels of several flows, deployed per channel and by one sapmessaging_iflow_deployment per flow)")
 	fs.IntVar(&o.ci.flows, "ci-flows", 10, "Cloud Integration section: number of flows")
 	fs.IntVar(&o.ci.channels, "ci-channels", 2, "Cloud Integration section: AMQP sender channels per flow, one resource each")
@@ -130,6 +137,16 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 			return o, fmt.Errorf("size %q is not a number of queues from 1 to 250 (the emulator's limit)", s)
 		}
 		o.sizes = append(o.sizes, n)
+	}
+	if o.cpuProfile != "" {
+		abs, err := filepath.Abs(o.cpuProfile)
+		if err == nil {
+			err = os.MkdirAll(abs, 0o755)
+		}
+		if err != nil {
+			return o, fmt.Errorf("-cpuprofile: %w", err)
+		}
+		o.cpuProfile = abs
 	}
 	if o.runs < 1 || o.parallelism < 1 {
 		return o, errors.New("-runs and -parallelism must be at least 1")
@@ -423,12 +440,19 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 			return nil, fmt.Errorf("terraform_data, %d resources: %w", n, err)
 		}
 		collect(alone, ss)
-		ss, err = b.sequence(filepath.Join(base, "noapi"), queuesHCL(n), b.noAPIRC, "", nil)
+		noAPIEnv := []string{}
+		if b.o.noAPIWait {
+			noAPIEnv = append(noAPIEnv, "SAPMESSAGING_NOAPI_WAIT="+latency.String())
+		}
+		ss, err = b.runSteps(filepath.Join(base, "noapi"), queuesHCL(n), b.noAPIRC, noAPIEnv, nil,
+			standardSteps(b.o.parallelism, "redeliveries", 5, 6))
 		if err != nil {
 			return nil, fmt.Errorf("%d queues without an API: %w", n, err)
 		}
 		collect(noAPI, ss)
-		em, err := b.startEmulator(filepath.Join(base, "keys"), latency)
+		// The dead message queue is one queue more than the N measured: the emulator's limit (250, as
+		// SAP documents) is raised to hold it at the largest N.
+		em, err := b.startEmulator(filepath.Join(base, "keys"), latency, "-max-queues", strconv.Itoa(max(250, n+1)))
 		if err != nil {
 			return nil, err
 		}
@@ -532,6 +556,11 @@ func (b *bench) runSteps(dir, hcl, rc string, env []string, em *emulatorProc, st
 			"CHECKPOINT_DISABLE=1",
 			"SAPMESSAGING_BENCH_RSS="+rssFile,
 		), env...)
+		if b.o.cpuProfile != "" {
+			// dir is <work>/<latency>-<N>-<run>/<provider>.
+			name := filepath.Base(filepath.Dir(dir)) + "-" + filepath.Base(dir) + "-" + strconv.Itoa(i)
+			cmd.Env = append(cmd.Env, cpuprofile.Env+"="+filepath.Join(b.o.cpuProfile, name))
+		}
 		begin := time.Now()
 		output, err := cmd.CombinedOutput()
 		wall := time.Since(begin)
@@ -764,6 +793,9 @@ func render(o options, tfVersion string, cells []cell, validation []benchLine, r
 		"for a refresh, and 1 list in total before the creates, for the check that no queue exists yet). CPU ratio = the provider's CPU time / the no-API provider's. terraform_data = the same command over N built-in terraform_data "+
 		"resources (Terraform alone), as context.\n\n",
 		tfVersion, o.parallelism, o.runs, o.parallelism)
+	if o.noAPIWait {
+		sb.WriteString("The no-API provider waits the latency in each create and update (-noapi-wait), as for its one API call, without doing any work.\n\n")
+	}
 	sb.WriteString("| Latency | N | Command | Mgmt API calls | Wall time | No-API provider → floor | Wall ratio | CPU: provider / no-API provider | CPU ratio | terraform_data wall / CPU | CPU: all | Provider peak RSS |\n")
 	sb.WriteString("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, c := range cells {

@@ -121,6 +121,13 @@ func TestRenderAndTargets(t *testing.T) {
 	if md := render(o, "Terraform", cells, nil, false); strings.Contains(md, "RSS under") || strings.Contains(md, "CPU within") {
 		t.Errorf("CPU and RSS targets without GNU time:\n%s", md)
 	}
+	if strings.Contains(md, "-noapi-wait") {
+		t.Errorf("the table names -noapi-wait, which was not set:\n%s", md)
+	}
+	o.noAPIWait = true
+	if md := render(o, "Terraform", cells, nil, true); !strings.Contains(md, "waits the latency in each create and update (-noapi-wait)") {
+		t.Errorf("the table does not say that the no-API provider waited:\n%s", md)
+	}
 }
 
 func TestRenderCI(t *testing.T) {
@@ -199,6 +206,17 @@ func TestParseFlags(t *testing.T) {
 	}
 	if !o.ci.enabled || o.ci.flows != 10 || o.ci.channels != 2 || o.ci.deployDelay != 5*time.Second || fmt.Sprint(o.ci.parallelism) != "[10 20]" {
 		t.Fatalf("Cloud Integration defaults: %+v", o.ci)
+	}
+	if o.noAPIWait || o.cpuProfile != "" {
+		t.Fatalf("-noapi-wait and -cpuprofile are on by default: %+v", o)
+	}
+	dir := t.TempDir()
+	o, err = parseFlags([]string{"-terraform", "tf", "-noapi-wait", "-cpuprofile", filepath.Join(dir, "prof")}, io.Discard)
+	if err != nil || !o.noAPIWait || o.cpuProfile != filepath.Join(dir, "prof") {
+		t.Fatalf("-noapi-wait -cpuprofile: %+v %v", o, err)
+	}
+	if st, err := os.Stat(o.cpuProfile); err != nil || !st.IsDir() {
+		t.Fatalf("-cpuprofile did not create its directory: %v", err)
 	}
 	o, err = parseFlags([]string{"-terraform", "tf", "-ci-parallelism", "4, 8"}, io.Discard)
 	if err != nil || fmt.Sprint(o.ci.parallelism) != "[4 8]" {

@@ -47,6 +47,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	deployDelay := fs.Duration("deploy-delay", emulator.DefaultDeployDelay, "how long a Cloud Integration deploy stays DEPLOYING; the runtime then stays STARTING as long again")
 	retryCap := fs.Int64("retry-cap", emulator.DefaultRetryCap, "retries after which a flow with endless retries (empty maxRetries) discards a message")
 	jmsMinute := fs.Duration("jms-minute", emulator.DefaultJMSMinute, "real duration of one minute of the JMS retry schedule and expiration (100us lets 30 days pass in about 4s)")
+	maxQueues := fs.Int("max-queues", emulator.DefaultMaxQueues, "Event Mesh queue limit of the instance (SAP documents 250; the provider benchmark raises it by one for its dead message queue)")
 	jmsMaxQueues := fs.Int("jms-max-queues", emulator.DefaultJMSMaxQueues, "JMS queue limit of the tenant")
 	jmsMaxCapacity := fs.Int64("jms-max-capacity", emulator.DefaultJMSMaxCapacity, "JMS capacity of the tenant in bytes")
 	sample := fs.Bool("sample-content", false, "start with the integration flows the examples under examples/ name ("+sampleIFlowNames()+")")
@@ -87,13 +88,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
+	if *maxQueues < 1 {
+		fmt.Fprintln(stderr, "emulator: -max-queues must be at least 1; set a larger value")
+		return 2
+	}
 	if *retryInterval <= 0 || *lockDuration <= 0 || *redeliveryCap < 1 || *retryCap < 1 || *deployDelay < 0 {
 		fmt.Fprintln(stderr, "emulator: -retry-interval and -lock-duration must be positive durations, -deploy-delay not negative, and -redelivery-cap and -retry-cap at least 1; set larger values")
 		return 2
 	}
 	opts := emulator.Options{StateFile: *state, TokenTTL: *tokenTTL, Faults: faults,
 		RetryInterval: *retryInterval, LockDuration: *lockDuration, RedeliveryCap: *redeliveryCap, RetryCap: *retryCap,
-		KeyType: keyType, TokenHost: *tokenHost}
+		KeyType: keyType, TokenHost: *tokenHost, MaxQueues: *maxQueues}
 	logger := log.New(stderr, "", log.LstdFlags)
 	if *jmsMinute <= 0 || *jmsMaxQueues < 1 || *jmsMaxCapacity < 1 {
 		fmt.Fprintln(stderr, "emulator: -jms-minute must be a positive duration and -jms-max-queues and -jms-max-capacity at least 1; set larger values")

@@ -18,6 +18,9 @@ import (
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
 var listeningLine = regexp.MustCompile(`^listening on (http://127\.0\.0\.1:[0-9]+)$`)
@@ -221,6 +224,47 @@ func TestRunWritesCertificateKeys(t *testing.T) {
 	}
 }
 
+// -max-queues sets the instance's queue limit (the provider benchmark holds 250 queues and their
+// dead message queue): the queue after the limit is refused.
+func TestRunMaxQueues(t *testing.T) {
+	t.Parallel()
+	keys := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var stderr bytes.Buffer
+	code := make(chan int, 1)
+	go func() {
+		code <- run(ctx, []string{"-keys", keys, "-max-queues", "2"}, pw, &stderr)
+		_ = pw.Close()
+	}()
+	if line := readLine(t, pr); listeningLine.FindStringSubmatch(line) == nil {
+		t.Fatalf("first line %q", line)
+	}
+	data, err := servicekey.Load(filepath.Join(keys, "event-mesh.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := servicekey.ParseEventMesh(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := httpx.New(httpx.Config{BaseURL: key.ManagementURL, TokenURL: key.TokenURL, ClientID: key.ClientID, ClientSecret: key.ClientSecret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	em := eventmesh.New(h)
+	for i, name := range []string{"acme/crm/prod/a", "acme/crm/prod/b", "acme/crm/prod/c"} {
+		_, _, err := em.PutQueue(t.Context(), name, eventmesh.QueueSettings{})
+		if (i < 2) != (err == nil) || (err != nil && !strings.Contains(err.Error(), "the maximum")) {
+			t.Errorf("queue %d of a limit of 2: %v", i+1, err)
+		}
+	}
+	cancel()
+	if c := <-code; c != 0 {
+		t.Fatalf("exit code %d, stderr %s", c, stderr.String())
+	}
+}
+
 func TestRunRefusesBadFlags(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
@@ -231,6 +275,7 @@ func TestRunRefusesBadFlags(t *testing.T) {
 		{"-fault-kinds", "teapot"},
 		{"-key-type", "password"},
 		{"-token-host", "10.1.2.3"},
+		{"-max-queues", "0"},
 		{"-unknown"},
 		{"extra"},
 	} {

@@ -4,7 +4,9 @@
 // Delete forgets it. The provider benchmark (internal/cmd/bench) times the same
 // Terraform commands against it to measure what Terraform and the plugin
 // framework cost for N resources of this schema, the part of an apply that no
-// provider built on the framework can avoid.
+// provider built on the framework can avoid. With SAPMESSAGING_NOAPI_WAIT set
+// (the benchmark's -noapi-wait), Create and Update first wait that long, as a
+// provider waits for its API call, without doing any work.
 package main
 
 import (
@@ -13,6 +15,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpuprofile"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
 )
 
@@ -22,7 +25,10 @@ func main() {
 		Address:         "registry.terraform.io/sapmessaging/sapmessaging",
 		ProtocolVersion: 6,
 	}
-	if err := providerserver.Serve(context.Background(), newProvider, opts); err != nil {
+	stopProfile := cpuprofile.Start() // opt-in: SAPMESSAGING_CPU_PROFILE, for the provider benchmark
+	err := providerserver.Serve(context.Background(), newProvider, opts)
+	stopProfile()
+	if err != nil {
 		log.Fatal(err.Error())
 	}
 }

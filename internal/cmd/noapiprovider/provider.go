@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"math/big"
+	"os"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -18,10 +20,26 @@ var (
 	_ resource.Resource = (*queueResource)(nil)
 )
 
-// noAPIProvider is a provider without settings that serves queueResource.
-type noAPIProvider struct{}
+// envWait names a duration, such as 100ms, that Create and Update wait before they answer, as a
+// provider waits for the one API call each makes: the provider benchmark sets it with -noapi-wait
+// to the emulator's latency, to measure what the waiting alone costs a provider process.
+const envWait = "SAPMESSAGING_NOAPI_WAIT"
 
-func newProvider() provider.Provider { return &noAPIProvider{} }
+// noAPIProvider is a provider without settings that serves queueResource.
+type noAPIProvider struct {
+	wait time.Duration
+}
+
+func newProvider() provider.Provider { return &noAPIProvider{wait: waitFrom(os.Getenv(envWait))} }
+
+// waitFrom reads the value of envWait: a duration, 0 when it is empty, negative or not a duration.
+func waitFrom(v string) time.Duration {
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0
+	}
+	return d
+}
 
 func (p *noAPIProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
 	resp.TypeName = "sapmessaging"
@@ -35,7 +53,9 @@ func (p *noAPIProvider) Configure(context.Context, provider.ConfigureRequest, *p
 }
 
 func (p *noAPIProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{func() resource.Resource { return &queueResource{schemaOf: sapprovider.NewQueueResource()} }}
+	return []func() resource.Resource{func() resource.Resource {
+		return &queueResource{schemaOf: sapprovider.NewQueueResource(), wait: p.wait}
+	}}
 }
 
 func (p *noAPIProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
@@ -44,6 +64,20 @@ func (p *noAPIProvider) DataSources(context.Context) []func() datasource.DataSou
 // the state.
 type queueResource struct {
 	schemaOf resource.Resource
+	wait     time.Duration // see envWait
+}
+
+// waitAsForAPI waits r.wait, or until ctx ends.
+func (r *queueResource) waitAsForAPI(ctx context.Context) {
+	if r.wait <= 0 {
+		return
+	}
+	t := time.NewTimer(r.wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }
 
 func (r *queueResource) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -54,13 +88,15 @@ func (r *queueResource) Schema(ctx context.Context, req resource.SchemaRequest, 
 	r.schemaOf.Schema(ctx, req, resp)
 }
 
-func (r *queueResource) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+func (r *queueResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	r.waitAsForAPI(ctx)
 	resp.State.Raw = known(req.Plan.Raw)
 }
 
 func (r *queueResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
 
-func (r *queueResource) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+func (r *queueResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.waitAsForAPI(ctx)
 	resp.State.Raw = known(req.Plan.Raw)
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -71,4 +72,13 @@ func TestNoAPIProvider_realSchema(t *testing.T) {
 			ExpectError: regexp.MustCompile(`"name" is required`),
 		}},
 	})
+}
+
+func TestWaitFrom(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]time.Duration{"": 0, "100ms": 100 * time.Millisecond, "20ms": 20 * time.Millisecond, "-1s": 0, "soon": 0} {
+		if got := waitFrom(v); got != want {
+			t.Errorf("waitFrom(%q) = %s, want %s", v, got, want)
+		}
+	}
 }
