@@ -96,169 +96,47 @@ func cloneP[T any](p *T) *T {
 // an empty accessType or deadMsgQueue counts as unset, and numbers and
 // booleans sent as strings are accepted.
 func (q *Queue) UnmarshalJSON(data []byte) error {
-	var raw [numQueueFields]json.RawMessage
-	if !scanQueueFields(data, &raw) {
-		// Not a plain object: encoding/json reads it, or says why it cannot.
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(data, &m); err != nil {
-			return fmt.Errorf("a queue must be a JSON object: %w", err)
-		}
-		raw = [numQueueFields]json.RawMessage{}
-		for i, key := range queueFieldKeys {
-			raw[i] = m[key]
-		}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return fmt.Errorf("a queue must be a JSON object: %w", err)
 	}
 	var out Queue
 	var err error
-	str := func(f queueField, dst **string) {
+	str := func(key string, dst **string) {
 		if err == nil {
-			*dst, err = decodeString(queueFieldKeys[f], raw[f])
+			*dst, err = decodeString(key, raw[key])
 		}
 	}
-	num := func(f queueField, dst **int64) {
+	num := func(key string, dst **int64) {
 		if err == nil {
-			*dst, err = decodeInt(queueFieldKeys[f], raw[f])
+			*dst, err = decodeInt(key, raw[key])
 		}
 	}
 	var name *string
-	str(fieldName, &name)
+	str("name", &name)
 	if name != nil {
 		out.Name = *name
 	}
-	str(fieldAccessType, &out.AccessType)
-	str(fieldDeadMsgQueue, &out.DeadMsgQueue)
-	num(fieldMaxQueueSizeInBytes, &out.MaxQueueSizeInBytes)
-	num(fieldMaxMessageSizeInBytes, &out.MaxMessageSizeInBytes)
-	num(fieldMaxQueueMessageCount, &out.MaxQueueMessageCount)
-	num(fieldMaxDeliveredUnackedMsgsPerFlow, &out.MaxDeliveredUnackedMsgsPerFlow)
-	num(fieldMaxRedeliveryCount, &out.MaxRedeliveryCount)
-	num(fieldMaxTTL, &out.MaxTTL)
-	num(fieldMessageCount, &out.MessageCount)
-	num(fieldUnacknowledgedMessageCount, &out.UnacknowledgedMessageCount)
-	num(fieldQueueSizeInBytes, &out.QueueSizeInBytes)
-	num(fieldConsumerCount, &out.ConsumerCount)
+	str("accessType", &out.AccessType)
+	str("deadMsgQueue", &out.DeadMsgQueue)
+	num("maxQueueSizeInBytes", &out.MaxQueueSizeInBytes)
+	num("maxMessageSizeInBytes", &out.MaxMessageSizeInBytes)
+	num("maxQueueMessageCount", &out.MaxQueueMessageCount)
+	num("maxDeliveredUnackedMsgsPerFlow", &out.MaxDeliveredUnackedMsgsPerFlow)
+	num("maxRedeliveryCount", &out.MaxRedeliveryCount)
+	num("maxTtl", &out.MaxTTL)
+	num("messageCount", &out.MessageCount)
+	num("unacknowledgedMessageCount", &out.UnacknowledgedMessageCount)
+	num("queueSizeInBytes", &out.QueueSizeInBytes)
+	num("consumerCount", &out.ConsumerCount)
 	if err == nil {
-		out.RespectTTL, err = decodeBool(queueFieldKeys[fieldRespectTTL], raw[fieldRespectTTL])
+		out.RespectTTL, err = decodeBool("respectTtl", raw["respectTtl"])
 	}
 	if err != nil {
 		return err
 	}
 	*q = out
 	return nil
-}
-
-// queueField indexes the fields of a queue answer that Queue.UnmarshalJSON reads.
-type queueField int
-
-const (
-	fieldName queueField = iota
-	fieldAccessType
-	fieldDeadMsgQueue
-	fieldMaxQueueSizeInBytes
-	fieldMaxMessageSizeInBytes
-	fieldMaxQueueMessageCount
-	fieldMaxDeliveredUnackedMsgsPerFlow
-	fieldMaxRedeliveryCount
-	fieldMaxTTL
-	fieldMessageCount
-	fieldUnacknowledgedMessageCount
-	fieldQueueSizeInBytes
-	fieldConsumerCount
-	fieldRespectTTL
-	numQueueFields
-)
-
-// queueFieldKeys are the JSON keys of the queue fields, by queueField.
-var queueFieldKeys = [numQueueFields]string{
-	"name", "accessType", "deadMsgQueue", "maxQueueSizeInBytes", "maxMessageSizeInBytes", "maxQueueMessageCount",
-	"maxDeliveredUnackedMsgsPerFlow", "maxRedeliveryCount", "maxTtl", "messageCount", "unacknowledgedMessageCount",
-	"queueSizeInBytes", "consumerCount", "respectTtl",
-}
-
-// scanQueueFields reads the members of the JSON object data into raw, by key, as
-// json.Unmarshal into a map[string]json.RawMessage would find them: the value's bytes, a
-// later member overwriting an earlier one with the same key, other keys ignored. It handles
-// the form the management API answers in (valid JSON, an object, keys without escapes) without
-// the map and its copies, which cost about half the decoding of a queue list; for anything
-// else it returns false and leaves raw to the caller.
-func scanQueueFields(data []byte, raw *[numQueueFields]json.RawMessage) bool {
-	if !json.Valid(data) {
-		return false
-	}
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return false
-	}
-	i = skipSpace(data, i+1)
-	if i < len(data) && data[i] == '}' {
-		return true
-	}
-	for i < len(data) {
-		// A key: valid JSON, so a string follows; one with escapes goes to encoding/json.
-		end := i + 1
-		for end < len(data) && data[end] != '"' && data[end] != '\\' {
-			end++
-		}
-		if end >= len(data) || data[end] != '"' {
-			return false
-		}
-		key := data[i+1 : end]
-		i = skipSpace(data, end+1) + 1 // the colon
-		i = skipSpace(data, i)
-		vend := valueEnd(data, i)
-		for f, k := range queueFieldKeys {
-			if string(key) == k {
-				raw[f] = data[i:vend]
-				break
-			}
-		}
-		i = skipSpace(data, vend)
-		if i >= len(data) || data[i] == '}' {
-			return true
-		}
-		i = skipSpace(data, i+1) // the comma
-	}
-	return false
-}
-
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// valueEnd returns the end of the JSON value that begins at data[i]; data is valid JSON.
-func valueEnd(data []byte, i int) int {
-	depth := 0
-	for ; i < len(data); i++ {
-		switch c := data[i]; c {
-		case '"':
-			for i++; i < len(data) && data[i] != '"'; i++ {
-				if data[i] == '\\' {
-					i++
-				}
-			}
-			if depth == 0 {
-				return i + 1
-			}
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				return i
-			}
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		case ',', ' ', '\t', '\n', '\r':
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return i
 }
 
 func isNull(raw json.RawMessage) bool {
