@@ -268,13 +268,7 @@ func (fs *Flows) writer(base context.Context, k flowKey, e *flowEntry) {
 func (fs *Flows) writeBatch(base context.Context, k flowKey, e *flowEntry, batch []*pendingChange, from *Flow, readErr error) {
 	ctx, done := batchContext(base, batch)
 	defer done()
-	defer func() {
-		// A batch may have deployed the flow: later reads see its runtime as it is then.
-		fs.dropRuntime(k.id)
-		for _, p := range batch {
-			close(p.done)
-		}
-	}()
+	defer fs.finishBatch(k, batch)
 	if readErr != nil {
 		for _, p := range batch {
 			p.err = readErr
@@ -352,13 +346,17 @@ func (fs *Flows) writeBatch(base context.Context, k flowKey, e *flowEntry, batch
 func (fs *Flows) deployBatch(base context.Context, k flowKey, batch []*pendingChange) {
 	ctx, done := batchContext(base, batch)
 	defer done()
-	defer func() {
-		fs.dropRuntime(k.id)
-		for _, p := range batch {
-			close(p.done)
-		}
-	}()
+	defer fs.finishBatch(k, batch)
 	fs.deploy(ctx, k, batch)
+}
+
+// finishBatch hands every change of batch its result. A batch may have
+// deployed the flow, so later reads see its runtime as it is then.
+func (fs *Flows) finishBatch(k flowKey, batch []*pendingChange) {
+	fs.dropRuntime(k.id)
+	for _, p := range batch {
+		close(p.done)
+	}
 }
 
 // deploy deploys the flow once when a change of batch asks for it, within the
