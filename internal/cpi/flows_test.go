@@ -27,6 +27,17 @@ const (
 
 // multiSenderFlow creates the flow "Flow" with n literal AMQP senders CH1..CHn (maxRetries 5), and, when
 // externalized, one more sender whose maxRetries is the parameter "Retries".
+// flowsOn starts an emulator with opts holding the flow "Flow" with n AMQP sender channels
+// (multiSenderFlow), and returns it with a Flows that polls deploys every 5 ms.
+func flowsOn(t *testing.T, opts emulator.Options, n int, externalized bool) (*emulatortest.Emulator, *cpi.Flows) {
+	t.Helper()
+	s, c := setup(t, opts)
+	multiSenderFlow(t, s, n, externalized)
+	fs := cpi.NewFlows(c)
+	fs.Backoff = cpi.FixedPoll(5 * time.Millisecond)
+	return s, fs
+}
+
 func multiSenderFlow(t *testing.T, s *emulatortest.Emulator, n int, externalized bool) {
 	const id = "Flow"
 	t.Helper()
@@ -76,10 +87,7 @@ func setRetries(channel string, n int64, expected *cpi.SenderSettings) cpi.Chang
 // after each other's edits: nothing is lost, and the flow is uploaded and deployed once.
 func TestFlowsChangesArrivingTogetherShareOneWriteAndDeploy(t *testing.T) {
 	t.Parallel()
-	s, c := setup(t, emulator.Options{})
-	multiSenderFlow(t, s, 3, true)
-	fs := cpi.NewFlows(c)
-	fs.Backoff = cpi.FixedPoll(5 * time.Millisecond)
+	s, fs := flowsOn(t, emulator.Options{}, 3, true)
 	s.ResetStats()
 	ctx := t.Context()
 	var wg sync.WaitGroup
@@ -187,10 +195,7 @@ func TestFlowsDeployFailureReachesEveryChange(t *testing.T) {
 // desired value, or unchanged, does not.
 func TestFlowsRefusesChangeOverUnseenEdit(t *testing.T) {
 	t.Parallel()
-	s, c := setup(t, emulator.Options{})
-	multiSenderFlow(t, s, 1, false)
-	fs := cpi.NewFlows(c)
-	fs.Backoff = cpi.FixedPoll(5 * time.Millisecond)
+	s, fs := flowsOn(t, emulator.Options{}, 1, false)
 	planned := &cpi.SenderSettings{MaxRetries: i64(3)}
 	_, err := fs.Change(t.Context(), "Flow", "", setRetries("CH1", 1, planned))
 	var changed *cpi.ChannelChangedError
@@ -233,10 +238,7 @@ func TestFlowsRefusesChangeOverUnseenEdit(t *testing.T) {
 // Readers of a flow share one download per run; a write through Flows makes the next read fetch it again.
 func TestFlowsReadOncePerRun(t *testing.T) {
 	t.Parallel()
-	s, c := setup(t, emulator.Options{Faults: emulator.Faults{Latency: 20 * time.Millisecond}})
-	multiSenderFlow(t, s, 2, true)
-	fs := cpi.NewFlows(c)
-	fs.Backoff = cpi.FixedPoll(5 * time.Millisecond)
+	s, fs := flowsOn(t, emulator.Options{Faults: emulator.Faults{Latency: 20 * time.Millisecond}}, 2, true)
 	s.ResetStats()
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
@@ -295,10 +297,7 @@ func TestFlowsAbandonedChangeIsNotWritten(t *testing.T) {
 func TestFlowsRuntimeReadOncePerRun(t *testing.T) {
 	t.Parallel()
 	const routeRuntime = "GET /api/v1/IntegrationRuntimeArtifacts(Id)"
-	s, c := setup(t, emulator.Options{Faults: emulator.Faults{Latency: 20 * time.Millisecond}})
-	multiSenderFlow(t, s, 2, true)
-	fs := cpi.NewFlows(c)
-	fs.Backoff = cpi.FixedPoll(5 * time.Millisecond)
+	s, fs := flowsOn(t, emulator.Options{Faults: emulator.Faults{Latency: 20 * time.Millisecond}}, 2, true)
 	if _, err := fs.RuntimeArtifact(t.Context(), "Flow"); !errors.Is(err, cpi.ErrNotFound) {
 		t.Fatalf("runtime of a flow never deployed: %v, want ErrNotFound", err)
 	}
@@ -336,10 +335,7 @@ func TestFlowsRuntimeReadOncePerRun(t *testing.T) {
 // earlier in the run stays cached.
 func TestFlowsDeployOnlyChangeDownloadsNothing(t *testing.T) {
 	t.Parallel()
-	s, c := setup(t, emulator.Options{})
-	multiSenderFlow(t, s, 1, false)
-	fs := cpi.NewFlows(c)
-	fs.Backoff = cpi.FixedPoll(5 * time.Millisecond)
+	s, fs := flowsOn(t, emulator.Options{}, 1, false)
 	ctx := t.Context()
 	if _, err := fs.Flow(ctx, "Flow", ""); err != nil {
 		t.Fatal(err)
@@ -365,10 +361,7 @@ func TestFlowsDeployOnlyChangeDownloadsNothing(t *testing.T) {
 // one upload, one deploy, whose result both receive.
 func TestFlowsDeployOnlyChangeJoinsChannelWrites(t *testing.T) {
 	t.Parallel()
-	s, c := setup(t, emulator.Options{})
-	multiSenderFlow(t, s, 1, false)
-	fs := cpi.NewFlows(c)
-	fs.Backoff = cpi.FixedPoll(5 * time.Millisecond)
+	s, fs := flowsOn(t, emulator.Options{}, 1, false)
 	s.ResetStats()
 	ctx := t.Context()
 	write := setRetries("CH1", 2, nil)
