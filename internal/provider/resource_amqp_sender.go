@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -38,25 +37,16 @@ type amqpSenderResource struct {
 }
 
 type amqpSenderModel struct {
-	ID                            types.String   `tfsdk:"id"`
-	IflowID                       types.String   `tfsdk:"iflow_id"`
-	Version                       types.String   `tfsdk:"version"`
-	Channel                       types.String   `tfsdk:"channel"`
-	MaxNumberOfRetries            types.Int64    `tfsdk:"max_number_of_retries"`
-	DeliveryStatusAfterMaxRetries types.String   `tfsdk:"delivery_status_after_max_retries"`
-	MaxPrefetchedMessages         types.Int64    `tfsdk:"max_prefetched_messages"`
-	ConcurrentProcesses           types.Int64    `tfsdk:"concurrent_processes"`
-	Deploy                        types.Bool     `tfsdk:"deploy"`
-	Timeouts                      timeouts.Value `tfsdk:"timeouts"`
-	QueueMaxRedeliveryCount       types.Int64    `tfsdk:"queue_max_redelivery_count"`
-	MaxTotalAttempts              types.Int64    `tfsdk:"max_total_attempts"`
-	ExpectedProcessingSeconds     types.Int64    `tfsdk:"expected_processing_seconds"`
-	QueueName                     types.String   `tfsdk:"queue_name"`
-	WorstCaseAttempts             types.Int64    `tfsdk:"worst_case_attempts"`
-	DeployedVersion               types.String   `tfsdk:"deployed_version"`
-	Revision                      types.String   `tfsdk:"revision"`
-	RuntimeStatus                 types.String   `tfsdk:"runtime_status"`
-	ExceptionEndEvents            types.List     `tfsdk:"exception_end_events"`
+	senderCommon
+	MaxNumberOfRetries            types.Int64  `tfsdk:"max_number_of_retries"`
+	DeliveryStatusAfterMaxRetries types.String `tfsdk:"delivery_status_after_max_retries"`
+	MaxPrefetchedMessages         types.Int64  `tfsdk:"max_prefetched_messages"`
+	ConcurrentProcesses           types.Int64  `tfsdk:"concurrent_processes"`
+	QueueMaxRedeliveryCount       types.Int64  `tfsdk:"queue_max_redelivery_count"`
+	MaxTotalAttempts              types.Int64  `tfsdk:"max_total_attempts"`
+	ExpectedProcessingSeconds     types.Int64  `tfsdk:"expected_processing_seconds"`
+	QueueName                     types.String `tfsdk:"queue_name"`
+	WorstCaseAttempts             types.Int64  `tfsdk:"worst_case_attempts"`
 }
 
 func (r *amqpSenderResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -294,12 +284,6 @@ func (m *amqpSenderModel) senderSettings() cpi.SenderSettings {
 		Concurrency:   int64Ptr(m.ConcurrentProcesses),
 		DeliveryState: stringPtr(m.DeliveryStatusAfterMaxRetries),
 	}
-}
-
-func (m *amqpSenderModel) revision() *types.String { return &m.Revision }
-
-func (m *amqpSenderModel) senderFields() senderFields {
-	return senderFields{IflowID: m.IflowID, Version: m.Version, Channel: m.Channel, Deploy: m.Deploy, Timeouts: m.Timeouts, RuntimeStatus: m.RuntimeStatus}
 }
 
 // glue is the handling this resource shares with the other sender resources.

@@ -7,7 +7,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -44,28 +43,19 @@ type jmsSenderResource struct {
 }
 
 type jmsSenderModel struct {
-	ID                   types.String   `tfsdk:"id"`
-	IflowID              types.String   `tfsdk:"iflow_id"`
-	Version              types.String   `tfsdk:"version"`
-	Channel              types.String   `tfsdk:"channel"`
-	RetryInterval        types.Int64    `tfsdk:"retry_interval"`
-	ExponentialBackoff   types.Bool     `tfsdk:"exponential_backoff"`
-	MaxRetryInterval     types.Int64    `tfsdk:"max_retry_interval"`
-	ConcurrentProcesses  types.Int64    `tfsdk:"concurrent_processes"`
-	DeadLetterQueue      types.Bool     `tfsdk:"dead_letter_queue"`
-	MaxRetries           types.Int64    `tfsdk:"max_retries"`
-	QueueExpirationDays  types.Int64    `tfsdk:"queue_expiration_days"`
-	Deploy               types.Bool     `tfsdk:"deploy"`
-	Timeouts             timeouts.Value `tfsdk:"timeouts"`
-	QueueName            types.String   `tfsdk:"queue_name"`
-	AccessType           types.String   `tfsdk:"access_type"`
-	RetryGuard           types.Object   `tfsdk:"retry_guard"`
-	GiveUpAfterMinutes   types.Int64    `tfsdk:"give_up_after_minutes"`
-	AttemptsBeforeExpiry types.Int64    `tfsdk:"attempts_before_expiry"`
-	DeployedVersion      types.String   `tfsdk:"deployed_version"`
-	Revision             types.String   `tfsdk:"revision"`
-	RuntimeStatus        types.String   `tfsdk:"runtime_status"`
-	ExceptionEndEvents   types.List     `tfsdk:"exception_end_events"`
+	senderCommon
+	RetryInterval        types.Int64  `tfsdk:"retry_interval"`
+	ExponentialBackoff   types.Bool   `tfsdk:"exponential_backoff"`
+	MaxRetryInterval     types.Int64  `tfsdk:"max_retry_interval"`
+	ConcurrentProcesses  types.Int64  `tfsdk:"concurrent_processes"`
+	DeadLetterQueue      types.Bool   `tfsdk:"dead_letter_queue"`
+	MaxRetries           types.Int64  `tfsdk:"max_retries"`
+	QueueExpirationDays  types.Int64  `tfsdk:"queue_expiration_days"`
+	QueueName            types.String `tfsdk:"queue_name"`
+	AccessType           types.String `tfsdk:"access_type"`
+	RetryGuard           types.Object `tfsdk:"retry_guard"`
+	GiveUpAfterMinutes   types.Int64  `tfsdk:"give_up_after_minutes"`
+	AttemptsBeforeExpiry types.Int64  `tfsdk:"attempts_before_expiry"`
 }
 
 // retryGuardTypes are the attributes of retry_guard.
@@ -520,12 +510,6 @@ func (m *jmsSenderModel) settings() cpi.JMSSenderSettings {
 		Concurrency:        int64Ptr(m.ConcurrentProcesses),
 		DeadLetterQueue:    boolPtr(m.DeadLetterQueue),
 	}
-}
-
-func (m *jmsSenderModel) revision() *types.String { return &m.Revision }
-
-func (m *jmsSenderModel) senderFields() senderFields {
-	return senderFields{IflowID: m.IflowID, Version: m.Version, Channel: m.Channel, Deploy: m.Deploy, Timeouts: m.Timeouts, RuntimeStatus: m.RuntimeStatus}
 }
 
 // glue is the handling this resource shares with the other sender resources.

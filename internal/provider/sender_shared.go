@@ -34,22 +34,28 @@ const defaultDeployTimeout = 10 * time.Minute
 // privateImported marks a state that ImportState has just made and no read has confirmed yet.
 const privateImported = "imported"
 
-// senderFields are the attributes every sender resource's model has.
-type senderFields struct {
-	IflowID       types.String
-	Version       types.String
-	Channel       types.String
-	Deploy        types.Bool
-	Timeouts      timeouts.Value
-	RuntimeStatus types.String
+// senderCommon is the part of every sender resource's model that senderAttributes describes;
+// the models embed it.
+type senderCommon struct {
+	ID                 types.String   `tfsdk:"id"`
+	IflowID            types.String   `tfsdk:"iflow_id"`
+	Version            types.String   `tfsdk:"version"`
+	Channel            types.String   `tfsdk:"channel"`
+	Deploy             types.Bool     `tfsdk:"deploy"`
+	Timeouts           timeouts.Value `tfsdk:"timeouts"`
+	DeployedVersion    types.String   `tfsdk:"deployed_version"`
+	Revision           types.String   `tfsdk:"revision"`
+	RuntimeStatus      types.String   `tfsdk:"runtime_status"`
+	ExceptionEndEvents types.List     `tfsdk:"exception_end_events"`
 }
+
+// common returns the attributes every sender resource has; the models get it by embedding.
+func (c *senderCommon) common() *senderCommon { return c }
 
 // senderModel is a pointer to the model of a sender resource.
 type senderModel[M any] interface {
 	*M
-	senderFields() senderFields
-	// revision is the model's revision attribute.
-	revision() *types.String
+	common() *senderCommon
 }
 
 // senderGlue is the Create, Update, Read and ImportState handling of a sender resource with model
@@ -82,7 +88,7 @@ func (g senderGlue[M, P, S]) create(ctx context.Context, req resource.CreateRequ
 	if resp.Diagnostics.HasError() || !g.data.cloudIntegrationOrError(&resp.Diagnostics) {
 		return
 	}
-	timeout, d := P(&plan).senderFields().Timeouts.Create(ctx, defaultDeployTimeout)
+	timeout, d := P(&plan).common().Timeouts.Create(ctx, defaultDeployTimeout)
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -98,14 +104,14 @@ func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequ
 	if resp.Diagnostics.HasError() || !g.data.cloudIntegrationOrError(&resp.Diagnostics) {
 		return
 	}
-	timeout, d := P(&plan).senderFields().Timeouts.Update(ctx, defaultDeployTimeout)
+	timeout, d := P(&plan).common().Timeouts.Update(ctx, defaultDeployTimeout)
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	notRunning := P(&state).senderFields().RuntimeStatus.ValueString() != "STARTED"
+	notRunning := P(&state).common().RuntimeStatus.ValueString() != "STARTED"
 	g.write(ctx, &plan, &state, timeout, notRunning, &resp.Diagnostics)
-	g.saveAfterWrite(ctx, &plan, P(&state).revision().ValueString(), &resp.Diagnostics, &resp.State)
+	g.saveAfterWrite(ctx, &plan, P(&state).common().Revision.ValueString(), &resp.Diagnostics, &resp.State)
 }
 
 // write applies the plan to the flow and deploys it, through the per-flow writer shared with
@@ -114,7 +120,7 @@ func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequ
 // plan was made from, nil for a create: a setting changed on the tenant since then fails the
 // write instead of being overwritten.
 func (g senderGlue[M, P, S]) write(ctx context.Context, plan, prior P, timeout time.Duration, forceDeploy bool, diags *diag.Diagnostics) {
-	f := plan.senderFields()
+	f := plan.common()
 	id, version, channel := f.IflowID.ValueString(), f.Version.ValueString(), f.Channel.ValueString()
 	desired := g.settings(plan)
 	var expected *S
@@ -166,7 +172,7 @@ func (g senderGlue[M, P, S]) readRevision(ctx context.Context, m P, prior string
 	found = g.read(ctx, m, &d)
 	diags.Append(d...)
 	if found && !d.HasError() {
-		*m.revision() = types.StringValue(cpi.NextRevision(prior, g.settings(m)))
+		m.common().Revision = types.StringValue(cpi.NextRevision(prior, g.settings(m)))
 	}
 	return found
 }
@@ -177,7 +183,7 @@ func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.Read
 	if resp.Diagnostics.HasError() || !g.data.cloudIntegrationOrError(&resp.Diagnostics) {
 		return
 	}
-	if !g.readRevision(ctx, &state, P(&state).revision().ValueString(), &resp.Diagnostics) {
+	if !g.readRevision(ctx, &state, P(&state).common().Revision.ValueString(), &resp.Diagnostics) {
 		if g.trackImport {
 			if imported, d := req.Private.GetKey(ctx, privateImported); len(imported) > 0 && !d.HasError() {
 				// Importing a flow that does not exist: no state, so Terraform reports that it
@@ -188,7 +194,7 @@ func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.Read
 		}
 		resp.Diagnostics.AddWarning("Integration Flow Not Found",
 			fmt.Sprintf("The iFlow %q no longer exists on the tenant. The state keeps its last known settings; this resource does not create flows. "+
-				"Restore the flow, or remove the resource with terraform state rm.", P(&state).senderFields().IflowID.ValueString()))
+				"Restore the flow, or remove the resource with terraform state rm.", P(&state).common().IflowID.ValueString()))
 		return
 	}
 	if resp.Diagnostics.HasError() {
