@@ -167,44 +167,46 @@ func TestBinaryPrintsListeningLineAndStopsOnSIGTERM(t *testing.T) {
 	}
 }
 
-func TestRunServesUntilCancelled(t *testing.T) {
-	t.Parallel()
-	keys := t.TempDir()
+// startRun runs the emulator with args in the background and returns the base URL of its
+// listening line; stop cancels it and fails the test unless it exits with 0.
+func startRun(t *testing.T, args []string) (baseURL string, stop func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	var stderr bytes.Buffer
 	code := make(chan int, 1)
 	go func() {
-		code <- run(ctx, []string{"-keys", keys, "-latency", "1ms", "-fault-rate", "0", "-fault-kinds", "503,drop"}, pw, &stderr)
+		code <- run(ctx, args, pw, &stderr)
 		_ = pw.Close()
 	}()
 	line := readLine(t, pr)
 	m := listeningLine.FindStringSubmatch(line)
 	if m == nil {
+		cancel()
 		t.Fatalf("first line %q", line)
 	}
-	checkServes(t, m[1], keys)
-	cancel()
-	if c := <-code; c != 0 {
-		t.Fatalf("exit code %d, stderr %s", c, stderr.String())
+	return m[1], func() {
+		t.Helper()
+		cancel()
+		if c := <-code; c != 0 {
+			t.Fatalf("exit code %d, stderr %s", c, stderr.String())
+		}
 	}
+}
+
+func TestRunServesUntilCancelled(t *testing.T) {
+	t.Parallel()
+	keys := t.TempDir()
+	base, stop := startRun(t, []string{"-keys", keys, "-latency", "1ms", "-fault-rate", "0", "-fault-kinds", "503,drop"})
+	checkServes(t, base, keys)
+	stop()
 }
 
 // -key-type external-certificate writes certificate keys, the private key apart and the CA.
 func TestRunWritesCertificateKeys(t *testing.T) {
 	t.Parallel()
 	keys := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	var stderr bytes.Buffer
-	code := make(chan int, 1)
-	go func() {
-		code <- run(ctx, []string{"-keys", keys, "-key-type", "external-certificate"}, pw, &stderr)
-		_ = pw.Close()
-	}()
-	if line := readLine(t, pr); listeningLine.FindStringSubmatch(line) == nil {
-		t.Fatalf("first line %q", line)
-	}
+	_, stop := startRun(t, []string{"-keys", keys, "-key-type", "external-certificate"})
 	ci, err := os.ReadFile(filepath.Join(keys, "cloud-integration.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -218,10 +220,7 @@ func TestRunWritesCertificateKeys(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-	cancel()
-	if c := <-code; c != 0 {
-		t.Fatalf("exit code %d, stderr %s", c, stderr.String())
-	}
+	stop()
 }
 
 // -max-queues sets the instance's queue limit (the provider benchmark holds 250 queues and their
@@ -229,17 +228,7 @@ func TestRunWritesCertificateKeys(t *testing.T) {
 func TestRunMaxQueues(t *testing.T) {
 	t.Parallel()
 	keys := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	var stderr bytes.Buffer
-	code := make(chan int, 1)
-	go func() {
-		code <- run(ctx, []string{"-keys", keys, "-max-queues", "2"}, pw, &stderr)
-		_ = pw.Close()
-	}()
-	if line := readLine(t, pr); listeningLine.FindStringSubmatch(line) == nil {
-		t.Fatalf("first line %q", line)
-	}
+	_, stop := startRun(t, []string{"-keys", keys, "-max-queues", "2"})
 	data, err := servicekey.Load(filepath.Join(keys, "event-mesh.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -259,10 +248,7 @@ func TestRunMaxQueues(t *testing.T) {
 			t.Errorf("queue %d of a limit of 2: %v", i+1, err)
 		}
 	}
-	cancel()
-	if c := <-code; c != 0 {
-		t.Fatalf("exit code %d, stderr %s", c, stderr.String())
-	}
+	stop()
 }
 
 func TestRunRefusesBadFlags(t *testing.T) {
@@ -319,17 +305,7 @@ func TestRunSampleContent(t *testing.T) {
 		if sample {
 			args = append(args, "-sample-content")
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		pr, pw := io.Pipe()
-		var stderr bytes.Buffer
-		code := make(chan int, 1)
-		go func() {
-			code <- run(ctx, args, pw, &stderr)
-			_ = pw.Close()
-		}()
-		if m := listeningLine.FindStringSubmatch(readLine(t, pr)); m == nil {
-			t.Fatal("no listening line")
-		}
+		_, stop := startRun(t, args)
 		data, err := os.ReadFile(filepath.Join(keys, "cloud-integration.json"))
 		if err != nil {
 			t.Fatal(err)
@@ -371,9 +347,6 @@ func TestRunSampleContent(t *testing.T) {
 				t.Errorf("sample content %v: GET %s: status %d, want %d", sample, f.ID, res.StatusCode, want)
 			}
 		}
-		cancel()
-		if c := <-code; c != 0 {
-			t.Fatalf("exit code %d, stderr %s", c, stderr.String())
-		}
+		stop()
 	}
 }
