@@ -99,6 +99,9 @@ type providerData struct {
 	flows *cpi.Flows
 	// links holds the dead message queue links of this run, for the cycle check.
 	links dmqLinks
+	// claims holds the flow channels and deployments the Cloud Integration resources of this run
+	// manage, so that two resources that would overwrite each other are refused at plan.
+	claims flowClaims
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
