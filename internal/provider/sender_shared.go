@@ -399,9 +399,10 @@ func senderAttributes(ctx context.Context, kind, endEventsEffect string, attrs m
 	}
 	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true})
 	attrs["revision"] = schema.StringAttribute{
-		MarkdownDescription: "A short name of the channel settings as last read from the tenant. It stays the same while they do, " +
-			"is known only after apply whenever this resource's create or update is planned, and is then new when the apply changes " +
-			"the settings on the tenant (also when it writes back values changed there). Use it in the `triggers` of a " +
+		MarkdownDescription: "A short name of the channel (flow, design-time version, message flow) and its settings as last read from the tenant. " +
+			"It stays the same while they do, is known only after apply whenever this resource's create or update is planned, and is then new " +
+			"when the apply changes the settings on the tenant (also when it writes back values changed there) or the resource moved to " +
+			"another channel, flow or version, even with equal settings. Use it in the `triggers` of a " +
 			"`sapmessaging_iflow_deployment` so that the flow is deployed once after its channels (with `deploy = false`) were written: " +
 			"`triggers = { for k, s in sapmessaging_" + strings.ToLower(kind) + "_sender.c : k => s.revision if s.iflow_id == each.key }`.",
 		Computed: true,
