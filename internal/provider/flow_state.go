@@ -176,15 +176,15 @@ func addDeployError(diags *diag.Diagnostics, id, saved string, timeout time.Dura
 	switch {
 	case errors.As(err, &wait) && wait.Cancelled() || errors.Is(err, context.Canceled):
 		diags.AddError("Deployment Cancelled",
-			fmt.Sprintf("%s The deploy of iFlow %q was interrupted: %s. The next plan shows the deploy again; run terraform apply again to finish it.",
+			fmt.Sprintf("%s The deploy of iFlow %q was interrupted: %s. The next plan shows the deploy again. Run terraform apply again to finish it.",
 				saved, id, clause(err)))
 	case errors.As(err, &wait) || errors.Is(err, context.DeadlineExceeded):
 		diags.AddError("Deployment Timed Out",
-			fmt.Sprintf("%s The deploy of iFlow %q did not finish within the %s timeout of %s: %s. The next plan shows the deploy again; "+
-				"raise timeouts.%s and apply again.", saved, id, op, timeout, clause(err), op))
+			fmt.Sprintf("%s The deploy of iFlow %q did not finish within the %s timeout of %s: %s. The next plan shows the deploy again. "+
+				"Raise timeouts.%s and apply again.", saved, id, op, timeout, clause(err), op))
 	default:
 		diags.AddError("Deployment Failed",
-			fmt.Sprintf("%s Deploying iFlow %q failed: %s. The next plan shows the deploy again; fix the cause in Cloud Integration and apply again.",
+			fmt.Sprintf("%s Deploying iFlow %q failed: %s. The next plan shows the deploy again. Fix the cause in Cloud Integration and apply again.",
 				saved, id, clause(err)))
 	}
 }

@@ -53,6 +53,7 @@ func expectDeployPlanned(addr string) resource.ConfigPlanChecks {
 // deploys the flow (before, it said "No changes" and the flow stayed in ERROR with settings that
 // never ran), for the AMQP and the JMS sender alike.
 func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, flow, addr string
 		add              func(env *testEnv)
@@ -76,9 +77,10 @@ func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			env := newTestEnv(t)
 			tc.add(env)
-			resource.ParallelTest(t, resource.TestCase{
+			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{
 					{Config: env.config(tc.hcl(1)), Check: checkRunsDesignTime(env, tc.flow)},

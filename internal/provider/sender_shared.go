@@ -289,7 +289,7 @@ func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.Modify
 	c.RuntimeStatus, c.DeployedVersion, c.Revision = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
 	resp.Diagnostics.AddWarning("Integration Flow Will Be Deployed",
 		fmt.Sprintf("The iFlow %q does not run the %s sender settings this configuration applies: %s. "+
-			"This plan deploys it (deploy = true); apply it to run them.", id, g.kind, reason))
+			"This plan deploys it because deploy = true. Apply it to run them.", id, g.kind, reason))
 }
 
 func (g senderGlue[M, P, S]) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
@@ -343,8 +343,8 @@ func addChannelError(diags *diag.Diagnostics, kind, iflowID string, err error, m
 	case more != nil && more():
 	case errors.As(err, &writeErr):
 		diags.AddError("Cannot Write Integration Flow",
-			fmt.Sprintf("Writing the %s sender settings of iFlow %q failed: %s. The state records what the tenant holds now; "+
-				"check the flow and the provider's cloud_integration connection, then apply again.", kind, iflowID, clause(err)))
+			fmt.Sprintf("Writing the %s sender settings of iFlow %q failed: %s. The state records what the tenant holds now. "+
+				"Check the flow and the provider's cloud_integration connection, then apply again.", kind, iflowID, clause(err)))
 	case errors.Is(err, cpi.ErrNotFound):
 		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
 			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check iflow_id and version, or create the flow first.", iflowID))
