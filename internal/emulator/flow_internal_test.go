@@ -9,29 +9,33 @@ func TestSimpleGuardEvaluation(t *testing.T) {
 	type at struct {
 		retries int64
 		present bool
-		want    bool
+		want    tri
 	}
+	const f, u = triFalse, triUnknown
+	true_ := triTrue
 	for _, tc := range []struct {
 		cond string
 		ok   bool
 		at   []at
 	}{
-		{"${header.SAPJMSRetries} > '5'", true, []at{{5, true, false}, {6, true, true}, {9, false, false}}},
-		{"${header.SAPJMSRetries} > 5", true, []at{{5, true, false}, {6, true, true}}},
-		{`${in.header.SAPJMSRetries} >= "3"`, true, []at{{2, true, false}, {3, true, true}}},
-		{"${headers.SAPJMSRetries} = 4", true, []at{{4, true, true}, {5, true, false}, {4, false, false}}},
-		{"${header[SAPJMSRetries]} == '4'", true, []at{{4, true, true}, {3, true, false}}},
-		{"${header.SAPJMSRetries} != 2", true, []at{{2, true, false}, {3, true, true}, {0, false, true}}},
-		{"${header.SAPJMSRetries} < 2", true, []at{{1, true, true}, {2, true, false}, {0, false, false}}},
-		{"${header.SAPJMSRetries} <= 2", true, []at{{2, true, true}, {3, true, false}}},
-		{"7 < ${header.SAPJMSRetries}", true, []at{{7, true, false}, {8, true, true}}},
-		{"${header.SAPJMSRetries} == null", true, []at{{0, false, true}, {0, true, false}}},
-		{"${header.SAPJMSRetries} > 5 and ${header.SAPJMSRetries} < 8", true, []at{{5, true, false}, {6, true, true}, {8, true, false}}},
-		{"${header.SAPJMSRetries} = 2 or ${header.SAPJMSRetries} = 4", true, []at{{2, true, true}, {3, true, false}, {4, true, true}}},
-		{"${header.SAPJMSRetries} = 2 || ${header.SAPJMSRetries} = 4 && ${header.SAPJMSRetries} > 3", true, []at{{2, true, false}, {4, true, true}}},
-		{"${header.SAPJMSRetries} > ${header.maxJMSRetries}", false, nil},
-		{"${header.SAPJMSRetries} > 5 and ${property.CustomXError_Enabled} != 'true'", false, nil},
-		{"${header.SAPJMSRetries} > 'five'", false, nil},
+		{"${header.SAPJMSRetries} > '5'", true, []at{{5, true, f}, {6, true, true_}, {9, false, f}}},
+		{"${header.SAPJMSRetries} > 5", true, []at{{5, true, f}, {6, true, true_}}},
+		{`${in.header.SAPJMSRetries} >= "3"`, true, []at{{2, true, f}, {3, true, true_}}},
+		{"${headers.SAPJMSRetries} = 4", true, []at{{4, true, true_}, {5, true, f}, {4, false, f}}},
+		{"${header[SAPJMSRetries]} == '4'", true, []at{{4, true, true_}, {3, true, f}}},
+		{"${header.SAPJMSRetries} != 2", true, []at{{2, true, f}, {3, true, true_}, {0, false, true_}}},
+		{"${header.SAPJMSRetries} < 2", true, []at{{1, true, true_}, {2, true, f}, {0, false, f}}},
+		{"${header.SAPJMSRetries} <= 2", true, []at{{2, true, true_}, {3, true, f}}},
+		{"7 < ${header.SAPJMSRetries}", true, []at{{7, true, f}, {8, true, true_}}},
+		{"${header.SAPJMSRetries} == null", true, []at{{0, false, true_}, {0, true, f}}},
+		{"${header.SAPJMSRetries} > 5 and ${header.SAPJMSRetries} < 8", true, []at{{5, true, f}, {6, true, true_}, {8, true, f}}},
+		{"${header.SAPJMSRetries} = 2 or ${header.SAPJMSRetries} = 4", true, []at{{2, true, true_}, {3, true, f}, {4, true, true_}}},
+		{"${header.SAPJMSRetries} = 2 || ${header.SAPJMSRetries} = 4 && ${header.SAPJMSRetries} > 3", true, []at{{2, true, f}, {4, true, true_}}},
+		{"${header.SAPJMSRetries} > ${header.maxJMSRetries}", true, []at{{3, true, u}, {3, false, u}}},
+		{"${header.SAPJMSRetries} > 5 and ${property.CustomXError_Enabled} != 'true'", true, []at{{5, true, f}, {6, true, u}}},
+		{"${header.SAPJMSRetries} > 5 or ${header.maxJMSRetries} = '0'", true, []at{{5, true, u}, {6, true, true_}}},
+		{"${header.SAPJMSRetries} = ${header.maxJMSRetries} or ${header.maxJMSRetries} = '0'", true, []at{{0, true, u}, {9, true, u}}},
+		{"${header.SAPJMSRetries} > 'five'", true, []at{{6, true, u}}},
 		{"${header.SAPJMSRetries} regex '[0-9]+'", false, nil},
 		{"(${header.SAPJMSRetries} > 5)", false, nil},
 		{"${header.SAPJMSRetries} >", false, nil},
@@ -45,7 +49,7 @@ func TestSimpleGuardEvaluation(t *testing.T) {
 		}
 		for _, a := range tc.at {
 			if got := e.eval(a.retries, a.present); got != a.want {
-				t.Errorf("%q with SAPJMSRetries %d (set %t) = %t, want %t", tc.cond, a.retries, a.present, got, a.want)
+				t.Errorf("%q with SAPJMSRetries %d (set %t) = %d, want %d (0 false, 1 true, 2 unknown)", tc.cond, a.retries, a.present, got, a.want)
 			}
 		}
 	}

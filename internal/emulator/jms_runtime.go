@@ -44,11 +44,13 @@ import (
 //     End). A route whose target the reader cannot find counts as the one that
 //     ends the message with an Escalation End (assumed: SAP's pattern puts the
 //     condition on the route over the limit).
-//   - A condition the emulator cannot evaluate (a header or property set at
-//     run time, for example the limit from the Partner Directory, a
-//     parameter without a value, an XPath) and a script step never end a
+//   - A condition the emulator cannot evaluate (a parameter without a value,
+//     an XPath, a form it does not parse) and a script step never end a
 //     message: the emulator cannot know what they do, so it treats the flow
-//     as unbounded and says so.
+//     as unbounded and says so. A comparison with a value set at run time
+//     (for example the limit from the Partner Directory) is unknown; the
+//     condition ends a message only when SAPJMSRetries alone decides it
+//     (three-valued logic, simple.go).
 //   - Exclusive queues deliver in order: a failing message blocks the queue
 //     [SAP 161791b].
 //
@@ -154,6 +156,9 @@ func jmsGuards(m *flowModel, params map[string]string) ([]jmsGuard, []string) {
 			notes = append(notes, fmt.Sprintf("the retry guard %q (route %s) cannot be evaluated, so it never ends a message.", cond, r.id))
 			continue
 		}
+		if expr.partial() {
+			notes = append(notes, fmt.Sprintf("the retry guard %q (route %s) reads values set at run time, so it ends a message only when SAPJMSRetries alone decides the condition.", cond, r.id))
+		}
 		g := jmsGuard{route: r.id, condition: cond, expr: expr, inException: r.subprocess != "", endsWhen: true, endKind: endKindEscalation}
 		if kind, ok := m.endEvents[r.target]; ok {
 			if kind == endKindError {
@@ -252,7 +257,7 @@ func (jc *jmsConsumer) guardEnding(retries int64, failed bool) *jmsGuard {
 		if g.inException && !failed {
 			continue
 		}
-		if g.expr.eval(retries, !jc.exclusive) == g.endsWhen {
+		if g.expr.eval(retries, !jc.exclusive) == triOf(g.endsWhen) {
 			return g
 		}
 	}

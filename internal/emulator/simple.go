@@ -20,10 +20,14 @@ import (
 // documents no precedence between them). Comparisons follow Camel's binary
 // predicates: a number compares as a number; a missing header equals only
 // null, differs (!=) from anything else, and is neither greater nor
-// smaller than anything. Anything else (another header or property, whose
-// value is set at run time, a function, a text that is not a number,
-// parentheses, another operator) makes the condition not evaluable: the
-// emulator cannot know its value, so the route never ends a message.
+// smaller than anything. A comparison with anything else (another header or
+// property, whose value is set at run time, for example the limit from the
+// Partner Directory; a function; a text that is not a number) has a value
+// the emulator cannot know: it is unknown, and and/or combine unknown
+// values as three-valued logic does (false and unknown is false, true or
+// unknown is true, otherwise unknown). A route ends a message only on a
+// value the emulator knows. A condition it cannot parse (parentheses, an
+// operator it does not read, an unclosed quote) is not evaluable at all.
 
 // simpleExpr is a parsed condition: comparisons joined left to right.
 type simpleExpr struct {
@@ -32,11 +36,29 @@ type simpleExpr struct {
 	joins []string
 }
 
-// simpleOperand is the header, a number or null.
+// simpleOperand is the header, a number, null, or a value the emulator
+// cannot know.
 type simpleOperand struct {
-	header bool
-	null   bool
-	num    *big.Int
+	header  bool
+	null    bool
+	unknown bool
+	num     *big.Int
+}
+
+// tri is a value of three-valued logic.
+type tri int8
+
+const (
+	triFalse tri = iota
+	triTrue
+	triUnknown
+)
+
+func triOf(b bool) tri {
+	if b {
+		return triTrue
+	}
+	return triFalse
 }
 
 type simpleComparison struct {
@@ -88,22 +110,42 @@ func (e simpleExpr) mentionsRetries() bool {
 	return false
 }
 
+// partial reports whether a comparison has a value the emulator cannot know.
+func (e simpleExpr) partial() bool {
+	for _, c := range e.cmps {
+		if c.left.unknown || c.right.unknown {
+			return true
+		}
+	}
+	return false
+}
+
 // eval returns the value of the condition with SAPJMSRetries = retries, or
 // a missing header when present is false.
-func (e simpleExpr) eval(retries int64, present bool) bool {
+func (e simpleExpr) eval(retries int64, present bool) tri {
 	v := e.cmps[0].eval(retries, present)
 	for i, j := range e.joins {
 		w := e.cmps[i+1].eval(retries, present)
-		if j == "and" {
-			v = v && w
-		} else {
-			v = v || w
+		switch {
+		case j == "and" && (v == triFalse || w == triFalse):
+			v = triFalse
+		case j == "or" && (v == triTrue || w == triTrue):
+			v = triTrue
+		case v == triUnknown || w == triUnknown:
+			v = triUnknown
 		}
 	}
 	return v
 }
 
-func (c simpleComparison) eval(retries int64, present bool) bool {
+func (c simpleComparison) eval(retries int64, present bool) tri {
+	if c.left.unknown || c.right.unknown {
+		return triUnknown
+	}
+	return triOf(c.known(retries, present))
+}
+
+func (c simpleComparison) known(retries int64, present bool) bool {
 	value := func(o simpleOperand) *big.Int {
 		switch {
 		case o.header && present:
@@ -172,7 +214,7 @@ func simpleOperandOf(tok string) (simpleOperand, bool) {
 		if inner == "null" {
 			return simpleOperand{null: true}, true
 		}
-		return simpleOperand{}, false
+		return simpleOperand{unknown: true}, true
 	}
 	if tok == "null" {
 		return simpleOperand{null: true}, true
@@ -183,7 +225,7 @@ func simpleOperandOf(tok string) (simpleOperand, bool) {
 	}
 	n, ok := new(big.Int).SetString(text, 10)
 	if !ok {
-		return simpleOperand{}, false
+		return simpleOperand{unknown: true}, true
 	}
 	return simpleOperand{num: n}, true
 }
