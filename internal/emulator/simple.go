@@ -77,10 +77,8 @@ func parseSimpleGuard(cond string) (simpleExpr, bool) {
 		if i+3 > len(toks) {
 			return simpleExpr{}, false
 		}
-		l, okL := simpleOperandOf(toks[i])
-		op := toks[i+1]
-		r, okR := simpleOperandOf(toks[i+2])
-		if !okL || !okR || !isSimpleComparison(op) {
+		l, op, r := simpleOperandOf(toks[i]), toks[i+1], simpleOperandOf(toks[i+2])
+		if !isSimpleComparison(op) {
 			return simpleExpr{}, false
 		}
 		e.cmps = append(e.cmps, simpleComparison{left: l, right: r, op: op})
@@ -161,7 +159,7 @@ func (c simpleComparison) known(retries int64, present bool) bool {
 		case "=", "==":
 			return l == nil && r == nil
 		case "!=":
-			return !(l == nil && r == nil)
+			return l != nil || r != nil
 		case ">=", "<=":
 			return l == nil && r == nil
 		}
@@ -194,30 +192,30 @@ func isSimpleComparison(op string) bool {
 }
 
 // simpleOperandOf reads one operand token.
-func simpleOperandOf(tok string) (simpleOperand, bool) {
+func simpleOperandOf(tok string) simpleOperand {
 	if strings.HasPrefix(tok, "${") {
 		inner := strings.TrimSpace(tok[2 : len(tok)-1])
 		inner = strings.TrimPrefix(inner, "in.")
 		for _, p := range []string{"header.", "headers."} {
 			if strings.HasPrefix(inner, p) && inner[len(p):] == "SAPJMSRetries" {
-				return simpleOperand{header: true}, true
+				return simpleOperand{header: true}
 			}
 		}
 		for _, p := range []string{"header[", "headers["} {
 			if strings.HasPrefix(inner, p) && strings.HasSuffix(inner, "]") {
 				name := strings.Trim(inner[len(p):len(inner)-1], `'"`)
 				if name == "SAPJMSRetries" {
-					return simpleOperand{header: true}, true
+					return simpleOperand{header: true}
 				}
 			}
 		}
 		if inner == "null" {
-			return simpleOperand{null: true}, true
+			return simpleOperand{null: true}
 		}
-		return simpleOperand{unknown: true}, true
+		return simpleOperand{unknown: true}
 	}
 	if tok == "null" {
-		return simpleOperand{null: true}, true
+		return simpleOperand{null: true}
 	}
 	text := tok
 	if len(tok) >= 2 && (tok[0] == '\'' || tok[0] == '"') && tok[len(tok)-1] == tok[0] {
@@ -225,9 +223,9 @@ func simpleOperandOf(tok string) (simpleOperand, bool) {
 	}
 	n, ok := new(big.Int).SetString(text, 10)
 	if !ok {
-		return simpleOperand{unknown: true}, true
+		return simpleOperand{unknown: true}
 	}
-	return simpleOperand{num: n}, true
+	return simpleOperand{num: n}
 }
 
 // simpleTokens splits a condition into operands, operators and logical
