@@ -405,7 +405,10 @@ func unescapeJavaProperty(b []byte) string {
 				}
 			}
 			if !ok {
-				out = append(out, 'u')
+				// java.util.Properties.load refuses a malformed \uXXXX; the
+				// emulator keeps it as written (assumed: SAP documents
+				// nothing for a file the tenant would not write).
+				out = append(out, '\\', 'u')
 				continue
 			}
 			out = append(out, v)
