@@ -39,6 +39,11 @@ type Response struct {
 	StatusCode int
 	Header     http.Header
 	Body       []byte
+	// EarlierAttemptMayHaveApplied is set when an attempt of the same call before the one
+	// answered here was sent and got no answer that proves it was not carried out (it got no
+	// answer, or a 5xx): the service may have carried the request out before this answer. A PUT
+	// that creates whatever is missing then answers "updated" to its own earlier attempt.
+	EarlierAttemptMayHaveApplied bool
 }
 
 // Stats counts what a Client has sent since it was created.
@@ -272,7 +277,11 @@ func (c *Client) send(ctx context.Context, st *callState, method, path string, b
 		st.sent.Store(true)
 		return nil, c.requestError(ctx, st, method, path, err)
 	}
-	return &Response{StatusCode: res.StatusCode, Header: res.Header, Body: data}, nil
+	unsettled := st.unsettled.Load()
+	if !settles(res, nil) {
+		unsettled-- // the answered attempt is not an earlier one
+	}
+	return &Response{StatusCode: res.StatusCode, Header: res.Header, Body: data, EarlierAttemptMayHaveApplied: unsettled > 0}, nil
 }
 
 // RequestError is a transport failure of a request after all its attempts.

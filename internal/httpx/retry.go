@@ -33,6 +33,17 @@ type callState struct {
 	// sent is set once any attempt began writing the request on a connection:
 	// from then on the service may have received it.
 	sent atomic.Bool
+	// unsettled counts the attempts that were sent and got no answer that
+	// proves the service did not carry them out: no answer at all, or a 5xx
+	// (a server may fail after the change). A 401, a 403 and a 429 refuse a
+	// request before carrying it out.
+	unsettled atomic.Int32
+}
+
+// settles reports whether an attempt that was sent and ended with err and
+// resp proves its outcome: an answer other than a 5xx.
+func settles(resp *http.Response, err error) bool {
+	return err == nil && resp != nil && resp.StatusCode < 500
 }
 
 // attemptTransport applies the per-attempt timeout, reads the whole response
@@ -67,12 +78,14 @@ func (e *AttemptTimeoutError) Unwrap() error { return os.ErrDeadlineExceeded }
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	parent := req.Context()
 	attempt := 1
-	if st, ok := parent.Value(callKey{}).(*callState); ok {
+	st, _ := parent.Value(callKey{}).(*callState)
+	var sentNow atomic.Bool // this attempt's own mark
+	if st != nil {
 		attempt = int(st.attempts.Add(1))
 		// Nothing leaves this machine before the first header field is
 		// written on an established connection: a refused connection, a
 		// failed name lookup or TLS handshake never gets this far.
-		mark := func() { st.sent.Store(true) }
+		mark := func() { st.sent.Store(true); sentNow.Store(true) }
 		req = req.WithContext(httptrace.WithClientTrace(parent, &httptrace.ClientTrace{
 			WroteHeaderField: func(string, []string) { mark() },
 			WroteHeaders:     mark,
@@ -108,6 +121,9 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	if err != nil && parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		err = &AttemptTimeoutError{After: t.timeout}
+	}
+	if st != nil && sentNow.Load() && !settles(resp, err) {
+		st.unsettled.Add(1)
 	}
 	if t.logsOff {
 		return resp, err

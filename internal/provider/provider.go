@@ -99,6 +99,8 @@ type providerData struct {
 	flows *cpi.Flows
 	// links holds the dead message queue links of this run, for the cycle check.
 	links dmqLinks
+	// names reserves the queue names of this run, so that two resources never share a queue.
+	names queueNames
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
