@@ -419,6 +419,10 @@ type Stats struct {
 	// TokenRequests counts requests to the token endpoint; TokensIssued the successful ones.
 	TokenRequests int64 `json:"tokenRequests"`
 	TokensIssued  int64 `json:"tokensIssued"`
+	// ResponseBytes counts the bytes of the response bodies the APIs sent (token answers
+	// included, injected faults not), so that a test or the bench can tell how much a command
+	// made the service send.
+	ResponseBytes int64 `json:"responseBytes"`
 	// Faults counts injected faults by kind; FaultsInjected is their total.
 	Faults         map[FaultKind]int64 `json:"faults"`
 	FaultsInjected int64               `json:"faultsInjected"`
@@ -457,6 +461,12 @@ func (ss *statsState) countRequest(label string, cat category) {
 func (ss *statsState) countStatus(code int) {
 	ss.mu.Lock()
 	ss.st.Statuses[code]++
+	ss.mu.Unlock()
+}
+
+func (ss *statsState) countBytes(n int) {
+	ss.mu.Lock()
+	ss.st.ResponseBytes += int64(n)
 	ss.mu.Unlock()
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -167,38 +166,27 @@ func sameOrUnset[T comparable](want, have *T, zero T) bool {
 }
 
 // deleteQueue deletes a queue unless it holds messages and force is false, or another queue still
-// names it as its dead message queue. One GET /queues answers both: the queue's counters and
-// every queue's deadMsgQueue. Any queue can be a dead message queue (Event Mesh takes the name of
-// any existing queue), so the guard covers sapmessaging_queue as well as
-// sapmessaging_dead_message_queue.
+// names it as its dead message queue. The message count is read fresh, with a GET of the queue
+// right before the DELETE. Whether another queue names it comes from the run's first queue list
+// and this provider's own writes since (eventmesh.Client.DeadMessageQueueUsers), as the existence
+// check before a create does, so a destroy of N queues costs one GET /queues, N GETs and N
+// DELETEs per instance instead of a list of every queue per queue. Any queue can be a dead message
+// queue (Event Mesh takes the name of any existing queue), so the guard covers sapmessaging_queue
+// as well as sapmessaging_dead_message_queue.
 func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force bool, diags *diag.Diagnostics) {
-	all, err := c.ListQueues(ctx)
+	users, err := c.DeadMessageQueueUsers(ctx, name)
 	if err != nil {
 		diags.AddError("Cannot List Queues Before Deleting", listErrorDetail(
-			fmt.Sprintf("checking whether the queue %q holds messages or is another queue's dead message queue", name), err))
+			fmt.Sprintf("checking whether the queue %q is another queue's dead message queue", name), err))
 		return
 	}
-	var q *eventmesh.Queue
-	var users []string
-	for i := range all {
-		other := &all[i]
-		switch {
-		case other.Name == name:
-			q = other
-		case other.DeadMsgQueue != nil && *other.DeadMsgQueue == name:
-			users = append(users, other.Name)
-		}
+	q, err := c.GetQueue(ctx, name)
+	if errors.Is(err, eventmesh.ErrNotFound) {
+		return
 	}
-	if q == nil {
-		// A queue missing from the list is confirmed with one GET, as a read does.
-		q, err = c.GetQueue(ctx, name)
-		if errors.Is(err, eventmesh.ErrNotFound) {
-			return
-		}
-		if err != nil {
-			diags.AddError("Cannot Read Queue Before Deleting", queueErrorDetail(name, err))
-			return
-		}
+	if err != nil {
+		diags.AddError("Cannot Read Queue Before Deleting", queueErrorDetail(name, err))
+		return
 	}
 	if held, unacked := heldMessages(q); held > 0 && !force {
 		diags.AddError("Queue Holds Messages",
@@ -211,7 +199,6 @@ func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force bo
 		return
 	}
 	if len(users) > 0 {
-		sort.Strings(users)
 		diags.AddError("Dead Message Queue Still In Use",
 			fmt.Sprintf("The queue %q is still named as dead_message_queue by %s. Deleting it would make their dead messages "+
 				"disappear, so it was not deleted. Point those queues at another dead message queue, or remove the setting, before destroying this one. "+
