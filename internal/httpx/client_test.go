@@ -706,3 +706,36 @@ func TestEarlierAttemptMayHaveApplied(t *testing.T) {
 		t.Errorf("a single 500: %v, %+v", err, resp)
 	}
 }
+
+// Once the API has accepted a token of the client, a new token refused again has expired rather
+// than never worked: it is replaced again, up to the bound, instead of the 401 being returned.
+func TestUnauthorizedAfterAcceptedTokenRefreshesAgain(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		switch r.Header.Get("Authorization") {
+		case "Bearer tok-1":
+			if n == 1 {
+				_, _ = io.WriteString(w, "ok")
+				return
+			}
+			status(401, "expired")(w)
+		case "Bearer tok-2":
+			status(401, "expired")(w)
+		default:
+			_, _ = io.WriteString(w, "ok")
+		}
+	})
+	c := ts.client()
+	for i := range 2 {
+		resp, err := c.Do(t.Context(), http.MethodPut, "/x", []byte("b"), nil)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("call %d: %v, %+v", i+1, err, resp)
+		}
+	}
+	if got := ts.tokenCalls.Load(); got != 3 {
+		t.Errorf("token calls = %d, want 3", got)
+	}
+	if got := ts.apiCalls.Load(); got != 4 {
+		t.Errorf("API calls = %d, want 4 (one, then three for the second call)", got)
+	}
+}
