@@ -76,7 +76,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{cfg: cfg, baseURL: strings.TrimRight(cfg.BaseURL, "/")}
 	c.rc = c.newRetryClient(&http.Client{
-		Transport:     &attemptTransport{base: base, timeout: cfg.RequestTimeout, requests: &c.requests, retries: &c.retries, what: "SAP API request", logsOff: cfg.LogsOff},
+		Transport:     &attemptTransport{base: base, timeout: cfg.RequestTimeout, requests: &c.requests, retries: &c.retries, what: "SAP API request", logsOff: cfg.LogsOff, maxBody: cfg.MaxResponseBytes},
 		Jar:           jar,
 		CheckRedirect: noRedirects,
 	})
@@ -88,7 +88,7 @@ func New(cfg Config) (*Client, error) {
 			}
 		}
 		tokenRC := c.newRetryClient(&http.Client{
-			Transport:     &attemptTransport{base: tokenBase, timeout: cfg.RequestTimeout, requests: &c.tokenRequests, retries: &c.retries, what: "OAuth2 token request", logsOff: cfg.LogsOff},
+			Transport:     &attemptTransport{base: tokenBase, timeout: cfg.RequestTimeout, requests: &c.tokenRequests, retries: &c.retries, what: "OAuth2 token request", logsOff: cfg.LogsOff, maxBody: cfg.MaxResponseBytes},
 			CheckRedirect: noRedirects,
 		})
 		c.tokens = newTokenCache(c, tokenRC.StandardClient())

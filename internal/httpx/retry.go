@@ -22,9 +22,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// maxResponseBytes bounds the response bodies read into memory.
-const maxResponseBytes = 256 << 20
-
 type callKey struct{}
 
 // callState is shared by all attempts of one call.
@@ -56,6 +53,18 @@ type attemptTransport struct {
 	retries  *atomic.Int64
 	what     string
 	logsOff  bool // Config.LogsOff: no log line, no fields built for one
+	// maxBody caps the response body (Config.MaxResponseBytes).
+	maxBody int64
+}
+
+// ResponseTooLargeError is an answer whose body is larger than the cap (Config.MaxResponseBytes).
+type ResponseTooLargeError struct {
+	Max int64
+}
+
+// Error names the cap.
+func (e *ResponseTooLargeError) Error() string {
+	return fmt.Sprintf("the response body is larger than %d bytes, more than the API sends", e.Max)
 }
 
 // AttemptTimeoutError reports an attempt that got no complete response within
@@ -106,18 +115,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	start := time.Now()
 	resp, err := t.base.RoundTrip(req.WithContext(ctx))
 	if err == nil {
-		var body []byte
-		body, err = io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
-		_ = resp.Body.Close()
-		switch {
-		case err != nil:
-			resp = nil
-		case len(body) > maxResponseBytes:
-			resp, err = nil, fmt.Errorf("the response body is larger than %d bytes", maxResponseBytes)
-		default:
-			resp.Body = io.NopCloser(bytes.NewReader(body))
-			resp.ContentLength = int64(len(body))
-		}
+		resp, err = readBody(resp, t.maxBody)
 	}
 	if err != nil && parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		err = &AttemptTimeoutError{After: t.timeout}
@@ -136,6 +134,30 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	tflog.Debug(parent, t.what, fields)
 	return resp, err
+}
+
+// readBody reads and closes the body of resp, at most max bytes: an answer that declares a larger
+// body is refused before reading, and one that sends more is refused at the byte after max. A
+// declared length is read into a buffer of that size, not grown to it.
+func readBody(resp *http.Response, max int64) (*http.Response, error) {
+	defer func() { _ = resp.Body.Close() }()
+	if resp.ContentLength > max {
+		return nil, &ResponseTooLargeError{Max: max}
+	}
+	var buf bytes.Buffer
+	if resp.ContentLength > 0 {
+		buf.Grow(int(resp.ContentLength) + 1)
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(resp.Body, max+1)); err != nil {
+		return nil, err
+	}
+	if int64(buf.Len()) > max {
+		return nil, &ResponseTooLargeError{Max: max}
+	}
+	body := buf.Bytes()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	return resp, nil
 }
 
 // CheckRetry is the retry policy: 429, 5xx other than 501, connection resets,

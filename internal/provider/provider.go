@@ -276,6 +276,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		ciCfg.ClientID, ciCfg.ClientSecret = ci.ClientID, ci.ClientSecret
 		ciCfg.ClientCertificate, ciCfg.ClientKey = ci.Certificate, ci.Key
 		ciCfg.CSRFFetchPath = cpi.CSRFFetchPath
+		ciCfg.MaxResponseBytes = httpx.ArtifactMaxResponseBytes // integration flow archives
 		maskSecrets(&ctx, ci.ClientSecret, ci.Key)
 		h, err := p.newHTTPClient(ciCfg)
 		if err != nil {
