@@ -136,23 +136,23 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	return resp, err
 }
 
-// readBody reads and closes the body of resp, at most max bytes: an answer that declares a larger
-// body is refused before reading, and one that sends more is refused at the byte after max. A
+// readBody reads and closes the body of resp, at most limit bytes: an answer that declares a larger
+// body is refused before reading, and one that sends more is refused at the byte after the limit. A
 // declared length is read into a buffer of that size, not grown to it.
-func readBody(resp *http.Response, max int64) (*http.Response, error) {
+func readBody(resp *http.Response, limit int64) (*http.Response, error) {
 	defer func() { _ = resp.Body.Close() }()
-	if resp.ContentLength > max {
-		return nil, &ResponseTooLargeError{Max: max}
+	if resp.ContentLength > limit {
+		return nil, &ResponseTooLargeError{Max: limit}
 	}
 	var buf bytes.Buffer
 	if resp.ContentLength > 0 {
-		buf.Grow(int(resp.ContentLength) + 1)
+		buf.Grow(int(resp.ContentLength) + bytes.MinRead) // ReadFrom asks for MinRead free bytes before EOF
 	}
-	if _, err := buf.ReadFrom(io.LimitReader(resp.Body, max+1)); err != nil {
+	if _, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1)); err != nil {
 		return nil, err
 	}
-	if int64(buf.Len()) > max {
-		return nil, &ResponseTooLargeError{Max: max}
+	if int64(buf.Len()) > limit {
+		return nil, &ResponseTooLargeError{Max: limit}
 	}
 	body := buf.Bytes()
 	resp.Body = io.NopCloser(bytes.NewReader(body))
