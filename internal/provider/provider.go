@@ -102,6 +102,8 @@ type providerData struct {
 	// claims holds the flow channels and deployments the Cloud Integration resources of this run
 	// manage, so that two resources that would overwrite each other are refused at plan.
 	claims flowClaims
+	// names reserves the queue names of this run, so that two resources never share a queue.
+	names queueNames
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -277,6 +279,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		ciCfg.ClientID, ciCfg.ClientSecret = ci.ClientID, ci.ClientSecret
 		ciCfg.ClientCertificate, ciCfg.ClientKey = ci.Certificate, ci.Key
 		ciCfg.CSRFFetchPath = cpi.CSRFFetchPath
+		ciCfg.MaxResponseBytes = httpx.ArtifactMaxResponseBytes // integration flow archives
 		maskSecrets(&ctx, ci.ClientSecret, ci.Key)
 		h, err := p.newHTTPClient(ciCfg)
 		if err != nil {
