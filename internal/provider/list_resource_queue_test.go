@@ -1,0 +1,175 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+)
+
+// addHandMadeQueues creates queues out of band, as in the cockpit: orders with its dead message
+// queue, returns without one (and with unlimited redelivery), and a queue of another namespace.
+func (e *testEnv) addHandMadeQueues(t *testing.T) {
+	t.Helper()
+	em := e.eventMesh(t)
+	ctx := context.Background()
+	i64 := func(v int64) *int64 { return &v }
+	str := func(v string) *string { return &v }
+	yes := true
+	for _, q := range []struct {
+		name string
+		s    eventmesh.QueueSettings
+	}{
+		{"acme/crm/prod/orders/dmq", eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: i64(604800)}},
+		{"acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: i64(3), DeadMsgQueue: str("acme/crm/prod/orders/dmq")}},
+		{"acme/crm/prod/returns", eventmesh.QueueSettings{MaxRedeliveryCount: i64(0)}},
+		{"acme/erp/prod/invoices", eventmesh.QueueSettings{MaxRedeliveryCount: i64(5)}},
+	} {
+		if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// byName filters query results by the queue name in their identity.
+func byName(name string) queryfilter.QueryFilter {
+	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"name": knownvalue.StringExact(name)})
+}
+
+// expectManagementCalls is a query check of the management API calls the query made, counted
+// from the ResetStats of the step's PreConfig.
+type expectManagementCalls struct {
+	env  *testEnv
+	want int64
+}
+
+func (c expectManagementCalls) CheckQuery(_ context.Context, _ querycheck.CheckQueryRequest, resp *querycheck.CheckQueryResponse) {
+	st := c.env.srv.Stats()
+	if st.ManagementCalls != c.want || st.Routes["GET /queues"] != 1 {
+		resp.Error = fmt.Errorf("the query made %d management calls %v, want %d (one GET /queues)", st.ManagementCalls, st.Routes, c.want)
+	}
+}
+
+// Every queue of the instance is listed once: as a dead message queue when another queue names
+// it, as a queue otherwise; a name prefix filters; both list blocks cost one management call.
+func TestAccQueueListResource_query(t *testing.T) {
+	env := newTestEnv(t)
+	env.addHandMadeQueues(t)
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: env.srv.ResetStats,
+				Query:     true,
+				Config: env.providerBlock + `
+list "sapmessaging_queue" "prod" {
+  provider         = sapmessaging
+  include_resource = true
+  config {
+    name_prefix = "acme/crm/prod/"
+  }
+}
+
+list "sapmessaging_dead_message_queue" "all" {
+  provider         = sapmessaging
+  include_resource = true
+}
+
+list "sapmessaging_queue" "none" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme/nothing/"
+  }
+}
+`,
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_queue.prod", 2),
+					querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/orders")}),
+					querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/returns")}),
+					querycheck.ExpectResourceDisplayName("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), knownvalue.StringExact("acme/crm/prod/orders")),
+					querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders")},
+						{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(3)},
+						{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders/dmq")},
+						{Path: tfjsonpath.New("access_type"), KnownValue: knownvalue.StringExact("NON_EXCLUSIVE")},
+						{Path: tfjsonpath.New("force_destroy"), KnownValue: knownvalue.Bool(false)},
+					}),
+					querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/returns"), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
+						{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.Null()},
+					}),
+					// The dead message queue is listed by the other list resource only, with the queue that names it.
+					querycheck.ExpectLength("sapmessaging_dead_message_queue.all", 1),
+					querycheck.ExpectResourceDisplayName("sapmessaging_dead_message_queue.all", byName("acme/crm/prod/orders/dmq"),
+						knownvalue.StringExact("acme/crm/prod/orders/dmq (dead message queue of acme/crm/prod/orders)")),
+					querycheck.ExpectResourceKnownValues("sapmessaging_dead_message_queue.all", byName("acme/crm/prod/orders/dmq"), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("respect_ttl"), KnownValue: knownvalue.Bool(true)},
+						{Path: tfjsonpath.New("max_ttl"), KnownValue: knownvalue.Int64Exact(604800)},
+					}),
+					querycheck.ExpectLength("sapmessaging_queue.none", 0),
+					expectManagementCalls{env: env, want: 1},
+				},
+			},
+			{
+				Query:  true,
+				Config: env.providerBlock + readExample(t, "list-resources/sapmessaging_queue/list-resource.tfquery.hcl"),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_queue.crm_prod", 2),
+					querycheck.ExpectIdentity("sapmessaging_queue.crm_prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/returns")}),
+				},
+			},
+			{
+				Query:  true,
+				Config: env.providerBlock + readExample(t, "list-resources/sapmessaging_dead_message_queue/list-resource.tfquery.hcl"),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_dead_message_queue.crm_prod", 1),
+					querycheck.ExpectIdentity("sapmessaging_dead_message_queue.crm_prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/orders/dmq")}),
+				},
+			},
+		},
+	})
+}
+
+// readExample returns the text of a file under examples/.
+func readExample(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "examples", filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A prefix no queue name can start with is an error on name_prefix.
+func TestAccQueueListResource_invalidPrefix(t *testing.T) {
+	env := newTestEnv(t)
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Query: true,
+				Config: env.providerBlock + `
+list "sapmessaging_dead_message_queue" "bad" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme//prod"
+  }
+}
+`,
+				ExpectError: wrapped(`Invalid Queue Name Prefix.*no queue name starts with "acme//prod".*Use the start of a full queue name`),
+			},
+		},
+	})
+}
