@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -172,4 +173,75 @@ list "sapmessaging_dead_message_queue" "bad" {
 			},
 		},
 	})
+}
+
+// `terraform query -generate-config-out` writes a resource and an import block for each queue
+// listed, and the configuration works as written: the plan imports the queues and changes
+// nothing else, and after the apply the next plan is empty.
+func TestAccQueueListResource_generateConfig(t *testing.T) {
+	tf := terraformCLI(t)
+	if !terraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := newTestEnv(t)
+	em := env.eventMesh(t)
+	i64 := func(v int64) *int64 { return &v }
+	str := func(v string) *string { return &v }
+	yes, exclusive := true, "EXCLUSIVE"
+	for _, q := range []struct {
+		name string
+		s    eventmesh.QueueSettings
+	}{
+		{"acme/sales/prod/quotes/dmq", eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: i64(86400)}},
+		{"acme/sales/prod/quotes", eventmesh.QueueSettings{MaxRedeliveryCount: i64(4), DeadMsgQueue: str("acme/sales/prod/quotes/dmq")}},
+		{"acme/sales/prod/leads", eventmesh.QueueSettings{MaxRedeliveryCount: i64(2), AccessType: &exclusive, MaxMessageSizeInBytes: i64(500000)}},
+	} {
+		if _, _, err := em.PutQueue(context.Background(), q.name, q.s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders)
+	writeFile(t, filepath.Join(dir, "landscape.tfquery.hcl"), `
+list "sapmessaging_dead_message_queue" "dmq" {
+  provider         = sapmessaging
+  config {
+    name_prefix = "acme/sales/"
+  }
+}
+
+list "sapmessaging_queue" "queue" {
+  provider         = sapmessaging
+  config {
+    name_prefix = "acme/sales/"
+  }
+}
+`)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.mustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := string(b)
+	for _, want := range []string{
+		`resource "sapmessaging_dead_message_queue" "dmq_0"`, `resource "sapmessaging_queue" "queue_0"`, `resource "sapmessaging_queue" "queue_1"`,
+		`identity = {`, `name = "acme/sales/prod/quotes/dmq"`, `dead_message_queue`, `"EXCLUSIVE"`, `500000`,
+	} {
+		if !strings.Contains(generated, want) {
+			t.Errorf("generated.tf lacks %s:\n%s", want, generated)
+		}
+	}
+	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if !strings.Contains(r.output, "Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.") {
+		t.Errorf("the plan of the generated configuration does more than import the 3 queues:\n%s\n%s", r.output, generated)
+	}
+	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if !strings.Contains(r.output, "3 imported, 0 added, 0 changed, 0 destroyed") {
+		t.Errorf("the apply did not import the 3 queues:\n%s", r.output)
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 }
