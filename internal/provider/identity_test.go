@@ -405,6 +405,7 @@ func TestResourceIdentity(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			var resp resource.ImportStateResponse
 			req := resource.ImportStateRequest{Identity: identityOf(tc.ri, tc.vals)}
 			ok := tc.ri.resolveImport(&req, &resp)
