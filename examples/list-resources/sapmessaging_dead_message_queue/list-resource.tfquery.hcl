@@ -1,6 +1,5 @@
-# The queues under acme/crm/prod/ that another queue names as its dead message queue.
-# Import them first, or in the same apply: a queue can name only an existing dead
-# message queue.
+# The queues under acme/crm/prod/ that another queue names as its dead message queue,
+# each as a sapmessaging_dead_message_queue; the display name says which queues name it.
 list "sapmessaging_dead_message_queue" "crm_prod" {
   provider = sapmessaging
 
