@@ -152,8 +152,9 @@ func readExample(t *testing.T, rel string) string {
 	return string(b)
 }
 
-// A prefix no queue name can start with is an error on name_prefix.
-func TestAccQueueListResource_invalidPrefix(t *testing.T) {
+// A prefix no queue name can start with is an error on name_prefix; listing without an Event
+// Mesh connection says so.
+func TestAccQueueListResource_badInput(t *testing.T) {
 	env := newTestEnv(t)
 	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
@@ -170,6 +171,19 @@ list "sapmessaging_dead_message_queue" "bad" {
 }
 `,
 				ExpectError: wrapped(`Invalid Queue Name Prefix.*no queue name starts with "acme//prod".*Use the start of a full queue name`),
+			},
+			{
+				Query: true,
+				Config: fmt.Sprintf(`
+provider "sapmessaging" {
+  cloud_integration = { service_key = %q }
+}
+
+list "sapmessaging_queue" "all" {
+  provider = sapmessaging
+}
+`, string(env.srv.CloudIntegrationKey())),
+				ExpectError: wrapped(`Event Mesh Not Configured`),
 			},
 		},
 	})
