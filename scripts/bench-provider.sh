@@ -8,6 +8,11 @@
 #   and an update of every queue, next to the same commands against the
 #   provider without an API and over N terraform_data resources; management
 #   API calls, the providers' CPU time and peak RSS (GNU time).
+# - Landscape: 8 Event Mesh instances (8 emulators, 8 aliased provider
+#   configurations) × 250 queues in one configuration: create, refresh,
+#   update of every queue and destroy, against the provider without an API
+#   with the same resources (interleaved runs); management calls per
+#   instance, bytes the emulators sent, CPU time, peak RSS.
 # - Cloud Integration: 10 flows with 2 AMQP sender channels each, one
 #   resource per channel, emulator deploy delay 5 s and latency 100 ms, in two
 #   configurations: every channel resource deploys its flow, and the channel

@@ -68,6 +68,7 @@ type options struct {
 	validation  bool
 	eventMesh   bool
 	ci          ciOptions
+	landscape   landscapeOptions
 	cpuProfile  string
 	noAPIWait   bool
 }
@@ -95,6 +96,11 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues or -noapi; step 0 create, 1 refresh, 2 update)")
 	fs.BoolVar(&o.noAPIWait, "noapi-wait", false, "Event Mesh section: the provider without an API waits the latency in each create and update, "+
 		"as for its one API call, so that the CPU ratio leaves out what the waiting itself costs a provider process")
+	fs.BoolVar(&o.landscape.enabled, "landscape", true, "run the landscape section (several Event Mesh instances, one aliased provider configuration and one emulator each, in one configuration)")
+	fs.IntVar(&o.landscape.instances, "landscape-instances", 8, "landscape section: number of Event Mesh instances")
+	fs.IntVar(&o.landscape.queues, "landscape-queues", 250, "landscape section: queues per instance (1 to 250, SAP's limit)")
+	fs.DurationVar(&o.landscape.latency, "landscape-latency", 20*time.Millisecond, "landscape section: latency each emulator adds to every request")
+	fs.IntVar(&o.landscape.runs, "landscape-runs", 3, "landscape section: interleaved runs; the table shows medians")
 	fs.BoolVar(&o.ci.enabled, "ci", true, "run the Cloud Integration section (AMQP sender channels of several flows, deployed per channel and by one sapmessaging_iflow_deployment per flow)")
 	fs.IntVar(&o.ci.flows, "ci-flows", 10, "Cloud Integration section: number of flows")
 	fs.IntVar(&o.ci.channels, "ci-channels", 2, "Cloud Integration section: AMQP sender channels per flow, one resource each")
@@ -103,6 +109,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	ciPar := fs.String("ci-parallelism", "", "Cloud Integration section: comma-separated terraform -parallelism values (default: -parallelism and flows × channels)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if o.landscape.instances < 1 || o.landscape.instances > 50 || o.landscape.queues < 1 || o.landscape.queues > 250 ||
+		o.landscape.latency < 0 || o.landscape.runs < 1 {
+		return o, errors.New("-landscape-instances must be 1 to 50, -landscape-queues 1 to 250, -landscape-latency not negative, -landscape-runs at least 1")
 	}
 	if o.ci.flows < 1 || o.ci.flows > 99 || o.ci.channels < 1 || o.ci.channels > 26 || o.ci.deployDelay < 0 || o.ci.latency < 0 {
 		return o, errors.New("-ci-flows must be 1 to 99, -ci-channels 1 to 26, -ci-deploy-delay and -ci-latency not negative")
@@ -180,6 +190,8 @@ type sample struct {
 	rssKB       int64
 	ciCalls     int64
 	routes      map[string]int64 // requests per emulator route label
+	bytes       int64            // response bytes the emulators sent
+	perInstance int64            // the most management calls one emulator got
 }
 
 // cell is the result of one operation at one latency and size.
@@ -273,6 +285,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 		md.WriteString(render(o, tfVersion, cells, validation, b.rss))
+	}
+	if o.landscape.enabled {
+		cells, err := b.measureLandscape()
+		if err != nil {
+			return err
+		}
+		if md.Len() > 0 {
+			md.WriteString("\n")
+		}
+		md.WriteString(renderLandscape(o, tfVersion, cells, b.rss))
 	}
 	if o.ci.enabled {
 		cells, err := b.measureCI()
@@ -511,7 +533,11 @@ func medianOf(ss []sample, get func(sample) time.Duration) time.Duration {
 // configuration rc. With em set, the emulator's statistics and the provider's RSS are taken
 // per command.
 func (b *bench) sequence(dir, hcl, rc, key string, em *emulatorProc) (map[string]sample, error) {
-	return b.runSteps(dir, hcl, rc, []string{"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=" + key}, em,
+	var ems emulators
+	if em != nil {
+		ems = emulators{em}
+	}
+	return b.runSteps(dir, hcl, rc, []string{"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=" + key}, ems,
 		standardSteps(b.o.parallelism, "redeliveries", 5, 6))
 }
 
@@ -531,9 +557,13 @@ func standardSteps(parallelism int, variable string, before, after int) []step {
 	}
 }
 
+// emulators are the emulators of one configuration, one per instance.
+type emulators []*emulatorProc
+
 // runSteps writes hcl into dir and runs steps there with the CLI configuration rc and the extra
-// environment env, timing each. With em set, the emulator's statistics are taken per command.
-func (b *bench) runSteps(dir, hcl, rc string, env []string, em *emulatorProc, steps []step) (map[string]sample, error) {
+// environment env, timing each. With ems set, the emulators' statistics are taken per command and
+// summed (perInstance is the most management calls one of them got).
+func (b *bench) runSteps(dir, hcl, rc string, env []string, ems emulators, steps []step) (map[string]sample, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -543,7 +573,7 @@ func (b *bench) runSteps(dir, hcl, rc string, env []string, em *emulatorProc, st
 	out := map[string]sample{}
 	for i, st := range steps {
 		rssFile := filepath.Join(dir, fmt.Sprintf("rss-%d.txt", i))
-		if em != nil {
+		for _, em := range ems {
 			if err := em.resetStats(); err != nil {
 				return nil, err
 			}
@@ -576,13 +606,22 @@ func (b *bench) runSteps(dir, hcl, rc string, env []string, em *emulatorProc, st
 			s.cpu = ps.UserTime() + ps.SystemTime()
 		}
 		s.rssKB, s.providerCPU = peakRSS(rssFile), providerCPU(rssFile)
-		if em != nil {
+		for _, em := range ems {
 			stats, err := em.stats()
 			if err != nil {
 				return nil, err
 			}
-			s.mgmtCalls, s.tokenCalls = stats.ManagementCalls, stats.TokenRequests
-			s.ciCalls, s.routes = stats.CloudIntegrationCalls, stats.Routes
+			s.mgmtCalls += stats.ManagementCalls
+			s.tokenCalls += stats.TokenRequests
+			s.ciCalls += stats.CloudIntegrationCalls
+			s.bytes += stats.ResponseBytes
+			s.perInstance = max(s.perInstance, stats.ManagementCalls)
+			if s.routes == nil {
+				s.routes = map[string]int64{}
+			}
+			for route, n := range stats.Routes {
+				s.routes[route] += n
+			}
 		}
 		out[st.op] = s
 	}
@@ -721,6 +760,7 @@ type emulatorStats struct {
 	ManagementCalls       int64            `json:"managementCalls"`
 	CloudIntegrationCalls int64            `json:"cloudIntegrationCalls"`
 	TokenRequests         int64            `json:"tokenRequests"`
+	ResponseBytes         int64            `json:"responseBytes"`
 	Routes                map[string]int64 `json:"routes"`
 }
 

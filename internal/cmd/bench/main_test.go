@@ -228,3 +228,26 @@ func TestParseFlags(t *testing.T) {
 		}
 	}
 }
+
+// The landscape is one configuration with one aliased provider configuration per instance and
+// its queues on that alias; the no-API provider's configuration names no connection.
+func TestLandscapeHCL(t *testing.T) {
+	t.Parallel()
+	real := landscapeHCL(3, 250, []string{"/k/0.json", "/k/1.json", "/k/2.json"})
+	for i := range 3 {
+		for _, want := range []string{
+			fmt.Sprintf("alias = \"i%d\"\n  event_mesh = { service_key = file(\"/k/%d.json\") }", i, i),
+			fmt.Sprintf("provider             = sapmessaging.i%d\n  count                = 250", i),
+		} {
+			if !strings.Contains(real, want) {
+				t.Errorf("the landscape lacks %q:\n%s", want, real)
+			}
+		}
+	}
+	if noAPI := landscapeHCL(3, 250, nil); strings.Contains(noAPI, "event_mesh") || strings.Count(noAPI, "resource \"sapmessaging_queue\"") != 3 {
+		t.Errorf("the no-API landscape:\n%s", noAPI)
+	}
+	if steps := landscapeSteps(10); len(steps) != 4 || steps[3].op != opDestroy || steps[3].args[0] != "destroy" {
+		t.Errorf("landscape steps = %+v", steps)
+	}
+}

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The landscape section: SAP documents 250 queues per Event Mesh instance, so a large landscape
+// is many instances in one configuration, one aliased provider configuration per instance. It
+// runs one emulator per instance and times create, refresh, an update of every queue and a
+// destroy of the whole configuration, against the no-API provider with the same resources
+// (interleaved runs).
+
+// opDestroy is the landscape's fourth command.
+const opDestroy = "destroy"
+
+// landscapeOptions are the settings of the landscape section.
+type landscapeOptions struct {
+	enabled   bool
+	instances int
+	queues    int // per instance
+	latency   time.Duration
+	runs      int
+}
+
+// landscapeHCL is queues queues on each of instances aliased provider configurations; keys holds
+// each instance's service key file, nil for the no-API provider (whose configuration has no
+// attributes).
+func landscapeHCL(instances, queues int, keys []string) string {
+	var sb strings.Builder
+	sb.WriteString(`terraform {
+  required_providers {
+    sapmessaging = { source = "sapmessaging/sapmessaging" }
+  }
+}
+
+variable "redeliveries" {
+  type = number
+}
+`)
+	for i := range instances {
+		conn := ""
+		if keys != nil {
+			conn = fmt.Sprintf("\n  event_mesh = { service_key = file(%q) }", keys[i])
+		}
+		fmt.Fprintf(&sb, `
+provider "sapmessaging" {
+  alias = "i%d"%s
+}
+
+resource "sapmessaging_queue" "i%d" {
+  provider             = sapmessaging.i%d
+  count                = %d
+  name                 = format("acme/crm/prod/bench/q%%04d", count.index)
+  max_redelivery_count = var.redeliveries
+  dead_message_queue   = "%s"
+}
+`, i, conn, i, i, queues, benchDMQ)
+	}
+	return sb.String()
+}
+
+// landscapeSteps are the standard steps and a destroy.
+func landscapeSteps(parallelism int) []step {
+	steps := standardSteps(parallelism, "redeliveries", 5, 6)
+	return append(steps, step{opDestroy, []string{"destroy", "-auto-approve", "-input=false", "-no-color",
+		fmt.Sprintf("-parallelism=%d", parallelism), "-var", "redeliveries=6"}})
+}
+
+// landscapeCell is the result of one command of the landscape.
+type landscapeCell struct {
+	op                    string
+	wall, noAPIWall       time.Duration // medians
+	providerCPU, noAPICPU time.Duration // medians, all provider processes of the command
+	mgmtCalls             int64         // all instances, the most any run made
+	perInstance           int64         // the most calls one instance got in any run
+	bytes                 int64         // response bytes of all instances, the most any run made
+	rssKB                 int64         // the largest provider process of any run
+}
+
+// measureLandscape runs the landscape o.landscape.runs times, each the no-API provider's
+// configuration and then the provider's, and returns one cell per command.
+func (b *bench) measureLandscape() ([]landscapeCell, error) {
+	lo := b.o.landscape
+	steps := landscapeSteps(b.o.parallelism)
+	mine, noAPI := map[string][]sample{}, map[string][]sample{}
+	for r := 1; r <= lo.runs; r++ {
+		base := filepath.Join(b.work, fmt.Sprintf("landscape-%d", r))
+		b.logf("landscape of %d instances × %d queues, run %d/%d: the provider without an API", lo.instances, lo.queues, r, lo.runs)
+		var noAPIEnv []string
+		if b.o.noAPIWait {
+			noAPIEnv = append(noAPIEnv, "SAPMESSAGING_NOAPI_WAIT="+lo.latency.String())
+		}
+		ss, err := b.runSteps(filepath.Join(base, "noapi"), landscapeHCL(lo.instances, lo.queues, nil), b.noAPIRC, noAPIEnv, nil, steps)
+		if err != nil {
+			return nil, fmt.Errorf("landscape without an API: %w", err)
+		}
+		for op, s := range ss {
+			noAPI[op] = append(noAPI[op], s)
+		}
+
+		b.logf("landscape run %d/%d: the provider against %d emulators", r, lo.runs, lo.instances)
+		var ems []*emulatorProc
+		stopAll := func() {
+			for _, em := range ems {
+				em.stop()
+			}
+		}
+		var keys []string
+		for i := range lo.instances {
+			dir := filepath.Join(base, "keys", strconv.Itoa(i))
+			// Each instance holds its queues and the dead message queue they name, one more than
+			// SAP's 250 at the largest size.
+			em, err := b.startEmulator(dir, lo.latency, "-max-queues", strconv.Itoa(max(250, lo.queues+1)))
+			if err != nil {
+				stopAll()
+				return nil, err
+			}
+			ems = append(ems, em)
+			key := filepath.Join(dir, "event-mesh.json")
+			if err := createQueue(key, benchDMQ); err != nil {
+				stopAll()
+				return nil, err
+			}
+			keys = append(keys, key)
+		}
+		ss, err = b.runSteps(filepath.Join(base, "queues"), landscapeHCL(lo.instances, lo.queues, keys), b.cliRC, nil, emulators(ems), steps)
+		stopAll()
+		if err != nil {
+			return nil, fmt.Errorf("landscape: %w", err)
+		}
+		for op, s := range ss {
+			mine[op] = append(mine[op], s)
+		}
+	}
+	var cells []landscapeCell
+	for _, st := range steps {
+		op := st.op
+		c := landscapeCell{op: op, wall: median(mine[op]), noAPIWall: median(noAPI[op]),
+			providerCPU: medianOf(mine[op], func(s sample) time.Duration { return s.providerCPU }),
+			noAPICPU:    medianOf(noAPI[op], func(s sample) time.Duration { return s.providerCPU })}
+		for _, s := range mine[op] {
+			c.mgmtCalls = max(c.mgmtCalls, s.mgmtCalls)
+			c.perInstance = max(c.perInstance, s.perInstance)
+			c.bytes = max(c.bytes, s.bytes)
+			c.rssKB = max(c.rssKB, s.rssKB)
+		}
+		cells = append(cells, c)
+	}
+	return cells, nil
+}
+
+// renderLandscape formats the landscape's results with its targets.
+func renderLandscape(o options, tfVersion string, cells []landscapeCell, rss bool) string {
+	lo := o.landscape
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Landscape: %d Event Mesh instances (one emulator each, latency %s) × %d queues = %d sapmessaging_queue resources, "+
+		"one aliased provider configuration per instance, one configuration; %s, parallelism %d, median of %d interleaved run(s) "+
+		"against the no-API provider with the same resources. Calls and bytes are the emulators' (the most of any run); "+
+		"provider CPU sums the %d provider processes of a command.\n\n",
+		lo.instances, lo.latency, lo.queues, lo.instances*lo.queues, tfVersion, o.parallelism, lo.runs, lo.instances)
+	if o.noAPIWait {
+		sb.WriteString("The no-API provider waits the latency in each create and update (-noapi-wait).\n\n")
+	}
+	sb.WriteString("| Command | Mgmt API calls (all / most per instance) | Bytes sent | Wall time | No-API wall | CPU: provider / no-API provider | CPU ratio | Provider peak RSS |\n")
+	sb.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, c := range cells {
+		cpu, ratio, mem := "n/a", "n/a", "n/a"
+		if rss && c.providerCPU > 0 && c.noAPICPU > 0 {
+			cpu = seconds(c.providerCPU) + " / " + seconds(c.noAPICPU)
+			ratio = fmt.Sprintf("%.2f×", float64(c.providerCPU)/float64(c.noAPICPU))
+		}
+		if rss && c.rssKB > 0 {
+			mem = fmt.Sprintf("%.0f MiB", float64(c.rssKB)/1024)
+		}
+		fmt.Fprintf(&sb, "| %s | %d / %d | %.1f MB | %s | %s | %s | %s | %s |\n",
+			c.op, c.mgmtCalls, c.perInstance, float64(c.bytes)/1e6, seconds(c.wall), seconds(c.noAPIWall), cpu, ratio, mem)
+	}
+	sb.WriteString("\nTargets of the landscape:\n\n")
+	mark := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "**missed**"
+	}
+	var peakKB int64
+	for _, c := range cells {
+		peakKB = max(peakKB, c.rssKB)
+		switch c.op {
+		case opPlan:
+			fmt.Fprintf(&sb, "- refresh with 1 management API call per instance: at most %d, %s\n", c.perInstance, mark(c.perInstance <= 1))
+		case opDestroy:
+			fmt.Fprintf(&sb, "- destroy with at most N + 5 = %d management API calls per instance: at most %d, %s\n",
+				lo.queues+5, c.perInstance, mark(c.perInstance <= int64(lo.queues+5)))
+		}
+		if rss && c.providerCPU > 0 && c.noAPICPU > 0 {
+			r := float64(c.providerCPU) / float64(c.noAPICPU)
+			fmt.Fprintf(&sb, "- %s: provider CPU within 1.1× of the no-API provider: %.2f×, %s\n", c.op, r, mark(r <= 1.1))
+		}
+	}
+	if rss {
+		fmt.Fprintf(&sb, "- provider peak RSS under 200 MB: %.0f MiB, %s\n", float64(peakKB)/1024, mark(peakKB*1024 < 200e6))
+	}
+	return sb.String()
+}
