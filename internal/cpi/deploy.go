@@ -91,8 +91,15 @@ func (e *DeployTimeoutError) Error() string {
 	if st == "" {
 		st = "unknown"
 	}
+	if errors.Is(e.Err, context.Canceled) {
+		return fmt.Sprintf("waiting for the deploy of integration flow %q was cancelled: the %s phase was in status %s", e.IFlowID, e.Phase, st)
+	}
 	return fmt.Sprintf("deploying integration flow %q did not finish in time: the %s phase was still in status %s (%v)", e.IFlowID, e.Phase, st, e.Err)
 }
+
+// Cancelled reports whether the wait ended because it was cancelled (an
+// interrupted run), not because its time ran out.
+func (e *DeployTimeoutError) Cancelled() bool { return errors.Is(e.Err, context.Canceled) }
 
 // Unwrap returns the context's error.
 func (e *DeployTimeoutError) Unwrap() error { return e.Err }

@@ -41,6 +41,11 @@ type Flows struct {
 
 	mu    sync.Mutex
 	flows map[flowKey]*flowEntry
+	// writers holds the write queue of each flow by its ID alone: "active"
+	// and an explicit version name the same design time, so the writes of
+	// resources that address one flow both ways are serialized too, each
+	// computed from the flow as the earlier ones left it.
+	writers map[string]*flowWriter
 	// runtimes holds the runtime artifact of each flow read in this run, and
 	// runtimeGen counts the batches written to each flow; guarded by mu.
 	runtimes   map[string]*runtimeRead
@@ -50,7 +55,7 @@ type Flows struct {
 // NewFlows returns a Flows that reads and writes through c, with
 // DefaultGather and DefaultBackoff.
 func NewFlows(c *Client) *Flows {
-	return &Flows{c: c, Gather: DefaultGather, Backoff: DefaultBackoff, flows: map[flowKey]*flowEntry{}}
+	return &Flows{c: c, Gather: DefaultGather, Backoff: DefaultBackoff, flows: map[flowKey]*flowEntry{}, writers: map[string]*flowWriter{}}
 }
 
 // Client returns the client Flows calls through.
@@ -60,13 +65,29 @@ type flowKey struct{ id, version string }
 
 func keyOf(id, version string) flowKey { return flowKey{id: id, version: versionOrActive(version)} }
 
-// flowEntry is the cache and the write queue of one flow; guarded by Flows.mu.
+// flowEntry is the cache of one flow in one version; guarded by Flows.mu.
 type flowEntry struct {
 	gen     uint64
 	cached  *Flow
 	reading *flowRead
+}
+
+// flowWriter is the write queue of one flow, whatever version its changes
+// address; guarded by Flows.mu.
+type flowWriter struct {
 	queue   []*pendingChange
 	writing bool
+}
+
+// dropFlowLocked forgets every cached version of flow id, so that later
+// reads of this run see it as written. fs.mu is held.
+func (fs *Flows) dropFlowLocked(id string) {
+	for k, e := range fs.flows {
+		if k.id == id {
+			e.gen++
+			e.cached = nil
+		}
+	}
 }
 
 // flowRead is a download shared by the readers that arrive while it runs.
@@ -172,12 +193,14 @@ type Result struct {
 
 type pendingChange struct {
 	Change
-	ctx    context.Context
-	taken  bool // guarded by Flows.mu
-	res    Result
-	err    error
-	params []string
-	done   chan struct{}
+	// version is the version the change addresses, "active" for the current one.
+	version string
+	ctx     context.Context
+	taken   bool // guarded by Flows.mu
+	res     Result
+	err     error
+	params  []string
+	done    chan struct{}
 }
 
 // Change writes ch to integration flow id in version and, when asked,
@@ -186,14 +209,20 @@ type pendingChange struct {
 // deploy, if any, has ended. The error reports a change that was not
 // written; a failed deploy is Result.DeployErr.
 func (fs *Flows) Change(ctx context.Context, id, version string, ch Change) (Result, error) {
-	k := keyOf(id, version)
-	p := &pendingChange{Change: ch, ctx: ctx, done: make(chan struct{})}
+	p := &pendingChange{Change: ch, version: versionOrActive(version), ctx: ctx, done: make(chan struct{})}
 	fs.mu.Lock()
-	e := fs.entry(k)
-	e.queue = append(e.queue, p)
-	if !e.writing {
-		e.writing = true
-		go fs.writer(context.WithoutCancel(ctx), k, e)
+	if fs.writers == nil {
+		fs.writers = map[string]*flowWriter{}
+	}
+	w := fs.writers[id]
+	if w == nil {
+		w = &flowWriter{}
+		fs.writers[id] = w
+	}
+	w.queue = append(w.queue, p)
+	if !w.writing {
+		w.writing = true
+		go fs.writer(context.WithoutCancel(ctx), id, w)
 	}
 	fs.mu.Unlock()
 	select {
@@ -203,7 +232,7 @@ func (fs *Flows) Change(ctx context.Context, id, version string, ch Change) (Res
 	}
 	fs.mu.Lock()
 	if !p.taken {
-		e.queue = slices.DeleteFunc(e.queue, func(q *pendingChange) bool { return q == p })
+		w.queue = slices.DeleteFunc(w.queue, func(q *pendingChange) bool { return q == p })
 		fs.mu.Unlock()
 		return Result{}, ctx.Err()
 	}
@@ -215,20 +244,26 @@ func (fs *Flows) Change(ctx context.Context, id, version string, ch Change) (Res
 }
 
 // writer writes the flow's queued changes batch by batch until none is left.
-func (fs *Flows) writer(base context.Context, k flowKey, e *flowEntry) {
+// A batch holds the queued changes that address the same version as the
+// first one; changes addressing the flow by another version form the next
+// batch, written after this one.
+func (fs *Flows) writer(base context.Context, id string, w *flowWriter) {
 	for {
 		if fs.Gather > 0 {
 			time.Sleep(fs.Gather)
 		}
 		fs.mu.Lock()
-		if len(e.queue) == 0 {
-			e.writing = false
+		if len(w.queue) == 0 {
+			w.writing = false
 			fs.mu.Unlock()
 			return
 		}
+		k := flowKey{id: id, version: w.queue[0].version}
 		deployOnly := true
-		for _, p := range e.queue {
-			deployOnly = deployOnly && p.Edit == nil
+		for _, p := range w.queue {
+			if p.version == k.version {
+				deployOnly = deployOnly && p.Edit == nil
+			}
 		}
 		var from *Flow
 		var readErr error
@@ -239,17 +274,28 @@ func (fs *Flows) writer(base context.Context, k flowKey, e *flowEntry) {
 			from, readErr = fs.c.ReadFlow(base, k.id, k.version)
 			fs.mu.Lock()
 		}
-		var batch []*pendingChange
-		for _, p := range e.queue {
-			if p.ctx.Err() == nil {
+		var batch, rest []*pendingChange
+		for _, p := range w.queue {
+			switch {
+			case p.version != k.version:
+				rest = append(rest, p)
+			case p.ctx.Err() == nil && (!deployOnly || p.Edit == nil):
 				p.taken = true
 				batch = append(batch, p)
+			case p.ctx.Err() == nil:
+				// An edit that arrived during a deploy-only batch's gathering
+				// waits for the next batch, which reads the flow.
+				rest = append(rest, p)
 			}
 		}
 		// Abandoned changes are dropped; their callers return their context's error.
-		e.queue = nil
+		w.queue = rest
 		if len(batch) == 0 {
-			e.writing = false
+			if len(rest) > 0 {
+				fs.mu.Unlock()
+				continue
+			}
+			w.writing = false
 			fs.mu.Unlock()
 			return
 		}
@@ -258,14 +304,14 @@ func (fs *Flows) writer(base context.Context, k flowKey, e *flowEntry) {
 			fs.deployBatch(base, k, batch)
 			continue
 		}
-		fs.writeBatch(base, k, e, batch, from, readErr)
+		fs.writeBatch(base, k, batch, from, readErr)
 	}
 }
 
 // writeBatch applies the edits of batch to from in order, writes the result
 // once, deploys once when any change asks for it, and hands every change its
 // result.
-func (fs *Flows) writeBatch(base context.Context, k flowKey, e *flowEntry, batch []*pendingChange, from *Flow, readErr error) {
+func (fs *Flows) writeBatch(base context.Context, k flowKey, batch []*pendingChange, from *Flow, readErr error) {
 	ctx, done := batchContext(base, batch)
 	defer done()
 	defer fs.finishBatch(k, batch)
@@ -274,8 +320,7 @@ func (fs *Flows) writeBatch(base context.Context, k flowKey, e *flowEntry, batch
 			p.err = readErr
 		}
 		fs.mu.Lock()
-		e.gen++
-		e.cached = nil
+		fs.dropFlowLocked(k.id)
 		fs.mu.Unlock()
 		return
 	}
@@ -305,10 +350,9 @@ func (fs *Flows) writeBatch(base context.Context, k flowKey, e *flowEntry, batch
 	written := work != from
 	defer func() {
 		fs.mu.Lock()
-		e.gen++
-		e.cached = nil
+		fs.dropFlowLocked(k.id)
 		if !written {
-			e.cached = from
+			fs.entry(k).cached = from
 		}
 		fs.mu.Unlock()
 	}()

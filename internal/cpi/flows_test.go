@@ -392,3 +392,65 @@ func TestFlowsDeployOnlyChangeJoinsChannelWrites(t *testing.T) {
 		t.Fatal("the running flow is not the written content")
 	}
 }
+
+// Changes that address one flow as "active" and by its explicit version go through one writer:
+// each is computed from the flow as the other left it, so neither undoes the other (with one
+// writer per version they both read the original flow and the second upload lost the first's
+// edit).
+func TestFlowsOneWriterPerFlowID(t *testing.T) {
+	t.Parallel()
+	s, fs := flowsOn(t, emulator.Options{}, 2, false)
+	fs.Gather = 0
+	// Every request takes a while, so that the two changes overlap.
+	s.SetFaults(emulator.Faults{Latency: 30 * time.Millisecond})
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, version := range []string{"active", "1.0.0"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = fs.Change(context.Background(), "Flow", version, setRetries(fmt.Sprintf("CH%d", i+1), int64(i+1), nil))
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := retriesOf(t, s); got["CH1"] != "1" || got["CH2"] != "2" {
+		t.Errorf("after both changes the channels hold %v, want CH1 1 and CH2 2", got)
+	}
+}
+
+// A change whose context ends while it waits behind another batch of the same flow returns at
+// once with the context's error and writes nothing.
+func TestFlowsChangeBoundedByContextWhileWaiting(t *testing.T) {
+	t.Parallel()
+	s, fs := flowsOn(t, emulator.Options{}, 2, false)
+	fs.Gather = 0
+	s.SetDeployDelay(300 * time.Millisecond)
+	first := make(chan error, 1)
+	go func() {
+		ch := setRetries("CH1", 1, nil)
+		ch.Deploy = true
+		_, err := fs.Change(context.Background(), "Flow", "active", ch)
+		first <- err
+	}()
+	// Wait until the first batch deploys, then queue a change with a short deadline behind it.
+	for s.Stats().Routes[routeDeploy] == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	_, err := fs.Change(ctx, "Flow", "active", setRetries("CH2", 2, nil))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("the waiting change returned %v, want the deadline", err)
+	}
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	if got := retriesOf(t, s)["CH2"]; got != "5" {
+		t.Errorf("CH2 = %q after an abandoned change, want it unchanged (5)", got)
+	}
+}

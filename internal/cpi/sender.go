@@ -150,8 +150,13 @@ func selectSender(iflowID string, senders []iflow.AMQPSender, channel string) (i
 // refers to externalized parameters, the tenant's parameter values. A Flow
 // is never changed after it is read; share it freely.
 type Flow struct {
-	ID      string
+	ID string
+	// Version is the version the flow was read as ("active" or an explicit one).
 	Version string
+	// DesignVersion is the design-time version the tenant holds, the
+	// Bundle-Version of the archive's manifest (what the runtime reports as
+	// the deployed version); "" when the manifest has none.
+	DesignVersion string
 	// Content is the archive (zip) as downloaded.
 	Content []byte
 	// Artifact is Content parsed.
@@ -174,7 +179,8 @@ func (c *Client) ReadFlow(ctx context.Context, id, version string) (*Flow, error
 	if err != nil {
 		return nil, fmt.Errorf("the content of integration flow %q cannot be read: %w", id, err)
 	}
-	f := &Flow{ID: id, Version: versionOrActive(version), Content: content, Artifact: art}
+	f := &Flow{ID: id, Version: versionOrActive(version), Content: content, Artifact: art,
+		DesignVersion: strings.TrimSpace(art.Manifest["Bundle-Version"])}
 	if !bytes.Contains(art.Iflw, []byte("{{")) {
 		return f, nil
 	}

@@ -334,3 +334,13 @@ func (s *Snapshot) DeadMessageQueues() map[string]string {
 	}
 	return out
 }
+
+// Queues returns copies of the queues listed, sorted by name.
+func (s *Snapshot) Queues() []Queue {
+	qs := make([]Queue, 0, len(s.queues))
+	for _, q := range s.queues {
+		qs = append(qs, *q.Clone())
+	}
+	sort.Slice(qs, func(i, j int) bool { return qs[i].Name < qs[j].Name })
+	return qs
+}

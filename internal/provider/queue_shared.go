@@ -315,14 +315,17 @@ func (r *queueResourceBase[M, P]) Configure(_ context.Context, req resource.Conf
 }
 
 func (r *queueResourceBase[M, P]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer queueIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	createQueueResource[M, P](ctx, r.data, r.typeName, req, resp)
 }
 
 func (r *queueResourceBase[M, P]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	queueIdentity.set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go: first, also when the queue is gone
 	readQueueResource[M, P](ctx, r.data, req, resp)
 }
 
 func (r *queueResourceBase[M, P]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer queueIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	updateQueueResource[M, P](ctx, r.data, req, resp)
 }
 
@@ -331,6 +334,9 @@ func (r *queueResourceBase[M, P]) Delete(ctx context.Context, req resource.Delet
 }
 
 func (r *queueResourceBase[M, P]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !queueIdentity.resolveImport(&req, resp) { // identity.go
+		return
+	}
 	importQueueByName(ctx, req, resp)
 }
 

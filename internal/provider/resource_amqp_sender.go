@@ -192,12 +192,14 @@ func (r *amqpSenderResource) ModifyPlan(ctx context.Context, req resource.Modify
 	}
 
 	// Read the flow at plan time: this finds an ambiguous channel and dangerous end events before apply.
+	channel := ""
 	if r.data != nil && r.data.cloudIntegration != nil && !plan.IflowID.IsUnknown() && !plan.Version.IsUnknown() && !plan.Channel.IsUnknown() {
 		s, err := r.readSender(ctx, plan.IflowID.ValueString(), plan.Version.ValueString(), plan.Channel.ValueString())
 		if err != nil {
 			addSenderError(&resp.Diagnostics, plan.IflowID.ValueString(), err)
 			return
 		}
+		channel = s.FlowID
 		plan.QueueName = types.StringValue(s.QueueName)
 		events, d := endEventList(s.ExceptionSubprocesses)
 		resp.Diagnostics.Append(d...)
@@ -209,6 +211,10 @@ func (r *amqpSenderResource) ModifyPlan(ctx context.Context, req resource.Modify
 		if plan.ConcurrentProcesses.IsUnknown() && s.Concurrency != nil && req.State.Raw.IsNull() {
 			plan.ConcurrentProcesses = types.Int64Value(*s.Concurrency)
 		}
+	}
+	r.glue().modifyPlan(ctx, req, resp, &plan, channel)
+	if resp.Diagnostics.HasError() {
+		return
 	}
 	resp.Diagnostics.Append(setPlan(ctx, &resp.Plan, &plan)...)
 }
@@ -249,15 +255,15 @@ func addSenderError(diags *diag.Diagnostics, iflowID string, err error) {
 }
 
 // read fills the model from the tenant. found is false when the flow no longer exists.
-func (r *amqpSenderResource) read(ctx context.Context, m *amqpSenderModel, diags *diag.Diagnostics) (found bool) {
+func (r *amqpSenderResource) read(ctx context.Context, m *amqpSenderModel, diags *diag.Diagnostics) (channel string, found bool) {
 	id, version := m.IflowID.ValueString(), m.Version.ValueString()
 	s, err := r.readSender(ctx, id, version, m.Channel.ValueString())
 	if errors.Is(err, cpi.ErrNotFound) {
-		return false
+		return "", false
 	}
 	if err != nil {
 		addSenderError(diags, id, err)
-		return true
+		return "", true
 	}
 	m.ID = types.StringValue(m.id())
 	m.MaxNumberOfRetries = int64OrNull(s.MaxRetries)
@@ -269,11 +275,7 @@ func (r *amqpSenderResource) read(ctx context.Context, m *amqpSenderModel, diags
 	diags.Append(d...)
 	m.ExceptionEndEvents = events
 	m.WorstCaseAttempts = m.worstCase()
-	if m.Deploy.IsNull() || m.Deploy.IsUnknown() {
-		m.Deploy = types.BoolValue(true)
-	}
-	readDeployment(ctx, r.data.flows, id, &m.RuntimeStatus, &m.DeployedVersion, diags)
-	return true
+	return s.FlowID, true
 }
 
 // senderSettings returns the retry settings of the model; null ones are nil.
@@ -289,13 +291,12 @@ func (m *amqpSenderModel) senderSettings() cpi.SenderSettings {
 // glue is the handling this resource shares with the other sender resources.
 func (r *amqpSenderResource) glue() senderGlue[amqpSenderModel, *amqpSenderModel, cpi.SenderSettings] {
 	return senderGlue[amqpSenderModel, *amqpSenderModel, cpi.SenderSettings]{
-		data:        r.data,
-		kind:        "AMQP",
-		read:        r.read,
-		settings:    (*amqpSenderModel).senderSettings,
-		edit:        (*cpi.Flow).EditSender,
-		addError:    addSenderError,
-		trackImport: true,
+		data:     r.data,
+		kind:     "AMQP",
+		read:     r.read,
+		settings: (*amqpSenderModel).senderSettings,
+		edit:     (*cpi.Flow).EditSender,
+		addError: addSenderError,
 	}
 }
 

@@ -125,13 +125,18 @@ func (r *iflowDeploymentResource) Configure(_ context.Context, req resource.Conf
 	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// redeploy reports whether an update from state to plan deploys the flow: the triggers changed,
-// or the flow does not run.
-func (m *iflowDeploymentModel) redeploy(state *iflowDeploymentModel) bool {
-	return !m.Triggers.Equal(state.Triggers) || state.RuntimeStatus.ValueString() != "STARTED"
+// redeployReason says why an update from state to plan deploys the flow, "" when it does not:
+// the triggers changed, or the flow does not run its design time (not STARTED, or another
+// version). designVersion is the flow's design-time version as read in this run.
+func (m *iflowDeploymentModel) redeployReason(state *iflowDeploymentModel, designVersion string) string {
+	if !m.Triggers.Equal(state.Triggers) {
+		return "its triggers changed"
+	}
+	return runtimeView{status: state.RuntimeStatus, deployedVersion: state.DeployedVersion, designVersion: designVersion}.notRunningReason()
 }
 
-// ModifyPlan plans a deploy when the flow no longer runs, and warns that destroying forgets only.
+// ModifyPlan plans a deploy when the flow does not run its design time, refuses a second
+// deployment of the same flow, and warns that destroying forgets only.
 func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		resp.Diagnostics.AddWarning("The Integration Flow Stays Deployed",
@@ -139,25 +144,45 @@ func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.M
 				"To stop it, undeploy the flow in Cloud Integration.")
 		return
 	}
+	var plan iflowDeploymentModel
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id, version := plan.IflowID.ValueString(), plan.Version.ValueString()
+	if r.data != nil && !plan.IflowID.IsUnknown() && !plan.Version.IsUnknown() {
+		if earlier, taken := r.data.claims.claim("deploy|"+id, version, !req.State.Raw.IsNull(), req.Config.Raw.String()); taken {
+			resp.Diagnostics.AddAttributeError(path.Root("iflow_id"), "Integration Flow Deployed Twice",
+				fmt.Sprintf("Another sapmessaging_iflow_deployment of this configuration deploys iFlow %q (as version %q there and %q here). "+
+					"Each would deploy the flow on its own triggers, and a flow has one runtime. Keep one deployment per flow and put "+
+					"the revisions of all its channel resources in its triggers.", id, earlier, version))
+			return
+		}
+	}
 	if req.State.Raw.IsNull() {
 		return
 	}
-	var plan, state iflowDeploymentModel
-	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	var state iflowDeploymentModel
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !plan.redeploy(&state) {
+	dv := ""
+	if r.data != nil && r.data.flows != nil {
+		dv = designVersion(ctx, r.data.flows, id, version)
+	}
+	if plan.redeployReason(&state, dv) == "" {
 		return
 	}
 	// A deploy is planned: what runs afterwards is known only then. A runtime status other than
-	// STARTED makes this plan an update (a deploy) even when nothing in the configuration changed.
+	// STARTED, or another version running, makes this plan an update (a deploy) even when nothing
+	// in the configuration changed.
 	plan.RuntimeStatus, plan.DeployedVersion = types.StringUnknown(), types.StringUnknown()
 	resp.Diagnostics.Append(setPlan(ctx, &resp.Plan, &plan)...)
 }
 
 func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer deploymentIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan iflowDeploymentModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
@@ -169,13 +194,15 @@ func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	plan.ID = plan.IflowID
-	if !r.deploy(ctx, &plan, timeout, &resp.Diagnostics) {
+	if r.deploy(ctx, &plan, timeout, "create", &resp.Diagnostics) == deployNotStarted {
 		return
 	}
+	// After a failed deploy the state (tainted by the error) shows the runtime as it is.
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 }
 
 func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer deploymentIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan, state iflowDeploymentModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
@@ -183,7 +210,7 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 		return
 	}
 	plan.ID = state.ID
-	if !plan.redeploy(&state) {
+	if plan.redeployReason(&state, designVersion(ctx, r.data.flows, plan.IflowID.ValueString(), plan.Version.ValueString())) == "" {
 		// Only the timeouts changed: nothing to deploy.
 		plan.RuntimeStatus, plan.DeployedVersion = state.RuntimeStatus, state.DeployedVersion
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
@@ -194,55 +221,77 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !r.deploy(ctx, &plan, timeout, &resp.Diagnostics) {
+	switch r.deploy(ctx, &plan, timeout, "update", &resp.Diagnostics) {
+	case deployNotStarted:
 		// Nothing was deployed: the state stays as it was.
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
-		return
+	case deployFailed:
+		// The triggers are saved only with a deploy that succeeded: the state keeps the old ones,
+		// with the runtime as it is, so that the next plan deploys again.
+		plan.Triggers = state.Triggers
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+	default:
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	}
-	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 }
+
+// deployOutcome is how a deploy of the resource ended.
+type deployOutcome int
+
+const (
+	deploySucceeded deployOutcome = iota
+	// deployFailed: the deploy was asked for and did not succeed; the model shows the runtime.
+	deployFailed
+	// deployNotStarted: nothing was deployed, and the model is not to be saved.
+	deployNotStarted
+)
 
 // deploy deploys the flow and waits until it runs, through the per-flow writer the channel
 // resources write through (cpi.Flows), so that it is serialized with their writes and shares one
 // deploy with those of them that deploy too. It then sets the runtime status and deployed version
-// as the tenant shows them. written is false when nothing was deployed (the state is not to be
-// changed); after a failed deploy it is true, with an error, so that the state shows the runtime.
-func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeploymentModel, timeout time.Duration, diags *diag.Diagnostics) (written bool) {
+// as the tenant shows them. The timeout bounds the whole operation, also the wait behind other
+// writes of the flow.
+func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeploymentModel, timeout time.Duration, op string, diags *diag.Diagnostics) deployOutcome {
 	id, version := m.IflowID.ValueString(), m.Version.ValueString()
-	res, err := r.data.flows.Change(ctx, id, version, cpi.Change{
+	dctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := r.data.flows.Change(dctx, id, version, cpi.Change{
 		// No Edit: the deployment changes nothing in the flow's design time, and
 		// downloads nothing unless channel writes of the flow join its batch.
 		Deploy:        true,
 		ForceDeploy:   true,
 		DeployTimeout: timeout,
 	})
+	rctx, rcancel := afterCancel(ctx)
+	defer rcancel()
 	switch {
-	case errors.Is(err, cpi.ErrNotFound) || res.DeployErr != nil && r.flowMissing(ctx, id, version):
+	case errors.Is(err, cpi.ErrNotFound) || res.DeployErr != nil && r.flowMissing(rctx, id, version):
 		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
 			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check iflow_id and version, or create the flow first.", id))
-		return false
+		return deployNotStarted
 	case err != nil:
-		diags.AddError("Cannot Deploy Integration Flow",
-			fmt.Sprintf("Deploying iFlow %q failed before it started: %s. Check the flow and the provider's cloud_integration connection, then apply again.", id, clause(err)))
-		return false
+		if !addOperationError(diags, fmt.Sprintf("Deploying iFlow %q", id), timeout, op, err) {
+			diags.AddError("Cannot Deploy Integration Flow",
+				fmt.Sprintf("Deploying iFlow %q failed before it started: %s. Check the flow and the provider's cloud_integration connection, then apply again.", id, clause(err)))
+		}
+		return deployNotStarted
 	}
 	tflog.Debug(ctx, "iFlow deployed", map[string]any{"iflow": id, "batch": res.Batch})
-	if res.DeployErr != nil {
-		diags.AddError("Deployment Failed",
-			fmt.Sprintf("Deploying iFlow %q failed: %s. The flow's design time is unchanged; the runtime shows what the tenant reports. "+
-				"Fix the cause in Cloud Integration (or raise the timeout) and apply again.", id, clause(res.DeployErr)))
-	}
 	if res.DeployErr == nil && res.Runtime != nil {
 		// The deploy's last status read shows the flow running: no need to read it again.
 		m.RuntimeStatus, m.DeployedVersion = types.StringValue(res.Runtime.Status), types.StringValue(res.Runtime.Version)
-		return true
+		return deploySucceeded
 	}
-	readDeployment(ctx, r.data.flows, id, &m.RuntimeStatus, &m.DeployedVersion, diags)
+	readDeployment(rctx, r.data.flows, id, &m.RuntimeStatus, &m.DeployedVersion, diags)
 	if m.RuntimeStatus.IsUnknown() {
 		// The runtime could not be read (reported above): record that the flow's state is not known to be running.
 		m.RuntimeStatus, m.DeployedVersion = types.StringValue("UNKNOWN"), types.StringNull()
 	}
-	return true
+	if res.DeployErr != nil {
+		addDeployError(diags, id, "The flow's design time is unchanged; the state shows the runtime as the tenant reports it.", timeout, op, res.DeployErr)
+		return deployFailed
+	}
+	return deploySucceeded
 }
 
 // flowMissing reports whether the tenant has no integration flow id in version: a deploy that
@@ -253,6 +302,7 @@ func (r *iflowDeploymentResource) flowMissing(ctx context.Context, id, version s
 }
 
 func (r *iflowDeploymentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	deploymentIdentity.set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go: first, also when the flow is gone
 	var state iflowDeploymentModel
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
@@ -292,6 +342,9 @@ func (r *iflowDeploymentResource) Delete(ctx context.Context, _ resource.DeleteR
 }
 
 func (r *iflowDeploymentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !deploymentIdentity.resolveImport(&req, resp) { // identity.go
+		return
+	}
 	if strings.TrimSpace(req.ID) == "" || strings.Contains(req.ID, ",") {
 		resp.Diagnostics.AddError("Invalid Import ID",
 			fmt.Sprintf("The import ID %q is not an integration flow ID. Use the flow's ID alone (IFLOW_ID), without a channel.", req.ID))

@@ -355,6 +355,7 @@ func (r *jmsSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		plan.ID = types.StringValue(plan.id())
 	}
 	facts := unknownFlowFacts()
+	channel := ""
 	if r.data != nil && r.data.cloudIntegration != nil && !plan.IflowID.IsUnknown() && !plan.Version.IsUnknown() && !plan.Channel.IsUnknown() {
 		s, err := r.readSender(ctx, plan.IflowID.ValueString(), plan.Version.ValueString(), plan.Channel.ValueString())
 		if err != nil {
@@ -362,6 +363,7 @@ func (r *jmsSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			return
 		}
 		facts = factsOf(s)
+		channel = s.FlowID
 		checkAbsentJMSSettings(&resp.Diagnostics, &plan, s)
 		plan.QueueName = types.StringValue(s.QueueName)
 		plan.AccessType = nonEmptyStringOrNull(&s.AccessType)
@@ -398,6 +400,10 @@ func (r *jmsSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	}
 	plan.derive(facts)
 	appendFindings(&resp.Diagnostics, rules.CheckJMSSender(plan.ruleInput(facts)))
+	r.glue().modifyPlan(ctx, req, resp, &plan, channel)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	resp.Diagnostics.Append(setPlan(ctx, &resp.Plan, &plan)...)
 }
 
@@ -465,15 +471,15 @@ func addJMSSenderError(diags *diag.Diagnostics, iflowID string, err error) {
 }
 
 // read fills the model from the tenant. found is false when the flow no longer exists.
-func (r *jmsSenderResource) read(ctx context.Context, m *jmsSenderModel, diags *diag.Diagnostics) (found bool) {
+func (r *jmsSenderResource) read(ctx context.Context, m *jmsSenderModel, diags *diag.Diagnostics) (channel string, found bool) {
 	id, version := m.IflowID.ValueString(), m.Version.ValueString()
 	s, err := r.readSender(ctx, id, version, m.Channel.ValueString())
 	if errors.Is(err, cpi.ErrNotFound) {
-		return false
+		return "", false
 	}
 	if err != nil {
 		addJMSSenderError(diags, id, err)
-		return true
+		return "", true
 	}
 	m.ID = types.StringValue(m.id())
 	m.RetryInterval = int64OrNull(s.RetryInterval)
@@ -493,12 +499,8 @@ func (r *jmsSenderResource) read(ctx context.Context, m *jmsSenderModel, diags *
 	if m.QueueExpirationDays.IsNull() || m.QueueExpirationDays.IsUnknown() {
 		m.QueueExpirationDays = types.Int64Value(rules.DefaultJMSExpirationDays)
 	}
-	if m.Deploy.IsNull() || m.Deploy.IsUnknown() {
-		m.Deploy = types.BoolValue(true)
-	}
 	m.derive(facts)
-	readDeployment(ctx, r.data.flows, id, &m.RuntimeStatus, &m.DeployedVersion, diags)
-	return true
+	return s.FlowID, true
 }
 
 // settings returns the retry settings of the model; null ones are nil.

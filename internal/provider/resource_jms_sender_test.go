@@ -642,3 +642,23 @@ func TestJMSSenderDerive(t *testing.T) {
 		})
 	}
 }
+
+// Importing the JMS sender of a flow that does not exist fails and leaves no state, as for the
+// AMQP sender (it used to succeed with an empty state).
+func TestAccJMSSender_importMissing(t *testing.T) {
+	env := newTestEnv(t)
+	config := env.config(jmsHCL(jmsGuardedFlow, "  max_retries = 5\n"))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:             config,
+				ResourceName:       jmsAddr,
+				ImportState:        true,
+				ImportStateId:      jmsGuardedFlow,
+				ImportStatePersist: true,
+				ExpectError:        wrapped(`Cannot import non-existent remote object`),
+			},
+		},
+	})
+}

@@ -58,14 +58,15 @@ type senderModel[M any] interface {
 	common() *senderCommon
 }
 
-// senderGlue is the Create, Update, Read and ImportState handling of a sender resource with model
-// M and channel settings S.
+// senderGlue is the Create, Update, Read, ModifyPlan and ImportState handling of a sender
+// resource with model M and channel settings S.
 type senderGlue[M any, P senderModel[M], S any] struct {
 	data *providerData
 	// kind names the adapter in messages: "AMQP" or "JMS".
 	kind string
-	// read fills the model from the tenant; found is false when the flow no longer exists.
-	read func(ctx context.Context, m P, diags *diag.Diagnostics) (found bool)
+	// read fills the model's channel settings from the tenant and returns the channel's message
+	// flow ID; found is false when the flow no longer exists. The glue reads the runtime.
+	read func(ctx context.Context, m P, diags *diag.Diagnostics) (channel string, found bool)
 	// settings returns the channel settings of a model.
 	settings func(m P) S
 	// edit is the cpi.Flow method that changes the channel's settings to desired, failing when
@@ -73,9 +74,6 @@ type senderGlue[M any, P senderModel[M], S any] struct {
 	edit func(f *cpi.Flow, channel string, desired S, expected *S) (*cpi.Edit, error)
 	// addError reports an error of reading or editing the channel.
 	addError func(diags *diag.Diagnostics, iflowID string, err error)
-	// trackImport makes ImportState mark the state it makes, so that Read removes it when the flow
-	// does not exist and Terraform reports that it cannot import a non-existent remote object.
-	trackImport bool
 	// importIDProblem follows the expected forms in the detail of an invalid import ID.
 	importIDProblem string
 	// importDefaults sets what ImportState sets beyond the ID, the flow, version and deploy.
@@ -83,6 +81,7 @@ type senderGlue[M any, P senderModel[M], S any] struct {
 }
 
 func (g senderGlue[M, P, S]) create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer senderIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan M
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() || !g.data.cloudIntegrationOrError(&resp.Diagnostics) {
@@ -93,11 +92,12 @@ func (g senderGlue[M, P, S]) create(ctx context.Context, req resource.CreateRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	g.write(ctx, &plan, nil, timeout, true, &resp.Diagnostics)
-	g.saveAfterWrite(ctx, &plan, "", &resp.Diagnostics, &resp.State)
+	w := g.write(ctx, &plan, nil, timeout, "create", true, &resp.Diagnostics)
+	g.saveAfterWrite(ctx, &plan, "", w, nil, &resp.Diagnostics, &resp.State, resp.Private)
 }
 
 func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer senderIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan, state M
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
@@ -109,17 +109,38 @@ func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	notRunning := P(&state).common().RuntimeStatus.ValueString() != "STARTED"
-	g.write(ctx, &plan, &state, timeout, notRunning, &resp.Diagnostics)
-	g.saveAfterWrite(ctx, &plan, P(&state).common().Revision.ValueString(), &resp.Diagnostics, &resp.State)
+	// The flow is deployed even when no setting changes while it does not run what this
+	// configuration asked for: not STARTED, a write recorded as not deployed, or an older version.
+	undeployed := getUndeployed(ctx, req.Private)
+	notRunning := g.runtime(ctx, &state, undeployed).notRunningReason() != ""
+	w := g.write(ctx, &plan, &state, timeout, "update", notRunning, &resp.Diagnostics)
+	g.saveAfterWrite(ctx, &plan, P(&state).common().Revision.ValueString(), w, undeployed, &resp.Diagnostics, &resp.State, resp.Private)
+}
+
+// runtime returns what the state m says about the flow's runtime, with the design-time version
+// of the flow as read in this run.
+func (g senderGlue[M, P, S]) runtime(ctx context.Context, m P, undeployed *undeployedWrite) runtimeView {
+	c := m.common()
+	return runtimeView{status: c.RuntimeStatus, deployedVersion: c.DeployedVersion, undeployed: undeployed,
+		designVersion: designVersion(ctx, g.data.flows, c.IflowID.ValueString(), c.Version.ValueString())}
+}
+
+// senderWrite is what a write of a sender's settings did.
+type senderWrite struct {
+	// written is true when the write changed the flow's design time, or may have: a write
+	// that failed part way.
+	written bool
+	// deployed is true when a deploy for the write succeeded.
+	deployed bool
 }
 
 // write applies the plan to the flow and deploys it, through the per-flow writer shared with
 // the other channel resources (cpi.Flows): the writes of the channels of one flow that arrive
 // together are made at once, with one deploy, and never undo each other. prior is the state the
 // plan was made from, nil for a create: a setting changed on the tenant since then fails the
-// write instead of being overwritten.
-func (g senderGlue[M, P, S]) write(ctx context.Context, plan, prior P, timeout time.Duration, forceDeploy bool, diags *diag.Diagnostics) {
+// write instead of being overwritten. The timeout bounds the whole operation: waiting behind
+// other writes of the flow, the read, the writes and the deploy.
+func (g senderGlue[M, P, S]) write(ctx context.Context, plan, prior P, timeout time.Duration, op string, forceDeploy bool, diags *diag.Diagnostics) senderWrite {
 	f := plan.common()
 	id, version, channel := f.IflowID.ValueString(), f.Version.ValueString(), f.Channel.ValueString()
 	desired := g.settings(plan)
@@ -128,7 +149,9 @@ func (g senderGlue[M, P, S]) write(ctx context.Context, plan, prior P, timeout t
 		s := g.settings(prior)
 		expected = &s
 	}
-	res, err := g.data.flows.Change(ctx, id, version, cpi.Change{
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := g.data.flows.Change(wctx, id, version, cpi.Change{
 		Edit: func(f *cpi.Flow) (*cpi.Edit, error) {
 			return g.edit(f, channel, desired, expected)
 		},
@@ -136,24 +159,38 @@ func (g senderGlue[M, P, S]) write(ctx context.Context, plan, prior P, timeout t
 		ForceDeploy:   forceDeploy,
 		DeployTimeout: timeout,
 	})
+	var writeErr *cpi.WriteError
+	w := senderWrite{
+		written:  res.ContentChanged || res.ParametersChanged || errors.As(err, &writeErr),
+		deployed: res.Deployed && res.DeployErr == nil,
+	}
 	if err != nil {
-		g.addError(diags, id, err)
-		return
+		if !addOperationError(diags, fmt.Sprintf("Writing the %s sender settings of iFlow %q", g.kind, id), timeout, op, err) {
+			g.addError(diags, id, err)
+		}
+		return w
 	}
 	tflog.Debug(ctx, g.kind+" sender written", map[string]any{"iflow": id, "content_changed": res.ContentChanged,
 		"parameters_changed": res.ParametersChanged, "deployed": res.Deployed, "batch": res.Batch})
 	if res.DeployErr != nil {
-		diags.AddError("Deployment Failed",
-			fmt.Sprintf("The settings of iFlow %q were saved, but deploying it failed: %s. The running flow still uses its previous settings. "+
-				"Fix the cause in Cloud Integration (or raise the timeout) and apply again.", id, clause(res.DeployErr)))
+		addDeployError(diags, id, fmt.Sprintf("The %s sender settings of iFlow %q are saved in its design time, but the runtime does not run them yet.", g.kind, id),
+			timeout, op, res.DeployErr)
 	}
+	return w
 }
 
-// saveAfterWrite reads the flow back so that the state matches the tenant, also after a failure.
-// priorRevision is the revision in the state before the write, "" for a create.
-func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, priorRevision string, diags *diag.Diagnostics, state *tfsdk.State) {
+// saveAfterWrite reads the flow back so that the state matches the tenant, also after a failure
+// or an interrupted run. priorRevision is the revision in the state before the write, "" for a
+// create; undeployed is the write recorded as not deployed before this one. A write the runtime
+// does not run yet is recorded in private, so that the next plan of a resource with deploy =
+// true deploys it.
+func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, priorRevision string, w senderWrite, undeployed *undeployedWrite,
+	diags *diag.Diagnostics, state *tfsdk.State, private privateSetter) {
+	rctx, cancel := afterCancel(ctx)
+	defer cancel()
 	var readDiags diag.Diagnostics
-	if !g.readRevision(ctx, plan, priorRevision, &readDiags) {
+	rt, found := g.readRevision(rctx, plan, priorRevision, &readDiags)
+	if !found {
 		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Disappeared",
 			"The integration flow no longer exists after writing its settings. Check whether someone deleted it, then apply again.")
 		return
@@ -162,35 +199,51 @@ func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, priorRe
 	if readDiags.HasError() {
 		return
 	}
+	switch {
+	case w.deployed:
+		undeployed = nil
+	case w.written || undeployed != nil:
+		undeployed = &undeployedWrite{DeployedOn: deployedOn(rt)}
+	}
+	diags.Append(setUndeployed(ctx, private, undeployed)...)
 	diags.Append(setState(ctx, state, (*M)(plan))...)
 }
 
-// readRevision fills the model from the tenant like read, and sets its revision to the one that
-// follows prior for the settings read (cpi.NextRevision): unchanged settings keep it.
-func (g senderGlue[M, P, S]) readRevision(ctx context.Context, m P, prior string, diags *diag.Diagnostics) (found bool) {
+// readRevision fills the model from the tenant like read, with the flow's runtime, and sets its
+// revision to the one that follows prior for the channel and settings read (cpi.NextRevision):
+// the same channel with unchanged settings keeps it. It returns the runtime artifact, nil when
+// the flow is not deployed.
+func (g senderGlue[M, P, S]) readRevision(ctx context.Context, m P, prior string, diags *diag.Diagnostics) (rt *cpi.RuntimeArtifact, found bool) {
 	var d diag.Diagnostics
-	found = g.read(ctx, m, &d)
-	diags.Append(d...)
+	channel, found := g.read(ctx, m, &d)
 	if found && !d.HasError() {
-		m.common().Revision = types.StringValue(cpi.NextRevision(prior, g.settings(m)))
+		c := m.common()
+		id, version := c.IflowID.ValueString(), c.Version.ValueString()
+		if c.Deploy.IsNull() || c.Deploy.IsUnknown() {
+			c.Deploy = types.BoolValue(true)
+		}
+		rt = readDeployment(ctx, g.data.flows, id, &c.RuntimeStatus, &c.DeployedVersion, &d)
+		ref := cpi.ChannelRef{IFlowID: id, Version: designVersion(ctx, g.data.flows, id, version), Kind: g.kind, Channel: channel}
+		c.Revision = types.StringValue(cpi.NextRevision(prior, ref, g.settings(m)))
 	}
-	return found
+	diags.Append(d...)
+	return rt, found
 }
 
 func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	senderIdentity.set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go: first, also when the flow is gone
 	var state M
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !g.data.cloudIntegrationOrError(&resp.Diagnostics) {
 		return
 	}
-	if !g.readRevision(ctx, &state, P(&state).common().Revision.ValueString(), &resp.Diagnostics) {
-		if g.trackImport {
-			if imported, d := req.Private.GetKey(ctx, privateImported); len(imported) > 0 && !d.HasError() {
-				// Importing a flow that does not exist: no state, so Terraform reports that it
-				// cannot import a non-existent remote object.
-				resp.State.RemoveResource(ctx)
-				return
-			}
+	rt, found := g.readRevision(ctx, &state, P(&state).common().Revision.ValueString(), &resp.Diagnostics)
+	if !found {
+		if imported, d := req.Private.GetKey(ctx, privateImported); len(imported) > 0 && !d.HasError() {
+			// Importing a flow that does not exist: no state, so Terraform reports that it
+			// cannot import a non-existent remote object.
+			resp.State.RemoveResource(ctx)
+			return
 		}
 		resp.Diagnostics.AddWarning("Integration Flow Not Found",
 			fmt.Sprintf("The iFlow %q no longer exists on the tenant. The state keeps its last known settings; this resource does not create flows. "+
@@ -200,13 +253,52 @@ func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.Read
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if g.trackImport {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
+	// A write recorded as not deployed ends when the flow was deployed since, by anyone.
+	if u := getUndeployed(ctx, req.Private); u != nil && stillUndeployed(u, rt) == nil {
+		resp.Diagnostics.Append(setUndeployed(ctx, resp.Private, nil)...)
 	}
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
+// modifyPlan is the plan handling every sender resource shares, after the resource's own: it
+// refuses a second resource of this configuration on the same channel (channel is its message
+// flow ID as read at plan, "" when not read), and plans a deploy of a flow that does not run
+// what this configuration asked for.
+func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, plan P, channel string) {
+	c := plan.common()
+	id, version := c.IflowID.ValueString(), c.Version.ValueString()
+	if g.data != nil && channel != "" {
+		if earlier, taken := g.data.claims.claim(g.kind+"|"+id+"|"+channel, version, !req.State.Raw.IsNull(), req.Config.Raw.String()); taken {
+			resp.Diagnostics.AddAttributeError(path.Root("channel"), "Channel Managed Twice",
+				fmt.Sprintf("Another sapmessaging_%s_sender of this configuration manages the same %s sender channel %q of iFlow %q "+
+					"(as version %q there and %q here). Two resources on one channel overwrite each other's settings on every apply, and the plan never settles. "+
+					"Remove one of them, or set channel to a different %s sender.", strings.ToLower(g.kind), g.kind, channel, id, earlier, version, g.kind))
+			return
+		}
+	}
+	if req.State.Raw.IsNull() || !c.Deploy.ValueBool() || g.data == nil || g.data.flows == nil {
+		return
+	}
+	var state M
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	reason := g.runtime(ctx, &state, getUndeployed(ctx, req.Private)).notRunningReason()
+	if reason == "" {
+		return
+	}
+	c.RuntimeStatus, c.DeployedVersion, c.Revision = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+	resp.Diagnostics.AddWarning("Integration Flow Will Be Deployed",
+		fmt.Sprintf("The iFlow %q does not run the %s sender settings this configuration applies: %s. "+
+			"This plan deploys it because deploy = true. Apply it to run them.", id, g.kind, reason))
+}
+
 func (g senderGlue[M, P, S]) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !senderIdentity.resolveImport(&req, resp) { // identity.go
+		return
+	}
 	id, channel, hasChannel := strings.Cut(req.ID, ",")
 	if strings.TrimSpace(id) == "" || (hasChannel && strings.TrimSpace(channel) == "") {
 		resp.Diagnostics.AddError("Invalid Import ID",
@@ -224,9 +316,9 @@ func (g senderGlue[M, P, S]) importState(ctx context.Context, req resource.Impor
 	if hasChannel {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("channel"), channel)...)
 	}
-	if g.trackImport {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
-	}
+	// Read removes the state it made when the flow does not exist, so that Terraform reports
+	// that it cannot import a non-existent remote object.
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
 }
 
 // readChannel reads a sender channel, picked by pick, from the flow as read once in this run.
@@ -239,27 +331,13 @@ func readChannel[C any](ctx context.Context, data *providerData, iflowID, versio
 	return pick(f, channel)
 }
 
-// readDeployment sets the runtime status and deployed version of iFlow id; they stay as they are
-// when reading fails.
-// The status is read once per run for all channel resources of the flow (Flows.RuntimeArtifact).
-func readDeployment(ctx context.Context, flows *cpi.Flows, id string, status, deployed *types.String, diags *diag.Diagnostics) {
-	rt, err := flows.RuntimeArtifact(ctx, id)
-	switch {
-	case errors.Is(err, cpi.ErrNotFound):
-		*status, *deployed = types.StringValue("NOT_DEPLOYED"), types.StringNull()
-	case err != nil:
-		diags.AddError("Cannot Read Deployment", fmt.Sprintf("Reading the runtime state of iFlow %q failed: %s. Run the command again.", id, clause(err)))
-	default:
-		*status, *deployed = types.StringValue(rt.Status), types.StringValue(rt.Version)
-	}
-}
-
 // addChannelError reports an error of reading or editing the kind sender channel of iflowID. more
 // reports the errors only one kind of channel has, after a change and an ambiguous channel and
 // before a missing flow, and returns whether it reported err.
 func addChannelError(diags *diag.Diagnostics, kind, iflowID string, err error, more func() bool) {
 	var ambiguous *cpi.AmbiguousChannelError
 	var changed *cpi.ChannelChangedError
+	var writeErr *cpi.WriteError
 	switch {
 	case errors.As(err, &changed):
 		diags.AddError(kind+" Sender Changed Since Plan",
@@ -269,6 +347,10 @@ func addChannelError(diags *diag.Diagnostics, kind, iflowID string, err error, m
 			fmt.Sprintf("The iFlow %q has more than one %s sender channel: %s. Set channel to the one whose retry settings this resource manages.",
 				iflowID, kind, strings.Join(ambiguous.Candidates, ", ")))
 	case more != nil && more():
+	case errors.As(err, &writeErr):
+		diags.AddError("Cannot Write Integration Flow",
+			fmt.Sprintf("Writing the %s sender settings of iFlow %q failed: %s. The state records what the tenant holds now. "+
+				"Check the flow and the provider's cloud_integration connection, then apply again.", kind, iflowID, clause(err)))
 	case errors.Is(err, cpi.ErrNotFound):
 		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
 			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check iflow_id and version, or create the flow first.", iflowID))
@@ -323,9 +405,10 @@ func senderAttributes(ctx context.Context, kind, endEventsEffect string, attrs m
 	}
 	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true})
 	attrs["revision"] = schema.StringAttribute{
-		MarkdownDescription: "A short name of the channel settings as last read from the tenant. It stays the same while they do, " +
-			"is known only after apply whenever this resource's create or update is planned, and is then new when the apply changes " +
-			"the settings on the tenant (also when it writes back values changed there). Use it in the `triggers` of a " +
+		MarkdownDescription: "A short name of the channel (flow, design-time version, message flow) and its settings as last read from the tenant. " +
+			"It stays the same while they do, is known only after apply whenever this resource's create or update is planned, and is then new " +
+			"when the apply changes the settings on the tenant (also when it writes back values changed there) or the resource moved to " +
+			"another channel, flow or version, even with equal settings. Use it in the `triggers` of a " +
 			"`sapmessaging_iflow_deployment` so that the flow is deployed once after its channels (with `deploy = false`) were written: " +
 			"`triggers = { for k, s in sapmessaging_" + strings.ToLower(kind) + "_sender.c : k => s.revision if s.iflow_id == each.key }`.",
 		Computed: true,

@@ -1,0 +1,240 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+)
+
+// What the Cloud Integration resources (the sender resources and sapmessaging_iflow_deployment)
+// share so that their state records what the tenant runs, not only what its design time holds:
+// a flow whose runtime does not run the content this configuration asked for plans a deploy.
+
+// privateUndeployed is the private state key of a sender whose settings were written to the
+// design time without a deploy that succeeded (deploy = false, or the deploy failed, timed out
+// or was interrupted). Its value is an undeployedWrite.
+const privateUndeployed = "undeployed"
+
+// undeployedWrite records a write that the runtime may not run yet: DeployedOn is the runtime's
+// deployment time when it was saved (as the tenant writes it, "" when nothing was deployed). A
+// deploy after it, by anyone, changes the runtime's DeployedOn and so ends it.
+type undeployedWrite struct {
+	DeployedOn string `json:"deployed_on"`
+}
+
+// privateGetter is the part of the framework's private state that reads.
+type privateGetter interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+// privateSetter is the part of the framework's private state that writes.
+type privateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+// getUndeployed returns the undeployed write recorded in private, nil for none.
+func getUndeployed(ctx context.Context, private privateGetter) *undeployedWrite {
+	if private == nil {
+		return nil
+	}
+	b, d := private.GetKey(ctx, privateUndeployed)
+	if d.HasError() || len(b) == 0 {
+		return nil
+	}
+	var u undeployedWrite
+	if json.Unmarshal(b, &u) != nil {
+		return nil
+	}
+	return &u
+}
+
+// setUndeployed records u in private, or removes the record when u is nil.
+func setUndeployed(ctx context.Context, private privateSetter, u *undeployedWrite) diag.Diagnostics {
+	if u == nil {
+		return private.SetKey(ctx, privateUndeployed, nil)
+	}
+	b, err := json.Marshal(u)
+	if err != nil {
+		// A struct of one string always marshals.
+		return nil
+	}
+	return private.SetKey(ctx, privateUndeployed, b)
+}
+
+// runtimeView is what a Cloud Integration resource's state says about the flow's runtime.
+type runtimeView struct {
+	status, deployedVersion types.String
+	// designVersion is the design-time version of the flow as read in this run, "" when unknown.
+	designVersion string
+	undeployed    *undeployedWrite
+}
+
+// notRunningReason says why the flow does not run the content the configuration asked for, ""
+// when it does: a runtime that is not STARTED, a write recorded as not deployed, or a deployed
+// version other than the design time's.
+func (v runtimeView) notRunningReason() string {
+	status := v.status.ValueString()
+	switch {
+	case v.status.IsNull() || v.status.IsUnknown():
+		return ""
+	case status != "STARTED":
+		return fmt.Sprintf("its runtime status is %s", status)
+	case v.undeployed != nil:
+		return "the settings an earlier apply wrote were never deployed (that deploy failed, timed out or was interrupted, or the resource had deploy = false)"
+	case v.designVersion != "" && !v.deployedVersion.IsNull() && !v.deployedVersion.IsUnknown() &&
+		v.deployedVersion.ValueString() != v.designVersion:
+		return fmt.Sprintf("the runtime runs version %s while the design time holds version %s", v.deployedVersion.ValueString(), v.designVersion)
+	}
+	return ""
+}
+
+// designVersion returns the design-time version of flow id in version as read once in this run,
+// "" when it cannot be read (the caller's other reads report that).
+func designVersion(ctx context.Context, flows *cpi.Flows, id, version string) string {
+	f, err := flows.Flow(ctx, id, version)
+	if err != nil {
+		return ""
+	}
+	return f.DesignVersion
+}
+
+// readDeployment sets the runtime status and deployed version of iFlow id and returns the runtime
+// artifact (nil when none is deployed); they stay as they are when reading fails.
+// The status is read once per run for all channel resources of the flow (Flows.RuntimeArtifact).
+func readDeployment(ctx context.Context, flows *cpi.Flows, id string, status, deployed *types.String, diags *diag.Diagnostics) *cpi.RuntimeArtifact {
+	rt, err := flows.RuntimeArtifact(ctx, id)
+	switch {
+	case errors.Is(err, cpi.ErrNotFound):
+		*status, *deployed = types.StringValue("NOT_DEPLOYED"), types.StringNull()
+	case err != nil:
+		diags.AddError("Cannot Read Deployment", fmt.Sprintf("Reading the runtime state of iFlow %q failed: %s. Run the command again.", id, clause(err)))
+	default:
+		*status, *deployed = types.StringValue(rt.Status), types.StringValue(rt.Version)
+		return rt
+	}
+	return nil
+}
+
+// deployedOn is the runtime's deployment time, "" without a runtime.
+func deployedOn(rt *cpi.RuntimeArtifact) string {
+	if rt == nil {
+		return ""
+	}
+	return rt.DeployedOn
+}
+
+// stillUndeployed returns u unless the runtime rt was deployed since u was recorded.
+func stillUndeployed(u *undeployedWrite, rt *cpi.RuntimeArtifact) *undeployedWrite {
+	if u == nil || (rt != nil && rt.Status == "STARTED" && rt.DeployedOn != u.DeployedOn) {
+		return nil
+	}
+	return u
+}
+
+// afterCancel returns a context for the reads that make the state match the tenant after an
+// operation: ctx itself, or, when ctx was cancelled (an interrupted run) or its time ran out, a
+// context of its values that ends after a short while, so that the state still records what the
+// tenant holds.
+func afterCancel(ctx context.Context) (context.Context, context.CancelFunc) {
+	if ctx.Err() == nil {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+}
+
+// addOperationError reports err when it is the end of the operation's context: cancelled (an
+// interrupted run) or out of time (the resource's timeout for op, "create" or "update"). It
+// returns false for any other error.
+func addOperationError(diags *diag.Diagnostics, what string, timeout time.Duration, op string, err error) bool {
+	switch {
+	case errors.Is(err, context.Canceled):
+		diags.AddError("Operation Cancelled",
+			fmt.Sprintf("%s was cancelled before it finished: %s. The state records what the tenant holds now, and the next plan shows what is left. "+
+				"Run terraform apply again to finish it.", what, clause(err)))
+	case errors.Is(err, context.DeadlineExceeded):
+		diags.AddError("Operation Timed Out",
+			fmt.Sprintf("%s did not finish within its %s timeout of %s: %s. The state records what the tenant holds now, and the next plan shows what is left. "+
+				"Raise timeouts.%s, or apply again.", what, op, timeout, clause(err), op))
+	default:
+		return false
+	}
+	return true
+}
+
+// addDeployError reports a deploy of iFlow id that did not succeed. saved says what was saved
+// before it.
+func addDeployError(diags *diag.Diagnostics, id, saved string, timeout time.Duration, op string, err error) {
+	var wait *cpi.DeployTimeoutError
+	switch {
+	case errors.As(err, &wait) && wait.Cancelled() || errors.Is(err, context.Canceled):
+		diags.AddError("Deployment Cancelled",
+			fmt.Sprintf("%s The deploy of iFlow %q was interrupted: %s. The next plan shows the deploy again. Run terraform apply again to finish it.",
+				saved, id, clause(err)))
+	case errors.As(err, &wait) || errors.Is(err, context.DeadlineExceeded):
+		diags.AddError("Deployment Timed Out",
+			fmt.Sprintf("%s The deploy of iFlow %q did not finish within the %s timeout of %s: %s. The next plan shows the deploy again. "+
+				"Raise timeouts.%s and apply again.", saved, id, op, timeout, clause(err), op))
+	default:
+		diags.AddError("Deployment Failed",
+			fmt.Sprintf("%s Deploying iFlow %q failed: %s. The next plan shows the deploy again. Fix the cause in Cloud Integration and apply again.",
+				saved, id, clause(err)))
+	}
+}
+
+// flowClaims records which flow, channel or deployment each resource of one run (one walk of
+// Terraform over one provider configuration) manages, so that two resources of one
+// configuration that would overwrite each other are refused at plan.
+//
+// Terraform plans a resource that is replaced twice in one walk: with its prior state, then,
+// for the create half, with none. The provider learns no resource address, so the second call
+// is told from a second resource by its configuration: a call without prior state whose
+// configuration equals that of a call with prior state is that resource's replacement. (Two
+// resources with identical configurations, one in the state and one new, therefore pass the
+// plan; any difference between them, such as the version, is caught.)
+type flowClaims struct {
+	mu    sync.Mutex
+	byKey map[string][]flowClaim
+}
+
+// flowClaim is one plan's claim of a key.
+type flowClaim struct {
+	version string
+	// prior is true for a plan with a prior state; config identifies its configuration.
+	prior    bool
+	config   string
+	replaced bool
+}
+
+// claim records that a resource manages key, named as version, planned with a prior state or
+// not, with the configuration config; it reports the version of another resource's claim of the
+// same key in this run.
+func (c *flowClaims) claim(key, version string, prior bool, config string) (earlier string, taken bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byKey == nil {
+		c.byKey = map[string][]flowClaim{}
+	}
+	claims := c.byKey[key]
+	if len(claims) == 0 {
+		c.byKey[key] = []flowClaim{{version: version, prior: prior, config: config}}
+		return "", false
+	}
+	if !prior {
+		for i := range claims {
+			if cl := &claims[i]; cl.prior && !cl.replaced && cl.config == config {
+				// The create half of the replacement planned by that claim.
+				cl.replaced = true
+				return "", false
+			}
+		}
+	}
+	return claims[0].version, true
+}

@@ -1,0 +1,391 @@
+package provider
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
+)
+
+// The state of the Cloud Integration resources records what the tenant runs: after a failed,
+// interrupted or skipped deploy the next plan deploys, so that applying again is the remedy.
+
+// uploadRoute is the emulator's route of an iFlow content upload.
+const uploadRoute = "PUT /api/v1/IntegrationDesigntimeArtifacts(Id,Version)"
+
+// checkRunsDesignTime asserts that flow id is STARTED and runs exactly its design-time content.
+func checkRunsDesignTime(env *testEnv, id string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		d, ok := env.srv.Deployed(id)
+		if !ok || d.Status != "STARTED" {
+			return fmt.Errorf("flow %s is not running: %+v", id, d.Status)
+		}
+		if !bytes.Equal(d.Content, env.srv.IFlowContent(id)) {
+			return fmt.Errorf("flow %s runs other content than its design time: the written settings were never deployed", id)
+		}
+		return nil
+	}
+}
+
+// expectDeployPlanned: the plan updates addr although the configuration did not change.
+func expectDeployPlanned(addr string) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{
+		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	}
+}
+
+// A sender with deploy = true whose deploy fails after its settings were written: the next plan
+// deploys the flow (before, it said "No changes" and the flow stayed in ERROR with settings that
+// never ran), for the AMQP and the JMS sender alike.
+func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, flow, addr string
+		add              func(env *testEnv)
+		hcl              func(n int) string
+	}{
+		{
+			name: "amqp", flow: senderFlowID, addr: senderAddr,
+			add: func(env *testEnv) {
+				env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+			},
+			hcl: func(n int) string {
+				return fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n}\n", senderFlowID, n)
+			},
+		},
+		{
+			name: "jms", flow: jmsGuardedFlow, addr: jmsAddr,
+			add: func(env *testEnv) { env.addJMSFlow(t, jmsGuardedFlow, false, guardedOptions()) },
+			hcl: func(n int) string {
+				return jmsHCL(jmsGuardedFlow, fmt.Sprintf("  retry_interval = %d\n  max_retries = 5\n", n))
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := newTestEnv(t)
+			tc.add(env)
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{
+					{Config: env.config(tc.hcl(1)), Check: checkRunsDesignTime(env, tc.flow)},
+					{
+						PreConfig:   func() { env.srv.FailNextDeploy(tc.flow, "Credential EventMesh not found") },
+						Config:      env.config(tc.hcl(2)),
+						ExpectError: wrapped(`Deployment Failed.*Credential EventMesh not found.*next plan shows the deploy`),
+					},
+					{
+						// Nothing changed in the configuration: the plan deploys because the flow does not run it.
+						Config:           env.config(tc.hcl(2)),
+						ConfigPlanChecks: expectDeployPlanned(tc.addr),
+						Check:            checkRunsDesignTime(env, tc.flow),
+						ConfigStateChecks: []statecheck.StateCheck{
+							statecheck.ExpectKnownValue(tc.addr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+						},
+					},
+				},
+			})
+		})
+	}
+}
+
+// A sender switched from deploy = false back to deploy = true while the flow runs older content
+// deploys it: the settings written with deploy = false were recorded as not deployed.
+func TestAccSenderStateTruth_deployFalseToTrueDeploys(t *testing.T) {
+	env := newTestEnv(t)
+	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	hcl := func(n int, deploy bool) string {
+		return env.config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n  deploy = %t\n}\n",
+			senderFlowID, n, deploy))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: hcl(1, true), Check: checkRunsDesignTime(env, senderFlowID)},
+			{
+				// Written, not deployed: the flow keeps running retries = 1, and with deploy = false
+				// nothing more is planned.
+				Config: hcl(2, false),
+				Check: func(*terraform.State) error {
+					if checkRunsDesignTime(env, senderFlowID)(nil) == nil {
+						return fmt.Errorf("deploy = false deployed the flow")
+					}
+					return nil
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{Config: hcl(2, true), Check: checkRunsDesignTime(env, senderFlowID),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+		},
+	})
+}
+
+// A deployment whose deploy request fails (5xx after the client's retries) keeps its old
+// triggers, so that the next plan deploys again; before, it saved the new triggers and the flow
+// kept running its old content.
+func TestAccIFlowDeploymentStateTruth_failedRequestKeepsTriggers(t *testing.T) {
+	env := newTestEnv(t)
+	for _, id := range deploymentFlows {
+		env.addTwoChannelFlow(t, id)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: env.config(deploymentHCL(1, "")), Check: checkRunsDesignTime(env, "DeployFlowA")},
+			{
+				// max_retries = 3: four answers of 500 fail each deploy request for good.
+				PreConfig: func() {
+					env.srv.InjectNextOn(deployRoute, emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500,
+						emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
+				},
+				Config:      env.config(deploymentHCL(2, "")),
+				ExpectError: regexp.MustCompile(`Deployment Failed`),
+			},
+			{
+				Config: env.config(deploymentHCL(2, "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(deploymentAddr("DeployFlowA"), plancheck.ResourceActionUpdate),
+						plancheck.ExpectResourceAction(deploymentAddr("DeployFlowB"), plancheck.ResourceActionUpdate),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(checkRunsDesignTime(env, "DeployFlowA"), checkRunsDesignTime(env, "DeployFlowB")),
+			},
+		},
+	})
+}
+
+// A sender with deploy = false moved to another channel of its flow with the same settings gets
+// another revision, so its deployment deploys the flow: before, the revision was a hash of the
+// settings alone, the trigger did not change, and the written channel never ran.
+func TestAccIFlowDeploymentStateTruth_movedChannelRedeploys(t *testing.T) {
+	env := newTestEnv(t)
+	const id = "MovedChannel"
+	var senders []iflowbuild.Sender
+	for i, name := range channelNames[:2] {
+		props := iflowbuild.DefaultSenderProperties("acme/crm/prod/moved/" + strings.ToLower(name))
+		// AMQP_A holds what the configuration sets; AMQP_B does not.
+		props["maxRetries"], props["NumberConcurrentProcesses"] = []string{"1", "5"}[i], []string{"1", "3"}[i]
+		senders = append(senders, iflowbuild.Sender{ID: fmt.Sprintf("MessageFlow_%d", i+1), Name: name, Properties: props})
+	}
+	env.addFlow(t, id, senders, nil, []string{"error"})
+	hcl := func(channel string) string {
+		return env.config(fmt.Sprintf(`
+resource "sapmessaging_amqp_sender" "c" {
+  iflow_id              = %q
+  channel               = %q
+  max_number_of_retries = 1
+  concurrent_processes  = 1
+  deploy                = false
+}
+
+resource "sapmessaging_iflow_deployment" "f" {
+  iflow_id = %q
+  triggers = { c = sapmessaging_amqp_sender.c.revision }
+}
+`, id, channel, id))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: hcl("AMQP_A"), Check: checkRunsDesignTime(env, id)},
+			{
+				Config: hcl("AMQP_B"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: checkRunsDesignTime(env, id),
+			},
+		},
+	})
+}
+
+// Two resources of one configuration on one channel, or two deployments of one flow, are refused
+// at plan, also when one names the flow's version as "active" and the other explicitly.
+func TestAccSenderStateTruth_managedTwiceRefused(t *testing.T) {
+	env := newTestEnv(t)
+	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: env.configf(`
+resource "sapmessaging_amqp_sender" "active" {
+  iflow_id              = %[1]q
+  max_number_of_retries = 1
+}
+
+resource "sapmessaging_amqp_sender" "explicit" {
+  iflow_id              = %[1]q
+  version               = "1.0.0"
+  max_number_of_retries = 2
+}
+`, senderFlowID),
+				PlanOnly:    true,
+				ExpectError: wrapped(`Channel Managed Twice.*MessageFlow_1.*OrdersInbound`),
+			},
+			{
+				Config: env.configf(`
+resource "sapmessaging_iflow_deployment" "a" {
+  iflow_id = %[1]q
+}
+
+resource "sapmessaging_iflow_deployment" "b" {
+  iflow_id = %[1]q
+  version  = "1.0.0"
+}
+`, senderFlowID),
+				PlanOnly:    true,
+				ExpectError: wrapped(`Integration Flow Deployed Twice.*OrdersInbound`),
+			},
+		},
+	})
+}
+
+// A failed upload is reported as a write, not as a read; applying again converges.
+func TestAccSenderStateTruth_failedUploadReportedAsWrite(t *testing.T) {
+	env := newTestEnv(t)
+	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					env.srv.InjectNextOn(uploadRoute, emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
+				},
+				Config:      env.config(senderHCL("")),
+				ExpectError: wrapped(`Cannot Write Integration Flow.*uploading the changed content`),
+			},
+			{
+				Config:           env.config(senderHCL("")),
+				Check:            checkRunsDesignTime(env, senderFlowID),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
+
+// senderCLIWork is a CLI working directory with one sapmessaging_amqp_sender of senderFlowID
+// (deploy = true) whose retries are set by the variable n.
+func senderCLIWork(t *testing.T, tf string, srv *emulatortest.Emulator, timeouts string) *cliWork {
+	t.Helper()
+	return newCLIWork(t, tf, srv, fmt.Sprintf("  cloud_integration = { service_key = %q }\n  max_retries = 1", string(srv.CloudIntegrationKey())), `
+variable "n" {
+  type = number
+}
+
+resource "sapmessaging_amqp_sender" "orders" {
+  iflow_id              = "`+senderFlowID+`"
+  max_number_of_retries = var.n
+`+timeouts+`
+}
+`)
+}
+
+// planShowsDeploy asserts that the next plan is not empty and says why the flow is deployed.
+func (w *cliWork) planShowsDeploy(t *testing.T, n int) {
+	t.Helper()
+	r := w.run(t, "plan", "-detailed-exitcode", "-input=false", "-no-color", fmt.Sprintf("-var=n=%d", n))
+	if r.exitCode != 2 || !strings.Contains(r.output, "Integration Flow Will Be Deployed") {
+		t.Fatalf("the plan after the interrupted deploy does not deploy the flow (exit %d):\n%s", r.exitCode, r.output)
+	}
+}
+
+// applyConverges applies and asserts that the flow runs its design time and the next plan is empty.
+func (w *cliWork) applyConverges(t *testing.T, env *testEnv, n int) {
+	t.Helper()
+	if r := w.run(t, "apply", "-auto-approve", "-input=false", "-no-color", fmt.Sprintf("-var=n=%d", n)); r.exitCode != 0 {
+		t.Fatalf("apply failed (exit %d):\n%s", r.exitCode, r.output)
+	}
+	if err := checkRunsDesignTime(env, senderFlowID)(nil); err != nil {
+		t.Fatal(err)
+	}
+	if r := w.run(t, "plan", "-detailed-exitcode", "-input=false", "-no-color", fmt.Sprintf("-var=n=%d", n)); r.exitCode != 0 {
+		t.Fatalf("the plan after the apply is not empty (exit %d):\n%s", r.exitCode, r.output)
+	}
+}
+
+// Ctrl-C after the upload, while the deploy request is on its way (the tenant never receives it):
+// the apply says it was cancelled, not that it ran out of time; the next plan deploys, and
+// applying again makes the flow run the new settings.
+func TestAccSenderStateTruth_interruptedBeforeDeploy(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	srv := emulatortest.Start(t, emulator.Options{})
+	env := &testEnv{srv: srv}
+	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	w := senderCLIWork(t, tf, srv, "")
+	w.applyConverges(t, env, 1)
+
+	// The deploy request is held until the client gives up; it is then dropped unprocessed.
+	srv.SetFaults(emulator.Faults{SlowDelay: 2 * time.Minute})
+	srv.InjectNextOn(deployRoute, emulator.FaultSlow)
+	srv.ResetStats()
+	cmd, out := w.start(t, "apply", "-auto-approve", "-input=false", "-no-color", "-var=n=2")
+	deadline := time.Now().Add(2 * time.Minute)
+	for srv.Stats().Routes[deployRoute] < 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the apply sent no deploy request:\n%s", out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err == nil {
+		t.Fatalf("the interrupted apply succeeded:\n%s", out.String())
+	}
+	srv.ClearFaults()
+	if !strings.Contains(out.String(), "Cancelled") || strings.Contains(out.String(), "did not finish in time") {
+		t.Errorf("the interrupted apply does not say it was cancelled:\n%s", out.String())
+	}
+	if err := checkRunsDesignTime(env, senderFlowID)(nil); err == nil {
+		t.Fatalf("the flow runs the new settings although its deploy request never arrived:\n%s", out.String())
+	}
+	w.planShowsDeploy(t, 2)
+	w.applyConverges(t, env, 2)
+}
+
+// timeouts bound the whole operation, not only the deploy: with every request taking longer
+// than the update timeout, the apply ends with "Operation Timed Out" naming timeouts.update
+// (before, the read and the upload ran unbounded and only the deploy was timed); the next plan
+// shows what is left and applying again converges.
+func TestAccSenderStateTruth_timeoutBoundsWholeOperation(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	srv := emulatortest.Start(t, emulator.Options{})
+	env := &testEnv{srv: srv}
+	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	w := senderCLIWork(t, tf, srv, `  timeouts = { update = "1s" }`)
+	w.applyConverges(t, env, 1)
+
+	if r := w.run(t, "plan", "-input=false", "-no-color", "-var=n=2", "-out=update.tfplan"); r.exitCode != 0 {
+		t.Fatalf("plan failed (exit %d):\n%s", r.exitCode, r.output)
+	}
+	srv.SetFaults(emulator.Faults{Latency: 1500 * time.Millisecond})
+	r := w.run(t, "apply", "-input=false", "-no-color", "update.tfplan")
+	srv.ClearFaults()
+	if r.exitCode == 0 || !strings.Contains(r.output, "Operation Timed Out") || !strings.Contains(r.output, "timeouts.update") {
+		t.Fatalf("the apply beyond its timeout does not end with Operation Timed Out (exit %d):\n%s", r.exitCode, r.output)
+	}
+	if d, ok := env.srv.Deployed(senderFlowID); !ok || d.Status != "STARTED" {
+		t.Fatalf("the flow stopped running: %+v", d)
+	}
+	w.applyConverges(t, env, 2)
+}
