@@ -91,9 +91,11 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.out, "o", "", "also write the markdown to this `file`")
 	fs.BoolVar(&o.keep, "keep", false, "keep the work directory")
 	fs.BoolVar(&o.validation, "validation", true, "run the plan-time validation Go benchmark")
-	fs.BoolVar(&o.eventMesh, "event-mesh", true, "run the Event Mesh section (queues against terraform_data and the provider without an API)")
+	fs.BoolVar(&o.eventMesh, "event-mesh", true, "run the Event Mesh section (queues against terraform_data and the provider without an API); "+
+		"naming any of -event-mesh, -landscape, -ci true runs only the sections so named")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the providers into this `directory`, one per provider process, named "+
-		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues or -noapi; step 0 create, 1 refresh, 2 update)")
+		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues or -noapi; landscape: landscape-<run>-queues or -noapi; "+
+		"step 0 create, 1 refresh, 2 update, 3 destroy)")
 	fs.BoolVar(&o.noAPIWait, "noapi-wait", false, "Event Mesh section: the provider without an API waits the latency in each create and update, "+
 		"as for its one API call, so that the CPU ratio leaves out what the waiting itself costs a provider process")
 	fs.BoolVar(&o.landscape.enabled, "landscape", true, "run the landscape section (several Event Mesh instances, one aliased provider configuration and one emulator each, in one configuration)")
@@ -110,6 +112,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
+	selectSections(fs, map[string]*bool{"event-mesh": &o.eventMesh, "landscape": &o.landscape.enabled, "ci": &o.ci.enabled})
 	if o.landscape.instances < 1 || o.landscape.instances > 50 || o.landscape.queues < 1 || o.landscape.queues > 250 ||
 		o.landscape.latency < 0 || o.landscape.runs < 1 {
 		return o, errors.New("-landscape-instances must be 1 to 50, -landscape-queues 1 to 250, -landscape-latency not negative, -landscape-runs at least 1")
@@ -164,6 +167,23 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	return o, nil
 }
 
+// selectSections runs only the sections named true on the command line when any is (-landscape
+// alone runs the landscape alone); otherwise every section not switched off runs.
+func selectSections(fs *flag.FlagSet, sections map[string]*bool) {
+	named := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) {
+		if _, ok := sections[f.Name]; ok && f.Value.String() == "true" {
+			named[f.Name] = true
+		}
+	})
+	if len(named) == 0 {
+		return
+	}
+	for name, on := range sections {
+		*on = named[name]
+	}
+}
+
 func envOr(key, def string) string {
 	if v := os.Getenv(key); v != "" {
 		return v
@@ -192,6 +212,7 @@ type sample struct {
 	routes      map[string]int64 // requests per emulator route label
 	bytes       int64            // response bytes the emulators sent
 	perInstance int64            // the most management calls one emulator got
+	rssSumKB    int64            // the provider processes' peaks added up
 }
 
 // cell is the result of one operation at one latency and size.
@@ -605,7 +626,7 @@ func (b *bench) runSteps(dir, hcl, rc string, env []string, ems emulators, steps
 		if ps := cmd.ProcessState; ps != nil {
 			s.cpu = ps.UserTime() + ps.SystemTime()
 		}
-		s.rssKB, s.providerCPU = peakRSS(rssFile), providerCPU(rssFile)
+		s.rssKB, s.rssSumKB, s.providerCPU = peakRSS(rssFile), sumRSS(rssFile), providerCPU(rssFile)
 		for _, em := range ems {
 			stats, err := em.stats()
 			if err != nil {
@@ -663,17 +684,35 @@ func providerCPU(path string) time.Duration {
 
 // peakRSS returns the largest "Maximum resident set size" GNU time wrote into path, in KiB.
 func peakRSS(path string) int64 {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
 	var peak int64
-	for _, m := range maxRSSLine.FindAllStringSubmatch(string(b), -1) {
-		if v, err := strconv.ParseInt(m[1], 10, 64); err == nil {
-			peak = max(peak, v)
-		}
+	for _, v := range rssValues(path) {
+		peak = max(peak, v)
 	}
 	return peak
+}
+
+// sumRSS adds up the "Maximum resident set size" lines GNU time wrote into path, one per provider
+// process, in KiB: at most what the processes held at once.
+func sumRSS(path string) int64 {
+	var sum int64
+	for _, v := range rssValues(path) {
+		sum += v
+	}
+	return sum
+}
+
+func rssValues(path string) []int64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var vs []int64
+	for _, m := range maxRSSLine.FindAllStringSubmatch(string(b), -1) {
+		if v, err := strconv.ParseInt(m[1], 10, 64); err == nil {
+			vs = append(vs, v)
+		}
+	}
+	return vs
 }
 
 // benchDMQ is the dead message queue every benchmark queue names.
