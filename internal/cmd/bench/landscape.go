@@ -99,8 +99,11 @@ func (b *bench) measureLandscape() ([]landscapeCell, error) {
 		if err != nil {
 			return nil, fmt.Errorf("landscape without an API: %w", err)
 		}
-		for op, s := range ss {
-			noAPI[op] = append(noAPI[op], s)
+		for _, st := range steps {
+			s := ss[st.op]
+			noAPI[st.op] = append(noAPI[st.op], s)
+			b.logf("landscape run %d, no-API provider, %s: wall %s, provider CPU %s, peak RSS %d KiB (all %d KiB)",
+				r, st.op, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.rssSumKB)
 		}
 
 		b.logf("landscape run %d/%d: the provider against %d emulators", r, lo.runs, lo.instances)
@@ -133,8 +136,11 @@ func (b *bench) measureLandscape() ([]landscapeCell, error) {
 		if err != nil {
 			return nil, fmt.Errorf("landscape: %w", err)
 		}
-		for op, s := range ss {
-			mine[op] = append(mine[op], s)
+		for _, st := range steps {
+			s := ss[st.op]
+			mine[st.op] = append(mine[st.op], s)
+			b.logf("landscape run %d, provider, %s: %d management calls (at most %d per instance), %d bytes sent, wall %s, provider CPU %s, peak RSS %d KiB (all %d KiB)",
+				r, st.op, s.mgmtCalls, s.perInstance, s.bytes, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.rssSumKB)
 		}
 	}
 	var cells []landscapeCell
