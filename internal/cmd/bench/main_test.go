@@ -272,7 +272,7 @@ func TestSelectSections(t *testing.T) {
 		}
 	}
 	o, err := parseFlags([]string{"-terraform", "tf"}, io.Discard)
-	if err != nil || o.landscape.instances != 8 || o.landscape.queues != 250 {
+	if err != nil || o.landscape.instances != 8 || o.landscape.queues != 250 || o.landscape.runs != 1 || o.landscape.latency != 20*time.Millisecond {
 		t.Fatalf("landscape defaults: %+v %v", o.landscape, err)
 	}
 	for _, args := range [][]string{{"-landscape-queues", "251"}, {"-landscape-instances", "0"}, {"-landscape-runs", "0"}} {
