@@ -80,6 +80,7 @@ type landscapeCell struct {
 	bytes                 int64         // response bytes of all instances, the most any run made
 	rssKB, noAPIRSSKB     int64         // the largest provider process of any run
 	rssSumKB, noAPISumKB  int64         // the processes' peaks added up, the most of any run
+	procs, noAPIProcs     int           // provider processes of the command, the most of any run
 }
 
 // measureLandscape runs the landscape o.landscape.runs times, each the no-API provider's
@@ -102,8 +103,8 @@ func (b *bench) measureLandscape() ([]landscapeCell, error) {
 		for _, st := range steps {
 			s := ss[st.op]
 			noAPI[st.op] = append(noAPI[st.op], s)
-			b.logf("landscape run %d, no-API provider, %s: wall %s, provider CPU %s, peak RSS %d KiB (all %d KiB)",
-				r, st.op, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.rssSumKB)
+			b.logf("landscape run %d, no-API provider, %s: wall %s, provider CPU %s, peak RSS %d KiB (%d processes, %d KiB)",
+				r, st.op, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.procs, s.rssSumKB)
 		}
 
 		b.logf("landscape run %d/%d: the provider against %d emulators", r, lo.runs, lo.instances)
@@ -139,8 +140,8 @@ func (b *bench) measureLandscape() ([]landscapeCell, error) {
 		for _, st := range steps {
 			s := ss[st.op]
 			mine[st.op] = append(mine[st.op], s)
-			b.logf("landscape run %d, provider, %s: %d management calls (at most %d per instance), %d bytes sent, wall %s, provider CPU %s, peak RSS %d KiB (all %d KiB)",
-				r, st.op, s.mgmtCalls, s.perInstance, s.bytes, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.rssSumKB)
+			b.logf("landscape run %d, provider, %s: %d management calls (at most %d per instance), %d bytes sent, wall %s, provider CPU %s, peak RSS %d KiB (%d processes, %d KiB)",
+				r, st.op, s.mgmtCalls, s.perInstance, s.bytes, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.procs, s.rssSumKB)
 		}
 	}
 	var cells []landscapeCell
@@ -155,10 +156,12 @@ func (b *bench) measureLandscape() ([]landscapeCell, error) {
 			c.bytes = max(c.bytes, s.bytes)
 			c.rssKB = max(c.rssKB, s.rssKB)
 			c.rssSumKB = max(c.rssSumKB, s.rssSumKB)
+			c.procs = max(c.procs, s.procs)
 		}
 		for _, s := range noAPI[op] {
 			c.noAPIRSSKB = max(c.noAPIRSSKB, s.rssKB)
 			c.noAPISumKB = max(c.noAPISumKB, s.rssSumKB)
+			c.noAPIProcs = max(c.noAPIProcs, s.procs)
 		}
 		cells = append(cells, c)
 	}
@@ -172,13 +175,14 @@ func renderLandscape(o options, tfVersion string, cells []landscapeCell, rss boo
 	fmt.Fprintf(&sb, "Landscape: %d Event Mesh instances (one emulator each, latency %s) × %d queues = %d sapmessaging_queue resources, "+
 		"one aliased provider configuration per instance, one configuration; %s, parallelism %d, median of %d interleaved run(s) "+
 		"against the no-API provider with the same resources. Calls and bytes are the emulators' (the most of any run); "+
-		"provider CPU adds up the provider processes of a command (one per alias); peak RSS is the largest provider process, "+
-		"then all processes' peaks added up (at most what they held at once), for the provider and the no-API provider.\n\n",
+		"provider CPU adds up the provider processes of a command (Terraform starts several per command, at least one per alias in each of its phases); peak RSS is the "+
+		"largest provider process, then how many processes the command started and their peaks added up (more than they held at once: "+
+		"not all run at once), for the provider and the no-API provider.\n\n",
 		lo.instances, lo.latency, lo.queues, lo.instances*lo.queues, tfVersion, o.parallelism, lo.runs)
 	if o.noAPIWait {
 		sb.WriteString("The no-API provider waits the latency in each create and update and twice in each delete (-noapi-wait).\n\n")
 	}
-	sb.WriteString("| Command | Mgmt API calls: all / most per instance | Bytes sent | Wall time | No-API wall | CPU: provider / no-API provider | CPU ratio | Peak RSS: provider (all) | Peak RSS: no-API (all) |\n")
+	sb.WriteString("| Command | Mgmt API calls: all / most per instance | Bytes sent | Wall time | No-API wall | CPU: provider / no-API provider | CPU ratio | Peak RSS: provider (processes, sum) | Peak RSS: no-API (processes, sum) |\n")
 	sb.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, c := range cells {
 		cpu, ratio, mem, noAPIMem := "n/a", "n/a", "n/a", "n/a"
@@ -187,10 +191,10 @@ func renderLandscape(o options, tfVersion string, cells []landscapeCell, rss boo
 			ratio = fmt.Sprintf("%.2f×", float64(c.providerCPU)/float64(c.noAPICPU))
 		}
 		if rss && c.rssKB > 0 {
-			mem = fmt.Sprintf("%s (%s)", mib(c.rssKB), mib(c.rssSumKB))
+			mem = fmt.Sprintf("%s (%d, %s)", mib(c.rssKB), c.procs, mib(c.rssSumKB))
 		}
 		if rss && c.noAPIRSSKB > 0 {
-			noAPIMem = fmt.Sprintf("%s (%s)", mib(c.noAPIRSSKB), mib(c.noAPISumKB))
+			noAPIMem = fmt.Sprintf("%s (%d, %s)", mib(c.noAPIRSSKB), c.noAPIProcs, mib(c.noAPISumKB))
 		}
 		fmt.Fprintf(&sb, "| %s | %d / %d | %s | %s | %s | %s | %s | %s | %s |\n",
 			c.op, c.mgmtCalls, c.perInstance, byteSize(c.bytes), seconds(c.wall), seconds(c.noAPIWall), cpu, ratio, mem, noAPIMem)

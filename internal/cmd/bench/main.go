@@ -213,6 +213,7 @@ type sample struct {
 	bytes       int64            // response bytes the emulators sent
 	perInstance int64            // the most management calls one emulator got
 	rssSumKB    int64            // the provider processes' peaks added up
+	procs       int              // provider processes the command started
 }
 
 // cell is the result of one operation at one latency and size.
@@ -627,6 +628,7 @@ func (b *bench) runSteps(dir, hcl, rc string, env []string, ems emulators, steps
 			s.cpu = ps.UserTime() + ps.SystemTime()
 		}
 		s.rssKB, s.rssSumKB, s.providerCPU = peakRSS(rssFile), sumRSS(rssFile), providerCPU(rssFile)
+		s.procs = len(rssValues(rssFile))
 		for _, em := range ems {
 			stats, err := em.stats()
 			if err != nil {
@@ -692,7 +694,7 @@ func peakRSS(path string) int64 {
 }
 
 // sumRSS adds up the "Maximum resident set size" lines GNU time wrote into path, one per provider
-// process, in KiB: at most what the processes held at once.
+// process, in KiB: more than the processes held at once, since not all of them run at once.
 func sumRSS(path string) int64 {
 	var sum int64
 	for _, v := range rssValues(path) {
