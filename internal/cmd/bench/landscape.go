@@ -144,6 +144,11 @@ func (b *bench) measureLandscape() ([]landscapeCell, error) {
 				r, st.op, s.mgmtCalls, s.perInstance, s.bytes, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.procs, s.rssSumKB)
 		}
 	}
+	return landscapeCells(steps, mine, noAPI), nil
+}
+
+// landscapeCells is one cell per command of steps from the samples of the runs.
+func landscapeCells(steps []step, mine, noAPI map[string][]sample) []landscapeCell {
 	var cells []landscapeCell
 	for _, st := range steps {
 		op := st.op
@@ -165,7 +170,7 @@ func (b *bench) measureLandscape() ([]landscapeCell, error) {
 		}
 		cells = append(cells, c)
 	}
-	return cells, nil
+	return cells
 }
 
 // renderLandscape formats the landscape's results with its targets.
