@@ -1,0 +1,161 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
+)
+
+// The hand-made flows of the list resource tests, as made in the Cloud Integration web UI.
+const (
+	// handOrders is in package AcmeCRM, with two AMQP senders, Orders and Returns, and deployed.
+	handOrders = "Orders_Inbound"
+	// handInvoices is in package AcmeERP, with one AMQP sender, and deployed.
+	handInvoices = "Invoices_Inbound"
+	// handJMS is in package AcmeCRM, with one JMS sender guarded by SAPJMSRetries > 5, and deployed.
+	handJMS = "Orders_Retry"
+	// handDraft is in package AcmeCRM, with one AMQP sender, and not deployed.
+	handDraft = "Orders_Draft"
+)
+
+// addHandMadeFlows creates the hand-made flows and deploys those that are deployed.
+func (e *testEnv) addHandMadeFlows(t *testing.T) {
+	t.Helper()
+	amqp := func(queue string, retries string) map[string]string {
+		p := iflowbuild.DefaultSenderProperties(queue)
+		p["maxRetries"], p["queuePrefetch"] = retries, "1"
+		return p
+	}
+	jms := iflowbuild.DefaultJMSSenderProperties("Retry_Orders")
+	for _, f := range []struct {
+		id, pkg string
+		o       iflowbuild.Options
+	}{
+		{handOrders, "AcmeCRM", iflowbuild.Options{Senders: []iflowbuild.Sender{
+			{ID: "MessageFlow_1", Name: "Orders", Properties: amqp("acme/crm/prod/orders", "1")},
+			{ID: "MessageFlow_2", Name: "Returns", Properties: amqp("acme/crm/prod/returns", "2")},
+		}, ExceptionEnds: [][]string{{"error"}}}},
+		{handInvoices, "AcmeERP", iflowbuild.Options{Senders: []iflowbuild.Sender{{Properties: amqp("acme/erp/prod/invoices", "1")}}}},
+		{handJMS, "AcmeCRM", iflowbuild.Options{
+			Senders:       []iflowbuild.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: jms}},
+			ExceptionEnds: [][]string{{"escalation", "error"}},
+			Routers:       []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}},
+		}},
+		{handDraft, "AcmeCRM", iflowbuild.Options{Senders: []iflowbuild.Sender{{Properties: amqp("acme/crm/prod/draft", "1")}}}},
+	} {
+		f.o.Name = f.id
+		if err := e.srv.CreateIFlow(f.id, f.id, f.pkg, iflowbuild.Build(f.o)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := cpi.New(e.srv.CloudIntegrationClient(t))
+	for _, id := range []string{handOrders, handInvoices, handJMS} {
+		if _, err := c.DeployAndWait(context.Background(), id, "", 5*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// byFlow filters query results by the flow in their identity.
+func byFlow(id string) queryfilter.QueryFilter {
+	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(id)})
+}
+
+// expectCloudIntegrationCalls is a query check of the Cloud Integration calls by route made since
+// the ResetStats of the step's PreConfig; routes not named must not have been called.
+type expectCloudIntegrationCalls struct {
+	env  *testEnv
+	want map[string]int64
+}
+
+func (c expectCloudIntegrationCalls) CheckQuery(_ context.Context, _ querycheck.CheckQueryRequest, resp *querycheck.CheckQueryResponse) {
+	st := c.env.srv.Stats()
+	var total int64
+	for route, n := range c.want {
+		if st.Routes[route] != n {
+			resp.Error = fmt.Errorf("the query made %d calls of %s, want %d; all routes: %v", st.Routes[route], route, n, st.Routes)
+			return
+		}
+		total += n
+	}
+	if st.CloudIntegrationCalls != total {
+		resp.Error = fmt.Errorf("the query made %d Cloud Integration calls, want %d: %v", st.CloudIntegrationCalls, total, st.Routes)
+	}
+}
+
+const (
+	routeRuntimeList    = "GET /api/v1/IntegrationRuntimeArtifacts"
+	routeDesigntimeList = "GET /api/v1/IntegrationDesigntimeArtifacts"
+	routeContent        = "GET /api/v1/IntegrationDesigntimeArtifacts(Id,Version)/$value"
+)
+
+// Every deployed flow is listed, from one call; a package filter adds the call for the packages;
+// a prefix that matches nothing lists nothing.
+func TestAccIFlowDeploymentListResource_query(t *testing.T) {
+	env := newTestEnv(t)
+	env.addHandMadeFlows(t)
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: env.srv.ResetStats,
+				Query:     true,
+				Config: env.providerBlock + `
+list "sapmessaging_iflow_deployment" "all" {
+  provider         = sapmessaging
+  include_resource = true
+}
+
+list "sapmessaging_iflow_deployment" "none" {
+  provider = sapmessaging
+  config {
+    iflow_id_prefix = "Nothing_"
+  }
+}
+`,
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_iflow_deployment.all", 3),
+					querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(handInvoices)}),
+					querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(handJMS)}),
+					querycheck.ExpectResourceDisplayName("sapmessaging_iflow_deployment.all", byFlow(handOrders),
+						knownvalue.StringExact(handOrders+" (version 1.0.0, STARTED)")),
+					querycheck.ExpectResourceKnownValues("sapmessaging_iflow_deployment.all", byFlow(handOrders), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(handOrders)},
+						{Path: tfjsonpath.New("iflow_id"), KnownValue: knownvalue.StringExact(handOrders)},
+						{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("active")},
+						{Path: tfjsonpath.New("triggers"), KnownValue: knownvalue.Null()},
+						{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("STARTED")},
+						{Path: tfjsonpath.New("deployed_version"), KnownValue: knownvalue.StringExact("1.0.0")},
+					}),
+					querycheck.ExpectLength("sapmessaging_iflow_deployment.none", 0),
+					expectCloudIntegrationCalls{env: env, want: map[string]int64{routeRuntimeList: 2}},
+				},
+			},
+			{
+				PreConfig: env.srv.ResetStats,
+				Query:     true,
+				Config:    env.providerBlock + readExample(t, "list-resources/sapmessaging_iflow_deployment/list-resource.tfquery.hcl"),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					// Orders_Inbound and Orders_Retry; Orders_Draft is not deployed.
+					querycheck.ExpectLength("sapmessaging_iflow_deployment.crm", 2),
+					querycheck.ExpectIdentity("sapmessaging_iflow_deployment.crm", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(handJMS)}),
+					querycheck.ExpectLength("sapmessaging_iflow_deployment.orders", 2),
+					querycheck.ExpectLength("sapmessaging_iflow_deployment.erp", 0),
+					expectCloudIntegrationCalls{env: env, want: map[string]int64{routeRuntimeList: 3, routeDesigntimeList: 2}},
+				},
+			},
+		},
+	})
+}
