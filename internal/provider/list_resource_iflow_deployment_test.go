@@ -3,6 +3,9 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -158,4 +161,89 @@ list "sapmessaging_iflow_deployment" "none" {
 			},
 		},
 	})
+}
+
+// `terraform query -generate-config-out` of the Cloud Integration list resources and the
+// subscriptions writes a resource and an import block per result, and the configuration works
+// as written: the plan imports them and changes nothing else, with the plan-time rules' warnings,
+// the apply deploys nothing, and the next plan is empty.
+func TestAccFlowListResources_generateConfig(t *testing.T) {
+	tf := terraformCLI(t)
+	if !terraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := newTestEnv(t)
+	env.addHandMadeQueues(t)
+	env.addHandMadeSubscriptions(t)
+	env.addHandMadeFlows(t)
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders)
+	writeFile(t, filepath.Join(dir, "landscape.tfquery.hcl"), `
+list "sapmessaging_queue_subscription" "orders" {
+  provider = sapmessaging
+  config {
+    queue_name = "acme/crm/prod/orders"
+  }
+}
+
+list "sapmessaging_amqp_sender" "crm" {
+  provider = sapmessaging
+  config {
+    package_id      = "AcmeCRM"
+    iflow_id_prefix = "Orders_In"
+  }
+}
+
+list "sapmessaging_amqp_sender" "invoices" {
+  provider = sapmessaging
+  config {
+    iflow_id_prefix = "Invoices_"
+  }
+}
+
+list "sapmessaging_jms_sender" "jms" {
+  provider = sapmessaging
+}
+
+list "sapmessaging_iflow_deployment" "deployed" {
+  provider = sapmessaging
+}
+`)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.mustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := string(b)
+	for _, want := range []string{
+		`resource "sapmessaging_queue_subscription" "orders_1"`, `topic_pattern = "acme/crm/prod/ce/orders/created"`,
+		`resource "sapmessaging_amqp_sender" "crm_1"`, `channel                           = "Returns"`, `max_number_of_retries             = 2`,
+		`resource "sapmessaging_amqp_sender" "invoices_0"`, `resource "sapmessaging_jms_sender" "jms_0"`, `queue_expiration_days = 30`,
+		`resource "sapmessaging_iflow_deployment" "deployed_2"`, `identity = {`,
+	} {
+		if !strings.Contains(generated, want) {
+			t.Errorf("generated.tf lacks %s:\n%s", want, generated)
+		}
+	}
+	env.srv.ResetStats()
+	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if !strings.Contains(r.output, "Plan: 9 to import, 0 to add, 0 to change, 0 to destroy.") {
+		t.Errorf("the plan of the generated configuration does more than import the 9 objects:\n%s\n%s", r.output, generated)
+	}
+	// The plan-time rules speak about what was adopted: Returns retries twice in memory.
+	if !strings.Contains(r.output, "Inner Retries") || !strings.Contains(r.output, "max_number_of_retries = 2") {
+		t.Errorf("the plan lacks the Inner Retries warning of the Returns channel:\n%s", r.output)
+	}
+	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if !strings.Contains(r.output, "9 imported, 0 added, 0 changed, 0 destroyed") {
+		t.Errorf("the apply did not import the 9 objects:\n%s", r.output)
+	}
+	if st := env.srv.Stats(); st.Routes[deployRoute] != 0 || st.Routes["PUT /api/v1/IntegrationDesigntimeArtifacts(Id,Version)"] != 0 {
+		t.Errorf("adopting the flows wrote or deployed them: %v", st.Routes)
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 }
