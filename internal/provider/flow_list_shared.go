@@ -139,7 +139,11 @@ func (l *senderListResource[M, P, S]) ListResourceConfigSchema(_ context.Context
 			"(package PACKAGE)`, or `FLOW / CHANNEL: ...` with the channel in the identity when the flow has more than one " + l.kind + " sender. " +
 			"With `include_resource` (and `terraform query -generate-config-out`) each result carries every setting of the channel as " +
 			"the flow holds it, `version = \"active\"` and `deploy = true`, as an import does, so that the generated resource block plans " +
-			"no change after its import; the plan-time rules still report the settings they warn about.\n\n" +
+			"no change after its import.\n\n" +
+			"The plan-time rules apply to the generated blocks as to any other: their warnings show in the plan, and a setting they " +
+			"refuse (for example an empty Max. Number of Retries of an AMQP sender, which retries endlessly) is an error on that " +
+			"setting to fix before the apply. A flow that is not deployed, or does not run its design time, plans a deploy after " +
+			"its import, as the resource does for any flow that does not run its settings.\n\n" +
 			"One call lists the flows, each flow that passes the filters is downloaded once (8 at a time, shared with the other sender list " +
 			"blocks of the same provider configuration), and `include_resource` adds one call for the deployed flows. A flow that cannot be " +
 			"read is left out with a warning that says why.",

@@ -3,8 +3,12 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
@@ -181,4 +185,38 @@ list "sapmessaging_queue_subscription" "bad" {
 `, `Invalid Queue Name Prefix.*Use the start of a full queue name`),
 		},
 	})
+}
+
+// Every list resource has an example under examples/list-resources, and every query file there
+// is run by an acceptance test of this package (readExample), as TestAccExamples runs the .tf
+// examples.
+func TestListResourceExamplesRun(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..", "examples", "list-resources")
+	tests, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src strings.Builder
+	for _, f := range tests {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src.Write(b)
+	}
+	for _, newList := range New("test")().(*sapMessagingProvider).ListResources(context.Background()) {
+		var resp fwresource.MetadataResponse
+		newList().Metadata(context.Background(), fwresource.MetadataRequest{ProviderTypeName: "sapmessaging"}, &resp)
+		files, err := filepath.Glob(filepath.Join(root, resp.TypeName, "*.tfquery.hcl"))
+		if err != nil || len(files) == 0 {
+			t.Errorf("list resource %s has no example under examples/list-resources/%s", resp.TypeName, resp.TypeName)
+		}
+		for _, f := range files {
+			rel := "list-resources/" + resp.TypeName + "/" + filepath.Base(f)
+			if !strings.Contains(src.String(), `readExample(t, "`+rel+`")`) {
+				t.Errorf("no test runs the example %s", rel)
+			}
+		}
+	}
 }
