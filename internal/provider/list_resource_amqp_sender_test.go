@@ -94,11 +94,11 @@ list "sapmessaging_amqp_sender" "none" {
 						{Path: tfjsonpath.New("deployed_version"), KnownValue: knownvalue.Null()},
 					}),
 					querycheck.ExpectLength("sapmessaging_amqp_sender.crm", 3),
-					querycheck.ExpectLength("sapmessaging_jms_sender.all", 1),
+					querycheck.ExpectLength("sapmessaging_jms_sender.all", 2),
 					querycheck.ExpectLength("sapmessaging_amqp_sender.none", 0),
-					// Four flows downloaded once for the three blocks that list them; a flow list per block,
+					// Six flows downloaded once for the three blocks that list them; a flow list per block,
 					// one runtime list for include_resource, and no runtime read per flow.
-					expectCloudIntegrationCalls{env: env, want: map[string]int64{routeDesigntimeList: 4, routeRuntimeList: 1, routeContent: 4}},
+					expectCloudIntegrationCalls{env: env, want: map[string]int64{routeDesigntimeList: 4, routeRuntimeList: 1, routeContent: 6}},
 				},
 			},
 			{

@@ -30,6 +30,12 @@ const (
 	handJMS = "Orders_Retry"
 	// handDraft is in package AcmeCRM, with one AMQP sender, and not deployed.
 	handDraft = "Orders_Draft"
+	// handExclusive is in package AcmeCRM, with one JMS sender on an exclusive queue (no concurrent
+	// processes and no dead-letter option in the channel), and deployed.
+	handExclusive = "Orders_Exclusive"
+	// handBroken is in package Broken, with a JMS sender whose Exponential Backoff is not a
+	// boolean, and not deployed: the sender list resources leave it out with a warning.
+	handBroken = "Broken_Flow"
 )
 
 // addHandMadeFlows creates the hand-made flows and deploys those that are deployed.
@@ -41,6 +47,12 @@ func (e *testEnv) addHandMadeFlows(t *testing.T) {
 		return p
 	}
 	jms := iflowbuild.DefaultJMSSenderProperties("Retry_Orders")
+	exclusive := iflowbuild.DefaultJMSSenderProperties("Exclusive_Orders")
+	exclusive["AccessType"] = "Exclusive"
+	delete(exclusive, "NumberConcurrentProcesses")
+	delete(exclusive, "useDeadLetterQueue")
+	broken := iflowbuild.DefaultJMSSenderProperties("Broken")
+	broken["ExponentialBackoff"] = "maybe"
 	for _, f := range []struct {
 		id, pkg string
 		o       iflowbuild.Options
@@ -56,6 +68,11 @@ func (e *testEnv) addHandMadeFlows(t *testing.T) {
 			Routers:       []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}},
 		}},
 		{handDraft, "AcmeCRM", iflowbuild.Options{Senders: []iflowbuild.Sender{{Properties: amqp("acme/crm/prod/draft", "1")}}}},
+		{handExclusive, "AcmeCRM", iflowbuild.Options{
+			Senders:       []iflowbuild.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: exclusive}},
+			ExceptionEnds: [][]string{{"error"}},
+		}},
+		{handBroken, "Broken", iflowbuild.Options{Senders: []iflowbuild.Sender{{Adapter: "JMS", Properties: broken}}}},
 	} {
 		f.o.Name = f.id
 		if err := e.srv.CreateIFlow(f.id, f.id, f.pkg, iflowbuild.Build(f.o)); err != nil {
@@ -63,7 +80,7 @@ func (e *testEnv) addHandMadeFlows(t *testing.T) {
 		}
 	}
 	c := cpi.New(e.srv.CloudIntegrationClient(t))
-	for _, id := range []string{handOrders, handInvoices, handJMS} {
+	for _, id := range []string{handOrders, handInvoices, handJMS, handExclusive} {
 		if _, err := c.DeployAndWait(context.Background(), id, "", 5*time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +146,7 @@ list "sapmessaging_iflow_deployment" "none" {
 }
 `,
 				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_iflow_deployment.all", 3),
+					querycheck.ExpectLength("sapmessaging_iflow_deployment.all", 4),
 					querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(handInvoices)}),
 					querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(handJMS)}),
 					querycheck.ExpectResourceDisplayName("sapmessaging_iflow_deployment.all", byFlow(handOrders),
@@ -151,10 +168,10 @@ list "sapmessaging_iflow_deployment" "none" {
 				Query:     true,
 				Config:    env.providerBlock + readExample(t, "list-resources/sapmessaging_iflow_deployment/list-resource.tfquery.hcl"),
 				QueryResultChecks: []querycheck.QueryResultCheck{
-					// Orders_Inbound and Orders_Retry; Orders_Draft is not deployed.
-					querycheck.ExpectLength("sapmessaging_iflow_deployment.crm", 2),
+					// Orders_Inbound, Orders_Retry and Orders_Exclusive; Orders_Draft is not deployed.
+					querycheck.ExpectLength("sapmessaging_iflow_deployment.crm", 3),
 					querycheck.ExpectIdentity("sapmessaging_iflow_deployment.crm", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(handJMS)}),
-					querycheck.ExpectLength("sapmessaging_iflow_deployment.orders", 2),
+					querycheck.ExpectLength("sapmessaging_iflow_deployment.orders", 3),
 					querycheck.ExpectLength("sapmessaging_iflow_deployment.erp", 0),
 					expectCloudIntegrationCalls{env: env, want: map[string]int64{routeRuntimeList: 3, routeDesigntimeList: 2}},
 				},
@@ -213,7 +230,11 @@ list "sapmessaging_iflow_deployment" "deployed" {
 }
 `)
 	w := newCLIWorkspace(t, tf, plugins, dir, env)
-	w.mustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	r := w.mustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	// The flow whose JMS sender cannot be read is left out, saying why; the others are listed.
+	if !strings.Contains(r.output, "Integration Flow Left Out") || !strings.Contains(r.output, handBroken) || !strings.Contains(r.output, "not a boolean") {
+		t.Errorf("the query does not warn that %s is left out:\n%s", handBroken, r.output)
+	}
 	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
 	if err != nil {
 		t.Fatal(err)
@@ -223,24 +244,27 @@ list "sapmessaging_iflow_deployment" "deployed" {
 		`resource "sapmessaging_queue_subscription" "orders_1"`, `topic_pattern = "acme/crm/prod/ce/orders/created"`,
 		`resource "sapmessaging_amqp_sender" "crm_1"`, `channel                           = "Returns"`, `max_number_of_retries             = 2`,
 		`resource "sapmessaging_amqp_sender" "invoices_0"`, `resource "sapmessaging_jms_sender" "jms_0"`, `queue_expiration_days = 30`,
-		`resource "sapmessaging_iflow_deployment" "deployed_2"`, `identity = {`,
+		`resource "sapmessaging_iflow_deployment" "deployed_3"`, `identity = {`, `resource "sapmessaging_jms_sender" "jms_1"`,
 	} {
 		if !strings.Contains(generated, want) {
 			t.Errorf("generated.tf lacks %s:\n%s", want, generated)
 		}
 	}
+	if strings.Contains(generated, handBroken) {
+		t.Errorf("generated.tf holds the flow that cannot be read:\n%s", generated)
+	}
 	env.srv.ResetStats()
-	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	if !strings.Contains(r.output, "Plan: 9 to import, 0 to add, 0 to change, 0 to destroy.") {
-		t.Errorf("the plan of the generated configuration does more than import the 9 objects:\n%s\n%s", r.output, generated)
+	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if !strings.Contains(r.output, "Plan: 11 to import, 0 to add, 0 to change, 0 to destroy.") {
+		t.Errorf("the plan of the generated configuration does more than import the 11 objects:\n%s\n%s", r.output, generated)
 	}
 	// The plan-time rules speak about what was adopted: Returns retries twice in memory.
 	if !strings.Contains(r.output, "Inner Retries") || !strings.Contains(r.output, "max_number_of_retries = 2") {
 		t.Errorf("the plan lacks the Inner Retries warning of the Returns channel:\n%s", r.output)
 	}
 	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if !strings.Contains(r.output, "9 imported, 0 added, 0 changed, 0 destroyed") {
-		t.Errorf("the apply did not import the 9 objects:\n%s", r.output)
+	if !strings.Contains(r.output, "11 imported, 0 added, 0 changed, 0 destroyed") {
+		t.Errorf("the apply did not import the 11 objects:\n%s", r.output)
 	}
 	if st := env.srv.Stats(); st.Routes[deployRoute] != 0 || st.Routes["PUT /api/v1/IntegrationDesigntimeArtifacts(Id,Version)"] != 0 {
 		t.Errorf("adopting the flows wrote or deployed them: %v", st.Routes)

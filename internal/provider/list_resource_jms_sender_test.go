@@ -24,7 +24,7 @@ func TestAccJMSSenderListResource_query(t *testing.T) {
 				Query:  true,
 				Config: env.providerBlock + readExample(t, "list-resources/sapmessaging_jms_sender/list-resource.tfquery.hcl"),
 				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_jms_sender.crm", 1),
+					querycheck.ExpectLength("sapmessaging_jms_sender.crm", 2),
 					querycheck.ExpectIdentity("sapmessaging_jms_sender.crm", map[string]knownvalue.Check{
 						"iflow_id": knownvalue.StringExact(handJMS), "channel": knownvalue.Null(),
 					}),
@@ -45,6 +45,13 @@ func TestAccJMSSenderListResource_query(t *testing.T) {
 						{Path: tfjsonpath.New("retry_guard").AtMapKey("limit"), KnownValue: knownvalue.Int64Exact(5)},
 						{Path: tfjsonpath.New("give_up_after_minutes"), KnownValue: knownvalue.NotNull()},
 						{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("STARTED")},
+					}),
+					// The exclusive queue's channel has neither setting: both are null, so neither is written.
+					querycheck.ExpectResourceKnownValues("sapmessaging_jms_sender.crm", byChannel(handExclusive, ""), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("access_type"), KnownValue: knownvalue.StringExact("Exclusive")},
+						{Path: tfjsonpath.New("concurrent_processes"), KnownValue: knownvalue.Null()},
+						{Path: tfjsonpath.New("dead_letter_queue"), KnownValue: knownvalue.Null()},
+						{Path: tfjsonpath.New("attempts_before_expiry"), KnownValue: knownvalue.NotNull()},
 					}),
 					querycheck.ExpectLength("sapmessaging_jms_sender.none", 0),
 				},
