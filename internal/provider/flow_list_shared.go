@@ -146,7 +146,8 @@ func (l *senderListResource[M, P, S]) ListResourceConfigSchema(_ context.Context
 			"its import, as the resource does for any flow that does not run its settings.\n\n" +
 			"One call lists the flows, each flow that passes the filters is downloaded once (8 at a time, shared with the other sender list " +
 			"blocks of the same provider configuration), and `include_resource` adds one call for the deployed flows. A flow that cannot be " +
-			"read is left out with a warning that says why.",
+			"read is left out with a warning that says why. " +
+			"Terraform returns at most `limit` results per list block, 100 unless the block sets `limit`.",
 		Attributes: flowListAttributes("the " + l.kind + " sender channels"),
 	}
 }

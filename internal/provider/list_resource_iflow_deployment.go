@@ -46,7 +46,8 @@ func (l *iflowDeploymentListResource) ListResourceConfigSchema(_ context.Context
 			"(and `terraform query -generate-config-out`) each result carries the flow, `version = \"active\"` and no triggers, so that " +
 			"the generated resource block plans no change after its import while the flow runs its design time; a flow in `ERROR`, or " +
 			"running another version than its design time, plans a redeploy, as `sapmessaging_iflow_deployment` always does.\n\n" +
-			"One call lists the deployed flows; a `package_id` adds one call for the flows' packages.",
+			"One call lists the deployed flows; a `package_id` adds one call for the flows' packages. " +
+			"Terraform returns at most `limit` results per list block, 100 unless the block sets `limit`.",
 		Attributes: flowListAttributes("the deployments"),
 	}
 }

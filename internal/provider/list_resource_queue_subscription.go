@@ -57,7 +57,8 @@ func (l *queueSubscriptionListResource) ListResourceConfigSchema(_ context.Conte
 			"With `include_resource` (and `terraform query -generate-config-out`) each result carries the queue and the topic pattern, " +
 			"so that the generated resource block plans no change after its import.\n\n" +
 			"Event Mesh lists the subscriptions of one queue per call: one queue costs one call, a prefix one queue list and one call " +
-			"per matching queue (8 at a time).",
+			"per matching queue (8 at a time). " +
+			"Terraform returns at most `limit` results per list block, 100 unless the block sets `limit`.",
 		Attributes: map[string]schema.Attribute{
 			"queue_name": schema.StringAttribute{
 				MarkdownDescription: "Only the subscriptions of this queue (its full name, for example `acme/crm/prod/orders`). " +

@@ -1,7 +1,9 @@
 # Every AMQP sender channel of the flows in the package AcmeCRM: a result per
 # channel, with the channel in the identity when a flow has more than one.
+# Terraform returns 100 results per list block unless limit says otherwise.
 list "sapmessaging_amqp_sender" "crm" {
   provider = sapmessaging
+  limit    = 1000
 
   config {
     package_id = "AcmeCRM"
