@@ -250,6 +250,13 @@ list "sapmessaging_iflow_deployment" "deployed" {
 			t.Errorf("generated.tf lacks %s:\n%s", want, generated)
 		}
 	}
+	// The exclusive queue's channel has no concurrent processes and no dead-letter option: neither is written.
+	for _, block := range strings.Split(generated, "\nresource ") {
+		if strings.Contains(block, `"`+handExclusive+`"`) && strings.HasPrefix(block, `"sapmessaging_jms_sender"`) &&
+			(strings.Contains(block, "concurrent_processes") || strings.Contains(block, "dead_letter_queue")) {
+			t.Errorf("the block of the exclusive queue's channel sets a setting the channel does not have:\n%s", block)
+		}
+	}
 	if strings.Contains(generated, handBroken) {
 		t.Errorf("generated.tf holds the flow that cannot be read:\n%s", generated)
 	}
