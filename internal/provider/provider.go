@@ -505,6 +505,10 @@ func (p *sapMessagingProvider) ListResources(_ context.Context) []func() list.Li
 	return []func() list.ListResource{
 		NewQueueListResource,
 		NewDeadMessageQueueListResource,
+		NewQueueSubscriptionListResource,
+		NewAMQPSenderListResource,
+		NewJMSSenderListResource,
+		NewIFlowDeploymentListResource,
 	}
 }
 
