@@ -20,6 +20,13 @@ var exampleModuleVars = map[string][]string{
 		`topics=["acme/crm/test/ce/sap/s4/SalesOrder/*"]`},
 }
 
+// exampleApplies is what the first apply of an example must report, where it does more than create.
+var exampleApplies = map[string]string{
+	// The eight queues of the sample landscape are imported; the queue with unlimited redelivery
+	// and the dead message queue without a time to live are changed.
+	"adopting-a-landscape/import-for-each": "Resources: 8 imported, 0 added, 2 changed, 0 destroyed.",
+}
+
 // exampleDirs lists every directory under examples/ that holds a .tf file, relative to examples/,
 // without the import/ fragments (applied together with their resource example).
 func exampleDirs(t *testing.T, root string) []string {
@@ -186,7 +193,10 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 
 	// Local modules must be installed even with dev_overrides; nothing else is downloaded.
 	w.mustRun(0, "get")
-	w.mustRun(0, append([]string{"apply", "-auto-approve", "-input=false", "-no-color"}, vars...)...)
+	r := w.mustRun(0, append([]string{"apply", "-auto-approve", "-input=false", "-no-color"}, vars...)...)
+	if want, ok := exampleApplies[rel]; ok && !strings.Contains(r.output, want) {
+		t.Errorf("the apply of examples/%s does not say %q:\n%s", rel, want, r.output)
+	}
 	t.Cleanup(func() { w.run(append([]string{"destroy", "-auto-approve", "-input=false"}, vars...)...) })
 	w.mustRun(0, append([]string{"plan", "-detailed-exitcode", "-input=false", "-no-color"}, vars...)...)
 
