@@ -704,6 +704,21 @@ func (s *cloudIntegration) cpiDeploy(w http.ResponseWriter, req cpiRequest) {
 		respondODataError(w, http.StatusBadRequest, fmt.Sprintf("No content for id '%s'.", req.id))
 		return
 	}
+	if buildError, ok := c.failBuild[f.ID]; ok {
+		// A build that fails hands nothing to the runtime: the task ends in FAIL and the runtime
+		// artifact keeps running what it ran before (assumed: SAP builds the artifact before it
+		// replaces the deployed one, and documents no undeploy on a failed build; see doc.go).
+		delete(c.failBuild, f.ID)
+		task := &cpiTask{ID: randomUUID(), IFlowID: f.ID, Started: now, Ready: now.Add(c.deployDelay), Error: buildError}
+		c.pruneTasksLocked()
+		c.tasks[task.ID] = task
+		c.mu.Unlock()
+		s.saveState()
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusAccepted)
+		_, _ = io.WriteString(w, task.ID)
+		return
+	}
 	task := c.deployLocked(f, now, c.deployDelay)
 	c.mu.Unlock()
 	s.saveState()
