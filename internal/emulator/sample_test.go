@@ -248,3 +248,51 @@ func ptrString(p *string) string {
 	}
 	return *p
 }
+
+// A poison message on each AMQP path of the sample landscape ends as the path's Note says: the
+// healthy path after (3 + 1) × 2 + 1 = 9 executions in its dead message queue, the queue without
+// a dead message queue dropping it after (2 + 1) × 2 + 1 = 7, MODIFIED_FAILED_UNDELIVERABLE after
+// the 1 + 5 executions of one delivery, the Escalation End after one execution (acknowledged and
+// lost), and the queue with unlimited redelivery only at the emulator's redelivery cap.
+func TestLoadSampleContent_landscapePaths(t *testing.T) {
+	t.Parallel()
+	e := newRTEnv(t, emulator.Options{RedeliveryCap: 3})
+	if err := e.s.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	p := emulator.SampleLandscapePrefix
+	for _, id := range []string{"Acme_Invoices_Inbound", "Acme_Shipments_Inbound", "Acme_Payments_Inbound", "Acme_Returns_Inbound"} {
+		// Every execution fails, and the flow's own exception subprocess decides what follows.
+		e.behaviour(t, id, `{"outcome": "exception"}`)
+	}
+	for _, queue := range []string{"invoices", "credit-notes", "shipments", "payments", "returns"} {
+		e.publish(t, p+queue, "poison for "+queue)
+	}
+	byQueue := map[string]emulator.MessageRun{}
+	for id, n := range map[string]int{"Acme_Invoices_Inbound": 2, "Acme_Shipments_Inbound": 1, "Acme_Payments_Inbound": 1, "Acme_Returns_Inbound": 1} {
+		for _, r := range e.settled(t, id, n) {
+			byQueue[r.Queue] = r
+		}
+	}
+	for _, want := range []struct {
+		queue      string
+		executions int64
+		outcome    emulator.RunOutcome
+		dmq        string
+	}{
+		{"invoices", 9, emulator.RunDeadLettered, p + "dmq"},
+		{"credit-notes", 7, emulator.RunDiscarded, ""},
+		{"payments", 6, emulator.RunUndeliverable, ""},
+		{"returns", 1, emulator.RunEscalated, ""},
+		// Stopped by the emulator's cap of 3 deliveries, i.e. as if R were 2: (2 + 1) × 5 + 1.
+		{"shipments", 16, emulator.RunRedeliveryCapReached, ""},
+	} {
+		r := byQueue[p+want.queue]
+		if r.Executions != want.executions || r.Outcome != want.outcome || r.DeadMsgQueue != want.dmq {
+			t.Errorf("%s: run %+v, want %d executions, outcome %s, dead message queue %q", want.queue, r, want.executions, want.outcome, want.dmq)
+		}
+	}
+	if dead, _ := e.s.Messages(p + "payments/dmq"); len(dead) != 0 {
+		t.Errorf("payments/dmq holds %+v although MODIFIED_FAILED_UNDELIVERABLE never dead-letters", dead)
+	}
+}
