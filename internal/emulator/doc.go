@@ -89,5 +89,22 @@
 //	| failed build (FailNextBuild, control fail-next-build) | the deploy task ends in FAIL; the runtime artifact keeps the version it ran (a failed deploy, FailNextDeploy, puts it in ERROR) | assumed: SAP builds the artifact before replacing the deployed one and documents no undeploy when the build fails; the deploy task status FAIL is in specs/IntegrationContent.json (BuildAndDeployStatus) |
 //	| JMS message expiration                      | deleted at its Expiration Period (1..180 days, default 30) while retried | configure-the-jms-receiver-adapter-79edc04.md; managing-messages-stored-in-queues-6733197.md |
 //
+// # Sample content
+//
+// LoadSampleContent (the -sample-content flag, used by make sandbox and
+// TestAccExamples) creates the integration flows the examples configure
+// (SampleIFlows, not deployed) and a sample landscape: the queues of
+// SampleQueues under SampleLandscapePrefix with their subscriptions, and the
+// deployed flows of SampleLandscapeIFlows that consume them. The landscape is
+// invented (assumed: no SAP source describes a customer landscape); it is
+// made through the same handlers and rules as the API's requests, dead
+// message queues before the queues that name them, and each object says in
+// its Note whether its path is healthy or what is wrong with it on purpose: a
+// consumed queue with maxRedeliveryCount 0, a consumed queue without a dead
+// message queue, a dead message queue without a time to live, an AMQP sender
+// with MODIFIED_FAILED_UNDELIVERABLE, an exception subprocess ending in an
+// Escalation End, a JMS sender without a retry guard, and a queue no flow
+// consumes. Its flows are deployed without the deploy delay.
+//
 // The package is for tests and local use only; the provider binary never links it.
 package emulator
