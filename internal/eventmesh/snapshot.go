@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
@@ -231,5 +233,15 @@ func (s *Snapshot) DeadMessageQueues() map[string]string {
 			out[name] = ""
 		}
 	}
+	return out
+}
+
+// Queues returns a copy of every queue listed, sorted by name.
+func (s *Snapshot) Queues() []Queue {
+	out := make([]Queue, 0, len(s.queues))
+	for _, q := range s.queues {
+		out = append(out, *q.Clone())
+	}
+	slices.SortFunc(out, func(a, b Queue) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
