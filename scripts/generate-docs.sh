@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Renders docs/ from templates/ and examples/ with tfplugindocs, fully offline.
 #
-# The provider schema comes from the local CLI (TERRAFORM: terraform or the
-# OpenTofu build): the provider is built into a temporary directory, loaded
+# The provider schema comes from the CLI TERRAFORM (`make generate` passes the
+# Terraform 1.14 build, the first CLI whose schema has the list resources):
+# the provider is built into a temporary directory, loaded
 # through a dev_overrides CLI configuration, and `providers schema -json` is
 # handed to tfplugindocs with --providers-schema. tfplugindocs therefore never
 # looks for, or downloads, a Terraform binary of its own.

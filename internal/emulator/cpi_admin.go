@@ -11,8 +11,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 )
 
 // DeployedIFlow is what the runtime of an integration flow runs: the
@@ -31,7 +29,7 @@ func (s *cloudIntegration) CreateIFlow(id, name, pkg string, zip []byte) error {
 	if strings.TrimSpace(id) == "" {
 		return errors.New("emulator: the integration flow id is empty; set an id")
 	}
-	art, err := iflow.ReadZip(zip)
+	art, err := readFlowArchive(zip)
 	if err != nil {
 		return fmt.Errorf("emulator: the content of integration flow %q cannot be read: %w", id, err)
 	}

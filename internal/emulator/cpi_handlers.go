@@ -13,8 +13,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 )
 
 // Limits of the emulated Cloud Integration API.
@@ -371,7 +369,7 @@ func cpiStringField(m map[string]json.RawMessage, key string) (string, bool, err
 
 // decodeArtifactContent decodes base64 (standard or URL alphabet, padded
 // or not) and checks that the result is an integration flow archive.
-func decodeArtifactContent(text string) ([]byte, *iflow.Artifact, error) {
+func decodeArtifactContent(text string) ([]byte, *flowArchive, error) {
 	text = strings.Join(strings.Fields(text), "")
 	var data []byte
 	var err error
@@ -383,7 +381,7 @@ func decodeArtifactContent(text string) ([]byte, *iflow.Artifact, error) {
 	if err != nil {
 		return nil, nil, errors.New("ArtifactContent is not base64-encoded")
 	}
-	art, err := iflow.ReadZip(data)
+	art, err := readFlowArchive(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("ArtifactContent is not an integration flow archive: %v", err)
 	}
@@ -397,16 +395,16 @@ func decodeArtifactContent(text string) ([]byte, *iflow.Artifact, error) {
 // artifact") rewrite Bundle-SymbolicName to the artifact id before they
 // upload, because a mismatched archive does not import as that artifact. The
 // emulator refuses it, never being more lenient than a tenant.
-func checkSymbolicName(id string, art *iflow.Artifact) string {
-	sym, _, _ := strings.Cut(art.Manifest["Bundle-SymbolicName"], ";")
+func checkSymbolicName(id string, art *flowArchive) string {
+	sym, _, _ := strings.Cut(art.manifest["Bundle-SymbolicName"], ";")
 	if sym = strings.TrimSpace(sym); sym != id {
 		return fmt.Sprintf("Bad request - the archive's META-INF/MANIFEST.MF has Bundle-SymbolicName %q, which does not match the artifact ID %q. Set Bundle-SymbolicName to %q.", sym, id, id)
 	}
 	return ""
 }
 
-func artifactVersion(art *iflow.Artifact) string {
-	if v := strings.TrimSpace(art.Manifest["Bundle-Version"]); v != "" {
+func artifactVersion(art *flowArchive) string {
+	if v := strings.TrimSpace(art.manifest["Bundle-Version"]); v != "" {
 		return v
 	}
 	return cpiDefaultVer
@@ -494,7 +492,7 @@ func (s *cloudIntegration) cpiUpdateDesigntime(w http.ResponseWriter, r *http.Re
 		return
 	}
 	var content []byte
-	var art *iflow.Artifact
+	var art *flowArchive
 	if hasContent {
 		if content, art, err = decodeArtifactContent(text); err != nil {
 			respondODataError(w, http.StatusBadRequest, "Bad request - "+err.Error()+".")
@@ -522,7 +520,7 @@ func (s *cloudIntegration) cpiUpdateDesigntime(w http.ResponseWriter, r *http.Re
 		f.Content = content
 		f.Version = artifactVersion(art)
 		if !hasName {
-			if n := strings.TrimSpace(art.Manifest["Bundle-Name"]); n != "" {
+			if n := strings.TrimSpace(art.manifest["Bundle-Name"]); n != "" {
 				f.Name = n
 			}
 		}
@@ -578,27 +576,27 @@ type cpiConfiguration struct {
 // configurations lists the externalized parameters of f: the keys of
 // parameters.prop and parameters.propdef, sorted.
 func (f *cpiIFlow) configurations() ([]cpiConfiguration, error) {
-	art, err := iflow.ReadZip(f.Content)
+	art, err := readFlowArchive(f.Content)
 	if err != nil {
 		return nil, err
 	}
 	keys := map[string]bool{}
-	for k := range art.Parameters {
+	for k := range art.params {
 		keys[k] = true
 	}
-	for k := range art.ParameterTypes {
+	for k := range art.paramTypes {
 		keys[k] = true
 	}
 	out := make([]cpiConfiguration, 0, len(keys))
 	for k := range keys {
 		dt := f.DataTypes[k]
 		if dt == "" {
-			dt = art.ParameterTypes[k]
+			dt = art.paramTypes[k]
 		}
 		if dt == "" {
 			dt = cpiDataString
 		}
-		out = append(out, cpiConfiguration{Key: k, Value: art.Parameters[k], DataType: dt})
+		out = append(out, cpiConfiguration{Key: k, Value: art.params[k], DataType: dt})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out, nil
@@ -639,17 +637,17 @@ func (s *cloudIntegration) cpiGetConfigurations(w http.ResponseWriter, r *http.R
 // With requireKnown, an unknown key is an error.
 func (f *cpiIFlow) setParameter(key, value, dataType string, requireKnown bool) (known bool, err error) {
 	if requireKnown {
-		art, err := iflow.ReadZip(f.Content)
+		art, err := readFlowArchive(f.Content)
 		if err != nil {
 			return false, err
 		}
-		_, inProp := art.Parameters[key]
-		_, inDef := art.ParameterTypes[key]
+		_, inProp := art.params[key]
+		_, inDef := art.paramTypes[key]
 		if !inProp && !inDef {
 			return false, nil
 		}
 	}
-	content, err := iflow.SetParameters(f.Content, map[string]string{key: value})
+	content, err := setFlowParameters(f.Content, key, value)
 	if err != nil {
 		return true, err
 	}
@@ -709,12 +707,12 @@ func (s *cloudIntegration) cpiDeploy(w http.ResponseWriter, req cpiRequest) {
 	failText, forced := c.failNext[f.ID]
 	delete(c.failNext, f.ID)
 	params := map[string]string{}
-	art, err := iflow.ReadZip(f.Content)
+	art, err := readFlowArchive(f.Content)
 	switch {
 	case err != nil && !forced:
 		failText = "Validation of the artifact failed: " + err.Error()
 	case err == nil:
-		params = art.ParameterValues(nil)
+		params = art.parameterValues(nil)
 	}
 	taskReady := now.Add(c.deployDelay)
 	task := &cpiTask{ID: randomUUID(), IFlowID: f.ID, Started: now, Ready: taskReady, Error: failText}
@@ -887,11 +885,11 @@ func emptyIFlowZip(id string) []byte {
 		fw, _ := zw.Create(entry)
 		_, _ = io.WriteString(fw, content)
 	}
-	add(iflow.ManifestPath, "Manifest-Version: 1.0\r\nBundle-ManifestVersion: 2\r\nBundle-Name: "+name+
+	add(flowManifestPath, "Manifest-Version: 1.0\r\nBundle-ManifestVersion: 2\r\nBundle-Name: "+name+
 		"\r\nBundle-SymbolicName: "+name+"; singleton:=true\r\nBundle-Version: "+cpiDefaultVer+"\r\nSAP-BundleType: IntegrationFlow\r\n\r\n")
-	add(iflow.IflwDir+name+".iflw", `<?xml version="1.0" encoding="UTF-8"?><bpmn2:definitions xmlns:bpmn2="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:ifl="http:///com.sap.ifl.model/Ifl.xsd" id="Definitions_1">`+
+	add(flowIflwDir+name+".iflw", `<?xml version="1.0" encoding="UTF-8"?><bpmn2:definitions xmlns:bpmn2="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:ifl="http:///com.sap.ifl.model/Ifl.xsd" id="Definitions_1">`+
 		"\n    <bpmn2:collaboration id=\"Collaboration_1\" name=\"Default Collaboration\"/>\n</bpmn2:definitions>\n")
-	add(iflow.ParametersPath, "#Store parameters\n")
+	add(flowParametersPath, "#Store parameters\n")
 	_ = zw.Close()
 	return buf.Bytes()
 }

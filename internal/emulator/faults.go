@@ -105,6 +105,10 @@ type Faults struct {
 	// the API request with this number counted from SetFaults (token requests
 	// count only with IncludeTokenEndpoint), as a FaultTokenExpiry would.
 	TokenExpiryAfter int64
+	// TokenExpiryEvery, when above zero, expires all access tokens at every
+	// API request whose number, counted as for TokenExpiryAfter, is a multiple
+	// of it: tokens that expire again and again while requests are in flight.
+	TokenExpiryEvery int64
 }
 
 type faultsJSON struct {
@@ -117,6 +121,7 @@ type faultsJSON struct {
 	Seed                 int64        `json:"seed"`
 	IncludeTokenEndpoint bool         `json:"includeTokenEndpoint"`
 	TokenExpiryAfter     int64        `json:"tokenExpiryAfter"`
+	TokenExpiryEvery     int64        `json:"tokenExpiryEvery"`
 }
 
 // MarshalJSON writes durations as Go duration strings such as "250ms".
@@ -128,7 +133,7 @@ func (f Faults) MarshalJSON() ([]byte, error) {
 	return json.Marshal(faultsJSON{
 		Latency: jsonDuration(f.Latency), ResponseLatency: jsonDuration(f.ResponseLatency), Rate: f.Rate, Kinds: kinds, RetryAfter: jsonDuration(f.RetryAfter),
 		SlowDelay: jsonDuration(f.SlowDelay), Seed: f.Seed, IncludeTokenEndpoint: f.IncludeTokenEndpoint,
-		TokenExpiryAfter: f.TokenExpiryAfter,
+		TokenExpiryAfter: f.TokenExpiryAfter, TokenExpiryEvery: f.TokenExpiryEvery,
 	})
 }
 
@@ -141,7 +146,7 @@ func (f *Faults) UnmarshalJSON(b []byte) error {
 	*f = Faults{
 		Latency: time.Duration(j.Latency), ResponseLatency: time.Duration(j.ResponseLatency), Rate: j.Rate, Kinds: j.Kinds, RetryAfter: time.Duration(j.RetryAfter),
 		SlowDelay: time.Duration(j.SlowDelay), Seed: j.Seed, IncludeTokenEndpoint: j.IncludeTokenEndpoint,
-		TokenExpiryAfter: j.TokenExpiryAfter,
+		TokenExpiryAfter: j.TokenExpiryAfter, TokenExpiryEvery: j.TokenExpiryEvery,
 	}
 	return nil
 }
@@ -156,6 +161,9 @@ func (f Faults) Validate() error {
 	}
 	if f.TokenExpiryAfter < 0 {
 		return fmt.Errorf("emulator: tokenExpiryAfter %d is negative; set the number of the request that expires the tokens, or 0 for none", f.TokenExpiryAfter)
+	}
+	if f.TokenExpiryEvery < 0 {
+		return fmt.Errorf("emulator: tokenExpiryEvery %d is negative; set how many requests apart the tokens expire, or 0 for never", f.TokenExpiryEvery)
 	}
 	for _, k := range f.Kinds {
 		if _, err := ParseFaultKind(string(k)); err != nil {
@@ -275,7 +283,8 @@ func (fs *faultState) pick(tokenEndpoint bool, route string) (FaultKind, bool) {
 		return "", false
 	}
 	fs.seen++
-	if fs.f.TokenExpiryAfter > 0 && fs.seen == fs.f.TokenExpiryAfter {
+	if (fs.f.TokenExpiryAfter > 0 && fs.seen == fs.f.TokenExpiryAfter) ||
+		(fs.f.TokenExpiryEvery > 0 && fs.seen%fs.f.TokenExpiryEvery == 0) {
 		return FaultTokenExpiry, true
 	}
 	if q := fs.routed[route]; len(q) > 0 {
@@ -419,6 +428,10 @@ type Stats struct {
 	// TokenRequests counts requests to the token endpoint; TokensIssued the successful ones.
 	TokenRequests int64 `json:"tokenRequests"`
 	TokensIssued  int64 `json:"tokensIssued"`
+	// ResponseBytes counts the bytes of the response bodies the APIs sent (token answers
+	// included, injected faults not), so that a test or the bench can tell how much a command
+	// made the service send.
+	ResponseBytes int64 `json:"responseBytes"`
 	// Faults counts injected faults by kind; FaultsInjected is their total.
 	Faults         map[FaultKind]int64 `json:"faults"`
 	FaultsInjected int64               `json:"faultsInjected"`
@@ -457,6 +470,12 @@ func (ss *statsState) countRequest(label string, cat category) {
 func (ss *statsState) countStatus(code int) {
 	ss.mu.Lock()
 	ss.st.Statuses[code]++
+	ss.mu.Unlock()
+}
+
+func (ss *statsState) countBytes(n int) {
+	ss.mu.Lock()
+	ss.st.ResponseBytes += int64(n)
 	ss.mu.Unlock()
 }
 

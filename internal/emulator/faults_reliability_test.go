@@ -69,3 +69,27 @@ func TestTokenExpiryAfter(t *testing.T) {
 	s.SetFaults(emulator.Faults{TokenExpiryAfter: 1})
 	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", fresh, nil, nil), http.StatusUnauthorized)
 }
+
+// TokenExpiryEvery expires the tokens again and again, at every request whose number is a
+// multiple of it; a token fetched after an expiry works until the next one.
+func TestTokenExpiryEvery(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{})
+	s.SetFaults(emulator.Faults{TokenExpiryEvery: 3})
+	var statuses []int
+	for range 3 {
+		tok := token(t, s, emulator.AudienceManagement)
+		for range 3 {
+			statuses = append(statuses, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil).status)
+		}
+	}
+	if want := []int{200, 200, 401, 200, 200, 401, 200, 200, 401}; !slices.Equal(statuses, want) {
+		t.Fatalf("statuses %v, want %v", statuses, want)
+	}
+	if got := s.Stats().Faults[emulator.FaultTokenExpiry]; got != 3 {
+		t.Fatalf("token expiries %d, want 3", got)
+	}
+	if err := (emulator.Faults{TokenExpiryEvery: -1}).Validate(); err == nil {
+		t.Fatal("a negative TokenExpiryEvery was accepted")
+	}
+}

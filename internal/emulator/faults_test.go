@@ -255,3 +255,17 @@ func TestResponseLatencyAnswerAfterChange(t *testing.T) {
 	s.SetFaults(emulator.Faults{ResponseLatency: 10 * time.Millisecond})
 	expect(t, do(t, "GET", qpath(s, "q"), tok, nil, nil), http.StatusOK)
 }
+
+// ResponseBytes counts the bytes of the bodies the APIs sent.
+func TestStatsCountResponseBytes(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{})
+	tok := token(t, s, emulator.AudienceManagement)
+	expect(t, putQueue(t, s, tok, "q", ""), http.StatusCreated)
+	before := s.Stats().ResponseBytes
+	r := do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil)
+	expect(t, r, http.StatusOK)
+	if got := s.Stats().ResponseBytes - before; got != int64(len(r.body)) || got == 0 {
+		t.Fatalf("ResponseBytes grew by %d for a list of %d bytes", got, len(r.body))
+	}
+}

@@ -113,6 +113,7 @@ type jmsMessage struct {
 	expires   time.Time
 	nextRetry time.Time // due time of the next execution (created for a new message)
 	retries   int64     // failed executions so far: the number of the next retry and its SAPJMSRetries
+	lastWait  int64     // minutes waited before the next retry (0 before the first failure)
 	failed    bool
 	lastFlow  string // the flow that executed it last
 }

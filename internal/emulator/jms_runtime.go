@@ -5,40 +5,52 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
-// The JMS sender channels of deployed flows. Sources are those of the
-// project's reference note on the Cloud Integration JMS adapter:
+// The JMS sender channels of deployed flows. The emulator reads them with
+// its own reader (flowarchive.go, flowmodel.go) and runs them from SAP's
+// documentation alone, as the project's reference note on the Cloud
+// Integration JMS adapter (cpi-jms.md) cites it; it shares no code with the
+// provider's rules, which a test compares with it (crosscheck_test.go):
 //
 //   - A failed message is retried after the Retry Interval; Exponential
-//     Backoff doubles the wait after each failed retry up to the Maximum
-//     Retry Interval [SAP "Configure the JMS Sender Adapter", 161791b]. The
-//     waits are rules.JMSSchedule's, measured from the due time of the
-//     previous execution, so lateness of the scaled clock never shifts the
-//     schedule. SAP's once-a-minute job that moves due messages back to the
-//     processing queue may start a retry up to a minute late [SAP 35c4caf];
-//     the emulator starts each retry on time, the most retries a message can
-//     get (assumed: the largest count is the one a check must survive).
+//     Backoff doubles the wait after each failed retry; the Maximum Retry
+//     Interval is the longest wait [SAP "Configure the JMS Sender Adapter",
+//     161791b; "Apply the Retry Pattern with JMS Queue", da17d2d]. Defaults:
+//     1 minute, backoff on, 60 minutes [161791b, da17d2d]. Each wait is
+//     measured from the due time of the previous execution, so lateness of
+//     the scaled clock never shifts the schedule. SAP's once-a-minute job
+//     that moves due messages back to the processing queue may start a retry
+//     up to a minute late [SAP 35c4caf]; the emulator starts each retry on
+//     time, the most retries a message can get (assumed: the largest count is
+//     the one a check must survive).
 //   - The adapter has no retry limit: a failing message is retried until its
 //     expiration deletes it [SAP 161791b; 6733197].
-//   - SAPJMSRetries is set on non-exclusive queues only [SAP d0fcb09]; on
-//     retry n it is n, the number of the retry, because it is incremented
-//     after each retry [SAP aeb106f, ed9b82c]. On exclusive queues a guard
-//     never sees it (a Simple comparison with a missing header is false;
-//     assumed).
-//   - The flow's guard is what iflow.RetryGuards finds and
-//     iflow.SummarizeGuards reports; it ends the message on retry
-//     rules.JMSGuardStopRetry(limit, operator). A guard whose limit is not
-//     visible (a script, a header from the Partner Directory, a parameter
-//     without a value) cannot be evaluated, so the emulator treats the flow
-//     as unbounded and says so. SAP's pattern ends the message over the limit
-//     with an Escalation End [SAP ed9b82c]: the message leaves the queue and
-//     its last processing log is ESCALATED. A router guard in the integration
-//     process fires at the start of the execution; one in an exception
-//     subprocess or a script when the execution fails.
+//   - SAPJMSRetries is set on non-exclusive queues only [SAP d0fcb09]. It
+//     counts the retries made so far: 0 on the first execution, n on retry n,
+//     because it is incremented after each retry [SAP aeb106f, ed9b82c: "N
+//     retries need max N+1"]. On exclusive queues the header is missing.
+//   - The flow's retry guards are the routes of its routers whose condition
+//     reads SAPJMSRetries [reference note cpi-jms.md, section 2]. Each guard's
+//     condition is evaluated as a Camel Simple expression (simple.go) with the
+//     header's value of the execution: a router in the integration process
+//     at the start of every execution, one in an exception subprocess when the
+//     execution fails. A route that leads to an Error End is the way to the
+//     next retry, so its router ends the message when the condition does not
+//     hold (the default route); any other route ends the message when its
+//     condition holds. SAP's pattern ends the message over the limit with an
+//     Escalation End [SAP ed9b82c]: the message leaves the queue and its last
+//     processing log is ESCALATED (COMPLETED for a Message End or a plain
+//     End). A route whose target the reader cannot find counts as the one that
+//     ends the message with an Escalation End (assumed: SAP's pattern puts the
+//     condition on the route over the limit).
+//   - A condition the emulator cannot evaluate (a parameter without a value,
+//     an XPath, a form it does not parse) and a script step never end a
+//     message: the emulator cannot know what they do, so it treats the flow
+//     as unbounded and says so. A comparison with a value set at run time
+//     (for example the limit from the Partner Directory) is unknown; the
+//     condition ends a message only when SAPJMSRetries alone decides it
+//     (three-valued logic, simple.go).
 //   - Exclusive queues deliver in order: a failing message blocks the queue
 //     [SAP 161791b].
 //
@@ -52,12 +64,52 @@ const (
 	RunGuardEnded RunOutcome = "guardEnded"
 )
 
-// SAP's ranges of the JMS sender's retry settings in minutes [SAP 161791b,
-// da17d2d]; they differ between exclusive and non-exclusive queues.
+// Defaults and ranges of the JMS sender's retry settings in minutes [SAP
+// 161791b, da17d2d]; the ranges differ between exclusive and non-exclusive
+// queues.
+const (
+	jmsDefaultRetryInterval    = 1
+	jmsDefaultMaxRetryInterval = 60
+)
+
 var (
 	jmsIntervalRange    = map[bool][2]int64{true: {1, 60}, false: {1, 10080}}
 	jmsMaxIntervalRange = map[bool][2]int64{true: {10, 180}, false: {10, 43200}}
 )
+
+// jmsWaits is the retry timing of a JMS sender channel, in minutes.
+type jmsWaits struct {
+	interval, maxInterval int64
+	backoff               bool
+}
+
+// next returns the wait before the retry that follows a wait of prev
+// minutes (0: the first retry): the Retry Interval first; with Exponential
+// Backoff twice the previous wait, at most the Maximum Retry Interval;
+// without it the Retry Interval again [SAP 161791b].
+func (w jmsWaits) next(prev int64) int64 {
+	if !w.backoff {
+		return w.interval
+	}
+	d := w.interval
+	if prev > 0 {
+		d = prev * 2
+	}
+	return min(d, w.maxInterval)
+}
+
+// jmsGuard is one route condition that reads SAPJMSRetries.
+type jmsGuard struct {
+	route, condition string
+	expr             simpleExpr
+	// inException is true for a route of an exception subprocess, which runs
+	// only when the execution fails.
+	inException bool
+	// endsWhen is the value of the condition that ends the message.
+	endsWhen bool
+	// endKind is the kind of the end event that ends the message.
+	endKind string
+}
 
 // jmsConsumer is one JMS sender channel of a deployed flow.
 type jmsConsumer struct {
@@ -65,80 +117,120 @@ type jmsConsumer struct {
 	cn        *consumer // identity of the flow for the run bookkeeping
 	queue     string
 	exclusive bool
-	schedule  rules.JMSSchedule
+	waits     jmsWaits
 	end       string
-	// The guard: stop is the retry on which it ends the message.
-	guard    iflow.RetryGuard
-	hasGuard bool
-	stop     int64
+	guards    []jmsGuard
 }
 
 // jmsSetting reads a whole-number setting in [lo, hi], def when absent.
-func jmsSetting(st iflow.Setting, def int64, bounds [2]int64) (int64, error) {
-	if !st.Present || strings.TrimSpace(st.Value) == "" {
+func jmsSetting(st channelSetting, def int64, bounds [2]int64) (int64, error) {
+	if st.empty() {
 		return def, nil
 	}
-	n, ok := st.Int()
+	n, ok := st.whole()
 	if !ok {
-		return 0, fmt.Errorf("%s %q is not a whole number (or its parameter has no value)", st.Key, st.Value)
+		return 0, fmt.Errorf("%s %q is not a whole number (or its parameter has no value)", st.key, st.raw)
 	}
 	if n < bounds[0] || n > bounds[1] {
-		return 0, fmt.Errorf("%s %d is outside SAP's range %d to %d", st.Key, n, bounds[0], bounds[1])
+		return 0, fmt.Errorf("%s %d is outside SAP's range %d to %d", st.key, n, bounds[0], bounds[1])
 	}
 	return n, nil
+}
+
+// jmsGuards reads the retry guards of a flow and says which it cannot evaluate.
+func jmsGuards(m *flowModel, params map[string]string) ([]jmsGuard, []string) {
+	var out []jmsGuard
+	var notes []string
+	routes := map[string]flowRoute{}
+	for _, r := range m.routes {
+		routes[r.id] = r
+	}
+	for _, r := range m.routes {
+		cond := strings.TrimSpace(r.condition)
+		if cond == "" || !strings.Contains(cond, "SAPJMSRetries") {
+			continue
+		}
+		text, resolved := expandParameters(cond, params)
+		expr, ok := parseSimpleGuard(text)
+		if !resolved || !ok || !expr.mentionsRetries() || strings.EqualFold(r.expressionType, "XML") {
+			notes = append(notes, fmt.Sprintf("the retry guard %q (route %s) cannot be evaluated, so it never ends a message.", cond, r.id))
+			continue
+		}
+		if expr.partial() {
+			notes = append(notes, fmt.Sprintf("the retry guard %q (route %s) reads values set at run time, so it ends a message only when SAPJMSRetries alone decides the condition.", cond, r.id))
+		}
+		g := jmsGuard{route: r.id, condition: cond, expr: expr, inException: r.subprocess != "", endsWhen: true, endKind: endKindEscalation}
+		if kind, ok := m.endEvents[r.target]; ok {
+			if kind == endKindError {
+				g.endsWhen = false
+				if def, ok := routes[m.defaults[r.source]]; ok {
+					if k, ok := m.endEvents[def.target]; ok && k != endKindError {
+						g.endKind = k
+					}
+				}
+			} else {
+				g.endKind = kind
+			}
+		}
+		out = append(out, g)
+	}
+	if len(m.scripts) > 0 {
+		notes = append(notes, fmt.Sprintf("the flow has %d script step(s), which the emulator does not run; a script never ends a message.", len(m.scripts)))
+	}
+	return out, notes
 }
 
 // newJMSConsumer reads a JMS sender channel. It returns nil with the reason
 // when the channel cannot consume: no queue, a setting outside SAP's range
 // (the emulator does not run a channel SAP's editor refuses; assumed), or a
 // queue that cannot be created.
-func (s *integrationRuntime) newJMSConsumer(w startedFlow, art *iflow.Artifact, snd iflow.JMSChannel, end string) (*jmsConsumer, string) {
-	st := art.JMSSenderSettings(snd, w.params)
-	queue := strings.TrimSpace(st.QueueName.Value)
-	if !st.QueueName.Resolved || queue == "" {
+func (s *integrationRuntime) newJMSConsumer(w startedFlow, art *flowArchive, snd flowChannel, end string) (*jmsConsumer, string) {
+	params := art.parameterValues(w.params)
+	queueSt := snd.setting("QueueName_inbound", params)
+	queue := queueSt.value
+	if !queueSt.resolved || queue == "" {
 		return nil, "the JMS sender has no queue name (QueueName_inbound), so it consumes nothing."
 	}
-	exclusive, known := st.Exclusive()
+	// A sender without AccessType reads a non-exclusive queue: exports of the
+	// sender v1.3 carry no AccessType but settings that exist for
+	// non-exclusive queues only [reference note cpi-jms.md, section 1].
 	var notes []string
-	if !known {
-		notes = append(notes, fmt.Sprintf("access type %q is not known, so the emulator uses %s.", st.AccessType.Value, JMSNonExclusive))
+	exclusive := false
+	if at := snd.setting("AccessType", params); at.present {
+		switch {
+		case at.resolved && strings.EqualFold(at.value, "Exclusive"):
+			exclusive = true
+		case at.resolved && strings.EqualFold(at.value, "Non-Exclusive"):
+		default:
+			notes = append(notes, fmt.Sprintf("access type %q is not known, so the emulator uses %s.", at.raw, JMSNonExclusive))
+		}
 	}
 	backoff := true
-	if st.ExponentialBackoff.Present && strings.TrimSpace(st.ExponentialBackoff.Value) != "" {
-		v, ok := st.ExponentialBackoff.Bool()
+	if st := snd.setting("ExponentialBackoff", params); !st.empty() {
+		v, ok := st.flag()
 		if !ok {
-			return nil, fmt.Sprintf("ExponentialBackoff %q is not 1/0 or true/false, so the channel consumes nothing.", st.ExponentialBackoff.Value)
+			return nil, fmt.Sprintf("ExponentialBackoff %q is not 1/0 or true/false, so the channel consumes nothing.", st.raw)
 		}
 		backoff = v
 	}
-	interval, err := jmsSetting(st.RetryInterval, rules.DefaultJMSRetryInterval, jmsIntervalRange[exclusive])
+	interval, err := jmsSetting(snd.setting("RetryInterval", params), jmsDefaultRetryInterval, jmsIntervalRange[exclusive])
 	if err != nil {
 		return nil, err.Error() + ", so the channel consumes nothing."
 	}
-	maxInterval, err := jmsSetting(st.MaxRetryInterval, rules.DefaultJMSMaxRetryInterval, jmsMaxIntervalRange[exclusive])
+	maxInterval, err := jmsSetting(snd.setting("MaxRetryInterval", params), jmsDefaultMaxRetryInterval, jmsMaxIntervalRange[exclusive])
 	if err != nil {
 		return nil, err.Error() + ", so the channel consumes nothing."
 	}
 	jc := &jmsConsumer{s: s, queue: queue, exclusive: exclusive, end: end,
-		schedule: rules.JMSSchedule{RetryInterval: interval, MaxRetryInterval: maxInterval, ExponentialBackoff: backoff},
+		waits: jmsWaits{interval: interval, maxInterval: maxInterval, backoff: backoff},
 		cn: &consumer{s: s, flowName: w.name, pkg: w.pkg, queue: queue,
-			info: Consumer{IFlowID: w.id, TaskID: w.taskID, Channel: snd.ID, Queue: queue, ExceptionEnd: end}}}
-	guards, err := iflow.RetryGuards(w.content, w.params)
-	if err != nil {
-		notes = append(notes, "its retry guards cannot be read ("+err.Error()+"), so the emulator treats the flow as unbounded.")
+			info: Consumer{IFlowID: w.id, TaskID: w.taskID, Channel: snd.id, Queue: queue, ExceptionEnd: end}}}
+	guards, guardNotes := jmsGuards(art.model, params)
+	notes = append(notes, guardNotes...)
+	if len(guards) > 0 && exclusive {
+		notes = append(notes, "the flow compares SAPJMSRetries, but the queue is exclusive, where the header is not set.")
 	}
-	if sum := iflow.SummarizeGuards(guards); sum.Present {
-		jc.guard = sum.Guard
-		switch {
-		case exclusive:
-			notes = append(notes, "the flow compares SAPJMSRetries, but the queue is exclusive, where the header is not set; the guard never ends a message.")
-		case !sum.Guard.Limit.Known:
-			notes = append(notes, fmt.Sprintf("the flow's retry guard (%s) has a limit the emulator cannot see (%q), so it treats the flow as unbounded.", sum.Guard.Kind, sum.Guard.Limit.Raw))
-		default:
-			jc.hasGuard = true
-			jc.stop = rules.JMSGuardStopRetry(sum.Guard.Limit.Value, sum.Guard.Operator)
-		}
-	}
+	jc.guards = guards
 	access := JMSNonExclusive
 	if exclusive {
 		access = JMSExclusive
@@ -156,12 +248,28 @@ func (s *integrationRuntime) newJMSConsumer(w startedFlow, art *iflow.Artifact, 
 	return jc, strings.Join(notes, " ")
 }
 
+// guardEnding returns the guard that ends the message on this execution,
+// nil when none does. retries is the number of retries so far; failed says
+// whether the execution fails (exception subprocess routes run only then).
+func (jc *jmsConsumer) guardEnding(retries int64, failed bool) *jmsGuard {
+	for i := range jc.guards {
+		g := &jc.guards[i]
+		if g.inException && !failed {
+			continue
+		}
+		if g.expr.eval(retries, !jc.exclusive) == triOf(g.endsWhen) {
+			return g
+		}
+	}
+	return nil
+}
+
 // startJMSConsumers starts one consumer per JMS sender channel of a deployment.
-func (s *integrationRuntime) startJMSConsumers(ctx context.Context, w startedFlow, art *iflow.Artifact, end string, fr *flowRunner) {
-	for _, snd := range art.JMSSenders() {
+func (s *integrationRuntime) startJMSConsumers(ctx context.Context, w startedFlow, art *flowArchive, end string, fr *flowRunner) {
+	for _, snd := range art.model.channelsOf("JMS", "Sender") {
 		jc, note := s.newJMSConsumer(w, art, snd, end)
 		if note != "" {
-			s.logf("emulator: integration flow %s, JMS channel %s: %s", w.id, snd.ID, note)
+			s.logf("emulator: integration flow %s, JMS channel %s: %s", w.id, snd.id, note)
 		}
 		if jc == nil {
 			continue
@@ -172,11 +280,11 @@ func (s *integrationRuntime) startJMSConsumers(ctx context.Context, w startedFlo
 			jc.run(ctx)
 		}()
 		guard := "no retry guard"
-		if jc.hasGuard {
-			guard = fmt.Sprintf("guard ends a message on retry %d", jc.stop)
+		if n := len(jc.guards); n > 0 {
+			guard = fmt.Sprintf("%d retry guard(s) evaluated on each execution", n)
 		}
 		s.logf("emulator: integration flow %s consumes JMS queue %s (retry interval %d, backoff %t, max %d minutes, %s)",
-			w.id, jc.queue, jc.schedule.RetryInterval, jc.schedule.ExponentialBackoff, jc.schedule.MaxRetryInterval, guard)
+			w.id, jc.queue, jc.waits.interval, jc.waits.backoff, jc.waits.maxInterval, guard)
 	}
 }
 
@@ -241,14 +349,13 @@ func (jc *jmsConsumer) executeLocked(q *jmsQueue, m *jmsMessage) {
 	_, corr := s.rt.beginDelivery(cn, Message{ID: m.id}, at)
 	number := s.rt.executions(flow, m.id) + 1
 	res := s.rt.behaviour(flow).result(number, jc.end)
-	// SAPJMSRetries on retry n is n; the first execution has no retry.
-	guardEnds := jc.hasGuard && m.retries >= jc.stop
-	if guardEnds && jc.guard.Kind != iflow.GuardRouter && res != execFailed {
-		guardEnds = false // exception subprocess and script guards run only when the execution fails
-	}
+	// SAPJMSRetries is the number of retries so far (0 on the first execution).
+	guard := jc.guardEnding(m.retries, res == execFailed)
 	status := MPLStatusRetry
 	switch {
-	case guardEnds:
+	case guard != nil && (guard.endKind == endKindMessage || guard.endKind == endKindNone):
+		status = MPLStatusCompleted
+	case guard != nil:
 		status = MPLStatusEscalated
 	case res == execCompleted:
 		status = MPLStatusCompleted
@@ -266,15 +373,20 @@ func (jc *jmsConsumer) executeLocked(q *jmsQueue, m *jmsMessage) {
 	if status == MPLStatusRetry {
 		m.failed = true
 		m.retries++
-		m.nextRetry = at.Add(time.Duration(jc.schedule.Wait(m.retries)) * time.Minute)
+		m.lastWait = jc.waits.next(m.lastWait)
+		m.nextRetry = at.Add(time.Duration(m.lastWait) * time.Minute)
 		return
 	}
 	q.removeMessage(m)
 	outcome, reason := RunCompleted, ""
 	switch {
-	case guardEnds:
+	case guard != nil:
 		outcome = RunGuardEnded
-		reason = fmt.Sprintf("The flow's retry guard (%s %q) ended the message on retry %d (SAPJMSRetries %d).", jc.guard.Kind, jc.guard.Condition, m.retries, m.retries)
+		place := "router"
+		if guard.inException {
+			place = "exception subprocess router"
+		}
+		reason = fmt.Sprintf("The flow's retry guard (%s, route %s: %q) ended the message on retry %d (SAPJMSRetries %d).", place, guard.route, guard.condition, m.retries, m.retries)
 	case res == execEscalated:
 		outcome = RunEscalated
 	}

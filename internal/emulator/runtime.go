@@ -8,8 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 )
 
 // The runtime of the emulated Cloud Integration tenant: every deployed
@@ -367,16 +365,16 @@ func (s *integrationRuntime) reconcile(ctx context.Context) {
 func (s *integrationRuntime) startFlow(parent context.Context, w startedFlow) *flowRunner {
 	ctx, cancel := context.WithCancel(parent)
 	fr := &flowRunner{taskID: w.taskID, cancel: cancel}
-	art, err := iflow.ReadZip(w.content)
+	art, err := readFlowArchive(w.content)
 	if err != nil {
 		s.logf("emulator: integration flow %s is deployed, but its content cannot be read, so it consumes nothing: %v", w.id, err)
 		return fr
 	}
-	end := exceptionEnd(art.ExceptionSubprocesses())
-	for _, snd := range art.AMQPSenders() {
-		cn, problem := newConsumer(s, w, snd, end)
+	end := art.model.exceptionEnd()
+	for _, snd := range art.model.channelsOf("AMQP", "Sender") {
+		cn, problem := newConsumer(s, w, art.parameterValues(w.params), snd, end)
 		if problem != "" {
-			s.logf("emulator: integration flow %s, channel %s: %s", w.id, snd.ID, problem)
+			s.logf("emulator: integration flow %s, channel %s: %s", w.id, snd.id, problem)
 		}
 		if cn == nil {
 			continue
@@ -401,23 +399,6 @@ func retriesText(p *int64) string {
 	return fmt.Sprint(*p)
 }
 
-// exceptionEnd returns the end event kind of the first exception
-// subprocess: "error" when it has an Error End, else "escalation", else
-// "message", else "none"; "" when the flow has no exception subprocess.
-func exceptionEnd(subs []iflow.ExceptionSubprocess) string {
-	if len(subs) == 0 {
-		return ""
-	}
-	best := iflow.EndNone
-	rank := map[string]int{iflow.EndNone: 0, iflow.EndMessage: 1, iflow.EndEscalation: 2, iflow.EndError: 3}
-	for _, k := range subs[0].EndEvents {
-		if rank[k] > rank[best] {
-			best = k
-		}
-	}
-	return best
-}
-
 // consumer is one AMQP sender channel of a deployed flow.
 type consumer struct {
 	s             *integrationRuntime
@@ -433,34 +414,39 @@ type consumer struct {
 // newConsumer reads the retry settings of an AMQP sender channel. It
 // returns nil when the channel names no queue, and a problem text for
 // settings it had to replace.
-func newConsumer(s *integrationRuntime, w startedFlow, snd iflow.AMQPSender, end string) (*consumer, string) {
-	queue := iflow.QueueName(snd.Setting(iflow.KeyDestinationName, w.params).Value)
+func newConsumer(s *integrationRuntime, w startedFlow, params map[string]string, snd flowChannel, end string) (*consumer, string) {
+	// destinationName names the queue, with or without the prefix "queue:"
+	// [SAP configure-the-amqp-sender-adapter-99ce674.md; SAP's
+	// EMIS_AMQP_Consumer flow writes "queue:<name>"].
+	queue := snd.setting("destinationName", params).value
+	if len(queue) >= 6 && strings.EqualFold(queue[:6], "queue:") {
+		queue = strings.TrimSpace(queue[6:])
+	}
 	if queue == "" {
 		return nil, "the AMQP sender has no destinationName, so it consumes nothing."
 	}
-	rs := snd.RetrySettings(w.params)
 	var problems []string
 	cn := &consumer{s: s, flowName: w.name, pkg: w.pkg, queue: queue, retries: DefaultMaxRetries}
-	switch st := rs.MaxRetries; {
-	case !st.Present:
-	case strings.TrimSpace(st.Value) == "":
+	switch st := snd.setting("maxRetries", params); {
+	case !st.present:
+	case st.value == "":
 		cn.retries = -1
 	default:
-		n, ok := st.Int()
+		n, ok := st.whole()
 		if !ok || n < 0 {
-			problems = append(problems, fmt.Sprintf("maxRetries %q is not a whole number from 0, so the emulator uses %d.", st.Value, DefaultMaxRetries))
+			problems = append(problems, fmt.Sprintf("maxRetries %q is not a whole number from 0, so the emulator uses %d.", st.value, DefaultMaxRetries))
 		} else {
 			cn.retries = n
 		}
 	}
 	state := DeliveryStateRejected
-	if strings.EqualFold(strings.TrimSpace(rs.DeliveryState.Value), DeliveryStateUndeliverable) {
+	if strings.EqualFold(snd.setting("deliveryState", params).value, DeliveryStateUndeliverable) {
 		state = DeliveryStateUndeliverable
 		cn.undeliverable = true
 	}
-	cn.prefetch = intSetting(rs.QueuePrefetch, DefaultQueuePrefetch, maxPrefetch, &problems)
-	cn.concurrency = intSetting(rs.ConcurrentProcesses, 1, maxConcurrency, &problems)
-	cn.info = Consumer{IFlowID: w.id, TaskID: w.taskID, Channel: snd.ID, Queue: queue, DeliveryState: state,
+	cn.prefetch = intSetting(snd.setting("queuePrefetch", params), DefaultQueuePrefetch, maxPrefetch, &problems)
+	cn.concurrency = intSetting(snd.setting("NumberConcurrentProcesses", params), 1, maxConcurrency, &problems)
+	cn.info = Consumer{IFlowID: w.id, TaskID: w.taskID, Channel: snd.id, Queue: queue, DeliveryState: state,
 		QueuePrefetch: cn.prefetch, ConcurrentProcesses: cn.concurrency, ExceptionEnd: end}
 	if cn.retries >= 0 {
 		n := cn.retries
@@ -470,14 +456,14 @@ func newConsumer(s *integrationRuntime, w startedFlow, snd iflow.AMQPSender, end
 }
 
 // intSetting reads a count setting: def when absent or empty, clamped to 1..upper.
-func intSetting(st iflow.Setting, def, upper int, problems *[]string) int {
-	if !st.Present || strings.TrimSpace(st.Value) == "" {
+func intSetting(st channelSetting, def, upper int, problems *[]string) int {
+	if st.empty() {
 		return def
 	}
-	n, ok := st.Int()
+	n, ok := st.whole()
 	switch {
 	case !ok:
-		*problems = append(*problems, fmt.Sprintf("%s %q is not a whole number, so the emulator uses %d.", st.Key, st.Value, def))
+		*problems = append(*problems, fmt.Sprintf("%s %q is not a whole number, so the emulator uses %d.", st.key, st.value, def))
 		return def
 	case n < 1:
 		return 1

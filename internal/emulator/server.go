@@ -472,7 +472,9 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	if !w.wrote {
 		w.WriteHeader(http.StatusOK)
 	}
-	return w.ResponseWriter.Write(b)
+	n, err := w.ResponseWriter.Write(b)
+	w.stats.countBytes(n)
+	return n, err
 }
 
 // Flush implements http.Flusher.

@@ -32,7 +32,7 @@ type Client struct {
 	// this Client's own queue writes since left behind. Together they answer
 	// QueueExists without listing the queues again after every write.
 	listed  *Snapshot
-	written map[string]presence
+	written map[string]writeRecord
 }
 
 // New returns a management client over h, whose BaseURL is management[0].uri.
@@ -125,53 +125,90 @@ func (c *Client) GetQueue(ctx context.Context, name string) (*Queue, error) {
 	return q, nil
 }
 
+// PutResult is what the answer to a successful PUT of a queue says about the queue before it.
+type PutResult struct {
+	// Created is set when the service answered 201 Created: the PUT created the queue.
+	Created bool
+	// Existed is set when the service answered 200 (replaced) and no write of this Client may
+	// have created the queue before: the queue existed before this PUT, and the PUT replaced
+	// its settings.
+	Existed bool
+	// OwnEarlierWrite is set when the service answered 200 (the queue existed) and a write of
+	// this Client may have created the queue before: an earlier attempt of the same PUT that got
+	// no answer or a 5xx (the retry then finds what it created), or an earlier PUT of the queue
+	// whose outcome is unknown. Then the answer cannot tell whether the queue existed before
+	// this Client wrote it.
+	OwnEarlierWrite bool
+}
+
 // PutQueue creates or replaces queue name with settings s. It returns the
-// queue as the service stored it and whether it was created (201). An
-// answer without a body is followed by a GET of the queue.
-func (c *Client) PutQueue(ctx context.Context, name string, s QueueSettings) (*Queue, bool, error) {
+// queue as the service stored it and what the answer says about the queue
+// before (201 created, 200 replaced; see the reference notes on the Event Mesh
+// management API). An answer without a body is followed by a GET of the queue.
+func (c *Client) PutQueue(ctx context.Context, name string, s QueueSettings) (*Queue, PutResult, error) {
 	body, err := json.Marshal(s)
 	if err != nil {
-		return nil, false, err
+		return nil, PutResult{}, err
 	}
 	path := QueuePath(name)
-	c.recordWrite(name, presenceUnknown)
+	dmq := ""
+	if s.DeadMsgQueue != nil {
+		dmq = *s.DeadMsgQueue
+	}
+	prev, had := c.beginWrite(name, true, dmq)
 	resp, err := c.write(ctx, http.MethodPut, path, body)
 	if err != nil {
-		return nil, false, err
+		if !MayHaveWritten(err) {
+			c.refuseWrite(name, prev, had)
+		}
+		return nil, PutResult{}, err
 	}
 	if !ok2xx(resp.StatusCode) {
-		return nil, false, httpx.NewAPIError(http.MethodPut, path, resp)
+		if resp.StatusCode < 500 && !resp.EarlierAttemptMayHaveApplied {
+			c.refuseWrite(name, prev, had)
+		}
+		return nil, PutResult{}, httpx.NewAPIError(http.MethodPut, path, resp)
 	}
-	c.recordWrite(name, presenceExists)
-	created := resp.StatusCode == http.StatusCreated
+	c.finishWrite(name, presenceExists, dmq)
+	res := PutResult{Created: resp.StatusCode == http.StatusCreated}
+	if !res.Created {
+		res.OwnEarlierWrite = resp.EarlierAttemptMayHaveApplied || (had && prev.p == presenceUnknown && prev.mayHaveCreated)
+		res.Existed = !res.OwnEarlierWrite
+	}
 	if isNull(resp.Body) {
 		q, err := c.GetQueue(ctx, name)
 		if err != nil {
-			return nil, created, &readBackError{err: err}
+			return nil, res, &readBackError{err: err}
 		}
-		return q, created, nil
+		return q, res, nil
 	}
 	q, err := DecodeQueue(resp.Body)
 	if err != nil {
-		return nil, created, &readBackError{err: fmt.Errorf("PUT %s: %w", path, err)}
+		return nil, res, &readBackError{err: fmt.Errorf("PUT %s: %w", path, err)}
 	}
 	if q.Name == "" {
 		q.Name = name
 	}
-	return q, created, nil
+	return q, res, nil
 }
 
 // DeleteQueue deletes queue name; a missing queue is ErrNotFound.
 func (c *Client) DeleteQueue(ctx context.Context, name string) error {
 	path := QueuePath(name)
-	c.recordWrite(name, presenceUnknown)
+	prev, had := c.beginWrite(name, false, "")
 	resp, err := c.write(ctx, http.MethodDelete, path, nil)
 	if err != nil {
+		if !MayHaveWritten(err) {
+			c.refuseWrite(name, prev, had)
+		}
 		return err
 	}
 	err = check(resp, http.MethodDelete, path, "queue", name)
-	if err == nil || errors.Is(err, ErrNotFound) {
-		c.recordWrite(name, presenceGone)
+	switch {
+	case err == nil || errors.Is(err, ErrNotFound):
+		c.finishWrite(name, presenceGone, "")
+	case resp.StatusCode < 500 && !resp.EarlierAttemptMayHaveApplied:
+		c.refuseWrite(name, prev, had)
 	}
 	return err
 }

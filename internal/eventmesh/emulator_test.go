@@ -60,7 +60,7 @@ func TestQueueCRUD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !created {
+	if !created.Created {
 		t.Error("first PUT: created = false, want true (201)")
 	}
 	if q.Name != name || *q.MaxRedeliveryCount != 3 || *q.DeadMsgQueue != e.key.Namespace+"/orders/dmq" || !*q.RespectTTL || *q.MaxTTL != 3600 {
@@ -77,8 +77,8 @@ func TestQueueCRUD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if created {
-		t.Error("second PUT: created = true, want false (200)")
+	if created.Created || created.OwnEarlierWrite {
+		t.Errorf("second PUT: %+v, want neither created (200) nor an own earlier write", created)
 	}
 	// PUT replaces: the unset settings are back to null.
 	if *q.MaxRedeliveryCount != 5 || q.DeadMsgQueue != nil || q.RespectTTL != nil || q.MaxTTL != nil {

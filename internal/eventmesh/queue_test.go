@@ -130,7 +130,7 @@ func TestPutQueueWithoutBodyGetsQueue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !created || q.Name != "a/b" || *q.MaxRedeliveryCount != 4 || gets.Load() != 1 {
+	if !created.Created || q.Name != "a/b" || *q.MaxRedeliveryCount != 4 || gets.Load() != 1 {
 		t.Errorf("got %+v created=%v after %d GETs", q, created, gets.Load())
 	}
 }

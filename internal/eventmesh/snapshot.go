@@ -5,7 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
-	"strings"
+	"sort"
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
@@ -129,13 +129,73 @@ const (
 	presenceGone
 )
 
-func (c *Client) recordWrite(name string, p presence) {
-	c.mu.Lock()
-	if c.written == nil {
-		c.written = map[string]presence{}
+// writeRecord is what a Client's own writes of one queue left behind.
+type writeRecord struct {
+	p presence
+	// mayHaveCreated is set while a PUT of the queue has an unknown outcome: it may have created it.
+	mayHaveCreated bool
+	// dmqs are the dead message queues the queue may name after the writes: the one the last
+	// successful PUT wrote, and each one a PUT of unknown outcome wrote since ("" for none).
+	dmqs []string
+	// listed is set while no write of the queue has a known outcome: the queue may still hold
+	// what the first queue list showed.
+	listed bool
+}
+
+// names reports whether the queue may name dmq as its dead message queue after the writes,
+// with listedDMQ what the first queue list showed for it ("" for none or not listed).
+func (r writeRecord) names(dmq, listedDMQ string) bool {
+	if r.listed && listedDMQ == dmq {
+		return true
 	}
-	c.written[name] = p
-	c.mu.Unlock()
+	return slices.Contains(r.dmqs, dmq)
+}
+
+// beginWrite records a write of queue name that is about to be sent: a PUT naming dmq
+// (put true) or a DELETE. It returns the record as it was, for finishWrite.
+func (c *Client) beginWrite(name string, put bool, dmq string) (prev writeRecord, had bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.written == nil {
+		c.written = map[string]writeRecord{}
+	}
+	prev, had = c.written[name]
+	r := writeRecord{p: presenceUnknown, listed: !had || prev.listed, mayHaveCreated: prev.mayHaveCreated}
+	if had && prev.p != presenceGone {
+		r.dmqs = slices.Clone(prev.dmqs)
+	}
+	if put {
+		r.mayHaveCreated = true
+		if !slices.Contains(r.dmqs, dmq) {
+			r.dmqs = append(r.dmqs, dmq)
+		}
+	}
+	c.written[name] = r
+	return prev, had
+}
+
+// finishWrite records the known outcome of a write of queue name: the queue exists naming dmq
+// (p presenceExists) or is gone (presenceGone).
+func (c *Client) finishWrite(name string, p presence, dmq string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := writeRecord{p: p}
+	if p == presenceExists {
+		r.dmqs = []string{dmq}
+	}
+	c.written[name] = r
+}
+
+// refuseWrite records that a write of queue name changed nothing (the service refused it with a
+// 4xx, or it never left this machine): what was known before it holds again.
+func (c *Client) refuseWrite(name string, prev writeRecord, had bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if had {
+		c.written[name] = prev
+	} else {
+		delete(c.written, name)
+	}
 }
 
 // known returns what this Client knows about queue name without a request:
@@ -143,8 +203,8 @@ func (c *Client) recordWrite(name string, p presence) {
 func (c *Client) known(name string) (exists, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if p, written := c.written[name]; written {
-		switch p {
+	if r, written := c.written[name]; written {
+		switch r.p {
 		case presenceExists:
 			return true, true
 		case presenceGone:
@@ -157,6 +217,45 @@ func (c *Client) known(name string) (exists, ok bool) {
 	}
 	_, listed := c.listed.queues[name]
 	return listed, true
+}
+
+// DeadMessageQueueUsers returns, sorted, the queues other than name that may name it as their
+// dead message queue: from the first queue list this Client took (listing the queues once if it
+// has none yet, shared with Snapshot and QueueExists) and from this Client's own writes since,
+// which win over the list. A write of unknown outcome counts both ways: the queue may hold what
+// it held before or what was written. So checking many queues before deleting them costs one
+// GET /queues in all; a queue changed since the list by anything but this Client is not seen.
+func (c *Client) DeadMessageQueueUsers(ctx context.Context, name string) ([]string, error) {
+	s, err := c.FirstSnapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var users []string
+	for q, l := range s.queues {
+		if q == name {
+			continue
+		}
+		listedDMQ := ""
+		if l.DeadMsgQueue != nil {
+			listedDMQ = *l.DeadMsgQueue
+		}
+		if r, written := c.written[q]; written {
+			if r.names(name, listedDMQ) {
+				users = append(users, q)
+			}
+		} else if listedDMQ == name {
+			users = append(users, q)
+		}
+	}
+	for q, r := range c.written {
+		if _, listed := s.queues[q]; !listed && q != name && r.names(name, "") {
+			users = append(users, q)
+		}
+	}
+	sort.Strings(users)
+	return users, nil
 }
 
 // QueueExists reports whether queue name exists. It answers from the first
@@ -236,12 +335,12 @@ func (s *Snapshot) DeadMessageQueues() map[string]string {
 	return out
 }
 
-// Queues returns a copy of every queue listed, sorted by name.
+// Queues returns copies of the queues listed, sorted by name.
 func (s *Snapshot) Queues() []Queue {
-	out := make([]Queue, 0, len(s.queues))
+	qs := make([]Queue, 0, len(s.queues))
 	for _, q := range s.queues {
-		out = append(out, *q.Clone())
+		qs = append(qs, *q.Clone())
 	}
-	slices.SortFunc(out, func(a, b Queue) int { return strings.Compare(a.Name, b.Name) })
-	return out
+	sort.Slice(qs, func(i, j int) bool { return qs[i].Name < qs[j].Name })
+	return qs
 }

@@ -39,6 +39,11 @@ type Response struct {
 	StatusCode int
 	Header     http.Header
 	Body       []byte
+	// EarlierAttemptMayHaveApplied is set when an attempt of the same call before the one
+	// answered here was sent and got no answer that proves it was not carried out (it got no
+	// answer, or a 5xx): the service may have carried the request out before this answer. A PUT
+	// that creates whatever is missing then answers "updated" to its own earlier attempt.
+	EarlierAttemptMayHaveApplied bool
 }
 
 // Stats counts what a Client has sent since it was created.
@@ -71,7 +76,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{cfg: cfg, baseURL: strings.TrimRight(cfg.BaseURL, "/")}
 	c.rc = c.newRetryClient(&http.Client{
-		Transport:     &attemptTransport{base: base, timeout: cfg.RequestTimeout, requests: &c.requests, retries: &c.retries, what: "SAP API request", logsOff: cfg.LogsOff},
+		Transport:     &attemptTransport{base: base, timeout: cfg.RequestTimeout, requests: &c.requests, retries: &c.retries, what: "SAP API request", logsOff: cfg.LogsOff, maxBody: cfg.MaxResponseBytes},
 		Jar:           jar,
 		CheckRedirect: noRedirects,
 	})
@@ -83,7 +88,7 @@ func New(cfg Config) (*Client, error) {
 			}
 		}
 		tokenRC := c.newRetryClient(&http.Client{
-			Transport:     &attemptTransport{base: tokenBase, timeout: cfg.RequestTimeout, requests: &c.tokenRequests, retries: &c.retries, what: "OAuth2 token request", logsOff: cfg.LogsOff},
+			Transport:     &attemptTransport{base: tokenBase, timeout: cfg.RequestTimeout, requests: &c.tokenRequests, retries: &c.retries, what: "OAuth2 token request", logsOff: cfg.LogsOff, maxBody: cfg.MaxResponseBytes},
 			CheckRedirect: noRedirects,
 		})
 		c.tokens = newTokenCache(c, tokenRC.StandardClient())
@@ -161,10 +166,16 @@ func (c *Client) Stats() Stats {
 	}
 }
 
+// maxUnauthorizedRetries bounds how often one call repeats a request refused with 401.
+const maxUnauthorizedRetries = 3
+
 // Do sends method to BaseURL+path; path is already escaped and may carry a
 // query. Every non-2xx answer comes back as a Response, not as an error; the
 // error is for transport failures after all retries and for token failures.
-// A 401 answer drops the cached token and is retried once with a new token.
+// A 401 answer to a token that another call has replaced meanwhile is repeated
+// with the current token; a 401 to the current token drops it and is retried
+// with a new token, once, or again while the API has accepted this client's
+// tokens before; at most maxUnauthorizedRetries times per call.
 func (c *Client) Do(ctx context.Context, method, path string, body []byte, header http.Header) (*Response, error) {
 	if ctx == nil {
 		ctx = context.Background()
@@ -182,7 +193,7 @@ func (c *Client) Do(ctx context.Context, method, path string, body []byte, heade
 	st := &callState{}
 	ctx = context.WithValue(ctx, callKey{}, st)
 	csrf := c.cfg.CSRFFetchPath != "" && isWrite(method)
-	refreshed, csrfRetried := false, false
+	fetched, csrfRetried, unauthorized := 0, false, 0
 	for {
 		tok, gen, err := c.bearer(ctx)
 		if err != nil {
@@ -196,11 +207,32 @@ func (c *Client) Do(ctx context.Context, method, path string, body []byte, heade
 		if err != nil {
 			return nil, err
 		}
-		if resp.StatusCode == http.StatusUnauthorized && c.tokens != nil && !refreshed {
-			refreshed = true
-			tflog.Debug(ctx, "SAP API answered 401 Unauthorized; fetching a new OAuth2 token and retrying once", map[string]any{"method": method, "path": logPath(path)})
-			c.tokens.invalidate(gen)
-			continue
+		if c.tokens != nil && resp.StatusCode != http.StatusUnauthorized {
+			c.tokens.accepted.Store(true)
+		}
+		if resp.StatusCode == http.StatusUnauthorized && c.tokens != nil && unauthorized < maxUnauthorizedRetries {
+			// A token that another call replaced meanwhile (it got a 401 with it too and fetched a
+			// new one) was refused for being old: repeat with the current one, without a fetch of
+			// this call's own. A refused token that is still the current one is dropped and a new
+			// one fetched: once per call, or again when the API has accepted this client's tokens
+			// before (the credentials work, so the token expired). A new token refused by an API
+			// that never accepted one is the answer.
+			if c.tokens.replaced(gen, tok) {
+				unauthorized++
+				if !c.cfg.LogsOff {
+					tflog.Debug(ctx, "SAP API answered 401 Unauthorized to a token replaced meanwhile; retrying with the current token", map[string]any{"method": method, "path": logPath(path)})
+				}
+				continue
+			}
+			if fetched == 0 || c.tokens.accepted.Load() {
+				unauthorized++
+				fetched++
+				if !c.cfg.LogsOff {
+					tflog.Debug(ctx, "SAP API answered 401 Unauthorized; fetching a new OAuth2 token and retrying", map[string]any{"method": method, "path": logPath(path)})
+				}
+				c.tokens.invalidate(gen)
+				continue
+			}
 		}
 		if csrf && !csrfRetried && resp.StatusCode == http.StatusForbidden &&
 			strings.EqualFold(strings.TrimSpace(resp.Header.Get("X-CSRF-Token")), "Required") {
@@ -272,7 +304,11 @@ func (c *Client) send(ctx context.Context, st *callState, method, path string, b
 		st.sent.Store(true)
 		return nil, c.requestError(ctx, st, method, path, err)
 	}
-	return &Response{StatusCode: res.StatusCode, Header: res.Header, Body: data}, nil
+	unsettled := st.unsettled.Load()
+	if !settles(res, nil) {
+		unsettled-- // the answered attempt is not an earlier one
+	}
+	return &Response{StatusCode: res.StatusCode, Header: res.Header, Body: data, EarlierAttemptMayHaveApplied: unsettled > 0}, nil
 }
 
 // RequestError is a transport failure of a request after all its attempts.

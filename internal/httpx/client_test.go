@@ -664,3 +664,78 @@ func TestRedirectsNotFollowed(t *testing.T) {
 		t.Fatalf("got %v %v, want the 302 itself", resp, err)
 	}
 }
+
+// A Response says whether an earlier attempt of the same call may have been carried out: one
+// that got no answer or a 5xx may have been; a 401 (repeated with a new token) and a 429 were not.
+func TestEarlierAttemptMayHaveApplied(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		before []func(t *testing.T, w http.ResponseWriter)
+		want   bool
+	}{
+		{"first attempt answered", nil, false},
+		{"after a 500", []func(*testing.T, http.ResponseWriter){func(_ *testing.T, w http.ResponseWriter) { status(500, "failed")(w) }}, true},
+		{"after a dropped connection", []func(*testing.T, http.ResponseWriter){dropConnection}, true},
+		{"after a 429", []func(*testing.T, http.ResponseWriter){func(_ *testing.T, w http.ResponseWriter) { status(429, "slow down")(w) }}, false},
+		{"after a 401", []func(*testing.T, http.ResponseWriter){func(_ *testing.T, w http.ResponseWriter) { status(401, "expired")(w) }}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ts := newTestServer(t, func(n int, w http.ResponseWriter, _ *http.Request) {
+				if n <= len(tc.before) {
+					tc.before[n-1](t, w)
+					return
+				}
+				w.WriteHeader(http.StatusOK)
+			})
+			resp, err := ts.client().Do(t.Context(), http.MethodPut, "/q", []byte(`{}`), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != 200 || resp.EarlierAttemptMayHaveApplied != tc.want {
+				t.Errorf("status %d, EarlierAttemptMayHaveApplied = %t, want %t", resp.StatusCode, resp.EarlierAttemptMayHaveApplied, tc.want)
+			}
+		})
+	}
+	// A final 5xx is not an earlier attempt.
+	ts := newTestServer(t, func(_ int, w http.ResponseWriter, _ *http.Request) { status(500, "failed")(w) })
+	resp, err := ts.client(func(c *Config) { c.SetRetries(0) }).Do(t.Context(), http.MethodPut, "/q", nil, nil)
+	if err != nil || resp.StatusCode != 500 || resp.EarlierAttemptMayHaveApplied {
+		t.Errorf("a single 500: %v, %+v", err, resp)
+	}
+}
+
+// Once the API has accepted a token of the client, a new token refused again has expired rather
+// than never worked: it is replaced again, up to the bound, instead of the 401 being returned.
+func TestUnauthorizedAfterAcceptedTokenRefreshesAgain(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t, func(n int, w http.ResponseWriter, r *http.Request) {
+		switch r.Header.Get("Authorization") {
+		case "Bearer tok-1":
+			if n == 1 {
+				_, _ = io.WriteString(w, "ok")
+				return
+			}
+			status(401, "expired")(w)
+		case "Bearer tok-2":
+			status(401, "expired")(w)
+		default:
+			_, _ = io.WriteString(w, "ok")
+		}
+	})
+	c := ts.client()
+	for i := range 2 {
+		resp, err := c.Do(t.Context(), http.MethodPut, "/x", []byte("b"), nil)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("call %d: %v, %+v", i+1, err, resp)
+		}
+	}
+	if got := ts.tokenCalls.Load(); got != 3 {
+		t.Errorf("token calls = %d, want 3", got)
+	}
+	if got := ts.apiCalls.Load(); got != 4 {
+		t.Errorf("API calls = %d, want 4 (one, then three for the second call)", got)
+	}
+}

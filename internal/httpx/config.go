@@ -1,8 +1,9 @@
 // Package httpx is the HTTP layer shared by the SAP API clients of the provider.
 //
 // It authenticates with OAuth2 client credentials, retries transient failures
-// with bounded exponential backoff, refreshes a rejected token once, fetches a
-// CSRF token when a write asks for one, and logs every attempt through tflog
+// with bounded exponential backoff, repeats a request whose token was refused
+// with the current or a new token, fetches a CSRF token when a write asks for
+// one, caps the response bodies it reads, and logs every attempt through tflog
 // without ever logging credentials or tokens.
 package httpx
 
@@ -25,6 +26,37 @@ const (
 	DefaultRequestTimeout = 60 * time.Second
 	DefaultRetryWaitMin   = 500 * time.Millisecond
 	DefaultRetryWaitMax   = 30 * time.Second
+)
+
+// Response body caps: a body larger than the cap fails the attempt unread beyond it, so that a
+// broken or hostile server cannot make the provider hold more (see DESIGN.md, "Response body
+// caps").
+const (
+	// maxQueueObjectBytes is a generous bound of one queue in a GET /queues answer of the Event
+	// Mesh management API: its 14 documented fields (the longest key, maxDeliveredUnackedMsgsPerFlow,
+	// has 30 characters; a number at most 20 digits) take at most 14 × 54 = 756 bytes, its name and
+	// dead message queue (at most 164 characters each, create-a-queue-95357fa.md) at most 2 × 330
+	// bytes even with every character escaped; 4 KiB leaves room for about 2.6 KiB of fields SAP
+	// may add and for indentation.
+	maxQueueObjectBytes = 4 << 10
+	// maxQueuesPerInstance is the documented number of queues of an Event Mesh instance (the
+	// reference notes on the Event Mesh management API, section 1).
+	maxQueuesPerInstance = 250
+	// responseMargin multiplies the largest answer SAP can give, for what the documentation does
+	// not say (an instance with a raised quota, a larger object).
+	responseMargin = 16
+
+	// DefaultMaxResponseBytes is the cap of Config.MaxResponseBytes: the largest answer of the
+	// Event Mesh APIs, a GET /queues of a full instance (250 × 4 KiB = 1000 KiB), with the margin
+	// of 16: 16000 KiB, rounded up to 16 MiB. The other answers are smaller: a queue's
+	// subscriptions (at most 3000 per instance, about 400 bytes each: 1.2 MB), a consumed message
+	// (maxMessageSizeInBytes, at most 1 MB on the Integration Suite capability, 10 MB seen on the
+	// default plan), a token.
+	DefaultMaxResponseBytes = 16 << 20
+	// ArtifactMaxResponseBytes is the cap for the Cloud Integration API, whose largest answer is
+	// an integration flow archive (GET IntegrationDesigntimeArtifacts(...)/$value): its size is
+	// bounded only by the tenant's content limit, so the cap stays where it was.
+	ArtifactMaxResponseBytes = 256 << 20
 )
 
 // Config configures a Client.
@@ -60,6 +92,10 @@ type Config struct {
 	// the wait a Retry-After header can ask for. Zero means the defaults.
 	RetryWaitMin time.Duration
 	RetryWaitMax time.Duration
+
+	// MaxResponseBytes caps the body of a response; a larger one fails the attempt. Zero means
+	// DefaultMaxResponseBytes.
+	MaxResponseBytes int64
 
 	// UserAgent is sent as the User-Agent header when not empty.
 	UserAgent string
@@ -155,6 +191,9 @@ func (cfg Config) withDefaults() Config {
 	}
 	if cfg.RetryWaitMax < cfg.RetryWaitMin {
 		cfg.RetryWaitMax = cfg.RetryWaitMin
+	}
+	if cfg.MaxResponseBytes <= 0 {
+		cfg.MaxResponseBytes = DefaultMaxResponseBytes
 	}
 	return cfg
 }

@@ -22,9 +22,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// maxResponseBytes bounds the response bodies read into memory.
-const maxResponseBytes = 256 << 20
-
 type callKey struct{}
 
 // callState is shared by all attempts of one call.
@@ -33,6 +30,17 @@ type callState struct {
 	// sent is set once any attempt began writing the request on a connection:
 	// from then on the service may have received it.
 	sent atomic.Bool
+	// unsettled counts the attempts that were sent and got no answer that
+	// proves the service did not carry them out: no answer at all, or a 5xx
+	// (a server may fail after the change). A 401, a 403 and a 429 refuse a
+	// request before carrying it out.
+	unsettled atomic.Int32
+}
+
+// settles reports whether an attempt that was sent and ended with err and
+// resp proves its outcome: an answer other than a 5xx.
+func settles(resp *http.Response, err error) bool {
+	return err == nil && resp != nil && resp.StatusCode < 500
 }
 
 // attemptTransport applies the per-attempt timeout, reads the whole response
@@ -45,6 +53,18 @@ type attemptTransport struct {
 	retries  *atomic.Int64
 	what     string
 	logsOff  bool // Config.LogsOff: no log line, no fields built for one
+	// maxBody caps the response body (Config.MaxResponseBytes).
+	maxBody int64
+}
+
+// ResponseTooLargeError is an answer whose body is larger than the cap (Config.MaxResponseBytes).
+type ResponseTooLargeError struct {
+	Max int64
+}
+
+// Error names the cap.
+func (e *ResponseTooLargeError) Error() string {
+	return fmt.Sprintf("the response body is larger than %d bytes, more than the API sends", e.Max)
 }
 
 // AttemptTimeoutError reports an attempt that got no complete response within
@@ -67,12 +87,14 @@ func (e *AttemptTimeoutError) Unwrap() error { return os.ErrDeadlineExceeded }
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	parent := req.Context()
 	attempt := 1
-	if st, ok := parent.Value(callKey{}).(*callState); ok {
+	st, _ := parent.Value(callKey{}).(*callState)
+	var sentNow atomic.Bool // this attempt's own mark
+	if st != nil {
 		attempt = int(st.attempts.Add(1))
 		// Nothing leaves this machine before the first header field is
 		// written on an established connection: a refused connection, a
 		// failed name lookup or TLS handshake never gets this far.
-		mark := func() { st.sent.Store(true) }
+		mark := func() { st.sent.Store(true); sentNow.Store(true) }
 		req = req.WithContext(httptrace.WithClientTrace(parent, &httptrace.ClientTrace{
 			WroteHeaderField: func(string, []string) { mark() },
 			WroteHeaders:     mark,
@@ -93,21 +115,13 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	start := time.Now()
 	resp, err := t.base.RoundTrip(req.WithContext(ctx))
 	if err == nil {
-		var body []byte
-		body, err = io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
-		_ = resp.Body.Close()
-		switch {
-		case err != nil:
-			resp = nil
-		case len(body) > maxResponseBytes:
-			resp, err = nil, fmt.Errorf("the response body is larger than %d bytes", maxResponseBytes)
-		default:
-			resp.Body = io.NopCloser(bytes.NewReader(body))
-			resp.ContentLength = int64(len(body))
-		}
+		resp, err = readBody(resp, t.maxBody)
 	}
 	if err != nil && parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		err = &AttemptTimeoutError{After: t.timeout}
+	}
+	if st != nil && sentNow.Load() && !settles(resp, err) {
+		st.unsettled.Add(1)
 	}
 	if t.logsOff {
 		return resp, err
@@ -120,6 +134,30 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	}
 	tflog.Debug(parent, t.what, fields)
 	return resp, err
+}
+
+// readBody reads and closes the body of resp, at most limit bytes: an answer that declares a larger
+// body is refused before reading, and one that sends more is refused at the byte after the limit. A
+// declared length is read into a buffer of that size, not grown to it.
+func readBody(resp *http.Response, limit int64) (*http.Response, error) {
+	defer func() { _ = resp.Body.Close() }()
+	if resp.ContentLength > limit {
+		return nil, &ResponseTooLargeError{Max: limit}
+	}
+	var buf bytes.Buffer
+	if resp.ContentLength > 0 {
+		buf.Grow(int(resp.ContentLength) + bytes.MinRead) // ReadFrom asks for MinRead free bytes before EOF
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1)); err != nil {
+		return nil, err
+	}
+	if int64(buf.Len()) > limit {
+		return nil, &ResponseTooLargeError{Max: limit}
+	}
+	body := buf.Bytes()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	return resp, nil
 }
 
 // CheckRetry is the retry policy: 429, 5xx other than 501, connection resets,

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -27,6 +28,9 @@ type tokenCache struct {
 	// tok is the token ts last returned, from generation gen: while it is valid, get returns it
 	// without asking ts, as ts itself would.
 	tok *oauth2.Token
+	// accepted is set once the API answered a request with a token other than 401: the
+	// credentials work, so a later 401 to a new token means it expired meanwhile.
+	accepted atomic.Bool
 }
 
 // tokenFetcher retrieves a new token on every call; ReuseTokenSource caches.
@@ -116,6 +120,14 @@ func (tc *tokenCache) invalidate(gen uint64) {
 	}
 	tc.gen++
 	tc.ts, tc.tok = oauth2.ReuseTokenSource(nil, tc.fetcher), nil
+}
+
+// replaced reports whether the token tok of generation gen is no longer the one get hands out:
+// another call dropped it (a new generation) or the source replaced it with a new one.
+func (tc *tokenCache) replaced(gen uint64, tok string) bool {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	return tc.gen != gen || (tc.tok != nil && tc.tok.AccessToken != tok)
 }
 
 func (tc *tokenCache) current() string {

@@ -174,7 +174,35 @@ func parseGuardCondition(cond string, params map[string]string) (string, GuardLi
 	if op == "==" {
 		op = "="
 	}
-	return op, classifyLimit(raw, params)
+	l := classifyLimit(raw, params)
+	if l.Known && andsRunTimeTerm(cond) {
+		// "${header.SAPJMSRetries} > 5 and ${header.maxJMSRetries} != 'unlimited'" holds only
+		// when the run-time term does: SAP's pattern sets maxJMSRetries to 'unlimited' to switch
+		// the guard off [SAP ed9b82c, an older version; reference note cpi-jms.md, section 2], so
+		// whether the guard ever ends the message is not visible.
+		l = GuardLimit{Kind: LimitNotVisible, Raw: raw}
+	}
+	return op, l
+}
+
+var (
+	logicalAnd  = regexp.MustCompile(`(?i)\sand\s|&&`)
+	simpleRef   = regexp.MustCompile(`\$\{[^}]*\}`)
+	retriesOnly = regexp.MustCompile(`^` + retriesHeader + `$`)
+)
+
+// andsRunTimeTerm reports whether cond joins its terms with "and" (or &&) and reads a
+// value other than SAPJMSRetries (a header, property or function set at run time).
+func andsRunTimeTerm(cond string) bool {
+	if !logicalAnd.MatchString(cond) {
+		return false
+	}
+	for _, ref := range simpleRef.FindAllString(cond, -1) {
+		if !retriesOnly.MatchString(ref) {
+			return true
+		}
+	}
+	return false
 }
 
 func classifyLimit(raw string, params map[string]string) GuardLimit {

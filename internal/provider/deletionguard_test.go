@@ -248,3 +248,69 @@ resource "sapmessaging_dead_message_queue" "audit" {
 		},
 	})
 }
+
+// A destroy of N queues lists the queues once per provider process, reads each queue once for its
+// message count and deletes it: linear in calls and bytes, not a list of every queue per queue.
+// The dead message queue all of them name is deleted last, once the run's own deletes have
+// removed every queue that named it.
+func TestAccDeletionGuard_destroyCalls(t *testing.T) {
+	env := newTestEnv(t)
+	const n = 20
+	config := env.configf(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name = "acme/crm/prod/many/dmq"
+}
+
+resource "sapmessaging_queue" "q" {
+  count                = %d
+  name                 = "acme/crm/prod/many/q${count.index}"
+  max_redelivery_count = 3
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
+}
+`, n)
+	var listBytes int64
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				Check: func(*terraform.State) error {
+					// The size of one list of all n+1 queues, for the bytes bound below.
+					before := env.srv.Stats().ResponseBytes
+					if _, err := env.eventMesh(t).ListQueues(context.Background()); err != nil {
+						return err
+					}
+					listBytes = env.srv.Stats().ResponseBytes - before
+					env.srv.ResetStats()
+					return nil
+				},
+			},
+			{
+				Config:  config,
+				Destroy: true,
+				Check: func(*terraform.State) error {
+					st := env.srv.Stats()
+					r := st.Routes
+					t.Logf("destroy of %d queues: %d management calls %v, %d bytes sent (one list: %d bytes)",
+						n+1, st.ManagementCalls, r, st.ResponseBytes, listBytes)
+					if r["DELETE /queues/{queue}"] != n+1 || r["GET /queues/{queue}"] != n+1 {
+						return fmt.Errorf("want one GET and one DELETE per queue: %v", r)
+					}
+					// At most one list per provider process (each fetches one token): the refreshes'
+					// reads and the apply's checks before the deletes.
+					lists, processes := r["GET /queues"], r["POST /oauth/token"]
+					if lists > processes || lists > 6 {
+						return fmt.Errorf("the destroy listed the queues %d times in %d provider processes, want at most one list per process", lists, processes)
+					}
+					// The lists, n+1 single GETs of about a (n+1)th of a list each (counted twice
+					// over), and the tokens: linear in n. A list per delete would add about (n+1)/2
+					// lists.
+					if limit := lists*listBytes + 2*listBytes + 2048*processes; st.ResponseBytes > limit {
+						return fmt.Errorf("the destroy made the service send %d bytes, want at most %d (linear in the queues)", st.ResponseBytes, limit)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -37,8 +38,9 @@ const (
 )
 
 var (
-	_ provider.Provider              = (*sapMessagingProvider)(nil)
-	_ provider.ProviderWithFunctions = (*sapMessagingProvider)(nil)
+	_ provider.Provider                  = (*sapMessagingProvider)(nil)
+	_ provider.ProviderWithFunctions     = (*sapMessagingProvider)(nil)
+	_ provider.ProviderWithListResources = (*sapMessagingProvider)(nil)
 )
 
 // HTTPClientFunc creates one HTTP client of the provider from its configuration.
@@ -102,6 +104,8 @@ type providerData struct {
 	// claims holds the flow channels and deployments the Cloud Integration resources of this run
 	// manage, so that two resources that would overwrite each other are refused at plan.
 	claims flowClaims
+	// names reserves the queue names of this run, so that two resources never share a queue.
+	names queueNames
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -235,7 +239,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 	if cfg.EventMesh.IsUnknown() || cfg.CloudIntegration.IsUnknown() {
 		// Known only after apply, for example a service key from another resource. Resources
 		// report the missing connection when they are asked to act.
-		resp.DataSourceData, resp.ResourceData = data, data
+		resp.DataSourceData, resp.ResourceData, resp.ListResourceData = data, data, data
 		return
 	}
 
@@ -277,6 +281,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		ciCfg.ClientID, ciCfg.ClientSecret = ci.ClientID, ci.ClientSecret
 		ciCfg.ClientCertificate, ciCfg.ClientKey = ci.Certificate, ci.Key
 		ciCfg.CSRFFetchPath = cpi.CSRFFetchPath
+		ciCfg.MaxResponseBytes = httpx.ArtifactMaxResponseBytes // integration flow archives
 		maskSecrets(&ctx, ci.ClientSecret, ci.Key)
 		h, err := p.newHTTPClient(ciCfg)
 		if err != nil {
@@ -290,7 +295,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.DataSourceData, resp.ResourceData = data, data
+	resp.DataSourceData, resp.ResourceData, resp.ListResourceData = data, data, data
 }
 
 // warnTokenHost warns when the token endpoint is on a host that shares no domain with the API
@@ -492,6 +497,14 @@ func (p *sapMessagingProvider) Resources(_ context.Context) []func() resource.Re
 		NewAMQPSenderResource,
 		NewJMSSenderResource,
 		NewIFlowDeploymentResource,
+	}
+}
+
+// ListResources are the list resources of `terraform query` (Terraform 1.14 and later).
+func (p *sapMessagingProvider) ListResources(_ context.Context) []func() list.ListResource {
+	return []func() list.ListResource{
+		NewQueueListResource,
+		NewDeadMessageQueueListResource,
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -17,20 +16,21 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 )
 
-// putQueue creates or updates a queue. On failure it adds an error and returns the queue as the
+// putQueue creates or updates a queue. It returns what the answer says about the queue before
+// the write (eventmesh.PutResult). On failure it adds an error and returns the queue as the
 // service now holds it (nil when it does not exist or cannot be read), so that the caller can keep
 // state true, and whether the failed write may have changed the service while the queue could not
 // be read back (the outcome is unknown).
 // When the write may have reached the service but got no answer, and the queue now holds the
 // settings written, the service did carry the PUT out and only its answer was lost: PUT is
 // idempotent, so the queue is adopted without an error.
-func putQueue(ctx context.Context, c *eventmesh.Client, name string, s eventmesh.QueueSettings, diags *diag.Diagnostics) (q *eventmesh.Queue, unknown bool, err error) {
-	q, created, err := c.PutQueue(ctx, name, s)
+func putQueue(ctx context.Context, c *eventmesh.Client, name string, s eventmesh.QueueSettings, diags *diag.Diagnostics) (q *eventmesh.Queue, res eventmesh.PutResult, unknown bool, err error) {
+	q, res, err = c.PutQueue(ctx, name, s)
 	if err == nil {
 		if !logsOff.Load() { // once per queue of an apply: no fields for a line that is discarded
-			tflog.Debug(ctx, "queue written", map[string]any{"queue": name, "created": created})
+			tflog.Debug(ctx, "queue written", map[string]any{"queue": name, "created": res.Created, "existed": res.Existed})
 		}
-		return q, false, nil
+		return q, res, false, nil
 	}
 	written := eventmesh.MayHaveWritten(err)
 	var current *eventmesh.Queue
@@ -41,17 +41,17 @@ func putQueue(ctx context.Context, c *eventmesh.Client, name string, s eventmesh
 	if getErr == nil && written && holdsSettings(current, s) {
 		tflog.Warn(ctx, "the queue write got no answer, but the queue holds the settings written; adopting it",
 			map[string]any{"queue": name, "error": err.Error()})
-		return current, false, nil
+		return current, res, false, nil
 	}
 	switch {
 	case getErr == nil:
 		addWriteError(ctx, c, name, s, err, diags)
-		return current, false, err
+		return current, res, false, err
 	case errors.Is(getErr, eventmesh.ErrNotFound) || !written:
 		addWriteError(ctx, c, name, s, err, diags)
-		return nil, false, err
+		return nil, res, false, err
 	}
-	return nil, true, err
+	return nil, res, true, err
 }
 
 // queueFromSettings is the queue a PUT of s creates, as far as s tells.
@@ -81,6 +81,30 @@ func alreadyExistsDetail(typeName, name string) string {
 		"If this resource is tainted and declared with create_before_destroy, the queue is its own tainted one: run terraform "+
 		"untaint on the resource and apply again.",
 		name, typeName, name, typeName, name)
+}
+
+// existedAtCreateDetail explains a create whose PUT the management API answered with 200 (the
+// queue was replaced) instead of 201 (created), while no earlier write of this run may have made it.
+func existedAtCreateDetail(typeName, name string) string {
+	return fmt.Sprintf("A queue named %q already existed when this apply created it: the Event Mesh management API answered the "+
+		"create with 200 (an existing queue was replaced), not 201 (created). It was made outside this configuration after this "+
+		"run checked that the name was free (in the cockpit, by another tool, or by another Terraform state). A PUT replaces all "+
+		"settings of a queue and the API offers no create that fails on an existing queue, so the queue now holds the settings "+
+		"of this resource; it is not recorded in this state. If the queue is this configuration's to manage, import it:\n\n"+
+		"import {\n  to = %s.<resource name>\n  id = %q\n}\n\n"+
+		"Otherwise restore its settings where it is managed and give this resource another name.",
+		name, typeName, name)
+}
+
+// repeatedCreateDetail explains a create whose first request got no answer or a server error and
+// whose repeat found the queue existing.
+func repeatedCreateDetail(name string) string {
+	return fmt.Sprintf("The request that creates the queue %q got no answer or a server error and was repeated, and the repeat "+
+		"found the queue existing (the management API answered 200, not 201). The first request most likely created it, so "+
+		"the queue is recorded in the state with the configured settings; a queue of this name made elsewhere at the same "+
+		"moment would have had its settings replaced, and the answer cannot tell the two apart. Check with the owners of the "+
+		"namespace that %q is this configuration's queue; if it is not, run terraform state rm on this resource and give it "+
+		"another name.", name, name)
 }
 
 // addWriteError reports a failed queue write: a refusal because the dead message queue does not
@@ -142,38 +166,27 @@ func sameOrUnset[T comparable](want, have *T, zero T) bool {
 }
 
 // deleteQueue deletes a queue unless it holds messages and force is false, or another queue still
-// names it as its dead message queue. One GET /queues answers both: the queue's counters and
-// every queue's deadMsgQueue. Any queue can be a dead message queue (Event Mesh takes the name of
-// any existing queue), so the guard covers sapmessaging_queue as well as
-// sapmessaging_dead_message_queue.
+// names it as its dead message queue. The message count is read fresh, with a GET of the queue
+// right before the DELETE. Whether another queue names it comes from the run's first queue list
+// and this provider's own writes since (eventmesh.Client.DeadMessageQueueUsers), as the existence
+// check before a create does, so a destroy of N queues costs one GET /queues, N GETs and N
+// DELETEs per instance instead of a list of every queue per queue. Any queue can be a dead message
+// queue (Event Mesh takes the name of any existing queue), so the guard covers sapmessaging_queue
+// as well as sapmessaging_dead_message_queue.
 func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force bool, diags *diag.Diagnostics) {
-	all, err := c.ListQueues(ctx)
+	users, err := c.DeadMessageQueueUsers(ctx, name)
 	if err != nil {
 		diags.AddError("Cannot List Queues Before Deleting", listErrorDetail(
-			fmt.Sprintf("checking whether the queue %q holds messages or is another queue's dead message queue", name), err))
+			fmt.Sprintf("checking whether the queue %q is another queue's dead message queue", name), err))
 		return
 	}
-	var q *eventmesh.Queue
-	var users []string
-	for i := range all {
-		other := &all[i]
-		switch {
-		case other.Name == name:
-			q = other
-		case other.DeadMsgQueue != nil && *other.DeadMsgQueue == name:
-			users = append(users, other.Name)
-		}
+	q, err := c.GetQueue(ctx, name)
+	if errors.Is(err, eventmesh.ErrNotFound) {
+		return
 	}
-	if q == nil {
-		// A queue missing from the list is confirmed with one GET, as a read does.
-		q, err = c.GetQueue(ctx, name)
-		if errors.Is(err, eventmesh.ErrNotFound) {
-			return
-		}
-		if err != nil {
-			diags.AddError("Cannot Read Queue Before Deleting", queueErrorDetail(name, err))
-			return
-		}
+	if err != nil {
+		diags.AddError("Cannot Read Queue Before Deleting", queueErrorDetail(name, err))
+		return
 	}
 	if held, unacked := heldMessages(q); held > 0 && !force {
 		diags.AddError("Queue Holds Messages",
@@ -186,7 +199,6 @@ func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force bo
 		return
 	}
 	if len(users) > 0 {
-		sort.Strings(users)
 		diags.AddError("Dead Message Queue Still In Use",
 			fmt.Sprintf("The queue %q is still named as dead_message_queue by %s. Deleting it would make their dead messages "+
 				"disappear, so it was not deleted. Point those queues at another dead message queue, or remove the setting, before destroying this one. "+
@@ -303,14 +315,17 @@ func (r *queueResourceBase[M, P]) Configure(_ context.Context, req resource.Conf
 }
 
 func (r *queueResourceBase[M, P]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer queueIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	createQueueResource[M, P](ctx, r.data, r.typeName, req, resp)
 }
 
 func (r *queueResourceBase[M, P]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	queueIdentity.set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go: first, also when the queue is gone
 	readQueueResource[M, P](ctx, r.data, req, resp)
 }
 
 func (r *queueResourceBase[M, P]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer queueIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	updateQueueResource[M, P](ctx, r.data, req, resp)
 }
 
@@ -319,6 +334,9 @@ func (r *queueResourceBase[M, P]) Delete(ctx context.Context, req resource.Delet
 }
 
 func (r *queueResourceBase[M, P]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !queueIdentity.resolveImport(&req, resp) { // identity.go
+		return
+	}
 	importQueueByName(ctx, req, resp)
 }
 
@@ -330,6 +348,10 @@ func createQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 	}
 	p := P(&plan)
 	name, settings := p.queueName(), p.settings()
+	// One create per queue name and run: a second resource naming the queue writes nothing.
+	if !d.reserveQueueCreate(typeName, name, &resp.Diagnostics) {
+		return
+	}
 	// Before the first write: a queue that exists belongs to someone else and is imported, not
 	// overwritten. The check reads the run's queue list, so many creates cost one list call.
 	exists, err := d.eventMesh.QueueExists(ctx, name)
@@ -349,7 +371,16 @@ func createQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 	}
 	// On failure putQueue reports the error and returns the queue only if the service holds it,
 	// so the state records exactly what exists.
-	q, unknown, err := putQueue(ctx, d.eventMesh, name, settings, &resp.Diagnostics)
+	q, res, unknown, err := putQueue(ctx, d.eventMesh, name, settings, &resp.Diagnostics)
+	switch {
+	case res.Existed:
+		// The management API answered 200 (replaced), not 201 (created): the queue was made
+		// outside this configuration after the existence check. It is not adopted.
+		resp.Diagnostics.AddError("Queue Already Exists", existedAtCreateDetail(typeName, name))
+		return
+	case res.OwnEarlierWrite && q != nil:
+		resp.Diagnostics.AddWarning("Queue Create Was Repeated", repeatedCreateDetail(name))
+	}
 	switch {
 	case q != nil:
 		p.fromAPI(q)
@@ -395,7 +426,11 @@ func updateQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 	if !d.checkDMQLinks(ctx, pp.queueName(), deref(pp.settings().DeadMsgQueue), false, &resp.Diagnostics) {
 		return
 	}
-	q, unknown, err := putQueue(ctx, d.eventMesh, pp.queueName(), pp.settings(), &resp.Diagnostics)
+	if resp.Private != nil {
+		// The plan's reservation of the queue name means nothing beyond this run.
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, queueClaimKey, nil)...)
+	}
+	q, _, unknown, err := putQueue(ctx, d.eventMesh, pp.queueName(), pp.settings(), &resp.Diagnostics)
 	if unknown {
 		// The prior state stays: the next refresh reads which settings the queue holds.
 		resp.Diagnostics.AddError("Cannot Write Queue", fmt.Sprintf("The update of the queue %q was sent, but the outcome is "+

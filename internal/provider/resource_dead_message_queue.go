@@ -56,7 +56,8 @@ func (r *deadMessageQueueResource) Schema(_ context.Context, _ resource.SchemaRe
 // ModifyPlan plans the two settings that the apply always writes although the configuration
 // cannot set them: max_redelivery_count 0 and no dead message queue. An ordinary queue imported
 // as a dead message queue (with a redelivery count or a dead message queue of its own) then
-// shows both changes in the plan, with a warning, instead of losing them silently.
+// shows both changes in the plan, with a warning, instead of losing them silently. A queue name
+// that another resource of this run plans too is refused (see queueNames).
 func (r *deadMessageQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
@@ -69,8 +70,8 @@ func (r *deadMessageQueueResource) ModifyPlan(ctx context.Context, req resource.
 	plan.MaxRedeliveryCount = types.Int64Value(0)
 	plan.DeadMessageQueue = types.StringNull()
 	resp.Diagnostics.Append(setPlan(ctx, &resp.Plan, &plan)...)
+	var state deadMessageQueueModel
 	if !req.State.Raw.IsNull() {
-		var state deadMessageQueueModel
 		resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 		if resp.Diagnostics.HasError() {
 			return
@@ -78,6 +79,10 @@ func (r *deadMessageQueueResource) ModifyPlan(ctx context.Context, req resource.
 		warnOrdinaryQueue(&resp.Diagnostics, state)
 	}
 	if !plan.Name.IsUnknown() {
+		inState := !req.State.Raw.IsNull() && state.Name.Equal(plan.Name)
+		if !r.data.claimQueueName(ctx, r.typeName, plan.Name.ValueString(), inState, req, resp) {
+			return
+		}
 		r.data.checkDMQLinks(ctx, plan.Name.ValueString(), "", true, &resp.Diagnostics)
 	}
 }

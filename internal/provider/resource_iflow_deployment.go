@@ -182,6 +182,7 @@ func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.M
 }
 
 func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer deploymentIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan iflowDeploymentModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
@@ -201,6 +202,7 @@ func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.Creat
 }
 
 func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer deploymentIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan, state iflowDeploymentModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
@@ -300,6 +302,7 @@ func (r *iflowDeploymentResource) flowMissing(ctx context.Context, id, version s
 }
 
 func (r *iflowDeploymentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	deploymentIdentity.set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go: first, also when the flow is gone
 	var state iflowDeploymentModel
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.cloudIntegrationOrError(&resp.Diagnostics) {
@@ -339,6 +342,9 @@ func (r *iflowDeploymentResource) Delete(ctx context.Context, _ resource.DeleteR
 }
 
 func (r *iflowDeploymentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !deploymentIdentity.resolveImport(&req, resp) { // identity.go
+		return
+	}
 	if strings.TrimSpace(req.ID) == "" || strings.Contains(req.ID, ",") {
 		resp.Diagnostics.AddError("Invalid Import ID",
 			fmt.Sprintf("The import ID %q is not an integration flow ID. Use the flow's ID alone (IFLOW_ID), without a channel.", req.ID))

@@ -60,24 +60,30 @@ func (r *queueResource) ValidateConfig(ctx context.Context, req resource.Validat
 	appendFindings(&resp.Diagnostics, rules.CheckQueue(m.toRules(m.Name)))
 }
 
-// ModifyPlan refuses a dead message queue that leads back to the queue, across the queues the
-// service holds and the other queues of the plan, and warns about a dead message queue that has
-// one of its own.
+// ModifyPlan refuses a queue name that another resource of this run plans too (see queueNames),
+// and a dead message queue that leads back to the queue, across the queues the service holds and
+// the other queues of the plan, and warns about a dead message queue that has one of its own.
 func (r *queueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
 	}
 	var plan queueModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() || plan.Name.IsUnknown() || plan.DeadMessageQueue.IsUnknown() {
+	if resp.Diagnostics.HasError() || plan.Name.IsUnknown() {
 		return
 	}
+	var state queueModel
 	if !req.State.Raw.IsNull() {
-		var state queueModel
 		resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
+	}
+	inState := !req.State.Raw.IsNull() && state.Name.Equal(plan.Name)
+	if !r.data.claimQueueName(ctx, r.typeName, plan.Name.ValueString(), inState, req, resp) || plan.DeadMessageQueue.IsUnknown() {
+		return
+	}
+	if !req.State.Raw.IsNull() {
 		if state.Name.Equal(plan.Name) && state.DeadMessageQueue.Equal(plan.DeadMessageQueue) {
 			r.data.recordDMQLink(plan.Name.ValueString(), plan.DeadMessageQueue.ValueString())
 			return

@@ -77,6 +77,7 @@ func (r *queueSubscriptionResource) Configure(_ context.Context, req resource.Co
 func subscriptionID(queue, topic string) string { return queue + "," + topic }
 
 func (r *queueSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer subscriptionIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan queueSubscriptionModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() || !r.data.eventMeshOrError(&resp.Diagnostics) {
@@ -92,6 +93,7 @@ func (r *queueSubscriptionResource) Create(ctx context.Context, req resource.Cre
 }
 
 func (r *queueSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	subscriptionIdentity.set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go: first, also when the subscription is gone
 	var state queueSubscriptionModel
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.eventMeshOrError(&resp.Diagnostics) {
@@ -119,6 +121,7 @@ func (r *queueSubscriptionResource) Read(ctx context.Context, req resource.ReadR
 
 // Update is never called: every argument forces replacement.
 func (r *queueSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer subscriptionIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan queueSubscriptionModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
@@ -137,6 +140,9 @@ func (r *queueSubscriptionResource) Delete(ctx context.Context, req resource.Del
 }
 
 func (r *queueSubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !subscriptionIdentity.resolveImport(&req, resp) { // identity.go
+		return
+	}
 	queue, topic, ok := strings.Cut(req.ID, ",")
 	if !ok || queue == "" || topic == "" {
 		resp.Diagnostics.AddError("Invalid Import ID",

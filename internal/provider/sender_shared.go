@@ -81,6 +81,7 @@ type senderGlue[M any, P senderModel[M], S any] struct {
 }
 
 func (g senderGlue[M, P, S]) create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer senderIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan M
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() || !g.data.cloudIntegrationOrError(&resp.Diagnostics) {
@@ -96,6 +97,7 @@ func (g senderGlue[M, P, S]) create(ctx context.Context, req resource.CreateRequ
 }
 
 func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer senderIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan, state M
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
@@ -229,6 +231,7 @@ func (g senderGlue[M, P, S]) readRevision(ctx context.Context, m P, prior string
 }
 
 func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	senderIdentity.set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go: first, also when the flow is gone
 	var state M
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !g.data.cloudIntegrationOrError(&resp.Diagnostics) {
@@ -293,6 +296,9 @@ func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.Modify
 }
 
 func (g senderGlue[M, P, S]) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !senderIdentity.resolveImport(&req, resp) { // identity.go
+		return
+	}
 	id, channel, hasChannel := strings.Cut(req.ID, ",")
 	if strings.TrimSpace(id) == "" || (hasChannel && strings.TrimSpace(channel) == "") {
 		resp.Diagnostics.AddError("Invalid Import ID",

@@ -96,3 +96,26 @@ func Namespace(queueName string) string {
 	}
 	return strings.Join(segments[:namespaceSegmentsCount], "/")
 }
+
+// ValidQueueNamePrefix checks a filter's queue name prefix: "" (every queue), or the start of a
+// queue name that ValidQueueName accepts, a whole name or one cut anywhere, for example
+// "acme/crm/prod/" or "acme/crm/prod/ord". A prefix that no valid name starts with would match
+// nothing, which is a mistake rather than a filter.
+func ValidQueueNamePrefix(prefix string) error {
+	if prefix == "" {
+		return nil
+	}
+	whole := ValidQueueName(prefix)
+	if whole == nil {
+		return nil
+	}
+	// A prefix cut inside a segment, or after a "/", is completed to a name.
+	cut := ValidQueueName(prefix + "x")
+	if cut == nil {
+		return nil
+	}
+	if strings.HasSuffix(prefix, "/") {
+		return fmt.Errorf("no queue name starts with %q: completed to a name, %w", prefix, cut)
+	}
+	return fmt.Errorf("no queue name starts with %q: %w", prefix, whole)
+}

@@ -115,3 +115,27 @@ func FuzzValidQueueName(f *testing.F) {
 		}
 	})
 }
+
+func TestValidQueueNamePrefix(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("a", 111) + "/" + strings.Repeat("b", 52) // 164 characters: a whole name
+	for _, ok := range []string{"", "acme", "acme/crm/prod/", "acme/crm/prod/ord", "acme/crm/prod/orders", "acme/.", long} {
+		if err := ValidQueueNamePrefix(ok); err != nil {
+			t.Errorf("ValidQueueNamePrefix(%q) = %v, want nil", ok, err)
+		}
+	}
+	for bad, want := range map[string]string{
+		"acme//prod":       `no queue name starts with "acme//prod"`,
+		"/acme":            `no queue name starts with "/acme"`,
+		"acme/crm prod":    `contains the character ' '`,
+		"acme/../":         `no queue name starts with "acme/../": completed to a name`,
+		long + "c":         `165 characters long`,
+		"acme/crm/pröd/":   `U+00F6`,
+		"acme/./orders/x/": `completed to a name`,
+	} {
+		err := ValidQueueNamePrefix(bad)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ValidQueueNamePrefix(%q) = %v, want an error with %q", bad, err, want)
+		}
+	}
+}

@@ -121,7 +121,7 @@ func newClients(emulatorURL, key string) (*clients, error) {
 		return nil, fmt.Errorf("reading the Cloud Integration service key: %w", err)
 	}
 	h, err := httpx.New(httpx.Config{BaseURL: ci.URL, TokenURL: ci.TokenURL, ClientID: ci.ClientID, ClientSecret: ci.ClientSecret,
-		CSRFFetchPath: cpi.CSRFFetchPath, MaxRetries: 3, RequestTimeout: 30 * time.Second,
+		CSRFFetchPath: cpi.CSRFFetchPath, MaxResponseBytes: httpx.ArtifactMaxResponseBytes, MaxRetries: 3, RequestTimeout: 30 * time.Second,
 		RetryWaitMin: 50 * time.Millisecond, RetryWaitMax: time.Second, UserAgent: "sapmessaging-jmspoison"})
 	if err != nil {
 		return nil, err

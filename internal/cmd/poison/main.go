@@ -197,8 +197,12 @@ func newClients(c config) (*clients, error) {
 		return nil, fmt.Errorf("reading the Cloud Integration service key: %w", err)
 	}
 	mk := func(base, tokenURL, id, secret, csrf string) (*httpx.Client, error) {
+		var maxBody int64 // the default, for Event Mesh
+		if csrf != "" {
+			maxBody = httpx.ArtifactMaxResponseBytes // Cloud Integration: integration flow archives
+		}
 		return httpx.New(httpx.Config{BaseURL: base, TokenURL: tokenURL, ClientID: id, ClientSecret: secret,
-			CSRFFetchPath: csrf, MaxRetries: 3, RequestTimeout: 30 * time.Second,
+			CSRFFetchPath: csrf, MaxResponseBytes: maxBody, MaxRetries: 3, RequestTimeout: 30 * time.Second,
 			RetryWaitMin: 50 * time.Millisecond, RetryWaitMax: time.Second, UserAgent: "sapmessaging-poison"})
 	}
 	mh, err := mk(em.ManagementURL, em.TokenURL, em.ClientID, em.ClientSecret, "")

@@ -100,11 +100,14 @@ func (e *Emulator) MessagingConfig() httpx.Config {
 }
 
 // CloudIntegrationConfig is the httpx configuration the provider builds
-// from the Cloud Integration key, with short retry waits. The caller adds
-// the CSRF fetch path (cpi.CSRFFetchPath) where it needs one.
+// from the Cloud Integration key, with short retry waits and the cap for
+// integration flow archives. The caller adds the CSRF fetch path
+// (cpi.CSRFFetchPath) where it needs one.
 func (e *Emulator) CloudIntegrationConfig() httpx.Config {
 	k := e.CloudIntegration
-	return config(k.URL, k.TokenURL, k.ClientID, k.ClientSecret, k.Certificate, k.Key)
+	cfg := config(k.URL, k.TokenURL, k.ClientID, k.ClientSecret, k.Certificate, k.Key)
+	cfg.MaxResponseBytes = httpx.ArtifactMaxResponseBytes
+	return cfg
 }
 
 // Client creates an HTTP client from cfg, usually one of the configurations

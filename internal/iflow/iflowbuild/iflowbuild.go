@@ -62,6 +62,13 @@ type Router struct {
 	// InException is the 1-based exception subprocess (of ExceptionEnds) that
 	// holds the router; 0 puts it in the integration process.
 	InException int
+	// ConditionRetries turns the router around: the conditional route leads
+	// to an Error End (the message fails and is retried) and the default route
+	// to an Escalation End (the message ends), so the message ends when the
+	// condition no longer holds, as a condition "${header.SAPJMSRetries} < 5"
+	// is written. Both end events are written. Without it the conditional
+	// route is the one that ends the message and no end events are written.
+	ConditionRetries bool
 }
 
 // Script is a script step running the file File with Content.
@@ -351,13 +358,23 @@ func steps(b *strings.Builder, o Options, in, indent int) {
 		property(b, indent+8, "throwExceptionOnFalse", "false")
 		b.WriteString(pad + "    </bpmn2:extensionElements>\n")
 		b.WriteString(pad + "</bpmn2:exclusiveGateway>\n")
-		fmt.Fprintf(b, `%s<bpmn2:sequenceFlow id="SequenceFlow_%s_Limit" name="Retries Exhausted" sourceRef="%s" targetRef="%s_End">`+"\n", pad, gw, gw, gw)
+		condName, condTarget, defName, defTarget := "Retries Exhausted", "End", "Retry", "Retry"
+		if r.ConditionRetries {
+			condName, condTarget, defName, defTarget = "Retry", "Retry", "Retries Exhausted", "End"
+			fmt.Fprintf(b, `%s<bpmn2:endEvent id="%s_Retry" name="Error End">`+"\n", pad, gw)
+			b.WriteString(pad + "    <bpmn2:errorEventDefinition/>\n")
+			b.WriteString(pad + "</bpmn2:endEvent>\n")
+			fmt.Fprintf(b, `%s<bpmn2:endEvent id="%s_End" name="Escalation End">`+"\n", pad, gw)
+			b.WriteString(pad + "    <bpmn2:escalationEventDefinition/>\n")
+			b.WriteString(pad + "</bpmn2:endEvent>\n")
+		}
+		fmt.Fprintf(b, `%s<bpmn2:sequenceFlow id="SequenceFlow_%s_Limit" name="%s" sourceRef="%s" targetRef="%s_%s">`+"\n", pad, gw, condName, gw, gw, condTarget)
 		b.WriteString(pad + "    <bpmn2:extensionElements>\n")
 		property(b, indent+8, "expressionType", "NonXML")
 		b.WriteString(pad + "    </bpmn2:extensionElements>\n")
 		fmt.Fprintf(b, `%s    <bpmn2:conditionExpression id="FormalExpression_%s" xsi:type="bpmn2:tFormalExpression"><![CDATA[%s]]></bpmn2:conditionExpression>`+"\n", pad, gw, r.Condition)
 		b.WriteString(pad + "</bpmn2:sequenceFlow>\n")
-		fmt.Fprintf(b, `%s<bpmn2:sequenceFlow id="SequenceFlow_%s_Default" name="Retry" sourceRef="%s" targetRef="%s_Retry"/>`+"\n", pad, gw, gw, gw)
+		fmt.Fprintf(b, `%s<bpmn2:sequenceFlow id="SequenceFlow_%s_Default" name="%s" sourceRef="%s" targetRef="%s_%s"/>`+"\n", pad, gw, defName, gw, gw, defTarget)
 	}
 	for i, sc := range o.Scripts {
 		if sc.InException != in {

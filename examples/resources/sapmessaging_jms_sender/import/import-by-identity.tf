@@ -1,0 +1,6 @@
+import {
+  to = sapmessaging_jms_sender.orders_retry
+  identity = {
+    iflow_id = "Acme_Orders_Retry"
+  }
+}

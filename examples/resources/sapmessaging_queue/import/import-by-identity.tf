@@ -1,0 +1,6 @@
+import {
+  to = sapmessaging_queue.orders
+  identity = {
+    name = "acme/crm/prod/orders"
+  }
+}

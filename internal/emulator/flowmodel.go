@@ -1,0 +1,369 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// The emulator's reader of an .iflw document (BPMN2 with SAP's ifl
+// extensions), written from SAP's description of the model, not from the
+// provider's reader [reference note cpi-jms.md, sections 1, 2 and 6; the
+// real EMIS_AMQP_Consumer.iflw in specs/iflows]:
+//
+//   - A channel is a bpmn2:messageFlow; its settings are ifl:property
+//     elements (a <key> and a <value>) in its bpmn2:extensionElements. The
+//     adapter is the property ComponentType (AMQP, JMS), the side the property
+//     direction (Sender, Receiver). A value "{{Name}}" is an externalized
+//     parameter.
+//   - An exception subprocess is a bpmn2:subProcess with
+//     triggeredByEvent="true"; how it ends is the kind of its bpmn2:endEvent
+//     (the event definition it holds: error, escalation, message, or none).
+//   - A router is a bpmn2:exclusiveGateway whose routes are bpmn2:sequenceFlow
+//     elements with sourceRef the gateway; a route's condition is the text of
+//     its bpmn2:conditionExpression, a Camel Simple expression when the route's
+//     property expressionType is NonXML (or absent), an XPath when XML; the
+//     gateway's default attribute names the route taken when no condition
+//     holds.
+//   - A script step is a bpmn2:callActivity with the property
+//     activityType=Script.
+//
+// Elements are matched by local name, so any namespace prefix is read.
+
+// End event kinds.
+const (
+	endKindError      = "error"
+	endKindEscalation = "escalation"
+	endKindMessage    = "message"
+	endKindNone       = "none"
+)
+
+// flowModel is what the emulator reads of an .iflw document.
+type flowModel struct {
+	channels     []flowChannel
+	subprocesses []flowSubprocess
+	// routes are all sequence flows; a route of a router carries a condition.
+	routes []flowRoute
+	// endEvents maps the id of every end event to its kind.
+	endEvents map[string]string
+	// defaults maps a gateway id to the id of its default route.
+	defaults map[string]string
+	// scripts are the ids of the script steps.
+	scripts []string
+}
+
+// flowChannel is one message flow with its properties (first occurrence of
+// a key wins).
+type flowChannel struct {
+	id, name string
+	props    map[string]string
+}
+
+// flowSubprocess is an exception subprocess and the kinds of its end events.
+type flowSubprocess struct {
+	id   string
+	ends []string
+}
+
+// flowRoute is a sequence flow with its condition ("" for none).
+type flowRoute struct {
+	id, name, source, target string
+	condition                string
+	expressionType           string
+	// subprocess is the id of the exception subprocess that holds the
+	// route, "" in the integration process.
+	subprocess string
+}
+
+// is reports whether the channel is of adapter adapter on side direction.
+func (c flowChannel) is(adapter, direction string) bool {
+	return strings.EqualFold(strings.TrimSpace(c.props["ComponentType"]), adapter) &&
+		strings.EqualFold(strings.TrimSpace(c.props["direction"]), direction)
+}
+
+// channels returns the channels of an adapter and side in document order.
+func (m *flowModel) channelsOf(adapter, direction string) []flowChannel {
+	var out []flowChannel
+	for _, c := range m.channels {
+		if c.is(adapter, direction) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// channelSetting is one property of a channel with its parameters resolved.
+type channelSetting struct {
+	key, raw string
+	// present is false when the channel has no such property.
+	present bool
+	// value is the trimmed value with every {{Name}} replaced by the
+	// parameter's value; resolved is false when a parameter has none.
+	value    string
+	resolved bool
+}
+
+// setting returns property key of the channel, parameters resolved from params.
+func (c flowChannel) setting(key string, params map[string]string) channelSetting {
+	raw, ok := c.props[key]
+	v, resolved := expandParameters(strings.TrimSpace(raw), params)
+	return channelSetting{key: key, raw: raw, present: ok, value: strings.TrimSpace(v), resolved: resolved}
+}
+
+// empty reports whether the setting is absent or empty.
+func (s channelSetting) empty() bool { return !s.present || s.value == "" }
+
+// whole returns the value as a whole number.
+func (s channelSetting) whole() (int64, bool) {
+	if !s.resolved || s.value == "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s.value, 10, 64)
+	return n, err == nil
+}
+
+// flag returns the value of a check box: exports write 1/0, generated
+// content true/false [reference note cpi-jms.md, section 1].
+func (s channelSetting) flag() (value, ok bool) {
+	if !s.resolved {
+		return false, false
+	}
+	switch strings.ToLower(s.value) {
+	case "1", "true":
+		return true, true
+	case "0", "false":
+		return false, true
+	}
+	return false, false
+}
+
+// expandParameters replaces every {{Name}} in s with params[Name]; resolved
+// is false when a name has no value.
+func expandParameters(s string, params map[string]string) (string, bool) {
+	var b strings.Builder
+	resolved := true
+	for {
+		i := strings.Index(s, "{{")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(s[i+2:], "}}")
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		if v, ok := params[s[i+2:i+2+j]]; ok {
+			b.WriteString(v)
+		} else {
+			resolved = false
+		}
+		s = s[i+2+j+2:]
+	}
+	b.WriteString(s)
+	return b.String(), resolved
+}
+
+// exceptionEnd returns the end kind of the first exception subprocess that
+// decides what a failed execution does: error when it has an Error End,
+// else escalation, else message, else none; "" without an exception
+// subprocess.
+func (m *flowModel) exceptionEnd() string {
+	if len(m.subprocesses) == 0 {
+		return ""
+	}
+	rank := map[string]int{endKindNone: 0, endKindMessage: 1, endKindEscalation: 2, endKindError: 3}
+	best := endKindNone
+	for _, k := range m.subprocesses[0].ends {
+		if rank[k] > rank[best] {
+			best = k
+		}
+	}
+	return best
+}
+
+// parseFlowModel reads an .iflw document.
+func parseFlowModel(data []byte) (*flowModel, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("the .iflw document is empty")
+	}
+	if len(data) > maxFlowDocumentLen {
+		return nil, fmt.Errorf("the .iflw document is %d bytes, more than the %d the emulator accepts", len(data), maxFlowDocumentLen)
+	}
+	type frame struct {
+		local      string
+		channel    int // enclosing message flow, -1 if none
+		route      int // enclosing sequence flow, -1 if none
+		end        int // index into ends of the enclosing end event, -1 if none
+		script     int // enclosing call activity, -1 if none
+		subprocess string
+		inSub      int // index of the enclosing exception subprocess, -1 if none
+		prop       *[2]strings.Builder
+		part       int // 1 key, 2 value of prop
+		cond       bool
+	}
+	m := &flowModel{endEvents: map[string]string{}, defaults: map[string]string{}}
+	type endRef struct {
+		id   string
+		kind string
+		sub  int
+	}
+	var ends []endRef
+	type call struct {
+		id, activityType string
+	}
+	var calls []call
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.Strict = true
+	var stack []frame
+	root := false
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("the .iflw document is not well-formed XML: %w", err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			parent := frame{channel: -1, route: -1, end: -1, script: -1, inSub: -1}
+			if len(stack) > 0 {
+				parent = stack[len(stack)-1]
+			} else {
+				if root {
+					return nil, errors.New("the .iflw document has more than one root element")
+				}
+				root = true
+				if t.Name.Local != "definitions" {
+					return nil, fmt.Errorf("the root element is <%s>, but an .iflw document is a bpmn2:definitions", t.Name.Local)
+				}
+			}
+			f := frame{local: t.Name.Local, channel: parent.channel, route: parent.route, end: parent.end, script: parent.script,
+				subprocess: parent.subprocess, inSub: parent.inSub}
+			switch t.Name.Local {
+			case "messageFlow":
+				m.channels = append(m.channels, flowChannel{id: xmlAttr(t, "id"), name: xmlAttr(t, "name"), props: map[string]string{}})
+				f.channel, f.route, f.script = len(m.channels)-1, -1, -1
+			case "subProcess":
+				if v := strings.TrimSpace(xmlAttr(t, "triggeredByEvent")); v == "true" || v == "1" {
+					m.subprocesses = append(m.subprocesses, flowSubprocess{id: xmlAttr(t, "id")})
+					f.inSub, f.subprocess = len(m.subprocesses)-1, xmlAttr(t, "id")
+				} else {
+					f.inSub, f.subprocess = -1, ""
+				}
+			case "sequenceFlow":
+				m.routes = append(m.routes, flowRoute{id: xmlAttr(t, "id"), name: xmlAttr(t, "name"),
+					source: xmlAttr(t, "sourceRef"), target: xmlAttr(t, "targetRef"), subprocess: f.subprocess})
+				f.route, f.channel, f.script = len(m.routes)-1, -1, -1
+			case "conditionExpression":
+				f.cond = parent.route >= 0
+			case "exclusiveGateway":
+				if def := xmlAttr(t, "default"); def != "" {
+					m.defaults[xmlAttr(t, "id")] = def
+				}
+			case "endEvent":
+				ends = append(ends, endRef{id: xmlAttr(t, "id"), kind: endKindNone, sub: f.inSub})
+				f.end = len(ends) - 1
+			case "errorEventDefinition", "escalationEventDefinition", "messageEventDefinition":
+				if parent.local == "endEvent" && parent.end >= 0 {
+					kind := strings.TrimSuffix(t.Name.Local, "EventDefinition")
+					rank := map[string]int{endKindNone: 0, endKindMessage: 1, endKindEscalation: 2, endKindError: 3}
+					if rank[kind] > rank[ends[parent.end].kind] {
+						ends[parent.end].kind = kind
+					}
+				}
+			case "callActivity":
+				calls = append(calls, call{id: xmlAttr(t, "id")})
+				f.script, f.channel, f.route = len(calls)-1, -1, -1
+			case "property":
+				if parent.local == "extensionElements" && (f.channel >= 0 || f.route >= 0 || f.script >= 0) {
+					f.prop = &[2]strings.Builder{}
+				}
+			case "key":
+				if parent.prop != nil {
+					f.prop, f.part = parent.prop, 1
+				}
+			case "value":
+				if parent.prop != nil {
+					f.prop, f.part = parent.prop, 2
+				}
+			}
+			stack = append(stack, f)
+		case xml.CharData:
+			if len(stack) == 0 {
+				continue
+			}
+			top := stack[len(stack)-1]
+			switch {
+			case top.cond:
+				m.routes[top.route].condition += string(t)
+			case top.prop != nil && top.part > 0:
+				top.prop[top.part-1].Write(t)
+			}
+		case xml.EndElement:
+			if len(stack) == 0 {
+				return nil, fmt.Errorf("unexpected end element </%s>", t.Name.Local)
+			}
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if top.local != "property" || top.prop == nil {
+				continue
+			}
+			key, value := strings.TrimSpace(top.prop[0].String()), top.prop[1].String()
+			switch {
+			case top.channel >= 0:
+				if _, dup := m.channels[top.channel].props[key]; !dup && key != "" {
+					m.channels[top.channel].props[key] = value
+				}
+			case top.route >= 0:
+				if key == "expressionType" {
+					m.routes[top.route].expressionType = strings.TrimSpace(value)
+				}
+			case top.script >= 0:
+				if key == "activityType" {
+					calls[top.script].activityType = strings.TrimSpace(value)
+				}
+			}
+		}
+	}
+	if !root {
+		return nil, errors.New("the .iflw document has no root element")
+	}
+	if len(stack) != 0 {
+		return nil, errors.New("the .iflw document ends before its root element is closed")
+	}
+	for _, e := range ends {
+		m.endEvents[e.id] = e.kind
+		if e.sub >= 0 {
+			m.subprocesses[e.sub].ends = append(m.subprocesses[e.sub].ends, e.kind)
+		}
+	}
+	for _, c := range calls {
+		if strings.EqualFold(c.activityType, "Script") {
+			m.scripts = append(m.scripts, c.id)
+		}
+	}
+	return m, nil
+}
+
+// xmlAttr returns the attribute with the local name, preferring one
+// without a namespace prefix.
+func xmlAttr(t xml.StartElement, local string) string {
+	val, found := "", false
+	for _, a := range t.Attr {
+		if a.Name.Local != local {
+			continue
+		}
+		if a.Name.Space == "" {
+			return a.Value
+		}
+		if !found {
+			val, found = a.Value, true
+		}
+	}
+	return val
+}

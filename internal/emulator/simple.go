@@ -1,0 +1,271 @@
+package emulator
+
+import (
+	"math/big"
+	"strings"
+)
+
+// The emulator's evaluator of the route conditions that guard JMS retries.
+// A route condition with expressionType NonXML is a Camel Simple predicate
+// [reference note cpi-jms.md, section 2]; SAP's retry pattern compares the
+// header SAPJMSRetries in it, for example
+// ${header.SAPJMSRetries} > ${header.maxJMSRetries} [SAP "Monitoring and
+// Error Handling in the Pipeline Concept", ed9b82c].
+//
+// The emulator evaluates the part of Simple such guards use: comparisons
+// with =, ==, !=, >, >=, <, <= between ${header.SAPJMSRetries} (also
+// ${headers.…}, ${in.header.…}, ${header[…]}), whole numbers (quoted or
+// not) and null, joined by and / or (&& / ||), grouped from left to right
+// as Camel's Simple parser groups logical operators (assumed: Camel
+// documents no precedence between them). Comparisons follow Camel's binary
+// predicates: a number compares as a number; a missing header equals only
+// null, differs (!=) from anything else, and is neither greater nor
+// smaller than anything. A comparison with anything else (another header or
+// property, whose value is set at run time, for example the limit from the
+// Partner Directory; a function; a text that is not a number) has a value
+// the emulator cannot know: it is unknown, and and/or combine unknown
+// values as three-valued logic does (false and unknown is false, true or
+// unknown is true, otherwise unknown). A route ends a message only on a
+// value the emulator knows. A condition it cannot parse (parentheses, an
+// operator it does not read, an unclosed quote) is not evaluable at all.
+
+// simpleExpr is a parsed condition: comparisons joined left to right.
+type simpleExpr struct {
+	cmps []simpleComparison
+	// joins[i] joins cmps[i] and cmps[i+1]: "and" or "or".
+	joins []string
+}
+
+// simpleOperand is the header, a number, null, or a value the emulator
+// cannot know.
+type simpleOperand struct {
+	header  bool
+	null    bool
+	unknown bool
+	num     *big.Int
+}
+
+// tri is a value of three-valued logic.
+type tri int8
+
+const (
+	triFalse tri = iota
+	triTrue
+	triUnknown
+)
+
+func triOf(b bool) tri {
+	if b {
+		return triTrue
+	}
+	return triFalse
+}
+
+type simpleComparison struct {
+	left, right simpleOperand
+	op          string
+}
+
+// parseSimpleGuard parses cond; ok is false when it is not evaluable.
+func parseSimpleGuard(cond string) (simpleExpr, bool) {
+	toks, ok := simpleTokens(cond)
+	if !ok || len(toks) == 0 {
+		return simpleExpr{}, false
+	}
+	var e simpleExpr
+	for i := 0; ; {
+		if i+3 > len(toks) {
+			return simpleExpr{}, false
+		}
+		l, op, r := simpleOperandOf(toks[i]), toks[i+1], simpleOperandOf(toks[i+2])
+		if !isSimpleComparison(op) {
+			return simpleExpr{}, false
+		}
+		e.cmps = append(e.cmps, simpleComparison{left: l, right: r, op: op})
+		i += 3
+		if i == len(toks) {
+			return e, true
+		}
+		switch strings.ToLower(toks[i]) {
+		case "and", "&&":
+			e.joins = append(e.joins, "and")
+		case "or", "||":
+			e.joins = append(e.joins, "or")
+		default:
+			return simpleExpr{}, false
+		}
+		i++
+	}
+}
+
+// mentionsRetries reports whether the expression reads SAPJMSRetries.
+func (e simpleExpr) mentionsRetries() bool {
+	for _, c := range e.cmps {
+		if c.left.header || c.right.header {
+			return true
+		}
+	}
+	return false
+}
+
+// partial reports whether a comparison has a value the emulator cannot know.
+func (e simpleExpr) partial() bool {
+	for _, c := range e.cmps {
+		if c.left.unknown || c.right.unknown {
+			return true
+		}
+	}
+	return false
+}
+
+// eval returns the value of the condition with SAPJMSRetries = retries, or
+// a missing header when present is false.
+func (e simpleExpr) eval(retries int64, present bool) tri {
+	v := e.cmps[0].eval(retries, present)
+	for i, j := range e.joins {
+		w := e.cmps[i+1].eval(retries, present)
+		switch {
+		case j == "and" && (v == triFalse || w == triFalse):
+			v = triFalse
+		case j == "or" && (v == triTrue || w == triTrue):
+			v = triTrue
+		case v == triUnknown || w == triUnknown:
+			v = triUnknown
+		}
+	}
+	return v
+}
+
+func (c simpleComparison) eval(retries int64, present bool) tri {
+	if c.left.unknown || c.right.unknown {
+		return triUnknown
+	}
+	return triOf(c.known(retries, present))
+}
+
+func (c simpleComparison) known(retries int64, present bool) bool {
+	value := func(o simpleOperand) *big.Int {
+		switch {
+		case o.header && present:
+			return big.NewInt(retries)
+		case o.header, o.null:
+			return nil
+		}
+		return o.num
+	}
+	l, r := value(c.left), value(c.right)
+	if l == nil || r == nil {
+		switch c.op {
+		case "=", "==":
+			return l == nil && r == nil
+		case "!=":
+			return l != nil || r != nil
+		case ">=", "<=":
+			return l == nil && r == nil
+		}
+		return false
+	}
+	k := l.Cmp(r)
+	switch c.op {
+	case "=", "==":
+		return k == 0
+	case "!=":
+		return k != 0
+	case ">":
+		return k > 0
+	case ">=":
+		return k >= 0
+	case "<":
+		return k < 0
+	case "<=":
+		return k <= 0
+	}
+	return false
+}
+
+func isSimpleComparison(op string) bool {
+	switch op {
+	case "=", "==", "!=", ">", ">=", "<", "<=":
+		return true
+	}
+	return false
+}
+
+// simpleOperandOf reads one operand token.
+func simpleOperandOf(tok string) simpleOperand {
+	if strings.HasPrefix(tok, "${") {
+		inner := strings.TrimSpace(tok[2 : len(tok)-1])
+		inner = strings.TrimPrefix(inner, "in.")
+		for _, p := range []string{"header.", "headers."} {
+			if strings.HasPrefix(inner, p) && inner[len(p):] == "SAPJMSRetries" {
+				return simpleOperand{header: true}
+			}
+		}
+		for _, p := range []string{"header[", "headers["} {
+			if strings.HasPrefix(inner, p) && strings.HasSuffix(inner, "]") {
+				name := strings.Trim(inner[len(p):len(inner)-1], `'"`)
+				if name == "SAPJMSRetries" {
+					return simpleOperand{header: true}
+				}
+			}
+		}
+		if inner == "null" {
+			return simpleOperand{null: true}
+		}
+		return simpleOperand{unknown: true}
+	}
+	if tok == "null" {
+		return simpleOperand{null: true}
+	}
+	text := tok
+	if len(tok) >= 2 && (tok[0] == '\'' || tok[0] == '"') && tok[len(tok)-1] == tok[0] {
+		text = strings.TrimSpace(tok[1 : len(tok)-1])
+	}
+	n, ok := new(big.Int).SetString(text, 10)
+	if !ok {
+		return simpleOperand{unknown: true}
+	}
+	return simpleOperand{num: n}
+}
+
+// simpleTokens splits a condition into operands, operators and logical
+// words; ok is false for text it cannot split (an unclosed quote or ${).
+func simpleTokens(s string) ([]string, bool) {
+	var out []string
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case strings.HasPrefix(s[i:], "${"):
+			j := strings.IndexByte(s[i:], '}')
+			if j < 0 {
+				return nil, false
+			}
+			out = append(out, s[i:i+j+1])
+			i += j + 1
+		case c == '\'' || c == '"':
+			j := strings.IndexByte(s[i+1:], c)
+			if j < 0 {
+				return nil, false
+			}
+			out = append(out, s[i:i+j+2])
+			i += j + 2
+		case strings.ContainsRune("=!<>&|", rune(c)):
+			j := i + 1
+			for j < len(s) && strings.ContainsRune("=!<>&|", rune(s[j])) {
+				j++
+			}
+			out = append(out, s[i:j])
+			i = j
+		default:
+			j := i
+			for j < len(s) && !strings.ContainsRune(" \t\n\r=!<>&|'\"", rune(s[j])) && !strings.HasPrefix(s[j:], "${") {
+				j++
+			}
+			out = append(out, s[i:j])
+			i = j
+		}
+	}
+	return out, true
+}

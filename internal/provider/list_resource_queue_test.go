@@ -1,0 +1,261 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+)
+
+// addHandMadeQueues creates queues out of band, as in the cockpit: orders with its dead message
+// queue, returns without one (and with unlimited redelivery), and a queue of another namespace.
+func (e *testEnv) addHandMadeQueues(t *testing.T) {
+	t.Helper()
+	em := e.eventMesh(t)
+	ctx := context.Background()
+	i64 := func(v int64) *int64 { return &v }
+	str := func(v string) *string { return &v }
+	yes := true
+	for _, q := range []struct {
+		name string
+		s    eventmesh.QueueSettings
+	}{
+		{"acme/crm/prod/orders/dmq", eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: i64(604800)}},
+		{"acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: i64(3), DeadMsgQueue: str("acme/crm/prod/orders/dmq")}},
+		{"acme/crm/prod/returns", eventmesh.QueueSettings{MaxRedeliveryCount: i64(0)}},
+		{"acme/erp/prod/invoices", eventmesh.QueueSettings{MaxRedeliveryCount: i64(5)}},
+	} {
+		if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// byName filters query results by the queue name in their identity.
+func byName(name string) queryfilter.QueryFilter {
+	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"name": knownvalue.StringExact(name)})
+}
+
+// expectManagementCalls is a query check of the management API calls the query made, counted
+// from the ResetStats of the step's PreConfig.
+type expectManagementCalls struct {
+	env  *testEnv
+	want int64
+}
+
+func (c expectManagementCalls) CheckQuery(_ context.Context, _ querycheck.CheckQueryRequest, resp *querycheck.CheckQueryResponse) {
+	st := c.env.srv.Stats()
+	if st.ManagementCalls != c.want || st.Routes["GET /queues"] != 1 {
+		resp.Error = fmt.Errorf("the query made %d management calls %v, want %d (one GET /queues)", st.ManagementCalls, st.Routes, c.want)
+	}
+}
+
+// Every queue of the instance is listed once: as a dead message queue when another queue names
+// it, as a queue otherwise; a name prefix filters; both list blocks cost one management call.
+func TestAccQueueListResource_query(t *testing.T) {
+	env := newTestEnv(t)
+	env.addHandMadeQueues(t)
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: env.srv.ResetStats,
+				Query:     true,
+				Config: env.providerBlock + `
+list "sapmessaging_queue" "prod" {
+  provider         = sapmessaging
+  include_resource = true
+  config {
+    name_prefix = "acme/crm/prod/"
+  }
+}
+
+list "sapmessaging_dead_message_queue" "all" {
+  provider         = sapmessaging
+  include_resource = true
+}
+
+list "sapmessaging_queue" "none" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme/nothing/"
+  }
+}
+`,
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_queue.prod", 2),
+					querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/orders")}),
+					querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/returns")}),
+					querycheck.ExpectResourceDisplayName("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), knownvalue.StringExact("acme/crm/prod/orders")),
+					querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders")},
+						{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(3)},
+						{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders/dmq")},
+						{Path: tfjsonpath.New("access_type"), KnownValue: knownvalue.StringExact("NON_EXCLUSIVE")},
+						{Path: tfjsonpath.New("force_destroy"), KnownValue: knownvalue.Bool(false)},
+					}),
+					querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/returns"), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
+						{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.Null()},
+					}),
+					// The dead message queue is listed by the other list resource only, with the queue that names it.
+					querycheck.ExpectLength("sapmessaging_dead_message_queue.all", 1),
+					querycheck.ExpectResourceDisplayName("sapmessaging_dead_message_queue.all", byName("acme/crm/prod/orders/dmq"),
+						knownvalue.StringExact("acme/crm/prod/orders/dmq (dead message queue of acme/crm/prod/orders)")),
+					querycheck.ExpectResourceKnownValues("sapmessaging_dead_message_queue.all", byName("acme/crm/prod/orders/dmq"), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("respect_ttl"), KnownValue: knownvalue.Bool(true)},
+						{Path: tfjsonpath.New("max_ttl"), KnownValue: knownvalue.Int64Exact(604800)},
+					}),
+					querycheck.ExpectLength("sapmessaging_queue.none", 0),
+					expectManagementCalls{env: env, want: 1},
+				},
+			},
+			{
+				Query:  true,
+				Config: env.providerBlock + readExample(t, "list-resources/sapmessaging_queue/list-resource.tfquery.hcl"),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_queue.crm_prod", 2),
+					querycheck.ExpectIdentity("sapmessaging_queue.crm_prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/returns")}),
+				},
+			},
+			{
+				Query:  true,
+				Config: env.providerBlock + readExample(t, "list-resources/sapmessaging_dead_message_queue/list-resource.tfquery.hcl"),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_dead_message_queue.crm_prod", 1),
+					querycheck.ExpectIdentity("sapmessaging_dead_message_queue.crm_prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/orders/dmq")}),
+				},
+			},
+		},
+	})
+}
+
+// readExample returns the text of a file under examples/.
+func readExample(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "examples", filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A prefix no queue name can start with is an error on name_prefix; listing without an Event
+// Mesh connection says so.
+func TestAccQueueListResource_badInput(t *testing.T) {
+	env := newTestEnv(t)
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Query: true,
+				Config: env.providerBlock + `
+list "sapmessaging_dead_message_queue" "bad" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme//prod"
+  }
+}
+`,
+				ExpectError: wrapped(`Invalid Queue Name Prefix.*no queue name starts with "acme//prod".*Use the start of a full queue name`),
+			},
+			{
+				Query: true,
+				Config: fmt.Sprintf(`
+provider "sapmessaging" {
+  cloud_integration = { service_key = %q }
+}
+
+list "sapmessaging_queue" "all" {
+  provider = sapmessaging
+}
+`, string(env.srv.CloudIntegrationKey())),
+				ExpectError: wrapped(`Event Mesh Not Configured`),
+			},
+		},
+	})
+}
+
+// `terraform query -generate-config-out` writes a resource and an import block for each queue
+// listed, and the configuration works as written: the plan imports the queues and changes
+// nothing else, and after the apply the next plan is empty.
+func TestAccQueueListResource_generateConfig(t *testing.T) {
+	tf := terraformCLI(t)
+	if !terraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := newTestEnv(t)
+	em := env.eventMesh(t)
+	i64 := func(v int64) *int64 { return &v }
+	str := func(v string) *string { return &v }
+	yes, exclusive := true, "EXCLUSIVE"
+	for _, q := range []struct {
+		name string
+		s    eventmesh.QueueSettings
+	}{
+		{"acme/sales/prod/quotes/dmq", eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: i64(86400)}},
+		{"acme/sales/prod/quotes", eventmesh.QueueSettings{MaxRedeliveryCount: i64(4), DeadMsgQueue: str("acme/sales/prod/quotes/dmq")}},
+		{"acme/sales/prod/leads", eventmesh.QueueSettings{MaxRedeliveryCount: i64(2), AccessType: &exclusive, MaxMessageSizeInBytes: i64(500000)}},
+	} {
+		if _, _, err := em.PutQueue(context.Background(), q.name, q.s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders)
+	writeFile(t, filepath.Join(dir, "landscape.tfquery.hcl"), `
+list "sapmessaging_dead_message_queue" "dmq" {
+  provider         = sapmessaging
+  config {
+    name_prefix = "acme/sales/"
+  }
+}
+
+list "sapmessaging_queue" "queue" {
+  provider         = sapmessaging
+  config {
+    name_prefix = "acme/sales/"
+  }
+}
+`)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.mustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := string(b)
+	for _, want := range []string{
+		`resource "sapmessaging_dead_message_queue" "dmq_0"`, `resource "sapmessaging_queue" "queue_0"`, `resource "sapmessaging_queue" "queue_1"`,
+		`identity = {`, `name = "acme/sales/prod/quotes/dmq"`, `dead_message_queue`, `"EXCLUSIVE"`, `500000`,
+	} {
+		if !strings.Contains(generated, want) {
+			t.Errorf("generated.tf lacks %s:\n%s", want, generated)
+		}
+	}
+	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if !strings.Contains(r.output, "Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.") {
+		t.Errorf("the plan of the generated configuration does more than import the 3 queues:\n%s\n%s", r.output, generated)
+	}
+	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if !strings.Contains(r.output, "3 imported, 0 added, 0 changed, 0 destroyed") {
+		t.Errorf("the apply did not import the 3 queues:\n%s", r.output)
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+}
