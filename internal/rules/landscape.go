@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"math"
 	"strings"
 )
@@ -118,4 +119,38 @@ func JMSWorstCase(limit int64, operator string) int64 {
 		return stop
 	}
 	return stop + 1
+}
+
+// FlowsOnly informs that the audit saw only Cloud Integration: without an Event Mesh connection
+// no queue is known, so the redelivery count R of every AMQP path is unknown and so is its N_max.
+func FlowsOnly() []Finding {
+	var r report
+	r.infof("audit.flows_only", "", "Flows Only",
+		"The provider has no event_mesh connection, so the audit read the deployed flows alone: the queues their AMQP senders read, their redelivery counts and dead message queues are unknown, and no AMQP path has a worst case. "+
+			"Set event_mesh in the provider configuration to join the flows with the queues they consume.")
+	return r.fs
+}
+
+// CheckDiscoveredRedelivery applies the rules that depend on the queue's redelivery count R to an
+// AMQP sender whose R was not configured but taken from the Event Mesh queue its channel reads.
+// Each finding is a warning that names the queue: the queue may be fixed by the same apply, so
+// what the queue holds now must not block it. The sender's own settings are checked by
+// CheckAMQPSender as configured; only the findings about R and the budget come from here.
+func CheckDiscoveredRedelivery(s AMQPSender, queue string) []Finding {
+	var in report
+	checkAttempts(&in, AMQPSender{
+		MaxNumberOfRetries: s.MaxNumberOfRetries, QueueMaxRedeliveryCount: s.QueueMaxRedeliveryCount,
+		MaxTotalAttempts: s.MaxTotalAttempts,
+	})
+	var r report
+	for _, f := range in.fs {
+		switch f.Rule {
+		case "amqp.queue_redelivery_unlimited", "amqp.queue_redelivery_range", "amqp.attempt_budget_exceeded":
+		default:
+			continue
+		}
+		r.add(SeverityWarning, f.Rule, f.Attribute, f.Summary,
+			fmt.Sprintf("Without queue_max_redelivery_count on this sender, R comes from the Event Mesh queue %q its channel reads. %s", queue, f.Detail))
+	}
+	return r.fs
 }

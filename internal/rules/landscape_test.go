@@ -2,6 +2,7 @@ package rules
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -40,6 +41,45 @@ func TestLandscapeRules(t *testing.T) {
 	}
 	expectRules(t, FlowNotAnalysable("F", "zip: not a valid zip file"), "audit.flow_not_analysable")
 	expectRules(t, QueuesOnly(), "audit.queues_only")
+	expectRules(t, FlowsOnly(), "audit.flows_only")
+}
+
+func TestCheckDiscoveredRedelivery(t *testing.T) {
+	t.Parallel()
+	one := Known[int64](1)
+	for _, tt := range []struct {
+		name string
+		in   AMQPSender
+		want []string
+	}{
+		{"bounded", AMQPSender{MaxNumberOfRetries: one, QueueMaxRedeliveryCount: Known[int64](5)}, nil},
+		{"unlimited", AMQPSender{MaxNumberOfRetries: one, QueueMaxRedeliveryCount: Known[int64](0)}, []string{"amqp.queue_redelivery_unlimited"}},
+		{"out of range", AMQPSender{MaxNumberOfRetries: one, QueueMaxRedeliveryCount: Known[int64](300)}, []string{"amqp.queue_redelivery_range"}},
+		{"over budget", AMQPSender{MaxNumberOfRetries: one, QueueMaxRedeliveryCount: Known[int64](20), MaxTotalAttempts: Known[int64](10)}, []string{"amqp.attempt_budget_exceeded"}},
+		// Inner retries are the sender's own setting, reported by CheckAMQPSender, not here.
+		{"inner retries", AMQPSender{MaxNumberOfRetries: Known[int64](3), QueueMaxRedeliveryCount: Known[int64](5)}, nil},
+		{"unknown R", AMQPSender{MaxNumberOfRetries: one, QueueMaxRedeliveryCount: Unknown[int64]()}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			for _, f := range CheckDiscoveredRedelivery(tt.in, "acme/crm/prod/orders") {
+				for _, p := range StyleProblems(f.Summary, f.Detail, []string{"Set"}) {
+					t.Errorf("%s: %s", f.Rule, p)
+				}
+				if f.Severity != SeverityWarning {
+					t.Errorf("%s is %s, want a warning: the same apply may fix the queue", f.Rule, f.Severity)
+				}
+				if !strings.Contains(f.Detail, `"acme/crm/prod/orders"`) {
+					t.Errorf("%s does not name the queue: %s", f.Rule, f.Detail)
+				}
+				got = append(got, f.Rule)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("rules = %q, want %q", got, tt.want)
+			}
+		})
+	}
 }
 
 func TestJMSWorstCase(t *testing.T) {

@@ -74,6 +74,7 @@ var ruleSeverity = map[string]Severity{
 	"audit.version_differs":                SeverityWarning,
 	"audit.flow_not_analysable":            SeverityWarning,
 	"audit.queues_only":                    SeverityInfo,
+	"audit.flows_only":                     SeverityInfo,
 }
 
 // findingStyle reports the ways f breaks the message conventions. A finding's fix sets an attribute.
