@@ -86,6 +86,8 @@ func diagram(paths []Path, findings []Finding) string {
 		case p.Unbounded:
 			fmt.Fprintf(&b, "  %s ==>|\"unbounded\"| %s\n", q, c)
 			classes = append(classes, [2]string{c, "unbounded"})
+		case p.WorstCase != nil && p.DeletedAfterDays != nil:
+			fmt.Fprintf(&b, "  %s -->|\"N_max = %d, deleted after %d d\"| %s\n", q, *p.WorstCase, *p.DeletedAfterDays, c)
 		case p.WorstCase != nil:
 			fmt.Fprintf(&b, "  %s -->|\"N_max = %d\"| %s\n", q, *p.WorstCase, c)
 		default:

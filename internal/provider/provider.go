@@ -515,6 +515,7 @@ func (p *sapMessagingProvider) DataSources(_ context.Context) []func() datasourc
 		NewRetryPolicyDataSource,
 		NewJMSResourcesDataSource,
 		NewJMSQueuesDataSource,
+		NewRetryAuditDataSource,
 	}
 }
 
