@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -495,6 +497,25 @@ func TestRunIsDeterministic(t *testing.T) {
 		again := Run(in2, Filter{MinSeverity: rules.SeverityInfo})
 		if again.Diagram != first.Diagram || !slices.Equal(rulesOf(again.Findings), rulesOf(first.Findings)) {
 			t.Fatal("the report changes with the order of the runtime list")
+		}
+	}
+}
+
+// The data source's page lists every rule ID the audit reports in these tests.
+func TestTemplateListsRuleIDs(t *testing.T) {
+	t.Parallel()
+	page, err := os.ReadFile(filepath.Join("..", "..", "templates", "data-sources", "retry_audit.md.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"audit.queue_not_found", "audit.exclusive_competing", "audit.queue_unconsumed", "audit.dmq_not_found",
+		"audit.version_differs", "audit.flow_not_analysable", "audit.queues_only", "audit.flows_only",
+		"amqp.queue_redelivery_unlimited", "amqp.retries_endless", "amqp.retries_zero", "amqp.delivery_status_undeliverable",
+		"amqp.inner_retries", "jms_sender.no_retry_limit", "iflow.exception_acknowledges", "queue.redelivery_unlimited",
+		"queue.dmq_missing", "dmq.max_ttl_required", "dmq.respect_ttl_required", "queue.dmq_cycle", "queue.dmq_chain"}
+	for _, id := range ids {
+		if !strings.Contains(string(page), "`"+id+"`") {
+			t.Errorf("the data source's page does not list %s", id)
 		}
 	}
 }

@@ -68,7 +68,7 @@ func (r *amqpSenderResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"a literal one is patched in the flow content, leaving everything else byte for byte. The flow is then deployed so the " +
 			"settings take effect.\n\n" +
 			"The plan shows `worst_case_attempts = (R + 1) × n + 1`, the executions one always-failing message can cost, and refuses it " +
-			"above `max_total_attempts`. R is `queue_max_redelivery_count` when set; without it, and with the provider's `event_mesh` " +
+			"above `max_total_attempts` (warns, when R comes from the queue). R is `queue_max_redelivery_count` when set; without it, and with the provider's `event_mesh` " +
 			"configured, R is the `max_redelivery_count` of the queue the channel reads, from the run's one queue list (no call per " +
 			"resource). `queue_max_redelivery_count_source` says which; a queue found this way with R = 0 is a warning naming the " +
 			"queue, not an error, so that an apply that fixes the queue at the same time is not blocked.\n\n" +
