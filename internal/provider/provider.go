@@ -519,6 +519,7 @@ func (p *sapMessagingProvider) DataSources(_ context.Context) []func() datasourc
 		NewRetryPolicyDataSource,
 		NewJMSResourcesDataSource,
 		NewJMSQueuesDataSource,
+		NewRetryAuditDataSource,
 	}
 }
 
