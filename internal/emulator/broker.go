@@ -408,7 +408,7 @@ func (s *eventMesh) mountMessaging(mux *http.ServeMux) {
 	}
 	post("/queues/{queue}/messages", s.handlePublish) // messaging_consume.go
 	post("/topics/{topic}/messages", s.handlePublishTopic)
-	post("/queues/{queue}/messages/consumption", s.handleConsume) // messaging_consume.go
+	post("/queues/{queue}/messages/consumption", s.handleConsume)      // messaging_consume.go
 	post("/queues/{queue}/messages/{id}/acknowledgement", s.handleAck) // messaging_consume.go
 }
 
