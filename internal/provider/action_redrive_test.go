@@ -1,13 +1,16 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -293,4 +296,76 @@ func TestRedriveActionInvokeProgress(t *testing.T) {
 		t.Errorf("progress:\n%s", text)
 	}
 	checkQueueCounts(t, env.srv.Server, redriveDMQ, 0, redriveQueue, 250)
+}
+
+// Ctrl-C while the action runs: Terraform stops the provider, the redrive ends after the
+// messages in flight, and every message is in one of the two queues, none unacknowledged.
+func TestAccRedriveAction_interrupt(t *testing.T) {
+	tf := terraformCLI(t)
+	if !terraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no actions: the redrive needs Terraform 1.14 or later (make testacc-tf114)", tf)
+	}
+	t.Parallel()
+	env := newTestEnv(t)
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+env.providerBlock+`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name = "acme/crm/prod/orders/dmq"
+}
+
+resource "sapmessaging_queue" "orders" {
+  name                 = "acme/crm/prod/orders"
+  max_redelivery_count = 3
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
+}
+
+action "sapmessaging_redrive" "slow" {
+  config {
+    from           = sapmessaging_dead_message_queue.dmq.name
+    to             = sapmessaging_queue.orders.name
+    max_messages   = 200
+    max_per_second = 20
+  }
+}
+`)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	publishToDMQ(t, env.srv.Server, redriveDMQ, 200)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tf, "apply", "-auto-approve", "-input=false", "-no-color", "-invoke=action.sapmessaging_redrive.slow")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), append([]string{"TF_CLI_CONFIG_FILE=" + w.cliConfig, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1"}, w.creds...)...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if tm, _ := env.srv.Messages(redriveQueue); len(tm) >= 20 {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the redrive did not start:\n%s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	fm, _ := env.srv.Messages(redriveDMQ)
+	tm, _ := env.srv.Messages(redriveQueue)
+	t.Logf("after the interrupt: %d in from, %d in to\n%s", len(fm), len(tm), out.String())
+	if len(tm) >= 200 || len(fm)+len(tm) != 200 {
+		t.Fatalf("after the interrupt %d messages are in from and %d in to, want all 200 in one of them and the redrive stopped early", len(fm), len(tm))
+	}
+	if err := queueCounts(env.srv.Server, redriveDMQ, len(fm), redriveQueue, len(tm)); err != nil {
+		t.Fatal(err)
+	}
+	// Terraform stops showing the action's messages once interrupted, so the summary is not
+	// checked here; the counts are what the interrupt must keep right.
 }
