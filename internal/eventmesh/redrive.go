@@ -203,7 +203,7 @@ type redrive struct {
 	start    time.Time
 	interval time.Duration
 
-	claimed, consumed                               atomic.Int64
+	claimed, consumed, inFlight                     atomic.Int64
 	moved, failed, ackFailed, dup, sinceLast, again atomic.Int64
 	empty, stopped                                  atomic.Bool
 
@@ -285,16 +285,23 @@ func (r *redrive) work(ctx context.Context) {
 		if !r.wait(ctx) {
 			return
 		}
+		r.inFlight.Add(1) // from the consumption on: its message may be delivered already
 		msg, err := r.api.Consume(ctx, r.opt.From)
 		if err != nil {
+			r.inFlight.Add(-1)
 			if ctx.Err() == nil {
 				r.stop(&RedriveError{Step: "consume", Err: err})
 			}
 			return
 		}
 		if msg == nil {
-			r.empty.Store(true)
-			r.stopped.Store(true)
+			// None available. With deliveries of this redrive open, that may be the queue's
+			// maxDeliveredUnackedMsgsPerFlow: this worker ends, the others go on; the last
+			// one to find none with nothing in flight ends the redrive.
+			if r.inFlight.Add(-1) == 0 {
+				r.empty.Store(true)
+				r.stopped.Store(true)
+			}
 			return
 		}
 		r.consumed.Add(1)
@@ -302,6 +309,7 @@ func (r *redrive) work(ctx context.Context) {
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opt.FinishTimeout)
 		r.move(fctx, msg)
 		cancel()
+		r.inFlight.Add(-1)
 		r.finished()
 	}
 }

@@ -378,3 +378,28 @@ func TestCarriedHeaders(t *testing.T) {
 		t.Fatalf("carried %v", names)
 	}
 }
+
+// A from queue that delivers one unacknowledged message at a time answers "none available"
+// to the other workers: the redrive goes on with fewer, and moves every message.
+func TestRedriveUnacknowledgedLimit(t *testing.T) {
+	t.Parallel()
+	e := newRedriveEnv(t, emulator.Options{}, 0)
+	mgmt := New(emulatortest.Client(t, fast(e.emu.ManagementConfig())))
+	if _, _, err := mgmt.PutQueue(t.Context(), e.from, QueueSettings{MaxDeliveredUnackedMsgsPerFlow: ptr[int64](1)}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		body := fmt.Sprintf(`{"order":%d}`, i)
+		e.bodies = append(e.bodies, body)
+		if _, err := e.emu.PublishWithHeaders(e.from, []byte(body), "application/json", map[string]string{"ce-id": fmt.Sprint(i), "ce-type": "acme.order.created"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Redrive(t.Context(), e.messaging, RedriveOptions{From: e.from, To: e.to, MaxMessages: 100, Concurrency: 8})
+	if err != nil || res.Moved != 20 || !res.Empty {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if inFrom, inTo := e.census(t, e.emu.Server); len(inFrom) != 0 || len(inTo) != 20 {
+		t.Fatalf("from %d, to %d", len(inFrom), len(inTo))
+	}
+}
