@@ -217,7 +217,7 @@ func renderRedrive(o options, cells []redriveCell, rss bool) string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "### Redrive\n\n`terraform apply -invoke=action.sapmessaging_redrive.NAME` with %s, emulator latency %s per request; "+
 		"calls per message are the messaging REST API's consumptions, publishes and acknowledgements over the messages moved "+
-		"(3 is the floor: consume, publish, acknowledge).\n\n", filepath.Base(o.redrive.terraform)+" "+tfVersionOf(o.redrive.terraform), o.redrive.latency)
+		"(3 is the floor: consume, publish, acknowledge).\n\n", tfVersionOf(o.redrive.terraform), o.redrive.latency)
 	s.WriteString("| Concurrency | Messages | Wall time | Messages per second | Throughput vs. one at a time | Calls per message | Management calls | Provider CPU | Provider peak RSS |\n")
 	s.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	var base float64
@@ -247,5 +247,5 @@ func tfVersionOf(tf string) string {
 		return ""
 	}
 	first, _, _ := strings.Cut(string(out), "\n")
-	return strings.TrimPrefix(strings.TrimSpace(first), "Terraform ")
+	return strings.Replace(strings.TrimSpace(first), " v", " ", 1) // "Terraform 1.14.3"
 }
