@@ -9,7 +9,11 @@
 #   5. print the outputs;
 #   6. replay one poison message through a deployed iFlow (scripts/demo-poison.sh)
 #      and fail unless its executions equal worst_case_attempts;
-#   7. replay a poison message through JMS sender flows without and with a
+#   7. "fix" that flow, redrive the dead message queue with the action
+#      sapmessaging_redrive (scripts/demo-redrive.sh, Terraform 1.14 named by
+#      TERRAFORM114; skipped, saying so, without one) and fail unless the
+#      message is processed;
+#   8. replay a poison message through JMS sender flows without and with a
 #      retry guard (scripts/demo-jms.sh) and fail unless the executions match
 #      the JMS retry rules; stop the emulator.
 #
@@ -148,6 +152,17 @@ if [[ -x "${repo}/scripts/demo-poison.sh" ]]; then
   step "Poison message"
   DEMO_DIR="${work}/demo" REPO="${repo}" TERRAFORM="${TERRAFORM}" GO="${GO}" \
     "${repo}/scripts/demo-poison.sh"
+fi
+# -------------------------------------------------------------------------
+
+# --- Hook: redrive --------------------------------------------------------
+# scripts/demo-redrive.sh "fixes" the flow of the poison message step, redrives
+# the dead message queue with the action sapmessaging_redrive (Terraform 1.14,
+# TERRAFORM114) and shows the message processed. It needs EMULATOR_URL,
+# DEMO_DIR and the provider environment above.
+if [[ -x "${repo}/scripts/demo-redrive.sh" && -x "${repo}/scripts/demo-poison.sh" ]]; then
+  step "Redrive the dead message queue"
+  DEMO_DIR="${work}/demo" REPO="${repo}" "${repo}/scripts/demo-redrive.sh"
 fi
 # -------------------------------------------------------------------------
 

@@ -36,7 +36,7 @@
 //	| Room               | Owns                                                                 | Lock                     | Files |
 //	|--------------------|----------------------------------------------------------------------|--------------------------|-------|
 //	| tokenService       | OAuth clients, issued and expired tokens, the token endpoint, the bearer check of every API, the CA and the HTTPS (mutual TLS) or Options.TokenHost listener | tokenService.mu, lnMu | auth.go, tls.go |
-//	| eventMesh          | queues with messages and subscriptions, flow consumer counts, readiness; the management and messaging APIs and the broker the deployed flows consume through | eventMesh.mu | management.go, broker.go |
+//	| eventMesh          | queues with messages and subscriptions, flow consumer counts, readiness; the management and messaging APIs and the broker the deployed flows consume through | eventMesh.mu | management.go, broker.go, messaging_consume.go |
 //	| cloudIntegration   | the tenant's design time and deployments (cpiState), the OData API with its CSRF check, the deploy API, the processing-log endpoints | cpiState.mu | cloudintegration.go, cpi_handlers.go, cpi_admin.go, cpi_odata.go, mpl.go |
 //	| integrationRuntime | the deployed flows: AMQP sender consumers, behaviours, message runs, processing logs, statistics; the JMS broker (tenant limits, monitoring API) and the JMS sender consumers | runtimeState.mu, jmsState.mu | runtime.go, behaviour.go, jms.go, jms_runtime.go |
 //	| faultInjector      | the middleware around all rooms: route labels, request counts, injected faults, held-back answers | faultState.mu | faults.go |
@@ -75,6 +75,10 @@
 //	| queues and subscriptions per instance       | 250 and 3000 (Options.MaxQueues, MaxSubscriptions) | limits of the Integration Suite capability (reference notes, section 1) |
 //	| topic pattern length                        | at most 150 characters                            | assumed: no documented limit; a bound of the emulator's own |
 //	| unlimited redelivery                        | capped at Options.RedeliveryCap (1000) redeliveries | assumed: keeps an endless loop finite in tests |
+//	| REST consumption with x-qos 1               | the message stays in the queue, unacknowledged, until acknowledged; 204 when none is available | SAP-docs btp-integration-suite publish-and-consume-events-8e296d9.md ("At Least Once"); specs/messaging.json |
+//	| unacknowledged REST delivery                | returns to the queue after Options.MessagingAckTimeout (60 s), as a failed delivery; its acknowledgement then 400 | assumed: SAP documents no timeout; at least once rules out a delivery hidden for ever (messaging_consume.go) |
+//	| unacknowledged messages at a restart        | given back to their queues; acknowledgements of earlier deliveries 400 | assumed: the consumers' sessions end with the broker (messaging_consume.go) |
+//	| message properties over REST                | Content-Type and ce-* headers kept and given back on consumption, at most 64; no other header | assumed: no documented list; CloudEvents HTTP binary binding (messaging_consume.go) |
 //	| integration flow Name                       | ^[A-Za-z_][A-Za-z0-9_ .\-]*$, not ending in "."    | Integration Content API description (specs/IntegrationContent.json) |
 //	| uploaded archive vs. artifact Id            | Bundle-SymbolicName must equal the Id, else 400   | assumed: tenants identify the bundle by it, and CI/CD tools rewrite it to the Id before upload |
 //	| certificate keys (Options.KeyType)          | Event Mesh x509 binding (oa2 certificate, key, granttype client_x509); Cloud Integration "Certificate" and "External Certificate" keys | SAP-docs btp-integration-suite "Creating Service Instance and Service Key for Inbound Authentication" |

@@ -86,6 +86,10 @@ type Options struct {
 	// processing the batch's first message. Messages of the batch still
 	// unsettled when it runs out go back to the broker and are delivered again.
 	LockDuration time.Duration
+	// MessagingAckTimeout is how long a message consumed with x-qos 1 through the
+	// messaging REST API stays unacknowledged before it returns to its queue
+	// (default DefaultMessagingAckTimeout; see messaging_consume.go).
+	MessagingAckTimeout time.Duration
 	// RetryCap bounds the retries of one delivery when a deployed flow's
 	// AMQP sender has an empty maxRetries (endless); past it the message is
 	// discarded and the event reported (default 1000).

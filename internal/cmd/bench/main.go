@@ -71,6 +71,7 @@ type options struct {
 	landscape   landscapeOptions
 	cpuProfile  string
 	noAPIWait   bool
+	redrive     redriveOptions // redrive.go
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -108,6 +109,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.ci.channels, "ci-channels", 2, "Cloud Integration section: AMQP sender channels per flow, one resource each")
 	fs.DurationVar(&o.ci.deployDelay, "ci-deploy-delay", 5*time.Second, "Cloud Integration section: the emulator's deploy delay (DEPLOYING that long, then STARTING as long again)")
 	fs.DurationVar(&o.ci.latency, "ci-latency", 100*time.Millisecond, "Cloud Integration section: latency the emulator adds to every request")
+	addRedriveFlags(fs, &o.redrive)
 	ciPar := fs.String("ci-parallelism", "", "Cloud Integration section: comma-separated terraform -parallelism values (default: -parallelism and flows × channels)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -327,6 +329,20 @@ func run(args []string, stdout, stderr io.Writer) error {
 			md.WriteString("\n")
 		}
 		md.WriteString(renderCI(o, tfVersion, cells, b.rss))
+	}
+	if o.redrive.enabled {
+		if st, err := os.Stat(o.redrive.terraform); err != nil || st.Mode()&0o111 == 0 {
+			b.logf("redrive section skipped: no Terraform 1.14 CLI at %q (make terraform114, or -redrive-terraform)", o.redrive.terraform)
+		} else {
+			cells, err := b.measureRedrive()
+			if err != nil {
+				return err
+			}
+			if md.Len() > 0 {
+				md.WriteString("\n")
+			}
+			md.WriteString(renderRedrive(o, cells, b.rss))
+		}
 	}
 	if _, err := io.WriteString(stdout, md.String()); err != nil {
 		return err
