@@ -485,6 +485,17 @@ func (s *webhookService) Webhook(name string) (WebhookSubscription, WebhookRepor
 	return sub.view(), rep, true
 }
 
+// WebhookSecret returns the OAuth2 client secret webhook name was created
+// with ("" without one), for tests that check what reached the service.
+func (s *webhookService) WebhookSecret(name string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sub := s.subs[name]; sub != nil && sub.PushConfig.SecuritySchema != nil {
+		return sub.PushConfig.SecuritySchema.ClientSecret
+	}
+	return ""
+}
+
 // stopWebhooks ends every delivery loop; Close and Shutdown call it.
 func (s *webhookService) stopWebhooks() {
 	s.mu.Lock()

@@ -65,6 +65,13 @@ type Webhook struct {
 	HandshakeStatus string
 	// AuthType is the securitySchema type the answer shows ("" for none or when absent).
 	AuthType string
+	// Present says which settings the answer carried: a field it left out is not a change.
+	Present WebhookFields
+}
+
+// WebhookFields names the settings an answer carried.
+type WebhookFields struct {
+	Address, QoS, Endpoint, ExemptHandshake, DefaultContentType, SecuritySchema bool
 }
 
 // Paused reports whether the answer says the webhook is paused; known is false when it had no state.
@@ -243,6 +250,8 @@ func DecodeWebhook(b []byte) (*Webhook, error) {
 	}
 	w := &Webhook{}
 	w.Name = str(top["name"])
+	_, w.Present.Address = top["address"].(string)
+	_, w.Present.QoS = top["qos"]
 	addr := str(top["address"])
 	if q, ok := strings.CutPrefix(addr, "queue:"); ok {
 		w.Queue = q
@@ -253,8 +262,12 @@ func DecodeWebhook(b []byte) (*Webhook, error) {
 	push, _ := top["pushConfig"].(map[string]any)
 	if push != nil {
 		w.Endpoint = str(push["endpoint"])
-		w.ExemptHandshake = boolean(first(push, "exemptHandshake", "excemptHandShake", "exemptHandShake"))
+		_, w.Present.Endpoint = push["endpoint"].(string)
+		exempt := first(push, "exemptHandshake", "excemptHandShake", "exemptHandShake")
+		w.ExemptHandshake, w.Present.ExemptHandshake = boolean(exempt), exempt != nil
 		w.DefaultContentType = str(push["defaultContentType"])
+		_, w.Present.DefaultContentType = push["defaultContentType"]
+		_, w.Present.SecuritySchema = push["securitySchema"]
 		if sec, ok := push["securitySchema"].(map[string]any); ok {
 			w.AuthType = str(sec["type"])
 			if strings.HasPrefix(strings.ToLower(w.AuthType), "oauth2") {
