@@ -153,7 +153,7 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 					"with `client_secret_wo` (write-only, never stored in the state; Terraform 1.11 and later) or, with a CLI " +
 					"without write-only attributes (OpenTofu before 1.11), with `client_secret` (sensitive, kept in the state). " +
 					"Changing the block replaces the subscription.",
-				Optional:      true,
+				Optional: true,
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplaceIf(oauth2RequiresReplace,
 					"Replaces the subscription when the credentials change.", "Replaces the subscription when the credentials change.")},
 				Attributes: map[string]schema.Attribute{
@@ -508,11 +508,11 @@ func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.U
 	name := plan.Name.ValueString()
 	if plan.Paused.ValueBool() != state.Paused.ValueBool() {
 		if err := r.data.messaging.SetWebhookPaused(ctx, name, plan.Paused.ValueBool()); err != nil {
-			summary := "Cannot Resume Webhook Subscription"
 			if plan.Paused.ValueBool() {
-				summary = "Cannot Pause Webhook Subscription"
+				resp.Diagnostics.AddError("Cannot Pause Webhook Subscription", webhookErrorDetail(name, err))
+			} else {
+				resp.Diagnostics.AddError("Cannot Resume Webhook Subscription", webhookErrorDetail(name, err))
 			}
-			resp.Diagnostics.AddError(summary, webhookErrorDetail(name, err))
 			return
 		}
 	}

@@ -116,10 +116,10 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
-				ResourceName:                         addr,
-				ImportState:                          true,
-				ImportStateId:                        name,
-				ImportStateVerify:                    true,
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateId:     name,
+				ImportStateVerify: true,
 				// The API never shows the secret.
 				ImportStateVerifyIgnore: []string{"oauth2.client_secret"},
 			},
