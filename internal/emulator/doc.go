@@ -101,6 +101,7 @@
 //	| webhook content type                        | the message's own, else the configured default, else application/json | e120b8b |
 //	| webhook pause                               | nothing pushed while paused, held messages wait too; no automatic pause | event-mesh-webhooks.md §2 (only manual pause known) |
 //	| webhook endpoint timeout                    | 10 s of real time                                 | assumed: SAP documents none |
+//	| webhook connections                         | loopback endpoints and token URLs only; other hosts fail the handshake or the delivery | assumed: the emulator never leaves the machine |
 //	| webhook persistence                         | in memory only, not in the state file             | assumed: keeps the state file format unchanged |
 //
 // The package is for tests and local use only; the provider binary never links it.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"sort"
@@ -79,6 +80,10 @@ import (
 //     the manual pause). No automatic pause [SAP: none documented].
 //   - The endpoint's response timeout is 10 s of real time (assumed: SAP
 //     documents none).
+//   - The emulator connects to loopback endpoints and token URLs only; any
+//     other host fails the handshake or the delivery without a connection
+//     (assumed: the emulator never leaves the machine, so tests and the
+//     examples need no network).
 //   - Webhook subscriptions live in memory only; the state file does not
 //     keep them (assumed: a restarted emulator starts without webhooks).
 
@@ -751,6 +756,9 @@ func (s *webhookService) bearer(ctx context.Context, sub *webhookSub) (string, b
 	if err != nil {
 		return "", false
 	}
+	if !loopbackOnly(req) {
+		return "", false
+	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.SetBasicAuth(sec.ClientID, sec.ClientSecret)
 	res, err := s.hc.Do(req)
@@ -767,6 +775,17 @@ func (s *webhookService) bearer(ctx context.Context, sub *webhookSub) (string, b
 	return tok.AccessToken, true
 }
 
+// loopbackOnly refuses requests to hosts other than loopback ones, so that
+// the emulator never reaches out of the machine.
+func loopbackOnly(req *http.Request) bool {
+	host := req.URL.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
 // handshake sends the OPTIONS request [SAP a65d213] and reports whether the endpoint allowed the origin.
 func (s *webhookService) handshake(ctx context.Context, sub *webhookSub) bool {
 	tok, ok := s.bearer(ctx, sub)
@@ -775,6 +794,9 @@ func (s *webhookService) handshake(ctx context.Context, sub *webhookSub) bool {
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodOptions, sub.PushConfig.Endpoint, nil)
 	if err != nil {
+		return false
+	}
+	if !loopbackOnly(req) {
 		return false
 	}
 	req.Header.Set("WebHook-Request-Origin", webhookRequestOriginValue)
@@ -799,6 +821,9 @@ func (s *webhookService) post(ctx context.Context, sub *webhookSub, m Message) b
 	tok, ok := s.bearer(ctx, sub)
 	if ok {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, sub.PushConfig.Endpoint, bytes.NewReader([]byte(m.Body)))
+		if err == nil && !loopbackOnly(req) {
+			err = fmt.Errorf("the emulator pushes to loopback endpoints only")
+		}
 		if err == nil {
 			ct := m.ContentType
 			if ct == "" {

@@ -507,3 +507,13 @@ func TestWebhookPauseAndResume(t *testing.T) {
 		t.Errorf("Content-Type = %q, want the configured default for a message without one", ct)
 	}
 }
+
+func TestWebhookPushesToLoopbackOnly(t *testing.T) {
+	t.Parallel()
+	e := newWebhookEnv(t, emulator.Options{}, map[string]string{"acme/crm/prod/orders": ""})
+	expect(t, createWebhook(t, e.s, e.ms, webhookBody("remote", "acme/crm/prod/orders", 1, "https://orders.example.com/hook", false)), http.StatusCreated)
+	waitWebhook(t, "handshake failed", func() bool {
+		w, _, _ := e.s.Webhook("remote")
+		return w.HandshakeStatus == emulator.HandshakeFailed
+	})
+}
