@@ -24,7 +24,8 @@
 // (429, 5xx, dropped connections, slow answers, expired tokens), so that the
 // provider's real HTTP client and its acceptance tests can be exercised without
 // network access. Control endpoints under /emulator/v1 expose the fault settings,
-// the statistics and the broker's rejection path.
+// the statistics, the broker's rejection path and what each webhook
+// subscription delivered (GET /emulator/v1/webhooks/{name}).
 //
 // # Rooms
 //

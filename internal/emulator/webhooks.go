@@ -490,6 +490,25 @@ func (s *webhookService) Webhook(name string) (WebhookSubscription, WebhookRepor
 	return sub.view(), rep, true
 }
 
+// WebhookView is what GET /emulator/v1/webhooks/{name} answers.
+type WebhookView struct {
+	Subscription WebhookSubscription `json:"subscription"`
+	Report       WebhookReport       `json:"report"`
+}
+
+// mountWebhookControl registers GET /emulator/v1/webhooks/{name}: the
+// subscription and what its delivery did, for the demo.
+func (s *webhookService) mountWebhookControl(mux *http.ServeMux) {
+	mux.HandleFunc("GET "+ControlBasePath+"/webhooks/{name}", func(w http.ResponseWriter, r *http.Request) {
+		sub, rep, ok := s.Webhook(r.PathValue("name"))
+		if !ok {
+			webhookNotFound(w, r.PathValue("name"))
+			return
+		}
+		respondJSON(w, http.StatusOK, WebhookView{Subscription: sub, Report: rep})
+	})
+}
+
 // WebhookSecret returns the OAuth2 client secret webhook name was created
 // with ("" without one), for tests that check what reached the service.
 func (s *webhookService) WebhookSecret(name string) string {
