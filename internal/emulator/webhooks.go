@@ -100,8 +100,10 @@ const (
 	WebhookMaxRetryMinutes   = 24 * 60
 	// webhookTimeout is the endpoint's response timeout (assumed: none documented).
 	webhookTimeout = 10 * time.Second
-	// webhookPoll is how often an idle webhook looks at its queue, in real time.
-	webhookPoll = 2 * time.Millisecond
+	// webhookPollMin and webhookPollMax bound how often an idle webhook looks
+	// at its queue, in real time: the pause doubles while nothing is to do.
+	webhookPollMin = time.Millisecond
+	webhookPollMax = 20 * time.Millisecond
 )
 
 // Subscription states and handshake statuses as the emulator spells them
@@ -551,13 +553,17 @@ func (s *webhookService) deliver(sub *webhookSub) {
 		case <-ctx.Done():
 		}
 	}()
+	pause := webhookPollMin
 	for {
-		if !s.step(ctx, sub) {
+		if s.step(ctx, sub) {
+			pause = webhookPollMin
+		} else {
 			select {
 			case <-sub.stop:
 				return
-			case <-time.After(webhookPoll):
+			case <-time.After(pause):
 			}
+			pause = min(2*pause, webhookPollMax)
 		}
 		select {
 		case <-sub.stop:
