@@ -15,7 +15,10 @@
 #      message is processed;
 #   8. replay a poison message through JMS sender flows without and with a
 #      retry guard (scripts/demo-jms.sh) and fail unless the executions match
-#      the JMS retry rules; stop the emulator.
+#      the JMS retry rules;
+#   8. push a failing message through a QoS 0 and a QoS 1 webhook
+#      (scripts/demo-webhook.sh) and fail unless the one is lost and the other
+#      retried, then dead-lettered, as the plan says; stop the emulator.
 #
 # TERRAFORM names the CLI (terraform, or the OpenTofu build of `make tofu`).
 # KEEP_DEMO=1 keeps the temporary directory for a look afterwards.
@@ -70,8 +73,9 @@ mkdir -p "${work}/plugins" "${work}/keys"
 "${GO}" build -o "${work}/emulator" ./internal/cmd/emulator
 
 step "Starting the emulator"
-# -jms-minute 100us: the 30 days of a JMS message's default expiration pass in about 4 s.
-"${work}/emulator" -listen 127.0.0.1:0 -keys "${work}/keys" -jms-minute 100us \
+# -jms-minute 100us: the 30 days of a JMS message's default expiration pass in about 4 s;
+# -webhook-minute 1ms: the 45 minutes of the webhook retries pass in 45 ms.
+"${work}/emulator" -listen 127.0.0.1:0 -keys "${work}/keys" -jms-minute 100us -webhook-minute 1ms \
   >"${work}/emulator.log" 2>&1 &
 emulator_pid=$!
 
@@ -174,6 +178,16 @@ fi
 if [[ -x "${repo}/scripts/demo-jms.sh" ]]; then
   step "JMS poison message"
   REPO="${repo}" GO="${GO}" "${repo}/scripts/demo-jms.sh"
+fi
+# -------------------------------------------------------------------------
+
+# --- Hook: webhook poison message ------------------------------------------
+# scripts/demo-webhook.sh pushes a failing message through a QoS 0 and a QoS 1
+# webhook subscription and compares what happened with the webhook rules. It
+# needs EMULATOR_URL, SAPMESSAGING_EVENT_MESH_SERVICE_KEY, REPO and GO.
+if [[ -x "${repo}/scripts/demo-webhook.sh" ]]; then
+  step "Webhook poison message"
+  REPO="${repo}" GO="${GO}" "${repo}/scripts/demo-webhook.sh"
 fi
 # -------------------------------------------------------------------------
 

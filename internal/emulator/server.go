@@ -101,6 +101,13 @@ type Options struct {
 	// CA signs the HTTPS token endpoint's certificate and the client
 	// certificates; one is made at New when it is nil and KeyType needs it.
 	CA *CA
+	// WebhookMinute is the real duration of one minute of the webhook
+	// clock, on which QoS 1 retries wait and held messages reach their time
+	// to live (default 1m, real time); 1ms lets the 7 days of the longest
+	// time to live pass in about 10 seconds (webhooks.go).
+	WebhookMinute time.Duration
+	// MaxWebhooks limits the webhook subscriptions per instance (default 10).
+	MaxWebhooks int
 	// TokenHost, when set, is the loopback IP (for example "127.0.0.2") the
 	// token endpoint listens on, apart from the API's host.
 	TokenHost string
@@ -120,6 +127,7 @@ type Server struct {
 	*cloudIntegration   // Cloud Integration design time and deploy API (cloudintegration.go, cpi_*.go, mpl.go)
 	*integrationRuntime // Cloud Integration runtime: deployed flows, AMQP and JMS senders (runtime.go, behaviour.go, jms*.go)
 	*faultInjector      // the middleware around all of them (faults.go)
+	*webhookService     // Event Mesh webhook subscriptions and their push delivery (webhooks.go)
 
 	handler http.Handler   // control endpoints, or the middleware and the rooms
 	control *http.ServeMux // the control endpoints (control.go and each room's)
@@ -172,6 +180,7 @@ func New(opts Options) *Server {
 	tenant := newCPIState()
 	s.integrationRuntime = &integrationRuntime{core: c, broker: s.eventMesh, cpi: tenant, rt: newRuntimeState(),
 		jms: newJMSState(opts, opts.Now())} // jms.go
+	s.webhookService = newWebhookService(c, s.eventMesh, s.tokenService) // webhooks.go
 	s.cloudIntegration = &cloudIntegration{core: c, auth: s.tokenService, cpi: tenant, runtime: s.integrationRuntime}
 
 	if err := s.loadState(); err != nil {
@@ -187,6 +196,7 @@ func New(opts Options) *Server {
 	s.mountTokenEndpoint(mux)
 	s.mountManagement(mux)
 	s.mountMessaging(mux)
+	s.mountWebhooks(mux)
 	s.mountCloudIntegration(mux)
 	s.control = http.NewServeMux()
 	s.mountControl(s.control)
@@ -259,6 +269,7 @@ func (s *Server) URL() string {
 // connections, waking slow requests.
 func (s *Server) Close() error {
 	s.stopRuntime()
+	s.stopWebhooks()
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
 	s.lnMu.Unlock()
@@ -279,6 +290,7 @@ func (s *Server) Close() error {
 // it waits for running requests until ctx ends.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.stopRuntime()
+	s.stopWebhooks()
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
 	s.lnMu.Unlock()

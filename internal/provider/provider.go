@@ -108,6 +108,8 @@ type providerData struct {
 	claims flowClaims
 	// names reserves the queue names of this run, so that two resources never share a queue.
 	names queueNames
+	// webhookPlans holds the webhook subscriptions this run plans, per queue (resource_webhook_subscription.go).
+	webhookPlans webhookPlans
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -499,6 +501,7 @@ func (p *sapMessagingProvider) Resources(_ context.Context) []func() resource.Re
 		NewAMQPSenderResource,
 		NewJMSSenderResource,
 		NewIFlowDeploymentResource,
+		NewWebhookSubscriptionResource,
 	}
 }
 

@@ -47,6 +47,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	deployDelay := fs.Duration("deploy-delay", emulator.DefaultDeployDelay, "how long a Cloud Integration deploy stays DEPLOYING; the runtime then stays STARTING as long again")
 	retryCap := fs.Int64("retry-cap", emulator.DefaultRetryCap, "retries after which a flow with endless retries (empty maxRetries) discards a message")
 	jmsMinute := fs.Duration("jms-minute", emulator.DefaultJMSMinute, "real duration of one minute of the JMS retry schedule and expiration (100us lets 30 days pass in about 4s)")
+	webhookMinute := fs.Duration("webhook-minute", emulator.DefaultWebhookMinute, "real duration of one minute of the webhook retry schedule (1ms lets the 7 days of a queue's time to live pass in about 10s)")
 	maxQueues := fs.Int("max-queues", emulator.DefaultMaxQueues, "Event Mesh queue limit of the instance (SAP documents 250; the provider benchmark raises it by one for its dead message queue)")
 	jmsMaxQueues := fs.Int("jms-max-queues", emulator.DefaultJMSMaxQueues, "JMS queue limit of the tenant")
 	jmsMaxCapacity := fs.Int64("jms-max-capacity", emulator.DefaultJMSMaxCapacity, "JMS capacity of the tenant in bytes")
@@ -107,6 +108,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts.JMSMinute, opts.JMSMaxQueues, opts.JMSMaxCapacity = *jmsMinute, *jmsMaxQueues, *jmsMaxCapacity
+	if *webhookMinute <= 0 {
+		fmt.Fprintln(stderr, "emulator: -webhook-minute must be a positive duration; set a larger value")
+		return 2
+	}
+	opts.WebhookMinute = *webhookMinute
 	if *verbose {
 		opts.Logf = logger.Printf
 	}
