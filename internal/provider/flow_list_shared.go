@@ -234,7 +234,11 @@ func (l *senderListResource[M, P, S]) result(ctx context.Context, req list.ListR
 	if channel != "" {
 		name += " / " + label
 	}
-	r.DisplayName = fmt.Sprintf("%s: %s sender of queue %s (package %s)", name, l.kind, queue, pkg)
+	reads := "queue " + queue
+	if queue == "" {
+		reads = "a queue its flow does not resolve (an externalized parameter without a value)"
+	}
+	r.DisplayName = fmt.Sprintf("%s: %s sender of %s (package %s)", name, l.kind, reads, pkg)
 	r.Diagnostics.Append(r.Identity.SetAttribute(ctx, path.Root("iflow_id"), f.ID)...)
 	channelValue := types.StringNull()
 	if channel != "" {

@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 // Every JMS sender channel is a result; include_resource carries the settings, the default
@@ -126,6 +128,37 @@ list "sapmessaging_queue_subscription" "all" {
 				QueryResultChecks: []querycheck.QueryResultCheck{
 					querycheck.ExpectLength("sapmessaging_queue.all", 3),
 					querycheck.ExpectLength("sapmessaging_queue_subscription.all", 0),
+				},
+			},
+		},
+	})
+}
+
+// A channel whose queue is an externalized parameter without a value is listed, and its display
+// name says that the queue is not resolved.
+func TestAccJMSSenderListResource_unresolvedQueue(t *testing.T) {
+	env := newTestEnv(t)
+	props := iflowbuild.DefaultJMSSenderProperties("{{JmsQueue}}")
+	if err := env.srv.CreateIFlow("Param_Queue", "Param_Queue", "AcmeCRM", iflowbuild.Build(iflowbuild.Options{
+		Name: "Param_Queue", Senders: []iflowbuild.Sender{{Adapter: "JMS", Properties: props}},
+	})); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Query: true,
+				Config: env.providerBlock + `
+list "sapmessaging_jms_sender" "all" {
+  provider = sapmessaging
+}
+`,
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_jms_sender.all", 1),
+					querycheck.ExpectResourceDisplayName("sapmessaging_jms_sender.all", byChannel("Param_Queue", ""),
+						knownvalue.StringExact("Param_Queue: JMS sender of a queue its flow does not resolve (an externalized parameter without a value) (package AcmeCRM)")),
 				},
 			},
 		},

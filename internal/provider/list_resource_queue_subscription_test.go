@@ -205,7 +205,11 @@ func TestListResourceExamplesRun(t *testing.T) {
 		}
 		src.Write(b)
 	}
-	for _, newList := range New("test")().(*sapMessagingProvider).ListResources(context.Background()) {
+	p, ok := New("test")().(*sapMessagingProvider)
+	if !ok {
+		t.Fatal("New does not return the sapmessaging provider")
+	}
+	for _, newList := range p.ListResources(context.Background()) {
 		var resp fwresource.MetadataResponse
 		newList().Metadata(context.Background(), fwresource.MetadataRequest{ProviderTypeName: "sapmessaging"}, &resp)
 		files, err := filepath.Glob(filepath.Join(root, resp.TypeName, "*.tfquery.hcl"))
