@@ -11,6 +11,8 @@ var ruleSeverity = map[string]Severity{
 	"queue.access_type_invalid":            SeverityError,
 	"queue.redelivery_unlimited":           SeverityError,
 	"queue.redelivery_range":               SeverityError,
+	"queue.redelivery_unlimited_allowed":   SeverityWarning,
+	"queue.allow_unlimited_unused":         SeverityWarning,
 	"queue.dmq_missing":                    SeverityWarning,
 	"queue.dmq_name_invalid":               SeverityError,
 	"queue.dmq_self":                       SeverityError,
