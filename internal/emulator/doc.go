@@ -86,7 +86,25 @@
 //	| JMS retry setting ranges                    | Retry Interval 1..60 (exclusive) / 1..10080; Maximum 10..180 / 10..43200 minutes; outside them the channel consumes nothing | 161791b; not consuming is assumed (SAP's editor refuses the value) |
 //	| SAPJMSRetries                               | set on non-exclusive queues only: 0 on the first execution, n on retry n | headers-and-exchange-properties-provided-by-the-integration-framework-d0fcb09.md; aeb106f and ed9b82c (incremented after each retry) |
 //	| JMS retry guard                             | each route condition reading SAPJMSRetries evaluated as Camel Simple per execution (integration process: at the start; exception subprocess: on failure); a route to an Error End retries, any other ends the message (ESCALATED); a value set at run time is unknown (three-valued and/or); not evaluable (unparsed form, script, XPath): never ends it | reference note cpi-jms.md section 2; ed9b82c; left-to-right and/or assumed (Camel documents no precedence) |
+//	| failed build (FailNextBuild, control fail-next-build) | the deploy task ends in FAIL; the runtime artifact keeps the version it ran (a failed deploy, FailNextDeploy, puts it in ERROR) | assumed: SAP builds the artifact before replacing the deployed one and documents no undeploy when the build fails; the deploy task status FAIL is in specs/IntegrationContent.json (BuildAndDeployStatus) |
 //	| JMS message expiration                      | deleted at its Expiration Period (1..180 days, default 30) while retried | configure-the-jms-receiver-adapter-79edc04.md; managing-messages-stored-in-queues-6733197.md |
+//
+// # Sample content
+//
+// LoadSampleContent (the -sample-content flag, used by make sandbox and
+// TestAccExamples) creates the integration flows the examples configure
+// (SampleIFlows, not deployed) and a sample landscape: the queues of
+// SampleQueues under SampleLandscapePrefix with their subscriptions, and the
+// deployed flows of SampleLandscapeIFlows that consume them. The landscape is
+// invented (assumed: no SAP source describes a customer landscape); it is
+// made through the same handlers and rules as the API's requests, dead
+// message queues before the queues that name them, and each object says in
+// its Note whether its path is healthy or what is wrong with it on purpose: a
+// consumed queue with maxRedeliveryCount 0, a consumed queue without a dead
+// message queue, a dead message queue without a time to live, an AMQP sender
+// with MODIFIED_FAILED_UNDELIVERABLE, an exception subprocess ending in an
+// Escalation End, a JMS sender without a retry guard, and a queue no flow
+// consumes. Its flows are deployed without the deploy delay.
 //
 // The package is for tests and local use only; the provider binary never links it.
 package emulator

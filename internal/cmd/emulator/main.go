@@ -50,7 +50,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	maxQueues := fs.Int("max-queues", emulator.DefaultMaxQueues, "Event Mesh queue limit of the instance (SAP documents 250; the provider benchmark raises it by one for its dead message queue)")
 	jmsMaxQueues := fs.Int("jms-max-queues", emulator.DefaultJMSMaxQueues, "JMS queue limit of the tenant")
 	jmsMaxCapacity := fs.Int64("jms-max-capacity", emulator.DefaultJMSMaxCapacity, "JMS capacity of the tenant in bytes")
-	sample := fs.Bool("sample-content", false, "start with the integration flows the examples under examples/ name ("+sampleIFlowNames()+")")
+	sample := fs.Bool("sample-content", false, "start with the integration flows the examples under examples/ name ("+sampleIFlowNames()+
+		"), and a landscape made by hand with healthy and broken retry paths: the queues under "+emulator.SampleLandscapePrefix+
+		" with their subscriptions and the deployed flows "+sampleLandscapeNames())
 	verbose := fs.Bool("v", false, "log every request to standard error")
 	keyTypeName := fs.String("key-type", "secret", "credentials of the written service keys: secret, certificate (Event Mesh x509 binding, Cloud Integration "+
 		"\"Certificate\") or external-certificate (Cloud Integration \"External Certificate\": the private key goes to cloud-integration-key.pem); "+
@@ -168,6 +170,15 @@ func faultKindNames() string {
 func sampleIFlowNames() string {
 	names := make([]string, len(emulator.SampleIFlows))
 	for i, f := range emulator.SampleIFlows {
+		names[i] = f.ID
+	}
+	return strings.Join(names, ", ")
+}
+
+// sampleLandscapeNames lists the deployed integration flows of the sample landscape, for the -sample-content help.
+func sampleLandscapeNames() string {
+	names := make([]string, len(emulator.SampleLandscapeIFlows))
+	for i, f := range emulator.SampleLandscapeIFlows {
 		names[i] = f.ID
 	}
 	return strings.Join(names, ", ")
