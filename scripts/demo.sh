@@ -11,7 +11,11 @@
 #      and fail unless its executions equal worst_case_attempts;
 #   7. replay a poison message through JMS sender flows without and with a
 #      retry guard (scripts/demo-jms.sh) and fail unless the executions match
-#      the JMS retry rules; stop the emulator.
+#      the JMS retry rules;
+#   8. read the retry audit of the whole landscape (the sample landscape of
+#      -sample-content included), print its findings, and fail unless its
+#      N_max of the demo queue equals the poison message's executions
+#      (scripts/demo-audit.sh); stop the emulator.
 #
 # TERRAFORM names the CLI (terraform, or the OpenTofu build of `make tofu`).
 # KEEP_DEMO=1 keeps the temporary directory for a look afterwards.
@@ -67,7 +71,8 @@ mkdir -p "${work}/plugins" "${work}/keys"
 
 step "Starting the emulator"
 # -jms-minute 100us: the 30 days of a JMS message's default expiration pass in about 4 s.
-"${work}/emulator" -listen 127.0.0.1:0 -keys "${work}/keys" -jms-minute 100us \
+# -sample-content: the sample landscape under acme/erp/prod/, whose broken paths the retry audit reports.
+"${work}/emulator" -listen 127.0.0.1:0 -keys "${work}/keys" -jms-minute 100us -sample-content \
   >"${work}/emulator.log" 2>&1 &
 emulator_pid=$!
 
@@ -147,7 +152,7 @@ step "Outputs"
 if [[ -x "${repo}/scripts/demo-poison.sh" ]]; then
   step "Poison message"
   DEMO_DIR="${work}/demo" REPO="${repo}" TERRAFORM="${TERRAFORM}" GO="${GO}" \
-    "${repo}/scripts/demo-poison.sh"
+    "${repo}/scripts/demo-poison.sh" | tee "${work}/poison.log"
 fi
 # -------------------------------------------------------------------------
 
@@ -159,6 +164,19 @@ fi
 if [[ -x "${repo}/scripts/demo-jms.sh" ]]; then
   step "JMS poison message"
   REPO="${repo}" GO="${GO}" "${repo}/scripts/demo-jms.sh"
+fi
+# -------------------------------------------------------------------------
+
+# --- Hook: retry audit ------------------------------------------------------
+# scripts/demo-audit.sh reads data.sapmessaging_retry_audit over the whole
+# emulated landscape, prints its findings, and checks the N_max of the demo
+# queue's path against the executions the poison message took.
+if [[ -x "${repo}/scripts/demo-audit.sh" && -f "${work}/poison.log" ]]; then
+  step "Retry audit"
+  executions="$(grep -m1 -oE 'executions: +[0-9]+' "${work}/poison.log" | grep -oE '[0-9]+$' || true)"
+  mkdir -p "${work}/audit"
+  AUDIT_DIR="${work}/audit" TERRAFORM="${TERRAFORM}" POISON_EXECUTIONS="${executions}" \
+    "${repo}/scripts/demo-audit.sh"
 fi
 # -------------------------------------------------------------------------
 
