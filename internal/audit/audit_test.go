@@ -520,3 +520,32 @@ func TestTemplateListsRuleIDs(t *testing.T) {
 		}
 	}
 }
+
+// A JMS queue's expiration period comes from the JMS receiver of the deployed flow that fills it.
+func TestRunJMSExpirationFromReceiver(t *testing.T) {
+	t.Parallel()
+	producer := iflowbuild.Options{Senders: []iflowbuild.Sender{amqp(orders, "1"),
+		{Name: "JMS_Out", Adapter: "JMSReceiver", Properties: map[string]string{iflow.KeyJMSQueueOutbound: "Retry_Orders", iflow.KeyJMSExpirationPeriod: "10"}}}}
+	r := Run(input(t, healthyQueues(), flow{id: "Producer", o: producer}, flow{id: "Retry", o: one(jms())}), Filter{MinSeverity: rules.SeverityInfo})
+	var p *Path
+	for i := range r.Paths {
+		if r.Paths[i].Adapter == AdapterJMS {
+			p = &r.Paths[i]
+		}
+	}
+	if p == nil {
+		t.Fatalf("no JMS path in %+v", r.Paths)
+	}
+	retries, err := rules.JMSSchedule{RetryInterval: 1, MaxRetryInterval: 60, ExponentialBackoff: true}.RetriesWithin(10 * 24 * 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if deref(p.DeletedAfterDays) != int64(10) || deref(p.WorstCase) != retries+1 || !strings.Contains(p.WorstCaseNote, "JMS receiver") {
+		t.Errorf("path = deleted after %v days, worst case %v (%s), want 10 days and %d", deref(p.DeletedAfterDays), deref(p.WorstCase), p.WorstCaseNote, retries+1)
+	}
+	for _, f := range r.Findings {
+		if f.Rule == "jms_sender.no_retry_limit" && !strings.Contains(f.Message, "over 10 days") {
+			t.Errorf("the finding does not count the 10 days: %s", f.Message)
+		}
+	}
+}
