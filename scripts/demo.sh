@@ -16,9 +16,13 @@
 #   8. replay a poison message through JMS sender flows without and with a
 #      retry guard (scripts/demo-jms.sh) and fail unless the executions match
 #      the JMS retry rules;
-#   8. push a failing message through a QoS 0 and a QoS 1 webhook
+#   9. push a failing message through a QoS 0 and a QoS 1 webhook
 #      (scripts/demo-webhook.sh) and fail unless the one is lost and the other
-#      retried, then dead-lettered, as the plan says; stop the emulator.
+#      retried, then dead-lettered, as the plan says;
+#  10. read the retry audit of the whole landscape (the sample landscape of
+#      -sample-content included), print its findings, and fail unless its
+#      N_max of the demo queue equals the poison message's executions
+#      (scripts/demo-audit.sh); stop the emulator.
 #
 # TERRAFORM names the CLI (terraform, or the OpenTofu build of `make tofu`).
 # KEEP_DEMO=1 keeps the temporary directory for a look afterwards.
@@ -75,7 +79,8 @@ mkdir -p "${work}/plugins" "${work}/keys"
 step "Starting the emulator"
 # -jms-minute 100us: the 30 days of a JMS message's default expiration pass in about 4 s;
 # -webhook-minute 1ms: the 45 minutes of the webhook retries pass in 45 ms.
-"${work}/emulator" -listen 127.0.0.1:0 -keys "${work}/keys" -jms-minute 100us -webhook-minute 1ms \
+# -sample-content: the sample landscape under acme/erp/prod/, whose broken paths the retry audit reports.
+"${work}/emulator" -listen 127.0.0.1:0 -keys "${work}/keys" -jms-minute 100us -webhook-minute 1ms -sample-content \
   >"${work}/emulator.log" 2>&1 &
 emulator_pid=$!
 
@@ -155,7 +160,7 @@ step "Outputs"
 if [[ -x "${repo}/scripts/demo-poison.sh" ]]; then
   step "Poison message"
   DEMO_DIR="${work}/demo" REPO="${repo}" TERRAFORM="${TERRAFORM}" GO="${GO}" \
-    "${repo}/scripts/demo-poison.sh"
+    "${repo}/scripts/demo-poison.sh" | tee "${work}/poison.log"
 fi
 # -------------------------------------------------------------------------
 
@@ -188,6 +193,18 @@ fi
 if [[ -x "${repo}/scripts/demo-webhook.sh" ]]; then
   step "Webhook poison message"
   REPO="${repo}" GO="${GO}" "${repo}/scripts/demo-webhook.sh"
+fi
+
+# --- Hook: retry audit ------------------------------------------------------
+# scripts/demo-audit.sh reads data.sapmessaging_retry_audit over the whole
+# emulated landscape, prints its findings, and checks the N_max of the demo
+# queue's path against the executions the poison message took.
+if [[ -x "${repo}/scripts/demo-audit.sh" && -f "${work}/poison.log" ]]; then
+  step "Retry audit"
+  executions="$(grep -m1 -oE 'executions: +[0-9]+' "${work}/poison.log" | grep -oE '[0-9]+$' || true)"
+  mkdir -p "${work}/audit"
+  AUDIT_DIR="${work}/audit" TERRAFORM="${TERRAFORM}" POISON_EXECUTIONS="${executions}" \
+    "${repo}/scripts/demo-audit.sh"
 fi
 # -------------------------------------------------------------------------
 

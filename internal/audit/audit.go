@@ -156,6 +156,9 @@ type joined struct {
 	flowReads map[string][]string // queues each analysed flow reads
 	unread    map[string]bool     // deployed flows that could not be analysed
 	flows     int
+	// expiration is the Expiration Period (days) of each JMS queue as the JMS receivers of the
+	// deployed flows that fill it set it, the longest where several do.
+	expiration map[string]int64
 }
 
 func join(in Input) *joined {
@@ -165,6 +168,7 @@ func join(in Input) *joined {
 	}
 	deployed := slices.Clone(in.Deployed)
 	slices.SortFunc(deployed, func(a, b cpi.RuntimeArtifact) int { return strings.Compare(a.ID, b.ID) })
+	j.expiration = jmsExpirations(in, deployed)
 	for _, rt := range deployed {
 		if rt.Type != "" && rt.Type != cpi.TypeIntegrationFlow {
 			continue
@@ -381,15 +385,21 @@ func (j *joined) jmsPath(rt cpi.RuntimeArtifact, s *cpi.JMSSender) {
 	if s.AccessType != "" {
 		in.AccessType = rules.Known(s.AccessType)
 	}
+	days, known := j.expiration[s.QueueName]
+	if known {
+		in.ExpirationDays = rules.Known(days)
+	} else {
+		days = rules.DefaultJMSExpirationDays
+	}
 	j.add(rules.CheckJMSSender(in), fmt.Sprintf("JMS sender %s reading %q", p.ChannelLabel(), s.QueueName), objs...)
-	jmsWorstCase(&p, s, summary.Present, strings.EqualFold(s.AccessType, rules.JMSAccessExclusive), guard)
+	jmsWorstCase(&p, s, summary.Present, strings.EqualFold(s.AccessType, rules.JMSAccessExclusive), guard, days, known)
 	j.paths = append(j.paths, p)
 }
 
 // jmsWorstCase sets the executions of one always-failing message on a JMS path: ended by the
-// flow's guard, or retried until the queue's expiration period (SAP's default of 30 days; the
-// expiration is set on the producing flow's JMS receiver) deletes it.
-func jmsWorstCase(p *Path, s *cpi.JMSSender, guarded, exclusive bool, g rules.JMSRetryGuard) {
+// flow's guard, or retried until the queue's expiration period deletes it: days, as the JMS
+// receiver of a deployed flow that fills the queue sets it (known), else SAP's default of 30.
+func jmsWorstCase(p *Path, s *cpi.JMSSender, guarded, exclusive bool, g rules.JMSRetryGuard, days int64, known bool) {
 	sch := rules.JMSSchedule{RetryInterval: rules.DefaultJMSRetryInterval, MaxRetryInterval: rules.DefaultJMSMaxRetryInterval, ExponentialBackoff: true}
 	if s.RetryInterval != nil {
 		sch.RetryInterval = *s.RetryInterval
@@ -400,7 +410,6 @@ func jmsWorstCase(p *Path, s *cpi.JMSSender, guarded, exclusive bool, g rules.JM
 	if s.ExponentialBackoff != nil {
 		sch.ExponentialBackoff = *s.ExponentialBackoff
 	}
-	days := int64(rules.DefaultJMSExpirationDays)
 	if err := sch.Validate(); err != nil {
 		p.WorstCaseNote = err.Error()
 		return
@@ -417,7 +426,11 @@ func jmsWorstCase(p *Path, s *cpi.JMSSender, guarded, exclusive bool, g rules.JM
 		if exclusive {
 			why = "an exclusive queue, whose retries no guard can count"
 		}
-		p.WorstCaseNote = fmt.Sprintf("%s: retried until the queue's expiration period of %d days deletes the message (assumed SAP's default), %d executions and a silent loss", why, days, w)
+		source := "SAP's default; no deployed flow's JMS receiver sets it"
+		if known {
+			source = "the Expiration Period of the JMS receiver that fills the queue"
+		}
+		p.WorstCaseNote = fmt.Sprintf("%s: retried until the queue's expiration period of %d days (%s) deletes the message, %d executions and a silent loss", why, days, source, w)
 		return
 	}
 	if g.Limit.Null {
@@ -431,6 +444,34 @@ func jmsWorstCase(p *Path, s *cpi.JMSSender, guarded, exclusive bool, g rules.JM
 		p.GiveUpMinutes = &m
 	}
 	p.WorstCaseNote = fmt.Sprintf("the flow's guard ends the message on retry %d: %d executions", stop, w)
+}
+
+// jmsExpirations reads the Expiration Period of the JMS receivers of the analysed deployed flows,
+// by the queue they fill; where several set one queue's, the longest, which lets a failing
+// message run longest. A period that is not a whole number of days from 1 to 180 is left out.
+func jmsExpirations(in Input, deployed []cpi.RuntimeArtifact) map[string]int64 {
+	out := map[string]int64{}
+	for _, rt := range deployed {
+		f := in.Flows[rt.ID]
+		if f == nil || f.Artifact == nil || f.Artifact.Model == nil {
+			continue
+		}
+		configs := make(map[string]string, len(f.Configurations))
+		for k, c := range f.Configurations {
+			configs[k] = c.Value
+		}
+		params := f.Artifact.ParameterValues(configs)
+		for _, rc := range f.Artifact.Model.JMSReceivers() {
+			queue := rc.Setting(iflow.KeyJMSQueueOutbound, params)
+			days, ok := rc.Setting(iflow.KeyJMSExpirationPeriod, params).Int()
+			if !queue.Resolved || !ok || days < 1 || days > rules.JMSMaxExpirationDays {
+				continue
+			}
+			name := strings.TrimSpace(queue.Value)
+			out[name] = max(out[name], days)
+		}
+	}
+	return out
 }
 
 // queueFindings applies the queue rules to every queue, and the join's rules: missing dead

@@ -49,8 +49,9 @@ func amqp(queue, n string, change ...func(map[string]string)) iflowbuild.Sender 
 	return iflowbuild.Sender{Name: "EventMesh", Properties: props}
 }
 
-func jms(queue string) iflowbuild.Sender {
-	return iflowbuild.Sender{Name: "JMS_In", Adapter: "JMS", Properties: iflowbuild.DefaultJMSSenderProperties(queue)}
+// jms is a JMS sender reading the JMS queue Retry_Orders.
+func jms() iflowbuild.Sender {
+	return iflowbuild.Sender{Name: "JMS_In", Adapter: "JMS", Properties: iflowbuild.DefaultJMSSenderProperties("Retry_Orders")}
 }
 
 // flow is a deployed flow read from content built with o; ends defaults to one Error End.
@@ -234,12 +235,12 @@ func TestRunFindings(t *testing.T) {
 		},
 		{
 			name:  "JMS sender without retry guard",
-			flows: []flow{{id: "Retry", o: one(jms("Retry_Orders"))}},
+			flows: []flow{{id: "Retry", o: one(jms())}},
 			want:  []string{"jms_sender.no_retry_limit channel:Retry/JMS_In jms_queue:Retry_Orders flow:Retry"},
 		},
 		{
 			name: "JMS sender with SAP's retry pattern",
-			flows: []flow{{id: "Retry", o: iflowbuild.Options{Senders: []iflowbuild.Sender{jms("Retry_Orders")},
+			flows: []flow{{id: "Retry", o: iflowbuild.Options{Senders: []iflowbuild.Sender{jms()},
 				ExceptionEnds: [][]string{{"escalation", "error"}},
 				Routers:       []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}}}}},
 			want: nil,
@@ -334,8 +335,8 @@ func TestRunPaths(t *testing.T) {
 		{"undeliverable", healthyQueues(), one(amqp(orders, "2", undeliverable)), false, ptr[int64](3), false, "cancels the redelivery"},
 		{"missing queue", nil, one(amqp(orders, "1")), false, nil, false, "does not exist"},
 		{"no Event Mesh", nil, one(amqp(orders, "1")), true, nil, false, "unknown"},
-		{"JMS without guard", nil, one(jms("Retry_Orders")), false, ptr[int64](725), false, "30 days"},
-		{"JMS with guard > 5", nil, iflowbuild.Options{Senders: []iflowbuild.Sender{jms("Retry_Orders")}, ExceptionEnds: [][]string{{"escalation", "error"}},
+		{"JMS without guard", nil, one(jms()), false, ptr[int64](725), false, "30 days"},
+		{"JMS with guard > 5", nil, iflowbuild.Options{Senders: []iflowbuild.Sender{jms()}, ExceptionEnds: [][]string{{"escalation", "error"}},
 			Routers: []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}}}, false, ptr[int64](7), false, "retry 6"},
 	}
 	for _, tt := range tests {
@@ -439,7 +440,7 @@ func TestRunSummaryAndDiagram(t *testing.T) {
 	in := input(t, queues,
 		flow{id: "Orders", o: one(amqp(orders, "3"))},
 		flow{id: "Returns", o: one(amqp("acme/crm/prod/returns", "1"))},
-		flow{id: "Retry", o: one(jms("Retry_Orders"))},
+		flow{id: "Retry", o: one(jms())},
 		flow{id: "Locked", err: errors.New("zip: not a valid zip file")},
 	)
 	r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
@@ -516,6 +517,35 @@ func TestTemplateListsRuleIDs(t *testing.T) {
 	for _, id := range ids {
 		if !strings.Contains(string(page), "`"+id+"`") {
 			t.Errorf("the data source's page does not list %s", id)
+		}
+	}
+}
+
+// A JMS queue's expiration period comes from the JMS receiver of the deployed flow that fills it.
+func TestRunJMSExpirationFromReceiver(t *testing.T) {
+	t.Parallel()
+	producer := iflowbuild.Options{Senders: []iflowbuild.Sender{amqp(orders, "1"),
+		{Name: "JMS_Out", Adapter: "JMSReceiver", Properties: map[string]string{iflow.KeyJMSQueueOutbound: "Retry_Orders", iflow.KeyJMSExpirationPeriod: "10"}}}}
+	r := Run(input(t, healthyQueues(), flow{id: "Producer", o: producer}, flow{id: "Retry", o: one(jms())}), Filter{MinSeverity: rules.SeverityInfo})
+	var p *Path
+	for i := range r.Paths {
+		if r.Paths[i].Adapter == AdapterJMS {
+			p = &r.Paths[i]
+		}
+	}
+	if p == nil {
+		t.Fatalf("no JMS path in %+v", r.Paths)
+	}
+	retries, err := rules.JMSSchedule{RetryInterval: 1, MaxRetryInterval: 60, ExponentialBackoff: true}.RetriesWithin(10 * 24 * 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if deref(p.DeletedAfterDays) != int64(10) || deref(p.WorstCase) != retries+1 || !strings.Contains(p.WorstCaseNote, "JMS receiver") {
+		t.Errorf("path = deleted after %v days, worst case %v (%s), want 10 days and %d", deref(p.DeletedAfterDays), deref(p.WorstCase), p.WorstCaseNote, retries+1)
+	}
+	for _, f := range r.Findings {
+		if f.Rule == "jms_sender.no_retry_limit" && !strings.Contains(f.Message, "over 10 days") {
+			t.Errorf("the finding does not count the 10 days: %s", f.Message)
 		}
 	}
 }

@@ -29,26 +29,46 @@ type Sources struct {
 // error; the error is a failed list, or ctx ending.
 func Read(ctx context.Context, src Sources) (Input, error) {
 	in := Input{EventMesh: src.EventMesh != nil, CloudIntegration: src.Flows != nil}
-	if src.EventMesh != nil {
+	// The queue list runs beside the Cloud Integration reads.
+	var queues []eventmesh.Queue
+	var queuesErr error
+	queuesDone := make(chan struct{})
+	go func() {
+		defer close(queuesDone)
+		if src.EventMesh == nil {
+			return
+		}
 		s, err := src.EventMesh.Snapshot(ctx)
 		if err != nil {
-			return in, &ListError{What: "the Event Mesh queues", Err: err}
+			queuesErr = &ListError{What: "the Event Mesh queues", Err: err}
+			return
 		}
-		in.Queues = s.Queues()
+		queues = s.Queues()
+	}()
+	err := readFlows(ctx, src, &in)
+	<-queuesDone
+	in.Queues = queues
+	if queuesErr != nil {
+		return in, queuesErr
 	}
+	return in, err
+}
+
+// readFlows fills the Cloud Integration part of in.
+func readFlows(ctx context.Context, src Sources, in *Input) error {
 	if src.Flows == nil {
-		return in, nil
+		return nil
 	}
 	c := src.Flows.Client()
 	rts, err := c.ListRuntimeArtifacts(ctx)
 	if err != nil {
-		return in, &ListError{What: "the deployed Cloud Integration artifacts", Err: err}
+		return &ListError{What: "the deployed Cloud Integration artifacts", Err: err}
 	}
 	in.Deployed = rts
 	if src.Packages {
 		arts, err := c.ListArtifacts(ctx)
 		if err != nil {
-			return in, &ListError{What: "the Cloud Integration design time artifacts", Err: err}
+			return &ListError{What: "the Cloud Integration design time artifacts", Err: err}
 		}
 		in.Packages = make(map[string]string, len(arts))
 		for _, a := range arts {
@@ -87,10 +107,7 @@ func Read(ctx context.Context, src Sources) (Input, error) {
 		}(rt.ID)
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return in, err
-	}
-	return in, nil
+	return ctx.Err()
 }
 
 // ListError is a list call of the audit that failed.

@@ -153,7 +153,8 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 					},
 					"retry_guard_limit":     num("The limit the JMS flow's guard compares `SAPJMSRetries` with; null without a guard or when it is not visible."),
 					"give_up_after_minutes": num("Minutes from the first failure until a guarded JMS flow ends the message."),
-					"deleted_after_days":    num("Days after which the JMS queue's expiration period deletes a message the flow never ends (SAP's default of 30 days)."),
+					"deleted_after_days": num("Days after which the JMS queue's expiration period deletes a message the flow never ends: the Expiration " +
+						"Period of the JMS receiver of a deployed flow that fills the queue (the longest, where several do), else SAP's default of 30 days."),
 				}},
 			},
 			"findings": schema.ListNestedAttribute{

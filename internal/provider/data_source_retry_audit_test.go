@@ -94,7 +94,9 @@ func withBundleVersion(t *testing.T, archive []byte, version string) []byte {
 			t.Fatal(err)
 		}
 		data, err := io.ReadAll(rc)
-		rc.Close()
+		if cerr := rc.Close(); err == nil {
+			err = cerr
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -238,7 +240,7 @@ func checkNoFinding(name, rule string) resource.TestCheckFunc {
 func TestAccRetryAuditDataSource_queuesOnly(t *testing.T) {
 	env := newTestEnv(t)
 	auditLandscape(t, env)
-	all := "data.sapmessaging_retry_audit.all"
+	queues := "data.sapmessaging_retry_audit.queues"
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -247,19 +249,19 @@ provider "sapmessaging" {
   event_mesh = { service_key = %q }
 }
 
-data "sapmessaging_retry_audit" "all" {}
+data "sapmessaging_retry_audit" "queues" {}
 `, string(env.srv.EventMeshKey())),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("paths"), knownvalue.ListExact([]knownvalue.Check{})),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("summary").AtMapKey("cloud_integration"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("summary").AtMapKey("queues"), knownvalue.Int64Exact(4)),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("diagram"), knownvalue.StringExact("flowchart LR\n  none[\"no sender channel reads a queue\"]\n")),
+				statecheck.ExpectKnownValue(queues, tfjsonpath.New("paths"), knownvalue.ListExact([]knownvalue.Check{})),
+				statecheck.ExpectKnownValue(queues, tfjsonpath.New("summary").AtMapKey("cloud_integration"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue(queues, tfjsonpath.New("summary").AtMapKey("queues"), knownvalue.Int64Exact(4)),
+				diagramHas(queues, `\Aflowchart LR\n  none\["no sender channel reads a queue"\]\n\z`),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
-				hasFinding(all, "audit.queues_only"),
+				hasFinding(queues, "audit.queues_only"),
 				// Without flows the join cannot tell a consumed queue from an unconsumed one.
-				checkNoFinding(all, "audit.queue_unconsumed"),
-				hasFinding(all, "queue.redelivery_unlimited", "queue:acme/crm/prod/returns"),
+				checkNoFinding(queues, "audit.queue_unconsumed"),
+				hasFinding(queues, "queue.redelivery_unlimited", "queue:acme/crm/prod/returns"),
 			),
 		}},
 	})

@@ -92,8 +92,11 @@ func CheckDeployedVersion(flow, deployed, design string) []Finding {
 func FlowNotAnalysable(flow, reason string) []Finding {
 	var r report
 	fix := "Set the flow's content right in Cloud Integration so that it opens there, and run the audit again."
-	if strings.Contains(reason, "403") {
+	switch {
+	case strings.Contains(reason, "403"):
 		fix = "Set the Cloud Integration service instance's roles to include one that reads the design time (for example WorkspacePackagesRead), and run the audit again."
+	case strings.Contains(reason, "404"):
+		fix = "Set the design time back (import the flow's package again), or undeploy the flow if it is no longer wanted, and run the audit again: the flow runs, but its design time is gone."
 	}
 	r.warnf("audit.flow_not_analysable", "", "Flow Not Analysable",
 		"The content of the deployed integration flow %q could not be analysed: %s. Its sender channels and exception subprocesses are therefore missing from the audit, and their retries are not bounded by anything the audit can see. %s",

@@ -40,6 +40,11 @@ func TestLandscapeRules(t *testing.T) {
 		t.Errorf("a 403 does not name the missing role: %s", forbidden[0].Detail)
 	}
 	expectRules(t, FlowNotAnalysable("F", "zip: not a valid zip file"), "audit.flow_not_analysable")
+	gone := FlowNotAnalysable("F", "GET ...: 404 Not Found: Integration design time artifact not found")
+	expectRules(t, gone, "audit.flow_not_analysable")
+	if !strings.Contains(gone[0].Detail, "design time is gone") {
+		t.Errorf("a 404 does not say the design time is gone: %s", gone[0].Detail)
+	}
 	expectRules(t, QueuesOnly(), "audit.queues_only")
 	expectRules(t, FlowsOnly(), "audit.flows_only")
 }
