@@ -373,3 +373,36 @@ action "sapmessaging_redrive" "slow" {
 	// Terraform stops showing the action's messages once interrupted, so the summary is not
 	// checked here; the counts are what the interrupt must keep right.
 }
+
+// A publish whose answer got lost is retried and may be in to twice: the action says so with a
+// warning, and no message is lost.
+func TestRedriveActionInvokeWarnsOfDuplicates(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
+	em := env.eventMesh(t)
+	ctx := context.Background()
+	for _, q := range []string{redriveDMQ, redriveQueue} {
+		if _, _, err := em.PutQueue(ctx, q, queueSettingsFor(t, nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	publishToDMQ(t, env.srv.Server, 20)
+	env.srv.InjectNextOn("POST /messagingrest/v1/queues/{queue}/messages", emulator.FaultLostResponse)
+	a := &redriveAction{data: &providerData{eventMesh: em, messaging: env.messaging(t)}}
+	var sch action.SchemaResponse
+	a.Schema(ctx, action.SchemaRequest{}, &sch)
+	var resp action.InvokeResponse
+	a.Invoke(ctx, action.InvokeRequest{Config: redriveConfig(t, sch, redriveDMQ, redriveQueue, 100)}, &resp)
+	if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() != 1 || resp.Diagnostics.Warnings()[0].Summary() != "Messages May Be Duplicated" {
+		t.Fatalf("diagnostics %v", resp.Diagnostics)
+	}
+	fm, _ := env.srv.Messages(redriveDMQ)
+	tm, _ := env.srv.Messages(redriveQueue)
+	seen := map[string]int{}
+	for _, m := range tm {
+		seen[m.Body]++
+	}
+	if len(fm) != 0 || len(tm) != 21 || len(seen) != 20 {
+		t.Fatalf("from holds %d, to %d messages (%d different); want 0, and all 20 in to, one of them twice", len(fm), len(tm), len(seen))
+	}
+}
