@@ -96,6 +96,10 @@ type RedriveResult struct {
 	Cancelled bool
 }
 
+// ErrNoMessageID stops a redrive whose consumption answer has no X-Message-Id: the message
+// could not be acknowledged after its publish, so it is not published.
+var ErrNoMessageID = errors.New("the consumption answer has no X-Message-Id, so the message could not be acknowledged; it was not published and returns to the queue")
+
 // ErrRedriveOptions is returned (wrapped) for options Redrive cannot run with.
 var ErrRedriveOptions = errors.New("invalid redrive options")
 
@@ -305,6 +309,13 @@ func (r *redrive) work(ctx context.Context) {
 			return
 		}
 		r.consumed.Add(1)
+		if msg.ID == "" {
+			// Without its ID the message cannot be acknowledged: publishing it would leave it
+			// in both queues. Unacknowledged, it returns to From.
+			r.inFlight.Add(-1)
+			r.stop(&RedriveError{Step: "consume", Err: ErrNoMessageID})
+			return
+		}
 		// The message is in flight: finish it even when ctx ends now.
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opt.FinishTimeout)
 		r.move(fctx, msg)

@@ -403,3 +403,46 @@ func TestRedriveUnacknowledgedLimit(t *testing.T) {
 		t.Fatalf("from %d, to %d", len(inFrom), len(inTo))
 	}
 }
+
+// noIDAPI hands out one message without an X-Message-Id and records the calls.
+type noIDAPI struct {
+	mu        sync.Mutex
+	consumed  bool
+	published int
+	acked     int
+}
+
+func (a *noIDAPI) Consume(context.Context, string) (*Message, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.consumed {
+		return nil, nil
+	}
+	a.consumed = true
+	return &Message{Body: []byte("x"), ContentType: "text/plain"}, nil
+}
+
+func (a *noIDAPI) Resend(context.Context, string, *Message) (Outcome, error) {
+	a.mu.Lock()
+	a.published++
+	a.mu.Unlock()
+	return Outcome{}, nil
+}
+
+func (a *noIDAPI) Acknowledge(context.Context, string, string) (Outcome, error) {
+	a.mu.Lock()
+	a.acked++
+	a.mu.Unlock()
+	return Outcome{}, nil
+}
+
+// A message without an X-Message-Id is not published: it could not be acknowledged after.
+func TestRedriveRefusesMessageWithoutID(t *testing.T) {
+	t.Parallel()
+	api := &noIDAPI{}
+	res, err := Redrive(t.Context(), api, RedriveOptions{From: "a", To: "b", MaxMessages: 5, Concurrency: 1})
+	var rerr *RedriveError
+	if !errors.As(err, &rerr) || !errors.Is(err, ErrNoMessageID) || api.published != 0 || api.acked != 0 || res.Moved != 0 {
+		t.Fatalf("error %v, result %+v, published %d, acknowledged %d", err, res, api.published, api.acked)
+	}
+}

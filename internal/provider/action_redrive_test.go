@@ -28,11 +28,11 @@ const (
 	redriveQueue = "acme/crm/prod/orders"
 )
 
-// publishToDMQ puts n messages with a content type and CloudEvents headers into the queue.
-func publishToDMQ(t *testing.T, srv *emulator.Server, queue string, n int) {
+// publishToDMQ puts n messages with a content type and CloudEvents headers into the dead message queue.
+func publishToDMQ(t *testing.T, srv *emulator.Server, n int) {
 	t.Helper()
 	for i := range n {
-		if _, err := srv.PublishWithHeaders(queue, fmt.Appendf(nil, `{"order":%d}`, i), "application/json",
+		if _, err := srv.PublishWithHeaders(redriveDMQ, fmt.Appendf(nil, `{"order":%d}`, i), "application/json",
 			map[string]string{"ce-id": fmt.Sprint(i), "ce-type": "acme.order.created"}); err != nil {
 			t.Fatal(err)
 		}
@@ -40,16 +40,17 @@ func publishToDMQ(t *testing.T, srv *emulator.Server, queue string, n int) {
 }
 
 // checkQueueCounts fails the test unless queueCounts finds the queues as expected.
-func checkQueueCounts(t *testing.T, srv *emulator.Server, from string, wantFrom int, to string, wantTo int) {
+func checkQueueCounts(t *testing.T, srv *emulator.Server, wantFrom, wantTo int) {
 	t.Helper()
-	if err := queueCounts(srv, from, wantFrom, to, wantTo); err != nil {
+	if err := queueCounts(srv, wantFrom, wantTo); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// queueCounts checks that the queues hold these many messages, none unacknowledged, and that
-// every message in to kept its content type and headers.
-func queueCounts(srv *emulator.Server, from string, wantFrom int, to string, wantTo int) error {
+// queueCounts checks that the dead message queue (from) and the queue (to) hold these many
+// messages, none unacknowledged, and that every message in to kept its content type and headers.
+func queueCounts(srv *emulator.Server, wantFrom, wantTo int) error {
+	from, to := redriveDMQ, redriveQueue
 	fm, _ := srv.Messages(from)
 	tm, _ := srv.Messages(to)
 	if len(fm) != wantFrom || len(tm) != wantTo {
@@ -85,7 +86,7 @@ func TestAccRedriveAction_invokeFromCLI(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "provider_test.tf"), env.providerBlock)
 	w := newCLIWorkspace(t, tf, plugins, dir, env)
 	w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	publishToDMQ(t, env.srv.Server, redriveDMQ, 25)
+	publishToDMQ(t, env.srv.Server, 25)
 
 	invoke := []string{"apply", "-auto-approve", "-input=false", "-no-color", "-invoke=action.sapmessaging_redrive.orders"}
 	r := w.mustRun(0, invoke...)
@@ -100,13 +101,13 @@ func TestAccRedriveAction_invokeFromCLI(t *testing.T) {
 		}
 	}
 	t.Logf("the first invoke:\n%s", r.output)
-	checkQueueCounts(t, env.srv.Server, redriveDMQ, 15, redriveQueue, 10)
+	checkQueueCounts(t, env.srv.Server, 15, 10)
 	w.mustRun(0, invoke...)
 	r = w.mustRun(0, invoke...)
 	if !strings.Contains(r.output, "ended: moved 5, failed 0") || !strings.Contains(r.output, "has no more messages available") {
 		t.Errorf("the third invoke's output:\n%s", r.output)
 	}
-	checkQueueCounts(t, env.srv.Server, redriveDMQ, 0, redriveQueue, 25)
+	checkQueueCounts(t, env.srv.Server, 0, 25)
 	// Actions change no state.
 	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 
@@ -127,7 +128,7 @@ func TestAccRedriveAction_invokeFromCLI(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	checkQueueCounts(t, env.srv.Server, redriveDMQ, 0, redriveQueue, 25)
+	checkQueueCounts(t, env.srv.Server, 0, 25)
 
 	// Warned: a to queue that is a dead message queue, redelivers for ever, has no dead message queue.
 	writeFile(t, filepath.Join(dir, "back.tf"), `action "sapmessaging_redrive" "back" {
@@ -145,7 +146,7 @@ func TestAccRedriveAction_invokeFromCLI(t *testing.T) {
 			t.Errorf("the output lacks %q:\n%s", want, r.output)
 		}
 	}
-	checkQueueCounts(t, env.srv.Server, redriveDMQ, 1, redriveQueue, 24)
+	checkQueueCounts(t, env.srv.Server, 1, 24)
 }
 
 // An action_trigger on a resource's lifecycle runs the redrive when the resource changes.
@@ -192,16 +193,16 @@ resource "terraform_data" "fix" {
 		Steps: []resource.TestStep{
 			{Config: env.config(queues)},
 			{
-				PreConfig: func() { publishToDMQ(t, env.srv.Server, redriveDMQ, 30) },
+				PreConfig: func() { publishToDMQ(t, env.srv.Server, 30) },
 				Config:    trigger("1.0.1"),
 				Check: func(_ *terraform.State) error {
-					return queueCounts(env.srv.Server, redriveDMQ, 10, redriveQueue, 20)
+					return queueCounts(env.srv.Server, 10, 20)
 				},
 			},
 			{
 				Config: trigger("1.0.2"),
 				Check: func(_ *terraform.State) error {
-					return queueCounts(env.srv.Server, redriveDMQ, 0, redriveQueue, 30)
+					return queueCounts(env.srv.Server, 0, 30)
 				},
 			},
 			{
@@ -227,7 +228,7 @@ func TestRedriveActionInvokeStopsOnPublishFailure(t *testing.T) {
 	if _, _, err := em.PutQueue(ctx, redriveQueue, queueSettingsFor(t, &small)); err != nil {
 		t.Fatal(err)
 	}
-	publishToDMQ(t, env.srv.Server, redriveDMQ, 3)
+	publishToDMQ(t, env.srv.Server, 3)
 	a := &redriveAction{data: &providerData{eventMesh: em, messaging: env.messaging(t)}}
 	var sch action.SchemaResponse
 	a.Schema(ctx, action.SchemaRequest{}, &sch)
@@ -257,7 +258,10 @@ func queueSettingsFor(t *testing.T, maxMessageSize *int64) eventmesh.QueueSettin
 // redriveConfig is the action's configuration with from, to and max_messages.
 func redriveConfig(t *testing.T, sch action.SchemaResponse, from, to string, maxMessages int64) tfsdk.Config {
 	t.Helper()
-	typ := sch.Schema.Type().TerraformType(context.Background()).(tftypes.Object)
+	typ, ok := sch.Schema.Type().TerraformType(context.Background()).(tftypes.Object)
+	if !ok {
+		t.Fatal("the action's schema is not an object type")
+	}
 	return tfsdk.Config{Schema: sch.Schema, Raw: tftypes.NewValue(typ, map[string]tftypes.Value{
 		"from":           tftypes.NewValue(tftypes.String, from),
 		"to":             tftypes.NewValue(tftypes.String, to),
@@ -278,7 +282,7 @@ func TestRedriveActionInvokeProgress(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	publishToDMQ(t, env.srv.Server, redriveDMQ, 250)
+	publishToDMQ(t, env.srv.Server, 250)
 	a := &redriveAction{data: &providerData{eventMesh: em, messaging: env.messaging(t)}}
 	var sch action.SchemaResponse
 	a.Schema(ctx, action.SchemaRequest{}, &sch)
@@ -295,7 +299,7 @@ func TestRedriveActionInvokeProgress(t *testing.T) {
 	if !strings.HasPrefix(text, "Redriving up to 1000 of the 250 messages") || !strings.Contains(text, "ended: moved 250, failed 0, possible duplicates 0") {
 		t.Errorf("progress:\n%s", text)
 	}
-	checkQueueCounts(t, env.srv.Server, redriveDMQ, 0, redriveQueue, 250)
+	checkQueueCounts(t, env.srv.Server, 0, 250)
 }
 
 // Ctrl-C while the action runs: Terraform stops the provider, the redrive ends after the
@@ -332,7 +336,7 @@ action "sapmessaging_redrive" "slow" {
 `)
 	w := newCLIWorkspace(t, tf, plugins, dir, env)
 	w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	publishToDMQ(t, env.srv.Server, redriveDMQ, 200)
+	publishToDMQ(t, env.srv.Server, 200)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -363,9 +367,42 @@ action "sapmessaging_redrive" "slow" {
 	if len(tm) >= 200 || len(fm)+len(tm) != 200 {
 		t.Fatalf("after the interrupt %d messages are in from and %d in to, want all 200 in one of them and the redrive stopped early", len(fm), len(tm))
 	}
-	if err := queueCounts(env.srv.Server, redriveDMQ, len(fm), redriveQueue, len(tm)); err != nil {
+	if err := queueCounts(env.srv.Server, len(fm), len(tm)); err != nil {
 		t.Fatal(err)
 	}
 	// Terraform stops showing the action's messages once interrupted, so the summary is not
 	// checked here; the counts are what the interrupt must keep right.
+}
+
+// A publish whose answer got lost is retried and may be in to twice: the action says so with a
+// warning, and no message is lost.
+func TestRedriveActionInvokeWarnsOfDuplicates(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
+	em := env.eventMesh(t)
+	ctx := context.Background()
+	for _, q := range []string{redriveDMQ, redriveQueue} {
+		if _, _, err := em.PutQueue(ctx, q, queueSettingsFor(t, nil)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	publishToDMQ(t, env.srv.Server, 20)
+	env.srv.InjectNextOn("POST /messagingrest/v1/queues/{queue}/messages", emulator.FaultLostResponse)
+	a := &redriveAction{data: &providerData{eventMesh: em, messaging: env.messaging(t)}}
+	var sch action.SchemaResponse
+	a.Schema(ctx, action.SchemaRequest{}, &sch)
+	var resp action.InvokeResponse
+	a.Invoke(ctx, action.InvokeRequest{Config: redriveConfig(t, sch, redriveDMQ, redriveQueue, 100)}, &resp)
+	if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() != 1 || resp.Diagnostics.Warnings()[0].Summary() != "Messages May Be Duplicated" {
+		t.Fatalf("diagnostics %v", resp.Diagnostics)
+	}
+	fm, _ := env.srv.Messages(redriveDMQ)
+	tm, _ := env.srv.Messages(redriveQueue)
+	seen := map[string]int{}
+	for _, m := range tm {
+		seen[m.Body]++
+	}
+	if len(fm) != 0 || len(tm) != 21 || len(seen) != 20 {
+		t.Fatalf("from holds %d, to %d messages (%d different); want 0, and all 20 in to, one of them twice", len(fm), len(tm), len(seen))
+	}
 }
