@@ -97,10 +97,22 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 		}
 	}
 
-	// 3. The plan of the generated configuration refuses the queue with unlimited redelivery.
-	r = w.mustRun(1, "plan", "-input=false", "-no-color")
-	if !strings.Contains(r.output, "Unlimited Redelivery") || !strings.Contains(r.output, `resource "sapmessaging_queue" "`+strings.TrimPrefix(addr[prefix+"shipments"], "sapmessaging_queue.")+`"`) {
-		t.Errorf("the plan of the generated configuration does not refuse %s with its redelivery count of 0:\n%s", prefix+"shipments", r.output)
+	// 3. The plan of the generated configuration imports the queues as they are: the queue with
+	// unlimited redelivery is generated with allow_unlimited_redelivery = true and gets a warning
+	// that names it, instead of an error that would stop the adoption.
+	r = w.mustRun(0, "plan", "-input=false", "-no-color")
+	for _, want := range []string{
+		"Warning: Unlimited Redelivery Allowed",
+		`resource "sapmessaging_queue" "` + strings.TrimPrefix(addr[prefix+"shipments"], "sapmessaging_queue.") + `"`,
+		"Plan: 8 to import, 0 to add, 1 to change, 0 to destroy.", // only the dead message queue without a time to live
+	} {
+		if !strings.Contains(r.output, want) {
+			t.Errorf("the plan of the generated configuration does not show %q:\n%s", want, r.output)
+		}
+	}
+	allow := regexp.MustCompile(`\n\s*allow_unlimited_redelivery\s*=\s*true\n`)
+	if n := len(allow.FindAllString(generated, -1)); n != 1 {
+		t.Fatalf("generated.tf sets allow_unlimited_redelivery = true %d times, want once (the queue with a redelivery count of 0):\n%s", n, generated)
 	}
 
 	// 4. The guide's edits: dead message queues by reference, a finite redelivery count.
@@ -113,11 +125,13 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 		t.Fatalf("generated.tf has not exactly one max_redelivery_count = 0:\n%s", generated)
 	}
 	generated = zero.ReplaceAllString(generated, "${1}5\n")
+	generated = allow.ReplaceAllString(generated, "\n")
 	writeFile(t, generatedPath, generated)
 	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	for _, want := range []string{
 		"Plan: 8 to import, 0 to add, 2 to change, 0 to destroy.",
 		"max_redelivery_count                = 0 -> 5",
+		"allow_unlimited_redelivery          = true -> false",
 		"respect_ttl                         = false -> true",
 		"No Dead Message Queue", // credit-notes and audit: a warning to review, no error
 	} {
