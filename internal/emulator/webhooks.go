@@ -312,13 +312,13 @@ func (s *webhookService) handleCreateWebhook(w http.ResponseWriter, r *http.Requ
 		respondCode(w, http.StatusConflict, "CONFLICT", fmt.Sprintf("Subscription %q already exists. Choose another name or delete it first.", in.Name))
 		return
 	}
-	max := s.opts.MaxWebhooks
-	if max <= 0 {
-		max = DefaultMaxWebhooks
+	limit := s.opts.MaxWebhooks
+	if limit <= 0 {
+		limit = DefaultMaxWebhooks
 	}
-	if len(s.subs) >= max {
+	if len(s.subs) >= limit {
 		s.mu.Unlock()
-		respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The instance has %d webhook subscriptions, its limit. Delete one or add resource units.", max))
+		respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The instance has %d webhook subscriptions, its limit. Delete one or add resource units.", limit))
 		return
 	}
 	sub := &webhookSub{WebhookSubscription: in, queue: queue, inflight: map[string]*webhookHold{}, tries: map[string][]time.Duration{},
@@ -610,7 +610,7 @@ func (s *webhookService) step(ctx context.Context, sub *webhookSub) bool {
 	full := len(sub.inflight) >= WebhookMaxInFlight
 	s.mu.Unlock()
 	if due != nil {
-		s.retry(ctx, sub, dueID, due, now)
+		s.retry(ctx, sub, dueID, due)
 		return true
 	}
 	if full {
@@ -633,7 +633,7 @@ func (s *webhookService) step(ctx context.Context, sub *webhookSub) bool {
 	s.mu.Lock()
 	sub.inflight[m.ID] = h
 	s.mu.Unlock()
-	s.retry(ctx, sub, m.ID, h, now)
+	s.retry(ctx, sub, m.ID, h)
 	return true
 }
 
@@ -669,7 +669,7 @@ func (s *webhookService) take(sub *webhookSub) (Message, bool) {
 
 // retry tries the held message id once more, or ends it when its time to
 // live or the queue's maxRedeliveryCount is spent.
-func (s *webhookService) retry(ctx context.Context, sub *webhookSub, id string, h *webhookHold, now time.Time) {
+func (s *webhookService) retry(ctx context.Context, sub *webhookSub, id string, h *webhookHold) {
 	s.mesh.mu.Lock()
 	q := s.mesh.queues[sub.queue]
 	var m *message

@@ -26,7 +26,7 @@ type endpoint struct {
 	noHandshak bool   // answer the handshake without WebHook-Allowed-Origin
 }
 
-func newEndpoint(t *testing.T, s *emulator.Server, status int) *endpoint {
+func newEndpoint(t *testing.T, status int) *endpoint {
 	t.Helper()
 	e := &endpoint{status: status}
 	e.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -79,6 +79,16 @@ func spath(s *emulator.Server, name string, rest ...string) string {
 		p += "/" + url.PathEscape(name)
 	}
 	return p + strings.Join(rest, "")
+}
+
+// setPush sets a pushConfig field of a create body made by webhookBody.
+func setPush(t *testing.T, body map[string]any, key string, value any) {
+	t.Helper()
+	push, ok := body["pushConfig"].(map[string]any)
+	if !ok {
+		t.Fatalf("body %v has no pushConfig object", body)
+	}
+	push[key] = value
 }
 
 func createWebhook(t *testing.T, s *emulator.Server, tok string, body map[string]any) resp {
@@ -141,12 +151,12 @@ func newWebhookEnv(t *testing.T, opts emulator.Options, queues map[string]string
 func TestWebhookSubscriptionAPI(t *testing.T) {
 	t.Parallel()
 	e := newWebhookEnv(t, emulator.Options{}, map[string]string{"acme/crm/prod/orders": ""})
-	ep := newEndpoint(t, e.s, http.StatusOK)
+	ep := newEndpoint(t, http.StatusOK)
 	const name = "acme/crm/prod/orders/hook"
 
 	body := webhookBody(name, "acme/crm/prod/orders", 1, ep.URL, false)
-	body["pushConfig"].(map[string]any)["securitySchema"] = map[string]any{
-		"type": "oauth2", "grantType": "client_credentials", "clientId": "c", "clientSecret": "s3cr3t", "tokenUrl": ep.URL + "/token"}
+	setPush(t, body, "securitySchema", map[string]any{
+		"type": "oauth2", "grantType": "client_credentials", "clientId": "c", "clientSecret": "s3cr3t", "tokenUrl": ep.URL + "/token"})
 	r := createWebhook(t, e.s, e.ms, body)
 	expect(t, r, http.StatusCreated)
 	if strings.Contains(string(r.body), "s3cr3t") {
@@ -181,7 +191,7 @@ func TestWebhookSubscriptionAPI(t *testing.T) {
 		"endpoint":      webhookBody("x", "acme/crm/prod/orders", 1, "not a url", true),
 		"basic auth": func() map[string]any {
 			b := webhookBody("x", "acme/crm/prod/orders", 1, ep.URL, true)
-			b["pushConfig"].(map[string]any)["securitySchema"] = map[string]any{"type": "basic"}
+			setPush(t, b, "securitySchema", map[string]any{"type": "basic"})
 			return b
 		}(),
 	} {
@@ -231,9 +241,10 @@ func TestWebhookLimitPerInstance(t *testing.T) {
 
 func TestWebhookHandshake(t *testing.T) {
 	t.Parallel()
-	e := newWebhookEnv(t, emulator.Options{}, map[string]string{"acme/crm/prod/orders": ""})
 
 	t.Run("completed, with the configured credentials", func(t *testing.T) {
+		t.Parallel()
+		e := newWebhookEnv(t, emulator.Options{}, map[string]string{"acme/crm/prod/orders": ""})
 		var tokenCalls int
 		var mu sync.Mutex
 		tokens := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -249,10 +260,10 @@ func TestWebhookHandshake(t *testing.T) {
 			_, _ = w.Write([]byte(`{"access_token":"hook-token","expires_in":3600}`))
 		}))
 		t.Cleanup(tokens.Close)
-		ep := newEndpoint(t, e.s, http.StatusOK)
+		ep := newEndpoint(t, http.StatusOK)
 		b := webhookBody("hs-ok", "acme/crm/prod/orders", 1, ep.URL, false)
-		b["pushConfig"].(map[string]any)["securitySchema"] = map[string]any{
-			"type": "oauth2", "grantType": "client_credentials", "clientId": "hook-client", "clientSecret": "hook-secret", "tokenUrl": tokens.URL}
+		setPush(t, b, "securitySchema", map[string]any{
+			"type": "oauth2", "grantType": "client_credentials", "clientId": "hook-client", "clientSecret": "hook-secret", "tokenUrl": tokens.URL})
 		expect(t, createWebhook(t, e.s, e.ms, b), http.StatusCreated)
 		waitWebhook(t, "handshake completed", func() bool {
 			w, _, _ := e.s.Webhook("hs-ok")
@@ -277,7 +288,9 @@ func TestWebhookHandshake(t *testing.T) {
 	})
 
 	t.Run("failed: no allowed origin, nothing pushed", func(t *testing.T) {
-		ep := newEndpoint(t, e.s, http.StatusOK)
+		t.Parallel()
+		e := newWebhookEnv(t, emulator.Options{}, map[string]string{"acme/crm/prod/orders": ""})
+		ep := newEndpoint(t, http.StatusOK)
 		ep.noHandshak = true
 		expect(t, createWebhook(t, e.s, e.ms, webhookBody("hs-fail", "acme/crm/prod/orders", 1, ep.URL, false)), http.StatusCreated)
 		waitWebhook(t, "handshake failed", func() bool {
@@ -309,7 +322,9 @@ func TestWebhookHandshake(t *testing.T) {
 	})
 
 	t.Run("exempted: no OPTIONS", func(t *testing.T) {
-		ep := newEndpoint(t, e.s, http.StatusOK)
+		t.Parallel()
+		e := newWebhookEnv(t, emulator.Options{}, map[string]string{"acme/crm/prod/orders": ""})
+		ep := newEndpoint(t, http.StatusOK)
 		expect(t, createWebhook(t, e.s, e.ms, webhookBody("hs-exempt", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
 		if w, _, _ := e.s.Webhook("hs-exempt"); w.HandshakeStatus != emulator.HandshakeExempted {
 			t.Fatalf("status = %s", w.HandshakeStatus)
@@ -328,7 +343,7 @@ func TestWebhookQoS0FailureLosesTheMessage(t *testing.T) {
 	t.Parallel()
 	e := newWebhookEnv(t, emulator.Options{WebhookMinute: time.Millisecond},
 		map[string]string{"acme/crm/prod/dmq": "", "acme/crm/prod/orders": `{"deadMsgQueue":"acme/crm/prod/dmq","maxRedeliveryCount":3}`})
-	ep := newEndpoint(t, e.s, http.StatusInternalServerError)
+	ep := newEndpoint(t, http.StatusInternalServerError)
 	expect(t, createWebhook(t, e.s, e.ms, webhookBody("q0", "acme/crm/prod/orders", 0, ep.URL, true)), http.StatusCreated)
 	if _, err := e.s.Publish("acme/crm/prod/orders", []byte(`poison`), ""); err != nil {
 		t.Fatal(err)
@@ -360,7 +375,7 @@ func TestWebhookQoS1RetriesUntilTTL(t *testing.T) {
 			t.Parallel()
 			e := newWebhookEnv(t, emulator.Options{WebhookMinute: minute},
 				map[string]string{"acme/crm/prod/dmq": "", "acme/crm/prod/orders": tc.queue})
-			ep := newEndpoint(t, e.s, http.StatusServiceUnavailable)
+			ep := newEndpoint(t, http.StatusServiceUnavailable)
 			expect(t, createWebhook(t, e.s, e.ms, webhookBody("q1", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
 			if _, err := e.s.Publish("acme/crm/prod/orders", []byte(`poison`), "text/plain"); err != nil {
 				t.Fatal(err)
@@ -397,7 +412,7 @@ func TestWebhookQoS1BackoffReachesOnceADay(t *testing.T) {
 	// 7 days of retries: 15, 30, ..., 960, then 1440 minutes between tries.
 	e := newWebhookEnv(t, emulator.Options{WebhookMinute: 100 * time.Microsecond},
 		map[string]string{"acme/crm/prod/dmq": "", "acme/crm/prod/orders": `{"deadMsgQueue":"acme/crm/prod/dmq"}`})
-	ep := newEndpoint(t, e.s, http.StatusBadGateway)
+	ep := newEndpoint(t, http.StatusBadGateway)
 	expect(t, createWebhook(t, e.s, e.ms, webhookBody("q1", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
 	if _, err := e.s.Publish("acme/crm/prod/orders", []byte(`poison`), ""); err != nil {
 		t.Fatal(err)
@@ -429,7 +444,7 @@ func TestWebhookQoS1MaxRedeliveryCount(t *testing.T) {
 	t.Parallel()
 	e := newWebhookEnv(t, emulator.Options{WebhookMinute: time.Millisecond},
 		map[string]string{"acme/crm/prod/dmq": "", "acme/crm/prod/orders": `{"deadMsgQueue":"acme/crm/prod/dmq","maxRedeliveryCount":2}`})
-	ep := newEndpoint(t, e.s, http.StatusInternalServerError)
+	ep := newEndpoint(t, http.StatusInternalServerError)
 	expect(t, createWebhook(t, e.s, e.ms, webhookBody("q1", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
 	if _, err := e.s.Publish("acme/crm/prod/orders", []byte(`poison`), ""); err != nil {
 		t.Fatal(err)
@@ -443,7 +458,7 @@ func TestWebhookQoS1MaxRedeliveryCount(t *testing.T) {
 func TestWebhookEighteenInFlightStallTheQueue(t *testing.T) {
 	t.Parallel()
 	e := newWebhookEnv(t, emulator.Options{}, map[string]string{"acme/crm/prod/orders": ""})
-	ep := newEndpoint(t, e.s, http.StatusInternalServerError)
+	ep := newEndpoint(t, http.StatusInternalServerError)
 	expect(t, createWebhook(t, e.s, e.ms, webhookBody("q1", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
 	for i := range 20 {
 		if _, err := e.s.Publish("acme/crm/prod/orders", []byte(fmt.Sprint(i)), ""); err != nil {
@@ -479,9 +494,9 @@ func TestWebhookEighteenInFlightStallTheQueue(t *testing.T) {
 func TestWebhookPauseAndResume(t *testing.T) {
 	t.Parallel()
 	e := newWebhookEnv(t, emulator.Options{}, map[string]string{"acme/crm/prod/orders": ""})
-	ep := newEndpoint(t, e.s, http.StatusOK)
+	ep := newEndpoint(t, http.StatusOK)
 	b := webhookBody("q1", "acme/crm/prod/orders", 1, ep.URL, true)
-	b["pushConfig"].(map[string]any)["defaultContentType"] = "application/xml"
+	setPush(t, b, "defaultContentType", "application/xml")
 	expect(t, createWebhook(t, e.s, e.ms, b), http.StatusCreated)
 	hdr := map[string]string{"Content-Type": "application/json"}
 	expect(t, do(t, "PUT", spath(e.s, "q1", "/state"), e.ms, []byte(`{"action":"pause"}`), hdr), http.StatusOK)

@@ -101,6 +101,7 @@ func TestDecodeWebhookLeniently(t *testing.T) {
 		{"nothing known", `{"name":"n"}`, "", "", "", 0, false, false, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			w, err := DecodeWebhook([]byte(tc.body))
 			if err != nil {
 				t.Fatal(err)

@@ -223,34 +223,52 @@ func (r *webhookSubscriptionResource) messagingOrError(diags interface{ AddError
 	return true
 }
 
+// webhookConfig is what ValidateConfig reads of the configuration, attribute by attribute, so
+// that an unknown oauth2 object (from another resource's output) is no decoding error.
+type webhookConfig struct {
+	QoS               types.Int64
+	AcceptMessageLoss types.Bool
+	Endpoint          types.String
+	ExemptHandshake   types.Bool
+	Queue             types.String
+	OAuth2            types.Object
+}
+
 // findingsInput turns the configuration into the rules' input; the queue's facts are unknown.
-func (m *webhookSubscriptionModel) findingsInput() rules.Webhook {
+func (c *webhookConfig) findingsInput() rules.Webhook {
 	w := rules.Webhook{
-		QoS: int64Value(m.QoS), AcceptMessageLoss: boolValue(m.AcceptMessageLoss), Endpoint: stringValue(m.Endpoint),
-		ExemptHandshake: boolValue(m.ExemptHandshake), Queue: stringValue(m.Queue),
+		QoS: int64Value(c.QoS), AcceptMessageLoss: boolValue(c.AcceptMessageLoss), Endpoint: stringValue(c.Endpoint),
+		ExemptHandshake: boolValue(c.ExemptHandshake), Queue: stringValue(c.Queue),
 		QueueDeadMessageQueue: rules.Unknown[string](), QueueMaxRedeliveryCount: rules.Unknown[int64](), QueueTTLSeconds: rules.Unknown[int64](),
 	}
-	w.HasAuthentication = rules.Known(m.OAuth2 != nil)
+	if !c.OAuth2.IsUnknown() {
+		w.HasAuthentication = rules.Known(!c.OAuth2.IsNull())
+	}
 	// A null default in the configuration is the default's value.
-	if m.QoS.IsNull() {
+	if c.QoS.IsNull() {
 		w.QoS = rules.Known[int64](1)
 	}
-	if m.AcceptMessageLoss.IsNull() {
+	if c.AcceptMessageLoss.IsNull() {
 		w.AcceptMessageLoss = rules.Known(false)
 	}
-	if m.ExemptHandshake.IsNull() {
+	if c.ExemptHandshake.IsNull() {
 		w.ExemptHandshake = rules.Known(false)
 	}
 	return w
 }
 
 func (r *webhookSubscriptionResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var cfg webhookSubscriptionModel
-	resp.Diagnostics.Append(getConfig(ctx, req.Config, &cfg)...)
+	var c webhookConfig
+	for name, target := range map[string]any{
+		"qos": &c.QoS, "accept_message_loss": &c.AcceptMessageLoss, "endpoint": &c.Endpoint,
+		"exempt_handshake": &c.ExemptHandshake, "queue": &c.Queue, "oauth2": &c.OAuth2,
+	} {
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(name), target)...)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	appendFindings(&resp.Diagnostics, rules.CheckWebhook(cfg.findingsInput()))
+	appendFindings(&resp.Diagnostics, rules.CheckWebhook(c.findingsInput()))
 }
 
 // ModifyPlan adds the warnings that need the queue and the other webhooks (the service's and
@@ -259,27 +277,31 @@ func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 	if req.Plan.Raw.IsNull() || r.data == nil {
 		return
 	}
-	var plan webhookSubscriptionModel
-	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	var name, queue types.String
+	var qos types.Int64
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("name"), &name)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("queue"), &queue)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("qos"), &qos)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	if !req.State.Raw.IsNull() {
-		var state webhookSubscriptionModel
-		resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
-		if changed := replacingChanges(&state, &plan); len(changed) > 0 {
-			resp.Diagnostics.AddWarning("Webhook Subscription Replaced",
-				fmt.Sprintf("Webhook subscription %q is deleted and created again (%s changed), because Event Mesh cannot change a "+
-					"subscription in place. Nothing is pushed from queue %q in between: messages wait in the queue, and messages held "+
-					"for a retry go back to it, until the new subscription's handshake completes. Apply when a pause in delivery is acceptable.",
-					state.Name.ValueString(), strings.Join(changed, ", "), state.Queue.ValueString()))
+		// The whole models, when they decode: an oauth2 object unknown until apply does not.
+		var state, plan webhookSubscriptionModel
+		if !getState(ctx, req.State, &state).HasError() && !getPlan(ctx, req.Plan, &plan).HasError() {
+			if changed := replacingChanges(&state, &plan); len(changed) > 0 {
+				resp.Diagnostics.AddWarning("Webhook Subscription Replaced",
+					fmt.Sprintf("Webhook subscription %q is deleted and created again (%s changed), because Event Mesh cannot change a "+
+						"subscription in place. Nothing is pushed from queue %q in between: messages wait in the queue, and messages held "+
+						"for a retry go back to it, until the new subscription's handshake completes. Apply when a pause in delivery is acceptable.",
+						state.Name.ValueString(), strings.Join(changed, ", "), state.Queue.ValueString()))
+			}
 		}
 	}
-	queue, name := plan.Queue, plan.Name
-	if queue.IsUnknown() || name.IsUnknown() || plan.QoS.IsUnknown() {
+	if queue.IsUnknown() || name.IsUnknown() || qos.IsUnknown() {
 		return
 	}
-	w := rules.Webhook{QoS: int64Value(plan.QoS), Queue: stringValue(queue),
+	w := rules.Webhook{QoS: int64Value(qos), Queue: stringValue(queue),
 		QueueDeadMessageQueue: rules.Unknown[string](), QueueMaxRedeliveryCount: rules.Unknown[int64](), QueueTTLSeconds: rules.Unknown[int64]()}
 	if r.data.eventMesh != nil {
 		if snap, err := r.data.eventMesh.Snapshot(ctx); err == nil {

@@ -318,6 +318,18 @@ func TestAccWebhookSubscription_planErrors(t *testing.T) {
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`client_secret_wo`),
 			},
+			{
+				// Credentials known only at apply: the handshake exemption is not refused for want of them,
+				// and the plan decodes.
+				Config: env.config(`
+resource "terraform_data" "creds" {
+  input = { client_id = "a", token_url = "https://t.example.com/token", client_secret = "s", client_secret_wo = null, client_secret_wo_version = null }
+}
+` + webhookHCL("https://orders.example.com/hook", `  exempt_handshake = true
+  oauth2           = terraform_data.creds.output`)),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
 		},
 	})
 }
