@@ -55,7 +55,12 @@ action "sapmessaging_redrive" "orders" {
 }
 HCL
 echo "+ terraform apply -invoke=action.sapmessaging_redrive.orders (${TERRAFORM114})"
-"${TERRAFORM114}" -chdir="${work}" apply -auto-approve -input=false -invoke=action.sapmessaging_redrive.orders
+# Colour only on a terminal, as in scripts/demo.sh.
+tf_color=()
+if [[ ! -t 1 || -n "${NO_COLOR:-}" ]]; then
+  tf_color=(-no-color)
+fi
+"${TERRAFORM114}" -chdir="${work}" apply -auto-approve -input=false "${tf_color[@]}" -invoke=action.sapmessaging_redrive.orders
 
 # The flow consumes the redriven message; wait until both queues are empty.
 for _ in $(seq 1 100); do
