@@ -8,6 +8,12 @@
 #   and an update of every queue, next to the same commands against the
 #   provider without an API and over N terraform_data resources; management
 #   API calls, the providers' CPU time and peak RSS (GNU time).
+# - Landscape: 8 Event Mesh instances (8 emulators, 8 aliased provider
+#   configurations) × 250 queues in one configuration: create, refresh,
+#   update of every queue and destroy, against the provider without an API
+#   with the same resources (one run by default, -landscape-runs 3 for
+#   medians); management calls per instance, bytes the emulators sent, CPU
+#   time, peak RSS.
 # - Cloud Integration: 10 flows with 2 AMQP sender channels each, one
 #   resource per channel, emulator deploy delay 5 s and latency 100 ms, in two
 #   configurations: every channel resource deploys its flow, and the channel
@@ -17,7 +23,9 @@
 #
 # TERRAFORM names the CLI; BENCH_ARGS passes flags to the driver, for example
 # BENCH_ARGS="-runs 1 -sizes 50", BENCH_ARGS="-ci=false" (Event Mesh only),
-# BENCH_ARGS="-event-mesh=false" (Cloud Integration only),
+# BENCH_ARGS="-event-mesh=false" (Cloud Integration only), BENCH_ARGS="-landscape"
+# (the landscape alone: naming a section true runs only the sections so named),
+# BENCH_ARGS="-landscape=false" (without the landscape, which takes longest),
 # BENCH_ARGS="-o bench.md" or BENCH_ARGS="-cpuprofile /tmp/prof" (a CPU and an
 # allocation profile per provider process, for go tool pprof).
 set -euo pipefail

@@ -136,6 +136,9 @@ func contains(list []string, s string) bool {
 
 // runExample applies one example directory, checks the empty plan and the import example, and destroys it.
 func runExample(t *testing.T, tf, plugins, root, rel string) {
+	if strings.HasPrefix(rel, "actions/") && !terraformAtLeast(t, tf, 14) {
+		t.Skipf("examples/%s not applied: actions need Terraform 1.14 or later, and %s is older or OpenTofu", rel, tf)
+	}
 	env := newTestEnv(t)
 	if err := env.srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)

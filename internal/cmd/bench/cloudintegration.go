@@ -164,7 +164,7 @@ func (b *bench) measureCIOnce(config ciConfig, par int) ([]ciCell, error) {
 	}
 	steps := standardSteps(par, "retries", 1, 2)
 	ss, err := b.runSteps(filepath.Join(base, "tf"), ciHCL(c.flows, c.channels, config), b.cliRC,
-		[]string{"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=" + filepath.Join(keys, "cloud-integration.json")}, em, steps)
+		[]string{"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=" + filepath.Join(keys, "cloud-integration.json")}, emulators{em}, steps)
 	em.stop()
 	if err != nil {
 		return nil, fmt.Errorf("the Cloud Integration section (%s) at parallelism %d: %w", config, par, err)

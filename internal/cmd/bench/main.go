@@ -68,8 +68,10 @@ type options struct {
 	validation  bool
 	eventMesh   bool
 	ci          ciOptions
+	landscape   landscapeOptions
 	cpuProfile  string
 	noAPIWait   bool
+	redrive     redriveOptions // redrive.go
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -90,19 +92,32 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.out, "o", "", "also write the markdown to this `file`")
 	fs.BoolVar(&o.keep, "keep", false, "keep the work directory")
 	fs.BoolVar(&o.validation, "validation", true, "run the plan-time validation Go benchmark")
-	fs.BoolVar(&o.eventMesh, "event-mesh", true, "run the Event Mesh section (queues against terraform_data and the provider without an API)")
+	fs.BoolVar(&o.eventMesh, "event-mesh", true, "run the Event Mesh section (queues against terraform_data and the provider without an API); "+
+		"naming any of -event-mesh, -landscape, -ci true runs only the sections so named")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the providers into this `directory`, one per provider process, named "+
-		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues or -noapi; step 0 create, 1 refresh, 2 update)")
+		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues or -noapi; landscape: landscape-<run>-queues or -noapi; "+
+		"step 0 create, 1 refresh, 2 update, 3 destroy)")
 	fs.BoolVar(&o.noAPIWait, "noapi-wait", false, "Event Mesh section: the provider without an API waits the latency in each create and update, "+
 		"as for its one API call, so that the CPU ratio leaves out what the waiting itself costs a provider process")
+	fs.BoolVar(&o.landscape.enabled, "landscape", true, "run the landscape section (several Event Mesh instances, one aliased provider configuration and one emulator each, in one configuration)")
+	fs.IntVar(&o.landscape.instances, "landscape-instances", 8, "landscape section: number of Event Mesh instances")
+	fs.IntVar(&o.landscape.queues, "landscape-queues", 250, "landscape section: queues per instance (1 to 250, SAP's limit)")
+	fs.DurationVar(&o.landscape.latency, "landscape-latency", 20*time.Millisecond, "landscape section: latency each emulator adds to every request")
+	fs.IntVar(&o.landscape.runs, "landscape-runs", 1, "landscape section: interleaved runs; the table shows medians (one by default: each run applies 2,000 resources four times with each provider)")
 	fs.BoolVar(&o.ci.enabled, "ci", true, "run the Cloud Integration section (AMQP sender channels of several flows, deployed per channel and by one sapmessaging_iflow_deployment per flow)")
 	fs.IntVar(&o.ci.flows, "ci-flows", 10, "Cloud Integration section: number of flows")
 	fs.IntVar(&o.ci.channels, "ci-channels", 2, "Cloud Integration section: AMQP sender channels per flow, one resource each")
 	fs.DurationVar(&o.ci.deployDelay, "ci-deploy-delay", 5*time.Second, "Cloud Integration section: the emulator's deploy delay (DEPLOYING that long, then STARTING as long again)")
 	fs.DurationVar(&o.ci.latency, "ci-latency", 100*time.Millisecond, "Cloud Integration section: latency the emulator adds to every request")
+	addRedriveFlags(fs, &o.redrive)
 	ciPar := fs.String("ci-parallelism", "", "Cloud Integration section: comma-separated terraform -parallelism values (default: -parallelism and flows × channels)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	selectSections(fs, map[string]*bool{"event-mesh": &o.eventMesh, "landscape": &o.landscape.enabled, "ci": &o.ci.enabled})
+	if o.landscape.instances < 1 || o.landscape.instances > 50 || o.landscape.queues < 1 || o.landscape.queues > 250 ||
+		o.landscape.latency < 0 || o.landscape.runs < 1 {
+		return o, errors.New("-landscape-instances must be 1 to 50, -landscape-queues 1 to 250, -landscape-latency not negative, -landscape-runs at least 1")
 	}
 	if o.ci.flows < 1 || o.ci.flows > 99 || o.ci.channels < 1 || o.ci.channels > 26 || o.ci.deployDelay < 0 || o.ci.latency < 0 {
 		return o, errors.New("-ci-flows must be 1 to 99, -ci-channels 1 to 26, -ci-deploy-delay and -ci-latency not negative")
@@ -154,6 +169,23 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	return o, nil
 }
 
+// selectSections runs only the sections named true on the command line when any is (-landscape
+// alone runs the landscape alone); otherwise every section not switched off runs.
+func selectSections(fs *flag.FlagSet, sections map[string]*bool) {
+	named := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) {
+		if _, ok := sections[f.Name]; ok && f.Value.String() == "true" {
+			named[f.Name] = true
+		}
+	})
+	if len(named) == 0 {
+		return
+	}
+	for name, on := range sections {
+		*on = named[name]
+	}
+}
+
 func envOr(key, def string) string {
 	if v := os.Getenv(key); v != "" {
 		return v
@@ -180,6 +212,10 @@ type sample struct {
 	rssKB       int64
 	ciCalls     int64
 	routes      map[string]int64 // requests per emulator route label
+	bytes       int64            // response bytes the emulators sent
+	perInstance int64            // the most management calls one emulator got
+	rssSumKB    int64            // the provider processes' peaks added up
+	procs       int              // provider processes the command started
 }
 
 // cell is the result of one operation at one latency and size.
@@ -274,6 +310,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		md.WriteString(render(o, tfVersion, cells, validation, b.rss))
 	}
+	if o.landscape.enabled {
+		cells, err := b.measureLandscape()
+		if err != nil {
+			return err
+		}
+		if md.Len() > 0 {
+			md.WriteString("\n")
+		}
+		md.WriteString(renderLandscape(o, tfVersion, cells, b.rss))
+	}
 	if o.ci.enabled {
 		cells, err := b.measureCI()
 		if err != nil {
@@ -283,6 +329,20 @@ func run(args []string, stdout, stderr io.Writer) error {
 			md.WriteString("\n")
 		}
 		md.WriteString(renderCI(o, tfVersion, cells, b.rss))
+	}
+	if o.redrive.enabled {
+		if st, err := os.Stat(o.redrive.terraform); err != nil || st.Mode()&0o111 == 0 {
+			b.logf("redrive section skipped: no Terraform 1.14 CLI at %q (make terraform114, or -redrive-terraform)", o.redrive.terraform)
+		} else {
+			cells, err := b.measureRedrive()
+			if err != nil {
+				return err
+			}
+			if md.Len() > 0 {
+				md.WriteString("\n")
+			}
+			md.WriteString(renderRedrive(o, cells, b.rss))
+		}
 	}
 	if _, err := io.WriteString(stdout, md.String()); err != nil {
 		return err
@@ -511,7 +571,11 @@ func medianOf(ss []sample, get func(sample) time.Duration) time.Duration {
 // configuration rc. With em set, the emulator's statistics and the provider's RSS are taken
 // per command.
 func (b *bench) sequence(dir, hcl, rc, key string, em *emulatorProc) (map[string]sample, error) {
-	return b.runSteps(dir, hcl, rc, []string{"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=" + key}, em,
+	var ems emulators
+	if em != nil {
+		ems = emulators{em}
+	}
+	return b.runSteps(dir, hcl, rc, []string{"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=" + key}, ems,
 		standardSteps(b.o.parallelism, "redeliveries", 5, 6))
 }
 
@@ -531,9 +595,13 @@ func standardSteps(parallelism int, variable string, before, after int) []step {
 	}
 }
 
+// emulators are the emulators of one configuration, one per instance.
+type emulators []*emulatorProc
+
 // runSteps writes hcl into dir and runs steps there with the CLI configuration rc and the extra
-// environment env, timing each. With em set, the emulator's statistics are taken per command.
-func (b *bench) runSteps(dir, hcl, rc string, env []string, em *emulatorProc, steps []step) (map[string]sample, error) {
+// environment env, timing each. With ems set, the emulators' statistics are taken per command and
+// summed (perInstance is the most management calls one of them got).
+func (b *bench) runSteps(dir, hcl, rc string, env []string, ems emulators, steps []step) (map[string]sample, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -543,7 +611,7 @@ func (b *bench) runSteps(dir, hcl, rc string, env []string, em *emulatorProc, st
 	out := map[string]sample{}
 	for i, st := range steps {
 		rssFile := filepath.Join(dir, fmt.Sprintf("rss-%d.txt", i))
-		if em != nil {
+		for _, em := range ems {
 			if err := em.resetStats(); err != nil {
 				return nil, err
 			}
@@ -575,14 +643,24 @@ func (b *bench) runSteps(dir, hcl, rc string, env []string, em *emulatorProc, st
 		if ps := cmd.ProcessState; ps != nil {
 			s.cpu = ps.UserTime() + ps.SystemTime()
 		}
-		s.rssKB, s.providerCPU = peakRSS(rssFile), providerCPU(rssFile)
-		if em != nil {
+		s.rssKB, s.rssSumKB, s.providerCPU = peakRSS(rssFile), sumRSS(rssFile), providerCPU(rssFile)
+		s.procs = len(rssValues(rssFile))
+		for _, em := range ems {
 			stats, err := em.stats()
 			if err != nil {
 				return nil, err
 			}
-			s.mgmtCalls, s.tokenCalls = stats.ManagementCalls, stats.TokenRequests
-			s.ciCalls, s.routes = stats.CloudIntegrationCalls, stats.Routes
+			s.mgmtCalls += stats.ManagementCalls
+			s.tokenCalls += stats.TokenRequests
+			s.ciCalls += stats.CloudIntegrationCalls
+			s.bytes += stats.ResponseBytes
+			s.perInstance = max(s.perInstance, stats.ManagementCalls)
+			if s.routes == nil {
+				s.routes = map[string]int64{}
+			}
+			for route, n := range stats.Routes {
+				s.routes[route] += n
+			}
 		}
 		out[st.op] = s
 	}
@@ -624,17 +702,35 @@ func providerCPU(path string) time.Duration {
 
 // peakRSS returns the largest "Maximum resident set size" GNU time wrote into path, in KiB.
 func peakRSS(path string) int64 {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
 	var peak int64
-	for _, m := range maxRSSLine.FindAllStringSubmatch(string(b), -1) {
-		if v, err := strconv.ParseInt(m[1], 10, 64); err == nil {
-			peak = max(peak, v)
-		}
+	for _, v := range rssValues(path) {
+		peak = max(peak, v)
 	}
 	return peak
+}
+
+// sumRSS adds up the "Maximum resident set size" lines GNU time wrote into path, one per provider
+// process, in KiB: more than the processes held at once, since not all of them run at once.
+func sumRSS(path string) int64 {
+	var sum int64
+	for _, v := range rssValues(path) {
+		sum += v
+	}
+	return sum
+}
+
+func rssValues(path string) []int64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var vs []int64
+	for _, m := range maxRSSLine.FindAllStringSubmatch(string(b), -1) {
+		if v, err := strconv.ParseInt(m[1], 10, 64); err == nil {
+			vs = append(vs, v)
+		}
+	}
+	return vs
 }
 
 // benchDMQ is the dead message queue every benchmark queue names.
@@ -721,6 +817,7 @@ type emulatorStats struct {
 	ManagementCalls       int64            `json:"managementCalls"`
 	CloudIntegrationCalls int64            `json:"cloudIntegrationCalls"`
 	TokenRequests         int64            `json:"tokenRequests"`
+	ResponseBytes         int64            `json:"responseBytes"`
 	Routes                map[string]int64 `json:"routes"`
 }
 

@@ -228,3 +228,104 @@ func TestParseFlags(t *testing.T) {
 		}
 	}
 }
+
+// The landscape is one configuration with one aliased provider configuration per instance and
+// its queues on that alias; the no-API provider's configuration names no connection.
+func TestLandscapeHCL(t *testing.T) {
+	t.Parallel()
+	real := landscapeHCL(3, 250, []string{"/k/0.json", "/k/1.json", "/k/2.json"})
+	for i := range 3 {
+		for _, want := range []string{
+			fmt.Sprintf("alias = \"i%d\"\n  event_mesh = { service_key = file(\"/k/%d.json\") }", i, i),
+			fmt.Sprintf("provider             = sapmessaging.i%d\n  count                = 250", i),
+		} {
+			if !strings.Contains(real, want) {
+				t.Errorf("the landscape lacks %q:\n%s", want, real)
+			}
+		}
+	}
+	if noAPI := landscapeHCL(3, 250, nil); strings.Contains(noAPI, "event_mesh") || strings.Count(noAPI, "resource \"sapmessaging_queue\"") != 3 {
+		t.Errorf("the no-API landscape:\n%s", noAPI)
+	}
+	if steps := landscapeSteps(10); len(steps) != 4 || steps[3].op != opDestroy || steps[3].args[0] != "destroy" {
+		t.Errorf("landscape steps = %+v", steps)
+	}
+}
+
+// Naming a section true runs it alone; switching one off keeps the others.
+func TestSelectSections(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args              []string
+		eventMesh, ls, ci bool
+	}{
+		{nil, true, true, true},
+		{[]string{"-landscape"}, false, true, false},
+		{[]string{"-landscape", "-ci=true"}, false, true, true},
+		{[]string{"-landscape=false"}, true, false, true},
+		{[]string{"-event-mesh=false", "-ci=false"}, false, true, false},
+	} {
+		o, err := parseFlags(append([]string{"-terraform", "tf"}, tc.args...), io.Discard)
+		if err != nil || o.eventMesh != tc.eventMesh || o.landscape.enabled != tc.ls || o.ci.enabled != tc.ci {
+			t.Errorf("%v: event mesh %v, landscape %v, ci %v (%v), want %v %v %v", tc.args, o.eventMesh, o.landscape.enabled, o.ci.enabled, err,
+				tc.eventMesh, tc.ls, tc.ci)
+		}
+	}
+	o, err := parseFlags([]string{"-terraform", "tf"}, io.Discard)
+	if err != nil || o.landscape.instances != 8 || o.landscape.queues != 250 || o.landscape.runs != 1 || o.landscape.latency != 20*time.Millisecond {
+		t.Fatalf("landscape defaults: %+v %v", o.landscape, err)
+	}
+	for _, args := range [][]string{{"-landscape-queues", "251"}, {"-landscape-instances", "0"}, {"-landscape-runs", "0"}} {
+		if _, err := parseFlags(append([]string{"-terraform", "tf"}, args...), io.Discard); err == nil {
+			t.Errorf("%v accepted", args)
+		}
+	}
+}
+
+// The RSS lines of several provider processes add up.
+func TestSumRSS(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "rss.txt")
+	report := "\tMaximum resident set size (kbytes): 40960\n\tMaximum resident set size (kbytes): 51200\n\tMaximum resident set size (kbytes): 1024\n"
+	if err := os.WriteFile(p, []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, peak := sumRSS(p), peakRSS(p); got != 93184 || peak != 51200 {
+		t.Errorf("sumRSS = %d, peakRSS = %d, want 93184 and 51200", got, peak)
+	}
+	if got := sumRSS(p + ".missing"); got != 0 {
+		t.Errorf("sumRSS of a missing file = %d", got)
+	}
+}
+
+// The landscape's targets: 1 call per instance for a refresh, N + 5 for a destroy, CPU within
+// 1.1×, the largest provider process under 200 MB.
+func TestLandscapeTargets(t *testing.T) {
+	t.Parallel()
+	cells := []landscapeCell{
+		{op: opCreate, perInstance: 252, providerCPU: 10 * time.Second, noAPICPU: 10 * time.Second, rssKB: 50 << 10, rssSumKB: 400 << 10, procs: 17},
+		{op: opPlan, perInstance: 1, providerCPU: 12 * time.Second, noAPICPU: 10 * time.Second, rssKB: 60 << 10},
+		{op: opUpdate, perInstance: 251, providerCPU: 11 * time.Second, noAPICPU: 10 * time.Second},
+		{op: opDestroy, perInstance: 502, providerCPU: 10 * time.Second, noAPICPU: 10 * time.Second, bytes: 2_500_000},
+	}
+	got := landscapeTargets(250, cells, true)
+	for _, want := range []string{
+		"- refresh with 1 management API call per instance: at most 1, met",
+		"- destroy with at most N + 5 = 255 management API calls per instance: at most 502, **missed**",
+		"- apply (create): provider CPU within 1.1× of the no-API provider: 10.00 s / 10.00 s = 1.00×, met",
+		"- plan (refresh, no changes): provider CPU within 1.1× of the no-API provider: 12.00 s / 10.00 s = 1.20×, **missed**",
+		"- apply (update every queue): provider CPU within 1.1× of the no-API provider: 11.00 s / 10.00 s = 1.10×, met",
+		"- provider peak RSS under 200 MB (the largest provider process): 60 MiB, met",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the targets lack %q:\n%s", want, got)
+		}
+	}
+	table := renderLandscape(options{parallelism: 10, landscape: landscapeOptions{instances: 8, queues: 250, latency: 20 * time.Millisecond, runs: 3}},
+		"Terraform 1.11.4", cells, true)
+	for _, want := range []string{"| destroy | 0 / 502 | 2.5 MB |", "| 50 MiB (17, 400 MiB) |", "8 Event Mesh instances", "= 2000 sapmessaging_queue"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("the table lacks %q:\n%s", want, table)
+		}
+	}
+}

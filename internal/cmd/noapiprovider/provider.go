@@ -21,8 +21,9 @@ var (
 )
 
 // envWait names a duration, such as 100ms, that Create and Update wait before they answer, as a
-// provider waits for the one API call each makes: the provider benchmark sets it with -noapi-wait
-// to the emulator's latency, to measure what the waiting alone costs a provider process.
+// provider waits for the one API call each makes, and Delete twice, for its two: the provider
+// benchmark sets it with -noapi-wait to the emulator's latency, to measure what the waiting alone
+// costs a provider process.
 const envWait = "SAPMESSAGING_NOAPI_WAIT"
 
 // noAPIProvider is a provider without settings that serves queueResource.
@@ -100,7 +101,12 @@ func (r *queueResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	resp.State.Raw = known(req.Plan.Raw)
 }
 
-func (r *queueResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+// Delete waits as for the two API calls the real provider makes to delete a queue (a GET that
+// reads its message count fresh, then the DELETE) and forgets the queue.
+func (r *queueResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+	r.waitAsForAPI(ctx)
+	r.waitAsForAPI(ctx)
+}
 
 // known replaces the unknown values of a plan, which only computed attributes hold, with zero
 // values of their type, as a service would fill them in.

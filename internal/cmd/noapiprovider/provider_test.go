@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -81,4 +83,20 @@ func TestWaitFrom(t *testing.T) {
 			t.Errorf("waitFrom(%q) = %s, want %s", v, got, want)
 		}
 	}
+}
+
+// With a wait set, a delete waits twice the wait (the real provider's GET and DELETE); without
+// one it answers at once.
+func TestDeleteWaitsAsForTwoCalls(t *testing.T) {
+	t.Parallel()
+	r := &queueResource{wait: 30 * time.Millisecond}
+	begin := time.Now()
+	r.Delete(context.Background(), fwresource.DeleteRequest{}, &fwresource.DeleteResponse{})
+	if took := time.Since(begin); took < 60*time.Millisecond {
+		t.Errorf("a delete with a wait of 30ms took %s, want at least 60ms", took)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r = &queueResource{wait: time.Hour}
+	r.Delete(ctx, fwresource.DeleteRequest{}, &fwresource.DeleteResponse{}) // returns: ctx has ended
 }

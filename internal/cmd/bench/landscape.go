@@ -1,0 +1,253 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The landscape section: SAP documents 250 queues per Event Mesh instance, so a large landscape
+// is many instances in one configuration, one aliased provider configuration per instance. It
+// runs one emulator per instance and times create, refresh, an update of every queue and a
+// destroy of the whole configuration, against the no-API provider with the same resources
+// (interleaved runs).
+
+// opDestroy is the landscape's fourth command.
+const opDestroy = "destroy"
+
+// landscapeOptions are the settings of the landscape section.
+type landscapeOptions struct {
+	enabled   bool
+	instances int
+	queues    int // per instance
+	latency   time.Duration
+	runs      int
+}
+
+// landscapeHCL is queues queues on each of instances aliased provider configurations; keys holds
+// each instance's service key file, nil for the no-API provider (whose configuration has no
+// attributes).
+func landscapeHCL(instances, queues int, keys []string) string {
+	var sb strings.Builder
+	sb.WriteString(`terraform {
+  required_providers {
+    sapmessaging = { source = "sapmessaging/sapmessaging" }
+  }
+}
+
+variable "redeliveries" {
+  type = number
+}
+`)
+	for i := range instances {
+		conn := ""
+		if keys != nil {
+			conn = fmt.Sprintf("\n  event_mesh = { service_key = file(%q) }", keys[i])
+		}
+		fmt.Fprintf(&sb, `
+provider "sapmessaging" {
+  alias = "i%d"%s
+}
+
+resource "sapmessaging_queue" "i%d" {
+  provider             = sapmessaging.i%d
+  count                = %d
+  name                 = format("acme/crm/prod/bench/q%%04d", count.index)
+  max_redelivery_count = var.redeliveries
+  dead_message_queue   = "%s"
+}
+`, i, conn, i, i, queues, benchDMQ)
+	}
+	return sb.String()
+}
+
+// landscapeSteps are the standard steps and a destroy.
+func landscapeSteps(parallelism int) []step {
+	steps := standardSteps(parallelism, "redeliveries", 5, 6)
+	return append(steps, step{opDestroy, []string{"destroy", "-auto-approve", "-input=false", "-no-color",
+		fmt.Sprintf("-parallelism=%d", parallelism), "-var", "redeliveries=6"}})
+}
+
+// landscapeCell is the result of one command of the landscape.
+type landscapeCell struct {
+	op                    string
+	wall, noAPIWall       time.Duration // medians
+	providerCPU, noAPICPU time.Duration // medians, all provider processes of the command
+	mgmtCalls             int64         // all instances, the most any run made
+	perInstance           int64         // the most calls one instance got in any run
+	bytes                 int64         // response bytes of all instances, the most any run made
+	rssKB, noAPIRSSKB     int64         // the largest provider process of any run
+	rssSumKB, noAPISumKB  int64         // the processes' peaks added up, the most of any run
+	procs, noAPIProcs     int           // provider processes of the command, the most of any run
+}
+
+// measureLandscape runs the landscape o.landscape.runs times, each the no-API provider's
+// configuration and then the provider's, and returns one cell per command.
+func (b *bench) measureLandscape() ([]landscapeCell, error) {
+	lo := b.o.landscape
+	steps := landscapeSteps(b.o.parallelism)
+	mine, noAPI := map[string][]sample{}, map[string][]sample{}
+	for r := 1; r <= lo.runs; r++ {
+		base := filepath.Join(b.work, fmt.Sprintf("landscape-%d", r))
+		b.logf("landscape of %d instances × %d queues, run %d/%d: the provider without an API", lo.instances, lo.queues, r, lo.runs)
+		var noAPIEnv []string
+		if b.o.noAPIWait {
+			noAPIEnv = append(noAPIEnv, "SAPMESSAGING_NOAPI_WAIT="+lo.latency.String())
+		}
+		ss, err := b.runSteps(filepath.Join(base, "noapi"), landscapeHCL(lo.instances, lo.queues, nil), b.noAPIRC, noAPIEnv, nil, steps)
+		if err != nil {
+			return nil, fmt.Errorf("landscape without an API: %w", err)
+		}
+		for _, st := range steps {
+			s := ss[st.op]
+			noAPI[st.op] = append(noAPI[st.op], s)
+			b.logf("landscape run %d, no-API provider, %s: wall %s, provider CPU %s, peak RSS %d KiB (%d processes, %d KiB)",
+				r, st.op, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.procs, s.rssSumKB)
+		}
+
+		b.logf("landscape run %d/%d: the provider against %d emulators", r, lo.runs, lo.instances)
+		var ems []*emulatorProc
+		stopAll := func() {
+			for _, em := range ems {
+				em.stop()
+			}
+		}
+		var keys []string
+		for i := range lo.instances {
+			dir := filepath.Join(base, "keys", strconv.Itoa(i))
+			// Each instance holds its queues and the dead message queue they name, one more than
+			// SAP's 250 at the largest size.
+			em, err := b.startEmulator(dir, lo.latency, "-max-queues", strconv.Itoa(max(250, lo.queues+1)))
+			if err != nil {
+				stopAll()
+				return nil, err
+			}
+			ems = append(ems, em)
+			key := filepath.Join(dir, "event-mesh.json")
+			if err := createQueue(key, benchDMQ); err != nil {
+				stopAll()
+				return nil, err
+			}
+			keys = append(keys, key)
+		}
+		ss, err = b.runSteps(filepath.Join(base, "queues"), landscapeHCL(lo.instances, lo.queues, keys), b.cliRC, nil, emulators(ems), steps)
+		stopAll()
+		if err != nil {
+			return nil, fmt.Errorf("landscape: %w", err)
+		}
+		for _, st := range steps {
+			s := ss[st.op]
+			mine[st.op] = append(mine[st.op], s)
+			b.logf("landscape run %d, provider, %s: %d management calls (at most %d per instance), %d bytes sent, wall %s, provider CPU %s, peak RSS %d KiB (%d processes, %d KiB)",
+				r, st.op, s.mgmtCalls, s.perInstance, s.bytes, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.procs, s.rssSumKB)
+		}
+	}
+	return landscapeCells(steps, mine, noAPI), nil
+}
+
+// landscapeCells is one cell per command of steps from the samples of the runs.
+func landscapeCells(steps []step, mine, noAPI map[string][]sample) []landscapeCell {
+	var cells []landscapeCell
+	for _, st := range steps {
+		op := st.op
+		c := landscapeCell{op: op, wall: median(mine[op]), noAPIWall: median(noAPI[op]),
+			providerCPU: medianOf(mine[op], func(s sample) time.Duration { return s.providerCPU }),
+			noAPICPU:    medianOf(noAPI[op], func(s sample) time.Duration { return s.providerCPU })}
+		for _, s := range mine[op] {
+			c.mgmtCalls = max(c.mgmtCalls, s.mgmtCalls)
+			c.perInstance = max(c.perInstance, s.perInstance)
+			c.bytes = max(c.bytes, s.bytes)
+			c.rssKB = max(c.rssKB, s.rssKB)
+			c.rssSumKB = max(c.rssSumKB, s.rssSumKB)
+			c.procs = max(c.procs, s.procs)
+		}
+		for _, s := range noAPI[op] {
+			c.noAPIRSSKB = max(c.noAPIRSSKB, s.rssKB)
+			c.noAPISumKB = max(c.noAPISumKB, s.rssSumKB)
+			c.noAPIProcs = max(c.noAPIProcs, s.procs)
+		}
+		cells = append(cells, c)
+	}
+	return cells
+}
+
+// renderLandscape formats the landscape's results with its targets.
+func renderLandscape(o options, tfVersion string, cells []landscapeCell, rss bool) string {
+	lo := o.landscape
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Landscape: %d Event Mesh instances (one emulator each, latency %s) × %d queues = %d sapmessaging_queue resources, "+
+		"one aliased provider configuration per instance, one configuration; %s, parallelism %d, median of %d interleaved run(s) "+
+		"against the no-API provider with the same resources. Calls and bytes are the emulators' (the most of any run); "+
+		"provider CPU adds up the provider processes of a command (Terraform starts several per command, at least one per alias in each of its phases); peak RSS is the "+
+		"largest provider process, then how many processes the command started and their peaks added up (more than they held at once: "+
+		"not all run at once), for the provider and the no-API provider.\n\n",
+		lo.instances, lo.latency, lo.queues, lo.instances*lo.queues, tfVersion, o.parallelism, lo.runs)
+	if o.noAPIWait {
+		sb.WriteString("The no-API provider waits the latency in each create and update and twice in each delete (-noapi-wait).\n\n")
+	}
+	sb.WriteString("| Command | Mgmt API calls: all / most per instance | Bytes sent | Wall time | No-API wall | CPU: provider / no-API provider | CPU ratio | Peak RSS: provider (processes, sum) | Peak RSS: no-API (processes, sum) |\n")
+	sb.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, c := range cells {
+		cpu, ratio, mem, noAPIMem := "n/a", "n/a", "n/a", "n/a"
+		if rss && c.providerCPU > 0 && c.noAPICPU > 0 {
+			cpu = seconds(c.providerCPU) + " / " + seconds(c.noAPICPU)
+			ratio = fmt.Sprintf("%.2f×", float64(c.providerCPU)/float64(c.noAPICPU))
+		}
+		if rss && c.rssKB > 0 {
+			mem = fmt.Sprintf("%s (%d, %s)", mib(c.rssKB), c.procs, mib(c.rssSumKB))
+		}
+		if rss && c.noAPIRSSKB > 0 {
+			noAPIMem = fmt.Sprintf("%s (%d, %s)", mib(c.noAPIRSSKB), c.noAPIProcs, mib(c.noAPISumKB))
+		}
+		fmt.Fprintf(&sb, "| %s | %d / %d | %s | %s | %s | %s | %s | %s | %s |\n",
+			c.op, c.mgmtCalls, c.perInstance, byteSize(c.bytes), seconds(c.wall), seconds(c.noAPIWall), cpu, ratio, mem, noAPIMem)
+	}
+	sb.WriteString("\n" + landscapeTargets(lo.queues, cells, rss))
+	return sb.String()
+}
+
+// landscapeTargets checks the landscape against its targets: a refresh with 1 management API call
+// per instance, a destroy with at most N + 5 per instance, the provider's CPU time within 1.1× of
+// the no-API provider's for every command, and every provider process under 200 MB.
+func landscapeTargets(queues int, cells []landscapeCell, rss bool) string {
+	var sb strings.Builder
+	sb.WriteString("Targets of the landscape:\n\n")
+	mark := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "**missed**"
+	}
+	var peakKB int64
+	for _, c := range cells {
+		peakKB = max(peakKB, c.rssKB)
+		switch c.op {
+		case opPlan:
+			fmt.Fprintf(&sb, "- refresh with 1 management API call per instance: at most %d, %s\n", c.perInstance, mark(c.perInstance <= 1))
+		case opDestroy:
+			fmt.Fprintf(&sb, "- destroy with at most N + 5 = %d management API calls per instance: at most %d, %s\n",
+				queues+5, c.perInstance, mark(c.perInstance <= int64(queues+5)))
+		}
+		if rss && c.providerCPU > 0 && c.noAPICPU > 0 {
+			r := float64(c.providerCPU) / float64(c.noAPICPU)
+			fmt.Fprintf(&sb, "- %s: provider CPU within 1.1× of the no-API provider: %s / %s = %.2f×, %s\n",
+				c.op, seconds(c.providerCPU), seconds(c.noAPICPU), r, mark(r <= 1.1))
+		}
+	}
+	if rss {
+		fmt.Fprintf(&sb, "- provider peak RSS under 200 MB (the largest provider process): %s, %s\n", mib(peakKB), mark(peakKB*1024 < 200e6))
+	}
+	return sb.String()
+}
+
+func mib(kb int64) string { return fmt.Sprintf("%.0f MiB", float64(kb)/1024) }
+
+// byteSize formats n bytes in kB or MB.
+func byteSize(n int64) string {
+	if n < 1e6 {
+		return fmt.Sprintf("%.0f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}
