@@ -234,7 +234,7 @@ func (s *Server) createSampleIFlow(f SampleIFlow) error {
 // exists. It goes through the management API's handlers, so that the sample
 // landscape obeys every rule a person in the cockpit meets.
 func (s *Server) createSampleQueue(q SampleQueue) error {
-	if _, exists := s.eventMesh.Queue(q.Name); exists {
+	if _, exists := s.Queue(q.Name); exists {
 		return nil
 	}
 	settings := map[string]any{"maxRedeliveryCount": q.MaxRedeliveryCount}
@@ -251,7 +251,7 @@ func (s *Server) createSampleQueue(q SampleQueue) error {
 	req := httptest.NewRequest(http.MethodPut, "/", bytes.NewReader(body))
 	req.SetPathValue("queue", q.Name)
 	rec := httptest.NewRecorder()
-	s.eventMesh.handlePutQueue(rec, req)
+	s.handlePutQueue(rec, req)
 	if rec.Code != http.StatusCreated {
 		return fmt.Errorf("emulator: sample content: creating queue %s: status %d: %s", q.Name, rec.Code, strings.TrimSpace(rec.Body.String()))
 	}
@@ -260,7 +260,7 @@ func (s *Server) createSampleQueue(q SampleQueue) error {
 		req.SetPathValue("queue", q.Name)
 		req.SetPathValue("topic", topic)
 		rec := httptest.NewRecorder()
-		s.eventMesh.handlePutSubscription(rec, req)
+		s.handlePutSubscription(rec, req)
 		if rec.Code != http.StatusCreated {
 			return fmt.Errorf("emulator: sample content: subscribing queue %s to %s: status %d: %s", q.Name, topic, rec.Code, strings.TrimSpace(rec.Body.String()))
 		}

@@ -20,10 +20,10 @@ var generatedName = regexp.MustCompile(`(?m)^\s*name\s*=\s*"([^"]+)"$`)
 
 // The query path of the guide "Adopting an Existing Landscape", step by step, against the
 // sandbox's sample landscape with the Terraform 1.14 CLI: examples/adopting-a-landscape/query
-// lists the landscape's queues and dead message queues; the generated configuration is refused
-// for the queue with unlimited redelivery; with the guide's edits (references to the dead message
-// queues, a finite redelivery count) the plan imports the eight queues and changes two, and the
-// next plan is empty; the fragment import/payments-module.tf moves the payments queues into the
+// lists the landscape's queues and dead message queues; the generated configuration adopts the
+// queue with unlimited redelivery as it is, with a warning; with the guide's edits (references to
+// the dead message queues, a finite redelivery count) the plan imports the eight queues and
+// changes two, and the next plan is empty; the fragment import/payments-module.tf moves the payments queues into the
 // retry-policy module without a change and imports their subscription; destroy removes them in
 // an order the service accepts.
 func TestAccGuideAdoptingALandscape_query(t *testing.T) {
@@ -97,25 +97,26 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 		}
 	}
 
-	// 3. The plan of the generated configuration imports the queues as they are: the queue with
-	// unlimited redelivery is generated with allow_unlimited_redelivery = true and gets a warning
-	// that names it, instead of an error that would stop the adoption.
-	r = w.mustRun(0, "plan", "-input=false", "-no-color")
+	// 3. The generated configuration adopts the queue with unlimited redelivery as it is
+	// (allow_unlimited_redelivery = true), and the plan warns about it: imports and the dead message
+	// queue's time to live only.
+	allow := regexp.MustCompile(`\n\s*allow_unlimited_redelivery\s*=\s*true\n`)
+	if n := len(allow.FindAllString(generated, -1)); n != 1 {
+		t.Fatalf("generated.tf has %d allow_unlimited_redelivery = true, want 1 (on %s):\n%s", n, prefix+"shipments", generated)
+	}
+	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	for _, want := range []string{
-		"Warning: Unlimited Redelivery Allowed",
+		"Plan: 8 to import, 0 to add, 1 to change, 0 to destroy.",
+		"Unlimited Redelivery Allowed",
 		`resource "sapmessaging_queue" "` + strings.TrimPrefix(addr[prefix+"shipments"], "sapmessaging_queue.") + `"`,
-		"Plan: 8 to import, 0 to add, 1 to change, 0 to destroy.", // only the dead message queue without a time to live
 	} {
 		if !strings.Contains(r.output, want) {
 			t.Errorf("the plan of the generated configuration does not show %q:\n%s", want, r.output)
 		}
 	}
-	allow := regexp.MustCompile(`\n\s*allow_unlimited_redelivery\s*=\s*true\n`)
-	if n := len(allow.FindAllString(generated, -1)); n != 1 {
-		t.Fatalf("generated.tf sets allow_unlimited_redelivery = true %d times, want once (the queue with a redelivery count of 0):\n%s", n, generated)
-	}
 
-	// 4. The guide's edits: dead message queues by reference, a finite redelivery count.
+	// 4. The guide's edits: dead message queues by reference, a finite redelivery count instead of
+	// the allowance.
 	for name, a := range dmqAddr {
 		quoted := regexp.MustCompile(`(dead_message_queue\s*=\s*)"` + regexp.QuoteMeta(name) + `"`)
 		generated = quoted.ReplaceAllString(generated, "${1}"+a+".name")
@@ -124,14 +125,12 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	if len(zero.FindAllString(generated, -1)) != 1 {
 		t.Fatalf("generated.tf has not exactly one max_redelivery_count = 0:\n%s", generated)
 	}
-	generated = zero.ReplaceAllString(generated, "${1}5\n")
-	generated = allow.ReplaceAllString(generated, "\n")
+	generated = allow.ReplaceAllString(zero.ReplaceAllString(generated, "${1}5\n"), "\n")
 	writeFile(t, generatedPath, generated)
 	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	for _, want := range []string{
 		"Plan: 8 to import, 0 to add, 2 to change, 0 to destroy.",
 		"max_redelivery_count                = 0 -> 5",
-		"allow_unlimited_redelivery          = true -> false",
 		"respect_ttl                         = false -> true",
 		"No Dead Message Queue", // credit-notes and audit: a warning to review, no error
 	} {
