@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
@@ -49,6 +50,7 @@ type amqpSenderModel struct {
 	WorstCaseAttempts             types.Int64  `tfsdk:"worst_case_attempts"`
 	EffectiveRedeliveryCount      types.Int64  `tfsdk:"effective_queue_max_redelivery_count"`
 	RedeliveryCountSource         types.String `tfsdk:"queue_max_redelivery_count_source"`
+	AllowCancelledRedelivery      types.Bool   `tfsdk:"allow_cancelled_redelivery"`
 }
 
 // Where the R of worst_case_attempts comes from (queue_max_redelivery_count_source).
@@ -122,6 +124,16 @@ func (r *amqpSenderResource) Schema(ctx context.Context, _ resource.SchemaReques
 						"that redelivery locks expire inside the prefetched batch.",
 					Optional: true,
 				},
+				"allow_cancelled_redelivery": schema.BoolAttribute{
+					MarkdownDescription: "Accept `delivery_status_after_max_retries = \"MODIFIED_FAILED_UNDELIVERABLE\"`, which cancels the queue's " +
+						"redelivery: the plan then warns instead of refusing. Only for adopting a channel that already works this way as it is: an " +
+						"import sets it to `true` for such a channel, and `terraform query -generate-config-out` writes it. Set " +
+						"`delivery_status_after_max_retries = \"REJECTED\"` and remove this attribute as soon as you can. Defaults to `false`; " +
+						"it is not a setting of the channel.",
+					Optional: true,
+					Computed: true,
+					Default:  booldefault.StaticBool(false),
+				},
 				"queue_name": schema.StringAttribute{
 					MarkdownDescription: "The queue the sender consumes, from its `destinationName` without the `queue:` prefix.",
 					Computed:            true,
@@ -160,6 +172,7 @@ func (m *amqpSenderModel) ruleInput() rules.AMQPSender {
 		QueueMaxRedeliveryCount:   int64Value(m.QueueMaxRedeliveryCount),
 		MaxTotalAttempts:          int64Value(m.MaxTotalAttempts),
 		ExpectedProcessingSeconds: int64Value(m.ExpectedProcessingSeconds),
+		AllowCancelledRedelivery:  m.AllowCancelledRedelivery.ValueBool(),
 	}
 }
 
@@ -347,6 +360,11 @@ func (r *amqpSenderResource) read(ctx context.Context, m *amqpSenderModel, diags
 	m.ID = types.StringValue(m.id())
 	m.MaxNumberOfRetries = int64OrNull(s.MaxRetries)
 	m.DeliveryStatusAfterMaxRetries = nonEmptyStringOrNull(s.DeliveryState)
+	if m.AllowCancelledRedelivery.IsNull() || m.AllowCancelledRedelivery.IsUnknown() {
+		// After an import: whether the channel cancels redelivery, so that a configuration adopting it
+		// as it is (as terraform query writes it) plans no change.
+		m.AllowCancelledRedelivery = types.BoolValue(deref(s.DeliveryState) == "MODIFIED_FAILED_UNDELIVERABLE")
+	}
 	m.MaxPrefetchedMessages = int64OrNull(s.Prefetch)
 	m.ConcurrentProcesses = int64OrNull(s.Concurrency)
 	m.QueueName = types.StringValue(s.QueueName)

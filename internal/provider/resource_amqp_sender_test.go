@@ -1,9 +1,11 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -12,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
@@ -332,4 +335,78 @@ func TestAccAMQPSender_importMissing(t *testing.T) {
 			},
 		},
 	})
+}
+
+// A channel configured in the web UI with MODIFIED_FAILED_UNDELIVERABLE can be imported as it is
+// with allow_cancelled_redelivery = true, as terraform query writes it: the import changes and
+// deploys nothing and the next plan is empty. Without the attribute the plan refuses the status
+// and says how to adopt the channel; REJECTED with the attribute dropped writes the status.
+func TestAccAMQPSender_adoptCancelledRedeliveryAsItIs(t *testing.T) {
+	env := newTestEnv(t)
+	const id = "AdoptedUndeliverable"
+	const addr = "sapmessaging_amqp_sender.adopted"
+	props := iflowbuild.DefaultSenderProperties("acme/crm/prod/adopted")
+	props["deliveryState"] = "MODIFIED_FAILED_UNDELIVERABLE"
+	env.addFlow(t, id, []iflowbuild.Sender{{Properties: props}}, nil)
+	if _, err := cpi.New(env.srv.CloudIntegrationClient(t)).DeployAndWait(context.Background(), id, "", 5*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	senderHCL := func(status, allow string) string {
+		return env.configf(`
+resource "sapmessaging_amqp_sender" "adopted" {
+  iflow_id                          = %q
+  max_number_of_retries             = 5
+  delivery_status_after_max_retries = %q
+%s}
+`, id, status, allow)
+	}
+	importHCL := "\nimport {\n  to = sapmessaging_amqp_sender.adopted\n  id = \"" + id + "\"\n}\n"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: env.srv.ResetStats,
+				Config:    senderHCL("MODIFIED_FAILED_UNDELIVERABLE", "  allow_cancelled_redelivery = true\n") + importHCL,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_cancelled_redelivery"), knownvalue.Bool(true)),
+				},
+				Check: func(*terraform.State) error {
+					if n := env.srv.Stats().Routes[deployRoute]; n != 0 {
+						return fmt.Errorf("adopting the channel as it is deployed the flow %d times, want none", n)
+					}
+					return nil
+				},
+			},
+			{
+				Config:      senderHCL("MODIFIED_FAILED_UNDELIVERABLE", ""),
+				ExpectError: wrapped(`Redelivery Cancelled.*set allow_cancelled_redelivery = true for now`),
+			},
+			{
+				Config: senderHCL("REJECTED", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: checkSenderPropertyOf(env, id, "deliveryState", "REJECTED"),
+			},
+		},
+	})
+}
+
+// checkSenderPropertyOf asserts a property of the only AMQP sender of flow id on the tenant.
+func checkSenderPropertyOf(env *testEnv, id, key, want string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		got, err := env.senderProperty(id, key)
+		if err != nil {
+			return err
+		}
+		if got != want {
+			return fmt.Errorf("%s of %s = %q, want %q", key, id, got, want)
+		}
+		return nil
+	}
 }

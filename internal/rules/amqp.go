@@ -22,6 +22,9 @@ type AMQPSender struct {
 	MaxNumberOfRetries, MaxPrefetchedMessages, ConcurrentProcesses       Value[int64]
 	DeliveryStatus                                                       Value[string] // REJECTED | MODIFIED_FAILED_UNDELIVERABLE
 	QueueMaxRedeliveryCount, MaxTotalAttempts, ExpectedProcessingSeconds Value[int64]
+	// AllowCancelledRedelivery is the configuration's explicit acceptance of
+	// MODIFIED_FAILED_UNDELIVERABLE on a channel adopted as it is: the rule then warns instead of refusing.
+	AllowCancelledRedelivery bool
 }
 
 var senderRanges = []struct {
@@ -82,11 +85,19 @@ func checkRetries(r *report, s AMQPSender) {
 func checkDeliveryStatus(r *report, s AMQPSender) {
 	ds, ok := s.DeliveryStatus.get()
 	switch {
+	case ok && ds == deliveryRejected && s.AllowCancelledRedelivery:
+		r.warnf("amqp.allow_cancelled_unused", "allow_cancelled_redelivery", "Allow Cancelled Redelivery Has No Effect",
+			"delivery_status_after_max_retries = %q lets Event Mesh redeliver the message, so allow_cancelled_redelivery = true changes nothing. "+
+				"Set allow_cancelled_redelivery = false, or remove it.", ds)
 	case !ok || ds == deliveryRejected:
+	case ds == deliveryUndeliverable && s.AllowCancelledRedelivery:
+		r.warnf("amqp.delivery_status_undeliverable_allowed", attrDeliveryStatus, "Redelivery Cancelled Allowed",
+			"allow_cancelled_redelivery = true keeps delivery_status_after_max_retries = %q, which tells Event Mesh never to deliver the message again: max_redelivery_count never applies and nothing ever reaches the dead message queue. "+
+				"Set delivery_status_after_max_retries = %q and remove allow_cancelled_redelivery.", ds, deliveryRejected)
 	case ds == deliveryUndeliverable:
 		r.errorf("amqp.delivery_status_undeliverable", attrDeliveryStatus, "Redelivery Cancelled",
 			"delivery_status_after_max_retries = %q tells Event Mesh never to deliver the message again: it cancels the queue's redelivery, so max_redelivery_count never applies and nothing ever reaches the dead message queue. "+
-				"Set delivery_status_after_max_retries = %q.", ds, deliveryRejected)
+				"Set delivery_status_after_max_retries = %q (or, only to import a channel that already works this way as it is and change it later, set allow_cancelled_redelivery = true for now).", ds, deliveryRejected)
 	default:
 		r.errorf("amqp.delivery_status_invalid", attrDeliveryStatus, "Invalid Delivery Status",
 			"delivery_status_after_max_retries = %q would be rejected: the AMQP sender knows only %s and %s. "+

@@ -59,6 +59,14 @@ func TestCheckAMQPSender(t *testing.T) {
 
 		// Delivery status.
 		{"modified failed undeliverable", senderWith(func(s *AMQPSender) { s.DeliveryStatus = Known("MODIFIED_FAILED_UNDELIVERABLE") }), []string{"amqp.delivery_status_undeliverable"}},
+		{"modified failed undeliverable allowed", senderWith(func(s *AMQPSender) {
+			s.DeliveryStatus = Known("MODIFIED_FAILED_UNDELIVERABLE")
+			s.AllowCancelledRedelivery = true
+		}), []string{"amqp.delivery_status_undeliverable_allowed"}},
+		{"rejected allowed", senderWith(func(s *AMQPSender) {
+			s.DeliveryStatus = Known("REJECTED")
+			s.AllowCancelledRedelivery = true
+		}), []string{"amqp.allow_cancelled_unused"}},
 		{"unknown delivery status value", senderWith(func(s *AMQPSender) { s.DeliveryStatus = Known("rejected") }), []string{"amqp.delivery_status_invalid"}},
 		{"delivery status null", senderWith(func(s *AMQPSender) { s.DeliveryStatus = Null[string]() }), nil},
 		{"delivery status unknown", senderWith(func(s *AMQPSender) { s.DeliveryStatus = Unknown[string]() }), nil},
