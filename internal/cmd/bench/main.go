@@ -96,7 +96,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the providers into this `directory`, one per provider process, named "+
 		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues or -noapi; landscape: landscape-<run>-queues or -noapi; "+
 		"step 0 create, 1 refresh, 2 update, 3 destroy)")
-	fs.BoolVar(&o.noAPIWait, "noapi-wait", false, "Event Mesh section: the provider without an API waits the latency in each create and update, "+
+	fs.BoolVar(&o.noAPIWait, "noapi-wait", false, "Event Mesh and landscape sections: the provider without an API waits the latency in each create and update (twice in each delete), "+
 		"as for its one API call, so that the CPU ratio leaves out what the waiting itself costs a provider process")
 	fs.BoolVar(&o.landscape.enabled, "landscape", true, "run the landscape section (several Event Mesh instances, one aliased provider configuration and one emulator each, in one configuration)")
 	fs.IntVar(&o.landscape.instances, "landscape-instances", 8, "landscape section: number of Event Mesh instances")
