@@ -233,14 +233,14 @@ func TestParseFlags(t *testing.T) {
 // its queues on that alias; the no-API provider's configuration names no connection.
 func TestLandscapeHCL(t *testing.T) {
 	t.Parallel()
-	real := landscapeHCL(3, 250, []string{"/k/0.json", "/k/1.json", "/k/2.json"})
+	withKeys := landscapeHCL(3, 250, []string{"/k/0.json", "/k/1.json", "/k/2.json"})
 	for i := range 3 {
 		for _, want := range []string{
 			fmt.Sprintf("alias = \"i%d\"\n  event_mesh = { service_key = file(\"/k/%d.json\") }", i, i),
 			fmt.Sprintf("provider             = sapmessaging.i%d\n  count                = 250", i),
 		} {
-			if !strings.Contains(real, want) {
-				t.Errorf("the landscape lacks %q:\n%s", want, real)
+			if !strings.Contains(withKeys, want) {
+				t.Errorf("the landscape lacks %q:\n%s", want, withKeys)
 			}
 		}
 	}
