@@ -9,9 +9,20 @@
 #   5. print the outputs;
 #   6. replay one poison message through a deployed iFlow (scripts/demo-poison.sh)
 #      and fail unless its executions equal worst_case_attempts;
-#   7. replay a poison message through JMS sender flows without and with a
+#   7. "fix" that flow, redrive the dead message queue with the action
+#      sapmessaging_redrive (scripts/demo-redrive.sh, Terraform 1.14 named by
+#      TERRAFORM114; skipped, saying so, without one) and fail unless the
+#      message is processed;
+#   8. replay a poison message through JMS sender flows without and with a
 #      retry guard (scripts/demo-jms.sh) and fail unless the executions match
-#      the JMS retry rules; stop the emulator.
+#      the JMS retry rules;
+#   9. push a failing message through a QoS 0 and a QoS 1 webhook
+#      (scripts/demo-webhook.sh) and fail unless the one is lost and the other
+#      retried, then dead-lettered, as the plan says;
+#  10. read the retry audit of the whole landscape (the sample landscape of
+#      -sample-content included), print its findings, and fail unless its
+#      N_max of the demo queue equals the poison message's executions
+#      (scripts/demo-audit.sh); stop the emulator.
 #
 # TERRAFORM names the CLI (terraform, or the OpenTofu build of `make tofu`).
 # KEEP_DEMO=1 keeps the temporary directory for a look afterwards.
@@ -66,8 +77,10 @@ mkdir -p "${work}/plugins" "${work}/keys"
 "${GO}" build -o "${work}/emulator" ./internal/cmd/emulator
 
 step "Starting the emulator"
-# -jms-minute 100us: the 30 days of a JMS message's default expiration pass in about 4 s.
-"${work}/emulator" -listen 127.0.0.1:0 -keys "${work}/keys" -jms-minute 100us \
+# -jms-minute 100us: the 30 days of a JMS message's default expiration pass in about 4 s;
+# -webhook-minute 1ms: the 45 minutes of the webhook retries pass in 45 ms.
+# -sample-content: the sample landscape under acme/erp/prod/, whose broken paths the retry audit reports.
+"${work}/emulator" -listen 127.0.0.1:0 -keys "${work}/keys" -jms-minute 100us -webhook-minute 1ms -sample-content \
   >"${work}/emulator.log" 2>&1 &
 emulator_pid=$!
 
@@ -147,7 +160,18 @@ step "Outputs"
 if [[ -x "${repo}/scripts/demo-poison.sh" ]]; then
   step "Poison message"
   DEMO_DIR="${work}/demo" REPO="${repo}" TERRAFORM="${TERRAFORM}" GO="${GO}" \
-    "${repo}/scripts/demo-poison.sh"
+    "${repo}/scripts/demo-poison.sh" | tee "${work}/poison.log"
+fi
+# -------------------------------------------------------------------------
+
+# --- Hook: redrive --------------------------------------------------------
+# scripts/demo-redrive.sh "fixes" the flow of the poison message step, redrives
+# the dead message queue with the action sapmessaging_redrive (Terraform 1.14,
+# TERRAFORM114) and shows the message processed. It needs EMULATOR_URL,
+# DEMO_DIR and the provider environment above.
+if [[ -x "${repo}/scripts/demo-redrive.sh" && -x "${repo}/scripts/demo-poison.sh" ]]; then
+  step "Redrive the dead message queue"
+  DEMO_DIR="${work}/demo" REPO="${repo}" "${repo}/scripts/demo-redrive.sh"
 fi
 # -------------------------------------------------------------------------
 
@@ -159,6 +183,28 @@ fi
 if [[ -x "${repo}/scripts/demo-jms.sh" ]]; then
   step "JMS poison message"
   REPO="${repo}" GO="${GO}" "${repo}/scripts/demo-jms.sh"
+fi
+# -------------------------------------------------------------------------
+
+# --- Hook: webhook poison message ------------------------------------------
+# scripts/demo-webhook.sh pushes a failing message through a QoS 0 and a QoS 1
+# webhook subscription and compares what happened with the webhook rules. It
+# needs EMULATOR_URL, SAPMESSAGING_EVENT_MESH_SERVICE_KEY, REPO and GO.
+if [[ -x "${repo}/scripts/demo-webhook.sh" ]]; then
+  step "Webhook poison message"
+  REPO="${repo}" GO="${GO}" "${repo}/scripts/demo-webhook.sh"
+fi
+
+# --- Hook: retry audit ------------------------------------------------------
+# scripts/demo-audit.sh reads data.sapmessaging_retry_audit over the whole
+# emulated landscape, prints its findings, and checks the N_max of the demo
+# queue's path against the executions the poison message took.
+if [[ -x "${repo}/scripts/demo-audit.sh" && -f "${work}/poison.log" ]]; then
+  step "Retry audit"
+  executions="$(grep -m1 -oE 'executions: +[0-9]+' "${work}/poison.log" | grep -oE '[0-9]+$' || true)"
+  mkdir -p "${work}/audit"
+  AUDIT_DIR="${work}/audit" TERRAFORM="${TERRAFORM}" POISON_EXECUTIONS="${executions}" \
+    "${repo}/scripts/demo-audit.sh"
 fi
 # -------------------------------------------------------------------------
 

@@ -49,7 +49,11 @@ Then, for example:
   cp -r examples/resources/sapmessaging_queue /tmp/try && cd /tmp/try
   terraform apply
 
-Sample content: the integration flows Acme_Orders_Inbound and OrdersInbound.
+Sample content: the integration flows the examples configure (Acme_Orders_Inbound,
+OrdersInbound, Acme_Orders_Retry), and a landscape made by hand with healthy and
+broken retry paths: the queues under acme/erp/prod/ and the deployed flows that
+consume them. To adopt it: guide "Adopting an Existing Landscape"
+(examples/adopting-a-landscape).
 State of the emulator: ${dir}/emulator-state.json. Stop with Ctrl-C.
 
 MSG

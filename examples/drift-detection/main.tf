@@ -4,8 +4,8 @@
 #
 #   * drift: the plan's exit code. 0 means the queues match this configuration,
 #     2 means someone changed or deleted one outside Terraform.
-#   * dead messages and unbounded queues: warnings of the check blocks, which
-#     never change the exit code.
+#   * dead messages, unbounded queues and unbounded retry paths: warnings of
+#     the check blocks, which never change the exit code.
 #
 # The monitoring reads one top-level data source that names no managed
 # resource: Terraform reads it during every plan, never defers it to the
@@ -65,5 +65,23 @@ check "no_unbounded_redelivery" {
     error_message = "Queues that redeliver a poison message for ever: ${join(", ", [
       for q in data.sapmessaging_queues.namespace.queues : q.name if q.unbounded_redelivery
     ])}. Set max_redelivery_count to 1 or more."
+  }
+}
+
+# Every retry path of the namespace: each queue joined with the deployed flows
+# that read it (see the guide "Auditing a Landscape"). The workflow draws its
+# diagram in the job summary.
+data "sapmessaging_retry_audit" "landscape" {
+  queue_name_prefix = "${local.namespace}/"
+}
+
+# A new unbounded path (R = 0 on a consumed queue, an empty retry count) or an
+# audit error: a warning, never exit 2.
+check "retry_paths" {
+  assert {
+    condition = data.sapmessaging_retry_audit.landscape.summary.unbounded_paths == 0 && data.sapmessaging_retry_audit.landscape.summary.errors == 0
+    error_message = "Retry audit: ${join("; ", [
+      for f in data.sapmessaging_retry_audit.landscape.findings : "${f.rule_id} (${join(", ", f.objects)})" if f.severity == "error"
+    ])}. Unbounded paths: ${data.sapmessaging_retry_audit.landscape.summary.unbounded_paths}."
   }
 }

@@ -174,6 +174,28 @@ func TestDeployAndWait(t *testing.T) {
 	}
 }
 
+// A build that fails while the previous version keeps running: the error says so and names the
+// running version instead of waiting for error information a STARTED artifact never has.
+func TestDeployBuildFailureSaysWhatRuns(t *testing.T) {
+	t.Parallel()
+	s, c := setup(t, emulator.Options{})
+	if err := s.CreateIFlow("Flow", "Flow", "Pkg", flowZip("Flow", nil)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	if _, err := c.DeployAndWait(ctx, "Flow", "", 5*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	s.FailNextBuild("Flow", "Build failed")
+	_, err := c.DeployAndWait(ctx, "Flow", "", 5*time.Millisecond)
+	var de *cpi.DeployError
+	if !errors.As(err, &de) || de.Status != cpi.TaskFail || de.StillRunning == nil || de.StillRunning.Status != cpi.RuntimeStarted ||
+		!strings.Contains(err.Error(), "keeps running the version deployed before (version 1.0.0, status STARTED)") {
+		t.Fatalf("DeployAndWait: %v", err)
+	}
+}
+
 func TestDeployFailureCarriesTenantText(t *testing.T) {
 	t.Parallel()
 	s, c := setup(t, emulator.Options{})

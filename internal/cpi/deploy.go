@@ -64,13 +64,23 @@ type DeployError struct {
 	Status string
 	// Message is the tenant's error information, "" when it gave none.
 	Message string
+	// StillRunning is the runtime artifact that kept running when the build failed (task status
+	// FAIL with the previous version STARTED), nil otherwise.
+	StillRunning *RuntimeArtifact
 }
 
 // Error describes the failure with the tenant's error text.
 func (e *DeployError) Error() string {
 	msg := fmt.Sprintf("deploying integration flow %q ended with status %s", e.IFlowID, e.Status)
+	if e.StillRunning != nil {
+		msg = fmt.Sprintf("the build of integration flow %q ended with status %s; the tenant keeps running the version deployed before (version %s, status %s), not the content just written",
+			e.IFlowID, e.Status, e.StillRunning.Version, e.StillRunning.Status)
+	}
 	if e.Message != "" {
 		return msg + ": " + e.Message
+	}
+	if e.StillRunning != nil {
+		return msg + " (see the deployment status in Cloud Integration's monitor for the build error)"
 	}
 	return msg + "; the tenant gave no error information (see the flow's deployment status in Cloud Integration)"
 }
@@ -135,6 +145,11 @@ func (c *Client) DeployAndWaitBackoff(ctx context.Context, id, version string, b
 		status = st
 	}
 	if status != TaskSuccess {
+		// A build that fails may leave the previous version running: a STARTED artifact has no
+		// error information, so say what runs instead of waiting for a text that never comes.
+		if rt, err := c.RuntimeArtifact(ctx, id); err == nil && rt.Status == RuntimeStarted {
+			return nil, &DeployError{IFlowID: id, TaskID: task, Status: status, StillRunning: rt}
+		}
 		return nil, &DeployError{IFlowID: id, TaskID: task, Status: status, Message: c.waitErrorInfo(ctx, id, b)}
 	}
 	last := ""

@@ -3,6 +3,7 @@ package emulator
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"strconv"
 	"strings"
@@ -30,6 +31,11 @@ type message struct {
 	DeliveryCount int64     `json:"deliveryCount"`
 	InFlight      bool      `json:"inFlight"`
 	DeadFrom      string    `json:"deadFrom,omitempty"`
+	// Headers are the message properties the messaging REST API carries (messaging_consume.go).
+	Headers map[string]string `json:"headers,omitempty"`
+	// AckBy is the end of a QoS 1 delivery through the messaging REST API: unacknowledged
+	// then, the message returns to its queue (messaging_consume.go).
+	AckBy *time.Time `json:"ackBy,omitempty"`
 }
 
 // Message is a message as the emulator's Go API and control endpoints show it.
@@ -44,12 +50,14 @@ type Message struct {
 	Enqueued       time.Time `json:"enqueued"`
 	// DeadFrom names the queue the message was dead-lettered from, if any.
 	DeadFrom string `json:"deadFrom,omitempty"`
+	// Headers are the message properties the messaging REST API carries (ce-* headers).
+	Headers map[string]string `json:"headers,omitempty"`
 }
 
 func (m *message) view() Message {
 	return Message{
 		ID: m.ID, Body: string(m.Body), ContentType: m.ContentType, DeliveryCount: m.DeliveryCount,
-		Unacknowledged: m.InFlight, Enqueued: m.Enqueued, DeadFrom: m.DeadFrom,
+		Unacknowledged: m.InFlight, Enqueued: m.Enqueued, DeadFrom: m.DeadFrom, Headers: maps.Clone(m.Headers),
 	}
 }
 
@@ -128,7 +136,7 @@ func (s *eventMesh) deadLetterLocked(from *queue, m *message) (RejectOutcome, st
 		return OutcomeDiscarded, fmt.Sprintf("The deadMsgQueue %q of queue %q is full.", name, from.name)
 	}
 	dmq.msgs = append(dmq.msgs, &message{
-		ID: m.ID, Body: m.Body, ContentType: m.ContentType, Enqueued: s.now(), DeadFrom: from.name,
+		ID: m.ID, Body: m.Body, ContentType: m.ContentType, Enqueued: s.now(), DeadFrom: from.name, Headers: m.Headers,
 	})
 	s.stats.countBroker(func(b *BrokerStats) { b.DeadLettered++ })
 	return OutcomeDeadLettered, name
@@ -261,7 +269,8 @@ func (s *eventMesh) Consume(name string, qos int) (msg Message, ok bool, err err
 		s.mu.Unlock()
 		return Message{}, false, ErrQueueNotFound
 	}
-	changed := s.sweepLocked(q)
+	changed := s.returnUnacknowledgedLocked(q)
+	changed = s.sweepLocked(q) || changed
 	var inflight int64
 	for _, m := range q.msgs {
 		if m.InFlight {
@@ -379,7 +388,8 @@ func (s *eventMesh) Messages(name string) ([]Message, bool) {
 		s.mu.Unlock()
 		return nil, false
 	}
-	changed := s.sweepLocked(q)
+	changed := s.returnUnacknowledgedLocked(q)
+	changed = s.sweepLocked(q) || changed
 	out := make([]Message, 0, len(q.msgs))
 	for _, m := range q.msgs {
 		out = append(out, m.view())
@@ -396,10 +406,10 @@ func (s *eventMesh) mountMessaging(mux *http.ServeMux) {
 	post := func(rel string, h http.HandlerFunc) {
 		s.route(mux, http.MethodPost, MessagingBasePath+rel, http.MethodPost+" "+MessagingBasePath+rel, s.auth.requireAuth(AudienceMessaging, h))
 	}
-	post("/queues/{queue}/messages", s.handlePublish)
+	post("/queues/{queue}/messages", s.handlePublish) // messaging_consume.go
 	post("/topics/{topic}/messages", s.handlePublishTopic)
-	post("/queues/{queue}/messages/consumption", s.handleConsume)
-	post("/queues/{queue}/messages/{id}/acknowledgement", s.handleAck)
+	post("/queues/{queue}/messages/consumption", s.handleConsume)      // messaging_consume.go
+	post("/queues/{queue}/messages/{id}/acknowledgement", s.handleAck) // messaging_consume.go
 }
 
 // parseQoS reads the mandatory x-qos header.
@@ -435,27 +445,6 @@ func (s *eventMesh) readMessage(w http.ResponseWriter, r *http.Request) ([]byte,
 	return body, r.Header.Get("Content-Type"), true
 }
 
-func (s *eventMesh) handlePublish(w http.ResponseWriter, r *http.Request) {
-	body, ct, ok := s.readMessage(w, r)
-	if !ok {
-		return
-	}
-	name := r.PathValue("queue")
-	_, err := s.Publish(name, body, ct)
-	switch {
-	case errors.Is(err, ErrQueueNotFound):
-		queueNotFound(w, name)
-	case errors.Is(err, ErrMessageTooLarge):
-		respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The message has %d bytes, more than the maxMessageSizeInBytes of queue %q. Send a smaller message.", len(body), name))
-	case errors.Is(err, ErrQueueFull):
-		respondMessage(w, http.StatusBadRequest, fmt.Sprintf("Queue %q is full. Consume messages or raise its limits.", name))
-	case err != nil:
-		respondMessage(w, http.StatusInternalServerError, err.Error())
-	default:
-		w.WriteHeader(http.StatusNoContent)
-	}
-}
-
 func (s *eventMesh) handlePublishTopic(w http.ResponseWriter, r *http.Request) {
 	body, ct, ok := s.readMessage(w, r)
 	if !ok {
@@ -468,46 +457,6 @@ func (s *eventMesh) handlePublishTopic(w http.ResponseWriter, r *http.Request) {
 	}
 	s.PublishTopic(topic, body, ct)
 	w.WriteHeader(http.StatusNoContent)
-}
-
-func (s *eventMesh) handleConsume(w http.ResponseWriter, r *http.Request) {
-	qos, err := parseQoS(r)
-	if err != nil {
-		respondMessage(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	name := r.PathValue("queue")
-	msg, ok, err := s.Consume(name, qos)
-	if errors.Is(err, ErrQueueNotFound) {
-		queueNotFound(w, name)
-		return
-	}
-	if !ok {
-		w.WriteHeader(http.StatusNoContent)
-		return
-	}
-	ct := msg.ContentType
-	if ct == "" {
-		ct = "application/octet-stream"
-	}
-	w.Header().Set("Content-Type", ct)
-	w.Header().Set("X-Message-Id", msg.ID)
-	w.Header().Set("x-qos", strconv.Itoa(qos))
-	w.Header().Set("Content-Length", strconv.Itoa(len(msg.Body)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write([]byte(msg.Body))
-}
-
-func (s *eventMesh) handleAck(w http.ResponseWriter, r *http.Request) {
-	name, id := r.PathValue("queue"), r.PathValue("id")
-	switch err := s.Ack(name, id); {
-	case errors.Is(err, ErrQueueNotFound):
-		queueNotFound(w, name)
-	case errors.Is(err, ErrMessageNotFound):
-		respondMessage(w, http.StatusBadRequest, fmt.Sprintf("Queue %q has no unacknowledged message %q. Acknowledge the X-Message-Id of a message consumed with x-qos 1.", name, id))
-	default:
-		w.WriteHeader(http.StatusOK)
-	}
 }
 
 // countConsumer adds delta to the consumers of a queue that its consumerCount reports.

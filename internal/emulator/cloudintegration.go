@@ -28,11 +28,14 @@ type cloudIntegration struct {
 
 // cpiState holds the emulated Cloud Integration tenant.
 type cpiState struct {
-	mu          sync.Mutex
-	iflows      map[string]*cpiIFlow
-	tasks       map[string]*cpiTask
-	runtimes    map[string]*cpiRuntime
-	failNext    map[string]string
+	mu       sync.Mutex
+	iflows   map[string]*cpiIFlow
+	tasks    map[string]*cpiTask
+	runtimes map[string]*cpiRuntime
+	failNext map[string]string
+	// failBuild holds the flows whose next deploy fails in its build: the task ends in FAIL and
+	// the runtime keeps what it ran before.
+	failBuild   map[string]string
 	deployDelay time.Duration
 	// sessions maps a session cookie value to its CSRF token.
 	sessions map[string]string
@@ -85,6 +88,7 @@ func newCPIState() *cpiState {
 		tasks:       map[string]*cpiTask{},
 		runtimes:    map[string]*cpiRuntime{},
 		failNext:    map[string]string{},
+		failBuild:   map[string]string{},
 		deployDelay: DefaultDeployDelay,
 		sessions:    map[string]string{},
 	}

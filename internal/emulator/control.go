@@ -24,6 +24,7 @@ func (s *Server) mountControl(mux *http.ServeMux) {
 	s.mountCloudIntegrationControl(mux)
 	s.mountRuntimeControl(mux)
 	s.mountJMSControl(mux)
+	s.mountWebhookControl(mux)
 	s.faultInjector.mountControl(mux)
 }
 

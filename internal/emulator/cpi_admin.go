@@ -127,6 +127,19 @@ func (s *cloudIntegration) FailNextDeploy(id, errorText string) {
 	c.mu.Unlock()
 }
 
+// FailNextBuild makes the next deploy of integration flow id fail in its build: the task ends
+// with status FAIL and errorText, and the runtime keeps running the version it ran before (or
+// nothing, if the flow was not deployed).
+func (s *cloudIntegration) FailNextBuild(id, errorText string) {
+	if errorText == "" {
+		errorText = "Build failed."
+	}
+	c := s.cpi
+	c.mu.Lock()
+	c.failBuild[id] = errorText
+	c.mu.Unlock()
+}
+
 // SetDeployDelay sets how long a deploy stays DEPLOYING; the runtime then
 // stays STARTING as long again. Zero makes deploys finish at once.
 func (s *cloudIntegration) SetDeployDelay(d time.Duration) {
@@ -189,6 +202,7 @@ func (s *cloudIntegration) mountCloudIntegrationControl(mux *http.ServeMux) {
 	})
 	mux.HandleFunc("PUT "+c+"/iflows/{id}/configurations/{key}", s.handleControlSetConfiguration)
 	mux.HandleFunc("POST "+c+"/iflows/{id}/fail-next-deploy", s.handleControlFailNextDeploy)
+	mux.HandleFunc("POST "+c+"/iflows/{id}/fail-next-build", s.handleControlFailNextBuild)
 	mux.HandleFunc("GET "+c+"/iflows/{id}/deployed", func(w http.ResponseWriter, r *http.Request) {
 		d, ok := s.Deployed(r.PathValue("id"))
 		if !ok {
@@ -264,6 +278,17 @@ func (s *cloudIntegration) handleControlFailNextDeploy(w http.ResponseWriter, r 
 		return
 	}
 	s.FailNextDeploy(r.PathValue("id"), body.Error)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *cloudIntegration) handleControlFailNextBuild(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Error string `json:"error"`
+	}
+	if !readControlJSON(w, r, &body) {
+		return
+	}
+	s.FailNextBuild(r.PathValue("id"), body.Error)
 	w.WriteHeader(http.StatusNoContent)
 }
 

@@ -704,6 +704,34 @@ func (s *cloudIntegration) cpiDeploy(w http.ResponseWriter, req cpiRequest) {
 		respondODataError(w, http.StatusBadRequest, fmt.Sprintf("No content for id '%s'.", req.id))
 		return
 	}
+	if buildError, ok := c.failBuild[f.ID]; ok {
+		// A build that fails hands nothing to the runtime: the task ends in FAIL and the runtime
+		// artifact keeps running what it ran before (assumed: SAP builds the artifact before it
+		// replaces the deployed one, and documents no undeploy on a failed build; see doc.go).
+		delete(c.failBuild, f.ID)
+		task := &cpiTask{ID: randomUUID(), IFlowID: f.ID, Started: now, Ready: now.Add(c.deployDelay), Error: buildError}
+		c.pruneTasksLocked()
+		c.tasks[task.ID] = task
+		c.mu.Unlock()
+		s.saveState()
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusAccepted)
+		_, _ = io.WriteString(w, task.ID)
+		return
+	}
+	task := c.deployLocked(f, now, c.deployDelay)
+	c.mu.Unlock()
+	s.saveState()
+	s.runtime.kickRuntime()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusAccepted)
+	_, _ = io.WriteString(w, task.ID)
+}
+
+// deployLocked starts a build-and-deploy task of flow f at now: the task
+// stays DEPLOYING for delay, the runtime artifact then STARTING as long
+// again, and a delay of 0 makes it STARTED at once. The caller holds c.mu.
+func (c *cpiState) deployLocked(f *cpiIFlow, now time.Time, delay time.Duration) *cpiTask {
 	failText, forced := c.failNext[f.ID]
 	delete(c.failNext, f.ID)
 	params := map[string]string{}
@@ -714,7 +742,7 @@ func (s *cloudIntegration) cpiDeploy(w http.ResponseWriter, req cpiRequest) {
 	case err == nil:
 		params = art.parameterValues(nil)
 	}
-	taskReady := now.Add(c.deployDelay)
+	taskReady := now.Add(delay)
 	task := &cpiTask{ID: randomUUID(), IFlowID: f.ID, Started: now, Ready: taskReady, Error: failText}
 	c.pruneTasksLocked()
 	c.tasks[task.ID] = task
@@ -726,15 +754,10 @@ func (s *cloudIntegration) cpiDeploy(w http.ResponseWriter, req cpiRequest) {
 	c.runtimeLocked(f.ID, now)
 	rt.Next = &cpiDeployment{
 		TaskID: task.ID, Name: f.Name, Version: f.Version, DeployedOn: now,
-		TaskReady: taskReady, Ready: taskReady.Add(c.deployDelay), Error: failText,
+		TaskReady: taskReady, Ready: taskReady.Add(delay), Error: failText,
 		Content: bytes.Clone(f.Content), Parameters: params,
 	}
-	c.mu.Unlock()
-	s.saveState()
-	s.runtime.kickRuntime()
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.WriteHeader(http.StatusAccepted)
-	_, _ = io.WriteString(w, task.ID)
+	return task
 }
 
 // pruneTasksLocked drops the oldest tasks when there are too many.

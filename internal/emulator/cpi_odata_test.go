@@ -175,6 +175,9 @@ func TestCPIControlEndpoints(t *testing.T) {
 	if st, _ := call("POST", "/iflows/Flow/fail-next-deploy", map[string]string{"error": "boom"}); st != http.StatusNoContent {
 		t.Fatalf("fail-next-deploy: %d", st)
 	}
+	if st, _ := call("POST", "/iflows/Flow/fail-next-build", map[string]string{"error": "boom"}); st != http.StatusNoContent {
+		t.Fatalf("fail-next-build: %d", st)
+	}
 	if st, _ := call("PUT", "/cloud-integration/deploy-delay", map[string]string{"delay": "5ms"}); st != http.StatusNoContent {
 		t.Fatalf("deploy-delay: %d", st)
 	}

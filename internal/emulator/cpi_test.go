@@ -403,6 +403,49 @@ func TestCPIDeployFailure(t *testing.T) {
 	}
 }
 
+// A deploy whose build fails ends its task in FAIL and leaves the runtime running the version it
+// ran before (FailNextDeploy, by contrast, puts the runtime in ERROR).
+func TestCPIBuildFailureKeepsRuntime(t *testing.T) {
+	t.Parallel()
+	clock := newClock()
+	s := start(t, emulator.Options{Now: clock.Now})
+	tok := token(t, s, emulator.AudienceCloudIntegration)
+	if err := s.CreateIFlow("Flow", "Flow", "Pkg", cpiFlow(map[string]string{"Retries": "3"}, nil)); err != nil {
+		t.Fatal(err)
+	}
+	deploy := func() string {
+		t.Helper()
+		r := do(t, "POST", s.URL()+cpiBase+"/DeployIntegrationDesigntimeArtifact?Id='Flow'&Version='active'", tok, nil, nil)
+		expect(t, r, http.StatusAccepted)
+		clock.Advance(2 * time.Minute)
+		r = do(t, "GET", s.URL()+cpiBase+"/BuildAndDeployStatus(TaskId='"+string(r.body)+"')", tok, nil, nil)
+		expect(t, r, http.StatusOK)
+		var st struct{ Status string }
+		cpiData(t, r, &st)
+		return st.Status
+	}
+	if st := deploy(); st != "SUCCESS" {
+		t.Fatalf("first deploy %s", st)
+	}
+	if err := s.SetConfigurationValue("Flow", "Retries", "9"); err != nil {
+		t.Fatal(err)
+	}
+	s.FailNextBuild("Flow", "Build failed: adapter 'AMQP' not found")
+	if st := deploy(); st != "FAIL" {
+		t.Fatalf("deploy with a failing build: %s", st)
+	}
+	d, ok := s.Deployed("Flow")
+	if !ok || d.Status != "STARTED" || d.Parameters["Retries"] != "3" {
+		t.Fatalf("after a failed build the previous version should run: %+v %v", d, ok)
+	}
+	if st := deploy(); st != "SUCCESS" {
+		t.Fatalf("only the next build fails: %s", st)
+	}
+	if d, _ := s.Deployed("Flow"); d.Parameters["Retries"] != "9" {
+		t.Fatalf("after the next deploy: %+v", d.Parameters)
+	}
+}
+
 func TestCPICSRF(t *testing.T) {
 	t.Parallel()
 	s := start(t, emulator.Options{RequireCSRF: true})

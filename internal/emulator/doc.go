@@ -2,7 +2,8 @@
 // provider calls: the OAuth token endpoint, the SAP Event Mesh management API,
 // the Event Mesh messaging REST API (with a small broker that counts deliveries,
 // redelivers rejected messages and moves them to a dead message queue) and the
-// Cloud Integration OData API.
+// Cloud Integration OData API, and the webhook subscriptions that push a
+// queue's messages to an HTTP endpoint (webhooks.go).
 //
 // Deployed integration flows run: every flow in status STARTED whose content
 // has an AMQP sender channel consumes its queue with the channel's
@@ -23,7 +24,8 @@
 // (429, 5xx, dropped connections, slow answers, expired tokens), so that the
 // provider's real HTTP client and its acceptance tests can be exercised without
 // network access. Control endpoints under /emulator/v1 expose the fault settings,
-// the statistics and the broker's rejection path.
+// the statistics, the broker's rejection path and what each webhook
+// subscription delivered (GET /emulator/v1/webhooks/{name}).
 //
 // # Rooms
 //
@@ -36,9 +38,10 @@
 //	| Room               | Owns                                                                 | Lock                     | Files |
 //	|--------------------|----------------------------------------------------------------------|--------------------------|-------|
 //	| tokenService       | OAuth clients, issued and expired tokens, the token endpoint, the bearer check of every API, the CA and the HTTPS (mutual TLS) or Options.TokenHost listener | tokenService.mu, lnMu | auth.go, tls.go |
-//	| eventMesh          | queues with messages and subscriptions, flow consumer counts, readiness; the management and messaging APIs and the broker the deployed flows consume through | eventMesh.mu | management.go, broker.go |
+//	| eventMesh          | queues with messages and subscriptions, flow consumer counts, readiness; the management and messaging APIs and the broker the deployed flows consume through | eventMesh.mu | management.go, broker.go, messaging_consume.go |
 //	| cloudIntegration   | the tenant's design time and deployments (cpiState), the OData API with its CSRF check, the deploy API, the processing-log endpoints | cpiState.mu | cloudintegration.go, cpi_handlers.go, cpi_admin.go, cpi_odata.go, mpl.go |
 //	| integrationRuntime | the deployed flows: AMQP sender consumers, behaviours, message runs, processing logs, statistics; the JMS broker (tenant limits, monitoring API) and the JMS sender consumers | runtimeState.mu, jmsState.mu | runtime.go, behaviour.go, jms.go, jms_runtime.go |
+//	| webhookService     | webhook subscriptions of the messaging REST API, their handshake and push delivery loops, the webhook clock | webhookService.mu (takes eventMesh.mu for the queues) | webhooks.go |
 //	| faultInjector      | the middleware around all rooms: route labels, request counts, injected faults, held-back answers | faultState.mu | faults.go |
 //
 // What every room shares is core (core.go): the options, the clock, the
@@ -75,6 +78,10 @@
 //	| queues and subscriptions per instance       | 250 and 3000 (Options.MaxQueues, MaxSubscriptions) | limits of the Integration Suite capability (reference notes, section 1) |
 //	| topic pattern length                        | at most 150 characters                            | assumed: no documented limit; a bound of the emulator's own |
 //	| unlimited redelivery                        | capped at Options.RedeliveryCap (1000) redeliveries | assumed: keeps an endless loop finite in tests |
+//	| REST consumption with x-qos 1               | the message stays in the queue, unacknowledged, until acknowledged; 204 when none is available | SAP-docs btp-integration-suite publish-and-consume-events-8e296d9.md ("At Least Once"); specs/messaging.json |
+//	| unacknowledged REST delivery                | returns to the queue after Options.MessagingAckTimeout (60 s), as a failed delivery; its acknowledgement then 400 | assumed: SAP documents no timeout; at least once rules out a delivery hidden for ever (messaging_consume.go) |
+//	| unacknowledged messages at a restart        | given back to their queues; acknowledgements of earlier deliveries 400 | assumed: the consumers' sessions end with the broker (messaging_consume.go) |
+//	| message properties over REST                | Content-Type and ce-* headers kept and given back on consumption, at most 64; no other header | assumed: no documented list; CloudEvents HTTP binary binding (messaging_consume.go) |
 //	| integration flow Name                       | ^[A-Za-z_][A-Za-z0-9_ .\-]*$, not ending in "."    | Integration Content API description (specs/IntegrationContent.json) |
 //	| uploaded archive vs. artifact Id            | Bundle-SymbolicName must equal the Id, else 400   | assumed: tenants identify the bundle by it, and CI/CD tools rewrite it to the Id before upload |
 //	| certificate keys (Options.KeyType)          | Event Mesh x509 binding (oa2 certificate, key, granttype client_x509); Cloud Integration "Certificate" and "External Certificate" keys | SAP-docs btp-integration-suite "Creating Service Instance and Service Key for Inbound Authentication" |
@@ -86,7 +93,39 @@
 //	| JMS retry setting ranges                    | Retry Interval 1..60 (exclusive) / 1..10080; Maximum 10..180 / 10..43200 minutes; outside them the channel consumes nothing | 161791b; not consuming is assumed (SAP's editor refuses the value) |
 //	| SAPJMSRetries                               | set on non-exclusive queues only: 0 on the first execution, n on retry n | headers-and-exchange-properties-provided-by-the-integration-framework-d0fcb09.md; aeb106f and ed9b82c (incremented after each retry) |
 //	| JMS retry guard                             | each route condition reading SAPJMSRetries evaluated as Camel Simple per execution (integration process: at the start; exception subprocess: on failure); a route to an Error End retries, any other ends the message (ESCALATED); a value set at run time is unknown (three-valued and/or); not evaluable (unparsed form, script, XPath): never ends it | reference note cpi-jms.md section 2; ed9b82c; left-to-right and/or assumed (Camel documents no precedence) |
+//	| failed build (FailNextBuild, control fail-next-build) | the deploy task ends in FAIL; the runtime artifact keeps the version it ran (a failed deploy, FailNextDeploy, puts it in ERROR) | assumed: SAP builds the artifact before replacing the deployed one and documents no undeploy when the build fails; the deploy task status FAIL is in specs/IntegrationContent.json (BuildAndDeployStatus) |
 //	| JMS message expiration                      | deleted at its Expiration Period (1..180 days, default 30) while retried | configure-the-jms-receiver-adapter-79edc04.md; managing-messages-stored-in-queues-6733197.md |
+//	| webhook subscription API                    | POST/GET /subscriptions, GET/DELETE /subscriptions/{name}, PUT .../state pause/resume, POST .../handshake; no update; 201 on create, 409 CONFLICT for a name in use | reference note event-mesh-webhooks.md §1 (CDS, ABAP samples); "resume" inferred |
+//	| webhook create body                         | address queue:<existing queue>, qos 0 or 1, pushConfig.type webhook, absolute http(s) endpoint, securitySchema oauth2 client_credentials or none; else 400 | event-mesh-webhooks.md §1; 400 and refusing other auth kinds assumed (their JSON is undocumented) |
+//	| webhook state and handshake JSON            | subscriptionState ACTIVE/PAUSED, handshakeStatus NOT_INITIATED/REQUESTED/COMPLETED/FAILED/EXEMPTED; client secret never shown | statuses: handshake-and-its-status-a65d213.md; JSON names assumed (not documented) |
+//	| webhooks per instance                       | Options.MaxWebhooks, default 10                   | service-descriptor-syntax-b70eaad.md (one webhook per resource unit, 10 units by default); inferred for the default plan |
+//	| webhook handshake                           | OPTIONS with WebHook-Request-Origin and the configured credentials; WebHook-Allowed-Origin same value or "*", else FAILED; nothing pushed before COMPLETED or EXEMPTED | handshake-and-its-status-a65d213.md |
+//	| webhook QoS 0                               | one try, then the message is deleted whatever the answer | create-a-webhook-subscription-e120b8b.md |
+//	| webhook QoS 1 retries                       | 2xx deletes; otherwise retried 15, 30, 60 ... minutes apart, at most 1440, on the webhook clock (Options.WebhookMinute) | e120b8b (15 minutes up to once a day); the doubling factor assumed ("exponential") |
+//	| webhook in-flight cap                       | 18 messages held per webhook; with 18, nothing more is taken from the queue; one delivery at a time | e120b8b; one at a time assumed (keeps the order deterministic) |
+//	| webhook message end                         | at the queue's TTL (maxTtl with respectTtl, else 7 days) counted from the first try, or past maxRedeliveryCount: the DMQ, else purged | e120b8b; create-a-queue-95357fa.md steps 8 to 10; counting webhook tries toward maxRedeliveryCount inferred (event-mesh-webhooks.md §2) |
+//	| webhook content type                        | the message's own, else the configured default, else application/json | e120b8b |
+//	| webhook pause                               | nothing pushed while paused, held messages wait too; no automatic pause | event-mesh-webhooks.md §2 (only manual pause known) |
+//	| webhook endpoint timeout                    | 10 s of real time                                 | assumed: SAP documents none |
+//	| webhook connections                         | loopback endpoints and token URLs only; other hosts fail the handshake or the delivery | assumed: the emulator never leaves the machine |
+//	| webhook persistence                         | in memory only, not in the state file             | assumed: keeps the state file format unchanged |
+//
+// # Sample content
+//
+// LoadSampleContent (the -sample-content flag, used by make sandbox and
+// TestAccExamples) creates the integration flows the examples configure
+// (SampleIFlows, not deployed) and a sample landscape: the queues of
+// SampleQueues under SampleLandscapePrefix with their subscriptions, and the
+// deployed flows of SampleLandscapeIFlows that consume them. The landscape is
+// invented (assumed: no SAP source describes a customer landscape); it is
+// made through the same handlers and rules as the API's requests, dead
+// message queues before the queues that name them, and each object says in
+// its Note whether its path is healthy or what is wrong with it on purpose: a
+// consumed queue with maxRedeliveryCount 0, a consumed queue without a dead
+// message queue, a dead message queue without a time to live, an AMQP sender
+// with MODIFIED_FAILED_UNDELIVERABLE, an exception subprocess ending in an
+// Escalation End, a JMS sender without a retry guard, and a queue no flow
+// consumes. Its flows are deployed without the deploy delay.
 //
 // The package is for tests and local use only; the provider binary never links it.
 package emulator

@@ -407,6 +407,8 @@ type BrokerStats struct {
 	Discarded            int64 `json:"discarded"`
 	Expired              int64 `json:"expired"`
 	RedeliveryCapReached int64 `json:"redeliveryCapReached"`
+	// AckTimedOut counts QoS 1 REST deliveries that returned to their queue unacknowledged.
+	AckTimedOut int64 `json:"ackTimedOut"`
 }
 
 // Stats count the API requests since the start or the last ResetStats.

@@ -1,13 +1,18 @@
 package emulator
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
-// SampleIFlow is one integration flow of the sample content: an iFlow with a
-// single sender channel (message flow) named Channel that reads Queue, as the
+// SampleIFlow is one integration flow of the sample content: an iFlow whose
+// first sender channel (message flow) is named Channel and reads Queue, as the
 // examples under examples/ name them.
 type SampleIFlow struct {
 	ID      string
@@ -21,31 +26,142 @@ type SampleIFlow struct {
 	// exception subprocess whose router ends the message when
 	// ${header.SAPJMSRetries} > RetryGuard; 0 means no guard.
 	RetryGuard int
+
+	// MaxRetries and DeliveryState replace the AMQP sender's maxRetries and
+	// deliveryState of SAP's EMIS_AMQP_Consumer template ("5", REJECTED) when
+	// set.
+	MaxRetries    string
+	DeliveryState string
+	// ExceptionEnd is the end event of an AMQP flow's exception subprocess:
+	// "" or "error" for an Error End, "escalation" for an Escalation End.
+	ExceptionEnd string
+	// More are further AMQP sender channels of the flow.
+	More []SampleChannel
+	// Deployed flows are deployed (STARTED) when the content is loaded, so
+	// that their senders consume their queues from the start.
+	Deployed bool
+	// Note says what the flow shows in the sample landscape: "healthy", or
+	// what is wrong with it on purpose.
+	Note string
+}
+
+// SampleChannel is a further AMQP sender channel of a sample flow.
+type SampleChannel struct {
+	Name, Queue, MaxRetries, DeliveryState string
+	Note                                   string
+}
+
+// SampleQueue is an Event Mesh queue of the sample landscape, created through
+// the management API's rules as a person creates it in the cockpit.
+type SampleQueue struct {
+	Name string
+	// MaxRedeliveryCount is the queue's maxRedeliveryCount; 0, the service's
+	// default, means unlimited redelivery.
+	MaxRedeliveryCount int64
+	DeadMessageQueue   string
+	// MaxTTL, when above 0, sets respectTtl with this maxTtl in seconds.
+	MaxTTL int64
+	// Topics are the queue's topic subscriptions.
+	Topics []string
+	// Note says what the queue shows: "healthy", or what is wrong with it on purpose.
+	Note string
 }
 
 // SampleIFlows are the integration flows the examples under examples/ configure
 // (sapmessaging_amqp_sender, sapmessaging_jms_sender, the retry-policy module and
-// its landscapes). An AMQP flow has one AMQP sender with the settings of SAP's
-// EMIS_AMQP_Consumer template and an exception subprocess that ends in an Error
-// End, so that a REJECTED delivery status takes effect. A JMS flow has one JMS
-// sender with SAP's defaults and SAP's retry pattern: an exception subprocess
-// whose router ends the message (Escalation End) once SAPJMSRetries exceeds the
-// limit and hands it back for a retry (Error End) otherwise [SAP "Apply the Retry
-// Pattern with JMS Queue", da17d2d].
+// its landscapes). They are not deployed: the examples deploy them. An AMQP flow
+// has one AMQP sender with the settings of SAP's EMIS_AMQP_Consumer template and
+// an exception subprocess that ends in an Error End, so that a REJECTED delivery
+// status takes effect. A JMS flow has one JMS sender with SAP's defaults and
+// SAP's retry pattern: an exception subprocess whose router ends the message
+// (Escalation End) once SAPJMSRetries exceeds the limit and hands it back for a
+// retry (Error End) otherwise [SAP "Apply the Retry Pattern with JMS Queue",
+// da17d2d].
 var SampleIFlows = []SampleIFlow{
 	{ID: "Acme_Orders_Inbound", Package: "AcmeOrders", Channel: "AMQP_Orders", Queue: "acme/crm/prod/orders"},
 	{ID: "OrdersInbound", Package: "Orders", Channel: "EventMesh", Queue: "acme/crm/prod/orders"},
 	{ID: "Acme_Orders_Retry", Package: "AcmeOrders", Channel: "JMS_OrdersRetry", Queue: "Acme_Orders_Retry", Adapter: "JMS", RetryGuard: 5},
 }
 
+// SampleLandscapePrefix is the start of every queue name of the sample landscape.
+const SampleLandscapePrefix = "acme/erp/prod/"
+
+// SampleQueues are the Event Mesh queues of the sample landscape: queues an
+// ERP team made by hand in the Event Mesh cockpit, before Terraform, with the
+// healthy and the broken settings that such a landscape has. Dead message
+// queues come before the queues that name them (SAP refuses a dead message
+// queue that does not exist yet, create-a-queue-95357fa.md step 9). The
+// landscape itself is invented (assumed: no SAP source describes a customer
+// landscape); each object shows one setting the provider's rules and its
+// audit speak about, said in its Note. No example under examples/ manages a
+// queue under SampleLandscapePrefix, so they run beside it.
+var SampleQueues = []SampleQueue{
+	{Name: SampleLandscapePrefix + "dmq", MaxTTL: 604800,
+		Note: "healthy: dead message queue of invoices, shipments and returns; dead messages are kept for 7 days"},
+	{Name: SampleLandscapePrefix + "payments/dmq",
+		Note: "broken: dead message queue without a time to live (respectTtl off), so dead messages pile up until someone deletes them"},
+	{Name: SampleLandscapePrefix + "invoices", MaxRedeliveryCount: 3, DeadMessageQueue: SampleLandscapePrefix + "dmq",
+		Topics: []string{SampleLandscapePrefix + "ce/sap/s4/Invoice/*"},
+		Note:   "healthy: consumed by Acme_Invoices_Inbound (2 retries): at most (3 + 1) × 2 + 1 = 9 executions, then the dead message queue"},
+	{Name: SampleLandscapePrefix + "credit-notes", MaxRedeliveryCount: 2,
+		Topics: []string{SampleLandscapePrefix + "ce/sap/s4/CreditNote/*"},
+		Note:   "broken: consumed by Acme_Invoices_Inbound, but without a dead message queue: a message that keeps failing is dropped after its last redelivery"},
+	{Name: SampleLandscapePrefix + "shipments", DeadMessageQueue: SampleLandscapePrefix + "dmq",
+		Topics: []string{SampleLandscapePrefix + "ce/sap/s4/OutboundDelivery/*"},
+		Note:   "broken: maxRedeliveryCount 0 (the cockpit's default, unlimited) on a queue Acme_Shipments_Inbound consumes: a poison message runs for ever"},
+	{Name: SampleLandscapePrefix + "payments", MaxRedeliveryCount: 5, DeadMessageQueue: SampleLandscapePrefix + "payments/dmq",
+		Topics: []string{SampleLandscapePrefix + "ce/sap/s4/Payment/*"},
+		Note:   "broken: its consumer Acme_Payments_Inbound settles failures as MODIFIED_FAILED_UNDELIVERABLE, so the 5 redeliveries and the dead message queue never happen"},
+	{Name: SampleLandscapePrefix + "returns", MaxRedeliveryCount: 2, DeadMessageQueue: SampleLandscapePrefix + "dmq",
+		Topics: []string{SampleLandscapePrefix + "ce/sap/s4/CustomerReturn/*"},
+		Note:   "broken: its consumer Acme_Returns_Inbound ends failures in an Escalation End, so a failed message is acknowledged and lost instead of redelivered"},
+	{Name: SampleLandscapePrefix + "audit", MaxRedeliveryCount: 1,
+		Note: "information: no integration flow consumes it (another application may)"},
+}
+
+// SampleLandscapeIFlows are the integration flows of the sample landscape, in
+// the package AcmeERP, deployed when the content is loaded. Their AMQP
+// senders read SampleQueues; their JMS senders read JMS queues of the tenant.
+var SampleLandscapeIFlows = []SampleIFlow{
+	{ID: "Acme_Invoices_Inbound", Package: "AcmeERP", Channel: "AMQP_Invoices", Queue: SampleLandscapePrefix + "invoices", MaxRetries: "2",
+		More:     []SampleChannel{{Name: "AMQP_CreditNotes", Queue: SampleLandscapePrefix + "credit-notes", MaxRetries: "2", Note: "reads a queue without a dead message queue"}},
+		Deployed: true, Note: "healthy: two AMQP senders, 2 retries each, REJECTED, exception subprocess ending in an Error End"},
+	{ID: "Acme_Shipments_Inbound", Package: "AcmeERP", Channel: "AMQP_Shipments", Queue: SampleLandscapePrefix + "shipments",
+		Deployed: true, Note: "broken: reads a queue with unlimited redelivery"},
+	{ID: "Acme_Payments_Inbound", Package: "AcmeERP", Channel: "AMQP_Payments", Queue: SampleLandscapePrefix + "payments",
+		DeliveryState: "MODIFIED_FAILED_UNDELIVERABLE",
+		Deployed:      true, Note: "broken: MODIFIED_FAILED_UNDELIVERABLE after the retries, so Event Mesh never redelivers"},
+	{ID: "Acme_Returns_Inbound", Package: "AcmeERP", Channel: "AMQP_Returns", Queue: SampleLandscapePrefix + "returns",
+		ExceptionEnd: "escalation",
+		Deployed:     true, Note: "broken: the exception subprocess ends in an Escalation End, so a failed message counts as processed"},
+	{ID: "Acme_Invoices_Archive", Package: "AcmeERP", Channel: "JMS_InvoicesArchive", Queue: "Acme_Invoices_Archive", Adapter: "JMS", RetryGuard: 5,
+		Deployed: true, Note: "healthy: JMS sender with the retry guard ${header.SAPJMSRetries} > 5"},
+	{ID: "Acme_Payments_Retry", Package: "AcmeERP", Channel: "JMS_PaymentsRetry", Queue: "Acme_Payments_Retry", Adapter: "JMS",
+		Deployed: true, Note: "broken: JMS sender without a retry guard: a failing message is retried until its expiration deletes it (30 days)"},
+}
+
 // options returns what iflowbuild builds for the flow.
 func (f SampleIFlow) options() iflowbuild.Options {
 	if f.Adapter != "JMS" {
-		return iflowbuild.Options{
-			Name:          f.ID,
-			Senders:       []iflowbuild.Sender{{Name: f.Channel, Properties: iflowbuild.DefaultSenderProperties(f.Queue)}},
-			ExceptionEnds: [][]string{{"error"}},
+		amqp := func(name, queue, retries, state string) iflowbuild.Sender {
+			p := iflowbuild.DefaultSenderProperties(queue)
+			if retries != "" {
+				p["maxRetries"] = retries
+			}
+			if state != "" {
+				p["deliveryState"] = state
+			}
+			return iflowbuild.Sender{Name: name, Properties: p}
 		}
+		senders := []iflowbuild.Sender{amqp(f.Channel, f.Queue, f.MaxRetries, f.DeliveryState)}
+		for _, c := range f.More {
+			senders = append(senders, amqp(c.Name, c.Queue, c.MaxRetries, c.DeliveryState))
+		}
+		end := f.ExceptionEnd
+		if end == "" {
+			end = "error"
+		}
+		return iflowbuild.Options{Name: f.ID, Senders: senders, ExceptionEnds: [][]string{{end}}}
 	}
 	o := iflowbuild.Options{
 		Name:    f.ID,
@@ -59,23 +175,94 @@ func (f SampleIFlow) options() iflowbuild.Options {
 }
 
 // LoadSampleContent creates the integration flows of SampleIFlows on the
-// tenant. A flow that already exists (for example from a state file) is kept
-// as it is.
+// tenant, and the sample landscape: the queues of SampleQueues with their
+// subscriptions, and the flows of SampleLandscapeIFlows, deployed. An object
+// that already exists (for example from a state file) is kept as it is; a
+// missing one is created again.
 func (s *Server) LoadSampleContent() error {
 	if s.loadErr != nil {
 		// Creating a flow rewrites the state file: never over one that could not be read.
 		return fmt.Errorf("emulator: sample content not loaded because the state file %s could not be loaded: %w", s.opts.StateFile, s.loadErr)
 	}
 	for _, f := range SampleIFlows {
-		s.cloudIntegration.cpi.mu.Lock()
-		_, exists := s.cloudIntegration.cpi.iflows[f.ID]
-		s.cloudIntegration.cpi.mu.Unlock()
-		if exists {
-			continue
+		if err := s.createSampleIFlow(f); err != nil {
+			return err
 		}
-		zip := iflowbuild.Build(f.options())
-		if err := s.CreateIFlow(f.ID, f.ID, f.Package, zip); err != nil {
-			return fmt.Errorf("emulator: sample content: %w", err)
+	}
+	for _, q := range SampleQueues {
+		if err := s.createSampleQueue(q); err != nil {
+			return err
+		}
+	}
+	for _, f := range SampleLandscapeIFlows {
+		if err := s.createSampleIFlow(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// createSampleIFlow creates flow f unless it exists, and deploys it when f says so.
+func (s *Server) createSampleIFlow(f SampleIFlow) error {
+	c := s.cloudIntegration.cpi
+	c.mu.Lock()
+	_, exists := c.iflows[f.ID]
+	c.mu.Unlock()
+	if exists {
+		return nil
+	}
+	if err := s.CreateIFlow(f.ID, f.ID, f.Package, iflowbuild.Build(f.options())); err != nil {
+		return fmt.Errorf("emulator: sample content: %w", err)
+	}
+	if !f.Deployed {
+		return nil
+	}
+	// Deployed at once, without the deploy delay: the flow was deployed long
+	// before anyone looks at the landscape.
+	c.mu.Lock()
+	task := c.deployLocked(c.iflows[f.ID], s.now(), 0)
+	c.mu.Unlock()
+	if task.Error != "" {
+		return fmt.Errorf("emulator: sample content: deploying %s: %s", f.ID, task.Error)
+	}
+	s.saveState()
+	s.runtime.kickRuntime()
+	return nil
+}
+
+// createSampleQueue creates queue q and its subscriptions unless the queue
+// exists. It goes through the management API's handlers, so that the sample
+// landscape obeys every rule a person in the cockpit meets.
+func (s *Server) createSampleQueue(q SampleQueue) error {
+	if _, exists := s.eventMesh.Queue(q.Name); exists {
+		return nil
+	}
+	settings := map[string]any{"maxRedeliveryCount": q.MaxRedeliveryCount}
+	if q.DeadMessageQueue != "" {
+		settings["deadMsgQueue"] = q.DeadMessageQueue
+	}
+	if q.MaxTTL > 0 {
+		settings["respectTtl"], settings["maxTtl"] = true, q.MaxTTL
+	}
+	body, err := json.Marshal(settings)
+	if err != nil {
+		return err
+	}
+	req := httptest.NewRequest(http.MethodPut, "/", bytes.NewReader(body))
+	req.SetPathValue("queue", q.Name)
+	rec := httptest.NewRecorder()
+	s.eventMesh.handlePutQueue(rec, req)
+	if rec.Code != http.StatusCreated {
+		return fmt.Errorf("emulator: sample content: creating queue %s: status %d: %s", q.Name, rec.Code, strings.TrimSpace(rec.Body.String()))
+	}
+	for _, topic := range q.Topics {
+		req := httptest.NewRequest(http.MethodPut, "/", nil)
+		req.SetPathValue("queue", q.Name)
+		req.SetPathValue("topic", topic)
+		rec := httptest.NewRecorder()
+		s.eventMesh.handlePutSubscription(rec, req)
+		if rec.Code != http.StatusCreated {
+			return fmt.Errorf("emulator: sample content: subscribing queue %s to %s: status %d: %s", q.Name, topic, rec.Code, strings.TrimSpace(rec.Body.String()))
 		}
 	}
 	return nil

@@ -86,6 +86,10 @@ type Options struct {
 	// processing the batch's first message. Messages of the batch still
 	// unsettled when it runs out go back to the broker and are delivered again.
 	LockDuration time.Duration
+	// MessagingAckTimeout is how long a message consumed with x-qos 1 through the
+	// messaging REST API stays unacknowledged before it returns to its queue
+	// (default DefaultMessagingAckTimeout; see messaging_consume.go).
+	MessagingAckTimeout time.Duration
 	// RetryCap bounds the retries of one delivery when a deployed flow's
 	// AMQP sender has an empty maxRetries (endless); past it the message is
 	// discarded and the event reported (default 1000).
@@ -97,6 +101,13 @@ type Options struct {
 	// CA signs the HTTPS token endpoint's certificate and the client
 	// certificates; one is made at New when it is nil and KeyType needs it.
 	CA *CA
+	// WebhookMinute is the real duration of one minute of the webhook
+	// clock, on which QoS 1 retries wait and held messages reach their time
+	// to live (default 1m, real time); 1ms lets the 7 days of the longest
+	// time to live pass in about 10 seconds (webhooks.go).
+	WebhookMinute time.Duration
+	// MaxWebhooks limits the webhook subscriptions per instance (default 10).
+	MaxWebhooks int
 	// TokenHost, when set, is the loopback IP (for example "127.0.0.2") the
 	// token endpoint listens on, apart from the API's host.
 	TokenHost string
@@ -116,6 +127,7 @@ type Server struct {
 	*cloudIntegration   // Cloud Integration design time and deploy API (cloudintegration.go, cpi_*.go, mpl.go)
 	*integrationRuntime // Cloud Integration runtime: deployed flows, AMQP and JMS senders (runtime.go, behaviour.go, jms*.go)
 	*faultInjector      // the middleware around all of them (faults.go)
+	*webhookService     // Event Mesh webhook subscriptions and their push delivery (webhooks.go)
 
 	handler http.Handler   // control endpoints, or the middleware and the rooms
 	control *http.ServeMux // the control endpoints (control.go and each room's)
@@ -168,6 +180,7 @@ func New(opts Options) *Server {
 	tenant := newCPIState()
 	s.integrationRuntime = &integrationRuntime{core: c, broker: s.eventMesh, cpi: tenant, rt: newRuntimeState(),
 		jms: newJMSState(opts, opts.Now())} // jms.go
+	s.webhookService = newWebhookService(c, s.eventMesh, s.tokenService) // webhooks.go
 	s.cloudIntegration = &cloudIntegration{core: c, auth: s.tokenService, cpi: tenant, runtime: s.integrationRuntime}
 
 	if err := s.loadState(); err != nil {
@@ -183,6 +196,7 @@ func New(opts Options) *Server {
 	s.mountTokenEndpoint(mux)
 	s.mountManagement(mux)
 	s.mountMessaging(mux)
+	s.mountWebhooks(mux)
 	s.mountCloudIntegration(mux)
 	s.control = http.NewServeMux()
 	s.mountControl(s.control)
@@ -255,6 +269,7 @@ func (s *Server) URL() string {
 // connections, waking slow requests.
 func (s *Server) Close() error {
 	s.stopRuntime()
+	s.stopWebhooks()
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
 	s.lnMu.Unlock()
@@ -275,6 +290,7 @@ func (s *Server) Close() error {
 // it waits for running requests until ctx ends.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.stopRuntime()
+	s.stopWebhooks()
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
 	s.lnMu.Unlock()

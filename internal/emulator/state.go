@@ -94,6 +94,7 @@ func (s *eventMesh) load(queues []queueState) {
 		}
 		for _, m := range qs.Messages {
 			if m != nil {
+				releaseAtRestart(m) // messaging_consume.go
 				q.msgs = append(q.msgs, m)
 			}
 		}

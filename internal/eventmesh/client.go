@@ -81,8 +81,10 @@ func check(resp *httpx.Response, method, path, kind, name string) error {
 }
 
 // write sends a request that changes queues or subscriptions; it drops the
-// cached snapshot before the request and again after it.
+// cached snapshot before the request and again after it. A snapshot taken
+// before this Client's first write is kept as its first list (FirstSnapshot).
 func (c *Client) write(ctx context.Context, method, path string, body []byte) (*httpx.Response, error) {
+	c.keepFirstSnapshot()
 	c.InvalidateSnapshot()
 	defer c.InvalidateSnapshot()
 	return c.do(ctx, method, path, body)

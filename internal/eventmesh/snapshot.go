@@ -48,6 +48,17 @@ func (c *Client) InvalidateSnapshot() {
 	c.mu.Unlock()
 }
 
+// keepFirstSnapshot makes the cached queue list this Client's first list when
+// it has none yet, before a write drops the cache: what the service held before
+// the run's writes stays what FirstSnapshot returns, without another list.
+func (c *Client) keepFirstSnapshot() {
+	c.mu.Lock()
+	if c.listed == nil && c.snap != nil {
+		c.listed = c.snap
+	}
+	c.mu.Unlock()
+}
+
 // Snapshot returns the cached queue list, listing the queues once if there
 // is none. Concurrent callers share one list call.
 func (c *Client) Snapshot(ctx context.Context) (*Snapshot, error) {

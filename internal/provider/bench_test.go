@@ -107,6 +107,12 @@ func BenchmarkValidateResourceConfig(b *testing.B) {
 			"queue_name":    tftypes.NewValue(tftypes.String, "acme/crm/prod/orders"),
 			"topic_pattern": tftypes.NewValue(tftypes.String, "acme/crm/prod/ce/orders/*"),
 		}},
+		{"webhook_subscription", "sapmessaging_webhook_subscription", map[string]tftypes.Value{
+			"name":     tftypes.NewValue(tftypes.String, "acme/crm/prod/orders/webhook"),
+			"queue":    tftypes.NewValue(tftypes.String, "acme/crm/prod/orders"),
+			"endpoint": tftypes.NewValue(tftypes.String, "https://orders.example.com/events"),
+			"qos":      tftypes.NewValue(tftypes.Number, int64(1)),
+		}},
 	} {
 		req := validateRequest(b, srv, bc.typeName, bc.values)
 		b.Run(bc.name, func(b *testing.B) {

@@ -87,6 +87,35 @@ func checkWarnings(t *testing.T, output string) map[string]string {
 
 // unmanagedQueues reads a saved plan (show -json) as the guide's workflow does: the names listed by
 // data.sapmessaging_queues that no sapmessaging_queue or sapmessaging_dead_message_queue manages.
+// auditDiagram returns the diagram of the data.sapmessaging_retry_audit in the prior state of a
+// saved plan's JSON, as the workflow's "Draw the retry paths" step reads it.
+func auditDiagram(t *testing.T, planJSON string) string {
+	t.Helper()
+	var plan struct {
+		PriorState struct {
+			Values struct {
+				RootModule struct {
+					Resources []struct {
+						Mode, Type string
+						Values     struct {
+							Diagram string `json:"diagram"`
+						} `json:"values"`
+					} `json:"resources"`
+				} `json:"root_module"`
+			} `json:"values"`
+		} `json:"prior_state"`
+	}
+	if err := json.Unmarshal([]byte(planJSON[strings.Index(planJSON, "{"):]), &plan); err != nil {
+		t.Fatalf("show -json: %v", err)
+	}
+	for _, r := range plan.PriorState.Values.RootModule.Resources {
+		if r.Mode == "data" && r.Type == "sapmessaging_retry_audit" {
+			return r.Values.Diagram
+		}
+	}
+	return ""
+}
+
 func unmanagedQueues(t *testing.T, planJSON string) []string {
 	t.Helper()
 	type res struct {
@@ -208,8 +237,13 @@ func TestAccDriftDetection_exitCodes(t *testing.T) {
 		t.Errorf("check warnings = %v, want only the one of check \"dead_messages\"", warnings)
 	}
 
-	if got := unmanagedQueues(t, w.mustRun(0, "show", "-json", "tfplan").output); strings.Join(got, ",") != "acme/crm/prod/legacy" {
+	shown := w.mustRun(0, "show", "-json", "tfplan").output
+	if got := unmanagedQueues(t, shown); strings.Join(got, ",") != "acme/crm/prod/legacy" {
 		t.Errorf("queues no configuration manages = %v, want [acme/crm/prod/legacy]", got)
+	}
+	// The job summary's diagram: the retry audit read during the plan, as the workflow's jq finds it.
+	if d := auditDiagram(t, shown); !strings.HasPrefix(d, "flowchart LR\n") {
+		t.Errorf("the saved plan holds no retry audit diagram for the job summary: %q", d)
 	}
 
 	// The dead messages were not touched by the plan.

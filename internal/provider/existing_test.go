@@ -6,8 +6,11 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -235,6 +238,67 @@ resource "sapmessaging_queue" "q" {
 				},
 				Config:   env.config(hcl),
 				PlanOnly: true,
+			},
+		},
+	})
+}
+
+// A queue made in the cockpit with the Event Mesh default (redelivery count 0, unlimited) can be
+// imported as it is with allow_unlimited_redelivery = true, as terraform query writes it: the
+// import changes nothing, the import sets the attribute from what the queue holds, and the next
+// plan is empty. Without the attribute the plan refuses the count and says how to adopt the queue;
+// setting a limit and dropping the attribute writes the limit.
+func TestAccQueue_adoptUnlimitedQueueAsItIs(t *testing.T) {
+	env := newTestEnv(t)
+	const name = "acme/crm/prod/adopted"
+	const addr = "sapmessaging_queue.adopted"
+	queueHCL := func(count int, allow string) string {
+		return env.configf(`
+resource "sapmessaging_queue" "adopted" {
+  name                 = %q
+  max_redelivery_count = %d
+%s}
+`, name, count, allow)
+	}
+	importHCL := "\nimport {\n  to = sapmessaging_queue.adopted\n  id = \"" + name + "\"\n}\n"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					if _, _, err := env.eventMesh(t).PutQueue(context.Background(), name, eventmesh.QueueSettings{}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: queueHCL(0, "  allow_unlimited_redelivery = true\n") + importHCL,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_unlimited_redelivery"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(0)),
+				},
+			},
+			{
+				Config:      queueHCL(0, ""),
+				ExpectError: wrapped(`Unlimited Redelivery.*set allow_unlimited_redelivery = true for now`),
+			},
+			{
+				Config: queueHCL(5, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_unlimited_redelivery"), knownvalue.Bool(false)),
+				},
+				Check: func(*terraform.State) error {
+					if q, _ := env.srv.Queue(name); q.MaxRedeliveryCount != 5 {
+						return fmt.Errorf("the queue holds maxRedeliveryCount %d, want 5", q.MaxRedeliveryCount)
+					}
+					return nil
+				},
 			},
 		},
 	})

@@ -51,13 +51,15 @@ func expectDeployPlanned(addr string) resource.ConfigPlanChecks {
 
 // A sender with deploy = true whose deploy fails after its settings were written: the next plan
 // deploys the flow (before, it said "No changes" and the flow stayed in ERROR with settings that
-// never ran), for the AMQP and the JMS sender alike.
+// never ran), for the AMQP and the JMS sender alike, and when the build fails and the flow keeps
+// running its previous version.
 func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, flow, addr string
 		add              func(env *testEnv)
 		hcl              func(n int) string
+		failBuild        bool
 	}{
 		{
 			name: "amqp", flow: senderFlowID, addr: senderAddr,
@@ -75,6 +77,15 @@ func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
 				return jmsHCL(jmsGuardedFlow, fmt.Sprintf("  retry_interval = %d\n  max_retries = 5\n", n))
 			},
 		},
+		{
+			name: "amqp-failed-build", flow: senderFlowID, addr: senderAddr, failBuild: true,
+			add: func(env *testEnv) {
+				env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+			},
+			hcl: func(n int) string {
+				return fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n}\n", senderFlowID, n)
+			},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -85,9 +96,16 @@ func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
 				Steps: []resource.TestStep{
 					{Config: env.config(tc.hcl(1)), Check: checkRunsDesignTime(env, tc.flow)},
 					{
-						PreConfig:   func() { env.srv.FailNextDeploy(tc.flow, "Credential EventMesh not found") },
+						PreConfig: func() {
+							if tc.failBuild {
+								// The build fails: the flow keeps running (STARTED) its previous settings.
+								env.srv.FailNextBuild(tc.flow, "Credential EventMesh not found")
+								return
+							}
+							env.srv.FailNextDeploy(tc.flow, "Credential EventMesh not found")
+						},
 						Config:      env.config(tc.hcl(2)),
-						ExpectError: wrapped(`Deployment Failed.*Credential EventMesh not found.*next plan shows the deploy`),
+						ExpectError: wrapped(`Deployment Failed.*(Credential EventMesh not found|keeps running the version deployed before).*next plan shows the deploy`),
 					},
 					{
 						// Nothing changed in the configuration: the plan deploys because the flow does not run it.
@@ -162,6 +180,36 @@ func TestAccIFlowDeploymentStateTruth_failedRequestKeepsTriggers(t *testing.T) {
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(deploymentAddr("DeployFlowA"), plancheck.ResourceActionUpdate),
 						plancheck.ExpectResourceAction(deploymentAddr("DeployFlowB"), plancheck.ResourceActionUpdate),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(checkRunsDesignTime(env, "DeployFlowA"), checkRunsDesignTime(env, "DeployFlowB")),
+			},
+		},
+	})
+}
+
+// An update whose build fails leaves the flow running its previous version (STARTED): the
+// triggers are kept, so the next plan deploys again, although the runtime looks healthy.
+func TestAccIFlowDeploymentStateTruth_failedBuildKeepsTriggers(t *testing.T) {
+	env := newTestEnv(t)
+	for _, id := range deploymentFlows {
+		env.addTwoChannelFlow(t, id)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: env.config(deploymentHCL(1, "")), Check: checkRunsDesignTime(env, "DeployFlowA")},
+			{
+				PreConfig:   func() { env.srv.FailNextBuild("DeployFlowA", "Build failed: adapter 'AMQP' not found") },
+				Config:      env.config(deploymentHCL(2, "")),
+				ExpectError: regexp.MustCompile(`Deployment Failed`),
+			},
+			{
+				Config: env.config(deploymentHCL(2, "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(deploymentAddr("DeployFlowA"), plancheck.ResourceActionUpdate),
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},

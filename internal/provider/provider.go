@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
@@ -41,6 +42,7 @@ var (
 	_ provider.Provider                  = (*sapMessagingProvider)(nil)
 	_ provider.ProviderWithFunctions     = (*sapMessagingProvider)(nil)
 	_ provider.ProviderWithListResources = (*sapMessagingProvider)(nil)
+	_ provider.ProviderWithActions       = (*sapMessagingProvider)(nil)
 )
 
 // HTTPClientFunc creates one HTTP client of the provider from its configuration.
@@ -106,6 +108,8 @@ type providerData struct {
 	claims flowClaims
 	// names reserves the queue names of this run, so that two resources never share a queue.
 	names queueNames
+	// webhookPlans holds the webhook subscriptions this run plans, per queue (resource_webhook_subscription.go).
+	webhookPlans webhookPlans
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -239,7 +243,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 	if cfg.EventMesh.IsUnknown() || cfg.CloudIntegration.IsUnknown() {
 		// Known only after apply, for example a service key from another resource. Resources
 		// report the missing connection when they are asked to act.
-		resp.DataSourceData, resp.ResourceData, resp.ListResourceData = data, data, data
+		resp.DataSourceData, resp.ResourceData, resp.ListResourceData, resp.ActionData = data, data, data, data
 		return
 	}
 
@@ -295,7 +299,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.DataSourceData, resp.ResourceData, resp.ListResourceData = data, data, data
+	resp.DataSourceData, resp.ResourceData, resp.ListResourceData, resp.ActionData = data, data, data, data
 }
 
 // warnTokenHost warns when the token endpoint is on a host that shares no domain with the API
@@ -497,6 +501,7 @@ func (p *sapMessagingProvider) Resources(_ context.Context) []func() resource.Re
 		NewAMQPSenderResource,
 		NewJMSSenderResource,
 		NewIFlowDeploymentResource,
+		NewWebhookSubscriptionResource,
 	}
 }
 
@@ -505,6 +510,17 @@ func (p *sapMessagingProvider) ListResources(_ context.Context) []func() list.Li
 	return []func() list.ListResource{
 		NewQueueListResource,
 		NewDeadMessageQueueListResource,
+		NewQueueSubscriptionListResource,
+		NewAMQPSenderListResource,
+		NewJMSSenderListResource,
+		NewIFlowDeploymentListResource,
+	}
+}
+
+// Actions are the actions of `terraform apply -invoke` and action_trigger (Terraform 1.14 and later).
+func (p *sapMessagingProvider) Actions(_ context.Context) []func() action.Action {
+	return []func() action.Action{
+		NewRedriveAction,
 	}
 }
 
@@ -515,6 +531,7 @@ func (p *sapMessagingProvider) DataSources(_ context.Context) []func() datasourc
 		NewRetryPolicyDataSource,
 		NewJMSResourcesDataSource,
 		NewJMSQueuesDataSource,
+		NewRetryAuditDataSource,
 	}
 }
 

@@ -430,6 +430,10 @@ func updateQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 		// The plan's reservation of the queue name means nothing beyond this run.
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, queueClaimKey, nil)...)
 	}
+	// The run's first queue list is taken before its first write (one list per provider process,
+	// shared with the checks above), so that an AMQP sender of this apply that takes R from this
+	// queue sees the R its plan showed, not the one this write sets. A failed list changes nothing here.
+	_, _ = d.eventMesh.FirstSnapshot(ctx)
 	q, _, unknown, err := putQueue(ctx, d.eventMesh, pp.queueName(), pp.settings(), &resp.Diagnostics)
 	if unknown {
 		// The prior state stays: the next refresh reads which settings the queue holds.

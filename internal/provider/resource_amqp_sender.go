@@ -47,7 +47,15 @@ type amqpSenderModel struct {
 	ExpectedProcessingSeconds     types.Int64  `tfsdk:"expected_processing_seconds"`
 	QueueName                     types.String `tfsdk:"queue_name"`
 	WorstCaseAttempts             types.Int64  `tfsdk:"worst_case_attempts"`
+	EffectiveRedeliveryCount      types.Int64  `tfsdk:"effective_queue_max_redelivery_count"`
+	RedeliveryCountSource         types.String `tfsdk:"queue_max_redelivery_count_source"`
 }
+
+// Where the R of worst_case_attempts comes from (queue_max_redelivery_count_source).
+const (
+	redeliverySourceConfiguration = "configuration"
+	redeliverySourceEventMesh     = "event_mesh"
+)
 
 func (r *amqpSenderResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_amqp_sender"
@@ -59,8 +67,11 @@ func (r *amqpSenderResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"and its deployment. A setting that is an externalized parameter (`{{Name}}`) is set through the flow's configuration; " +
 			"a literal one is patched in the flow content, leaving everything else byte for byte. The flow is then deployed so the " +
 			"settings take effect.\n\n" +
-			"With `queue_max_redelivery_count` the plan shows `worst_case_attempts = (R + 1) × n + 1`, the executions one always-failing " +
-			"message can cost, and refuses it above `max_total_attempts`.\n\n" +
+			"The plan shows `worst_case_attempts = (R + 1) × n + 1`, the executions one always-failing message can cost, and refuses it " +
+			"above `max_total_attempts` (warns, when R comes from the queue). R is `queue_max_redelivery_count` when set; without it, and with the provider's `event_mesh` " +
+			"configured, R is the `max_redelivery_count` of the queue the channel reads, from the run's one queue list (no call per " +
+			"resource). `queue_max_redelivery_count_source` says which; a queue found this way with R = 0 is a warning naming the " +
+			"queue, not an error, so that an apply that fixes the queue at the same time is not blocked.\n\n" +
 			"~> **Destroy leaves the flow as it is.** Removing this resource only forgets it: the iFlow, its settings and its deployment stay.",
 		Attributes: senderAttributes(ctx, "AMQP",
 			"Only an Error End hands the failure back to Event Mesh; the others acknowledge the message, which is then gone.",
@@ -96,7 +107,8 @@ func (r *amqpSenderResource) Schema(ctx context.Context, _ resource.SchemaReques
 				"queue_max_redelivery_count": schema.Int64Attribute{
 					CustomType: wholeNumber(1, rules.MaxRedeliveryCountLimit),
 					MarkdownDescription: "The `max_redelivery_count` of the Event Mesh queue the flow consumes, usually " +
-						"`sapmessaging_queue.<name>.max_redelivery_count`. Used only for `worst_case_attempts` and the budget check.",
+						"`sapmessaging_queue.<name>.max_redelivery_count`. Used only for `worst_case_attempts` and the budget check. " +
+						"Without it, R is taken from the queue the channel reads when the provider has an `event_mesh` connection.",
 					Optional: true,
 				},
 				"max_total_attempts": schema.Int64Attribute{
@@ -116,8 +128,19 @@ func (r *amqpSenderResource) Schema(ctx context.Context, _ resource.SchemaReques
 					PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 				},
 				"worst_case_attempts": schema.Int64Attribute{
-					MarkdownDescription: "`(queue_max_redelivery_count + 1) × max_number_of_retries + 1`: the most executions one always-failing " +
-						"message can cost. Known at plan whenever both inputs are; null without `queue_max_redelivery_count`.",
+					MarkdownDescription: "`(effective_queue_max_redelivery_count + 1) × max_number_of_retries + 1`: the most executions one always-failing " +
+						"message can cost. Known at plan whenever both inputs are; null when R is not known (no `queue_max_redelivery_count` and " +
+						"no queue found) or is 0 (unlimited).",
+					Computed: true,
+				},
+				"effective_queue_max_redelivery_count": schema.Int64Attribute{
+					MarkdownDescription: "The R `worst_case_attempts` uses: `queue_max_redelivery_count` when set, else the `max_redelivery_count` " +
+						"of the Event Mesh queue `queue_name` (0, unlimited, also when the queue leaves it unset); null when neither is known.",
+					Computed: true,
+				},
+				"queue_max_redelivery_count_source": schema.StringAttribute{
+					MarkdownDescription: "Where `effective_queue_max_redelivery_count` comes from: `configuration` (`queue_max_redelivery_count`), " +
+						"`event_mesh` (the queue `queue_name` as the run's queue list shows it), or null when R is not known.",
 					Computed: true,
 				},
 			}),
@@ -153,15 +176,17 @@ func (r *amqpSenderResource) ValidateConfig(ctx context.Context, req resource.Va
 	appendFindings(&resp.Diagnostics, rules.CheckAMQPSender(in))
 }
 
-// worstCase returns (R + 1) × n + 1 when both inputs are known, null without R, unknown otherwise.
+// worstCase returns (R + 1) × n + 1 when both inputs are known, null without R, unknown otherwise;
+// R is the effective one (configured, or taken from the queue).
 func (m *amqpSenderModel) worstCase() types.Int64 {
-	if m.QueueMaxRedeliveryCount.IsNull() || m.MaxNumberOfRetries.IsNull() {
+	r := m.EffectiveRedeliveryCount
+	if r.IsNull() || m.MaxNumberOfRetries.IsNull() {
 		return types.Int64Null()
 	}
-	if m.QueueMaxRedeliveryCount.IsUnknown() || m.MaxNumberOfRetries.IsUnknown() {
+	if r.IsUnknown() || m.MaxNumberOfRetries.IsUnknown() {
 		return types.Int64Unknown()
 	}
-	n, err := rules.MaxAttempts(m.QueueMaxRedeliveryCount.ValueInt64(), m.MaxNumberOfRetries.ValueInt64())
+	n, err := rules.MaxAttempts(r.ValueInt64(), m.MaxNumberOfRetries.ValueInt64())
 	if err != nil {
 		return types.Int64Null()
 	}
@@ -186,7 +211,6 @@ func (r *amqpSenderResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	plan.WorstCaseAttempts = plan.worstCase()
 	if !plan.IflowID.IsUnknown() && !plan.Channel.IsUnknown() {
 		plan.ID = types.StringValue(plan.id())
 	}
@@ -212,11 +236,66 @@ func (r *amqpSenderResource) ModifyPlan(ctx context.Context, req resource.Modify
 			plan.ConcurrentProcesses = types.Int64Value(*s.Concurrency)
 		}
 	}
+	var prior *amqpSenderModel
+	if !req.State.Raw.IsNull() {
+		prior = &amqpSenderModel{}
+		resp.Diagnostics.Append(getState(ctx, req.State, prior)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	r.resolveRedeliveryCount(ctx, &plan, prior, &resp.Diagnostics)
+	plan.WorstCaseAttempts = plan.worstCase()
 	r.glue().modifyPlan(ctx, req, resp, &plan, channel)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(setPlan(ctx, &resp.Plan, &plan)...)
+}
+
+// resolveRedeliveryCount sets the effective R and its source: the configured
+// queue_max_redelivery_count, else the max_redelivery_count of the queue queue_name from the
+// run's first queue list (one list per run, none per resource; the list taken before the run's
+// writes, so that the apply sees the R the plan showed). At plan (diags set) it warns about what
+// that R does, and keeps the R of the prior state when that came from the same queue: the refresh
+// (Read, diags nil) reads R again, so a plan without refresh does not change it. A refresh only
+// reads R.
+func (r *amqpSenderResource) resolveRedeliveryCount(ctx context.Context, m, prior *amqpSenderModel, diags *diag.Diagnostics) {
+	if !m.QueueMaxRedeliveryCount.IsNull() {
+		m.EffectiveRedeliveryCount = m.QueueMaxRedeliveryCount
+		m.RedeliveryCountSource = types.StringValue(redeliverySourceConfiguration)
+		return
+	}
+	m.EffectiveRedeliveryCount, m.RedeliveryCountSource = types.Int64Null(), types.StringNull()
+	if r.data == nil || r.data.eventMesh == nil || m.QueueName.IsUnknown() || m.QueueName.ValueString() == "" {
+		return
+	}
+	queue := m.QueueName.ValueString()
+	var rc int64
+	if prior != nil && prior.RedeliveryCountSource.ValueString() == redeliverySourceEventMesh && prior.QueueName.Equal(m.QueueName) &&
+		!prior.EffectiveRedeliveryCount.IsNull() && !prior.EffectiveRedeliveryCount.IsUnknown() {
+		rc = prior.EffectiveRedeliveryCount.ValueInt64()
+	} else {
+		s, err := r.data.eventMesh.FirstSnapshot(ctx)
+		if err != nil {
+			tflog.Debug(ctx, "queue list not read; worst_case_attempts stays unknown without queue_max_redelivery_count", map[string]any{"error": err.Error()})
+			return
+		}
+		q, ok := s.Queue(queue)
+		if !ok {
+			return
+		}
+		if q.MaxRedeliveryCount != nil {
+			rc = *q.MaxRedeliveryCount
+		} // else Event Mesh's default, 0: unlimited
+	}
+	m.EffectiveRedeliveryCount = types.Int64Value(rc)
+	m.RedeliveryCountSource = types.StringValue(redeliverySourceEventMesh)
+	if diags != nil {
+		in := m.ruleInput()
+		in.QueueMaxRedeliveryCount = rules.Known(rc)
+		appendFindings(diags, rules.CheckDiscoveredRedelivery(in, queue))
+	}
 }
 
 func exceptionSubprocesses(sps []cpi.ExceptionSubprocess) []rules.ExceptionSubprocess {
@@ -274,6 +353,10 @@ func (r *amqpSenderResource) read(ctx context.Context, m *amqpSenderModel, diags
 	events, d := endEventList(s.ExceptionSubprocesses)
 	diags.Append(d...)
 	m.ExceptionEndEvents = events
+	if !m.QueueMaxRedeliveryCount.IsNull() {
+		m.EffectiveRedeliveryCount = m.QueueMaxRedeliveryCount
+		m.RedeliveryCountSource = types.StringValue(redeliverySourceConfiguration)
+	}
 	m.WorstCaseAttempts = m.worstCase()
 	return s.FlowID, true
 }
@@ -309,7 +392,17 @@ func (r *amqpSenderResource) Update(ctx context.Context, req resource.UpdateRequ
 }
 
 func (r *amqpSenderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	r.glue().readResource(ctx, req, resp)
+	// A refresh also reads R again from the queue; an apply keeps the R its plan showed.
+	g := r.glue()
+	g.read = func(ctx context.Context, m *amqpSenderModel, diags *diag.Diagnostics) (string, bool) {
+		channel, found := r.read(ctx, m, diags)
+		if found {
+			r.resolveRedeliveryCount(ctx, m, nil, nil)
+			m.WorstCaseAttempts = m.worstCase()
+		}
+		return channel, found
+	}
+	g.readResource(ctx, req, resp)
 }
 
 func (r *amqpSenderResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {

@@ -118,7 +118,7 @@ func TestAccAMQPSender_literal(t *testing.T) {
 				ImportStateId:                        "OrdersInbound",
 				ImportStateVerify:                    true,
 				ImportStateVerifyIdentifierAttribute: "iflow_id",
-				ImportStateVerifyIgnore:              []string{"queue_max_redelivery_count", "max_total_attempts", "worst_case_attempts", "timeouts", "revision"},
+				ImportStateVerifyIgnore:              []string{"queue_max_redelivery_count", "max_total_attempts", "worst_case_attempts", "effective_queue_max_redelivery_count", "queue_max_redelivery_count_source", "timeouts", "revision"},
 			},
 			{
 				// Someone sets the retries back to 5 in the Web UI: the plan shows it and the apply restores 1.

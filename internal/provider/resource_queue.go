@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
@@ -33,6 +35,18 @@ type queueResource struct {
 
 type queueModel struct {
 	queueResourceModel
+	AllowUnlimitedRedelivery types.Bool `tfsdk:"allow_unlimited_redelivery"`
+}
+
+// fromAPI copies what the service holds into the model. After an import (the attribute still
+// null), allow_unlimited_redelivery records whether the queue redelivers without limit, so that
+// a configuration adopting such a queue as it is (as terraform query writes it) plans no change.
+func (m *queueModel) fromAPI(q *eventmesh.Queue) {
+	m.queueResourceModel.fromAPI(q)
+	if m.AllowUnlimitedRedelivery.IsNull() || m.AllowUnlimitedRedelivery.IsUnknown() {
+		n := q.MaxRedeliveryCount
+		m.AllowUnlimitedRedelivery = types.BoolValue(n == nil || *n == 0)
+	}
 }
 
 func (r *queueResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -40,14 +54,25 @@ func (r *queueResource) Metadata(_ context.Context, req resource.MetadataRequest
 }
 
 func (r *queueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attrs := queueResourceAttributes(false,
+		"The full queue name including the namespace, for example `acme/crm/prod/orders`. "+
+			"Up to 20 segments of letters, digits, `-`, `_` and `.`. Changing it replaces the queue.")
+	attrs["allow_unlimited_redelivery"] = schema.BoolAttribute{
+		MarkdownDescription: "Accept a `max_redelivery_count` of 0 or none, which Event Mesh reads as *unlimited*: the plan then warns " +
+			"instead of refusing. Only for adopting a queue that already works this way as it is: an import sets it to `true` for such " +
+			"a queue, and `terraform query -generate-config-out` writes it. Set `max_redelivery_count` and remove this attribute as soon as you can. " +
+			"Defaults to `false`; changing it writes nothing to Event Mesh.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(false),
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An SAP Event Mesh queue with its redelivery and dead-letter settings. " +
 			"The plan refuses the settings that make a poison message loop for ever: a `max_redelivery_count` of 0 or none " +
-			"(Event Mesh reads both as *unlimited*), a dead message queue that is the queue itself or lies outside its namespace, " +
+			"(Event Mesh reads both as *unlimited*; `allow_unlimited_redelivery` turns this into a warning for a queue adopted as it is), " +
+			"a dead message queue that is the queue itself or lies outside its namespace, " +
 			"and a time to live without `respect_ttl`. A queue without a dead message queue gets a warning.",
-		Attributes: queueResourceAttributes(false,
-			"The full queue name including the namespace, for example `acme/crm/prod/orders`. "+
-				"Up to 20 segments of letters, digits, `-`, `_` and `.`. Changing it replaces the queue."),
+		Attributes: attrs,
 	}
 }
 
@@ -57,7 +82,9 @@ func (r *queueResource) ValidateConfig(ctx context.Context, req resource.Validat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	appendFindings(&resp.Diagnostics, rules.CheckQueue(m.toRules(m.Name)))
+	q := m.toRules(m.Name)
+	q.AllowUnlimitedRedelivery = m.AllowUnlimitedRedelivery.ValueBool()
+	appendFindings(&resp.Diagnostics, rules.CheckQueue(q))
 }
 
 // ModifyPlan refuses a queue name that another resource of this run plans too (see queueNames),

@@ -47,3 +47,8 @@ func RedeliveriesFor(totalAttempts int64) (int64, error) {
 	}
 	return totalAttempts - 2, nil
 }
+
+// AttemptsWithoutRedelivery returns the executions of one always-failing message on an AMQP
+// sender whose delivery status MODIFIED_FAILED_UNDELIVERABLE cancels the queue's redelivery:
+// the first execution and its retries, retries + 1; the message is then dropped.
+func AttemptsWithoutRedelivery(retries int64) int64 { return retries + 1 }

@@ -110,3 +110,12 @@ func FuzzMaxAttempts(f *testing.F) {
 		}
 	})
 }
+
+func TestAttemptsWithoutRedelivery(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int64]int64{1: 2, 5: 6, 99: 100} {
+		if got := AttemptsWithoutRedelivery(n); got != want {
+			t.Errorf("AttemptsWithoutRedelivery(%d) = %d, want %d", n, got, want)
+		}
+	}
+}

@@ -7,19 +7,20 @@ import (
 
 // Terraform attribute names of the queue resources.
 const (
-	attrName                = "name"
-	attrAccessType          = "access_type"
-	attrDeadMessageQueue    = "dead_message_queue"
-	attrMaxRedeliveryCount  = "max_redelivery_count"
-	attrMaxTTL              = "max_ttl"
-	attrRespectTTL          = "respect_ttl"
-	attrMaxQueueSize        = "max_queue_size_in_bytes"
-	attrMaxMessageSize      = "max_message_size_in_bytes"
-	attrMaxQueueMessages    = "max_queue_message_count"
-	attrMaxUnackedPerFlow   = "max_delivered_unacked_msgs_per_flow"
-	maxQueueSizeInBytes     = MaxQueueSizeInBytes
-	maxMessageSizeInBytes   = MaxMessageSizeInBytes
-	recommendedRedeliveries = 5
+	attrName                     = "name"
+	attrAccessType               = "access_type"
+	attrDeadMessageQueue         = "dead_message_queue"
+	attrMaxRedeliveryCount       = "max_redelivery_count"
+	attrAllowUnlimitedRedelivery = "allow_unlimited_redelivery"
+	attrMaxTTL                   = "max_ttl"
+	attrRespectTTL               = "respect_ttl"
+	attrMaxQueueSize             = "max_queue_size_in_bytes"
+	attrMaxMessageSize           = "max_message_size_in_bytes"
+	attrMaxQueueMessages         = "max_queue_message_count"
+	attrMaxUnackedPerFlow        = "max_delivered_unacked_msgs_per_flow"
+	maxQueueSizeInBytes          = MaxQueueSizeInBytes
+	maxMessageSizeInBytes        = MaxMessageSizeInBytes
+	recommendedRedeliveries      = 5
 )
 
 // Access types of an Event Mesh queue.
@@ -37,6 +38,9 @@ type Queue struct {
 	// IsDeadMessageQueue marks a sapmessaging_dead_message_queue: it needs a time to
 	// live, and neither the redelivery rule nor the missing dead message queue rule applies.
 	IsDeadMessageQueue bool
+	// AllowUnlimitedRedelivery is the configuration's explicit acceptance of a redelivery count
+	// of 0 or none on a queue adopted as it is: the redelivery rule then warns instead of refusing.
+	AllowUnlimitedRedelivery bool
 }
 
 var queueRanges = []struct {
@@ -108,22 +112,38 @@ func checkAccessType(r *report, q Queue) {
 		at, accessNonExclusive, accessExclusive, accessNonExclusive, accessExclusive)
 }
 
+// adoptHint is how the redelivery error tells a team adopting a queue that already redelivers
+// without limit how to import it first and fix it later.
+const adoptHint = " (or, only to import a queue that already works this way as it is and change it later, set allow_unlimited_redelivery = true for now)."
+
 func checkRedelivery(r *report, q Queue) {
+	n, known := q.MaxRedeliveryCount.get()
+	unlimited := !q.IsDeadMessageQueue && (q.MaxRedeliveryCount.Null || (known && n == 0))
+	switch {
+	case q.AllowUnlimitedRedelivery && unlimited:
+		r.warnf("queue.redelivery_unlimited_allowed", attrMaxRedeliveryCount, "Unlimited Redelivery Allowed",
+			"allow_unlimited_redelivery = true keeps this queue's redelivery count at 0, which Event Mesh reads as unlimited: "+
+				"a poison message is redelivered for ever, which can mean thousands of billed executions per second (SAP Note 3469268). "+
+				"Set max_redelivery_count to a value from 1 to %d, for example %d, and remove allow_unlimited_redelivery.", MaxRedeliveryCountLimit, recommendedRedeliveries)
+		return
+	case q.AllowUnlimitedRedelivery && known:
+		r.warnf("queue.allow_unlimited_unused", attrAllowUnlimitedRedelivery, "Allow Unlimited Redelivery Has No Effect",
+			"max_redelivery_count = %d is limited, so allow_unlimited_redelivery = true changes nothing. Set allow_unlimited_redelivery = false, or remove it.", n)
+	}
 	if q.MaxRedeliveryCount.Null && !q.IsDeadMessageQueue {
 		r.errorf("queue.redelivery_unlimited", attrMaxRedeliveryCount, "Unlimited Redelivery",
 			"Without max_redelivery_count the queue keeps the Event Mesh default of 0, and 0 means unlimited redelivery, not \"no retry\". "+
 				"A poison message is then redelivered for ever, which can mean thousands of billed executions per second (SAP Note 3469268). "+
-				"Set max_redelivery_count to a value from 1 to %d, for example %d.", MaxRedeliveryCountLimit, recommendedRedeliveries)
+				"Set max_redelivery_count to a value from 1 to %d, for example %d"+adoptHint, MaxRedeliveryCountLimit, recommendedRedeliveries)
 		return
 	}
-	n, ok := q.MaxRedeliveryCount.get()
 	switch {
-	case !ok:
+	case !known:
 	case n == 0 && !q.IsDeadMessageQueue:
 		r.errorf("queue.redelivery_unlimited", attrMaxRedeliveryCount, "Unlimited Redelivery",
 			"In Event Mesh max_redelivery_count = 0 means unlimited redelivery, not \"no retry\". "+
 				"A poison message is then redelivered for ever, which can mean thousands of billed executions per second (SAP Note 3469268). "+
-				"Set max_redelivery_count to a value from 1 to %d, for example %d.", MaxRedeliveryCountLimit, recommendedRedeliveries)
+				"Set max_redelivery_count to a value from 1 to %d, for example %d"+adoptHint, MaxRedeliveryCountLimit, recommendedRedeliveries)
 	case n < 0 || n > MaxRedeliveryCountLimit:
 		r.errorf("queue.redelivery_range", attrMaxRedeliveryCount, "Invalid Max Redelivery Count",
 			"max_redelivery_count = %d would be rejected: Event Mesh accepts 0 to %d, and 0 means unlimited. Set max_redelivery_count to a value from 1 to %d, for example %d.",

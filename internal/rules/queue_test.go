@@ -77,6 +77,10 @@ func TestCheckQueue(t *testing.T) {
 		{"redelivery 0", queueWith(q, func(q *Queue) { q.MaxRedeliveryCount = Known[int64](0) }), []string{"queue.redelivery_unlimited"}},
 		{"redelivery null", queueWith(q, func(q *Queue) { q.MaxRedeliveryCount = Null[int64]() }), []string{"queue.redelivery_unlimited"}},
 		{"redelivery unknown", queueWith(q, func(q *Queue) { q.MaxRedeliveryCount = Unknown[int64]() }), nil},
+		{"redelivery 0 allowed", queueWith(q, func(q *Queue) { q.MaxRedeliveryCount = Known[int64](0); q.AllowUnlimitedRedelivery = true }), []string{"queue.redelivery_unlimited_allowed"}},
+		{"redelivery null allowed", queueWith(q, func(q *Queue) { q.MaxRedeliveryCount = Null[int64](); q.AllowUnlimitedRedelivery = true }), []string{"queue.redelivery_unlimited_allowed"}},
+		{"redelivery 5 allowed", queueWith(q, func(q *Queue) { q.MaxRedeliveryCount = Known[int64](5); q.AllowUnlimitedRedelivery = true }), []string{"queue.allow_unlimited_unused"}},
+		{"redelivery 256 allowed", queueWith(q, func(q *Queue) { q.MaxRedeliveryCount = Known[int64](256); q.AllowUnlimitedRedelivery = true }), []string{"queue.allow_unlimited_unused", "queue.redelivery_range"}},
 		{"redelivery 1", queueWith(q, func(q *Queue) { q.MaxRedeliveryCount = Known[int64](1) }), nil},
 		{"redelivery 255", queueWith(q, func(q *Queue) { q.MaxRedeliveryCount = Known[int64](255) }), nil},
 		{"redelivery 256", queueWith(q, func(q *Queue) { q.MaxRedeliveryCount = Known[int64](256) }), []string{"queue.redelivery_range"}},
@@ -266,6 +270,32 @@ func BenchmarkCheckQueue(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				CheckQueue(bc.queue)
+			}
+		})
+	}
+}
+
+// allow_unlimited_redelivery turns the refusal of an unlimited redelivery count into a warning
+// (a queue adopted as it is), and is itself a warning where the count is limited.
+func TestCheckQueueAllowUnlimitedRedelivery(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name  string
+		count Value[int64]
+		allow bool
+		want  Severity
+	}{
+		{"0 refused", Known[int64](0), false, SeverityError},
+		{"null refused", Null[int64](), false, SeverityError},
+		{"0 allowed", Known[int64](0), true, SeverityWarning},
+		{"null allowed", Null[int64](), true, SeverityWarning},
+		{"5 allowed", Known[int64](5), true, SeverityWarning},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fs := CheckQueue(queueWith(goodQueue(), func(q *Queue) { q.MaxRedeliveryCount = tt.count; q.AllowUnlimitedRedelivery = tt.allow }))
+			if len(fs) != 1 || fs[0].Severity != tt.want {
+				t.Fatalf("findings = %+v, want one of severity %v", fs, tt.want)
 			}
 		})
 	}

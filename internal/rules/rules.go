@@ -15,14 +15,33 @@ const (
 	SeverityError Severity = iota
 	// SeverityWarning marks a setting that works but is likely to hurt.
 	SeverityWarning
+	// SeverityInfo marks a fact worth knowing that may be intended; only the
+	// landscape audit reports it, the resources never do.
+	SeverityInfo
 )
 
-// String returns "error" or "warning".
+// String returns "error", "warning" or "info".
 func (s Severity) String() string {
-	if s == SeverityWarning {
+	switch s {
+	case SeverityWarning:
 		return "warning"
+	case SeverityInfo:
+		return "info"
 	}
 	return "error"
+}
+
+// ParseSeverity returns the severity named "error", "warning" or "info".
+func ParseSeverity(name string) (Severity, bool) {
+	switch name {
+	case "error":
+		return SeverityError, true
+	case "warning":
+		return SeverityWarning, true
+	case "info":
+		return SeverityInfo, true
+	}
+	return SeverityError, false
 }
 
 // Finding is one result of a rule.
@@ -90,6 +109,10 @@ func (r *report) errorf(rule, attribute, summary, format string, args ...any) {
 
 func (r *report) warnf(rule, attribute, summary, format string, args ...any) {
 	r.add(SeverityWarning, rule, attribute, summary, fmt.Sprintf(format, args...))
+}
+
+func (r *report) infof(rule, attribute, summary, format string, args ...any) {
+	r.add(SeverityInfo, rule, attribute, summary, fmt.Sprintf(format, args...))
 }
 
 func (r *report) add(sev Severity, rule, attribute, summary, detail string) {

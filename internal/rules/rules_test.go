@@ -11,6 +11,8 @@ var ruleSeverity = map[string]Severity{
 	"queue.access_type_invalid":            SeverityError,
 	"queue.redelivery_unlimited":           SeverityError,
 	"queue.redelivery_range":               SeverityError,
+	"queue.redelivery_unlimited_allowed":   SeverityWarning,
+	"queue.allow_unlimited_unused":         SeverityWarning,
 	"queue.dmq_missing":                    SeverityWarning,
 	"queue.dmq_name_invalid":               SeverityError,
 	"queue.dmq_self":                       SeverityError,
@@ -67,6 +69,14 @@ var ruleSeverity = map[string]Severity{
 	"jms_sender.no_retry_limit":            SeverityWarning,
 	"jms_sender.give_up_after_expiry":      SeverityError,
 	"jms_sender.guard_limit_differs":       SeverityWarning,
+	"audit.queue_not_found":                SeverityError,
+	"audit.exclusive_competing":            SeverityWarning,
+	"audit.queue_unconsumed":               SeverityInfo,
+	"audit.dmq_not_found":                  SeverityWarning,
+	"audit.version_differs":                SeverityWarning,
+	"audit.flow_not_analysable":            SeverityWarning,
+	"audit.queues_only":                    SeverityInfo,
+	"audit.flows_only":                     SeverityInfo,
 }
 
 // findingStyle reports the ways f breaks the message conventions. A finding's fix sets an attribute.

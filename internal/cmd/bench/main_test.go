@@ -256,19 +256,20 @@ func TestLandscapeHCL(t *testing.T) {
 func TestSelectSections(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		args              []string
-		eventMesh, ls, ci bool
+		args                       []string
+		eventMesh, ls, ci, redrive bool
 	}{
-		{nil, true, true, true},
-		{[]string{"-landscape"}, false, true, false},
-		{[]string{"-landscape", "-ci=true"}, false, true, true},
-		{[]string{"-landscape=false"}, true, false, true},
-		{[]string{"-event-mesh=false", "-ci=false"}, false, true, false},
+		{nil, true, true, true, true},
+		{[]string{"-landscape"}, false, true, false, false},
+		{[]string{"-landscape", "-ci=true"}, false, true, true, false},
+		{[]string{"-landscape=false"}, true, false, true, true},
+		{[]string{"-event-mesh=false", "-ci=false", "-redrive=false"}, false, true, false, false},
+		{[]string{"-redrive"}, false, false, false, true},
 	} {
 		o, err := parseFlags(append([]string{"-terraform", "tf"}, tc.args...), io.Discard)
-		if err != nil || o.eventMesh != tc.eventMesh || o.landscape.enabled != tc.ls || o.ci.enabled != tc.ci {
-			t.Errorf("%v: event mesh %v, landscape %v, ci %v (%v), want %v %v %v", tc.args, o.eventMesh, o.landscape.enabled, o.ci.enabled, err,
-				tc.eventMesh, tc.ls, tc.ci)
+		if err != nil || o.eventMesh != tc.eventMesh || o.landscape.enabled != tc.ls || o.ci.enabled != tc.ci || o.redrive.enabled != tc.redrive {
+			t.Errorf("%v: event mesh %v, landscape %v, ci %v, redrive %v (%v), want %v %v %v %v", tc.args, o.eventMesh, o.landscape.enabled, o.ci.enabled,
+				o.redrive.enabled, err, tc.eventMesh, tc.ls, tc.ci, tc.redrive)
 		}
 	}
 	o, err := parseFlags([]string{"-terraform", "tf"}, io.Discard)

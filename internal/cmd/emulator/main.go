@@ -43,14 +43,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	tokenTTL := fs.Duration("token-ttl", emulator.DefaultTokenTTL, "lifetime of access tokens")
 	retryInterval := fs.Duration("retry-interval", emulator.DefaultRetryInterval, "pause between the retries of a deployed flow and before a rejected message is fetched again")
 	lockDuration := fs.Duration("lock-duration", emulator.DefaultLockDuration, "redelivery lock of a batch of prefetched messages")
+	ackTimeout := fs.Duration("messaging-ack-timeout", emulator.DefaultMessagingAckTimeout, "how long a message consumed with x-qos 1 through the messaging REST API stays unacknowledged before it returns to its queue")
 	redeliveryCap := fs.Int64("redelivery-cap", emulator.DefaultRedeliveryCap, "deliveries after which a message on a queue with unlimited redelivery (maxRedeliveryCount 0) is discarded")
 	deployDelay := fs.Duration("deploy-delay", emulator.DefaultDeployDelay, "how long a Cloud Integration deploy stays DEPLOYING; the runtime then stays STARTING as long again")
 	retryCap := fs.Int64("retry-cap", emulator.DefaultRetryCap, "retries after which a flow with endless retries (empty maxRetries) discards a message")
 	jmsMinute := fs.Duration("jms-minute", emulator.DefaultJMSMinute, "real duration of one minute of the JMS retry schedule and expiration (100us lets 30 days pass in about 4s)")
+	webhookMinute := fs.Duration("webhook-minute", emulator.DefaultWebhookMinute, "real duration of one minute of the webhook retry schedule (1ms lets the 7 days of a queue's time to live pass in about 10s)")
 	maxQueues := fs.Int("max-queues", emulator.DefaultMaxQueues, "Event Mesh queue limit of the instance (SAP documents 250; the provider benchmark raises it by one for its dead message queue)")
 	jmsMaxQueues := fs.Int("jms-max-queues", emulator.DefaultJMSMaxQueues, "JMS queue limit of the tenant")
 	jmsMaxCapacity := fs.Int64("jms-max-capacity", emulator.DefaultJMSMaxCapacity, "JMS capacity of the tenant in bytes")
-	sample := fs.Bool("sample-content", false, "start with the integration flows the examples under examples/ name ("+sampleIFlowNames()+")")
+	sample := fs.Bool("sample-content", false, "start with the integration flows the examples under examples/ name ("+sampleIFlowNames()+
+		"), and a landscape made by hand with healthy and broken retry paths: the queues under "+emulator.SampleLandscapePrefix+
+		" with their subscriptions and the deployed flows "+sampleLandscapeNames())
 	verbose := fs.Bool("v", false, "log every request to standard error")
 	keyTypeName := fs.String("key-type", "secret", "credentials of the written service keys: secret, certificate (Event Mesh x509 binding, Cloud Integration "+
 		"\"Certificate\") or external-certificate (Cloud Integration \"External Certificate\": the private key goes to cloud-integration-key.pem); "+
@@ -92,19 +96,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "emulator: -max-queues must be at least 1; set a larger value")
 		return 2
 	}
-	if *retryInterval <= 0 || *lockDuration <= 0 || *redeliveryCap < 1 || *retryCap < 1 || *deployDelay < 0 {
-		fmt.Fprintln(stderr, "emulator: -retry-interval and -lock-duration must be positive durations, -deploy-delay not negative, and -redelivery-cap and -retry-cap at least 1; set larger values")
+	if *retryInterval <= 0 || *lockDuration <= 0 || *ackTimeout <= 0 || *redeliveryCap < 1 || *retryCap < 1 || *deployDelay < 0 {
+		fmt.Fprintln(stderr, "emulator: -retry-interval, -lock-duration and -messaging-ack-timeout must be positive durations, -deploy-delay not negative, and -redelivery-cap and -retry-cap at least 1; set larger values")
 		return 2
 	}
 	opts := emulator.Options{StateFile: *state, TokenTTL: *tokenTTL, Faults: faults,
 		RetryInterval: *retryInterval, LockDuration: *lockDuration, RedeliveryCap: *redeliveryCap, RetryCap: *retryCap,
-		KeyType: keyType, TokenHost: *tokenHost, MaxQueues: *maxQueues}
+		MessagingAckTimeout: *ackTimeout, KeyType: keyType, TokenHost: *tokenHost, MaxQueues: *maxQueues}
 	logger := log.New(stderr, "", log.LstdFlags)
 	if *jmsMinute <= 0 || *jmsMaxQueues < 1 || *jmsMaxCapacity < 1 {
 		fmt.Fprintln(stderr, "emulator: -jms-minute must be a positive duration and -jms-max-queues and -jms-max-capacity at least 1; set larger values")
 		return 2
 	}
 	opts.JMSMinute, opts.JMSMaxQueues, opts.JMSMaxCapacity = *jmsMinute, *jmsMaxQueues, *jmsMaxCapacity
+	if *webhookMinute <= 0 {
+		fmt.Fprintln(stderr, "emulator: -webhook-minute must be a positive duration; set a larger value")
+		return 2
+	}
+	opts.WebhookMinute = *webhookMinute
 	if *verbose {
 		opts.Logf = logger.Printf
 	}
@@ -168,6 +177,15 @@ func faultKindNames() string {
 func sampleIFlowNames() string {
 	names := make([]string, len(emulator.SampleIFlows))
 	for i, f := range emulator.SampleIFlows {
+		names[i] = f.ID
+	}
+	return strings.Join(names, ", ")
+}
+
+// sampleLandscapeNames lists the deployed integration flows of the sample landscape, for the -sample-content help.
+func sampleLandscapeNames() string {
+	names := make([]string, len(emulator.SampleLandscapeIFlows))
+	for i, f := range emulator.SampleLandscapeIFlows {
 		names[i] = f.ID
 	}
 	return strings.Join(names, ", ")

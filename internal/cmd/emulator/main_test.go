@@ -295,8 +295,9 @@ func TestHelpNamesEveryFaultKind(t *testing.T) {
 	}
 }
 
-// -sample-content starts the emulator with the integration flows the examples name, readable
-// through the Cloud Integration API with the written service key; without it the tenant is empty.
+// -sample-content starts the emulator with the integration flows the examples name and the
+// deployed flows of the sample landscape, readable through the Cloud Integration API with the
+// written service key; without it the tenant is empty.
 func TestRunSampleContent(t *testing.T) {
 	t.Parallel()
 	for _, sample := range []bool{true, false} {
@@ -334,8 +335,8 @@ func TestRunSampleContent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range emulator.SampleIFlows {
-			req, _ := http.NewRequest("GET", key.OAuth.URL+"/api/v1/IntegrationDesigntimeArtifacts(Id='"+f.ID+"',Version='active')", nil)
+		get := func(path string, want int) {
+			req, _ := http.NewRequest("GET", key.OAuth.URL+path, nil)
 			req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
 			req.Header.Set("Accept", "application/json")
 			res, err := c.Do(req)
@@ -343,9 +344,15 @@ func TestRunSampleContent(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = res.Body.Close()
-			if want := map[bool]int{true: http.StatusOK, false: http.StatusNotFound}[sample]; res.StatusCode != want {
-				t.Errorf("sample content %v: GET %s: status %d, want %d", sample, f.ID, res.StatusCode, want)
+			if res.StatusCode != want {
+				t.Errorf("sample content %v: GET %s: status %d, want %d", sample, path, res.StatusCode, want)
 			}
+		}
+		found := map[bool]int{true: http.StatusOK, false: http.StatusNotFound}
+		for _, f := range append(append([]emulator.SampleIFlow{}, emulator.SampleIFlows...), emulator.SampleLandscapeIFlows...) {
+			get("/api/v1/IntegrationDesigntimeArtifacts(Id='"+f.ID+"',Version='active')", found[sample])
+			// The flows of the sample landscape run; those the examples configure are deployed by the examples.
+			get("/api/v1/IntegrationRuntimeArtifacts('"+f.ID+"')", found[sample && f.Deployed])
 		}
 		stop()
 	}

@@ -19,6 +19,7 @@ func TestRuntimeFlagsRejected(t *testing.T) {
 	for _, args := range [][]string{
 		{"-retry-interval", "0s"},
 		{"-lock-duration", "-1s"},
+		{"-messaging-ack-timeout", "0s"},
 		{"-redelivery-cap", "0"},
 		{"-retry-cap", "0"},
 		{"-deploy-delay", "-1s"},

@@ -1,0 +1,27 @@
+# The deployed integration flows of the package AcmeCRM.
+list "sapmessaging_iflow_deployment" "crm" {
+  provider = sapmessaging
+
+  config {
+    package_id = "AcmeCRM"
+  }
+}
+
+# The deployed flows whose ID starts with Orders_, in any package.
+list "sapmessaging_iflow_deployment" "orders" {
+  provider = sapmessaging
+
+  config {
+    iflow_id_prefix = "Orders_"
+  }
+}
+
+# Both filters: the deployed flows of AcmeERP whose ID starts with Orders_.
+list "sapmessaging_iflow_deployment" "erp" {
+  provider = sapmessaging
+
+  config {
+    package_id      = "AcmeERP"
+    iflow_id_prefix = "Orders_"
+  }
+}

@@ -1,0 +1,551 @@
+package audit
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// queue is an Event Mesh queue with R and a dead message queue ("" for none).
+func queue(name string, r int64, dmq string) eventmesh.Queue {
+	q := eventmesh.Queue{Name: name}
+	q.MaxRedeliveryCount = ptr(r)
+	q.AccessType = ptr("NON_EXCLUSIVE")
+	if dmq != "" {
+		q.DeadMsgQueue = ptr(dmq)
+	}
+	return q
+}
+
+// dmq is a dead message queue with a time to live of 7 days.
+func dmq(name string) eventmesh.Queue {
+	q := eventmesh.Queue{Name: name}
+	q.AccessType = ptr("NON_EXCLUSIVE")
+	q.RespectTTL, q.MaxTTL = ptr(true), ptr[int64](rules.DefaultDMQTTL)
+	return q
+}
+
+// amqp is an AMQP sender reading queue with n retries ("" leaves maxRetries empty).
+func amqp(queue, n string, change ...func(map[string]string)) iflowbuild.Sender {
+	props := iflowbuild.DefaultSenderProperties(queue)
+	props[iflow.KeyMaxRetries] = n
+	props[iflow.KeyQueuePrefetch] = "1"
+	for _, c := range change {
+		c(props)
+	}
+	return iflowbuild.Sender{Name: "EventMesh", Properties: props}
+}
+
+// jms is a JMS sender reading the JMS queue Retry_Orders.
+func jms() iflowbuild.Sender {
+	return iflowbuild.Sender{Name: "JMS_In", Adapter: "JMS", Properties: iflowbuild.DefaultJMSSenderProperties("Retry_Orders")}
+}
+
+// flow is a deployed flow read from content built with o; ends defaults to one Error End.
+type flow struct {
+	id, pkg  string
+	o        iflowbuild.Options
+	deployed string // the runtime's version; "" means 1.0.0, the built content's
+	err      error  // the content could not be read
+}
+
+func input(t *testing.T, queues []eventmesh.Queue, flows ...flow) Input {
+	t.Helper()
+	in := Input{EventMesh: true, CloudIntegration: true, Queues: queues, Flows: map[string]*cpi.Flow{}, Unreadable: map[string]error{}, Packages: map[string]string{}}
+	for _, f := range flows {
+		v := cmpOr(f.deployed, "1.0.0")
+		in.Deployed = append(in.Deployed, cpi.RuntimeArtifact{ID: f.id, Version: v, Type: cpi.TypeIntegrationFlow, Status: "STARTED"})
+		in.Packages[f.id] = cmpOr(f.pkg, "Orders")
+		if f.err != nil {
+			in.Unreadable[f.id] = f.err
+			continue
+		}
+		o := f.o
+		o.Name = f.id
+		if o.ExceptionEnds == nil {
+			o.ExceptionEnds = [][]string{{"error"}}
+		}
+		zip := iflowbuild.Build(o)
+		art, err := iflow.ReadZip(zip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Flows[f.id] = &cpi.Flow{ID: f.id, Version: "active", DesignVersion: art.Manifest["Bundle-Version"], Content: zip, Artifact: art}
+	}
+	return in
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func one(senders ...iflowbuild.Sender) iflowbuild.Options {
+	return iflowbuild.Options{Senders: senders}
+}
+
+const (
+	orders    = "acme/crm/prod/orders"
+	ordersDMQ = "acme/crm/prod/orders/dmq"
+)
+
+func healthyQueues() []eventmesh.Queue {
+	return []eventmesh.Queue{queue(orders, 5, ordersDMQ), dmq(ordersDMQ)}
+}
+
+// rulesOf returns "rule objects…" of each finding, for comparing.
+func rulesOf(fs []Finding) []string {
+	out := make([]string, 0, len(fs))
+	for _, f := range fs {
+		objs := make([]string, 0, len(f.Objects))
+		for _, o := range f.Objects {
+			objs = append(objs, o.String())
+		}
+		out = append(out, strings.TrimSpace(f.Rule+" "+strings.Join(objs, " ")))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestRunFindings(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		queues []eventmesh.Queue
+		flows  []flow
+		noCI   bool
+		noEM   bool
+		want   []string
+	}{
+		{
+			name:   "healthy path",
+			queues: healthyQueues(),
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			want:   nil,
+		},
+		{
+			name:   "consumed queue with R = 0 is reported once, on the path",
+			queues: []eventmesh.Queue{queue(orders, 0, ordersDMQ), dmq(ordersDMQ)},
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			want:   []string{"amqp.queue_redelivery_unlimited channel:Orders/EventMesh queue:" + orders + " flow:Orders"},
+		},
+		{
+			name: "consumed queue without R",
+			queues: func() []eventmesh.Queue {
+				q := queue(orders, 0, ordersDMQ)
+				q.MaxRedeliveryCount = nil
+				return []eventmesh.Queue{q, dmq(ordersDMQ)}
+			}(),
+			flows: []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			want:  []string{"amqp.queue_redelivery_unlimited channel:Orders/EventMesh queue:" + orders + " flow:Orders"},
+		},
+		{
+			name:   "unconsumed queue with R = 0 is the queue's own finding",
+			queues: []eventmesh.Queue{queue(orders, 0, ordersDMQ), dmq(ordersDMQ)},
+			want:   []string{"audit.queue_unconsumed queue:" + orders, "queue.redelivery_unlimited queue:" + orders},
+		},
+		{
+			name:   "empty retry count",
+			queues: healthyQueues(),
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, ""))}},
+			want:   []string{"amqp.retries_endless channel:Orders/EventMesh queue:" + orders + " flow:Orders"},
+		},
+		{
+			name:   "zero retry count",
+			queues: healthyQueues(),
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, "0"))}},
+			want:   []string{"amqp.retries_zero channel:Orders/EventMesh queue:" + orders + " flow:Orders"},
+		},
+		{
+			name:   "inner retries",
+			queues: healthyQueues(),
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, "3"))}},
+			want:   []string{"amqp.inner_retries channel:Orders/EventMesh queue:" + orders + " flow:Orders"},
+		},
+		{
+			name:   "redelivery cancelled",
+			queues: healthyQueues(),
+			flows: []flow{{id: "Orders", o: one(amqp(orders, "1", func(p map[string]string) {
+				p[iflow.KeyDeliveryState] = "MODIFIED_FAILED_UNDELIVERABLE"
+			}))}},
+			want: []string{"amqp.delivery_status_undeliverable channel:Orders/EventMesh queue:" + orders + " flow:Orders"},
+		},
+		{
+			name:   "consumed queue without dead message queue",
+			queues: []eventmesh.Queue{queue(orders, 5, "")},
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			want:   []string{"queue.dmq_missing queue:" + orders},
+		},
+		{
+			name: "dead message queue without time to live",
+			queues: []eventmesh.Queue{queue(orders, 5, ordersDMQ), func() eventmesh.Queue {
+				q := dmq(ordersDMQ)
+				q.RespectTTL, q.MaxTTL = ptr(false), nil
+				return q
+			}()},
+			flows: []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			want:  []string{"dmq.max_ttl_required queue:" + ordersDMQ, "dmq.respect_ttl_required queue:" + ordersDMQ},
+		},
+		{
+			name:   "dead message queue that does not exist",
+			queues: []eventmesh.Queue{queue(orders, 5, ordersDMQ)},
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			want:   []string{"audit.dmq_not_found queue:" + orders + " queue:" + ordersDMQ},
+		},
+		{
+			name:   "dead message queue chain",
+			queues: []eventmesh.Queue{queue(orders, 5, ordersDMQ), queue(ordersDMQ, 5, ordersDMQ+"2"), dmq(ordersDMQ + "2")},
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			// The middle queue is a dead message queue itself, without a time to live.
+			want: []string{"queue.dmq_chain queue:" + orders + " queue:" + ordersDMQ, "dmq.max_ttl_required queue:" + ordersDMQ},
+		},
+		{
+			name:   "dead message queue cycle is reported once",
+			queues: []eventmesh.Queue{queue("acme/crm/prod/a", 5, "acme/crm/prod/b"), queue("acme/crm/prod/b", 5, "acme/crm/prod/a")},
+			flows:  []flow{{id: "A", o: one(amqp("acme/crm/prod/a", "1"))}, {id: "B", o: one(amqp("acme/crm/prod/b", "1"))}},
+			want: []string{"queue.dmq_cycle queue:acme/crm/prod/a queue:acme/crm/prod/b",
+				"dmq.max_ttl_required queue:acme/crm/prod/a", "dmq.max_ttl_required queue:acme/crm/prod/b"},
+		},
+		{
+			name:   "exception subprocess ending in an Escalation End",
+			queues: healthyQueues(),
+			flows:  []flow{{id: "Orders", o: iflowbuild.Options{Senders: []iflowbuild.Sender{amqp(orders, "1")}, ExceptionEnds: [][]string{{"escalation"}}}}},
+			want:   []string{"iflow.exception_acknowledges flow:Orders"},
+		},
+		{
+			name:   "exception subprocess ending in a Message End",
+			queues: healthyQueues(),
+			flows:  []flow{{id: "Orders", o: iflowbuild.Options{Senders: []iflowbuild.Sender{amqp(orders, "1")}, ExceptionEnds: [][]string{{"message"}}}}},
+			want:   []string{"iflow.exception_acknowledges flow:Orders"},
+		},
+		{
+			name:  "JMS sender without retry guard",
+			flows: []flow{{id: "Retry", o: one(jms())}},
+			want:  []string{"jms_sender.no_retry_limit channel:Retry/JMS_In jms_queue:Retry_Orders flow:Retry"},
+		},
+		{
+			name: "JMS sender with SAP's retry pattern",
+			flows: []flow{{id: "Retry", o: iflowbuild.Options{Senders: []iflowbuild.Sender{jms()},
+				ExceptionEnds: [][]string{{"escalation", "error"}},
+				Routers:       []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}}}}},
+			want: nil,
+		},
+		{
+			name:   "sender reading a queue that does not exist",
+			queues: healthyQueues(),
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}, {id: "Typo", o: one(amqp("acme/crm/prod/order", "1"))}},
+			want:   []string{"audit.queue_not_found channel:Typo/EventMesh queue:acme/crm/prod/order flow:Typo"},
+		},
+		{
+			name: "flows competing on an exclusive queue",
+			queues: func() []eventmesh.Queue {
+				qs := healthyQueues()
+				qs[0].AccessType = ptr("EXCLUSIVE")
+				return qs
+			}(),
+			flows: []flow{{id: "A", o: one(amqp(orders, "1"))}, {id: "B", o: one(amqp(orders, "1"))}},
+			want:  []string{"audit.exclusive_competing queue:" + orders},
+		},
+		{
+			name:   "deployed version differs from the design time",
+			queues: healthyQueues(),
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1")), deployed: "0.9.0"}},
+			want:   []string{"audit.version_differs flow:Orders"},
+		},
+		{
+			name:   "flow not analysable",
+			queues: healthyQueues(),
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}, {id: "Locked", err: errors.New("GET ...: 403 Forbidden")}},
+			want:   []string{"audit.flow_not_analysable flow:Locked"},
+		},
+		{
+			name:   "queues only",
+			queues: healthyQueues(),
+			noCI:   true,
+			want:   []string{"audit.queues_only"},
+		},
+		{
+			name:  "flows only",
+			flows: []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			noEM:  true,
+			want:  []string{"audit.flows_only"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := input(t, tt.queues, tt.flows...)
+			if tt.noCI {
+				in.CloudIntegration, in.Deployed, in.Flows = false, nil, nil
+			}
+			if tt.noEM {
+				in.EventMesh, in.Queues = false, nil
+			}
+			r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
+			got := rulesOf(r.Findings)
+			want := slices.Clone(tt.want)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("findings\n got %q\nwant %q", got, want)
+				for _, f := range r.Findings {
+					t.Logf("%s: %s", f.Rule, f.Message)
+				}
+			}
+			for _, f := range r.Findings {
+				for _, p := range rules.StyleProblems(f.Summary, f.Message, []string{"Set"}) {
+					t.Errorf("%s: %s", f.Rule, p)
+				}
+			}
+		})
+	}
+}
+
+func TestRunPaths(t *testing.T) {
+	t.Parallel()
+	undeliverable := func(p map[string]string) { p[iflow.KeyDeliveryState] = "MODIFIED_FAILED_UNDELIVERABLE" }
+	tests := []struct {
+		name      string
+		queues    []eventmesh.Queue
+		sender    iflowbuild.Options
+		noEM      bool
+		worst     *int64
+		unbounded bool
+		note      string
+	}{
+		{"R = 5, n = 1", healthyQueues(), one(amqp(orders, "1")), false, ptr[int64](7), false, "(5 + 1) × 1 + 1"},
+		{"R = 5, n = 3", healthyQueues(), one(amqp(orders, "3")), false, ptr[int64](19), false, "(5 + 1) × 3 + 1"},
+		{"R = 0", []eventmesh.Queue{queue(orders, 0, "")}, one(amqp(orders, "1")), false, nil, true, "R = 0"},
+		{"n empty", healthyQueues(), one(amqp(orders, "")), false, nil, true, "for ever"},
+		{"n = 0", healthyQueues(), one(amqp(orders, "0")), false, nil, false, "unprocessed"},
+		{"undeliverable", healthyQueues(), one(amqp(orders, "2", undeliverable)), false, ptr[int64](3), false, "cancels the redelivery"},
+		{"missing queue", nil, one(amqp(orders, "1")), false, nil, false, "does not exist"},
+		{"no Event Mesh", nil, one(amqp(orders, "1")), true, nil, false, "unknown"},
+		{"JMS without guard", nil, one(jms()), false, ptr[int64](725), false, "30 days"},
+		{"JMS with guard > 5", nil, iflowbuild.Options{Senders: []iflowbuild.Sender{jms()}, ExceptionEnds: [][]string{{"escalation", "error"}},
+			Routers: []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}}}, false, ptr[int64](7), false, "retry 6"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := input(t, tt.queues, flow{id: "Orders", o: tt.sender})
+			if tt.noEM {
+				in.EventMesh = false
+			}
+			r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
+			if len(r.Paths) != 1 {
+				t.Fatalf("paths = %+v, want one", r.Paths)
+			}
+			p := r.Paths[0]
+			if fmt.Sprint(deref(p.WorstCase)) != fmt.Sprint(deref(tt.worst)) || p.Unbounded != tt.unbounded || !strings.Contains(p.WorstCaseNote, tt.note) {
+				t.Errorf("worst case %v unbounded %v note %q, want %v %v containing %q", deref(p.WorstCase), p.Unbounded, p.WorstCaseNote, deref(tt.worst), tt.unbounded, tt.note)
+			}
+			if p.Flow != "Orders" || p.FlowStatus != "STARTED" || p.DeployedVersion != "1.0.0" || p.Package != "Orders" {
+				t.Errorf("path = %+v", p)
+			}
+		})
+	}
+}
+
+func deref(p *int64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func TestRunPathDetails(t *testing.T) {
+	t.Parallel()
+	r := Run(input(t, healthyQueues(), flow{id: "Orders", o: iflowbuild.Options{Senders: []iflowbuild.Sender{amqp(orders, "1")},
+		ExceptionEnds: [][]string{{"error", "escalation"}}}}), Filter{})
+	p := r.Paths[0]
+	if p.Queue != orders || p.Channel != "EventMesh" || p.Adapter != AdapterAMQP || deref(p.RedeliveryCount) != int64(5) || deref(p.Retries) != int64(1) ||
+		p.DeliveryStatus != "REJECTED" || p.DeadMessageQueue != ordersDMQ || deref(p.DeadMessageQueueTTL) != int64(rules.DefaultDMQTTL) {
+		t.Errorf("path = %+v", p)
+	}
+	if len(p.EndEvents) != 2 || !strings.HasSuffix(p.EndEvents[0], ": error") || !strings.HasSuffix(p.EndEvents[1], ": escalation") {
+		t.Errorf("end events = %q", p.EndEvents)
+	}
+}
+
+func TestRunFilters(t *testing.T) {
+	t.Parallel()
+	queues := []eventmesh.Queue{
+		queue(orders, 0, ordersDMQ), dmq(ordersDMQ),
+		queue("acme/hr/prod/people", 0, ""), queue("acme/hr/prod/idle", 5, ""),
+	}
+	flows := []flow{
+		{id: "Orders", pkg: "Orders", o: one(amqp(orders, "1"))},
+		{id: "People", pkg: "HR", o: iflowbuild.Options{Senders: []iflowbuild.Sender{amqp("acme/hr/prod/people", "1")}, ExceptionEnds: [][]string{{"escalation"}}}},
+		{id: "Locked", pkg: "HR", err: errors.New("403 Forbidden")},
+	}
+	in := input(t, queues, flows...)
+	tests := []struct {
+		name  string
+		f     Filter
+		want  []string
+		paths []string
+	}{
+		{"errors only", Filter{MinSeverity: rules.SeverityError}, []string{
+			"amqp.queue_redelivery_unlimited channel:Orders/EventMesh queue:" + orders + " flow:Orders",
+			"amqp.queue_redelivery_unlimited channel:People/EventMesh queue:acme/hr/prod/people flow:People",
+		}, []string{orders, "acme/hr/prod/people"}},
+		{"queue prefix", Filter{QueuePrefix: "acme/hr/", MinSeverity: rules.SeverityInfo}, []string{
+			"amqp.queue_redelivery_unlimited channel:People/EventMesh queue:acme/hr/prod/people flow:People",
+			"audit.flow_not_analysable flow:Locked",
+			"audit.queue_unconsumed queue:acme/hr/prod/idle",
+			"iflow.exception_acknowledges flow:People",
+			"queue.dmq_missing queue:acme/hr/prod/idle",
+			"queue.dmq_missing queue:acme/hr/prod/people",
+		}, []string{"acme/hr/prod/people"}},
+		{"package", Filter{Package: "Orders", MinSeverity: rules.SeverityWarning}, []string{
+			"amqp.queue_redelivery_unlimited channel:Orders/EventMesh queue:" + orders + " flow:Orders",
+		}, []string{orders}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := Run(in, tt.f)
+			if got := rulesOf(r.Findings); !slices.Equal(got, tt.want) {
+				t.Errorf("findings\n got %q\nwant %q", got, tt.want)
+			}
+			var paths []string
+			for _, p := range r.Paths {
+				paths = append(paths, p.Queue)
+			}
+			if !slices.Equal(paths, tt.paths) {
+				t.Errorf("paths %q, want %q", paths, tt.paths)
+			}
+		})
+	}
+}
+
+func TestRunSummaryAndDiagram(t *testing.T) {
+	t.Parallel()
+	queues := []eventmesh.Queue{queue(orders, 5, ordersDMQ), dmq(ordersDMQ), queue("acme/crm/prod/returns", 0, "")}
+	in := input(t, queues,
+		flow{id: "Orders", o: one(amqp(orders, "3"))},
+		flow{id: "Returns", o: one(amqp("acme/crm/prod/returns", "1"))},
+		flow{id: "Retry", o: one(jms())},
+		flow{id: "Locked", err: errors.New("zip: not a valid zip file")},
+	)
+	r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
+	s := r.Summary
+	if s.Paths != 3 || s.UnboundedPaths != 1 || s.Flows != 4 || s.Queues != 3 || s.NotAnalysable != 1 || !s.EventMesh || !s.CloudIntegration {
+		t.Errorf("summary = %+v", s)
+	}
+	if deref(s.LargestWorstCase) != int64(725) || s.LargestWorstCasePath != "Retry_Orders → Retry/JMS_In" {
+		t.Errorf("largest = %v at %q", deref(s.LargestWorstCase), s.LargestWorstCasePath)
+	}
+	if s.Errors+s.Warnings+s.Infos != len(r.Findings) || s.Errors == 0 || s.Warnings == 0 {
+		t.Errorf("counts %d/%d/%d of %d findings", s.Errors, s.Warnings, s.Infos, len(r.Findings))
+	}
+	d := r.Diagram
+	for _, want := range []string{
+		"flowchart LR\n",
+		`[("acme/crm/prod/orders<br/>R = 5")]`,
+		`-->|"N_max = 19"|`,
+		`==>|"unbounded"|`,
+		`-.->|"dead letters"|`,
+		`[("acme/crm/prod/orders/dmq<br/>TTL 7 d")]`,
+		`["Returns<br/>EventMesh (AMQP, n = 1)"]`,
+		`[("JMS Retry_Orders")]`,
+		"classDef error",
+	} {
+		if !strings.Contains(d, want) {
+			t.Errorf("diagram lacks %q:\n%s", want, d)
+		}
+	}
+	// The channel of the unbounded path carries its error.
+	ids := map[string]string{}
+	for line := range strings.Lines(d) {
+		if i := strings.Index(line, `["Returns`); i > 0 {
+			ids["returns"] = strings.TrimSpace(line[:i])
+		}
+	}
+	if id := ids["returns"]; id == "" || !strings.Contains(d, "class "+id+" error\n") {
+		t.Errorf("the Returns channel (%q) is not marked as an error:\n%s", ids["returns"], d)
+	}
+	if got := Run(Input{EventMesh: true}, Filter{}).Diagram; !strings.Contains(got, "no sender channel") {
+		t.Errorf("empty diagram = %q", got)
+	}
+}
+
+func TestRunIsDeterministic(t *testing.T) {
+	t.Parallel()
+	queues := []eventmesh.Queue{queue(orders, 0, ""), queue("acme/crm/prod/b", 0, "acme/crm/prod/a"), queue("acme/crm/prod/a", 0, "acme/crm/prod/b")}
+	in := input(t, queues, flow{id: "A", o: one(amqp(orders, ""))}, flow{id: "B", o: one(amqp("acme/crm/prod/a", "0"))})
+	first := Run(in, Filter{MinSeverity: rules.SeverityInfo})
+	for range 5 {
+		in2 := in
+		in2.Flows = maps.Clone(in.Flows)
+		in2.Deployed = slices.Clone(in.Deployed)
+		slices.Reverse(in2.Deployed)
+		again := Run(in2, Filter{MinSeverity: rules.SeverityInfo})
+		if again.Diagram != first.Diagram || !slices.Equal(rulesOf(again.Findings), rulesOf(first.Findings)) {
+			t.Fatal("the report changes with the order of the runtime list")
+		}
+	}
+}
+
+// The data source's page lists every rule ID the audit reports in these tests.
+func TestTemplateListsRuleIDs(t *testing.T) {
+	t.Parallel()
+	page, err := os.ReadFile(filepath.Join("..", "..", "templates", "data-sources", "retry_audit.md.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"audit.queue_not_found", "audit.exclusive_competing", "audit.queue_unconsumed", "audit.dmq_not_found",
+		"audit.version_differs", "audit.flow_not_analysable", "audit.queues_only", "audit.flows_only",
+		"amqp.queue_redelivery_unlimited", "amqp.retries_endless", "amqp.retries_zero", "amqp.delivery_status_undeliverable",
+		"amqp.inner_retries", "jms_sender.no_retry_limit", "iflow.exception_acknowledges", "queue.redelivery_unlimited",
+		"queue.dmq_missing", "dmq.max_ttl_required", "dmq.respect_ttl_required", "queue.dmq_cycle", "queue.dmq_chain"}
+	for _, id := range ids {
+		if !strings.Contains(string(page), "`"+id+"`") {
+			t.Errorf("the data source's page does not list %s", id)
+		}
+	}
+}
+
+// A JMS queue's expiration period comes from the JMS receiver of the deployed flow that fills it.
+func TestRunJMSExpirationFromReceiver(t *testing.T) {
+	t.Parallel()
+	producer := iflowbuild.Options{Senders: []iflowbuild.Sender{amqp(orders, "1"),
+		{Name: "JMS_Out", Adapter: "JMSReceiver", Properties: map[string]string{iflow.KeyJMSQueueOutbound: "Retry_Orders", iflow.KeyJMSExpirationPeriod: "10"}}}}
+	r := Run(input(t, healthyQueues(), flow{id: "Producer", o: producer}, flow{id: "Retry", o: one(jms())}), Filter{MinSeverity: rules.SeverityInfo})
+	var p *Path
+	for i := range r.Paths {
+		if r.Paths[i].Adapter == AdapterJMS {
+			p = &r.Paths[i]
+		}
+	}
+	if p == nil {
+		t.Fatalf("no JMS path in %+v", r.Paths)
+	}
+	retries, err := rules.JMSSchedule{RetryInterval: 1, MaxRetryInterval: 60, ExponentialBackoff: true}.RetriesWithin(10 * 24 * 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if deref(p.DeletedAfterDays) != int64(10) || deref(p.WorstCase) != retries+1 || !strings.Contains(p.WorstCaseNote, "JMS receiver") {
+		t.Errorf("path = deleted after %v days, worst case %v (%s), want 10 days and %d", deref(p.DeletedAfterDays), deref(p.WorstCase), p.WorstCaseNote, retries+1)
+	}
+	for _, f := range r.Findings {
+		if f.Rule == "jms_sender.no_retry_limit" && !strings.Contains(f.Message, "over 10 days") {
+			t.Errorf("the finding does not count the 10 days: %s", f.Message)
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package audit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
+)
+
+// diagram draws the paths as a Mermaid flowchart: queue → flow/channel → dead message queue,
+// N_max on the edges, unbounded paths as thick red edges, and every queue and channel with an
+// error or a warning coloured by its worst finding. GitHub renders it in Markdown, for example
+// in a workflow's job summary.
+func diagram(paths []Path, findings []Finding) string {
+	var b strings.Builder
+	b.WriteString("flowchart LR\n")
+	if len(paths) == 0 {
+		b.WriteString("  none[\"no sender channel reads a queue\"]\n")
+		return b.String()
+	}
+	worst := map[string]rules.Severity{}
+	for _, fd := range findings {
+		if fd.Severity == rules.SeverityInfo {
+			continue
+		}
+		for _, o := range fd.Objects {
+			key := o.String()
+			if s, ok := worst[key]; !ok || fd.Severity < s {
+				worst[key] = fd.Severity
+			}
+		}
+	}
+	ids := map[string]string{}
+	var classes [][2]string
+	node := func(key string) (string, bool) {
+		if id, ok := ids[key]; ok {
+			return id, false
+		}
+		id := fmt.Sprintf("n%d", len(ids)+1)
+		ids[key] = id
+		if s, ok := worst[key]; ok {
+			classes = append(classes, [2]string{id, s.String()})
+		}
+		return id, true
+	}
+	for _, p := range paths {
+		qKey := Object{ObjectQueue, p.Queue}.String()
+		qLabel := p.Queue
+		if p.Adapter == AdapterJMS {
+			qKey = Object{ObjectJMSQueue, p.Queue}.String()
+			qLabel = "JMS " + p.Queue
+		}
+		if p.Queue == "" {
+			qLabel = "no queue"
+		}
+		q, isNew := node(qKey)
+		if isNew {
+			switch {
+			case p.Adapter == AdapterAMQP && p.QueueKnown && !p.QueueExists:
+				fmt.Fprintf(&b, "  %s[(\"%s<br/>missing\")]\n", q, label(qLabel))
+				classes = append(classes, [2]string{q, "missing"})
+			case p.RedeliveryCount != nil:
+				fmt.Fprintf(&b, "  %s[(\"%s<br/>R = %d\")]\n", q, label(qLabel), *p.RedeliveryCount)
+			default:
+				fmt.Fprintf(&b, "  %s[(\"%s\")]\n", q, label(qLabel))
+			}
+		}
+		chKey := Object{ObjectChannel, p.ChannelLabel()}.String()
+		c, isNew := node(chKey)
+		if isNew {
+			n := ""
+			if p.Adapter == AdapterAMQP {
+				n = ", n = empty"
+				if p.Retries != nil {
+					n = fmt.Sprintf(", n = %d", *p.Retries)
+				}
+			}
+			fmt.Fprintf(&b, "  %s[\"%s<br/>%s (%s%s)\"]\n", c, label(p.Flow), label(p.Channel), p.Adapter, n)
+			if _, ok := worst[chKey]; !ok {
+				if s, ok := worst[Object{ObjectFlow, p.Flow}.String()]; ok {
+					classes = append(classes, [2]string{c, s.String()})
+				}
+			}
+		}
+		switch {
+		case p.Unbounded:
+			fmt.Fprintf(&b, "  %s ==>|\"unbounded\"| %s\n", q, c)
+			classes = append(classes, [2]string{c, "unbounded"})
+		case p.WorstCase != nil && p.DeletedAfterDays != nil:
+			fmt.Fprintf(&b, "  %s -->|\"N_max = %d, deleted after %d d\"| %s\n", q, *p.WorstCase, *p.DeletedAfterDays, c)
+		case p.WorstCase != nil:
+			fmt.Fprintf(&b, "  %s -->|\"N_max = %d\"| %s\n", q, *p.WorstCase, c)
+		default:
+			fmt.Fprintf(&b, "  %s -->|\"N_max unknown\"| %s\n", q, c)
+		}
+		if p.DeadMessageQueue != "" && p.DeliveryStatus != "MODIFIED_FAILED_UNDELIVERABLE" {
+			dKey := Object{ObjectQueue, p.DeadMessageQueue}.String()
+			d, isNew := node(dKey)
+			if isNew {
+				ttl := "no TTL"
+				if p.DeadMessageQueueTTL != nil {
+					ttl = "TTL " + seconds(*p.DeadMessageQueueTTL)
+				}
+				fmt.Fprintf(&b, "  %s[(\"%s<br/>%s\")]\n", d, label(p.DeadMessageQueue), ttl)
+			}
+			fmt.Fprintf(&b, "  %s -.->|\"dead letters\"| %s\n", c, d)
+		}
+	}
+	b.WriteString("  classDef error fill:#ffd6d6,stroke:#c92a2a,color:#000\n")
+	b.WriteString("  classDef warning fill:#fff3bf,stroke:#e67700,color:#000\n")
+	b.WriteString("  classDef unbounded stroke:#c92a2a,stroke-width:3px\n")
+	b.WriteString("  classDef missing stroke-dasharray:5 5\n")
+	for _, c := range classes {
+		fmt.Fprintf(&b, "  class %s %s\n", c[0], c[1])
+	}
+	return b.String()
+}
+
+// label escapes text for a quoted Mermaid label.
+func label(s string) string {
+	r := strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "\n", " ")
+	return r.Replace(s)
+}
+
+// seconds writes a time to live in the largest whole unit.
+func seconds(s int64) string {
+	switch {
+	case s > 0 && s%86400 == 0:
+		return fmt.Sprintf("%d d", s/86400)
+	case s > 0 && s%3600 == 0:
+		return fmt.Sprintf("%d h", s/3600)
+	}
+	return fmt.Sprintf("%d s", s)
+}

@@ -1,0 +1,123 @@
+package audit
+
+import (
+	"context"
+	"sync"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+)
+
+// DefaultConcurrency is how many flow contents Read downloads at once.
+const DefaultConcurrency = 8
+
+// Sources are the clients Read reads through; a nil client leaves its product out.
+type Sources struct {
+	// EventMesh lists the queues once (its run's snapshot, shared with the resources).
+	EventMesh *eventmesh.Client
+	// Flows reads each deployed flow once per run (shared with the resources).
+	Flows *cpi.Flows
+	// Concurrency bounds the parallel content downloads; 0 means DefaultConcurrency.
+	Concurrency int
+	// Packages also reads the design time list, for the package of each flow.
+	Packages bool
+}
+
+// Read fetches the landscape: one queue list, one runtime list (and the design time list with
+// Packages), and the content of each deployed integration flow, at most Concurrency at once. A
+// flow whose content cannot be read or parsed is recorded in Input.Unreadable, not returned as an
+// error; the error is a failed list, or ctx ending.
+func Read(ctx context.Context, src Sources) (Input, error) {
+	in := Input{EventMesh: src.EventMesh != nil, CloudIntegration: src.Flows != nil}
+	// The queue list runs beside the Cloud Integration reads.
+	var queues []eventmesh.Queue
+	var queuesErr error
+	queuesDone := make(chan struct{})
+	go func() {
+		defer close(queuesDone)
+		if src.EventMesh == nil {
+			return
+		}
+		s, err := src.EventMesh.Snapshot(ctx)
+		if err != nil {
+			queuesErr = &ListError{What: "the Event Mesh queues", Err: err}
+			return
+		}
+		queues = s.Queues()
+	}()
+	err := readFlows(ctx, src, &in)
+	<-queuesDone
+	in.Queues = queues
+	if queuesErr != nil {
+		return in, queuesErr
+	}
+	return in, err
+}
+
+// readFlows fills the Cloud Integration part of in.
+func readFlows(ctx context.Context, src Sources, in *Input) error {
+	if src.Flows == nil {
+		return nil
+	}
+	c := src.Flows.Client()
+	rts, err := c.ListRuntimeArtifacts(ctx)
+	if err != nil {
+		return &ListError{What: "the deployed Cloud Integration artifacts", Err: err}
+	}
+	in.Deployed = rts
+	if src.Packages {
+		arts, err := c.ListArtifacts(ctx)
+		if err != nil {
+			return &ListError{What: "the Cloud Integration design time artifacts", Err: err}
+		}
+		in.Packages = make(map[string]string, len(arts))
+		for _, a := range arts {
+			in.Packages[a.ID] = a.PackageID
+		}
+	}
+	in.Flows, in.Unreadable = map[string]*cpi.Flow{}, map[string]error{}
+	limit := src.Concurrency
+	if limit <= 0 {
+		limit = DefaultConcurrency
+	}
+	sem := make(chan struct{}, limit)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, rt := range rts {
+		if rt.Type != "" && rt.Type != cpi.TypeIntegrationFlow {
+			continue
+		}
+		wg.Add(1)
+		go func(id string) {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			defer func() { <-sem }()
+			f, err := src.Flows.Flow(ctx, id, "active")
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				in.Unreadable[id] = err
+				return
+			}
+			in.Flows[id] = f
+		}(rt.ID)
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// ListError is a list call of the audit that failed.
+type ListError struct {
+	What string
+	Err  error
+}
+
+// Error names the list and its cause.
+func (e *ListError) Error() string { return "listing " + e.What + ": " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *ListError) Unwrap() error { return e.Err }

@@ -1,0 +1,283 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/audit"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
+)
+
+var (
+	_ datasource.DataSource              = (*retryAuditDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*retryAuditDataSource)(nil)
+)
+
+// NewRetryAuditDataSource returns the sapmessaging_retry_audit data source.
+func NewRetryAuditDataSource() datasource.DataSource {
+	return &retryAuditDataSource{}
+}
+
+type retryAuditDataSource struct {
+	data *providerData
+}
+
+type retryAuditModel struct {
+	QueueNamePrefix types.String        `tfsdk:"queue_name_prefix"`
+	FlowPackage     types.String        `tfsdk:"flow_package"`
+	MinSeverity     types.String        `tfsdk:"min_severity"`
+	Paths           []auditPathModel    `tfsdk:"paths"`
+	Findings        []auditFindingModel `tfsdk:"findings"`
+	Summary         *auditSummaryModel  `tfsdk:"summary"`
+	Diagram         types.String        `tfsdk:"diagram"`
+}
+
+type auditPathModel struct {
+	Adapter             types.String `tfsdk:"adapter"`
+	Queue               types.String `tfsdk:"queue"`
+	QueueExists         types.Bool   `tfsdk:"queue_exists"`
+	Flow                types.String `tfsdk:"flow"`
+	Channel             types.String `tfsdk:"channel"`
+	Package             types.String `tfsdk:"package"`
+	FlowStatus          types.String `tfsdk:"flow_status"`
+	DeployedVersion     types.String `tfsdk:"deployed_version"`
+	RedeliveryCount     types.Int64  `tfsdk:"max_redelivery_count"`
+	Retries             types.Int64  `tfsdk:"max_number_of_retries"`
+	DeliveryStatus      types.String `tfsdk:"delivery_status"`
+	WorstCase           types.Int64  `tfsdk:"worst_case_attempts"`
+	Unbounded           types.Bool   `tfsdk:"unbounded"`
+	WorstCaseNote       types.String `tfsdk:"worst_case_reason"`
+	DeadMessageQueue    types.String `tfsdk:"dead_message_queue"`
+	DeadMessageQueueTTL types.Int64  `tfsdk:"dead_message_queue_ttl"`
+	EndEvents           []string     `tfsdk:"exception_end_events"`
+	RetryGuardLimit     types.Int64  `tfsdk:"retry_guard_limit"`
+	GiveUpMinutes       types.Int64  `tfsdk:"give_up_after_minutes"`
+	DeletedAfterDays    types.Int64  `tfsdk:"deleted_after_days"`
+}
+
+type auditFindingModel struct {
+	RuleID   types.String `tfsdk:"rule_id"`
+	Severity types.String `tfsdk:"severity"`
+	Summary  types.String `tfsdk:"summary"`
+	Message  types.String `tfsdk:"message"`
+	Objects  []string     `tfsdk:"objects"`
+}
+
+type auditSummaryModel struct {
+	Errors               types.Int64  `tfsdk:"errors"`
+	Warnings             types.Int64  `tfsdk:"warnings"`
+	Infos                types.Int64  `tfsdk:"infos"`
+	Paths                types.Int64  `tfsdk:"paths"`
+	UnboundedPaths       types.Int64  `tfsdk:"unbounded_paths"`
+	Queues               types.Int64  `tfsdk:"queues"`
+	Flows                types.Int64  `tfsdk:"flows"`
+	FlowsNotAnalysable   types.Int64  `tfsdk:"flows_not_analysable"`
+	LargestWorstCase     types.Int64  `tfsdk:"largest_worst_case_attempts"`
+	LargestWorstCasePath types.String `tfsdk:"largest_worst_case_path"`
+	EventMesh            types.Bool   `tfsdk:"event_mesh"`
+	CloudIntegration     types.Bool   `tfsdk:"cloud_integration"`
+}
+
+func (d *retryAuditDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_retry_audit"
+}
+
+func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	str := func(desc string) schema.Attribute {
+		return schema.StringAttribute{MarkdownDescription: desc, Computed: true}
+	}
+	num := func(desc string) schema.Attribute {
+		return schema.Int64Attribute{MarkdownDescription: desc, Computed: true}
+	}
+	flag := func(desc string) schema.Attribute {
+		return schema.BoolAttribute{MarkdownDescription: desc, Computed: true}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Audits the retry paths of a whole landscape: every SAP Event Mesh queue (one list call) joined with " +
+			"every deployed SAP Cloud Integration flow (the runtime list) and, per flow, its AMQP and JMS sender channels and " +
+			"the end events of its exception subprocesses (one content download per flow, at most " +
+			fmt.Sprint(audit.DefaultConcurrency) + " at once, shared with the resources of the same run). Each sender channel " +
+			"becomes a path with its worst case `N_max = (R + 1) × n + 1` or why it has none, and the same rules the resources " +
+			"apply produce the findings, each with its rule ID, the objects it concerns and its fix.\n\n" +
+			"A flow whose content cannot be read or parsed is a finding (`audit.flow_not_analysable`), never a failed read. " +
+			"Without a `cloud_integration` connection the audit checks the queues alone and says so (`audit.queues_only`); " +
+			"without `event_mesh` it checks the flows alone (`audit.flows_only`).",
+		Attributes: map[string]schema.Attribute{
+			"queue_name_prefix": schema.StringAttribute{
+				MarkdownDescription: "Only paths whose queue name starts with this prefix, for example `acme/crm/prod/`, and the findings about such " +
+					"queues and the flows that read them. The join still covers the whole landscape.",
+				Optional: true,
+			},
+			"flow_package": schema.StringAttribute{
+				MarkdownDescription: "Only the paths and findings of the flows of this integration package (its ID), and the findings about the " +
+					"queues they read. Costs one more call: the design time list, which names each flow's package.",
+				Optional: true,
+			},
+			"min_severity": schema.StringAttribute{
+				MarkdownDescription: "The least severe findings to list: `error`, `warning` or `info` (the default, all findings).",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.OneOf("error", "warning", "info")},
+			},
+			"paths": schema.ListNestedAttribute{
+				MarkdownDescription: "One entry per sender channel of a deployed flow with the queue it reads, sorted by flow, JMS channels first.",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"adapter":          str("`AMQP` (an Event Mesh queue) or `JMS` (a Cloud Integration JMS queue)."),
+					"queue":            str("The queue the channel reads."),
+					"queue_exists":     schema.BoolAttribute{MarkdownDescription: "Whether Event Mesh holds the queue; null without an Event Mesh connection. Always true for JMS queues, which Cloud Integration creates on use.", Computed: true},
+					"flow":             str("The integration flow ID."),
+					"channel":          str("The sender channel: its message flow name, or its ID where it has none."),
+					"package":          str("The flow's package ID; null unless `flow_package` is set."),
+					"flow_status":      str("The runtime status of the flow, for example `STARTED` or `ERROR`."),
+					"deployed_version": str("The version the runtime runs."),
+					"max_redelivery_count": num("R, the queue's `max_redelivery_count` (0, unlimited, also when the queue leaves it unset); null for JMS " +
+						"and when the queue is missing or unknown."),
+					"max_number_of_retries": num("n, the AMQP sender's Max. Number of Retries; null when empty (endless retries) and for JMS."),
+					"delivery_status":       str("The AMQP sender's Delivery Status After Max. Retries; null when unset and for JMS."),
+					"worst_case_attempts": num("The most executions one always-failing message can cost: `(R + 1) × n + 1` for AMQP, the guard's stop " +
+						"for a guarded JMS flow, or the retries until the queue's expiration for an unguarded one. Null when unbounded or unknown."),
+					"unbounded":              flag("True when nothing bounds the executions (R = 0, or an empty retry count)."),
+					"worst_case_reason":      str("How `worst_case_attempts` was found, or why there is none."),
+					"dead_message_queue":     str("The queue's dead message queue; null for none and for JMS."),
+					"dead_message_queue_ttl": num("The time to live of the dead message queue in seconds; null when it keeps messages for ever or does not exist."),
+					"exception_end_events": schema.ListAttribute{
+						MarkdownDescription: "The end events of the flow's exception subprocesses, `<subprocess>: <kind>` (`error`, `escalation`, `message`, `none`).",
+						ElementType:         types.StringType,
+						Computed:            true,
+					},
+					"retry_guard_limit":     num("The limit the JMS flow's guard compares `SAPJMSRetries` with; null without a guard or when it is not visible."),
+					"give_up_after_minutes": num("Minutes from the first failure until a guarded JMS flow ends the message."),
+					"deleted_after_days": num("Days after which the JMS queue's expiration period deletes a message the flow never ends: the Expiration " +
+						"Period of the JMS receiver of a deployed flow that fills the queue (the longest, where several do), else SAP's default of 30 days."),
+				}},
+			},
+			"findings": schema.ListNestedAttribute{
+				MarkdownDescription: "The findings, errors first. See the rule IDs on this page.",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"rule_id":  str("The rule's stable ID, for example `amqp.queue_redelivery_unlimited`."),
+					"severity": str("`error`, `warning` or `info`."),
+					"summary":  str("A short Title Case summary."),
+					"message":  str("What the setting does, naming the object, ending with the fix."),
+					"objects": schema.ListAttribute{
+						MarkdownDescription: "The objects the finding concerns: `queue:<name>`, `jms_queue:<name>`, `flow:<id>`, `channel:<flow>/<channel>`.",
+						ElementType:         types.StringType,
+						Computed:            true,
+					},
+				}},
+			},
+			"summary": schema.SingleNestedAttribute{
+				MarkdownDescription: "Counts over the listed paths and findings.",
+				Computed:            true,
+				Attributes: map[string]schema.Attribute{
+					"errors":                      num("Findings with severity `error`."),
+					"warnings":                    num("Findings with severity `warning`."),
+					"infos":                       num("Findings with severity `info`."),
+					"paths":                       num("Paths listed."),
+					"unbounded_paths":             num("Paths whose executions nothing bounds."),
+					"queues":                      num("Event Mesh queues read (under `queue_name_prefix`)."),
+					"flows":                       num("Deployed integration flows audited."),
+					"flows_not_analysable":        num("Deployed flows whose content could not be read or parsed."),
+					"largest_worst_case_attempts": num("The largest finite `worst_case_attempts`; null without one."),
+					"largest_worst_case_path":     str("Where it is: `<queue> → <flow>/<channel>`."),
+					"event_mesh":                  flag("Whether the Event Mesh queues were read."),
+					"cloud_integration":           flag("Whether the Cloud Integration flows were read."),
+				},
+			},
+			"diagram": str("The paths as a Mermaid flowchart: queue → flow/channel → dead message queue, `N_max` on the edges, unbounded " +
+				"paths as thick edges, objects with errors and warnings coloured. GitHub renders it in Markdown between ```` ```mermaid ```` fences, " +
+				"for example in a workflow's job summary."),
+		},
+	}
+}
+
+func (d *retryAuditDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *retryAuditDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m retryAuditModel
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if d.data == nil || (d.data.eventMesh == nil && d.data.cloudIntegration == nil) {
+		resp.Diagnostics.AddError("Nothing To Audit",
+			"The audit reads SAP Event Mesh queues and SAP Cloud Integration flows, but the provider has neither connection. "+
+				"Set the event_mesh block of the provider, the cloud_integration block, or both.")
+		return
+	}
+	minSeverity := rules.SeverityInfo
+	if s, ok := rules.ParseSeverity(m.MinSeverity.ValueString()); ok {
+		minSeverity = s
+	}
+	src := audit.Sources{EventMesh: d.data.eventMesh, Packages: m.FlowPackage.ValueString() != ""}
+	if d.data.cloudIntegration != nil {
+		src.Flows = d.data.flows
+	}
+	in, err := audit.Read(ctx, src)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot Read Landscape",
+			fmt.Sprintf("The audit failed %s. Check the provider's event_mesh and cloud_integration connections and that their "+
+				"credentials may list queues and integration artifacts, then run the command again; TF_LOG=debug shows each request.", clause(err)))
+		return
+	}
+	r := audit.Run(in, audit.Filter{QueuePrefix: m.QueueNamePrefix.ValueString(), Package: m.FlowPackage.ValueString(), MinSeverity: minSeverity})
+	fillRetryAudit(&m, r)
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &m)...)
+}
+
+// fillRetryAudit sets the computed attributes from the report.
+func fillRetryAudit(m *retryAuditModel, r audit.Report) {
+	m.Paths = make([]auditPathModel, 0, len(r.Paths))
+	for _, p := range r.Paths {
+		pm := auditPathModel{
+			Adapter: types.StringValue(p.Adapter), Queue: types.StringValue(p.Queue), QueueExists: types.BoolNull(),
+			Flow: types.StringValue(p.Flow), Channel: types.StringValue(p.Channel), Package: optionalString(p.Package),
+			FlowStatus: types.StringValue(p.FlowStatus), DeployedVersion: types.StringValue(p.DeployedVersion),
+			RedeliveryCount: int64OrNull(p.RedeliveryCount), Retries: int64OrNull(p.Retries),
+			DeliveryStatus: optionalString(p.DeliveryStatus), WorstCase: int64OrNull(p.WorstCase),
+			Unbounded: types.BoolValue(p.Unbounded), WorstCaseNote: types.StringValue(p.WorstCaseNote),
+			DeadMessageQueue: optionalString(p.DeadMessageQueue), DeadMessageQueueTTL: int64OrNull(p.DeadMessageQueueTTL),
+			EndEvents: append([]string{}, p.EndEvents...), RetryGuardLimit: int64OrNull(p.RetryGuardLimit),
+			GiveUpMinutes: int64OrNull(p.GiveUpMinutes), DeletedAfterDays: int64OrNull(p.DeletedAfterDays),
+		}
+		if p.QueueKnown {
+			pm.QueueExists = types.BoolValue(p.QueueExists)
+		}
+		m.Paths = append(m.Paths, pm)
+	}
+	m.Findings = make([]auditFindingModel, 0, len(r.Findings))
+	for _, f := range r.Findings {
+		objs := make([]string, 0, len(f.Objects))
+		for _, o := range f.Objects {
+			objs = append(objs, o.String())
+		}
+		m.Findings = append(m.Findings, auditFindingModel{RuleID: types.StringValue(f.Rule), Severity: types.StringValue(f.Severity.String()),
+			Summary: types.StringValue(f.Summary), Message: types.StringValue(f.Message), Objects: objs})
+	}
+	s := r.Summary
+	m.Summary = &auditSummaryModel{
+		Errors: types.Int64Value(int64(s.Errors)), Warnings: types.Int64Value(int64(s.Warnings)), Infos: types.Int64Value(int64(s.Infos)),
+		Paths: types.Int64Value(int64(s.Paths)), UnboundedPaths: types.Int64Value(int64(s.UnboundedPaths)),
+		Queues: types.Int64Value(int64(s.Queues)), Flows: types.Int64Value(int64(s.Flows)),
+		FlowsNotAnalysable: types.Int64Value(int64(s.NotAnalysable)), LargestWorstCase: int64OrNull(s.LargestWorstCase),
+		LargestWorstCasePath: optionalString(s.LargestWorstCasePath),
+		EventMesh:            types.BoolValue(s.EventMesh), CloudIntegration: types.BoolValue(s.CloudIntegration),
+	}
+	m.Diagram = types.StringValue(r.Diagram)
+}
+
+// optionalString is s, or null when empty.
+func optionalString(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}

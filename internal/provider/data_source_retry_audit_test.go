@@ -1,0 +1,279 @@
+package provider
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
+)
+
+// auditLandscape puts a landscape with one healthy and several broken paths on the emulator:
+//
+//   - Orders reads acme/crm/prod/orders (R = 5, dead message queue with 7 days TTL), n = 1: N_max 7;
+//   - Returns reads acme/crm/prod/returns (R = 0, no dead message queue) and ends its exception
+//     subprocess in an Escalation End: unbounded;
+//   - Typo reads acme/crm/prod/missing with MODIFIED_FAILED_UNDELIVERABLE;
+//   - Retry is a JMS sender without a retry guard;
+//   - Gone is deployed but its design time was deleted, so its content cannot be read;
+//   - Bumped runs version 1.0.0 while its design time holds 1.0.1;
+//   - acme/crm/prod/idle is consumed by no flow.
+func auditLandscape(t *testing.T, env *testEnv) {
+	t.Helper()
+	ctx := t.Context()
+	em := env.eventMesh(t)
+	put := func(name string, s eventmesh.QueueSettings) {
+		if _, _, err := em.PutQueue(ctx, name, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("acme/crm/prod/orders/dmq", eventmesh.QueueSettings{RespectTTL: ptrTo(true), MaxTTL: ptrTo[int64](rules.DefaultDMQTTL)})
+	put("acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: ptrTo[int64](5), DeadMsgQueue: ptrTo("acme/crm/prod/orders/dmq")})
+	put("acme/crm/prod/returns", eventmesh.QueueSettings{MaxRedeliveryCount: ptrTo[int64](0)})
+	put("acme/crm/prod/idle", eventmesh.QueueSettings{MaxRedeliveryCount: ptrTo[int64](3), DeadMsgQueue: ptrTo("acme/crm/prod/orders/dmq")})
+
+	amqpSender := func(queue string, change map[string]string) []iflowbuild.Sender {
+		props := iflowbuild.DefaultSenderProperties(queue)
+		props[iflow.KeyMaxRetries], props[iflow.KeyQueuePrefetch] = "1", "1"
+		for k, v := range change {
+			props[k] = v
+		}
+		return []iflowbuild.Sender{{Name: "EventMesh", Properties: props}}
+	}
+	env.addFlow(t, "Orders", amqpSender("acme/crm/prod/orders", nil), nil, []string{"error"})
+	env.addFlow(t, "Returns", amqpSender("acme/crm/prod/returns", nil), nil, []string{"escalation"})
+	env.addFlow(t, "Typo", amqpSender("acme/crm/prod/missing", map[string]string{iflow.KeyDeliveryState: "MODIFIED_FAILED_UNDELIVERABLE"}), nil, []string{"error"})
+	env.addFlow(t, "Gone", amqpSender("acme/crm/prod/orders", nil), nil, []string{"error"})
+	env.addFlow(t, "Bumped", amqpSender("acme/crm/prod/orders", nil), nil, []string{"error"})
+	env.addJMSFlow(t, "Retry", false, iflowbuild.Options{ExceptionEnds: [][]string{{"error"}}})
+
+	ci := cpi.New(env.srv.CloudIntegrationClient(t))
+	for _, id := range []string{"Orders", "Returns", "Typo", "Gone", "Bumped", "Retry"} {
+		if _, err := ci.DeployAndWait(ctx, id, "active", 10*time.Millisecond); err != nil {
+			t.Fatalf("deploying %s: %v", id, err)
+		}
+	}
+	if !env.srv.DeleteIFlow("Gone") {
+		t.Fatal("Gone was not in the design time")
+	}
+	bumped := withBundleVersion(t, env.srv.IFlowContent("Bumped"), "1.0.1")
+	if err := env.srv.CreateIFlow("Bumped", "Bumped", "Orders", bumped); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
+// withBundleVersion returns the archive with its manifest's Bundle-Version set to version.
+func withBundleVersion(t *testing.T, archive []byte, version string) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(rc)
+		if cerr := rc.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Name == "META-INF/MANIFEST.MF" {
+			data = regexp.MustCompile(`(?m)^Bundle-Version: .*$`).ReplaceAll(data, []byte("Bundle-Version: "+version+"\r"))
+		}
+		w, err := zw.Create(f.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+const retryAuditConfig = `
+data "sapmessaging_retry_audit" "all" {}
+
+data "sapmessaging_retry_audit" "returns_errors" {
+  queue_name_prefix = "acme/crm/prod/returns"
+  min_severity      = "error"
+}
+
+data "sapmessaging_retry_audit" "retry_package" {
+  flow_package = "Retry"
+}
+`
+
+// hasFinding checks that the data source lists a finding with the rule ID about the objects.
+func hasFinding(name, rule string, objects ...string) resource.TestCheckFunc {
+	attrs := map[string]string{"rule_id": rule}
+	checks := []resource.TestCheckFunc{resource.TestCheckTypeSetElemNestedAttrs(name, "findings.*", attrs)}
+	for _, o := range objects {
+		checks = append(checks, resource.TestCheckTypeSetElemAttr(name, "findings.*.objects.*", o))
+	}
+	return resource.ComposeAggregateTestCheckFunc(checks...)
+}
+
+// pathOf checks one path's attributes, selected by its flow.
+func pathOf(name, flow string, attrs map[string]string) resource.TestCheckFunc {
+	attrs["flow"] = flow
+	return resource.TestCheckTypeSetElemNestedAttrs(name, "paths.*", attrs)
+}
+
+func TestAccRetryAuditDataSource(t *testing.T) {
+	env := newTestEnv(t)
+	auditLandscape(t, env)
+	all := "data.sapmessaging_retry_audit.all"
+	returns := "data.sapmessaging_retry_audit.returns_errors"
+	retry := "data.sapmessaging_retry_audit.retry_package"
+	summary := func(attr string) tfjsonpath.Path { return tfjsonpath.New("summary").AtMapKey(attr) }
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.config(retryAuditConfig),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(all, summary("paths"), knownvalue.Int64Exact(5)),
+				statecheck.ExpectKnownValue(all, summary("unbounded_paths"), knownvalue.Int64Exact(1)),
+				statecheck.ExpectKnownValue(all, summary("flows"), knownvalue.Int64Exact(6)),
+				statecheck.ExpectKnownValue(all, summary("flows_not_analysable"), knownvalue.Int64Exact(1)),
+				statecheck.ExpectKnownValue(all, summary("queues"), knownvalue.Int64Exact(4)),
+				statecheck.ExpectKnownValue(all, summary("errors"), knownvalue.Int64Exact(3)),
+				statecheck.ExpectKnownValue(all, summary("largest_worst_case_attempts"), knownvalue.Int64Exact(725)),
+				statecheck.ExpectKnownValue(all, summary("largest_worst_case_path"), knownvalue.StringExact("Retry_Retry → Retry/JMS_In")),
+				statecheck.ExpectKnownValue(all, summary("event_mesh"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(all, summary("cloud_integration"), knownvalue.Bool(true)),
+				diagramHas(all, `^flowchart LR\n`),
+				diagramHas(all, `(n\d+)\[\("acme/crm/prod/orders<br/>R = 5"\)\]\n(?:.*\n)*?  n\d+\["Orders<br/>EventMesh \(AMQP, n = 1\)"\]\n  n1 -->\|"N_max = 7"\| n\d+\n`),
+				diagramHas(all, `==>\|"unbounded"\|`),
+				diagramHas(all, `-\.->\|"dead letters"\| n\d+`),
+				diagramHas(all, `\[\("acme/crm/prod/orders/dmq<br/>TTL 7 d"\)\]`),
+				diagramHas(all, `\[\("acme/crm/prod/missing<br/>missing"\)\]`),
+				diagramHas(all, `-->\|"N_max = 725, deleted after 30 d"\|`),
+				diagramHas(all, `classDef error `),
+				// The filters: one error about the returns queue; the Retry package's one path.
+				statecheck.ExpectKnownValue(returns, tfjsonpath.New("findings"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"rule_id":  knownvalue.StringExact("amqp.queue_redelivery_unlimited"),
+						"severity": knownvalue.StringExact("error"),
+						"objects": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("channel:Returns/EventMesh"),
+							knownvalue.StringExact("queue:acme/crm/prod/returns"), knownvalue.StringExact("flow:Returns")}),
+						"message": knownvalue.StringRegexp(regexp.MustCompile(`^AMQP sender Returns/EventMesh reading "acme/crm/prod/returns": .* Set max_redelivery_count on the queue to a value from 1 to 255, for example 5\.$`)),
+					}),
+				})),
+				statecheck.ExpectKnownValue(returns, summary("paths"), knownvalue.Int64Exact(1)),
+				statecheck.ExpectKnownValue(retry, tfjsonpath.New("paths"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"adapter": knownvalue.StringExact("JMS"), "queue": knownvalue.StringExact("Retry_Retry"), "package": knownvalue.StringExact("Retry"),
+						"worst_case_attempts": knownvalue.Int64Exact(725), "deleted_after_days": knownvalue.Int64Exact(30), "unbounded": knownvalue.Bool(false),
+					}),
+				})),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				pathOf(all, "Orders", map[string]string{"queue": "acme/crm/prod/orders", "channel": "EventMesh", "adapter": "AMQP",
+					"queue_exists": "true", "max_redelivery_count": "5", "max_number_of_retries": "1", "delivery_status": "REJECTED",
+					"worst_case_attempts": "7", "unbounded": "false", "dead_message_queue": "acme/crm/prod/orders/dmq",
+					"dead_message_queue_ttl": "604800", "flow_status": "STARTED", "deployed_version": "1.0.0", "exception_end_events.#": "1"}),
+				pathOf(all, "Returns", map[string]string{"queue": "acme/crm/prod/returns", "max_redelivery_count": "0", "unbounded": "true"}),
+				pathOf(all, "Typo", map[string]string{"queue": "acme/crm/prod/missing", "queue_exists": "false", "delivery_status": "MODIFIED_FAILED_UNDELIVERABLE"}),
+				hasFinding(all, "amqp.queue_redelivery_unlimited", "queue:acme/crm/prod/returns"),
+				hasFinding(all, "amqp.delivery_status_undeliverable", "channel:Typo/EventMesh"),
+				hasFinding(all, "audit.queue_not_found", "queue:acme/crm/prod/missing"),
+				hasFinding(all, "queue.dmq_missing", "queue:acme/crm/prod/returns"),
+				hasFinding(all, "iflow.exception_acknowledges", "flow:Returns"),
+				hasFinding(all, "jms_sender.no_retry_limit", "jms_queue:Retry_Retry"),
+				hasFinding(all, "audit.flow_not_analysable", "flow:Gone"),
+				hasFinding(all, "audit.version_differs", "flow:Bumped"),
+				hasFinding(all, "audit.queue_unconsumed", "queue:acme/crm/prod/idle"),
+				checkNoFinding(all, "queue.redelivery_unlimited"),
+			),
+		}},
+	})
+}
+
+// diagramHas checks that the diagram matches the regular expression (multi-line).
+func diagramHas(name, re string) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(name, tfjsonpath.New("diagram"), knownvalue.StringRegexp(regexp.MustCompile(`(?m)`+re)))
+}
+
+// checkNoFinding fails when the data source lists a finding with the rule ID.
+func checkNoFinding(name, rule string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[name]
+		if !ok {
+			return fmt.Errorf("%s not in state", name)
+		}
+		for k, v := range rs.Primary.Attributes {
+			if strings.HasPrefix(k, "findings.") && strings.HasSuffix(k, ".rule_id") && v == rule {
+				return fmt.Errorf("%s lists %s (%s)", name, rule, k)
+			}
+		}
+		return nil
+	}
+}
+
+func TestAccRetryAuditDataSource_queuesOnly(t *testing.T) {
+	env := newTestEnv(t)
+	auditLandscape(t, env)
+	queues := "data.sapmessaging_retry_audit.queues"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "sapmessaging" {
+  event_mesh = { service_key = %q }
+}
+
+data "sapmessaging_retry_audit" "queues" {}
+`, string(env.srv.EventMeshKey())),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(queues, tfjsonpath.New("paths"), knownvalue.ListExact([]knownvalue.Check{})),
+				statecheck.ExpectKnownValue(queues, tfjsonpath.New("summary").AtMapKey("cloud_integration"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue(queues, tfjsonpath.New("summary").AtMapKey("queues"), knownvalue.Int64Exact(4)),
+				diagramHas(queues, `\Aflowchart LR\n  none\["no sender channel reads a queue"\]\n\z`),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				hasFinding(queues, "audit.queues_only"),
+				// Without flows the join cannot tell a consumed queue from an unconsumed one.
+				checkNoFinding(queues, "audit.queue_unconsumed"),
+				hasFinding(queues, "queue.redelivery_unlimited", "queue:acme/crm/prod/returns"),
+			),
+		}},
+	})
+}
+
+func TestAccRetryAuditDataSource_invalidSeverity(t *testing.T) {
+	env := newTestEnv(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      env.config(`data "sapmessaging_retry_audit" "all" { min_severity = "fatal" }`),
+			ExpectError: regexp.MustCompile(`(?s)min_severity.*error.*warning.*info`),
+		}},
+	})
+}

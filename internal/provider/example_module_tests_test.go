@@ -1,0 +1,88 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+)
+
+var testRunBlock = regexp.MustCompile(`(?m)^run "`)
+
+// The `terraform test` files of every module under examples/modules pass with the CLI under test:
+// those that need no API (every tests/*.tftest.hcl but tests/emulator*.tftest.hcl: mocked
+// provider, or the real provider planning only) without any credentials, and all of them with the
+// service keys of an emulator holding the sandbox's sample content. The emulator test files
+// destroy what they create, so no queue is left behind.
+func TestAccExampleModuleTests(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	modules, err := filepath.Glob(filepath.Join("..", "..", "examples", "modules", "*", "tests"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(modules) == 0 {
+		t.Fatal("no module under examples/modules has a tests directory")
+	}
+	for _, testsDir := range modules {
+		module := filepath.Dir(testsDir)
+		t.Run(filepath.Base(module), func(t *testing.T) {
+			t.Parallel()
+			env := newTestEnv(t)
+			if err := env.srv.LoadSampleContent(); err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(t.TempDir(), filepath.Base(module))
+			copyTree(t, module, dir)
+			w := newCLIWorkspace(t, tf, plugins, dir, env)
+
+			files, _ := filepath.Glob(filepath.Join(dir, "tests", "*.tftest.hcl"))
+			var offline []string
+			runs, offlineRuns := 0, 0
+			for _, f := range files {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n := len(testRunBlock.FindAll(b, -1))
+				runs += n
+				if !strings.HasPrefix(filepath.Base(f), "emulator") {
+					offline = append(offline, "-filter=tests/"+filepath.Base(f))
+					offlineRuns += n
+				}
+			}
+			if len(offline) == 0 || offlineRuns == runs {
+				t.Fatalf("examples/modules/%s/tests needs test files without an API and an emulator*.tftest.hcl that applies the module", filepath.Base(module))
+			}
+
+			// Without credentials: the mocked provider and the real provider's plan need none.
+			noCreds := []string{EnvEventMeshServiceKey + "=", EnvCloudIntegrationServiceKey + "="}
+			r := runTerraformEnv(t, tf, dir, w.cliConfig, noCreds, append([]string{"test", "-no-color"}, offline...)...)
+			if want := fmt.Sprintf("%d passed, 0 failed", offlineRuns); r.exitCode != 0 || !strings.Contains(r.output, want) {
+				t.Fatalf("terraform test %v without credentials: exit %d, want 0 and %q:\n%s", offline, r.exitCode, want, r.output)
+			}
+
+			// With the emulator: every file, including the one that applies and destroys the module.
+			r = w.mustRun(0, "test", "-no-color")
+			if want := fmt.Sprintf("%d passed, 0 failed", runs); !strings.Contains(r.output, want) {
+				t.Fatalf("terraform test: want %q:\n%s", want, r.output)
+			}
+			queues, err := env.eventMesh(t).ListQueues(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range queues {
+				if !strings.HasPrefix(q.Name, emulator.SampleLandscapePrefix) {
+					t.Errorf("terraform test left the queue %s behind", q.Name)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,280 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
+)
+
+// The hand-made flows of the list resource tests, as made in the Cloud Integration web UI.
+const (
+	// handOrders is in package AcmeCRM, with two AMQP senders, Orders and Returns, and deployed.
+	handOrders = "Orders_Inbound"
+	// handInvoices is in package AcmeERP, with one AMQP sender, and deployed.
+	handInvoices = "Invoices_Inbound"
+	// handJMS is in package AcmeCRM, with one JMS sender guarded by SAPJMSRetries > 5, and deployed.
+	handJMS = "Orders_Retry"
+	// handDraft is in package AcmeCRM, with one AMQP sender, and not deployed.
+	handDraft = "Orders_Draft"
+	// handExclusive is in package AcmeCRM, with one JMS sender on an exclusive queue (no concurrent
+	// processes and no dead-letter option in the channel), and deployed.
+	handExclusive = "Orders_Exclusive"
+	// handBroken is in package Broken, with a JMS sender whose Exponential Backoff is not a
+	// boolean, and not deployed: the sender list resources leave it out with a warning.
+	handBroken = "Broken_Flow"
+)
+
+// addHandMadeFlows creates the hand-made flows and deploys those that are deployed.
+func (e *testEnv) addHandMadeFlows(t *testing.T) {
+	t.Helper()
+	amqp := func(queue string, retries string) map[string]string {
+		p := iflowbuild.DefaultSenderProperties(queue)
+		p["maxRetries"], p["queuePrefetch"] = retries, "1"
+		return p
+	}
+	jms := iflowbuild.DefaultJMSSenderProperties("Retry_Orders")
+	exclusive := iflowbuild.DefaultJMSSenderProperties("Exclusive_Orders")
+	exclusive["AccessType"] = "Exclusive"
+	delete(exclusive, "NumberConcurrentProcesses")
+	delete(exclusive, "useDeadLetterQueue")
+	broken := iflowbuild.DefaultJMSSenderProperties("Broken")
+	broken["ExponentialBackoff"] = "maybe"
+	for _, f := range []struct {
+		id, pkg string
+		o       iflowbuild.Options
+	}{
+		{handOrders, "AcmeCRM", iflowbuild.Options{Senders: []iflowbuild.Sender{
+			{ID: "MessageFlow_1", Name: "Orders", Properties: amqp("acme/crm/prod/orders", "1")},
+			{ID: "MessageFlow_2", Name: "Returns", Properties: amqp("acme/crm/prod/returns", "2")},
+		}, ExceptionEnds: [][]string{{"error"}}}},
+		{handInvoices, "AcmeERP", iflowbuild.Options{Senders: []iflowbuild.Sender{{Properties: amqp("acme/erp/prod/invoices", "1")}}}},
+		{handJMS, "AcmeCRM", iflowbuild.Options{
+			Senders:       []iflowbuild.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: jms}},
+			ExceptionEnds: [][]string{{"escalation", "error"}},
+			Routers:       []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}},
+		}},
+		{handDraft, "AcmeCRM", iflowbuild.Options{Senders: []iflowbuild.Sender{{Properties: amqp("acme/crm/prod/draft", "1")}}}},
+		{handExclusive, "AcmeCRM", iflowbuild.Options{
+			Senders:       []iflowbuild.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: exclusive}},
+			ExceptionEnds: [][]string{{"error"}},
+		}},
+		{handBroken, "Broken", iflowbuild.Options{Senders: []iflowbuild.Sender{{Adapter: "JMS", Properties: broken}}}},
+	} {
+		f.o.Name = f.id
+		if err := e.srv.CreateIFlow(f.id, f.id, f.pkg, iflowbuild.Build(f.o)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := cpi.New(e.srv.CloudIntegrationClient(t))
+	for _, id := range []string{handOrders, handInvoices, handJMS, handExclusive} {
+		if _, err := c.DeployAndWait(context.Background(), id, "", 5*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// byFlow filters query results by the flow in their identity.
+func byFlow(id string) queryfilter.QueryFilter {
+	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(id)})
+}
+
+// expectCloudIntegrationCalls is a query check of the Cloud Integration calls by route made since
+// the ResetStats of the step's PreConfig; routes not named must not have been called.
+type expectCloudIntegrationCalls struct {
+	env  *testEnv
+	want map[string]int64
+}
+
+func (c expectCloudIntegrationCalls) CheckQuery(_ context.Context, _ querycheck.CheckQueryRequest, resp *querycheck.CheckQueryResponse) {
+	st := c.env.srv.Stats()
+	var total int64
+	for route, n := range c.want {
+		if st.Routes[route] != n {
+			resp.Error = fmt.Errorf("the query made %d calls of %s, want %d; all routes: %v", st.Routes[route], route, n, st.Routes)
+			return
+		}
+		total += n
+	}
+	if st.CloudIntegrationCalls != total {
+		resp.Error = fmt.Errorf("the query made %d Cloud Integration calls, want %d: %v", st.CloudIntegrationCalls, total, st.Routes)
+	}
+}
+
+const (
+	routeRuntimeList    = "GET /api/v1/IntegrationRuntimeArtifacts"
+	routeDesigntimeList = "GET /api/v1/IntegrationDesigntimeArtifacts"
+	routeContent        = "GET /api/v1/IntegrationDesigntimeArtifacts(Id,Version)/$value"
+)
+
+// Every deployed flow is listed, from one call; a package filter adds the call for the packages;
+// a prefix that matches nothing lists nothing.
+func TestAccIFlowDeploymentListResource_query(t *testing.T) {
+	env := newTestEnv(t)
+	env.addHandMadeFlows(t)
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: env.srv.ResetStats,
+				Query:     true,
+				Config: env.providerBlock + `
+list "sapmessaging_iflow_deployment" "all" {
+  provider         = sapmessaging
+  include_resource = true
+}
+
+list "sapmessaging_iflow_deployment" "none" {
+  provider = sapmessaging
+  config {
+    iflow_id_prefix = "Nothing_"
+  }
+}
+`,
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_iflow_deployment.all", 4),
+					querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(handInvoices)}),
+					querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(handJMS)}),
+					querycheck.ExpectResourceDisplayName("sapmessaging_iflow_deployment.all", byFlow(handOrders),
+						knownvalue.StringExact(handOrders+" (version 1.0.0, STARTED)")),
+					querycheck.ExpectResourceKnownValues("sapmessaging_iflow_deployment.all", byFlow(handOrders), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(handOrders)},
+						{Path: tfjsonpath.New("iflow_id"), KnownValue: knownvalue.StringExact(handOrders)},
+						{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("active")},
+						{Path: tfjsonpath.New("triggers"), KnownValue: knownvalue.Null()},
+						{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("STARTED")},
+						{Path: tfjsonpath.New("deployed_version"), KnownValue: knownvalue.StringExact("1.0.0")},
+					}),
+					querycheck.ExpectLength("sapmessaging_iflow_deployment.none", 0),
+					expectCloudIntegrationCalls{env: env, want: map[string]int64{routeRuntimeList: 2}},
+				},
+			},
+			{
+				PreConfig: env.srv.ResetStats,
+				Query:     true,
+				Config:    env.providerBlock + readExample(t, "list-resources/sapmessaging_iflow_deployment/list-resource.tfquery.hcl"),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					// Orders_Inbound, Orders_Retry and Orders_Exclusive; Orders_Draft is not deployed.
+					querycheck.ExpectLength("sapmessaging_iflow_deployment.crm", 3),
+					querycheck.ExpectIdentity("sapmessaging_iflow_deployment.crm", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(handJMS)}),
+					querycheck.ExpectLength("sapmessaging_iflow_deployment.orders", 3),
+					querycheck.ExpectLength("sapmessaging_iflow_deployment.erp", 0),
+					expectCloudIntegrationCalls{env: env, want: map[string]int64{routeRuntimeList: 3, routeDesigntimeList: 2}},
+				},
+			},
+		},
+	})
+}
+
+// `terraform query -generate-config-out` of the Cloud Integration list resources and the
+// subscriptions writes a resource and an import block per result, and the configuration works
+// as written: the plan imports them and changes nothing else, with the plan-time rules' warnings,
+// the apply deploys nothing, and the next plan is empty.
+func TestAccFlowListResources_generateConfig(t *testing.T) {
+	tf := terraformCLI(t)
+	if !terraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := newTestEnv(t)
+	env.addHandMadeQueues(t)
+	env.addHandMadeSubscriptions(t)
+	env.addHandMadeFlows(t)
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders)
+	writeFile(t, filepath.Join(dir, "landscape.tfquery.hcl"), `
+list "sapmessaging_queue_subscription" "orders" {
+  provider = sapmessaging
+  config {
+    queue_name = "acme/crm/prod/orders"
+  }
+}
+
+list "sapmessaging_amqp_sender" "crm" {
+  provider = sapmessaging
+  config {
+    package_id      = "AcmeCRM"
+    iflow_id_prefix = "Orders_In"
+  }
+}
+
+list "sapmessaging_amqp_sender" "invoices" {
+  provider = sapmessaging
+  config {
+    iflow_id_prefix = "Invoices_"
+  }
+}
+
+list "sapmessaging_jms_sender" "jms" {
+  provider = sapmessaging
+}
+
+list "sapmessaging_iflow_deployment" "deployed" {
+  provider = sapmessaging
+}
+`)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	r := w.mustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	// The flow whose JMS sender cannot be read is left out, saying why; the others are listed.
+	if !strings.Contains(r.output, "Integration Flow Left Out") || !strings.Contains(r.output, handBroken) || !strings.Contains(r.output, "not a boolean") {
+		t.Errorf("the query does not warn that %s is left out:\n%s", handBroken, r.output)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := string(b)
+	for _, want := range []string{
+		`resource "sapmessaging_queue_subscription" "orders_1"`, `topic_pattern = "acme/crm/prod/ce/orders/created"`,
+		`resource "sapmessaging_amqp_sender" "crm_1"`, `channel                           = "Returns"`, `max_number_of_retries             = 2`,
+		`resource "sapmessaging_amqp_sender" "invoices_0"`, `resource "sapmessaging_jms_sender" "jms_0"`, `queue_expiration_days = 30`,
+		`resource "sapmessaging_iflow_deployment" "deployed_3"`, `identity = {`, `resource "sapmessaging_jms_sender" "jms_1"`,
+	} {
+		if !strings.Contains(generated, want) {
+			t.Errorf("generated.tf lacks %s:\n%s", want, generated)
+		}
+	}
+	// The exclusive queue's channel has no concurrent processes and no dead-letter option: neither is written.
+	for _, block := range strings.Split(generated, "\nresource ") {
+		if strings.Contains(block, `"`+handExclusive+`"`) && strings.HasPrefix(block, `"sapmessaging_jms_sender"`) &&
+			(strings.Contains(block, "concurrent_processes") || strings.Contains(block, "dead_letter_queue")) {
+			t.Errorf("the block of the exclusive queue's channel sets a setting the channel does not have:\n%s", block)
+		}
+	}
+	if strings.Contains(generated, handBroken) {
+		t.Errorf("generated.tf holds the flow that cannot be read:\n%s", generated)
+	}
+	env.srv.ResetStats()
+	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if !strings.Contains(r.output, "Plan: 11 to import, 0 to add, 0 to change, 0 to destroy.") {
+		t.Errorf("the plan of the generated configuration does more than import the 11 objects:\n%s\n%s", r.output, generated)
+	}
+	// The plan-time rules speak about what was adopted: Returns retries twice in memory.
+	if !strings.Contains(r.output, "Inner Retries") || !strings.Contains(r.output, "max_number_of_retries = 2") {
+		t.Errorf("the plan lacks the Inner Retries warning of the Returns channel:\n%s", r.output)
+	}
+	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if !strings.Contains(r.output, "11 imported, 0 added, 0 changed, 0 destroyed") {
+		t.Errorf("the apply did not import the 11 objects:\n%s", r.output)
+	}
+	if st := env.srv.Stats(); st.Routes[deployRoute] != 0 || st.Routes["PUT /api/v1/IntegrationDesigntimeArtifacts(Id,Version)"] != 0 {
+		t.Errorf("adopting the flows wrote or deployed them: %v", st.Routes)
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The webhook step of `make demo` (called by scripts/demo.sh with the emulator
+# still running, started with a short -webhook-minute).
+#
+# It starts a loopback endpoint that refuses every message, creates a QoS 0
+# and a QoS 1 Event Mesh webhook subscription on two queues with
+# max_redelivery_count 2 and a dead message queue, pushes one message through
+# each and prints what happened beside what the provider's plan says: the QoS 0
+# message is lost after one try, the QoS 1 message is retried 15 and 30 minutes
+# later (on the emulator's scaled clock) and lands in the dead message queue.
+# It fails when the emulator and the rules disagree.
+#
+# Environment (set by scripts/demo.sh): EMULATOR_URL,
+# SAPMESSAGING_EVENT_MESH_SERVICE_KEY, REPO, GO. WEBHOOK_POISON_TIMEOUT bounds
+# the replay (default 60s).
+set -euo pipefail
+
+: "${EMULATOR_URL:?EMULATOR_URL is not set; run this through scripts/demo.sh}"
+: "${SAPMESSAGING_EVENT_MESH_SERVICE_KEY:?SAPMESSAGING_EVENT_MESH_SERVICE_KEY is not set; run this through scripts/demo.sh}"
+REPO="${REPO:-$(cd "$(dirname "$0")/.." && pwd)}"
+GO="${GO:-go}"
+
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/sapmessaging-webhook-poison.XXXXXX")"
+trap 'rm -rf "${tmp}"' EXIT
+
+(cd "${REPO}" && "${GO}" build -o "${tmp}/webhookpoison" ./internal/cmd/webhookpoison)
+
+webhookpoison=("${tmp}/webhookpoison" -timeout "${WEBHOOK_POISON_TIMEOUT:-60s}")
+if command -v timeout >/dev/null 2>&1; then
+  timeout --kill-after=10s 90s "${webhookpoison[@]}"
+else
+  "${webhookpoison[@]}"
+fi
