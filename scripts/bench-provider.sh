@@ -22,9 +22,9 @@
 #   time, at -parallelism 10 and 20.
 #
 # TERRAFORM names the CLI; BENCH_ARGS passes flags to the driver, for example
-# BENCH_ARGS="-runs 1 -sizes 50", BENCH_ARGS="-ci=false" (Event Mesh only),
-# BENCH_ARGS="-event-mesh=false" (Cloud Integration only), BENCH_ARGS="-landscape"
-# (the landscape alone: naming a section true runs only the sections so named),
+# BENCH_ARGS="-runs 1 -sizes 50", BENCH_ARGS="-event-mesh" (Event Mesh only:
+# naming a section true runs only the sections so named), BENCH_ARGS="-ci"
+# (Cloud Integration only), BENCH_ARGS="-landscape" (the landscape alone),
 # BENCH_ARGS="-landscape=false" (without the landscape, which takes longest),
 # BENCH_ARGS="-o bench.md" or BENCH_ARGS="-cpuprofile /tmp/prof" (a CPU and an
 # allocation profile per provider process, for go tool pprof).

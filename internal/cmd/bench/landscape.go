@@ -232,7 +232,7 @@ func landscapeTargets(queues int, cells []landscapeCell, rss bool) string {
 		}
 		if rss && c.providerCPU > 0 && c.noAPICPU > 0 {
 			r := float64(c.providerCPU) / float64(c.noAPICPU)
-			fmt.Fprintf(&sb, "- %s: provider CPU within 1.1× of the no-API provider: %s / %s = %.2f×, %s\n",
+			fmt.Fprintf(&sb, "- %s: provider CPU within 1.1× of the no-API provider: %s / %s = %.3f×, %s\n",
 				c.op, seconds(c.providerCPU), seconds(c.noAPICPU), r, mark(r <= 1.1))
 		}
 	}

@@ -93,11 +93,11 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.keep, "keep", false, "keep the work directory")
 	fs.BoolVar(&o.validation, "validation", true, "run the plan-time validation Go benchmark")
 	fs.BoolVar(&o.eventMesh, "event-mesh", true, "run the Event Mesh section (queues against terraform_data and the provider without an API); "+
-		"naming any of -event-mesh, -landscape, -ci true runs only the sections so named")
+		"naming any of -event-mesh, -landscape, -ci, -redrive true runs only the sections so named")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the providers into this `directory`, one per provider process, named "+
 		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues or -noapi; landscape: landscape-<run>-queues or -noapi; "+
 		"step 0 create, 1 refresh, 2 update, 3 destroy)")
-	fs.BoolVar(&o.noAPIWait, "noapi-wait", false, "Event Mesh section: the provider without an API waits the latency in each create and update, "+
+	fs.BoolVar(&o.noAPIWait, "noapi-wait", false, "Event Mesh and landscape sections: the provider without an API waits the latency in each create and update (twice in each delete), "+
 		"as for its one API call, so that the CPU ratio leaves out what the waiting itself costs a provider process")
 	fs.BoolVar(&o.landscape.enabled, "landscape", true, "run the landscape section (several Event Mesh instances, one aliased provider configuration and one emulator each, in one configuration)")
 	fs.IntVar(&o.landscape.instances, "landscape-instances", 8, "landscape section: number of Event Mesh instances")
@@ -114,7 +114,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
-	selectSections(fs, map[string]*bool{"event-mesh": &o.eventMesh, "landscape": &o.landscape.enabled, "ci": &o.ci.enabled})
+	selectSections(fs, map[string]*bool{"event-mesh": &o.eventMesh, "landscape": &o.landscape.enabled, "ci": &o.ci.enabled, "redrive": &o.redrive.enabled})
 	if o.landscape.instances < 1 || o.landscape.instances > 50 || o.landscape.queues < 1 || o.landscape.queues > 250 ||
 		o.landscape.latency < 0 || o.landscape.runs < 1 {
 		return o, errors.New("-landscape-instances must be 1 to 50, -landscape-queues 1 to 250, -landscape-latency not negative, -landscape-runs at least 1")
