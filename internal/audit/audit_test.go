@@ -122,15 +122,41 @@ func rulesOf(fs []Finding) []string {
 	return out
 }
 
+// hook is a webhook subscription on queue with qos, pushing to https://hooks.example.com, active.
+func hook(name, queue string, qos int) eventmesh.Webhook {
+	w := eventmesh.Webhook{State: eventmesh.WebhookActive, HandshakeStatus: eventmesh.HandshakeCompleted}
+	w.Name, w.Queue, w.QoS, w.Endpoint = name, queue, qos, "https://hooks.example.com/"+name
+	w.Present = eventmesh.WebhookFields{Address: true, QoS: true, Endpoint: true, ExemptHandshake: true}
+	return w
+}
+
+// withHooks is in with the webhook subscriptions listed.
+func withHooks(in Input, hooks ...eventmesh.Webhook) Input {
+	in.Webhooks, in.WebhooksRead = hooks, true
+	return in
+}
+
+// webhookQueues are the orders queue with R = 2 (3 tries within 45 minutes) and its dead
+// message queue: healthy for a QoS 1 webhook.
+func webhookQueues() []eventmesh.Queue {
+	return []eventmesh.Queue{queue(orders, 2, ordersDMQ), dmq(ordersDMQ)}
+}
+
 func TestRunFindings(t *testing.T) {
 	t.Parallel()
+	exclusive := func(qs []eventmesh.Queue) []eventmesh.Queue {
+		qs[0].AccessType = ptr("EXCLUSIVE")
+		return qs
+	}
 	tests := []struct {
-		name   string
-		queues []eventmesh.Queue
-		flows  []flow
-		noCI   bool
-		noEM   bool
-		want   []string
+		name     string
+		queues   []eventmesh.Queue
+		flows    []flow
+		hooks    []eventmesh.Webhook
+		hooksErr error
+		noCI     bool
+		noEM     bool
+		want     []string
 	}{
 		{
 			name:   "healthy path",
@@ -285,6 +311,79 @@ func TestRunFindings(t *testing.T) {
 			noEM:  true,
 			want:  []string{"audit.flows_only"},
 		},
+		{
+			name:   "a queue only a webhook consumes is not unconsumed",
+			queues: webhookQueues(),
+			hooks:  []eventmesh.Webhook{hook("orders-push", orders, 1)},
+			want:   nil,
+		},
+		{
+			name:     "without messaging credentials the audit says so",
+			queues:   webhookQueues(),
+			hooksErr: ErrNoMessaging,
+			want:     []string{"audit.webhooks_not_configured", "audit.queue_unconsumed queue:" + orders},
+		},
+		{
+			name:     "a forbidden webhook list is a finding, not a failed read",
+			queues:   webhookQueues(),
+			hooksErr: &ListError{What: "the Event Mesh webhook subscriptions", Err: errors.New("GET /messagingrest/v1/subscriptions: 403 Forbidden")},
+			want:     []string{"audit.webhooks_not_read", "audit.queue_unconsumed queue:" + orders},
+		},
+		{
+			name:   "QoS 0 webhook",
+			queues: webhookQueues(),
+			hooks:  []eventmesh.Webhook{hook("orders-push", orders, 0)},
+			want:   []string{"webhook.qos0_loses_messages webhook:orders-push queue:" + orders},
+		},
+		{
+			name:   "QoS 1 webhook on a queue with R = 0 is reported on the webhook, not the queue",
+			queues: []eventmesh.Queue{queue(orders, 0, ordersDMQ), dmq(ordersDMQ)},
+			hooks:  []eventmesh.Webhook{hook("orders-push", orders, 1)},
+			want: []string{"webhook.redelivery_unlimited webhook:orders-push queue:" + orders,
+				"webhook.in_flight_stall webhook:orders-push queue:" + orders},
+		},
+		{
+			name:   "QoS 1 webhook on a queue without dead message queue",
+			queues: []eventmesh.Queue{queue(orders, 2, "")},
+			hooks:  []eventmesh.Webhook{hook("orders-push", orders, 1)},
+			want:   []string{"webhook.no_dead_message_queue webhook:orders-push queue:" + orders, "queue.dmq_missing queue:" + orders},
+		},
+		{
+			name:   "QoS 1 webhook on a queue with R = 5 stalls",
+			queues: []eventmesh.Queue{queue(orders, 5, ordersDMQ), dmq(ordersDMQ)},
+			hooks:  []eventmesh.Webhook{hook("orders-push", orders, 1)},
+			want:   []string{"webhook.in_flight_stall webhook:orders-push queue:" + orders},
+		},
+		{
+			name:   "webhook endpoint not https",
+			queues: webhookQueues(),
+			hooks: []eventmesh.Webhook{func() eventmesh.Webhook {
+				w := hook("orders-push", orders, 1)
+				w.Endpoint = "http://hooks.example.com/orders"
+				return w
+			}()},
+			want: []string{"webhook.endpoint_not_https webhook:orders-push queue:" + orders},
+		},
+		{
+			name:   "several webhooks on one queue compete",
+			queues: webhookQueues(),
+			hooks:  []eventmesh.Webhook{hook("a", orders, 1), hook("b", orders, 1)},
+			want:   []string{"webhook.competing webhook:a queue:" + orders, "webhook.competing webhook:b queue:" + orders},
+		},
+		{
+			name:   "a webhook and a flow on an exclusive queue compete",
+			queues: exclusive(webhookQueues()),
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			hooks:  []eventmesh.Webhook{hook("orders-push", orders, 1)},
+			want:   []string{"audit.exclusive_competing queue:" + orders},
+		},
+		{
+			name:   "a webhook and a flow on a non-exclusive queue",
+			queues: webhookQueues(),
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			hooks:  []eventmesh.Webhook{hook("orders-push", orders, 1)},
+			want:   nil,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -296,6 +395,10 @@ func TestRunFindings(t *testing.T) {
 			if tt.noEM {
 				in.EventMesh, in.Queues = false, nil
 			}
+			if tt.hooks != nil {
+				in = withHooks(in, tt.hooks...)
+			}
+			in.WebhooksErr = tt.hooksErr
 			r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
 			got := rulesOf(r.Findings)
 			want := slices.Clone(tt.want)

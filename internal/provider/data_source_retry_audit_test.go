@@ -255,7 +255,7 @@ data "sapmessaging_retry_audit" "queues" {}
 				statecheck.ExpectKnownValue(queues, tfjsonpath.New("paths"), knownvalue.ListExact([]knownvalue.Check{})),
 				statecheck.ExpectKnownValue(queues, tfjsonpath.New("summary").AtMapKey("cloud_integration"), knownvalue.Bool(false)),
 				statecheck.ExpectKnownValue(queues, tfjsonpath.New("summary").AtMapKey("queues"), knownvalue.Int64Exact(4)),
-				diagramHas(queues, `\Aflowchart LR\n  none\["no sender channel reads a queue"\]\n\z`),
+				diagramHas(queues, `\Aflowchart LR\n  none\["no sender channel or webhook reads a queue"\]\n\z`),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
 				hasFinding(queues, "audit.queues_only"),

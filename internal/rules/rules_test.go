@@ -77,6 +77,8 @@ var ruleSeverity = map[string]Severity{
 	"audit.flow_not_analysable":            SeverityWarning,
 	"audit.queues_only":                    SeverityInfo,
 	"audit.flows_only":                     SeverityInfo,
+	"audit.webhooks_not_configured":        SeverityInfo,
+	"audit.webhooks_not_read":              SeverityWarning,
 }
 
 // findingStyle reports the ways f breaks the message conventions. A finding's fix sets an attribute.
