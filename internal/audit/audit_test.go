@@ -464,6 +464,68 @@ func TestRunPaths(t *testing.T) {
 	}
 }
 
+func TestRunWebhookPaths(t *testing.T) {
+	t.Parallel()
+	paused := hook("orders-push", orders, 1)
+	paused.State = eventmesh.WebhookPaused
+	noQoS := hook("orders-push", orders, 1)
+	noQoS.Present.QoS = false
+	tests := []struct {
+		name    string
+		queues  []eventmesh.Queue
+		hook    eventmesh.Webhook
+		noEM    bool
+		worst   *int64
+		minutes *int64
+		note    string
+	}{
+		{"QoS 0", webhookQueues(), hook("orders-push", orders, 0), false, ptr[int64](1), nil, "lost after one try"},
+		{"QoS 1, R = 2", webhookQueues(), hook("orders-push", orders, 1), false, ptr[int64](3), ptr[int64](45),
+			"QoS 1: 3 tries within 45 minutes, then the dead message queue (max_redelivery_count = 2 ends the retries)"},
+		// Waits of 15, 30, 60, …, 960 minutes, then once a day: the 7 days' time to live ends it after 13 tries.
+		{"QoS 1, R = 0", []eventmesh.Queue{queue(orders, 0, "")}, hook("orders-push", orders, 1), false, ptr[int64](13), ptr[int64](7 * 24 * 60),
+			"then purged (the queue's time to live of 604800 s ends the retries)"},
+		{"paused", webhookQueues(), paused, false, ptr[int64](3), ptr[int64](45), "paused: nothing is pushed until it is resumed"},
+		{"missing queue", nil, hook("orders-push", orders, 1), false, nil, nil, "does not exist"},
+		{"no Event Mesh", nil, hook("orders-push", orders, 1), true, nil, nil, "unknown"},
+		{"QoS not in the answer", webhookQueues(), noQoS, false, nil, nil, "QoS is unknown"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := withHooks(input(t, tt.queues), tt.hook)
+			if tt.noEM {
+				in.EventMesh = false
+			}
+			r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
+			if len(r.Paths) != 1 {
+				t.Fatalf("paths = %+v, want one", r.Paths)
+			}
+			p := r.Paths[0]
+			if fmt.Sprint(deref(p.WorstCase)) != fmt.Sprint(deref(tt.worst)) || fmt.Sprint(deref(p.GiveUpMinutes)) != fmt.Sprint(deref(tt.minutes)) ||
+				p.Unbounded || !strings.Contains(p.WorstCaseNote, tt.note) {
+				t.Errorf("worst case %v in %v minutes (unbounded %v), note %q; want %v in %v containing %q",
+					deref(p.WorstCase), deref(p.GiveUpMinutes), p.Unbounded, p.WorstCaseNote, deref(tt.worst), deref(tt.minutes), tt.note)
+			}
+			if p.Adapter != AdapterWebhook || p.Webhook != "orders-push" || p.Queue != orders || p.EndpointHost != "hooks.example.com" ||
+				p.Flow != "" || p.Channel != "" || p.ConsumerLabel() != "webhook orders-push" {
+				t.Errorf("path = %+v", p)
+			}
+			if wantPaused := tt.hook.State == eventmesh.WebhookPaused; p.Paused == nil || *p.Paused != wantPaused {
+				t.Errorf("paused = %v, want %v", p.Paused, wantPaused)
+			}
+			if tt.hook.Present.QoS && fmt.Sprint(deref(p.QoS)) != fmt.Sprint(tt.hook.QoS) {
+				t.Errorf("QoS = %v, want %d", deref(p.QoS), tt.hook.QoS)
+			}
+		})
+	}
+	// The worst case is rules.WebhookGiveUp's, not a second copy of the schedule.
+	tries, minutes, _ := rules.WebhookGiveUp(0, rules.WebhookTTLSeconds(false, 0))
+	if tries != 13 || minutes != 7*24*60 {
+		t.Errorf("rules.WebhookGiveUp(0, 7 days) = %d tries, %d minutes; the R = 0 case above expects 13 and 10080", tries, minutes)
+	}
+}
+
 func deref(p *int64) any {
 	if p == nil {
 		return nil
@@ -583,8 +645,50 @@ func TestRunSummaryAndDiagram(t *testing.T) {
 	if id := ids["returns"]; id == "" || !strings.Contains(d, "class "+id+" error\n") {
 		t.Errorf("the Returns channel (%q) is not marked as an error:\n%s", ids["returns"], d)
 	}
-	if got := Run(Input{EventMesh: true}, Filter{}).Diagram; !strings.Contains(got, "no sender channel") {
+	if got := Run(Input{EventMesh: true}, Filter{}).Diagram; !strings.Contains(got, "no sender channel or webhook") {
 		t.Errorf("empty diagram = %q", got)
+	}
+}
+
+func TestRunWebhookSummaryAndDiagram(t *testing.T) {
+	t.Parallel()
+	lossy := hook("returns-push", "acme/crm/prod/returns", 0)
+	lossy.State = eventmesh.WebhookPaused
+	in := withHooks(input(t, append(webhookQueues(), queue("acme/crm/prod/returns", 2, ordersDMQ)), flow{id: "Orders", o: one(amqp(orders, "1"))}),
+		hook("orders-push", orders, 1), lossy)
+	r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
+	s := r.Summary
+	if s.Paths != 3 || s.Webhooks != 2 || s.Flows != 1 || deref(s.LargestWorstCase) != int64(4) || s.LargestWorstCasePath != orders+" → Orders/EventMesh" {
+		t.Errorf("summary = %+v", s)
+	}
+	d := r.Diagram
+	for _, want := range []string{
+		`{{"webhook orders-push<br/>QoS 1, hooks.example.com"}}`,
+		`{{"webhook returns-push<br/>QoS 0, hooks.example.com, paused"}}`,
+		`==>|"lost after one try"|`,
+		`-->|"3 tries in 45 min"|`,
+	} {
+		if !strings.Contains(d, want) {
+			t.Errorf("diagram lacks %q:\n%s", want, d)
+		}
+	}
+	// One node per queue: the webhook and the flow hang on the same orders node, and the QoS 0
+	// webhook carries its error.
+	if strings.Count(d, `[("acme/crm/prod/orders<br/>R = 2")]`) != 1 || strings.Count(d, `[("acme/crm/prod/orders/dmq<br/>TTL 7 d")]`) != 1 {
+		t.Errorf("queue nodes drawn more than once:\n%s", d)
+	}
+	for line := range strings.Lines(d) {
+		if i := strings.Index(line, `{{"webhook returns-push`); i > 0 && !strings.Contains(d, "class "+strings.TrimSpace(line[:i])+" error\n") {
+			t.Errorf("the QoS 0 webhook is not marked as an error:\n%s", d)
+		}
+	}
+	// A queue prefix keeps the webhooks of its queues; a package keeps none (a webhook has none).
+	if r := Run(in, Filter{QueuePrefix: "acme/crm/prod/returns"}); len(r.Paths) != 1 || r.Paths[0].Webhook != "returns-push" ||
+		!slices.Equal(rulesOf(r.Findings), []string{"webhook.qos0_loses_messages webhook:returns-push queue:acme/crm/prod/returns"}) {
+		t.Errorf("prefix: paths %+v, findings %q", r.Paths, rulesOf(r.Findings))
+	}
+	if r := Run(in, Filter{Package: "Orders"}); len(r.Paths) != 1 || r.Paths[0].Flow != "Orders" {
+		t.Errorf("package: paths %+v", r.Paths)
 	}
 }
 
