@@ -720,7 +720,9 @@ func TestTemplateListsRuleIDs(t *testing.T) {
 		"audit.version_differs", "audit.flow_not_analysable", "audit.queues_only", "audit.flows_only",
 		"amqp.queue_redelivery_unlimited", "amqp.retries_endless", "amqp.retries_zero", "amqp.delivery_status_undeliverable",
 		"amqp.inner_retries", "jms_sender.no_retry_limit", "iflow.exception_acknowledges", "queue.redelivery_unlimited",
-		"queue.dmq_missing", "dmq.max_ttl_required", "dmq.respect_ttl_required", "queue.dmq_cycle", "queue.dmq_chain"}
+		"queue.dmq_missing", "dmq.max_ttl_required", "dmq.respect_ttl_required", "queue.dmq_cycle", "queue.dmq_chain",
+		"audit.webhooks_not_configured", "audit.webhooks_not_read", "webhook.qos0_loses_messages", "webhook.endpoint_not_https",
+		"webhook.no_dead_message_queue", "webhook.redelivery_unlimited", "webhook.in_flight_stall", "webhook.competing"}
 	for _, id := range ids {
 		if !strings.Contains(string(page), "`"+id+"`") {
 			t.Errorf("the data source's page does not list %s", id)
