@@ -43,10 +43,10 @@ output "summary" {
   value = data.sapmessaging_retry_audit.landscape.summary
 }
 
-# The worst cases of the demo queue's paths, as distinct values.
+# The worst cases of the demo queue's flow paths (not its webhooks), as distinct values.
 output "demo_queue_worst_cases" {
   value = join(",", distinct([
-    for p in data.sapmessaging_retry_audit.landscape.paths : tostring(p.worst_case_attempts) if p.queue == "${demo_queue}" && p.worst_case_attempts != null
+    for p in data.sapmessaging_retry_audit.landscape.paths : tostring(p.worst_case_attempts) if p.queue == "${demo_queue}" && p.adapter != "WEBHOOK" && p.worst_case_attempts != null
   ]))
 }
 HCL

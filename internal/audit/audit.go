@@ -23,6 +23,8 @@ import (
 const (
 	AdapterAMQP = "AMQP"
 	AdapterJMS  = "JMS"
+	// AdapterWebhook is an Event Mesh webhook subscription pushing the queue's messages.
+	AdapterWebhook = "WEBHOOK"
 )
 
 // Kinds of the objects a finding concerns.
@@ -31,6 +33,7 @@ const (
 	ObjectJMSQueue = "jms_queue" // a Cloud Integration JMS queue
 	ObjectFlow     = "flow"      // a deployed integration flow
 	ObjectChannel  = "channel"   // a sender channel, named "<flow>/<channel>"
+	ObjectWebhook  = "webhook"   // an Event Mesh webhook subscription
 )
 
 // Input is what the audit reads from the landscape.
@@ -47,6 +50,11 @@ type Input struct {
 	Unreadable map[string]error
 	// Packages maps a flow ID to its package ID; nil when the design time list was not read.
 	Packages map[string]string
+	// Webhooks are the Event Mesh webhook subscriptions; WebhooksRead says they were listed.
+	Webhooks     []eventmesh.Webhook
+	WebhooksRead bool
+	// WebhooksErr is why they were not: ErrNoMessaging, or the failed list.
+	WebhooksErr error
 }
 
 // Filter selects what a report shows. The join always covers the whole landscape, so that a
@@ -62,7 +70,8 @@ type Filter struct {
 	MinSeverity rules.Severity
 }
 
-// Path is one sender channel of a deployed flow with the queue it reads.
+// Path is one sender channel of a deployed flow with the queue it reads, or one webhook
+// subscription with the queue it pushes (Adapter WEBHOOK; Flow and Channel empty).
 type Path struct {
 	Adapter string
 	// Queue is the queue the channel reads: an Event Mesh queue for AMQP, a JMS queue for JMS.
@@ -97,10 +106,25 @@ type Path struct {
 	// the JMS queue's expiration deletes one the flow never ends.
 	GiveUpMinutes    *int64
 	DeletedAfterDays *int64
+	// Webhook is the webhook subscription's name, QoS its quality of service (nil when the
+	// answer had none), EndpointHost the host it pushes to, Paused whether it is paused (nil
+	// when the answer had no state).
+	Webhook      string
+	QoS          *int64
+	EndpointHost string
+	Paused       *bool
 }
 
 // ChannelLabel is the path's channel as findings name it: "<flow>/<channel>".
 func (p Path) ChannelLabel() string { return p.Flow + "/" + p.Channel }
+
+// ConsumerLabel names the path's consumer: "<flow>/<channel>", or "webhook <name>".
+func (p Path) ConsumerLabel() string {
+	if p.Adapter == AdapterWebhook {
+		return "webhook " + p.Webhook
+	}
+	return p.ChannelLabel()
+}
 
 // Object is one object of the landscape a finding concerns.
 type Object struct{ Kind, Name string }
@@ -124,9 +148,11 @@ type Summary struct {
 	Errors, Warnings, Infos int
 	Paths, UnboundedPaths   int
 	Queues, Flows           int
-	NotAnalysable           int
+	// Webhooks counts the webhook subscription paths listed.
+	Webhooks      int
+	NotAnalysable int
 	// LargestWorstCase is the largest finite N_max and LargestWorstCasePath where it is
-	// ("<queue> → <flow>/<channel>"); nil and "" without a finite path.
+	// ("<queue> → <flow>/<channel>" or "<queue> → webhook <name>"); nil and "" without a finite path.
 	LargestWorstCase     *int64
 	LargestWorstCasePath string
 	EventMesh            bool
@@ -176,6 +202,7 @@ func join(in Input) *joined {
 		j.flows++
 		j.flow(rt)
 	}
+	j.webhooks()
 	j.queueFindings()
 	if !in.CloudIntegration {
 		j.add(rules.QueuesOnly(), "")
@@ -304,20 +331,25 @@ func (j *joined) amqpPath(rt cpi.RuntimeArtifact, s *cpi.Sender) {
 		j.add(rules.CheckConsumedQueueExists(fmt.Sprintf("%q of integration flow %q", p.Channel, rt.ID), s.QueueName, q != nil), "", objs...)
 	}
 	if q != nil {
-		r := int64(0)
-		if q.MaxRedeliveryCount != nil {
-			r = *q.MaxRedeliveryCount
-		}
-		p.RedeliveryCount = &r
-		in.QueueMaxRedeliveryCount = rules.Known(r)
-		if q.DeadMsgQueue != nil {
-			p.DeadMessageQueue = *q.DeadMsgQueue
-			p.DeadMessageQueueTTL = ttlOf(j.queues[p.DeadMessageQueue])
-		}
+		j.queueFacts(&p, q)
+		in.QueueMaxRedeliveryCount = rules.Known(*p.RedeliveryCount)
 	}
 	j.add(rules.CheckAMQPSender(in), fmt.Sprintf("AMQP sender %s reading %q", p.ChannelLabel(), s.QueueName), objs...)
 	amqpWorstCase(&p)
 	j.paths = append(j.paths, p)
+}
+
+// queueFacts sets the path's R, dead message queue and its time to live from the queue q.
+func (j *joined) queueFacts(p *Path, q *eventmesh.Queue) {
+	r := int64(0)
+	if q.MaxRedeliveryCount != nil {
+		r = *q.MaxRedeliveryCount
+	}
+	p.RedeliveryCount = &r
+	if q.DeadMsgQueue != nil {
+		p.DeadMessageQueue = *q.DeadMsgQueue
+		p.DeadMessageQueueTTL = ttlOf(j.queues[p.DeadMessageQueue])
+	}
 }
 
 // amqpWorstCase sets the path's N_max = (R + 1) × n + 1, or why there is none.
@@ -479,8 +511,8 @@ func jmsExpirations(in Input, deployed []cpi.RuntimeArtifact) map[string]int64 {
 func (j *joined) queueFindings() {
 	consumers := map[string][]string{}
 	for _, p := range j.paths {
-		if p.Adapter == AdapterAMQP && p.QueueExists {
-			consumers[p.Queue] = append(consumers[p.Queue], p.ChannelLabel())
+		if (p.Adapter == AdapterAMQP || p.Adapter == AdapterWebhook) && p.QueueExists {
+			consumers[p.Queue] = append(consumers[p.Queue], p.ConsumerLabel())
 		}
 	}
 	links := map[string]string{}
@@ -496,7 +528,7 @@ func (j *joined) queueFindings() {
 		subject := fmt.Sprintf("Queue %q", q.Name)
 		fs := rules.CheckQueue(ruleQueue(q, isDMQ[q.Name]))
 		if len(consumers[q.Name]) > 0 {
-			// The consuming channel's amqp.queue_redelivery_unlimited names the path.
+			// The consumer's amqp.queue_redelivery_unlimited or webhook.redelivery_unlimited names the path.
 			fs = slices.DeleteFunc(fs, func(f rules.Finding) bool { return f.Rule == "queue.redelivery_unlimited" })
 		}
 		j.add(fs, subject, obj)
@@ -515,7 +547,7 @@ func (j *joined) queueFindings() {
 		}
 		j.add(rules.CheckExclusiveConsumers(q.Name, access, consumers[q.Name]), "", obj)
 		if j.in.CloudIntegration && j.in.EventMesh && len(consumers[q.Name]) == 0 && !isDMQ[q.Name] {
-			j.add(rules.CheckUnconsumedQueue(q.Name), "", obj)
+			j.add(rules.CheckUnconsumedQueue(q.Name, j.in.WebhooksRead), "", obj)
 		}
 	}
 }

@@ -122,15 +122,41 @@ func rulesOf(fs []Finding) []string {
 	return out
 }
 
+// hook is a webhook subscription on queue with qos, pushing to https://hooks.example.com, active.
+func hook(name, queue string, qos int) eventmesh.Webhook {
+	w := eventmesh.Webhook{State: eventmesh.WebhookActive, HandshakeStatus: eventmesh.HandshakeCompleted}
+	w.Name, w.Queue, w.QoS, w.Endpoint = name, queue, qos, "https://hooks.example.com/"+name
+	w.Present = eventmesh.WebhookFields{Address: true, QoS: true, Endpoint: true, ExemptHandshake: true}
+	return w
+}
+
+// withHooks is in with the webhook subscriptions listed.
+func withHooks(in Input, hooks ...eventmesh.Webhook) Input {
+	in.Webhooks, in.WebhooksRead = hooks, true
+	return in
+}
+
+// webhookQueues are the orders queue with R = 2 (3 tries within 45 minutes) and its dead
+// message queue: healthy for a QoS 1 webhook.
+func webhookQueues() []eventmesh.Queue {
+	return []eventmesh.Queue{queue(orders, 2, ordersDMQ), dmq(ordersDMQ)}
+}
+
 func TestRunFindings(t *testing.T) {
 	t.Parallel()
+	exclusive := func(qs []eventmesh.Queue) []eventmesh.Queue {
+		qs[0].AccessType = ptr("EXCLUSIVE")
+		return qs
+	}
 	tests := []struct {
-		name   string
-		queues []eventmesh.Queue
-		flows  []flow
-		noCI   bool
-		noEM   bool
-		want   []string
+		name     string
+		queues   []eventmesh.Queue
+		flows    []flow
+		hooks    []eventmesh.Webhook
+		hooksErr error
+		noCI     bool
+		noEM     bool
+		want     []string
 	}{
 		{
 			name:   "healthy path",
@@ -285,6 +311,79 @@ func TestRunFindings(t *testing.T) {
 			noEM:  true,
 			want:  []string{"audit.flows_only"},
 		},
+		{
+			name:   "a queue only a webhook consumes is not unconsumed",
+			queues: webhookQueues(),
+			hooks:  []eventmesh.Webhook{hook("orders-push", orders, 1)},
+			want:   nil,
+		},
+		{
+			name:     "without messaging credentials the audit says so",
+			queues:   webhookQueues(),
+			hooksErr: ErrNoMessaging,
+			want:     []string{"audit.webhooks_not_configured", "audit.queue_unconsumed queue:" + orders},
+		},
+		{
+			name:     "a forbidden webhook list is a finding, not a failed read",
+			queues:   webhookQueues(),
+			hooksErr: &ListError{What: "the Event Mesh webhook subscriptions", Err: errors.New("GET /messagingrest/v1/subscriptions: 403 Forbidden")},
+			want:     []string{"audit.webhooks_not_read", "audit.queue_unconsumed queue:" + orders},
+		},
+		{
+			name:   "QoS 0 webhook",
+			queues: webhookQueues(),
+			hooks:  []eventmesh.Webhook{hook("orders-push", orders, 0)},
+			want:   []string{"webhook.qos0_loses_messages webhook:orders-push queue:" + orders},
+		},
+		{
+			name:   "QoS 1 webhook on a queue with R = 0 is reported on the webhook, not the queue",
+			queues: []eventmesh.Queue{queue(orders, 0, ordersDMQ), dmq(ordersDMQ)},
+			hooks:  []eventmesh.Webhook{hook("orders-push", orders, 1)},
+			want: []string{"webhook.redelivery_unlimited webhook:orders-push queue:" + orders,
+				"webhook.in_flight_stall webhook:orders-push queue:" + orders},
+		},
+		{
+			name:   "QoS 1 webhook on a queue without dead message queue",
+			queues: []eventmesh.Queue{queue(orders, 2, "")},
+			hooks:  []eventmesh.Webhook{hook("orders-push", orders, 1)},
+			want:   []string{"webhook.no_dead_message_queue webhook:orders-push queue:" + orders, "queue.dmq_missing queue:" + orders},
+		},
+		{
+			name:   "QoS 1 webhook on a queue with R = 5 stalls",
+			queues: []eventmesh.Queue{queue(orders, 5, ordersDMQ), dmq(ordersDMQ)},
+			hooks:  []eventmesh.Webhook{hook("orders-push", orders, 1)},
+			want:   []string{"webhook.in_flight_stall webhook:orders-push queue:" + orders},
+		},
+		{
+			name:   "webhook endpoint not https",
+			queues: webhookQueues(),
+			hooks: []eventmesh.Webhook{func() eventmesh.Webhook {
+				w := hook("orders-push", orders, 1)
+				w.Endpoint = "http://hooks.example.com/orders"
+				return w
+			}()},
+			want: []string{"webhook.endpoint_not_https webhook:orders-push queue:" + orders},
+		},
+		{
+			name:   "several webhooks on one queue compete",
+			queues: webhookQueues(),
+			hooks:  []eventmesh.Webhook{hook("a", orders, 1), hook("b", orders, 1)},
+			want:   []string{"webhook.competing webhook:a queue:" + orders, "webhook.competing webhook:b queue:" + orders},
+		},
+		{
+			name:   "a webhook and a flow on an exclusive queue compete",
+			queues: exclusive(webhookQueues()),
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			hooks:  []eventmesh.Webhook{hook("orders-push", orders, 1)},
+			want:   []string{"audit.exclusive_competing queue:" + orders},
+		},
+		{
+			name:   "a webhook and a flow on a non-exclusive queue",
+			queues: webhookQueues(),
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			hooks:  []eventmesh.Webhook{hook("orders-push", orders, 1)},
+			want:   nil,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -296,6 +395,10 @@ func TestRunFindings(t *testing.T) {
 			if tt.noEM {
 				in.EventMesh, in.Queues = false, nil
 			}
+			if tt.hooks != nil {
+				in = withHooks(in, tt.hooks...)
+			}
+			in.WebhooksErr = tt.hooksErr
 			r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
 			got := rulesOf(r.Findings)
 			want := slices.Clone(tt.want)
@@ -358,6 +461,68 @@ func TestRunPaths(t *testing.T) {
 				t.Errorf("path = %+v", p)
 			}
 		})
+	}
+}
+
+func TestRunWebhookPaths(t *testing.T) {
+	t.Parallel()
+	paused := hook("orders-push", orders, 1)
+	paused.State = eventmesh.WebhookPaused
+	noQoS := hook("orders-push", orders, 1)
+	noQoS.Present.QoS = false
+	tests := []struct {
+		name    string
+		queues  []eventmesh.Queue
+		hook    eventmesh.Webhook
+		noEM    bool
+		worst   *int64
+		minutes *int64
+		note    string
+	}{
+		{"QoS 0", webhookQueues(), hook("orders-push", orders, 0), false, ptr[int64](1), nil, "lost after one try"},
+		{"QoS 1, R = 2", webhookQueues(), hook("orders-push", orders, 1), false, ptr[int64](3), ptr[int64](45),
+			"QoS 1: 3 tries within 45 minutes, then the dead message queue (max_redelivery_count = 2 ends the retries)"},
+		// Waits of 15, 30, 60, …, 960 minutes, then once a day: the 7 days' time to live ends it after 13 tries.
+		{"QoS 1, R = 0", []eventmesh.Queue{queue(orders, 0, "")}, hook("orders-push", orders, 1), false, ptr[int64](13), ptr[int64](7 * 24 * 60),
+			"then purged (the queue's time to live of 604800 s ends the retries)"},
+		{"paused", webhookQueues(), paused, false, ptr[int64](3), ptr[int64](45), "paused: nothing is pushed until it is resumed"},
+		{"missing queue", nil, hook("orders-push", orders, 1), false, nil, nil, "does not exist"},
+		{"no Event Mesh", nil, hook("orders-push", orders, 1), true, nil, nil, "unknown"},
+		{"QoS not in the answer", webhookQueues(), noQoS, false, nil, nil, "QoS is unknown"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := withHooks(input(t, tt.queues), tt.hook)
+			if tt.noEM {
+				in.EventMesh = false
+			}
+			r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
+			if len(r.Paths) != 1 {
+				t.Fatalf("paths = %+v, want one", r.Paths)
+			}
+			p := r.Paths[0]
+			if fmt.Sprint(deref(p.WorstCase)) != fmt.Sprint(deref(tt.worst)) || fmt.Sprint(deref(p.GiveUpMinutes)) != fmt.Sprint(deref(tt.minutes)) ||
+				p.Unbounded || !strings.Contains(p.WorstCaseNote, tt.note) {
+				t.Errorf("worst case %v in %v minutes (unbounded %v), note %q; want %v in %v containing %q",
+					deref(p.WorstCase), deref(p.GiveUpMinutes), p.Unbounded, p.WorstCaseNote, deref(tt.worst), deref(tt.minutes), tt.note)
+			}
+			if p.Adapter != AdapterWebhook || p.Webhook != "orders-push" || p.Queue != orders || p.EndpointHost != "hooks.example.com" ||
+				p.Flow != "" || p.Channel != "" || p.ConsumerLabel() != "webhook orders-push" {
+				t.Errorf("path = %+v", p)
+			}
+			if wantPaused := tt.hook.State == eventmesh.WebhookPaused; p.Paused == nil || *p.Paused != wantPaused {
+				t.Errorf("paused = %v, want %v", p.Paused, wantPaused)
+			}
+			if tt.hook.Present.QoS && fmt.Sprint(deref(p.QoS)) != fmt.Sprint(tt.hook.QoS) {
+				t.Errorf("QoS = %v, want %d", deref(p.QoS), tt.hook.QoS)
+			}
+		})
+	}
+	// The worst case is rules.WebhookGiveUp's, not a second copy of the schedule.
+	tries, minutes, _ := rules.WebhookGiveUp(0, rules.WebhookTTLSeconds(false, 0))
+	if tries != 13 || minutes != 7*24*60 {
+		t.Errorf("rules.WebhookGiveUp(0, 7 days) = %d tries, %d minutes; the R = 0 case above expects 13 and 10080", tries, minutes)
 	}
 }
 
@@ -480,8 +645,50 @@ func TestRunSummaryAndDiagram(t *testing.T) {
 	if id := ids["returns"]; id == "" || !strings.Contains(d, "class "+id+" error\n") {
 		t.Errorf("the Returns channel (%q) is not marked as an error:\n%s", ids["returns"], d)
 	}
-	if got := Run(Input{EventMesh: true}, Filter{}).Diagram; !strings.Contains(got, "no sender channel") {
+	if got := Run(Input{EventMesh: true}, Filter{}).Diagram; !strings.Contains(got, "no sender channel or webhook") {
 		t.Errorf("empty diagram = %q", got)
+	}
+}
+
+func TestRunWebhookSummaryAndDiagram(t *testing.T) {
+	t.Parallel()
+	lossy := hook("returns-push", "acme/crm/prod/returns", 0)
+	lossy.State = eventmesh.WebhookPaused
+	in := withHooks(input(t, append(webhookQueues(), queue("acme/crm/prod/returns", 2, ordersDMQ)), flow{id: "Orders", o: one(amqp(orders, "1"))}),
+		hook("orders-push", orders, 1), lossy)
+	r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
+	s := r.Summary
+	if s.Paths != 3 || s.Webhooks != 2 || s.Flows != 1 || deref(s.LargestWorstCase) != int64(4) || s.LargestWorstCasePath != orders+" → Orders/EventMesh" {
+		t.Errorf("summary = %+v", s)
+	}
+	d := r.Diagram
+	for _, want := range []string{
+		`{{"webhook orders-push<br/>QoS 1, hooks.example.com"}}`,
+		`{{"webhook returns-push<br/>QoS 0, hooks.example.com, paused"}}`,
+		`==>|"lost after one try"|`,
+		`-->|"3 tries in 45 min"|`,
+	} {
+		if !strings.Contains(d, want) {
+			t.Errorf("diagram lacks %q:\n%s", want, d)
+		}
+	}
+	// One node per queue: the webhook and the flow hang on the same orders node, and the QoS 0
+	// webhook carries its error.
+	if strings.Count(d, `[("acme/crm/prod/orders<br/>R = 2")]`) != 1 || strings.Count(d, `[("acme/crm/prod/orders/dmq<br/>TTL 7 d")]`) != 1 {
+		t.Errorf("queue nodes drawn more than once:\n%s", d)
+	}
+	for line := range strings.Lines(d) {
+		if i := strings.Index(line, `{{"webhook returns-push`); i > 0 && !strings.Contains(d, "class "+strings.TrimSpace(line[:i])+" error\n") {
+			t.Errorf("the QoS 0 webhook is not marked as an error:\n%s", d)
+		}
+	}
+	// A queue prefix keeps the webhooks of its queues; a package keeps none (a webhook has none).
+	if r := Run(in, Filter{QueuePrefix: "acme/crm/prod/returns"}); len(r.Paths) != 1 || r.Paths[0].Webhook != "returns-push" ||
+		!slices.Equal(rulesOf(r.Findings), []string{"webhook.qos0_loses_messages webhook:returns-push queue:acme/crm/prod/returns"}) {
+		t.Errorf("prefix: paths %+v, findings %q", r.Paths, rulesOf(r.Findings))
+	}
+	if r := Run(in, Filter{Package: "Orders"}); len(r.Paths) != 1 || r.Paths[0].Flow != "Orders" {
+		t.Errorf("package: paths %+v", r.Paths)
 	}
 }
 
@@ -513,7 +720,9 @@ func TestTemplateListsRuleIDs(t *testing.T) {
 		"audit.version_differs", "audit.flow_not_analysable", "audit.queues_only", "audit.flows_only",
 		"amqp.queue_redelivery_unlimited", "amqp.retries_endless", "amqp.retries_zero", "amqp.delivery_status_undeliverable",
 		"amqp.inner_retries", "jms_sender.no_retry_limit", "iflow.exception_acknowledges", "queue.redelivery_unlimited",
-		"queue.dmq_missing", "dmq.max_ttl_required", "dmq.respect_ttl_required", "queue.dmq_cycle", "queue.dmq_chain"}
+		"queue.dmq_missing", "dmq.max_ttl_required", "dmq.respect_ttl_required", "queue.dmq_cycle", "queue.dmq_chain",
+		"audit.webhooks_not_configured", "audit.webhooks_not_read", "webhook.qos0_loses_messages", "webhook.endpoint_not_https",
+		"webhook.no_dead_message_queue", "webhook.redelivery_unlimited", "webhook.in_flight_stall", "webhook.competing"}
 	for _, id := range ids {
 		if !strings.Contains(string(page), "`"+id+"`") {
 			t.Errorf("the data source's page does not list %s", id)

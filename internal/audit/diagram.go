@@ -7,15 +7,15 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
-// diagram draws the paths as a Mermaid flowchart: queue → flow/channel → dead message queue,
-// N_max on the edges, unbounded paths as thick red edges, and every queue and channel with an
+// diagram draws the paths as a Mermaid flowchart: queue → flow/channel (or webhook) → dead
+// message queue, N_max on the edges (a webhook's tries, or "lost after one try" for QoS 0), unbounded paths as thick red edges, and every queue and channel with an
 // error or a warning coloured by its worst finding. GitHub renders it in Markdown, for example
 // in a workflow's job summary.
 func diagram(paths []Path, findings []Finding) string {
 	var b strings.Builder
 	b.WriteString("flowchart LR\n")
 	if len(paths) == 0 {
-		b.WriteString("  none[\"no sender channel reads a queue\"]\n")
+		b.WriteString("  none[\"no sender channel or webhook reads a queue\"]\n")
 		return b.String()
 	}
 	worst := map[string]rules.Severity{}
@@ -65,6 +65,10 @@ func diagram(paths []Path, findings []Finding) string {
 				fmt.Fprintf(&b, "  %s[(\"%s\")]\n", q, label(qLabel))
 			}
 		}
+		if p.Adapter == AdapterWebhook {
+			webhookNode(&b, p, q, node)
+			continue
+		}
 		chKey := Object{ObjectChannel, p.ChannelLabel()}.String()
 		c, isNew := node(chKey)
 		if isNew {
@@ -94,16 +98,7 @@ func diagram(paths []Path, findings []Finding) string {
 			fmt.Fprintf(&b, "  %s -->|\"N_max unknown\"| %s\n", q, c)
 		}
 		if p.DeadMessageQueue != "" && p.DeliveryStatus != "MODIFIED_FAILED_UNDELIVERABLE" {
-			dKey := Object{ObjectQueue, p.DeadMessageQueue}.String()
-			d, isNew := node(dKey)
-			if isNew {
-				ttl := "no TTL"
-				if p.DeadMessageQueueTTL != nil {
-					ttl = "TTL " + seconds(*p.DeadMessageQueueTTL)
-				}
-				fmt.Fprintf(&b, "  %s[(\"%s<br/>%s\")]\n", d, label(p.DeadMessageQueue), ttl)
-			}
-			fmt.Fprintf(&b, "  %s -.->|\"dead letters\"| %s\n", c, d)
+			deadLetters(&b, p, c, node)
 		}
 	}
 	b.WriteString("  classDef error fill:#ffd6d6,stroke:#c92a2a,color:#000\n")
@@ -114,6 +109,48 @@ func diagram(paths []Path, findings []Finding) string {
 		fmt.Fprintf(&b, "  class %s %s\n", c[0], c[1])
 	}
 	return b.String()
+}
+
+// webhookNode draws a webhook path: the webhook (QoS, endpoint host, paused), the edge from its
+// queue with its tries, and its dead message queue under QoS 1.
+func webhookNode(b *strings.Builder, p Path, q string, node func(string) (string, bool)) {
+	w, isNew := node(Object{ObjectWebhook, p.Webhook}.String())
+	if isNew {
+		qos := "QoS ?"
+		if p.QoS != nil {
+			qos = fmt.Sprintf("QoS %d", *p.QoS)
+		}
+		paused := ""
+		if p.Paused != nil && *p.Paused {
+			paused = ", paused"
+		}
+		fmt.Fprintf(b, "  %s{{\"webhook %s<br/>%s, %s%s\"}}\n", w, label(p.Webhook), qos, label(p.EndpointHost), paused)
+	}
+	switch {
+	case p.QoS != nil && *p.QoS == 0:
+		fmt.Fprintf(b, "  %s ==>|\"lost after one try\"| %s\n", q, w)
+		return
+	case p.WorstCase != nil && p.GiveUpMinutes != nil:
+		fmt.Fprintf(b, "  %s -->|\"%d tries in %d min\"| %s\n", q, *p.WorstCase, *p.GiveUpMinutes, w)
+	default:
+		fmt.Fprintf(b, "  %s -->|\"tries unknown\"| %s\n", q, w)
+	}
+	if p.DeadMessageQueue != "" {
+		deadLetters(b, p, w, node)
+	}
+}
+
+// deadLetters draws the edge from consumer c to the path's dead message queue, and the queue.
+func deadLetters(b *strings.Builder, p Path, c string, node func(string) (string, bool)) {
+	d, isNew := node(Object{ObjectQueue, p.DeadMessageQueue}.String())
+	if isNew {
+		ttl := "no TTL"
+		if p.DeadMessageQueueTTL != nil {
+			ttl = "TTL " + seconds(*p.DeadMessageQueueTTL)
+		}
+		fmt.Fprintf(b, "  %s[(\"%s<br/>%s\")]\n", d, label(p.DeadMessageQueue), ttl)
+	}
+	fmt.Fprintf(b, "  %s -.->|\"dead letters\"| %s\n", c, d)
 }
 
 // label escapes text for a quoted Mermaid label.

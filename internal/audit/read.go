@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
@@ -15,6 +16,9 @@ const DefaultConcurrency = 8
 type Sources struct {
 	// EventMesh lists the queues once (its run's snapshot, shared with the resources).
 	EventMesh *eventmesh.Client
+	// Messaging lists the webhook subscriptions once; nil with EventMesh set means the
+	// connection has no messaging credentials, which the audit reports.
+	Messaging *eventmesh.Messaging
 	// Flows reads each deployed flow once per run (shared with the resources).
 	Flows *cpi.Flows
 	// Concurrency bounds the parallel content downloads; 0 means DefaultConcurrency.
@@ -23,13 +27,17 @@ type Sources struct {
 	Packages bool
 }
 
-// Read fetches the landscape: one queue list, one runtime list (and the design time list with
-// Packages), and the content of each deployed integration flow, at most Concurrency at once. A
-// flow whose content cannot be read or parsed is recorded in Input.Unreadable, not returned as an
-// error; the error is a failed list, or ctx ending.
+// ErrNoMessaging is Input.WebhooksErr when the Event Mesh connection has no messaging credentials.
+var ErrNoMessaging = errors.New("the Event Mesh connection has no messaging REST credentials")
+
+// Read fetches the landscape: one queue list, one webhook subscription list, one runtime list
+// (and the design time list with Packages), and the content of each deployed integration flow,
+// at most Concurrency at once. A flow whose content cannot be read or parsed is recorded in
+// Input.Unreadable, and a failed webhook list in Input.WebhooksErr, not returned as an error;
+// the error is a failed queue or flow list, or ctx ending.
 func Read(ctx context.Context, src Sources) (Input, error) {
 	in := Input{EventMesh: src.EventMesh != nil, CloudIntegration: src.Flows != nil}
-	// The queue list runs beside the Cloud Integration reads.
+	// The Event Mesh lists run beside the Cloud Integration reads.
 	var queues []eventmesh.Queue
 	var queuesErr error
 	queuesDone := make(chan struct{})
@@ -45,8 +53,25 @@ func Read(ctx context.Context, src Sources) (Input, error) {
 		}
 		queues = s.Queues()
 	}()
+	hooksDone := make(chan struct{})
+	go func() {
+		defer close(hooksDone)
+		switch {
+		case src.EventMesh == nil:
+		case src.Messaging == nil:
+			in.WebhooksErr = ErrNoMessaging
+		default:
+			hooks, err := src.Messaging.ListWebhooks(ctx)
+			if err != nil {
+				in.WebhooksErr = &ListError{What: "the Event Mesh webhook subscriptions", Err: err}
+				return
+			}
+			in.Webhooks, in.WebhooksRead = hooks, true
+		}
+	}()
 	err := readFlows(ctx, src, &in)
 	<-queuesDone
+	<-hooksDone
 	in.Queues = queues
 	if queuesErr != nil {
 		return in, queuesErr

@@ -3,6 +3,9 @@ package audit
 import (
 	"fmt"
 	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,6 +23,7 @@ const (
 	routeListQueues  = "GET /queues"
 	routeListRuntime = "GET /api/v1/IntegrationRuntimeArtifacts"
 	routeDownload    = "GET /api/v1/IntegrationDesigntimeArtifacts(Id,Version)/$value"
+	routeListHooks   = "GET /messagingrest/v1/subscriptions"
 )
 
 // landscape puts queues queues and flows deployed flows on the emulator; flow i reads queue i.
@@ -94,6 +98,78 @@ func TestRead(t *testing.T) {
 	}
 	if st := srv.Stats(); st.Routes["GET /api/v1/IntegrationDesigntimeArtifacts"] != 1 || in.Packages["Flow000"] != "Bench" || in.EventMesh {
 		t.Errorf("calls %v, packages %v", st.Routes, in.Packages)
+	}
+}
+
+func TestReadWebhooks(t *testing.T) {
+	t.Parallel()
+	srv := emulatortest.Start(t, emulator.Options{})
+	landscape(t, srv, 3, 1)
+	// A loopback endpoint that completes the handshake.
+	ep := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodOptions {
+			w.Header().Set("WebHook-Allowed-Origin", r.Header.Get("WebHook-Request-Origin"))
+		}
+	}))
+	t.Cleanup(ep.Close)
+	msg := eventmesh.NewMessaging(srv.MessagingClient(t))
+	for i, qos := range []int{1, 0} {
+		spec := eventmesh.WebhookSpec{Name: fmt.Sprintf("push%d", i), Queue: fmt.Sprintf("acme/crm/prod/q%03d", i+1), QoS: qos, Endpoint: ep.URL + "/in"}
+		if _, err := msg.CreateWebhook(t.Context(), spec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv.ResetStats()
+	src := sources(t, srv)
+	src.Messaging = eventmesh.NewMessaging(srv.MessagingClient(t))
+	in, err := Read(t.Context(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := srv.Stats(); st.Routes[routeListHooks] != 1 || st.MessagingCalls != 1 || st.Routes[routeListQueues] != 1 || st.Routes[routeListRuntime] != 1 {
+		t.Errorf("calls %v (%d messaging), want one webhook list beside the queue and runtime lists", st.Routes, st.MessagingCalls)
+	}
+	if !in.WebhooksRead || in.WebhooksErr != nil || len(in.Webhooks) != 2 {
+		t.Fatalf("webhooks read %v, error %v, %d webhooks", in.WebhooksRead, in.WebhooksErr, len(in.Webhooks))
+	}
+	r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
+	if r.Summary.Paths != 3 || r.Summary.Webhooks != 2 {
+		t.Errorf("summary = %+v", r.Summary)
+	}
+	var unconsumed []string
+	for _, f := range r.Findings {
+		if f.Rule == "audit.queue_unconsumed" {
+			unconsumed = append(unconsumed, f.Objects[0].Name)
+		}
+	}
+	if len(unconsumed) != 0 {
+		t.Errorf("queues consumed by a flow or a webhook reported unconsumed: %q", unconsumed)
+	}
+
+	// Without messaging credentials the audit reads the rest and says so.
+	in, err = Read(t.Context(), sources(t, srv))
+	if err != nil || in.WebhooksErr != ErrNoMessaging || in.WebhooksRead {
+		t.Fatalf("without messaging: error %v, webhooks error %v", err, in.WebhooksErr)
+	}
+
+	// A webhook list that fails (here the messaging token) is a finding, not a failed read.
+	cfg := srv.MessagingConfig()
+	cfg.ClientSecret = "wrong"
+	src = sources(t, srv)
+	src.Messaging = eventmesh.NewMessaging(emulatortest.Client(t, cfg))
+	in, err = Read(t.Context(), src)
+	if err != nil || in.WebhooksErr == nil || in.WebhooksRead || len(in.Queues) != 3 || len(in.Flows) != 1 {
+		t.Fatalf("failing list: error %v, webhooks error %v, %d queues, %d flows", err, in.WebhooksErr, len(in.Queues), len(in.Flows))
+	}
+	r = Run(in, Filter{MinSeverity: rules.SeverityInfo})
+	found := false
+	for _, f := range r.Findings {
+		if f.Rule == "audit.webhooks_not_read" && strings.Contains(f.Message, "webhook subscriptions could not be listed") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no audit.webhooks_not_read finding in %q", rulesOf(r.Findings))
 	}
 }
 

@@ -101,14 +101,18 @@ func (j *joined) summarize(r Report, f Filter) Summary {
 	}
 	flows := map[string]bool{}
 	for _, p := range r.Paths {
-		flows[p.Flow] = true
+		if p.Adapter == AdapterWebhook {
+			s.Webhooks++
+		} else {
+			flows[p.Flow] = true
+		}
 		if p.Unbounded {
 			s.UnboundedPaths++
 		}
 		if p.WorstCase != nil && (s.LargestWorstCase == nil || *p.WorstCase > *s.LargestWorstCase) {
 			w := *p.WorstCase
 			s.LargestWorstCase = &w
-			s.LargestWorstCasePath = p.Queue + " → " + p.ChannelLabel()
+			s.LargestWorstCasePath = p.Queue + " → " + p.ConsumerLabel()
 		}
 	}
 	for _, fd := range r.Findings {

@@ -59,6 +59,10 @@ type auditPathModel struct {
 	RetryGuardLimit     types.Int64  `tfsdk:"retry_guard_limit"`
 	GiveUpMinutes       types.Int64  `tfsdk:"give_up_after_minutes"`
 	DeletedAfterDays    types.Int64  `tfsdk:"deleted_after_days"`
+	Webhook             types.String `tfsdk:"webhook"`
+	QoS                 types.Int64  `tfsdk:"qos"`
+	EndpointHost        types.String `tfsdk:"endpoint_host"`
+	Paused              types.Bool   `tfsdk:"paused"`
 }
 
 type auditFindingModel struct {
@@ -77,6 +81,7 @@ type auditSummaryModel struct {
 	UnboundedPaths       types.Int64  `tfsdk:"unbounded_paths"`
 	Queues               types.Int64  `tfsdk:"queues"`
 	Flows                types.Int64  `tfsdk:"flows"`
+	Webhooks             types.Int64  `tfsdk:"webhooks"`
 	FlowsNotAnalysable   types.Int64  `tfsdk:"flows_not_analysable"`
 	LargestWorstCase     types.Int64  `tfsdk:"largest_worst_case_attempts"`
 	LargestWorstCasePath types.String `tfsdk:"largest_worst_case_path"`
@@ -102,12 +107,16 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 		MarkdownDescription: "Audits the retry paths of a whole landscape: every SAP Event Mesh queue (one list call) joined with " +
 			"every deployed SAP Cloud Integration flow (the runtime list) and, per flow, its AMQP and JMS sender channels and " +
 			"the end events of its exception subprocesses (one content download per flow, at most " +
-			fmt.Sprint(audit.DefaultConcurrency) + " at once, shared with the resources of the same run). Each sender channel " +
-			"becomes a path with its worst case `N_max = (R + 1) × n + 1` or why it has none, and the same rules the resources " +
-			"apply produce the findings, each with its rule ID, the objects it concerns and its fix.\n\n" +
+			fmt.Sprint(audit.DefaultConcurrency) + " at once, shared with the resources of the same run), and every Event Mesh " +
+			"webhook subscription (one messaging REST call). Each sender channel becomes a path with its worst case " +
+			"`N_max = (R + 1) × n + 1` or why it has none, each webhook a path with its tries until the queue's redelivery count " +
+			"or time to live ends them (one try for QoS 0), and the same rules the resources apply produce the findings, each " +
+			"with its rule ID, the objects it concerns and its fix.\n\n" +
 			"A flow whose content cannot be read or parsed is a finding (`audit.flow_not_analysable`), never a failed read. " +
 			"Without a `cloud_integration` connection the audit checks the queues alone and says so (`audit.queues_only`); " +
-			"without `event_mesh` it checks the flows alone (`audit.flows_only`).",
+			"without `event_mesh` it checks the flows alone (`audit.flows_only`). Without messaging REST credentials in the " +
+			"`event_mesh` service key the webhooks are left out and the audit says so (`audit.webhooks_not_configured`); a " +
+			"webhook list that fails is a finding (`audit.webhooks_not_read`), never a failed read.",
 		Attributes: map[string]schema.Attribute{
 			"queue_name_prefix": schema.StringAttribute{
 				MarkdownDescription: "Only paths whose queue name starts with this prefix, for example `acme/crm/prod/`, and the findings about such " +
@@ -125,23 +134,25 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				Validators:          []validator.String{stringvalidator.OneOf("error", "warning", "info")},
 			},
 			"paths": schema.ListNestedAttribute{
-				MarkdownDescription: "One entry per sender channel of a deployed flow with the queue it reads, sorted by flow, JMS channels first.",
-				Computed:            true,
+				MarkdownDescription: "One entry per sender channel of a deployed flow with the queue it reads, sorted by flow, JMS channels first, " +
+					"then one per webhook subscription with the queue it pushes, sorted by name.",
+				Computed: true,
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"adapter":          str("`AMQP` (an Event Mesh queue) or `JMS` (a Cloud Integration JMS queue)."),
-					"queue":            str("The queue the channel reads."),
+					"adapter":          str("`AMQP` (an Event Mesh queue), `JMS` (a Cloud Integration JMS queue), or `WEBHOOK` (an Event Mesh webhook subscription)."),
+					"queue":            str("The queue the channel reads, or the webhook pushes."),
 					"queue_exists":     schema.BoolAttribute{MarkdownDescription: "Whether Event Mesh holds the queue; null without an Event Mesh connection. Always true for JMS queues, which Cloud Integration creates on use.", Computed: true},
-					"flow":             str("The integration flow ID."),
-					"channel":          str("The sender channel: its message flow name, or its ID where it has none."),
+					"flow":             str("The integration flow ID; null for a webhook."),
+					"channel":          str("The sender channel: its message flow name, or its ID where it has none; null for a webhook."),
 					"package":          str("The flow's package ID; null unless `flow_package` is set."),
-					"flow_status":      str("The runtime status of the flow, for example `STARTED` or `ERROR`."),
-					"deployed_version": str("The version the runtime runs."),
+					"flow_status":      str("The runtime status of the flow, for example `STARTED` or `ERROR`; null for a webhook."),
+					"deployed_version": str("The version the runtime runs; null for a webhook."),
 					"max_redelivery_count": num("R, the queue's `max_redelivery_count` (0, unlimited, also when the queue leaves it unset); null for JMS " +
 						"and when the queue is missing or unknown."),
 					"max_number_of_retries": num("n, the AMQP sender's Max. Number of Retries; null when empty (endless retries) and for JMS."),
 					"delivery_status":       str("The AMQP sender's Delivery Status After Max. Retries; null when unset and for JMS."),
 					"worst_case_attempts": num("The most executions one always-failing message can cost: `(R + 1) × n + 1` for AMQP, the guard's stop " +
-						"for a guarded JMS flow, or the retries until the queue's expiration for an unguarded one. Null when unbounded or unknown."),
+						"for a guarded JMS flow, the retries until the queue's expiration for an unguarded one, or a webhook's tries (1 for QoS 0, whose " +
+						"message is lost after that try). Null when unbounded or unknown."),
 					"unbounded":              flag("True when nothing bounds the executions (R = 0, or an empty retry count)."),
 					"worst_case_reason":      str("How `worst_case_attempts` was found, or why there is none."),
 					"dead_message_queue":     str("The queue's dead message queue; null for none and for JMS."),
@@ -151,10 +162,15 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 						ElementType:         types.StringType,
 						Computed:            true,
 					},
-					"retry_guard_limit":     num("The limit the JMS flow's guard compares `SAPJMSRetries` with; null without a guard or when it is not visible."),
-					"give_up_after_minutes": num("Minutes from the first failure until a guarded JMS flow ends the message."),
+					"retry_guard_limit": num("The limit the JMS flow's guard compares `SAPJMSRetries` with; null without a guard or when it is not visible."),
+					"give_up_after_minutes": num("Minutes from the first failure until a guarded JMS flow ends the message, or until a QoS 1 webhook's " +
+						"last try (15 minutes, doubling up to once a day, until the queue's redelivery count or time to live ends the retries)."),
 					"deleted_after_days": num("Days after which the JMS queue's expiration period deletes a message the flow never ends: the Expiration " +
 						"Period of the JMS receiver of a deployed flow that fills the queue (the longest, where several do), else SAP's default of 30 days."),
+					"webhook":       str("The webhook subscription's name; null for a sender channel."),
+					"qos":           num("The webhook's quality of service: 0 (one try, then the message is deleted) or 1 (retried); null for a sender channel."),
+					"endpoint_host": str("The host the webhook pushes to; null for a sender channel."),
+					"paused":        flag("Whether the webhook is paused (nothing is pushed until it is resumed); null for a sender channel or when the service does not say."),
 				}},
 			},
 			"findings": schema.ListNestedAttribute{
@@ -166,7 +182,7 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 					"summary":  str("A short Title Case summary."),
 					"message":  str("What the setting does, naming the object, ending with the fix."),
 					"objects": schema.ListAttribute{
-						MarkdownDescription: "The objects the finding concerns: `queue:<name>`, `jms_queue:<name>`, `flow:<id>`, `channel:<flow>/<channel>`.",
+						MarkdownDescription: "The objects the finding concerns: `queue:<name>`, `jms_queue:<name>`, `flow:<id>`, `channel:<flow>/<channel>`, `webhook:<name>`.",
 						ElementType:         types.StringType,
 						Computed:            true,
 					},
@@ -183,15 +199,16 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 					"unbounded_paths":             num("Paths whose executions nothing bounds."),
 					"queues":                      num("Event Mesh queues read (under `queue_name_prefix`)."),
 					"flows":                       num("Deployed integration flows audited."),
+					"webhooks":                    num("Webhook subscription paths listed."),
 					"flows_not_analysable":        num("Deployed flows whose content could not be read or parsed."),
 					"largest_worst_case_attempts": num("The largest finite `worst_case_attempts`; null without one."),
-					"largest_worst_case_path":     str("Where it is: `<queue> → <flow>/<channel>`."),
+					"largest_worst_case_path":     str("Where it is: `<queue> → <flow>/<channel>` or `<queue> → webhook <name>`."),
 					"event_mesh":                  flag("Whether the Event Mesh queues were read."),
 					"cloud_integration":           flag("Whether the Cloud Integration flows were read."),
 				},
 			},
-			"diagram": str("The paths as a Mermaid flowchart: queue → flow/channel → dead message queue, `N_max` on the edges, unbounded " +
-				"paths as thick edges, objects with errors and warnings coloured. GitHub renders it in Markdown between ```` ```mermaid ```` fences, " +
+			"diagram": str("The paths as a Mermaid flowchart: queue → flow/channel or webhook → dead message queue, `N_max` or a webhook's " +
+				"tries on the edges, unbounded paths and QoS 0 webhooks (`lost after one try`) as thick edges, objects with errors and warnings coloured. GitHub renders it in Markdown between ```` ```mermaid ```` fences, " +
 				"for example in a workflow's job summary."),
 		},
 	}
@@ -217,7 +234,7 @@ func (d *retryAuditDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	if s, ok := rules.ParseSeverity(m.MinSeverity.ValueString()); ok {
 		minSeverity = s
 	}
-	src := audit.Sources{EventMesh: d.data.eventMesh, Packages: m.FlowPackage.ValueString() != ""}
+	src := audit.Sources{EventMesh: d.data.eventMesh, Messaging: d.data.messaging, Packages: m.FlowPackage.ValueString() != ""}
 	if d.data.cloudIntegration != nil {
 		src.Flows = d.data.flows
 	}
@@ -247,9 +264,13 @@ func fillRetryAudit(m *retryAuditModel, r audit.Report) {
 			DeadMessageQueue: optionalString(p.DeadMessageQueue), DeadMessageQueueTTL: int64OrNull(p.DeadMessageQueueTTL),
 			EndEvents: append([]string{}, p.EndEvents...), RetryGuardLimit: int64OrNull(p.RetryGuardLimit),
 			GiveUpMinutes: int64OrNull(p.GiveUpMinutes), DeletedAfterDays: int64OrNull(p.DeletedAfterDays),
+			Webhook: optionalString(p.Webhook), QoS: int64OrNull(p.QoS), EndpointHost: optionalString(p.EndpointHost), Paused: types.BoolPointerValue(p.Paused),
 		}
 		if p.QueueKnown {
 			pm.QueueExists = types.BoolValue(p.QueueExists)
+		}
+		if p.Adapter == audit.AdapterWebhook {
+			pm.Flow, pm.Channel, pm.FlowStatus, pm.DeployedVersion = types.StringNull(), types.StringNull(), types.StringNull(), types.StringNull()
 		}
 		m.Paths = append(m.Paths, pm)
 	}
@@ -266,7 +287,7 @@ func fillRetryAudit(m *retryAuditModel, r audit.Report) {
 	m.Summary = &auditSummaryModel{
 		Errors: types.Int64Value(int64(s.Errors)), Warnings: types.Int64Value(int64(s.Warnings)), Infos: types.Int64Value(int64(s.Infos)),
 		Paths: types.Int64Value(int64(s.Paths)), UnboundedPaths: types.Int64Value(int64(s.UnboundedPaths)),
-		Queues: types.Int64Value(int64(s.Queues)), Flows: types.Int64Value(int64(s.Flows)),
+		Queues: types.Int64Value(int64(s.Queues)), Flows: types.Int64Value(int64(s.Flows)), Webhooks: types.Int64Value(int64(s.Webhooks)),
 		FlowsNotAnalysable: types.Int64Value(int64(s.NotAnalysable)), LargestWorstCase: int64OrNull(s.LargestWorstCase),
 		LargestWorstCasePath: optionalString(s.LargestWorstCasePath),
 		EventMesh:            types.BoolValue(s.EventMesh), CloudIntegration: types.BoolValue(s.CloudIntegration),

@@ -153,6 +153,7 @@ func TestAccRetryAuditDataSource(t *testing.T) {
 	returns := "data.sapmessaging_retry_audit.returns_errors"
 	retry := "data.sapmessaging_retry_audit.retry_package"
 	summary := func(attr string) tfjsonpath.Path { return tfjsonpath.New("summary").AtMapKey(attr) }
+	endpoint := webhookEndpoint(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -211,6 +212,33 @@ func TestAccRetryAuditDataSource(t *testing.T) {
 				hasFinding(all, "audit.version_differs", "flow:Bumped"),
 				hasFinding(all, "audit.queue_unconsumed", "queue:acme/crm/prod/idle"),
 				checkNoFinding(all, "queue.redelivery_unlimited"),
+				checkNoFinding(all, "audit.webhooks_not_configured"),
+			),
+		}, {
+			// Someone pushes the idle queue to an endpoint with QoS 0: the queue is consumed now, and
+			// the webhook is a path that loses a failing message after one try.
+			PreConfig: func() {
+				spec := eventmesh.WebhookSpec{Name: "idle-push", Queue: "acme/crm/prod/idle", QoS: 0, Endpoint: endpoint.URL + "/in"}
+				if _, err := env.messaging(t).CreateWebhook(t.Context(), spec); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: env.config(retryAuditConfig),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(all, summary("paths"), knownvalue.Int64Exact(6)),
+				statecheck.ExpectKnownValue(all, summary("webhooks"), knownvalue.Int64Exact(1)),
+				diagramHas(all, `(n\d+)\[\("acme/crm/prod/idle<br/>R = 3"\)\]\n  (n\d+)\{\{"webhook idle-push<br/>QoS 0, 127\.0\.0\.1:\d+"\}\}\n  n\d+ ==>\|"lost after one try"\| n\d+\n`),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckTypeSetElemNestedAttrs(all, "paths.*", map[string]string{"webhook": "idle-push", "adapter": "WEBHOOK",
+					"queue": "acme/crm/prod/idle", "queue_exists": "true", "qos": "0", "paused": "false", "worst_case_attempts": "1",
+					"max_redelivery_count": "3", "unbounded": "false"}),
+				resource.TestMatchTypeSetElemNestedAttrs(all, "paths.*", map[string]*regexp.Regexp{"webhook": regexp.MustCompile(`^idle-push$`),
+					"endpoint_host": regexp.MustCompile(`^127\.0\.0\.1:\d+$`), "worst_case_reason": regexp.MustCompile(`lost after one try`)}),
+				hasFinding(all, "webhook.qos0_loses_messages", "webhook:idle-push", "queue:acme/crm/prod/idle"),
+				resource.TestMatchTypeSetElemNestedAttrs(all, "findings.*", map[string]*regexp.Regexp{"rule_id": regexp.MustCompile(`^webhook\.qos0_loses_messages$`),
+					"severity": regexp.MustCompile(`^error$`), "message": regexp.MustCompile(`^Webhook subscription "idle-push" pushing "acme/crm/prod/idle": qos = 0 .*loses the message`)}),
+				checkNoFinding(all, "audit.queue_unconsumed"),
 			),
 		}},
 	})
@@ -255,7 +283,7 @@ data "sapmessaging_retry_audit" "queues" {}
 				statecheck.ExpectKnownValue(queues, tfjsonpath.New("paths"), knownvalue.ListExact([]knownvalue.Check{})),
 				statecheck.ExpectKnownValue(queues, tfjsonpath.New("summary").AtMapKey("cloud_integration"), knownvalue.Bool(false)),
 				statecheck.ExpectKnownValue(queues, tfjsonpath.New("summary").AtMapKey("queues"), knownvalue.Int64Exact(4)),
-				diagramHas(queues, `\Aflowchart LR\n  none\["no sender channel reads a queue"\]\n\z`),
+				diagramHas(queues, `\Aflowchart LR\n  none\["no sender channel or webhook reads a queue"\]\n\z`),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
 				hasFinding(queues, "audit.queues_only"),

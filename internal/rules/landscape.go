@@ -32,29 +32,58 @@ func CheckConsumedQueueExists(channel, queue string, exists bool) []Finding {
 	return r.fs
 }
 
-// CheckExclusiveConsumers reports several channels consuming one exclusive Event Mesh queue:
-// only one consumer of an exclusive queue receives messages at a time, the others stand by, so
-// the flows compete and which one runs a message is accidental. consumers names each channel.
+// CheckExclusiveConsumers reports several consumers of one exclusive Event Mesh queue (sender
+// channels of flows, webhook subscriptions): only one consumer of an exclusive queue receives
+// messages at a time, the others stand by, so which one handles a message is accidental.
+// consumers names each consumer.
 func CheckExclusiveConsumers(queue, accessType string, consumers []string) []Finding {
 	if accessType != accessExclusive || len(consumers) < 2 {
 		return nil
 	}
 	var r report
-	r.warnf("audit.exclusive_competing", "", "Flows Compete on Exclusive Queue",
-		"The exclusive queue %q is consumed by %d sender channels (%s). Event Mesh delivers the messages of an exclusive queue to one consumer at a time, "+
-			"so only one of these flows receives messages while the others stand by, and which one that is changes with every reconnect. "+
-			"Set access_type = %q on the queue if the flows are meant to share the load, or give each flow its own queue.",
+	r.warnf("audit.exclusive_competing", "", "Consumers Compete on Exclusive Queue",
+		"The exclusive queue %q is consumed by %d consumers (%s). Event Mesh delivers the messages of an exclusive queue to one consumer at a time, "+
+			"so only one of them receives messages while the others stand by, and which one that is changes with every reconnect. "+
+			"Set access_type = %q on the queue if the consumers are meant to share the load, or give each consumer its own queue.",
 		queue, len(consumers), strings.Join(consumers, ", "), accessNonExclusive)
 	return r.fs
 }
 
-// CheckUnconsumedQueue informs that no deployed flow consumes queue. Other applications may
-// consume it, so it is information, not a warning.
-func CheckUnconsumedQueue(queue string) []Finding {
+// CheckUnconsumedQueue informs that no deployed flow consumes queue, nor, when webhooks were
+// read, a webhook subscription. Other applications may consume it, so it is information, not a
+// warning.
+func CheckUnconsumedQueue(queue string, webhooksRead bool) []Finding {
 	var r report
+	nor := ""
+	if webhooksRead {
+		nor = ", and no webhook subscription pushes it"
+	}
 	r.infof("audit.queue_unconsumed", "", "Queue Without Flow Consumer",
-		"No deployed integration flow reads the queue %q with an AMQP sender channel. Another application may consume it; otherwise its messages accumulate until the queue is full. "+
-			"Set the AMQP sender of the flow that should consume it to this queue and deploy the flow, or remove the queue if nothing consumes it.", queue)
+		"No deployed integration flow reads the queue %q with an AMQP sender channel%s. Another application may consume it; otherwise its messages accumulate until the queue is full. "+
+			"Set the AMQP sender of the flow that should consume it to this queue and deploy the flow, or remove the queue if nothing consumes it.", queue, nor)
+	return r.fs
+}
+
+// WebhooksNotRead reports that the audit could not list the Event Mesh webhook subscriptions, so
+// the queues they consume look unconsumed and their retry paths are missing. reason "" means the
+// provider has no messaging credentials (information, audit.webhooks_not_configured); otherwise
+// it is why the list failed (a warning, audit.webhooks_not_read; a 403 Forbidden means the
+// messaging client may not list subscriptions).
+func WebhooksNotRead(reason string) []Finding {
+	var r report
+	if reason == "" {
+		r.infof("audit.webhooks_not_configured", "", "Webhooks Not Read",
+			"The provider's event_mesh connection has no messaging REST credentials, so the audit did not list the webhook subscriptions: a queue that only a webhook consumes "+
+				"is reported as unconsumed, and no webhook has a path. Set event_mesh to a service key with a messaging entry of protocol httprest to audit the webhooks too.")
+		return r.fs
+	}
+	fix := "Set the event_mesh connection's messaging REST credentials right (TF_LOG=debug shows the request), and run the audit again."
+	if strings.Contains(reason, "403") {
+		fix = "Set the messaging client's rules (the service descriptor's queueRules) to allow it to read the subscriptions, or use the credentials of a client that may, and run the audit again."
+	}
+	r.warnf("audit.webhooks_not_read", "", "Webhooks Not Read",
+		"The webhook subscriptions could not be listed: %s. A queue that only a webhook consumes is reported as unconsumed, and no webhook has a path. %s",
+		strings.TrimRight(reason, ". "), fix)
 	return r.fs
 }
 

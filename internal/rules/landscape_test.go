@@ -21,9 +21,21 @@ func TestLandscapeRules(t *testing.T) {
 		t.Errorf("detail does not name the consumers: %s", f[0].Detail)
 	}
 
-	expectRules(t, CheckUnconsumedQueue("q"), "audit.queue_unconsumed")
-	if CheckUnconsumedQueue("q")[0].Severity.String() != "info" {
+	expectRules(t, CheckUnconsumedQueue("q", false), "audit.queue_unconsumed")
+	if CheckUnconsumedQueue("q", false)[0].Severity.String() != "info" {
 		t.Error("an unconsumed queue is not information")
+	}
+	if d := CheckUnconsumedQueue("q", true)[0].Detail; !strings.Contains(d, "no webhook subscription pushes it") {
+		t.Errorf("with the webhooks read, the detail does not say that no webhook consumes the queue: %s", d)
+	}
+
+	expectRules(t, WebhooksNotRead(""), "audit.webhooks_not_configured")
+	if f := WebhooksNotRead(""); f[0].Severity != SeverityInfo {
+		t.Errorf("without messaging credentials: %v, want information", f[0].Severity)
+	}
+	f = WebhooksNotRead("GET /messagingrest/v1/subscriptions: 403 Forbidden")
+	if f[0].Severity != SeverityWarning || !strings.Contains(f[0].Detail, "403 Forbidden") || !strings.Contains(f[0].Detail, "queueRules") {
+		t.Errorf("a forbidden list: %v %s", f[0].Severity, f[0].Detail)
 	}
 
 	expectRules(t, CheckDeadMessageQueueExists("q", "", false))

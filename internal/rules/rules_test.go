@@ -7,6 +7,8 @@ import (
 
 // ruleSeverity lists every rule ID with its severity; findingStyle rejects others.
 var ruleSeverity = map[string]Severity{
+	"audit.webhooks_not_configured":              SeverityInfo,
+	"audit.webhooks_not_read":                    SeverityWarning,
 	"queue.name_invalid":                         SeverityError,
 	"queue.access_type_invalid":                  SeverityError,
 	"queue.redelivery_unlimited":                 SeverityError,

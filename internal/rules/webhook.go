@@ -158,7 +158,7 @@ func checkCompeting(r *report, w Webhook) {
 	queue, _ := w.Queue.get()
 	r.warnf("webhook.competing", attrWebhookQueue, "Several Webhooks on One Queue",
 		"Queue %q is also pushed by %s: webhooks on one queue compete for its messages, each message goes to one of them, "+
-			"not to each. Create a queue per endpoint, subscribed to the same topics.", queue, strings.Join(quoteAll(w.OtherWebhooks), ", "))
+			"not to each. Set each webhook's queue to a queue of its own, subscribed to the same topics.", queue, strings.Join(quoteAll(w.OtherWebhooks), ", "))
 }
 
 func quoteAll(ss []string) []string {
