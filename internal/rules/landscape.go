@@ -58,7 +58,7 @@ func CheckUnconsumedQueue(queue string, webhooksRead bool) []Finding {
 	if webhooksRead {
 		nor = ", and no webhook subscription pushes it"
 	}
-	r.infof("audit.queue_unconsumed", "", "Queue Without Flow Consumer",
+	r.infof("audit.queue_unconsumed", "Queue Without Flow Consumer",
 		"No deployed integration flow reads the queue %q with an AMQP sender channel%s. Another application may consume it; otherwise its messages accumulate until the queue is full. "+
 			"Set the AMQP sender of the flow that should consume it to this queue and deploy the flow, or remove the queue if nothing consumes it.", queue, nor)
 	return r.fs
@@ -72,7 +72,7 @@ func CheckUnconsumedQueue(queue string, webhooksRead bool) []Finding {
 func WebhooksNotRead(reason string) []Finding {
 	var r report
 	if reason == "" {
-		r.infof("audit.webhooks_not_configured", "", "Webhooks Not Read",
+		r.infof("audit.webhooks_not_configured", "Webhooks Not Read",
 			"The provider's event_mesh connection has no messaging REST credentials, so the audit did not list the webhook subscriptions: a queue that only a webhook consumes "+
 				"is reported as unconsumed, and no webhook has a path. Set event_mesh to a service key with a messaging entry of protocol httprest to audit the webhooks too.")
 		return r.fs
@@ -137,7 +137,7 @@ func FlowNotAnalysable(flow, reason string) []Finding {
 // connection no flow, channel or retry count n is known, so no path and no N_max.
 func QueuesOnly() []Finding {
 	var r report
-	r.infof("audit.queues_only", "", "Queues Only",
+	r.infof("audit.queues_only", "Queues Only",
 		"The provider has no cloud_integration connection, so the audit checked the Event Mesh queues alone: no flow consumes a queue as far as it can see, and no path has a worst case. "+
 			"Set cloud_integration in the provider configuration to join the queues with the flows that consume them.")
 	return r.fs
@@ -157,7 +157,7 @@ func JMSWorstCase(limit int64, operator string) int64 {
 // no queue is known, so the redelivery count R of every AMQP path is unknown and so is its N_max.
 func FlowsOnly() []Finding {
 	var r report
-	r.infof("audit.flows_only", "", "Flows Only",
+	r.infof("audit.flows_only", "Flows Only",
 		"The provider has no event_mesh connection, so the audit read the deployed flows alone: the queues their AMQP senders read, their redelivery counts and dead message queues are unknown, and no AMQP path has a worst case. "+
 			"Set event_mesh in the provider configuration to join the flows with the queues they consume.")
 	return r.fs

@@ -111,8 +111,9 @@ func (r *report) warnf(rule, attribute, summary, format string, args ...any) {
 	r.add(SeverityWarning, rule, attribute, summary, fmt.Sprintf(format, args...))
 }
 
-func (r *report) infof(rule, attribute, summary, format string, args ...any) {
-	r.add(SeverityInfo, rule, attribute, summary, fmt.Sprintf(format, args...))
+// infof adds information; it concerns the landscape, never one attribute.
+func (r *report) infof(rule, summary, format string, args ...any) {
+	r.add(SeverityInfo, rule, "", summary, fmt.Sprintf(format, args...))
 }
 
 func (r *report) add(sev Severity, rule, attribute, summary, detail string) {
