@@ -285,7 +285,7 @@ func (j *joined) flow(rt cpi.RuntimeArtifact) {
 			j.paths[i].EndEvents = ends
 		}
 	}
-	j.add(rules.CheckExceptionSubprocesses(ruleSubprocesses(subs)), fmt.Sprintf("Integration flow %q", id), flowObj)
+	j.add(rules.CheckExceptionSubprocesses(RuleSubprocesses(subs)), fmt.Sprintf("Integration flow %q", id), flowObj)
 }
 
 func channelName(name, id string) string {
@@ -599,8 +599,9 @@ func nullable[T comparable](p *T) rules.Value[T] {
 	return rules.Known(*p)
 }
 
-// ruleSubprocesses is the flow's exception subprocesses as the rules take them.
-func ruleSubprocesses(sps []cpi.ExceptionSubprocess) []rules.ExceptionSubprocess {
+// RuleSubprocesses is a flow's exception subprocesses as the rules take them; the sender
+// resources check a channel's flow with it as the audit does.
+func RuleSubprocesses(sps []cpi.ExceptionSubprocess) []rules.ExceptionSubprocess {
 	out := make([]rules.ExceptionSubprocess, 0, len(sps))
 	for _, sp := range sps {
 		kinds := make([]rules.EndEventKind, 0, len(sp.EndEvents))

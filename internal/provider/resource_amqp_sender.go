@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/audit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
@@ -241,7 +242,7 @@ func (r *amqpSenderResource) ModifyPlan(ctx context.Context, req resource.Modify
 		events, d := endEventList(s.ExceptionSubprocesses)
 		resp.Diagnostics.Append(d...)
 		plan.ExceptionEndEvents = events
-		appendFindings(&resp.Diagnostics, rules.CheckExceptionSubprocesses(exceptionSubprocesses(s.ExceptionSubprocesses)))
+		appendFindings(&resp.Diagnostics, rules.CheckExceptionSubprocesses(audit.RuleSubprocesses(s.ExceptionSubprocesses)))
 		if plan.MaxPrefetchedMessages.IsUnknown() && s.Prefetch != nil && req.State.Raw.IsNull() {
 			plan.MaxPrefetchedMessages = types.Int64Value(*s.Prefetch)
 		}
@@ -309,18 +310,6 @@ func (r *amqpSenderResource) resolveRedeliveryCount(ctx context.Context, m, prio
 		in.QueueMaxRedeliveryCount = rules.Known(rc)
 		appendFindings(diags, rules.CheckDiscoveredRedelivery(in, queue))
 	}
-}
-
-func exceptionSubprocesses(sps []cpi.ExceptionSubprocess) []rules.ExceptionSubprocess {
-	out := make([]rules.ExceptionSubprocess, 0, len(sps))
-	for _, sp := range sps {
-		kinds := make([]rules.EndEventKind, 0, len(sp.EndEvents))
-		for _, k := range sp.EndEvents {
-			kinds = append(kinds, rules.EndEventKind(k))
-		}
-		out = append(out, rules.ExceptionSubprocess{ID: sp.ID, Name: sp.Name, EndEvents: kinds, GuardsRetries: sp.GuardsRetries})
-	}
-	return out
 }
 
 func endEventList(sps []cpi.ExceptionSubprocess) (types.List, diag.Diagnostics) {

@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/audit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
@@ -370,7 +371,7 @@ func (r *jmsSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		events, d := endEventList(s.ExceptionSubprocesses)
 		resp.Diagnostics.Append(d...)
 		plan.ExceptionEndEvents = events
-		appendFindings(&resp.Diagnostics, rules.CheckExceptionSubprocesses(exceptionSubprocesses(s.ExceptionSubprocesses)))
+		appendFindings(&resp.Diagnostics, rules.CheckExceptionSubprocesses(audit.RuleSubprocesses(s.ExceptionSubprocesses)))
 		if req.State.Raw.IsNull() {
 			// A setting the configuration leaves out keeps the flow's value. Terraform plans the create
 			// half of a replacement with a null prior state too, so a resource moved to another flow
