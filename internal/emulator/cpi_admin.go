@@ -201,8 +201,8 @@ func (s *cloudIntegration) mountCloudIntegrationControl(mux *http.ServeMux) {
 		respondJSON(w, http.StatusOK, m)
 	})
 	mux.HandleFunc("PUT "+c+"/iflows/{id}/configurations/{key}", s.handleControlSetConfiguration)
-	mux.HandleFunc("POST "+c+"/iflows/{id}/fail-next-deploy", s.handleControlFailNextDeploy)
-	mux.HandleFunc("POST "+c+"/iflows/{id}/fail-next-build", s.handleControlFailNextBuild)
+	mux.HandleFunc("POST "+c+"/iflows/{id}/fail-next-deploy", failNextHandler(s.FailNextDeploy))
+	mux.HandleFunc("POST "+c+"/iflows/{id}/fail-next-build", failNextHandler(s.FailNextBuild))
 	mux.HandleFunc("GET "+c+"/iflows/{id}/deployed", func(w http.ResponseWriter, r *http.Request) {
 		d, ok := s.Deployed(r.PathValue("id"))
 		if !ok {
@@ -270,26 +270,19 @@ func (s *cloudIntegration) handleControlSetConfiguration(w http.ResponseWriter, 
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *cloudIntegration) handleControlFailNextDeploy(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Error string `json:"error"`
+// failNextHandler serves a control request {"error": "..."} that makes the next deploy of the
+// flow in the path fail through fail (FailNextDeploy or FailNextBuild).
+func failNextHandler(fail func(id, errorText string)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Error string `json:"error"`
+		}
+		if !readControlJSON(w, r, &body) {
+			return
+		}
+		fail(r.PathValue("id"), body.Error)
+		w.WriteHeader(http.StatusNoContent)
 	}
-	if !readControlJSON(w, r, &body) {
-		return
-	}
-	s.FailNextDeploy(r.PathValue("id"), body.Error)
-	w.WriteHeader(http.StatusNoContent)
-}
-
-func (s *cloudIntegration) handleControlFailNextBuild(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Error string `json:"error"`
-	}
-	if !readControlJSON(w, r, &body) {
-		return
-	}
-	s.FailNextBuild(r.PathValue("id"), body.Error)
-	w.WriteHeader(http.StatusNoContent)
 }
 
 func (s *cloudIntegration) handleControlDeployDelay(w http.ResponseWriter, r *http.Request) {
