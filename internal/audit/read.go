@@ -3,7 +3,6 @@ package audit
 import (
 	"context"
 	"errors"
-	"sync"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -105,33 +104,19 @@ func readFlows(ctx context.Context, src Sources, in *Input) error {
 	if limit <= 0 {
 		limit = DefaultConcurrency
 	}
-	sem := make(chan struct{}, limit)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
+	ids := make([]string, 0, len(rts))
 	for _, rt := range rts {
-		if rt.Type != "" && rt.Type != cpi.TypeIntegrationFlow {
+		if rt.Type == "" || rt.Type == cpi.TypeIntegrationFlow {
+			ids = append(ids, rt.ID)
+		}
+	}
+	for _, r := range src.Flows.ReadFlows(ctx, ids, "active", limit) {
+		if r.Err != nil {
+			in.Unreadable[r.ID] = r.Err
 			continue
 		}
-		wg.Add(1)
-		go func(id string) {
-			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
-			defer func() { <-sem }()
-			f, err := src.Flows.Flow(ctx, id, "active")
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				in.Unreadable[id] = err
-				return
-			}
-			in.Flows[id] = f
-		}(rt.ID)
+		in.Flows[r.ID] = r.Flow
 	}
-	wg.Wait()
 	return ctx.Err()
 }
 
