@@ -509,6 +509,11 @@ func jmsExpirations(in Input, deployed []cpi.RuntimeArtifact) map[string]int64 {
 // queueFindings applies the queue rules to every queue, and the join's rules: missing dead
 // message queues, cycles, competing consumers, unconsumed queues.
 func (j *joined) queueFindings() {
+	var unread []string
+	for id := range j.unread {
+		unread = append(unread, id)
+	}
+	slices.Sort(unread)
 	consumers := map[string][]string{}
 	for _, p := range j.paths {
 		if (p.Adapter == AdapterAMQP || p.Adapter == AdapterWebhook) && p.QueueExists {
@@ -547,7 +552,7 @@ func (j *joined) queueFindings() {
 		}
 		j.add(rules.CheckExclusiveConsumers(q.Name, access, consumers[q.Name]), "", obj)
 		if j.in.CloudIntegration && j.in.EventMesh && len(consumers[q.Name]) == 0 && !isDMQ[q.Name] {
-			j.add(rules.CheckUnconsumedQueue(q.Name, j.in.WebhooksRead), "", obj)
+			j.add(rules.CheckUnconsumedQueue(q.Name, j.in.WebhooksRead, unread), "", obj)
 		}
 	}
 }

@@ -758,3 +758,28 @@ func TestRunJMSExpirationFromReceiver(t *testing.T) {
 		}
 	}
 }
+
+// A queue no analysed flow reads is only "as far as the audit can see" unconsumed when a flow
+// could not be analysed: the finding names that flow, which may read the queue.
+func TestUnconsumedQueueNamesFlowsNotAnalysed(t *testing.T) {
+	t.Parallel()
+	idle := "acme/crm/prod/idle"
+	queues := append(healthyQueues(), queue(idle, 5, ordersDMQ))
+	detail := func(in Input) string {
+		for _, f := range Run(in, Filter{MinSeverity: rules.SeverityInfo}).Findings {
+			if f.Rule == "audit.queue_unconsumed" {
+				return f.Message
+			}
+		}
+		t.Fatal("no audit.queue_unconsumed finding")
+		return ""
+	}
+	if d := detail(input(t, queues, flow{id: "Orders", o: one(amqp(orders, "1"))})); strings.Contains(d, "could not be analysed") {
+		t.Errorf("every flow analysed, yet the finding speaks of flows not analysed: %s", d)
+	}
+	d := detail(input(t, queues, flow{id: "Orders", o: one(amqp(orders, "1"))},
+		flow{id: "Locked", err: errors.New("GET ...: 403 Forbidden")}, flow{id: "Broken", err: errors.New("not a zip")}))
+	if !strings.Contains(d, "flow(s) Broken, Locked could not be analysed") || !strings.Contains(d, idle) {
+		t.Errorf("the finding does not name the flows that could not be analysed: %s", d)
+	}
+}

@@ -51,16 +51,20 @@ func CheckExclusiveConsumers(queue, accessType string, consumers []string) []Fin
 
 // CheckUnconsumedQueue informs that no deployed flow consumes queue, nor, when webhooks were
 // read, a webhook subscription. Other applications may consume it, so it is information, not a
-// warning.
-func CheckUnconsumedQueue(queue string, webhooksRead bool) []Finding {
+// warning. unread names the deployed flows whose content could not be analysed: any of them may
+// read the queue, which the finding then says.
+func CheckUnconsumedQueue(queue string, webhooksRead bool, unread []string) []Finding {
 	var r report
-	nor := ""
+	nor, maybe := "", ""
 	if webhooksRead {
 		nor = ", and no webhook subscription pushes it"
 	}
+	if len(unread) > 0 {
+		maybe = fmt.Sprintf(" The deployed integration flow(s) %s could not be analysed (audit.flow_not_analysable) and may read it.", strings.Join(unread, ", "))
+	}
 	r.infof("audit.queue_unconsumed", "Queue Without Flow Consumer",
-		"No deployed integration flow reads the queue %q with an AMQP sender channel%s. Another application may consume it; otherwise its messages accumulate until the queue is full. "+
-			"Set the AMQP sender of the flow that should consume it to this queue and deploy the flow, or remove the queue if nothing consumes it.", queue, nor)
+		"No deployed integration flow reads the queue %q with an AMQP sender channel%s, as far as the audit can see.%s Another application may consume it; otherwise its messages accumulate until the queue is full. "+
+			"Set the AMQP sender of the flow that should consume it to this queue and deploy the flow, or remove the queue if nothing consumes it.", queue, nor, maybe)
 	return r.fs
 }
 

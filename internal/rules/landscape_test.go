@@ -21,12 +21,18 @@ func TestLandscapeRules(t *testing.T) {
 		t.Errorf("detail does not name the consumers: %s", f[0].Detail)
 	}
 
-	expectRules(t, CheckUnconsumedQueue("q", false), "audit.queue_unconsumed")
-	if CheckUnconsumedQueue("q", false)[0].Severity.String() != "info" {
+	expectRules(t, CheckUnconsumedQueue("q", false, nil), "audit.queue_unconsumed")
+	if CheckUnconsumedQueue("q", false, nil)[0].Severity.String() != "info" {
 		t.Error("an unconsumed queue is not information")
 	}
-	if d := CheckUnconsumedQueue("q", true)[0].Detail; !strings.Contains(d, "no webhook subscription pushes it") {
+	if d := CheckUnconsumedQueue("q", true, nil)[0].Detail; !strings.Contains(d, "no webhook subscription pushes it") {
 		t.Errorf("with the webhooks read, the detail does not say that no webhook consumes the queue: %s", d)
+	}
+	if d := CheckUnconsumedQueue("q", true, nil)[0].Detail; strings.Contains(d, "could not be analysed") {
+		t.Errorf("with every flow analysed, the detail speaks of flows not analysed: %s", d)
+	}
+	if d := CheckUnconsumedQueue("q", true, []string{"A", "B"})[0].Detail; !strings.Contains(d, "flow(s) A, B could not be analysed (audit.flow_not_analysable) and may read it") {
+		t.Errorf("the detail does not name the flows that could not be analysed: %s", d)
 	}
 
 	expectRules(t, WebhooksNotRead(""), "audit.webhooks_not_configured")
