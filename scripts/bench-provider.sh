@@ -20,11 +20,16 @@
 #   resources with deploy = false and one sapmessaging_iflow_deployment per
 #   flow; calls, content downloads, uploads and deploys per command and wall
 #   time, at -parallelism 10 and 20.
+# - Query (Terraform 1.14): terraform query -generate-config-out of 8 Event
+#   Mesh instances × 250 queues made by hand and of 100 deployed flows × 2 AMQP
+#   sender channels, then plan and apply of the generated configuration
+#   (imports only) and a plan without changes; calls per instance, content
+#   downloads, wall time against the refresh, provider CPU and RSS.
 #
 # TERRAFORM names the CLI; BENCH_ARGS passes flags to the driver, for example
 # BENCH_ARGS="-runs 1 -sizes 50", BENCH_ARGS="-event-mesh" (Event Mesh only:
 # naming a section true runs only the sections so named), BENCH_ARGS="-ci"
-# (Cloud Integration only), BENCH_ARGS="-landscape" (the landscape alone),
+# (Cloud Integration only), BENCH_ARGS="-query" (the query alone), BENCH_ARGS="-landscape" (the landscape alone),
 # BENCH_ARGS="-landscape=false" (without the landscape, which takes longest),
 # BENCH_ARGS="-o bench.md" or BENCH_ARGS="-cpuprofile /tmp/prof" (a CPU and an
 # allocation profile per provider process, for go tool pprof).

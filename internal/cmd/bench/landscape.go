@@ -66,7 +66,7 @@ resource "sapmessaging_queue" "i%d" {
 // landscapeSteps are the standard steps and a destroy.
 func landscapeSteps(parallelism int) []step {
 	steps := standardSteps(parallelism, "redeliveries", 5, 6)
-	return append(steps, step{opDestroy, []string{"destroy", "-auto-approve", "-input=false", "-no-color",
+	return append(steps, step{op: opDestroy, args: []string{"destroy", "-auto-approve", "-input=false", "-no-color",
 		fmt.Sprintf("-parallelism=%d", parallelism), "-var", "redeliveries=6"}})
 }
 

@@ -72,6 +72,7 @@ type options struct {
 	cpuProfile  string
 	noAPIWait   bool
 	redrive     redriveOptions // redrive.go
+	query       queryOptions   // query.go
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -110,17 +111,21 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.ci.deployDelay, "ci-deploy-delay", 5*time.Second, "Cloud Integration section: the emulator's deploy delay (DEPLOYING that long, then STARTING as long again)")
 	fs.DurationVar(&o.ci.latency, "ci-latency", 100*time.Millisecond, "Cloud Integration section: latency the emulator adds to every request")
 	addRedriveFlags(fs, &o.redrive)
+	addQueryFlags(fs, &o.query)
 	ciPar := fs.String("ci-parallelism", "", "Cloud Integration section: comma-separated terraform -parallelism values (default: -parallelism and flows × channels)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
-	selectSections(fs, map[string]*bool{"event-mesh": &o.eventMesh, "landscape": &o.landscape.enabled, "ci": &o.ci.enabled, "redrive": &o.redrive.enabled})
+	selectSections(fs, map[string]*bool{"event-mesh": &o.eventMesh, "landscape": &o.landscape.enabled, "ci": &o.ci.enabled, "redrive": &o.redrive.enabled, "query": &o.query.enabled})
 	if o.landscape.instances < 1 || o.landscape.instances > 50 || o.landscape.queues < 1 || o.landscape.queues > 250 ||
 		o.landscape.latency < 0 || o.landscape.runs < 1 {
 		return o, errors.New("-landscape-instances must be 1 to 50, -landscape-queues 1 to 250, -landscape-latency not negative, -landscape-runs at least 1")
 	}
 	if o.ci.flows < 1 || o.ci.flows > 99 || o.ci.channels < 1 || o.ci.channels > 26 || o.ci.deployDelay < 0 || o.ci.latency < 0 {
 		return o, errors.New("-ci-flows must be 1 to 99, -ci-channels 1 to 26, -ci-deploy-delay and -ci-latency not negative")
+	}
+	if err := o.query.validate(); err != nil {
+		return o, err
 	}
 	if *ciPar == "" {
 		o.ci.parallelism = []int{o.parallelism}
@@ -331,7 +336,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		md.WriteString(renderCI(o, tfVersion, cells, b.rss))
 	}
 	if o.redrive.enabled {
-		if st, err := os.Stat(o.redrive.terraform); err != nil || st.Mode()&0o111 == 0 {
+		if !executable(o.redrive.terraform) {
 			b.logf("redrive section skipped: no Terraform 1.14 CLI at %q (make terraform114, or -redrive-terraform)", o.redrive.terraform)
 		} else {
 			cells, err := b.measureRedrive()
@@ -342,6 +347,20 @@ func run(args []string, stdout, stderr io.Writer) error {
 				md.WriteString("\n")
 			}
 			md.WriteString(renderRedrive(o, cells, b.rss))
+		}
+	}
+	if o.query.enabled {
+		if !executable(o.query.terraform) {
+			b.logf("query section skipped: no Terraform 1.14 CLI at %q (make terraform114, or -query-terraform)", o.query.terraform)
+		} else {
+			res, err := b.measureQuery()
+			if err != nil {
+				return err
+			}
+			if md.Len() > 0 {
+				md.WriteString("\n")
+			}
+			md.WriteString(renderQuery(o, res, b.rss))
 		}
 	}
 	if _, err := io.WriteString(stdout, md.String()); err != nil {
@@ -429,18 +448,21 @@ func writeCLIConfig(path, dir string) error {
 }
 
 // terraformVersion returns the CLI's name and version, such as "Terraform 1.11.4".
-func (b *bench) terraformVersion() string {
-	cmd := exec.Command(b.o.terraform, "version", "-json")
+func (b *bench) terraformVersion() string { return b.cliVersion(b.o.terraform) }
+
+// cliVersion returns the name and version of the CLI at path, such as "Terraform 1.14.3".
+func (b *bench) cliVersion(path string) string {
+	cmd := exec.Command(path, "version", "-json")
 	cmd.Env = append(cleanEnv(), "TF_CLI_CONFIG_FILE="+b.cliRC, "CHECKPOINT_DISABLE=1")
 	out, err := cmd.Output()
 	var v struct {
 		Version string `json:"terraform_version"`
 	}
 	if err != nil || json.Unmarshal(out, &v) != nil || v.Version == "" {
-		return filepath.Base(b.o.terraform)
+		return filepath.Base(path)
 	}
 	name := "Terraform"
-	if strings.Contains(strings.ToLower(filepath.Base(b.o.terraform)), "tofu") {
+	if strings.Contains(strings.ToLower(filepath.Base(path)), "tofu") {
 		name = "OpenTofu"
 	}
 	return name + " " + v.Version
@@ -583,15 +605,19 @@ func (b *bench) sequence(dir, hcl, rc, key string, em *emulatorProc) (map[string
 type step struct {
 	op   string
 	args []string
+	// cli is the Terraform CLI of the step; empty for -terraform.
+	cli string
+	// check, when set, judges the command's output; an error ends the section.
+	check func(output string) error
 }
 
 // standardSteps are create (variable = before), a plan without changes, and an update (variable = after).
 func standardSteps(parallelism int, variable string, before, after int) []step {
 	par := fmt.Sprintf("-parallelism=%d", parallelism)
 	return []step{
-		{opCreate, []string{"apply", "-auto-approve", "-input=false", "-no-color", par, "-var", fmt.Sprintf("%s=%d", variable, before)}},
-		{opPlan, []string{"plan", "-detailed-exitcode", "-input=false", "-no-color", par, "-var", fmt.Sprintf("%s=%d", variable, before)}},
-		{opUpdate, []string{"apply", "-auto-approve", "-input=false", "-no-color", par, "-var", fmt.Sprintf("%s=%d", variable, after)}},
+		{op: opCreate, args: []string{"apply", "-auto-approve", "-input=false", "-no-color", par, "-var", fmt.Sprintf("%s=%d", variable, before)}},
+		{op: opPlan, args: []string{"plan", "-detailed-exitcode", "-input=false", "-no-color", par, "-var", fmt.Sprintf("%s=%d", variable, before)}},
+		{op: opUpdate, args: []string{"apply", "-auto-approve", "-input=false", "-no-color", par, "-var", fmt.Sprintf("%s=%d", variable, after)}},
 	}
 }
 
@@ -616,7 +642,11 @@ func (b *bench) runSteps(dir, hcl, rc string, env []string, ems emulators, steps
 				return nil, err
 			}
 		}
-		cmd := exec.Command(b.o.terraform, st.args...)
+		cli := b.o.terraform
+		if st.cli != "" {
+			cli = st.cli
+		}
+		cmd := exec.Command(cli, st.args...)
 		cmd.Dir = dir
 		cmd.Env = append(append(cleanEnv(),
 			"TF_CLI_CONFIG_FILE="+rc,
@@ -638,6 +668,11 @@ func (b *bench) runSteps(dir, hcl, rc string, env []string, ems emulators, steps
 			return nil, fmt.Errorf("the plan after the apply shows changes:\n%s", output)
 		case err != nil:
 			return nil, fmt.Errorf("terraform %s: %v\n%s", strings.Join(st.args, " "), err, output)
+		}
+		if st.check != nil {
+			if err := st.check(string(output)); err != nil {
+				return nil, fmt.Errorf("terraform %s: %w", strings.Join(st.args, " "), err)
+			}
 		}
 		s := sample{wall: wall}
 		if ps := cmd.ProcessState; ps != nil {

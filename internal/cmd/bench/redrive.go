@@ -37,13 +37,26 @@ const (
 	routeAck     = "POST /messagingrest/v1/queues/{queue}/messages/{id}/acknowledgement"
 )
 
-func addRedriveFlags(fs *flag.FlagSet, o *redriveOptions) {
+// terraform114 is the default Terraform 1.14 CLI of the sections that need one: $TERRAFORM114,
+// else the build of make terraform114.
+func terraform114() string {
 	def := os.Getenv("TERRAFORM114")
 	if def == "" {
 		if home, err := os.UserHomeDir(); err == nil {
 			def = filepath.Join(home, ".cache", "sapmessaging", "terraform-1.14.3", "terraform")
 		}
 	}
+	return def
+}
+
+// executable reports whether path is an executable file.
+func executable(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
+}
+
+func addRedriveFlags(fs *flag.FlagSet, o *redriveOptions) {
+	def := terraform114()
 	fs.BoolVar(&o.enabled, "redrive", true, "run the redrive section (the sapmessaging_redrive action; needs the Terraform 1.14 CLI of -redrive-terraform)")
 	fs.StringVar(&o.terraform, "redrive-terraform", def, "Terraform 1.14 CLI `path` of the redrive section (default $TERRAFORM114, else the build of make terraform114)")
 	fs.IntVar(&o.messages, "redrive-messages", 10000, "redrive section: messages moved with the default concurrency")
