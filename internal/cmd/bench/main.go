@@ -72,6 +72,7 @@ type options struct {
 	cpuProfile  string
 	noAPIWait   bool
 	redrive     redriveOptions // redrive.go
+	audit       auditOptions   // audit.go
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -110,11 +111,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.ci.deployDelay, "ci-deploy-delay", 5*time.Second, "Cloud Integration section: the emulator's deploy delay (DEPLOYING that long, then STARTING as long again)")
 	fs.DurationVar(&o.ci.latency, "ci-latency", 100*time.Millisecond, "Cloud Integration section: latency the emulator adds to every request")
 	addRedriveFlags(fs, &o.redrive)
+	addAuditFlags(fs, &o.audit)
 	ciPar := fs.String("ci-parallelism", "", "Cloud Integration section: comma-separated terraform -parallelism values (default: -parallelism and flows × channels)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
-	selectSections(fs, map[string]*bool{"event-mesh": &o.eventMesh, "landscape": &o.landscape.enabled, "ci": &o.ci.enabled, "redrive": &o.redrive.enabled})
+	selectSections(fs, map[string]*bool{"event-mesh": &o.eventMesh, "landscape": &o.landscape.enabled, "ci": &o.ci.enabled, "redrive": &o.redrive.enabled, "audit": &o.audit.enabled})
 	if o.landscape.instances < 1 || o.landscape.instances > 50 || o.landscape.queues < 1 || o.landscape.queues > 250 ||
 		o.landscape.latency < 0 || o.landscape.runs < 1 {
 		return o, errors.New("-landscape-instances must be 1 to 50, -landscape-queues 1 to 250, -landscape-latency not negative, -landscape-runs at least 1")
@@ -343,6 +345,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 			}
 			md.WriteString(renderRedrive(o, cells, b.rss))
 		}
+	}
+	if o.audit.enabled {
+		cells, err := b.measureAudit()
+		if err != nil {
+			return err
+		}
+		if md.Len() > 0 {
+			md.WriteString("\n")
+		}
+		md.WriteString(renderAudit(o, tfVersion, cells, b.rss))
 	}
 	if _, err := io.WriteString(stdout, md.String()); err != nil {
 		return err
