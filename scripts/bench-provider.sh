@@ -20,16 +20,27 @@
 #   resources with deploy = false and one sapmessaging_iflow_deployment per
 #   flow; calls, content downloads, uploads and deploys per command and wall
 #   time, at -parallelism 10 and 20.
+# - Redrive: the sapmessaging_redrive action with the Terraform 1.14 CLI,
+#   one message at a time and with the default concurrency (skipped without
+#   that CLI).
 # - Query (Terraform 1.14): terraform query -generate-config-out of 8 Event
 #   Mesh instances × 250 queues made by hand and of 100 deployed flows × 2 AMQP
 #   sender channels, then plan and apply of the generated configuration
 #   (imports only) and a plan without changes; calls per instance, content
 #   downloads, wall time against the refresh, provider CPU and RSS.
+# - Audit: `terraform plan` reading the sapmessaging_retry_audit data source
+#   over 250 queues and 50 deployed flows at 100 ms latency, against a plan
+#   of the same provider that reads a data source without API calls (3
+#   interleaved runs, medians); management, Cloud Integration (runtime list,
+#   content downloads) and messaging calls, wall time less the baseline's
+#   against ceil(50 / 8) x 100 ms plus one latency per list, provider CPU and
+#   peak RSS.
 #
 # TERRAFORM names the CLI; BENCH_ARGS passes flags to the driver, for example
 # BENCH_ARGS="-runs 1 -sizes 50", BENCH_ARGS="-event-mesh" (Event Mesh only:
 # naming a section true runs only the sections so named), BENCH_ARGS="-ci"
-# (Cloud Integration only), BENCH_ARGS="-query" (the query alone), BENCH_ARGS="-landscape" (the landscape alone),
+# (Cloud Integration only), BENCH_ARGS="-query" (the query alone), BENCH_ARGS="-audit" (the audit alone),
+# BENCH_ARGS="-landscape" (the landscape alone),
 # BENCH_ARGS="-landscape=false" (without the landscape, which takes longest),
 # BENCH_ARGS="-o bench.md" or BENCH_ARGS="-cpuprofile /tmp/prof" (a CPU and an
 # allocation profile per provider process, for go tool pprof).

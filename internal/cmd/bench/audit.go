@@ -1,0 +1,450 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/audit"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
+)
+
+// The audit section: the sapmessaging_retry_audit data source read by `terraform plan` over one
+// Event Mesh instance and one Cloud Integration tenant (one emulator with a latency per request),
+// with the calls it makes and its time beside a plan of the same provider that reads a data
+// source without API calls.
+
+// auditOptions are the settings of the audit section.
+type auditOptions struct {
+	enabled bool
+	queues  int // on the instance, the dead message queue included
+	flows   int // deployed, one AMQP sender channel each
+	latency time.Duration
+	runs    int
+}
+
+// Emulator route labels of the lists the audit makes besides the content downloads (routeDownload).
+const (
+	routeListQueues  = "GET /queues"
+	routeListRuntime = "GET /api/v1/IntegrationRuntimeArtifacts"
+	routeListHooks   = "GET /messagingrest/v1/subscriptions"
+)
+
+// auditDMQ is the dead message queue every queue of the audit section names.
+const auditDMQ = "acme/crm/prod/audit/dmq"
+
+// auditDMQTTL is the time to live of auditDMQ in seconds (7 days).
+const auditDMQTTL = 7 * 24 * 3600
+
+// auditOpAudit and auditOpBaseline are the commands of the section.
+const (
+	auditOpAudit    = "plan (retry audit)"
+	auditOpBaseline = "plan (baseline)"
+)
+
+// addAuditFlags registers the flags of the audit section, each checked as it is parsed.
+func addAuditFlags(fs *flag.FlagSet, o *auditOptions) {
+	o.queues, o.flows, o.latency, o.runs = 250, 50, 100*time.Millisecond, 3
+	fs.BoolVar(&o.enabled, "audit", true, "run the audit section (the sapmessaging_retry_audit data source read by terraform plan over queues and deployed flows; "+
+		"-audit alone runs it alone, as naming any section true runs only the sections so named)")
+	fs.Func("audit-queues", "audit section: queues on the instance, the dead message queue they name included, 2 to 250 (default 250)", intIn(&o.queues, 2, 250))
+	fs.Func("audit-flows", "audit section: deployed flows, one AMQP sender channel each reading one of the queues, 1 to 999 (default 50)", intIn(&o.flows, 1, 999))
+	fs.Func("audit-latency", "audit section: latency the emulator adds to every request (default 100ms)", func(s string) error {
+		d, err := time.ParseDuration(s)
+		if err != nil || d < 0 {
+			return fmt.Errorf("%q is not a duration such as 100ms", s)
+		}
+		o.latency = d
+		return nil
+	})
+	fs.Func("audit-runs", "audit section: interleaved runs of the baseline and the audit; the table shows medians (default 3)", intIn(&o.runs, 1, 100))
+}
+
+// intIn parses a flag value into p, refusing values outside lo to hi.
+func intIn(p *int, lo, hi int) func(string) error {
+	return func(s string) error {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < lo || n > hi {
+			return fmt.Errorf("%q is not a whole number from %d to %d", s, lo, hi)
+		}
+		*p = n
+		return nil
+	}
+}
+
+// auditQueue is the name of queue i of the section (not the dead message queue).
+func auditQueue(i int) string { return fmt.Sprintf("acme/crm/prod/audit/q%04d", i) }
+
+// auditFlowID is the ID of flow i of the section.
+func auditFlowID(i int) string { return fmt.Sprintf("AuditFlow%03d", i) }
+
+// auditFlowQueue is the index of the queue flow i reads: the queues in turn (the dead message
+// queue is not one of the queues - 1 it can read).
+func auditFlowQueue(i, queues int) int { return i % (queues - 1) }
+
+// auditUnlimited reports whether queue i leaves its redelivery count at 0 (unlimited): every
+// 25th, so that the audit has findings.
+func auditUnlimited(i int) bool { return i%25 == 0 }
+
+// auditUnboundedPaths is how many of the flows read a queue with unlimited redelivery: the
+// paths the audit must report unbounded.
+func auditUnboundedPaths(queues, flows int) int {
+	n := 0
+	for i := range flows {
+		if auditUnlimited(auditFlowQueue(i, queues)) {
+			n++
+		}
+	}
+	return n
+}
+
+// auditFlowZip is flow i: one AMQP sender channel reading its queue, one retry, and an exception
+// subprocess with an Error End.
+func auditFlowZip(i, queues int) []byte {
+	props := iflowbuild.DefaultSenderProperties(auditQueue(auditFlowQueue(i, queues)))
+	props[iflow.KeyMaxRetries] = "1"
+	return iflowbuild.Build(iflowbuild.Options{Name: auditFlowID(i),
+		Senders: []iflowbuild.Sender{{Name: "EventMesh", Properties: props}}, ExceptionEnds: [][]string{{"error"}}})
+}
+
+// auditHCLHead is the provider requirement and the provider block both configurations share; the
+// service keys come from the environment.
+const auditHCLHead = `terraform {
+  required_providers {
+    sapmessaging = { source = "sapmessaging/sapmessaging" }
+  }
+}
+
+provider "sapmessaging" {}
+`
+
+// auditHCL reads the audit and outputs its summary; the output's precondition fails the plan
+// unless the audit saw the landscape the section set up.
+func auditHCL(queues, flows int) string {
+	return auditHCLHead + fmt.Sprintf(`
+data "sapmessaging_retry_audit" "a" {}
+
+locals {
+  summary = data.sapmessaging_retry_audit.a.summary
+}
+
+output "summary" {
+  value = local.summary
+  precondition {
+    condition = (local.summary.queues == %d && local.summary.flows == %d && local.summary.paths == %d &&
+    local.summary.flows_not_analysable == 0 && local.summary.unbounded_paths == %d)
+    error_message = "The audit did not see the landscape the benchmark set up (%d queues, %d flows with one path each, %d of them unbounded): ${jsonencode(local.summary)}."
+  }
+}
+`, queues, flows, flows, auditUnboundedPaths(queues, flows), queues, flows, auditUnboundedPaths(queues, flows))
+}
+
+// auditBaselineHCL reads sapmessaging_retry_policy, which calls no API: a plan with one data
+// source read by the same provider process, without the audit's work.
+func auditBaselineHCL() string {
+	return auditHCLHead + `
+data "sapmessaging_retry_policy" "p" {
+  total_attempts = 7
+}
+
+output "summary" {
+  value = data.sapmessaging_retry_policy.p.max_redelivery_count
+}
+`
+}
+
+// auditFloor is the audit's time with nothing but the latency: ceil(flows / concurrency) waves
+// of content downloads plus one latency per list (the queue list and the runtime list; the token
+// requests and the webhook list are left out).
+func auditFloor(flows, concurrency int, latency time.Duration) time.Duration {
+	waves := (flows + concurrency - 1) / concurrency
+	return time.Duration(waves+2) * latency
+}
+
+// auditCell is the result of one command of the section over the runs.
+type auditCell struct {
+	op                string
+	wall, providerCPU time.Duration // medians
+	mgmtCalls         int64         // this and the counts below: the most of any run
+	runtimeLists      int64
+	downloads         int64
+	otherCI           int64
+	messaging         int64
+	tokens            int64
+	rssKB             int64 // the largest provider process of any run
+	runs              int
+}
+
+// auditCellOf summarizes the samples of one command.
+func auditCellOf(op string, ss []sample) auditCell {
+	c := auditCell{op: op, wall: median(ss), providerCPU: medianOf(ss, func(s sample) time.Duration { return s.providerCPU }), runs: len(ss)}
+	for _, s := range ss {
+		c.mgmtCalls = max(c.mgmtCalls, s.mgmtCalls)
+		c.runtimeLists = max(c.runtimeLists, s.routes[routeListRuntime])
+		c.downloads = max(c.downloads, s.routes[routeDownload])
+		c.otherCI = max(c.otherCI, s.ciCalls-s.routes[routeListRuntime]-s.routes[routeDownload])
+		var msg int64
+		for route, n := range s.routes {
+			if _, path, _ := strings.Cut(route, " "); strings.HasPrefix(path, "/messagingrest/") {
+				msg += n
+			}
+		}
+		c.messaging = max(c.messaging, msg)
+		c.tokens = max(c.tokens, s.tokenCalls)
+		c.rssKB = max(c.rssKB, s.rssKB)
+	}
+	return c
+}
+
+// measureAudit sets up one emulator with the queues and deployed flows, then runs the baseline's
+// plan and the audit's plan o.audit.runs times, interleaved, and returns the baseline's cell and
+// the audit's.
+func (b *bench) measureAudit() ([]auditCell, error) {
+	ao := b.o.audit
+	base := filepath.Join(b.work, "audit")
+	keys := filepath.Join(base, "keys")
+	b.logf("audit: %d queues and %d deployed flows at %s latency", ao.queues, ao.flows, ao.latency)
+	// At most 250 queues, SAP's limit and the emulator's: no -max-queues.
+	em, err := b.startEmulator(keys, ao.latency, "-deploy-delay", "0s")
+	if err != nil {
+		return nil, err
+	}
+	defer em.stop()
+	if err := seedAudit(em, keys, ao.queues, ao.flows); err != nil {
+		return nil, err
+	}
+	env := []string{
+		"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=" + filepath.Join(keys, "event-mesh.json"),
+		"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=" + filepath.Join(keys, "cloud-integration.json"),
+	}
+	var audits, baselines []sample
+	for r := 1; r <= ao.runs; r++ {
+		for _, c := range []struct {
+			name, op, hcl string
+			into          *[]sample
+		}{
+			{"baseline", auditOpBaseline, auditBaselineHCL(), &baselines},
+			{"audit", auditOpAudit, auditHCL(ao.queues, ao.flows), &audits},
+		} {
+			ss, err := b.runSteps(filepath.Join(base, fmt.Sprintf("run-%d", r), c.name), c.hcl, b.cliRC, env, emulators{em},
+				[]step{{op: c.op, args: []string{"plan", "-input=false", "-no-color"}}})
+			if err != nil {
+				return nil, fmt.Errorf("the audit section, %s, run %d: %w", c.name, r, err)
+			}
+			s := ss[c.op]
+			*c.into = append(*c.into, s)
+			b.logf("audit run %d/%d, %s: wall %s, %d management calls, %d Cloud Integration calls, provider CPU %s, peak RSS %d KiB",
+				r, ao.runs, c.name, seconds(s.wall), s.mgmtCalls, s.ciCalls, seconds(s.providerCPU), s.rssKB)
+		}
+	}
+	return []auditCell{auditCellOf(auditOpBaseline, baselines), auditCellOf(auditOpAudit, audits)}, nil
+}
+
+// seedAudit creates the dead message queue and queues - 1 queues naming it, and puts and
+// deploys the flows, through the APIs of the service keys in keys; it checks that the runtime
+// list shows every flow STARTED.
+func seedAudit(em *emulatorProc, keys string, queues, flows int) error {
+	mgmt, err := auditManagementClient(filepath.Join(keys, "event-mesh.json"))
+	if err != nil {
+		return err
+	}
+	ci, err := auditCPIClient(filepath.Join(keys, "cloud-integration.json"))
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	respect, ttl := true, int64(auditDMQTTL)
+	if _, _, err := mgmt.PutQueue(ctx, auditDMQ, eventmesh.QueueSettings{RespectTTL: &respect, MaxTTL: &ttl}); err != nil {
+		return fmt.Errorf("creating the dead message queue %s: %w", auditDMQ, err)
+	}
+	err = parallel(queues-1, 16, func(i int) error {
+		dmq, redeliveries := auditDMQ, int64(5)
+		if auditUnlimited(i) {
+			redeliveries = 0
+		}
+		if _, _, err := mgmt.PutQueue(ctx, auditQueue(i), eventmesh.QueueSettings{MaxRedeliveryCount: &redeliveries, DeadMsgQueue: &dmq}); err != nil {
+			return fmt.Errorf("creating queue %s: %w", auditQueue(i), err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	err = parallel(flows, 16, func(i int) error {
+		if err := em.putIFlow(auditFlowID(i), auditFlowZip(i, queues)); err != nil {
+			return err
+		}
+		if _, err := ci.DeployAndWait(ctx, auditFlowID(i), cpi.ActiveVersion, 20*time.Millisecond); err != nil {
+			return fmt.Errorf("deploying integration flow %s: %w", auditFlowID(i), err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	rts, err := ci.ListRuntimeArtifacts(ctx)
+	if err != nil {
+		return fmt.Errorf("listing the deployed flows: %w", err)
+	}
+	started := 0
+	for _, rt := range rts {
+		if rt.Status == cpi.RuntimeStarted {
+			started++
+		}
+	}
+	if started != flows {
+		return fmt.Errorf("the runtime list shows %d of %d flows STARTED after their deploys; run the emulator with -v to see the deploys", started, flows)
+	}
+	return nil
+}
+
+// parallel calls f for 0 to n - 1, at most workers at once, and returns the first error.
+func parallel(n, workers int, f func(i int) error) error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	for range min(workers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				if err := f(i); err != nil {
+					mu.Lock()
+					first = cmp(first, err)
+					mu.Unlock()
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+// auditManagementClient is an Event Mesh management client for the service key in keyFile.
+func auditManagementClient(keyFile string) (*eventmesh.Client, error) {
+	data, err := servicekey.Load(keyFile)
+	if err != nil {
+		return nil, err
+	}
+	key, err := servicekey.ParseEventMesh(data)
+	if err != nil {
+		return nil, err
+	}
+	h, err := httpx.New(httpx.Config{BaseURL: key.ManagementURL, TokenURL: key.TokenURL, ClientID: key.ClientID, ClientSecret: key.ClientSecret})
+	if err != nil {
+		return nil, err
+	}
+	return eventmesh.New(h), nil
+}
+
+// auditCPIClient is a Cloud Integration client for the service key in keyFile.
+func auditCPIClient(keyFile string) (*cpi.Client, error) {
+	data, err := servicekey.Load(keyFile)
+	if err != nil {
+		return nil, err
+	}
+	key, err := servicekey.ParseCloudIntegration(data)
+	if err != nil {
+		return nil, err
+	}
+	h, err := httpx.New(httpx.Config{BaseURL: key.URL, TokenURL: key.TokenURL, ClientID: key.ClientID, ClientSecret: key.ClientSecret,
+		CSRFFetchPath: cpi.CSRFFetchPath, MaxResponseBytes: httpx.ArtifactMaxResponseBytes})
+	if err != nil {
+		return nil, err
+	}
+	return cpi.New(h), nil
+}
+
+// auditTimes are the section's derived times: the audit's wall time less the baseline's, its
+// floor and their ratio.
+type auditTimes struct {
+	extra, floor time.Duration
+	ratio        float64 // extra / floor, 0 without a floor
+}
+
+// auditTimesOf derives the times from the baseline's cell and the audit's.
+func auditTimesOf(ao auditOptions, baseline, a auditCell) auditTimes {
+	t := auditTimes{extra: a.wall - baseline.wall, floor: auditFloor(ao.flows, audit.DefaultConcurrency, ao.latency)}
+	if t.floor > 0 {
+		t.ratio = float64(t.extra) / float64(t.floor)
+	}
+	return t
+}
+
+// renderAudit formats the audit section: the baseline's and the audit's calls, times and
+// memory, and the targets. cells are the baseline's cell and the audit's, in that order.
+func renderAudit(o options, tfVersion string, cells []auditCell, rss bool) string {
+	ao := o.audit
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Retry audit: %s, `terraform plan` of `data \"sapmessaging_retry_audit\"` over %d Event Mesh queues (%d naming one dead message queue, "+
+		"%d of them with unlimited redelivery) and %d deployed flows with one AMQP sender channel each, one emulator with %s latency per request; "+
+		"the baseline is a plan of the same provider that reads `data \"sapmessaging_retry_policy\"`, which calls no API. Median of %d interleaved runs; "+
+		"calls are the most of any run. Floor = ceil(%d / %d) × %s (content downloads, %d at once) + one %s per list (queues, runtime), "+
+		"without the token requests (one per API) and the webhook list; the Event Mesh lists run beside the Cloud Integration reads, "+
+		"whose chain (token, runtime list, downloads) is as long as the floor.\n\n",
+		tfVersion, ao.queues, ao.queues-1, countUnlimited(ao.queues-1), ao.flows, ao.latency, ao.runs,
+		ao.flows, audit.DefaultConcurrency, ao.latency, audit.DefaultConcurrency, ao.latency)
+	sb.WriteString("| Command | Mgmt API calls | CI calls: runtime list / downloads / other | Messaging REST calls | Token requests | Wall time | Provider CPU | Provider peak RSS |\n")
+	sb.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, c := range cells {
+		cpu, mem := "n/a", "n/a"
+		if rss && c.rssKB > 0 {
+			cpu, mem = seconds(c.providerCPU), mib(c.rssKB)
+		}
+		fmt.Fprintf(&sb, "| %s | %d | %d / %d / %d | %d | %d | %s | %s | %s |\n",
+			c.op, c.mgmtCalls, c.runtimeLists, c.downloads, c.otherCI, c.messaging, c.tokens, seconds(c.wall), cpu, mem)
+	}
+	if len(cells) != 2 {
+		return sb.String()
+	}
+	t := auditTimesOf(ao, cells[0], cells[1])
+	fmt.Fprintf(&sb, "\n| Audit wall − baseline wall | Floor | Ratio | Raw audit wall / floor |\n|---:|---:|---:|---:|\n| %s | %s | %.2f× | %.2f× |\n",
+		seconds(t.extra), seconds(t.floor), t.ratio, float64(cells[1].wall)/float64(max(t.floor, 1)))
+	sb.WriteString("\n" + auditTargets(ao, cells[1], t))
+	return sb.String()
+}
+
+// countUnlimited is how many of the queues 0 to n - 1 leave their redelivery count unlimited.
+func countUnlimited(n int) int {
+	k := 0
+	for i := range n {
+		if auditUnlimited(i) {
+			k++
+		}
+	}
+	return k
+}
+
+// auditTargets checks the audit against its targets: one management call, the runtime list and
+// at most one content download per flow, and the wall time less the baseline's within 1.5× of
+// the floor.
+func auditTargets(ao auditOptions, a auditCell, t auditTimes) string {
+	mark := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "**missed**"
+	}
+	var sb strings.Builder
+	sb.WriteString("Targets of the audit:\n\n")
+	fmt.Fprintf(&sb, "- 1 management API call: %d, %s\n", a.mgmtCalls, mark(a.mgmtCalls <= 1))
+	fmt.Fprintf(&sb, "- Cloud Integration: one runtime list and at most one content download per flow (%d): %d list(s), %d downloads, %d other calls, %s\n",
+		ao.flows, a.runtimeLists, a.downloads, a.otherCI, mark(a.runtimeLists == 1 && a.downloads <= int64(ao.flows) && a.otherCI == 0))
+	fmt.Fprintf(&sb, "- wall time less the baseline's within 1.5× of the floor (%s): %s = %.2f×, %s\n",
+		seconds(t.floor), seconds(t.extra), t.ratio, mark(t.floor > 0 && t.ratio <= 1.5))
+	return sb.String()
+}
