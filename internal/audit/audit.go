@@ -68,6 +68,10 @@ type Filter struct {
 	Package string
 	// MinSeverity keeps findings at least this severe (rules.SeverityError is the most severe).
 	MinSeverity rules.Severity
+	// AcceptMessageLoss names the webhook subscriptions whose QoS 0 message loss the team has
+	// accepted (a resource's accept_message_loss, which the landscape does not show): their
+	// webhook.qos0_loses_messages is not reported, as the resource does not report it.
+	AcceptMessageLoss []string
 }
 
 // Path is one sender channel of a deployed flow with the queue it reads, or one webhook
@@ -169,7 +173,7 @@ type Report struct {
 
 // Run joins the input and returns the report the filter selects.
 func Run(in Input, f Filter) Report {
-	j := join(in)
+	j := join(in, f.AcceptMessageLoss)
 	return j.report(f)
 }
 
@@ -185,10 +189,12 @@ type joined struct {
 	// expiration is the Expiration Period (days) of each JMS queue as the JMS receivers of the
 	// deployed flows that fill it set it, the longest where several do.
 	expiration map[string]int64
+	// acceptLoss names the webhook subscriptions whose QoS 0 message loss is accepted.
+	acceptLoss []string
 }
 
-func join(in Input) *joined {
-	j := &joined{in: in, queues: map[string]*eventmesh.Queue{}, flowReads: map[string][]string{}, unread: map[string]bool{}}
+func join(in Input, acceptLoss []string) *joined {
+	j := &joined{in: in, queues: map[string]*eventmesh.Queue{}, flowReads: map[string][]string{}, unread: map[string]bool{}, acceptLoss: acceptLoss}
 	for i := range in.Queues {
 		j.queues[in.Queues[i].Name] = &in.Queues[i]
 	}

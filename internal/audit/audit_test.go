@@ -783,3 +783,22 @@ func TestUnconsumedQueueNamesFlowsNotAnalysed(t *testing.T) {
 		t.Errorf("the finding does not name the flows that could not be analysed: %s", d)
 	}
 }
+
+// A QoS 0 webhook subscription whose message loss the caller names as accepted is not reported,
+// as the resource with accept_message_loss = true does not report it; its path stays.
+func TestRunAcceptedMessageLoss(t *testing.T) {
+	t.Parallel()
+	in := withHooks(input(t, webhookQueues()), hook("orders-push", orders, 0), hook("other-push", orders, 0))
+	r := Run(in, Filter{MinSeverity: rules.SeverityInfo, AcceptMessageLoss: []string{"orders-push"}})
+	if got, want := rulesOf(r.Findings), []string{"webhook.qos0_loses_messages webhook:other-push queue:" + orders}; !slices.Contains(got, want[0]) ||
+		slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "webhook:orders-push") && strings.HasPrefix(s, "webhook.qos0") }) {
+		t.Errorf("findings %q: want %q and no qos0 finding of orders-push", got, want)
+	}
+	found := false
+	for _, p := range r.Paths {
+		found = found || (p.Webhook == "orders-push" && p.QoS != nil && *p.QoS == 0)
+	}
+	if !found {
+		t.Error("the accepted webhook has no path")
+	}
+}

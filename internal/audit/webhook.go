@@ -57,9 +57,9 @@ func (j *joined) webhookPath(w *eventmesh.Webhook, others []string) {
 	}
 
 	// The audit cannot see a configuration's accept_message_loss, so every QoS 0 webhook is
-	// reported: what it loses is the point of the audit.
+	// reported (what it loses is the point of the audit) unless the caller names it as accepted.
 	in := rules.Webhook{
-		QoS: rules.Unknown[int64](), AcceptMessageLoss: rules.Known(false), Endpoint: rules.Unknown[string](),
+		QoS: rules.Unknown[int64](), AcceptMessageLoss: rules.Known(slices.Contains(j.acceptLoss, w.Name)), Endpoint: rules.Unknown[string](),
 		ExemptHandshake: rules.Unknown[bool](), HasAuthentication: rules.Unknown[bool](), Queue: rules.Known(w.Queue),
 		QueueDeadMessageQueue: rules.Unknown[string](), QueueMaxRedeliveryCount: rules.Unknown[int64](), QueueTTLSeconds: rules.Unknown[int64](),
 		OtherWebhooks: others,

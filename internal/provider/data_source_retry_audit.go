@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -32,6 +35,7 @@ type retryAuditModel struct {
 	QueueNamePrefix types.String        `tfsdk:"queue_name_prefix"`
 	FlowPackage     types.String        `tfsdk:"flow_package"`
 	MinSeverity     types.String        `tfsdk:"min_severity"`
+	AcceptLoss      types.Set           `tfsdk:"accept_message_loss"`
 	Paths           []auditPathModel    `tfsdk:"paths"`
 	Findings        []auditFindingModel `tfsdk:"findings"`
 	Summary         *auditSummaryModel  `tfsdk:"summary"`
@@ -132,6 +136,16 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				MarkdownDescription: "The least severe findings to list: `error`, `warning` or `info` (the default, all findings).",
 				Optional:            true,
 				Validators:          []validator.String{stringvalidator.OneOf("error", "warning", "info")},
+			},
+			"accept_message_loss": schema.SetAttribute{
+				MarkdownDescription: "Names of webhook subscriptions whose QoS 0 message loss the team has accepted, as `accept_message_loss = true` " +
+					"on a `sapmessaging_webhook_subscription` records it (the landscape does not show that setting): their " +
+					"`webhook.qos0_loses_messages` error is not reported, so that a `check` on `summary.errors` stays quiet about a loss that " +
+					"was decided; their paths still show QoS 0 and one try. For example `[for k, w in sapmessaging_webhook_subscription.all : w.name if w.accept_message_loss]`. " +
+					"A name that is not a QoS 0 webhook subscription of the instance is a warning.",
+				ElementType: types.StringType,
+				Optional:    true,
+				Validators:  []validator.Set{setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
 			},
 			"paths": schema.ListNestedAttribute{
 				MarkdownDescription: "One entry per sender channel of a deployed flow with the queue it reads, sorted by flow, JMS channels first, " +
@@ -245,9 +259,41 @@ func (d *retryAuditDataSource) Read(ctx context.Context, req datasource.ReadRequ
 				"credentials may list queues and integration artifacts, then run the command again; TF_LOG=debug shows each request.", clause(err)))
 		return
 	}
-	r := audit.Run(in, audit.Filter{QueuePrefix: m.QueueNamePrefix.ValueString(), Package: m.FlowPackage.ValueString(), MinSeverity: minSeverity})
+	var accepted []string
+	resp.Diagnostics.Append(m.AcceptLoss.ElementsAs(ctx, &accepted, false)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	checkAcceptedLoss(in, accepted, &resp.Diagnostics)
+	r := audit.Run(in, audit.Filter{QueuePrefix: m.QueueNamePrefix.ValueString(), Package: m.FlowPackage.ValueString(), MinSeverity: minSeverity,
+		AcceptMessageLoss: accepted})
 	fillRetryAudit(&m, r)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &m)...)
+}
+
+// checkAcceptedLoss warns about each name of accept_message_loss that is not a QoS 0 webhook
+// subscription of the landscape read, when its webhooks were read.
+func checkAcceptedLoss(in audit.Input, accepted []string, diags *diag.Diagnostics) {
+	if !in.WebhooksRead {
+		return
+	}
+	qos := map[string]int{}
+	for _, w := range in.Webhooks {
+		qos[w.Name] = w.QoS
+	}
+	for _, name := range accepted {
+		q, ok := qos[name]
+		switch {
+		case !ok:
+			diags.AddAttributeWarning(path.Root("accept_message_loss"), "Accepted Webhook Not Found",
+				fmt.Sprintf("accept_message_loss names %q, but the Event Mesh instance has no webhook subscription of that name, so it accepts nothing. "+
+					"Remove it from accept_message_loss, or correct the name.", name))
+		case q != 0:
+			diags.AddAttributeWarning(path.Root("accept_message_loss"), "Accepted Webhook Loses No Messages",
+				fmt.Sprintf("accept_message_loss names %q, whose QoS is %d: it does not lose messages, so there is nothing to accept. "+
+					"Remove it from accept_message_loss.", name, q))
+		}
+	}
 }
 
 // fillRetryAudit sets the computed attributes from the report.

@@ -6,16 +6,19 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/audit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
@@ -240,8 +243,59 @@ func TestAccRetryAuditDataSource(t *testing.T) {
 					"severity": regexp.MustCompile(`^error$`), "message": regexp.MustCompile(`^Webhook subscription "idle-push" pushing "acme/crm/prod/idle": qos = 0 .*loses the message`)}),
 				checkNoFinding(all, "audit.queue_unconsumed"),
 			),
+		}, {
+			// The team has accepted the webhook's message loss (accept_message_loss = true on its
+			// resource): the audit told, it no longer reports the error, and the path stays.
+			Config: env.config(retryAuditConfig + `
+data "sapmessaging_retry_audit" "accepted" {
+  accept_message_loss = ["idle-push"]
+}
+`),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				hasFinding(all, "webhook.qos0_loses_messages", "webhook:idle-push", "queue:acme/crm/prod/idle"),
+				checkNoFinding("data.sapmessaging_retry_audit.accepted", "webhook.qos0_loses_messages"),
+				resource.TestCheckTypeSetElemNestedAttrs("data.sapmessaging_retry_audit.accepted", "paths.*", map[string]string{"webhook": "idle-push",
+					"qos": "0", "worst_case_attempts": "1"}),
+				func(s *terraform.State) error {
+					errs := func(name string) string { return s.RootModule().Resources[name].Primary.Attributes["summary.errors"] }
+					if a, b := errs(all), errs("data.sapmessaging_retry_audit.accepted"); a == "" || b == "" || a == b {
+						return fmt.Errorf("summary.errors: %s without acceptance, %s with it; want one error fewer with it", a, b)
+					}
+					return nil
+				},
+			),
 		}},
 	})
+}
+
+// A name in accept_message_loss that is no QoS 0 webhook subscription of the instance is a
+// warning on the attribute; names of QoS 0 subscriptions are not, nor anything when the webhooks
+// were not read.
+func TestCheckAcceptedLoss(t *testing.T) {
+	t.Parallel()
+	hook := func(name string, qos int) eventmesh.Webhook {
+		var w eventmesh.Webhook
+		w.Name, w.QoS = name, qos
+		return w
+	}
+	in := audit.Input{WebhooksRead: true, Webhooks: []eventmesh.Webhook{hook("lossy", 0), hook("safe", 1)}}
+	var diags diag.Diagnostics
+	checkAcceptedLoss(in, []string{"lossy", "safe", "typo"}, &diags)
+	var got []string
+	for _, d := range diags {
+		if d.Severity() != diag.SeverityWarning {
+			t.Errorf("%s is not a warning", d.Summary())
+		}
+		got = append(got, d.Summary())
+	}
+	if want := []string{"Accepted Webhook Loses No Messages", "Accepted Webhook Not Found"}; !slices.Equal(got, want) {
+		t.Errorf("diagnostics %q, want %q", got, want)
+	}
+	diags = nil
+	checkAcceptedLoss(audit.Input{}, []string{"typo"}, &diags)
+	if len(diags) != 0 {
+		t.Errorf("webhooks not read, yet %d diagnostics", len(diags))
+	}
 }
 
 // diagramHas checks that the diagram matches the regular expression (multi-line).
