@@ -791,7 +791,9 @@ func TestRunAcceptedMessageLoss(t *testing.T) {
 	in := withHooks(input(t, webhookQueues()), hook("orders-push", orders, 0), hook("other-push", orders, 0))
 	r := Run(in, Filter{MinSeverity: rules.SeverityInfo, AcceptMessageLoss: []string{"orders-push"}})
 	if got, want := rulesOf(r.Findings), []string{"webhook.qos0_loses_messages webhook:other-push queue:" + orders}; !slices.Contains(got, want[0]) ||
-		slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "webhook:orders-push") && strings.HasPrefix(s, "webhook.qos0") }) {
+		slices.ContainsFunc(got, func(s string) bool {
+			return strings.Contains(s, "webhook:orders-push") && strings.HasPrefix(s, "webhook.qos0")
+		}) {
 		t.Errorf("findings %q: want %q and no qos0 finding of orders-push", got, want)
 	}
 	found := false
