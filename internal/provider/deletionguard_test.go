@@ -18,53 +18,61 @@ import (
 
 // A plain sapmessaging_queue that another queue names as its dead message queue is not deleted
 // while it is named: the other queue would point at nothing and its dead messages would vanish.
+// force_destroy waives the message guard only, not this one.
 func TestAccDeletionGuard_plainQueueUsedAsDMQ(t *testing.T) {
-	env := newTestEnv(t)
-	const (
-		name  = "acme/crm/prod/returns/parking"
-		other = "acme/crm/prod/returns"
-	)
-	ctx := context.Background()
-	config := env.configf(`
+	t.Parallel()
+	for _, force := range []bool{false, true} {
+		t.Run(fmt.Sprintf("force_destroy=%t", force), func(t *testing.T) {
+			t.Parallel()
+			env := newTestEnv(t)
+			const (
+				name  = "acme/crm/prod/returns/parking"
+				other = "acme/crm/prod/returns"
+			)
+			ctx := context.Background()
+			config := env.configf(`
 resource "sapmessaging_queue" "parking" {
   name                 = %q
   max_redelivery_count = 5
+  force_destroy        = %t
 }
-`, name)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: config,
-				Check: func(*terraform.State) error {
-					// Another team's queue, outside this state, uses the queue as its DMQ.
-					five, dmq := int64(5), name
-					_, _, err := env.eventMesh(t).PutQueue(ctx, other, eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq})
-					return err
+`, name, force)
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{
+					{
+						Config: config,
+						Check: func(*terraform.State) error {
+							// Another team's queue, outside this state, uses the queue as its DMQ.
+							five, dmq := int64(5), name
+							_, _, err := env.eventMesh(t).PutQueue(ctx, other, eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq})
+							return err
+						},
+					},
+					{
+						Config:      config,
+						Destroy:     true,
+						ExpectError: wrapped(`Dead Message Queue Still In Use .*` + other + `.*create_before_destroy`),
+					},
+					{
+						Config: config,
+						Check: func(*terraform.State) error {
+							if _, ok := env.srv.Queue(name); !ok {
+								return fmt.Errorf("the queue named as dead message queue was deleted")
+							}
+							return env.eventMesh(t).DeleteQueue(ctx, other)
+						},
+					},
 				},
-			},
-			{
-				Config:      config,
-				Destroy:     true,
-				ExpectError: wrapped(`Dead Message Queue Still In Use .*` + other + `.*create_before_destroy`),
-			},
-			{
-				Config: config,
-				Check: func(*terraform.State) error {
-					if _, ok := env.srv.Queue(name); !ok {
-						return fmt.Errorf("the queue named as dead message queue was deleted")
+				CheckDestroy: func(*terraform.State) error {
+					if _, ok := env.srv.Queue(name); ok {
+						return fmt.Errorf("the queue still exists once nothing names it")
 					}
-					return env.eventMesh(t).DeleteQueue(ctx, other)
+					return nil
 				},
-			},
-		},
-		CheckDestroy: func(*terraform.State) error {
-			if _, ok := env.srv.Queue(name); ok {
-				return fmt.Errorf("the queue still exists once nothing names it")
-			}
-			return nil
-		},
-	})
+			})
+		})
+	}
 }
 
 // messageCount counts every message in the queue, the unacknowledged ones included: one message
@@ -249,7 +257,7 @@ resource "sapmessaging_dead_message_queue" "audit" {
 	})
 }
 
-// A destroy of N queues lists the queues once per provider process, reads each queue once for its
+// A destroy of N queues without force_destroy lists the queues once per provider process, reads each queue once for its
 // message count and deletes it: linear in calls and bytes, not a list of every queue per queue.
 // The dead message queue all of them name is deleted last, once the run's own deletes have
 // removed every queue that named it.

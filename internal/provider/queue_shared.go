@@ -166,13 +166,17 @@ func sameOrUnset[T comparable](want, have *T, zero T) bool {
 }
 
 // deleteQueue deletes a queue unless it holds messages and force is false, or another queue still
-// names it as its dead message queue. The message count is read fresh, with a GET of the queue
-// right before the DELETE. Whether another queue names it comes from the run's first queue list
-// and this provider's own writes since (eventmesh.Client.DeadMessageQueueUsers), as the existence
-// check before a create does, so a destroy of N queues costs one GET /queues, N GETs and N
-// DELETEs per instance instead of a list of every queue per queue. Any queue can be a dead message
-// queue (Event Mesh takes the name of any existing queue), so the guard covers sapmessaging_queue
-// as well as sapmessaging_dead_message_queue.
+// names it as its dead message queue. Whether another queue names it comes from the run's first
+// queue list and this provider's own writes since (eventmesh.Client.DeadMessageQueueUsers), as the
+// existence check before a create does, not from a list of every queue per queue. Any queue can be
+// a dead message queue (Event Mesh takes the name of any existing queue), so the guard covers
+// sapmessaging_queue as well as sapmessaging_dead_message_queue, with or without force.
+//
+// Without force the message count is read fresh, with a GET of the queue right before the DELETE:
+// a destroy of N queues costs one GET /queues, N GETs and N DELETEs per instance. With force the
+// user has said the messages may be discarded, so the count is not read and the DELETE is sent
+// directly: one GET /queues and N DELETEs. Either way a queue found gone (404 on the GET or the
+// DELETE) is no error.
 func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force bool, diags *diag.Diagnostics) {
 	users, err := c.DeadMessageQueueUsers(ctx, name)
 	if err != nil {
@@ -180,23 +184,25 @@ func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force bo
 			fmt.Sprintf("checking whether the queue %q is another queue's dead message queue", name), err))
 		return
 	}
-	q, err := c.GetQueue(ctx, name)
-	if errors.Is(err, eventmesh.ErrNotFound) {
-		return
-	}
-	if err != nil {
-		diags.AddError("Cannot Read Queue Before Deleting", queueErrorDetail(name, err))
-		return
-	}
-	if held, unacked := heldMessages(q); held > 0 && !force {
-		diags.AddError("Queue Holds Messages",
-			fmt.Sprintf("The queue %q holds %d message(s), %d of them delivered and not yet acknowledged. Deleting it would discard them, so it was not deleted. "+
-				"If Terraform replaces the queue because it is tainted (an earlier apply was interrupted while creating it, and the "+
-				"messages arrived since), run terraform untaint on this resource and apply again: the apply then updates the queue in "+
-				"place and keeps the messages. Otherwise consume or move the messages first, or set force_destroy = true and apply it "+
-				"before destroying the queue.",
-				name, held, unacked))
-		return
+	if !force {
+		q, err := c.GetQueue(ctx, name)
+		if errors.Is(err, eventmesh.ErrNotFound) {
+			return
+		}
+		if err != nil {
+			diags.AddError("Cannot Read Queue Before Deleting", queueErrorDetail(name, err))
+			return
+		}
+		if held, unacked := heldMessages(q); held > 0 {
+			diags.AddError("Queue Holds Messages",
+				fmt.Sprintf("The queue %q holds %d message(s), %d of them delivered and not yet acknowledged. Deleting it would discard them, so it was not deleted. "+
+					"If Terraform replaces the queue because it is tainted (an earlier apply was interrupted while creating it, and the "+
+					"messages arrived since), run terraform untaint on this resource and apply again: the apply then updates the queue in "+
+					"place and keeps the messages. Otherwise consume or move the messages first, or set force_destroy = true and apply it "+
+					"before destroying the queue.",
+					name, held, unacked))
+			return
+		}
 	}
 	if len(users) > 0 {
 		diags.AddError("Dead Message Queue Still In Use",

@@ -231,21 +231,29 @@ resource "sapmessaging_queue" "q" {
 	})
 }
 
+// A queue holding messages is not deleted without force_destroy: the destroy fails and the
+// messages stay. With force_destroy = true applied first, the destroy deletes it, and the dead
+// message queue holding messages too, without reading either queue before its DELETE.
 func TestAccQueue_forceDestroy(t *testing.T) {
 	env := newTestEnv(t)
+	const (
+		name = "acme/crm/prod/invoices"
+		dmq  = "acme/crm/prod/invoices/dmq"
+	)
 	hcl := func(force bool) string {
 		return env.configf(`
 resource "sapmessaging_dead_message_queue" "dmq" {
-  name = "acme/crm/prod/invoices/dmq"
+  name          = %[2]q
+  force_destroy = %[3]t
 }
 
 resource "sapmessaging_queue" "q" {
-  name                 = "acme/crm/prod/invoices"
+  name                 = %[1]q
   max_redelivery_count = 5
   dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
-  force_destroy        = %t
+  force_destroy        = %[3]t
 }
-`, force)
+`, name, dmq, force)
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -253,7 +261,12 @@ resource "sapmessaging_queue" "q" {
 			{
 				Config: hcl(false),
 				Check: func(*terraform.State) error {
-					return env.messaging(t).Publish(context.Background(), "acme/crm/prod/invoices", []byte(`{"id":1}`), "application/json")
+					for _, q := range []string{name, dmq} {
+						if err := env.messaging(t).Publish(context.Background(), q, []byte(`{"id":1}`), "application/json"); err != nil {
+							return err
+						}
+					}
+					return nil
 				},
 			},
 			{
@@ -264,20 +277,70 @@ resource "sapmessaging_queue" "q" {
 			{
 				Config: hcl(false),
 				Check: func(*terraform.State) error {
-					q, ok := env.srv.Queue("acme/crm/prod/invoices")
-					if !ok || q.MessageCount != 1 {
-						return fmt.Errorf("queue or its message was lost: %v %+v", ok, q)
+					for _, n := range []string{name, dmq} {
+						if q, ok := env.srv.Queue(n); !ok || q.MessageCount != 1 {
+							return fmt.Errorf("queue %s or its message was lost: %v %+v", n, ok, q)
+						}
 					}
 					return nil
 				},
 			},
-			{Config: hcl(true)},
+			{
+				Config: hcl(true),
+				Check: func(*terraform.State) error {
+					env.srv.ResetStats()
+					return nil
+				},
+			},
 		},
 		CheckDestroy: func(*terraform.State) error {
-			if _, ok := env.srv.Queue("acme/crm/prod/invoices"); ok {
-				return fmt.Errorf("queue still exists after a destroy with force_destroy = true")
+			for _, n := range []string{name, dmq} {
+				if _, ok := env.srv.Queue(n); ok {
+					return fmt.Errorf("queue %s still exists after a destroy with force_destroy = true", n)
+				}
+			}
+			if r := env.srv.Stats().Routes; r["DELETE /queues/{queue}"] != 2 || r["GET /queues/{queue}"] != 0 {
+				return fmt.Errorf("the destroy with force_destroy = true made %v, want the 2 DELETEs and no read of a queue", r)
 			}
 			return nil
+		},
+	})
+}
+
+// With force_destroy = true a queue deleted by someone else between the plan and the apply of a
+// destroy is gone already: the DELETE finds no queue (404), which is no error.
+func TestAccQueue_forceDestroyGoneBeforeDelete(t *testing.T) {
+	env := newTestEnv(t)
+	const name = "acme/crm/prod/credits"
+	config := env.configf(`
+resource "sapmessaging_queue" "q" {
+  name                 = %q
+  max_redelivery_count = 5
+  force_destroy        = true
+}
+`, name)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				PreConfig: env.srv.ResetStats,
+				Config:    config,
+				Destroy:   true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					changeOnTenant(func() error { return env.eventMesh(t).DeleteQueue(context.Background(), name) }),
+				}},
+			},
+			{
+				PreConfig: func() {
+					st := env.srv.Stats()
+					// The out-of-band DELETE and the provider's, which found no queue.
+					if st.Routes["DELETE /queues/{queue}"] != 2 || st.Statuses[404] != 1 || st.Routes["GET /queues/{queue}"] != 0 {
+						t.Fatalf("want two DELETEs, the second answered 404, and no read of the queue: %v %v", st.Routes, st.Statuses)
+					}
+				},
+				Config: env.config(""),
+			},
 		},
 	})
 }
@@ -304,6 +367,66 @@ resource "sapmessaging_queue" "q" {
 				return fmt.Errorf("the refused apply left %d queue(s) behind", len(qs))
 			}
 			return nil
+		},
+	})
+}
+
+// A destroy of N queues costs, per instance, one queue list in each of the plan's and the apply's
+// provider processes and one DELETE per queue; without force_destroy also one GET per queue, the
+// fresh read of the message count that guards the messages. With force_destroy = true the user has
+// waived that guard, so no queue is read before its DELETE. The dead message queue guard holds in
+// both modes: the dead message queue all the others name goes last, once the run's own deletes
+// have removed them.
+func TestAccQueue_destroyCalls(t *testing.T) {
+	env := newTestEnv(t)
+	const n = 12 // one dead message queue and n-1 queues that name it
+	hcl := func(force bool) string {
+		return env.configf(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name          = "acme/crm/prod/teardown/dmq"
+  force_destroy = %[2]t
+}
+
+resource "sapmessaging_queue" "q" {
+  count                = %[1]d
+  name                 = format("acme/crm/prod/teardown/q%%02d", count.index)
+  max_redelivery_count = 3
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
+  force_destroy        = %[2]t
+}
+`, n-1, force)
+	}
+	// destroyCalls checks the management calls of the destroy step before it: the refresh of the
+	// destroy plan and the apply, with the post-destroy plans of an empty state adding none.
+	destroyCalls := func(force bool) func() {
+		return func() {
+			st := env.srv.Stats()
+			r := st.Routes
+			t.Logf("destroy of %d queues with force_destroy = %t: %d management calls %v", n, force, st.ManagementCalls, r)
+			if qs := env.srv.Queues(); len(qs) != 0 {
+				t.Fatalf("the destroy with force_destroy = %t left %d queue(s)", force, len(qs))
+			}
+			if r["DELETE /queues/{queue}"] != n || r["GET /queues"] != 2 {
+				t.Fatalf("the destroy with force_destroy = %t made %v, want %d DELETEs and one list per provider process", force, r, n)
+			}
+			wantGets, want := int64(n), int64(2*n+2)
+			if force {
+				wantGets, want = 0, n+2
+			}
+			if r["GET /queues/{queue}"] != wantGets || st.ManagementCalls != want {
+				t.Fatalf("the destroy with force_destroy = %t made %d management calls (%v), want %d: %d GETs of a queue, %d DELETEs and 2 lists",
+					force, st.ManagementCalls, r, want, wantGets, n)
+			}
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: hcl(false)},
+			{PreConfig: env.srv.ResetStats, Config: hcl(false), Destroy: true},
+			{PreConfig: destroyCalls(false), Config: hcl(true)},
+			{PreConfig: env.srv.ResetStats, Config: hcl(true), Destroy: true},
+			{PreConfig: destroyCalls(true), Config: env.config("")},
 		},
 	})
 }

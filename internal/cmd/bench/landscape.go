@@ -28,7 +28,8 @@ type landscapeOptions struct {
 
 // landscapeHCL is queues queues on each of instances aliased provider configurations; keys holds
 // each instance's service key file, nil for the no-API provider (whose configuration has no
-// attributes).
+// attributes). The queues have force_destroy = true, as a landscape torn down at the end would,
+// for both providers alike.
 func landscapeHCL(instances, queues int, keys []string) string {
 	var sb strings.Builder
 	sb.WriteString(`terraform {
@@ -57,6 +58,7 @@ resource "sapmessaging_queue" "i%d" {
   name                 = format("acme/crm/prod/bench/q%%04d", count.index)
   max_redelivery_count = var.redeliveries
   dead_message_queue   = "%s"
+  force_destroy        = true
 }
 `, i, conn, i, i, queues, benchDMQ)
 	}
@@ -209,8 +211,9 @@ func renderLandscape(o options, tfVersion string, cells []landscapeCell, rss boo
 }
 
 // landscapeTargets checks the landscape against its targets: a refresh with 1 management API call
-// per instance, a destroy with at most N + 5 per instance, the provider's CPU time within 1.1× of
-// the no-API provider's for every command, and every provider process under 200 MB.
+// per instance, a destroy (force_destroy = true) with at most N + 5 per instance, the provider's
+// CPU time within 1.1× of the no-API provider's for every command, and every provider process
+// under 200 MB.
 func landscapeTargets(queues int, cells []landscapeCell, rss bool) string {
 	var sb strings.Builder
 	sb.WriteString("Targets of the landscape:\n\n")
@@ -227,7 +230,7 @@ func landscapeTargets(queues int, cells []landscapeCell, rss bool) string {
 		case opPlan:
 			fmt.Fprintf(&sb, "- refresh with 1 management API call per instance: at most %d, %s\n", c.perInstance, mark(c.perInstance <= 1))
 		case opDestroy:
-			fmt.Fprintf(&sb, "- destroy with at most N + 5 = %d management API calls per instance: at most %d, %s\n",
+			fmt.Fprintf(&sb, "- destroy (force_destroy = true) with at most N + 5 = %d management API calls per instance: at most %d, %s\n",
 				queues+5, c.perInstance, mark(c.perInstance <= int64(queues+5)))
 		}
 		if rss && c.providerCPU > 0 && c.noAPICPU > 0 {

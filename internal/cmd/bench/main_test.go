@@ -230,7 +230,8 @@ func TestParseFlags(t *testing.T) {
 }
 
 // The landscape is one configuration with one aliased provider configuration per instance and
-// its queues on that alias; the no-API provider's configuration names no connection.
+// its queues on that alias, each with force_destroy = true for the destroy at the end; the no-API
+// provider's configuration names no connection and the same queues.
 func TestLandscapeHCL(t *testing.T) {
 	t.Parallel()
 	withKeys := landscapeHCL(3, 250, []string{"/k/0.json", "/k/1.json", "/k/2.json"})
@@ -244,8 +245,14 @@ func TestLandscapeHCL(t *testing.T) {
 			}
 		}
 	}
-	if noAPI := landscapeHCL(3, 250, nil); strings.Contains(noAPI, "event_mesh") || strings.Count(noAPI, "resource \"sapmessaging_queue\"") != 3 {
+	noAPI := landscapeHCL(3, 250, nil)
+	if strings.Contains(noAPI, "event_mesh") || strings.Count(noAPI, "resource \"sapmessaging_queue\"") != 3 {
 		t.Errorf("the no-API landscape:\n%s", noAPI)
+	}
+	for _, hcl := range []string{withKeys, noAPI} {
+		if n := strings.Count(hcl, "\n  force_destroy        = true\n}"); n != 3 {
+			t.Errorf("%d of the 3 queue resources have force_destroy = true:\n%s", n, hcl)
+		}
 	}
 	if steps := landscapeSteps(10); len(steps) != 4 || steps[3].op != opDestroy || steps[3].args[0] != "destroy" {
 		t.Errorf("landscape steps = %+v", steps)
@@ -312,7 +319,7 @@ func TestLandscapeTargets(t *testing.T) {
 	got := landscapeTargets(250, cells, true)
 	for _, want := range []string{
 		"- refresh with 1 management API call per instance: at most 1, met",
-		"- destroy with at most N + 5 = 255 management API calls per instance: at most 502, **missed**",
+		"- destroy (force_destroy = true) with at most N + 5 = 255 management API calls per instance: at most 502, **missed**",
 		"- apply (create): provider CPU within 1.1× of the no-API provider: 10.00 s / 10.00 s = 1.000×, met",
 		"- plan (refresh, no changes): provider CPU within 1.1× of the no-API provider: 12.00 s / 10.00 s = 1.200×, **missed**",
 		"- apply (update every queue): provider CPU within 1.1× of the no-API provider: 11.00 s / 10.00 s = 1.100×, met",

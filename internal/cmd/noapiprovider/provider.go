@@ -7,9 +7,11 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	pschema "github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	sapprovider "github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
@@ -21,9 +23,9 @@ var (
 )
 
 // envWait names a duration, such as 100ms, that Create and Update wait before they answer, as a
-// provider waits for the one API call each makes, and Delete twice, for its two: the provider
-// benchmark sets it with -noapi-wait to the emulator's latency, to measure what the waiting alone
-// costs a provider process.
+// provider waits for the one API call each makes, and Delete once per call the provider makes to
+// delete the queue (see Delete): the provider benchmark sets it with -noapi-wait to the emulator's
+// latency, to measure what the waiting alone costs a provider process.
 const envWait = "SAPMESSAGING_NOAPI_WAIT"
 
 // noAPIProvider is a provider without settings that serves queueResource.
@@ -101,10 +103,17 @@ func (r *queueResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	resp.State.Raw = known(req.Plan.Raw)
 }
 
-// Delete waits as for the two API calls the real provider makes to delete a queue (a GET that
-// reads its message count fresh, then the DELETE) and forgets the queue.
-func (r *queueResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
-	r.waitAsForAPI(ctx)
+// Delete waits as for the API calls the real provider makes to delete a queue and forgets the
+// queue: without force_destroy two (a GET that reads its message count fresh, then the DELETE),
+// with force_destroy = true the DELETE alone.
+func (r *queueResource) Delete(ctx context.Context, req resource.DeleteRequest, _ *resource.DeleteResponse) {
+	var force types.Bool
+	if !req.State.Raw.IsNull() {
+		_ = req.State.GetAttribute(ctx, path.Root("force_destroy"), &force)
+	}
+	if !force.ValueBool() {
+		r.waitAsForAPI(ctx)
+	}
 	r.waitAsForAPI(ctx)
 }
 

@@ -7,9 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -28,6 +31,7 @@ resource "sapmessaging_queue" "q" {
   name                 = format("acme/crm/prod/bench/q%%04d", count.index)
   max_redelivery_count = %d
   dead_message_queue   = "acme/crm/prod/bench/dmq"
+  force_destroy        = true
 }
 `, redeliveries)
 }
@@ -45,6 +49,7 @@ func TestNoAPIProvider_benchConfiguration(t *testing.T) {
 					statecheck.ExpectKnownValue("sapmessaging_queue.q[2]", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(5)),
 					statecheck.ExpectKnownValue("sapmessaging_queue.q[2]", tfjsonpath.New("max_queue_size_in_bytes"), knownvalue.Int64Exact(0)),
 					statecheck.ExpectKnownValue("sapmessaging_queue.q[2]", tfjsonpath.New("access_type"), knownvalue.StringExact("NON_EXCLUSIVE")),
+					statecheck.ExpectKnownValue("sapmessaging_queue.q[2]", tfjsonpath.New("force_destroy"), knownvalue.Bool(true)),
 				},
 			},
 			{
@@ -85,18 +90,38 @@ func TestWaitFrom(t *testing.T) {
 	}
 }
 
-// With a wait set, a delete waits twice the wait (the real provider's GET and DELETE); without
-// one it answers at once.
-func TestDeleteWaitsAsForTwoCalls(t *testing.T) {
+// With a wait set, a delete waits twice the wait (the real provider's GET and DELETE), once with
+// force_destroy = true (the DELETE alone); without a wait it answers at once.
+func TestDeleteWaitsAsForTheCalls(t *testing.T) {
 	t.Parallel()
-	r := &queueResource{wait: 30 * time.Millisecond}
-	begin := time.Now()
-	r.Delete(context.Background(), fwresource.DeleteRequest{}, &fwresource.DeleteResponse{})
-	if took := time.Since(begin); took < 60*time.Millisecond {
-		t.Errorf("a delete with a wait of 30ms took %s, want at least 60ms", took)
+	const wait = 100 * time.Millisecond
+	ctx := context.Background()
+	var sch fwresource.SchemaResponse
+	(&noAPIProvider{}).Resources(ctx)[0]().Schema(ctx, fwresource.SchemaRequest{}, &sch)
+	state := func(force bool) tfsdk.State {
+		st := tfsdk.State{Schema: sch.Schema, Raw: tftypes.NewValue(sch.Schema.Type().TerraformType(ctx), nil)}
+		if diags := st.SetAttribute(ctx, path.Root("force_destroy"), force); diags.HasError() {
+			t.Fatal(diags)
+		}
+		return st
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	for _, tc := range []struct {
+		req  fwresource.DeleteRequest
+		want time.Duration
+	}{
+		{fwresource.DeleteRequest{}, 2 * wait},
+		{fwresource.DeleteRequest{State: state(false)}, 2 * wait},
+		{fwresource.DeleteRequest{State: state(true)}, wait},
+	} {
+		r := &queueResource{wait: wait}
+		begin := time.Now()
+		r.Delete(ctx, tc.req, &fwresource.DeleteResponse{})
+		if took := time.Since(begin); took < tc.want || took >= tc.want+wait {
+			t.Errorf("a delete with a wait of %s took %s, want %s", wait, took, tc.want)
+		}
+	}
+	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	r = &queueResource{wait: time.Hour}
-	r.Delete(ctx, fwresource.DeleteRequest{}, &fwresource.DeleteResponse{}) // returns: ctx has ended
+	r := &queueResource{wait: time.Hour}
+	r.Delete(cctx, fwresource.DeleteRequest{}, &fwresource.DeleteResponse{}) // returns: ctx has ended
 }
