@@ -175,8 +175,9 @@ func sameOrUnset[T comparable](want, have *T, zero T) bool {
 // Without force the message count is read fresh, with a GET of the queue right before the DELETE:
 // a destroy of N queues costs one GET /queues, N GETs and N DELETEs per instance. With force the
 // user has said the messages may be discarded, so the count is not read and the DELETE is sent
-// directly: one GET /queues and N DELETEs. Either way a queue found gone (404 on the GET or the
-// DELETE) is no error.
+// directly: one GET /queues and N DELETEs. (A queue that another queue still names is read in
+// both cases, so that one deleted meanwhile is gone rather than refused.) Either way a queue found
+// gone (404 on the GET or the DELETE) is no error.
 func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force bool, diags *diag.Diagnostics) {
 	users, err := c.DeadMessageQueueUsers(ctx, name)
 	if err != nil {
@@ -184,7 +185,9 @@ func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force bo
 			fmt.Sprintf("checking whether the queue %q is another queue's dead message queue", name), err))
 		return
 	}
-	if !force {
+	// Without force the message count is read fresh. With force it is not needed, but a queue
+	// that others still name is read too: if it is gone already, there is nothing to refuse.
+	if !force || len(users) > 0 {
 		q, err := c.GetQueue(ctx, name)
 		if errors.Is(err, eventmesh.ErrNotFound) {
 			return
@@ -193,7 +196,7 @@ func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force bo
 			diags.AddError("Cannot Read Queue Before Deleting", queueErrorDetail(name, err))
 			return
 		}
-		if held, unacked := heldMessages(q); held > 0 {
+		if held, unacked := heldMessages(q); held > 0 && !force {
 			diags.AddError("Queue Holds Messages",
 				fmt.Sprintf("The queue %q holds %d message(s), %d of them delivered and not yet acknowledged. Deleting it would discard them, so it was not deleted. "+
 					"If Terraform replaces the queue because it is tainted (an earlier apply was interrupted while creating it, and the "+

@@ -12,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
 const testQueue = "acme/crm/prod/orders"
@@ -337,6 +339,49 @@ resource "sapmessaging_queue" "q" {
 					// The out-of-band DELETE and the provider's, which found no queue.
 					if st.Routes["DELETE /queues/{queue}"] != 2 || st.Statuses[404] != 1 || st.Routes["GET /queues/{queue}"] != 0 {
 						t.Fatalf("want two DELETEs, the second answered 404, and no read of the queue: %v %v", st.Routes, st.Statuses)
+					}
+				},
+				Config: env.config(""),
+			},
+		},
+	})
+}
+
+// A queue with force_destroy that another queue (outside the configuration) names as its dead
+// message queue, deleted out of band between plan and apply, is gone: the destroy reads it, finds
+// nothing, and succeeds instead of refusing to delete a queue that is still named.
+func TestAccQueue_forceDestroyNamedQueueGoneBeforeDelete(t *testing.T) {
+	env := newTestEnv(t)
+	const name, other = "acme/crm/prod/credits/dmq", "acme/crm/prod/credits"
+	config := env.configf(`
+resource "sapmessaging_queue" "q" {
+  name                 = %q
+  max_redelivery_count = 5
+  force_destroy        = true
+}
+`, name)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				PreConfig: func() {
+					dmq := name
+					if _, _, err := env.eventMesh(t).PutQueue(context.Background(), other, eventmesh.QueueSettings{DeadMsgQueue: &dmq}); err != nil {
+						t.Fatal(err)
+					}
+					env.srv.ResetStats()
+				},
+				Config:  config,
+				Destroy: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					changeOnTenant(func() error { return env.eventMesh(t).DeleteQueue(context.Background(), name) }),
+				}},
+			},
+			{
+				PreConfig: func() {
+					if st := env.srv.Stats(); st.Routes["GET /queues/{queue}"] != 1 || st.Routes["DELETE /queues/{queue}"] != 1 {
+						t.Fatalf("want the out-of-band DELETE and one read of the named queue, no DELETE by the provider: %v", st.Routes)
 					}
 				},
 				Config: env.config(""),
