@@ -14,10 +14,8 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/audit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
 // The audit section: the sapmessaging_retry_audit data source read by `terraform plan` over one
@@ -255,11 +253,11 @@ func (b *bench) measureAudit() ([]auditCell, error) {
 // deploys the flows, through the APIs of the service keys in keys; it checks that the runtime
 // list shows every flow STARTED.
 func seedAudit(em *emulatorProc, keys string, queues, flows int) error {
-	mgmt, err := auditManagementClient(filepath.Join(keys, "event-mesh.json"))
+	mgmt, err := managementClient(filepath.Join(keys, "event-mesh.json"))
 	if err != nil {
 		return err
 	}
-	ci, err := auditCPIClient(filepath.Join(keys, "cloud-integration.json"))
+	ci, err := cloudIntegrationClient(filepath.Join(keys, "cloud-integration.json"))
 	if err != nil {
 		return err
 	}
@@ -332,41 +330,6 @@ func parallel(n, workers int, f func(i int) error) error {
 	}
 	wg.Wait()
 	return first
-}
-
-// auditManagementClient is an Event Mesh management client for the service key in keyFile.
-func auditManagementClient(keyFile string) (*eventmesh.Client, error) {
-	data, err := servicekey.Load(keyFile)
-	if err != nil {
-		return nil, err
-	}
-	key, err := servicekey.ParseEventMesh(data)
-	if err != nil {
-		return nil, err
-	}
-	h, err := httpx.New(httpx.Config{BaseURL: key.ManagementURL, TokenURL: key.TokenURL, ClientID: key.ClientID, ClientSecret: key.ClientSecret})
-	if err != nil {
-		return nil, err
-	}
-	return eventmesh.New(h), nil
-}
-
-// auditCPIClient is a Cloud Integration client for the service key in keyFile.
-func auditCPIClient(keyFile string) (*cpi.Client, error) {
-	data, err := servicekey.Load(keyFile)
-	if err != nil {
-		return nil, err
-	}
-	key, err := servicekey.ParseCloudIntegration(data)
-	if err != nil {
-		return nil, err
-	}
-	h, err := httpx.New(httpx.Config{BaseURL: key.URL, TokenURL: key.TokenURL, ClientID: key.ClientID, ClientSecret: key.ClientSecret,
-		CSRFFetchPath: cpi.CSRFFetchPath, MaxResponseBytes: httpx.ArtifactMaxResponseBytes})
-	if err != nil {
-		return nil, err
-	}
-	return cpi.New(h), nil
 }
 
 // auditTimes are the section's derived times: the audit's wall time less the baseline's, its

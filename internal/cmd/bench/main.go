@@ -41,6 +41,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpuprofile"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
@@ -785,24 +786,51 @@ const benchDMQ = "acme/crm/prod/bench/dmq"
 
 // createQueue creates queue name through the management API of the service key in keyFile.
 func createQueue(keyFile, name string) error {
-	data, err := servicekey.Load(keyFile)
-	if err != nil {
-		return err
-	}
-	key, err := servicekey.ParseEventMesh(data)
-	if err != nil {
-		return err
-	}
-	h, err := httpx.New(httpx.Config{BaseURL: key.ManagementURL, TokenURL: key.TokenURL, ClientID: key.ClientID, ClientSecret: key.ClientSecret})
+	c, err := managementClient(keyFile)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if _, _, err := eventmesh.New(h).PutQueue(ctx, name, eventmesh.QueueSettings{}); err != nil {
+	if _, _, err := c.PutQueue(ctx, name, eventmesh.QueueSettings{}); err != nil {
 		return fmt.Errorf("creating the dead message queue %s: %w", name, err)
 	}
 	return nil
+}
+
+// managementClient is an Event Mesh management client for the service key in keyFile.
+func managementClient(keyFile string) (*eventmesh.Client, error) {
+	data, err := servicekey.Load(keyFile)
+	if err != nil {
+		return nil, err
+	}
+	key, err := servicekey.ParseEventMesh(data)
+	if err != nil {
+		return nil, err
+	}
+	h, err := httpx.New(httpx.Config{BaseURL: key.ManagementURL, TokenURL: key.TokenURL, ClientID: key.ClientID, ClientSecret: key.ClientSecret})
+	if err != nil {
+		return nil, err
+	}
+	return eventmesh.New(h), nil
+}
+
+// cloudIntegrationClient is a Cloud Integration client for the service key in keyFile.
+func cloudIntegrationClient(keyFile string) (*cpi.Client, error) {
+	data, err := servicekey.Load(keyFile)
+	if err != nil {
+		return nil, err
+	}
+	key, err := servicekey.ParseCloudIntegration(data)
+	if err != nil {
+		return nil, err
+	}
+	h, err := httpx.New(httpx.Config{BaseURL: key.URL, TokenURL: key.TokenURL, ClientID: key.ClientID, ClientSecret: key.ClientSecret,
+		CSRFFetchPath: cpi.CSRFFetchPath, MaxResponseBytes: httpx.ArtifactMaxResponseBytes})
+	if err != nil {
+		return nil, err
+	}
+	return cpi.New(h), nil
 }
 
 // emulatorProc is a running standalone emulator.

@@ -15,8 +15,6 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
 // The query section (Terraform 1.14): a landscape made by hand is adopted with `terraform query
@@ -296,19 +294,10 @@ func writeQueryFile(dir, query string) error {
 // makeQueues creates the queues of one instance through the management API of the service key
 // in keyFile, the dead message queue first, eight at a time.
 func makeQueues(keyFile string, queues int) error {
-	data, err := servicekey.Load(keyFile)
+	c, err := managementClient(keyFile)
 	if err != nil {
 		return err
 	}
-	key, err := servicekey.ParseEventMesh(data)
-	if err != nil {
-		return err
-	}
-	h, err := httpx.New(httpx.Config{BaseURL: key.ManagementURL, TokenURL: key.TokenURL, ClientID: key.ClientID, ClientSecret: key.ClientSecret})
-	if err != nil {
-		return err
-	}
-	c := eventmesh.New(h)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	put := func(q int) error {
@@ -320,64 +309,24 @@ func makeQueues(keyFile string, queues int) error {
 	if err := put(0); err != nil {
 		return err
 	}
-	return bounded(queues-1, 8, func(i int) error { return put(i + 1) })
+	return parallel(queues-1, 8, func(i int) error { return put(i + 1) })
 }
 
 // deployFlows deploys flows BenchFlow00 … through the Cloud Integration API of the service key in
 // keyFile and waits until each runs, eight at a time.
 func deployFlows(keyFile string, flows int) error {
-	data, err := servicekey.Load(keyFile)
+	c, err := cloudIntegrationClient(keyFile)
 	if err != nil {
 		return err
 	}
-	key, err := servicekey.ParseCloudIntegration(data)
-	if err != nil {
-		return err
-	}
-	h, err := httpx.New(httpx.Config{BaseURL: key.URL, TokenURL: key.TokenURL, ClientID: key.ClientID, ClientSecret: key.ClientSecret})
-	if err != nil {
-		return err
-	}
-	c := cpi.New(h)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	return bounded(flows, 8, func(i int) error {
-		id := ciFlowID(i)
-		if _, err := c.Deploy(ctx, id, "active"); err != nil {
-			return fmt.Errorf("deploying %s: %w", id, err)
+	return parallel(flows, 8, func(i int) error {
+		if _, err := c.DeployAndWait(ctx, ciFlowID(i), cpi.ActiveVersion, 20*time.Millisecond); err != nil {
+			return fmt.Errorf("deploying integration flow %s: %w", ciFlowID(i), err)
 		}
-		for {
-			rt, err := c.RuntimeArtifact(ctx, id)
-			switch {
-			case err == nil && rt.Status == "STARTED":
-				return nil
-			case err != nil && !errors.Is(err, cpi.ErrNotFound):
-				return fmt.Errorf("reading the deployment of %s: %w", id, err)
-			}
-			select {
-			case <-ctx.Done():
-				return fmt.Errorf("%s did not start: %w", id, ctx.Err())
-			case <-time.After(50 * time.Millisecond):
-			}
-		}
+		return nil
 	})
-}
-
-// bounded calls f(0) … f(n-1), at most limit at once, and returns the errors joined.
-func bounded(n, limit int, f func(i int) error) error {
-	errs := make([]error, n)
-	sem := make(chan struct{}, limit)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			errs[i] = f(i)
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }
 
 // queryCell is one command of one landscape: medians of the runs, counts the most of any run.
