@@ -10,8 +10,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -196,27 +194,10 @@ func publishMessages(keyFile, queue string, n int) error {
 	m := eventmesh.NewMessaging(h)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var first error
-	for range 32 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
-				body := fmt.Appendf(nil, `{"order":%d,"note":"a message of about a hundred bytes, as an order event would be"}`, i)
-				if err := m.Publish(ctx, queue, body, "application/json"); err != nil {
-					mu.Lock()
-					first = cmp(first, err)
-					mu.Unlock()
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return first
+	return parallel(n, 32, func(i int) error {
+		body := fmt.Appendf(nil, `{"order":%d,"note":"a message of about a hundred bytes, as an order event would be"}`, i)
+		return m.Publish(ctx, queue, body, "application/json")
+	})
 }
 
 func cmp(a, b error) error {
