@@ -796,3 +796,25 @@ func TestPatchIflwCRLFAndBOM(t *testing.T) {
 		t.Fatal("CRLF document: patched bytes differ from the expected splice")
 	}
 }
+
+// A property whose key is blank names no setting: it is not read, as the emulator's own reader
+// does not read it (FuzzChannelPropertiesAgree found the difference).
+func TestParseIflwSkipsBlankKeys(t *testing.T) {
+	t.Parallel()
+	doc := `<bpmn2:definitions xmlns:bpmn2="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:ifl="http:///com.sap.ifl.model/Ifl.xsd">
+<bpmn2:collaboration><bpmn2:messageFlow id="MessageFlow_1" name="AMQP"><bpmn2:extensionElements>
+<ifl:property><key> </key><value>0</value></ifl:property>
+<ifl:property><key></key><value>1</value></ifl:property>
+<ifl:property><key>maxRetries</key><value>5</value></ifl:property>
+</bpmn2:extensionElements></bpmn2:messageFlow></bpmn2:collaboration></bpmn2:definitions>`
+	m, err := iflow.ParseIflw([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.MessageFlows) != 1 {
+		t.Fatalf("%d message flows, want 1", len(m.MessageFlows))
+	}
+	if got := m.MessageFlows[0].Properties; len(got) != 1 || got["maxRetries"] != "5" {
+		t.Errorf("properties %q, want only maxRetries = 5", got)
+	}
+}

@@ -96,7 +96,8 @@ func ParseIflw(data []byte) (*Model, error) {
 	for _, f := range doc.flows {
 		props := make(map[string]string, len(f.props))
 		for _, p := range f.props {
-			if !p.hasKey {
+			// A property without a key, or whose key is blank, names no setting.
+			if !p.hasKey || p.key == "" {
 				continue
 			}
 			if _, dup := props[p.key]; dup {
