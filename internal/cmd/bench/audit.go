@@ -58,14 +58,7 @@ func addAuditFlags(fs *flag.FlagSet, o *auditOptions) {
 		"-audit alone runs it alone, as naming any section true runs only the sections so named)")
 	fs.Func("audit-queues", "audit section: queues on the instance, the dead message queue they name included, 2 to 250 (default 250)", intIn(&o.queues, 2, 250))
 	fs.Func("audit-flows", "audit section: deployed flows, one AMQP sender channel each reading one of the queues, 1 to 999 (default 50)", intIn(&o.flows, 1, 999))
-	fs.Func("audit-latency", "audit section: latency the emulator adds to every request (default 100ms)", func(s string) error {
-		d, err := time.ParseDuration(s)
-		if err != nil || d < 0 {
-			return fmt.Errorf("%q is not a duration such as 100ms", s)
-		}
-		o.latency = d
-		return nil
-	})
+	fs.Func("audit-latency", "audit section: latency the emulator adds to every request (default 100ms)", durationIn(&o.latency))
 	fs.Func("audit-runs", "audit section: interleaved runs of the baseline and the audit; the table shows medians (default 3)", intIn(&o.runs, 1, 100))
 }
 
@@ -77,6 +70,18 @@ func intIn(p *int, lo, hi int) func(string) error {
 			return fmt.Errorf("%q is not a whole number from %d to %d", s, lo, hi)
 		}
 		*p = n
+		return nil
+	}
+}
+
+// durationIn parses a flag value into p, refusing negative durations.
+func durationIn(p *time.Duration) func(string) error {
+	return func(s string) error {
+		d, err := time.ParseDuration(strings.TrimSpace(s))
+		if err != nil || d < 0 {
+			return fmt.Errorf("%q is not a duration such as 100ms", s)
+		}
+		*p = d
 		return nil
 	}
 }
@@ -118,12 +123,7 @@ func auditFlowZip(i, queues int) []byte {
 
 // auditHCLHead is the provider requirement and the provider block both configurations share; the
 // service keys come from the environment.
-const auditHCLHead = `terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-
+const auditHCLHead = requiredProvidersHCL + `
 provider "sapmessaging" {}
 `
 

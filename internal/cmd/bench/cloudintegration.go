@@ -97,12 +97,7 @@ resource "sapmessaging_iflow_deployment" "flow" {
 	for c := range names {
 		names[c] = fmt.Sprintf("%q", ciChannel(c))
 	}
-	return fmt.Sprintf(`terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-
+	return fmt.Sprintf(requiredProvidersHCL+`
 provider "sapmessaging" {}
 
 variable "retries" {

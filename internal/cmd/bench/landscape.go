@@ -32,12 +32,7 @@ type landscapeOptions struct {
 // for both providers alike.
 func landscapeHCL(instances, queues int, keys []string) string {
 	var sb strings.Builder
-	sb.WriteString(`terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-
+	sb.WriteString(requiredProvidersHCL + `
 variable "redeliveries" {
   type = number
 }

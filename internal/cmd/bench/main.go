@@ -127,9 +127,6 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if o.ci.flows < 1 || o.ci.flows > 99 || o.ci.channels < 1 || o.ci.channels > 26 || o.ci.deployDelay < 0 || o.ci.latency < 0 {
 		return o, errors.New("-ci-flows must be 1 to 99, -ci-channels 1 to 26, -ci-deploy-delay and -ci-latency not negative")
 	}
-	if err := o.query.validate(); err != nil {
-		return o, err
-	}
 	if *ciPar == "" {
 		o.ci.parallelism = []int{o.parallelism}
 		if all := o.ci.flows * o.ci.channels; all > o.parallelism {
@@ -481,14 +478,17 @@ func (b *bench) cliVersion(path string) string {
 	return name + " " + v.Version
 }
 
-// queuesHCL is n queues whose redelivery count is var.redeliveries.
-func queuesHCL(n int) string {
-	return fmt.Sprintf(`terraform {
+// requiredProvidersHCL is the terraform block every configuration of the benchmark starts with.
+const requiredProvidersHCL = `terraform {
   required_providers {
     sapmessaging = { source = "sapmessaging/sapmessaging" }
   }
 }
+`
 
+// queuesHCL is n queues whose redelivery count is var.redeliveries.
+func queuesHCL(n int) string {
+	return fmt.Sprintf(requiredProvidersHCL+`
 provider "sapmessaging" {}
 
 variable "redeliveries" {

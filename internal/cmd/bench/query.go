@@ -45,25 +45,16 @@ type queryOptions struct {
 }
 
 func addQueryFlags(fs *flag.FlagSet, o *queryOptions) {
+	o.instances, o.queues, o.latency, o.flows, o.channels, o.runs = 8, 250, 20*time.Millisecond, 100, 2, 1
 	fs.BoolVar(&o.enabled, "query", true, "run the query section (terraform query -generate-config-out of queues and AMQP sender channels made by hand, "+
 		"then plan and apply of the generated configuration; needs the Terraform 1.14 CLI of -query-terraform)")
 	fs.StringVar(&o.terraform, "query-terraform", terraform114(), "Terraform 1.14 CLI `path` of the query section (default $TERRAFORM114, else the build of make terraform114)")
-	fs.IntVar(&o.instances, "query-instances", 8, "query section: Event Mesh instances, one emulator and one aliased provider configuration each")
-	fs.IntVar(&o.queues, "query-queues", 250, "query section: queues per instance, the first the dead message queue of the others (2 to 250, SAP's limit)")
-	fs.DurationVar(&o.latency, "query-latency", 20*time.Millisecond, "query section: latency each emulator adds to every request")
-	fs.IntVar(&o.flows, "query-flows", 100, "query section: deployed integration flows")
-	fs.IntVar(&o.channels, "query-channels", 2, "query section: AMQP sender channels per flow")
-	fs.IntVar(&o.runs, "query-runs", 1, "query section: runs; the table shows medians (one by default: each run imports 2,000 queues)")
-}
-
-// validate checks the query section's settings.
-func (o queryOptions) validate() error {
-	if o.instances < 1 || o.instances > 50 || o.queues < 2 || o.queues > 250 || o.latency < 0 ||
-		o.flows < 1 || o.flows > 999 || o.channels < 1 || o.channels > 26 || o.runs < 1 {
-		return errors.New("-query-instances must be 1 to 50, -query-queues 2 to 250, -query-flows 1 to 999, -query-channels 1 to 26, " +
-			"-query-latency not negative and -query-runs at least 1")
-	}
-	return nil
+	fs.Func("query-instances", "query section: Event Mesh instances, one emulator and one aliased provider configuration each, 1 to 50 (default 8)", intIn(&o.instances, 1, 50))
+	fs.Func("query-queues", "query section: queues per instance, the first the dead message queue of the others, 2 to 250, SAP's limit (default 250)", intIn(&o.queues, 2, 250))
+	fs.Func("query-latency", "query section: latency each emulator adds to every request (default 20ms)", durationIn(&o.latency))
+	fs.Func("query-flows", "query section: deployed integration flows, 1 to 999 (default 100)", intIn(&o.flows, 1, 999))
+	fs.Func("query-channels", "query section: AMQP sender channels per flow, 1 to 26 (default 2)", intIn(&o.channels, 1, 26))
+	fs.Func("query-runs", "query section: runs; the table shows medians (default 1: each run imports 2,000 queues)", intIn(&o.runs, 1, 100))
 }
 
 // queryQueue is the name of queue q of an instance; queue 0 is the dead message queue of the others.
@@ -108,13 +99,6 @@ func queryFlowsHCL(key string, channels int) (mainTF, query string) {
 		fmt.Sprintf("list \"sapmessaging_amqp_sender\" \"all\" {\n  provider = sapmessaging\n  limit    = %d\n}\n", channels+10)
 }
 
-const requiredProvidersHCL = `terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-`
-
 // planSummary finds Terraform's plan and apply summaries.
 var (
 	planSummary  = regexp.MustCompile(`Plan: (\d+) to import, (\d+) to add, (\d+) to change, (\d+) to destroy\.`)
@@ -140,25 +124,21 @@ func importsOnly(n int, apply bool) func(string) error {
 	}
 }
 
-// generatedBlocks counts the resource blocks of a generated configuration.
+// generatedResource finds the resource blocks of a generated configuration.
+var generatedResource = regexp.MustCompile(`(?m)^resource "sapmessaging_`)
+
+// generatedBlocks checks that the generated configuration in dir holds n resource blocks.
 func generatedBlocks(dir string, n int) func(string) error {
 	return func(string) error {
 		b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
 		if err != nil {
 			return err
 		}
-		if got := strings.Count(string(b), "\nresource \"sapmessaging_"); got+btoi(strings.HasPrefix(string(b), "resource ")) != n {
+		if got := len(generatedResource.FindAll(b, -1)); got != n {
 			return fmt.Errorf("generated.tf has %d resource blocks, want %d", got, n)
 		}
 		return nil
 	}
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func tail(s string, n int) string {

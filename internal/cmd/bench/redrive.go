@@ -123,12 +123,7 @@ func (b *bench) redriveOnce(concurrency, n int) (redriveCell, error) {
 	if err := publishMessages(keyFile, from, n); err != nil {
 		return cell, err
 	}
-	hcl := fmt.Sprintf(`terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-
+	hcl := fmt.Sprintf(requiredProvidersHCL+`
 provider "sapmessaging" {}
 
 action "sapmessaging_redrive" "bench" {
