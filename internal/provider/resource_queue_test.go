@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
@@ -310,84 +311,72 @@ resource "sapmessaging_queue" "q" {
 }
 
 // With force_destroy = true a queue deleted by someone else between the plan and the apply of a
-// destroy is gone already: the DELETE finds no queue (404), which is no error.
+// destroy is gone already, which is no error: unnamed, the provider's DELETE finds no queue (404)
+// and nothing is read; named as dead message queue by another queue (outside the configuration),
+// the provider reads it, finds nothing, and succeeds instead of refusing to delete a queue that is
+// still named.
 func TestAccQueue_forceDestroyGoneBeforeDelete(t *testing.T) {
-	env := newTestEnv(t)
-	const name = "acme/crm/prod/credits"
-	config := env.configf(`
+	t.Parallel()
+	for _, tc := range []struct {
+		name, queue, namedBy string
+		check                func(st emulator.Stats) error
+	}{
+		{"unnamed", "acme/crm/prod/credits", "", func(st emulator.Stats) error {
+			// The out-of-band DELETE and the provider's, which found no queue.
+			if st.Routes["DELETE /queues/{queue}"] != 2 || st.Statuses[404] != 1 || st.Routes["GET /queues/{queue}"] != 0 {
+				return fmt.Errorf("want two DELETEs, the second answered 404, and no read of the queue: %v %v", st.Routes, st.Statuses)
+			}
+			return nil
+		}},
+		{"named by another queue", "acme/crm/prod/credits/dmq", "acme/crm/prod/credits", func(st emulator.Stats) error {
+			if st.Routes["GET /queues/{queue}"] != 1 || st.Routes["DELETE /queues/{queue}"] != 1 {
+				return fmt.Errorf("want the out-of-band DELETE and one read of the named queue, no DELETE by the provider: %v", st.Routes)
+			}
+			return nil
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := newTestEnv(t)
+			config := env.configf(`
 resource "sapmessaging_queue" "q" {
   name                 = %q
   max_redelivery_count = 5
   force_destroy        = true
 }
-`, name)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: config},
-			{
-				PreConfig: env.srv.ResetStats,
-				Config:    config,
-				Destroy:   true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					changeOnTenant(func() error { return env.eventMesh(t).DeleteQueue(context.Background(), name) }),
-				}},
-			},
-			{
-				PreConfig: func() {
-					st := env.srv.Stats()
-					// The out-of-band DELETE and the provider's, which found no queue.
-					if st.Routes["DELETE /queues/{queue}"] != 2 || st.Statuses[404] != 1 || st.Routes["GET /queues/{queue}"] != 0 {
-						t.Fatalf("want two DELETEs, the second answered 404, and no read of the queue: %v %v", st.Routes, st.Statuses)
-					}
+`, tc.queue)
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{
+					{Config: config},
+					{
+						PreConfig: func() {
+							if tc.namedBy != "" {
+								dmq := tc.queue
+								if _, _, err := env.eventMesh(t).PutQueue(context.Background(), tc.namedBy, eventmesh.QueueSettings{DeadMsgQueue: &dmq}); err != nil {
+									t.Fatal(err)
+								}
+							}
+							env.srv.ResetStats()
+						},
+						Config:  config,
+						Destroy: true,
+						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+							changeOnTenant(func() error { return env.eventMesh(t).DeleteQueue(context.Background(), tc.queue) }),
+						}},
+					},
+					{
+						PreConfig: func() {
+							if err := tc.check(env.srv.Stats()); err != nil {
+								t.Fatal(err)
+							}
+						},
+						Config: env.config(""),
+					},
 				},
-				Config: env.config(""),
-			},
-		},
-	})
-}
-
-// A queue with force_destroy that another queue (outside the configuration) names as its dead
-// message queue, deleted out of band between plan and apply, is gone: the destroy reads it, finds
-// nothing, and succeeds instead of refusing to delete a queue that is still named.
-func TestAccQueue_forceDestroyNamedQueueGoneBeforeDelete(t *testing.T) {
-	env := newTestEnv(t)
-	const name, other = "acme/crm/prod/credits/dmq", "acme/crm/prod/credits"
-	config := env.configf(`
-resource "sapmessaging_queue" "q" {
-  name                 = %q
-  max_redelivery_count = 5
-  force_destroy        = true
-}
-`, name)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: config},
-			{
-				PreConfig: func() {
-					dmq := name
-					if _, _, err := env.eventMesh(t).PutQueue(context.Background(), other, eventmesh.QueueSettings{DeadMsgQueue: &dmq}); err != nil {
-						t.Fatal(err)
-					}
-					env.srv.ResetStats()
-				},
-				Config:  config,
-				Destroy: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					changeOnTenant(func() error { return env.eventMesh(t).DeleteQueue(context.Background(), name) }),
-				}},
-			},
-			{
-				PreConfig: func() {
-					if st := env.srv.Stats(); st.Routes["GET /queues/{queue}"] != 1 || st.Routes["DELETE /queues/{queue}"] != 1 {
-						t.Fatalf("want the out-of-band DELETE and one read of the named queue, no DELETE by the provider: %v", st.Routes)
-					}
-				},
-				Config: env.config(""),
-			},
-		},
-	})
+			})
+		})
+	}
 }
 
 // A queue whose dead message queue does not exist is refused by Event Mesh ("You must first
