@@ -322,17 +322,24 @@ func TestRedriveEmulatorRestart(t *testing.T) {
 		t.Fatal("the emulator was not restarted")
 	}
 	moved := e.checkNoneLost(t, s2, res)
-	inFrom, _ := e.census(t, s2)
+	inFrom, inTo := e.census(t, s2)
 	if moved != 80 || len(inFrom) != 0 {
 		t.Fatalf("after the restart %d moved, %d left in from: %+v", moved, len(inFrom), res)
 	}
 	// Deliveries open at the restart returned to from and were consumed again; the redrive
-	// recognised each by its ID and published none of them twice.
+	// recognised each by its ID and published none of them twice. (A request the restart cut
+	// off has an unknown outcome, which DuplicatesPossible counts honestly; what is in To is
+	// what counts here.)
 	if res.Consumed <= 80 {
 		t.Fatalf("no delivery was open at the restart: %+v", res)
 	}
-	if res.DuplicatesPossible != 0 || res.AckFailed != 0 {
-		t.Fatalf("duplicates after the restart: %+v", res)
+	for body, n := range inTo {
+		if n != 1 {
+			t.Errorf("message %s is in %s %d times after the restart: %+v", body, e.to, n, res)
+		}
+	}
+	if res.AckFailed != 0 {
+		t.Fatalf("acknowledgements failed after the restart: %+v", res)
 	}
 }
 
