@@ -35,7 +35,7 @@ data "sapmessaging_retry_audit" "landscape" {
 
 output "findings" {
   value = join("\n", [
-    for f in data.sapmessaging_retry_audit.landscape.findings : "  \${upper(f.severity)} \${f.rule_id} [\${join(", ", f.objects)}]"
+    for f in data.sapmessaging_retry_audit.landscape.findings : "  \${upper(f.severity)} \${f.rule_id}: \${f.summary} [\${join(", ", f.objects)}]\n    \${f.message}"
   ])
 }
 
