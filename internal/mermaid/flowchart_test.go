@@ -6,6 +6,7 @@ import (
 )
 
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, src string
 		wantErr   string // a part of the error; empty: valid
@@ -48,6 +49,7 @@ func TestCheck(t *testing.T) {
 		{"subgraph is outside the subset", "flowchart LR\n  subgraph one\n  a --> b\n  end\n", `"subgraph" cannot be a node id`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			err := Check(c.src)
 			switch {
 			case c.wantErr == "" && err != nil:
