@@ -14,6 +14,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/mermaid"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
@@ -620,6 +621,9 @@ func TestRunSummaryAndDiagram(t *testing.T) {
 		t.Errorf("counts %d/%d/%d of %d findings", s.Errors, s.Warnings, s.Infos, len(r.Findings))
 	}
 	d := r.Diagram
+	if err := mermaid.Check(d); err != nil {
+		t.Errorf("the diagram is no valid Mermaid flowchart: %v\n%s", err, d)
+	}
 	for _, want := range []string{
 		"flowchart LR\n",
 		`[("acme/crm/prod/orders<br/>R = 5")]`,
@@ -645,7 +649,7 @@ func TestRunSummaryAndDiagram(t *testing.T) {
 	if id := ids["returns"]; id == "" || !strings.Contains(d, "class "+id+" error\n") {
 		t.Errorf("the Returns channel (%q) is not marked as an error:\n%s", ids["returns"], d)
 	}
-	if got := Run(Input{EventMesh: true}, Filter{}).Diagram; !strings.Contains(got, "no sender channel or webhook") {
+	if got := Run(Input{EventMesh: true}, Filter{}).Diagram; !strings.Contains(got, "no sender channel or webhook") || mermaid.Check(got) != nil {
 		t.Errorf("empty diagram = %q", got)
 	}
 }
@@ -662,6 +666,9 @@ func TestRunWebhookSummaryAndDiagram(t *testing.T) {
 		t.Errorf("summary = %+v", s)
 	}
 	d := r.Diagram
+	if err := mermaid.Check(d); err != nil {
+		t.Errorf("the diagram is no valid Mermaid flowchart: %v\n%s", err, d)
+	}
 	for _, want := range []string{
 		`{{"webhook orders-push<br/>QoS 1, hooks.example.com"}}`,
 		`{{"webhook returns-push<br/>QoS 0, hooks.example.com, paused"}}`,

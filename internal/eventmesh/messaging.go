@@ -12,7 +12,8 @@ import (
 // MessagingBasePath is the path of the messaging REST API below messaging[].uri.
 const MessagingBasePath = "/messagingrest/v1"
 
-// Messaging is a messaging REST API client for test messages. It uses QoS 1:
+// Messaging is a client of the messaging REST API: publishing, consuming and acknowledging
+// messages (the redrive, tests) and managing webhook subscriptions. It uses QoS 1:
 // a consumed message stays unacknowledged until Ack.
 type Messaging struct {
 	h *httpx.Client

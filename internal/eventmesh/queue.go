@@ -1,6 +1,6 @@
 // Package eventmesh is a client of the SAP Event Mesh management REST API
 // (queues and topic subscriptions) and of the messaging REST API (publish,
-// consume and acknowledge test messages).
+// consume and acknowledge messages, webhook subscriptions).
 package eventmesh
 
 import (

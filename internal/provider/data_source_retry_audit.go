@@ -188,7 +188,7 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				}},
 			},
 			"findings": schema.ListNestedAttribute{
-				MarkdownDescription: "The findings, errors first. See the rule IDs on this page.",
+				MarkdownDescription: "The findings, errors first. Each names its rule in `rule_id`; the rules are listed in the documentation of `sapmessaging_retry_audit`.",
 				Computed:            true,
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"rule_id":  str("The rule's stable ID, for example `amqp.queue_redelivery_unlimited`."),

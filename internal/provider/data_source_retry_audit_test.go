@@ -20,6 +20,7 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/audit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
@@ -356,6 +357,40 @@ func TestAccRetryAuditDataSource_invalidSeverity(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config:      env.config(`data "sapmessaging_retry_audit" "all" { min_severity = "fatal" }`),
 			ExpectError: regexp.MustCompile(`(?s)min_severity.*error.*warning.*info`),
+		}},
+	})
+}
+
+// The example of the data source (examples/data-sources/sapmessaging_retry_audit, also on its
+// page) runs on a landscape with a webhook subscription, whose path has no flow and no channel:
+// its outputs name the webhook path "<queue> → webhook <name>", and the unbounded check lists the
+// landscape's unbounded paths.
+func TestAccRetryAuditDataSource_exampleWithWebhook(t *testing.T) {
+	env := newTestEnv(t)
+	if err := env.srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	em := env.eventMesh(t)
+	if _, _, err := em.PutQueue(t.Context(), "acme/crm/prod/hooked/dmq", eventmesh.QueueSettings{RespectTTL: ptrTo(true), MaxTTL: ptrTo[int64](rules.DefaultDMQTTL)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := em.PutQueue(t.Context(), "acme/crm/prod/hooked", eventmesh.QueueSettings{MaxRedeliveryCount: ptrTo[int64](2), DeadMsgQueue: ptrTo("acme/crm/prod/hooked/dmq")}); err != nil {
+		t.Fatal(err)
+	}
+	spec := eventmesh.WebhookSpec{Name: "hooked-push", Queue: "acme/crm/prod/hooked", QoS: 1, Endpoint: webhookEndpoint(t).URL + "/in"}
+	if _, err := env.messaging(t).CreateWebhook(t.Context(), spec); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.config(readExample(t, "data-sources/sapmessaging_retry_audit/data-source.tf")),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValueAtPath("worst_case_attempts",
+					tfjsonpath.New("acme/crm/prod/hooked → webhook hooked-push"), knownvalue.Int64Exact(3)),
+				statecheck.ExpectKnownOutputValueAtPath("worst_case_attempts",
+					tfjsonpath.New(emulator.SampleLandscapePrefix+"shipments → Acme_Shipments_Inbound/AMQP_Shipments"), knownvalue.Null()),
+			},
 		}},
 	})
 }

@@ -30,6 +30,11 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
+// messagingNeededBy says what needs the messaging REST credentials of an Event Mesh service key.
+const messagingNeededBy = "The messaging REST API (the service key's `messaging` entry of protocol `httprest`) is what " +
+	"`sapmessaging_webhook_subscription` manages webhook subscriptions through, what the action `sapmessaging_redrive` moves " +
+	"messages with, and what `sapmessaging_retry_audit` lists the webhook subscriptions by; the queues need only the management API."
+
 // Environment variables read when the provider block leaves a section out.
 const (
 	EnvEventMeshServiceKey        = "SAPMESSAGING_EVENT_MESH_SERVICE_KEY"
@@ -123,19 +128,24 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 			"AMQP senders, and refuses the dangerous values at plan time.",
 		Attributes: map[string]schema.Attribute{
 			"event_mesh": schema.SingleNestedAttribute{
-				MarkdownDescription: "Connection to the SAP Event Mesh management API. Give `service_key` (the BTP service key JSON, " +
+				MarkdownDescription: "Connection to SAP Event Mesh: the management API (queues, dead message queues, subscriptions) and, " +
+					"from a service key, its messaging REST API. Give `service_key` (the BTP service key JSON, " +
 					"verbatim) or the four explicit fields. When left out, the provider reads `" + EnvEventMeshServiceKey +
-					"` (JSON text or a path to a JSON file); an empty or blank `service_key` is an error, not a fallback.",
+					"` (JSON text or a path to a JSON file); an empty or blank `service_key` is an error, not a fallback. " +
+					messagingNeededBy,
 				Optional: true,
 				Attributes: map[string]schema.Attribute{
 					"service_key": schema.StringAttribute{
-						MarkdownDescription: "The Event Mesh service key JSON as BTP hands it out, for example `file(\"event-mesh-key.json\")`.",
-						Optional:            true,
-						Sensitive:           true,
+						MarkdownDescription: "The Event Mesh service key JSON as BTP hands it out, for example `file(\"event-mesh-key.json\")`. " +
+							"Its `management` entry connects the management API; its `messaging` entry of protocol `httprest`, where the key has one, " +
+							"the messaging REST API.",
+						Optional:  true,
+						Sensitive: true,
 					},
 					"management_url": schema.StringAttribute{
-						MarkdownDescription: "The management API URL (`management[0].uri` of the service key). `https` is required except for loopback hosts.",
-						Optional:            true,
+						MarkdownDescription: "The management API URL (`management[0].uri` of the service key). `https` is required except for loopback hosts. " +
+							"The explicit fields connect the management API only, not the messaging REST API.",
+						Optional: true,
 					},
 					"token_url": schema.StringAttribute{
 						MarkdownDescription: "The OAuth2 token endpoint (`management[0].oa2.tokenendpoint`).",

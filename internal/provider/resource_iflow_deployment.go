@@ -105,7 +105,7 @@ func (r *iflowDeploymentResource) Schema(ctx context.Context, _ resource.SchemaR
 				ElementType: types.StringType,
 				Optional:    true,
 			},
-			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true}),
+			"timeouts": deployTimeoutsAttribute(ctx, "the deploy on create and on update, including the wait until the flow runs"),
 			"deployed_version": schema.StringAttribute{
 				MarkdownDescription: "The version of the flow that runs on the tenant.",
 				Computed:            true,

@@ -31,6 +31,21 @@ import (
 // defaultDeployTimeout is how long a sender resource waits for the deploy unless its timeouts say otherwise.
 const defaultDeployTimeout = 10 * time.Minute
 
+// deployTimeoutsAttribute is the `timeouts` attribute of a resource that deploys a flow: `create`
+// and `update`, each bounding what (a phrase).
+func deployTimeoutsAttribute(ctx context.Context, what string) schema.Attribute {
+	unit := "A duration such as `\"20m\"` (units `s`, `m`, `h`); " + fmt.Sprintf("%d minutes", int(defaultDeployTimeout.Minutes())) + " when unset."
+	a, ok := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true,
+		CreateDescription: "How long a create may take. " + unit,
+		UpdateDescription: "How long an update may take. " + unit,
+	}).(schema.SingleNestedAttribute)
+	if !ok {
+		panic("timeouts.Attributes returned no resource SingleNestedAttribute")
+	}
+	a.MarkdownDescription = "Time limits of " + what + ". Raise them when the tenant deploys more slowly."
+	return a
+}
+
 // privateImported marks a state that ImportState has just made and no read has confirmed yet.
 const privateImported = "imported"
 
@@ -403,7 +418,8 @@ func senderAttributes(ctx context.Context, kind, endEventsEffect string, attrs m
 		Computed: true,
 		Default:  booldefault.StaticBool(true),
 	}
-	attrs["timeouts"] = timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true})
+	attrs["timeouts"] = deployTimeoutsAttribute(ctx, "the whole create or update: waiting behind other writes of the same flow, "+
+		"reading it, writing the channel and, with `deploy = true`, deploying the flow and waiting until it runs")
 	attrs["revision"] = schema.StringAttribute{
 		MarkdownDescription: "A short name of the channel (flow, design-time version, message flow) and its settings as last read from the tenant. " +
 			"It stays the same while they do, is known only after apply whenever this resource's create or update is planned, and is then new " +

@@ -7,12 +7,21 @@ data "sapmessaging_retry_audit" "crm_errors" {
   min_severity      = "error"
 }
 
+# Each path by name: "<queue> → <flow>/<channel>", or "<queue> → webhook <name>" for a webhook
+# subscription, whose flow and channel are null.
+locals {
+  audit_paths = {
+    for p in data.sapmessaging_retry_audit.landscape.paths :
+    (p.webhook != null ? "${p.queue} → webhook ${p.webhook}" : "${p.queue} → ${p.flow}/${p.channel}") => p
+  }
+}
+
 # A scheduled plan warns when a path has no bound: R = 0 on a consumed queue, or an empty retry count.
 check "no_unbounded_paths" {
   assert {
     condition = data.sapmessaging_retry_audit.landscape.summary.unbounded_paths == 0
     error_message = "Unbounded retry paths: ${join(", ", [
-      for p in data.sapmessaging_retry_audit.landscape.paths : "${p.queue} → ${p.flow}/${p.channel} (${p.worst_case_reason})" if p.unbounded
+      for name, p in local.audit_paths : "${name} (${p.worst_case_reason})" if p.unbounded
     ])}."
   }
 }
@@ -29,7 +38,7 @@ check "no_audit_errors" {
 # The most executions one always-failing message can cost, per path.
 output "worst_case_attempts" {
   value = {
-    for p in data.sapmessaging_retry_audit.landscape.paths : "${p.queue} → ${p.flow}/${p.channel}" => p.worst_case_attempts
+    for name, p in local.audit_paths : name => p.worst_case_attempts
   }
 }
 

@@ -2,10 +2,14 @@ resource "sapmessaging_dead_message_queue" "orders_dmq" {
   name = "acme/crm/prod/orders/dmq"
 }
 
+# The queue of examples/resources/sapmessaging_queue, with the same settings.
 resource "sapmessaging_queue" "orders" {
   name                 = "acme/crm/prod/orders"
+  access_type          = "NON_EXCLUSIVE"
   max_redelivery_count = 3
   dead_message_queue   = sapmessaging_dead_message_queue.orders_dmq.name
+  respect_ttl          = true
+  max_ttl              = 86400
 }
 
 # The AMQP sender of the iFlow that consumes the queue. With one in-memory

@@ -1,0 +1,497 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"text/template"
+	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
+)
+
+// The guides under templates/guides are run as a reader runs them (TestAccGuides): every fenced
+// block in order, against an emulator with the sample content of `make sandbox`, in one shell
+// session whose environment is the one the sandbox prints (TF_CLI_CONFIG_FILE with the provider
+// just built, the two service key variables) and whose `terraform` is the CLI under test.
+//
+// A block is run by its language:
+//
+//   - shell, sh, bash: each command in turn, in one bash session (so `cd` and variables carry
+//     over to the next block); a command that exits other than 0 fails the guide. `terraform
+//     apply` and `terraform destroy` are confirmed as a reader would (TF_CLI_ARGS_apply and
+//     TF_CLI_ARGS_destroy hold -auto-approve). In a console block, the lines starting with "$ ".
+//   - terraform, hcl: written to the file its mark names (`file: NAME`), in the session's current
+//     directory, replacing what was there; then the mark's `run:` commands, as in a shell block.
+//   - text and mermaid are shown, not run: output, formulas, diagrams (TestDocsMermaidParses
+//     checks the diagrams).
+//
+// Marks are HTML comments in the template between the previous block and this one, which the
+// rendered page keeps but no reader sees:
+//
+//	<!-- guide-test: file: main.tf; run: terraform apply -->
+//	<!-- guide-test: skip: REASON -->         not run, and why: a block this machine cannot run (the
+//	                                          rest of the mark is the reason)
+//	<!-- guide-test: terraform 1.14 -->       run only with Terraform 1.14 or later
+//	<!-- guide-test: expect: TEXT -->         the output of the block's commands holds TEXT (what the
+//	                                          guide says the reader sees)
+//
+// Any other block (json, yaml, …), a terraform block without `file:`, and a block with an unknown
+// mark fail TestGuideBlocksMarked, which runs without TF_ACC.
+
+// guidesTestedElsewhere are guides with a test of their own, by template name.
+var guidesTestedElsewhere = map[string]string{
+	"adopting-an-existing-landscape": "TestAccGuideAdoptingALandscape_query",
+}
+
+// guideSetups put what a guide assumes the reader has into the emulator or the starting
+// directory, by template name.
+var guideSetups = map[string]func(t *testing.T, env *testEnv, start string){
+	// The reader has a configuration directory with the provider's key files in keys/.
+	"btp-service-keys": func(t *testing.T, env *testEnv, start string) {
+		if err := env.srv.WriteKeys(filepath.Join(start, "keys")); err != nil {
+			t.Fatal(err)
+		}
+	},
+	// The guide's configuration is a whole root module, with its own terraform block.
+	"detecting-drift": func(t *testing.T, env *testEnv, start string) {
+		if err := os.Remove(filepath.Join(start, "versions.tf")); err != nil {
+			t.Fatal(err)
+		}
+	},
+	// Queues created in the cockpit before Terraform, at the cockpit's default of unlimited
+	// redelivery, with a subscription.
+	"migrating-existing-queues": func(t *testing.T, env *testEnv, start string) {
+		ctx := context.Background()
+		em := env.eventMesh(t)
+		zero := ptrTo[int64](0)
+		for _, q := range []struct {
+			name string
+			s    eventmesh.QueueSettings
+		}{
+			{"acme/crm/prod/orders/dmq", eventmesh.QueueSettings{}},
+			{"acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: zero, DeadMsgQueue: ptrTo("acme/crm/prod/orders/dmq")}},
+			{"acme/crm/prod/customers/dmq", eventmesh.QueueSettings{}},
+			{"acme/crm/prod/customers", eventmesh.QueueSettings{MaxRedeliveryCount: zero}},
+			{"acme/crm/prod/invoices/dmq", eventmesh.QueueSettings{}},
+			{"acme/crm/prod/invoices", eventmesh.QueueSettings{MaxRedeliveryCount: ptrTo[int64](2), DeadMsgQueue: ptrTo("acme/crm/prod/invoices/dmq")}},
+		} {
+			if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := em.PutSubscription(ctx, "acme/crm/prod/orders", "acme/crm/prod/ce/sap/s4/BusinessPartner/*"); err != nil {
+			t.Fatal(err)
+		}
+		// The flow's sender cancels the queue's redelivery after its retries.
+		props := iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")
+		props[iflow.KeyMaxRetries], props[iflow.KeyDeliveryState] = "1", "MODIFIED_FAILED_UNDELIVERABLE"
+		flow := iflowbuild.Build(iflowbuild.Options{Name: "Acme_Orders_Inbound", ExceptionEnds: [][]string{{"error"}},
+			Senders: []iflowbuild.Sender{{Name: "AMQP_Orders", Properties: props}}})
+		if err := env.srv.CreateIFlow("Acme_Orders_Inbound", "Acme_Orders_Inbound", "AcmeOrders", flow); err != nil {
+			t.Fatal(err)
+		}
+	},
+}
+
+// guideShellLangs, guideConfigLangs and guideShownLangs are the block languages the guide test
+// runs as commands, writes as configuration, and leaves alone.
+var (
+	guideShellLangs  = map[string]bool{"shell": true, "sh": true, "bash": true, "console": true}
+	guideConfigLangs = map[string]bool{"terraform": true, "hcl": true}
+	guideShownLangs  = map[string]bool{"text": true, "mermaid": true}
+)
+
+// guideStep is one block of a guide as the test runs it.
+type guideStep struct {
+	line     int    // the line of its opening fence in the rendered guide
+	lang     string // the block's language
+	skip     string // why it is not run; empty: it is run
+	file     string // for a configuration block: the file it is written to
+	body     string // the block
+	commands []string
+	expect   []string // what the output of the block's commands must hold
+	tf114    bool     // needs Terraform 1.14 or later
+}
+
+// renderGuide renders a guide's template as tfplugindocs does for the functions the guides use:
+// tffile and codefile put an example file into a fenced block.
+func renderGuide(t *testing.T, path string) string {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	read := func(rel string) (string, error) {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		return strings.TrimRight(string(b), "\n") + "\n", err
+	}
+	funcs := template.FuncMap{
+		"tffile": func(rel string) (string, error) {
+			s, err := read(rel)
+			return "```terraform\n" + s + "```", err
+		},
+		"codefile": func(lang, rel string) (string, error) {
+			s, err := read(rel)
+			return "```" + lang + "\n" + s + "```", err
+		},
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := template.New(filepath.Base(path)).Funcs(funcs).Parse(string(src))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var out bytes.Buffer
+	if err := tmpl.Execute(&out, nil); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return out.String()
+}
+
+// shellCommands splits a shell block into its commands: lines ending in a backslash continue on
+// the next; blank lines and comments are dropped. In a console block only the lines starting
+// with "$ " are commands.
+func shellCommands(lang, body string) []string {
+	var cmds []string
+	var cur strings.Builder
+	for _, line := range strings.Split(body, "\n") {
+		if lang == "console" && cur.Len() == 0 {
+			if !strings.HasPrefix(line, "$ ") {
+				continue
+			}
+			line = strings.TrimPrefix(line, "$ ")
+		}
+		if cur.Len() == 0 && (strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#")) {
+			continue
+		}
+		if strings.HasSuffix(line, "\\") {
+			cur.WriteString(line + "\n")
+			continue
+		}
+		cur.WriteString(line)
+		cmds = append(cmds, cur.String())
+		cur.Reset()
+	}
+	if cur.Len() > 0 {
+		cmds = append(cmds, cur.String())
+	}
+	return cmds
+}
+
+// guideSteps reads the blocks of a rendered guide with their marks, and reports every block the
+// test cannot run that is not marked so.
+func guideSteps(page string) ([]guideStep, error) {
+	var steps []guideStep
+	var errs []error
+	for _, b := range fencedBlocks(page) {
+		s := guideStep{line: b.line, lang: b.lang, body: b.body}
+		var runs []string
+		for _, m := range b.marks {
+			if reason, ok := strings.CutPrefix(m, "skip:"); ok {
+				// The reason is the rest of the mark, semicolons included.
+				m = "skip:" + strings.ReplaceAll(reason, ";", ",")
+			}
+			for _, clause := range strings.Split(m, ";") {
+				clause = strings.TrimSpace(clause)
+				key, value, _ := strings.Cut(clause, ":")
+				value = strings.TrimSpace(value)
+				switch {
+				case clause == "terraform 1.14":
+					s.tf114 = true
+				case key == "skip" && value != "":
+					s.skip = value
+				case key == "file" && value != "" && !strings.ContainsAny(value, " '\"$/"):
+					s.file = value
+				case key == "run" && value != "":
+					runs = append(runs, value)
+				case key == "expect" && value != "":
+					s.expect = append(s.expect, value)
+				default:
+					errs = append(errs, fmt.Errorf("line %d: unknown mark %q: use `file: NAME`, `run: COMMAND`, `expect: TEXT`, `skip: REASON` or `terraform 1.14`", b.line, clause))
+				}
+			}
+		}
+		switch {
+		case s.skip != "":
+		case guideShownLangs[b.lang]:
+			if len(b.marks) > 0 {
+				errs = append(errs, fmt.Errorf("line %d: a %s block is shown, not run: it takes no mark", b.line, b.lang))
+			}
+		case guideShellLangs[b.lang]:
+			if s.file != "" || len(runs) > 0 {
+				errs = append(errs, fmt.Errorf("line %d: a %s block runs as it is: `file:` and `run:` are for configuration blocks", b.line, b.lang))
+			}
+			s.commands = shellCommands(b.lang, b.body)
+			if len(s.commands) == 0 {
+				errs = append(errs, fmt.Errorf("line %d: a %s block without a command", b.line, b.lang))
+			}
+		case guideConfigLangs[b.lang]:
+			if s.file == "" {
+				errs = append(errs, fmt.Errorf("line %d: a %s block without a mark: name the file it goes to (<!-- guide-test: file: NAME -->) or say why it cannot run here (<!-- guide-test: skip: REASON -->)", b.line, b.lang))
+			}
+			s.commands = runs
+		default:
+			errs = append(errs, fmt.Errorf("line %d: the test cannot run a %q block: mark it <!-- guide-test: skip: REASON -->", b.line, b.lang))
+		}
+		steps = append(steps, s)
+	}
+	return steps, errors.Join(errs...)
+}
+
+// guideTemplates returns the guide templates by name (the file name without .md.tmpl).
+func guideTemplates(t *testing.T) map[string]string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("..", "..", "templates", "guides", "*.md.tmpl"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no guide templates: %v", err)
+	}
+	guides := map[string]string{}
+	for _, p := range paths {
+		guides[strings.TrimSuffix(filepath.Base(p), ".md.tmpl")] = p
+	}
+	return guides
+}
+
+// terraform114Path is where `make terraform114` builds the Terraform 1.14 CLI, as the guides
+// that need it name it.
+func terraform114Path(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "GNUmakefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^TERRAFORM114_VERSION\s*:=\s*(\S+)`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("no TERRAFORM114_VERSION in GNUmakefile")
+	}
+	return "~/.cache/sapmessaging/terraform-" + string(m[1]) + "/terraform"
+}
+
+// Every block of every guide is run by TestAccGuides or marked with the reason it cannot run
+// here, a guide with steps for Terraform 1.14 says where `make terraform114` puts that CLI, and
+// docs/guides holds what the templates render.
+func TestGuideBlocksMarked(t *testing.T) {
+	t.Parallel()
+	cli114 := terraform114Path(t)
+	for name, path := range guideTemplates(t) {
+		if _, ok := guidesTestedElsewhere[name]; ok {
+			continue
+		}
+		page := renderGuide(t, path)
+		// The test runs what a reader reads: the page `make generate` renders from the template.
+		if doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "guides", name+".md")); err != nil || string(doc) != page {
+			t.Errorf("docs/guides/%s.md is not the rendering of its template (%v): run `make generate`", name, err)
+		}
+		steps, err := guideSteps(page)
+		if err != nil {
+			t.Errorf("templates/guides/%s.md.tmpl (lines of the rendered guide):\n%v", name, err)
+		}
+		run, tf114 := 0, false
+		for _, s := range steps {
+			if s.skip == "" && len(s.commands)+len(s.file) > 0 {
+				run++
+			}
+			tf114 = tf114 || s.tf114 && s.skip == ""
+		}
+		if run == 0 && len(steps) > 0 {
+			t.Errorf("templates/guides/%s.md.tmpl: no block of the guide is run", name)
+		}
+		if tf114 && !strings.Contains(page, cli114) {
+			t.Errorf("templates/guides/%s.md.tmpl has steps for Terraform 1.14 but does not say where `make terraform114` puts it (%s)", name, cli114)
+		}
+	}
+}
+
+func TestGuideSteps(t *testing.T) {
+	t.Parallel()
+	page := "<!-- guide-test: skip: needs SAP BTP -->\n```shell\nbtp login\n```\n\n" +
+		"<!-- guide-test: file: main.tf; run: terraform apply -->\n<!-- guide-test: terraform 1.14 -->\n```terraform\nresource \"a\" \"b\" {}\n```\n\n" +
+		"```shell\n# a comment\ncd /tmp && \\\n  terraform plan\n\nterraform apply\n```\n\n" +
+		"<!-- guide-test: expect: Terraform v1 -->\n```console\n$ terraform version\nTerraform v1.14.3\n```\n\n```text\noutput\n```\n"
+	steps, err := guideSteps(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) != 5 || steps[0].skip != "needs SAP BTP" || steps[1].file != "main.tf" || !steps[1].tf114 ||
+		!slicesEqual(steps[1].commands, []string{"terraform apply"}) ||
+		!slicesEqual(steps[2].commands, []string{"cd /tmp && \\\n  terraform plan", "terraform apply"}) ||
+		!slicesEqual(steps[3].commands, []string{"terraform version"}) || !slicesEqual(steps[3].expect, []string{"Terraform v1"}) ||
+		steps[4].commands != nil {
+		t.Errorf("steps = %+v", steps)
+	}
+	for _, bad := range []struct{ page, want string }{
+		{"```terraform\nx = 1\n```\n", "a terraform block without a mark"},
+		{"```json\n{}\n```\n", `cannot run a "json" block`},
+		{"```yaml\na: b\n```\n", `cannot run a "yaml" block`},
+		{"<!-- guide-test: fiel: main.tf -->\n```terraform\nx = 1\n```\n", `unknown mark "fiel: main.tf"`},
+		{"<!-- guide-test: file: main.tf -->\n```shell\nls\n```\n", "runs as it is"},
+		{"<!-- guide-test: file: main.tf -->\n```text\nls\n```\n", "takes no mark"},
+	} {
+		if _, err := guideSteps(bad.page); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("guideSteps(%q) = %v; want an error with %q", bad.page, err, bad.want)
+		}
+	}
+}
+
+func slicesEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+var ansiRe = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// Every guide runs, block by block, as a reader runs it (see the top of this file).
+func TestAccGuides(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	var build sync.Once
+	guides := guideTemplates(t)
+	names := make([]string, 0, len(guides))
+	for n := range guides {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			if other, ok := guidesTestedElsewhere[name]; ok {
+				t.Skipf("the guide has a test of its own: %s", other)
+			}
+			t.Parallel()
+			steps, err := guideSteps(renderGuide(t, guides[name]))
+			if err != nil {
+				t.Fatalf("unmarked blocks (TestGuideBlocksMarked):\n%v", err)
+			}
+			build.Do(func() { buildProvider(t, plugins) })
+			if _, err := os.Stat(filepath.Join(plugins, "terraform-provider-sapmessaging")); err != nil {
+				t.Fatalf("the provider build failed in another subtest: %v", err)
+			}
+			runGuide(t, tf, plugins, name, steps)
+		})
+	}
+}
+
+// runGuide runs the steps of one guide in one bash session.
+func runGuide(t *testing.T, tf, plugins, name string, steps []guideStep) {
+	env := newTestEnv(t)
+	if err := env.srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	// The sandbox's directory: the CLI configuration and the service keys it prints.
+	sandbox := filepath.Join(home, "sandbox")
+	if err := env.srv.WriteKeys(filepath.Join(sandbox, "keys")); err != nil {
+		t.Fatal(err)
+	}
+	cliConfig := writeCLIConfig(t, sandbox, plugins)
+	// Where the reader starts: a clone of the repository (its examples) with a configuration
+	// that uses the provider.
+	start := filepath.Join(home, "work")
+	copyTree(t, filepath.Join("..", "..", "examples"), filepath.Join(start, "examples"))
+	writeFile(t, filepath.Join(start, "versions.tf"), requiredProviders)
+	if setup := guideSetups[name]; setup != nil {
+		setup(t, env, start)
+	}
+	bin := filepath.Join(home, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(tf, filepath.Join(bin, "terraform")); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(home, "tmp")
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	tf114 := terraformAtLeast(t, tf, 14)
+	var script strings.Builder
+	script.WriteString("guide_fail() { echo \"guide-test: $1\" >&2; exit 90; }\n")
+	fmt.Fprintf(&script, "cd %s || exit 91\n", shellQuote(start))
+	// Each command runs in the session itself (a `cd` or a variable carries over); its output
+	// is shown and kept for the block's expect marks.
+	check := func(s guideStep, cmd string) {
+		fmt.Fprintf(&script, "{\n%s\n} > \"$GUIDE_TEST_OUT.cmd\" 2>&1\n", cmd)
+		script.WriteString("__rc=$?; cat \"$GUIDE_TEST_OUT.cmd\"; cat \"$GUIDE_TEST_OUT.cmd\" >> \"$GUIDE_TEST_OUT\"\n")
+		fmt.Fprintf(&script, "[ \"$__rc\" -eq 0 ] || guide_fail %s\"$__rc\"\n",
+			shellQuote(fmt.Sprintf("the command of the block at line %d exited ", s.line)))
+	}
+	for _, s := range steps {
+		switch {
+		case s.skip != "":
+			t.Logf("line %d: %s block not run: %s", s.line, s.lang, s.skip)
+			continue
+		case s.tf114 && !tf114:
+			t.Logf("line %d: %s block not run: it needs Terraform 1.14 or later, and %s is older or OpenTofu", s.line, s.lang, tf)
+			continue
+		case s.file == "" && len(s.commands) == 0:
+			continue
+		}
+		fmt.Fprintf(&script, "echo %s\n", shellQuote(fmt.Sprintf("guide-test: the %s block at line %d", s.lang, s.line)))
+		if s.file != "" {
+			fmt.Fprintf(&script, "cat > %s <<'GUIDE_TEST_EOF'\n%sGUIDE_TEST_EOF\n", shellQuote(s.file), s.body)
+		}
+		script.WriteString(": > \"$GUIDE_TEST_OUT\"\n")
+		for _, c := range s.commands {
+			fmt.Fprintf(&script, "echo %s\n", shellQuote("$ "+c))
+			check(s, c)
+		}
+		for _, e := range s.expect {
+			// Without the CLI's colours, as a reader sees the text.
+			fmt.Fprintf(&script, "sed 's/\\x1b\\[[0-9;]*m//g' \"$GUIDE_TEST_OUT\" | grep -qF -- %s || guide_fail %s\n", shellQuote(e),
+				shellQuote(fmt.Sprintf("the output of the block at line %d does not show %q", s.line, e)))
+		}
+	}
+	script.WriteString("echo 'guide-test: done'\n")
+	scriptPath := filepath.Join(home, "guide.sh")
+	writeFile(t, scriptPath, script.String())
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", scriptPath)
+	cmd.Env = append(os.Environ(),
+		"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"HOME="+home,
+		"TMPDIR="+tmp,
+		"TF_CLI_CONFIG_FILE="+cliConfig,
+		EnvEventMeshServiceKey+"="+filepath.Join(sandbox, "keys", "event-mesh.json"),
+		EnvCloudIntegrationServiceKey+"="+filepath.Join(sandbox, "keys", "cloud-integration.json"),
+		"TF_IN_AUTOMATION=1",
+		"TF_INPUT=0",
+		"CHECKPOINT_DISABLE=1",
+		"TF_CLI_ARGS_apply=-auto-approve",
+		"TF_CLI_ARGS_destroy=-auto-approve",
+		"GUIDE_TEST_OUT="+filepath.Join(home, "block-output"),
+	)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	output := ansiRe.ReplaceAllString(out.String(), "")
+	if err != nil || !strings.HasSuffix(output, "guide-test: done\n") {
+		t.Fatalf("templates/guides/%s.md.tmpl does not run as written (%v):\n%s", name, err, output)
+	}
+	t.Logf("templates/guides/%s.md.tmpl:\n%s", name, output)
+}
+
+// shellQuote quotes s for bash.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
