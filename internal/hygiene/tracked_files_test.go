@@ -1,5 +1,5 @@
-// Package hygiene holds the tests of the repository's own hygiene scripts
-// (scripts/check-tracked-files.sh, a phase of `make test`).
+// Package hygiene tests the repository's scripts: the check-tracked-files phase of
+// `make test`, what `make terraform114` and `make sandbox` print, and what the scripts cite.
 package hygiene
 
 import (
