@@ -32,3 +32,27 @@ output "runtime_status" {
   description = "The runtime status of each flow the module deploys."
   value       = { for id, d in sapmessaging_iflow_deployment.this : id => d.runtime_status }
 }
+
+output "dead_message_queues" {
+  description = "Each dead message queue's name and time to live, by its queue's key in queues."
+  value       = { for k, q in sapmessaging_dead_message_queue.this : k => { name = q.name, respect_ttl = q.respect_ttl, max_ttl = q.max_ttl } }
+}
+
+output "subscriptions" {
+  description = "The queue of each topic subscription, by \"QUEUE_KEY TOPIC\"."
+  value       = { for k, s in sapmessaging_queue_subscription.this : k => s.queue_name }
+}
+
+output "amqp_senders" {
+  description = "Each AMQP sender's retries, delivery status and worst case, by its key in amqp_senders."
+  value = { for k, s in sapmessaging_amqp_sender.this : k => {
+    max_number_of_retries             = s.max_number_of_retries
+    delivery_status_after_max_retries = s.delivery_status_after_max_retries
+    worst_case_attempts               = s.worst_case_attempts
+  } }
+}
+
+output "webhooks" {
+  description = "Each webhook subscription's name, queue and endpoint, by its key in webhooks."
+  value       = { for k, w in sapmessaging_webhook_subscription.this : k => { name = w.name, queue = w.queue, endpoint = w.endpoint } }
+}

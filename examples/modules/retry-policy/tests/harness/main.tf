@@ -1,12 +1,11 @@
-# The guard of emulator.tftest.hcl: reads the two service keys the test is to use
-# and refuses them unless every URL in them is a loopback address (the sandbox of
-# `make sandbox`, or a test's emulator), or remote_tenant_is_meant says that a
-# real tenant is the target. The test then configures the provider with exactly
-# these keys, so what is checked is what is used.
+# The root module of emulator.tftest.hcl: the retry-policy module with a provider
+# configured from two service key files, behind a guard that refuses the keys
+# unless every URL in them is a loopback address (the sandbox of `make sandbox`,
+# or a test's emulator), or remote_tenant_is_meant says that a real tenant is the
+# target. The provider is configured with exactly the keys the guard read, and the
+# module waits for the guard, so a refused plan asks no tenant anything.
 
 terraform {
-  # The test file's provider block names sapmessaging/sapmessaging; this module
-  # declares it too so that Terraform does not take it for hashicorp/sapmessaging.
   required_providers {
     sapmessaging = {
       source = "sapmessaging/sapmessaging"
@@ -30,6 +29,35 @@ variable "remote_tenant_is_meant" {
   default     = false
 }
 
+# The module's own variables, handed over as they are.
+variable "namespace" {
+  type = string
+}
+
+variable "queues" {
+  type = any
+}
+
+variable "amqp_senders" {
+  type    = any
+  default = {}
+}
+
+variable "jms_senders" {
+  type    = any
+  default = {}
+}
+
+variable "webhooks" {
+  type    = any
+  default = {}
+}
+
+variable "force_destroy" {
+  type    = bool
+  default = false
+}
+
 locals {
   keys = {
     event_mesh        = file(var.event_mesh_service_key_file)
@@ -49,12 +77,23 @@ resource "terraform_data" "tenant" {
   }
 }
 
-output "event_mesh_service_key" {
-  value     = local.keys.event_mesh
-  sensitive = true
+provider "sapmessaging" {
+  event_mesh        = { service_key = local.keys.event_mesh }
+  cloud_integration = { service_key = local.keys.cloud_integration }
 }
 
-output "cloud_integration_service_key" {
-  value     = local.keys.cloud_integration
-  sensitive = true
+module "policy" {
+  source     = "../.."
+  depends_on = [terraform_data.tenant]
+
+  namespace     = var.namespace
+  queues        = var.queues
+  amqp_senders  = var.amqp_senders
+  jms_senders   = var.jms_senders
+  webhooks      = var.webhooks
+  force_destroy = var.force_destroy
+}
+
+output "policy" {
+  value = module.policy
 }
