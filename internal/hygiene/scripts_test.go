@@ -65,6 +65,7 @@ func runScript(t *testing.T, name string, env ...string) string {
 // path of the CLI; the next run finds the build and says where it is. The module is a stand-in
 // with one of the remote-state backends the script removes.
 func TestBuildTerraformSaysWhatItDoes(t *testing.T) {
+	t.Parallel()
 	work := t.TempDir()
 	module := filepath.Join(work, "module")
 	initDir := filepath.Join(module, "internal", "backend", "init")
@@ -108,6 +109,7 @@ func TestBuildTerraformSaysWhatItDoes(t *testing.T) {
 // `make sandbox` prints the path of the Terraform 1.14 CLI when it is built, and how to build
 // it when it is not.
 func TestSandboxPrintsTerraform114(t *testing.T) {
+	t.Parallel()
 	work := t.TempDir()
 	goCmd := fakeGo(t, work, work, "0")
 	built := filepath.Join(work, "terraform-1.14.3", "terraform")
@@ -138,6 +140,7 @@ var upward = regexp.MustCompile(`(^|[\s"'(=])\.\./[^\s"')]+`)
 // The scripts and the GNUmakefile cite only what a clone of the repository has: no path above
 // the repository root (such as a reference file next to a developer's checkout).
 func TestScriptsCiteNothingOutsideTheRepository(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("..", "..", "scripts", "*.sh"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scripts found: %v", err)

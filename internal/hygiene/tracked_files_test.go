@@ -72,6 +72,7 @@ func runCheck(t *testing.T, dir string) (string, int) {
 // for each kind of file that must not be tracked: an executable binary (by its content, whatever
 // its mode), a file over 1 MiB, and a file tracked as executable that is not a script.
 func TestCheckTrackedFiles(t *testing.T) {
+	t.Parallel()
 	clean := map[string][]byte{
 		"main.go":            []byte("package main\n"),
 		"scripts/run.sh*":    []byte("#!/usr/bin/env bash\necho hi\n"),
@@ -96,6 +97,7 @@ func TestCheckTrackedFiles(t *testing.T) {
 		{"executable that is not a script", "notes.txt*", []byte("plain text\n"), "notes.txt: tracked as executable (mode 100755) but not a script"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			files := map[string][]byte{tc.path: tc.content}
 			for k, v := range clean {
 				files[k] = v
@@ -113,6 +115,7 @@ func TestCheckTrackedFiles(t *testing.T) {
 
 // The repository itself passes its own check: no tracked binary, no file over 1 MiB.
 func TestRepositoryTracksNoBinary(t *testing.T) {
+	t.Parallel()
 	if out, code := runCheck(t, filepath.Join("..", "..")); code != 0 {
 		t.Fatalf("scripts/check-tracked-files.sh fails on this repository (exit %d):\n%s", code, out)
 	}

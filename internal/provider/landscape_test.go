@@ -147,7 +147,7 @@ func TestAccLandscapes(t *testing.T) {
 		if err := json.Unmarshal([]byte(r.output[strings.Index(r.output, "{"):]), &out); err != nil {
 			t.Fatalf("output -json: %v\n%s", err, r.output)
 		}
-		if got := out["worst_case_attempts"].Value.(map[string]any)["orders"]; got != float64(e.attempts) {
+		if got, _ := out["worst_case_attempts"].Value.(map[string]any); got["orders"] != float64(e.attempts) {
 			t.Errorf("%s: worst_case_attempts of orders = %v, want %d", e.name, got, e.attempts)
 		}
 		if got := out["runtime_status"].Value; !reflect.DeepEqual(got, map[string]any{"OrdersInbound": "STARTED", "Acme_Orders_Retry": "STARTED"}) {

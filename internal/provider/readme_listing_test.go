@@ -22,11 +22,14 @@ func registeredTypes(t *testing.T) map[string][]string {
 	p := New("test")()
 	var meta provider.MetadataResponse
 	p.Metadata(ctx, provider.MetadataRequest{}, &meta)
-	full := p.(interface {
+	full, ok := p.(interface {
 		provider.ProviderWithFunctions
 		provider.ProviderWithListResources
 		provider.ProviderWithActions
 	})
+	if !ok {
+		t.Fatal("the provider has no functions, list resources or actions")
+	}
 	types := map[string][]string{}
 	for _, f := range p.Resources(ctx) {
 		var r resource.MetadataResponse
@@ -59,11 +62,11 @@ func registeredTypes(t *testing.T) map[string][]string {
 	return types
 }
 
-
 // The resource tables of README.md and of the provider page (templates/index.md.tmpl, and the
 // docs/index.md generated from it) list every resource, data source, list resource, action and
 // function the provider registers, each in a row of its kind: | Kind | `name`, ... | ... |.
 func TestReadmeAndIndexListEveryType(t *testing.T) {
+	t.Parallel()
 	types := registeredTypes(t)
 	for _, page := range []string{"README.md", "templates/index.md.tmpl", "docs/index.md"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(page)))
@@ -94,6 +97,7 @@ func TestReadmeAndIndexListEveryType(t *testing.T) {
 // holds the benchmark tables and timings (README keeps none: it has no table with a "Wall
 // time" column).
 func TestReadmeFitsOnAScreenAndLinksOn(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
