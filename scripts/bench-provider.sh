@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The provider benchmark behind `make bench`: builds the provider, the
 # provider without an API (internal/cmd/noapiprovider) and the emulator, then
-# prints markdown tables (see the README's Performance section):
+# prints markdown tables (see BENCHMARKS.md):
 #
 # - Event Mesh: for each latency (20 ms, 100 ms) and number of queues (50,
 #   250), `terraform apply` (create), `terraform plan` (refresh, no changes)

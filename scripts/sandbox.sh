@@ -9,13 +9,16 @@
 # the service keys and the emulator's state file, so a restarted sandbox still
 # holds the queues a Terraform state there refers to. SANDBOX_LISTEN sets the
 # loopback address (default 127.0.0.1:0, a free port; the service keys carry it).
-# Remove SANDBOX_DIR to start from scratch.
+# Remove SANDBOX_DIR to start from scratch. TERRAFORM114 names the Terraform 1.14
+# CLI that `make terraform114` builds (terraform query, actions); the sandbox
+# prints where it is, or how to build it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 GO="${GO:-go}"
 dir="${SANDBOX_DIR:-${TMPDIR:-/tmp}/sapmessaging-sandbox}"
 listen="${SANDBOX_LISTEN:-127.0.0.1:0}"
+terraform114="${TERRAFORM114:-${HOME}/.cache/sapmessaging/terraform-1.14.3/terraform}"
 mkdir -p "${dir}/plugins" "${dir}/keys"
 dir="$(cd "${dir}" && pwd)"
 
@@ -33,6 +36,15 @@ provider_installation {
 }
 CFG
 
+if [[ -x "${terraform114}" ]]; then
+  tf114="Terraform 1.14, for terraform query (guide \"Adopting an Existing Landscape\") and actions
+(sapmessaging_redrive): ${terraform114}"
+else
+  tf114="Terraform 1.14, for terraform query (guide \"Adopting an Existing Landscape\") and actions
+(sapmessaging_redrive), is not built yet: \`make terraform114\` builds it into
+${terraform114} (once, about 10 minutes on 2 cores)."
+fi
+
 cat <<MSG
 In another shell, point Terraform at this sandbox:
 
@@ -48,6 +60,8 @@ Then, for example:
 
   cp -r examples/resources/sapmessaging_queue /tmp/try && cd /tmp/try
   terraform apply
+
+${tf114}
 
 Sample content: the integration flows the examples configure (Acme_Orders_Inbound,
 OrdersInbound, Acme_Orders_Retry), and a landscape made by hand with healthy and

@@ -17,8 +17,10 @@ var testRunBlock = regexp.MustCompile(`(?m)^run "`)
 // The `terraform test` files of every module under examples/modules pass with the CLI under test:
 // those that need no API (every tests/*.tftest.hcl but tests/emulator*.tftest.hcl: mocked
 // provider, or the real provider planning only) without any credentials, and all of them with the
-// service keys of an emulator holding the sandbox's sample content. The emulator test files
-// destroy what they create, so no queue is left behind.
+// service keys of an emulator holding the sandbox's sample content, named by the variables
+// event_mesh_service_key_file and cloud_integration_service_key_file. The emulator test files
+// destroy what they create, so no queue is left behind. Given a service key that names a host
+// that is not a loopback address, they refuse to run and create nothing.
 func TestAccExampleModuleTests(t *testing.T) {
 	tf := terraformCLI(t)
 	t.Parallel()
@@ -62,6 +64,9 @@ func TestAccExampleModuleTests(t *testing.T) {
 				t.Fatalf("examples/modules/%s/tests needs test files without an API and an emulator*.tftest.hcl that applies the module", filepath.Base(module))
 			}
 
+			// The helper modules of the test files (tests/tenant) are installed like any module.
+			w.mustRun(0, "get")
+
 			// Without credentials: the mocked provider and the real provider's plan need none.
 			noCreds := []string{EnvEventMeshServiceKey + "=", EnvCloudIntegrationServiceKey + "="}
 			r := runTerraformEnv(t, tf, dir, w.cliConfig, noCreds, append([]string{"test", "-no-color"}, offline...)...)
@@ -69,8 +74,29 @@ func TestAccExampleModuleTests(t *testing.T) {
 				t.Fatalf("terraform test %v without credentials: exit %d, want 0 and %q:\n%s", offline, r.exitCode, want, r.output)
 			}
 
+			// A service key of a tenant that is not on this machine: refused before anything is created.
+			keys := t.TempDir()
+			if err := env.srv.WriteKeys(keys); err != nil {
+				t.Fatal(err)
+			}
+			emKey, ciKey := filepath.Join(keys, "event-mesh.json"), filepath.Join(keys, "cloud-integration.json")
+			remoteKey := filepath.Join(keys, "remote-cloud-integration.json")
+			writeFile(t, remoteKey, strings.ReplaceAll(string(env.srv.CloudIntegrationKey()), "http://127.0.0.1", "https://acme.it-cpi018.cfapps.eu10-003.hana.ondemand.com"))
+			r = runTerraformEnv(t, tf, dir, w.cliConfig, noCreds, "test", "-no-color",
+				"-var", "event_mesh_service_key_file="+emKey, "-var", "cloud_integration_service_key_file="+remoteKey)
+			if r.exitCode != 1 || !strings.Contains(strings.Join(strings.Fields(r.output), " "), "acme.it-cpi018.cfapps.eu10-003.hana.ondemand.com, not a loopback address") {
+				t.Errorf("terraform test with a remote tenant's key: exit %d, want 1 and the refusal:\n%s", r.exitCode, r.output)
+			}
+			if queues, err := env.eventMesh(t).ListQueues(context.Background()); err != nil || len(queues) != len(emulator.SampleQueues) {
+				t.Errorf("the refused test created queues: %d queues (%v), want the %d of the sample landscape", len(queues), err, len(emulator.SampleQueues))
+			}
+
 			// With the emulator: every file, including the one that applies and destroys the module.
-			r = w.mustRun(0, "test", "-no-color")
+			r = runTerraformEnv(t, tf, dir, w.cliConfig, noCreds, "test", "-no-color",
+				"-var", "event_mesh_service_key_file="+emKey, "-var", "cloud_integration_service_key_file="+ciKey)
+			if r.exitCode != 0 {
+				t.Fatalf("terraform test with the emulator's keys: exit %d:\n%s", r.exitCode, r.output)
+			}
 			if want := fmt.Sprintf("%d passed, 0 failed", runs); !strings.Contains(r.output, want) {
 				t.Fatalf("terraform test: want %q:\n%s", want, r.output)
 			}

@@ -16,8 +16,19 @@ import (
 // exampleModuleVars are the variables each module under examples/modules is applied with as a root
 // module of its own. A new module example needs an entry here.
 var exampleModuleVars = map[string][]string{
-	"modules/retry-policy": {"namespace=acme/crm/test", "name=orders", "total_attempts=5", "attempt_seconds=2",
-		`topics=["acme/crm/test/ce/sap/s4/SalesOrder/*"]`},
+	"modules/retry-policy": {"namespace=acme/crm/test",
+		`queues={orders={total_attempts=5, attempt_seconds=2, topics=["acme/crm/test/ce/sap/s4/SalesOrder/*"]}}`,
+		`amqp_senders={"Acme_Orders_Inbound"={queue="orders"}}`},
+}
+
+// exampleRootSetups are the examples that a user initializes with a backend configuration and
+// applies with a variable file, as their comments say: each runs as its first environment.
+var exampleRootSetups = map[string]struct {
+	backendConfig string // the -backend-config file of terraform init
+	varFile       string // the -var-file of every plan, apply and destroy
+	keys          string // where the variable file expects the service keys
+}{
+	"landscapes": {backendConfig: "dev.tfbackend", varFile: "dev.tfvars", keys: "keys/dev"},
 }
 
 // exampleApplies is what the first apply of an example must report, where it does more than create.
@@ -28,7 +39,8 @@ var exampleApplies = map[string]string{
 }
 
 // exampleDirs lists every directory under examples/ that holds a .tf file, relative to examples/,
-// without the import/ fragments (applied together with their resource example).
+// without the import/ fragments (applied together with their resource example) and the helper
+// modules of `terraform test` files under a tests/ directory (run by TestAccExampleModuleTests).
 func exampleDirs(t *testing.T, root string) []string {
 	t.Helper()
 	seen := map[string]bool{}
@@ -36,7 +48,7 @@ func exampleDirs(t *testing.T, root string) []string {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && strings.HasPrefix(d.Name(), ".") {
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "tests") {
 			return filepath.SkipDir
 		}
 		if !d.IsDir() && strings.HasSuffix(p, ".tf") {
@@ -108,7 +120,7 @@ func TestAccExamples(t *testing.T) {
 	root := filepath.Join("..", "..", "examples")
 	dirs := exampleDirs(t, root)
 	for _, want := range []string{"resources/sapmessaging_queue", "data-sources/sapmessaging_queue", "functions/max_attempts",
-		"modules/retry-policy", "landscapes/dev", "drift-detection", "demo", "provider"} {
+		"modules/retry-policy", "landscapes", "drift-detection", "demo", "provider"} {
 		if !contains(dirs, want) {
 			t.Fatalf("examples/%s not found among %v", want, dirs)
 		}
@@ -169,6 +181,17 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 		}
 		vars = append(vars, "-var", "event_mesh_client_secret=unused", "-var", "cloud_integration_client_secret=unused")
 	}
+	setup, isRoot := exampleRootSetups[rel]
+	if isRoot {
+		// The service keys where the variable file names them, the provider installed by init
+		// from a mirror (init needs the provider; dev_overrides makes it look it up online).
+		if err := env.srv.WriteKeys(filepath.Join(dir, filepath.FromSlash(setup.keys))); err != nil {
+			t.Fatal(err)
+		}
+		w.cliConfig = writeMirrorCLIConfig(t, t.TempDir(), plugins)
+		w.creds = []string{EnvEventMeshServiceKey + "=", EnvCloudIntegrationServiceKey + "="}
+		vars = append(vars, "-var-file="+setup.varFile)
+	}
 	hasProvider := false
 	files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
 	for _, f := range files {
@@ -195,7 +218,11 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 	}
 
 	// Local modules must be installed even with dev_overrides; nothing else is downloaded.
-	w.mustRun(0, "get")
+	if isRoot {
+		w.mustRun(0, "init", "-input=false", "-no-color", "-backend-config="+setup.backendConfig)
+	} else {
+		w.mustRun(0, "get")
+	}
 	r := w.mustRun(0, append([]string{"apply", "-auto-approve", "-input=false", "-no-color"}, vars...)...)
 	if want, ok := exampleApplies[rel]; ok && !strings.Contains(r.output, want) {
 		t.Errorf("the apply of examples/%s does not say %q:\n%s", rel, want, r.output)

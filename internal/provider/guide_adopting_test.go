@@ -167,8 +167,8 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	for _, want := range []string{
 		"Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.",
-		addr[prefix+"payments"] + " has moved to module.payments.sapmessaging_queue.this",
-		addr[prefix+"payments/dmq"] + " has moved to module.payments.sapmessaging_dead_message_queue.this",
+		addr[prefix+"payments"] + " has moved to module.payments.sapmessaging_queue.this[\"payments\"]",
+		addr[prefix+"payments/dmq"] + " has moved to module.payments.sapmessaging_dead_message_queue.this[\"payments\"]",
 	} {
 		if !strings.Contains(r.output, want) {
 			t.Errorf("the plan with the payments module does not show %q:\n%s", want, r.output)

@@ -4,70 +4,46 @@
 # One adapter retry, the rest of the budget spent on redeliveries: N = (R + 1) × 1 + 1.
 variables {
   namespace = "acme/crm/test"
-  name      = "orders"
 }
 
-run "budget_of_5" {
+run "budgets" {
   command = plan
 
   variables {
-    total_attempts  = 5
-    attempt_seconds = 2
+    queues = {
+      orders   = { total_attempts = 5, attempt_seconds = 2 }
+      smallest = { total_attempts = 3 }
+      largest  = { total_attempts = 257 }
+      hundred  = { total_attempts = 100 }
+    }
   }
 
   assert {
-    condition     = data.sapmessaging_retry_policy.this.max_redelivery_count == 3 && data.sapmessaging_retry_policy.this.max_number_of_retries == 1
-    error_message = "A budget of 5 gives max_redelivery_count = ${data.sapmessaging_retry_policy.this.max_redelivery_count} and ${data.sapmessaging_retry_policy.this.max_number_of_retries} retries, want 3 and 1: (3 + 1) × 1 + 1 = 5."
+    condition     = data.sapmessaging_retry_policy.this["orders"].max_redelivery_count == 3 && data.sapmessaging_retry_policy.this["orders"].max_number_of_retries == 1
+    error_message = "A budget of 5 gives max_redelivery_count = ${data.sapmessaging_retry_policy.this["orders"].max_redelivery_count} and ${data.sapmessaging_retry_policy.this["orders"].max_number_of_retries} retries, want 3 and 1: (3 + 1) × 1 + 1 = 5."
   }
   assert {
-    condition     = data.sapmessaging_retry_policy.this.worst_case_attempts == 5 && data.sapmessaging_retry_policy.this.delivery_status_after_max_retries == "REJECTED"
+    condition     = data.sapmessaging_retry_policy.this["orders"].worst_case_attempts == 5 && data.sapmessaging_retry_policy.this["orders"].delivery_status_after_max_retries == "REJECTED"
     error_message = "A budget of 5 must cost at most 5 executions and end in REJECTED, so that Event Mesh redelivers."
   }
   assert {
-    condition     = sapmessaging_queue.this.max_redelivery_count == 3 && output.worst_case_attempts == 5
+    condition     = sapmessaging_queue.this["orders"].max_redelivery_count == 3 && output.worst_case_attempts["orders"] == 5
     error_message = "The module does not give the queue the policy's redelivery count or does not report its worst case."
   }
   assert {
-    condition     = data.sapmessaging_retry_policy.this.seconds_to_dead_message_queue == 10
-    error_message = "5 executions of 2 seconds take 10 seconds to the dead message queue, not ${data.sapmessaging_retry_policy.this.seconds_to_dead_message_queue}."
+    condition     = output.seconds_to_dead_message_queue["orders"] == 10
+    error_message = "5 executions of 2 seconds take 10 seconds to the dead message queue, not ${output.seconds_to_dead_message_queue["orders"]}."
   }
-}
-
-run "smallest_budget" {
-  command = plan
-
-  variables {
-    total_attempts = 3
-  }
-
   assert {
-    condition     = data.sapmessaging_retry_policy.this.max_redelivery_count == 1 && data.sapmessaging_retry_policy.this.worst_case_attempts == 3
+    condition     = data.sapmessaging_retry_policy.this["smallest"].max_redelivery_count == 1 && data.sapmessaging_retry_policy.this["smallest"].worst_case_attempts == 3
     error_message = "A budget of 3 gives one redelivery of one retry: (1 + 1) × 1 + 1 = 3."
   }
-}
-
-run "largest_budget" {
-  command = plan
-
-  variables {
-    total_attempts = 257
-  }
-
   assert {
-    condition     = data.sapmessaging_retry_policy.this.max_redelivery_count == 255 && data.sapmessaging_retry_policy.this.worst_case_attempts == 257
+    condition     = data.sapmessaging_retry_policy.this["largest"].max_redelivery_count == 255 && data.sapmessaging_retry_policy.this["largest"].worst_case_attempts == 257
     error_message = "A budget of 257 uses Event Mesh's largest redelivery count: (255 + 1) × 1 + 1 = 257."
   }
-}
-
-run "budget_never_exceeded" {
-  command = plan
-
-  variables {
-    total_attempts = 100
-  }
-
   assert {
-    condition     = (data.sapmessaging_retry_policy.this.max_redelivery_count + 1) * data.sapmessaging_retry_policy.this.max_number_of_retries + 1 <= 100 && data.sapmessaging_retry_policy.this.max_redelivery_count >= 1
+    condition     = (data.sapmessaging_retry_policy.this["hundred"].max_redelivery_count + 1) * data.sapmessaging_retry_policy.this["hundred"].max_number_of_retries + 1 <= 100 && data.sapmessaging_retry_policy.this["hundred"].max_redelivery_count >= 1
     error_message = "The policy for a budget of 100 exceeds it or redelivers without limit."
   }
 }

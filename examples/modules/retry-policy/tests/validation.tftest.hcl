@@ -15,84 +15,109 @@ mock_provider "sapmessaging" {
 }
 
 variables {
-  namespace       = "acme/crm/test"
-  name            = "orders"
-  total_attempts  = 5
-  attempt_seconds = 1.5
-  topics = [
-    "acme/crm/test/ce/sap/s4/SalesOrder/*",
-    "acme/crm/test/ce/sap/s4/BusinessPartner/*",
-  ]
+  namespace = "acme/crm/test"
+  queues = {
+    orders = {
+      total_attempts  = 5
+      attempt_seconds = 1.5
+      topics          = ["acme/crm/test/ce/sap/s4/SalesOrder/*", "acme/crm/test/ce/sap/s4/BusinessPartner/*"]
+    }
+    invoices = {
+      total_attempts = 5
+    }
+  }
 }
 
 run "queues_follow_the_policy" {
   command = plan
 
   assert {
-    condition     = sapmessaging_queue.this.name == "acme/crm/test/orders"
-    error_message = "The queue is not named namespace/name."
+    condition     = sapmessaging_queue.this["orders"].name == "acme/crm/test/orders" && sapmessaging_queue.this["invoices"].name == "acme/crm/test/invoices"
+    error_message = "The queues are not named namespace/key."
   }
   assert {
-    condition     = sapmessaging_dead_message_queue.this.name == "acme/crm/test/orders/dmq"
-    error_message = "The dead message queue is not named namespace/name/dmq."
+    condition     = sapmessaging_dead_message_queue.this["orders"].name == "acme/crm/test/orders/dmq"
+    error_message = "The dead message queue is not named namespace/key/dmq."
   }
   assert {
-    condition     = sapmessaging_queue.this.dead_message_queue == sapmessaging_dead_message_queue.this.name
-    error_message = "The queue does not name the module's dead message queue."
+    condition     = alltrue([for k, q in sapmessaging_queue.this : q.dead_message_queue == sapmessaging_dead_message_queue.this[k].name])
+    error_message = "A queue does not name its own dead message queue."
   }
   assert {
-    condition     = sapmessaging_queue.this.max_redelivery_count == data.sapmessaging_retry_policy.this.max_redelivery_count
+    condition     = sapmessaging_queue.this["orders"].max_redelivery_count == data.sapmessaging_retry_policy.this["orders"].max_redelivery_count
     error_message = "The queue's max_redelivery_count is not the policy's."
   }
   assert {
-    condition     = sapmessaging_dead_message_queue.this.max_ttl == 604800
+    condition     = sapmessaging_dead_message_queue.this["invoices"].max_ttl == 604800
     error_message = "The dead message queue does not keep dead messages for 7 days by default."
   }
   assert {
-    condition     = length(sapmessaging_queue_subscription.this) == 2 && sapmessaging_queue_subscription.this["acme/crm/test/ce/sap/s4/SalesOrder/*"].queue_name == "acme/crm/test/orders"
-    error_message = "The queue does not subscribe to each topic."
+    condition     = length(sapmessaging_queue_subscription.this) == 2 && sapmessaging_queue_subscription.this["orders acme/crm/test/ce/sap/s4/SalesOrder/*"].queue_name == "acme/crm/test/orders"
+    error_message = "The queue does not subscribe to each of its topics."
   }
   assert {
-    condition     = length(sapmessaging_amqp_sender.this) == 0
-    error_message = "Without iflow_id the module manages an AMQP sender."
+    condition     = length(sapmessaging_amqp_sender.this) + length(sapmessaging_jms_sender.this) + length(sapmessaging_webhook_subscription.this) + length(sapmessaging_iflow_deployment.this) == 0
+    error_message = "Without senders or webhooks the module manages senders, webhooks or deployments."
   }
   assert {
-    condition     = output.worst_case_attempts == 5 && output.max_redelivery_count == 3
-    error_message = "The outputs do not report the policy."
+    condition     = output.worst_case_attempts == { orders = 5, invoices = 5 } && output.max_redelivery_counts == { orders = 3, invoices = 3 }
+    error_message = "The outputs do not report the policy of each queue."
   }
 }
 
-run "sender_follows_the_policy" {
+run "senders_and_webhooks" {
   command = plan
 
   variables {
-    iflow_id = "Acme_Orders_Inbound"
+    amqp_senders = {
+      "Acme_Orders_Inbound"        = { queue = "orders" }
+      "Acme_Invoices/AMQP_Invoice" = { queue = "invoices", concurrent_processes = 2 }
+    }
+    jms_senders = {
+      "Acme_Orders_Retry"         = { max_retries = 5 }
+      "Acme_Invoices/JMS_Archive" = { max_retries = 3, retry_interval = 10, exponential_backoff = false }
+    }
+    webhooks = {
+      "orders/push" = { queue = "orders", endpoint = "https://orders.example.com/events" }
+    }
   }
 
   assert {
-    condition     = length(sapmessaging_amqp_sender.this) == 1 && sapmessaging_amqp_sender.this[0].iflow_id == "Acme_Orders_Inbound"
-    error_message = "With iflow_id the module does not manage that flow's AMQP sender."
+    condition     = sapmessaging_amqp_sender.this["Acme_Orders_Inbound"].iflow_id == "Acme_Orders_Inbound" && sapmessaging_amqp_sender.this["Acme_Orders_Inbound"].channel == null
+    error_message = "A sender keyed FLOW does not manage that flow's only AMQP sender."
   }
   assert {
-    condition     = sapmessaging_amqp_sender.this[0].max_number_of_retries == 1 && sapmessaging_amqp_sender.this[0].delivery_status_after_max_retries == "REJECTED"
-    error_message = "The sender's retries and delivery status are not the policy's."
+    condition     = sapmessaging_amqp_sender.this["Acme_Invoices/AMQP_Invoice"].iflow_id == "Acme_Invoices" && sapmessaging_amqp_sender.this["Acme_Invoices/AMQP_Invoice"].channel == "AMQP_Invoice"
+    error_message = "A sender keyed FLOW/CHANNEL does not manage that channel."
   }
   assert {
-    condition     = sapmessaging_amqp_sender.this[0].queue_max_redelivery_count == 3 && sapmessaging_amqp_sender.this[0].max_total_attempts == 5
-    error_message = "The sender's budget check does not get the queue's redelivery count and the budget."
+    condition     = alltrue([for s in sapmessaging_amqp_sender.this : s.max_number_of_retries == 1 && s.delivery_status_after_max_retries == "REJECTED" && s.queue_max_redelivery_count == 3 && s.max_total_attempts == 5])
+    error_message = "An AMQP sender does not get its queue's policy and budget check."
   }
   assert {
-    # (R + 1) × n + 1 with the policy's values stays within the budget.
-    condition     = (sapmessaging_amqp_sender.this[0].queue_max_redelivery_count + 1) * sapmessaging_amqp_sender.this[0].max_number_of_retries + 1 <= var.total_attempts
-    error_message = "The policy exceeds the budget: (R + 1) × n + 1 > total_attempts."
+    condition     = sapmessaging_amqp_sender.this["Acme_Orders_Inbound"].expected_processing_seconds == 2 && sapmessaging_amqp_sender.this["Acme_Invoices/AMQP_Invoice"].expected_processing_seconds == null
+    error_message = "expected_processing_seconds is not the queue's attempt_seconds rounded up."
   }
   assert {
-    condition     = sapmessaging_amqp_sender.this[0].expected_processing_seconds == 2
-    error_message = "expected_processing_seconds is not attempt_seconds rounded up."
+    condition     = sapmessaging_amqp_sender.this["Acme_Orders_Inbound"].concurrent_processes == 1 && sapmessaging_amqp_sender.this["Acme_Invoices/AMQP_Invoice"].concurrent_processes == 2 && sapmessaging_amqp_sender.this["Acme_Orders_Inbound"].max_prefetched_messages == 1
+    error_message = "The AMQP senders do not keep one prefetched message and one process unless told."
   }
   assert {
-    condition     = sapmessaging_amqp_sender.this[0].max_prefetched_messages == 1 && sapmessaging_amqp_sender.this[0].concurrent_processes == 1
-    error_message = "The sender does not keep one prefetched message and one process by default."
+    condition     = sapmessaging_jms_sender.this["Acme_Orders_Retry"].max_retries == 5 && sapmessaging_jms_sender.this["Acme_Orders_Retry"].exponential_backoff && sapmessaging_jms_sender.this["Acme_Invoices/JMS_Archive"].channel == "JMS_Archive" && sapmessaging_jms_sender.this["Acme_Invoices/JMS_Archive"].retry_interval == 10
+    error_message = "The JMS senders do not get their settings."
+  }
+  assert {
+    condition     = alltrue([for s in concat(values(sapmessaging_amqp_sender.this), values(sapmessaging_jms_sender.this)) : s.deploy == false])
+    error_message = "A sender deploys its flow itself instead of leaving it to the flow's deployment."
+  }
+  assert {
+    # Three flows, each deployed once: Acme_Invoices has an AMQP and a JMS sender.
+    condition     = toset(keys(sapmessaging_iflow_deployment.this)) == toset(["Acme_Orders_Inbound", "Acme_Orders_Retry", "Acme_Invoices"])
+    error_message = "The module does not deploy each flow exactly once."
+  }
+  assert {
+    condition     = sapmessaging_webhook_subscription.this["orders/push"].name == "acme/crm/test/orders/push" && sapmessaging_webhook_subscription.this["orders/push"].queue == "acme/crm/test/orders" && sapmessaging_webhook_subscription.this["orders/push"].endpoint == "https://orders.example.com/events"
+    error_message = "The webhook is not named namespace/key or does not push its queue to its endpoint."
   }
 }
 
@@ -100,20 +125,20 @@ run "budget_below_3_is_refused" {
   command = plan
 
   variables {
-    total_attempts = 2
+    queues = { orders = { total_attempts = 2 } }
   }
 
-  expect_failures = [var.total_attempts]
+  expect_failures = [var.queues]
 }
 
 run "budget_above_257_is_refused" {
   command = plan
 
   variables {
-    total_attempts = 258
+    queues = { orders = { total_attempts = 5 }, invoices = { total_attempts = 258 } }
   }
 
-  expect_failures = [var.total_attempts]
+  expect_failures = [var.queues]
 }
 
 run "namespace_needs_three_segments" {
