@@ -44,7 +44,7 @@ type AEMDelivery struct {
 	MsgID         int64
 	Payload       []byte
 	DeliveryCount int64     // 1 for the first delivery
-	At            time.Time // AEM clock
+	At            time.Time // AEM clock: when the message became available to the bound consumer
 }
 
 // expiry returns when m expires on q, or the zero time: only with respectTtlEnabled, the earlier of the
@@ -162,7 +162,10 @@ func (a *advancedEventMesh) AEMReceive(queue string) (AEMDelivery, bool) {
 		}
 		m.inFlight = true
 		m.deliveries++
-		return AEMDelivery{MsgID: m.id, Payload: append([]byte(nil), m.Payload()...), DeliveryCount: m.deliveries, At: now}, true
+		// The broker pushes a message to a bound consumer the moment it becomes available (on publish, or
+		// when its redelivery delay ends); that the emulator's caller asks later is the emulator's polling,
+		// not the broker's timing, so the delivery is dated when the message became available.
+		return AEMDelivery{MsgID: m.id, Payload: append([]byte(nil), m.Payload()...), DeliveryCount: m.deliveries, At: m.availableAt}, true
 	}
 	return AEMDelivery{}, false
 }
@@ -175,6 +178,11 @@ func (m *aemMsg) Payload() []byte { return m.payload }
 // deliveries (R > 0), when it is removed; R = 0 redelivers for ever. Rejected removes it at once. It returns
 // where a removed message went: the DMQ's name, "deleted", or "" while it stays on the queue.
 func (a *advancedEventMesh) AEMSettle(queue string, msgID int64, outcome AEMOutcome) (string, error) {
+	return a.settle(queue, msgID, outcome, time.Time{})
+}
+
+// settle is AEMSettle at time at of the AEM clock (now when at is zero).
+func (a *advancedEventMesh) settle(queue string, msgID int64, outcome AEMOutcome, at time.Time) (string, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	q, ok := a.queues[queue]
@@ -190,7 +198,10 @@ func (a *advancedEventMesh) AEMSettle(queue string, msgID int64, outcome AEMOutc
 	if m == nil {
 		return "", fmt.Errorf("message %d of queue %s is not delivered", msgID, queue)
 	}
-	now := a.AEMNow()
+	now := at
+	if now.IsZero() {
+		now = a.AEMNow()
+	}
 	m.inFlight = false
 	gone := func(dmq string) string {
 		if dmq == "" {
@@ -216,8 +227,9 @@ func (a *advancedEventMesh) AEMSettle(queue string, msgID int64, outcome AEMOutc
 	return "", nil
 }
 
-// AEMPoisonRun is a consumer that fails every delivery of the first message of queue: it receives the
-// message whenever the broker makes it available (waiting on the AEM clock) and settles it Failed, until the
+// AEMPoisonRun is a consumer that fails every delivery of the first message of queue at once: it receives
+// the message whenever the broker makes it available (waiting on the AEM clock) and settles it Failed at the
+// time of the delivery, so that the deliveries' times follow the broker's schedule alone, until the
 // message leaves the queue or maxDeliveries deliveries were made, or timeout passes in real time. It returns
 // the deliveries and where the message went ("" while it is still on the queue).
 func (a *advancedEventMesh) AEMPoisonRun(queue string, maxDeliveries int, timeout time.Duration) ([]AEMDelivery, string, error) {
@@ -247,7 +259,8 @@ func (a *advancedEventMesh) AEMPoisonRun(queue string, maxDeliveries int, timeou
 		}
 		first = d.MsgID
 		out = append(out, d)
-		where, err := a.AEMSettle(queue, d.MsgID, AEMFailed)
+		// The consumer fails the message the moment it is delivered.
+		where, err := a.settle(queue, d.MsgID, AEMFailed, d.At)
 		if err != nil {
 			return out, "", err
 		}

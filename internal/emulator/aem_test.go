@@ -408,9 +408,8 @@ func TestAEMRedeliveryDelaySchedule(t *testing.T) {
 	for i := 1; i < len(ds); i++ {
 		gap := ds[i].At.Sub(ds[i-1].At)
 		w := want[i-1]
-		// The clock is scaled 100×: 50 ms of real scheduling on a loaded machine are 5 s of AEM time; the
-		// gap is never shorter than the delay.
-		if gap < w || gap > w+5*time.Second {
+		// The poison run's consumer fails each delivery the moment it gets it: the gaps are the delays.
+		if gap < w || gap > w+time.Millisecond {
 			t.Errorf("redelivery %d after %v, want %v", i, gap, w)
 		}
 	}
@@ -418,7 +417,7 @@ func TestAEMRedeliveryDelaySchedule(t *testing.T) {
 	e.aemQueueFor("fast", map[string]any{"maxRedeliveryCount": 3, "deadMsgQueue": "dmq"})
 	e.publish("fast", nil)
 	ds, _, _ = e.s.AEMPoisonRun("fast", 100, 10*time.Second)
-	if total := ds[len(ds)-1].At.Sub(ds[0].At); len(ds) != 4 || total > 5*time.Second {
+	if total := ds[len(ds)-1].At.Sub(ds[0].At); len(ds) != 4 || total != 0 {
 		t.Errorf("without delay: %d deliveries over %v, want 4 at once", len(ds), total)
 	}
 }
@@ -463,7 +462,11 @@ func TestAEMTTLAndIngressEgress(t *testing.T) {
 	}
 	// Topics reach the queues whose subscriptions match.
 	e.ok(http.MethodPost, e.queuePath("closed")+"/subscriptions", map[string]any{"subscriptionTopic": "acme/*/orders/>"})
-	for topic, want := range map[string]int{"acme/erp/orders/created": 2, "acme/erp/orders": 2, "acme/erp/invoices/x": 2, "acme/crm/orders/a/b": 3} {
+	for _, tc := range []struct {
+		topic string
+		want  int
+	}{{"acme/erp/orders/created", 2}, {"acme/erp/orders", 2}, {"acme/erp/invoices/x", 2}, {"acme/crm/orders/a/b", 3}} {
+		topic, want := tc.topic, tc.want
 		resp, _ := e.raw(http.MethodPost, "/TOPIC/"+topic, []byte("x"), nil)
 		if resp.StatusCode != 200 {
 			t.Fatalf("publish to topic %s: %d", topic, resp.StatusCode)
