@@ -557,3 +557,35 @@ func (a *advancedEventMesh) handleCopyMsg(w http.ResponseWriter, r *http.Request
 	}
 	return sempNotFound("Could not find match for replicationGroupMsgId %s on Queue %s", rgmid, src)
 }
+
+// mountControl serves the AEM room's control endpoint: POST /emulator/v1/aem/queues/{queue}/poison-run
+// runs AEMPoisonRun on the queue's first message (?deliveries=N, at most 10000, default 1000) and answers
+// {"deliveries": [{"deliveryCount", "afterMs"}], "where"}: each delivery with its time on the AEM clock
+// since the first, and where the message went ("" while it is still on the queue).
+func (a *advancedEventMesh) mountControl(mux *http.ServeMux) {
+	mux.HandleFunc("POST "+ControlBasePath+"/aem/queues/{queue}/poison-run", func(w http.ResponseWriter, r *http.Request) {
+		limit := 1000
+		if v := r.URL.Query().Get("deliveries"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 10000 {
+				respondMessage(w, http.StatusBadRequest, "deliveries must be a whole number from 1 to 10000")
+				return
+			}
+			limit = n
+		}
+		ds, where, err := a.AEMPoisonRun(r.PathValue("queue"), limit, time.Minute)
+		if err != nil {
+			respondMessage(w, http.StatusConflict, err.Error())
+			return
+		}
+		type delivery struct {
+			DeliveryCount int64 `json:"deliveryCount"`
+			AfterMs       int64 `json:"afterMs"`
+		}
+		out := make([]delivery, len(ds))
+		for i, d := range ds {
+			out[i] = delivery{DeliveryCount: d.DeliveryCount, AfterMs: d.At.Sub(ds[0].At).Milliseconds()}
+		}
+		respondJSON(w, http.StatusOK, map[string]any{"deliveries": out, "where": where})
+	})
+}

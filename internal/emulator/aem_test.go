@@ -532,3 +532,50 @@ func TestAEMKeyWritten(t *testing.T) {
 		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
 	}
 }
+
+// The control endpoint runs a poison message through a queue: the broker's defaults (after the queue is
+// opened) redeliver it for ever, at once; the provider's settings give R + 1 deliveries on the delay
+// schedule, then the DMQ.
+func TestAEMPoisonRunControl(t *testing.T) {
+	t.Parallel()
+	e := newAEMEnv(t, emulator.Options{AEMMinute: 600 * time.Millisecond})
+	e.aemQueueFor("#DEAD_MSG_QUEUE", nil)
+	e.aemQueueFor("defaults", nil)
+	e.aemQueueFor("orders.dmq", map[string]any{"respectTtlEnabled": true, "maxTtl": 604800})
+	e.aemQueueFor("orders", map[string]any{"maxRedeliveryCount": 5, "deadMsgQueue": "orders.dmq", "redeliveryDelayEnabled": true})
+	e.publish("defaults", nil)
+	e.publish("orders", nil)
+	type run struct {
+		Deliveries []struct {
+			DeliveryCount int64 `json:"deliveryCount"`
+			AfterMs       int64 `json:"afterMs"`
+		} `json:"deliveries"`
+		Where string `json:"where"`
+	}
+	poison := func(queue string, n int) run {
+		t.Helper()
+		resp, err := http.Post(e.s.URL()+"/emulator/v1/aem/queues/"+url.PathEscape(queue)+fmt.Sprintf("/poison-run?deliveries=%d", n), "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = resp.Body.Close() }()
+		var out run
+		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("poison run on %s: %d %v", queue, resp.StatusCode, err)
+		}
+		return out
+	}
+	d := poison("defaults", 500)
+	if len(d.Deliveries) != 500 || d.Where != "" || d.Deliveries[499].AfterMs != 0 {
+		t.Errorf("broker defaults: %d deliveries over %d ms, then %q; want 500 at once and the message still queued",
+			len(d.Deliveries), d.Deliveries[len(d.Deliveries)-1].AfterMs, d.Where)
+	}
+	o := poison("orders", 500)
+	var after []int64
+	for _, x := range o.Deliveries {
+		after = append(after, x.AfterMs)
+	}
+	if fmt.Sprint(after) != "[0 1000 3000 7000 15000 31000]" || o.Where != "orders.dmq" {
+		t.Errorf("provider settings: deliveries after %v ms, then %q; want [0 1000 3000 7000 15000 31000], then orders.dmq", after, o.Where)
+	}
+}
