@@ -52,6 +52,14 @@ In another shell, point Terraform at this sandbox:
   export SAPMESSAGING_EVENT_MESH_SERVICE_KEY=${dir}/keys/event-mesh.json
   export SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=${dir}/keys/cloud-integration.json
 
+and for Advanced Event Mesh, the broker service's SEMP access (the emulator writes it to
+${dir}/keys/advanced-event-mesh.json when it has started; the password changes at each start):
+
+  export SAPMESSAGING_AEM_SEMP_URL="\$(sed -n 's/.*"semp_url": "\(.*\)".*/\1/p' ${dir}/keys/advanced-event-mesh.json)"
+  export SAPMESSAGING_AEM_MSG_VPN_NAME="\$(sed -n 's/.*"msg_vpn_name": "\(.*\)".*/\1/p' ${dir}/keys/advanced-event-mesh.json)"
+  export SAPMESSAGING_AEM_USERNAME="\$(sed -n 's/.*"username": "\(.*\)".*/\1/p' ${dir}/keys/advanced-event-mesh.json)"
+  export SAPMESSAGING_AEM_PASSWORD="\$(sed -n 's/.*"password": "\(.*\)".*/\1/p' ${dir}/keys/advanced-event-mesh.json)"
+
 ${dir}/cli.tfrc loads the provider built above (no terraform init needed for it):
 
 $(sed 's/^/  /' "${dir}/cli.tfrc")

@@ -25,6 +25,7 @@ func (s *Server) mountControl(mux *http.ServeMux) {
 	s.mountRuntimeControl(mux)
 	s.mountJMSControl(mux)
 	s.mountWebhookControl(mux)
+	s.advancedEventMesh.mountControl(mux)
 	s.faultInjector.mountControl(mux)
 }
 

@@ -18,7 +18,7 @@ func TestEmulatorImportsNoCodeItChecks(t *testing.T) {
 	t.Parallel()
 	const module = "github.com/sapmessaging/terraform-provider-sapmessaging/"
 	forbidden := []string{"internal/rules", "internal/iflow", "internal/httpx", "internal/servicekey",
-		"internal/eventmesh", "internal/cpi", "internal/provider", "internal/jms"}
+		"internal/eventmesh", "internal/cpi", "internal/provider", "internal/jms", "internal/aem"}
 	allowed := []string{"internal/iflow/iflowbuild"}
 	for _, dir := range []string{".", "emulatorcontrol"} {
 		abs, err := filepath.Abs(dir)

@@ -131,8 +131,9 @@ func (s *Server) CloudIntegrationPrivateKey() []byte {
 	return nil
 }
 
-// WriteKeys writes EventMeshKey and CloudIntegrationKey to dir/event-mesh.json
-// and dir/cloud-integration.json with mode 0600, creating dir if needed.
+// WriteKeys writes EventMeshKey, CloudIntegrationKey and AdvancedEventMeshKey to
+// dir/event-mesh.json, dir/cloud-integration.json and dir/advanced-event-mesh.json
+// with mode 0600, creating dir if needed.
 func (s *Server) WriteKeys(dir string) error {
 	if s.URL() == "" {
 		return fmt.Errorf("emulator: keys point at the server's URL, so start the server before writing them")
@@ -152,6 +153,9 @@ func (s *Server) WriteKeys(dir string) error {
 		if err := writeFileAtomic(filepath.Join(dir, CAFile), s.ca.CertPEM(), 0o644); err != nil {
 			return err
 		}
+	}
+	if err := s.writeAdvancedEventMeshKey(dir); err != nil {
+		return err
 	}
 	return writeFileAtomic(filepath.Join(dir, CloudIntegrationKeyFile), s.CloudIntegrationKey(), 0o600)
 }

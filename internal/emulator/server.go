@@ -108,6 +108,10 @@ type Options struct {
 	WebhookMinute time.Duration
 	// MaxWebhooks limits the webhook subscriptions per instance (default 10).
 	MaxWebhooks int
+	// AEMMinute is the real duration of one minute of the Advanced Event
+	// Mesh broker's clock, on which redelivery delays and message TTLs run
+	// (default 1m, real time; aem.go).
+	AEMMinute time.Duration
 	// TokenHost, when set, is the loopback IP (for example "127.0.0.2") the
 	// token endpoint listens on, apart from the API's host.
 	TokenHost string
@@ -128,6 +132,7 @@ type Server struct {
 	*integrationRuntime // Cloud Integration runtime: deployed flows, AMQP and JMS senders (runtime.go, behaviour.go, jms*.go)
 	*faultInjector      // the middleware around all of them (faults.go)
 	*webhookService     // Event Mesh webhook subscriptions and their push delivery (webhooks.go)
+	*advancedEventMesh  // Advanced Event Mesh: SEMP v2, REST messaging and the broker (aem*.go)
 
 	handler http.Handler   // control endpoints, or the middleware and the rooms
 	control *http.ServeMux // the control endpoints (control.go and each room's)
@@ -181,6 +186,7 @@ func New(opts Options) *Server {
 	s.integrationRuntime = &integrationRuntime{core: c, broker: s.eventMesh, cpi: tenant, rt: newRuntimeState(),
 		jms: newJMSState(opts, opts.Now())} // jms.go
 	s.webhookService = newWebhookService(c, s.eventMesh, s.tokenService) // webhooks.go
+	s.advancedEventMesh = newAdvancedEventMesh(c)                        // aem.go
 	s.cloudIntegration = &cloudIntegration{core: c, auth: s.tokenService, cpi: tenant, runtime: s.integrationRuntime}
 
 	if err := s.loadState(); err != nil {
@@ -198,6 +204,7 @@ func New(opts Options) *Server {
 	s.mountMessaging(mux)
 	s.mountWebhooks(mux)
 	s.mountCloudIntegration(mux)
+	s.mountAdvancedEventMesh(mux)
 	s.control = http.NewServeMux()
 	s.mountControl(s.control)
 	s.handler = http.HandlerFunc(s.serveHTTP)

@@ -184,7 +184,7 @@ func (c *Client) Do(ctx context.Context, method, path string, body []byte, heade
 		path = "/" + path
 	}
 	if !c.cfg.LogsOff {
-		for _, secret := range []string{c.cfg.ClientSecret, c.cfg.ClientKey} {
+		for _, secret := range []string{c.cfg.ClientSecret, c.cfg.ClientKey, c.cfg.Password} {
 			if secret != "" {
 				ctx = tflog.MaskLogStrings(ctx, secret)
 			}
@@ -287,6 +287,8 @@ func (c *Client) send(ctx context.Context, st *callState, method, path string, b
 	}
 	if tok != "" {
 		req.Header.Set("Authorization", "Bearer "+tok)
+	} else if c.cfg.Username != "" {
+		req.SetBasicAuth(c.cfg.Username, c.cfg.Password)
 	}
 	if csrfToken != "" {
 		req.Header.Set("X-CSRF-Token", csrfToken)
@@ -363,7 +365,7 @@ func (c *Client) requestError(ctx context.Context, st *callState, method, path s
 
 // scrub removes the client secret and the cached access token from s.
 func (c *Client) scrub(s string) string {
-	for _, secret := range []string{c.cfg.ClientSecret, c.cfg.ClientKey} {
+	for _, secret := range []string{c.cfg.ClientSecret, c.cfg.ClientKey, c.cfg.Password} {
 		if secret != "" {
 			s = strings.ReplaceAll(s, secret, "***")
 		}

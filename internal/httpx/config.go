@@ -1,6 +1,7 @@
 // Package httpx is the HTTP layer shared by the SAP API clients of the provider.
 //
-// It authenticates with OAuth2 client credentials, retries transient failures
+// It authenticates with OAuth2 client credentials (or HTTP Basic authentication
+// for the SEMP v2 API of a Solace broker), retries transient failures
 // with bounded exponential backoff, repeats a request whose token was refused
 // with the current or a new token, fetches a CSRF token when a write asks for
 // one, caps the response bodies it reads, and logs every attempt through tflog
@@ -78,6 +79,13 @@ type Config struct {
 	// ClientID, and leave ClientSecret empty. The key is never logged.
 	ClientCertificate string
 	ClientKey         string
+
+	// Username and Password authenticate every request with HTTP Basic
+	// authentication (RFC 7617) instead of OAuth2, as SEMP v2 of a Solace
+	// broker asks. Set both, and none of the OAuth2 credentials. The password
+	// is masked in the logs and scrubbed from errors.
+	Username string
+	Password string
 
 	// MaxRetries is the number of retries after the first attempt. Zero means
 	// DefaultMaxRetries; a negative value disables retries. SetRetries sets it
@@ -205,6 +213,9 @@ func (cfg Config) validate() error {
 	if u, _ := url.Parse(cfg.BaseURL); u.RawQuery != "" || u.Fragment != "" {
 		return errors.New("base URL: the URL has a query or fragment; set the URL without them")
 	}
+	if cfg.Username != "" || cfg.Password != "" {
+		return cfg.validateBasic()
+	}
 	if cfg.ClientCertificate != "" || cfg.ClientKey != "" {
 		return cfg.validateCertificate()
 	}
@@ -226,6 +237,21 @@ func (cfg Config) validate() error {
 		if err := CheckURL(cfg.TokenURL); err != nil {
 			return fmt.Errorf("token URL: %w", err)
 		}
+	}
+	return cfg.validateRest()
+}
+
+// validateBasic checks the credentials of HTTP Basic authentication.
+func (cfg Config) validateBasic() error {
+	switch {
+	case cfg.Username == "":
+		return errors.New("the username is empty; set the username together with the password")
+	case cfg.Password == "":
+		return errors.New("the password is empty; set the password together with the username")
+	case strings.Contains(cfg.Username, ":"):
+		return errors.New("the username contains a colon, which HTTP Basic authentication cannot carry; set the management user's name as the service shows it")
+	case cfg.TokenURL != "" || cfg.ClientID != "" || cfg.ClientSecret != "" || cfg.ClientCertificate != "" || cfg.ClientKey != "":
+		return errors.New("both a username and password and OAuth2 credentials are set; set one of them")
 	}
 	return cfg.validateRest()
 }

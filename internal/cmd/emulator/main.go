@@ -48,6 +48,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	deployDelay := fs.Duration("deploy-delay", emulator.DefaultDeployDelay, "how long a Cloud Integration deploy stays DEPLOYING; the runtime then stays STARTING as long again")
 	retryCap := fs.Int64("retry-cap", emulator.DefaultRetryCap, "retries after which a flow with endless retries (empty maxRetries) discards a message")
 	jmsMinute := fs.Duration("jms-minute", emulator.DefaultJMSMinute, "real duration of one minute of the JMS retry schedule and expiration (100us lets 30 days pass in about 4s)")
+	aemMinute := fs.Duration("aem-minute", emulator.DefaultAEMMinute, "real duration of one minute of the Advanced Event Mesh broker's clock, on which redelivery delays and TTLs run")
 	webhookMinute := fs.Duration("webhook-minute", emulator.DefaultWebhookMinute, "real duration of one minute of the webhook retry schedule (1ms lets the 7 days of a queue's time to live pass in about 10s)")
 	maxQueues := fs.Int("max-queues", emulator.DefaultMaxQueues, "Event Mesh queue limit of the instance (SAP documents 250; the provider benchmark raises it by one for its dead message queue)")
 	jmsMaxQueues := fs.Int("jms-max-queues", emulator.DefaultJMSMaxQueues, "JMS queue limit of the tenant")
@@ -114,6 +115,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts.WebhookMinute = *webhookMinute
+	if *aemMinute <= 0 {
+		fmt.Fprintln(stderr, "emulator: -aem-minute must be a positive duration; set a larger value")
+		return 2
+	}
+	opts.AEMMinute = *aemMinute
 	if *verbose {
 		opts.Logf = logger.Printf
 	}

@@ -1,0 +1,124 @@
+package aem
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// Subscription is a topic subscription of a queue.
+type Subscription struct {
+	QueueName string `json:"queueName"`
+	Topic     string `json:"subscriptionTopic"`
+}
+
+// ListSubscriptions returns the topics queue subscribes to, in pages of 100.
+func (c *Client) ListSubscriptions(ctx context.Context, queue string) ([]string, error) {
+	var topics []string
+	err := c.list(ctx, c.QueuePath(queue)+"/subscriptions", "listing the subscriptions of queue "+queue, func(raw json.RawMessage) error {
+		var s Subscription
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return err
+		}
+		topics = append(topics, s.Topic)
+		return nil
+	})
+	return topics, err
+}
+
+// GetSubscription reports whether queue subscribes to topic; a missing queue or subscription is an error
+// that matches ErrNotFound.
+func (c *Client) GetSubscription(ctx context.Context, queue, topic string) (*Subscription, error) {
+	env, _, err := c.do(ctx, http.MethodGet, c.SubscriptionPath(queue, topic), nil, fmt.Sprintf("reading subscription %s of queue %s", topic, queue))
+	if err != nil {
+		return nil, err
+	}
+	var s Subscription
+	if err := json.Unmarshal(env.Data, &s); err != nil {
+		return nil, fmt.Errorf("reading subscription %s of queue %s: %w", topic, queue, err)
+	}
+	return &s, nil
+}
+
+// CreateSubscription subscribes queue to topic; an existing subscription is an error that matches
+// ErrAlreadyExists, unless an earlier attempt of the same request may have made it (then it is no error).
+func (c *Client) CreateSubscription(ctx context.Context, queue, topic string) error {
+	_, resp, err := c.do(ctx, http.MethodPost, c.QueuePath(queue)+"/subscriptions", map[string]string{"subscriptionTopic": topic},
+		fmt.Sprintf("subscribing queue %s to %s", queue, topic))
+	if err != nil && resp != nil && resp.EarlierAttemptMayHaveApplied && errors.Is(err, ErrAlreadyExists) {
+		return nil
+	}
+	return err
+}
+
+// DeleteSubscription removes topic from queue; a missing one is an error that matches ErrNotFound.
+func (c *Client) DeleteSubscription(ctx context.Context, queue, topic string) error {
+	_, _, err := c.do(ctx, http.MethodDelete, c.SubscriptionPath(queue, topic), nil, fmt.Sprintf("deleting subscription %s of queue %s", topic, queue))
+	return err
+}
+
+// Message is a message spooled on a queue, as the monitoring API lists it.
+type Message struct {
+	MsgID                 int64  `json:"msgId"`
+	ReplicationGroupMsgID string `json:"replicationGroupMsgId"`
+	RedeliveryCount       int64  `json:"redeliveryCount"`
+	DMQEligible           bool   `json:"dmqEligible"`
+	ExpiryTime            int64  `json:"expiryTime"`
+	SpooledTime           int64  `json:"spooledTime"`
+	ContentSize           int64  `json:"contentSize"`
+}
+
+// ListMessages returns the messages spooled on queue, in pages of 100 (GET /SEMP/v2/monitor/.../msgs).
+func (c *Client) ListMessages(ctx context.Context, queue string) ([]Message, error) {
+	path := MonitorBasePath + "/msgVpns/" + url.PathEscape(c.vpn) + "/queues/" + url.PathEscape(queue) + "/msgs"
+	var msgs []Message
+	err := c.list(ctx, path, "listing the messages of queue "+queue, func(raw json.RawMessage) error {
+		var m Message
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return err
+		}
+		msgs = append(msgs, m)
+		return nil
+	})
+	return msgs, err
+}
+
+// CopyMessage copies the message with replicationGroupMsgID from queue source to queue dest (PUT
+// /SEMP/v2/action/.../queues/{dest}/copyMsgFromQueue). The message stays on source.
+func (c *Client) CopyMessage(ctx context.Context, dest, source, replicationGroupMsgID string) error {
+	path := ActionBasePath + "/msgVpns/" + url.PathEscape(c.vpn) + "/queues/" + url.PathEscape(dest) + "/copyMsgFromQueue"
+	_, _, err := c.do(ctx, http.MethodPut, path, map[string]string{"replicationGroupMsgId": replicationGroupMsgID, "sourceQueueName": source},
+		fmt.Sprintf("copying message %s from queue %s to queue %s", replicationGroupMsgID, source, dest))
+	return err
+}
+
+// DeleteMessage deletes message msgID from queue (PUT /SEMP/v2/action/.../queues/{queue}/msgs/{msgId}/delete);
+// a message that is gone is an error that matches ErrNotFound.
+func (c *Client) DeleteMessage(ctx context.Context, queue string, msgID int64) error {
+	path := ActionBasePath + "/msgVpns/" + url.PathEscape(c.vpn) + "/queues/" + url.PathEscape(queue) + "/msgs/" + strconv.FormatInt(msgID, 10) + "/delete"
+	_, _, err := c.do(ctx, http.MethodPut, path, map[string]string{}, fmt.Sprintf("deleting message %d of queue %s", msgID, queue))
+	return err
+}
+
+// About is the API description of the broker (/SEMP/v2/config/about/api).
+type About struct {
+	Platform    string `json:"platform"`
+	SEMPVersion string `json:"sempVersion"`
+}
+
+// AboutAPI reads the broker's SEMP version: a cheap call that checks the URL and the credentials.
+func (c *Client) AboutAPI(ctx context.Context) (*About, error) {
+	env, _, err := c.do(ctx, http.MethodGet, ConfigBasePath+"/about/api", nil, "reading the SEMP API description")
+	if err != nil {
+		return nil, err
+	}
+	var a About
+	if err := json.Unmarshal(env.Data, &a); err != nil {
+		return nil, fmt.Errorf("reading the SEMP API description: %w", err)
+	}
+	return &a, nil
+}

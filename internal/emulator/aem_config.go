@@ -1,0 +1,563 @@
+package emulator
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+)
+
+// The SEMP v2 configuration API of the AEM room: queues, their subscriptions and /about/api. Every
+// attribute, default, range and enum below is MsgVpnQueue's in [SPEC] (its x-default, minimum, maximum and
+// enum); see aem.go for the sources of the behaviours.
+
+type sempAttrKind int
+
+const (
+	attrBool sempAttrKind = iota
+	attrInt
+	attrString
+	attrEnum
+	attrThreshold // an event threshold object: clearPercent, setPercent, clearValue, setValue
+)
+
+type sempAttr struct {
+	kind     sempAttrKind
+	def      any
+	min, max int64
+	enum     []string
+	maxLen   int
+}
+
+// aemQueueAttrs are the writable attributes of MsgVpnQueue with [SPEC]'s defaults and ranges.
+var aemQueueAttrs = map[string]sempAttr{
+	"accessType":                              {kind: attrEnum, def: "exclusive", enum: []string{"exclusive", "non-exclusive"}},
+	"consumerAckPropagationEnabled":           {kind: attrBool, def: true},
+	"deadMsgQueue":                            {kind: attrString, def: "#DEAD_MSG_QUEUE", maxLen: 200},
+	"deliveryCountEnabled":                    {kind: attrBool, def: false},
+	"deliveryDelay":                           {kind: attrInt, def: int64(0), min: 0, max: 4294967295},
+	"egressEnabled":                           {kind: attrBool, def: false},
+	"eventBindCountThreshold":                 {kind: attrThreshold, def: threshold(60, 80)},
+	"eventMsgSpoolUsageThreshold":             {kind: attrThreshold, def: threshold(18, 25)},
+	"eventRejectLowPriorityMsgLimitThreshold": {kind: attrThreshold, def: threshold(60, 80)},
+	"ingressEnabled":                          {kind: attrBool, def: false},
+	"maxBindCount":                            {kind: attrInt, def: int64(1000), min: 0, max: 10000},
+	"maxDeliveredUnackedMsgsPerFlow":          {kind: attrInt, def: int64(10000), min: 1, max: 1000000},
+	"maxMsgSize":                              {kind: attrInt, def: int64(10000000), min: 0, max: 30000000},
+	"maxMsgSpoolUsage":                        {kind: attrInt, def: int64(5000), min: 0, max: 6000000},
+	"maxRedeliveryCount":                      {kind: attrInt, def: int64(0), min: 0, max: 255},
+	"maxTtl":                                  {kind: attrInt, def: int64(0), min: 0, max: 4294967295},
+	"owner":                                   {kind: attrString, def: "", maxLen: 189},
+	"partitionCount":                          {kind: attrInt, def: int64(0), min: 0, max: 1000},
+	"partitionRebalanceDelay":                 {kind: attrInt, def: int64(5), min: 0, max: 4294967295},
+	"partitionRebalanceMaxHandoffTime":        {kind: attrInt, def: int64(3), min: 0, max: 4294967295},
+	"permission":                              {kind: attrEnum, def: "no-access", enum: []string{"no-access", "read-only", "consume", "modify-topic", "delete"}},
+	"redeliveryDelayEnabled":                  {kind: attrBool, def: false},
+	"redeliveryDelayInitialInterval":          {kind: attrInt, def: int64(1000), min: 1, max: 3600000},
+	"redeliveryDelayMaxInterval":              {kind: attrInt, def: int64(64000), min: 1, max: 10800000},
+	"redeliveryDelayMultiplier":               {kind: attrInt, def: int64(200), min: 100, max: 500},
+	"redeliveryEnabled":                       {kind: attrBool, def: true},
+	"rejectLowPriorityMsgEnabled":             {kind: attrBool, def: false},
+	"rejectLowPriorityMsgLimit":               {kind: attrInt, def: int64(0), min: 0, max: 4294967295},
+	"rejectMsgToSenderOnDiscardBehavior":      {kind: attrEnum, def: "when-queue-enabled", enum: []string{"never", "when-queue-enabled", "always"}},
+	"respectDmqEligibleEnabled":               {kind: attrBool, def: false},
+	"respectMsgPriorityEnabled":               {kind: attrBool, def: false},
+	"respectTtlEnabled":                       {kind: attrBool, def: false},
+}
+
+func threshold(clearPercent, setPercent int64) map[string]any {
+	return map[string]any{"clearPercent": clearPercent, "setPercent": setPercent}
+}
+
+// aemQueueNamePattern is [SPEC]'s pattern of MsgVpnQueue.queueName: no * ? ' < > & ;.
+var aemQueueNamePattern = regexp.MustCompile(`^[^*?'<>&;]+$`)
+
+// aemQueue is a queue of the broker service: its configuration, its subscriptions and its messages.
+type aemQueue struct {
+	name  string
+	attrs map[string]any // every attribute of aemQueueAttrs
+	subs  []string       // sorted
+	msgs  []*aemMsg      // in spool order
+}
+
+func (q *aemQueue) bool(name string) bool {
+	b, _ := q.attrs[name].(bool)
+	return b
+}
+
+func (q *aemQueue) int(name string) int64 {
+	n, _ := q.attrs[name].(int64)
+	return n
+}
+
+func (q *aemQueue) string(name string) string {
+	s, _ := q.attrs[name].(string)
+	return s
+}
+
+func defaultQueueAttrs() map[string]any {
+	m := make(map[string]any, len(aemQueueAttrs))
+	for k, a := range aemQueueAttrs {
+		if t, ok := a.def.(map[string]any); ok {
+			m[k] = maps2(t)
+			continue
+		}
+		m[k] = a.def
+	}
+	return m
+}
+
+func maps2(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// applyQueueAttrs checks body's attributes and writes them into attrs.
+func applyQueueAttrs(vpn, name string, attrs map[string]any, body map[string]any) *sempError {
+	keys := make([]string, 0, len(body))
+	for k := range body {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := body[k]
+		switch k {
+		case "msgVpnName":
+			if s, ok := v.(string); !ok || s != vpn {
+				return sempInvalid("msgVpnName is read-only and must be %q, the Message VPN of the path", vpn)
+			}
+			continue
+		case "queueName":
+			if s, ok := v.(string); !ok || s != name {
+				return sempInvalid("queueName is identifying and must be %q, the queue of the path", name)
+			}
+			continue
+		}
+		a, ok := aemQueueAttrs[k]
+		if !ok {
+			return sempInvalid("Unexpected attribute %q in the Queue object", k)
+		}
+		val, err := checkAttr(k, a, v)
+		if err != nil {
+			return err
+		}
+		attrs[k] = val
+	}
+	return nil
+}
+
+func checkAttr(name string, a sempAttr, v any) (any, *sempError) {
+	switch a.kind {
+	case attrBool:
+		b, ok := v.(bool)
+		if !ok {
+			return nil, sempInvalid("%s must be true or false", name)
+		}
+		return b, nil
+	case attrInt:
+		n, ok := v.(json.Number)
+		if !ok {
+			return nil, sempInvalid("%s must be a whole number", name)
+		}
+		i, err := strconv.ParseInt(string(n), 10, 64)
+		if err != nil || i < a.min || i > a.max {
+			return nil, sempInvalid("%s %s is out of range: it must be from %d to %d", name, n, a.min, a.max)
+		}
+		return i, nil
+	case attrString:
+		s, ok := v.(string)
+		if !ok {
+			return nil, sempInvalid("%s must be a string", name)
+		}
+		if a.maxLen > 0 && utf8.RuneCountInString(s) > a.maxLen {
+			return nil, sempInvalid("%s is longer than %d characters", name, a.maxLen)
+		}
+		return s, nil
+	case attrEnum:
+		s, ok := v.(string)
+		if !ok || !slices.Contains(a.enum, s) {
+			return nil, sempInvalid("%s %v is not one of %v", name, v, a.enum)
+		}
+		return s, nil
+	case attrThreshold:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil, sempInvalid("%s must be an object", name)
+		}
+		out := map[string]any{}
+		for k, x := range obj {
+			upper := int64(4294967295)
+			switch k {
+			case "clearPercent", "setPercent":
+				upper = 100
+			case "clearValue", "setValue":
+			default:
+				return nil, sempInvalid("Unexpected attribute %q in %s", k, name)
+			}
+			n, err := checkAttr(name+"."+k, sempAttr{kind: attrInt, min: 0, max: upper}, x)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = n
+		}
+		return out, nil
+	}
+	return nil, sempInvalid("%s cannot be set", name)
+}
+
+func (a *advancedEventMesh) queueObject(q *aemQueue) map[string]any {
+	obj := make(map[string]any, len(q.attrs)+2)
+	for k, v := range q.attrs {
+		obj[k] = v
+	}
+	obj["msgVpnName"] = a.vpn
+	obj["queueName"] = q.name
+	return obj
+}
+
+func (a *advancedEventMesh) queueLinks(r *http.Request, q *aemQueue) map[string]any {
+	uri := objectURI(r, AEMConfigBasePath, "msgVpns", a.vpn, "queues", q.name)
+	return map[string]any{"uri": uri, "subscriptionsUri": uri + "/subscriptions"}
+}
+
+func (a *advancedEventMesh) mountAdvancedEventMesh(mux *http.ServeMux) {
+	m := func(method, rel string, h func(http.ResponseWriter, *http.Request) *sempError) {
+		a.route(mux, method, rel, method+" "+rel, a.basicAuth(func(w http.ResponseWriter, r *http.Request) {
+			if err := h(w, r); err != nil {
+				respondSEMPError(w, r, err)
+			}
+		}))
+	}
+	c := AEMConfigBasePath + "/msgVpns/{vpn}/queues"
+	m(http.MethodGet, AEMConfigBasePath+"/about/api", a.handleAboutAPI)
+	m(http.MethodGet, c, a.handleListQueues)
+	m(http.MethodPost, c, a.handleCreateQueue)
+	m(http.MethodGet, c+"/{queue}", a.handleGetQueue)
+	m(http.MethodPut, c+"/{queue}", a.handleReplaceQueue)
+	m(http.MethodPatch, c+"/{queue}", a.handleUpdateQueue)
+	m(http.MethodDelete, c+"/{queue}", a.handleDeleteQueue)
+	m(http.MethodGet, c+"/{queue}/subscriptions", a.handleListSubscriptions)
+	m(http.MethodPost, c+"/{queue}/subscriptions", a.handleCreateSubscription)
+	m(http.MethodGet, c+"/{queue}/subscriptions/{topic}", a.handleGetSubscription)
+	m(http.MethodDelete, c+"/{queue}/subscriptions/{topic}", a.handleDeleteSubscription)
+
+	mon := AEMMonitorBasePath + "/msgVpns/{vpn}/queues/{queue}/msgs"
+	m(http.MethodGet, mon, a.handleListMsgs)
+	m(http.MethodGet, mon+"/{msgId}", a.handleGetMsg)
+	act := AEMActionBasePath + "/msgVpns/{vpn}/queues/{queue}"
+	m(http.MethodPut, act+"/copyMsgFromQueue", a.handleCopyMsg)
+	m(http.MethodPut, act+"/msgs/{msgId}/delete", a.handleDeleteMsg)
+
+	m(http.MethodPost, "/QUEUE/{queue...}", a.handlePublishQueue)
+	m(http.MethodPost, "/TOPIC/{topic...}", a.handlePublishTopic)
+}
+
+func (a *advancedEventMesh) handleAboutAPI(w http.ResponseWriter, r *http.Request) *sempError {
+	pq, err := parsePageQuery(r, false)
+	if err != nil {
+		return err
+	}
+	data := selectAttrs(map[string]any{"platform": "VMR", "sempVersion": aemSempVersion}, pq.sel)
+	respondSEMP(w, r, data, map[string]any{"uri": objectURI(r, AEMConfigBasePath+"/about/api")}, nil)
+	return nil
+}
+
+func (a *advancedEventMesh) handleListQueues(w http.ResponseWriter, r *http.Request) *sempError {
+	if err := a.checkVpn(r); err != nil {
+		return err
+	}
+	pq, err := parsePageQuery(r, true)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	names := make([]string, 0, len(a.queues))
+	for n, q := range a.queues {
+		obj := a.queueObject(q)
+		keep := true
+		for _, c := range pq.wheres {
+			keep = keep && c.match(obj)
+		}
+		if keep {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	names, paging := page(r, names, func(s string) string { return s }, pq)
+	data := make([]map[string]any, 0, len(names))
+	links := make([]map[string]any, 0, len(names))
+	for _, n := range names {
+		q := a.queues[n]
+		data = append(data, selectAttrs(a.queueObject(q), pq.sel))
+		links = append(links, a.queueLinks(r, q))
+	}
+	a.mu.Unlock()
+	respondSEMP(w, r, data, links, paging)
+	return nil
+}
+
+func (a *advancedEventMesh) handleGetQueue(w http.ResponseWriter, r *http.Request) *sempError {
+	if err := a.checkVpn(r); err != nil {
+		return err
+	}
+	pq, err := parsePageQuery(r, false)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	q, err := a.queue(r.PathValue("queue"))
+	if err != nil {
+		return err
+	}
+	respondSEMP(w, r, selectAttrs(a.queueObject(q), pq.sel), a.queueLinks(r, q), nil)
+	return nil
+}
+
+// queue returns the named queue or NOT_FOUND; the caller holds a.mu.
+func (a *advancedEventMesh) queue(name string) (*aemQueue, *sempError) {
+	q, ok := a.queues[name]
+	if !ok {
+		return nil, sempNotFound("Could not find match for queueName %s", name)
+	}
+	return q, nil
+}
+
+func checkQueueName(name string) *sempError {
+	if name == "" || utf8.RuneCountInString(name) > 200 || !aemQueueNamePattern.MatchString(name) {
+		return sempInvalid("Invalid queueName %q: a queue name has 1 to 200 characters and none of * ? ' < > & ;", name)
+	}
+	return nil
+}
+
+func (a *advancedEventMesh) handleCreateQueue(w http.ResponseWriter, r *http.Request) *sempError {
+	if err := a.checkVpn(r); err != nil {
+		return err
+	}
+	pq, err := parsePageQuery(r, false)
+	if err != nil {
+		return err
+	}
+	body, err := readJSONObject(r)
+	if err != nil {
+		return err
+	}
+	name, _ := body["queueName"].(string)
+	if _, ok := body["queueName"]; !ok {
+		return &sempError{http.StatusBadRequest, 228, "MISSING_PARAMETER", "queueName is required to create a Queue"}
+	}
+	if err := checkQueueName(name); err != nil {
+		return err
+	}
+	attrs := defaultQueueAttrs()
+	if err := applyQueueAttrs(a.vpn, name, attrs, body); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	if _, ok := a.queues[name]; ok {
+		a.mu.Unlock()
+		return sempExists("Queue %s already exists in Message VPN %s", name, a.vpn)
+	}
+	q := &aemQueue{name: name, attrs: attrs}
+	a.queues[name] = q
+	obj, links := selectAttrs(a.queueObject(q), pq.sel), a.queueLinks(r, q)
+	a.mu.Unlock()
+	respondSEMP(w, r, obj, links, nil)
+	return nil
+}
+
+func (a *advancedEventMesh) handleReplaceQueue(w http.ResponseWriter, r *http.Request) *sempError {
+	return a.writeQueue(w, r, true)
+}
+
+func (a *advancedEventMesh) handleUpdateQueue(w http.ResponseWriter, r *http.Request) *sempError {
+	return a.writeQueue(w, r, false)
+}
+
+// writeQueue is PUT (replace, creating a missing queue) and PATCH (update of the attributes sent).
+func (a *advancedEventMesh) writeQueue(w http.ResponseWriter, r *http.Request, replace bool) *sempError {
+	if err := a.checkVpn(r); err != nil {
+		return err
+	}
+	pq, err := parsePageQuery(r, false)
+	if err != nil {
+		return err
+	}
+	name := r.PathValue("queue")
+	if err := checkQueueName(name); err != nil {
+		return err
+	}
+	body, err := readJSONObject(r)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	q, exists := a.queues[name]
+	if !exists && !replace {
+		return sempNotFound("Could not find match for queueName %s", name)
+	}
+	var attrs map[string]any
+	if replace {
+		attrs = defaultQueueAttrs()
+	} else {
+		attrs = maps2(q.attrs)
+	}
+	if err := applyQueueAttrs(a.vpn, name, attrs, body); err != nil {
+		return err
+	}
+	if !exists {
+		q = &aemQueue{name: name}
+		a.queues[name] = q
+	}
+	q.attrs = attrs
+	respondSEMP(w, r, selectAttrs(a.queueObject(q), pq.sel), a.queueLinks(r, q), nil)
+	return nil
+}
+
+func (a *advancedEventMesh) handleDeleteQueue(w http.ResponseWriter, r *http.Request) *sempError {
+	if err := a.checkVpn(r); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	name := r.PathValue("queue")
+	if _, err := a.queue(name); err != nil {
+		return err
+	}
+	// A queue holding messages is deleted with them; a queue other queues name as their DMQ can be deleted
+	// (the name is a string: their removed messages are deleted from then on) [SOL] Setting-Dead-Msg-Queues.htm.
+	delete(a.queues, name)
+	respondSEMP(w, r, nil, nil, nil)
+	return nil
+}
+
+func (a *advancedEventMesh) subObject(q *aemQueue, topic string) map[string]any {
+	return map[string]any{"msgVpnName": a.vpn, "queueName": q.name, "subscriptionTopic": topic}
+}
+
+func (a *advancedEventMesh) subLinks(r *http.Request, q *aemQueue, topic string) map[string]any {
+	return map[string]any{"uri": objectURI(r, AEMConfigBasePath, "msgVpns", a.vpn, "queues", q.name, "subscriptions", topic)}
+}
+
+func (a *advancedEventMesh) handleListSubscriptions(w http.ResponseWriter, r *http.Request) *sempError {
+	if err := a.checkVpn(r); err != nil {
+		return err
+	}
+	pq, err := parsePageQuery(r, true)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	q, err := a.queue(r.PathValue("queue"))
+	if err != nil {
+		return err
+	}
+	var topics []string
+	for _, t := range q.subs {
+		keep := true
+		for _, c := range pq.wheres {
+			keep = keep && c.match(a.subObject(q, t))
+		}
+		if keep {
+			topics = append(topics, t)
+		}
+	}
+	topics, paging := page(r, topics, func(s string) string { return s }, pq)
+	data := make([]map[string]any, 0, len(topics))
+	links := make([]map[string]any, 0, len(topics))
+	for _, t := range topics {
+		data = append(data, selectAttrs(a.subObject(q, t), pq.sel))
+		links = append(links, a.subLinks(r, q, t))
+	}
+	respondSEMP(w, r, data, links, paging)
+	return nil
+}
+
+func (a *advancedEventMesh) handleCreateSubscription(w http.ResponseWriter, r *http.Request) *sempError {
+	if err := a.checkVpn(r); err != nil {
+		return err
+	}
+	body, err := readJSONObject(r)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	q, err := a.queue(r.PathValue("queue"))
+	if err != nil {
+		return err
+	}
+	topic, ok := body["subscriptionTopic"].(string)
+	if !ok {
+		return &sempError{http.StatusBadRequest, 228, "MISSING_PARAMETER", "subscriptionTopic is required to create a Queue Subscription"}
+	}
+	for k, v := range body {
+		switch k {
+		case "subscriptionTopic":
+		case "msgVpnName", "queueName":
+			if want := map[string]string{"msgVpnName": a.vpn, "queueName": q.name}[k]; v != want {
+				return sempInvalid("%s is read-only and must be %q", k, want)
+			}
+		default:
+			return sempInvalid("Unexpected attribute %q in the Queue Subscription object", k)
+		}
+	}
+	if topic == "" || utf8.RuneCountInString(topic) > 250 {
+		return sempInvalid("Invalid subscriptionTopic: a topic has 1 to 250 characters")
+	}
+	i, found := slices.BinarySearch(q.subs, topic)
+	if found {
+		return sempExists("Subscription %s already exists on Queue %s", topic, q.name)
+	}
+	q.subs = slices.Insert(q.subs, i, topic)
+	respondSEMP(w, r, a.subObject(q, topic), a.subLinks(r, q, topic), nil)
+	return nil
+}
+
+func (a *advancedEventMesh) handleGetSubscription(w http.ResponseWriter, r *http.Request) *sempError {
+	return a.subscription(w, r, false)
+}
+
+func (a *advancedEventMesh) handleDeleteSubscription(w http.ResponseWriter, r *http.Request) *sempError {
+	return a.subscription(w, r, true)
+}
+
+func (a *advancedEventMesh) subscription(w http.ResponseWriter, r *http.Request, del bool) *sempError {
+	if err := a.checkVpn(r); err != nil {
+		return err
+	}
+	pq, err := parsePageQuery(r, false)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	q, err := a.queue(r.PathValue("queue"))
+	if err != nil {
+		return err
+	}
+	topic := r.PathValue("topic")
+	i, found := slices.BinarySearch(q.subs, topic)
+	if !found {
+		return sempNotFound("Could not find match for subscriptionTopic %s on Queue %s", topic, q.name)
+	}
+	if del {
+		q.subs = slices.Delete(q.subs, i, i+1)
+		respondSEMP(w, r, nil, nil, nil)
+		return nil
+	}
+	respondSEMP(w, r, selectAttrs(a.subObject(q, topic), pq.sel), a.subLinks(r, q, topic), nil)
+	return nil
+}
+
+// String names a queue for the log.
+func (q *aemQueue) String() string { return fmt.Sprintf("queue %s", q.name) }

@@ -1,0 +1,401 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// The rules of SAP Integration Suite, advanced event mesh (AEM) queues: Solace PubSub+ broker queues managed
+// through SEMP v2. Their broker defaults are the trap: maxRedeliveryCount 0 means retry for ever, the
+// redelivery delay is off (a poison message comes back as fast as the consumer fails it), ingress and
+// egress are off, and the dead message queue #DEAD_MSG_QUEUE does not exist until someone creates it, so a
+// removed message is deleted. Sources: the SEMP v2 specification (MsgVpnQueue, SEMP 2.49; [SPEC]),
+// docs.solace.com Messaging/Guaranteed-Msg/Setting-Dead-Msg-Queues.htm ([SOL] DMQ) and the project's
+// reference note shared/reference/aem.md.
+
+// AEM limits and broker defaults ([SPEC] MsgVpnQueue: x-default, minimum, maximum).
+const (
+	AEMMaxRedeliveryCountLimit         = 255
+	AEMDefaultDeadMsgQueue             = "#DEAD_MSG_QUEUE"
+	AEMDefaultRedeliveryInitialMs      = 1000
+	AEMDefaultRedeliveryMaxMs          = 64000
+	AEMDefaultRedeliveryMultiplier     = 200 // fixed point: 200 = × 2.00
+	AEMMaxRedeliveryInitialMs          = 3600000
+	AEMMaxRedeliveryMaxMs              = 10800000
+	AEMMinRedeliveryMultiplier         = 100
+	AEMMaxRedeliveryMultiplier         = 500
+	AEMMaxTTLLimit                     = 4294967295
+	aemRecommendedRedeliveries         = 5
+	aemExampleDMQTTL                   = 604800 // 7 days, as the Event Mesh dead message queues of the provider
+	attrRedeliveryDelayEnabled         = "redelivery_delay_enabled"
+	attrRedeliveryDelayInitial         = "redelivery_delay_initial_interval"
+	attrRedeliveryDelayMax             = "redelivery_delay_max_interval"
+	attrRedeliveryDelayMultiplier      = "redelivery_delay_multiplier"
+	attrIngressEnabled                 = "ingress_enabled"
+	attrEgressEnabled                  = "egress_enabled"
+	attrRespectDMQEligible             = "respect_dmq_eligible_enabled"
+	aemAssumedFailMs               int = 10 // how long a consumer takes to fail a poison message, for the warning's rate
+)
+
+// AEMQueue holds the plan-time settings of an AEM queue. A null setting is one the configuration leaves to
+// the broker's default.
+type AEMQueue struct {
+	Name, DeadMessageQueue                                     Value[string]
+	MaxRedeliveryCount, MaxTTL                                 Value[int64]
+	RedeliveryEnabled, RedeliveryDelayEnabled, RespectTTL      Value[bool]
+	RedeliveryDelayInitialInterval, RedeliveryDelayMaxInterval Value[int64]
+	RedeliveryDelayMultiplier                                  Value[int64]
+	IngressEnabled, EgressEnabled, RespectDMQEligible          Value[bool]
+	// DeadMessageQueueExists says whether the broker holds the queue's dead message queue (the one it names,
+	// or #DEAD_MSG_QUEUE when it names none); unknown when it was not read.
+	DeadMessageQueueExists Value[bool]
+	// DeadMessageQueueCreatedHere is set when the configuration creates that queue.
+	DeadMessageQueueCreatedHere bool
+	// IsDeadMessageQueue marks a queue the configuration keeps as a dead message queue: it needs a time to
+	// live and must take messages; the redelivery and DMQ rules do not apply to it.
+	IsDeadMessageQueue bool
+	// AllowUnlimitedRedelivery accepts a redelivery count of 0 (retry for ever) on a queue adopted as it is.
+	AllowUnlimitedRedelivery bool
+}
+
+// effective returns v's value, or def when it is null (the broker's default), and whether it is known.
+func effective[T comparable](v Value[T], def T) (T, bool) {
+	if v.Null {
+		return def, true
+	}
+	return v.V, v.Known
+}
+
+// CheckAEMQueue applies the AEM queue rules. Unknown values are skipped.
+func CheckAEMQueue(q AEMQueue) []Finding {
+	var r report
+	if q.IsDeadMessageQueue {
+		checkAEMDeadMessageQueue(&r, q)
+	} else {
+		checkAEMRedelivery(&r, q)
+		checkAEMDMQ(&r, q)
+		checkAEMRedeliveryDelay(&r, q)
+		checkAEMFlow(&r, q)
+	}
+	checkAEMDelayRanges(&r, q)
+	checkAEMTTL(&r, q)
+	return r.fs
+}
+
+func checkAEMRedelivery(r *report, q AEMQueue) {
+	enabled, enabledKnown := effective(q.RedeliveryEnabled, true)
+	n, known := q.MaxRedeliveryCount.get()
+	if enabledKnown && !enabled {
+		if known {
+			r.warnf("aem.redelivery_count_unused", attrMaxRedeliveryCount, "Max Redelivery Count Has No Effect",
+				"With redelivery_enabled = false the broker delivers a message once and never again, so max_redelivery_count = %d changes nothing: "+
+					"a message the consumer fails goes to the dead message queue at once. "+
+					"Set redelivery_enabled = true to give a failed message %d more deliveries, or remove max_redelivery_count.", n, n)
+		}
+		return
+	}
+	unlimited := q.MaxRedeliveryCount.Null || (known && n == 0)
+	switch {
+	case unlimited && q.AllowUnlimitedRedelivery:
+		r.warnf("aem.redelivery_unlimited_allowed", attrMaxRedeliveryCount, "Unlimited Redelivery Allowed",
+			"allow_unlimited_redelivery = true keeps this queue's max_redelivery_count at 0, which the broker reads as \"retry forever\": "+
+				"a poison message is redelivered without end and never reaches the dead message queue. "+
+				"Set max_redelivery_count to a value from 1 to %d, for example %d, and remove allow_unlimited_redelivery.", AEMMaxRedeliveryCountLimit, aemRecommendedRedeliveries)
+	case q.MaxRedeliveryCount.Null:
+		r.errorf("aem.redelivery_unlimited", attrMaxRedeliveryCount, "Unlimited Redelivery",
+			"Without max_redelivery_count the queue keeps the broker's default of 0, and 0 means \"retry forever\": "+
+				"a poison message is redelivered without end, as fast as the consumer fails it unless a redelivery delay is set, and never reaches the dead message queue. "+
+				"Set max_redelivery_count to a value from 1 to %d, for example %d (or, only to import a queue that already works this way and change it later, set allow_unlimited_redelivery = true for now).",
+			AEMMaxRedeliveryCountLimit, aemRecommendedRedeliveries)
+	case known && n == 0:
+		r.errorf("aem.redelivery_unlimited", attrMaxRedeliveryCount, "Unlimited Redelivery",
+			"max_redelivery_count = 0 does not mean \"no retry\": the broker reads it as \"retry forever\", so a poison message is redelivered without end and never reaches the dead message queue. "+
+				"Set max_redelivery_count to a value from 1 to %d, for example %d (or, only to import a queue that already works this way and change it later, set allow_unlimited_redelivery = true for now).",
+			AEMMaxRedeliveryCountLimit, aemRecommendedRedeliveries)
+	case known && (n < 0 || n > AEMMaxRedeliveryCountLimit):
+		r.errorf("aem.redelivery_range", attrMaxRedeliveryCount, "Invalid Max Redelivery Count",
+			"max_redelivery_count = %d would be rejected: the broker accepts 0 to %d, and 0 means retry forever. Set max_redelivery_count to a value from 1 to %d, for example %d.",
+			n, AEMMaxRedeliveryCountLimit, AEMMaxRedeliveryCountLimit, aemRecommendedRedeliveries)
+	case known && q.AllowUnlimitedRedelivery:
+		r.warnf("aem.allow_unlimited_unused", attrAllowUnlimitedRedelivery, "Allow Unlimited Redelivery Has No Effect",
+			"max_redelivery_count = %d is limited, so allow_unlimited_redelivery = true changes nothing. Set allow_unlimited_redelivery = false, or remove it.", n)
+	}
+}
+
+// aemDMQName returns the queue's dead message queue: the one it names, or the broker's default.
+func aemDMQName(q AEMQueue) (string, bool) {
+	return effective(q.DeadMessageQueue, AEMDefaultDeadMsgQueue)
+}
+
+func checkAEMDMQ(r *report, q AEMQueue) {
+	dmq, known := aemDMQName(q)
+	if !known {
+		return
+	}
+	name, nameKnown := q.Name.get()
+	if strings.TrimSpace(dmq) == "" {
+		r.errorf("aem.dmq_empty", attrDeadMessageQueue, "Empty Dead Message Queue",
+			"dead_message_queue = \"\" names no queue, so every message the broker removes from this queue (at the redelivery limit, on its time to live, or rejected) is deleted. "+
+				"Set dead_message_queue to a queue this configuration creates with sapmessaging_aem_dead_message_queue, for example %q.", aemExampleDMQ(name, nameKnown))
+		return
+	}
+	if nameKnown && dmq == name {
+		r.errorf("aem.dmq_self", attrDeadMessageQueue, "Dead Message Queue Cycle",
+			"dead_message_queue names the queue %q itself, so a dead message would go back into the queue it failed on and be delivered again. "+
+				"Set dead_message_queue to a separate queue, for example %q.", name, aemExampleDMQ(name, true))
+		return
+	}
+	exists, existsKnown := q.DeadMessageQueueExists.get()
+	if !existsKnown || exists || q.DeadMessageQueueCreatedHere {
+		return
+	}
+	which := fmt.Sprintf("dead_message_queue names %q", dmq)
+	if q.DeadMessageQueue.Null {
+		which = fmt.Sprintf("Without dead_message_queue the queue uses the broker's default %q", dmq)
+	}
+	r.errorf("aem.dmq_missing", attrDeadMessageQueue, "Dead Message Queue Does Not Exist",
+		"%s, which the broker does not hold and this configuration does not create: the broker deletes every message it removes from this queue "+
+			"(at the redelivery limit, on its time to live, or rejected) when the dead message queue does not exist, so poison messages are lost without a trace. "+
+			"Set dead_message_queue to a queue this configuration creates with sapmessaging_aem_dead_message_queue, for example %q.", which, aemExampleDMQ(name, nameKnown))
+}
+
+func aemExampleDMQ(name string, known bool) string {
+	if !known || name == "" {
+		return "orders.dmq"
+	}
+	return name + ".dmq"
+}
+
+func checkAEMRedeliveryDelay(r *report, q AEMQueue) {
+	enabled, enabledKnown := effective(q.RedeliveryEnabled, true)
+	delay, delayKnown := effective(q.RedeliveryDelayEnabled, false)
+	n, countKnown := q.MaxRedeliveryCount.get()
+	if !enabledKnown || !enabled || !delayKnown || delay {
+		return
+	}
+	initial, ik := effective(q.RedeliveryDelayInitialInterval, AEMDefaultRedeliveryInitialMs)
+	maxMs, mk := effective(q.RedeliveryDelayMaxInterval, AEMDefaultRedeliveryMaxMs)
+	mult, uk := effective(q.RedeliveryDelayMultiplier, AEMDefaultRedeliveryMultiplier)
+	if !ik || !mk || !uk || !validDelay(initial, maxMs, mult) {
+		initial, maxMs, mult = AEMDefaultRedeliveryInitialMs, AEMDefaultRedeliveryMaxMs, AEMDefaultRedeliveryMultiplier
+	}
+	rate := 1000 / aemAssumedFailMs
+	var cycle, with string
+	switch {
+	case countKnown && n > 0 && n <= AEMMaxRedeliveryCountLimit:
+		cycle = fmt.Sprintf("all %d deliveries of a poison message follow one another as fast as the consumer fails it "+
+			"(a consumer that fails in %d ms goes through them in %s)", n+1, aemAssumedFailMs, FormatAEMDuration(time.Duration(n+1)*time.Duration(aemAssumedFailMs)*time.Millisecond))
+		with = fmt.Sprintf("would spread its %d redeliveries over %s", n, FormatAEMDuration(AEMTimeToDeadLetter(n, true, initial, maxMs, mult)))
+	case countKnown && n != 0:
+		return // out of range: reported by aem.redelivery_range
+	default:
+		cycle = fmt.Sprintf("a poison message is redelivered as fast as the consumer fails it, without end (about %d deliveries a second for a consumer that fails in %d ms)", rate, aemAssumedFailMs)
+		with = fmt.Sprintf("would wait %s before the first redelivery and at most %s between later ones", FormatAEMDuration(ms(initial)), FormatAEMDuration(ms(maxMs)))
+	}
+	r.warnf("aem.redelivery_without_delay", attrRedeliveryDelayEnabled, "Redelivery Without Delay",
+		"With redelivery_delay_enabled = false (the broker's default) %s, so a failure that lasts a few seconds, such as a receiver being restarted, uses up every delivery. "+
+			"A delay of %s growing %s up to %s %s. "+
+			"Set redelivery_delay_enabled = true, with redelivery_delay_initial_interval, redelivery_delay_multiplier and redelivery_delay_max_interval to the waits the receiver needs.",
+		cycle, FormatAEMDuration(ms(initial)), formatMultiplier(mult), FormatAEMDuration(ms(maxMs)), with)
+}
+
+func ms(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
+
+func formatMultiplier(m int64) string {
+	return fmt.Sprintf("×%d.%02d each time", m/100, m%100)
+}
+
+func validDelay(initial, maxMs, mult int64) bool {
+	return initial >= 1 && initial <= AEMMaxRedeliveryInitialMs && maxMs >= 1 && maxMs <= AEMMaxRedeliveryMaxMs &&
+		mult >= AEMMinRedeliveryMultiplier && mult <= AEMMaxRedeliveryMultiplier
+}
+
+func checkAEMDelayRanges(r *report, q AEMQueue) {
+	check := func(v Value[int64], attr, what string, lo, hi, example int64) bool {
+		n, ok := v.get()
+		if !ok || (n >= lo && n <= hi) {
+			return ok
+		}
+		r.errorf("aem.redelivery_delay_range", attr, "Invalid Redelivery Delay",
+			"%s = %d would be rejected: the broker accepts %s from %d to %d. Set %s to a value from %d to %d, for example %d.",
+			attr, n, what, lo, hi, attr, lo, hi, example)
+		return false
+	}
+	iok := check(q.RedeliveryDelayInitialInterval, attrRedeliveryDelayInitial, "an initial interval in milliseconds", 1, AEMMaxRedeliveryInitialMs, AEMDefaultRedeliveryInitialMs)
+	mok := check(q.RedeliveryDelayMaxInterval, attrRedeliveryDelayMax, "a maximum interval in milliseconds", 1, AEMMaxRedeliveryMaxMs, AEMDefaultRedeliveryMaxMs)
+	check(q.RedeliveryDelayMultiplier, attrRedeliveryDelayMultiplier, "a multiplier in hundredths (100 = ×1.00)", AEMMinRedeliveryMultiplier, AEMMaxRedeliveryMultiplier, AEMDefaultRedeliveryMultiplier)
+	initial, _ := effective(q.RedeliveryDelayInitialInterval, AEMDefaultRedeliveryInitialMs)
+	maxMs, _ := effective(q.RedeliveryDelayMaxInterval, AEMDefaultRedeliveryMaxMs)
+	if iok && mok && maxMs < initial {
+		r.warnf("aem.redelivery_delay_max_below_initial", attrRedeliveryDelayMax, "Max Interval Below Initial Interval",
+			"redelivery_delay_max_interval = %d ms is shorter than redelivery_delay_initial_interval = %d ms, so every redelivery waits only %d ms and the initial interval and multiplier change nothing. "+
+				"Set redelivery_delay_max_interval to at least %d.", maxMs, initial, maxMs, initial)
+	}
+}
+
+func checkAEMTTL(r *report, q AEMQueue) {
+	respect, respectKnown := effective(q.RespectTTL, false)
+	ttl, ttlKnown := q.MaxTTL.get()
+	if ttlKnown && (ttl < 0 || ttl > AEMMaxTTLLimit) {
+		r.errorf("aem.max_ttl_range", attrMaxTTL, "Invalid Max TTL",
+			"max_ttl = %d would be rejected: the broker accepts 0 to %d seconds, and 0 means no expiry. Set max_ttl to a value from 1 to %d, for example %d (7 days).",
+			ttl, int64(AEMMaxTTLLimit), int64(AEMMaxTTLLimit), aemExampleDMQTTL)
+		return
+	}
+	if ttlKnown && ttl > 0 && respectKnown && !respect {
+		r.errorf("aem.max_ttl_without_respect_ttl", attrRespectTTL, "Max TTL Without Respect TTL",
+			"max_ttl = %d has no effect while respect_ttl is false (the broker's default): the broker then ignores every time to live, so messages never expire and never move to the dead message queue on age. "+
+				"Set respect_ttl = true, or remove max_ttl.", ttl)
+	}
+	if !q.IsDeadMessageQueue {
+		return
+	}
+	if respectKnown && !respect || q.MaxTTL.Null || ttlKnown && ttl == 0 {
+		attr := attrMaxTTL
+		if respectKnown && !respect {
+			attr = attrRespectTTL
+		}
+		r.errorf("aem.dmq_ttl_missing", attr, "Dead Message Queue Without TTL",
+			"Without respect_ttl = true and a max_ttl the dead message queue keeps every dead message for ever and grows until its spool quota is full, after which the broker refuses new dead messages. "+
+				"Set respect_ttl = true and max_ttl to how long dead messages stay, for example %d (7 days).", aemExampleDMQTTL)
+	}
+}
+
+func checkAEMDeadMessageQueue(r *report, q AEMQueue) {
+	if in, ok := effective(q.IngressEnabled, false); ok && !in {
+		r.errorf("aem.dmq_ingress_disabled", attrIngressEnabled, "Dead Message Queue Takes No Messages",
+			"With ingress_enabled = false (the broker's default) the dead message queue accepts no message, so the messages other queues remove are deleted instead of kept here. "+
+				"Set ingress_enabled = true.")
+	}
+}
+
+func checkAEMFlow(r *report, q AEMQueue) {
+	if in, ok := effective(q.IngressEnabled, false); ok && !in {
+		r.warnf("aem.ingress_disabled", attrIngressEnabled, "Queue Accepts No Messages",
+			"With ingress_enabled = false (the broker's default) the queue refuses every message published to it or to its subscriptions, so publishers get errors and topic messages are not kept. "+
+				"Set ingress_enabled = true.")
+	}
+	if out, ok := effective(q.EgressEnabled, false); ok && !out {
+		r.warnf("aem.egress_disabled", attrEgressEnabled, "Queue Delivers No Messages",
+			"With egress_enabled = false (the broker's default) the queue delivers nothing to its consumers: messages pile up until the spool quota is full, and none is processed or dead-lettered on redelivery. "+
+				"Set egress_enabled = true.")
+	}
+	if e, ok := q.RespectDMQEligible.get(); ok && e {
+		r.warnf("aem.dmq_eligible_respected", attrRespectDMQEligible, "Messages Discarded Instead of Dead-Lettered",
+			"With respect_dmq_eligible_enabled = true the broker moves a removed message to the dead message queue only when its publisher flagged it DMQ-eligible and deletes every other one "+
+				"(Solace event brokers from 10.25.10 move every removed message to the dead message queue unless this is set), so poison messages from publishers that do not set the flag are lost. "+
+				"Set respect_dmq_eligible_enabled = false.")
+	}
+}
+
+// AEMDeliveries returns how many times the broker delivers a message that every consumer fails before it
+// removes it (to the dead message queue, or deleted without one): maxRedeliveryCount + 1, or 1 with
+// redelivery disabled ([SPEC] redeliveryEnabled: "the message will never be delivered from the queue more
+// than once"). A count of 0 with redelivery enabled means retry forever: unlimited is true.
+func AEMDeliveries(redeliveryEnabled bool, maxRedeliveryCount int64) (deliveries int64, unlimited bool) {
+	switch {
+	case !redeliveryEnabled:
+		return 1, false
+	case maxRedeliveryCount == 0:
+		return 0, true
+	}
+	return maxRedeliveryCount + 1, false
+}
+
+// AEMRedeliveryDelay returns the wait before redelivery k (k = 1 is the first redelivery) with the
+// redelivery delay enabled: initialMs × (multiplier/100)^(k-1), at most maxMs ([SPEC]
+// redeliveryDelayInitialInterval "the delay to be used between the first 2 redelivery attempts",
+// redeliveryDelayMultiplier "multiplied by after each failed delivery attempt", redeliveryDelayMaxInterval).
+// That the initial interval is the wait before the first redelivery is this provider's reading of the
+// specification.
+func AEMRedeliveryDelay(k, initialMs, maxMs, multiplier int64) time.Duration {
+	if k < 1 {
+		return 0
+	}
+	d := float64(initialMs) * math.Pow(float64(multiplier)/100, float64(k-1))
+	if d > float64(maxMs) || math.IsInf(d, 1) {
+		d = float64(maxMs)
+	}
+	return time.Duration(d * float64(time.Millisecond))
+}
+
+// AEMTimeToDeadLetter returns the broker's waits between the deliveries of a poison message until it is
+// removed after redeliveries redeliveries: the sum of the redelivery delays, or 0 with the delay off (the
+// consumer's own processing time comes on top).
+func AEMTimeToDeadLetter(redeliveries int64, delayEnabled bool, initialMs, maxMs, multiplier int64) time.Duration {
+	if !delayEnabled {
+		return 0
+	}
+	var total time.Duration
+	for k := int64(1); k <= redeliveries; k++ {
+		total += AEMRedeliveryDelay(k, initialMs, maxMs, multiplier)
+	}
+	return total
+}
+
+// AEMRetryPlan describes, for the plan, what the broker does with a poison message on the queue: the
+// deliveries, the time they take with the configured delay and where the message goes. Unknown settings
+// give "".
+func AEMRetryPlan(q AEMQueue) string {
+	enabled, ek := effective(q.RedeliveryEnabled, true)
+	n, nk := effective(q.MaxRedeliveryCount, 0)
+	delay, dk := effective(q.RedeliveryDelayEnabled, false)
+	initial, ik := effective(q.RedeliveryDelayInitialInterval, AEMDefaultRedeliveryInitialMs)
+	maxMs, mk := effective(q.RedeliveryDelayMaxInterval, AEMDefaultRedeliveryMaxMs)
+	mult, uk := effective(q.RedeliveryDelayMultiplier, AEMDefaultRedeliveryMultiplier)
+	dmq, qk := aemDMQName(q)
+	if !ek || !nk || !dk || !ik || !mk || !uk || !qk {
+		return ""
+	}
+	deliveries, unlimited := AEMDeliveries(enabled, n)
+	if unlimited {
+		if delay {
+			return fmt.Sprintf("a poison message is delivered without end (max_redelivery_count 0 = retry forever), then every %s", FormatAEMDuration(ms(maxMs)))
+		}
+		return "a poison message is delivered without end (max_redelivery_count 0 = retry forever), as fast as the consumer fails it"
+	}
+	total := AEMTimeToDeadLetter(deliveries-1, delay, initial, maxMs, mult)
+	where := fmt.Sprintf("then moved to the dead message queue %q", dmq)
+	if exists, ok := q.DeadMessageQueueExists.get(); ok && !exists && !q.DeadMessageQueueCreatedHere {
+		where = fmt.Sprintf("then deleted (the dead message queue %q does not exist)", dmq)
+	}
+	if e, ok := q.RespectDMQEligible.get(); ok && e {
+		where += " if its publisher flagged it DMQ-eligible, deleted otherwise"
+	}
+	waits := "without waits between them"
+	if delay && deliveries > 1 {
+		waits = "over " + FormatAEMDuration(total) + " of redelivery delays"
+	}
+	times := fmt.Sprintf("%d times", deliveries)
+	if deliveries == 1 {
+		times, waits = "once", "(redelivery is disabled)"
+	}
+	return fmt.Sprintf("a poison message is delivered %s %s, %s", times, waits, where)
+}
+
+// FormatAEMDuration writes d in the largest units that keep it readable: 750 ms, 31 s, 4 min 15 s, 2 h 8 min.
+func FormatAEMDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	case d < time.Minute:
+		s := d.Seconds()
+		if s == math.Trunc(s) {
+			return fmt.Sprintf("%d s", int64(s))
+		}
+		return fmt.Sprintf("%.1f s", s)
+	case d < time.Hour:
+		m, s := int64(d/time.Minute), int64((d%time.Minute)/time.Second)
+		if s == 0 {
+			return fmt.Sprintf("%d min", m)
+		}
+		return fmt.Sprintf("%d min %d s", m, s)
+	}
+	h, m := int64(d/time.Hour), int64((d%time.Hour)/time.Minute)
+	if m == 0 {
+		return fmt.Sprintf("%d h", h)
+	}
+	return fmt.Sprintf("%d h %d min", h, m)
+}
