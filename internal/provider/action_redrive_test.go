@@ -233,7 +233,7 @@ func TestRedriveActionInvokeStopsOnPublishFailure(t *testing.T) {
 	a := &redriveAction{data: &providerData{eventMesh: em, messaging: env.messaging(t)}}
 	var sch action.SchemaResponse
 	a.Schema(ctx, action.SchemaRequest{}, &sch)
-	cfg := redriveConfig(t, sch, redriveDMQ, redriveQueue, 5)
+	cfg := redriveConfig(t, sch, 5)
 	var progress []string
 	resp := action.InvokeResponse{SendProgress: func(e action.InvokeProgressEvent) { progress = append(progress, e.Message) }}
 	a.Invoke(ctx, action.InvokeRequest{Config: cfg}, &resp)
@@ -275,7 +275,7 @@ func TestRedriveActionFromQueueThatDiscards(t *testing.T) {
 	var sch action.SchemaResponse
 	a.Schema(ctx, action.SchemaRequest{}, &sch)
 
-	cfg := redriveConfig(t, sch, redriveDMQ, redriveQueue, 5)
+	cfg := redriveConfig(t, sch, 5)
 	var plan action.ModifyPlanResponse
 	a.ModifyPlan(ctx, action.ModifyPlanRequest{Config: cfg}, &plan)
 	var resp action.InvokeResponse
@@ -289,7 +289,7 @@ func TestRedriveActionFromQueueThatDiscards(t *testing.T) {
 		t.Fatalf("the refused redrive consumed: %v", st.Routes)
 	}
 
-	cfg = redriveConfigAccept(t, sch, redriveDMQ, redriveQueue, 5, true)
+	cfg = redriveConfigAccept(t, sch, 5, true)
 	for run := range 4 {
 		var resp action.InvokeResponse
 		a.Invoke(ctx, action.InvokeRequest{Config: cfg}, &resp)
@@ -313,22 +313,22 @@ func queueSettingsFor(t *testing.T, maxMessageSize *int64) eventmesh.QueueSettin
 	return eventmesh.QueueSettings{MaxMessageSizeInBytes: maxMessageSize}
 }
 
-// redriveConfig is the action's configuration with from, to and max_messages.
-func redriveConfig(t *testing.T, sch action.SchemaResponse, from, to string, maxMessages int64) tfsdk.Config {
+// redriveConfig is the action's configuration from redriveDMQ to redriveQueue with max_messages.
+func redriveConfig(t *testing.T, sch action.SchemaResponse, maxMessages int64) tfsdk.Config {
 	t.Helper()
-	return redriveConfigAccept(t, sch, from, to, maxMessages, nil)
+	return redriveConfigAccept(t, sch, maxMessages, nil)
 }
 
 // redriveConfigAccept is redriveConfig with accept_delivery_count_use (nil for null).
-func redriveConfigAccept(t *testing.T, sch action.SchemaResponse, from, to string, maxMessages int64, accept any) tfsdk.Config {
+func redriveConfigAccept(t *testing.T, sch action.SchemaResponse, maxMessages int64, accept any) tfsdk.Config {
 	t.Helper()
 	typ, ok := sch.Schema.Type().TerraformType(context.Background()).(tftypes.Object)
 	if !ok {
 		t.Fatal("the action's schema is not an object type")
 	}
 	return tfsdk.Config{Schema: sch.Schema, Raw: tftypes.NewValue(typ, map[string]tftypes.Value{
-		"from":                      tftypes.NewValue(tftypes.String, from),
-		"to":                        tftypes.NewValue(tftypes.String, to),
+		"from":                      tftypes.NewValue(tftypes.String, redriveDMQ),
+		"to":                        tftypes.NewValue(tftypes.String, redriveQueue),
 		"max_messages":              tftypes.NewValue(tftypes.Number, maxMessages),
 		"max_per_second":            tftypes.NewValue(tftypes.Number, nil),
 		"concurrency":               tftypes.NewValue(tftypes.Number, nil),
@@ -353,7 +353,7 @@ func TestRedriveActionInvokeProgress(t *testing.T) {
 	a.Schema(ctx, action.SchemaRequest{}, &sch)
 	var progress []string
 	resp := action.InvokeResponse{SendProgress: func(e action.InvokeProgressEvent) { progress = append(progress, e.Message) }}
-	a.Invoke(ctx, action.InvokeRequest{Config: redriveConfig(t, sch, redriveDMQ, redriveQueue, 1000)}, &resp)
+	a.Invoke(ctx, action.InvokeRequest{Config: redriveConfig(t, sch, 1000)}, &resp)
 	if resp.Diagnostics.HasError() {
 		t.Fatal(resp.Diagnostics)
 	}
@@ -457,7 +457,7 @@ func TestRedriveActionInvokeWarnsOfDuplicates(t *testing.T) {
 	var sch action.SchemaResponse
 	a.Schema(ctx, action.SchemaRequest{}, &sch)
 	var resp action.InvokeResponse
-	a.Invoke(ctx, action.InvokeRequest{Config: redriveConfig(t, sch, redriveDMQ, redriveQueue, 100)}, &resp)
+	a.Invoke(ctx, action.InvokeRequest{Config: redriveConfig(t, sch, 100)}, &resp)
 	if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() != 1 || resp.Diagnostics.Warnings()[0].Summary() != "Messages May Be Duplicated" {
 		t.Fatalf("diagnostics %v", resp.Diagnostics)
 	}
