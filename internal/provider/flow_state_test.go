@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
@@ -495,4 +496,28 @@ func TestAccSenderStateTruth_timeoutBoundsWholeOperation(t *testing.T) {
 		t.Fatalf("the flow stopped running: %+v", d)
 	}
 	w.applyConverges(t, env, 2)
+}
+
+// A write recorded as undeployed ends when the runtime was deployed since; recorded without the
+// runtime's deployment time (the read-back failed), only a deploy of the resource ends it.
+func TestStillUndeployed(t *testing.T) {
+	t.Parallel()
+	started := func(on string) *cpi.RuntimeArtifact { return &cpi.RuntimeArtifact{Status: "STARTED", DeployedOn: on} }
+	for _, tc := range []struct {
+		name string
+		u    *undeployedWrite
+		rt   *cpi.RuntimeArtifact
+		want bool
+	}{
+		{"none recorded", nil, started("t1"), false},
+		{"not deployed since", &undeployedWrite{DeployedOn: "t1"}, started("t1"), true},
+		{"deployed since", &undeployedWrite{DeployedOn: "t1"}, started("t2"), false},
+		{"deployed since, but in error", &undeployedWrite{DeployedOn: "t1"}, &cpi.RuntimeArtifact{Status: "ERROR", DeployedOn: "t2"}, true},
+		{"not deployed at all", &undeployedWrite{}, nil, true},
+		{"deployment time unknown", &undeployedWrite{DeployedOnUnknown: true}, started("t2"), true},
+	} {
+		if got := stillUndeployed(tc.u, tc.rt) != nil; got != tc.want {
+			t.Errorf("%s: still undeployed = %t, want %t", tc.name, got, tc.want)
+		}
+	}
 }
