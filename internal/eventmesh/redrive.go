@@ -330,7 +330,17 @@ func (r *redrive) work(ctx context.Context) {
 		}
 		// The message is in flight: finish it even when ctx ends now.
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opt.FinishTimeout)
-		r.move(fctx, msg)
+		if r.stopped.Load() && r.acknowledgedOrUnknown(msg.ID) {
+			// Consumed after a failed publish stopped the redrive, perhaps the very message
+			// put back: it goes back untried, not to fail again.
+			if ok, _ := r.giveBack(fctx, msg); ok {
+				r.returned.Add(-1) // not a failed move: Returned counts failed ones
+			} else {
+				r.failed.Add(1) // left unacknowledged: its delivery returns as a failed one
+			}
+		} else {
+			r.move(fctx, msg)
+		}
 		cancel()
 		r.inFlight.Add(-1)
 		r.finished()
@@ -461,6 +471,15 @@ func (r *redrive) giveBack(ctx context.Context, msg *Message) (bool, error) {
 		r.dup.Add(1)
 	}
 	return true, nil
+}
+
+// acknowledgedOrUnknown is true unless the redrive published msg already and waits for its
+// acknowledgement (then move acknowledges it without a publish).
+func (r *redrive) acknowledgedOrUnknown(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, published := r.published[id]
+	return !published && !r.acked.has(id)
 }
 
 func cmpOr(a, b error) error {
