@@ -538,6 +538,16 @@ func (j *joined) queueFindings() {
 		obj := Object{ObjectQueue, q.Name}
 		subject := fmt.Sprintf("Queue %q", q.Name)
 		fs := rules.CheckQueue(ruleQueue(q, isDMQ[q.Name]))
+		if isDMQ[q.Name] && links[q.Name] != "" {
+			// A dead message queue that names a dead message queue of its own (itself, a cycle, a
+			// chain) is also an ordinary queue: messages fail on it and are redelivered, so its
+			// redelivery count matters as on any queue. The dead message queue rules above skip it.
+			for _, f := range rules.CheckQueue(ruleQueue(q, false)) {
+				if f.Rule == "queue.redelivery_unlimited" {
+					fs = append(fs, f)
+				}
+			}
+		}
 		if len(consumers[q.Name]) > 0 {
 			// The consumer's amqp.queue_redelivery_unlimited or webhook.redelivery_unlimited names the path.
 			fs = slices.DeleteFunc(fs, func(f rules.Finding) bool { return f.Rule == "queue.redelivery_unlimited" })

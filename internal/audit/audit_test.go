@@ -249,6 +249,29 @@ func TestRunFindings(t *testing.T) {
 				"dmq.max_ttl_required queue:acme/crm/prod/a", "dmq.max_ttl_required queue:acme/crm/prod/b"},
 		},
 		{
+			name:   "queue naming itself as its dead message queue with R = 0",
+			queues: []eventmesh.Queue{queue(orders, 0, orders)},
+			want:   []string{"dmq.max_ttl_required queue:" + orders, "queue.dmq_self queue:" + orders, "queue.redelivery_unlimited queue:" + orders},
+		},
+		{
+			name:   "consumed queue naming itself as its dead message queue with R = 0",
+			queues: []eventmesh.Queue{queue(orders, 0, orders)},
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			want:   []string{"amqp.queue_redelivery_unlimited channel:Orders/EventMesh queue:" + orders + " flow:Orders", "dmq.max_ttl_required queue:" + orders, "queue.dmq_self queue:" + orders},
+		},
+		{
+			name:   "dead message queue cycle with R = 0",
+			queues: []eventmesh.Queue{queue("acme/crm/prod/a", 0, "acme/crm/prod/b"), queue("acme/crm/prod/b", 0, "acme/crm/prod/a")},
+			want: []string{"dmq.max_ttl_required queue:acme/crm/prod/a", "dmq.max_ttl_required queue:acme/crm/prod/b", "queue.dmq_cycle queue:acme/crm/prod/a queue:acme/crm/prod/b",
+				"queue.redelivery_unlimited queue:acme/crm/prod/a", "queue.redelivery_unlimited queue:acme/crm/prod/b"},
+		},
+		{
+			name:   "dead message queue chain with R = 0 in the middle",
+			queues: []eventmesh.Queue{queue(orders, 5, ordersDMQ), queue(ordersDMQ, 0, ordersDMQ+"2"), dmq(ordersDMQ + "2")},
+			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			want:   []string{"dmq.max_ttl_required queue:" + ordersDMQ, "queue.dmq_chain queue:" + orders + " queue:" + ordersDMQ, "queue.redelivery_unlimited queue:" + ordersDMQ},
+		},
+		{
 			name:   "exception subprocess ending in an Escalation End",
 			queues: healthyQueues(),
 			flows:  []flow{{id: "Orders", o: iflowbuild.Options{Senders: []iflowbuild.Sender{amqp(orders, "1")}, ExceptionEnds: [][]string{{"escalation"}}}}},
@@ -809,5 +832,26 @@ func TestRunAcceptedMessageLoss(t *testing.T) {
 	}
 	if !found {
 		t.Error("the accepted webhook has no path")
+	}
+}
+
+// A webhook endpoint with credentials in its URL (userinfo, query, fragment) is reported without
+// them: in the findings, the paths and the diagram, which the data source copies into its state.
+func TestRunWebhookEndpointWithoutCredentials(t *testing.T) {
+	t.Parallel()
+	w := hook("orders-push", orders, 1)
+	w.Endpoint = "http://hookuser:s3cret@hooks.example.com:8080/push?apikey=k3y#t0ken"
+	r := Run(withHooks(input(t, webhookQueues()), w), Filter{MinSeverity: rules.SeverityInfo})
+	if !slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Rule == "webhook.endpoint_not_https" }) {
+		t.Fatalf("no webhook.endpoint_not_https finding: %v", rulesOf(r.Findings))
+	}
+	out := fmt.Sprintf("%+v", r)
+	for _, secret := range []string{"hookuser", "s3cret", "k3y", "t0ken"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("the report shows %q:\n%s", secret, out)
+		}
+	}
+	if !strings.Contains(out, `"http://hooks.example.com:8080/push"`) {
+		t.Errorf("the finding does not name the endpoint without its credentials:\n%s", out)
 	}
 }

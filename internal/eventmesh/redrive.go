@@ -64,10 +64,16 @@ type RedriveOptions struct {
 type RedriveProgress struct {
 	// Moved counts the messages published to To and then acknowledged on From.
 	Moved int64
-	// Failed counts the messages whose publish failed: left unacknowledged, they return to
-	// From. The first failed publish stops the redrive; the other messages in flight then
-	// (at most Concurrency − 1) finish, and their publish may fail as well.
+	// Failed counts the messages whose publish failed. The first failed publish stops the
+	// redrive; the other messages in flight then (at most Concurrency − 1) finish, and their
+	// publish may fail as well.
 	Failed int64
+	// Returned counts the failed messages put back: published to From again (as a new
+	// message, at its end) and their delivery acknowledged, so that the failed move spent
+	// none of From's redelivery count. A failed message not returned (its publish to From
+	// failed too) is left unacknowledged and returns to From when its delivery times out,
+	// counted by Event Mesh as a failed delivery.
+	Returned int64
 	// AckFailed counts the published messages whose acknowledgement failed: they are in To
 	// and return to From. One that this redrive consumes again is acknowledged without a
 	// second publish (and counted in Moved).
@@ -110,6 +116,10 @@ type RedriveError struct {
 	// MessageID is the X-Message-Id of the message concerned, if any.
 	MessageID string
 	Err       error
+	// Returned, for a failed publish: the message was put back into From as a new message
+	// and its delivery acknowledged (no delivery spent). ReturnErr says why it was not.
+	Returned  bool
+	ReturnErr error
 }
 
 func (e *RedriveError) Error() string {
@@ -124,8 +134,10 @@ func (e *RedriveError) Unwrap() error { return e.Err }
 // Redrive moves up to opt.MaxMessages messages from opt.From to opt.To, at least once and
 // never lost: each message is consumed with QoS 1, published to To with QoS 1 (same
 // payload, Content-Type and carried headers) and acknowledged on From only after To took
-// it. A publish that fails stops the redrive and leaves its message unacknowledged, so that
-// it returns to From; the other messages in flight are finished first. A cancelled ctx
+// it. A publish that fails stops the redrive and returns its message to From: put back as a
+// new message and acknowledged, so that no delivery of From's redelivery count is spent, or,
+// when From does not take it, left unacknowledged (see giveBack); the other messages in
+// flight are finished first. A cancelled ctx
 // stops it after the messages in flight (their publish and acknowledgement use a context
 // of their own, bounded by FinishTimeout). The error is a *RedriveError, or ctx's error
 // when ctx ended it; the counts are valid either way.
@@ -207,9 +219,9 @@ type redrive struct {
 	start    time.Time
 	interval time.Duration
 
-	claimed, consumed, inFlight                     atomic.Int64
-	moved, failed, ackFailed, dup, sinceLast, again atomic.Int64
-	empty, stopped                                  atomic.Bool
+	claimed, consumed, inFlight                               atomic.Int64
+	moved, failed, returned, ackFailed, dup, sinceLast, again atomic.Int64
+	empty, stopped                                            atomic.Bool
 
 	mu        sync.Mutex // guards err, published, next
 	err       error
@@ -222,7 +234,7 @@ type redrive struct {
 
 func (r *redrive) progress() RedriveProgress {
 	p := RedriveProgress{
-		Moved: r.moved.Load(), Failed: r.failed.Load(), AckFailed: r.ackFailed.Load(),
+		Moved: r.moved.Load(), Failed: r.failed.Load(), Returned: r.returned.Load(), AckFailed: r.ackFailed.Load(),
 		DuplicatesPossible: r.dup.Load(), Elapsed: time.Since(r.start),
 	}
 	p.Remaining = r.opt.MaxMessages - p.Moved - p.Failed
@@ -318,7 +330,17 @@ func (r *redrive) work(ctx context.Context) {
 		}
 		// The message is in flight: finish it even when ctx ends now.
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opt.FinishTimeout)
-		r.move(fctx, msg)
+		if r.stopped.Load() && r.acknowledgedOrUnknown(msg.ID) {
+			// Consumed after a failed publish stopped the redrive, perhaps the very message
+			// put back: it goes back untried, not to fail again.
+			if ok, _ := r.giveBack(fctx, msg); ok {
+				r.returned.Add(-1) // not a failed move: Returned counts failed ones
+			} else {
+				r.failed.Add(1) // left unacknowledged: its delivery returns as a failed one
+			}
+		} else {
+			r.move(fctx, msg)
+		}
 		cancel()
 		r.inFlight.Add(-1)
 		r.finished()
@@ -363,8 +385,7 @@ func (r *redrive) move(ctx context.Context, msg *Message) {
 	if !again {
 		out, err := r.api.Resend(ctx, r.opt.To, msg)
 		if err != nil {
-			// Unacknowledged, the message returns to From. A publish that may have reached
-			// the service may also be in To.
+			// A publish that may have reached the service may also be in To.
 			r.mu.Lock()
 			delete(r.published, id)
 			r.mu.Unlock()
@@ -372,7 +393,11 @@ func (r *redrive) move(ctx context.Context, msg *Message) {
 			if MayHaveWritten(err) {
 				r.dup.Add(1)
 			}
-			r.stop(&RedriveError{Step: "publish", MessageID: id, Err: err})
+			// No worker takes another message: the one put back into From is not consumed again.
+			r.stopped.Store(true)
+			rerr := &RedriveError{Step: "publish", MessageID: id, Err: err}
+			rerr.Returned, rerr.ReturnErr = r.giveBack(ctx, msg)
+			r.stop(rerr)
 			return
 		}
 		if out.EarlierAttemptMayHaveApplied {
@@ -423,6 +448,38 @@ func (r *redrive) move(ctx context.Context, msg *Message) {
 			r.stopped.Store(true)
 		}
 	}
+}
+
+// giveBack puts a message the redrive could not move back into From without spending a
+// delivery: the messaging REST API has no call that releases a delivery (only consumption and
+// acknowledgement, reference notes section 1), and a delivery left unacknowledged returns as a
+// failed one, which counts toward From's maxRedeliveryCount and, without a dead message queue,
+// ends in the message being discarded. So the message is published to From again, and only
+// then is its delivery acknowledged. When that publish fails, the delivery stays
+// unacknowledged, as before.
+func (r *redrive) giveBack(ctx context.Context, msg *Message) (bool, error) {
+	_, err := r.api.Resend(ctx, r.opt.From, msg)
+	if err != nil {
+		if MayHaveWritten(err) {
+			r.dup.Add(1) // perhaps in From twice: the copy and the delivery that returns
+		}
+		return false, err
+	}
+	r.returned.Add(1)
+	if _, err := r.api.Acknowledge(ctx, r.opt.From, msg.ID); err != nil {
+		// The copy is in From, and the delivery returns to it as well.
+		r.dup.Add(1)
+	}
+	return true, nil
+}
+
+// acknowledgedOrUnknown is true unless the redrive published msg already and waits for its
+// acknowledgement (then move acknowledges it without a publish).
+func (r *redrive) acknowledgedOrUnknown(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, published := r.published[id]
+	return !published && !r.acked.has(id)
 }
 
 func cmpOr(a, b error) error {

@@ -453,3 +453,59 @@ func TestRedriveRefusesMessageWithoutID(t *testing.T) {
 		t.Fatalf("error %v, result %+v, published %d, acknowledged %d", err, res, api.published, api.acked)
 	}
 }
+
+// A message that to cannot take (too large for it, or to full) stops the redrive with that
+// message named, and is put back into from without spending a delivery: from has a redelivery
+// count and no dead message queue, so a failed delivery after another would make Event Mesh
+// discard the message. Every run keeps the count: each message is in from or in to.
+func TestRedriveFailedMoveSpendsNoDelivery(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		to    QueueSettings
+		large int // the index of a message too large for to, -1 for none
+	}{
+		{name: "message too large", to: QueueSettings{MaxMessageSizeInBytes: ptr[int64](100)}, large: 3},
+		{name: "to full", to: QueueSettings{MaxQueueMessageCount: ptr[int64](5)}, large: -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			emu := emulatortest.Start(t, emulator.Options{MessagingAckTimeout: testAckTimeout})
+			ns := emu.EventMesh.Namespace
+			e := &redriveEnv{emu: emu, from: ns + "/orders/parked", to: ns + "/orders"}
+			mgmt := New(emulatortest.Client(t, fast(emu.ManagementConfig())))
+			// from: R = 1 and no dead message queue, so the second failed delivery discards a message.
+			if _, _, err := mgmt.PutQueue(t.Context(), e.from, QueueSettings{MaxRedeliveryCount: ptr[int64](1)}); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := mgmt.PutQueue(t.Context(), e.to, tc.to); err != nil {
+				t.Fatal(err)
+			}
+			for i := range 12 {
+				body := fmt.Sprintf(`{"order":%d}`, i)
+				if i == tc.large {
+					body = fmt.Sprintf(`{"order":%d,"note":%q}`, i, strings.Repeat("x", 200))
+				}
+				e.bodies = append(e.bodies, body)
+				if _, err := emu.PublishWithHeaders(e.from, []byte(body), "application/json", map[string]string{"ce-id": fmt.Sprint(i), "ce-type": "acme.order.created"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e.messaging = NewMessaging(emulatortest.Client(t, redriveMessagingConfig(emu)))
+			for run := range 4 {
+				res, err := Redrive(t.Context(), e.messaging, RedriveOptions{From: e.from, To: e.to, MaxMessages: 100, Concurrency: 1})
+				var rerr *RedriveError
+				if !errors.As(err, &rerr) || rerr.Step != "publish" || rerr.MessageID == "" || !strings.Contains(err.Error(), rerr.MessageID) {
+					t.Fatalf("run %d: error %v, want a stop at the publish naming the message (%+v)", run, err, res)
+				}
+				if !rerr.Returned || rerr.ReturnErr != nil || res.Returned != res.Failed || res.Failed != 1 {
+					t.Errorf("run %d: the message to refused was not put back into from: %+v, %v", run, res, rerr.ReturnErr)
+				}
+				e.checkNoneLost(t, emu.Server, res)
+				if st := emu.Stats(); st.Broker.Discarded != 0 {
+					t.Fatalf("run %d: Event Mesh discarded %d messages", run, st.Broker.Discarded)
+				}
+			}
+		})
+	}
+}

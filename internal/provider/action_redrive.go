@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -41,6 +42,9 @@ type redriveModel struct {
 	MaxMessages  types.Int64   `tfsdk:"max_messages"`
 	MaxPerSecond types.Float64 `tfsdk:"max_per_second"`
 	Concurrency  types.Int64   `tfsdk:"concurrency"`
+	// AcceptDeliveryCountUse is the explicit acceptance of a from queue whose redelivery count
+	// can discard a message the redrive could neither move nor put back.
+	AcceptDeliveryCountUse types.Bool `tfsdk:"accept_delivery_count_use"`
 }
 
 // redriveProgressEvery is how many finished messages, at most, lie between two progress
@@ -86,6 +90,15 @@ func (a *redriveAction) Schema(_ context.Context, _ action.SchemaRequest, resp *
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(1, eventmesh.MaxRedriveConcurrency)},
 			},
+			"accept_delivery_count_use": schema.BoolAttribute{
+				MarkdownDescription: "Set to `true` to redrive from a queue that has a `max_redelivery_count` and no dead message queue, " +
+					"which the action otherwise refuses. A message the redrive consumes counts as a delivery until it is acknowledged; " +
+					"one it cannot move is put back into `from` (published again and acknowledged, so that no delivery is spent), " +
+					"but should that also fail, or the provider stop in the middle of a move, the delivery returns as a failed one, " +
+					"and after `max_redelivery_count` + 1 of them Event Mesh discards the message. Safer: give `from` a dead message queue, " +
+					"or set its `max_redelivery_count` to 0 for the redrive.",
+				Optional: true,
+			},
 		},
 	}
 }
@@ -118,12 +131,13 @@ func (a *redriveAction) ModifyPlan(ctx context.Context, req action.ModifyPlanReq
 		// Known only after apply (a service key from another resource): Invoke checks then.
 		return
 	}
-	a.checkQueues(ctx, m.From.ValueString(), m.To.ValueString(), true, &resp.Diagnostics)
+	a.checkQueues(ctx, m.From.ValueString(), m.To.ValueString(), m.AcceptDeliveryCountUse.ValueBool(), true, &resp.Diagnostics)
 }
 
-// checkQueues reads from and to: a missing queue is an attribute error; with warn, the
-// warnings about to are added. It returns from as read.
-func (a *redriveAction) checkQueues(ctx context.Context, from, to string, warn bool, diags *diag.Diagnostics) *eventmesh.Queue {
+// checkQueues reads from and to: a missing queue is an attribute error, and so is a from queue
+// that discards a message after a bounded number of failed deliveries, unless accepted; with
+// warn, the warnings about to are added. It returns from as read.
+func (a *redriveAction) checkQueues(ctx context.Context, from, to string, acceptDeliveryCountUse, warn bool, diags *diag.Diagnostics) *eventmesh.Queue {
 	all, err := a.data.eventMesh.ListQueues(ctx)
 	if err != nil {
 		diags.AddError("Cannot Read the Queues of the Redrive", listErrorDetail(fmt.Sprintf("checking the queues %q and %q of the redrive", from, to), err))
@@ -146,6 +160,16 @@ func (a *redriveAction) checkQueues(ctx context.Context, from, to string, warn b
 			diags.AddAttributeError(path.Root(missing.attr), "Queue Not Found",
 				fmt.Sprintf("Event Mesh has no queue %q, so the redrive cannot %s it. Check the full name including the namespace, or create the queue first.",
 					missing.name, map[string]string{"from": "take messages from", "to": "publish to"}[missing.attr]))
+		}
+	}
+	if fromQ != nil && !acceptDeliveryCountUse {
+		if r := deref(fromQ.MaxRedeliveryCount); r > 0 && deref(fromQ.DeadMsgQueue) == "" {
+			diags.AddAttributeError(path.Root("from"), "Redrive From a Queue That Discards Messages",
+				fmt.Sprintf("%q has max_redelivery_count %d and no dead message queue: each message the redrive consumes counts as a delivery until it is acknowledged, "+
+					"and Event Mesh discards a message after %d failed deliveries. The redrive puts a message it cannot move back into %q without spending a delivery, "+
+					"but should that fail as well, or the provider stop in the middle of a move, the delivery counts as failed, and a message can be lost after a few runs. "+
+					"Set dead_message_queue of %q, or its max_redelivery_count to 0 for the redrive, or set accept_delivery_count_use = true to accept the risk.",
+					from, r, r+1, from, from))
 		}
 	}
 	if fromQ == nil || toQ == nil || !warn {
@@ -202,7 +226,7 @@ func (a *redriveAction) Invoke(ctx context.Context, req action.InvokeRequest, re
 			fmt.Sprintf("from and to are both %q: every message would be taken from the queue and put back into it. Set to to the queue the messages failed on.", from))
 		return
 	}
-	fromQ := a.checkQueues(ctx, from, to, false, &resp.Diagnostics)
+	fromQ := a.checkQueues(ctx, from, to, m.AcceptDeliveryCountUse.ValueBool(), false, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || fromQ == nil {
 		return
 	}
@@ -283,7 +307,23 @@ func redriveErrorDetail(from, to string, res eventmesh.RedriveResult, err error)
 		step = map[string]string{"consume": "consuming from " + fmt.Sprintf("%q", from), "publish": "publishing to " + fmt.Sprintf("%q", to),
 			"acknowledge": "acknowledging on " + fmt.Sprintf("%q", from)}[rerr.Step]
 	}
-	return fmt.Sprintf("The redrive stopped at %s after %d moved messages: %s. No message was acknowledged before %q took it: "+
-		"a message whose publish failed stays unacknowledged and returns to %q when its delivery times out, and every other message is in one of the two queues. "+
-		"Fix the cause (TF_LOG=debug shows each request), then run the action again to move the rest.", step, res.Moved, clause(err), to, from)
+	failed := ""
+	switch {
+	case rerr != nil && rerr.Step == "publish" && rerr.Returned:
+		failed = fmt.Sprintf("%q did not take message %s; it was put back into %q as a new message at its end, without spending a delivery. ", to, rerr.MessageID, from)
+	case rerr != nil && rerr.Step == "publish":
+		failed = fmt.Sprintf("%q did not take message %s, and putting it back into %q failed too (%s): it stays unacknowledged and returns to %q when its delivery times out, "+
+			"counted as a failed delivery. ", to, rerr.MessageID, from, clause(cmp.Or(rerr.ReturnErr, errors.New("no answer"))), from)
+	}
+	n := res.Failed - res.Returned
+	if rerr != nil && rerr.Step == "publish" && !rerr.Returned {
+		n--
+	}
+	if n > 0 {
+		failed += fmt.Sprintf("%d other messages whose publish failed could not be put back and return to %q when their delivery times out. ", n, from)
+	}
+	return fmt.Sprintf("The redrive stopped at %s after %d moved messages: %s. %sNo message was acknowledged on %q before %q or %q took it, "+
+		"and every other message is in one of the two queues. "+
+		"Fix the cause (TF_LOG=debug shows each request; a message too large for %q or a full %q stops the redrive at that message), then run the action again to move the rest.",
+		step, res.Moved, clause(err), failed, from, to, from, to, to)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -232,7 +233,7 @@ func TestRedriveActionInvokeStopsOnPublishFailure(t *testing.T) {
 	a := &redriveAction{data: &providerData{eventMesh: em, messaging: env.messaging(t)}}
 	var sch action.SchemaResponse
 	a.Schema(ctx, action.SchemaRequest{}, &sch)
-	cfg := redriveConfig(t, sch, redriveDMQ, redriveQueue, 5)
+	cfg := redriveConfig(t, sch, 5)
 	var progress []string
 	resp := action.InvokeResponse{SendProgress: func(e action.InvokeProgressEvent) { progress = append(progress, e.Message) }}
 	a.Invoke(ctx, action.InvokeRequest{Config: cfg}, &resp)
@@ -242,12 +243,69 @@ func TestRedriveActionInvokeStopsOnPublishFailure(t *testing.T) {
 	if !regexp.MustCompile(`ended: moved 0, failed [1-3]`).MatchString(strings.Join(progress, "\n")) {
 		t.Fatalf("progress %q", progress)
 	}
-	// The messages larger than the maxMessageSizeInBytes of to stay in from.
+	// The messages larger than the maxMessageSizeInBytes of to stay in from: the first one to
+	// refused is named and was put back without spending a delivery.
 	fm, _ := env.srv.Messages(redriveDMQ)
 	if len(fm) != 3 {
 		t.Fatalf("from holds %d messages, want 3", len(fm))
 	}
+	if d := fmt.Sprint(resp.Diagnostics); !regexp.MustCompile(`did not take message [0-9a-f-]{36}; it was put back into "` + redriveDMQ + `"`).MatchString(d) {
+		t.Errorf("the error does not name the message put back: %s", d)
+	}
 }
+
+// A from queue with a redelivery count and no dead message queue discards a message after its
+// last failed delivery: the action refuses it (at plan and when invoked) unless
+// accept_delivery_count_use = true, and then a message to refuses is put back into from with no
+// delivery spent, run after run.
+func TestRedriveActionFromQueueThatDiscards(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
+	em := env.eventMesh(t)
+	ctx := context.Background()
+	if _, _, err := em.PutQueue(ctx, redriveDMQ, eventmesh.QueueSettings{MaxRedeliveryCount: ptrTo[int64](1)}); err != nil {
+		t.Fatal(err)
+	}
+	small := int64(10)
+	if _, _, err := em.PutQueue(ctx, redriveQueue, queueSettingsFor(t, &small)); err != nil {
+		t.Fatal(err)
+	}
+	publishToDMQ(t, env.srv.Server, 2)
+	a := &redriveAction{data: &providerData{eventMesh: em, messaging: env.messaging(t)}}
+	var sch action.SchemaResponse
+	a.Schema(ctx, action.SchemaRequest{}, &sch)
+
+	cfg := redriveConfig(t, sch, 5)
+	var plan action.ModifyPlanResponse
+	a.ModifyPlan(ctx, action.ModifyPlanRequest{Config: cfg}, &plan)
+	var resp action.InvokeResponse
+	a.Invoke(ctx, action.InvokeRequest{Config: cfg}, &resp)
+	for what, d := range map[string]fmt.Stringer{"plan": diagString(plan.Diagnostics), "invoke": diagString(resp.Diagnostics)} {
+		if !strings.Contains(d.String(), "Redrive From a Queue That Discards Messages") {
+			t.Errorf("%s: %s", what, d)
+		}
+	}
+	if st := env.srv.Stats(); st.Routes["POST /messagingrest/v1/queues/{queue}/messages/consumption"] != 0 {
+		t.Fatalf("the refused redrive consumed: %v", st.Routes)
+	}
+
+	cfg = redriveConfigAccept(t, sch, 5, true)
+	for run := range 4 {
+		var resp action.InvokeResponse
+		a.Invoke(ctx, action.InvokeRequest{Config: cfg}, &resp)
+		if !strings.Contains(fmt.Sprint(resp.Diagnostics), "it was put back into") {
+			t.Fatalf("run %d: %v", run, resp.Diagnostics)
+		}
+		fm, _ := env.srv.Messages(redriveDMQ)
+		if len(fm) != 2 || env.srv.Stats().Broker.Discarded != 0 {
+			t.Fatalf("run %d: from holds %d messages (want 2), %d discarded", run, len(fm), env.srv.Stats().Broker.Discarded)
+		}
+	}
+}
+
+type diagString diag.Diagnostics
+
+func (d diagString) String() string { return fmt.Sprint(diag.Diagnostics(d)) }
 
 // queueSettingsFor is a queue's settings with an optional maxMessageSizeInBytes.
 func queueSettingsFor(t *testing.T, maxMessageSize *int64) eventmesh.QueueSettings {
@@ -255,19 +313,26 @@ func queueSettingsFor(t *testing.T, maxMessageSize *int64) eventmesh.QueueSettin
 	return eventmesh.QueueSettings{MaxMessageSizeInBytes: maxMessageSize}
 }
 
-// redriveConfig is the action's configuration with from, to and max_messages.
-func redriveConfig(t *testing.T, sch action.SchemaResponse, from, to string, maxMessages int64) tfsdk.Config {
+// redriveConfig is the action's configuration from redriveDMQ to redriveQueue with max_messages.
+func redriveConfig(t *testing.T, sch action.SchemaResponse, maxMessages int64) tfsdk.Config {
+	t.Helper()
+	return redriveConfigAccept(t, sch, maxMessages, nil)
+}
+
+// redriveConfigAccept is redriveConfig with accept_delivery_count_use (nil for null).
+func redriveConfigAccept(t *testing.T, sch action.SchemaResponse, maxMessages int64, accept any) tfsdk.Config {
 	t.Helper()
 	typ, ok := sch.Schema.Type().TerraformType(context.Background()).(tftypes.Object)
 	if !ok {
 		t.Fatal("the action's schema is not an object type")
 	}
 	return tfsdk.Config{Schema: sch.Schema, Raw: tftypes.NewValue(typ, map[string]tftypes.Value{
-		"from":           tftypes.NewValue(tftypes.String, from),
-		"to":             tftypes.NewValue(tftypes.String, to),
-		"max_messages":   tftypes.NewValue(tftypes.Number, maxMessages),
-		"max_per_second": tftypes.NewValue(tftypes.Number, nil),
-		"concurrency":    tftypes.NewValue(tftypes.Number, nil),
+		"from":                      tftypes.NewValue(tftypes.String, redriveDMQ),
+		"to":                        tftypes.NewValue(tftypes.String, redriveQueue),
+		"max_messages":              tftypes.NewValue(tftypes.Number, maxMessages),
+		"max_per_second":            tftypes.NewValue(tftypes.Number, nil),
+		"concurrency":               tftypes.NewValue(tftypes.Number, nil),
+		"accept_delivery_count_use": tftypes.NewValue(tftypes.Bool, accept),
 	})}
 }
 
@@ -288,7 +353,7 @@ func TestRedriveActionInvokeProgress(t *testing.T) {
 	a.Schema(ctx, action.SchemaRequest{}, &sch)
 	var progress []string
 	resp := action.InvokeResponse{SendProgress: func(e action.InvokeProgressEvent) { progress = append(progress, e.Message) }}
-	a.Invoke(ctx, action.InvokeRequest{Config: redriveConfig(t, sch, redriveDMQ, redriveQueue, 1000)}, &resp)
+	a.Invoke(ctx, action.InvokeRequest{Config: redriveConfig(t, sch, 1000)}, &resp)
 	if resp.Diagnostics.HasError() {
 		t.Fatal(resp.Diagnostics)
 	}
@@ -392,7 +457,7 @@ func TestRedriveActionInvokeWarnsOfDuplicates(t *testing.T) {
 	var sch action.SchemaResponse
 	a.Schema(ctx, action.SchemaRequest{}, &sch)
 	var resp action.InvokeResponse
-	a.Invoke(ctx, action.InvokeRequest{Config: redriveConfig(t, sch, redriveDMQ, redriveQueue, 100)}, &resp)
+	a.Invoke(ctx, action.InvokeRequest{Config: redriveConfig(t, sch, 100)}, &resp)
 	if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() != 1 || resp.Diagnostics.Warnings()[0].Summary() != "Messages May Be Duplicated" {
 		t.Fatalf("diagnostics %v", resp.Diagnostics)
 	}

@@ -265,6 +265,33 @@ data "sapmessaging_retry_audit" "accepted" {
 					return nil
 				},
 			),
+		}, {
+			// A webhook pushing over http with credentials in its URL: the finding, the paths and the
+			// diagram name the endpoint without userinfo, query and fragment; nothing in the state
+			// (or the plan, which shows the same values) holds them.
+			PreConfig: func() {
+				spec := eventmesh.WebhookSpec{Name: "leaky-push", Queue: "acme/crm/prod/idle", QoS: 1,
+					Endpoint: "http://hookuser:s3cret@hooks.example.com:8080/push?apikey=k3y#t0ken"}
+				if _, err := env.messaging(t).CreateWebhook(t.Context(), spec); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: env.config(retryAuditConfig),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestMatchTypeSetElemNestedAttrs(all, "findings.*", map[string]*regexp.Regexp{"rule_id": regexp.MustCompile(`^webhook\.endpoint_not_https$`),
+					"message": regexp.MustCompile(`endpoint = "http://hooks\.example\.com:8080/push" would receive`)}),
+				resource.TestCheckTypeSetElemNestedAttrs(all, "paths.*", map[string]string{"webhook": "leaky-push", "endpoint_host": "hooks.example.com:8080"}),
+				func(s *terraform.State) error {
+					for k, v := range s.RootModule().Resources[all].Primary.Attributes {
+						for _, secret := range []string{"hookuser", "s3cret", "k3y", "t0ken"} {
+							if strings.Contains(v, secret) {
+								return fmt.Errorf("%s holds %q: %s", k, secret, v)
+							}
+						}
+					}
+					return nil
+				},
+			),
 		}},
 	})
 }

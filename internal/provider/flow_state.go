@@ -28,6 +28,10 @@ const privateUndeployed = "undeployed"
 // deploy after it, by anyone, changes the runtime's DeployedOn and so ends it.
 type undeployedWrite struct {
 	DeployedOn string `json:"deployed_on"`
+	// DeployedOnUnknown: the runtime could not be read after the write, so a deploy by someone
+	// else cannot be told from the deployment that ran before; the record then ends only with a
+	// deploy of the resource that succeeds.
+	DeployedOnUnknown bool `json:"deployed_on_unknown,omitempty"`
 }
 
 // privateGetter is the part of the framework's private state that reads.
@@ -133,7 +137,7 @@ func deployedOn(rt *cpi.RuntimeArtifact) string {
 
 // stillUndeployed returns u unless the runtime rt was deployed since u was recorded.
 func stillUndeployed(u *undeployedWrite, rt *cpi.RuntimeArtifact) *undeployedWrite {
-	if u == nil || (rt != nil && rt.Status == "STARTED" && rt.DeployedOn != u.DeployedOn) {
+	if u == nil || (!u.DeployedOnUnknown && rt != nil && rt.Status == "STARTED" && rt.DeployedOn != u.DeployedOn) {
 		return nil
 	}
 	return u

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
@@ -60,6 +61,9 @@ func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
 		add              func(env *testEnv)
 		hcl              func(n int) string
 		failBuild        bool
+		// failRead: the runtime cannot be read from the deploy on, during the rest of the apply
+		// (its read-back included): the write must be recorded as undeployed all the same.
+		failRead bool
 	}{
 		{
 			name: "amqp", flow: senderFlowID, addr: senderAddr,
@@ -86,17 +90,40 @@ func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
 				return fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n}\n", senderFlowID, n)
 			},
 		},
+		{
+			name: "amqp-failed-build-and-runtime-read", flow: senderFlowID, addr: senderAddr, failBuild: true, failRead: true,
+			add: func(env *testEnv) {
+				env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+			},
+			hcl: func(n int) string {
+				return fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n}\n", senderFlowID, n)
+			},
+		},
+		{
+			name: "jms-failed-deploy-and-runtime-read", flow: jmsGuardedFlow, addr: jmsAddr, failRead: true,
+			add: func(env *testEnv) { env.addJMSFlow(t, jmsGuardedFlow, false, guardedOptions()) },
+			hcl: func(n int) string {
+				return jmsHCL(jmsGuardedFlow, fmt.Sprintf("  retry_interval = %d\n  max_retries = 5\n", n))
+			},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			env := newTestEnv(t)
 			tc.add(env)
+			wantErr := `Deployment Failed.*(Credential EventMesh not found|keeps running the version deployed before).*next plan shows the deploy`
+			if tc.failRead {
+				wantErr = `Cannot Read Deployment`
+			}
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{
 					{Config: env.config(tc.hcl(1)), Check: checkRunsDesignTime(env, tc.flow)},
 					{
 						PreConfig: func() {
+							if tc.failRead {
+								failRuntimeReadsFromDeploy(t, env)
+							}
 							if tc.failBuild {
 								// The build fails: the flow keeps running (STARTED) its previous settings.
 								env.srv.FailNextBuild(tc.flow, "Credential EventMesh not found")
@@ -105,9 +132,11 @@ func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
 							env.srv.FailNextDeploy(tc.flow, "Credential EventMesh not found")
 						},
 						Config:      env.config(tc.hcl(2)),
-						ExpectError: wrapped(`Deployment Failed.*(Credential EventMesh not found|keeps running the version deployed before).*next plan shows the deploy`),
+						ExpectError: wrapped(wantErr),
 					},
 					{
+						// The runtime can be read again (the faults the failed apply left over are dropped).
+						PreConfig: func() { env.srv.ClearFaults(); env.srv.SetDeployDelay(0) },
 						// Nothing changed in the configuration: the plan deploys because the flow does not run it.
 						Config:           env.config(tc.hcl(2)),
 						ConfigPlanChecks: expectDeployPlanned(tc.addr),
@@ -120,6 +149,37 @@ func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
 			})
 		})
 	}
+}
+
+// runtimeRoute is the emulator's route of a runtime artifact read.
+const runtimeRoute = "GET /api/v1/IntegrationRuntimeArtifacts(Id)"
+
+// failRuntimeReadsFromDeploy makes the runtime of every flow unreadable (500 past the client's
+// retries) from the next deploy request on, for the rest of that apply: the deploy is held for a
+// while so that the faults are in place before anything reads the runtime after it.
+func failRuntimeReadsFromDeploy(t *testing.T, env *testEnv) {
+	t.Helper()
+	env.srv.SetDeployDelay(300 * time.Millisecond)
+	before := env.srv.Stats().Routes[deployRoute]
+	done := make(chan struct{})
+	t.Cleanup(func() { close(done) })
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+			if env.srv.Stats().Routes[deployRoute] > before {
+				faults := make([]emulator.FaultKind, 40)
+				for i := range faults {
+					faults[i] = emulator.Fault500
+				}
+				env.srv.InjectNextOn(runtimeRoute, faults...)
+				return
+			}
+		}
+	}()
 }
 
 // A sender switched from deploy = false back to deploy = true while the flow runs older content
@@ -436,4 +496,28 @@ func TestAccSenderStateTruth_timeoutBoundsWholeOperation(t *testing.T) {
 		t.Fatalf("the flow stopped running: %+v", d)
 	}
 	w.applyConverges(t, env, 2)
+}
+
+// A write recorded as undeployed ends when the runtime was deployed since; recorded without the
+// runtime's deployment time (the read-back failed), only a deploy of the resource ends it.
+func TestStillUndeployed(t *testing.T) {
+	t.Parallel()
+	started := func(on string) *cpi.RuntimeArtifact { return &cpi.RuntimeArtifact{Status: "STARTED", DeployedOn: on} }
+	for _, tc := range []struct {
+		name string
+		u    *undeployedWrite
+		rt   *cpi.RuntimeArtifact
+		want bool
+	}{
+		{"none recorded", nil, started("t1"), false},
+		{"not deployed since", &undeployedWrite{DeployedOn: "t1"}, started("t1"), true},
+		{"deployed since", &undeployedWrite{DeployedOn: "t1"}, started("t2"), false},
+		{"deployed since, but in error", &undeployedWrite{DeployedOn: "t1"}, &cpi.RuntimeArtifact{Status: "ERROR", DeployedOn: "t2"}, true},
+		{"not deployed at all", &undeployedWrite{}, nil, true},
+		{"deployment time unknown", &undeployedWrite{DeployedOnUnknown: true}, started("t2"), true},
+	} {
+		if got := stillUndeployed(tc.u, tc.rt) != nil; got != tc.want {
+			t.Errorf("%s: still undeployed = %t, want %t", tc.name, got, tc.want)
+		}
+	}
 }

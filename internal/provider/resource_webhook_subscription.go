@@ -65,8 +65,11 @@ type webhookSubscriptionModel struct {
 	DefaultContentType types.String        `tfsdk:"default_content_type"`
 	OAuth2             *webhookOAuth2Model `tfsdk:"oauth2"`
 	Paused             types.Bool          `tfsdk:"paused"`
-	State              types.String        `tfsdk:"state"`
-	HandshakeStatus    types.String        `tfsdk:"handshake_status"`
+	// AcceptPushBeforePause: the configuration's acceptance that a subscription created with
+	// paused = true may push messages before the pause that follows its creation.
+	AcceptPushBeforePause types.Bool   `tfsdk:"accept_push_before_pause"`
+	State                 types.String `tfsdk:"state"`
+	HandshakeStatus       types.String `tfsdk:"handshake_status"`
 }
 
 var webhookIdentity = resourceIdentity{parts: []identityPart{
@@ -194,6 +197,13 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
 			},
+			"accept_push_before_pause": schema.BoolAttribute{
+				MarkdownDescription: "Set to `true` to create (or replace) the subscription with `paused = true` although Event Mesh may push " +
+					"messages before it is paused. The messaging REST API cannot create a paused subscription: it is created active and paused " +
+					"by a second request, and in between Event Mesh may push messages from the queue (with `qos = 0`, one the endpoint fails " +
+					"to take is lost). Without it a plan that creates a paused subscription fails. The provider's check only: nothing is sent to Event Mesh.",
+				Optional: true,
+			},
 			"state": schema.StringAttribute{
 				MarkdownDescription: "The subscription's state as Event Mesh reports it (`ACTIVE`, `PAUSED`), upper case; null when the answer has none.",
 				Computed:            true,
@@ -274,7 +284,13 @@ func (r *webhookSubscriptionResource) ValidateConfig(ctx context.Context, req re
 // ModifyPlan adds the warnings that need the queue and the other webhooks (the service's and
 // this plan's), and says what a replacement means for the queue's messages.
 func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.data == nil {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	if req.State.Raw.IsNull() {
+		checkCreatedPaused(ctx, req, resp)
+	}
+	if r.data == nil {
 		return
 	}
 	var name, queue types.String
@@ -331,6 +347,37 @@ func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 	findings := rules.CheckWebhook(w)
 	findings = slices.DeleteFunc(findings, func(f rules.Finding) bool { return f.Severity != rules.SeverityWarning })
 	appendFindings(&resp.Diagnostics, findings)
+}
+
+// checkCreatedPaused refuses a create (or the create of a replacement) with paused = true
+// unless accept_push_before_pause = true: the messaging REST API creates every subscription
+// active (its create body has no state, reference note event-mesh-webhooks.md section 1), so the
+// pause comes in a second request, and Event Mesh may push messages in between.
+func checkCreatedPaused(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var paused, accept types.Bool
+	var queue types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("paused"), &paused)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("accept_push_before_pause"), &accept)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("queue"), &queue)...)
+	if resp.Diagnostics.HasError() || paused.IsUnknown() || !paused.ValueBool() || accept.IsUnknown() {
+		return
+	}
+	q := "its queue"
+	if !queue.IsUnknown() && !queue.IsNull() {
+		q = fmt.Sprintf("queue %q", queue.ValueString())
+	}
+	if accept.ValueBool() {
+		resp.Diagnostics.AddAttributeWarning(path.Root("paused"), "Webhook Subscription Created Active, Then Paused",
+			fmt.Sprintf("Event Mesh cannot create a paused subscription: this one is created active and paused right after, and in between "+
+				"Event Mesh may push messages from %s (accept_push_before_pause = true accepts that). Leave messages out of the queue "+
+				"until the subscription is paused if the endpoint must not receive any.", q))
+		return
+	}
+	resp.Diagnostics.AddAttributeError(path.Root("paused"), "Webhook Subscription Cannot Be Created Paused",
+		fmt.Sprintf("The Event Mesh messaging REST API creates every webhook subscription active; paused = true would pause it with a "+
+			"second request, and in between Event Mesh may push messages from %s to the endpoint (with qos = 0, a message the endpoint "+
+			"fails to take is lost). Create the subscription with paused = false when the endpoint may receive messages, "+
+			"or set accept_push_before_pause = true to accept pushes before the pause.", q))
 }
 
 func (m *webhookSubscriptionModel) spec(cfgSecretWO types.String) eventmesh.WebhookSpec {

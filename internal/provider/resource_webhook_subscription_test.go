@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -19,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
@@ -163,9 +166,11 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 				},
 			},
 			{
-				// A new endpoint replaces the subscription; the new one keeps paused.
+				// A new endpoint replaces the subscription; the new one keeps paused (created active and
+				// paused right after, which accept_push_before_pause accepts).
 				Config: env.config(webhookHCL(ep2.URL, auth+`  default_content_type = "application/xml"
-  paused = true`)),
+  paused = true
+  accept_push_before_pause = true`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -404,4 +409,82 @@ resource "sapmessaging_webhook_subscription" "b" {
 	if !found {
 		t.Errorf("no plan diagnostic matches %s; diagnostics:\n%s", re, strings.Join(diags, "\n"))
 	}
+}
+
+// A subscription planned with paused = true pushes nothing before it is paused: the API creates
+// every subscription active, so the plan refuses the create unless accept_push_before_pause =
+// true. With it, the emulator pushes the queue's messages in the moment between the create and
+// the pause (held back here), which is what the plan refuses by default.
+func TestAccWebhookSubscription_createdPausedPushesNothing(t *testing.T) {
+	env := newTestEnv(t)
+	var posts atomic.Int64
+	ep := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/token":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"access_token":"endpoint-token","expires_in":3600}`))
+		case r.Method == http.MethodOptions:
+			w.Header().Set("WebHook-Allowed-Origin", r.Header.Get("WebHook-Request-Origin"))
+		case r.Method == http.MethodPost:
+			posts.Add(1)
+		}
+	}))
+	t.Cleanup(ep.Close)
+	const name = "acme/crm/prod/hooked/webhook"
+	auth := fmt.Sprintf(webhookOAuth2, ep.URL)
+	paused := webhookHCL(ep.URL, auth+"  qos = 0\n  accept_message_loss = true\n  exempt_handshake = true\n  paused = true\n")
+	// The pause request is held back, as any answer can be late: the window between the
+	// create and the pause is then long enough for the emulator's delivery loop.
+	holdPause := func() {
+		env.srv.SetFaults(emulator.Faults{SlowDelay: 500 * time.Millisecond})
+		env.srv.InjectNextOn("PUT /messagingrest/v1/subscriptions/{name}/state", emulator.FaultSlow)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: env.config(webhookQueues)},
+			{
+				PreConfig: func() {
+					for i := range 5 {
+						if _, err := env.srv.Publish("acme/crm/prod/hooked", fmt.Appendf(nil, `{"order":%d}`, i), "application/json"); err != nil {
+							t.Fatal(err)
+						}
+					}
+					holdPause()
+				},
+				Config:      env.config(paused),
+				ExpectError: regexp.MustCompile(`Webhook Subscription Cannot Be Created Paused`),
+			},
+			{
+				// Nothing was created, and nothing pushed.
+				PreConfig: func() { env.srv.ClearFaults() },
+				Config:    env.config(webhookQueues),
+				Check: func(*terraform.State) error {
+					if _, _, ok := env.srv.Webhook(name); ok {
+						return fmt.Errorf("the refused subscription exists")
+					}
+					if n := posts.Load(); n != 0 {
+						return fmt.Errorf("the endpoint received %d messages before the subscription was paused", n)
+					}
+					return nil
+				},
+			},
+			{
+				// Accepted: created active, then paused; the emulator pushed in between.
+				PreConfig:          holdPause,
+				Config:             env.config(strings.Replace(paused, "paused = true", "paused = true\n  accept_push_before_pause = true", 1)),
+				ExpectNonEmptyPlan: false,
+				Check: func(*terraform.State) error {
+					env.srv.ClearFaults()
+					if w, _, _ := env.srv.Webhook(name); w.SubscriptionState != "PAUSED" {
+						return fmt.Errorf("server state %q, want PAUSED", w.SubscriptionState)
+					}
+					if posts.Load() == 0 {
+						return fmt.Errorf("no message was pushed between the create and the pause: the test no longer shows the window")
+					}
+					return nil
+				},
+			},
+		},
+	})
 }

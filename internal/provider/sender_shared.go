@@ -211,16 +211,20 @@ func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, priorRe
 		return
 	}
 	diags.Append(readDiags...)
-	if readDiags.HasError() {
-		return
-	}
 	switch {
 	case w.deployed:
 		undeployed = nil
+	case readDiags.HasError() && (w.written || undeployed != nil):
+		// The write is recorded whatever failed after it: without the runtime's deployment
+		// time, the record ends only with a deploy of this resource that succeeds.
+		undeployed = &undeployedWrite{DeployedOnUnknown: true}
 	case w.written || undeployed != nil:
 		undeployed = &undeployedWrite{DeployedOn: deployedOn(rt)}
 	}
 	diags.Append(setUndeployed(ctx, private, undeployed)...)
+	if readDiags.HasError() {
+		return
+	}
 	diags.Append(setState(ctx, state, (*M)(plan))...)
 }
 

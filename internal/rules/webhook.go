@@ -177,7 +177,7 @@ func checkWebhookEndpoint(r *report, w Webhook) {
 	u, err := url.Parse(ep)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
 		r.errorf("webhook.endpoint_invalid", attrWebhookEndpoint, "Invalid Webhook Endpoint",
-			"endpoint = %q is not an absolute URL, so Event Mesh cannot push to it. Set the endpoint's full https:// URL.", ep)
+			"endpoint = %q is not an absolute URL, so Event Mesh cannot push to it. Set the endpoint's full https:// URL.", RedactEndpoint(ep))
 		return
 	}
 	if u.Scheme == "https" || isLoopback(u.Hostname()) {
@@ -185,7 +185,36 @@ func checkWebhookEndpoint(r *report, w Webhook) {
 	}
 	r.errorf("webhook.endpoint_not_https", attrWebhookEndpoint, "Webhook Endpoint Not HTTPS",
 		"endpoint = %q would receive the queue's messages, and the endpoint's credentials, in clear text over the network. "+
-			"Set an https:// URL.", ep)
+			"Set an https:// URL.", RedactEndpoint(ep))
+}
+
+// RedactEndpoint is a webhook endpoint as findings, states and diagrams may show it: without
+// userinfo, query and fragment, which can carry credentials (a password, an API key in the query).
+// A value that is not a URL is shown up to its first "?" or "#", without anything before an "@".
+func RedactEndpoint(ep string) string {
+	u, err := url.Parse(ep)
+	if err != nil {
+		if i := strings.IndexAny(ep, "?#"); i >= 0 {
+			ep = ep[:i]
+		}
+		if i := strings.LastIndex(ep, "@"); i >= 0 {
+			scheme := ""
+			if j := strings.Index(ep, "://"); j >= 0 && j < i {
+				scheme = ep[:j+3]
+			}
+			ep = scheme + ep[i+1:]
+		}
+		return ep
+	}
+	u.User = nil
+	u.RawQuery, u.ForceQuery = "", false
+	u.Fragment, u.RawFragment = "", ""
+	if i := strings.LastIndex(u.Opaque, "@"); i >= 0 {
+		// "user:password@host/…" without "//" parses as scheme "user" and an opaque part:
+		// what follows the "@" is all that can be shown.
+		return u.Opaque[i+1:]
+	}
+	return u.String()
 }
 
 func isLoopback(host string) bool {

@@ -145,3 +145,42 @@ func TestWebhookRetrySchedule(t *testing.T) {
 		t.Errorf("schedule text = %q", got)
 	}
 }
+
+func TestRedactEndpoint(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"https://orders.example.com/events", "https://orders.example.com/events"},
+		{"http://user:s3cret@orders.example.com:8080/events?apikey=k3y#frag", "http://orders.example.com:8080/events"},
+		{"https://token@orders.example.com/events?", "https://orders.example.com/events"},
+		{"orders.example.com/events?apikey=k3y", "orders.example.com/events"},
+		{"user:s3cret@orders.example.com/events", "orders.example.com/events"},
+		{"http://us er:s3cret@orders.example.com/%zz?apikey=k3y", "http://orders.example.com/%zz"},
+	}
+	for _, tt := range tests {
+		if got := RedactEndpoint(tt.in); got != tt.want {
+			t.Errorf("RedactEndpoint(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// The endpoint findings show the endpoint without its credentials: userinfo, query and fragment.
+func TestCheckWebhookEndpointFindingsHideCredentials(t *testing.T) {
+	t.Parallel()
+	for _, ep := range []string{
+		"http://user:s3cret@orders.example.com/events?apikey=k3y#t0ken",
+		"ftp://user:s3cret@orders.example.com/events?apikey=k3y#t0ken",
+		"user:s3cret@orders.example.com/events?apikey=k3y#t0ken",
+	} {
+		fs := CheckWebhook(webhookWith(func(w *Webhook) { w.Endpoint = Known(ep) }))
+		if len(fs) == 0 {
+			t.Fatalf("%s: no finding", ep)
+		}
+		for _, f := range fs {
+			for _, secret := range []string{"s3cret", "k3y", "t0ken", "user"} {
+				if strings.Contains(f.Summary+f.Detail, secret) {
+					t.Errorf("%s: finding %s shows %q: %s", ep, f.Rule, secret, f.Detail)
+				}
+			}
+		}
+	}
+}
