@@ -115,7 +115,7 @@ func (a *redriveAction) ValidateConfig(ctx context.Context, req action.ValidateC
 	}
 	if !m.From.IsNull() && !m.From.IsUnknown() && !m.To.IsNull() && !m.To.IsUnknown() && m.From.ValueString() == m.To.ValueString() {
 		resp.Diagnostics.AddAttributeError(path.Root("to"), "Redrive Into the Same Queue",
-			fmt.Sprintf("from and to are both %q: every message would be taken from the queue and put back into it, and a redrive bounded by max_messages would move the same messages again. Set to to the queue the messages failed on.", m.From.ValueString()))
+			fmt.Sprintf("from and to are both %q: every message would be taken from the queue and put back into it, and a redrive bounded by max_messages would move the same messages again. Set `to` to the queue the messages failed on.", m.From.ValueString()))
 	}
 }
 
@@ -183,7 +183,10 @@ func (a *redriveAction) checkQueues(ctx context.Context, from, to string, accept
 	}
 	if len(dmqOf) > 0 {
 		diags.AddAttributeWarning(path.Root("to"), "Redrive Into a Dead Message Queue",
-			fmt.Sprintf("%q is the dead message queue of %s: the messages would go from one dead message queue to another, where nothing processes them. Set to to the queue the messages failed on.", to, quoteList(dmqOf)))
+			fmt.Sprintf("%q is the dead message queue of %s: the messages would go from one dead message queue to another, where nothing processes them. Set `to` to the queue the messages failed on.", to, quoteList(dmqOf)))
+		// A dead message queue's own redelivery count, dead message queue and consumers are not the
+		// problem: the destination is. Only the warning above applies.
+		return fromQ
 	}
 	if deref(toQ.MaxRedeliveryCount) == 0 {
 		diags.AddAttributeWarning(path.Root("to"), "Redrive Into a Queue That Redelivers for Ever",
@@ -223,7 +226,7 @@ func (a *redriveAction) Invoke(ctx context.Context, req action.InvokeRequest, re
 	from, to := m.From.ValueString(), m.To.ValueString()
 	if from == to {
 		resp.Diagnostics.AddAttributeError(path.Root("to"), "Redrive Into the Same Queue",
-			fmt.Sprintf("from and to are both %q: every message would be taken from the queue and put back into it. Set to to the queue the messages failed on.", from))
+			fmt.Sprintf("from and to are both %q: every message would be taken from the queue and put back into it. Set `to` to the queue the messages failed on.", from))
 		return
 	}
 	fromQ := a.checkQueues(ctx, from, to, m.AcceptDeliveryCountUse.ValueBool(), false, &resp.Diagnostics)

@@ -166,7 +166,7 @@ func checkDeadMessageQueue(r *report, q Queue) {
 	if dmq == "" {
 		if !q.IsDeadMessageQueue {
 			r.warnf("queue.dmq_missing", attrDeadMessageQueue, "No Dead Message Queue",
-				"Without a dead_message_queue a poison message blocks the queue until someone removes it by hand, and once max_redelivery_count is used up Event Mesh discards it. "+
+				"Without a dead_message_queue nothing keeps a poison message: once max_redelivery_count is used up Event Mesh discards it, without a trace (with max_redelivery_count 0 it is instead redelivered for ever and blocks the messages behind it). "+
 					"Productive queues need a dead message queue that someone monitors. Set dead_message_queue to a sapmessaging_dead_message_queue in the same namespace, for example %q.",
 				exampleDMQ(name, nameKnown))
 		}
