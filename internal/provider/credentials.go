@@ -48,7 +48,7 @@ func (c *credential) prove(ctx context.Context, diags *diag.Diagnostics) bool {
 		return true
 	}
 	if refused(c.err) {
-		diags.AddError(credentialsRefusedSummary(c.service), c.refusedDetail(c.err))
+		diags.AddError(credentialsRefusedSummary(c.service), refusedDetail(c, c.err))
 	} else {
 		diags.AddError("Cannot Verify "+c.service+" Credentials", fmt.Sprintf(
 			"The provider could not fetch an OAuth2 token for the %s with the client ID %q from %s: %s. A plan that cannot read the "+
@@ -61,7 +61,7 @@ func (c *credential) prove(ctx context.Context, diags *diag.Diagnostics) bool {
 func credentialsRefusedSummary(service string) string { return service + " Credentials Refused" }
 
 // refusedDetail says which credential an answer of 401 or 403 refused, never its secret.
-func (c *credential) refusedDetail(err error) string {
+func refusedDetail(c *credential, err error) string {
 	return fmt.Sprintf("The %s refused the credentials with the client ID %q from %s: %s. Nothing of the service can be read with them, "+
 		"so this plan stops here. Set %s to a current service key of the instance (a key deleted or rotated in SAP BTP, or a "+
 		"secret copied wrongly, no longer works; the cockpit shows the instance's service keys).",
@@ -79,17 +79,19 @@ func refused(err error) bool {
 	return errors.As(err, &apiErr) && (apiErr.StatusCode == http.StatusUnauthorized || apiErr.StatusCode == http.StatusForbidden)
 }
 
-// readFailed adds the error of a read at plan that failed: a 401 or 403 names the credential
-// (summary "... Credentials Refused"), anything else is summary with detail.
-func (c *credential) readFailed(diags *diag.Diagnostics, at path.Path, summary, detail string, err error) {
-	if refused(err) && c.http != nil {
-		summary, detail = credentialsRefusedSummary(c.service), c.refusedDetail(err)
+// addRefused adds, for a read at plan that failed with 401 or 403, the error that names the
+// credential ("... Credentials Refused") on the attribute at (none when at is empty), and reports
+// whether it did; the caller reports any other failure itself.
+func (c *credential) addRefused(diags *diag.Diagnostics, at path.Path, err error) bool {
+	if !refused(err) || c.http == nil {
+		return false
 	}
 	if at.Equal(path.Empty()) {
-		diags.AddError(summary, detail)
-		return
+		diags.AddError(credentialsRefusedSummary(c.service), refusedDetail(c, err))
+	} else {
+		diags.AddAttributeError(at, credentialsRefusedSummary(c.service), refusedDetail(c, err))
 	}
-	diags.AddAttributeError(at, summary, detail)
+	return true
 }
 
 // connectionNeed is a connection a resource, data source or action needs.
@@ -115,8 +117,7 @@ func (d *providerData) requireAtPlan(ctx context.Context, diags *diag.Diagnostic
 			if d.eventMeshUnknown {
 				continue
 			}
-			if d.eventMesh == nil {
-				diags.AddError("Event Mesh Not Configured", eventMeshMissing)
+			if !d.eventMeshOrError(diags) {
 				return false
 			}
 			if !d.eventMeshCredential.prove(ctx, diags) {
@@ -137,8 +138,7 @@ func (d *providerData) requireAtPlan(ctx context.Context, diags *diag.Diagnostic
 			if d.cloudIntegrationUnknown {
 				continue
 			}
-			if d.cloudIntegration == nil {
-				diags.AddError("Cloud Integration Not Configured", cloudIntegrationMissing)
+			if !d.cloudIntegrationOrError(diags) {
 				return false
 			}
 			if !d.cloudIntegrationCredential.prove(ctx, diags) {

@@ -63,8 +63,10 @@ func (d *providerData) checkDMQLinks(ctx context.Context, queue, dmq string, war
 	if err != nil && warn {
 		// A plan that cannot read fails: it cannot tell whether the dead message queue exists or
 		// leads back to the queue.
-		d.eventMeshCredential.readFailed(diags, path.Root("dead_message_queue"), "Cannot Check Dead Message Queue",
-			listErrorDetail("checking that the dead message queue of "+queue+" exists and does not lead back to it", err), err)
+		if !d.eventMeshCredential.addRefused(diags, path.Root("dead_message_queue"), err) {
+			diags.AddAttributeError(path.Root("dead_message_queue"), "Cannot Check Dead Message Queue",
+				listErrorDetail("checking that the dead message queue of "+queue+" exists and does not lead back to it", err))
+		}
 		return false
 	}
 	plannedEarlier := warn && d.queuePlanned(dmq)

@@ -299,8 +299,10 @@ func (r *amqpSenderResource) resolveRedeliveryCount(ctx context.Context, m, prio
 		if err != nil {
 			if diags != nil {
 				// A plan that cannot read fails: the redelivery count of the queue decides the worst case.
-				r.data.eventMeshCredential.readFailed(diags, path.Root("queue_max_redelivery_count"), "Cannot Read Redelivery Count",
-					listErrorDetail(fmt.Sprintf("reading the redelivery count of the queue %q that the sender consumes", queue), err), err)
+				if !r.data.eventMeshCredential.addRefused(diags, path.Root("queue_max_redelivery_count"), err) {
+					diags.AddAttributeError(path.Root("queue_max_redelivery_count"), "Cannot Read Redelivery Count",
+						listErrorDetail(fmt.Sprintf("reading the redelivery count of the queue %q that the sender consumes", queue), err))
+				}
 				return
 			}
 			tflog.Debug(ctx, "queue list not read; worst_case_attempts stays unknown without queue_max_redelivery_count", map[string]any{"error": err.Error()})

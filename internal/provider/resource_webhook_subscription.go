@@ -311,8 +311,10 @@ func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 			}
 		} else {
 			// A plan that cannot read fails.
-			r.data.eventMeshCredential.readFailed(&resp.Diagnostics, path.Root("queue"), "Cannot Read Queue",
-				listErrorDetail(fmt.Sprintf("reading the queue %q for the checks of the webhook subscription", queue.ValueString()), err), err)
+			if !r.data.eventMeshCredential.addRefused(&resp.Diagnostics, path.Root("queue"), err) {
+				resp.Diagnostics.AddAttributeError(path.Root("queue"), "Cannot Read Queue",
+					listErrorDetail(fmt.Sprintf("reading the queue %q for the checks of the webhook subscription", queue.ValueString()), err))
+			}
 			return
 		}
 	}
@@ -326,10 +328,12 @@ func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 			}
 		} else {
 			// A plan that cannot read fails.
-			r.data.messagingCredential.readFailed(&resp.Diagnostics, path.Empty(), "Cannot List Webhook Subscriptions",
-				fmt.Sprintf("The Event Mesh messaging API failed listing the webhook subscriptions, to find the other webhooks of queue %q: %s. "+
-					"Check the provider's connection and the service's status, then run the command again; TF_LOG=debug shows each request.",
-					queue.ValueString(), clause(err)), err)
+			if !r.data.messagingCredential.addRefused(&resp.Diagnostics, path.Empty(), err) {
+				resp.Diagnostics.AddError("Cannot List Webhook Subscriptions",
+					fmt.Sprintf("The Event Mesh messaging API failed listing the webhook subscriptions, to find the other webhooks of queue %q: %s. "+
+						"Check the provider's connection and the service's status, then run the command again; TF_LOG=debug shows each request.",
+						queue.ValueString(), clause(err)))
+			}
 			return
 		}
 	}
