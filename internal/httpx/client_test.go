@@ -743,6 +743,7 @@ func TestUnauthorizedAfterAcceptedTokenRefreshesAgain(t *testing.T) {
 // CheckCredentials asks the token endpoint once and keeps the token for the API calls after it; a
 // wrong secret is the token endpoint's 401, without a call to the API.
 func TestCheckCredentials(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t, nil)
 	c := ts.client()
 	if err := c.CheckCredentials(context.Background()); err != nil {

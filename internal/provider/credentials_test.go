@@ -38,8 +38,15 @@ func withWrongSecret(t *testing.T, key []byte, at ...string) (wrongKey, clientID
 			node = n[0]
 		}
 	}
-	oa := node.(map[string]any)
-	clientID, secret := oa["clientid"].(string), oa["clientsecret"].(string)
+	oa, ok := node.(map[string]any)
+	if !ok {
+		t.Fatalf("no object at %v in the service key", at)
+	}
+	clientID, _ = oa["clientid"].(string)
+	secret, _ := oa["clientsecret"].(string)
+	if clientID == "" || len(secret) < 4 {
+		t.Fatalf("no client ID and secret at %v in the service key", at)
+	}
 	oa["clientsecret"] = "wrong-" + secret[:4]
 	b, err := json.Marshal(root)
 	if err != nil {
@@ -77,7 +84,8 @@ resource "sapmessaging_iflow_deployment" "f" {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			resource.Test(t, resource.TestCase{
+			t.Parallel()
+			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
 					Config:      "provider \"sapmessaging\" {\n  " + tc.provider + "\n}\n" + tc.hcl,
@@ -93,6 +101,7 @@ resource "sapmessaging_iflow_deployment" "f" {
 // asks the token endpoint once, and every resource gets the error, which names the client ID and
 // where the key came from but neither the secret configured nor the right one.
 func TestRequireAtPlan_provesOncePerRun(t *testing.T) {
+	t.Parallel()
 	srv := emulatortest.Start(t, emulator.Options{})
 	cfg := srv.ManagementConfig()
 	right := cfg.ClientSecret
