@@ -85,7 +85,7 @@ resource "sapmessaging_iflow_deployment" "f" {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			resource.ParallelTest(t, resource.TestCase{
+			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
 					Config:      "provider \"sapmessaging\" {\n  " + tc.provider + "\n}\n" + tc.hcl,
@@ -298,4 +298,56 @@ resource "sapmessaging_queue" "q" {
 			},
 		}},
 	})
+}
+
+// Every read at plan that failed into a warning or a log line fails the plan now: the queue list an
+// AMQP sender takes its redelivery count from, the queue of a webhook subscription and the list of the
+// other webhooks. Before, each plan passed (the sender with an unknown worst case, the webhook
+// without its checks).
+func TestAccPlan_readFailuresFail(t *testing.T) {
+	fail := []emulator.FaultKind{emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500}
+	tests := []struct {
+		name  string
+		route string
+		setup func(t *testing.T, env *testEnv) string
+		want  string
+	}{
+		{"sender redelivery count", "GET /queues", func(t *testing.T, env *testEnv) string {
+			redeliveryFromQueueEnv(t, env)
+			return discoveredSenderHCL("")
+		}, `Cannot Read Redelivery Count.*GET /queues.*500`},
+		{"webhook queue", "GET /queues", webhookOnExistingQueue, `Cannot Read Queue.*GET /queues.*500`},
+		{"webhook list", "GET " + emulator.MessagingBasePath + "/subscriptions", webhookOnExistingQueue, `Cannot List Webhook Subscriptions.*500`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := newTestEnv(t)
+			hcl := tc.setup(t, env)
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					PreConfig:   func() { env.srv.InjectNextOn(tc.route, fail...) },
+					Config:      env.config(hcl),
+					PlanOnly:    true,
+					ExpectError: wrapped(tc.want),
+				}},
+			})
+		})
+	}
+}
+
+// webhookOnExistingQueue makes a queue out of band and returns a webhook subscription on it.
+func webhookOnExistingQueue(t *testing.T, env *testEnv) string {
+	t.Helper()
+	if _, _, err := env.eventMesh(t).PutQueue(t.Context(), "acme/crm/prod/hooked", eventmesh.QueueSettings{MaxRedeliveryCount: ptrTo[int64](5)}); err != nil {
+		t.Fatal(err)
+	}
+	return `
+resource "sapmessaging_webhook_subscription" "w" {
+  name     = "acme/crm/prod/hooked/webhook"
+  queue    = "acme/crm/prod/hooked"
+  endpoint = "https://hooks.example.com/orders"
+}
+`
 }
