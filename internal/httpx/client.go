@@ -434,3 +434,13 @@ func statusText(code int) string {
 	}
 	return fmt.Sprintf("%d", code)
 }
+
+// CheckCredentials proves the client's credentials with a token request, as a caller-identity
+// check does, without calling the API: it returns nil when the token endpoint issues a token
+// (kept for the requests that follow, so a run that goes on to call the API sends no extra
+// token request), and the *TokenError of the refusal otherwise. A client without a token URL has
+// no credentials to prove.
+func (c *Client) CheckCredentials(ctx context.Context) error {
+	_, _, err := c.bearer(ctx)
+	return err
+}

@@ -739,3 +739,34 @@ func TestUnauthorizedAfterAcceptedTokenRefreshesAgain(t *testing.T) {
 		t.Errorf("API calls = %d, want 4 (one, then three for the second call)", got)
 	}
 }
+
+// CheckCredentials asks the token endpoint once and keeps the token for the API calls after it; a
+// wrong secret is the token endpoint's 401, without a call to the API.
+func TestCheckCredentials(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t, nil)
+	c := ts.client()
+	if err := c.CheckCredentials(context.Background()); err != nil {
+		t.Fatalf("CheckCredentials: %v", err)
+	}
+	if _, err := c.Do(context.Background(), http.MethodGet, "/x", nil, nil); err != nil {
+		t.Fatalf("Do: %v", err)
+	}
+	if got := ts.tokenCalls.Load(); got != 1 {
+		t.Errorf("token requests = %d, want 1: the proof's token serves the API call", got)
+	}
+
+	bad := newTestServer(t, nil)
+	wrong := bad.client(func(cfg *Config) { cfg.ClientSecret = "wrong" })
+	err := wrong.CheckCredentials(context.Background())
+	var te *TokenError
+	if !errors.As(err, &te) || te.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("CheckCredentials with a wrong secret = %v, want a TokenError with 401", err)
+	}
+	if strings.Contains(err.Error(), "wrong") {
+		t.Errorf("the error shows the secret: %v", err)
+	}
+	if n := bad.apiCalls.Load(); n != 0 {
+		t.Errorf("API calls = %d, want 0", n)
+	}
+}

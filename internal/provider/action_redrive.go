@@ -127,8 +127,8 @@ func (a *redriveAction) ModifyPlan(ctx context.Context, req action.ModifyPlanReq
 	if resp.Diagnostics.HasError() || m.From.IsUnknown() || m.To.IsUnknown() || m.From.ValueString() == m.To.ValueString() {
 		return
 	}
-	if a.data == nil || a.data.eventMesh == nil {
-		// Known only after apply (a service key from another resource): Invoke checks then.
+	if !a.data.requireAtPlan(ctx, &resp.Diagnostics, needEventMesh, needMessaging) || a.data == nil || a.data.eventMesh == nil {
+		// Without a connection known at plan (a service key from another resource), Invoke checks then.
 		return
 	}
 	a.checkQueues(ctx, m.From.ValueString(), m.To.ValueString(), m.AcceptDeliveryCountUse.ValueBool(), true, &resp.Diagnostics)

@@ -170,7 +170,7 @@ func jmsErrorDetail(what string, err error) string {
 func (d *jmsQueuesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg jmsQueuesModel
 	resp.Diagnostics.Append(getConfig(ctx, req.Config, &cfg)...)
-	if resp.Diagnostics.HasError() || !d.data.cloudIntegrationOrError(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !d.data.cloudIntegrationOrError(&resp.Diagnostics) || !d.data.requireAtPlan(ctx, &resp.Diagnostics, needCloudIntegration) {
 		return
 	}
 	c := d.data.cloudIntegration

@@ -111,7 +111,7 @@ func (d *queueDataSource) Configure(_ context.Context, req datasource.ConfigureR
 func (d *queueDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg queueInfoModel
 	resp.Diagnostics.Append(getConfig(ctx, req.Config, &cfg)...)
-	if resp.Diagnostics.HasError() || !d.data.eventMeshOrError(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !d.data.eventMeshOrError(&resp.Diagnostics) || !d.data.requireAtPlan(ctx, &resp.Diagnostics, needEventMesh) {
 		return
 	}
 	name := cfg.Name.ValueString()

@@ -68,7 +68,7 @@ func (d *queuesDataSource) Configure(_ context.Context, req datasource.Configure
 func (d *queuesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg queuesModel
 	resp.Diagnostics.Append(getConfig(ctx, req.Config, &cfg)...)
-	if resp.Diagnostics.HasError() || !d.data.eventMeshOrError(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !d.data.eventMeshOrError(&resp.Diagnostics) || !d.data.requireAtPlan(ctx, &resp.Diagnostics, needEventMesh) {
 		return
 	}
 	all, err := d.data.eventMesh.ListQueues(ctx)

@@ -244,6 +244,10 @@ func (d *retryAuditDataSource) Read(ctx context.Context, req datasource.ReadRequ
 				"Set the event_mesh block of the provider, the cloud_integration block, or both.")
 		return
 	}
+	if (d.data.eventMesh != nil && !d.data.eventMeshCredential.prove(ctx, &resp.Diagnostics)) ||
+		(d.data.cloudIntegration != nil && !d.data.cloudIntegrationCredential.prove(ctx, &resp.Diagnostics)) {
+		return
+	}
 	minSeverity := rules.SeverityInfo
 	if s, ok := rules.ParseSeverity(m.MinSeverity.ValueString()); ok {
 		minSeverity = s

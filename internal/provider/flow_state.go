@@ -110,6 +110,22 @@ func designVersion(ctx context.Context, flows *cpi.Flows, id, version string) st
 	return f.DesignVersion
 }
 
+// planDesignVersion is designVersion at plan, where a flow that cannot be read is an error (a
+// plan that cannot read fails): it returns false after adding it. A flow that does not exist
+// has no design version ("").
+func planDesignVersion(ctx context.Context, flows *cpi.Flows, id, version string, diags *diag.Diagnostics) (string, bool) {
+	f, err := flows.Flow(ctx, id, version)
+	switch {
+	case errors.Is(err, cpi.ErrNotFound):
+		return "", true
+	case err != nil:
+		diags.AddError("Cannot Read Integration Flow", fmt.Sprintf("Reading iFlow %q to plan whether it runs its design time failed: %s. "+
+			"Check the provider's cloud_integration connection and the service's status, then run the command again.", id, clause(err)))
+		return "", false
+	}
+	return f.DesignVersion, true
+}
+
 // readDeployment sets the runtime status and deployed version of iFlow id and returns the runtime
 // artifact (nil when none is deployed); they stay as they are when reading fails.
 // The status is read once per run for all channel resources of the flow (Flows.RuntimeArtifact).

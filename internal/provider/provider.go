@@ -115,6 +115,12 @@ type providerData struct {
 	names queueNames
 	// webhookPlans holds the webhook subscriptions this run plans, per queue (resource_webhook_subscription.go).
 	webhookPlans webhookPlans
+	// eventMeshUnknown and cloudIntegrationUnknown are set when a setting of that connection is
+	// known only after apply (for example a service key from another resource): the plan then
+	// requires no such connection.
+	eventMeshUnknown, cloudIntegrationUnknown bool
+	// Each connection's credentials, proven once per run at plan (credentials.go).
+	eventMeshCredential, messagingCredential, cloudIntegrationCredential credential
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -250,14 +256,16 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 	}
 
 	data := &providerData{}
+	data.eventMeshUnknown, data.cloudIntegrationUnknown = hasUnknown(cfg.EventMesh), hasUnknown(cfg.CloudIntegration)
 	if cfg.EventMesh.IsUnknown() || cfg.CloudIntegration.IsUnknown() {
+		data.eventMeshUnknown, data.cloudIntegrationUnknown = true, true
 		// Known only after apply, for example a service key from another resource. Resources
 		// report the missing connection when they are asked to act.
 		resp.DataSourceData, resp.ResourceData, resp.ListResourceData, resp.ActionData = data, data, data, data
 		return
 	}
 
-	if em, ok := p.eventMeshKey(ctx, cfg, &resp.Diagnostics); ok {
+	if em, source, ok := p.eventMeshKey(ctx, cfg, &resp.Diagnostics); ok {
 		mgmtCfg := common
 		mgmtCfg.BaseURL, mgmtCfg.TokenURL = em.ManagementURL, em.TokenURL
 		mgmtCfg.ClientID, mgmtCfg.ClientSecret = em.ClientID, em.ClientSecret
@@ -273,6 +281,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 			warnTokenHost(&resp.Diagnostics, "event_mesh", "Event Mesh messaging", em.MessagingURL, em.MessagingTokenURL, trusted)
 		}
 		data.eventMesh = eventmesh.New(h)
+		data.eventMeshCredential = credential{service: "Event Mesh management API", source: source, clientID: em.ClientID, http: h}
 		if em.MessagingURL != "" {
 			msgCfg := common
 			msgCfg.BaseURL, msgCfg.TokenURL = em.MessagingURL, em.MessagingTokenURL
@@ -280,6 +289,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 			msgCfg.ClientCertificate, msgCfg.ClientKey = em.MessagingCertificate, em.MessagingKey
 			if mh, err := p.newHTTPClient(msgCfg); err == nil {
 				data.messaging = eventmesh.NewMessaging(mh)
+				data.messagingCredential = credential{service: "Event Mesh messaging API", source: source + " (its messaging entry)", clientID: em.MessagingClientID, http: mh}
 			} else {
 				tflog.Warn(ctx, "Event Mesh messaging API unavailable", map[string]any{"error": err.Error()})
 			}
@@ -289,7 +299,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		return
 	}
 
-	if ci, ok := p.cloudIntegrationKey(ctx, cfg, &resp.Diagnostics); ok {
+	if ci, source, ok := p.cloudIntegrationKey(ctx, cfg, &resp.Diagnostics); ok {
 		ciCfg := common
 		ciCfg.BaseURL, ciCfg.TokenURL = ci.URL, ci.TokenURL
 		ciCfg.ClientID, ciCfg.ClientSecret = ci.ClientID, ci.ClientSecret
@@ -305,6 +315,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		warnTokenHost(&resp.Diagnostics, "cloud_integration", "Cloud Integration", ci.URL, ci.TokenURL, trusted)
 		data.cloudIntegration = cpi.New(h)
 		data.flows = cpi.NewFlows(data.cloudIntegration)
+		data.cloudIntegrationCredential = credential{service: "Cloud Integration API", source: source, clientID: ci.ClientID, http: h}
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -424,56 +435,60 @@ func (s connectionSection) invalidKey(diags *diag.Diagnostics, source string, er
 }
 
 // eventMeshKey resolves the Event Mesh connection from the provider block or the environment.
-func (p *sapMessagingProvider) eventMeshKey(ctx context.Context, cfg providerModel, diags *diag.Diagnostics) (servicekey.EventMesh, bool) {
+// source names where it came from, for the errors that concern its credentials.
+func (p *sapMessagingProvider) eventMeshKey(ctx context.Context, cfg providerModel, diags *diag.Diagnostics) (servicekey.EventMesh, string, bool) {
 	var m eventMeshModel
 	if !cfg.EventMesh.IsNull() {
 		if diags.Append(cfg.EventMesh.As(ctx, &m, objectAsOptions)...); diags.HasError() {
-			return servicekey.EventMesh{}, false
+			return servicekey.EventMesh{}, "", false
 		}
 	}
 	c, ok := eventMeshSection.resolve(connectionValues{m.ServiceKey, m.ManagementURL, m.TokenURL, m.ClientID, m.ClientSecret}, diags)
 	if !ok {
-		return servicekey.EventMesh{}, false
+		return servicekey.EventMesh{}, "", false
 	}
 	if c.key == nil {
-		return servicekey.EventMesh{ManagementURL: c.url, TokenURL: c.tokenURL, ClientID: c.clientID, ClientSecret: c.clientSecret}, true
+		return servicekey.EventMesh{ManagementURL: c.url, TokenURL: c.tokenURL, ClientID: c.clientID, ClientSecret: c.clientSecret},
+			"event_mesh.client_id and event_mesh.client_secret", true
 	}
 	em, err := servicekey.ParseEventMesh(c.key)
 	if err != nil {
 		eventMeshSection.invalidKey(diags, c.source, err)
-		return servicekey.EventMesh{}, false
+		return servicekey.EventMesh{}, "", false
 	}
-	return em, true
+	return em, c.source, true
 }
 
 // cloudIntegrationKey resolves the Cloud Integration connection from the provider block or the environment.
-func (p *sapMessagingProvider) cloudIntegrationKey(ctx context.Context, cfg providerModel, diags *diag.Diagnostics) (servicekey.CloudIntegration, bool) {
+// source names where it came from, for the errors that concern its credentials.
+func (p *sapMessagingProvider) cloudIntegrationKey(ctx context.Context, cfg providerModel, diags *diag.Diagnostics) (servicekey.CloudIntegration, string, bool) {
 	var m cloudIntegrationModel
 	if !cfg.CloudIntegration.IsNull() {
 		if diags.Append(cfg.CloudIntegration.As(ctx, &m, objectAsOptions)...); diags.HasError() {
-			return servicekey.CloudIntegration{}, false
+			return servicekey.CloudIntegration{}, "", false
 		}
 	}
 	c, ok := cloudIntegrationSection.resolve(connectionValues{m.ServiceKey, m.URL, m.TokenURL, m.ClientID, m.ClientSecret}, diags)
 	if !ok {
-		return servicekey.CloudIntegration{}, false
+		return servicekey.CloudIntegration{}, "", false
 	}
 	if c.key == nil {
-		return servicekey.CloudIntegration{URL: c.url, TokenURL: c.tokenURL, ClientID: c.clientID, ClientSecret: c.clientSecret}, true
+		return servicekey.CloudIntegration{URL: c.url, TokenURL: c.tokenURL, ClientID: c.clientID, ClientSecret: c.clientSecret},
+			"cloud_integration.client_id and cloud_integration.client_secret", true
 	}
 	ci, err := servicekey.ParseCloudIntegration(c.key)
 	if err != nil {
 		cloudIntegrationSection.invalidKey(diags, c.source, err)
-		return servicekey.CloudIntegration{}, false
+		return servicekey.CloudIntegration{}, "", false
 	}
 	if ci.ExternalKey {
 		key, ok := externalPrivateKey(m.PrivateKey, diags)
 		if !ok {
-			return servicekey.CloudIntegration{}, false
+			return servicekey.CloudIntegration{}, "", false
 		}
 		ci.Key = key
 	}
-	return ci, true
+	return ci, c.source, true
 }
 
 // externalPrivateKey returns the private key of an "External Certificate" service key from

@@ -46,8 +46,10 @@ func (d *providerData) currentLinks(ctx context.Context) (map[string]string, err
 }
 
 // checkDMQLinks checks that queue naming dmq ("" for none) forms no dead message queue cycle and,
-// at plan (warn), warns about a chain; then it records dmq as what this run plans for queue. It
-// returns false when it added an error. Without an Event Mesh connection it checks nothing.
+// at plan (warn), that dmq exists or a resource planned earlier in this run creates it, and warns
+// about a chain; then it records dmq as what this run plans for queue. At plan a queue list that
+// cannot be read is an error. It returns false when it added an error. Without an Event Mesh
+// connection it checks nothing.
 func (d *providerData) checkDMQLinks(ctx context.Context, queue, dmq string, warn bool, diags *diag.Diagnostics) bool {
 	if d == nil || d.eventMesh == nil || queue == "" {
 		return true
@@ -58,18 +60,29 @@ func (d *providerData) checkDMQLinks(ctx context.Context, queue, dmq string, war
 		return true
 	}
 	cur, err := d.currentLinks(ctx)
-	if err != nil && dmq != "" && warn {
-		diags.AddAttributeWarning(path.Root("dead_message_queue"), "Dead Message Queue Cycle Not Checked",
-			listErrorDetail("checking whether the dead message queues of "+queue+" lead back to it", err))
+	if err != nil && warn {
+		// A plan that cannot read fails: it cannot tell whether the dead message queue exists or
+		// leads back to the queue.
+		if !d.eventMeshCredential.addRefused(diags, path.Root("dead_message_queue"), err) {
+			diags.AddAttributeError(path.Root("dead_message_queue"), "Cannot Check Dead Message Queue",
+				listErrorDetail("checking that the dead message queue of "+queue+" exists and does not lead back to it", err))
+		}
+		return false
 	}
+	plannedEarlier := warn && d.queuePlanned(dmq)
 	d.links.mu.Lock()
 	defer d.links.mu.Unlock()
 	if d.links.planned == nil {
 		d.links.planned = map[string]string{}
 	}
 	var findings []rules.Finding
-	if dmq != "" {
-		findings = rules.CheckDeadMessageQueueLinks(queue, dmq, rules.LinkSet{Current: cur, Planned: d.links.planned})
+	if warn {
+		_, listed := cur[dmq]
+		_, linked := d.links.planned[dmq]
+		findings = rules.CheckPlannedDeadMessageQueue(queue, dmq, listed || linked || plannedEarlier)
+	}
+	if dmq != "" && !rules.HasErrors(findings) {
+		findings = append(findings, rules.CheckDeadMessageQueueLinks(queue, dmq, rules.LinkSet{Current: cur, Planned: d.links.planned})...)
 	}
 	d.links.planned[queue] = dmq
 	if !warn {
@@ -93,4 +106,13 @@ func (d *providerData) recordDMQLink(queue, dmq string) {
 		d.links.planned = map[string]string{}
 	}
 	d.links.planned[queue] = dmq
+}
+
+// queuePlanned reports whether a queue resource planned earlier in this run creates or holds the
+// queue name (queueNames).
+func (d *providerData) queuePlanned(name string) bool {
+	d.names.mu.Lock()
+	defer d.names.mu.Unlock()
+	_, ok := d.names.planned[name]
+	return ok
 }

@@ -133,7 +133,9 @@ func queueSettingAttributes() map[string]queueSettingAttribute {
 			queue: schema.StringAttribute{
 				MarkdownDescription: "The full name of the queue that receives messages whose redeliveries are used up or whose " +
 					"time to live expired, usually `sapmessaging_dead_message_queue.<name>.name`. It must be in the same namespace " +
-					"(first three segments) and must not be the queue itself.",
+					"(first three segments) and must not be the queue itself. It must exist, or be created by a queue resource " +
+					"that Terraform plans first: a name that Event Mesh does not hold and no resource planned before this one creates " +
+					"is an error at plan, so refer to the creating resource's `name` rather than writing its text.",
 				Optional: true,
 			},
 			deadMessageQueue: schema.StringAttribute{

@@ -3,9 +3,11 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -222,7 +224,7 @@ func (r *amqpSenderResource) ModifyPlan(ctx context.Context, req resource.Modify
 	}
 	var plan amqpSenderModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() || !r.data.requireAtPlan(ctx, &resp.Diagnostics, needCloudIntegration) {
 		return
 	}
 	if !plan.IflowID.IsUnknown() && !plan.Channel.IsUnknown() {
@@ -290,8 +292,19 @@ func (r *amqpSenderResource) resolveRedeliveryCount(ctx context.Context, m, prio
 		!prior.EffectiveRedeliveryCount.IsNull() && !prior.EffectiveRedeliveryCount.IsUnknown() {
 		rc = prior.EffectiveRedeliveryCount.ValueInt64()
 	} else {
+		if diags != nil && !r.data.requireAtPlan(ctx, diags, needEventMesh) {
+			return
+		}
 		s, err := r.data.eventMesh.FirstSnapshot(ctx)
 		if err != nil {
+			if diags != nil {
+				// A plan that cannot read fails: the redelivery count of the queue decides the worst case.
+				if !r.data.eventMeshCredential.addRefused(diags, path.Root("queue_max_redelivery_count"), err) {
+					diags.AddAttributeError(path.Root("queue_max_redelivery_count"), "Cannot Read Redelivery Count",
+						listErrorDetail(fmt.Sprintf("reading the redelivery count of the queue %q that the sender consumes", queue), err))
+				}
+				return
+			}
 			tflog.Debug(ctx, "queue list not read; worst_case_attempts stays unknown without queue_max_redelivery_count", map[string]any{"error": err.Error()})
 			return
 		}

@@ -59,7 +59,7 @@ func (r *deadMessageQueueResource) Schema(_ context.Context, _ resource.SchemaRe
 // shows both changes in the plan, with a warning, instead of losing them silently. A queue name
 // that another resource of this run plans too is refused (see queueNames).
 func (r *deadMessageQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
+	if !r.data.requireAtPlan(ctx, &resp.Diagnostics, needEventMesh) || req.Plan.Raw.IsNull() {
 		return
 	}
 	var plan deadMessageQueueModel

@@ -146,7 +146,7 @@ func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.M
 	}
 	var plan iflowDeploymentModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() || !r.data.requireAtPlan(ctx, &resp.Diagnostics, needCloudIntegration) {
 		return
 	}
 	id, version := plan.IflowID.ValueString(), plan.Version.ValueString()
@@ -169,7 +169,10 @@ func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.M
 	}
 	dv := ""
 	if r.data != nil && r.data.flows != nil {
-		dv = designVersion(ctx, r.data.flows, id, version)
+		var ok bool
+		if dv, ok = planDesignVersion(ctx, r.data.flows, id, version, &resp.Diagnostics); !ok {
+			return
+		}
 	}
 	if plan.redeployReason(&state, dv) == "" {
 		return

@@ -349,7 +349,7 @@ func (r *jmsSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	}
 	var plan jmsSenderModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() || !r.data.requireAtPlan(ctx, &resp.Diagnostics, needCloudIntegration) {
 		return
 	}
 	if !plan.IflowID.IsUnknown() && !plan.Channel.IsUnknown() {

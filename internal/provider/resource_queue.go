@@ -91,7 +91,7 @@ func (r *queueResource) ValidateConfig(ctx context.Context, req resource.Validat
 // and a dead message queue that leads back to the queue, across the queues the service holds and
 // the other queues of the plan, and warns about a dead message queue that has one of its own.
 func (r *queueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
+	if !r.data.requireAtPlan(ctx, &resp.Diagnostics, needEventMesh) || req.Plan.Raw.IsNull() {
 		return
 	}
 	var plan queueModel

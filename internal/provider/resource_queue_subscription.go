@@ -23,6 +23,7 @@ var (
 	_ resource.Resource                = (*queueSubscriptionResource)(nil)
 	_ resource.ResourceWithConfigure   = (*queueSubscriptionResource)(nil)
 	_ resource.ResourceWithImportState = (*queueSubscriptionResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*queueSubscriptionResource)(nil)
 )
 
 // NewQueueSubscriptionResource returns the sapmessaging_queue_subscription resource.
@@ -75,6 +76,12 @@ func (r *queueSubscriptionResource) Configure(_ context.Context, req resource.Co
 }
 
 func subscriptionID(queue, topic string) string { return queue + "," + topic }
+
+// ModifyPlan requires the Event Mesh connection and proves its credentials at plan, so that a
+// plan without them fails instead of the apply.
+func (r *queueSubscriptionResource) ModifyPlan(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.data.requireAtPlan(ctx, &resp.Diagnostics, needEventMesh)
+}
 
 func (r *queueSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer subscriptionIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go

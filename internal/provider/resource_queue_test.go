@@ -380,8 +380,10 @@ resource "sapmessaging_queue" "q" {
 }
 
 // A queue whose dead message queue does not exist is refused by Event Mesh ("You must first
-// create a queue to use it as a dead message queue"); the apply error names the missing queue
-// and says how to have Terraform create it first. Nothing is left behind.
+// create a queue to use it as a dead message queue"). The plan already read the queue list, so
+// the plan fails: the error names the missing queue and says to refer to the name of the resource
+// that creates it, so that Terraform plans and creates that one first. Nothing is left behind.
+// The same dead message queue, created by a resource this queue refers to, plans and applies.
 func TestAccQueue_missingDeadMessageQueue(t *testing.T) {
 	env := newTestEnv(t)
 	resource.ParallelTest(t, resource.TestCase{
@@ -394,11 +396,27 @@ resource "sapmessaging_queue" "q" {
   dead_message_queue   = "acme/crm/prod/refunds/dmq"
 }
 `),
-			ExpectError: wrapped(`Dead Message Queue Does Not Exist.*"acme/crm/prod/refunds/dmq" does not exist.*Create "acme/crm/prod/refunds/dmq" first.*sapmessaging_dead_message_queue`),
+			PlanOnly: true,
+			ExpectError: wrapped(`Dead Message Queue Does Not Exist.*"acme/crm/prod/refunds/dmq" of "acme/crm/prod/refunds" does not exist.*no resource planned before ` +
+				`this one in this run creates it.*set dead_message_queue to that resource's name attribute.*sapmessaging_dead_message_queue.dmq.name`),
+		}, {
+			Config: env.config(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name = "acme/crm/prod/refunds/dmq"
+}
+resource "sapmessaging_queue" "q" {
+  name                 = "acme/crm/prod/refunds"
+  max_redelivery_count = 5
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
+}
+`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("acme/crm/prod/refunds/dmq")),
+			},
 		}},
 		CheckDestroy: func(*terraform.State) error {
 			if qs := env.srv.Queues(); len(qs) != 0 {
-				return fmt.Errorf("the refused apply left %d queue(s) behind", len(qs))
+				return fmt.Errorf("%d queue(s) left behind", len(qs))
 			}
 			return nil
 		},

@@ -22,7 +22,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
@@ -284,7 +283,7 @@ func (r *webhookSubscriptionResource) ValidateConfig(ctx context.Context, req re
 // ModifyPlan adds the warnings that need the queue and the other webhooks (the service's and
 // this plan's), and says what a replacement means for the queue's messages.
 func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
+	if !r.data.requireAtPlan(ctx, &resp.Diagnostics, needMessaging) || req.Plan.Raw.IsNull() {
 		return
 	}
 	if req.State.Raw.IsNull() {
@@ -327,7 +326,12 @@ func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 				w.QueueTTLSeconds = rules.Known(rules.WebhookTTLSeconds(deref(q.RespectTTL), deref(q.MaxTTL)))
 			}
 		} else {
-			tflog.Warn(ctx, "webhook plan: the queue could not be read for its checks", map[string]any{"error": err.Error()})
+			// A plan that cannot read fails.
+			if !r.data.eventMeshCredential.addRefused(&resp.Diagnostics, path.Root("queue"), err) {
+				resp.Diagnostics.AddAttributeError(path.Root("queue"), "Cannot Read Queue",
+					listErrorDetail(fmt.Sprintf("reading the queue %q for the checks of the webhook subscription", queue.ValueString()), err))
+			}
+			return
 		}
 	}
 	w.OtherWebhooks = r.data.webhookPlans.others(queue.ValueString(), name.ValueString())
@@ -339,7 +343,14 @@ func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 				}
 			}
 		} else {
-			tflog.Warn(ctx, "webhook plan: the webhook subscriptions could not be listed for the competing-webhook check", map[string]any{"error": err.Error()})
+			// A plan that cannot read fails.
+			if !r.data.messagingCredential.addRefused(&resp.Diagnostics, path.Empty(), err) {
+				resp.Diagnostics.AddError("Cannot List Webhook Subscriptions",
+					fmt.Sprintf("The Event Mesh messaging API failed listing the webhook subscriptions, to find the other webhooks of queue %q: %s. "+
+						"Check the provider's connection and the service's status, then run the command again; TF_LOG=debug shows each request.",
+						queue.ValueString(), clause(err)))
+			}
+			return
 		}
 	}
 	slices.Sort(w.OtherWebhooks)

@@ -304,6 +304,9 @@ func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.Modify
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if _, ok := planDesignVersion(ctx, g.data.flows, P(&state).common().IflowID.ValueString(), P(&state).common().Version.ValueString(), &resp.Diagnostics); !ok {
+		return
+	}
 	reason := g.runtime(ctx, &state, getUndeployed(ctx, req.Private)).notRunningReason()
 	if reason == "" {
 		return

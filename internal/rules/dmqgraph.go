@@ -100,3 +100,25 @@ func (s LinkSet) Final(queue string) string {
 	}
 	return s.Current[queue]
 }
+
+// CheckPlannedDeadMessageQueue checks at plan that the dead message queue dmq that queue is about
+// to name exists: Event Mesh refuses a queue whose dead message queue does not exist ("You must
+// first create a queue to use it as a dead message queue"). exists reports whether the service
+// holds dmq or a resource planned earlier in this run creates or holds it. Terraform plans a
+// resource after the resources it references, so a dead message queue that the configuration
+// creates is planned first when dead_message_queue refers to that resource's name. An empty dmq
+// or one equal to queue (reported by CheckQueue) gives no finding.
+func CheckPlannedDeadMessageQueue(queue, dmq string, exists bool) []Finding {
+	var r report
+	if dmq == "" || dmq == queue || exists {
+		return nil
+	}
+	r.errorf("queue.dmq_not_found", attrDeadMessageQueue, "Dead Message Queue Does Not Exist",
+		"The dead message queue %q of %q does not exist on the Event Mesh instance, and no resource planned before this one in this run "+
+			"creates it. Event Mesh refuses a queue whose dead message queue does not exist, so the apply would fail. If this configuration "+
+			"creates %q, set dead_message_queue to that resource's name attribute (for example sapmessaging_dead_message_queue.dmq.name) "+
+			"instead of the text, so that Terraform plans and creates it first; otherwise create the queue before this plan. "+
+			"Set dead_message_queue to a queue that exists or that this configuration creates, for example %q.",
+		dmq, queue, dmq, exampleDMQ(queue, true))
+	return r.fs
+}

@@ -73,3 +73,30 @@ func TestCheckDeadMessageQueueLinksLongChain(t *testing.T) {
 }
 
 func name(i int) string { return fmt.Sprintf("acme/crm/prod/q%d", i) }
+
+func TestCheckPlannedDeadMessageQueue(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		queue, dmq string
+		exists     bool
+		want       []string
+	}{
+		{"no dmq", "a/b/c/q", "", false, nil},
+		{"self is queue.dmq_self", "a/b/c/q", "a/b/c/q", false, nil},
+		{"exists or planned", "a/b/c/q", "a/b/c/q/dmq", true, nil},
+		{"missing", "a/b/c/q", "a/b/c/q/dmq", false, []string{"queue.dmq_not_found"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fs := CheckPlannedDeadMessageQueue(tt.queue, tt.dmq, tt.exists)
+			expectRules(t, fs, tt.want...)
+			for _, f := range fs {
+				if f.Attribute != "dead_message_queue" || !strings.Contains(f.Detail, "name attribute") {
+					t.Errorf("finding %+v: want it on dead_message_queue, saying to refer to the creating resource's name", f)
+				}
+			}
+		})
+	}
+}

@@ -39,6 +39,7 @@ var ruleSeverity = map[string]Severity{
 	"queue.dmq_empty":                            SeverityError,
 	"queue.dmq_cycle":                            SeverityError,
 	"queue.dmq_chain":                            SeverityWarning,
+	"queue.dmq_not_found":                        SeverityError,
 	"queue.dmq_namespace":                        SeverityError,
 	"queue.respect_ttl_without_max_ttl":          SeverityError,
 	"queue.max_ttl_without_respect_ttl":          SeverityError,

@@ -1,6 +1,9 @@
 # The budget arithmetic with the real provider and no API: sapmessaging_retry_policy
-# computes the policy without a connection, and a plan of new queues asks the service
-# nothing (`terraform test -filter=tests/arithmetic.tftest.hcl` needs no credentials).
+# computes the policy without a connection (`terraform test -filter=tests/arithmetic.tftest.hcl`
+# needs no credentials). Each run plans the data source alone: a plan of the module's queues
+# needs the Event Mesh connection, whose credentials the provider proves at plan. That the
+# queue takes the policy is checked with the mocked provider (validation.tftest.hcl) and
+# against the emulator (emulator.tftest.hcl).
 # One adapter retry, the rest of the budget spent on redeliveries: N = (R + 1) × 1 + 1.
 variables {
   namespace = "acme/crm/test"
@@ -8,6 +11,10 @@ variables {
 
 run "budgets" {
   command = plan
+
+  plan_options {
+    target = [data.sapmessaging_retry_policy.this]
+  }
 
   variables {
     queues = {
@@ -27,12 +34,8 @@ run "budgets" {
     error_message = "A budget of 5 must cost at most 5 executions and end in REJECTED, so that Event Mesh redelivers."
   }
   assert {
-    condition     = sapmessaging_queue.this["orders"].max_redelivery_count == 3 && output.worst_case_attempts["orders"] == 5
-    error_message = "The module does not give the queue the policy's redelivery count or does not report its worst case."
-  }
-  assert {
-    condition     = output.seconds_to_dead_message_queue["orders"] == 10
-    error_message = "5 executions of 2 seconds take 10 seconds to the dead message queue, not ${output.seconds_to_dead_message_queue["orders"]}."
+    condition     = data.sapmessaging_retry_policy.this["orders"].seconds_to_dead_message_queue == 10
+    error_message = "5 executions of 2 seconds take 10 seconds to the dead message queue, not ${data.sapmessaging_retry_policy.this["orders"].seconds_to_dead_message_queue}."
   }
   assert {
     condition     = data.sapmessaging_retry_policy.this["smallest"].max_redelivery_count == 1 && data.sapmessaging_retry_policy.this["smallest"].worst_case_attempts == 3

@@ -1,0 +1,168 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
+)
+
+// credential is the client credential of one connection of the provider, proven once per run at
+// plan with a token request, as a caller-identity check proves cloud credentials: a plan that
+// cannot read the service fails instead of passing with what it could not check.
+type credential struct {
+	service  string // "Event Mesh management API"
+	source   string // where the credential came from: the environment variable or the provider attribute
+	clientID string
+	http     *httpx.Client
+
+	mu     sync.Mutex
+	proven bool
+	err    error // the token endpoint's refusal or another failure, kept for the run
+}
+
+// prove fetches a token once per run (the client keeps it for the requests that follow) and
+// adds an error when that fails. A cancelled request is not kept: the next plan step tries again.
+func (c *credential) prove(ctx context.Context, diags *diag.Diagnostics) bool {
+	if c.http == nil {
+		return true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.proven {
+		err := c.http.CheckCredentials(ctx)
+		if err != nil && ctx.Err() != nil {
+			diags.AddError("Cannot Verify "+c.service+" Credentials", fmt.Sprintf("The token request was cancelled: %s. Run the command again.", clause(err)))
+			return false
+		}
+		c.proven, c.err = true, err
+	}
+	if c.err == nil {
+		return true
+	}
+	if refused(c.err) {
+		diags.AddError(credentialsRefusedSummary(c.service), refusedDetail(c, c.err))
+	} else {
+		diags.AddError("Cannot Verify "+c.service+" Credentials", fmt.Sprintf(
+			"The provider could not fetch an OAuth2 token for the %s with the client ID %q from %s: %s. A plan that cannot read the "+
+				"service cannot check what it plans, so it stops here. Check the network and the token URL of the service key, then run the command again.",
+			c.service, c.clientID, c.source, clause(c.err)))
+	}
+	return false
+}
+
+func credentialsRefusedSummary(service string) string { return service + " Credentials Refused" }
+
+// refusedDetail says which credential an answer of 401 or 403 refused, never its secret.
+func refusedDetail(c *credential, err error) string {
+	return fmt.Sprintf("The %s refused the credentials with the client ID %q from %s: %s. Nothing of the service can be read with them, "+
+		"so this plan stops here. Set %s to a current service key of the instance (a key deleted or rotated in SAP BTP, or a "+
+		"secret copied wrongly, no longer works; the cockpit shows the instance's service keys).",
+		c.service, c.clientID, c.source, clause(err), c.source)
+}
+
+// refused reports whether err is an answer of 401 or 403 (or the token endpoint's 400
+// invalid_client, which tokenError counts with them): the credential, not the service, failed.
+func refused(err error) bool {
+	var te *httpx.TokenError
+	if errors.As(err, &te) {
+		return te.StatusCode == http.StatusUnauthorized || te.StatusCode == http.StatusForbidden || te.StatusCode == http.StatusBadRequest
+	}
+	var apiErr *httpx.APIError
+	return errors.As(err, &apiErr) && (apiErr.StatusCode == http.StatusUnauthorized || apiErr.StatusCode == http.StatusForbidden)
+}
+
+// addRefused adds, for a read at plan that failed with 401 or 403, the error that names the
+// credential ("... Credentials Refused") on the attribute at (none when at is empty), and reports
+// whether it did; the caller reports any other failure itself.
+func (c *credential) addRefused(diags *diag.Diagnostics, at path.Path, err error) bool {
+	if !refused(err) || c.http == nil {
+		return false
+	}
+	if at.Equal(path.Empty()) {
+		diags.AddError(credentialsRefusedSummary(c.service), refusedDetail(c, err))
+	} else {
+		diags.AddAttributeError(at, credentialsRefusedSummary(c.service), refusedDetail(c, err))
+	}
+	return true
+}
+
+// connectionNeed is a connection a resource, data source or action needs.
+type connectionNeed int
+
+const (
+	needEventMesh connectionNeed = iota
+	needMessaging
+	needCloudIntegration
+)
+
+// requireAtPlan checks at plan that the provider has each connection needed and proves its
+// credentials (once per run). Without a connection the error names the provider block and the
+// environment variable to set; with a connection whose settings are known only after apply it
+// checks nothing, as the apply does then. It returns false after adding an error.
+func (d *providerData) requireAtPlan(ctx context.Context, diags *diag.Diagnostics, needs ...connectionNeed) bool {
+	if d == nil {
+		return true // not configured yet: the framework calls again after Configure
+	}
+	for _, n := range needs {
+		switch n {
+		case needEventMesh:
+			if d.eventMeshUnknown {
+				continue
+			}
+			if !d.eventMeshOrError(diags) {
+				return false
+			}
+			if !d.eventMeshCredential.prove(ctx, diags) {
+				return false
+			}
+		case needMessaging:
+			if d.eventMeshUnknown {
+				continue
+			}
+			if d.messaging == nil {
+				diags.AddError("Event Mesh Messaging Not Configured", messagingNotConfigured)
+				return false
+			}
+			if !d.messagingCredential.prove(ctx, diags) {
+				return false
+			}
+		case needCloudIntegration:
+			if d.cloudIntegrationUnknown {
+				continue
+			}
+			if !d.cloudIntegrationOrError(diags) {
+				return false
+			}
+			if !d.cloudIntegrationCredential.prove(ctx, diags) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// hasUnknown reports whether a connection block, or one of its attributes, is known only after apply.
+func hasUnknown(o types.Object) bool {
+	if o.IsUnknown() {
+		return true
+	}
+	for _, v := range o.Attributes() {
+		if v.IsUnknown() {
+			return true
+		}
+	}
+	return false
+}
+
+// messagingNotConfigured explains a plan that needs the messaging API without its connection.
+const messagingNotConfigured = "This needs the SAP Event Mesh messaging REST API, but the provider's Event Mesh connection has no messaging entry. " +
+	"Set the event_mesh block's service_key (or the environment variable " + EnvEventMeshServiceKey + ") to a service key with a " +
+	"messaging entry of protocol httprest."
