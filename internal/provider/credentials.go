@@ -127,6 +127,10 @@ func (d *providerData) requireAtPlan(ctx context.Context, diags *diag.Diagnostic
 			if d.eventMeshUnknown {
 				continue
 			}
+			if d.messaging == nil && d.eventMesh == nil && d.eventMeshKeyError.HasError() {
+				diags.Append(d.eventMeshKeyError...)
+				return false
+			}
 			if d.messaging == nil {
 				diags.AddError("Event Mesh Messaging Not Configured", messagingNotConfigured)
 				return false

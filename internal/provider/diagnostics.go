@@ -90,6 +90,10 @@ const cloudIntegrationMissing = "This needs the SAP Cloud Integration OData API,
 
 // eventMeshOrError returns the Event Mesh client, or adds a clear error when the section is missing.
 func (d *providerData) eventMeshOrError(diags *diag.Diagnostics) bool {
+	if d != nil && d.eventMesh == nil && d.eventMeshKeyError.HasError() {
+		diags.Append(d.eventMeshKeyError...)
+		return false
+	}
 	if d == nil || d.eventMesh == nil {
 		diags.AddError("Event Mesh Not Configured", eventMeshMissing)
 		return false
@@ -99,6 +103,10 @@ func (d *providerData) eventMeshOrError(diags *diag.Diagnostics) bool {
 
 // cloudIntegrationOrError returns whether the Cloud Integration client is there, or adds a clear error.
 func (d *providerData) cloudIntegrationOrError(diags *diag.Diagnostics) bool {
+	if d != nil && d.cloudIntegration == nil && d.cloudIntegrationKeyError.HasError() {
+		diags.Append(d.cloudIntegrationKeyError...)
+		return false
+	}
 	if d == nil || d.cloudIntegration == nil {
 		diags.AddError("Cloud Integration Not Configured", cloudIntegrationMissing)
 		return false

@@ -119,6 +119,13 @@ type providerData struct {
 	// known only after apply (for example a service key from another resource): the plan then
 	// requires no such connection.
 	eventMeshUnknown, cloudIntegrationUnknown bool
+	// eventMeshKeyError and cloudIntegrationKeyError hold the error of a service key that the
+	// environment names and that cannot be used, when no provider block attribute is set for
+	// that service. Configure does not report it: Terraform puts its generic "requires explicit
+	// configuration" error before any error of a provider configured without a provider block.
+	// The resources, data sources and actions that need the service report it instead, so that
+	// the provider's own message is the first (and only) one the user reads.
+	eventMeshKeyError, cloudIntegrationKeyError diag.Diagnostics
 	// Each connection's credentials, proven once per run at plan (credentials.go).
 	eventMeshCredential, messagingCredential, cloudIntegrationCredential credential
 }
@@ -265,7 +272,11 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		return
 	}
 
-	if em, source, ok := p.eventMeshKey(ctx, cfg, &resp.Diagnostics); ok {
+	var emDiags diag.Diagnostics
+	em, source, ok := p.eventMeshKey(ctx, cfg, &emDiags)
+	data.eventMeshKeyError = deferKeyError(cfg.EventMesh, &emDiags)
+	resp.Diagnostics.Append(emDiags...)
+	if ok {
 		mgmtCfg := common
 		mgmtCfg.BaseURL, mgmtCfg.TokenURL = em.ManagementURL, em.TokenURL
 		mgmtCfg.ClientID, mgmtCfg.ClientSecret = em.ClientID, em.ClientSecret
@@ -299,7 +310,11 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		return
 	}
 
-	if ci, source, ok := p.cloudIntegrationKey(ctx, cfg, &resp.Diagnostics); ok {
+	var ciDiags diag.Diagnostics
+	ci, source, ok := p.cloudIntegrationKey(ctx, cfg, &ciDiags)
+	data.cloudIntegrationKeyError = deferKeyError(cfg.CloudIntegration, &ciDiags)
+	resp.Diagnostics.Append(ciDiags...)
+	if ok {
 		ciCfg := common
 		ciCfg.BaseURL, ciCfg.TokenURL = ci.URL, ci.TokenURL
 		ciCfg.ClientID, ciCfg.ClientSecret = ci.ClientID, ci.ClientSecret
@@ -321,6 +336,25 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		return
 	}
 	resp.DataSourceData, resp.ResourceData, resp.ListResourceData, resp.ActionData = data, data, data, data
+}
+
+// deferKeyError takes the errors out of diags when the provider block sets nothing of the
+// service's block (block is null), so that the key came from the environment, and returns them
+// without their attribute path, for the resources that need the service to report.
+func deferKeyError(block types.Object, diags *diag.Diagnostics) diag.Diagnostics {
+	if !block.IsNull() || !diags.HasError() {
+		return nil
+	}
+	var deferred, kept diag.Diagnostics
+	for _, d := range *diags {
+		if d.Severity() == diag.SeverityError {
+			deferred.AddError(d.Summary(), d.Detail())
+		} else {
+			kept.Append(d)
+		}
+	}
+	*diags = kept
+	return deferred
 }
 
 // warnTokenHost warns when the token endpoint is on a host that shares no domain with the API

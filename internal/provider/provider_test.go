@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -83,4 +84,41 @@ resource "sapmessaging_queue" "q" {
 		}
 	}
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: ts})
+}
+
+// A service key that the environment names and that cannot be used, with no provider block: the
+// provider's own error, on the resource that needs the service, is the only error. Reported by
+// Configure, Terraform would put its generic "requires explicit configuration" error first.
+func TestAccProvider_environmentKeyErrorComesFirst(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	env := newTestEnv(t)
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+terraform {
+  required_providers {
+    sapmessaging = {
+      source = "sapmessaging/sapmessaging"
+    }
+  }
+}
+
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name = "acme/crm/prod/orders/dmq"
+}
+`)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.creds = []string{EnvEventMeshServiceKey + "=" + filepath.Join(dir, "keys", "event-mesh.jsn")}
+	r := w.mustRun(1, "plan", "-input=false", "-no-color")
+	if strings.Contains(r.output, "requires explicit") || strings.Contains(r.output, "Invalid provider configuration") {
+		t.Errorf("the plan shows Terraform's generic provider configuration error:\n%s", r.output)
+	}
+	if !wrapped(`Error: Invalid Event Mesh Service Key`).MatchString(r.output) || !wrapped(`from SAPMESSAGING_EVENT_MESH_SERVICE_KEY cannot be used`).MatchString(r.output) {
+		t.Errorf("the plan does not show the provider's error for the key path:\n%s", r.output)
+	}
+	if !strings.Contains(r.output, `resource "sapmessaging_dead_message_queue" "dmq"`) {
+		t.Errorf("the error is not reported on the resource that needs Event Mesh:\n%s", r.output)
+	}
 }
