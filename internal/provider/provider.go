@@ -103,11 +103,14 @@ type providerData struct {
 	flows *cpi.Flows
 	// links holds the dead message queue links of this run, for the cycle check.
 	links dmqLinks
-	// claims holds the flow channels and deployments the Cloud Integration resources of this run
-	// manage, so that two resources that would overwrite each other are refused at plan.
-	claims flowClaims
-	// names reserves the queue names of this run, so that two resources never share a queue.
-	names queueNames
+	// owners holds the object each resource of this run plans to manage, so that two resources
+	// that would overwrite each other are refused at plan (owners.go); names reserves queue names
+	// again at apply (queue_names.go).
+	owners owners
+	names  queueNames
+	// eventMeshInstance and cloudIntegrationTenant identify the instance and tenant this
+	// configuration manages (owners.go); "" when not configured.
+	eventMeshInstance, cloudIntegrationTenant string
 	// webhookPlans holds the webhook subscriptions this run plans, per queue (resource_webhook_subscription.go).
 	webhookPlans webhookPlans
 }
@@ -263,6 +266,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 			warnTokenHost(&resp.Diagnostics, "event_mesh", "Event Mesh messaging", em.MessagingURL, em.MessagingTokenURL, trusted)
 		}
 		data.eventMesh = eventmesh.New(h)
+		data.setInstanceKeys(ctx, em.ManagementURL, em.ClientID, "")
 		if em.MessagingURL != "" {
 			msgCfg := common
 			msgCfg.BaseURL, msgCfg.TokenURL = em.MessagingURL, em.MessagingTokenURL
@@ -295,6 +299,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		warnTokenHost(&resp.Diagnostics, "cloud_integration", "Cloud Integration", ci.URL, ci.TokenURL, trusted)
 		data.cloudIntegration = cpi.New(h)
 		data.flows = cpi.NewFlows(data.cloudIntegration)
+		data.setInstanceKeys(ctx, "", "", ci.URL)
 	}
 	if resp.Diagnostics.HasError() {
 		return

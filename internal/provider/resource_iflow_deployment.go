@@ -150,14 +150,15 @@ func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.M
 		return
 	}
 	id, version := plan.IflowID.ValueString(), plan.Version.ValueString()
-	if r.data != nil && !plan.IflowID.IsUnknown() && !plan.Version.IsUnknown() {
-		if earlier, taken := r.data.claims.claim("deploy|"+id, version, !req.State.Raw.IsNull(), req.Config.Raw.String()); taken {
-			resp.Diagnostics.AddAttributeError(path.Root("iflow_id"), "Integration Flow Deployed Twice",
-				fmt.Sprintf("Another sapmessaging_iflow_deployment of this configuration deploys iFlow %q (as version %q there and %q here). "+
-					"Each would deploy the flow on its own triggers, and a flow has one runtime. Keep one deployment per flow and put "+
-					"the revisions of all its channel resources in its triggers.", id, earlier, version))
-			return
-		}
+	if !plan.IflowID.IsUnknown() && !r.data.claimObject(ctx, ownedObject{
+		service: serviceCloudIntegration, key: "deploy|" + id, typeName: "sapmessaging_iflow_deployment", inState: !req.State.Raw.IsNull(),
+		attr: path.Root("iflow_id"), summary: "Integration Flow Deployed Twice",
+		manage: fmt.Sprintf("deploy iFlow %q", id),
+		why: "Each would deploy the flow on its own triggers, and a flow has one runtime.",
+		match: fmt.Sprintf("iflow_id = %q", id),
+		fix:   "Keep one deployment per flow and put the revisions of all its channel resources in its triggers",
+	}, req, resp) {
+		return
 	}
 	if req.State.Raw.IsNull() {
 		return

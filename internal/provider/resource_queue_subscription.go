@@ -23,6 +23,7 @@ var (
 	_ resource.Resource                = (*queueSubscriptionResource)(nil)
 	_ resource.ResourceWithConfigure   = (*queueSubscriptionResource)(nil)
 	_ resource.ResourceWithImportState = (*queueSubscriptionResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*queueSubscriptionResource)(nil)
 )
 
 // NewQueueSubscriptionResource returns the sapmessaging_queue_subscription resource.
@@ -75,6 +76,31 @@ func (r *queueSubscriptionResource) Configure(_ context.Context, req resource.Co
 }
 
 func subscriptionID(queue, topic string) string { return queue + "," + topic }
+
+// ModifyPlan refuses a subscription that another resource of this run manages too (see owners):
+// a second resource on one queue and topic, for example one generated again by a later terraform
+// query, would record the subscription the first one owns, and destroying either unsubscribes both.
+func (r *queueSubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var queue, topic types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("queue_name"), &queue)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("topic_pattern"), &topic)...)
+	if resp.Diagnostics.HasError() || queue.IsUnknown() || topic.IsUnknown() {
+		return
+	}
+	q, t := queue.ValueString(), topic.ValueString()
+	r.data.claimObject(ctx, ownedObject{
+		service: serviceEventMesh, key: "subscription|" + q + "|" + t,
+		typeName: "sapmessaging_queue_subscription", inState: !req.State.Raw.IsNull(),
+		attr: path.Root("topic_pattern"), summary: "Subscription Managed Twice",
+		manage: fmt.Sprintf("manage the subscription of queue %q to topic %q", q, t),
+		why: "Event Mesh holds the subscription once, so both states would record it, and destroying either resource would " +
+			"unsubscribe the queue that the other still manages.",
+		match: fmt.Sprintf("queue_name = %q and topic_pattern = %q", q, t),
+	}, req, resp)
+}
 
 func (r *queueSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer subscriptionIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go

@@ -271,7 +271,8 @@ func (r *webhookSubscriptionResource) ValidateConfig(ctx context.Context, req re
 	appendFindings(&resp.Diagnostics, rules.CheckWebhook(c.findingsInput()))
 }
 
-// ModifyPlan adds the warnings that need the queue and the other webhooks (the service's and
+// ModifyPlan refuses a webhook subscription name that another resource of this run manages too
+// (see owners), adds the warnings that need the queue and the other webhooks (the service's and
 // this plan's), and says what a replacement means for the queue's messages.
 func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || r.data == nil {
@@ -297,6 +298,18 @@ func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 						state.Name.ValueString(), strings.Join(changed, ", "), state.Queue.ValueString()))
 			}
 		}
+	}
+	if !name.IsUnknown() && !r.data.claimObject(ctx, ownedObject{
+		service: serviceEventMesh, key: "webhook|" + name.ValueString(),
+		typeName: "sapmessaging_webhook_subscription", inState: !req.State.Raw.IsNull(),
+		attr: path.Root("name"), summary: "Webhook Subscription Managed Twice",
+		manage: fmt.Sprintf("manage the webhook subscription %q", name.ValueString()),
+		why: "Event Mesh holds one webhook subscription per name, so the two would delete and create it in turn on every apply, " +
+			"the plan would never settle, and destroying either would stop the pushes the other still manages.",
+		match: fmt.Sprintf("name = %q", name.ValueString()),
+		fix:   "Give each webhook subscription its own name",
+	}, req, resp) {
+		return
 	}
 	if queue.IsUnknown() || name.IsUnknown() || qos.IsUnknown() {
 		return

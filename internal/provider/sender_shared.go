@@ -267,15 +267,17 @@ func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.Read
 // what this configuration asked for.
 func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, plan P, channel string) {
 	c := plan.common()
-	id, version := c.IflowID.ValueString(), c.Version.ValueString()
-	if g.data != nil && channel != "" {
-		if earlier, taken := g.data.claims.claim(g.kind+"|"+id+"|"+channel, version, !req.State.Raw.IsNull(), req.Config.Raw.String()); taken {
-			resp.Diagnostics.AddAttributeError(path.Root("channel"), "Channel Managed Twice",
-				fmt.Sprintf("Another sapmessaging_%s_sender of this configuration manages the same %s sender channel %q of iFlow %q "+
-					"(as version %q there and %q here). Two resources on one channel overwrite each other's settings on every apply, and the plan never settles. "+
-					"Remove one of them, or set channel to a different %s sender.", strings.ToLower(g.kind), g.kind, channel, id, earlier, version, g.kind))
-			return
-		}
+	id := c.IflowID.ValueString()
+	if channel != "" && !g.data.claimObject(ctx, ownedObject{
+		service: serviceCloudIntegration, key: strings.ToLower(g.kind) + "|" + id + "|" + channel,
+		typeName: "sapmessaging_" + strings.ToLower(g.kind) + "_sender", inState: !req.State.Raw.IsNull(),
+		attr: path.Root("channel"), summary: "Channel Managed Twice",
+		manage: fmt.Sprintf("manage the %s sender channel %q of iFlow %q", g.kind, channel, id),
+		why: "Two resources on one channel overwrite each other's settings on every apply, and the plan never settles.",
+		match: fmt.Sprintf("iflow_id = %q (and channel = %q, or no channel)", id, channel),
+		fix:   fmt.Sprintf("Set channel to a different %s sender", g.kind),
+	}, req, resp) {
+		return
 	}
 	if req.State.Raw.IsNull() || !c.Deploy.ValueBool() || g.data == nil || g.data.flows == nil {
 		return
