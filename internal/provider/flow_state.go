@@ -187,4 +187,3 @@ func addDeployError(diags *diag.Diagnostics, id, saved string, timeout time.Dura
 				saved, id, clause(err)))
 	}
 }
-

@@ -154,9 +154,9 @@ func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.M
 		service: serviceCloudIntegration, key: "deploy|" + id, typeName: "sapmessaging_iflow_deployment", inState: !req.State.Raw.IsNull(),
 		attr: path.Root("iflow_id"), summary: "Integration Flow Deployed Twice",
 		manage: fmt.Sprintf("deploy iFlow %q", id),
-		why: "Each would deploy the flow on its own triggers, and a flow has one runtime.",
-		match: fmt.Sprintf("iflow_id = %q", id),
-		fix:   "Keep one deployment per flow and put the revisions of all its channel resources in its triggers",
+		why:    "Each would deploy the flow on its own triggers, and a flow has one runtime.",
+		match:  fmt.Sprintf("iflow_id = %q", id),
+		fix:    "Keep one deployment per flow and put the revisions of all its channel resources in its triggers",
 	}, req, resp) {
 		return
 	}

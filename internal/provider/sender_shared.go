@@ -273,9 +273,9 @@ func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.Modify
 		typeName: "sapmessaging_" + strings.ToLower(g.kind) + "_sender", inState: !req.State.Raw.IsNull(),
 		attr: path.Root("channel"), summary: "Channel Managed Twice",
 		manage: fmt.Sprintf("manage the %s sender channel %q of iFlow %q", g.kind, channel, id),
-		why: "Two resources on one channel overwrite each other's settings on every apply, and the plan never settles.",
-		match: fmt.Sprintf("iflow_id = %q (and channel = %q, or no channel)", id, channel),
-		fix:   fmt.Sprintf("Set channel to a different %s sender", g.kind),
+		why:    "Two resources on one channel overwrite each other's settings on every apply, and the plan never settles.",
+		match:  fmt.Sprintf("iflow_id = %q (and channel = %q, or no channel)", id, channel),
+		fix:    fmt.Sprintf("Set channel to a different %s sender", g.kind),
 	}, req, resp) {
 		return
 	}
