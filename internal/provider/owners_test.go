@@ -126,17 +126,23 @@ resource "sapmessaging_iflow_deployment" "%s" {
   iflow_id = %q
 }
 `
+	// The copy is planned after the original, which holds the object in its state.
+	after := func(block, typ string) string {
+		return strings.Replace(block, "\n}\n", "\n  depends_on = ["+typ+".a]\n}\n", 1)
+	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: env.config(fmt.Sprintf(sender, "a", senderFlowID) + fmt.Sprintf(deployment, "a", senderFlowID))},
 			{
-				Config:      env.config(fmt.Sprintf(sender, "a", senderFlowID) + fmt.Sprintf(sender, "copy", senderFlowID)),
-				ExpectError: wrapped(`Channel Managed Twice .*AMQP sender channel "MessageFlow_1" of iFlow "` + senderFlowID + `".*(holds it in its state|plans to create it)`),
+				Config: env.config(fmt.Sprintf(sender, "a", senderFlowID) + after(fmt.Sprintf(sender, "copy", senderFlowID), "sapmessaging_amqp_sender")),
+				ExpectError: wrapped(`Channel Managed Twice .*AMQP sender channel "MessageFlow_1" of iFlow "` + senderFlowID +
+					`": this sapmessaging_amqp_sender resource and a sapmessaging_amqp_sender resource that holds it in its state`),
 			},
 			{
-				Config:      env.config(fmt.Sprintf(deployment, "a", senderFlowID) + fmt.Sprintf(deployment, "copy", senderFlowID)),
-				ExpectError: wrapped(`Integration Flow Deployed Twice .*deploy iFlow "` + senderFlowID + `".*(holds it in its state|plans to create it)`),
+				Config: env.config(fmt.Sprintf(deployment, "a", senderFlowID) + after(fmt.Sprintf(deployment, "copy", senderFlowID), "sapmessaging_iflow_deployment")),
+				ExpectError: wrapped(`Integration Flow Deployed Twice .*deploy iFlow "` + senderFlowID +
+					`": this sapmessaging_iflow_deployment resource and a sapmessaging_iflow_deployment resource that holds it in its state`),
 			},
 		},
 	})
