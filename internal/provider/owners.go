@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -85,15 +84,12 @@ type ownedObject struct {
 	// typeName is the planning resource's type; inState as for ownerClaim.
 	typeName string
 	inState  bool
-	// attr is the attribute the error is reported on; summary the error's summary.
-	attr    path.Path
-	summary string
 	// manage says what both resources do, after "Two resources of this configuration", for
 	// example `name the queue "acme/crm/prod/orders"`.
 	manage string
 	// why says what two owners would do to each other; match how the user finds the other
-	// resource ("with name = ..."); fix what to do besides removing one of them ("" for nothing).
-	why, match, fix string
+	// resource ("with name = ...").
+	why, match string
 }
 
 // instanceKey identifies the service instance a claim is made in: the Event Mesh instance
@@ -110,13 +106,14 @@ func (d *providerData) instanceKey(service string) string {
 	return d.cloudIntegrationTenant
 }
 
-// claimObject claims o for the resource being planned. It returns false after adding the error
-// when another resource of this run, in this provider configuration or in another one that points
-// at the same instance or tenant, claimed it first.
-func (d *providerData) claimObject(ctx context.Context, o ownedObject, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
+// claimObject claims o for the resource being planned. When another resource of this run, in this
+// provider configuration or in another one that points at the same instance or tenant, claimed it
+// first, it returns the start of the error's detail, which the caller ends with the fix (written
+// there, so that TestDiagnosticStyle reads it); "" when the object is this resource's.
+func (d *providerData) claimObject(ctx context.Context, o ownedObject, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) string {
 	instance := d.instanceKey(o.service)
 	if instance == "" || o.key == "" {
-		return true
+		return ""
 	}
 	var own string
 	if req.Private != nil {
@@ -133,10 +130,9 @@ func (d *providerData) claimObject(ctx context.Context, o ownedObject, req resou
 	}
 	if c, taken := d.owners.planned[key]; taken {
 		if own != "" && c.token == own {
-			return true // the second plan of a replaced resource
+			return "" // the second plan of a replaced resource
 		}
-		addOwnerError(resp, o, c.typeName, c.inState, false)
-		return false
+		return o.conflict(c.typeName, c.inState, false)
 	}
 	if d.owners.shared != nil {
 		earlier, taken, err := d.owners.shared.Claim(key, runclaims.Owner{Type: o.typeName, InState: o.inState})
@@ -144,18 +140,19 @@ func (d *providerData) claimObject(ctx context.Context, o ownedObject, req resou
 		case err != nil:
 			tflog.Warn(ctx, "the claim could not be shared with the other provider configurations of this run", map[string]any{"object": o.key, "error": err.Error()})
 		case taken:
-			addOwnerError(resp, o, earlier.Type, earlier.InState, true)
-			return false
+			return o.conflict(earlier.Type, earlier.InState, true)
 		}
 	}
 	token := d.owners.newToken()
 	d.owners.planned[key] = ownerClaim{token: token, typeName: o.typeName, inState: o.inState}
 	raw, _ := json.Marshal(token)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, ownerClaimKey, raw)...)
-	return true
+	return ""
 }
 
-func addOwnerError(resp *resource.ModifyPlanResponse, o ownedObject, otherType string, otherInState, otherConfiguration bool) {
+// conflict is the start of the error on o, which a resource of type otherType (holding it in its
+// state or not, in another provider configuration or not) claimed first.
+func (o ownedObject) conflict(otherType string, otherInState, otherConfiguration bool) string {
 	other := fmt.Sprintf("a %s resource that plans to create it", otherType)
 	if otherInState {
 		other = fmt.Sprintf("a %s resource that holds it in its state or imports it", otherType)
@@ -164,17 +161,10 @@ func addOwnerError(resp *resource.ModifyPlanResponse, o ownedObject, otherType s
 	if otherConfiguration {
 		where = fmt.Sprintf("planned earlier in this run by another provider configuration (an aliased provider block) that points at the same %s", o.service)
 	}
-	fix := "Remove one of the two resources: keep one resource block per object, and when both come from generated configuration " +
-		"(terraform query -generate-config-out) or import blocks, import the object only once, by removing the second resource block " +
-		"with its import block."
-	if o.fix != "" {
-		fix = o.fix + ", or r" + strings.TrimPrefix(fix, "R")
-	}
-	resp.Diagnostics.AddAttributeError(o.attr, o.summary, fmt.Sprintf(
-		"Two resources of this configuration %s: this %s resource and %s, %s. %s Terraform does not tell a provider the address "+
-			"of a resource, so the other one is named by its type and settings only: it is the other %s resource with %s in the plan "+
-			"(terraform state list and terraform state show find it when it is in the state). %s",
-		o.manage, o.typeName, other, where, o.why, otherType, o.match, fix))
+	return fmt.Sprintf("Two resources of this configuration %s: this %s resource and %s, %s. %s Terraform does not tell a provider the address "+
+		"of a resource, so the other one is named by its type and settings only: it is the other %s resource with %s in the plan "+
+		"(terraform state list and terraform state show find it when it is in the state).",
+		o.manage, o.typeName, other, where, o.why, otherType, o.match)
 }
 
 // setInstanceKeys records which Event Mesh instance and Cloud Integration tenant this

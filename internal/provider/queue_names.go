@@ -31,16 +31,21 @@ type queueNames struct {
 // the name first and adds the error on the name. Without an Event Mesh connection it claims
 // nothing (the apply reports the missing connection).
 func (d *providerData) claimQueueName(ctx context.Context, typeName, name string, inState bool, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
-	return d.claimObject(ctx, ownedObject{
+	conflict := d.claimObject(ctx, ownedObject{
 		service: serviceEventMesh, key: "queue|" + name, typeName: typeName, inState: inState,
-		attr: path.Root("name"), summary: "Duplicate Queue Name",
 		manage: fmt.Sprintf("name the queue %q", name),
 		why: "Event Mesh holds one queue per name, and writing it replaces all its settings, so the two would overwrite each " +
 			"other's settings, both states would record the one queue, the plan would never settle, and destroying either " +
 			"would delete the queue the other uses.",
 		match: fmt.Sprintf("name = %q", name),
-		fix:   "Give each resource its own queue name",
 	}, req, resp)
+	if conflict == "" {
+		return true
+	}
+	resp.Diagnostics.AddAttributeError(path.Root("name"), "Duplicate Queue Name", conflict+
+		" Give each resource its own queue name, or remove one of the two resources. When both come from generated configuration "+
+		"(terraform query -generate-config-out) or import blocks, import the queue only once: delete the second resource block with its import block.")
+	return false
 }
 
 // reserveQueueCreate reserves name for the create of a queue resource of type typeName in this

@@ -91,15 +91,19 @@ func (r *queueSubscriptionResource) ModifyPlan(ctx context.Context, req resource
 		return
 	}
 	q, t := queue.ValueString(), topic.ValueString()
-	r.data.claimObject(ctx, ownedObject{
+	conflict := r.data.claimObject(ctx, ownedObject{
 		service: serviceEventMesh, key: "subscription|" + q + "|" + t,
 		typeName: "sapmessaging_queue_subscription", inState: !req.State.Raw.IsNull(),
-		attr: path.Root("topic_pattern"), summary: "Subscription Managed Twice",
 		manage: fmt.Sprintf("manage the subscription of queue %q to topic %q", q, t),
 		why: "Event Mesh holds the subscription once, so both states would record it, and destroying either resource would " +
 			"unsubscribe the queue that the other still manages.",
 		match: fmt.Sprintf("queue_name = %q and topic_pattern = %q", q, t),
 	}, req, resp)
+	if conflict != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("topic_pattern"), "Subscription Managed Twice", conflict+
+			" Remove one of the two resources. When both come from generated configuration (terraform query -generate-config-out) "+
+			"or import blocks, import the subscription only once: delete the second resource block with its import block.")
+	}
 }
 
 func (r *queueSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

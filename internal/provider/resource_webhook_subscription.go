@@ -299,17 +299,22 @@ func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 			}
 		}
 	}
-	if !name.IsUnknown() && !r.data.claimObject(ctx, ownedObject{
-		service: serviceEventMesh, key: "webhook|" + name.ValueString(),
-		typeName: "sapmessaging_webhook_subscription", inState: !req.State.Raw.IsNull(),
-		attr: path.Root("name"), summary: "Webhook Subscription Managed Twice",
-		manage: fmt.Sprintf("manage the webhook subscription %q", name.ValueString()),
-		why: "Event Mesh holds one webhook subscription per name, so the two would delete and create it in turn on every apply, " +
-			"the plan would never settle, and destroying either would stop the pushes the other still manages.",
-		match: fmt.Sprintf("name = %q", name.ValueString()),
-		fix:   "Give each webhook subscription its own name",
-	}, req, resp) {
-		return
+	if !name.IsUnknown() {
+		conflict := r.data.claimObject(ctx, ownedObject{
+			service: serviceEventMesh, key: "webhook|" + name.ValueString(),
+			typeName: "sapmessaging_webhook_subscription", inState: !req.State.Raw.IsNull(),
+			manage: fmt.Sprintf("manage the webhook subscription %q", name.ValueString()),
+			why: "Event Mesh holds one webhook subscription per name, so the two would delete and create it in turn on every apply, " +
+				"the plan would never settle, and destroying either would stop the pushes the other still manages.",
+			match: fmt.Sprintf("name = %q", name.ValueString()),
+		}, req, resp)
+		if conflict != "" {
+			resp.Diagnostics.AddAttributeError(path.Root("name"), "Webhook Subscription Managed Twice", conflict+
+				" Give each webhook subscription its own name, or remove one of the two resources. When both come from generated "+
+				"configuration (terraform query -generate-config-out) or import blocks, import the webhook subscription only once: "+
+				"delete the second resource block with its import block.")
+			return
+		}
 	}
 	if queue.IsUnknown() || name.IsUnknown() || qos.IsUnknown() {
 		return

@@ -268,16 +268,21 @@ func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.Read
 func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, plan P, channel string) {
 	c := plan.common()
 	id := c.IflowID.ValueString()
-	if channel != "" && !g.data.claimObject(ctx, ownedObject{
-		service: serviceCloudIntegration, key: strings.ToLower(g.kind) + "|" + id + "|" + channel,
-		typeName: "sapmessaging_" + strings.ToLower(g.kind) + "_sender", inState: !req.State.Raw.IsNull(),
-		attr: path.Root("channel"), summary: "Channel Managed Twice",
-		manage: fmt.Sprintf("manage the %s sender channel %q of iFlow %q", g.kind, channel, id),
-		why:    "Two resources on one channel overwrite each other's settings on every apply, and the plan never settles.",
-		match:  fmt.Sprintf("iflow_id = %q (and channel = %q, or no channel)", id, channel),
-		fix:    fmt.Sprintf("Set channel to a different %s sender", g.kind),
-	}, req, resp) {
-		return
+	if channel != "" {
+		conflict := g.data.claimObject(ctx, ownedObject{
+			service: serviceCloudIntegration, key: strings.ToLower(g.kind) + "|" + id + "|" + channel,
+			typeName: "sapmessaging_" + strings.ToLower(g.kind) + "_sender", inState: !req.State.Raw.IsNull(),
+			manage: fmt.Sprintf("manage the %s sender channel %q of iFlow %q", g.kind, channel, id),
+			why:    "Two resources on one channel overwrite each other's settings on every apply, and the plan never settles.",
+			match:  fmt.Sprintf("iflow_id = %q (and channel = %q, or no channel)", id, channel),
+		}, req, resp)
+		if conflict != "" {
+			resp.Diagnostics.AddAttributeError(path.Root("channel"), "Channel Managed Twice", conflict+
+				fmt.Sprintf(" Set channel to a different %s sender, or remove one of the two resources. When both come from generated "+
+					"configuration (terraform query -generate-config-out) or import blocks, import the channel only once: "+
+					"delete the second resource block with its import block.", g.kind))
+			return
+		}
 	}
 	if req.State.Raw.IsNull() || !c.Deploy.ValueBool() || g.data == nil || g.data.flows == nil {
 		return
