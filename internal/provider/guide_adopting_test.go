@@ -220,7 +220,7 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	for _, want := range []string{
 		"Error: Subscription Managed Twice",
 		`manage the subscription of queue "` + prefix + `payments" to topic "` + prefix + `ce/sap/s4/Payment/*"`,
-		"import the object only once",
+		"import the subscription only once",
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(r.output, "│", " ")), " "), want) {
 			t.Errorf("the plan with the payments subscription generated twice does not show %q:\n%s", want, r.output)

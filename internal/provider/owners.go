@@ -180,7 +180,7 @@ func (d *providerData) setInstanceKeys(ctx context.Context, managementURL, clien
 	if d.eventMeshInstance == "" && d.cloudIntegrationTenant == "" {
 		return
 	}
-	d.owners.shared = joinWalk(ctx)
+	d.owners.shared = joinWalk(ctx) // joined when the process started (NewWithHTTPClient)
 }
 
 // normalURL is u with its scheme and host in lower case and without a trailing slash.
@@ -199,7 +199,10 @@ var (
 	walk     *runclaims.Registry
 )
 
-// joinWalk joins the claims of this process's Terraform walk once per process. Only a process
+// joinWalk joins the claims of this process's Terraform walk once per process, when the process
+// starts: a walk ends when none of its members is alive, so a configuration whose process joined
+// only when it was configured could find the process of another configuration with few resources
+// ended already, and start a walk of its own. Only a process
 // that Terraform (or OpenTofu) started joins: go-plugin hands it the magic cookie, and its
 // parent is the Terraform process. A provider served in process (acceptance tests, debug mode)
 // serves every provider configuration from one process and needs no files.

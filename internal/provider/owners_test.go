@@ -51,7 +51,7 @@ import {
 			{
 				Config: env.configf(base+second+imported, queue, topic),
 				ExpectError: wrapped(`Subscription Managed Twice .*Two resources of this configuration manage the subscription of queue "` + queue +
-					`" to topic "` + strings.ReplaceAll(topic, "*", `\*`) + `".*holds it in its state or imports it.*import the object only once`),
+					`" to topic "` + strings.ReplaceAll(topic, "*", `\*`) + `".*holds it in its state or imports it.*import the subscription only once`),
 			},
 			{
 				PreConfig: func() {
@@ -236,7 +236,14 @@ provider "sapmessaging" {
 			out := strings.Join(strings.Fields(strings.ReplaceAll(r.output, "│", " ")), " ")
 			if r.exitCode != 1 || !strings.Contains(out, "Error: "+c.summary) || !strings.Contains(out, c.object) ||
 				!strings.Contains(out, "another provider configuration (an aliased provider block) that points at the same") {
-				t.Fatalf("plan of two aliases on one object: exit %d, want 1 with %q on %s by another provider configuration:\n%s", r.exitCode, c.summary, c.object, r.output)
+				var claims []string
+				for _, l := range strings.Split(r.log, "\n") {
+					if strings.Contains(l, "claim") || strings.Contains(l, "ConfigureProvider") || strings.Contains(l, "plugin exited") || strings.Contains(l, "plugin started") {
+						claims = append(claims, l)
+					}
+				}
+				t.Fatalf("plan of two aliases on one object: exit %d, want 1 with %q on %s by another provider configuration:\n%s\nlog:\n%s",
+					r.exitCode, c.summary, c.object, r.output, strings.Join(claims, "\n"))
 			}
 		})
 	}

@@ -64,6 +64,9 @@ func New(version string) func() provider.Provider {
 // newHTTPClient creates, so that a test can tune and watch them.
 func NewWithHTTPClient(version string, newHTTPClient HTTPClientFunc) func() provider.Provider {
 	return func() provider.Provider {
+		// As early as the process starts, so that this process joins the walk of its Terraform
+		// process while the other provider configurations' processes still run (owners.go).
+		joinWalk(context.Background())
 		return &sapMessagingProvider{version: version, newHTTPClient: newHTTPClient}
 	}
 }
