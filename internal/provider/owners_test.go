@@ -212,7 +212,8 @@ provider "sapmessaging" {
 		return runTerraform(t, tf, dir, cliConfig, args...)
 	}
 	plan := []string{"plan", "-input=false", "-no-color"}
-	for _, c := range []struct {
+	// The cases run one after the other: each runs Terraform and two provider processes.
+	for _, c := range []struct { //nolint:paralleltest
 		name, hcl, summary, object string
 	}{
 		{"queue", queueHCL("a", "sapmessaging", "sapmessaging_queue") + queueHCL("b", "sapmessaging.b", "sapmessaging_queue"),

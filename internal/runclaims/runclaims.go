@@ -60,11 +60,11 @@ func Join(base, run string) (*Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer lock.Close()
+	defer func() { _ = lock.Close() }()
 	if err := lockFile(lock, true); err != nil {
 		return nil, err
 	}
-	defer unlockFile(lock)
+	defer func() { _ = unlockFile(lock) }()
 
 	r := &Registry{base: base, member: randomID()}
 	held, err := os.OpenFile(r.memberFile(r.member), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
@@ -72,7 +72,7 @@ func Join(base, run string) (*Registry, error) {
 		return nil, err
 	}
 	if err := lockFile(held, false); err != nil {
-		held.Close()
+		_ = held.Close()
 		return nil, err
 	}
 	r.held = held
@@ -163,7 +163,7 @@ func (r *Registry) alive(id string) bool {
 	if err != nil {
 		return false
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	if err := lockFile(f, false); err != nil {
 		return true // its process holds the lock
 	}
@@ -200,7 +200,7 @@ func (r *Registry) Claim(key string, owner Owner) (Owner, bool, error) {
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
 		return Owner{}, false, err
 	}
-	defer os.Remove(tmp)
+	defer func() { _ = os.Remove(tmp) }()
 	err = os.Link(tmp, path)
 	if err == nil {
 		return owner, false, nil

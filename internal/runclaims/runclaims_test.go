@@ -32,6 +32,7 @@ func claim(t *testing.T, r *Registry, key, typ string) (Owner, bool) {
 // Two members of one walk: the second claim of a key is taken and names the first claimant;
 // keys are independent; a member's own second claim is not taken.
 func TestClaimOnceAcrossMembers(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	a, b := join(t, base, "100"), join(t, base, "100")
 	if _, taken := claim(t, a, "em|x|queue|q", "sapmessaging_queue"); taken {
@@ -52,6 +53,7 @@ func TestClaimOnceAcrossMembers(t *testing.T) {
 // A member that joins when every member of the walk has ended starts a new walk without claims,
 // as Terraform's apply does after its plan; another Terraform process has its own walk.
 func TestNewWalkAfterMembersEnd(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	a := join(t, base, "100")
 	claim(t, a, "k", "t")
@@ -72,6 +74,7 @@ func TestNewWalkAfterMembersEnd(t *testing.T) {
 
 // What an ended Terraform process left behind is removed when another process joins.
 func TestEndedRunsRemoved(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	a := join(t, base, "100")
 	a.Close()
@@ -86,6 +89,7 @@ func TestEndedRunsRemoved(t *testing.T) {
 
 // Of many members claiming one key at once, exactly one gets it.
 func TestConcurrentClaims(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	var regs []*Registry
 	for range 8 {
