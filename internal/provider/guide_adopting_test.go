@@ -24,8 +24,11 @@ var generatedName = regexp.MustCompile(`(?m)^\s*name\s*=\s*"([^"]+)"$`)
 // queue with unlimited redelivery as it is, with a warning; with the guide's edits (references to
 // the dead message queues, a finite redelivery count) the plan imports the eight queues and
 // changes two, and the next plan is empty; the fragment import/payments-module.tf moves the payments queues into the
-// retry-policy module without a change and imports their subscription; destroy removes them in
-// an order the service accepts.
+// retry-policy module without a change and imports their subscription; the list blocks added later
+// (later/flows.tfquery.hcl, in place of the adopted query file) generate no queue again, the payments
+// subscription generated a second time is refused at plan until its blocks go, and the rest imports
+// without a change, the payments sender with allow_cancelled_redelivery and a warning; destroy removes
+// them in an order the service accepts.
 func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	tf := terraformCLI(t)
 	if !terraformAtLeast(t, tf, 14) {
