@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -207,54 +206,4 @@ func addDeployError(diags *diag.Diagnostics, id, saved string, timeout time.Dura
 			fmt.Sprintf("%s Deploying iFlow %q failed: %s. The next plan shows the deploy again. Fix the cause in Cloud Integration and apply again.",
 				saved, id, clause(err)))
 	}
-}
-
-// flowClaims records which flow, channel or deployment each resource of one run (one walk of
-// Terraform over one provider configuration) manages, so that two resources of one
-// configuration that would overwrite each other are refused at plan.
-//
-// Terraform plans a resource that is replaced twice in one walk: with its prior state, then,
-// for the create half, with none. The provider learns no resource address, so the second call
-// is told from a second resource by its configuration: a call without prior state whose
-// configuration equals that of a call with prior state is that resource's replacement. (Two
-// resources with identical configurations, one in the state and one new, therefore pass the
-// plan; any difference between them, such as the version, is caught.)
-type flowClaims struct {
-	mu    sync.Mutex
-	byKey map[string][]flowClaim
-}
-
-// flowClaim is one plan's claim of a key.
-type flowClaim struct {
-	version string
-	// prior is true for a plan with a prior state; config identifies its configuration.
-	prior    bool
-	config   string
-	replaced bool
-}
-
-// claim records that a resource manages key, named as version, planned with a prior state or
-// not, with the configuration config; it reports the version of another resource's claim of the
-// same key in this run.
-func (c *flowClaims) claim(key, version string, prior bool, config string) (earlier string, taken bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.byKey == nil {
-		c.byKey = map[string][]flowClaim{}
-	}
-	claims := c.byKey[key]
-	if len(claims) == 0 {
-		c.byKey[key] = []flowClaim{{version: version, prior: prior, config: config}}
-		return "", false
-	}
-	if !prior {
-		for i := range claims {
-			if cl := &claims[i]; cl.prior && !cl.replaced && cl.config == config {
-				// The create half of the replacement planned by that claim.
-				cl.replaced = true
-				return "", false
-			}
-		}
-	}
-	return claims[0].version, true
 }

@@ -24,8 +24,11 @@ var generatedName = regexp.MustCompile(`(?m)^\s*name\s*=\s*"([^"]+)"$`)
 // queue with unlimited redelivery as it is, with a warning; with the guide's edits (references to
 // the dead message queues, a finite redelivery count) the plan imports the eight queues and
 // changes two, and the next plan is empty; the fragment import/payments-module.tf moves the payments queues into the
-// retry-policy module without a change and imports their subscription; destroy removes them in
-// an order the service accepts.
+// retry-policy module without a change and imports their subscription; the list blocks added later
+// (later/flows.tfquery.hcl, in place of the adopted query file) generate no queue again, the payments
+// subscription generated a second time is refused at plan until its blocks go, and the rest imports
+// without a change, the payments sender with allow_cancelled_redelivery and a warning; destroy removes
+// them in an order the service accepts.
 func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	tf := terraformCLI(t)
 	if !terraformAtLeast(t, tf, 14) {
@@ -45,8 +48,14 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.RemoveAll(filepath.Join(dir, "import")); err != nil {
+	laterQuery, err := os.ReadFile(filepath.Join(dir, "later", "flows.tfquery.hcl"))
+	if err != nil {
 		t.Fatal(err)
+	}
+	for _, sub := range []string{"import", "later"} {
+		if err := os.RemoveAll(filepath.Join(dir, sub)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	w := newCLIWorkspace(t, tf, plugins, dir, env)
 	prefix := emulator.SampleLandscapePrefix
@@ -153,13 +162,7 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 
 	// 5. Into the module: drop the payments queues' blocks from generated.tf and add the fragment.
 	for _, a := range []string{addr[prefix+"payments"], addr[prefix+"payments/dmq"]} {
-		typ, label, _ := strings.Cut(a, ".")
-		block := regexp.MustCompile(`(?s)resource "` + typ + `" "` + label + `" \{\n.*?\n\}\n`)
-		imp := regexp.MustCompile(`(?s)import \{\n\s*to\s*=\s*` + regexp.QuoteMeta(a) + `\n.*?\n\}\n`)
-		if !block.MatchString(generated) || !imp.MatchString(generated) {
-			t.Fatalf("generated.tf has no resource or import block of %s", a)
-		}
-		generated = imp.ReplaceAllString(block.ReplaceAllString(generated, ""), "")
+		generated = removeGenerated(t, generated, a)
 	}
 	writeFile(t, generatedPath, generated)
 	writeFile(t, filepath.Join(dir, "payments-module.tf"), string(fragment))
@@ -177,7 +180,70 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
 	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 
-	// 6. Destroy: queues before the dead message queues they name, so the service accepts each delete.
+	// 6. List blocks added later: the adopted query file goes, the new blocks get a query file and
+	// a generated file of their own. The payments subscription, which the module manages since
+	// step 5, is generated again, and the plan refuses it until its generated blocks go.
+	if err := os.Rename(filepath.Join(dir, "landscape.tfquery.hcl"), filepath.Join(dir, "landscape.tfquery.hcl.done")); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "flows.tfquery.hcl"), string(laterQuery))
+	w.mustRun(0, "query", "-generate-config-out=generated-flows.tf", "-no-color")
+	flowsPath := filepath.Join(dir, "generated-flows.tf")
+	b, err = os.ReadFile(flowsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flows := string(b)
+	if n := strings.Count(flows, `resource "sapmessaging_queue" `) + strings.Count(flows, `resource "sapmessaging_dead_message_queue" `); n != 0 {
+		t.Fatalf("generated-flows.tf generates %d queues again:\n%s", n, flows)
+	}
+	subs, senders := map[string]string{}, map[string]string{} // queue name or iFlow ID -> address
+	queueName := regexp.MustCompile(`(?m)^\s*queue_name\s*=\s*"([^"]+)"$`)
+	iflowID := regexp.MustCompile(`(?m)^\s*iflow_id\s*=\s*"([^"]+)"$`)
+	for _, m := range generatedBlock.FindAllStringSubmatch(flows, -1) {
+		switch m[1] {
+		case "sapmessaging_queue_subscription":
+			if n := queueName.FindStringSubmatch(m[3]); n != nil {
+				subs[n[1]] = m[1] + "." + m[2]
+			}
+		case "sapmessaging_amqp_sender":
+			if n := iflowID.FindStringSubmatch(m[3]); n != nil {
+				senders[n[1]] = m[1] + "." + m[2]
+			}
+		}
+	}
+	if n := strings.Count(flows, `resource "sapmessaging_amqp_sender" `); len(subs) != 5 || subs[prefix+"payments"] == "" || n != 5 || senders["Acme_Payments_Inbound"] == "" {
+		t.Fatalf("generated-flows.tf has subscriptions %v and %d senders (%v), want the 5 subscriptions and the 5 AMQP channels:\n%s", subs, n, senders, flows)
+	}
+	paymentsSender := generatedBlockOf(t, flows, senders["Acme_Payments_Inbound"])
+	if !regexp.MustCompile(`\n\s*allow_cancelled_redelivery\s*=\s*true\n`).MatchString(paymentsSender) {
+		t.Errorf("the generated sender of Acme_Payments_Inbound does not carry allow_cancelled_redelivery = true:\n%s", paymentsSender)
+	}
+	r = w.mustRun(1, "plan", "-input=false", "-no-color")
+	for _, want := range []string{
+		"Error: Subscription Managed Twice",
+		`manage the subscription of queue "` + prefix + `payments" to topic "` + prefix + `ce/sap/s4/Payment/*"`,
+		"import the subscription only once",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(r.output, "│", " ")), " "), want) {
+			t.Errorf("the plan with the payments subscription generated twice does not show %q:\n%s", want, r.output)
+		}
+	}
+	flows = removeGenerated(t, flows, subs[prefix+"payments"])
+	writeFile(t, flowsPath, flows)
+	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, want := range []string{
+		"Plan: 9 to import, 0 to add, 0 to change, 0 to destroy.", // 4 subscriptions, 5 sender channels
+		"Redelivery Cancelled Allowed",
+	} {
+		if !strings.Contains(r.output, want) {
+			t.Errorf("the plan of generated-flows.tf does not show %q:\n%s", want, r.output)
+		}
+	}
+	w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+
+	// 7. Destroy: queues before the dead message queues they name, so the service accepts each delete.
 	w.mustRun(0, "destroy", "-auto-approve", "-input=false", "-no-color")
 	left, err := em.ListQueues(context.Background())
 	if err != nil {
@@ -186,4 +252,28 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	for _, q := range left {
 		t.Errorf("queue %s left after destroy", q.Name)
 	}
+}
+
+// generatedBlockOf returns the resource block of address addr in a generated configuration.
+func generatedBlockOf(t *testing.T, generated, addr string) string {
+	t.Helper()
+	typ, label, _ := strings.Cut(addr, ".")
+	m := regexp.MustCompile(`(?s)resource "` + typ + `" "` + label + `" \{\n.*?\n\}\n`).FindString(generated)
+	if m == "" {
+		t.Fatalf("no resource block of %s in:\n%s", addr, generated)
+	}
+	return m
+}
+
+// removeGenerated deletes the resource block and the import block of address addr from a
+// generated configuration, as the guide tells the reader to.
+func removeGenerated(t *testing.T, generated, addr string) string {
+	t.Helper()
+	typ, label, _ := strings.Cut(addr, ".")
+	block := regexp.MustCompile(`(?s)resource "` + typ + `" "` + label + `" \{\n.*?\n\}\n`)
+	imp := regexp.MustCompile(`(?s)import \{\n\s*to\s*=\s*` + regexp.QuoteMeta(addr) + `\n.*?\n\}\n`)
+	if !block.MatchString(generated) || !imp.MatchString(generated) {
+		t.Fatalf("no resource or import block of %s in:\n%s", addr, generated)
+	}
+	return imp.ReplaceAllString(block.ReplaceAllString(generated, ""), "")
 }

@@ -69,6 +69,9 @@ func New(version string) func() provider.Provider {
 // newHTTPClient creates, so that a test can tune and watch them.
 func NewWithHTTPClient(version string, newHTTPClient HTTPClientFunc) func() provider.Provider {
 	return func() provider.Provider {
+		// As early as the process starts, so that this process joins the walk of its Terraform
+		// process while the other provider configurations' processes still run (owners.go).
+		joinWalk(context.Background())
 		return &sapMessagingProvider{version: version, newHTTPClient: newHTTPClient}
 	}
 }
@@ -108,11 +111,14 @@ type providerData struct {
 	flows *cpi.Flows
 	// links holds the dead message queue links of this run, for the cycle check.
 	links dmqLinks
-	// claims holds the flow channels and deployments the Cloud Integration resources of this run
-	// manage, so that two resources that would overwrite each other are refused at plan.
-	claims flowClaims
-	// names reserves the queue names of this run, so that two resources never share a queue.
-	names queueNames
+	// owners holds the object each resource of this run plans to manage, so that two resources
+	// that would overwrite each other are refused at plan (owners.go); names reserves queue names
+	// again at apply (queue_names.go).
+	owners owners
+	names  queueNames
+	// eventMeshInstance and cloudIntegrationTenant identify the instance and tenant this
+	// configuration manages (owners.go); "" when not configured.
+	eventMeshInstance, cloudIntegrationTenant string
 	// webhookPlans holds the webhook subscriptions this run plans, per queue (resource_webhook_subscription.go).
 	webhookPlans webhookPlans
 	// eventMeshUnknown and cloudIntegrationUnknown are set when a setting of that connection is
@@ -293,6 +299,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		}
 		data.eventMesh = eventmesh.New(h)
 		data.eventMeshCredential = credential{service: "Event Mesh management API", source: source, clientID: em.ClientID, http: h}
+		data.setInstanceKeys(ctx, em.ManagementURL, em.ClientID, "")
 		if em.MessagingURL != "" {
 			msgCfg := common
 			msgCfg.BaseURL, msgCfg.TokenURL = em.MessagingURL, em.MessagingTokenURL
@@ -331,6 +338,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		data.cloudIntegration = cpi.New(h)
 		data.flows = cpi.NewFlows(data.cloudIntegration)
 		data.cloudIntegrationCredential = credential{service: "Cloud Integration API", source: source, clientID: ci.ClientID, http: h}
+		data.setInstanceKeys(ctx, "", "", ci.URL)
 	}
 	if resp.Diagnostics.HasError() {
 		return

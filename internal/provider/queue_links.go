@@ -109,10 +109,14 @@ func (d *providerData) recordDMQLink(queue, dmq string) {
 }
 
 // queuePlanned reports whether a queue resource planned earlier in this run creates or holds the
-// queue name (queueNames).
+// queue name (owners.go).
 func (d *providerData) queuePlanned(name string) bool {
-	d.names.mu.Lock()
-	defer d.names.mu.Unlock()
-	_, ok := d.names.planned[name]
+	instance := d.instanceKey(serviceEventMesh)
+	if instance == "" {
+		return false
+	}
+	d.owners.mu.Lock()
+	defer d.owners.mu.Unlock()
+	_, ok := d.owners.planned[instance+"\x00queue|"+name]
 	return ok
 }

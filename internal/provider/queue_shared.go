@@ -436,8 +436,8 @@ func updateQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *prov
 		return
 	}
 	if resp.Private != nil {
-		// The plan's reservation of the queue name means nothing beyond this run.
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, queueClaimKey, nil)...)
+		// The plan's claim of the queue name means nothing beyond this run.
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, ownerClaimKey, nil)...)
 	}
 	// The run's first queue list is taken before its first write (one list per provider process,
 	// shared with the checks above), so that an AMQP sender of this apply that takes R from this

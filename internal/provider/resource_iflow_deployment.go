@@ -150,12 +150,18 @@ func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.M
 		return
 	}
 	id, version := plan.IflowID.ValueString(), plan.Version.ValueString()
-	if r.data != nil && !plan.IflowID.IsUnknown() && !plan.Version.IsUnknown() {
-		if earlier, taken := r.data.claims.claim("deploy|"+id, version, !req.State.Raw.IsNull(), req.Config.Raw.String()); taken {
-			resp.Diagnostics.AddAttributeError(path.Root("iflow_id"), "Integration Flow Deployed Twice",
-				fmt.Sprintf("Another sapmessaging_iflow_deployment of this configuration deploys iFlow %q (as version %q there and %q here). "+
-					"Each would deploy the flow on its own triggers, and a flow has one runtime. Keep one deployment per flow and put "+
-					"the revisions of all its channel resources in its triggers.", id, earlier, version))
+	if !plan.IflowID.IsUnknown() {
+		conflict := r.data.claimObject(ctx, ownedObject{
+			service: serviceCloudIntegration, key: "deploy|" + id, typeName: "sapmessaging_iflow_deployment", inState: !req.State.Raw.IsNull(),
+			manage: fmt.Sprintf("deploy iFlow %q", id),
+			why:    "Each would deploy the flow on its own triggers, and a flow has one runtime.",
+			match:  fmt.Sprintf("iflow_id = %q", id),
+		}, req, resp)
+		if conflict != "" {
+			resp.Diagnostics.AddAttributeError(path.Root("iflow_id"), "Integration Flow Deployed Twice", conflict+
+				" Keep one deployment per flow and put the revisions of all its channel resources in its triggers. When both come from "+
+				"generated configuration (terraform query -generate-config-out) or import blocks, import the deployment only once: "+
+				"delete the second resource block with its import block.")
 			return
 		}
 	}

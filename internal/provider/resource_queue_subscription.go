@@ -78,9 +78,33 @@ func (r *queueSubscriptionResource) Configure(_ context.Context, req resource.Co
 func subscriptionID(queue, topic string) string { return queue + "," + topic }
 
 // ModifyPlan requires the Event Mesh connection and proves its credentials at plan, so that a
-// plan without them fails instead of the apply.
-func (r *queueSubscriptionResource) ModifyPlan(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.data.requireAtPlan(ctx, &resp.Diagnostics, needEventMesh)
+// plan without them fails instead of the apply, and refuses a subscription that another resource of this run manages too (see owners):
+// a second resource on one queue and topic, for example one generated again by a later terraform
+// query, would record the subscription the first one owns, and destroying either unsubscribes both.
+func (r *queueSubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if !r.data.requireAtPlan(ctx, &resp.Diagnostics, needEventMesh) || req.Plan.Raw.IsNull() {
+		return
+	}
+	var queue, topic types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("queue_name"), &queue)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("topic_pattern"), &topic)...)
+	if resp.Diagnostics.HasError() || queue.IsUnknown() || topic.IsUnknown() {
+		return
+	}
+	q, t := queue.ValueString(), topic.ValueString()
+	conflict := r.data.claimObject(ctx, ownedObject{
+		service: serviceEventMesh, key: "subscription|" + q + "|" + t,
+		typeName: "sapmessaging_queue_subscription", inState: !req.State.Raw.IsNull(),
+		manage: fmt.Sprintf("manage the subscription of queue %q to topic %q", q, t),
+		why: "Event Mesh holds the subscription once, so both states would record it, and destroying either resource would " +
+			"unsubscribe the queue that the other still manages.",
+		match: fmt.Sprintf("queue_name = %q and topic_pattern = %q", q, t),
+	}, req, resp)
+	if conflict != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("topic_pattern"), "Subscription Managed Twice", conflict+
+			" Remove one of the two resources. When both come from generated configuration (terraform query -generate-config-out) "+
+			"or import blocks, import the subscription only once: delete the second resource block with its import block.")
+	}
 }
 
 func (r *queueSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

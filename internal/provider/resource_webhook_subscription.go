@@ -280,7 +280,8 @@ func (r *webhookSubscriptionResource) ValidateConfig(ctx context.Context, req re
 	appendFindings(&resp.Diagnostics, rules.CheckWebhook(c.findingsInput()))
 }
 
-// ModifyPlan adds the warnings that need the queue and the other webhooks (the service's and
+// ModifyPlan refuses a webhook subscription name that another resource of this run manages too
+// (see owners), adds the warnings that need the queue and the other webhooks (the service's and
 // this plan's), and says what a replacement means for the queue's messages.
 func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if !r.data.requireAtPlan(ctx, &resp.Diagnostics, needMessaging) || req.Plan.Raw.IsNull() {
@@ -311,6 +312,23 @@ func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 						"for a retry go back to it, until the new subscription's handshake completes. Apply when a pause in delivery is acceptable.",
 						state.Name.ValueString(), strings.Join(changed, ", "), state.Queue.ValueString()))
 			}
+		}
+	}
+	if !name.IsUnknown() {
+		conflict := r.data.claimObject(ctx, ownedObject{
+			service: serviceEventMesh, key: "webhook|" + name.ValueString(),
+			typeName: "sapmessaging_webhook_subscription", inState: !req.State.Raw.IsNull(),
+			manage: fmt.Sprintf("manage the webhook subscription %q", name.ValueString()),
+			why: "Event Mesh holds one webhook subscription per name, so the two would delete and create it in turn on every apply, " +
+				"the plan would never settle, and destroying either would stop the pushes the other still manages.",
+			match: fmt.Sprintf("name = %q", name.ValueString()),
+		}, req, resp)
+		if conflict != "" {
+			resp.Diagnostics.AddAttributeError(path.Root("name"), "Webhook Subscription Managed Twice", conflict+
+				" Give each webhook subscription its own name, or remove one of the two resources. When both come from generated "+
+				"configuration (terraform query -generate-config-out) or import blocks, import the webhook subscription only once: "+
+				"delete the second resource block with its import block.")
+			return
 		}
 	}
 	if queue.IsUnknown() || name.IsUnknown() || qos.IsUnknown() {

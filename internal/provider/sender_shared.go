@@ -286,13 +286,20 @@ func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.Read
 // what this configuration asked for.
 func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, plan P, channel string) {
 	c := plan.common()
-	id, version := c.IflowID.ValueString(), c.Version.ValueString()
-	if g.data != nil && channel != "" {
-		if earlier, taken := g.data.claims.claim(g.kind+"|"+id+"|"+channel, version, !req.State.Raw.IsNull(), req.Config.Raw.String()); taken {
-			resp.Diagnostics.AddAttributeError(path.Root("channel"), "Channel Managed Twice",
-				fmt.Sprintf("Another sapmessaging_%s_sender of this configuration manages the same %s sender channel %q of iFlow %q "+
-					"(as version %q there and %q here). Two resources on one channel overwrite each other's settings on every apply, and the plan never settles. "+
-					"Remove one of them, or set channel to a different %s sender.", strings.ToLower(g.kind), g.kind, channel, id, earlier, version, g.kind))
+	id := c.IflowID.ValueString()
+	if channel != "" {
+		conflict := g.data.claimObject(ctx, ownedObject{
+			service: serviceCloudIntegration, key: strings.ToLower(g.kind) + "|" + id + "|" + channel,
+			typeName: "sapmessaging_" + strings.ToLower(g.kind) + "_sender", inState: !req.State.Raw.IsNull(),
+			manage: fmt.Sprintf("manage the %s sender channel %q of iFlow %q", g.kind, channel, id),
+			why:    "Two resources on one channel overwrite each other's settings on every apply, and the plan never settles.",
+			match:  fmt.Sprintf("iflow_id = %q (and channel = %q, or no channel)", id, channel),
+		}, req, resp)
+		if conflict != "" {
+			resp.Diagnostics.AddAttributeError(path.Root("channel"), "Channel Managed Twice", conflict+
+				fmt.Sprintf(" Set channel to a different %s sender, or remove one of the two resources. When both come from generated "+
+					"configuration (terraform query -generate-config-out) or import blocks, import the channel only once: "+
+					"delete the second resource block with its import block.", g.kind))
 			return
 		}
 	}
