@@ -47,7 +47,7 @@ func addLimitWarning(diags *diag.Diagnostics, what string, limit, total int64) {
 	if limit == defaultListLimit {
 		def = " (Terraform's default when the block sets no `limit`)"
 	}
-	diags.AddWarning("List Cut Off at Limit",
+	diags.AddWarning("List Results Truncated",
 		fmt.Sprintf("This list block selects %d %s but returns only %d, its `limit`%s. "+
 			"terraform query -generate-config-out generates configuration for the %d returned only, and the other %d stay unmanaged. "+
 			"Set `limit = %d` (or more) in the list block, or narrow its filters, then run the query again.",

@@ -31,6 +31,8 @@ var ruleSeverity = map[string]Severity{
 	"queue.max_unacked_per_flow_range":           SeverityError,
 	"dmq.respect_ttl_required":                   SeverityError,
 	"dmq.max_ttl_required":                       SeverityError,
+	"dmq.no_ttl_allowed":                         SeverityWarning,
+	"dmq.allow_no_ttl_unused":                    SeverityWarning,
 	"amqp.retries_endless":                       SeverityError,
 	"amqp.retries_zero":                          SeverityError,
 	"amqp.retries_range":                         SeverityError,
