@@ -261,16 +261,11 @@ func (l *senderListResource[M, P, S]) result(ctx context.Context, req list.ListR
 	var m M
 	c := P(&m).common()
 	c.IflowID, c.Version, c.Channel = types.StringValue(f.ID), types.StringValue("active"), channelValue
-	c.Deploy, c.Timeouts = types.BoolValue(true), nullTimeouts()
-	g := l.glue(l.data)
-	if _, found := g.readRevision(ctx, &m, "", &r.Diagnostics); !found {
+	// deploy stays null, as after an import: the read sets it to false for a flow that is not
+	// deployed or does not run its design time (adopted as it is, its import plans no deploy).
+	c.Deploy, c.Timeouts = types.BoolNull(), nullTimeouts()
+	if _, found := l.glue(l.data).readRevision(ctx, &m, "", &r.Diagnostics); !found {
 		return l.leftOut(f.ID, label, cpi.ErrNotFound), false
-	}
-	if g.runtime(ctx, &m, nil).notRunningReason() != "" {
-		// Adopted as it is: a flow that is not deployed, or does not run its design time, is
-		// generated with deploy = false, so that its import plans no deploy. Set deploy = true
-		// (or remove it) to deploy it.
-		c.Deploy = types.BoolValue(false)
 	}
 	r.Diagnostics.Append(set(ctx, r.Resource.Schema, &r.Resource.Raw, r.Resource, &m)...)
 	return r, true
