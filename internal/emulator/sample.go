@@ -122,7 +122,7 @@ var SampleQueues = []SampleQueue{
 			"sales-orders-errors-push hands to an error-handling application, with its own redelivery count and dead message queue"},
 	{Name: SampleLandscapePrefix + "sales-orders", MaxRedeliveryCount: 3, DeadMessageQueue: SampleLandscapePrefix + "sales-orders/errors",
 		Topics: []string{SampleLandscapePrefix + "ce/sap/s4/SalesOrder/*"},
-		Note:   "information: its dead messages go to the chained error queue sales-orders/errors; no integration flow consumes it"},
+		Note:   "information: consumed by Acme_SalesOrders_Inbound (0 retries); its dead messages go to the chained error queue sales-orders/errors"},
 }
 
 // SampleWebhook is an Event Mesh webhook subscription of the sample landscape.
@@ -163,6 +163,8 @@ var SampleLandscapeIFlows = []SampleIFlow{
 	{ID: "Acme_Returns_Inbound", Package: "AcmeERP", Channel: "AMQP_Returns", Queue: SampleLandscapePrefix + "returns",
 		ExceptionEnd: "escalation",
 		Deployed:     true, Note: "broken: the exception subprocess ends in an Escalation End, so a failed message counts as processed"},
+	{ID: "Acme_SalesOrders_Inbound", Package: "AcmeERP", Channel: "AMQP_SalesOrders", Queue: SampleLandscapePrefix + "sales-orders", MaxRetries: "0",
+		Deployed: true, Note: "broken: Max. Number of Retries 0, so a redelivered message gets its outcome at once, unprocessed, and the queue's redeliveries are spent without a real attempt"},
 	{ID: "Acme_Invoices_Archive", Package: "AcmeERP", Channel: "JMS_InvoicesArchive", Queue: "Acme_Invoices_Archive", Adapter: "JMS", RetryGuard: 5,
 		Deployed: true, Note: "healthy: JMS sender with the retry guard ${header.SAPJMSRetries} > 5"},
 	{ID: "Acme_Payments_Retry", Package: "AcmeERP", Channel: "JMS_PaymentsRetry", Queue: "Acme_Payments_Retry", Adapter: "JMS",

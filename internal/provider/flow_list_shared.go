@@ -140,12 +140,11 @@ func (l *senderListResource[M, P, S]) ListResourceConfigSchema(_ context.Context
 			"With `include_resource` (and `terraform query -generate-config-out`) each result carries every setting of the channel as " +
 			"the flow holds it and `version = \"active\"`, as an import does, and `deploy = true` when the flow runs its design time, " +
 			"`deploy = false` when it is not deployed or runs another version (adopted as it is: its import deploys nothing; set `deploy = true` " +
-			"to have the next apply deploy it). A channel that sets `MODIFIED_FAILED_UNDELIVERABLE` gets `allow_cancelled_redelivery = true` " +
-			"(AMQP). So the generated resource block plans no change after its import.\n\n" +
-			"The plan-time rules apply to the generated blocks as to any other: their warnings show in the plan, and a setting they " +
-			"refuse (for example an empty Max. Number of Retries of an AMQP sender, which retries endlessly) is an error on that " +
-			"setting to fix before the apply. A flow that is not deployed, or does not run its design time, plans a deploy after " +
-			"its import only when its block says `deploy = true`.\n\n" +
+			"to have the next apply deploy it). An AMQP channel that sets `MODIFIED_FAILED_UNDELIVERABLE` gets `allow_cancelled_redelivery = true`, " +
+			"one whose Max. Number of Retries is empty or 0 gets `allow_unsafe_retries = true`: the resource refuses those settings, and " +
+			"with the attribute the plan warns instead. So the generated resource block plans no change after its import.\n\n" +
+			"The plan-time rules apply to the generated blocks as to any other: their warnings show in the plan. A flow that is not " +
+			"deployed, or does not run its design time, plans a deploy after its import only when its block says `deploy = true`.\n\n" +
 			"One call lists the flows, each flow that passes the filters is downloaded once (8 at a time, shared with the other sender list " +
 			"blocks of the same provider configuration), and `include_resource` adds one call for the deployed flows. A flow that cannot be " +
 			"read is left out with a warning that says why. " +

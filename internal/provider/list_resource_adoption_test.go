@@ -149,10 +149,11 @@ func TestAccListResources_adoptSampleContent(t *testing.T) {
 		`allow_no_ttl\s*=\s*true`:               1, // payments/dmq
 		`allow_unlimited_redelivery\s*=\s*true`: 1, // shipments
 		`allow_cancelled_redelivery\s*=\s*true`: 1, // Acme_Payments_Inbound
+		`allow_unsafe_retries\s*=\s*true`:       1, // Acme_SalesOrders_Inbound
 		`accept_message_loss\s*=\s*true`:        1, // the QoS 0 webhook
 		`deploy\s*=\s*false`:                    undeployedSenders,
 	} {
-		if c := len(regexp.MustCompile(`\n\s*` + pattern + `\n`).FindAllString(generated, -1)); c != n {
+		if c := len(regexp.MustCompile(`\n\s*`+pattern+`\n`).FindAllString(generated, -1)); c != n {
 			t.Errorf("generated.tf has %d %s, want %d:\n%s", c, pattern, n, generated)
 		}
 	}
@@ -162,6 +163,7 @@ func TestAccListResources_adoptSampleContent(t *testing.T) {
 		fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", total),
 		"Dead Message Queue Without TTL Allowed",
 		"Unlimited Redelivery Allowed",
+		"Unsafe Retries Allowed",
 	} {
 		if !strings.Contains(r.output, s) {
 			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.output)

@@ -51,7 +51,7 @@ func (l *webhookSubscriptionListResource) ListResourceConfigSchema(_ context.Con
 			"starts with `queue_name_prefix`. Each result is one subscription, named `NAME: pushes QUEUE (QoS N, STATE)`, " +
 			"with the subscription's name as identity. With `include_resource` (and `terraform query -generate-config-out`) each result carries " +
 			"what an import reads: the queue, `qos`, the endpoint, `exempt_handshake`, `default_content_type`, `paused` as the subscription is, " +
-			"and `accept_message_loss = true` for a QoS 0 subscription (the plan warns about its message loss instead of refusing it), so that " +
+			"and `accept_message_loss = true` for a QoS 0 subscription (which the resource refuses without it), so that " +
 			"the generated resource block plans no change after its import. Event Mesh never shows an OAuth2 client secret: a subscription " +
 			"with OAuth2 is generated with its `client_id` and `token_url`, and its block needs `client_secret_wo` (or `client_secret`) before it plans.\n\n" +
 			"One call of the messaging API lists every subscription. " +

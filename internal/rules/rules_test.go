@@ -35,6 +35,8 @@ var ruleSeverity = map[string]Severity{
 	"dmq.allow_no_ttl_unused":                    SeverityWarning,
 	"amqp.retries_endless":                       SeverityError,
 	"amqp.retries_zero":                          SeverityError,
+	"amqp.retries_unsafe_allowed":                SeverityWarning,
+	"amqp.allow_unsafe_retries_unused":           SeverityWarning,
 	"amqp.retries_range":                         SeverityError,
 	"amqp.delivery_status_undeliverable":         SeverityError,
 	"amqp.delivery_status_invalid":               SeverityError,
