@@ -92,8 +92,7 @@ func (l *webhookSubscriptionListResource) List(ctx context.Context, req list.Lis
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	if l.data == nil || l.data.messaging == nil {
-		diags.AddError("Event Mesh Messaging Not Configured", messagingMissing)
+	if !(&webhookSubscriptionResource{data: l.data}).messagingOrError(&diags) {
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
