@@ -29,7 +29,8 @@ check "no_audit_errors" {
 # The most executions one always-failing message can cost, per path.
 output "worst_case_attempts" {
   value = {
-    for p in data.sapmessaging_retry_audit.landscape.paths : "${p.queue} → ${p.flow}/${p.channel}" => p.worst_case_attempts
+    for p in data.sapmessaging_retry_audit.landscape.paths :
+    "${p.queue} → ${p.flow != null ? "${p.flow}/${p.channel}" : "webhook"}" => p.worst_case_attempts
   }
 }
 
