@@ -116,8 +116,11 @@
 // LoadSampleContent (the -sample-content flag, used by make sandbox and
 // TestAccExamples) creates the integration flows the examples configure
 // (SampleIFlows, not deployed) and a sample landscape: the queues of
-// SampleQueues under SampleLandscapePrefix with their subscriptions, and the
-// deployed flows of SampleLandscapeIFlows that consume them. The landscape is
+// SampleQueues under SampleLandscapePrefix with their subscriptions (a
+// chained error queue among them), the webhook subscriptions of
+// SampleWebhooks (endpoints under .example, so their handshake fails and they
+// push nothing), and the deployed flows of SampleLandscapeIFlows that consume
+// them. The landscape is
 // invented (assumed: no SAP source describes a customer landscape); it is
 // made through the same handlers and rules as the API's requests, dead
 // message queues before the queues that name them, and each object says in

@@ -116,7 +116,36 @@ var SampleQueues = []SampleQueue{
 		Topics: []string{SampleLandscapePrefix + "ce/sap/s4/CustomerReturn/*"},
 		Note:   "broken: its consumer Acme_Returns_Inbound ends failures in an Escalation End, so a failed message is acknowledged and lost instead of redelivered"},
 	{Name: SampleLandscapePrefix + "audit", MaxRedeliveryCount: 1,
-		Note: "information: no integration flow consumes it (another application may)"},
+		Note: "information: no integration flow consumes it; the webhook audit-push pushes it to another application with QoS 0"},
+	{Name: SampleLandscapePrefix + "sales-orders/errors", MaxRedeliveryCount: 2, DeadMessageQueue: SampleLandscapePrefix + "dmq",
+		Note: "information: a chained error queue: the dead message queue of sales-orders, and itself an ordinary queue that the webhook " +
+			"sales-orders-errors-push hands to an error-handling application, with its own redelivery count and dead message queue"},
+	{Name: SampleLandscapePrefix + "sales-orders", MaxRedeliveryCount: 3, DeadMessageQueue: SampleLandscapePrefix + "sales-orders/errors",
+		Topics: []string{SampleLandscapePrefix + "ce/sap/s4/SalesOrder/*"},
+		Note:   "information: consumed by Acme_SalesOrders_Inbound (0 retries); its dead messages go to the chained error queue sales-orders/errors"},
+}
+
+// SampleWebhook is an Event Mesh webhook subscription of the sample landscape.
+type SampleWebhook struct {
+	Name, Queue string
+	QoS         int
+	// Endpoint is where it pushes: a host under the reserved .example domain
+	// (RFC 2606), so its handshake fails and nothing is pushed.
+	Endpoint string
+	// Note says what the webhook shows.
+	Note string
+}
+
+// SampleWebhooks are the webhook subscriptions of the sample landscape,
+// created through the messaging API's handler after the queues. Their
+// endpoints cannot be reached, so the handshake fails and they push nothing:
+// they are there to be listed and adopted, not to take messages from the
+// landscape's queues.
+var SampleWebhooks = []SampleWebhook{
+	{Name: "audit-push", Queue: SampleLandscapePrefix + "audit", QoS: 0, Endpoint: "https://audit.acme.example/events",
+		Note: "broken: QoS 0, so a message the endpoint fails to take is lost"},
+	{Name: "sales-orders-errors-push", Queue: SampleLandscapePrefix + "sales-orders/errors", QoS: 1, Endpoint: "https://errors.acme.example/events",
+		Note: "healthy: QoS 1, a message stays in the queue until the endpoint takes it"},
 }
 
 // SampleLandscapeIFlows are the integration flows of the sample landscape, in
@@ -134,6 +163,8 @@ var SampleLandscapeIFlows = []SampleIFlow{
 	{ID: "Acme_Returns_Inbound", Package: "AcmeERP", Channel: "AMQP_Returns", Queue: SampleLandscapePrefix + "returns",
 		ExceptionEnd: "escalation",
 		Deployed:     true, Note: "broken: the exception subprocess ends in an Escalation End, so a failed message counts as processed"},
+	{ID: "Acme_SalesOrders_Inbound", Package: "AcmeERP", Channel: "AMQP_SalesOrders", Queue: SampleLandscapePrefix + "sales-orders", MaxRetries: "0",
+		Deployed: true, Note: "broken: Max. Number of Retries 0, so a redelivered message gets its outcome at once, unprocessed, and the queue's redeliveries are spent without a real attempt"},
 	{ID: "Acme_Invoices_Archive", Package: "AcmeERP", Channel: "JMS_InvoicesArchive", Queue: "Acme_Invoices_Archive", Adapter: "JMS", RetryGuard: 5,
 		Deployed: true, Note: "healthy: JMS sender with the retry guard ${header.SAPJMSRetries} > 5"},
 	{ID: "Acme_Payments_Retry", Package: "AcmeERP", Channel: "JMS_PaymentsRetry", Queue: "Acme_Payments_Retry", Adapter: "JMS",
@@ -191,6 +222,11 @@ func (s *Server) LoadSampleContent() error {
 	}
 	for _, q := range SampleQueues {
 		if err := s.createSampleQueue(q); err != nil {
+			return err
+		}
+	}
+	for _, w := range SampleWebhooks {
+		if err := s.createSampleWebhook(w); err != nil {
 			return err
 		}
 	}
@@ -264,6 +300,26 @@ func (s *Server) createSampleQueue(q SampleQueue) error {
 		if rec.Code != http.StatusCreated {
 			return fmt.Errorf("emulator: sample content: subscribing queue %s to %s: status %d: %s", q.Name, topic, rec.Code, strings.TrimSpace(rec.Body.String()))
 		}
+	}
+	return nil
+}
+
+// createSampleWebhook creates webhook subscription w unless it exists, through
+// the messaging API's handler, so that it obeys the API's rules.
+func (s *Server) createSampleWebhook(w SampleWebhook) error {
+	if _, _, exists := s.Webhook(w.Name); exists {
+		return nil
+	}
+	body, err := json.Marshal(WebhookSubscription{Name: w.Name, Address: "queue:" + w.Queue, QoS: w.QoS,
+		PushConfig: WebhookPushConfig{Type: "webhook", Endpoint: w.Endpoint}})
+	if err != nil {
+		return err
+	}
+	req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
+	rec := httptest.NewRecorder()
+	s.handleCreateWebhook(rec, req)
+	if rec.Code != http.StatusCreated {
+		return fmt.Errorf("emulator: sample content: creating webhook %s: status %d: %s", w.Name, rec.Code, strings.TrimSpace(rec.Body.String()))
 	}
 	return nil
 }

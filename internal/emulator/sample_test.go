@@ -157,6 +157,33 @@ func TestLoadSampleContent_landscape(t *testing.T) {
 	if q := byName[emulator.SampleLandscapePrefix+"credit-notes"]; q.DeadMsgQueue != nil {
 		t.Error("no consumed queue without a dead message queue")
 	}
+	// A chained error queue: another queue names it as dead message queue, and it has a
+	// redelivery count and a dead message queue of its own.
+	if q := byName[emulator.SampleLandscapePrefix+"sales-orders/errors"]; deref(q.MaxRedeliveryCount) == 0 || ptrString(q.DeadMsgQueue) == "" ||
+		ptrString(byName[emulator.SampleLandscapePrefix+"sales-orders"].DeadMsgQueue) != q.Name {
+		t.Error("no chained error queue")
+	}
+	hooks, err := eventmesh.NewMessaging(e.MessagingClient(t)).ListWebhooks(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hooks) != len(emulator.SampleWebhooks) {
+		t.Errorf("%d webhook subscriptions on the service, want the %d of the sample landscape", len(hooks), len(emulator.SampleWebhooks))
+	}
+	for _, want := range emulator.SampleWebhooks {
+		found := false
+		for _, w := range hooks {
+			if w.Name == want.Name {
+				found = true
+				if w.Queue != want.Queue || w.QoS != want.QoS || w.Endpoint != want.Endpoint || want.Note == "" {
+					t.Errorf("webhook %s: %+v, want %+v", want.Name, w.WebhookSpec, want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("webhook %s missing", want.Name)
+		}
+	}
 
 	ci := cpi.New(e.CloudIntegrationClient(t))
 	consumed := map[string]bool{}

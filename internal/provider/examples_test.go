@@ -33,9 +33,9 @@ var exampleRootSetups = map[string]struct {
 
 // exampleApplies is what the first apply of an example must report, where it does more than create.
 var exampleApplies = map[string]string{
-	// The eight queues of the sample landscape are imported; the queue with unlimited redelivery
+	// The ten queues of the sample landscape are imported; the queue with unlimited redelivery
 	// and the dead message queue without a time to live are changed.
-	"adopting-a-landscape/import-for-each": "Resources: 8 imported, 0 added, 2 changed, 0 destroyed.",
+	"adopting-a-landscape/import-for-each": "Resources: 10 imported, 0 added, 2 changed, 0 destroyed.",
 }
 
 // exampleDirs lists every directory under examples/ that holds a .tf file, relative to examples/,

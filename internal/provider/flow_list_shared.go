@@ -138,16 +138,18 @@ func (l *senderListResource[M, P, S]) ListResourceConfigSchema(_ context.Context
 			"flows of one package or whose ID starts with a prefix: a result per channel, named `FLOW: " + l.kind + " sender of queue QUEUE " +
 			"(package PACKAGE)`, or `FLOW / CHANNEL: ...` with the channel in the identity when the flow has more than one " + l.kind + " sender. " +
 			"With `include_resource` (and `terraform query -generate-config-out`) each result carries every setting of the channel as " +
-			"the flow holds it, `version = \"active\"` and `deploy = true`, as an import does, so that the generated resource block plans " +
-			"no change after its import.\n\n" +
-			"The plan-time rules apply to the generated blocks as to any other: their warnings show in the plan, and a setting they " +
-			"refuse (for example an empty Max. Number of Retries of an AMQP sender, which retries endlessly) is an error on that " +
-			"setting to fix before the apply. A flow that is not deployed, or does not run its design time, plans a deploy after " +
-			"its import, as the resource does for any flow that does not run its settings.\n\n" +
+			"the flow holds it and `version = \"active\"`, as an import does, and `deploy = true` when the flow runs its design time, " +
+			"`deploy = false` when it is not deployed or runs another version (adopted as it is: its import deploys nothing; set `deploy = true` " +
+			"to have the next apply deploy it). An AMQP channel that sets `MODIFIED_FAILED_UNDELIVERABLE` gets `allow_cancelled_redelivery = true`, " +
+			"one whose Max. Number of Retries is empty or 0 gets `allow_unsafe_retries = true`: the resource refuses those settings, and " +
+			"with the attribute the plan warns instead. So the generated resource block plans no change after its import.\n\n" +
+			"The plan-time rules apply to the generated blocks as to any other: their warnings show in the plan. A flow that is not " +
+			"deployed, or does not run its design time, plans a deploy after its import only when its block says `deploy = true`.\n\n" +
 			"One call lists the flows, each flow that passes the filters is downloaded once (8 at a time, shared with the other sender list " +
 			"blocks of the same provider configuration), and `include_resource` adds one call for the deployed flows. A flow that cannot be " +
 			"read is left out with a warning that says why. " +
-			"Terraform returns at most `limit` results per list block, 100 unless the block sets `limit`.",
+			"Terraform returns at most `limit` results per list block, 100 unless the block sets `limit`; a block whose results stop at its " +
+			"`limit` warns with the number of channels it selects.",
 		Attributes: flowListAttributes("the " + l.kind + " sender channels"),
 	}
 }
@@ -188,8 +190,14 @@ func (l *senderListResource[M, P, S]) List(ctx context.Context, req list.ListReq
 		l.data.flows.PrimeRuntimes(rts, ids)
 	}
 	reads := l.data.flows.ReadFlows(ctx, ids, "active", flowListParallel)
+	var total int64
+	for _, rd := range reads {
+		if rd.Err == nil {
+			total += int64(len(l.channels(rd.Flow)))
+		}
+	}
 	stream.Results = func(push func(list.ListResult) bool) {
-		var n int64
+		lim := limitedResults{limit: req.Limit, total: total, what: l.kind + " sender channels"}
 		for i, rd := range reads {
 			if errors.Is(rd.Err, cpi.ErrNotFound) {
 				continue // deleted since it was listed
@@ -202,18 +210,18 @@ func (l *senderListResource[M, P, S]) List(ctx context.Context, req list.ListReq
 			}
 			channels := l.channels(rd.Flow)
 			for _, ch := range channels {
-				if req.Limit > 0 && n >= req.Limit {
-					return
-				}
 				channel := ch
 				if len(channels) == 1 {
 					channel = "" // the flow's only sender of the kind: no channel, as the resource is written for it
 				}
 				r, ok := l.result(ctx, req, rd.Flow, arts[i].PackageID, channel, ch)
-				if ok {
-					n++
+				if !ok {
+					if !push(r) {
+						return
+					}
+					continue
 				}
-				if !push(r) {
+				if !lim.push(push, r) {
 					return
 				}
 			}
@@ -252,7 +260,9 @@ func (l *senderListResource[M, P, S]) result(ctx context.Context, req list.ListR
 	var m M
 	c := P(&m).common()
 	c.IflowID, c.Version, c.Channel = types.StringValue(f.ID), types.StringValue("active"), channelValue
-	c.Deploy, c.Timeouts = types.BoolValue(true), nullTimeouts()
+	// deploy stays null, as after an import: the read sets it to false for a flow that is not
+	// deployed or does not run its design time (adopted as it is, its import plans no deploy).
+	c.Deploy, c.Timeouts = types.BoolNull(), nullTimeouts()
 	if _, found := l.glue(l.data).readRevision(ctx, &m, "", &r.Diagnostics); !found {
 		return l.leftOut(f.ID, label, cpi.ErrNotFound), false
 	}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -64,7 +65,7 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	r := w.mustRun(0, "query", "-no-color")
 	for _, want := range []string{
 		"list.sapmessaging_dead_message_queue.erp   name=" + prefix + "dmq",
-		prefix + "dmq (dead message queue of " + prefix + "invoices, " + prefix + "returns, " + prefix + "shipments)",
+		prefix + "dmq (dead message queue of " + prefix + "invoices, " + prefix + "returns, " + prefix + "sales-orders/errors, " + prefix + "shipments)",
 		prefix + "payments/dmq (dead message queue of " + prefix + "payments)",
 		"list.sapmessaging_queue.erp   name=" + prefix + "shipments",
 	} {
@@ -72,8 +73,8 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 			t.Errorf("terraform query does not show %q:\n%s", want, r.output)
 		}
 	}
-	if n := strings.Count(r.output, "list.sapmessaging_queue.erp "); n != 6 {
-		t.Errorf("terraform query lists %d queues, want the 6 of the sample landscape that are no dead message queue:\n%s", n, r.output)
+	if n := strings.Count(r.output, "list.sapmessaging_queue.erp "); n != len(emulator.SampleQueues)-2 {
+		t.Errorf("terraform query lists %d queues, want the %d of the sample landscape that are no dead message queue:\n%s", n, len(emulator.SampleQueues)-2, r.output)
 	}
 
 	// 2. -generate-config-out writes a resource and an import block per queue.
@@ -115,7 +116,8 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	}
 	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	for _, want := range []string{
-		"Plan: 8 to import, 0 to add, 1 to change, 0 to destroy.",
+		// payments/dmq has no time to live: adopted as it is with allow_no_ttl = true.
+		fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", len(emulator.SampleQueues)),
 		"Unlimited Redelivery Allowed",
 		`resource "sapmessaging_queue" "` + strings.TrimPrefix(addr[prefix+"shipments"], "sapmessaging_queue.") + `"`,
 	} {
@@ -126,7 +128,9 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 
 	// 4. The guide's edits: dead message queues by reference, a finite redelivery count instead of
 	// the allowance.
-	for name, a := range dmqAddr {
+	// Every queue by reference, the chained error queue sales-orders/errors too, so that the
+	// destroy deletes a queue before the queue it names.
+	for name, a := range addr {
 		quoted := regexp.MustCompile(`(dead_message_queue\s*=\s*)"` + regexp.QuoteMeta(name) + `"`)
 		generated = quoted.ReplaceAllString(generated, "${1}"+a+".name")
 	}
@@ -135,10 +139,12 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 		t.Fatalf("generated.tf has not exactly one max_redelivery_count = 0:\n%s", generated)
 	}
 	generated = allow.ReplaceAllString(zero.ReplaceAllString(generated, "${1}5\n"), "\n")
+	// The time to live of payments/dmq: no allow_no_ttl, so the plan sets 7 days.
+	generated = regexp.MustCompile(`\n\s*allow_no_ttl\s*=\s*true\n`).ReplaceAllString(generated, "\n")
 	writeFile(t, generatedPath, generated)
 	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	for _, want := range []string{
-		"Plan: 8 to import, 0 to add, 2 to change, 0 to destroy.",
+		fmt.Sprintf("Plan: %d to import, 0 to add, 2 to change, 0 to destroy.", len(emulator.SampleQueues)),
 		"max_redelivery_count                = 0 -> 5",
 		"respect_ttl                         = false -> true",
 		"No Dead Message Queue", // credit-notes and audit: a warning to review, no error
@@ -148,8 +154,8 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 		}
 	}
 	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if !strings.Contains(r.output, "8 imported, 0 added, 2 changed, 0 destroyed") {
-		t.Errorf("the apply did not import the 8 queues and change 2:\n%s", r.output)
+	if !strings.Contains(r.output, fmt.Sprintf("%d imported, 0 added, 2 changed, 0 destroyed", len(emulator.SampleQueues))) {
+		t.Errorf("the apply did not import the %d queues and change 2:\n%s", len(emulator.SampleQueues), r.output)
 	}
 	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	em := env.eventMesh(t)

@@ -47,7 +47,8 @@ func (l *iflowDeploymentListResource) ListResourceConfigSchema(_ context.Context
 			"the generated resource block plans no change after its import while the flow runs its design time; a flow in `ERROR`, or " +
 			"running another version than its design time, plans a redeploy, as `sapmessaging_iflow_deployment` always does.\n\n" +
 			"One call lists the deployed flows; a `package_id` adds one call for the flows' packages. " +
-			"Terraform returns at most `limit` results per list block, 100 unless the block sets `limit`.",
+			"Terraform returns at most `limit` results per list block, 100 unless the block sets `limit`; a block whose results stop at its " +
+			"`limit` warns with the number of deployed flows it selects.",
 		Attributes: flowListAttributes("the deployments"),
 	}
 }
@@ -95,11 +96,9 @@ func (l *iflowDeploymentListResource) List(ctx context.Context, req list.ListReq
 	}
 	sort.Slice(deployed, func(i, j int) bool { return deployed[i].ID < deployed[j].ID })
 	stream.Results = func(push func(list.ListResult) bool) {
-		for i, rt := range deployed {
-			if req.Limit > 0 && int64(i) >= req.Limit {
-				return
-			}
-			if !push(l.result(ctx, req, rt)) {
+		lim := limitedResults{limit: req.Limit, total: int64(len(deployed)), what: "deployed integration flows"}
+		for _, rt := range deployed {
+			if !lim.push(push, l.result(ctx, req, rt)) {
 				return
 			}
 		}

@@ -18,9 +18,9 @@ import (
 )
 
 // The list resources of queues (Terraform 1.14 and later, `terraform query`, see the reference
-// note terraform-1.14.md): every queue of the instance, listed as sapmessaging_dead_message_queue
-// when another queue names it as its dead message queue and as sapmessaging_queue otherwise, so
-// that each queue is listed by exactly one of the two. Both list from the run's one queue list
+// note terraform-1.14.md): every queue of the instance, listed by the type that matches what it
+// is (listedAsDeadMessageQueue, the one place that decides), so that each queue is listed by
+// exactly one of the two. Both list from the run's one queue list
 // (GET /queues, eventmesh.Client.Snapshot): one management call however many queues and
 // however many list blocks.
 
@@ -58,15 +58,26 @@ func (l *queueListResource[M, P]) Metadata(_ context.Context, req resource.Metad
 }
 
 func (l *queueListResource[M, P]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	what := "Lists every Event Mesh queue of the instance that no other queue names as its dead message queue (those are " +
-		"listed by the `sapmessaging_dead_message_queue` list resource), or those whose name starts with `name_prefix`."
+	what := "Lists every Event Mesh queue of the instance that is not a dead message queue, or those whose name starts with `name_prefix`: " +
+		"every queue that no other queue names as its dead message queue, and every queue that another queue names but that has " +
+		"a `max_redelivery_count` above 0 or a dead message queue of its own (a chained error queue, which consumers read). " +
+		"The others are listed by the `sapmessaging_dead_message_queue` list resource, so each queue is listed once. " +
+		"With `include_resource` (and `terraform query -generate-config-out`) each result carries every setting of the queue as " +
+		"Event Mesh holds it, and `allow_unlimited_redelivery = true` for a queue whose `max_redelivery_count` is 0 or unset " +
+		"(the plan warns about it instead of refusing it)."
 	if l.deadMessageQueues {
-		what = "Lists every Event Mesh queue of the instance that another queue names as its dead message queue (the others " +
-			"are listed by the `sapmessaging_queue` list resource), or those whose name starts with `name_prefix`."
+		what = "Lists every Event Mesh queue of the instance that another queue names as its dead message queue and that has no " +
+			"redelivery count (0 or unset) and no dead message queue of its own, or those whose name starts with `name_prefix`. " +
+			"The others are listed by the `sapmessaging_queue` list resource, so each queue is listed once. " +
+			"With `include_resource` (and `terraform query -generate-config-out`) each result carries every setting of the queue as " +
+			"Event Mesh holds it, and `allow_no_ttl = true` for a dead message queue without a time to live (the plan warns about it " +
+			"instead of switching the time to live on)."
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: what + " With `include_resource` (and `terraform query -generate-config-out`) each result " +
-			"carries every setting of the queue, so that the generated resource block plans no change after its import.",
+		MarkdownDescription: what + " So the generated resource block plans no change after its import.\n\n" +
+			"Both list from the run's one queue list: one management call however many list blocks. " +
+			"Terraform returns at most `limit` results per list block, 100 unless the block sets `limit`; SAP allows 250 queues per instance, " +
+			"so set `limit = 250` to list a full instance. A block whose results stop at its `limit` warns with the number of queues it selects.",
 		Attributes: map[string]schema.Attribute{
 			"name_prefix": schema.StringAttribute{
 				MarkdownDescription: "Only queues whose full name starts with this prefix, for example `acme/crm/prod/`. " +
@@ -111,22 +122,38 @@ func (l *queueListResource[M, P]) List(ctx context.Context, req list.ListRequest
 	}
 	all := snap.Queues()
 	users := dmqUsers(all)
+	var selected []*eventmesh.Queue
+	for i := range all {
+		q := &all[i]
+		if strings.HasPrefix(q.Name, prefix) && listedAsDeadMessageQueue(q, users[q.Name]) == l.deadMessageQueues {
+			selected = append(selected, q)
+		}
+	}
 	stream.Results = func(push func(list.ListResult) bool) {
-		var n int64
-		for i := range all {
-			q := &all[i]
-			if !strings.HasPrefix(q.Name, prefix) || (len(users[q.Name]) > 0) != l.deadMessageQueues {
-				continue
-			}
-			if req.Limit > 0 && n >= req.Limit {
-				return
-			}
-			n++
-			if !push(l.result(ctx, req, q, users[q.Name])) {
+		lim := limitedResults{limit: req.Limit, total: int64(len(selected)), what: "queues"}
+		for _, q := range selected {
+			if !lim.push(push, l.result(ctx, req, q, users[q.Name])) {
 				return
 			}
 		}
 	}
+}
+
+// listedAsDeadMessageQueue decides, for both queue list resources, which type lists queue q,
+// which the queues users name as their dead message queue: sapmessaging_dead_message_queue when
+// it is one, a queue that others name and that has neither a redelivery count (0 or unset, as
+// the resource writes it) nor a dead message queue of its own; sapmessaging_queue otherwise. A
+// queue that others name but that has a redelivery count or a dead message queue (a chained
+// error queue, read by consumers) is an ordinary queue: as a dead message queue its plan would
+// reset both.
+func listedAsDeadMessageQueue(q *eventmesh.Queue, users []string) bool {
+	if len(users) == 0 {
+		return false
+	}
+	if q.MaxRedeliveryCount != nil && *q.MaxRedeliveryCount != 0 {
+		return false
+	}
+	return q.DeadMsgQueue == nil || *q.DeadMsgQueue == ""
 }
 
 // result is the list result of queue q, which the queues users name as their dead message queue.

@@ -58,7 +58,8 @@ func (l *queueSubscriptionListResource) ListResourceConfigSchema(_ context.Conte
 			"so that the generated resource block plans no change after its import.\n\n" +
 			"Event Mesh lists the subscriptions of one queue per call: one queue costs one call, a prefix one queue list and one call " +
 			"per matching queue (8 at a time). " +
-			"Terraform returns at most `limit` results per list block, 100 unless the block sets `limit`.",
+			"Terraform returns at most `limit` results per list block, 100 unless the block sets `limit`; a block whose results stop at its " +
+			"`limit` warns with the number of subscriptions it selects (Event Mesh allows 3000 per instance).",
 		Attributes: map[string]schema.Attribute{
 			"queue_name": schema.StringAttribute{
 				MarkdownDescription: "Only the subscriptions of this queue (its full name, for example `acme/crm/prod/orders`). " +
@@ -121,11 +122,9 @@ func (l *queueSubscriptionListResource) List(ctx context.Context, req list.ListR
 		return
 	}
 	stream.Results = func(push func(list.ListResult) bool) {
-		for i, s := range subs {
-			if req.Limit > 0 && int64(i) >= req.Limit {
-				return
-			}
-			if !push(l.result(ctx, req, s)) {
+		lim := limitedResults{limit: req.Limit, total: int64(len(subs)), what: "subscriptions"}
+		for _, s := range subs {
+			if !lim.push(push, l.result(ctx, req, s)) {
 				return
 			}
 		}

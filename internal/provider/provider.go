@@ -581,6 +581,7 @@ func (p *sapMessagingProvider) ListResources(_ context.Context) []func() list.Li
 		NewAMQPSenderListResource,
 		NewJMSSenderListResource,
 		NewIFlowDeploymentListResource,
+		NewWebhookSubscriptionListResource,
 	}
 }
 

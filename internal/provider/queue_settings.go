@@ -6,7 +6,6 @@ import (
 	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
@@ -153,9 +152,9 @@ func queueSettingAttributes() map[string]queueSettingAttribute {
 				Default:             booldefault.StaticBool(false),
 			},
 			deadMessageQueue: schema.BoolAttribute{
-				MarkdownDescription: "Always `true`: dead messages expire after `max_ttl`. A change made outside Terraform shows as drift.",
-				Computed:            true,
-				Default:             booldefault.StaticBool(true),
+				MarkdownDescription: "Always `true` (`false` only with `allow_no_ttl` and no `max_ttl`): dead messages expire after `max_ttl`. " +
+					"A change made outside Terraform shows as drift.",
+				Computed: true,
 			},
 			dataSource: dsschema.BoolAttribute{MarkdownDescription: "Whether expired messages move to the dead message queue.", Computed: true},
 		},
@@ -167,11 +166,10 @@ func queueSettingAttributes() map[string]queueSettingAttribute {
 			},
 			deadMessageQueue: schema.Int64Attribute{
 				CustomType: wholeNumber(1, rules.MaxTTLLimit),
-				MarkdownDescription: "How long a dead message is kept, in seconds, 1 to 604800. Defaults to 604800 (7 days). " +
-					"Someone must inspect the DMQ within this time, or the messages are gone.",
+				MarkdownDescription: "How long a dead message is kept, in seconds, 1 to 604800. Defaults to 604800 (7 days), or to none " +
+					"with `allow_no_ttl = true`. Someone must inspect the DMQ within this time, or the messages are gone.",
 				Optional: true,
 				Computed: true,
-				Default:  int64default.StaticInt64(rules.DefaultDMQTTL),
 			},
 			dataSource: computedInt64("The maximum time to live in seconds, null when none is set."),
 		},

@@ -54,6 +54,7 @@ type amqpSenderModel struct {
 	EffectiveRedeliveryCount      types.Int64  `tfsdk:"effective_queue_max_redelivery_count"`
 	RedeliveryCountSource         types.String `tfsdk:"queue_max_redelivery_count_source"`
 	AllowCancelledRedelivery      types.Bool   `tfsdk:"allow_cancelled_redelivery"`
+	AllowUnsafeRetries            types.Bool   `tfsdk:"allow_unsafe_retries"`
 }
 
 // Where the R of worst_case_attempts comes from (queue_max_redelivery_count_source).
@@ -137,6 +138,15 @@ func (r *amqpSenderResource) Schema(ctx context.Context, _ resource.SchemaReques
 					Computed: true,
 					Default:  booldefault.StaticBool(false),
 				},
+				"allow_unsafe_retries": schema.BoolAttribute{
+					MarkdownDescription: "Accept a `max_number_of_retries` that is empty (endless retries in memory) or 0 (a redelivered message gets " +
+						"its outcome unprocessed): the plan then warns instead of refusing. Only for adopting a channel that already works this way " +
+						"as it is: an import sets it to `true` for such a channel, and `terraform query -generate-config-out` writes it. Set " +
+						"`max_number_of_retries = 1` and remove this attribute as soon as you can. Defaults to `false`; it is not a setting of the channel.",
+					Optional: true,
+					Computed: true,
+					Default:  booldefault.StaticBool(false),
+				},
 				"queue_name": schema.StringAttribute{
 					MarkdownDescription: "The queue the sender consumes, from its `destinationName` without the `queue:` prefix.",
 					Computed:            true,
@@ -176,6 +186,7 @@ func (m *amqpSenderModel) ruleInput() rules.AMQPSender {
 		MaxTotalAttempts:          int64Value(m.MaxTotalAttempts),
 		ExpectedProcessingSeconds: int64Value(m.ExpectedProcessingSeconds),
 		AllowCancelledRedelivery:  m.AllowCancelledRedelivery.ValueBool(),
+		AllowUnsafeRetries:        m.AllowUnsafeRetries.ValueBool(),
 	}
 }
 
@@ -366,6 +377,11 @@ func (r *amqpSenderResource) read(ctx context.Context, m *amqpSenderModel, diags
 		// After an import: whether the channel cancels redelivery, so that a configuration adopting it
 		// as it is (as terraform query writes it) plans no change.
 		m.AllowCancelledRedelivery = types.BoolValue(deref(s.DeliveryState) == "MODIFIED_FAILED_UNDELIVERABLE")
+	}
+	if m.AllowUnsafeRetries.IsNull() || m.AllowUnsafeRetries.IsUnknown() {
+		// After an import: whether the channel's retries are empty or 0, so that a configuration
+		// adopting it as it is plans no change.
+		m.AllowUnsafeRetries = types.BoolValue(s.MaxRetries == nil || *s.MaxRetries == 0)
 	}
 	m.MaxPrefetchedMessages = int64OrNull(s.Prefetch)
 	m.ConcurrentProcesses = int64OrNull(s.Concurrency)

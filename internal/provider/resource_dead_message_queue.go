@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -35,6 +36,12 @@ type deadMessageQueueResource struct {
 
 type deadMessageQueueModel struct {
 	queueResourceModel
+	AllowNoTTL types.Bool `tfsdk:"allow_no_ttl"`
+}
+
+// noTTL reports whether the queue is planned without a time to live: allowed, and no max_ttl.
+func (m *deadMessageQueueModel) noTTL() bool {
+	return m.AllowNoTTL.ValueBool() && m.MaxTTL.IsNull()
 }
 
 func (r *deadMessageQueueResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -42,14 +49,26 @@ func (r *deadMessageQueueResource) Metadata(_ context.Context, req resource.Meta
 }
 
 func (r *deadMessageQueueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attrs := queueResourceAttributes(true,
+		"The full queue name, in the same namespace as the queues that use it, for example "+
+			"`acme/crm/prod/orders/dmq`. Changing it replaces the queue.")
+	attrs["allow_no_ttl"] = schema.BoolAttribute{
+		MarkdownDescription: "Accept a dead message queue without a time to live (no `max_ttl`, `respect_ttl` off), which keeps every dead " +
+			"message until someone deletes it and grows until it is full: the plan then warns instead of refusing, and without `max_ttl` " +
+			"the apply leaves the time to live off instead of setting 7 days. Only for adopting a dead message queue that already works this " +
+			"way as it is: an import sets it to `true` for such a queue, and `terraform query -generate-config-out` writes it. Set `max_ttl` " +
+			"and remove this attribute as soon as you can. Defaults to `false`; it is not a setting of the queue.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(false),
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An SAP Event Mesh queue used as dead message queue (DMQ) of other queues. It is an ordinary queue " +
 			"with the DMQ rules built in: time to live is always respected, so the DMQ cannot grow for ever (`max_ttl` defaults " +
-			"to 7 days), and it has no redelivery count, because a DMQ is inspected, not consumed. Destroying it is refused " +
+			"to 7 days; `allow_no_ttl` adopts a DMQ without one as it is, with a warning), and it has no redelivery count, because a DMQ is " +
+			"inspected, not consumed. Destroying it is refused " +
 			"while it holds messages (unless `force_destroy`) or while another queue still names it as `dead_message_queue`.",
-		Attributes: queueResourceAttributes(true,
-			"The full queue name, in the same namespace as the queues that use it, for example "+
-				"`acme/crm/prod/orders/dmq`. Changing it replaces the queue."),
+		Attributes: attrs,
 	}
 }
 
@@ -67,8 +86,22 @@ func (r *deadMessageQueueResource) ModifyPlan(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	var cfg deadMessageQueueModel
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	plan.MaxRedeliveryCount = types.Int64Value(0)
 	plan.DeadMessageQueue = types.StringNull()
+	// The time to live: max_ttl as configured, else 7 days, or none when allow_no_ttl adopts a
+	// queue without one; respect_ttl follows (a dead message queue respects the TTL it has).
+	if cfg.MaxTTL.IsNull() {
+		plan.MaxTTL = types.Int64Value(rules.DefaultDMQTTL)
+		if plan.AllowNoTTL.ValueBool() {
+			plan.MaxTTL = types.Int64Null()
+		}
+	}
+	plan.RespectTTL = types.BoolValue(!plan.noTTL())
 	resp.Diagnostics.Append(setPlan(ctx, &resp.Plan, &plan)...)
 	var state deadMessageQueueModel
 	if !req.State.Raw.IsNull() {
@@ -117,10 +150,11 @@ func (r *deadMessageQueueResource) ValidateConfig(ctx context.Context, req resou
 	q := m.toRules(m.Name)
 	// The dead message queue rules: a time to live always, no redelivery count and no dead
 	// message queue of its own (the configuration cannot set them).
-	if q.MaxTTL.Null {
+	q.AllowNoTTL = m.AllowNoTTL.ValueBool()
+	if q.MaxTTL.Null && !q.AllowNoTTL {
 		q.MaxTTL = rules.Known[int64](rules.DefaultDMQTTL)
 	}
-	q.RespectTTL = rules.Known(true)
+	q.RespectTTL = rules.Known(!q.MaxTTL.Null)
 	q.MaxRedeliveryCount, q.DeadMessageQueue = rules.Value[int64]{}, rules.Value[string]{}
 	q.IsDeadMessageQueue = true
 	appendFindings(&resp.Diagnostics, rules.CheckQueue(q))
@@ -130,7 +164,7 @@ func (r *deadMessageQueueResource) ValidateConfig(ctx context.Context, req resou
 // redelivery count nor a dead message queue, whatever the model holds.
 func (m *deadMessageQueueModel) settings() eventmesh.QueueSettings {
 	s := m.toAPI()
-	respect := true
+	respect := !m.noTTL()
 	s.RespectTTL = &respect
 	s.MaxRedeliveryCount, s.DeadMsgQueue = nil, nil
 	return s
@@ -141,4 +175,9 @@ func (m *deadMessageQueueModel) settings() eventmesh.QueueSettings {
 func (m *deadMessageQueueModel) fromAPI(q *eventmesh.Queue) {
 	m.queueResourceModel.fromAPI(q)
 	m.MaxRedeliveryCount = types.Int64Value(deref(q.MaxRedeliveryCount))
+	if m.AllowNoTTL.IsNull() || m.AllowNoTTL.IsUnknown() {
+		// After an import: whether the queue lacks a time to live, so that a configuration
+		// adopting it as it is (as terraform query writes it) plans no change.
+		m.AllowNoTTL = types.BoolValue(q.RespectTTL == nil || !*q.RespectTTL || q.MaxTTL == nil)
+	}
 }

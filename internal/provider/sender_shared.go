@@ -238,10 +238,13 @@ func (g senderGlue[M, P, S]) readRevision(ctx context.Context, m P, prior string
 	if found && !d.HasError() {
 		c := m.common()
 		id, version := c.IflowID.ValueString(), c.Version.ValueString()
-		if c.Deploy.IsNull() || c.Deploy.IsUnknown() {
-			c.Deploy = types.BoolValue(true)
-		}
 		rt = readDeployment(ctx, g.data.flows, id, &c.RuntimeStatus, &c.DeployedVersion, &d)
+		if c.Deploy.IsNull() || c.Deploy.IsUnknown() {
+			// After an import: deploy = true when the flow runs its design time, false when it
+			// is not deployed or runs another version, so that a configuration adopting the flow
+			// as it is (as terraform query writes it) plans no deploy.
+			c.Deploy = types.BoolValue(g.runtime(ctx, m, nil).notRunningReason() == "")
+		}
 		ref := cpi.ChannelRef{IFlowID: id, Version: designVersion(ctx, g.data.flows, id, version), Kind: g.kind, Channel: channel}
 		c.Revision = types.StringValue(cpi.NextRevision(prior, ref, g.settings(m)))
 	}
@@ -338,7 +341,7 @@ func (g senderGlue[M, P, S]) importState(ctx context.Context, req resource.Impor
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("iflow_id"), id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("version"), "active")...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deploy"), true)...)
+	// deploy is left null: the read sets it from the flow's runtime (readRevision).
 	if g.importDefaults != nil {
 		resp.Diagnostics.Append(g.importDefaults(ctx, &resp.State)...)
 	}

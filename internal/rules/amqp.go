@@ -25,6 +25,10 @@ type AMQPSender struct {
 	// AllowCancelledRedelivery is the configuration's explicit acceptance of
 	// MODIFIED_FAILED_UNDELIVERABLE on a channel adopted as it is: the rule then warns instead of refusing.
 	AllowCancelledRedelivery bool
+	// AllowUnsafeRetries is the configuration's explicit acceptance of a Max. Number of
+	// Retries that is empty (endless in-memory retries) or 0, on a channel adopted as it is:
+	// the retries rule then warns instead of refusing.
+	AllowUnsafeRetries bool
 }
 
 var senderRanges = []struct {
@@ -62,6 +66,24 @@ func CheckAMQPSender(s AMQPSender) []Finding {
 }
 
 func checkRetries(r *report, s AMQPSender) {
+	if s.AllowUnsafeRetries {
+		n, ok := s.MaxNumberOfRetries.get()
+		switch {
+		case s.MaxNumberOfRetries.Null:
+			r.warnf("amqp.retries_unsafe_allowed", attrMaxNumberOfRetries, "Unsafe Retries Allowed",
+				"allow_unsafe_retries = true keeps max_number_of_retries empty: the AMQP sender retries a failing message endlessly in memory, so it never goes back to Event Mesh, is never redelivered and never reaches the dead message queue. "+
+					"Set max_number_of_retries = 1 and remove allow_unsafe_retries.")
+			return
+		case ok && n == 0:
+			r.warnf("amqp.retries_unsafe_allowed", attrMaxNumberOfRetries, "Unsafe Retries Allowed",
+				"allow_unsafe_retries = true keeps max_number_of_retries = 0: a redelivered message gets its outcome at once, unprocessed, so the queue's redeliveries are used up without a single real attempt. "+
+					"Set max_number_of_retries = 1 and remove allow_unsafe_retries.")
+			return
+		case ok && n > 0:
+			r.warnf("amqp.allow_unsafe_retries_unused", "allow_unsafe_retries", "Allow Unsafe Retries Has No Effect",
+				"max_number_of_retries = %d is neither empty nor 0, so allow_unsafe_retries = true changes nothing. Set allow_unsafe_retries = false, or remove it.", n)
+		}
+	}
 	if s.MaxNumberOfRetries.Null {
 		r.errorf("amqp.retries_endless", attrMaxNumberOfRetries, "Endless Retries",
 			"Without max_number_of_retries the AMQP sender retries a failing message endlessly in memory, so it never goes back to Event Mesh, is never redelivered and never reaches the dead message queue. "+

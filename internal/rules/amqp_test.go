@@ -53,6 +53,8 @@ func TestCheckAMQPSender(t *testing.T) {
 		{"retries null", senderWith(func(s *AMQPSender) { s.MaxNumberOfRetries = Null[int64]() }), []string{"amqp.retries_endless"}},
 		{"retries unknown", senderWith(func(s *AMQPSender) { s.MaxNumberOfRetries = Unknown[int64]() }), nil},
 		{"retries 0", senderWith(func(s *AMQPSender) { s.MaxNumberOfRetries = Known[int64](0) }), []string{"amqp.retries_zero"}},
+		{"retries 0, allowed", senderWith(func(s *AMQPSender) { s.MaxNumberOfRetries = Known[int64](0); s.AllowUnsafeRetries = true }), []string{"amqp.retries_unsafe_allowed"}},
+		{"retries null, allowed", senderWith(func(s *AMQPSender) { s.MaxNumberOfRetries = Null[int64](); s.AllowUnsafeRetries = true }), []string{"amqp.retries_unsafe_allowed"}},
 		{"retries -1", senderWith(func(s *AMQPSender) { s.MaxNumberOfRetries = Known[int64](-1) }), []string{"amqp.retries_range"}},
 		{"retries 100", senderWith(func(s *AMQPSender) { s.MaxNumberOfRetries = Known[int64](100) }), []string{"amqp.retries_range"}},
 		{"retries 99 within budget", attempts(1, 99, 199), []string{"amqp.inner_retries"}},

@@ -14,6 +14,7 @@ const (
 	attrAllowUnlimitedRedelivery = "allow_unlimited_redelivery"
 	attrMaxTTL                   = "max_ttl"
 	attrRespectTTL               = "respect_ttl"
+	attrAllowNoTTL               = "allow_no_ttl"
 	attrMaxQueueSize             = "max_queue_size_in_bytes"
 	attrMaxMessageSize           = "max_message_size_in_bytes"
 	attrMaxQueueMessages         = "max_queue_message_count"
@@ -41,6 +42,10 @@ type Queue struct {
 	// AllowUnlimitedRedelivery is the configuration's explicit acceptance of a redelivery count
 	// of 0 or none on a queue adopted as it is: the redelivery rule then warns instead of refusing.
 	AllowUnlimitedRedelivery bool
+	// AllowNoTTL is the configuration's explicit acceptance of a dead message queue without a
+	// time to live (no max_ttl, respect_ttl off), adopted as it is: the TTL rules of a dead
+	// message queue then warn instead of refusing.
+	AllowNoTTL bool
 }
 
 var queueRanges = []struct {
@@ -213,7 +218,19 @@ func describeNamespace(ns string) string {
 func checkTTL(r *report, q Queue) {
 	respect, respectKnown := q.RespectTTL.get()
 	_, ttlKnown := q.MaxTTL.get()
-	if q.IsDeadMessageQueue {
+	if q.IsDeadMessageQueue && q.AllowNoTTL {
+		switch {
+		case (respectKnown && !respect) || q.MaxTTL.Null:
+			r.warnf("dmq.no_ttl_allowed", attrMaxTTL, "Dead Message Queue Without TTL Allowed",
+				"allow_no_ttl = true keeps this dead message queue without a time to live: it keeps every dead message for ever and grows until it is full, "+
+					"after which new dead messages are lost. Set max_ttl to how long dead messages stay, for example %d (7 days), and remove allow_no_ttl.", DefaultDMQTTL)
+			return
+		case ttlKnown:
+			r.warnf("dmq.allow_no_ttl_unused", attrAllowNoTTL, "Allow No TTL Has No Effect",
+				"max_ttl is set, so the dead message queue respects its time to live and allow_no_ttl = true changes nothing. Set allow_no_ttl = false, or remove it.")
+		}
+	}
+	if q.IsDeadMessageQueue && !q.AllowNoTTL {
 		if respectKnown && !respect {
 			r.errorf("dmq.respect_ttl_required", attrRespectTTL, "Dead Message Queue Without TTL",
 				"With respect_ttl = false the dead message queue keeps every dead message for ever and grows until it is full, after which new dead messages are lost. "+

@@ -119,6 +119,8 @@ func TestCheckQueue(t *testing.T) {
 		{"dead message queue max ttl null", queueWith(d, func(q *Queue) { q.MaxTTL = Null[int64]() }), []string{"dmq.max_ttl_required"}},
 		{"dead message queue max ttl unknown", queueWith(d, func(q *Queue) { q.MaxTTL = Unknown[int64]() }), nil},
 		{"dead message queue without any ttl", queueWith(d, func(q *Queue) { q.RespectTTL = Known(false); q.MaxTTL = Null[int64]() }), []string{"dmq.respect_ttl_required", "dmq.max_ttl_required"}},
+		{"dead message queue without any ttl, allowed", queueWith(d, func(q *Queue) { q.RespectTTL = Known(false); q.MaxTTL = Null[int64](); q.AllowNoTTL = true }), []string{"dmq.no_ttl_allowed"}},
+		{"dead message queue with ttl, no ttl allowed", queueWith(d, func(q *Queue) { q.AllowNoTTL = true }), []string{"dmq.allow_no_ttl_unused"}},
 
 		// Name, access type and sizes.
 		{"invalid name", queueWith(q, func(q *Queue) {

@@ -40,8 +40,18 @@ data "sapmessaging_queues" "existing" {
 }
 
 locals {
+  # A queue that others name but that has a redelivery count or a dead message queue of
+  # its own (a chained error queue, read by consumers) stays an ordinary queue, as the
+  # list resources decide.
   dead_message_queues = {
-    for q in data.sapmessaging_queues.existing.queues : q.name => q if q.is_dead_message_queue
+    for q in data.sapmessaging_queues.existing.queues : q.name => q
+    if q.is_dead_message_queue && coalesce(q.max_redelivery_count, 0) == 0 && q.dead_message_queue == null
+  }
+  # Chained error queues get a resource of their own, so that the queues naming them can
+  # reference them (Terraform then destroys a queue before the error queue it names).
+  error_queues = {
+    for q in data.sapmessaging_queues.existing.queues : q.name => q
+    if q.is_dead_message_queue && !contains(keys(local.dead_message_queues), q.name)
   }
   queues = {
     for q in data.sapmessaging_queues.existing.queues : q.name => q if !q.is_dead_message_queue
@@ -51,6 +61,12 @@ locals {
 import {
   for_each = local.dead_message_queues
   to       = sapmessaging_dead_message_queue.adopted[each.key]
+  id       = each.key
+}
+
+import {
+  for_each = local.error_queues
+  to       = sapmessaging_queue.adopted_error_queue[each.key]
   id       = each.key
 }
 
@@ -81,6 +97,22 @@ resource "sapmessaging_queue" "adopted" {
   # A reference, not the name alone: Terraform then orders the dead message queue
   # before the queue that names it, on create as on destroy. A dead message queue
   # outside name_prefix is named as it is.
+  dead_message_queue                  = each.value.dead_message_queue == null ? null : try(sapmessaging_dead_message_queue.adopted[each.value.dead_message_queue].name, sapmessaging_queue.adopted_error_queue[each.value.dead_message_queue].name, each.value.dead_message_queue)
+  respect_ttl                         = each.value.respect_ttl
+  max_ttl                             = each.value.max_ttl
+  access_type                         = each.value.access_type
+  max_queue_size_in_bytes             = each.value.max_queue_size_in_bytes
+  max_message_size_in_bytes           = each.value.max_message_size_in_bytes
+  max_delivered_unacked_msgs_per_flow = each.value.max_delivered_unacked_msgs_per_flow
+}
+
+# A queue that others name as dead message queue, with a redelivery count or a dead
+# message queue of its own: an ordinary queue that consumers read.
+resource "sapmessaging_queue" "adopted_error_queue" {
+  for_each = local.error_queues
+
+  name                                = each.key
+  max_redelivery_count                = each.value.max_redelivery_count == 0 ? var.redeliveries_when_unlimited : each.value.max_redelivery_count
   dead_message_queue                  = each.value.dead_message_queue == null ? null : try(sapmessaging_dead_message_queue.adopted[each.value.dead_message_queue].name, each.value.dead_message_queue)
   respect_ttl                         = each.value.respect_ttl
   max_ttl                             = each.value.max_ttl

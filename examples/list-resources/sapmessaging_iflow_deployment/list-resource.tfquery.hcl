@@ -1,6 +1,8 @@
-# The deployed integration flows of the package AcmeCRM.
+# The deployed integration flows of the package AcmeCRM. A tenant can run more than
+# 100 flows: limit = 1000 (Terraform's default is 100; a block cut at its limit warns).
 list "sapmessaging_iflow_deployment" "crm" {
   provider = sapmessaging
+  limit    = 1000
 
   config {
     package_id = "AcmeCRM"
