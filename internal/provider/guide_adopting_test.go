@@ -218,8 +218,11 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 			}
 		}
 	}
-	if n := strings.Count(flows, `resource "sapmessaging_amqp_sender" `); len(subs) != 5 || subs[prefix+"payments"] == "" || n != 5 || senders["Acme_Payments_Inbound"] == "" {
-		t.Fatalf("generated-flows.tf has subscriptions %v and %d senders (%v), want the 5 subscriptions and the 5 AMQP channels:\n%s", subs, n, senders, flows)
+	if n := strings.Count(flows, `resource "sapmessaging_amqp_sender" `); len(subs) != 6 || subs[prefix+"payments"] == "" || n != 6 || senders["Acme_Payments_Inbound"] == "" {
+		t.Fatalf("generated-flows.tf has subscriptions %v and %d senders (%v), want the 6 subscriptions and the 6 AMQP channels:\n%s", subs, n, senders, flows)
+	}
+	if salesOrders := generatedBlockOf(t, flows, senders["Acme_SalesOrders_Inbound"]); !regexp.MustCompile(`\n\s*allow_unsafe_retries\s*=\s*true\n`).MatchString(salesOrders) {
+		t.Errorf("the generated sender of Acme_SalesOrders_Inbound (0 retries) does not carry allow_unsafe_retries = true:\n%s", salesOrders)
 	}
 	paymentsSender := generatedBlockOf(t, flows, senders["Acme_Payments_Inbound"])
 	if !regexp.MustCompile(`\n\s*allow_cancelled_redelivery\s*=\s*true\n`).MatchString(paymentsSender) {
@@ -239,7 +242,7 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	writeFile(t, flowsPath, flows)
 	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	for _, want := range []string{
-		"Plan: 9 to import, 0 to add, 0 to change, 0 to destroy.", // 4 subscriptions, 5 sender channels
+		"Plan: 11 to import, 0 to add, 0 to change, 0 to destroy.", // 5 subscriptions, 6 sender channels
 		"Redelivery Cancelled Allowed",
 	} {
 		if !strings.Contains(r.output, want) {
