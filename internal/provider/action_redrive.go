@@ -115,7 +115,7 @@ func (a *redriveAction) ValidateConfig(ctx context.Context, req action.ValidateC
 	}
 	if !m.From.IsNull() && !m.From.IsUnknown() && !m.To.IsNull() && !m.To.IsUnknown() && m.From.ValueString() == m.To.ValueString() {
 		resp.Diagnostics.AddAttributeError(path.Root("to"), "Redrive Into the Same Queue",
-			fmt.Sprintf("from and to are both %q: every message would be taken from the queue and put back into it, and a redrive bounded by max_messages would move the same messages again. Set `to` to the queue the messages failed on.", m.From.ValueString()))
+			fmt.Sprintf("from and to are both %q: every message would be taken from the queue and put back into it, and a redrive bounded by `max_messages` would move the same messages again. Set `to` to the queue the messages failed on.", m.From.ValueString()))
 	}
 }
 
@@ -165,10 +165,10 @@ func (a *redriveAction) checkQueues(ctx context.Context, from, to string, accept
 	if fromQ != nil && !acceptDeliveryCountUse {
 		if r := deref(fromQ.MaxRedeliveryCount); r > 0 && deref(fromQ.DeadMsgQueue) == "" {
 			diags.AddAttributeError(path.Root("from"), "Redrive From a Queue That Discards Messages",
-				fmt.Sprintf("%q has max_redelivery_count %d and no dead message queue: each message the redrive consumes counts as a delivery until it is acknowledged, "+
+				fmt.Sprintf("%q has `max_redelivery_count` %d and no dead message queue: each message the redrive consumes counts as a delivery until it is acknowledged, "+
 					"and Event Mesh discards a message after %d failed deliveries. The redrive puts a message it cannot move back into %q without spending a delivery, "+
 					"but should that fail as well, or the provider stop in the middle of a move, the delivery counts as failed, and a message can be lost after a few runs. "+
-					"Set dead_message_queue of %q, or its max_redelivery_count to 0 for the redrive, or set accept_delivery_count_use = true to accept the risk.",
+					"Set `dead_message_queue` of %q, or its `max_redelivery_count` to 0 for the redrive, or set `accept_delivery_count_use = true` to accept the risk.",
 					from, r, r+1, from, from))
 		}
 	}
@@ -190,11 +190,11 @@ func (a *redriveAction) checkQueues(ctx context.Context, from, to string, accept
 	}
 	if deref(toQ.MaxRedeliveryCount) == 0 {
 		diags.AddAttributeWarning(path.Root("to"), "Redrive Into a Queue That Redelivers for Ever",
-			fmt.Sprintf("%q has max_redelivery_count 0, which Event Mesh reads as unlimited: a redriven message that still fails is delivered again and again, each time a billed execution, until its TTL ends or for ever. Set max_redelivery_count of %q to a bound before the redrive.", to, to))
+			fmt.Sprintf("%q has `max_redelivery_count` 0, which Event Mesh reads as unlimited: a redriven message that still fails is delivered again and again, each time a billed execution, until its TTL ends or for ever. Set `max_redelivery_count` of %q to a bound before the redrive.", to, to))
 	}
 	if deref(toQ.DeadMsgQueue) == "" {
 		diags.AddAttributeWarning(path.Root("to"), "Redrive Into a Queue Without Dead Message Queue",
-			fmt.Sprintf("%q has no dead message queue: a redriven message that still fails is discarded after its last redelivery, and this time nothing keeps it. Set dead_message_queue of %q before the redrive.", to, to))
+			fmt.Sprintf("%q has no dead message queue: a redriven message that still fails is discarded after its last redelivery, and this time nothing keeps it. Set `dead_message_queue` of %q before the redrive.", to, to))
 	}
 	if deref(toQ.ConsumerCount) == 0 {
 		diags.AddAttributeWarning(path.Root("to"), "Redrive Into a Queue Without Consumer",
@@ -220,7 +220,7 @@ func (a *redriveAction) Invoke(ctx context.Context, req action.InvokeRequest, re
 	if a.data.messaging == nil {
 		resp.Diagnostics.AddError("Event Mesh Messaging Not Configured",
 			"The redrive consumes and publishes through the Event Mesh messaging REST API, but the provider's Event Mesh connection has no messaging entry. "+
-				"Set event_mesh.service_key to a service key whose messaging list has an entry with the httprest protocol, or the environment variable "+EnvEventMeshServiceKey+" to one.")
+				"Set `event_mesh.service_key` to a service key whose messaging list has an entry with the httprest protocol, or the environment variable "+EnvEventMeshServiceKey+" to one.")
 		return
 	}
 	from, to := m.From.ValueString(), m.To.ValueString()
@@ -298,7 +298,7 @@ func redriveSummary(from, to string, res eventmesh.RedriveResult) string {
 	case res.Cancelled:
 		s += "; interrupted"
 	case res.Remaining == 0:
-		s += "; max_messages reached"
+		s += "; `max_messages` reached"
 	}
 	return s
 }

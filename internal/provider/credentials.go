@@ -63,7 +63,7 @@ func credentialsRefusedSummary(service string) string { return service + " Crede
 // refusedDetail says which credential an answer of 401 or 403 refused, never its secret.
 func refusedDetail(c *credential, err error) string {
 	return fmt.Sprintf("The %s refused the credentials with the client ID %q from %s: %s. Nothing of the service can be read with them, "+
-		"so this plan stops here. Set %s to a current service key of the instance (a key deleted or rotated in SAP BTP, or a "+
+		"so this plan stops here. Set `%s` to a current service key of the instance (a key deleted or rotated in SAP BTP, or a "+
 		"secret copied wrongly, no longer works; the cockpit shows the instance's service keys).",
 		c.service, c.clientID, c.source, clause(err), c.source)
 }
@@ -168,5 +168,5 @@ func hasUnknown(o types.Object) bool {
 
 // messagingNotConfigured explains a plan that needs the messaging API without its connection.
 const messagingNotConfigured = "This needs the SAP Event Mesh messaging REST API, but the provider's Event Mesh connection has no messaging entry. " +
-	"Set the event_mesh block's service_key (or the environment variable " + EnvEventMeshServiceKey + ") to a service key with a " +
+	"Set the `event_mesh` block's `service_key` (or the environment variable " + EnvEventMeshServiceKey + ") to a service key with a " +
 	"messaging entry of protocol httprest."

@@ -163,7 +163,7 @@ func (d *jmsQueuesDataSource) Configure(_ context.Context, req datasource.Config
 }
 
 func jmsErrorDetail(what string, err error) string {
-	return fmt.Sprintf("The Cloud Integration API failed while reading %s: %s. Check the provider's cloud_integration connection "+
+	return fmt.Sprintf("The Cloud Integration API failed while reading %s: %s. Check the provider's `cloud_integration` connection "+
 		"and that its credentials may read the JMS monitor, then run the command again; TF_LOG=debug shows each request.", what, clause(err))
 }
 

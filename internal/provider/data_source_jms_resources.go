@@ -208,7 +208,7 @@ func (d *jmsResourcesDataSource) Read(ctx context.Context, req datasource.ReadRe
 		parsed, err := jms.Parse([]byte(m.SourceXML.ValueString()))
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("source_xml"), "Invalid jms-resources.xml",
-				fmt.Sprintf("The descriptor cannot be read: %s. Set source_xml to a jms-resources.xml as SAP NetWeaver AS Java expects it.", clause(err)))
+				fmt.Sprintf("The descriptor cannot be read: %s. Set `source_xml` to a jms-resources.xml as SAP NetWeaver AS Java expects it.", clause(err)))
 			return
 		}
 		res = parsed

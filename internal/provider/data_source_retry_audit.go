@@ -241,7 +241,7 @@ func (d *retryAuditDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	if d.data == nil || (d.data.eventMesh == nil && d.data.cloudIntegration == nil) {
 		resp.Diagnostics.AddError("Nothing To Audit",
 			"The audit reads SAP Event Mesh queues and SAP Cloud Integration flows, but the provider has neither connection. "+
-				"Set the event_mesh block of the provider, the cloud_integration block, or both.")
+				"Set the `event_mesh` block of the provider, the `cloud_integration` block, or both.")
 		return
 	}
 	if (d.data.eventMesh != nil && !d.data.eventMeshCredential.prove(ctx, &resp.Diagnostics)) ||
@@ -259,7 +259,7 @@ func (d *retryAuditDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	in, err := audit.Read(ctx, src)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot Read Landscape",
-			fmt.Sprintf("The audit failed %s. Check the provider's event_mesh and cloud_integration connections and that their "+
+			fmt.Sprintf("The audit failed %s. Check the provider's `event_mesh` and `cloud_integration` connections and that their "+
 				"credentials may list queues and integration artifacts, then run the command again; TF_LOG=debug shows each request.", clause(err)))
 		return
 	}
@@ -290,12 +290,12 @@ func checkAcceptedLoss(in audit.Input, accepted []string, diags *diag.Diagnostic
 		switch {
 		case !ok:
 			diags.AddAttributeWarning(path.Root("accept_message_loss"), "Accepted Webhook Not Found",
-				fmt.Sprintf("accept_message_loss names %q, but the Event Mesh instance has no webhook subscription of that name, so it accepts nothing. "+
-					"Remove it from accept_message_loss, or correct the name.", name))
+				fmt.Sprintf("`accept_message_loss` names %q, but the Event Mesh instance has no webhook subscription of that name, so it accepts nothing. "+
+					"Remove it from `accept_message_loss`, or correct the name.", name))
 		case q != 0:
 			diags.AddAttributeWarning(path.Root("accept_message_loss"), "Accepted Webhook Loses No Messages",
-				fmt.Sprintf("accept_message_loss names %q, whose QoS is %d: it does not lose messages, so there is nothing to accept. "+
-					"Remove it from accept_message_loss.", name, q))
+				fmt.Sprintf("`accept_message_loss` names %q, whose QoS is %d: it does not lose messages, so there is nothing to accept. "+
+					"Remove it from `accept_message_loss`.", name, q))
 		}
 	}
 }

@@ -175,18 +175,18 @@ func validateJMS(m *jmsScheduleModel, resp *datasource.ValidateConfigResponse) {
 	}
 	if err := m.schedule().Validate(); err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("jms"), "Invalid JMS Retry Schedule",
-			err.Error()+". Set retry_interval and max_retry_interval to SAP's ranges, for example 1 and 60.")
+			err.Error()+". Set `retry_interval` and `max_retry_interval` to SAP's ranges, for example 1 and 60.")
 	}
 	if !m.Retries.IsNull() && !m.Retries.IsUnknown() {
 		if n := m.Retries.ValueInt64(); n < 0 || n > maxJMSWaitsListed {
 			resp.Diagnostics.AddAttributeError(path.Root("jms").AtName("retries"), "Invalid JMS Retries",
-				fmt.Sprintf("retries = %d is outside 0 to %d, the counts for which this data source lists every wait. "+
-					"Set retries to a value from 0 to %d, or use provider::sapmessaging::jms_give_up_minutes for larger counts.", n, maxJMSWaitsListed, maxJMSWaitsListed))
+				fmt.Sprintf("`retries = %d` is outside 0 to %d, the counts for which this data source lists every wait. "+
+					"Set `retries` to a value from 0 to %d, or use `provider::sapmessaging::jms_give_up_minutes` for larger counts.", n, maxJMSWaitsListed, maxJMSWaitsListed))
 		}
 	}
 	if !m.BudgetMinutes.IsNull() && !m.BudgetMinutes.IsUnknown() && m.BudgetMinutes.ValueInt64() < 0 {
 		resp.Diagnostics.AddAttributeError(path.Root("jms").AtName("budget_minutes"), "Invalid Time Budget",
-			fmt.Sprintf("budget_minutes = %d is a negative time. Set budget_minutes to 0 or more, for example %d for the default expiration period of 30 days.",
+			fmt.Sprintf("`budget_minutes = %d` is a negative time. Set `budget_minutes` to 0 or more, for example %d for the default expiration period of 30 days.",
 				m.BudgetMinutes.ValueInt64(), rules.DefaultJMSExpirationDays*24*60))
 	}
 }
@@ -207,7 +207,7 @@ func readJMS(m *jmsScheduleModel, resp *datasource.ReadResponse) {
 		n := m.Retries.ValueInt64()
 		if n > maxJMSWaitsListed {
 			resp.Diagnostics.AddAttributeError(path.Root("jms").AtName("retries"), "Invalid JMS Retries",
-				fmt.Sprintf("retries = %d is more than %d. Set retries to a value from 0 to %d.", n, maxJMSWaitsListed, maxJMSWaitsListed))
+				fmt.Sprintf("`retries = %d` is more than %d. Set `retries` to a value from 0 to %d.", n, maxJMSWaitsListed, maxJMSWaitsListed))
 			return
 		}
 		waits, err := s.Waits(n)
@@ -248,7 +248,7 @@ func (d *retryPolicyDataSource) ValidateConfig(ctx context.Context, req datasour
 	}
 	if !m.AttemptSeconds.IsNull() && !m.AttemptSeconds.IsUnknown() && m.AttemptSeconds.ValueFloat64() <= 0 {
 		resp.Diagnostics.AddAttributeError(path.Root("attempt_seconds"), "Invalid Attempt Duration",
-			"attempt_seconds must be a positive number of seconds. Set the typical duration of one execution of the flow, for example 2.5.")
+			"`attempt_seconds` must be a positive number of seconds. Set the typical duration of one execution of the flow, for example 2.5.")
 	}
 	validateJMS(m.JMS, resp)
 }
@@ -292,5 +292,5 @@ func jmsScheduleDetail(err error) string {
 
 // attemptBudgetDetail explains a total_attempts that no queue setting gives.
 func attemptBudgetDetail(err error) string {
-	return fmt.Sprintf("%s. Set total_attempts to a whole number from 3 to 257.", clause(err))
+	return fmt.Sprintf("%s. Set `total_attempts` to a whole number from 3 to 257.", clause(err))
 }

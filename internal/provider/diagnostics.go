@@ -81,11 +81,11 @@ func providerDataFrom(raw any, diags *diag.Diagnostics) *providerData {
 }
 
 const eventMeshMissing = "This needs the SAP Event Mesh management API, but the provider has no Event Mesh connection. " +
-	"Set the event_mesh block of the provider (service_key, or management_url, token_url, client_id and client_secret), " +
+	"Set the `event_mesh` block of the provider (`service_key`, or `management_url`, `token_url`, `client_id` and `client_secret`), " +
 	"or the environment variable " + EnvEventMeshServiceKey + "."
 
 const cloudIntegrationMissing = "This needs the SAP Cloud Integration OData API, but the provider has no Cloud Integration connection. " +
-	"Set the cloud_integration block of the provider (service_key, or url, token_url, client_id and client_secret), " +
+	"Set the `cloud_integration` block of the provider (`service_key`, or url, `token_url`, `client_id` and `client_secret`), " +
 	"or the environment variable " + EnvCloudIntegrationServiceKey + "."
 
 // eventMeshOrError returns the Event Mesh client, or adds a clear error when the section is missing.

@@ -61,7 +61,7 @@ func validateFlowListConfig(ctx context.Context, req list.ValidateConfigRequest,
 		if err := rules.ValidPackageID(cfg.PackageID.ValueString()); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("package_id"), "Invalid Package ID",
 				fmt.Sprintf("No integration package can have this ID: %s. No flow could match it, so the list would be empty. "+
-					"Use the package's technical name as Cloud Integration shows it, or leave package_id out to list every package.", clause(err)))
+					"Use the package's technical name as Cloud Integration shows it, or leave `package_id` out to list every package.", clause(err)))
 		}
 	}
 	if !cfg.IflowIDPrefix.IsNull() && !cfg.IflowIDPrefix.IsUnknown() {
@@ -100,7 +100,7 @@ func listFlows(ctx context.Context, c *cpi.Client, cfg flowListModel) ([]cpi.Art
 // addFlowListError reports a failed list call of the Cloud Integration API.
 func addFlowListError(diags *diag.Diagnostics, what string, err error) {
 	diags.AddError("Cannot List Integration Flows", fmt.Sprintf("The Cloud Integration API failed listing %s: %s. "+
-		"Check the provider's cloud_integration connection and the tenant's status, then run the command again; TF_LOG=debug shows each request.",
+		"Check the provider's `cloud_integration` connection and the tenant's status, then run the command again; TF_LOG=debug shows each request.",
 		what, clause(err)))
 }
 

@@ -119,7 +119,7 @@ func planDesignVersion(ctx context.Context, flows *cpi.Flows, id, version string
 		return "", true
 	case err != nil:
 		diags.AddError("Cannot Read Integration Flow", fmt.Sprintf("Reading iFlow %q to plan whether it runs its design time failed: %s. "+
-			"Check the provider's cloud_integration connection and the service's status, then run the command again.", id, clause(err)))
+			"Check the provider's `cloud_integration` connection and the service's status, then run the command again.", id, clause(err)))
 		return "", false
 	}
 	return f.DesignVersion, true

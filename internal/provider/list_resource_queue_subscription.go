@@ -87,8 +87,8 @@ func (l *queueSubscriptionListResource) ValidateListResourceConfig(ctx context.C
 	}
 	if !cfg.QueueName.IsNull() && !cfg.QueueNamePrefix.IsNull() {
 		resp.Diagnostics.AddAttributeError(path.Root("queue_name_prefix"), "Conflicting Queue Filters",
-			"queue_name and queue_name_prefix are both set: the list would hold the subscriptions of one queue or of many, and it cannot be both. "+
-				"Keep queue_name for one queue, or queue_name_prefix for every queue whose name starts with it.")
+			"`queue_name` and `queue_name_prefix` are both set: the list would hold the subscriptions of one queue or of many, and it cannot be both. "+
+				"Keep `queue_name` for one queue, or `queue_name_prefix` for every queue whose name starts with it.")
 		return
 	}
 	if !cfg.QueueName.IsNull() && !cfg.QueueName.IsUnknown() {

@@ -356,7 +356,7 @@ func deferKeyError(block types.Object, diags *diag.Diagnostics) diag.Diagnostics
 	var deferred, kept diag.Diagnostics
 	for _, d := range *diags {
 		if d.Severity() == diag.SeverityError {
-			deferred.AddError(d.Summary(), d.Detail())
+			deferred.Append(diag.NewErrorDiagnostic(d.Summary(), d.Detail()))
 		} else {
 			kept.Append(d)
 		}
@@ -378,7 +378,7 @@ func warnTokenHost(diags *diag.Diagnostics, attr, title, apiURL, tokenURL string
 	}
 	diags.AddAttributeWarning(path.Root(attr), "Unexpected "+title+" Token Host",
 		fmt.Sprintf("In the %s connection, %s. Check that the service key is the one SAP BTP created. If %q is the "+
-			"token endpoint you expect (for example your own identity provider), add %q to the provider's trusted_token_hosts.",
+			"token endpoint you expect (for example your own identity provider), add %q to the provider's `trusted_token_hosts`.",
 			title, w, host, host))
 }
 
@@ -436,9 +436,9 @@ func (s connectionSection) resolve(v connectionValues, diags *diag.Diagnostics) 
 	keyText, source := v.serviceKey.ValueString(), s.attr+".service_key"
 	if !v.serviceKey.IsNull() && strings.TrimSpace(keyText) == "" {
 		diags.AddAttributeError(attr.AtName("service_key"), "Empty "+s.title+" Service Key",
-			fmt.Sprintf("The %s block sets service_key, but it is empty. The provider does not fall back to %s then: an empty value "+
+			fmt.Sprintf("The %s block sets `service_key`, but it is empty. The provider does not fall back to %s then: an empty value "+
 				"(for example from a variable or file that is not filled) would silently connect to whatever instance the environment names. "+
-				"Set service_key to %s, or remove the attribute to use %s.", s.attr, s.env, s.keyHint, s.env))
+				"Set `service_key` to %s, or remove the attribute to use %s.", s.attr, s.env, s.keyHint, s.env))
 		return connection{}, false
 	}
 	if v.serviceKey.IsNull() && !explicit {
@@ -447,8 +447,8 @@ func (s connectionSection) resolve(v connectionValues, diags *diag.Diagnostics) 
 	switch {
 	case keyText != "" && explicit:
 		diags.AddAttributeError(attr, "Conflicting "+s.title+" Settings",
-			fmt.Sprintf("The %s block sets service_key together with explicit connection fields, so it is unclear which to use. "+
-				"Set either service_key or %s, token_url, client_id and client_secret.", s.attr, s.urlAttr))
+			fmt.Sprintf("The %s block sets `service_key` together with explicit connection fields, so it is unclear which to use. "+
+				"Set either `service_key` or %s, `token_url`, `client_id` and `client_secret`.", s.attr, s.urlAttr))
 		return connection{}, false
 	case keyText != "":
 		raw, err := servicekey.Load(keyText)
@@ -462,7 +462,7 @@ func (s connectionSection) resolve(v connectionValues, diags *diag.Diagnostics) 
 		for name, val := range map[string]string{s.urlAttr: c.url, "token_url": c.tokenURL, "client_id": c.clientID, "client_secret": c.clientSecret} {
 			if val == "" {
 				diags.AddAttributeError(attr.AtName(name), "Missing "+s.title+" Setting",
-					fmt.Sprintf("The %s block sets explicit connection fields but leaves %s empty. Set %s, or use service_key instead.", s.attr, name, name))
+					fmt.Sprintf("The `%s` block sets explicit connection fields but leaves `%s` empty. Set `%s`, or use `service_key` instead.", s.attr, name, name))
 			}
 		}
 		return c, !diags.HasError()
@@ -491,7 +491,7 @@ func (p *sapMessagingProvider) eventMeshKey(ctx context.Context, cfg providerMod
 	}
 	if c.key == nil {
 		return servicekey.EventMesh{ManagementURL: c.url, TokenURL: c.tokenURL, ClientID: c.clientID, ClientSecret: c.clientSecret},
-			"event_mesh.client_id and event_mesh.client_secret", true
+			"`event_mesh.client_id` and `event_mesh.client_secret`", true
 	}
 	em, err := servicekey.ParseEventMesh(c.key)
 	if err != nil {
@@ -516,7 +516,7 @@ func (p *sapMessagingProvider) cloudIntegrationKey(ctx context.Context, cfg prov
 	}
 	if c.key == nil {
 		return servicekey.CloudIntegration{URL: c.url, TokenURL: c.tokenURL, ClientID: c.clientID, ClientSecret: c.clientSecret},
-			"cloud_integration.client_id and cloud_integration.client_secret", true
+			"`cloud_integration.client_id` and `cloud_integration.client_secret`", true
 	}
 	ci, err := servicekey.ParseCloudIntegration(c.key)
 	if err != nil {
@@ -547,7 +547,7 @@ func externalPrivateKey(v types.String, diags *diag.Diagnostics) (string, bool) 
 	if strings.TrimSpace(text) == "" {
 		diags.AddAttributeError(at, "Missing Cloud Integration Private Key",
 			"The Cloud Integration service key is of type External Certificate: it holds the client certificate but not its private key, "+
-				"which stays with you. Set cloud_integration.private_key, or the environment variable "+EnvCloudIntegrationPrivateKey+
+				"which stays with you. Set `cloud_integration.private_key`, or the environment variable "+EnvCloudIntegrationPrivateKey+
 				", to the PEM private key of that certificate or the path of a file holding it.")
 		return "", false
 	}

@@ -33,8 +33,35 @@ func TestProvider_schemaValid(t *testing.T) {
 }
 
 // wrapped compiles a pattern whose spaces also match Terraform's line wrapping of diagnostics.
+// Diagnostics put attribute names and settings in backticks (`max_ttl`, `force_destroy = true`);
+// the pattern need not: a backtick may stand at any boundary of a word.
 func wrapped(pattern string) *regexp.Regexp {
-	return regexp.MustCompile("(?s)" + strings.ReplaceAll(pattern, " ", `[\s│]+`))
+	return regexp.MustCompile("(?s)" + strings.ReplaceAll(backtickTolerant(pattern), " ", `[\s│]+`))
+}
+
+// backtickTolerant lets an optional backtick stand wherever a word character of pattern meets
+// another character, and on either side of a space (not after a backslash, which escapes the
+// character that follows it).
+func backtickTolerant(pattern string) string {
+	isWord := func(c byte) bool {
+		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	var b strings.Builder
+	for i := 0; i < len(pattern); i++ {
+		if strings.HasPrefix(pattern[i:], "(?") && (i == 0 || pattern[i-1] != '\\') {
+			// A flag or non-capturing group, (?s) or (?:, stays as it is.
+			end := strings.IndexAny(pattern[i:], ":)")
+			b.WriteString(pattern[i : i+end+1])
+			i += end
+			continue
+		}
+		if i > 0 && pattern[i-1] != '\\' && (isWord(pattern[i-1]) != isWord(pattern[i]) || (pattern[i-1] == ' ') != (pattern[i] == ' ')) &&
+			pattern[i] != '{' && pattern[i] != '*' && pattern[i] != '+' && pattern[i] != '?' {
+			b.WriteString("`?")
+		}
+		b.WriteByte(pattern[i])
+	}
+	return b.String()
 }
 
 func TestAccProvider_configurationErrors(t *testing.T) {
@@ -120,5 +147,24 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 	}
 	if !strings.Contains(r.output, `resource "sapmessaging_dead_message_queue" "dmq"`) {
 		t.Errorf("the error is not reported on the resource that needs Event Mesh:\n%s", r.output)
+	}
+}
+
+func TestBacktickTolerant(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		pattern, text string
+		match         bool
+	}{
+		{`Set force_destroy = true`, "Set `force_destroy = true`.", true},
+		{`Set force_destroy = true`, "Set force_destroy = true.", true},
+		{`(?s)Set max_ttl to \(7 days\)`, "Set `max_ttl` to (7 days)", true},
+		{`Set max_ttl to`, "Set max_tt to", false},
+		{`^warning: qos = 0.*lost$`, "warning: `qos = 0` is lost", true},
+		{`dmq = "" names no queue`, "`dmq = \"\"` names no queue", true},
+	} {
+		if got := regexp.MustCompile(backtickTolerant(tc.pattern)).MatchString(tc.text); got != tc.match {
+			t.Errorf("backtickTolerant(%q) on %q: match %v, want %v", tc.pattern, tc.text, got, tc.match)
+		}
 	}
 }

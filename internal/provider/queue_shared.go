@@ -78,7 +78,7 @@ func alreadyExistsDetail(typeName, name string) string {
 		"an import block and run terraform plan to review the settings the apply would change:\n\n"+
 		"import {\n  to = %s.<resource name>\n  id = %q\n}\n\n"+
 		"or run terraform import %s.<resource name> %q. If another state manages the queue, give this one another name instead. "+
-		"If this resource is tainted and declared with create_before_destroy, the queue is its own tainted one: run terraform "+
+		"If this resource is tainted and declared with `create_before_destroy`, the queue is its own tainted one: run terraform "+
 		"untaint on the resource and apply again.",
 		name, typeName, name, typeName, name)
 }
@@ -114,8 +114,8 @@ func addWriteError(ctx context.Context, c *eventmesh.Client, name string, s even
 		diags.AddAttributeError(path.Root("dead_message_queue"), "Dead Message Queue Does Not Exist",
 			fmt.Sprintf("Event Mesh refused queue %q because its dead message queue %q does not exist (%s). "+
 				"A queue must exist before another queue names it as its dead message queue. Create %q first: declare it as a "+
-				"sapmessaging_dead_message_queue resource and set dead_message_queue to its name attribute (for example "+
-				"sapmessaging_dead_message_queue.dmq.name), so that Terraform creates it before this queue.", name, dmq, clause(err), dmq))
+				"`sapmessaging_dead_message_queue` resource and set `dead_message_queue` to its name attribute (for example "+
+				"`sapmessaging_dead_message_queue.dmq.name`), so that Terraform creates it before this queue.", name, dmq, clause(err), dmq))
 		return
 	}
 	diags.AddError("Cannot Write Queue", queueErrorDetail(name, err))
@@ -201,7 +201,7 @@ func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force bo
 				fmt.Sprintf("The queue %q holds %d message(s), %d of them delivered and not yet acknowledged. Deleting it would discard them, so it was not deleted. "+
 					"If Terraform replaces the queue because it is tainted (an earlier apply was interrupted while creating it, and the "+
 					"messages arrived since), run terraform untaint on this resource and apply again: the apply then updates the queue in "+
-					"place and keeps the messages. Otherwise consume or move the messages first, or set force_destroy = true and apply it "+
+					"place and keeps the messages. Otherwise consume or move the messages first, or set `force_destroy = true` and apply it "+
 					"before destroying the queue.",
 					name, held, unacked))
 			return
@@ -209,11 +209,11 @@ func deleteQueue(ctx context.Context, c *eventmesh.Client, name string, force bo
 	}
 	if len(users) > 0 {
 		diags.AddError("Dead Message Queue Still In Use",
-			fmt.Sprintf("The queue %q is still named as dead_message_queue by %s. Deleting it would make their dead messages "+
+			fmt.Sprintf("The queue %q is still named as `dead_message_queue` by %s. Deleting it would make their dead messages "+
 				"disappear, so it was not deleted. Point those queues at another dead message queue, or remove the setting, before destroying this one. "+
 				"When one apply both removes the setting and destroys this queue, Terraform destroys the dead message queue first: "+
 				"apply the change of the queues alone first (terraform apply -target=<queue address>), and declare dead message queues "+
-				"with lifecycle { create_before_destroy = true } so that one apply does both in the safe order.",
+				"with `lifecycle { create_before_destroy = true }` so that one apply does both in the safe order.",
 				name, strings.Join(users, ", ")))
 		return
 	}

@@ -316,7 +316,7 @@ func (r *amqpSenderResource) resolveRedeliveryCount(ctx context.Context, m, prio
 				}
 				return
 			}
-			tflog.Debug(ctx, "queue list not read; worst_case_attempts stays unknown without queue_max_redelivery_count", map[string]any{"error": err.Error()})
+			tflog.Debug(ctx, "queue list not read; `worst_case_attempts` stays unknown without `queue_max_redelivery_count`", map[string]any{"error": err.Error()})
 			return
 		}
 		q, ok := s.Queue(queue)
@@ -442,7 +442,7 @@ func (r *amqpSenderResource) Read(ctx context.Context, req resource.ReadRequest,
 }
 
 func (r *amqpSenderResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
-	tflog.Info(ctx, "sapmessaging_amqp_sender removed from state; the iFlow and its deployment stay as they are")
+	tflog.Info(ctx, "`sapmessaging_amqp_sender` removed from state; the iFlow and its deployment stay as they are")
 }
 
 func (r *amqpSenderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -160,8 +160,8 @@ func TestAccAMQPSender_redeliveryFromQueueWarns(t *testing.T) {
 	out := strings.Join(strings.Fields(strings.ReplaceAll(r.output, "│", "")), " ")
 	for _, want := range []string{
 		"Warning: Unlimited Redelivery",
-		`Without queue_max_redelivery_count on this sender, R comes from the Event Mesh queue "acme/crm/prod/orders" its channel reads.`,
-		"Set max_redelivery_count on the queue to a value from 1 to 255, for example 5.",
+		`Without ` + "`queue_max_redelivery_count`" + ` on this sender, R comes from the Event Mesh queue "acme/crm/prod/orders" its channel reads.`,
+		"Set `max_redelivery_count` on the queue to a value from 1 to 255, for example 5.",
 		`queue_max_redelivery_count_source = "event_mesh"`,
 	} {
 		if !strings.Contains(out, want) {

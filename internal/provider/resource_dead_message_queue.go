@@ -125,19 +125,19 @@ func (r *deadMessageQueueResource) ModifyPlan(ctx context.Context, req resource.
 func warnOrdinaryQueue(diags *diag.Diagnostics, state deadMessageQueueModel) {
 	var held []string
 	if n := state.MaxRedeliveryCount; !n.IsNull() && !n.IsUnknown() && n.ValueInt64() != 0 {
-		held = append(held, fmt.Sprintf("max_redelivery_count = %d, which the apply sets to 0 (the Event Mesh default: unlimited redelivery)", n.ValueInt64()))
+		held = append(held, fmt.Sprintf("`max_redelivery_count = %d`, which the apply sets to 0 (the Event Mesh default: unlimited redelivery)", n.ValueInt64()))
 	}
 	if q := state.DeadMessageQueue; !q.IsNull() && !q.IsUnknown() && q.ValueString() != "" {
-		held = append(held, fmt.Sprintf("dead_message_queue = %q, which the apply removes", q.ValueString()))
+		held = append(held, fmt.Sprintf("`dead_message_queue = %q`, which the apply removes", q.ValueString()))
 	}
 	if len(held) == 0 {
 		return
 	}
 	diags.AddWarning("Ordinary Queue Settings Will Be Reset",
-		fmt.Sprintf("The queue %q holds settings of an ordinary queue: %s. As a sapmessaging_dead_message_queue it keeps neither, so a consumer of this queue "+
+		fmt.Sprintf("The queue %q holds settings of an ordinary queue: %s. As a `sapmessaging_dead_message_queue` it keeps neither, so a consumer of this queue "+
 			"would get every failing message redelivered without limit and never dead-lettered. The plan shows both changes. "+
-			"If consumers read from this queue, manage it as sapmessaging_queue instead: terraform state rm this resource, then import the queue "+
-			"into a sapmessaging_queue; if it is only a dead message queue, apply the plan.",
+			"If consumers read from this queue, manage it as `sapmessaging_queue` instead: terraform state rm this resource, then import the queue "+
+			"into a `sapmessaging_queue`; if it is only a dead message queue, apply the plan.",
 			state.Name.ValueString(), strings.Join(held, " and ")))
 }
 

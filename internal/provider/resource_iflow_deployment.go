@@ -140,7 +140,7 @@ func (m *iflowDeploymentModel) redeployReason(state *iflowDeploymentModel, desig
 func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		resp.Diagnostics.AddWarning("The Integration Flow Stays Deployed",
-			"Destroying sapmessaging_iflow_deployment only removes it from the Terraform state. The iFlow stays deployed and keeps running. "+
+			"Destroying `sapmessaging_iflow_deployment` only removes it from the Terraform state. The iFlow stays deployed and keeps running. "+
 				"To stop it, undeploy the flow in Cloud Integration.")
 		return
 	}
@@ -155,7 +155,7 @@ func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.M
 			service: serviceCloudIntegration, key: "deploy|" + id, typeName: "sapmessaging_iflow_deployment", inState: !req.State.Raw.IsNull(),
 			manage: fmt.Sprintf("deploy iFlow %q", id),
 			why:    "Each would deploy the flow on its own triggers, and a flow has one runtime.",
-			match:  fmt.Sprintf("iflow_id = %q", id),
+			match:  fmt.Sprintf("`iflow_id = %q`", id),
 		}, req, resp)
 		if conflict != "" {
 			resp.Diagnostics.AddAttributeError(path.Root("iflow_id"), "Integration Flow Deployed Twice", conflict+
@@ -276,12 +276,12 @@ func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeployment
 	switch {
 	case errors.Is(err, cpi.ErrNotFound) || res.DeployErr != nil && r.flowMissing(rctx, id, version):
 		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
-			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check iflow_id and version, or create the flow first.", id))
+			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check `iflow_id` and version, or create the flow first.", id))
 		return deployNotStarted
 	case err != nil:
 		if !addOperationError(diags, fmt.Sprintf("Deploying iFlow %q", id), timeout, op, err) {
 			diags.AddError("Cannot Deploy Integration Flow",
-				fmt.Sprintf("Deploying iFlow %q failed before it started: %s. Check the flow and the provider's cloud_integration connection, then apply again.", id, clause(err)))
+				fmt.Sprintf("Deploying iFlow %q failed before it started: %s. Check the flow and the provider's `cloud_integration` connection, then apply again.", id, clause(err)))
 		}
 		return deployNotStarted
 	}
@@ -334,7 +334,7 @@ func (r *iflowDeploymentResource) Read(ctx context.Context, req resource.ReadReq
 		return
 	case err != nil:
 		resp.Diagnostics.AddError("Cannot Read Integration Flow",
-			fmt.Sprintf("Reading iFlow %q failed: %s. Check the flow and the provider's cloud_integration connection, then run the command again.", id, clause(err)))
+			fmt.Sprintf("Reading iFlow %q failed: %s. Check the flow and the provider's `cloud_integration` connection, then run the command again.", id, clause(err)))
 		return
 	}
 	readDeployment(ctx, r.data.flows, id, &state.RuntimeStatus, &state.DeployedVersion, &resp.Diagnostics)
@@ -347,7 +347,7 @@ func (r *iflowDeploymentResource) Read(ctx context.Context, req resource.ReadReq
 }
 
 func (r *iflowDeploymentResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
-	tflog.Info(ctx, "sapmessaging_iflow_deployment removed from state; the iFlow stays deployed")
+	tflog.Info(ctx, "`sapmessaging_iflow_deployment` removed from state; the iFlow stays deployed")
 }
 
 func (r *iflowDeploymentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

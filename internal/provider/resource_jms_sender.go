@@ -426,7 +426,7 @@ func checkAbsentJMSSettings(diags *diag.Diagnostics, plan *jmsSenderModel, s *cp
 			continue
 		}
 		diags.AddAttributeError(path.Root(a.attr), "Setting Not In The Channel",
-			fmt.Sprintf("%s = %s cannot be applied: the JMS sender channel %q has no %s property, so there is nothing to change in place "+
+			fmt.Sprintf("`%s = %s` cannot be applied: the JMS sender channel %q has no %s property, so there is nothing to change in place "+
 				"(an exclusive queue, for example, has no concurrent processes and no dead-letter option). "+
 				"Remove %s from the configuration, or open the channel's Processing tab in Cloud Integration and save the flow once so that it gets the setting.",
 				a.attr, a.value, channelName(s), a.setting, a.attr))
@@ -458,11 +458,11 @@ func addJMSSenderError(diags *diag.Diagnostics, iflowID string, err error) {
 		switch {
 		case errors.As(err, &notFound):
 			diags.AddAttributeError(path.Root("channel"), "JMS Sender Channel Not Found",
-				fmt.Sprintf("The iFlow %q has no JMS sender channel %q; its JMS sender channels are %s. Set channel to one of them.",
+				fmt.Sprintf("The iFlow %q has no JMS sender channel %q; its JMS sender channels are %s. Set `channel` to one of them.",
 					iflowID, notFound.Channel, strings.Join(notFound.Candidates, ", ")))
 		case errors.Is(err, cpi.ErrNoJMSSender):
 			diags.AddAttributeError(path.Root("iflow_id"), "No JMS Sender Channel",
-				fmt.Sprintf("The iFlow %q has no JMS sender channel, so it consumes no JMS queue. Set iflow_id to the flow whose JMS sender "+
+				fmt.Sprintf("The iFlow %q has no JMS sender channel, so it consumes no JMS queue. Set `iflow_id` to the flow whose JMS sender "+
 					"reads the queue, or add a JMS sender adapter to this flow in Cloud Integration.", iflowID))
 		default:
 			return false
@@ -544,7 +544,7 @@ func (r *jmsSenderResource) Read(ctx context.Context, req resource.ReadRequest, 
 }
 
 func (r *jmsSenderResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
-	tflog.Info(ctx, "sapmessaging_jms_sender removed from state; the iFlow and its deployment stay as they are")
+	tflog.Info(ctx, "`sapmessaging_jms_sender` removed from state; the iFlow and its deployment stay as they are")
 }
 
 func (r *jmsSenderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

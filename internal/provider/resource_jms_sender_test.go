@@ -400,12 +400,12 @@ resource "sapmessaging_jms_sender" "busy" {
 	want := []*regexp.Regexp{
 		regexp.MustCompile(`^warning: No Retry Limit: .*compares SAPJMSRetries nowhere.*retried about 724 times over 30 days, then deleted: 725 executions`),
 		regexp.MustCompile(`^warning: No Retry Limit: .*only for non-exclusive queues.*retried about 172 times over 7 days, then deleted: 173 executions`),
-		regexp.MustCompile(`^warning: Constant Retries: exponential_backoff = false with retry_interval = 2 retries a failing message every 2 minutes.*30 times an hour`),
+		regexp.MustCompile(backtickTolerant(`^warning: Constant Retries: exponential_backoff = false with retry_interval = 2 retries a failing message every 2 minutes.*30 times an hour`)),
 		regexp.MustCompile(`^warning: Dead-Letter Queue Off: .*moves nothing`),
-		regexp.MustCompile(`^warning: Retry Limit Differs From Guard: max_retries = 4, but the flow's guard compares SAPJMSRetries with 5`),
+		regexp.MustCompile(backtickTolerant(`^warning: Retry Limit Differs From Guard: max_retries = 4, but the flow's guard compares SAPJMSRetries with 5`)),
 		regexp.MustCompile(`^warning: Exception Subprocess Acknowledges Failures: .*ends with a Message End Event`),
-		regexp.MustCompile(`^warning: Max Retry Interval Below Retry Interval: max_retry_interval = 20 is shorter than retry_interval = 30.*retried every 20 minutes`),
-		regexp.MustCompile(`^warning: Many Concurrent Processes: concurrent_processes = 6 runs that many consumers on every worker node`),
+		regexp.MustCompile(backtickTolerant(`^warning: Max Retry Interval Below Retry Interval: max_retry_interval = 20 is shorter than retry_interval = 30.*retried every 20 minutes`)),
+		regexp.MustCompile(backtickTolerant(`^warning: Many Concurrent Processes: concurrent_processes = 6 runs that many consumers on every worker node`)),
 	}
 	for _, re := range want {
 		found := false

@@ -98,7 +98,7 @@ func (r *queueSubscriptionResource) ModifyPlan(ctx context.Context, req resource
 		manage: fmt.Sprintf("manage the subscription of queue %q to topic %q", q, t),
 		why: "Event Mesh holds the subscription once, so both states would record it, and destroying either resource would " +
 			"unsubscribe the queue that the other still manages.",
-		match: fmt.Sprintf("queue_name = %q and topic_pattern = %q", q, t),
+		match: fmt.Sprintf("`queue_name = %q` and `topic_pattern = %q`", q, t),
 	}, req, resp)
 	if conflict != "" {
 		resp.Diagnostics.AddAttributeError(path.Root("topic_pattern"), "Subscription Managed Twice", conflict+

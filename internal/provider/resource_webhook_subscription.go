@@ -221,7 +221,7 @@ func (r *webhookSubscriptionResource) Configure(_ context.Context, req resource.
 }
 
 const messagingMissing = "Webhook subscriptions need the SAP Event Mesh messaging REST API, but the provider has no messaging connection. " +
-	"Set the event_mesh block's service_key (or the environment variable " + EnvEventMeshServiceKey + ") to a service key with a " +
+	"Set the `event_mesh` block's `service_key` (or the environment variable " + EnvEventMeshServiceKey + ") to a service key with a " +
 	"messaging entry of protocol httprest."
 
 func (r *webhookSubscriptionResource) messagingOrError(diags interface{ AddError(string, string) }) bool {
@@ -398,7 +398,7 @@ func checkCreatedPaused(ctx context.Context, req resource.ModifyPlanRequest, res
 	if accept.ValueBool() {
 		resp.Diagnostics.AddAttributeWarning(path.Root("paused"), "Webhook Subscription Created Active, Then Paused",
 			fmt.Sprintf("Event Mesh cannot create a paused subscription: this one is created active and paused right after, and in between "+
-				"Event Mesh may push messages from %s (accept_push_before_pause = true accepts that). Leave messages out of the queue "+
+				"Event Mesh may push messages from %s (`accept_push_before_pause = true` accepts that). Leave messages out of the queue "+
 				"until the subscription is paused if the endpoint must not receive any.", q))
 		return
 	}
@@ -406,7 +406,7 @@ func checkCreatedPaused(ctx context.Context, req resource.ModifyPlanRequest, res
 		fmt.Sprintf("The Event Mesh messaging REST API creates every webhook subscription active; paused = true would pause it with a "+
 			"second request, and in between Event Mesh may push messages from %s to the endpoint (with qos = 0, a message the endpoint "+
 			"fails to take is lost). Create the subscription with paused = false when the endpoint may receive messages, "+
-			"or set accept_push_before_pause = true to accept pushes before the pause.", q))
+			"or set `accept_push_before_pause = true` to accept pushes before the pause.", q))
 }
 
 func (m *webhookSubscriptionModel) spec(cfgSecretWO types.String) eventmesh.WebhookSpec {

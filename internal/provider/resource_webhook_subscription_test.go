@@ -302,7 +302,7 @@ func TestAccWebhookSubscription_planErrors(t *testing.T) {
 			{
 				Config:      env.config(webhookHCL("https://orders.example.com/hook", `  qos = 0`)),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`QoS 0 Loses Messages[\s\S]*any failure or timeout of the endpoint loses[\s\S]*the message`),
+				ExpectError: wrapped(`QoS 0 Loses Messages.*any failure or timeout of the endpoint loses.*the message`),
 			},
 			{
 				Config:      env.config(webhookHCL("http://orders.example.com/hook", ``)),

@@ -296,11 +296,11 @@ func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.Modify
 			typeName: "sapmessaging_" + strings.ToLower(g.kind) + "_sender", inState: !req.State.Raw.IsNull(),
 			manage: fmt.Sprintf("manage the %s sender channel %q of iFlow %q", g.kind, channel, id),
 			why:    "Two resources on one channel overwrite each other's settings on every apply, and the plan never settles.",
-			match:  fmt.Sprintf("iflow_id = %q (and channel = %q, or no channel)", id, channel),
+			match:  fmt.Sprintf("`iflow_id = %q` (and channel = %q, or no channel)", id, channel),
 		}, req, resp)
 		if conflict != "" {
 			resp.Diagnostics.AddAttributeError(path.Root("channel"), "Channel Managed Twice", conflict+
-				fmt.Sprintf(" Set channel to a different %s sender, or remove one of the two resources. When both come from generated "+
+				fmt.Sprintf(" Set `channel` to a different %s sender, or remove one of the two resources. When both come from generated "+
 					"configuration (terraform query -generate-config-out) or import blocks, import the channel only once: "+
 					"delete the second resource block with its import block.", g.kind))
 			return
@@ -376,19 +376,19 @@ func addChannelError(diags *diag.Diagnostics, kind, iflowID string, err error, m
 			fmt.Sprintf("Nothing was written: %s. Run terraform plan again to see the change, then apply the new plan.", clause(err)))
 	case errors.As(err, &ambiguous):
 		diags.AddAttributeError(path.Root("channel"), "Ambiguous "+kind+" Sender Channel",
-			fmt.Sprintf("The iFlow %q has more than one %s sender channel: %s. Set channel to the one whose retry settings this resource manages.",
+			fmt.Sprintf("The iFlow %q has more than one %s sender channel: %s. Set `channel` to the one whose retry settings this resource manages.",
 				iflowID, kind, strings.Join(ambiguous.Candidates, ", ")))
 	case more != nil && more():
 	case errors.As(err, &writeErr):
 		diags.AddError("Cannot Write Integration Flow",
 			fmt.Sprintf("Writing the %s sender settings of iFlow %q failed: %s. The state records what the tenant holds now. "+
-				"Check the flow and the provider's cloud_integration connection, then apply again.", kind, iflowID, clause(err)))
+				"Check the flow and the provider's `cloud_integration` connection, then apply again.", kind, iflowID, clause(err)))
 	case errors.Is(err, cpi.ErrNotFound):
 		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
-			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check iflow_id and version, or create the flow first.", iflowID))
+			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check `iflow_id` and version, or create the flow first.", iflowID))
 	default:
 		diags.AddError("Cannot Read Integration Flow",
-			fmt.Sprintf("Reading the %s sender of iFlow %q failed: %s. Check the flow and the provider's cloud_integration connection, then run the command again.", kind, iflowID, clause(err)))
+			fmt.Sprintf("Reading the %s sender of iFlow %q failed: %s. Check the flow and the provider's `cloud_integration` connection, then run the command again.", kind, iflowID, clause(err)))
 	}
 }
 

@@ -57,7 +57,7 @@ func (topicPatternValidator) ValidateString(_ context.Context, req validator.Str
 	}
 	if err := rules.ValidTopicPattern(req.ConfigValue.ValueString()); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Topic Pattern",
-			fmt.Sprintf("Event Mesh would reject the topic pattern: %s. Set %s to a pattern such as acme/crm/prod/ce/sap/s4/BusinessPartner/*.",
+			fmt.Sprintf("Event Mesh would reject the topic pattern: %s. Set `%s` to a pattern such as `acme/crm/prod/ce/sap/s4/BusinessPartner/*`.",
 				clause(err), req.Path))
 	}
 }

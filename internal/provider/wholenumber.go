@@ -91,7 +91,7 @@ func wholeInt64(f *big.Float) (int64, bool) {
 }
 
 func wholeNumberDetail(name string, f *big.Float, lo, hi int64) string {
-	return fmt.Sprintf("%s = %s: %s must be a whole number from %d to %d. Set %s to a whole number from %d to %d.",
+	return fmt.Sprintf("`%s = %s`: `%s` must be a whole number from %d to %d. Set `%s` to a whole number from %d to %d.",
 		name, f.Text('g', -1), name, lo, hi, name, lo, hi)
 }
 

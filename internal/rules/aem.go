@@ -90,9 +90,9 @@ func checkAEMRedelivery(r *report, q AEMQueue) {
 	if enabledKnown && !enabled {
 		if known {
 			r.warnf("aem.redelivery_count_unused", attrMaxRedeliveryCount, "Max Redelivery Count Has No Effect",
-				"With redelivery_enabled = false the broker delivers a message once and never again, so max_redelivery_count = %d changes nothing: "+
+				"With `redelivery_enabled = false` the broker delivers a message once and never again, so `max_redelivery_count = %d` changes nothing: "+
 					"a message the consumer fails goes to the dead message queue at once. "+
-					"Set redelivery_enabled = true to give a failed message %d more deliveries, or remove max_redelivery_count.", n, n)
+					"Set `redelivery_enabled = true` to give a failed message %d more deliveries, or remove `max_redelivery_count`.", n, n)
 		}
 		return
 	}
@@ -100,27 +100,27 @@ func checkAEMRedelivery(r *report, q AEMQueue) {
 	switch {
 	case unlimited && q.AllowUnlimitedRedelivery:
 		r.warnf("aem.redelivery_unlimited_allowed", attrMaxRedeliveryCount, "Unlimited Redelivery Allowed",
-			"allow_unlimited_redelivery = true keeps this queue's max_redelivery_count at 0, which the broker reads as \"retry forever\": "+
+			"`allow_unlimited_redelivery = true` keeps this queue's `max_redelivery_count` at 0, which the broker reads as \"retry forever\": "+
 				"a poison message is redelivered without end and never reaches the dead message queue. "+
-				"Set max_redelivery_count to a value from 1 to %d, for example %d, and remove allow_unlimited_redelivery.", AEMMaxRedeliveryCountLimit, aemRecommendedRedeliveries)
+				"Set `max_redelivery_count` to a value from 1 to %d, for example %d, and remove `allow_unlimited_redelivery`.", AEMMaxRedeliveryCountLimit, aemRecommendedRedeliveries)
 	case q.MaxRedeliveryCount.Null:
 		r.errorf("aem.redelivery_unlimited", attrMaxRedeliveryCount, "Unlimited Redelivery",
-			"Without max_redelivery_count the queue keeps the broker's default of 0, and 0 means \"retry forever\": "+
+			"Without `max_redelivery_count` the queue keeps the broker's default of 0, and 0 means \"retry forever\": "+
 				"a poison message is redelivered without end, as fast as the consumer fails it unless a redelivery delay is set, and never reaches the dead message queue. "+
-				"Set max_redelivery_count to a value from 1 to %d, for example %d (or, only to import a queue that already works this way and change it later, set allow_unlimited_redelivery = true for now).",
+				"Set `max_redelivery_count` to a value from 1 to %d, for example %d (or, only to import a queue that already works this way and change it later, set `allow_unlimited_redelivery = true` for now).",
 			AEMMaxRedeliveryCountLimit, aemRecommendedRedeliveries)
 	case known && n == 0:
 		r.errorf("aem.redelivery_unlimited", attrMaxRedeliveryCount, "Unlimited Redelivery",
-			"max_redelivery_count = 0 does not mean \"no retry\": the broker reads it as \"retry forever\", so a poison message is redelivered without end and never reaches the dead message queue. "+
-				"Set max_redelivery_count to a value from 1 to %d, for example %d (or, only to import a queue that already works this way and change it later, set allow_unlimited_redelivery = true for now).",
+			"`max_redelivery_count = 0` does not mean \"no retry\": the broker reads it as \"retry forever\", so a poison message is redelivered without end and never reaches the dead message queue. "+
+				"Set `max_redelivery_count` to a value from 1 to %d, for example %d (or, only to import a queue that already works this way and change it later, set `allow_unlimited_redelivery = true` for now).",
 			AEMMaxRedeliveryCountLimit, aemRecommendedRedeliveries)
 	case known && (n < 0 || n > AEMMaxRedeliveryCountLimit):
 		r.errorf("aem.redelivery_range", attrMaxRedeliveryCount, "Invalid Max Redelivery Count",
-			"max_redelivery_count = %d would be rejected: the broker accepts 0 to %d, and 0 means retry forever. Set max_redelivery_count to a value from 1 to %d, for example %d.",
+			"`max_redelivery_count = %d` would be rejected: the broker accepts 0 to %d, and 0 means retry forever. Set `max_redelivery_count` to a value from 1 to %d, for example %d.",
 			n, AEMMaxRedeliveryCountLimit, AEMMaxRedeliveryCountLimit, aemRecommendedRedeliveries)
 	case known && q.AllowUnlimitedRedelivery:
 		r.warnf("aem.allow_unlimited_unused", attrAllowUnlimitedRedelivery, "Allow Unlimited Redelivery Has No Effect",
-			"max_redelivery_count = %d is limited, so allow_unlimited_redelivery = true changes nothing. Set allow_unlimited_redelivery = false, or remove it.", n)
+			"`max_redelivery_count = %d` is limited, so `allow_unlimited_redelivery = true` changes nothing. Set `allow_unlimited_redelivery = false`, or remove it.", n)
 	}
 }
 
@@ -137,28 +137,28 @@ func checkAEMDMQ(r *report, q AEMQueue) {
 	name, nameKnown := q.Name.get()
 	if strings.TrimSpace(dmq) == "" {
 		r.errorf("aem.dmq_empty", attrDeadMessageQueue, "Empty Dead Message Queue",
-			"dead_message_queue = \"\" names no queue, so every message the broker removes from this queue (at the redelivery limit, on its time to live, or rejected) is deleted. "+
-				"Set dead_message_queue to a queue this configuration creates with sapmessaging_aem_dead_message_queue, for example %q.", aemExampleDMQ(name, nameKnown))
+			"`dead_message_queue = \"\"` names no queue, so every message the broker removes from this queue (at the redelivery limit, on its time to live, or rejected) is deleted. "+
+				"Set `dead_message_queue` to a queue this configuration creates with `sapmessaging_aem_dead_message_queue`, for example %q.", aemExampleDMQ(name, nameKnown))
 		return
 	}
 	if nameKnown && dmq == name {
 		r.errorf("aem.dmq_self", attrDeadMessageQueue, "Dead Message Queue Cycle",
-			"dead_message_queue names the queue %q itself, so a dead message would go back into the queue it failed on and be delivered again. "+
-				"Set dead_message_queue to a separate queue, for example %q.", name, aemExampleDMQ(name, true))
+			"`dead_message_queue` names the queue %q itself, so a dead message would go back into the queue it failed on and be delivered again. "+
+				"Set `dead_message_queue` to a separate queue, for example %q.", name, aemExampleDMQ(name, true))
 		return
 	}
 	exists, existsKnown := q.DeadMessageQueueExists.get()
 	if !existsKnown || exists || q.DeadMessageQueueCreatedHere {
 		return
 	}
-	which := fmt.Sprintf("dead_message_queue names %q", dmq)
+	which := fmt.Sprintf("`dead_message_queue` names %q", dmq)
 	if q.DeadMessageQueue.Null {
-		which = fmt.Sprintf("Without dead_message_queue the queue uses the broker's default %q", dmq)
+		which = fmt.Sprintf("Without `dead_message_queue` the queue uses the broker's default %q", dmq)
 	}
 	r.errorf("aem.dmq_missing", attrDeadMessageQueue, "Dead Message Queue Does Not Exist",
 		"%s, which the broker does not hold and this configuration does not create: the broker deletes every message it removes from this queue "+
 			"(at the redelivery limit, on its time to live, or rejected) when the dead message queue does not exist, so poison messages are lost without a trace. "+
-			"Set dead_message_queue to a queue this configuration creates with sapmessaging_aem_dead_message_queue, for example %q.", which, aemExampleDMQ(name, nameKnown))
+			"Set `dead_message_queue` to a queue this configuration creates with `sapmessaging_aem_dead_message_queue`, for example %q.", which, aemExampleDMQ(name, nameKnown))
 }
 
 func aemExampleDMQ(name string, known bool) string {
@@ -195,9 +195,9 @@ func checkAEMRedeliveryDelay(r *report, q AEMQueue) {
 		with = fmt.Sprintf("would wait %s before the first redelivery and at most %s between later ones", FormatAEMDuration(ms(initial)), FormatAEMDuration(ms(maxMs)))
 	}
 	r.warnf("aem.redelivery_without_delay", attrRedeliveryDelayEnabled, "Redelivery Without Delay",
-		"With redelivery_delay_enabled = false (the broker's default) %s, so a failure that lasts a few seconds, such as a receiver being restarted, uses up every delivery. "+
+		"With `redelivery_delay_enabled = false` (the broker's default) %s, so a failure that lasts a few seconds, such as a receiver being restarted, uses up every delivery. "+
 			"A delay of %s growing %s up to %s %s. "+
-			"Set redelivery_delay_enabled = true, with redelivery_delay_initial_interval, redelivery_delay_multiplier and redelivery_delay_max_interval to the waits the receiver needs.",
+			"Set `redelivery_delay_enabled = true`, with `redelivery_delay_initial_interval`, `redelivery_delay_multiplier` and `redelivery_delay_max_interval` to the waits the receiver needs.",
 		cycle, FormatAEMDuration(ms(initial)), formatMultiplier(mult), FormatAEMDuration(ms(maxMs)), with)
 }
 
@@ -219,7 +219,7 @@ func checkAEMDelayRanges(r *report, q AEMQueue) {
 			return ok
 		}
 		r.errorf("aem.redelivery_delay_range", attr, "Invalid Redelivery Delay",
-			"%s = %d would be rejected: the broker accepts %s from %d to %d. Set %s to a value from %d to %d, for example %d.",
+			"`%s = %d` would be rejected: the broker accepts %s from %d to %d. Set `%s` to a value from %d to %d, for example %d.",
 			attr, n, what, lo, hi, attr, lo, hi, example)
 		return false
 	}
@@ -230,8 +230,8 @@ func checkAEMDelayRanges(r *report, q AEMQueue) {
 	maxMs, _ := effective(q.RedeliveryDelayMaxInterval, AEMDefaultRedeliveryMaxMs)
 	if iok && mok && maxMs < initial {
 		r.warnf("aem.redelivery_delay_max_below_initial", attrRedeliveryDelayMax, "Max Interval Below Initial Interval",
-			"redelivery_delay_max_interval = %d ms is shorter than redelivery_delay_initial_interval = %d ms, so every redelivery waits only %d ms and the initial interval and multiplier change nothing. "+
-				"Set redelivery_delay_max_interval to at least %d.", maxMs, initial, maxMs, initial)
+			"`redelivery_delay_max_interval = %d` ms is shorter than `redelivery_delay_initial_interval = %d` ms, so every redelivery waits only %d ms and the initial interval and multiplier change nothing. "+
+				"Set `redelivery_delay_max_interval` to at least %d.", maxMs, initial, maxMs, initial)
 	}
 }
 
@@ -240,14 +240,14 @@ func checkAEMTTL(r *report, q AEMQueue) {
 	ttl, ttlKnown := q.MaxTTL.get()
 	if ttlKnown && (ttl < 0 || ttl > AEMMaxTTLLimit) {
 		r.errorf("aem.max_ttl_range", attrMaxTTL, "Invalid Max TTL",
-			"max_ttl = %d would be rejected: the broker accepts 0 to %d seconds, and 0 means no expiry. Set max_ttl to a value from 1 to %d, for example %d (7 days).",
+			"`max_ttl = %d` would be rejected: the broker accepts 0 to %d seconds, and 0 means no expiry. Set `max_ttl` to a value from 1 to %d, for example %d (7 days).",
 			ttl, int64(AEMMaxTTLLimit), int64(AEMMaxTTLLimit), aemExampleDMQTTL)
 		return
 	}
 	if ttlKnown && ttl > 0 && respectKnown && !respect {
 		r.errorf("aem.max_ttl_without_respect_ttl", attrRespectTTL, "Max TTL Without Respect TTL",
-			"max_ttl = %d has no effect while respect_ttl is false (the broker's default): the broker then ignores every time to live, so messages never expire and never move to the dead message queue on age. "+
-				"Set respect_ttl = true, or remove max_ttl.", ttl)
+			"`max_ttl = %d` has no effect while `respect_ttl` is false (the broker's default): the broker then ignores every time to live, so messages never expire and never move to the dead message queue on age. "+
+				"Set `respect_ttl = true`, or remove `max_ttl`.", ttl)
 	}
 	if !q.IsDeadMessageQueue {
 		return
@@ -258,35 +258,35 @@ func checkAEMTTL(r *report, q AEMQueue) {
 			attr = attrRespectTTL
 		}
 		r.errorf("aem.dmq_ttl_missing", attr, "Dead Message Queue Without TTL",
-			"Without respect_ttl = true and a max_ttl the dead message queue keeps every dead message for ever and grows until its spool quota is full, after which the broker refuses new dead messages. "+
-				"Set respect_ttl = true and max_ttl to how long dead messages stay, for example %d (7 days).", aemExampleDMQTTL)
+			"Without `respect_ttl = true` and a `max_ttl` the dead message queue keeps every dead message for ever and grows until its spool quota is full, after which the broker refuses new dead messages. "+
+				"Set `respect_ttl = true` and `max_ttl` to how long dead messages stay, for example %d (7 days).", aemExampleDMQTTL)
 	}
 }
 
 func checkAEMDeadMessageQueue(r *report, q AEMQueue) {
 	if in, ok := effective(q.IngressEnabled, false); ok && !in {
 		r.errorf("aem.dmq_ingress_disabled", attrIngressEnabled, "Dead Message Queue Takes No Messages",
-			"With ingress_enabled = false (the broker's default) the dead message queue accepts no message, so the messages other queues remove are deleted instead of kept here. "+
-				"Set ingress_enabled = true.")
+			"With `ingress_enabled = false` (the broker's default) the dead message queue accepts no message, so the messages other queues remove are deleted instead of kept here. "+
+				"Set `ingress_enabled = true`.")
 	}
 }
 
 func checkAEMFlow(r *report, q AEMQueue) {
 	if in, ok := effective(q.IngressEnabled, false); ok && !in {
 		r.warnf("aem.ingress_disabled", attrIngressEnabled, "Queue Accepts No Messages",
-			"With ingress_enabled = false (the broker's default) the queue refuses every message published to it or to its subscriptions, so publishers get errors and topic messages are not kept. "+
-				"Set ingress_enabled = true.")
+			"With `ingress_enabled = false` (the broker's default) the queue refuses every message published to it or to its subscriptions, so publishers get errors and topic messages are not kept. "+
+				"Set `ingress_enabled = true`.")
 	}
 	if out, ok := effective(q.EgressEnabled, false); ok && !out {
 		r.warnf("aem.egress_disabled", attrEgressEnabled, "Queue Delivers No Messages",
-			"With egress_enabled = false (the broker's default) the queue delivers nothing to its consumers: messages pile up until the spool quota is full, and none is processed or dead-lettered on redelivery. "+
-				"Set egress_enabled = true.")
+			"With `egress_enabled = false` (the broker's default) the queue delivers nothing to its consumers: messages pile up until the spool quota is full, and none is processed or dead-lettered on redelivery. "+
+				"Set `egress_enabled = true`.")
 	}
 	if e, ok := q.RespectDMQEligible.get(); ok && e {
 		r.warnf("aem.dmq_eligible_respected", attrRespectDMQEligible, "Messages Discarded Instead of Dead-Lettered",
-			"With respect_dmq_eligible_enabled = true the broker moves a removed message to the dead message queue only when its publisher flagged it DMQ-eligible and deletes every other one "+
+			"With `respect_dmq_eligible_enabled = true` the broker moves a removed message to the dead message queue only when its publisher flagged it DMQ-eligible and deletes every other one "+
 				"(Solace event brokers from 10.25.10 move every removed message to the dead message queue unless this is set), so poison messages from publishers that do not set the flag are lost. "+
-				"Set respect_dmq_eligible_enabled = false.")
+				"Set `respect_dmq_eligible_enabled = false`.")
 	}
 }
 
@@ -352,9 +352,9 @@ func AEMRetryPlan(q AEMQueue) string {
 	deliveries, unlimited := AEMDeliveries(enabled, n)
 	if unlimited {
 		if delay {
-			return fmt.Sprintf("a poison message is delivered without end (max_redelivery_count 0 = retry forever), then every %s", FormatAEMDuration(ms(maxMs)))
+			return fmt.Sprintf("a poison message is delivered without end (`max_redelivery_count` 0 = retry forever), then every %s", FormatAEMDuration(ms(maxMs)))
 		}
-		return "a poison message is delivered without end (max_redelivery_count 0 = retry forever), as fast as the consumer fails it"
+		return "a poison message is delivered without end (`max_redelivery_count` 0 = retry forever), as fast as the consumer fails it"
 	}
 	total := AEMTimeToDeadLetter(deliveries-1, delay, initial, maxMs, mult)
 	where := fmt.Sprintf("then moved to the dead message queue %q", dmq)

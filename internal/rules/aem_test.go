@@ -64,10 +64,10 @@ func TestCheckAEMQueue(t *testing.T) {
 		{"max below initial", func(q *AEMQueue) {
 			q.RedeliveryDelayInitialInterval, q.RedeliveryDelayMaxInterval = Known[int64](5000), Known[int64](2000)
 		}, []string{"aem.redelivery_delay_max_below_initial"}},
-		{"TTL while respect_ttl is off", func(q *AEMQueue) { q.MaxTTL = Known[int64](3600) }, []string{"aem.max_ttl_without_respect_ttl"}},
-		{"TTL with respect_ttl", func(q *AEMQueue) { q.MaxTTL, q.RespectTTL = Known[int64](3600), Known(true) }, nil},
+		{"TTL while `respect_ttl` is off", func(q *AEMQueue) { q.MaxTTL = Known[int64](3600) }, []string{"aem.max_ttl_without_respect_ttl"}},
+		{"TTL with `respect_ttl`", func(q *AEMQueue) { q.MaxTTL, q.RespectTTL = Known[int64](3600), Known(true) }, nil},
 		{"TTL out of range", func(q *AEMQueue) { q.MaxTTL, q.RespectTTL = Known[int64](4294967296), Known(true) }, []string{"aem.max_ttl_range"}},
-		{"respect_ttl without max_ttl: publisher TTLs", func(q *AEMQueue) { q.RespectTTL = Known(true) }, nil},
+		{"`respect_ttl` without `max_ttl`: publisher TTLs", func(q *AEMQueue) { q.RespectTTL = Known(true) }, nil},
 		{"ingress off", func(q *AEMQueue) { q.IngressEnabled = Known(false) }, []string{"aem.ingress_disabled"}},
 		{"egress off", func(q *AEMQueue) { q.EgressEnabled = Null[bool]() }, []string{"aem.egress_disabled"}},
 		{"DMQ eligibility respected", func(q *AEMQueue) { q.RespectDMQEligible = Known(true) }, []string{"aem.dmq_eligible_respected"}},
@@ -95,14 +95,14 @@ func TestCheckAEMQueueDetails(t *testing.T) {
 	q := aemGood()
 	q.DeadMessageQueue, q.DeadMessageQueueExists = Null[string](), Known(false)
 	if f := findRule(t, CheckAEMQueue(q), "aem.dmq_missing"); !strings.Contains(f.Detail, `"#DEAD_MSG_QUEUE"`) || !strings.Contains(f.Detail, "deletes") {
-		t.Errorf("dmq_missing: %s", f.Detail)
+		t.Errorf("`dmq_missing`: %s", f.Detail)
 	}
 	q = aemGood()
 	q.RedeliveryDelayEnabled = Known(false)
 	f := findRule(t, CheckAEMQueue(q), "aem.redelivery_without_delay")
 	for _, want := range []string{"all 6 deliveries", "in 60 ms", "A delay of 1 s growing ×2.00 each time up to 1 min 4 s", "spread its 5 redeliveries over 31 s"} {
 		if !strings.Contains(f.Detail, want) {
-			t.Errorf("redelivery_without_delay lacks %q: %s", want, f.Detail)
+			t.Errorf("`redelivery_without_delay` lacks %q: %s", want, f.Detail)
 		}
 	}
 	q.MaxRedeliveryCount, q.AllowUnlimitedRedelivery = Known[int64](0), true
@@ -172,9 +172,9 @@ func TestAEMRetryPlan(t *testing.T) {
 	}{
 		{"recommended", func(*AEMQueue) {}, `a poison message is delivered 6 times over 31 s of redelivery delays, then moved to the dead message queue "orders.dmq"`},
 		{"no delay", func(q *AEMQueue) { q.RedeliveryDelayEnabled = Null[bool]() }, `a poison message is delivered 6 times without waits between them, then moved to the dead message queue "orders.dmq"`},
-		{"forever", func(q *AEMQueue) { q.MaxRedeliveryCount = Null[int64]() }, "a poison message is delivered without end (max_redelivery_count 0 = retry forever), then every 1 min 4 s"},
+		{"forever", func(q *AEMQueue) { q.MaxRedeliveryCount = Null[int64]() }, "a poison message is delivered without end (`max_redelivery_count` 0 = retry forever), then every 1 min 4 s"},
 		{"forever fast", func(q *AEMQueue) { q.MaxRedeliveryCount, q.RedeliveryDelayEnabled = Known[int64](0), Known(false) },
-			"a poison message is delivered without end (max_redelivery_count 0 = retry forever), as fast as the consumer fails it"},
+			"a poison message is delivered without end (`max_redelivery_count` 0 = retry forever), as fast as the consumer fails it"},
 		{"DMQ missing", func(q *AEMQueue) { q.DeadMessageQueue, q.DeadMessageQueueExists = Null[string](), Known(false) },
 			`a poison message is delivered 6 times over 31 s of redelivery delays, then deleted (the dead message queue "#DEAD_MSG_QUEUE" does not exist)`},
 		{"redelivery off", func(q *AEMQueue) { q.RedeliveryEnabled = Known(false) }, `a poison message is delivered once (redelivery is disabled), then moved to the dead message queue "orders.dmq"`},

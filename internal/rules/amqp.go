@@ -71,23 +71,23 @@ func checkRetries(r *report, s AMQPSender) {
 		switch {
 		case s.MaxNumberOfRetries.Null:
 			r.warnf("amqp.retries_unsafe_allowed", attrMaxNumberOfRetries, "Unsafe Retries Allowed",
-				"allow_unsafe_retries = true keeps max_number_of_retries empty: the AMQP sender retries a failing message endlessly in memory, so it never goes back to Event Mesh, is never redelivered and never reaches the dead message queue. "+
-					"Set max_number_of_retries = 1 and remove allow_unsafe_retries.")
+				"`allow_unsafe_retries = true` keeps `max_number_of_retries` empty: the AMQP sender retries a failing message endlessly in memory, so it never goes back to Event Mesh, is never redelivered and never reaches the dead message queue. "+
+					"Set `max_number_of_retries = 1` and remove `allow_unsafe_retries`.")
 			return
 		case ok && n == 0:
 			r.warnf("amqp.retries_unsafe_allowed", attrMaxNumberOfRetries, "Unsafe Retries Allowed",
-				"allow_unsafe_retries = true keeps max_number_of_retries = 0: a redelivered message gets its outcome at once, unprocessed, so the queue's redeliveries are used up without a single real attempt. "+
-					"Set max_number_of_retries = 1 and remove allow_unsafe_retries.")
+				"`allow_unsafe_retries = true` keeps `max_number_of_retries = 0`: a redelivered message gets its outcome at once, unprocessed, so the queue's redeliveries are used up without a single real attempt. "+
+					"Set `max_number_of_retries = 1` and remove `allow_unsafe_retries`.")
 			return
 		case ok && n > 0:
 			r.warnf("amqp.allow_unsafe_retries_unused", "allow_unsafe_retries", "Allow Unsafe Retries Has No Effect",
-				"max_number_of_retries = %d is neither empty nor 0, so allow_unsafe_retries = true changes nothing. Set allow_unsafe_retries = false, or remove it.", n)
+				"`max_number_of_retries = %d` is neither empty nor 0, so `allow_unsafe_retries = true` changes nothing. Set `allow_unsafe_retries = false`, or remove it.", n)
 		}
 	}
 	if s.MaxNumberOfRetries.Null {
 		r.errorf("amqp.retries_endless", attrMaxNumberOfRetries, "Endless Retries",
-			"Without max_number_of_retries the AMQP sender retries a failing message endlessly in memory, so it never goes back to Event Mesh, is never redelivered and never reaches the dead message queue. "+
-				"Set max_number_of_retries = 1 and spend further attempts on the queue's max_redelivery_count.")
+			"Without `max_number_of_retries` the AMQP sender retries a failing message endlessly in memory, so it never goes back to Event Mesh, is never redelivered and never reaches the dead message queue. "+
+				"Set `max_number_of_retries = 1` and spend further attempts on the queue's `max_redelivery_count`.")
 		return
 	}
 	n, ok := s.MaxNumberOfRetries.get()
@@ -95,11 +95,11 @@ func checkRetries(r *report, s AMQPSender) {
 	case !ok:
 	case n == 0:
 		r.errorf("amqp.retries_zero", attrMaxNumberOfRetries, "Zero Retries",
-			"max_number_of_retries = 0 gives a redelivered message its outcome at once, unprocessed, so the queue's redeliveries are used up without a single real attempt. "+
-				"Set max_number_of_retries = 1.")
+			"`max_number_of_retries = 0` gives a redelivered message its outcome at once, unprocessed, so the queue's redeliveries are used up without a single real attempt. "+
+				"Set `max_number_of_retries = 1`.")
 	case n < 0 || n > MaxRetriesLimit:
 		r.errorf("amqp.retries_range", attrMaxNumberOfRetries, "Invalid Max Retries",
-			"max_number_of_retries = %d would be rejected: the AMQP sender accepts 0 to %d, and 0 leaves redelivered messages unprocessed. Set max_number_of_retries to a value from 1 to %d, for example 1.",
+			"`max_number_of_retries = %d` would be rejected: the AMQP sender accepts 0 to %d, and 0 leaves redelivered messages unprocessed. Set `max_number_of_retries` to a value from 1 to %d, for example 1.",
 			n, MaxRetriesLimit, MaxRetriesLimit)
 	}
 }
@@ -109,21 +109,21 @@ func checkDeliveryStatus(r *report, s AMQPSender) {
 	switch {
 	case ok && ds == deliveryRejected && s.AllowCancelledRedelivery:
 		r.warnf("amqp.allow_cancelled_unused", "allow_cancelled_redelivery", "Allow Cancelled Redelivery Has No Effect",
-			"delivery_status_after_max_retries = %q lets Event Mesh redeliver the message, so allow_cancelled_redelivery = true changes nothing. "+
-				"Set allow_cancelled_redelivery = false, or remove it.", ds)
+			"`delivery_status_after_max_retries = %q` lets Event Mesh redeliver the message, so `allow_cancelled_redelivery = true` changes nothing. "+
+				"Set `allow_cancelled_redelivery = false`, or remove it.", ds)
 	case !ok || ds == deliveryRejected:
 	case ds == deliveryUndeliverable && s.AllowCancelledRedelivery:
 		r.warnf("amqp.delivery_status_undeliverable_allowed", attrDeliveryStatus, "Redelivery Cancelled Allowed",
-			"allow_cancelled_redelivery = true keeps delivery_status_after_max_retries = %q, which tells Event Mesh never to deliver the message again: max_redelivery_count never applies and nothing ever reaches the dead message queue. "+
-				"Set delivery_status_after_max_retries = %q and remove allow_cancelled_redelivery.", ds, deliveryRejected)
+			"`allow_cancelled_redelivery = true` keeps `delivery_status_after_max_retries = %q`, which tells Event Mesh never to deliver the message again: `max_redelivery_count` never applies and nothing ever reaches the dead message queue. "+
+				"Set `delivery_status_after_max_retries = %q` and remove `allow_cancelled_redelivery`.", ds, deliveryRejected)
 	case ds == deliveryUndeliverable:
 		r.errorf("amqp.delivery_status_undeliverable", attrDeliveryStatus, "Redelivery Cancelled",
-			"delivery_status_after_max_retries = %q tells Event Mesh never to deliver the message again: it cancels the queue's redelivery, so max_redelivery_count never applies and nothing ever reaches the dead message queue. "+
-				"Set delivery_status_after_max_retries = %q (or, only to import a channel that already works this way as it is and change it later, set allow_cancelled_redelivery = true for now).", ds, deliveryRejected)
+			"`delivery_status_after_max_retries = %q` tells Event Mesh never to deliver the message again: it cancels the queue's redelivery, so `max_redelivery_count` never applies and nothing ever reaches the dead message queue. "+
+				"Set `delivery_status_after_max_retries = %q` (or, only to import a channel that already works this way as it is and change it later, set `allow_cancelled_redelivery = true` for now).", ds, deliveryRejected)
 	default:
 		r.errorf("amqp.delivery_status_invalid", attrDeliveryStatus, "Invalid Delivery Status",
-			"delivery_status_after_max_retries = %q would be rejected: the AMQP sender knows only %s and %s. "+
-				"Set delivery_status_after_max_retries = %q, the value Event Mesh needs to redeliver the message and move it to the dead message queue.",
+			"`delivery_status_after_max_retries = %q` would be rejected: the AMQP sender knows only %s and %s. "+
+				"Set `delivery_status_after_max_retries = %q`, the value Event Mesh needs to redeliver the message and move it to the dead message queue.",
 			ds, deliveryRejected, deliveryUndeliverable, deliveryRejected)
 	}
 }
@@ -134,8 +134,8 @@ func checkTotalAttemptsRange(r *report, s AMQPSender) {
 		return
 	}
 	r.errorf("amqp.max_total_attempts_range", attrMaxTotalAttempts, "Attempt Budget Too Small",
-		"No setting fits max_total_attempts = %d: the fewest attempts a finite setting gives is %d (max_number_of_retries = 1 with the queue's max_redelivery_count = 1), and a max_redelivery_count of 0 means unlimited. "+
-			"Set max_total_attempts to %d or more.", budget, minTotalAttempts, minTotalAttempts)
+		"No setting fits `max_total_attempts = %d`: the fewest attempts a finite setting gives is %d (`max_number_of_retries = 1` with the queue's `max_redelivery_count = 1`), and a `max_redelivery_count` of 0 means unlimited. "+
+			"Set `max_total_attempts` to %d or more.", budget, minTotalAttempts, minTotalAttempts)
 }
 
 // checkAttempts relates the sender's retries to the queue's redelivery count: the
@@ -157,7 +157,7 @@ func checkAttempts(r *report, s AMQPSender) {
 	}
 	if n > 1 {
 		r.warnf("amqp.inner_retries", attrMaxNumberOfRetries, "Inner Retries",
-			"max_number_of_retries = %d runs %d inner retries on every delivery. Inner retries live in memory, so a restart or redeploy loses them, they stay on one node, and using them up never moves a message to the dead message queue; only redeliveries do. %s",
+			"`max_number_of_retries = %d` runs %d inner retries on every delivery. Inner retries live in memory, so a restart or redeploy loses them, they stay on one node, and using them up never moves a message to the dead message queue; only redeliveries do. %s",
 			n, n, oneRetryRecipe(worst))
 	}
 }
@@ -165,13 +165,13 @@ func checkAttempts(r *report, s AMQPSender) {
 func reportQueueRedelivery(r *report, redeliveries int64) {
 	if redeliveries == 0 {
 		r.errorf("amqp.queue_redelivery_unlimited", attrQueueMaxRedelivery, "Unlimited Redelivery",
-			"The queue's max_redelivery_count = 0 means unlimited redelivery in Event Mesh: a message that always fails is redelivered to this sender for ever, which can mean thousands of billed executions per second (SAP Note 3469268). "+
-				"Set max_redelivery_count on the queue to a value from 1 to %d, for example %d.", MaxRedeliveryCountLimit, recommendedRedeliveries)
+			"The queue's `max_redelivery_count = 0` means unlimited redelivery in Event Mesh: a message that always fails is redelivered to this sender for ever, which can mean thousands of billed executions per second (SAP Note 3469268). "+
+				"Set `max_redelivery_count` on the queue to a value from 1 to %d, for example %d.", MaxRedeliveryCountLimit, recommendedRedeliveries)
 		return
 	}
 	r.errorf("amqp.queue_redelivery_range", attrQueueMaxRedelivery, "Invalid Queue Max Redelivery Count",
-		"queue_max_redelivery_count = %d is outside 0 to %d, the range Event Mesh accepts, so the attempts of this sender cannot be bounded. "+
-			"Set max_redelivery_count on the queue to a value from 1 to %d, for example %d.", redeliveries, MaxRedeliveryCountLimit, MaxRedeliveryCountLimit, recommendedRedeliveries)
+		"`queue_max_redelivery_count = %d` is outside 0 to %d, the range Event Mesh accepts, so the attempts of this sender cannot be bounded. "+
+			"Set `max_redelivery_count` on the queue to a value from 1 to %d, for example %d.", redeliveries, MaxRedeliveryCountLimit, MaxRedeliveryCountLimit, recommendedRedeliveries)
 }
 
 func checkBudget(r *report, s AMQPSender, redeliveries, retries, worst int64) {
@@ -181,20 +181,20 @@ func checkBudget(r *report, s AMQPSender, redeliveries, retries, worst int64) {
 	}
 	fit := min(budget-2, MaxRedeliveryCountLimit)
 	r.errorf("amqp.attempt_budget_exceeded", attrMaxTotalAttempts, "Attempt Budget Exceeded",
-		"With the queue's max_redelivery_count R = %d and max_number_of_retries n = %d, one always-failing message runs up to (R + 1) × n + 1 = (%d + 1) × %d + 1 = %d times, more than max_total_attempts = %d. "+
-			"Set max_number_of_retries = 1 and the queue's max_redelivery_count = %d, which gives at most %d attempts, all of them persisted redeliveries that end in the dead message queue.",
+		"With the queue's `max_redelivery_count` R = %d and `max_number_of_retries` n = %d, one always-failing message runs up to (R + 1) × n + 1 = (%d + 1) × %d + 1 = %d times, more than `max_total_attempts = %d`. "+
+			"Set `max_number_of_retries = 1` and the queue's `max_redelivery_count = %d`, which gives at most %d attempts, all of them persisted redeliveries that end in the dead message queue.",
 		redeliveries, retries, redeliveries, retries, worst, budget, fit, fit+2)
 }
 
 // oneRetryRecipe says how to spend worst attempts on redeliveries; worst 0 means unknown.
 func oneRetryRecipe(worst int64) string {
 	if worst == 0 {
-		return "Set max_number_of_retries = 1 and spend the attempts on the queue's max_redelivery_count instead; the total is then max_redelivery_count + 2."
+		return "Set `max_number_of_retries = 1` and spend the attempts on the queue's `max_redelivery_count` instead; the total is then `max_redelivery_count` + 2."
 	}
 	if redeliveries, err := RedeliveriesFor(worst); err == nil {
-		return fmt.Sprintf("Set max_number_of_retries = 1 and the queue's max_redelivery_count = %d for the same %d attempts, spent on persisted redeliveries.", redeliveries, worst)
+		return fmt.Sprintf("Set `max_number_of_retries = 1` and the queue's `max_redelivery_count = %d` for the same %d attempts, spent on persisted redeliveries.", redeliveries, worst)
 	}
-	return fmt.Sprintf("Set max_number_of_retries = 1 and the queue's max_redelivery_count = %d for %d attempts, the most one retry allows, spent on persisted redeliveries.",
+	return fmt.Sprintf("Set `max_number_of_retries = 1` and the queue's `max_redelivery_count = %d` for %d attempts, the most one retry allows, spent on persisted redeliveries.",
 		MaxRedeliveryCountLimit, maxTotalAttemptsOneRetry)
 }
 
@@ -205,6 +205,6 @@ func checkPrefetchOnSlowFlow(r *report, s AMQPSender) {
 		return
 	}
 	r.warnf("amqp.prefetch_slow_flow", attrMaxPrefetched, "Slow Flow Prefetch",
-		"max_prefetched_messages = %d with about %d seconds per message: one redelivery lock clock starts with the first message of a prefetched batch and covers the whole batch, so messages still waiting in the batch lose their lock before they are processed and are delivered twice. "+
-			"Set max_prefetched_messages = 1 for flows that take longer than a minute.", prefetch, seconds)
+		"`max_prefetched_messages = %d` with about %d seconds per message: one redelivery lock clock starts with the first message of a prefetched batch and covers the whole batch, so messages still waiting in the batch lose their lock before they are processed and are delivered twice. "+
+			"Set `max_prefetched_messages = 1` for flows that take longer than a minute.", prefetch, seconds)
 }

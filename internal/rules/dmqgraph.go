@@ -23,11 +23,11 @@ func CheckDeadMessageQueueLinks(queue, dmq string, s LinkSet) []Finding {
 	}
 	if cycle := dmqCycle(queue, dmq, s.Links); cycle != nil {
 		r.errorf("queue.dmq_cycle", attrDeadMessageQueue, "Dead Message Queue Cycle",
-			"With dead_message_queue = %q the dead message queues form a cycle: %s. A message that dies in one of these queues is moved to the next one "+
+			"With `dead_message_queue = %q` the dead message queues form a cycle: %s. A message that dies in one of these queues is moved to the next one "+
 				"and redelivered there, round the cycle for ever, so it never comes to rest and every round costs executions. "+
 				"The cycle counts each queue's dead message queue as the service holds it now and as this plan sets it; when the plan changes a queue "+
 				"of the cycle elsewhere, apply that change first (terraform apply -target=<address>). "+
-				"Set dead_message_queue to a sapmessaging_dead_message_queue, which names no dead message queue itself, for example %q.",
+				"Set `dead_message_queue` to a `sapmessaging_dead_message_queue`, which names no dead message queue itself, for example %q.",
 			dmq, strings.Join(cycle, " → "), exampleDMQ(queue, true))
 		return r.fs
 	}
@@ -35,7 +35,7 @@ func CheckDeadMessageQueueLinks(queue, dmq string, s LinkSet) []Finding {
 		r.warnf("queue.dmq_chain", attrDeadMessageQueue, "Dead Message Queue Chain",
 			"The dead message queue %q of %q names a dead message queue of its own, %q: a dead message that expires or is redelivered too often there "+
 				"moves on again, further from where someone looks for it. A dead message queue is inspected, not consumed, and needs none. "+
-				"Set dead_message_queue to a sapmessaging_dead_message_queue, which names none, or remove the dead message queue of %q.",
+				"Set `dead_message_queue` to a `sapmessaging_dead_message_queue`, which names none, or remove the dead message queue of %q.",
 			dmq, queue, next, dmq)
 	}
 	return r.fs
@@ -116,9 +116,9 @@ func CheckPlannedDeadMessageQueue(queue, dmq string, exists bool) []Finding {
 	r.errorf("queue.dmq_not_found", attrDeadMessageQueue, "Dead Message Queue Does Not Exist",
 		"The dead message queue %q of %q does not exist on the Event Mesh instance, and no resource planned before this one in this run "+
 			"creates it. Event Mesh refuses a queue whose dead message queue does not exist, so the apply would fail. If this configuration "+
-			"creates %q, set dead_message_queue to that resource's name attribute (for example sapmessaging_dead_message_queue.dmq.name) "+
+			"creates %q, set `dead_message_queue` to that resource's name attribute (for example `sapmessaging_dead_message_queue.dmq.name`) "+
 			"instead of the text, so that Terraform plans and creates it first; otherwise create the queue before this plan. "+
-			"Set dead_message_queue to a queue that exists or that this configuration creates, for example %q.",
+			"Set `dead_message_queue` to a queue that exists or that this configuration creates, for example %q.",
 		dmq, queue, dmq, exampleDMQ(queue, true))
 	return r.fs
 }

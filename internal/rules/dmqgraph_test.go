@@ -16,7 +16,7 @@ func TestCheckDeadMessageQueueLinks(t *testing.T) {
 		contains   string
 	}{
 		{"no dmq", "a", "", LinkSet{Current: map[string]string{"b": "a"}}, nil, ""},
-		{"self is queue.dmq_self", "a", "a", LinkSet{}, nil, ""},
+		{"self is `queue.dmq_self`", "a", "a", LinkSet{}, nil, ""},
 		{"dmq unknown to the service", "a", "b", LinkSet{}, nil, ""},
 		{"dmq without a dmq", "a", "b", LinkSet{Current: map[string]string{"b": ""}}, nil, ""},
 		{"direct cycle on the service", "a", "b", LinkSet{Current: map[string]string{"b": "a"}},
@@ -50,7 +50,7 @@ func TestCheckDeadMessageQueueLinks(t *testing.T) {
 			}
 			for _, f := range fs {
 				if f.Attribute != "dead_message_queue" {
-					t.Errorf("finding %s is about %q, want dead_message_queue", f.Rule, f.Attribute)
+					t.Errorf("finding %s is about %q, want `dead_message_queue`", f.Rule, f.Attribute)
 				}
 			}
 		})
@@ -83,7 +83,7 @@ func TestCheckPlannedDeadMessageQueue(t *testing.T) {
 		want       []string
 	}{
 		{"no dmq", "a/b/c/q", "", false, nil},
-		{"self is queue.dmq_self", "a/b/c/q", "a/b/c/q", false, nil},
+		{"self is `queue.dmq_self`", "a/b/c/q", "a/b/c/q", false, nil},
 		{"exists or planned", "a/b/c/q", "a/b/c/q/dmq", true, nil},
 		{"missing", "a/b/c/q", "a/b/c/q/dmq", false, []string{"queue.dmq_not_found"}},
 	}
@@ -94,7 +94,7 @@ func TestCheckPlannedDeadMessageQueue(t *testing.T) {
 			expectRules(t, fs, tt.want...)
 			for _, f := range fs {
 				if f.Attribute != "dead_message_queue" || !strings.Contains(f.Detail, "name attribute") {
-					t.Errorf("finding %+v: want it on dead_message_queue, saying to refer to the creating resource's name", f)
+					t.Errorf("finding %+v: want it on `dead_message_queue`, saying to refer to the creating resource's name", f)
 				}
 			}
 		})

@@ -136,7 +136,7 @@ func checkJMSAccessType(r *report, s JMSSender) {
 		return
 	}
 	r.errorf("jms_sender.access_type_invalid", "access_type", "Invalid Access Type",
-		"access_type = %q is not a JMS queue access type: Cloud Integration knows only %s and %s. Set access_type to %q or %q to match the JMS receiver that fills the queue.",
+		"`access_type = %q` is not a JMS queue access type: Cloud Integration knows only %s and %s. Set `access_type` to %q or %q to match the JMS receiver that fills the queue.",
 		a, JMSAccessExclusive, JMSAccessNonExclusive, JMSAccessNonExclusive, JMSAccessExclusive)
 }
 
@@ -155,7 +155,7 @@ func checkJMSRanges(r *report, s JMSSender) {
 		if i < lo || i > hi {
 			intervalOK = false
 			r.errorf("jms_sender.retry_interval_range", attrJMSRetryInterval, "Invalid Retry Interval",
-				"retry_interval = %d would be rejected: the JMS sender on %s accepts %d to %d minutes. Set retry_interval to a value from %d to %d, for example %d.",
+				"`retry_interval = %d` would be rejected: the JMS sender on %s accepts %d to %d minutes. Set `retry_interval` to a value from %d to %d, for example %d.",
 				i, what, lo, hi, lo, hi, DefaultJMSRetryInterval)
 		}
 	}
@@ -169,7 +169,7 @@ func checkJMSRanges(r *report, s JMSSender) {
 	lo, hi, what := jmsMaxRetryIntervalRange.bounds(ex)
 	if m < lo || m > hi {
 		r.errorf("jms_sender.max_retry_interval_range", attrJMSMaxRetryInterval, "Invalid Max Retry Interval",
-			"max_retry_interval = %d would be rejected: the JMS sender on %s accepts %d to %d minutes. Set max_retry_interval to a value from %d to %d, for example %d.",
+			"`max_retry_interval = %d` would be rejected: the JMS sender on %s accepts %d to %d minutes. Set `max_retry_interval` to a value from %d to %d, for example %d.",
 			m, what, lo, hi, lo, hi, DefaultJMSMaxRetryInterval)
 		return
 	}
@@ -177,8 +177,8 @@ func checkJMSRanges(r *report, s JMSSender) {
 	// the cap below the first wait is inferred from that formula].
 	if intervalOK && i > m {
 		r.warnf("jms_sender.max_below_interval", attrJMSMaxRetryInterval, "Max Retry Interval Below Retry Interval",
-			"max_retry_interval = %d is shorter than retry_interval = %d: the maximum caps every wait, so the message is retried every %d minutes, more often than the retry interval says. "+
-				"Set max_retry_interval to at least %d, or turn exponential_backoff off for a constant interval.", m, i, m, i)
+			"`max_retry_interval = %d` is shorter than `retry_interval = %d`: the maximum caps every wait, so the message is retried every %d minutes, more often than the retry interval says. "+
+				"Set `max_retry_interval` to at least %d, or turn `exponential_backoff` off for a constant interval.", m, i, m, i)
 	}
 }
 
@@ -191,14 +191,14 @@ func checkJMSConcurrency(r *report, s JMSSender) {
 	case !ok:
 	case n < 1:
 		r.errorf("jms_sender.concurrent_range", attrJMSConcurrent, "Invalid Concurrent Processes",
-			"concurrent_processes = %d would be rejected: the JMS sender needs at least 1 process. Set concurrent_processes to a value from 1 to %d, for example 1.", n, jmsRecommendedConcurrency)
+			"`concurrent_processes = %d` would be rejected: the JMS sender needs at least 1 process. Set `concurrent_processes` to a value from 1 to %d, for example 1.", n, jmsRecommendedConcurrency)
 	case s.exclusive() && n != 1:
 		r.errorf("jms_sender.concurrent_exclusive", attrJMSConcurrent, "Concurrent Processes on Exclusive Queue",
-			"concurrent_processes = %d has no effect on an exclusive queue: it has exactly one consumer, which processes messages in order. Set concurrent_processes = 1, or use a non-exclusive queue for parallel processing.", n)
+			"`concurrent_processes = %d` has no effect on an exclusive queue: it has exactly one consumer, which processes messages in order. Set `concurrent_processes = 1`, or use a non-exclusive queue for parallel processing.", n)
 	case n > jmsRecommendedConcurrency:
 		r.warnf("jms_sender.concurrent_high", attrJMSConcurrent, "Many Concurrent Processes",
-			"concurrent_processes = %d runs that many consumers on every worker node, and every one holds a JMS transaction and consumer from the tenant's shared pool (150 by default). "+
-				"Set concurrent_processes to a value from 1 to %d, as SAP recommends.", n, jmsRecommendedConcurrency)
+			"`concurrent_processes = %d` runs that many consumers on every worker node, and every one holds a JMS transaction and consumer from the tenant's shared pool (150 by default). "+
+				"Set `concurrent_processes` to a value from 1 to %d, as SAP recommends.", n, jmsRecommendedConcurrency)
 	}
 }
 
@@ -208,11 +208,11 @@ func checkJMSDeadLetter(r *report, s JMSSender) {
 	case !ok:
 	case on && s.exclusive():
 		r.errorf("jms_sender.dead_letter_exclusive", attrJMSDeadLetterQueue, "Dead-Letter Queue on Exclusive Queue",
-			"dead_letter_queue = true is not available for an exclusive queue; the option exists for non-exclusive queues only. Set dead_letter_queue = false.")
+			"`dead_letter_queue = true` is not available for an exclusive queue; the option exists for non-exclusive queues only. Set `dead_letter_queue = false`.")
 	case !on && !s.exclusive() && !s.AccessType.IsUnknown():
 		r.warnf("jms_sender.dead_letter_off", attrJMSDeadLetterQueue, "Dead-Letter Queue Off",
-			"dead_letter_queue = false lets a message that crashes the worker node (out of memory) be retried and crash it again on every retry. The option moves nothing: after two such crashes it marks the message Blocked with a lock, and it does not limit ordinary retries. "+
-				"Set dead_letter_queue = true, SAP's default.")
+			"`dead_letter_queue = false` lets a message that crashes the worker node (out of memory) be retried and crash it again on every retry. The option moves nothing: after two such crashes it marks the message Blocked with a lock, and it does not limit ordinary retries. "+
+				"Set `dead_letter_queue = true`, SAP's default.")
 	}
 }
 
@@ -223,8 +223,8 @@ func checkJMSBackoff(r *report, s JMSSender) {
 		return
 	}
 	r.warnf("jms_sender.constant_retries", attrJMSBackoff, "Constant Retries",
-		"exponential_backoff = false with retry_interval = %d retries a failing message every %d minutes for as long as it fails, %d times an hour, so an outage of the receiver is met with constant load. "+
-			"Set exponential_backoff = true (SAP's default), or retry_interval to %d minutes or more.", i, i, 60/i, jmsShortInterval)
+		"`exponential_backoff = false` with `retry_interval = %d` retries a failing message every %d minutes for as long as it fails, %d times an hour, so an outage of the receiver is met with constant load. "+
+			"Set `exponential_backoff = true` (SAP's default), or `retry_interval` to %d minutes or more.", i, i, 60/i, jmsShortInterval)
 }
 
 // checkJMSLimit relates the declared retry limit, the flow's guard and the queue's
@@ -233,14 +233,14 @@ func checkJMSLimit(r *report, s JMSSender) {
 	days, daysOK := s.expirationDays()
 	if d, ok := s.ExpirationDays.get(); ok && !daysOK {
 		r.errorf("jms_sender.expiration_range", attrJMSExpirationDays, "Invalid Expiration Period",
-			"queue_expiration_days = %d is outside the JMS receiver's Expiration Period range of 1 to %d days. Set queue_expiration_days to the Expiration Period of the JMS receiver that fills the queue, %d by default.",
+			"`queue_expiration_days = %d` is outside the JMS receiver's Expiration Period range of 1 to %d days. Set `queue_expiration_days` to the Expiration Period of the JMS receiver that fills the queue, %d by default.",
 			d, JMSMaxExpirationDays, DefaultJMSExpirationDays)
 	}
 	sch, schOK := s.schedule()
 	limit, limitSet := s.MaxRetries.get()
 	if limitSet && limit < 1 {
 		r.errorf("jms_sender.max_retries_range", attrJMSMaxRetries, "Invalid Max Retries",
-			"max_retries = %d allows no retry at all. Set max_retries to 1 or more, for example %d.", limit, jmsRecommendedRetries)
+			"`max_retries = %d` allows no retry at all. Set `max_retries` to 1 or more, for example %d.", limit, jmsRecommendedRetries)
 		limitSet = false
 	}
 	guard, guardKnown := s.Guard.Present.get()
@@ -249,16 +249,16 @@ func checkJMSLimit(r *report, s JMSSender) {
 	switch {
 	case exclusive && limitSet:
 		r.errorf("jms_sender.max_retries_exclusive", attrJMSMaxRetries, "Retry Limit on Exclusive Queue",
-			"max_retries = %d cannot be enforced: Cloud Integration sets the SAPJMSRetries header only for non-exclusive queues, so no guard in the flow can count the retries of an exclusive queue. %s "+
+			"`max_retries = %d` cannot be enforced: Cloud Integration sets the SAPJMSRetries header only for non-exclusive queues, so no guard in the flow can count the retries of an exclusive queue. %s "+
 				"Set the queue's access type to Non-Exclusive in the JMS receiver and this sender, and add a guard on SAPJMSRetries.", limit, unboundedConsequence(sch, schOK, days, daysOK))
 	case !exclusive && guardKnown && !guard && limitSet:
 		r.errorf("jms_sender.max_retries_without_guard", attrJMSMaxRetries, "Retry Limit Without Guard",
-			"max_retries = %d is not enforced: the JMS sender has no retry limit of its own, and the flow compares SAPJMSRetries nowhere (no router condition, exception subprocess or script). %s "+
+			"`max_retries = %d` is not enforced: the JMS sender has no retry limit of its own, and the flow compares SAPJMSRetries nowhere (no router condition, exception subprocess or script). %s "+
 				"Set a guard in the flow: an exception subprocess whose router ends the message with an Escalation End Event when ${header.SAPJMSRetries} > %d, and an Error End Event otherwise.",
 			limit, unboundedConsequence(sch, schOK, days, daysOK), limit)
 	case unbounded:
 		why := "the flow compares SAPJMSRetries nowhere (no router condition, exception subprocess or script)"
-		fix := "Set a guard in the flow: an exception subprocess whose router ends the message with an Escalation End Event when ${header.SAPJMSRetries} > " + fmt.Sprint(jmsRecommendedRetries) + ", and an Error End Event otherwise; then set max_retries to that limit."
+		fix := "Set a guard in the flow: an exception subprocess whose router ends the message with an Escalation End Event when ${header.SAPJMSRetries} > " + fmt.Sprint(jmsRecommendedRetries) + ", and an Error End Event otherwise; then set `max_retries` to that limit."
 		if exclusive {
 			why = "Cloud Integration sets the SAPJMSRetries header only for non-exclusive queues, so the flow cannot count the retries of this exclusive queue"
 			fix = "Set the queue's access type to Non-Exclusive in the JMS receiver and this sender, and add a guard on SAPJMSRetries in the flow."
@@ -297,8 +297,8 @@ func checkJMSGiveUp(r *report, s JMSSender, sch JMSSchedule, days, declared int6
 	visibleOK = visibleOK && visible >= 0
 	if declaredSet && visibleOK && visible != declared {
 		r.warnf("jms_sender.guard_limit_differs", attrJMSMaxRetries, "Retry Limit Differs From Guard",
-			"max_retries = %d, but the flow's guard compares SAPJMSRetries with %d, so the flow ends a failing message after a different number of retries than this configuration declares. "+
-				"Set max_retries = %d, or change the limit in the flow.", declared, visible, visible)
+			"`max_retries = %d`, but the flow's guard compares SAPJMSRetries with %d, so the flow ends a failing message after a different number of retries than this configuration declares. "+
+				"Set `max_retries = %d`, or change the limit in the flow.", declared, visible, visible)
 	}
 	limit, attribute := declared, attrJMSMaxRetries
 	switch {
@@ -319,7 +319,7 @@ func checkJMSGiveUp(r *report, s JMSSender, sch JMSSchedule, days, declared int6
 	fit, _ := sch.RetriesWithin(expiry)
 	r.errorf("jms_sender.give_up_after_expiry", attribute, "Give-Up After Expiration",
 		"With a retry limit of %d the message is ended on retry %d (SAPJMSRetries counts the retries already made), giving up %s after the first failure, but the queue deletes it after its expiration period of %d days (%d minutes), so it is deleted before anyone sees that it failed. "+
-			"Set max_retries and the flow's guard to at most %d, or lower retry_interval or max_retry_interval, or raise the JMS receiver's Expiration Period (at most %d days).",
+			"Set `max_retries` and the flow's guard to at most %d, or lower `retry_interval` or `max_retry_interval`, or raise the JMS receiver's Expiration Period (at most %d days).",
 		limit, stop, giveUpText(giveUp, err), days, expiry, max(jmsGuardLimitFor(fit, s.Guard.Operator), 0), JMSMaxExpirationDays)
 }
 

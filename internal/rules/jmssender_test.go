@@ -103,9 +103,9 @@ func TestCheckJMSSender(t *testing.T) {
 		{"no guard", jmsWith(noGuard), []string{"jms_sender.no_retry_limit"}},
 		{"guard not read yet", jmsWith(func(s *JMSSender) { s.MaxRetries = Null[int64](); s.Guard = JMSRetryGuard{} }), nil},
 		{"exclusive", jmsWith(exclusive), []string{"jms_sender.no_retry_limit"}},
-		{"max_retries without guard", jmsWith(func(s *JMSSender) { noGuard(s); s.MaxRetries = Known[int64](5) }), []string{"jms_sender.max_retries_without_guard"}},
-		{"max_retries on exclusive", jmsWith(func(s *JMSSender) { exclusive(s); s.MaxRetries = Known[int64](5) }), []string{"jms_sender.max_retries_exclusive"}},
-		{"max_retries 0", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](0) }), []string{"jms_sender.max_retries_range"}},
+		{"`max_retries` without guard", jmsWith(func(s *JMSSender) { noGuard(s); s.MaxRetries = Known[int64](5) }), []string{"jms_sender.max_retries_without_guard"}},
+		{"`max_retries` on exclusive", jmsWith(func(s *JMSSender) { exclusive(s); s.MaxRetries = Known[int64](5) }), []string{"jms_sender.max_retries_exclusive"}},
+		{"`max_retries` 0", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](0) }), []string{"jms_sender.max_retries_range"}},
 		{"guard with hidden limit", jmsWith(func(s *JMSSender) { s.MaxRetries = Null[int64](); s.Guard.Limit = Null[int64]() }), nil},
 
 		// Give-up time against the expiration period.
@@ -165,7 +165,7 @@ func TestCheckJMSSenderNamesTheConsequence(t *testing.T) {
 		{"exclusive", jmsWith(exclusive), "jms_sender.no_retry_limit",
 			[]string{"only for non-exclusive queues", "about 724 times"}},
 		{"without guard", jmsWith(func(s *JMSSender) { noGuard(s); s.MaxRetries = Known[int64](5) }), "jms_sender.max_retries_without_guard",
-			[]string{"max_retries = 5 is not enforced", "about 724 times"}},
+			[]string{"`max_retries = 5` is not enforced", "about 724 times"}},
 		{"give-up", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](724); s.Guard.Limit = Known[int64](724) }), "jms_sender.give_up_after_expiry",
 			[]string{"ended on retry 725", "43203 minutes (30 d 0 h 3 min)", "43200 minutes", "at most 723"}},
 		{"dead letter", jmsWith(func(s *JMSSender) { s.DeadLetterQueue = Known(false) }), "jms_sender.dead_letter_off",

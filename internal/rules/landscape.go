@@ -28,7 +28,7 @@ func CheckConsumedQueueExists(channel, queue string, exists bool) []Finding {
 	r.errorf("audit.queue_not_found", "", "Sender Reads Missing Queue",
 		"The AMQP sender channel %s reads the queue %q, which Event Mesh does not hold: the channel receives nothing (Cloud Integration retries the connection and logs errors), "+
 			"and messages meant for the flow go nowhere. "+
-			"Set the channel's destinationName to an existing queue, or create the queue %q with a sapmessaging_queue.", channel, queue, queue)
+			"Set the channel's destinationName to an existing queue, or create the queue %q with a `sapmessaging_queue`.", channel, queue, queue)
 	return r.fs
 }
 
@@ -44,7 +44,7 @@ func CheckExclusiveConsumers(queue, accessType string, consumers []string) []Fin
 	r.warnf("audit.exclusive_competing", "", "Consumers Compete on Exclusive Queue",
 		"The exclusive queue %q is consumed by %d consumers (%s). Event Mesh delivers the messages of an exclusive queue to one consumer at a time, "+
 			"so only one of them receives messages while the others stand by, and which one that is changes with every reconnect. "+
-			"Set access_type = %q on the queue if the consumers are meant to share the load, or give each consumer its own queue.",
+			"Set `access_type = %q` on the queue if the consumers are meant to share the load, or give each consumer its own queue.",
 		queue, len(consumers), strings.Join(consumers, ", "), accessNonExclusive)
 	return r.fs
 }
@@ -60,7 +60,7 @@ func CheckUnconsumedQueue(queue string, webhooksRead bool, unread []string) []Fi
 		nor = ", and no webhook subscription pushes it"
 	}
 	if len(unread) > 0 {
-		maybe = fmt.Sprintf(" The deployed integration flow(s) %s could not be analysed (audit.flow_not_analysable) and may read it.", strings.Join(unread, ", "))
+		maybe = fmt.Sprintf(" The deployed integration flow(s) %s could not be analysed (`audit.flow_not_analysable`) and may read it.", strings.Join(unread, ", "))
 	}
 	r.infof("audit.queue_unconsumed", "Queue Without Flow Consumer",
 		"No deployed integration flow reads the queue %q with an AMQP sender channel%s, as far as the audit can see.%s Another application may consume it; otherwise its messages accumulate until the queue is full. "+
@@ -77,11 +77,11 @@ func WebhooksNotRead(reason string) []Finding {
 	var r report
 	if reason == "" {
 		r.infof("audit.webhooks_not_configured", "Webhooks Not Read",
-			"The provider's event_mesh connection has no messaging REST credentials, so the audit did not list the webhook subscriptions: a queue that only a webhook consumes "+
-				"is reported as unconsumed, and no webhook has a path. Set event_mesh to a service key with a messaging entry of protocol httprest to audit the webhooks too.")
+			"The provider's `event_mesh` connection has no messaging REST credentials, so the audit did not list the webhook subscriptions: a queue that only a webhook consumes "+
+				"is reported as unconsumed, and no webhook has a path. Set `event_mesh` to a service key with a messaging entry of protocol httprest to audit the webhooks too.")
 		return r.fs
 	}
-	fix := "Set the event_mesh connection's messaging REST credentials right (TF_LOG=debug shows the request), and run the audit again."
+	fix := "Set the `event_mesh` connection's messaging REST credentials right (TF_LOG=debug shows the request), and run the audit again."
 	if strings.Contains(reason, "403") {
 		fix = "Set the messaging client's rules (the service descriptor's queueRules) to allow it to read the subscriptions, or use the credentials of a client that may, and run the audit again."
 	}
@@ -100,7 +100,7 @@ func CheckDeadMessageQueueExists(queue, dmq string, exists bool) []Finding {
 	var r report
 	r.warnf("audit.dmq_not_found", attrDeadMessageQueue, "Dead Message Queue Missing",
 		"The queue %q names the dead message queue %q, which Event Mesh does not hold, so a message that has used up its redeliveries is not kept where someone looks for it. "+
-			"Set dead_message_queue to an existing queue, or create %q with a sapmessaging_dead_message_queue.", queue, dmq, dmq)
+			"Set `dead_message_queue` to an existing queue, or create %q with a `sapmessaging_dead_message_queue`.", queue, dmq, dmq)
 	return r.fs
 }
 
@@ -115,7 +115,7 @@ func CheckDeployedVersion(flow, deployed, design string) []Finding {
 	var r report
 	r.warnf("audit.version_differs", "", "Deployed Version Differs",
 		"The integration flow %q runs version %s, but its design time holds version %s; the API serves the content of the design time only, so the audit analysed %s and the running settings may differ. "+
-			"Set the runtime to the design time by deploying the flow again (sapmessaging_iflow_deployment), so that what runs is what was analysed.", flow, deployed, design, design)
+			"Set the runtime to the design time by deploying the flow again (`sapmessaging_iflow_deployment`), so that what runs is what was analysed.", flow, deployed, design, design)
 	return r.fs
 }
 
@@ -142,8 +142,8 @@ func FlowNotAnalysable(flow, reason string) []Finding {
 func QueuesOnly() []Finding {
 	var r report
 	r.infof("audit.queues_only", "Queues Only",
-		"The provider has no cloud_integration connection, so the audit checked the Event Mesh queues alone: no flow consumes a queue as far as it can see, and no path has a worst case. "+
-			"Set cloud_integration in the provider configuration to join the queues with the flows that consume them.")
+		"The provider has no `cloud_integration` connection, so the audit checked the Event Mesh queues alone: no flow consumes a queue as far as it can see, and no path has a worst case. "+
+			"Set `cloud_integration` in the provider configuration to join the queues with the flows that consume them.")
 	return r.fs
 }
 
@@ -162,8 +162,8 @@ func JMSWorstCase(limit int64, operator string) int64 {
 func FlowsOnly() []Finding {
 	var r report
 	r.infof("audit.flows_only", "Flows Only",
-		"The provider has no event_mesh connection, so the audit read the deployed flows alone: the queues their AMQP senders read, their redelivery counts and dead message queues are unknown, and no AMQP path has a worst case. "+
-			"Set event_mesh in the provider configuration to join the flows with the queues they consume.")
+		"The provider has no `event_mesh` connection, so the audit read the deployed flows alone: the queues their AMQP senders read, their redelivery counts and dead message queues are unknown, and no AMQP path has a worst case. "+
+			"Set `event_mesh` in the provider configuration to join the flows with the queues they consume.")
 	return r.fs
 }
 
@@ -186,7 +186,7 @@ func CheckDiscoveredRedelivery(s AMQPSender, queue string) []Finding {
 			continue
 		}
 		r.add(SeverityWarning, f.Rule, f.Attribute, f.Summary,
-			fmt.Sprintf("Without queue_max_redelivery_count on this sender, R comes from the Event Mesh queue %q its channel reads. %s", queue, f.Detail))
+			fmt.Sprintf("Without `queue_max_redelivery_count` on this sender, R comes from the Event Mesh queue %q its channel reads. %s", queue, f.Detail))
 	}
 	return r.fs
 }

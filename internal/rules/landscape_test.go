@@ -31,7 +31,7 @@ func TestLandscapeRules(t *testing.T) {
 	if d := CheckUnconsumedQueue("q", true, nil)[0].Detail; strings.Contains(d, "could not be analysed") {
 		t.Errorf("with every flow analysed, the detail speaks of flows not analysed: %s", d)
 	}
-	if d := CheckUnconsumedQueue("q", true, []string{"A", "B"})[0].Detail; !strings.Contains(d, "flow(s) A, B could not be analysed (audit.flow_not_analysable) and may read it") {
+	if d := CheckUnconsumedQueue("q", true, []string{"A", "B"})[0].Detail; !strings.Contains(d, "flow(s) A, B could not be analysed (`audit.flow_not_analysable`) and may read it") {
 		t.Errorf("the detail does not name the flows that could not be analysed: %s", d)
 	}
 

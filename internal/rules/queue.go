@@ -103,7 +103,7 @@ func checkQueueName(r *report, q Queue) {
 // QueueNameDetail is the one message for a queue name, set as attribute, that ValidQueueName
 // refuses: the rules' finding and the provider's attribute validator both use it.
 func QueueNameDetail(attribute string, err error) string {
-	return fmt.Sprintf("Event Mesh would reject the queue name: %s. Set %s to the full queue name including the namespace, "+
+	return fmt.Sprintf("Event Mesh would reject the queue name: %s. Set `%s` to the full queue name including the namespace, "+
 		"for example \"acme/crm/prod/orders\".", strings.TrimRight(err.Error(), ". "), attribute)
 }
 
@@ -113,13 +113,13 @@ func checkAccessType(r *report, q Queue) {
 		return
 	}
 	r.errorf("queue.access_type_invalid", attrAccessType, "Invalid Access Type",
-		"access_type = %q would be rejected: Event Mesh knows only %s (consumers share the queue) and %s (one consumer at a time). Set access_type to %q or %q.",
+		"`access_type = %q` would be rejected: Event Mesh knows only %s (consumers share the queue) and %s (one consumer at a time). Set `access_type` to %q or %q.",
 		at, accessNonExclusive, accessExclusive, accessNonExclusive, accessExclusive)
 }
 
 // adoptHint is how the redelivery error tells a team adopting a queue that already redelivers
 // without limit how to import it first and fix it later.
-const adoptHint = " (or, only to import a queue that already works this way as it is and change it later, set allow_unlimited_redelivery = true for now)."
+const adoptHint = " (or, only to import a queue that already works this way as it is and change it later, set `allow_unlimited_redelivery = true` for now)."
 
 func checkRedelivery(r *report, q Queue) {
 	n, known := q.MaxRedeliveryCount.get()
@@ -127,31 +127,31 @@ func checkRedelivery(r *report, q Queue) {
 	switch {
 	case q.AllowUnlimitedRedelivery && unlimited:
 		r.warnf("queue.redelivery_unlimited_allowed", attrMaxRedeliveryCount, "Unlimited Redelivery Allowed",
-			"allow_unlimited_redelivery = true keeps this queue's redelivery count at 0, which Event Mesh reads as unlimited: "+
+			"`allow_unlimited_redelivery = true` keeps this queue's redelivery count at 0, which Event Mesh reads as unlimited: "+
 				"a poison message is redelivered for ever, which can mean thousands of billed executions per second (SAP Note 3469268). "+
-				"Set max_redelivery_count to a value from 1 to %d, for example %d, and remove allow_unlimited_redelivery.", MaxRedeliveryCountLimit, recommendedRedeliveries)
+				"Set `max_redelivery_count` to a value from 1 to %d, for example %d, and remove `allow_unlimited_redelivery`.", MaxRedeliveryCountLimit, recommendedRedeliveries)
 		return
 	case q.AllowUnlimitedRedelivery && known:
 		r.warnf("queue.allow_unlimited_unused", attrAllowUnlimitedRedelivery, "Allow Unlimited Redelivery Has No Effect",
-			"max_redelivery_count = %d is limited, so allow_unlimited_redelivery = true changes nothing. Set allow_unlimited_redelivery = false, or remove it.", n)
+			"`max_redelivery_count = %d` is limited, so `allow_unlimited_redelivery = true` changes nothing. Set `allow_unlimited_redelivery = false`, or remove it.", n)
 	}
 	if q.MaxRedeliveryCount.Null && !q.IsDeadMessageQueue {
 		r.errorf("queue.redelivery_unlimited", attrMaxRedeliveryCount, "Unlimited Redelivery",
-			"Without max_redelivery_count the queue keeps the Event Mesh default of 0, and 0 means unlimited redelivery, not \"no retry\". "+
+			"Without `max_redelivery_count` the queue keeps the Event Mesh default of 0, and 0 means unlimited redelivery, not \"no retry\". "+
 				"A poison message is then redelivered for ever, which can mean thousands of billed executions per second (SAP Note 3469268). "+
-				"Set max_redelivery_count to a value from 1 to %d, for example %d"+adoptHint, MaxRedeliveryCountLimit, recommendedRedeliveries)
+				"Set `max_redelivery_count` to a value from 1 to %d, for example %d"+adoptHint, MaxRedeliveryCountLimit, recommendedRedeliveries)
 		return
 	}
 	switch {
 	case !known:
 	case n == 0 && !q.IsDeadMessageQueue:
 		r.errorf("queue.redelivery_unlimited", attrMaxRedeliveryCount, "Unlimited Redelivery",
-			"In Event Mesh max_redelivery_count = 0 means unlimited redelivery, not \"no retry\". "+
+			"In Event Mesh `max_redelivery_count = 0` means unlimited redelivery, not \"no retry\". "+
 				"A poison message is then redelivered for ever, which can mean thousands of billed executions per second (SAP Note 3469268). "+
-				"Set max_redelivery_count to a value from 1 to %d, for example %d"+adoptHint, MaxRedeliveryCountLimit, recommendedRedeliveries)
+				"Set `max_redelivery_count` to a value from 1 to %d, for example %d"+adoptHint, MaxRedeliveryCountLimit, recommendedRedeliveries)
 	case n < 0 || n > MaxRedeliveryCountLimit:
 		r.errorf("queue.redelivery_range", attrMaxRedeliveryCount, "Invalid Max Redelivery Count",
-			"max_redelivery_count = %d would be rejected: Event Mesh accepts 0 to %d, and 0 means unlimited. Set max_redelivery_count to a value from 1 to %d, for example %d.",
+			"`max_redelivery_count = %d` would be rejected: Event Mesh accepts 0 to %d, and 0 means unlimited. Set `max_redelivery_count` to a value from 1 to %d, for example %d.",
 			n, MaxRedeliveryCountLimit, MaxRedeliveryCountLimit, recommendedRedeliveries)
 	}
 }
@@ -164,22 +164,22 @@ func checkDeadMessageQueue(r *report, q Queue) {
 	name, nameKnown := q.Name.get()
 	if set && strings.TrimSpace(dmq) == "" && !q.IsDeadMessageQueue {
 		r.errorf("queue.dmq_empty", attrDeadMessageQueue, "Empty Dead Message Queue",
-			"dead_message_queue = %q names no queue: Event Mesh stores an empty name as no dead message queue at all, so the queue would have none "+
-				"and the state would never match the configuration. Set dead_message_queue to the full name of a queue, for example %q, or remove the attribute.", dmq, exampleDMQ(name, nameKnown))
+			"`dead_message_queue = %q` names no queue: Event Mesh stores an empty name as no dead message queue at all, so the queue would have none "+
+				"and the state would never match the configuration. Set `dead_message_queue` to the full name of a queue, for example %q, or remove the attribute.", dmq, exampleDMQ(name, nameKnown))
 		return
 	}
 	if dmq == "" {
 		if !q.IsDeadMessageQueue {
 			r.warnf("queue.dmq_missing", attrDeadMessageQueue, "No Dead Message Queue",
-				"Without a dead_message_queue nothing keeps a poison message: once max_redelivery_count is used up Event Mesh discards it, without a trace (with max_redelivery_count 0 it is instead redelivered for ever and blocks the messages behind it). "+
-					"Productive queues need a dead message queue that someone monitors. Set dead_message_queue to a sapmessaging_dead_message_queue in the same namespace, for example %q.",
+				"Without a `dead_message_queue` nothing keeps a poison message: once `max_redelivery_count` is used up Event Mesh discards it, without a trace (with `max_redelivery_count` 0 it is instead redelivered for ever and blocks the messages behind it). "+
+					"Productive queues need a dead message queue that someone monitors. Set `dead_message_queue` to a `sapmessaging_dead_message_queue` in the same namespace, for example %q.",
 				exampleDMQ(name, nameKnown))
 		}
 		return
 	}
 	if err := ValidQueueName(dmq); err != nil {
 		r.errorf("queue.dmq_name_invalid", attrDeadMessageQueue, "Invalid Dead Message Queue Name",
-			"Event Mesh would reject dead_message_queue: %s. Set dead_message_queue to the full name of a queue in the same namespace, for example %q.",
+			"Event Mesh would reject `dead_message_queue`: %s. Set `dead_message_queue` to the full name of a queue in the same namespace, for example %q.",
 			err, exampleDMQ(name, nameKnown))
 		return
 	}
@@ -188,14 +188,14 @@ func checkDeadMessageQueue(r *report, q Queue) {
 	}
 	if dmq == name {
 		r.errorf("queue.dmq_self", attrDeadMessageQueue, "Dead Message Queue Cycle",
-			"dead_message_queue names the queue %q itself, so a dead message would be moved back into the queue it failed on and redelivered again. "+
-				"Set dead_message_queue to a separate queue in the same namespace, for example %q.", name, exampleDMQ(name, true))
+			"`dead_message_queue` names the queue %q itself, so a dead message would be moved back into the queue it failed on and redelivered again. "+
+				"Set `dead_message_queue` to a separate queue in the same namespace, for example %q.", name, exampleDMQ(name, true))
 		return
 	}
 	if ns, dns := Namespace(name), Namespace(dmq); ns != dns {
 		r.errorf("queue.dmq_namespace", attrDeadMessageQueue, "Dead Message Queue Outside Namespace",
-			"The queue %q is in %s, but dead_message_queue %q is in %s. A queue in another namespace belongs to another Event Mesh client, which would receive dead messages that nobody who owns this queue monitors. "+
-				"Set dead_message_queue to a queue in the same namespace, for example %q.",
+			"The queue %q is in %s, but `dead_message_queue` %q is in %s. A queue in another namespace belongs to another Event Mesh client, which would receive dead messages that nobody who owns this queue monitors. "+
+				"Set `dead_message_queue` to a queue in the same namespace, for example %q.",
 			name, describeNamespace(ns), dmq, describeNamespace(dns), exampleDMQ(name, true))
 	}
 }
@@ -222,34 +222,34 @@ func checkTTL(r *report, q Queue) {
 		switch {
 		case (respectKnown && !respect) || q.MaxTTL.Null:
 			r.warnf("dmq.no_ttl_allowed", attrMaxTTL, "Dead Message Queue Without TTL Allowed",
-				"allow_no_ttl = true keeps this dead message queue without a time to live: it keeps every dead message for ever and grows until it is full, "+
-					"after which new dead messages are lost. Set max_ttl to how long dead messages stay, for example %d (7 days), and remove allow_no_ttl.", DefaultDMQTTL)
+				"`allow_no_ttl = true` keeps this dead message queue without a time to live: it keeps every dead message for ever and grows until it is full, "+
+					"after which new dead messages are lost. Set `max_ttl` to how long dead messages stay, for example %d (7 days), and remove `allow_no_ttl`.", DefaultDMQTTL)
 			return
 		case ttlKnown:
 			r.warnf("dmq.allow_no_ttl_unused", attrAllowNoTTL, "Allow No TTL Has No Effect",
-				"max_ttl is set, so the dead message queue respects its time to live and allow_no_ttl = true changes nothing. Set allow_no_ttl = false, or remove it.")
+				"`max_ttl` is set, so the dead message queue respects its time to live and `allow_no_ttl = true` changes nothing. Set `allow_no_ttl = false`, or remove it.")
 		}
 	}
 	if q.IsDeadMessageQueue && !q.AllowNoTTL {
 		if respectKnown && !respect {
 			r.errorf("dmq.respect_ttl_required", attrRespectTTL, "Dead Message Queue Without TTL",
-				"With respect_ttl = false the dead message queue keeps every dead message for ever and grows until it is full, after which new dead messages are lost. "+
-					"Set respect_ttl = true and max_ttl to how long dead messages stay, for example %d (7 days).", DefaultDMQTTL)
+				"With `respect_ttl = false` the dead message queue keeps every dead message for ever and grows until it is full, after which new dead messages are lost. "+
+					"Set `respect_ttl = true` and `max_ttl` to how long dead messages stay, for example %d (7 days).", DefaultDMQTTL)
 		}
 		if q.MaxTTL.Null {
 			r.errorf("dmq.max_ttl_required", attrMaxTTL, "Dead Message Queue Without TTL",
-				"Without max_ttl the dead message queue keeps every dead message for ever and grows until it is full, after which new dead messages are lost. "+
-					"Set max_ttl to how long dead messages stay, for example %d (7 days), with respect_ttl = true.", DefaultDMQTTL)
+				"Without `max_ttl` the dead message queue keeps every dead message for ever and grows until it is full, after which new dead messages are lost. "+
+					"Set `max_ttl` to how long dead messages stay, for example %d (7 days), with `respect_ttl = true`.", DefaultDMQTTL)
 		}
 	}
 	switch {
 	case respectKnown && respect && q.MaxTTL.Null && !q.IsDeadMessageQueue:
 		r.errorf("queue.respect_ttl_without_max_ttl", attrMaxTTL, "Respect TTL Without Max TTL",
-			"respect_ttl = true without max_ttl gives the queue no time to live to respect, so no message ever expires or moves to the dead message queue on age. "+
-				"Set max_ttl to a value from 1 to %d seconds, or set respect_ttl = false.", MaxTTLLimit)
+			"`respect_ttl = true` without `max_ttl` gives the queue no time to live to respect, so no message ever expires or moves to the dead message queue on age. "+
+				"Set `max_ttl` to a value from 1 to %d seconds, or set `respect_ttl = false`.", MaxTTLLimit)
 	case ttlKnown && (q.RespectTTL.Null || respectKnown && !respect && !q.IsDeadMessageQueue):
 		r.errorf("queue.max_ttl_without_respect_ttl", attrRespectTTL, "Max TTL Without Respect TTL",
-			"max_ttl has no effect unless respect_ttl is true: Event Mesh then ignores the time to live, so messages never expire and never move to the dead message queue on age. "+
-				"Set respect_ttl = true, or remove max_ttl.")
+			"`max_ttl` has no effect unless `respect_ttl` is true: Event Mesh then ignores the time to live, so messages never expire and never move to the dead message queue on age. "+
+				"Set `respect_ttl = true`, or remove `max_ttl`.")
 	}
 }

@@ -167,7 +167,7 @@ func TestCheckQueueDetails(t *testing.T) {
 		{"dmq namespace", queueWith(goodQueue(), func(q *Queue) { q.DeadMessageQueue = Known("acme/erp/prod/dmq") }),
 			"queue.dmq_namespace", "dead_message_queue", []string{`namespace "acme/crm/prod"`, `namespace "acme/erp/prod"`}},
 		{"dmq missing", queueWith(goodQueue(), func(q *Queue) { q.DeadMessageQueue = Null[string]() }),
-			"queue.dmq_missing", "dead_message_queue", []string{"blocks the queue", "discards", `"acme/crm/prod/orders/dmq"`}},
+			"queue.dmq_missing", "dead_message_queue", []string{"blocks the messages behind it", "discards", `"acme/crm/prod/orders/dmq"`}},
 		{"invalid name", queueWith(goodQueue(), func(q *Queue) { q.Name = Known("a b") }),
 			"queue.name_invalid", "name", []string{"1 to 20 segments", "' '"}},
 		{"dead message queue ttl", queueWith(goodDMQ(), func(q *Queue) { q.RespectTTL = Known(false) }),
@@ -248,7 +248,7 @@ func FuzzCheckQueue(f *testing.F) {
 			}
 			if f.Attribute == attrMaxRedeliveryCount && !isDMQ {
 				if n, ok := q.MaxRedeliveryCount.get(); ok && n >= 1 && n <= MaxRedeliveryCountLimit {
-					t.Errorf("finding %s for the valid max_redelivery_count %d", f.Rule, n)
+					t.Errorf("finding %s for the valid `max_redelivery_count` %d", f.Rule, n)
 				}
 			}
 		}

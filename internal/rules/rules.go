@@ -135,11 +135,11 @@ func (c intRange) check(r *report, v Value[int64]) {
 	}
 	if c.hi == 0 {
 		r.errorf(c.rule, c.attribute, c.summary,
-			"%s = %d would be rejected: %s accepts only values of %d or more. Set %s to at least %d, for example %d.",
+			"`%s = %d` would be rejected: %s accepts only values of %d or more. Set `%s` to at least %d, for example %d.",
 			c.attribute, n, c.accepts, c.lo, c.attribute, c.lo, c.example)
 		return
 	}
 	r.errorf(c.rule, c.attribute, c.summary,
-		"%s = %d would be rejected: %s accepts %d to %d%s. Set %s to a value from %d to %d, for example %d.",
+		"`%s = %d` would be rejected: %s accepts %d to %d%s. Set `%s` to a value from %d to %d, for example %d.",
 		c.attribute, n, c.accepts, c.lo, c.hi, c.unit, c.attribute, c.lo, c.hi, c.example)
 }

@@ -202,7 +202,7 @@ func TestHasErrors(t *testing.T) {
 func TestFindingStyleRejectsBadFindings(t *testing.T) {
 	t.Parallel()
 	good := Finding{Rule: "queue.dmq_self", Severity: SeverityError, Summary: "Dead Message Queue Cycle",
-		Detail: "The value loops. Set dead_message_queue to another queue."}
+		Detail: "The value loops. Set `dead_message_queue` to another queue."}
 	if p := findingStyle(good); len(p) != 0 {
 		t.Fatalf("good finding rejected: %v", p)
 	}

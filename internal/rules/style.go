@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -51,6 +52,36 @@ func StyleProblems(summary, detail string, fixOpenings []string) []string {
 	}
 	if strings.Count(detail, ". ") < 1 {
 		problems = append(problems, "detail explains nothing before the fix")
+	}
+	return append(problems, BareNames(detail)...)
+}
+
+// quotedSpan matches what a message already quotes: an attribute name or value in backticks, or
+// a value in double quotes (a queue name, a flow ID), which keeps its own spelling.
+var quotedSpan = regexp.MustCompile("`[^`]*`|\"[^\"]*\"")
+
+// snakeName matches an attribute, resource type or rule ID written in snake_case, such as
+// max_redelivery_count, sapmessaging_queue or queue.dmq_missing.
+var snakeName = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:[._][a-z0-9]+)*_[a-z0-9]+(?:[._][a-z0-9]+)*\b`)
+
+// setWord matches "Set NAME to" or "Set NAME =", where NAME is a one-word attribute such as to,
+// from or name; the ordinary words a fix sets ("Set it to ...") are told apart by setPronouns.
+var setWord = regexp.MustCompile(`\bSet ([a-z][a-z0-9]*) (?:to|=)\s`)
+
+var setPronouns = []string{"it", "them", "this", "that", "one", "each", "both", "all", "every", "a", "an", "the", "its", "their", "up"}
+
+// BareNames reports the attribute names in text that are not in backticks: a snake_case name
+// outside backticks and double quotes, and the one-word attribute of a "Set NAME to" fix.
+func BareNames(text string) []string {
+	var problems []string
+	plain := quotedSpan.ReplaceAllString(text, " ")
+	for _, n := range snakeName.FindAllString(plain, -1) {
+		problems = append(problems, "name "+n+" not in backticks")
+	}
+	for _, m := range setWord.FindAllStringSubmatch(plain, -1) {
+		if !slices.Contains(setPronouns, m[1]) {
+			problems = append(problems, "attribute "+m[1]+" of a fix not in backticks")
+		}
 	}
 	return problems
 }

@@ -98,22 +98,22 @@ func CheckWebhook(w Webhook) []Finding {
 	if qosKnown && qos == 0 {
 		if accept, _ := w.AcceptMessageLoss.get(); !accept && !w.AcceptMessageLoss.IsUnknown() {
 			r.errorf("webhook.qos0_loses_messages", attrWebhookQoS, "QoS 0 Loses Messages",
-				"qos = 0 makes Event Mesh push each message once and delete it after that try, whatever the endpoint answers: "+
+				"`qos = 0` makes Event Mesh push each message once and delete it after that try, whatever the endpoint answers: "+
 					"any failure or timeout of the endpoint loses the message without a trace, and nothing reaches a dead message queue. "+
-					"Set qos = 1, or, if losing messages is acceptable, set %s = true.", attrWebhookAcceptLoss)
+					"Set `qos = 1`, or, if losing messages is acceptable, set `%s = true`.", attrWebhookAcceptLoss)
 		}
 	}
 	if qosKnown && qos != 0 && qos != 1 {
 		r.errorf("webhook.qos_range", attrWebhookQoS, "Invalid QoS",
-			"qos = %d would be rejected: Event Mesh webhooks take QoS 0 or 1. Set qos = 1.", qos)
+			"`qos = %d` would be rejected: Event Mesh webhooks take QoS 0 or 1. Set `qos = 1`.", qos)
 	}
 	checkWebhookEndpoint(&r, w)
 	if exempt, ok := w.ExemptHandshake.get(); ok && exempt {
 		if auth, ok := w.HasAuthentication.get(); ok && !auth {
 			r.errorf("webhook.exempt_without_auth", attrWebhookExempt, "Handshake Exempted Without Authentication",
-				"exempt_handshake = true skips the handshake in which the endpoint agrees to receive messages, and without "+
+				"`exempt_handshake = true` skips the handshake in which the endpoint agrees to receive messages, and without "+
 					"authentication nothing else proves that the endpoint is the intended one: Event Mesh would push the queue's "+
-					"messages to whatever answers at that URL. Set exempt_handshake = false, or configure the endpoint's authentication.")
+					"messages to whatever answers at that URL. Set `exempt_handshake = false`, or configure the endpoint's authentication.")
 		}
 	}
 	if !qosKnown || qos != 1 {
@@ -125,15 +125,15 @@ func CheckWebhook(w Webhook) []Finding {
 	if dmq, ok := w.QueueDeadMessageQueue.get(); ok && dmq == "" && ttlKnown {
 		r.warnf("webhook.no_dead_message_queue", attrWebhookQueue, "Webhook Queue Without Dead Message Queue",
 			"Queue %q has no dead message queue: a message the endpoint keeps refusing is retried at most once a day for up to "+
-				"its time to live (%s), then purged without a trace. Set the queue's dead_message_queue.", queue, formatMinutes(ttl/secondsPerMinute))
+				"its time to live (%s), then purged without a trace. Set the queue's `dead_message_queue`.", queue, formatMinutes(ttl/secondsPerMinute))
 	}
 	r0, rKnown := w.QueueMaxRedeliveryCount.get()
 	if rKnown && r0 == 0 && ttlKnown {
 		tries, _, _ := WebhookGiveUp(0, ttl)
 		r.warnf("webhook.redelivery_unlimited", attrWebhookQueue, "Webhook Retries Until the Time to Live",
-			"Queue %q has max_redelivery_count = 0 (unlimited): a message the endpoint keeps refusing is tried %d times over %s "+
+			"Queue %q has `max_redelivery_count = 0` (unlimited): a message the endpoint keeps refusing is tried %d times over %s "+
 				"before it leaves the queue, and holds one of the webhook's %d slots all that time. "+
-				"Set the queue's max_redelivery_count, for example 2 (3 tries within 45 minutes).",
+				"Set the queue's `max_redelivery_count`, for example 2 (3 tries within 45 minutes).",
 			queue, tries, formatMinutes(ttl/secondsPerMinute), WebhookMaxInFlight)
 	}
 	if rKnown && ttlKnown {
@@ -142,7 +142,7 @@ func CheckWebhook(w Webhook) []Finding {
 			r.warnf("webhook.in_flight_stall", attrWebhookQoS, "Failing Messages Can Stall the Webhook",
 				"Event Mesh holds at most %d messages in flight per QoS 1 webhook and takes nothing more from the queue while "+
 					"they wait for their retries; with queue %q a failing message leaves only %s after its first try, so %d failing "+
-					"messages stop every other message for that long. Set the queue's max_redelivery_count to 2 or less (a failing "+
+					"messages stop every other message for that long. Set the queue's `max_redelivery_count` to 2 or less (a failing "+
 					"message leaves within 45 minutes) and give the queue a dead message queue.",
 				WebhookMaxInFlight, queue, formatMinutes(minutes), WebhookMaxInFlight)
 		}

@@ -34,7 +34,7 @@ func TestCheckWebhook(t *testing.T) {
 		{"good", goodWebhook(), nil},
 		{"all unknown", Webhook{}, nil},
 		{"qos 0 refused", webhookWith(func(w *Webhook) { w.QoS = Known[int64](0) }), []string{"webhook.qos0_loses_messages"}},
-		{"qos 0 with accept_message_loss null", webhookWith(func(w *Webhook) { w.QoS, w.AcceptMessageLoss = Known[int64](0), Null[bool]() }),
+		{"qos 0 with `accept_message_loss` null", webhookWith(func(w *Webhook) { w.QoS, w.AcceptMessageLoss = Known[int64](0), Null[bool]() }),
 			[]string{"webhook.qos0_loses_messages"}},
 		{"qos 0 accepted", webhookWith(func(w *Webhook) { w.QoS, w.AcceptMessageLoss = Known[int64](0), Known(true) }), nil},
 		{"qos 0, acceptance unknown", webhookWith(func(w *Webhook) { w.QoS, w.AcceptMessageLoss = Known[int64](0), Unknown[bool]() }), nil},
@@ -97,7 +97,7 @@ func TestCheckWebhookMessages(t *testing.T) {
 	t.Parallel()
 	fs := CheckWebhook(webhookWith(func(w *Webhook) { w.QoS = Known[int64](0) }))
 	if !strings.Contains(fs[0].Detail, "any failure or timeout of the endpoint loses the message") ||
-		!strings.Contains(fs[0].Detail, "accept_message_loss = true") {
+		!strings.Contains(fs[0].Detail, "`accept_message_loss = true`") {
 		t.Errorf("QoS 0 detail: %s", fs[0].Detail)
 	}
 	fs = CheckWebhook(webhookWith(func(w *Webhook) { w.QueueMaxRedeliveryCount = Known[int64](0) }))
