@@ -94,7 +94,7 @@ func TestAccRedriveAction_invokeFromCLI(t *testing.T) {
 	for _, want := range []string{
 		"Redriving up to 10 of the 25 messages in acme/crm/prod/orders/dmq to acme/crm/prod/orders, 8 at a time, at most 50 per second",
 		"ended: moved 10, failed 0, possible duplicates 0",
-		"max_messages reached",
+		"`max_messages` reached",
 		"Redrive Into a Queue Without Consumer",
 	} {
 		if !strings.Contains(r.output, want) {
