@@ -285,7 +285,7 @@ resource "sapmessaging_queue" "q" {
 					env.srv.InjectNextOn("PUT /queues/{queue}", slices.Repeat([]emulator.FaultKind{emulator.Fault503}, n/2)...)
 				},
 				Config:      config,
-				ExpectError: wrapped(`Cannot Write Queue .*PUT .*/queues/acme%2Fcrm%2Fprod%2Fbudget%2Fq[0-9]+: 503 Service Unavailable`),
+				ExpectError: wrapped(`Cannot Write Queue .*acme/crm/prod/budget/q[0-9]+.*503 Service Unavailable`),
 			},
 			{
 				PreConfig: func() {
