@@ -48,6 +48,19 @@ func backtickTolerant(pattern string) string {
 	}
 	var b strings.Builder
 	for i := 0; i < len(pattern); i++ {
+		if pattern[i] == '[' && (i == 0 || pattern[i-1] != '\\') {
+			// A character class, [0-9] or [^"], stays as it is: a backtick inside it would
+			// break its ranges ("[`?0`?-`?9]" no longer holds 1 to 8).
+			end := strings.IndexByte(pattern[i+1:], ']')
+			if end >= 0 {
+				if i > 0 && isWord(pattern[i-1]) {
+					b.WriteString("`?")
+				}
+				b.WriteString(pattern[i : i+1+end+1])
+				i += end + 1
+				continue
+			}
+		}
 		if strings.HasPrefix(pattern[i:], "(?") && (i == 0 || pattern[i-1] != '\\') {
 			// A flag or non-capturing group, (?s) or (?:, stays as it is.
 			end := strings.IndexAny(pattern[i:], ":)")
@@ -162,6 +175,9 @@ func TestBacktickTolerant(t *testing.T) {
 		{`Set max_ttl to`, "Set max_tt to", false},
 		{`^warning: qos = 0.*lost$`, "warning: `qos = 0` is lost", true},
 		{`dmq = "" names no queue`, "`dmq = \"\"` names no queue", true},
+		{`queue q[0-9]+: 503`, "queue q15: 503", true},
+		{`queue q[0-9]+: 503`, "queue qx: 503", false},
+		{`name [^"]+ is`, "name `a b` is", true},
 	} {
 		if got := regexp.MustCompile(backtickTolerant(tc.pattern)).MatchString(tc.text); got != tc.match {
 			t.Errorf("backtickTolerant(%q) on %q: match %v, want %v", tc.pattern, tc.text, got, tc.match)
