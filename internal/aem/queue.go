@@ -123,3 +123,11 @@ func (c *Client) DeleteQueue(ctx context.Context, name string) error {
 	_, _, err := c.do(ctx, http.MethodDelete, c.QueuePath(name), nil, "deleting queue "+name)
 	return err
 }
+
+// CheckAccess proves the SEMP URL, the credentials and the Message VPN with one cheap authenticated read:
+// the first queue name of the Message VPN (a refused user is an error that matches ErrUnauthorized, a
+// Message VPN that does not exist one that matches ErrNotFound).
+func (c *Client) CheckAccess(ctx context.Context) error {
+	_, _, err := c.do(ctx, http.MethodGet, c.QueuesPath()+"?count=1&select=queueName", nil, "reading the queues of Message VPN "+c.vpn)
+	return err
+}

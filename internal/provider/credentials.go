@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 )
 
@@ -22,6 +23,9 @@ type credential struct {
 	source   string // where the credential came from: the environment variable or the provider attribute
 	clientID string
 	http     *httpx.Client
+	// check proves the credential instead of a token request, for a connection without OAuth2
+	// (Advanced Event Mesh's HTTP Basic authentication: one cheap authenticated read).
+	check func(context.Context) error
 
 	mu     sync.Mutex
 	proven bool
@@ -37,7 +41,11 @@ func (c *credential) prove(ctx context.Context, diags *diag.Diagnostics) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.proven {
-		err := c.http.CheckCredentials(ctx)
+		check := c.http.CheckCredentials
+		if c.check != nil {
+			check = c.check
+		}
+		err := check(ctx)
 		if err != nil && ctx.Err() != nil {
 			diags.AddError("Cannot Verify "+c.service+" Credentials", fmt.Sprintf("The token request was cancelled: %s. Run the command again.", clause(err)))
 			return false
@@ -49,6 +57,11 @@ func (c *credential) prove(ctx context.Context, diags *diag.Diagnostics) bool {
 	}
 	if refused(c.err) {
 		diags.AddError(credentialsRefusedSummary(c.service), refusedDetail(c, c.err))
+	} else if c.check != nil {
+		diags.AddError("Cannot Verify "+c.service+" Credentials", fmt.Sprintf(
+			"The provider could not read the %s as the user %q from %s: %s. A plan that cannot read the service cannot check what it "+
+				"plans, so it stops here. Check the network, the SEMP URL and the Message VPN name, then run the command again.",
+			c.service, c.clientID, c.source, clause(c.err)))
 	} else {
 		diags.AddError("Cannot Verify "+c.service+" Credentials", fmt.Sprintf(
 			"The provider could not fetch an OAuth2 token for the %s with the client ID %q from %s: %s. A plan that cannot read the "+
@@ -62,6 +75,12 @@ func credentialsRefusedSummary(service string) string { return service + " Crede
 
 // refusedDetail says which credential an answer of 401 or 403 refused, never its secret.
 func refusedDetail(c *credential, err error) string {
+	if c.check != nil {
+		return fmt.Sprintf("The %s refused the user %q from %s: %s. Nothing of the broker can be read with them, so this plan stops here. "+
+			"Set `advanced_event_mesh.username` and `advanced_event_mesh.password` (or %s and %s) to the management user the cloud console "+
+			"shows under the broker service's SEMP access, with read-write access to the Message VPN.",
+			c.service, c.clientID, c.source, clause(err), EnvAEMUsername, EnvAEMPassword)
+	}
 	return fmt.Sprintf("The %s refused the credentials with the client ID %q from %s: %s. Nothing of the service can be read with them, "+
 		"so this plan stops here. Set `%s` to a current service key of the instance (a key deleted or rotated in SAP BTP, or a "+
 		"secret copied wrongly, no longer works; the cockpit shows the instance's service keys).",
@@ -74,6 +93,9 @@ func refused(err error) bool {
 	var te *httpx.TokenError
 	if errors.As(err, &te) {
 		return te.StatusCode == http.StatusUnauthorized || te.StatusCode == http.StatusForbidden || te.StatusCode == http.StatusBadRequest
+	}
+	if errors.Is(err, aem.ErrUnauthorized) {
+		return true
 	}
 	var apiErr *httpx.APIError
 	return errors.As(err, &apiErr) && (apiErr.StatusCode == http.StatusUnauthorized || apiErr.StatusCode == http.StatusForbidden)
@@ -101,6 +123,7 @@ const (
 	needEventMesh connectionNeed = iota
 	needMessaging
 	needCloudIntegration
+	needAEM
 )
 
 // requireAtPlan checks at plan that the provider has each connection needed and proves its
@@ -146,6 +169,13 @@ func (d *providerData) requireAtPlan(ctx context.Context, diags *diag.Diagnostic
 				return false
 			}
 			if !d.cloudIntegrationCredential.prove(ctx, diags) {
+				return false
+			}
+		case needAEM:
+			if d.aemUnknown {
+				continue
+			}
+			if !d.aemOrError(diags) || !d.aemCredential.prove(ctx, diags) {
 				return false
 			}
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
@@ -79,6 +80,7 @@ func NewWithHTTPClient(version string, newHTTPClient HTTPClientFunc) func() prov
 type providerModel struct {
 	EventMesh         types.Object `tfsdk:"event_mesh"`
 	CloudIntegration  types.Object `tfsdk:"cloud_integration"`
+	AdvancedEventMesh types.Object `tfsdk:"advanced_event_mesh"`
 	MaxRetries        types.Int64  `tfsdk:"max_retries"`
 	RequestTimeout    types.Int64  `tfsdk:"request_timeout_seconds"`
 	TrustedTokenHosts types.List   `tfsdk:"trusted_token_hosts"`
@@ -134,6 +136,15 @@ type providerData struct {
 	eventMeshKeyError, cloudIntegrationKeyError diag.Diagnostics
 	// Each connection's credentials, proven once per run at plan (credentials.go).
 	eventMeshCredential, messagingCredential, cloudIntegrationCredential credential
+
+	// aem is the SEMP v2 client of the Advanced Event Mesh broker service (aem_connection.go); aemBroker
+	// identifies the broker and Message VPN for the owners of this run; aemUnknown and aemKeyError are as
+	// for the other connections.
+	aem           *aem.Client
+	aemBroker     string
+	aemUnknown    bool
+	aemKeyError   diag.Diagnostics
+	aemCredential credential
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -143,8 +154,8 @@ func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRe
 
 func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Manages the retry and dead-letter settings of SAP Event Mesh queues and SAP Cloud Integration " +
-			"AMQP senders, and refuses the dangerous values at plan time.",
+		MarkdownDescription: "Manages the retry and dead-letter settings of SAP Event Mesh queues, SAP Cloud Integration " +
+			"senders and SAP Integration Suite, advanced event mesh queues, and refuses the dangerous values at plan time.",
 		Attributes: map[string]schema.Attribute{
 			"event_mesh": schema.SingleNestedAttribute{
 				MarkdownDescription: "Connection to SAP Event Mesh: the management API (queues, dead message queues, subscriptions) and, " +
@@ -218,6 +229,7 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 					},
 				},
 			},
+			"advanced_event_mesh": aemConnectionSchema(),
 			"max_retries": schema.Int64Attribute{
 				CustomType: wholeNumber(0, 20),
 				MarkdownDescription: "How often one HTTP request is retried on 429, 5xx and connection errors, including a refused connection " +
@@ -270,8 +282,8 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 
 	data := &providerData{}
 	data.eventMeshUnknown, data.cloudIntegrationUnknown = hasUnknown(cfg.EventMesh), hasUnknown(cfg.CloudIntegration)
-	if cfg.EventMesh.IsUnknown() || cfg.CloudIntegration.IsUnknown() {
-		data.eventMeshUnknown, data.cloudIntegrationUnknown = true, true
+	if cfg.EventMesh.IsUnknown() || cfg.CloudIntegration.IsUnknown() || cfg.AdvancedEventMesh.IsUnknown() {
+		data.eventMeshUnknown, data.cloudIntegrationUnknown, data.aemUnknown = true, true, true
 		// Known only after apply, for example a service key from another resource. Resources
 		// report the missing connection when they are asked to act.
 		resp.DataSourceData, resp.ResourceData, resp.ListResourceData, resp.ActionData = data, data, data, data
@@ -340,6 +352,11 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		data.cloudIntegrationCredential = credential{service: "Cloud Integration API", source: source, clientID: ci.ClientID, http: h}
 		data.setInstanceKeys(ctx, "", "", ci.URL)
 	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	p.configureAEM(ctx, cfg.AdvancedEventMesh, common, data, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
