@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -48,6 +49,44 @@ provider "sapmessaging" {
 }
 `, string(srv.EventMeshKey()), string(srv.CloudIntegrationKey())),
 	}
+}
+
+// aemProviderBlock configures the provider with the emulator's service keys and its Advanced Event Mesh
+// broker service (with args added inside the block).
+func (e *testEnv) aemProviderBlock(args string) string {
+	c := e.srv.AdvancedEventMeshCredentials()
+	return fmt.Sprintf(`
+provider "sapmessaging" {
+  event_mesh        = { service_key = %q }
+  cloud_integration = { service_key = %q }
+  advanced_event_mesh = {
+    semp_url     = %q
+    msg_vpn_name = %q
+    username     = %q
+    password     = %q
+  }
+  max_retries = 3
+%s
+}
+`, string(e.srv.EventMeshKey()), string(e.srv.CloudIntegrationKey()), c.SEMPURL, c.MsgVpnName, c.Username, c.Password, args)
+}
+
+// aemConfig joins the provider block with the AEM broker and the given HCL.
+func (e *testEnv) aemConfig(hcl string) string { return e.aemProviderBlock("") + hcl }
+
+// aem returns a SEMP v2 client that talks to the emulator's broker out of band, as the cloud console would.
+func (e *testEnv) aem(t *testing.T) *aem.Client {
+	t.Helper()
+	c := e.srv.AdvancedEventMeshCredentials()
+	h, err := httpx.New(aem.HTTPConfig(c.SEMPURL, c.Username, c.Password))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := aem.New(h, c.MsgVpnName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cl
 }
 
 // config joins the provider block and the given HCL.
