@@ -481,6 +481,10 @@ func runGuide(t *testing.T, tf, plugins, name string, steps []guideStep) {
 		"TF_CLI_ARGS_destroy=-auto-approve",
 		"GUIDE_TEST_OUT="+filepath.Join(home, "block-output"),
 	)
+	// The Advanced Event Mesh variables the sandbox prints from keys/advanced-event-mesh.json.
+	aemCreds := env.srv.AdvancedEventMeshCredentials()
+	cmd.Env = append(cmd.Env, EnvAEMSEMPURL+"="+aemCreds.SEMPURL, EnvAEMMsgVpnName+"="+aemCreds.MsgVpnName,
+		EnvAEMUsername+"="+aemCreds.Username, EnvAEMPassword+"="+aemCreds.Password)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
