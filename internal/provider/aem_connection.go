@@ -106,7 +106,7 @@ func resolveAEM(ctx context.Context, block types.Object, diags *diag.Diagnostics
 	}
 	vals := []types.String{m.SEMPURL, m.MsgVpnName, m.Username, m.Password}
 	got := make([]string, 4)
-	any := false
+	anySet := false
 	var missing []aemField
 	for i, f := range aemFields {
 		v := vals[i]
@@ -122,18 +122,18 @@ func resolveAEM(ctx context.Context, block types.Object, diags *diag.Diagnostics
 						"Set `%s` to %s, or remove the attribute to use %s.", f.attr, f.env, f.attr, f.what, f.env))
 				return s, false, false
 			}
-			any = true
+			anySet = true
 		default:
 			got[i], s.sources[i] = os.Getenv(f.env), f.env
 			if got[i] != "" {
-				any = true
+				anySet = true
 			}
 		}
 		if got[i] == "" {
 			missing = append(missing, f)
 		}
 	}
-	if !any {
+	if !anySet {
 		return s, false, false
 	}
 	for _, f := range missing {
