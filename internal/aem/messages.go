@@ -87,6 +87,25 @@ func (c *Client) ListMessages(ctx context.Context, queue string) ([]Message, err
 	return msgs, err
 }
 
+// MessagePath is the monitoring API's path of message msgID on queue.
+func (c *Client) MessagePath(queue string, msgID int64) string {
+	return MonitorBasePath + "/msgVpns/" + url.PathEscape(c.vpn) + "/queues/" + url.PathEscape(queue) + "/msgs/" + strconv.FormatInt(msgID, 10)
+}
+
+// GetMessage reads message msgID of queue (GET /SEMP/v2/monitor/.../msgs/{msgId}); a message that is not
+// on the queue is an error that matches ErrNotFound.
+func (c *Client) GetMessage(ctx context.Context, queue string, msgID int64) (*Message, error) {
+	env, _, err := c.do(ctx, http.MethodGet, c.MessagePath(queue, msgID), nil, fmt.Sprintf("reading message %d of queue %s", msgID, queue))
+	if err != nil {
+		return nil, err
+	}
+	var m Message
+	if err := json.Unmarshal(env.Data, &m); err != nil {
+		return nil, fmt.Errorf("reading message %d of queue %s: %w", msgID, queue, err)
+	}
+	return &m, nil
+}
+
 // CopyMessage copies the message with replicationGroupMsgID from queue source to queue dest (PUT
 // /SEMP/v2/action/.../queues/{dest}/copyMsgFromQueue). The message stays on source.
 func (c *Client) CopyMessage(ctx context.Context, dest, source, replicationGroupMsgID string) error {

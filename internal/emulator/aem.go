@@ -168,6 +168,11 @@ func sempParse(format string, args ...any) *sempError {
 	return &sempError{http.StatusBadRequest, 27, "PARSE_ERROR", fmt.Sprintf(format, args...)}
 }
 
+// sempNotAllowed is the answer to a request the object's state does not allow ([SOL] Admin/SEMP/SEMP-Error-Handling.htm, NOT_ALLOWED 89).
+func sempNotAllowed(format string, args ...any) *sempError {
+	return &sempError{http.StatusBadRequest, 89, "NOT_ALLOWED", fmt.Sprintf(format, args...)}
+}
+
 func sempNotSupported(format string, args ...any) *sempError {
 	return &sempError{http.StatusBadRequest, 14, "NOT_SUPPORTED", fmt.Sprintf(format, args...)}
 }

@@ -550,6 +550,14 @@ func (a *advancedEventMesh) handleCopyMsg(w http.ResponseWriter, r *http.Request
 	a.expire(sq, now)
 	for _, m := range sq.msgs {
 		if m.rgmid == rgmid {
+			// Assumed: a copy spools the message onto dest as a publish does, so a destination whose ingress is
+			// shut down, or whose maximum message size the message exceeds, refuses it and the source keeps it.
+			if !dest.bool("ingressEnabled") {
+				return sempNotAllowed("Queue %s is shut down for ingress: it takes no message", dest.name)
+			}
+			if int64(len(m.payload)) > dest.int("maxMsgSize") {
+				return sempNotAllowed("Message Too Big: %d bytes, queue %s takes at most %d", len(m.payload), dest.name, dest.int("maxMsgSize"))
+			}
 			a.enqueue(dest, *m, now)
 			respondSEMP(w, r, map[string]any{}, map[string]any{"uri": requestURI(r)}, nil)
 			return nil
