@@ -606,6 +606,7 @@ func (p *sapMessagingProvider) ListResources(_ context.Context) []func() list.Li
 func (p *sapMessagingProvider) Actions(_ context.Context) []func() action.Action {
 	return []func() action.Action{
 		NewRedriveAction,
+		NewAEMRedriveAction,
 	}
 }
 

@@ -1,0 +1,174 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
+)
+
+const (
+	aemRedriveDMQ   = "acme/aem/prod/orders/dmq"
+	aemRedriveQueue = "acme/aem/prod/orders"
+)
+
+// aemPublish sends n messages to queue through the broker's REST messaging listener, as a publisher would.
+func (e *testEnv) aemPublish(t *testing.T, queue string, n int) {
+	t.Helper()
+	c := e.srv.AdvancedEventMeshCredentials()
+	for i := range n {
+		req, err := http.NewRequest(http.MethodPost, c.SEMPURL+"/QUEUE/"+url.PathEscape(queue), strings.NewReader(fmt.Sprintf(`{"order":%d}`, i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.SetBasicAuth(c.Username, c.Password)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("publish to %s: %d", queue, resp.StatusCode)
+		}
+	}
+}
+
+// aemDepths returns how many messages each queue holds, through the monitoring API.
+func (e *testEnv) aemDepths(t *testing.T, queues ...string) []int {
+	t.Helper()
+	c := e.aem(t)
+	out := make([]int, len(queues))
+	for i, q := range queues {
+		msgs, err := c.ListMessages(t.Context(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = len(msgs)
+	}
+	return out
+}
+
+// The action invoked as a user would, `terraform apply -invoke=...`: bounded runs that move 10, 10 and the
+// last 5 messages, with progress and a summary; refusals and warnings at plan; actions change no state.
+func TestAccAEMRedriveAction_invokeFromCLI(t *testing.T) {
+	tf := terraformCLI(t)
+	if !terraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no actions: the redrive needs Terraform 1.14 or later (make testacc-tf114)", tf)
+	}
+	t.Parallel()
+	env := newTestEnv(t)
+	c := env.aem(t)
+	for _, q := range []aem.Queue{
+		{Name: aemRedriveDMQ, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true), RespectTTLEnabled: aem.Ptr(true), MaxTTL: aem.Ptr[int64](604800)}},
+		{Name: aemRedriveQueue, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true), EgressEnabled: aem.Ptr(true),
+			MaxRedeliveryCount: aem.Ptr[int64](5), DeadMsgQueue: aem.Ptr(aemRedriveDMQ)}},
+		{Name: "acme/aem/prod/closed", QueueSettings: aem.QueueSettings{}},
+		{Name: "acme/aem/prod/forever", QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true), EgressEnabled: aem.Ptr(true)}},
+	} {
+		if _, err := c.CreateQueue(t.Context(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env.aemPublish(t, aemRedriveDMQ, 25)
+
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "provider.tf"), requiredProviders+env.aemConfig(""))
+	action := func(name, from, to string, n int) {
+		writeFile(t, filepath.Join(dir, name+".tf"), fmt.Sprintf("action \"sapmessaging_aem_redrive\" %q {\n  config {\n    from         = %q\n    to           = %q\n    max_messages = %d\n  }\n}\n", name, from, to, n))
+	}
+	action("orders", aemRedriveDMQ, aemRedriveQueue, 10)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	invoke := func(name string, want int) cliRun {
+		return w.mustRun(want, "apply", "-auto-approve", "-input=false", "-no-color", "-invoke=action.sapmessaging_aem_redrive."+name)
+	}
+	r := invoke("orders", 0)
+	for _, want := range []string{
+		"Redriving up to 10 messages from acme/aem/prod/orders/dmq to acme/aem/prod/orders",
+		"ended: moved 10", "15 messages left in acme/aem/prod/orders/dmq",
+	} {
+		if !strings.Contains(r.output, want) {
+			t.Errorf("the first invoke's output lacks %q:\n%s", want, r.output)
+		}
+	}
+	if got := env.aemDepths(t, aemRedriveDMQ, aemRedriveQueue); got[0] != 15 || got[1] != 10 {
+		t.Fatalf("after the first invoke: %v on the DMQ and the queue, want [15 10]", got)
+	}
+	invoke("orders", 0)
+	r = invoke("orders", 0)
+	if !strings.Contains(r.output, "ended: moved 5") || !strings.Contains(r.output, "has no more messages") {
+		t.Errorf("the third invoke's output:\n%s", r.output)
+	}
+	if got := env.aemDepths(t, aemRedriveDMQ, aemRedriveQueue); got[0] != 0 || got[1] != 25 {
+		t.Fatalf("after three invokes: %v, want [0 25]", got)
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+
+	// Refused at plan, nothing moved: the same queue, a missing queue, a destination that takes no message.
+	for _, tc := range []struct{ name, from, to, want string }{
+		{"same", aemRedriveQueue, aemRedriveQueue, "Redrive Into the Same Queue"},
+		{"missing", "acme/aem/prod/gone", aemRedriveQueue, "Queue Not Found"},
+		{"closed", aemRedriveQueue, "acme/aem/prod/closed", "Redrive Into a Queue That Takes No Messages"},
+	} {
+		action(tc.name, tc.from, tc.to, 1)
+		r := invoke(tc.name, 1)
+		if !strings.Contains(r.output, tc.want) {
+			t.Errorf("invoking %s: the output lacks %q:\n%s", tc.name, tc.want, r.output)
+		}
+		if err := os.Remove(filepath.Join(dir, tc.name+".tf")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := env.aemDepths(t, aemRedriveDMQ, aemRedriveQueue); got[0] != 0 || got[1] != 25 {
+		t.Fatalf("after the refused invokes: %v, want [0 25]", got)
+	}
+
+	// Warned: into a dead message queue, into a queue that retries for ever.
+	action("back", aemRedriveQueue, aemRedriveDMQ, 1)
+	r = invoke("back", 0)
+	if !strings.Contains(r.output, "Redrive Into a Dead Message Queue") || !strings.Contains(r.output, "ended: moved 1") {
+		t.Errorf("the redrive into the DMQ:\n%s", r.output)
+	}
+	action("forever", aemRedriveQueue, "acme/aem/prod/forever", 1)
+	r = invoke("forever", 0)
+	if !strings.Contains(r.output, "Redrive Into a Queue That Redelivers for Ever") {
+		t.Errorf("the redrive into a queue at max_redelivery_count 0:\n%s", r.output)
+	}
+	if got := env.aemDepths(t, aemRedriveDMQ, aemRedriveQueue, "acme/aem/prod/forever"); got[0] != 1 || got[1] != 23 || got[2] != 1 {
+		t.Fatalf("after the warned invokes: %v, want [1 23 1]", got)
+	}
+}
+
+// Without the advanced_event_mesh block the action fails at plan, saying what to set.
+func TestAccAEMRedriveAction_notConfigured(t *testing.T) {
+	tf := terraformCLI(t)
+	if !terraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no actions: the redrive needs Terraform 1.14 or later (make testacc-tf114)", tf)
+	}
+	t.Parallel()
+	env := newTestEnv(t)
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+env.config(`
+action "sapmessaging_aem_redrive" "orders" {
+  config {
+    from         = "orders/dmq"
+    to           = "orders"
+    max_messages = 1
+  }
+}
+`))
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	r := w.mustRun(1, "apply", "-auto-approve", "-input=false", "-no-color", "-invoke=action.sapmessaging_aem_redrive.orders")
+	if !strings.Contains(r.output, "Advanced Event Mesh Not Configured") || !strings.Contains(r.output, EnvAEMSEMPURL) {
+		t.Errorf("the output lacks the missing connection's error:\n%s", r.output)
+	}
+}
