@@ -35,7 +35,7 @@ func newEnv(t *testing.T) *env {
 	return &env{t: t, emu: emu, creds: creds, c: client(t, creds, nil)}
 }
 
-func client(t *testing.T, creds emulator.AdvancedEventMeshCredentials, mutate func(*httpx.Config)) *aem.Client {
+func client(t testing.TB, creds emulator.AdvancedEventMeshCredentials, mutate func(*httpx.Config)) *aem.Client {
 	t.Helper()
 	cfg := aem.HTTPConfig(creds.SEMPURL, creds.Username, creds.Password)
 	cfg.RetryWaitMin, cfg.RetryWaitMax = time.Millisecond, 5*time.Millisecond

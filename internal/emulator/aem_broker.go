@@ -123,10 +123,14 @@ func (a *advancedEventMesh) removeTo(q *aemQueue, m *aemMsg, now time.Time, why 
 
 // expire removes q's expired messages; the caller holds a.mu.
 func (a *advancedEventMesh) expire(q *aemQueue, now time.Time) {
-	for _, m := range append([]*aemMsg(nil), q.msgs...) {
+	var expired []*aemMsg
+	for _, m := range q.msgs {
 		if at := q.expiry(m); !at.IsZero() && !now.Before(at) && !m.inFlight {
-			a.remove(q, m, now, "TTL expired")
+			expired = append(expired, m)
 		}
+	}
+	for _, m := range expired {
+		a.remove(q, m, now, "TTL expired")
 	}
 }
 
