@@ -72,7 +72,7 @@ func peakRSSKiB() int64 {
 	if err != nil {
 		return 0
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	s := bufio.NewScanner(f)
 	for s.Scan() {
 		if rest, ok := strings.CutPrefix(s.Text(), "VmHWM:"); ok {
