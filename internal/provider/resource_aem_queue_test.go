@@ -234,3 +234,48 @@ resource "sapmessaging_aem_queue" "q" {
 		},
 	})
 }
+
+// A refresh reads the queues from one paged list per run, not one GET per queue: 151 queues cost two pages
+// (and the credential check), whatever their number of resources.
+func TestAccAEMQueue_refreshCalls(t *testing.T) {
+	env := newTestEnv(t)
+	const n = 150
+	config := env.aemConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = "acme/aem/test/many/dmq"
+  respect_ttl     = true
+  max_ttl         = 604800
+  ingress_enabled = true
+}
+
+resource "sapmessaging_aem_queue" "q" {
+  count                    = %d
+  name                     = format("acme/aem/test/many/q%%03d", count.index)
+  max_redelivery_count     = 3
+  dead_message_queue       = sapmessaging_aem_dead_message_queue.dmq.name
+  redelivery_delay_enabled = true
+  ingress_enabled          = true
+  egress_enabled           = true
+}
+`, n))
+	const list = "GET /SEMP/v2/config/msgVpns/{vpn}/queues"
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{Config: config},
+			{PreConfig: env.srv.ResetStats, Config: config, PlanOnly: true},
+			{
+				PreConfig: func() {
+					r := env.srv.Stats().Routes
+					t.Logf("refresh of %d queues: %v", n+1, r)
+					// The refreshing plan: the credential check and the two pages of the list; the step's other
+					// command adds at most its credential check.
+					if r[list+"/{queue}"] != 0 || r[list] < 3 || r[list] > 4 {
+						t.Fatalf("the refresh of %d queues made %v, want no GET of a queue and 3 or 4 list requests", n+1, r)
+					}
+				},
+				Config: config, PlanOnly: true,
+			},
+		},
+	})
+}
