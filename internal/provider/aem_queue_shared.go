@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -169,8 +170,8 @@ func (m *aemQueueResourceModel) fromAPI(q *aem.Queue, vpn string) {
 	if m.ForceDestroy.IsNull() || m.ForceDestroy.IsUnknown() {
 		m.ForceDestroy = types.BoolValue(false)
 	}
-	if m.Timeouts.IsUnknown() {
-		m.Timeouts = timeouts.Value{Object: types.ObjectNull(m.Timeouts.AttributeTypes(context.Background()))}
+	if m.Timeouts.IsUnknown() || m.Timeouts.IsNull() {
+		m.Timeouts = timeouts.Value{Object: types.ObjectNull(aemTimeoutsTypes)}
 	}
 }
 
@@ -280,6 +281,9 @@ func aemQueueAttributes(ctx context.Context, dmq bool) map[string]schema.Attribu
 		"broker deletes the messages a queue removes when its dead message queue does not exist." + aemOmitted)
 	return attrs
 }
+
+// aemTimeoutsTypes are the attributes of the `timeouts` block.
+var aemTimeoutsTypes = map[string]attr.Type{"create": types.StringType, "update": types.StringType, "delete": types.StringType}
 
 // aemTimeoutsAttribute is the `timeouts` block of the AEM queue resources.
 func aemTimeoutsAttribute(ctx context.Context) schema.Attribute {

@@ -603,6 +603,8 @@ func (p *sapMessagingProvider) ListResources(_ context.Context) []func() list.Li
 		NewJMSSenderListResource,
 		NewIFlowDeploymentListResource,
 		NewWebhookSubscriptionListResource,
+		NewAEMQueueListResource,
+		NewAEMDeadMessageQueueListResource,
 	}
 }
 

@@ -209,3 +209,15 @@ func TestFormatAEMDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestValidAEMQueueNamePrefix(t *testing.T) {
+	t.Parallel()
+	for prefix, ok := range map[string]bool{
+		"": true, "acme/aem/prod/": true, "acme/aem/prod/ord": true, "#DEAD": true,
+		"acme/*": false, "acme?": false, "a;b": false, strings.Repeat("q", 201): false, strings.Repeat("q", 200): true,
+	} {
+		if err := ValidAEMQueueNamePrefix(prefix); (err == nil) != ok {
+			t.Errorf("ValidAEMQueueNamePrefix(%q) = %v, want ok %v", prefix, err, ok)
+		}
+	}
+}
