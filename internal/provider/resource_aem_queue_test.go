@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -278,4 +280,62 @@ resource "sapmessaging_aem_queue" "q" {
 			},
 		},
 	})
+}
+
+// Two resources of one configuration that name one queue are refused at plan, whichever their types.
+func TestAccAEMQueue_duplicateName(t *testing.T) {
+	env := newTestEnv(t)
+	config := env.aemConfig(aemQueueHCL("acme/aem/test/twice", 3) + `
+resource "sapmessaging_aem_dead_message_queue" "again" {
+  name            = "acme/aem/test/twice"
+  respect_ttl     = true
+  max_ttl         = 3600
+  ingress_enabled = true
+}
+`)
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{Config: config, PlanOnly: true, ExpectError: wrapped(`Duplicate Queue Name.*name the Advanced Event Mesh queue "acme/aem/test/twice"`)},
+		},
+	})
+}
+
+// Aliased provider configurations that point at the same broker and Message VPN (here with the SEMP URL
+// written differently) run in provider processes of their own: a queue both manage is refused at plan all
+// the same, naming the other configuration.
+func TestAccAEMQueue_aliasedConfigurations(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	env := newTestEnv(t)
+	work := t.TempDir()
+	plugins := filepath.Join(work, "plugins")
+	buildProvider(t, plugins)
+	cliConfig := writeCLIConfig(t, work, plugins)
+	c := env.srv.AdvancedEventMeshCredentials()
+	block := func(alias, url string) string {
+		return fmt.Sprintf("\nprovider \"sapmessaging\" {\n  %s\n  advanced_event_mesh = {\n    semp_url     = %q\n    msg_vpn_name = %q\n    username     = %q\n    password     = %q\n  }\n}\n",
+			alias, url, c.MsgVpnName, c.Username, c.Password)
+	}
+	queue := func(label, provider string) string {
+		return fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" %[1]q {
+  provider        = %[2]s
+  name            = "acme/aem/test/aliased"
+  respect_ttl     = true
+  max_ttl         = 600
+  ingress_enabled = true
+}
+`, label, provider)
+	}
+	hcl := requiredProviders + block("", c.SEMPURL) + block(`alias = "b"`, strings.ToUpper(c.SEMPURL[:4])+c.SEMPURL[4:]+"/") +
+		queue("a", "sapmessaging") + queue("b", "sapmessaging.b")
+	dir := filepath.Join(work, "aliased")
+	writeFile(t, filepath.Join(dir, "main.tf"), hcl)
+	r := runTerraform(t, tf, dir, cliConfig, "plan", "-input=false", "-no-color")
+	out := strings.Join(strings.Fields(strings.ReplaceAll(r.output, "│", " ")), " ")
+	if r.exitCode != 1 || !strings.Contains(out, "Error: Duplicate Queue Name") || !strings.Contains(out, `name the Advanced Event Mesh queue "acme/aem/test/aliased"`) ||
+		!strings.Contains(out, "another provider configuration (an aliased provider block) that points at the same") {
+		t.Fatalf("plan of two aliases on one queue: exit %d, want 1 with Duplicate Queue Name by another provider configuration:\n%s", r.exitCode, r.output)
+	}
 }
