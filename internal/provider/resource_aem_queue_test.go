@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
 // aemQueueHCL is a queue with the settings the provider recommends and its dead message queue.
@@ -338,4 +339,46 @@ resource "sapmessaging_aem_dead_message_queue" %[1]q {
 		!strings.Contains(out, "another provider configuration (an aliased provider block) that points at the same") {
 		t.Fatalf("plan of two aliases on one queue: exit %d, want 1 with Duplicate Queue Name by another provider configuration:\n%s", r.exitCode, r.output)
 	}
+}
+
+// The state stays true under faults: a create whose answer was lost records the queue the broker made (with
+// a warning), an update the broker keeps failing leaves the state as the broker holds it, so the next plan
+// shows the change again, and a plan that cannot read the broker fails.
+func TestAccAEMQueue_faults(t *testing.T) {
+	env := newTestEnv(t)
+	const name = "acme/aem/test/faulty"
+	const queues = "/SEMP/v2/config/msgVpns/{vpn}/queues"
+	const addr = "sapmessaging_aem_queue.q"
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				PreConfig: func() { env.srv.InjectNextOn("POST "+queues, emulator.FaultLostResponse) },
+				Config:    env.aemConfig(aemQueueHCL(name, 3)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
+				},
+				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				PreConfig: func() {
+					env.srv.InjectNextOn("PATCH "+queues+"/{queue}", emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
+				},
+				Config:      env.aemConfig(aemQueueHCL(name, 7)),
+				ExpectError: regexp.MustCompile(`Cannot Write Queue`),
+			},
+			{
+				Config:             env.aemConfig(aemQueueHCL(name, 7)),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				PreConfig:   func() { env.srv.InjectNextOn("GET "+queues, emulator.Fault503, emulator.Fault503, emulator.Fault503, emulator.Fault503) },
+				Config:      env.aemConfig(aemQueueHCL(name, 7)),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`503`),
+			},
+			{PreConfig: env.srv.ClearFaults, Config: env.aemConfig(aemQueueHCL(name, 7))},
+		},
+	})
 }
