@@ -373,7 +373,9 @@ func TestAccAEMQueue_faults(t *testing.T) {
 				ExpectNonEmptyPlan: true,
 			},
 			{
-				PreConfig:   func() { env.srv.InjectNextOn("GET "+queues, emulator.Fault503, emulator.Fault503, emulator.Fault503, emulator.Fault503) },
+				PreConfig: func() {
+					env.srv.InjectNextOn("GET "+queues, emulator.Fault503, emulator.Fault503, emulator.Fault503, emulator.Fault503)
+				},
 				Config:      env.aemConfig(aemQueueHCL(name, 7)),
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`503`),
