@@ -384,3 +384,15 @@ func TestAccAEMQueue_faults(t *testing.T) {
 		},
 	})
 }
+
+// changedSettings keeps only what the configuration sets and the state does not hold already.
+func TestChangedSettings(t *testing.T) {
+	t.Parallel()
+	got := changedSettings(
+		aem.QueueSettings{MaxRedeliveryCount: aem.Ptr[int64](5), AccessType: aem.Ptr("exclusive"), IngressEnabled: aem.Ptr(true)},
+		aem.QueueSettings{MaxRedeliveryCount: aem.Ptr[int64](3), AccessType: aem.Ptr("exclusive"), EgressEnabled: aem.Ptr(true)},
+	)
+	if got.AccessType != nil || got.MaxRedeliveryCount == nil || *got.MaxRedeliveryCount != 5 || got.IngressEnabled == nil || got.EgressEnabled != nil {
+		t.Errorf("changedSettings = %+v, want max_redelivery_count 5 and ingress_enabled true only", got)
+	}
+}
