@@ -137,6 +137,20 @@ resource "sapmessaging_aem_queue" "q" {
 			{Config: q("max_redelivery_count = 3\n  dead_message_queue = \"acme/aem/test/nowhere\""), PlanOnly: true,
 				ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Does Not Exist.*acme/aem/test/nowhere`)},
 			{Config: q("max_redelivery_count = 3\n  max_ttl = 60"), PlanOnly: true, ExpectError: regexp.MustCompile(`Max TTL Without Respect TTL`)},
+			// A dead message queue this configuration creates counts, also by a name written as text when the
+			// queue is planned after it.
+			{Config: q(`
+  max_redelivery_count     = 3
+  redelivery_delay_enabled = true
+  dead_message_queue       = "acme/aem/test/rules/dmq"
+  depends_on               = [sapmessaging_aem_dead_message_queue.dmq]
+}
+
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = "acme/aem/test/rules/dmq"
+  respect_ttl     = true
+  max_ttl         = 3600
+  ingress_enabled = true`), PlanOnly: true, ExpectNonEmptyPlan: true},
 			{Config: q("max_redelivery_count = 3\n  access_type = \"shared\""), PlanOnly: true, ExpectError: regexp.MustCompile(`access_type`)},
 		},
 	})

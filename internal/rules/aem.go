@@ -161,7 +161,9 @@ func checkAEMDMQ(r *report, q AEMQueue) {
 	r.errorf("aem.dmq_missing", attrDeadMessageQueue, "Dead Message Queue Does Not Exist",
 		"%s, which the broker does not hold and this configuration does not create: the broker deletes every message it removes from this queue "+
 			"(at the redelivery limit, on its time to live, or rejected) when the dead message queue does not exist, so poison messages are lost without a trace. "+
-			"Set `dead_message_queue` to a queue this configuration creates with `sapmessaging_aem_dead_message_queue`, for example %q.", which, aemExampleDMQ(name, nameKnown))
+			"A queue this configuration creates counts when `dead_message_queue` refers to the creating resource's `name` (for example `sapmessaging_aem_dead_message_queue.dmq.name`), "+
+			"so that Terraform plans it first; a name written as text may be planned before it. "+
+			"Set `dead_message_queue` to the `name` of a `sapmessaging_aem_dead_message_queue` of this configuration, for example one named %q.", which, aemExampleDMQ(name, nameKnown))
 }
 
 func aemExampleDMQ(name string, known bool) string {
