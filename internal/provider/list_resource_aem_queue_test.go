@@ -188,6 +188,27 @@ func TestAccAEMQueueListResource_adoptSampleContent(t *testing.T) {
 		t.Errorf("the apply did not import the 8 queues:\n%s", r.output)
 	}
 	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+
+	// A list block cut at its limit says so, with the number it selects.
+	cut := t.TempDir()
+	writeFile(t, filepath.Join(cut, "main.tf"), requiredProviders)
+	writeFile(t, filepath.Join(cut, "cut.tfquery.hcl"), `
+list "sapmessaging_aem_queue" "cut" {
+  provider = sapmessaging
+  limit    = 2
+  config {
+    prefix = "acme/aem/prod/"
+  }
+}
+`)
+	wc := newCLIWorkspace(t, tf, plugins, cut, env)
+	wc.creds = append(wc.creds, aemCLIEnv(env)...)
+	r = wc.mustRun(0, "query", "-no-color")
+	for _, s := range []string{"List Results Truncated", "selects 5 queues but returns only 2", "limit = 5"} {
+		if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(r.output, "│", " ")), " "), s) {
+			t.Errorf("terraform query does not warn %q:\n%s", s, r.output)
+		}
+	}
 	// The broker still holds every sample queue as it was: the adoption wrote nothing.
 	qs, err := env.aem(t).ListQueues(context.Background())
 	if err != nil {
