@@ -697,9 +697,9 @@ func (r *aemQueueResourceBase[M, P]) ImportState(ctx context.Context, req resour
 		}
 		name = n
 	}
-	if strings.TrimSpace(name) == "" || len(name) > 200 {
-		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("The import ID %q is no queue name: a queue name has 1 to 200 characters. "+
-			"Use the queue name as the import ID, for example acme/aem/prod/orders.", name))
+	if err := rules.ValidAEMQueueName(name); err != nil {
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("The import ID %q is no queue name: %s. "+
+			"Use the queue name as the import ID, for example acme/aem/prod/orders.", name, clause(err)))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
@@ -746,6 +746,17 @@ func (d *providerData) aemPlanDeadMessageQueue(ctx context.Context, q *rules.AEM
 	q.DeadMessageQueueExists = rules.Known(exists)
 	q.DeadMessageQueueCreatedHere = d.aemDMQPlanned(dmq)
 	return true
+}
+
+// checkAEMQueueName adds an error on `name` when the broker would refuse it.
+func checkAEMQueueName(name types.String, diags *diag.Diagnostics) {
+	if name.IsNull() || name.IsUnknown() {
+		return
+	}
+	if err := rules.ValidAEMQueueName(name.ValueString()); err != nil {
+		diags.AddAttributeError(path.Root("name"), "Invalid Queue Name", fmt.Sprintf("The broker would refuse the queue name %q: %s. "+
+			"Set `name` to 1 to 200 characters without any of * ? ' < > & ;, for example acme/aem/prod/orders.", name.ValueString(), clause(err)))
+	}
 }
 
 // aemOutcome returns the computed outcome of a queue with settings m (unknown ones from m are unknown in

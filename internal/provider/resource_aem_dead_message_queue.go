@@ -95,6 +95,7 @@ func (r *aemDeadMessageQueueResource) ValidateConfig(ctx context.Context, req re
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	checkAEMQueueName(m.Name, &resp.Diagnostics)
 	q := m.toRules(m.Name)
 	q.IsDeadMessageQueue, q.AllowNoTTL = true, m.AllowNoTTL.ValueBool()
 	q.MaxRedeliveryCount, q.DeadMessageQueue = rules.Null[int64](), rules.Null[string]()

@@ -121,6 +121,7 @@ func (r *aemQueueResource) ValidateConfig(ctx context.Context, req resource.Vali
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	checkAEMQueueName(m.Name, &resp.Diagnostics)
 	q := m.toRules(m.Name)
 	q.AllowUnlimitedRedelivery = m.AllowUnlimitedRedelivery.ValueBool()
 	appendFindings(&resp.Diagnostics, rules.CheckAEMQueue(q))

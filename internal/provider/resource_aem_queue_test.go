@@ -152,6 +152,14 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
   max_ttl         = 3600
   ingress_enabled = true`), PlanOnly: true, ExpectNonEmptyPlan: true},
 			{Config: q("max_redelivery_count = 3\n  access_type = \"shared\""), PlanOnly: true, ExpectError: regexp.MustCompile(`access_type`)},
+			{Config: env.aemConfig(`
+resource "sapmessaging_aem_dead_message_queue" "bad" {
+  name            = "acme/aem/test/a*b"
+  respect_ttl     = true
+  max_ttl         = 60
+  ingress_enabled = true
+}
+`), PlanOnly: true, ExpectError: wrapped(`Invalid Queue Name.*holds "\*"`)},
 		},
 	})
 }

@@ -437,3 +437,18 @@ func ValidAEMQueueNamePrefix(prefix string) error {
 	}
 	return nil
 }
+
+// ValidAEMQueueName checks a queue name as the broker does ([SPEC] MsgVpnQueue.queueName): 1 to 200
+// characters, none of * ? ' < > & ;.
+func ValidAEMQueueName(name string) error {
+	if strings.TrimSpace(name) == "" {
+		return fmt.Errorf("the queue name is empty")
+	}
+	if len(name) > AEMMaxQueueNameLength {
+		return fmt.Errorf("the queue name has %d characters, and the broker accepts at most %d", len(name), AEMMaxQueueNameLength)
+	}
+	if i := strings.IndexAny(name, aemQueueNameForbidden); i >= 0 {
+		return fmt.Errorf("the queue name holds %q, which the broker does not accept in a queue name", name[i:i+1])
+	}
+	return nil
+}

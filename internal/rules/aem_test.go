@@ -221,3 +221,15 @@ func TestValidAEMQueueNamePrefix(t *testing.T) {
 		}
 	}
 }
+
+func TestValidAEMQueueName(t *testing.T) {
+	t.Parallel()
+	for name, ok := range map[string]bool{
+		"acme/aem/prod/orders": true, "#DEAD_MSG_QUEUE": true, "": false, " ": false, "a*b": false, "a&b": false,
+		strings.Repeat("q", 200): true, strings.Repeat("q", 201): false,
+	} {
+		if err := ValidAEMQueueName(name); (err == nil) != ok {
+			t.Errorf("ValidAEMQueueName(%q) = %v, want ok %v", name, err, ok)
+		}
+	}
+}
