@@ -230,6 +230,9 @@ func (s *Server) LoadSampleContent() error {
 			return err
 		}
 	}
+	if err := s.loadAEMSample(); err != nil { // aem_sample.go
+		return err
+	}
 	for _, f := range SampleLandscapeIFlows {
 		if err := s.createSampleIFlow(f); err != nil {
 			return err

@@ -58,6 +58,9 @@ type AEMQueue struct {
 	IsDeadMessageQueue bool
 	// AllowUnlimitedRedelivery accepts a redelivery count of 0 (retry for ever) on a queue adopted as it is.
 	AllowUnlimitedRedelivery bool
+	// AllowNoTTL accepts a dead message queue without a time to live (respect_ttl off or no max_ttl) that is
+	// adopted as it is: the plan warns instead of refusing.
+	AllowNoTTL bool
 }
 
 // effective returns v's value, or def when it is null (the broker's default), and whether it is known.
@@ -158,7 +161,9 @@ func checkAEMDMQ(r *report, q AEMQueue) {
 	r.errorf("aem.dmq_missing", attrDeadMessageQueue, "Dead Message Queue Does Not Exist",
 		"%s, which the broker does not hold and this configuration does not create: the broker deletes every message it removes from this queue "+
 			"(at the redelivery limit, on its time to live, or rejected) when the dead message queue does not exist, so poison messages are lost without a trace. "+
-			"Set `dead_message_queue` to a queue this configuration creates with `sapmessaging_aem_dead_message_queue`, for example %q.", which, aemExampleDMQ(name, nameKnown))
+			"A queue this configuration creates counts when `dead_message_queue` refers to the creating resource's `name` (for example `sapmessaging_aem_dead_message_queue.dmq.name`), "+
+			"so that Terraform plans it first; a name written as text may be planned before it. "+
+			"Set `dead_message_queue` to the `name` of a `sapmessaging_aem_dead_message_queue` of this configuration, for example one named %q.", which, aemExampleDMQ(name, nameKnown))
 }
 
 func aemExampleDMQ(name string, known bool) string {
@@ -252,7 +257,20 @@ func checkAEMTTL(r *report, q AEMQueue) {
 	if !q.IsDeadMessageQueue {
 		return
 	}
-	if respectKnown && !respect || q.MaxTTL.Null || ttlKnown && ttl == 0 {
+	noTTL := respectKnown && !respect || q.MaxTTL.Null || ttlKnown && ttl == 0
+	if q.AllowNoTTL {
+		switch {
+		case noTTL:
+			r.warnf("aem.dmq_no_ttl_allowed", attrMaxTTL, "Dead Message Queue Without TTL Allowed",
+				"`allow_no_ttl = true` keeps this dead message queue without a time to live: it keeps every dead message for ever and grows until its spool quota is full, "+
+					"after which the broker refuses new dead messages. Set `respect_ttl = true` and `max_ttl` to how long dead messages stay, for example %d (7 days), and remove `allow_no_ttl`.", aemExampleDMQTTL)
+		case respectKnown && ttlKnown:
+			r.warnf("aem.allow_no_ttl_unused", attrAllowNoTTL, "Allow No TTL Has No Effect",
+				"`respect_ttl = true` and `max_ttl = %d` are set, so the dead message queue expires its messages and `allow_no_ttl = true` changes nothing. Set `allow_no_ttl = false`, or remove it.", ttl)
+		}
+		return
+	}
+	if noTTL {
 		attr := attrMaxTTL
 		if respectKnown && !respect {
 			attr = attrRespectTTL
@@ -398,4 +416,39 @@ func FormatAEMDuration(d time.Duration) string {
 		return fmt.Sprintf("%d h", h)
 	}
 	return fmt.Sprintf("%d h %d min", h, m)
+}
+
+// AEMMaxQueueNameLength is the longest queue name the broker accepts ([SPEC] MsgVpnQueue.queueName maxLength).
+const AEMMaxQueueNameLength = 200
+
+// aemQueueNameForbidden are the characters a queue name cannot hold ([SPEC] MsgVpnQueue.queueName pattern).
+const aemQueueNameForbidden = "*?'<>&;"
+
+// ValidAEMQueueNamePrefix checks a filter's AEM queue name prefix: "" (every queue), or the start of a name
+// the broker accepts: at most 200 characters, none of * ? ' < > & ; (which also keeps the prefix from being
+// read as a pattern by SEMP's where filter). A prefix that no name starts with would match nothing, which is
+// a mistake rather than a filter.
+func ValidAEMQueueNamePrefix(prefix string) error {
+	if len(prefix) > AEMMaxQueueNameLength {
+		return fmt.Errorf("no queue name starts with %q: it has %d characters and a queue name at most %d", prefix, len(prefix), AEMMaxQueueNameLength)
+	}
+	if i := strings.IndexAny(prefix, aemQueueNameForbidden); i >= 0 {
+		return fmt.Errorf("no queue name starts with %q: a queue name cannot hold %q", prefix, prefix[i:i+1])
+	}
+	return nil
+}
+
+// ValidAEMQueueName checks a queue name as the broker does ([SPEC] MsgVpnQueue.queueName): 1 to 200
+// characters, none of * ? ' < > & ;.
+func ValidAEMQueueName(name string) error {
+	if strings.TrimSpace(name) == "" {
+		return fmt.Errorf("the queue name is empty")
+	}
+	if len(name) > AEMMaxQueueNameLength {
+		return fmt.Errorf("the queue name has %d characters, and the broker accepts at most %d", len(name), AEMMaxQueueNameLength)
+	}
+	if i := strings.IndexAny(name, aemQueueNameForbidden); i >= 0 {
+		return fmt.Errorf("the queue name holds %q, which the broker does not accept in a queue name", name[i:i+1])
+	}
+	return nil
 }

@@ -75,6 +75,10 @@ func TestCheckAEMQueue(t *testing.T) {
 		{"dead message queue", func(q *AEMQueue) { *q = aemDMQ() }, nil},
 		{"dead message queue without TTL", func(q *AEMQueue) { *q = aemDMQ(); q.MaxTTL = Null[int64]() }, []string{"aem.dmq_ttl_missing"}},
 		{"dead message queue not respecting TTL", func(q *AEMQueue) { *q = aemDMQ(); q.RespectTTL = Null[bool]() }, []string{"aem.max_ttl_without_respect_ttl", "aem.dmq_ttl_missing"}},
+		{"dead message queue without TTL allowed", func(q *AEMQueue) { *q = aemDMQ(); q.MaxTTL, q.AllowNoTTL = Null[int64](), true }, []string{"aem.dmq_no_ttl_allowed"}},
+		{"dead message queue not respecting TTL allowed", func(q *AEMQueue) { *q = aemDMQ(); q.RespectTTL, q.AllowNoTTL = Known(false), true }, []string{"aem.max_ttl_without_respect_ttl", "aem.dmq_no_ttl_allowed"}},
+		{"allow_no_ttl unused", func(q *AEMQueue) { *q = aemDMQ(); q.AllowNoTTL = true }, []string{"aem.allow_no_ttl_unused"}},
+		{"allow_no_ttl with TTL unknown", func(q *AEMQueue) { *q = aemDMQ(); q.MaxTTL, q.AllowNoTTL = Unknown[int64](), true }, nil},
 		{"dead message queue taking nothing", func(q *AEMQueue) { *q = aemDMQ(); q.IngressEnabled = Null[bool]() }, []string{"aem.dmq_ingress_disabled"}},
 	}
 	for _, tc := range cases {
@@ -202,6 +206,30 @@ func TestFormatAEMDuration(t *testing.T) {
 	} {
 		if got := FormatAEMDuration(d); got != want {
 			t.Errorf("FormatAEMDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+func TestValidAEMQueueNamePrefix(t *testing.T) {
+	t.Parallel()
+	for prefix, ok := range map[string]bool{
+		"": true, "acme/aem/prod/": true, "acme/aem/prod/ord": true, "#DEAD": true,
+		"acme/*": false, "acme?": false, "a;b": false, strings.Repeat("q", 201): false, strings.Repeat("q", 200): true,
+	} {
+		if err := ValidAEMQueueNamePrefix(prefix); (err == nil) != ok {
+			t.Errorf("ValidAEMQueueNamePrefix(%q) = %v, want ok %v", prefix, err, ok)
+		}
+	}
+}
+
+func TestValidAEMQueueName(t *testing.T) {
+	t.Parallel()
+	for name, ok := range map[string]bool{
+		"acme/aem/prod/orders": true, "#DEAD_MSG_QUEUE": true, "": false, " ": false, "a*b": false, "a&b": false,
+		strings.Repeat("q", 200): true, strings.Repeat("q", 201): false,
+	} {
+		if err := ValidAEMQueueName(name); (err == nil) != ok {
+			t.Errorf("ValidAEMQueueName(%q) = %v, want ok %v", name, err, ok)
 		}
 	}
 }

@@ -1,0 +1,83 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+)
+
+// SampleAEMQueue is a queue of the sample landscape on the Advanced Event Mesh broker: the settings it is
+// created with (attributes of SEMP's MsgVpnQueue), the others at the broker's defaults.
+type SampleAEMQueue struct {
+	Name     string
+	Settings map[string]any
+}
+
+// SampleAEMQueues are the AEM queues LoadSampleContent creates under acme/aem/prod/, in an order in which
+// each dead message queue exists before the queue that names it (as a person in the cloud console would
+// create them; the broker itself accepts a dead message queue that does not exist, [SPEC] deadMsgQueue).
+// The shapes a landscape that grew in the cloud console holds:
+//
+//   - acme/aem/prod/legacy: a queue as the cloud console's defaults leave it, but taking and delivering
+//     messages: maxRedeliveryCount 0 (retry forever) and the default dead message queue #DEAD_MSG_QUEUE,
+//     which does not exist.
+//   - acme/aem/prod/orders with its dead message queue acme/aem/prod/orders/dmq (7 days' time to live): the
+//     settings the provider recommends.
+//   - acme/aem/prod/audit with acme/aem/prod/audit/dmq, a dead message queue without a time to live.
+//   - acme/aem/prod/payments, whose dead message queue acme/aem/prod/payments/errors is itself consumed: it
+//     has a redelivery count and a dead message queue of its own, acme/aem/prod/payments/errors/dmq (a chain).
+var SampleAEMQueues = []SampleAEMQueue{
+	{Name: "acme/aem/prod/legacy", Settings: map[string]any{"ingressEnabled": true, "egressEnabled": true}},
+	{Name: "acme/aem/prod/orders/dmq", Settings: map[string]any{"ingressEnabled": true, "respectTtlEnabled": true, "maxTtl": 604800}},
+	{Name: "acme/aem/prod/orders", Settings: map[string]any{
+		"ingressEnabled": true, "egressEnabled": true, "maxRedeliveryCount": 5, "deadMsgQueue": "acme/aem/prod/orders/dmq",
+		"redeliveryDelayEnabled": true, "deliveryCountEnabled": true,
+	}},
+	{Name: "acme/aem/prod/audit/dmq", Settings: map[string]any{"ingressEnabled": true}},
+	{Name: "acme/aem/prod/audit", Settings: map[string]any{
+		"ingressEnabled": true, "egressEnabled": true, "maxRedeliveryCount": 3, "deadMsgQueue": "acme/aem/prod/audit/dmq",
+	}},
+	{Name: "acme/aem/prod/payments/errors/dmq", Settings: map[string]any{"ingressEnabled": true, "respectTtlEnabled": true, "maxTtl": 1209600}},
+	{Name: "acme/aem/prod/payments/errors", Settings: map[string]any{
+		"ingressEnabled": true, "egressEnabled": true, "maxRedeliveryCount": 2, "deadMsgQueue": "acme/aem/prod/payments/errors/dmq",
+		"redeliveryDelayEnabled": true, "redeliveryDelayInitialInterval": 5000,
+	}},
+	{Name: "acme/aem/prod/payments", Settings: map[string]any{
+		"ingressEnabled": true, "egressEnabled": true, "maxRedeliveryCount": 5, "deadMsgQueue": "acme/aem/prod/payments/errors",
+		"redeliveryDelayEnabled": true,
+	}},
+}
+
+// loadAEMSample creates the queues of SampleAEMQueues that do not exist. It goes through the SEMP create
+// handler, so that the sample obeys every rule of the API (names, ranges, enums).
+func (a *advancedEventMesh) loadAEMSample() error {
+	for _, q := range SampleAEMQueues {
+		a.mu.Lock()
+		_, exists := a.queues[q.Name]
+		a.mu.Unlock()
+		if exists {
+			continue
+		}
+		body := map[string]any{"queueName": q.Name}
+		for k, v := range q.Settings {
+			body[k] = v
+		}
+		raw, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(raw))
+		req.SetPathValue("vpn", a.vpn)
+		rec := httptest.NewRecorder()
+		if serr := a.handleCreateQueue(rec, req); serr != nil {
+			return fmt.Errorf("emulator: sample content: creating AEM queue %s: %s", q.Name, serr.desc)
+		}
+		if rec.Code != http.StatusOK {
+			return fmt.Errorf("emulator: sample content: creating AEM queue %s: status %d: %s", q.Name, rec.Code, strings.TrimSpace(rec.Body.String()))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,222 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+)
+
+// byAEMName filters query results by the queue name in their identity.
+func byAEMName(name string) queryfilter.QueryFilter {
+	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{
+		"name": knownvalue.StringExact(name), "msg_vpn_name": knownvalue.NotNull(),
+	})
+}
+
+// Every AEM queue of the sample landscape is listed once, by the type that matches what it is: the queue at
+// the broker's defaults and the chained error queue as queues, the queues only named as dead message queues
+// as dead message queues; the adoption attributes are set where the broker's values break a rule.
+func TestAccAEMQueueListResource_query(t *testing.T) {
+	env := newTestEnv(t)
+	if err := env.srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	const q, d = "sapmessaging_aem_queue.prod", "sapmessaging_aem_dead_message_queue.prod"
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Query: true,
+				Config: env.aemConfig(`
+list "sapmessaging_aem_queue" "prod" {
+  provider         = sapmessaging
+  include_resource = true
+  config {
+    prefix = "acme/aem/prod/"
+  }
+}
+
+list "sapmessaging_aem_dead_message_queue" "prod" {
+  provider         = sapmessaging
+  include_resource = true
+  config {
+    prefix = "acme/aem/prod/"
+  }
+}
+
+list "sapmessaging_aem_queue" "cut" {
+  provider = sapmessaging
+  limit    = 2
+  config {
+    prefix = "acme/aem/"
+  }
+}
+`),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength(q, 5),
+					querycheck.ExpectResourceKnownValues(q, byAEMName("acme/aem/prod/legacy"), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
+						{Path: tfjsonpath.New("allow_unlimited_redelivery"), KnownValue: knownvalue.Bool(true)},
+						{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.StringExact("#DEAD_MSG_QUEUE")},
+						{Path: tfjsonpath.New("poison_message_deliveries"), KnownValue: knownvalue.Null()},
+					}),
+					querycheck.ExpectResourceKnownValues(q, byAEMName("acme/aem/prod/payments/errors"), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(2)},
+						{Path: tfjsonpath.New("allow_unlimited_redelivery"), KnownValue: knownvalue.Bool(false)},
+						{Path: tfjsonpath.New("poison_message_deliveries"), KnownValue: knownvalue.Int64Exact(3)},
+						{Path: tfjsonpath.New("time_to_dead_letter"), KnownValue: knownvalue.StringExact("15 s")},
+					}),
+					querycheck.ExpectLength(d, 3),
+					querycheck.ExpectResourceDisplayName(d, byAEMName("acme/aem/prod/orders/dmq"),
+						knownvalue.StringExact("acme/aem/prod/orders/dmq (dead message queue of acme/aem/prod/orders)")),
+					querycheck.ExpectResourceKnownValues(d, byAEMName("acme/aem/prod/audit/dmq"), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("allow_no_ttl"), KnownValue: knownvalue.Bool(true)},
+						{Path: tfjsonpath.New("force_destroy"), KnownValue: knownvalue.Bool(false)},
+					}),
+					querycheck.ExpectResourceKnownValues(d, byAEMName("acme/aem/prod/orders/dmq"), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("allow_no_ttl"), KnownValue: knownvalue.Bool(false)},
+						{Path: tfjsonpath.New("max_ttl"), KnownValue: knownvalue.Int64Exact(604800)},
+					}),
+					querycheck.ExpectLength("sapmessaging_aem_queue.cut", 2),
+				},
+			},
+			{
+				Query:  true,
+				Config: env.aemConfig(readExample(t, "list-resources/sapmessaging_aem_queue/list-resource.tfquery.hcl")),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_aem_queue.aem_prod", 5),
+					querycheck.ExpectIdentity("sapmessaging_aem_queue.aem_prod", map[string]knownvalue.Check{
+						"msg_vpn_name": knownvalue.StringExact(env.srv.AdvancedEventMeshCredentials().MsgVpnName),
+						"name":         knownvalue.StringExact("acme/aem/prod/orders"),
+					}),
+				},
+			},
+		},
+	})
+}
+
+// A prefix no queue name can start with is an error on prefix; listing without an AEM connection says so.
+func TestAccAEMQueueListResource_badInput(t *testing.T) {
+	env := newTestEnv(t)
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Query: true,
+				Config: env.aemConfig(`
+list "sapmessaging_aem_queue" "bad" {
+  provider = sapmessaging
+  config {
+    prefix = "acme/*"
+  }
+}
+`),
+				ExpectError: wrapped(`Invalid Queue Name Prefix.*cannot hold "\*"`),
+			},
+			{
+				Query:       true,
+				Config:      env.config(`list "sapmessaging_aem_dead_message_queue" "all" { provider = sapmessaging }`),
+				ExpectError: wrapped(`Advanced Event Mesh Not Configured`),
+			},
+		},
+	})
+}
+
+// aemCLIEnv is the environment that gives the Terraform CLI the emulator's AEM broker.
+func aemCLIEnv(env *testEnv) []string {
+	c := env.srv.AdvancedEventMeshCredentials()
+	return []string{EnvAEMSEMPURL + "=" + c.SEMPURL, EnvAEMMsgVpnName + "=" + c.MsgVpnName, EnvAEMUsername + "=" + c.Username, EnvAEMPassword + "=" + c.Password}
+}
+
+// The AEM sample landscape adopted with `terraform query -generate-config-out`: the generated configuration
+// plans the imports of the eight queues and nothing else, and after the apply the plan is empty.
+func TestAccAEMQueueListResource_adoptSampleContent(t *testing.T) {
+	tf := terraformCLI(t)
+	if !terraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := newTestEnv(t)
+	if err := env.srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders)
+	writeFile(t, filepath.Join(dir, "aem.tfquery.hcl"), readExample(t, "list-resources/sapmessaging_aem_queue/list-resource.tfquery.hcl")+
+		readExample(t, "list-resources/sapmessaging_aem_dead_message_queue/list-resource.tfquery.hcl"))
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.creds = append(w.creds, aemCLIEnv(env)...)
+	w.mustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := string(b)
+	for _, want := range []string{
+		`resource "sapmessaging_aem_queue" "aem_prod_0"`, `resource "sapmessaging_aem_dead_message_queue" "aem_prod_0"`,
+		`identity = {`, `"acme/aem/prod/legacy"`, `allow_unlimited_redelivery`, `allow_no_ttl`,
+	} {
+		if !strings.Contains(generated, want) {
+			t.Errorf("generated.tf lacks %s:\n%s", want, generated)
+		}
+	}
+	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if !strings.Contains(r.output, "Plan: 8 to import, 0 to add, 0 to change, 0 to destroy.") {
+		t.Fatalf("the plan of the generated configuration does more than import the 8 queues:\n%s\n%s", r.output, generated)
+	}
+	for _, warning := range []string{"Unlimited Redelivery Allowed", "Dead Message Queue Without TTL Allowed"} {
+		if !strings.Contains(r.output, warning) {
+			t.Errorf("the plan does not warn %q:\n%s", warning, r.output)
+		}
+	}
+	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if !strings.Contains(r.output, "8 imported, 0 added, 0 changed, 0 destroyed") {
+		t.Errorf("the apply did not import the 8 queues:\n%s", r.output)
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+
+	// A list block cut at its limit says so, with the number it selects.
+	cut := t.TempDir()
+	writeFile(t, filepath.Join(cut, "main.tf"), requiredProviders)
+	writeFile(t, filepath.Join(cut, "cut.tfquery.hcl"), `
+list "sapmessaging_aem_queue" "cut" {
+  provider = sapmessaging
+  limit    = 2
+  config {
+    prefix = "acme/aem/prod/"
+  }
+}
+`)
+	wc := newCLIWorkspace(t, tf, plugins, cut, env)
+	wc.creds = append(wc.creds, aemCLIEnv(env)...)
+	r = wc.mustRun(0, "query", "-no-color")
+	for _, s := range []string{"List Results Truncated", "selects 5 queues but returns only 2", "limit = 5"} {
+		if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(r.output, "│", " ")), " "), s) {
+			t.Errorf("terraform query does not warn %q:\n%s", s, r.output)
+		}
+	}
+	// The broker still holds every sample queue as it was: the adoption wrote nothing.
+	qs, err := env.aem(t).ListQueues(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range qs {
+		if q.Name == "acme/aem/prod/legacy" && (*q.MaxRedeliveryCount != 0 || *q.DeadMsgQueue != "#DEAD_MSG_QUEUE") {
+			t.Errorf("the adoption changed %s: %s", q.Name, fmt.Sprint(q.QueueSettings))
+		}
+	}
+}

@@ -1,0 +1,420 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+)
+
+// aemQueueHCL is a queue with the settings the provider recommends and its dead message queue.
+func aemQueueHCL(name string, redeliveries int) string {
+	return fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = "%[1]s/dmq"
+  respect_ttl     = true
+  max_ttl         = 604800
+  ingress_enabled = true
+}
+
+resource "sapmessaging_aem_queue" "q" {
+  name                              = %[1]q
+  max_redelivery_count              = %[2]d
+  dead_message_queue                = sapmessaging_aem_dead_message_queue.dmq.name
+  redelivery_delay_enabled          = true
+  redelivery_delay_initial_interval = 1000
+  ingress_enabled                   = true
+  egress_enabled                    = true
+}
+`, name, redeliveries)
+}
+
+func TestAccAEMQueue_lifecycle(t *testing.T) {
+	env := newTestEnv(t)
+	const addr = "sapmessaging_aem_queue.q"
+	const name = "acme/aem/test/orders"
+	ctx := context.Background()
+	vpn := env.srv.AdvancedEventMeshCredentials().MsgVpnName
+	acc.ParallelTest(t, acc.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				Config: env.aemConfig(aemQueueHCL(name, 5)),
+				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("poison_message_deliveries"), knownvalue.Int64Exact(6)),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("time_to_dead_letter"), knownvalue.StringExact("31 s")),
+				}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(5)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dead_message_queue"), knownvalue.StringExact(name+"/dmq")),
+					// Left out: the broker's defaults.
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("access_type"), knownvalue.StringExact("exclusive")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("redelivery_delay_multiplier"), knownvalue.Int64Exact(200)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_unlimited_redelivery"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("msg_vpn_name"), knownvalue.StringExact(vpn)),
+					statecheck.ExpectKnownValue("sapmessaging_aem_dead_message_queue.dmq", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(0)),
+					statecheck.ExpectIdentity(addr, map[string]knownvalue.Check{"name": knownvalue.StringExact(name), "msg_vpn_name": knownvalue.StringExact(vpn)}),
+				},
+			},
+			{
+				// Someone changes an owned and an unowned setting in the cloud console: the owned one shows as drift, the
+				// other is kept as the broker holds it, and the PATCH writes only the owned one.
+				PreConfig: func() {
+					if _, err := env.aem(t).UpdateQueue(ctx, name, aem.QueueSettings{MaxRedeliveryCount: aem.Ptr[int64](0), AccessType: aem.Ptr("non-exclusive")}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: env.aemConfig(aemQueueHCL(name, 5)),
+				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(5)),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("access_type"), knownvalue.StringExact("non-exclusive")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("access_type"), knownvalue.StringExact("non-exclusive")),
+				},
+			},
+			{
+				Config: env.aemConfig(aemQueueHCL(name, 9)),
+				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("poison_message_deliveries"), knownvalue.Int64Exact(10)),
+				}},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
+			importByIdentity(env.aemConfig(aemQueueHCL(name, 9)), addr),
+			importByIdentity(env.aemConfig(aemQueueHCL(name, 9)), "sapmessaging_aem_dead_message_queue.dmq"),
+			{
+				// Deleted out of band: the refresh removes it and the plan creates it again.
+				PreConfig: func() {
+					if err := env.aem(t).DeleteQueue(ctx, name); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:             env.aemConfig(aemQueueHCL(name, 9)),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{Config: env.aemConfig(aemQueueHCL(name, 9))},
+		},
+	})
+}
+
+// The plan refuses what retries for ever or loses messages, and reads the broker to find a missing dead
+// message queue.
+func TestAccAEMQueue_planRules(t *testing.T) {
+	env := newTestEnv(t)
+	q := func(body string) string {
+		return env.aemConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_queue" "q" {
+  name            = "acme/aem/test/rules"
+  ingress_enabled = true
+  egress_enabled  = true
+%s
+}
+`, body))
+	}
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{Config: q(`dead_message_queue = "acme/aem/test/nowhere"`), PlanOnly: true, ExpectError: regexp.MustCompile(`Unlimited Redelivery`)},
+			{Config: q(`max_redelivery_count = 0`), PlanOnly: true, ExpectError: regexp.MustCompile(`Unlimited Redelivery`)},
+			{Config: q(`max_redelivery_count = 3`), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Does Not Exist.*#DEAD_MSG_QUEUE`)},
+			{Config: q("max_redelivery_count = 3\n  dead_message_queue = \"acme/aem/test/nowhere\""), PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Does Not Exist.*acme/aem/test/nowhere`)},
+			{Config: q("max_redelivery_count = 3\n  max_ttl = 60"), PlanOnly: true, ExpectError: regexp.MustCompile(`Max TTL Without Respect TTL`)},
+			// A dead message queue this configuration creates counts, also by a name written as text when the
+			// queue is planned after it.
+			{Config: q(`
+  max_redelivery_count     = 3
+  redelivery_delay_enabled = true
+  dead_message_queue       = "acme/aem/test/rules/dmq"
+  depends_on               = [sapmessaging_aem_dead_message_queue.dmq]
+}
+
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = "acme/aem/test/rules/dmq"
+  respect_ttl     = true
+  max_ttl         = 3600
+  ingress_enabled = true`), PlanOnly: true, ExpectNonEmptyPlan: true},
+			{Config: q("max_redelivery_count = 3\n  access_type = \"shared\""), PlanOnly: true, ExpectError: regexp.MustCompile(`access_type`)},
+			{Config: env.aemConfig(`
+resource "sapmessaging_aem_dead_message_queue" "bad" {
+  name            = "acme/aem/test/a*b"
+  respect_ttl     = true
+  max_ttl         = 60
+  ingress_enabled = true
+}
+`), PlanOnly: true, ExpectError: wrapped(`Invalid Queue Name.*holds "\*"`)},
+		},
+	})
+}
+
+// A queue that exists is not taken over: the create fails and says how to import it. A plan without the
+// connection says what to set; a refused password fails the plan.
+func TestAccAEMQueue_failures(t *testing.T) {
+	env := newTestEnv(t)
+	const name = "acme/aem/test/existing"
+	if _, err := env.aem(t).CreateQueue(context.Background(), aem.Queue{Name: name, QueueSettings: aem.QueueSettings{MaxRedeliveryCount: aem.Ptr[int64](2)}}); err != nil {
+		t.Fatal(err)
+	}
+	c := env.srv.AdvancedEventMeshCredentials()
+	wrong := fmt.Sprintf(`
+provider "sapmessaging" {
+  advanced_event_mesh = {
+    semp_url     = %q
+    msg_vpn_name = %q
+    username     = %q
+    password     = "wrong"
+  }
+  max_retries = 0
+}
+`, c.SEMPURL, c.MsgVpnName, c.Username)
+	res := func(n string) string {
+		return fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = "%[1]s/dmq"
+  respect_ttl     = true
+  max_ttl         = 3600
+  ingress_enabled = true
+}
+
+resource "sapmessaging_aem_queue" "q" {
+  name                     = %[1]q
+  max_redelivery_count     = 3
+  dead_message_queue       = sapmessaging_aem_dead_message_queue.dmq.name
+  redelivery_delay_enabled = true
+  ingress_enabled          = true
+  egress_enabled           = true
+}
+`, n)
+	}
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{Config: wrong + res("acme/aem/test/other"), PlanOnly: true, ExpectError: regexp.MustCompile(`Credentials Refused`)},
+			{Config: env.config(res("acme/aem/test/other")), PlanOnly: true, ExpectError: regexp.MustCompile(`Advanced Event Mesh Not Configured`)},
+			{Config: env.aemConfig(res(name)), ExpectError: regexp.MustCompile(`(?s)Queue Already Exists.*import`)},
+		},
+	})
+}
+
+// A queue that holds messages is not destroyed without force_destroy.
+func TestAccAEMQueue_holdsMessages(t *testing.T) {
+	env := newTestEnv(t)
+	const name = "acme/aem/test/held"
+	config := func(force bool) string {
+		return env.aemConfig(aemQueueHCL(name, 3) + fmt.Sprintf("\n# force %v\n", force))
+	}
+	forced := func() string {
+		return env.aemConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = "%[1]s/dmq"
+  respect_ttl     = true
+  max_ttl         = 604800
+  ingress_enabled = true
+}
+
+resource "sapmessaging_aem_queue" "q" {
+  name                              = %[1]q
+  max_redelivery_count              = 3
+  dead_message_queue                = sapmessaging_aem_dead_message_queue.dmq.name
+  redelivery_delay_enabled          = true
+  redelivery_delay_initial_interval = 1000
+  ingress_enabled                   = true
+  egress_enabled                    = true
+  force_destroy                     = true
+}
+`, name))
+	}
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{Config: config(false)},
+			{
+				PreConfig: func() {
+					if _, err := env.aem(t).HTTP().Do(context.Background(), http.MethodPost, "/QUEUE/"+name, []byte("poison"), nil); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:      config(false),
+				Destroy:     true,
+				ExpectError: regexp.MustCompile(`(?s)Queue Holds Messages.*force_destroy`),
+			},
+			{Config: forced()},
+		},
+	})
+}
+
+// A refresh reads the queues from one paged list per run, not one GET per queue: 151 queues cost two pages
+// (and the credential check), whatever their number of resources.
+func TestAccAEMQueue_refreshCalls(t *testing.T) {
+	env := newTestEnv(t)
+	const n = 150
+	config := env.aemConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = "acme/aem/test/many/dmq"
+  respect_ttl     = true
+  max_ttl         = 604800
+  ingress_enabled = true
+}
+
+resource "sapmessaging_aem_queue" "q" {
+  count                    = %d
+  name                     = format("acme/aem/test/many/q%%03d", count.index)
+  max_redelivery_count     = 3
+  dead_message_queue       = sapmessaging_aem_dead_message_queue.dmq.name
+  redelivery_delay_enabled = true
+  ingress_enabled          = true
+  egress_enabled           = true
+}
+`, n))
+	const list = "GET /SEMP/v2/config/msgVpns/{vpn}/queues"
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{Config: config},
+			{PreConfig: env.srv.ResetStats, Config: config, PlanOnly: true},
+			{
+				PreConfig: func() {
+					r := env.srv.Stats().Routes
+					t.Logf("refresh of %d queues: %v", n+1, r)
+					// The refreshing plan: the credential check and the two pages of the list; the step's other
+					// command adds at most its credential check.
+					if r[list+"/{queue}"] != 0 || r[list] < 3 || r[list] > 4 {
+						t.Fatalf("the refresh of %d queues made %v, want no GET of a queue and 3 or 4 list requests", n+1, r)
+					}
+				},
+				Config: config, PlanOnly: true,
+			},
+		},
+	})
+}
+
+// Two resources of one configuration that name one queue are refused at plan, whichever their types.
+func TestAccAEMQueue_duplicateName(t *testing.T) {
+	env := newTestEnv(t)
+	config := env.aemConfig(aemQueueHCL("acme/aem/test/twice", 3) + `
+resource "sapmessaging_aem_dead_message_queue" "again" {
+  name            = "acme/aem/test/twice"
+  respect_ttl     = true
+  max_ttl         = 3600
+  ingress_enabled = true
+}
+`)
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{Config: config, PlanOnly: true, ExpectError: wrapped(`Duplicate Queue Name.*name the Advanced Event Mesh queue "acme/aem/test/twice"`)},
+		},
+	})
+}
+
+// Aliased provider configurations that point at the same broker and Message VPN (here with the SEMP URL
+// written differently) run in provider processes of their own: a queue both manage is refused at plan all
+// the same, naming the other configuration.
+func TestAccAEMQueue_aliasedConfigurations(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	env := newTestEnv(t)
+	work := t.TempDir()
+	plugins := filepath.Join(work, "plugins")
+	buildProvider(t, plugins)
+	cliConfig := writeCLIConfig(t, work, plugins)
+	c := env.srv.AdvancedEventMeshCredentials()
+	block := func(alias, url string) string {
+		return fmt.Sprintf("\nprovider \"sapmessaging\" {\n  %s\n  advanced_event_mesh = {\n    semp_url     = %q\n    msg_vpn_name = %q\n    username     = %q\n    password     = %q\n  }\n}\n",
+			alias, url, c.MsgVpnName, c.Username, c.Password)
+	}
+	queue := func(label, provider string) string {
+		return fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" %[1]q {
+  provider        = %[2]s
+  name            = "acme/aem/test/aliased"
+  respect_ttl     = true
+  max_ttl         = 600
+  ingress_enabled = true
+}
+`, label, provider)
+	}
+	hcl := requiredProviders + block("", c.SEMPURL) + block(`alias = "b"`, strings.ToUpper(c.SEMPURL[:4])+c.SEMPURL[4:]+"/") +
+		queue("a", "sapmessaging") + queue("b", "sapmessaging.b")
+	dir := filepath.Join(work, "aliased")
+	writeFile(t, filepath.Join(dir, "main.tf"), hcl)
+	r := runTerraform(t, tf, dir, cliConfig, "plan", "-input=false", "-no-color")
+	out := strings.Join(strings.Fields(strings.ReplaceAll(r.output, "│", " ")), " ")
+	if r.exitCode != 1 || !strings.Contains(out, "Error: Duplicate Queue Name") || !strings.Contains(out, `name the Advanced Event Mesh queue "acme/aem/test/aliased"`) ||
+		!strings.Contains(out, "another provider configuration (an aliased provider block) that points at the same") {
+		t.Fatalf("plan of two aliases on one queue: exit %d, want 1 with Duplicate Queue Name by another provider configuration:\n%s", r.exitCode, r.output)
+	}
+}
+
+// The state stays true under faults: a create whose answer was lost records the queue the broker made (with
+// a warning), an update the broker keeps failing leaves the state as the broker holds it, so the next plan
+// shows the change again, and a plan that cannot read the broker fails.
+func TestAccAEMQueue_faults(t *testing.T) {
+	env := newTestEnv(t)
+	const name = "acme/aem/test/faulty"
+	const queues = "/SEMP/v2/config/msgVpns/{vpn}/queues"
+	const addr = "sapmessaging_aem_queue.q"
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				PreConfig: func() { env.srv.InjectNextOn("POST "+queues, emulator.FaultLostResponse) },
+				Config:    env.aemConfig(aemQueueHCL(name, 3)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
+				},
+				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				PreConfig: func() {
+					env.srv.InjectNextOn("PATCH "+queues+"/{queue}", emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
+				},
+				Config:      env.aemConfig(aemQueueHCL(name, 7)),
+				ExpectError: regexp.MustCompile(`Cannot Write Queue`),
+			},
+			{
+				Config:             env.aemConfig(aemQueueHCL(name, 7)),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				PreConfig: func() {
+					env.srv.InjectNextOn("GET "+queues, emulator.Fault503, emulator.Fault503, emulator.Fault503, emulator.Fault503)
+				},
+				Config:      env.aemConfig(aemQueueHCL(name, 7)),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`503`),
+			},
+			{PreConfig: env.srv.ClearFaults, Config: env.aemConfig(aemQueueHCL(name, 7))},
+		},
+	})
+}
+
+// changedSettings keeps only what the configuration sets and the state does not hold already.
+func TestChangedSettings(t *testing.T) {
+	t.Parallel()
+	got := changedSettings(
+		aem.QueueSettings{MaxRedeliveryCount: aem.Ptr[int64](5), AccessType: aem.Ptr("exclusive"), IngressEnabled: aem.Ptr(true)},
+		aem.QueueSettings{MaxRedeliveryCount: aem.Ptr[int64](3), AccessType: aem.Ptr("exclusive"), EgressEnabled: aem.Ptr(true)},
+	)
+	if got.AccessType != nil || got.MaxRedeliveryCount == nil || *got.MaxRedeliveryCount != 5 || got.IngressEnabled == nil || got.EgressEnabled != nil {
+		t.Errorf("changedSettings = %+v, want max_redelivery_count 5 and ingress_enabled true only", got)
+	}
+}
