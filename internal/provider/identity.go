@@ -30,6 +30,7 @@ var (
 	_ resource.ResourceWithIdentity = (*amqpSenderResource)(nil)
 	_ resource.ResourceWithIdentity = (*jmsSenderResource)(nil)
 	_ resource.ResourceWithIdentity = (*iflowDeploymentResource)(nil)
+	_ resource.ResourceWithIdentity = (*aemQueueSubscriptionResource)(nil)
 )
 
 // identityPart is one part of a resource's identity: a string attribute of its state of the
@@ -44,9 +45,11 @@ type identityPart struct {
 }
 
 // resourceIdentity is the identity of a resource type: the parts of its import ID, in the
-// order the import ID joins them with commas.
+// order the import ID joins them with commas (or with sep, when set).
 type resourceIdentity struct {
 	parts []identityPart
+	// sep joins the parts in the import ID instead of a comma, for names that may hold commas.
+	sep string
 }
 
 var (
@@ -63,6 +66,11 @@ var (
 	}}
 	deploymentIdentity = resourceIdentity{parts: []identityPart{
 		{attr: "iflow_id", description: "The ID of the deployed integration flow.", example: "Orders_Inbound"},
+	}}
+	// aemSubscriptionIdentity joins its parts with ";", which no AEM queue name holds (resource_aem_queue_subscription.go).
+	aemSubscriptionIdentity = resourceIdentity{sep: aemSubscriptionIDSep, parts: []identityPart{
+		{attr: "queue_name", description: "The name of the subscribed Advanced Event Mesh queue.", example: "acme/orders"},
+		{attr: "topic", description: "The topic subscription of the queue.", example: "acme/orders/>"},
 	}}
 )
 
@@ -162,7 +170,11 @@ func (ri resourceIdentity) importID(req resource.ImportStateRequest, diags *diag
 		}
 		values = append(values, *s)
 	}
-	return strings.Join(values, ","), true
+	sep := ri.sep
+	if sep == "" {
+		sep = ","
+	}
+	return strings.Join(values, sep), true
 }
 
 // resolveImport turns an import by identity into an import by the ID the identity stands for,
@@ -191,4 +203,8 @@ func (r *jmsSenderResource) IdentitySchema(_ context.Context, _ resource.Identit
 
 func (r *iflowDeploymentResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = deploymentIdentity.schema()
+}
+
+func (r *aemQueueSubscriptionResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = aemSubscriptionIdentity.schema()
 }

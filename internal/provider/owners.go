@@ -74,6 +74,8 @@ func (o *owners) newToken() string {
 const (
 	serviceEventMesh        = "Event Mesh instance"
 	serviceCloudIntegration = "Cloud Integration tenant"
+	// serviceAdvancedEventMesh: the objects of one Message VPN of an Advanced Event Mesh broker service.
+	serviceAdvancedEventMesh = "Advanced Event Mesh Message VPN"
 )
 
 // ownedObject is the object a resource being planned manages, and how to tell the user about a
@@ -100,8 +102,11 @@ func (d *providerData) instanceKey(service string) string {
 	if d == nil {
 		return ""
 	}
-	if service == serviceEventMesh {
+	switch service {
+	case serviceEventMesh:
 		return d.eventMeshInstance
+	case serviceAdvancedEventMesh:
+		return d.aemBroker
 	}
 	return d.cloudIntegrationTenant
 }

@@ -145,6 +145,8 @@ type providerData struct {
 	aemUnknown    bool
 	aemKeyError   diag.Diagnostics
 	aemCredential credential
+	// aemQueueList is the run's one list of the broker's queue names (resource_aem_queue_subscription.go).
+	aemQueueList aemQueueNames
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -586,6 +588,7 @@ func (p *sapMessagingProvider) Resources(_ context.Context) []func() resource.Re
 		NewJMSSenderResource,
 		NewIFlowDeploymentResource,
 		NewWebhookSubscriptionResource,
+		NewAEMQueueSubscriptionResource,
 	}
 }
 
@@ -599,6 +602,7 @@ func (p *sapMessagingProvider) ListResources(_ context.Context) []func() list.Li
 		NewJMSSenderListResource,
 		NewIFlowDeploymentListResource,
 		NewWebhookSubscriptionListResource,
+		NewAEMQueueSubscriptionListResource,
 	}
 }
 
@@ -617,6 +621,8 @@ func (p *sapMessagingProvider) DataSources(_ context.Context) []func() datasourc
 		NewJMSResourcesDataSource,
 		NewJMSQueuesDataSource,
 		NewRetryAuditDataSource,
+		NewAEMQueueDataSource,
+		NewAEMQueuesDataSource,
 	}
 }
 
