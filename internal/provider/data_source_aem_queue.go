@@ -221,12 +221,12 @@ func aemQueueInfoAttributes() map[string]schema.Attribute {
 		"respect_dmq_eligible_enabled":      b("Whether only messages their publisher flagged DMQ-eligible go to the dead message queue (`respectDmqEligibleEnabled`)."),
 		"reject_msg_to_sender_on_discard_behavior": s("When a publisher learns that the queue discarded its message: `never`, `when-queue-enabled` or `always` " +
 			"(`rejectMsgToSenderOnDiscardBehavior`)."),
-		"delivery_count_enabled": b("Whether consumers can read a message's delivery count (`deliveryCountEnabled`)."),
-		"max_msg_spool_usage":    i("The most message spool the queue may use, in megabytes (`maxMsgSpoolUsage`)."),
-		"spooled_msg_count":      i("How many messages the queue holds now (monitor API `spooledMsgCount`)."),
-		"msg_spool_usage":        i("The message spool the queue uses now, in bytes (monitor API `msgSpoolUsage`)."),
-		"bind_count":             i("How many consumer flows are bound to the queue now (monitor API `bindCount`)."),
-		"is_dead_message_queue":  b("True when another queue names this queue as its dead message queue (or this is `#DEAD_MSG_QUEUE`, which queues name by default)."),
+		"delivery_count_enabled":    b("Whether consumers can read a message's delivery count (`deliveryCountEnabled`)."),
+		"max_msg_spool_usage":       i("The most message spool the queue may use, in megabytes (`maxMsgSpoolUsage`)."),
+		"spooled_msg_count":         i("How many messages the queue holds now (monitor API `spooledMsgCount`)."),
+		"msg_spool_usage":           i("The message spool the queue uses now, in bytes (monitor API `msgSpoolUsage`)."),
+		"bind_count":                i("How many consumer flows are bound to the queue now (monitor API `bindCount`)."),
+		"is_dead_message_queue":     b("True when another queue names this queue as its dead message queue (or this is `#DEAD_MSG_QUEUE`, which queues name by default)."),
 		"dead_message_queue_exists": b("Whether the queue's dead message queue exists on the broker; when it does not, removed messages are deleted."),
 		"poison_message_deliveries": i("How many times the broker delivers a message that every consumer fails before it removes it " +
 			"(`max_redelivery_count` + 1, or 1 with redelivery disabled); null when it redelivers forever."),

@@ -330,7 +330,9 @@ func (aemQueueNameValidator) Description(_ context.Context) string {
 	return "must be an Advanced Event Mesh queue name: 1 to 200 characters, none of * ? ' < > & ;"
 }
 
-func (v aemQueueNameValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v aemQueueNameValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (aemQueueNameValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
