@@ -74,8 +74,7 @@ func (o *owners) newToken() string {
 const (
 	serviceEventMesh        = "Event Mesh instance"
 	serviceCloudIntegration = "Cloud Integration tenant"
-	// serviceAdvancedEventMesh: the objects of one Message VPN of an Advanced Event Mesh broker service.
-	serviceAdvancedEventMesh = "Advanced Event Mesh Message VPN"
+	serviceAEM              = "Advanced Event Mesh broker and Message VPN"
 )
 
 // ownedObject is the object a resource being planned manages, and how to tell the user about a
@@ -102,10 +101,10 @@ func (d *providerData) instanceKey(service string) string {
 	if d == nil {
 		return ""
 	}
-	switch service {
-	case serviceEventMesh:
+	if service == serviceEventMesh {
 		return d.eventMeshInstance
-	case serviceAdvancedEventMesh:
+	}
+	if service == serviceAEM {
 		return d.aemBroker
 	}
 	return d.cloudIntegrationTenant

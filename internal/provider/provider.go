@@ -145,8 +145,9 @@ type providerData struct {
 	aemUnknown    bool
 	aemKeyError   diag.Diagnostics
 	aemCredential credential
-	// aemQueueList is the run's one list of the broker's queue names (resource_aem_queue_subscription.go).
-	aemQueueList aemQueueNames
+	// aemSubscriptionQueues is the run's one list of the broker's queue names for the subscriptions' check
+	// (resource_aem_queue_subscription.go).
+	aemSubscriptionQueues aemQueueNames
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {

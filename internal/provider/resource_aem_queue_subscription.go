@@ -128,7 +128,7 @@ func (r *aemQueueSubscriptionResource) ModifyPlan(ctx context.Context, req resou
 	}
 	q, t := queue.ValueString(), topic.ValueString()
 	conflict := r.data.claimObject(ctx, ownedObject{
-		service: serviceAdvancedEventMesh, key: "aem-subscription|" + q + "|" + t,
+		service: serviceAEM, key: "aem-subscription|" + q + "|" + t,
 		typeName: "sapmessaging_aem_queue_subscription", inState: !req.State.Raw.IsNull(),
 		manage: fmt.Sprintf("manage the subscription of the AEM queue %q to topic %q", q, t),
 		why: "The broker holds the subscription once, so both states would record it, and destroying either resource would " +
@@ -167,9 +167,9 @@ type aemQueueNames struct {
 	read  bool
 }
 
-// aemQueueClaimKey is the owners key (owners.go, service serviceAdvancedEventMesh) under which the AEM queue
-// resources claim a queue name: a queue claimed so is planned in this run, and aemQueueExistsOrPlanned
-// counts it.
+// aemQueueClaimKey is the owners key (owners.go, service serviceAEM) under which the AEM queue resources
+// claim a queue name (sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue share the names): a
+// queue claimed so is planned in this run, and aemQueueExistsOrPlanned counts it.
 func aemQueueClaimKey(name string) string { return "aem-queue|" + name }
 
 // aemQueueExistsOrPlanned reports whether queue name is planned in this run (claimed under aemQueueClaimKey)
@@ -183,7 +183,7 @@ func (d *providerData) aemQueueExistsOrPlanned(ctx context.Context, name string)
 			return true, nil
 		}
 	}
-	l := &d.aemQueueList
+	l := &d.aemSubscriptionQueues
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !l.read {
