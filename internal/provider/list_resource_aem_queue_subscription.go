@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -196,8 +197,11 @@ func (l *aemQueueSubscriptionListResource) result(ctx context.Context, req list.
 		return r
 	}
 	to, ok := r.Resource.Schema.GetAttributes()["timeouts"]
-	ot, isObject := to.GetType().(types.ObjectType)
-	if !ok || !isObject {
+	var ot interface{ AttributeTypes() map[string]attr.Type }
+	if ok {
+		ot, ok = to.GetType().(interface{ AttributeTypes() map[string]attr.Type })
+	}
+	if !ok {
 		r.Diagnostics.AddError("Cannot List AEM Subscriptions", "The resource schema has no `timeouts` object, so the result cannot be written. Report this as a bug of the provider.")
 		return r
 	}
@@ -205,7 +209,7 @@ func (l *aemQueueSubscriptionListResource) result(ctx context.Context, req list.
 		ID:        types.StringValue(aemSubscriptionID(s.QueueName, s.Topic)),
 		QueueName: types.StringValue(s.QueueName),
 		Topic:     types.StringValue(s.Topic),
-		Timeouts:  timeouts.Value{Object: types.ObjectNull(ot.AttrTypes)},
+		Timeouts:  timeouts.Value{Object: types.ObjectNull(ot.AttributeTypes())},
 	}
 	r.Diagnostics.Append(set(ctx, r.Resource.Schema, &r.Resource.Raw, r.Resource, &m)...)
 	return r
