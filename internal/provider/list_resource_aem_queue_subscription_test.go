@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -177,4 +179,49 @@ list "sapmessaging_aem_queue_subscription" "x" {
 			},
 		},
 	})
+}
+
+// With the CLI: the configuration terraform query generates plans the imports of every subscription and no
+// other change, and the imported subscriptions plan nothing; a block cut at its limit warns with the number
+// it selects.
+func TestAccAEMQueueSubscriptionListResource_generatedConfiguration(t *testing.T) {
+	tf := terraformCLI(t)
+	if !terraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := newTestEnv(t)
+	env.addAEMSubscriptions(t)
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), adoptionMain)
+	writeFile(t, filepath.Join(dir, "aem.tfquery.hcl"), `
+list "sapmessaging_aem_queue_subscription" "all" {
+  provider = sapmessaging
+}
+`)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	c := env.srv.AdvancedEventMeshCredentials()
+	w.creds = append(w.creds, EnvAEMSEMPURL+"="+c.SEMPURL, EnvAEMMsgVpnName+"="+c.MsgVpnName, EnvAEMUsername+"="+c.Username, EnvAEMPassword+"="+c.Password)
+
+	w.mustRun(0, "query", "-no-color", "-generate-config-out=generated.tf")
+	if r := w.mustRun(0, "plan", "-no-color"); !strings.Contains(r.output, "Plan: 4 to import, 0 to add, 0 to change, 0 to destroy.") {
+		t.Fatalf("the generated configuration does not plan the 4 imports only:\n%s", r.output)
+	}
+	w.mustRun(0, "apply", "-auto-approve", "-no-color")
+	w.mustRun(0, "plan", "-detailed-exitcode", "-no-color")
+
+	writeFile(t, filepath.Join(dir, "aem.tfquery.hcl"), `
+list "sapmessaging_aem_queue_subscription" "all" {
+  provider = sapmessaging
+  limit    = 2
+}
+`)
+	r := w.mustRun(0, "query", "-no-color")
+	for _, s := range []string{"List Results Truncated", "selects 4 subscriptions but returns only 2", "limit = 4"} {
+		if !strings.Contains(r.output, s) {
+			t.Errorf("terraform query does not warn %q:\n%s", s, r.output)
+		}
+	}
 }
