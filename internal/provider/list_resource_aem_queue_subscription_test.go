@@ -121,7 +121,7 @@ list "sapmessaging_aem_queue_subscription" "gone" {
 			},
 			{
 				Query: true,
-				Config: env.aemProviderBlock("") + `
+				Config: env.aemProviderBlock("  request_timeout_seconds = 30") + `
 list "sapmessaging_aem_queue_subscription" "cut" {
   provider = sapmessaging
   limit    = 2

@@ -163,7 +163,6 @@ func (r *aemQueueSubscriptionResource) ModifyPlan(ctx context.Context, req resou
 type aemQueueNames struct {
 	mu    sync.Mutex
 	names map[string]bool
-	err   error
 	read  bool
 }
 

@@ -38,9 +38,9 @@ func (e *testEnv) createAEMQueue(t *testing.T, name string, s aem.QueueSettings)
 }
 
 // aemSubscribed reports whether the broker holds the subscription of queue to topic.
-func aemSubscribed(t *testing.T, env *testEnv, queue, topic string) bool {
+func (e *testEnv) aemSubscribed(t *testing.T, queue, topic string) bool {
 	t.Helper()
-	topics, err := env.aem(t).ListSubscriptions(context.Background(), queue)
+	topics, err := e.aem(t).ListSubscriptions(context.Background(), queue)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestAccAEMQueueSubscription_lifecycle(t *testing.T) {
 			{
 				Config: config,
 				Check: func(*terraform.State) error {
-					if !aemSubscribed(t, env, queue, topic) {
+					if !env.aemSubscribed(t, queue, topic) {
 						return fmt.Errorf("the broker does not hold the subscription")
 					}
 					return nil
@@ -100,7 +100,7 @@ func TestAccAEMQueueSubscription_lifecycle(t *testing.T) {
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
 				Check: func(*terraform.State) error {
-					if !aemSubscribed(t, env, queue, topic) {
+					if !env.aemSubscribed(t, queue, topic) {
 						return fmt.Errorf("the subscription was not created again")
 					}
 					return nil
@@ -112,7 +112,7 @@ func TestAccAEMQueueSubscription_lifecycle(t *testing.T) {
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
 				},
 				Check: func(*terraform.State) error {
-					if aemSubscribed(t, env, queue, topic) || !aemSubscribed(t, env, queue, "acme/*/created") {
+					if env.aemSubscribed(t, queue, topic) || !env.aemSubscribed(t, queue, "acme/*/created") {
 						return fmt.Errorf("the replacement left the broker's subscriptions wrong")
 					}
 					return nil
@@ -179,6 +179,12 @@ import {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_aem_queue_subscription.s", plancheck.ResourceActionNoop)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					if !env.aemSubscribed(t, queue, topic) {
+						return fmt.Errorf("the import changed the broker's subscription")
+					}
+					return nil
 				},
 			},
 		},
