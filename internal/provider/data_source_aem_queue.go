@@ -87,14 +87,14 @@ func aemQueueLinks(all []aem.Queue) (names, used map[string]bool) {
 	names, used = make(map[string]bool, len(all)), map[string]bool{}
 	for _, q := range all {
 		names[q.Name] = true
-		used[aemEffectiveDMQ(q)] = true
+		used[aemDataSourceDMQName(q)] = true
 	}
 	return names, used
 }
 
-// aemEffectiveDMQ is the dead message queue the broker moves q's removed messages to: the one it names, or
+// aemDataSourceDMQName is the dead message queue the broker moves q's removed messages to: the one it names, or
 // the broker's default.
-func aemEffectiveDMQ(q aem.Queue) string {
+func aemDataSourceDMQName(q aem.Queue) string {
 	if q.DeadMsgQueue == nil {
 		return rules.AEMDefaultDeadMsgQueue
 	}
@@ -102,7 +102,7 @@ func aemEffectiveDMQ(q aem.Queue) string {
 }
 
 func aemView(q *aem.Queue, stats *aem.QueueStats, names, used map[string]bool) aemQueueView {
-	return aemQueueView{queue: q, stats: stats, usedAsDMQ: used[q.Name], dmqExists: names[aemEffectiveDMQ(*q)]}
+	return aemQueueView{queue: q, stats: stats, usedAsDMQ: used[q.Name], dmqExists: names[aemDataSourceDMQName(*q)]}
 }
 
 func knownOrNull[T comparable](p *T) rules.Value[T] {

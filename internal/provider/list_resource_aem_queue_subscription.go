@@ -100,10 +100,10 @@ func (l *aemQueueSubscriptionListResource) ValidateListResourceConfig(ctx contex
 		}
 	}
 	if !cfg.QueueNamePrefix.IsNull() && !cfg.QueueNamePrefix.IsUnknown() {
-		if i := strings.IndexAny(cfg.QueueNamePrefix.ValueString(), "*?'<>&;"); i >= 0 {
+		if err := rules.ValidAEMQueueNamePrefix(cfg.QueueNamePrefix.ValueString()); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("queue_name_prefix"), "Invalid AEM Queue Name Prefix",
-				fmt.Sprintf("The name prefix holds %q, which no AEM queue name holds, so no queue could match it and the list would be empty. "+
-					"Use the start of a queue name, without the characters * ? ' < > & ;.", cfg.QueueNamePrefix.ValueString()[i]))
+				fmt.Sprintf("The name prefix cannot start any AEM queue name: %s. No queue could match it, so the list would be empty. "+
+					"Use the start of a queue name, without the characters * ? ' < > & ;.", clause(err)))
 		}
 	}
 }

@@ -399,3 +399,38 @@ func FormatAEMDuration(d time.Duration) string {
 	}
 	return fmt.Sprintf("%d h %d min", h, m)
 }
+
+// AEMMaxQueueNameLength is the longest queue name the broker accepts ([SPEC] MsgVpnQueue.queueName maxLength).
+const AEMMaxQueueNameLength = 200
+
+// aemQueueNameForbidden are the characters a queue name cannot hold ([SPEC] MsgVpnQueue.queueName pattern).
+const aemQueueNameForbidden = "*?'<>&;"
+
+// ValidAEMQueueNamePrefix checks a filter's AEM queue name prefix: "" (every queue), or the start of a name
+// the broker accepts: at most 200 characters, none of * ? ' < > & ; (which also keeps the prefix from being
+// read as a pattern by SEMP's where filter). A prefix that no name starts with would match nothing, which is
+// a mistake rather than a filter.
+func ValidAEMQueueNamePrefix(prefix string) error {
+	if len(prefix) > AEMMaxQueueNameLength {
+		return fmt.Errorf("no queue name starts with %q: it has %d characters and a queue name at most %d", prefix, len(prefix), AEMMaxQueueNameLength)
+	}
+	if i := strings.IndexAny(prefix, aemQueueNameForbidden); i >= 0 {
+		return fmt.Errorf("no queue name starts with %q: a queue name cannot hold %q", prefix, prefix[i:i+1])
+	}
+	return nil
+}
+
+// ValidAEMQueueName checks a queue name as the broker does ([SPEC] MsgVpnQueue.queueName): 1 to 200
+// characters, none of * ? ' < > & ;.
+func ValidAEMQueueName(name string) error {
+	if strings.TrimSpace(name) == "" {
+		return fmt.Errorf("the queue name is empty")
+	}
+	if len(name) > AEMMaxQueueNameLength {
+		return fmt.Errorf("the queue name has %d characters, and the broker accepts at most %d", len(name), AEMMaxQueueNameLength)
+	}
+	if i := strings.IndexAny(name, aemQueueNameForbidden); i >= 0 {
+		return fmt.Errorf("the queue name holds %q, which the broker does not accept in a queue name", name[i:i+1])
+	}
+	return nil
+}

@@ -14,26 +14,7 @@ const (
 	// AEMTopicMaxBytes is the longest topic: "The maximum length of a string, excluding the NULL terminator,
 	// is 250 bytes" ([SOL] Messaging/SMF-Topics.htm).
 	AEMTopicMaxBytes = 250
-	// AEMQueueNameMaxLength is the longest queue name ([SPEC] MsgVpnQueue.queueName maxLength 200).
-	AEMQueueNameMaxLength = 200
-	// aemQueueNameForbidden are the characters [SPEC] MsgVpnQueue.queueName's pattern excludes.
-	aemQueueNameForbidden = "*?'<>&;"
 )
-
-// ValidAEMQueueName reports why no AEM queue can be named s ([SPEC] MsgVpnQueue.queueName: 1 to 200
-// characters, none of * ? ' < > & ;), or nil.
-func ValidAEMQueueName(s string) error {
-	switch n := utf8.RuneCountInString(s); {
-	case s == "":
-		return fmt.Errorf("a queue name is 1 to %d characters long, and this one is empty", AEMQueueNameMaxLength)
-	case n > AEMQueueNameMaxLength:
-		return fmt.Errorf("a queue name is at most %d characters long, and this one has %d", AEMQueueNameMaxLength, n)
-	}
-	if i := strings.IndexAny(s, aemQueueNameForbidden); i >= 0 {
-		return fmt.Errorf("a queue name holds none of the characters * ? ' < > & ;, and this one holds %q at byte %d", s[i], i)
-	}
-	return nil
-}
 
 // ValidAEMTopicSubscription reports why s cannot be a topic subscription of an AEM queue, or nil. The syntax
 // is Solace's ([SOL] Messaging/SMF-Topics.htm, Messaging/Wildcard-Charaters-Topic-Subs.htm): UTF-8 without
