@@ -308,3 +308,42 @@ func TestAEMSubscriptionValidators(t *testing.T) {
 		}
 	}
 }
+
+// A queue deleted out of band takes its subscriptions with it: the refresh removes the subscription from the
+// state, and the plan refuses to create it again on a queue that is gone, until the queue is back.
+func TestAccAEMQueueSubscription_queueDeletedOutOfBand(t *testing.T) {
+	env := newTestEnv(t)
+	const queue, topic = "acme/gone", "acme/gone/>"
+	env.createAEMQueue(t, queue, aem.QueueSettings{})
+	config := env.aemConfig(aemSubscriptionHCL(queue, topic))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				PreConfig: func() {
+					if err := env.aem(t).DeleteQueue(context.Background(), queue); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:      config,
+				PlanOnly:    true,
+				ExpectError: wrapped(`AEM Queue Does Not Exist.*broker has no queue "acme/gone"`),
+			},
+			{
+				PreConfig: func() { env.createAEMQueue(t, queue, aem.QueueSettings{}) },
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_aem_queue_subscription.s", plancheck.ResourceActionCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					if !env.aemSubscribed(t, queue, topic) {
+						return fmt.Errorf("the subscription was not created on the queue made again")
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
