@@ -144,6 +144,9 @@ func (r *aemQueueSubscriptionResource) ModifyPlan(ctx context.Context, req resou
 	if !priorQueue.IsNull() && priorQueue.ValueString() == q {
 		return // the subscription exists already; its queue was checked when it was planned
 	}
+	if r.data == nil || r.data.aem == nil {
+		return // the connection is known only at apply (requireAtPlan): the apply finds a missing queue
+	}
 	exists, err := r.data.aemQueueExistsOrPlanned(ctx, q)
 	switch {
 	case err != nil:

@@ -347,3 +347,37 @@ func TestAccAEMQueueSubscription_queueDeletedOutOfBand(t *testing.T) {
 		},
 	})
 }
+
+// A connection known only at apply (a password from another resource) checks nothing at plan, and the apply
+// subscribes the queue.
+func TestAccAEMQueueSubscription_connectionKnownAtApply(t *testing.T) {
+	env := newTestEnv(t)
+	env.createAEMQueue(t, "acme/later", aem.QueueSettings{})
+	c := env.srv.AdvancedEventMeshCredentials()
+	config := fmt.Sprintf(`
+resource "terraform_data" "password" {
+  input = %q
+}
+
+provider "sapmessaging" {
+  advanced_event_mesh = {
+    semp_url     = %q
+    msg_vpn_name = %q
+    username     = %q
+    password     = terraform_data.password.output
+  }
+}
+`, c.Password, c.SEMPURL, c.MsgVpnName, c.Username) + aemSubscriptionHCL("acme/later", "acme/later/>")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: config,
+			Check: func(*terraform.State) error {
+				if !env.aemSubscribed(t, "acme/later", "acme/later/>") {
+					return fmt.Errorf("the apply did not subscribe the queue")
+				}
+				return nil
+			},
+		}},
+	})
+}
