@@ -135,9 +135,17 @@ func (c *Client) do(ctx context.Context, method, path string, body any, what str
 
 // list reads every page of the collection at path (which has no query) and hands each object to each.
 func (c *Client) list(ctx context.Context, path, what string, each func(json.RawMessage) error) error {
+	return c.listQuery(ctx, path, nil, what, each)
+}
+
+// listQuery is list with further query parameters on every page (select, where).
+func (c *Client) listQuery(ctx context.Context, path string, extra url.Values, what string, each func(json.RawMessage) error) error {
 	cursor := ""
 	for range maxPages {
 		q := url.Values{"count": {fmt.Sprint(PageSize)}}
+		for k, v := range extra {
+			q[k] = v
+		}
 		if cursor != "" {
 			q.Set("cursor", cursor)
 		}

@@ -42,7 +42,7 @@
 //	| cloudIntegration   | the tenant's design time and deployments (cpiState), the OData API with its CSRF check, the deploy API, the processing-log endpoints | cpiState.mu | cloudintegration.go, cpi_handlers.go, cpi_admin.go, cpi_odata.go, mpl.go |
 //	| integrationRuntime | the deployed flows: AMQP sender consumers, behaviours, message runs, processing logs, statistics; the JMS broker (tenant limits, monitoring API) and the JMS sender consumers | runtimeState.mu, jmsState.mu | runtime.go, behaviour.go, jms.go, jms_runtime.go |
 //	| webhookService     | webhook subscriptions of the messaging REST API, their handshake and push delivery loops, the webhook clock | webhookService.mu (takes eventMesh.mu for the queues) | webhooks.go |
-//	| advancedEventMesh  | the Advanced Event Mesh broker service: queues with subscriptions and messages, SEMP v2 (config, monitor, action) with Basic auth, REST messaging publish, redelivery on the AEM clock; its own table of limits and sources is in aem.go; not kept in the state file | advancedEventMesh.mu | aem.go, aem_config.go, aem_broker.go |
+//	| advancedEventMesh  | the Advanced Event Mesh broker service: queues with subscriptions and messages, SEMP v2 (config, monitor, action) with Basic auth, REST messaging publish, redelivery on the AEM clock; its own table of limits and sources is in aem.go; not kept in the state file | advancedEventMesh.mu | aem.go, aem_config.go, aem_broker.go, aem_monitor.go |
 //	| faultInjector      | the middleware around all rooms: route labels, request counts, injected faults, held-back answers | faultState.mu | faults.go |
 //
 // What every room shares is core (core.go): the options, the clock, the

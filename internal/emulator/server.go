@@ -205,6 +205,7 @@ func New(opts Options) *Server {
 	s.mountWebhooks(mux)
 	s.mountCloudIntegration(mux)
 	s.mountAdvancedEventMesh(mux)
+	s.mountAEMMonitor(mux)
 	s.control = http.NewServeMux()
 	s.mountControl(s.control)
 	s.handler = http.HandlerFunc(s.serveHTTP)

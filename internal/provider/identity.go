@@ -32,6 +32,7 @@ var (
 	_ resource.ResourceWithIdentity = (*iflowDeploymentResource)(nil)
 	_ resource.ResourceWithIdentity = (*aemQueueResource)(nil)
 	_ resource.ResourceWithIdentity = (*aemDeadMessageQueueResource)(nil)
+	_ resource.ResourceWithIdentity = (*aemQueueSubscriptionResource)(nil)
 )
 
 // identityPart is one part of a resource's identity: a string attribute of its state of the
@@ -46,9 +47,11 @@ type identityPart struct {
 }
 
 // resourceIdentity is the identity of a resource type: the parts of its import ID, in the
-// order the import ID joins them with commas.
+// order the import ID joins them with commas (or with sep, when set).
 type resourceIdentity struct {
 	parts []identityPart
+	// sep joins the parts in the import ID instead of a comma, for names that may hold commas.
+	sep string
 }
 
 var (
@@ -72,6 +75,11 @@ var (
 	aemQueueIdentity = resourceIdentity{parts: []identityPart{
 		{attr: "msg_vpn_name", description: "The Message VPN of the broker service.", example: "acme-prod"},
 		{attr: "name", description: "The queue name.", example: "acme/aem/prod/orders"},
+	}}
+	// aemSubscriptionIdentity joins its parts with ";", which no AEM queue name holds (resource_aem_queue_subscription.go).
+	aemSubscriptionIdentity = resourceIdentity{sep: aemSubscriptionIDSep, parts: []identityPart{
+		{attr: "queue_name", description: "The name of the subscribed Advanced Event Mesh queue.", example: "acme/orders"},
+		{attr: "topic", description: "The topic subscription of the queue.", example: "acme/orders/>"},
 	}}
 )
 
@@ -171,7 +179,11 @@ func (ri resourceIdentity) importID(req resource.ImportStateRequest, diags *diag
 		}
 		values = append(values, *s)
 	}
-	return strings.Join(values, ","), true
+	sep := ri.sep
+	if sep == "" {
+		sep = ","
+	}
+	return strings.Join(values, sep), true
 }
 
 // resolveImport turns an import by identity into an import by the ID the identity stands for,
@@ -200,4 +212,8 @@ func (r *jmsSenderResource) IdentitySchema(_ context.Context, _ resource.Identit
 
 func (r *iflowDeploymentResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = deploymentIdentity.schema()
+}
+
+func (r *aemQueueSubscriptionResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = aemSubscriptionIdentity.schema()
 }

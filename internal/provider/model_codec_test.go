@@ -57,6 +57,15 @@ func objectValues(t testing.TB, st tfsdk.State, shift int) tftypes.Value {
 				vals[name] = tftypes.NewValue(at, big.NewFloat(float64(len(name))))
 			case at.Is(tftypes.Bool):
 				vals[name] = tftypes.NewValue(at, true)
+			case at.Is(tftypes.List{}):
+				vals[name] = tftypes.NewValue(at, []tftypes.Value{})
+			case at.Is(tftypes.Object{}):
+				attrs := map[string]tftypes.Value{}
+				obj, _ := at.(tftypes.Object)
+				for k, a := range obj.AttributeTypes {
+					attrs[k] = tftypes.NewValue(a, nil)
+				}
+				vals[name] = tftypes.NewValue(at, attrs)
 			default:
 				t.Fatalf("attribute %s: no test value for %s", name, at)
 			}
@@ -120,6 +129,16 @@ func TestModelCodec_matchesFramework(t *testing.T) {
 		var resp datasource.SchemaResponse
 		NewQueueDataSource().Schema(context.Background(), datasource.SchemaRequest{}, &resp)
 		checkCodecState[queueInfoModel](t, tfsdk.State{Schema: resp.Schema})
+	})
+	t.Run("aem_queue_subscription", func(t *testing.T) {
+		t.Parallel()
+		checkCodec[aemQueueSubscriptionModel](t, NewAEMQueueSubscriptionResource())
+	})
+	t.Run("aem_queue_data_source", func(t *testing.T) {
+		t.Parallel()
+		var resp datasource.SchemaResponse
+		NewAEMQueueDataSource().Schema(context.Background(), datasource.SchemaRequest{}, &resp)
+		checkCodecState[aemQueueInfoModel](t, tfsdk.State{Schema: resp.Schema})
 	})
 }
 

@@ -147,6 +147,9 @@ type providerData struct {
 	aemCredential credential
 	// aemQueueList is the run's queue list of the broker and the dead message queues the run plans (aem_queue_shared.go).
 	aemQueueList aemQueueList
+	// aemSubscriptionQueues is the run's one list of the broker's queue names for the subscriptions' check
+	// (resource_aem_queue_subscription.go).
+	aemSubscriptionQueues aemQueueNames
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -590,6 +593,7 @@ func (p *sapMessagingProvider) Resources(_ context.Context) []func() resource.Re
 		NewJMSSenderResource,
 		NewIFlowDeploymentResource,
 		NewWebhookSubscriptionResource,
+		NewAEMQueueSubscriptionResource,
 	}
 }
 
@@ -605,6 +609,7 @@ func (p *sapMessagingProvider) ListResources(_ context.Context) []func() list.Li
 		NewWebhookSubscriptionListResource,
 		NewAEMQueueListResource,
 		NewAEMDeadMessageQueueListResource,
+		NewAEMQueueSubscriptionListResource,
 	}
 }
 
@@ -624,6 +629,8 @@ func (p *sapMessagingProvider) DataSources(_ context.Context) []func() datasourc
 		NewJMSResourcesDataSource,
 		NewJMSQueuesDataSource,
 		NewRetryAuditDataSource,
+		NewAEMQueueDataSource,
+		NewAEMQueuesDataSource,
 	}
 }
 

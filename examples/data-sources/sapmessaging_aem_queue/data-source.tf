@@ -1,0 +1,15 @@
+data "sapmessaging_aem_queue" "orders" {
+  name = "acme/orders"
+}
+
+# A poison message must reach the dead message queue within a bounded number of deliveries.
+check "orders_dead_letters" {
+  assert {
+    condition     = data.sapmessaging_aem_queue.orders.poison_message_deliveries != null
+    error_message = "acme/orders redelivers a poison message for ever: ${data.sapmessaging_aem_queue.orders.retry_plan}."
+  }
+}
+
+output "orders_backlog" {
+  value = data.sapmessaging_aem_queue.orders.spooled_msg_count
+}

@@ -1,0 +1,7 @@
+import {
+  to = sapmessaging_aem_queue_subscription.orders_created
+  identity = {
+    queue_name = "acme/orders"
+    topic      = "acme/orders/*/created"
+  }
+}

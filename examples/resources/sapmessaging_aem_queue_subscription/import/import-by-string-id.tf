@@ -1,0 +1,4 @@
+import {
+  to = sapmessaging_aem_queue_subscription.orders_created
+  id = "acme/orders;acme/orders/*/created"
+}
