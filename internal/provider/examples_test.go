@@ -203,7 +203,12 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 	}
 	if !hasProvider {
 		// What a user adds, or leaves to the environment: the provider block, here with the emulator's keys.
-		writeFile(t, filepath.Join(dir, "provider_test.tf"), env.providerBlock)
+		// Advanced Event Mesh examples get the emulator's broker too, as the environment variables give it to a user.
+		block := env.providerBlock
+		if strings.Contains(rel, "aem") {
+			block = env.aemProviderBlock("")
+		}
+		writeFile(t, filepath.Join(dir, "provider_test.tf"), block)
 	}
 
 	// The queues of the sample landscape are there before the example; an example may adopt

@@ -30,6 +30,8 @@ var (
 	_ resource.ResourceWithIdentity = (*amqpSenderResource)(nil)
 	_ resource.ResourceWithIdentity = (*jmsSenderResource)(nil)
 	_ resource.ResourceWithIdentity = (*iflowDeploymentResource)(nil)
+	_ resource.ResourceWithIdentity = (*aemQueueResource)(nil)
+	_ resource.ResourceWithIdentity = (*aemDeadMessageQueueResource)(nil)
 )
 
 // identityPart is one part of a resource's identity: a string attribute of its state of the
@@ -63,6 +65,13 @@ var (
 	}}
 	deploymentIdentity = resourceIdentity{parts: []identityPart{
 		{attr: "iflow_id", description: "The ID of the deployed integration flow.", example: "Orders_Inbound"},
+	}}
+	// aemQueueIdentity is the identity of sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue: the
+	// Message VPN and the queue name, SEMP's identifying attributes of a queue (msgVpnName, queueName). The
+	// import ID is the queue name alone (the provider configuration names the Message VPN).
+	aemQueueIdentity = resourceIdentity{parts: []identityPart{
+		{attr: "msg_vpn_name", description: "The Message VPN of the broker service.", example: "acme-prod"},
+		{attr: "name", description: "The queue name.", example: "acme/aem/prod/orders"},
 	}}
 )
 

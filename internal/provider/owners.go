@@ -74,6 +74,7 @@ func (o *owners) newToken() string {
 const (
 	serviceEventMesh        = "Event Mesh instance"
 	serviceCloudIntegration = "Cloud Integration tenant"
+	serviceAEM              = "Advanced Event Mesh broker and Message VPN"
 )
 
 // ownedObject is the object a resource being planned manages, and how to tell the user about a
@@ -102,6 +103,9 @@ func (d *providerData) instanceKey(service string) string {
 	}
 	if service == serviceEventMesh {
 		return d.eventMeshInstance
+	}
+	if service == serviceAEM {
+		return d.aemBroker
 	}
 	return d.cloudIntegrationTenant
 }

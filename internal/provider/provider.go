@@ -145,6 +145,8 @@ type providerData struct {
 	aemUnknown    bool
 	aemKeyError   diag.Diagnostics
 	aemCredential credential
+	// aemQueueList is the run's queue list of the broker and the dead message queues the run plans (aem_queue_shared.go).
+	aemQueueList aemQueueList
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -581,6 +583,8 @@ func (p *sapMessagingProvider) Resources(_ context.Context) []func() resource.Re
 	return []func() resource.Resource{
 		NewQueueResource,
 		NewDeadMessageQueueResource,
+		NewAEMQueueResource,
+		NewAEMDeadMessageQueueResource,
 		NewQueueSubscriptionResource,
 		NewAMQPSenderResource,
 		NewJMSSenderResource,

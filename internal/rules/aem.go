@@ -58,6 +58,9 @@ type AEMQueue struct {
 	IsDeadMessageQueue bool
 	// AllowUnlimitedRedelivery accepts a redelivery count of 0 (retry for ever) on a queue adopted as it is.
 	AllowUnlimitedRedelivery bool
+	// AllowNoTTL accepts a dead message queue without a time to live (respect_ttl off or no max_ttl) that is
+	// adopted as it is: the plan warns instead of refusing.
+	AllowNoTTL bool
 }
 
 // effective returns v's value, or def when it is null (the broker's default), and whether it is known.
@@ -252,7 +255,20 @@ func checkAEMTTL(r *report, q AEMQueue) {
 	if !q.IsDeadMessageQueue {
 		return
 	}
-	if respectKnown && !respect || q.MaxTTL.Null || ttlKnown && ttl == 0 {
+	noTTL := respectKnown && !respect || q.MaxTTL.Null || ttlKnown && ttl == 0
+	if q.AllowNoTTL {
+		switch {
+		case noTTL:
+			r.warnf("aem.dmq_no_ttl_allowed", attrMaxTTL, "Dead Message Queue Without TTL Allowed",
+				"`allow_no_ttl = true` keeps this dead message queue without a time to live: it keeps every dead message for ever and grows until its spool quota is full, "+
+					"after which the broker refuses new dead messages. Set `respect_ttl = true` and `max_ttl` to how long dead messages stay, for example %d (7 days), and remove `allow_no_ttl`.", aemExampleDMQTTL)
+		case respectKnown && ttlKnown:
+			r.warnf("aem.allow_no_ttl_unused", attrAllowNoTTL, "Allow No TTL Has No Effect",
+				"`respect_ttl = true` and `max_ttl = %d` are set, so the dead message queue expires its messages and `allow_no_ttl = true` changes nothing. Set `allow_no_ttl = false`, or remove it.", ttl)
+		}
+		return
+	}
+	if noTTL {
 		attr := attrMaxTTL
 		if respectKnown && !respect {
 			attr = attrRespectTTL

@@ -75,6 +75,10 @@ func TestCheckAEMQueue(t *testing.T) {
 		{"dead message queue", func(q *AEMQueue) { *q = aemDMQ() }, nil},
 		{"dead message queue without TTL", func(q *AEMQueue) { *q = aemDMQ(); q.MaxTTL = Null[int64]() }, []string{"aem.dmq_ttl_missing"}},
 		{"dead message queue not respecting TTL", func(q *AEMQueue) { *q = aemDMQ(); q.RespectTTL = Null[bool]() }, []string{"aem.max_ttl_without_respect_ttl", "aem.dmq_ttl_missing"}},
+		{"dead message queue without TTL allowed", func(q *AEMQueue) { *q = aemDMQ(); q.MaxTTL, q.AllowNoTTL = Null[int64](), true }, []string{"aem.dmq_no_ttl_allowed"}},
+		{"dead message queue not respecting TTL allowed", func(q *AEMQueue) { *q = aemDMQ(); q.RespectTTL, q.AllowNoTTL = Known(false), true }, []string{"aem.max_ttl_without_respect_ttl", "aem.dmq_no_ttl_allowed"}},
+		{"allow_no_ttl unused", func(q *AEMQueue) { *q = aemDMQ(); q.AllowNoTTL = true }, []string{"aem.allow_no_ttl_unused"}},
+		{"allow_no_ttl with TTL unknown", func(q *AEMQueue) { *q = aemDMQ(); q.MaxTTL, q.AllowNoTTL = Unknown[int64](), true }, nil},
 		{"dead message queue taking nothing", func(q *AEMQueue) { *q = aemDMQ(); q.IngressEnabled = Null[bool]() }, []string{"aem.dmq_ingress_disabled"}},
 	}
 	for _, tc := range cases {

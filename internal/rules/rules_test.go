@@ -23,6 +23,8 @@ var ruleSeverity = map[string]Severity{
 	"aem.max_ttl_range":                          SeverityError,
 	"aem.max_ttl_without_respect_ttl":            SeverityError,
 	"aem.dmq_ttl_missing":                        SeverityError,
+	"aem.dmq_no_ttl_allowed":                     SeverityWarning,
+	"aem.allow_no_ttl_unused":                    SeverityWarning,
 	"aem.dmq_ingress_disabled":                   SeverityError,
 	"aem.ingress_disabled":                       SeverityWarning,
 	"aem.egress_disabled":                        SeverityWarning,

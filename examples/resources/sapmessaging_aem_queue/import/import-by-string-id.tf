@@ -1,0 +1,4 @@
+import {
+  to = sapmessaging_aem_queue.invoices
+  id = "acme/aem/prod/invoices"
+}

@@ -1,0 +1,777 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
+)
+
+// What sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue share: the model of an Advanced
+// Event Mesh queue's settings, its conversion to the SEMP client's settings and to the rules, the schema
+// attributes, the run's queue list (one paged list per broker and run, shared by the refreshes and the
+// plan-time dead message queue checks) and the create, read, update and delete of a queue.
+//
+// A setting the configuration leaves out is Optional and Computed with UseStateForUnknown: it is never
+// written (a create leaves it at the broker's default, an update is a PATCH of the attributes the
+// configuration sets) and shows what the broker holds. A setting the configuration sets is owned: a
+// change on the broker shows as a plan change back to the configured value.
+
+// aemDefaultDMQ is the broker's dead message queue of every queue that names none ([SPEC] deadMsgQueue).
+const aemDefaultDMQ = rules.AEMDefaultDeadMsgQueue
+
+// aemQueueSettingsModel holds the settings of an AEM queue that the resources manage.
+type aemQueueSettingsModel struct {
+	MaxRedeliveryCount                 types.Int64  `tfsdk:"max_redelivery_count"`
+	DeadMessageQueue                   types.String `tfsdk:"dead_message_queue"`
+	RespectTTL                         types.Bool   `tfsdk:"respect_ttl"`
+	MaxTTL                             types.Int64  `tfsdk:"max_ttl"`
+	RedeliveryEnabled                  types.Bool   `tfsdk:"redelivery_enabled"`
+	RedeliveryDelayEnabled             types.Bool   `tfsdk:"redelivery_delay_enabled"`
+	RedeliveryDelayInitialInterval     types.Int64  `tfsdk:"redelivery_delay_initial_interval"`
+	RedeliveryDelayMaxInterval         types.Int64  `tfsdk:"redelivery_delay_max_interval"`
+	RedeliveryDelayMultiplier          types.Int64  `tfsdk:"redelivery_delay_multiplier"`
+	AccessType                         types.String `tfsdk:"access_type"`
+	IngressEnabled                     types.Bool   `tfsdk:"ingress_enabled"`
+	EgressEnabled                      types.Bool   `tfsdk:"egress_enabled"`
+	RespectDMQEligibleEnabled          types.Bool   `tfsdk:"respect_dmq_eligible_enabled"`
+	RejectMsgToSenderOnDiscardBehavior types.String `tfsdk:"reject_msg_to_sender_on_discard_behavior"`
+	DeliveryCountEnabled               types.Bool   `tfsdk:"delivery_count_enabled"`
+	MaxMsgSpoolUsage                   types.Int64  `tfsdk:"max_msg_spool_usage"`
+}
+
+// aemQueueSettingsFromAPI reads what the broker holds. An attribute the broker leaves out reads as its
+// default ([SPEC] MsgVpnQueue x-default), so that state never holds an unknown or a null for it.
+func aemQueueSettingsFromAPI(s aem.QueueSettings) aemQueueSettingsModel {
+	b := func(p *bool, def bool) types.Bool {
+		if p == nil {
+			return types.BoolValue(def)
+		}
+		return types.BoolValue(*p)
+	}
+	i := func(p *int64, def int64) types.Int64 {
+		if p == nil {
+			return types.Int64Value(def)
+		}
+		return types.Int64Value(*p)
+	}
+	str := func(p *string, def string) types.String {
+		if p == nil {
+			return types.StringValue(def)
+		}
+		return types.StringValue(*p)
+	}
+	return aemQueueSettingsModel{
+		MaxRedeliveryCount:                 i(s.MaxRedeliveryCount, 0),
+		DeadMessageQueue:                   str(s.DeadMsgQueue, aemDefaultDMQ),
+		RespectTTL:                         b(s.RespectTTLEnabled, false),
+		MaxTTL:                             i(s.MaxTTL, 0),
+		RedeliveryEnabled:                  b(s.RedeliveryEnabled, true),
+		RedeliveryDelayEnabled:             b(s.RedeliveryDelayEnabled, false),
+		RedeliveryDelayInitialInterval:     i(s.RedeliveryDelayInitialInterval, rules.AEMDefaultRedeliveryInitialMs),
+		RedeliveryDelayMaxInterval:         i(s.RedeliveryDelayMaxInterval, rules.AEMDefaultRedeliveryMaxMs),
+		RedeliveryDelayMultiplier:          i(s.RedeliveryDelayMultiplier, rules.AEMDefaultRedeliveryMultiplier),
+		AccessType:                         str(s.AccessType, "exclusive"),
+		IngressEnabled:                     b(s.IngressEnabled, false),
+		EgressEnabled:                      b(s.EgressEnabled, false),
+		RespectDMQEligibleEnabled:          b(s.RespectDmqEligibleEnabled, false),
+		RejectMsgToSenderOnDiscardBehavior: str(s.RejectMsgToSenderOnDiscardBehavior, "when-queue-enabled"),
+		DeliveryCountEnabled:               b(s.DeliveryCountEnabled, false),
+		MaxMsgSpoolUsage:                   i(s.MaxMsgSpoolUsage, 5000),
+	}
+}
+
+// toAPI returns the settings to write: only those m sets (null and unknown ones are left out). Called on
+// the configuration, so that a PATCH carries the attributes the configuration owns and nothing else.
+func (m *aemQueueSettingsModel) toAPI() aem.QueueSettings {
+	return aem.QueueSettings{
+		MaxRedeliveryCount:                 int64Ptr(m.MaxRedeliveryCount),
+		DeadMsgQueue:                       stringPtr(m.DeadMessageQueue),
+		RespectTTLEnabled:                  boolPtr(m.RespectTTL),
+		MaxTTL:                             int64Ptr(m.MaxTTL),
+		RedeliveryEnabled:                  boolPtr(m.RedeliveryEnabled),
+		RedeliveryDelayEnabled:             boolPtr(m.RedeliveryDelayEnabled),
+		RedeliveryDelayInitialInterval:     int64Ptr(m.RedeliveryDelayInitialInterval),
+		RedeliveryDelayMaxInterval:         int64Ptr(m.RedeliveryDelayMaxInterval),
+		RedeliveryDelayMultiplier:          int64Ptr(m.RedeliveryDelayMultiplier),
+		AccessType:                         stringPtr(m.AccessType),
+		IngressEnabled:                     boolPtr(m.IngressEnabled),
+		EgressEnabled:                      boolPtr(m.EgressEnabled),
+		RespectDmqEligibleEnabled:          boolPtr(m.RespectDMQEligibleEnabled),
+		RejectMsgToSenderOnDiscardBehavior: stringPtr(m.RejectMsgToSenderOnDiscardBehavior),
+		DeliveryCountEnabled:               boolPtr(m.DeliveryCountEnabled),
+		MaxMsgSpoolUsage:                   int64Ptr(m.MaxMsgSpoolUsage),
+	}
+}
+
+// toRules returns the queue named name as the rules check it. Called on the configuration, a null
+// setting is the broker's default.
+func (m *aemQueueSettingsModel) toRules(name types.String) rules.AEMQueue {
+	return rules.AEMQueue{
+		Name:                           stringValue(name),
+		DeadMessageQueue:               stringValue(m.DeadMessageQueue),
+		MaxRedeliveryCount:             int64Value(m.MaxRedeliveryCount),
+		MaxTTL:                         int64Value(m.MaxTTL),
+		RedeliveryEnabled:              boolValue(m.RedeliveryEnabled),
+		RedeliveryDelayEnabled:         boolValue(m.RedeliveryDelayEnabled),
+		RespectTTL:                     boolValue(m.RespectTTL),
+		RedeliveryDelayInitialInterval: int64Value(m.RedeliveryDelayInitialInterval),
+		RedeliveryDelayMaxInterval:     int64Value(m.RedeliveryDelayMaxInterval),
+		RedeliveryDelayMultiplier:      int64Value(m.RedeliveryDelayMultiplier),
+		IngressEnabled:                 boolValue(m.IngressEnabled),
+		EgressEnabled:                  boolValue(m.EgressEnabled),
+		RespectDMQEligible:             boolValue(m.RespectDMQEligibleEnabled),
+		DeadMessageQueueExists:         rules.Unknown[bool](),
+	}
+}
+
+// aemQueueResourceModel is what both AEM queue resources hold besides their own attributes.
+type aemQueueResourceModel struct {
+	ID         types.String `tfsdk:"id"`
+	Name       types.String `tfsdk:"name"`
+	MsgVpnName types.String `tfsdk:"msg_vpn_name"`
+	aemQueueSettingsModel
+	ForceDestroy types.Bool     `tfsdk:"force_destroy"`
+	Timeouts     timeouts.Value `tfsdk:"timeouts"`
+}
+
+func (m *aemQueueResourceModel) base() *aemQueueResourceModel { return m }
+
+// fromAPI copies what the broker holds into the model.
+func (m *aemQueueResourceModel) fromAPI(q *aem.Queue, vpn string) {
+	m.ID = types.StringValue(q.Name)
+	m.Name = types.StringValue(q.Name)
+	m.MsgVpnName = types.StringValue(vpn)
+	m.aemQueueSettingsModel = aemQueueSettingsFromAPI(q.QueueSettings)
+	if m.ForceDestroy.IsNull() || m.ForceDestroy.IsUnknown() {
+		m.ForceDestroy = types.BoolValue(false)
+	}
+	if m.Timeouts.IsUnknown() {
+		m.Timeouts = timeouts.Value{Object: types.ObjectNull(m.Timeouts.AttributeTypes(context.Background()))}
+	}
+}
+
+// aemBool, aemInt64 and aemString are the schema attribute of a setting: Optional, Computed, its value kept
+// from state while the configuration leaves it out.
+func aemBool(description string) schema.BoolAttribute {
+	return schema.BoolAttribute{MarkdownDescription: description, Optional: true, Computed: true,
+		PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}}
+}
+
+func aemInt64(description string, lo, hi int64) schema.Int64Attribute {
+	return schema.Int64Attribute{MarkdownDescription: description, Optional: true, Computed: true,
+		Validators:    []validator.Int64{int64validator.Between(lo, hi)},
+		PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}}
+}
+
+func aemString(description string, values ...string) schema.StringAttribute {
+	a := schema.StringAttribute{MarkdownDescription: description, Optional: true, Computed: true,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+	if len(values) > 0 {
+		a.Validators = []validator.String{stringvalidator.OneOf(values...)}
+	}
+	return a
+}
+
+// aemOmitted is said of every setting: what leaving it out does.
+const aemOmitted = " Left out, the provider writes nothing for it: a new queue gets the broker's default (shown), an existing one keeps its value."
+
+// aemQueueAttributes returns the attributes of sapmessaging_aem_queue, or of
+// sapmessaging_aem_dead_message_queue when dmq is set.
+func aemQueueAttributes(ctx context.Context, dmq bool) map[string]schema.Attribute {
+	attrs := map[string]schema.Attribute{
+		"id": schema.StringAttribute{
+			MarkdownDescription: "The queue name.",
+			Computed:            true,
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		},
+		"name": schema.StringAttribute{
+			MarkdownDescription: "The queue name, up to 200 characters, for example `acme/aem/prod/orders`. Changing it replaces the queue.",
+			Required:            true,
+			Validators:          []validator.String{stringvalidator.LengthBetween(1, 200)},
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		},
+		"msg_vpn_name": schema.StringAttribute{
+			MarkdownDescription: "The Message VPN of the broker service that holds the queue (the provider's `advanced_event_mesh.msg_vpn_name`).",
+			Computed:            true,
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		},
+		"respect_ttl": aemBool("Whether the broker honours message expiry on this queue (`respectTtlEnabled`): expired messages move to the " +
+			"dead message queue or are deleted. Without it `max_ttl` does nothing. Broker default `false`." + aemOmitted),
+		"max_ttl": aemInt64("The time to live in seconds the queue gives every message (`maxTtl`), 0 to 4294967295; 0 means no expiry. "+
+			"Effective only with `respect_ttl = true`. Broker default 0."+aemOmitted, 0, rules.AEMMaxTTLLimit),
+		"redelivery_enabled": aemBool("Whether the broker redelivers a message the consumer failed (`redeliveryEnabled`); with `false` it is " +
+			"delivered once and then removed. Broker default `true`." + aemOmitted),
+		"redelivery_delay_enabled": aemBool("Whether the broker waits before a redelivery (`redeliveryDelayEnabled`). Broker default `false`: " +
+			"a poison message comes back as fast as the consumer fails it, and the plan warns." + aemOmitted),
+		"redelivery_delay_initial_interval": aemInt64("The wait before the first redelivery in milliseconds (`redeliveryDelayInitialInterval`), "+
+			"1 to 3600000. Broker default 1000."+aemOmitted, 1, rules.AEMMaxRedeliveryInitialMs),
+		"redelivery_delay_max_interval": aemInt64("The longest wait between redeliveries in milliseconds (`redeliveryDelayMaxInterval`), "+
+			"1 to 10800000. Broker default 64000."+aemOmitted, 1, rules.AEMMaxRedeliveryMaxMs),
+		"redelivery_delay_multiplier": aemInt64("The factor each wait grows by, in hundredths (`redeliveryDelayMultiplier`, 200 = ×2.00), "+
+			"100 to 500. Broker default 200."+aemOmitted, rules.AEMMinRedeliveryMultiplier, rules.AEMMaxRedeliveryMultiplier),
+		"access_type": aemString("`exclusive` (one consumer at a time) or `non-exclusive` (`accessType`). Broker default `exclusive`."+aemOmitted,
+			"exclusive", "non-exclusive"),
+		"ingress_enabled": aemBool("Whether the queue accepts messages (`ingressEnabled`). Broker default `false`: the queue takes nothing, " +
+			"and the plan warns." + aemOmitted),
+		"egress_enabled": aemBool("Whether the queue delivers messages to consumers (`egressEnabled`). Broker default `false`." + aemOmitted),
+		"respect_dmq_eligible_enabled": aemBool("Whether the broker dead-letters only messages their publisher flagged DMQ-eligible and deletes " +
+			"the others (`respectDmqEligibleEnabled`); the plan warns about `true`. Broker default `false`." + aemOmitted),
+		"reject_msg_to_sender_on_discard_behavior": aemString("When the broker tells the publisher that a message was discarded "+
+			"(`rejectMsgToSenderOnDiscardBehavior`): `never`, `when-queue-enabled` or `always`. Broker default `when-queue-enabled`."+aemOmitted,
+			"never", "when-queue-enabled", "always"),
+		"delivery_count_enabled": aemBool("Whether the broker counts deliveries per message (`deliveryCountEnabled`), which consumers " +
+			"read as the delivery count header. Broker default `false`." + aemOmitted),
+		"max_msg_spool_usage": aemInt64("The spool quota of the queue in megabytes (`maxMsgSpoolUsage`), 0 to 6000000. Broker default 5000."+
+			aemOmitted, 0, 6000000),
+		"force_destroy": schema.BoolAttribute{
+			MarkdownDescription: "Whether `terraform destroy` (or a replacement) may delete the queue while it holds messages. " +
+				"Defaults to `false`: deleting a queue with messages then fails and the messages stay. Apply `true` before destroying to " +
+				"discard them. It is not a setting of the queue: changing it writes nothing to the broker.",
+			Optional: true,
+			Computed: true,
+			Default:  booldefault.StaticBool(false),
+		},
+		"timeouts": aemTimeoutsAttribute(ctx),
+	}
+	if dmq {
+		attrs["max_redelivery_count"] = schema.Int64Attribute{
+			MarkdownDescription: "Read-only, always `0` after an apply (the broker's default): a dead message queue is inspected, not consumed, " +
+				"so it has no redelivery limit of its own. A queue imported with another value shows the change to `0` in the plan.",
+			Computed: true,
+		}
+		attrs["dead_message_queue"] = schema.StringAttribute{
+			MarkdownDescription: "Read-only, always `#DEAD_MSG_QUEUE` (the broker's default) after an apply: a dead message queue names no " +
+				"dead message queue of its own. A queue imported with one shows the change in the plan.",
+			Computed: true,
+		}
+		return attrs
+	}
+	attrs["max_redelivery_count"] = aemInt64("How often the broker redelivers a message the consumer failed before it moves it to "+
+		"`dead_message_queue` (`maxRedeliveryCount`): 1 to 255. **Must be set**: the broker's default 0 means *retry forever*, so the "+
+		"plan refuses 0 and an omitted value unless `allow_unlimited_redelivery = true`.", 0, rules.AEMMaxRedeliveryCountLimit)
+	attrs["dead_message_queue"] = aemString("The queue that receives the messages this queue removes (`deadMsgQueue`), usually " +
+		"`sapmessaging_aem_dead_message_queue.<name>.name`. It must exist on the broker or be created by a " +
+		"`sapmessaging_aem_dead_message_queue` of this configuration that Terraform plans first, so refer to that resource's `name` " +
+		"rather than writing its text. Broker default `#DEAD_MSG_QUEUE`, which the plan refuses when the broker does not hold it: the " +
+		"broker deletes the messages a queue removes when its dead message queue does not exist." + aemOmitted)
+	return attrs
+}
+
+// aemTimeoutsAttribute is the `timeouts` block of the AEM queue resources.
+func aemTimeoutsAttribute(ctx context.Context) schema.Attribute {
+	unit := "A duration such as `\"5m\"` (units `s`, `m`, `h`); no limit beyond the provider's request timeouts and retries when unset."
+	a, ok := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
+		CreateDescription: "How long a create may take. " + unit,
+		UpdateDescription: "How long an update may take. " + unit,
+		DeleteDescription: "How long a delete may take. " + unit,
+	}).(schema.SingleNestedAttribute)
+	if !ok {
+		panic("timeouts.Attributes returned no resource SingleNestedAttribute")
+	}
+	a.MarkdownDescription = "Time limits of the create, update and delete of the queue, each including the provider's retries."
+	return a
+}
+
+// aemQueueList is the run's list of the broker's queues (one paged GET per provider configuration and run)
+// and what the run knows beyond it: the dead message queues its aem dead message queue resources plan,
+// and the queues its own writes created, changed or deleted since the list.
+type aemQueueList struct {
+	mu     sync.Mutex
+	loaded bool
+	queues map[string]*aem.Queue
+	// planned holds the names a sapmessaging_aem_dead_message_queue resource of this run plans.
+	planned map[string]bool
+}
+
+// aemQueues returns the run's queue list, read at its first use.
+func (d *providerData) aemQueues(ctx context.Context) (map[string]*aem.Queue, error) {
+	l := &d.aemQueueList
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.loaded {
+		return l.queues, nil
+	}
+	qs, err := d.aem.ListQueues(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l.queues = make(map[string]*aem.Queue, len(qs))
+	for i := range qs {
+		l.queues[qs[i].Name] = &qs[i]
+	}
+	l.loaded = true
+	return l.queues, nil
+}
+
+// aemCachedQueue returns the queue from the run's list when the list is loaded and holds it.
+func (d *providerData) aemCachedQueue(name string) *aem.Queue {
+	l := &d.aemQueueList
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.loaded {
+		return nil
+	}
+	return l.queues[name]
+}
+
+// aemRecordQueue records q (nil: deleted) as the run's latest knowledge of queue name.
+func (d *providerData) aemRecordQueue(name string, q *aem.Queue) {
+	l := &d.aemQueueList
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.loaded {
+		return
+	}
+	if q == nil {
+		delete(l.queues, name)
+		return
+	}
+	l.queues[name] = q
+}
+
+// aemPlanDMQ records that a dead message queue resource of this run plans queue name.
+func (d *providerData) aemPlanDMQ(name string) {
+	l := &d.aemQueueList
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.planned == nil {
+		l.planned = map[string]bool{}
+	}
+	l.planned[name] = true
+}
+
+func (d *providerData) aemDMQPlanned(name string) bool {
+	l := &d.aemQueueList
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.planned[name]
+}
+
+// aemQueueUsers returns the queues of the run's list that name name as their dead message queue.
+func (d *providerData) aemQueueUsers(ctx context.Context, name string) ([]string, error) {
+	qs, err := d.aemQueues(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d.aemQueueList.mu.Lock()
+	defer d.aemQueueList.mu.Unlock()
+	var users []string
+	for n, q := range qs {
+		if n != name && q.DeadMsgQueue != nil && *q.DeadMsgQueue == name {
+			users = append(users, n)
+		}
+	}
+	return users, nil
+}
+
+// claimAEMQueueName claims queue name on this broker for the AEM queue resource being planned; false,
+// with the error on `name`, when another resource of this run (in this or an aliased configuration that
+// points at the same broker and Message VPN) claimed it first.
+func (d *providerData) claimAEMQueueName(ctx context.Context, typeName, name string, inState bool, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
+	conflict := d.claimObject(ctx, ownedObject{
+		service: serviceAEM, key: "aem-queue|" + name, typeName: typeName, inState: inState,
+		manage: fmt.Sprintf("name the Advanced Event Mesh queue %q", name),
+		why: "The broker holds one queue per name, so the two would overwrite each other's settings, both states would record the " +
+			"one queue, the plan would never settle, and destroying either would delete the queue the other uses.",
+		match: fmt.Sprintf("name = %q", name),
+	}, req, resp)
+	if conflict == "" {
+		return true
+	}
+	resp.Diagnostics.AddAttributeError(path.Root("name"), "Duplicate Queue Name", conflict+
+		" Give each resource its own queue name, or remove one of the two resources. When both come from generated configuration "+
+		"(terraform query -generate-config-out) or import blocks, import the queue only once: delete the second resource block with its import block.")
+	return false
+}
+
+// aemPlanReadError reports a read at plan that failed: refused credentials name the user, anything else
+// says what could not be read. The plan fails either way.
+func (d *providerData) aemPlanReadError(diags *diag.Diagnostics, doing string, err error) {
+	if d.aemCredential.addRefused(diags, path.Empty(), err) {
+		return
+	}
+	diags.AddError("Cannot Read Advanced Event Mesh Queues", fmt.Sprintf("The SEMP API failed listing the queues of the broker while %s: %s. "+
+		"The plan cannot tell whether the queues it depends on exist, so it stops here. Check the provider's `advanced_event_mesh` "+
+		"connection and the broker service's status, then run terraform plan again; TF_LOG=debug shows each request.", doing, clause(err)))
+}
+
+// aemWriteRefused reports whether err is the broker's refusal of a write (an answer below 500): nothing was
+// written. Anything else (no answer, a 5xx) may have been carried out.
+func aemWriteRefused(err error) bool {
+	var se *aem.Error
+	if errors.As(err, &se) {
+		return se.HTTPStatus < http.StatusInternalServerError
+	}
+	var ae *httpx.APIError
+	return errors.As(err, &ae) && ae.StatusCode < http.StatusInternalServerError
+}
+
+func aemQueueErrorDetail(name string, err error) string {
+	return fmt.Sprintf("The SEMP API failed for the Advanced Event Mesh queue %q: %s. Check the provider's `advanced_event_mesh` connection "+
+		"and the broker service's status, then run the command again; TF_LOG=debug shows each request.", name, clause(err))
+}
+
+func aemAlreadyExistsDetail(typeName, name string) string {
+	return fmt.Sprintf("A queue named %q already exists on the Advanced Event Mesh broker - to be managed via Terraform this resource needs "+
+		"to be imported into the State. It was created outside this configuration (in the cloud console, by another tool, or by another "+
+		"Terraform state), and the broker refused the create, so nothing was changed. To adopt it, add an import block and run terraform "+
+		"plan to review the settings the apply would change:\n\n"+
+		"import {\n  to = %s.<resource name>\n  id = %q\n}\n\n"+
+		"or run terraform import %s.<resource name> %q. If another state manages the queue, give this one another name instead.",
+		name, typeName, name, typeName, name)
+}
+
+// aemQueueModelPtr is a pointer to the model of an AEM queue resource.
+type aemQueueModelPtr[M any] interface {
+	*M
+	base() *aemQueueResourceModel
+	// writable returns the settings to write, from the configuration (cfg) and the prior state (nil on create).
+	writable(cfg *M, state *M) aem.QueueSettings
+	// fromBroker copies what the broker holds into the model, with the resource's own computed attributes.
+	fromBroker(q *aem.Queue, vpn string)
+}
+
+// aemQueueResourceBase is what sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue do alike.
+type aemQueueResourceBase[M any, P aemQueueModelPtr[M]] struct {
+	typeName string
+	data     *providerData
+}
+
+func (r *aemQueueResourceBase[M, P]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *aemQueueResourceBase[M, P]) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = aemQueueIdentity.schema()
+}
+
+func (r *aemQueueResourceBase[M, P]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer aemQueueIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
+	var plan, cfg M
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &cfg)...)
+	if resp.Diagnostics.HasError() || !r.data.aemOrError(&resp.Diagnostics) {
+		return
+	}
+	p := P(&plan)
+	timeout, d := p.base().Timeouts.Create(ctx, 0)
+	resp.Diagnostics.Append(d...)
+	ctx, cancel := withOptionalTimeout(ctx, timeout)
+	defer cancel()
+	c := r.data.aem
+	name := p.base().Name.ValueString()
+	settings := p.writable(&cfg, nil)
+	res, err := c.CreateQueue(ctx, aem.Queue{Name: name, QueueSettings: settings})
+	switch {
+	case err == nil:
+		if res.OwnEarlierAttempt {
+			resp.Diagnostics.AddWarning("Queue Create Was Repeated", fmt.Sprintf("The request that creates the queue %q got no answer or a "+
+				"server error and was repeated, and the repeat found the queue existing. The first request most likely created it, so the "+
+				"queue is recorded with the settings the broker holds; a queue of this name made elsewhere at the same moment would be "+
+				"recorded too, and the answer cannot tell the two apart. Check that %q is this configuration's queue; if it is not, run "+
+				"terraform state rm on this resource and give it another name.", name, name))
+		}
+		r.data.aemRecordQueue(name, res.Queue)
+		p.fromBroker(res.Queue, c.MsgVpnName())
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+		return
+	case errors.Is(err, aem.ErrAlreadyExists):
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "Queue Already Exists", aemAlreadyExistsDetail(r.typeName, name))
+		return
+	case aemWriteRefused(err):
+		resp.Diagnostics.AddError("Cannot Create Queue", aemQueueErrorDetail(name, err))
+		return
+	}
+	// No answer or a server error: the queue may exist. What the broker holds is recorded with the error,
+	// so that Terraform taints it and the next apply replaces it instead of leaving it unknown to any state.
+	got, gerr := error(nil), ctx.Err()
+	var q *aem.Queue
+	if gerr == nil {
+		q, gerr = c.GetQueue(context.WithoutCancel(ctx), name)
+	}
+	switch {
+	case gerr == nil:
+		got = err
+		r.data.aemRecordQueue(name, q)
+		p.fromBroker(q, c.MsgVpnName())
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+		resp.Diagnostics.AddError("Queue May Have Been Created With Errors", fmt.Sprintf("The create of the queue %q failed (%s), but the "+
+			"broker holds the queue now: the request was most likely carried out. The state records it as the broker holds it, tainted, "+
+			"so that the next apply replaces it. Run terraform untaint on this resource before the next apply to keep the queue as it is "+
+			"and update it in place.", name, clause(got)))
+	case errors.Is(gerr, aem.ErrNotFound):
+		resp.Diagnostics.AddError("Cannot Create Queue", aemQueueErrorDetail(name, err))
+	default:
+		p.fromBroker(&aem.Queue{Name: name, QueueSettings: settings}, c.MsgVpnName())
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+		resp.Diagnostics.AddError("Queue May Exist", fmt.Sprintf("The request that creates the queue %q was sent, but the outcome is unknown "+
+			"(%s), and the queue could not be read back (%s), so it may or may not exist now. So that no queue is left behind that no state "+
+			"knows of, Terraform records it as tainted with the configured settings. Run terraform apply again once the broker is reachable: "+
+			"the apply replaces it (or creates it when it does not exist); to keep the queue as it is instead, run terraform untaint on "+
+			"the %s resource first.", name, clause(err), clause(gerr), r.typeName))
+	}
+}
+
+func (r *aemQueueResourceBase[M, P]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	aemQueueIdentity.set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go: first, also when the queue is gone
+	var state M
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.aemOrError(&resp.Diagnostics) {
+		return
+	}
+	p := P(&state)
+	name := p.base().Name.ValueString()
+	q, err := r.data.aemReadQueue(ctx, name)
+	if errors.Is(err, aem.ErrNotFound) {
+		tflog.Info(ctx, "AEM queue no longer exists; removing it from state", map[string]any{"queue": name})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot Read Queue", aemQueueErrorDetail(name, err))
+		return
+	}
+	p.fromBroker(q, r.data.aem.MsgVpnName())
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
+}
+
+// aemReadQueue reads queue name: from the run's queue list (one paged list for every queue the run
+// refreshes), or with a GET when the list does not hold it (created after the list, or gone).
+func (d *providerData) aemReadQueue(ctx context.Context, name string) (*aem.Queue, error) {
+	if _, err := d.aemQueues(ctx); err == nil {
+		if q := d.aemCachedQueue(name); q != nil {
+			return q, nil
+		}
+	}
+	q, err := d.aem.GetQueue(ctx, name)
+	if err == nil {
+		d.aemRecordQueue(name, q)
+	}
+	return q, err
+}
+
+func (r *aemQueueResourceBase[M, P]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer aemQueueIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
+	var plan, state, cfg M
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &cfg)...)
+	if resp.Diagnostics.HasError() || !r.data.aemOrError(&resp.Diagnostics) {
+		return
+	}
+	if resp.Private != nil {
+		// The plan's claim of the queue name means nothing beyond this run.
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, ownerClaimKey, nil)...)
+	}
+	pp, sp := P(&plan), P(&state)
+	timeout, d := pp.base().Timeouts.Update(ctx, 0)
+	resp.Diagnostics.Append(d...)
+	ctx, cancel := withOptionalTimeout(ctx, timeout)
+	defer cancel()
+	c := r.data.aem
+	name := pp.base().Name.ValueString()
+	settings := pp.writable(&cfg, &state)
+	var q *aem.Queue
+	var err error
+	if settings == (aem.QueueSettings{}) {
+		// Only attributes that are no settings of the queue changed (force_destroy, an adoption attribute,
+		// timeouts): nothing to write.
+		q, err = c.GetQueue(ctx, name)
+	} else {
+		q, err = c.UpdateQueue(ctx, name, settings)
+	}
+	if err == nil {
+		r.data.aemRecordQueue(name, q)
+		pp.fromBroker(q, c.MsgVpnName())
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+		return
+	}
+	resp.Diagnostics.AddError("Cannot Write Queue", aemQueueErrorDetail(name, err))
+	// The state stays true: what the broker holds now, or the prior state when it cannot be read (the next
+	// refresh reads which settings the queue holds).
+	if cur, gerr := c.GetQueue(context.WithoutCancel(ctx), name); gerr == nil {
+		sp.fromBroker(cur, c.MsgVpnName())
+	}
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
+}
+
+func (r *aemQueueResourceBase[M, P]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state M
+	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.aemOrError(&resp.Diagnostics) {
+		return
+	}
+	b := P(&state).base()
+	timeout, d := b.Timeouts.Delete(ctx, 0)
+	resp.Diagnostics.Append(d...)
+	ctx, cancel := withOptionalTimeout(ctx, timeout)
+	defer cancel()
+	r.data.deleteAEMQueue(ctx, b.Name.ValueString(), b.ForceDestroy.ValueBool(), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		// Nothing was deleted: the queue stays in the state.
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
+	}
+}
+
+// deleteAEMQueue deletes queue name unless another queue of the broker names it as its dead message queue,
+// or it holds messages and force is false (the messages are listed fresh through the monitoring API right
+// before the DELETE: that read is the guard, and it cannot come from the run's list). A queue found gone is
+// no error.
+func (d *providerData) deleteAEMQueue(ctx context.Context, name string, force bool, diags *diag.Diagnostics) {
+	c := d.aem
+	users, err := d.aemQueueUsers(ctx, name)
+	if err != nil {
+		diags.AddError("Cannot List Queues Before Deleting", aemQueueErrorDetail(name, err))
+		return
+	}
+	if len(users) > 0 {
+		diags.AddError("Dead Message Queue Still In Use", fmt.Sprintf("The queue %q is still named as `dead_message_queue` by %s. Deleting it "+
+			"would make the broker delete the messages those queues remove, so it was not deleted. Point those queues at another dead message "+
+			"queue before destroying this one; declare dead message queues with `lifecycle { create_before_destroy = true }` so that one "+
+			"apply does both in the safe order.", name, strings.Join(users, ", ")))
+		return
+	}
+	if !force {
+		msgs, err := c.ListMessages(ctx, name)
+		if errors.Is(err, aem.ErrNotFound) {
+			d.aemRecordQueue(name, nil)
+			return
+		}
+		if err != nil {
+			diags.AddError("Cannot Read Queue Before Deleting", aemQueueErrorDetail(name, err))
+			return
+		}
+		if len(msgs) > 0 {
+			diags.AddError("Queue Holds Messages", fmt.Sprintf("The queue %q holds %d message(s). Deleting it would discard them, so it was not "+
+				"deleted. Consume or move the messages first, or set `force_destroy = true` and apply it before destroying the queue.", name, len(msgs)))
+			return
+		}
+	}
+	if err := c.DeleteQueue(ctx, name); err != nil && !errors.Is(err, aem.ErrNotFound) {
+		diags.AddError("Cannot Delete Queue", aemQueueErrorDetail(name, err))
+		return
+	}
+	d.aemRecordQueue(name, nil)
+}
+
+func (r *aemQueueResourceBase[M, P]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	name := req.ID
+	if name == "" {
+		vpn, n, ok := aemQueueIdentityImport(req, &resp.Diagnostics)
+		if !ok {
+			return
+		}
+		if r.data != nil && r.data.aem != nil && vpn != r.data.aem.MsgVpnName() {
+			resp.Diagnostics.AddError("Invalid Import Identity", fmt.Sprintf("The import identity names the Message VPN %q, but the provider "+
+				"configuration connects to the Message VPN %q, so the queue cannot be imported through it. Set the import block's "+
+				"`provider` to the configuration of Message VPN %q, or write `msg_vpn_name = %q`.", vpn, r.data.aem.MsgVpnName(), vpn, r.data.aem.MsgVpnName()))
+			return
+		}
+		name = n
+	}
+	if strings.TrimSpace(name) == "" || len(name) > 200 {
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("The import ID %q is no queue name: a queue name has 1 to 200 characters. "+
+			"Use the queue name as the import ID, for example acme/aem/prod/orders.", name))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("force_destroy"), false)...)
+	if r.data != nil && r.data.aem != nil {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("msg_vpn_name"), r.data.aem.MsgVpnName())...)
+	}
+}
+
+// aemQueueIdentityImport reads the identity of an import block: its Message VPN and queue name.
+func aemQueueIdentityImport(req resource.ImportStateRequest, diags *diag.Diagnostics) (vpn, name string, ok bool) {
+	id, ok := aemQueueIdentity.importID(req, diags)
+	if !ok {
+		return "", "", false
+	}
+	vpn, name, found := strings.Cut(id, ",")
+	if !found {
+		diags.AddError("Invalid Import Identity", fmt.Sprintf("The import identity names no queue. Write it in the form %s.", aemQueueIdentity.form()))
+		return "", "", false
+	}
+	return vpn, name, true
+}
+
+// aemPlanDeadMessageQueue sets, for the rules, whether q's dead message queue exists on the broker (from the
+// run's queue list) or is created by a dead message queue resource of this run. It returns false after
+// adding an error (the list could not be read).
+func (d *providerData) aemPlanDeadMessageQueue(ctx context.Context, q *rules.AEMQueue, diags *diag.Diagnostics) bool {
+	dmq, known := q.DeadMessageQueue.V, q.DeadMessageQueue.Known && !q.DeadMessageQueue.Null
+	if q.DeadMessageQueue.Null {
+		dmq, known = aemDefaultDMQ, true
+	}
+	if !known || dmq == "" {
+		return true
+	}
+	qs, err := d.aemQueues(ctx)
+	if err != nil {
+		d.aemPlanReadError(diags, fmt.Sprintf("checking that the dead message queue %q exists", dmq), err)
+		return false
+	}
+	d.aemQueueList.mu.Lock()
+	_, exists := qs[dmq]
+	d.aemQueueList.mu.Unlock()
+	q.DeadMessageQueueExists = rules.Known(exists)
+	q.DeadMessageQueueCreatedHere = d.aemDMQPlanned(dmq)
+	return true
+}
+
+// aemOutcome returns the computed outcome of a queue with settings m (unknown ones from m are unknown in
+// the outcome): the deliveries of a poison message until it is removed (null when unlimited) and the
+// broker's redelivery delays until then.
+func aemOutcome(m *aemQueueSettingsModel) (deliveries types.Int64, toDeadLetter types.String) {
+	if m.RedeliveryEnabled.IsUnknown() || m.MaxRedeliveryCount.IsUnknown() || m.RedeliveryDelayEnabled.IsUnknown() ||
+		m.RedeliveryDelayInitialInterval.IsUnknown() || m.RedeliveryDelayMaxInterval.IsUnknown() || m.RedeliveryDelayMultiplier.IsUnknown() {
+		return types.Int64Unknown(), types.StringUnknown()
+	}
+	or := func(v types.Int64, def int64) int64 {
+		if v.IsNull() {
+			return def
+		}
+		return v.ValueInt64()
+	}
+	enabled := m.RedeliveryEnabled.IsNull() || m.RedeliveryEnabled.ValueBool()
+	n, unlimited := rules.AEMDeliveries(enabled, or(m.MaxRedeliveryCount, 0))
+	if unlimited {
+		return types.Int64Null(), types.StringNull()
+	}
+	wait := rules.AEMTimeToDeadLetter(n-1, m.RedeliveryDelayEnabled.ValueBool(), or(m.RedeliveryDelayInitialInterval, rules.AEMDefaultRedeliveryInitialMs),
+		or(m.RedeliveryDelayMaxInterval, rules.AEMDefaultRedeliveryMaxMs), or(m.RedeliveryDelayMultiplier, rules.AEMDefaultRedeliveryMultiplier))
+	return types.Int64Value(n), types.StringValue(rules.FormatAEMDuration(wait))
+}
+
+// withOptionalTimeout bounds ctx by d when d is set.
+func withOptionalTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d > 0 {
+		return context.WithTimeout(ctx, d)
+	}
+	return ctx, func() {}
+}
