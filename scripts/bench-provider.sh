@@ -35,12 +35,21 @@
 #   content downloads) and messaging calls, wall time less the baseline's
 #   against ceil(50 / 8) x 100 ms plus one latency per list, provider CPU and
 #   peak RSS.
+# - Advanced Event Mesh: 1,000 sapmessaging_aem_queue resources and the
+#   sapmessaging_aem_dead_message_queue they name on one emulated broker at
+#   20 ms latency: apply (create), plan -refresh-only and plan, with the SEMP
+#   calls the emulator counts (target: a refresh in at most 12), provider CPU
+#   against the provider without an API (within 1.15x) and peak RSS (under
+#   100 MB); beside it the same queues through
+#   SolaceProducts/terraform-provider-solacebroker v1.3.0 when a build is at
+#   SOLACEBROKER_PROVIDER or ~/.cache/sapmessaging/solacebroker-v1.3.0/
+#   (scripts/build-solacebroker.sh), skipped with a message otherwise.
 #
 # TERRAFORM names the CLI; BENCH_ARGS passes flags to the driver, for example
 # BENCH_ARGS="-runs 1 -sizes 50", BENCH_ARGS="-event-mesh" (Event Mesh only:
 # naming a section true runs only the sections so named), BENCH_ARGS="-ci"
 # (Cloud Integration only), BENCH_ARGS="-query" (the query alone), BENCH_ARGS="-audit" (the audit alone),
-# BENCH_ARGS="-landscape" (the landscape alone),
+# BENCH_ARGS="-landscape" (the landscape alone), BENCH_ARGS="-aem" (Advanced Event Mesh alone),
 # BENCH_ARGS="-landscape=false" (without the landscape, which takes longest),
 # BENCH_ARGS="-o bench.md" or BENCH_ARGS="-cpuprofile /tmp/prof" (a CPU and an
 # allocation profile per provider process, for go tool pprof).

@@ -19,7 +19,12 @@
 #   9. push a failing message through a QoS 0 and a QoS 1 webhook
 #      (scripts/demo-webhook.sh) and fail unless the one is lost and the other
 #      retried, then dead-lettered, as the plan says;
-#  10. read the retry audit of the whole landscape (the sample landscape of
+#  10. put a poison message on an Advanced Event Mesh queue with the broker's
+#      defaults and on one with the provider's settings (scripts/demo-aem.sh)
+#      and fail unless the first is still redelivered after 1,000 deliveries
+#      and the second is delivered as often as the plan says, then
+#      dead-lettered;
+#  11. read the retry audit of the whole landscape (the sample landscape of
 #      -sample-content included), print its findings, and fail unless its
 #      N_max of the demo queue equals the poison message's executions
 #      (scripts/demo-audit.sh); stop the emulator.
@@ -79,8 +84,9 @@ mkdir -p "${work}/plugins" "${work}/keys"
 step "Starting the emulator"
 # -jms-minute 100us: the 30 days of a JMS message's default expiration pass in about 4 s;
 # -webhook-minute 1ms: the 45 minutes of the webhook retries pass in 45 ms.
+# -aem-minute 10ms: the 31 s of an AEM queue's redelivery delays pass in about 5 ms.
 # -sample-content: the sample landscape under acme/erp/prod/, whose broken paths the retry audit reports.
-"${work}/emulator" -listen 127.0.0.1:0 -keys "${work}/keys" -jms-minute 100us -webhook-minute 1ms -sample-content \
+"${work}/emulator" -listen 127.0.0.1:0 -keys "${work}/keys" -jms-minute 100us -webhook-minute 1ms -aem-minute 10ms -sample-content \
   >"${work}/emulator.log" 2>&1 &
 emulator_pid=$!
 
@@ -98,7 +104,7 @@ if [[ -z "${emulator_url}" ]]; then
   echo "demo: the emulator did not print 'listening on' within 30 seconds." >&2
   exit 1
 fi
-for key in event-mesh.json cloud-integration.json; do
+for key in event-mesh.json cloud-integration.json advanced-event-mesh.json; do
   if [[ ! -s "${work}/keys/${key}" ]]; then
     echo "demo: the emulator wrote no ${work}/keys/${key}." >&2
     exit 1
@@ -194,6 +200,16 @@ if [[ -x "${repo}/scripts/demo-webhook.sh" ]]; then
   step "Webhook poison message"
   REPO="${repo}" GO="${GO}" "${repo}/scripts/demo-webhook.sh"
 fi
+
+# --- Hook: AEM poison message ----------------------------------------------
+# scripts/demo-aem.sh puts a poison message on an Advanced Event Mesh queue with
+# the broker's defaults and on one with the provider's settings and compares
+# the deliveries with the AEM rules. It needs EMULATOR_URL, AEM_KEY, REPO and GO.
+if [[ -x "${repo}/scripts/demo-aem.sh" ]]; then
+  step "Advanced Event Mesh poison message"
+  AEM_KEY="${work}/keys/advanced-event-mesh.json" REPO="${repo}" GO="${GO}" "${repo}/scripts/demo-aem.sh"
+fi
+# -------------------------------------------------------------------------
 
 # --- Hook: retry audit ------------------------------------------------------
 # scripts/demo-audit.sh reads data.sapmessaging_retry_audit over the whole

@@ -425,6 +425,10 @@ type Stats struct {
 	ManagementCalls int64 `json:"managementCalls"`
 	// MessagingCalls counts requests to the messaging REST API.
 	MessagingCalls int64 `json:"messagingCalls"`
+	// SEMPCalls counts requests to the Advanced Event Mesh broker's SEMP v2 APIs (config, monitor and
+	// action; REST messaging not included), so that the bench can count what a refresh costs the broker
+	// (assumed: test instrumentation; a broker has no such counter).
+	SEMPCalls int64 `json:"sempCalls"`
 	// CloudIntegrationCalls counts requests to the Cloud Integration API.
 	CloudIntegrationCalls int64 `json:"cloudIntegrationCalls"`
 	// TokenRequests counts requests to the token endpoint; TokensIssued the successful ones.
@@ -462,6 +466,8 @@ func (ss *statsState) countRequest(label string, cat category) {
 		ss.st.ManagementCalls++
 	case catMessaging:
 		ss.st.MessagingCalls++
+	case catSEMP:
+		ss.st.SEMPCalls++
 	case catCloudIntegration:
 		ss.st.CloudIntegrationCalls++
 	case catToken:

@@ -347,6 +347,7 @@ const (
 	catManagement
 	catMessaging
 	catCloudIntegration
+	catSEMP // the AEM broker's SEMP v2 APIs (aem.go)
 )
 
 func categorize(path string) category {
@@ -359,6 +360,8 @@ func categorize(path string) category {
 		return catMessaging
 	case hasPathPrefix(path, CloudIntegrationBasePath):
 		return catCloudIntegration
+	case hasPathPrefix(path, "/SEMP/v2"):
+		return catSEMP
 	}
 	return catOther
 }

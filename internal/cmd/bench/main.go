@@ -18,6 +18,11 @@
 // flows, one resource per channel, against an emulator with a deploy delay,
 // and counts content downloads, uploads and deploys per command.
 //
+// The Advanced Event Mesh section (aem.go) applies 1,000 AEM queues and their
+// dead message queue on one emulated broker, then times a refresh-only plan
+// and a plan with the SEMP calls they make, beside the provider without an
+// API and, when a build is there, SolaceProducts/terraform-provider-solacebroker.
+//
 // Run it from the repository root: go run ./internal/cmd/bench (or make bench).
 // The peak RSS is taken with /usr/bin/time -v wrapped around the provider.
 package main
@@ -75,6 +80,7 @@ type options struct {
 	redrive     redriveOptions // redrive.go
 	query       queryOptions   // query.go
 	audit       auditOptions   // audit.go
+	aem         aemOptions     // aem.go
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -96,7 +102,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.keep, "keep", false, "keep the work directory")
 	fs.BoolVar(&o.validation, "validation", true, "run the plan-time validation Go benchmark")
 	fs.BoolVar(&o.eventMesh, "event-mesh", true, "run the Event Mesh section (queues against terraform_data and the provider without an API); "+
-		"naming any of -event-mesh, -landscape, -ci, -redrive, -query, -audit true runs only the sections so named")
+		"naming any of -event-mesh, -landscape, -ci, -redrive, -query, -audit, -aem true runs only the sections so named")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the providers into this `directory`, one per provider process, named "+
 		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues or -noapi; landscape: landscape-<run>-queues or -noapi; "+
 		"step 0 create, 1 refresh, 2 update, 3 destroy)")
@@ -115,11 +121,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	addRedriveFlags(fs, &o.redrive)
 	addQueryFlags(fs, &o.query)
 	addAuditFlags(fs, &o.audit)
+	addAEMFlags(fs, &o.aem)
 	ciPar := fs.String("ci-parallelism", "", "Cloud Integration section: comma-separated terraform -parallelism values (default: -parallelism and flows × channels)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
-	selectSections(fs, map[string]*bool{"event-mesh": &o.eventMesh, "landscape": &o.landscape.enabled, "ci": &o.ci.enabled, "redrive": &o.redrive.enabled, "query": &o.query.enabled, "audit": &o.audit.enabled})
+	selectSections(fs, map[string]*bool{"event-mesh": &o.eventMesh, "landscape": &o.landscape.enabled, "ci": &o.ci.enabled, "redrive": &o.redrive.enabled, "query": &o.query.enabled, "audit": &o.audit.enabled, "aem": &o.aem.enabled})
 	if o.landscape.instances < 1 || o.landscape.instances > 50 || o.landscape.queues < 1 || o.landscape.queues > 250 ||
 		o.landscape.latency < 0 || o.landscape.runs < 1 {
 		return o, errors.New("-landscape-instances must be 1 to 50, -landscape-queues 1 to 250, -landscape-latency not negative, -landscape-runs at least 1")
@@ -213,6 +220,7 @@ type sample struct {
 	cpu         time.Duration // user and system time of the CLI and the plugins it waited for
 	providerCPU time.Duration // user and system time of the provider processes
 	mgmtCalls   int64
+	sempCalls   int64 // requests to the AEM broker's SEMP v2 API
 	tokenCalls  int64
 	rssKB       int64
 	ciCalls     int64
@@ -372,6 +380,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 			md.WriteString("\n")
 		}
 		md.WriteString(renderAudit(o, tfVersion, cells, b.rss))
+	}
+	if o.aem.enabled {
+		res, err := b.measureAEM()
+		if err != nil {
+			return err
+		}
+		if md.Len() > 0 {
+			md.WriteString("\n")
+		}
+		md.WriteString(renderAEM(o, tfVersion, res, b.rss))
 	}
 	if _, err := io.WriteString(stdout, md.String()); err != nil {
 		return err
@@ -699,6 +717,7 @@ func (b *bench) runSteps(dir, hcl, rc string, env []string, ems emulators, steps
 				return nil, err
 			}
 			s.mgmtCalls += stats.ManagementCalls
+			s.sempCalls += stats.SEMPCalls
 			s.tokenCalls += stats.TokenRequests
 			s.ciCalls += stats.CloudIntegrationCalls
 			s.bytes += stats.ResponseBytes
@@ -890,6 +909,7 @@ func (e *emulatorProc) stop() {
 type emulatorStats struct {
 	Requests              int64            `json:"requests"`
 	ManagementCalls       int64            `json:"managementCalls"`
+	SEMPCalls             int64            `json:"sempCalls"`
 	CloudIntegrationCalls int64            `json:"cloudIntegrationCalls"`
 	TokenRequests         int64            `json:"tokenRequests"`
 	ResponseBytes         int64            `json:"responseBytes"`

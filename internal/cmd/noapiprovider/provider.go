@@ -49,21 +49,26 @@ func (p *noAPIProvider) Metadata(_ context.Context, _ provider.MetadataRequest, 
 }
 
 func (p *noAPIProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
-	resp.Schema = pschema.Schema{MarkdownDescription: "The sapmessaging_queue schema without an API, for the provider benchmark."}
+	resp.Schema = pschema.Schema{MarkdownDescription: "The sapmessaging_queue, sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue schemas without an API, for the provider benchmark."}
 }
 
 func (p *noAPIProvider) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {
 }
 
+// Resources are the real provider's queue resources, each with its name and schema and no API:
+// sapmessaging_queue first, then the Advanced Event Mesh queue and dead message queue of the
+// bench's AEM section.
 func (p *noAPIProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{func() resource.Resource {
-		return &queueResource{schemaOf: sapprovider.NewQueueResource(), wait: p.wait}
-	}}
+	var out []func() resource.Resource
+	for _, newReal := range []func() resource.Resource{sapprovider.NewQueueResource, sapprovider.NewAEMQueueResource, sapprovider.NewAEMDeadMessageQueueResource} {
+		out = append(out, func() resource.Resource { return &queueResource{schemaOf: newReal(), wait: p.wait} })
+	}
+	return out
 }
 
 func (p *noAPIProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
 
-// queueResource has the name and schema of the real sapmessaging_queue and keeps everything in
+// queueResource has the name and schema of a real queue resource and keeps everything in
 // the state.
 type queueResource struct {
 	schemaOf resource.Resource

@@ -125,3 +125,42 @@ func TestDeleteWaitsAsForTheCalls(t *testing.T) {
 	r := &queueResource{wait: time.Hour}
 	r.Delete(cctx, fwresource.DeleteRequest{}, &fwresource.DeleteResponse{}) // returns: ctx has ended
 }
+
+// The bench's AEM section: queues naming a dead message queue, created and planned without changes.
+func TestNoAPIProvider_aemConfiguration(t *testing.T) {
+	t.Parallel()
+	config := `
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = "bench.aem.dmq"
+  respect_ttl     = true
+  max_ttl         = 604800
+  ingress_enabled = true
+}
+
+resource "sapmessaging_aem_queue" "q" {
+  count                    = 3
+  name                     = format("bench.aem.q%04d", count.index)
+  max_redelivery_count     = 5
+  dead_message_queue       = sapmessaging_aem_dead_message_queue.dmq.name
+  respect_ttl              = false
+  max_ttl                  = 0
+  redelivery_delay_enabled = true
+  ingress_enabled          = true
+  egress_enabled           = true
+}
+`
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: factories,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("sapmessaging_aem_queue.q[2]", tfjsonpath.New("name"), knownvalue.StringExact("bench.aem.q0002")),
+					statecheck.ExpectKnownValue("sapmessaging_aem_queue.q[2]", tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("bench.aem.dmq")),
+					statecheck.ExpectKnownValue("sapmessaging_aem_dead_message_queue.dmq", tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(604800)),
+				},
+			},
+			{Config: config, PlanOnly: true},
+		},
+	})
+}

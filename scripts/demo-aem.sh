@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The Advanced Event Mesh poison message step of `make demo` (called by
+# scripts/demo.sh with the emulator still running).
+#
+# It creates two queues on the emulated AEM broker: one with the broker's
+# defaults (ingress and egress switched on, so that it takes messages at all)
+# and one with the settings the provider's example gives a queue
+# (max_redelivery_count 5, the redelivery delay on, a dead message queue with
+# a time to live), publishes one message to each through Solace REST
+# messaging, lets a consumer fail every delivery, and prints the two side by
+# side: the defaults deliver the message as fast as it fails, for ever; the
+# provider's settings deliver it the number of times the plan says, then move
+# it to the dead message queue. It fails when either differs. The emulator
+# runs with a short -aem-minute, so the redelivery delays pass at once.
+#
+# Environment (set by scripts/demo.sh): EMULATOR_URL, AEM_KEY (the
+# advanced-event-mesh.json the emulator writes), REPO, GO. AEM_POISON_TIMEOUT
+# bounds the run (default 60s).
+set -euo pipefail
+
+: "${EMULATOR_URL:?EMULATOR_URL is not set; run this through scripts/demo.sh}"
+: "${AEM_KEY:?AEM_KEY is not set; run this through scripts/demo.sh}"
+REPO="${REPO:-$(cd "$(dirname "$0")/.." && pwd)}"
+GO="${GO:-go}"
+
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/sapmessaging-aem-poison.XXXXXX")"
+trap 'rm -rf "${tmp}"' EXIT
+
+(cd "${REPO}" && "${GO}" build -o "${tmp}/aempoison" ./internal/cmd/aempoison)
+
+aempoison=("${tmp}/aempoison" -emulator "${EMULATOR_URL}" -aem-key "${AEM_KEY}" -timeout "${AEM_POISON_TIMEOUT:-60s}")
+if command -v timeout >/dev/null 2>&1; then
+  timeout --kill-after=10s 90s "${aempoison[@]}"
+else
+  "${aempoison[@]}"
+fi
