@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
 // The fixtures under testdata/aem are tenant-written flows from SolaceLabs/solace-ep-codegen (Apache-2.0),
@@ -390,4 +392,72 @@ func TestAEMSenderChangesValues(t *testing.T) {
 	if len(iflow.AEMSenderChanges{}.Values()) != 0 {
 		t.Error("empty changes have values")
 	}
+}
+
+// The values the reader returns are the values the rules compare with.
+func TestAEMValuesMatchRules(t *testing.T) {
+	t.Parallel()
+	pairs := [][2]string{
+		{iflow.AEMConsumerGuaranteed, rules.AEMConsumerGuaranteed}, {iflow.AEMConsumerDirect, rules.AEMConsumerDirect},
+		{iflow.AEMAckOnExchangeComplete, rules.AEMAckOnExchangeComplete}, {iflow.AEMAckImmediate, rules.AEMAckImmediate},
+		{iflow.AEMOutcomeFailed, rules.AEMOutcomeFailed}, {iflow.AEMOutcomeRejected, rules.AEMOutcomeRejected},
+	}
+	for _, p := range pairs {
+		if p[0] != p[1] {
+			t.Errorf("iflow reads %q where the rules expect %q", p[0], p[1])
+		}
+	}
+	// The seed channel's stored waits are the rules' defaults for empty waits.
+	p := iflowbuild.DefaultAEMSenderProperties("q")
+	if p[iflow.KeyAEMRetryInterval] != "1000" || rules.AEMSenderDefaultRetryIntervalMs != 1000 ||
+		p[iflow.KeyAEMMaxRetryInterval] != "30000" || rules.AEMSenderDefaultMaxRetryIntervalMs != 30000 ||
+		p[iflow.KeyAEMRetryMultiplier] != iflow.FormatAEMMultiplier(rules.AEMSenderDefaultRetryMultiplier) {
+		t.Errorf("builder defaults %v differ from the rules' defaults", p)
+	}
+}
+
+// FuzzAEMSenderPatchRoundTrip patches the settings of a built AEM sender channel and reads them back.
+func FuzzAEMSenderPatchRoundTrip(f *testing.F) {
+	f.Add(int64(5), int64(1000), int64(30000), 3.0, "FAILED", int64(1))
+	f.Add(int64(0), int64(-1), int64(1), 0.5, "rejected", int64(99))
+	f.Add(int64(1), int64(9223372036854775807), int64(0), 1e-7, "", int64(-5))
+	artifact := iflowbuild.Build(iflowbuild.Options{Senders: []iflowbuild.Sender{
+		{ID: "AEM_In", Adapter: "AEM", Properties: iflowbuild.DefaultAEMSenderProperties("orders")}}})
+	f.Fuzz(func(t *testing.T, attempts, interval, maxInterval int64, mult float64, outcome string, workers int64) {
+		if math.IsNaN(mult) || math.IsInf(mult, 0) || strings.ContainsAny(outcome, "{}") {
+			t.Skip()
+		}
+		changes := iflow.AEMSenderChanges{MaxAttempts: &attempts, RetryInterval: &interval, MaxRetryInterval: &maxInterval,
+			RetryMultiplier: &mult, SettlementOutcome: &outcome, ParallelConsumers: &workers}
+		out, err := iflow.PatchAEMSenderZip(artifact, "AEM_In", changes)
+		if err != nil {
+			return // A value XML cannot hold is refused.
+		}
+		a, err := iflow.ReadZip(out)
+		if err != nil {
+			t.Fatalf("the patched artifact does not read: %v", err)
+		}
+		s := a.AEMSenderSettings(a.AEMSenders()[0], nil)
+		if n, ok := s.Attempts(); !ok || n != attempts {
+			t.Errorf("attempts read back %d, %v; want %d", n, ok, attempts)
+		}
+		if n, ok := s.RetryInterval.Int(); !ok || n != interval {
+			t.Errorf("interval read back %d, %v; want %d", n, ok, interval)
+		}
+		if n, ok := s.MaxRetryInterval.Int(); !ok || n != maxInterval {
+			t.Errorf("max interval read back %d, %v; want %d", n, ok, maxInterval)
+		}
+		if x, ok := s.Multiplier(); !ok || x != mult {
+			t.Errorf("multiplier read back %v, %v (raw %q); want %v", x, ok, s.RetryMultiplier.Raw, mult)
+		}
+		if !strings.Contains(s.RetryMultiplier.Raw, ".") {
+			t.Errorf("multiplier written as %q, without a decimal point", s.RetryMultiplier.Raw)
+		}
+		if got, want := s.SettlementOutcome.Value, strings.TrimSpace(strings.ToUpper(strings.TrimSpace(outcome))); got != want {
+			t.Errorf("outcome read back %q, want %q", got, want)
+		}
+		if n, ok := s.ParallelConsumers.Int(); !ok || n != workers {
+			t.Errorf("consumers read back %d, %v; want %d", n, ok, workers)
+		}
+	})
 }
