@@ -319,27 +319,81 @@ func checkAEMSenderBudget(r *report, s AEMSender) {
 }
 
 // AEMAdapterWait returns the adapter's wait after its attempt k (k = 1 is the wait between the first and the
-// second attempt): initialMs × multiplier^(k−1), at most maxMs [SAP]. It is 0 for k < 1.
+// second attempt): initialMs × multiplier^(k−1), at most maxMs [SAP]. It is 0 for k < 1, and after the first
+// wait for a multiplier of 0 or less (which the rules refuse).
 func AEMAdapterWait(k, initialMs, maxMs int64, multiplier float64) time.Duration {
-	if k < 1 {
+	if k < 1 || k > 1 && !(multiplier > 0) {
 		return 0
 	}
 	d := float64(initialMs) * math.Pow(multiplier, float64(k-1))
 	if d > float64(maxMs) || math.IsInf(d, 1) || math.IsNaN(d) {
 		d = float64(maxMs)
 	}
-	return time.Duration(d * float64(time.Millisecond))
+	return saturatedMs(d)
 }
 
-// AEMAdapterWaits returns the adapter's waits on one delivery of a message that fails every attempt: the
-// attempts − 1 waits between its attempts. With the seed settings (5 attempts, 1000 ms, ×3.0, at most
-// 30000 ms) they are 1 s, 3 s, 9 s and 27 s: 40 s.
-func AEMAdapterWaits(attempts, initialMs, maxMs int64, multiplier float64) time.Duration {
-	var total time.Duration
-	for k := int64(1); k < attempts; k++ {
-		total += AEMAdapterWait(k, initialMs, maxMs, multiplier)
+// saturatedMs converts milliseconds to a duration: 0 for a negative value, the longest duration for one too
+// long to hold.
+func saturatedMs(ms float64) time.Duration {
+	switch ns := ms * float64(time.Millisecond); {
+	case !(ns > 0):
+		return 0
+	case ns >= math.MaxInt64:
+		return math.MaxInt64
+	default:
+		return time.Duration(ns)
 	}
-	return total
+}
+
+// saturatedAdd returns a + b for non-negative durations, at most the longest duration.
+func saturatedAdd(a, b time.Duration) time.Duration {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// saturatedMul returns n × d for non-negative n and d, at most the longest duration.
+func saturatedMul(n int64, d time.Duration) time.Duration {
+	if n > 0 && d > time.Duration(math.MaxInt64/n) {
+		return math.MaxInt64
+	}
+	return time.Duration(n) * d
+}
+
+// AEMAdapterWaits returns the adapter's waits on one delivery of a message that fails every attempt: the sum
+// of AEMAdapterWait over the attempts − 1 waits between its attempts. With the seed settings (5 attempts,
+// 1000 ms, ×3.0, at most 30000 ms) they are 1 s, 3 s, 9 s and 27 s: 40 s. It is computed in closed form (a
+// geometric series up to the cap, then the cap), so that any number of attempts costs the same.
+func AEMAdapterWaits(attempts, initialMs, maxMs int64, multiplier float64) time.Duration {
+	n := attempts - 1
+	if n < 1 || initialMs <= 0 || maxMs <= 0 {
+		return 0 // No wait, or every wait is nothing.
+	}
+	if !(multiplier > 0) {
+		return AEMAdapterWait(1, initialMs, maxMs, multiplier) // Only the first wait.
+	}
+	a, c, fn := float64(initialMs), float64(maxMs), float64(n)
+	var ms float64
+	switch {
+	case multiplier == 1:
+		ms = fn * math.Min(a, c)
+	case multiplier > 1:
+		// Terms a·q^(k−1) below the cap: k − 1 < log_q(c/a).
+		j := 0.0
+		if a < c {
+			j = math.Min(fn, math.Ceil(math.Log(c/a)/math.Log(multiplier)))
+		}
+		ms = a*(math.Pow(multiplier, j)-1)/(multiplier-1) + (fn-j)*c
+	default:
+		// Decreasing: the first terms may be above the cap.
+		j := 0.0
+		if a > c {
+			j = math.Min(fn, math.Ceil(math.Log(c/a)/math.Log(multiplier)))
+		}
+		ms = j*c + a*math.Pow(multiplier, j)*(1-math.Pow(multiplier, fn-j))/(1-multiplier)
+	}
+	return saturatedMs(math.Round(ms*1e6) / 1e6)
 }
 
 // AEMSenderDeliveries returns how many times the broker delivers a poison message to the channel: with the
@@ -420,8 +474,9 @@ func AEMSenderPath(s AEMSender) (AEMSenderPoisonPath, bool) {
 	qInitial, qik := effective(q.RedeliveryDelayInitialInterval, AEMDefaultRedeliveryInitialMs)
 	qMax, qmk := effective(q.RedeliveryDelayMaxInterval, AEMDefaultRedeliveryMaxMs)
 	qMult, quk := effective(q.RedeliveryDelayMultiplier, AEMDefaultRedeliveryMultiplier)
-	if outcome == AEMOutcomeFailed && (!ek || !nk || !dk || !qik || !qmk || !quk) {
-		return AEMSenderPoisonPath{}, false
+	if outcome == AEMOutcomeFailed && (!ek || !nk || !dk || !qik || !qmk || !quk ||
+		n < 0 || n > AEMMaxRedeliveryCountLimit || delay && !validDelay(qInitial, qMax, qMult)) {
+		return AEMSenderPoisonPath{}, false // The queue's rules report a count or delay out of range.
 	}
 	p.AdapterWaits = AEMAdapterWaits(m, initial, maxMs, mult)
 	deliveries, unlimited := AEMSenderDeliveries(consumer, ack, outcome, enabled, n)
@@ -431,8 +486,11 @@ func AEMSenderPath(s AEMSender) (AEMSenderPoisonPath, bool) {
 	}
 	p.Deliveries = deliveries
 	p.Runs = m * deliveries
+	if m > math.MaxInt64/deliveries {
+		p.Runs = math.MaxInt64
+	}
 	p.BrokerWaits = AEMTimeToDeadLetter(deliveries-1, delay, qInitial, qMax, qMult)
-	p.TimeToEnd = time.Duration(deliveries)*p.AdapterWaits + p.BrokerWaits
+	p.TimeToEnd = saturatedAdd(saturatedMul(deliveries, p.AdapterWaits), p.BrokerWaits)
 	dmq, missing := aemSenderDMQMissing(q)
 	switch {
 	case missing:

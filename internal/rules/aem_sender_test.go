@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -300,14 +302,16 @@ func TestAEMSenderPath(t *testing.T) {
 func TestAEMSenderPathUnknown(t *testing.T) {
 	t.Parallel()
 	cases := map[string]func(*AEMSender){
-		"attempts unknown":        func(s *AEMSender) { s.MaxMessageProcessingAttempts = Unknown[int64]() },
-		"attempts empty":          func(s *AEMSender) { s.MaxMessageProcessingAttempts = Null[int64]() },
-		"attempts 0":              func(s *AEMSender) { s.MaxMessageProcessingAttempts = Known[int64](0) },
-		"outcome unknown":         func(s *AEMSender) { s.SettlementOutcome = Unknown[string]() },
-		"outcome invalid":         func(s *AEMSender) { s.SettlementOutcome = Known("DISCARD") },
-		"interval unknown":        func(s *AEMSender) { s.RetryInterval = Unknown[int64]() },
-		"FAILED, queue R unknown": func(s *AEMSender) { s.Queue.MaxRedeliveryCount = Unknown[int64]() },
-		"FAILED, queue not read":  func(s *AEMSender) { s.Queue = AEMQueue{} },
+		"attempts unknown":           func(s *AEMSender) { s.MaxMessageProcessingAttempts = Unknown[int64]() },
+		"attempts empty":             func(s *AEMSender) { s.MaxMessageProcessingAttempts = Null[int64]() },
+		"attempts 0":                 func(s *AEMSender) { s.MaxMessageProcessingAttempts = Known[int64](0) },
+		"outcome unknown":            func(s *AEMSender) { s.SettlementOutcome = Unknown[string]() },
+		"outcome invalid":            func(s *AEMSender) { s.SettlementOutcome = Known("DISCARD") },
+		"interval unknown":           func(s *AEMSender) { s.RetryInterval = Unknown[int64]() },
+		"FAILED, queue R unknown":    func(s *AEMSender) { s.Queue.MaxRedeliveryCount = Unknown[int64]() },
+		"FAILED, queue not read":     func(s *AEMSender) { s.Queue = AEMQueue{} },
+		"FAILED, R out of range":     func(s *AEMSender) { s.Queue.MaxRedeliveryCount = Known[int64](1 << 40) },
+		"FAILED, delay out of range": func(s *AEMSender) { s.Queue.RedeliveryDelayMultiplier = Known[int64](50) },
 	}
 	for name, mutate := range cases {
 		s := aemSeedSender()
@@ -318,5 +322,81 @@ func TestAEMSenderPathUnknown(t *testing.T) {
 		if plan := AEMSenderRetryPlan(s); plan != "" {
 			t.Errorf("%s: plan = %q, want empty", name, plan)
 		}
+	}
+}
+
+func FuzzCheckAEMSender(f *testing.F) {
+	f.Add(int64(5), int64(1000), int64(30000), 3.0, "FAILED", "AUTOMATIC_ON_EXCHANGE_COMPLETE", "GUARANTEED", false, int64(30), int64(5), true, uint32(0xFFFFF))
+	f.Add(int64(0), int64(0), int64(-1), 0.5, "REJECTED", "AUTOMATIC_IMMEDIATE", "DIRECT", true, int64(0), int64(0), false, uint32(0xAAAAA))
+	f.Add(int64(-3), int64(5000), int64(2000), -1.0, "rejected", "CLIENT", "guaranteed", true, int64(1), int64(256), false, uint32(0x12345))
+	f.Fuzz(func(t *testing.T, attempts, interval, maxInterval int64, mult float64, outcome, ack, consumer string, accept bool,
+		budget, redeliveries int64, dmqExists bool, states uint32) {
+		q := aemGood()
+		q.MaxRedeliveryCount, q.DeadMessageQueueExists = fuzzValue(redeliveries, states>>18), fuzzValue(dmqExists, states>>20)
+		s := AEMSender{
+			MaxMessageProcessingAttempts: fuzzValue(attempts, states), RetryInterval: fuzzValue(interval, states>>2),
+			MaxRetryInterval: fuzzValue(maxInterval, states>>4), RetryMultiplier: fuzzValue(mult, states>>6),
+			SettlementOutcome: fuzzValue(outcome, states>>8), AcknowledgementMode: fuzzValue(ack, states>>10),
+			ConsumerMode: fuzzValue(consumer, states>>12), AcceptMessageLoss: accept, MaxTotalAttempts: fuzzValue(budget, states>>14),
+			Queue: q,
+		}
+		unknown := map[string]bool{
+			attrAEMMaxAttempts: s.MaxMessageProcessingAttempts.IsUnknown(), attrAEMRetryInterval: s.RetryInterval.IsUnknown(),
+			attrAEMMaxRetryInterval: s.MaxRetryInterval.IsUnknown(), attrAEMRetryMultiplier: s.RetryMultiplier.IsUnknown(),
+			attrAEMSettlementOutcome: s.SettlementOutcome.IsUnknown(), attrAEMAckMode: s.AcknowledgementMode.IsUnknown(),
+			attrAEMConsumerMode: s.ConsumerMode.IsUnknown(), attrAEMAcceptMessageLoss: false, attrMaxTotalAttempts: s.MaxTotalAttempts.IsUnknown(),
+		}
+		fs := CheckAEMSender(s)
+		for _, f := range fs {
+			if p := quotedFindingStyle(f, outcome, ack, consumer); len(p) != 0 {
+				t.Errorf("finding %s breaks the conventions: %v\n%+v", f.Rule, p, f)
+			}
+			isUnknown, ok := unknown[f.Attribute]
+			if !ok {
+				t.Errorf("finding %s names attribute %q, not an AEM sender attribute", f.Rule, f.Attribute)
+			}
+			if isUnknown {
+				t.Errorf("finding %s is about the unknown attribute %q", f.Rule, f.Attribute)
+			}
+		}
+		if again := CheckAEMSender(s); !slices.Equal(again, fs) {
+			t.Errorf("CheckAEMSender is not deterministic: %v then %v", fs, again)
+		}
+		// A known path is consistent: N_max is m × deliveries, or 1 on receipt acknowledgement.
+		if p, ok := AEMSenderPath(s); ok && !p.Unlimited {
+			m, _ := s.MaxMessageProcessingAttempts.get()
+			if p.Runs != m*p.Deliveries && p.Runs != 1 {
+				t.Errorf("path %+v: runs are not m × deliveries with m = %d", p, m)
+			}
+			if p.TimeToEnd < 0 || p.Deliveries < 1 {
+				t.Errorf("path %+v: negative time or no delivery", p)
+			}
+		}
+		_ = AEMSenderRetryPlan(s)
+	})
+}
+
+// The closed form of AEMAdapterWaits is the sum of the waits, to the millisecond.
+func TestAEMAdapterWaitsIsTheSumOfTheWaits(t *testing.T) {
+	t.Parallel()
+	for _, attempts := range []int64{0, 1, 2, 3, 5, 8, 30, 100} {
+		for _, initial := range []int64{-5, 0, 1, 250, 1000, 7000} {
+			for _, maxMs := range []int64{-1, 0, 1, 500, 9000, 30000, 3600000} {
+				for _, mult := range []float64{-2, 0, 0.5, 0.9, 1, 1.5, 2, 3, 10} {
+					var sum time.Duration
+					for k := int64(1); k < attempts; k++ {
+						sum += AEMAdapterWait(k, initial, maxMs, mult)
+					}
+					got := AEMAdapterWaits(attempts, initial, maxMs, mult)
+					if d := got - sum; d > time.Millisecond || d < -time.Millisecond {
+						t.Errorf("AEMAdapterWaits(%d, %d, %d, %v) = %v, the waits sum to %v", attempts, initial, maxMs, mult, got, sum)
+					}
+				}
+			}
+		}
+	}
+	// Any number of attempts costs the same and saturates instead of overflowing.
+	if got := AEMAdapterWaits(math.MaxInt64, 1000, 3600000, 1.0000001); got != math.MaxInt64 {
+		t.Errorf("AEMAdapterWaits of MaxInt64 attempts = %v, want the longest duration", got)
 	}
 }
