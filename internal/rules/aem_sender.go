@@ -409,7 +409,9 @@ func AEMSenderDeliveries(consumer, ack, outcome string, redeliveryEnabled bool, 
 
 // AEMSenderMaxRuns returns N_max, the runs of the flow for one poison message: m × (R + 1) with FAILED (m with
 // redelivery disabled; unlimited at R = 0), m with REJECTED or a DIRECT consumer, and 1 with
-// AUTOMATIC_IMMEDIATE, which acknowledges the message on receipt.
+// AUTOMATIC_IMMEDIATE, which acknowledges the message on receipt. Assumed, as SAP's page does not say: that
+// the adapter does not run an acknowledged message again (reference note §5: "one delivery, then gone"), and
+// that a direct consumer, which has no queue to hand the message back to, runs its m attempts and drops it.
 func AEMSenderMaxRuns(attempts int64, consumer, ack, outcome string, redeliveryEnabled bool, maxRedeliveryCount int64) (runs int64, unlimited bool) {
 	if strings.EqualFold(ack, AEMAckImmediate) {
 		return 1, false
