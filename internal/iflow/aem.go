@@ -31,8 +31,8 @@ const ComponentTypeAEM = "AdvancedEventMesh"
 
 // Property keys of the AdvancedEventMesh adapter (1.3.x) as they appear in the .iflw.
 const (
-	KeyCmdVariantURI           = "cmdVariantUri"
-	KeyComponentVersion        = "componentVersion"
+	keyAEMCmdVariantURI        = "cmdVariantUri"
+	keyAEMComponentVersion     = "componentVersion"
 	KeyAEMConsumerMode         = "consumerMode"
 	KeyAEMQueueName            = "queueName"
 	KeyAEMAckMode              = "ackMode"
@@ -84,15 +84,15 @@ func (c AEMChannel) Setting(key string, params map[string]string) Setting {
 // AdapterVersion returns the adapter version the channel was written with: the version:: part of its
 // cmdVariantUri ("1.3.0"), else its componentVersion ("1.3"), else "".
 func (c AEMChannel) AdapterVersion() string {
-	if v := variantPart(c.Properties[KeyCmdVariantURI], "version"); v != "" {
+	if v := aemVariantPart(c.Properties[keyAEMCmdVariantURI], "version"); v != "" {
 		return v
 	}
-	return strings.TrimSpace(c.Properties[KeyComponentVersion])
+	return strings.TrimSpace(c.Properties[keyAEMComponentVersion])
 }
 
-// variantPart returns the value of name::value in a cmdVariantUri such as
+// aemVariantPart returns the value of name::value in a cmdVariantUri such as
 // ctype::AdapterVariant/cname::AdvancedEventMesh/vendor::SAP/tp::TCP/mp::SMF/direction::Sender/version::1.3.0.
-func variantPart(uri, name string) string {
+func aemVariantPart(uri, name string) string {
 	for _, part := range strings.Split(strings.TrimSpace(uri), "/") {
 		if k, v, ok := strings.Cut(part, "::"); ok && strings.EqualFold(strings.TrimSpace(k), name) {
 			return strings.TrimSpace(v)
@@ -108,12 +108,12 @@ func isAEMChannel(p map[string]string, direction string) bool {
 		if !strings.EqualFold(strings.TrimSpace(ct), ComponentTypeAEM) {
 			return false
 		}
-	} else if !strings.EqualFold(variantPart(p[KeyCmdVariantURI], "cname"), ComponentTypeAEM) {
+	} else if !strings.EqualFold(aemVariantPart(p[keyAEMCmdVariantURI], "cname"), ComponentTypeAEM) {
 		return false
 	}
 	dir := strings.TrimSpace(p[KeyDirection])
 	if dir == "" {
-		dir = variantPart(p[KeyCmdVariantURI], "direction")
+		dir = aemVariantPart(p[keyAEMCmdVariantURI], "direction")
 	}
 	return strings.EqualFold(dir, direction)
 }
@@ -194,9 +194,9 @@ func (s AEMSenderSettings) All() []Setting {
 		s.AckMode, s.ParallelConsumers, s.QueueName, s.ConsumerMode, s.Selector}
 }
 
-// enumValue returns the upper-cased effective value of an enumeration setting and whether it is one of
+// aemEnumValue returns the upper-cased effective value of an enumeration setting and whether it is one of
 // allowed; an empty, unresolved or other value gives ok false.
-func enumValue(st Setting, allowed ...string) (string, bool) {
+func aemEnumValue(st Setting, allowed ...string) (string, bool) {
 	if !st.Resolved {
 		return "", false
 	}
@@ -212,20 +212,20 @@ func enumValue(st Setting, allowed ...string) (string, bool) {
 // Consumer returns the consumer mode, AEMConsumerGuaranteed or AEMConsumerDirect (read case-insensitively);
 // ok is false for an empty, unresolved or other value.
 func (s AEMSenderSettings) Consumer() (string, bool) {
-	return enumValue(s.ConsumerMode, AEMConsumerGuaranteed, AEMConsumerDirect)
+	return aemEnumValue(s.ConsumerMode, AEMConsumerGuaranteed, AEMConsumerDirect)
 }
 
 // Acknowledgement returns the acknowledgement mode, AEMAckOnExchangeComplete or AEMAckImmediate; ok is false
 // for an empty, unresolved or other value.
 func (s AEMSenderSettings) Acknowledgement() (string, bool) {
-	return enumValue(s.AckMode, AEMAckOnExchangeComplete, AEMAckImmediate)
+	return aemEnumValue(s.AckMode, AEMAckOnExchangeComplete, AEMAckImmediate)
 }
 
 // Outcome returns the settlement outcome, AEMOutcomeFailed or AEMOutcomeRejected. The Rejected outcome is
 // read leniently (any case, "REJECT" too) and reported by Unconfirmed; ok is false for an empty, unresolved
 // or other value.
 func (s AEMSenderSettings) Outcome() (string, bool) {
-	if v, ok := enumValue(s.SettlementOutcome, AEMOutcomeFailed, AEMOutcomeRejected, "REJECT"); ok {
+	if v, ok := aemEnumValue(s.SettlementOutcome, AEMOutcomeFailed, AEMOutcomeRejected, "REJECT"); ok {
 		if v == "REJECT" {
 			v = AEMOutcomeRejected
 		}

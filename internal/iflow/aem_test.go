@@ -68,7 +68,7 @@ type aemView struct {
 	multiplier                               float64
 }
 
-func viewOf(t *testing.T, s iflow.AEMSenderSettings) aemView {
+func aemViewOf(t *testing.T, s iflow.AEMSenderSettings) aemView {
 	t.Helper()
 	v := aemView{queue: s.QueueName.Value, version: s.Version}
 	v.consumer, _ = s.Consumer()
@@ -116,7 +116,7 @@ func TestAEMSendersOfTenantWrittenFlows(t *testing.T) {
 				t.Errorf("AEM flow read as AMQP or JMS: %+v %+v", m.AMQPSenders(), m.JMSSenders())
 			}
 			s := senders[0].AEMSenderSettings(nil)
-			if got := viewOf(t, s); got != tt.want {
+			if got := aemViewOf(t, s); got != tt.want {
 				t.Errorf("settings = %+v, want %+v", got, tt.want)
 			}
 			if s.RetryMultiplier.Raw != "3.0" {
@@ -181,7 +181,7 @@ func TestAEMSenderBuiltAndRead(t *testing.T) {
 		t.Errorf("AEM receivers = %+v, want MessageFlow_Out", r)
 	}
 	want := aemView{"orders", "GUARANTEED", "AUTOMATIC_ON_EXCHANGE_COMPLETE", "FAILED", "1.3.0", 5, 1000, 30000, 1, 3.0}
-	if got := viewOf(t, a.AEMSenderSettings(senders[0], nil)); got != want {
+	if got := aemViewOf(t, a.AEMSenderSettings(senders[0], nil)); got != want {
 		t.Errorf("settings = %+v, want %+v", got, want)
 	}
 	// The builder writes what the tenant-written flow has for every key both carry.
@@ -232,7 +232,7 @@ func TestAEMSenderSettingsLenient(t *testing.T) {
 			t.Parallel()
 			a := aemFlow(t, tt.props, tt.params)
 			s := a.AEMSenderSettings(a.AEMSenders()[0], nil)
-			if got := viewOf(t, s); got != tt.want {
+			if got := aemViewOf(t, s); got != tt.want {
 				t.Errorf("settings = %+v, want %+v", got, tt.want)
 			}
 			var keys []string
@@ -274,15 +274,15 @@ func TestFormatAEMMultiplier(t *testing.T) {
 	}
 }
 
-func ptr[T any](v T) *T { return &v }
+func aemPtr[T any](v T) *T { return &v }
 
 func TestPatchAEMSenderRealFlowKeepsEveryOtherByte(t *testing.T) {
 	t.Parallel()
 	doc := readAEMFixture(t, "inventory-service.iflw")
 	artifact := aemZip(t, doc)
 	out, err := iflow.PatchAEMSenderZip(artifact, "MessageFlow_56", iflow.AEMSenderChanges{
-		MaxAttempts: ptr[int64](3), RetryMultiplier: ptr(2.0), SettlementOutcome: ptr("REJECTED"),
-		RetryInterval: ptr[int64](1000), // unchanged: no splice
+		MaxAttempts: aemPtr[int64](3), RetryMultiplier: aemPtr(2.0), SettlementOutcome: aemPtr("REJECTED"),
+		RetryInterval: aemPtr[int64](1000), // unchanged: no splice
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -292,7 +292,7 @@ func TestPatchAEMSenderRealFlowKeepsEveryOtherByte(t *testing.T) {
 		t.Fatal(err)
 	}
 	ch, _ := a.Model.AEMSender("MessageFlow_56")
-	got := viewOf(t, ch.AEMSenderSettings(nil))
+	got := aemViewOf(t, ch.AEMSenderSettings(nil))
 	want := aemView{"MY_QUEUE", "GUARANTEED", "AUTOMATIC_ON_EXCHANGE_COMPLETE", "REJECTED", "1.3.0", 3, 1000, 30000, 1, 2}
 	if got != want {
 		t.Errorf("after patch = %+v, want %+v", got, want)
@@ -312,7 +312,7 @@ func TestPatchAEMSenderRealFlowKeepsEveryOtherByte(t *testing.T) {
 		t.Errorf("SolacePubSubPlus sender attempts = %q, want 5", v)
 	}
 	// No change at all returns the zip as it is.
-	same, err := iflow.PatchAEMSenderZip(artifact, "MessageFlow_56", iflow.AEMSenderChanges{MaxAttempts: ptr[int64](5), SettlementOutcome: ptr("failed"), RetryMultiplier: ptr(3.0)})
+	same, err := iflow.PatchAEMSenderZip(artifact, "MessageFlow_56", iflow.AEMSenderChanges{MaxAttempts: aemPtr[int64](5), SettlementOutcome: aemPtr("failed"), RetryMultiplier: aemPtr(3.0)})
 	if err != nil || !bytes.Equal(same, artifact) {
 		t.Errorf("a patch to the same values changed the zip (err %v)", err)
 	}
@@ -325,7 +325,7 @@ func TestPatchAEMSenderExternalized(t *testing.T) {
 	p["messageRetryMaxDelayInterval"] = "{{MaxWait}}"
 	artifact := iflowbuild.Build(iflowbuild.Options{Senders: []iflowbuild.Sender{{ID: "AEM_In", Adapter: "AEM", Properties: p}},
 		Parameters: map[string]string{"Attempts": "5", "MaxWait": "30000"}})
-	out, err := iflow.PatchAEMSenderZip(artifact, "AEM_In", iflow.AEMSenderChanges{MaxAttempts: ptr[int64](2), AckMode: ptr(iflow.AEMAckOnExchangeComplete), ParallelConsumers: ptr[int64](4)})
+	out, err := iflow.PatchAEMSenderZip(artifact, "AEM_In", iflow.AEMSenderChanges{MaxAttempts: aemPtr[int64](2), AckMode: aemPtr(iflow.AEMAckOnExchangeComplete), ParallelConsumers: aemPtr[int64](4)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +340,7 @@ func TestPatchAEMSenderExternalized(t *testing.T) {
 	if a.Parameters["Attempts"] != "2" || a.Parameters["MaxWait"] != "30000" {
 		t.Errorf("parameters = %v, want Attempts=2 and MaxWait unchanged", a.Parameters)
 	}
-	if got := viewOf(t, a.AEMSenderSettings(ch, nil)); got.attempts != 2 || got.workers != 4 {
+	if got := aemViewOf(t, a.AEMSenderSettings(ch, nil)); got.attempts != 2 || got.workers != 4 {
 		t.Errorf("after patch = %+v, want 2 attempts and 4 consumers", got)
 	}
 }
@@ -354,15 +354,15 @@ func TestPatchAEMSenderFailures(t *testing.T) {
 		{ID: "AEM_In", Adapter: "AEM", Properties: p},
 		{ID: "AMQP_In", Properties: iflowbuild.DefaultSenderProperties("q")},
 	}, Parameters: map[string]string{"Base": "1"}})
-	if _, err := iflow.PatchAEMSenderZip(artifact, "AMQP_In", iflow.AEMSenderChanges{MaxAttempts: ptr[int64](2)}); !errors.Is(err, iflow.ErrNoAEMSender) ||
+	if _, err := iflow.PatchAEMSenderZip(artifact, "AMQP_In", iflow.AEMSenderChanges{MaxAttempts: aemPtr[int64](2)}); !errors.Is(err, iflow.ErrNoAEMSender) ||
 		!strings.Contains(err.Error(), `"AEM_In"`) {
 		t.Errorf("patch of an AMQP channel: err = %v, want ErrNoAEMSender naming AEM_In", err)
 	}
-	if _, err := iflow.PatchAEMSenderZip(artifact, "AEM_In", iflow.AEMSenderChanges{RetryInterval: ptr[int64](2000)}); err == nil ||
+	if _, err := iflow.PatchAEMSenderZip(artifact, "AEM_In", iflow.AEMSenderChanges{RetryInterval: aemPtr[int64](2000)}); err == nil ||
 		!strings.Contains(err.Error(), "mixes an externalized parameter") {
 		t.Errorf("patch of a mixed value: err = %v", err)
 	}
-	if _, err := iflow.PatchAEMSenderZip(artifact, "AEM_In", iflow.AEMSenderChanges{ParallelConsumers: ptr[int64](2)}); !errors.Is(err, iflow.ErrPropertyNotFound) {
+	if _, err := iflow.PatchAEMSenderZip(artifact, "AEM_In", iflow.AEMSenderChanges{ParallelConsumers: aemPtr[int64](2)}); !errors.Is(err, iflow.ErrPropertyNotFound) {
 		t.Errorf("patch of a missing property: err = %v, want ErrPropertyNotFound", err)
 	}
 	if _, err := iflow.PatchAEMSenderZip([]byte("not a zip"), "AEM_In", iflow.AEMSenderChanges{}); err == nil {
@@ -372,8 +372,8 @@ func TestPatchAEMSenderFailures(t *testing.T) {
 
 func TestAEMSenderChangesValues(t *testing.T) {
 	t.Parallel()
-	got := iflow.AEMSenderChanges{MaxAttempts: ptr[int64](5), RetryInterval: ptr[int64](1000), MaxRetryInterval: ptr[int64](30000),
-		RetryMultiplier: ptr(3.0), SettlementOutcome: ptr("rejected"), AckMode: ptr("AUTOMATIC_IMMEDIATE"), ParallelConsumers: ptr[int64](1)}.Values()
+	got := iflow.AEMSenderChanges{MaxAttempts: aemPtr[int64](5), RetryInterval: aemPtr[int64](1000), MaxRetryInterval: aemPtr[int64](30000),
+		RetryMultiplier: aemPtr(3.0), SettlementOutcome: aemPtr("rejected"), AckMode: aemPtr("AUTOMATIC_IMMEDIATE"), ParallelConsumers: aemPtr[int64](1)}.Values()
 	want := map[string]string{"maxMessageProcessingAttempts": "5", "messageRetryInitialDelayInterval": "1000", "messageRetryMaxDelayInterval": "30000",
 		"messageRetryDelayIntervalMultiplier": "3.0", "failedMessageSettlementOutcome": "REJECTED", "ackMode": "AUTOMATIC_IMMEDIATE", "parallelConsumers": "1"}
 	if !reflect.DeepEqual(got, want) {

@@ -101,7 +101,7 @@ func (s AEMSender) modes() (consumer, ack, outcome string, ok bool) {
 
 // settles reports whether the settlement outcome applies: a guaranteed consumer acknowledging on exchange
 // completion [SAP].
-func settles(consumer, ack string) bool {
+func aemSettles(consumer, ack string) bool {
 	return consumer == AEMConsumerGuaranteed && ack == AEMAckOnExchangeComplete
 }
 
@@ -243,7 +243,7 @@ func aemSenderDMQMissing(q AEMQueue) (dmq string, missing bool) {
 
 func checkAEMSenderQueue(r *report, s AEMSender) {
 	consumer, ack, outcome, ok := s.modes()
-	if !ok || !settles(consumer, ack) {
+	if !ok || !aemSettles(consumer, ack) {
 		return
 	}
 	q := s.Queue
@@ -329,12 +329,12 @@ func AEMAdapterWait(k, initialMs, maxMs int64, multiplier float64) time.Duration
 	if d > float64(maxMs) || math.IsInf(d, 1) || math.IsNaN(d) {
 		d = float64(maxMs)
 	}
-	return saturatedMs(d)
+	return aemDurationMs(d)
 }
 
-// saturatedMs converts milliseconds to a duration: 0 for a negative value, the longest duration for one too
+// aemDurationMs converts milliseconds to a duration: 0 for a negative value, the longest duration for one too
 // long to hold.
-func saturatedMs(ms float64) time.Duration {
+func aemDurationMs(ms float64) time.Duration {
 	switch ns := ms * float64(time.Millisecond); {
 	case !(ns > 0):
 		return 0
@@ -345,16 +345,16 @@ func saturatedMs(ms float64) time.Duration {
 	}
 }
 
-// saturatedAdd returns a + b for non-negative durations, at most the longest duration.
-func saturatedAdd(a, b time.Duration) time.Duration {
+// aemAddDuration returns a + b for non-negative durations, at most the longest duration.
+func aemAddDuration(a, b time.Duration) time.Duration {
 	if a > math.MaxInt64-b {
 		return math.MaxInt64
 	}
 	return a + b
 }
 
-// saturatedMul returns n × d for non-negative n and d, at most the longest duration.
-func saturatedMul(n int64, d time.Duration) time.Duration {
+// aemMulDuration returns n × d for non-negative n and d, at most the longest duration.
+func aemMulDuration(n int64, d time.Duration) time.Duration {
 	if n > 0 && d > time.Duration(math.MaxInt64/n) {
 		return math.MaxInt64
 	}
@@ -393,7 +393,7 @@ func AEMAdapterWaits(attempts, initialMs, maxMs int64, multiplier float64) time.
 		}
 		ms = j*c + a*math.Pow(multiplier, j)*(1-math.Pow(multiplier, fn-j))/(1-multiplier)
 	}
-	return saturatedMs(math.Round(ms*1e6) / 1e6)
+	return aemDurationMs(math.Round(ms*1e6) / 1e6)
 }
 
 // AEMSenderDeliveries returns how many times the broker delivers a poison message to the channel: with the
@@ -401,7 +401,7 @@ func AEMAdapterWaits(attempts, initialMs, maxMs int64, multiplier float64) time.
 // (AEMDeliveries: R + 1, 1 with redelivery disabled, unlimited at R = 0); with REJECTED one delivery, then the
 // dead message queue; with AUTOMATIC_IMMEDIATE or a DIRECT consumer one delivery, then the message is gone.
 func AEMSenderDeliveries(consumer, ack, outcome string, redeliveryEnabled bool, maxRedeliveryCount int64) (deliveries int64, unlimited bool) {
-	if !settles(strings.ToUpper(consumer), strings.ToUpper(ack)) || strings.EqualFold(outcome, AEMOutcomeRejected) {
+	if !aemSettles(strings.ToUpper(consumer), strings.ToUpper(ack)) || strings.EqualFold(outcome, AEMOutcomeRejected) {
 		return 1, false
 	}
 	return AEMDeliveries(redeliveryEnabled, maxRedeliveryCount)
@@ -492,7 +492,7 @@ func AEMSenderPath(s AEMSender) (AEMSenderPoisonPath, bool) {
 		p.Runs = math.MaxInt64
 	}
 	p.BrokerWaits = AEMTimeToDeadLetter(deliveries-1, delay, qInitial, qMax, qMult)
-	p.TimeToEnd = saturatedAdd(saturatedMul(deliveries, p.AdapterWaits), p.BrokerWaits)
+	p.TimeToEnd = aemAddDuration(aemMulDuration(deliveries, p.AdapterWaits), p.BrokerWaits)
 	dmq, missing := aemSenderDMQMissing(q)
 	switch {
 	case missing:
@@ -520,7 +520,7 @@ func AEMSenderRetryPlan(s AEMSender) string {
 	case p.End == AEMEndLost && p.Runs == 1:
 		return "a poison message runs once and is lost: the adapter acknowledges it on receipt (`acknowledgement_mode` AUTOMATIC_IMMEDIATE)"
 	case p.End == AEMEndLost:
-		return fmt.Sprintf("a poison message runs %s over %s of adapter waits, then is lost (a direct consumer has no redelivery)", times(p.Runs), FormatAEMDuration(p.TimeToEnd))
+		return fmt.Sprintf("a poison message runs %s over %s of adapter waits, then is lost (a direct consumer has no redelivery)", aemRunsText(p.Runs), FormatAEMDuration(p.TimeToEnd))
 	}
 	what := fmt.Sprintf("%d attempts", m)
 	if m == 1 {
@@ -538,10 +538,10 @@ func AEMSenderRetryPlan(s AEMSender) string {
 		where = fmt.Sprintf("then moved to the dead message queue %q", p.DeadMessageQueue)
 	}
 	return fmt.Sprintf("a poison message runs %s (%s) over %s of adapter waits and redelivery delays, %s",
-		times(p.Runs), how, FormatAEMDuration(p.TimeToEnd), where)
+		aemRunsText(p.Runs), how, FormatAEMDuration(p.TimeToEnd), where)
 }
 
-func times(n int64) string {
+func aemRunsText(n int64) string {
 	if n == 1 {
 		return "once"
 	}
