@@ -420,7 +420,15 @@ func AEMSenderMaxRuns(attempts int64, consumer, ack, outcome string, redeliveryE
 	if unlimited {
 		return 0, true
 	}
-	return attempts * d, false
+	return aemMulRuns(attempts, d), false
+}
+
+// aemMulRuns returns m × d for non-negative m and positive d, at most the largest int64.
+func aemMulRuns(m, d int64) int64 {
+	if d > 0 && m > math.MaxInt64/d {
+		return math.MaxInt64
+	}
+	return m * d
 }
 
 // Ends of a poison message on an AEM sender channel.
@@ -487,10 +495,7 @@ func AEMSenderPath(s AEMSender) (AEMSenderPoisonPath, bool) {
 		return p, true
 	}
 	p.Deliveries = deliveries
-	p.Runs = m * deliveries
-	if m > math.MaxInt64/deliveries {
-		p.Runs = math.MaxInt64
-	}
+	p.Runs = aemMulRuns(m, deliveries)
 	p.BrokerWaits = AEMTimeToDeadLetter(deliveries-1, delay, qInitial, qMax, qMult)
 	p.TimeToEnd = aemAddDuration(aemMulDuration(deliveries, p.AdapterWaits), p.BrokerWaits)
 	dmq, missing := aemSenderDMQMissing(q)

@@ -365,7 +365,7 @@ func FuzzCheckAEMSender(f *testing.F) {
 		// A known path is consistent: N_max is m × deliveries, or 1 on receipt acknowledgement.
 		if p, ok := AEMSenderPath(s); ok && !p.Unlimited {
 			m, _ := s.MaxMessageProcessingAttempts.get()
-			if p.Runs != m*p.Deliveries && p.Runs != 1 {
+			if p.Runs != aemMulRuns(m, p.Deliveries) && p.Runs != 1 {
 				t.Errorf("path %+v: runs are not m × deliveries with m = %d", p, m)
 			}
 			if p.TimeToEnd < 0 || p.Deliveries < 1 {
