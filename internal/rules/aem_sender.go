@@ -99,7 +99,7 @@ func (s AEMSender) modes() (consumer, ack, outcome string, ok bool) {
 	return consumer, ack, outcome, ck && ak && ok2 && valid
 }
 
-// settles reports whether the settlement outcome applies: a guaranteed consumer acknowledging on exchange
+// aemSettles reports whether the settlement outcome applies: a guaranteed consumer acknowledging on exchange
 // completion [SAP].
 func aemSettles(consumer, ack string) bool {
 	return consumer == AEMConsumerGuaranteed && ack == AEMAckOnExchangeComplete
