@@ -18,14 +18,16 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 )
 
-// Sender is a sender channel of the built iFlow: AMQP unless Adapter says JMS.
+// Sender is a sender channel of the built iFlow: AMQP unless Adapter says JMS or AEM.
 type Sender struct {
 	// ID is the message flow id; "" means MessageFlow_<n> (n = 1, 2, ...).
 	ID string
 	// Name is the message flow name; "" means the adapter, "AMQP" or "JMS".
 	Name string
-	// Adapter is "" or "AMQP" for an AMQP sender, "JMS" for a JMS sender, and
-	// "JMSReceiver" for a JMS receiver channel (which fills a queue).
+	// Adapter is "" or "AMQP" for an AMQP sender, "JMS" for a JMS sender,
+	// "JMSReceiver" for a JMS receiver channel (which fills a queue), "AEM" for
+	// an AdvancedEventMesh sender (adapter 1.3.0, which consumes an AEM queue)
+	// and "AEMReceiver" for an AdvancedEventMesh receiver (which publishes).
 	Adapter string
 	// Properties are written as ifl:property pairs after the adapter's fixed
 	// keys (ComponentType=AMQP, direction=Sender, TransportProtocol=WS, ...),
@@ -124,6 +126,37 @@ func DefaultJMSSenderProperties(queue string) map[string]string {
 		"ExponentialBackoff":        "1",
 		"MaxRetryInterval":          "60",
 		"useDeadLetterQueue":        "1",
+	}
+}
+
+// DefaultAEMSenderProperties returns the settings of the AdvancedEventMesh
+// sender 1.3.0 in tenant-written flows (SolaceLabs/solace-ep-codegen,
+// src/main/resources/sap/iflow/extension-elements.yaml and
+// src/test/resources/sap/iflow/Inventory Service.iflw): a guaranteed consumer
+// of queue acknowledging on exchange completion, outcome FAILED, 5 attempts
+// with waits of 1000 ms growing ×3.0 up to 30000 ms, one consumer, no
+// selector, and the connection keys of those flows.
+func DefaultAEMSenderProperties(queue string) map[string]string {
+	return map[string]string{
+		"queueName":                           queue,
+		"consumerMode":                        "GUARANTEED",
+		"ackMode":                             "AUTOMATIC_ON_EXCHANGE_COMPLETE",
+		"failedMessageSettlementOutcome":      "FAILED",
+		"maxMessageProcessingAttempts":        "5",
+		"messageRetryInitialDelayInterval":    "1000",
+		"messageRetryMaxDelayInterval":        "30000",
+		"messageRetryDelayIntervalMultiplier": "3.0",
+		"parallelConsumers":                   "1",
+		"selector":                            "",
+		"dteTopicName":                        "",
+		"topicEndpointName":                   "",
+		"instanceLockEnabled":                 "false",
+		"system":                              "EventMeshSender",
+		"host":                                "tcps://example.messaging.solace.cloud:55443",
+		"messageVpn":                          "example-vpn",
+		"authenticationType":                  "BASIC",
+		"username":                            "solace-cloud-client",
+		"password":                            "AEMPassword",
 	}
 }
 
@@ -255,6 +288,25 @@ func fixedJMSKeys(direction string) []struct{ key, value string } {
 	}
 }
 
+// fixedAEMKeys are written first for an AdvancedEventMesh channel, in this
+// order (adapter 1.3.0, as in the flows DefaultAEMSenderProperties cites).
+func fixedAEMKeys(direction string) []struct{ key, value string } {
+	return []struct{ key, value string }{
+		{"ComponentType", "AdvancedEventMesh"},
+		{"direction", direction},
+		{"TransportProtocol", "TCP"},
+		{"TransportProtocolVersion", "1.3.0"},
+		{"MessageProtocol", "SMF"},
+		{"MessageProtocolVersion", "1.3.0"},
+		{"ComponentNS", "sap"},
+		{"ComponentSWCVName", "external"},
+		{"ComponentSWCVId", "1.3.0"},
+		{"Vendor", "SAP"},
+		{"componentVersion", "1.3"},
+		{"cmdVariantUri", "ctype::AdapterVariant/cname::AdvancedEventMesh/vendor::SAP/tp::TCP/mp::SMF/direction::" + direction + "/version::1.3.0"},
+	}
+}
+
 // fixedSenderKeys are written first for every AMQP sender, in this order.
 var fixedSenderKeys = []struct{ key, value string }{
 	{"ComponentType", "AMQP"},
@@ -296,8 +348,12 @@ func Iflw(o Options) []byte {
 			fixed = fixedJMSKeys("Sender")
 		case "JMSReceiver":
 			fixed = fixedJMSKeys("Receiver")
+		case "AEM":
+			fixed = fixedAEMKeys("Sender")
+		case "AEMReceiver":
+			fixed = fixedAEMKeys("Receiver")
 		default:
-			panic(fmt.Sprintf("iflowbuild: unknown adapter %q; use AMQP, JMS or JMSReceiver", s.Adapter))
+			panic(fmt.Sprintf("iflowbuild: unknown adapter %q; use AMQP, JMS, JMSReceiver, AEM or AEMReceiver", s.Adapter))
 		}
 		if name == "" {
 			name = fixed[0].value
