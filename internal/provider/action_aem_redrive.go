@@ -118,13 +118,12 @@ func (a *aemRedriveAction) ModifyPlan(ctx context.Context, req action.ModifyPlan
 }
 
 // checkQueues reads the queues of the Message VPN (one paged list): a missing from or to, or a to whose
-// ingress is shut down, is an attribute error; with warn, the warnings about to are added. It returns from
-// as read, or nil after an error.
-func (a *aemRedriveAction) checkQueues(ctx context.Context, from, to string, warn bool, diags *diag.Diagnostics) *aem.Queue {
+// ingress is shut down, is an attribute error; with warn, the warnings about to are added.
+func (a *aemRedriveAction) checkQueues(ctx context.Context, from, to string, warn bool, diags *diag.Diagnostics) {
 	all, err := a.data.aem.ListQueues(ctx)
 	if err != nil {
 		diags.AddError("Cannot Read the Queues of the Redrive", listErrorDetail(fmt.Sprintf("checking the queues %q and %q of the redrive", from, to), err))
-		return nil
+		return
 	}
 	var fromQ, toQ *aem.Queue
 	var dmqOf []string
@@ -155,13 +154,13 @@ func (a *aemRedriveAction) checkQueues(ctx context.Context, from, to string, war
 				"Set `ingress_enabled = true` on %q before the redrive.", to, to))
 	}
 	if fromQ == nil || toQ == nil || diags.HasError() || !warn {
-		return fromQ
+		return
 	}
 	if len(dmqOf) > 0 {
 		diags.AddAttributeWarning(path.Root("to"), "Redrive Into a Dead Message Queue",
 			fmt.Sprintf("%q is the dead message queue of %s: the messages would go from one dead message queue to another, where nothing processes them. "+
 				"Set `to` to the queue the messages failed on.", to, quoteList(dmqOf)))
-		return fromQ
+		return
 	}
 	if deliveries, unlimited := aemQueueDeliveries(toQ); unlimited {
 		diags.AddAttributeWarning(path.Root("to"), "Redrive Into a Queue That Redelivers for Ever",
@@ -171,7 +170,6 @@ func (a *aemRedriveAction) checkQueues(ctx context.Context, from, to string, war
 		diags.AddAttributeWarning(path.Root("to"), "Redrive Into a Queue That Delivers Nothing",
 			fmt.Sprintf("%q has `egress_enabled = false`: the redriven messages wait there and no consumer gets them. Set `egress_enabled = true` on %q, or redrive once it is.", to, to))
 	}
-	return fromQ
 }
 
 // aemQueueDeliveries returns the deliveries of a poison message on q as the broker holds it, and whether
@@ -217,7 +215,7 @@ func (a *aemRedriveAction) Invoke(ctx context.Context, req action.InvokeRequest,
 			fmt.Sprintf("The redrive was interrupted after %d moved messages; the message being moved was finished, and every other message is still in %q. "+
 				"Run the action again to move the rest.", res.Moved, from))
 	case errors.As(err, &rerr):
-		resp.Diagnostics.AddError("Redrive Stopped", fmt.Sprintf("The redrive stopped after %d moved messages: %s.", res.Moved, err))
+		resp.Diagnostics.AddError("Redrive Stopped", aemRedriveStoppedDetail(rerr, res.Moved))
 	case err != nil:
 		resp.Diagnostics.AddError("Redrive Stopped", fmt.Sprintf("The redrive could not list the messages of %q, and moved none: %s. "+
 			"Fix what the error names (TF_LOG=debug shows each request), then run the action again.", from, clause(err)))
@@ -230,4 +228,16 @@ func aemRedriveSummary(from, to string, res aem.RedriveResult, took time.Duratio
 		return s + fmt.Sprintf("; %s has no more messages", from)
 	}
 	return s + fmt.Sprintf("; %d messages left in %s", res.Left, from)
+}
+
+// aemRedriveStoppedDetail says where the message the redrive stopped at is, and what to do.
+func aemRedriveStoppedDetail(e *aem.RedriveError, moved int) string {
+	if e.OnBoth {
+		return fmt.Sprintf("The redrive stopped after %d moved messages: message %d was copied to %q, but its delete from %q failed (%s), so it is in both queues. "+
+			"Delete message %d from %q in the broker manager before the next run, or it is redriven twice; then run the action again to move the rest.",
+			moved, e.MsgID, e.To, e.From, clause(e.Err), e.MsgID, e.From)
+	}
+	return fmt.Sprintf("The redrive stopped after %d moved messages: %q did not take message %d (%s), which stays in %q, as does every message not moved. "+
+		"Fix what the error names (TF_LOG=debug shows each request), then run the action again to move the rest.",
+		moved, e.To, e.MsgID, clause(e.Err), e.From)
 }

@@ -54,6 +54,7 @@ func configure(t *testing.T, ciKey string, trusted []string) diag.Diagnostics {
 	}
 	raw := tftypes.NewValue(typ, map[string]tftypes.Value{
 		"event_mesh":              tftypes.NewValue(typ.AttributeTypes["event_mesh"], nil),
+		"advanced_event_mesh":     tftypes.NewValue(typ.AttributeTypes["advanced_event_mesh"], nil),
 		"cloud_integration":       tftypes.NewValue(ciType, ci),
 		"max_retries":             tftypes.NewValue(tftypes.Number, nil),
 		"request_timeout_seconds": tftypes.NewValue(tftypes.Number, nil),
