@@ -147,9 +147,6 @@ type providerData struct {
 	aemCredential credential
 	// aemQueueList is the run's queue list of the broker and the dead message queues the run plans (aem_queue_shared.go).
 	aemQueueList aemQueueList
-	// aemSubscriptionQueues is the run's one list of the broker's queue names for the subscriptions' check
-	// (resource_aem_queue_subscription.go).
-	aemSubscriptionQueues aemQueueNames
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -162,20 +161,13 @@ func (r *aemQueueSubscriptionResource) ModifyPlan(ctx context.Context, req resou
 	}
 }
 
-// aemQueueNames is the run's one list of the broker's queue names, read at the first plan that needs it.
-type aemQueueNames struct {
-	mu    sync.Mutex
-	names map[string]bool
-	read  bool
-}
-
 // aemQueueClaimKey is the owners key (owners.go, service serviceAEM) under which the AEM queue resources
 // claim a queue name (sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue share the names): a
 // queue claimed so is planned in this run, and aemQueueExistsOrPlanned counts it.
 func aemQueueClaimKey(name string) string { return "aem-queue|" + name }
 
 // aemQueueExistsOrPlanned reports whether queue name is planned in this run (claimed under aemQueueClaimKey)
-// or is on the broker, from one paged queue list per run; a failed list is tried again by the next caller.
+// or is on the broker, from the run's queue list (aemQueues); a failed list is tried again by the next caller.
 func (d *providerData) aemQueueExistsOrPlanned(ctx context.Context, name string) (bool, error) {
 	if d.aemBroker != "" {
 		d.owners.mu.Lock()
@@ -185,21 +177,11 @@ func (d *providerData) aemQueueExistsOrPlanned(ctx context.Context, name string)
 			return true, nil
 		}
 	}
-	l := &d.aemSubscriptionQueues
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.read {
-		qs, err := d.aem.ListQueues(ctx)
-		if err != nil {
-			return false, err
-		}
-		l.names = make(map[string]bool, len(qs))
-		for _, q := range qs {
-			l.names[q.Name] = true
-		}
-		l.read = true
+	qs, err := d.aemQueues(ctx) // aem_queue_shared.go: the run's one queue list, shared with the queue resources
+	if err != nil {
+		return false, err
 	}
-	return l.names[name], nil
+	return qs[name] != nil, nil
 }
 
 func (r *aemQueueSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
