@@ -163,3 +163,81 @@ func numberValues(numbers map[Setting]*int64) map[Setting]string {
 	}
 	return m
 }
+
+// channelEdit is what an edit of one sender channel needs beyond the loop
+// that editChannel runs for every kind of sender (AMQP, JMS, AdvancedEventMesh).
+type channelEdit struct {
+	channelRef
+	// id is the channel's message flow id; properties its raw properties.
+	id         string
+	properties map[string]string
+	// settings are the channel's settings in the order they are written.
+	settings []Setting
+	// now returns the values read now, in the form of the wanted ones; it is
+	// called only to check that the channel is as planned.
+	now func() (map[Setting]string, error)
+	// unchanged reports whether setting already reads as w: raw is its
+	// property, param its externalized parameter ("" for a literal).
+	unchanged func(setting Setting, raw, param, w string) bool
+	// value returns what to write for w: the literal patched in the .iflw,
+	// or, for a parameter, its value and data type.
+	value func(setting Setting, raw, param, w string) (value, dataType string)
+}
+
+// editChannel returns the edit that gives the channel the values of want,
+// by setting: a setting that is an externalized parameter {{Name}} is set
+// through the flow's configurations, a literal one is patched in the .iflw,
+// and one that already reads as wanted is left as it is. With before set (the
+// values the change was planned from), a wanted setting whose value now is
+// neither before nor wanted fails the edit with a *ChannelChangedError:
+// someone changed it since the plan, and the edit would overwrite that unseen.
+func (f *Flow) editChannel(c channelEdit, want, before map[Setting]string) (*Edit, error) {
+	edit := &Edit{}
+	if len(want) == 0 {
+		return edit, nil
+	}
+	if before != nil {
+		now, err := c.now()
+		if err != nil {
+			return nil, err
+		}
+		if changes := plannedChanges(c.settings, want, now, before); len(changes) > 0 {
+			return nil, &ChannelChangedError{IFlowID: f.ID, Channel: c.label, Changes: changes, Adapter: c.adapter}
+		}
+	}
+	literals := map[string]string{}
+	ed := newChannelEditor(c.channelRef, c.properties)
+	for _, setting := range c.settings {
+		w, ok := want[setting]
+		if !ok {
+			continue
+		}
+		raw, name, isParam, err := ed.property(setting, w)
+		if err != nil {
+			return nil, err
+		}
+		if c.unchanged(setting, raw, name, w) {
+			continue
+		}
+		value, dt := c.value(setting, raw, name, w)
+		if isParam {
+			edit.SetParameter(Configuration{Key: name, Value: value, DataType: dt},
+				fmt.Sprintf("the %s of %s channel %q", setting, c.adapter, c.label))
+			continue
+		}
+		literals[string(setting)] = value
+	}
+	if len(literals) > 0 {
+		edit.SetProperties(c.id, c.label, literals)
+	}
+	return edit, nil
+}
+
+// settingsOf returns property keys as settings, in their order.
+func settingsOf(keys []string) []Setting {
+	out := make([]Setting, len(keys))
+	for i, k := range keys {
+		out[i] = Setting(k)
+	}
+	return out
+}

@@ -21,12 +21,7 @@ const (
 
 // JMSSettings returns the retry settings of a JMS sender in a fixed order.
 func JMSSettings() []Setting {
-	keys := iflow.JMSSenderKeys()
-	out := make([]Setting, len(keys))
-	for i, k := range keys {
-		out[i] = Setting(k)
-	}
-	return out
+	return settingsOf(iflow.JMSSenderKeys())
 }
 
 func jmsIsBool(s Setting) bool { return s == SettingJMSBackoff || s == SettingJMSDeadLetterQueue }
@@ -193,9 +188,8 @@ func (f *Flow) JMSSender(channel string) (*JMSSender, error) {
 // with a *ChannelChangedError.
 func (f *Flow) EditJMSSender(channel string, desired JMSSenderSettings, expected *JMSSenderSettings) (*Edit, error) {
 	want := desired.values()
-	edit := &Edit{}
 	if len(want) == 0 {
-		return edit, nil
+		return &Edit{}, nil
 	}
 	snd, _, err := selectJMSSender(f.ID, f.Artifact.JMSSenders(), channel)
 	if err != nil {
@@ -206,32 +200,28 @@ func (f *Flow) EditJMSSender(channel string, desired JMSSenderSettings, expected
 		return nil, err
 	}
 	now := cur.Settings().values()
+	var before map[Setting]string
 	if expected != nil {
-		if changes := plannedChanges(JMSSettings(), want, now, expected.values()); len(changes) > 0 {
-			return nil, &ChannelChangedError{IFlowID: f.ID, Channel: jmsChannelLabel(snd), Changes: changes, Adapter: "JMS"}
-		}
+		before = expected.values()
 	}
-	literals := map[string]string{}
-	ed := newChannelEditor(channelRef{adapter: "JMS", label: jmsChannelLabel(snd), flowID: f.ID}, snd.Properties)
-	for _, setting := range JMSSettings() {
-		w, ok := want[setting]
-		if !ok {
-			continue
-		}
-		raw, name, isParam, err := ed.property(setting, w)
-		if err != nil {
-			return nil, err
-		}
-		if isParam {
-			listed, hasListed := f.Configurations[name]
-			if now[setting] == w {
-				continue
+	return f.editChannel(channelEdit{
+		channelRef: channelRef{adapter: "JMS", label: jmsChannelLabel(snd), flowID: f.ID},
+		id:         snd.ID, properties: snd.Properties, settings: JMSSettings(),
+		now:       func() (map[Setting]string, error) { return now, nil },
+		unchanged: func(setting Setting, _, _, w string) bool { return now[setting] == w },
+		value: func(setting Setting, raw, param, w string) (string, string) {
+			if param == "" {
+				if jmsIsBool(setting) {
+					return iflow.FormatBool(raw, w == "true"), ""
+				}
+				return w, ""
 			}
+			listed, hasListed := f.Configurations[param]
 			value, dt := w, listed.DataType
 			if jmsIsBool(setting) {
 				style := listed.Value
 				if !hasListed {
-					style = f.parameterValues()[name]
+					style = f.parameterValues()[param]
 				}
 				value = iflow.FormatBool(style, w == "true")
 				if dt == "" {
@@ -240,20 +230,7 @@ func (f *Flow) EditJMSSender(channel string, desired JMSSenderSettings, expected
 			} else if dt == "" {
 				dt = DataTypeInteger
 			}
-			edit.SetParameter(Configuration{Key: name, Value: value, DataType: dt},
-				fmt.Sprintf("the %s of JMS channel %q", setting, jmsChannelLabel(snd)))
-			continue
-		}
-		if now[setting] == w {
-			continue
-		}
-		if jmsIsBool(setting) {
-			w = iflow.FormatBool(raw, w == "true")
-		}
-		literals[string(setting)] = w
-	}
-	if len(literals) > 0 {
-		edit.SetProperties(snd.ID, jmsChannelLabel(snd), literals)
-	}
-	return edit, nil
+			return value, dt
+		},
+	}, want, before)
 }

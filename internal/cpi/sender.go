@@ -296,57 +296,42 @@ func (e *ChannelChangedError) Error() string {
 // since the plan, and the edit would overwrite that silently.
 func (f *Flow) EditSender(channel string, desired SenderSettings, expected *SenderSettings) (*Edit, error) {
 	want := desired.values()
-	edit := &Edit{}
 	if len(want) == 0 {
-		return edit, nil
+		return &Edit{}, nil
 	}
 	snd, _, err := selectSender(f.ID, f.Artifact.AMQPSenders(), channel)
 	if err != nil {
 		return nil, err
 	}
+	var before map[Setting]string
 	if expected != nil {
-		cur, err := f.Sender(channel)
-		if err != nil {
-			return nil, err
-		}
-		now := SenderSettings{MaxRetries: cur.MaxRetries, Prefetch: cur.Prefetch, Concurrency: cur.Concurrency, DeliveryState: cur.DeliveryState}.values()
-		if changes := plannedChanges(Settings(), want, now, expected.values()); len(changes) > 0 {
-			return nil, &ChannelChangedError{IFlowID: f.ID, Channel: channelLabel(snd), Changes: changes}
-		}
+		before = expected.values()
 	}
-	literals := map[string]string{}
-	ed := newChannelEditor(channelRef{adapter: "AMQP", label: channelLabel(snd), flowID: f.ID}, snd.Properties)
-	for _, setting := range Settings() {
-		w, ok := want[setting]
-		if !ok {
-			continue
-		}
-		raw, name, isParam, err := ed.property(setting, w)
-		if err != nil {
-			return nil, err
-		}
-		if isParam {
-			cur, listed := f.Configurations[name]
-			if listed && cur.Value == w {
-				continue
+	return f.editChannel(channelEdit{
+		channelRef: channelRef{adapter: "AMQP", label: channelLabel(snd), flowID: f.ID},
+		id:         snd.ID, properties: snd.Properties, settings: Settings(),
+		now: func() (map[Setting]string, error) {
+			cur, err := f.Sender(channel)
+			if err != nil {
+				return nil, err
 			}
-			dt := cur.DataType
+			return SenderSettings{MaxRetries: cur.MaxRetries, Prefetch: cur.Prefetch, Concurrency: cur.Concurrency, DeliveryState: cur.DeliveryState}.values(), nil
+		},
+		unchanged: func(_ Setting, raw, param, w string) bool {
+			if param == "" {
+				return strings.TrimSpace(raw) == w
+			}
+			cur, listed := f.Configurations[param]
+			return listed && cur.Value == w
+		},
+		value: func(setting Setting, _, param, w string) (string, string) {
+			dt := f.Configurations[param].DataType
 			if dt == "" {
 				dt = defaultDataType(setting)
 			}
-			edit.SetParameter(Configuration{Key: name, Value: w, DataType: dt},
-				fmt.Sprintf("the %s of channel %q", setting, channelLabel(snd)))
-			continue
-		}
-		if strings.TrimSpace(raw) == w {
-			continue
-		}
-		literals[string(setting)] = w
-	}
-	if len(literals) > 0 {
-		edit.SetProperties(snd.ID, channelLabel(snd), literals)
-	}
-	return edit, nil
+			return w, dt
+		},
+	}, want, before)
 }
 
 func shown(v string) string {
