@@ -233,6 +233,9 @@ func (s *Server) LoadSampleContent() error {
 	if err := s.loadAEMSample(); err != nil { // aem_sample.go
 		return err
 	}
+	if err := s.loadAEMSampleFlows(); err != nil { // aem_sample_flows.go
+		return err
+	}
 	for _, f := range SampleLandscapeIFlows {
 		if err := s.createSampleIFlow(f); err != nil {
 			return err
