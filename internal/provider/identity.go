@@ -210,6 +210,10 @@ func (r *jmsSenderResource) IdentitySchema(_ context.Context, _ resource.Identit
 	resp.IdentitySchema = senderIdentity.schema()
 }
 
+func (r *aemSenderResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = senderIdentity.schema()
+}
+
 func (r *iflowDeploymentResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = deploymentIdentity.schema()
 }

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 
@@ -18,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/audit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
@@ -33,11 +31,14 @@ var (
 
 // NewAMQPSenderResource returns the sapmessaging_amqp_sender resource.
 func NewAMQPSenderResource() resource.Resource {
-	return &amqpSenderResource{}
+	r := &amqpSenderResource{}
+	r.senderMethods = senderMethods[amqpSenderModel, *amqpSenderModel, cpi.SenderSettings]{glue: r.glue, typeName: "sapmessaging_amqp_sender", refresh: r.refreshRedeliveryCount}
+	return r
 }
 
 type amqpSenderResource struct {
 	data *providerData
+	senderMethods[amqpSenderModel, *amqpSenderModel, cpi.SenderSettings]
 }
 
 type amqpSenderModel struct {
@@ -220,42 +221,20 @@ func (m *amqpSenderModel) worstCase() types.Int64 {
 	return types.Int64Value(n)
 }
 
-func (m *amqpSenderModel) id() string {
-	if m.Channel.IsNull() || m.Channel.ValueString() == "" {
-		return m.IflowID.ValueString()
-	}
-	return m.IflowID.ValueString() + "," + m.Channel.ValueString()
-}
-
 // ModifyPlan fills what is known before apply: the arithmetic, and what the flow's content says.
 func (r *amqpSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		senderDestroyWarning(&resp.Diagnostics, "sapmessaging_amqp_sender", "AMQP")
-		return
-	}
 	var plan amqpSenderModel
-	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.requireAtPlan(ctx, &resp.Diagnostics, needCloudIntegration) {
+	if !startPlan(ctx, r.data, req, resp, "sapmessaging_amqp_sender", "AMQP", &plan) {
 		return
 	}
-	if !plan.IflowID.IsUnknown() && !plan.Channel.IsUnknown() {
-		plan.ID = types.StringValue(plan.id())
+	s, ok := planChannel(ctx, r.data, &plan.senderCommon, (*cpi.Flow).Sender, addSenderError, amqpSubprocesses, &resp.Diagnostics)
+	if !ok {
+		return
 	}
-
-	// Read the flow at plan time: this finds an ambiguous channel and dangerous end events before apply.
 	channel := ""
-	if r.data != nil && r.data.cloudIntegration != nil && !plan.IflowID.IsUnknown() && !plan.Version.IsUnknown() && !plan.Channel.IsUnknown() {
-		s, err := r.readSender(ctx, plan.IflowID.ValueString(), plan.Version.ValueString(), plan.Channel.ValueString())
-		if err != nil {
-			addSenderError(&resp.Diagnostics, plan.IflowID.ValueString(), err)
-			return
-		}
+	if s != nil {
 		channel = s.FlowID
 		plan.QueueName = types.StringValue(s.QueueName)
-		events, d := endEventList(s.ExceptionSubprocesses)
-		resp.Diagnostics.Append(d...)
-		plan.ExceptionEndEvents = events
-		appendFindings(&resp.Diagnostics, rules.CheckExceptionSubprocesses(audit.RuleSubprocesses(s.ExceptionSubprocesses)))
 		if plan.MaxPrefetchedMessages.IsUnknown() && s.Prefetch != nil && req.State.Raw.IsNull() {
 			plan.MaxPrefetchedMessages = types.Int64Value(*s.Prefetch)
 		}
@@ -350,10 +329,7 @@ func endEventList(sps []cpi.ExceptionSubprocess) (types.List, diag.Diagnostics) 
 	return types.ListValueFrom(context.Background(), types.StringType, items)
 }
 
-// readSender reads the channel from the flow as read once in this run.
-func (r *amqpSenderResource) readSender(ctx context.Context, iflowID, version, channel string) (*cpi.Sender, error) {
-	return readChannel(ctx, r.data, iflowID, version, channel, (*cpi.Flow).Sender)
-}
+func amqpSubprocesses(s *cpi.Sender) []cpi.ExceptionSubprocess { return s.ExceptionSubprocesses }
 
 func addSenderError(diags *diag.Diagnostics, iflowID string, err error) {
 	addChannelError(diags, "AMQP", iflowID, err, nil)
@@ -361,16 +337,10 @@ func addSenderError(diags *diag.Diagnostics, iflowID string, err error) {
 
 // read fills the model from the tenant. found is false when the flow no longer exists.
 func (r *amqpSenderResource) read(ctx context.Context, m *amqpSenderModel, diags *diag.Diagnostics) (channel string, found bool) {
-	id, version := m.IflowID.ValueString(), m.Version.ValueString()
-	s, err := r.readSender(ctx, id, version, m.Channel.ValueString())
-	if errors.Is(err, cpi.ErrNotFound) {
-		return "", false
+	s, found := readModelChannel(ctx, r.data, &m.senderCommon, (*cpi.Flow).Sender, addSenderError, amqpSubprocesses, diags)
+	if s == nil {
+		return "", found
 	}
-	if err != nil {
-		addSenderError(diags, id, err)
-		return "", true
-	}
-	m.ID = types.StringValue(m.id())
 	m.MaxNumberOfRetries = int64OrNull(s.MaxRetries)
 	m.DeliveryStatusAfterMaxRetries = nonEmptyStringOrNull(s.DeliveryState)
 	if m.AllowCancelledRedelivery.IsNull() || m.AllowCancelledRedelivery.IsUnknown() {
@@ -386,9 +356,6 @@ func (r *amqpSenderResource) read(ctx context.Context, m *amqpSenderModel, diags
 	m.MaxPrefetchedMessages = int64OrNull(s.Prefetch)
 	m.ConcurrentProcesses = int64OrNull(s.Concurrency)
 	m.QueueName = types.StringValue(s.QueueName)
-	events, d := endEventList(s.ExceptionSubprocesses)
-	diags.Append(d...)
-	m.ExceptionEndEvents = events
 	if !m.QueueMaxRedeliveryCount.IsNull() {
 		m.EffectiveRedeliveryCount = m.QueueMaxRedeliveryCount
 		m.RedeliveryCountSource = types.StringValue(redeliverySourceConfiguration)
@@ -419,32 +386,8 @@ func (r *amqpSenderResource) glue() senderGlue[amqpSenderModel, *amqpSenderModel
 	}
 }
 
-func (r *amqpSenderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.glue().create(ctx, req, resp)
-}
-
-func (r *amqpSenderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.glue().update(ctx, req, resp)
-}
-
-func (r *amqpSenderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	// A refresh also reads R again from the queue; an apply keeps the R its plan showed.
-	g := r.glue()
-	g.read = func(ctx context.Context, m *amqpSenderModel, diags *diag.Diagnostics) (string, bool) {
-		channel, found := r.read(ctx, m, diags)
-		if found {
-			r.resolveRedeliveryCount(ctx, m, nil, nil)
-			m.WorstCaseAttempts = m.worstCase()
-		}
-		return channel, found
-	}
-	g.readResource(ctx, req, resp)
-}
-
-func (r *amqpSenderResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
-	tflog.Info(ctx, "`sapmessaging_amqp_sender` removed from state; the iFlow and its deployment stay as they are")
-}
-
-func (r *amqpSenderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	r.glue().importState(ctx, req, resp)
+// refreshRedeliveryCount reads R again from the queue at a refresh; an apply keeps the R its plan showed.
+func (r *amqpSenderResource) refreshRedeliveryCount(ctx context.Context, m *amqpSenderModel) {
+	r.resolveRedeliveryCount(ctx, m, nil, nil)
+	m.WorstCaseAttempts = m.worstCase()
 }

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -19,9 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/audit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
@@ -36,11 +33,14 @@ var (
 
 // NewJMSSenderResource returns the sapmessaging_jms_sender resource.
 func NewJMSSenderResource() resource.Resource {
-	return &jmsSenderResource{}
+	r := &jmsSenderResource{}
+	r.senderMethods = senderMethods[jmsSenderModel, *jmsSenderModel, cpi.JMSSenderSettings]{glue: r.glue, typeName: "sapmessaging_jms_sender"}
+	return r
 }
 
 type jmsSenderResource struct {
 	data *providerData
+	senderMethods[jmsSenderModel, *jmsSenderModel, cpi.JMSSenderSettings]
 }
 
 type jmsSenderModel struct {
@@ -211,13 +211,6 @@ func (r *jmsSenderResource) Configure(_ context.Context, req resource.ConfigureR
 	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-func (m *jmsSenderModel) id() string {
-	if m.Channel.IsNull() || m.Channel.ValueString() == "" {
-		return m.IflowID.ValueString()
-	}
-	return m.IflowID.ValueString() + "," + m.Channel.ValueString()
-}
-
 // flowFacts is what the flow tells beyond the settings: the access type and the retry guard.
 type flowFacts struct {
 	accessType rules.Value[string]
@@ -343,35 +336,22 @@ func (m *jmsSenderModel) derive(f flowFacts) {
 // ModifyPlan reads the flow to know its access type and retry guard, applies the JMS sender
 // rules to the planned values and fills what is known before apply.
 func (r *jmsSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		senderDestroyWarning(&resp.Diagnostics, "sapmessaging_jms_sender", "JMS")
-		return
-	}
 	var plan jmsSenderModel
-	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.requireAtPlan(ctx, &resp.Diagnostics, needCloudIntegration) {
+	if !startPlan(ctx, r.data, req, resp, "sapmessaging_jms_sender", "JMS", &plan) {
 		return
 	}
-	if !plan.IflowID.IsUnknown() && !plan.Channel.IsUnknown() {
-		plan.ID = types.StringValue(plan.id())
+	s, ok := planChannel(ctx, r.data, &plan.senderCommon, (*cpi.Flow).JMSSender, addJMSSenderError, jmsSubprocesses, &resp.Diagnostics)
+	if !ok {
+		return
 	}
 	facts := unknownFlowFacts()
 	channel := ""
-	if r.data != nil && r.data.cloudIntegration != nil && !plan.IflowID.IsUnknown() && !plan.Version.IsUnknown() && !plan.Channel.IsUnknown() {
-		s, err := r.readSender(ctx, plan.IflowID.ValueString(), plan.Version.ValueString(), plan.Channel.ValueString())
-		if err != nil {
-			addJMSSenderError(&resp.Diagnostics, plan.IflowID.ValueString(), err)
-			return
-		}
+	if s != nil {
 		facts = factsOf(s)
 		channel = s.FlowID
 		checkAbsentJMSSettings(&resp.Diagnostics, &plan, s)
 		plan.QueueName = types.StringValue(s.QueueName)
 		plan.AccessType = nonEmptyStringOrNull(&s.AccessType)
-		events, d := endEventList(s.ExceptionSubprocesses)
-		resp.Diagnostics.Append(d...)
-		plan.ExceptionEndEvents = events
-		appendFindings(&resp.Diagnostics, rules.CheckExceptionSubprocesses(audit.RuleSubprocesses(s.ExceptionSubprocesses)))
 		if req.State.Raw.IsNull() {
 			// A setting the configuration leaves out keeps the flow's value. Terraform plans the create
 			// half of a replacement with a null prior state too, so a resource moved to another flow
@@ -447,42 +427,20 @@ func boolOrNull(p *bool) types.Bool {
 	return types.BoolValue(*p)
 }
 
-// readSender reads the channel from the flow as read once in this run.
-func (r *jmsSenderResource) readSender(ctx context.Context, iflowID, version, channel string) (*cpi.JMSSender, error) {
-	return readChannel(ctx, r.data, iflowID, version, channel, (*cpi.Flow).JMSSender)
-}
+func jmsSubprocesses(s *cpi.JMSSender) []cpi.ExceptionSubprocess { return s.ExceptionSubprocesses }
 
 func addJMSSenderError(diags *diag.Diagnostics, iflowID string, err error) {
 	addChannelError(diags, "JMS", iflowID, err, func() bool {
-		var notFound *cpi.ChannelNotFoundError
-		switch {
-		case errors.As(err, &notFound):
-			diags.AddAttributeError(path.Root("channel"), "JMS Sender Channel Not Found",
-				fmt.Sprintf("The iFlow %q has no JMS sender channel %q; its JMS sender channels are %s. Set `channel` to one of them.",
-					iflowID, notFound.Channel, strings.Join(notFound.Candidates, ", ")))
-		case errors.Is(err, cpi.ErrNoJMSSender):
-			diags.AddAttributeError(path.Root("iflow_id"), "No JMS Sender Channel",
-				fmt.Sprintf("The iFlow %q has no JMS sender channel, so it consumes no JMS queue. Set `iflow_id` to the flow whose JMS sender "+
-					"reads the queue, or add a JMS sender adapter to this flow in Cloud Integration.", iflowID))
-		default:
-			return false
-		}
-		return true
+		return addChannelMissing(diags, "JMS", iflowID, err, cpi.ErrNoJMSSender, "JMS queue", "JMS sender adapter")
 	})
 }
 
 // read fills the model from the tenant. found is false when the flow no longer exists.
 func (r *jmsSenderResource) read(ctx context.Context, m *jmsSenderModel, diags *diag.Diagnostics) (channel string, found bool) {
-	id, version := m.IflowID.ValueString(), m.Version.ValueString()
-	s, err := r.readSender(ctx, id, version, m.Channel.ValueString())
-	if errors.Is(err, cpi.ErrNotFound) {
-		return "", false
+	s, found := readModelChannel(ctx, r.data, &m.senderCommon, (*cpi.Flow).JMSSender, addJMSSenderError, jmsSubprocesses, diags)
+	if s == nil {
+		return "", found
 	}
-	if err != nil {
-		addJMSSenderError(diags, id, err)
-		return "", true
-	}
-	m.ID = types.StringValue(m.id())
 	m.RetryInterval = int64OrNull(s.RetryInterval)
 	m.ExponentialBackoff = boolOrNull(s.ExponentialBackoff)
 	m.MaxRetryInterval = int64OrNull(s.MaxRetryInterval)
@@ -494,9 +452,6 @@ func (r *jmsSenderResource) read(ctx context.Context, m *jmsSenderModel, diags *
 	guard, d := guardObject(facts)
 	diags.Append(d...)
 	m.RetryGuard = guard
-	events, d := endEventList(s.ExceptionSubprocesses)
-	diags.Append(d...)
-	m.ExceptionEndEvents = events
 	if m.QueueExpirationDays.IsNull() || m.QueueExpirationDays.IsUnknown() {
 		m.QueueExpirationDays = types.Int64Value(rules.DefaultJMSExpirationDays)
 	}
@@ -529,24 +484,4 @@ func (r *jmsSenderResource) glue() senderGlue[jmsSenderModel, *jmsSenderModel, c
 			return state.SetAttribute(ctx, path.Root("queue_expiration_days"), int64(rules.DefaultJMSExpirationDays))
 		},
 	}
-}
-
-func (r *jmsSenderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.glue().create(ctx, req, resp)
-}
-
-func (r *jmsSenderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.glue().update(ctx, req, resp)
-}
-
-func (r *jmsSenderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	r.glue().readResource(ctx, req, resp)
-}
-
-func (r *jmsSenderResource) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
-	tflog.Info(ctx, "`sapmessaging_jms_sender` removed from state; the iFlow and its deployment stay as they are")
-}
-
-func (r *jmsSenderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	r.glue().importState(ctx, req, resp)
 }

@@ -21,7 +21,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/audit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
 // The sender resources of Cloud Integration (sapmessaging_amqp_sender, sapmessaging_jms_sender)
@@ -62,6 +64,14 @@ type senderCommon struct {
 	Revision           types.String   `tfsdk:"revision"`
 	RuntimeStatus      types.String   `tfsdk:"runtime_status"`
 	ExceptionEndEvents types.List     `tfsdk:"exception_end_events"`
+}
+
+// channelID is the resource's id: IFLOW_ID, or IFLOW_ID,CHANNEL when channel is set.
+func (c *senderCommon) channelID() string {
+	if c.Channel.IsNull() || c.Channel.ValueString() == "" {
+		return c.IflowID.ValueString()
+	}
+	return c.IflowID.ValueString() + "," + c.Channel.ValueString()
 }
 
 // common returns the attributes every sender resource has; the models get it by embedding.
@@ -353,6 +363,107 @@ func (g senderGlue[M, P, S]) importState(ctx context.Context, req resource.Impor
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
 }
 
+// senderMethods are the Create, Update, Read, Delete and ImportState of a sender resource, which embeds
+// them: glue returns the resource's senderGlue (called at each use, after Configure), typeName is the
+// resource type, and refresh, when set, is what a refresh reads beyond the channel (the queue), which
+// an apply keeps as its plan showed it.
+type senderMethods[M any, P senderModel[M], S any] struct {
+	glue     func() senderGlue[M, P, S]
+	typeName string
+	refresh  func(ctx context.Context, m P)
+}
+
+func (s senderMethods[M, P, S]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	s.glue().create(ctx, req, resp)
+}
+
+func (s senderMethods[M, P, S]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	s.glue().update(ctx, req, resp)
+}
+
+func (s senderMethods[M, P, S]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	g := s.glue()
+	if s.refresh != nil {
+		read := g.read
+		g.read = func(ctx context.Context, m P, diags *diag.Diagnostics) (string, bool) {
+			channel, found := read(ctx, m, diags)
+			if found {
+				s.refresh(ctx, m)
+			}
+			return channel, found
+		}
+	}
+	g.readResource(ctx, req, resp)
+}
+
+func (s senderMethods[M, P, S]) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {
+	tflog.Info(ctx, "`"+s.typeName+"` removed from state; the iFlow and its deployment stay as they are")
+}
+
+func (s senderMethods[M, P, S]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	s.glue().importState(ctx, req, resp)
+}
+
+// startPlan begins the ModifyPlan of a sender resource of type typeName: on destroy it warns that the
+// flow stays as it is and returns false; otherwise it reads the plan into plan, sets its id when known
+// and returns whether the plan goes on (the Cloud Integration connection is there or known only at apply).
+func startPlan[M any, P senderModel[M]](ctx context.Context, data *providerData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse,
+	typeName, kind string, plan P) bool {
+	if req.Plan.Raw.IsNull() {
+		senderDestroyWarning(&resp.Diagnostics, typeName, kind)
+		return false
+	}
+	resp.Diagnostics.Append(getPlan(ctx, req.Plan, (*M)(plan))...)
+	if resp.Diagnostics.HasError() || !data.requireAtPlan(ctx, &resp.Diagnostics, needCloudIntegration) {
+		return false
+	}
+	if c := plan.common(); !c.IflowID.IsUnknown() && !c.Channel.IsUnknown() {
+		c.ID = types.StringValue(c.channelID())
+	}
+	return true
+}
+
+// planChannel reads, at plan, the channel of the planned sender c with pick, from the flow as read once
+// in this run: this finds an ambiguous channel and dangerous end events before apply. It sets the
+// exception subprocesses' end events (from subprocesses) and reports what they do. s is nil when the flow
+// is not known yet; ok is false after an error.
+func planChannel[C any](ctx context.Context, data *providerData, c *senderCommon, pick func(*cpi.Flow, string) (*C, error),
+	addError func(*diag.Diagnostics, string, error), subprocesses func(*C) []cpi.ExceptionSubprocess, diags *diag.Diagnostics) (s *C, ok bool) {
+	if data == nil || data.cloudIntegration == nil || c.IflowID.IsUnknown() || c.Version.IsUnknown() || c.Channel.IsUnknown() {
+		return nil, true
+	}
+	s, err := readChannel(ctx, data, c.IflowID.ValueString(), c.Version.ValueString(), c.Channel.ValueString(), pick)
+	if err != nil {
+		addError(diags, c.IflowID.ValueString(), err)
+		return nil, false
+	}
+	events, d := endEventList(subprocesses(s))
+	diags.Append(d...)
+	c.ExceptionEndEvents = events
+	appendFindings(diags, rules.CheckExceptionSubprocesses(audit.RuleSubprocesses(subprocesses(s))))
+	return s, true
+}
+
+// readModelChannel reads the channel of the sender c with pick and sets its id and end events; found is
+// false when the flow no longer exists, s nil after an error (added to diags).
+func readModelChannel[C any](ctx context.Context, data *providerData, c *senderCommon, pick func(*cpi.Flow, string) (*C, error),
+	addError func(*diag.Diagnostics, string, error), subprocesses func(*C) []cpi.ExceptionSubprocess, diags *diag.Diagnostics) (s *C, found bool) {
+	id := c.IflowID.ValueString()
+	s, err := readChannel(ctx, data, id, c.Version.ValueString(), c.Channel.ValueString(), pick)
+	if errors.Is(err, cpi.ErrNotFound) {
+		return nil, false
+	}
+	if err != nil {
+		addError(diags, id, err)
+		return nil, true
+	}
+	c.ID = types.StringValue(c.channelID())
+	events, d := endEventList(subprocesses(s))
+	diags.Append(d...)
+	c.ExceptionEndEvents = events
+	return s, true
+}
+
 // readChannel reads a sender channel, picked by pick, from the flow as read once in this run.
 func readChannel[C any](ctx context.Context, data *providerData, iflowID, version, channel string, pick func(*cpi.Flow, string) (C, error)) (C, error) {
 	f, err := data.flows.Flow(ctx, iflowID, version)
@@ -390,6 +501,27 @@ func addChannelError(diags *diag.Diagnostics, kind, iflowID string, err error, m
 		diags.AddError("Cannot Read Integration Flow",
 			fmt.Sprintf("Reading the %s sender of iFlow %q failed: %s. Check the flow and the provider's `cloud_integration` connection, then run the command again.", kind, iflowID, clause(err)))
 	}
+}
+
+// addChannelMissing reports, for addChannelError, a channel that the flow does not have: one named
+// `channel` that is not there, or none of the kind at all (none is the cpi error of that). queue names
+// what such a sender reads ("JMS queue"), adapter the adapter to add ("JMS sender adapter"). It returns
+// whether it reported err.
+func addChannelMissing(diags *diag.Diagnostics, kind, iflowID string, err, none error, queue, adapter string) bool {
+	var notFound *cpi.ChannelNotFoundError
+	switch {
+	case errors.As(err, &notFound):
+		diags.AddAttributeError(path.Root("channel"), kind+" Sender Channel Not Found",
+			fmt.Sprintf("The iFlow %q has no %s sender channel %q; its %s sender channels are %s. Set `channel` to one of them.",
+				iflowID, kind, notFound.Channel, kind, strings.Join(notFound.Candidates, ", ")))
+	case errors.Is(err, none):
+		diags.AddAttributeError(path.Root("iflow_id"), "No "+kind+" Sender Channel",
+			fmt.Sprintf("The iFlow %q has no %s sender channel, so it consumes no %s. Set `iflow_id` to the flow whose %s sender "+
+				"reads the queue, or add a %s to this flow in Cloud Integration.", iflowID, kind, queue, kind, adapter))
+	default:
+		return false
+	}
+	return true
 }
 
 // senderDestroyWarning is the plan's warning that destroying a sender resource leaves the flow as it is.

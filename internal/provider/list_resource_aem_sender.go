@@ -1,0 +1,37 @@
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework/list"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
+)
+
+// The list resource of AEM sender channels (Terraform 1.14 and later, `terraform query`): every
+// AdvancedEventMesh sender channel of the tenant's integration flows, listed as sapmessaging_aem_sender
+// (senderListResource in flow_list_shared.go).
+
+var (
+	_ list.ListResource                   = (*senderListResource[aemSenderModel, *aemSenderModel, iflow.AEMSenderChanges])(nil)
+	_ list.ListResourceWithConfigure      = (*senderListResource[aemSenderModel, *aemSenderModel, iflow.AEMSenderChanges])(nil)
+	_ list.ListResourceWithValidateConfig = (*senderListResource[aemSenderModel, *aemSenderModel, iflow.AEMSenderChanges])(nil)
+)
+
+// NewAEMSenderListResource returns the sapmessaging_aem_sender list resource.
+func NewAEMSenderListResource() list.ListResource {
+	return &senderListResource[aemSenderModel, *aemSenderModel, iflow.AEMSenderChanges]{
+		typeSuffix: "_aem_sender",
+		kind:       "AEM",
+		channels:   (*cpi.Flow).AEMSenderChannels,
+		queue: func(f *cpi.Flow, channel string) (string, error) {
+			s, err := f.AEMSender(channel)
+			if err != nil {
+				return "", err
+			}
+			return s.QueueName, nil
+		},
+		glue: func(data *providerData) senderGlue[aemSenderModel, *aemSenderModel, iflow.AEMSenderChanges] {
+			return (&aemSenderResource{data: data}).glue()
+		},
+	}
+}
