@@ -1,0 +1,301 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
+)
+
+// The AEM sender tests run on the sample content: the flows of package AcmeAEM (aem_sample_flows.go) read
+// the AEM sample queues (aem_sample.go).
+const (
+	aemOrdersFlow = "Acme_AEM_Orders_Inbound" // acme/aem/prod/orders: R = 5, dead message queue acme/aem/prod/orders/dmq
+	aemLegacyFlow = "Acme_AEM_Legacy_Inbound" // acme/aem/prod/legacy: R = 0, the default dead message queue, which does not exist
+	aemAuditFlow  = "Acme_AEM_Audit_Inbound"  // AUTOMATIC_IMMEDIATE
+	aemSenderAddr = "sapmessaging_aem_sender.s"
+	sempQueues    = "/SEMP/v2/config/msgVpns/{vpn}/queues"
+)
+
+// newAEMSenderEnv is an emulator with the sample content.
+func newAEMSenderEnv(t *testing.T) *testEnv {
+	t.Helper()
+	env := newTestEnv(t)
+	if err := env.srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+func aemSenderHCL(iflowID, body string) string {
+	return fmt.Sprintf(`
+resource "sapmessaging_aem_sender" "s" {
+  iflow_id = %q
+%s
+}
+`, iflowID, body)
+}
+
+// checkAEMProperty checks one property of the AEM sender of flow id on the tenant.
+func checkAEMProperty(env *testEnv, id, key, want string) acc.TestCheckFunc {
+	return func(*terraform.State) error {
+		art, err := iflow.ReadZip(env.srv.IFlowContent(id))
+		if err != nil {
+			return err
+		}
+		s := art.AEMSenders()
+		if len(s) != 1 {
+			return fmt.Errorf("%s has %d AEM senders", id, len(s))
+		}
+		if got := s[0].Properties[key]; got != want {
+			return fmt.Errorf("%s of %s on the tenant = %q, want %q", key, id, got, want)
+		}
+		return nil
+	}
+}
+
+// patchAEMSender changes the AEM sender of flow id on the tenant, as the Web UI would.
+func patchAEMSender(t *testing.T, env *testEnv, id string, values map[string]string) {
+	t.Helper()
+	art, err := iflow.ReadZip(env.srv.IFlowContent(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zip, err := iflow.PatchZip(env.srv.IFlowContent(id), art.AEMSenders()[0].ID, values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.srv.CreateIFlow(id, id, emulator.SampleAEMIFlowPackage, zip); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Lifecycle: the plan reads the queue and shows the runs of a poison message; the apply writes only what
+// the configuration sets and deploys; import reads the same state; a change made in the Web UI shows as drift
+// and the apply restores the configured value.
+func TestAccAEMSender_lifecycle(t *testing.T) {
+	env := newAEMSenderEnv(t)
+	cfg := env.aemConfig(aemSenderHCL(aemOrdersFlow, `
+  max_message_processing_attempts = 3
+  retry_multiplier                = 2
+`))
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				Config: cfg,
+				ConfigPlanChecks: acc.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						// 3 attempts on each of R + 1 = 6 deliveries.
+						plancheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(18)),
+						plancheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("effective_queue_max_redelivery_count"), knownvalue.Int64Exact(5)),
+						plancheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("DMQ")),
+						plancheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/aem/prod/orders")),
+						plancheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("settlement_outcome"), knownvalue.StringExact("FAILED")),
+						plancheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("time_to_end"), knownvalue.NotNull()),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("adapter_version"), knownvalue.StringExact("1.3.0")),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{})),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("retry_interval"), knownvalue.Int64Exact(1000)),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("acknowledgement_mode"), knownvalue.StringExact(rules.AEMAckOnExchangeComplete)),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("accept_message_loss"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("id"), knownvalue.StringExact(aemOrdersFlow)),
+				},
+				Check: acc.ComposeTestCheckFunc(
+					checkAEMProperty(env, aemOrdersFlow, iflow.KeyAEMMaxAttempts, "3"),
+					checkAEMProperty(env, aemOrdersFlow, iflow.KeyAEMRetryMultiplier, "2.0"),
+					checkAEMProperty(env, aemOrdersFlow, iflow.KeyAEMRetryInterval, "1000"),
+				),
+			},
+			{
+				ResourceName:                         aemSenderAddr,
+				ImportState:                          true,
+				ImportStateId:                        aemOrdersFlow,
+				ImportStateVerify:                    true,
+				ImportStateVerifyIdentifierAttribute: "iflow_id",
+				ImportStateVerifyIgnore:              []string{"timeouts", "revision"},
+			},
+			{
+				// Someone sets 7 attempts in the Web UI: the plan shows it and the apply restores 3.
+				PreConfig: func() { patchAEMSender(t, env, aemOrdersFlow, map[string]string{iflow.KeyAEMMaxAttempts: "7"}) },
+				Config:    cfg,
+				ConfigPlanChecks: acc.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(aemSenderAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: checkAEMProperty(env, aemOrdersFlow, iflow.KeyAEMMaxAttempts, "3"),
+			},
+		},
+	})
+}
+
+// The plan refuses what loses or endlessly repeats a poison message, with the rule's words.
+func TestAccAEMSender_refusals(t *testing.T) {
+	env := newAEMSenderEnv(t)
+	step := func(iflowID, body, want string) acc.TestStep {
+		return acc.TestStep{Config: env.aemConfig(aemSenderHCL(iflowID, body)), PlanOnly: true, ExpectError: wrapped(want)}
+	}
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			step(aemAuditFlow, "", `Failed Messages Lost.*acknowledgement_mode = "AUTOMATIC_ON_EXCHANGE_COMPLETE"`),
+			step(aemOrdersFlow, "  max_message_processing_attempts = 0", `Zero Processing Attempts`),
+			step(aemLegacyFlow, "", `Adapter Retries for Ever.*acme/aem/prod/legacy`),
+			step(aemLegacyFlow, `  settlement_outcome = "REJECTED"`, `Rejected Messages Deleted.*#DEAD_MSG_QUEUE`),
+			step(aemOrdersFlow, "  max_total_attempts = 10", `Attempt Budget Exceeded.*max_redelivery_count = 1`),
+			step(aemOrdersFlow, `  acknowledgement_mode = "automatic_immediate"`, `Value Not In Upper Case`),
+			step(aemOrdersFlow, `  consumer_mode = "DIRECT"`, `Consumer Mode Not Written`),
+			{
+				// A plan that cannot read the broker fails.
+				PreConfig: func() {
+					env.srv.InjectNextOn("GET "+sempQueues, emulator.Fault503, emulator.Fault503, emulator.Fault503, emulator.Fault503)
+				},
+				Config:      env.aemConfig(aemSenderHCL(aemOrdersFlow, "")),
+				PlanOnly:    true,
+				// The run's first SEMP call (the credential check, or the queue list) fails the plan.
+				ExpectError: regexp.MustCompile(`(?s)(Cannot Read Advanced Event Mesh Queues|Cannot Verify Advanced Event Mesh).*503`),
+			},
+		},
+	})
+}
+
+// A channel that loses failed messages is adopted with accept_message_loss (the plan warns), and an import of
+// it sets accept_message_loss, so that the configuration plans no change.
+func TestAccAEMSender_acceptMessageLoss(t *testing.T) {
+	env := newAEMSenderEnv(t)
+	cfg := env.aemConfig(aemSenderHCL(aemAuditFlow, `  accept_message_loss = true`))
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(1)),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("lost")),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("effective_queue_max_redelivery_count"), knownvalue.Int64Exact(3)),
+				},
+				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				ResourceName:                         aemSenderAddr,
+				ImportState:                          true,
+				ImportStateId:                        aemAuditFlow,
+				ImportStateVerify:                    true,
+				ImportStateVerifyIdentifierAttribute: "iflow_id",
+				ImportStateVerifyIgnore:              []string{"timeouts", "revision"},
+			},
+		},
+	})
+}
+
+// An apply whose deploy fails records what the tenant holds, and the next apply deploys and converges.
+func TestAccAEMSender_deployFailure(t *testing.T) {
+	env := newAEMSenderEnv(t)
+	env.srv.FailNextDeploy(aemOrdersFlow, "Credential AEMPassword not found")
+	cfg := env.aemConfig(aemSenderHCL(aemOrdersFlow, `  max_message_processing_attempts = 2`))
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{Config: cfg, ExpectError: wrapped(`Deployment Failed.*Credential AEMPassword not found`)},
+			{
+				Config: cfg,
+				Check:  checkAEMProperty(env, aemOrdersFlow, iflow.KeyAEMMaxAttempts, "2"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+				},
+				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
+
+// Without an advanced_event_mesh connection the queue is not checked: the plan warns and the path stays null.
+func TestAccAEMSender_withoutAEMConnection(t *testing.T) {
+	env := newAEMSenderEnv(t)
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				Config: env.config(aemSenderHCL(aemOrdersFlow, `  max_message_processing_attempts = 4`)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("effective_queue_max_redelivery_count"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/aem/prod/orders")),
+				},
+				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            checkAEMProperty(env, aemOrdersFlow, iflow.KeyAEMMaxAttempts, "4"),
+			},
+		},
+	})
+}
+
+// The resource's identity is its import ID's parts, and an import block can name the channel by it.
+func TestAccAEMSender_identity(t *testing.T) {
+	env := newAEMSenderEnv(t)
+	cfg := env.aemConfig(aemSenderHCL(aemOrdersFlow, `  max_message_processing_attempts = 4`))
+	acc.ParallelTest(t, acc.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectIdentity(aemSenderAddr, map[string]knownvalue.Check{
+						"iflow_id": knownvalue.StringExact(aemOrdersFlow),
+						"channel":  knownvalue.Null(),
+					}),
+				},
+			},
+			importByIdentity(cfg, aemSenderAddr),
+		},
+	})
+}
+
+// The configuration's rules: a setting left out keeps the flow's value (unknown before the flow is read), so
+// only what the configuration sets is checked.
+func TestAEMConfigRuleInput(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		m    aemSenderModel
+		want []string
+	}{
+		{"empty", aemSenderModel{}, nil},
+		{"zero attempts", aemSenderModel{MaxAttempts: types.Int64Value(0)}, []string{"aem_sender.attempts_zero"}},
+		// The consumer mode is the flow's: the plan checks the pair once it read the flow.
+		{"immediate, consumer from the flow", aemSenderModel{AcknowledgementMode: types.StringValue(rules.AEMAckImmediate)}, nil},
+		{"immediate", aemSenderModel{AcknowledgementMode: types.StringValue(rules.AEMAckImmediate), ConsumerMode: types.StringValue(rules.AEMConsumerGuaranteed)},
+			[]string{"aem_sender.ack_immediate"}},
+		{"immediate accepted", aemSenderModel{AcknowledgementMode: types.StringValue(rules.AEMAckImmediate), ConsumerMode: types.StringValue(rules.AEMConsumerGuaranteed),
+			AcceptMessageLoss: types.BoolValue(true)}, []string{"aem_sender.ack_immediate_accepted"}},
+		{"invalid outcome", aemSenderModel{SettlementOutcome: types.StringValue("DROP")}, []string{"aem_sender.settlement_outcome_invalid"}},
+		{"shrinking waits", aemSenderModel{RetryMultiplier: types.Float64Value(0.5)}, []string{"aem_sender.retry_multiplier_shrinks"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := tc.m // the zero values are null
+			var got []string
+			for _, f := range rules.CheckAEMSender(aemConfigRuleInput(&m)) {
+				got = append(got, f.Rule)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("rules %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
