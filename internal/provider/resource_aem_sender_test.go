@@ -166,8 +166,8 @@ func TestAccAEMSender_refusals(t *testing.T) {
 				PreConfig: func() {
 					env.srv.InjectNextOn("GET "+sempQueues, emulator.Fault503, emulator.Fault503, emulator.Fault503, emulator.Fault503)
 				},
-				Config:      env.aemConfig(aemSenderHCL(aemOrdersFlow, "")),
-				PlanOnly:    true,
+				Config:   env.aemConfig(aemSenderHCL(aemOrdersFlow, "")),
+				PlanOnly: true,
 				// The run's first SEMP call (the credential check, or the queue list) fails the plan.
 				ExpectError: regexp.MustCompile(`(?s)(Cannot Read Advanced Event Mesh Queues|Cannot Verify Advanced Event Mesh).*503`),
 			},
