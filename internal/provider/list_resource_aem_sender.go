@@ -31,7 +31,7 @@ func NewAEMSenderListResource() list.ListResource {
 			return s.QueueName, nil
 		},
 		glue: func(data *providerData) senderGlue[aemSenderModel, *aemSenderModel, iflow.AEMSenderChanges] {
-			return (&aemSenderResource{data: data}).glue()
+			return newAEMSenderResource(data).refreshedGlue() // with the queue, as an import's read
 		},
 	}
 }

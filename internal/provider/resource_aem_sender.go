@@ -38,8 +38,11 @@ var (
 )
 
 // NewAEMSenderResource returns the sapmessaging_aem_sender resource.
-func NewAEMSenderResource() resource.Resource {
-	r := &aemSenderResource{}
+func NewAEMSenderResource() resource.Resource { return newAEMSenderResource(nil) }
+
+// newAEMSenderResource returns the resource configured with data (nil: by Configure).
+func newAEMSenderResource(data *providerData) *aemSenderResource {
+	r := &aemSenderResource{data: data}
 	r.senderMethods = senderMethods[aemSenderModel, *aemSenderModel, iflow.AEMSenderChanges]{glue: r.glue, typeName: "sapmessaging_aem_sender", refresh: r.refreshQueue}
 	return r
 }

@@ -381,7 +381,9 @@ func (s senderMethods[M, P, S]) Update(ctx context.Context, req resource.UpdateR
 	s.glue().update(ctx, req, resp)
 }
 
-func (s senderMethods[M, P, S]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+// refreshedGlue is the glue whose read also does the refresh: what a Read, and a list result
+// (what an import and its read make), read.
+func (s senderMethods[M, P, S]) refreshedGlue() senderGlue[M, P, S] {
 	g := s.glue()
 	if s.refresh != nil {
 		read := g.read
@@ -393,7 +395,11 @@ func (s senderMethods[M, P, S]) Read(ctx context.Context, req resource.ReadReque
 			return channel, found
 		}
 	}
-	g.readResource(ctx, req, resp)
+	return g
+}
+
+func (s senderMethods[M, P, S]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	s.refreshedGlue().readResource(ctx, req, resp)
 }
 
 func (s senderMethods[M, P, S]) Delete(ctx context.Context, _ resource.DeleteRequest, _ *resource.DeleteResponse) {

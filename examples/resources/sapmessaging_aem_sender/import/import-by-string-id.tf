@@ -1,0 +1,4 @@
+import {
+  to = sapmessaging_aem_sender.orders
+  id = "Acme_AEM_Orders_Inbound"
+}
