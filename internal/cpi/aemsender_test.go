@@ -12,8 +12,9 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
-func aemEdit(channel string, desired iflow.AEMSenderChanges, expected *iflow.AEMSenderChanges) cpi.Change {
-	return cpi.Change{Edit: func(f *cpi.Flow) (*cpi.Edit, error) { return f.EditAEMSender(channel, desired, expected) }}
+// aemEdit is the change of a flow's only AEM sender.
+func aemEdit(desired iflow.AEMSenderChanges, expected *iflow.AEMSenderChanges) cpi.Change {
+	return cpi.Change{Edit: func(f *cpi.Flow) (*cpi.Edit, error) { return f.EditAEMSender("", desired, expected) }}
 }
 
 func readAEMSender(t *testing.T, c *cpi.Client, id, channel string) *cpi.AEMSender {
@@ -81,7 +82,7 @@ func TestEditAEMSenderLiteral(t *testing.T) {
 	before := s.IFlowContent("Orders")
 	two := 2.0
 	immediate := "automatic_immediate"
-	res, err := cpi.NewFlows(c).Change(t.Context(), "Orders", "", aemEdit("", iflow.AEMSenderChanges{MaxAttempts: i64(3),
+	res, err := cpi.NewFlows(c).Change(t.Context(), "Orders", "", aemEdit(iflow.AEMSenderChanges{MaxAttempts: i64(3),
 		RetryMultiplier: &two, AckMode: &immediate, RetryInterval: i64(1000)}, nil))
 	if err != nil || !res.ContentChanged {
 		t.Fatalf("change: %+v %v", res, err)
@@ -91,7 +92,7 @@ func TestEditAEMSenderLiteral(t *testing.T) {
 
 	// A value that already reads as wanted (3 for 3.0) writes nothing.
 	after := s.IFlowContent("Orders")
-	if _, err := cpi.NewFlows(c).Change(t.Context(), "Orders", "", aemEdit("", iflow.AEMSenderChanges{RetryMultiplier: &two, MaxAttempts: i64(3)}, nil)); err != nil {
+	if _, err := cpi.NewFlows(c).Change(t.Context(), "Orders", "", aemEdit(iflow.AEMSenderChanges{RetryMultiplier: &two, MaxAttempts: i64(3)}, nil)); err != nil {
 		t.Fatal(err)
 	}
 	if string(after) != string(s.IFlowContent("Orders")) {
@@ -99,7 +100,7 @@ func TestEditAEMSenderLiteral(t *testing.T) {
 	}
 
 	// Planned from values the tenant no longer has: nothing is written.
-	_, err = cpi.NewFlows(c).Change(t.Context(), "Orders", "", aemEdit("", iflow.AEMSenderChanges{MaxAttempts: i64(7)},
+	_, err = cpi.NewFlows(c).Change(t.Context(), "Orders", "", aemEdit(iflow.AEMSenderChanges{MaxAttempts: i64(7)},
 		&iflow.AEMSenderChanges{MaxAttempts: i64(5)}))
 	var changed *cpi.ChannelChangedError
 	if !errors.As(err, &changed) || !strings.Contains(err.Error(), "AEM sender channel") || !strings.Contains(err.Error(), "planned from 5, now 3") {
@@ -117,7 +118,7 @@ func TestEditAEMSenderExternalized(t *testing.T) {
 		Senders: []iflowbuild.Sender{{Adapter: "AEM", Properties: props}}})
 	before := s.IFlowContent("Orders")
 	rejected := "REJECTED"
-	if _, err := cpi.NewFlows(c).Change(t.Context(), "Orders", "", aemEdit("", iflow.AEMSenderChanges{MaxAttempts: i64(2), SettlementOutcome: &rejected}, nil)); err != nil {
+	if _, err := cpi.NewFlows(c).Change(t.Context(), "Orders", "", aemEdit(iflow.AEMSenderChanges{MaxAttempts: i64(2), SettlementOutcome: &rejected}, nil)); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := readEntries(t, before)

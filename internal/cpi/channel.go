@@ -9,11 +9,12 @@ import (
 )
 
 // What reading and editing the settings of a sender channel (AMQP in sender.go,
-// JMS in jmssender.go) does the same for both adapters.
+// JMS in jmssender.go, AdvancedEventMesh in aemsender.go) does the same for every
+// adapter: the selection of the channel and one edit loop (editChannel).
 
 // channelRef names a sender channel in errors.
 type channelRef struct {
-	adapter string // "AMQP" or "JMS"
+	adapter string // "AMQP", "JMS" or "AEM"
 	label   string // the channel's name, or its id without one
 	flowID  string
 }

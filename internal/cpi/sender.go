@@ -95,7 +95,7 @@ var ErrNoAMQPSender = errors.New("no AMQP sender channel")
 // one of several AMQP sender channels.
 type AmbiguousChannelError struct {
 	IFlowID string
-	// Adapter is "JMS" for JMS sender channels, "" for AMQP ones.
+	// Adapter is "JMS" or "AEM" for those sender channels, "" for AMQP ones.
 	Adapter string
 	// Channel is the requested channel, "" when none was given.
 	Channel    string
@@ -272,7 +272,7 @@ func defaultDataType(s Setting) string {
 type ChannelChangedError struct {
 	IFlowID string
 	Channel string
-	// Adapter is "JMS" for a JMS sender channel, "" for an AMQP one.
+	// Adapter is "AMQP", "JMS" or "AEM".
 	Adapter string
 	// Changes lists each changed setting as "key: planned from X, now Y".
 	Changes []string

@@ -21,7 +21,7 @@ import (
 )
 
 // What the list resources of Cloud Integration (sapmessaging_amqp_sender,
-// sapmessaging_jms_sender, sapmessaging_iflow_deployment) share: the filters by package and by
+// sapmessaging_jms_sender, sapmessaging_aem_sender, sapmessaging_iflow_deployment) share: the filters by package and by
 // flow ID prefix, and the tenant's list of integration flows, one call for the whole tenant
 // (GET IntegrationDesigntimeArtifacts, cpi.Client.ListArtifacts).
 
@@ -117,7 +117,7 @@ func nullTimeouts() timeouts.Value {
 // each result's runtime needs no call of its own (cpi.Flows.PrimeRuntimes).
 type senderListResource[M any, P senderModel[M], S any] struct {
 	typeSuffix string
-	// kind names the adapter: "AMQP" or "JMS".
+	// kind names the adapter: "AMQP", "JMS" or "AEM".
 	kind string
 	// channels returns the channel values that select each sender of the kind in a flow.
 	channels func(f *cpi.Flow) []string

@@ -162,18 +162,21 @@ func (r *aemSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				"queue_name": schema.StringAttribute{
 					MarkdownDescription: "The AEM queue the channel consumes (`queueName`).",
 					Computed:            true,
+					PlanModifiers:       stringFromFlow,
 				},
 				"adapter_version": schema.StringAttribute{
 					MarkdownDescription: "The adapter version the channel was written with, for example `1.3.0`. The keys and values are " +
 						"confirmed for 1.3.x only; another version is listed in `unconfirmed`.",
-					Computed: true,
+					Computed:      true,
+					PlanModifiers: stringFromFlow,
 				},
 				"unconfirmed": schema.ListAttribute{
 					MarkdownDescription: "The values of the channel that no source confirms, as `KEY = VALUE: REASON`: the `REJECTED` outcome " +
 						"(`failedMessageSettlementOutcome`), an adapter version other than 1.3.x, and an enumeration value the adapter is not " +
 						"known to write. They are read as they are and written only when the configuration sets them.",
-					ElementType: types.StringType,
-					Computed:    true,
+					ElementType:   types.StringType,
+					Computed:      true,
+					PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 				},
 				"worst_case_runs": schema.Int64Attribute{
 					MarkdownDescription: "The most runs of the flow one poison message costs: m × (R + 1) with `FAILED`, m with `REJECTED` or " +
@@ -199,15 +202,6 @@ func (r *aemSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				},
 			}),
 	}
-	// The flow's facts are read at plan: keep them when nothing changes.
-	for _, name := range []string{"queue_name", "adapter_version"} {
-		a := resp.Schema.Attributes[name].(schema.StringAttribute)
-		a.PlanModifiers = stringFromFlow
-		resp.Schema.Attributes[name] = a
-	}
-	u := resp.Schema.Attributes["unconfirmed"].(schema.ListAttribute)
-	u.PlanModifiers = []planmodifier.List{listplanmodifier.UseStateForUnknown()}
-	resp.Schema.Attributes["unconfirmed"] = u
 }
 
 // quoteAllMarkdown writes each value as Markdown code.

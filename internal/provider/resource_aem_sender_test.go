@@ -48,8 +48,9 @@ resource "sapmessaging_aem_sender" "s" {
 `, iflowID, body)
 }
 
-// checkAEMProperty checks one property of the AEM sender of flow id on the tenant.
-func checkAEMProperty(env *testEnv, id, key, want string) acc.TestCheckFunc {
+// checkAEMProperty checks one property of the AEM sender of the orders flow on the tenant.
+func checkAEMProperty(env *testEnv, key, want string) acc.TestCheckFunc {
+	id := aemOrdersFlow
 	return func(*terraform.State) error {
 		art, err := iflow.ReadZip(env.srv.IFlowContent(id))
 		if err != nil {
@@ -118,9 +119,9 @@ func TestAccAEMSender_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("id"), knownvalue.StringExact(aemOrdersFlow)),
 				},
 				Check: acc.ComposeTestCheckFunc(
-					checkAEMProperty(env, aemOrdersFlow, iflow.KeyAEMMaxAttempts, "3"),
-					checkAEMProperty(env, aemOrdersFlow, iflow.KeyAEMRetryMultiplier, "2.0"),
-					checkAEMProperty(env, aemOrdersFlow, iflow.KeyAEMRetryInterval, "1000"),
+					checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "3"),
+					checkAEMProperty(env, iflow.KeyAEMRetryMultiplier, "2.0"),
+					checkAEMProperty(env, iflow.KeyAEMRetryInterval, "1000"),
 				),
 			},
 			{
@@ -139,7 +140,7 @@ func TestAccAEMSender_lifecycle(t *testing.T) {
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(aemSenderAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: checkAEMProperty(env, aemOrdersFlow, iflow.KeyAEMMaxAttempts, "3"),
+				Check: checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "3"),
 			},
 		},
 	})
@@ -215,7 +216,7 @@ func TestAccAEMSender_deployFailure(t *testing.T) {
 			{Config: cfg, ExpectError: wrapped(`Deployment Failed.*Credential AEMPassword not found`)},
 			{
 				Config: cfg,
-				Check:  checkAEMProperty(env, aemOrdersFlow, iflow.KeyAEMMaxAttempts, "2"),
+				Check:  checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "2"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
 				},
@@ -239,7 +240,7 @@ func TestAccAEMSender_withoutAEMConnection(t *testing.T) {
 					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/aem/prod/orders")),
 				},
 				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            checkAEMProperty(env, aemOrdersFlow, iflow.KeyAEMMaxAttempts, "4"),
+				Check:            checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "4"),
 			},
 		},
 	})
@@ -288,6 +289,7 @@ func TestAEMConfigRuleInput(t *testing.T) {
 		{"shrinking waits", aemSenderModel{RetryMultiplier: types.Float64Value(0.5)}, []string{"aem_sender.retry_multiplier_shrinks"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			m := tc.m // the zero values are null
 			var got []string
 			for _, f := range rules.CheckAEMSender(aemConfigRuleInput(&m)) {

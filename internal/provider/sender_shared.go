@@ -26,9 +26,10 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
-// The sender resources of Cloud Integration (sapmessaging_amqp_sender, sapmessaging_jms_sender)
-// manage the retry settings of one sender channel of an integration flow in the same way; this
-// file holds what they share, and each resource supplies what differs in a senderGlue.
+// The sender resources of Cloud Integration (sapmessaging_amqp_sender, sapmessaging_jms_sender,
+// sapmessaging_aem_sender) manage the retry settings of one sender channel of an integration flow
+// in the same way; this file holds what they share (senderGlue, and senderMethods, the CRUD methods
+// they embed), and each resource supplies what differs in a senderGlue.
 
 // defaultDeployTimeout is how long a sender resource waits for the deploy unless its timeouts say otherwise.
 const defaultDeployTimeout = 10 * time.Minute
@@ -87,7 +88,7 @@ type senderModel[M any] interface {
 // resource with model M and channel settings S.
 type senderGlue[M any, P senderModel[M], S any] struct {
 	data *providerData
-	// kind names the adapter in messages: "AMQP" or "JMS".
+	// kind names the adapter in messages: "AMQP", "JMS" or "AEM".
 	kind string
 	// read fills the model's channel settings from the tenant and returns the channel's message
 	// flow ID; found is false when the flow no longer exists. The glue reads the runtime.
