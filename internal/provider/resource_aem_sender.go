@@ -456,7 +456,8 @@ func (r *aemSenderResource) readQueue(ctx context.Context, m *aemSenderModel, di
 	q := qs[name]
 	r.data.aemQueueList.mu.Unlock()
 	if q == nil {
-		if diags != nil {
+		// A queue a sapmessaging_aem_queue of this run creates is checked by that resource.
+		if planned, _ := r.data.aemQueueExistsOrPlanned(ctx, name); diags != nil && !planned {
 			diags.AddAttributeWarning(path.Root("queue_name"), "AEM Queue Not Found",
 				fmt.Sprintf("The broker has no queue %q, which the channel consumes, so the plan cannot check its redelivery count and dead "+
 					"message queue, and the flow cannot start. Create the queue with `sapmessaging_aem_queue`, or set the channel's queue "+
