@@ -16,6 +16,7 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
@@ -300,4 +301,35 @@ func TestAEMConfigRuleInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A value no tenant-written flow confirms (the Rejected outcome) is read as it is and listed in unconfirmed;
+// REJECTED moves a poison message to the dead message queue after one delivery.
+func TestAccAEMSender_unconfirmedOutcome(t *testing.T) {
+	env := newAEMSenderEnv(t)
+	props := iflowbuild.DefaultAEMSenderProperties("acme/aem/prod/orders")
+	props[iflow.KeyAEMSettlementOutcome] = "REJECTED"
+	if err := env.srv.CreateIFlow("AEM_Rejecting", "AEM_Rejecting", emulator.SampleAEMIFlowPackage, iflowbuild.Build(iflowbuild.Options{
+		Name: "AEM_Rejecting", Senders: []iflowbuild.Sender{{Name: "AEM_In", Adapter: "AEM", Properties: props}}, ExceptionEnds: [][]string{{"error"}},
+	})); err != nil {
+		t.Fatal(err)
+	}
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				Config: env.aemConfig(aemSenderHCL("AEM_Rejecting", `  parallel_consumers = 2`)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("settlement_outcome"), knownvalue.StringExact("REJECTED")),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringRegexp(regexp.MustCompile(`^failedMessageSettlementOutcome = REJECTED: The stored value of the Rejected outcome is assumed`)),
+					})),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(5)),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("DMQ")),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("parallel_consumers"), knownvalue.Int64Exact(2)),
+				},
+				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
 }
