@@ -333,3 +333,47 @@ func TestAccAEMSender_unconfirmedOutcome(t *testing.T) {
 		},
 	})
 }
+
+// With deploy = false the channel is only written, and a sapmessaging_iflow_deployment whose triggers hold its
+// revision deploys the flow once after it; a second apply deploys nothing.
+func TestAccAEMSender_deploymentTriggers(t *testing.T) {
+	env := newAEMSenderEnv(t)
+	cfg := func(attempts int) string {
+		return env.aemConfig(aemSenderHCL(aemOrdersFlow, fmt.Sprintf("  max_message_processing_attempts = %d\n  deploy = false", attempts)) + `
+resource "sapmessaging_iflow_deployment" "d" {
+  iflow_id = "` + aemOrdersFlow + `"
+  triggers = { aem = sapmessaging_aem_sender.s.revision }
+}
+`)
+	}
+	deploys := func(want int64) func() {
+		return func() {
+			if n := env.srv.Stats().Routes[deployRoute]; n != want {
+				t.Errorf("%d deploys, want %d", n, want)
+			}
+		}
+	}
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				PreConfig: env.srv.ResetStats,
+				Config:    cfg(2),
+				Check:     checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "2"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("sapmessaging_iflow_deployment.d", tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+				},
+				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				PreConfig: deploys(1),
+				Config:    cfg(4),
+				Check:     checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "4"),
+				ConfigPlanChecks: acc.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.d", plancheck.ResourceActionUpdate)},
+				},
+			},
+			{PreConfig: deploys(2), Config: cfg(4), PlanOnly: true},
+		},
+	})
+}
