@@ -239,6 +239,7 @@ func (ac *aemConsumer) run(ctx context.Context) {
 	s.rt.active.Add(1)
 	defer s.rt.active.Add(-1)
 	idle, reported := time.Millisecond, false
+	var free time.Time // AEM clock: when this consumer finished its last message
 	for ctx.Err() == nil {
 		d, ok := a.AEMReceive(ac.info.Queue)
 		if !ok {
@@ -253,7 +254,7 @@ func (ac *aemConsumer) run(ctx context.Context) {
 			continue
 		}
 		idle, reported = time.Millisecond, false
-		ac.deliver(ctx, d)
+		free = ac.deliver(ctx, d, free)
 	}
 }
 
@@ -266,35 +267,40 @@ func (ac *aemConsumer) sleepUntil(ctx context.Context, t time.Time) bool {
 	return ctx.Err() == nil
 }
 
-// deliver runs the adapter's attempts on one delivery and settles the message. All its times are on the
-// AEM clock, counted from the moment the broker made the message available (AEMDelivery.At).
-func (ac *aemConsumer) deliver(ctx context.Context, d AEMDelivery) {
+// deliver runs the adapter's attempts on one delivery and settles the message; it returns when the consumer
+// is free again. All its times are on the AEM clock: the delivery starts when the broker made the message
+// available (AEMDelivery.At) or, when the consumer was still busy then, when it finished its last message
+// (free); that the emulator's consumer asks later than that is its polling, not the adapter's timing.
+func (ac *aemConsumer) deliver(ctx context.Context, d AEMDelivery, free time.Time) time.Time {
 	s, a, q := ac.s, ac.s.aem, ac.info.Queue
 	id := strconv.FormatInt(d.MsgID, 10)
-	_, corr := s.rt.beginDelivery(ac.cn, Message{ID: id}, d.At)
+	due := d.At
+	if free.After(due) {
+		due = free
+	}
+	_, corr := s.rt.beginDelivery(ac.cn, Message{ID: id}, due)
 	immediate := ac.info.AckMode == aemAckImmediate
 	attempts := ac.info.MaxAttempts
 	if immediate {
 		// Acknowledged on receipt: the broker deletes the message before the flow runs [aem.md §4].
-		if _, err := a.settle(q, d.MsgID, AEMAccepted, d.At); err != nil {
+		if _, err := a.settle(q, d.MsgID, AEMAccepted, due); err != nil {
 			s.logf("emulator: integration flow %s could not acknowledge message %s on AEM queue %s: %v", ac.info.IFlowID, id, q, err)
-			return
+			return due
 		}
 		attempts = 1
 	}
-	due := d.At
 	for k := int64(1); k <= attempts; k++ {
 		if k > 1 {
 			due = due.Add(ac.aemWait(k - 1))
 		}
 		if !ac.sleepUntil(ctx, due) {
 			ac.release(d, immediate)
-			return
+			return due
 		}
 		res, end, ok := ac.execute(ctx, d, id, corr, due, k, k == attempts)
 		if !ok {
 			ac.release(d, immediate)
-			return
+			return due
 		}
 		due = end
 		if res != execFailed {
@@ -305,14 +311,15 @@ func (ac *aemConsumer) deliver(ctx context.Context, d AEMDelivery) {
 			if !immediate {
 				if _, err := a.settle(q, d.MsgID, AEMAccepted, due); err != nil {
 					s.logf("emulator: integration flow %s could not acknowledge message %s on AEM queue %s: %v", ac.info.IFlowID, id, q, err)
-					return
+					return due
 				}
 			}
 			s.rt.settleAt(ac.cn, id, outcome, "", "", due)
-			return
+			return due
 		}
 	}
 	ac.settleFailure(d, id, due)
+	return due
 }
 
 // execute runs the flow once at the AEM time start and records its processing log; it returns the result
