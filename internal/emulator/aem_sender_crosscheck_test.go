@@ -441,7 +441,7 @@ func TestAEMSenderRuntimeAPI(t *testing.T) {
 	defer cancel()
 	e := newAEMSenderEnv(t, emulator.Options{AEMMinute: aemSenderMinute})
 	row := aemSenderRow{enabled: true, r: 3, dmq: true, initial: 1000, maxMs: 64000, mul: 200,
-		props: map[string]string{"messageRetryDelayIntervalMultiplier": "{{mult}}", "parallelConsumers": "2"},
+		props:  map[string]string{"messageRetryDelayIntervalMultiplier": "{{mult}}", "parallelConsumers": "2"},
 		params: map[string]string{"mult": "2.5"}}
 	e.queues(row)
 	e.deployContent(t, ctx, "API", aemSenderZip("API", row))
