@@ -1,10 +1,11 @@
 package emulator
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -151,9 +152,17 @@ func aemWhole(st channelSetting, def, lo int64) (int64, error) {
 	return n, nil
 }
 
-// newAEMConsumer reads an AdvancedEventMesh sender channel. It returns nil with the reason when the channel
-// does not consume.
-func (s *integrationRuntime) newAEMConsumer(w startedFlow, params map[string]string, snd flowChannel, end string) (*aemConsumer, string) {
+// newAEMConsumer reads an AdvancedEventMesh sender channel and logs what it had to say about it: nil, with
+// the reason, when the channel does not consume.
+func (s *integrationRuntime) newAEMConsumer(w startedFlow, params map[string]string, snd flowChannel, end string) *aemConsumer {
+	ac, note := s.readAEMConsumer(w, params, snd, end)
+	if note != "" {
+		s.logf("emulator: integration flow %s, AdvancedEventMesh channel %s: %s", w.id, snd.id, note)
+	}
+	return ac
+}
+
+func (s *integrationRuntime) readAEMConsumer(w startedFlow, params map[string]string, snd flowChannel, end string) (*aemConsumer, string) {
 	queueSt := snd.setting("queueName", params)
 	if !queueSt.resolved || queueSt.value == "" {
 		return nil, "the AdvancedEventMesh sender has no queueName, so it consumes nothing."
@@ -212,25 +221,25 @@ func (s *integrationRuntime) startAEMConsumers(ctx context.Context, w startedFlo
 	}
 	params := art.parameterValues(w.params)
 	for _, snd := range art.model.channelsOf("AdvancedEventMesh", "Sender") {
-		ac, note := s.newAEMConsumer(w, params, snd, end)
-		if note != "" {
-			s.logf("emulator: integration flow %s, AdvancedEventMesh channel %s: %s", w.id, snd.id, note)
+		if ac := s.newAEMConsumer(w, params, snd, end); ac != nil {
+			s.runAEMConsumer(ctx, ac, fr)
 		}
-		if ac == nil {
-			continue
-		}
-		fr.aemConsumers = append(fr.aemConsumers, ac.info)
-		for range ac.info.ParallelConsumers {
-			fr.wg.Add(1)
-			go func() {
-				defer fr.wg.Done()
-				ac.run(ctx)
-			}()
-		}
-		i := ac.info
-		s.logf("emulator: integration flow %s consumes AEM queue %s (%s, %s, %s, %d attempts, waits %d ms × %g up to %d ms, %d consumers)",
-			w.id, i.Queue, i.ConsumerMode, i.AckMode, i.SettlementOutcome, i.MaxAttempts, i.RetryInitialMs, i.RetryMultiplier, i.RetryMaxMs, i.ParallelConsumers)
 	}
+}
+
+// runAEMConsumer binds the channel's consumers to its queue until ctx ends.
+func (s *integrationRuntime) runAEMConsumer(ctx context.Context, ac *aemConsumer, fr *flowRunner) {
+	fr.aemConsumers = append(fr.aemConsumers, ac.info)
+	for range ac.info.ParallelConsumers {
+		fr.wg.Add(1)
+		go func() {
+			defer fr.wg.Done()
+			ac.run(ctx)
+		}()
+	}
+	i := ac.info
+	s.logf("emulator: integration flow %s consumes AEM queue %s (%s, %s, %s, %d attempts, waits %d ms × %g up to %d ms, %d consumers)",
+		i.IFlowID, i.Queue, i.ConsumerMode, i.AckMode, i.SettlementOutcome, i.MaxAttempts, i.RetryInitialMs, i.RetryMultiplier, i.RetryMaxMs, i.ParallelConsumers)
 }
 
 // run receives and processes messages until ctx ends.
@@ -333,19 +342,10 @@ func (ac *aemConsumer) execute(ctx context.Context, d AEMDelivery, id, corr stri
 	if !ac.sleepUntil(ctx, end) {
 		return res, end, false
 	}
-	status := MPLStatusCompleted
-	switch {
-	case res == execEscalated:
-		status = MPLStatusEscalated
-	case res == execFailed && last:
-		status = MPLStatusFailed
-	case res == execFailed:
-		status = MPLStatusRetry
-	}
 	s.rt.recordExecution(ac.cn, MessageProcessingLog{
 		MessageGuid: newMPLID(), CorrelationID: corr, ApplicationMessageID: id,
 		IntegrationFlowName: flow, ArtifactName: ac.cn.flowName, PackageID: ac.cn.pkg,
-		Status: status, LogStart: start, LogEnd: end, Sender: "AEM:" + ac.info.Queue,
+		Status: mplStatus(res, last), LogStart: start, LogEnd: end, Sender: "AEM:" + ac.info.Queue,
 		Queue: ac.info.Queue, DeliveryCount: d.DeliveryCount, Attempt: attempt,
 	})
 	return res, end, true
@@ -410,11 +410,6 @@ func (s *integrationRuntime) AEMConsumers() []AEMConsumer {
 		out = append(out, fr.aemConsumers...)
 	}
 	rt.mu.Unlock()
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].IFlowID != out[j].IFlowID {
-			return out[i].IFlowID < out[j].IFlowID
-		}
-		return out[i].Channel < out[j].Channel
-	})
+	slices.SortFunc(out, func(a, b AEMConsumer) int { return cmp.Or(cmp.Compare(a.IFlowID, b.IFlowID), cmp.Compare(a.Channel, b.Channel)) })
 	return out
 }

@@ -49,6 +49,38 @@ func newAEMSenderEnv(t *testing.T, opts emulator.Options) *aemSenderEnv {
 	return &aemSenderEnv{crossEnv: e, aem: &aemEnv{t: t, s: e.s, creds: e.s.AdvancedEventMeshCredentials()}}
 }
 
+// newAEMSenderCase starts an emulator for one test and a context bounded by waitTimeout.
+func newAEMSenderCase(t *testing.T, opts emulator.Options) (context.Context, *aemSenderEnv) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	t.Cleanup(cancel)
+	return ctx, newAEMSenderEnv(t, opts)
+}
+
+// queueRow is a channel with props on a queue with R = r, the broker's redelivery delay settings (off) and a
+// dead message queue.
+func queueRow(r int64, props map[string]string) aemSenderRow {
+	return aemSenderRow{enabled: true, r: r, dmq: true, initial: 1000, maxMs: 64000, mul: 200, props: props}
+}
+
+// deployRow creates the row's queues and deploys flow id with its channel, every run failing, and returns
+// the flow's content.
+func (e *aemSenderEnv) deployRow(t *testing.T, ctx context.Context, id string, row aemSenderRow) []byte {
+	t.Helper()
+	zip := aemSenderZip(id, row)
+	e.queues(row)
+	e.deployContent(t, ctx, id, zip)
+	return zip
+}
+
+// publishOne puts one message on "orders".
+func (e *aemSenderEnv) publishOne(t *testing.T) {
+	t.Helper()
+	if st := e.aem.publish("orders", http.Header{}); st != http.StatusOK {
+		t.Fatalf("publish: %d", st)
+	}
+}
+
 // queues creates the row's queue "orders" and, with row.dmq, its dead message queue "orders.dmq"; a queue
 // without one names "orders.dmq" all the same, which then does not exist.
 func (e *aemSenderEnv) queues(row aemSenderRow) {
@@ -213,12 +245,9 @@ func TestCrossCheckAEMSender(t *testing.T) {
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
-			defer cancel()
-			e := newAEMSenderEnv(t, emulator.Options{AEMMinute: aemSenderMinute})
+			ctx, e := newAEMSenderCase(t, emulator.Options{AEMMinute: aemSenderMinute})
 			id := "CrossAEM"
-			zip := aemSenderZip(id, row)
-			s := aemSenderRules(t, zip, row)
+			s := aemSenderRules(t, aemSenderZip(id, row), row)
 			p, known := rules.AEMSenderPath(s)
 			if !known || p.Unlimited {
 				t.Fatalf("the rules give no bounded path for %+v: %+v", s, p)
@@ -232,11 +261,8 @@ func TestCrossCheckAEMSender(t *testing.T) {
 				t.Fatalf("the seed table's settings give N_max %d over %v, want 30 over 4 min 31 s", p.Runs, p.TimeToEnd)
 			}
 
-			e.queues(row)
-			e.deployContent(t, ctx, id, zip)
-			if st := e.aem.publish("orders", http.Header{}); st != http.StatusOK {
-				t.Fatalf("publish: %d", st)
-			}
+			e.deployRow(t, ctx, id, row)
+			e.publishOne(t)
 			run := e.settledAEMRun(t, ctx, id)
 			if run.Executions != p.Runs || run.Deliveries != p.Deliveries {
 				t.Errorf("the emulator ran the message %d times on %d deliveries; the rules plan N_max %d on %d", run.Executions, run.Deliveries, p.Runs, p.Deliveries)
@@ -282,21 +308,14 @@ func TestCrossCheckAEMSender(t *testing.T) {
 // (unlimited); the emulator stops at Options.RedeliveryCap deliveries and says so.
 func TestAEMSenderForeverStopsAtCap(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
-	defer cancel()
 	const redeliveryCap = 7
-	e := newAEMSenderEnv(t, emulator.Options{AEMMinute: aemSenderMinute, RedeliveryCap: redeliveryCap})
-	row := aemSenderRow{enabled: true, r: 0, dmq: true, initial: 1000, maxMs: 64000, mul: 200,
-		props: map[string]string{"maxMessageProcessingAttempts": "2", "messageRetryInitialDelayInterval": "100"}}
-	zip := aemSenderZip("Forever", row)
+	ctx, e := newAEMSenderCase(t, emulator.Options{AEMMinute: aemSenderMinute, RedeliveryCap: redeliveryCap})
+	row := queueRow(0, map[string]string{"maxMessageProcessingAttempts": "2", "messageRetryInitialDelayInterval": "100"})
+	zip := e.deployRow(t, ctx, "Forever", row)
 	if p, known := rules.AEMSenderPath(aemSenderRules(t, zip, row)); !known || !p.Unlimited {
 		t.Fatalf("the rules give %+v, want unlimited", p)
 	}
-	e.queues(row)
-	e.deployContent(t, ctx, "Forever", zip)
-	if st := e.aem.publish("orders", http.Header{}); st != http.StatusOK {
-		t.Fatalf("publish: %d", st)
-	}
+	e.publishOne(t)
 	run := e.settledAEMRun(t, ctx, "Forever")
 	if run.Outcome != string(emulator.RunRedeliveryCapReached) || run.Deliveries != redeliveryCap+1 || run.Executions != 2*(redeliveryCap+1) {
 		t.Fatalf("run %+v; want %s after %d deliveries of 2 runs", run, emulator.RunRedeliveryCapReached, redeliveryCap+1)
@@ -310,21 +329,15 @@ func TestAEMSenderForeverStopsAtCap(t *testing.T) {
 // in its retries goes back to the queue, not lost.
 func TestAEMSenderUndeployStopsConsumption(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
-	defer cancel()
-	e := newAEMSenderEnv(t, emulator.Options{AEMMinute: aemSenderMinute})
+	ctx, e := newAEMSenderCase(t, emulator.Options{AEMMinute: aemSenderMinute})
 	// Every run waits 30 s of AEM time before the next (30 ms of real time), and the queue redelivers for ever.
-	row := aemSenderRow{enabled: true, r: 0, dmq: true, initial: 1000, maxMs: 64000, mul: 200,
-		props: map[string]string{"maxMessageProcessingAttempts": "100", "messageRetryInitialDelayInterval": "30000", "messageRetryDelayIntervalMultiplier": "1.0"}}
-	e.queues(row)
-	e.deployContent(t, ctx, "Undeploy", aemSenderZip("Undeploy", row))
+	e.deployRow(t, ctx, "Undeploy", queueRow(0, map[string]string{"maxMessageProcessingAttempts": "100",
+		"messageRetryInitialDelayInterval": "30000", "messageRetryDelayIntervalMultiplier": "1.0"}))
 	waitFor(t, "the AEM consumer", func() bool { return len(e.s.AEMConsumers()) == 1 })
 	if c := e.s.AEMConsumers()[0]; c.Queue != "orders" || c.MaxAttempts != 100 {
 		t.Fatalf("consumer %+v", c)
 	}
-	if st := e.aem.publish("orders", http.Header{}); st != http.StatusOK {
-		t.Fatalf("publish: %d", st)
-	}
+	e.publishOne(t)
 	waitFor(t, "a few runs", func() bool { return e.s.RuntimeStats("Undeploy").Executions >= 2 })
 	if err := e.cpi.Undeploy(ctx, "Undeploy"); err != nil {
 		t.Fatal(err)
@@ -334,9 +347,7 @@ func TestAEMSenderUndeployStopsConsumption(t *testing.T) {
 	if n := e.s.AEMQueueDepth("orders"); n != 1 {
 		t.Fatalf("%d messages on the queue after the undeploy; the message in its retries must go back to it", n)
 	}
-	if st := e.aem.publish("orders", http.Header{}); st != http.StatusOK {
-		t.Fatalf("publish: %d", st)
-	}
+	e.publishOne(t)
 	time.Sleep(100 * time.Millisecond)
 	if got := e.s.RuntimeStats("Undeploy").Executions; got != runs {
 		t.Fatalf("%d runs after the undeploy, %d before: an undeployed flow consumed", got, runs)
@@ -355,13 +366,8 @@ func TestAEMSenderUndeployStopsConsumption(t *testing.T) {
 // messages at once and no more.
 func TestAEMSenderParallelConsumers(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
-	defer cancel()
-	e := newAEMSenderEnv(t, emulator.Options{AEMMinute: aemSenderMinute})
-	row := aemSenderRow{enabled: true, r: 3, dmq: true, initial: 1000, maxMs: 64000, mul: 200,
-		props: map[string]string{"parallelConsumers": "3"}}
-	e.queues(row)
-	e.deployContent(t, ctx, "Parallel", aemSenderZip("Parallel", row))
+	ctx, e := newAEMSenderCase(t, emulator.Options{AEMMinute: aemSenderMinute})
+	e.deployRow(t, ctx, "Parallel", queueRow(3, map[string]string{"parallelConsumers": "3"}))
 	// Each run completes after 60 s of AEM time (60 ms real).
 	if err := emulatorcontrol.Call(ctx, e.control, http.MethodPut, "/iflows/Parallel/behaviour", `{"outcome": "success", "processing_ms": 60000}`, nil); err != nil {
 		t.Fatal(err)
@@ -372,9 +378,7 @@ func TestAEMSenderParallelConsumers(t *testing.T) {
 	}
 	const n = 7
 	for range n {
-		if st := e.aem.publish("orders", http.Header{}); st != http.StatusOK {
-			t.Fatalf("publish: %d", st)
-		}
+		e.publishOne(t)
 	}
 	runs := e.settled(t, "Parallel", n)
 	peak := 0
@@ -413,15 +417,9 @@ func TestAEMSenderNotRun(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
-			defer cancel()
-			e := newAEMSenderEnv(t, emulator.Options{AEMMinute: aemSenderMinute})
-			row := aemSenderRow{enabled: true, r: 3, dmq: true, initial: 1000, maxMs: 64000, mul: 200, props: props}
-			e.queues(row)
-			e.deployContent(t, ctx, "NotRun", aemSenderZip("NotRun", row))
-			if st := e.aem.publish("orders", http.Header{}); st != http.StatusOK {
-				t.Fatalf("publish: %d", st)
-			}
+			ctx, e := newAEMSenderCase(t, emulator.Options{AEMMinute: aemSenderMinute})
+			e.deployRow(t, ctx, "NotRun", queueRow(3, props))
+			e.publishOne(t)
 			time.Sleep(50 * time.Millisecond)
 			if cs := e.s.AEMConsumers(); len(cs) != 0 {
 				t.Fatalf("consumers %+v, want none", cs)
@@ -437,14 +435,10 @@ func TestAEMSenderNotRun(t *testing.T) {
 // settings.
 func TestAEMSenderRuntimeAPI(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
-	defer cancel()
-	e := newAEMSenderEnv(t, emulator.Options{AEMMinute: aemSenderMinute})
-	row := aemSenderRow{enabled: true, r: 3, dmq: true, initial: 1000, maxMs: 64000, mul: 200,
-		props:  map[string]string{"messageRetryDelayIntervalMultiplier": "{{mult}}", "parallelConsumers": "2"},
-		params: map[string]string{"mult": "2.5"}}
-	e.queues(row)
-	e.deployContent(t, ctx, "API", aemSenderZip("API", row))
+	ctx, e := newAEMSenderCase(t, emulator.Options{AEMMinute: aemSenderMinute})
+	row := queueRow(3, map[string]string{"messageRetryDelayIntervalMultiplier": "{{mult}}", "parallelConsumers": "2"})
+	row.params = map[string]string{"mult": "2.5"}
+	e.deployRow(t, ctx, "API", row)
 	var got struct {
 		AEMConsumers []emulator.AEMConsumer `json:"aemConsumers"`
 		Stats        emulator.RuntimeStats  `json:"stats"`

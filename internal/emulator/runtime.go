@@ -683,22 +683,27 @@ func (cn *consumer) execute(ctx context.Context, d *delivery, corr string, attem
 	if b.ProcessingMs > 0 && !sleepCtx(ctx, time.Duration(b.ProcessingMs)*time.Millisecond) {
 		return res, false
 	}
-	status := MPLStatusCompleted
-	switch {
-	case res == execEscalated:
-		status = MPLStatusEscalated
-	case res == execFailed && last:
-		status = MPLStatusFailed
-	case res == execFailed:
-		status = MPLStatusRetry
-	}
 	s.rt.recordExecution(cn, MessageProcessingLog{
 		MessageGuid: newMPLID(), CorrelationID: corr, ApplicationMessageID: d.msg.ID,
 		IntegrationFlowName: cn.info.IFlowID, ArtifactName: cn.flowName, PackageID: cn.pkg,
-		Status: status, LogStart: start, LogEnd: s.now(), Sender: "queue:" + cn.queue,
+		Status: mplStatus(res, last), LogStart: start, LogEnd: s.now(), Sender: "queue:" + cn.queue,
 		Queue: cn.queue, DeliveryCount: d.msg.DeliveryCount, Attempt: attempt, Duplicate: d.state == deliveryReleased,
 	})
 	return res, true
+}
+
+// mplStatus is the processing log status of an execution that ended with
+// res; last says whether the sender retries no more on this delivery.
+func mplStatus(res execResult, last bool) string {
+	switch {
+	case res == execEscalated:
+		return MPLStatusEscalated
+	case res == execFailed && last:
+		return MPLStatusFailed
+	case res == execFailed:
+		return MPLStatusRetry
+	}
+	return MPLStatusCompleted
 }
 
 // settleAck acknowledges a message the flow completed or escalated.
