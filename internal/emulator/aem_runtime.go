@@ -410,6 +410,8 @@ func (s *integrationRuntime) AEMConsumers() []AEMConsumer {
 		out = append(out, fr.aemConsumers...)
 	}
 	rt.mu.Unlock()
-	slices.SortFunc(out, func(a, b AEMConsumer) int { return cmp.Or(cmp.Compare(a.IFlowID, b.IFlowID), cmp.Compare(a.Channel, b.Channel)) })
+	slices.SortFunc(out, func(a, b AEMConsumer) int {
+		return cmp.Or(cmp.Compare(a.IFlowID, b.IFlowID), cmp.Compare(a.Channel, b.Channel))
+	})
 	return out
 }
