@@ -10,16 +10,25 @@
 # messaging, lets a consumer fail every delivery, and prints the two side by
 # side: the defaults deliver the message as fast as it fails, for ever; the
 # provider's settings deliver it the number of times the plan says, then move
-# it to the dead message queue. It fails when either differs. The emulator
-# runs with a short -aem-minute, so the redelivery delays pass at once.
+# it to the dead message queue. It fails when either differs.
+#
+# Then it deploys three integration flows whose AdvancedEventMesh sender
+# channel consumes an AEM queue (FAILED on the provider's queue settings,
+# REJECTED on a queue without a dead message queue, AUTOMATIC_IMMEDIATE),
+# makes every run fail, publishes one message to each queue and prints the
+# runs observed beside the plan's N_max and the end (DMQ, deleted, lost) with
+# its time; it fails when they differ. The emulator runs with a short
+# -aem-minute, so the adapter's waits and the redelivery delays pass at once.
 #
 # Environment (set by scripts/demo.sh): EMULATOR_URL, AEM_KEY (the
-# advanced-event-mesh.json the emulator writes), REPO, GO. AEM_POISON_TIMEOUT
+# advanced-event-mesh.json the emulator writes),
+# SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY, REPO, GO. AEM_POISON_TIMEOUT
 # bounds the run (default 60s).
 set -euo pipefail
 
 : "${EMULATOR_URL:?EMULATOR_URL is not set; run this through scripts/demo.sh}"
 : "${AEM_KEY:?AEM_KEY is not set; run this through scripts/demo.sh}"
+: "${SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY:?SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY is not set; run this through scripts/demo.sh}"
 REPO="${REPO:-$(cd "$(dirname "$0")/.." && pwd)}"
 GO="${GO:-go}"
 
@@ -28,7 +37,8 @@ trap 'rm -rf "${tmp}"' EXIT
 
 (cd "${REPO}" && "${GO}" build -o "${tmp}/aempoison" ./internal/cmd/aempoison)
 
-aempoison=("${tmp}/aempoison" -emulator "${EMULATOR_URL}" -aem-key "${AEM_KEY}" -timeout "${AEM_POISON_TIMEOUT:-60s}")
+aempoison=("${tmp}/aempoison" -emulator "${EMULATOR_URL}" -aem-key "${AEM_KEY}"
+  -cloud-integration-key "${SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY}" -timeout "${AEM_POISON_TIMEOUT:-60s}")
 if command -v timeout >/dev/null 2>&1; then
   timeout --kill-after=10s 90s "${aempoison[@]}"
 else

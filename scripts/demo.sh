@@ -23,7 +23,9 @@
 #      defaults and on one with the provider's settings (scripts/demo-aem.sh)
 #      and fail unless the first is still redelivered after 1,000 deliveries
 #      and the second is delivered as often as the plan says, then
-#      dead-lettered;
+#      dead-lettered; then replay a poison message through three AEM sender
+#      flows and fail unless each runs N_max times and ends (DMQ, deleted,
+#      lost) when and where the plan says;
 #  11. read the retry audit of the whole landscape (the sample landscape of
 #      -sample-content included), print its findings, and fail unless its
 #      N_max of the demo queue equals the poison message's executions
@@ -84,7 +86,8 @@ mkdir -p "${work}/plugins" "${work}/keys"
 step "Starting the emulator"
 # -jms-minute 100us: the 30 days of a JMS message's default expiration pass in about 4 s;
 # -webhook-minute 1ms: the 45 minutes of the webhook retries pass in 45 ms.
-# -aem-minute 10ms: the 31 s of an AEM queue's redelivery delays pass in about 5 ms.
+# -aem-minute 10ms: the 31 s of an AEM queue's redelivery delays pass in about 5 ms, the 4 min 31 s
+#   of an AEM sender flow's waits in about 45 ms.
 # -sample-content: the sample landscape under acme/erp/prod/, whose broken paths the retry audit reports.
 "${work}/emulator" -listen 127.0.0.1:0 -keys "${work}/keys" -jms-minute 100us -webhook-minute 1ms -aem-minute 10ms -sample-content \
   >"${work}/emulator.log" 2>&1 &
@@ -204,7 +207,9 @@ fi
 # --- Hook: AEM poison message ----------------------------------------------
 # scripts/demo-aem.sh puts a poison message on an Advanced Event Mesh queue with
 # the broker's defaults and on one with the provider's settings and compares
-# the deliveries with the AEM rules. It needs EMULATOR_URL, AEM_KEY, REPO and GO.
+# the deliveries with the AEM rules, then runs a poison message through AEM
+# sender flows and compares their runs with N_max. It needs EMULATOR_URL,
+# AEM_KEY, SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY, REPO and GO.
 if [[ -x "${repo}/scripts/demo-aem.sh" ]]; then
   step "Advanced Event Mesh poison message"
   AEM_KEY="${work}/keys/advanced-event-mesh.json" REPO="${repo}" GO="${GO}" "${repo}/scripts/demo-aem.sh"

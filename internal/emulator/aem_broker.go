@@ -231,6 +231,44 @@ func (a *advancedEventMesh) settle(queue string, msgID int64, outcome AEMOutcome
 	return "", nil
 }
 
+// aemRelease gives back message msgID of queue that a consumer received and did not settle: it is available
+// again at once, its delivery counted (assumed: the broker takes back what an unbound consumer did not
+// settle, and the next delivery is a redelivery).
+func (a *advancedEventMesh) aemRelease(queue string, msgID int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if q, ok := a.queues[queue]; ok {
+		for _, m := range q.msgs {
+			if m.id == msgID && m.inFlight {
+				m.inFlight = false
+			}
+		}
+	}
+}
+
+// aemDiscard takes message msgID off queue without a DMQ: the emulator's stop of an endless redelivery.
+func (a *advancedEventMesh) aemDiscard(queue string, msgID int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if q, ok := a.queues[queue]; ok {
+		for _, m := range q.msgs {
+			if m.id == msgID {
+				q.drop(m)
+				return
+			}
+		}
+	}
+}
+
+// aemRedeliversForever reports whether queue redelivers a failed message without limit: redelivery on and
+// maxRedeliveryCount 0 ([SPEC] "A value of 0 means to retry forever").
+func (a *advancedEventMesh) aemRedeliversForever(queue string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	q, ok := a.queues[queue]
+	return ok && q.bool("redeliveryEnabled") && q.int("maxRedeliveryCount") == 0
+}
+
 // AEMPoisonRun is a consumer that fails every delivery of the first message of queue at once: it receives
 // the message whenever the broker makes it available (waiting on the AEM clock) and settles it Failed at the
 // time of the delivery, so that the deliveries' times follow the broker's schedule alone, until the

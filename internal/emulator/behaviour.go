@@ -153,7 +153,7 @@ func (s *integrationRuntime) mountRuntimeControl(mux *http.ServeMux) {
 		respondJSON(w, http.StatusOK, s.RuntimeStats(r.PathValue("id")))
 	})
 	mux.HandleFunc("GET "+c+"/runtime", func(w http.ResponseWriter, _ *http.Request) {
-		respondJSON(w, http.StatusOK, map[string]any{"consumers": s.Consumers(), "stats": s.RuntimeStats("")})
+		respondJSON(w, http.StatusOK, map[string]any{"consumers": s.Consumers(), "aemConsumers": s.AEMConsumers(), "stats": s.RuntimeStats("")})
 	})
 }
 

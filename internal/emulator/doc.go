@@ -9,7 +9,11 @@
 // has an AMQP sender channel consumes its queue with the channel's
 // maxRetries, deliveryState, queuePrefetch and NumberConcurrentProcesses,
 // so that a poison message takes (R + 1) × n + 1 executions and lands in the
-// dead message queue as on the real services (see runtime.go). How the
+// dead message queue as on the real services (see runtime.go); JMS sender
+// channels consume the tenant's JMS queues (jms_runtime.go) and
+// AdvancedEventMesh sender channels the AEM room's queues, m runs per
+// delivery with the adapter's backoff, then the settlement outcome
+// (aem_runtime.go; their runs end "deadLettered", "deleted" or "lost"). How the
 // executions end is set per flow with SetBehaviour or
 // PUT /emulator/v1/iflows/{id}/behaviour, and every execution is listed by
 // GET /api/v1/MessageProcessingLogs.
@@ -40,7 +44,7 @@
 //	| tokenService       | OAuth clients, issued and expired tokens, the token endpoint, the bearer check of every API, the CA and the HTTPS (mutual TLS) or Options.TokenHost listener | tokenService.mu, lnMu | auth.go, tls.go |
 //	| eventMesh          | queues with messages and subscriptions, flow consumer counts, readiness; the management and messaging APIs and the broker the deployed flows consume through | eventMesh.mu | management.go, broker.go, messaging_consume.go |
 //	| cloudIntegration   | the tenant's design time and deployments (cpiState), the OData API with its CSRF check, the deploy API, the processing-log endpoints | cpiState.mu | cloudintegration.go, cpi_handlers.go, cpi_admin.go, cpi_odata.go, mpl.go |
-//	| integrationRuntime | the deployed flows: AMQP sender consumers, behaviours, message runs, processing logs, statistics; the JMS broker (tenant limits, monitoring API) and the JMS sender consumers | runtimeState.mu, jmsState.mu | runtime.go, behaviour.go, jms.go, jms_runtime.go |
+//	| integrationRuntime | the deployed flows: AMQP sender consumers, behaviours, message runs, processing logs, statistics; the JMS broker (tenant limits, monitoring API) and the JMS sender consumers; the AdvancedEventMesh sender consumers of the AEM room's queues | runtimeState.mu, jmsState.mu | runtime.go, behaviour.go, jms.go, jms_runtime.go, aem_runtime.go |
 //	| webhookService     | webhook subscriptions of the messaging REST API, their handshake and push delivery loops, the webhook clock | webhookService.mu (takes eventMesh.mu for the queues) | webhooks.go |
 //	| advancedEventMesh  | the Advanced Event Mesh broker service: queues with subscriptions and messages, SEMP v2 (config, monitor, action) with Basic auth, REST messaging publish, redelivery on the AEM clock; its own table of limits and sources is in aem.go; not kept in the state file | advancedEventMesh.mu | aem.go, aem_config.go, aem_broker.go, aem_monitor.go |
 //	| faultInjector      | the middleware around all rooms: route labels, request counts, injected faults, held-back answers | faultState.mu | faults.go |
@@ -95,6 +99,11 @@
 //	| SAPJMSRetries                               | set on non-exclusive queues only: 0 on the first execution, n on retry n | headers-and-exchange-properties-provided-by-the-integration-framework-d0fcb09.md; aeb106f and ed9b82c (incremented after each retry) |
 //	| JMS retry guard                             | each route condition reading SAPJMSRetries evaluated as Camel Simple per execution (integration process: at the start; exception subprocess: on failure); a route to an Error End retries, any other ends the message (ESCALATED); a value set at run time is unknown (three-valued and/or); not evaluable (unparsed form, script, XPath): never ends it | reference note cpi-jms.md section 2; ed9b82c; left-to-right and/or assumed (Camel documents no precedence) |
 //	| failed build (FailNextBuild, control fail-next-build) | the deploy task ends in FAIL; the runtime artifact keeps the version it ran (a failed deploy, FailNextDeploy, puts it in ERROR) | assumed: SAP builds the artifact before replacing the deployed one and documents no undeploy when the build fails; the deploy task status FAIL is in specs/IntegrationContent.json (BuildAndDeployStatus) |
+//	| AEM sender attempts                         | up to maxMessageProcessingAttempts runs per delivery (the first included), waits initial × multiplier^(k−1) ms after run k, at most the maximum interval; on the AEM clock (Options.AEMMinute); not counted as deliveries | configure-the-advanced-event-mesh-sender-adapter-abd2efc.md as reference note aem.md §4 quotes it; that m counts the first run assumed (aem.md §5); see aem_runtime.go |
+//	| AEM sender settlement                       | FAILED: the broker redelivers within maxRedeliveryCount (0 = for ever, capped at Options.RedeliveryCap deliveries), then the DMQ or deleted; REJECTED: the DMQ at once, deleted without one; a fresh set of runs per delivery | abd2efc (aem.md §4); fresh runs per delivery assumed (aem.md §5) |
+//	| AEM sender AUTOMATIC_IMMEDIATE              | acknowledged on receipt, the flow runs once, a failure is lost (outcome "lost") | aem.md §4; the single run assumed (aem.md §5) |
+//	| AEM sender not run                          | DIRECT consumers (no direct messaging in the AEM room); no queueName; attempts empty or below 1; waits below 1 ms; a multiplier not above 0; an unknown mode or outcome | assumed: SAP defines no run for them (aem_runtime.go) |
+//	| AEM sender undeploy                         | its consumers stop; a message held in its attempts goes back to the queue at once, its delivery counted | assumed: the broker takes back what an unbound consumer did not settle |
 //	| JMS message expiration                      | deleted at its Expiration Period (1..180 days, default 30) while retried | configure-the-jms-receiver-adapter-79edc04.md; managing-messages-stored-in-queues-6733197.md |
 //	| webhook subscription API                    | POST/GET /subscriptions, GET/DELETE /subscriptions/{name}, PUT .../state pause/resume, POST .../handshake; no update; 201 on create, 409 CONFLICT for a name in use | reference note event-mesh-webhooks.md §1 (CDS, ABAP samples); "resume" inferred |
 //	| webhook create body                         | address queue:<existing queue>, qos 0 or 1, pushConfig.type webhook, absolute http(s) endpoint, securitySchema oauth2 client_credentials or none; else 400 | event-mesh-webhooks.md §1; 400 and refusing other auth kinds assumed (their JSON is undocumented) |

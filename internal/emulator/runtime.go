@@ -138,6 +138,11 @@ type RuntimeStats struct {
 	RedeliveryCapReached int64 `json:"redeliveryCapReached"`
 	Undeliverable        int64 `json:"undeliverable"`
 	RetryCapReached      int64 `json:"retryCapReached"`
+	// Deleted and Lost count messages of AEM sender channels the AEM broker
+	// deleted without a dead message queue, and failed after an acknowledgement
+	// on receipt (aem_runtime.go).
+	Deleted int64 `json:"deleted"`
+	Lost    int64 `json:"lost"`
 	// Duplicates counts deliveries whose redelivery lock expired before the
 	// flow settled them; each makes the broker deliver the message again.
 	Duplicates int64 `json:"duplicates"`
@@ -156,6 +161,8 @@ func (a *RuntimeStats) add(b *RuntimeStats) {
 	a.RedeliveryCapReached += b.RedeliveryCapReached
 	a.Undeliverable += b.Undeliverable
 	a.RetryCapReached += b.RetryCapReached
+	a.Deleted += b.Deleted
+	a.Lost += b.Lost
 	a.Duplicates += b.Duplicates
 }
 
@@ -191,6 +198,9 @@ type integrationRuntime struct {
 	// jms is the tenant's JMS broker, which the JMS sender channels of the
 	// deployed flows consume (jms.go, jms_runtime.go).
 	jms *jmsState
+	// aem is the Advanced Event Mesh broker, whose queues the AdvancedEventMesh
+	// sender channels of the deployed flows consume (aem_runtime.go).
+	aem *advancedEventMesh
 }
 
 // runtimeState is the runtime of the deployed flows.
@@ -223,10 +233,11 @@ func newRuntimeState() *runtimeState {
 
 // flowRunner runs the consumers of one deployment of one flow.
 type flowRunner struct {
-	taskID    string
-	consumers []Consumer
-	cancel    context.CancelFunc
-	wg        sync.WaitGroup
+	taskID       string
+	consumers    []Consumer
+	aemConsumers []AEMConsumer
+	cancel       context.CancelFunc
+	wg           sync.WaitGroup
 }
 
 func (fr *flowRunner) stopAndWait() {
@@ -389,6 +400,7 @@ func (s *integrationRuntime) startFlow(parent context.Context, w startedFlow) *f
 			w.id, cn.queue, retriesText(cn.info.MaxRetries), cn.info.DeliveryState, cn.prefetch, cn.concurrency)
 	}
 	s.startJMSConsumers(ctx, w, art, end, fr) // jms_runtime.go
+	s.startAEMConsumers(ctx, w, art, end, fr) // aem_runtime.go
 	return fr
 }
 
@@ -671,22 +683,27 @@ func (cn *consumer) execute(ctx context.Context, d *delivery, corr string, attem
 	if b.ProcessingMs > 0 && !sleepCtx(ctx, time.Duration(b.ProcessingMs)*time.Millisecond) {
 		return res, false
 	}
-	status := MPLStatusCompleted
-	switch {
-	case res == execEscalated:
-		status = MPLStatusEscalated
-	case res == execFailed && last:
-		status = MPLStatusFailed
-	case res == execFailed:
-		status = MPLStatusRetry
-	}
 	s.rt.recordExecution(cn, MessageProcessingLog{
 		MessageGuid: newMPLID(), CorrelationID: corr, ApplicationMessageID: d.msg.ID,
 		IntegrationFlowName: cn.info.IFlowID, ArtifactName: cn.flowName, PackageID: cn.pkg,
-		Status: status, LogStart: start, LogEnd: s.now(), Sender: "queue:" + cn.queue,
+		Status: mplStatus(res, last), LogStart: start, LogEnd: s.now(), Sender: "queue:" + cn.queue,
 		Queue: cn.queue, DeliveryCount: d.msg.DeliveryCount, Attempt: attempt, Duplicate: d.state == deliveryReleased,
 	})
 	return res, true
+}
+
+// mplStatus is the processing log status of an execution that ended with
+// res; last says whether the sender retries no more on this delivery.
+func mplStatus(res execResult, last bool) string {
+	switch {
+	case res == execEscalated:
+		return MPLStatusEscalated
+	case res == execFailed && last:
+		return MPLStatusFailed
+	case res == execFailed:
+		return MPLStatusRetry
+	}
+	return MPLStatusCompleted
 }
 
 // settleAck acknowledges a message the flow completed or escalated.
@@ -847,6 +864,10 @@ func (rt *runtimeState) settleLocked(flow, id string, outcome RunOutcome, dmq, r
 		st.Undeliverable++
 	case RunRetryCapReached:
 		st.RetryCapReached++
+	case RunDeleted:
+		st.Deleted++
+	case RunLost:
+		st.Lost++
 	}
 	r := rt.runs[runKey(flow, id)]
 	if r == nil || r.Settled() {

@@ -187,6 +187,7 @@ func New(opts Options) *Server {
 		jms: newJMSState(opts, opts.Now())} // jms.go
 	s.webhookService = newWebhookService(c, s.eventMesh, s.tokenService) // webhooks.go
 	s.advancedEventMesh = newAdvancedEventMesh(c)                        // aem.go
+	s.aem = s.advancedEventMesh                                          // the runtime consumes its queues (aem_runtime.go)
 	s.cloudIntegration = &cloudIntegration{core: c, auth: s.tokenService, cpi: tenant, runtime: s.integrationRuntime}
 
 	if err := s.loadState(); err != nil {

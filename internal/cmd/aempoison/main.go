@@ -17,6 +17,13 @@
 // The prediction comes from the settings the command sends, read through internal/rules. It fails when
 // B's deliveries, their times or the message's end differ from the plan, or when A stops retrying.
 //
+// With a Cloud Integration service key (-cloud-integration-key, default
+// $SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY) it then runs three integration flows whose AdvancedEventMesh
+// sender channel consumes an AEM queue (sender.go): it deploys each through the emulator's Cloud Integration
+// API, makes every run fail, publishes one message to its queue, and prints the runs the emulator observed
+// beside the plan's N_max and the end (DMQ, deleted, lost) with its time beside the plan's; it fails when
+// they differ.
+//
 // The broker's credentials come from the advanced-event-mesh.json file the emulator writes (-aem-key),
 // or from SAPMESSAGING_AEM_SEMP_URL, SAPMESSAGING_AEM_MSG_VPN_NAME, SAPMESSAGING_AEM_USERNAME and
 // SAPMESSAGING_AEM_PASSWORD. Run the emulator with a short -aem-minute (for example 10ms) so that B's
@@ -92,6 +99,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	key := fs.String("aem-key", "", "the broker's `file` advanced-event-mesh.json (semp_url, msg_vpn_name, username, password); default the SAPMESSAGING_AEM_ variables")
 	emulatorURL := fs.String("emulator", os.Getenv("EMULATOR_URL"), "base `URL` of the running emulator, for its control endpoint (default $EMULATOR_URL, else the SEMP URL)")
 	maxDeliveries := fs.Int("deliveries", 1000, "how many deliveries of queue A's message the run watches before it stops (1..10000)")
+	ciKey := fs.String("cloud-integration-key", os.Getenv("SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY"), "Cloud Integration service key `file` or JSON for the AEM sender flows (default $SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY; empty: no sender flows)")
 	timeout := fs.Duration("timeout", 90*time.Second, "how long to wait for the whole run")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -129,6 +137,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if !res.print(stdout, stderr) {
+		return 1
+	}
+	if *ciKey == "" {
+		return 0
+	}
+	ci, err := newCPIClient(*ciKey)
+	if err != nil {
+		fmt.Fprintf(stderr, "aempoison: %v\n", err)
+		return 2
+	}
+	senders, err := cl.replaySenders(ctx, ci)
+	if err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("%w (the run did not finish within -timeout %s)", err, *timeout)
+		}
+		fmt.Fprintf(stderr, "aempoison: %v\n", err)
+		return 1
+	}
+	if !printSenders(senders, stdout, stderr) {
 		return 1
 	}
 	return 0

@@ -19,11 +19,13 @@ import (
 func startEmulator(t *testing.T) []string {
 	t.Helper()
 	s := emulatortest.Start(t, emulator.Options{AEMMinute: time.Millisecond})
+	s.SetDeployDelay(5 * time.Millisecond)
 	dir := t.TempDir()
 	if err := s.WriteKeys(dir); err != nil {
 		t.Fatal(err)
 	}
-	return []string{"-emulator", s.URL(), "-aem-key", filepath.Join(dir, emulator.AdvancedEventMeshKeyFile), "-timeout", "60s"}
+	return []string{"-emulator", s.URL(), "-aem-key", filepath.Join(dir, emulator.AdvancedEventMeshKeyFile), "-timeout", "60s",
+		"-cloud-integration-key", filepath.Join(dir, "cloud-integration.json")}
 }
 
 // B's deliveries equal the rules' number, on the delay schedule, then the DMQ; A goes on past it.
@@ -52,6 +54,14 @@ func TestRunMatchesTheRules(t *testing.T) {
 			"the provider's rules on B: none",
 			"plan B: a poison message is delivered 6 times over 31 s of redelivery delays, then moved to the dead message queue \"demo.aem.orders.dmq\"",
 			"B delivered 6 times, as the rules plan",
+			// The AEM sender flows: the seed settings give N_max 5 × (5 + 1) = 30 over 6 × 40 s + 31 s.
+			"channel: 5 attempts, waits 1 s × 3.0 up to 30 s, AUTOMATIC_ON_EXCHANGE_COMPLETE, FAILED",
+			"runs observed 30 = N_max planned 30 (6 deliveries, 6 planned), end: DMQ demo.aem.sender.orders.dmq after 4 min 31 s (planned DMQ demo.aem.sender.orders.dmq after 4 min 31 s)",
+			"runs observed 5 = N_max planned 5 (1 delivery, 1 planned), end: deleted after 40 s (planned deleted after 40 s)",
+			"the provider's rules: aem_sender.rejected_without_dmq (error)",
+			"runs observed 1 = N_max planned 1 (1 delivery, 1 planned), end: lost after 0 ms (planned lost after 0 ms)",
+			"the provider's rules: aem_sender.ack_immediate (error)",
+			"aempoison: every sender flow ran as the rules plan: DemoAEMSenderFailed 30 runs, DMQ demo.aem.sender.orders.dmq; DemoAEMSenderRejected 5 runs, deleted; DemoAEMSenderImmediate 1 run, lost.",
 		} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("run %d: output lacks %q:\n%s", i, want, out.String())
