@@ -55,15 +55,7 @@ func TestAEMQueueTimingTimeToDeadLetter(t *testing.T) {
 		{"multiplier out of range", AEMQueueTiming{5, true, 1000, 64000, 99}, 0, "redelivery_delay_multiplier 99 is out of range: the broker accepts a multiplier in hundredths"},
 	} {
 		got, err := tc.q.TimeToDeadLetter()
-		if tc.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("%s: %v, %v; want error %q", tc.name, got, err, tc.wantErr)
-			}
-			continue
-		}
-		if err != nil || got != tc.want {
-			t.Errorf("%s: %v, %v; want %v", tc.name, got, err, tc.want)
-		}
+		checkAEMDuration(t, tc.name, got, err, tc.want, tc.wantErr)
 	}
 }
 
@@ -87,14 +79,17 @@ func TestAEMSenderTimingTimeToDeadLetter(t *testing.T) {
 		{"forever", AEMSenderTiming{5, 1000, 30000, 3.0, AEMQueueTiming{}}, 0, "retry forever"},
 	} {
 		got, err := tc.s.TimeToDeadLetter()
-		if tc.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("%s: %v, %v; want error %q", tc.name, got, err, tc.wantErr)
-			}
-			continue
-		}
-		if err != nil || got != tc.want {
-			t.Errorf("%s: %v, %v; want %v", tc.name, got, err, tc.want)
-		}
+		checkAEMDuration(t, tc.name, got, err, tc.want, tc.wantErr)
+	}
+}
+
+// checkAEMDuration fails the test when got and err are not want, or not an error containing wantErr when it is set.
+func checkAEMDuration(t *testing.T, name string, got time.Duration, err error, want time.Duration, wantErr string) {
+	t.Helper()
+	switch {
+	case wantErr != "" && (err == nil || !strings.Contains(err.Error(), wantErr)):
+		t.Errorf("%s: %v, %v; want error %q", name, got, err, wantErr)
+	case wantErr == "" && (err != nil || got != want):
+		t.Errorf("%s: %v, %v; want %v", name, got, err, want)
 	}
 }
