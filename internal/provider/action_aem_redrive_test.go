@@ -172,3 +172,41 @@ action "sapmessaging_aem_redrive" "orders" {
 		t.Errorf("the output lacks the missing connection's error:\n%s", r.output)
 	}
 }
+
+// The shipped example against the sample landscape's queue acme/aem/prod/orders and its dead message queue: invoked
+// on request it moves 10 messages; a new flow version in its action_trigger moves the next 10.
+func TestAccAEMRedriveAction_example(t *testing.T) {
+	tf := terraformCLI(t)
+	if !terraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no actions: the redrive needs Terraform 1.14 or later (make testacc-tf114)", tf)
+	}
+	t.Parallel()
+	env := newTestEnv(t)
+	if err := env.srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("..", "..", "examples", "actions", "sapmessaging_aem_redrive"), dir)
+	writeFile(t, filepath.Join(dir, "provider_test.tf"), env.aemProviderBlock(""))
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	env.aemPublish(t, aemRedriveDMQ, 25)
+
+	r := w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color", "-invoke=action.sapmessaging_aem_redrive.orders")
+	if !strings.Contains(r.output, "Redriving up to 10 messages from acme/aem/prod/orders/dmq to acme/aem/prod/orders") || !strings.Contains(r.output, "ended: moved 10") {
+		t.Errorf("the invoke's output:\n%s", r.output)
+	}
+	if got := env.aemDepths(t, aemRedriveDMQ, aemRedriveQueue); got[0] != 15 || got[1] != 10 {
+		t.Fatalf("after the invoke: %v on the DMQ and the queue, want [15 10]", got)
+	}
+	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color", "-var", "flow_version=1.0.2")
+	if !strings.Contains(r.output, "ended: moved 10") {
+		t.Errorf("the apply of a new flow version does not run the redrive:\n%s", r.output)
+	}
+	if got := env.aemDepths(t, aemRedriveDMQ, aemRedriveQueue); got[0] != 5 || got[1] != 20 {
+		t.Fatalf("after the triggered redrive: %v, want [5 20]", got)
+	}
+	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color", "-var", "flow_version=1.0.2")
+}

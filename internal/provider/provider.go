@@ -638,6 +638,9 @@ func (p *sapMessagingProvider) Functions(_ context.Context) []func() function.Fu
 		NewMaxAttemptsFunction,
 		NewRedeliveriesForFunction,
 		NewJMSGiveUpMinutesFunction,
+		NewAEMMaxRunsFunction,
+		NewAEMTimeToDeadLetterFunction,
+		NewAEMSenderTimeToDeadLetterFunction,
 	}
 }
 

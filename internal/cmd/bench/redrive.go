@@ -142,15 +142,10 @@ action "sapmessaging_redrive" "bench" {
 		return cell, err
 	}
 	rssFile := filepath.Join(dir, "rss.txt")
-	cmd := exec.Command(r.terraform, "apply", "-auto-approve", "-input=false", "-no-color", "-invoke=action.sapmessaging_redrive.bench")
-	cmd.Dir = dir
-	cmd.Env = append(cleanEnv(), "TF_CLI_CONFIG_FILE="+b.cliRC, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1",
-		"SAPMESSAGING_BENCH_RSS="+rssFile, "SAPMESSAGING_EVENT_MESH_SERVICE_KEY="+keyFile)
-	begin := time.Now()
-	out, err := cmd.CombinedOutput()
-	cell.wall = time.Since(begin)
+	out, wall, err := b.invokeAction(r.terraform, dir, "sapmessaging_redrive.bench", rssFile, "SAPMESSAGING_EVENT_MESH_SERVICE_KEY="+keyFile)
+	cell.wall = wall
 	if err != nil {
-		return cell, fmt.Errorf("terraform apply -invoke: %v\n%s", err, out)
+		return cell, err
 	}
 	m := redriveSummary.FindSubmatch(out)
 	if m == nil {
@@ -169,6 +164,22 @@ action "sapmessaging_redrive" "bench" {
 	cell.mgmtCalls = st.ManagementCalls
 	cell.rssKB, cell.providerCPU = peakRSS(rssFile), providerCPU(rssFile)
 	return cell, nil
+}
+
+// invokeAction runs `terraform apply -invoke=action.NAME` in dir with the provider build of the bench, GNU time's
+// figures of the provider processes written to rssFile, and env added; it returns the output and the wall time.
+func (b *bench) invokeAction(tf, dir, action, rssFile string, env ...string) ([]byte, time.Duration, error) {
+	cmd := exec.Command(tf, "apply", "-auto-approve", "-input=false", "-no-color", "-invoke=action."+action)
+	cmd.Dir = dir
+	cmd.Env = append(append(cleanEnv(), "TF_CLI_CONFIG_FILE="+b.cliRC, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1",
+		"SAPMESSAGING_BENCH_RSS="+rssFile), env...)
+	begin := time.Now()
+	out, err := cmd.CombinedOutput()
+	wall := time.Since(begin)
+	if err != nil {
+		return out, wall, fmt.Errorf("terraform apply -invoke: %v\n%s", err, out)
+	}
+	return out, wall, nil
 }
 
 // publishMessages puts n JSON messages into queue through the messaging REST API of the key in
