@@ -126,8 +126,8 @@ type Path struct {
 	// The AEM sender's settings (nil or "" when the channel leaves them empty, and for other adapters):
 	// MaxAttempts is m, RetryIntervalMs and MaxRetryIntervalMs the adapter's waits, RetryMultiplier its
 	// backoff, and the three modes as read (upper case when known).
-	MaxAttempts, RetryIntervalMs, MaxRetryIntervalMs      *int64
-	RetryMultiplier                                       *float64
+	MaxAttempts, RetryIntervalMs, MaxRetryIntervalMs     *int64
+	RetryMultiplier                                      *float64
 	ConsumerMode, AcknowledgementMode, SettlementOutcome string
 	// End is where a poison message of an AEM path ends (rules.AEMEndDeadMessageQueue, AEMEndDeleted,
 	// AEMEndLost) and TimeToEnd the adapter's waits and the broker's redelivery delays until then; "" and
