@@ -752,7 +752,10 @@ func TestTemplateListsRuleIDs(t *testing.T) {
 		"amqp.inner_retries", "jms_sender.no_retry_limit", "iflow.exception_acknowledges", "queue.redelivery_unlimited",
 		"queue.dmq_missing", "dmq.max_ttl_required", "dmq.respect_ttl_required", "queue.dmq_cycle", "queue.dmq_chain",
 		"audit.webhooks_not_configured", "audit.webhooks_not_read", "webhook.qos0_loses_messages", "webhook.endpoint_not_https",
-		"webhook.no_dead_message_queue", "webhook.redelivery_unlimited", "webhook.in_flight_stall", "webhook.competing"}
+		"webhook.no_dead_message_queue", "webhook.redelivery_unlimited", "webhook.in_flight_stall", "webhook.competing",
+		"audit.aem_queue_not_found", "audit.aem_queue_unconsumed", "audit.aem_not_configured", "audit.event_mesh_not_configured",
+		"audit.aem_value_unconfirmed", "aem_sender.failed_unlimited_redelivery", "aem_sender.rejected_without_dmq", "aem_sender.ack_immediate",
+		"aem_sender.attempts_missing", "aem.redelivery_unlimited", "aem.dmq_missing", "aem.redelivery_without_delay"}
 	for _, id := range ids {
 		if !strings.Contains(string(page), "`"+id+"`") {
 			t.Errorf("the data source's page does not list %s", id)
