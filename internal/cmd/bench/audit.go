@@ -226,27 +226,37 @@ func (b *bench) measureAudit() ([]auditCell, error) {
 		"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=" + filepath.Join(keys, "event-mesh.json"),
 		"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=" + filepath.Join(keys, "cloud-integration.json"),
 	}
-	var audits, baselines []sample
-	for r := 1; r <= ao.runs; r++ {
+	baselines, audits, err := b.interleavedPlans("audit", base, ao.runs, env, em, auditHCL(ao.queues, ao.flows))
+	if err != nil {
+		return nil, err
+	}
+	return []auditCell{auditCellOf(auditOpBaseline, baselines), auditCellOf(auditOpAudit, audits)}, nil
+}
+
+// interleavedPlans runs the baseline's plan and the audit's plan (the configuration hcl) runs times,
+// interleaved, under base against the emulator em, and returns the samples of each. section names the
+// bench section in errors and the log.
+func (b *bench) interleavedPlans(section, base string, runs int, env []string, em *emulatorProc, hcl string) (baselines, audits []sample, err error) {
+	for r := 1; r <= runs; r++ {
 		for _, c := range []struct {
 			name, op, hcl string
 			into          *[]sample
 		}{
 			{"baseline", auditOpBaseline, auditBaselineHCL(), &baselines},
-			{"audit", auditOpAudit, auditHCL(ao.queues, ao.flows), &audits},
+			{"audit", auditOpAudit, hcl, &audits},
 		} {
 			ss, err := b.runSteps(filepath.Join(base, fmt.Sprintf("run-%d", r), c.name), c.hcl, b.cliRC, env, emulators{em},
 				[]step{{op: c.op, args: []string{"plan", "-input=false", "-no-color"}}})
 			if err != nil {
-				return nil, fmt.Errorf("the audit section, %s, run %d: %w", c.name, r, err)
+				return nil, nil, fmt.Errorf("the %s section, %s, run %d: %w", section, c.name, r, err)
 			}
 			s := ss[c.op]
 			*c.into = append(*c.into, s)
-			b.logf("audit run %d/%d, %s: wall %s, %d management calls, %d Cloud Integration calls, provider CPU %s, peak RSS %d KiB",
-				r, ao.runs, c.name, seconds(s.wall), s.mgmtCalls, s.ciCalls, seconds(s.providerCPU), s.rssKB)
+			b.logf("%s run %d/%d, %s: wall %s, %d management calls, %d SEMP calls, %d Cloud Integration calls, provider CPU %s, peak RSS %d KiB",
+				section, r, runs, c.name, seconds(s.wall), s.mgmtCalls, s.sempCalls, s.ciCalls, seconds(s.providerCPU), s.rssKB)
 		}
 	}
-	return []auditCell{auditCellOf(auditOpBaseline, baselines), auditCellOf(auditOpAudit, audits)}, nil
+	return baselines, audits, nil
 }
 
 // seedAudit creates the dead message queue and queues - 1 queues naming it, and puts and
