@@ -40,12 +40,12 @@ const aemAuditDMQ = "bench.audit.dmq"
 
 // addAEMAuditFlags registers the flags of the AEM audit section, each checked as it is parsed.
 func addAEMAuditFlags(fs *flag.FlagSet, o *aemAuditOptions) {
-	o.queues, o.flows, o.latency, o.runs = 1000, 100, 20*time.Millisecond, 3
+	o.queues, o.flows, o.latency, o.runs = 1000, 100, 100*time.Millisecond, 3
 	fs.BoolVar(&o.enabled, "aem-audit", true, "run the AEM audit section (the sapmessaging_retry_audit data source read by terraform plan over AEM queues and "+
 		"the deployed flows that read them; -aem-audit alone runs it alone, as naming any section true runs only the sections so named)")
 	fs.Func("aem-audit-queues", "AEM audit section: AEM queues, the dead message queue they name not included, 1 to 5000 (default 1000)", intIn(&o.queues, 1, 5000))
 	fs.Func("aem-audit-flows", "AEM audit section: deployed flows, one AdvancedEventMesh sender channel each reading one of the queues, 1 to 999 (default 100)", intIn(&o.flows, 1, 999))
-	fs.Func("aem-audit-latency", "AEM audit section: latency the emulator adds to every request (default 20ms)", durationIn(&o.latency))
+	fs.Func("aem-audit-latency", "AEM audit section: latency the emulator adds to every request (default 100ms, as the Event Mesh audit section)", durationIn(&o.latency))
 	fs.Func("aem-audit-runs", "AEM audit section: interleaved runs of the baseline and the audit; the table shows medians (default 3)", intIn(&o.runs, 1, 100))
 }
 

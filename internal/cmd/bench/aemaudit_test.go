@@ -18,7 +18,7 @@ import (
 func TestAEMAuditFlags(t *testing.T) {
 	t.Parallel()
 	o, err := parseFlags([]string{"-terraform", "tf"}, io.Discard)
-	if err != nil || !o.aemAudit.enabled || o.aemAudit.queues != 1000 || o.aemAudit.flows != 100 || o.aemAudit.latency != 20*time.Millisecond || o.aemAudit.runs != 3 {
+	if err != nil || !o.aemAudit.enabled || o.aemAudit.queues != 1000 || o.aemAudit.flows != 100 || o.aemAudit.latency != 100*time.Millisecond || o.aemAudit.runs != 3 {
 		t.Fatalf("AEM audit defaults: %+v %v", o.aemAudit, err)
 	}
 	o, err = parseFlags([]string{"-terraform", "tf", "-aem-audit", "-aem-audit-queues", "120", "-aem-audit-flows", "5", "-aem-audit-latency", "5ms", "-aem-audit-runs", "1"}, io.Discard)
