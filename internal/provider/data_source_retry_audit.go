@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
@@ -292,9 +293,7 @@ func (d *retryAuditDataSource) Read(ctx context.Context, req datasource.ReadRequ
 				"Set the `event_mesh`, `advanced_event_mesh` or `cloud_integration` block of the provider, or several.")
 		return
 	}
-	if (d.data.eventMesh != nil && !d.data.eventMeshCredential.prove(ctx, &resp.Diagnostics)) ||
-		(d.data.cloudIntegration != nil && !d.data.cloudIntegrationCredential.prove(ctx, &resp.Diagnostics)) ||
-		(d.data.aem != nil && !d.data.aemCredential.prove(ctx, &resp.Diagnostics)) {
+	if !proveAll(ctx, &resp.Diagnostics, d.data.auditCredentials()...) {
 		return
 	}
 	minSeverity := rules.SeverityInfo
@@ -434,4 +433,38 @@ func (r runAEMQueues) ListQueues(ctx context.Context) ([]aem.Queue, error) {
 	l.mu.Unlock()
 	slices.SortFunc(out, func(a, b aem.Queue) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
+}
+
+// auditCredentials are the credentials of the connections the audit reads.
+func (d *providerData) auditCredentials() []*credential {
+	var out []*credential
+	if d.eventMesh != nil {
+		out = append(out, &d.eventMeshCredential)
+	}
+	if d.cloudIntegration != nil {
+		out = append(out, &d.cloudIntegrationCredential)
+	}
+	if d.aem != nil {
+		out = append(out, &d.aemCredential)
+	}
+	return out
+}
+
+// proveAll proves the credentials at once, so that the read waits for one round trip rather than one per
+// service, and adds the error of each that fails, in order.
+func proveAll(ctx context.Context, diags *diag.Diagnostics, creds ...*credential) bool {
+	each := make([]diag.Diagnostics, len(creds))
+	var wg sync.WaitGroup
+	for i, c := range creds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.prove(ctx, &each[i])
+		}()
+	}
+	wg.Wait()
+	for _, d := range each {
+		diags.Append(d...)
+	}
+	return !diags.HasError()
 }
