@@ -40,9 +40,9 @@ func aemQueue(name string, r int64, dmq string) aem.Queue {
 	return q
 }
 
-// aemDeadQueue is an AEM dead message queue that takes messages and keeps them 7 days.
-func aemDeadQueue(name string) aem.Queue {
-	q := aem.Queue{Name: name}
+// aemDeadQueue is the AEM dead message queue orders.dmq, which takes messages and keeps them 7 days.
+func aemDeadQueue() aem.Queue {
+	q := aem.Queue{Name: aemOrdersDMQ}
 	q.AccessType = aem.Ptr(rules.AEMAccessNonExclusive)
 	q.IngressEnabled, q.EgressEnabled = aem.Ptr(true), aem.Ptr(true)
 	q.RespectTTLEnabled, q.MaxTTL = aem.Ptr(true), aem.Ptr[int64](604800)
@@ -50,7 +50,7 @@ func aemDeadQueue(name string) aem.Queue {
 }
 
 func healthyAEMQueues() []aem.Queue {
-	return []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueue(aemOrdersDMQ)}
+	return []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueue()}
 }
 
 // aemSender is an AdvancedEventMesh sender channel with the tenant-written settings reading queue.
@@ -91,13 +91,13 @@ func TestRunAEMFindings(t *testing.T) {
 		{name: "healthy path", queues: healthyAEMQueues(), flows: []flow{{id: "Orders", o: one(aemSender(aemOrders))}}},
 		{
 			name:   "FAILED on a queue with R = 0 is reported once, on the channel",
-			queues: []aem.Queue{aemQueue(aemOrders, 0, aemOrdersDMQ), aemDeadQueue(aemOrdersDMQ)},
+			queues: []aem.Queue{aemQueue(aemOrders, 0, aemOrdersDMQ), aemDeadQueue()},
 			flows:  []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
 			want:   []string{"aem_sender.failed_unlimited_redelivery " + ch},
 		},
 		{
 			name:   "an unconsumed queue with R = 0 is the queue's own finding",
-			queues: []aem.Queue{aemQueue(aemOrders, 0, aemOrdersDMQ), aemDeadQueue(aemOrdersDMQ)},
+			queues: []aem.Queue{aemQueue(aemOrders, 0, aemOrdersDMQ), aemDeadQueue()},
 			want:   []string{"aem.redelivery_unlimited " + aemQ, "audit.aem_queue_unconsumed " + aemQ},
 		},
 		{
@@ -229,7 +229,7 @@ func TestRunAEMPaths(t *testing.T) {
 		// 4 deliveries of 5 attempts: 4 × (1 + 3 + 9 + 27 s) of adapter waits, and 1 + 2 + 4 s of redelivery delays.
 		{name: "FAILED", queues: healthyAEMQueues(), worst: ptr[int64](20), end: rules.AEMEndDeadMessageQueue, dmq: aemOrdersDMQ,
 			timeToEnd: 167 * time.Second, note: "runs 20 times"},
-		{name: "FAILED on R = 0", queues: []aem.Queue{aemQueue(aemOrders, 0, aemOrdersDMQ), aemDeadQueue(aemOrdersDMQ)}, unbounded: true, dmq: aemOrdersDMQ,
+		{name: "FAILED on R = 0", queues: []aem.Queue{aemQueue(aemOrders, 0, aemOrdersDMQ), aemDeadQueue()}, unbounded: true, dmq: aemOrdersDMQ,
 			note: "without end"},
 		{name: "REJECTED", queues: healthyAEMQueues(), change: []func(map[string]string){set(iflow.KeyAEMSettlementOutcome, "REJECTED")},
 			worst: ptr[int64](5), end: rules.AEMEndDeadMessageQueue, dmq: aemOrdersDMQ, timeToEnd: 40 * time.Second},
@@ -237,7 +237,7 @@ func TestRunAEMPaths(t *testing.T) {
 			change: []func(map[string]string){set(iflow.KeyAEMSettlementOutcome, "REJECTED")}, worst: ptr[int64](5), end: rules.AEMEndDeleted, timeToEnd: 40 * time.Second},
 		{name: "acknowledged on receipt", queues: healthyAEMQueues(), change: []func(map[string]string){set(iflow.KeyAEMAckMode, "AUTOMATIC_IMMEDIATE")},
 			worst: ptr[int64](1), end: rules.AEMEndLost},
-		{name: "queue missing", queues: []aem.Queue{aemDeadQueue(aemOrdersDMQ)}, note: "the queue does not exist"},
+		{name: "queue missing", queues: []aem.Queue{aemDeadQueue()}, note: "the queue does not exist"},
 		{name: "FAILED without the AEM connection", noAEM: true, note: "without an advanced_event_mesh connection"},
 		{name: "REJECTED without the AEM connection", noAEM: true, change: []func(map[string]string){set(iflow.KeyAEMSettlementOutcome, "REJECTED")},
 			worst: ptr[int64](5), end: rules.AEMEndDeadMessageQueue, timeToEnd: 40 * time.Second},
