@@ -120,35 +120,29 @@ type aemReading struct {
 }
 
 func (r *aemReading) int(st iflow.Setting, field **int64) rules.Value[int64] {
-	switch {
-	case !st.Resolved:
-		return rules.Unknown[int64]()
-	case strings.TrimSpace(st.Value) == "":
-		return rules.Null[int64]()
-	}
-	n, ok := st.Int()
-	if !ok {
-		r.bad = append(r.bad, fmt.Sprintf("%s is %q, which is not a whole number", st.Key, st.Value))
-		return rules.Unknown[int64]()
-	}
-	*field = &n
-	return rules.Known(n)
+	return aemNumber(r, st, field, st.Int, "a whole number")
 }
 
 func (r *aemReading) float(st iflow.Setting) rules.Value[float64] {
+	return aemNumber(r, st, &r.p.RetryMultiplier, st.Float, "a number")
+}
+
+// aemNumber reads a number setting with parse into field: null when empty, unknown when not resolved or
+// not what (which bad then records).
+func aemNumber[T int64 | float64](r *aemReading, st iflow.Setting, field **T, parse func() (T, bool), what string) rules.Value[T] {
 	switch {
 	case !st.Resolved:
-		return rules.Unknown[float64]()
+		return rules.Unknown[T]()
 	case strings.TrimSpace(st.Value) == "":
-		return rules.Null[float64]()
+		return rules.Null[T]()
 	}
-	x, ok := st.Float()
+	v, ok := parse()
 	if !ok {
-		r.bad = append(r.bad, fmt.Sprintf("%s is %q, which is not a number", st.Key, st.Value))
-		return rules.Unknown[float64]()
+		r.bad = append(r.bad, fmt.Sprintf("%s is %q, which is not %s", st.Key, st.Value, what))
+		return rules.Unknown[T]()
 	}
-	r.p.RetryMultiplier = &x
-	return rules.Known(x)
+	*field = &v
+	return rules.Known(v)
 }
 
 // enum reads an enumeration as written (the rules report a value they do not know); known is its value

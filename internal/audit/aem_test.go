@@ -189,20 +189,7 @@ func TestRunAEMFindings(t *testing.T) {
 				in.CloudIntegration, in.Deployed, in.Flows = false, nil, nil
 			}
 			r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
-			got := rulesOf(r.Findings)
-			want := slices.Clone(tt.want)
-			slices.Sort(want)
-			if !slices.Equal(got, want) {
-				t.Errorf("findings\n got %q\nwant %q", got, want)
-				for _, f := range r.Findings {
-					t.Logf("%s: %s", f.Rule, f.Message)
-				}
-			}
-			for _, f := range r.Findings {
-				for _, p := range rules.StyleProblems(f.Summary, f.Message, []string{"Set"}) {
-					t.Errorf("%s: %s", f.Rule, p)
-				}
-			}
+			expectFindings(t, r, tt.want)
 			if err := mermaid.Check(r.Diagram); err != nil {
 				t.Errorf("diagram: %v\n%s", err, r.Diagram)
 			}

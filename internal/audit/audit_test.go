@@ -123,6 +123,25 @@ func rulesOf(fs []Finding) []string {
 	return out
 }
 
+// expectFindings checks the report's findings ("rule objects…", in any order) and their style.
+func expectFindings(t *testing.T, r Report, want []string) {
+	t.Helper()
+	got := rulesOf(r.Findings)
+	want = slices.Clone(want)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("findings\n got %q\nwant %q", got, want)
+		for _, f := range r.Findings {
+			t.Logf("%s: %s", f.Rule, f.Message)
+		}
+	}
+	for _, f := range r.Findings {
+		for _, p := range rules.StyleProblems(f.Summary, f.Message, []string{"Set"}) {
+			t.Errorf("%s: %s", f.Rule, p)
+		}
+	}
+}
+
 // hook is a webhook subscription on queue with qos, pushing to https://hooks.example.com, active.
 func hook(name, queue string, qos int) eventmesh.Webhook {
 	w := eventmesh.Webhook{State: eventmesh.WebhookActive, HandshakeStatus: eventmesh.HandshakeCompleted}
@@ -423,21 +442,7 @@ func TestRunFindings(t *testing.T) {
 				in = withHooks(in, tt.hooks...)
 			}
 			in.WebhooksErr = tt.hooksErr
-			r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
-			got := rulesOf(r.Findings)
-			want := slices.Clone(tt.want)
-			slices.Sort(want)
-			if !slices.Equal(got, want) {
-				t.Errorf("findings\n got %q\nwant %q", got, want)
-				for _, f := range r.Findings {
-					t.Logf("%s: %s", f.Rule, f.Message)
-				}
-			}
-			for _, f := range r.Findings {
-				for _, p := range rules.StyleProblems(f.Summary, f.Message, []string{"Set"}) {
-					t.Errorf("%s: %s", f.Rule, p)
-				}
-			}
+			expectFindings(t, Run(in, Filter{MinSeverity: rules.SeverityInfo}), tt.want)
 		})
 	}
 }

@@ -64,29 +64,30 @@ func CheckUnconsumedAEMQueue(queue string, unread []string) []Finding {
 // queues are unknown, so a path whose channel hands failures back to the broker (FAILED) has no N_max.
 // channels names the channels.
 func AEMNotConfigured(channels []string) []Finding {
-	if len(channels) == 0 {
-		return nil
-	}
-	var r report
-	r.infof("audit.aem_not_configured", "AEM Queues Not Read",
-		"The deployed flows have %d AdvancedEventMesh sender channel(s) (%s), but the provider has no `advanced_event_mesh` connection, so the audit did not read the AEM queues: "+
-			"whether they exist, their redelivery counts and dead message queues are unknown, and a path whose channel settles failures as FAILED has no worst case. "+
-			"Set `advanced_event_mesh` in the provider configuration to join the channels with the queues they read.", len(channels), strings.Join(channels, ", "))
-	return r.fs
+	return brokerNotRead("audit.aem_not_configured", "AEM Queues Not Read", "AdvancedEventMesh sender", "advanced_event_mesh", "AEM",
+		"a path whose channel settles failures as FAILED has no worst case", channels)
 }
 
 // EventMeshNotConfigured informs that the audit read the AEM broker and the flows, but not Event Mesh,
 // while deployed flows have AMQP sender channels: their queues' redelivery counts are unknown, so no AMQP
 // path has a worst case. channels names the channels.
 func EventMeshNotConfigured(channels []string) []Finding {
+	return brokerNotRead("audit.event_mesh_not_configured", "Event Mesh Queues Not Read", "AMQP sender", "event_mesh", "Event Mesh",
+		"no AMQP path has a worst case", channels)
+}
+
+// brokerNotRead is the rule of AEMNotConfigured and EventMeshNotConfigured: channels of the adapter read
+// queues of a broker whose connection block the provider lacks.
+func brokerNotRead(rule, summary, adapter, block, broker, consequence string, channels []string) []Finding {
 	if len(channels) == 0 {
 		return nil
 	}
 	var r report
-	r.infof("audit.event_mesh_not_configured", "Event Mesh Queues Not Read",
-		"The deployed flows have %d AMQP sender channel(s) (%s), but the provider has no `event_mesh` connection, so the audit did not read the Event Mesh queues: "+
-			"whether they exist, their redelivery counts and dead message queues are unknown, and no AMQP path has a worst case. "+
-			"Set `event_mesh` in the provider configuration to join the AMQP channels with the queues they read.", len(channels), strings.Join(channels, ", "))
+	r.infof(rule, summary,
+		"The deployed flows have %d %s channel(s) (%s), but the provider has no `%s` connection, so the audit did not read the %s queues: "+
+			"whether they exist, their redelivery counts and dead message queues are unknown, and %s. "+
+			"Set `%s` in the provider configuration to join the channels with the queues they read.",
+		len(channels), adapter, strings.Join(channels, ", "), block, broker, consequence, block)
 	return r.fs
 }
 
