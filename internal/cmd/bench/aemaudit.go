@@ -132,31 +132,23 @@ func aemAuditCellOf(op string, ss []sample) aemAuditCell {
 // baseline's plan and the audit's plan, interleaved, and returns the baseline's cell and the audit's.
 func (b *bench) measureAEMAudit() ([]aemAuditCell, error) {
 	ao := b.o.aemAudit
-	base := filepath.Join(b.work, "aem-audit")
-	keys := filepath.Join(base, "keys")
 	b.logf("AEM audit: %d AEM queues and %d deployed flows at %s latency", ao.queues, ao.flows, ao.latency)
-	em, err := b.startEmulator(keys, ao.latency, "-deploy-delay", "0s")
-	if err != nil {
-		return nil, err
-	}
-	defer em.stop()
-	creds, err := readAEMCredentials(keys)
-	if err != nil {
-		return nil, err
-	}
-	broker, err := aemClientOf(creds)
-	if err != nil {
-		return nil, err
-	}
-	ci, err := cloudIntegrationClient(filepath.Join(keys, "cloud-integration.json"))
-	if err != nil {
-		return nil, err
-	}
-	if err := seedAEMAudit(broker, ci, em.putIFlow, ao.queues, ao.flows); err != nil {
-		return nil, err
-	}
-	env := append(creds.sapmessagingEnv(), "SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY="+filepath.Join(keys, "cloud-integration.json"))
-	baselines, audits, err := b.interleavedPlans("AEM audit", base, ao.runs, env, em, aemAuditHCL(ao.queues, ao.flows))
+	baselines, audits, err := b.measurePlans("AEM audit", ao.latency, ao.runs, aemAuditHCL(ao.queues, ao.flows), func(em *emulatorProc, keys string) ([]string, error) {
+		creds, err := readAEMCredentials(keys)
+		if err != nil {
+			return nil, err
+		}
+		broker, err := aemClientOf(creds)
+		if err != nil {
+			return nil, err
+		}
+		ci, err := cloudIntegrationClient(filepath.Join(keys, "cloud-integration.json"))
+		if err != nil {
+			return nil, err
+		}
+		env := append(creds.sapmessagingEnv(), "SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY="+filepath.Join(keys, "cloud-integration.json"))
+		return env, seedAEMAudit(broker, ci, em.putIFlow, ao.queues, ao.flows)
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -210,27 +210,37 @@ func auditCellOf(op string, ss []sample) auditCell {
 // the audit's.
 func (b *bench) measureAudit() ([]auditCell, error) {
 	ao := b.o.audit
-	base := filepath.Join(b.work, "audit")
-	keys := filepath.Join(base, "keys")
 	b.logf("audit: %d queues and %d deployed flows at %s latency", ao.queues, ao.flows, ao.latency)
 	// At most 250 queues, SAP's limit and the emulator's: no -max-queues.
-	em, err := b.startEmulator(keys, ao.latency, "-deploy-delay", "0s")
-	if err != nil {
-		return nil, err
-	}
-	defer em.stop()
-	if err := seedAudit(em, keys, ao.queues, ao.flows); err != nil {
-		return nil, err
-	}
-	env := []string{
-		"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=" + filepath.Join(keys, "event-mesh.json"),
-		"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=" + filepath.Join(keys, "cloud-integration.json"),
-	}
-	baselines, audits, err := b.interleavedPlans("audit", base, ao.runs, env, em, auditHCL(ao.queues, ao.flows))
+	baselines, audits, err := b.measurePlans("audit", ao.latency, ao.runs, auditHCL(ao.queues, ao.flows), func(em *emulatorProc, keys string) ([]string, error) {
+		env := []string{
+			"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=" + filepath.Join(keys, "event-mesh.json"),
+			"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=" + filepath.Join(keys, "cloud-integration.json"),
+		}
+		return env, seedAudit(em, keys, ao.queues, ao.flows)
+	})
 	if err != nil {
 		return nil, err
 	}
 	return []auditCell{auditCellOf(auditOpBaseline, baselines), auditCellOf(auditOpAudit, audits)}, nil
+}
+
+// measurePlans starts one emulator with latency for the section, seeds it (seed returns the environment
+// of the provider), and runs the baseline's plan and the audit's plan (the configuration hcl) runs times,
+// interleaved; it returns the samples of each.
+func (b *bench) measurePlans(section string, latency time.Duration, runs int, hcl string, seed func(em *emulatorProc, keys string) ([]string, error)) (baselines, audits []sample, err error) {
+	base := filepath.Join(b.work, strings.ReplaceAll(strings.ToLower(section), " ", "-"))
+	keys := filepath.Join(base, "keys")
+	em, err := b.startEmulator(keys, latency, "-deploy-delay", "0s")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer em.stop()
+	env, err := seed(em, keys)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.interleavedPlans(section, base, runs, env, em, hcl)
 }
 
 // interleavedPlans runs the baseline's plan and the audit's plan (the configuration hcl) runs times,
