@@ -54,16 +54,12 @@ func addAEMAuditFlags(fs *flag.FlagSet, o *aemAuditOptions) {
 func aemAuditQueue(i int) string  { return fmt.Sprintf("bench.audit.q%04d", i) }
 func aemAuditFlowID(i int) string { return fmt.Sprintf("AEMAuditFlow%03d", i) }
 
-// aemAuditUnlimited reports whether queue i leaves its redelivery count at 0 (retry forever): every
-// 25th, so that the audit has unbounded paths and findings.
-func aemAuditUnlimited(i int) bool { return i%25 == 0 }
-
 // aemAuditUnboundedPaths is how many flows read a queue with unlimited redelivery: with the FAILED
 // outcome of the tenant-written channel, the paths the audit must report unbounded.
 func aemAuditUnboundedPaths(queues, flows int) int {
 	n := 0
 	for i := range flows {
-		if aemAuditUnlimited(i % queues) {
+		if auditUnlimited(i % queues) {
 			n++
 		}
 	}
@@ -180,7 +176,7 @@ func seedAEMAudit(broker *aem.Client, ci *cpi.Client, put func(id string, conten
 		q := aem.Queue{Name: aemAuditQueue(i)}
 		q.IngressEnabled, q.EgressEnabled, q.RedeliveryDelayEnabled = on, on, on
 		q.DeadMsgQueue, q.MaxRedeliveryCount = aem.Ptr(aemAuditDMQ), aem.Ptr[int64](3)
-		if aemAuditUnlimited(i) {
+		if auditUnlimited(i) {
 			q.MaxRedeliveryCount = aem.Ptr[int64](0)
 		}
 		if _, err := broker.CreateQueue(ctx, q); err != nil {
@@ -206,15 +202,12 @@ func renderAEMAudit(o options, tfVersion string, cells []aemAuditCell, rss bool)
 		"same provider that reads `data \"sapmessaging_retry_policy\"`, which calls no API. Median of %d interleaved runs; calls are the most of any run. "+
 		"Floor = the longer of the Cloud Integration chain, (1 + ceil(%d / %d)) × %s (the runtime list, then the content downloads, %d at once), and the "+
 		"AEM chain, %d × %s (the pages of the queue list); the token request and the SEMP connection check before them are left out.\n\n",
-		tfVersion, ao.queues+1, ao.queues, countAEMUnlimited(ao.queues), ao.flows, aemAuditUnboundedPaths(ao.queues, ao.flows), ao.latency, ao.runs,
+		tfVersion, ao.queues+1, ao.queues, countUnlimited(ao.queues), ao.flows, aemAuditUnboundedPaths(ao.queues, ao.flows), ao.latency, ao.runs,
 		ao.flows, audit.DefaultConcurrency, ao.latency, audit.DefaultConcurrency, pages, ao.latency)
 	sb.WriteString("| Command | SEMP calls (queue list route) | CI calls: runtime list / downloads / other | Token requests | Wall time | Provider CPU | Provider peak RSS |\n")
 	sb.WriteString("|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, c := range cells {
-		cpu, mem := "n/a", "n/a"
-		if rss && c.rssKB > 0 {
-			cpu, mem = seconds(c.providerCPU), mib(c.rssKB)
-		}
+		cpu, mem := c.cpuMem(rss)
 		fmt.Fprintf(&sb, "| %s | %d (%d) | %d / %d / %d | %d | %s | %s | %s |\n",
 			c.op, c.semp, c.listCalls, c.runtimeLists, c.downloads, c.otherCI, c.tokens, seconds(c.wall), cpu, mem)
 	}
@@ -232,15 +225,4 @@ func renderAEMAudit(o options, tfVersion string, cells []aemAuditCell, rss bool)
 	fmt.Fprintf(&sb, "- no Event Mesh call: %d, %s\n", a.mgmtCalls+a.messaging, mark(a.mgmtCalls+a.messaging == 0))
 	sb.WriteString(t.withinFloor())
 	return sb.String()
-}
-
-// countAEMUnlimited is how many of the queues 0 to n - 1 leave their redelivery count unlimited.
-func countAEMUnlimited(n int) int {
-	k := 0
-	for i := range n {
-		if aemAuditUnlimited(i) {
-			k++
-		}
-	}
-	return k
 }

@@ -184,6 +184,14 @@ type auditCell struct {
 	runs              int
 }
 
+// cpuMem is the cell's provider CPU time and peak RSS as the tables write them, "n/a" without GNU time.
+func (c auditCell) cpuMem(rss bool) (cpu, mem string) {
+	if !rss || c.rssKB <= 0 {
+		return "n/a", "n/a"
+	}
+	return seconds(c.providerCPU), mib(c.rssKB)
+}
+
 // auditCellOf summarizes the samples of one command.
 func auditCellOf(op string, ss []sample) auditCell {
 	c := auditCell{op: op, wall: median(ss), providerCPU: medianOf(ss, func(s sample) time.Duration { return s.providerCPU }), runs: len(ss)}
@@ -415,10 +423,7 @@ func renderAudit(o options, tfVersion string, cells []auditCell, rss bool) strin
 	sb.WriteString("| Command | Mgmt API calls | CI calls: runtime list / downloads / other | Messaging REST calls | Token requests | Wall time | Provider CPU | Provider peak RSS |\n")
 	sb.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, c := range cells {
-		cpu, mem := "n/a", "n/a"
-		if rss && c.rssKB > 0 {
-			cpu, mem = seconds(c.providerCPU), mib(c.rssKB)
-		}
+		cpu, mem := c.cpuMem(rss)
 		fmt.Fprintf(&sb, "| %s | %d | %d / %d / %d | %d | %d | %s | %s | %s |\n",
 			c.op, c.mgmtCalls, c.runtimeLists, c.downloads, c.otherCI, c.messaging, c.tokens, seconds(c.wall), cpu, mem)
 	}
