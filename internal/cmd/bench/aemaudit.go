@@ -77,22 +77,9 @@ func aemAuditFlowZip(i, queues int) []byte {
 // the audit saw the landscape the section set up. The connections come from the environment.
 func aemAuditHCL(queues, flows int) string {
 	unbounded := aemAuditUnboundedPaths(queues, flows)
-	return auditHCLHead + fmt.Sprintf(`
-data "sapmessaging_retry_audit" "a" {}
-
-locals {
-  summary = data.sapmessaging_retry_audit.a.summary
-}
-
-output "summary" {
-  value = local.summary
-  precondition {
-    condition = (local.summary.aem_queues == %d && local.summary.flows == %d && local.summary.aem_paths == %d &&
-    local.summary.flows_not_analysable == 0 && local.summary.unbounded_paths == %d && local.summary.advanced_event_mesh)
-    error_message = "The audit did not see the landscape the benchmark set up (%d AEM queues, %d flows with one AEM path each, %d of them unbounded): ${jsonencode(local.summary)}."
-  }
-}
-`, queues+1, flows, flows, unbounded, queues+1, flows, unbounded)
+	return auditCheckHCL(fmt.Sprintf("local.summary.aem_queues == %d && local.summary.flows == %d && local.summary.aem_paths == %d &&\n"+
+		"    local.summary.flows_not_analysable == 0 && local.summary.unbounded_paths == %d && local.summary.advanced_event_mesh", queues+1, flows, flows, unbounded),
+		fmt.Sprintf("%d AEM queues, %d flows with one AEM path each, %d of them unbounded", queues+1, flows, unbounded))
 }
 
 // aemAuditPages is how many pages of 100 the queue list of queues queues (the dead message queue

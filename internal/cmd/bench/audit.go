@@ -130,6 +130,15 @@ provider "sapmessaging" {}
 // auditHCL reads the audit and outputs its summary; the output's precondition fails the plan
 // unless the audit saw the landscape the section set up.
 func auditHCL(queues, flows int) string {
+	unbounded := auditUnboundedPaths(queues, flows)
+	return auditCheckHCL(fmt.Sprintf("local.summary.queues == %d && local.summary.flows == %d && local.summary.paths == %d &&\n"+
+		"    local.summary.flows_not_analysable == 0 && local.summary.unbounded_paths == %d", queues, flows, flows, unbounded),
+		fmt.Sprintf("%d queues, %d flows with one path each, %d of them unbounded", queues, flows, unbounded))
+}
+
+// auditCheckHCL reads the audit and outputs its summary with a precondition that fails the plan unless
+// condition holds; landscape says what the benchmark set up.
+func auditCheckHCL(condition, landscape string) string {
 	return auditHCLHead + fmt.Sprintf(`
 data "sapmessaging_retry_audit" "a" {}
 
@@ -140,12 +149,11 @@ locals {
 output "summary" {
   value = local.summary
   precondition {
-    condition = (local.summary.queues == %d && local.summary.flows == %d && local.summary.paths == %d &&
-    local.summary.flows_not_analysable == 0 && local.summary.unbounded_paths == %d)
-    error_message = "The audit did not see the landscape the benchmark set up (%d queues, %d flows with one path each, %d of them unbounded): ${jsonencode(local.summary)}."
+    condition = (%s)
+    error_message = "The audit did not see the landscape the benchmark set up (%s): ${jsonencode(local.summary)}."
   }
 }
-`, queues, flows, flows, auditUnboundedPaths(queues, flows), queues, flows, auditUnboundedPaths(queues, flows))
+`, condition, landscape)
 }
 
 // auditBaselineHCL reads sapmessaging_retry_policy, which calls no API: a plan with one data
