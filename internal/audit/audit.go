@@ -13,6 +13,9 @@ import (
 	"slices"
 	"strings"
 
+	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
@@ -55,6 +58,9 @@ type Input struct {
 	WebhooksRead bool
 	// WebhooksErr is why they were not: ErrNoMessaging, or the failed list.
 	WebhooksErr error
+	// AEM tells that the Advanced Event Mesh queues were read; AEMQueues are they.
+	AEM       bool
+	AEMQueues []aem.Queue
 }
 
 // Filter selects what a report shows. The join always covers the whole landscape, so that a
@@ -117,6 +123,17 @@ type Path struct {
 	QoS          *int64
 	EndpointHost string
 	Paused       *bool
+	// The AEM sender's settings (nil or "" when the channel leaves them empty, and for other adapters):
+	// MaxAttempts is m, RetryIntervalMs and MaxRetryIntervalMs the adapter's waits, RetryMultiplier its
+	// backoff, and the three modes as read (upper case when known).
+	MaxAttempts, RetryIntervalMs, MaxRetryIntervalMs     *int64
+	RetryMultiplier                                      *float64
+	ConsumerMode, AcknowledgementMode, SettlementOutcome string
+	// End is where a poison message of an AEM path ends (rules.AEMEndDeadMessageQueue, AEMEndDeleted,
+	// AEMEndLost) and TimeToEnd the adapter's waits and the broker's redelivery delays until then; "" and
+	// nil when unbounded, unknown, or for other adapters.
+	End       string
+	TimeToEnd *time.Duration
 }
 
 // ChannelLabel is the path's channel as findings name it: "<flow>/<channel>".
@@ -161,6 +178,10 @@ type Summary struct {
 	LargestWorstCasePath string
 	EventMesh            bool
 	CloudIntegration     bool
+	// AEM says the AEM queues were read; AEMQueues counts them (under the queue prefix) and AEMPaths the
+	// AEM sender channel paths listed.
+	AEM                 bool
+	AEMQueues, AEMPaths int
 }
 
 // Report is the audit's result.
@@ -191,6 +212,11 @@ type joined struct {
 	expiration map[string]int64
 	// acceptLoss names the webhook subscriptions whose QoS 0 message loss is accepted.
 	acceptLoss []string
+	// aemQueues indexes the AEM queues by name, aemRuleQueues holds each as the rules check it, and
+	// aemIsDMQ marks the dead message queues of other AEM queues (aem.go).
+	aemQueues     map[string]*aem.Queue
+	aemRuleQueues map[string]rules.AEMQueue
+	aemIsDMQ      map[string]bool
 }
 
 func join(in Input, acceptLoss []string) *joined {
@@ -201,6 +227,7 @@ func join(in Input, acceptLoss []string) *joined {
 	deployed := slices.Clone(in.Deployed)
 	slices.SortFunc(deployed, func(a, b cpi.RuntimeArtifact) int { return strings.Compare(a.ID, b.ID) })
 	j.expiration = jmsExpirations(in, deployed)
+	j.indexAEMQueues()
 	for _, rt := range deployed {
 		if rt.Type != "" && rt.Type != cpi.TypeIntegrationFlow {
 			continue
@@ -210,12 +237,7 @@ func join(in Input, acceptLoss []string) *joined {
 	}
 	j.webhooks()
 	j.queueFindings()
-	if !in.CloudIntegration {
-		j.add(rules.QueuesOnly(), "")
-	}
-	if !in.EventMesh {
-		j.add(rules.FlowsOnly(), "")
-	}
+	j.connectionFindings()
 	slices.SortStableFunc(j.findings, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.Severity, b.Severity), strings.Compare(firstObject(a), firstObject(b)), strings.Compare(a.Rule, b.Rule))
 	})
@@ -281,6 +303,9 @@ func (j *joined) flow(rt cpi.RuntimeArtifact) {
 			subs, haveSender = snd.ExceptionSubprocesses, true
 		}
 		j.amqpPath(rt, snd)
+	}
+	if j.aemPaths(rt, f) && !haveSender {
+		subs, haveSender = exceptionSubprocesses(f), true
 	}
 	if !haveSender {
 		return
@@ -520,6 +545,7 @@ func (j *joined) queueFindings() {
 		unread = append(unread, id)
 	}
 	slices.Sort(unread)
+	j.aemQueueFindings(unread)
 	consumers := map[string][]string{}
 	for _, p := range j.paths {
 		if (p.Adapter == AdapterAMQP || p.Adapter == AdapterWebhook) && p.QueueExists {

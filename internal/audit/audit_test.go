@@ -123,6 +123,25 @@ func rulesOf(fs []Finding) []string {
 	return out
 }
 
+// expectFindings checks the report's findings ("rule objects…", in any order) and their style.
+func expectFindings(t *testing.T, r Report, want []string) {
+	t.Helper()
+	got := rulesOf(r.Findings)
+	want = slices.Clone(want)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("findings\n got %q\nwant %q", got, want)
+		for _, f := range r.Findings {
+			t.Logf("%s: %s", f.Rule, f.Message)
+		}
+	}
+	for _, f := range r.Findings {
+		for _, p := range rules.StyleProblems(f.Summary, f.Message, []string{"Set"}) {
+			t.Errorf("%s: %s", f.Rule, p)
+		}
+	}
+}
+
 // hook is a webhook subscription on queue with qos, pushing to https://hooks.example.com, active.
 func hook(name, queue string, qos int) eventmesh.Webhook {
 	w := eventmesh.Webhook{State: eventmesh.WebhookActive, HandshakeStatus: eventmesh.HandshakeCompleted}
@@ -423,21 +442,7 @@ func TestRunFindings(t *testing.T) {
 				in = withHooks(in, tt.hooks...)
 			}
 			in.WebhooksErr = tt.hooksErr
-			r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
-			got := rulesOf(r.Findings)
-			want := slices.Clone(tt.want)
-			slices.Sort(want)
-			if !slices.Equal(got, want) {
-				t.Errorf("findings\n got %q\nwant %q", got, want)
-				for _, f := range r.Findings {
-					t.Logf("%s: %s", f.Rule, f.Message)
-				}
-			}
-			for _, f := range r.Findings {
-				for _, p := range rules.StyleProblems(f.Summary, f.Message, []string{"Set"}) {
-					t.Errorf("%s: %s", f.Rule, p)
-				}
-			}
+			expectFindings(t, Run(in, Filter{MinSeverity: rules.SeverityInfo}), tt.want)
 		})
 	}
 }
@@ -752,7 +757,10 @@ func TestTemplateListsRuleIDs(t *testing.T) {
 		"amqp.inner_retries", "jms_sender.no_retry_limit", "iflow.exception_acknowledges", "queue.redelivery_unlimited",
 		"queue.dmq_missing", "dmq.max_ttl_required", "dmq.respect_ttl_required", "queue.dmq_cycle", "queue.dmq_chain",
 		"audit.webhooks_not_configured", "audit.webhooks_not_read", "webhook.qos0_loses_messages", "webhook.endpoint_not_https",
-		"webhook.no_dead_message_queue", "webhook.redelivery_unlimited", "webhook.in_flight_stall", "webhook.competing"}
+		"webhook.no_dead_message_queue", "webhook.redelivery_unlimited", "webhook.in_flight_stall", "webhook.competing",
+		"audit.aem_queue_not_found", "audit.aem_queue_unconsumed", "audit.aem_not_configured", "audit.event_mesh_not_configured",
+		"audit.aem_value_unconfirmed", "aem_sender.failed_unlimited_redelivery", "aem_sender.rejected_without_dmq", "aem_sender.ack_immediate",
+		"aem_sender.attempts_missing", "aem.redelivery_unlimited", "aem.dmq_missing", "aem.redelivery_without_delay"}
 	for _, id := range ids {
 		if !strings.Contains(string(page), "`"+id+"`") {
 			t.Errorf("the data source's page does not list %s", id)

@@ -44,19 +44,22 @@ func diagram(paths []Path, findings []Finding) string {
 		return id, true
 	}
 	for _, p := range paths {
-		qKey := Object{ObjectQueue, p.Queue}.String()
+		qKey := p.queueObject().String()
 		qLabel := p.Queue
-		if p.Adapter == AdapterJMS {
-			qKey = Object{ObjectJMSQueue, p.Queue}.String()
-			qLabel = "JMS " + p.Queue
-		}
-		if p.Queue == "" {
+		switch {
+		case p.Adapter == AdapterAEM && strings.EqualFold(p.ConsumerMode, rules.AEMConsumerDirect):
+			qLabel = "AEM direct messages"
+		case p.Queue == "":
 			qLabel = "no queue"
+		case p.Adapter == AdapterJMS:
+			qLabel = "JMS " + p.Queue
+		case p.Adapter == AdapterAEM:
+			qLabel = "AEM " + p.Queue
 		}
 		q, isNew := node(qKey)
 		if isNew {
 			switch {
-			case p.Adapter == AdapterAMQP && p.QueueKnown && !p.QueueExists:
+			case (p.Adapter == AdapterAMQP || p.Adapter == AdapterAEM) && p.QueueKnown && !p.QueueExists:
 				fmt.Fprintf(&b, "  %s[(\"%s<br/>missing\")]\n", q, label(qLabel))
 				classes = append(classes, [2]string{q, "missing"})
 			case p.RedeliveryCount != nil:
@@ -73,11 +76,14 @@ func diagram(paths []Path, findings []Finding) string {
 		c, isNew := node(chKey)
 		if isNew {
 			n := ""
-			if p.Adapter == AdapterAMQP {
+			switch p.Adapter {
+			case AdapterAMQP:
 				n = ", n = empty"
 				if p.Retries != nil {
 					n = fmt.Sprintf(", n = %d", *p.Retries)
 				}
+			case AdapterAEM:
+				n = aemChannelLabel(p)
 			}
 			fmt.Fprintf(&b, "  %s[\"%s<br/>%s (%s%s)\"]\n", c, label(p.Flow), label(p.Channel), p.Adapter, n)
 			if _, ok := worst[chKey]; !ok {
@@ -90,6 +96,8 @@ func diagram(paths []Path, findings []Finding) string {
 		case p.Unbounded:
 			fmt.Fprintf(&b, "  %s ==>|\"unbounded\"| %s\n", q, c)
 			classes = append(classes, [2]string{c, "unbounded"})
+		case p.Adapter == AdapterAEM && p.WorstCase != nil:
+			aemEdge(&b, p, q, c)
 		case p.WorstCase != nil && p.DeletedAfterDays != nil:
 			fmt.Fprintf(&b, "  %s -->|\"N_max = %d, deleted after %d d\"| %s\n", q, *p.WorstCase, *p.DeletedAfterDays, c)
 		case p.WorstCase != nil:
@@ -142,7 +150,11 @@ func webhookNode(b *strings.Builder, p Path, q string, node func(string) (string
 
 // deadLetters draws the edge from consumer c to the path's dead message queue, and the queue.
 func deadLetters(b *strings.Builder, p Path, c string, node func(string) (string, bool)) {
-	d, isNew := node(Object{ObjectQueue, p.DeadMessageQueue}.String())
+	dmq := Object{ObjectQueue, p.DeadMessageQueue}
+	if p.Adapter == AdapterAEM {
+		dmq.Kind = ObjectAEMQueue
+	}
+	d, isNew := node(dmq.String())
 	if isNew {
 		ttl := "no TTL"
 		if p.DeadMessageQueueTTL != nil {
@@ -168,4 +180,40 @@ func seconds(s int64) string {
 		return fmt.Sprintf("%d h", s/3600)
 	}
 	return fmt.Sprintf("%d s", s)
+}
+
+// aemChannelLabel is the AEM sender's part of its channel node: m and the outcome, or the mode that
+// makes the outcome not apply.
+func aemChannelLabel(p Path) string {
+	m := "m = empty"
+	if p.MaxAttempts != nil {
+		m = fmt.Sprintf("m = %d", *p.MaxAttempts)
+	}
+	mode := p.SettlementOutcome
+	switch {
+	case strings.EqualFold(p.ConsumerMode, rules.AEMConsumerDirect):
+		mode = "direct"
+	case strings.EqualFold(p.AcknowledgementMode, rules.AEMAckImmediate):
+		mode = "acknowledged on receipt"
+	case mode == "":
+		mode = "outcome empty"
+	}
+	return ", " + m + ", " + label(mode)
+}
+
+// aemEdge draws the edge from an AEM queue to the channel with N_max, the time until the message leaves
+// the queue, and where it ends when not in the dead message queue: deleted, or lost (a thick edge).
+func aemEdge(b *strings.Builder, p Path, q, c string) {
+	when := ""
+	if p.TimeToEnd != nil && *p.TimeToEnd > 0 {
+		when = " in " + formatTimeToEnd(*p.TimeToEnd)
+	}
+	switch p.End {
+	case rules.AEMEndLost:
+		fmt.Fprintf(b, "  %s ==>|\"N_max = %d%s, then lost\"| %s\n", q, *p.WorstCase, when, c)
+	case rules.AEMEndDeleted:
+		fmt.Fprintf(b, "  %s ==>|\"N_max = %d%s, then deleted\"| %s\n", q, *p.WorstCase, when, c)
+	default:
+		fmt.Fprintf(b, "  %s -->|\"N_max = %d%s\"| %s\n", q, *p.WorstCase, when, c)
+	}
 }

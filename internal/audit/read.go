@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
@@ -24,12 +25,20 @@ type Sources struct {
 	Concurrency int
 	// Packages also reads the design time list, for the package of each flow.
 	Packages bool
+	// AEM lists the Advanced Event Mesh queues once (an *aem.Client, whose list is paged, or the run's
+	// list shared with the resources); nil leaves AEM out.
+	AEM AEMQueueLister
+}
+
+// AEMQueueLister lists the queues of an AEM broker's Message VPN.
+type AEMQueueLister interface {
+	ListQueues(ctx context.Context) ([]aem.Queue, error)
 }
 
 // ErrNoMessaging is Input.WebhooksErr when the Event Mesh connection has no messaging credentials.
 var ErrNoMessaging = errors.New("the Event Mesh connection has no messaging REST credentials")
 
-// Read fetches the landscape: one queue list, one webhook subscription list, one runtime list
+// Read fetches the landscape: one queue list per broker (Event Mesh, AEM), one webhook subscription list, one runtime list
 // (and the design time list with Packages), and the content of each deployed integration flow,
 // at most Concurrency at once. A flow whose content cannot be read or parsed is recorded in
 // Input.Unreadable, and a failed webhook list in Input.WebhooksErr, not returned as an error;
@@ -68,12 +77,30 @@ func Read(ctx context.Context, src Sources) (Input, error) {
 			in.Webhooks, in.WebhooksRead = hooks, true
 		}
 	}()
+	var aemErr error
+	aemDone := make(chan struct{})
+	go func() {
+		defer close(aemDone)
+		if src.AEM == nil {
+			return
+		}
+		qs, err := src.AEM.ListQueues(ctx)
+		if err != nil {
+			aemErr = &ListError{What: "the Advanced Event Mesh queues", Err: err}
+			return
+		}
+		in.AEM, in.AEMQueues = true, qs
+	}()
 	err := readFlows(ctx, src, &in)
 	<-queuesDone
 	<-hooksDone
+	<-aemDone
 	in.Queues = queues
 	if queuesErr != nil {
 		return in, queuesErr
+	}
+	if aemErr != nil {
+		return in, aemErr
 	}
 	return in, err
 }

@@ -46,13 +46,13 @@ func (j *joined) matches(fd Finding, active bool, queue, flow func(string) bool)
 	queues, flows := false, false
 	for _, o := range fd.Objects {
 		switch o.Kind {
-		case ObjectQueue, ObjectJMSQueue:
+		case ObjectQueue, ObjectJMSQueue, ObjectAEMQueue:
 			queues = true
 		}
 	}
 	for _, o := range fd.Objects {
 		switch o.Kind {
-		case ObjectQueue, ObjectJMSQueue:
+		case ObjectQueue, ObjectJMSQueue, ObjectAEMQueue:
 			if queue(o.Name) {
 				return true
 			}
@@ -93,14 +93,22 @@ func (j *joined) queueReadByPackage(pkg string) func(string) bool {
 }
 
 func (j *joined) summarize(r Report, f Filter) Summary {
-	s := Summary{Paths: len(r.Paths), EventMesh: j.in.EventMesh, CloudIntegration: j.in.CloudIntegration}
+	s := Summary{Paths: len(r.Paths), EventMesh: j.in.EventMesh, CloudIntegration: j.in.CloudIntegration, AEM: j.in.AEM}
 	for _, q := range j.in.Queues {
 		if strings.HasPrefix(q.Name, f.QueuePrefix) {
 			s.Queues++
 		}
 	}
+	for _, q := range j.in.AEMQueues {
+		if strings.HasPrefix(q.Name, f.QueuePrefix) {
+			s.AEMQueues++
+		}
+	}
 	flows := map[string]bool{}
 	for _, p := range r.Paths {
+		if p.Adapter == AdapterAEM {
+			s.AEMPaths++
+		}
 		if p.Adapter == AdapterWebhook {
 			s.Webhooks++
 		} else {

@@ -3,6 +3,10 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -13,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/audit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
@@ -43,30 +48,41 @@ type retryAuditModel struct {
 }
 
 type auditPathModel struct {
-	Adapter             types.String `tfsdk:"adapter"`
-	Queue               types.String `tfsdk:"queue"`
-	QueueExists         types.Bool   `tfsdk:"queue_exists"`
-	Flow                types.String `tfsdk:"flow"`
-	Channel             types.String `tfsdk:"channel"`
-	Package             types.String `tfsdk:"package"`
-	FlowStatus          types.String `tfsdk:"flow_status"`
-	DeployedVersion     types.String `tfsdk:"deployed_version"`
-	RedeliveryCount     types.Int64  `tfsdk:"max_redelivery_count"`
-	Retries             types.Int64  `tfsdk:"max_number_of_retries"`
-	DeliveryStatus      types.String `tfsdk:"delivery_status"`
-	WorstCase           types.Int64  `tfsdk:"worst_case_attempts"`
-	Unbounded           types.Bool   `tfsdk:"unbounded"`
-	WorstCaseNote       types.String `tfsdk:"worst_case_reason"`
-	DeadMessageQueue    types.String `tfsdk:"dead_message_queue"`
-	DeadMessageQueueTTL types.Int64  `tfsdk:"dead_message_queue_ttl"`
-	EndEvents           []string     `tfsdk:"exception_end_events"`
-	RetryGuardLimit     types.Int64  `tfsdk:"retry_guard_limit"`
-	GiveUpMinutes       types.Int64  `tfsdk:"give_up_after_minutes"`
-	DeletedAfterDays    types.Int64  `tfsdk:"deleted_after_days"`
-	Webhook             types.String `tfsdk:"webhook"`
-	QoS                 types.Int64  `tfsdk:"qos"`
-	EndpointHost        types.String `tfsdk:"endpoint_host"`
-	Paused              types.Bool   `tfsdk:"paused"`
+	Adapter             types.String  `tfsdk:"adapter"`
+	Queue               types.String  `tfsdk:"queue"`
+	QueueExists         types.Bool    `tfsdk:"queue_exists"`
+	Flow                types.String  `tfsdk:"flow"`
+	Channel             types.String  `tfsdk:"channel"`
+	Package             types.String  `tfsdk:"package"`
+	FlowStatus          types.String  `tfsdk:"flow_status"`
+	DeployedVersion     types.String  `tfsdk:"deployed_version"`
+	RedeliveryCount     types.Int64   `tfsdk:"max_redelivery_count"`
+	Retries             types.Int64   `tfsdk:"max_number_of_retries"`
+	DeliveryStatus      types.String  `tfsdk:"delivery_status"`
+	WorstCase           types.Int64   `tfsdk:"worst_case_attempts"`
+	Unbounded           types.Bool    `tfsdk:"unbounded"`
+	WorstCaseNote       types.String  `tfsdk:"worst_case_reason"`
+	DeadMessageQueue    types.String  `tfsdk:"dead_message_queue"`
+	DeadMessageQueueTTL types.Int64   `tfsdk:"dead_message_queue_ttl"`
+	EndEvents           []string      `tfsdk:"exception_end_events"`
+	RetryGuardLimit     types.Int64   `tfsdk:"retry_guard_limit"`
+	GiveUpMinutes       types.Int64   `tfsdk:"give_up_after_minutes"`
+	DeletedAfterDays    types.Int64   `tfsdk:"deleted_after_days"`
+	Webhook             types.String  `tfsdk:"webhook"`
+	QoS                 types.Int64   `tfsdk:"qos"`
+	EndpointHost        types.String  `tfsdk:"endpoint_host"`
+	Paused              types.Bool    `tfsdk:"paused"`
+	Broker              types.String  `tfsdk:"broker"`
+	MaxAttempts         types.Int64   `tfsdk:"max_message_processing_attempts"`
+	RetryInterval       types.Int64   `tfsdk:"retry_interval"`
+	MaxRetryInterval    types.Int64   `tfsdk:"max_retry_interval"`
+	RetryMultiplier     types.Float64 `tfsdk:"retry_multiplier"`
+	ConsumerMode        types.String  `tfsdk:"consumer_mode"`
+	AcknowledgementMode types.String  `tfsdk:"acknowledgement_mode"`
+	SettlementOutcome   types.String  `tfsdk:"settlement_outcome"`
+	End                 types.String  `tfsdk:"end"`
+	TimeToEnd           types.String  `tfsdk:"time_to_end"`
+	TimeToEndSeconds    types.Int64   `tfsdk:"time_to_end_seconds"`
 }
 
 type auditFindingModel struct {
@@ -91,6 +107,9 @@ type auditSummaryModel struct {
 	LargestWorstCasePath types.String `tfsdk:"largest_worst_case_path"`
 	EventMesh            types.Bool   `tfsdk:"event_mesh"`
 	CloudIntegration     types.Bool   `tfsdk:"cloud_integration"`
+	AEM                  types.Bool   `tfsdk:"advanced_event_mesh"`
+	AEMQueues            types.Int64  `tfsdk:"aem_queues"`
+	AEMPaths             types.Int64  `tfsdk:"aem_paths"`
 }
 
 func (d *retryAuditDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -112,15 +131,18 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"every deployed SAP Cloud Integration flow (the runtime list) and, per flow, its AMQP and JMS sender channels and " +
 			"the end events of its exception subprocesses (one content download per flow, at most " +
 			fmt.Sprint(audit.DefaultConcurrency) + " at once, shared with the resources of the same run), and every Event Mesh " +
-			"webhook subscription (one messaging REST call). Each sender channel becomes a path with its worst case " +
-			"`N_max = (R + 1) × n + 1` or why it has none, each webhook a path with its tries until the queue's redelivery count " +
+			"webhook subscription (one messaging REST call), and with an `advanced_event_mesh` connection every queue of the AEM " +
+			"broker's Message VPN (one paged SEMP list, shared with the `sapmessaging_aem_*` resources of the same run) joined with the " +
+			"AdvancedEventMesh sender channels of the same flows. Event Mesh and AEM appear in one report, each path naming its `broker`. Each sender channel becomes a path with its worst case " +
+			"`N_max = (R + 1) × n + 1` (AMQP) or `N_max = m × (R + 1)` (AEM) or why it has none, each webhook a path with its tries until the queue's redelivery count " +
 			"or time to live ends them (one try for QoS 0), and the same rules the resources apply produce the findings, each " +
 			"with its rule ID, the objects it concerns and its fix.\n\n" +
 			"A flow whose content cannot be read or parsed is a finding (`audit.flow_not_analysable`), never a failed read. " +
 			"Without a `cloud_integration` connection the audit checks the queues alone and says so (`audit.queues_only`); " +
 			"without `event_mesh` it checks the flows alone (`audit.flows_only`). Without messaging REST credentials in the " +
 			"`event_mesh` service key the webhooks are left out and the audit says so (`audit.webhooks_not_configured`); a " +
-			"webhook list that fails is a finding (`audit.webhooks_not_read`), never a failed read.",
+			"webhook list that fails is a finding (`audit.webhooks_not_read`), never a failed read. An AEM queue list that fails fails the " +
+			"read: a plan never passes on a landscape it could not see.",
 		Attributes: map[string]schema.Attribute{
 			"queue_name_prefix": schema.StringAttribute{
 				MarkdownDescription: "Only paths whose queue name starts with this prefix, for example `acme/crm/prod/`, and the findings about such " +
@@ -152,24 +174,29 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 					"then one per webhook subscription with the queue it pushes, sorted by name.",
 				Computed: true,
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"adapter":          str("`AMQP` (an Event Mesh queue), `JMS` (a Cloud Integration JMS queue), or `WEBHOOK` (an Event Mesh webhook subscription)."),
+					"adapter": str("`AMQP` (an Event Mesh queue), `JMS` (a Cloud Integration JMS queue), `AEM` (an AdvancedEventMesh sender " +
+						"channel reading an Advanced Event Mesh queue), or `WEBHOOK` (an Event Mesh webhook subscription)."),
+					"broker": str("Where the queue lives, named as the provider's connection block: `event_mesh` (AMQP, webhooks), " +
+						"`advanced_event_mesh` (AEM) or `cloud_integration` (the tenant's JMS queues)."),
 					"queue":            str("The queue the channel reads, or the webhook pushes."),
-					"queue_exists":     schema.BoolAttribute{MarkdownDescription: "Whether Event Mesh holds the queue; null without an Event Mesh connection. Always true for JMS queues, which Cloud Integration creates on use.", Computed: true},
+					"queue_exists":     schema.BoolAttribute{MarkdownDescription: "Whether the broker holds the queue; null without the broker's connection. Always true for JMS queues, which Cloud Integration creates on use, and for a direct AEM consumer, which reads no queue.", Computed: true},
 					"flow":             str("The integration flow ID; null for a webhook."),
 					"channel":          str("The sender channel: its message flow name, or its ID where it has none; null for a webhook."),
 					"package":          str("The flow's package ID; null unless `flow_package` is set."),
 					"flow_status":      str("The runtime status of the flow, for example `STARTED` or `ERROR`; null for a webhook."),
 					"deployed_version": str("The version the runtime runs; null for a webhook."),
-					"max_redelivery_count": num("R, the queue's `max_redelivery_count` (0, unlimited, also when the queue leaves it unset); null for JMS " +
-						"and when the queue is missing or unknown."),
+					"max_redelivery_count": num("R, the queue's `max_redelivery_count` (0, unlimited, also when the queue leaves it unset), of the " +
+						"Event Mesh or AEM queue; null for JMS and when the queue is missing or unknown."),
 					"max_number_of_retries": num("n, the AMQP sender's Max. Number of Retries; null when empty (endless retries) and for JMS."),
 					"delivery_status":       str("The AMQP sender's Delivery Status After Max. Retries; null when unset and for JMS."),
-					"worst_case_attempts": num("The most executions one always-failing message can cost: `(R + 1) × n + 1` for AMQP, the guard's stop " +
+					"worst_case_attempts": num("The most executions one always-failing message can cost: `(R + 1) × n + 1` for AMQP, `m × (R + 1)` for " +
+						"an AEM sender settling failures as `FAILED` (`m` with `REJECTED`, 1 with `AUTOMATIC_IMMEDIATE`), the guard's stop " +
 						"for a guarded JMS flow, the retries until the queue's expiration for an unguarded one, or a webhook's tries (1 for QoS 0, whose " +
 						"message is lost after that try). Null when unbounded or unknown."),
-					"unbounded":              flag("True when nothing bounds the executions (R = 0, or an empty retry count)."),
-					"worst_case_reason":      str("How `worst_case_attempts` was found, or why there is none."),
-					"dead_message_queue":     str("The queue's dead message queue; null for none and for JMS."),
+					"unbounded":         flag("True when nothing bounds the executions (R = 0 with AMQP or an AEM sender's `FAILED`, or an empty retry count)."),
+					"worst_case_reason": str("How `worst_case_attempts` was found, or why there is none."),
+					"dead_message_queue": str("The queue's dead message queue; null for none and for JMS. For AEM, the one the queue names or the " +
+						"broker's default `#DEAD_MSG_QUEUE`, null when a poison message does not end there (`end`)."),
 					"dead_message_queue_ttl": num("The time to live of the dead message queue in seconds; null when it keeps messages for ever or does not exist."),
 					"exception_end_events": schema.ListAttribute{
 						MarkdownDescription: "The end events of the flow's exception subprocesses, `<subprocess>: <kind>` (`error`, `escalation`, `message`, `none`).",
@@ -181,10 +208,25 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 						"last try (15 minutes, doubling up to once a day, until the queue's redelivery count or time to live ends the retries)."),
 					"deleted_after_days": num("Days after which the JMS queue's expiration period deletes a message the flow never ends: the Expiration " +
 						"Period of the JMS receiver of a deployed flow that fills the queue (the longest, where several do), else SAP's default of 30 days."),
-					"webhook":       str("The webhook subscription's name; null for a sender channel."),
-					"qos":           num("The webhook's quality of service: 0 (one try, then the message is deleted) or 1 (retried); null for a sender channel."),
-					"endpoint_host": str("The host the webhook pushes to; null for a sender channel."),
-					"paused":        flag("Whether the webhook is paused (nothing is pushed until it is resumed); null for a sender channel or when the service does not say."),
+					"webhook":                         str("The webhook subscription's name; null for a sender channel."),
+					"qos":                             num("The webhook's quality of service: 0 (one try, then the message is deleted) or 1 (retried); null for a sender channel."),
+					"endpoint_host":                   str("The host the webhook pushes to; null for a sender channel."),
+					"paused":                          flag("Whether the webhook is paused (nothing is pushed until it is resumed); null for a sender channel or when the service does not say."),
+					"max_message_processing_attempts": num("The AEM sender's Maximum Message Processing Attempts, `m` (the first attempt included); null when empty and for other adapters."),
+					"retry_interval":                  num("The AEM sender's Retry Interval in milliseconds; null when empty and for other adapters."),
+					"max_retry_interval":              num("The AEM sender's Maximum Retry Interval in milliseconds; null when empty and for other adapters."),
+					"retry_multiplier": schema.Float64Attribute{MarkdownDescription: "The AEM sender's Exponential Backoff Multiplier; null when empty and for other adapters.",
+						Computed: true},
+					"consumer_mode":        str("The AEM sender's Consumer Mode, `GUARANTEED` or `DIRECT` (as read when another value); null when empty and for other adapters."),
+					"acknowledgement_mode": str("The AEM sender's Acknowledgment Mode, `AUTOMATIC_ON_EXCHANGE_COMPLETE` or `AUTOMATIC_IMMEDIATE`; null when empty and for other adapters."),
+					"settlement_outcome": str("The AEM sender's Settlement Outcome After Maximum Attempts, `FAILED` or `REJECTED` (its stored value is " +
+						"unconfirmed: `audit.aem_value_unconfirmed`); null when empty and for other adapters."),
+					"end": str("Where a poison message of an AEM path ends: `dead message queue`, `deleted` (the queue has no dead message queue) or " +
+						"`lost` (acknowledged on receipt, or a direct consumer); null when unbounded or unknown, and for other adapters."),
+					"time_to_end": str("How long a poison message of an AEM path runs until it ends: the adapter's waits between its attempts on every " +
+						"delivery and the broker's redelivery delays, for example `2 min 47 s` (the flow's own processing time comes on top); null when " +
+						"unbounded or unknown, and for other adapters."),
+					"time_to_end_seconds": num("`time_to_end` in whole seconds, rounded up."),
 				}},
 			},
 			"findings": schema.ListNestedAttribute{
@@ -213,6 +255,9 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 					"unbounded_paths":             num("Paths whose executions nothing bounds."),
 					"queues":                      num("Event Mesh queues read (under `queue_name_prefix`)."),
 					"flows":                       num("Deployed integration flows audited."),
+					"aem_queues":                  num("Advanced Event Mesh queues read (under `queue_name_prefix`)."),
+					"aem_paths":                   num("AEM sender channel paths listed."),
+					"advanced_event_mesh":         flag("Whether the Advanced Event Mesh queues were read."),
 					"webhooks":                    num("Webhook subscription paths listed."),
 					"flows_not_analysable":        num("Deployed flows whose content could not be read or parsed."),
 					"largest_worst_case_attempts": num("The largest finite `worst_case_attempts`; null without one."),
@@ -238,14 +283,17 @@ func (d *retryAuditDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if d.data == nil || (d.data.eventMesh == nil && d.data.cloudIntegration == nil) {
-		resp.Diagnostics.AddError("Nothing To Audit",
-			"The audit reads SAP Event Mesh queues and SAP Cloud Integration flows, but the provider has neither connection. "+
-				"Set the `event_mesh` block of the provider, the `cloud_integration` block, or both.")
+	if d.data != nil && d.data.aem == nil && d.data.aemKeyError.HasError() {
+		resp.Diagnostics.Append(d.data.aemKeyError...)
 		return
 	}
-	if (d.data.eventMesh != nil && !d.data.eventMeshCredential.prove(ctx, &resp.Diagnostics)) ||
-		(d.data.cloudIntegration != nil && !d.data.cloudIntegrationCredential.prove(ctx, &resp.Diagnostics)) {
+	if d.data == nil || (d.data.eventMesh == nil && d.data.cloudIntegration == nil && d.data.aem == nil) {
+		resp.Diagnostics.AddError("Nothing To Audit",
+			"The audit reads SAP Event Mesh queues, Advanced Event Mesh queues and SAP Cloud Integration flows, but the provider has none of these connections. "+
+				"Set the `event_mesh`, `advanced_event_mesh` or `cloud_integration` block of the provider, or several.")
+		return
+	}
+	if !proveAll(ctx, &resp.Diagnostics, d.data.auditCredentials()...) {
 		return
 	}
 	minSeverity := rules.SeverityInfo
@@ -256,10 +304,13 @@ func (d *retryAuditDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	if d.data.cloudIntegration != nil {
 		src.Flows = d.data.flows
 	}
+	if d.data.aem != nil {
+		src.AEM = runAEMQueues{d.data}
+	}
 	in, err := audit.Read(ctx, src)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot Read Landscape",
-			fmt.Sprintf("The audit failed %s. Check the provider's `event_mesh` and `cloud_integration` connections and that their "+
+			fmt.Sprintf("The audit failed %s. Check the provider's `event_mesh`, `advanced_event_mesh` and `cloud_integration` connections and that their "+
 				"credentials may list queues and integration artifacts, then run the command again; TF_LOG=debug shows each request.", clause(err)))
 		return
 	}
@@ -315,6 +366,15 @@ func fillRetryAudit(m *retryAuditModel, r audit.Report) {
 			EndEvents: append([]string{}, p.EndEvents...), RetryGuardLimit: int64OrNull(p.RetryGuardLimit),
 			GiveUpMinutes: int64OrNull(p.GiveUpMinutes), DeletedAfterDays: int64OrNull(p.DeletedAfterDays),
 			Webhook: optionalString(p.Webhook), QoS: int64OrNull(p.QoS), EndpointHost: optionalString(p.EndpointHost), Paused: types.BoolPointerValue(p.Paused),
+			Broker: types.StringValue(p.Broker()), MaxAttempts: int64OrNull(p.MaxAttempts), RetryInterval: int64OrNull(p.RetryIntervalMs),
+			MaxRetryInterval: int64OrNull(p.MaxRetryIntervalMs), RetryMultiplier: types.Float64PointerValue(p.RetryMultiplier),
+			ConsumerMode: optionalString(p.ConsumerMode), AcknowledgementMode: optionalString(p.AcknowledgementMode),
+			SettlementOutcome: optionalString(p.SettlementOutcome), End: optionalString(p.End),
+			TimeToEnd: types.StringNull(), TimeToEndSeconds: types.Int64Null(),
+		}
+		if p.TimeToEnd != nil {
+			pm.TimeToEnd = types.StringValue(rules.FormatAEMDuration(*p.TimeToEnd))
+			pm.TimeToEndSeconds = types.Int64Value(int64((*p.TimeToEnd + time.Second - 1) / time.Second))
 		}
 		if p.QueueKnown {
 			pm.QueueExists = types.BoolValue(p.QueueExists)
@@ -341,6 +401,7 @@ func fillRetryAudit(m *retryAuditModel, r audit.Report) {
 		FlowsNotAnalysable: types.Int64Value(int64(s.NotAnalysable)), LargestWorstCase: int64OrNull(s.LargestWorstCase),
 		LargestWorstCasePath: optionalString(s.LargestWorstCasePath),
 		EventMesh:            types.BoolValue(s.EventMesh), CloudIntegration: types.BoolValue(s.CloudIntegration),
+		AEM: types.BoolValue(s.AEM), AEMQueues: types.Int64Value(int64(s.AEMQueues)), AEMPaths: types.Int64Value(int64(s.AEMPaths)),
 	}
 	m.Diagram = types.StringValue(r.Diagram)
 }
@@ -351,4 +412,59 @@ func optionalString(s string) types.String {
 		return types.StringNull()
 	}
 	return types.StringValue(s)
+}
+
+// runAEMQueues lists the AEM queues for the audit through the run's queue list (aem_queue_shared.go): one
+// paged SEMP list per provider configuration and run, shared with the sapmessaging_aem_* resources.
+type runAEMQueues struct{ d *providerData }
+
+// ListQueues returns a copy of the run's queues, sorted by name.
+func (r runAEMQueues) ListQueues(ctx context.Context) ([]aem.Queue, error) {
+	qs, err := r.d.aemQueues(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l := &r.d.aemQueueList
+	l.mu.Lock()
+	out := make([]aem.Queue, 0, len(qs))
+	for _, q := range qs {
+		out = append(out, *q)
+	}
+	l.mu.Unlock()
+	slices.SortFunc(out, func(a, b aem.Queue) int { return strings.Compare(a.Name, b.Name) })
+	return out, nil
+}
+
+// auditCredentials are the credentials of the connections the audit reads.
+func (d *providerData) auditCredentials() []*credential {
+	var out []*credential
+	if d.eventMesh != nil {
+		out = append(out, &d.eventMeshCredential)
+	}
+	if d.cloudIntegration != nil {
+		out = append(out, &d.cloudIntegrationCredential)
+	}
+	if d.aem != nil {
+		out = append(out, &d.aemCredential)
+	}
+	return out
+}
+
+// proveAll proves the credentials at once, so that the read waits for one round trip rather than one per
+// service, and adds the error of each that fails, in order.
+func proveAll(ctx context.Context, diags *diag.Diagnostics, creds ...*credential) bool {
+	each := make([]diag.Diagnostics, len(creds))
+	var wg sync.WaitGroup
+	for i, c := range creds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.prove(ctx, &each[i])
+		}()
+	}
+	wg.Wait()
+	for _, d := range each {
+		diags.Append(d...)
+	}
+	return !diags.HasError()
 }

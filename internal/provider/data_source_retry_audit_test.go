@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/audit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
@@ -418,6 +419,184 @@ func TestAccRetryAuditDataSource_exampleWithWebhook(t *testing.T) {
 				statecheck.ExpectKnownOutputValueAtPath("worst_case_attempts",
 					tfjsonpath.New(emulator.SampleLandscapePrefix+"shipments → Acme_Shipments_Inbound/AMQP_Shipments"), knownvalue.Null()),
 			},
+		}},
+	})
+}
+
+// auditAEMLandscape puts an Advanced Event Mesh landscape on the emulator beside the Event Mesh one of
+// auditLandscape's kind, and deploys the flows that read it:
+//
+//   - AEMOrders reads the AEM queue orders (R = 3, a redelivery delay of 1 s doubling, the dead message
+//     queue orders.dmq with 7 days TTL) with the tenant-written settings (m = 5, FAILED): N_max 20 in 2 min 47 s;
+//   - AEMStuck reads stuck (R = 0): the adapter's loop runs for ever;
+//   - AEMTypo reads nothing the broker holds;
+//   - Legacy reads the Event Mesh queue acme/crm/prod/orders with an AMQP sender: N_max 7.
+func auditAEMLandscape(t *testing.T, env *testEnv) {
+	t.Helper()
+	ctx := t.Context()
+	c := env.aem(t)
+	mk := func(name string, s aem.QueueSettings) {
+		s.IngressEnabled, s.EgressEnabled, s.AccessType = ptrTo(true), ptrTo(true), ptrTo(rules.AEMAccessNonExclusive)
+		if _, err := c.CreateQueue(ctx, aem.Queue{Name: name, QueueSettings: s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	delay := func(s aem.QueueSettings) aem.QueueSettings {
+		s.RedeliveryDelayEnabled, s.RedeliveryDelayInitialInterval = ptrTo(true), ptrTo[int64](1000)
+		s.RedeliveryDelayMaxInterval, s.RedeliveryDelayMultiplier = ptrTo[int64](64000), ptrTo[int64](200)
+		return s
+	}
+	mk("orders.dmq", aem.QueueSettings{RespectTTLEnabled: ptrTo(true), MaxTTL: ptrTo[int64](604800)})
+	mk("orders", delay(aem.QueueSettings{MaxRedeliveryCount: ptrTo[int64](3), DeadMsgQueue: ptrTo("orders.dmq")}))
+	mk("stuck", delay(aem.QueueSettings{MaxRedeliveryCount: ptrTo[int64](0), DeadMsgQueue: ptrTo("orders.dmq")}))
+
+	em := env.eventMesh(t)
+	if _, _, err := em.PutQueue(ctx, "acme/crm/prod/orders/dmq", eventmesh.QueueSettings{RespectTTL: ptrTo(true), MaxTTL: ptrTo[int64](rules.DefaultDMQTTL)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := em.PutQueue(ctx, "acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: ptrTo[int64](5), DeadMsgQueue: ptrTo("acme/crm/prod/orders/dmq")}); err != nil {
+		t.Fatal(err)
+	}
+	aemSender := func(queue string) []iflowbuild.Sender {
+		return []iflowbuild.Sender{{Name: "AEM_In", Adapter: "AEM", Properties: iflowbuild.DefaultAEMSenderProperties(queue)}}
+	}
+	env.addFlow(t, "AEMOrders", aemSender("orders"), nil, []string{"error"})
+	env.addFlow(t, "AEMStuck", aemSender("stuck"), nil, []string{"error"})
+	env.addFlow(t, "AEMTypo", aemSender("order"), nil, []string{"error"})
+	props := iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")
+	props[iflow.KeyMaxRetries], props[iflow.KeyQueuePrefetch] = "1", "1"
+	env.addFlow(t, "Legacy", []iflowbuild.Sender{{Name: "EventMesh", Properties: props}}, nil, []string{"error"})
+	ci := cpi.New(env.srv.CloudIntegrationClient(t))
+	for _, id := range []string{"AEMOrders", "AEMStuck", "AEMTypo", "Legacy"} {
+		if _, err := ci.DeployAndWait(ctx, id, "active", 10*time.Millisecond); err != nil {
+			t.Fatalf("deploying %s: %v", id, err)
+		}
+	}
+}
+
+// Event Mesh and Advanced Event Mesh in one report: every path with its broker, the AEM sender's settings,
+// N_max = m × (R + 1), the time to the end and where it is, the findings of both brokers, one diagram.
+func TestAccRetryAuditDataSource_aem(t *testing.T) {
+	env := newTestEnv(t)
+	auditAEMLandscape(t, env)
+	all := "data.sapmessaging_retry_audit.all"
+	summary := func(attr string) tfjsonpath.Path { return tfjsonpath.New("summary").AtMapKey(attr) }
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: env.aemConfig(`data "sapmessaging_retry_audit" "all" {}`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(all, summary("paths"), knownvalue.Int64Exact(4)),
+				statecheck.ExpectKnownValue(all, summary("aem_paths"), knownvalue.Int64Exact(3)),
+				statecheck.ExpectKnownValue(all, summary("aem_queues"), knownvalue.Int64Exact(3)),
+				statecheck.ExpectKnownValue(all, summary("queues"), knownvalue.Int64Exact(2)),
+				statecheck.ExpectKnownValue(all, summary("unbounded_paths"), knownvalue.Int64Exact(1)),
+				statecheck.ExpectKnownValue(all, summary("largest_worst_case_attempts"), knownvalue.Int64Exact(20)),
+				statecheck.ExpectKnownValue(all, summary("largest_worst_case_path"), knownvalue.StringExact("orders → AEMOrders/AEM_In")),
+				statecheck.ExpectKnownValue(all, summary("advanced_event_mesh"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(all, summary("event_mesh"), knownvalue.Bool(true)),
+				diagramHas(all, `\[\("AEM orders<br/>R = 3"\)\]\n  (n\d+)\["AEMOrders<br/>AEM_In \(AEM, m = 5, FAILED\)"\]\n  n\d+ -->\|"N_max = 20 in 2 min 47 s"\| n\d+\n`),
+				diagramHas(all, `\[\("orders\.dmq<br/>TTL 7 d"\)\]`),
+				diagramHas(all, `\[\("AEM order<br/>missing"\)\]`),
+				diagramHas(all, `\[\("acme/crm/prod/orders<br/>R = 5"\)\]`),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				pathOf(all, "AEMOrders", map[string]string{"adapter": "AEM", "broker": "advanced_event_mesh", "queue": "orders", "queue_exists": "true",
+					"channel": "AEM_In", "max_redelivery_count": "3", "max_message_processing_attempts": "5", "retry_interval": "1000",
+					"max_retry_interval": "30000", "retry_multiplier": "3", "consumer_mode": "GUARANTEED", "acknowledgement_mode": "AUTOMATIC_ON_EXCHANGE_COMPLETE",
+					"settlement_outcome": "FAILED", "worst_case_attempts": "20", "unbounded": "false", "end": "dead message queue",
+					"dead_message_queue": "orders.dmq", "dead_message_queue_ttl": "604800", "time_to_end": "2 min 47 s", "time_to_end_seconds": "167",
+					"exception_end_events.#": "1"}),
+				pathOf(all, "AEMStuck", map[string]string{"broker": "advanced_event_mesh", "queue": "stuck", "max_redelivery_count": "0", "unbounded": "true"}),
+				pathOf(all, "AEMTypo", map[string]string{"broker": "advanced_event_mesh", "queue": "order", "queue_exists": "false"}),
+				pathOf(all, "Legacy", map[string]string{"adapter": "AMQP", "broker": "event_mesh", "worst_case_attempts": "7"}),
+				resource.TestMatchTypeSetElemNestedAttrs(all, "paths.*", map[string]*regexp.Regexp{"flow": regexp.MustCompile(`^AEMOrders$`),
+					"worst_case_reason": regexp.MustCompile(`runs 20 times \(5 attempts on each of 4 deliveries\)`)}),
+				hasFinding(all, "aem_sender.failed_unlimited_redelivery", "channel:AEMStuck/AEM_In", "aem_queue:stuck"),
+				hasFinding(all, "audit.aem_queue_not_found", "channel:AEMTypo/AEM_In", "aem_queue:order"),
+				checkNoFinding(all, "aem.redelivery_unlimited"),
+				checkNoFinding(all, "audit.aem_queue_unconsumed"),
+				checkNoFinding(all, "audit.queue_unconsumed"),
+			),
+		}},
+	})
+}
+
+// Only the AEM broker: with Cloud Integration the AEM paths without an Event Mesh word; without Cloud
+// Integration the AEM queues alone.
+func TestAccRetryAuditDataSource_aemOnly(t *testing.T) {
+	env := newTestEnv(t)
+	auditAEMLandscape(t, env)
+	c := env.srv.AdvancedEventMeshCredentials()
+	aemBlock := fmt.Sprintf(`advanced_event_mesh = { semp_url = %q, msg_vpn_name = %q, username = %q, password = %q }`, c.SEMPURL, c.MsgVpnName, c.Username, c.Password)
+	all := "data.sapmessaging_retry_audit.all"
+	summary := func(attr string) tfjsonpath.Path { return tfjsonpath.New("summary").AtMapKey(attr) }
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "sapmessaging" {
+  cloud_integration = { service_key = %q }
+  %s
+}
+data "sapmessaging_retry_audit" "all" {}
+`, string(env.srv.CloudIntegrationKey()), aemBlock),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(all, summary("event_mesh"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue(all, summary("advanced_event_mesh"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(all, summary("aem_paths"), knownvalue.Int64Exact(3)),
+				statecheck.ExpectKnownValue(all, summary("largest_worst_case_attempts"), knownvalue.Int64Exact(20)),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				pathOf(all, "AEMOrders", map[string]string{"worst_case_attempts": "20", "time_to_end_seconds": "167"}),
+				// The Legacy flow's AMQP sender reads a queue no connection can see.
+				hasFinding(all, "audit.event_mesh_not_configured"),
+				checkNoFinding(all, "audit.flows_only"),
+			),
+		}, {
+			Config: fmt.Sprintf(`
+provider "sapmessaging" {
+  %s
+}
+data "sapmessaging_retry_audit" "all" {}
+`, aemBlock),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(all, summary("cloud_integration"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue(all, summary("paths"), knownvalue.Int64Exact(0)),
+				statecheck.ExpectKnownValue(all, summary("aem_queues"), knownvalue.Int64Exact(3)),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestMatchTypeSetElemNestedAttrs(all, "findings.*", map[string]*regexp.Regexp{"rule_id": regexp.MustCompile(`^audit\.queues_only$`),
+					"message": regexp.MustCompile(`checked the AEM queues alone`)}),
+				hasFinding(all, "aem.redelivery_unlimited", "aem_queue:stuck"),
+			),
+		}},
+	})
+}
+
+// A plan that cannot read the AEM broker fails: refused credentials and an unreachable broker are errors,
+// never a report without the AEM queues.
+func TestAccRetryAuditDataSource_aemUnreadable(t *testing.T) {
+	env := newTestEnv(t)
+	c := env.srv.AdvancedEventMeshCredentials()
+	config := func(url, password string) string {
+		return fmt.Sprintf(`
+provider "sapmessaging" {
+  cloud_integration   = { service_key = %q }
+  advanced_event_mesh = { semp_url = %q, msg_vpn_name = %q, username = %q, password = %q }
+  max_retries         = 0
+}
+data "sapmessaging_retry_audit" "all" {}
+`, string(env.srv.CloudIntegrationKey()), url, c.MsgVpnName, c.Username, password)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      config(c.SEMPURL, "wrong"),
+			ExpectError: regexp.MustCompile(`Advanced Event Mesh SEMP API Credentials Refused`),
+		}, {
+			Config:      config("http://127.0.0.1:1", c.Password),
+			ExpectError: regexp.MustCompile(`Cannot Verify Advanced Event Mesh SEMP API Credentials`),
 		}},
 	})
 }

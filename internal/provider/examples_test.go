@@ -218,7 +218,7 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 		// What a user adds, or leaves to the environment: the provider block, here with the emulator's keys.
 		// Advanced Event Mesh examples get the emulator's broker too, as the environment variables give it to a user.
 		block := env.providerBlock
-		if strings.Contains(rel, "aem") {
+		if strings.Contains(rel, "aem") || rel == "data-sources/sapmessaging_retry_audit" { // the audit joins both brokers
 			block = env.aemProviderBlock("")
 		}
 		writeFile(t, filepath.Join(dir, "provider_test.tf"), block)

@@ -37,15 +37,21 @@ func CheckConsumedQueueExists(channel, queue string, exists bool) []Finding {
 // messages at a time, the others stand by, so which one handles a message is accidental.
 // consumers names each consumer.
 func CheckExclusiveConsumers(queue, accessType string, consumers []string) []Finding {
-	if accessType != accessExclusive || len(consumers) < 2 {
+	return exclusiveCompeting(queue, accessType == accessExclusive, consumers, "Event Mesh", accessNonExclusive)
+}
+
+// exclusiveCompeting is the rule of CheckExclusiveConsumers and CheckAEMExclusiveConsumers: broker names
+// who delivers, shared the access type that shares the load.
+func exclusiveCompeting(queue string, exclusive bool, consumers []string, broker, shared string) []Finding {
+	if !exclusive || len(consumers) < 2 {
 		return nil
 	}
 	var r report
 	r.warnf("audit.exclusive_competing", "", "Consumers Compete on Exclusive Queue",
-		"The exclusive queue %q is consumed by %d consumers (%s). Event Mesh delivers the messages of an exclusive queue to one consumer at a time, "+
+		"The exclusive queue %q is consumed by %d consumers (%s). %s delivers the messages of an exclusive queue to one consumer at a time, "+
 			"so only one of them receives messages while the others stand by, and which one that is changes with every reconnect. "+
 			"Set `access_type = %q` on the queue if the consumers are meant to share the load, or give each consumer its own queue.",
-		queue, len(consumers), strings.Join(consumers, ", "), accessNonExclusive)
+		queue, len(consumers), strings.Join(consumers, ", "), broker, shared)
 	return r.fs
 }
 
@@ -139,13 +145,7 @@ func FlowNotAnalysable(flow, reason string) []Finding {
 
 // QueuesOnly informs that the audit saw only Event Mesh: without a Cloud Integration
 // connection no flow, channel or retry count n is known, so no path and no N_max.
-func QueuesOnly() []Finding {
-	var r report
-	r.infof("audit.queues_only", "Queues Only",
-		"The provider has no `cloud_integration` connection, so the audit checked the Event Mesh queues alone: no flow consumes a queue as far as it can see, and no path has a worst case. "+
-			"Set `cloud_integration` in the provider configuration to join the queues with the flows that consume them.")
-	return r.fs
-}
+func QueuesOnly() []Finding { return QueuesOnlyOf("the Event Mesh queues") }
 
 // JMSWorstCase returns the executions of one always-failing message on a JMS sender whose flow
 // ends it on retry stop (JMSGuardStopRetry): the first execution and stop retries.

@@ -123,6 +123,11 @@ var ruleSeverity = map[string]Severity{
 	"audit.flow_not_analysable":                  SeverityWarning,
 	"audit.queues_only":                          SeverityInfo,
 	"audit.flows_only":                           SeverityInfo,
+	"audit.aem_queue_not_found":                  SeverityError,
+	"audit.aem_queue_unconsumed":                 SeverityInfo,
+	"audit.aem_not_configured":                   SeverityInfo,
+	"audit.event_mesh_not_configured":            SeverityInfo,
+	"audit.aem_value_unconfirmed":                SeverityInfo,
 }
 
 // findingStyle reports the ways f breaks the message conventions. A finding's fix sets an attribute.

@@ -1,4 +1,5 @@
-# The whole landscape: every Event Mesh queue joined with the deployed flows that read it.
+# The whole landscape: every Event Mesh queue and, with an `advanced_event_mesh` connection, every
+# AEM queue, joined with the deployed flows that read them.
 data "sapmessaging_retry_audit" "landscape" {}
 
 # Only the errors about the production queues of one namespace.
@@ -39,6 +40,15 @@ check "no_audit_errors" {
 output "worst_case_attempts" {
   value = {
     for name, p in local.audit_paths : name => p.worst_case_attempts
+  }
+}
+
+# How long a poison message runs on each AEM path before it reaches its end (the dead message
+# queue, deleted, or lost), adapter waits and broker redelivery delays together.
+output "aem_time_to_end" {
+  value = {
+    for name, p in local.audit_paths : name => "${p.worst_case_attempts} runs in ${p.time_to_end}, then ${p.end}"
+    if p.broker == "advanced_event_mesh" && p.time_to_end != null
   }
 }
 

@@ -130,6 +130,15 @@ provider "sapmessaging" {}
 // auditHCL reads the audit and outputs its summary; the output's precondition fails the plan
 // unless the audit saw the landscape the section set up.
 func auditHCL(queues, flows int) string {
+	unbounded := auditUnboundedPaths(queues, flows)
+	return auditCheckHCL(fmt.Sprintf("local.summary.queues == %d && local.summary.flows == %d && local.summary.paths == %d &&\n"+
+		"    local.summary.flows_not_analysable == 0 && local.summary.unbounded_paths == %d", queues, flows, flows, unbounded),
+		fmt.Sprintf("%d queues, %d flows with one path each, %d of them unbounded", queues, flows, unbounded))
+}
+
+// auditCheckHCL reads the audit and outputs its summary with a precondition that fails the plan unless
+// condition holds; landscape says what the benchmark set up.
+func auditCheckHCL(condition, landscape string) string {
 	return auditHCLHead + fmt.Sprintf(`
 data "sapmessaging_retry_audit" "a" {}
 
@@ -140,12 +149,11 @@ locals {
 output "summary" {
   value = local.summary
   precondition {
-    condition = (local.summary.queues == %d && local.summary.flows == %d && local.summary.paths == %d &&
-    local.summary.flows_not_analysable == 0 && local.summary.unbounded_paths == %d)
-    error_message = "The audit did not see the landscape the benchmark set up (%d queues, %d flows with one path each, %d of them unbounded): ${jsonencode(local.summary)}."
+    condition = (%s)
+    error_message = "The audit did not see the landscape the benchmark set up (%s): ${jsonencode(local.summary)}."
   }
 }
-`, queues, flows, flows, auditUnboundedPaths(queues, flows), queues, flows, auditUnboundedPaths(queues, flows))
+`, condition, landscape)
 }
 
 // auditBaselineHCL reads sapmessaging_retry_policy, which calls no API: a plan with one data
@@ -184,6 +192,14 @@ type auditCell struct {
 	runs              int
 }
 
+// cpuMem is the cell's provider CPU time and peak RSS as the tables write them, "n/a" without GNU time.
+func (c auditCell) cpuMem(rss bool) (cpu, mem string) {
+	if !rss || c.rssKB <= 0 {
+		return "n/a", "n/a"
+	}
+	return seconds(c.providerCPU), mib(c.rssKB)
+}
+
 // auditCellOf summarizes the samples of one command.
 func auditCellOf(op string, ss []sample) auditCell {
 	c := auditCell{op: op, wall: median(ss), providerCPU: medianOf(ss, func(s sample) time.Duration { return s.providerCPU }), runs: len(ss)}
@@ -210,43 +226,63 @@ func auditCellOf(op string, ss []sample) auditCell {
 // the audit's.
 func (b *bench) measureAudit() ([]auditCell, error) {
 	ao := b.o.audit
-	base := filepath.Join(b.work, "audit")
-	keys := filepath.Join(base, "keys")
 	b.logf("audit: %d queues and %d deployed flows at %s latency", ao.queues, ao.flows, ao.latency)
 	// At most 250 queues, SAP's limit and the emulator's: no -max-queues.
-	em, err := b.startEmulator(keys, ao.latency, "-deploy-delay", "0s")
+	baselines, audits, err := b.measurePlans("audit", ao.latency, ao.runs, auditHCL(ao.queues, ao.flows), func(em *emulatorProc, keys string) ([]string, error) {
+		env := []string{
+			"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=" + filepath.Join(keys, "event-mesh.json"),
+			"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=" + filepath.Join(keys, "cloud-integration.json"),
+		}
+		return env, seedAudit(em, keys, ao.queues, ao.flows)
+	})
 	if err != nil {
 		return nil, err
 	}
+	return []auditCell{auditCellOf(auditOpBaseline, baselines), auditCellOf(auditOpAudit, audits)}, nil
+}
+
+// measurePlans starts one emulator with latency for the section, seeds it (seed returns the environment
+// of the provider), and runs the baseline's plan and the audit's plan (the configuration hcl) runs times,
+// interleaved; it returns the samples of each.
+func (b *bench) measurePlans(section string, latency time.Duration, runs int, hcl string, seed func(em *emulatorProc, keys string) ([]string, error)) (baselines, audits []sample, err error) {
+	base := filepath.Join(b.work, strings.ReplaceAll(strings.ToLower(section), " ", "-"))
+	keys := filepath.Join(base, "keys")
+	em, err := b.startEmulator(keys, latency, "-deploy-delay", "0s")
+	if err != nil {
+		return nil, nil, err
+	}
 	defer em.stop()
-	if err := seedAudit(em, keys, ao.queues, ao.flows); err != nil {
-		return nil, err
+	env, err := seed(em, keys)
+	if err != nil {
+		return nil, nil, err
 	}
-	env := []string{
-		"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=" + filepath.Join(keys, "event-mesh.json"),
-		"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=" + filepath.Join(keys, "cloud-integration.json"),
-	}
-	var audits, baselines []sample
-	for r := 1; r <= ao.runs; r++ {
+	return b.interleavedPlans(section, base, runs, env, em, hcl)
+}
+
+// interleavedPlans runs the baseline's plan and the audit's plan (the configuration hcl) runs times,
+// interleaved, under base against the emulator em, and returns the samples of each. section names the
+// bench section in errors and the log.
+func (b *bench) interleavedPlans(section, base string, runs int, env []string, em *emulatorProc, hcl string) (baselines, audits []sample, err error) {
+	for r := 1; r <= runs; r++ {
 		for _, c := range []struct {
 			name, op, hcl string
 			into          *[]sample
 		}{
 			{"baseline", auditOpBaseline, auditBaselineHCL(), &baselines},
-			{"audit", auditOpAudit, auditHCL(ao.queues, ao.flows), &audits},
+			{"audit", auditOpAudit, hcl, &audits},
 		} {
 			ss, err := b.runSteps(filepath.Join(base, fmt.Sprintf("run-%d", r), c.name), c.hcl, b.cliRC, env, emulators{em},
 				[]step{{op: c.op, args: []string{"plan", "-input=false", "-no-color"}}})
 			if err != nil {
-				return nil, fmt.Errorf("the audit section, %s, run %d: %w", c.name, r, err)
+				return nil, nil, fmt.Errorf("the %s section, %s, run %d: %w", section, c.name, r, err)
 			}
 			s := ss[c.op]
 			*c.into = append(*c.into, s)
-			b.logf("audit run %d/%d, %s: wall %s, %d management calls, %d Cloud Integration calls, provider CPU %s, peak RSS %d KiB",
-				r, ao.runs, c.name, seconds(s.wall), s.mgmtCalls, s.ciCalls, seconds(s.providerCPU), s.rssKB)
+			b.logf("%s run %d/%d, %s: wall %s, %d management calls, %d SEMP calls, %d Cloud Integration calls, provider CPU %s, peak RSS %d KiB",
+				section, r, runs, c.name, seconds(s.wall), s.mgmtCalls, s.sempCalls, s.ciCalls, seconds(s.providerCPU), s.rssKB)
 		}
 	}
-	return []auditCell{auditCellOf(auditOpBaseline, baselines), auditCellOf(auditOpAudit, audits)}, nil
+	return baselines, audits, nil
 }
 
 // seedAudit creates the dead message queue and queues - 1 queues naming it, and puts and
@@ -280,12 +316,18 @@ func seedAudit(em *emulatorProc, keys string, queues, flows int) error {
 	if err != nil {
 		return err
 	}
-	err = parallel(flows, 16, func(i int) error {
-		if err := em.putIFlow(auditFlowID(i), auditFlowZip(i, queues)); err != nil {
+	return putAndDeploy(ctx, ci, em.putIFlow, flows, auditFlowID, func(i int) []byte { return auditFlowZip(i, queues) })
+}
+
+// putAndDeploy puts flows 0 to flows - 1 (the id and content of each) with put and deploys them, 16 at
+// once, then checks that the runtime list shows every flow STARTED.
+func putAndDeploy(ctx context.Context, ci *cpi.Client, put func(id string, content []byte) error, flows int, id func(int) string, content func(int) []byte) error {
+	err := parallel(flows, 16, func(i int) error {
+		if err := put(id(i), content(i)); err != nil {
 			return err
 		}
-		if _, err := ci.DeployAndWait(ctx, auditFlowID(i), cpi.ActiveVersion, 20*time.Millisecond); err != nil {
-			return fmt.Errorf("deploying integration flow %s: %w", auditFlowID(i), err)
+		if _, err := ci.DeployAndWait(ctx, id(i), cpi.ActiveVersion, 20*time.Millisecond); err != nil {
+			return fmt.Errorf("deploying integration flow %s: %w", id(i), err)
 		}
 		return nil
 	})
@@ -341,11 +383,36 @@ type auditTimes struct {
 
 // auditTimesOf derives the times from the baseline's cell and the audit's.
 func auditTimesOf(ao auditOptions, baseline, a auditCell) auditTimes {
-	t := auditTimes{extra: a.wall - baseline.wall, floor: auditFloor(ao.flows, audit.DefaultConcurrency, ao.latency)}
+	return timesOf(baseline.wall, a.wall, auditFloor(ao.flows, audit.DefaultConcurrency, ao.latency))
+}
+
+// timesOf derives the times of an audit whose plan took wall against the baseline's and the floor.
+func timesOf(baseline, wall, floor time.Duration) auditTimes {
+	t := auditTimes{extra: wall - baseline, floor: floor}
 	if t.floor > 0 {
 		t.ratio = float64(t.extra) / float64(t.floor)
 	}
 	return t
+}
+
+// table is the times as a markdown table, with the audit's raw wall time against the floor.
+func (t auditTimes) table(wall time.Duration) string {
+	return fmt.Sprintf("\n| Audit wall − baseline wall | Floor | Ratio | Raw audit wall / floor |\n|---:|---:|---:|---:|\n| %s | %s | %.2f× | %.2f× |\n",
+		seconds(t.extra), seconds(t.floor), t.ratio, float64(wall)/float64(max(t.floor, 1)))
+}
+
+// withinFloor is the target line of the wall time less the baseline's within 1.5× of the floor.
+func (t auditTimes) withinFloor() string {
+	return fmt.Sprintf("- wall time less the baseline's within 1.5× of the floor (%s): %s = %.2f×, %s\n",
+		seconds(t.floor), seconds(t.extra), t.ratio, mark(t.floor > 0 && t.ratio <= 1.5))
+}
+
+// mark says whether a target is met.
+func mark(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "**missed**"
 }
 
 // renderAudit formats the audit section: the baseline's and the audit's calls, times and
@@ -364,10 +431,7 @@ func renderAudit(o options, tfVersion string, cells []auditCell, rss bool) strin
 	sb.WriteString("| Command | Mgmt API calls | CI calls: runtime list / downloads / other | Messaging REST calls | Token requests | Wall time | Provider CPU | Provider peak RSS |\n")
 	sb.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, c := range cells {
-		cpu, mem := "n/a", "n/a"
-		if rss && c.rssKB > 0 {
-			cpu, mem = seconds(c.providerCPU), mib(c.rssKB)
-		}
+		cpu, mem := c.cpuMem(rss)
 		fmt.Fprintf(&sb, "| %s | %d | %d / %d / %d | %d | %d | %s | %s | %s |\n",
 			c.op, c.mgmtCalls, c.runtimeLists, c.downloads, c.otherCI, c.messaging, c.tokens, seconds(c.wall), cpu, mem)
 	}
@@ -375,8 +439,7 @@ func renderAudit(o options, tfVersion string, cells []auditCell, rss bool) strin
 		return sb.String()
 	}
 	t := auditTimesOf(ao, cells[0], cells[1])
-	fmt.Fprintf(&sb, "\n| Audit wall − baseline wall | Floor | Ratio | Raw audit wall / floor |\n|---:|---:|---:|---:|\n| %s | %s | %.2f× | %.2f× |\n",
-		seconds(t.extra), seconds(t.floor), t.ratio, float64(cells[1].wall)/float64(max(t.floor, 1)))
+	sb.WriteString(t.table(cells[1].wall))
 	sb.WriteString("\n" + auditTargets(ao, cells[1], t))
 	return sb.String()
 }
@@ -396,18 +459,11 @@ func countUnlimited(n int) int {
 // at most one content download per flow, and the wall time less the baseline's within 1.5× of
 // the floor.
 func auditTargets(ao auditOptions, a auditCell, t auditTimes) string {
-	mark := func(ok bool) string {
-		if ok {
-			return "met"
-		}
-		return "**missed**"
-	}
 	var sb strings.Builder
 	sb.WriteString("Targets of the audit:\n\n")
 	fmt.Fprintf(&sb, "- 1 management API call: %d, %s\n", a.mgmtCalls, mark(a.mgmtCalls <= 1))
 	fmt.Fprintf(&sb, "- Cloud Integration: one runtime list and at most one content download per flow (%d): %d list(s), %d downloads, %d other calls, %s\n",
 		ao.flows, a.runtimeLists, a.downloads, a.otherCI, mark(a.runtimeLists == 1 && a.downloads <= int64(ao.flows) && a.otherCI == 0))
-	fmt.Fprintf(&sb, "- wall time less the baseline's within 1.5× of the floor (%s): %s = %.2f×, %s\n",
-		seconds(t.floor), seconds(t.extra), t.ratio, mark(t.floor > 0 && t.ratio <= 1.5))
+	sb.WriteString(t.withinFloor())
 	return sb.String()
 }

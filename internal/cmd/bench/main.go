@@ -82,6 +82,7 @@ type options struct {
 	audit       auditOptions      // audit.go
 	aem         aemOptions        // aem.go
 	aemRedrive  aemRedriveOptions // aemredrive.go
+	aemAudit    aemAuditOptions   // aemaudit.go
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -103,7 +104,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.keep, "keep", false, "keep the work directory")
 	fs.BoolVar(&o.validation, "validation", true, "run the plan-time validation Go benchmark")
 	fs.BoolVar(&o.eventMesh, "event-mesh", true, "run the Event Mesh section (queues against terraform_data and the provider without an API); "+
-		"naming any of -event-mesh, -landscape, -ci, -redrive, -query, -audit, -aem, -aem-redrive true runs only the sections so named")
+		"naming any of -event-mesh, -landscape, -ci, -redrive, -query, -audit, -aem, -aem-redrive, -aem-audit true runs only the sections so named")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the providers into this `directory`, one per provider process, named "+
 		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues or -noapi; landscape: landscape-<run>-queues or -noapi; "+
 		"step 0 create, 1 refresh, 2 update, 3 destroy)")
@@ -124,11 +125,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	addAuditFlags(fs, &o.audit)
 	addAEMFlags(fs, &o.aem)
 	addAEMRedriveFlags(fs, &o.aemRedrive)
+	addAEMAuditFlags(fs, &o.aemAudit)
 	ciPar := fs.String("ci-parallelism", "", "Cloud Integration section: comma-separated terraform -parallelism values (default: -parallelism and flows × channels)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
-	selectSections(fs, map[string]*bool{"event-mesh": &o.eventMesh, "landscape": &o.landscape.enabled, "ci": &o.ci.enabled, "redrive": &o.redrive.enabled, "query": &o.query.enabled, "audit": &o.audit.enabled, "aem": &o.aem.enabled, "aem-redrive": &o.aemRedrive.enabled})
+	selectSections(fs, map[string]*bool{"event-mesh": &o.eventMesh, "landscape": &o.landscape.enabled, "ci": &o.ci.enabled, "redrive": &o.redrive.enabled, "query": &o.query.enabled, "audit": &o.audit.enabled, "aem": &o.aem.enabled, "aem-redrive": &o.aemRedrive.enabled, "aem-audit": &o.aemAudit.enabled})
 	if o.landscape.instances < 1 || o.landscape.instances > 50 || o.landscape.queues < 1 || o.landscape.queues > 250 ||
 		o.landscape.latency < 0 || o.landscape.runs < 1 {
 		return o, errors.New("-landscape-instances must be 1 to 50, -landscape-queues 1 to 250, -landscape-latency not negative, -landscape-runs at least 1")
@@ -406,6 +408,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 			}
 			md.WriteString(renderAEMRedrive(o, cells, b.rss))
 		}
+	}
+	if o.aemAudit.enabled {
+		cells, err := b.measureAEMAudit()
+		if err != nil {
+			return err
+		}
+		if md.Len() > 0 {
+			md.WriteString("\n")
+		}
+		md.WriteString(renderAEMAudit(o, tfVersion, cells, b.rss))
 	}
 	if _, err := io.WriteString(stdout, md.String()); err != nil {
 		return err

@@ -1,0 +1,373 @@
+package audit
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
+)
+
+// The Advanced Event Mesh part of the audit: the AEM queues of one broker's Message VPN (one paged SEMP
+// list) joined with the AdvancedEventMesh sender channels of the deployed flows that read them
+// (shared/reference/aem.md §4–5). A channel's path is what rules.AEMSenderPath computes for its settings
+// and the queue as the broker holds it: N_max = m × (R + 1) with the FAILED outcome, m with REJECTED, one
+// run with AUTOMATIC_IMMEDIATE, or why it is unbounded; the time until the message leaves the queue; where
+// it ends. The findings are those of rules.CheckAEMSender and rules.CheckAEMQueue, and the landscape
+// rules of rules/aem_landscape.go.
+
+// AdapterAEM is a path's adapter for an AdvancedEventMesh sender channel.
+const AdapterAEM = "AEM"
+
+// ObjectAEMQueue is the kind of an AEM queue in a finding.
+const ObjectAEMQueue = "aem_queue"
+
+// Brokers of a path's queue, named as the provider's connection blocks.
+const (
+	BrokerEventMesh        = "event_mesh"
+	BrokerAEM              = "advanced_event_mesh"
+	BrokerCloudIntegration = "cloud_integration" // the JMS queues of the Cloud Integration tenant
+)
+
+// Broker returns where the path's queue lives: BrokerAEM, BrokerCloudIntegration (JMS) or BrokerEventMesh.
+func (p Path) Broker() string {
+	switch p.Adapter {
+	case AdapterAEM:
+		return BrokerAEM
+	case AdapterJMS:
+		return BrokerCloudIntegration
+	}
+	return BrokerEventMesh
+}
+
+// queueObject is the object of the path's queue in findings and the diagram.
+func (p Path) queueObject() Object {
+	switch p.Adapter {
+	case AdapterJMS:
+		return Object{ObjectJMSQueue, p.Queue}
+	case AdapterAEM:
+		return Object{ObjectAEMQueue, p.Queue}
+	}
+	return Object{ObjectQueue, p.Queue}
+}
+
+// aemSenderChannels returns the AdvancedEventMesh sender channels of a flow, none for one not parsed.
+func aemSenderChannels(f *cpi.Flow) []iflow.AEMChannel {
+	if f == nil || f.Artifact == nil || f.Artifact.Model == nil {
+		return nil
+	}
+	return f.Artifact.AEMSenders()
+}
+
+// flowParams are the flow's externalized parameter values: the tenant's configurations over parameters.prop.
+func flowParams(f *cpi.Flow) map[string]string {
+	configs := make(map[string]string, len(f.Configurations))
+	for k, c := range f.Configurations {
+		configs[k] = c.Value
+	}
+	return f.Artifact.ParameterValues(configs)
+}
+
+// aemDMQ returns the dead message queue of an AEM queue: the one it names, or the broker's default.
+func aemDMQ(q *aem.Queue) string {
+	if q.DeadMsgQueue != nil {
+		return *q.DeadMsgQueue
+	}
+	return rules.AEMDefaultDeadMsgQueue
+}
+
+// ruleAEMQueue is the AEM queue q as the rules check it; dmq marks a dead message queue of another queue,
+// dmqExists whether the broker holds q's own dead message queue.
+func ruleAEMQueue(q *aem.Queue, dmq, dmqExists bool) rules.AEMQueue {
+	return rules.AEMQueue{
+		Name:                           rules.Known(q.Name),
+		DeadMessageQueue:               nullable(q.DeadMsgQueue),
+		MaxRedeliveryCount:             nullable(q.MaxRedeliveryCount),
+		MaxTTL:                         nullable(q.MaxTTL),
+		RedeliveryEnabled:              nullable(q.RedeliveryEnabled),
+		RedeliveryDelayEnabled:         nullable(q.RedeliveryDelayEnabled),
+		RespectTTL:                     nullable(q.RespectTTLEnabled),
+		RedeliveryDelayInitialInterval: nullable(q.RedeliveryDelayInitialInterval),
+		RedeliveryDelayMaxInterval:     nullable(q.RedeliveryDelayMaxInterval),
+		RedeliveryDelayMultiplier:      nullable(q.RedeliveryDelayMultiplier),
+		IngressEnabled:                 nullable(q.IngressEnabled),
+		EgressEnabled:                  nullable(q.EgressEnabled),
+		RespectDMQEligible:             nullable(q.RespectDmqEligibleEnabled),
+		DeadMessageQueueExists:         rules.Known(dmqExists),
+		IsDeadMessageQueue:             dmq,
+	}
+}
+
+// aemTTL is the time to live an AEM dead message queue applies, nil when it keeps messages for ever or
+// does not exist.
+func aemTTL(q *aem.Queue) *int64 {
+	if q == nil || q.RespectTTLEnabled == nil || !*q.RespectTTLEnabled || q.MaxTTL == nil || *q.MaxTTL <= 0 {
+		return nil
+	}
+	v := *q.MaxTTL
+	return &v
+}
+
+// aemReading reads the settings of an AEM sender channel into the path and the rules' values; bad lists
+// the settings that are not numbers.
+type aemReading struct {
+	p   *Path
+	bad []string
+}
+
+func (r *aemReading) int(st iflow.Setting, field **int64) rules.Value[int64] {
+	return aemNumber(r, st, field, st.Int, "a whole number")
+}
+
+func (r *aemReading) float(st iflow.Setting) rules.Value[float64] {
+	return aemNumber(r, st, &r.p.RetryMultiplier, st.Float, "a number")
+}
+
+// aemNumber reads a number setting with parse into field: null when empty, unknown when not resolved or
+// not what (which bad then records).
+func aemNumber[T int64 | float64](r *aemReading, st iflow.Setting, field **T, parse func() (T, bool), what string) rules.Value[T] {
+	switch {
+	case !st.Resolved:
+		return rules.Unknown[T]()
+	case strings.TrimSpace(st.Value) == "":
+		return rules.Null[T]()
+	}
+	v, ok := parse()
+	if !ok {
+		r.bad = append(r.bad, fmt.Sprintf("%s is %q, which is not %s", st.Key, st.Value, what))
+		return rules.Unknown[T]()
+	}
+	*field = &v
+	return rules.Known(v)
+}
+
+// enum reads an enumeration as written (the rules report a value they do not know); known is its value
+// when the reader recognises it.
+func (r *aemReading) enum(st iflow.Setting, known string, ok bool, field *string) rules.Value[string] {
+	switch {
+	case !st.Resolved:
+		return rules.Unknown[string]()
+	case strings.TrimSpace(st.Value) == "":
+		return rules.Null[string]()
+	case ok:
+		*field = known
+		return rules.Known(known)
+	}
+	*field = strings.TrimSpace(st.Value)
+	return rules.Known(*field)
+}
+
+// aemPaths joins the AEM sender channels of one deployed flow; false when the flow has none. A channel
+// whose numbers cannot be read makes the flow not analysable.
+func (j *joined) aemPaths(rt cpi.RuntimeArtifact, f *cpi.Flow) bool {
+	chans := aemSenderChannels(f)
+	if len(chans) == 0 {
+		return false
+	}
+	params := flowParams(f)
+	for _, ch := range chans {
+		j.aemPath(rt, ch, ch.AEMSenderSettings(params))
+	}
+	return true
+}
+
+// aemPath joins one AEM sender channel with the AEM queue it reads.
+func (j *joined) aemPath(rt cpi.RuntimeArtifact, ch iflow.AEMChannel, st iflow.AEMSenderSettings) {
+	queue := strings.TrimSpace(st.QueueName.Value)
+	if !st.QueueName.Resolved {
+		queue = st.QueueName.Raw
+	}
+	p := newPath(rt, AdapterAEM, queue, channelName(ch.Name, ch.ID), j.in.Packages)
+	rd := aemReading{p: &p}
+	consumer, cok := st.Consumer()
+	ack, aok := st.Acknowledgement()
+	outcome, ook := st.Outcome()
+	s := rules.AEMSender{
+		MaxMessageProcessingAttempts: rd.int(st.MaxAttempts, &p.MaxAttempts),
+		RetryInterval:                rd.int(st.RetryInterval, &p.RetryIntervalMs),
+		MaxRetryInterval:             rd.int(st.MaxRetryInterval, &p.MaxRetryIntervalMs),
+		RetryMultiplier:              rd.float(st.RetryMultiplier),
+		ConsumerMode:                 rd.enum(st.ConsumerMode, consumer, cok, &p.ConsumerMode),
+		AcknowledgementMode:          rd.enum(st.AckMode, ack, aok, &p.AcknowledgementMode),
+		SettlementOutcome:            rd.enum(st.SettlementOutcome, outcome, ook, &p.SettlementOutcome),
+		MaxTotalAttempts:             rules.Null[int64](),
+	}
+	flowObj := Object{ObjectFlow, rt.ID}
+	if len(rd.bad) > 0 {
+		j.unread[rt.ID] = true
+		j.add(rules.FlowNotAnalysable(rt.ID, fmt.Sprintf("the AdvancedEventMesh sender channel %q: %s", p.Channel, strings.Join(rd.bad, "; "))), "", flowObj)
+		return
+	}
+	direct := strings.EqualFold(p.ConsumerMode, rules.AEMConsumerDirect)
+	objs := []Object{{ObjectChannel, p.ChannelLabel()}}
+	if queue != "" && !direct {
+		objs = append(objs, Object{ObjectAEMQueue, queue})
+		j.flowReads[rt.ID] = append(j.flowReads[rt.ID], queue)
+	}
+	objs = append(objs, flowObj)
+	var unconfirmed []string
+	for _, u := range st.Unconfirmed() {
+		unconfirmed = append(unconfirmed, u.Reason)
+	}
+	j.add(rules.AEMSenderUnconfirmed(p.ChannelLabel(), unconfirmed), "", objs...)
+
+	q := j.aemQueues[queue]
+	switch {
+	case direct:
+		p.QueueKnown, p.QueueExists = true, true // A direct consumer reads topics, not a queue.
+	case j.in.AEM && st.QueueName.Resolved:
+		p.QueueKnown, p.QueueExists = true, q != nil
+		j.add(rules.CheckAEMConsumedQueueExists(fmt.Sprintf("%q of integration flow %q", p.Channel, rt.ID), queue, q != nil), "", objs...)
+	}
+	if q != nil && !direct {
+		s.Queue = j.aemRuleQueues[queue]
+		r := int64(0)
+		if q.MaxRedeliveryCount != nil {
+			r = *q.MaxRedeliveryCount
+		}
+		p.RedeliveryCount = &r
+		if dmq := aemDMQ(q); dmq != "" {
+			p.DeadMessageQueue = dmq
+			p.DeadMessageQueueTTL = aemTTL(j.aemQueues[dmq])
+		}
+	}
+	j.add(rules.CheckAEMSender(s), fmt.Sprintf("AEM sender %s reading %q", p.ChannelLabel(), queue), objs...)
+	j.aemWorstCase(&p, s, st.QueueName.Resolved, direct)
+	j.paths = append(j.paths, p)
+}
+
+// aemWorstCase sets the path's N_max, time to end and end from rules.AEMSenderPath, or why there is none.
+func (j *joined) aemWorstCase(p *Path, s rules.AEMSender, queueResolved, direct bool) {
+	settles := !direct && !strings.EqualFold(p.AcknowledgementMode, rules.AEMAckImmediate)
+	switch {
+	case settles && !queueResolved:
+		p.WorstCaseNote = "the channel's queue name is an externalized parameter without a value"
+		return
+	case settles && !p.QueueKnown:
+		p.WorstCaseNote = "the queue's redelivery count is unknown without an advanced_event_mesh connection"
+		if strings.EqualFold(p.SettlementOutcome, rules.AEMOutcomeFailed) || p.SettlementOutcome == "" {
+			return
+		}
+	case settles && !p.QueueExists:
+		p.WorstCaseNote = "the queue does not exist"
+		return
+	}
+	path, ok := rules.AEMSenderPath(s)
+	if !ok {
+		if p.WorstCaseNote == "" {
+			p.WorstCaseNote = "a setting of the channel or its queue is empty, not resolved or out of range (see the findings)"
+		}
+		return
+	}
+	p.WorstCaseNote = rules.AEMSenderRetryPlan(s)
+	if path.Unlimited {
+		p.Unbounded = true
+		return
+	}
+	runs, end := path.Runs, path.TimeToEnd
+	p.WorstCase, p.TimeToEnd, p.End = &runs, &end, path.End
+	if path.End != rules.AEMEndDeadMessageQueue {
+		p.DeadMessageQueue, p.DeadMessageQueueTTL = "", nil
+	}
+}
+
+// aemQueueFindings applies the AEM queue rules to every AEM queue, and the join's: unconsumed queues and
+// exclusive queues with competing consumers.
+func (j *joined) aemQueueFindings(unread []string) {
+	consumers := map[string][]string{}
+	unbounded := map[string]bool{}
+	for _, p := range j.paths {
+		if p.Adapter == AdapterAEM && p.QueueExists && p.Queue != "" && !strings.EqualFold(p.ConsumerMode, rules.AEMConsumerDirect) {
+			consumers[p.Queue] = append(consumers[p.Queue], p.ConsumerLabel())
+			unbounded[p.Queue] = unbounded[p.Queue] || p.Unbounded
+		}
+	}
+	for _, q := range j.in.AEMQueues {
+		obj := Object{ObjectAEMQueue, q.Name}
+		fs := rules.CheckAEMQueue(j.aemRuleQueues[q.Name])
+		if unbounded[q.Name] {
+			// The consumer's aem_sender.failed_unlimited_redelivery names the path.
+			fs = slices.DeleteFunc(fs, func(f rules.Finding) bool { return f.Rule == "aem.redelivery_unlimited" })
+		}
+		j.add(fs, fmt.Sprintf("AEM queue %q", q.Name), obj)
+		access := rules.AEMAccessExclusive // [SPEC] MsgVpnQueue accessType x-default
+		if q.AccessType != nil {
+			access = *q.AccessType
+		}
+		j.add(rules.CheckAEMExclusiveConsumers(q.Name, access, consumers[q.Name]), "", obj)
+		if j.in.CloudIntegration && len(consumers[q.Name]) == 0 && !j.aemIsDMQ[q.Name] {
+			j.add(rules.CheckUnconsumedAEMQueue(q.Name, unread), "", obj)
+		}
+	}
+}
+
+// indexAEMQueues indexes the AEM queues by name with their rule view; a queue is a dead message queue
+// when another queue's dead message queue (named, or the broker's default) is it.
+func (j *joined) indexAEMQueues() {
+	j.aemQueues, j.aemRuleQueues, j.aemIsDMQ = map[string]*aem.Queue{}, map[string]rules.AEMQueue{}, map[string]bool{}
+	for i := range j.in.AEMQueues {
+		j.aemQueues[j.in.AEMQueues[i].Name] = &j.in.AEMQueues[i]
+	}
+	for i := range j.in.AEMQueues {
+		q := &j.in.AEMQueues[i]
+		if d := aemDMQ(q); d != "" && d != q.Name && j.aemQueues[d] != nil {
+			j.aemIsDMQ[d] = true
+		}
+	}
+	for i := range j.in.AEMQueues {
+		q := &j.in.AEMQueues[i]
+		_, exists := j.aemQueues[aemDMQ(q)]
+		j.aemRuleQueues[q.Name] = ruleAEMQueue(q, j.aemIsDMQ[q.Name], exists)
+	}
+}
+
+// connectionFindings says which broker was not read while flows have channels that read it.
+func (j *joined) connectionFindings() {
+	var amqp, aemChans []string
+	for _, p := range j.paths {
+		switch p.Adapter {
+		case AdapterAMQP:
+			amqp = append(amqp, p.ChannelLabel())
+		case AdapterAEM:
+			if !strings.EqualFold(p.ConsumerMode, rules.AEMConsumerDirect) {
+				aemChans = append(aemChans, p.ChannelLabel())
+			}
+		}
+	}
+	switch {
+	case !j.in.CloudIntegration:
+		var read []string
+		if j.in.EventMesh {
+			read = append(read, "Event Mesh")
+		}
+		if j.in.AEM {
+			read = append(read, "AEM")
+		}
+		j.add(rules.QueuesOnlyOf("the "+strings.Join(read, " and ")+" queues"), "")
+		return
+	case !j.in.EventMesh && !j.in.AEM:
+		j.add(rules.FlowsOnly(), "")
+	case !j.in.EventMesh:
+		j.add(rules.EventMeshNotConfigured(amqp), "")
+	}
+	if !j.in.AEM {
+		j.add(rules.AEMNotConfigured(aemChans), "")
+	}
+}
+
+// formatTimeToEnd writes a path's time to end as the rules write durations.
+func formatTimeToEnd(d time.Duration) string { return rules.FormatAEMDuration(d) }
+
+// exceptionSubprocesses returns the exception subprocesses of a flow read without an AMQP or JMS sender:
+// no JMS retry guard applies to an AEM sender's flow.
+func exceptionSubprocesses(f *cpi.Flow) []cpi.ExceptionSubprocess {
+	var out []cpi.ExceptionSubprocess
+	for _, sp := range f.Artifact.ExceptionSubprocesses() {
+		out = append(out, cpi.ExceptionSubprocess{ID: sp.ID, Name: sp.Name, EndEvents: slices.Clone(sp.EndEvents)})
+	}
+	return out
+}
