@@ -384,3 +384,24 @@ func TestReadAEM(t *testing.T) {
 		t.Errorf("a refused queue list: %v, want a list error", err)
 	}
 }
+
+// A direct consumer reads topics, not the queue: its m attempts on one delivery, then the message is gone;
+// the queue it names is not consumed by it.
+func TestRunAEMDirectConsumer(t *testing.T) {
+	t.Parallel()
+	in := aemInput(t, nil, healthyAEMQueues(), flow{id: "Orders", o: one(aemSender(aemOrders, set(iflow.KeyAEMConsumerMode, "DIRECT")))})
+	r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
+	if len(r.Paths) != 1 {
+		t.Fatalf("paths = %+v", r.Paths)
+	}
+	p := r.Paths[0]
+	if deref(p.WorstCase) != int64(5) || p.End != rules.AEMEndLost || derefDuration(p.TimeToEnd) != 40*time.Second || p.RedeliveryCount != nil ||
+		p.DeadMessageQueue != "" || !p.QueueExists || p.ConsumerMode != rules.AEMConsumerDirect {
+		t.Errorf("path = %+v (%s)", p, p.WorstCaseNote)
+	}
+	expectFindings(t, r, []string{"audit.aem_queue_unconsumed aem_queue:" + aemOrders})
+	if err := mermaid.Check(r.Diagram); err != nil || !strings.Contains(r.Diagram, `"AEM direct messages"`) || !strings.Contains(r.Diagram, `(AEM, m = 5, direct)`) ||
+		!strings.Contains(r.Diagram, `==>|"N_max = 5 in 40 s, then lost"|`) {
+		t.Errorf("diagram (%v):\n%s", err, r.Diagram)
+	}
+}

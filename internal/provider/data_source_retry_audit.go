@@ -170,7 +170,7 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				Validators:  []validator.Set{setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
 			},
 			"paths": schema.ListNestedAttribute{
-				MarkdownDescription: "One entry per sender channel of a deployed flow with the queue it reads, sorted by flow, JMS channels first, " +
+				MarkdownDescription: "One entry per sender channel of a deployed flow with the queue it reads, sorted by flow, JMS channels first, then AMQP, then AEM, " +
 					"then one per webhook subscription with the queue it pushes, sorted by name.",
 				Computed: true,
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
