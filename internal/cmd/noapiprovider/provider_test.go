@@ -94,7 +94,7 @@ func TestWaitFrom(t *testing.T) {
 // force_destroy = true (the DELETE alone); without a wait it answers at once.
 func TestDeleteWaitsAsForTheCalls(t *testing.T) {
 	t.Parallel()
-	const wait = 100 * time.Millisecond
+	const wait = time.Second // long beside a loaded machine's scheduling delays, which the bound below allows up to one wait
 	ctx := context.Background()
 	var sch fwresource.SchemaResponse
 	(&noAPIProvider{}).Resources(ctx)[0]().Schema(ctx, fwresource.SchemaRequest{}, &sch)
