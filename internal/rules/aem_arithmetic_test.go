@@ -8,6 +8,7 @@ import (
 )
 
 func TestAEMSenderTimingMaxRuns(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		m, r    int64
 		want    int64
@@ -38,6 +39,7 @@ func TestAEMSenderTimingMaxRuns(t *testing.T) {
 }
 
 func TestAEMQueueTimingTimeToDeadLetter(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		q       AEMQueueTiming
@@ -60,6 +62,7 @@ func TestAEMQueueTimingTimeToDeadLetter(t *testing.T) {
 }
 
 func TestAEMSenderTimingTimeToDeadLetter(t *testing.T) {
+	t.Parallel()
 	seedQueue := AEMQueueTiming{5, true, 1000, 64000, 200}
 	for _, tc := range []struct {
 		name    string
