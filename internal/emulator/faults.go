@@ -38,10 +38,16 @@ const (
 	// connection without sending the response: the change is made, but the
 	// client never learns it.
 	FaultLostResponse FaultKind = "lost-response"
+	// FaultLateResponse handles the request completely, then waits
+	// Faults.SlowDelay before it sends the answer: a client that gives up
+	// meanwhile (a cancelled run) never learns that the change was made.
+	// ResponseLatency does the same for every Event Mesh management request;
+	// this kind hits one request of any API, for example one SEMP action.
+	FaultLateResponse FaultKind = "late-response"
 )
 
 // AllFaultKinds lists every fault kind.
-var AllFaultKinds = []FaultKind{Fault429, Fault500, Fault502, Fault503, FaultDrop, FaultSlow, FaultTokenExpiry, FaultLostResponse}
+var AllFaultKinds = []FaultKind{Fault429, Fault500, Fault502, Fault503, FaultDrop, FaultSlow, FaultTokenExpiry, FaultLostResponse, FaultLateResponse}
 
 // defaultRandomKinds are drawn from when Faults.Rate > 0 and Faults.Kinds is empty.
 var defaultRandomKinds = []FaultKind{Fault429, Fault500, Fault502, Fault503}
@@ -382,6 +388,22 @@ func (s *faultInjector) applyFault(kind FaultKind, f Faults, w http.ResponseWrit
 			panic(http.ErrAbortHandler)
 		}
 		_ = conn.Close()
+		return true
+	case FaultLateResponse:
+		buf := &bufferedWriter{header: http.Header{}}
+		s.mux.ServeHTTP(&statusWriter{ResponseWriter: buf, stats: &s.stats}, r)
+		d := f.SlowDelay
+		if d <= 0 {
+			d = DefaultSlowDelay
+		}
+		if !sleepCtx(r.Context(), d) {
+			return true
+		}
+		for k, v := range buf.header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(max(buf.status, http.StatusOK))
+		_, _ = w.Write(buf.body.Bytes())
 		return true
 	}
 	return false
