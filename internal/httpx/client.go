@@ -190,7 +190,7 @@ func (c *Client) Do(ctx context.Context, method, path string, body []byte, heade
 			}
 		}
 	}
-	st := &callState{}
+	st := &callState{atMostOnce: ctx.Value(atMostOnceKey{}) != nil}
 	ctx = context.WithValue(ctx, callKey{}, st)
 	csrf := c.cfg.CSRFFetchPath != "" && isWrite(method)
 	fetched, csrfRetried, unauthorized := 0, false, 0

@@ -35,6 +35,19 @@ type callState struct {
 	// (a server may fail after the change). A 401, a 403 and a 429 refuse a
 	// request before carrying it out.
 	unsettled atomic.Int32
+	// atMostOnce is set for a call made with AtMostOnce.
+	atMostOnce bool
+}
+
+type atMostOnceKey struct{}
+
+// AtMostOnce marks the calls made with ctx as not idempotent: an attempt that may have been carried out (it
+// was sent and got no answer, or a 5xx) is not repeated, and the call ends with it: a *RequestError with
+// MaybeSent, or the 5xx answer. Attempts that provably were not carried out (never sent: connection refused,
+// name lookup or TLS handshake failed; answered 429) are repeated as for every call. For a request whose
+// repeat would do the work twice, such as SEMP's copyMsgFromQueue, which spools another copy each time.
+func AtMostOnce(ctx context.Context) context.Context {
+	return context.WithValue(ctx, atMostOnceKey{}, true)
 }
 
 // settles reports whether an attempt that was sent and ended with err and
@@ -169,6 +182,8 @@ func CheckRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 	switch {
 	case ctx.Err() != nil:
 		return false, ctx.Err()
+	case maybeCarriedOut(ctx):
+		return false, nil
 	case err != nil:
 		return RetryableError(err), nil
 	case resp == nil:
@@ -176,6 +191,12 @@ func CheckRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 	default:
 		return RetryableStatus(resp.StatusCode), nil
 	}
+}
+
+// maybeCarriedOut reports whether ctx is an AtMostOnce call one of whose attempts may have been carried out.
+func maybeCarriedOut(ctx context.Context) bool {
+	st, ok := ctx.Value(callKey{}).(*callState)
+	return ok && st.atMostOnce && st.unsettled.Load() > 0
 }
 
 // RetryableStatus reports whether an answer with status code is retried.
