@@ -142,37 +142,50 @@ func (c *Client) list(ctx context.Context, path, what string, each func(json.Raw
 func (c *Client) listQuery(ctx context.Context, path string, extra url.Values, what string, each func(json.RawMessage) error) error {
 	cursor := ""
 	for range maxPages {
-		q := url.Values{"count": {fmt.Sprint(PageSize)}}
-		for k, v := range extra {
-			q[k] = v
-		}
-		if cursor != "" {
-			q.Set("cursor", cursor)
-		}
-		// The next page is asked for on the configured SEMP URL with the answer's cursor, never at the host
-		// the answer's nextPageUri names: the credentials go to the broker the configuration names only.
-		env, _, err := c.do(ctx, http.MethodGet, path+"?"+q.Encode(), nil, what)
+		items, next, err := c.listPage(ctx, path, extra, PageSize, cursor, what)
 		if err != nil {
 			return err
-		}
-		var items []json.RawMessage
-		if len(env.Data) > 0 && string(env.Data) != "null" {
-			if err := json.Unmarshal(env.Data, &items); err != nil {
-				return fmt.Errorf("%s: GET %s: the answer's data is not a list: %w", what, path, err)
-			}
 		}
 		for _, it := range items {
 			if err := each(it); err != nil {
 				return fmt.Errorf("%s: GET %s: %w", what, path, err)
 			}
 		}
-		if env.Meta.Paging == nil || env.Meta.Paging.CursorQuery == "" {
+		if next == "" {
 			return nil
 		}
-		if env.Meta.Paging.CursorQuery == cursor {
-			return fmt.Errorf("%s: GET %s: the broker answered the same cursor twice; try again, and report it to SAP if it persists", what, path)
-		}
-		cursor = env.Meta.Paging.CursorQuery
+		cursor = next
 	}
 	return fmt.Errorf("%s: GET %s: more than %d pages; try again", what, path, maxPages)
+}
+
+// listPage reads one page of at most count objects of the collection at path, from cursor ("" for the first
+// page), and returns its objects and the cursor of the next page ("" after the last).
+func (c *Client) listPage(ctx context.Context, path string, extra url.Values, count int, cursor, what string) ([]json.RawMessage, string, error) {
+	q := url.Values{"count": {fmt.Sprint(count)}}
+	for k, v := range extra {
+		q[k] = v
+	}
+	if cursor != "" {
+		q.Set("cursor", cursor)
+	}
+	// The next page is asked for on the configured SEMP URL with the answer's cursor, never at the host
+	// the answer's nextPageUri names: the credentials go to the broker the configuration names only.
+	env, _, err := c.do(ctx, http.MethodGet, path+"?"+q.Encode(), nil, what)
+	if err != nil {
+		return nil, "", err
+	}
+	var items []json.RawMessage
+	if len(env.Data) > 0 && string(env.Data) != "null" {
+		if err := json.Unmarshal(env.Data, &items); err != nil {
+			return nil, "", fmt.Errorf("%s: GET %s: the answer's data is not a list: %w", what, path, err)
+		}
+	}
+	if env.Meta.Paging == nil || env.Meta.Paging.CursorQuery == "" {
+		return items, "", nil
+	}
+	if env.Meta.Paging.CursorQuery == cursor {
+		return nil, "", fmt.Errorf("%s: GET %s: the broker answered the same cursor twice; try again, and report it to SAP if it persists", what, path)
+	}
+	return items, env.Meta.Paging.CursorQuery, nil
 }

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 )
 
 // Subscription is a topic subscription of a queue.
@@ -74,9 +76,8 @@ type Message struct {
 
 // ListMessages returns the messages spooled on queue, in pages of 100 (GET /SEMP/v2/monitor/.../msgs).
 func (c *Client) ListMessages(ctx context.Context, queue string) ([]Message, error) {
-	path := MonitorBasePath + "/msgVpns/" + url.PathEscape(c.vpn) + "/queues/" + url.PathEscape(queue) + "/msgs"
 	var msgs []Message
-	err := c.list(ctx, path, "listing the messages of queue "+queue, func(raw json.RawMessage) error {
+	err := c.list(ctx, c.messagesPath(queue), "listing the messages of queue "+queue, func(raw json.RawMessage) error {
 		var m Message
 		if err := json.Unmarshal(raw, &m); err != nil {
 			return err
@@ -85,6 +86,27 @@ func (c *Client) ListMessages(ctx context.Context, queue string) ([]Message, err
 		return nil
 	})
 	return msgs, err
+}
+
+func (c *Client) messagesPath(queue string) string {
+	return MonitorBasePath + "/msgVpns/" + url.PathEscape(c.vpn) + "/queues/" + url.PathEscape(queue) + "/msgs"
+}
+
+// messagePage reads one page of at most count messages of queue, oldest first, from cursor ("" for the first
+// page), and returns them with the cursor of the next page ("" after the last).
+func (c *Client) messagePage(ctx context.Context, queue string, count int, cursor string) ([]Message, string, error) {
+	what := "listing the messages of queue " + queue
+	items, next, err := c.listPage(ctx, c.messagesPath(queue), nil, count, cursor, what)
+	if err != nil {
+		return nil, "", err
+	}
+	msgs := make([]Message, len(items))
+	for i, raw := range items {
+		if err := json.Unmarshal(raw, &msgs[i]); err != nil {
+			return nil, "", fmt.Errorf("%s: %w", what, err)
+		}
+	}
+	return msgs, next, nil
 }
 
 // MessagePath is the monitoring API's path of message msgID on queue.
@@ -106,14 +128,32 @@ func (c *Client) GetMessage(ctx context.Context, queue string, msgID int64) (*Me
 	return &m, nil
 }
 
+// ErrCopyOutcomeUnknown is matched by the error of a copy that may have been carried out: it was sent and
+// its answer was lost, or was a server error (5xx). CopyMessage does not repeat such a copy.
+var ErrCopyOutcomeUnknown = errors.New("the broker may have made the copy: its answer was lost or was a server error")
+
 // CopyMessage copies the message with replicationGroupMsgID from queue source to queue dest (PUT
 // /SEMP/v2/action/.../queues/{dest}/copyMsgFromQueue). The message stays on source.
+//
+// The copy is not idempotent: each one spools another copy on dest. It is sent at most once
+// (httpx.AtMostOnce): an attempt that was never sent, or was refused with 429, is repeated; one that may have
+// been carried out is not, and its error matches ErrCopyOutcomeUnknown. Reading dest back cannot tell a copy
+// that was made: a message's replication group message ID may differ on another queue (docs.solace.com,
+// API/API-Developer-Guide/Detecting-Duplicate-Mess.htm), so the caller learns the copy is unknown instead.
 func (c *Client) CopyMessage(ctx context.Context, dest, source, replicationGroupMsgID string) error {
 	path := ActionBasePath + "/msgVpns/" + url.PathEscape(c.vpn) + "/queues/" + url.PathEscape(dest) + "/copyMsgFromQueue"
-	_, _, err := c.do(ctx, http.MethodPut, path, map[string]string{"replicationGroupMsgId": replicationGroupMsgID, "sourceQueueName": source},
+	_, resp, err := c.do(httpx.AtMostOnce(ctx), http.MethodPut, path, map[string]string{"replicationGroupMsgId": replicationGroupMsgID, "sourceQueueName": source},
 		fmt.Sprintf("copying message %s from queue %s to queue %s", replicationGroupMsgID, source, dest))
+	if err != nil && (httpx.MaybeSent(err) || (resp != nil && resp.StatusCode >= http.StatusInternalServerError)) {
+		return &outcomeUnknownError{err: err}
+	}
 	return err
 }
+
+type outcomeUnknownError struct{ err error }
+
+func (e *outcomeUnknownError) Error() string   { return e.err.Error() }
+func (e *outcomeUnknownError) Unwrap() []error { return []error{e.err, ErrCopyOutcomeUnknown} }
 
 // DeleteMessage deletes message msgID from queue (PUT /SEMP/v2/action/.../queues/{queue}/msgs/{msgId}/delete);
 // a message that is gone is an error that matches ErrNotFound.
