@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -39,6 +40,7 @@ type aemRedriveModel struct {
 	From        types.String `tfsdk:"from"`
 	To          types.String `tfsdk:"to"`
 	MaxMessages types.Int64  `tfsdk:"max_messages"`
+	Concurrency types.Int64  `tfsdk:"concurrency"`
 }
 
 // aemRedriveProgressEvery and aemRedriveProgressInterval bound the progress messages of a running redrive:
@@ -66,7 +68,8 @@ func (a *aemRedriveAction) Schema(_ context.Context, _ action.SchemaRequest, res
 		MarkdownDescription: "Moves messages from an SAP Integration Suite, advanced event mesh queue, usually a dead message queue, back to " +
 			"a queue, through the broker's SEMP v2 monitoring and action APIs: SEMP has no move, so each message is copied to `to` " +
 			"first and deleted from `from` only after `to` took it. At least once, never lost: a message is in `from`, in `to`, or, " +
-			"where an answer got lost, in both. Oldest first, one message at a time, stopping at the first message `to` does not take. " +
+			"where an answer got lost, in both. Oldest first, several messages at a time (`concurrency`), reading `from` a page of 100 at a time; " +
+			"it stops at the first message `to` does not take, and at a copy whose answer is lost, which it does not send twice. " +
 			"Run it with `terraform apply -invoke=action.sapmessaging_aem_redrive.NAME` or from a resource's " +
 			"`lifecycle { action_trigger { ... } }`; Terraform 1.14 and later (OpenTofu has no actions).",
 		Attributes: map[string]schema.Attribute{
@@ -77,6 +80,12 @@ func (a *aemRedriveAction) Schema(_ context.Context, _ action.SchemaRequest, res
 					aem.MaxRedriveMessages),
 				Required:   true,
 				Validators: []validator.Int64{int64validator.Between(1, aem.MaxRedriveMessages)},
+			},
+			"concurrency": schema.Int64Attribute{
+				MarkdownDescription: fmt.Sprintf("How many messages are moved at once, 1 to %d (default %d). 1 keeps the order of `from`; more moves faster, "+
+					"and neighbouring messages may reach `to` in another order.", aem.MaxRedriveConcurrency, aem.DefaultRedriveConcurrency),
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.Between(1, aem.MaxRedriveConcurrency)},
 			},
 		},
 	}
@@ -202,42 +211,68 @@ func (a *aemRedriveAction) Invoke(ctx context.Context, req action.InvokeRequest,
 	opt := aem.RedriveOptions{From: from, To: to, MaxMessages: int(m.MaxMessages.ValueInt64()), Progress: func(p aem.RedriveProgress) {
 		if p.Moved%aemRedriveProgressEvery == 0 || time.Since(last) >= aemRedriveProgressInterval {
 			last = time.Now()
-			send(fmt.Sprintf("Moved %d of %d (%s)", p.Moved, p.Listed, time.Since(start).Round(time.Second)))
+			send(fmt.Sprintf("Moved %d of at most %d (%s)", p.Moved, m.MaxMessages.ValueInt64(), time.Since(start).Round(time.Second)))
 		}
 	}}
-	send(fmt.Sprintf("Redriving up to %d messages from %s to %s, oldest first: copy to %s, then delete from %s", opt.MaxMessages, from, to, to, from))
+	if !m.Concurrency.IsNull() {
+		opt.Concurrency = int(m.Concurrency.ValueInt64())
+	}
+	concurrency := opt.Concurrency
+	if concurrency == 0 {
+		concurrency = aem.DefaultRedriveConcurrency
+	}
+	send(fmt.Sprintf("Redriving up to %s from %s to %s, oldest first, %d at a time: copy to %s, then delete from %s",
+		aem.Plural(opt.MaxMessages, "message", "messages"), from, to, concurrency, to, from))
 	res, err := a.data.aem.Redrive(ctx, opt)
 	send(aemRedriveSummary(from, to, res, time.Since(start)))
 	var rerr *aem.RedriveError
 	switch {
-	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
-		resp.Diagnostics.AddWarning("Redrive Interrupted",
-			fmt.Sprintf("The redrive was interrupted after %d moved messages; the message being moved was finished, and every other message is still in %q. "+
-				"Run the action again to move the rest.", res.Moved, from))
 	case errors.As(err, &rerr):
 		resp.Diagnostics.AddError("Redrive Stopped", aemRedriveStoppedDetail(rerr, res.Moved))
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		resp.Diagnostics.AddWarning("Redrive Interrupted",
+			fmt.Sprintf("The redrive was interrupted after %s: the messages under way were finished (copied to %q, then deleted from %q), and every other message is still in %q. "+
+				"Run the action again to move the rest.", movedCount(res.Moved), to, from, from))
 	case err != nil:
-		resp.Diagnostics.AddError("Redrive Stopped", fmt.Sprintf("The redrive could not list the messages of %q, and moved none: %s. "+
-			"Fix what the error names (TF_LOG=debug shows each request), then run the action again.", from, clause(err)))
+		resp.Diagnostics.AddError("Redrive Stopped", fmt.Sprintf("The redrive could not list the messages of %q after %s: %s. "+
+			"Every message not moved is still in %q. Fix what the error names (TF_LOG=debug shows each request), then run the action again.", from, movedCount(res.Moved), clause(err), from))
 	}
 }
+
+// movedCount is "1 moved message" or "3 moved messages".
+func movedCount(n int) string { return aem.Plural(n, "moved message", "moved messages") }
 
 func aemRedriveSummary(from, to string, res aem.RedriveResult, took time.Duration) string {
 	s := fmt.Sprintf("Redrive of %s to %s ended: moved %d in %s", from, to, res.Moved, took.Round(time.Millisecond))
-	if res.Left == 0 {
+	switch {
+	case res.MoreLeft:
+		return s + fmt.Sprintf("; at least %s left in %s", aem.Plural(res.Left, "message", "messages"), from)
+	case res.Left == 0:
 		return s + fmt.Sprintf("; %s has no more messages", from)
 	}
-	return s + fmt.Sprintf("; %d messages left in %s", res.Left, from)
+	return s + fmt.Sprintf("; %s left in %s", aem.Plural(res.Left, "message", "messages"), from)
 }
 
-// aemRedriveStoppedDetail says where the message the redrive stopped at is, and what to do.
+// aemRedriveStoppedDetail says where each message the redrive stopped at is, and what to do.
 func aemRedriveStoppedDetail(e *aem.RedriveError, moved int) string {
-	if e.OnBoth {
-		return fmt.Sprintf("The redrive stopped after %d moved messages: message %d was copied to %q, but its delete from %q failed (%s), so it is in both queues. "+
-			"Delete message %d from %q in the broker manager before the next run, or it is redriven twice; then run the action again to move the rest.",
-			moved, e.MsgID, e.To, e.From, clause(e.Err), e.MsgID, e.From)
+	s := fmt.Sprintf("The redrive stopped after %s. %s", movedCount(moved), aemRedriveWhere(e))
+	for _, o := range e.Others {
+		s += " " + aemRedriveWhere(o)
 	}
-	return fmt.Sprintf("The redrive stopped after %d moved messages: %q did not take message %d (%s), which stays in %q, as does every message not moved. "+
-		"Fix what the error names (TF_LOG=debug shows each request), then run the action again to move the rest.",
-		moved, e.To, e.MsgID, clause(e.Err), e.From)
+	return s + " Every other message not moved is still in " + strconv.Quote(e.From) + ". " +
+		"Fix what the error names (TF_LOG=debug shows each request), then run the action again to move the rest."
+}
+
+// aemRedriveWhere says where the message of e is, and what to do about it.
+func aemRedriveWhere(e *aem.RedriveError) string {
+	switch {
+	case e.OnBoth:
+		return fmt.Sprintf("Message %d was copied to %q, but its delete from %q failed (%s), so it is in both queues: "+
+			"delete message %d from %q in the broker manager before the next run, or it is redriven twice.", e.MsgID, e.To, e.From, clause(e.Err), e.MsgID, e.From)
+	case e.MaybeCopied:
+		return fmt.Sprintf("Message %d (replication group message ID %s) is still in %q and may also be in %q: its copy got no answer that says whether it was made (%s), "+
+			"and a copy is not sent twice, as that would put the message in %q twice. Look for it in %q in the broker manager; if it is there, "+
+			"delete message %d from %q before the next run, or it is redriven twice.", e.MsgID, e.ReplicationGroupMsgID, e.From, e.To, clause(e.Err), e.To, e.To, e.MsgID, e.From)
+	}
+	return fmt.Sprintf("%q did not take message %d (%s), which stays in %q.", e.To, e.MsgID, clause(e.Err), e.From)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
 const (
@@ -209,4 +210,50 @@ func TestAccAEMRedriveAction_example(t *testing.T) {
 		t.Fatalf("after the triggered redrive: %v, want [5 20]", got)
 	}
 	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color", "-var", "flow_version=1.0.2")
+}
+
+// A copy whose answer is lost is not sent again by the provider's retries: the action stops, naming the message as
+// still in the DMQ and perhaps in the queue, and the queue holds one copy of it, not two.
+func TestAccAEMRedriveAction_lostCopyAnswer(t *testing.T) {
+	tf := terraformCLI(t)
+	if !terraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no actions: the redrive needs Terraform 1.14 or later (make testacc-tf114)", tf)
+	}
+	t.Parallel()
+	env := newTestEnv(t)
+	c := env.aem(t)
+	for _, q := range []aem.Queue{
+		{Name: aemRedriveDMQ, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true)}},
+		{Name: aemRedriveQueue, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true), EgressEnabled: aem.Ptr(true), MaxRedeliveryCount: aem.Ptr[int64](5)}},
+	} {
+		if _, err := c.CreateQueue(t.Context(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env.aemPublish(t, aemRedriveDMQ, 5)
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+env.aemConfig("")+fmt.Sprintf(`
+action "sapmessaging_aem_redrive" "orders" {
+  config {
+    from         = %q
+    to           = %q
+    max_messages = 5
+    concurrency  = 1
+  }
+}
+`, aemRedriveDMQ, aemRedriveQueue))
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	env.srv.InjectNextOn("PUT "+aem.ActionBasePath+"/msgVpns/{vpn}/queues/{queue}/copyMsgFromQueue", emulator.FaultLostResponse)
+	r := w.mustRun(1, "apply", "-auto-approve", "-input=false", "-no-color", "-invoke=action.sapmessaging_aem_redrive.orders")
+	out := strings.Join(strings.Fields(r.output), " ")
+	for _, want := range []string{"Redrive Stopped", "The redrive stopped after 0 moved messages", fmt.Sprintf("is still in %q and may also be in %q", aemRedriveDMQ, aemRedriveQueue)} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, r.output)
+		}
+	}
+	if got := env.aemDepths(t, aemRedriveDMQ, aemRedriveQueue); got[0] != 5 || got[1] != 1 {
+		t.Fatalf("after the lost copy answer: %v on the DMQ and the queue, want [5 1]", got)
+	}
 }
