@@ -71,6 +71,23 @@ func TestRenderAEMRedrive(t *testing.T) {
 	}
 }
 
+// A row of -runs 3 is the run of the median wall time, with the median provider CPU and the highest peak RSS.
+func TestMedianAEMRedrive(t *testing.T) {
+	t.Parallel()
+	runs := []aemRedriveCell{
+		{moved: 10, wall: 3 * time.Second, semp: 23, providerCPU: 2 * time.Second, rssKB: 30 * 1024},
+		{moved: 10, wall: time.Second, semp: 21, providerCPU: 3 * time.Second, rssKB: 40 * 1024},
+		{moved: 10, wall: 2 * time.Second, semp: 22, providerCPU: time.Second, rssKB: 35 * 1024},
+	}
+	got := medianAEMRedrive(runs)
+	if got.wall != 2*time.Second || got.semp != 22 || got.providerCPU != 2*time.Second || got.rssKB != 40*1024 || got.runs != 3 {
+		t.Errorf("median of 3 runs: %+v", got)
+	}
+	if got := medianAEMRedrive(runs[:1]); got.wall != 3*time.Second || got.runs != 1 {
+		t.Errorf("median of 1 run: %+v", got)
+	}
+}
+
 // The section end to end on a small scale, as make bench runs it: the provider binary and the emulator built, 20
 // messages published, the action invoked, every message in the queue after it. Needs the Terraform 1.14 CLI.
 func TestAEMRedriveSectionSmall(t *testing.T) {
