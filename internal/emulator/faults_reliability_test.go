@@ -37,6 +37,29 @@ func TestLostResponseFault(t *testing.T) {
 	}
 }
 
+// A late response makes the change at once and answers SlowDelay later: a client that gives up first never
+// learns of the change; one that waits gets the answer.
+func TestLateResponseFault(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{})
+	tok := token(t, s, emulator.AudienceManagement)
+	s.SetFaults(emulator.Faults{SlowDelay: 300 * time.Millisecond})
+	s.InjectNext(emulator.FaultLateResponse)
+	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 100 * time.Millisecond}
+	if _, err := send(t, c, "PUT", qpath(s, "acme/crm/prod/q"), tok, []byte(`{"maxRedeliveryCount":4}`), nil); err == nil {
+		t.Fatal("the client got an answer before the delay")
+	}
+	if q, ok := s.Queue("acme/crm/prod/q"); !ok || q.MaxRedeliveryCount != 4 {
+		t.Fatalf("the request was not carried out: %v %+v", ok, q)
+	}
+	s.InjectNext(emulator.FaultLateResponse)
+	began := time.Now()
+	expect(t, putQueue(t, s, tok, "acme/crm/prod/q", `{"maxRedeliveryCount":5}`), http.StatusOK)
+	if d := time.Since(began); d < 300*time.Millisecond {
+		t.Errorf("answered after %s, want at least 300ms", d)
+	}
+}
+
 // TokenExpiryAfter expires the tokens once, at the request with that number.
 func TestTokenExpiryAfter(t *testing.T) {
 	t.Parallel()
