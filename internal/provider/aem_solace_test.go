@@ -1,0 +1,347 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+func TestSolaceQueueImportID(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		id, vpn, want string
+		ok            bool
+	}{
+		{"acme-prod/acme%2Faem%2Fprod%2Forders", "acme-prod", "acme/aem/prod/orders", true},
+		{"acme-prod,acme%2Faem%2Fprod%2Forders", "acme-prod", "acme/aem/prod/orders", true},
+		{"acme-prod/orders", "acme-prod", "orders", true},
+		{"other/acme%2Forders", "acme-prod", "", false},            // another Message VPN
+		{"acme-prod/acme/aem/prod/orders", "acme-prod", "", false}, // unescaped slashes: a plain name
+		{"acme/aem/prod/orders", "acme-prod", "", false},
+		{"acme-prod/%zz", "acme-prod", "", false},      // no valid escape
+		{"acme-prod/a%2Ab", "acme-prod", "", false},    // a*b: no queue name
+		{"acme-prod/", "acme-prod", "", false},         // empty name
+		{"orders", "acme-prod", "", false},             // one part
+		{"acme-prod/x/y/z", "acme-prod", "", false},    // four parts
+		{"acme-prod/q%3Bx", "acme-prod", "", false},    // q;x
+		{"acme-prod/q%20x", "acme-prod", "q x", true},  // a space is a queue name's character
+		{"acme-prod/%2Fq", "acme-prod", "/q", true},    // as the broker accepts it
+		{"acme-prod/acme%2Forders", "", "", false},     // no Message VPN known
+		{"/acme%2Forders", "acme-prod", "", false},     // empty Message VPN
+		{"acme-prod/acme%2Forders", "ACME-PROD", "", false},
+	} {
+		got, ok := solaceQueueImportID(tc.id, tc.vpn)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("solaceQueueImportID(%q, %q) = %q, %v; want %q, %v", tc.id, tc.vpn, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestSolaceSubscriptionImportID(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		id, vpn, queue, topic string
+		ok                    bool
+	}{
+		{"acme-prod/acme%2Forders/acme%2Forders%2F%3E", "acme-prod", "acme/orders", "acme/orders/>", true},
+		{"acme-prod,acme%2Forders,acme%2Forders%2Fcreated", "acme-prod", "acme/orders", "acme/orders/created", true},
+		{"other/acme%2Forders/acme%2Forders", "acme-prod", "", "", false},
+		{"acme-prod/acme%2Forders", "acme-prod", "", "", false},
+		{"acme-prod/acme%2Forders/acme/orders", "acme-prod", "", "", false}, // the topic's slashes unescaped
+		{"acme-prod/acme%2Forders/a%2F%2Fb", "acme-prod", "", "", false},   // a//b: an empty level
+		{"acme-prod/a%2Ab/t", "acme-prod", "", "", false},
+	} {
+		q, tp, ok := solaceSubscriptionImportID(tc.id, tc.vpn)
+		if q != tc.queue || tp != tc.topic || ok != tc.ok {
+			t.Errorf("solaceSubscriptionImportID(%q, %q) = %q, %q, %v; want %q, %q, %v", tc.id, tc.vpn, q, tp, ok, tc.queue, tc.topic, tc.ok)
+		}
+	}
+}
+
+// TestSolaceQueueAttributesCovered: every attribute of the state fixture (solacebroker v1.3.0's schema) is either
+// mapped to an attribute of sapmessaging_aem_queue or named as unmanaged, and every mapped attribute exists on
+// both sides.
+func TestSolaceQueueAttributesCovered(t *testing.T) {
+	t.Parallel()
+	srv := providerserver.NewProtocol6(New("test")())()
+	schemas, err := srv.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := map[string]bool{}
+	for _, a := range schemas.ResourceSchemas["sapmessaging_aem_queue"].Block.Attributes {
+		target[a.Name] = true
+	}
+	source := map[string]bool{}
+	for _, inst := range solaceFixtureInstances(t, "MSG_VPN") {
+		if inst.typeName != solaceQueueType {
+			continue
+		}
+		for k := range inst.attributes {
+			source[k] = true
+		}
+	}
+	for _, m := range solaceQueueAttributes {
+		if !source[m[0]] {
+			t.Errorf("the mapping names %q, which solacebroker_msg_vpn_queue does not have", m[0])
+		}
+		if !target[m[1]] {
+			t.Errorf("the mapping names %q, which sapmessaging_aem_queue does not have", m[1])
+		}
+		delete(source, m[0])
+	}
+	guide, err := os.ReadFile(filepath.Join("..", "..", "templates", "guides", "migrating-from-solacebroker.md.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range source {
+		if !strings.Contains(string(guide), "`"+k+"`") {
+			t.Errorf("solacebroker_msg_vpn_queue's %q is neither mapped nor named among the unmanaged attributes of the guide Migrating from solacebroker", k)
+		}
+	}
+	for _, m := range solaceQueueAttributes {
+		if !strings.Contains(string(guide), "| `"+m[0]+"` | `"+m[1]+"` |") {
+			t.Errorf("the guide's table of attribute names lacks the row | `%s` | `%s` |", m[0], m[1])
+		}
+	}
+}
+
+type solaceFixtureInstance struct {
+	typeName, name string
+	schemaVersion  int64
+	raw            []byte
+	attributes     map[string]json.RawMessage
+}
+
+// solaceFixtureInstances reads testdata/solacebroker/terraform.tfstate with vpn for MSG_VPN.
+func solaceFixtureInstances(t *testing.T, vpn string) []solaceFixtureInstance {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "solacebroker", "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = []byte(strings.ReplaceAll(string(b), "MSG_VPN", vpn))
+	var st struct {
+		Resources []struct {
+			Type, Name string
+			Instances  []struct {
+				SchemaVersion int64           `json:"schema_version"`
+				Attributes    json.RawMessage `json:"attributes"`
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	var out []solaceFixtureInstance
+	for _, r := range st.Resources {
+		for _, i := range r.Instances {
+			in := solaceFixtureInstance{typeName: r.Type, name: r.Name, schemaVersion: i.SchemaVersion, raw: i.Attributes}
+			if err := json.Unmarshal(i.Attributes, &in.attributes); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// moveFixture moves the fixture's instance name into target through the provider's protocol server.
+func moveFixture(t *testing.T, name, target string) (*tfprotov6.MoveResourceStateResponse, map[string]tftypes.Value) {
+	t.Helper()
+	var inst *solaceFixtureInstance
+	for _, i := range solaceFixtureInstances(t, "acme-prod") {
+		if i.name == name {
+			inst = &i
+		}
+	}
+	if inst == nil {
+		t.Fatalf("no instance %q in the fixture", name)
+	}
+	ctx := context.Background()
+	srv := providerserver.NewProtocol6(New("test")())()
+	schemas, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.MoveResourceState(ctx, &tfprotov6.MoveResourceStateRequest{
+		SourceProviderAddress: "registry.terraform.io/solaceproducts/solacebroker",
+		SourceTypeName:        inst.typeName,
+		SourceSchemaVersion:   inst.schemaVersion,
+		SourceState:           &tfprotov6.RawState{JSON: inst.raw},
+		TargetTypeName:        target,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.TargetState == nil {
+		return resp, nil
+	}
+	v, err := resp.TargetState.Unmarshal(schemas.ResourceSchemas[target].ValueType())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var attrs map[string]tftypes.Value
+	if err := v.As(&attrs); err != nil {
+		t.Fatal(err)
+	}
+	return resp, attrs
+}
+
+func tfString(t *testing.T, v tftypes.Value) any {
+	t.Helper()
+	if v.IsNull() {
+		return nil
+	}
+	switch {
+	case v.Type().Is(tftypes.String):
+		var s string
+		_ = v.As(&s)
+		return s
+	case v.Type().Is(tftypes.Bool):
+		var b bool
+		_ = v.As(&b)
+		return b
+	case v.Type().Is(tftypes.Number):
+		var f big.Float
+		if err := v.As(&f); err != nil {
+			t.Fatal(err)
+		}
+		n, _ := f.Int64()
+		return n
+	}
+	return v.String()
+}
+
+func TestSolaceMoveQueue(t *testing.T) {
+	t.Parallel()
+	resp, attrs := moveFixture(t, "orders", "sapmessaging_aem_queue")
+	if diagsHaveError(resp.Diagnostics) {
+		t.Fatalf("the move failed: %s", protoDiagText(resp.Diagnostics))
+	}
+	want := map[string]any{
+		"id": "acme/aem/prod/orders", "name": "acme/aem/prod/orders", "msg_vpn_name": "acme-prod",
+		"dead_message_queue": "acme/aem/prod/orders/dmq", "max_redelivery_count": int64(5), "delivery_count_enabled": true,
+		"ingress_enabled": true, "egress_enabled": true, "redelivery_delay_enabled": true,
+		// null in solacebroker's state: the broker's defaults
+		"redelivery_enabled": true, "respect_ttl": false, "max_ttl": int64(0), "access_type": "exclusive",
+		"redelivery_delay_initial_interval": int64(1000), "redelivery_delay_multiplier": int64(200),
+		"max_msg_spool_usage": int64(5000), "reject_msg_to_sender_on_discard_behavior": "when-queue-enabled",
+		// as an import sets them
+		"force_destroy": false, "allow_unlimited_redelivery": false, "poison_message_deliveries": int64(6), "time_to_dead_letter": "31 s",
+	}
+	for k, w := range want {
+		if got := tfString(t, attrs[k]); got != w {
+			t.Errorf("%s = %#v, want %#v", k, got, w)
+		}
+	}
+	var warned bool
+	for _, d := range resp.Diagnostics {
+		if d.Severity == tfprotov6.DiagnosticSeverityWarning && d.Summary == "Settings Left Unmanaged" {
+			warned = strings.Contains(d.Detail, `owner = "acme-orders"`) && strings.Contains(d.Detail, `permission = "consume"`) &&
+				!strings.Contains(d.Detail, "max_bind_count")
+		}
+	}
+	if !warned {
+		t.Errorf("no warning naming owner and permission (and only the attributes that hold a value): %v", resp.Diagnostics)
+	}
+}
+
+func TestSolaceMoveDeadMessageQueue(t *testing.T) {
+	t.Parallel()
+	resp, attrs := moveFixture(t, "orders_dmq", "sapmessaging_aem_dead_message_queue")
+	if diagsHaveError(resp.Diagnostics) {
+		t.Fatalf("the move failed: %s", protoDiagText(resp.Diagnostics))
+	}
+	for k, w := range map[string]any{
+		"name": "acme/aem/prod/orders/dmq", "respect_ttl": true, "max_ttl": int64(604800), "ingress_enabled": true,
+		"dead_message_queue": "#DEAD_MSG_QUEUE", "max_redelivery_count": int64(0), "allow_no_ttl": false,
+	} {
+		if got := tfString(t, attrs[k]); got != w {
+			t.Errorf("%s = %#v, want %#v", k, got, w)
+		}
+	}
+	var named bool
+	for _, d := range resp.Diagnostics {
+		named = named || strings.Contains(d.Detail, "event_msg_spool_usage_threshold")
+	}
+	if !named {
+		t.Errorf("the unmanaged event threshold is not named: %v", resp.Diagnostics)
+	}
+}
+
+func TestSolaceMoveSubscription(t *testing.T) {
+	t.Parallel()
+	resp, attrs := moveFixture(t, "orders_created", "sapmessaging_aem_queue_subscription")
+	if diagsHaveError(resp.Diagnostics) {
+		t.Fatalf("the move failed: %s", protoDiagText(resp.Diagnostics))
+	}
+	for k, w := range map[string]any{
+		"id": "acme/aem/prod/orders;acme/orders/created/>", "queue_name": "acme/aem/prod/orders",
+		"topic": "acme/orders/created/>", "msg_vpn_name": "acme-prod",
+	} {
+		if got := tfString(t, attrs[k]); got != w {
+			t.Errorf("%s = %#v, want %#v", k, got, w)
+		}
+	}
+}
+
+func TestSolaceMoveRefusesOthers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	srv := providerserver.NewProtocol6(New("test")())()
+	for _, tc := range []struct{ provider, source, target, state, want string }{
+		// another provider's queue: no mover applies
+		{"registry.terraform.io/hashicorp/null", "solacebroker_msg_vpn_queue", "sapmessaging_aem_queue", `{"queue_name":"q","msg_vpn_name":"v"}`, "Unable to Move Resource State"},
+		// another resource type of Solace's provider
+		{"registry.terraform.io/solaceproducts/solacebroker", "solacebroker_msg_vpn_acl_profile", "sapmessaging_aem_queue", `{"msg_vpn_name":"v"}`, "Unable to Move Resource State"},
+		// a subscription moved into a queue
+		{"registry.terraform.io/solaceproducts/solacebroker", "solacebroker_msg_vpn_queue_subscription", "sapmessaging_aem_queue", `{"queue_name":"q","msg_vpn_name":"v","subscription_topic":"t"}`, "Unable to Move Resource State"},
+		// no queue name
+		{"registry.opentofu.org/solaceproducts/solacebroker", "solacebroker_msg_vpn_queue", "sapmessaging_aem_queue", `{"queue_name":null,"msg_vpn_name":"v"}`, "holds no `queue_name`"},
+		// a name the broker refuses
+		{"registry.terraform.io/solaceproducts/solacebroker", "solacebroker_msg_vpn_queue", "sapmessaging_aem_dead_message_queue", `{"queue_name":"a*b","msg_vpn_name":"v"}`, "no queue name"},
+		// not a state solacebroker writes
+		{"registry.terraform.io/solaceproducts/solacebroker", "solacebroker_msg_vpn_queue", "sapmessaging_aem_queue", `{"queue_name":"q","msg_vpn_name":"v","max_ttl":"soon"}`, "cannot be read"},
+	} {
+		resp, err := srv.MoveResourceState(ctx, &tfprotov6.MoveResourceStateRequest{
+			SourceProviderAddress: tc.provider, SourceTypeName: tc.source, SourceSchemaVersion: 1,
+			SourceState: &tfprotov6.RawState{JSON: []byte(tc.state)}, TargetTypeName: tc.target,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found bool
+		for _, d := range resp.Diagnostics {
+			found = found || d.Severity == tfprotov6.DiagnosticSeverityError && strings.Contains(d.Summary+" "+d.Detail, tc.want)
+		}
+		if !found {
+			t.Errorf("%s %s -> %s: want an error with %q, got %v", tc.provider, tc.source, tc.target, tc.want, resp.Diagnostics)
+		}
+	}
+}
+
+func diagsHaveError(ds []*tfprotov6.Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+func protoDiagText(ds []*tfprotov6.Diagnostic) string {
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString(d.Summary + ": " + d.Detail + "\n")
+	}
+	return b.String()
+}
