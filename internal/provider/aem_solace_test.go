@@ -26,16 +26,16 @@ func TestSolaceQueueImportID(t *testing.T) {
 		{"other/acme%2Forders", "acme-prod", "", false},            // another Message VPN
 		{"acme-prod/acme/aem/prod/orders", "acme-prod", "", false}, // unescaped slashes: a plain name
 		{"acme/aem/prod/orders", "acme-prod", "", false},
-		{"acme-prod/%zz", "acme-prod", "", false},      // no valid escape
-		{"acme-prod/a%2Ab", "acme-prod", "", false},    // a*b: no queue name
-		{"acme-prod/", "acme-prod", "", false},         // empty name
-		{"orders", "acme-prod", "", false},             // one part
-		{"acme-prod/x/y/z", "acme-prod", "", false},    // four parts
-		{"acme-prod/q%3Bx", "acme-prod", "", false},    // q;x
-		{"acme-prod/q%20x", "acme-prod", "q x", true},  // a space is a queue name's character
-		{"acme-prod/%2Fq", "acme-prod", "/q", true},    // as the broker accepts it
-		{"acme-prod/acme%2Forders", "", "", false},     // no Message VPN known
-		{"/acme%2Forders", "acme-prod", "", false},     // empty Message VPN
+		{"acme-prod/%zz", "acme-prod", "", false},     // no valid escape
+		{"acme-prod/a%2Ab", "acme-prod", "", false},   // a*b: no queue name
+		{"acme-prod/", "acme-prod", "", false},        // empty name
+		{"orders", "acme-prod", "", false},            // one part
+		{"acme-prod/x/y/z", "acme-prod", "", false},   // four parts
+		{"acme-prod/q%3Bx", "acme-prod", "", false},   // q;x
+		{"acme-prod/q%20x", "acme-prod", "q x", true}, // a space is a queue name's character
+		{"acme-prod/%2Fq", "acme-prod", "/q", true},   // as the broker accepts it
+		{"acme-prod/acme%2Forders", "", "", false},    // no Message VPN known
+		{"/acme%2Forders", "acme-prod", "", false},    // empty Message VPN
 		{"acme-prod/acme%2Forders", "ACME-PROD", "", false},
 	} {
 		got, ok := solaceQueueImportID(tc.id, tc.vpn)
@@ -56,7 +56,7 @@ func TestSolaceSubscriptionImportID(t *testing.T) {
 		{"other/acme%2Forders/acme%2Forders", "acme-prod", "", "", false},
 		{"acme-prod/acme%2Forders", "acme-prod", "", "", false},
 		{"acme-prod/acme%2Forders/acme/orders", "acme-prod", "", "", false}, // the topic's slashes unescaped
-		{"acme-prod/acme%2Forders/a%2F%2Fb", "acme-prod", "", "", false},   // a//b: an empty level
+		{"acme-prod/acme%2Forders/a%2F%2Fb", "acme-prod", "", "", false},    // a//b: an empty level
 		{"acme-prod/a%2Ab/t", "acme-prod", "", "", false},
 	} {
 		q, tp, ok := solaceSubscriptionImportID(tc.id, tc.vpn)

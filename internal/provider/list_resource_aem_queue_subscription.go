@@ -207,8 +207,8 @@ func (l *aemQueueSubscriptionListResource) result(ctx context.Context, req list.
 		return r
 	}
 	m := aemQueueSubscriptionModel{
-		ID:        types.StringValue(aemSubscriptionID(s.QueueName, s.Topic)),
-		QueueName: types.StringValue(s.QueueName),
+		ID:         types.StringValue(aemSubscriptionID(s.QueueName, s.Topic)),
+		QueueName:  types.StringValue(s.QueueName),
 		Topic:      types.StringValue(s.Topic),
 		MsgVpnName: types.StringValue(vpn),
 		Timeouts:   timeouts.Value{Object: types.ObjectNull(ot.AttributeTypes())},
