@@ -3,15 +3,19 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 )
 
 func TestSolaceQueueImportID(t *testing.T) {
@@ -344,4 +348,161 @@ func protoDiagText(ds []*tfprotov6.Diagnostic) string {
 		b.WriteString(d.Summary + ": " + d.Detail + "\n")
 	}
 	return b.String()
+}
+
+// solaceMoveConfig adopts the fixture's three objects with `moved` blocks.
+const solaceMoveConfig = requiredProviders + `
+provider "sapmessaging" {}
+
+resource "sapmessaging_aem_dead_message_queue" "orders_dmq" {
+  name            = "acme/aem/prod/orders/dmq"
+  respect_ttl     = true
+  max_ttl         = 604800
+  ingress_enabled = true
+  egress_enabled  = false
+}
+
+resource "sapmessaging_aem_queue" "orders" {
+  name                     = "acme/aem/prod/orders"
+  max_redelivery_count     = 5
+  dead_message_queue       = sapmessaging_aem_dead_message_queue.orders_dmq.name
+  redelivery_delay_enabled = true
+  delivery_count_enabled   = true
+  ingress_enabled          = true
+  egress_enabled           = true
+}
+
+resource "sapmessaging_aem_queue_subscription" "orders_created" {
+  queue_name = sapmessaging_aem_queue.orders.name
+  topic      = "acme/orders/created/>"
+}
+
+moved {
+  from = solacebroker_msg_vpn_queue.orders_dmq
+  to   = sapmessaging_aem_dead_message_queue.orders_dmq
+}
+
+moved {
+  from = solacebroker_msg_vpn_queue.orders
+  to   = sapmessaging_aem_queue.orders
+}
+
+moved {
+  from = solacebroker_msg_vpn_queue_subscription.orders_created
+  to   = sapmessaging_aem_queue_subscription.orders_created
+}
+`
+
+// The move as a user runs it: the state solacebroker v1.3.0 wrote (the fixture), a configuration with `moved`
+// blocks, terraform plan shows three moves and nothing to add, change or destroy, the apply records them, and
+// the next plan is empty; the broker's queues are untouched.
+func TestAccSolaceMove_stateFixture(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	if !terraformAtLeast(t, tf, 8) {
+		t.Skipf("%s cannot move state across providers (Terraform 1.8 or later can)", tf)
+	}
+	solace := solacebrokerDir(t)
+	env := newTestEnv(t)
+	if err := env.srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	c := env.aem(t)
+	if err := c.CreateSubscription(t.Context(), "acme/aem/prod/orders", "acme/orders/created/>"); err != nil {
+		t.Fatal(err)
+	}
+	creds := env.srv.AdvancedEventMeshCredentials()
+	plugins := t.TempDir()
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	fixture, err := os.ReadFile(filepath.Join("testdata", "solacebroker", "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "terraform.tfstate"), strings.ReplaceAll(string(fixture), "MSG_VPN", creds.MsgVpnName))
+	writeFile(t, filepath.Join(dir, "main.tf"), solaceMoveConfig)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.cliConfig = writeSolaceCLIConfig(t, solace, plugins)
+	w.creds = append(w.creds, EnvAEMSEMPURL+"="+creds.SEMPURL, EnvAEMMsgVpnName+"="+creds.MsgVpnName,
+		EnvAEMUsername+"="+creds.Username, EnvAEMPassword+"="+creds.Password)
+	queues := []string{"acme/aem/prod/orders", "acme/aem/prod/orders/dmq"}
+	held := func() []aem.QueueSettings {
+		out := make([]aem.QueueSettings, len(queues))
+		for i, n := range queues {
+			q, err := c.GetQueue(t.Context(), n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[i] = q.QueueSettings
+		}
+		return out
+	}
+	before := held()
+
+	plan := w.mustRun(0, "plan", "-no-color", "-input=false")
+	for _, want := range []string{
+		"solacebroker_msg_vpn_queue.orders has moved to sapmessaging_aem_queue.orders",
+		"solacebroker_msg_vpn_queue.orders_dmq has moved to sapmessaging_aem_dead_message_queue.orders_dmq",
+		"solacebroker_msg_vpn_queue_subscription.orders_created has moved to sapmessaging_aem_queue_subscription.orders_created",
+		"Plan: 0 to add, 0 to change, 0 to destroy.",
+		"Settings Left Unmanaged",
+	} {
+		if !strings.Contains(plan.output, want) {
+			t.Errorf("the plan does not show %q:\n%s", want, plan.output)
+		}
+	}
+	w.mustRun(0, "apply", "-no-color", "-input=false", "-auto-approve")
+	after := w.mustRun(0, "plan", "-no-color", "-input=false", "-detailed-exitcode")
+	if !strings.Contains(after.output, "No changes.") {
+		t.Errorf("the plan after the move is not empty:\n%s", after.output)
+	}
+	st := w.mustRun(0, "state", "list")
+	for _, want := range []string{"sapmessaging_aem_queue.orders", "sapmessaging_aem_dead_message_queue.orders_dmq", "sapmessaging_aem_queue_subscription.orders_created"} {
+		if !strings.Contains(st.output, want) {
+			t.Errorf("the state does not hold %s:\n%s", want, st.output)
+		}
+	}
+	if strings.Contains(st.output, "solacebroker_") {
+		t.Errorf("the state still holds solacebroker resources:\n%s", st.output)
+	}
+	if got := held(); !reflect.DeepEqual(got, before) {
+		t.Errorf("the move changed the queues on the broker:\nbefore %+v\nafter  %+v", before, got)
+	}
+}
+
+// solacebrokerDir returns the directory of a built solacebroker provider binary (terraform-provider-solacebroker),
+// which Terraform needs for a state that names that provider, even when every resource moves away from it: the
+// directory SAPMESSAGING_SOLACEBROKER_DIR names, else ~/.cache/sapmessaging/solacebroker-1.3.0. The test skips
+// without one: nothing here downloads it.
+func solacebrokerDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("SAPMESSAGING_SOLACEBROKER_DIR")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			t.Skipf("no solacebroker provider binary: set SAPMESSAGING_SOLACEBROKER_DIR to the directory of a built terraform-provider-solacebroker (v1.3.0) (%v)", err)
+		}
+		dir = filepath.Join(home, ".cache", "sapmessaging", "solacebroker-1.3.0")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "terraform-provider-solacebroker")); err != nil {
+		t.Skipf("no solacebroker provider binary in %s: Terraform needs the provider a state names to plan a move from it. Build "+
+			"SolaceProducts/terraform-provider-solacebroker v1.3.0 from its source into that directory as terraform-provider-solacebroker, "+
+			"or set SAPMESSAGING_SOLACEBROKER_DIR to the directory that holds it (%v)", dir, err)
+	}
+	return dir
+}
+
+// writeSolaceCLIConfig writes a CLI configuration with both providers from local binaries (dev_overrides).
+func writeSolaceCLIConfig(t *testing.T, solace, plugins string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "cli.tfrc")
+	writeFile(t, p, fmt.Sprintf(`provider_installation {
+  dev_overrides {
+    "registry.terraform.io/sapmessaging/sapmessaging"      = %q
+    "registry.terraform.io/solaceproducts/solacebroker"    = %q
+  }
+  direct {}
+}
+`, plugins, solace))
+	return p
 }
