@@ -506,3 +506,115 @@ func writeSolaceCLIConfig(t *testing.T, solace, plugins string) string {
 `, plugins, solace))
 	return p
 }
+
+// The move end to end, as a team that runs Solace's provider does it: solacebroker v1.3.0 (its real binary,
+// where one is built) creates a queue with an owner and a subscription on the emulator's broker; the
+// configuration is then rewritten for this provider with `moved` blocks; the plan shows the moves and nothing
+// else, the apply records them, the next plan is empty and the broker still holds the owner.
+func TestAccSolaceMove_endToEnd(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	if !terraformAtLeast(t, tf, 8) {
+		t.Skipf("%s cannot move state across providers (Terraform 1.8 or later can)", tf)
+	}
+	solace := solacebrokerDir(t)
+	env := newTestEnv(t)
+	if err := env.srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	creds := env.srv.AdvancedEventMeshCredentials()
+	plugins := t.TempDir()
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.cliConfig = writeSolaceCLIConfig(t, solace, plugins)
+	w.creds = append(w.creds, EnvAEMSEMPURL+"="+creds.SEMPURL, EnvAEMMsgVpnName+"="+creds.MsgVpnName,
+		EnvAEMUsername+"="+creds.Username, EnvAEMPassword+"="+creds.Password)
+
+	writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(`
+terraform {
+  required_providers {
+    solacebroker = { source = "solaceproducts/solacebroker" }
+  }
+}
+
+provider "solacebroker" {
+  url                  = %q
+  username             = %q
+  password             = %q
+  insecure_skip_verify = true
+}
+
+resource "solacebroker_msg_vpn_queue" "invoices" {
+  msg_vpn_name             = %q
+  queue_name               = "acme/aem/prod/invoices"
+  max_redelivery_count     = 4
+  dead_msg_queue           = "acme/aem/prod/orders/dmq"
+  respect_ttl_enabled      = true
+  max_ttl                  = 86400
+  redelivery_delay_enabled = true
+  ingress_enabled          = true
+  egress_enabled           = true
+  owner                    = "acme-invoicing"
+}
+
+resource "solacebroker_msg_vpn_queue_subscription" "invoices_created" {
+  msg_vpn_name       = %q
+  queue_name         = solacebroker_msg_vpn_queue.invoices.queue_name
+  subscription_topic = "acme/invoices/created/>"
+}
+`, creds.SEMPURL, creds.Username, creds.Password, creds.MsgVpnName, creds.MsgVpnName))
+	w.mustRun(0, "apply", "-no-color", "-input=false", "-auto-approve")
+
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+`
+provider "sapmessaging" {}
+
+resource "sapmessaging_aem_queue" "invoices" {
+  name                     = "acme/aem/prod/invoices"
+  max_redelivery_count     = 4
+  dead_message_queue       = "acme/aem/prod/orders/dmq"
+  respect_ttl              = true
+  max_ttl                  = 86400
+  redelivery_delay_enabled = true
+  ingress_enabled          = true
+  egress_enabled           = true
+}
+
+resource "sapmessaging_aem_queue_subscription" "invoices_created" {
+  queue_name = sapmessaging_aem_queue.invoices.name
+  topic      = "acme/invoices/created/>"
+}
+
+moved {
+  from = solacebroker_msg_vpn_queue.invoices
+  to   = sapmessaging_aem_queue.invoices
+}
+
+moved {
+  from = solacebroker_msg_vpn_queue_subscription.invoices_created
+  to   = sapmessaging_aem_queue_subscription.invoices_created
+}
+`)
+	plan := w.mustRun(0, "plan", "-no-color", "-input=false")
+	for _, want := range []string{
+		"solacebroker_msg_vpn_queue.invoices has moved to sapmessaging_aem_queue.invoices",
+		"solacebroker_msg_vpn_queue_subscription.invoices_created has moved to sapmessaging_aem_queue_subscription.invoices_created",
+		"Plan: 0 to add, 0 to change, 0 to destroy.",
+		`owner = "acme-invoicing"`,
+	} {
+		if !strings.Contains(plan.output, want) {
+			t.Errorf("the plan does not show %q:\n%s", want, plan.output)
+		}
+	}
+	w.mustRun(0, "apply", "-no-color", "-input=false", "-auto-approve")
+	if after := w.mustRun(0, "plan", "-no-color", "-input=false", "-detailed-exitcode"); !strings.Contains(after.output, "No changes.") {
+		t.Errorf("the plan after the move is not empty:\n%s", after.output)
+	}
+	q, err := env.aem(t).GetQueue(t.Context(), "acme/aem/prod/invoices")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.MaxRedeliveryCount == nil || *q.MaxRedeliveryCount != 4 || q.IngressEnabled == nil || !*q.IngressEnabled {
+		t.Errorf("the broker's queue changed: %+v", q.QueueSettings)
+	}
+}
