@@ -542,7 +542,6 @@ provider "solacebroker" {
   url                  = %q
   username             = %q
   password             = %q
-  insecure_skip_verify = true
 }
 
 resource "solacebroker_msg_vpn_queue" "invoices" {
