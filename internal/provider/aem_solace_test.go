@@ -8,12 +8,15 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 )
@@ -616,4 +619,76 @@ moved {
 	if q.MaxRedeliveryCount == nil || *q.MaxRedeliveryCount != 4 || q.IngressEnabled == nil || !*q.IngressEnabled {
 		t.Errorf("the broker's queue changed: %+v", q.QueueSettings)
 	}
+}
+
+// Solace's import IDs beside this provider's: a queue by `<msg_vpn>/<url-encoded name>`, a subscription by
+// `<msg_vpn>/<queue>/<topic>`; an ID that names no queue of the broker, or fits no form, fails with the forms
+// that work (before: "Cannot import non-existent remote object").
+func TestAccSolaceImportIDs(t *testing.T) {
+	env := newTestEnv(t)
+	if err := env.srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.aem(t).CreateSubscription(t.Context(), "acme/aem/prod/orders", "acme/orders/created/>"); err != nil {
+		t.Fatal(err)
+	}
+	vpn := env.srv.AdvancedEventMeshCredentials().MsgVpnName
+	cfg := env.aemConfig(`
+resource "sapmessaging_aem_queue" "orders" {
+  name                     = "acme/aem/prod/orders"
+  max_redelivery_count     = 5
+  dead_message_queue       = "acme/aem/prod/orders/dmq"
+  redelivery_delay_enabled = true
+  delivery_count_enabled   = true
+  ingress_enabled          = true
+  egress_enabled           = true
+}
+
+resource "sapmessaging_aem_queue_subscription" "created" {
+  queue_name = "acme/aem/prod/orders"
+  topic      = "acme/orders/created/>"
+}
+`)
+	forms := regexp.MustCompile(`Solace's\s+form\s+` + regexp.QuoteMeta(vpn) + `/<url-encoded\s+queue\s+name>`)
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+				ImportStateId: vpn + "/acme%2Faem%2Fprod%2Forders",
+				ImportStateCheck: func(s []*terraform.InstanceState) error {
+					if len(s) != 1 || s[0].Attributes["name"] != "acme/aem/prod/orders" || s[0].Attributes["max_redelivery_count"] != "5" ||
+						s[0].Attributes["msg_vpn_name"] != vpn {
+						return fmt.Errorf("imported %v", s)
+					}
+					return nil
+				},
+			},
+			{
+				Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
+				ImportStateId: vpn + "/acme%2Faem%2Fprod%2Forders/acme%2Forders%2Fcreated%2F%3E",
+				ImportStateCheck: func(s []*terraform.InstanceState) error {
+					if len(s) != 1 || s[0].Attributes["id"] != "acme/aem/prod/orders;acme/orders/created/>" || s[0].Attributes["msg_vpn_name"] != vpn {
+						return fmt.Errorf("imported %v", s)
+					}
+					return nil
+				},
+			},
+			{
+				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+				ImportStateId: vpn + "/acme%2Faem%2Fprod%2Fnothing",
+				ExpectError:   regexp.MustCompile(`(?s)Queue Not Found.*acme/aem/prod/nothing.*` + forms.String()),
+			},
+			{
+				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+				ImportStateId: "acme/aem/prod/a*b",
+				ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*` + forms.String()),
+			},
+			{
+				Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
+				ImportStateId: "acme/aem/prod/orders",
+				ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*QUEUE;TOPIC.*Solace's\s+form`),
+			},
+		},
+	})
 }
