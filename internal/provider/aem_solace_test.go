@@ -692,3 +692,79 @@ resource "sapmessaging_aem_queue_subscription" "created" {
 		},
 	})
 }
+
+// A subscription recorded before its identity held msg_vpn_name (identity version 0, state without the
+// attribute) plans no change: the identity is upgraded with the configuration's Message VPN, and the refresh
+// fills the state.
+func TestAccAEMQueueSubscription_identityUpgrade(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	if !terraformAtLeast(t, tf, 12) {
+		t.Skipf("%s keeps no resource identity (Terraform 1.12 or later does)", tf)
+	}
+	env := newTestEnv(t)
+	if err := env.srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.aem(t).CreateSubscription(t.Context(), "acme/aem/prod/orders", "acme/orders/created/>"); err != nil {
+		t.Fatal(err)
+	}
+	creds := env.srv.AdvancedEventMeshCredentials()
+	plugins := t.TempDir()
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "terraform.tfstate"), `{
+  "version": 4,
+  "terraform_version": "1.14.3",
+  "serial": 1,
+  "lineage": "0c1f6a52-7d0a-4f44-9b5e-0d7a5c3e9a01",
+  "outputs": {},
+  "resources": [
+    {
+      "mode": "managed",
+      "type": "sapmessaging_aem_queue_subscription",
+      "name": "created",
+      "provider": "provider[\"registry.terraform.io/sapmessaging/sapmessaging\"]",
+      "instances": [
+        {
+          "schema_version": 0,
+          "attributes": {
+            "id": "acme/aem/prod/orders;acme/orders/created/>",
+            "queue_name": "acme/aem/prod/orders",
+            "timeouts": null,
+            "topic": "acme/orders/created/>"
+          },
+          "sensitive_attributes": [],
+          "identity_schema_version": 0,
+          "identity": {
+            "queue_name": "acme/aem/prod/orders",
+            "topic": "acme/orders/created/>"
+          }
+        }
+      ]
+    }
+  ],
+  "check_results": null
+}
+`)
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+`
+provider "sapmessaging" {}
+
+resource "sapmessaging_aem_queue_subscription" "created" {
+  queue_name = "acme/aem/prod/orders"
+  topic      = "acme/orders/created/>"
+}
+`)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.creds = append(w.creds, EnvAEMSEMPURL+"="+creds.SEMPURL, EnvAEMMsgVpnName+"="+creds.MsgVpnName,
+		EnvAEMUsername+"="+creds.Username, EnvAEMPassword+"="+creds.Password)
+	plan := w.mustRun(0, "plan", "-no-color", "-input=false", "-detailed-exitcode")
+	if !strings.Contains(plan.output, "No changes.") {
+		t.Errorf("the plan of a subscription recorded before msg_vpn_name is not empty:\n%s", plan.output)
+	}
+	w.mustRun(0, "apply", "-no-color", "-input=false", "-auto-approve", "-refresh-only")
+	st := w.mustRun(0, "state", "show", "-no-color", "sapmessaging_aem_queue_subscription.created")
+	if !strings.Contains(st.output, `msg_vpn_name = "`+creds.MsgVpnName+`"`) {
+		t.Errorf("the refresh did not record msg_vpn_name:\n%s", st.output)
+	}
+}
