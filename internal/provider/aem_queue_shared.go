@@ -549,6 +549,9 @@ func (r *aemQueueResourceBase[M, P]) Read(ctx context.Context, req resource.Read
 	}
 	p := P(&state)
 	name := p.base().Name.ValueString()
+	if !aemSameVPN(p.base().MsgVpnName.ValueString(), r.data.aem.MsgVpnName(), fmt.Sprintf("the queue %q", name), &resp.Diagnostics) { // aem_solace.go
+		return
+	}
 	q, err := r.data.aemReadQueue(ctx, name)
 	if errors.Is(err, aem.ErrNotFound) {
 		tflog.Info(ctx, "AEM queue no longer exists; removing it from state", map[string]any{"queue": name})
@@ -683,31 +686,85 @@ func (d *providerData) deleteAEMQueue(ctx context.Context, name string, force bo
 }
 
 func (r *aemQueueResourceBase[M, P]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	vpn := ""
+	if r.data != nil && r.data.aem != nil {
+		vpn = r.data.aem.MsgVpnName()
+	}
 	name := req.ID
 	if name == "" {
-		vpn, n, ok := aemQueueIdentityImport(req, &resp.Diagnostics)
+		v, n, ok := aemQueueIdentityImport(req, &resp.Diagnostics)
 		if !ok {
 			return
 		}
-		if r.data != nil && r.data.aem != nil && vpn != r.data.aem.MsgVpnName() {
+		if vpn != "" && v != vpn {
 			resp.Diagnostics.AddError("Invalid Import Identity", fmt.Sprintf("The import identity names the Message VPN %q, but the provider "+
 				"configuration connects to the Message VPN %q, so the queue cannot be imported through it. Set the import block's "+
-				"`provider` to the configuration of Message VPN %q, or write `msg_vpn_name = %q`.", vpn, r.data.aem.MsgVpnName(), vpn, r.data.aem.MsgVpnName()))
+				"`provider` to the configuration of Message VPN %q, or write `msg_vpn_name = %q`.", v, vpn, v, vpn))
 			return
 		}
 		name = n
+	} else if vpn != "" {
+		var ok bool
+		if name, ok = r.data.aemImportQueueName(ctx, req.ID, &resp.Diagnostics); !ok {
+			return
+		}
 	}
 	if err := rules.ValidAEMQueueName(name); err != nil {
-		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("The import ID %q is no queue name: %s. "+
-			"Use the queue name as the import ID, for example acme/aem/prod/orders.", name, clause(err)))
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("The import ID %q is no queue name: %s. %s", name, clause(err), aemQueueImportForms(vpn)))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("force_destroy"), false)...)
-	if r.data != nil && r.data.aem != nil {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("msg_vpn_name"), r.data.aem.MsgVpnName())...)
+	if vpn != "" {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("msg_vpn_name"), vpn)...)
 	}
+}
+
+// aemImportQueueName returns the queue an import ID names: the queue of that name, or the queue that Solace's
+// form `<msg_vpn>/<url-encoded queue name>` names (aem_solace.go). A queue name may hold "/", so an ID that
+// fits both forms names the queue the broker holds, the plain name first. An ID that names no queue of the
+// broker fails here, with the forms that work, rather than as an import of nothing.
+func (d *providerData) aemImportQueueName(ctx context.Context, id string, diags *diag.Diagnostics) (string, bool) {
+	vpn := d.aem.MsgVpnName()
+	candidates := make([]string, 0, 2)
+	if rules.ValidAEMQueueName(id) == nil {
+		candidates = append(candidates, id)
+	}
+	if n, ok := solaceQueueImportID(id, vpn); ok && n != id {
+		candidates = append(candidates, n)
+	}
+	if len(candidates) == 0 {
+		diags.AddError("Invalid Import ID", fmt.Sprintf("The import ID %q names no queue: it is neither a queue name the broker accepts "+
+			"(1 to 200 characters, none of * ? ' < > & ;) nor Solace's form for the Message VPN %q. %s", id, vpn, aemQueueImportForms(vpn)))
+		return "", false
+	}
+	for _, n := range candidates {
+		_, err := d.aemReadQueue(ctx, n)
+		switch {
+		case err == nil:
+			return n, true
+		case errors.Is(err, aem.ErrNotFound):
+			continue
+		case d.aemCredential.addRefused(diags, path.Empty(), err):
+			return "", false
+		default:
+			diags.AddError("Cannot Read Queue", aemQueueErrorDetail(n, err))
+			return "", false
+		}
+	}
+	diags.AddError("Queue Not Found", fmt.Sprintf("The broker holds no queue that the import ID %q names in the Message VPN %q (read as %s), "+
+		"so there is nothing to import. %s Check the name in the cloud console's queue list.", id, vpn, quoteAll(candidates), aemQueueImportForms(vpn)))
+	return "", false
+}
+
+// quoteAll quotes each name and joins them with " or ".
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, " or ")
 }
 
 // aemQueueIdentityImport reads the identity of an import block: its Message VPN and queue name.

@@ -402,6 +402,10 @@ func runGuide(t *testing.T, tf, plugins, name string, steps []guideStep) {
 		t.Fatal(err)
 	}
 	cliConfig := writeCLIConfig(t, sandbox, plugins)
+	if name == "migrating-from-solacebroker" {
+		// The reader has solacebroker installed (terraform init): Terraform needs it for the state it wrote.
+		cliConfig = writeSolaceCLIConfig(t, solacebrokerDir(t), plugins) // aem_solace_test.go
+	}
 	// Where the reader starts: a clone of the repository (its examples) with a configuration
 	// that uses the provider.
 	start := filepath.Join(home, "work")

@@ -52,6 +52,9 @@ type resourceIdentity struct {
 	parts []identityPart
 	// sep joins the parts in the import ID instead of a comma, for names that may hold commas.
 	sep string
+	// version is the identity schema's version: raised when a part is added, with an upgrade of the
+	// identities stored before (UpgradeIdentity of the resource).
+	version int64
 }
 
 var (
@@ -76,8 +79,10 @@ var (
 		{attr: "msg_vpn_name", description: "The Message VPN of the broker service.", example: "acme-prod"},
 		{attr: "name", description: "The queue name.", example: "acme/aem/prod/orders"},
 	}}
-	// aemSubscriptionIdentity joins its parts with ";", which no AEM queue name holds (resource_aem_queue_subscription.go).
-	aemSubscriptionIdentity = resourceIdentity{sep: aemSubscriptionIDSep, parts: []identityPart{
+	// aemSubscriptionIdentity joins its parts with ";", which no Message VPN name and no AEM queue name holds
+	// (resource_aem_queue_subscription.go). Version 1 added msg_vpn_name, as the queue's identity has it.
+	aemSubscriptionIdentity = resourceIdentity{sep: aemSubscriptionIDSep, version: 1, parts: []identityPart{
+		{attr: "msg_vpn_name", description: "The Message VPN of the broker service.", example: "acme-prod"},
 		{attr: "queue_name", description: "The name of the subscribed Advanced Event Mesh queue.", example: "acme/orders"},
 		{attr: "topic", description: "The topic subscription of the queue.", example: "acme/orders/>"},
 	}}
@@ -93,7 +98,7 @@ func (ri resourceIdentity) schema() identityschema.Schema {
 			OptionalForImport: p.optional,
 		}
 	}
-	return identityschema.Schema{Attributes: attrs}
+	return identityschema.Schema{Attributes: attrs, Version: ri.version}
 }
 
 // form is the expected identity block, with an example value for each part.

@@ -125,7 +125,7 @@ func (l *aemQueueSubscriptionListResource) List(ctx context.Context, req list.Li
 	stream.Results = func(push func(list.ListResult) bool) {
 		lim := limitedResults{limit: req.Limit, total: int64(len(subs)), what: "subscriptions"}
 		for _, s := range subs {
-			if !lim.push(push, l.result(ctx, req, s)) {
+			if !lim.push(push, l.result(ctx, req, l.data.aem.MsgVpnName(), s)) {
 				return
 			}
 		}
@@ -188,9 +188,10 @@ func (l *aemQueueSubscriptionListResource) subscriptions(ctx context.Context, cf
 }
 
 // result is the list result of subscription s.
-func (l *aemQueueSubscriptionListResource) result(ctx context.Context, req list.ListRequest, s aem.Subscription) list.ListResult {
+func (l *aemQueueSubscriptionListResource) result(ctx context.Context, req list.ListRequest, vpn string, s aem.Subscription) list.ListResult {
 	r := req.NewListResult(ctx)
 	r.DisplayName = s.QueueName + " subscribed to " + s.Topic
+	r.Diagnostics.Append(r.Identity.SetAttribute(ctx, path.Root("msg_vpn_name"), vpn)...)
 	r.Diagnostics.Append(r.Identity.SetAttribute(ctx, path.Root("queue_name"), s.QueueName)...)
 	r.Diagnostics.Append(r.Identity.SetAttribute(ctx, path.Root("topic"), s.Topic)...)
 	if !req.IncludeResource {
@@ -206,10 +207,11 @@ func (l *aemQueueSubscriptionListResource) result(ctx context.Context, req list.
 		return r
 	}
 	m := aemQueueSubscriptionModel{
-		ID:        types.StringValue(aemSubscriptionID(s.QueueName, s.Topic)),
-		QueueName: types.StringValue(s.QueueName),
-		Topic:     types.StringValue(s.Topic),
-		Timeouts:  timeouts.Value{Object: types.ObjectNull(ot.AttributeTypes())},
+		ID:         types.StringValue(aemSubscriptionID(s.QueueName, s.Topic)),
+		QueueName:  types.StringValue(s.QueueName),
+		Topic:      types.StringValue(s.Topic),
+		MsgVpnName: types.StringValue(vpn),
+		Timeouts:   timeouts.Value{Object: types.ObjectNull(ot.AttributeTypes())},
 	}
 	r.Diagnostics.Append(set(ctx, r.Resource.Schema, &r.Resource.Raw, r.Resource, &m)...)
 	return r

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
 // addAEMSubscriptions makes, out of band, two queues under acme/ with three subscriptions and one queue
@@ -38,7 +39,8 @@ func (e *testEnv) addAEMSubscriptions(t *testing.T) {
 
 func byAEMSubscription(queue, topic string) queryfilter.QueryFilter {
 	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{
-		"queue_name": knownvalue.StringExact(queue), "topic": knownvalue.StringExact(topic),
+		"msg_vpn_name": knownvalue.StringExact(emulator.DefaultAEMMsgVpn),
+		"queue_name":   knownvalue.StringExact(queue), "topic": knownvalue.StringExact(topic),
 	})
 }
 
@@ -91,7 +93,8 @@ list "sapmessaging_aem_queue_subscription" "gone" {
 				QueryResultChecks: []querycheck.QueryResultCheck{
 					querycheck.ExpectLength(orders, 2),
 					querycheck.ExpectIdentity(orders, map[string]knownvalue.Check{
-						"queue_name": knownvalue.StringExact("acme/orders"), "topic": knownvalue.StringExact("acme/orders/eu/>"),
+						"msg_vpn_name": knownvalue.StringExact(env.srv.AdvancedEventMeshCredentials().MsgVpnName),
+						"queue_name":   knownvalue.StringExact("acme/orders"), "topic": knownvalue.StringExact("acme/orders/eu/>"),
 					}),
 					querycheck.ExpectResourceDisplayName(orders, byAEMSubscription("acme/orders", "acme/orders/*/created"),
 						knownvalue.StringExact("acme/orders subscribed to acme/orders/*/created")),
@@ -113,7 +116,8 @@ list "sapmessaging_aem_queue_subscription" "gone" {
 					querycheck.ExpectLength("sapmessaging_aem_queue_subscription.orders", 2),
 					querycheck.ExpectLength("sapmessaging_aem_queue_subscription.all", 4),
 					querycheck.ExpectIdentity("sapmessaging_aem_queue_subscription.all", map[string]knownvalue.Check{
-						"queue_name": knownvalue.StringExact("other/audit"), "topic": knownvalue.StringExact(">"),
+						"msg_vpn_name": knownvalue.StringExact(env.srv.AdvancedEventMeshCredentials().MsgVpnName),
+						"queue_name":   knownvalue.StringExact("other/audit"), "topic": knownvalue.StringExact(">"),
 					}),
 					// acme: one queue list and two subscription lists; orders: one; all: one queue list and three.
 					expectAEMSubscriptionCalls{env: env, queueLists: 2, subscriptionLists: 6},

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -48,10 +49,11 @@ type aemQueueSubscriptionResource struct {
 }
 
 type aemQueueSubscriptionModel struct {
-	ID        types.String   `tfsdk:"id"`
-	QueueName types.String   `tfsdk:"queue_name"`
-	Topic     types.String   `tfsdk:"topic"`
-	Timeouts  timeouts.Value `tfsdk:"timeouts"`
+	ID         types.String   `tfsdk:"id"`
+	QueueName  types.String   `tfsdk:"queue_name"`
+	Topic      types.String   `tfsdk:"topic"`
+	MsgVpnName types.String   `tfsdk:"msg_vpn_name"`
+	Timeouts   timeouts.Value `tfsdk:"timeouts"`
 }
 
 func aemSubscriptionID(queue, topic string) string { return queue + aemSubscriptionIDSep + topic }
@@ -99,6 +101,12 @@ func (r *aemQueueSubscriptionResource) Schema(ctx context.Context, _ resource.Sc
 				Required:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 				Validators:    []validator.String{aemTopicValidator{}},
+			},
+			"msg_vpn_name": schema.StringAttribute{
+				MarkdownDescription: "The Message VPN of the broker service that holds the queue (the provider's `advanced_event_mesh.msg_vpn_name`), " +
+					"as in the identity of the subscription and of `sapmessaging_aem_queue`.",
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"timeouts": to,
 		},
@@ -216,14 +224,27 @@ func (r *aemQueueSubscriptionResource) Create(ctx context.Context, req resource.
 		return
 	}
 	plan.ID = types.StringValue(aemSubscriptionID(queue, topic))
+	plan.MsgVpnName = types.StringValue(r.data.aem.MsgVpnName())
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 }
 
 func (r *aemQueueSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	aemSubscriptionIdentity.set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go: first, also when the subscription is gone
 	var state aemQueueSubscriptionModel
 	resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.aemOrError(&resp.Diagnostics) {
+		aemSubscriptionIdentity.set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go
+		return
+	}
+	// A state written before msg_vpn_name existed (or moved without it) gets the configuration's Message VPN, the
+	// one the subscription is read from; the identity is set from it first, also when the subscription is gone.
+	vpn := r.data.aem.MsgVpnName()
+	if state.MsgVpnName.IsNull() || state.MsgVpnName.IsUnknown() {
+		state.MsgVpnName = types.StringValue(vpn)
+	}
+	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
+	aemSubscriptionIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
+	queue, topic := state.QueueName.ValueString(), state.Topic.ValueString()
+	if !aemSameVPN(state.MsgVpnName.ValueString(), vpn, fmt.Sprintf("the subscription of %q to %q", queue, topic), &resp.Diagnostics) {
 		return
 	}
 	timeout, d := state.Timeouts.Read(ctx, defaultAEMSubscriptionTimeout)
@@ -233,7 +254,6 @@ func (r *aemQueueSubscriptionResource) Read(ctx context.Context, req resource.Re
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	queue, topic := state.QueueName.ValueString(), state.Topic.ValueString()
 	_, err := r.data.aem.GetSubscription(ctx, queue, topic)
 	if errors.Is(err, aem.ErrNotFound) {
 		resp.State.RemoveResource(ctx) // the subscription or its queue is gone: the plan creates it again
@@ -275,16 +295,28 @@ func (r *aemQueueSubscriptionResource) Delete(ctx context.Context, req resource.
 }
 
 func (r *aemQueueSubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !aemSubscriptionIdentity.resolveImport(&req, resp) { // identity.go
-		return
+	vpn := ""
+	if r.data != nil && r.data.aem != nil {
+		vpn = r.data.aem.MsgVpnName()
 	}
-	queue, topic, ok := strings.Cut(req.ID, aemSubscriptionIDSep)
-	if !ok || queue == "" || topic == "" {
-		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("The import ID %q is not of the form QUEUE;TOPIC. No AEM queue name holds a semicolon, so it separates the "+
-				"queue name from the topic, which may hold commas and slashes. "+
-				"Use the queue name and the topic separated by a semicolon, for example acme/orders;acme/orders/>.", req.ID))
-		return
+	var queue, topic string
+	if req.ID == "" {
+		v, q, t, ok := aemSubscriptionIdentityImport(req, vpn, &resp.Diagnostics)
+		if !ok {
+			return
+		}
+		queue, topic, vpn = q, t, v
+	} else {
+		var ok bool
+		queue, topic, ok = strings.Cut(req.ID, aemSubscriptionIDSep)
+		if !ok {
+			queue, topic, ok = solaceSubscriptionImportID(req.ID, vpn) // aem_solace.go
+		}
+		if !ok || queue == "" || topic == "" {
+			resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("The import ID %q is not of the form QUEUE;TOPIC. No AEM queue name "+
+				"holds a semicolon, so it separates the queue name from the topic, which may hold commas and slashes. %s", req.ID, aemSubscriptionImportForms(vpn)))
+			return
+		}
 	}
 	for _, problem := range []struct {
 		attr string
@@ -292,14 +324,51 @@ func (r *aemQueueSubscriptionResource) ImportState(ctx context.Context, req reso
 	}{{"queue_name", rules.ValidAEMQueueName(queue)}, {"topic", rules.ValidAEMTopicSubscription(topic)}} {
 		if problem.err != nil {
 			resp.Diagnostics.AddError("Invalid Import ID",
-				fmt.Sprintf("The import ID %q names no subscription the broker can hold: its `%s` is invalid, %s. "+
-					"Use the queue name and the topic separated by a semicolon, for example acme/orders;acme/orders/>.", req.ID, problem.attr, clause(problem.err)))
+				fmt.Sprintf("The import ID %q names no subscription the broker can hold: its `%s` is invalid, %s. %s",
+					req.ID, problem.attr, clause(problem.err), aemSubscriptionImportForms(vpn)))
 			return
 		}
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), aemSubscriptionID(queue, topic))...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("queue_name"), queue)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("topic"), topic)...)
+	if vpn != "" {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("msg_vpn_name"), vpn)...)
+	}
+}
+
+// aemSubscriptionIdentityImport reads the identity of an import block: its Message VPN, queue and topic. The
+// Message VPN must be the provider configuration's (vpn, when known).
+func aemSubscriptionIdentityImport(req resource.ImportStateRequest, vpn string, diags *diag.Diagnostics) (v, queue, topic string, ok bool) {
+	id, ok := aemSubscriptionIdentity.importID(req, diags) // identity.go: the parts joined with ";"
+	if !ok {
+		return "", "", "", false
+	}
+	// No Message VPN name and no queue name holds ";" ([SPEC] msgVpnName, queueName), so the first two end
+	// there; the topic may hold one.
+	v, rest, ok1 := strings.Cut(id, aemSubscriptionIDSep)
+	queue, topic, ok2 := strings.Cut(rest, aemSubscriptionIDSep)
+	if !ok1 || !ok2 {
+		diags.AddError("Invalid Import Identity", fmt.Sprintf("The import identity names no subscription. Write it in the form %s.", aemSubscriptionIdentity.form()))
+		return "", "", "", false
+	}
+	if vpn != "" && v != vpn {
+		diags.AddError("Invalid Import Identity", fmt.Sprintf("The import identity names the Message VPN %q, but the provider "+
+			"configuration connects to the Message VPN %q, so the subscription cannot be imported through it. Set the import block's "+
+			"`provider` to the configuration of Message VPN %q, or write `msg_vpn_name = %q`.", v, vpn, v, vpn))
+		return "", "", "", false
+	}
+	return v, queue, topic, true
+}
+
+// aemSubscriptionImportForms says which import IDs name a subscription.
+func aemSubscriptionImportForms(vpn string) string {
+	if vpn == "" {
+		vpn = "<msg_vpn_name>"
+	}
+	return fmt.Sprintf("Use the queue name and the topic separated by a semicolon, for example acme/orders;acme/orders/>, or Solace's form "+
+		"%s/<url-encoded queue name>/<url-encoded topic> (for example %s/acme%%2Forders/acme%%2Forders%%2F%%3E, as the solacebroker provider "+
+		"imports it), or an import block's identity = { msg_vpn_name = %q, queue_name = \"acme/orders\", topic = \"acme/orders/>\" }.", vpn, vpn, vpn)
 }
 
 func aemSubscriptionErrorDetail(queue, topic string, err error) string {

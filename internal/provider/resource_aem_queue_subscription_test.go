@@ -205,9 +205,11 @@ func TestAccAEMQueueSubscription_identity(t *testing.T) {
 				Config: config,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectIdentity(addr, map[string]knownvalue.Check{
-						"queue_name": knownvalue.StringExact("acme/identity"), "topic": knownvalue.StringExact("acme/identity/>"),
+						"msg_vpn_name": knownvalue.StringExact(env.srv.AdvancedEventMeshCredentials().MsgVpnName),
+						"queue_name":   knownvalue.StringExact("acme/identity"), "topic": knownvalue.StringExact("acme/identity/>"),
 					}),
 					statecheck.ExpectIdentityValueMatchesState(addr, tfjsonpath.New("topic")),
+					statecheck.ExpectIdentityValueMatchesState(addr, tfjsonpath.New("msg_vpn_name")),
 				},
 			},
 			importByIdentity(config, addr),
