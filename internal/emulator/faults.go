@@ -465,11 +465,31 @@ type Stats struct {
 	FaultsInjected int64               `json:"faultsInjected"`
 	// Broker counts message events.
 	Broker BrokerStats `json:"broker"`
+	// MaxInFlight is the most API requests the emulator served at the same time (assumed: test
+	// instrumentation, no service reports it), so that a test can tell that a client works concurrently
+	// without timing it.
+	MaxInFlight int64 `json:"maxInFlight"`
 }
 
 type statsState struct {
-	mu sync.Mutex
-	st Stats
+	mu       sync.Mutex
+	st       Stats
+	inFlight int64
+}
+
+// begin counts a request being served; the returned func ends it.
+func (ss *statsState) begin() func() {
+	ss.mu.Lock()
+	ss.inFlight++
+	if ss.inFlight > ss.st.MaxInFlight {
+		ss.st.MaxInFlight = ss.inFlight
+	}
+	ss.mu.Unlock()
+	return func() {
+		ss.mu.Lock()
+		ss.inFlight--
+		ss.mu.Unlock()
+	}
 }
 
 func (ss *statsState) reset() {

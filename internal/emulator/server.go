@@ -410,6 +410,7 @@ func (s *faultInjector) serveAPI(w http.ResponseWriter, r *http.Request) {
 	cat := categorize(r.URL.Path)
 	label := s.routeLabel(r)
 	s.stats.countRequest(label, cat)
+	defer s.stats.begin()()
 	s.logf("emulator: %s %s", r.Method, r.URL.EscapedPath())
 
 	f := s.faults.get()
