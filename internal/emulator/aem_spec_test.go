@@ -24,8 +24,8 @@ func TestAEMRefusesWhatTheSpecRefuses(t *testing.T) {
 	e.ok(http.MethodPatch, e.queuePath("orders"), map[string]any{"deadMsgQueue": ""}) // minLength 0
 
 	for _, th := range []map[string]any{
-		{"clearPercent": 10},                                   // requires setPercent
-		{"setValue": 10},                                       // requires clearValue
+		{"clearPercent": 10}, // requires setPercent
+		{"setValue": 10},     // requires clearValue
 		{"clearPercent": 10, "setPercent": 20, "setValue": 30}, // percentages conflict with values
 		{"clearValue": 1, "setValue": 2, "setPercent": 20},
 	} {
