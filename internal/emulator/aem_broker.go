@@ -616,7 +616,7 @@ func (a *advancedEventMesh) handleDeleteMsg(w http.ResponseWriter, r *http.Reque
 		return err
 	}
 	q.drop(m)
-	respondSEMP(w, r, map[string]any{}, map[string]any{"uri": requestURI(r)}, nil)
+	respondSEMP(w, r, nil, nil, nil) // [SPEC action 2.34] an action answers SempMetaOnlyResponse
 	return nil
 }
 
@@ -661,7 +661,7 @@ func (a *advancedEventMesh) handleCopyMsg(w http.ResponseWriter, r *http.Request
 				return sempNotAllowed("Message Too Big: %d bytes, queue %s takes at most %d", len(m.payload), dest.name, dest.int("maxMsgSize"))
 			}
 			a.enqueue(dest, *m, now)
-			respondSEMP(w, r, map[string]any{}, map[string]any{"uri": requestURI(r)}, nil)
+			respondSEMP(w, r, nil, nil, nil) // [SPEC action 2.34] an action answers SempMetaOnlyResponse
 			return nil
 		}
 	}
