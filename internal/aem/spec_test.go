@@ -59,10 +59,16 @@ func loadSEMPSpec(t *testing.T, file string) *sempSpec {
 	if err := json.Unmarshal(readReference(t, "semp/"+file), &raw); err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
-	s := &sempSpec{base: raw["basePath"].(string), raw: raw}
-	for tmpl, item := range raw["paths"].(map[string]any) {
+	base, _ := raw["basePath"].(string)
+	paths, _ := raw["paths"].(map[string]any)
+	if base == "" || len(paths) == 0 {
+		t.Fatalf("%s: no basePath or paths", file)
+	}
+	s := &sempSpec{base: base, raw: raw}
+	for tmpl, item := range paths {
 		p := specPath{tmpl: tmpl, re: regexp.MustCompile("^" + specParam.ReplaceAllString(regexp.QuoteMeta(tmpl), `[^/]+`) + "$"), ops: map[string]map[string]any{}}
-		for m, op := range item.(map[string]any) {
+		ops, _ := item.(map[string]any)
+		for m, op := range ops {
 			if o, ok := op.(map[string]any); ok {
 				p.ops[strings.ToUpper(m)] = o
 			}
@@ -175,7 +181,8 @@ func (c *sempCheck) checkParams(s *sempSpec, op map[string]any, r *http.Request,
 		pm := s.ref(p)
 		switch pm["in"] {
 		case "query":
-			query[pm["name"].(string)] = true
+			name, _ := pm["name"].(string)
+			query[name] = true
 		case "body":
 			bodyDef = s.ref(pm["schema"])
 		}

@@ -185,10 +185,6 @@ func sempNotAllowed(format string, args ...any) *sempError {
 	return &sempError{http.StatusBadRequest, 89, "NOT_ALLOWED", fmt.Sprintf(format, args...)}
 }
 
-func sempNotSupported(format string, args ...any) *sempError {
-	return &sempError{http.StatusBadRequest, 14, "NOT_SUPPORTED", fmt.Sprintf(format, args...)}
-}
-
 func sempMeta(r *http.Request, code int) map[string]any {
 	return map[string]any{"request": map[string]any{"method": r.Method, "uri": requestURI(r)}, "responseCode": code}
 }

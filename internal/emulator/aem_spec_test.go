@@ -113,7 +113,8 @@ func TestAEMWhereOperators(t *testing.T) {
 		_ = json.Unmarshal(e.ok(http.MethodGet, e.queuesPath()+"?select=queueName&where="+url.QueryEscape(where), nil).Data, &qs)
 		var out []string
 		for _, q := range qs {
-			out = append(out, q["queueName"].(string))
+			name, _ := q["queueName"].(string)
+			out = append(out, name)
 		}
 		return strings.Join(out, ",")
 	}
