@@ -522,11 +522,15 @@ func solaceTopicMatches(sub, topic string) bool {
 
 // --- monitor and action APIs ---
 
-// aemMsgAttrs are the attributes of a message of the monitor API the room answers with (a subset of [SPEC
-// monitor 2.34] MsgVpnQueueMsg: the others describe replication, partitions and priorities the room does not
-// have, and "any non-identifying attribute may not be returned in a GET").
-var aemMsgAttrs = []string{"attachmentSize", "contentSize", "dmqEligible", "expiryTime", "msgId", "msgVpnName", "queueName",
-	"redeliveryCount", "replicationGroupMsgId", "spooledTime", "undelivered"}
+// aemMsgAttrs are the attributes of [SPEC monitor 2.34] MsgVpnQueueMsg, which select and where names are
+// checked against. The room answers a subset (msgObject): the others describe replication, partitions and
+// priorities the room does not have, and "any non-identifying attribute may not be returned in a GET"
+// ([SPEC monitor 2.34] info.description).
+var aemMsgAttrs = []string{
+	"attachmentSize", "contentSize", "deliveryEligibleTime", "dmqEligible", "expiryTime", "msgId",
+	"msgVpnName", "partitionKey", "partitionKeyHash", "priority", "publisherId", "queueName",
+	"redeliveryCount", "replicatedMateMsgId", "replicationGroupMsgId", "replicationState", "spooledTime", "undelivered",
+}
 
 func (a *advancedEventMesh) msgObject(q *aemQueue, m *aemMsg) map[string]any {
 	obj := map[string]any{

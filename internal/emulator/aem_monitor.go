@@ -23,18 +23,29 @@ import (
 // Paging, select and where work as in the config API (aem.go: at most 100 per page, opaque cursor; a select
 // or where name that is not an attribute of [MON]'s object is refused).
 
-// aemMonitorQueueAttrs are the attributes of the monitor object of a queue: the configuration attributes
-// [MON] MsgVpnQueue lists, the identifying names and the counters above.
-var aemMonitorQueueAttrs = func() []string {
-	out := []string{"msgVpnName", "queueName", "spooledMsgCount", "spooledByteCount", "msgSpoolUsage"}
-	for k := range aemQueueAttrs {
-		if k != "respectDmqEligibleEnabled" {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return out
-}()
+// aemMonitorQueueAttrs are the attributes of [MON] MsgVpnQueue: select and where names are checked against
+// them. The room answers those it has (its configuration, the identifying names and the counters above); a
+// where condition on one it does not answer matches as on an absent value (aem.go).
+var aemMonitorQueueAttrs = []string{
+	"accessType", "alreadyBoundBindFailureCount", "averageBindRequestRate", "averageRxByteRate", "averageRxMsgRate", "averageTxByteRate",
+	"averageTxMsgRate", "bindRequestCount", "bindRequestRate", "bindSuccessCount", "bindTimeForwardingMode", "clientProfileDeniedDiscardedMsgCount",
+	"consumerAckPropagationEnabled", "createdByManagement", "deadMsgQueue", "deletedMsgCount", "deliveryCountEnabled", "deliveryDelay",
+	"destinationGroupErrorDiscardedMsgCount", "disabledBindFailureCount", "disabledDiscardedMsgCount", "durable", "egressEnabled", "eventBindCountThreshold",
+	"eventMsgSpoolUsageThreshold", "eventRejectLowPriorityMsgLimitThreshold", "highestAckedMsgId", "highestMsgId", "inProgressAckMsgCount", "ingressEnabled",
+	"invalidSelectorBindFailureCount", "lastReplayCompleteTime", "lastReplayFailureReason", "lastReplayFailureTime", "lastReplayStartTime", "lastReplayedMsgTxTime",
+	"lastSpooledMsgId", "lowPriorityMsgCongestionDiscardedMsgCount", "lowPriorityMsgCongestionState", "lowestAckedMsgId", "lowestMsgId", "maxBindCount",
+	"maxBindCountExceededBindFailureCount", "maxDeliveredUnackedMsgsPerFlow", "maxMsgSize", "maxMsgSizeExceededDiscardedMsgCount", "maxMsgSpoolUsage", "maxMsgSpoolUsageExceededDiscardedMsgCount",
+	"maxRedeliveryCount", "maxRedeliveryExceededDiscardedMsgCount", "maxRedeliveryExceededToDmqFailedMsgCount", "maxRedeliveryExceededToDmqMsgCount", "maxTtl", "maxTtlExceededDiscardedMsgCount",
+	"maxTtlExpiredDiscardedMsgCount", "maxTtlExpiredToDmqFailedMsgCount", "maxTtlExpiredToDmqMsgCount", "msgSpoolPeakUsage", "msgSpoolUsage", "msgVpnName",
+	"networkTopic", "noLocalDeliveryDiscardedMsgCount", "otherBindFailureCount", "owner", "partitionClientName", "partitionCount",
+	"partitionNumber", "partitionOperationalCount", "partitionQueueName", "partitionRebalanceDelay", "partitionRebalanceMaxHandoffTime", "partitionRebalanceStatus",
+	"partitionScaleStatus", "partitionStatus", "permission", "queueName", "redeliveredMsgCount", "redeliveryDelayEnabled",
+	"redeliveryDelayInitialInterval", "redeliveryDelayMaxInterval", "redeliveryDelayMultiplier", "redeliveryEnabled", "rejectLowPriorityMsgEnabled", "rejectLowPriorityMsgLimit",
+	"rejectMsgToSenderOnDiscardBehavior", "replayFailureCount", "replayStartCount", "replayState", "replaySuccessCount", "replayedAckedMsgCount",
+	"replayedTxMsgCount", "replicationActiveAckPropTxMsgCount", "replicationStandbyAckPropRxMsgCount", "replicationStandbyAckedByAckPropMsgCount", "replicationStandbyRxMsgCount", "respectMsgPriorityEnabled",
+	"respectTtlEnabled", "rxByteRate", "rxMsgRate", "spooledByteCount", "spooledMsgCount", "transportRetransmitMsgCount",
+	"txByteRate", "txMsgRate", "txSelector", "txUnackedMsgCount", "virtualRouter", "xaTransactionNotSupportedDiscardedMsgCount",
+}
 
 // aemTxFlowAttrs are the attributes of a consumer flow ([MON] MsgVpnQueueTxFlow; the room has none to answer,
 // the names are those select and where may use).

@@ -107,6 +107,12 @@ func TestAEMMonitorCountersAsTheSpecSays(t *testing.T) {
 	if err := json.Unmarshal(a.Data, &flows); err != nil || len(flows) != 0 {
 		t.Errorf("txFlows: %s, want an empty list", a.Data)
 	}
+	// A name of the spec's object that the room does not answer is no error: the attribute "may not be returned".
+	var some map[string]any
+	_ = json.Unmarshal(e.ok(http.MethodGet, one+"?select=queueName,txUnackedMsgCount", nil).Data, &some)
+	if len(some) != 1 || some["queueName"] != "acme/orders" {
+		t.Errorf("select=queueName,txUnackedMsgCount: %v", some)
+	}
 	// select names with the wildcard match attributes.
 	var w map[string]any
 	_ = json.Unmarshal(e.ok(http.MethodGet, one+"?select=spooled*", nil).Data, &w)
