@@ -8,14 +8,20 @@
 # summary, and fails unless the audit's N_max of the demo queue's path equals
 # the executions the poison message took (POISON_EXECUTIONS).
 #
+# The audit joins all three: the Event Mesh queues, the tenant's flows and the
+# Advanced Event Mesh queues (the broker's credentials from AEM_KEY, the file
+# the emulator writes as the cloud console shows them), so that the AEM sender
+# channels of the sample flows get their queues' settings.
+#
 # Environment (set by scripts/demo.sh): SAPMESSAGING_EVENT_MESH_SERVICE_KEY,
 # SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY, TF_CLI_CONFIG_FILE, TERRAFORM,
-# AUDIT_DIR (an empty directory), POISON_EXECUTIONS.
+# AUDIT_DIR (an empty directory), POISON_EXECUTIONS, AEM_KEY.
 set -euo pipefail
 
 : "${TERRAFORM:?TERRAFORM is not set; run this through scripts/demo.sh}"
 : "${AUDIT_DIR:?AUDIT_DIR is not set; run this through scripts/demo.sh}"
 : "${POISON_EXECUTIONS:?POISON_EXECUTIONS is not set; run this through scripts/demo.sh}"
+: "${AEM_KEY:?AEM_KEY is not set; run this through scripts/demo.sh}"
 demo_queue="${DEMO_QUEUE:-acme/crm/prod/orders}"
 
 cat >"${AUDIT_DIR}/main.tf" <<HCL
@@ -27,7 +33,18 @@ terraform {
   }
 }
 
-provider "sapmessaging" {}
+locals {
+  aem = jsondecode(file("${AEM_KEY}"))
+}
+
+provider "sapmessaging" {
+  advanced_event_mesh = {
+    semp_url     = local.aem.semp_url
+    msg_vpn_name = local.aem.msg_vpn_name
+    username     = local.aem.username
+    password     = local.aem.password
+  }
+}
 
 data "sapmessaging_retry_audit" "landscape" {
   min_severity = "warning"

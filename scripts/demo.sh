@@ -225,7 +225,7 @@ if [[ -x "${repo}/scripts/demo-audit.sh" && -f "${work}/poison.log" ]]; then
   executions="$(grep -m1 -oE 'executions: +[0-9]+' "${work}/poison.log" | grep -oE '[0-9]+$' || true)"
   mkdir -p "${work}/audit"
   AUDIT_DIR="${work}/audit" TERRAFORM="${TERRAFORM}" POISON_EXECUTIONS="${executions}" \
-    "${repo}/scripts/demo-audit.sh"
+    AEM_KEY="${work}/keys/advanced-event-mesh.json" "${repo}/scripts/demo-audit.sh"
 fi
 # -------------------------------------------------------------------------
 

@@ -10,8 +10,11 @@
 // attributes the caller sets, so that nothing the configuration does not own is reset.
 //
 // Sources: the SEMP v2 specification (semp-v2-swagger-config-extended.10.25.11.3479.vm.json, SEMP 2.49, in
-// SolaceProducts/terraform-provider-solacebroker), docs.solace.com Admin/SEMP/SEMP-Error-Handling.htm and
-// the project's reference note on AEM (shared/reference/aem.md).
+// SolaceProducts/terraform-provider-solacebroker), SEMP 2.34's monitor and action specifications (their
+// info.description documents select, where and opaquePassword), docs.solace.com
+// Admin/SEMP/SEMP-Error-Handling.htm and the project's reference note on AEM (shared/reference/aem.md). Copies
+// of the three specifications are in shared/reference/specs/semp; spec_test.go checks every request of this
+// client against them.
 package aem
 
 import (

@@ -405,3 +405,22 @@ func TestRunAEMDirectConsumer(t *testing.T) {
 		t.Errorf("diagram (%v):\n%s", err, r.Diagram)
 	}
 }
+
+// The summary's advanced_event_mesh says whether the report covers Advanced Event Mesh: AEM sender channel paths
+// without the AEM connection are AEM in the report too (their queue settings unknown, audit.aem_not_configured
+// says why), so a summary never shows aem_paths = 3 beside advanced_event_mesh = false.
+func TestRunAEMSummaryWithPathsWithoutTheConnection(t *testing.T) {
+	t.Parallel()
+	in := aemInput(t, healthyQueues(), nil, flow{id: "Orders", o: one(aemSender(aemOrders))}, flow{id: "Legacy", o: one(amqp(orders, "1"))})
+	in.AEM, in.AEMQueues = false, nil
+	s := Run(in, Filter{MinSeverity: rules.SeverityInfo}).Summary
+	if s.AEMPaths != 1 || !s.AEM || s.AEMQueues != 0 {
+		t.Errorf("summary = %+v: want aem_paths 1 with advanced_event_mesh true and no AEM queue read", s)
+	}
+	// Neither the connection nor a path: not covered.
+	in = aemInput(t, healthyQueues(), nil, flow{id: "Legacy", o: one(amqp(orders, "1"))})
+	in.AEM, in.AEMQueues = false, nil
+	if s := Run(in, Filter{MinSeverity: rules.SeverityInfo}).Summary; s.AEM {
+		t.Errorf("summary = %+v: advanced_event_mesh true without the connection or an AEM path", s)
+	}
+}

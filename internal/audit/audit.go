@@ -178,8 +178,9 @@ type Summary struct {
 	LargestWorstCasePath string
 	EventMesh            bool
 	CloudIntegration     bool
-	// AEM says the AEM queues were read; AEMQueues counts them (under the queue prefix) and AEMPaths the
-	// AEM sender channel paths listed.
+	// AEM says the report covers Advanced Event Mesh: its queues were read, or AEM sender channel paths were
+	// listed (without the AEM connection their queues' settings are unknown); AEMQueues counts the AEM queues
+	// read (under the queue prefix) and AEMPaths the AEM sender channel paths listed.
 	AEM                 bool
 	AEMQueues, AEMPaths int
 }

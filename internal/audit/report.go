@@ -123,6 +123,9 @@ func (j *joined) summarize(r Report, f Filter) Summary {
 			s.LargestWorstCasePath = p.Queue + " → " + p.ConsumerLabel()
 		}
 	}
+	// The report covers AEM when its queues were read or a flow reads one through an AEM sender channel (whose
+	// queue settings are then unknown; the finding audit.aem_not_configured says so).
+	s.AEM = s.AEM || s.AEMPaths > 0
 	for _, fd := range r.Findings {
 		switch fd.Severity {
 		case rules.SeverityError:

@@ -4,17 +4,19 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // The Advanced Event Mesh room: a Solace PubSub+ broker service of SAP Integration Suite, advanced event
@@ -22,8 +24,10 @@ import (
 // specification (semp-v2-swagger-config-extended.10.25.11.3479.vm.json, SEMP 2.49, in
 // SolaceProducts/terraform-provider-solacebroker v1.3.0, ci/swagger_spec/; cited below as [SPEC]), the
 // Solace documentation (docs.solace.com, cited [SOL] with the page) and the project's reference note
-// (shared/reference/aem.md). What neither says is marked "assumed" with the reason. It shares no code with
-// internal/aem or internal/rules.
+// (shared/reference/aem.md). SEMP 2.34's monitor and action specifications (shared/reference/specs/semp,
+// monitor-2.34.json and action-2.34.json, cited [SPEC monitor 2.34] or [MON]) describe the monitor API and
+// the query parameters (their info.description; the config spec's does not repeat it). What none says is
+// marked "assumed" with the reason. It shares no code with internal/aem or internal/rules.
 //
 // Enforced limits and behaviours of this room:
 //
@@ -33,10 +37,16 @@ import (
 //	| answer envelope                             | {"data", "links", "meta": {"request": {"method", "uri"}, "responseCode", "error"?, "paging"?}} | [SPEC] SempMeta, SempRequest, SempError, SempPaging, *Response |
 //	| error codes                                 | 400 with error {code, status, description}: 6 NOT_FOUND, 11 INVALID_PARAMETER, 27 PARSE_ERROR, 14 NOT_SUPPORTED, 10 ALREADY_EXISTS | [SOL] Admin/SEMP/SEMP-Error-Handling.htm (400, 401, 500 and the codes); 10 ALREADY_EXISTS assumed (not in that table) |
 //	| paging                                      | count default 10, 1..100 (more is refused with 400 INVALID_PARAMETER), opaque cursor, meta.paging {cursorQuery, nextPageUri} | [SPEC] countQuery (default 10, minimum 1), cursorQuery, SempPaging; the maximum of 100 from the reference note; refusing above it assumed (stricter than capping) |
-//	| select                                      | comma-separated attribute names, "*" for all, "-name" to exclude | [SPEC] selectQuery; the exclusion form from [SOL] Admin/SEMP/SEMP-Features.htm, assumed as described there |
-//	| where                                       | "attr==value" and "attr!=value", "*" as a wildcard in the value; other operators 400 NOT_SUPPORTED | [SPEC] whereQuery; the subset is the emulator's (assumed) |
+//	| select                                      | comma-separated attribute names, "*" a wildcard (zero or more characters), "-name" to exclude (after the included ones), "parent.child" for a nested attribute; a name that matches no attribute of the object 400 INVALID_PARAMETER | [SPEC] selectQuery; [SPEC monitor 2.34] info.description "select" ("each attribute name in the list must match at least one attribute in the object"); status and code of the refusal assumed |
+//	| where                                       | comma-separated "attr OP value", OP one of == != < > <= >=; "*" a wildcard in the value; < > <= >= numbers only (another value 400 INVALID_PARAMETER); an attribute the object does not have 400 INVALID_PARAMETER | [SPEC] whereQuery; [SPEC monitor 2.34] info.description "where"; refusing an unknown attribute assumed (as select) |
+//	| opaquePassword                              | refused (400 INVALID_PARAMETER) outside the config API, over plain HTTP, and with fewer than 8 or more than 128 characters; the room's queues have no opaque attribute | [SPEC monitor 2.34] info.description "opaquePassword" ("only in the configuration API, and only over HTTPS"); status and code assumed |
+//	| request bodies                              | one JSON object; anything after it but white space 400 PARSE_ERROR | [SPEC] consumes application/json (RFC 8259: one value); the code assumed |
+//	| unknown paths and methods                   | below /SEMP/: 404 NOT_FOUND (6) for a path no resource has, 405 NOT_SUPPORTED (14) with Allow for a method the resource does not take, in the SEMP error envelope, after the credentials | [SPEC] each operation's default answer (SempMetaOnlyResponse); the codes assumed |
+//	| Message VPN object                          | GET /SEMP/v2/config/msgVpns/{vpn}: msgVpnName, enabled, authenticationBasicEnabled, authenticationBasicType "internal", serviceRestIncomingPlainTextEnabled true, serviceRestIncomingTlsEnabled false; links uri, queuesUri | [SPEC] getMsgVpn, MsgVpn; only the attributes the room can give truthfully (aem_config.go) |
 //	| queue attributes, defaults, ranges, enums   | every attribute of MsgVpnQueue with its x-default, minimum and maximum; out of range or not in the enum 400 INVALID_PARAMETER | [SPEC] MsgVpnQueue |
 //	| queue names                                 | 1..200 characters, none of * ? ' < > & ;                                | [SPEC] MsgVpnQueue.queueName (maxLength, pattern) |
+//	| deadMsgQueue                                | 0..200 characters, none of * ? ' < > & ; (else 400 INVALID_PARAMETER)  | [SPEC] MsgVpnQueue.deadMsgQueue (maxLength, minLength 0, pattern) |
+//	| event thresholds                            | clearPercent with setPercent, clearValue with setValue, never percentages and values in one request (else 400 INVALID_PARAMETER) | [SPEC] MsgVpnQueueEvent*Threshold x-requires, x-conflicts; [SPEC monitor 2.34] info.description (Requires, Conflicts) |
 //	| POST queues                                 | creates; missing attributes get their defaults; an existing name 400 ALREADY_EXISTS | [SPEC] POST /msgVpns/{msgVpnName}/queues |
 //	| PUT queue                                   | replaces every attribute (missing ones to their defaults); creates a missing queue | [SPEC] PUT (replace); the create on PUT from the reference note, section 2 (Solace's Terraform provider creates with it) |
 //	| PATCH queue                                 | changes only the attributes sent; a missing queue 400 NOT_FOUND        | [SPEC] PATCH |
@@ -44,6 +54,7 @@ import (
 //	| subscriptions                               | POST creates (topic 1..250 characters), GET lists (paged) or reads one, DELETE; an existing topic 400 ALREADY_EXISTS | [SPEC] MsgVpnQueueSubscription |
 //	| /about/api                                  | {"platform": "VMR", "sempVersion": "2.49"}                             | [SPEC] AboutApi; "VMR" (software broker) assumed from the spec's file name (.vm.) |
 //	| REST messaging                              | POST /QUEUE/{name}, POST /TOPIC/{topic} on the same listener; headers Solace-Time-To-Live-In-ms, Solace-DMQ-Eligible | [SOL] API/RESTMessagingPrtl/Solace-REST-Message-Encoding.htm; the answers to an unknown queue (404) or a queue whose ingress is off (503) assumed |
+//	| rejectMsgToSenderOnDiscardBehavior          | a queue that discards a message (ingress off: administratively disabled; larger than maxMsgSize) returns it to the publisher of a topic with "always", and with "when-queue-enabled" unless its ingress is off; that NACK fails the whole publish and no queue keeps the message; "never" discards silently. A publish to the queue itself is refused unless "never" | [SPEC] rejectMsgToSenderOnDiscardBehavior (enum meanings: "NACKs cause the message to not be delivered to any destination"); the direct publish under "when-queue-enabled" assumed (the queue is its only destination) |
 //	| topic matching                              | levels split at "/", "*" one level (or the rest of a level after a prefix), ">" one or more trailing levels | [SOL] Messaging/SMF-Topics.htm (wildcards) |
 //	| ingress and egress                          | a queue with ingress off takes no message; with egress off delivers none | [SPEC] ingressEnabled, egressEnabled (default false) |
 //	| deliveries and delivery count               | each delivery counts; a failed delivery is redelivered, redeliveryEnabled false means one delivery | [SPEC] redeliveryEnabled, maxRedeliveryCount |
@@ -52,9 +63,10 @@ import (
 //	| TTL                                         | only with respectTtlEnabled: the earlier of the publisher's TTL (from publish) and maxTtl (from arrival on the queue); 0 is none | [SPEC] respectTtlEnabled, maxTtl; [SOL] Admin/Broker-Manager/configuring-dmqs-broker-manager.htm |
 //	| removal (max redeliveries, TTL, reject)     | to the queue named deadMsgQueue when it exists (and takes messages), and, with respectDmqEligibleEnabled, only a message its publisher flagged DMQ-eligible; otherwise deleted | [SOL] Setting-Dead-Msg-Queues.htm (10.25.10 and later: every removed message to the DMQ unless the DMQ-eligible flag is respected; a DMQ that does not exist means deletion); a DMQ whose ingress is off deletes, assumed |
 //	| #DEAD_MSG_QUEUE                             | the default deadMsgQueue; it does not exist until created              | [SPEC] deadMsgQueue default; [SOL] Setting-Dead-Msg-Queues.htm ("this queue doesn't pre-exist") |
-//	| monitor messages                            | GET /SEMP/v2/monitor/msgVpns/{vpn}/queues/{queue}/msgs[/{msgId}] (paged): msgId, replicationGroupMsgId, redeliveryCount, dmqEligible, expiryTime, spooledTime, contentSize, undelivered | monitor spec not in the fetched repository: paths from the reference note, section 3, and SolaceProducts tools; the field set assumed |
+//	| monitor queues                              | see aem_monitor.go: the attributes of [MON] MsgVpnQueue, spooledMsgCount a running total, txFlows empty | [SPEC monitor 2.34] MsgVpnQueue, MsgVpnQueueTxFlow |
+//	| monitor messages                            | GET /SEMP/v2/monitor/msgVpns/{vpn}/queues/{queue}/msgs[/{msgId}] (paged): msgId, replicationGroupMsgId, redeliveryCount, dmqEligible, expiryTime, spooledTime, contentSize, attachmentSize, undelivered | [SPEC monitor 2.34] MsgVpnQueueMsg (the room answers the subset it has) |
 //	| control: poison run                         | POST /emulator/v1/aem/queues/{queue}/poison-run?deliveries=N: a consumer that fails the first message at once on every delivery; answers the deliveries with their AEM times and where the message went | the emulator's own (for tests and the demo) |
-//	| action copy and delete                      | PUT /SEMP/v2/action/.../queues/{dest}/copyMsgFromQueue {replicationGroupMsgId, sourceQueueName}; PUT .../queues/{q}/msgs/{msgId}/delete {} | reference note, section 3; a copy is a new message whose delivery count starts again (assumed) |
+//	| action copy and delete                      | PUT /SEMP/v2/action/.../queues/{dest}/copyMsgFromQueue {replicationGroupMsgId, sourceQueueName}; PUT .../queues/{q}/msgs/{msgId}/delete {} | [SPEC action 2.34] MsgVpnQueueCopyMsgFromQueue, MsgVpnQueueMsgDelete; a copy is a new message whose delivery count starts again (assumed) |
 const (
 	// AEMConfigBasePath, AEMMonitorBasePath and AEMActionBasePath are the SEMP v2 APIs ([SPEC] basePath and
 	// info).
@@ -173,10 +185,6 @@ func sempNotAllowed(format string, args ...any) *sempError {
 	return &sempError{http.StatusBadRequest, 89, "NOT_ALLOWED", fmt.Sprintf(format, args...)}
 }
 
-func sempNotSupported(format string, args ...any) *sempError {
-	return &sempError{http.StatusBadRequest, 14, "NOT_SUPPORTED", fmt.Sprintf(format, args...)}
-}
-
 func sempMeta(r *http.Request, code int) map[string]any {
 	return map[string]any{"request": map[string]any{"method": r.Method, "uri": requestURI(r)}, "responseCode": code}
 }
@@ -241,11 +249,20 @@ type pageQuery struct {
 
 type whereCond struct {
 	attr string
-	neg  bool
-	pat  string
+	op   string // one of whereOps
+	val  string
 }
 
-func parsePageQuery(r *http.Request, list bool) (pageQuery, *sempError) {
+// whereOps are the operators of a where expression ([SPEC monitor 2.34] info.description, "where":
+// OP = '==' | '!=' | '<' | '>' | '<=' | '>='), the two-character ones first so that "<=" is not read as "<".
+var whereOps = []string{"==", "!=", "<=", ">=", "<", ">"}
+
+// parsePageQuery reads count, cursor, select, where and opaquePassword. attrs are the attribute names of
+// the object (or of the collection's objects) the path answers with: every select name must match one of
+// them ([SPEC monitor 2.34] info.description, "select": "each attribute name in the list must match at least
+// one attribute in the object"), and so must every where attribute (assumed: a condition on an attribute the
+// object does not have is refused as a select name is, rather than matching nothing).
+func parsePageQuery(r *http.Request, list bool, attrs []string) (pageQuery, *sempError) {
 	q := r.URL.Query()
 	pq := pageQuery{count: aemDefaultPage}
 	if v := q.Get("count"); v != "" {
@@ -272,9 +289,15 @@ func parsePageQuery(r *http.Request, list bool) (pageQuery, *sempError) {
 			}
 		}
 	}
+	if err := checkSelect(pq.sel, attrs); err != nil {
+		return pq, err
+	}
 	for _, v := range q["where"] {
+		if !list {
+			return pq, sempInvalid("where is a parameter of collections only")
+		}
 		for _, f := range strings.Split(v, ",") {
-			c, err := parseWhere(f)
+			c, err := parseWhere(f, attrs)
 			if err != nil {
 				return pq, err
 			}
@@ -284,54 +307,173 @@ func parsePageQuery(r *http.Request, list bool) (pageQuery, *sempError) {
 	return pq, nil
 }
 
-func parseWhere(f string) (whereCond, *sempError) {
-	if a, v, ok := strings.Cut(f, "!="); ok {
-		return whereCond{attr: a, neg: true, pat: v}, nil
+// checkOpaquePassword refuses the opaquePassword query parameter where [SPEC monitor 2.34] info.description
+// ("opaquePassword") does not allow it: "The query parameter can only be used in the configuration API, and
+// only over HTTPS", with a password of "a minimum of 8 characters and a maximum of 128 characters". The
+// status and code of the refusal are assumed (400 INVALID_PARAMETER, as for every other refused parameter).
+func checkOpaquePassword(r *http.Request) *sempError {
+	vs, ok := r.URL.Query()["opaquePassword"]
+	if !ok || !strings.HasPrefix(r.URL.Path, "/SEMP/") {
+		return nil
 	}
-	if a, v, ok := strings.Cut(f, "=="); ok {
-		return whereCond{attr: a, pat: v}, nil
+	switch {
+	case !strings.HasPrefix(r.URL.Path, AEMConfigBasePath+"/"):
+		return sempInvalid("opaquePassword can only be used in the configuration API")
+	case r.TLS == nil:
+		return sempInvalid("opaquePassword can only be used over HTTPS: this request came over plain HTTP")
 	}
-	return whereCond{}, sempNotSupported("The where condition %q is not supported by the emulator; use attribute==value or attribute!=value", f)
+	for _, v := range vs {
+		if n := utf8.RuneCountInString(v); n < 8 || n > 128 {
+			return sempInvalid("opaquePassword must have 8 to 128 characters, not %d", n)
+		}
+	}
+	return nil
 }
 
+// checkSelect checks the select names against the object's attributes: each name ("-" prefixed to exclude,
+// "*" a wildcard of zero or more characters, "parent.child" a nested attribute) must match at least one of
+// them, and the excluded names must follow the included ones ([SPEC monitor 2.34] info.description, "select").
+// The refusal's status and code are assumed (400 INVALID_PARAMETER).
+func checkSelect(sel, attrs []string) *sempError {
+	excluding := false
+	for _, s := range sel {
+		name, neg := strings.CutPrefix(s, "-")
+		if neg {
+			excluding = true
+		} else if excluding {
+			return sempInvalid("Invalid select %q: the names prefixed with - must follow the others", strings.Join(sel, ","))
+		}
+		if name == "*" && !neg {
+			continue
+		}
+		top, _, _ := strings.Cut(name, ".")
+		found := false
+		for _, a := range attrs {
+			if wildcardMatch(top, a) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return sempInvalid("Invalid select name %q: it matches no attribute of the object", name)
+		}
+	}
+	return nil
+}
+
+// wildcardMatch reports whether s matches pat, where "*" stands for zero or more characters and every other
+// character for itself ([SPEC monitor 2.34] info.description: "A * in a string value is interpreted as a
+// wildcard (zero or more characters)"; "Names may include the * wildcard").
+func wildcardMatch(pat, s string) bool {
+	parts := strings.Split(pat, "*")
+	if len(parts) == 1 {
+		return pat == s
+	}
+	if !strings.HasPrefix(s, parts[0]) {
+		return false
+	}
+	s = s[len(parts[0]):]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(s, p)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(p):]
+	}
+	return strings.HasSuffix(s, parts[len(parts)-1])
+}
+
+func parseWhere(f string, attrs []string) (whereCond, *sempError) {
+	for _, op := range whereOps {
+		a, v, ok := strings.Cut(f, op)
+		if !ok || a == "" {
+			continue
+		}
+		if attrs != nil && !slices.Contains(attrs, a) {
+			return whereCond{}, sempInvalid("Invalid where %q: %s is not an attribute of the object", f, a)
+		}
+		if op != "==" && op != "!=" {
+			// "Greater-than and less-than comparisons only work for numbers" ([SPEC monitor 2.34] "where").
+			if _, err := strconv.ParseFloat(v, 64); err != nil {
+				return whereCond{}, sempInvalid("Invalid where %q: %s compares numbers only", f, op)
+			}
+		}
+		return whereCond{attr: a, op: op, val: v}, nil
+	}
+	return whereCond{}, sempInvalid("Invalid where %q: an expression is attribute OP value with OP one of == != < > <= >=", f)
+}
+
+// match evaluates the condition on obj: == and != compare the value's text, with "*" as a wildcard; <, >,
+// <= and >= compare numbers, and an attribute that is not a number never satisfies them (assumed).
 func (c whereCond) match(obj map[string]any) bool {
 	v, ok := obj[c.attr]
 	s := fmt.Sprint(v)
 	if !ok {
 		s = ""
 	}
-	m, err := path.Match(c.pat, s)
-	if err != nil {
-		m = c.pat == s
+	switch c.op {
+	case "==":
+		return wildcardMatch(c.val, s)
+	case "!=":
+		return !wildcardMatch(c.val, s)
 	}
-	return m != c.neg
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || !ok {
+		return false
+	}
+	y, _ := strconv.ParseFloat(c.val, 64)
+	switch c.op {
+	case "<":
+		return x < y
+	case ">":
+		return x > y
+	case "<=":
+		return x <= y
+	default:
+		return x >= y
+	}
 }
 
-// selectAttrs applies select to obj ([SPEC] selectQuery).
+// selectAttrs applies select to obj ([SPEC] selectQuery; names with the "*" wildcard; "parent.child" keeps
+// the parent).
 func selectAttrs(obj map[string]any, sel []string) map[string]any {
 	if len(sel) == 0 {
 		return obj
 	}
-	include, exclude := map[string]bool{}, map[string]bool{}
-	all := false
+	var include, exclude []string
 	for _, s := range sel {
-		switch {
-		case s == "*":
-			all = true
-		case strings.HasPrefix(s, "-"):
-			exclude[s[1:]] = true
-		default:
-			include[s] = true
+		if name, neg := strings.CutPrefix(s, "-"); neg {
+			exclude = append(exclude, name)
+		} else {
+			top, _, _ := strings.Cut(s, ".")
+			include = append(include, top)
 		}
 	}
 	if len(include) == 0 {
-		all = true
+		include = []string{"*"}
+	}
+	matches := func(pats []string, k string) bool {
+		for _, p := range pats {
+			if wildcardMatch(p, k) {
+				return true
+			}
+		}
+		return false
 	}
 	out := map[string]any{}
 	for k, v := range obj {
-		if (all || include[k]) && !exclude[k] {
+		if matches(include, k) && !matches(exclude, k) {
 			out[k] = v
 		}
+	}
+	return out
+}
+
+// keysOf returns the attribute names of obj, for parsePageQuery.
+func keysOf(obj map[string]any) []string {
+	out := make([]string, 0, len(obj))
+	for k := range obj {
+		out = append(out, k)
 	}
 	return out
 }
@@ -376,6 +518,11 @@ func readJSONObject(r *http.Request) (map[string]any, *sempError) {
 	var obj map[string]any
 	if err := dec.Decode(&obj); err != nil || obj == nil {
 		return nil, sempParse("The request body is not a JSON object: %v", err)
+	}
+	// One JSON object and nothing after it but white space: a body with trailing bytes is not JSON
+	// (RFC 8259, JSON-text = ws value ws; the spec's consumes is application/json). The PARSE_ERROR is assumed.
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, sempParse("The request body has bytes after its JSON object")
 	}
 	return obj, nil
 }

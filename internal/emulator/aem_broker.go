@@ -73,6 +73,8 @@ func (a *advancedEventMesh) enqueue(q *aemQueue, m aemMsg, now time.Time) {
 	m.rgmid = fmt.Sprintf("rmid1:emu00-0000000000-%08x-%08x", a.nextMsg>>32, a.nextMsg&0xffffffff)
 	m.spooled, m.availableAt, m.deliveries, m.inFlight = now, now, 0, false
 	q.msgs = append(q.msgs, &m)
+	q.spooledTotal++
+	q.spooledBytes += int64(len(m.payload))
 }
 
 // remove takes m off q and moves it to q's DMQ when that exists and takes messages, and, with
@@ -381,17 +383,37 @@ func (a *advancedEventMesh) publishedMsg(r *http.Request) (aemMsg, *sempError) {
 	return m, nil
 }
 
-// spool puts m on q when q takes it; the caller holds a.mu.
-func (a *advancedEventMesh) spool(q *aemQueue, m aemMsg, now time.Time) (int, string) {
+// refusal says why q discards m, or nothing when q takes it: its ingress is shut down (the queue is
+// administratively disabled for messages) or m is larger than the queue's maxMsgSize ([SPEC] ingressEnabled,
+// maxMsgSize). The caller holds a.mu.
+type refusal struct {
+	status   int
+	text     string
+	disabled bool // discarded because the queue's ingress is administratively disabled
+}
+
+func (q *aemQueue) refuses(m *aemMsg) *refusal {
 	if !q.bool("ingressEnabled") {
 		// Assumed: the REST answer to a message a queue refuses (its ingress is shut down).
-		return http.StatusServiceUnavailable, "Queue Shutdown: the ingress of queue " + q.name + " is disabled"
+		return &refusal{http.StatusServiceUnavailable, "Queue Shutdown: the ingress of queue " + q.name + " is disabled", true}
 	}
 	if int64(len(m.payload)) > q.int("maxMsgSize") {
-		return http.StatusBadRequest, fmt.Sprintf("Message Too Big: %d bytes, queue %s takes at most %d", len(m.payload), q.name, q.int("maxMsgSize"))
+		return &refusal{http.StatusBadRequest, fmt.Sprintf("Message Too Big: %d bytes, queue %s takes at most %d", len(m.payload), q.name, q.int("maxMsgSize")), false}
 	}
-	a.enqueue(q, m, now)
-	return http.StatusOK, ""
+	return nil
+}
+
+// nacks reports whether q returns a discard to the publisher ([SPEC] rejectMsgToSenderOnDiscardBehavior:
+// "never" - silently discard; "when-queue-enabled" - NACK each discard "except messages that are discarded
+// because an endpoint is administratively disabled"; "always" - NACK each discard, those included).
+func (q *aemQueue) nacks(f *refusal) bool {
+	switch q.string("rejectMsgToSenderOnDiscardBehavior") {
+	case "always":
+		return true
+	case "when-queue-enabled":
+		return !f.disabled
+	}
+	return false
 }
 
 func (a *advancedEventMesh) handlePublishQueue(w http.ResponseWriter, r *http.Request) *sempError {
@@ -407,12 +429,30 @@ func (a *advancedEventMesh) handlePublishQueue(w http.ResponseWriter, r *http.Re
 		respondText(w, http.StatusNotFound, "Unknown Queue: "+name) // assumed answer
 		return nil
 	}
-	status, text := a.spool(q, m, a.AEMNow())
+	f := q.refuses(&m)
+	switch {
+	case f == nil:
+		a.enqueue(q, m, a.AEMNow())
+	case q.string("rejectMsgToSenderOnDiscardBehavior") == "never":
+		// [SPEC] rejectMsgToSenderOnDiscardBehavior "never": the discard is silent, the publisher is answered OK.
+		a.logf("emulator: AEM: message to %s discarded silently (%s)", q.name, f.text)
+		f = nil
+	}
 	a.mu.Unlock()
-	respondText(w, status, text)
+	if f != nil {
+		// A message published to the queue itself has no other destination: assumed that a discard is
+		// returned to the publisher under "when-queue-enabled" too (a shut-down queue answers "Queue Shutdown").
+		respondText(w, f.status, f.text)
+		return nil
+	}
+	respondText(w, http.StatusOK, "")
 	return nil
 }
 
+// handlePublishTopic spools the message on every queue with a matching subscription. A queue that discards it
+// and returns the discard to the publisher (nacks) fails the whole publish, and the message goes to no queue
+// ([SPEC] rejectMsgToSenderOnDiscardBehavior: "NACKs cause the message to not be delivered to any
+// destination"); a silent discard leaves the other queues their copy.
 func (a *advancedEventMesh) handlePublishTopic(w http.ResponseWriter, r *http.Request) *sempError {
 	m, err := a.publishedMsg(r)
 	if err != nil {
@@ -421,14 +461,28 @@ func (a *advancedEventMesh) handlePublishTopic(w http.ResponseWriter, r *http.Re
 	topic := r.PathValue("topic")
 	a.mu.Lock()
 	now := a.AEMNow()
+	var takers []*aemQueue
 	for _, q := range a.queues {
 		for _, s := range q.subs {
-			if solaceTopicMatches(s, topic) {
-				// A queue that refuses the message does not fail the publish to the others (assumed).
-				a.spool(q, m, now)
-				break
+			if !solaceTopicMatches(s, topic) {
+				continue
 			}
+			f := q.refuses(&m)
+			switch {
+			case f == nil:
+				takers = append(takers, q)
+			case q.nacks(f):
+				a.mu.Unlock()
+				respondText(w, f.status, f.text)
+				return nil
+			default:
+				a.logf("emulator: AEM: message on %s discarded silently by %s (%s)", topic, q.name, f.text)
+			}
+			break
 		}
+	}
+	for _, q := range takers {
+		a.enqueue(q, m, now)
 	}
 	a.mu.Unlock()
 	respondText(w, http.StatusOK, "")
@@ -468,6 +522,16 @@ func solaceTopicMatches(sub, topic string) bool {
 
 // --- monitor and action APIs ---
 
+// aemMsgAttrs are the attributes of [SPEC monitor 2.34] MsgVpnQueueMsg, which select and where names are
+// checked against. The room answers a subset (msgObject): the others describe replication, partitions and
+// priorities the room does not have, and "any non-identifying attribute may not be returned in a GET"
+// ([SPEC monitor 2.34] info.description).
+var aemMsgAttrs = []string{
+	"attachmentSize", "contentSize", "deliveryEligibleTime", "dmqEligible", "expiryTime", "msgId",
+	"msgVpnName", "partitionKey", "partitionKeyHash", "priority", "publisherId", "queueName",
+	"redeliveryCount", "replicatedMateMsgId", "replicationGroupMsgId", "replicationState", "spooledTime", "undelivered",
+}
+
 func (a *advancedEventMesh) msgObject(q *aemQueue, m *aemMsg) map[string]any {
 	obj := map[string]any{
 		"msgVpnName": a.vpn, "queueName": q.name, "msgId": m.id, "replicationGroupMsgId": m.rgmid,
@@ -484,7 +548,7 @@ func (a *advancedEventMesh) handleListMsgs(w http.ResponseWriter, r *http.Reques
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
-	pq, err := parsePageQuery(r, true)
+	pq, err := parsePageQuery(r, true, aemMsgAttrs)
 	if err != nil {
 		return err
 	}
@@ -528,7 +592,7 @@ func (a *advancedEventMesh) handleGetMsg(w http.ResponseWriter, r *http.Request)
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
-	pq, err := parsePageQuery(r, false)
+	pq, err := parsePageQuery(r, false, aemMsgAttrs)
 	if err != nil {
 		return err
 	}
@@ -556,7 +620,7 @@ func (a *advancedEventMesh) handleDeleteMsg(w http.ResponseWriter, r *http.Reque
 		return err
 	}
 	q.drop(m)
-	respondSEMP(w, r, map[string]any{}, map[string]any{"uri": requestURI(r)}, nil)
+	respondSEMP(w, r, nil, nil, nil) // [SPEC action 2.34] an action answers SempMetaOnlyResponse
 	return nil
 }
 
@@ -601,7 +665,7 @@ func (a *advancedEventMesh) handleCopyMsg(w http.ResponseWriter, r *http.Request
 				return sempNotAllowed("Message Too Big: %d bytes, queue %s takes at most %d", len(m.payload), dest.name, dest.int("maxMsgSize"))
 			}
 			a.enqueue(dest, *m, now)
-			respondSEMP(w, r, map[string]any{}, map[string]any{"uri": requestURI(r)}, nil)
+			respondSEMP(w, r, nil, nil, nil) // [SPEC action 2.34] an action answers SempMetaOnlyResponse
 			return nil
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -31,13 +32,14 @@ type sempAttr struct {
 	min, max int64
 	enum     []string
 	maxLen   int
+	pattern  *regexp.Regexp // a string's pattern ([SPEC] pattern)
 }
 
 // aemQueueAttrs are the writable attributes of MsgVpnQueue with [SPEC]'s defaults and ranges.
 var aemQueueAttrs = map[string]sempAttr{
 	"accessType":                              {kind: attrEnum, def: "exclusive", enum: []string{"exclusive", "non-exclusive"}},
 	"consumerAckPropagationEnabled":           {kind: attrBool, def: true},
-	"deadMsgQueue":                            {kind: attrString, def: "#DEAD_MSG_QUEUE", maxLen: 200},
+	"deadMsgQueue":                            {kind: attrString, def: "#DEAD_MSG_QUEUE", maxLen: 200, pattern: aemDeadMsgQueuePattern},
 	"deliveryCountEnabled":                    {kind: attrBool, def: false},
 	"deliveryDelay":                           {kind: attrInt, def: int64(0), min: 0, max: 4294967295},
 	"egressEnabled":                           {kind: attrBool, def: false},
@@ -69,8 +71,40 @@ var aemQueueAttrs = map[string]sempAttr{
 	"respectTtlEnabled":                       {kind: attrBool, def: false},
 }
 
+// aemQueueConfigAttrs are the attribute names of a queue object of the config API: the writable ones and
+// the identifying msgVpnName and queueName ([SPEC] MsgVpnQueue).
+var aemQueueConfigAttrs = func() []string {
+	out := []string{"msgVpnName", "queueName"}
+	for k := range aemQueueAttrs {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}()
+
+// aemSubscriptionAttrs are the attributes of a queue subscription ([SPEC] MsgVpnQueueSubscription).
+var aemSubscriptionAttrs = []string{"msgVpnName", "queueName", "subscriptionTopic"}
+
 func threshold(clearPercent, setPercent int64) map[string]any {
 	return map[string]any{"clearPercent": clearPercent, "setPercent": setPercent}
+}
+
+// aemDeadMsgQueuePattern is [SPEC]'s pattern of MsgVpnQueue.deadMsgQueue: a queue name (none of * ? ' < > &
+// ;), and empty allowed (minLength 0).
+var aemDeadMsgQueuePattern = regexp.MustCompile(`^[^*?'<>&;]*$`)
+
+// aemThresholdRules are the x-requires and x-conflicts of the attributes of a queue's event thresholds
+// ([SPEC] MsgVpnQueueEventBindCountThreshold, ...EventMsgSpoolUsageThreshold and
+// ...EventRejectLowPriorityMsgLimitThreshold, identical for the three): a percentage needs the other
+// percentage in the same request and excludes the values, and a value the other value and excludes the
+// percentages ([SPEC monitor 2.34] info.description: "Requires: attribute may only be changed by a request if
+// a particular attribute ... is also provided in the request"; "Conflicts: ... only be provided in a request if
+// a particular attribute ... is not also provided").
+var aemThresholdRules = map[string]struct{ requires, conflicts []string }{
+	"clearPercent": {[]string{"setPercent"}, []string{"clearValue", "setValue"}},
+	"setPercent":   {[]string{"clearPercent"}, []string{"clearValue", "setValue"}},
+	"clearValue":   {[]string{"setValue"}, []string{"clearPercent", "setPercent"}},
+	"setValue":     {[]string{"clearValue"}, []string{"clearPercent", "setPercent"}},
 }
 
 // aemQueueNamePattern is [SPEC]'s pattern of MsgVpnQueue.queueName: no * ? ' < > & ;.
@@ -82,6 +116,9 @@ type aemQueue struct {
 	attrs map[string]any // every attribute of aemQueueAttrs
 	subs  []string       // sorted
 	msgs  []*aemMsg      // in spool order
+	// spooledTotal and spooledBytes count every message ever spooled on the queue and its payload bytes
+	// (the monitor API's spooledMsgCount and spooledByteCount, aem_monitor.go).
+	spooledTotal, spooledBytes int64
 }
 
 func (q *aemQueue) bool(name string) bool {
@@ -179,6 +216,9 @@ func checkAttr(name string, a sempAttr, v any) (any, *sempError) {
 		if a.maxLen > 0 && utf8.RuneCountInString(s) > a.maxLen {
 			return nil, sempInvalid("%s is longer than %d characters", name, a.maxLen)
 		}
+		if a.pattern != nil && !a.pattern.MatchString(s) {
+			return nil, sempInvalid("%s %q does not match %s: a queue name has none of * ? ' < > & ;", name, s, a.pattern)
+		}
 		return s, nil
 	case attrEnum:
 		s, ok := v.(string)
@@ -207,6 +247,19 @@ func checkAttr(name string, a sempAttr, v any) (any, *sempError) {
 			}
 			out[k] = n
 		}
+		for k := range obj {
+			rule := aemThresholdRules[k]
+			for _, req := range rule.requires {
+				if _, ok := obj[req]; !ok {
+					return nil, sempInvalid("%s.%s requires %s.%s in the same request", name, k, name, req)
+				}
+			}
+			for _, c := range rule.conflicts {
+				if _, ok := obj[c]; ok {
+					return nil, sempInvalid("%s.%s conflicts with %s.%s: set percentages or values, not both", name, k, name, c)
+				}
+			}
+		}
 		return out, nil
 	}
 	return nil, sempInvalid("%s cannot be set", name)
@@ -230,6 +283,10 @@ func (a *advancedEventMesh) queueLinks(r *http.Request, q *aemQueue) map[string]
 func (a *advancedEventMesh) mountAdvancedEventMesh(mux *http.ServeMux) {
 	m := func(method, rel string, h func(http.ResponseWriter, *http.Request) *sempError) {
 		a.route(mux, method, rel, method+" "+rel, a.basicAuth(func(w http.ResponseWriter, r *http.Request) {
+			if err := checkOpaquePassword(r); err != nil {
+				respondSEMPError(w, r, err)
+				return
+			}
 			if err := h(w, r); err != nil {
 				respondSEMPError(w, r, err)
 			}
@@ -237,6 +294,7 @@ func (a *advancedEventMesh) mountAdvancedEventMesh(mux *http.ServeMux) {
 	}
 	c := AEMConfigBasePath + "/msgVpns/{vpn}/queues"
 	m(http.MethodGet, AEMConfigBasePath+"/about/api", a.handleAboutAPI)
+	m(http.MethodGet, AEMConfigBasePath+"/msgVpns/{vpn}", a.handleGetMsgVpn)
 	m(http.MethodGet, c, a.handleListQueues)
 	m(http.MethodPost, c, a.handleCreateQueue)
 	m(http.MethodGet, c+"/{queue}", a.handleGetQueue)
@@ -257,14 +315,76 @@ func (a *advancedEventMesh) mountAdvancedEventMesh(mux *http.ServeMux) {
 
 	m(http.MethodPost, "/QUEUE/{queue...}", a.handlePublishQueue)
 	m(http.MethodPost, "/TOPIC/{topic...}", a.handlePublishTopic)
+
+	// Every other path below /SEMP/ (after the credentials are checked): the SEMP error envelope.
+	mux.HandleFunc(aemSEMPPrefix, a.basicAuth(a.unknownSEMP(mux)))
+	a.labels[aemSEMPPrefix] = "SEMP (no route)"
 }
 
-func (a *advancedEventMesh) handleAboutAPI(w http.ResponseWriter, r *http.Request) *sempError {
-	pq, err := parsePageQuery(r, false)
+// aemSEMPPrefix is the root of SEMP's paths on the broker's listener.
+const aemSEMPPrefix = "/SEMP/"
+
+// unknownSEMP answers a SEMP request no route takes: 405 when the path is served with other methods, 404
+// otherwise, both in the SEMP error envelope ([SPEC] every operation's "default" answer is the error response,
+// schema SempMetaOnlyResponse, meta.error a SempError). The codes are assumed: NOT_FOUND (6) for a path that
+// names no resource, as for an object that does not exist ([SOL] SEMP-Error-Handling.htm), and NOT_SUPPORTED (14)
+// for a method the resource does not have.
+func (a *advancedEventMesh) unknownSEMP(mux *http.ServeMux) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var allowed []string
+		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+			r2 := r.Clone(r.Context())
+			r2.Method = m
+			if _, p := mux.Handler(r2); p != "" && p != aemSEMPPrefix {
+				allowed = append(allowed, m)
+			}
+		}
+		if len(allowed) > 0 {
+			w.Header().Set("Allow", strings.Join(allowed, ", "))
+			respondSEMPError(w, r, &sempError{http.StatusMethodNotAllowed, 14, "NOT_SUPPORTED",
+				fmt.Sprintf("The method %s is not supported on %s; it takes %s", r.Method, r.URL.Path, strings.Join(allowed, ", "))})
+			return
+		}
+		respondSEMPError(w, r, &sempError{http.StatusNotFound, 6, "NOT_FOUND", fmt.Sprintf("No SEMP resource at %s", r.URL.Path)})
+	}
+}
+
+// aemMsgVpnAttrs are the attributes of the Message VPN object the room answers ([SPEC] MsgVpn), those it can
+// give truthfully: its name; enabled (the service serves it); authenticationBasicEnabled and
+// authenticationBasicType "internal" (the room's REST messaging checks the management user itself);
+// serviceRestIncomingPlainTextEnabled (REST messaging on the plain HTTP listener) and
+// serviceRestIncomingTlsEnabled false (no TLS listener for it). The other attributes describe parts of a
+// broker the room does not have; "any non-identifying attribute may not be returned in a GET" ([SPEC monitor
+// 2.34] info.description), which a client must expect anyway.
+var aemMsgVpnAttrs = []string{"authenticationBasicEnabled", "authenticationBasicType", "enabled", "msgVpnName",
+	"serviceRestIncomingPlainTextEnabled", "serviceRestIncomingTlsEnabled"}
+
+// handleGetMsgVpn answers GET /SEMP/v2/config/msgVpns/{vpn} ([SPEC] getMsgVpn), the first request Solace's own
+// Terraform provider's generate command makes.
+func (a *advancedEventMesh) handleGetMsgVpn(w http.ResponseWriter, r *http.Request) *sempError {
+	if err := a.checkVpn(r); err != nil {
+		return err
+	}
+	pq, err := parsePageQuery(r, false, aemMsgVpnAttrs)
 	if err != nil {
 		return err
 	}
-	data := selectAttrs(map[string]any{"platform": "VMR", "sempVersion": aemSempVersion}, pq.sel)
+	obj := map[string]any{
+		"msgVpnName": a.vpn, "enabled": true, "authenticationBasicEnabled": true, "authenticationBasicType": "internal",
+		"serviceRestIncomingPlainTextEnabled": true, "serviceRestIncomingTlsEnabled": false,
+	}
+	uri := objectURI(r, AEMConfigBasePath, "msgVpns", a.vpn)
+	respondSEMP(w, r, selectAttrs(obj, pq.sel), map[string]any{"uri": uri, "queuesUri": uri + "/queues"}, nil)
+	return nil
+}
+
+func (a *advancedEventMesh) handleAboutAPI(w http.ResponseWriter, r *http.Request) *sempError {
+	obj := map[string]any{"platform": "VMR", "sempVersion": aemSempVersion}
+	pq, err := parsePageQuery(r, false, keysOf(obj))
+	if err != nil {
+		return err
+	}
+	data := selectAttrs(obj, pq.sel)
 	respondSEMP(w, r, data, map[string]any{"uri": objectURI(r, AEMConfigBasePath+"/about/api")}, nil)
 	return nil
 }
@@ -273,7 +393,7 @@ func (a *advancedEventMesh) handleListQueues(w http.ResponseWriter, r *http.Requ
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
-	pq, err := parsePageQuery(r, true)
+	pq, err := parsePageQuery(r, true, aemQueueConfigAttrs)
 	if err != nil {
 		return err
 	}
@@ -307,7 +427,7 @@ func (a *advancedEventMesh) handleGetQueue(w http.ResponseWriter, r *http.Reques
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
-	pq, err := parsePageQuery(r, false)
+	pq, err := parsePageQuery(r, false, aemQueueConfigAttrs)
 	if err != nil {
 		return err
 	}
@@ -341,7 +461,7 @@ func (a *advancedEventMesh) handleCreateQueue(w http.ResponseWriter, r *http.Req
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
-	pq, err := parsePageQuery(r, false)
+	pq, err := parsePageQuery(r, false, aemQueueConfigAttrs)
 	if err != nil {
 		return err
 	}
@@ -386,7 +506,7 @@ func (a *advancedEventMesh) writeQueue(w http.ResponseWriter, r *http.Request, r
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
-	pq, err := parsePageQuery(r, false)
+	pq, err := parsePageQuery(r, false, aemQueueConfigAttrs)
 	if err != nil {
 		return err
 	}
@@ -451,7 +571,7 @@ func (a *advancedEventMesh) handleListSubscriptions(w http.ResponseWriter, r *ht
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
-	pq, err := parsePageQuery(r, true)
+	pq, err := parsePageQuery(r, true, aemSubscriptionAttrs)
 	if err != nil {
 		return err
 	}
@@ -535,7 +655,7 @@ func (a *advancedEventMesh) subscription(w http.ResponseWriter, r *http.Request,
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
-	pq, err := parsePageQuery(r, false)
+	pq, err := parsePageQuery(r, false, aemSubscriptionAttrs)
 	if err != nil {
 		return err
 	}

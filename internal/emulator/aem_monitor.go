@@ -6,24 +6,64 @@ import (
 )
 
 // The monitoring API of the Advanced Event Mesh room's queues: GET /SEMP/v2/monitor/msgVpns/{vpn}/queues (paged,
-// select, where) and GET /SEMP/v2/monitor/msgVpns/{vpn}/queues/{queue}. A monitor object of a queue holds its
-// configuration (the same attributes as the config API) and its operational counters ([SOL]
-// Admin/SEMP/Using-SEMP.htm: the monitoring API returns "the configuration and operational state" of an
-// object; the paths and the counter names are those of the SEMP v2 monitor specification's MsgVpnQueue, which
-// the fetched repository does not hold, so they are taken as Solace's monitoring tools read them).
+// select, where), GET /SEMP/v2/monitor/msgVpns/{vpn}/queues/{queue} and the queue's consumer flows, GET
+// .../queues/{queue}/txFlows. A monitor object of a queue holds its configuration and its operational counters
+// ([SPEC monitor 2.34] MsgVpnQueue, SEMP 2.34's monitor specification, in shared/reference/specs/semp; cited
+// [MON] below). Only the attributes [MON] lists are answered: respectDmqEligibleEnabled (config 2.49) is not
+// one of them, and "any non-identifying attribute may not be returned in a GET" ([MON] info.description).
 //
 //	| counter          | what the emulator answers                                                        | source |
 //	|------------------|----------------------------------------------------------------------------------|--------|
-//	| spooledMsgCount  | the messages on the queue now (after expiring those whose TTL has passed)        | monitor MsgVpnQueue.spooledMsgCount; the expiry on read as for the message list |
-//	| msgSpoolUsage    | the bytes of their payloads                                                       | monitor MsgVpnQueue.msgSpoolUsage ("in bytes"); the payload without the broker's per-message overhead is assumed |
-//	| bindCount        | 0: the room has no SMF consumers that bind to a queue (the poison run consumes without a bind) | monitor MsgVpnQueue.bindCount; 0 assumed for the reason given |
+//	| spooledMsgCount  | how many messages were ever spooled on the queue (a running total: a message taken off the queue does not lower it) | [MON] MsgVpnQueue.spooledMsgCount "The number of guaranteed messages that were spooled in the Queue", worded as its cumulative twin spooledByteCount; that a copy or a move to the DMQ counts as a spool is assumed |
+//	| spooledByteCount | the bytes of those messages' payloads, a running total                          | [MON] MsgVpnQueue.spooledByteCount; payload bytes assumed as for msgSpoolUsage |
+//	| msgSpoolUsage    | the bytes of the payloads of the messages on the queue now (after expiring those whose TTL has passed) | [MON] MsgVpnQueue.msgSpoolUsage ("The message spool usage by the Queue, in bytes"); the payload without the broker's per-message overhead is assumed |
+//	| txFlows          | an empty collection: the room has no SMF consumers that bind to a queue (the poison run and the AEM sender flows consume without a bind) | [MON] /msgVpns/{msgVpnName}/queues/{queueName}/txFlows (MsgVpnQueueTxFlow); empty assumed for the reason given |
 //
-// Paging, select and where work as in the config API (aem.go: at most 100 per page, opaque cursor).
+// The queue's current depth has no counter in [MON]; a client counts the msgs collection (aem_broker.go).
+// Paging, select and where work as in the config API (aem.go: at most 100 per page, opaque cursor; a select
+// or where name that is not an attribute of [MON]'s object is refused).
+
+// aemMonitorQueueAttrs are the attributes of [MON] MsgVpnQueue: select and where names are checked against
+// them. The room answers those it has (its configuration, the identifying names and the counters above); a
+// where condition on one it does not answer matches as on an absent value (aem.go).
+var aemMonitorQueueAttrs = []string{
+	"accessType", "alreadyBoundBindFailureCount", "averageBindRequestRate", "averageRxByteRate", "averageRxMsgRate", "averageTxByteRate",
+	"averageTxMsgRate", "bindRequestCount", "bindRequestRate", "bindSuccessCount", "bindTimeForwardingMode", "clientProfileDeniedDiscardedMsgCount",
+	"consumerAckPropagationEnabled", "createdByManagement", "deadMsgQueue", "deletedMsgCount", "deliveryCountEnabled", "deliveryDelay",
+	"destinationGroupErrorDiscardedMsgCount", "disabledBindFailureCount", "disabledDiscardedMsgCount", "durable", "egressEnabled", "eventBindCountThreshold",
+	"eventMsgSpoolUsageThreshold", "eventRejectLowPriorityMsgLimitThreshold", "highestAckedMsgId", "highestMsgId", "inProgressAckMsgCount", "ingressEnabled",
+	"invalidSelectorBindFailureCount", "lastReplayCompleteTime", "lastReplayFailureReason", "lastReplayFailureTime", "lastReplayStartTime", "lastReplayedMsgTxTime",
+	"lastSpooledMsgId", "lowPriorityMsgCongestionDiscardedMsgCount", "lowPriorityMsgCongestionState", "lowestAckedMsgId", "lowestMsgId", "maxBindCount",
+	"maxBindCountExceededBindFailureCount", "maxDeliveredUnackedMsgsPerFlow", "maxMsgSize", "maxMsgSizeExceededDiscardedMsgCount", "maxMsgSpoolUsage", "maxMsgSpoolUsageExceededDiscardedMsgCount",
+	"maxRedeliveryCount", "maxRedeliveryExceededDiscardedMsgCount", "maxRedeliveryExceededToDmqFailedMsgCount", "maxRedeliveryExceededToDmqMsgCount", "maxTtl", "maxTtlExceededDiscardedMsgCount",
+	"maxTtlExpiredDiscardedMsgCount", "maxTtlExpiredToDmqFailedMsgCount", "maxTtlExpiredToDmqMsgCount", "msgSpoolPeakUsage", "msgSpoolUsage", "msgVpnName",
+	"networkTopic", "noLocalDeliveryDiscardedMsgCount", "otherBindFailureCount", "owner", "partitionClientName", "partitionCount",
+	"partitionNumber", "partitionOperationalCount", "partitionQueueName", "partitionRebalanceDelay", "partitionRebalanceMaxHandoffTime", "partitionRebalanceStatus",
+	"partitionScaleStatus", "partitionStatus", "permission", "queueName", "redeliveredMsgCount", "redeliveryDelayEnabled",
+	"redeliveryDelayInitialInterval", "redeliveryDelayMaxInterval", "redeliveryDelayMultiplier", "redeliveryEnabled", "rejectLowPriorityMsgEnabled", "rejectLowPriorityMsgLimit",
+	"rejectMsgToSenderOnDiscardBehavior", "replayFailureCount", "replayStartCount", "replayState", "replaySuccessCount", "replayedAckedMsgCount",
+	"replayedTxMsgCount", "replicationActiveAckPropTxMsgCount", "replicationStandbyAckPropRxMsgCount", "replicationStandbyAckedByAckPropMsgCount", "replicationStandbyRxMsgCount", "respectMsgPriorityEnabled",
+	"respectTtlEnabled", "rxByteRate", "rxMsgRate", "spooledByteCount", "spooledMsgCount", "transportRetransmitMsgCount",
+	"txByteRate", "txMsgRate", "txSelector", "txUnackedMsgCount", "virtualRouter", "xaTransactionNotSupportedDiscardedMsgCount",
+}
+
+// aemTxFlowAttrs are the attributes of a consumer flow ([MON] MsgVpnQueueTxFlow; the room has none to answer,
+// the names are those select and where may use).
+var aemTxFlowAttrs = []string{"ackedMsgCount", "activationTime", "activityState", "activityUpdateState", "bindTime", "clientName",
+	"consumerRedeliveryRequestAllowed", "cutThroughAckedMsgCount", "deliveryState", "flowId", "highestAckPendingMsgId", "lastAckedMsgId",
+	"lastSelectorExaminedMsgId", "lowestAckPendingMsgId", "maxUnackedMsgsExceededMsgCount", "msgVpnName", "noLocalDelivery", "queueName",
+	"redeliveredMsgCount", "redeliveryRequestCount", "selector", "selectorExaminedMsgCount", "selectorMatchedMsgCount",
+	"selectorNotMatchedMsgCount", "sessionName", "storeAndForwardAckedMsgCount", "transportRetransmitMsgCount", "unackedMsgCount",
+	"usedWindowSize", "windowClosedCount", "windowSize"}
 
 // mountAEMMonitor adds the monitor routes of queues (server.go calls it next to mountAdvancedEventMesh).
 func (a *advancedEventMesh) mountAEMMonitor(mux *http.ServeMux) {
 	m := func(method, rel string, h func(http.ResponseWriter, *http.Request) *sempError) {
 		a.route(mux, method, rel, method+" "+rel, a.basicAuth(func(w http.ResponseWriter, r *http.Request) {
+			if err := checkOpaquePassword(r); err != nil {
+				respondSEMPError(w, r, err)
+				return
+			}
 			if err := h(w, r); err != nil {
 				respondSEMPError(w, r, err)
 			}
@@ -32,19 +72,21 @@ func (a *advancedEventMesh) mountAEMMonitor(mux *http.ServeMux) {
 	mon := AEMMonitorBasePath + "/msgVpns/{vpn}/queues"
 	m(http.MethodGet, mon, a.handleMonitorQueues)
 	m(http.MethodGet, mon+"/{queue}", a.handleMonitorQueue)
+	m(http.MethodGet, mon+"/{queue}/txFlows", a.handleTxFlows)
 }
 
 // monitorObject is queue q's monitor object; the caller holds a.mu.
 func (a *advancedEventMesh) monitorObject(q *aemQueue) map[string]any {
 	a.expire(q, a.AEMNow())
 	obj := a.queueObject(q)
+	delete(obj, "respectDmqEligibleEnabled")
 	var usage int64
 	for _, m := range q.msgs {
 		usage += int64(len(m.payload))
 	}
-	obj["spooledMsgCount"] = int64(len(q.msgs))
+	obj["spooledMsgCount"] = q.spooledTotal
+	obj["spooledByteCount"] = q.spooledBytes
 	obj["msgSpoolUsage"] = usage
-	obj["bindCount"] = int64(0)
 	return obj
 }
 
@@ -57,7 +99,7 @@ func (a *advancedEventMesh) handleMonitorQueues(w http.ResponseWriter, r *http.R
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
-	pq, err := parsePageQuery(r, true)
+	pq, err := parsePageQuery(r, true, aemMonitorQueueAttrs)
 	if err != nil {
 		return err
 	}
@@ -92,7 +134,7 @@ func (a *advancedEventMesh) handleMonitorQueue(w http.ResponseWriter, r *http.Re
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
-	pq, err := parsePageQuery(r, false)
+	pq, err := parsePageQuery(r, false, aemMonitorQueueAttrs)
 	if err != nil {
 		return err
 	}
@@ -103,5 +145,22 @@ func (a *advancedEventMesh) handleMonitorQueue(w http.ResponseWriter, r *http.Re
 		return err
 	}
 	respondSEMP(w, r, selectAttrs(a.monitorObject(q), pq.sel), a.monitorLinks(r, q), nil)
+	return nil
+}
+
+// handleTxFlows answers the queue's consumer flows: none (see the table above).
+func (a *advancedEventMesh) handleTxFlows(w http.ResponseWriter, r *http.Request) *sempError {
+	if err := a.checkVpn(r); err != nil {
+		return err
+	}
+	if _, err := parsePageQuery(r, true, aemTxFlowAttrs); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, err := a.queue(r.PathValue("queue")); err != nil {
+		return err
+	}
+	respondSEMP(w, r, []map[string]any{}, []map[string]any{}, nil)
 	return nil
 }

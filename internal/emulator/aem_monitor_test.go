@@ -28,7 +28,7 @@ func TestAEMMonitorQueues(t *testing.T) {
 			t.Fatalf("publish: %d", st)
 		}
 	}
-	sel := "?count=100&select=queueName,spooledMsgCount,msgSpoolUsage,bindCount,maxRedeliveryCount"
+	sel := "?count=100&select=queueName,spooledMsgCount,msgSpoolUsage,spooledByteCount,maxRedeliveryCount"
 	a := e.ok(http.MethodGet, e.monitorQueuesPath()+sel, nil)
 	var first []map[string]any
 	_ = json.Unmarshal(a.Data, &first)
@@ -44,7 +44,7 @@ func TestAEMMonitorQueues(t *testing.T) {
 	}
 	orders := first[0]
 	if orders["queueName"] != "acme/orders" || len(orders) != 5 || orders["spooledMsgCount"] != 3.0 ||
-		orders["msgSpoolUsage"] != float64(3*len("poison")) || orders["bindCount"] != 0.0 || orders["maxRedeliveryCount"] != 3.0 {
+		orders["msgSpoolUsage"] != float64(3*len("poison")) || orders["spooledByteCount"] != float64(3*len("poison")) || orders["maxRedeliveryCount"] != 3.0 {
 		t.Errorf("acme/orders in the list: %v", orders)
 	}
 	var one map[string]any
@@ -62,5 +62,61 @@ func TestAEMMonitorQueues(t *testing.T) {
 	wantSEMPError(t, e.semp(http.MethodGet, e.monitorQueuesPath()+"?count=101", nil), 11, "INVALID_PARAMETER")
 	if resp, _ := e.raw(http.MethodGet, e.monitorQueuesPath(), nil, http.Header{"Authorization": {"Basic eDp5"}}); resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("wrong password: %d, want 401", resp.StatusCode)
+	}
+}
+
+// The monitor object holds what SEMP 2.34's monitor MsgVpnQueue lists: no bindCount (a select of it is refused,
+// as every name that matches no attribute), spooledMsgCount a running total that a consumed message does not
+// lower, the current depth in the msgs collection, and the bound consumers in the txFlows collection.
+func TestAEMMonitorCountersAsTheSpecSays(t *testing.T) {
+	t.Parallel()
+	e := newAEMEnv(t, emulator.Options{})
+	e.aemQueueFor("acme/orders", map[string]any{"maxRedeliveryCount": 3})
+	for range 3 {
+		e.publish("acme/orders", nil)
+	}
+	d, ok := e.s.AEMReceive("acme/orders")
+	if !ok {
+		t.Fatal("no delivery")
+	}
+	if _, err := e.s.AEMSettle("acme/orders", d.MsgID, emulator.AEMAccepted); err != nil {
+		t.Fatal(err)
+	}
+	one := e.monitorQueuesPath() + "/" + url.PathEscape("acme/orders")
+	wantSEMPError(t, e.semp(http.MethodGet, one+"?select=queueName,bindCount", nil), 11, "INVALID_PARAMETER")
+	wantSEMPError(t, e.semp(http.MethodGet, e.monitorQueuesPath()+"?select=bindCount", nil), 11, "INVALID_PARAMETER")
+	wantSEMPError(t, e.semp(http.MethodGet, one+"?select=-queueName,spooledMsgCount", nil), 11, "INVALID_PARAMETER")
+	var q map[string]any
+	_ = json.Unmarshal(e.ok(http.MethodGet, one, nil).Data, &q)
+	if _, has := q["bindCount"]; has {
+		t.Errorf("the monitor object has bindCount: %v", q)
+	}
+	if _, has := q["respectDmqEligibleEnabled"]; has {
+		t.Errorf("the monitor object has respectDmqEligibleEnabled, which monitor 2.34 does not list")
+	}
+	if q["spooledMsgCount"] != 3.0 || q["msgSpoolUsage"] != float64(2*len("poison")) {
+		t.Errorf("after 3 spooled and 1 consumed: spooledMsgCount %v (want 3, a running total), msgSpoolUsage %v", q["spooledMsgCount"], q["msgSpoolUsage"])
+	}
+	var msgs []map[string]any
+	_ = json.Unmarshal(e.ok(http.MethodGet, one+"/msgs?select=msgId&count=100", nil).Data, &msgs)
+	if len(msgs) != 2 {
+		t.Errorf("msgs: %d, want the 2 left", len(msgs))
+	}
+	var flows []map[string]any
+	a := e.ok(http.MethodGet, one+"/txFlows?select=flowId&count=100", nil)
+	if err := json.Unmarshal(a.Data, &flows); err != nil || len(flows) != 0 {
+		t.Errorf("txFlows: %s, want an empty list", a.Data)
+	}
+	// A name of the spec's object that the room does not answer is no error: the attribute "may not be returned".
+	var some map[string]any
+	_ = json.Unmarshal(e.ok(http.MethodGet, one+"?select=queueName,txUnackedMsgCount", nil).Data, &some)
+	if len(some) != 1 || some["queueName"] != "acme/orders" {
+		t.Errorf("select=queueName,txUnackedMsgCount: %v", some)
+	}
+	// select names with the wildcard match attributes.
+	var w map[string]any
+	_ = json.Unmarshal(e.ok(http.MethodGet, one+"?select=spooled*", nil).Data, &w)
+	if len(w) != 2 {
+		t.Errorf("select=spooled*: %v, want spooledMsgCount and spooledByteCount", w)
 	}
 }

@@ -56,6 +56,7 @@ type aemQueueInfoModel struct {
 	DeliveryCountEnabled               types.Bool   `tfsdk:"delivery_count_enabled"`
 	MaxMsgSpoolUsage                   types.Int64  `tfsdk:"max_msg_spool_usage"`
 
+	MessageCount    types.Int64 `tfsdk:"message_count"`
 	SpooledMsgCount types.Int64 `tfsdk:"spooled_msg_count"`
 	MsgSpoolUsage   types.Int64 `tfsdk:"msg_spool_usage"`
 	BindCount       types.Int64 `tfsdk:"bind_count"`
@@ -78,6 +79,9 @@ var aemFindingType = types.ObjectType{AttrTypes: map[string]attr.Type{
 type aemQueueView struct {
 	queue *aem.Queue
 	stats *aem.QueueStats
+	// counts are the messages the queue holds and its bound consumer flows (nil when they could not be
+	// counted because the queue went away between the list and the count).
+	counts *aemQueueCounts
 	// usedAsDMQ: another queue names it as dead message queue; dmqExists: its dead message queue exists.
 	usedAsDMQ, dmqExists bool
 }
@@ -101,8 +105,34 @@ func aemDataSourceDMQName(q aem.Queue) string {
 	return *q.DeadMsgQueue
 }
 
-func aemView(q *aem.Queue, stats *aem.QueueStats, names, used map[string]bool) aemQueueView {
-	return aemQueueView{queue: q, stats: stats, usedAsDMQ: used[q.Name], dmqExists: names[aemDataSourceDMQName(*q)]}
+func aemView(q *aem.Queue, stats *aem.QueueStats, counts *aemQueueCounts, names, used map[string]bool) aemQueueView {
+	return aemQueueView{queue: q, stats: stats, counts: counts, usedAsDMQ: used[q.Name], dmqExists: names[aemDataSourceDMQName(*q)]}
+}
+
+// aemQueueCounts are what the monitor API's collections of a queue count: its messages (msgs) and its bound
+// consumer flows (txFlows). SEMP's monitor MsgVpnQueue has no counter of either: spooledMsgCount is a running
+// total of the messages ever spooled, and there is no bindCount.
+type aemQueueCounts struct {
+	messages, flows int64
+}
+
+// countAEMQueue counts queue name's messages and consumer flows; a queue deleted meanwhile gives nil.
+func countAEMQueue(ctx context.Context, c *aem.Client, name string) (*aemQueueCounts, error) {
+	msgs, err := c.CountMessages(ctx, name)
+	if errors.Is(err, aem.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	flows, err := c.CountTxFlows(ctx, name)
+	if errors.Is(err, aem.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &aemQueueCounts{messages: msgs, flows: flows}, nil
 }
 
 func knownOrNull[T comparable](p *T) rules.Value[T] {
@@ -133,6 +163,7 @@ func aemQueueInfo(v aemQueueView) (aemQueueInfoModel, error) {
 		RejectMsgToSenderOnDiscardBehavior: types.StringPointerValue(q.RejectMsgToSenderOnDiscardBehavior),
 		DeliveryCountEnabled:               types.BoolPointerValue(q.DeliveryCountEnabled),
 		MaxMsgSpoolUsage:                   types.Int64PointerValue(q.MaxMsgSpoolUsage),
+		MessageCount:                       types.Int64Null(),
 		SpooledMsgCount:                    types.Int64Null(),
 		MsgSpoolUsage:                      types.Int64Null(),
 		BindCount:                          types.Int64Null(),
@@ -142,7 +173,10 @@ func aemQueueInfo(v aemQueueView) (aemQueueInfoModel, error) {
 		TimeToDeadLetter:                   types.StringNull(),
 	}
 	if v.stats != nil {
-		m.SpooledMsgCount, m.MsgSpoolUsage, m.BindCount = types.Int64Value(v.stats.SpooledMsgCount), types.Int64Value(v.stats.MsgSpoolUsage), types.Int64Value(v.stats.BindCount)
+		m.SpooledMsgCount, m.MsgSpoolUsage = types.Int64Value(v.stats.SpooledMsgCount), types.Int64Value(v.stats.MsgSpoolUsage)
+	}
+	if v.counts != nil {
+		m.MessageCount, m.BindCount = types.Int64Value(v.counts.messages), types.Int64Value(v.counts.flows)
 	}
 	rq := rules.AEMQueue{
 		Name:                           rules.Known(q.Name),
@@ -221,11 +255,15 @@ func aemQueueInfoAttributes() map[string]schema.Attribute {
 		"respect_dmq_eligible_enabled":      b("Whether only messages their publisher flagged DMQ-eligible go to the dead message queue (`respectDmqEligibleEnabled`)."),
 		"reject_msg_to_sender_on_discard_behavior": s("When a publisher learns that the queue discarded its message: `never`, `when-queue-enabled` or `always` " +
 			"(`rejectMsgToSenderOnDiscardBehavior`)."),
-		"delivery_count_enabled":    b("Whether consumers can read a message's delivery count (`deliveryCountEnabled`)."),
-		"max_msg_spool_usage":       i("The most message spool the queue may use, in megabytes (`maxMsgSpoolUsage`)."),
-		"spooled_msg_count":         i("How many messages the queue holds now (monitor API `spooledMsgCount`)."),
-		"msg_spool_usage":           i("The message spool the queue uses now, in bytes (monitor API `msgSpoolUsage`)."),
-		"bind_count":                i("How many consumer flows are bound to the queue now (monitor API `bindCount`)."),
+		"delivery_count_enabled": b("Whether consumers can read a message's delivery count (`deliveryCountEnabled`)."),
+		"max_msg_spool_usage":    i("The most message spool the queue may use, in megabytes (`maxMsgSpoolUsage`)."),
+		"message_count": i("How many messages the queue holds now: the messages of its `msgs` collection in the SEMP monitor API, counted " +
+			"in pages of 100. Use it for a queue's backlog, for example to warn when a dead message queue holds messages."),
+		"spooled_msg_count": i("How many messages were spooled on the queue since its statistics were last cleared (monitor API " +
+			"`spooledMsgCount`, \"the number of guaranteed messages that were spooled\"): a running total that consuming a message does not " +
+			"lower, not the queue's backlog (`message_count`)."),
+		"msg_spool_usage":           i("The message spool the queue uses now, in bytes (monitor API `msgSpoolUsage`); 0 when it holds no message."),
+		"bind_count":                i("How many consumer flows are bound to the queue now: the queue's `txFlows` collection in the SEMP monitor API."),
 		"is_dead_message_queue":     b("True when another queue names this queue as its dead message queue (or this is `#DEAD_MSG_QUEUE`, which queues name by default)."),
 		"dead_message_queue_exists": b("Whether the queue's dead message queue exists on the broker; when it does not, removed messages are deleted."),
 		"poison_message_deliveries": i("How many times the broker delivers a message that every consumer fails before it removes it " +
@@ -261,7 +299,8 @@ func (d *aemQueueDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 		MarkdownDescription: "One SAP Integration Suite, advanced event mesh (AEM) queue with its settings, its live counters, the " +
 			"findings of the provider's AEM queue rules and what the broker does with a poison message, read when Terraform plans. " +
 			"Use it in a `check` block to warn when a dead message queue holds messages or a queue retries forever. " +
-			"It costs one paged list of the queues' configuration and one read of the queue's counters (SEMP monitor API).",
+			"It costs one paged list of the queues' configuration, one read of the queue's counters and one paged list each of its " +
+			"messages and consumer flows (SEMP monitor API).",
 		Attributes: attrs,
 	}
 }
@@ -295,7 +334,15 @@ func (d *aemQueueDataSource) Read(ctx context.Context, req datasource.ReadReques
 			resp.Diagnostics.AddError("Cannot Read AEM Queue", aemListErrorDetail(fmt.Sprintf("reading the counters of queue %q", name), err))
 			return
 		}
-		info, err := aemQueueInfo(aemView(&all[i], stats, names, used))
+		counts, err := countAEMQueue(ctx, d.data.aem, name)
+		if err != nil {
+			resp.Diagnostics.AddError("Cannot Read AEM Queue", aemListErrorDetail(fmt.Sprintf("counting the messages and consumers of queue %q", name), err))
+			return
+		}
+		if counts == nil {
+			break // deleted since the list
+		}
+		info, err := aemQueueInfo(aemView(&all[i], stats, counts, names, used))
 		if err != nil {
 			resp.Diagnostics.AddError("Cannot Read AEM Queue", fmt.Sprintf("The findings of queue %q could not be written: %s. Report this as a bug of the provider.", name, clause(err)))
 			return

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
 // publishAEM sends n messages to queue through the broker's REST messaging, as a publisher would.
@@ -36,16 +37,24 @@ func (e *testEnv) publishAEM(t *testing.T, queue string, n int) {
 	}
 }
 
-// addAEMLandscape makes, out of band, a queue with the provider's settings and its dead message queue, and a
-// queue with the broker's defaults; the first holds two messages.
+// addAEMLandscape makes, out of band, a queue with the provider's settings and its dead message queue (the names
+// of the sandbox's sample content, which the examples read), and a queue with the broker's defaults; the first
+// was sent two messages, of which a consumer took one.
 func (e *testEnv) addAEMLandscape(t *testing.T) {
 	t.Helper()
 	on := aem.Ptr(true)
-	e.createAEMQueue(t, "acme/dmq", aem.QueueSettings{IngressEnabled: on, EgressEnabled: on, RespectTTLEnabled: on, MaxTTL: aem.Ptr[int64](604800)})
-	e.createAEMQueue(t, "acme/orders", aem.QueueSettings{IngressEnabled: on, EgressEnabled: on, MaxRedeliveryCount: aem.Ptr[int64](3),
-		RedeliveryDelayEnabled: on, DeadMsgQueue: aem.Ptr("acme/dmq")})
+	e.createAEMQueue(t, "acme/aem/prod/orders/dmq", aem.QueueSettings{IngressEnabled: on, EgressEnabled: on, RespectTTLEnabled: on, MaxTTL: aem.Ptr[int64](604800)})
+	e.createAEMQueue(t, "acme/aem/prod/orders", aem.QueueSettings{IngressEnabled: on, EgressEnabled: on, MaxRedeliveryCount: aem.Ptr[int64](3),
+		RedeliveryDelayEnabled: on, DeadMsgQueue: aem.Ptr("acme/aem/prod/orders/dmq")})
 	e.createAEMQueue(t, "other/defaults", aem.QueueSettings{})
-	e.publishAEM(t, "acme/orders", 2)
+	e.publishAEM(t, "acme/aem/prod/orders", 2)
+	d, ok := e.srv.AEMReceive("acme/aem/prod/orders")
+	if !ok {
+		t.Fatal("no delivery from acme/aem/prod/orders")
+	}
+	if _, err := e.srv.AEMSettle("acme/aem/prod/orders", d.MsgID, emulator.AEMAccepted); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // One queue: its settings, the monitor's counters, what a poison message goes through, and the findings of
@@ -67,11 +76,14 @@ data "sapmessaging_aem_queue" "defaults" {
 `),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(orders, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
-					statecheck.ExpectKnownValue(orders, tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("acme/dmq")),
+					statecheck.ExpectKnownValue(orders, tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("acme/aem/prod/orders/dmq")),
 					statecheck.ExpectKnownValue(orders, tfjsonpath.New("redelivery_delay_multiplier"), knownvalue.Int64Exact(200)),
 					statecheck.ExpectKnownValue(orders, tfjsonpath.New("access_type"), knownvalue.StringExact("exclusive")),
+					// Two were spooled (a running total), one is left: the backlog is the msgs collection's count.
 					statecheck.ExpectKnownValue(orders, tfjsonpath.New("spooled_msg_count"), knownvalue.Int64Exact(2)),
-					statecheck.ExpectKnownValue(orders, tfjsonpath.New("msg_spool_usage"), knownvalue.Int64Exact(int64(2*len("poison")))),
+					statecheck.ExpectKnownValue(orders, tfjsonpath.New("message_count"), knownvalue.Int64Exact(1)),
+					statecheck.ExpectKnownOutputValue("orders_backlog", knownvalue.Int64Exact(1)),
+					statecheck.ExpectKnownValue(orders, tfjsonpath.New("msg_spool_usage"), knownvalue.Int64Exact(int64(len("poison")))),
 					statecheck.ExpectKnownValue(orders, tfjsonpath.New("bind_count"), knownvalue.Int64Exact(0)),
 					statecheck.ExpectKnownValue(orders, tfjsonpath.New("poison_message_deliveries"), knownvalue.Int64Exact(4)),
 					statecheck.ExpectKnownValue(orders, tfjsonpath.New("time_to_dead_letter"), knownvalue.StringExact("7s")),
@@ -79,7 +91,7 @@ data "sapmessaging_aem_queue" "defaults" {
 					statecheck.ExpectKnownValue(orders, tfjsonpath.New("is_dead_message_queue"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(orders, tfjsonpath.New("findings"), knownvalue.ListSizeExact(0)),
 					statecheck.ExpectKnownValue(orders, tfjsonpath.New("retry_plan"),
-						knownvalue.StringExact(`a poison message is delivered 4 times over 7 s of redelivery delays, then moved to the dead message queue "acme/dmq"`)),
+						knownvalue.StringExact(`a poison message is delivered 4 times over 7 s of redelivery delays, then moved to the dead message queue "acme/aem/prod/orders/dmq"`)),
 					statecheck.ExpectKnownValue(defaults, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(0)),
 					statecheck.ExpectKnownValue(defaults, tfjsonpath.New("poison_message_deliveries"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(defaults, tfjsonpath.New("time_to_dead_letter"), knownvalue.Null()),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -15,7 +16,8 @@ import (
 
 // The sapmessaging_aem_queues data source: every Advanced Event Mesh queue of the Message VPN, or those whose
 // name starts with a prefix, as sapmessaging_aem_queue shows one. It costs one paged list of the queues'
-// configuration and one paged list of their counters (SEMP monitor API), whatever the number of queues.
+// configuration and one paged list of their counters (SEMP monitor API), and per queue under the prefix one
+// paged list each of its messages and consumer flows (their counts: the monitor API has no counter of either).
 
 var (
 	_ datasource.DataSource              = (*aemQueuesDataSource)(nil)
@@ -47,7 +49,8 @@ func (d *aemQueuesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"with `name_prefix`, each with its settings, live counters, the findings of the provider's AEM queue rules and what the " +
 			"broker does with a poison message. Use it in a `check` block to warn when any queue of a broker retries forever or a dead " +
 			"message queue fills up. It costs one paged list of the queues' configuration and one paged list of their counters " +
-			"(SEMP monitor API), 100 queues per page.",
+			"(SEMP monitor API), 100 queues per page, and per queue under the prefix one paged list each of its messages and consumer " +
+			"flows, which give `message_count` and `bind_count` (eight queues at a time).",
 		Attributes: map[string]schema.Attribute{
 			"name_prefix": schema.StringAttribute{
 				MarkdownDescription: "Only queues whose name starts with this prefix, for example `acme/`.",
@@ -94,12 +97,20 @@ func (d *aemQueuesDataSource) Read(ctx context.Context, req datasource.ReadReque
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	names, used := aemQueueLinks(all)
-	cfg.Names, cfg.Queues = []string{}, []aemQueueInfoModel{}
+	var picked []int
 	for i := range all {
-		if !strings.HasPrefix(all[i].Name, prefix) {
-			continue
+		if strings.HasPrefix(all[i].Name, prefix) {
+			picked = append(picked, i)
 		}
-		info, err := aemQueueInfo(aemView(&all[i], byName[all[i].Name], names, used))
+	}
+	counts, err := countAEMQueues(ctx, d.data.aem, all, picked)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot List AEM Queues", aemListErrorDetail(fmt.Sprintf("counting the messages and consumers of the queues whose names start with %q", prefix), err))
+		return
+	}
+	cfg.Names, cfg.Queues = []string{}, []aemQueueInfoModel{}
+	for k, i := range picked {
+		info, err := aemQueueInfo(aemView(&all[i], byName[all[i].Name], counts[k], names, used))
 		if err != nil {
 			resp.Diagnostics.AddError("Cannot List AEM Queues", fmt.Sprintf("The findings of queue %q could not be written: %s. Report this as a bug of the provider.", all[i].Name, clause(err)))
 			return
@@ -108,4 +119,31 @@ func (d *aemQueuesDataSource) Read(ctx context.Context, req datasource.ReadReque
 		cfg.Queues = append(cfg.Queues, info)
 	}
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &cfg)...)
+}
+
+// aemCountParallel is how many queues countAEMQueues counts at once.
+const aemCountParallel = 8
+
+// countAEMQueues counts the messages and consumer flows of the queues all[picked[k]], a few at a time; the
+// k-th result is nil for a queue deleted since the list.
+func countAEMQueues(ctx context.Context, c *aem.Client, all []aem.Queue, picked []int) ([]*aemQueueCounts, error) {
+	out := make([]*aemQueueCounts, len(picked))
+	errs := make([]error, len(picked))
+	sem := make(chan struct{}, aemCountParallel)
+	var wg sync.WaitGroup
+	for k, i := range picked {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out[k], errs[k] = countAEMQueue(ctx, c, all[i].Name)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err // the first: the others are most likely the same
+		}
+	}
+	return out, nil
 }

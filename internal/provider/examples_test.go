@@ -11,8 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 )
 
 // exampleModuleVars are the variables each module under examples/modules is applied with as a root
@@ -38,14 +36,6 @@ var exampleApplies = map[string]string{
 	// The ten queues of the sample landscape are imported; the queue with unlimited redelivery
 	// and the dead message queue without a time to live are changed.
 	"adopting-a-landscape/import-for-each": "Resources: 10 imported, 0 added, 2 changed, 0 destroyed.",
-}
-
-// exampleAEMQueues are the Advanced Event Mesh queues an example reads or subscribes without creating them,
-// made out of band before it as a user's broker holds them.
-var exampleAEMQueues = map[string][]string{
-	"data-sources/sapmessaging_aem_queue":           {"acme/orders"},
-	"data-sources/sapmessaging_aem_queues":          {"acme/orders"},
-	"resources/sapmessaging_aem_queue_subscription": {"acme/orders"},
 }
 
 // exampleDirs lists every directory under examples/ that holds a .tf file, relative to examples/,
@@ -165,9 +155,8 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 	if err := env.srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range exampleAEMQueues[rel] {
-		env.createAEMQueue(t, q, aem.QueueSettings{MaxRedeliveryCount: aem.Ptr[int64](3)})
-	}
+	// Nothing is made out of band: an Advanced Event Mesh example reads what `make sandbox` holds
+	// (TestAEMExamplesReadTheSandboxQueues).
 	examples := filepath.Join(t.TempDir(), "examples")
 	copyTree(t, root, examples)
 	dir := filepath.Join(examples, filepath.FromSlash(rel))

@@ -22,12 +22,12 @@ import (
 // elsewhere with one.
 func (e *testEnv) addAEMSubscriptions(t *testing.T) {
 	t.Helper()
-	for _, q := range []string{"acme/orders", "acme/returns", "other/audit"} {
+	for _, q := range []string{"acme/aem/prod/orders", "acme/returns", "other/audit"} {
 		e.createAEMQueue(t, q, aem.QueueSettings{})
 	}
 	for _, s := range [][2]string{
-		{"acme/orders", "acme/orders/*/created"},
-		{"acme/orders", "acme/orders/eu/>"},
+		{"acme/aem/prod/orders", "acme/orders/*/created"},
+		{"acme/aem/prod/orders", "acme/orders/eu/>"},
 		{"acme/returns", "acme/returns/>"},
 		{"other/audit", ">"},
 	} {
@@ -79,7 +79,7 @@ list "sapmessaging_aem_queue_subscription" "orders" {
   provider         = sapmessaging
   include_resource = true
   config {
-    queue_name = "acme/orders"
+    queue_name = "acme/aem/prod/orders"
   }
 }
 
@@ -94,13 +94,13 @@ list "sapmessaging_aem_queue_subscription" "gone" {
 					querycheck.ExpectLength(orders, 2),
 					querycheck.ExpectIdentity(orders, map[string]knownvalue.Check{
 						"msg_vpn_name": knownvalue.StringExact(env.srv.AdvancedEventMeshCredentials().MsgVpnName),
-						"queue_name":   knownvalue.StringExact("acme/orders"), "topic": knownvalue.StringExact("acme/orders/eu/>"),
+						"queue_name":   knownvalue.StringExact("acme/aem/prod/orders"), "topic": knownvalue.StringExact("acme/orders/eu/>"),
 					}),
-					querycheck.ExpectResourceDisplayName(orders, byAEMSubscription("acme/orders", "acme/orders/*/created"),
-						knownvalue.StringExact("acme/orders subscribed to acme/orders/*/created")),
-					querycheck.ExpectResourceKnownValues(orders, byAEMSubscription("acme/orders", "acme/orders/*/created"), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact("acme/orders;acme/orders/*/created")},
-						{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("acme/orders")},
+					querycheck.ExpectResourceDisplayName(orders, byAEMSubscription("acme/aem/prod/orders", "acme/orders/*/created"),
+						knownvalue.StringExact("acme/aem/prod/orders subscribed to acme/orders/*/created")),
+					querycheck.ExpectResourceKnownValues(orders, byAEMSubscription("acme/aem/prod/orders", "acme/orders/*/created"), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact("acme/aem/prod/orders;acme/orders/*/created")},
+						{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("acme/aem/prod/orders")},
 						{Path: tfjsonpath.New("topic"), KnownValue: knownvalue.StringExact("acme/orders/*/created")},
 					}),
 					querycheck.ExpectLength("sapmessaging_aem_queue_subscription.gone", 0),
@@ -151,7 +151,7 @@ func TestAccAEMQueueSubscriptionListResource_badInput(t *testing.T) {
 list "sapmessaging_aem_queue_subscription" "both" {
   provider = sapmessaging
   config {
-    queue_name        = "acme/orders"
+    queue_name        = "acme/aem/prod/orders"
     queue_name_prefix = "acme/"
   }
 }

@@ -15,7 +15,7 @@ list "sapmessaging_aem_queue_subscription" "orders" {
   provider = sapmessaging
 
   config {
-    queue_name = "acme/orders"
+    queue_name = "acme/aem/prod/orders"
   }
 }
 

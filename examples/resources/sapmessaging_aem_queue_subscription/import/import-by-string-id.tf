@@ -1,4 +1,4 @@
 import {
   to = sapmessaging_aem_queue_subscription.orders_created
-  id = "acme/orders;acme/orders/*/created"
+  id = "acme/aem/prod/orders;acme/orders/*/created"
 }
