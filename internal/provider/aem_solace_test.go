@@ -128,10 +128,10 @@ type solaceFixtureInstance struct {
 	attributes     map[string]json.RawMessage
 }
 
-// solaceFixtureInstances reads testdata/solacebroker/terraform.tfstate with vpn for MSG_VPN.
+// solaceFixtureInstances reads testdata/solacebroker/state-v1.3.0.json with vpn for MSG_VPN.
 func solaceFixtureInstances(t *testing.T, vpn string) []solaceFixtureInstance {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "solacebroker", "terraform.tfstate"))
+	b, err := os.ReadFile(filepath.Join("testdata", "solacebroker", "state-v1.3.0.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +418,7 @@ func TestAccSolaceMove_stateFixture(t *testing.T) {
 	plugins := t.TempDir()
 	buildProvider(t, plugins)
 	dir := t.TempDir()
-	fixture, err := os.ReadFile(filepath.Join("testdata", "solacebroker", "terraform.tfstate"))
+	fixture, err := os.ReadFile(filepath.Join("testdata", "solacebroker", "state-v1.3.0.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
