@@ -35,6 +35,8 @@ type aemSenderRow struct {
 	delay               bool
 	initial, maxMs, mul int64
 	dmq                 bool
+	// dmqIngressOff creates the DMQ with the broker's default ingressEnabled false, as a queue made by hand.
+	dmqIngressOff bool
 }
 
 // aemSenderEnv is one emulator with the Cloud Integration client and the AEM broker's SEMP.
@@ -85,7 +87,7 @@ func (e *aemSenderEnv) publishOne(t *testing.T) {
 // without one names "orders.dmq" all the same, which then does not exist.
 func (e *aemSenderEnv) queues(row aemSenderRow) {
 	if row.dmq {
-		e.aem.aemQueueFor("orders.dmq", nil)
+		e.aem.aemQueueFor("orders.dmq", map[string]any{"ingressEnabled": !row.dmqIngressOff})
 	}
 	e.aem.aemQueueFor("orders", map[string]any{"deadMsgQueue": "orders.dmq", "redeliveryEnabled": row.enabled, "maxRedeliveryCount": row.r,
 		"redeliveryDelayEnabled": row.delay, "redeliveryDelayInitialInterval": row.initial, "redeliveryDelayMaxInterval": row.maxMs,
@@ -141,6 +143,7 @@ func aemSenderRules(t *testing.T, zip []byte, row aemSenderRow) rules.AEMSender 
 			RedeliveryDelayEnabled: rules.Known(row.delay), RedeliveryDelayInitialInterval: rules.Known(row.initial),
 			RedeliveryDelayMaxInterval: rules.Known(row.maxMs), RedeliveryDelayMultiplier: rules.Known(row.mul),
 			DeadMessageQueueExists: rules.Known(row.dmq)},
+		DeadMessageQueueIngress: rules.Known(!row.dmqIngressOff),
 	}
 }
 
@@ -236,6 +239,8 @@ func TestCrossCheckAEMSender(t *testing.T) {
 			func(r *aemSenderRow) { r.r = 1 }),
 		row("REJECTED", seedQueue, map[string]string{"failedMessageSettlementOutcome": "REJECTED"}, nil),
 		row("REJECTED without DMQ", seedQueue, map[string]string{"failedMessageSettlementOutcome": "REJECTED"}, func(r *aemSenderRow) { r.dmq = false }),
+		row("REJECTED, DMQ ingress off", seedQueue, map[string]string{"failedMessageSettlementOutcome": "REJECTED"}, func(r *aemSenderRow) { r.dmqIngressOff = true }),
+		row("FAILED, DMQ ingress off", seedQueue, nil, func(r *aemSenderRow) { r.r, r.dmqIngressOff = 2, true }),
 		row("AUTOMATIC_IMMEDIATE", seedQueue, map[string]string{"ackMode": "AUTOMATIC_IMMEDIATE"}, nil),
 		row("externalized attempts and outcome", seedQueue, map[string]string{"maxMessageProcessingAttempts": "{{attempts}}",
 			"failedMessageSettlementOutcome": "{{outcome}}"}, func(r *aemSenderRow) {

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
@@ -374,6 +376,39 @@ resource "sapmessaging_iflow_deployment" "d" {
 				},
 			},
 			{PreConfig: deploys(2), Config: cfg(4), PlanOnly: true},
+		},
+	})
+}
+
+// A dead message queue made by hand keeps the broker's ingressEnabled = false and receives nothing, so the broker
+// deletes what it removes: the plan says `deleted`, refuses REJECTED as on a missing dead message queue, and warns on
+// FAILED.
+func TestAccAEMSender_deadMessageQueueWithoutIngress(t *testing.T) {
+	env := newAEMSenderEnv(t)
+	if _, err := env.aem(t).UpdateQueue(context.Background(), "acme/aem/prod/orders/dmq", aem.QueueSettings{IngressEnabled: aem.Ptr(false)}); err != nil {
+		t.Fatal(err)
+	}
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				Config:      env.aemConfig(aemSenderHCL(aemOrdersFlow, `  settlement_outcome = "REJECTED"`)),
+				PlanOnly:    true,
+				ExpectError: wrapped(`Rejected Messages Deleted.*acme/aem/prod/orders/dmq.*ingress_enabled = true`),
+			},
+			{
+				Config: env.aemConfig(aemSenderHCL(aemOrdersFlow, `  max_message_processing_attempts = 3`)),
+				ConfigPlanChecks: acc.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("deleted")),
+						plancheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(18)),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("deleted")),
+				},
+			},
 		},
 	})
 }
