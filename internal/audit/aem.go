@@ -233,6 +233,10 @@ func (j *joined) aemPath(rt cpi.RuntimeArtifact, ch iflow.AEMChannel, st iflow.A
 		if dmq := aemDMQ(q); dmq != "" {
 			p.DeadMessageQueue = dmq
 			p.DeadMessageQueueTTL = aemTTL(j.aemQueues[dmq])
+			if d := j.aemQueues[dmq]; d != nil {
+				// A dead message queue with ingress off receives nothing: the broker deletes the message.
+				s.DeadMessageQueueIngress = nullable(d.IngressEnabled)
+			}
 		}
 	}
 	j.add(rules.CheckAEMSender(s), fmt.Sprintf("AEM sender %s reading %q", p.ChannelLabel(), queue), objs...)
@@ -286,14 +290,33 @@ func (j *joined) aemQueueFindings(unread []string) {
 			unbounded[p.Queue] = unbounded[p.Queue] || p.Unbounded
 		}
 	}
+	links := j.aemLinks()
 	for _, q := range j.in.AEMQueues {
 		obj := Object{ObjectAEMQueue, q.Name}
-		fs := rules.CheckAEMQueue(j.aemRuleQueues[q.Name])
+		rq := j.aemRuleQueues[q.Name]
+		fs := rules.CheckAEMQueue(rq)
+		if rq.IsDeadMessageQueue && links[q.Name] != "" {
+			// A dead message queue that moves what it removes to a dead message queue of its own (a cycle, a
+			// chain) is also an ordinary queue: what fails on it is redelivered, so its redelivery count matters
+			// as on any queue (as for Event Mesh, audit.go). The dead message queue rules above skip it.
+			rq.IsDeadMessageQueue = false
+			for _, f := range rules.CheckAEMQueue(rq) {
+				if f.Rule == "aem.redelivery_unlimited" {
+					fs = append(fs, f)
+				}
+			}
+		}
 		if unbounded[q.Name] {
 			// The consumer's aem_sender.failed_unlimited_redelivery names the path.
 			fs = slices.DeleteFunc(fs, func(f rules.Finding) bool { return f.Rule == "aem.redelivery_unlimited" })
 		}
 		j.add(fs, fmt.Sprintf("AEM queue %q", q.Name), obj)
+		if dmq := links[q.Name]; dmq != "" {
+			if cycle := cycleOf(q.Name, links); cycle == nil || slices.Min(cycle) == q.Name {
+				// A cycle is reported once, at its first queue by name.
+				j.add(rules.CheckAEMDeadMessageQueueLinks(q.Name, dmq, rules.LinkSet{Current: links}), fmt.Sprintf("AEM queue %q", q.Name), obj, Object{ObjectAEMQueue, dmq})
+			}
+		}
 		access := rules.AEMAccessExclusive // [SPEC] MsgVpnQueue accessType x-default
 		if q.AccessType != nil {
 			access = *q.AccessType
@@ -303,6 +326,20 @@ func (j *joined) aemQueueFindings(unread []string) {
 			j.add(rules.CheckUnconsumedAEMQueue(q.Name, unread), "", obj)
 		}
 	}
+}
+
+// aemLinks returns, for each AEM queue, the queue the broker moves what it removes to: its dead message queue
+// when that exists and is another queue; none for `deadMsgQueue = ""` (removed messages are deleted) or a dead
+// message queue the broker does not hold (reported by aem.dmq_missing).
+func (j *joined) aemLinks() map[string]string {
+	links := map[string]string{}
+	for i := range j.in.AEMQueues {
+		q := &j.in.AEMQueues[i]
+		if d := aemDMQ(q); d != "" && d != q.Name && j.aemQueues[d] != nil {
+			links[q.Name] = d
+		}
+	}
+	return links
 }
 
 // indexAEMQueues indexes the AEM queues by name with their rule view; a queue is a dead message queue
