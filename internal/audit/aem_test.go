@@ -183,7 +183,7 @@ func TestRunAEMFindings(t *testing.T) {
 		{
 			// orders → orders.dmq → orders: each is the other's dead message queue; orders.dmq keeps the broker's
 			// R = 0, so what fails on it is redelivered for ever.
-			name: "dead message queue cycle",
+			name:   "dead message queue cycle",
 			queues: []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.DeadMsgQueue = aem.Ptr(aemOrders) })},
 			flows:  []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
 			want:   []string{"aem.dmq_cycle " + aemQ + " " + aemDMQObj, "aem.dmq_ttl_missing " + aemQ, "aem.redelivery_unlimited " + aemDMQObj},
@@ -193,7 +193,11 @@ func TestRunAEMFindings(t *testing.T) {
 			// of its own and the broker's R = 0.
 			name: "chained dead message queue that retries for ever",
 			queues: []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.DeadMsgQueue = aem.Ptr("orders.dmq.dmq") }),
-				func() aem.Queue { q := aemDeadQueue(); q.Name, q.DeadMsgQueue = "orders.dmq.dmq", aem.Ptr(""); return q }()},
+				func() aem.Queue {
+					q := aemDeadQueue()
+					q.Name, q.DeadMsgQueue = "orders.dmq.dmq", aem.Ptr("")
+					return q
+				}()},
 			flows: []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
 			want:  []string{"aem.dmq_chain " + aemQ + " " + aemDMQObj, "aem.redelivery_unlimited " + aemDMQObj},
 		},
@@ -276,8 +280,8 @@ func TestRunAEMPaths(t *testing.T) {
 		{name: "acknowledged on receipt", queues: healthyAEMQueues(), change: []func(map[string]string){set(iflow.KeyAEMAckMode, "AUTOMATIC_IMMEDIATE")},
 			worst: ptr[int64](1), end: rules.AEMEndLost},
 		{name: "FAILED onto a dead message queue that takes nothing",
-			queues:    []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.IngressEnabled = aem.Ptr(false) })},
-			worst:     ptr[int64](20), end: rules.AEMEndDeleted, timeToEnd: 167 * time.Second, note: "takes no messages"},
+			queues: []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.IngressEnabled = aem.Ptr(false) })},
+			worst:  ptr[int64](20), end: rules.AEMEndDeleted, timeToEnd: 167 * time.Second, note: "takes no messages"},
 		{name: "REJECTED onto a dead message queue that takes nothing",
 			queues: []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.IngressEnabled = aem.Ptr(false) })},
 			change: []func(map[string]string){set(iflow.KeyAEMSettlementOutcome, "REJECTED")}, worst: ptr[int64](5), end: rules.AEMEndDeleted,
