@@ -213,7 +213,8 @@ func (j *joined) aemPath(rt cpi.RuntimeArtifact, ch iflow.AEMChannel, st iflow.A
 	for _, u := range st.Unconfirmed() {
 		unconfirmed = append(unconfirmed, u.Reason)
 	}
-	j.add(rules.AEMSenderUnconfirmed(p.ChannelLabel(), unconfirmed), "", objs...)
+	p.AEMAdapter, p.Unconfirmed = ch.Adapter, unconfirmed
+	j.add(rules.AEMSenderUnconfirmed(p.ChannelLabel(), ch.Adapter, unconfirmed), "", objs...)
 
 	q := j.aemQueues[queue]
 	switch {

@@ -467,3 +467,43 @@ func TestRunAEMDirectConsumer(t *testing.T) {
 		t.Errorf("diagram (%v):\n%s", err, r.Diagram)
 	}
 }
+
+// Solace's own adapter beside an AdvancedEventMesh sender, as in SolaceLabs/solace-ep-codegen's Inventory
+// Service.iflw: the audit joins it with its queue like an AEM sender, names its adapter on the path, and reports
+// what no source confirms about it (its settlement and its attempts) in a finding and on the path.
+func TestRunAEMSolaceAdapter(t *testing.T) {
+	t.Parallel()
+	solace := aemSender("payments", set(iflow.KeyAEMAckMode, "AUTOMATIC_IMMEDIATE"))
+	solace.Name, solace.Adapter = "From_SolacePubSubPlus_1", "SolacePubSubPlus"
+	queues := append(healthyAEMQueues(), aemQueue("payments", 3, aemOrdersDMQ))
+	in := aemInput(t, nil, queues, flow{id: "Inventory", o: iflowbuild.Options{Senders: []iflowbuild.Sender{solace, aemSender(aemOrders)}}})
+	r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
+	ch := "channel:Inventory/From_SolacePubSubPlus_1 aem_queue:payments flow:Inventory"
+	expectFindings(t, r, []string{"aem_sender.ack_immediate " + ch, "audit.aem_value_unconfirmed " + ch})
+	if len(r.Paths) != 2 {
+		t.Fatalf("paths = %+v, want the two channels", r.Paths)
+	}
+	byChannel := map[string]Path{}
+	for _, p := range r.Paths {
+		byChannel[p.Channel] = p
+	}
+	s, a := byChannel["From_SolacePubSubPlus_1"], byChannel["AEM_In"]
+	if s.Adapter != AdapterAEM || s.AEMAdapter != iflow.ComponentTypeSolace || s.Queue != "payments" || !s.QueueExists ||
+		deref(s.WorstCase) != int64(1) || s.End != rules.AEMEndLost {
+		t.Errorf("Solace path = %+v", s)
+	}
+	if len(s.Unconfirmed) != 1 || !strings.Contains(s.Unconfirmed[0], "settlement outcome") {
+		t.Errorf("Solace path unconfirmed = %q, want the adapter's behaviour", s.Unconfirmed)
+	}
+	if a.AEMAdapter != iflow.ComponentTypeAEM || len(a.Unconfirmed) != 0 || deref(a.WorstCase) != int64(20) {
+		t.Errorf("AdvancedEventMesh path = %+v", a)
+	}
+	for _, f := range r.Findings {
+		if f.Rule == "audit.aem_value_unconfirmed" && !strings.Contains(f.Message, "Solace") {
+			t.Errorf("finding %s: %s, want it to name Solace's adapter", f.Rule, f.Message)
+		}
+	}
+	if r.Summary.AEMPaths != 2 {
+		t.Errorf("summary AEM paths = %d, want 2", r.Summary.AEMPaths)
+	}
+}

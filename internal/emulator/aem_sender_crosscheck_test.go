@@ -37,6 +37,8 @@ type aemSenderRow struct {
 	dmq                 bool
 	// dmqIngressOff creates the DMQ with the broker's default ingressEnabled false, as a queue made by hand.
 	dmqIngressOff bool
+	// adapter is the iflowbuild adapter of the channel: "" for AEM, or SolacePubSubPlus.
+	adapter string
 }
 
 // aemSenderEnv is one emulator with the Cloud Integration client and the AEM broker's SEMP.
@@ -100,7 +102,11 @@ func aemSenderZip(id string, row aemSenderRow) []byte {
 	for k, v := range row.props {
 		props[k] = v
 	}
-	return iflowbuild.Build(iflowbuild.Options{Name: id, Senders: []iflowbuild.Sender{{Adapter: "AEM", Properties: props}},
+	adapter := row.adapter
+	if adapter == "" {
+		adapter = "AEM"
+	}
+	return iflowbuild.Build(iflowbuild.Options{Name: id, Senders: []iflowbuild.Sender{{Adapter: adapter, Properties: props}},
 		ExceptionEnds: [][]string{{"error"}}, Parameters: row.params})
 }
 
@@ -242,6 +248,8 @@ func TestCrossCheckAEMSender(t *testing.T) {
 		row("REJECTED, DMQ ingress off", seedQueue, map[string]string{"failedMessageSettlementOutcome": "REJECTED"}, func(r *aemSenderRow) { r.dmqIngressOff = true }),
 		row("FAILED, DMQ ingress off", seedQueue, nil, func(r *aemSenderRow) { r.r, r.dmqIngressOff = 2, true }),
 		row("AUTOMATIC_IMMEDIATE", seedQueue, map[string]string{"ackMode": "AUTOMATIC_IMMEDIATE"}, nil),
+		row("SolacePubSubPlus seed", seedQueue, nil, func(r *aemSenderRow) { r.adapter = "SolacePubSubPlus" }),
+		row("SolacePubSubPlus AUTOMATIC_IMMEDIATE", seedQueue, map[string]string{"ackMode": "AUTOMATIC_IMMEDIATE"}, func(r *aemSenderRow) { r.adapter = "SolacePubSubPlus" }),
 		row("externalized attempts and outcome", seedQueue, map[string]string{"maxMessageProcessingAttempts": "{{attempts}}",
 			"failedMessageSettlementOutcome": "{{outcome}}"}, func(r *aemSenderRow) {
 			r.r, r.params = 2, map[string]string{"attempts": "2", "outcome": "FAILED"}
@@ -455,7 +463,7 @@ func TestAEMSenderRuntimeAPI(t *testing.T) {
 		return len(got.AEMConsumers) == 1
 	})
 	c := got.AEMConsumers[0]
-	want := emulator.AEMConsumer{IFlowID: "API", TaskID: c.TaskID, Channel: c.Channel, Queue: "orders", ConsumerMode: "GUARANTEED",
+	want := emulator.AEMConsumer{IFlowID: "API", TaskID: c.TaskID, Adapter: "AdvancedEventMesh", Channel: c.Channel, Queue: "orders", ConsumerMode: "GUARANTEED",
 		AckMode: "AUTOMATIC_ON_EXCHANGE_COMPLETE", SettlementOutcome: "FAILED", MaxAttempts: 5, RetryInitialMs: 1000, RetryMaxMs: 30000,
 		RetryMultiplier: 2.5, ParallelConsumers: 2, ExceptionEnd: "error"}
 	if c != want || c.TaskID == "" || c.Channel == "" {
