@@ -65,6 +65,7 @@ type aemSenderModel struct {
 	AcceptMessageLoss        types.Bool    `tfsdk:"accept_message_loss"`
 	MaxTotalAttempts         types.Int64   `tfsdk:"max_total_attempts"`
 	QueueName                types.String  `tfsdk:"queue_name"`
+	Adapter                  types.String  `tfsdk:"adapter"`
 	AdapterVersion           types.String  `tfsdk:"adapter_version"`
 	Unconfirmed              types.List    `tfsdk:"unconfirmed"`
 	WorstCaseRuns            types.Int64   `tfsdk:"worst_case_runs"`
@@ -96,8 +97,8 @@ func (r *aemSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 		}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The retry settings of the Advanced Event Mesh sender channel (AdvancedEventMesh adapter) of one SAP Cloud " +
-			"Integration integration flow (iFlow), and its deployment. A setting that is an externalized parameter (`{{Name}}`) is set " +
+		MarkdownDescription: "The retry settings of the Advanced Event Mesh sender channel (AdvancedEventMesh adapter, or Solace's own " +
+			"SolacePubSubPlus adapter, which reads the same keys: see `adapter`) of one SAP Cloud Integration integration flow (iFlow), and its deployment. A setting that is an externalized parameter (`{{Name}}`) is set " +
 			"through the flow's configuration; a literal one is patched in the flow content, leaving everything else byte for byte. Only the " +
 			"settings the configuration sets are written. The flow is then deployed so the settings take effect.\n\n" +
 			"The adapter runs a message up to `max_message_processing_attempts` times on each delivery, then settles it with " +
@@ -164,6 +165,14 @@ func (r *aemSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 					Computed:            true,
 					PlanModifiers:       stringFromFlow,
 				},
+				"adapter": schema.StringAttribute{
+					MarkdownDescription: "The channel's adapter (its `ComponentType`): `AdvancedEventMesh`, SAP's Advanced Event Mesh sender " +
+						"adapter, or `SolacePubSubPlus`, Solace's own adapter, which reads the same keys and is managed the same way. SAP " +
+						"documents only the first: for `SolacePubSubPlus` the settlement outcome and how the attempts count are assumed to be " +
+						"the same, and `unconfirmed` says so.",
+					Computed:      true,
+					PlanModifiers: stringFromFlow,
+				},
 				"adapter_version": schema.StringAttribute{
 					MarkdownDescription: "The adapter version the channel was written with, for example `1.3.0`. The keys and values are " +
 						"confirmed for 1.3.x only; another version is listed in `unconfirmed`.",
@@ -171,9 +180,10 @@ func (r *aemSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 					PlanModifiers: stringFromFlow,
 				},
 				"unconfirmed": schema.ListAttribute{
-					MarkdownDescription: "The values of the channel that no source confirms, as `KEY = VALUE: REASON`: the `REJECTED` outcome " +
-						"(`failedMessageSettlementOutcome`), an adapter version other than 1.3.x, and an enumeration value the adapter is not " +
-						"known to write. They are read as they are and written only when the configuration sets them.",
+					MarkdownDescription: "The values of the channel that no source confirms, as `KEY = VALUE: REASON`: Solace's own adapter " +
+						"(`ComponentType = SolacePubSubPlus`, whose settlement outcome and attempts are assumed to work as SAP's adapter's), the " +
+						"`REJECTED` outcome (`failedMessageSettlementOutcome`), an adapter version other than 1.3.x, and an enumeration value the " +
+						"adapter is not known to write. They are read as they are and written only when the configuration sets them.",
 					ElementType:   types.StringType,
 					Computed:      true,
 					PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
@@ -397,6 +407,7 @@ func float64OrNull(p *float64) types.Float64 {
 // values.
 func (m *aemSenderModel) setFacts(s *cpi.AEMSender, diags *diag.Diagnostics) {
 	m.QueueName = types.StringValue(s.QueueName)
+	m.Adapter = types.StringValue(s.Adapter)
 	m.AdapterVersion = types.StringValue(s.AdapterVersion)
 	items := []string{}
 	for _, u := range s.Unconfirmed {
