@@ -296,7 +296,7 @@ func (j *joined) aemQueueFindings(unread []string) {
 		obj := Object{ObjectAEMQueue, q.Name}
 		rq := j.aemRuleQueues[q.Name]
 		fs := rules.CheckAEMQueue(rq)
-		if rq.IsDeadMessageQueue && links[q.Name] != "" {
+		if rq.IsDeadMessageQueue && aemChained(q.Name, links) {
 			// A dead message queue that moves what it removes to a dead message queue of its own (a cycle, a
 			// chain) is also an ordinary queue: what fails on it is redelivered, so its redelivery count matters
 			// as on any queue (as for Event Mesh, audit.go). The dead message queue rules above skip it.
@@ -315,7 +315,11 @@ func (j *joined) aemQueueFindings(unread []string) {
 		if dmq := links[q.Name]; dmq != "" {
 			if cycle := cycleOf(q.Name, links); cycle == nil || slices.Min(cycle) == q.Name {
 				// A cycle is reported once, at its first queue by name.
-				j.add(rules.CheckAEMDeadMessageQueueLinks(q.Name, dmq, rules.LinkSet{Current: links}), fmt.Sprintf("AEM queue %q", q.Name), obj, Object{ObjectAEMQueue, dmq})
+				fs := rules.CheckAEMDeadMessageQueueLinks(q.Name, dmq, rules.LinkSet{Current: links})
+				if !aemChained(dmq, links) {
+					fs = slices.DeleteFunc(fs, func(f rules.Finding) bool { return f.Rule == "aem.dmq_chain" })
+				}
+				j.add(fs, fmt.Sprintf("AEM queue %q", q.Name), obj, Object{ObjectAEMQueue, dmq})
 			}
 		}
 		access := rules.AEMAccessExclusive // [SPEC] MsgVpnQueue accessType x-default
@@ -341,6 +345,17 @@ func (j *joined) aemLinks() map[string]string {
 		}
 	}
 	return links
+}
+
+// aemChained reports whether the dead message queue dmq moves what it removes on to a dead message queue of its
+// own that the rules report (aem.dmq_chain on the queue that names dmq, aem.redelivery_unlimited on dmq): one it
+// names other than the broker's catch-all #DEAD_MSG_QUEUE, or any one on a cycle. The broker's default deadMsgQueue
+// names #DEAD_MSG_QUEUE, and every sapmessaging_aem_dead_message_queue keeps that default without an attribute to
+// change it: where #DEAD_MSG_QUEUE exists, reporting that link would report every dead message queue of the Message
+// VPN with a fix the configuration cannot make.
+func aemChained(dmq string, links map[string]string) bool {
+	next := links[dmq]
+	return next != "" && (next != rules.AEMDefaultDeadMsgQueue || cycleOf(dmq, links) != nil)
 }
 
 // indexAEMQueues indexes the AEM queues by name with their rule view; a queue is a dead message queue

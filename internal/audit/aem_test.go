@@ -202,6 +202,29 @@ func TestRunAEMFindings(t *testing.T) {
 			want:  []string{"aem.dmq_chain " + aemQ + " " + aemDMQObj, "aem.redelivery_unlimited " + aemDMQObj},
 		},
 		{
+			// The broker's catch-all #DEAD_MSG_QUEUE exists, and orders.dmq keeps the broker's default deadMsgQueue, which
+			// names it (as every sapmessaging_aem_dead_message_queue does): not reported as a chain, nor its R = 0.
+			name: "dead message queue naming the broker's default #DEAD_MSG_QUEUE, which exists",
+			queues: append(healthyAEMQueues(), func() aem.Queue {
+				q := aemDeadQueue()
+				q.Name, q.DeadMsgQueue = "#DEAD_MSG_QUEUE", aem.Ptr("#DEAD_MSG_QUEUE")
+				return q
+			}()),
+			flows: []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
+		},
+		{
+			// A cycle through #DEAD_MSG_QUEUE is a cycle all the same.
+			name: "dead message queue cycle through #DEAD_MSG_QUEUE",
+			queues: []aem.Queue{aemQueue(aemOrders, 3, ""), func() aem.Queue {
+				q := aemDeadQueue()
+				q.Name, q.DeadMsgQueue = "#DEAD_MSG_QUEUE", aem.Ptr(aemOrders)
+				return q
+			}()},
+			flows: []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
+			want: []string{"aem.dmq_cycle aem_queue:#DEAD_MSG_QUEUE aem_queue:orders", "aem.redelivery_unlimited aem_queue:#DEAD_MSG_QUEUE",
+				"aem.dmq_ttl_missing " + aemQ},
+		},
+		{
 			// A dead message queue naming the broker's default #DEAD_MSG_QUEUE, which does not exist: no chain.
 			name:   "dead message queue whose own default dead message queue does not exist",
 			queues: healthyAEMQueues(),
