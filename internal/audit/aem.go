@@ -13,12 +13,15 @@ import (
 )
 
 // The Advanced Event Mesh part of the audit: the AEM queues of one broker's Message VPN (one paged SEMP
-// list) joined with the AdvancedEventMesh sender channels of the deployed flows that read them
+// list) joined with the AEM sender channels of the deployed flows that read them (SAP's AdvancedEventMesh
+// adapter, and Solace's own SolacePubSubPlus adapter, read with the same keys, its behaviour assumed the same
+// and reported as unconfirmed)
 // (shared/reference/aem.md §4–5). A channel's path is what rules.AEMSenderPath computes for its settings
 // and the queue as the broker holds it: N_max = m × (R + 1) with the FAILED outcome, m with REJECTED, one
 // run with AUTOMATIC_IMMEDIATE, or why it is unbounded; the time until the message leaves the queue; where
-// it ends. The findings are those of rules.CheckAEMSender and rules.CheckAEMQueue, and the landscape
-// rules of rules/aem_landscape.go.
+// it ends. The findings are those of rules.CheckAEMSender and rules.CheckAEMQueue, the landscape
+// rules of rules/aem_landscape.go, and the dead message queue graph of rules/dmqgraph.go that the Event Mesh
+// half uses (cycles, chains, and R = 0 on a dead message queue with one of its own).
 
 // AdapterAEM is a path's adapter for an AdvancedEventMesh sender channel.
 const AdapterAEM = "AEM"

@@ -526,6 +526,12 @@ func TestRunAEMSolaceAdapter(t *testing.T) {
 			t.Errorf("finding %s: %s, want it to name Solace's adapter", f.Rule, f.Message)
 		}
 	}
+	if !strings.Contains(r.Diagram, `From_SolacePubSubPlus_1 (AEM via SolacePubSubPlus, m = 5, acknowledged on receipt)`) {
+		t.Errorf("the diagram does not name Solace's adapter:\n%s", r.Diagram)
+	}
+	if err := mermaid.Check(r.Diagram); err != nil {
+		t.Errorf("diagram: %v\n%s", err, r.Diagram)
+	}
 	if r.Summary.AEMPaths != 2 {
 		t.Errorf("summary AEM paths = %d, want 2", r.Summary.AEMPaths)
 	}
