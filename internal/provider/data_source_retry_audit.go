@@ -223,7 +223,8 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 					"acknowledgement_mode": str("The AEM sender's Acknowledgment Mode, `AUTOMATIC_ON_EXCHANGE_COMPLETE` or `AUTOMATIC_IMMEDIATE`; null when empty and for other adapters."),
 					"settlement_outcome": str("The AEM sender's Settlement Outcome After Maximum Attempts, `FAILED` or `REJECTED` (its stored value is " +
 						"unconfirmed: `audit.aem_value_unconfirmed`); null when empty and for other adapters."),
-					"end": str("Where a poison message of an AEM path ends: `dead message queue`, `deleted` (the queue has no dead message queue) or " +
+					"end": str("Where a poison message of an AEM path ends: `dead message queue`, `deleted` (the queue has no dead message queue, or " +
+						"one that takes nothing: `ingressEnabled` false) or " +
 						"`lost` (acknowledged on receipt, or a direct consumer); null when unbounded or unknown, and for other adapters."),
 					"time_to_end": str("How long a poison message of an AEM path runs until it ends: the adapter's waits between its attempts on every " +
 						"delivery and the broker's redelivery delays, for example `2 min 47 s` (the flow's own processing time comes on top); null when " +

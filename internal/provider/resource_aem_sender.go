@@ -195,7 +195,7 @@ func (r *aemSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				},
 				"poison_message_end": schema.StringAttribute{
 					MarkdownDescription: "Where a poison message ends: `DMQ` (the queue's dead message queue), `deleted` (the broker removes it: " +
-						"no dead message queue), `lost` (acknowledged on receipt, or a direct message) or `never` (redelivered for ever). Null " +
+						"no dead message queue, or one that takes nothing because its `ingressEnabled` is false), `lost` (acknowledged on receipt, or a direct message) or `never` (redelivered for ever). Null " +
 						"when the queue was not read.",
 					Computed: true,
 				},
