@@ -13,12 +13,15 @@ import (
 )
 
 // The Advanced Event Mesh part of the audit: the AEM queues of one broker's Message VPN (one paged SEMP
-// list) joined with the AdvancedEventMesh sender channels of the deployed flows that read them
+// list) joined with the AEM sender channels of the deployed flows that read them (SAP's AdvancedEventMesh
+// adapter, and Solace's own SolacePubSubPlus adapter, read with the same keys, its behaviour assumed the same
+// and reported as unconfirmed)
 // (shared/reference/aem.md §4–5). A channel's path is what rules.AEMSenderPath computes for its settings
 // and the queue as the broker holds it: N_max = m × (R + 1) with the FAILED outcome, m with REJECTED, one
 // run with AUTOMATIC_IMMEDIATE, or why it is unbounded; the time until the message leaves the queue; where
-// it ends. The findings are those of rules.CheckAEMSender and rules.CheckAEMQueue, and the landscape
-// rules of rules/aem_landscape.go.
+// it ends. The findings are those of rules.CheckAEMSender and rules.CheckAEMQueue, the landscape
+// rules of rules/aem_landscape.go, and the dead message queue graph of rules/dmqgraph.go that the Event Mesh
+// half uses (cycles, chains, and R = 0 on a dead message queue with one of its own).
 
 // AdapterAEM is a path's adapter for an AdvancedEventMesh sender channel.
 const AdapterAEM = "AEM"
@@ -213,7 +216,8 @@ func (j *joined) aemPath(rt cpi.RuntimeArtifact, ch iflow.AEMChannel, st iflow.A
 	for _, u := range st.Unconfirmed() {
 		unconfirmed = append(unconfirmed, u.Reason)
 	}
-	j.add(rules.AEMSenderUnconfirmed(p.ChannelLabel(), unconfirmed), "", objs...)
+	p.AEMAdapter, p.Unconfirmed = ch.Adapter, unconfirmed
+	j.add(rules.AEMSenderUnconfirmed(p.ChannelLabel(), ch.Adapter, unconfirmed), "", objs...)
 
 	q := j.aemQueues[queue]
 	switch {
@@ -233,6 +237,10 @@ func (j *joined) aemPath(rt cpi.RuntimeArtifact, ch iflow.AEMChannel, st iflow.A
 		if dmq := aemDMQ(q); dmq != "" {
 			p.DeadMessageQueue = dmq
 			p.DeadMessageQueueTTL = aemTTL(j.aemQueues[dmq])
+			if d := j.aemQueues[dmq]; d != nil {
+				// A dead message queue with ingress off receives nothing: the broker deletes the message.
+				s.DeadMessageQueueIngress = nullable(d.IngressEnabled)
+			}
 		}
 	}
 	j.add(rules.CheckAEMSender(s), fmt.Sprintf("AEM sender %s reading %q", p.ChannelLabel(), queue), objs...)
@@ -286,14 +294,37 @@ func (j *joined) aemQueueFindings(unread []string) {
 			unbounded[p.Queue] = unbounded[p.Queue] || p.Unbounded
 		}
 	}
+	links := j.aemLinks()
 	for _, q := range j.in.AEMQueues {
 		obj := Object{ObjectAEMQueue, q.Name}
-		fs := rules.CheckAEMQueue(j.aemRuleQueues[q.Name])
+		rq := j.aemRuleQueues[q.Name]
+		fs := rules.CheckAEMQueue(rq)
+		if rq.IsDeadMessageQueue && aemChained(q.Name, links) {
+			// A dead message queue that moves what it removes to a dead message queue of its own (a cycle, a
+			// chain) is also an ordinary queue: what fails on it is redelivered, so its redelivery count matters
+			// as on any queue (as for Event Mesh, audit.go). The dead message queue rules above skip it.
+			rq.IsDeadMessageQueue = false
+			for _, f := range rules.CheckAEMQueue(rq) {
+				if f.Rule == "aem.redelivery_unlimited" {
+					fs = append(fs, f)
+				}
+			}
+		}
 		if unbounded[q.Name] {
 			// The consumer's aem_sender.failed_unlimited_redelivery names the path.
 			fs = slices.DeleteFunc(fs, func(f rules.Finding) bool { return f.Rule == "aem.redelivery_unlimited" })
 		}
 		j.add(fs, fmt.Sprintf("AEM queue %q", q.Name), obj)
+		if dmq := links[q.Name]; dmq != "" {
+			if cycle := cycleOf(q.Name, links); cycle == nil || slices.Min(cycle) == q.Name {
+				// A cycle is reported once, at its first queue by name.
+				fs := rules.CheckAEMDeadMessageQueueLinks(q.Name, dmq, rules.LinkSet{Current: links})
+				if !aemChained(dmq, links) {
+					fs = slices.DeleteFunc(fs, func(f rules.Finding) bool { return f.Rule == "aem.dmq_chain" })
+				}
+				j.add(fs, fmt.Sprintf("AEM queue %q", q.Name), obj, Object{ObjectAEMQueue, dmq})
+			}
+		}
 		access := rules.AEMAccessExclusive // [SPEC] MsgVpnQueue accessType x-default
 		if q.AccessType != nil {
 			access = *q.AccessType
@@ -303,6 +334,31 @@ func (j *joined) aemQueueFindings(unread []string) {
 			j.add(rules.CheckUnconsumedAEMQueue(q.Name, unread), "", obj)
 		}
 	}
+}
+
+// aemLinks returns, for each AEM queue, the queue the broker moves what it removes to: its dead message queue
+// when that exists and is another queue; none for `deadMsgQueue = ""` (removed messages are deleted) or a dead
+// message queue the broker does not hold (reported by aem.dmq_missing).
+func (j *joined) aemLinks() map[string]string {
+	links := map[string]string{}
+	for i := range j.in.AEMQueues {
+		q := &j.in.AEMQueues[i]
+		if d := aemDMQ(q); d != "" && d != q.Name && j.aemQueues[d] != nil {
+			links[q.Name] = d
+		}
+	}
+	return links
+}
+
+// aemChained reports whether the dead message queue dmq moves what it removes on to a dead message queue of its
+// own that the rules report (aem.dmq_chain on the queue that names dmq, aem.redelivery_unlimited on dmq): one it
+// names other than the broker's catch-all #DEAD_MSG_QUEUE, or any one on a cycle. The broker's default deadMsgQueue
+// names #DEAD_MSG_QUEUE, and every sapmessaging_aem_dead_message_queue keeps that default without an attribute to
+// change it: where #DEAD_MSG_QUEUE exists, reporting that link would report every dead message queue of the Message
+// VPN with a fix the configuration cannot make.
+func aemChained(dmq string, links map[string]string) bool {
+	next := links[dmq]
+	return next != "" && (next != rules.AEMDefaultDeadMsgQueue || cycleOf(dmq, links) != nil)
 }
 
 // indexAEMQueues indexes the AEM queues by name with their rule view; a queue is a dead message queue

@@ -49,6 +49,13 @@ func aemDeadQueue() aem.Queue {
 	return q
 }
 
+// aemDeadQueueWith is aemDeadQueue changed by change.
+func aemDeadQueueWith(change func(*aem.Queue)) aem.Queue {
+	q := aemDeadQueue()
+	change(&q)
+	return q
+}
+
 func healthyAEMQueues() []aem.Queue {
 	return []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueue()}
 }
@@ -78,6 +85,7 @@ func aemInput(t *testing.T, emQueues []eventmesh.Queue, aemQueues []aem.Queue, f
 func TestRunAEMFindings(t *testing.T) {
 	t.Parallel()
 	aemQ := Object{ObjectAEMQueue, aemOrders}.String()
+	aemDMQObj := Object{ObjectAEMQueue, aemOrdersDMQ}.String()
 	ch := "channel:Orders/AEM_In " + aemQ + " flow:Orders"
 	tests := []struct {
 		name   string
@@ -150,7 +158,77 @@ func TestRunAEMFindings(t *testing.T) {
 			name:   "queue without delay and with the default dead message queue missing",
 			queues: []aem.Queue{func() aem.Queue { q := aemQueue(aemOrders, 3, ""); q.RedeliveryDelayEnabled = aem.Ptr(false); return q }()},
 			flows:  []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
-			want:   []string{"aem.dmq_missing " + aemQ, "aem.redelivery_without_delay " + aemQ},
+			want:   []string{"aem.dmq_missing " + aemQ, "aem.redelivery_without_delay " + aemQ, "aem_sender.poison_messages_deleted " + ch},
+		},
+		{
+			// A dead message queue made by hand keeps the broker's ingressEnabled = false: it takes nothing.
+			name:   "FAILED onto a dead message queue that takes nothing",
+			queues: []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.IngressEnabled = aem.Ptr(false) })},
+			flows:  []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
+			want:   []string{"aem_sender.poison_messages_deleted " + ch, "aem.dmq_ingress_disabled " + aemDMQObj},
+		},
+		{
+			name:   "REJECTED onto a dead message queue that takes nothing",
+			queues: []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.IngressEnabled = nil })},
+			flows:  []flow{{id: "Orders", o: one(aemSender(aemOrders, set(iflow.KeyAEMSettlementOutcome, "REJECTED")))}},
+			want:   []string{"aem_sender.rejected_without_dmq " + ch, "audit.aem_value_unconfirmed " + ch, "aem.dmq_ingress_disabled " + aemDMQObj},
+		},
+		{
+			// deadMsgQueue = "": no dead message queue, removed messages are deleted.
+			name:   "a queue that names no dead message queue",
+			queues: []aem.Queue{func() aem.Queue { q := aemQueue(aemOrders, 3, ""); q.DeadMsgQueue = aem.Ptr(""); return q }()},
+			flows:  []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
+			want:   []string{"aem.dmq_empty " + aemQ, "aem_sender.poison_messages_deleted " + ch},
+		},
+		{
+			// orders → orders.dmq → orders: each is the other's dead message queue; orders.dmq keeps the broker's
+			// R = 0, so what fails on it is redelivered for ever.
+			name:   "dead message queue cycle",
+			queues: []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.DeadMsgQueue = aem.Ptr(aemOrders) })},
+			flows:  []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
+			want:   []string{"aem.dmq_cycle " + aemQ + " " + aemDMQObj, "aem.dmq_ttl_missing " + aemQ, "aem.redelivery_unlimited " + aemDMQObj},
+		},
+		{
+			// orders → orders.dmq → orders.dmq.dmq: the middle queue is a dead message queue with a dead message queue
+			// of its own and the broker's R = 0.
+			name: "chained dead message queue that retries for ever",
+			queues: []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.DeadMsgQueue = aem.Ptr("orders.dmq.dmq") }),
+				func() aem.Queue {
+					q := aemDeadQueue()
+					q.Name, q.DeadMsgQueue = "orders.dmq.dmq", aem.Ptr("")
+					return q
+				}()},
+			flows: []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
+			want:  []string{"aem.dmq_chain " + aemQ + " " + aemDMQObj, "aem.redelivery_unlimited " + aemDMQObj},
+		},
+		{
+			// The broker's catch-all #DEAD_MSG_QUEUE exists, and orders.dmq keeps the broker's default deadMsgQueue, which
+			// names it (as every sapmessaging_aem_dead_message_queue does): not reported as a chain, nor its R = 0.
+			name: "dead message queue naming the broker's default #DEAD_MSG_QUEUE, which exists",
+			queues: append(healthyAEMQueues(), func() aem.Queue {
+				q := aemDeadQueue()
+				q.Name, q.DeadMsgQueue = "#DEAD_MSG_QUEUE", aem.Ptr("#DEAD_MSG_QUEUE")
+				return q
+			}()),
+			flows: []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
+		},
+		{
+			// A cycle through #DEAD_MSG_QUEUE is a cycle all the same.
+			name: "dead message queue cycle through #DEAD_MSG_QUEUE",
+			queues: []aem.Queue{aemQueue(aemOrders, 3, ""), func() aem.Queue {
+				q := aemDeadQueue()
+				q.Name, q.DeadMsgQueue = "#DEAD_MSG_QUEUE", aem.Ptr(aemOrders)
+				return q
+			}()},
+			flows: []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
+			want: []string{"aem.dmq_cycle aem_queue:#DEAD_MSG_QUEUE aem_queue:orders", "aem.redelivery_unlimited aem_queue:#DEAD_MSG_QUEUE",
+				"aem.dmq_ttl_missing " + aemQ},
+		},
+		{
+			// A dead message queue naming the broker's default #DEAD_MSG_QUEUE, which does not exist: no chain.
+			name:   "dead message queue whose own default dead message queue does not exist",
+			queues: healthyAEMQueues(),
+			flows:  []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
 		},
 		{
 			name:  "AEM channels without the AEM connection",
@@ -224,6 +302,13 @@ func TestRunAEMPaths(t *testing.T) {
 			change: []func(map[string]string){set(iflow.KeyAEMSettlementOutcome, "REJECTED")}, worst: ptr[int64](5), end: rules.AEMEndDeleted, timeToEnd: 40 * time.Second},
 		{name: "acknowledged on receipt", queues: healthyAEMQueues(), change: []func(map[string]string){set(iflow.KeyAEMAckMode, "AUTOMATIC_IMMEDIATE")},
 			worst: ptr[int64](1), end: rules.AEMEndLost},
+		{name: "FAILED onto a dead message queue that takes nothing",
+			queues: []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.IngressEnabled = aem.Ptr(false) })},
+			worst:  ptr[int64](20), end: rules.AEMEndDeleted, timeToEnd: 167 * time.Second, note: "takes no messages"},
+		{name: "REJECTED onto a dead message queue that takes nothing",
+			queues: []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.IngressEnabled = aem.Ptr(false) })},
+			change: []func(map[string]string){set(iflow.KeyAEMSettlementOutcome, "REJECTED")}, worst: ptr[int64](5), end: rules.AEMEndDeleted,
+			timeToEnd: 40 * time.Second, note: "takes no messages"},
 		{name: "queue missing", queues: []aem.Queue{aemDeadQueue()}, note: "the queue does not exist"},
 		{name: "FAILED without the AEM connection", noAEM: true, note: "without an advanced_event_mesh connection"},
 		{name: "REJECTED without the AEM connection", noAEM: true, change: []func(map[string]string){set(iflow.KeyAEMSettlementOutcome, "REJECTED")},
@@ -422,5 +507,51 @@ func TestRunAEMSummaryWithPathsWithoutTheConnection(t *testing.T) {
 	in.AEM, in.AEMQueues = false, nil
 	if s := Run(in, Filter{MinSeverity: rules.SeverityInfo}).Summary; s.AEM {
 		t.Errorf("summary = %+v: advanced_event_mesh true without the connection or an AEM path", s)
+	}
+}
+
+// Solace's own adapter beside an AdvancedEventMesh sender, as in SolaceLabs/solace-ep-codegen's Inventory
+// Service.iflw: the audit joins it with its queue like an AEM sender, names its adapter on the path, and reports
+// what no source confirms about it (its settlement and its attempts) in a finding and on the path.
+func TestRunAEMSolaceAdapter(t *testing.T) {
+	t.Parallel()
+	solace := aemSender("payments", set(iflow.KeyAEMAckMode, "AUTOMATIC_IMMEDIATE"))
+	solace.Name, solace.Adapter = "From_SolacePubSubPlus_1", "SolacePubSubPlus"
+	queues := append(healthyAEMQueues(), aemQueue("payments", 3, aemOrdersDMQ))
+	in := aemInput(t, nil, queues, flow{id: "Inventory", o: iflowbuild.Options{Senders: []iflowbuild.Sender{solace, aemSender(aemOrders)}}})
+	r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
+	ch := "channel:Inventory/From_SolacePubSubPlus_1 aem_queue:payments flow:Inventory"
+	expectFindings(t, r, []string{"aem_sender.ack_immediate " + ch, "audit.aem_value_unconfirmed " + ch})
+	if len(r.Paths) != 2 {
+		t.Fatalf("paths = %+v, want the two channels", r.Paths)
+	}
+	byChannel := map[string]Path{}
+	for _, p := range r.Paths {
+		byChannel[p.Channel] = p
+	}
+	s, a := byChannel["From_SolacePubSubPlus_1"], byChannel["AEM_In"]
+	if s.Adapter != AdapterAEM || s.AEMAdapter != iflow.ComponentTypeSolace || s.Queue != "payments" || !s.QueueExists ||
+		deref(s.WorstCase) != int64(1) || s.End != rules.AEMEndLost {
+		t.Errorf("Solace path = %+v", s)
+	}
+	if len(s.Unconfirmed) != 1 || !strings.Contains(s.Unconfirmed[0], "settlement outcome") {
+		t.Errorf("Solace path unconfirmed = %q, want the adapter's behaviour", s.Unconfirmed)
+	}
+	if a.AEMAdapter != iflow.ComponentTypeAEM || len(a.Unconfirmed) != 0 || deref(a.WorstCase) != int64(20) {
+		t.Errorf("AdvancedEventMesh path = %+v", a)
+	}
+	for _, f := range r.Findings {
+		if f.Rule == "audit.aem_value_unconfirmed" && !strings.Contains(f.Message, "Solace") {
+			t.Errorf("finding %s: %s, want it to name Solace's adapter", f.Rule, f.Message)
+		}
+	}
+	if !strings.Contains(r.Diagram, `From_SolacePubSubPlus_1 (AEM via SolacePubSubPlus, m = 5, acknowledged on receipt)`) {
+		t.Errorf("the diagram does not name Solace's adapter:\n%s", r.Diagram)
+	}
+	if err := mermaid.Check(r.Diagram); err != nil {
+		t.Errorf("diagram: %v\n%s", err, r.Diagram)
+	}
+	if r.Summary.AEMPaths != 2 {
+		t.Errorf("summary AEM paths = %d, want 2", r.Summary.AEMPaths)
 	}
 }

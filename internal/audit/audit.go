@@ -134,6 +134,12 @@ type Path struct {
 	// nil when unbounded, unknown, or for other adapters.
 	End       string
 	TimeToEnd *time.Duration
+	// AEMAdapter is the adapter of an AEM path's channel: iflow.ComponentTypeAEM (SAP's AdvancedEventMesh adapter)
+	// or iflow.ComponentTypeSolace (Solace's own adapter, read with the same keys); "" for other adapters.
+	// Unconfirmed are the sentences of what no source confirms about the channel (iflow
+	// AEMSenderSettings.Unconfirmed), on which the path is computed; nil when there is none.
+	AEMAdapter  string
+	Unconfirmed []string
 }
 
 // ChannelLabel is the path's channel as findings name it: "<flow>/<channel>".

@@ -760,7 +760,8 @@ func TestTemplateListsRuleIDs(t *testing.T) {
 		"webhook.no_dead_message_queue", "webhook.redelivery_unlimited", "webhook.in_flight_stall", "webhook.competing",
 		"audit.aem_queue_not_found", "audit.aem_queue_unconsumed", "audit.aem_not_configured", "audit.event_mesh_not_configured",
 		"audit.aem_value_unconfirmed", "aem_sender.failed_unlimited_redelivery", "aem_sender.rejected_without_dmq", "aem_sender.ack_immediate",
-		"aem_sender.attempts_missing", "aem.redelivery_unlimited", "aem.dmq_missing", "aem.redelivery_without_delay"}
+		"aem_sender.attempts_missing", "aem.redelivery_unlimited", "aem.dmq_missing", "aem.redelivery_without_delay",
+		"aem_sender.poison_messages_deleted", "aem.dmq_cycle", "aem.dmq_chain", "aem.dmq_ingress_disabled"}
 	for _, id := range ids {
 		if !strings.Contains(string(page), "`"+id+"`") {
 			t.Errorf("the data source's page does not list %s", id)

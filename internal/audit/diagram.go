@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
@@ -198,7 +199,11 @@ func aemChannelLabel(p Path) string {
 	case mode == "":
 		mode = "outcome empty"
 	}
-	return ", " + m + ", " + label(mode)
+	via := ""
+	if strings.EqualFold(p.AEMAdapter, iflow.ComponentTypeSolace) {
+		via = " via " + iflow.ComponentTypeSolace // Solace's own adapter, read with the AEM sender's keys
+	}
+	return via + ", " + m + ", " + label(mode)
 }
 
 // aemEdge draws the edge from an AEM queue to the channel with N_max, the time until the message leaves

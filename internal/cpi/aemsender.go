@@ -29,6 +29,9 @@ type AEMSender struct {
 	Name   string
 	// QueueName is the AEM queue the channel consumes; "" when empty or an unresolved parameter.
 	QueueName string
+	// Adapter is the channel's adapter: iflow.ComponentTypeAEM (SAP's AdvancedEventMesh adapter) or
+	// iflow.ComponentTypeSolace (Solace's own adapter, the same keys; its behaviour is listed in Unconfirmed).
+	Adapter string
 	// AdapterVersion is the version the channel was written with ("1.3.0"), "" when it says none.
 	AdapterVersion string
 	// The effective settings: nil means empty, unset or unresolved. The enumerations are upper case; a
@@ -65,7 +68,7 @@ func aemChannelLabel(s iflow.AEMChannel) string {
 // "" selects the only one.
 func selectAEMSender(iflowID string, senders []iflow.AEMChannel, channel string) (iflow.AEMChannel, []string, error) {
 	return selectChannel(iflowID, senders, channel, aemIdent, "AEM",
-		fmt.Errorf("integration flow %q has %w (a message flow with ComponentType AdvancedEventMesh and direction Sender); "+
+		fmt.Errorf("integration flow %q has %w (a message flow with ComponentType AdvancedEventMesh or SolacePubSubPlus and direction Sender); "+
 			"add an Advanced Event Mesh sender adapter in Cloud Integration or set the id of a flow that consumes an AEM queue", iflowID, ErrNoAEMSender))
 }
 
@@ -86,7 +89,7 @@ func (f *Flow) AEMSender(channel string) (*AEMSender, error) {
 		return nil, err
 	}
 	st := snd.AEMSenderSettings(f.parameterValues())
-	out := &AEMSender{FlowID: snd.ID, Name: snd.Name, AdapterVersion: st.Version, Parameters: map[Setting]string{},
+	out := &AEMSender{FlowID: snd.ID, Name: snd.Name, Adapter: snd.Adapter, AdapterVersion: st.Version, Parameters: map[Setting]string{},
 		Candidates: cands, Unconfirmed: st.Unconfirmed()}
 	if st.QueueName.Resolved {
 		out.QueueName = strings.TrimSpace(st.QueueName.Value)

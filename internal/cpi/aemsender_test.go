@@ -50,6 +50,46 @@ func TestAEMSenderRead(t *testing.T) {
 	}
 }
 
+// A flow with a sender of Solace's own adapter beside an AdvancedEventMesh sender, as SolaceLabs/solace-ep-codegen's
+// Inventory Service.iflw has: both are AEM senders, selected by name, each naming its adapter; Solace's lists its
+// behaviour as unconfirmed, and an edit writes its keys as for SAP's adapter.
+func TestAEMSenderSolaceAdapter(t *testing.T) {
+	t.Parallel()
+	s, c := setup(t, emulator.Options{})
+	solace := iflowbuild.DefaultAEMSenderProperties("INVENTORY.PAYMENT.ACCEPTED")
+	solace["ackMode"] = "AUTOMATIC_IMMEDIATE"
+	createJMSFlow(t, s, iflowbuild.Options{Name: "Inventory", Senders: []iflowbuild.Sender{
+		{Name: "From_SolacePubSubPlus_1", Adapter: "SolacePubSubPlus", Properties: solace},
+		{Name: "AdvancedEventMesh", Adapter: "AEM", Properties: iflowbuild.DefaultAEMSenderProperties("MY_QUEUE")},
+	}})
+	got := readAEMSender(t, c, "Inventory", "From_SolacePubSubPlus_1")
+	if got.Adapter != iflow.ComponentTypeSolace || got.QueueName != "INVENTORY.PAYMENT.ACCEPTED" || got.AdapterVersion != "1.2.0" ||
+		strOrNil(got.AckMode) != "AUTOMATIC_IMMEDIATE" || len(got.Unconfirmed) != 1 || got.Unconfirmed[0].Value != iflow.ComponentTypeSolace {
+		t.Fatalf("Solace channel %+v", got)
+	}
+	if a := readAEMSender(t, c, "Inventory", "AdvancedEventMesh"); a.Adapter != iflow.ComponentTypeAEM || len(a.Unconfirmed) != 0 {
+		t.Fatalf("AdvancedEventMesh channel %+v", a)
+	}
+	f, err := c.ReadFlow(t.Context(), "Inventory", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(f.AEMSenderChannels(), []string{"From_SolacePubSubPlus_1", "AdvancedEventMesh"}) {
+		t.Errorf("channels %v", f.AEMSenderChannels())
+	}
+	edit, err := f.EditAEMSender("From_SolacePubSubPlus_1", iflow.AEMSenderChanges{AckMode: aemStr(iflow.AEMAckOnExchangeComplete)}, nil)
+	if err != nil || edit.Empty() {
+		t.Fatalf("edit of the Solace channel: %+v, %v", edit, err)
+	}
+	for id, props := range edit.Properties {
+		if props[iflow.KeyAEMAckMode] != iflow.AEMAckOnExchangeComplete || len(props) != 1 {
+			t.Errorf("edit of %s: %v, want only ackMode", id, props)
+		}
+	}
+}
+
+func aemStr(s string) *string { return &s }
+
 // The Rejected outcome and an unknown acknowledgement mode are read as they are and reported as unconfirmed.
 func TestAEMSenderReadsUnconfirmedLeniently(t *testing.T) {
 	t.Parallel()

@@ -112,7 +112,10 @@ func (a *advancedEventMesh) removeTo(q *aemQueue, m *aemMsg, now time.Time, why 
 		a.logf("emulator: AEM: message %d on %s removed (%s) and deleted: not DMQ-eligible", m.id, q.name, why)
 		return ""
 	case !dmq.bool("ingressEnabled"):
-		// Assumed: a DMQ that takes no messages deletes them as a missing one does.
+		// A DMQ with ingress off does not receive messages ([SPEC] MsgVpnQueue ingressEnabled: "Enable or
+		// disable the reception of messages to the Queue", default false). Assumed: the broker then deletes
+		// the removed message as for a missing DMQ ([SOL] Setting-Dead-Msg-Queues.htm says only that a message
+		// without a DMQ to go to is deleted; nothing says the message stays on its queue).
 		a.logf("emulator: AEM: message %d on %s removed (%s) and deleted: the ingress of its DMQ %s is off", m.id, q.name, why, dmqName)
 		return ""
 	}

@@ -58,6 +58,11 @@ import (
 //   - An undeploy stops the consumers; a message one of them holds unsettled goes back to the queue at once
 //     with its delivery counted (assumed: the broker takes back what an unbound consumer did not settle).
 //
+//   - Solace's own adapter (ComponentType SolacePubSubPlus) writes the same keys and values (its sender
+//     MessageFlow_17 in SolaceLabs/solace-ep-codegen's src/test/resources/sap/iflow/Inventory Service.iflw), so
+//     the emulator runs its sender channels as AdvancedEventMesh ones (assumed: no source documents how that
+//     adapter settles a message after its attempts or counts them; the provider reports this as unconfirmed).
+//
 // How a run ends is set per flow with SetBehaviour, as for the AMQP and JMS senders.
 
 // Outcomes of messages consumed by AEM sender channels.
@@ -90,6 +95,8 @@ const (
 type AEMConsumer struct {
 	IFlowID string `json:"iflowId"`
 	TaskID  string `json:"taskId"`
+	// Adapter is the channel's ComponentType: AdvancedEventMesh, or SolacePubSubPlus (Solace's own adapter).
+	Adapter string `json:"adapter"`
 	// Channel is the id of the sender's message flow; Queue the AEM queue it reads.
 	Channel string `json:"channel"`
 	Queue   string `json:"queue"`
@@ -220,9 +227,12 @@ func (s *integrationRuntime) startAEMConsumers(ctx context.Context, w startedFlo
 		return
 	}
 	params := art.parameterValues(w.params)
-	for _, snd := range art.model.channelsOf("AdvancedEventMesh", "Sender") {
-		if ac := s.newAEMConsumer(w, params, snd, end); ac != nil {
-			s.runAEMConsumer(ctx, ac, fr)
+	for _, adapter := range []string{"AdvancedEventMesh", "SolacePubSubPlus"} {
+		for _, snd := range art.model.channelsOf(adapter, "Sender") {
+			if ac := s.newAEMConsumer(w, params, snd, end); ac != nil {
+				ac.info.Adapter = adapter
+				s.runAEMConsumer(ctx, ac, fr)
+			}
 		}
 	}
 }

@@ -20,14 +20,22 @@ func TestSampleAEMIFlows(t *testing.T) {
 	for _, q := range emulator.SampleAEMQueues {
 		queues[q.Name] = true
 	}
+	solace := 0
 	for _, f := range emulator.SampleAEMIFlows {
 		art, err := iflow.ReadZip(srv.IFlowContent(f.ID))
 		if err != nil {
 			t.Fatalf("%s: %v", f.ID, err)
 		}
 		senders := art.AEMSenders()
-		if len(senders) != 1 || senders[0].Name != f.Channel {
-			t.Fatalf("%s: AEM senders %+v, want one named %s", f.ID, senders, f.Channel)
+		adapter := f.Adapter
+		if adapter == "" {
+			adapter = iflow.ComponentTypeAEM
+		}
+		if len(senders) != 1 || senders[0].Name != f.Channel || senders[0].Adapter != adapter {
+			t.Fatalf("%s: AEM senders %+v, want one named %s of adapter %s", f.ID, senders, f.Channel, adapter)
+		}
+		if adapter == iflow.ComponentTypeSolace {
+			solace++
 		}
 		st := art.AEMSenderSettings(senders[0], nil)
 		if st.QueueName.Value != f.Queue || !queues[f.Queue] {
@@ -37,8 +45,16 @@ func TestSampleAEMIFlows(t *testing.T) {
 		if want == "" {
 			want = iflow.AEMAckOnExchangeComplete
 		}
-		if ack, _ := st.Acknowledgement(); ack != want || len(st.Unconfirmed()) != 0 {
+		// Solace's own adapter is read with the AEM sender's keys; what it does with them is unconfirmed.
+		wantUnconfirmed := 0
+		if adapter == iflow.ComponentTypeSolace {
+			wantUnconfirmed = 1
+		}
+		if ack, _ := st.Acknowledgement(); ack != want || len(st.Unconfirmed()) != wantUnconfirmed {
 			t.Errorf("%s: ackMode %q (unconfirmed %v), want %s", f.ID, ack, st.Unconfirmed(), want)
 		}
+	}
+	if solace != 1 {
+		t.Errorf("%d sample flows with a SolacePubSubPlus sender, want 1", solace)
 	}
 }

@@ -35,6 +35,10 @@ type aemSenderRow struct {
 	delay               bool
 	initial, maxMs, mul int64
 	dmq                 bool
+	// dmqIngressOff creates the DMQ with the broker's default ingressEnabled false, as a queue made by hand.
+	dmqIngressOff bool
+	// adapter is the iflowbuild adapter of the channel: "" for AEM, or SolacePubSubPlus.
+	adapter string
 }
 
 // aemSenderEnv is one emulator with the Cloud Integration client and the AEM broker's SEMP.
@@ -85,7 +89,7 @@ func (e *aemSenderEnv) publishOne(t *testing.T) {
 // without one names "orders.dmq" all the same, which then does not exist.
 func (e *aemSenderEnv) queues(row aemSenderRow) {
 	if row.dmq {
-		e.aem.aemQueueFor("orders.dmq", nil)
+		e.aem.aemQueueFor("orders.dmq", map[string]any{"ingressEnabled": !row.dmqIngressOff})
 	}
 	e.aem.aemQueueFor("orders", map[string]any{"deadMsgQueue": "orders.dmq", "redeliveryEnabled": row.enabled, "maxRedeliveryCount": row.r,
 		"redeliveryDelayEnabled": row.delay, "redeliveryDelayInitialInterval": row.initial, "redeliveryDelayMaxInterval": row.maxMs,
@@ -98,7 +102,11 @@ func aemSenderZip(id string, row aemSenderRow) []byte {
 	for k, v := range row.props {
 		props[k] = v
 	}
-	return iflowbuild.Build(iflowbuild.Options{Name: id, Senders: []iflowbuild.Sender{{Adapter: "AEM", Properties: props}},
+	adapter := row.adapter
+	if adapter == "" {
+		adapter = "AEM"
+	}
+	return iflowbuild.Build(iflowbuild.Options{Name: id, Senders: []iflowbuild.Sender{{Adapter: adapter, Properties: props}},
 		ExceptionEnds: [][]string{{"error"}}, Parameters: row.params})
 }
 
@@ -141,6 +149,7 @@ func aemSenderRules(t *testing.T, zip []byte, row aemSenderRow) rules.AEMSender 
 			RedeliveryDelayEnabled: rules.Known(row.delay), RedeliveryDelayInitialInterval: rules.Known(row.initial),
 			RedeliveryDelayMaxInterval: rules.Known(row.maxMs), RedeliveryDelayMultiplier: rules.Known(row.mul),
 			DeadMessageQueueExists: rules.Known(row.dmq)},
+		DeadMessageQueueIngress: rules.Known(!row.dmqIngressOff),
 	}
 }
 
@@ -236,7 +245,11 @@ func TestCrossCheckAEMSender(t *testing.T) {
 			func(r *aemSenderRow) { r.r = 1 }),
 		row("REJECTED", seedQueue, map[string]string{"failedMessageSettlementOutcome": "REJECTED"}, nil),
 		row("REJECTED without DMQ", seedQueue, map[string]string{"failedMessageSettlementOutcome": "REJECTED"}, func(r *aemSenderRow) { r.dmq = false }),
+		row("REJECTED, DMQ ingress off", seedQueue, map[string]string{"failedMessageSettlementOutcome": "REJECTED"}, func(r *aemSenderRow) { r.dmqIngressOff = true }),
+		row("FAILED, DMQ ingress off", seedQueue, nil, func(r *aemSenderRow) { r.r, r.dmqIngressOff = 2, true }),
 		row("AUTOMATIC_IMMEDIATE", seedQueue, map[string]string{"ackMode": "AUTOMATIC_IMMEDIATE"}, nil),
+		row("SolacePubSubPlus seed", seedQueue, nil, func(r *aemSenderRow) { r.adapter = "SolacePubSubPlus" }),
+		row("SolacePubSubPlus AUTOMATIC_IMMEDIATE", seedQueue, map[string]string{"ackMode": "AUTOMATIC_IMMEDIATE"}, func(r *aemSenderRow) { r.adapter = "SolacePubSubPlus" }),
 		row("externalized attempts and outcome", seedQueue, map[string]string{"maxMessageProcessingAttempts": "{{attempts}}",
 			"failedMessageSettlementOutcome": "{{outcome}}"}, func(r *aemSenderRow) {
 			r.r, r.params = 2, map[string]string{"attempts": "2", "outcome": "FAILED"}
@@ -450,7 +463,7 @@ func TestAEMSenderRuntimeAPI(t *testing.T) {
 		return len(got.AEMConsumers) == 1
 	})
 	c := got.AEMConsumers[0]
-	want := emulator.AEMConsumer{IFlowID: "API", TaskID: c.TaskID, Channel: c.Channel, Queue: "orders", ConsumerMode: "GUARANTEED",
+	want := emulator.AEMConsumer{IFlowID: "API", TaskID: c.TaskID, Adapter: "AdvancedEventMesh", Channel: c.Channel, Queue: "orders", ConsumerMode: "GUARANTEED",
 		AckMode: "AUTOMATIC_ON_EXCHANGE_COMPLETE", SettlementOutcome: "FAILED", MaxAttempts: 5, RetryInitialMs: 1000, RetryMaxMs: 30000,
 		RetryMultiplier: 2.5, ParallelConsumers: 2, ExceptionEnd: "error"}
 	if c != want || c.TaskID == "" || c.Channel == "" {

@@ -23,11 +23,20 @@ import (
 // messageRetryInitialDelayInterval 1000, messageRetryMaxDelayInterval 30000 and
 // messageRetryDelayIntervalMultiplier "3.0". What no source shows is read leniently and reported by
 // AEMSenderSettings.Unconfirmed: the stored value of the Rejected outcome (assumed REJECTED, the UI's label in
-// the style of FAILED), and adapter versions other than 1.3.x. Solace's own adapter (ComponentType
-// SolacePubSubPlus, vendor Solace) writes the same keys but is a different adapter and is not read here.
+// the style of FAILED), and adapter versions other than 1.3.x.
+//
+// Solace's own adapter (ComponentType SolacePubSubPlus, vendor Solace, version 1.2.0 in the same
+// Inventory Service.iflw, its sender MessageFlow_17 reading queue INVENTORY.PAYMENT.ACCEPTED with
+// AUTOMATIC_IMMEDIATE) consumes AEM queues with the same keys and values, so it is read here as an AEM channel
+// (AEMChannel.Adapter names which). SAP's page documents the AdvancedEventMesh adapter only: that Solace's
+// adapter settles a message and counts its attempts the same way is assumed, and Unconfirmed says so for every
+// such channel.
 
 // ComponentTypeAEM is the ComponentType of an AdvancedEventMesh channel.
 const ComponentTypeAEM = "AdvancedEventMesh"
+
+// ComponentTypeSolace is the ComponentType of a channel of Solace's own adapter, which reads the same keys.
+const ComponentTypeSolace = "SolacePubSubPlus"
 
 // Property keys of the AdvancedEventMesh adapter (1.3.x) as they appear in the .iflw.
 const (
@@ -66,11 +75,14 @@ func AEMSenderKeys() []string {
 		KeyAEMSettlementOutcome, KeyAEMAckMode, KeyAEMParallelConsumers}
 }
 
-// AEMChannel is an AdvancedEventMesh channel: a message flow with ComponentType=AdvancedEventMesh, or
-// without a ComponentType and with a cmdVariantUri naming cname::AdvancedEventMesh.
+// AEMChannel is a channel that consumes or publishes to an AEM broker: a message flow with ComponentType
+// AdvancedEventMesh or SolacePubSubPlus, or without a ComponentType and with a cmdVariantUri naming one of them
+// (cname::AdvancedEventMesh).
 type AEMChannel struct {
 	// ID and Name are the id and name of the message flow.
 	ID, Name string
+	// Adapter is ComponentTypeAEM or ComponentTypeSolace.
+	Adapter string
 	// Properties holds the raw values, including "{{Param}}" references.
 	Properties map[string]string
 }
@@ -101,21 +113,30 @@ func aemVariantPart(uri, name string) string {
 	return ""
 }
 
-// isAEMChannel reports whether the properties are those of an AdvancedEventMesh channel in direction.
-func isAEMChannel(p map[string]string, direction string) bool {
-	ct, hasCT := p[KeyComponentType]
-	if hasCT && strings.TrimSpace(ct) != "" {
-		if !strings.EqualFold(strings.TrimSpace(ct), ComponentTypeAEM) {
-			return false
+// aemAdapterOf returns the adapter of an AEM channel in direction (ComponentTypeAEM or ComponentTypeSolace), or
+// "" when the properties are not those of one.
+func aemAdapterOf(p map[string]string, direction string) string {
+	ct := strings.TrimSpace(p[KeyComponentType])
+	if ct == "" {
+		ct = aemVariantPart(p[keyAEMCmdVariantURI], "cname")
+	}
+	var adapter string
+	for _, a := range []string{ComponentTypeAEM, ComponentTypeSolace} {
+		if strings.EqualFold(ct, a) {
+			adapter = a
 		}
-	} else if !strings.EqualFold(aemVariantPart(p[keyAEMCmdVariantURI], "cname"), ComponentTypeAEM) {
-		return false
+	}
+	if adapter == "" {
+		return ""
 	}
 	dir := strings.TrimSpace(p[KeyDirection])
 	if dir == "" {
 		dir = aemVariantPart(p[keyAEMCmdVariantURI], "direction")
 	}
-	return strings.EqualFold(dir, direction)
+	if !strings.EqualFold(dir, direction) {
+		return ""
+	}
+	return adapter
 }
 
 // AEMSenders returns the AdvancedEventMesh sender channels in document order.
@@ -140,14 +161,15 @@ func (m *Model) aemChannels(direction string) []AEMChannel {
 	}
 	var out []AEMChannel
 	for _, f := range m.MessageFlows {
-		if !isAEMChannel(f.Properties, direction) {
+		adapter := aemAdapterOf(f.Properties, direction)
+		if adapter == "" {
 			continue
 		}
 		name := f.Name
 		if name == "" {
 			name = f.Properties["Name"]
 		}
-		out = append(out, AEMChannel{ID: f.ID, Name: name, Properties: f.Properties})
+		out = append(out, AEMChannel{ID: f.ID, Name: name, Adapter: adapter, Properties: f.Properties})
 	}
 	return out
 }
@@ -166,8 +188,8 @@ type AEMSenderSettings struct {
 	QueueName, ConsumerMode, AckMode, SettlementOutcome Setting
 	MaxAttempts, RetryInterval, MaxRetryInterval        Setting
 	RetryMultiplier, ParallelConsumers, Selector        Setting
-	// Version is the adapter version (AEMChannel.AdapterVersion).
-	Version string
+	// Version is the adapter version (AEMChannel.AdapterVersion); Adapter the adapter (AEMChannel.Adapter).
+	Version, Adapter string
 }
 
 // AEMSenderSettings returns the settings of the channel with parameter values looked up in params.
@@ -184,6 +206,7 @@ func (c AEMChannel) AEMSenderSettings(params map[string]string) AEMSenderSetting
 		ParallelConsumers: c.Setting(KeyAEMParallelConsumers, params),
 		Selector:          c.Setting(KeyAEMSelector, params),
 		Version:           c.AdapterVersion(),
+		Adapter:           c.Adapter,
 	}
 }
 
@@ -266,12 +289,20 @@ type Unconfirmed struct {
 	Reason string
 }
 
-// Unconfirmed returns the values of the channel that the sources do not confirm, in a fixed order: an
-// adapter version other than 1.3.x, the Rejected outcome, and an enumeration value the adapter is not known
-// to write. Empty and unresolved values are not listed.
+// Unconfirmed returns the values of the channel that the sources do not confirm, in a fixed order: Solace's own
+// adapter (whose behaviour no source documents), an AdvancedEventMesh adapter version other than 1.3.x, the
+// Rejected outcome, and an enumeration value the adapter is not known to write. Empty and unresolved values are
+// not listed.
 func (s AEMSenderSettings) Unconfirmed() []Unconfirmed {
 	var out []Unconfirmed
-	if v := strings.TrimSpace(s.Version); v != "" && !strings.HasPrefix(v+".", aemConfirmedVersionPrefix) {
+	solace := strings.EqualFold(s.Adapter, ComponentTypeSolace)
+	if solace {
+		out = append(out, Unconfirmed{Key: KeyComponentType, Value: ComponentTypeSolace, Reason: "Solace's own adapter writes the keys of the " +
+			"AdvancedEventMesh adapter, but no source documents what it does with them: its settlement outcome after the last attempt " +
+			"(FAILED hands the message back, REJECTED sends it to the dead message queue) and how Maximum Message Processing Attempts counts " +
+			"(the first run included, no broker redelivery between attempts) are assumed to be those of SAP's AdvancedEventMesh adapter."})
+	}
+	if v := strings.TrimSpace(s.Version); v != "" && !solace && !strings.HasPrefix(v+".", aemConfirmedVersionPrefix) {
 		out = append(out, Unconfirmed{Value: v, Reason: fmt.Sprintf(
 			"Adapter version %s: the keys and values are confirmed for version %s only.", v, aemConfirmedVersionDisplay)})
 	}

@@ -18,9 +18,10 @@ import (
 
 // The fixtures under testdata/aem are tenant-written flows from SolaceLabs/solace-ep-codegen (Apache-2.0),
 // commit d9e14883a8f0d6f087818d4e08974dbaa0e925a7, copied unchanged:
-//   - inventory-service.iflw = src/test/resources/sap/iflow/Inventory Service.iflw: a Solace PubSub+ sender
-//     (SolacePubSubPlus 1.2.0, not an AEM channel), an AdvancedEventMesh 1.3.0 sender MessageFlow_56 on
-//     queue MY_QUEUE and the receivers of both adapters;
+//   - inventory-service.iflw = src/test/resources/sap/iflow/Inventory Service.iflw: a sender of Solace's own
+//     adapter MessageFlow_17 (SolacePubSubPlus 1.2.0, the same keys) on queue INVENTORY.PAYMENT.ACCEPTED with
+//     AUTOMATIC_IMMEDIATE, an AdvancedEventMesh 1.3.0 sender MessageFlow_56 on queue MY_QUEUE and the receivers
+//     of both adapters;
 //   - shipping-service-exception-subflow.iflw = src/test/resources/sap/iflow/stack-tests/ShippingService-with-Exception-Subflow.iflw:
 //     an AdvancedEventMesh sender MessageFlow_7 on CODEGEN.DEMO.SHIPPING with externalized connection keys and an
 //     AdvancedEventMesh receiver MessageFlow_8.
@@ -86,12 +87,13 @@ func TestAEMSendersOfTenantWrittenFlows(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		file, flowID, name string
+		senders            []string
 		receivers          []string
 		want               aemView
 	}{
-		{"inventory-service.iflw", "MessageFlow_56", "AdvancedEventMesh", []string{"MessageFlow_57"},
+		{"inventory-service.iflw", "MessageFlow_56", "AdvancedEventMesh", []string{"MessageFlow_17", "MessageFlow_56"}, []string{"MessageFlow_47", "MessageFlow_57"},
 			aemView{"MY_QUEUE", "GUARANTEED", "AUTOMATIC_ON_EXCHANGE_COMPLETE", "FAILED", "1.3.0", 5, 1000, 30000, 1, 3.0}},
-		{"shipping-service-exception-subflow.iflw", "MessageFlow_7", "From_AdvancedEventMesh_1", []string{"MessageFlow_8"},
+		{"shipping-service-exception-subflow.iflw", "MessageFlow_7", "From_AdvancedEventMesh_1", []string{"MessageFlow_7"}, []string{"MessageFlow_8"},
 			aemView{"CODEGEN.DEMO.SHIPPING", "GUARANTEED", "AUTOMATIC_ON_EXCHANGE_COMPLETE", "FAILED", "1.3.0", 5, 1000, 30000, 1, 3.0}},
 	}
 	for _, tt := range tests {
@@ -101,10 +103,18 @@ func TestAEMSendersOfTenantWrittenFlows(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			senders := m.AEMSenders()
-			if len(senders) != 1 || senders[0].ID != tt.flowID || senders[0].Name != tt.name {
-				t.Fatalf("AEM senders = %+v, want only %s named %s", senders, tt.flowID, tt.name)
+			var ids []string
+			for _, snd := range m.AEMSenders() {
+				ids = append(ids, snd.ID)
 			}
+			if !reflect.DeepEqual(ids, tt.senders) {
+				t.Fatalf("AEM senders = %v, want %v", ids, tt.senders)
+			}
+			snd, ok := m.AEMSender(tt.flowID)
+			if !ok || snd.Name != tt.name || snd.Adapter != iflow.ComponentTypeAEM {
+				t.Fatalf("AEM sender %s = %+v, want one named %s of adapter %s", tt.flowID, snd, tt.name, iflow.ComponentTypeAEM)
+			}
+			senders := []iflow.AEMChannel{snd}
 			var receivers []string
 			for _, r := range m.AEMReceivers() {
 				receivers = append(receivers, r.ID)
@@ -135,14 +145,37 @@ func TestAEMSendersOfTenantWrittenFlows(t *testing.T) {
 	}
 }
 
-func TestSolacePubSubPlusIsNotAnAEMSender(t *testing.T) {
+// Solace's own adapter (ComponentType SolacePubSubPlus) consumes AEM queues with the same keys: its sender is read
+// as an AEM sender naming its adapter, and what no source confirms about it (how it settles a message after its
+// attempts and counts them) is listed by Unconfirmed, without the version check of the AdvancedEventMesh adapter.
+func TestSolacePubSubPlusSenderIsRead(t *testing.T) {
 	t.Parallel()
 	m, err := iflow.ParseIflw(readAEMFixture(t, "inventory-service.iflw"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := m.AEMSender("MessageFlow_17"); ok {
-		t.Error("the SolacePubSubPlus sender MessageFlow_17 was read as an AEM sender")
+	snd, ok := m.AEMSender("MessageFlow_17")
+	if !ok {
+		t.Fatal("the SolacePubSubPlus sender MessageFlow_17 is not read")
+	}
+	if snd.Adapter != iflow.ComponentTypeSolace || snd.Name != "From_SolacePubSubPlus_1" {
+		t.Errorf("sender = %+v, want adapter %s named From_SolacePubSubPlus_1", snd, iflow.ComponentTypeSolace)
+	}
+	s := snd.AEMSenderSettings(nil)
+	want := aemView{"INVENTORY.PAYMENT.ACCEPTED", "GUARANTEED", "AUTOMATIC_IMMEDIATE", "FAILED", "1.2.0", 5, 1000, 30000, 1, 3.0}
+	if got := aemViewOf(t, s); got != want {
+		t.Errorf("settings = %+v, want %+v", got, want)
+	}
+	if s.Adapter != iflow.ComponentTypeSolace {
+		t.Errorf("settings adapter = %q", s.Adapter)
+	}
+	u := s.Unconfirmed()
+	if len(u) != 1 || u[0].Key != "ComponentType" || u[0].Value != iflow.ComponentTypeSolace ||
+		!strings.Contains(u[0].Reason, "settlement outcome") || !strings.Contains(u[0].Reason, "attempts") {
+		t.Errorf("unconfirmed = %+v, want one entry for Solace's adapter naming the settlement outcome and the attempts", u)
+	}
+	if a, ok := m.AEMSender("MessageFlow_56"); !ok || a.Adapter != iflow.ComponentTypeAEM {
+		t.Errorf("the AdvancedEventMesh sender = %+v", a)
 	}
 }
 
@@ -256,8 +289,8 @@ func TestAEMChannelFoundByVariantWithoutComponentType(t *testing.T) {
 		{ID: "B", Properties: map[string]string{"ComponentType": "AdvancedEventMesh", "direction": "Receiver"}},
 		{ID: "C", Properties: map[string]string{"ComponentType": "SolacePubSubPlus", "direction": "Sender"}},
 	}}
-	if s := m.AEMSenders(); len(s) != 1 || s[0].ID != "A" {
-		t.Errorf("AEM senders = %+v, want only A", s)
+	if s := m.AEMSenders(); len(s) != 2 || s[0].ID != "A" || s[0].Adapter != iflow.ComponentTypeAEM || s[1].ID != "C" || s[1].Adapter != iflow.ComponentTypeSolace {
+		t.Errorf("AEM senders = %+v, want A (AdvancedEventMesh) and C (SolacePubSubPlus)", s)
 	}
 	var nilModel *iflow.Model
 	if nilModel.AEMSenders() != nil {

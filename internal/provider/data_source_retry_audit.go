@@ -83,6 +83,8 @@ type auditPathModel struct {
 	End                 types.String  `tfsdk:"end"`
 	TimeToEnd           types.String  `tfsdk:"time_to_end"`
 	TimeToEndSeconds    types.Int64   `tfsdk:"time_to_end_seconds"`
+	AEMAdapter          types.String  `tfsdk:"aem_adapter"`
+	Unconfirmed         []string      `tfsdk:"unconfirmed"`
 }
 
 type auditFindingModel struct {
@@ -221,12 +223,22 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 					"acknowledgement_mode": str("The AEM sender's Acknowledgment Mode, `AUTOMATIC_ON_EXCHANGE_COMPLETE` or `AUTOMATIC_IMMEDIATE`; null when empty and for other adapters."),
 					"settlement_outcome": str("The AEM sender's Settlement Outcome After Maximum Attempts, `FAILED` or `REJECTED` (its stored value is " +
 						"unconfirmed: `audit.aem_value_unconfirmed`); null when empty and for other adapters."),
-					"end": str("Where a poison message of an AEM path ends: `dead message queue`, `deleted` (the queue has no dead message queue) or " +
+					"end": str("Where a poison message of an AEM path ends: `dead message queue`, `deleted` (the queue has no dead message queue, or " +
+						"one that takes nothing: `ingressEnabled` false) or " +
 						"`lost` (acknowledged on receipt, or a direct consumer); null when unbounded or unknown, and for other adapters."),
 					"time_to_end": str("How long a poison message of an AEM path runs until it ends: the adapter's waits between its attempts on every " +
 						"delivery and the broker's redelivery delays, for example `2 min 47 s` (the flow's own processing time comes on top); null when " +
 						"unbounded or unknown, and for other adapters."),
 					"time_to_end_seconds": num("`time_to_end` in whole seconds, rounded up."),
+					"aem_adapter": str("The adapter of an AEM path's channel: `AdvancedEventMesh` (SAP's) or `SolacePubSubPlus` (Solace's own, " +
+						"which reads the same keys; its path is computed assuming it settles and counts attempts as SAP's does); null for other adapters."),
+					"unconfirmed": schema.ListAttribute{
+						MarkdownDescription: "What no source confirms about an AEM path's channel, on which its path is computed (Solace's adapter, " +
+							"the stored `REJECTED`, an adapter version other than 1.3.x), one sentence each, as `audit.aem_value_unconfirmed` reports it; " +
+							"empty for other paths.",
+						ElementType: types.StringType,
+						Computed:    true,
+					},
 				}},
 			},
 			"findings": schema.ListNestedAttribute{
@@ -373,6 +385,7 @@ func fillRetryAudit(m *retryAuditModel, r audit.Report) {
 			ConsumerMode: optionalString(p.ConsumerMode), AcknowledgementMode: optionalString(p.AcknowledgementMode),
 			SettlementOutcome: optionalString(p.SettlementOutcome), End: optionalString(p.End),
 			TimeToEnd: types.StringNull(), TimeToEndSeconds: types.Int64Null(),
+			AEMAdapter: optionalString(p.AEMAdapter), Unconfirmed: append([]string{}, p.Unconfirmed...),
 		}
 		if p.TimeToEnd != nil {
 			pm.TimeToEnd = types.StringValue(rules.FormatAEMDuration(*p.TimeToEnd))

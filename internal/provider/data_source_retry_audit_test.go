@@ -506,7 +506,7 @@ func TestAccRetryAuditDataSource_aem(t *testing.T) {
 					"max_retry_interval": "30000", "retry_multiplier": "3", "consumer_mode": "GUARANTEED", "acknowledgement_mode": "AUTOMATIC_ON_EXCHANGE_COMPLETE",
 					"settlement_outcome": "FAILED", "worst_case_attempts": "20", "unbounded": "false", "end": "dead message queue",
 					"dead_message_queue": "orders.dmq", "dead_message_queue_ttl": "604800", "time_to_end": "2 min 47 s", "time_to_end_seconds": "167",
-					"exception_end_events.#": "1"}),
+					"exception_end_events.#": "1", "aem_adapter": "AdvancedEventMesh", "unconfirmed.#": "0"}),
 				pathOf(all, "AEMStuck", map[string]string{"broker": "advanced_event_mesh", "queue": "stuck", "max_redelivery_count": "0", "unbounded": "true"}),
 				pathOf(all, "AEMTypo", map[string]string{"broker": "advanced_event_mesh", "queue": "order", "queue_exists": "false"}),
 				pathOf(all, "Legacy", map[string]string{"adapter": "AMQP", "broker": "event_mesh", "worst_case_attempts": "7"}),

@@ -8,7 +8,8 @@ import (
 )
 
 // The list resource of AEM sender channels (Terraform 1.14 and later, `terraform query`): every
-// AdvancedEventMesh sender channel of the tenant's integration flows, listed as sapmessaging_aem_sender
+// AdvancedEventMesh sender channel of the tenant's integration flows, and every sender of Solace's own adapter
+// (SolacePubSubPlus, the same keys; its `adapter` says which), listed as sapmessaging_aem_sender
 // (senderListResource in flow_list_shared.go).
 
 var (

@@ -49,11 +49,17 @@ func TestAccAEMSenderListResource_query(t *testing.T) {
 						{Path: tfjsonpath.New("worst_case_runs"), KnownValue: knownvalue.Int64Exact(30)},
 						{Path: tfjsonpath.New("poison_message_end"), KnownValue: knownvalue.StringExact("DMQ")},
 						{Path: tfjsonpath.New("effective_queue_max_redelivery_count"), KnownValue: knownvalue.Int64Exact(5)},
+						{Path: tfjsonpath.New("adapter"), KnownValue: knownvalue.StringExact("AdvancedEventMesh")},
 					}),
 					querycheck.ExpectResourceKnownValues(all, byChannel(aemAuditFlow, ""), []querycheck.KnownValueCheck{
 						{Path: tfjsonpath.New("acknowledgement_mode"), KnownValue: knownvalue.StringExact("AUTOMATIC_IMMEDIATE")},
 						{Path: tfjsonpath.New("accept_message_loss"), KnownValue: knownvalue.Bool(true)},
 						{Path: tfjsonpath.New("poison_message_end"), KnownValue: knownvalue.StringExact("lost")},
+					}),
+					querycheck.ExpectResourceKnownValues(all, byChannel(aemSolaceFlow, ""), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("adapter"), KnownValue: knownvalue.StringExact("SolacePubSubPlus")},
+						{Path: tfjsonpath.New("unconfirmed"), KnownValue: knownvalue.ListSizeExact(1)},
+						{Path: tfjsonpath.New("worst_case_runs"), KnownValue: knownvalue.Int64Exact(30)},
 					}),
 					querycheck.ExpectResourceKnownValues(all, byChannel(aemLegacyFlow, ""), []querycheck.KnownValueCheck{
 						{Path: tfjsonpath.New("poison_message_end"), KnownValue: knownvalue.StringExact("never")},

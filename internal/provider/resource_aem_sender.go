@@ -65,6 +65,7 @@ type aemSenderModel struct {
 	AcceptMessageLoss        types.Bool    `tfsdk:"accept_message_loss"`
 	MaxTotalAttempts         types.Int64   `tfsdk:"max_total_attempts"`
 	QueueName                types.String  `tfsdk:"queue_name"`
+	Adapter                  types.String  `tfsdk:"adapter"`
 	AdapterVersion           types.String  `tfsdk:"adapter_version"`
 	Unconfirmed              types.List    `tfsdk:"unconfirmed"`
 	WorstCaseRuns            types.Int64   `tfsdk:"worst_case_runs"`
@@ -96,8 +97,8 @@ func (r *aemSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 		}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The retry settings of the Advanced Event Mesh sender channel (AdvancedEventMesh adapter) of one SAP Cloud " +
-			"Integration integration flow (iFlow), and its deployment. A setting that is an externalized parameter (`{{Name}}`) is set " +
+		MarkdownDescription: "The retry settings of the Advanced Event Mesh sender channel (AdvancedEventMesh adapter, or Solace's own " +
+			"SolacePubSubPlus adapter, which reads the same keys: see `adapter`) of one SAP Cloud Integration integration flow (iFlow), and its deployment. A setting that is an externalized parameter (`{{Name}}`) is set " +
 			"through the flow's configuration; a literal one is patched in the flow content, leaving everything else byte for byte. Only the " +
 			"settings the configuration sets are written. The flow is then deployed so the settings take effect.\n\n" +
 			"The adapter runs a message up to `max_message_processing_attempts` times on each delivery, then settles it with " +
@@ -164,6 +165,14 @@ func (r *aemSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 					Computed:            true,
 					PlanModifiers:       stringFromFlow,
 				},
+				"adapter": schema.StringAttribute{
+					MarkdownDescription: "The channel's adapter (its `ComponentType`): `AdvancedEventMesh`, SAP's Advanced Event Mesh sender " +
+						"adapter, or `SolacePubSubPlus`, Solace's own adapter, which reads the same keys and is managed the same way. SAP " +
+						"documents only the first: for `SolacePubSubPlus` the settlement outcome and how the attempts count are assumed to be " +
+						"the same, and `unconfirmed` says so.",
+					Computed:      true,
+					PlanModifiers: stringFromFlow,
+				},
 				"adapter_version": schema.StringAttribute{
 					MarkdownDescription: "The adapter version the channel was written with, for example `1.3.0`. The keys and values are " +
 						"confirmed for 1.3.x only; another version is listed in `unconfirmed`.",
@@ -171,9 +180,10 @@ func (r *aemSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 					PlanModifiers: stringFromFlow,
 				},
 				"unconfirmed": schema.ListAttribute{
-					MarkdownDescription: "The values of the channel that no source confirms, as `KEY = VALUE: REASON`: the `REJECTED` outcome " +
-						"(`failedMessageSettlementOutcome`), an adapter version other than 1.3.x, and an enumeration value the adapter is not " +
-						"known to write. They are read as they are and written only when the configuration sets them.",
+					MarkdownDescription: "The values of the channel that no source confirms, as `KEY = VALUE: REASON`: Solace's own adapter " +
+						"(`ComponentType = SolacePubSubPlus`, whose settlement outcome and attempts are assumed to work as SAP's adapter's), the " +
+						"`REJECTED` outcome (`failedMessageSettlementOutcome`), an adapter version other than 1.3.x, and an enumeration value the " +
+						"adapter is not known to write. They are read as they are and written only when the configuration sets them.",
 					ElementType:   types.StringType,
 					Computed:      true,
 					PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
@@ -185,7 +195,7 @@ func (r *aemSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				},
 				"poison_message_end": schema.StringAttribute{
 					MarkdownDescription: "Where a poison message ends: `DMQ` (the queue's dead message queue), `deleted` (the broker removes it: " +
-						"no dead message queue), `lost` (acknowledged on receipt, or a direct message) or `never` (redelivered for ever). Null " +
+						"no dead message queue, or one that takes nothing because its `ingressEnabled` is false), `lost` (acknowledged on receipt, or a direct message) or `never` (redelivered for ever). Null " +
 						"when the queue was not read.",
 					Computed: true,
 				},
@@ -228,8 +238,15 @@ func float64Value(v types.Float64) rules.Value[float64] {
 	}
 }
 
+// aemConsumedQueue is the queue a channel reads as the rules check it, with the ingress of its dead message
+// queue as the run's queue list holds it (unknown when the list does not hold it).
+type aemConsumedQueue struct {
+	queue      rules.AEMQueue
+	dmqIngress rules.Value[bool]
+}
+
 // ruleInput returns the model and the queue q as the rules check them.
-func (m *aemSenderModel) ruleInput(q rules.AEMQueue) rules.AEMSender {
+func (m *aemSenderModel) ruleInput(cq aemConsumedQueue) rules.AEMSender {
 	return rules.AEMSender{
 		MaxMessageProcessingAttempts: int64Value(m.MaxAttempts),
 		RetryInterval:                int64Value(m.RetryInterval),
@@ -240,14 +257,15 @@ func (m *aemSenderModel) ruleInput(q rules.AEMQueue) rules.AEMSender {
 		ConsumerMode:                 stringValue(m.ConsumerMode),
 		AcceptMessageLoss:            m.AcceptMessageLoss.ValueBool(),
 		MaxTotalAttempts:             int64Value(m.MaxTotalAttempts),
-		Queue:                        q,
+		Queue:                        cq.queue,
+		DeadMessageQueueIngress:      cq.dmqIngress,
 	}
 }
 
 // aemConfigRuleInput returns the configuration as the rules check it before the flow is read: a setting the
 // configuration leaves out keeps the flow's value, which is not known yet.
 func aemConfigRuleInput(m *aemSenderModel) rules.AEMSender {
-	in := m.ruleInput(rules.AEMQueue{})
+	in := m.ruleInput(aemConsumedQueue{})
 	for _, v := range []*rules.Value[int64]{&in.MaxMessageProcessingAttempts, &in.RetryInterval, &in.MaxRetryInterval} {
 		if v.Null {
 			*v = rules.Unknown[int64]()
@@ -389,6 +407,7 @@ func float64OrNull(p *float64) types.Float64 {
 // values.
 func (m *aemSenderModel) setFacts(s *cpi.AEMSender, diags *diag.Diagnostics) {
 	m.QueueName = types.StringValue(s.QueueName)
+	m.Adapter = types.StringValue(s.Adapter)
 	m.AdapterVersion = types.StringValue(s.AdapterVersion)
 	items := []string{}
 	for _, u := range s.Unconfirmed {
@@ -417,31 +436,31 @@ func checkConsumerMode(diags *diag.Diagnostics, plan *aemSenderModel, s *cpi.AEM
 // planQueue reads, at plan, the queue queue_name from the run's one AEM queue list and returns it as the
 // rules check it, with whether it was read. A plan that cannot read fails; without an advanced_event_mesh
 // connection the queue is not checked, and the plan says so.
-func (r *aemSenderResource) planQueue(ctx context.Context, m *aemSenderModel, diags *diag.Diagnostics) (rules.AEMQueue, bool) {
+func (r *aemSenderResource) planQueue(ctx context.Context, m *aemSenderModel, diags *diag.Diagnostics) (aemConsumedQueue, bool) {
 	if m.QueueName.IsUnknown() || m.QueueName.IsNull() || m.QueueName.ValueString() == "" || r.data == nil {
-		return rules.AEMQueue{}, false
+		return aemConsumedQueue{}, false
 	}
 	if r.data.aem == nil && !r.data.aemUnknown {
 		if r.data.aemKeyError.HasError() {
 			diags.Append(r.data.aemKeyError...)
-			return rules.AEMQueue{}, false
+			return aemConsumedQueue{}, false
 		}
 		diags.AddAttributeWarning(path.Root("queue_name"), "AEM Queue Not Checked",
 			fmt.Sprintf("The provider has no `advanced_event_mesh` connection, so the plan cannot read the queue %q that the channel consumes: "+
 				"its `max_redelivery_count` and dead message queue decide how often a poison message runs and where it ends, and "+
 				"`worst_case_runs`, `poison_message_end` and `time_to_end` stay null. Configure the provider's `advanced_event_mesh` block "+
 				"for the broker that holds the queue.", m.QueueName.ValueString()))
-		return rules.AEMQueue{}, false
+		return aemConsumedQueue{}, false
 	}
 	if !r.data.requireAtPlan(ctx, diags, needAEM) || r.data.aem == nil {
-		return rules.AEMQueue{}, false
+		return aemConsumedQueue{}, false
 	}
 	return r.readQueue(ctx, m, diags)
 }
 
 // readQueue reads the queue queue_name from the run's AEM queue list; diags set reports a failure (a plan),
 // nil only logs it (a refresh keeps the queue unread).
-func (r *aemSenderResource) readQueue(ctx context.Context, m *aemSenderModel, diags *diag.Diagnostics) (rules.AEMQueue, bool) {
+func (r *aemSenderResource) readQueue(ctx context.Context, m *aemSenderModel, diags *diag.Diagnostics) (aemConsumedQueue, bool) {
 	name := m.QueueName.ValueString()
 	qs, err := r.data.aemQueues(ctx) // aem_queue_shared.go: the run's one queue list
 	if err != nil {
@@ -450,7 +469,7 @@ func (r *aemSenderResource) readQueue(ctx context.Context, m *aemSenderModel, di
 		} else {
 			tflog.Debug(ctx, "AEM queue list not read; the poison message path stays null", map[string]any{"error": err.Error()})
 		}
-		return rules.AEMQueue{}, false
+		return aemConsumedQueue{}, false
 	}
 	r.data.aemQueueList.mu.Lock()
 	q := qs[name]
@@ -463,7 +482,7 @@ func (r *aemSenderResource) readQueue(ctx context.Context, m *aemSenderModel, di
 					"message queue, and the flow cannot start. Create the queue with `sapmessaging_aem_queue`, or set the channel's queue "+
 					"in Cloud Integration.", name))
 		}
-		return rules.AEMQueue{}, false
+		return aemConsumedQueue{}, false
 	}
 	settings := aemQueueSettingsFromAPI(q.QueueSettings)
 	rq := settings.toRules(types.StringValue(name))
@@ -472,17 +491,33 @@ func (r *aemSenderResource) readQueue(ctx context.Context, m *aemSenderModel, di
 		if diags != nil {
 			diags.Append(d...)
 		}
-		return rules.AEMQueue{}, false
+		return aemConsumedQueue{}, false
 	}
-	return rq, true
+	cq := aemConsumedQueue{queue: rq, dmqIngress: rules.Unknown[bool]()}
+	if dmq, known := aemDMQOf(rq); known && dmq != "" {
+		r.data.aemQueueList.mu.Lock()
+		if d := qs[dmq]; d != nil {
+			cq.dmqIngress = rules.Known(d.IngressEnabled != nil && *d.IngressEnabled)
+		}
+		r.data.aemQueueList.mu.Unlock()
+	}
+	return cq, true
+}
+
+// aemDMQOf returns the dead message queue q names, or the broker's default when it names none.
+func aemDMQOf(q rules.AEMQueue) (string, bool) {
+	if q.DeadMessageQueue.Null {
+		return aemDefaultDMQ, true
+	}
+	return q.DeadMessageQueue.V, q.DeadMessageQueue.Known
 }
 
 // derive sets the computed path of a poison message from the settings and the queue q (read: whether it
 // was read).
-func (m *aemSenderModel) derive(q rules.AEMQueue, read bool) {
+func (m *aemSenderModel) derive(q aemConsumedQueue, read bool) {
 	m.EffectiveRedeliveryCount = types.Int64Null()
 	if read {
-		m.EffectiveRedeliveryCount = types.Int64Value(q.MaxRedeliveryCount.V)
+		m.EffectiveRedeliveryCount = types.Int64Value(q.queue.MaxRedeliveryCount.V)
 	}
 	m.WorstCaseRuns, m.PoisonMessageEnd, m.TimeToEnd = types.Int64Null(), types.StringNull(), types.StringNull()
 	if m.MaxAttempts.IsUnknown() || m.RetryInterval.IsUnknown() || m.MaxRetryInterval.IsUnknown() || m.RetryMultiplier.IsUnknown() ||
@@ -551,7 +586,7 @@ func (r *aemSenderResource) read(ctx context.Context, m *aemSenderModel, diags *
 // refreshQueue computes the poison message's path from the queue as the run's list holds it; without a
 // connection or a list it stays null.
 func (r *aemSenderResource) refreshQueue(ctx context.Context, m *aemSenderModel) {
-	var q rules.AEMQueue
+	var q aemConsumedQueue
 	read := false
 	if r.data != nil && r.data.aem != nil && m.QueueName.ValueString() != "" {
 		q, read = r.readQueue(ctx, m, nil)

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
@@ -23,9 +25,10 @@ import (
 // The AEM sender tests run on the sample content: the flows of package AcmeAEM (aem_sample_flows.go) read
 // the AEM sample queues (aem_sample.go).
 const (
-	aemOrdersFlow = "Acme_AEM_Orders_Inbound" // acme/aem/prod/orders: R = 5, dead message queue acme/aem/prod/orders/dmq
-	aemLegacyFlow = "Acme_AEM_Legacy_Inbound" // acme/aem/prod/legacy: R = 0, the default dead message queue, which does not exist
-	aemAuditFlow  = "Acme_AEM_Audit_Inbound"  // AUTOMATIC_IMMEDIATE
+	aemOrdersFlow = "Acme_AEM_Orders_Inbound"   // acme/aem/prod/orders: R = 5, dead message queue acme/aem/prod/orders/dmq
+	aemLegacyFlow = "Acme_AEM_Legacy_Inbound"   // acme/aem/prod/legacy: R = 0, the default dead message queue, which does not exist
+	aemAuditFlow  = "Acme_AEM_Audit_Inbound"    // AUTOMATIC_IMMEDIATE
+	aemSolaceFlow = "Acme_AEM_Payments_Inbound" // Solace's own adapter (SolacePubSubPlus) on acme/aem/prod/payments: R = 5, DMQ acme/aem/prod/payments/errors
 	aemSenderAddr = "sapmessaging_aem_sender.s"
 	sempQueues    = "/SEMP/v2/config/msgVpns/{vpn}/queues"
 )
@@ -113,6 +116,7 @@ func TestAccAEMSender_lifecycle(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
 					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("adapter_version"), knownvalue.StringExact("1.3.0")),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("adapter"), knownvalue.StringExact("AdvancedEventMesh")),
 					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{})),
 					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("retry_interval"), knownvalue.Int64Exact(1000)),
 					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("acknowledgement_mode"), knownvalue.StringExact(rules.AEMAckOnExchangeComplete)),
@@ -374,6 +378,88 @@ resource "sapmessaging_iflow_deployment" "d" {
 				},
 			},
 			{PreConfig: deploys(2), Config: cfg(4), PlanOnly: true},
+		},
+	})
+}
+
+// A dead message queue made by hand keeps the broker's ingressEnabled = false and receives nothing, so the broker
+// deletes what it removes: the plan says `deleted`, refuses REJECTED as on a missing dead message queue, and warns on
+// FAILED.
+func TestAccAEMSender_deadMessageQueueWithoutIngress(t *testing.T) {
+	env := newAEMSenderEnv(t)
+	if _, err := env.aem(t).UpdateQueue(context.Background(), "acme/aem/prod/orders/dmq", aem.QueueSettings{IngressEnabled: aem.Ptr(false)}); err != nil {
+		t.Fatal(err)
+	}
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				Config:      env.aemConfig(aemSenderHCL(aemOrdersFlow, `  settlement_outcome = "REJECTED"`)),
+				PlanOnly:    true,
+				ExpectError: wrapped(`Rejected Messages Deleted.*acme/aem/prod/orders/dmq.*ingress_enabled = true`),
+			},
+			{
+				Config: env.aemConfig(aemSenderHCL(aemOrdersFlow, `  max_message_processing_attempts = 3`)),
+				ConfigPlanChecks: acc.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("deleted")),
+						plancheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(18)),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("deleted")),
+				},
+			},
+		},
+	})
+}
+
+// Solace's own adapter (ComponentType SolacePubSubPlus) consumes AEM queues with the AEM sender's keys: the resource
+// manages its channel, names the adapter in `adapter`, and lists what no source confirms about it in `unconfirmed`.
+func TestAccAEMSender_solaceAdapter(t *testing.T) {
+	env := newAEMSenderEnv(t)
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				Config: env.aemConfig(aemSenderHCL(aemSolaceFlow, `  max_message_processing_attempts = 4`)),
+				ConfigPlanChecks: acc.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("adapter"), knownvalue.StringExact("SolacePubSubPlus")),
+						plancheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(24)),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("adapter"), knownvalue.StringExact("SolacePubSubPlus")),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("adapter_version"), knownvalue.StringExact("1.2.0")),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringRegexp(regexp.MustCompile(`^ComponentType = SolacePubSubPlus: Solace's own adapter .*settlement outcome.*Maximum Message Processing Attempts`)),
+					})),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/aem/prod/payments")),
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("DMQ")),
+				},
+				Check: func(*terraform.State) error {
+					art, err := iflow.ReadZip(env.srv.IFlowContent(aemSolaceFlow))
+					if err != nil {
+						return err
+					}
+					s := art.AEMSenders()
+					if len(s) != 1 || s[0].Adapter != iflow.ComponentTypeSolace || s[0].Properties[iflow.KeyAEMMaxAttempts] != "4" {
+						return fmt.Errorf("the Solace sender on the tenant: %+v", s)
+					}
+					return nil
+				},
+			},
+			{
+				ResourceName:                         aemSenderAddr,
+				ImportState:                          true,
+				ImportStateId:                        aemSolaceFlow,
+				ImportStateVerify:                    true,
+				ImportStateVerifyIdentifierAttribute: "iflow_id",
+				ImportStateVerifyIgnore:              []string{"timeouts", "revision"},
+			},
 		},
 	})
 }

@@ -91,18 +91,25 @@ func brokerNotRead(rule, summary, adapter, block, broker, consequence string, ch
 	return r.fs
 }
 
-// AEMSenderUnconfirmed informs that an AdvancedEventMesh sender channel holds values the sources do not
-// confirm (internal/iflow AEMSenderSettings.Unconfirmed): the audit reads them, but what the adapter does
-// with them is assumed. reasons are the sentences of each value.
-func AEMSenderUnconfirmed(channel string, reasons []string) []Finding {
+// AEMSenderUnconfirmed informs that an AEM sender channel holds values the sources do not confirm (internal/iflow
+// AEMSenderSettings.Unconfirmed): the audit reads them, but what the adapter does with them is assumed. adapter is
+// the channel's ComponentType: AdvancedEventMesh, or SolacePubSubPlus for Solace's own adapter, whose behaviour no
+// source documents. reasons are the sentences of each value.
+func AEMSenderUnconfirmed(channel, adapter string, reasons []string) []Finding {
 	if len(reasons) == 0 {
 		return nil
 	}
+	if adapter == "" {
+		adapter = "AdvancedEventMesh"
+	}
+	fix := "Set the channel in the Cloud Integration editor (adapter version 1.3.x, a Settlement Outcome chosen from the list) and deploy it, or check the path against a replay of a poison message."
+	if strings.EqualFold(adapter, "SolacePubSubPlus") {
+		fix = "Set the channel to SAP's AdvancedEventMesh adapter (version 1.3.x), whose behaviour SAP documents, or check the path against a replay of a poison message."
+	}
 	var r report
 	r.infof("audit.aem_value_unconfirmed", "Unconfirmed Adapter Values",
-		"The AdvancedEventMesh sender channel %s holds values no source confirms, so its path is computed on an assumption: %s "+
-			"Set the channel in the Cloud Integration editor (adapter version 1.3.x, a Settlement Outcome chosen from the list) and deploy it, or check the path against a replay of a poison message.",
-		channel, strings.Join(reasons, " "))
+		"The %s sender channel %s holds values no source confirms, so its path is computed on an assumption: %s %s",
+		adapter, channel, strings.Join(reasons, " "), fix)
 	return r.fs
 }
 

@@ -84,6 +84,13 @@ type AEMSender struct {
 	// count R, redelivery delay and dead message queue (DeadMessageQueueExists, DeadMessageQueueCreatedHere).
 	// The zero value (every setting unknown) is a queue not read.
 	Queue AEMQueue
+	// DeadMessageQueueIngress is the ingressEnabled of the queue's dead message queue as the broker holds it:
+	// null counts as the broker's default, false ([SPEC] MsgVpnQueue ingressEnabled, "the reception of
+	// messages to the Queue"); unknown when it was not read. A dead message queue that receives nothing is no
+	// dead message queue: the broker deletes what it removes, as without one (shared/reference/aem.md; the
+	// emulator, aem_broker.go, does the same). It does not apply to a dead message queue this configuration
+	// creates (Queue.DeadMessageQueueCreatedHere), whose resource checks its ingress.
+	DeadMessageQueueIngress Value[bool]
 }
 
 // modes returns the effective consumer mode, acknowledgement mode and outcome, null counting as the values of
@@ -227,18 +234,55 @@ func aemQueueLabel(q AEMQueue) string {
 	return "the queue"
 }
 
-// aemSenderDMQMissing reports whether the queue's dead message queue is known not to exist: named empty, or
-// neither held by the broker nor created by the configuration.
-func aemSenderDMQMissing(q AEMQueue) (dmq string, missing bool) {
+// Why a poison message is deleted instead of dead-lettered (aemSenderDMQGone).
+const (
+	aemDMQNone      = "none"      // the queue names no dead message queue
+	aemDMQMissing   = "missing"   // the broker does not hold it and the configuration does not create it
+	aemDMQNoIngress = "noingress" // it exists but receives nothing (ingressEnabled false)
+)
+
+// aemSenderDMQGone reports whether the broker deletes what it removes from the channel's queue instead of
+// moving it to a dead message queue: the queue names none, names one that neither the broker holds nor the
+// configuration creates, or names one whose ingress is off. dmq is the name and why one of the aemDMQ…
+// reasons; why is "" when the dead message queue takes the message or that is not known.
+func aemSenderDMQGone(s AEMSender) (dmq, why string) {
+	q := s.Queue
 	dmq, known := aemDMQName(q)
 	if !known {
-		return "", false
+		return "", ""
 	}
 	if strings.TrimSpace(dmq) == "" {
-		return "", true
+		return "", aemDMQNone
 	}
-	exists, ok := q.DeadMessageQueueExists.get()
-	return dmq, ok && !exists && !q.DeadMessageQueueCreatedHere
+	if q.DeadMessageQueueCreatedHere {
+		return dmq, ""
+	}
+	if exists, ok := q.DeadMessageQueueExists.get(); ok && !exists {
+		return dmq, aemDMQMissing
+	}
+	if in, ok := effective(s.DeadMessageQueueIngress, false); ok && !in {
+		return dmq, aemDMQNoIngress
+	}
+	return dmq, ""
+}
+
+// aemDMQGoneText says why the broker deletes the message: "names no dead message queue", ….
+func aemDMQGoneText(dmq, why string) string {
+	switch why {
+	case aemDMQMissing:
+		return fmt.Sprintf("names the dead message queue %q, which the broker does not hold and this configuration does not create", dmq)
+	case aemDMQNoIngress:
+		return fmt.Sprintf("names the dead message queue %q, whose ingress is off (`ingress_enabled = false`, the broker's default for a queue made by hand), so it receives nothing", dmq)
+	}
+	return "names no dead message queue"
+}
+
+// aemDMQGoneFix is the fix of a dead message queue that takes nothing.
+func aemDMQGoneFix(dmq, why string) string {
+	if why == aemDMQNoIngress {
+		return fmt.Sprintf("Set `ingress_enabled = true` on the dead message queue %q (for example by managing it with `sapmessaging_aem_dead_message_queue`).", dmq)
+	}
+	return "Set the queue's `dead_message_queue` to a queue this configuration creates with `sapmessaging_aem_dead_message_queue`."
 }
 
 func checkAEMSenderQueue(r *report, s AEMSender) {
@@ -251,7 +295,15 @@ func checkAEMSenderQueue(r *report, s AEMSender) {
 	case AEMOutcomeFailed:
 		enabled, ek := effective(q.RedeliveryEnabled, true)
 		n, nk := effective(q.MaxRedeliveryCount, 0)
-		if !ek || !nk || !enabled || n != 0 {
+		if !ek || !nk {
+			return
+		}
+		if !enabled || n != 0 {
+			if dmq, why := aemSenderDMQGone(s); why != "" {
+				r.warnf("aem_sender.poison_messages_deleted", attrAEMSettlementOutcome, "Poison Messages Deleted",
+					"`settlement_outcome = %q` hands a message back to the broker after the adapter's last attempt, and after the queue's last delivery the broker removes it, but %s %s: the broker deletes the message, so poison messages are lost without a trace. %s",
+					outcome, aemQueueLabel(q), aemDMQGoneText(dmq, why), aemDMQGoneFix(dmq, why))
+			}
 			return
 		}
 		m, mk := s.MaxMessageProcessingAttempts.get()
@@ -264,17 +316,13 @@ func checkAEMSenderQueue(r *report, s AEMSender) {
 				"a poison message is redelivered without end and every delivery runs %s again, so it runs for ever and never reaches the dead message queue. "+
 				"Set the queue's `max_redelivery_count` to a value from 1 to %d, for example %d.", outcome, aemQueueLabel(q), runs, AEMMaxRedeliveryCountLimit, aemRecommendedRedeliveries)
 	case AEMOutcomeRejected:
-		dmq, missing := aemSenderDMQMissing(q)
-		if !missing {
+		dmq, why := aemSenderDMQGone(s)
+		if why == "" {
 			return
 		}
-		which := "names no dead message queue"
-		if dmq != "" {
-			which = fmt.Sprintf("names the dead message queue %q, which the broker does not hold and this configuration does not create", dmq)
-		}
 		r.errorf("aem_sender.rejected_without_dmq", attrAEMSettlementOutcome, "Rejected Messages Deleted",
-			"`settlement_outcome = %q` tells the broker to remove a message after the adapter's last attempt and move it to the dead message queue, but %s %s: the broker deletes every rejected message, so poison messages are lost without a trace. "+
-				"Set the queue's `dead_message_queue` to a queue this configuration creates with `sapmessaging_aem_dead_message_queue`.", outcome, aemQueueLabel(q), which)
+			"`settlement_outcome = %q` tells the broker to remove a message after the adapter's last attempt and move it to the dead message queue, but %s %s: the broker deletes every rejected message, so poison messages are lost without a trace. %s",
+			outcome, aemQueueLabel(q), aemDMQGoneText(dmq, why), aemDMQGoneFix(dmq, why))
 	}
 }
 
@@ -498,9 +546,9 @@ func AEMSenderPath(s AEMSender) (AEMSenderPoisonPath, bool) {
 	p.Runs = aemMulRuns(m, deliveries)
 	p.BrokerWaits = AEMTimeToDeadLetter(deliveries-1, delay, qInitial, qMax, qMult)
 	p.TimeToEnd = aemAddDuration(aemMulDuration(deliveries, p.AdapterWaits), p.BrokerWaits)
-	dmq, missing := aemSenderDMQMissing(q)
+	dmq, why := aemSenderDMQGone(s)
 	switch {
-	case missing:
+	case why != "":
 		p.End = AEMEndDeleted
 	case dmq != "":
 		p.End, p.DeadMessageQueue = AEMEndDeadMessageQueue, dmq
@@ -536,7 +584,10 @@ func AEMSenderRetryPlan(s AEMSender) string {
 		how = what + " on one delivery"
 	}
 	where := "then moved to the dead message queue"
+	dmq, gone := aemSenderDMQGone(s)
 	switch {
+	case p.End == AEMEndDeleted && gone == aemDMQNoIngress:
+		where = fmt.Sprintf("then deleted (the dead message queue %q takes no messages: its ingress is off)", dmq)
 	case p.End == AEMEndDeleted:
 		where = "then deleted (the queue has no dead message queue)"
 	case p.DeadMessageQueue != "":

@@ -113,7 +113,27 @@ func TestCheckAEMSender(t *testing.T) {
 			s.SettlementOutcome, s.Queue.DeadMessageQueueExists = Known(AEMOutcomeRejected), Unknown[bool]()
 		}, nil},
 		{"REJECTED, DMQ exists", func(s *AEMSender) { s.SettlementOutcome = Known(AEMOutcomeRejected) }, nil},
-		{"FAILED, DMQ missing: the queue's rule", func(s *AEMSender) { s.Queue.DeadMessageQueueExists = Known(false) }, nil},
+		{"FAILED, DMQ missing", func(s *AEMSender) { s.Queue.DeadMessageQueueExists = Known(false) }, []string{"aem_sender.poison_messages_deleted"}},
+		{"FAILED, DMQ missing but created here", func(s *AEMSender) {
+			s.Queue.DeadMessageQueueExists, s.Queue.DeadMessageQueueCreatedHere = Known(false), true
+		}, nil},
+
+		// A dead message queue whose ingress is off takes nothing: the broker deletes the message as without one.
+		{"REJECTED, DMQ ingress off", func(s *AEMSender) {
+			s.SettlementOutcome, s.DeadMessageQueueIngress = Known(AEMOutcomeRejected), Known(false)
+		}, []string{"aem_sender.rejected_without_dmq"}},
+		{"FAILED, DMQ ingress off", func(s *AEMSender) { s.DeadMessageQueueIngress = Known(false) }, []string{"aem_sender.poison_messages_deleted"}},
+		{"FAILED, DMQ ingress left to the broker (off)", func(s *AEMSender) { s.DeadMessageQueueIngress = Null[bool]() }, []string{"aem_sender.poison_messages_deleted"}},
+		{"FAILED, DMQ ingress on", func(s *AEMSender) { s.DeadMessageQueueIngress = Known(true) }, nil},
+		{"REJECTED, DMQ ingress off but the DMQ created here", func(s *AEMSender) {
+			s.SettlementOutcome, s.DeadMessageQueueIngress, s.Queue.DeadMessageQueueCreatedHere = Known(AEMOutcomeRejected), Known(false), true
+		}, nil},
+		{"FAILED on R = 0, DMQ ingress off: the unlimited rule only", func(s *AEMSender) {
+			s.Queue.MaxRedeliveryCount, s.DeadMessageQueueIngress = Known[int64](0), Known(false)
+		}, []string{"aem_sender.failed_unlimited_redelivery"}},
+		{"AUTOMATIC_IMMEDIATE, DMQ ingress off: lost before", func(s *AEMSender) {
+			s.AcknowledgementMode, s.AcceptMessageLoss, s.DeadMessageQueueIngress = Known(AEMAckImmediate), true, Known(false)
+		}, []string{"aem_sender.ack_immediate_accepted"}},
 
 		// The attempt budget.
 		{"budget met", func(s *AEMSender) { s.MaxTotalAttempts = Known[int64](30) }, nil},
@@ -264,6 +284,18 @@ func TestAEMSenderPath(t *testing.T) {
 			s.SettlementOutcome, s.Queue.DeadMessageQueueExists = Known(AEMOutcomeRejected), Known(false)
 		}, AEMSenderPoisonPath{Runs: 5, Deliveries: 1, AdapterWaits: 40 * sec, TimeToEnd: 40 * sec, End: AEMEndDeleted},
 			"a poison message runs 5 times (5 attempts on one delivery) over 40 s of adapter waits and redelivery delays, then deleted (the queue has no dead message queue)"},
+		{"REJECTED, DMQ ingress off", func(s *AEMSender) {
+			s.SettlementOutcome, s.DeadMessageQueueIngress = Known(AEMOutcomeRejected), Known(false)
+		}, AEMSenderPoisonPath{Runs: 5, Deliveries: 1, AdapterWaits: 40 * sec, TimeToEnd: 40 * sec, End: AEMEndDeleted},
+			`a poison message runs 5 times (5 attempts on one delivery) over 40 s of adapter waits and redelivery delays, then deleted (the dead message queue "orders.dmq" takes no messages: its ingress is off)`},
+		{"FAILED, DMQ ingress off", func(s *AEMSender) { s.DeadMessageQueueIngress = Known(false) },
+			AEMSenderPoisonPath{Runs: 30, Deliveries: 6, AdapterWaits: 40 * sec, BrokerWaits: 31 * sec, TimeToEnd: 271 * sec, End: AEMEndDeleted},
+			`a poison message runs 30 times (5 attempts on each of 6 deliveries) over 4 min 31 s of adapter waits and redelivery delays, then deleted (the dead message queue "orders.dmq" takes no messages: its ingress is off)`},
+		{"FAILED, DMQ ingress on", func(s *AEMSender) { s.DeadMessageQueueIngress = Known(true) },
+			AEMSenderPoisonPath{Runs: 30, Deliveries: 6, AdapterWaits: 40 * sec, BrokerWaits: 31 * sec, TimeToEnd: 271 * sec, End: AEMEndDeadMessageQueue, DeadMessageQueue: "orders.dmq"}, ""},
+		{"FAILED, no DMQ (empty name)", func(s *AEMSender) { s.Queue.DeadMessageQueue = Known("") },
+			AEMSenderPoisonPath{Runs: 30, Deliveries: 6, AdapterWaits: 40 * sec, BrokerWaits: 31 * sec, TimeToEnd: 271 * sec, End: AEMEndDeleted},
+			"a poison message runs 30 times (5 attempts on each of 6 deliveries) over 4 min 31 s of adapter waits and redelivery delays, then deleted (the queue has no dead message queue)"},
 		{"REJECTED, queue not read", func(s *AEMSender) { s.SettlementOutcome, s.Queue = Known(AEMOutcomeRejected), AEMQueue{} },
 			AEMSenderPoisonPath{Runs: 5, Deliveries: 1, AdapterWaits: 40 * sec, TimeToEnd: 40 * sec, End: AEMEndDeadMessageQueue},
 			"a poison message runs 5 times (5 attempts on one delivery) over 40 s of adapter waits and redelivery delays, then moved to the dead message queue"},

@@ -17,26 +17,46 @@ import (
 // An empty dmq, or dmq equal to queue (reported by CheckQueue as queue.dmq_self), gives no
 // finding here.
 func CheckDeadMessageQueueLinks(queue, dmq string, s LinkSet) []Finding {
+	return checkDMQLinks(queue, dmq, s, dmqGraphWords{rule: "queue", dmqResource: "sapmessaging_dead_message_queue",
+		namesNone: "which names no dead message queue itself", chainNamesNone: "which names none", removeChain: "remove the dead message queue of %q"})
+}
+
+// CheckAEMDeadMessageQueueLinks is CheckDeadMessageQueueLinks for the queues of an AEM broker (aem.dmq_cycle,
+// aem.dmq_chain): the broker moves what it removes from a dead message queue to that queue's own dead message
+// queue as from any queue ([SOL] DMQ). s holds, for each queue, the dead message queue the broker would move a
+// message to: "" when it names none (`deadMsgQueue = ""`: removed messages are deleted) or when the one it names
+// does not exist.
+func CheckAEMDeadMessageQueueLinks(queue, dmq string, s LinkSet) []Finding {
+	return checkDMQLinks(queue, dmq, s, dmqGraphWords{rule: "aem", dmqResource: "sapmessaging_aem_dead_message_queue",
+		namesNone: "with `dead_message_queue = \"\"`", chainNamesNone: "with `dead_message_queue = \"\"`", removeChain: "set `dead_message_queue = \"\"` on %q"})
+}
+
+// dmqGraphWords are the words of one broker in the graph's findings.
+type dmqGraphWords struct {
+	rule, dmqResource, namesNone, chainNamesNone, removeChain string
+}
+
+func checkDMQLinks(queue, dmq string, s LinkSet, w dmqGraphWords) []Finding {
 	var r report
 	if dmq == "" || dmq == queue {
 		return nil
 	}
 	if cycle := dmqCycle(queue, dmq, s.Links); cycle != nil {
-		r.errorf("queue.dmq_cycle", attrDeadMessageQueue, "Dead Message Queue Cycle",
+		r.errorf(w.rule+".dmq_cycle", attrDeadMessageQueue, "Dead Message Queue Cycle",
 			"With `dead_message_queue = %q` the dead message queues form a cycle: %s. A message that dies in one of these queues is moved to the next one "+
 				"and redelivered there, round the cycle for ever, so it never comes to rest and every round costs executions. "+
 				"The cycle counts each queue's dead message queue as the service holds it now and as this plan sets it; when the plan changes a queue "+
 				"of the cycle elsewhere, apply that change first (terraform apply -target=<address>). "+
-				"Set `dead_message_queue` to a `sapmessaging_dead_message_queue`, which names no dead message queue itself, for example %q.",
-			dmq, strings.Join(cycle, " → "), exampleDMQ(queue, true))
+				"Set `dead_message_queue` to a `%s`, %s, for example %q.",
+			dmq, strings.Join(cycle, " → "), w.dmqResource, w.namesNone, exampleDMQ(queue, true))
 		return r.fs
 	}
 	if next := s.Final(dmq); next != "" {
-		r.warnf("queue.dmq_chain", attrDeadMessageQueue, "Dead Message Queue Chain",
+		r.warnf(w.rule+".dmq_chain", attrDeadMessageQueue, "Dead Message Queue Chain",
 			"The dead message queue %q of %q names a dead message queue of its own, %q: a dead message that expires or is redelivered too often there "+
 				"moves on again, further from where someone looks for it. A dead message queue is inspected, not consumed, and needs none. "+
-				"Set `dead_message_queue` to a `sapmessaging_dead_message_queue`, which names none, or remove the dead message queue of %q.",
-			dmq, queue, next, dmq)
+				"Set `dead_message_queue` to a `%s`, %s, or "+w.removeChain+".",
+			dmq, queue, next, w.dmqResource, w.chainNamesNone, dmq)
 	}
 	return r.fs
 }

@@ -100,3 +100,40 @@ func TestCheckPlannedDeadMessageQueue(t *testing.T) {
 		})
 	}
 }
+
+// The AEM broker's dead message queues are checked by the same graph, in its words: a cycle and a chain of AEM
+// queues, fixed with sapmessaging_aem_dead_message_queue.
+func TestCheckAEMDeadMessageQueueLinks(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		queue, dmq string
+		links      LinkSet
+		want       []string
+		contains   string
+	}{
+		{"no dmq", "orders", "", LinkSet{Current: map[string]string{"x": "orders"}}, nil, ""},
+		{"self", "orders", "orders", LinkSet{}, nil, ""},
+		{"dmq without a dmq", "orders", "orders.dmq", LinkSet{Current: map[string]string{"orders.dmq": ""}}, nil, ""},
+		{"cycle", "orders", "orders.dmq", LinkSet{Current: map[string]string{"orders": "orders.dmq", "orders.dmq": "orders"}},
+			[]string{"aem.dmq_cycle"}, "orders → orders.dmq → orders"},
+		{"chain", "orders", "orders.dmq", LinkSet{Current: map[string]string{"orders": "orders.dmq", "orders.dmq": "orders.dmq.dmq"}},
+			[]string{"aem.dmq_chain"}, `The dead message queue "orders.dmq" of "orders" names a dead message queue of its own, "orders.dmq.dmq"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fs := CheckAEMDeadMessageQueueLinks(tt.queue, tt.dmq, tt.links)
+			expectRules(t, fs, tt.want...)
+			if tt.contains != "" && (len(fs) == 0 || !strings.Contains(fs[0].Detail, tt.contains)) {
+				t.Errorf("findings %+v do not contain %q", fs, tt.contains)
+			}
+			for _, f := range fs {
+				if f.Attribute != "dead_message_queue" || !strings.Contains(f.Detail, "sapmessaging_aem_dead_message_queue") ||
+					strings.Contains(f.Detail, "`sapmessaging_dead_message_queue`") {
+					t.Errorf("finding %s: attribute %q, detail %q: want `dead_message_queue` and the AEM resource", f.Rule, f.Attribute, f.Detail)
+				}
+			}
+		})
+	}
+}

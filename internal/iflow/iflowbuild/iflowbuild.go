@@ -27,7 +27,9 @@ type Sender struct {
 	// Adapter is "" or "AMQP" for an AMQP sender, "JMS" for a JMS sender,
 	// "JMSReceiver" for a JMS receiver channel (which fills a queue), "AEM" for
 	// an AdvancedEventMesh sender (adapter 1.3.0, which consumes an AEM queue)
-	// and "AEMReceiver" for an AdvancedEventMesh receiver (which publishes).
+	// "AEMReceiver" for an AdvancedEventMesh receiver (which publishes) and
+	// "SolacePubSubPlus" for a sender of Solace's own adapter (1.2.0, which
+	// consumes an AEM queue with the AEM sender's keys).
 	Adapter string
 	// Properties are written as ifl:property pairs after the adapter's fixed
 	// keys (ComponentType=AMQP, direction=Sender, TransportProtocol=WS, ...),
@@ -307,6 +309,27 @@ func fixedAEMKeys(direction string) []struct{ key, value string } {
 	}
 }
 
+// fixedSolaceKeys are written first for a channel of Solace's own adapter
+// (SolacePubSubPlus 1.2.0), which reads the keys of the AdvancedEventMesh
+// adapter: the fixed keys of MessageFlow_17 of SolaceLabs/solace-ep-codegen's
+// src/test/resources/sap/iflow/Inventory Service.iflw.
+func fixedSolaceKeys(direction string) []struct{ key, value string } {
+	return []struct{ key, value string }{
+		{"ComponentType", "SolacePubSubPlus"},
+		{"direction", direction},
+		{"TransportProtocol", "TCP"},
+		{"TransportProtocolVersion", "1.2.0"},
+		{"MessageProtocol", "SMF"},
+		{"MessageProtocolVersion", "1.2.0"},
+		{"ComponentNS", "sap"},
+		{"ComponentSWCVName", "external"},
+		{"ComponentSWCVId", "1.2.0"},
+		{"Vendor", "Solace"},
+		{"componentVersion", "1.2"},
+		{"cmdVariantUri", "ctype::AdapterVariant/cname::SolacePubSubPlus/vendor::Solace/tp::TCP/mp::SMF/direction::" + direction + "/version::1.2.0"},
+	}
+}
+
 // fixedSenderKeys are written first for every AMQP sender, in this order.
 var fixedSenderKeys = []struct{ key, value string }{
 	{"ComponentType", "AMQP"},
@@ -352,8 +375,10 @@ func Iflw(o Options) []byte {
 			fixed = fixedAEMKeys("Sender")
 		case "AEMReceiver":
 			fixed = fixedAEMKeys("Receiver")
+		case "SolacePubSubPlus":
+			fixed = fixedSolaceKeys("Sender")
 		default:
-			panic(fmt.Sprintf("iflowbuild: unknown adapter %q; use AMQP, JMS, JMSReceiver, AEM or AEMReceiver", s.Adapter))
+			panic(fmt.Sprintf("iflowbuild: unknown adapter %q; use AMQP, JMS, JMSReceiver, AEM, AEMReceiver or SolacePubSubPlus", s.Adapter))
 		}
 		if name == "" {
 			name = fixed[0].value
