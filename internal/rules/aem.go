@@ -180,6 +180,14 @@ func aemDMQFate(q AEMQueue) (dmq, fate string, known bool) {
 	return dmq, aemDMQUsable, (ok && exists || q.DeadMessageQueueCreatedHere) && inKnown && in
 }
 
+// AEMDeadMessageQueueDeletes reports whether q's dead message queue is known to keep nothing: named "", not
+// held by the broker and not created by the configuration, or with its ingress off
+// (DeadMessageQueueIngress false). The broker then deletes every message it removes from q.
+func AEMDeadMessageQueueDeletes(q AEMQueue) bool {
+	_, fate, _ := aemDMQFate(q)
+	return fate != aemDMQUsable
+}
+
 func checkAEMDMQ(r *report, q AEMQueue) {
 	dmq, known := aemDMQName(q)
 	if !known {

@@ -162,6 +162,27 @@ func TestCheckAEMQueueDMQTakesNothingDetails(t *testing.T) {
 	}
 }
 
+func TestAEMDeadMessageQueueDeletes(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		mutate func(*AEMQueue)
+		want   bool
+	}{
+		"usable":        {func(*AEMQueue) {}, false},
+		"not read":      {func(q *AEMQueue) { q.DeadMessageQueueExists = Unknown[bool]() }, false},
+		"empty":         {func(q *AEMQueue) { q.DeadMessageQueue = Known("") }, true},
+		"missing":       {func(q *AEMQueue) { q.DeadMessageQueueExists = Known(false) }, true},
+		"created here":  {func(q *AEMQueue) { q.DeadMessageQueueExists, q.DeadMessageQueueCreatedHere = Known(false), true }, false},
+		"takes nothing": {func(q *AEMQueue) { q.DeadMessageQueueIngress = Known(false) }, true},
+	} {
+		q := aemGood()
+		tc.mutate(&q)
+		if got := AEMDeadMessageQueueDeletes(q); got != tc.want {
+			t.Errorf("%s: AEMDeadMessageQueueDeletes = %v, want %v", name, got, tc.want)
+		}
+	}
+}
+
 func TestAEMArithmetic(t *testing.T) {
 	t.Parallel()
 	deliveries := []struct {
