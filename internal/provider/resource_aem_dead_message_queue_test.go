@@ -82,6 +82,7 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
   respect_ttl     = false
   max_ttl         = 0
   ingress_enabled = true
+  egress_enabled  = false
   allow_no_ttl    = true
 }
 `, name, name))
@@ -103,6 +104,7 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
   respect_ttl     = false
   max_ttl         = 0
   ingress_enabled = true
+  egress_enabled  = false
 }
 `, name)), PlanOnly: true, ExpectError: regexp.MustCompile(`Dead Message Queue Without TTL`)},
 			{Config: config},
