@@ -155,36 +155,36 @@ const (
 	aemDMQTakesNothing = "aem.dmq_takes_nothing"
 )
 
-// aemDMQFate returns the queue's dead message queue and, when it is known not to keep a removed message,
-// the rule that says why (aemDMQEmpty, aemDMQMissing or aemDMQTakesNothing); known is false when that
+// aemDMQFate returns, when the queue's dead message queue is known not to keep a removed message, the rule
+// that says why (aemDMQEmpty, aemDMQMissing or aemDMQTakesNothing); known is false when that
 // cannot be told (an unknown name, or a dead message queue not read). The name "" is a dead message queue
 // that no queue can be (a queue name has 1 to 200 characters, [SPEC] queueName), so the broker deletes what
 // the queue removes; that the broker does not fall back to #DEAD_MSG_QUEUE for it is assumed (the
 // specification accepts "" for deadMsgQueue, minLength 0, and says nothing of its meaning).
-func aemDMQFate(q AEMQueue) (dmq, fate string, known bool) {
-	dmq, known = aemDMQName(q)
+func aemDMQFate(q AEMQueue) (fate string, known bool) {
+	dmq, known := aemDMQName(q)
 	if !known {
-		return "", aemDMQUsable, false
+		return aemDMQUsable, false
 	}
 	if strings.TrimSpace(dmq) == "" {
-		return dmq, aemDMQEmpty, true
+		return aemDMQEmpty, true
 	}
 	if exists, ok := q.DeadMessageQueueExists.get(); ok && !exists && !q.DeadMessageQueueCreatedHere {
-		return dmq, aemDMQMissing, true
+		return aemDMQMissing, true
 	}
 	if in, ok := q.DeadMessageQueueIngress.get(); ok && !in {
-		return dmq, aemDMQTakesNothing, true
+		return aemDMQTakesNothing, true
 	}
 	exists, ok := q.DeadMessageQueueExists.get()
 	in, inKnown := q.DeadMessageQueueIngress.get()
-	return dmq, aemDMQUsable, (ok && exists || q.DeadMessageQueueCreatedHere) && inKnown && in
+	return aemDMQUsable, (ok && exists || q.DeadMessageQueueCreatedHere) && inKnown && in
 }
 
 // AEMDeadMessageQueueDeletes reports whether q's dead message queue is known to keep nothing: named "", not
 // held by the broker and not created by the configuration, or with its ingress off
 // (DeadMessageQueueIngress false). The broker then deletes every message it removes from q.
 func AEMDeadMessageQueueDeletes(q AEMQueue) bool {
-	_, fate, _ := aemDMQFate(q)
+	fate, _ := aemDMQFate(q)
 	return fate != aemDMQUsable
 }
 
@@ -200,7 +200,7 @@ func checkAEMDMQ(r *report, q AEMQueue) {
 				"Set `dead_message_queue` to a separate queue, for example %q.", name, aemExampleDMQ(name, true))
 		return
 	}
-	_, fate, fateKnown := aemDMQFate(q)
+	fate, fateKnown := aemDMQFate(q)
 	if q.AllowMissingDeadMessageQueue {
 		switch {
 		case fate != aemDMQUsable:
@@ -491,7 +491,7 @@ func AEMRetryPlan(q AEMQueue) string {
 	}
 	total := AEMTimeToDeadLetter(deliveries-1, delay, initial, maxMs, mult)
 	where := fmt.Sprintf("then moved to the dead message queue %q", dmq)
-	switch _, fate, _ := aemDMQFate(q); fate {
+	switch fate, _ := aemDMQFate(q); fate {
 	case aemDMQEmpty:
 		where = "then deleted (`dead_message_queue = \"\"` names no queue)"
 	case aemDMQMissing:
