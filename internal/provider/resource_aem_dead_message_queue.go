@@ -54,8 +54,10 @@ func (m *aemDeadMessageQueueModel) fromBroker(q *aem.Queue, vpn string, _ aemQue
 }
 
 // aemNoOwnDMQ reports whether deadMsgQueue names no dead message queue of a dead message queue's own: the
-// broker's default #DEAD_MSG_QUEUE, or "" (none: what the queue removes is deleted; see rules.aemDMQFate).
-func aemNoOwnDMQ(deadMsgQueue string) bool { return deadMsgQueue == aemDefaultDMQ || deadMsgQueue == "" }
+// broker's default #DEAD_MSG_QUEUE, or "" (none: what the queue removes is deleted, as rules.AEMDeadMessageQueueDeletes reads it).
+func aemNoOwnDMQ(deadMsgQueue string) bool {
+	return deadMsgQueue == aemDefaultDMQ || deadMsgQueue == ""
+}
 
 // writable returns the settings the configuration sets (with the provider's defaults) that differ from the
 // state, and the broker's defaults of the redelivery count and the dead message queue where the queue in
