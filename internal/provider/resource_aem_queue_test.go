@@ -629,3 +629,33 @@ provider "sapmessaging" {
 		},
 	})
 }
+
+// One plan shows every refusal of a queue, each once: R = 0 and a dead message queue that does not exist
+// (the second used to appear only after the first was fixed), and the warning about redelivery without delay
+// once, not from both the configuration's validation and the plan.
+func TestAccAEMQueue_refusalsOnce(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	env := newTestEnv(t)
+	work := t.TempDir()
+	plugins := filepath.Join(work, "plugins")
+	buildProvider(t, plugins)
+	cliConfig := writeCLIConfig(t, work, plugins)
+	dir := filepath.Join(work, "once")
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+`
+resource "sapmessaging_aem_queue" "q" {
+  name                 = "acme/aem/test/once"
+  max_redelivery_count = 0
+  dead_message_queue   = "acme/aem/test/nowhere"
+}
+`)
+	r := runTerraformEnv(t, tf, dir, cliConfig, aemCLIEnv(env), "plan", "-input=false", "-no-color")
+	if r.exitCode != 1 {
+		t.Fatalf("plan: exit %d, want 1:\n%s", r.exitCode, r.output)
+	}
+	for _, d := range []string{"Error: Unlimited Redelivery", "Error: Dead Message Queue Does Not Exist", "Warning: Redelivery Without Delay"} {
+		if n := strings.Count(r.output, d); n != 1 {
+			t.Errorf("%q appears %d times, want once:\n%s", d, n, r.output)
+		}
+	}
+}
