@@ -19,7 +19,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -166,12 +165,42 @@ func (m aemQueueSettingsModel) withDefaults(dmq bool) aemQueueSettingsModel {
 	on(&m.IngressEnabled)
 	on(&m.EgressEnabled)
 	if dmq {
-		on(&m.RespectTTL)
-		if m.MaxTTL.IsNull() {
+		if m.MaxTTL.IsNull() && (m.RespectTTL.IsNull() || m.RespectTTL.IsUnknown() || m.RespectTTL.ValueBool()) {
 			m.MaxTTL = types.Int64Value(aemDMQDefaultMaxTTL)
 		}
+		on(&m.RespectTTL)
 	}
 	return m
+}
+
+// aemDMQMaxTTLDefault plans the provider's default max_ttl of a dead message queue that leaves it out,
+// unless the configuration sets respect_ttl = false (with which a max_ttl does nothing: as any setting left
+// out, the queue then keeps what it holds). withDefaults writes the same.
+type aemDMQMaxTTLDefault struct{}
+
+func (aemDMQMaxTTLDefault) Description(context.Context) string {
+	return "604800 unless respect_ttl is false"
+}
+
+func (m aemDMQMaxTTLDefault) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (aemDMQMaxTTLDefault) PlanModifyInt64(ctx context.Context, req planmodifier.Int64Request, resp *planmodifier.Int64Response) {
+	if !req.ConfigValue.IsNull() {
+		return
+	}
+	var respect types.Bool
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("respect_ttl"), &respect)...)
+	switch {
+	case resp.Diagnostics.HasError():
+	case respect.IsUnknown():
+		resp.PlanValue = types.Int64Unknown()
+	case !respect.IsNull() && !respect.ValueBool():
+		if !req.StateValue.IsNull() {
+			resp.PlanValue = req.StateValue
+		}
+	default:
+		resp.PlanValue = types.Int64Value(aemDMQDefaultMaxTTL)
+	}
 }
 
 // aemQueueLookup returns a queue of the run's queue list (nil when the list does not hold it); known is
@@ -349,10 +378,11 @@ func aemQueueAttributes(ctx context.Context, dmq bool) map[string]schema.Attribu
 		attrs["max_ttl"] = schema.Int64Attribute{
 			MarkdownDescription: "How long a dead message stays, in seconds (`maxTtl`), 0 to 4294967295; 0 means no expiry. Broker default 0 " +
 				"(kept for ever, and the plan refuses it unless `allow_no_ttl`); this provider: 604800 (7 days, as the Event Mesh dead " +
-				"message queues of the provider)." + aemOmittedDefault,
+				"message queues of the provider), except with `respect_ttl = false`, with which a `max_ttl` does nothing and none is " +
+				"written." + aemOmittedDefault,
 			Optional: true, Computed: true,
-			Validators: []validator.Int64{int64validator.Between(0, rules.AEMMaxTTLLimit)},
-			Default:    int64default.StaticInt64(aemDMQDefaultMaxTTL),
+			Validators:    []validator.Int64{int64validator.Between(0, rules.AEMMaxTTLLimit)},
+			PlanModifiers: []planmodifier.Int64{aemDMQMaxTTLDefault{}},
 		}
 		attrs["max_redelivery_count"] = schema.Int64Attribute{
 			MarkdownDescription: "Read-only, always `0` after an apply (the broker's default): a dead message queue is inspected, not consumed, " +

@@ -108,6 +108,17 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 }
 `, name)), PlanOnly: true, ExpectError: regexp.MustCompile(`Dead Message Queue Without TTL`)},
 			{Config: config},
+			// With respect_ttl = false the provider's max_ttl of 7 days does not apply (it would do nothing): a
+			// configuration that leaves max_ttl out keeps what the queue holds.
+			{Config: env.aemConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = %q
+  respect_ttl     = false
+  ingress_enabled = true
+  egress_enabled  = false
+  allow_no_ttl    = true
+}
+`, name)), PlanOnly: true},
 		},
 	})
 }
