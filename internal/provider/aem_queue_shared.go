@@ -182,7 +182,9 @@ func (aemDMQMaxTTLDefault) Description(context.Context) string {
 	return "604800 unless respect_ttl is false"
 }
 
-func (m aemDMQMaxTTLDefault) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+func (m aemDMQMaxTTLDefault) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
 
 func (aemDMQMaxTTLDefault) PlanModifyInt64(ctx context.Context, req planmodifier.Int64Request, resp *planmodifier.Int64Response) {
 	if !req.ConfigValue.IsNull() {
