@@ -157,10 +157,14 @@ const (
 
 // aemDMQFate returns, when the queue's dead message queue is known not to keep a removed message, the rule
 // that says why (aemDMQEmpty, aemDMQMissing or aemDMQTakesNothing); known is false when that
-// cannot be told (an unknown name, or a dead message queue not read). The name "" is a dead message queue
-// that no queue can be (a queue name has 1 to 200 characters, [SPEC] queueName), so the broker deletes what
-// the queue removes; that the broker does not fall back to #DEAD_MSG_QUEUE for it is assumed (the
-// specification accepts "" for deadMsgQueue, minLength 0, and says nothing of its meaning).
+// cannot be told (an unknown name, or a dead message queue not read).
+//
+// deadMsgQueue "" means no dead message queue: the SEMP specification (config API 10.25.11, MsgVpnQueue)
+// accepts it (deadMsgQueue: minLength 0, x-type qendpt_NameQueueNoMinLength_param) while no queue can be
+// named so (queueName: minLength 1), and [SOL] DMQ says a message whose dead message queue does not exist is
+// deleted. Neither source says what "" does; that the broker does not fall back to #DEAD_MSG_QUEUE for it
+// (which only an absent deadMsgQueue gets, as its default) is assumed. The list resources, the dead message
+// queue resource and these rules read it so alike.
 func aemDMQFate(q AEMQueue) (fate string, known bool) {
 	dmq, known := aemDMQName(q)
 	if !known {
