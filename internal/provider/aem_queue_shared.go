@@ -149,6 +149,107 @@ func (m *aemQueueSettingsModel) toRules(name types.String) rules.AEMQueue {
 	}
 }
 
+// The provider's defaults where the broker's would build a queue that takes nothing ([SPEC] ingressEnabled,
+// egressEnabled: false) or a dead message queue that keeps every dead message for ever (respectTtlEnabled
+// false, maxTtl 0): a create writes them, and a plan writes them back when the queue holds another value.
+const aemDMQDefaultMaxTTL = 604800 // 7 days, as the Event Mesh dead message queues of the provider
+
+// withDefaults returns the configuration m with the provider's defaults where it leaves a setting out:
+// ingress and egress on, and for a dead message queue (dmq) respect_ttl on with a max_ttl of 7 days.
+func (m aemQueueSettingsModel) withDefaults(dmq bool) aemQueueSettingsModel {
+	on := func(v *types.Bool) {
+		if v.IsNull() {
+			*v = types.BoolValue(true)
+		}
+	}
+	on(&m.IngressEnabled)
+	on(&m.EgressEnabled)
+	if dmq {
+		if m.MaxTTL.IsNull() && (m.RespectTTL.IsNull() || m.RespectTTL.IsUnknown() || m.RespectTTL.ValueBool()) {
+			m.MaxTTL = types.Int64Value(aemDMQDefaultMaxTTL)
+		}
+		on(&m.RespectTTL)
+	}
+	return m
+}
+
+// aemDMQMaxTTLDefault plans the provider's default max_ttl of a dead message queue that leaves it out,
+// unless the configuration sets respect_ttl = false (with which a max_ttl does nothing: as any setting left
+// out, the queue then keeps what it holds). withDefaults writes the same.
+type aemDMQMaxTTLDefault struct{}
+
+func (aemDMQMaxTTLDefault) Description(context.Context) string {
+	return "604800 unless respect_ttl is false"
+}
+
+func (m aemDMQMaxTTLDefault) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
+
+func (aemDMQMaxTTLDefault) PlanModifyInt64(ctx context.Context, req planmodifier.Int64Request, resp *planmodifier.Int64Response) {
+	if !req.ConfigValue.IsNull() {
+		return
+	}
+	var respect types.Bool
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("respect_ttl"), &respect)...)
+	switch {
+	case resp.Diagnostics.HasError():
+	case respect.IsUnknown():
+		resp.PlanValue = types.Int64Unknown()
+	case !respect.IsNull() && !respect.ValueBool():
+		if !req.StateValue.IsNull() {
+			resp.PlanValue = req.StateValue
+		}
+	default:
+		resp.PlanValue = types.Int64Value(aemDMQDefaultMaxTTL)
+	}
+}
+
+// aemQueueLookup returns a queue of the run's queue list (nil when the list does not hold it); known is
+// false when the list could not be read.
+type aemQueueLookup func(name string) (q *aem.Queue, known bool)
+
+// aemRunQueueLookup looks queues up in the run's queue list, read at its first use.
+func (d *providerData) aemRunQueueLookup(ctx context.Context) aemQueueLookup {
+	return func(name string) (*aem.Queue, bool) {
+		if d == nil || d.aem == nil {
+			return nil, false
+		}
+		qs, err := d.aemQueues(ctx)
+		if err != nil {
+			return nil, false
+		}
+		d.aemQueueList.mu.Lock()
+		defer d.aemQueueList.mu.Unlock()
+		return qs[name], true
+	}
+}
+
+// aemBrokerDMQDeletes reports whether the broker deletes what queue q removes because its dead message
+// queue, as the broker holds them, keeps nothing (named "", missing, or with ingress off); false when that
+// cannot be told.
+func aemBrokerDMQDeletes(q *aem.Queue, lookup aemQueueLookup) bool {
+	if lookup == nil {
+		return false
+	}
+	rq := rules.AEMQueue{Name: rules.Known(q.Name), DeadMessageQueue: rules.Known(aemDefaultDMQ),
+		DeadMessageQueueExists: rules.Unknown[bool](), DeadMessageQueueIngress: rules.Unknown[bool]()}
+	if q.DeadMsgQueue != nil {
+		rq.DeadMessageQueue = rules.Known(*q.DeadMsgQueue)
+	}
+	if dmq := rq.DeadMessageQueue.V; dmq != "" && dmq != q.Name {
+		d, known := lookup(dmq)
+		if !known {
+			return false
+		}
+		rq.DeadMessageQueueExists = rules.Known(d != nil)
+		if d != nil {
+			rq.DeadMessageQueueIngress = rules.Known(d.IngressEnabled != nil && *d.IngressEnabled)
+		}
+	}
+	return rules.AEMDeadMessageQueueDeletes(rq)
+}
+
 // aemQueueResourceModel is what both AEM queue resources hold besides their own attributes.
 type aemQueueResourceModel struct {
 	ID         types.String `tfsdk:"id"`
@@ -197,6 +298,15 @@ func aemString(description string, values ...string) schema.StringAttribute {
 	return a
 }
 
+// aemBoolDefault is the schema attribute of a setting with a provider default of true.
+func aemBoolDefault(description string) schema.BoolAttribute {
+	return schema.BoolAttribute{MarkdownDescription: description, Optional: true, Computed: true, Default: booldefault.StaticBool(true)}
+}
+
+// aemOmittedDefault is said of every setting with a provider default: what leaving it out does.
+const aemOmittedDefault = " Left out, the provider's default applies: a create writes it, and a plan writes it back when the queue " +
+	"holds another value. An import and `terraform query -generate-config-out` write the value the broker holds."
+
 // aemOmitted is said of every setting: what leaving it out does.
 const aemOmitted = " Left out, the provider writes nothing for it: a new queue gets the broker's default (shown), an existing one keeps its value."
 
@@ -236,9 +346,10 @@ func aemQueueAttributes(ctx context.Context, dmq bool) map[string]schema.Attribu
 			"100 to 500. Broker default 200."+aemOmitted, rules.AEMMinRedeliveryMultiplier, rules.AEMMaxRedeliveryMultiplier),
 		"access_type": aemString("`exclusive` (one consumer at a time) or `non-exclusive` (`accessType`). Broker default `exclusive`."+aemOmitted,
 			"exclusive", "non-exclusive"),
-		"ingress_enabled": aemBool("Whether the queue accepts messages (`ingressEnabled`). Broker default `false`: the queue takes nothing, " +
-			"and the plan warns." + aemOmitted),
-		"egress_enabled": aemBool("Whether the queue delivers messages to consumers (`egressEnabled`). Broker default `false`." + aemOmitted),
+		"ingress_enabled": aemBoolDefault("Whether the queue accepts messages (`ingressEnabled`). Broker default `false` (the queue takes " +
+			"nothing, and the plan warns about `false`); this provider: `true`." + aemOmittedDefault),
+		"egress_enabled": aemBoolDefault("Whether the queue delivers messages to consumers (`egressEnabled`). Broker default `false` (the " +
+			"queue delivers nothing, and the plan warns about `false`); this provider: `true`." + aemOmittedDefault),
 		"respect_dmq_eligible_enabled": aemBool("Whether the broker dead-letters only messages their publisher flagged DMQ-eligible and deletes " +
 			"the others (`respectDmqEligibleEnabled`); the plan warns about `true`. Broker default `false`." + aemOmitted),
 		"reject_msg_to_sender_on_discard_behavior": aemString("When the broker tells the publisher that a message was discarded "+
@@ -259,14 +370,31 @@ func aemQueueAttributes(ctx context.Context, dmq bool) map[string]schema.Attribu
 		"timeouts": aemTimeoutsAttribute(ctx),
 	}
 	if dmq {
+		attrs["ingress_enabled"] = aemBoolDefault("Whether the dead message queue accepts messages (`ingressEnabled`). Broker default `false`, " +
+			"with which it takes nothing and the broker deletes the messages the queues naming it remove; this provider: `true`. The plan " +
+			"refuses `false` unless `allow_ingress_disabled` adopts such a queue as it is." + aemOmittedDefault)
+		attrs["egress_enabled"] = aemBoolDefault("Whether the dead message queue delivers messages to consumers (`egressEnabled`), for " +
+			"inspecting and redriving them. Broker default `false`; this provider: `true`." + aemOmittedDefault)
+		attrs["respect_ttl"] = aemBoolDefault("Whether the broker honours message expiry on this dead message queue (`respectTtlEnabled`), " +
+			"so that `max_ttl` applies. Broker default `false`; this provider: `true`." + aemOmittedDefault)
+		attrs["max_ttl"] = schema.Int64Attribute{
+			MarkdownDescription: "How long a dead message stays, in seconds (`maxTtl`), 0 to 4294967295; 0 means no expiry. Broker default 0 " +
+				"(kept for ever, and the plan refuses it unless `allow_no_ttl`); this provider: 604800 (7 days, as the Event Mesh dead " +
+				"message queues of the provider), except with `respect_ttl = false`, with which a `max_ttl` does nothing and none is " +
+				"written." + aemOmittedDefault,
+			Optional: true, Computed: true,
+			Validators:    []validator.Int64{int64validator.Between(0, rules.AEMMaxTTLLimit)},
+			PlanModifiers: []planmodifier.Int64{aemDMQMaxTTLDefault{}},
+		}
 		attrs["max_redelivery_count"] = schema.Int64Attribute{
 			MarkdownDescription: "Read-only, always `0` after an apply (the broker's default): a dead message queue is inspected, not consumed, " +
 				"so it has no redelivery limit of its own. A queue imported with another value shows the change to `0` in the plan.",
 			Computed: true,
 		}
 		attrs["dead_message_queue"] = schema.StringAttribute{
-			MarkdownDescription: "Read-only, always `#DEAD_MSG_QUEUE` (the broker's default) after an apply: a dead message queue names no " +
-				"dead message queue of its own. A queue imported with one shows the change in the plan.",
+			MarkdownDescription: "Read-only, `#DEAD_MSG_QUEUE` (the broker's default) after an apply: a dead message queue names no " +
+				"dead message queue of its own. A queue imported with one shows the change in the plan; one imported with `\"\"` (no dead " +
+				"message queue: what it removes is deleted) keeps `\"\"`.",
 			Computed: true,
 		}
 		return attrs
@@ -307,8 +435,9 @@ type aemQueueList struct {
 	mu     sync.Mutex
 	loaded bool
 	queues map[string]*aem.Queue
-	// planned holds the names a sapmessaging_aem_dead_message_queue resource of this run plans.
-	planned map[string]bool
+	// planned holds the names a sapmessaging_aem_dead_message_queue resource of this run plans, with the
+	// ingress it plans.
+	planned map[string]rules.Value[bool]
 }
 
 // aemQueues returns the run's queue list, read at its first use.
@@ -357,22 +486,25 @@ func (d *providerData) aemRecordQueue(name string, q *aem.Queue) {
 	l.queues[name] = q
 }
 
-// aemPlanDMQ records that a dead message queue resource of this run plans queue name.
-func (d *providerData) aemPlanDMQ(name string) {
+// aemPlanDMQ records that a dead message queue resource of this run plans queue name, with ingress.
+func (d *providerData) aemPlanDMQ(name string, ingress rules.Value[bool]) {
 	l := &d.aemQueueList
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.planned == nil {
-		l.planned = map[string]bool{}
+		l.planned = map[string]rules.Value[bool]{}
 	}
-	l.planned[name] = true
+	l.planned[name] = ingress
 }
 
-func (d *providerData) aemDMQPlanned(name string) bool {
+// aemDMQPlanned reports whether a dead message queue resource of this run plans queue name, and the
+// ingress it plans.
+func (d *providerData) aemDMQPlanned(name string) (rules.Value[bool], bool) {
 	l := &d.aemQueueList
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.planned[name]
+	in, ok := l.planned[name]
+	return in, ok
 }
 
 // aemQueueUsers returns the queues of the run's list that name name as their dead message queue.
@@ -439,10 +571,16 @@ func aemQueueErrorDetail(name string, err error) string {
 		"and the broker service's status, then run the command again; TF_LOG=debug shows each request.", name, clause(err))
 }
 
-func aemAlreadyExistsDetail(typeName, name string) string {
+// aemAlreadyExistsDetail explains the create of an existing queue: refused by the broker at apply, or by the
+// plan (atPlan) from the run's queue list.
+func aemAlreadyExistsDetail(typeName, name string, atPlan bool) string {
+	refused := "the broker refused the create, so nothing was changed"
+	if atPlan {
+		refused = "the broker would refuse the create, so the plan stops here"
+	}
 	return fmt.Sprintf("A queue named %q already exists on the Advanced Event Mesh broker - to be managed via Terraform this resource needs "+
 		"to be imported into the State. It was created outside this configuration (in the cloud console, by another tool, or by another "+
-		"Terraform state), and the broker refused the create, so nothing was changed. To adopt it, add an import block and run terraform "+
+		"Terraform state), and "+refused+". To adopt it, add an import block and run terraform "+
 		"plan to review the settings the apply would change:\n\n"+
 		"import {\n  to = %s.<resource name>\n  id = %q\n}\n\n"+
 		"or run terraform import %s.<resource name> %q. If another state manages the queue, give this one another name instead.",
@@ -455,8 +593,9 @@ type aemQueueModelPtr[M any] interface {
 	base() *aemQueueResourceModel
 	// writable returns the settings to write, from the configuration (cfg) and the prior state (nil on create).
 	writable(cfg *M, state *M) aem.QueueSettings
-	// fromBroker copies what the broker holds into the model, with the resource's own computed attributes.
-	fromBroker(q *aem.Queue, vpn string)
+	// fromBroker copies what the broker holds into the model, with the resource's own computed attributes;
+	// lookup (nil when not needed) gives the other queues of the broker, for the adoption attributes.
+	fromBroker(q *aem.Queue, vpn string, lookup aemQueueLookup)
 }
 
 // aemQueueResourceBase is what sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue do alike.
@@ -500,11 +639,11 @@ func (r *aemQueueResourceBase[M, P]) Create(ctx context.Context, req resource.Cr
 				"terraform state rm on this resource and give it another name.", name, name))
 		}
 		r.data.aemRecordQueue(name, res.Queue)
-		p.fromBroker(res.Queue, c.MsgVpnName())
+		p.fromBroker(res.Queue, c.MsgVpnName(), nil)
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 		return
 	case errors.Is(err, aem.ErrAlreadyExists):
-		resp.Diagnostics.AddAttributeError(path.Root("name"), "Queue Already Exists", aemAlreadyExistsDetail(r.typeName, name))
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "Queue Already Exists", aemAlreadyExistsDetail(r.typeName, name, false))
 		return
 	case aemWriteRefused(err):
 		resp.Diagnostics.AddError("Cannot Create Queue", aemQueueErrorDetail(name, err))
@@ -521,7 +660,7 @@ func (r *aemQueueResourceBase[M, P]) Create(ctx context.Context, req resource.Cr
 	case gerr == nil:
 		got = err
 		r.data.aemRecordQueue(name, q)
-		p.fromBroker(q, c.MsgVpnName())
+		p.fromBroker(q, c.MsgVpnName(), nil)
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 		resp.Diagnostics.AddError("Queue May Have Been Created With Errors", fmt.Sprintf("The create of the queue %q failed (%s), but the "+
 			"broker holds the queue now: the request was most likely carried out. The state records it as the broker holds it, tainted, "+
@@ -530,7 +669,7 @@ func (r *aemQueueResourceBase[M, P]) Create(ctx context.Context, req resource.Cr
 	case errors.Is(gerr, aem.ErrNotFound):
 		resp.Diagnostics.AddError("Cannot Create Queue", aemQueueErrorDetail(name, err))
 	default:
-		p.fromBroker(&aem.Queue{Name: name, QueueSettings: settings}, c.MsgVpnName())
+		p.fromBroker(&aem.Queue{Name: name, QueueSettings: settings}, c.MsgVpnName(), nil)
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 		resp.Diagnostics.AddError("Queue May Exist", fmt.Sprintf("The request that creates the queue %q was sent, but the outcome is unknown "+
 			"(%s), and the queue could not be read back (%s), so it may or may not exist now. So that no queue is left behind that no state "+
@@ -559,10 +698,12 @@ func (r *aemQueueResourceBase[M, P]) Read(ctx context.Context, req resource.Read
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot Read Queue", aemQueueErrorDetail(name, err))
+		if !r.data.aemCredential.addRefused(&resp.Diagnostics, path.Empty(), err) {
+			resp.Diagnostics.AddError("Cannot Read Queue", aemQueueErrorDetail(name, err))
+		}
 		return
 	}
-	p.fromBroker(q, r.data.aem.MsgVpnName())
+	p.fromBroker(q, r.data.aem.MsgVpnName(), r.data.aemRunQueueLookup(ctx))
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
@@ -613,7 +754,7 @@ func (r *aemQueueResourceBase[M, P]) Update(ctx context.Context, req resource.Up
 	}
 	if err == nil {
 		r.data.aemRecordQueue(name, q)
-		pp.fromBroker(q, c.MsgVpnName())
+		pp.fromBroker(q, c.MsgVpnName(), nil)
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 		return
 	}
@@ -621,7 +762,7 @@ func (r *aemQueueResourceBase[M, P]) Update(ctx context.Context, req resource.Up
 	// The state stays true: what the broker holds now, or the prior state when it cannot be read (the next
 	// refresh reads which settings the queue holds).
 	if cur, gerr := c.GetQueue(context.WithoutCancel(ctx), name); gerr == nil {
-		sp.fromBroker(cur, c.MsgVpnName())
+		sp.fromBroker(cur, c.MsgVpnName(), nil)
 	}
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
@@ -782,8 +923,9 @@ func aemQueueIdentityImport(req resource.ImportStateRequest, diags *diag.Diagnos
 }
 
 // aemPlanDeadMessageQueue sets, for the rules, whether q's dead message queue exists on the broker (from the
-// run's queue list) or is created by a dead message queue resource of this run. It returns false after
-// adding an error (the list could not be read).
+// run's queue list) or is created by a dead message queue resource of this run, and whether it takes
+// messages: the ingress a dead message queue resource of this run plans, else the broker's. It returns
+// false after adding an error (the list could not be read).
 func (d *providerData) aemPlanDeadMessageQueue(ctx context.Context, q *rules.AEMQueue, diags *diag.Diagnostics) bool {
 	dmq, known := q.DeadMessageQueue.V, q.DeadMessageQueue.Known && !q.DeadMessageQueue.Null
 	if q.DeadMessageQueue.Null {
@@ -798,10 +940,35 @@ func (d *providerData) aemPlanDeadMessageQueue(ctx context.Context, q *rules.AEM
 		return false
 	}
 	d.aemQueueList.mu.Lock()
-	_, exists := qs[dmq]
+	held, exists := qs[dmq]
 	d.aemQueueList.mu.Unlock()
 	q.DeadMessageQueueExists = rules.Known(exists)
-	q.DeadMessageQueueCreatedHere = d.aemDMQPlanned(dmq)
+	q.DeadMessageQueueIngress = rules.Unknown[bool]()
+	if exists {
+		q.DeadMessageQueueIngress = rules.Known(held.IngressEnabled != nil && *held.IngressEnabled) // [SPEC] ingressEnabled default false
+	}
+	if in, planned := d.aemDMQPlanned(dmq); planned {
+		q.DeadMessageQueueCreatedHere, q.DeadMessageQueueIngress = true, in
+	}
+	return true
+}
+
+// aemRefuseExisting refuses at plan the create of queue name when the run's queue list holds it already,
+// with the import block the apply's error gives. It returns false after adding an error when the list
+// cannot be read (the plan stops); the error on an existing queue leaves the other checks to run, so that
+// the plan shows every refusal at once.
+func (d *providerData) aemRefuseExisting(ctx context.Context, typeName, name string, diags *diag.Diagnostics) bool {
+	qs, err := d.aemQueues(ctx)
+	if err != nil {
+		d.aemPlanReadError(diags, fmt.Sprintf("checking that the queue %q does not exist yet", name), err)
+		return false
+	}
+	d.aemQueueList.mu.Lock()
+	_, exists := qs[name]
+	d.aemQueueList.mu.Unlock()
+	if exists {
+		diags.AddAttributeError(path.Root("name"), "Queue Already Exists", aemAlreadyExistsDetail(typeName, name, true))
+	}
 	return true
 }
 

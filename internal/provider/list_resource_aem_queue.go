@@ -58,15 +58,17 @@ func (l *aemQueueListResource[M, P]) ListResourceConfigSchema(_ context.Context,
 		"but that has a `max_redelivery_count` above 0 or a dead message queue of its own other than the broker's `#DEAD_MSG_QUEUE` " +
 		"(a chained error queue, which consumers read). The others are listed by the `sapmessaging_aem_dead_message_queue` list resource, " +
 		"so each queue is listed once. With `include_resource` (and `terraform query -generate-config-out`) each result carries every " +
-		"setting of the queue as the broker holds it, and `allow_unlimited_redelivery = true` for a queue at `max_redelivery_count` 0 " +
-		"(the plan warns about it instead of refusing it)."
+		"setting of the queue as the broker holds it (`ingress_enabled = false` included, where the provider's default is `true`), " +
+		"`allow_unlimited_redelivery = true` for a queue at `max_redelivery_count` 0 and `allow_missing_dead_message_queue = true` for a " +
+		"queue whose dead message queue does not exist, takes no messages or is `\"\"` (the plan warns about these instead of refusing them)."
 	if l.deadMessageQueues {
 		what = "Lists every queue of the Advanced Event Mesh broker's Message VPN that another queue names as its dead message queue " +
 			"(`#DEAD_MSG_QUEUE` included, when the broker holds it) and that has no redelivery count (0) and no dead message queue of its " +
 			"own (the broker's `#DEAD_MSG_QUEUE`), or those whose name starts with `prefix`. The others are listed by the " +
 			"`sapmessaging_aem_queue` list resource, so each queue is listed once. With `include_resource` (and " +
-			"`terraform query -generate-config-out`) each result carries every setting of the queue as the broker holds it, and " +
-			"`allow_no_ttl = true` for a dead message queue without a time to live (the plan warns about it instead of refusing it)."
+			"`terraform query -generate-config-out`) each result carries every setting of the queue as the broker holds it, " +
+			"`allow_no_ttl = true` for a dead message queue without a time to live and `allow_ingress_disabled = true` for one whose " +
+			"ingress is off (the plan warns about these instead of refusing them)."
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: what + " So the generated resource block plans no change after its import.\n\n" +
@@ -126,6 +128,11 @@ func (l *aemQueueListResource[M, P]) List(ctx context.Context, req list.ListRequ
 	l.data.aemQueueList.mu.Unlock()
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	users := aemDMQUsers(all)
+	byName := make(map[string]*aem.Queue, len(all))
+	for _, q := range all {
+		byName[q.Name] = q
+	}
+	lookup := func(name string) (*aem.Queue, bool) { return byName[name], true }
 	var selected []*aem.Queue
 	for _, q := range all {
 		if strings.HasPrefix(q.Name, prefix) && aemListedAsDeadMessageQueue(q, users[q.Name]) == l.deadMessageQueues {
@@ -136,7 +143,7 @@ func (l *aemQueueListResource[M, P]) List(ctx context.Context, req list.ListRequ
 	stream.Results = func(push func(list.ListResult) bool) {
 		lim := limitedResults{limit: req.Limit, total: int64(len(selected)), what: "queues"}
 		for _, q := range selected {
-			if !lim.push(push, l.result(ctx, req, q, users[q.Name], vpn)) {
+			if !lim.push(push, l.result(ctx, req, q, users[q.Name], vpn, lookup)) {
 				return
 			}
 		}
@@ -160,15 +167,16 @@ func aemListedAsDeadMessageQueue(q *aem.Queue, users []string) bool {
 }
 
 // aemDMQUsers maps each queue that other queues name as their dead message queue to those queues, sorted.
-// A queue that names none names the broker's #DEAD_MSG_QUEUE.
+// A queue that leaves deadMsgQueue out names the broker's #DEAD_MSG_QUEUE; one that names "" names none
+// (what it removes is deleted, as the rules and the dead message queue resource read it too).
 func aemDMQUsers(all []*aem.Queue) map[string][]string {
 	users := map[string][]string{}
 	for _, q := range all {
 		dmq := aemDefaultDMQ
-		if q.DeadMsgQueue != nil && *q.DeadMsgQueue != "" {
+		if q.DeadMsgQueue != nil {
 			dmq = *q.DeadMsgQueue
 		}
-		if dmq != q.Name {
+		if dmq != "" && dmq != q.Name {
 			users[dmq] = append(users[dmq], q.Name)
 		}
 	}
@@ -178,8 +186,9 @@ func aemDMQUsers(all []*aem.Queue) map[string][]string {
 	return users
 }
 
-// result is the list result of queue q, which the queues users name as their dead message queue.
-func (l *aemQueueListResource[M, P]) result(ctx context.Context, req list.ListRequest, q *aem.Queue, users []string, vpn string) list.ListResult {
+// result is the list result of queue q, which the queues users name as their dead message queue; lookup
+// gives the other queues of the list.
+func (l *aemQueueListResource[M, P]) result(ctx context.Context, req list.ListRequest, q *aem.Queue, users []string, vpn string, lookup aemQueueLookup) list.ListResult {
 	r := req.NewListResult(ctx)
 	r.DisplayName = q.Name
 	if len(users) > 0 && l.deadMessageQueues {
@@ -198,7 +207,7 @@ func (l *aemQueueListResource[M, P]) result(ctx context.Context, req list.ListRe
 	p := P(&m)
 	// fromBroker fills every attribute as an import and its read do: each setting as the broker holds it,
 	// force_destroy false and the adoption attribute where the broker's values break a rule.
-	p.fromBroker(q, vpn)
+	p.fromBroker(q, vpn, lookup)
 	r.Diagnostics.Append(set(ctx, r.Resource.Schema, &r.Resource.Raw, r.Resource, &m)...)
 	return r
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 )
 
 // byAEMName filters query results by the queue name in their identity.
@@ -69,11 +71,14 @@ list "sapmessaging_aem_queue" "cut" {
 						{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
 						{Path: tfjsonpath.New("allow_unlimited_redelivery"), KnownValue: knownvalue.Bool(true)},
 						{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.StringExact("#DEAD_MSG_QUEUE")},
+						// #DEAD_MSG_QUEUE does not exist: adopted as it is, with the warning.
+						{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(true)},
 						{Path: tfjsonpath.New("poison_message_deliveries"), KnownValue: knownvalue.Null()},
 					}),
 					querycheck.ExpectResourceKnownValues(q, byAEMName("acme/aem/prod/payments/errors"), []querycheck.KnownValueCheck{
 						{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(2)},
 						{Path: tfjsonpath.New("allow_unlimited_redelivery"), KnownValue: knownvalue.Bool(false)},
+						{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(false)},
 						{Path: tfjsonpath.New("poison_message_deliveries"), KnownValue: knownvalue.Int64Exact(3)},
 						{Path: tfjsonpath.New("time_to_dead_letter"), KnownValue: knownvalue.StringExact("15 s")},
 					}),
@@ -82,6 +87,9 @@ list "sapmessaging_aem_queue" "cut" {
 						knownvalue.StringExact("acme/aem/prod/orders/dmq (dead message queue of acme/aem/prod/orders)")),
 					querycheck.ExpectResourceKnownValues(d, byAEMName("acme/aem/prod/audit/dmq"), []querycheck.KnownValueCheck{
 						{Path: tfjsonpath.New("allow_no_ttl"), KnownValue: knownvalue.Bool(true)},
+						{Path: tfjsonpath.New("allow_ingress_disabled"), KnownValue: knownvalue.Bool(false)},
+						// Written as the broker holds it, where the provider's default is true.
+						{Path: tfjsonpath.New("egress_enabled"), KnownValue: knownvalue.Bool(false)},
 						{Path: tfjsonpath.New("force_destroy"), KnownValue: knownvalue.Bool(false)},
 					}),
 					querycheck.ExpectResourceKnownValues(d, byAEMName("acme/aem/prod/orders/dmq"), []querycheck.KnownValueCheck{
@@ -218,5 +226,23 @@ list "sapmessaging_aem_queue" "cut" {
 		if q.Name == "acme/aem/prod/legacy" && (*q.MaxRedeliveryCount != 0 || *q.DeadMsgQueue != "#DEAD_MSG_QUEUE") {
 			t.Errorf("the adoption changed %s: %s", q.Name, fmt.Sprint(q.QueueSettings))
 		}
+	}
+}
+
+// A queue whose deadMsgQueue is "" names no dead message queue: it makes no queue a dead message queue, the
+// broker's #DEAD_MSG_QUEUE included, as the rules and the dead message queue resource read "" too.
+func TestAEMDMQUsersEmpty(t *testing.T) {
+	t.Parallel()
+	str := func(s string) *string { return &s }
+	users := aemDMQUsers([]*aem.Queue{
+		{Name: "a", QueueSettings: aem.QueueSettings{DeadMsgQueue: str("")}},
+		{Name: "b"},
+		{Name: "c", QueueSettings: aem.QueueSettings{DeadMsgQueue: str("c.dmq")}},
+	})
+	if got := users["#DEAD_MSG_QUEUE"]; len(got) != 1 || got[0] != "b" {
+		t.Errorf("users of #DEAD_MSG_QUEUE = %v, want [b]", got)
+	}
+	if _, ok := users[""]; ok || len(users) != 2 {
+		t.Errorf("users = %v, want #DEAD_MSG_QUEUE and c.dmq only", users)
 	}
 }

@@ -36,29 +36,44 @@ type aemDeadMessageQueueResource struct {
 
 type aemDeadMessageQueueModel struct {
 	aemQueueResourceModel
-	AllowNoTTL types.Bool `tfsdk:"allow_no_ttl"`
+	AllowNoTTL           types.Bool `tfsdk:"allow_no_ttl"`
+	AllowIngressDisabled types.Bool `tfsdk:"allow_ingress_disabled"`
 }
 
-// fromBroker copies what the broker holds. After an import (the attribute still null), allow_no_ttl
-// records whether the queue lacks a time to live, so that a configuration adopting it as it is (as
-// terraform query writes it) plans no change.
-func (m *aemDeadMessageQueueModel) fromBroker(q *aem.Queue, vpn string) {
+// fromBroker copies what the broker holds. After an import (the attributes still null), allow_no_ttl
+// records whether the queue lacks a time to live and allow_ingress_disabled whether it takes no messages,
+// so that a configuration adopting it as it is (as terraform query writes it) plans no change.
+func (m *aemDeadMessageQueueModel) fromBroker(q *aem.Queue, vpn string, _ aemQueueLookup) {
 	m.fromAPI(q, vpn)
 	if m.AllowNoTTL.IsNull() || m.AllowNoTTL.IsUnknown() {
 		m.AllowNoTTL = types.BoolValue(!m.RespectTTL.ValueBool() || m.MaxTTL.ValueInt64() == 0)
 	}
+	if m.AllowIngressDisabled.IsNull() || m.AllowIngressDisabled.IsUnknown() {
+		m.AllowIngressDisabled = types.BoolValue(!m.IngressEnabled.ValueBool())
+	}
 }
 
-// writable returns the settings the configuration sets that differ from the state, and the broker's
-// defaults of the redelivery count and the dead message queue where the queue in state holds others (a
-// dead message queue has neither of its own; a new queue gets the defaults without writing them).
+// aemNoOwnDMQ reports whether deadMsgQueue names no dead message queue of a dead message queue's own: the
+// broker's default #DEAD_MSG_QUEUE, or "" (none: what the queue removes is deleted, as rules.AEMDeadMessageQueueDeletes reads it).
+func aemNoOwnDMQ(deadMsgQueue string) bool {
+	return deadMsgQueue == aemDefaultDMQ || deadMsgQueue == ""
+}
+
+// writable returns the settings the configuration sets (with the provider's defaults) that differ from the
+// state, and the broker's defaults of the redelivery count and the dead message queue where the queue in
+// state holds others (a dead message queue has neither of its own; a new queue gets the defaults without
+// writing them, and one that names "" keeps it).
 func (m *aemDeadMessageQueueModel) writable(cfg, state *aemDeadMessageQueueModel) aem.QueueSettings {
-	s := cfg.toAPI()
+	c := cfg.withDefaults(true)
+	s := c.toAPI()
 	s.MaxRedeliveryCount, s.DeadMsgQueue = nil, nil
 	if state == nil {
 		return s
 	}
-	s.MaxRedeliveryCount, s.DeadMsgQueue = aem.Ptr[int64](0), aem.Ptr(aemDefaultDMQ)
+	s.MaxRedeliveryCount = aem.Ptr[int64](0)
+	if !aemNoOwnDMQ(state.DeadMessageQueue.ValueString()) {
+		s.DeadMsgQueue = aem.Ptr(aemDefaultDMQ)
+	}
 	return changedSettings(s, state.toAPI())
 }
 
@@ -78,10 +93,24 @@ func (r *aemDeadMessageQueueResource) Schema(ctx context.Context, _ resource.Sch
 		Computed: true,
 		Default:  booldefault.StaticBool(false),
 	}
+	attrs["allow_ingress_disabled"] = schema.BoolAttribute{
+		MarkdownDescription: "Accept `ingress_enabled = false`, with which the dead message queue takes no message and the broker deletes " +
+			"what the queues naming it remove: the plan then warns instead of refusing (and the queues naming it are refused unless they " +
+			"set `allow_missing_dead_message_queue`). Only for adopting a dead message queue made by hand with the broker's default as it " +
+			"is: an import sets it to `true` for such a queue, and `terraform query -generate-config-out` writes it. Set " +
+			"`ingress_enabled = true` (or leave it out) and remove this attribute as soon as you can. Defaults to `false`; it is not a " +
+			"setting of the queue.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(false),
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A queue of an SAP Integration Suite, advanced event mesh (AEM) broker service kept as the dead message queue " +
-			"(DMQ) of other queues. The plan refuses a dead message queue that keeps dead messages for ever (it needs `respect_ttl = true` and " +
-			"a `max_ttl`; `allow_no_ttl` adopts one without as it is, with a warning) or takes none (`ingress_enabled = true` is needed). It has " +
+			"(DMQ) of other queues. With only `name` it works: ingress and egress on, `respect_ttl = true` and `max_ttl` 604800 (7 days), " +
+			"where the broker's defaults would take nothing and keep it for ever. The plan refuses a dead message queue that keeps dead " +
+			"messages for ever (it needs `respect_ttl = true` and a `max_ttl`; `allow_no_ttl` adopts one without as it is, with a warning) or " +
+			"takes none (`ingress_enabled = false`; `allow_ingress_disabled` adopts one as it is, with a warning), and the create of a queue " +
+			"the broker holds already (import it instead). It has " +
 			"no redelivery count and no dead message queue of its own, because a DMQ is inspected, not consumed: the apply keeps both at the " +
 			"broker's defaults. Queues of the same configuration may name it in `dead_message_queue` before it exists on the broker. " +
 			"Destroying it is refused while it holds messages (unless `force_destroy`) or while another queue names it.",
@@ -89,6 +118,8 @@ func (r *aemDeadMessageQueueResource) Schema(ctx context.Context, _ resource.Sch
 	}
 }
 
+// ValidateConfig checks the queue name. The rules run at plan (ModifyPlan), so that one plan shows every
+// refusal, each once.
 func (r *aemDeadMessageQueueResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m aemDeadMessageQueueModel
 	resp.Diagnostics.Append(getConfig(ctx, req.Config, &m)...)
@@ -96,21 +127,19 @@ func (r *aemDeadMessageQueueResource) ValidateConfig(ctx context.Context, req re
 		return
 	}
 	checkAEMQueueName(m.Name, &resp.Diagnostics)
-	q := m.toRules(m.Name)
-	q.IsDeadMessageQueue, q.AllowNoTTL = true, m.AllowNoTTL.ValueBool()
-	q.MaxRedeliveryCount, q.DeadMessageQueue = rules.Null[int64](), rules.Null[string]()
-	appendFindings(&resp.Diagnostics, rules.CheckAEMQueue(q))
 }
 
 // ModifyPlan plans the redelivery count and dead message queue the apply keeps at the broker's defaults
 // (an ordinary queue imported as a dead message queue shows both changes, with a warning), claims the
-// queue name and records it for the queues of this run that name it.
+// queue name, refuses the create of a queue the broker holds already, applies the dead message queue
+// rules and records the queue, with the ingress it plans, for the queues of this run that name it.
 func (r *aemDeadMessageQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if !r.data.requireAtPlan(ctx, &resp.Diagnostics, needAEM) || req.Plan.Raw.IsNull() || r.data == nil || r.data.aem == nil {
+	if req.Plan.Raw.IsNull() || !r.data.requireAtPlan(ctx, &resp.Diagnostics, needAEM) {
 		return
 	}
-	var plan, state aemDeadMessageQueueModel
+	var plan, cfg, state aemDeadMessageQueueModel
 	resp.Diagnostics.Append(getPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getConfig(ctx, req.Config, &cfg)...)
 	hasState := !req.State.Raw.IsNull()
 	if hasState {
 		resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
@@ -118,18 +147,30 @@ func (r *aemDeadMessageQueueResource) ModifyPlan(ctx context.Context, req resour
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	inState := hasState && !plan.Name.IsUnknown() && state.Name.Equal(plan.Name)
 	plan.MaxRedeliveryCount, plan.DeadMessageQueue = types.Int64Value(0), types.StringValue(aemDefaultDMQ)
+	if inState && aemNoOwnDMQ(state.DeadMessageQueue.ValueString()) {
+		plan.DeadMessageQueue = state.DeadMessageQueue
+	}
 	resp.Diagnostics.Append(setPlan(ctx, &resp.Plan, &plan)...)
 	if hasState {
 		warnAEMOrdinaryQueue(&resp.Diagnostics, state)
 	}
-	if plan.Name.IsUnknown() {
-		return
+	eff := cfg.withDefaults(true)
+	q := eff.toRules(cfg.Name)
+	q.IsDeadMessageQueue, q.AllowNoTTL, q.AllowIngressDisabled = true, cfg.AllowNoTTL.ValueBool(), cfg.AllowIngressDisabled.ValueBool()
+	q.MaxRedeliveryCount, q.DeadMessageQueue = rules.Null[int64](), rules.Null[string]()
+	if r.data != nil && r.data.aem != nil && !plan.Name.IsUnknown() {
+		name := plan.Name.ValueString()
+		if !r.data.claimAEMQueueName(ctx, r.typeName, name, inState, req, resp) {
+			return
+		}
+		if !inState && !r.data.aemRefuseExisting(ctx, r.typeName, name, &resp.Diagnostics) {
+			return
+		}
+		r.data.aemPlanDMQ(name, q.IngressEnabled)
 	}
-	inState := hasState && state.Name.Equal(plan.Name)
-	if r.data.claimAEMQueueName(ctx, r.typeName, plan.Name.ValueString(), inState, req, resp) {
-		r.data.aemPlanDMQ(plan.Name.ValueString())
-	}
+	appendFindings(&resp.Diagnostics, rules.CheckAEMQueue(q))
 }
 
 // warnAEMOrdinaryQueue warns when the queue in state holds settings of an ordinary queue that the apply of
@@ -139,7 +180,7 @@ func warnAEMOrdinaryQueue(diags *diag.Diagnostics, state aemDeadMessageQueueMode
 	if n := state.MaxRedeliveryCount; !n.IsNull() && !n.IsUnknown() && n.ValueInt64() != 0 {
 		held = append(held, fmt.Sprintf("`max_redelivery_count = %d`, which the apply sets to 0 (the broker's default: retry forever)", n.ValueInt64()))
 	}
-	if q := state.DeadMessageQueue; !q.IsNull() && !q.IsUnknown() && q.ValueString() != aemDefaultDMQ {
+	if q := state.DeadMessageQueue; !q.IsNull() && !q.IsUnknown() && !aemNoOwnDMQ(q.ValueString()) {
 		held = append(held, fmt.Sprintf("`dead_message_queue = %q`, which the apply sets to the broker's default %q", q.ValueString(), aemDefaultDMQ))
 	}
 	if len(held) == 0 {

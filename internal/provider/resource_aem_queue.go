@@ -34,27 +34,33 @@ type aemQueueResource struct {
 
 type aemQueueModel struct {
 	aemQueueResourceModel
-	AllowUnlimitedRedelivery types.Bool   `tfsdk:"allow_unlimited_redelivery"`
-	PoisonMessageDeliveries  types.Int64  `tfsdk:"poison_message_deliveries"`
-	TimeToDeadLetter         types.String `tfsdk:"time_to_dead_letter"`
+	AllowUnlimitedRedelivery     types.Bool   `tfsdk:"allow_unlimited_redelivery"`
+	AllowMissingDeadMessageQueue types.Bool   `tfsdk:"allow_missing_dead_message_queue"`
+	PoisonMessageDeliveries      types.Int64  `tfsdk:"poison_message_deliveries"`
+	TimeToDeadLetter             types.String `tfsdk:"time_to_dead_letter"`
 }
 
-// fromBroker copies what the broker holds. After an import (the attribute still null),
-// allow_unlimited_redelivery records whether the queue retries for ever, so that a configuration adopting
-// it as it is (as terraform query writes it) plans no change.
-func (m *aemQueueModel) fromBroker(q *aem.Queue, vpn string) {
+// fromBroker copies what the broker holds. After an import (the attributes still null),
+// allow_unlimited_redelivery records whether the queue retries for ever and allow_missing_dead_message_queue
+// whether its dead message queue keeps nothing (named "", missing, or with ingress off; from lookup), so
+// that a configuration adopting it as it is (as terraform query writes it) plans no change.
+func (m *aemQueueModel) fromBroker(q *aem.Queue, vpn string, lookup aemQueueLookup) {
 	m.fromAPI(q, vpn)
 	if m.AllowUnlimitedRedelivery.IsNull() || m.AllowUnlimitedRedelivery.IsUnknown() {
 		m.AllowUnlimitedRedelivery = types.BoolValue(m.MaxRedeliveryCount.ValueInt64() == 0)
 	}
+	if m.AllowMissingDeadMessageQueue.IsNull() || m.AllowMissingDeadMessageQueue.IsUnknown() {
+		m.AllowMissingDeadMessageQueue = types.BoolValue(aemBrokerDMQDeletes(q, lookup))
+	}
 	m.PoisonMessageDeliveries, m.TimeToDeadLetter = aemOutcome(&m.aemQueueSettingsModel)
 }
 
-// writable returns the settings the configuration sets that differ from the state: the PATCH carries the
-// attributes the configuration owns, and among them only those that change (some, such as the redelivery
-// delay, briefly disable the queue when written).
+// writable returns the settings the configuration sets (with the provider's defaults) that differ from the
+// state: the PATCH carries the attributes the configuration owns, and among them only those that change
+// (some, such as the redelivery delay, briefly disable the queue when written).
 func (m *aemQueueModel) writable(cfg, state *aemQueueModel) aem.QueueSettings {
-	s := cfg.toAPI()
+	c := cfg.withDefaults(false)
+	s := c.toAPI()
 	if state != nil {
 		s = changedSettings(s, state.toAPI())
 	}
@@ -91,10 +97,22 @@ func (r *aemQueueResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 		Computed: true,
 		Default:  booldefault.StaticBool(false),
 	}
+	attrs["allow_missing_dead_message_queue"] = schema.BoolAttribute{
+		MarkdownDescription: "Accept a `dead_message_queue` that keeps nothing: one that does not exist (the broker's `#DEAD_MSG_QUEUE` " +
+			"included), one whose `ingress_enabled` is false, or `\"\"`. The broker then deletes every message it removes from this queue; " +
+			"the plan warns, saying so, instead of refusing. Only for adopting a queue that already works this way as it is: an import sets " +
+			"it to `true` for such a queue, and `terraform query -generate-config-out` writes it. Point `dead_message_queue` at a " +
+			"`sapmessaging_aem_dead_message_queue` and remove this attribute as soon as you can. Defaults to `false`; changing it writes " +
+			"nothing to the broker.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(false),
+	}
 	attrs["poison_message_deliveries"] = schema.Int64Attribute{
-		MarkdownDescription: "How many times the broker delivers a message that every consumer fails before it removes it (to " +
-			"`dead_message_queue`, or deleted when that queue does not exist): `max_redelivery_count + 1`, or 1 with `redelivery_enabled = false`. " +
-			"Null when the queue retries for ever (`max_redelivery_count` 0). Computed at plan.",
+		MarkdownDescription: "How many times the broker delivers a message that every consumer fails before it removes it: " +
+			"`max_redelivery_count + 1`, or 1 with `redelivery_enabled = false`. Where it goes then is `dead_message_queue`, which the plan " +
+			"checks on every plan: one that does not exist or takes no messages means the message is deleted, which the plan refuses (or, " +
+			"with `allow_missing_dead_message_queue`, warns about). Null when the queue retries for ever (`max_redelivery_count` 0). Computed at plan.",
 		Computed: true,
 	}
 	attrs["time_to_dead_letter"] = schema.StringAttribute{
@@ -105,16 +123,20 @@ func (r *aemQueueResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A queue of an SAP Integration Suite, advanced event mesh (AEM) broker service, with its redelivery and " +
 			"dead-letter settings, managed through SEMP v2. The broker's defaults retry a poison message for ever and as fast as the consumer " +
-			"fails it, and the queue takes and delivers nothing; the plan refuses a `max_redelivery_count` of 0 or none (unless " +
-			"`allow_unlimited_redelivery` adopts such a queue as it is), a dead message queue that does not exist and is not created in the same " +
-			"configuration (the broker's `#DEAD_MSG_QUEUE` included) and a `max_ttl` without `respect_ttl`, warns about redelivery without " +
-			"delay, a queue that accepts or delivers nothing and `respect_dmq_eligible_enabled`, and shows `poison_message_deliveries` and " +
-			"`time_to_dead_letter`. The create fails on an existing queue (import it instead); an update changes only the attributes the " +
+			"fails it, and the queue takes and delivers nothing; this provider turns ingress and egress on unless the configuration says " +
+			"otherwise. On every plan, it refuses a `max_redelivery_count` of 0 or none (unless `allow_unlimited_redelivery` adopts such a " +
+			"queue as it is), a dead message queue that does not exist and is not created in the same configuration (the broker's " +
+			"`#DEAD_MSG_QUEUE` included) or that takes no messages (unless `allow_missing_dead_message_queue` adopts such a queue as it is), " +
+			"and a `max_ttl` without `respect_ttl`, all in one plan; it warns about redelivery without delay, a queue that accepts or " +
+			"delivers nothing and `respect_dmq_eligible_enabled`, and shows `poison_message_deliveries` and `time_to_dead_letter`. The plan " +
+			"refuses the create of a queue the broker holds already (import it instead); an update changes only the attributes the " +
 			"configuration sets.",
 		Attributes: attrs,
 	}
 }
 
+// ValidateConfig checks the queue name. The rules run at plan (ModifyPlan), where the broker's queues are
+// known, so that one plan shows every refusal, each once.
 func (r *aemQueueResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m aemQueueModel
 	resp.Diagnostics.Append(getConfig(ctx, req.Config, &m)...)
@@ -122,15 +144,13 @@ func (r *aemQueueResource) ValidateConfig(ctx context.Context, req resource.Vali
 		return
 	}
 	checkAEMQueueName(m.Name, &resp.Diagnostics)
-	q := m.toRules(m.Name)
-	q.AllowUnlimitedRedelivery = m.AllowUnlimitedRedelivery.ValueBool()
-	appendFindings(&resp.Diagnostics, rules.CheckAEMQueue(q))
 }
 
-// ModifyPlan claims the queue name for this resource, refuses a dead message queue that the broker does not
-// hold and no sapmessaging_aem_dead_message_queue of this run creates, and computes the outcome attributes.
+// ModifyPlan claims the queue name for this resource, refuses the create of a queue the broker holds
+// already, applies the rules on every plan (with the dead message queue as the broker holds it or a
+// sapmessaging_aem_dead_message_queue of this run plans it) and computes the outcome attributes.
 func (r *aemQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if !r.data.requireAtPlan(ctx, &resp.Diagnostics, needAEM) || req.Plan.Raw.IsNull() || r.data == nil || r.data.aem == nil {
+	if req.Plan.Raw.IsNull() || !r.data.requireAtPlan(ctx, &resp.Diagnostics, needAEM) {
 		return
 	}
 	var plan, cfg, state aemQueueModel
@@ -140,32 +160,35 @@ func (r *aemQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if hasState {
 		resp.Diagnostics.Append(getState(ctx, req.State, &state)...)
 	}
-	if resp.Diagnostics.HasError() || plan.Name.IsUnknown() {
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	inState := hasState && state.Name.Equal(plan.Name)
-	if !r.data.claimAEMQueueName(ctx, r.typeName, plan.Name.ValueString(), inState, req, resp) {
-		return
+	inState := hasState && !plan.Name.IsUnknown() && state.Name.Equal(plan.Name)
+	// The rules see the configuration with the provider's defaults, and the dead message queue the queue
+	// will name: the configured one, else the one it holds.
+	eff := cfg.withDefaults(false)
+	q := eff.toRules(cfg.Name)
+	if inState {
+		q.DeadMessageQueue = stringValue(aemEffectiveDMQ(cfg.DeadMessageQueue, state.DeadMessageQueue))
 	}
-	// The dead message queue is checked when the plan sets it: a create, or a change of the link.
-	if !inState || !aemEffectiveDMQ(cfg.DeadMessageQueue, state.DeadMessageQueue).Equal(state.DeadMessageQueue) {
-		q := cfg.toRules(cfg.Name)
-		q.AllowUnlimitedRedelivery = cfg.AllowUnlimitedRedelivery.ValueBool()
+	q.AllowUnlimitedRedelivery = cfg.AllowUnlimitedRedelivery.ValueBool()
+	q.AllowMissingDeadMessageQueue = cfg.AllowMissingDeadMessageQueue.ValueBool()
+	if r.data != nil && r.data.aem != nil && !plan.Name.IsUnknown() {
+		name := plan.Name.ValueString()
+		if !r.data.claimAEMQueueName(ctx, r.typeName, name, inState, req, resp) {
+			return
+		}
+		if !inState && !r.data.aemRefuseExisting(ctx, r.typeName, name, &resp.Diagnostics) {
+			return
+		}
 		if !r.data.aemPlanDeadMessageQueue(ctx, &q, &resp.Diagnostics) {
 			return
 		}
-		var missing []rules.Finding
-		for _, f := range rules.CheckAEMQueue(q) {
-			if f.Rule == "aem.dmq_missing" {
-				missing = append(missing, f)
-			}
-		}
-		appendFindings(&resp.Diagnostics, missing)
 	}
+	appendFindings(&resp.Diagnostics, rules.CheckAEMQueue(q))
 	// The outcome, from the settings the queue will hold: configured, else as in state, else the broker's default.
-	eff := cfg.aemQueueSettingsModel
 	if hasState {
-		eff = aemMergeSettings(cfg.aemQueueSettingsModel, state.aemQueueSettingsModel)
+		eff = aemMergeSettings(eff, state.aemQueueSettingsModel)
 	}
 	plan.PoisonMessageDeliveries, plan.TimeToDeadLetter = aemOutcome(&eff)
 	resp.Diagnostics.Append(setPlan(ctx, &resp.Plan, &plan)...)

@@ -293,10 +293,12 @@ resource "sapmessaging_aem_queue" "q" {
 				PreConfig: func() {
 					r := env.srv.Stats().Routes
 					t.Logf("refresh of %d queues: %v", n+1, r)
-					// The refreshing plan: the credential check and the two pages of the list; the step's other
-					// command adds at most its credential check.
-					if r[list+"/{queue}"] != 0 || r[list] < 3 || r[list] > 4 {
-						t.Fatalf("the refresh of %d queues made %v, want no GET of a queue and 3 or 4 list requests", n+1, r)
+					// The refreshing plan: the credential check and the two pages of the list, which the plan's
+					// check of every queue's dead message queue shares; the step's other command (a plan without
+					// refresh, which checks the dead message queues all the same) adds at most its credential
+					// check and its own two pages.
+					if r[list+"/{queue}"] != 0 || r[list] < 3 || r[list] > 6 {
+						t.Fatalf("the refresh of %d queues made %v, want no GET of a queue and 3 to 6 list requests", n+1, r)
 					}
 				},
 				Config: config, PlanOnly: true,
@@ -416,5 +418,244 @@ func TestChangedSettings(t *testing.T) {
 	)
 	if got.AccessType != nil || got.MaxRedeliveryCount == nil || *got.MaxRedeliveryCount != 5 || got.IngressEnabled == nil || got.EgressEnabled != nil {
 		t.Errorf("changedSettings = %+v, want max_redelivery_count 5 and ingress_enabled true only", got)
+	}
+}
+
+// A queue that leaves ingress and egress out takes and delivers messages (the broker's default would take
+// nothing); a configuration that relies on that plans the change back when someone switches them off.
+func TestAccAEMQueue_defaults(t *testing.T) {
+	env := newTestEnv(t)
+	const addr = "sapmessaging_aem_queue.q"
+	const name = "acme/aem/test/defaults"
+	config := env.aemConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name = "%[1]s/dmq"
+}
+
+resource "sapmessaging_aem_queue" "q" {
+  name                     = %[1]q
+  max_redelivery_count     = 3
+  dead_message_queue       = sapmessaging_aem_dead_message_queue.dmq.name
+  redelivery_delay_enabled = true
+}
+`, name))
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ingress_enabled"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("egress_enabled"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(false)),
+				},
+				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				PreConfig: func() {
+					if _, err := env.aem(t).UpdateQueue(context.Background(), name, aem.QueueSettings{EgressEnabled: aem.Ptr(false)}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: config,
+				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("egress_enabled"), knownvalue.Bool(true)),
+				}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
+
+// A dead message queue whose ingress is off deletes what it should keep: the plan refuses a queue that names
+// one, on every plan, as it refuses a missing one. A dead message queue of the configuration counts with the
+// ingress it plans.
+func TestAccAEMQueue_dmqTakesNothing(t *testing.T) {
+	env := newTestEnv(t)
+	const name = "acme/aem/test/deaf"
+	ctx := context.Background()
+	if _, err := env.aem(t).CreateQueue(ctx, aem.Queue{Name: name + "/dmq", QueueSettings: aem.QueueSettings{
+		RespectTTLEnabled: aem.Ptr(true), MaxTTL: aem.Ptr[int64](3600)}}); err != nil {
+		t.Fatal(err)
+	}
+	queue := fmt.Sprintf(`
+resource "sapmessaging_aem_queue" "q" {
+  name                     = %q
+  max_redelivery_count     = 3
+  dead_message_queue       = %q
+  redelivery_delay_enabled = true
+}
+`, name, name+"/dmq")
+	adopted := fmt.Sprintf(`
+import {
+  to = sapmessaging_aem_dead_message_queue.dmq
+  id = %[1]q
+}
+
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name        = %[1]q
+  max_ttl     = 3600
+}
+`, name+"/dmq")
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{Config: env.aemConfig(queue), PlanOnly: true, ExpectError: wrapped(`Dead Message Queue Takes No Messages.*"acme/aem/test/deaf/dmq"`)},
+			// Managed in the same configuration, the dead message queue is planned with ingress on.
+			{Config: env.aemConfig(adopted + strings.Replace(queue, "max_redelivery_count", "depends_on = [sapmessaging_aem_dead_message_queue.dmq]\n  max_redelivery_count", 1))},
+			{
+				// Switched off by hand after the apply: the next plan of the queue (no change of its own) refuses it
+				// as long as the configuration does not turn the ingress back on.
+				PreConfig: func() {
+					if _, err := env.aem(t).UpdateQueue(ctx, name+"/dmq", aem.QueueSettings{IngressEnabled: aem.Ptr(false)}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: env.aemConfig(queue + `
+removed {
+  from = sapmessaging_aem_dead_message_queue.dmq
+  lifecycle {
+    destroy = false
+  }
+}
+`),
+				PlanOnly: true, ExpectError: wrapped(`Dead Message Queue Takes No Messages`),
+			},
+		},
+	})
+}
+
+// An adopted queue is checked like a new one: acme/aem/prod/legacy of the AEM sample names the default
+// #DEAD_MSG_QUEUE, which does not exist. Adopted as it is (allow_unlimited_redelivery and
+// allow_missing_dead_message_queue, which an import sets), then given a bound without
+// allow_missing_dead_message_queue, the plan refuses it; the one plan shows every refusal at once.
+func TestAccAEMQueue_adoptedCheckedEveryPlan(t *testing.T) {
+	env := newTestEnv(t)
+	if err := env.srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	const addr = "sapmessaging_aem_queue.legacy"
+	const name = "acme/aem/prod/legacy"
+	hcl := func(body string) string {
+		return env.aemConfig(fmt.Sprintf(`
+import {
+  to = %s
+  id = %q
+}
+
+resource "sapmessaging_aem_queue" "legacy" {
+  name            = %q
+  ingress_enabled = true
+  egress_enabled  = true
+%s}
+`, addr, name, name, body))
+	}
+	asIs := hcl("  max_redelivery_count             = 0\n  allow_unlimited_redelivery       = true\n  allow_missing_dead_message_queue = true\n")
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			// R = 0 and the missing dead message queue: both errors in one plan.
+			{Config: hcl("  max_redelivery_count = 0\n"), PlanOnly: true,
+				ExpectError: wrapped(`(Unlimited Redelivery.*Dead Message Queue Does Not Exist|Dead Message Queue Does Not Exist.*Unlimited Redelivery)`)},
+			{
+				Config: asIs,
+				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
+				}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(true)),
+				},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
+			// The AEM guide's fix of the redelivery count alone: the plan now refuses the missing dead message queue.
+			{Config: hcl("  max_redelivery_count     = 5\n  redelivery_delay_enabled = true\n"), PlanOnly: true,
+				ExpectError: wrapped(`Dead Message Queue Does Not Exist.*#DEAD_MSG_QUEUE`)},
+			{Config: hcl("  max_redelivery_count             = 5\n  redelivery_delay_enabled         = true\n  allow_missing_dead_message_queue = true\n")},
+		},
+	})
+}
+
+// A queue the broker already holds is refused at plan, with the import block, not only by the apply.
+func TestAccAEMQueue_existsRefusedAtPlan(t *testing.T) {
+	env := newTestEnv(t)
+	const name = "acme/aem/test/there"
+	ctx := context.Background()
+	for _, n := range []string{name + "/dmq", name} {
+		if _, err := env.aem(t).CreateQueue(ctx, aem.Queue{Name: n, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{Config: env.aemConfig(aemQueueHCL(name, 3)), PlanOnly: true,
+				ExpectError: wrapped(`Queue Already Exists.*plan stops here.*import \{ to = sapmessaging_aem_dead_message_queue.<resource name> id = "acme/aem/test/there/dmq" \}`)},
+			{Config: env.aemConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_queue" "q" {
+  name                     = %q
+  max_redelivery_count     = 3
+  dead_message_queue       = %q
+  redelivery_delay_enabled = true
+}
+`, name, name+"/dmq")), PlanOnly: true,
+				ExpectError: wrapped(`Queue Already Exists.*import \{ to = sapmessaging_aem_queue.<resource name> id = "acme/aem/test/there" \}`)},
+		},
+	})
+}
+
+// A refused SEMP password shows the documented "Credentials Refused" at the refresh of a queue in state.
+func TestAccAEMQueue_refreshCredentialsRefused(t *testing.T) {
+	env := newTestEnv(t)
+	c := env.srv.AdvancedEventMeshCredentials()
+	wrong := fmt.Sprintf(`
+provider "sapmessaging" {
+  advanced_event_mesh = {
+    semp_url     = %q
+    msg_vpn_name = %q
+    username     = %q
+    password     = "wrong"
+  }
+  max_retries = 0
+}
+`, c.SEMPURL, c.MsgVpnName, c.Username)
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{Config: env.aemConfig(aemQueueHCL("acme/aem/test/refused", 3))},
+			// Not plan-only: the step refreshes the state, so the first read of the broker is the queues' Read.
+			{Config: wrong + aemQueueHCL("acme/aem/test/refused", 3),
+				ExpectError: regexp.MustCompile(`Advanced Event Mesh SEMP API Credentials Refused`)},
+			{Config: env.aemConfig(aemQueueHCL("acme/aem/test/refused", 3))},
+		},
+	})
+}
+
+// One plan shows every refusal of a queue, each once: R = 0 and a dead message queue that does not exist
+// (the second used to appear only after the first was fixed), and the warning about redelivery without delay
+// once, not from both the configuration's validation and the plan.
+func TestAccAEMQueue_refusalsOnce(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	env := newTestEnv(t)
+	work := t.TempDir()
+	plugins := filepath.Join(work, "plugins")
+	buildProvider(t, plugins)
+	cliConfig := writeCLIConfig(t, work, plugins)
+	dir := filepath.Join(work, "once")
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+`
+resource "sapmessaging_aem_queue" "q" {
+  name                 = "acme/aem/test/once"
+  max_redelivery_count = 0
+  dead_message_queue   = "acme/aem/test/nowhere"
+}
+`)
+	r := runTerraformEnv(t, tf, dir, cliConfig, aemCLIEnv(env), "plan", "-input=false", "-no-color")
+	if r.exitCode != 1 {
+		t.Fatalf("plan: exit %d, want 1:\n%s", r.exitCode, r.output)
+	}
+	for _, d := range []string{"Error: Unlimited Redelivery", "Error: Dead Message Queue Does Not Exist", "Warning: Redelivery Without Delay"} {
+		if n := strings.Count(r.output, d); n != 1 {
+			t.Errorf("%q appears %d times, want once:\n%s", d, n, r.output)
+		}
 	}
 }

@@ -36,6 +36,8 @@ const (
 	attrIngressEnabled                 = "ingress_enabled"
 	attrEgressEnabled                  = "egress_enabled"
 	attrRespectDMQEligible             = "respect_dmq_eligible_enabled"
+	attrAllowMissingDMQ                = "allow_missing_dead_message_queue"
+	attrAllowIngressDisabled           = "allow_ingress_disabled"
 	aemAssumedFailMs               int = 10 // how long a consumer takes to fail a poison message, for the warning's rate
 )
 
@@ -53,6 +55,18 @@ type AEMQueue struct {
 	DeadMessageQueueExists Value[bool]
 	// DeadMessageQueueCreatedHere is set when the configuration creates that queue.
 	DeadMessageQueueCreatedHere bool
+	// DeadMessageQueueIngress is the ingressEnabled of that dead message queue: as the configuration plans it
+	// when a dead message queue resource of the configuration manages it, else as the broker holds it;
+	// unknown when it was not read (or the queue does not exist). false: the dead message queue takes no
+	// message, and the broker deletes what it should keep there, as with a missing one.
+	DeadMessageQueueIngress Value[bool]
+	// AllowMissingDeadMessageQueue accepts, on a queue adopted as it is, a dead message queue that does not
+	// exist, takes no messages or is named "": the plan warns that removed messages are deleted instead of
+	// refusing.
+	AllowMissingDeadMessageQueue bool
+	// AllowIngressDisabled accepts a dead message queue with ingress off that is adopted as it is: the plan
+	// warns instead of refusing.
+	AllowIngressDisabled bool
 	// IsDeadMessageQueue marks a queue the configuration keeps as a dead message queue: it needs a time to
 	// live and must take messages; the redelivery and DMQ rules do not apply to it.
 	IsDeadMessageQueue bool
@@ -132,38 +146,133 @@ func aemDMQName(q AEMQueue) (string, bool) {
 	return effective(q.DeadMessageQueue, AEMDefaultDeadMsgQueue)
 }
 
+// The ways a queue's dead message queue can fail to keep a removed message ([SOL] DMQ: a DMQ that does not
+// exist means deletion; a DMQ whose ingress is off takes no message, assumed to delete as a missing one does).
+const (
+	aemDMQUsable       = ""
+	aemDMQEmpty        = "aem.dmq_empty"
+	aemDMQMissing      = "aem.dmq_missing"
+	aemDMQTakesNothing = "aem.dmq_takes_nothing"
+)
+
+// aemDMQFate returns, when the queue's dead message queue is known not to keep a removed message, the rule
+// that says why (aemDMQEmpty, aemDMQMissing or aemDMQTakesNothing); known is false when that
+// cannot be told (an unknown name, or a dead message queue not read).
+//
+// deadMsgQueue "" means no dead message queue: the SEMP specification (config API 10.25.11, MsgVpnQueue)
+// accepts it (deadMsgQueue: minLength 0, x-type qendpt_NameQueueNoMinLength_param) while no queue can be
+// named so (queueName: minLength 1), and [SOL] DMQ says a message whose dead message queue does not exist is
+// deleted. Neither source says what "" does; that the broker does not fall back to #DEAD_MSG_QUEUE for it
+// (which only an absent deadMsgQueue gets, as its default) is assumed. The list resources, the dead message
+// queue resource and these rules read it so alike.
+func aemDMQFate(q AEMQueue) (fate string, known bool) {
+	dmq, known := aemDMQName(q)
+	if !known {
+		return aemDMQUsable, false
+	}
+	if strings.TrimSpace(dmq) == "" {
+		return aemDMQEmpty, true
+	}
+	if exists, ok := q.DeadMessageQueueExists.get(); ok && !exists && !q.DeadMessageQueueCreatedHere {
+		return aemDMQMissing, true
+	}
+	if in, ok := q.DeadMessageQueueIngress.get(); ok && !in {
+		return aemDMQTakesNothing, true
+	}
+	exists, ok := q.DeadMessageQueueExists.get()
+	in, inKnown := q.DeadMessageQueueIngress.get()
+	return aemDMQUsable, (ok && exists || q.DeadMessageQueueCreatedHere) && inKnown && in
+}
+
+// AEMDeadMessageQueueDeletes reports whether q's dead message queue is known to keep nothing: named "", not
+// held by the broker and not created by the configuration, or with its ingress off
+// (DeadMessageQueueIngress false). The broker then deletes every message it removes from q.
+func AEMDeadMessageQueueDeletes(q AEMQueue) bool {
+	fate, _ := aemDMQFate(q)
+	return fate != aemDMQUsable
+}
+
 func checkAEMDMQ(r *report, q AEMQueue) {
 	dmq, known := aemDMQName(q)
 	if !known {
 		return
 	}
 	name, nameKnown := q.Name.get()
-	if strings.TrimSpace(dmq) == "" {
-		r.errorf("aem.dmq_empty", attrDeadMessageQueue, "Empty Dead Message Queue",
-			"`dead_message_queue = \"\"` names no queue, so every message the broker removes from this queue (at the redelivery limit, on its time to live, or rejected) is deleted. "+
-				"Set `dead_message_queue` to a queue this configuration creates with `sapmessaging_aem_dead_message_queue`, for example %q.", aemExampleDMQ(name, nameKnown))
-		return
-	}
 	if nameKnown && dmq == name {
 		r.errorf("aem.dmq_self", attrDeadMessageQueue, "Dead Message Queue Cycle",
 			"`dead_message_queue` names the queue %q itself, so a dead message would go back into the queue it failed on and be delivered again. "+
 				"Set `dead_message_queue` to a separate queue, for example %q.", name, aemExampleDMQ(name, true))
 		return
 	}
-	exists, existsKnown := q.DeadMessageQueueExists.get()
-	if !existsKnown || exists || q.DeadMessageQueueCreatedHere {
+	fate, fateKnown := aemDMQFate(q)
+	if q.AllowMissingDeadMessageQueue {
+		switch {
+		case fate != aemDMQUsable:
+			r.warnf("aem.dmq_missing_allowed", attrDeadMessageQueue, "Missing Dead Message Queue Allowed",
+				"`allow_missing_dead_message_queue = true` accepts that %s: every message the broker removes from this queue (%s, on its time to live, or rejected) is deleted, not kept. "+
+					"Set `dead_message_queue` to the `name` of a `sapmessaging_aem_dead_message_queue` of this configuration (which takes messages), for example one named %q, and remove `allow_missing_dead_message_queue`.",
+				aemDMQWhy(q, dmq, fate), aemRemovedAfter(q), aemExampleDMQ(name, nameKnown))
+		case fateKnown:
+			r.warnf("aem.allow_missing_dmq_unused", attrAllowMissingDMQ, "Allow Missing Dead Message Queue Has No Effect",
+				"The dead message queue %q exists and takes messages, so `allow_missing_dead_message_queue = true` changes nothing. Set `allow_missing_dead_message_queue = false`, or remove it.", dmq)
+		}
 		return
 	}
-	which := fmt.Sprintf("`dead_message_queue` names %q", dmq)
-	if q.DeadMessageQueue.Null {
-		which = fmt.Sprintf("Without `dead_message_queue` the queue uses the broker's default %q", dmq)
+	adopt := " (or, only to import a queue that already works this way and change it later, set `allow_missing_dead_message_queue = true` for now)"
+	switch fate {
+	case aemDMQEmpty:
+		r.errorf("aem.dmq_empty", attrDeadMessageQueue, "Empty Dead Message Queue",
+			"`dead_message_queue = \"\"` names no queue, so every message the broker removes from this queue (at the redelivery limit, on its time to live, or rejected) is deleted. "+
+				"Set `dead_message_queue` to a queue this configuration creates with `sapmessaging_aem_dead_message_queue`, for example %q%s.", aemExampleDMQ(name, nameKnown), adopt)
+	case aemDMQMissing:
+		which := fmt.Sprintf("`dead_message_queue` names %q", dmq)
+		if q.DeadMessageQueue.Null {
+			which = fmt.Sprintf("Without `dead_message_queue` the queue uses the broker's default %q", dmq)
+		}
+		r.errorf("aem.dmq_missing", attrDeadMessageQueue, "Dead Message Queue Does Not Exist",
+			"%s, which the broker does not hold and this configuration does not create: the broker deletes every message it removes from this queue "+
+				"(at the redelivery limit, on its time to live, or rejected) when the dead message queue does not exist, so poison messages are lost without a trace. "+
+				"A queue this configuration creates counts when `dead_message_queue` refers to the creating resource's `name` (for example `sapmessaging_aem_dead_message_queue.dmq.name`), "+
+				"so that Terraform plans it first; a name written as text may be planned before it. "+
+				"Set `dead_message_queue` to the `name` of a `sapmessaging_aem_dead_message_queue` of this configuration, for example one named %q%s.", which, aemExampleDMQ(name, nameKnown), adopt)
+	case aemDMQTakesNothing:
+		r.errorf("aem.dmq_takes_nothing", attrDeadMessageQueue, "Dead Message Queue Takes No Messages",
+			"The dead message queue %q has `ingress_enabled = false`, so it accepts no message: every message the broker removes from this queue "+
+				"(at the redelivery limit, on its time to live, or rejected) is deleted instead of kept there. "+
+				"Set `ingress_enabled = true` on the dead message queue (manage it with `sapmessaging_aem_dead_message_queue`, which turns it on), "+
+				"or set `dead_message_queue` to one that takes messages%s.", dmq, adopt)
 	}
-	r.errorf("aem.dmq_missing", attrDeadMessageQueue, "Dead Message Queue Does Not Exist",
-		"%s, which the broker does not hold and this configuration does not create: the broker deletes every message it removes from this queue "+
-			"(at the redelivery limit, on its time to live, or rejected) when the dead message queue does not exist, so poison messages are lost without a trace. "+
-			"A queue this configuration creates counts when `dead_message_queue` refers to the creating resource's `name` (for example `sapmessaging_aem_dead_message_queue.dmq.name`), "+
-			"so that Terraform plans it first; a name written as text may be planned before it. "+
-			"Set `dead_message_queue` to the `name` of a `sapmessaging_aem_dead_message_queue` of this configuration, for example one named %q.", which, aemExampleDMQ(name, nameKnown))
+}
+
+// aemDMQWhy says why the dead message queue dmq keeps nothing (fate from aemDMQFate).
+func aemDMQWhy(q AEMQueue, dmq, fate string) string {
+	switch fate {
+	case aemDMQEmpty:
+		return "`dead_message_queue = \"\"` names no queue"
+	case aemDMQTakesNothing:
+		return fmt.Sprintf("the dead message queue %q takes no messages (its `ingress_enabled` is false)", dmq)
+	}
+	if q.DeadMessageQueue.Null {
+		return fmt.Sprintf("the broker's default dead message queue %q does not exist", dmq)
+	}
+	return fmt.Sprintf("the dead message queue %q does not exist", dmq)
+}
+
+// aemRemovedAfter says when the broker removes a poison message from q: after its deliveries, or never.
+func aemRemovedAfter(q AEMQueue) string {
+	enabled, ek := effective(q.RedeliveryEnabled, true)
+	n, nk := effective(q.MaxRedeliveryCount, 0)
+	if !ek || !nk {
+		return "at the redelivery limit"
+	}
+	deliveries, unlimited := AEMDeliveries(enabled, n)
+	switch {
+	case unlimited:
+		return "never at a redelivery limit while `max_redelivery_count` is 0"
+	case deliveries == 1:
+		return "after 1 delivery"
+	}
+	return fmt.Sprintf("after %d deliveries", deliveries)
 }
 
 func aemExampleDMQ(name string, known bool) string {
@@ -282,10 +391,20 @@ func checkAEMTTL(r *report, q AEMQueue) {
 }
 
 func checkAEMDeadMessageQueue(r *report, q AEMQueue) {
-	if in, ok := effective(q.IngressEnabled, false); ok && !in {
+	in, ok := effective(q.IngressEnabled, false)
+	switch {
+	case !ok:
+	case !in && q.AllowIngressDisabled:
+		r.warnf("aem.dmq_ingress_disabled_allowed", attrIngressEnabled, "Dead Message Queue Takes No Messages Allowed",
+			"`allow_ingress_disabled = true` keeps this dead message queue at `ingress_enabled = false`: it accepts no message, so the broker deletes every message "+
+				"the queues naming it remove instead of keeping it here. Set `ingress_enabled = true` and remove `allow_ingress_disabled`.")
+	case !in:
 		r.errorf("aem.dmq_ingress_disabled", attrIngressEnabled, "Dead Message Queue Takes No Messages",
 			"With `ingress_enabled = false` (the broker's default) the dead message queue accepts no message, so the messages other queues remove are deleted instead of kept here. "+
-				"Set `ingress_enabled = true`.")
+				"Set `ingress_enabled = true` (or, only to import a dead message queue that already works this way and change it later, set `allow_ingress_disabled = true` for now).")
+	case q.AllowIngressDisabled:
+		r.warnf("aem.allow_ingress_disabled_unused", attrAllowIngressDisabled, "Allow Ingress Disabled Has No Effect",
+			"`ingress_enabled = true` is set, so the dead message queue takes messages and `allow_ingress_disabled = true` changes nothing. Set `allow_ingress_disabled = false`, or remove it.")
 	}
 }
 
@@ -376,8 +495,13 @@ func AEMRetryPlan(q AEMQueue) string {
 	}
 	total := AEMTimeToDeadLetter(deliveries-1, delay, initial, maxMs, mult)
 	where := fmt.Sprintf("then moved to the dead message queue %q", dmq)
-	if exists, ok := q.DeadMessageQueueExists.get(); ok && !exists && !q.DeadMessageQueueCreatedHere {
+	switch fate, _ := aemDMQFate(q); fate {
+	case aemDMQEmpty:
+		where = "then deleted (`dead_message_queue = \"\"` names no queue)"
+	case aemDMQMissing:
 		where = fmt.Sprintf("then deleted (the dead message queue %q does not exist)", dmq)
+	case aemDMQTakesNothing:
+		where = fmt.Sprintf("then deleted (the dead message queue %q takes no messages: its ingress is off)", dmq)
 	}
 	if e, ok := q.RespectDMQEligible.get(); ok && e {
 		where += " if its publisher flagged it DMQ-eligible, deleted otherwise"

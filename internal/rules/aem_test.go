@@ -80,6 +80,24 @@ func TestCheckAEMQueue(t *testing.T) {
 		{"allow_no_ttl unused", func(q *AEMQueue) { *q = aemDMQ(); q.AllowNoTTL = true }, []string{"aem.allow_no_ttl_unused"}},
 		{"allow_no_ttl with TTL unknown", func(q *AEMQueue) { *q = aemDMQ(); q.MaxTTL, q.AllowNoTTL = Unknown[int64](), true }, nil},
 		{"dead message queue taking nothing", func(q *AEMQueue) { *q = aemDMQ(); q.IngressEnabled = Null[bool]() }, []string{"aem.dmq_ingress_disabled"}},
+		{"dead message queue taking nothing allowed", func(q *AEMQueue) { *q = aemDMQ(); q.IngressEnabled, q.AllowIngressDisabled = Known(false), true },
+			[]string{"aem.dmq_ingress_disabled_allowed"}},
+		{"allow_ingress_disabled unused", func(q *AEMQueue) { *q = aemDMQ(); q.AllowIngressDisabled = true }, []string{"aem.allow_ingress_disabled_unused"}},
+		// A dead message queue whose ingress is off deletes what it should keep: refused as a missing one.
+		{"DMQ takes nothing", func(q *AEMQueue) { q.DeadMessageQueueIngress = Known(false) }, []string{"aem.dmq_takes_nothing"}},
+		{"DMQ created here takes nothing", func(q *AEMQueue) {
+			q.DeadMessageQueueExists, q.DeadMessageQueueCreatedHere, q.DeadMessageQueueIngress = Known(false), true, Known(false)
+		}, []string{"aem.dmq_takes_nothing"}},
+		{"DMQ created here takes messages", func(q *AEMQueue) {
+			q.DeadMessageQueueExists, q.DeadMessageQueueCreatedHere, q.DeadMessageQueueIngress = Known(false), true, Known(true)
+		}, nil},
+		{"DMQ ingress unknown", func(q *AEMQueue) { q.DeadMessageQueueIngress = Unknown[bool]() }, nil},
+		{"DMQ missing allowed", func(q *AEMQueue) { q.DeadMessageQueueExists, q.AllowMissingDeadMessageQueue = Known(false), true }, []string{"aem.dmq_missing_allowed"}},
+		{"DMQ taking nothing allowed", func(q *AEMQueue) { q.DeadMessageQueueIngress, q.AllowMissingDeadMessageQueue = Known(false), true }, []string{"aem.dmq_missing_allowed"}},
+		{"DMQ empty allowed", func(q *AEMQueue) { q.DeadMessageQueue, q.AllowMissingDeadMessageQueue = Known(""), true }, []string{"aem.dmq_missing_allowed"}},
+		{"allow_missing_dead_message_queue unused", func(q *AEMQueue) { q.DeadMessageQueueIngress, q.AllowMissingDeadMessageQueue = Known(true), true },
+			[]string{"aem.allow_missing_dmq_unused"}},
+		{"allow_missing_dead_message_queue, DMQ not read", func(q *AEMQueue) { q.DeadMessageQueueExists, q.AllowMissingDeadMessageQueue = Unknown[bool](), true }, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -113,6 +131,55 @@ func TestCheckAEMQueueDetails(t *testing.T) {
 	f = findRule(t, CheckAEMQueue(q), "aem.redelivery_without_delay")
 	if !strings.Contains(f.Detail, "without end (about 100 deliveries a second") {
 		t.Errorf("unlimited without delay: %s", f.Detail)
+	}
+}
+
+// The refusal of a dead message queue that takes nothing says what happens and what to set; the adoption
+// warning says that messages are deleted, after how many deliveries, and how to fix it.
+func TestCheckAEMQueueDMQTakesNothingDetails(t *testing.T) {
+	t.Parallel()
+	q := aemGood()
+	q.DeadMessageQueueIngress = Known(false)
+	f := findRule(t, CheckAEMQueue(q), "aem.dmq_takes_nothing")
+	if f.Severity != SeverityError || f.Attribute != "dead_message_queue" {
+		t.Errorf("`dmq_takes_nothing`: %+v", f)
+	}
+	for _, want := range []string{`"orders.dmq"`, "`ingress_enabled = false`", "deleted", "`ingress_enabled = true`"} {
+		if !strings.Contains(f.Detail, want) {
+			t.Errorf("`dmq_takes_nothing` lacks %q: %s", want, f.Detail)
+		}
+	}
+	q = aemGood()
+	q.DeadMessageQueue, q.DeadMessageQueueExists, q.AllowMissingDeadMessageQueue = Null[string](), Known(false), true
+	f = findRule(t, CheckAEMQueue(q), "aem.dmq_missing_allowed")
+	if f.Severity != SeverityWarning {
+		t.Errorf("`dmq_missing_allowed`: %+v", f)
+	}
+	for _, want := range []string{"deleted", "after 6 deliveries", `"#DEAD_MSG_QUEUE"`, "remove `allow_missing_dead_message_queue`"} {
+		if !strings.Contains(f.Detail, want) {
+			t.Errorf("`dmq_missing_allowed` lacks %q: %s", want, f.Detail)
+		}
+	}
+}
+
+func TestAEMDeadMessageQueueDeletes(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		mutate func(*AEMQueue)
+		want   bool
+	}{
+		"usable":        {func(*AEMQueue) {}, false},
+		"not read":      {func(q *AEMQueue) { q.DeadMessageQueueExists = Unknown[bool]() }, false},
+		"empty":         {func(q *AEMQueue) { q.DeadMessageQueue = Known("") }, true},
+		"missing":       {func(q *AEMQueue) { q.DeadMessageQueueExists = Known(false) }, true},
+		"created here":  {func(q *AEMQueue) { q.DeadMessageQueueExists, q.DeadMessageQueueCreatedHere = Known(false), true }, false},
+		"takes nothing": {func(q *AEMQueue) { q.DeadMessageQueueIngress = Known(false) }, true},
+	} {
+		q := aemGood()
+		tc.mutate(&q)
+		if got := AEMDeadMessageQueueDeletes(q); got != tc.want {
+			t.Errorf("%s: AEMDeadMessageQueueDeletes = %v, want %v", name, got, tc.want)
+		}
 	}
 }
 
@@ -181,6 +248,10 @@ func TestAEMRetryPlan(t *testing.T) {
 			"a poison message is delivered without end (`max_redelivery_count` 0 = retry forever), as fast as the consumer fails it"},
 		{"DMQ missing", func(q *AEMQueue) { q.DeadMessageQueue, q.DeadMessageQueueExists = Null[string](), Known(false) },
 			`a poison message is delivered 6 times over 31 s of redelivery delays, then deleted (the dead message queue "#DEAD_MSG_QUEUE" does not exist)`},
+		{"DMQ takes nothing", func(q *AEMQueue) { q.DeadMessageQueueIngress = Known(false) },
+			`a poison message is delivered 6 times over 31 s of redelivery delays, then deleted (the dead message queue "orders.dmq" takes no messages: its ingress is off)`},
+		{"DMQ empty", func(q *AEMQueue) { q.DeadMessageQueue = Known("") },
+			"a poison message is delivered 6 times over 31 s of redelivery delays, then deleted (`dead_message_queue = \"\"` names no queue)"},
 		{"redelivery off", func(q *AEMQueue) { q.RedeliveryEnabled = Known(false) }, `a poison message is delivered once (redelivery is disabled), then moved to the dead message queue "orders.dmq"`},
 		{"eligibility", func(q *AEMQueue) { q.RespectDMQEligible = Known(true) },
 			`a poison message is delivered 6 times over 31 s of redelivery delays, then moved to the dead message queue "orders.dmq" if its publisher flagged it DMQ-eligible, deleted otherwise`},

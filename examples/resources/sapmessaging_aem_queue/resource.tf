@@ -1,14 +1,13 @@
-# The dead message queue keeps what the queue gives up on for 7 days.
+# The dead message queue keeps what the queue gives up on for 7 days: with only its name it takes and
+# delivers messages, with respect_ttl = true and max_ttl = 604800 (the broker's defaults would take
+# nothing and keep it for ever).
 resource "sapmessaging_aem_dead_message_queue" "invoices_dmq" {
-  name            = "acme/aem/prod/invoices/dmq"
-  respect_ttl     = true
-  max_ttl         = 604800
-  ingress_enabled = true
+  name = "acme/aem/prod/invoices/dmq"
 }
 
 # A poison message is delivered 6 times over 31 s of redelivery delays (1 s, 2 s, 4 s, 8 s, 16 s),
 # then moved to the dead message queue. The broker's defaults would retry it for ever, as fast as
-# the consumer fails it, and the queue would take and deliver nothing.
+# the consumer fails it; ingress and egress, off by the broker's default, are on by the provider's.
 resource "sapmessaging_aem_queue" "invoices" {
   name                              = "acme/aem/prod/invoices"
   max_redelivery_count              = 5
@@ -18,8 +17,6 @@ resource "sapmessaging_aem_queue" "invoices" {
   redelivery_delay_multiplier       = 200
   redelivery_delay_max_interval     = 64000
   delivery_count_enabled            = true
-  ingress_enabled                   = true
-  egress_enabled                    = true
 }
 
 output "invoices_poison_message" {
