@@ -85,7 +85,12 @@ func aemDMQ(q *aem.Queue) string {
 
 // ruleAEMQueue is the AEM queue q as the rules check it; dmq marks a dead message queue of another queue,
 // dmqExists whether the broker holds q's own dead message queue.
-func ruleAEMQueue(q *aem.Queue, dmq, dmqExists bool) rules.AEMQueue {
+func ruleAEMQueue(q *aem.Queue, dmq bool, dmqQueue *aem.Queue) rules.AEMQueue {
+	ingress := rules.Unknown[bool]()
+	if dmqQueue != nil {
+		// [SPEC] ingressEnabled: absent is its default, false.
+		ingress = rules.Known(dmqQueue.IngressEnabled != nil && *dmqQueue.IngressEnabled)
+	}
 	return rules.AEMQueue{
 		Name:                           rules.Known(q.Name),
 		DeadMessageQueue:               nullable(q.DeadMsgQueue),
@@ -100,7 +105,8 @@ func ruleAEMQueue(q *aem.Queue, dmq, dmqExists bool) rules.AEMQueue {
 		IngressEnabled:                 nullable(q.IngressEnabled),
 		EgressEnabled:                  nullable(q.EgressEnabled),
 		RespectDMQEligible:             nullable(q.RespectDmqEligibleEnabled),
-		DeadMessageQueueExists:         rules.Known(dmqExists),
+		DeadMessageQueueExists:         rules.Known(dmqQueue != nil),
+		DeadMessageQueueIngress:        ingress,
 		IsDeadMessageQueue:             dmq,
 	}
 }
@@ -237,10 +243,6 @@ func (j *joined) aemPath(rt cpi.RuntimeArtifact, ch iflow.AEMChannel, st iflow.A
 		if dmq := aemDMQ(q); dmq != "" {
 			p.DeadMessageQueue = dmq
 			p.DeadMessageQueueTTL = aemTTL(j.aemQueues[dmq])
-			if d := j.aemQueues[dmq]; d != nil {
-				// A dead message queue with ingress off receives nothing: the broker deletes the message.
-				s.DeadMessageQueueIngress = nullable(d.IngressEnabled)
-			}
 		}
 	}
 	j.add(rules.CheckAEMSender(s), fmt.Sprintf("AEM sender %s reading %q", p.ChannelLabel(), queue), objs...)
@@ -376,8 +378,7 @@ func (j *joined) indexAEMQueues() {
 	}
 	for i := range j.in.AEMQueues {
 		q := &j.in.AEMQueues[i]
-		_, exists := j.aemQueues[aemDMQ(q)]
-		j.aemRuleQueues[q.Name] = ruleAEMQueue(q, j.aemIsDMQ[q.Name], exists)
+		j.aemRuleQueues[q.Name] = ruleAEMQueue(q, j.aemIsDMQ[q.Name], j.aemQueues[aemDMQ(q)])
 	}
 }
 

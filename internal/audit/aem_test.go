@@ -165,13 +165,15 @@ func TestRunAEMFindings(t *testing.T) {
 			name:   "FAILED onto a dead message queue that takes nothing",
 			queues: []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.IngressEnabled = aem.Ptr(false) })},
 			flows:  []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
-			want:   []string{"aem_sender.poison_messages_deleted " + ch, "aem.dmq_ingress_disabled " + aemDMQObj},
+			// The queue's own rule says it too: its dead message queue keeps nothing.
+			want: []string{"aem_sender.poison_messages_deleted " + ch, "aem.dmq_ingress_disabled " + aemDMQObj, "aem.dmq_takes_nothing aem_queue:" + aemOrders},
 		},
 		{
 			name:   "REJECTED onto a dead message queue that takes nothing",
 			queues: []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.IngressEnabled = nil })},
 			flows:  []flow{{id: "Orders", o: one(aemSender(aemOrders, set(iflow.KeyAEMSettlementOutcome, "REJECTED")))}},
-			want:   []string{"aem_sender.rejected_without_dmq " + ch, "audit.aem_value_unconfirmed " + ch, "aem.dmq_ingress_disabled " + aemDMQObj},
+			want: []string{"aem_sender.rejected_without_dmq " + ch, "audit.aem_value_unconfirmed " + ch, "aem.dmq_ingress_disabled " + aemDMQObj,
+				"aem.dmq_takes_nothing aem_queue:" + aemOrders},
 		},
 		{
 			// deadMsgQueue = "": no dead message queue, removed messages are deleted.

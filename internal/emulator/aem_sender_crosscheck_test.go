@@ -148,8 +148,7 @@ func aemSenderRules(t *testing.T, zip []byte, row aemSenderRow) rules.AEMSender 
 			RedeliveryEnabled: rules.Known(row.enabled), MaxRedeliveryCount: rules.Known(row.r),
 			RedeliveryDelayEnabled: rules.Known(row.delay), RedeliveryDelayInitialInterval: rules.Known(row.initial),
 			RedeliveryDelayMaxInterval: rules.Known(row.maxMs), RedeliveryDelayMultiplier: rules.Known(row.mul),
-			DeadMessageQueueExists: rules.Known(row.dmq)},
-		DeadMessageQueueIngress: rules.Known(!row.dmqIngressOff),
+			DeadMessageQueueExists: rules.Known(row.dmq), DeadMessageQueueIngress: rules.Known(!row.dmqIngressOff)},
 	}
 }
 

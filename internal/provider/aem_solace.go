@@ -210,7 +210,7 @@ func (r *aemQueueResourceBase[M, P]) MoveState(_ context.Context) []resource.Sta
 		}
 		var m M
 		q := src.queue()
-		P(&m).fromBroker(&q, *src.MsgVpnName)
+		P(&m).fromBroker(&q, *src.MsgVpnName, nil) // no broker at a move: the refresh that follows reads it
 		resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
 		aemQueueIdentity.set(ctx, &resp.TargetState, resp.TargetIdentity, &resp.Diagnostics) // identity.go
 		warnSolaceUnmanaged(&resp.Diagnostics, fmt.Sprintf("the queue %q", *src.QueueName), solaceUnmanaged(all, solaceQueueAttributes))

@@ -238,11 +238,10 @@ func float64Value(v types.Float64) rules.Value[float64] {
 	}
 }
 
-// aemConsumedQueue is the queue a channel reads as the rules check it, with the ingress of its dead message
-// queue as the run's queue list holds it (unknown when the list does not hold it).
+// aemConsumedQueue is the queue a channel reads as the rules check it, with whether its dead message queue
+// exists and takes messages (aemPlanDeadMessageQueue).
 type aemConsumedQueue struct {
-	queue      rules.AEMQueue
-	dmqIngress rules.Value[bool]
+	queue rules.AEMQueue
 }
 
 // ruleInput returns the model and the queue q as the rules check them.
@@ -258,7 +257,6 @@ func (m *aemSenderModel) ruleInput(cq aemConsumedQueue) rules.AEMSender {
 		AcceptMessageLoss:            m.AcceptMessageLoss.ValueBool(),
 		MaxTotalAttempts:             int64Value(m.MaxTotalAttempts),
 		Queue:                        cq.queue,
-		DeadMessageQueueIngress:      cq.dmqIngress,
 	}
 }
 
@@ -493,15 +491,7 @@ func (r *aemSenderResource) readQueue(ctx context.Context, m *aemSenderModel, di
 		}
 		return aemConsumedQueue{}, false
 	}
-	cq := aemConsumedQueue{queue: rq, dmqIngress: rules.Unknown[bool]()}
-	if dmq, known := aemDMQOf(rq); known && dmq != "" {
-		r.data.aemQueueList.mu.Lock()
-		if d := qs[dmq]; d != nil {
-			cq.dmqIngress = rules.Known(d.IngressEnabled != nil && *d.IngressEnabled)
-		}
-		r.data.aemQueueList.mu.Unlock()
-	}
-	return cq, true
+	return aemConsumedQueue{queue: rq}, true
 }
 
 // aemDMQOf returns the dead message queue q names, or the broker's default when it names none.

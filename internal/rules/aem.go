@@ -176,11 +176,12 @@ func aemDMQFate(q AEMQueue) (fate string, known bool) {
 	if exists, ok := q.DeadMessageQueueExists.get(); ok && !exists && !q.DeadMessageQueueCreatedHere {
 		return aemDMQMissing, true
 	}
-	if in, ok := q.DeadMessageQueueIngress.get(); ok && !in {
+	// A null ingress is the broker's default, false ([SPEC] MsgVpnQueue ingressEnabled).
+	if in, ok := effective(q.DeadMessageQueueIngress, false); ok && !in {
 		return aemDMQTakesNothing, true
 	}
 	exists, ok := q.DeadMessageQueueExists.get()
-	in, inKnown := q.DeadMessageQueueIngress.get()
+	in, inKnown := effective(q.DeadMessageQueueIngress, false)
 	return aemDMQUsable, (ok && exists || q.DeadMessageQueueCreatedHere) && inKnown && in
 }
 

@@ -81,16 +81,10 @@ type AEMSender struct {
 	// MaxTotalAttempts is the configuration's budget of runs per poison message; null = none.
 	MaxTotalAttempts Value[int64]
 	// Queue is the AEM queue the channel reads, as the broker holds it: its redelivery, maximum redelivery
-	// count R, redelivery delay and dead message queue (DeadMessageQueueExists, DeadMessageQueueCreatedHere).
+	// count R, redelivery delay and dead message queue (DeadMessageQueueExists, DeadMessageQueueCreatedHere,
+	// DeadMessageQueueIngress: a dead message queue that receives nothing is none, aemDMQFate).
 	// The zero value (every setting unknown) is a queue not read.
 	Queue AEMQueue
-	// DeadMessageQueueIngress is the ingressEnabled of the queue's dead message queue as the broker holds it:
-	// null counts as the broker's default, false ([SPEC] MsgVpnQueue ingressEnabled, "the reception of
-	// messages to the Queue"); unknown when it was not read. A dead message queue that receives nothing is no
-	// dead message queue: the broker deletes what it removes, as without one (shared/reference/aem.md; the
-	// emulator, aem_broker.go, does the same). It does not apply to a dead message queue this configuration
-	// creates (Queue.DeadMessageQueueCreatedHere), whose resource checks its ingress.
-	DeadMessageQueueIngress Value[bool]
 }
 
 // modes returns the effective consumer mode, acknowledgement mode and outcome, null counting as the values of
@@ -237,30 +231,23 @@ func aemQueueLabel(q AEMQueue) string {
 // Why a poison message is deleted instead of dead-lettered (aemSenderDMQGone).
 const (
 	aemDMQNone      = "none"      // the queue names no dead message queue
-	aemDMQMissing   = "missing"   // the broker does not hold it and the configuration does not create it
+	aemDMQNotHeld   = "missing"   // the broker does not hold it and the configuration does not create it
 	aemDMQNoIngress = "noingress" // it exists but receives nothing (ingressEnabled false)
 )
 
 // aemSenderDMQGone reports whether the broker deletes what it removes from the channel's queue instead of
-// moving it to a dead message queue: the queue names none, names one that neither the broker holds nor the
-// configuration creates, or names one whose ingress is off. dmq is the name and why one of the aemDMQ…
-// reasons; why is "" when the dead message queue takes the message or that is not known.
+// moving it to a dead message queue (aemDMQFate, the queue rules' one reading): the queue names none, names
+// one that neither the broker holds nor the configuration creates, or names one whose ingress is off. dmq is
+// the name and why one of the aemDMQ… reasons; why is "" when the dead message queue takes the message or
+// that is not known.
 func aemSenderDMQGone(s AEMSender) (dmq, why string) {
-	q := s.Queue
-	dmq, known := aemDMQName(q)
-	if !known {
-		return "", ""
-	}
-	if strings.TrimSpace(dmq) == "" {
+	dmq, _ = aemDMQName(s.Queue)
+	switch fate, _ := aemDMQFate(s.Queue); fate {
+	case aemDMQEmpty:
 		return "", aemDMQNone
-	}
-	if q.DeadMessageQueueCreatedHere {
-		return dmq, ""
-	}
-	if exists, ok := q.DeadMessageQueueExists.get(); ok && !exists {
-		return dmq, aemDMQMissing
-	}
-	if in, ok := effective(s.DeadMessageQueueIngress, false); ok && !in {
+	case aemDMQMissing:
+		return dmq, aemDMQNotHeld
+	case aemDMQTakesNothing:
 		return dmq, aemDMQNoIngress
 	}
 	return dmq, ""
@@ -269,7 +256,7 @@ func aemSenderDMQGone(s AEMSender) (dmq, why string) {
 // aemDMQGoneText says why the broker deletes the message: "names no dead message queue", ….
 func aemDMQGoneText(dmq, why string) string {
 	switch why {
-	case aemDMQMissing:
+	case aemDMQNotHeld:
 		return fmt.Sprintf("names the dead message queue %q, which the broker does not hold and this configuration does not create", dmq)
 	case aemDMQNoIngress:
 		return fmt.Sprintf("names the dead message queue %q, whose ingress is off (`ingress_enabled = false`, the broker's default for a queue made by hand), so it receives nothing", dmq)

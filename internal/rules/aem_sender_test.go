@@ -120,19 +120,23 @@ func TestCheckAEMSender(t *testing.T) {
 
 		// A dead message queue whose ingress is off takes nothing: the broker deletes the message as without one.
 		{"REJECTED, DMQ ingress off", func(s *AEMSender) {
-			s.SettlementOutcome, s.DeadMessageQueueIngress = Known(AEMOutcomeRejected), Known(false)
+			s.SettlementOutcome, s.Queue.DeadMessageQueueIngress = Known(AEMOutcomeRejected), Known(false)
 		}, []string{"aem_sender.rejected_without_dmq"}},
-		{"FAILED, DMQ ingress off", func(s *AEMSender) { s.DeadMessageQueueIngress = Known(false) }, []string{"aem_sender.poison_messages_deleted"}},
-		{"FAILED, DMQ ingress left to the broker (off)", func(s *AEMSender) { s.DeadMessageQueueIngress = Null[bool]() }, []string{"aem_sender.poison_messages_deleted"}},
-		{"FAILED, DMQ ingress on", func(s *AEMSender) { s.DeadMessageQueueIngress = Known(true) }, nil},
-		{"REJECTED, DMQ ingress off but the DMQ created here", func(s *AEMSender) {
-			s.SettlementOutcome, s.DeadMessageQueueIngress, s.Queue.DeadMessageQueueCreatedHere = Known(AEMOutcomeRejected), Known(false), true
+		{"FAILED, DMQ ingress off", func(s *AEMSender) { s.Queue.DeadMessageQueueIngress = Known(false) }, []string{"aem_sender.poison_messages_deleted"}},
+		{"FAILED, DMQ ingress left to the broker (off)", func(s *AEMSender) { s.Queue.DeadMessageQueueIngress = Null[bool]() }, []string{"aem_sender.poison_messages_deleted"}},
+		{"FAILED, DMQ ingress on", func(s *AEMSender) { s.Queue.DeadMessageQueueIngress = Known(true) }, nil},
+		// A dead message queue the configuration creates counts with the ingress it plans.
+		{"REJECTED, the DMQ created here with ingress on", func(s *AEMSender) {
+			s.SettlementOutcome, s.Queue.DeadMessageQueueIngress, s.Queue.DeadMessageQueueCreatedHere = Known(AEMOutcomeRejected), Known(true), true
 		}, nil},
+		{"REJECTED, the DMQ created here with ingress off", func(s *AEMSender) {
+			s.SettlementOutcome, s.Queue.DeadMessageQueueIngress, s.Queue.DeadMessageQueueCreatedHere = Known(AEMOutcomeRejected), Known(false), true
+		}, []string{"aem_sender.rejected_without_dmq"}},
 		{"FAILED on R = 0, DMQ ingress off: the unlimited rule only", func(s *AEMSender) {
-			s.Queue.MaxRedeliveryCount, s.DeadMessageQueueIngress = Known[int64](0), Known(false)
+			s.Queue.MaxRedeliveryCount, s.Queue.DeadMessageQueueIngress = Known[int64](0), Known(false)
 		}, []string{"aem_sender.failed_unlimited_redelivery"}},
 		{"AUTOMATIC_IMMEDIATE, DMQ ingress off: lost before", func(s *AEMSender) {
-			s.AcknowledgementMode, s.AcceptMessageLoss, s.DeadMessageQueueIngress = Known(AEMAckImmediate), true, Known(false)
+			s.AcknowledgementMode, s.AcceptMessageLoss, s.Queue.DeadMessageQueueIngress = Known(AEMAckImmediate), true, Known(false)
 		}, []string{"aem_sender.ack_immediate_accepted"}},
 
 		// The attempt budget.
@@ -285,13 +289,13 @@ func TestAEMSenderPath(t *testing.T) {
 		}, AEMSenderPoisonPath{Runs: 5, Deliveries: 1, AdapterWaits: 40 * sec, TimeToEnd: 40 * sec, End: AEMEndDeleted},
 			"a poison message runs 5 times (5 attempts on one delivery) over 40 s of adapter waits and redelivery delays, then deleted (the queue has no dead message queue)"},
 		{"REJECTED, DMQ ingress off", func(s *AEMSender) {
-			s.SettlementOutcome, s.DeadMessageQueueIngress = Known(AEMOutcomeRejected), Known(false)
+			s.SettlementOutcome, s.Queue.DeadMessageQueueIngress = Known(AEMOutcomeRejected), Known(false)
 		}, AEMSenderPoisonPath{Runs: 5, Deliveries: 1, AdapterWaits: 40 * sec, TimeToEnd: 40 * sec, End: AEMEndDeleted},
 			`a poison message runs 5 times (5 attempts on one delivery) over 40 s of adapter waits and redelivery delays, then deleted (the dead message queue "orders.dmq" takes no messages: its ingress is off)`},
-		{"FAILED, DMQ ingress off", func(s *AEMSender) { s.DeadMessageQueueIngress = Known(false) },
+		{"FAILED, DMQ ingress off", func(s *AEMSender) { s.Queue.DeadMessageQueueIngress = Known(false) },
 			AEMSenderPoisonPath{Runs: 30, Deliveries: 6, AdapterWaits: 40 * sec, BrokerWaits: 31 * sec, TimeToEnd: 271 * sec, End: AEMEndDeleted},
 			`a poison message runs 30 times (5 attempts on each of 6 deliveries) over 4 min 31 s of adapter waits and redelivery delays, then deleted (the dead message queue "orders.dmq" takes no messages: its ingress is off)`},
-		{"FAILED, DMQ ingress on", func(s *AEMSender) { s.DeadMessageQueueIngress = Known(true) },
+		{"FAILED, DMQ ingress on", func(s *AEMSender) { s.Queue.DeadMessageQueueIngress = Known(true) },
 			AEMSenderPoisonPath{Runs: 30, Deliveries: 6, AdapterWaits: 40 * sec, BrokerWaits: 31 * sec, TimeToEnd: 271 * sec, End: AEMEndDeadMessageQueue, DeadMessageQueue: "orders.dmq"}, ""},
 		{"FAILED, no DMQ (empty name)", func(s *AEMSender) { s.Queue.DeadMessageQueue = Known("") },
 			AEMSenderPoisonPath{Runs: 30, Deliveries: 6, AdapterWaits: 40 * sec, BrokerWaits: 31 * sec, TimeToEnd: 271 * sec, End: AEMEndDeleted},
