@@ -6,11 +6,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
@@ -45,7 +47,16 @@ type aemQueueListResource[M any, P aemQueueModelPtr[M]] struct {
 }
 
 type aemQueueListModel struct {
-	Prefix types.String `tfsdk:"prefix"`
+	NamePrefix types.String `tfsdk:"name_prefix"`
+	Prefix     types.String `tfsdk:"prefix"`
+}
+
+// namePrefix is the prefix the block filters by: name_prefix, or the deprecated prefix.
+func (m aemQueueListModel) namePrefix() types.String {
+	if m.NamePrefix.IsNull() {
+		return m.Prefix
+	}
+	return m.NamePrefix
 }
 
 func (l *aemQueueListResource[M, P]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -54,7 +65,7 @@ func (l *aemQueueListResource[M, P]) Metadata(_ context.Context, req resource.Me
 
 func (l *aemQueueListResource[M, P]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	what := "Lists every queue of the Advanced Event Mesh broker's Message VPN that is not a dead message queue, or those whose name " +
-		"starts with `prefix`: every queue that no other queue names as its dead message queue, and every queue that another queue names " +
+		"starts with `name_prefix`: every queue that no other queue names as its dead message queue, and every queue that another queue names " +
 		"but that has a `max_redelivery_count` above 0 or a dead message queue of its own other than the broker's `#DEAD_MSG_QUEUE` " +
 		"(a chained error queue, which consumers read). The others are listed by the `sapmessaging_aem_dead_message_queue` list resource, " +
 		"so each queue is listed once. With `include_resource` (and `terraform query -generate-config-out`) each result carries every " +
@@ -64,7 +75,7 @@ func (l *aemQueueListResource[M, P]) ListResourceConfigSchema(_ context.Context,
 	if l.deadMessageQueues {
 		what = "Lists every queue of the Advanced Event Mesh broker's Message VPN that another queue names as its dead message queue " +
 			"(`#DEAD_MSG_QUEUE` included, when the broker holds it) and that has no redelivery count (0) and no dead message queue of its " +
-			"own (the broker's `#DEAD_MSG_QUEUE`), or those whose name starts with `prefix`. The others are listed by the " +
+			"own (the broker's `#DEAD_MSG_QUEUE`), or those whose name starts with `name_prefix`. The others are listed by the " +
 			"`sapmessaging_aem_queue` list resource, so each queue is listed once. With `include_resource` (and " +
 			"`terraform query -generate-config-out`) each result carries every setting of the queue as the broker holds it, " +
 			"`allow_no_ttl = true` for a dead message queue without a time to live and `allow_ingress_disabled = true` for one whose " +
@@ -76,10 +87,17 @@ func (l *aemQueueListResource[M, P]) ListResourceConfigSchema(_ context.Context,
 			"results per list block, 100 unless the block sets `limit`; a block whose results stop at its `limit` warns with the number of " +
 			"queues it selects.",
 		Attributes: map[string]schema.Attribute{
+			"name_prefix": schema.StringAttribute{
+				MarkdownDescription: "Only queues whose name starts with this prefix, for example `acme/aem/prod/`, as the Event Mesh list " +
+					"resources' `name_prefix`. A prefix that matches no queue lists nothing; one no queue name can start with (longer than 200 " +
+					"characters, or holding one of `* ? ' < > & ;`) is an error.",
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("prefix"))},
+			},
 			"prefix": schema.StringAttribute{
-				MarkdownDescription: "Only queues whose name starts with this prefix, for example `acme/aem/prod/`. A prefix that matches " +
-					"no queue lists nothing; one no queue name can start with (longer than 200 characters, or holding one of `* ? ' < > & ;`) is an error.",
-				Optional: true,
+				MarkdownDescription: "Deprecated: the former name of `name_prefix`, which it means.",
+				DeprecationMessage:  "Use `name_prefix`, the name every list resource and queue data source of this provider filters by; `prefix` means the same and will be removed in a later major version.",
+				Optional:            true,
 			},
 		},
 	}
@@ -92,13 +110,17 @@ func (l *aemQueueListResource[M, P]) Configure(_ context.Context, req resource.C
 func (l *aemQueueListResource[M, P]) ValidateListResourceConfig(ctx context.Context, req list.ValidateConfigRequest, resp *list.ValidateConfigResponse) {
 	var cfg aemQueueListModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() || cfg.Prefix.IsNull() || cfg.Prefix.IsUnknown() {
+	prefix, attr := cfg.namePrefix(), "name_prefix"
+	if cfg.NamePrefix.IsNull() {
+		attr = "prefix"
+	}
+	if resp.Diagnostics.HasError() || prefix.IsNull() || prefix.IsUnknown() {
 		return
 	}
-	if err := rules.ValidAEMQueueNamePrefix(cfg.Prefix.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("prefix"), "Invalid Queue Name Prefix",
+	if err := rules.ValidAEMQueueNamePrefix(prefix.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root(attr), "Invalid Queue Name Prefix",
 			fmt.Sprintf("The prefix cannot start any queue name: %s. No queue could match it, so the list would be empty. "+
-				"Set `prefix` to the start of a queue name, for example acme/aem/prod/.", clause(err)))
+				"Set `name_prefix` to the start of a queue name, for example acme/aem/prod/.", clause(err)))
 	}
 }
 
@@ -110,7 +132,7 @@ func (l *aemQueueListResource[M, P]) List(ctx context.Context, req list.ListRequ
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	prefix := cfg.Prefix.ValueString()
+	prefix := cfg.namePrefix().ValueString()
 	qs, err := l.data.aemQueues(ctx)
 	if err != nil {
 		if !l.data.aemCredential.addRefused(&diags, path.Empty(), err) {

@@ -45,7 +45,7 @@ list "sapmessaging_aem_queue" "prod" {
   provider         = sapmessaging
   include_resource = true
   config {
-    prefix = "acme/aem/prod/"
+    name_prefix = "acme/aem/prod/"
   }
 }
 
@@ -53,7 +53,7 @@ list "sapmessaging_aem_dead_message_queue" "prod" {
   provider         = sapmessaging
   include_resource = true
   config {
-    prefix = "acme/aem/prod/"
+    name_prefix = "acme/aem/prod/"
   }
 }
 
@@ -61,7 +61,7 @@ list "sapmessaging_aem_queue" "cut" {
   provider = sapmessaging
   limit    = 2
   config {
-    prefix = "acme/aem/"
+    prefix = "acme/aem/" # the former name of name_prefix, still read
   }
 }
 `),
@@ -127,11 +127,24 @@ func TestAccAEMQueueListResource_badInput(t *testing.T) {
 list "sapmessaging_aem_queue" "bad" {
   provider = sapmessaging
   config {
-    prefix = "acme/*"
+    name_prefix = "acme/*"
   }
 }
 `),
 				ExpectError: wrapped(`Invalid Queue Name Prefix.*cannot hold "\*"`),
+			},
+			{
+				Query: true,
+				Config: env.aemConfig(`
+list "sapmessaging_aem_queue" "both" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme/"
+    prefix      = "acme/"
+  }
+}
+`),
+				ExpectError: wrapped(`Invalid Attribute Combination`),
 			},
 			{
 				Query:       true,
@@ -205,7 +218,7 @@ list "sapmessaging_aem_queue" "cut" {
   provider = sapmessaging
   limit    = 2
   config {
-    prefix = "acme/aem/prod/"
+    name_prefix = "acme/aem/prod/"
   }
 }
 `)

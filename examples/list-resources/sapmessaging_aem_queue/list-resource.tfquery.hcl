@@ -7,6 +7,6 @@ list "sapmessaging_aem_queue" "aem_prod" {
   limit            = 1000
 
   config {
-    prefix = "acme/aem/prod/"
+    name_prefix = "acme/aem/prod/"
   }
 }

@@ -1,7 +1,8 @@
 import {
   to = sapmessaging_aem_queue_subscription.orders_created
   identity = {
-    queue_name = "acme/aem/prod/orders"
-    topic      = "acme/orders/*/created"
+    msg_vpn_name = "acme-aem-prod"
+    queue_name   = "acme/aem/prod/orders"
+    topic        = "acme/orders/*/created"
   }
 }
