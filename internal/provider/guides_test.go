@@ -614,3 +614,47 @@ func runGuide(t *testing.T, tf, sandboxBuild, name string, steps []guideStep) {
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// The first screen a reader sees names every product the provider manages: the README's first
+// paragraph and the docs index's front matter (the registry's summary) name Advanced Event Mesh;
+// the README says that `make demo` skips the redrive without Terraform 1.14, and the demo's
+// message where it skips says how to get that CLI.
+func TestShopWindowNamesEverything(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..")
+	read := func(rel string) string {
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	readme := read("README.md")
+	// The first paragraph: the first block of prose after the title.
+	body := strings.SplitN(readme, "\n\n", 3)
+	if len(body) < 2 {
+		t.Fatal("README.md has no first paragraph")
+	}
+	first := strings.Join(strings.Fields(body[1]), " ")
+	index := read(filepath.Join("templates", "index.md.tmpl"))
+	front := ""
+	if parts := strings.SplitN(index, "---", 3); len(parts) == 3 {
+		front = strings.Join(strings.Fields(parts[1]), " ")
+	}
+	for where, text := range map[string]string{"README.md's first paragraph": first, "the front matter of templates/index.md.tmpl": front} {
+		for _, product := range []string{"SAP Event Mesh", "SAP Cloud Integration", "SAP NetWeaver", "Advanced Event Mesh"} {
+			if !strings.Contains(strings.ToLower(text), strings.ToLower(product)) {
+				t.Errorf("%s does not name %s:\n%s", where, product, text)
+			}
+		}
+	}
+	flat := strings.Join(strings.Fields(readme), " ")
+	if !regexp.MustCompile("`make demo`[^.]*skips the redrive[^.]*Terraform 1\\.14[^.]*`make terraform114`").MatchString(flat) {
+		t.Error("README.md does not say that `make demo` skips the redrive without Terraform 1.14, and that `make terraform114` builds it")
+	}
+	redrive := read(filepath.Join("scripts", "demo-redrive.sh"))
+	skip := strings.ReplaceAll(regexp.MustCompile(`(?m)^.*redrive skipped.*$`).FindString(redrive), "\\`", "`")
+	if !strings.Contains(skip, "run `make terraform114`") || !strings.Contains(skip, "make demo") {
+		t.Errorf("the demo's message where it skips the redrive does not say how to get Terraform 1.14 (run `make terraform114`, then `make demo` again): %s", skip)
+	}
+}
