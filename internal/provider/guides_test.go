@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -656,5 +657,95 @@ func TestShopWindowNamesEverything(t *testing.T) {
 	skip := strings.ReplaceAll(regexp.MustCompile(`(?m)^.*redrive skipped.*$`).FindString(redrive), "\\`", "`")
 	if !strings.Contains(skip, "run `make terraform114`") || !strings.Contains(skip, "make demo") {
 		t.Errorf("the demo's message where it skips the redrive does not say how to get Terraform 1.14 (run `make terraform114`, then `make demo` again): %s", skip)
+	}
+}
+
+// guidesOwnLandscape are the guides whose reader starts from a landscape of their own, not from
+// the sandbox's sample content (their test builds it: guideSetups, or a solacebroker state), and
+// the guide that starts the sandbox.
+var guidesOwnLandscape = map[string]bool{
+	"try-it-locally": true, "migrating-existing-queues": true, "migrating-from-solacebroker": true,
+}
+
+// A guide stands alone: each guide that runs against the sandbox's sample content says to start
+// from a fresh sandbox (its test starts from one: runGuide), so that its outputs do not hold what
+// another guide changed; the redrive has a guide of its own, which Dead Message Queues links to.
+func TestGuidesStandAlone(t *testing.T) {
+	t.Parallel()
+	guides := guideTemplates(t)
+	for name, path := range guides {
+		page := renderGuide(t, path)
+		steps, err := guideSteps(page)
+		if err != nil && guidesTestedElsewhere[name] == "" {
+			t.Fatalf("%s: %v", name, err)
+		}
+		onSandbox := guidesTestedElsewhere[name] != ""
+		for _, s := range steps {
+			if s.skip != "" {
+				continue
+			}
+			for _, c := range s.commands {
+				for _, m := range terraformCommand.FindAllStringSubmatch(c, -1) {
+					switch m[1] {
+					case "init", "validate", "version", "fmt":
+					default:
+						onSandbox = true
+					}
+				}
+			}
+		}
+		if onSandbox && !guidesOwnLandscape[name] && (!strings.Contains(page, "fresh sandbox") || !strings.Contains(page, "(try-it-locally.md)")) {
+			t.Errorf("templates/guides/%s.md.tmpl runs against the sandbox but does not say to start from a fresh one "+
+				"(a fresh sandbox of [Try It Locally](try-it-locally.md)): its outputs would hold what another guide changed", name)
+		}
+	}
+	redrive, ok := guides["redriving-dead-messages"]
+	if !ok {
+		t.Fatal("no guide templates/guides/redriving-dead-messages.md.tmpl: the redrive has a guide of its own")
+	}
+	if page := renderGuide(t, redrive); !strings.Contains(page, "terraform apply -invoke=action.sapmessaging_redrive.") {
+		t.Error("the guide Redriving Dead Messages does not invoke the action sapmessaging_redrive")
+	}
+	dmq := renderGuide(t, guides["dead-message-queues"])
+	if strings.Contains(dmq, "apply -invoke") || !strings.Contains(dmq, "(redriving-dead-messages.md)") {
+		t.Error("the guide Dead Message Queues still walks through the redrive, or does not link to Redriving Dead Messages")
+	}
+}
+
+// The drift of Try It Locally: the text names every line the plan changes, and the test checks
+// that the plan shows each of them (expect marks).
+func TestGuideDriftNamesEveryChange(t *testing.T) {
+	t.Parallel()
+	page := renderGuide(t, guideTemplates(t)["try-it-locally"])
+	steps, err := guideSteps(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes := []struct {
+		shown   *regexp.Regexp
+		expects []string
+	}{
+		{regexp.MustCompile(`~ max_redelivery_count\s+= 0 -> 3`), []string{"max_redelivery_count", "0 -> 3"}},
+		{regexp.MustCompile(`\+ max_ttl\s+= 86400`), []string{"+ max_ttl", "= 86400"}},
+		{regexp.MustCompile(`~ respect_ttl\s+= false -> true`), []string{"respect_ttl", "false -> true"}},
+	}
+	var drift *guideStep
+	for i, s := range steps {
+		if slices.Contains(s.expect, "exit code 2") {
+			drift = &steps[i]
+		}
+	}
+	if drift == nil {
+		t.Fatal("no block of Try It Locally expects the drift's exit code 2")
+	}
+	for _, c := range changes {
+		if !c.shown.MatchString(page) {
+			t.Errorf("the guide Try It Locally does not name the plan's line %s", c.shown)
+		}
+		for _, e := range c.expects {
+			if !slices.Contains(drift.expect, e) {
+				t.Errorf("the drift block of Try It Locally does not expect %q in the plan", e)
+			}
+		}
 	}
 }
