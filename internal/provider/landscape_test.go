@@ -296,7 +296,9 @@ func startSandbox(t *testing.T) sandbox {
 	go func() { exited <- cmd.Wait() }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill() // the emulator: the script execs it
-		<-exited
+		if err := <-exited; err != nil {
+			t.Logf("make sandbox stopped: %v", err)
+		}
 	})
 	deadline := time.After(5 * time.Minute)
 	for {
@@ -305,6 +307,7 @@ func startSandbox(t *testing.T) sandbox {
 		}
 		select {
 		case err := <-exited:
+			exited <- err // for the cleanup
 			t.Fatalf("make sandbox exited (%v):\n%s\n%s", err, stdout.String(), stderr.String())
 		case <-deadline:
 			t.Fatalf("make sandbox did not start within 5 minutes:\n%s\n%s", stdout.String(), stderr.String())
