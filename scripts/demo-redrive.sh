@@ -25,7 +25,7 @@ dmq_path="acme%2Fcrm%2Fprod%2Forders%2Fdmq"
 queue_path="acme%2Fcrm%2Fprod%2Forders"
 
 if [[ ! -x "${TERRAFORM114}" ]]; then
-  echo "demo: redrive skipped: actions need Terraform 1.14 or later, and there is none at ${TERRAFORM114} (make terraform114)."
+  echo "demo: redrive skipped: actions need Terraform 1.14 or later, and there is none at ${TERRAFORM114}. To get it, run \`make terraform114\` (builds it there once, about 10 minutes on 2 cores), then make demo again."
   exit 0
 fi
 

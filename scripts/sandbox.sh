@@ -26,15 +26,9 @@ echo "sandbox: building the provider and the emulator into ${dir}" >&2
 "${GO}" build -o "${dir}/plugins/terraform-provider-sapmessaging" .
 "${GO}" build -o "${dir}/emulator" ./internal/cmd/emulator
 
-cat >"${dir}/cli.tfrc" <<CFG
-provider_installation {
-  dev_overrides {
-    "registry.terraform.io/sapmessaging/sapmessaging" = "${dir}/plugins"
-    "registry.opentofu.org/sapmessaging/sapmessaging" = "${dir}/plugins"
-  }
-  direct {}
-}
-CFG
+# A filesystem mirror of the provider just built, and the CLI configuration that installs it
+# from there: terraform init works as it does with the registry (lock file, modules, backends).
+GO="${GO}" ./scripts/sandbox-cli-config.sh "${dir}"
 
 if [[ -x "${terraform114}" ]]; then
   tf114="Terraform 1.14, for terraform query (guide \"Adopting an Existing Landscape\") and actions
@@ -60,14 +54,20 @@ ${dir}/keys/advanced-event-mesh.json when it has started; the password changes a
   export SAPMESSAGING_AEM_USERNAME="\$(sed -n 's/.*"username": "\(.*\)".*/\1/p' ${dir}/keys/advanced-event-mesh.json)"
   export SAPMESSAGING_AEM_PASSWORD="\$(sed -n 's/.*"password": "\(.*\)".*/\1/p' ${dir}/keys/advanced-event-mesh.json)"
 
-${dir}/cli.tfrc loads the provider built above (no terraform init needed for it):
+${dir}/cli.tfrc installs the provider built above as version 0.1.0 of
+sapmessaging/sapmessaging from a filesystem mirror, as the registry would: run
+terraform init first in every configuration, and terraform init -upgrade in one
+initialised before the sandbox was rebuilt (the build has new checksums).
 
 $(sed 's/^/  /' "${dir}/cli.tfrc")
 
 Then, for example:
 
   cp -r examples/resources/sapmessaging_queue /tmp/try && cd /tmp/try
+  terraform init
   terraform apply
+
+The landscapes root (examples/landscapes) runs against this sandbox as its README says.
 
 ${tf114}
 

@@ -23,12 +23,40 @@ terraform {
 
   # The state of each environment is its own: <environment>.tfbackend names it.
   # A team replaces "local" by its remote backend (s3, azurerm, gcs, http, ...)
-  # and keeps one .tfbackend file per environment with that backend's settings.
+  # and keeps one .tfbackend file per environment with that backend's settings,
+  # the environment's name in them (its key or prefix): see README.md.
   backend "local" {}
 }
 
 locals {
   namespace = "acme/crm/${var.environment}"
+
+  # The backend settings `terraform init -backend-config=<environment>.tfbackend` recorded in the
+  # working directory: the local backend's path, or a team backend's key or prefix. Empty where
+  # the directory keeps them elsewhere (TF_DATA_DIR).
+  backend_settings = try(jsonencode(jsondecode(file("${path.root}/.terraform/terraform.tfstate")).backend.config), "")
+}
+
+# The environment this state belongs to, recorded by its first apply (ignore_changes keeps it).
+# A variable file planned against the backend of another environment (init with
+# test.tfbackend, then plan -var-file=dev.tfvars) fails here, at plan, before anything is
+# written: the backend's settings name another environment, or its state was applied with
+# another one.
+resource "terraform_data" "environment" {
+  input = var.environment
+
+  lifecycle {
+    ignore_changes = [input]
+
+    precondition {
+      condition     = local.backend_settings == "" || strcontains(local.backend_settings, var.environment)
+      error_message = "The backend is initialised for another environment than the variable file's (${var.environment}): ${local.backend_settings}. Planned, this state would take ${var.environment}'s queues. Run terraform init -reconfigure -backend-config=${var.environment}.tfbackend first, or use the variable file of the backend's environment."
+    }
+    postcondition {
+      condition     = self.input == var.environment
+      error_message = "This state belongs to the environment ${self.input}, and the variable file is ${var.environment}'s. Planned, this state would take ${var.environment}'s queues. Run terraform init -reconfigure -backend-config=${var.environment}.tfbackend first, or use ${self.input}.tfvars."
+    }
+  }
 }
 
 provider "sapmessaging" {

@@ -42,9 +42,11 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	}
 	plugins := filepath.Join(t.TempDir(), "plugins")
 	buildProvider(t, plugins)
-	examples := filepath.Join(t.TempDir(), "examples")
-	copyTree(t, filepath.Join("..", "..", "examples"), examples)
-	dir := filepath.Join(examples, "adopting-a-landscape", "query")
+	// The reader's directory, outside the repository: the query example's files, and in step 5 the
+	// module copied into modules/retry-policy as the guide says.
+	src := filepath.Join("..", "..", "examples", "adopting-a-landscape", "query")
+	dir := filepath.Join(t.TempDir(), "adopt")
+	copyTree(t, src, dir)
 	fragment, err := os.ReadFile(filepath.Join(dir, "import", "payments-module.tf"))
 	if err != nil {
 		t.Fatal(err)
@@ -171,6 +173,7 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 		generated = removeGenerated(t, generated, a)
 	}
 	writeFile(t, generatedPath, generated)
+	copyTree(t, filepath.Join("..", "..", "examples", "modules", "retry-policy"), filepath.Join(dir, "modules", "retry-policy"))
 	writeFile(t, filepath.Join(dir, "payments-module.tf"), string(fragment))
 	w.mustRun(0, "get", "-no-color")
 	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")

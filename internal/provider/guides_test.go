@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -22,9 +23,12 @@ import (
 )
 
 // The guides under templates/guides are run as a reader runs them (TestAccGuides): every fenced
-// block in order, against an emulator with the sample content of `make sandbox`, in one shell
-// session whose environment is the one the sandbox prints (TF_CLI_CONFIG_FILE with the provider
-// just built, the two service key variables) and whose `terraform` is the CLI under test.
+// block in order, in an empty directory outside the repository, against an emulator of its own
+// with the sample content of `make sandbox`, in one shell session whose environment is the one
+// the sandbox prints (TF_CLI_CONFIG_FILE with the filesystem mirror of the provider just built,
+// the service key variables) and whose `terraform` is the CLI under test. Nothing else is there:
+// no examples, no terraform block the test writes; a guide declares the provider and runs
+// `terraform init` as a reader of a registry release does.
 //
 // A block is run by its language:
 //
@@ -64,11 +68,9 @@ var guideSetups = map[string]func(t *testing.T, env *testEnv, start string){
 			t.Fatal(err)
 		}
 	},
-	// The guide's configuration is a whole root module, with its own terraform block.
-	"detecting-drift": func(t *testing.T, env *testEnv, start string) {
-		if err := os.Remove(filepath.Join(start, "versions.tf")); err != nil {
-			t.Fatal(err)
-		}
+	// "In a clone of the repository": the reader starts in the clone, whose examples the guide copies.
+	"try-it-locally": func(t *testing.T, env *testEnv, start string) {
+		copyTree(t, filepath.Join("..", "..", "examples"), filepath.Join(start, "examples"))
 	},
 	// Queues created in the cockpit before Terraform, at the cockpit's default of unlimited
 	// redelivery, with a subscription.
@@ -313,6 +315,79 @@ func TestGuideBlocksMarked(t *testing.T) {
 	}
 }
 
+// terraformCommand finds a Terraform command in a shell command line, with its subcommand.
+var terraformCommand = regexp.MustCompile(`(?:^|[;&|(\s])terraform\s+(\w+)`)
+
+// A guide declares the provider before its first Terraform command that needs it: a configuration
+// block of the guide (not a file the test writes) holds `required_providers` with
+// sapmessaging/sapmessaging, and `terraform init` runs before any other command, as with a
+// release from the registry. Copied as written into an empty directory, the guide then installs
+// sapmessaging/sapmessaging and not hashicorp/sapmessaging. A guide that copies a whole example
+// directory (which holds its versions.tf) declares it with the copy.
+func TestGuidesDeclareProvider(t *testing.T) {
+	t.Parallel()
+	for name, path := range guideTemplates(t) {
+		if _, ok := guidesTestedElsewhere[name]; ok {
+			continue
+		}
+		steps, err := guideSteps(renderGuide(t, path))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		declared, initialised := false, false
+	steps:
+		for _, s := range steps {
+			if s.skip != "" {
+				continue
+			}
+			if s.file != "" && strings.Contains(s.body, "required_providers") && strings.Contains(s.body, `"sapmessaging/sapmessaging"`) {
+				declared = true
+			}
+			for _, c := range s.commands {
+				if strings.Contains(c, "cp -r") && strings.Contains(c, "examples/") {
+					declared = true
+				}
+				for _, m := range terraformCommand.FindAllStringSubmatch(c, -1) {
+					switch sub := m[1]; {
+					case sub == "version" || sub == "fmt":
+					case !declared:
+						t.Errorf("templates/guides/%s.md.tmpl, line %d: `terraform %s` runs before the guide declares the provider: "+
+							"give a configuration block with required_providers { sapmessaging = { source = \"sapmessaging/sapmessaging\" } } first",
+							name, s.line, sub)
+						break steps
+					case sub == "init":
+						initialised = true
+					case !initialised && name != "migrating-from-solacebroker":
+						// That guide's reader has initialised a directory with solacebroker already; its
+						// test loads both providers with dev_overrides (runGuide).
+						t.Errorf("templates/guides/%s.md.tmpl, line %d: `terraform %s` runs before `terraform init`", name, s.line, sub)
+						break steps
+					}
+				}
+			}
+		}
+	}
+}
+
+// The modules a guide calls are found where the reader puts the configuration: a local source
+// starts with ./ (a copy the guide tells the reader to make beside it), never ../, which only
+// resolves inside the repository.
+func TestGuideModuleSources(t *testing.T) {
+	t.Parallel()
+	source := regexp.MustCompile(`(?m)^\s*source\s*=\s*"(\.\.[^"]*)"`)
+	for name, path := range guideTemplates(t) {
+		for _, b := range fencedBlocks(renderGuide(t, path)) {
+			if !guideConfigLangs[b.lang] {
+				continue
+			}
+			for _, m := range source.FindAllStringSubmatch(b.body, -1) {
+				t.Errorf("templates/guides/%s.md.tmpl, line %d: module source %q is found only inside the repository: "+
+					"tell the reader what to copy and use a path beside the configuration (./modules/...)", name, b.line, m[1])
+			}
+		}
+	}
+}
+
 func TestGuideSteps(t *testing.T) {
 	t.Parallel()
 	page := "<!-- guide-test: skip: needs SAP BTP -->\n```shell\nbtp login\n```\n\n" +
@@ -362,7 +437,10 @@ var ansiRe = regexp.MustCompile("\x1b\\[[0-9;]*m")
 func TestAccGuides(t *testing.T) {
 	tf := terraformCLI(t)
 	t.Parallel()
-	plugins := filepath.Join(t.TempDir(), "plugins")
+	// The sandbox's build and CLI configuration, as `make sandbox` writes them: the provider in a
+	// filesystem mirror, installed by `terraform init`.
+	sandbox := t.TempDir()
+	plugins := filepath.Join(sandbox, "plugins")
 	var build sync.Once
 	guides := guideTemplates(t)
 	names := make([]string, 0, len(guides))
@@ -380,37 +458,71 @@ func TestAccGuides(t *testing.T) {
 			if err != nil {
 				t.Fatalf("unmarked blocks (TestGuideBlocksMarked):\n%v", err)
 			}
-			build.Do(func() { buildProvider(t, plugins) })
-			if _, err := os.Stat(filepath.Join(plugins, "terraform-provider-sapmessaging")); err != nil {
+			build.Do(func() {
+				buildProvider(t, plugins)
+				writeSandboxCLIConfig(t, sandbox)
+			})
+			if _, err := os.Stat(filepath.Join(sandbox, "cli.tfrc")); err != nil {
 				t.Fatalf("the provider build failed in another subtest: %v", err)
 			}
-			runGuide(t, tf, plugins, name, steps)
+			runGuide(t, tf, sandbox, name, steps)
 		})
 	}
 }
 
-// runGuide runs the steps of one guide in one bash session.
-func runGuide(t *testing.T, tf, plugins, name string, steps []guideStep) {
+// writeSandboxCLIConfig lays the provider built into dir/plugins out in a filesystem mirror and
+// writes dir/cli.tfrc with the script `make sandbox` runs for the same (scripts/sandbox-cli-config.sh).
+func writeSandboxCLIConfig(t *testing.T, dir string) string {
+	t.Helper()
+	script, err := filepath.Abs(filepath.Join("..", "..", "scripts", "sandbox-cli-config.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("bash", script, dir).CombinedOutput(); err != nil {
+		t.Fatalf("scripts/sandbox-cli-config.sh: %v\n%s", err, out)
+	}
+	return filepath.Join(dir, "cli.tfrc")
+}
+
+// readerEnv is the environment of a reader's shell before the sandbox's variables: the test's own
+// with nothing of Terraform's, the provider's or the test's (TF_*, SAPMESSAGING_*, CHECKPOINT_*).
+func readerEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "TF_") || strings.HasPrefix(k, "SAPMESSAGING_") || strings.HasPrefix(k, "CHECKPOINT_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+// runGuide runs the steps of one guide in one bash session, as a reader runs it: in an empty
+// directory outside the repository, against a sandbox of its own (the emulator with the sample
+// content, nothing another guide left), with the environment the sandbox prints.
+func runGuide(t *testing.T, tf, sandboxBuild, name string, steps []guideStep) {
 	env := newTestEnv(t)
 	if err := env.srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
-	// The sandbox's directory: the CLI configuration and the service keys it prints.
+	// The sandbox's directory: the CLI configuration it prints and the service keys.
 	sandbox := filepath.Join(home, "sandbox")
 	if err := env.srv.WriteKeys(filepath.Join(sandbox, "keys")); err != nil {
 		t.Fatal(err)
 	}
-	cliConfig := writeCLIConfig(t, sandbox, plugins)
+	cliConfig := filepath.Join(sandboxBuild, "cli.tfrc")
 	if name == "migrating-from-solacebroker" {
 		// The reader has solacebroker installed (terraform init): Terraform needs it for the state it wrote.
-		cliConfig = writeSolaceCLIConfig(t, solacebrokerDir(t), plugins) // aem_solace_test.go
+		cliConfig = writeSolaceCLIConfig(t, solacebrokerDir(t), filepath.Join(sandboxBuild, "plugins")) // aem_solace_test.go
 	}
-	// Where the reader starts: a clone of the repository (its examples) with a configuration
-	// that uses the provider.
+	// Where the reader starts: an empty directory of their own, which holds only what the guide
+	// says to create (or, for a guide that says so, what it says the reader has).
 	start := filepath.Join(home, "work")
-	copyTree(t, filepath.Join("..", "..", "examples"), filepath.Join(start, "examples"))
-	writeFile(t, filepath.Join(start, "versions.tf"), requiredProviders)
+	if err := os.MkdirAll(start, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if setup := guideSetups[name]; setup != nil {
 		setup(t, env, start)
 	}
@@ -471,7 +583,7 @@ func runGuide(t *testing.T, tf, plugins, name string, steps []guideStep) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", scriptPath)
-	cmd.Env = append(os.Environ(),
+	cmd.Env = append(readerEnv(),
 		"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"HOME="+home,
 		"TMPDIR="+tmp,
@@ -502,4 +614,138 @@ func runGuide(t *testing.T, tf, plugins, name string, steps []guideStep) {
 // shellQuote quotes s for bash.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// The first screen a reader sees names every product the provider manages: the README's first
+// paragraph and the docs index's front matter (the registry's summary) name Advanced Event Mesh;
+// the README says that `make demo` skips the redrive without Terraform 1.14, and the demo's
+// message where it skips says how to get that CLI.
+func TestShopWindowNamesEverything(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join("..", "..")
+	read := func(rel string) string {
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	readme := read("README.md")
+	// The first paragraph: the first block of prose after the title.
+	body := strings.SplitN(readme, "\n\n", 3)
+	if len(body) < 2 {
+		t.Fatal("README.md has no first paragraph")
+	}
+	first := strings.Join(strings.Fields(body[1]), " ")
+	index := read(filepath.Join("templates", "index.md.tmpl"))
+	front := ""
+	if parts := strings.SplitN(index, "---", 3); len(parts) == 3 {
+		front = strings.Join(strings.Fields(parts[1]), " ")
+	}
+	for where, text := range map[string]string{"README.md's first paragraph": first, "the front matter of templates/index.md.tmpl": front} {
+		for _, product := range []string{"SAP Event Mesh", "SAP Cloud Integration", "SAP NetWeaver", "Advanced Event Mesh"} {
+			if !strings.Contains(strings.ToLower(text), strings.ToLower(product)) {
+				t.Errorf("%s does not name %s:\n%s", where, product, text)
+			}
+		}
+	}
+	flat := strings.Join(strings.Fields(readme), " ")
+	if !regexp.MustCompile("`make demo`[^.]*skips the redrive[^.]*Terraform 1\\.14[^.]*`make terraform114`").MatchString(flat) {
+		t.Error("README.md does not say that `make demo` skips the redrive without Terraform 1.14, and that `make terraform114` builds it")
+	}
+	redrive := read(filepath.Join("scripts", "demo-redrive.sh"))
+	skip := strings.ReplaceAll(regexp.MustCompile(`(?m)^.*redrive skipped.*$`).FindString(redrive), "\\`", "`")
+	if !strings.Contains(skip, "run `make terraform114`") || !strings.Contains(skip, "make demo") {
+		t.Errorf("the demo's message where it skips the redrive does not say how to get Terraform 1.14 (run `make terraform114`, then `make demo` again): %s", skip)
+	}
+}
+
+// guidesOwnLandscape are the guides whose reader starts from a landscape of their own, not from
+// the sandbox's sample content (their test builds it: guideSetups, or a solacebroker state), and
+// the guide that starts the sandbox.
+var guidesOwnLandscape = map[string]bool{
+	"try-it-locally": true, "migrating-existing-queues": true, "migrating-from-solacebroker": true,
+}
+
+// A guide stands alone: each guide that runs against the sandbox's sample content says to start
+// from a fresh sandbox (its test starts from one: runGuide), so that its outputs do not hold what
+// another guide changed; the redrive has a guide of its own, which Dead Message Queues links to.
+func TestGuidesStandAlone(t *testing.T) {
+	t.Parallel()
+	guides := guideTemplates(t)
+	for name, path := range guides {
+		page := renderGuide(t, path)
+		steps, err := guideSteps(page)
+		if err != nil && guidesTestedElsewhere[name] == "" {
+			t.Fatalf("%s: %v", name, err)
+		}
+		onSandbox := guidesTestedElsewhere[name] != ""
+		for _, s := range steps {
+			if s.skip != "" {
+				continue
+			}
+			for _, c := range s.commands {
+				for _, m := range terraformCommand.FindAllStringSubmatch(c, -1) {
+					switch m[1] {
+					case "init", "validate", "version", "fmt":
+					default:
+						onSandbox = true
+					}
+				}
+			}
+		}
+		if onSandbox && !guidesOwnLandscape[name] && (!strings.Contains(page, "fresh sandbox") || !strings.Contains(page, "(try-it-locally.md)")) {
+			t.Errorf("templates/guides/%s.md.tmpl runs against the sandbox but does not say to start from a fresh one "+
+				"(a fresh sandbox of [Try It Locally](try-it-locally.md)): its outputs would hold what another guide changed", name)
+		}
+	}
+	redrive, ok := guides["redriving-dead-messages"]
+	if !ok {
+		t.Fatal("no guide templates/guides/redriving-dead-messages.md.tmpl: the redrive has a guide of its own")
+	}
+	if page := renderGuide(t, redrive); !strings.Contains(page, "terraform apply -invoke=action.sapmessaging_redrive.") {
+		t.Error("the guide Redriving Dead Messages does not invoke the action sapmessaging_redrive")
+	}
+	dmq := renderGuide(t, guides["dead-message-queues"])
+	if strings.Contains(dmq, "apply -invoke") || !strings.Contains(dmq, "(redriving-dead-messages.md)") {
+		t.Error("the guide Dead Message Queues still walks through the redrive, or does not link to Redriving Dead Messages")
+	}
+}
+
+// The drift of Try It Locally: the text names every line the plan changes, and the test checks
+// that the plan shows each of them (expect marks).
+func TestGuideDriftNamesEveryChange(t *testing.T) {
+	t.Parallel()
+	page := renderGuide(t, guideTemplates(t)["try-it-locally"])
+	steps, err := guideSteps(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes := []struct {
+		shown   *regexp.Regexp
+		expects []string
+	}{
+		{regexp.MustCompile(`~ max_redelivery_count\s+= 0 -> 3`), []string{"max_redelivery_count", "0 -> 3"}},
+		{regexp.MustCompile(`\+ max_ttl\s+= 86400`), []string{"+ max_ttl", "= 86400"}},
+		{regexp.MustCompile(`~ respect_ttl\s+= false -> true`), []string{"respect_ttl", "false -> true"}},
+	}
+	var drift *guideStep
+	for i, s := range steps {
+		if slices.Contains(s.expect, "exit code 2") {
+			drift = &steps[i]
+		}
+	}
+	if drift == nil {
+		t.Fatal("no block of Try It Locally expects the drift's exit code 2")
+	}
+	for _, c := range changes {
+		if !c.shown.MatchString(page) {
+			t.Errorf("the guide Try It Locally does not name the plan's line %s", c.shown)
+		}
+		for _, e := range c.expects {
+			if !slices.Contains(drift.expect, e) {
+				t.Errorf("the drift block of Try It Locally does not expect %q in the plan", e)
+			}
+		}
+	}
 }

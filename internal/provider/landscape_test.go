@@ -1,15 +1,19 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
@@ -133,8 +137,9 @@ func TestAccLandscapes(t *testing.T) {
 		env := envs[e.name]
 		run(0, "init", "-input=false", "-no-color", "-reconfigure", "-backend-config="+e.name+".tfbackend")
 		r := run(0, "apply", "-auto-approve", "-input=false", "-no-color", "-var-file="+e.name+".tfvars")
-		// Two queues with their DMQs, the subscriptions, a webhook, two senders and two deployments.
-		if want := fmt.Sprintf("Apply complete! Resources: %d added", 9+e.topicsOfOrders); !strings.Contains(r.output, want) {
+		// Two queues with their DMQs, the subscriptions, a webhook, two senders, two deployments and
+		// the record of the state's environment.
+		if want := fmt.Sprintf("Apply complete! Resources: %d added", 10+e.topicsOfOrders); !strings.Contains(r.output, want) {
 			t.Errorf("%s: the apply does not say %q:\n%s", e.name, want, r.output)
 		}
 		run(0, "plan", "-detailed-exitcode", "-input=false", "-no-color", "-var-file="+e.name+".tfvars")
@@ -197,6 +202,49 @@ func TestAccLandscapes(t *testing.T) {
 		}
 	}
 
+	// dev's variable file against test's backend fails at plan and writes nothing: refused by the
+	// backend's settings, and, where the working directory is elsewhere (TF_DATA_DIR), by the
+	// environment test's state was applied with.
+	run(0, "init", "-input=false", "-no-color", "-reconfigure", "-backend-config=test.tfbackend")
+	testState, err := os.ReadFile(filepath.Join(dir, "test.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := envs["dev"].eventMesh(t).ListQueues(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dataDir := []string{"TF_DATA_DIR=" + filepath.Join(t.TempDir(), "tfdata")}
+	for _, c := range []struct {
+		env  []string
+		want string
+	}{
+		{nil, "The backend is initialised for another environment than the variable file's (dev)"},
+		{dataDir, "This state belongs to the environment test, and the variable file is dev's"},
+	} {
+		if c.env != nil {
+			// The working directory only under TF_DATA_DIR: no .terraform/ beside the configuration.
+			if err := os.RemoveAll(filepath.Join(dir, ".terraform")); err != nil {
+				t.Fatal(err)
+			}
+			if r := runTerraformEnv(t, tf, dir, cliConfig, append(noEnvCreds, c.env...), "init", "-input=false", "-no-color", "-reconfigure", "-backend-config=test.tfbackend"); r.exitCode != 0 {
+				t.Fatalf("init with TF_DATA_DIR: exit %d:\n%s", r.exitCode, r.output)
+			}
+		}
+		for _, cmd := range [][]string{{"plan"}, {"apply", "-auto-approve"}} {
+			r := runTerraformEnv(t, tf, dir, cliConfig, append(noEnvCreds, c.env...), append(cmd, "-input=false", "-no-color", "-var-file=dev.tfvars")...)
+			if flat := strings.Join(strings.Fields(strings.ReplaceAll(r.output, "│", " ")), " "); r.exitCode != 1 || !strings.Contains(flat, c.want) {
+				t.Errorf("%s -var-file=dev.tfvars against test's backend (%v): exit %d, want 1 with %q:\n%s", cmd[0], c.env, r.exitCode, c.want, r.output)
+			}
+		}
+	}
+	if after, err := os.ReadFile(filepath.Join(dir, "test.tfstate")); err != nil || !bytes.Equal(after, testState) {
+		t.Errorf("test.tfstate changed by dev's variable file (%v)", err)
+	}
+	if after, err := envs["dev"].eventMesh(t).ListQueues(context.Background()); err != nil || len(after) != len(before) {
+		t.Errorf("dev's Event Mesh holds %d queues after the refused plans, %d before (%v)", len(after), len(before), err)
+	}
+
 	// The module refuses a budget it cannot meet, whatever the environment.
 	run(0, "init", "-input=false", "-no-color", "-reconfigure", "-backend-config=dev.tfbackend")
 	r := runTerraformEnv(t, tf, dir, cliConfig, noEnvCreds, "plan", "-input=false", "-no-color", "-var-file=dev.tfvars",
@@ -217,5 +265,197 @@ func TestAccLandscapes(t *testing.T) {
 				t.Errorf("%s: the queue %s survived destroy", e.name, q.Name)
 			}
 		}
+	}
+}
+
+// sandbox is `make sandbox` (scripts/sandbox.sh) running in the background: its directory and
+// the export lines it prints, which a reader pastes into another shell.
+type sandbox struct {
+	dir     string
+	exports string
+}
+
+// startSandbox runs scripts/sandbox.sh as `make sandbox` does, with SANDBOX_DIR in a temporary
+// directory and a free port, until its emulator has written the service keys; the test's cleanup
+// stops it.
+func startSandbox(t *testing.T) sandbox {
+	t.Helper()
+	dir := t.TempDir()
+	script, err := filepath.Abs(filepath.Join("..", "..", "scripts", "sandbox.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", script)
+	cmd.Env = append(readerEnv(), "SANDBOX_DIR="+dir, "SANDBOX_LISTEN=127.0.0.1:0")
+	var stdout, stderr lockedBuffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill() // the emulator: the script execs it
+		if err := <-exited; err != nil {
+			t.Logf("make sandbox stopped: %v", err)
+		}
+	})
+	deadline := time.After(5 * time.Minute)
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "keys", "advanced-event-mesh.json")); err == nil {
+			break
+		}
+		select {
+		case err := <-exited:
+			exited <- err // for the cleanup
+			t.Fatalf("make sandbox exited (%v):\n%s\n%s", err, stdout.String(), stderr.String())
+		case <-deadline:
+			t.Fatalf("make sandbox did not start within 5 minutes:\n%s\n%s", stdout.String(), stderr.String())
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	var exports []string
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		if l := strings.TrimSpace(line); strings.HasPrefix(l, "export ") {
+			exports = append(exports, l)
+		}
+	}
+	if len(exports) < 3 {
+		t.Fatalf("make sandbox printed %d export lines, want the CLI configuration and the service keys:\n%s", len(exports), stdout.String())
+	}
+	return sandbox{dir: dir, exports: strings.Join(exports, "\n") + "\n"}
+}
+
+// lockedBuffer is a bytes.Buffer that a command writes to while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// readerShell runs script in bash in dir as a reader's shell after `make sandbox`: the export
+// lines the sandbox printed, `terraform` the CLI under test, apply and destroy confirmed.
+func readerShell(t *testing.T, tf string, sb sandbox, dir, script string) (string, error) {
+	t.Helper()
+	home := t.TempDir()
+	bin := filepath.Join(home, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(tf, filepath.Join(bin, "terraform")); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-c", sb.exports+script)
+	cmd.Dir = dir
+	cmd.Env = append(readerEnv(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "HOME="+home,
+		"TF_IN_AUTOMATION=1", "TF_INPUT=0", "CHECKPOINT_DISABLE=1",
+		"TF_CLI_ARGS_apply=-auto-approve", "TF_CLI_ARGS_destroy=-auto-approve")
+	out, err := cmd.CombinedOutput()
+	return ansiRe.ReplaceAllString(string(out), ""), err
+}
+
+// `terraform init` works against `make sandbox` as it does against the registry: in an empty
+// directory with a configuration that declares the provider, and the environment the sandbox
+// prints, init exits 0, installs sapmessaging/sapmessaging and writes the lock file; apply then runs.
+func TestAccSandbox_init(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	sb := startSandbox(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+`
+data "sapmessaging_queues" "all" {}
+
+output "queues" {
+  value = length(data.sapmessaging_queues.all.queues)
+}
+`)
+	out, err := readerShell(t, tf, sb, dir, "terraform init -no-color && terraform apply -no-color")
+	if err != nil {
+		t.Fatalf("terraform init and apply against the sandbox: %v\n%s", err, out)
+	}
+	lock, err := os.ReadFile(filepath.Join(dir, ".terraform.lock.hcl"))
+	if err != nil || !strings.Contains(string(lock), `provider "registry.terraform.io/sapmessaging/sapmessaging"`) {
+		t.Errorf("no lock file of sapmessaging/sapmessaging after terraform init (%v):\n%s\n%s", err, lock, out)
+	}
+	if want := fmt.Sprintf("queues = %d", len(emulator.SampleQueues)); !strings.Contains(out, want) {
+		t.Errorf("the apply against the sandbox does not show %q:\n%s", want, out)
+	}
+}
+
+// examples/landscapes/README.md run as written after `make sandbox`: from a clone of the
+// repository, every block of the README that is not marked skip, in one shell with the
+// environment the sandbox prints. It applies dev and refuses test's variables against dev's
+// backend, and git, in the clone, would commit neither the state, nor .terraform/, nor the keys.
+func TestAccLandscapeReadme(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "examples", "landscapes", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, err := guideSteps(string(readme))
+	if err != nil {
+		t.Fatalf("examples/landscapes/README.md: %v", err)
+	}
+	sb := startSandbox(t)
+	clone := t.TempDir()
+	copyTree(t, filepath.Join("..", "..", "examples"), filepath.Join(clone, "examples"))
+	var script strings.Builder
+	for _, s := range steps {
+		if s.skip != "" || len(s.commands) == 0 {
+			continue
+		}
+		fmt.Fprintf(&script, ": > \"$HOME/block.out\"\n")
+		for _, c := range s.commands {
+			// In the shell itself, not a pipeline's subshell: a `cd` carries over.
+			fmt.Fprintf(&script, "{\n%s\n} > \"$HOME/cmd.out\" 2>&1\n__rc=$?; cat \"$HOME/cmd.out\"; cat \"$HOME/cmd.out\" >> \"$HOME/block.out\"\n", c)
+			fmt.Fprintf(&script, "[ \"$__rc\" -eq 0 ] || { echo 'readme-test: a command of the block at line %d exited '\"$__rc\"; exit 90; }\n", s.line)
+		}
+		for _, e := range s.expect {
+			fmt.Fprintf(&script, "grep -qF -- %s \"$HOME/block.out\" || { echo %s; exit 91; }\n", shellQuote(e),
+				shellQuote(fmt.Sprintf("readme-test: the output of the block at line %d does not show %q", s.line, e)))
+		}
+	}
+	out, err := readerShell(t, tf, sb, clone, script.String())
+	if err != nil {
+		t.Fatalf("examples/landscapes/README.md does not run as written (%v):\n%s", err, out)
+	}
+	dir := filepath.Join(clone, "examples", "landscapes")
+	if _, err := os.Stat(filepath.Join(dir, "dev.tfstate")); err != nil {
+		t.Errorf("no state of dev: %v\n%s", err, out)
+	}
+	// The queues of dev are on the sandbox: the next plan is empty.
+	if out2, err := readerShell(t, tf, sb, dir, "terraform plan -detailed-exitcode -no-color -var-file=dev.tfvars"); err != nil {
+		t.Errorf("the plan after the README's apply is not empty (%v):\n%s", err, out2)
+	}
+
+	// What git would take from the clone.
+	git := exec.Command("sh", "-c", "git init -q . && git add --dry-run -A examples/landscapes")
+	git.Dir = clone
+	added, err := git.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git add --dry-run: %v\n%s", err, added)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(added)), "\n") {
+		f := strings.TrimSuffix(strings.TrimPrefix(line, "add '"), "'")
+		if strings.Contains(f, "/.terraform/") || strings.Contains(f, ".tfstate") || strings.Contains(f, "/keys/") {
+			t.Errorf("git would commit %s: examples/landscapes/.gitignore does not keep it out", f)
+		}
+	}
+	if !strings.Contains(string(added), "examples/landscapes/.terraform.lock.hcl") {
+		t.Errorf("git would not commit the lock file:\n%s", added)
 	}
 }

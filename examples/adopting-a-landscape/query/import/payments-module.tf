@@ -1,10 +1,11 @@
 # The payments queue and its dead message queue, imported by the first apply of
 # generated.tf (sapmessaging_queue.erp_3 and sapmessaging_dead_message_queue.erp_1), moved
-# into the retry-policy module that examples/landscapes uses. Delete their resource and
-# import blocks from generated.tf and add this file: the plan moves both into the
-# module and changes nothing on the service.
+# into the retry-policy module that examples/landscapes uses, copied from the repository's
+# examples/modules/retry-policy into modules/retry-policy beside this configuration. Delete
+# their resource and import blocks from generated.tf and add this file: the plan moves both
+# into the module and changes nothing on the service.
 module "payments" {
-  source = "../../modules/retry-policy"
+  source = "./modules/retry-policy"
 
   namespace = "acme/erp/prod"
   queues = {
