@@ -851,7 +851,7 @@ func (r *aemQueueResourceBase[M, P]) ImportState(ctx context.Context, req resour
 		}
 	}
 	if err := rules.ValidAEMQueueName(name); err != nil {
-		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("The import ID %q is no queue name: %s. %s", name, clause(err), aemQueueImportForms(vpn)))
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("The import ID %q is no queue name: %s. Use %s.", name, clause(err), aemQueueImportForms(vpn)))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
@@ -877,7 +877,7 @@ func (d *providerData) aemImportQueueName(ctx context.Context, id string, diags 
 	}
 	if len(candidates) == 0 {
 		diags.AddError("Invalid Import ID", fmt.Sprintf("The import ID %q names no queue: it is neither a queue name the broker accepts "+
-			"(1 to 200 characters, none of * ? ' < > & ;) nor Solace's form for the Message VPN %q. %s", id, vpn, aemQueueImportForms(vpn)))
+			"(1 to 200 characters, none of * ? ' < > & ;) nor Solace's form for the Message VPN %q. Use %s.", id, vpn, aemQueueImportForms(vpn)))
 		return "", false
 	}
 	for _, n := range candidates {
@@ -895,7 +895,7 @@ func (d *providerData) aemImportQueueName(ctx context.Context, id string, diags 
 		}
 	}
 	diags.AddError("Queue Not Found", fmt.Sprintf("The broker holds no queue that the import ID %q names in the Message VPN %q (read as %s), "+
-		"so there is nothing to import. %s Check the name in the cloud console's queue list.", id, vpn, quoteAll(candidates), aemQueueImportForms(vpn)))
+		"so there is nothing to import. Check the name in the cloud console's queue list, and use %s.", id, vpn, quoteAll(candidates), aemQueueImportForms(vpn)))
 	return "", false
 }
 

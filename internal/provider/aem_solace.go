@@ -147,7 +147,7 @@ func readSolaceState(raw *tfprotov6.RawState, typeName string, v any, diags *dia
 	}
 	if err != nil {
 		diags.AddError("Cannot Move Resource State", fmt.Sprintf("The state of the %s to move cannot be read: %s. It is not a state "+
-			"that the solacebroker provider v1.x writes; remove the `moved` block and import the object instead.", typeName, clause(err)))
+			"that the solacebroker provider v1.x writes. Remove the `moved` block and import the object instead.", typeName, clause(err)))
 		return nil
 	}
 	for _, attr := range required {
@@ -279,14 +279,14 @@ func solaceSubscriptionImportID(id, vpn string) (queue, topic string, ok bool) {
 	return queue, topic, true
 }
 
-// aemQueueImportForms says which import IDs name a queue, for the errors of an ID that fits none.
+// aemQueueImportForms lists the import IDs that name a queue, for the errors of an ID that fits none: "Use %s."
 func aemQueueImportForms(vpn string) string {
 	if vpn == "" {
 		vpn = "<msg_vpn_name>"
 	}
-	return fmt.Sprintf("Use the queue name (for example acme/aem/prod/orders), or Solace's form %s/<url-encoded queue name> "+
+	return fmt.Sprintf("the queue name (for example acme/aem/prod/orders), or Solace's form %s/<url-encoded queue name> "+
 		"(for example %s/acme%%2Faem%%2Fprod%%2Forders, as the solacebroker provider imports it), or an import block's "+
-		"identity = { msg_vpn_name = %q, name = \"acme/aem/prod/orders\" }.", vpn, vpn, vpn)
+		"identity = { msg_vpn_name = %q, name = \"acme/aem/prod/orders\" }", vpn, vpn, vpn)
 }
 
 // aemSameVPN reports whether the Message VPN an object's state names is the provider configuration's; false,

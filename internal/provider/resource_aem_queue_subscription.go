@@ -314,7 +314,7 @@ func (r *aemQueueSubscriptionResource) ImportState(ctx context.Context, req reso
 		}
 		if !ok || queue == "" || topic == "" {
 			resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("The import ID %q is not of the form QUEUE;TOPIC. No AEM queue name "+
-				"holds a semicolon, so it separates the queue name from the topic, which may hold commas and slashes. %s", req.ID, aemSubscriptionImportForms(vpn)))
+				"holds a semicolon, so it separates the queue name from the topic, which may hold commas and slashes. Use %s.", req.ID, aemSubscriptionImportForms(vpn)))
 			return
 		}
 	}
@@ -324,7 +324,7 @@ func (r *aemQueueSubscriptionResource) ImportState(ctx context.Context, req reso
 	}{{"queue_name", rules.ValidAEMQueueName(queue)}, {"topic", rules.ValidAEMTopicSubscription(topic)}} {
 		if problem.err != nil {
 			resp.Diagnostics.AddError("Invalid Import ID",
-				fmt.Sprintf("The import ID %q names no subscription the broker can hold: its `%s` is invalid, %s. %s",
+				fmt.Sprintf("The import ID %q names no subscription the broker can hold: its `%s` is invalid, %s. Use %s.",
 					req.ID, problem.attr, clause(problem.err), aemSubscriptionImportForms(vpn)))
 			return
 		}
@@ -361,14 +361,14 @@ func aemSubscriptionIdentityImport(req resource.ImportStateRequest, vpn string, 
 	return v, queue, topic, true
 }
 
-// aemSubscriptionImportForms says which import IDs name a subscription.
+// aemSubscriptionImportForms lists the import IDs that name a subscription: "Use %s."
 func aemSubscriptionImportForms(vpn string) string {
 	if vpn == "" {
 		vpn = "<msg_vpn_name>"
 	}
-	return fmt.Sprintf("Use the queue name and the topic separated by a semicolon, for example acme/orders;acme/orders/>, or Solace's form "+
+	return fmt.Sprintf("the queue name and the topic separated by a semicolon (for example acme/orders;acme/orders/>), or Solace's form "+
 		"%s/<url-encoded queue name>/<url-encoded topic> (for example %s/acme%%2Forders/acme%%2Forders%%2F%%3E, as the solacebroker provider "+
-		"imports it), or an import block's identity = { msg_vpn_name = %q, queue_name = \"acme/orders\", topic = \"acme/orders/>\" }.", vpn, vpn, vpn)
+		"imports it), or an import block's identity = { msg_vpn_name = %q, queue_name = \"acme/orders\", topic = \"acme/orders/>\" }", vpn, vpn, vpn)
 }
 
 func aemSubscriptionErrorDetail(queue, topic string, err error) string {
