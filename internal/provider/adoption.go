@@ -76,7 +76,7 @@ var adoptions = map[string]adoption{
 	"webhook.qos_range":           {reason: reasonRefusedByWebhooks},
 	"webhook.exempt_without_auth": {attributes: attrs("sapmessaging_webhook_subscription", "allow_exempt_handshake_without_auth")},
 	"webhook.endpoint_invalid":    {reason: "the service refuses the value: Event Mesh cannot push to an endpoint that is not an absolute http(s) URL, so no existing subscription has one"},
-	"webhook.endpoint_not_https":  {reason: adoptionTODO},
+	"webhook.endpoint_not_https":  {attributes: attrs("sapmessaging_webhook_subscription", "allow_http_endpoint")},
 
 	// sapmessaging_amqp_sender (amqp.go)
 	"amqp.retries_endless":               {attributes: attrs("sapmessaging_amqp_sender", "allow_unsafe_retries")},

@@ -31,8 +31,6 @@ var adoptionPending = []string{
 	"queue.max_message_size_range",
 	"queue.max_queue_message_count_range",
 	"queue.max_unacked_per_flow_range",
-	// Event Mesh webhook subscriptions
-	"webhook.endpoint_not_https",
 	// JMS sender
 	"jms_sender.concurrent_exclusive",
 	"jms_sender.dead_letter_exclusive",

@@ -92,11 +92,13 @@ list "sapmessaging_webhook_subscription" "all" {
 	})
 }
 
-// A webhook subscription made in the cockpit with the handshake exempted and no authentication is adopted
-// as it is: terraform query -generate-config-out writes it with allow_exempt_handshake_without_auth = true,
-// the plan imports only and warns, the apply imports it, and the next plan is empty. Without the
-// attribute the generated block would fail the plan ("Handshake Exempted Without Authentication").
-func TestAccWebhookSubscriptionListResource_adoptExemptWithoutAuth(t *testing.T) {
+// Webhook subscriptions made in the cockpit that the resource refuses are adopted as they are: one with the
+// handshake exempted and no authentication, one that pushes to an http:// endpoint. terraform query
+// -generate-config-out writes them with allow_exempt_handshake_without_auth = true and allow_http_endpoint = true,
+// the plan imports only and warns, the apply imports them and changes nothing, and the next plan is empty but
+// still warns. Without the attributes the generated blocks would fail the plan ("Handshake Exempted Without
+// Authentication", "Webhook Endpoint Not HTTPS").
+func TestAccWebhookSubscriptionListResource_adoptAsItIs(t *testing.T) {
 	tf := terraformCLI(t)
 	if !terraformAtLeast(t, tf, 14) {
 		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
@@ -107,6 +109,7 @@ func TestAccWebhookSubscriptionListResource_adoptExemptWithoutAuth(t *testing.T)
 	for _, spec := range []eventmesh.WebhookSpec{
 		{Name: "orders-push", Queue: "acme/crm/prod/orders", QoS: 1, Endpoint: "https://orders.acme.example/events", ExemptHandshake: true},
 		{Name: "returns-push", Queue: "acme/crm/prod/returns", QoS: 1, Endpoint: "https://returns.acme.example/events"},
+		{Name: "returns-legacy", Queue: "acme/crm/prod/orders/dmq", QoS: 1, Endpoint: "http://legacy.acme.example/events"},
 	} {
 		if _, err := env.messaging(t).CreateWebhook(t.Context(), spec); err != nil {
 			t.Fatal(err)
@@ -131,26 +134,34 @@ list "sapmessaging_webhook_subscription" "crm" {
 		t.Fatal(err)
 	}
 	generated := string(b)
-	if n := len(regexp.MustCompile(`\n\s*allow_exempt_handshake_without_auth\s*=\s*true\n`).FindAllString(generated, -1)); n != 1 {
-		t.Errorf("generated.tf has %d allow_exempt_handshake_without_auth = true, want 1 (orders-push):\n%s", n, generated)
+	for _, attr := range []string{"allow_exempt_handshake_without_auth", "allow_http_endpoint"} {
+		if n := len(regexp.MustCompile(`\n\s*` + attr + `\s*=\s*true\n`).FindAllString(generated, -1)); n != 1 {
+			t.Errorf("generated.tf has %d %s = true, want 1:\n%s", n, attr, generated)
+		}
 	}
 	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range []string{"Plan: 2 to import, 0 to add, 0 to change, 0 to destroy.", "Handshake Exempted Without Authentication Allowed"} {
+	for _, s := range []string{"Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.",
+		"Handshake Exempted Without Authentication Allowed", "Webhook Endpoint Not HTTPS Allowed"} {
 		if !strings.Contains(r.output, s) {
 			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.output)
 		}
 	}
 	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if s := "2 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.output, s) {
+	if s := "3 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.output, s) {
 		t.Errorf("the apply does not say %q:\n%s", s, r.output)
 	}
 	r = w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	if !strings.Contains(r.output, "Handshake Exempted Without Authentication Allowed") {
-		t.Errorf("the plan after the import no longer warns about the exempted handshake:\n%s", r.output)
+	for _, s := range []string{"Handshake Exempted Without Authentication Allowed", "Webhook Endpoint Not HTTPS Allowed"} {
+		if !strings.Contains(r.output, s) {
+			t.Errorf("the plan after the import no longer warns %q:\n%s", s, r.output)
+		}
 	}
 	// Nothing changed on the service: the subscription is the one made by hand.
 	got, err := env.messaging(t).GetWebhook(t.Context(), "orders-push")
 	if err != nil || !got.ExemptHandshake || got.OAuth2 != nil {
 		t.Errorf("orders-push after the apply: %+v, %v; want exempted, without authentication, as before", got, err)
+	}
+	if got, err := env.messaging(t).GetWebhook(t.Context(), "returns-legacy"); err != nil || got.Endpoint != "http://legacy.acme.example/events" {
+		t.Errorf("returns-legacy after the apply: %+v, %v; want its http:// endpoint, as before", got, err)
 	}
 }

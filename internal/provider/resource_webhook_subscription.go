@@ -63,10 +63,12 @@ type webhookSubscriptionModel struct {
 	ExemptHandshake   types.Bool   `tfsdk:"exempt_handshake"`
 	// AllowExemptWithoutAuth: the configuration's acceptance of exempt_handshake = true without oauth2 on a
 	// subscription adopted as it is.
-	AllowExemptWithoutAuth types.Bool          `tfsdk:"allow_exempt_handshake_without_auth"`
-	DefaultContentType     types.String        `tfsdk:"default_content_type"`
-	OAuth2                 *webhookOAuth2Model `tfsdk:"oauth2"`
-	Paused                 types.Bool          `tfsdk:"paused"`
+	AllowExemptWithoutAuth types.Bool `tfsdk:"allow_exempt_handshake_without_auth"`
+	// AllowHTTPEndpoint: the configuration's acceptance of an http:// endpoint on a subscription adopted as it is.
+	AllowHTTPEndpoint  types.Bool          `tfsdk:"allow_http_endpoint"`
+	DefaultContentType types.String        `tfsdk:"default_content_type"`
+	OAuth2             *webhookOAuth2Model `tfsdk:"oauth2"`
+	Paused             types.Bool          `tfsdk:"paused"`
 	// AcceptPushBeforePause: the configuration's acceptance that a subscription created with
 	// paused = true may push messages before the pause that follows its creation.
 	AcceptPushBeforePause types.Bool   `tfsdk:"accept_push_before_pause"`
@@ -133,11 +135,22 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 				Default:  booldefault.StaticBool(false),
 			},
 			"endpoint": schema.StringAttribute{
-				MarkdownDescription: "The `https://` URL Event Mesh pushes to (`http://` only for a loopback address, in tests). The endpoint must " +
+				MarkdownDescription: "The `https://` URL Event Mesh pushes to (`http://` only for a loopback address, in tests, or with " +
+					"`allow_http_endpoint = true`). The endpoint must " +
 					"answer the handshake (`OPTIONS` with `WebHook-Request-Origin`, answered with `WebHook-Allowed-Origin`), be idempotent " +
 					"(QoS 1 is at least once) and answer 2xx only once it has stored the message. Changing it replaces the subscription.",
 				Required:      true,
 				PlanModifiers: replace,
+			},
+			"allow_http_endpoint": schema.BoolAttribute{
+				MarkdownDescription: "Accept an `http://` endpoint that is not a loopback address, to which Event Mesh pushes the queue's messages " +
+					"and the endpoint's credentials in clear text: the plan then warns instead of refusing. Only for adopting a subscription that " +
+					"already works this way as it is: an import sets it to `true` for such a subscription, and `terraform query -generate-config-out` " +
+					"writes it. Set an `https://` endpoint and remove this attribute as soon as you can. " +
+					"Defaults to `false`; the provider's check only: nothing is sent to Event Mesh.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
 			},
 			"exempt_handshake": schema.BoolAttribute{
 				MarkdownDescription: "Skip the handshake (default `false`); refused without `oauth2` unless `allow_exempt_handshake_without_auth = true`. " +
@@ -254,6 +267,7 @@ type webhookConfig struct {
 	Endpoint          types.String
 	ExemptHandshake   types.Bool
 	AllowExempt       types.Bool
+	AllowHTTP         types.Bool
 	Queue             types.String
 	OAuth2            types.Object
 }
@@ -263,6 +277,7 @@ func (c *webhookConfig) findingsInput() rules.Webhook {
 	w := rules.Webhook{
 		QoS: int64Value(c.QoS), AcceptMessageLoss: boolValue(c.AcceptMessageLoss), Endpoint: stringValue(c.Endpoint),
 		ExemptHandshake: boolValue(c.ExemptHandshake), Queue: stringValue(c.Queue), AllowExemptWithoutAuth: c.AllowExempt.ValueBool(),
+		AllowHTTPEndpoint:     c.AllowHTTP.ValueBool(),
 		QueueDeadMessageQueue: rules.Unknown[string](), QueueMaxRedeliveryCount: rules.Unknown[int64](), QueueTTLSeconds: rules.Unknown[int64](),
 	}
 	if !c.OAuth2.IsUnknown() {
@@ -286,7 +301,7 @@ func (r *webhookSubscriptionResource) ValidateConfig(ctx context.Context, req re
 	for name, target := range map[string]any{
 		"qos": &c.QoS, "accept_message_loss": &c.AcceptMessageLoss, "endpoint": &c.Endpoint,
 		"exempt_handshake": &c.ExemptHandshake, "queue": &c.Queue, "oauth2": &c.OAuth2,
-		"allow_exempt_handshake_without_auth": &c.AllowExempt,
+		"allow_exempt_handshake_without_auth": &c.AllowExempt, "allow_http_endpoint": &c.AllowHTTP,
 	} {
 		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(name), target)...)
 	}
@@ -492,6 +507,10 @@ func (m *webhookSubscriptionModel) apply(w *eventmesh.Webhook) {
 		// Imported: a subscription exempted from the handshake without authentication is adopted as it is.
 		m.AllowExemptWithoutAuth = types.BoolValue(m.ExemptHandshake.ValueBool() && m.OAuth2 == nil)
 	}
+	if m.AllowHTTPEndpoint.IsNull() || m.AllowHTTPEndpoint.IsUnknown() {
+		// Imported: a subscription that pushes in clear text is adopted as it is.
+		m.AllowHTTPEndpoint = types.BoolValue(rules.WebhookEndpointInClear(m.Endpoint.ValueString()))
+	}
 }
 
 // oauth2RequiresReplace replaces the subscription when its credentials change. A secret or
@@ -614,7 +633,8 @@ func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.Rea
 }
 
 // Update changes what can change in place: paused (the API's pause and resume),
-// accept_message_loss and allow_exempt_handshake_without_auth (the provider's checks only). Every other
+// accept_message_loss, allow_exempt_handshake_without_auth and allow_http_endpoint (the provider's checks
+// only). Every other
 // change replaces.
 func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer webhookIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go

@@ -22,6 +22,7 @@ const (
 	attrWebhookEndpoint    = "endpoint"
 	attrWebhookExempt      = "exempt_handshake"
 	attrWebhookAllowExempt = "allow_exempt_handshake_without_auth"
+	attrWebhookAllowHTTP   = "allow_http_endpoint"
 	attrWebhookQueue       = "queue"
 )
 
@@ -47,6 +48,9 @@ type Webhook struct {
 	// AllowExemptWithoutAuth is the configuration's explicit acceptance of a handshake exemption without
 	// authentication on a subscription adopted as it is: the rule then warns instead of refusing.
 	AllowExemptWithoutAuth bool
+	// AllowHTTPEndpoint is the configuration's explicit acceptance of an http:// endpoint (not loopback) on a
+	// subscription adopted as it is: the rule then warns instead of refusing.
+	AllowHTTPEndpoint bool
 
 	Queue                   Value[string]
 	QueueDeadMessageQueue   Value[string] // "" for none
@@ -200,12 +204,22 @@ func checkWebhookEndpoint(r *report, w Webhook) {
 			"endpoint = %q is not an absolute URL, so Event Mesh cannot push to it. Set the endpoint's full https:// URL.", RedactEndpoint(ep))
 		return
 	}
-	if u.Scheme == "https" || isLoopback(u.Hostname()) {
-		return
+	clear := WebhookEndpointInClear(ep)
+	switch {
+	case clear && w.AllowHTTPEndpoint:
+		r.warnf("webhook.endpoint_not_https_allowed", attrWebhookEndpoint, "Webhook Endpoint Not HTTPS Allowed",
+			"`%s = true` keeps endpoint = %q, which receives the queue's messages, and the endpoint's credentials, in clear text over the network. "+
+				"Set an https:// URL, and remove `%s`.", attrWebhookAllowHTTP, RedactEndpoint(ep), attrWebhookAllowHTTP)
+	case clear:
+		r.errorf("webhook.endpoint_not_https", attrWebhookEndpoint, "Webhook Endpoint Not HTTPS",
+			"endpoint = %q would receive the queue's messages, and the endpoint's credentials, in clear text over the network. "+
+				"Set an https:// URL (or, only to import a subscription that already works this way as it is and change it later, set `%s = true` for now).",
+			RedactEndpoint(ep), attrWebhookAllowHTTP)
+	case w.AllowHTTPEndpoint:
+		r.warnf("webhook.allow_http_endpoint_unused", attrWebhookAllowHTTP, "Allow HTTP Endpoint Has No Effect",
+			"endpoint = %q is an https:// URL or a loopback address, so `%s = true` changes nothing. Set `%s = false`, or remove it.",
+			RedactEndpoint(ep), attrWebhookAllowHTTP, attrWebhookAllowHTTP)
 	}
-	r.errorf("webhook.endpoint_not_https", attrWebhookEndpoint, "Webhook Endpoint Not HTTPS",
-		"endpoint = %q would receive the queue's messages, and the endpoint's credentials, in clear text over the network. "+
-			"Set an https:// URL.", RedactEndpoint(ep))
 }
 
 // RedactEndpoint is a webhook endpoint as findings, states and diagrams may show it: without
@@ -235,6 +249,13 @@ func RedactEndpoint(ep string) string {
 		return u.Opaque[i+1:]
 	}
 	return u.String()
+}
+
+// WebhookEndpointInClear reports whether Event Mesh would push to ep in clear text over the network: an
+// absolute http:// URL whose host is not a loopback address.
+func WebhookEndpointInClear(ep string) bool {
+	u, err := url.Parse(ep)
+	return err == nil && u.Host != "" && u.Scheme == "http" && !isLoopback(u.Hostname())
 }
 
 func isLoopback(host string) bool {

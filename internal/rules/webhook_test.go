@@ -42,6 +42,14 @@ func TestCheckWebhook(t *testing.T) {
 		{"http endpoint", webhookWith(func(w *Webhook) { w.Endpoint = Known("http://orders.example.com/events") }),
 			[]string{"webhook.endpoint_not_https"}},
 		{"http loopback", webhookWith(func(w *Webhook) { w.Endpoint = Known("http://127.0.0.1:8080/hook") }), nil},
+		{"http endpoint allowed", webhookWith(func(w *Webhook) {
+			w.Endpoint, w.AllowHTTPEndpoint = Known("http://orders.example.com/events"), true
+		}), []string{"webhook.endpoint_not_https_allowed"}},
+		{"allow http endpoint, https", webhookWith(func(w *Webhook) { w.AllowHTTPEndpoint = true }), []string{"webhook.allow_http_endpoint_unused"}},
+		{"allow http endpoint, loopback", webhookWith(func(w *Webhook) {
+			w.Endpoint, w.AllowHTTPEndpoint = Known("http://127.0.0.1:8080/hook"), true
+		}), []string{"webhook.allow_http_endpoint_unused"}},
+		{"allow http endpoint, endpoint unknown", webhookWith(func(w *Webhook) { w.Endpoint, w.AllowHTTPEndpoint = Unknown[string](), true }), nil},
 		{"http localhost", webhookWith(func(w *Webhook) { w.Endpoint = Known("http://localhost/hook") }), nil},
 		{"http ::1", webhookWith(func(w *Webhook) { w.Endpoint = Known("http://[::1]:80/hook") }), nil},
 		{"not a URL", webhookWith(func(w *Webhook) { w.Endpoint = Known("orders.example.com/events") }), []string{"webhook.endpoint_invalid"}},
