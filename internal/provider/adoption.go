@@ -61,11 +61,11 @@ var adoptions = map[string]adoption{
 	"queue.dmq_namespace":                 {reason: adoptionTODO},
 	"queue.dmq_cycle":                     {reason: reasonLinkChecked},
 	"queue.dmq_not_found":                 {reason: reasonLinkChecked},
-	"queue.respect_ttl_without_max_ttl":   {reason: adoptionTODO},
-	"queue.max_ttl_without_respect_ttl":   {reason: adoptionTODO},
-	"queue.max_ttl_range":                 {reason: adoptionTODO}, // Event Mesh takes 0, the rule refuses it
-	"queue.max_queue_size_range":          {reason: adoptionTODO}, // Event Mesh takes 0, the rule refuses it
-	"queue.max_message_size_range":        {reason: adoptionTODO}, // Event Mesh takes 0, the rule refuses it
+	"queue.respect_ttl_without_max_ttl":   {attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl")},
+	"queue.max_ttl_without_respect_ttl":   {attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl")}, // the dead message queue raises it only with respect_ttl null, which an import never reads
+	"queue.max_ttl_range":                 {reason: adoptionTODO},                                             // Event Mesh takes 0, the rule refuses it
+	"queue.max_queue_size_range":          {reason: adoptionTODO},                                             // Event Mesh takes 0, the rule refuses it
+	"queue.max_message_size_range":        {reason: adoptionTODO},                                             // Event Mesh takes 0, the rule refuses it
 	"queue.max_queue_message_count_range": {reason: adoptionTODO},
 	"queue.max_unacked_per_flow_range":    {reason: adoptionTODO},
 	"dmq.respect_ttl_required":            {attributes: attrs("sapmessaging_dead_message_queue", "allow_no_ttl")},

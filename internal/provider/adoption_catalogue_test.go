@@ -24,8 +24,6 @@ var adoptionPending = []string{
 	// Event Mesh queues
 	"queue.dmq_self",
 	"queue.dmq_namespace",
-	"queue.respect_ttl_without_max_ttl",
-	"queue.max_ttl_without_respect_ttl",
 	"queue.max_ttl_range",
 	"queue.max_queue_size_range",
 	"queue.max_message_size_range",

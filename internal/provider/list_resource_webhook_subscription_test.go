@@ -135,7 +135,7 @@ list "sapmessaging_webhook_subscription" "crm" {
 	}
 	generated := string(b)
 	for _, attr := range []string{"allow_exempt_handshake_without_auth", "allow_http_endpoint"} {
-		if n := len(regexp.MustCompile(`\n\s*` + attr + `\s*=\s*true\n`).FindAllString(generated, -1)); n != 1 {
+		if n := len(regexp.MustCompile(`\n\s*`+attr+`\s*=\s*true\n`).FindAllString(generated, -1)); n != 1 {
 			t.Errorf("generated.tf has %d %s = true, want 1:\n%s", n, attr, generated)
 		}
 	}

@@ -36,16 +36,23 @@ type queueResource struct {
 type queueModel struct {
 	queueResourceModel
 	AllowUnlimitedRedelivery types.Bool `tfsdk:"allow_unlimited_redelivery"`
+	AllowIneffectiveTTL      types.Bool `tfsdk:"allow_ineffective_ttl"`
 }
 
-// fromAPI copies what the service holds into the model. After an import (the attribute still
-// null), allow_unlimited_redelivery records whether the queue redelivers without limit, so that
-// a configuration adopting such a queue as it is (as terraform query writes it) plans no change.
+// fromAPI copies what the service holds into the model. After an import (the attributes still
+// null), allow_unlimited_redelivery records whether the queue redelivers without limit, and
+// allow_ineffective_ttl whether its time to live takes no effect (respectTtl without maxTtl, or
+// maxTtl without respectTtl), so that a configuration adopting such a queue as it is (as terraform
+// query writes it) plans no change.
 func (m *queueModel) fromAPI(q *eventmesh.Queue) {
 	m.queueResourceModel.fromAPI(q)
 	if m.AllowUnlimitedRedelivery.IsNull() || m.AllowUnlimitedRedelivery.IsUnknown() {
 		n := q.MaxRedeliveryCount
 		m.AllowUnlimitedRedelivery = types.BoolValue(n == nil || *n == 0)
+	}
+	if m.AllowIneffectiveTTL.IsNull() || m.AllowIneffectiveTTL.IsUnknown() {
+		respect := q.RespectTTL != nil && *q.RespectTTL
+		m.AllowIneffectiveTTL = types.BoolValue(respect != (q.MaxTTL != nil))
 	}
 }
 
@@ -66,12 +73,23 @@ func (r *queueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 		Computed: true,
 		Default:  booldefault.StaticBool(false),
 	}
+	attrs["allow_ineffective_ttl"] = schema.BoolAttribute{
+		MarkdownDescription: "Accept a time to live that takes no effect: `respect_ttl = true` without `max_ttl`, or `max_ttl` without " +
+			"`respect_ttl = true` (Event Mesh then never expires a message): the plan then warns instead of refusing. Only for adopting a queue " +
+			"that already works this way as it is: an import sets it to `true` for such a queue, and `terraform query -generate-config-out` " +
+			"writes it. Set `respect_ttl` and `max_ttl` together (or neither) and remove this attribute as soon as you can. " +
+			"Defaults to `false`; changing it writes nothing to Event Mesh.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(false),
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An SAP Event Mesh queue with its redelivery and dead-letter settings. " +
 			"The plan refuses the settings that make a poison message loop for ever: a `max_redelivery_count` of 0 or none " +
 			"(Event Mesh reads both as *unlimited*; `allow_unlimited_redelivery` turns this into a warning for a queue adopted as it is), " +
 			"a dead message queue that is the queue itself or lies outside its namespace, " +
-			"and a time to live without `respect_ttl`. A queue without a dead message queue gets a warning.",
+			"and a time to live without `respect_ttl` (or `respect_ttl` without a time to live; `allow_ineffective_ttl` adopts such a queue as it is). " +
+			"A queue without a dead message queue gets a warning.",
 		Attributes: attrs,
 	}
 }
@@ -84,6 +102,7 @@ func (r *queueResource) ValidateConfig(ctx context.Context, req resource.Validat
 	}
 	q := m.toRules(m.Name)
 	q.AllowUnlimitedRedelivery = m.AllowUnlimitedRedelivery.ValueBool()
+	q.AllowIneffectiveTTL = m.AllowIneffectiveTTL.ValueBool()
 	appendFindings(&resp.Diagnostics, rules.CheckQueue(q))
 }
 

@@ -15,6 +15,7 @@ const (
 	attrMaxTTL                   = "max_ttl"
 	attrRespectTTL               = "respect_ttl"
 	attrAllowNoTTL               = "allow_no_ttl"
+	attrAllowIneffectiveTTL      = "allow_ineffective_ttl"
 	attrMaxQueueSize             = "max_queue_size_in_bytes"
 	attrMaxMessageSize           = "max_message_size_in_bytes"
 	attrMaxQueueMessages         = "max_queue_message_count"
@@ -46,6 +47,10 @@ type Queue struct {
 	// time to live (no max_ttl, respect_ttl off), adopted as it is: the TTL rules of a dead
 	// message queue then warn instead of refusing.
 	AllowNoTTL bool
+	// AllowIneffectiveTTL is the configuration's explicit acceptance of a time to live that takes no effect
+	// (`respect_ttl` without `max_ttl`, or `max_ttl` without `respect_ttl`) on a queue adopted as it is: the two
+	// rules then warn instead of refusing.
+	AllowIneffectiveTTL bool
 }
 
 var queueRanges = []struct {
@@ -242,14 +247,32 @@ func checkTTL(r *report, q Queue) {
 					"Set `max_ttl` to how long dead messages stay, for example %d (7 days), with `respect_ttl = true`.", DefaultDMQTTL)
 		}
 	}
+	allow := q.AllowIneffectiveTTL && !q.IsDeadMessageQueue
 	switch {
+	case respectKnown && respect && q.MaxTTL.Null && !q.IsDeadMessageQueue && allow:
+		r.warnf("queue.respect_ttl_without_max_ttl_allowed", attrMaxTTL, "Respect TTL Without Max TTL Allowed",
+			"`%s = true` keeps `respect_ttl = true` without `max_ttl`: the queue has no time to live to respect, so no message ever expires or moves to the dead message queue on age. "+
+				"Set `max_ttl` to a value from 1 to %d seconds, or set `respect_ttl = false`, and remove `%s`.", attrAllowIneffectiveTTL, MaxTTLLimit, attrAllowIneffectiveTTL)
 	case respectKnown && respect && q.MaxTTL.Null && !q.IsDeadMessageQueue:
 		r.errorf("queue.respect_ttl_without_max_ttl", attrMaxTTL, "Respect TTL Without Max TTL",
 			"`respect_ttl = true` without `max_ttl` gives the queue no time to live to respect, so no message ever expires or moves to the dead message queue on age. "+
-				"Set `max_ttl` to a value from 1 to %d seconds, or set `respect_ttl = false`.", MaxTTLLimit)
+				"Set `max_ttl` to a value from 1 to %d seconds, or set `respect_ttl = false`"+ineffectiveTTLHint, MaxTTLLimit)
+	case ttlKnown && (q.RespectTTL.Null || respectKnown && !respect && !q.IsDeadMessageQueue) && allow:
+		r.warnf("queue.max_ttl_without_respect_ttl_allowed", attrRespectTTL, "Max TTL Without Respect TTL Allowed",
+			"`%s = true` keeps `max_ttl` without `respect_ttl`: Event Mesh ignores the time to live, so messages never expire and never move to the dead message queue on age. "+
+				"Set `respect_ttl = true`, or remove `max_ttl`, and remove `%s`.", attrAllowIneffectiveTTL, attrAllowIneffectiveTTL)
 	case ttlKnown && (q.RespectTTL.Null || respectKnown && !respect && !q.IsDeadMessageQueue):
 		r.errorf("queue.max_ttl_without_respect_ttl", attrRespectTTL, "Max TTL Without Respect TTL",
 			"`max_ttl` has no effect unless `respect_ttl` is true: Event Mesh then ignores the time to live, so messages never expire and never move to the dead message queue on age. "+
-				"Set `respect_ttl = true`, or remove `max_ttl`.")
+				"Set `respect_ttl = true`, or remove `max_ttl`"+ineffectiveTTLHint)
+	case allow && (respectKnown || q.RespectTTL.Null) && !q.MaxTTL.IsUnknown():
+		r.warnf("queue.allow_ineffective_ttl_unused", attrAllowIneffectiveTTL, "Allow Ineffective TTL Has No Effect",
+			"`respect_ttl` and `max_ttl` are set together or not at all, so the time to live takes effect as configured and `%s = true` changes nothing. "+
+				"Set `%s = false`, or remove it.", attrAllowIneffectiveTTL, attrAllowIneffectiveTTL)
 	}
 }
+
+// ineffectiveTTLHint is how the two rules of a time to live without effect tell a team adopting such a queue
+// how to import it first and fix it later.
+const ineffectiveTTLHint = " (or, only to import a queue that already works this way as it is and change it later, set `" +
+	attrAllowIneffectiveTTL + " = true` for now)."
