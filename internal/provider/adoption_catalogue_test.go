@@ -23,7 +23,6 @@ import (
 var adoptionPending = []string{
 	// Event Mesh queues
 	"queue.dmq_self",
-	"queue.dmq_namespace",
 	"queue.max_ttl_range",
 	"queue.max_queue_size_range",
 	"queue.max_message_size_range",

@@ -261,12 +261,14 @@ list "sapmessaging_queue" "queue" {
 	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 }
 
-// Queues made in the cockpit whose time to live takes no effect (respectTtl without maxTtl, maxTtl without
-// respectTtl) are adopted as they are: terraform query -generate-config-out writes them with
-// allow_ineffective_ttl = true, the plan imports only and warns, the apply imports them and changes nothing,
-// and the next plan is empty but still warns. Without the attribute the generated blocks would fail the plan
-// ("Respect TTL Without Max TTL", "Max TTL Without Respect TTL").
-func TestAccQueueListResource_adoptIneffectiveTTL(t *testing.T) {
+// Queues made in the cockpit that the resource refuses are adopted as they are: those whose time to live
+// takes no effect (respectTtl without maxTtl, maxTtl without respectTtl) and one whose dead message queue lies
+// in another namespace. terraform query -generate-config-out writes them with allow_ineffective_ttl = true and
+// allow_dead_message_queue_outside_namespace = true, the plan imports only and warns, the apply imports them
+// and changes nothing, and the next plan is empty but still warns. Without the attributes the generated blocks
+// would fail the plan ("Respect TTL Without Max TTL", "Max TTL Without Respect TTL", "Dead Message Queue
+// Outside Namespace").
+func TestAccQueueListResource_adoptAsItIs(t *testing.T) {
 	tf := terraformCLI(t)
 	if !terraformAtLeast(t, tf, 14) {
 		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
@@ -275,13 +277,18 @@ func TestAccQueueListResource_adoptIneffectiveTTL(t *testing.T) {
 	env := newTestEnv(t)
 	em := env.eventMesh(t)
 	ctx := context.Background()
-	yes, no, three, day := true, false, int64(3), int64(86400)
-	for name, s := range map[string]eventmesh.QueueSettings{
-		"acme/ttl/prod/respect-only": {MaxRedeliveryCount: &three, RespectTTL: &yes},
-		"acme/ttl/prod/max-only":     {MaxRedeliveryCount: &three, RespectTTL: &no, MaxTTL: &day},
-		"acme/ttl/prod/both":         {MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day},
+	yes, no, three, day, shared := true, false, int64(3), int64(86400), "acme/shared/prod/dmq"
+	for _, q := range []struct {
+		name string
+		s    eventmesh.QueueSettings
+	}{
+		{shared, eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: &day}},
+		{"acme/ttl/prod/respect-only", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes}},
+		{"acme/ttl/prod/max-only", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &no, MaxTTL: &day}},
+		{"acme/ttl/prod/both", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day}},
+		{"acme/ttl/prod/shared-dmq", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day, DeadMsgQueue: &shared}},
 	} {
-		if _, _, err := em.PutQueue(ctx, name, s); err != nil {
+		if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -304,18 +311,23 @@ list "sapmessaging_queue" "ttl" {
 		t.Fatal(err)
 	}
 	generated := string(b)
-	if n := len(regexp.MustCompile(`\n\s*allow_ineffective_ttl\s*=\s*true\n`).FindAllString(generated, -1)); n != 2 {
-		t.Errorf("generated.tf has %d allow_ineffective_ttl = true, want 2 (respect-only, max-only):\n%s", n, generated)
+	for attr, n := range map[string]int{
+		"allow_ineffective_ttl":                      2, // respect-only, max-only
+		"allow_dead_message_queue_outside_namespace": 1, // shared-dmq
+	} {
+		if c := len(regexp.MustCompile(`\n\s*`+attr+`\s*=\s*true\n`).FindAllString(generated, -1)); c != n {
+			t.Errorf("generated.tf has %d %s = true, want %d:\n%s", c, attr, n, generated)
+		}
 	}
-	warnings := []string{"Respect TTL Without Max TTL Allowed", "Max TTL Without Respect TTL Allowed"}
+	warnings := []string{"Respect TTL Without Max TTL Allowed", "Max TTL Without Respect TTL Allowed", "Dead Message Queue Outside Namespace Allowed"}
 	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range append([]string{"Plan: 3 to import, 0 to add, 0 to change, 0 to destroy."}, warnings...) {
+	for _, s := range append([]string{"Plan: 4 to import, 0 to add, 0 to change, 0 to destroy."}, warnings...) {
 		if !strings.Contains(r.output, s) {
 			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.output)
 		}
 	}
 	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if s := "3 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.output, s) {
+	if s := "4 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.output, s) {
 		t.Errorf("the apply does not say %q:\n%s", s, r.output)
 	}
 	r = w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")

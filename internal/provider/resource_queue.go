@@ -37,12 +37,14 @@ type queueModel struct {
 	queueResourceModel
 	AllowUnlimitedRedelivery types.Bool `tfsdk:"allow_unlimited_redelivery"`
 	AllowIneffectiveTTL      types.Bool `tfsdk:"allow_ineffective_ttl"`
+	AllowDMQOutsideNamespace types.Bool `tfsdk:"allow_dead_message_queue_outside_namespace"`
 }
 
 // fromAPI copies what the service holds into the model. After an import (the attributes still
 // null), allow_unlimited_redelivery records whether the queue redelivers without limit, and
 // allow_ineffective_ttl whether its time to live takes no effect (respectTtl without maxTtl, or
-// maxTtl without respectTtl), so that a configuration adopting such a queue as it is (as terraform
+// maxTtl without respectTtl), and allow_dead_message_queue_outside_namespace whether its dead
+// message queue lies in another namespace, so that a configuration adopting such a queue as it is (as terraform
 // query writes it) plans no change.
 func (m *queueModel) fromAPI(q *eventmesh.Queue) {
 	m.queueResourceModel.fromAPI(q)
@@ -53,6 +55,10 @@ func (m *queueModel) fromAPI(q *eventmesh.Queue) {
 	if m.AllowIneffectiveTTL.IsNull() || m.AllowIneffectiveTTL.IsUnknown() {
 		respect := q.RespectTTL != nil && *q.RespectTTL
 		m.AllowIneffectiveTTL = types.BoolValue(respect != (q.MaxTTL != nil))
+	}
+	if m.AllowDMQOutsideNamespace.IsNull() || m.AllowDMQOutsideNamespace.IsUnknown() {
+		dmq := deref(q.DeadMsgQueue)
+		m.AllowDMQOutsideNamespace = types.BoolValue(dmq != "" && rules.Namespace(dmq) != rules.Namespace(m.Name.ValueString()))
 	}
 }
 
@@ -83,11 +89,21 @@ func (r *queueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 		Computed: true,
 		Default:  booldefault.StaticBool(false),
 	}
+	attrs["allow_dead_message_queue_outside_namespace"] = schema.BoolAttribute{
+		MarkdownDescription: "Accept a `dead_message_queue` in another namespace (the first three segments of the name), which belongs to " +
+			"another Event Mesh client whose owners may never look at this queue's dead messages: the plan then warns instead of refusing. " +
+			"Only for adopting a queue that already works this way as it is: an import sets it to `true` for such a queue, and " +
+			"`terraform query -generate-config-out` writes it. Set a dead message queue in the queue's own namespace and remove this " +
+			"attribute as soon as you can. Defaults to `false`; changing it writes nothing to Event Mesh.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(false),
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An SAP Event Mesh queue with its redelivery and dead-letter settings. " +
 			"The plan refuses the settings that make a poison message loop for ever: a `max_redelivery_count` of 0 or none " +
 			"(Event Mesh reads both as *unlimited*; `allow_unlimited_redelivery` turns this into a warning for a queue adopted as it is), " +
-			"a dead message queue that is the queue itself or lies outside its namespace, " +
+			"a dead message queue that is the queue itself or lies outside its namespace (`allow_dead_message_queue_outside_namespace` adopts such a queue as it is), " +
 			"and a time to live without `respect_ttl` (or `respect_ttl` without a time to live; `allow_ineffective_ttl` adopts such a queue as it is). " +
 			"A queue without a dead message queue gets a warning.",
 		Attributes: attrs,
@@ -103,6 +119,7 @@ func (r *queueResource) ValidateConfig(ctx context.Context, req resource.Validat
 	q := m.toRules(m.Name)
 	q.AllowUnlimitedRedelivery = m.AllowUnlimitedRedelivery.ValueBool()
 	q.AllowIneffectiveTTL = m.AllowIneffectiveTTL.ValueBool()
+	q.AllowDMQOutsideNamespace = m.AllowDMQOutsideNamespace.ValueBool()
 	appendFindings(&resp.Diagnostics, rules.CheckQueue(q))
 }
 

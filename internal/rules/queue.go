@@ -16,6 +16,7 @@ const (
 	attrRespectTTL               = "respect_ttl"
 	attrAllowNoTTL               = "allow_no_ttl"
 	attrAllowIneffectiveTTL      = "allow_ineffective_ttl"
+	attrAllowDMQOutside          = "allow_dead_message_queue_outside_namespace"
 	attrMaxQueueSize             = "max_queue_size_in_bytes"
 	attrMaxMessageSize           = "max_message_size_in_bytes"
 	attrMaxQueueMessages         = "max_queue_message_count"
@@ -51,6 +52,9 @@ type Queue struct {
 	// (`respect_ttl` without `max_ttl`, or `max_ttl` without `respect_ttl`) on a queue adopted as it is: the two
 	// rules then warn instead of refusing.
 	AllowIneffectiveTTL bool
+	// AllowDMQOutsideNamespace is the configuration's explicit acceptance of a dead message queue in another
+	// namespace on a queue adopted as it is: the namespace rule then warns instead of refusing.
+	AllowDMQOutsideNamespace bool
 }
 
 var queueRanges = []struct {
@@ -197,11 +201,22 @@ func checkDeadMessageQueue(r *report, q Queue) {
 				"Set `dead_message_queue` to a separate queue in the same namespace, for example %q.", name, exampleDMQ(name, true))
 		return
 	}
-	if ns, dns := Namespace(name), Namespace(dmq); ns != dns {
+	ns, dns := Namespace(name), Namespace(dmq)
+	switch {
+	case ns != dns && q.AllowDMQOutsideNamespace:
+		r.warnf("queue.dmq_namespace_allowed", attrDeadMessageQueue, "Dead Message Queue Outside Namespace Allowed",
+			"`%s = true` keeps `dead_message_queue` %q, in %s, for the queue %q in %s: a queue in another namespace belongs to another Event Mesh client, which receives dead messages that nobody who owns this queue monitors. "+
+				"Set `dead_message_queue` to a queue in the same namespace, for example %q, and remove `%s`.",
+			attrAllowDMQOutside, dmq, describeNamespace(dns), name, describeNamespace(ns), exampleDMQ(name, true), attrAllowDMQOutside)
+	case ns != dns:
 		r.errorf("queue.dmq_namespace", attrDeadMessageQueue, "Dead Message Queue Outside Namespace",
 			"The queue %q is in %s, but `dead_message_queue` %q is in %s. A queue in another namespace belongs to another Event Mesh client, which would receive dead messages that nobody who owns this queue monitors. "+
-				"Set `dead_message_queue` to a queue in the same namespace, for example %q.",
-			name, describeNamespace(ns), dmq, describeNamespace(dns), exampleDMQ(name, true))
+				"Set `dead_message_queue` to a queue in the same namespace, for example %q (or, only to import a queue that already works this way as it is and change it later, set `%s = true` for now).",
+			name, describeNamespace(ns), dmq, describeNamespace(dns), exampleDMQ(name, true), attrAllowDMQOutside)
+	case q.AllowDMQOutsideNamespace:
+		r.warnf("queue.allow_dmq_outside_namespace_unused", attrAllowDMQOutside, "Allow Dead Message Queue Outside Namespace Has No Effect",
+			"`dead_message_queue` %q is in the queue's own %s, so `%s = true` changes nothing. Set `%s = false`, or remove it.",
+			dmq, describeNamespace(ns), attrAllowDMQOutside, attrAllowDMQOutside)
 	}
 }
 

@@ -88,6 +88,13 @@ func TestCheckQueue(t *testing.T) {
 		{"dead message queue redelivery 0", queueWith(d, func(q *Queue) { q.MaxRedeliveryCount = Known[int64](0) }), nil},
 		{"dead message queue redelivery 300", queueWith(d, func(q *Queue) { q.MaxRedeliveryCount = Known[int64](300) }), []string{"queue.redelivery_range"}},
 
+		// Dead message queue outside the namespace, adopted as it is.
+		{"dmq outside namespace allowed", queueWith(q, func(q *Queue) { q.DeadMessageQueue, q.AllowDMQOutsideNamespace = Known("acme/erp/prod/dmq"), true }),
+			[]string{"queue.dmq_namespace_allowed"}},
+		{"dmq in namespace, outside allowed", queueWith(q, func(q *Queue) { q.AllowDMQOutsideNamespace = true }),
+			[]string{"queue.allow_dmq_outside_namespace_unused"}},
+		{"dmq unknown, outside allowed", queueWith(q, func(q *Queue) { q.DeadMessageQueue, q.AllowDMQOutsideNamespace = Unknown[string](), true }), nil},
+
 		// Dead message queue.
 		{"dmq is the queue", queueWith(q, func(q *Queue) { q.DeadMessageQueue = q.Name }), []string{"queue.dmq_self"}},
 		{"dmq is the queue, name unknown", queueWith(q, func(q *Queue) { q.Name = Unknown[string](); q.DeadMessageQueue = Known("acme/crm/prod/orders") }), nil},

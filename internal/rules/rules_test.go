@@ -60,6 +60,8 @@ var ruleSeverity = map[string]Severity{
 	"queue.dmq_chain":                            SeverityWarning,
 	"queue.dmq_not_found":                        SeverityError,
 	"queue.dmq_namespace":                        SeverityError,
+	"queue.dmq_namespace_allowed":                SeverityWarning,
+	"queue.allow_dmq_outside_namespace_unused":   SeverityWarning,
 	"queue.respect_ttl_without_max_ttl":          SeverityError,
 	"queue.max_ttl_without_respect_ttl":          SeverityError,
 	"queue.respect_ttl_without_max_ttl_allowed":  SeverityWarning,
