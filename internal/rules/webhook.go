@@ -204,13 +204,13 @@ func checkWebhookEndpoint(r *report, w Webhook) {
 			"endpoint = %q is not an absolute URL, so Event Mesh cannot push to it. Set the endpoint's full https:// URL.", RedactEndpoint(ep))
 		return
 	}
-	clear := WebhookEndpointInClear(ep)
+	inClear := WebhookEndpointInClear(ep)
 	switch {
-	case clear && w.AllowHTTPEndpoint:
+	case inClear && w.AllowHTTPEndpoint:
 		r.warnf("webhook.endpoint_not_https_allowed", attrWebhookEndpoint, "Webhook Endpoint Not HTTPS Allowed",
 			"`%s = true` keeps endpoint = %q, which receives the queue's messages, and the endpoint's credentials, in clear text over the network. "+
 				"Set an https:// URL, and remove `%s`.", attrWebhookAllowHTTP, RedactEndpoint(ep), attrWebhookAllowHTTP)
-	case clear:
+	case inClear:
 		r.errorf("webhook.endpoint_not_https", attrWebhookEndpoint, "Webhook Endpoint Not HTTPS",
 			"endpoint = %q would receive the queue's messages, and the endpoint's credentials, in clear text over the network. "+
 				"Set an https:// URL (or, only to import a subscription that already works this way as it is and change it later, set `%s = true` for now).",
