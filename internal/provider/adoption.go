@@ -57,7 +57,7 @@ var adoptions = map[string]adoption{
 	"queue.redelivery_range":              {reason: reasonRefusedByEventMesh},
 	"queue.dmq_empty":                     {reason: "Event Mesh stores an empty dead message queue as none, which an import reads as `dead_message_queue` null, never as an empty name"},
 	"queue.dmq_name_invalid":              {reason: "the service refuses the value: Event Mesh names only an existing queue as dead message queue, and no existing queue has a name it refuses"},
-	"queue.dmq_self":                      {reason: adoptionTODO},
+	"queue.dmq_self":                      {attributes: attrs("sapmessaging_queue", "allow_self_as_dead_message_queue")},
 	"queue.dmq_namespace":                 {attributes: attrs("sapmessaging_queue", "allow_dead_message_queue_outside_namespace")},
 	"queue.dmq_cycle":                     {reason: reasonLinkChecked},
 	"queue.dmq_not_found":                 {reason: reasonLinkChecked},

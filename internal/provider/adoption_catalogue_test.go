@@ -22,7 +22,6 @@ import (
 // reason, leaves it.
 var adoptionPending = []string{
 	// Event Mesh queues
-	"queue.dmq_self",
 	"queue.max_ttl_range",
 	"queue.max_queue_size_range",
 	"queue.max_message_size_range",

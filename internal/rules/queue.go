@@ -17,6 +17,7 @@ const (
 	attrAllowNoTTL               = "allow_no_ttl"
 	attrAllowIneffectiveTTL      = "allow_ineffective_ttl"
 	attrAllowDMQOutside          = "allow_dead_message_queue_outside_namespace"
+	attrAllowSelfAsDMQ           = "allow_self_as_dead_message_queue"
 	attrMaxQueueSize             = "max_queue_size_in_bytes"
 	attrMaxMessageSize           = "max_message_size_in_bytes"
 	attrMaxQueueMessages         = "max_queue_message_count"
@@ -55,6 +56,9 @@ type Queue struct {
 	// AllowDMQOutsideNamespace is the configuration's explicit acceptance of a dead message queue in another
 	// namespace on a queue adopted as it is: the namespace rule then warns instead of refusing.
 	AllowDMQOutsideNamespace bool
+	// AllowSelfAsDMQ is the configuration's explicit acceptance of a queue that names itself as its dead message
+	// queue, adopted as it is: the rule then warns instead of refusing.
+	AllowSelfAsDMQ bool
 }
 
 var queueRanges = []struct {
@@ -195,11 +199,21 @@ func checkDeadMessageQueue(r *report, q Queue) {
 	if !nameKnown {
 		return
 	}
-	if dmq == name {
+	switch {
+	case dmq == name && q.AllowSelfAsDMQ:
+		r.warnf("queue.dmq_self_allowed", attrDeadMessageQueue, "Dead Message Queue Cycle Allowed",
+			"`%s = true` keeps `dead_message_queue` naming the queue %q itself: a dead message is moved back into the queue it failed on and redelivered again. "+
+				"Set `dead_message_queue` to a separate queue in the same namespace, for example %q, and remove `%s`.", attrAllowSelfAsDMQ, name, exampleDMQ(name, true), attrAllowSelfAsDMQ)
+		return
+	case dmq == name:
 		r.errorf("queue.dmq_self", attrDeadMessageQueue, "Dead Message Queue Cycle",
 			"`dead_message_queue` names the queue %q itself, so a dead message would be moved back into the queue it failed on and redelivered again. "+
-				"Set `dead_message_queue` to a separate queue in the same namespace, for example %q.", name, exampleDMQ(name, true))
+				"Set `dead_message_queue` to a separate queue in the same namespace, for example %q "+
+				"(or, only to import a queue that already works this way as it is and change it later, set `%s = true` for now).", name, exampleDMQ(name, true), attrAllowSelfAsDMQ)
 		return
+	case q.AllowSelfAsDMQ:
+		r.warnf("queue.allow_self_as_dmq_unused", attrAllowSelfAsDMQ, "Allow Self as Dead Message Queue Has No Effect",
+			"`dead_message_queue` %q is another queue, so `%s = true` changes nothing. Set `%s = false`, or remove it.", dmq, attrAllowSelfAsDMQ, attrAllowSelfAsDMQ)
 	}
 	ns, dns := Namespace(name), Namespace(dmq)
 	switch {

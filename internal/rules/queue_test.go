@@ -97,6 +97,8 @@ func TestCheckQueue(t *testing.T) {
 
 		// Dead message queue.
 		{"dmq is the queue", queueWith(q, func(q *Queue) { q.DeadMessageQueue = q.Name }), []string{"queue.dmq_self"}},
+		{"dmq is the queue, allowed", queueWith(q, func(q *Queue) { q.DeadMessageQueue, q.AllowSelfAsDMQ = q.Name, true }), []string{"queue.dmq_self_allowed"}},
+		{"dmq another queue, self allowed", queueWith(q, func(q *Queue) { q.AllowSelfAsDMQ = true }), []string{"queue.allow_self_as_dmq_unused"}},
 		{"dmq is the queue, name unknown", queueWith(q, func(q *Queue) { q.Name = Unknown[string](); q.DeadMessageQueue = Known("acme/crm/prod/orders") }), nil},
 		{"dmq in other namespace", queueWith(q, func(q *Queue) { q.DeadMessageQueue = Known("acme/erp/prod/orders/dmq") }), []string{"queue.dmq_namespace"}},
 		{"dmq without namespace", queueWith(q, func(q *Queue) { q.DeadMessageQueue = Known("orders-dmq") }), []string{"queue.dmq_namespace"}},

@@ -55,6 +55,8 @@ var ruleSeverity = map[string]Severity{
 	"queue.dmq_missing":                          SeverityWarning,
 	"queue.dmq_name_invalid":                     SeverityError,
 	"queue.dmq_self":                             SeverityError,
+	"queue.dmq_self_allowed":                     SeverityWarning,
+	"queue.allow_self_as_dmq_unused":             SeverityWarning,
 	"queue.dmq_empty":                            SeverityError,
 	"queue.dmq_cycle":                            SeverityError,
 	"queue.dmq_chain":                            SeverityWarning,
