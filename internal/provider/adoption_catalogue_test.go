@@ -28,8 +28,6 @@ var adoptionPending = []string{
 	"queue.max_queue_message_count_range",
 	"queue.max_unacked_per_flow_range",
 	// JMS sender
-	"jms_sender.concurrent_exclusive",
-	"jms_sender.dead_letter_exclusive",
 	"jms_sender.give_up_after_expiry",
 	// AEM queues and senders: those resources are being changed on another branch
 	"aem.dmq_empty",

@@ -1,8 +1,14 @@
 package provider
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -10,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
@@ -163,4 +170,72 @@ list "sapmessaging_jms_sender" "all" {
 			},
 		},
 	})
+}
+
+// A JMS sender channel of an exclusive queue whose flow still holds settings of a non-exclusive one (two
+// concurrent processes, the dead-letter queue on, as the channel keeps them after its access type was switched)
+// is adopted as it is: terraform query -generate-config-out writes it with allow_non_exclusive_settings = true,
+// the plan imports only and warns, the apply imports it and changes nothing in the flow, and the next plan is
+// empty but still warns. Without the attribute the generated block would fail the plan ("Concurrent Processes
+// on Exclusive Queue", "Dead-Letter Queue on Exclusive Queue").
+func TestAccJMSSenderListResource_adoptNonExclusiveSettings(t *testing.T) {
+	tf := terraformCLI(t)
+	if !terraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := newTestEnv(t)
+	const flow = "Orders_Exclusive_Kept"
+	props := iflowbuild.DefaultJMSSenderProperties("Exclusive_Orders")
+	props["AccessType"], props["NumberConcurrentProcesses"], props["useDeadLetterQueue"] = "Exclusive", "2", "1"
+	if err := env.srv.CreateIFlow(flow, flow, "AcmeCRM", iflowbuild.Build(iflowbuild.Options{
+		Name:          flow,
+		Senders:       []iflowbuild.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: props}},
+		ExceptionEnds: [][]string{{"error"}},
+	})); err != nil {
+		t.Fatal(err)
+	}
+	ci := cpi.New(env.srv.CloudIntegrationClient(t))
+	if _, err := ci.DeployAndWait(context.Background(), flow, "", 5*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), adoptionMain)
+	writeFile(t, filepath.Join(dir, "senders.tfquery.hcl"), `
+list "sapmessaging_jms_sender" "crm" {
+  provider = sapmessaging
+  config {
+    package_id = "AcmeCRM"
+  }
+}
+`)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.mustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := string(b)
+	if n := len(regexp.MustCompile(`\n\s*allow_non_exclusive_settings\s*=\s*true\n`).FindAllString(generated, -1)); n != 1 {
+		t.Errorf("generated.tf has %d allow_non_exclusive_settings = true, want 1:\n%s", n, generated)
+	}
+	warnings := []string{"Concurrent Processes on Exclusive Queue Allowed", "Dead-Letter Queue on Exclusive Queue Allowed"}
+	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, s := range append([]string{"Plan: 1 to import, 0 to add, 0 to change, 0 to destroy."}, warnings...) {
+		if !strings.Contains(r.output, s) {
+			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.output)
+		}
+	}
+	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if s := "1 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.output, s) {
+		t.Errorf("the apply does not say %q:\n%s", s, r.output)
+	}
+	r = w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, s := range warnings {
+		if !strings.Contains(r.output, s) {
+			t.Errorf("the plan after the import no longer warns %q:\n%s", s, r.output)
+		}
+	}
 }

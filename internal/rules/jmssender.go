@@ -12,6 +12,7 @@ const (
 	attrJMSBackoff            = "exponential_backoff"
 	attrJMSConcurrent         = "concurrent_processes"
 	attrJMSDeadLetterQueue    = "dead_letter_queue"
+	attrJMSAllowNonExclusive  = "allow_non_exclusive_settings"
 	attrJMSMaxRetries         = "max_retries"
 	attrJMSExpirationDays     = "queue_expiration_days"
 	attrJMSRetryGuard         = "retry_guard"
@@ -72,6 +73,10 @@ type JMSSender struct {
 	// null means SAP's default of 30 days.
 	ExpirationDays Value[int64]
 	Guard          JMSRetryGuard
+	// AllowNonExclusiveSettings is the configuration's explicit acceptance of concurrent processes other than 1 or
+	// the dead-letter queue on a channel of an exclusive queue, adopted as the flow holds them: the two rules then
+	// warn instead of refusing.
+	AllowNonExclusiveSettings bool
 }
 
 // schedule returns the retry schedule when every value it needs is known. A null
@@ -125,6 +130,7 @@ func CheckJMSSender(s JMSSender) []Finding {
 	checkJMSRanges(&r, s)
 	checkJMSConcurrency(&r, s)
 	checkJMSDeadLetter(&r, s)
+	checkJMSAllowNonExclusive(&r, s)
 	checkJMSBackoff(&r, s)
 	checkJMSLimit(&r, s)
 	return r.fs
@@ -192,9 +198,14 @@ func checkJMSConcurrency(r *report, s JMSSender) {
 	case n < 1:
 		r.errorf("jms_sender.concurrent_range", attrJMSConcurrent, "Invalid Concurrent Processes",
 			"`concurrent_processes = %d` would be rejected: the JMS sender needs at least 1 process. Set `concurrent_processes` to a value from 1 to %d, for example 1.", n, jmsRecommendedConcurrency)
+	case s.exclusive() && n != 1 && s.AllowNonExclusiveSettings:
+		r.warnf("jms_sender.concurrent_exclusive_allowed", attrJMSConcurrent, "Concurrent Processes on Exclusive Queue Allowed",
+			"`%s = true` keeps `concurrent_processes = %d`, which has no effect on an exclusive queue: it has exactly one consumer, which processes messages in order. "+
+				"Set `concurrent_processes = 1`, and remove `%s` once no other setting needs it.", attrJMSAllowNonExclusive, n, attrJMSAllowNonExclusive)
 	case s.exclusive() && n != 1:
 		r.errorf("jms_sender.concurrent_exclusive", attrJMSConcurrent, "Concurrent Processes on Exclusive Queue",
-			"`concurrent_processes = %d` has no effect on an exclusive queue: it has exactly one consumer, which processes messages in order. Set `concurrent_processes = 1`, or use a non-exclusive queue for parallel processing.", n)
+			"`concurrent_processes = %d` has no effect on an exclusive queue: it has exactly one consumer, which processes messages in order. Set `concurrent_processes = 1`, or use a non-exclusive queue for parallel processing"+
+				" (or, only to import a channel that already holds it as it is and change it later, set `%s = true` for now).", n, attrJMSAllowNonExclusive)
 	case n > jmsRecommendedConcurrency:
 		r.warnf("jms_sender.concurrent_high", attrJMSConcurrent, "Many Concurrent Processes",
 			"`concurrent_processes = %d` runs that many consumers on every worker node, and every one holds a JMS transaction and consumer from the tenant's shared pool (150 by default). "+
@@ -206,14 +217,35 @@ func checkJMSDeadLetter(r *report, s JMSSender) {
 	on, ok := s.DeadLetterQueue.get()
 	switch {
 	case !ok:
+	case on && s.exclusive() && s.AllowNonExclusiveSettings:
+		r.warnf("jms_sender.dead_letter_exclusive_allowed", attrJMSDeadLetterQueue, "Dead-Letter Queue on Exclusive Queue Allowed",
+			"`%s = true` keeps `dead_letter_queue = true`, which is not available for an exclusive queue; the option exists for non-exclusive queues only. "+
+				"Set `dead_letter_queue = false`, and remove `%s` once no other setting needs it.", attrJMSAllowNonExclusive, attrJMSAllowNonExclusive)
 	case on && s.exclusive():
 		r.errorf("jms_sender.dead_letter_exclusive", attrJMSDeadLetterQueue, "Dead-Letter Queue on Exclusive Queue",
-			"`dead_letter_queue = true` is not available for an exclusive queue; the option exists for non-exclusive queues only. Set `dead_letter_queue = false`.")
+			"`dead_letter_queue = true` is not available for an exclusive queue; the option exists for non-exclusive queues only. Set `dead_letter_queue = false`"+
+				" (or, only to import a channel that already holds it as it is and change it later, set `%s = true` for now).", attrJMSAllowNonExclusive)
 	case !on && !s.exclusive() && !s.AccessType.IsUnknown():
 		r.warnf("jms_sender.dead_letter_off", attrJMSDeadLetterQueue, "Dead-Letter Queue Off",
 			"`dead_letter_queue = false` lets a message that crashes the worker node (out of memory) be retried and crash it again on every retry. The option moves nothing: after two such crashes it marks the message Blocked with a lock, and it does not limit ordinary retries. "+
 				"Set `dead_letter_queue = true`, SAP's default.")
 	}
+}
+
+// checkJMSAllowNonExclusive warns when allow_non_exclusive_settings adopts nothing: the queue is not exclusive,
+// or its channel holds neither setting.
+func checkJMSAllowNonExclusive(r *report, s JMSSender) {
+	if !s.AllowNonExclusiveSettings || s.AccessType.IsUnknown() || s.ConcurrentProcesses.IsUnknown() || s.DeadLetterQueue.IsUnknown() {
+		return
+	}
+	n, nSet := s.ConcurrentProcesses.get()
+	on, _ := s.DeadLetterQueue.get()
+	if s.exclusive() && ((nSet && n != 1) || on) {
+		return
+	}
+	r.warnf("jms_sender.allow_non_exclusive_settings_unused", attrJMSAllowNonExclusive, "Allow Non-Exclusive Settings Has No Effect",
+		"The channel holds no setting of a non-exclusive queue on an exclusive one (neither `concurrent_processes` other than 1 nor `dead_letter_queue = true` on an exclusive queue), so `%s = true` changes nothing. "+
+			"Set `%s = false`, or remove it.", attrJMSAllowNonExclusive, attrJMSAllowNonExclusive)
 }
 
 func checkJMSBackoff(r *report, s JMSSender) {

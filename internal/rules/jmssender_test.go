@@ -95,6 +95,25 @@ func TestCheckJMSSender(t *testing.T) {
 		{"dead letter off, access type unknown", jmsWith(func(s *JMSSender) { s.DeadLetterQueue = Known(false); s.AccessType = Unknown[string]() }), nil},
 		{"dead letter on exclusive", jmsWith(func(s *JMSSender) { exclusive(s); s.DeadLetterQueue = Known(true) }), []string{"jms_sender.dead_letter_exclusive", "jms_sender.no_retry_limit"}},
 
+		// Settings of a non-exclusive queue on an exclusive one, adopted as the flow holds them.
+		{"concurrent 2 exclusive allowed", jmsWith(func(s *JMSSender) {
+			exclusive(s)
+			s.ConcurrentProcesses, s.AllowNonExclusiveSettings = Known[int64](2), true
+		}), []string{"jms_sender.concurrent_exclusive_allowed", "jms_sender.no_retry_limit"}},
+		{"dead letter on exclusive allowed", jmsWith(func(s *JMSSender) {
+			exclusive(s)
+			s.DeadLetterQueue, s.AllowNonExclusiveSettings = Known(true), true
+		}), []string{"jms_sender.dead_letter_exclusive_allowed", "jms_sender.no_retry_limit"}},
+		{"non-exclusive settings allowed on a non-exclusive queue", jmsWith(func(s *JMSSender) { s.AllowNonExclusiveSettings = true }),
+			[]string{"jms_sender.allow_non_exclusive_settings_unused"}},
+		{"non-exclusive settings allowed, exclusive without them", jmsWith(func(s *JMSSender) {
+			exclusive(s)
+			s.ConcurrentProcesses, s.DeadLetterQueue, s.AllowNonExclusiveSettings = Null[int64](), Null[bool](), true
+		}), []string{"jms_sender.allow_non_exclusive_settings_unused", "jms_sender.no_retry_limit"}},
+		{"non-exclusive settings allowed, access type unknown", jmsWith(func(s *JMSSender) {
+			s.AccessType, s.AllowNonExclusiveSettings = Unknown[string](), true
+		}), nil},
+
 		// Backoff.
 		{"constant 1 minute", jmsWith(func(s *JMSSender) { s.ExponentialBackoff = Known(false) }), []string{"jms_sender.constant_retries"}},
 		{"constant 10 minutes", jmsWith(func(s *JMSSender) { s.ExponentialBackoff = Known(false); s.RetryInterval = Known[int64](10) }), nil},
