@@ -111,7 +111,7 @@ var adoptions = map[string]adoption{
 	"jms_sender.max_retries_range":         {reason: reasonProviderOnly},
 	"jms_sender.max_retries_exclusive":     {reason: reasonProviderOnly + ": it needs `max_retries`"},
 	"jms_sender.max_retries_without_guard": {reason: reasonProviderOnly + ": it needs `max_retries`"},
-	"jms_sender.give_up_after_expiry":      {reason: adoptionTODO}, // also from the flow's guard, with max_retries null
+	"jms_sender.give_up_after_expiry":      {attributes: attrs("sapmessaging_jms_sender", "allow_give_up_after_expiry")},
 
 	// The landscape audit (landscape.go, aem_landscape.go)
 	"audit.queue_not_found":     {reason: reasonAudit},

@@ -27,8 +27,6 @@ var adoptionPending = []string{
 	"queue.max_message_size_range",
 	"queue.max_queue_message_count_range",
 	"queue.max_unacked_per_flow_range",
-	// JMS sender
-	"jms_sender.give_up_after_expiry",
 	// AEM queues and senders: those resources are being changed on another branch
 	"aem.dmq_empty",
 	"aem.dmq_self",

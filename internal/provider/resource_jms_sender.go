@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -53,14 +54,17 @@ type jmsSenderModel struct {
 	DeadLetterQueue     types.Bool  `tfsdk:"dead_letter_queue"`
 	// AllowNonExclusiveSettings: the configuration's acceptance of concurrent processes other than 1 or the
 	// dead-letter queue on a channel of an exclusive queue, adopted as the flow holds them.
-	AllowNonExclusiveSettings types.Bool   `tfsdk:"allow_non_exclusive_settings"`
-	MaxRetries                types.Int64  `tfsdk:"max_retries"`
-	QueueExpirationDays       types.Int64  `tfsdk:"queue_expiration_days"`
-	QueueName                 types.String `tfsdk:"queue_name"`
-	AccessType                types.String `tfsdk:"access_type"`
-	RetryGuard                types.Object `tfsdk:"retry_guard"`
-	GiveUpAfterMinutes        types.Int64  `tfsdk:"give_up_after_minutes"`
-	AttemptsBeforeExpiry      types.Int64  `tfsdk:"attempts_before_expiry"`
+	AllowNonExclusiveSettings types.Bool `tfsdk:"allow_non_exclusive_settings"`
+	// AllowGiveUpAfterExpiry: the configuration's acceptance of a retry limit that ends a message only after the
+	// queue's expiration period, on a channel adopted as its flow is.
+	AllowGiveUpAfterExpiry types.Bool   `tfsdk:"allow_give_up_after_expiry"`
+	MaxRetries             types.Int64  `tfsdk:"max_retries"`
+	QueueExpirationDays    types.Int64  `tfsdk:"queue_expiration_days"`
+	QueueName              types.String `tfsdk:"queue_name"`
+	AccessType             types.String `tfsdk:"access_type"`
+	RetryGuard             types.Object `tfsdk:"retry_guard"`
+	GiveUpAfterMinutes     types.Int64  `tfsdk:"give_up_after_minutes"`
+	AttemptsBeforeExpiry   types.Int64  `tfsdk:"attempts_before_expiry"`
 }
 
 // retryGuardTypes are the attributes of retry_guard.
@@ -136,6 +140,17 @@ func (r *jmsSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 						"exclusive, where neither has an effect: the plan then warns instead of refusing. Only for adopting a channel whose flow " +
 						"already holds them as it is: an import sets it to `true` for such a channel, and `terraform query -generate-config-out` " +
 						"writes it. Set `concurrent_processes = 1` and `dead_letter_queue = false` and remove this attribute as soon as you can. " +
+						"Defaults to `false`; the provider's check only: nothing is written to the flow.",
+					Optional: true,
+					Computed: true,
+					Default:  booldefault.StaticBool(false),
+				},
+				"allow_give_up_after_expiry": schema.BoolAttribute{
+					MarkdownDescription: "Accept a retry limit (the flow's guard, or `max_retries`) that ends a failing message only after " +
+						"`queue_expiration_days`, when the queue has deleted it without a trace: the plan then warns instead of refusing. Only " +
+						"for adopting a channel whose flow already works this way as it is: an import sets it to `true` for such a channel, and " +
+						"`terraform query -generate-config-out` writes it. Lower the limit or the waits (or set `queue_expiration_days` to the " +
+						"receiver's longer Expiration Period) and remove this attribute as soon as you can. " +
 						"Defaults to `false`; the provider's check only: nothing is written to the flow.",
 					Optional: true,
 					Computed: true,
@@ -265,6 +280,7 @@ func (m *jmsSenderModel) ruleInput(f flowFacts) rules.JMSSender {
 		ExpirationDays:            int64Value(m.QueueExpirationDays),
 		Guard:                     f.guard,
 		AllowNonExclusiveSettings: m.AllowNonExclusiveSettings.ValueBool(),
+		AllowGiveUpAfterExpiry:    m.AllowGiveUpAfterExpiry.ValueBool(),
 	}
 }
 
@@ -477,6 +493,12 @@ func (r *jmsSenderResource) read(ctx context.Context, m *jmsSenderModel, diags *
 			((s.Concurrency != nil && *s.Concurrency != 1) || (s.DeadLetterQueue != nil && *s.DeadLetterQueue)))
 	}
 	m.derive(facts)
+	if m.AllowGiveUpAfterExpiry.IsNull() || m.AllowGiveUpAfterExpiry.IsUnknown() {
+		// Imported: a channel whose retry limit ends a message only after the queue's expiration period is
+		// adopted as it is.
+		m.AllowGiveUpAfterExpiry = types.BoolValue(slices.ContainsFunc(rules.CheckJMSSender(m.ruleInput(facts)),
+			func(f rules.Finding) bool { return f.Rule == "jms_sender.give_up_after_expiry" }))
+	}
 	return s.FlowID, true
 }
 

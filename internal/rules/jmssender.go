@@ -13,6 +13,7 @@ const (
 	attrJMSConcurrent         = "concurrent_processes"
 	attrJMSDeadLetterQueue    = "dead_letter_queue"
 	attrJMSAllowNonExclusive  = "allow_non_exclusive_settings"
+	attrJMSAllowGiveUp        = "allow_give_up_after_expiry"
 	attrJMSMaxRetries         = "max_retries"
 	attrJMSExpirationDays     = "queue_expiration_days"
 	attrJMSRetryGuard         = "retry_guard"
@@ -77,6 +78,9 @@ type JMSSender struct {
 	// the dead-letter queue on a channel of an exclusive queue, adopted as the flow holds them: the two rules then
 	// warn instead of refusing.
 	AllowNonExclusiveSettings bool
+	// AllowGiveUpAfterExpiry is the configuration's explicit acceptance of a retry limit that ends a message only
+	// after the queue's expiration period, on a channel adopted as its flow is: the rule then warns instead of refusing.
+	AllowGiveUpAfterExpiry bool
 }
 
 // schedule returns the retry schedule when every value it needs is known. A null
@@ -340,19 +344,39 @@ func checkJMSGiveUp(r *report, s JMSSender, sch JMSSchedule, days, declared int6
 			attribute = attrJMSRetryGuard
 		}
 	case !declaredSet:
+		giveUpAllowanceUnused(r, s)
 		return
 	}
 	stop := JMSGuardStopRetry(limit, s.Guard.Operator)
 	giveUp, err := sch.GiveUpMinutes(stop)
 	expiry := days * minutesPerDay
 	if err == nil && giveUp <= expiry {
+		giveUpAllowanceUnused(r, s)
 		return
 	}
 	fit, _ := sch.RetriesWithin(expiry)
+	if s.AllowGiveUpAfterExpiry {
+		r.warnf("jms_sender.give_up_after_expiry_allowed", attribute, "Give-Up After Expiration Allowed",
+			"`%s = true` keeps a retry limit of %d, which ends the message on retry %d, %s after the first failure, but the queue deletes it after its expiration period of %d days (%d minutes), so it is deleted before anyone sees that it failed. "+
+				"Set `max_retries` and the flow's guard to at most %d, or lower `retry_interval` or `max_retry_interval`, or set `queue_expiration_days` to the JMS receiver's Expiration Period if it is longer, and remove `%s`.",
+			attrJMSAllowGiveUp, limit, stop, giveUpText(giveUp, err), days, expiry, max(jmsGuardLimitFor(fit, s.Guard.Operator), 0), attrJMSAllowGiveUp)
+		return
+	}
 	r.errorf("jms_sender.give_up_after_expiry", attribute, "Give-Up After Expiration",
 		"With a retry limit of %d the message is ended on retry %d (SAPJMSRetries counts the retries already made), giving up %s after the first failure, but the queue deletes it after its expiration period of %d days (%d minutes), so it is deleted before anyone sees that it failed. "+
-			"Set `max_retries` and the flow's guard to at most %d, or lower `retry_interval` or `max_retry_interval`, or raise the JMS receiver's Expiration Period (at most %d days).",
-		limit, stop, giveUpText(giveUp, err), days, expiry, max(jmsGuardLimitFor(fit, s.Guard.Operator), 0), JMSMaxExpirationDays)
+			"Set `max_retries` and the flow's guard to at most %d, or lower `retry_interval` or `max_retry_interval`, or raise the JMS receiver's Expiration Period (at most %d days) "+
+			"(or, only to import a channel whose flow already works this way as it is and change it later, set `%s = true` for now).",
+		limit, stop, giveUpText(giveUp, err), days, expiry, max(jmsGuardLimitFor(fit, s.Guard.Operator), 0), JMSMaxExpirationDays, attrJMSAllowGiveUp)
+}
+
+// giveUpAllowanceUnused warns when allow_give_up_after_expiry adopts nothing: the limit ends the message in time,
+// or there is none.
+func giveUpAllowanceUnused(r *report, s JMSSender) {
+	if !s.AllowGiveUpAfterExpiry {
+		return
+	}
+	r.warnf("jms_sender.allow_give_up_after_expiry_unused", attrJMSAllowGiveUp, "Allow Give-Up After Expiration Has No Effect",
+		"No retry limit ends a message after the queue's expiration period, so `%s = true` changes nothing. Set `%s = false`, or remove it.", attrJMSAllowGiveUp, attrJMSAllowGiveUp)
 }
 
 func giveUpText(minutes int64, err error) string {

@@ -142,6 +142,11 @@ func TestCheckJMSSender(t *testing.T) {
 		{"the guard's limit runs, not the declared one", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](5); s.Guard.Limit = Known[int64](800) }),
 			[]string{"jms_sender.guard_limit_differs", "jms_sender.give_up_after_expiry"}},
 		{"visible guard limit past expiry", jmsWith(func(s *JMSSender) { s.MaxRetries = Null[int64](); s.Guard.Limit = Known[int64](1000) }), []string{"jms_sender.give_up_after_expiry"}},
+		{"visible guard limit past expiry, allowed", jmsWith(func(s *JMSSender) {
+			s.MaxRetries, s.Guard.Limit, s.AllowGiveUpAfterExpiry = Null[int64](), Known[int64](1000), true
+		}), []string{"jms_sender.give_up_after_expiry_allowed"}},
+		{"give-up after expiry allowed, limit in time", jmsWith(func(s *JMSSender) { s.AllowGiveUpAfterExpiry = true }),
+			[]string{"jms_sender.allow_give_up_after_expiry_unused"}},
 		{"default expiration when null", jmsWith(func(s *JMSSender) {
 			s.ExpirationDays = Null[int64]()
 			s.MaxRetries = Known[int64](724)

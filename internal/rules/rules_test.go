@@ -124,6 +124,8 @@ var ruleSeverity = map[string]Severity{
 	"jms_sender.max_retries_without_guard":           SeverityError,
 	"jms_sender.no_retry_limit":                      SeverityWarning,
 	"jms_sender.give_up_after_expiry":                SeverityError,
+	"jms_sender.give_up_after_expiry_allowed":        SeverityWarning,
+	"jms_sender.allow_give_up_after_expiry_unused":   SeverityWarning,
 	"jms_sender.guard_limit_differs":                 SeverityWarning,
 	"audit.queue_not_found":                          SeverityError,
 	"audit.exclusive_competing":                      SeverityWarning,
