@@ -133,6 +133,11 @@ func (l *senderListResource[M, P, S]) Metadata(_ context.Context, req resource.M
 }
 
 func (l *senderListResource[M, P, S]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	// The AMQP sender's adoption attributes are described above with the values they adopt; the others' from the catalogue.
+	adopt := ""
+	if l.kind != "AMQP" {
+		adopt = adoptionSentence("sapmessaging" + l.typeSuffix)
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists every " + l.kind + " sender channel of the Cloud Integration tenant's integration flows, or those of the " +
 			"flows of one package or whose ID starts with a prefix: a result per channel, named `FLOW: " + l.kind + " sender of queue QUEUE " +
@@ -142,7 +147,7 @@ func (l *senderListResource[M, P, S]) ListResourceConfigSchema(_ context.Context
 			"`deploy = false` when it is not deployed or runs another version (adopted as it is: its import deploys nothing; set `deploy = true` " +
 			"to have the next apply deploy it). An AMQP channel that sets `MODIFIED_FAILED_UNDELIVERABLE` gets `allow_cancelled_redelivery = true`, " +
 			"one whose Max. Number of Retries is empty or 0 gets `allow_unsafe_retries = true`: the resource refuses those settings, and " +
-			"with the attribute the plan warns instead. So the generated resource block plans no change after its import.\n\n" +
+			"with the attribute the plan warns instead." + adopt + " So the generated resource block plans no change after its import.\n\n" +
 			"The plan-time rules apply to the generated blocks as to any other: their warnings show in the plan. A flow that is not " +
 			"deployed, or does not run its design time, plans a deploy after its import only when its block says `deploy = true`.\n\n" +
 			"One call lists the flows, each flow that passes the filters is downloaded once (8 at a time, shared with the other sender list " +

@@ -147,7 +147,7 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	for _, want := range []string{
 		fmt.Sprintf("Plan: %d to import, 0 to add, 2 to change, 0 to destroy.", len(emulator.SampleQueues)),
-		"max_redelivery_count                = 0 -> 5",
+		"max_redelivery_count                       = 0 -> 5",
 		"respect_ttl                         = false -> true",
 		"No Dead Message Queue", // credit-notes and audit: a warning to review, no error
 	} {

@@ -243,7 +243,7 @@ list "sapmessaging_iflow_deployment" "deployed" {
 	for _, want := range []string{
 		`resource "sapmessaging_queue_subscription" "orders_1"`, `topic_pattern = "acme/crm/prod/ce/orders/created"`,
 		`resource "sapmessaging_amqp_sender" "crm_1"`, `channel                           = "Returns"`, `max_number_of_retries             = 2`,
-		`resource "sapmessaging_amqp_sender" "invoices_0"`, `resource "sapmessaging_jms_sender" "jms_0"`, `queue_expiration_days = 30`,
+		`resource "sapmessaging_amqp_sender" "invoices_0"`, `resource "sapmessaging_jms_sender" "jms_0"`, `queue_expiration_days        = 30`,
 		`resource "sapmessaging_iflow_deployment" "deployed_3"`, `identity = {`, `resource "sapmessaging_jms_sender" "jms_1"`,
 	} {
 		if !strings.Contains(generated, want) {

@@ -1,8 +1,14 @@
 package provider
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -10,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
@@ -163,4 +170,84 @@ list "sapmessaging_jms_sender" "all" {
 			},
 		},
 	})
+}
+
+// JMS sender channels that the resource refuses are adopted as they are: one of an exclusive queue whose flow
+// still holds settings of a non-exclusive one (two concurrent processes, the dead-letter queue on, as the channel
+// keeps them after its access type was switched), and one whose flow's guard ends a message after 1000 retries,
+// 41 days after its first failure, when the queue has deleted it after 30. terraform query -generate-config-out
+// writes them with allow_non_exclusive_settings = true and allow_give_up_after_expiry = true, the plan imports
+// only and warns, the apply imports them and changes nothing in the flows, and the next plan is empty but still
+// warns. Without the attributes the generated blocks would fail the plan ("Concurrent Processes on Exclusive
+// Queue", "Dead-Letter Queue on Exclusive Queue", "Give-Up After Expiration").
+func TestAccJMSSenderListResource_adoptAsItIs(t *testing.T) {
+	tf := terraformCLI(t)
+	if !terraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := newTestEnv(t)
+	props := iflowbuild.DefaultJMSSenderProperties("Exclusive_Orders")
+	props["AccessType"], props["NumberConcurrentProcesses"], props["useDeadLetterQueue"] = "Exclusive", "2", "1"
+	ci := cpi.New(env.srv.CloudIntegrationClient(t))
+	for id, o := range map[string]iflowbuild.Options{
+		"Orders_Exclusive_Kept": {
+			Senders:       []iflowbuild.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: props}},
+			ExceptionEnds: [][]string{{"error"}},
+		},
+		"Orders_Guard_Late": {
+			Senders:       []iflowbuild.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: iflowbuild.DefaultJMSSenderProperties("Late_Orders")}},
+			ExceptionEnds: [][]string{{"escalation", "error"}},
+			Routers:       []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > 1000", InException: 1}},
+		},
+	} {
+		o.Name = id
+		if err := env.srv.CreateIFlow(id, id, "AcmeCRM", iflowbuild.Build(o)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ci.DeployAndWait(context.Background(), id, "", 5*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), adoptionMain)
+	writeFile(t, filepath.Join(dir, "senders.tfquery.hcl"), `
+list "sapmessaging_jms_sender" "crm" {
+  provider = sapmessaging
+  config {
+    package_id = "AcmeCRM"
+  }
+}
+`)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.mustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := string(b)
+	for _, attr := range []string{"allow_non_exclusive_settings", "allow_give_up_after_expiry"} {
+		if n := len(regexp.MustCompile(`\n\s*`+attr+`\s*=\s*true\n`).FindAllString(generated, -1)); n != 1 {
+			t.Errorf("generated.tf has %d %s = true, want 1:\n%s", n, attr, generated)
+		}
+	}
+	warnings := []string{"Concurrent Processes on Exclusive Queue Allowed", "Dead-Letter Queue on Exclusive Queue Allowed", "Give-Up After Expiration Allowed"}
+	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, s := range append([]string{"Plan: 2 to import, 0 to add, 0 to change, 0 to destroy."}, warnings...) {
+		if !strings.Contains(r.output, s) {
+			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.output)
+		}
+	}
+	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if s := "2 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.output, s) {
+		t.Errorf("the apply does not say %q:\n%s", s, r.output)
+	}
+	r = w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, s := range warnings {
+		if !strings.Contains(r.output, s) {
+			t.Errorf("the plan after the import no longer warns %q:\n%s", s, r.output)
+		}
+	}
 }

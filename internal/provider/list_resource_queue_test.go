@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -258,4 +259,90 @@ list "sapmessaging_queue" "queue" {
 		t.Errorf("the apply did not import the 3 queues:\n%s", r.output)
 	}
 	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+}
+
+// Queues made in the cockpit that the resource refuses are adopted as they are: those whose time to live
+// takes no effect (respectTtl without maxTtl, maxTtl without respectTtl), one whose dead message queue lies
+// in another namespace and one that names itself as its dead message queue. terraform query
+// -generate-config-out writes them with allow_ineffective_ttl, allow_dead_message_queue_outside_namespace and
+// allow_self_as_dead_message_queue = true, the plan imports only and warns, the apply imports them and changes
+// nothing, and the next plan is empty but still warns. Without the attributes the generated blocks would fail
+// the plan ("Respect TTL Without Max TTL", "Max TTL Without Respect TTL", "Dead Message Queue Outside
+// Namespace", "Dead Message Queue Cycle").
+func TestAccQueueListResource_adoptAsItIs(t *testing.T) {
+	tf := terraformCLI(t)
+	if !terraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := newTestEnv(t)
+	em := env.eventMesh(t)
+	ctx := context.Background()
+	yes, no, three, day, shared, self := true, false, int64(3), int64(86400), "acme/shared/prod/dmq", "acme/ttl/prod/self"
+	for _, q := range []struct {
+		name string
+		s    eventmesh.QueueSettings
+	}{
+		{shared, eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: &day}},
+		{"acme/ttl/prod/respect-only", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes}},
+		{"acme/ttl/prod/max-only", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &no, MaxTTL: &day}},
+		{"acme/ttl/prod/both", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day}},
+		{"acme/ttl/prod/shared-dmq", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day, DeadMsgQueue: &shared}},
+		// Event Mesh names only an existing queue as dead message queue: the queue first, then itself.
+		{self, eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day}},
+		{self, eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day, DeadMsgQueue: &self}},
+	} {
+		if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), adoptionMain)
+	writeFile(t, filepath.Join(dir, "queues.tfquery.hcl"), `
+list "sapmessaging_queue" "ttl" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme/ttl/prod/"
+  }
+}
+`)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.mustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := string(b)
+	for attr, n := range map[string]int{
+		"allow_ineffective_ttl":                      2, // respect-only, max-only
+		"allow_dead_message_queue_outside_namespace": 1, // shared-dmq
+		"allow_self_as_dead_message_queue":           1, // self
+	} {
+		if c := len(regexp.MustCompile(`\n\s*`+attr+`\s*=\s*true\n`).FindAllString(generated, -1)); c != n {
+			t.Errorf("generated.tf has %d %s = true, want %d:\n%s", c, attr, n, generated)
+		}
+	}
+	warnings := []string{"Respect TTL Without Max TTL Allowed", "Max TTL Without Respect TTL Allowed", "Dead Message Queue Outside Namespace Allowed",
+		"Dead Message Queue Cycle Allowed"}
+	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, s := range append([]string{"Plan: 5 to import, 0 to add, 0 to change, 0 to destroy."}, warnings...) {
+		if !strings.Contains(r.output, s) {
+			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.output)
+		}
+	}
+	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if s := "5 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.output, s) {
+		t.Errorf("the apply does not say %q:\n%s", s, r.output)
+	}
+	r = w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, s := range warnings {
+		if !strings.Contains(r.output, s) {
+			t.Errorf("the plan after the import no longer warns %q:\n%s", s, r.output)
+		}
+	}
+	if q, err := em.GetQueue(ctx, "acme/ttl/prod/max-only"); err != nil || q.RespectTTL == nil || *q.RespectTTL || q.MaxTTL == nil || *q.MaxTTL != day {
+		t.Errorf("acme/ttl/prod/max-only after the apply: %+v, %v; want respectTtl false and maxTtl %d, as before", q, err, day)
+	}
 }

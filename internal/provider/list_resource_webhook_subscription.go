@@ -51,7 +51,9 @@ func (l *webhookSubscriptionListResource) ListResourceConfigSchema(_ context.Con
 			"starts with `queue_name_prefix`. Each result is one subscription, named `NAME: pushes QUEUE (QoS N, STATE)`, " +
 			"with the subscription's name as identity. With `include_resource` (and `terraform query -generate-config-out`) each result carries " +
 			"what an import reads: the queue, `qos`, the endpoint, `exempt_handshake`, `default_content_type`, `paused` as the subscription is, " +
-			"and `accept_message_loss = true` for a QoS 0 subscription (which the resource refuses without it), so that " +
+			"`accept_message_loss = true` for a QoS 0 subscription, `allow_exempt_handshake_without_auth = true` for one exempted from the " +
+			"handshake without authentication and `allow_http_endpoint = true` for one that pushes to an `http://` endpoint (which the resource " +
+			"refuses without them; the plan warns instead), so that " +
 			"the generated resource block plans no change after its import. Event Mesh never shows an OAuth2 client secret: a subscription " +
 			"with OAuth2 is generated with its `client_id` and `token_url`, and its block needs `client_secret_wo` (or `client_secret`) before it plans.\n\n" +
 			"One call of the messaging API lists every subscription. " +
@@ -138,7 +140,7 @@ func (l *webhookSubscriptionListResource) result(ctx context.Context, req list.L
 	m := webhookSubscriptionModel{
 		ID: types.StringValue(w.Name), Name: types.StringValue(w.Name),
 		Queue: types.StringNull(), QoS: types.Int64Null(), AcceptMessageLoss: types.BoolNull(), Endpoint: types.StringNull(),
-		ExemptHandshake: types.BoolNull(), DefaultContentType: types.StringNull(), Paused: types.BoolNull(),
+		ExemptHandshake: types.BoolNull(), AllowExemptWithoutAuth: types.BoolNull(), AllowHTTPEndpoint: types.BoolNull(), DefaultContentType: types.StringNull(), Paused: types.BoolNull(),
 	}
 	m.apply(w)
 	r.Diagnostics.Append(set(ctx, r.Resource.Schema, &r.Resource.Raw, r.Resource, &m)...)

@@ -1,6 +1,10 @@
 package provider
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -86,4 +90,78 @@ list "sapmessaging_webhook_subscription" "all" {
 			},
 		},
 	})
+}
+
+// Webhook subscriptions made in the cockpit that the resource refuses are adopted as they are: one with the
+// handshake exempted and no authentication, one that pushes to an http:// endpoint. terraform query
+// -generate-config-out writes them with allow_exempt_handshake_without_auth = true and allow_http_endpoint = true,
+// the plan imports only and warns, the apply imports them and changes nothing, and the next plan is empty but
+// still warns. Without the attributes the generated blocks would fail the plan ("Handshake Exempted Without
+// Authentication", "Webhook Endpoint Not HTTPS").
+func TestAccWebhookSubscriptionListResource_adoptAsItIs(t *testing.T) {
+	tf := terraformCLI(t)
+	if !terraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := newTestEnv(t)
+	env.addHandMadeQueues(t)
+	for _, spec := range []eventmesh.WebhookSpec{
+		{Name: "orders-push", Queue: "acme/crm/prod/orders", QoS: 1, Endpoint: "https://orders.acme.example/events", ExemptHandshake: true},
+		{Name: "returns-push", Queue: "acme/crm/prod/returns", QoS: 1, Endpoint: "https://returns.acme.example/events"},
+		{Name: "returns-legacy", Queue: "acme/crm/prod/orders/dmq", QoS: 1, Endpoint: "http://legacy.acme.example/events"},
+	} {
+		if _, err := env.messaging(t).CreateWebhook(t.Context(), spec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "main.tf"), adoptionMain)
+	writeFile(t, filepath.Join(dir, "webhooks.tfquery.hcl"), `
+list "sapmessaging_webhook_subscription" "crm" {
+  provider = sapmessaging
+  config {
+    queue_name_prefix = "acme/crm/prod/"
+  }
+}
+`)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.mustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := string(b)
+	for _, attr := range []string{"allow_exempt_handshake_without_auth", "allow_http_endpoint"} {
+		if n := len(regexp.MustCompile(`\n\s*`+attr+`\s*=\s*true\n`).FindAllString(generated, -1)); n != 1 {
+			t.Errorf("generated.tf has %d %s = true, want 1:\n%s", n, attr, generated)
+		}
+	}
+	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, s := range []string{"Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.",
+		"Handshake Exempted Without Authentication Allowed", "Webhook Endpoint Not HTTPS Allowed"} {
+		if !strings.Contains(r.output, s) {
+			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.output)
+		}
+	}
+	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if s := "3 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.output, s) {
+		t.Errorf("the apply does not say %q:\n%s", s, r.output)
+	}
+	r = w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, s := range []string{"Handshake Exempted Without Authentication Allowed", "Webhook Endpoint Not HTTPS Allowed"} {
+		if !strings.Contains(r.output, s) {
+			t.Errorf("the plan after the import no longer warns %q:\n%s", s, r.output)
+		}
+	}
+	// Nothing changed on the service: the subscription is the one made by hand.
+	got, err := env.messaging(t).GetWebhook(t.Context(), "orders-push")
+	if err != nil || !got.ExemptHandshake || got.OAuth2 != nil {
+		t.Errorf("orders-push after the apply: %+v, %v; want exempted, without authentication, as before", got, err)
+	}
+	if got, err := env.messaging(t).GetWebhook(t.Context(), "returns-legacy"); err != nil || got.Endpoint != "http://legacy.acme.example/events" {
+		t.Errorf("returns-legacy after the apply: %+v, %v; want its http:// endpoint, as before", got, err)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -11,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
@@ -45,18 +47,24 @@ type jmsSenderResource struct {
 
 type jmsSenderModel struct {
 	senderCommon
-	RetryInterval        types.Int64  `tfsdk:"retry_interval"`
-	ExponentialBackoff   types.Bool   `tfsdk:"exponential_backoff"`
-	MaxRetryInterval     types.Int64  `tfsdk:"max_retry_interval"`
-	ConcurrentProcesses  types.Int64  `tfsdk:"concurrent_processes"`
-	DeadLetterQueue      types.Bool   `tfsdk:"dead_letter_queue"`
-	MaxRetries           types.Int64  `tfsdk:"max_retries"`
-	QueueExpirationDays  types.Int64  `tfsdk:"queue_expiration_days"`
-	QueueName            types.String `tfsdk:"queue_name"`
-	AccessType           types.String `tfsdk:"access_type"`
-	RetryGuard           types.Object `tfsdk:"retry_guard"`
-	GiveUpAfterMinutes   types.Int64  `tfsdk:"give_up_after_minutes"`
-	AttemptsBeforeExpiry types.Int64  `tfsdk:"attempts_before_expiry"`
+	RetryInterval       types.Int64 `tfsdk:"retry_interval"`
+	ExponentialBackoff  types.Bool  `tfsdk:"exponential_backoff"`
+	MaxRetryInterval    types.Int64 `tfsdk:"max_retry_interval"`
+	ConcurrentProcesses types.Int64 `tfsdk:"concurrent_processes"`
+	DeadLetterQueue     types.Bool  `tfsdk:"dead_letter_queue"`
+	// AllowNonExclusiveSettings: the configuration's acceptance of concurrent processes other than 1 or the
+	// dead-letter queue on a channel of an exclusive queue, adopted as the flow holds them.
+	AllowNonExclusiveSettings types.Bool `tfsdk:"allow_non_exclusive_settings"`
+	// AllowGiveUpAfterExpiry: the configuration's acceptance of a retry limit that ends a message only after the
+	// queue's expiration period, on a channel adopted as its flow is.
+	AllowGiveUpAfterExpiry types.Bool   `tfsdk:"allow_give_up_after_expiry"`
+	MaxRetries             types.Int64  `tfsdk:"max_retries"`
+	QueueExpirationDays    types.Int64  `tfsdk:"queue_expiration_days"`
+	QueueName              types.String `tfsdk:"queue_name"`
+	AccessType             types.String `tfsdk:"access_type"`
+	RetryGuard             types.Object `tfsdk:"retry_guard"`
+	GiveUpAfterMinutes     types.Int64  `tfsdk:"give_up_after_minutes"`
+	AttemptsBeforeExpiry   types.Int64  `tfsdk:"attempts_before_expiry"`
 }
 
 // retryGuardTypes are the attributes of retry_guard.
@@ -126,6 +134,27 @@ func (r *jmsSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 					Optional:            true,
 					Computed:            true,
 					PlanModifiers:       boolFromFlow,
+				},
+				"allow_non_exclusive_settings": schema.BoolAttribute{
+					MarkdownDescription: "Accept `concurrent_processes` other than 1 or `dead_letter_queue = true` on a channel whose queue is " +
+						"exclusive, where neither has an effect: the plan then warns instead of refusing. Only for adopting a channel whose flow " +
+						"already holds them as it is: an import sets it to `true` for such a channel, and `terraform query -generate-config-out` " +
+						"writes it. Set `concurrent_processes = 1` and `dead_letter_queue = false` and remove this attribute as soon as you can. " +
+						"Defaults to `false`; the provider's check only: nothing is written to the flow.",
+					Optional: true,
+					Computed: true,
+					Default:  booldefault.StaticBool(false),
+				},
+				"allow_give_up_after_expiry": schema.BoolAttribute{
+					MarkdownDescription: "Accept a retry limit (the flow's guard, or `max_retries`) that ends a failing message only after " +
+						"`queue_expiration_days`, when the queue has deleted it without a trace: the plan then warns instead of refusing. Only " +
+						"for adopting a channel whose flow already works this way as it is: an import sets it to `true` for such a channel, and " +
+						"`terraform query -generate-config-out` writes it. Lower the limit or the waits (or set `queue_expiration_days` to the " +
+						"receiver's longer Expiration Period) and remove this attribute as soon as you can. " +
+						"Defaults to `false`; the provider's check only: nothing is written to the flow.",
+					Optional: true,
+					Computed: true,
+					Default:  booldefault.StaticBool(false),
 				},
 				"max_retries": schema.Int64Attribute{
 					CustomType: wholeNumber(1, math.MaxInt64),
@@ -241,15 +270,17 @@ func factsOf(s *cpi.JMSSender) flowFacts {
 
 func (m *jmsSenderModel) ruleInput(f flowFacts) rules.JMSSender {
 	return rules.JMSSender{
-		AccessType:          f.accessType,
-		RetryInterval:       int64Value(m.RetryInterval),
-		MaxRetryInterval:    int64Value(m.MaxRetryInterval),
-		ConcurrentProcesses: int64Value(m.ConcurrentProcesses),
-		ExponentialBackoff:  boolValue(m.ExponentialBackoff),
-		DeadLetterQueue:     boolValue(m.DeadLetterQueue),
-		MaxRetries:          int64Value(m.MaxRetries),
-		ExpirationDays:      int64Value(m.QueueExpirationDays),
-		Guard:               f.guard,
+		AccessType:                f.accessType,
+		RetryInterval:             int64Value(m.RetryInterval),
+		MaxRetryInterval:          int64Value(m.MaxRetryInterval),
+		ConcurrentProcesses:       int64Value(m.ConcurrentProcesses),
+		ExponentialBackoff:        boolValue(m.ExponentialBackoff),
+		DeadLetterQueue:           boolValue(m.DeadLetterQueue),
+		MaxRetries:                int64Value(m.MaxRetries),
+		ExpirationDays:            int64Value(m.QueueExpirationDays),
+		Guard:                     f.guard,
+		AllowNonExclusiveSettings: m.AllowNonExclusiveSettings.ValueBool(),
+		AllowGiveUpAfterExpiry:    m.AllowGiveUpAfterExpiry.ValueBool(),
 	}
 }
 
@@ -455,7 +486,19 @@ func (r *jmsSenderResource) read(ctx context.Context, m *jmsSenderModel, diags *
 	if m.QueueExpirationDays.IsNull() || m.QueueExpirationDays.IsUnknown() {
 		m.QueueExpirationDays = types.Int64Value(rules.DefaultJMSExpirationDays)
 	}
+	if m.AllowNonExclusiveSettings.IsNull() || m.AllowNonExclusiveSettings.IsUnknown() {
+		// Imported: a channel of an exclusive queue that holds settings of a non-exclusive one is adopted as it is.
+		exclusive := strings.EqualFold(s.AccessType, rules.JMSAccessExclusive)
+		m.AllowNonExclusiveSettings = types.BoolValue(exclusive &&
+			((s.Concurrency != nil && *s.Concurrency != 1) || (s.DeadLetterQueue != nil && *s.DeadLetterQueue)))
+	}
 	m.derive(facts)
+	if m.AllowGiveUpAfterExpiry.IsNull() || m.AllowGiveUpAfterExpiry.IsUnknown() {
+		// Imported: a channel whose retry limit ends a message only after the queue's expiration period is
+		// adopted as it is.
+		m.AllowGiveUpAfterExpiry = types.BoolValue(slices.ContainsFunc(rules.CheckJMSSender(m.ruleInput(facts)),
+			func(f rules.Finding) bool { return f.Rule == "jms_sender.give_up_after_expiry" }))
+	}
 	return s.FlowID, true
 }
 

@@ -36,16 +36,34 @@ type queueResource struct {
 type queueModel struct {
 	queueResourceModel
 	AllowUnlimitedRedelivery types.Bool `tfsdk:"allow_unlimited_redelivery"`
+	AllowIneffectiveTTL      types.Bool `tfsdk:"allow_ineffective_ttl"`
+	AllowDMQOutsideNamespace types.Bool `tfsdk:"allow_dead_message_queue_outside_namespace"`
+	AllowSelfAsDMQ           types.Bool `tfsdk:"allow_self_as_dead_message_queue"`
 }
 
-// fromAPI copies what the service holds into the model. After an import (the attribute still
-// null), allow_unlimited_redelivery records whether the queue redelivers without limit, so that
-// a configuration adopting such a queue as it is (as terraform query writes it) plans no change.
+// fromAPI copies what the service holds into the model. After an import (the attributes still
+// null), allow_unlimited_redelivery records whether the queue redelivers without limit, and
+// allow_ineffective_ttl whether its time to live takes no effect (respectTtl without maxTtl, or
+// maxTtl without respectTtl), allow_dead_message_queue_outside_namespace whether its dead message
+// queue lies in another namespace, and allow_self_as_dead_message_queue whether it names itself as
+// its dead message queue, so that a configuration adopting such a queue as it is (as terraform
+// query writes it) plans no change.
 func (m *queueModel) fromAPI(q *eventmesh.Queue) {
 	m.queueResourceModel.fromAPI(q)
 	if m.AllowUnlimitedRedelivery.IsNull() || m.AllowUnlimitedRedelivery.IsUnknown() {
 		n := q.MaxRedeliveryCount
 		m.AllowUnlimitedRedelivery = types.BoolValue(n == nil || *n == 0)
+	}
+	if m.AllowIneffectiveTTL.IsNull() || m.AllowIneffectiveTTL.IsUnknown() {
+		respect := q.RespectTTL != nil && *q.RespectTTL
+		m.AllowIneffectiveTTL = types.BoolValue(respect != (q.MaxTTL != nil))
+	}
+	if m.AllowDMQOutsideNamespace.IsNull() || m.AllowDMQOutsideNamespace.IsUnknown() {
+		dmq := deref(q.DeadMsgQueue)
+		m.AllowDMQOutsideNamespace = types.BoolValue(dmq != "" && rules.Namespace(dmq) != rules.Namespace(m.Name.ValueString()))
+	}
+	if m.AllowSelfAsDMQ.IsNull() || m.AllowSelfAsDMQ.IsUnknown() {
+		m.AllowSelfAsDMQ = types.BoolValue(deref(q.DeadMsgQueue) == m.Name.ValueString())
 	}
 }
 
@@ -66,12 +84,43 @@ func (r *queueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 		Computed: true,
 		Default:  booldefault.StaticBool(false),
 	}
+	attrs["allow_ineffective_ttl"] = schema.BoolAttribute{
+		MarkdownDescription: "Accept a time to live that takes no effect: `respect_ttl = true` without `max_ttl`, or `max_ttl` without " +
+			"`respect_ttl = true` (Event Mesh then never expires a message): the plan then warns instead of refusing. Only for adopting a queue " +
+			"that already works this way as it is: an import sets it to `true` for such a queue, and `terraform query -generate-config-out` " +
+			"writes it. Set `respect_ttl` and `max_ttl` together (or neither) and remove this attribute as soon as you can. " +
+			"Defaults to `false`; changing it writes nothing to Event Mesh.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(false),
+	}
+	attrs["allow_dead_message_queue_outside_namespace"] = schema.BoolAttribute{
+		MarkdownDescription: "Accept a `dead_message_queue` in another namespace (the first three segments of the name), which belongs to " +
+			"another Event Mesh client whose owners may never look at this queue's dead messages: the plan then warns instead of refusing. " +
+			"Only for adopting a queue that already works this way as it is: an import sets it to `true` for such a queue, and " +
+			"`terraform query -generate-config-out` writes it. Set a dead message queue in the queue's own namespace and remove this " +
+			"attribute as soon as you can. Defaults to `false`; changing it writes nothing to Event Mesh.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(false),
+	}
+	attrs["allow_self_as_dead_message_queue"] = schema.BoolAttribute{
+		MarkdownDescription: "Accept a `dead_message_queue` that names the queue itself, which moves a dead message back into the queue " +
+			"it failed on: the plan then warns instead of refusing. Only for adopting a queue that already works this way as it is: an " +
+			"import sets it to `true` for such a queue, and `terraform query -generate-config-out` writes it. Set a separate dead message " +
+			"queue and remove this attribute as soon as you can. Defaults to `false`; changing it writes nothing to Event Mesh.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(false),
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An SAP Event Mesh queue with its redelivery and dead-letter settings. " +
 			"The plan refuses the settings that make a poison message loop for ever: a `max_redelivery_count` of 0 or none " +
 			"(Event Mesh reads both as *unlimited*; `allow_unlimited_redelivery` turns this into a warning for a queue adopted as it is), " +
-			"a dead message queue that is the queue itself or lies outside its namespace, " +
-			"and a time to live without `respect_ttl`. A queue without a dead message queue gets a warning.",
+			"a dead message queue that is the queue itself or lies outside its namespace (`allow_self_as_dead_message_queue` and " +
+			"`allow_dead_message_queue_outside_namespace` adopt such a queue as it is), " +
+			"and a time to live without `respect_ttl` (or `respect_ttl` without a time to live; `allow_ineffective_ttl` adopts such a queue as it is). " +
+			"A queue without a dead message queue gets a warning.",
 		Attributes: attrs,
 	}
 }
@@ -84,6 +133,9 @@ func (r *queueResource) ValidateConfig(ctx context.Context, req resource.Validat
 	}
 	q := m.toRules(m.Name)
 	q.AllowUnlimitedRedelivery = m.AllowUnlimitedRedelivery.ValueBool()
+	q.AllowIneffectiveTTL = m.AllowIneffectiveTTL.ValueBool()
+	q.AllowDMQOutsideNamespace = m.AllowDMQOutsideNamespace.ValueBool()
+	q.AllowSelfAsDMQ = m.AllowSelfAsDMQ.ValueBool()
 	appendFindings(&resp.Diagnostics, rules.CheckQueue(q))
 }
 

@@ -54,13 +54,18 @@ type webhookOAuth2Model struct {
 }
 
 type webhookSubscriptionModel struct {
-	ID                 types.String        `tfsdk:"id"`
-	Name               types.String        `tfsdk:"name"`
-	Queue              types.String        `tfsdk:"queue"`
-	QoS                types.Int64         `tfsdk:"qos"`
-	AcceptMessageLoss  types.Bool          `tfsdk:"accept_message_loss"`
-	Endpoint           types.String        `tfsdk:"endpoint"`
-	ExemptHandshake    types.Bool          `tfsdk:"exempt_handshake"`
+	ID                types.String `tfsdk:"id"`
+	Name              types.String `tfsdk:"name"`
+	Queue             types.String `tfsdk:"queue"`
+	QoS               types.Int64  `tfsdk:"qos"`
+	AcceptMessageLoss types.Bool   `tfsdk:"accept_message_loss"`
+	Endpoint          types.String `tfsdk:"endpoint"`
+	ExemptHandshake   types.Bool   `tfsdk:"exempt_handshake"`
+	// AllowExemptWithoutAuth: the configuration's acceptance of exempt_handshake = true without oauth2 on a
+	// subscription adopted as it is.
+	AllowExemptWithoutAuth types.Bool `tfsdk:"allow_exempt_handshake_without_auth"`
+	// AllowHTTPEndpoint: the configuration's acceptance of an http:// endpoint on a subscription adopted as it is.
+	AllowHTTPEndpoint  types.Bool          `tfsdk:"allow_http_endpoint"`
 	DefaultContentType types.String        `tfsdk:"default_content_type"`
 	OAuth2             *webhookOAuth2Model `tfsdk:"oauth2"`
 	Paused             types.Bool          `tfsdk:"paused"`
@@ -130,18 +135,40 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 				Default:  booldefault.StaticBool(false),
 			},
 			"endpoint": schema.StringAttribute{
-				MarkdownDescription: "The `https://` URL Event Mesh pushes to (`http://` only for a loopback address, in tests). The endpoint must " +
+				MarkdownDescription: "The `https://` URL Event Mesh pushes to (`http://` only for a loopback address, in tests, or with " +
+					"`allow_http_endpoint = true`). The endpoint must " +
 					"answer the handshake (`OPTIONS` with `WebHook-Request-Origin`, answered with `WebHook-Allowed-Origin`), be idempotent " +
 					"(QoS 1 is at least once) and answer 2xx only once it has stored the message. Changing it replaces the subscription.",
 				Required:      true,
 				PlanModifiers: replace,
 			},
+			"allow_http_endpoint": schema.BoolAttribute{
+				MarkdownDescription: "Accept an `http://` endpoint that is not a loopback address, to which Event Mesh pushes the queue's messages " +
+					"and the endpoint's credentials in clear text: the plan then warns instead of refusing. Only for adopting a subscription that " +
+					"already works this way as it is: an import sets it to `true` for such a subscription, and `terraform query -generate-config-out` " +
+					"writes it. Set an `https://` endpoint and remove this attribute as soon as you can. " +
+					"Defaults to `false`; the provider's check only: nothing is sent to Event Mesh.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+			},
 			"exempt_handshake": schema.BoolAttribute{
-				MarkdownDescription: "Skip the handshake (default `false`); refused without `oauth2`. Changing it replaces the subscription.",
-				Optional:            true,
-				Computed:            true,
-				Default:             booldefault.StaticBool(false),
-				PlanModifiers:       []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+				MarkdownDescription: "Skip the handshake (default `false`); refused without `oauth2` unless `allow_exempt_handshake_without_auth = true`. " +
+					"Changing it replaces the subscription.",
+				Optional:      true,
+				Computed:      true,
+				Default:       booldefault.StaticBool(false),
+				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+			},
+			"allow_exempt_handshake_without_auth": schema.BoolAttribute{
+				MarkdownDescription: "Accept `exempt_handshake = true` without `oauth2`, which lets Event Mesh push the queue's messages to " +
+					"whatever answers at the endpoint: the plan then warns instead of refusing. Only for adopting a subscription that already " +
+					"works this way as it is: an import sets it to `true` for such a subscription, and `terraform query -generate-config-out` " +
+					"writes it. Set `exempt_handshake = false` or configure `oauth2`, and remove this attribute, as soon as you can. " +
+					"Defaults to `false`; the provider's check only: nothing is sent to Event Mesh.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
 			},
 			"default_content_type": schema.StringAttribute{
 				MarkdownDescription: "The content type sent for a message that has none (Event Mesh sends `application/json` without it). " +
@@ -239,6 +266,8 @@ type webhookConfig struct {
 	AcceptMessageLoss types.Bool
 	Endpoint          types.String
 	ExemptHandshake   types.Bool
+	AllowExempt       types.Bool
+	AllowHTTP         types.Bool
 	Queue             types.String
 	OAuth2            types.Object
 }
@@ -247,7 +276,8 @@ type webhookConfig struct {
 func (c *webhookConfig) findingsInput() rules.Webhook {
 	w := rules.Webhook{
 		QoS: int64Value(c.QoS), AcceptMessageLoss: boolValue(c.AcceptMessageLoss), Endpoint: stringValue(c.Endpoint),
-		ExemptHandshake: boolValue(c.ExemptHandshake), Queue: stringValue(c.Queue),
+		ExemptHandshake: boolValue(c.ExemptHandshake), Queue: stringValue(c.Queue), AllowExemptWithoutAuth: c.AllowExempt.ValueBool(),
+		AllowHTTPEndpoint:     c.AllowHTTP.ValueBool(),
 		QueueDeadMessageQueue: rules.Unknown[string](), QueueMaxRedeliveryCount: rules.Unknown[int64](), QueueTTLSeconds: rules.Unknown[int64](),
 	}
 	if !c.OAuth2.IsUnknown() {
@@ -271,6 +301,7 @@ func (r *webhookSubscriptionResource) ValidateConfig(ctx context.Context, req re
 	for name, target := range map[string]any{
 		"qos": &c.QoS, "accept_message_loss": &c.AcceptMessageLoss, "endpoint": &c.Endpoint,
 		"exempt_handshake": &c.ExemptHandshake, "queue": &c.Queue, "oauth2": &c.OAuth2,
+		"allow_exempt_handshake_without_auth": &c.AllowExempt, "allow_http_endpoint": &c.AllowHTTP,
 	} {
 		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(name), target)...)
 	}
@@ -472,6 +503,14 @@ func (m *webhookSubscriptionModel) apply(w *eventmesh.Webhook) {
 		// Imported: a QoS 0 subscription runs with its losses accepted.
 		m.AcceptMessageLoss = types.BoolValue(m.QoS.ValueInt64() == 0)
 	}
+	if m.AllowExemptWithoutAuth.IsNull() || m.AllowExemptWithoutAuth.IsUnknown() {
+		// Imported: a subscription exempted from the handshake without authentication is adopted as it is.
+		m.AllowExemptWithoutAuth = types.BoolValue(m.ExemptHandshake.ValueBool() && m.OAuth2 == nil)
+	}
+	if m.AllowHTTPEndpoint.IsNull() || m.AllowHTTPEndpoint.IsUnknown() {
+		// Imported: a subscription that pushes in clear text is adopted as it is.
+		m.AllowHTTPEndpoint = types.BoolValue(rules.WebhookEndpointInClear(m.Endpoint.ValueString()))
+	}
 }
 
 // oauth2RequiresReplace replaces the subscription when its credentials change. A secret or
@@ -593,8 +632,10 @@ func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.Rea
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
-// Update changes what can change in place: paused (the API's pause and resume) and
-// accept_message_loss (the provider's check only). Every other change replaces.
+// Update changes what can change in place: paused (the API's pause and resume),
+// accept_message_loss, allow_exempt_handshake_without_auth and allow_http_endpoint (the provider's checks
+// only). Every other
+// change replaces.
 func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer webhookIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan, state webhookSubscriptionModel

@@ -12,6 +12,8 @@ const (
 	attrJMSBackoff            = "exponential_backoff"
 	attrJMSConcurrent         = "concurrent_processes"
 	attrJMSDeadLetterQueue    = "dead_letter_queue"
+	attrJMSAllowNonExclusive  = "allow_non_exclusive_settings"
+	attrJMSAllowGiveUp        = "allow_give_up_after_expiry"
 	attrJMSMaxRetries         = "max_retries"
 	attrJMSExpirationDays     = "queue_expiration_days"
 	attrJMSRetryGuard         = "retry_guard"
@@ -72,6 +74,13 @@ type JMSSender struct {
 	// null means SAP's default of 30 days.
 	ExpirationDays Value[int64]
 	Guard          JMSRetryGuard
+	// AllowNonExclusiveSettings is the configuration's explicit acceptance of concurrent processes other than 1 or
+	// the dead-letter queue on a channel of an exclusive queue, adopted as the flow holds them: the two rules then
+	// warn instead of refusing.
+	AllowNonExclusiveSettings bool
+	// AllowGiveUpAfterExpiry is the configuration's explicit acceptance of a retry limit that ends a message only
+	// after the queue's expiration period, on a channel adopted as its flow is: the rule then warns instead of refusing.
+	AllowGiveUpAfterExpiry bool
 }
 
 // schedule returns the retry schedule when every value it needs is known. A null
@@ -125,6 +134,7 @@ func CheckJMSSender(s JMSSender) []Finding {
 	checkJMSRanges(&r, s)
 	checkJMSConcurrency(&r, s)
 	checkJMSDeadLetter(&r, s)
+	checkJMSAllowNonExclusive(&r, s)
 	checkJMSBackoff(&r, s)
 	checkJMSLimit(&r, s)
 	return r.fs
@@ -192,9 +202,14 @@ func checkJMSConcurrency(r *report, s JMSSender) {
 	case n < 1:
 		r.errorf("jms_sender.concurrent_range", attrJMSConcurrent, "Invalid Concurrent Processes",
 			"`concurrent_processes = %d` would be rejected: the JMS sender needs at least 1 process. Set `concurrent_processes` to a value from 1 to %d, for example 1.", n, jmsRecommendedConcurrency)
+	case s.exclusive() && n != 1 && s.AllowNonExclusiveSettings:
+		r.warnf("jms_sender.concurrent_exclusive_allowed", attrJMSConcurrent, "Concurrent Processes on Exclusive Queue Allowed",
+			"`%s = true` keeps `concurrent_processes = %d`, which has no effect on an exclusive queue: it has exactly one consumer, which processes messages in order. "+
+				"Set `concurrent_processes = 1`, and remove `%s` once no other setting needs it.", attrJMSAllowNonExclusive, n, attrJMSAllowNonExclusive)
 	case s.exclusive() && n != 1:
 		r.errorf("jms_sender.concurrent_exclusive", attrJMSConcurrent, "Concurrent Processes on Exclusive Queue",
-			"`concurrent_processes = %d` has no effect on an exclusive queue: it has exactly one consumer, which processes messages in order. Set `concurrent_processes = 1`, or use a non-exclusive queue for parallel processing.", n)
+			"`concurrent_processes = %d` has no effect on an exclusive queue: it has exactly one consumer, which processes messages in order. Set `concurrent_processes = 1`, or use a non-exclusive queue for parallel processing"+
+				" (or, only to import a channel that already holds it as it is and change it later, set `%s = true` for now).", n, attrJMSAllowNonExclusive)
 	case n > jmsRecommendedConcurrency:
 		r.warnf("jms_sender.concurrent_high", attrJMSConcurrent, "Many Concurrent Processes",
 			"`concurrent_processes = %d` runs that many consumers on every worker node, and every one holds a JMS transaction and consumer from the tenant's shared pool (150 by default). "+
@@ -206,14 +221,35 @@ func checkJMSDeadLetter(r *report, s JMSSender) {
 	on, ok := s.DeadLetterQueue.get()
 	switch {
 	case !ok:
+	case on && s.exclusive() && s.AllowNonExclusiveSettings:
+		r.warnf("jms_sender.dead_letter_exclusive_allowed", attrJMSDeadLetterQueue, "Dead-Letter Queue on Exclusive Queue Allowed",
+			"`%s = true` keeps `dead_letter_queue = true`, which is not available for an exclusive queue; the option exists for non-exclusive queues only. "+
+				"Set `dead_letter_queue = false`, and remove `%s` once no other setting needs it.", attrJMSAllowNonExclusive, attrJMSAllowNonExclusive)
 	case on && s.exclusive():
 		r.errorf("jms_sender.dead_letter_exclusive", attrJMSDeadLetterQueue, "Dead-Letter Queue on Exclusive Queue",
-			"`dead_letter_queue = true` is not available for an exclusive queue; the option exists for non-exclusive queues only. Set `dead_letter_queue = false`.")
+			"`dead_letter_queue = true` is not available for an exclusive queue; the option exists for non-exclusive queues only. Set `dead_letter_queue = false`"+
+				" (or, only to import a channel that already holds it as it is and change it later, set `%s = true` for now).", attrJMSAllowNonExclusive)
 	case !on && !s.exclusive() && !s.AccessType.IsUnknown():
 		r.warnf("jms_sender.dead_letter_off", attrJMSDeadLetterQueue, "Dead-Letter Queue Off",
 			"`dead_letter_queue = false` lets a message that crashes the worker node (out of memory) be retried and crash it again on every retry. The option moves nothing: after two such crashes it marks the message Blocked with a lock, and it does not limit ordinary retries. "+
 				"Set `dead_letter_queue = true`, SAP's default.")
 	}
+}
+
+// checkJMSAllowNonExclusive warns when allow_non_exclusive_settings adopts nothing: the queue is not exclusive,
+// or its channel holds neither setting.
+func checkJMSAllowNonExclusive(r *report, s JMSSender) {
+	if !s.AllowNonExclusiveSettings || s.AccessType.IsUnknown() || s.ConcurrentProcesses.IsUnknown() || s.DeadLetterQueue.IsUnknown() {
+		return
+	}
+	n, nSet := s.ConcurrentProcesses.get()
+	on, _ := s.DeadLetterQueue.get()
+	if s.exclusive() && ((nSet && n != 1) || on) {
+		return
+	}
+	r.warnf("jms_sender.allow_non_exclusive_settings_unused", attrJMSAllowNonExclusive, "Allow Non-Exclusive Settings Has No Effect",
+		"The channel holds no setting of a non-exclusive queue on an exclusive one (neither `concurrent_processes` other than 1 nor `dead_letter_queue = true` on an exclusive queue), so `%s = true` changes nothing. "+
+			"Set `%s = false`, or remove it.", attrJMSAllowNonExclusive, attrJMSAllowNonExclusive)
 }
 
 func checkJMSBackoff(r *report, s JMSSender) {
@@ -308,19 +344,39 @@ func checkJMSGiveUp(r *report, s JMSSender, sch JMSSchedule, days, declared int6
 			attribute = attrJMSRetryGuard
 		}
 	case !declaredSet:
+		giveUpAllowanceUnused(r, s)
 		return
 	}
 	stop := JMSGuardStopRetry(limit, s.Guard.Operator)
 	giveUp, err := sch.GiveUpMinutes(stop)
 	expiry := days * minutesPerDay
 	if err == nil && giveUp <= expiry {
+		giveUpAllowanceUnused(r, s)
 		return
 	}
 	fit, _ := sch.RetriesWithin(expiry)
+	if s.AllowGiveUpAfterExpiry {
+		r.warnf("jms_sender.give_up_after_expiry_allowed", attribute, "Give-Up After Expiration Allowed",
+			"`%s = true` keeps a retry limit of %d, which ends the message on retry %d, %s after the first failure, but the queue deletes it after its expiration period of %d days (%d minutes), so it is deleted before anyone sees that it failed. "+
+				"Set `max_retries` and the flow's guard to at most %d, or lower `retry_interval` or `max_retry_interval`, or set `queue_expiration_days` to the JMS receiver's Expiration Period if it is longer, and remove `%s`.",
+			attrJMSAllowGiveUp, limit, stop, giveUpText(giveUp, err), days, expiry, max(jmsGuardLimitFor(fit, s.Guard.Operator), 0), attrJMSAllowGiveUp)
+		return
+	}
 	r.errorf("jms_sender.give_up_after_expiry", attribute, "Give-Up After Expiration",
 		"With a retry limit of %d the message is ended on retry %d (SAPJMSRetries counts the retries already made), giving up %s after the first failure, but the queue deletes it after its expiration period of %d days (%d minutes), so it is deleted before anyone sees that it failed. "+
-			"Set `max_retries` and the flow's guard to at most %d, or lower `retry_interval` or `max_retry_interval`, or raise the JMS receiver's Expiration Period (at most %d days).",
-		limit, stop, giveUpText(giveUp, err), days, expiry, max(jmsGuardLimitFor(fit, s.Guard.Operator), 0), JMSMaxExpirationDays)
+			"Set `max_retries` and the flow's guard to at most %d, or lower `retry_interval` or `max_retry_interval`, or raise the JMS receiver's Expiration Period (at most %d days) "+
+			"(or, only to import a channel whose flow already works this way as it is and change it later, set `%s = true` for now).",
+		limit, stop, giveUpText(giveUp, err), days, expiry, max(jmsGuardLimitFor(fit, s.Guard.Operator), 0), JMSMaxExpirationDays, attrJMSAllowGiveUp)
+}
+
+// giveUpAllowanceUnused warns when allow_give_up_after_expiry adopts nothing: the limit ends the message in time,
+// or there is none.
+func giveUpAllowanceUnused(r *report, s JMSSender) {
+	if !s.AllowGiveUpAfterExpiry {
+		return
+	}
+	r.warnf("jms_sender.allow_give_up_after_expiry_unused", attrJMSAllowGiveUp, "Allow Give-Up After Expiration Has No Effect",
+		"No retry limit ends a message after the queue's expiration period, so `%s = true` changes nothing. Set `%s = false`, or remove it.", attrJMSAllowGiveUp, attrJMSAllowGiveUp)
 }
 
 func giveUpText(minutes int64, err error) string {

@@ -95,6 +95,25 @@ func TestCheckJMSSender(t *testing.T) {
 		{"dead letter off, access type unknown", jmsWith(func(s *JMSSender) { s.DeadLetterQueue = Known(false); s.AccessType = Unknown[string]() }), nil},
 		{"dead letter on exclusive", jmsWith(func(s *JMSSender) { exclusive(s); s.DeadLetterQueue = Known(true) }), []string{"jms_sender.dead_letter_exclusive", "jms_sender.no_retry_limit"}},
 
+		// Settings of a non-exclusive queue on an exclusive one, adopted as the flow holds them.
+		{"concurrent 2 exclusive allowed", jmsWith(func(s *JMSSender) {
+			exclusive(s)
+			s.ConcurrentProcesses, s.AllowNonExclusiveSettings = Known[int64](2), true
+		}), []string{"jms_sender.concurrent_exclusive_allowed", "jms_sender.no_retry_limit"}},
+		{"dead letter on exclusive allowed", jmsWith(func(s *JMSSender) {
+			exclusive(s)
+			s.DeadLetterQueue, s.AllowNonExclusiveSettings = Known(true), true
+		}), []string{"jms_sender.dead_letter_exclusive_allowed", "jms_sender.no_retry_limit"}},
+		{"non-exclusive settings allowed on a non-exclusive queue", jmsWith(func(s *JMSSender) { s.AllowNonExclusiveSettings = true }),
+			[]string{"jms_sender.allow_non_exclusive_settings_unused"}},
+		{"non-exclusive settings allowed, exclusive without them", jmsWith(func(s *JMSSender) {
+			exclusive(s)
+			s.ConcurrentProcesses, s.DeadLetterQueue, s.AllowNonExclusiveSettings = Null[int64](), Null[bool](), true
+		}), []string{"jms_sender.allow_non_exclusive_settings_unused", "jms_sender.no_retry_limit"}},
+		{"non-exclusive settings allowed, access type unknown", jmsWith(func(s *JMSSender) {
+			s.AccessType, s.AllowNonExclusiveSettings = Unknown[string](), true
+		}), nil},
+
 		// Backoff.
 		{"constant 1 minute", jmsWith(func(s *JMSSender) { s.ExponentialBackoff = Known(false) }), []string{"jms_sender.constant_retries"}},
 		{"constant 10 minutes", jmsWith(func(s *JMSSender) { s.ExponentialBackoff = Known(false); s.RetryInterval = Known[int64](10) }), nil},
@@ -123,6 +142,11 @@ func TestCheckJMSSender(t *testing.T) {
 		{"the guard's limit runs, not the declared one", jmsWith(func(s *JMSSender) { s.MaxRetries = Known[int64](5); s.Guard.Limit = Known[int64](800) }),
 			[]string{"jms_sender.guard_limit_differs", "jms_sender.give_up_after_expiry"}},
 		{"visible guard limit past expiry", jmsWith(func(s *JMSSender) { s.MaxRetries = Null[int64](); s.Guard.Limit = Known[int64](1000) }), []string{"jms_sender.give_up_after_expiry"}},
+		{"visible guard limit past expiry, allowed", jmsWith(func(s *JMSSender) {
+			s.MaxRetries, s.Guard.Limit, s.AllowGiveUpAfterExpiry = Null[int64](), Known[int64](1000), true
+		}), []string{"jms_sender.give_up_after_expiry_allowed"}},
+		{"give-up after expiry allowed, limit in time", jmsWith(func(s *JMSSender) { s.AllowGiveUpAfterExpiry = true }),
+			[]string{"jms_sender.allow_give_up_after_expiry_unused"}},
 		{"default expiration when null", jmsWith(func(s *JMSSender) {
 			s.ExpirationDays = Null[int64]()
 			s.MaxRetries = Known[int64](724)

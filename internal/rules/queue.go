@@ -15,6 +15,9 @@ const (
 	attrMaxTTL                   = "max_ttl"
 	attrRespectTTL               = "respect_ttl"
 	attrAllowNoTTL               = "allow_no_ttl"
+	attrAllowIneffectiveTTL      = "allow_ineffective_ttl"
+	attrAllowDMQOutside          = "allow_dead_message_queue_outside_namespace"
+	attrAllowSelfAsDMQ           = "allow_self_as_dead_message_queue"
 	attrMaxQueueSize             = "max_queue_size_in_bytes"
 	attrMaxMessageSize           = "max_message_size_in_bytes"
 	attrMaxQueueMessages         = "max_queue_message_count"
@@ -46,6 +49,16 @@ type Queue struct {
 	// time to live (no max_ttl, respect_ttl off), adopted as it is: the TTL rules of a dead
 	// message queue then warn instead of refusing.
 	AllowNoTTL bool
+	// AllowIneffectiveTTL is the configuration's explicit acceptance of a time to live that takes no effect
+	// (`respect_ttl` without `max_ttl`, or `max_ttl` without `respect_ttl`) on a queue adopted as it is: the two
+	// rules then warn instead of refusing.
+	AllowIneffectiveTTL bool
+	// AllowDMQOutsideNamespace is the configuration's explicit acceptance of a dead message queue in another
+	// namespace on a queue adopted as it is: the namespace rule then warns instead of refusing.
+	AllowDMQOutsideNamespace bool
+	// AllowSelfAsDMQ is the configuration's explicit acceptance of a queue that names itself as its dead message
+	// queue, adopted as it is: the rule then warns instead of refusing.
+	AllowSelfAsDMQ bool
 }
 
 var queueRanges = []struct {
@@ -186,17 +199,38 @@ func checkDeadMessageQueue(r *report, q Queue) {
 	if !nameKnown {
 		return
 	}
-	if dmq == name {
+	switch {
+	case dmq == name && q.AllowSelfAsDMQ:
+		r.warnf("queue.dmq_self_allowed", attrDeadMessageQueue, "Dead Message Queue Cycle Allowed",
+			"`%s = true` keeps `dead_message_queue` naming the queue %q itself: a dead message is moved back into the queue it failed on and redelivered again. "+
+				"Set `dead_message_queue` to a separate queue in the same namespace, for example %q, and remove `%s`.", attrAllowSelfAsDMQ, name, exampleDMQ(name, true), attrAllowSelfAsDMQ)
+		return
+	case dmq == name:
 		r.errorf("queue.dmq_self", attrDeadMessageQueue, "Dead Message Queue Cycle",
 			"`dead_message_queue` names the queue %q itself, so a dead message would be moved back into the queue it failed on and redelivered again. "+
-				"Set `dead_message_queue` to a separate queue in the same namespace, for example %q.", name, exampleDMQ(name, true))
+				"Set `dead_message_queue` to a separate queue in the same namespace, for example %q "+
+				"(or, only to import a queue that already works this way as it is and change it later, set `%s = true` for now).", name, exampleDMQ(name, true), attrAllowSelfAsDMQ)
 		return
+	case q.AllowSelfAsDMQ:
+		r.warnf("queue.allow_self_as_dmq_unused", attrAllowSelfAsDMQ, "Allow Self as Dead Message Queue Has No Effect",
+			"`dead_message_queue` %q is another queue, so `%s = true` changes nothing. Set `%s = false`, or remove it.", dmq, attrAllowSelfAsDMQ, attrAllowSelfAsDMQ)
 	}
-	if ns, dns := Namespace(name), Namespace(dmq); ns != dns {
+	ns, dns := Namespace(name), Namespace(dmq)
+	switch {
+	case ns != dns && q.AllowDMQOutsideNamespace:
+		r.warnf("queue.dmq_namespace_allowed", attrDeadMessageQueue, "Dead Message Queue Outside Namespace Allowed",
+			"`%s = true` keeps `dead_message_queue` %q, in %s, for the queue %q in %s: a queue in another namespace belongs to another Event Mesh client, which receives dead messages that nobody who owns this queue monitors. "+
+				"Set `dead_message_queue` to a queue in the same namespace, for example %q, and remove `%s`.",
+			attrAllowDMQOutside, dmq, describeNamespace(dns), name, describeNamespace(ns), exampleDMQ(name, true), attrAllowDMQOutside)
+	case ns != dns:
 		r.errorf("queue.dmq_namespace", attrDeadMessageQueue, "Dead Message Queue Outside Namespace",
 			"The queue %q is in %s, but `dead_message_queue` %q is in %s. A queue in another namespace belongs to another Event Mesh client, which would receive dead messages that nobody who owns this queue monitors. "+
-				"Set `dead_message_queue` to a queue in the same namespace, for example %q.",
-			name, describeNamespace(ns), dmq, describeNamespace(dns), exampleDMQ(name, true))
+				"Set `dead_message_queue` to a queue in the same namespace, for example %q (or, only to import a queue that already works this way as it is and change it later, set `%s = true` for now).",
+			name, describeNamespace(ns), dmq, describeNamespace(dns), exampleDMQ(name, true), attrAllowDMQOutside)
+	case q.AllowDMQOutsideNamespace:
+		r.warnf("queue.allow_dmq_outside_namespace_unused", attrAllowDMQOutside, "Allow Dead Message Queue Outside Namespace Has No Effect",
+			"`dead_message_queue` %q is in the queue's own %s, so `%s = true` changes nothing. Set `%s = false`, or remove it.",
+			dmq, describeNamespace(ns), attrAllowDMQOutside, attrAllowDMQOutside)
 	}
 }
 
@@ -242,14 +276,32 @@ func checkTTL(r *report, q Queue) {
 					"Set `max_ttl` to how long dead messages stay, for example %d (7 days), with `respect_ttl = true`.", DefaultDMQTTL)
 		}
 	}
+	allow := q.AllowIneffectiveTTL && !q.IsDeadMessageQueue
 	switch {
+	case respectKnown && respect && q.MaxTTL.Null && !q.IsDeadMessageQueue && allow:
+		r.warnf("queue.respect_ttl_without_max_ttl_allowed", attrMaxTTL, "Respect TTL Without Max TTL Allowed",
+			"`%s = true` keeps `respect_ttl = true` without `max_ttl`: the queue has no time to live to respect, so no message ever expires or moves to the dead message queue on age. "+
+				"Set `max_ttl` to a value from 1 to %d seconds, or set `respect_ttl = false`, and remove `%s`.", attrAllowIneffectiveTTL, MaxTTLLimit, attrAllowIneffectiveTTL)
 	case respectKnown && respect && q.MaxTTL.Null && !q.IsDeadMessageQueue:
 		r.errorf("queue.respect_ttl_without_max_ttl", attrMaxTTL, "Respect TTL Without Max TTL",
 			"`respect_ttl = true` without `max_ttl` gives the queue no time to live to respect, so no message ever expires or moves to the dead message queue on age. "+
-				"Set `max_ttl` to a value from 1 to %d seconds, or set `respect_ttl = false`.", MaxTTLLimit)
+				"Set `max_ttl` to a value from 1 to %d seconds, or set `respect_ttl = false`"+ineffectiveTTLHint, MaxTTLLimit)
+	case ttlKnown && (q.RespectTTL.Null || respectKnown && !respect && !q.IsDeadMessageQueue) && allow:
+		r.warnf("queue.max_ttl_without_respect_ttl_allowed", attrRespectTTL, "Max TTL Without Respect TTL Allowed",
+			"`%s = true` keeps `max_ttl` without `respect_ttl`: Event Mesh ignores the time to live, so messages never expire and never move to the dead message queue on age. "+
+				"Set `respect_ttl = true`, or remove `max_ttl`, and remove `%s`.", attrAllowIneffectiveTTL, attrAllowIneffectiveTTL)
 	case ttlKnown && (q.RespectTTL.Null || respectKnown && !respect && !q.IsDeadMessageQueue):
 		r.errorf("queue.max_ttl_without_respect_ttl", attrRespectTTL, "Max TTL Without Respect TTL",
 			"`max_ttl` has no effect unless `respect_ttl` is true: Event Mesh then ignores the time to live, so messages never expire and never move to the dead message queue on age. "+
-				"Set `respect_ttl = true`, or remove `max_ttl`.")
+				"Set `respect_ttl = true`, or remove `max_ttl`"+ineffectiveTTLHint)
+	case allow && (respectKnown || q.RespectTTL.Null) && !q.MaxTTL.IsUnknown():
+		r.warnf("queue.allow_ineffective_ttl_unused", attrAllowIneffectiveTTL, "Allow Ineffective TTL Has No Effect",
+			"`respect_ttl` and `max_ttl` are set together or not at all, so the time to live takes effect as configured and `%s = true` changes nothing. "+
+				"Set `%s = false`, or remove it.", attrAllowIneffectiveTTL, attrAllowIneffectiveTTL)
 	}
 }
+
+// ineffectiveTTLHint is how the two rules of a time to live without effect tell a team adopting such a queue
+// how to import it first and fix it later.
+const ineffectiveTTLHint = " (or, only to import a queue that already works this way as it is and change it later, set `" +
+	attrAllowIneffectiveTTL + " = true` for now)."

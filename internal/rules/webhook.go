@@ -17,11 +17,13 @@ import (
 
 // Terraform attribute names of the webhook subscription resource.
 const (
-	attrWebhookQoS        = "qos"
-	attrWebhookAcceptLoss = "accept_message_loss"
-	attrWebhookEndpoint   = "endpoint"
-	attrWebhookExempt     = "exempt_handshake"
-	attrWebhookQueue      = "queue"
+	attrWebhookQoS         = "qos"
+	attrWebhookAcceptLoss  = "accept_message_loss"
+	attrWebhookEndpoint    = "endpoint"
+	attrWebhookExempt      = "exempt_handshake"
+	attrWebhookAllowExempt = "allow_exempt_handshake_without_auth"
+	attrWebhookAllowHTTP   = "allow_http_endpoint"
+	attrWebhookQueue       = "queue"
 )
 
 // Webhook limits of SAP Event Mesh [SAP create-a-webhook-subscription].
@@ -43,6 +45,12 @@ type Webhook struct {
 	ExemptHandshake   Value[bool]
 	// HasAuthentication is whether the endpoint's authentication is configured.
 	HasAuthentication Value[bool]
+	// AllowExemptWithoutAuth is the configuration's explicit acceptance of a handshake exemption without
+	// authentication on a subscription adopted as it is: the rule then warns instead of refusing.
+	AllowExemptWithoutAuth bool
+	// AllowHTTPEndpoint is the configuration's explicit acceptance of an http:// endpoint (not loopback) on a
+	// subscription adopted as it is: the rule then warns instead of refusing.
+	AllowHTTPEndpoint bool
 
 	Queue                   Value[string]
 	QueueDeadMessageQueue   Value[string] // "" for none
@@ -108,14 +116,7 @@ func CheckWebhook(w Webhook) []Finding {
 			"`qos = %d` would be rejected: Event Mesh webhooks take QoS 0 or 1. Set `qos = 1`.", qos)
 	}
 	checkWebhookEndpoint(&r, w)
-	if exempt, ok := w.ExemptHandshake.get(); ok && exempt {
-		if auth, ok := w.HasAuthentication.get(); ok && !auth {
-			r.errorf("webhook.exempt_without_auth", attrWebhookExempt, "Handshake Exempted Without Authentication",
-				"`exempt_handshake = true` skips the handshake in which the endpoint agrees to receive messages, and without "+
-					"authentication nothing else proves that the endpoint is the intended one: Event Mesh would push the queue's "+
-					"messages to whatever answers at that URL. Set `exempt_handshake = false`, or configure the endpoint's authentication.")
-		}
-	}
+	checkWebhookExempt(&r, w)
 	if !qosKnown || qos != 1 {
 		checkCompeting(&r, w)
 		return r.fs
@@ -151,6 +152,29 @@ func CheckWebhook(w Webhook) []Finding {
 	return r.fs
 }
 
+func checkWebhookExempt(r *report, w Webhook) {
+	exempt, exemptKnown := w.ExemptHandshake.get()
+	auth, authKnown := w.HasAuthentication.get()
+	switch {
+	case !exemptKnown || !authKnown:
+	case exempt && !auth && w.AllowExemptWithoutAuth:
+		r.warnf("webhook.exempt_without_auth_allowed", attrWebhookExempt, "Handshake Exempted Without Authentication Allowed",
+			"`%s = true` keeps `exempt_handshake = true` without authentication: nothing proves that the endpoint is the intended one, "+
+				"so Event Mesh pushes the queue's messages to whatever answers at that URL. "+
+				"Set `exempt_handshake = false`, or configure the endpoint's authentication, and remove `%s`.", attrWebhookAllowExempt, attrWebhookAllowExempt)
+	case exempt && !auth:
+		r.errorf("webhook.exempt_without_auth", attrWebhookExempt, "Handshake Exempted Without Authentication",
+			"`exempt_handshake = true` skips the handshake in which the endpoint agrees to receive messages, and without "+
+				"authentication nothing else proves that the endpoint is the intended one: Event Mesh would push the queue's "+
+				"messages to whatever answers at that URL. Set `exempt_handshake = false`, or configure the endpoint's authentication "+
+				"(or, only to import a subscription that already works this way as it is and change it later, set `%s = true` for now).", attrWebhookAllowExempt)
+	case w.AllowExemptWithoutAuth:
+		r.warnf("webhook.allow_exempt_without_auth_unused", attrWebhookAllowExempt, "Allow Exempted Handshake Without Authentication Has No Effect",
+			"The subscription does not skip the handshake without authentication (`exempt_handshake = %t`, authentication %s), so `%s = true` changes nothing. "+
+				"Set `%s = false`, or remove it.", exempt, map[bool]string{true: "configured", false: "none"}[auth], attrWebhookAllowExempt, attrWebhookAllowExempt)
+	}
+}
+
 func checkCompeting(r *report, w Webhook) {
 	if len(w.OtherWebhooks) == 0 {
 		return
@@ -180,12 +204,22 @@ func checkWebhookEndpoint(r *report, w Webhook) {
 			"endpoint = %q is not an absolute URL, so Event Mesh cannot push to it. Set the endpoint's full https:// URL.", RedactEndpoint(ep))
 		return
 	}
-	if u.Scheme == "https" || isLoopback(u.Hostname()) {
-		return
+	inClear := WebhookEndpointInClear(ep)
+	switch {
+	case inClear && w.AllowHTTPEndpoint:
+		r.warnf("webhook.endpoint_not_https_allowed", attrWebhookEndpoint, "Webhook Endpoint Not HTTPS Allowed",
+			"`%s = true` keeps endpoint = %q, which receives the queue's messages, and the endpoint's credentials, in clear text over the network. "+
+				"Set an https:// URL, and remove `%s`.", attrWebhookAllowHTTP, RedactEndpoint(ep), attrWebhookAllowHTTP)
+	case inClear:
+		r.errorf("webhook.endpoint_not_https", attrWebhookEndpoint, "Webhook Endpoint Not HTTPS",
+			"endpoint = %q would receive the queue's messages, and the endpoint's credentials, in clear text over the network. "+
+				"Set an https:// URL (or, only to import a subscription that already works this way as it is and change it later, set `%s = true` for now).",
+			RedactEndpoint(ep), attrWebhookAllowHTTP)
+	case w.AllowHTTPEndpoint:
+		r.warnf("webhook.allow_http_endpoint_unused", attrWebhookAllowHTTP, "Allow HTTP Endpoint Has No Effect",
+			"endpoint = %q is an https:// URL or a loopback address, so `%s = true` changes nothing. Set `%s = false`, or remove it.",
+			RedactEndpoint(ep), attrWebhookAllowHTTP, attrWebhookAllowHTTP)
 	}
-	r.errorf("webhook.endpoint_not_https", attrWebhookEndpoint, "Webhook Endpoint Not HTTPS",
-		"endpoint = %q would receive the queue's messages, and the endpoint's credentials, in clear text over the network. "+
-			"Set an https:// URL.", RedactEndpoint(ep))
 }
 
 // RedactEndpoint is a webhook endpoint as findings, states and diagrams may show it: without
@@ -215,6 +249,13 @@ func RedactEndpoint(ep string) string {
 		return u.Opaque[i+1:]
 	}
 	return u.String()
+}
+
+// WebhookEndpointInClear reports whether Event Mesh would push to ep in clear text over the network: an
+// absolute http:// URL whose host is not a loopback address.
+func WebhookEndpointInClear(ep string) bool {
+	u, err := url.Parse(ep)
+	return err == nil && u.Host != "" && u.Scheme == "http" && !isLoopback(u.Hostname())
 }
 
 func isLoopback(host string) bool {

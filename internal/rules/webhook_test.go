@@ -42,6 +42,14 @@ func TestCheckWebhook(t *testing.T) {
 		{"http endpoint", webhookWith(func(w *Webhook) { w.Endpoint = Known("http://orders.example.com/events") }),
 			[]string{"webhook.endpoint_not_https"}},
 		{"http loopback", webhookWith(func(w *Webhook) { w.Endpoint = Known("http://127.0.0.1:8080/hook") }), nil},
+		{"http endpoint allowed", webhookWith(func(w *Webhook) {
+			w.Endpoint, w.AllowHTTPEndpoint = Known("http://orders.example.com/events"), true
+		}), []string{"webhook.endpoint_not_https_allowed"}},
+		{"allow http endpoint, https", webhookWith(func(w *Webhook) { w.AllowHTTPEndpoint = true }), []string{"webhook.allow_http_endpoint_unused"}},
+		{"allow http endpoint, loopback", webhookWith(func(w *Webhook) {
+			w.Endpoint, w.AllowHTTPEndpoint = Known("http://127.0.0.1:8080/hook"), true
+		}), []string{"webhook.allow_http_endpoint_unused"}},
+		{"allow http endpoint, endpoint unknown", webhookWith(func(w *Webhook) { w.Endpoint, w.AllowHTTPEndpoint = Unknown[string](), true }), nil},
 		{"http localhost", webhookWith(func(w *Webhook) { w.Endpoint = Known("http://localhost/hook") }), nil},
 		{"http ::1", webhookWith(func(w *Webhook) { w.Endpoint = Known("http://[::1]:80/hook") }), nil},
 		{"not a URL", webhookWith(func(w *Webhook) { w.Endpoint = Known("orders.example.com/events") }), []string{"webhook.endpoint_invalid"}},
@@ -49,6 +57,18 @@ func TestCheckWebhook(t *testing.T) {
 		{"exempt without auth", webhookWith(func(w *Webhook) { w.ExemptHandshake, w.HasAuthentication = Known(true), Known(false) }),
 			[]string{"webhook.exempt_without_auth"}},
 		{"exempt with auth", webhookWith(func(w *Webhook) { w.ExemptHandshake = Known(true) }), nil},
+		{"exempt without auth allowed", webhookWith(func(w *Webhook) {
+			w.ExemptHandshake, w.HasAuthentication, w.AllowExemptWithoutAuth = Known(true), Known(false), true
+		}), []string{"webhook.exempt_without_auth_allowed"}},
+		{"allow exempt without auth, with auth", webhookWith(func(w *Webhook) {
+			w.ExemptHandshake, w.AllowExemptWithoutAuth = Known(true), true
+		}), []string{"webhook.allow_exempt_without_auth_unused"}},
+		{"allow exempt without auth, handshake kept", webhookWith(func(w *Webhook) {
+			w.HasAuthentication, w.AllowExemptWithoutAuth = Known(false), true
+		}), []string{"webhook.allow_exempt_without_auth_unused"}},
+		{"allow exempt without auth, authentication unknown", webhookWith(func(w *Webhook) {
+			w.ExemptHandshake, w.HasAuthentication, w.AllowExemptWithoutAuth = Known(true), Unknown[bool](), true
+		}), nil},
 		{"no dmq", webhookWith(func(w *Webhook) { w.QueueDeadMessageQueue = Known("") }), []string{"webhook.no_dead_message_queue"}},
 		{"no dmq under qos 0", webhookWith(func(w *Webhook) {
 			w.QoS, w.AcceptMessageLoss, w.QueueDeadMessageQueue = Known[int64](0), Known(true), Known("")
@@ -99,6 +119,10 @@ func TestCheckWebhookMessages(t *testing.T) {
 	if !strings.Contains(fs[0].Detail, "any failure or timeout of the endpoint loses the message") ||
 		!strings.Contains(fs[0].Detail, "`accept_message_loss = true`") {
 		t.Errorf("QoS 0 detail: %s", fs[0].Detail)
+	}
+	fs = CheckWebhook(webhookWith(func(w *Webhook) { w.ExemptHandshake, w.HasAuthentication = Known(true), Known(false) }))
+	if !strings.Contains(fs[0].Detail, "set `allow_exempt_handshake_without_auth = true` for now") {
+		t.Errorf("exempt without auth detail does not say how to adopt: %s", fs[0].Detail)
 	}
 	fs = CheckWebhook(webhookWith(func(w *Webhook) { w.QueueMaxRedeliveryCount = Known[int64](0) }))
 	if !strings.Contains(fs[0].Detail, "tried 13 times over 10080 minutes (7 d 0 h 0 min)") {
