@@ -35,7 +35,7 @@ import (
 // another run, kept in a state's private data, never matches.
 //
 // Aliased provider configurations run in provider processes of their own, so a claim is also
-// recorded, by instance or tenant, in the claim files of the Terraform process's walk
+// recorded, by instance or tenant, in the claims file of the Terraform process's walk
 // (internal/runclaims), when Terraform started this process. Claims of another process of the
 // walk for the same Event Mesh instance or Cloud Integration tenant count as well.
 type owners struct {

@@ -6,8 +6,12 @@
 // configurations that point at the same Event Mesh instance or Cloud Integration tenant plan
 // their resources in two processes that share no memory. Each process joins the walk of its
 // Terraform process (its parent) when it is configured, and claims each object it plans by
-// creating a file named after the object: the first process to create it owns the object in
-// this walk, and any other process that claims it learns who did.
+// appending a line to the walk's claims file under the file's lock: the first line of an object
+// names its owner in this walk, and any other process that claims it learns who did. A member
+// keeps what it has read of the file, so it reads each line once, and a claim costs a few system
+// calls on one open file. A file per claimed object (created, linked and removed) cost about
+// 0.3 ms of CPU per claim, about half of what a plan of 250 queues spent beyond the provider
+// without an API; BenchmarkClaim measures a claim.
 //
 // A walk is the set of processes that joined while another member was alive. Terraform stops
 // every provider process of a walk before it starts the next one (an apply after its plan), so
@@ -17,15 +21,16 @@
 package runclaims
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 )
 
 // Owner is what a claim records about the resource that made it.
@@ -44,6 +49,12 @@ type Registry struct {
 	walk   string // the walk's directory
 	member string
 	held   *os.File // the member file, locked for the life of the process
+
+	mu     sync.Mutex
+	claims *os.File         // the walk's claims file, opened for appending when first needed
+	read   int64            // how much of the claims file this member has read
+	torn   bool             // what it read ends inside a line
+	owners map[string]Owner // by key hash: the first claim of each key read so far
 }
 
 // Member returns this process's member ID.
@@ -90,10 +101,6 @@ func Join(base, run string) (*Registry, error) {
 			r.Close()
 			return nil, err
 		}
-		if err := os.MkdirAll(filepath.Join(runDir, walk, "claims"), 0o700); err != nil {
-			r.Close()
-			return nil, err
-		}
 		if err := os.WriteFile(filepath.Join(runDir, "current"), []byte(walk), 0o600); err != nil {
 			r.Close()
 			return nil, err
@@ -128,6 +135,12 @@ func Join(base, run string) (*Registry, error) {
 
 // Close leaves the walk: the process is no longer a live member.
 func (r *Registry) Close() {
+	r.mu.Lock()
+	if r.claims != nil {
+		_ = r.claims.Close()
+		r.claims = nil
+	}
+	r.mu.Unlock()
 	if r.held != nil {
 		_ = unlockFile(r.held)
 		_ = r.held.Close()
@@ -183,43 +196,91 @@ func trimLock(name string) string {
 	return name
 }
 
+// claimsFile is the name of a walk's claims file in its directory. Each line is one claim:
+// the key's SHA-256 in hex, the member, 1 or 0 for Owner.InState and the resource type.
+const claimsFile = "claims"
+
 // Claim records that this process's resource owner manages the object key in this walk. When
 // another process of the walk claimed it first, it returns that claim and true. Claims of this
 // process are its own affair: a second claim of a key by this process returns false.
 func (r *Registry) Claim(key string, owner Owner) (Owner, bool, error) {
 	owner.Member = r.member
+	if strings.ContainsAny(owner.Type, " \n") {
+		return Owner{}, false, fmt.Errorf("runclaims: the resource type %q holds a space or a line break", owner.Type)
+	}
 	sum := sha256.Sum256([]byte(key))
-	path := filepath.Join(r.walk, "claims", hex.EncodeToString(sum[:]))
-	b, err := json.Marshal(owner)
+	hash := hex.EncodeToString(sum[:])
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if earlier, ok := r.owners[hash]; ok { // read before: a claim stays for the walk
+		return earlier, earlier.Member != r.member, nil
+	}
+	if r.claims == nil {
+		f, err := os.OpenFile(filepath.Join(r.walk, claimsFile), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return Owner{}, false, err
+		}
+		r.claims, r.owners = f, map[string]Owner{}
+	}
+	if err := lockFile(r.claims, true); err != nil {
+		return Owner{}, false, err
+	}
+	defer func() { _ = unlockFile(r.claims) }()
+	// What the other members appended since this member last read: every line is whole, since
+	// each was written by one write under the lock.
+	info, err := r.claims.Stat()
 	if err != nil {
 		return Owner{}, false, err
 	}
-	// Written whole under another name, then linked: a reader never sees a partial claim, and
-	// the link fails when the name exists.
-	tmp := filepath.Join(r.walk, "claims", "."+r.member+"-"+randomID())
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return Owner{}, false, err
+	if size := info.Size(); size > r.read {
+		b := make([]byte, size-r.read)
+		if _, err := r.claims.ReadAt(b, r.read); err != nil && err != io.EOF {
+			return Owner{}, false, err
+		}
+		r.read = size
+		r.torn = b[len(b)-1] != '\n'
+		r.parse(b)
+		if earlier, ok := r.owners[hash]; ok {
+			return earlier, earlier.Member != r.member, nil
+		}
 	}
-	defer func() { _ = os.Remove(tmp) }()
-	err = os.Link(tmp, path)
-	if err == nil {
-		return owner, false, nil
+	in := "0"
+	if owner.InState {
+		in = "1"
 	}
-	if !errors.Is(err, fs.ErrExist) {
-		return Owner{}, false, err
+	line := hash + " " + r.member + " " + in + " " + owner.Type + "\n"
+	if r.torn {
+		line = "\n" + line // a line of its own after an unfinished one
 	}
-	b, err = os.ReadFile(path)
+	n, err := r.claims.WriteString(line)
+	r.read += int64(n)
 	if err != nil {
 		return Owner{}, false, err
 	}
-	var earlier Owner
-	if err := json.Unmarshal(b, &earlier); err != nil {
-		return Owner{}, false, fmt.Errorf("reading the claim of %q: %w", key, err)
+	r.torn = false
+	r.owners[hash] = owner
+	return owner, false, nil
+}
+
+// parse records the claims of lines b, keeping the first claim of each key. A line that does not
+// read as a claim (the end of a write that a process ending at that moment left unfinished) is
+// skipped.
+func (r *Registry) parse(b []byte) {
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		fields := strings.SplitN(string(line), " ", 4)
+		if len(fields) != 4 || len(fields[0]) != sha256.Size*2 || (fields[2] != "0" && fields[2] != "1") {
+			continue
+		}
+		if _, ok := r.owners[fields[0]]; !ok {
+			r.owners[fields[0]] = Owner{Member: fields[1], InState: fields[2] == "1", Type: fields[3]}
+		}
 	}
-	if earlier.Member == r.member {
-		return earlier, false, nil
-	}
-	return earlier, true, nil
 }
 
 func randomID() string {

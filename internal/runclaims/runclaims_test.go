@@ -1,8 +1,10 @@
 package runclaims
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 )
@@ -115,5 +117,78 @@ func TestConcurrentClaims(t *testing.T) {
 	wg.Wait()
 	if won != 1 {
 		t.Fatalf("%d members own the key, want 1", won)
+	}
+}
+
+// Claims cost no file per claimed object: a walk's claims live in one file, however many objects
+// its members claim (a plan of 1,000 queues made 1,000 files before, most of the plan's own CPU time).
+func TestClaimsMakeNoFilePerObject(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	a, b := join(t, base, "100"), join(t, base, "100")
+	for i := range 200 {
+		claim(t, a, "em|x|queue|"+strconv.Itoa(i), "sapmessaging_queue")
+		claim(t, b, "em|y|queue|"+strconv.Itoa(i), "sapmessaging_queue")
+	}
+	var files int
+	if err := filepath.WalkDir(filepath.Join(base, "runs"), func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files++
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// The walk's current pointer, two member entries and the claims.
+	if files > 4 {
+		t.Fatalf("%d files for 400 claims, want at most 4", files)
+	}
+	// And each still sees the other's claims.
+	if o, taken := claim(t, b, "em|x|queue|7", "sapmessaging_dead_message_queue"); !taken || o.Member != a.Member() || o.Type != "sapmessaging_queue" {
+		t.Fatalf("b's claim of a's object: %+v taken=%v", o, taken)
+	}
+}
+
+// A line that a member ending mid-write left unfinished costs no later claim: the next claim
+// starts a line of its own, and the other members read it.
+func TestClaimAfterUnfinishedLine(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	a, b := join(t, base, "100"), join(t, base, "100")
+	claim(t, a, "first", "t")
+	f, err := os.OpenFile(filepath.Join(a.walk, claimsFile), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("0123abcd unfinished"); err != nil {
+		t.Fatal(err)
+	}
+	_ = f.Close()
+	claim(t, b, "other", "t") // reads the unfinished line
+	if _, taken := claim(t, b, "k", "sapmessaging_queue"); taken {
+		t.Fatal("a new key is taken")
+	}
+	if o, taken := claim(t, a, "k", "t"); !taken || o.Member != b.Member() || o.Type != "sapmessaging_queue" {
+		t.Fatalf("a's claim of b's key after the unfinished line: %+v taken=%v", o, taken)
+	}
+}
+
+// BenchmarkClaim is one member's claims of new objects, as a plan of many resources makes them.
+func BenchmarkClaim(b *testing.B) {
+	if !Supported {
+		b.Skip("no file locks on this platform")
+	}
+	r, err := Join(b.TempDir(), "100")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, _, err := r.Claim("em|x|queue|"+strconv.Itoa(i), Owner{Type: "sapmessaging_queue"}); err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
 }
