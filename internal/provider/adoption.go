@@ -120,14 +120,15 @@ var adoptions = map[string]adoption{
 	// sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue (aem.go)
 	"aem.redelivery_unlimited":        {attributes: attrs("sapmessaging_aem_queue", "allow_unlimited_redelivery")},
 	"aem.redelivery_range":            {reason: reasonRefusedByBroker},
-	"aem.dmq_empty":                   {reason: adoptionTODO},
+	"aem.dmq_empty":                   {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
 	"aem.dmq_self":                    {reason: adoptionTODO},
-	"aem.dmq_missing":                 {reason: adoptionTODO},
+	"aem.dmq_missing":                 {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
+	"aem.dmq_takes_nothing":           {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
 	"aem.redelivery_delay_range":      {reason: reasonRefusedByBroker},
 	"aem.max_ttl_range":               {reason: reasonRefusedByBroker},
 	"aem.max_ttl_without_respect_ttl": {reason: adoptionTODO},
 	"aem.dmq_ttl_missing":             {attributes: attrs("sapmessaging_aem_dead_message_queue", "allow_no_ttl")},
-	"aem.dmq_ingress_disabled":        {reason: adoptionTODO},
+	"aem.dmq_ingress_disabled":        {attributes: attrs("sapmessaging_aem_dead_message_queue", "allow_ingress_disabled")},
 
 	// sapmessaging_aem_sender (aem_sender.go)
 	"aem_sender.consumer_mode_invalid":        {reason: reasonAEMAdapter},

@@ -29,12 +29,9 @@ var adoptionPending = []string{
 	"queue.max_message_size_range",
 	"queue.max_queue_message_count_range",
 	"queue.max_unacked_per_flow_range",
-	// AEM queues and senders: those resources are being changed on another branch
-	"aem.dmq_empty",
+	// AEM queues and senders
 	"aem.dmq_self",
-	"aem.dmq_missing",
 	"aem.max_ttl_without_respect_ttl",
-	"aem.dmq_ingress_disabled",
 	"aem_sender.settlement_outcome_invalid",
 	"aem_sender.attempts_missing",
 	"aem_sender.attempts_zero",
