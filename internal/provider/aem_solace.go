@@ -279,7 +279,7 @@ func solaceSubscriptionImportID(id, vpn string) (queue, topic string, ok bool) {
 	return queue, topic, true
 }
 
-// aemQueueImportForms lists the import IDs that name a queue, for the errors of an ID that fits none: "Use %s."
+// aemQueueImportForms lists the import IDs that name a queue, for the errors of an ID that fits none ("Use %s.").
 func aemQueueImportForms(vpn string) string {
 	if vpn == "" {
 		vpn = "<msg_vpn_name>"

@@ -361,7 +361,7 @@ func aemSubscriptionIdentityImport(req resource.ImportStateRequest, vpn string, 
 	return v, queue, topic, true
 }
 
-// aemSubscriptionImportForms lists the import IDs that name a subscription: "Use %s."
+// aemSubscriptionImportForms lists the import IDs that name a subscription ("Use %s.").
 func aemSubscriptionImportForms(vpn string) string {
 	if vpn == "" {
 		vpn = "<msg_vpn_name>"

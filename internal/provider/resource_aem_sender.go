@@ -494,14 +494,6 @@ func (r *aemSenderResource) readQueue(ctx context.Context, m *aemSenderModel, di
 	return aemConsumedQueue{queue: rq}, true
 }
 
-// aemDMQOf returns the dead message queue q names, or the broker's default when it names none.
-func aemDMQOf(q rules.AEMQueue) (string, bool) {
-	if q.DeadMessageQueue.Null {
-		return aemDefaultDMQ, true
-	}
-	return q.DeadMessageQueue.V, q.DeadMessageQueue.Known
-}
-
 // derive sets the computed path of a poison message from the settings and the queue q (read: whether it
 // was read).
 func (m *aemSenderModel) derive(q aemConsumedQueue, read bool) {
