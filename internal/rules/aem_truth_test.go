@@ -34,11 +34,11 @@ func TestAEMSenderRespectDMQEligible(t *testing.T) {
 				t.Errorf("TimeToEnd = %v", p.TimeToEnd)
 			}
 			plan := AEMSenderRetryPlan(s)
-			if !strings.Contains(plan, `then deleted unless its publisher flagged it DMQ-eligible (moved to the dead message queue "orders.dmq" only then)`) {
+			if !strings.Contains(plan, `then deleted unless its publisher flagged it DMQ-eligible (moved to the dead message queue "orders.dmq" only then`) {
 				t.Errorf("plan = %q", plan)
 			}
 			f := findRule(t, CheckAEMSender(s), "aem_sender.dmq_eligible_respected")
-			if f.Severity != Warning || f.Attribute != attrAEMSettlementOutcome || !strings.Contains(f.Detail, "`respect_dmq_eligible_enabled = false`") {
+			if f.Severity != SeverityWarning || f.Attribute != attrAEMSettlementOutcome || !strings.Contains(f.Detail, "`respect_dmq_eligible_enabled = false`") {
 				t.Errorf("finding = %+v", f)
 			}
 		})
@@ -56,7 +56,7 @@ func TestAEMDeadMessageQueueCycle(t *testing.T) {
 	t.Parallel()
 	q := aemCycled()
 	f := findRule(t, CheckAEMQueue(q), "aem.dmq_cycle")
-	if f.Severity != Error || f.Attribute != attrDeadMessageQueue || !strings.Contains(f.Detail, "orders → orders.dmq → orders") ||
+	if f.Severity != SeverityError || f.Attribute != attrDeadMessageQueue || !strings.Contains(f.Detail, "orders → orders.dmq → orders") ||
 		!strings.Contains(f.Detail, "`allow_missing_dead_message_queue = true`") || strings.Contains(f.Detail, `= ""`) {
 		t.Errorf("finding = %+v", f)
 	}
