@@ -80,8 +80,8 @@ const (
 	aemEndDeleted = "deleted"
 	// aemEndDeletedUnlessEligible: the queue respects the DMQ-eligible flag (rules.AEMEndDeletedUnlessEligible).
 	aemEndDeletedUnlessEligible = "deleted unless DMQ-eligible"
-	aemEndLost    = "lost"
-	aemEndNever   = "never"
+	aemEndLost                  = "lost"
+	aemEndNever                 = "never"
 )
 
 func (r *aemSenderResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
