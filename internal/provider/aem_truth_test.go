@@ -9,8 +9,10 @@ import (
 	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 )
@@ -159,4 +161,36 @@ func TestAccAEMSender_respectDMQEligible(t *testing.T) {
 			})
 		})
 	}
+}
+
+// terraform query writes a queue of a dead message queue cycle with allow_missing_dead_message_queue, so that
+// the configuration it generates adopts the queue as it is, and without a number of deliveries.
+func TestAccAEMQueueListResource_dmqCycle(t *testing.T) {
+	env := newTestEnv(t)
+	aemMakeCycle(t, env, "cyc/q", "cyc/dmq")
+	acc.ParallelTest(t, acc.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				Query: true,
+				Config: env.aemConfig(`
+list "sapmessaging_aem_queue" "cyc" {
+  provider         = sapmessaging
+  include_resource = true
+  config {
+    name_prefix = "cyc/q"
+  }
+}
+`),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_aem_queue.cyc", 1),
+					querycheck.ExpectResourceKnownValues("sapmessaging_aem_queue.cyc", byAEMName("cyc/q"), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(true)},
+						{Path: tfjsonpath.New("poison_message_deliveries"), KnownValue: knownvalue.Null()},
+					}),
+				},
+			},
+		},
+	})
 }
