@@ -442,7 +442,7 @@ func checkAEMTTL(r *report, q AEMQueue) {
 		}
 		return
 	}
-	if c, ok := q.Consumed.get(); noTTL && len(q.DeadMessageQueueCycle) > 0 && !(ok && !c) {
+	if c, ok := q.Consumed.get(); noTTL && len(q.DeadMessageQueueCycle) > 0 && (!ok || c) {
 		// A queue of a cycle that a consumer may read delivers its dead messages again instead of keeping them:
 		// aem.dmq_cycle says what happens to them.
 		return
