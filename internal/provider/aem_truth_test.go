@@ -3,7 +3,10 @@ package provider
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -190,4 +193,49 @@ list "sapmessaging_aem_queue" "cyc" {
 			},
 		},
 	})
+}
+
+// The warnings of the plan, with the real CLI: the guide's sender on a queue that respects the DMQ-eligible flag
+// says that poison messages are deleted unless their publisher flagged them, and how to fix it; on a queue of a
+// dead message queue cycle, that it runs for ever.
+func TestAccAEMSender_planWarnings(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	ctx := context.Background()
+	env := newAEMSenderEnv(t)
+	if _, err := env.aem(t).UpdateQueue(ctx, "acme/aem/prod/orders", aem.QueueSettings{RespectDmqEligibleEnabled: aem.Ptr(true)}); err != nil {
+		t.Fatal(err)
+	}
+	cyc := newAEMSenderEnv(t)
+	if _, err := cyc.aem(t).UpdateQueue(ctx, "acme/aem/prod/orders/dmq", aem.QueueSettings{IngressEnabled: aem.Ptr(true), DeadMsgQueue: aem.Ptr("acme/aem/prod/orders")}); err != nil {
+		t.Fatal(err)
+	}
+	sender := aemSenderHCL(aemOrdersFlow, `
+  max_message_processing_attempts = 3
+  settlement_outcome              = "FAILED"
+  max_total_attempts              = 20
+`)
+	for _, tc := range []struct {
+		env  *testEnv
+		want string
+	}{
+		{env, `^warning: Poison Messages Deleted Unless DMQ-Eligible: .*respect_dmq_eligible_enabled = true.*acme/aem/prod/orders/dmq.*Set respect_dmq_eligible_enabled = false`},
+		{cyc, `^warning: Adapter Retries for Ever: .*acme/aem/prod/orders → acme/aem/prod/orders/dmq → acme/aem/prod/orders.*for ever`},
+	} {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "main.tf"), `
+terraform {
+  required_providers {
+    sapmessaging = { source = "sapmessaging/sapmessaging" }
+  }
+}
+`+tc.env.aemConfig(sender))
+		diags := planDiagnostics(t, newCLIWorkspace(t, tf, plugins, dir, tc.env))
+		re := regexp.MustCompile(backtickTolerant(tc.want))
+		if !slices.ContainsFunc(diags, re.MatchString) {
+			t.Errorf("no plan diagnostic matches %s; diagnostics:\n%s", re, strings.Join(diags, "\n"))
+		}
+	}
 }
