@@ -206,14 +206,15 @@ func aemDMQFate(q AEMQueue) (fate string, known bool) {
 		return aemDMQTakesNothing, true
 	}
 	if len(q.DeadMessageQueueCycle) > 0 {
-		return aemDMQCycle, true
-	}
-	if e, ok := q.RespectDMQEligible.get(); ok && e {
-		return aemDMQEligibleOnly, true
+		return aemDMQCycle, true // a cycle is only followed through queues that take messages
 	}
 	exists, ok := q.DeadMessageQueueExists.get()
 	in, inKnown := effective(q.DeadMessageQueueIngress, false)
-	return aemDMQUsable, (ok && exists || q.DeadMessageQueueCreatedHere) && inKnown && in
+	known = (ok && exists || q.DeadMessageQueueCreatedHere) && inKnown && in
+	if e, ok := q.RespectDMQEligible.get(); ok && e {
+		return aemDMQEligibleOnly, known
+	}
+	return aemDMQUsable, known
 }
 
 // AEMDeadMessageQueueCycles reports whether q's dead message queue leads back to q (DeadMessageQueueCycle):

@@ -124,3 +124,16 @@ func TestAEMDMQGraphFixTexts(t *testing.T) {
 		t.Errorf("chain fix: %s", f.Detail)
 	}
 }
+
+// A queue that respects the DMQ-eligible flag, adopted with allow_missing_dead_message_queue while its dead
+// message queue was not read: whether the allowance changes anything cannot be told, so no finding says it does not.
+func TestAEMRespectDMQEligibleUnknownDMQ(t *testing.T) {
+	t.Parallel()
+	q := aemGood()
+	q.RespectDMQEligible, q.DeadMessageQueueExists, q.AllowMissingDeadMessageQueue = Known(true), Unknown[bool](), true
+	for _, f := range CheckAEMQueue(q) {
+		if f.Rule == "aem.allow_missing_dmq_unused" {
+			t.Errorf("%s: %s", f.Rule, f.Detail)
+		}
+	}
+}
