@@ -280,7 +280,7 @@ func (j *joined) aemWorstCase(p *Path, s rules.AEMSender, queueResolved, direct 
 	}
 	runs, end := path.Runs, path.TimeToEnd
 	p.WorstCase, p.TimeToEnd, p.End = &runs, &end, path.End
-	if path.End != rules.AEMEndDeadMessageQueue {
+	if path.End != rules.AEMEndDeadMessageQueue && path.End != rules.AEMEndDeletedUnlessEligible {
 		p.DeadMessageQueue, p.DeadMessageQueueTTL = "", nil
 	}
 }
@@ -300,7 +300,11 @@ func (j *joined) aemQueueFindings(unread []string) {
 	for _, q := range j.in.AEMQueues {
 		obj := Object{ObjectAEMQueue, q.Name}
 		rq := j.aemRuleQueues[q.Name]
-		fs := rules.CheckAEMQueue(rq)
+		if j.in.CloudIntegration {
+			rq.Consumed = rules.Known(len(consumers[q.Name]) > 0)
+		}
+		// A cycle is reported once, with the queues it joins, by the dead message queue graph below.
+		fs := slices.DeleteFunc(rules.CheckAEMQueue(rq), func(f rules.Finding) bool { return f.Rule == "aem.dmq_cycle" })
 		if rq.IsDeadMessageQueue && aemChained(q.Name, links) {
 			// A dead message queue that moves what it removes to a dead message queue of its own (a cycle, a
 			// chain) is also an ordinary queue: what fails on it is redelivered, so its redelivery count matters
@@ -376,9 +380,13 @@ func (j *joined) indexAEMQueues() {
 			j.aemIsDMQ[d] = true
 		}
 	}
+	links := j.aemLinks()
 	for i := range j.in.AEMQueues {
 		q := &j.in.AEMQueues[i]
-		j.aemRuleQueues[q.Name] = ruleAEMQueue(q, j.aemIsDMQ[q.Name], j.aemQueues[aemDMQ(q)])
+		rq := ruleAEMQueue(q, j.aemIsDMQ[q.Name], j.aemQueues[aemDMQ(q)])
+		// A dead message queue whose own dead message queues lead back here: what dies here comes back.
+		rq.DeadMessageQueueCycle = rules.AEMDeadMessageQueueCycle(q.Name, links[q.Name], rules.LinkSet{Current: links})
+		j.aemRuleQueues[q.Name] = rq
 	}
 }
 

@@ -188,7 +188,20 @@ func TestRunAEMFindings(t *testing.T) {
 			name:   "dead message queue cycle",
 			queues: []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.DeadMsgQueue = aem.Ptr(aemOrders) })},
 			flows:  []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
-			want:   []string{"aem.dmq_cycle " + aemQ + " " + aemDMQObj, "aem.dmq_ttl_missing " + aemQ, "aem.redelivery_unlimited " + aemDMQObj},
+			// orders is read by the channel: what comes back into it is delivered again, not kept for ever (no
+			// aem.dmq_ttl_missing), and the channel runs it for ever.
+			want: []string{"aem.dmq_cycle " + aemQ + " " + aemDMQObj, "aem_sender.dmq_cycle " + ch, "aem.redelivery_unlimited " + aemDMQObj},
+		},
+		{
+			// The queue deletes what its publisher did not flag DMQ-eligible: the channel says so too.
+			name: "queue that respects the DMQ-eligible flag",
+			queues: []aem.Queue{func() aem.Queue {
+				q := aemQueue(aemOrders, 3, aemOrdersDMQ)
+				q.RespectDmqEligibleEnabled = aem.Ptr(true)
+				return q
+			}(), aemDeadQueue()},
+			flows: []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
+			want:  []string{"aem.dmq_eligible_respected " + aemQ, "aem_sender.dmq_eligible_respected " + ch},
 		},
 		{
 			// orders → orders.dmq → orders.dmq.dmq: the middle queue is a dead message queue with a dead message queue
@@ -224,7 +237,7 @@ func TestRunAEMFindings(t *testing.T) {
 			}()},
 			flows: []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
 			want: []string{"aem.dmq_cycle aem_queue:#DEAD_MSG_QUEUE aem_queue:orders", "aem.redelivery_unlimited aem_queue:#DEAD_MSG_QUEUE",
-				"aem.dmq_ttl_missing " + aemQ},
+				"aem_sender.dmq_cycle channel:Orders/AEM_In " + aemQ + " flow:Orders"},
 		},
 		{
 			// A dead message queue naming the broker's default #DEAD_MSG_QUEUE, which does not exist: no chain.
@@ -311,6 +324,19 @@ func TestRunAEMPaths(t *testing.T) {
 			queues: []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.IngressEnabled = aem.Ptr(false) })},
 			change: []func(map[string]string){set(iflow.KeyAEMSettlementOutcome, "REJECTED")}, worst: ptr[int64](5), end: rules.AEMEndDeleted,
 			timeToEnd: 40 * time.Second, note: "takes no messages"},
+		{name: "FAILED on a queue that respects the DMQ-eligible flag", queues: []aem.Queue{func() aem.Queue {
+			q := aemQueue(aemOrders, 3, aemOrdersDMQ)
+			q.RespectDmqEligibleEnabled = aem.Ptr(true)
+			return q
+		}(), aemDeadQueue()}, worst: ptr[int64](20), end: rules.AEMEndDeletedUnlessEligible, dmq: aemOrdersDMQ, timeToEnd: 167 * time.Second,
+			note: "deleted unless its publisher flagged it DMQ-eligible"},
+		{name: "FAILED on a dead message queue cycle",
+			queues:    []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.DeadMsgQueue = aem.Ptr(aemOrders) })},
+			unbounded: true, dmq: aemOrdersDMQ, note: "orders → orders.dmq → orders"},
+		{name: "REJECTED on a dead message queue cycle",
+			queues:    []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.DeadMsgQueue = aem.Ptr(aemOrders) })},
+			change:    []func(map[string]string){set(iflow.KeyAEMSettlementOutcome, "REJECTED")},
+			unbounded: true, dmq: aemOrdersDMQ, note: "for ever"},
 		{name: "queue missing", queues: []aem.Queue{aemDeadQueue()}, note: "the queue does not exist"},
 		{name: "FAILED without the AEM connection", noAEM: true, note: "without an advanced_event_mesh connection"},
 		{name: "REJECTED without the AEM connection", noAEM: true, change: []func(map[string]string){set(iflow.KeyAEMSettlementOutcome, "REJECTED")},

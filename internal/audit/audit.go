@@ -129,9 +129,10 @@ type Path struct {
 	MaxAttempts, RetryIntervalMs, MaxRetryIntervalMs     *int64
 	RetryMultiplier                                      *float64
 	ConsumerMode, AcknowledgementMode, SettlementOutcome string
-	// End is where a poison message of an AEM path ends (rules.AEMEndDeadMessageQueue, AEMEndDeleted,
-	// AEMEndLost) and TimeToEnd the adapter's waits and the broker's redelivery delays until then; "" and
-	// nil when unbounded, unknown, or for other adapters.
+	// End is where a poison message of an AEM path ends (rules.AEMEndDeadMessageQueue,
+	// AEMEndDeletedUnlessEligible, AEMEndDeleted, AEMEndLost; a dead message queue cycle is Unbounded) and
+	// TimeToEnd the adapter's waits and the broker's redelivery delays until then; "" and nil when unbounded,
+	// unknown, or for other adapters.
 	End       string
 	TimeToEnd *time.Duration
 	// AEMAdapter is the adapter of an AEM path's channel: iflow.ComponentTypeAEM (SAP's AdvancedEventMesh adapter)

@@ -207,7 +207,8 @@ func aemChannelLabel(p Path) string {
 }
 
 // aemEdge draws the edge from an AEM queue to the channel with N_max, the time until the message leaves
-// the queue, and where it ends when not in the dead message queue: deleted, or lost (a thick edge).
+// the queue, and where it ends when not in the dead message queue: deleted, deleted unless its publisher flagged
+// it DMQ-eligible, or lost (a thick edge).
 func aemEdge(b *strings.Builder, p Path, q, c string) {
 	when := ""
 	if p.TimeToEnd != nil && *p.TimeToEnd > 0 {
@@ -218,6 +219,8 @@ func aemEdge(b *strings.Builder, p Path, q, c string) {
 		fmt.Fprintf(b, "  %s ==>|\"N_max = %d%s, then lost\"| %s\n", q, *p.WorstCase, when, c)
 	case rules.AEMEndDeleted:
 		fmt.Fprintf(b, "  %s ==>|\"N_max = %d%s, then deleted\"| %s\n", q, *p.WorstCase, when, c)
+	case rules.AEMEndDeletedUnlessEligible:
+		fmt.Fprintf(b, "  %s ==>|\"N_max = %d%s, then deleted unless DMQ-eligible\"| %s\n", q, *p.WorstCase, when, c)
 	default:
 		fmt.Fprintf(b, "  %s -->|\"N_max = %d%s\"| %s\n", q, *p.WorstCase, when, c)
 	}

@@ -250,6 +250,12 @@ func aemBrokerDMQDeletes(q *aem.Queue, lookup aemQueueLookup) bool {
 	return rules.AEMDeadMessageQueueDeletes(rq)
 }
 
+// aemBrokerDMQAdopted reports whether importing q as it is needs allow_missing_dead_message_queue: its dead
+// message queue keeps nothing (aemBrokerDMQDeletes), or its dead message queues lead back to it (a cycle).
+func aemBrokerDMQAdopted(q *aem.Queue, lookup aemQueueLookup) bool {
+	return aemBrokerDMQDeletes(q, lookup) || aemBrokerDMQCycle(q, lookup) != nil
+}
+
 // aemQueueResourceModel is what both AEM queue resources hold besides their own attributes.
 type aemQueueResourceModel struct {
 	ID         types.String `tfsdk:"id"`
@@ -438,6 +444,97 @@ type aemQueueList struct {
 	// planned holds the names a sapmessaging_aem_dead_message_queue resource of this run plans, with the
 	// ingress it plans.
 	planned map[string]rules.Value[bool]
+	// links holds the dead message queue each sapmessaging_aem_queue resource of this run plans for its queue.
+	links map[string]string
+}
+
+// aemPlanLink records that a sapmessaging_aem_queue resource of this run plans dmq as the dead message queue of
+// queue name.
+func (d *providerData) aemPlanLink(name, dmq string) {
+	l := &d.aemQueueList
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.links == nil {
+		l.links = map[string]string{}
+	}
+	l.links[name] = dmq
+}
+
+// aemLinkOf is the dead message queue the broker moves what q removes to: the one it names, or the broker's
+// default.
+func aemLinkOf(q *aem.Queue) string {
+	if q.DeadMsgQueue == nil {
+		return aemDefaultDMQ
+	}
+	return *q.DeadMsgQueue
+}
+
+// aemTakes reports whether q takes messages ([SPEC] ingressEnabled, default false).
+func aemTakes(q *aem.Queue) bool { return q.IngressEnabled != nil && *q.IngressEnabled }
+
+// aemPlanCycle returns the path queue → dmq → … → queue when the dead message queue dmq, following each
+// queue's own dead message queue, leads back to queue, or nil: from the run's queue list qs, the dead message
+// queues the sapmessaging_aem_dead_message_queue resources of this run plan (which leave their own to the
+// broker's default) and the dead message queues the sapmessaging_aem_queue resources of this run plan. A link
+// counts when its queue takes messages (a queue with ingress off deletes them) or is queue itself. Call it with
+// the list's lock held.
+func (l *aemQueueList) aemPlanCycle(queue, dmq string, qs map[string]*aem.Queue) []string {
+	takes := func(name string) bool {
+		if name == queue {
+			return true
+		}
+		if in, ok := l.planned[name]; ok {
+			return !in.Known || in.Null || in.V
+		}
+		q := qs[name]
+		return q != nil && aemTakes(q)
+	}
+	s := rules.LinkSet{Current: map[string]string{}, Planned: map[string]string{}}
+	for name, q := range qs {
+		if to := aemLinkOf(q); to != "" && to != name && takes(to) {
+			s.Current[name] = to
+		}
+	}
+	for name := range l.planned {
+		if q := qs[name]; (q == nil || aemLinkOf(q) != "") && takes(aemDefaultDMQ) {
+			s.Planned[name] = aemDefaultDMQ // a dead message queue resource writes the broker's default
+		}
+	}
+	for name, to := range l.links {
+		if to != "" && to != name && takes(to) {
+			s.Planned[name] = to
+		}
+	}
+	if !takes(dmq) {
+		return nil
+	}
+	return rules.AEMDeadMessageQueueCycle(queue, dmq, s)
+}
+
+// aemBrokerDMQCycle returns, from lookup, the path q → its dead message queue → … → q when the dead message
+// queues the broker holds lead back to q (each taking messages), or nil; nil also when lookup is nil or
+// cannot tell.
+func aemBrokerDMQCycle(q *aem.Queue, lookup aemQueueLookup) []string {
+	if lookup == nil {
+		return nil
+	}
+	links := map[string]string{}
+	at := aemLinkOf(q)
+	for at != "" && at != q.Name {
+		if _, seen := links[at]; seen {
+			return nil // a cycle that q is not on
+		}
+		d, known := lookup(at)
+		if !known || d == nil || !aemTakes(d) {
+			return nil
+		}
+		links[at] = aemLinkOf(d)
+		at = links[at]
+	}
+	if at != q.Name {
+		return nil
+	}
+	return rules.AEMDeadMessageQueueCycle(q.Name, aemLinkOf(q), rules.LinkSet{Current: links})
 }
 
 // aemQueues returns the run's queue list, read at its first use.
@@ -923,8 +1020,9 @@ func aemQueueIdentityImport(req resource.ImportStateRequest, diags *diag.Diagnos
 }
 
 // aemPlanDeadMessageQueue sets, for the rules, whether q's dead message queue exists on the broker (from the
-// run's queue list) or is created by a dead message queue resource of this run, and whether it takes
-// messages: the ingress a dead message queue resource of this run plans, else the broker's. It returns
+// run's queue list) or is created by a dead message queue resource of this run, whether it takes
+// messages (the ingress a dead message queue resource of this run plans, else the broker's), and whether its
+// own dead message queues lead back to q (aemPlanCycle: a cycle, in which a poison message comes back). It returns
 // false after adding an error (the list could not be read).
 func (d *providerData) aemPlanDeadMessageQueue(ctx context.Context, q *rules.AEMQueue, diags *diag.Diagnostics) bool {
 	dmq, known := q.DeadMessageQueue.V, q.DeadMessageQueue.Known && !q.DeadMessageQueue.Null
@@ -949,6 +1047,11 @@ func (d *providerData) aemPlanDeadMessageQueue(ctx context.Context, q *rules.AEM
 	}
 	if in, planned := d.aemDMQPlanned(dmq); planned {
 		q.DeadMessageQueueCreatedHere, q.DeadMessageQueueIngress = true, in
+	}
+	if q.Name.Known && !q.Name.Null && q.Name.V != "" {
+		d.aemQueueList.mu.Lock()
+		q.DeadMessageQueueCycle = d.aemQueueList.aemPlanCycle(q.Name.V, dmq, qs)
+		d.aemQueueList.mu.Unlock()
 	}
 	return true
 }
@@ -984,9 +1087,13 @@ func checkAEMQueueName(name types.String, diags *diag.Diagnostics) {
 }
 
 // aemOutcome returns the computed outcome of a queue with settings m (unknown ones from m are unknown in
-// the outcome): the deliveries of a poison message until it is removed (null when unlimited) and the
-// broker's redelivery delays until then.
-func aemOutcome(m *aemQueueSettingsModel) (deliveries types.Int64, toDeadLetter types.String) {
+// the outcome): the deliveries of a poison message until it is removed and the broker's redelivery delays
+// until then; both null when the message is never removed for good: unlimited, or with cycle (its dead message
+// queues lead back to the queue, so it comes back and is delivered again).
+func aemOutcome(m *aemQueueSettingsModel, cycle bool) (deliveries types.Int64, toDeadLetter types.String) {
+	if cycle {
+		return types.Int64Null(), types.StringNull()
+	}
 	if m.RedeliveryEnabled.IsUnknown() || m.MaxRedeliveryCount.IsUnknown() || m.RedeliveryDelayEnabled.IsUnknown() ||
 		m.RedeliveryDelayInitialInterval.IsUnknown() || m.RedeliveryDelayMaxInterval.IsUnknown() || m.RedeliveryDelayMultiplier.IsUnknown() {
 		return types.Int64Unknown(), types.StringUnknown()

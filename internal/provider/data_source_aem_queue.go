@@ -84,6 +84,8 @@ type aemQueueView struct {
 	counts *aemQueueCounts
 	// usedAsDMQ: another queue names it as dead message queue; dmqExists: its dead message queue exists.
 	usedAsDMQ, dmqExists bool
+	// cycle is the path queue → dead message queue → … → queue when its dead message queues lead back to it.
+	cycle []string
 }
 
 // aemQueueLinks answers, for a queue list, which names are queues and which are some queue's dead message queue.
@@ -105,8 +107,24 @@ func aemDataSourceDMQName(q aem.Queue) string {
 	return *q.DeadMsgQueue
 }
 
-func aemView(q *aem.Queue, stats *aem.QueueStats, counts *aemQueueCounts, names, used map[string]bool) aemQueueView {
-	return aemQueueView{queue: q, stats: stats, counts: counts, usedAsDMQ: used[q.Name], dmqExists: names[aemDataSourceDMQName(*q)]}
+func aemView(q *aem.Queue, stats *aem.QueueStats, counts *aemQueueCounts, names, used map[string]bool, cycles map[string][]string) aemQueueView {
+	return aemQueueView{queue: q, stats: stats, counts: counts, usedAsDMQ: used[q.Name], dmqExists: names[aemDataSourceDMQName(*q)], cycle: cycles[q.Name]}
+}
+
+// aemQueueCycles returns, for each queue of the list whose dead message queues lead back to it, that cycle.
+func aemQueueCycles(all []aem.Queue) map[string][]string {
+	byName := make(map[string]*aem.Queue, len(all))
+	for i := range all {
+		byName[all[i].Name] = &all[i]
+	}
+	lookup := func(name string) (*aem.Queue, bool) { return byName[name], true }
+	cycles := map[string][]string{}
+	for i := range all {
+		if c := aemBrokerDMQCycle(&all[i], lookup); c != nil {
+			cycles[all[i].Name] = c
+		}
+	}
+	return cycles
 }
 
 // aemQueueCounts are what the monitor API's collections of a queue count: its messages (msgs) and its bound
@@ -195,8 +213,9 @@ func aemQueueInfo(v aemQueueView) (aemQueueInfoModel, error) {
 		DeadMessageQueueExists:         rules.Known(v.dmqExists),
 		IsDeadMessageQueue:             v.usedAsDMQ,
 	}
+	rq.DeadMessageQueueCycle = v.cycle
 	deliveries, unlimited := rules.AEMDeliveries(deref(orDefault(q.RedeliveryEnabled, true)), deref(q.MaxRedeliveryCount))
-	if !unlimited {
+	if !unlimited && v.cycle == nil { // a cycle brings the message back: never removed for good
 		m.PoisonMessageDeliveries = types.Int64Value(deliveries)
 		wait := rules.AEMTimeToDeadLetter(deliveries-1, deref(q.RedeliveryDelayEnabled),
 			deref(orDefault(q.RedeliveryDelayInitialInterval, rules.AEMDefaultRedeliveryInitialMs)),
@@ -267,9 +286,9 @@ func aemQueueInfoAttributes() map[string]schema.Attribute {
 		"is_dead_message_queue":     b("True when another queue names this queue as its dead message queue (or this is `#DEAD_MSG_QUEUE`, which queues name by default)."),
 		"dead_message_queue_exists": b("Whether the queue's dead message queue exists on the broker; when it does not, removed messages are deleted."),
 		"poison_message_deliveries": i("How many times the broker delivers a message that every consumer fails before it removes it " +
-			"(`max_redelivery_count` + 1, or 1 with redelivery disabled); null when it redelivers forever."),
+			"(`max_redelivery_count` + 1, or 1 with redelivery disabled); null when it redelivers forever, or when its dead message queues lead back to it in a cycle (the message comes back)."),
 		"time_to_dead_letter": s("The broker's redelivery delays of a poison message until it is removed, as a duration such as `31s` " +
-			"(the consumer's own processing comes on top); null when it redelivers forever."),
+			"(the consumer's own processing comes on top); null when it redelivers forever or its dead message queues form a cycle."),
 		"retry_plan": s("In words: what the broker does with a poison message on this queue."),
 		"findings": schema.ListNestedAttribute{
 			MarkdownDescription: "What the provider's AEM queue rules find in these settings, as the `sapmessaging_aem_queue` resource would " +
@@ -342,7 +361,7 @@ func (d *aemQueueDataSource) Read(ctx context.Context, req datasource.ReadReques
 		if counts == nil {
 			break // deleted since the list
 		}
-		info, err := aemQueueInfo(aemView(&all[i], stats, counts, names, used))
+		info, err := aemQueueInfo(aemView(&all[i], stats, counts, names, used, aemQueueCycles(all)))
 		if err != nil {
 			resp.Diagnostics.AddError("Cannot Read AEM Queue", fmt.Sprintf("The findings of queue %q could not be written: %s. Report this as a bug of the provider.", name, clause(err)))
 			return

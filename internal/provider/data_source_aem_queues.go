@@ -97,6 +97,7 @@ func (d *aemQueuesDataSource) Read(ctx context.Context, req datasource.ReadReque
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	names, used := aemQueueLinks(all)
+	cycles := aemQueueCycles(all)
 	var picked []int
 	for i := range all {
 		if strings.HasPrefix(all[i].Name, prefix) {
@@ -110,7 +111,7 @@ func (d *aemQueuesDataSource) Read(ctx context.Context, req datasource.ReadReque
 	}
 	cfg.Names, cfg.Queues = []string{}, []aemQueueInfoModel{}
 	for k, i := range picked {
-		info, err := aemQueueInfo(aemView(&all[i], byName[all[i].Name], counts[k], names, used))
+		info, err := aemQueueInfo(aemView(&all[i], byName[all[i].Name], counts[k], names, used, cycles))
 		if err != nil {
 			resp.Diagnostics.AddError("Cannot List AEM Queues", fmt.Sprintf("The findings of queue %q could not be written: %s. Report this as a bug of the provider.", all[i].Name, clause(err)))
 			return

@@ -224,8 +224,10 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 					"settlement_outcome": str("The AEM sender's Settlement Outcome After Maximum Attempts, `FAILED` or `REJECTED` (its stored value is " +
 						"unconfirmed: `audit.aem_value_unconfirmed`); null when empty and for other adapters."),
 					"end": str("Where a poison message of an AEM path ends: `dead message queue`, `deleted` (the queue has no dead message queue, or " +
-						"one that takes nothing: `ingressEnabled` false) or " +
-						"`lost` (acknowledged on receipt, or a direct consumer); null when unbounded or unknown, and for other adapters."),
+						"one that takes nothing: `ingressEnabled` false), `deleted unless DMQ-eligible` (the queue has `respectDmqEligibleEnabled` " +
+						"on: the broker deletes the message unless its publisher flagged it DMQ-eligible) or " +
+						"`lost` (acknowledged on receipt, or a direct consumer); null when unbounded (the queue's redelivery count is 0, or its dead " +
+						"message queues lead back to it in a cycle) or unknown, and for other adapters."),
 					"time_to_end": str("How long a poison message of an AEM path runs until it ends: the adapter's waits between its attempts on every " +
 						"delivery and the broker's redelivery delays, for example `2 min 47 s` (the flow's own processing time comes on top); null when " +
 						"unbounded or unknown, and for other adapters."),

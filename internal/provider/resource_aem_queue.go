@@ -42,17 +42,20 @@ type aemQueueModel struct {
 
 // fromBroker copies what the broker holds. After an import (the attributes still null),
 // allow_unlimited_redelivery records whether the queue retries for ever and allow_missing_dead_message_queue
-// whether its dead message queue keeps nothing (named "", missing, or with ingress off; from lookup), so
-// that a configuration adopting it as it is (as terraform query writes it) plans no change.
+// whether its dead message queue keeps nothing (named "", missing, or with ingress off) or leads back to it
+// (a cycle; both from lookup), so that a configuration adopting it as it is (as terraform query writes it)
+// plans no change. Without lookup (an apply, which writes what the plan checked) a cycle is the plan's: the
+// plan computed no deliveries for a queue that removes its poison messages.
 func (m *aemQueueModel) fromBroker(q *aem.Queue, vpn string, lookup aemQueueLookup) {
+	plannedCycle := lookup == nil && !m.PoisonMessageDeliveries.IsUnknown() && m.PoisonMessageDeliveries.IsNull()
 	m.fromAPI(q, vpn)
 	if m.AllowUnlimitedRedelivery.IsNull() || m.AllowUnlimitedRedelivery.IsUnknown() {
 		m.AllowUnlimitedRedelivery = types.BoolValue(m.MaxRedeliveryCount.ValueInt64() == 0)
 	}
 	if m.AllowMissingDeadMessageQueue.IsNull() || m.AllowMissingDeadMessageQueue.IsUnknown() {
-		m.AllowMissingDeadMessageQueue = types.BoolValue(aemBrokerDMQDeletes(q, lookup))
+		m.AllowMissingDeadMessageQueue = types.BoolValue(aemBrokerDMQAdopted(q, lookup))
 	}
-	m.PoisonMessageDeliveries, m.TimeToDeadLetter = aemOutcome(&m.aemQueueSettingsModel)
+	m.PoisonMessageDeliveries, m.TimeToDeadLetter = aemOutcome(&m.aemQueueSettingsModel, plannedCycle || aemBrokerDMQCycle(q, lookup) != nil)
 }
 
 // writable returns the settings the configuration sets (with the provider's defaults) that differ from the
@@ -98,12 +101,14 @@ func (r *aemQueueResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 		Default:  booldefault.StaticBool(false),
 	}
 	attrs["allow_missing_dead_message_queue"] = schema.BoolAttribute{
-		MarkdownDescription: "Accept a `dead_message_queue` that keeps nothing: one that does not exist (the broker's `#DEAD_MSG_QUEUE` " +
-			"included), one whose `ingress_enabled` is false, or `\"\"`. The broker then deletes every message it removes from this queue; " +
-			"the plan warns, saying so, instead of refusing. Only for adopting a queue that already works this way as it is: an import sets " +
-			"it to `true` for such a queue, and `terraform query -generate-config-out` writes it. Point `dead_message_queue` at a " +
-			"`sapmessaging_aem_dead_message_queue` and remove this attribute as soon as you can. Defaults to `false`; changing it writes " +
-			"nothing to the broker.",
+		MarkdownDescription: "Accept a `dead_message_queue` that does not keep what the broker removes: one that does not exist (the " +
+			"broker's `#DEAD_MSG_QUEUE` included), one whose `ingress_enabled` is false, or `\"\"`, where the broker deletes every message " +
+			"it removes from this queue; or one whose own dead message queue leads back to this queue (a cycle, checked through the " +
+			"dead message queues the broker holds and this run plans), where a poison message comes back and is delivered again, for " +
+			"ever. The plan warns, saying so, instead of refusing. Only for adopting a queue that already works this way as it is: an " +
+			"import sets it to `true` for such a queue, and `terraform query -generate-config-out` writes it. Point `dead_message_queue` " +
+			"at a `sapmessaging_aem_dead_message_queue` (which leaves its own dead message queue to the broker) and remove this attribute " +
+			"as soon as you can. Defaults to `false`; changing it writes nothing to the broker.",
 		Optional: true,
 		Computed: true,
 		Default:  booldefault.StaticBool(false),
@@ -111,13 +116,16 @@ func (r *aemQueueResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 	attrs["poison_message_deliveries"] = schema.Int64Attribute{
 		MarkdownDescription: "How many times the broker delivers a message that every consumer fails before it removes it: " +
 			"`max_redelivery_count + 1`, or 1 with `redelivery_enabled = false`. Where it goes then is `dead_message_queue`, which the plan " +
-			"checks on every plan: one that does not exist or takes no messages means the message is deleted, which the plan refuses (or, " +
-			"with `allow_missing_dead_message_queue`, warns about). Null when the queue retries for ever (`max_redelivery_count` 0). Computed at plan.",
+			"checks on every plan: one that does not exist or takes no messages means the message is deleted, and one whose own dead message " +
+			"queue leads back to this queue (a cycle) means it comes back and is delivered again, for ever; the plan refuses both (or, " +
+			"with `allow_missing_dead_message_queue`, warns about them). Null when the queue retries for ever (`max_redelivery_count` 0) " +
+			"or its dead message queues form a cycle. Computed at plan.",
 		Computed: true,
 	}
 	attrs["time_to_dead_letter"] = schema.StringAttribute{
 		MarkdownDescription: "The broker's redelivery delays between the `poison_message_deliveries` deliveries of a poison message, for example " +
-			"`31 s` (the consumer's own processing time comes on top); `0 ms` without a redelivery delay. Null when the queue retries for ever. Computed at plan.",
+			"`31 s` (the consumer's own processing time comes on top); `0 ms` without a redelivery delay. Null when the queue retries for ever " +
+			"or its dead message queues form a cycle. Computed at plan.",
 		Computed: true,
 	}
 	resp.Schema = schema.Schema{
@@ -126,7 +134,8 @@ func (r *aemQueueResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"fails it, and the queue takes and delivers nothing; this provider turns ingress and egress on unless the configuration says " +
 			"otherwise. On every plan, it refuses a `max_redelivery_count` of 0 or none (unless `allow_unlimited_redelivery` adopts such a " +
 			"queue as it is), a dead message queue that does not exist and is not created in the same configuration (the broker's " +
-			"`#DEAD_MSG_QUEUE` included) or that takes no messages (unless `allow_missing_dead_message_queue` adopts such a queue as it is), " +
+			"`#DEAD_MSG_QUEUE` included), that takes no messages or whose own dead message queue leads back to this queue (a cycle; unless " +
+			"`allow_missing_dead_message_queue` adopts such a queue as it is), " +
 			"and a `max_ttl` without `respect_ttl`, all in one plan; it warns about redelivery without delay, a queue that accepts or " +
 			"delivers nothing and `respect_dmq_eligible_enabled`, and shows `poison_message_deliveries` and `time_to_dead_letter`. The plan " +
 			"refuses the create of a queue the broker holds already (import it instead); an update changes only the attributes the " +
@@ -184,13 +193,16 @@ func (r *aemQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		if !r.data.aemPlanDeadMessageQueue(ctx, &q, &resp.Diagnostics) {
 			return
 		}
+		if dmq, ok := aemDMQOf(q); ok {
+			r.data.aemPlanLink(name, dmq)
+		}
 	}
 	appendFindings(&resp.Diagnostics, rules.CheckAEMQueue(q))
 	// The outcome, from the settings the queue will hold: configured, else as in state, else the broker's default.
 	if hasState {
 		eff = aemMergeSettings(eff, state.aemQueueSettingsModel)
 	}
-	plan.PoisonMessageDeliveries, plan.TimeToDeadLetter = aemOutcome(&eff)
+	plan.PoisonMessageDeliveries, plan.TimeToDeadLetter = aemOutcome(&eff, len(q.DeadMessageQueueCycle) > 0)
 	resp.Diagnostics.Append(setPlan(ctx, &resp.Plan, &plan)...)
 }
 
@@ -211,4 +223,12 @@ func aemMergeSettings(cfg, state aemQueueSettingsModel) aemQueueSettingsModel {
 		}
 	}
 	return cfg
+}
+
+// aemDMQOf returns the dead message queue q names, or the broker's default when it names none.
+func aemDMQOf(q rules.AEMQueue) (string, bool) {
+	if q.DeadMessageQueue.Null {
+		return aemDefaultDMQ, true
+	}
+	return q.DeadMessageQueue.V, q.DeadMessageQueue.Known
 }

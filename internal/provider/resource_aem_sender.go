@@ -78,8 +78,10 @@ type aemSenderModel struct {
 const (
 	aemEndDMQ     = "DMQ"
 	aemEndDeleted = "deleted"
-	aemEndLost    = "lost"
-	aemEndNever   = "never"
+	// aemEndDeletedUnlessEligible: the queue respects the DMQ-eligible flag (rules.AEMEndDeletedUnlessEligible).
+	aemEndDeletedUnlessEligible = "deleted unless DMQ-eligible"
+	aemEndLost                  = "lost"
+	aemEndNever                 = "never"
 )
 
 func (r *aemSenderResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -190,13 +192,16 @@ func (r *aemSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				},
 				"worst_case_runs": schema.Int64Attribute{
 					MarkdownDescription: "The most runs of the flow one poison message costs: m × (R + 1) with `FAILED`, m with `REJECTED` or " +
-						"a direct consumer, 1 with `AUTOMATIC_IMMEDIATE`. Null when it is unlimited (R = 0) or the queue was not read.",
+						"a direct consumer, 1 with `AUTOMATIC_IMMEDIATE`. Null when it is unlimited (R = 0, or a cycle of dead message queues that brings the message back) or the queue was not read.",
 					Computed: true,
 				},
 				"poison_message_end": schema.StringAttribute{
 					MarkdownDescription: "Where a poison message ends: `DMQ` (the queue's dead message queue), `deleted` (the broker removes it: " +
-						"no dead message queue, or one that takes nothing because its `ingressEnabled` is false), `lost` (acknowledged on receipt, or a direct message) or `never` (redelivered for ever). Null " +
-						"when the queue was not read.",
+						"no dead message queue, or one that takes nothing because its `ingressEnabled` is false), `deleted unless DMQ-eligible` (the " +
+						"queue has `respectDmqEligibleEnabled` on: the broker deletes the message unless its publisher flagged it DMQ-eligible, and " +
+						"only then moves it to the dead message queue), `lost` (acknowledged on receipt, or a direct message) or `never` " +
+						"(redelivered for ever: the queue's `max_redelivery_count` is 0, or its dead message queues lead back to it in a cycle, so " +
+						"the message comes back). Null when the queue was not read.",
 					Computed: true,
 				},
 				"time_to_end": schema.StringAttribute{
@@ -525,6 +530,8 @@ func (m *aemSenderModel) derive(q aemConsumedQueue, read bool) {
 		m.PoisonMessageEnd = types.StringValue(aemEndDMQ)
 	case rules.AEMEndDeleted:
 		m.PoisonMessageEnd = types.StringValue(aemEndDeleted)
+	case rules.AEMEndDeletedUnlessEligible:
+		m.PoisonMessageEnd = types.StringValue(aemEndDeletedUnlessEligible)
 	default:
 		m.PoisonMessageEnd = types.StringValue(aemEndLost)
 	}

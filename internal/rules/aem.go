@@ -60,9 +60,17 @@ type AEMQueue struct {
 	// unknown when it was not read (or the queue does not exist). false: the dead message queue takes no
 	// message, and the broker deletes what it should keep there, as with a missing one.
 	DeadMessageQueueIngress Value[bool]
+	// DeadMessageQueueCycle is, when the dead message queue moves what it removes on (through its own dead
+	// message queue, transitively) back to this queue, that path: queue → dead message queue → … → queue; nil
+	// when there is none or it is not known. A message that dies here then comes back and is delivered again,
+	// for ever.
+	DeadMessageQueueCycle []string
+	// Consumed says whether a consumer reads the queue (unknown when that was not read): a dead message queue
+	// of a cycle that a consumer reads does not keep its messages, it delivers them again.
+	Consumed Value[bool]
 	// AllowMissingDeadMessageQueue accepts, on a queue adopted as it is, a dead message queue that does not
-	// exist, takes no messages or is named "": the plan warns that removed messages are deleted instead of
-	// refusing.
+	// keep what the broker removes (it does not exist, takes no messages, is named "", or leads back to
+	// this queue in a cycle): the plan warns instead of refusing.
 	AllowMissingDeadMessageQueue bool
 	// AllowIngressDisabled accepts a dead message queue with ingress off that is adopted as it is: the plan
 	// warns instead of refusing.
@@ -95,6 +103,10 @@ func CheckAEMQueue(q AEMQueue) []Finding {
 		checkAEMDMQ(&r, q)
 		checkAEMRedeliveryDelay(&r, q)
 		checkAEMFlow(&r, q)
+	}
+	if q.IsDeadMessageQueue && len(q.DeadMessageQueueCycle) > 0 {
+		// A dead message queue on a cycle is also a queue whose dead message queue leads back to it.
+		checkAEMDMQ(&r, q)
 	}
 	checkAEMDelayRanges(&r, q)
 	checkAEMTTL(&r, q)
@@ -153,7 +165,20 @@ const (
 	aemDMQEmpty        = "aem.dmq_empty"
 	aemDMQMissing      = "aem.dmq_missing"
 	aemDMQTakesNothing = "aem.dmq_takes_nothing"
+	// aemDMQCycle: the dead message queue moves what it removes back to the queue (DeadMessageQueueCycle),
+	// where it is delivered again, for ever ([SOL] DMQ: a dead message queue's removed messages go to its own
+	// dead message queue, as any queue's).
+	aemDMQCycle = "aem.dmq_cycle"
+	// aemDMQEligibleOnly: the dead message queue takes the message only when its publisher flagged it
+	// DMQ-eligible (respectDmqEligibleEnabled, [SPEC] MsgVpnQueue: "messages ... not DMQ eligible are
+	// discarded"); every other removed message is deleted.
+	aemDMQEligibleOnly = "aem.dmq_eligible_respected"
 )
+
+// aemDMQDeletesAll reports whether fate deletes every removed message: no dead message queue keeps it.
+func aemDMQDeletesAll(fate string) bool {
+	return fate == aemDMQEmpty || fate == aemDMQMissing || fate == aemDMQTakesNothing
+}
 
 // aemDMQFate returns, when the queue's dead message queue is known not to keep a removed message, the rule
 // that says why (aemDMQEmpty, aemDMQMissing or aemDMQTakesNothing); known is false when that
@@ -180,9 +205,33 @@ func aemDMQFate(q AEMQueue) (fate string, known bool) {
 	if in, ok := effective(q.DeadMessageQueueIngress, false); ok && !in {
 		return aemDMQTakesNothing, true
 	}
+	if len(q.DeadMessageQueueCycle) > 0 {
+		return aemDMQCycle, true // a cycle is only followed through queues that take messages
+	}
 	exists, ok := q.DeadMessageQueueExists.get()
 	in, inKnown := effective(q.DeadMessageQueueIngress, false)
-	return aemDMQUsable, (ok && exists || q.DeadMessageQueueCreatedHere) && inKnown && in
+	known = (ok && exists || q.DeadMessageQueueCreatedHere) && inKnown && in
+	if e, ok := q.RespectDMQEligible.get(); ok && e {
+		return aemDMQEligibleOnly, known
+	}
+	return aemDMQUsable, known
+}
+
+// AEMDeadMessageQueueCycles reports whether q's dead message queue leads back to q (DeadMessageQueueCycle):
+// a poison message comes back and is delivered again, for ever.
+func AEMDeadMessageQueueCycles(q AEMQueue) bool {
+	fate, _ := aemDMQFate(q)
+	return fate == aemDMQCycle
+}
+
+// AEMDeadMessageQueueCycle returns the path queue → dmq → … → queue when the dead message queues in s, followed
+// from dmq, lead back to queue, or nil. s holds, for each queue, the dead message queue the broker moves what it
+// removes to (as the broker holds it, and as plans set it).
+func AEMDeadMessageQueueCycle(queue, dmq string, s LinkSet) []string {
+	if dmq == "" || dmq == queue {
+		return nil
+	}
+	return dmqCycle(queue, dmq, s.Links)
 }
 
 // AEMDeadMessageQueueDeletes reports whether q's dead message queue is known to keep nothing: named "", not
@@ -190,7 +239,7 @@ func aemDMQFate(q AEMQueue) (fate string, known bool) {
 // (DeadMessageQueueIngress false). The broker then deletes every message it removes from q.
 func AEMDeadMessageQueueDeletes(q AEMQueue) bool {
 	fate, _ := aemDMQFate(q)
-	return fate != aemDMQUsable
+	return aemDMQDeletesAll(fate)
 }
 
 func checkAEMDMQ(r *report, q AEMQueue) {
@@ -208,7 +257,14 @@ func checkAEMDMQ(r *report, q AEMQueue) {
 	fate, fateKnown := aemDMQFate(q)
 	if q.AllowMissingDeadMessageQueue {
 		switch {
-		case fate != aemDMQUsable:
+		case fate == aemDMQCycle:
+			r.warnf("aem.dmq_cycle_allowed", attrDeadMessageQueue, "Dead Message Queue Cycle Allowed",
+				"`allow_missing_dead_message_queue = true` accepts that the dead message queues form a cycle: %s. A poison message that dies here is moved on "+
+					"and comes back into this queue, where it is delivered again, for ever: it never comes to rest where someone inspects it. "+
+					"Set `dead_message_queue` to the `name` of a `sapmessaging_aem_dead_message_queue` of this configuration (whose own dead message queue is left to the broker), "+
+					"for example one named %q, and remove `allow_missing_dead_message_queue`.",
+				strings.Join(q.DeadMessageQueueCycle, " → "), aemExampleDMQ(name, nameKnown))
+		case aemDMQDeletesAll(fate):
 			r.warnf("aem.dmq_missing_allowed", attrDeadMessageQueue, "Missing Dead Message Queue Allowed",
 				"`allow_missing_dead_message_queue = true` accepts that %s: every message the broker removes from this queue (%s, on its time to live, or rejected) is deleted, not kept. "+
 					"Set `dead_message_queue` to the `name` of a `sapmessaging_aem_dead_message_queue` of this configuration (which takes messages), for example one named %q, and remove `allow_missing_dead_message_queue`.",
@@ -221,6 +277,13 @@ func checkAEMDMQ(r *report, q AEMQueue) {
 	}
 	adopt := " (or, only to import a queue that already works this way and change it later, set `allow_missing_dead_message_queue = true` for now)"
 	switch fate {
+	case aemDMQCycle:
+		r.errorf("aem.dmq_cycle", attrDeadMessageQueue, "Dead Message Queue Cycle",
+			"The dead message queues form a cycle: %s. A poison message removed from this queue (%s, on its time to live, or rejected) is moved on "+
+				"and comes back into this queue, where it is delivered again, round the cycle for ever: it never comes to rest where someone inspects it, and every round costs the consumer's work. "+
+				"The cycle counts each dead message queue's own dead message queue as the broker holds it and as this plan sets it. "+
+				"Set `dead_message_queue` to the `name` of a `sapmessaging_aem_dead_message_queue` of this configuration (whose own dead message queue is left to the broker), for example one named %q%s.",
+			strings.Join(q.DeadMessageQueueCycle, " → "), aemRemovedAfter(q), aemExampleDMQ(name, nameKnown), adopt)
 	case aemDMQEmpty:
 		r.errorf("aem.dmq_empty", attrDeadMessageQueue, "Empty Dead Message Queue",
 			"`dead_message_queue = \"\"` names no queue, so every message the broker removes from this queue (at the redelivery limit, on its time to live, or rejected) is deleted. "+
@@ -380,6 +443,11 @@ func checkAEMTTL(r *report, q AEMQueue) {
 		}
 		return
 	}
+	if c, ok := q.Consumed.get(); noTTL && len(q.DeadMessageQueueCycle) > 0 && (!ok || c) {
+		// A queue of a cycle that a consumer may read delivers its dead messages again instead of keeping them:
+		// aem.dmq_cycle says what happens to them.
+		return
+	}
 	if noTTL {
 		attr := attrMaxTTL
 		if respectKnown && !respect {
@@ -503,6 +571,9 @@ func AEMRetryPlan(q AEMQueue) string {
 		where = fmt.Sprintf("then deleted (the dead message queue %q does not exist)", dmq)
 	case aemDMQTakesNothing:
 		where = fmt.Sprintf("then deleted (the dead message queue %q takes no messages: its ingress is off)", dmq)
+	case aemDMQCycle:
+		where = fmt.Sprintf("then moved to the dead message queue %q, whose dead message queues lead back here (%s): the message comes back and is delivered again, for ever",
+			dmq, strings.Join(q.DeadMessageQueueCycle, " → "))
 	}
 	if e, ok := q.RespectDMQEligible.get(); ok && e {
 		where += " if its publisher flagged it DMQ-eligible, deleted otherwise"

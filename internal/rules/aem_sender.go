@@ -233,13 +233,19 @@ const (
 	aemDMQNone      = "none"      // the queue names no dead message queue
 	aemDMQNotHeld   = "missing"   // the broker does not hold it and the configuration does not create it
 	aemDMQNoIngress = "noingress" // it exists but receives nothing (ingressEnabled false)
+	// Not deleted every time: aemDMQEligible deletes what its publisher did not flag DMQ-eligible, aemDMQLoop
+	// sends the message back into the queue (a cycle).
+	aemDMQEligible = "eligible"
+	aemDMQLoop     = "cycle"
 )
 
-// aemSenderDMQGone reports whether the broker deletes what it removes from the channel's queue instead of
-// moving it to a dead message queue (aemDMQFate, the queue rules' one reading): the queue names none, names
-// one that neither the broker holds nor the configuration creates, or names one whose ingress is off. dmq is
-// the name and why one of the aemDMQ… reasons; why is "" when the dead message queue takes the message or
-// that is not known.
+// aemSenderDMQGone reports whether the dead message queue of the channel's queue fails to keep what the broker
+// removes (aemDMQFate, the queue rules' one reading): the queue names none, names one that neither the broker
+// holds nor the configuration creates, or names one whose ingress is off (every message deleted:
+// aemDMQNone, aemDMQNotHeld, aemDMQNoIngress); it respects the DMQ-eligible flag (aemDMQEligible: deleted
+// unless the publisher flagged it); or its dead message queues lead back to the queue (aemDMQLoop: delivered
+// again, for ever). dmq is the name; why is "" when the dead message queue keeps the message or that is not
+// known.
 func aemSenderDMQGone(s AEMSender) (dmq, why string) {
 	dmq, _ = aemDMQName(s.Queue)
 	switch fate, _ := aemDMQFate(s.Queue); fate {
@@ -249,8 +255,41 @@ func aemSenderDMQGone(s AEMSender) (dmq, why string) {
 		return dmq, aemDMQNotHeld
 	case aemDMQTakesNothing:
 		return dmq, aemDMQNoIngress
+	case aemDMQCycle:
+		return dmq, aemDMQLoop
+	case aemDMQEligibleOnly:
+		return dmq, aemDMQEligible
 	}
 	return dmq, ""
+}
+
+// aemDMQDeletesEvery reports whether why (aemSenderDMQGone) deletes every removed message.
+func aemDMQDeletesEvery(why string) bool {
+	return why == aemDMQNone || why == aemDMQNotHeld || why == aemDMQNoIngress
+}
+
+// checkAEMSenderDMQFate reports a dead message queue that keeps a removed message only when its publisher
+// flagged it DMQ-eligible, or that sends it back into the queue (a cycle); removed says how the message
+// leaves the queue.
+func checkAEMSenderDMQFate(r *report, s AEMSender, outcome, removed string) bool {
+	q := s.Queue
+	dmq, why := aemSenderDMQGone(s)
+	switch why {
+	case aemDMQEligible:
+		r.warnf("aem_sender.dmq_eligible_respected", attrAEMSettlementOutcome, "Poison Messages Deleted Unless DMQ-Eligible",
+			"`settlement_outcome = %q` %s, but %s has `respect_dmq_eligible_enabled = true`: the broker moves a removed message to the dead message queue %q only when its publisher flagged it DMQ-eligible "+
+				"(the Solace-DMQ-Eligible header) and deletes every other one, so poison messages from publishers that do not set the flag are lost without a trace. "+
+				"Set `respect_dmq_eligible_enabled = false` on the queue's `sapmessaging_aem_queue`.", outcome, removed, aemQueueLabel(q), dmq)
+		return true
+	case aemDMQLoop:
+		r.warnf("aem_sender.dmq_cycle", attrAEMSettlementOutcome, "Adapter Retries for Ever",
+			"`settlement_outcome = %q` %s, but the dead message queues of %s form a cycle (%s): the message comes back into the queue and is delivered again, "+
+				"so the flow runs it again on every round, for ever, and it never comes to rest where someone inspects it. "+
+				"Set the queue's `dead_message_queue` to a `sapmessaging_aem_dead_message_queue` (whose own dead message queue is left to the broker).",
+			outcome, removed, aemQueueLabel(q), strings.Join(q.DeadMessageQueueCycle, " → "))
+		return true
+	}
+	return false
 }
 
 // aemDMQGoneText says why the broker deletes the message: "names no dead message queue", ….
@@ -286,7 +325,10 @@ func checkAEMSenderQueue(r *report, s AEMSender) {
 			return
 		}
 		if !enabled || n != 0 {
-			if dmq, why := aemSenderDMQGone(s); why != "" {
+			if checkAEMSenderDMQFate(r, s, outcome, "hands a message back to the broker after the adapter's last attempt, and after the queue's last delivery the broker removes it") {
+				return
+			}
+			if dmq, why := aemSenderDMQGone(s); aemDMQDeletesEvery(why) {
 				r.warnf("aem_sender.poison_messages_deleted", attrAEMSettlementOutcome, "Poison Messages Deleted",
 					"`settlement_outcome = %q` hands a message back to the broker after the adapter's last attempt, and after the queue's last delivery the broker removes it, but %s %s: the broker deletes the message, so poison messages are lost without a trace. %s",
 					outcome, aemQueueLabel(q), aemDMQGoneText(dmq, why), aemDMQGoneFix(dmq, why))
@@ -303,8 +345,11 @@ func checkAEMSenderQueue(r *report, s AEMSender) {
 				"a poison message is redelivered without end and every delivery runs %s again, so it runs for ever and never reaches the dead message queue. "+
 				"Set the queue's `max_redelivery_count` to a value from 1 to %d, for example %d.", outcome, aemQueueLabel(q), runs, AEMMaxRedeliveryCountLimit, aemRecommendedRedeliveries)
 	case AEMOutcomeRejected:
+		if checkAEMSenderDMQFate(r, s, outcome, "tells the broker to remove a message after the adapter's last attempt") {
+			return
+		}
 		dmq, why := aemSenderDMQGone(s)
-		if why == "" {
+		if !aemDMQDeletesEvery(why) {
 			return
 		}
 		r.errorf("aem_sender.rejected_without_dmq", attrAEMSettlementOutcome, "Rejected Messages Deleted",
@@ -471,6 +516,12 @@ const (
 	AEMEndDeadMessageQueue = "dead message queue" // moved to the queue's dead message queue
 	AEMEndDeleted          = "deleted"            // removed by the broker without a dead message queue
 	AEMEndLost             = "lost"               // acknowledged on receipt, or a direct message: gone after its runs
+	// AEMEndDeletedUnlessEligible: the queue respects the DMQ-eligible flag, so the broker deletes the message
+	// unless its publisher flagged it DMQ-eligible (then it moves to the dead message queue).
+	AEMEndDeletedUnlessEligible = "deleted unless DMQ-eligible"
+	// AEMEndCycle: the dead message queues lead back to the queue, so the message is delivered again for ever
+	// (the path is Unlimited).
+	AEMEndCycle = "dead message queue cycle"
 )
 
 // AEMSenderPoisonPath is what happens to one poison message on an AEM sender channel.
@@ -482,8 +533,8 @@ type AEMSenderPoisonPath struct {
 	// the deliveries; TimeToEnd their total: Deliveries × AdapterWaits + BrokerWaits (the flow's own
 	// processing time comes on top). With Unlimited, TimeToEnd is 0.
 	AdapterWaits, BrokerWaits, TimeToEnd time.Duration
-	// End is AEMEndDeadMessageQueue, AEMEndDeleted or AEMEndLost; DeadMessageQueue names the queue of the
-	// first.
+	// End is AEMEndDeadMessageQueue, AEMEndDeletedUnlessEligible, AEMEndDeleted, AEMEndLost, or AEMEndCycle
+	// (Unlimited); DeadMessageQueue names the queue of the first two.
 	End, DeadMessageQueue string
 }
 
@@ -529,14 +580,20 @@ func AEMSenderPath(s AEMSender) (AEMSenderPoisonPath, bool) {
 		p.Unlimited = true
 		return p, true
 	}
+	if _, why := aemSenderDMQGone(s); why == aemDMQLoop {
+		p.Unlimited, p.End = true, AEMEndCycle
+		return p, true
+	}
 	p.Deliveries = deliveries
 	p.Runs = aemMulRuns(m, deliveries)
 	p.BrokerWaits = AEMTimeToDeadLetter(deliveries-1, delay, qInitial, qMax, qMult)
 	p.TimeToEnd = aemAddDuration(aemMulDuration(deliveries, p.AdapterWaits), p.BrokerWaits)
 	dmq, why := aemSenderDMQGone(s)
 	switch {
-	case why != "":
+	case aemDMQDeletesEvery(why):
 		p.End = AEMEndDeleted
+	case why == aemDMQEligible:
+		p.End, p.DeadMessageQueue = AEMEndDeletedUnlessEligible, dmq
 	case dmq != "":
 		p.End, p.DeadMessageQueue = AEMEndDeadMessageQueue, dmq
 	default:
@@ -555,6 +612,9 @@ func AEMSenderRetryPlan(s AEMSender) string {
 	}
 	m, _ := s.MaxMessageProcessingAttempts.get()
 	switch {
+	case p.End == AEMEndCycle:
+		return fmt.Sprintf("a poison message runs without end: %d attempts on every delivery, and the dead message queues of the queue form a cycle (%s), so it comes back and is delivered again, for ever",
+			m, strings.Join(s.Queue.DeadMessageQueueCycle, " → "))
 	case p.Unlimited:
 		return fmt.Sprintf("a poison message runs without end: %d attempts on every delivery, and the queue redelivers it for ever (`max_redelivery_count` 0 = retry forever)", m)
 	case p.End == AEMEndLost && p.Runs == 1:
@@ -577,6 +637,8 @@ func AEMSenderRetryPlan(s AEMSender) string {
 		where = fmt.Sprintf("then deleted (the dead message queue %q takes no messages: its ingress is off)", dmq)
 	case p.End == AEMEndDeleted:
 		where = "then deleted (the queue has no dead message queue)"
+	case p.End == AEMEndDeletedUnlessEligible:
+		where = fmt.Sprintf("then deleted unless its publisher flagged it DMQ-eligible (moved to the dead message queue %q only then: the queue has `respect_dmq_eligible_enabled = true`)", p.DeadMessageQueue)
 	case p.DeadMessageQueue != "":
 		where = fmt.Sprintf("then moved to the dead message queue %q", p.DeadMessageQueue)
 	}

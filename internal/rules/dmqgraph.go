@@ -28,7 +28,8 @@ func CheckDeadMessageQueueLinks(queue, dmq string, s LinkSet) []Finding {
 // does not exist.
 func CheckAEMDeadMessageQueueLinks(queue, dmq string, s LinkSet) []Finding {
 	return checkDMQLinks(queue, dmq, s, dmqGraphWords{rule: "aem", dmqResource: "sapmessaging_aem_dead_message_queue",
-		namesNone: "with `dead_message_queue = \"\"`", chainNamesNone: "with `dead_message_queue = \"\"`", removeChain: "set `dead_message_queue = \"\"` on %q"})
+		namesNone: "whose own dead message queue is left to the broker (as the resource keeps it)", chainNamesNone: "whose own dead message queue is left to the broker (as the resource keeps it)",
+		removeChain: "manage %q with `sapmessaging_aem_dead_message_queue`, which leaves its dead message queue to the broker"})
 }
 
 // dmqGraphWords are the words of one broker in the graph's findings.

@@ -148,6 +148,9 @@ var ruleSeverity = map[string]Severity{
 	"jms_sender.allow_non_exclusive_settings_unused": SeverityWarning,
 	"jms_sender.give_up_after_expiry_allowed":        SeverityWarning,
 	"jms_sender.allow_give_up_after_expiry_unused":   SeverityWarning,
+	"aem.dmq_cycle_allowed":                          SeverityWarning,
+	"aem_sender.dmq_eligible_respected":              SeverityWarning,
+	"aem_sender.dmq_cycle":                           SeverityWarning,
 }
 
 // findingStyle reports the ways f breaks the message conventions. A finding's fix sets an attribute.
