@@ -123,6 +123,7 @@ var adoptions = map[string]adoption{
 	"aem.dmq_empty":                   {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
 	"aem.dmq_self":                    {reason: adoptionTODO},
 	"aem.dmq_missing":                 {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
+	"aem.dmq_cycle":                   {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
 	"aem.dmq_takes_nothing":           {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
 	"aem.redelivery_delay_range":      {reason: reasonRefusedByBroker},
 	"aem.max_ttl_range":               {reason: reasonRefusedByBroker},

@@ -43,13 +43,12 @@ func checkDMQLinks(queue, dmq string, s LinkSet, w dmqGraphWords) []Finding {
 		return nil
 	}
 	if cycle := dmqCycle(queue, dmq, s.Links); cycle != nil {
-		r.errorf(w.rule+".dmq_cycle", attrDeadMessageQueue, "Dead Message Queue Cycle",
-			"With `dead_message_queue = %q` the dead message queues form a cycle: %s. A message that dies in one of these queues is moved to the next one "+
-				"and redelivered there, round the cycle for ever, so it never comes to rest and every round costs executions. "+
-				"The cycle counts each queue's dead message queue as the service holds it now and as this plan sets it; when the plan changes a queue "+
-				"of the cycle elsewhere, apply that change first (terraform apply -target=<address>). "+
-				"Set `dead_message_queue` to a `%s`, %s, for example %q.",
-			dmq, strings.Join(cycle, " → "), w.dmqResource, w.namesNone, exampleDMQ(queue, true))
+		// The rule IDs as literals: the adoption catalogue reads them.
+		if w.rule == "aem" {
+			r.errorf("aem.dmq_cycle", attrDeadMessageQueue, "Dead Message Queue Cycle", dmqCycleDetail, dmqCycleArgs(dmq, cycle, queue, w)...)
+		} else {
+			r.errorf("queue.dmq_cycle", attrDeadMessageQueue, "Dead Message Queue Cycle", dmqCycleDetail, dmqCycleArgs(dmq, cycle, queue, w)...)
+		}
 		return r.fs
 	}
 	if next := s.Final(dmq); next != "" {
@@ -142,4 +141,15 @@ func CheckPlannedDeadMessageQueue(queue, dmq string, exists bool) []Finding {
 			"Set `dead_message_queue` to a queue that exists or that this configuration creates, for example %q.",
 		dmq, queue, dmq, exampleDMQ(queue, true))
 	return r.fs
+}
+
+// dmqCycleDetail is the detail of the dead message queue cycle rules of both brokers (dmqCycleArgs).
+const dmqCycleDetail = "With `dead_message_queue = %q` the dead message queues form a cycle: %s. A message that dies in one of these queues is moved to the next one " +
+	"and redelivered there, round the cycle for ever, so it never comes to rest and every round costs executions. " +
+	"The cycle counts each queue's dead message queue as the service holds it now and as this plan sets it; when the plan changes a queue " +
+	"of the cycle elsewhere, apply that change first (terraform apply -target=<address>). " +
+	"Set `dead_message_queue` to a `%s`, %s, for example %q."
+
+func dmqCycleArgs(dmq string, cycle []string, queue string, w dmqGraphWords) []any {
+	return []any{dmq, strings.Join(cycle, " → "), w.dmqResource, w.namesNone, exampleDMQ(queue, true)}
 }
