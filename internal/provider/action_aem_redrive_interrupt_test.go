@@ -118,3 +118,64 @@ action "sapmessaging_aem_redrive" "r" {
 		t.Errorf("%d messages are in both queues, the error names %d:\n%s", both, len(named), output)
 	}
 }
+
+// Ctrl-C during the redrive's first list of the DMQ: nothing moved, and the apply fails with Redrive
+// Interrupted, saying so.
+func TestAccAEMRedriveAction_interruptedDuringList(t *testing.T) {
+	tf := terraformCLI(t)
+	if !terraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no actions: the redrive needs Terraform 1.14 or later (make testacc-tf114)", tf)
+	}
+	t.Parallel()
+	const dmq, queue, published = "l/dmq", "l/q", 5
+	env := newTestEnv(t)
+	c := env.aem(t)
+	for _, q := range []aem.Queue{
+		{Name: dmq, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true)}},
+		{Name: queue, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true), EgressEnabled: aem.Ptr(true),
+			MaxRedeliveryCount: aem.Ptr[int64](3), DeadMsgQueue: aem.Ptr(dmq)}},
+	} {
+		if _, err := c.CreateQueue(t.Context(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env.aemPublish(t, dmq, published)
+	cr := env.srv.AdvancedEventMeshCredentials()
+	w := newCLIWork(t, tf, env.srv, fmt.Sprintf("  advanced_event_mesh = {\n    semp_url = %q\n    msg_vpn_name = %q\n    username = %q\n    password = %q\n  }",
+		cr.SEMPURL, cr.MsgVpnName, cr.Username, cr.Password), fmt.Sprintf(`
+action "sapmessaging_aem_redrive" "r" {
+  config {
+    from         = %q
+    to           = %q
+    max_messages = %d
+  }
+}
+`, dmq, queue, published))
+	if r := w.run(t, "plan", "-input=false", "-no-color", "-invoke=action.sapmessaging_aem_redrive.r", "-out=p.tfplan"); r.exitCode != 0 {
+		t.Fatalf("the plan failed (exit %d):\n%s", r.exitCode, r.output)
+	}
+	// Every request waits 3 seconds: the interrupt, a second after "Redriving", finds the first list under way.
+	env.srv.SetFaults(emulator.Faults{Latency: 3 * time.Second})
+	cmd, out := w.start(t, "apply", "-input=false", "-no-color", "p.tfplan")
+	deadline := time.Now().Add(2 * time.Minute)
+	for !strings.Contains(out.String(), "Redriving") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the redrive did not start in 2 minutes:\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(time.Second)
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	env.srv.ClearFaults()
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(out.String(), "│", " ")), " ")
+	if err == nil || !strings.Contains(flat, "Redrive Interrupted") || !strings.Contains(flat, "interrupted after 0 moved messages") ||
+		!strings.Contains(flat, "no message is in both queues") {
+		t.Fatalf("the redrive interrupted during its first list (exit error %v):\n%s", err, out.String())
+	}
+	if got := env.aemDepths(t, dmq, queue); got[0] != published || got[1] != 0 {
+		t.Fatalf("after the interrupt: %v on the DMQ and the queue, want [%d 0]", got, published)
+	}
+}
