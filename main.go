@@ -3,11 +3,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpuprofile"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
@@ -30,15 +29,14 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "set to true to run the provider with support for debuggers like delve")
 	flag.Parse()
 
-	opts := providerserver.ServeOpts{
-		Address:         address,
-		Debug:           debug,
-		ProtocolVersion: 6,
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
 	}
 
 	provider.SilenceUnwantedLogs()
 	stopProfile := cpuprofile.Start() // opt-in: SAPMESSAGING_CPU_PROFILE, for the provider benchmark
-	err := providerserver.Serve(context.Background(), provider.New(version), opts)
+	err := tf6server.Serve(address, provider.NewProtocol6Server(version), opts...)
 	stopProfile()
 	if err != nil {
 		log.Fatal(err.Error())

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 )
 
 // A redrive on Advanced Event Mesh moves messages from a dead message queue back to a queue with SEMP's
@@ -77,6 +79,9 @@ type RedriveError struct {
 	ReplicationGroupMsgID string
 	// OnBoth is set when the message was copied to To but could not be deleted from From: it is on both.
 	OnBoth bool
+	// MaybeDeleted goes with OnBoth when the delete got no answer that says whether it was carried out (and
+	// the message could not be read back): the message is on To, and perhaps still on From.
+	MaybeDeleted bool
 	// MaybeCopied is set when the copy may have been made (its answer was lost, or was a server error) and
 	// was not repeated: the message is on From, and perhaps on To as well.
 	MaybeCopied bool
@@ -102,6 +107,10 @@ func (e *RedriveError) Error() string {
 // where says where the message is and what to do.
 func (e *RedriveError) where() string {
 	switch {
+	case e.OnBoth && e.MaybeDeleted:
+		return fmt.Sprintf("message %d was copied to queue %s, but its delete from queue %s got no answer that says whether it was carried out: %v; "+
+			"it is on %s and may still be on %s: look for it on %s in the broker manager, and if it is there delete message %d from %s before the next redrive, "+
+			"or it is redriven twice", e.MsgID, e.To, e.From, e.Err, e.To, e.From, e.From, e.MsgID, e.From)
 	case e.OnBoth:
 		return fmt.Sprintf("message %d was copied to queue %s but could not be deleted from queue %s, so it is on both: %v; "+
 			"delete message %d from %s in the broker manager before the next redrive, or it is redriven twice", e.MsgID, e.To, e.From, e.Err, e.MsgID, e.From)
@@ -306,7 +315,7 @@ func (r *redrive) move(ctx context.Context, m Message) {
 	}
 	// The copy is on To: the delete runs even when the caller's context ends now.
 	if err := r.c.finishMove(ctx, r.opt.From, m.MsgID); err != nil {
-		fail(&RedriveError{OnBoth: true, Err: err})
+		fail(&RedriveError{OnBoth: true, MaybeDeleted: httpx.MaybeSent(err), Err: err})
 		return
 	}
 	r.reportMu.Lock()

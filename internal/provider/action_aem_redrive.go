@@ -226,13 +226,22 @@ func (a *aemRedriveAction) Invoke(ctx context.Context, req action.InvokeRequest,
 	res, err := a.data.aem.Redrive(ctx, opt)
 	send(aemRedriveSummary(from, to, res, time.Since(start)))
 	var rerr *aem.RedriveError
+	interrupted := err != nil && ctx.Err() != nil
 	switch {
+	case interrupted:
+		// Ctrl-C (or Terraform's stop): an error, so that the apply does not report success with messages left behind.
+		detail := fmt.Sprintf("The redrive was interrupted after %s (copied to %q, then deleted from %q).", movedCount(res.Moved), to, from)
+		if errors.As(err, &rerr) {
+			detail += " The moves under way were finished where they could be; these could not:"
+			for _, e := range append([]*aem.RedriveError{rerr}, rerr.Others...) {
+				detail += " " + aemRedriveWhere(e)
+			}
+		} else {
+			detail += " The moves under way were finished, so no message is in both queues."
+		}
+		resp.Diagnostics.AddError("Redrive Interrupted", detail+fmt.Sprintf(" Every other message not moved is still in %q. Run the action again to move the rest.", from))
 	case errors.As(err, &rerr):
 		resp.Diagnostics.AddError("Redrive Stopped", aemRedriveStoppedDetail(rerr, res.Moved))
-	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
-		resp.Diagnostics.AddWarning("Redrive Interrupted",
-			fmt.Sprintf("The redrive was interrupted after %s: the messages under way were finished (copied to %q, then deleted from %q), and every other message is still in %q. "+
-				"Run the action again to move the rest.", movedCount(res.Moved), to, from, from))
 	case err != nil:
 		resp.Diagnostics.AddError("Redrive Stopped", fmt.Sprintf("The redrive could not list the messages of %q after %s: %s. "+
 			"Every message not moved is still in %q. Fix what the error names (TF_LOG=debug shows each request), then run the action again.", from, movedCount(res.Moved), clause(err), from))
@@ -266,6 +275,10 @@ func aemRedriveStoppedDetail(e *aem.RedriveError, moved int) string {
 // aemRedriveWhere says where the message of e is, and what to do about it.
 func aemRedriveWhere(e *aem.RedriveError) string {
 	switch {
+	case e.OnBoth && e.MaybeDeleted:
+		return fmt.Sprintf("Message %d was copied to %q, but its delete from %q got no answer that says whether it was carried out (%s), so it is in %q "+
+			"and may still be in %q: look for it in %q in the broker manager; if it is there, delete message %d from %q before the next run, or it is redriven twice.",
+			e.MsgID, e.To, e.From, clause(e.Err), e.To, e.From, e.From, e.MsgID, e.From)
 	case e.OnBoth:
 		return fmt.Sprintf("Message %d was copied to %q, but its delete from %q failed (%s), so it is in both queues: "+
 			"delete message %d from %q in the broker manager before the next run, or it is redriven twice.", e.MsgID, e.To, e.From, clause(e.Err), e.MsgID, e.From)

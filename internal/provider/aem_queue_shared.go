@@ -673,7 +673,7 @@ func aemQueueErrorDetail(name string, err error) string {
 func aemAlreadyExistsDetail(typeName, name string, atPlan bool) string {
 	refused := "the broker refused the create, so nothing was changed"
 	if atPlan {
-		refused = "the broker would refuse the create, so the plan stops here"
+		refused = "the broker would refuse the create, so this resource cannot be planned"
 	}
 	return fmt.Sprintf("A queue named %q already exists on the Advanced Event Mesh broker - to be managed via Terraform this resource needs "+
 		"to be imported into the State. It was created outside this configuration (in the cloud console, by another tool, or by another "+
@@ -911,8 +911,9 @@ func (d *providerData) deleteAEMQueue(ctx context.Context, name string, force bo
 			return
 		}
 		if len(msgs) > 0 {
-			diags.AddError("Queue Holds Messages", fmt.Sprintf("The queue %q holds %d message(s). Deleting it would discard them, so it was not "+
-				"deleted. Consume or move the messages first, or set `force_destroy = true` and apply it before destroying the queue.", name, len(msgs)))
+			diags.AddError("Queue Holds Messages", fmt.Sprintf("The queue %q holds %s. Deleting it would discard them, so it was not "+
+				"deleted. Consume or move the messages first, or set `force_destroy = true` and apply it before destroying the queue.", name,
+				aem.Plural(len(msgs), "message", "messages")))
 			return
 		}
 	}

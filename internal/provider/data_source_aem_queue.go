@@ -221,7 +221,7 @@ func aemQueueInfo(v aemQueueView) (aemQueueInfoModel, error) {
 			deref(orDefault(q.RedeliveryDelayInitialInterval, rules.AEMDefaultRedeliveryInitialMs)),
 			deref(orDefault(q.RedeliveryDelayMaxInterval, rules.AEMDefaultRedeliveryMaxMs)),
 			deref(orDefault(q.RedeliveryDelayMultiplier, rules.AEMDefaultRedeliveryMultiplier)))
-		m.TimeToDeadLetter = types.StringValue(wait.String())
+		m.TimeToDeadLetter = types.StringValue(rules.FormatAEMDuration(wait))
 	}
 	m.RetryPlan = types.StringValue(rules.AEMRetryPlan(rq))
 	findings := rules.CheckAEMQueue(rq)
@@ -287,7 +287,7 @@ func aemQueueInfoAttributes() map[string]schema.Attribute {
 		"dead_message_queue_exists": b("Whether the queue's dead message queue exists on the broker; when it does not, removed messages are deleted."),
 		"poison_message_deliveries": i("How many times the broker delivers a message that every consumer fails before it removes it " +
 			"(`max_redelivery_count` + 1, or 1 with redelivery disabled); null when it redelivers forever, or when its dead message queues lead back to it in a cycle (the message comes back)."),
-		"time_to_dead_letter": s("The broker's redelivery delays of a poison message until it is removed, as a duration such as `31s` " +
+		"time_to_dead_letter": s("The broker's redelivery delays of a poison message until it is removed, as a duration such as `31 s` " +
 			"(the consumer's own processing comes on top); null when it redelivers forever or its dead message queues form a cycle."),
 		"retry_plan": s("In words: what the broker does with a poison message on this queue."),
 		"findings": schema.ListNestedAttribute{

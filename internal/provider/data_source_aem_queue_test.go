@@ -86,7 +86,7 @@ data "sapmessaging_aem_queue" "defaults" {
 					statecheck.ExpectKnownValue(orders, tfjsonpath.New("msg_spool_usage"), knownvalue.Int64Exact(int64(len("poison")))),
 					statecheck.ExpectKnownValue(orders, tfjsonpath.New("bind_count"), knownvalue.Int64Exact(0)),
 					statecheck.ExpectKnownValue(orders, tfjsonpath.New("poison_message_deliveries"), knownvalue.Int64Exact(4)),
-					statecheck.ExpectKnownValue(orders, tfjsonpath.New("time_to_dead_letter"), knownvalue.StringExact("7s")),
+					statecheck.ExpectKnownValue(orders, tfjsonpath.New("time_to_dead_letter"), knownvalue.StringExact("7 s")),
 					statecheck.ExpectKnownValue(orders, tfjsonpath.New("dead_message_queue_exists"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(orders, tfjsonpath.New("is_dead_message_queue"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(orders, tfjsonpath.New("findings"), knownvalue.ListSizeExact(0)),

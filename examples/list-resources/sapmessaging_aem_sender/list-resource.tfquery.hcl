@@ -15,11 +15,14 @@ list "sapmessaging_aem_sender" "acme_aem" {
   }
 }
 
+# Other selections, one at a time in place of the block above: two list blocks that return the same
+# channel each write it to the configuration -generate-config-out generates, and the plan refuses
+# the object managed twice. Uncomment one and remove the block above.
 # Only the flows whose ID starts with a prefix.
-list "sapmessaging_aem_sender" "orders" {
-  provider = sapmessaging
-
-  config {
-    iflow_id_prefix = "Acme_AEM_Orders_"
-  }
-}
+# list "sapmessaging_aem_sender" "orders" {
+#   provider = sapmessaging
+#
+#   config {
+#     iflow_id_prefix = "Acme_AEM_Orders_"
+#   }
+# }

@@ -9,21 +9,24 @@ list "sapmessaging_iflow_deployment" "crm" {
   }
 }
 
+# Other selections, one at a time in place of the block above: two list blocks that return the same
+# deployment each write it to the configuration -generate-config-out generates, and the plan refuses
+# the object managed twice. Uncomment one and remove the block above.
 # The deployed flows whose ID starts with Orders_, in any package.
-list "sapmessaging_iflow_deployment" "orders" {
-  provider = sapmessaging
-
-  config {
-    iflow_id_prefix = "Orders_"
-  }
-}
-
+# list "sapmessaging_iflow_deployment" "orders" {
+#   provider = sapmessaging
+#
+#   config {
+#     iflow_id_prefix = "Orders_"
+#   }
+# }
+#
 # Both filters: the deployed flows of AcmeERP whose ID starts with Orders_.
-list "sapmessaging_iflow_deployment" "erp" {
-  provider = sapmessaging
-
-  config {
-    package_id      = "AcmeERP"
-    iflow_id_prefix = "Orders_"
-  }
-}
+# list "sapmessaging_iflow_deployment" "erp" {
+#   provider = sapmessaging
+#
+#   config {
+#     package_id      = "AcmeERP"
+#     iflow_id_prefix = "Orders_"
+#   }
+# }

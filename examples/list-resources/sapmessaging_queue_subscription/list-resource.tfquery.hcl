@@ -11,17 +11,20 @@ list "sapmessaging_queue_subscription" "crm_prod" {
   }
 }
 
+# Other selections, one at a time in place of the block above: two list blocks that return the same
+# subscription each write it to the configuration -generate-config-out generates, and the plan refuses
+# the object managed twice. Uncomment one and remove the block above.
 # The subscriptions of one queue: one call.
-list "sapmessaging_queue_subscription" "orders" {
-  provider = sapmessaging
-
-  config {
-    queue_name = "acme/crm/prod/orders"
-  }
-}
-
+# list "sapmessaging_queue_subscription" "orders" {
+#   provider = sapmessaging
+#
+#   config {
+#     queue_name = "acme/crm/prod/orders"
+#   }
+# }
+#
 # Every subscription of the instance.
-list "sapmessaging_queue_subscription" "all" {
-  provider = sapmessaging
-  limit    = 3000
-}
+# list "sapmessaging_queue_subscription" "all" {
+#   provider = sapmessaging
+#   limit    = 3000
+# }

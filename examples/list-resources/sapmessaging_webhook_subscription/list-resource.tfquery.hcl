@@ -11,8 +11,11 @@ list "sapmessaging_webhook_subscription" "crm_prod" {
   }
 }
 
+# Other selections, one at a time in place of the block above: two list blocks that return the same
+# webhook subscription each write it to the configuration -generate-config-out generates, and the plan refuses
+# the object managed twice. Uncomment one and remove the block above.
 # Every webhook subscription of the instance.
-list "sapmessaging_webhook_subscription" "all" {
-  provider = sapmessaging
-  limit    = 1000
-}
+# list "sapmessaging_webhook_subscription" "all" {
+#   provider = sapmessaging
+#   limit    = 1000
+# }
