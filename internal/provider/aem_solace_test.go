@@ -426,8 +426,7 @@ func TestAccSolaceMove_stateFixture(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "main.tf"), solaceMoveConfig)
 	w := newCLIWorkspace(t, tf, plugins, dir, env)
 	w.cliConfig = writeSolaceCLIConfig(t, solace, plugins)
-	w.creds = append(w.creds, EnvAEMSEMPURL+"="+creds.SEMPURL, EnvAEMMsgVpnName+"="+creds.MsgVpnName,
-		EnvAEMUsername+"="+creds.Username, EnvAEMPassword+"="+creds.Password)
+	w.withAEM(env)
 	queues := []string{"acme/aem/prod/orders", "acme/aem/prod/orders/dmq"}
 	held := func() []aem.QueueSettings {
 		out := make([]aem.QueueSettings, len(queues))
@@ -531,8 +530,7 @@ func TestAccSolaceMove_endToEnd(t *testing.T) {
 	dir := t.TempDir()
 	w := newCLIWorkspace(t, tf, plugins, dir, env)
 	w.cliConfig = writeSolaceCLIConfig(t, solace, plugins)
-	w.creds = append(w.creds, EnvAEMSEMPURL+"="+creds.SEMPURL, EnvAEMMsgVpnName+"="+creds.MsgVpnName,
-		EnvAEMUsername+"="+creds.Username, EnvAEMPassword+"="+creds.Password)
+	w.withAEM(env)
 
 	writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(`
 terraform {
@@ -756,8 +754,7 @@ resource "sapmessaging_aem_queue_subscription" "created" {
 }
 `)
 	w := newCLIWorkspace(t, tf, plugins, dir, env)
-	w.creds = append(w.creds, EnvAEMSEMPURL+"="+creds.SEMPURL, EnvAEMMsgVpnName+"="+creds.MsgVpnName,
-		EnvAEMUsername+"="+creds.Username, EnvAEMPassword+"="+creds.Password)
+	w.withAEM(env)
 	plan := w.mustRun(0, "plan", "-no-color", "-input=false", "-detailed-exitcode")
 	if !strings.Contains(plan.output, "No changes.") {
 		t.Errorf("the plan of a subscription recorded before msg_vpn_name is not empty:\n%s", plan.output)

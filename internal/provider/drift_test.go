@@ -36,6 +36,13 @@ func newCLIWorkspace(t *testing.T, tf, plugins, dir string, env *testEnv) *cliWo
 	}}
 }
 
+// withAEM adds the emulator's Advanced Event Mesh connection to the workspace's environment, as the sandbox
+// prints it.
+func (w *cliWorkspace) withAEM(env *testEnv) *cliWorkspace {
+	w.creds = append(w.creds, aemCLIEnv(env)...)
+	return w
+}
+
 // run runs one CLI command in the workspace.
 func (w *cliWorkspace) run(args ...string) cliRun {
 	w.t.Helper()

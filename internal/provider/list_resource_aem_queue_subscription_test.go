@@ -200,8 +200,7 @@ list "sapmessaging_aem_queue_subscription" "all" {
 }
 `)
 	w := newCLIWorkspace(t, tf, plugins, dir, env)
-	c := env.srv.AdvancedEventMeshCredentials()
-	w.creds = append(w.creds, EnvAEMSEMPURL+"="+c.SEMPURL, EnvAEMMsgVpnName+"="+c.MsgVpnName, EnvAEMUsername+"="+c.Username, EnvAEMPassword+"="+c.Password)
+	w.withAEM(env)
 
 	w.mustRun(0, "query", "-no-color", "-generate-config-out=generated.tf")
 	if r := w.mustRun(0, "plan", "-no-color"); !strings.Contains(r.output, "Plan: 4 to import, 0 to add, 0 to change, 0 to destroy.") {

@@ -103,8 +103,7 @@ list "sapmessaging_aem_sender" "audit" {
 }
 `)
 	w := newCLIWorkspace(t, tf, plugins, dir, env)
-	c := env.srv.AdvancedEventMeshCredentials()
-	w.creds = append(w.creds, EnvAEMSEMPURL+"="+c.SEMPURL, EnvAEMMsgVpnName+"="+c.MsgVpnName, EnvAEMUsername+"="+c.Username, EnvAEMPassword+"="+c.Password)
+	w.withAEM(env)
 	before := map[string]string{aemOrdersFlow: string(env.srv.IFlowContent(aemOrdersFlow)), aemAuditFlow: string(env.srv.IFlowContent(aemAuditFlow))}
 
 	w.mustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
