@@ -38,9 +38,8 @@ func newCLIWorkspace(t *testing.T, tf, plugins, dir string, env *testEnv) *cliWo
 
 // withAEM adds the emulator's Advanced Event Mesh connection to the workspace's environment, as the sandbox
 // prints it.
-func (w *cliWorkspace) withAEM(env *testEnv) *cliWorkspace {
+func (w *cliWorkspace) withAEM(env *testEnv) {
 	w.creds = append(w.creds, aemCLIEnv(env)...)
-	return w
 }
 
 // run runs one CLI command in the workspace.
