@@ -42,6 +42,8 @@ type iflowDeploymentModel struct {
 	IflowID         types.String   `tfsdk:"iflow_id"`
 	Version         types.String   `tfsdk:"version"`
 	Triggers        types.Map      `tfsdk:"triggers"`
+	DeployPolicy    types.String   `tfsdk:"deploy_policy"`
+	DeployOther     types.Bool     `tfsdk:"deploy_other_changes"`
 	Timeouts        timeouts.Value `tfsdk:"timeouts"`
 	DeployedVersion types.String   `tfsdk:"deployed_version"`
 	RuntimeStatus   types.String   `tfsdk:"runtime_status"`
@@ -119,20 +121,23 @@ func (r *iflowDeploymentResource) Schema(ctx context.Context, _ resource.SchemaR
 			},
 		},
 	}
+	deployPolicyAttributes(resp.Schema.Attributes, "Unset, it is `running`: the deployment's create and every change of `triggers` "+
+		"are this configuration's changes.")
 }
 
 func (r *iflowDeploymentResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// redeployReason says why an update from state to plan deploys the flow, "" when it does not:
-// the triggers changed, or the flow does not run its design time (not STARTED, or another
-// version). designVersion is the flow's design-time version as read in this run.
-func (m *iflowDeploymentModel) redeployReason(state *iflowDeploymentModel, designVersion string) string {
-	if !m.Triggers.Equal(state.Triggers) {
-		return "its triggers changed"
-	}
-	return runtimeView{status: state.RuntimeStatus, deployedVersion: state.DeployedVersion, designVersion: designVersion}.notRunningReason()
+// policy is the deployment's deploy policy: `deploy_policy`, `running` when unset.
+func (m *iflowDeploymentModel) policy() cpi.DeployPolicy { return deployPolicy(m.DeployPolicy, true) }
+
+// decide says whether an update from state to plan deploys the flow: the triggers changed (this
+// configuration's changes), or the runtime is not STARTED, or the design time holds another
+// version, as the policy says. designVersion is the flow's design-time version as read in this run.
+func (m *iflowDeploymentModel) decide(state *iflowDeploymentModel, designVersion string) (cpi.DeployState, cpi.DeployDecision) {
+	s := deployState(state.RuntimeStatus, state.DeployedVersion, designVersion, !m.Triggers.Equal(state.Triggers))
+	return s, m.policy().Decide(s, m.DeployOther.ValueBool())
 }
 
 // ModifyPlan plans a deploy when the flow does not run its design time, refuses a second
@@ -180,7 +185,9 @@ func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.M
 			return
 		}
 	}
-	if plan.redeployReason(&state, dv) == "" {
+	s, d := plan.decide(&state, dv)
+	addDeployWarning(&resp.Diagnostics, id, plan.policy(), s, d, false)
+	if !d.Deploy {
 		return
 	}
 	// A deploy is planned: what runs afterwards is known only then. A runtime status other than
@@ -203,6 +210,22 @@ func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	plan.ID = plan.IflowID
+	// A create deploys as the policy says; when it does not, the state records the runtime as it is.
+	var status, deployed types.String
+	readDeployment(ctx, r.data.flows, plan.IflowID.ValueString(), &status, &deployed, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	f, err := r.data.flows.Flow(ctx, plan.IflowID.ValueString(), plan.Version.ValueString())
+	if err != nil {
+		r.addFlowError(&resp.Diagnostics, plan.IflowID.ValueString(), err)
+		return
+	}
+	if d := plan.policy().Decide(deployState(status, deployed, f.DesignVersion, true), plan.DeployOther.ValueBool()); !d.Deploy {
+		plan.RuntimeStatus, plan.DeployedVersion = status, deployed
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+		return
+	}
 	if r.deploy(ctx, &plan, timeout, "create", &resp.Diagnostics) == deployNotStarted {
 		return
 	}
@@ -219,8 +242,9 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 		return
 	}
 	plan.ID = state.ID
-	if plan.redeployReason(&state, designVersion(ctx, r.data.flows, plan.IflowID.ValueString(), plan.Version.ValueString())) == "" {
-		// Only the timeouts changed: nothing to deploy.
+	if _, d := plan.decide(&state, designVersion(ctx, r.data.flows, plan.IflowID.ValueString(), plan.Version.ValueString())); !d.Deploy {
+		// Nothing to deploy (only the timeouts or the policy changed, or the policy holds the
+		// deploy back, as the plan warned).
 		plan.RuntimeStatus, plan.DeployedVersion = state.RuntimeStatus, state.DeployedVersion
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 		return
@@ -301,6 +325,19 @@ func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeployment
 		return deployFailed
 	}
 	return deploySucceeded
+}
+
+// addFlowError reports an error of reading iFlow id before a deploy: a flow that does not exist
+// must be uploaded first, as this resource deploys flows and creates none.
+func (r *iflowDeploymentResource) addFlowError(diags *diag.Diagnostics, id string, err error) {
+	if errors.Is(err, cpi.ErrNotFound) {
+		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
+			fmt.Sprintf("Cloud Integration has no integration flow %q in that version, and this resource deploys flows, it creates none. "+
+				"Upload the flow first (with the team's pipeline, or in Cloud Integration), then apply again.", id))
+		return
+	}
+	diags.AddError("Cannot Read Integration Flow",
+		fmt.Sprintf("Reading iFlow %q failed: %s. Check the flow and the provider's `cloud_integration` connection, then run the command again.", id, clause(err)))
 }
 
 // flowMissing reports whether the tenant has no integration flow id in version: a deploy that
