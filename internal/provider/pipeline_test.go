@@ -254,13 +254,13 @@ func TestAccPipeline_deployPolicy(t *testing.T) {
 				Check:            checkDeployedVersion(env, senderFlowID, "", ""),
 			},
 			{
-				Config: pipelineSenderHCL(env, 4, policy("changes")),
-				Check:  resource.ComposeTestCheckFunc(checkDeployedVersion(env, senderFlowID, "", ""), senderRetriesOnTenant(env, senderFlowID, "4")),
+				Config:           pipelineSenderHCL(env, 4, policy("changes")),
+				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, senderFlowID, "", ""), senderRetriesOnTenant(env, senderFlowID, "4")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
-				Config: pipelineSenderHCL(env, 5, policy("never")),
-				Check:  resource.ComposeTestCheckFunc(checkDeployedVersion(env, senderFlowID, "", ""), senderRetriesOnTenant(env, senderFlowID, "5")),
+				Config:           pipelineSenderHCL(env, 5, policy("never")),
+				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, senderFlowID, "", ""), senderRetriesOnTenant(env, senderFlowID, "5")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{

@@ -79,7 +79,9 @@ func (c *senderCommon) channelID() string {
 }
 
 // policy is the resource's deploy policy: `deploy_policy`, else from `deploy`.
-func (c *senderCommon) policy() cpi.DeployPolicy { return deployPolicy(c.DeployPolicy, c.Deploy.ValueBool()) }
+func (c *senderCommon) policy() cpi.DeployPolicy {
+	return deployPolicy(c.DeployPolicy, c.Deploy.ValueBool())
+}
 
 // common returns the attributes every sender resource has; the models get it by embedding.
 func (c *senderCommon) common() *senderCommon { return c }
