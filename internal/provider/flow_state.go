@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -282,4 +283,29 @@ func otherChangesNote(s cpi.DeployState) string {
 		return ""
 	}
 	return fmt.Sprintf("; the deploy also ships the other changes of version %s", s.DesignVersion)
+}
+
+// addFlowDeleted warns, at refresh, that iFlow id is gone from the tenant and the state forgot
+// what (a phrase: "its AMQP sender settings").
+func addFlowDeleted(diags *diag.Diagnostics, id, what string) {
+	diags.AddWarning("Integration Flow Deleted",
+		fmt.Sprintf("The iFlow %q no longer exists on the tenant: it was deleted outside Terraform (by a pipeline, or in Cloud Integration). "+
+			"The state forgets %s, so the plan shows them to be created again; that apply fails until the flow is uploaded. "+
+			"Upload the flow again, or remove the resource from the configuration.", id, what))
+}
+
+// addFlowMissingAtPlan warns at plan that iFlow id does not exist, so that its apply will fail.
+func addFlowMissingAtPlan(diags *diag.Diagnostics, id string) {
+	diags.AddAttributeWarning(path.Root("iflow_id"), "Integration Flow Not Found",
+		fmt.Sprintf("Cloud Integration has no integration flow %q in that version. This resource changes an existing flow and creates "+
+			"none, so applying this plan fails until the flow exists. Upload the flow first (with the team's pipeline, or in Cloud "+
+			"Integration), or check `iflow_id` and `version`.", id))
+}
+
+// addFlowNotFound reports a write or deploy that found no iFlow id.
+func addFlowNotFound(diags *diag.Diagnostics, id string) {
+	diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
+		fmt.Sprintf("Cloud Integration has no integration flow %q in that version. This resource changes and deploys an existing flow "+
+			"and creates none: the flow must be uploaded first (with the team's pipeline, or in Cloud Integration). Upload it, or check "+
+			"`iflow_id` and `version`, then apply again.", id))
 }

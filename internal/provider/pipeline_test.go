@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -314,4 +316,68 @@ func TestAccPipeline_deploymentPolicy(t *testing.T) {
 			},
 		},
 	})
+}
+
+// The drift guide's exit codes against a flow the pipeline deleted: the refresh notices it is
+// gone, `plan -detailed-exitcode` exits 2 (drift) and says what happened, where it used to exit 1
+// with "Integration Flow Not Found" like a credentials or network failure; the apply fails saying
+// the flow must be uploaded first, and once the pipeline uploads it again the apply converges.
+func TestAccDriftDetection_deletedFlow(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	env := newTestEnv(t)
+	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	p := newPipeline(t, env)
+	p.deploy(senderFlowID)
+	dir := filepath.Join(t.TempDir(), "flows")
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+terraform {
+  required_providers {
+    sapmessaging = { source = "sapmessaging/sapmessaging" }
+  }
+}
+
+provider "sapmessaging" {}
+
+resource "sapmessaging_amqp_sender" "orders" {
+  iflow_id              = "`+senderFlowID+`"
+  max_number_of_retries = 3
+  deploy                = false
+}
+
+resource "sapmessaging_iflow_deployment" "orders" {
+  iflow_id = sapmessaging_amqp_sender.orders.iflow_id
+  triggers = { orders = sapmessaging_amqp_sender.orders.revision }
+}
+`)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.mustRun(0, "apply", "-auto-approve", "-input=false")
+	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false")
+	uploaded := env.srv.IFlowContent(senderFlowID)
+
+	p.undeploy(senderFlowID)
+	p.delete(senderFlowID)
+	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, want := range []string{"Integration Flow Deleted", "deleted outside Terraform", "sapmessaging_amqp_sender.orders will be created",
+		"sapmessaging_iflow_deployment.orders will be created"} {
+		if !strings.Contains(strings.Join(strings.Fields(r.output), " "), want) {
+			t.Errorf("the plan after the pipeline deleted the flow does not say %q:\n%s", want, r.output)
+		}
+	}
+	r = w.mustRun(1, "apply", "-auto-approve", "-input=false", "-no-color")
+	if out := strings.Join(strings.Fields(r.output), " "); !strings.Contains(out, "Integration Flow Not Found") || !strings.Contains(out, "must be uploaded first") {
+		t.Errorf("the apply without the flow does not say it must be uploaded first:\n%s", r.output)
+	}
+
+	// The pipeline uploads the flow again: the apply writes and deploys it, and the plan settles.
+	if err := env.srv.CreateIFlow(senderFlowID, senderFlowID, "Orders", uploaded); err != nil {
+		t.Fatal(err)
+	}
+	w.mustRun(0, "apply", "-auto-approve", "-input=false")
+	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false")
+	if err := checkRunsDesignTime(env, senderFlowID)(nil); err != nil {
+		t.Error(err)
+	}
 }

@@ -299,8 +299,7 @@ func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeployment
 	defer rcancel()
 	switch {
 	case errors.Is(err, cpi.ErrNotFound) || res.DeployErr != nil && r.flowMissing(rctx, id, version):
-		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
-			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check `iflow_id` and version, or create the flow first.", id))
+		addFlowNotFound(diags, id)
 		return deployNotStarted
 	case err != nil:
 		if !addOperationError(diags, fmt.Sprintf("Deploying iFlow %q", id), timeout, op, err) {
@@ -331,9 +330,7 @@ func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeployment
 // must be uploaded first, as this resource deploys flows and creates none.
 func (r *iflowDeploymentResource) addFlowError(diags *diag.Diagnostics, id string, err error) {
 	if errors.Is(err, cpi.ErrNotFound) {
-		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
-			fmt.Sprintf("Cloud Integration has no integration flow %q in that version, and this resource deploys flows, it creates none. "+
-				"Upload the flow first (with the team's pipeline, or in Cloud Integration), then apply again.", id))
+		addFlowNotFound(diags, id)
 		return
 	}
 	diags.AddError("Cannot Read Integration Flow",
@@ -365,9 +362,8 @@ func (r *iflowDeploymentResource) Read(ctx context.Context, req resource.ReadReq
 			resp.State.RemoveResource(ctx)
 			return
 		}
-		resp.Diagnostics.AddWarning("Integration Flow Not Found",
-			fmt.Sprintf("The iFlow %q no longer exists on the tenant. The state keeps its last known deployment; this resource does not create flows. "+
-				"Restore the flow, or remove the resource with terraform state rm.", id))
+		resp.State.RemoveResource(ctx)
+		addFlowDeleted(&resp.Diagnostics, id, "its deployment")
 		return
 	case err != nil:
 		resp.Diagnostics.AddError("Cannot Read Integration Flow",

@@ -246,6 +246,10 @@ func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, priorRe
 	defer cancel()
 	var readDiags diag.Diagnostics
 	rt, found := g.readRevision(rctx, plan, priorRevision, &readDiags)
+	if !found && diags.HasError() {
+		// The write failed, most likely for the same reason (reported).
+		return
+	}
 	if !found {
 		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Disappeared",
 			"The integration flow no longer exists after writing its settings. Check whether someone deleted it, then apply again.")
@@ -308,9 +312,10 @@ func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.Read
 			resp.State.RemoveResource(ctx)
 			return
 		}
-		resp.Diagnostics.AddWarning("Integration Flow Not Found",
-			fmt.Sprintf("The iFlow %q no longer exists on the tenant. The state keeps its last known settings; this resource does not create flows. "+
-				"Restore the flow, or remove the resource with terraform state rm.", P(&state).common().IflowID.ValueString()))
+		// A flow deleted outside Terraform (by a pipeline, in Cloud Integration) is drift: the
+		// state forgets it, so that the plan shows it to be created and exits 2.
+		resp.State.RemoveResource(ctx)
+		addFlowDeleted(&resp.Diagnostics, P(&state).common().IflowID.ValueString(), "its "+g.kind+" sender settings")
 		return
 	}
 	if resp.Diagnostics.HasError() {
@@ -495,6 +500,12 @@ func planChannel[C any](ctx context.Context, data *providerData, c *senderCommon
 		return nil, true
 	}
 	s, err := readChannel(ctx, data, c.IflowID.ValueString(), c.Version.ValueString(), c.Channel.ValueString(), pick)
+	if errors.Is(err, cpi.ErrNotFound) {
+		// A flow deleted outside Terraform, or not uploaded yet: the plan creates the resource,
+		// and the apply fails until the flow is uploaded.
+		addFlowMissingAtPlan(diags, c.IflowID.ValueString())
+		return nil, true
+	}
 	if err != nil {
 		addError(diags, c.IflowID.ValueString(), err)
 		return nil, false
@@ -557,8 +568,7 @@ func addChannelError(diags *diag.Diagnostics, kind, iflowID string, err error, m
 			fmt.Sprintf("Writing the %s sender settings of iFlow %q failed: %s. The state records what the tenant holds now. "+
 				"Check the flow and the provider's `cloud_integration` connection, then apply again.", kind, iflowID, clause(err)))
 	case errors.Is(err, cpi.ErrNotFound):
-		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
-			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check `iflow_id` and version, or create the flow first.", iflowID))
+		addFlowNotFound(diags, iflowID)
 	default:
 		diags.AddError("Cannot Read Integration Flow",
 			fmt.Sprintf("Reading the %s sender of iFlow %q failed: %s. Check the flow and the provider's `cloud_integration` connection, then run the command again.", kind, iflowID, clause(err)))
