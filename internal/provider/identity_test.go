@@ -45,11 +45,13 @@ resource "sapmessaging_amqp_sender" "a" {
   iflow_id              = "IdentTwoSenders"
   channel               = "Returns"
   max_number_of_retries = 1
+  deploy                = false # as terraform query writes it: an import by identity reads deploy = false
 }
 
 resource "sapmessaging_jms_sender" "j" {
   iflow_id       = "JmsUnguarded"
   retry_interval = 2
+  deploy         = false
 }
 
 resource "sapmessaging_iflow_deployment" "d" {

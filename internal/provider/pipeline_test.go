@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
@@ -380,4 +382,71 @@ resource "sapmessaging_iflow_deployment" "orders" {
 	if err := checkRunsDesignTime(env, senderFlowID)(nil); err != nil {
 		t.Error(err)
 	}
+}
+
+// A configuration adopted as terraform query used to write it (deploy = true on the senders, a
+// deployment without triggers) moves to the recommended pattern (deploy = false, triggers wired
+// to the channels' revision) without a redeploy; before, wiring the triggers redeployed the flow
+// although no setting changed. A change of a channel afterwards deploys the flow once.
+func TestAccPipeline_switchToRecommendedPatternIsNoOp(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
+	props := iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")
+	env.addFlow(t, "TwoChannels", []iflowbuild.Sender{{ID: "MessageFlow_1", Name: "Orders", Properties: props},
+		{ID: "MessageFlow_2", Name: "Returns", Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/returns")}}, nil)
+	newPipeline(t, env).deploy("TwoChannels")
+	cfg := func(deploy, triggers string, n int) string {
+		return env.config(fmt.Sprintf(`
+resource "sapmessaging_amqp_sender" "orders" {
+  iflow_id              = "TwoChannels"
+  channel               = "Orders"
+  max_number_of_retries = %[1]d
+%[2]s}
+
+resource "sapmessaging_amqp_sender" "returns" {
+  iflow_id              = "TwoChannels"
+  channel               = "Returns"
+  max_number_of_retries = 1
+%[2]s}
+
+resource "sapmessaging_iflow_deployment" "flow" {
+  iflow_id = "TwoChannels"
+%[3]s}
+`, n, deploy, triggers))
+	}
+	wired := "  triggers = { orders = sapmessaging_amqp_sender.orders.revision, returns = sapmessaging_amqp_sender.returns.revision }\n"
+	noDeploys := func(*terraform.State) error {
+		if n := env.srv.Stats().Routes[deployRoute]; n != 0 {
+			return fmt.Errorf("the flow was deployed %d times", n)
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg("  deploy = true\n", "", 1), Check: checkRunsDesignTime(env, "TwoChannels")},
+			{
+				PreConfig: env.srv.ResetStats,
+				Config:    cfg("  deploy = false\n", wired, 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectKnownValue("sapmessaging_amqp_sender.orders", tfjsonpath.New("revision"), knownvalue.NotNull()),
+						plancheck.ExpectKnownValue("sapmessaging_iflow_deployment.flow", tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(noDeploys, checkRunsDesignTime(env, "TwoChannels")),
+			},
+			{
+				PreConfig: env.srv.ResetStats,
+				Config:    cfg("  deploy = false\n", wired, 2),
+				Check: resource.ComposeTestCheckFunc(checkRunsDesignTime(env, "TwoChannels"), func(*terraform.State) error {
+					if n := env.srv.Stats().Routes[deployRoute]; n != 1 {
+						return fmt.Errorf("the flow was deployed %d times, want once", n)
+					}
+					return nil
+				}),
+			},
+		},
+	})
 }

@@ -103,7 +103,10 @@ func (r *iflowDeploymentResource) Schema(ctx context.Context, _ resource.SchemaR
 			},
 			"triggers": schema.MapAttribute{
 				MarkdownDescription: "Any change of these values deploys the flow again, in place. Put the `revision` of each channel " +
-					"resource of the flow here: `{ for k, s in sapmessaging_amqp_sender.c : k => s.revision if s.iflow_id == each.key }`.",
+					"resource of the flow here: `{ for k, s in sapmessaging_amqp_sender.c : k => s.revision if s.iflow_id == each.key }`. " +
+					"A changed value, or one known only after apply (a channel written in the same apply), deploys; a key added with a known " +
+					"value (wiring the revision of a channel already written, as when a generated configuration moves to this pattern) " +
+					"and a key removed do not.",
 				ElementType: types.StringType,
 				Optional:    true,
 			},
@@ -129,6 +132,27 @@ func (r *iflowDeploymentResource) Configure(_ context.Context, req resource.Conf
 	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
+// triggersChanged reports whether the triggers from prior to planned are a change of this
+// configuration: a value unknown in the plan (a channel written in this apply) or a value of a
+// key that differs from the prior one. Keys added with known values (wiring the revisions of
+// channels already written, as when an adopted configuration moves to the recommended pattern)
+// and keys removed change nothing the runtime lacks.
+func triggersChanged(prior, planned types.Map) bool {
+	if planned.IsUnknown() {
+		return true
+	}
+	before := prior.Elements()
+	for k, v := range planned.Elements() {
+		if v.IsUnknown() {
+			return true
+		}
+		if old, ok := before[k]; ok && !old.Equal(v) {
+			return true
+		}
+	}
+	return false
+}
+
 // policy is the deployment's deploy policy: `deploy_policy`, `running` when unset.
 func (m *iflowDeploymentModel) policy() cpi.DeployPolicy { return deployPolicy(m.DeployPolicy, true) }
 
@@ -136,7 +160,7 @@ func (m *iflowDeploymentModel) policy() cpi.DeployPolicy { return deployPolicy(m
 // configuration's changes), or the runtime is not STARTED, or the design time holds another
 // version, as the policy says. designVersion is the flow's design-time version as read in this run.
 func (m *iflowDeploymentModel) decide(state *iflowDeploymentModel, designVersion string) (cpi.DeployState, cpi.DeployDecision) {
-	s := deployState(state.RuntimeStatus, state.DeployedVersion, designVersion, !m.Triggers.Equal(state.Triggers))
+	s := deployState(state.RuntimeStatus, state.DeployedVersion, designVersion, triggersChanged(state.Triggers, m.Triggers))
 	return s, m.policy().Decide(s, m.DeployOther.ValueBool())
 }
 

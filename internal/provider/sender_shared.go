@@ -285,9 +285,10 @@ func (g senderGlue[M, P, S]) readRevision(ctx context.Context, m P, prior string
 		id, version := c.IflowID.ValueString(), c.Version.ValueString()
 		rt = readDeployment(ctx, g.data.flows, id, &c.RuntimeStatus, &c.DeployedVersion, &d)
 		if c.Deploy.IsNull() || c.Deploy.IsUnknown() {
-			// After an import: deploy = true when the flow runs its design time, false when it
-			// is not deployed or runs another version, so that a configuration adopting the flow
-			// as it is (as terraform query writes it) plans no deploy.
+			// After an import by ID: deploy = true when the flow runs its design time, false when
+			// it is not deployed or runs another version, so that a configuration adopting the
+			// flow as it is plans no deploy. (An import by identity, as terraform query writes
+			// it, sets deploy = false: importState.)
 			c.Deploy = types.BoolValue(g.runtime(ctx, m, nil).notRunningReason() == "")
 		}
 		ref := cpi.ChannelRef{IFlowID: id, Version: designVersion(ctx, g.data.flows, id, version), Kind: g.kind, Channel: channel}
@@ -377,9 +378,14 @@ func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.Modify
 	// `never` leave as it is: no warning on every plan.
 	quiet := !writes && sc.RuntimeStatus.ValueString() == cpi.RuntimeNotDeployed && policy != cpi.DeployRunning
 	addDeployWarning(&resp.Diagnostics, id, policy, s, d, quiet)
-	if d.Deploy && !writes {
+	switch {
+	case d.Deploy && !writes:
 		// Nothing to write, but a deploy: the plan is an update all the same.
 		c.RuntimeStatus, c.DeployedVersion, c.Revision = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+	case !d.Deploy && !writes && !sc.Revision.IsNull():
+		// Neither a write nor a deploy (only deploy, deploy_policy or the timeouts change): the
+		// revision stays, so that a deployment whose triggers hold it does not deploy the flow.
+		c.Revision = sc.Revision
 	}
 }
 
@@ -399,6 +405,7 @@ func checkDeployPolicy(ctx context.Context, config tfsdk.Config, policy types.St
 }
 
 func (g senderGlue[M, P, S]) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	byIdentity := req.ID == ""
 	if !senderIdentity.resolveImport(&req, resp) { // identity.go
 		return
 	}
@@ -412,7 +419,12 @@ func (g senderGlue[M, P, S]) importState(ctx context.Context, req resource.Impor
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("iflow_id"), id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("version"), "active")...)
-	// deploy is left null: the read sets it from the flow's runtime (readRevision).
+	// An import by identity is what terraform query -generate-config-out writes, with deploy =
+	// false beside the flow's sapmessaging_iflow_deployment (the recommended pattern). An import
+	// by ID leaves deploy null: the read sets it from the flow's runtime (readRevision).
+	if byIdentity {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deploy"), false)...)
+	}
 	if g.importDefaults != nil {
 		resp.Diagnostics.Append(g.importDefaults(ctx, &resp.State)...)
 	}
