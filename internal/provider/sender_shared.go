@@ -291,7 +291,13 @@ func (g senderGlue[M, P, S]) readRevision(ctx context.Context, m P, prior string
 			// it, sets deploy = false: importState.)
 			c.Deploy = types.BoolValue(g.runtime(ctx, m, nil).notRunningReason() == "")
 		}
-		ref := cpi.ChannelRef{IFlowID: id, Version: designVersion(ctx, g.data.flows, id, version), Kind: g.kind, Channel: channel}
+		// The version as addressed, not as resolved: a version a pipeline uploads under "active"
+		// is not this configuration's change, and a deployment whose triggers hold the revision
+		// must not ship it (a write-back of reverted settings still gets a new revision).
+		if version == "" {
+			version = "active"
+		}
+		ref := cpi.ChannelRef{IFlowID: id, Version: version, Kind: g.kind, Channel: channel}
 		c.Revision = types.StringValue(cpi.NextRevision(prior, ref, g.settings(m)))
 	}
 	diags.Append(d...)
