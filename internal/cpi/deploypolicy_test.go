@@ -8,6 +8,7 @@ import (
 )
 
 func TestDeployPolicyDecide(t *testing.T) {
+	t.Parallel()
 	started := cpi.DeployState{RuntimeStatus: "STARTED", DeployedVersion: "1.0.6", DesignVersion: "1.0.6"}
 	staged := cpi.DeployState{RuntimeStatus: "STARTED", DeployedVersion: "1.0.6", DesignVersion: "1.0.7"}
 	undeployed := cpi.DeployState{RuntimeStatus: "NOT_DEPLOYED", DesignVersion: "1.0.6"}
@@ -38,6 +39,7 @@ func TestDeployPolicyDecide(t *testing.T) {
 		{"never, undeployed", cpi.DeployNever, undeployed, true, false, cpi.CaseNotRunning},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			d := tc.p.Decide(tc.s, tc.other)
 			if d.Deploy != tc.deploy || d.Case != tc.c || d.Held != (tc.c != cpi.CaseNone && !tc.deploy) {
 				t.Errorf("Decide = %+v, want deploy %t case %d", d, tc.deploy, tc.c)
@@ -48,6 +50,7 @@ func TestDeployPolicyDecide(t *testing.T) {
 
 // The warning tells the two cases apart: settings the runtime lacks, and other undeployed changes.
 func TestDeployStateDescribe(t *testing.T) {
+	t.Parallel()
 	staged := cpi.DeployState{RuntimeStatus: "STARTED", DeployedVersion: "1.0.6", DesignVersion: "1.0.7"}
 	if got := staged.Describe(cpi.CaseOtherChanges); !strings.Contains(got, "runs this configuration's settings") ||
 		!strings.Contains(got, "other, undeployed changes") || !strings.Contains(got, "1.0.7") {

@@ -154,9 +154,10 @@ func (p *pipeline) delete(id string) {
 	}
 }
 
-// checkDeployedVersion asserts the version and status the runtime of flow id runs ("" status:
-// not deployed).
-func checkDeployedVersion(env *testEnv, id, status, version string) resource.TestCheckFunc {
+// checkDeployedVersion asserts the version and status the runtime of senderFlowID runs (""
+// status: not deployed).
+func checkDeployedVersion(env *testEnv, status, version string) resource.TestCheckFunc {
+	const id = senderFlowID
 	return func(*terraform.State) error {
 		d, ok := env.srv.Deployed(id)
 		switch {
@@ -204,17 +205,17 @@ func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: pipelineSenderHCL(env, 3, ""), Check: checkDeployedVersion(env, senderFlowID, "STARTED", "1.0.0")},
+			{Config: pipelineSenderHCL(env, 3, ""), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
 			{
 				PreConfig:        func() { p.stage(senderFlowID, "1.0.7", archiveEdit{}) },
 				Config:           pipelineSenderHCL(env, 3, ""),
 				ConfigPlanChecks: noChange,
-				Check:            checkDeployedVersion(env, senderFlowID, "STARTED", "1.0.0"),
+				Check:            checkDeployedVersion(env, "STARTED", "1.0.0"),
 			},
 			{
 				// This configuration's change goes into 1.0.7, which is not shipped.
 				Config: pipelineSenderHCL(env, 4, ""),
-				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, senderFlowID, "STARTED", "1.0.0"),
+				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.0"),
 					senderRetriesOnTenant(env, senderFlowID, "4")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
@@ -223,7 +224,7 @@ func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 				PreConfig:        func() { p.deploy(senderFlowID) },
 				Config:           pipelineSenderHCL(env, 4, ""),
 				ConfigPlanChecks: noChange,
-				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, senderFlowID, "STARTED", "1.0.7"), checkRunsDesignTime(env, senderFlowID)),
+				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.7"), checkRunsDesignTime(env, senderFlowID)),
 			},
 			{
 				PreConfig: func() { p.stage(senderFlowID, "1.0.8", archiveEdit{}) },
@@ -232,7 +233,7 @@ func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: checkDeployedVersion(env, senderFlowID, "STARTED", "1.0.8"),
+				Check: checkDeployedVersion(env, "STARTED", "1.0.8"),
 			},
 		},
 	})
@@ -250,21 +251,21 @@ func TestAccPipeline_deployPolicy(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{PreConfig: func() { p.deploy(senderFlowID) }, Config: pipelineSenderHCL(env, 3, policy("changes")),
-				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, senderFlowID, "STARTED", "1.0.0"), checkRunsDesignTime(env, senderFlowID))},
+				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.0"), checkRunsDesignTime(env, senderFlowID))},
 			{
 				PreConfig:        func() { p.undeploy(senderFlowID) },
 				Config:           pipelineSenderHCL(env, 3, policy("changes")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            checkDeployedVersion(env, senderFlowID, "", ""),
+				Check:            checkDeployedVersion(env, "", ""),
 			},
 			{
 				Config:           pipelineSenderHCL(env, 4, policy("changes")),
-				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, senderFlowID, "", ""), senderRetriesOnTenant(env, senderFlowID, "4")),
+				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "", ""), senderRetriesOnTenant(env, senderFlowID, "4")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
 				Config:           pipelineSenderHCL(env, 5, policy("never")),
-				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, senderFlowID, "", ""), senderRetriesOnTenant(env, senderFlowID, "5")),
+				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "", ""), senderRetriesOnTenant(env, senderFlowID, "5")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
@@ -297,16 +298,16 @@ func TestAccPipeline_deploymentPolicy(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{PreConfig: func() { p.deploy(senderFlowID) }, Config: hcl("changes", "a"), Check: checkDeployedVersion(env, senderFlowID, "STARTED", "1.0.0")},
+			{PreConfig: func() { p.deploy(senderFlowID) }, Config: hcl("changes", "a"), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
 			{
 				PreConfig:        func() { p.undeploy(senderFlowID) },
 				Config:           hcl("changes", "a"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            checkDeployedVersion(env, senderFlowID, "", ""),
+				Check:            checkDeployedVersion(env, "", ""),
 			},
 			{
 				Config: hcl("never", "b"),
-				Check:  checkDeployedVersion(env, senderFlowID, "", ""),
+				Check:  checkDeployedVersion(env, "", ""),
 			},
 			{
 				Config: hcl("running", "b"),
@@ -314,7 +315,7 @@ func TestAccPipeline_deploymentPolicy(t *testing.T) {
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.flow", plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: checkDeployedVersion(env, senderFlowID, "STARTED", "1.0.0"),
+				Check: checkDeployedVersion(env, "STARTED", "1.0.0"),
 			},
 		},
 	})
@@ -446,6 +447,56 @@ resource "sapmessaging_iflow_deployment" "flow" {
 					}
 					return nil
 				}),
+			},
+		},
+	})
+}
+
+// The sample content's flow with externalized retry settings: the sender resource writes the
+// parameter values, not the {{...}} keys; an upload of a new version by the pipeline resets them
+// to the uploaded parameters.prop, and the next plan writes the configuration's value again.
+func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
+	if err := env.srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	const id = "Acme_Orders_Parameterized"
+	p := newPipeline(t, env)
+	param := func(want string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			values, ok := env.srv.IFlowConfigurations(id)
+			if !ok || values["Orders_MaxRetries"] != want {
+				return fmt.Errorf("Orders_MaxRetries of %s = %q (found %t), want %q", id, values["Orders_MaxRetries"], ok, want)
+			}
+			return senderRetriesOnTenant(env, id, "{{Orders_MaxRetries}}")(nil)
+		}
+	}
+	cfg := env.config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = 3\n}\n", id))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: resource.ComposeTestCheckFunc(param("3"), checkRunsDesignTime(env, id))},
+			{
+				// The pipeline uploads 1.0.1 from git, whose parameters.prop holds 2, and releases it.
+				PreConfig: func() {
+					p.stage(id, "1.0.1", archiveEdit{edit: func(name string, data []byte) []byte {
+						if strings.HasSuffix(name, "parameters.prop") {
+							return regexp.MustCompile(`(?m)^Orders_MaxRetries=.*$`).ReplaceAll(data, []byte("Orders_MaxRetries=2"))
+						}
+						return data
+					}})
+					if err := param("2")(nil); err != nil {
+						t.Errorf("the upload did not reset the parameter to the uploaded parameters.prop: %v", err)
+					}
+					p.deploy(id)
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(param("3"), checkRunsDesignTime(env, id)),
 			},
 		},
 	})
