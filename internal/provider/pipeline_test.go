@@ -498,6 +498,21 @@ func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
 				},
 				Check: resource.ComposeTestCheckFunc(param("3"), checkRunsDesignTime(env, id)),
 			},
+			{
+				// An upload without parameters.prop leaves the parameters without values: the plan
+				// writes the configuration's value again.
+				PreConfig: func() {
+					p.stage(id, "1.0.2", archiveEdit{drop: []string{"src/main/resources/parameters.prop"}})
+					if err := param("3")(nil); err == nil {
+						t.Error("the upload without parameters.prop kept the tenant's value")
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+				},
+				Check: param("3"),
+			},
 		},
 	})
 }
