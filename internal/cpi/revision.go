@@ -8,8 +8,8 @@ import (
 )
 
 // ChannelRef identifies the channel whose settings a revision describes: the
-// integration flow, its design-time version as resolved on the tenant (the
-// manifest's Bundle-Version, not "active"), and the channel's message flow.
+// integration flow, its design-time version as the configuration addresses it
+// ("active", or a version name), and the channel's message flow.
 type ChannelRef struct {
 	IFlowID string `json:"iflow"`
 	Version string `json:"version"`
@@ -25,8 +25,9 @@ type ChannelRef struct {
 // same channel with the same settings again keeps the revision; anything else
 // gets a new one that follows it: other settings, settings written back to
 // earlier values after a change on the tenant (a revision never seen before),
-// the same settings on another channel or another flow, and the flow's version
-// changing under the channel. Two channels with equal settings therefore never
+// the same settings on another channel, another flow or another addressed
+// version. A new version uploaded under "active" with the same settings keeps
+// the revision: it is not a change of the channel's settings. Two channels with equal settings therefore never
 // share a revision.
 //
 // NextRevision returns the revision of the channel ref with settings that

@@ -512,6 +512,14 @@ func (s *cloudIntegration) cpiUpdateDesigntime(w http.ResponseWriter, r *http.Re
 		return
 	}
 	if hasContent {
+		// The upload replaces the whole design-time content, parameters.prop
+		// included: the externalized parameters' configured values become the
+		// uploaded ones, or none when the archive has no parameters.prop. SAP
+		// documents that configuring a parameter (Configurations, PUT
+		// IntegrationDesigntimeArtifacts(...)/$links/Configurations('KEY'))
+		// changes the design-time artifact, and that an update of the artifact
+		// replaces its content; that the values go with it is assumed from
+		// these two (no SAP page says it in one sentence).
 		if msg := checkSymbolicName(f.ID, art); msg != "" {
 			c.mu.Unlock()
 			respondODataError(w, http.StatusBadRequest, msg)

@@ -32,6 +32,9 @@ type SampleIFlow struct {
 	// set.
 	MaxRetries    string
 	DeliveryState string
+	// Parameters are the externalized parameters of the flow (parameters.prop),
+	// for a MaxRetries or DeliveryState of the form {{KEY}}.
+	Parameters map[string]string
 	// ExceptionEnd is the end event of an AMQP flow's exception subprocess:
 	// "" or "error" for an Error End, "escalation" for an Escalation End.
 	ExceptionEnd string
@@ -81,6 +84,12 @@ var SampleIFlows = []SampleIFlow{
 	{ID: "Acme_Orders_Inbound", Package: "AcmeOrders", Channel: "AMQP_Orders", Queue: "acme/crm/prod/orders"},
 	{ID: "OrdersInbound", Package: "Orders", Channel: "EventMesh", Queue: "acme/crm/prod/orders"},
 	{ID: "Acme_Orders_Retry", Package: "AcmeOrders", Channel: "JMS_OrdersRetry", Queue: "Acme_Orders_Retry", Adapter: "JMS", RetryGuard: 5},
+	// Externalized retry settings, as a team that configures them per tenant
+	// keeps them: the sender's keys hold {{KEY}} and parameters.prop the values
+	// (SAP's Externalize Parameters of an Integration Flow).
+	{ID: "Acme_Orders_Parameterized", Package: "AcmeOrders", Channel: "AMQP_OrdersParameterized", Queue: "acme/crm/prod/orders",
+		MaxRetries: "{{Orders_MaxRetries}}", DeliveryState: "{{Orders_DeliveryStatus}}",
+		Parameters: map[string]string{"Orders_MaxRetries": "2", "Orders_DeliveryStatus": "REJECTED"}},
 }
 
 // SampleLandscapePrefix is the start of every queue name of the sample landscape.
@@ -192,7 +201,7 @@ func (f SampleIFlow) options() iflowbuild.Options {
 		if end == "" {
 			end = "error"
 		}
-		return iflowbuild.Options{Name: f.ID, Senders: senders, ExceptionEnds: [][]string{{end}}}
+		return iflowbuild.Options{Name: f.ID, Senders: senders, ExceptionEnds: [][]string{{end}}, Parameters: f.Parameters}
 	}
 	o := iflowbuild.Options{
 		Name:    f.ID,

@@ -143,13 +143,13 @@ func (l *senderListResource[M, P, S]) ListResourceConfigSchema(_ context.Context
 			"flows of one package or whose ID starts with a prefix: a result per channel, named `FLOW: " + l.kind + " sender of queue QUEUE " +
 			"(package PACKAGE)`, or `FLOW / CHANNEL: ...` with the channel in the identity when the flow has more than one " + l.kind + " sender. " +
 			"With `include_resource` (and `terraform query -generate-config-out`) each result carries every setting of the channel as " +
-			"the flow holds it and `version = \"active\"`, as an import does, and `deploy = true` when the flow runs its design time, " +
-			"`deploy = false` when it is not deployed or runs another version (adopted as it is: its import deploys nothing; set `deploy = true` " +
-			"to have the next apply deploy it). An AMQP channel that sets `MODIFIED_FAILED_UNDELIVERABLE` gets `allow_cancelled_redelivery = true`, " +
+			"the flow holds it and `version = \"active\"`, as an import does, and `deploy = false`: the pattern the documentation " +
+			"recommends, where the channel is written only and one `sapmessaging_iflow_deployment` per flow deploys it (list those with the " +
+			"deployments' list resource, then put the channels' `revision` in their `triggers`: wiring them deploys nothing). An AMQP channel that sets `MODIFIED_FAILED_UNDELIVERABLE` gets `allow_cancelled_redelivery = true`, " +
 			"one whose Max. Number of Retries is empty or 0 gets `allow_unsafe_retries = true`: the resource refuses those settings, and " +
 			"with the attribute the plan warns instead." + adopt + " So the generated resource block plans no change after its import.\n\n" +
-			"The plan-time rules apply to the generated blocks as to any other: their warnings show in the plan. A flow that is not " +
-			"deployed, or does not run its design time, plans a deploy after its import only when its block says `deploy = true`.\n\n" +
+			"The plan-time rules apply to the generated blocks as to any other: their warnings show in the plan. An adopted flow is " +
+			"deployed by nothing until a channel changes.\n\n" +
 			"One call lists the flows, each flow that passes the filters is downloaded once (8 at a time, shared with the other sender list " +
 			"blocks of the same provider configuration), and `include_resource` adds one call for the deployed flows. A flow that cannot be " +
 			"read is left out with a warning that says why. " +
@@ -265,12 +265,13 @@ func (l *senderListResource[M, P, S]) result(ctx context.Context, req list.ListR
 	var m M
 	c := P(&m).common()
 	c.IflowID, c.Version, c.Channel = types.StringValue(f.ID), types.StringValue("active"), channelValue
-	// deploy stays null, as after an import: the read sets it to false for a flow that is not
-	// deployed or does not run its design time (adopted as it is, its import plans no deploy).
+	// deploy = false after the read, as an import by identity sets it: the recommended pattern
+	// (written only; the flow's sapmessaging_iflow_deployment deploys it).
 	c.Deploy, c.Timeouts = types.BoolNull(), nullTimeouts()
 	if _, found := l.glue(l.data).readRevision(ctx, &m, "", &r.Diagnostics); !found {
 		return l.leftOut(f.ID, label, cpi.ErrNotFound), false
 	}
+	c.Deploy = types.BoolValue(false) // as an import by identity sets it
 	r.Diagnostics.Append(set(ctx, r.Resource.Schema, &r.Resource.Raw, r.Resource, &m)...)
 	return r, true
 }

@@ -7,7 +7,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
@@ -206,4 +210,102 @@ func addDeployError(diags *diag.Diagnostics, id, saved string, timeout time.Dura
 			fmt.Sprintf("%s Deploying iFlow %q failed: %s. The next plan shows the deploy again. Fix the cause in Cloud Integration and apply again.",
 				saved, id, clause(err)))
 	}
+}
+
+// deployPolicyAttributes adds `deploy_policy` and `deploy_other_changes` to attrs. deployNote
+// says how the resource's other attributes map onto the policy when it is unset.
+func deployPolicyAttributes(attrs map[string]schema.Attribute, deployNote string) {
+	names := make([]string, len(cpi.DeployPolicies))
+	for i, p := range cpi.DeployPolicies {
+		names[i] = string(p)
+	}
+	attrs["deploy_policy"] = schema.StringAttribute{
+		MarkdownDescription: "When the flow is deployed: `changes` deploys the changes of this configuration only (its writes; a flow " +
+			"that is not deployed stays undeployed), `running` keeps the flow running (deploys this configuration's changes and the flow " +
+			"whenever its runtime is not `STARTED`), `never` never deploys. " + deployNote + " Under every policy, a design time that holds " +
+			"another version than the runtime runs (a version a pipeline uploaded without deploying) is deployed only with " +
+			"`deploy_other_changes = true`; the plan warns which case it is.",
+		Optional:   true,
+		Validators: []validator.String{stringvalidator.OneOf(names...)},
+	}
+	attrs["deploy_other_changes"] = schema.BoolAttribute{
+		MarkdownDescription: "Whether a deploy may ship other changes the design time holds: a version the runtime does not run, such as " +
+			"one a pipeline uploaded without deploying. Defaults to `false`: such a flow is not deployed by this resource, also when it " +
+			"writes settings into it; the runtime gets them when that version is released. The plan warns when it holds a deploy back.",
+		Optional: true,
+	}
+}
+
+// deployPolicy is the policy of a resource: policy when set, else `running` with deploy and
+// `never` without.
+func deployPolicy(policy types.String, deploy bool) cpi.DeployPolicy {
+	if !policy.IsNull() && !policy.IsUnknown() {
+		return cpi.DeployPolicy(policy.ValueString())
+	}
+	if deploy {
+		return cpi.DeployRunning
+	}
+	return cpi.DeployNever
+}
+
+// deployState is the cpi.DeployState of a runtime status and deployed version (as the state holds
+// them) and the design version read in this run.
+func deployState(status, deployed types.String, designVersion string, writes bool) cpi.DeployState {
+	return cpi.DeployState{RuntimeStatus: status.ValueString(), DeployedVersion: deployed.ValueString(), DesignVersion: designVersion, Writes: writes}
+}
+
+// addDeployWarning warns at plan about decision d of policy p for iFlow id in state s: what is
+// deployed and why, or what is held back and what to set instead.
+// quiet leaves the warning out.
+func addDeployWarning(diags *diag.Diagnostics, id string, p cpi.DeployPolicy, s cpi.DeployState, d cpi.DeployDecision, quiet bool) {
+	switch {
+	case d.Case == cpi.CaseNone || quiet:
+	case d.Deploy:
+		diags.AddWarning("Integration Flow Will Be Deployed",
+			fmt.Sprintf("This plan deploys iFlow %q: %s. It deploys because `deploy_policy` is %q%s. Apply it to run them.",
+				id, s.Describe(d.Case), p, otherChangesNote(s)))
+	case d.Held && p != cpi.DeployNever:
+		why := fmt.Sprintf("`deploy_policy` is %q", p)
+		what := "Set `deploy_policy = \"running\"` to keep the flow running, or deploy it in Cloud Integration."
+		if s.Staged() && s.RuntimeStatus == cpi.RuntimeStarted {
+			why = "`deploy_other_changes` is not true, and a deploy would ship them"
+			what = fmt.Sprintf("Release version %s with the team's pipeline, or set `deploy_other_changes = true` to deploy it from here.", s.DesignVersion)
+		}
+		diags.AddWarning("Integration Flow Not Deployed",
+			fmt.Sprintf("This plan does not deploy iFlow %q: %s. It does not deploy because %s; written settings stay in the design time "+
+				"and run from the next deploy of the flow. %s", id, s.Describe(d.Case), why, what))
+	}
+}
+
+// otherChangesNote is what a deploy of s ships beyond this configuration's changes.
+func otherChangesNote(s cpi.DeployState) string {
+	if !s.Staged() {
+		return ""
+	}
+	return fmt.Sprintf("; the deploy also ships the other changes of version %s", s.DesignVersion)
+}
+
+// addFlowDeleted warns, at refresh, that iFlow id is gone from the tenant and the state forgot
+// what (a phrase: "its AMQP sender settings").
+func addFlowDeleted(diags *diag.Diagnostics, id, what string) {
+	diags.AddWarning("Integration Flow Deleted",
+		fmt.Sprintf("The iFlow %q no longer exists on the tenant: it was deleted outside Terraform (by a pipeline, or in Cloud Integration). "+
+			"The state forgets %s, so the plan shows them to be created again; that apply fails until the flow is uploaded. "+
+			"Upload the flow again, or remove the resource from the configuration.", id, what))
+}
+
+// addFlowMissingAtPlan warns at plan that iFlow id does not exist, so that its apply will fail.
+func addFlowMissingAtPlan(diags *diag.Diagnostics, id string) {
+	diags.AddAttributeWarning(path.Root("iflow_id"), "Integration Flow Not Found",
+		fmt.Sprintf("Cloud Integration has no integration flow %q in that version. This resource changes an existing flow and creates "+
+			"none, so applying this plan fails until the flow exists. Upload the flow first (with the team's pipeline, or in Cloud "+
+			"Integration), or check `iflow_id` and `version`.", id))
+}
+
+// addFlowNotFound reports a write or deploy that found no iFlow id.
+func addFlowNotFound(diags *diag.Diagnostics, id string) {
+	diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
+		fmt.Sprintf("Cloud Integration has no integration flow %q in that version. This resource changes and deploys an existing flow "+
+			"and creates none: the flow must be uploaded first (with the team's pipeline, or in Cloud Integration). Upload it, or check "+
+			"`iflow_id` and `version`, then apply again.", id))
 }

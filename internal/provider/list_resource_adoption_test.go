@@ -95,7 +95,6 @@ func TestAccListResources_adoptSampleContent(t *testing.T) {
 		"sapmessaging_queue":                len(emulator.SampleQueues) - 2,
 		"sapmessaging_webhook_subscription": len(emulator.SampleWebhooks),
 	}
-	undeployedSenders := 0
 	for _, q := range emulator.SampleQueues {
 		want["sapmessaging_queue_subscription"] += len(q.Topics)
 	}
@@ -109,8 +108,6 @@ func TestAccListResources_adoptSampleContent(t *testing.T) {
 		}
 		if f.Deployed {
 			want["sapmessaging_iflow_deployment"]++
-		} else {
-			undeployedSenders += senders
 		}
 	}
 	total := 0
@@ -146,12 +143,12 @@ func TestAccListResources_adoptSampleContent(t *testing.T) {
 	}
 	// What breaks a rule is generated as it is, with its adoption attribute.
 	for pattern, n := range map[string]int{
-		`allow_no_ttl\s*=\s*true`:               1, // payments/dmq
-		`allow_unlimited_redelivery\s*=\s*true`: 1, // shipments
-		`allow_cancelled_redelivery\s*=\s*true`: 1, // Acme_Payments_Inbound
-		`allow_unsafe_retries\s*=\s*true`:       1, // Acme_SalesOrders_Inbound
-		`accept_message_loss\s*=\s*true`:        1, // the QoS 0 webhook
-		`deploy\s*=\s*false`:                    undeployedSenders,
+		`allow_no_ttl\s*=\s*true`:               1,                                                                  // payments/dmq
+		`allow_unlimited_redelivery\s*=\s*true`: 1,                                                                  // shipments
+		`allow_cancelled_redelivery\s*=\s*true`: 1,                                                                  // Acme_Payments_Inbound
+		`allow_unsafe_retries\s*=\s*true`:       1,                                                                  // Acme_SalesOrders_Inbound
+		`accept_message_loss\s*=\s*true`:        1,                                                                  // the QoS 0 webhook
+		`deploy\s*=\s*false`:                    want["sapmessaging_amqp_sender"] + want["sapmessaging_jms_sender"], // the recommended pattern
 	} {
 		if c := len(regexp.MustCompile(`\n\s*`+pattern+`\n`).FindAllString(generated, -1)); c != n {
 			t.Errorf("generated.tf has %d %s, want %d:\n%s", c, pattern, n, generated)

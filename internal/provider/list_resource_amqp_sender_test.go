@@ -76,7 +76,7 @@ list "sapmessaging_amqp_sender" "none" {
 						{Path: tfjsonpath.New("iflow_id"), KnownValue: knownvalue.StringExact(handOrders)},
 						{Path: tfjsonpath.New("channel"), KnownValue: knownvalue.StringExact("Returns")},
 						{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("active")},
-						{Path: tfjsonpath.New("deploy"), KnownValue: knownvalue.Bool(true)},
+						{Path: tfjsonpath.New("deploy"), KnownValue: knownvalue.Bool(false)},
 						{Path: tfjsonpath.New("max_number_of_retries"), KnownValue: knownvalue.Int64Exact(2)},
 						{Path: tfjsonpath.New("delivery_status_after_max_retries"), KnownValue: knownvalue.StringExact("REJECTED")},
 						{Path: tfjsonpath.New("max_prefetched_messages"), KnownValue: knownvalue.Int64Exact(1)},

@@ -44,8 +44,9 @@ func (l *iflowDeploymentListResource) ListResourceConfigSchema(_ context.Context
 		MarkdownDescription: "Lists every integration flow deployed on the Cloud Integration tenant (in any runtime status), or those of " +
 			"one package or whose ID starts with a prefix. Each result is named `FLOW (version V, STATUS)`. With `include_resource` " +
 			"(and `terraform query -generate-config-out`) each result carries the flow, `version = \"active\"` and no triggers, so that " +
-			"the generated resource block plans no change after its import while the flow runs its design time; a flow in `ERROR`, or " +
-			"running another version than its design time, plans a redeploy, as `sapmessaging_iflow_deployment` always does.\n\n" +
+			"the generated resource block plans no change after its import while the flow runs; a flow in `ERROR` plans a redeploy " +
+			"(`deploy_policy` unset is `running`), and a flow whose design time holds another version than it runs is left to its release. " +
+			"Put the `revision` of the flow's channel resources into `triggers` afterwards: wiring them deploys nothing.\n\n" +
 			"One call lists the deployed flows; a `package_id` adds one call for the flows' packages. " +
 			"Terraform returns at most `limit` results per list block, 100 unless the block sets `limit`; a block whose results stop at its " +
 			"`limit` warns with the number of deployed flows it selects.",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -254,6 +255,14 @@ list "sapmessaging_iflow_deployment" "deployed" {
 			(strings.Contains(block, "concurrent_processes") || strings.Contains(block, "dead_letter_queue")) {
 			t.Errorf("the block of the exclusive queue's channel sets a setting the channel does not have:\n%s", block)
 		}
+	}
+	// The recommended pattern: the senders are written only, the deployments deploy.
+	if regexp.MustCompile(`\n\s*deploy\s*=\s*true\n`).MatchString(generated) {
+		t.Errorf("generated.tf sets deploy = true on a sender, beside the generated deployments:\n%s", generated)
+	}
+	senders := len(regexp.MustCompile(`resource "sapmessaging_(amqp|jms)_sender"`).FindAllString(generated, -1))
+	if n := len(regexp.MustCompile(`\n\s*deploy\s*=\s*false\n`).FindAllString(generated, -1)); n != senders || n == 0 {
+		t.Errorf("generated.tf sets deploy = false on %d senders, want all %d:\n%s", n, senders, generated)
 	}
 	if strings.Contains(generated, handBroken) {
 		t.Errorf("generated.tf holds the flow that cannot be read:\n%s", generated)

@@ -42,7 +42,7 @@ func TestAccJMSSenderListResource_query(t *testing.T) {
 					querycheck.ExpectResourceKnownValues("sapmessaging_jms_sender.crm", byChannel(handJMS, ""), []querycheck.KnownValueCheck{
 						{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(handJMS)},
 						{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("active")},
-						{Path: tfjsonpath.New("deploy"), KnownValue: knownvalue.Bool(true)},
+						{Path: tfjsonpath.New("deploy"), KnownValue: knownvalue.Bool(false)},
 						{Path: tfjsonpath.New("retry_interval"), KnownValue: knownvalue.Int64Exact(1)},
 						{Path: tfjsonpath.New("exponential_backoff"), KnownValue: knownvalue.Bool(true)},
 						{Path: tfjsonpath.New("max_retry_interval"), KnownValue: knownvalue.Int64Exact(60)},

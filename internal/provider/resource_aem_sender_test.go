@@ -254,7 +254,8 @@ func TestAccAEMSender_withoutAEMConnection(t *testing.T) {
 // The resource's identity is its import ID's parts, and an import block can name the channel by it.
 func TestAccAEMSender_identity(t *testing.T) {
 	env := newAEMSenderEnv(t)
-	cfg := env.aemConfig(aemSenderHCL(aemOrdersFlow, `  max_message_processing_attempts = 4`))
+	// deploy = false, as terraform query writes it: an import by identity reads deploy = false.
+	cfg := env.aemConfig(aemSenderHCL(aemOrdersFlow, "  max_message_processing_attempts = 4\n  deploy = false"))
 	acc.ParallelTest(t, acc.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

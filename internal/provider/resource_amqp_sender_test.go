@@ -295,10 +295,12 @@ func TestAccAMQPSender_flowDeleted(t *testing.T) {
 				},
 			},
 			{
-				PreConfig:   func() { env.srv.DeleteIFlow("OrdersInbound") },
-				Config:      env.config(senderHCL("")),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`Integration Flow Not Found`),
+				// A deleted flow is drift: the plan creates the sender again, and the apply would
+				// fail until the flow is uploaded (TestAccDriftDetection_deletedFlow).
+				PreConfig:          func() { env.srv.DeleteIFlow("OrdersInbound") },
+				Config:             env.config(senderHCL("")),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
 			},
 		},
 	})

@@ -42,6 +42,8 @@ type iflowDeploymentModel struct {
 	IflowID         types.String   `tfsdk:"iflow_id"`
 	Version         types.String   `tfsdk:"version"`
 	Triggers        types.Map      `tfsdk:"triggers"`
+	DeployPolicy    types.String   `tfsdk:"deploy_policy"`
+	DeployOther     types.Bool     `tfsdk:"deploy_other_changes"`
 	Timeouts        timeouts.Value `tfsdk:"timeouts"`
 	DeployedVersion types.String   `tfsdk:"deployed_version"`
 	RuntimeStatus   types.String   `tfsdk:"runtime_status"`
@@ -101,7 +103,10 @@ func (r *iflowDeploymentResource) Schema(ctx context.Context, _ resource.SchemaR
 			},
 			"triggers": schema.MapAttribute{
 				MarkdownDescription: "Any change of these values deploys the flow again, in place. Put the `revision` of each channel " +
-					"resource of the flow here: `{ for k, s in sapmessaging_amqp_sender.c : k => s.revision if s.iflow_id == each.key }`.",
+					"resource of the flow here: `{ for k, s in sapmessaging_amqp_sender.c : k => s.revision if s.iflow_id == each.key }`. " +
+					"A changed value, or one known only after apply (a channel written in the same apply), deploys; a key added with a known " +
+					"value (wiring the revision of a channel already written, as when a generated configuration moves to this pattern) " +
+					"and a key removed do not.",
 				ElementType: types.StringType,
 				Optional:    true,
 			},
@@ -119,20 +124,44 @@ func (r *iflowDeploymentResource) Schema(ctx context.Context, _ resource.SchemaR
 			},
 		},
 	}
+	deployPolicyAttributes(resp.Schema.Attributes, "Unset, it is `running`: the deployment's create and every change of `triggers` "+
+		"are this configuration's changes.")
 }
 
 func (r *iflowDeploymentResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// redeployReason says why an update from state to plan deploys the flow, "" when it does not:
-// the triggers changed, or the flow does not run its design time (not STARTED, or another
-// version). designVersion is the flow's design-time version as read in this run.
-func (m *iflowDeploymentModel) redeployReason(state *iflowDeploymentModel, designVersion string) string {
-	if !m.Triggers.Equal(state.Triggers) {
-		return "its triggers changed"
+// triggersChanged reports whether the triggers from prior to planned are a change of this
+// configuration: a value unknown in the plan (a channel written in this apply) or a value of a
+// key that differs from the prior one. Keys added with known values (wiring the revisions of
+// channels already written, as when an adopted configuration moves to the recommended pattern)
+// and keys removed change nothing the runtime lacks.
+func triggersChanged(prior, planned types.Map) bool {
+	if planned.IsUnknown() {
+		return true
 	}
-	return runtimeView{status: state.RuntimeStatus, deployedVersion: state.DeployedVersion, designVersion: designVersion}.notRunningReason()
+	before := prior.Elements()
+	for k, v := range planned.Elements() {
+		if v.IsUnknown() {
+			return true
+		}
+		if old, ok := before[k]; ok && !old.Equal(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// policy is the deployment's deploy policy: `deploy_policy`, `running` when unset.
+func (m *iflowDeploymentModel) policy() cpi.DeployPolicy { return deployPolicy(m.DeployPolicy, true) }
+
+// decide says whether an update from state to plan deploys the flow: the triggers changed (this
+// configuration's changes), or the runtime is not STARTED, or the design time holds another
+// version, as the policy says. designVersion is the flow's design-time version as read in this run.
+func (m *iflowDeploymentModel) decide(state *iflowDeploymentModel, designVersion string) (cpi.DeployState, cpi.DeployDecision) {
+	s := deployState(state.RuntimeStatus, state.DeployedVersion, designVersion, triggersChanged(state.Triggers, m.Triggers))
+	return s, m.policy().Decide(s, m.DeployOther.ValueBool())
 }
 
 // ModifyPlan plans a deploy when the flow does not run its design time, refuses a second
@@ -180,7 +209,9 @@ func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.M
 			return
 		}
 	}
-	if plan.redeployReason(&state, dv) == "" {
+	s, d := plan.decide(&state, dv)
+	addDeployWarning(&resp.Diagnostics, id, plan.policy(), s, d, false)
+	if !d.Deploy {
 		return
 	}
 	// A deploy is planned: what runs afterwards is known only then. A runtime status other than
@@ -203,6 +234,22 @@ func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	plan.ID = plan.IflowID
+	// A create deploys as the policy says; when it does not, the state records the runtime as it is.
+	var status, deployed types.String
+	readDeployment(ctx, r.data.flows, plan.IflowID.ValueString(), &status, &deployed, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	f, err := r.data.flows.Flow(ctx, plan.IflowID.ValueString(), plan.Version.ValueString())
+	if err != nil {
+		r.addFlowError(&resp.Diagnostics, plan.IflowID.ValueString(), err)
+		return
+	}
+	if d := plan.policy().Decide(deployState(status, deployed, f.DesignVersion, true), plan.DeployOther.ValueBool()); !d.Deploy {
+		plan.RuntimeStatus, plan.DeployedVersion = status, deployed
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
+		return
+	}
 	if r.deploy(ctx, &plan, timeout, "create", &resp.Diagnostics) == deployNotStarted {
 		return
 	}
@@ -219,8 +266,9 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 		return
 	}
 	plan.ID = state.ID
-	if plan.redeployReason(&state, designVersion(ctx, r.data.flows, plan.IflowID.ValueString(), plan.Version.ValueString())) == "" {
-		// Only the timeouts changed: nothing to deploy.
+	if _, d := plan.decide(&state, designVersion(ctx, r.data.flows, plan.IflowID.ValueString(), plan.Version.ValueString())); !d.Deploy {
+		// Nothing to deploy (only the timeouts or the policy changed, or the policy holds the
+		// deploy back, as the plan warned).
 		plan.RuntimeStatus, plan.DeployedVersion = state.RuntimeStatus, state.DeployedVersion
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 		return
@@ -275,8 +323,7 @@ func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeployment
 	defer rcancel()
 	switch {
 	case errors.Is(err, cpi.ErrNotFound) || res.DeployErr != nil && r.flowMissing(rctx, id, version):
-		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
-			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check `iflow_id` and version, or create the flow first.", id))
+		addFlowNotFound(diags, id)
 		return deployNotStarted
 	case err != nil:
 		if !addOperationError(diags, fmt.Sprintf("Deploying iFlow %q", id), timeout, op, err) {
@@ -301,6 +348,17 @@ func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeployment
 		return deployFailed
 	}
 	return deploySucceeded
+}
+
+// addFlowError reports an error of reading iFlow id before a deploy: a flow that does not exist
+// must be uploaded first, as this resource deploys flows and creates none.
+func (r *iflowDeploymentResource) addFlowError(diags *diag.Diagnostics, id string, err error) {
+	if errors.Is(err, cpi.ErrNotFound) {
+		addFlowNotFound(diags, id)
+		return
+	}
+	diags.AddError("Cannot Read Integration Flow",
+		fmt.Sprintf("Reading iFlow %q failed: %s. Check the flow and the provider's `cloud_integration` connection, then run the command again.", id, clause(err)))
 }
 
 // flowMissing reports whether the tenant has no integration flow id in version: a deploy that
@@ -328,9 +386,8 @@ func (r *iflowDeploymentResource) Read(ctx context.Context, req resource.ReadReq
 			resp.State.RemoveResource(ctx)
 			return
 		}
-		resp.Diagnostics.AddWarning("Integration Flow Not Found",
-			fmt.Sprintf("The iFlow %q no longer exists on the tenant. The state keeps its last known deployment; this resource does not create flows. "+
-				"Restore the flow, or remove the resource with terraform state rm.", id))
+		resp.State.RemoveResource(ctx)
+		addFlowDeleted(&resp.Diagnostics, id, "its deployment")
 		return
 	case err != nil:
 		resp.Diagnostics.AddError("Cannot Read Integration Flow",

@@ -308,7 +308,7 @@ resource "sapmessaging_iflow_deployment" "missing" {
   iflow_id = "NoSuchFlow"
 }
 `),
-				ExpectError: wrapped(`Integration Flow Not Found.*NoSuchFlow.*create the flow first`),
+				ExpectError: wrapped(`Integration Flow Not Found.*NoSuchFlow.*must be uploaded first`),
 			},
 		},
 	})

@@ -277,7 +277,6 @@ func TestAccJMSSender_rules(t *testing.T) {
 			`Give-Up After Expiration.*ended on retry 6.*60480 minutes.*30 days \(43200 minutes\).*at most 3`},
 		{jmsGuardedFlow, "max_retries = 5\nqueue_expiration_days = 1\nretry_interval = 600\nexponential_backoff = false",
 			`Give-Up After Expiration.*3600 minutes`},
-		{"NoSuchFlow", ``, `Integration Flow Not Found`},
 		{"AmqpOnly", ``, `No JMS Sender Channel`},
 		{"JmsTwo", ``, `Ambiguous JMS Sender Channel.*JMS_In, JMS_Other`},
 		{"JmsTwo", `channel = "JMS_Nope"`, `JMS Sender Channel Not Found.*JMS_In, JMS_Other`},

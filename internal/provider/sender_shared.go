@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -60,6 +61,8 @@ type senderCommon struct {
 	Version            types.String   `tfsdk:"version"`
 	Channel            types.String   `tfsdk:"channel"`
 	Deploy             types.Bool     `tfsdk:"deploy"`
+	DeployPolicy       types.String   `tfsdk:"deploy_policy"`
+	DeployOtherChanges types.Bool     `tfsdk:"deploy_other_changes"`
 	Timeouts           timeouts.Value `tfsdk:"timeouts"`
 	DeployedVersion    types.String   `tfsdk:"deployed_version"`
 	Revision           types.String   `tfsdk:"revision"`
@@ -73,6 +76,11 @@ func (c *senderCommon) channelID() string {
 		return c.IflowID.ValueString()
 	}
 	return c.IflowID.ValueString() + "," + c.Channel.ValueString()
+}
+
+// policy is the resource's deploy policy: `deploy_policy`, else from `deploy`.
+func (c *senderCommon) policy() cpi.DeployPolicy {
+	return deployPolicy(c.DeployPolicy, c.Deploy.ValueBool())
 }
 
 // common returns the attributes every sender resource has; the models get it by embedding.
@@ -118,7 +126,10 @@ func (g senderGlue[M, P, S]) create(ctx context.Context, req resource.CreateRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	w := g.write(ctx, &plan, nil, timeout, "create", true, &resp.Diagnostics)
+	// A create deploys the settings it makes sure of, as far as the policy lets it.
+	c := P(&plan).common()
+	decision := c.policy().Decide(g.applyState(ctx, c, nil, true), c.DeployOtherChanges.ValueBool())
+	w := g.write(ctx, &plan, nil, timeout, "create", decision.Deploy, decision.Deploy, &resp.Diagnostics)
 	g.saveAfterWrite(ctx, &plan, "", w, nil, &resp.Diagnostics, &resp.State, resp.Private)
 }
 
@@ -135,12 +146,31 @@ func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// The flow is deployed even when no setting changes while it does not run what this
-	// configuration asked for: not STARTED, a write recorded as not deployed, or an older version.
+	// The flow is deployed as the policy says: with a write, and even when no setting changes
+	// while the runtime lacks what this configuration asked for (a write recorded as not
+	// deployed, or, under `running`, a runtime that is not STARTED). Other changes the design
+	// time holds are shipped only with deploy_other_changes.
 	undeployed := getUndeployed(ctx, req.Private)
-	notRunning := g.runtime(ctx, &state, undeployed).notRunningReason() != ""
-	w := g.write(ctx, &plan, &state, timeout, "update", notRunning, &resp.Diagnostics)
+	c := P(&plan).common()
+	policy, other := c.policy(), c.DeployOtherChanges.ValueBool()
+	onWrite := policy.Decide(g.applyState(ctx, c, P(&state).common(), true), other)
+	always := policy.Decide(g.applyState(ctx, c, P(&state).common(), undeployed != nil), other)
+	w := g.write(ctx, &plan, &state, timeout, "update", onWrite.Deploy || always.Deploy, always.Deploy, &resp.Diagnostics)
 	g.saveAfterWrite(ctx, &plan, P(&state).common().Revision.ValueString(), w, undeployed, &resp.Diagnostics, &resp.State, resp.Private)
+}
+
+// applyState is the cpi.DeployState at apply of the planned sender c: the runtime as the prior
+// state recorded it (as the plan saw it), or, for a create (prior nil), as read now.
+func (g senderGlue[M, P, S]) applyState(ctx context.Context, c, prior *senderCommon, writes bool) cpi.DeployState {
+	id, version := c.IflowID.ValueString(), c.Version.ValueString()
+	dv := designVersion(ctx, g.data.flows, id, version)
+	if prior != nil {
+		return deployState(prior.RuntimeStatus, prior.DeployedVersion, dv, writes)
+	}
+	var status, deployed types.String
+	var d diag.Diagnostics
+	readDeployment(ctx, g.data.flows, id, &status, &deployed, &d)
+	return deployState(status, deployed, dv, writes)
 }
 
 // runtime returns what the state m says about the flow's runtime, with the design-time version
@@ -166,7 +196,7 @@ type senderWrite struct {
 // plan was made from, nil for a create: a setting changed on the tenant since then fails the
 // write instead of being overwritten. The timeout bounds the whole operation: waiting behind
 // other writes of the flow, the read, the writes and the deploy.
-func (g senderGlue[M, P, S]) write(ctx context.Context, plan, prior P, timeout time.Duration, op string, forceDeploy bool, diags *diag.Diagnostics) senderWrite {
+func (g senderGlue[M, P, S]) write(ctx context.Context, plan, prior P, timeout time.Duration, op string, deploy, forceDeploy bool, diags *diag.Diagnostics) senderWrite {
 	f := plan.common()
 	id, version, channel := f.IflowID.ValueString(), f.Version.ValueString(), f.Channel.ValueString()
 	desired := g.settings(plan)
@@ -181,7 +211,7 @@ func (g senderGlue[M, P, S]) write(ctx context.Context, plan, prior P, timeout t
 		Edit: func(f *cpi.Flow) (*cpi.Edit, error) {
 			return g.edit(f, channel, desired, expected)
 		},
-		Deploy:        f.Deploy.ValueBool(),
+		Deploy:        deploy,
 		ForceDeploy:   forceDeploy,
 		DeployTimeout: timeout,
 	})
@@ -216,6 +246,10 @@ func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, priorRe
 	defer cancel()
 	var readDiags diag.Diagnostics
 	rt, found := g.readRevision(rctx, plan, priorRevision, &readDiags)
+	if !found && diags.HasError() {
+		// The write failed, most likely for the same reason (reported).
+		return
+	}
 	if !found {
 		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Disappeared",
 			"The integration flow no longer exists after writing its settings. Check whether someone deleted it, then apply again.")
@@ -251,12 +285,19 @@ func (g senderGlue[M, P, S]) readRevision(ctx context.Context, m P, prior string
 		id, version := c.IflowID.ValueString(), c.Version.ValueString()
 		rt = readDeployment(ctx, g.data.flows, id, &c.RuntimeStatus, &c.DeployedVersion, &d)
 		if c.Deploy.IsNull() || c.Deploy.IsUnknown() {
-			// After an import: deploy = true when the flow runs its design time, false when it
-			// is not deployed or runs another version, so that a configuration adopting the flow
-			// as it is (as terraform query writes it) plans no deploy.
+			// After an import by ID: deploy = true when the flow runs its design time, false when
+			// it is not deployed or runs another version, so that a configuration adopting the
+			// flow as it is plans no deploy. (An import by identity, as terraform query writes
+			// it, sets deploy = false: importState.)
 			c.Deploy = types.BoolValue(g.runtime(ctx, m, nil).notRunningReason() == "")
 		}
-		ref := cpi.ChannelRef{IFlowID: id, Version: designVersion(ctx, g.data.flows, id, version), Kind: g.kind, Channel: channel}
+		// The version as addressed, not as resolved: a version a pipeline uploads under "active"
+		// is not this configuration's change, and a deployment whose triggers hold the revision
+		// must not ship it (a write-back of reverted settings still gets a new revision).
+		if version == "" {
+			version = "active"
+		}
+		ref := cpi.ChannelRef{IFlowID: id, Version: version, Kind: g.kind, Channel: channel}
 		c.Revision = types.StringValue(cpi.NextRevision(prior, ref, g.settings(m)))
 	}
 	diags.Append(d...)
@@ -278,9 +319,10 @@ func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.Read
 			resp.State.RemoveResource(ctx)
 			return
 		}
-		resp.Diagnostics.AddWarning("Integration Flow Not Found",
-			fmt.Sprintf("The iFlow %q no longer exists on the tenant. The state keeps its last known settings; this resource does not create flows. "+
-				"Restore the flow, or remove the resource with terraform state rm.", P(&state).common().IflowID.ValueString()))
+		// A flow deleted outside Terraform (by a pipeline, in Cloud Integration) is drift: the
+		// state forgets it, so that the plan shows it to be created and exits 2.
+		resp.State.RemoveResource(ctx)
+		addFlowDeleted(&resp.Diagnostics, P(&state).common().IflowID.ValueString(), "its "+g.kind+" sender settings")
 		return
 	}
 	if resp.Diagnostics.HasError() {
@@ -317,7 +359,10 @@ func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.Modify
 			return
 		}
 	}
-	if req.State.Raw.IsNull() || !c.Deploy.ValueBool() || g.data == nil || g.data.flows == nil {
+	if !checkDeployPolicy(ctx, req.Config, c.DeployPolicy, &resp.Diagnostics) {
+		return
+	}
+	if req.State.Raw.IsNull() || g.data == nil || g.data.flows == nil {
 		return
 	}
 	var state M
@@ -325,20 +370,48 @@ func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.Modify
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if _, ok := planDesignVersion(ctx, g.data.flows, P(&state).common().IflowID.ValueString(), P(&state).common().Version.ValueString(), &resp.Diagnostics); !ok {
+	sc := P(&state).common()
+	dv, ok := planDesignVersion(ctx, g.data.flows, sc.IflowID.ValueString(), sc.Version.ValueString(), &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	reason := g.runtime(ctx, &state, getUndeployed(ctx, req.Private)).notRunningReason()
-	if reason == "" {
-		return
+	undeployed := getUndeployed(ctx, req.Private)
+	writes := !reflect.DeepEqual(g.settings(plan), g.settings(&state))
+	s := deployState(sc.RuntimeStatus, sc.DeployedVersion, dv, writes || undeployed != nil)
+	policy := c.policy()
+	d := policy.Decide(s, c.DeployOtherChanges.ValueBool())
+	// A write recorded as not deployed into a flow that is not deployed is what `changes` and
+	// `never` leave as it is: no warning on every plan.
+	quiet := !writes && sc.RuntimeStatus.ValueString() == cpi.RuntimeNotDeployed && policy != cpi.DeployRunning
+	addDeployWarning(&resp.Diagnostics, id, policy, s, d, quiet)
+	switch {
+	case d.Deploy && !writes:
+		// Nothing to write, but a deploy: the plan is an update all the same.
+		c.RuntimeStatus, c.DeployedVersion, c.Revision = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+	case !d.Deploy && !writes && !sc.Revision.IsNull():
+		// Neither a write nor a deploy (only deploy, deploy_policy or the timeouts change): the
+		// revision stays, so that a deployment whose triggers hold it does not deploy the flow.
+		c.Revision = sc.Revision
 	}
-	c.RuntimeStatus, c.DeployedVersion, c.Revision = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
-	resp.Diagnostics.AddWarning("Integration Flow Will Be Deployed",
-		fmt.Sprintf("The iFlow %q does not run the %s sender settings this configuration applies: %s. "+
-			"This plan deploys it because deploy = true. Apply it to run them.", id, g.kind, reason))
+}
+
+// checkDeployPolicy refuses `deploy = false` with a `deploy_policy` that deploys, and returns
+// whether the configuration is consistent.
+func checkDeployPolicy(ctx context.Context, config tfsdk.Config, policy types.String, diags *diag.Diagnostics) bool {
+	var deploy types.Bool
+	diags.Append(config.GetAttribute(ctx, path.Root("deploy"), &deploy)...)
+	if deploy.IsNull() || deploy.IsUnknown() || deploy.ValueBool() || policy.IsNull() || policy.IsUnknown() ||
+		policy.ValueString() == string(cpi.DeployNever) {
+		return !diags.HasError()
+	}
+	diags.AddAttributeError(path.Root("deploy_policy"), "Conflicting Deploy Settings",
+		fmt.Sprintf("`deploy = false` never deploys, while `deploy_policy = %q` deploys. Remove `deploy` (the policy decides), "+
+			"or set `deploy_policy = \"never\"`.", policy.ValueString()))
+	return false
 }
 
 func (g senderGlue[M, P, S]) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	byIdentity := req.ID == ""
 	if !senderIdentity.resolveImport(&req, resp) { // identity.go
 		return
 	}
@@ -352,7 +425,12 @@ func (g senderGlue[M, P, S]) importState(ctx context.Context, req resource.Impor
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("iflow_id"), id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("version"), "active")...)
-	// deploy is left null: the read sets it from the flow's runtime (readRevision).
+	// An import by identity is what terraform query -generate-config-out writes, with deploy =
+	// false beside the flow's sapmessaging_iflow_deployment (the recommended pattern). An import
+	// by ID leaves deploy null: the read sets it from the flow's runtime (readRevision).
+	if byIdentity {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deploy"), false)...)
+	}
 	if g.importDefaults != nil {
 		resp.Diagnostics.Append(g.importDefaults(ctx, &resp.State)...)
 	}
@@ -440,6 +518,12 @@ func planChannel[C any](ctx context.Context, data *providerData, c *senderCommon
 		return nil, true
 	}
 	s, err := readChannel(ctx, data, c.IflowID.ValueString(), c.Version.ValueString(), c.Channel.ValueString(), pick)
+	if errors.Is(err, cpi.ErrNotFound) {
+		// A flow deleted outside Terraform, or not uploaded yet: the plan creates the resource,
+		// and the apply fails until the flow is uploaded.
+		addFlowMissingAtPlan(diags, c.IflowID.ValueString())
+		return nil, true
+	}
 	if err != nil {
 		addError(diags, c.IflowID.ValueString(), err)
 		return nil, false
@@ -502,8 +586,7 @@ func addChannelError(diags *diag.Diagnostics, kind, iflowID string, err error, m
 			fmt.Sprintf("Writing the %s sender settings of iFlow %q failed: %s. The state records what the tenant holds now. "+
 				"Check the flow and the provider's `cloud_integration` connection, then apply again.", kind, iflowID, clause(err)))
 	case errors.Is(err, cpi.ErrNotFound):
-		diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
-			fmt.Sprintf("Cloud Integration has no integration flow %q in that version. Check `iflow_id` and version, or create the flow first.", iflowID))
+		addFlowNotFound(diags, iflowID)
 	default:
 		diags.AddError("Cannot Read Integration Flow",
 			fmt.Sprintf("Reading the %s sender of iFlow %q failed: %s. Check the flow and the provider's `cloud_integration` connection, then run the command again.", kind, iflowID, clause(err)))
@@ -569,11 +652,13 @@ func senderAttributes(ctx context.Context, kind, endEventsEffect string, attrs m
 			"without a deployment the new settings do not take effect. Set it to `false` when a flow has several channel " +
 			"resources, or an apply changes more channel resources than Terraform's `-parallelism` (10 by default), and deploy each " +
 			"flow once with a `sapmessaging_iflow_deployment` whose `triggers` hold the `revision` of the flow's channel resources: " +
-			"then each flow is deployed once per apply, after all its channels were written.",
+			"then each flow is deployed once per apply, after all its channels were written. Without `deploy_policy`, `true` is " +
+			"`deploy_policy = \"running\"` and `false` is `deploy_policy = \"never\"`; with `deploy_policy` set, leave `deploy` out.",
 		Optional: true,
 		Computed: true,
 		Default:  booldefault.StaticBool(true),
 	}
+	deployPolicyAttributes(attrs, "Unset, `deploy` decides: `true` (the default) is `running`, `false` is `never`.")
 	attrs["timeouts"] = deployTimeoutsAttribute(ctx, "the whole create or update: waiting behind other writes of the same flow, "+
 		"reading it, writing the channel and, with `deploy = true`, deploying the flow and waiting until it runs")
 	attrs["revision"] = schema.StringAttribute{

@@ -1,0 +1,124 @@
+package cpi
+
+import "fmt"
+
+// DeployPolicy says when a resource that writes or deploys an integration flow deploys it.
+type DeployPolicy string
+
+const (
+	// DeployChanges deploys the writes of this configuration only: a flow that is not deployed
+	// (undeployed on purpose) stays undeployed, and a flow in ERROR without a write of this
+	// configuration is left to whoever deploys it.
+	DeployChanges DeployPolicy = "changes"
+	// DeployRunning keeps the flow running: it deploys the writes of this configuration, and the
+	// flow whenever its runtime is not STARTED (undeployed, in ERROR).
+	DeployRunning DeployPolicy = "running"
+	// DeployNever never deploys.
+	DeployNever DeployPolicy = "never"
+)
+
+// DeployPolicies are the policies, in the order the documentation lists them.
+var DeployPolicies = []DeployPolicy{DeployChanges, DeployRunning, DeployNever}
+
+// DeployCase is why a flow would be deployed: what the runtime lacks.
+type DeployCase int
+
+const (
+	// CaseNone: the runtime runs what the design time holds, as far as can be told.
+	CaseNone DeployCase = iota
+	// CaseSettings: the runtime lacks this configuration's settings (a write of this plan, or an
+	// earlier one that was never deployed).
+	CaseSettings
+	// CaseNotRunning: the runtime is not STARTED.
+	CaseNotRunning
+	// CaseOtherChanges: the design time holds another version than the runtime runs, with changes
+	// not made by this configuration (for example a version a pipeline uploaded without deploying).
+	CaseOtherChanges
+)
+
+// DeployState is what a decision to deploy is taken from.
+type DeployState struct {
+	// RuntimeStatus is the runtime's status (STARTED, ERROR, NOT_DEPLOYED, ...), "" when unknown.
+	RuntimeStatus string
+	// DeployedVersion is the version the runtime runs, "" when unknown or none.
+	DeployedVersion string
+	// DesignVersion is the design-time version, "" when unknown.
+	DesignVersion string
+	// Writes is true when this configuration writes settings now, or wrote some earlier that the
+	// runtime does not run yet.
+	Writes bool
+}
+
+// Staged reports whether the design time holds another version than the one the runtime runs.
+// Cloud Integration keeps one design time per flow, so a deploy now would ship that version,
+// with every change it holds. (A change uploaded under the same version cannot be told apart.)
+func (s DeployState) Staged() bool {
+	deployed := s.RuntimeStatus != "" && s.RuntimeStatus != RuntimeNotDeployed
+	return deployed && s.DeployedVersion != "" && s.DesignVersion != "" && s.DeployedVersion != s.DesignVersion
+}
+
+// RuntimeNotDeployed is the runtime status the provider records for a flow without a runtime artifact.
+const RuntimeNotDeployed = "NOT_DEPLOYED"
+
+// DeployDecision is what a policy makes of a DeployState.
+type DeployDecision struct {
+	// Deploy is true when the flow is to be deployed.
+	Deploy bool
+	// Case is why the flow would be deployed, CaseNone when nothing is missing.
+	Case DeployCase
+	// Held is true when a deploy that the case asks for is held back: the design time holds other
+	// changes that deployOther does not allow shipping, or the policy leaves the flow as it is.
+	Held bool
+}
+
+// Decide returns whether policy p deploys a flow in state s. deployOther allows shipping other
+// changes the design time holds (CaseOtherChanges); without it such a flow is not deployed, also
+// when this configuration writes settings into it: they then reach the runtime with the next
+// deploy of that version, by whoever releases it.
+func (p DeployPolicy) Decide(s DeployState, deployOther bool) DeployDecision {
+	notDeployed := s.RuntimeStatus == RuntimeNotDeployed
+	running := s.RuntimeStatus == RuntimeStarted || s.RuntimeStatus == ""
+	var c DeployCase
+	switch {
+	case s.Writes:
+		c = CaseSettings
+	case !running:
+		c = CaseNotRunning
+	case s.Staged():
+		c = CaseOtherChanges
+	default:
+		return DeployDecision{}
+	}
+	want := false
+	switch p {
+	case DeployNever:
+	case DeployRunning:
+		want = c == CaseSettings || c == CaseNotRunning || deployOther
+	default: // DeployChanges
+		want = !notDeployed && (c == CaseSettings || c == CaseOtherChanges && deployOther)
+	}
+	// A started flow whose design time holds another version ships that version with any deploy.
+	if want && running && s.Staged() && !deployOther {
+		return DeployDecision{Case: c, Held: true}
+	}
+	return DeployDecision{Deploy: want, Case: c, Held: !want}
+}
+
+// Describe says, for a plan's warning, what the case is for flow id: the runtime lacks this
+// configuration's settings, is not running, or the design time holds other, undeployed changes.
+func (s DeployState) Describe(c DeployCase) string {
+	switch c {
+	case CaseSettings:
+		if s.Staged() {
+			return fmt.Sprintf("the runtime lacks this configuration's settings, and the design time they are written to holds version %s "+
+				"while the runtime runs version %s: the design time also holds other, undeployed changes", s.DesignVersion, s.DeployedVersion)
+		}
+		return "the runtime lacks this configuration's settings (this plan writes them, or an earlier write was never deployed)"
+	case CaseNotRunning:
+		return fmt.Sprintf("the runtime is not running (status %s)", s.RuntimeStatus)
+	case CaseOtherChanges:
+		return fmt.Sprintf("the runtime runs this configuration's settings, but the design time holds other, undeployed changes: "+
+			"version %s, while the runtime runs version %s", s.DesignVersion, s.DeployedVersion)
+	}
+	return ""
+}

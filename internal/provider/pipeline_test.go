@@ -1,0 +1,518 @@
+package provider
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
+)
+
+// A team's CI/CD pipeline beside the provider, scripted on the emulator's Cloud Integration API as
+// flashpipe or a script on the OData API does it: upload a new version of a flow from git (with or
+// without its parameters.prop), deploy it, undeploy it, delete it.
+
+// pipeline drives the tenant's Cloud Integration API as a release pipeline does.
+type pipeline struct {
+	t   *testing.T
+	env *testEnv
+	ci  *cpi.Client
+}
+
+func newPipeline(t *testing.T, env *testEnv) *pipeline {
+	t.Helper()
+	return &pipeline{t: t, env: env, ci: cpi.New(env.srv.CloudIntegrationClient(t))}
+}
+
+// archiveEdit changes the entries of an archive: set replaces or adds entries, drop removes
+// them, and edit rewrites the content of an entry.
+type archiveEdit struct {
+	version string
+	set     map[string][]byte
+	drop    []string
+	edit    func(name string, data []byte) []byte
+}
+
+// rewriteArchive returns archive changed by e.
+func rewriteArchive(t *testing.T, archive []byte, e archiveEdit) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	put := func(name string, data []byte) {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := map[string]bool{}
+	for _, f := range zr.File {
+		dropped := false
+		for _, d := range e.drop {
+			dropped = dropped || f.Name == d
+		}
+		if dropped {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(rc)
+		if cerr := rc.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Name == "META-INF/MANIFEST.MF" && e.version != "" {
+			data = regexp.MustCompile(`(?m)^Bundle-Version: .*$`).ReplaceAll(data, []byte("Bundle-Version: "+e.version+"\r"))
+		}
+		if v, ok := e.set[f.Name]; ok {
+			data = v
+		}
+		if e.edit != nil {
+			data = e.edit(f.Name, data)
+		}
+		done[f.Name] = true
+		put(f.Name, data)
+	}
+	names := make([]string, 0, len(e.set))
+	for n := range e.set {
+		if !done[n] {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		put(n, e.set[n])
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// stage uploads version of flow id as the pipeline builds it from git: the tenant's current
+// content (what the team committed, with any retry lines the provider wrote) with e applied and
+// a release note (another change than this configuration's), without deploying it.
+func (p *pipeline) stage(id, version string, e archiveEdit) {
+	p.t.Helper()
+	e.version = version
+	if e.set == nil {
+		e.set = map[string][]byte{}
+	}
+	e.set["src/main/resources/script/release.groovy"] = []byte("// release " + version + "\n")
+	content := rewriteArchive(p.t, p.env.srv.IFlowContent(id), e)
+	if err := p.ci.UpdateContent(p.t.Context(), id, "active", "", content); err != nil {
+		p.t.Fatalf("pipeline: uploading %s %s: %v", id, version, err)
+	}
+}
+
+// deploy deploys flow id as the pipeline's release job does.
+func (p *pipeline) deploy(id string) {
+	p.t.Helper()
+	if _, err := p.ci.DeployAndWait(p.t.Context(), id, "active", 10*time.Millisecond); err != nil {
+		p.t.Fatalf("pipeline: deploying %s: %v", id, err)
+	}
+}
+
+// undeploy undeploys flow id.
+func (p *pipeline) undeploy(id string) {
+	p.t.Helper()
+	if err := p.ci.Undeploy(p.t.Context(), id); err != nil {
+		p.t.Fatalf("pipeline: undeploying %s: %v", id, err)
+	}
+}
+
+// delete deletes flow id from the design time.
+func (p *pipeline) delete(id string) {
+	p.t.Helper()
+	if err := p.ci.DeleteArtifact(p.t.Context(), id, "active"); err != nil {
+		p.t.Fatalf("pipeline: deleting %s: %v", id, err)
+	}
+}
+
+// checkDeployedVersion asserts the version and status the runtime of senderFlowID runs (""
+// status: not deployed).
+func checkDeployedVersion(env *testEnv, status, version string) resource.TestCheckFunc {
+	const id = senderFlowID
+	return func(*terraform.State) error {
+		d, ok := env.srv.Deployed(id)
+		switch {
+		case status == "" && ok && d.Status != "":
+			return fmt.Errorf("flow %s is deployed (%s, version %s), want it undeployed", id, d.Status, d.Version)
+		case status == "":
+			return nil
+		case !ok || d.Status != status || d.Version != version:
+			return fmt.Errorf("flow %s runs version %q in status %q, want version %s in status %s", id, d.Version, d.Status, version, status)
+		}
+		return nil
+	}
+}
+
+// senderRetriesOnTenant asserts the retry count of the AMQP sender of flow id in the design time.
+func senderRetriesOnTenant(env *testEnv, id, want string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		art, err := iflow.ReadZip(env.srv.IFlowContent(id))
+		if err != nil {
+			return err
+		}
+		if got := art.AMQPSenders()[0].Properties[iflow.KeyMaxRetries]; got != want {
+			return fmt.Errorf("the design time of %s holds %s = %q, want %q", id, iflow.KeyMaxRetries, got, want)
+		}
+		return nil
+	}
+}
+
+func pipelineSenderHCL(env *testEnv, n int, extra string) string {
+	return env.config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n%s}\n",
+		senderFlowID, n, extra))
+}
+
+// The pipeline uploads version 1.0.7 without deploying it. A sender whose settings the runtime
+// already runs plans nothing and leaves 1.0.7 to the release (before, the plan deployed 1.0.7,
+// saying the runtime did not run the configuration's settings). A change of the settings is
+// written into 1.0.7 without shipping it; the pipeline's release then runs them, and
+// deploy_other_changes = true deploys the staged version from the configuration.
+func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
+	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	p := newPipeline(t, env)
+	noChange := resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: pipelineSenderHCL(env, 3, ""), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
+			{
+				PreConfig:        func() { p.stage(senderFlowID, "1.0.7", archiveEdit{}) },
+				Config:           pipelineSenderHCL(env, 3, ""),
+				ConfigPlanChecks: noChange,
+				Check:            checkDeployedVersion(env, "STARTED", "1.0.0"),
+			},
+			{
+				// This configuration's change goes into 1.0.7, which is not shipped.
+				Config: pipelineSenderHCL(env, 4, ""),
+				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.0"),
+					senderRetriesOnTenant(env, senderFlowID, "4")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				// The release job deploys 1.0.7: it runs the settings, and the plan stays empty.
+				PreConfig:        func() { p.deploy(senderFlowID) },
+				Config:           pipelineSenderHCL(env, 4, ""),
+				ConfigPlanChecks: noChange,
+				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.7"), checkRunsDesignTime(env, senderFlowID)),
+			},
+			{
+				PreConfig: func() { p.stage(senderFlowID, "1.0.8", archiveEdit{}) },
+				Config:    pipelineSenderHCL(env, 4, "  deploy_other_changes = true\n"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: checkDeployedVersion(env, "STARTED", "1.0.8"),
+			},
+		},
+	})
+}
+
+// The deploy policy: a flow the team undeploys on purpose stays undeployed under `changes` (also
+// when this configuration writes settings) and `never`; `running` deploys it again.
+func TestAccPipeline_deployPolicy(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
+	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	p := newPipeline(t, env)
+	policy := func(s string) string { return fmt.Sprintf("  deploy_policy = %q\n", s) }
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{PreConfig: func() { p.deploy(senderFlowID) }, Config: pipelineSenderHCL(env, 3, policy("changes")),
+				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.0"), checkRunsDesignTime(env, senderFlowID))},
+			{
+				PreConfig:        func() { p.undeploy(senderFlowID) },
+				Config:           pipelineSenderHCL(env, 3, policy("changes")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            checkDeployedVersion(env, "", ""),
+			},
+			{
+				Config:           pipelineSenderHCL(env, 4, policy("changes")),
+				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "", ""), senderRetriesOnTenant(env, senderFlowID, "4")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				Config:           pipelineSenderHCL(env, 5, policy("never")),
+				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "", ""), senderRetriesOnTenant(env, senderFlowID, "5")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				Config: pipelineSenderHCL(env, 5, policy("running")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: checkRunsDesignTime(env, senderFlowID),
+			},
+			{
+				Config:      pipelineSenderHCL(env, 5, policy("changes")+"  deploy = false\n"),
+				ExpectError: regexp.MustCompile("Conflicting Deploy Settings"),
+			},
+		},
+	})
+}
+
+// sapmessaging_iflow_deployment under `changes` and `never` leaves a flow the team undeployed
+// undeployed; before, it could only be removed from the configuration to stop redeploying it.
+func TestAccPipeline_deploymentPolicy(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
+	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	p := newPipeline(t, env)
+	hcl := func(policy, trigger string) string {
+		return env.config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n  deploy_policy = %q\n  triggers = { t = %q }\n}\n",
+			senderFlowID, policy, trigger))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{PreConfig: func() { p.deploy(senderFlowID) }, Config: hcl("changes", "a"), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
+			{
+				PreConfig:        func() { p.undeploy(senderFlowID) },
+				Config:           hcl("changes", "a"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            checkDeployedVersion(env, "", ""),
+			},
+			{
+				Config: hcl("never", "b"),
+				Check:  checkDeployedVersion(env, "", ""),
+			},
+			{
+				Config: hcl("running", "b"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.flow", plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: checkDeployedVersion(env, "STARTED", "1.0.0"),
+			},
+		},
+	})
+}
+
+// The drift guide's exit codes against a flow the pipeline deleted: the refresh notices it is
+// gone, `plan -detailed-exitcode` exits 2 (drift) and says what happened, where it used to exit 1
+// with "Integration Flow Not Found" like a credentials or network failure; the apply fails saying
+// the flow must be uploaded first, and once the pipeline uploads it again the apply converges.
+func TestAccDriftDetection_deletedFlow(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	env := newTestEnv(t)
+	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	p := newPipeline(t, env)
+	p.deploy(senderFlowID)
+	dir := filepath.Join(t.TempDir(), "flows")
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+terraform {
+  required_providers {
+    sapmessaging = { source = "sapmessaging/sapmessaging" }
+  }
+}
+
+provider "sapmessaging" {}
+
+resource "sapmessaging_amqp_sender" "orders" {
+  iflow_id              = "`+senderFlowID+`"
+  max_number_of_retries = 3
+  deploy                = false
+}
+
+resource "sapmessaging_iflow_deployment" "orders" {
+  iflow_id = sapmessaging_amqp_sender.orders.iflow_id
+  triggers = { orders = sapmessaging_amqp_sender.orders.revision }
+}
+`)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.mustRun(0, "apply", "-auto-approve", "-input=false")
+	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false")
+	uploaded := env.srv.IFlowContent(senderFlowID)
+
+	p.undeploy(senderFlowID)
+	p.delete(senderFlowID)
+	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, want := range []string{"Integration Flow Deleted", "deleted outside Terraform", "sapmessaging_amqp_sender.orders will be created",
+		"sapmessaging_iflow_deployment.orders will be created"} {
+		if !strings.Contains(strings.Join(strings.Fields(r.output), " "), want) {
+			t.Errorf("the plan after the pipeline deleted the flow does not say %q:\n%s", want, r.output)
+		}
+	}
+	r = w.mustRun(1, "apply", "-auto-approve", "-input=false", "-no-color")
+	if out := strings.Join(strings.Fields(r.output), " "); !strings.Contains(out, "Integration Flow Not Found") || !strings.Contains(out, "must be uploaded first") {
+		t.Errorf("the apply without the flow does not say it must be uploaded first:\n%s", r.output)
+	}
+
+	// The pipeline uploads the flow again: the apply writes and deploys it, and the plan settles.
+	if err := env.srv.CreateIFlow(senderFlowID, senderFlowID, "Orders", uploaded); err != nil {
+		t.Fatal(err)
+	}
+	w.mustRun(0, "apply", "-auto-approve", "-input=false")
+	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false")
+	if err := checkRunsDesignTime(env, senderFlowID)(nil); err != nil {
+		t.Error(err)
+	}
+}
+
+// A configuration adopted as terraform query used to write it (deploy = true on the senders, a
+// deployment without triggers) moves to the recommended pattern (deploy = false, triggers wired
+// to the channels' revision) without a redeploy; before, wiring the triggers redeployed the flow
+// although no setting changed. A change of a channel afterwards deploys the flow once.
+func TestAccPipeline_switchToRecommendedPatternIsNoOp(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
+	props := iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")
+	env.addFlow(t, "TwoChannels", []iflowbuild.Sender{{ID: "MessageFlow_1", Name: "Orders", Properties: props},
+		{ID: "MessageFlow_2", Name: "Returns", Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/returns")}}, nil)
+	newPipeline(t, env).deploy("TwoChannels")
+	cfg := func(deploy, triggers string, n int) string {
+		return env.config(fmt.Sprintf(`
+resource "sapmessaging_amqp_sender" "orders" {
+  iflow_id              = "TwoChannels"
+  channel               = "Orders"
+  max_number_of_retries = %[1]d
+%[2]s}
+
+resource "sapmessaging_amqp_sender" "returns" {
+  iflow_id              = "TwoChannels"
+  channel               = "Returns"
+  max_number_of_retries = 1
+%[2]s}
+
+resource "sapmessaging_iflow_deployment" "flow" {
+  iflow_id = "TwoChannels"
+%[3]s}
+`, n, deploy, triggers))
+	}
+	wired := "  triggers = { orders = sapmessaging_amqp_sender.orders.revision, returns = sapmessaging_amqp_sender.returns.revision }\n"
+	noDeploys := func(*terraform.State) error {
+		if n := env.srv.Stats().Routes[deployRoute]; n != 0 {
+			return fmt.Errorf("the flow was deployed %d times", n)
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg("  deploy = true\n", "", 1), Check: checkRunsDesignTime(env, "TwoChannels")},
+			{
+				PreConfig: env.srv.ResetStats,
+				Config:    cfg("  deploy = false\n", wired, 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectKnownValue("sapmessaging_amqp_sender.orders", tfjsonpath.New("revision"), knownvalue.NotNull()),
+						plancheck.ExpectKnownValue("sapmessaging_iflow_deployment.flow", tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(noDeploys, checkRunsDesignTime(env, "TwoChannels")),
+			},
+			{
+				PreConfig: env.srv.ResetStats,
+				Config:    cfg("  deploy = false\n", wired, 2),
+				Check: resource.ComposeTestCheckFunc(checkRunsDesignTime(env, "TwoChannels"), func(*terraform.State) error {
+					if n := env.srv.Stats().Routes[deployRoute]; n != 1 {
+						return fmt.Errorf("the flow was deployed %d times, want once", n)
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}
+
+// The sample content's flow with externalized retry settings: the sender resource writes the
+// parameter values, not the {{...}} keys; an upload of a new version by the pipeline resets them
+// to the uploaded parameters.prop, and the next plan writes the configuration's value again.
+func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
+	if err := env.srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	const id = "Acme_Orders_Parameterized"
+	p := newPipeline(t, env)
+	param := func(want string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			values, ok := env.srv.IFlowConfigurations(id)
+			if !ok || values["Orders_MaxRetries"] != want {
+				return fmt.Errorf("Orders_MaxRetries of %s = %q (found %t), want %q", id, values["Orders_MaxRetries"], ok, want)
+			}
+			return senderRetriesOnTenant(env, id, "{{Orders_MaxRetries}}")(nil)
+		}
+	}
+	cfg := env.config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = 3\n}\n", id))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: resource.ComposeTestCheckFunc(param("3"), checkRunsDesignTime(env, id))},
+			{
+				// The pipeline uploads 1.0.1 from git, whose parameters.prop holds 2, and releases it.
+				PreConfig: func() {
+					p.stage(id, "1.0.1", archiveEdit{edit: func(name string, data []byte) []byte {
+						if strings.HasSuffix(name, "parameters.prop") {
+							return regexp.MustCompile(`(?m)^Orders_MaxRetries=.*$`).ReplaceAll(data, []byte("Orders_MaxRetries=2"))
+						}
+						return data
+					}})
+					if err := param("2")(nil); err != nil {
+						t.Errorf("the upload did not reset the parameter to the uploaded parameters.prop: %v", err)
+					}
+					p.deploy(id)
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(param("3"), checkRunsDesignTime(env, id)),
+			},
+			{
+				// An upload without parameters.prop leaves the parameters without values: the plan
+				// writes the configuration's value again.
+				PreConfig: func() {
+					p.stage(id, "1.0.2", archiveEdit{drop: []string{"src/main/resources/parameters.prop"}})
+					if err := param("3")(nil); err == nil {
+						t.Error("the upload without parameters.prop kept the tenant's value")
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+				},
+				Check: param("3"),
+			},
+		},
+	})
+}
