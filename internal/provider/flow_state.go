@@ -266,14 +266,14 @@ func addDeployWarning(diags *diag.Diagnostics, id string, p cpi.DeployPolicy, s 
 				id, s.Describe(d.Case), p, otherChangesNote(s)))
 	case d.Held && p != cpi.DeployNever:
 		why := fmt.Sprintf("`deploy_policy` is %q", p)
-		what := "Set `deploy_policy = \"running\"` to keep the flow running, or deploy it in Cloud Integration."
+		what := "set `deploy_policy = \"running\"` to keep the flow running, or deploy it in Cloud Integration"
 		if s.Staged() && s.RuntimeStatus == cpi.RuntimeStarted {
 			why = "`deploy_other_changes` is not true, and a deploy would ship them"
-			what = fmt.Sprintf("Release version %s with the team's pipeline, or set `deploy_other_changes = true` to deploy it from here.", s.DesignVersion)
+			what = fmt.Sprintf("release version %s with the team's pipeline, or set `deploy_other_changes = true` to deploy it from here", s.DesignVersion)
 		}
 		diags.AddWarning("Integration Flow Not Deployed",
 			fmt.Sprintf("This plan does not deploy iFlow %q: %s. It does not deploy because %s; written settings stay in the design time "+
-				"and run from the next deploy of the flow. %s", id, s.Describe(d.Case), why, what))
+				"and run from the next deploy of the flow. To deploy it, %s.", id, s.Describe(d.Case), why, what))
 	}
 }
 

@@ -21,6 +21,7 @@ var FixOpenings = []string{
 	"Set", "Run", "Check", "Add", "Remove", "Create", "Apply", "Use", "Point", "Import", "Give", "Declare",
 	"Consume", "Fix", "Pass", "Wait", "Change", "Rename", "Manage", "Move", "Keep", "Delete", "Deploy", "Start",
 	"Correct", "Report", "Restore", "Write", "Name", "Replace", "Untaint", "Raise", "Lower", "Configure", "Leave", "Make",
+	"Upload", "Release",
 	"If", "Otherwise", "To", "Once", "After", "Before", "When",
 }
 
