@@ -356,6 +356,11 @@ func (r *aemSenderResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if s != nil {
 		channel = s.FlowID
 		plan.setFacts(s, &resp.Diagnostics)
+		if o := plan.SettlementOutcome; !o.IsNull() && (o.IsUnknown() || !strings.EqualFold(o.ValueString(), deref(s.SettlementOutcome))) {
+			// The write changes the outcome, and with it what no source confirms (the Rejected outcome's stored
+			// value): the flow says after the apply.
+			plan.Unconfirmed = types.ListUnknown(types.StringType)
+		}
 		if req.State.Raw.IsNull() {
 			// A setting the configuration leaves out keeps the flow's value (as the JMS sender; also the
 			// create half of a replacement, so that a resource moved to another flow takes that flow's values).

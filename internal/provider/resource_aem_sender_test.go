@@ -464,3 +464,30 @@ func TestAccAEMSender_solaceAdapter(t *testing.T) {
 		},
 	})
 }
+
+// Switching the outcome changes what no source confirms: the plan leaves `unconfirmed` to the apply (known
+// after apply), so that setting REJECTED, and going back to FAILED, apply without an inconsistent result.
+func TestAccAEMSender_outcomeSwitch(t *testing.T) {
+	env := newAEMSenderEnv(t)
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{Config: env.aemConfig(aemSenderHCL(aemOrdersFlow, `  settlement_outcome = "FAILED"`))},
+			{
+				Config: env.aemConfig(aemSenderHCL(aemOrdersFlow, `  settlement_outcome = "REJECTED"`)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringRegexp(regexp.MustCompile(`^failedMessageSettlementOutcome = REJECTED: `)),
+					})),
+				},
+				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				Config: env.aemConfig(aemSenderHCL(aemOrdersFlow, `  settlement_outcome = "FAILED"`)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(aemSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{})),
+				},
+			},
+		},
+	})
+}
