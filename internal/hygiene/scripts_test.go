@@ -34,6 +34,9 @@ build)
   printf '#!/bin/sh\necho "%s"\n' "${msg}" >"${out}"
   chmod +x "${out}"
   ;;
+env)
+  case "$2" in GOOS) echo linux ;; GOARCH) echo amd64 ;; *) echo "fake go: unexpected $*" >&2; exit 2 ;; esac
+  ;;
 *) echo "fake go: unexpected $*" >&2; exit 2 ;;
 esac
 `
