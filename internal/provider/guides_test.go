@@ -328,6 +328,9 @@ func TestGuidesDeclareProvider(t *testing.T) {
 	t.Parallel()
 	for name, path := range guideTemplates(t) {
 		if _, ok := guidesTestedElsewhere[name]; ok {
+			// Its blocks are not run here, but its reader runs its shell blocks in order all the same:
+			// `terraform init` comes first there too, in a command the guide shows.
+			checkInitFirst(t, name, renderGuide(t, path))
 			continue
 		}
 		steps, err := guideSteps(renderGuide(t, path))
@@ -367,6 +370,28 @@ func TestGuidesDeclareProvider(t *testing.T) {
 			}
 		}
 	}
+}
+
+// checkInitFirst fails when a Terraform command other than init, version or fmt appears in a shell
+// block of the page before `terraform init` does, or the page has no `terraform init` block at all.
+func checkInitFirst(t *testing.T, name, page string) {
+	t.Helper()
+	for _, b := range fencedBlocks(page) {
+		if !guideShellLangs[b.lang] {
+			continue
+		}
+		for _, m := range terraformCommand.FindAllStringSubmatch(b.body, -1) {
+			switch m[1] {
+			case "version", "fmt":
+			case "init":
+				return
+			default:
+				t.Errorf("templates/guides/%s.md.tmpl, line %d: `terraform %s` runs before `terraform init`", name, b.line, m[1])
+				return
+			}
+		}
+	}
+	t.Errorf("templates/guides/%s.md.tmpl: no shell block runs `terraform init`", name)
 }
 
 // The modules a guide calls are found where the reader puts the configuration: a local source
