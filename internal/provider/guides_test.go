@@ -774,3 +774,54 @@ func TestGuideDriftNamesEveryChange(t *testing.T) {
 		}
 	}
 }
+
+// Redriving Dead Messages replaces main.tf (the queue example) with the action's example, which
+// "declares the two queues of main.tf, under the same addresses": its resource blocks are those of
+// main.tf, so the apply after the swap changes no queue.
+func TestGuideRedriveKeepsQueues(t *testing.T) {
+	t.Parallel()
+	block := regexp.MustCompile(`(?ms)^resource "[^"]+" "[^"]+" \{\n.*?^\}`)
+	comment := regexp.MustCompile(`\s*#[^\n]*`)
+	blocks := func(rel string) map[string]string {
+		b, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, m := range block.FindAllString(string(b), -1) {
+			m = comment.ReplaceAllString(m, "")
+			out[strings.SplitN(m, "{", 2)[0]] = strings.Join(strings.Fields(m), " ")
+		}
+		return out
+	}
+	queues := blocks("examples/resources/sapmessaging_queue/resource.tf")
+	action := blocks("examples/actions/sapmessaging_redrive/action.tf")
+	if len(action) != len(queues) {
+		t.Errorf("the action's example declares %d resources, main.tf of the guide %d", len(action), len(queues))
+	}
+	for addr, want := range queues {
+		if action[addr] != want {
+			t.Errorf("examples/actions/sapmessaging_redrive/action.tf declares %s as\n%s\nbut main.tf of the guide as\n%s", addr, action[addr], want)
+		}
+	}
+}
+
+// The docs index opens with every kind of thing the provider manages, Advanced Event Mesh included,
+// before its table.
+func TestIndexOpeningNamesAEM(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join("..", "..", "templates", "index.md.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(string(b), "\n# ")
+	opening, _, _ := strings.Cut(body, "\n## ")
+	for _, want := range []string{"Event Mesh", "Advanced Event Mesh", "AEM sender", "AMQP sender", "JMS sender", "NetWeaver"} {
+		if !strings.Contains(opening, want) {
+			t.Errorf("templates/index.md.tmpl: the opening before the first section does not name %q:\n%s", want, opening)
+		}
+	}
+	if strings.Contains(opening, "two products") {
+		t.Errorf("templates/index.md.tmpl: the opening says the settings are spread over two products; they are spread over more")
+	}
+}
