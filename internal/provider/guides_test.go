@@ -825,3 +825,21 @@ func TestIndexOpeningNamesAEM(t *testing.T) {
 		t.Errorf("templates/index.md.tmpl: the opening says the settings are spread over two products; they are spread over more")
 	}
 }
+
+// The landscapes README stands alone: a team that copies the folder copies the module it calls
+// along, and the README names the case its wrong-environment guard cannot see (a working directory
+// moved with TF_DATA_DIR, where the guard does not find the backend's settings).
+func TestLandscapesReadmeCopyAndGuardLimit(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join("..", "..", "examples", "landscapes", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := strings.Join(strings.Fields(string(b)), " ")
+	if !regexp.MustCompile(`(?i)\bcopy\b[^.]*\bmodules/retry-policy\b[^.]*\balong\b`).MatchString(readme) {
+		t.Errorf("examples/landscapes/README.md does not say to copy ../modules/retry-policy along with the folder")
+	}
+	if !strings.Contains(readme, "TF_DATA_DIR") {
+		t.Errorf("examples/landscapes/README.md promises the wrong-environment guard without naming its limit (TF_DATA_DIR)")
+	}
+}
