@@ -17,9 +17,6 @@ import (
 	"text/template"
 	"time"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 // The guides under templates/guides are run as a reader runs them (TestAccGuides): every fenced
@@ -71,39 +68,6 @@ var guideSetups = map[string]func(t *testing.T, env *testEnv, start string){
 	// "In a clone of the repository": the reader starts in the clone, whose examples the guide copies.
 	"try-it-locally": func(t *testing.T, env *testEnv, start string) {
 		copyTree(t, filepath.Join("..", "..", "examples"), filepath.Join(start, "examples"))
-	},
-	// Queues created in the cockpit before Terraform, at the cockpit's default of unlimited
-	// redelivery, with a subscription.
-	"migrating-existing-queues": func(t *testing.T, env *testEnv, start string) {
-		ctx := context.Background()
-		em := env.eventMesh(t)
-		zero := ptrTo[int64](0)
-		for _, q := range []struct {
-			name string
-			s    eventmesh.QueueSettings
-		}{
-			{"acme/crm/prod/orders/dmq", eventmesh.QueueSettings{}},
-			{"acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: zero, DeadMsgQueue: ptrTo("acme/crm/prod/orders/dmq")}},
-			{"acme/crm/prod/customers/dmq", eventmesh.QueueSettings{}},
-			{"acme/crm/prod/customers", eventmesh.QueueSettings{MaxRedeliveryCount: zero}},
-			{"acme/crm/prod/invoices/dmq", eventmesh.QueueSettings{}},
-			{"acme/crm/prod/invoices", eventmesh.QueueSettings{MaxRedeliveryCount: ptrTo[int64](2), DeadMsgQueue: ptrTo("acme/crm/prod/invoices/dmq")}},
-		} {
-			if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := em.PutSubscription(ctx, "acme/crm/prod/orders", "acme/crm/prod/ce/sap/s4/BusinessPartner/*"); err != nil {
-			t.Fatal(err)
-		}
-		// The flow's sender cancels the queue's redelivery after its retries.
-		props := iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")
-		props[iflow.KeyMaxRetries], props[iflow.KeyDeliveryState] = "1", "MODIFIED_FAILED_UNDELIVERABLE"
-		flow := iflowbuild.Build(iflowbuild.Options{Name: "Acme_Orders_Inbound", ExceptionEnds: [][]string{{"error"}},
-			Senders: []iflowbuild.Sender{{Name: "AMQP_Orders", Properties: props}}})
-		if err := env.srv.CreateIFlow("Acme_Orders_Inbound", "Acme_Orders_Inbound", "AcmeOrders", flow); err != nil {
-			t.Fatal(err)
-		}
 	},
 }
 
@@ -841,5 +805,18 @@ func TestLandscapesReadmeCopyAndGuardLimit(t *testing.T) {
 	}
 	if !strings.Contains(readme, "TF_DATA_DIR") {
 		t.Errorf("examples/landscapes/README.md promises the wrong-environment guard without naming its limit (TF_DATA_DIR)")
+	}
+}
+
+// Migrating Existing Queues does not call a plan safe to apply while it may still import a queue
+// that retries for ever: the sentence that says when a plan is safe names the warnings.
+func TestGuideMigratingSafePlanNamesWarnings(t *testing.T) {
+	t.Parallel()
+	page := strings.Join(strings.Fields(renderGuide(t, filepath.Join("..", "..", "templates", "guides", "migrating-existing-queues.md.tmpl"))), " ")
+	sentence := regexp.MustCompile(`[^.]*safe to apply[^.]*\.`)
+	for _, s := range sentence.FindAllString(page, -1) {
+		if !strings.Contains(s, "Unlimited Redelivery Allowed") {
+			t.Errorf("migrating-existing-queues: %q calls a plan safe to apply without excluding the warning Unlimited Redelivery Allowed", strings.TrimSpace(s))
+		}
 	}
 }
