@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -324,9 +325,7 @@ func TestGuidesDeclareProvider(t *testing.T) {
 						break steps
 					case sub == "init":
 						initialised = true
-					case !initialised && name != "migrating-from-solacebroker":
-						// That guide's reader has initialised a directory with solacebroker already; its
-						// test loads both providers with dev_overrides (runGuide).
+					case !initialised:
 						t.Errorf("templates/guides/%s.md.tmpl, line %d: `terraform %s` runs before `terraform init`", name, s.line, sub)
 						break steps
 					}
@@ -473,6 +472,41 @@ func writeSandboxCLIConfig(t *testing.T, dir string) string {
 	return filepath.Join(dir, "cli.tfrc")
 }
 
+// writeSolaceMirrorCLIConfig writes a CLI configuration under which `terraform init` installs both
+// providers and writes a lock file: solacebroker v1.3.0 from a filesystem mirror of the binary in
+// solace, sapmessaging from the sandbox's mirror in sandboxBuild/mirror (writeSandboxCLIConfig).
+func writeSolaceMirrorCLIConfig(t *testing.T, solace, sandboxBuild string) string {
+	t.Helper()
+	mirror := filepath.Join(t.TempDir(), "mirror")
+	target := filepath.Join(mirror, "registry.terraform.io", "solaceproducts", "solacebroker", "1.3.0", runtime.GOOS+"_"+runtime.GOARCH)
+	if err := os.MkdirAll(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(solace, "terraform-provider-solacebroker"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(target, "terraform-provider-solacebroker_v1.3.0"), b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "cli.tfrc")
+	writeFile(t, p, fmt.Sprintf(`provider_installation {
+  filesystem_mirror {
+    path    = %q
+    include = ["registry.terraform.io/sapmessaging/sapmessaging"]
+  }
+  filesystem_mirror {
+    path    = %q
+    include = ["registry.terraform.io/solaceproducts/solacebroker"]
+  }
+  direct {
+    exclude = ["registry.terraform.io/sapmessaging/sapmessaging", "registry.terraform.io/solaceproducts/solacebroker"]
+  }
+}
+`, filepath.Join(sandboxBuild, "mirror"), mirror))
+	return p
+}
+
 // readerEnv is the environment of a reader's shell before the sandbox's variables: the test's own
 // with nothing of Terraform's, the provider's or the test's (TF_*, SAPMESSAGING_*, CHECKPOINT_*).
 func readerEnv() []string {
@@ -503,8 +537,9 @@ func runGuide(t *testing.T, tf, sandboxBuild, name string, steps []guideStep) {
 	}
 	cliConfig := filepath.Join(sandboxBuild, "cli.tfrc")
 	if name == "migrating-from-solacebroker" {
-		// The reader has solacebroker installed (terraform init): Terraform needs it for the state it wrote.
-		cliConfig = writeSolaceCLIConfig(t, solacebrokerDir(t), filepath.Join(sandboxBuild, "plugins")) // aem_solace_test.go
+		// The reader installs solacebroker with `terraform init` from the registry; here a filesystem
+		// mirror of its local build stands in for the registry, beside the sandbox's mirror of this provider.
+		cliConfig = writeSolaceMirrorCLIConfig(t, solacebrokerDir(t), sandboxBuild) // aem_solace_test.go
 	}
 	// Where the reader starts: an empty directory of their own, which holds only what the guide
 	// says to create (or, for a guide that says so, what it says the reader has).
