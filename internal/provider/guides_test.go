@@ -17,7 +17,6 @@ import (
 	"testing"
 	"text/template"
 	"time"
-
 )
 
 // The guides under templates/guides are run as a reader runs them (TestAccGuides): every fenced
