@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -16,10 +17,6 @@ import (
 	"testing"
 	"text/template"
 	"time"
-
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 // The guides under templates/guides are run as a reader runs them (TestAccGuides): every fenced
@@ -71,39 +68,6 @@ var guideSetups = map[string]func(t *testing.T, env *testEnv, start string){
 	// "In a clone of the repository": the reader starts in the clone, whose examples the guide copies.
 	"try-it-locally": func(t *testing.T, env *testEnv, start string) {
 		copyTree(t, filepath.Join("..", "..", "examples"), filepath.Join(start, "examples"))
-	},
-	// Queues created in the cockpit before Terraform, at the cockpit's default of unlimited
-	// redelivery, with a subscription.
-	"migrating-existing-queues": func(t *testing.T, env *testEnv, start string) {
-		ctx := context.Background()
-		em := env.eventMesh(t)
-		zero := ptrTo[int64](0)
-		for _, q := range []struct {
-			name string
-			s    eventmesh.QueueSettings
-		}{
-			{"acme/crm/prod/orders/dmq", eventmesh.QueueSettings{}},
-			{"acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: zero, DeadMsgQueue: ptrTo("acme/crm/prod/orders/dmq")}},
-			{"acme/crm/prod/customers/dmq", eventmesh.QueueSettings{}},
-			{"acme/crm/prod/customers", eventmesh.QueueSettings{MaxRedeliveryCount: zero}},
-			{"acme/crm/prod/invoices/dmq", eventmesh.QueueSettings{}},
-			{"acme/crm/prod/invoices", eventmesh.QueueSettings{MaxRedeliveryCount: ptrTo[int64](2), DeadMsgQueue: ptrTo("acme/crm/prod/invoices/dmq")}},
-		} {
-			if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := em.PutSubscription(ctx, "acme/crm/prod/orders", "acme/crm/prod/ce/sap/s4/BusinessPartner/*"); err != nil {
-			t.Fatal(err)
-		}
-		// The flow's sender cancels the queue's redelivery after its retries.
-		props := iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")
-		props[iflow.KeyMaxRetries], props[iflow.KeyDeliveryState] = "1", "MODIFIED_FAILED_UNDELIVERABLE"
-		flow := iflowbuild.Build(iflowbuild.Options{Name: "Acme_Orders_Inbound", ExceptionEnds: [][]string{{"error"}},
-			Senders: []iflowbuild.Sender{{Name: "AMQP_Orders", Properties: props}}})
-		if err := env.srv.CreateIFlow("Acme_Orders_Inbound", "Acme_Orders_Inbound", "AcmeOrders", flow); err != nil {
-			t.Fatal(err)
-		}
 	},
 }
 
@@ -328,6 +292,9 @@ func TestGuidesDeclareProvider(t *testing.T) {
 	t.Parallel()
 	for name, path := range guideTemplates(t) {
 		if _, ok := guidesTestedElsewhere[name]; ok {
+			// Its blocks are not run here, but its reader runs its shell blocks in order all the same:
+			// `terraform init` comes first there too, in a command the guide shows.
+			checkInitFirst(t, name, renderGuide(t, path))
 			continue
 		}
 		steps, err := guideSteps(renderGuide(t, path))
@@ -357,9 +324,7 @@ func TestGuidesDeclareProvider(t *testing.T) {
 						break steps
 					case sub == "init":
 						initialised = true
-					case !initialised && name != "migrating-from-solacebroker":
-						// That guide's reader has initialised a directory with solacebroker already; its
-						// test loads both providers with dev_overrides (runGuide).
+					case !initialised:
 						t.Errorf("templates/guides/%s.md.tmpl, line %d: `terraform %s` runs before `terraform init`", name, s.line, sub)
 						break steps
 					}
@@ -367,6 +332,28 @@ func TestGuidesDeclareProvider(t *testing.T) {
 			}
 		}
 	}
+}
+
+// checkInitFirst fails when a Terraform command other than init, version or fmt appears in a shell
+// block of the page before `terraform init` does, or the page has no `terraform init` block at all.
+func checkInitFirst(t *testing.T, name, page string) {
+	t.Helper()
+	for _, b := range fencedBlocks(page) {
+		if !guideShellLangs[b.lang] {
+			continue
+		}
+		for _, m := range terraformCommand.FindAllStringSubmatch(b.body, -1) {
+			switch m[1] {
+			case "version", "fmt":
+			case "init":
+				return
+			default:
+				t.Errorf("templates/guides/%s.md.tmpl, line %d: `terraform %s` runs before `terraform init`", name, b.line, m[1])
+				return
+			}
+		}
+	}
+	t.Errorf("templates/guides/%s.md.tmpl: no shell block runs `terraform init`", name)
 }
 
 // The modules a guide calls are found where the reader puts the configuration: a local source
@@ -484,6 +471,41 @@ func writeSandboxCLIConfig(t *testing.T, dir string) string {
 	return filepath.Join(dir, "cli.tfrc")
 }
 
+// writeSolaceMirrorCLIConfig writes a CLI configuration under which `terraform init` installs both
+// providers and writes a lock file: solacebroker v1.3.0 from a filesystem mirror of the binary in
+// solace, sapmessaging from the sandbox's mirror in sandboxBuild/mirror (writeSandboxCLIConfig).
+func writeSolaceMirrorCLIConfig(t *testing.T, solace, sandboxBuild string) string {
+	t.Helper()
+	mirror := filepath.Join(t.TempDir(), "mirror")
+	target := filepath.Join(mirror, "registry.terraform.io", "solaceproducts", "solacebroker", "1.3.0", runtime.GOOS+"_"+runtime.GOARCH)
+	if err := os.MkdirAll(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(solace, "terraform-provider-solacebroker"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(target, "terraform-provider-solacebroker_v1.3.0"), b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "cli.tfrc")
+	writeFile(t, p, fmt.Sprintf(`provider_installation {
+  filesystem_mirror {
+    path    = %q
+    include = ["registry.terraform.io/sapmessaging/sapmessaging"]
+  }
+  filesystem_mirror {
+    path    = %q
+    include = ["registry.terraform.io/solaceproducts/solacebroker"]
+  }
+  direct {
+    exclude = ["registry.terraform.io/sapmessaging/sapmessaging", "registry.terraform.io/solaceproducts/solacebroker"]
+  }
+}
+`, filepath.Join(sandboxBuild, "mirror"), mirror))
+	return p
+}
+
 // readerEnv is the environment of a reader's shell before the sandbox's variables: the test's own
 // with nothing of Terraform's, the provider's or the test's (TF_*, SAPMESSAGING_*, CHECKPOINT_*).
 func readerEnv() []string {
@@ -514,8 +536,9 @@ func runGuide(t *testing.T, tf, sandboxBuild, name string, steps []guideStep) {
 	}
 	cliConfig := filepath.Join(sandboxBuild, "cli.tfrc")
 	if name == "migrating-from-solacebroker" {
-		// The reader has solacebroker installed (terraform init): Terraform needs it for the state it wrote.
-		cliConfig = writeSolaceCLIConfig(t, solacebrokerDir(t), filepath.Join(sandboxBuild, "plugins")) // aem_solace_test.go
+		// The reader installs solacebroker with `terraform init` from the registry; here a filesystem
+		// mirror of its local build stands in for the registry, beside the sandbox's mirror of this provider.
+		cliConfig = writeSolaceMirrorCLIConfig(t, solacebrokerDir(t), sandboxBuild) // aem_solace_test.go
 	}
 	// Where the reader starts: an empty directory of their own, which holds only what the guide
 	// says to create (or, for a guide that says so, what it says the reader has).
@@ -746,6 +769,88 @@ func TestGuideDriftNamesEveryChange(t *testing.T) {
 			if !slices.Contains(drift.expect, e) {
 				t.Errorf("the drift block of Try It Locally does not expect %q in the plan", e)
 			}
+		}
+	}
+}
+
+// Redriving Dead Messages replaces main.tf (the queue example) with the action's example, which
+// "declares the two queues of main.tf, under the same addresses": its resource blocks are those of
+// main.tf, so the apply after the swap changes no queue.
+func TestGuideRedriveKeepsQueues(t *testing.T) {
+	t.Parallel()
+	block := regexp.MustCompile(`(?ms)^resource "[^"]+" "[^"]+" \{\n.*?^\}`)
+	comment := regexp.MustCompile(`\s*#[^\n]*`)
+	blocks := func(rel string) map[string]string {
+		b, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, m := range block.FindAllString(string(b), -1) {
+			m = comment.ReplaceAllString(m, "")
+			out[strings.SplitN(m, "{", 2)[0]] = strings.Join(strings.Fields(m), " ")
+		}
+		return out
+	}
+	queues := blocks("examples/resources/sapmessaging_queue/resource.tf")
+	action := blocks("examples/actions/sapmessaging_redrive/action.tf")
+	if len(action) != len(queues) {
+		t.Errorf("the action's example declares %d resources, main.tf of the guide %d", len(action), len(queues))
+	}
+	for addr, want := range queues {
+		if action[addr] != want {
+			t.Errorf("examples/actions/sapmessaging_redrive/action.tf declares %s as\n%s\nbut main.tf of the guide as\n%s", addr, action[addr], want)
+		}
+	}
+}
+
+// The docs index opens with every kind of thing the provider manages, Advanced Event Mesh included,
+// before its table.
+func TestIndexOpeningNamesAEM(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join("..", "..", "templates", "index.md.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(string(b), "\n# ")
+	opening, _, _ := strings.Cut(body, "\n## ")
+	for _, want := range []string{"Event Mesh", "Advanced Event Mesh", "AEM sender", "AMQP sender", "JMS sender", "NetWeaver"} {
+		if !strings.Contains(opening, want) {
+			t.Errorf("templates/index.md.tmpl: the opening before the first section does not name %q:\n%s", want, opening)
+		}
+	}
+	if strings.Contains(opening, "two products") {
+		t.Errorf("templates/index.md.tmpl: the opening says the settings are spread over two products; they are spread over more")
+	}
+}
+
+// The landscapes README stands alone: a team that copies the folder copies the module it calls
+// along, and the README names the case its wrong-environment guard cannot see (a working directory
+// moved with TF_DATA_DIR, where the guard does not find the backend's settings).
+func TestLandscapesReadmeCopyAndGuardLimit(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join("..", "..", "examples", "landscapes", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := strings.Join(strings.Fields(string(b)), " ")
+	if !regexp.MustCompile(`(?i)\bcopy\b[^.]*\bmodules/retry-policy\b[^.]*\balong\b`).MatchString(readme) {
+		t.Errorf("examples/landscapes/README.md does not say to copy ../modules/retry-policy along with the folder")
+	}
+	if !strings.Contains(readme, "TF_DATA_DIR") {
+		t.Errorf("examples/landscapes/README.md promises the wrong-environment guard without naming its limit (TF_DATA_DIR)")
+	}
+}
+
+// Migrating Existing Queues does not call a plan safe to apply while it may still import a queue
+// that retries for ever: the sentence that says when a plan is safe names the warnings.
+func TestGuideMigratingSafePlanNamesWarnings(t *testing.T) {
+	t.Parallel()
+	page := strings.Join(strings.Fields(renderGuide(t, filepath.Join("..", "..", "templates", "guides", "migrating-existing-queues.md.tmpl"))), " ")
+	sentence := regexp.MustCompile(`[^.]*safe to apply[^.]*\.`)
+	for _, s := range sentence.FindAllString(page, -1) {
+		if !strings.Contains(s, "Unlimited Redelivery Allowed") {
+			t.Errorf("migrating-existing-queues: %q calls a plan safe to apply without excluding the warning Unlimited Redelivery Allowed", strings.TrimSpace(s))
 		}
 	}
 }

@@ -361,6 +361,7 @@ func checkAEMRedeliveryDelay(r *report, q AEMQueue) {
 	}
 	rate := 1000 / aemAssumedFailMs
 	var cycle, with string
+	effect := "uses up every delivery"
 	switch {
 	case countKnown && n > 0 && n <= AEMMaxRedeliveryCountLimit:
 		cycle = fmt.Sprintf("all %d deliveries of a poison message follow one another as fast as the consumer fails it "+
@@ -371,12 +372,13 @@ func checkAEMRedeliveryDelay(r *report, q AEMQueue) {
 	default:
 		cycle = fmt.Sprintf("a poison message is redelivered as fast as the consumer fails it, without end (about %d deliveries a second for a consumer that fails in %d ms)", rate, aemAssumedFailMs)
 		with = fmt.Sprintf("would wait %s before the first redelivery and at most %s between later ones", FormatAEMDuration(ms(initial)), FormatAEMDuration(ms(maxMs)))
+		effect = "hammers the receiver for as long as it lasts"
 	}
 	r.warnf("aem.redelivery_without_delay", attrRedeliveryDelayEnabled, "Redelivery Without Delay",
-		"With `redelivery_delay_enabled = false` (the broker's default) %s, so a failure that lasts a few seconds, such as a receiver being restarted, uses up every delivery. "+
+		"With `redelivery_delay_enabled = false` (the broker's default) %s, so a failure that lasts a few seconds, such as a receiver being restarted, %s. "+
 			"A delay of %s growing %s up to %s %s. "+
 			"Set `redelivery_delay_enabled = true`, with `redelivery_delay_initial_interval`, `redelivery_delay_multiplier` and `redelivery_delay_max_interval` to the waits the receiver needs.",
-		cycle, FormatAEMDuration(ms(initial)), formatMultiplier(mult), FormatAEMDuration(ms(maxMs)), with)
+		cycle, effect, FormatAEMDuration(ms(initial)), formatMultiplier(mult), FormatAEMDuration(ms(maxMs)), with)
 }
 
 func ms(n int64) time.Duration { return time.Duration(n) * time.Millisecond }

@@ -132,6 +132,10 @@ func TestCheckAEMQueueDetails(t *testing.T) {
 	if !strings.Contains(f.Detail, "without end (about 100 deliveries a second") {
 		t.Errorf("unlimited without delay: %s", f.Detail)
 	}
+	// Without end, there is no last delivery to use up.
+	if strings.Contains(f.Detail, "uses up every delivery") {
+		t.Errorf("unlimited without delay says the deliveries are used up: %s", f.Detail)
+	}
 }
 
 // The refusal of a dead message queue that takes nothing says what happens and what to set; the adoption

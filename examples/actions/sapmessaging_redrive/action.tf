@@ -13,12 +13,17 @@ action "sapmessaging_redrive" "orders" {
   }
 }
 
+# The queues of the queue example, as they are: the action adds no change to them.
 resource "sapmessaging_dead_message_queue" "orders_dmq" {
-  name = "acme/crm/prod/orders/dmq"
+  name    = "acme/crm/prod/orders/dmq"
+  max_ttl = 604800 # 7 days
 }
 
 resource "sapmessaging_queue" "orders" {
   name                 = "acme/crm/prod/orders"
+  access_type          = "NON_EXCLUSIVE"
   max_redelivery_count = 3
   dead_message_queue   = sapmessaging_dead_message_queue.orders_dmq.name
+  respect_ttl          = true
+  max_ttl              = 86400
 }
