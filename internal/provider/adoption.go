@@ -141,8 +141,8 @@ var adoptions = map[string]adoption{
 	"aem_sender.attempts_range":               {reason: reasonAEMAdapter},
 	"aem_sender.retry_interval_range":         {reason: adoptionTODO},
 	"aem_sender.retry_multiplier_range":       {reason: adoptionTODO},
-	"aem_sender.failed_unlimited_redelivery":  {reason: adoptionTODO},
-	"aem_sender.rejected_without_dmq":         {reason: adoptionTODO},
+	"aem_sender.failed_unlimited_redelivery":  {attributes: attrs("sapmessaging_aem_sender", "allow_unlimited_redelivery")},
+	"aem_sender.rejected_without_dmq":         {attributes: attrs("sapmessaging_aem_sender", "allow_missing_dead_message_queue")},
 	"aem_sender.max_total_attempts_range":     {reason: reasonProviderOnly},
 	"aem_sender.attempt_budget_exceeded":      {reason: reasonProviderOnly + ": it needs `max_total_attempts`"},
 }

@@ -37,8 +37,6 @@ var adoptionPending = []string{
 	"aem_sender.attempts_zero",
 	"aem_sender.retry_interval_range",
 	"aem_sender.retry_multiplier_range",
-	"aem_sender.failed_unlimited_redelivery",
-	"aem_sender.rejected_without_dmq",
 }
 
 // ruleIDPattern is the form of a rule ID, for example "queue.redelivery_unlimited".

@@ -138,7 +138,8 @@ list "sapmessaging_aem_sender" "audit" {
 		}
 	}
 
-	// The channel that runs for ever is listed, and its generated configuration is refused with the queue's fix.
+	// The channel that runs for ever is listed, and its generated configuration adopts it as it is: it plans the
+	// import only, with allow_unlimited_redelivery, and the plan warns until the queue is bounded.
 	writeFile(t, filepath.Join(dir, "aem.tfquery.hcl"), fmt.Sprintf(`
 list "sapmessaging_aem_sender" "legacy" {
   provider = sapmessaging
@@ -147,12 +148,26 @@ list "sapmessaging_aem_sender" "legacy" {
   }
 }
 `, aemLegacyFlow))
-	if err := os.Remove(filepath.Join(dir, "generated.tf")); err != nil {
+	r = w.mustRun(0, "query", "-generate-config-out=legacy.tf", "-no-color")
+	gen, err := os.ReadFile(filepath.Join(dir, "legacy.tf"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	w.mustRun(0, "query", "-generate-config-out=legacy.tf", "-no-color")
+	if !regexp.MustCompile(`allow_unlimited_redelivery\s+= true`).Match(gen) {
+		t.Errorf("the generated configuration of the channel that runs for ever does not adopt it with allow_unlimited_redelivery:\n%s", gen)
+	}
+	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, want := range []string{"Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.", "Adapter Retries for Ever Allowed"} {
+		if !strings.Contains(r.output, want) {
+			t.Errorf("the plan of the adopted channel that runs for ever does not show %q:\n%s", want, r.output)
+		}
+	}
+	w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	// Without the attribute, the plan refuses it with the queue's fix.
+	gen = regexp.MustCompile(`allow_unlimited_redelivery\s+= true`).ReplaceAll(gen, []byte("allow_unlimited_redelivery = false"))
+	writeFile(t, filepath.Join(dir, "legacy.tf"), string(gen))
 	r = w.mustRun(1, "plan", "-input=false", "-no-color")
 	if !strings.Contains(r.output, "Adapter Retries for Ever") {
-		t.Errorf("the plan of the channel that runs for ever does not refuse it:\n%s", r.output)
+		t.Errorf("the plan of the channel that runs for ever does not refuse it once the attribute is removed:\n%s", r.output)
 	}
 }

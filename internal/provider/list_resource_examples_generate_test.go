@@ -43,9 +43,7 @@ var listExampleContent = map[string]func(*testing.T, *testEnv){
 
 // listExampleRefusals are the plan errors a list resource's page names among what to review before the
 // apply, by example: the sample's channel on a queue that redelivers for ever is refused until the queue is fixed.
-var listExampleRefusals = map[string]string{
-	"sapmessaging_aem_sender": "Adapter Retries for Ever",
-}
+var listExampleRefusals = map[string]string{}
 
 func loadSample(t *testing.T, e *testEnv) {
 	if err := e.srv.LoadSampleContent(); err != nil {

@@ -43,7 +43,7 @@ func NewAEMSenderResource() resource.Resource { return newAEMSenderResource(nil)
 // newAEMSenderResource returns the resource configured with data (nil: by Configure).
 func newAEMSenderResource(data *providerData) *aemSenderResource {
 	r := &aemSenderResource{data: data}
-	r.senderMethods = senderMethods[aemSenderModel, *aemSenderModel, iflow.AEMSenderChanges]{glue: r.glue, typeName: "sapmessaging_aem_sender", refresh: r.refreshQueue}
+	r.senderMethods = senderMethods[aemSenderModel, *aemSenderModel, iflow.AEMSenderChanges]{glue: r.glue, typeName: "sapmessaging_aem_sender", refresh: func(ctx context.Context, m *aemSenderModel) { r.refreshQueue(ctx, m) }}
 	return r
 }
 
@@ -63,6 +63,8 @@ type aemSenderModel struct {
 	ConsumerMode             types.String  `tfsdk:"consumer_mode"`
 	ParallelConsumers        types.Int64   `tfsdk:"parallel_consumers"`
 	AcceptMessageLoss        types.Bool    `tfsdk:"accept_message_loss"`
+	AllowUnlimitedRedelivery types.Bool    `tfsdk:"allow_unlimited_redelivery"`
+	AllowMissingDMQ          types.Bool    `tfsdk:"allow_missing_dead_message_queue"`
 	MaxTotalAttempts         types.Int64   `tfsdk:"max_total_attempts"`
 	QueueName                types.String  `tfsdk:"queue_name"`
 	Adapter                  types.String  `tfsdk:"adapter"`
@@ -155,6 +157,22 @@ func (r *aemSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 						"as it is: an import sets it to `true` for such a channel, and `terraform query -generate-config-out` writes it. Set " +
 						"`acknowledgement_mode = \"AUTOMATIC_ON_EXCHANGE_COMPLETE\"` and remove this attribute as soon as you can. Defaults to " +
 						"`false`; it is not a setting of the channel.",
+					Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				},
+				"allow_unlimited_redelivery": schema.BoolAttribute{
+					MarkdownDescription: "Accept `settlement_outcome = \"FAILED\"` on a queue whose `max_redelivery_count` is 0 (retry for ever), so " +
+						"that a poison message runs for ever: the plan then warns instead of refusing. Only for adopting a channel that already " +
+						"works this way as it is: an import sets it to `true` for such a channel, and `terraform query -generate-config-out` writes " +
+						"it. Bound the queue's `max_redelivery_count` and remove this attribute as soon as you can. Defaults to `false`; it is not " +
+						"a setting of the channel.",
+					Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				},
+				"allow_missing_dead_message_queue": schema.BoolAttribute{
+					MarkdownDescription: "Accept `settlement_outcome = \"REJECTED\"` on a queue whose dead message queue keeps nothing (missing, " +
+						"`\"\"`, or with ingress off), so that the broker deletes every rejected message: the plan then warns instead of " +
+						"refusing. Only for adopting a channel that already works this way as it is: an import sets it to `true` for such a " +
+						"channel, and `terraform query -generate-config-out` writes it. Give the queue a dead message queue that takes messages " +
+						"and remove this attribute as soon as you can. Defaults to `false`; it is not a setting of the channel.",
 					Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 				},
 				"max_total_attempts": schema.Int64Attribute{
@@ -260,6 +278,8 @@ func (m *aemSenderModel) ruleInput(cq aemConsumedQueue) rules.AEMSender {
 		AcknowledgementMode:          stringValue(m.AcknowledgementMode),
 		ConsumerMode:                 stringValue(m.ConsumerMode),
 		AcceptMessageLoss:            m.AcceptMessageLoss.ValueBool(),
+		AllowUnlimitedRedelivery:     m.AllowUnlimitedRedelivery.ValueBool(),
+		AllowMissingDeadMessageQueue: m.AllowMissingDMQ.ValueBool(),
 		MaxTotalAttempts:             int64Value(m.MaxTotalAttempts),
 		Queue:                        cq.queue,
 	}
@@ -571,21 +591,34 @@ func (r *aemSenderResource) read(ctx context.Context, m *aemSenderModel, diags *
 		m.AcceptMessageLoss = types.BoolValue(deref(s.AckMode) == rules.AEMAckImmediate && deref(s.ConsumerMode) != rules.AEMConsumerDirect)
 	}
 	m.setFacts(s, diags)
-	if m.WorstCaseRuns.IsUnknown() || m.PoisonMessageEnd.IsUnknown() || m.TimeToEnd.IsUnknown() || m.EffectiveRedeliveryCount.IsUnknown() {
-		r.refreshQueue(ctx, m)
+	adopting := m.AllowUnlimitedRedelivery.IsNull() || m.AllowUnlimitedRedelivery.IsUnknown() || m.AllowMissingDMQ.IsNull() || m.AllowMissingDMQ.IsUnknown()
+	if adopting || m.WorstCaseRuns.IsUnknown() || m.PoisonMessageEnd.IsUnknown() || m.TimeToEnd.IsUnknown() || m.EffectiveRedeliveryCount.IsUnknown() {
+		q := r.refreshQueue(ctx, m)
+		if adopting {
+			// After an import: whether the channel retries for ever or loses rejected messages on its queue, so that a
+			// configuration adopting it as it is (as terraform query writes it) plans no change.
+			unlimited, missing := rules.AEMSenderAdoption(m.ruleInput(q))
+			if m.AllowUnlimitedRedelivery.IsNull() || m.AllowUnlimitedRedelivery.IsUnknown() {
+				m.AllowUnlimitedRedelivery = types.BoolValue(unlimited)
+			}
+			if m.AllowMissingDMQ.IsNull() || m.AllowMissingDMQ.IsUnknown() {
+				m.AllowMissingDMQ = types.BoolValue(missing)
+			}
+		}
 	}
 	return s.FlowID, true
 }
 
 // refreshQueue computes the poison message's path from the queue as the run's list holds it; without a
 // connection or a list it stays null.
-func (r *aemSenderResource) refreshQueue(ctx context.Context, m *aemSenderModel) {
+func (r *aemSenderResource) refreshQueue(ctx context.Context, m *aemSenderModel) aemConsumedQueue {
 	var q aemConsumedQueue
 	read := false
 	if r.data != nil && r.data.aem != nil && m.QueueName.ValueString() != "" {
 		q, read = r.readQueue(ctx, m, nil)
 	}
 	m.derive(q, read)
+	return q
 }
 
 // changes returns the settings of the model an edit writes; null ones are nil (left as they are).

@@ -36,7 +36,10 @@ const (
 	attrAEMAckMode           = "acknowledgement_mode"
 	attrAEMConsumerMode      = "consumer_mode"
 	attrAEMAcceptMessageLoss = "accept_message_loss"
-	aemRecommendedAttempts   = 5
+	// The adoption attributes of the AEM sender's queue rules.
+	attrAEMAllowUnlimitedRedelivery = "allow_unlimited_redelivery"
+	attrAEMAllowMissingDMQ          = "allow_missing_dead_message_queue"
+	aemRecommendedAttempts          = 5
 )
 
 // Values of the AEM sender's enumerations, as the .iflw stores them (internal/iflow/aem.go). The Rejected
@@ -78,6 +81,10 @@ type AEMSender struct {
 	// AcceptMessageLoss is the configuration's explicit acceptance of AUTOMATIC_IMMEDIATE on a guaranteed
 	// consumer: the rule then warns instead of refusing.
 	AcceptMessageLoss bool
+	// AllowUnlimitedRedelivery accepts FAILED on a queue that retries for ever (max_redelivery_count 0), and
+	// AllowMissingDeadMessageQueue REJECTED onto a dead message queue that keeps nothing: both only to adopt a
+	// channel that already works this way (the plan warns instead of refusing).
+	AllowUnlimitedRedelivery, AllowMissingDeadMessageQueue bool
 	// MaxTotalAttempts is the configuration's budget of runs per poison message; null = none.
 	MaxTotalAttempts Value[int64]
 	// Queue is the AEM queue the channel reads, as the broker holds it: its redelivery, maximum redelivery
@@ -340,10 +347,18 @@ func checkAEMSenderQueue(r *report, s AEMSender) {
 		if mk && m > 0 {
 			runs = fmt.Sprintf("all %d of the adapter's attempts", m)
 		}
+		if s.AllowUnlimitedRedelivery {
+			r.warnf("aem_sender.failed_unlimited_redelivery_allowed", attrAEMAllowUnlimitedRedelivery, "Adapter Retries for Ever Allowed",
+				"`allow_unlimited_redelivery = true` keeps `settlement_outcome = %q` on %s, which has `max_redelivery_count = 0` (\"retry forever\"): "+
+					"a poison message is redelivered without end and every delivery runs %s again, so it runs for ever and never reaches the dead message queue. "+
+					"Set the queue's `max_redelivery_count` to a value from 1 to %d, for example %d, and remove `allow_unlimited_redelivery`.", outcome, aemQueueLabel(q), runs, AEMMaxRedeliveryCountLimit, aemRecommendedRedeliveries)
+			return
+		}
 		r.errorf("aem_sender.failed_unlimited_redelivery", attrAEMSettlementOutcome, "Adapter Retries for Ever",
 			"`settlement_outcome = %q` hands a message back to the broker after the adapter's last attempt, and %s has `max_redelivery_count = 0`, which the broker reads as \"retry forever\": "+
 				"a poison message is redelivered without end and every delivery runs %s again, so it runs for ever and never reaches the dead message queue. "+
-				"Set the queue's `max_redelivery_count` to a value from 1 to %d, for example %d.", outcome, aemQueueLabel(q), runs, AEMMaxRedeliveryCountLimit, aemRecommendedRedeliveries)
+				"Set the queue's `max_redelivery_count` to a value from 1 to %d, for example %d (or, only to import a channel that already works this way and change it later, set `allow_unlimited_redelivery = true` for now).",
+			outcome, aemQueueLabel(q), runs, AEMMaxRedeliveryCountLimit, aemRecommendedRedeliveries)
 	case AEMOutcomeRejected:
 		if checkAEMSenderDMQFate(r, s, outcome, "tells the broker to remove a message after the adapter's last attempt") {
 			return
@@ -352,9 +367,16 @@ func checkAEMSenderQueue(r *report, s AEMSender) {
 		if !aemDMQDeletesEvery(why) {
 			return
 		}
+		if s.AllowMissingDeadMessageQueue {
+			r.warnf("aem_sender.rejected_without_dmq_allowed", attrAEMAllowMissingDMQ, "Rejected Messages Deleted Allowed",
+				"`allow_missing_dead_message_queue = true` keeps `settlement_outcome = %q` although %s %s: the broker deletes every rejected message, so poison messages are lost without a trace. %s, and remove `allow_missing_dead_message_queue`.",
+				outcome, aemQueueLabel(q), aemDMQGoneText(dmq, why), strings.TrimSuffix(aemDMQGoneFix(dmq, why), "."))
+			return
+		}
 		r.errorf("aem_sender.rejected_without_dmq", attrAEMSettlementOutcome, "Rejected Messages Deleted",
-			"`settlement_outcome = %q` tells the broker to remove a message after the adapter's last attempt and move it to the dead message queue, but %s %s: the broker deletes every rejected message, so poison messages are lost without a trace. %s",
-			outcome, aemQueueLabel(q), aemDMQGoneText(dmq, why), aemDMQGoneFix(dmq, why))
+			"`settlement_outcome = %q` tells the broker to remove a message after the adapter's last attempt and move it to the dead message queue, but %s %s: the broker deletes every rejected message, so poison messages are lost without a trace. %s (or, only to import a channel that already works this way and change it later, "+
+				"set `allow_missing_dead_message_queue = true` for now).",
+			outcome, aemQueueLabel(q), aemDMQGoneText(dmq, why), strings.TrimSuffix(aemDMQGoneFix(dmq, why), "."))
 	}
 }
 
@@ -651,4 +673,24 @@ func aemRunsText(n int64) string {
 		return "once"
 	}
 	return fmt.Sprintf("%d times", n)
+}
+
+// AEMSenderAdoption says which adoption attributes a channel adopted as it is needs: FAILED on a queue that
+// retries for ever, and REJECTED onto a dead message queue that keeps nothing (what the queue rules of
+// checkAEMSenderQueue refuse).
+func AEMSenderAdoption(s AEMSender) (allowUnlimitedRedelivery, allowMissingDeadMessageQueue bool) {
+	consumer, ack, outcome, ok := s.modes()
+	if !ok || !aemSettles(consumer, ack) {
+		return false, false
+	}
+	switch outcome {
+	case AEMOutcomeFailed:
+		enabled, ek := effective(s.Queue.RedeliveryEnabled, true)
+		n, nk := effective(s.Queue.MaxRedeliveryCount, 0)
+		return ek && nk && enabled && n == 0, false
+	case AEMOutcomeRejected:
+		_, why := aemSenderDMQGone(s)
+		return false, why != ""
+	}
+	return false, false
 }

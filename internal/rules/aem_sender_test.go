@@ -436,3 +436,56 @@ func TestAEMAdapterWaitsIsTheSumOfTheWaits(t *testing.T) {
 		t.Errorf("AEMAdapterWaits of MaxInt64 attempts = %v, want the longest duration", got)
 	}
 }
+
+// An AEM sender adopted as it is: FAILED on a queue that retries for ever and REJECTED onto a dead message
+// queue that keeps nothing are refused, and accepted with a warning by their adoption attributes, which
+// AEMSenderAdoption names for a channel read from the tenant.
+func TestAEMSenderAdoption(t *testing.T) {
+	t.Parallel()
+	base := func() AEMSender {
+		return AEMSender{
+			MaxMessageProcessingAttempts: Known[int64](5), RetryInterval: Known[int64](1000), MaxRetryInterval: Known[int64](30000),
+			RetryMultiplier: Known(3.0), SettlementOutcome: Known(AEMOutcomeFailed), AcknowledgementMode: Known(AEMAckOnExchangeComplete),
+			ConsumerMode: Known(AEMConsumerGuaranteed),
+			Queue: AEMQueue{Name: Known("orders"), MaxRedeliveryCount: Known[int64](0), RedeliveryEnabled: Known(true), DeadMessageQueue: Known("orders.dmq"),
+				DeadMessageQueueExists: Known(true), DeadMessageQueueIngress: Known(true)},
+		}
+	}
+	rulesOf := func(s AEMSender) []string {
+		var out []string
+		for _, f := range CheckAEMSender(s) {
+			if strings.HasPrefix(f.Rule, "aem_sender.failed_") || strings.HasPrefix(f.Rule, "aem_sender.rejected_") {
+				out = append(out, f.Rule)
+			}
+		}
+		return out
+	}
+	s := base()
+	if got := rulesOf(s); !slices.Equal(got, []string{"aem_sender.failed_unlimited_redelivery"}) {
+		t.Errorf("FAILED on R = 0: %v", got)
+	}
+	if u, m := AEMSenderAdoption(s); !u || m {
+		t.Errorf("AEMSenderAdoption(FAILED on R = 0) = %v, %v; want true, false", u, m)
+	}
+	s.AllowUnlimitedRedelivery = true
+	if got := rulesOf(s); !slices.Equal(got, []string{"aem_sender.failed_unlimited_redelivery_allowed"}) {
+		t.Errorf("FAILED on R = 0, allowed: %v", got)
+	}
+	s = base()
+	s.SettlementOutcome, s.Queue.MaxRedeliveryCount, s.Queue.DeadMessageQueueExists = Known(AEMOutcomeRejected), Known[int64](3), Known(false)
+	if got := rulesOf(s); !slices.Equal(got, []string{"aem_sender.rejected_without_dmq"}) {
+		t.Errorf("REJECTED without a DMQ: %v", got)
+	}
+	if u, m := AEMSenderAdoption(s); u || !m {
+		t.Errorf("AEMSenderAdoption(REJECTED without a DMQ) = %v, %v; want false, true", u, m)
+	}
+	s.AllowMissingDeadMessageQueue = true
+	if got := rulesOf(s); !slices.Equal(got, []string{"aem_sender.rejected_without_dmq_allowed"}) {
+		t.Errorf("REJECTED without a DMQ, allowed: %v", got)
+	}
+	s = base()
+	s.Queue.MaxRedeliveryCount = Known[int64](3)
+	if u, m := AEMSenderAdoption(s); u || m {
+		t.Errorf("AEMSenderAdoption(a bounded FAILED channel) = %v, %v; want false, false", u, m)
+	}
+}

@@ -49,6 +49,8 @@ var ruleSeverity = map[string]Severity{
 	"aem_sender.max_retry_below_interval":            SeverityWarning,
 	"aem_sender.failed_unlimited_redelivery":         SeverityError,
 	"aem_sender.rejected_without_dmq":                SeverityError,
+	"aem_sender.failed_unlimited_redelivery_allowed": SeverityWarning,
+	"aem_sender.rejected_without_dmq_allowed":        SeverityWarning,
 	"aem_sender.poison_messages_deleted":             SeverityWarning,
 	"aem_sender.max_total_attempts_range":            SeverityError,
 	"aem_sender.attempt_budget_exceeded":             SeverityError,
