@@ -49,7 +49,7 @@ resource "terraform_data" "environment" {
     ignore_changes = [input]
 
     precondition {
-      condition     = local.backend_settings == "" || strcontains(local.backend_settings, var.environment)
+      condition     = local.backend_settings == "" || can(regex("(^|[^A-Za-z0-9])${var.environment}([^A-Za-z0-9]|$)", local.backend_settings))
       error_message = "The backend is initialised for another environment than the variable file's (${var.environment}): ${local.backend_settings}. Planned, this state would take ${var.environment}'s queues. Run terraform init -reconfigure -backend-config=${var.environment}.tfbackend first, or use the variable file of the backend's environment."
     }
     postcondition {

@@ -245,6 +245,19 @@ func TestAccLandscapes(t *testing.T) {
 		t.Errorf("dev's Event Mesh holds %d queues after the refused plans, %d before (%v)", len(after), len(before), err)
 	}
 
+	// A backend whose settings hold the environment's name only inside another word (preprod.tfstate) is not
+	// that environment's: prod's variable file is refused against it.
+	writeFile(t, filepath.Join(dir, "preprod.tfbackend"), "path = \"preprod.tfstate\"\n")
+	run(0, "init", "-input=false", "-no-color", "-reconfigure", "-backend-config=preprod.tfbackend")
+	pre := runTerraformEnv(t, tf, dir, cliConfig, noEnvCreds, "plan", "-input=false", "-no-color", "-var-file=prod.tfvars")
+	if flat := strings.Join(strings.Fields(strings.ReplaceAll(pre.output, "│", " ")), " "); pre.exitCode != 1 ||
+		!strings.Contains(flat, "The backend is initialised for another environment than the variable file's (prod)") {
+		t.Errorf("plan -var-file=prod.tfvars against preprod's backend: exit %d, want 1 with the guard's error:\n%s", pre.exitCode, pre.output)
+	}
+	if err := os.Remove(filepath.Join(dir, "preprod.tfbackend")); err != nil {
+		t.Fatal(err)
+	}
+
 	// The module refuses a budget it cannot meet, whatever the environment.
 	run(0, "init", "-input=false", "-no-color", "-reconfigure", "-backend-config=dev.tfbackend")
 	r := runTerraformEnv(t, tf, dir, cliConfig, noEnvCreds, "plan", "-input=false", "-no-color", "-var-file=dev.tfvars",
