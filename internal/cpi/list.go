@@ -17,7 +17,7 @@ const TypeIntegrationFlow = "INTEGRATION_FLOW"
 
 // ListRuntimeArtifacts returns every artifact deployed on the tenant: GET
 // IntegrationRuntimeArtifacts, an OData collection {"d":{"results":[...]}}
-// (/work/shared/reference/sap-apis.md section 2; IntegrationContent.json,
+// (../shared/reference/sap-apis.md section 2; IntegrationContent.json,
 // IntegrationRuntimeArtifacts). One call for the whole tenant.
 func (c *Client) ListRuntimeArtifacts(ctx context.Context) ([]RuntimeArtifact, error) {
 	p := BasePath + "/IntegrationRuntimeArtifacts"

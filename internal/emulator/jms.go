@@ -19,7 +19,7 @@ import (
 // the monitoring API over them, and a control endpoint to put messages.
 //
 // Sources are those of the project's reference note on the Cloud Integration
-// JMS adapter (/work/shared/reference/cpi-jms.md in the development setup),
+// JMS adapter (../shared/reference/cpi-jms.md beside the repository),
 // which quotes SAP's documentation:
 //
 //   - Tenant limits [SAP "JMS Resource Limits and Optimizing Their Usage",
