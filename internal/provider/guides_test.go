@@ -477,29 +477,32 @@ func writeSandboxCLIConfig(t *testing.T, dir string) string {
 func writeSolaceMirrorCLIConfig(t *testing.T, solace, sandboxBuild string) string {
 	t.Helper()
 	mirror := filepath.Join(t.TempDir(), "mirror")
-	target := filepath.Join(mirror, "registry.terraform.io", "solaceproducts", "solacebroker", "1.3.0", runtime.GOOS+"_"+runtime.GOARCH)
-	if err := os.MkdirAll(target, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	b, err := os.ReadFile(filepath.Join(solace, "terraform-provider-solacebroker"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(target, "terraform-provider-solacebroker_v1.3.0"), b, 0o755); err != nil {
-		t.Fatal(err)
+	for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {
+		target := filepath.Join(mirror, host, "solaceproducts", "solacebroker", "1.3.0", runtime.GOOS+"_"+runtime.GOARCH)
+		if err := os.MkdirAll(target, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(target, "terraform-provider-solacebroker_v1.3.0"), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	p := filepath.Join(t.TempDir(), "cli.tfrc")
 	writeFile(t, p, fmt.Sprintf(`provider_installation {
   filesystem_mirror {
     path    = %q
-    include = ["registry.terraform.io/sapmessaging/sapmessaging"]
+    include = ["registry.terraform.io/sapmessaging/sapmessaging", "registry.opentofu.org/sapmessaging/sapmessaging"]
   }
   filesystem_mirror {
     path    = %q
-    include = ["registry.terraform.io/solaceproducts/solacebroker"]
+    include = ["registry.terraform.io/solaceproducts/solacebroker", "registry.opentofu.org/solaceproducts/solacebroker"]
   }
   direct {
-    exclude = ["registry.terraform.io/sapmessaging/sapmessaging", "registry.terraform.io/solaceproducts/solacebroker"]
+    exclude = ["registry.terraform.io/sapmessaging/sapmessaging", "registry.terraform.io/solaceproducts/solacebroker",
+      "registry.opentofu.org/sapmessaging/sapmessaging", "registry.opentofu.org/solaceproducts/solacebroker"]
   }
 }
 `, filepath.Join(sandboxBuild, "mirror"), mirror))
@@ -536,6 +539,9 @@ func runGuide(t *testing.T, tf, sandboxBuild, name string, steps []guideStep) {
 	}
 	cliConfig := filepath.Join(sandboxBuild, "cli.tfrc")
 	if name == "migrating-from-solacebroker" {
+		if !terraformAtLeast(t, tf, 8) {
+			t.Skipf("the guide moves state across providers, which it says needs Terraform 1.8 or later; %s is older or OpenTofu", tf)
+		}
 		// The reader installs solacebroker with `terraform init` from the registry; here a filesystem
 		// mirror of its local build stands in for the registry, beside the sandbox's mirror of this provider.
 		cliConfig = writeSolaceMirrorCLIConfig(t, solacebrokerDir(t), sandboxBuild) // aem_solace_test.go

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -400,7 +401,8 @@ output "queues" {
 		t.Fatalf("terraform init and apply against the sandbox: %v\n%s", err, out)
 	}
 	lock, err := os.ReadFile(filepath.Join(dir, ".terraform.lock.hcl"))
-	if err != nil || !strings.Contains(string(lock), `provider "registry.terraform.io/sapmessaging/sapmessaging"`) {
+	// The registry host is the CLI's: registry.terraform.io for Terraform, registry.opentofu.org for OpenTofu.
+	if err != nil || !regexp.MustCompile(`provider "registry\.(terraform\.io|opentofu\.org)/sapmessaging/sapmessaging"`).Match(lock) {
 		t.Errorf("no lock file of sapmessaging/sapmessaging after terraform init (%v):\n%s\n%s", err, lock, out)
 	}
 	if want := fmt.Sprintf("queues = %d", len(emulator.SampleQueues)); !strings.Contains(out, want) {
