@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"io"
 	"net/http"
 	"net/url"
@@ -101,7 +102,7 @@ type AdvancedEventMeshCredentials struct {
 // advancedEventMesh is the room: the broker service's queues, their subscriptions and messages, its SEMP v2
 // and REST messaging handlers, and its clock.
 type advancedEventMesh struct {
-	*core
+	*core.Core
 	mu       sync.Mutex
 	vpn      string
 	username string
@@ -115,13 +116,13 @@ type advancedEventMesh struct {
 	minute    time.Duration
 }
 
-func newAdvancedEventMesh(c *core) *advancedEventMesh {
-	minute := c.opts.AEMMinute
+func newAdvancedEventMesh(c *core.Core) *advancedEventMesh {
+	minute := c.Opts.AEMMinute
 	if minute <= 0 {
 		minute = DefaultAEMMinute
 	}
-	return &advancedEventMesh{core: c, vpn: DefaultAEMMsgVpn, username: DefaultAEMUsername, password: randomSecret(),
-		queues: map[string]*aemQueue{}, fates: map[int64]string{}, startReal: time.Now(), startVirt: c.now(), minute: minute}
+	return &advancedEventMesh{Core: c, vpn: DefaultAEMMsgVpn, username: DefaultAEMUsername, password: core.RandomSecret(),
+		queues: map[string]*aemQueue{}, fates: map[int64]string{}, startReal: time.Now(), startVirt: c.Now(), minute: minute}
 }
 
 // AEMNow returns the AEM clock: real time scaled so that one minute lasts Options.AEMMinute. Redelivery
@@ -149,7 +150,7 @@ func (s *Server) AdvancedEventMeshKey() []byte {
 }
 
 func (s *Server) writeAdvancedEventMeshKey(dir string) error {
-	return writeFileAtomic(filepath.Join(dir, AdvancedEventMeshKeyFile), s.AdvancedEventMeshKey(), 0o600)
+	return core.WriteFileAtomic(filepath.Join(dir, AdvancedEventMeshKeyFile), s.AdvancedEventMeshKey(), 0o600)
 }
 
 // --- the SEMP envelope ---
@@ -196,7 +197,7 @@ func requestURI(r *http.Request) string {
 func respondSEMPError(w http.ResponseWriter, r *http.Request, e *sempError) {
 	meta := sempMeta(r, e.http)
 	meta["error"] = map[string]any{"code": e.code, "status": e.status, "description": e.desc}
-	respondJSON(w, e.http, map[string]any{"meta": meta})
+	core.RespondJSON(w, e.http, map[string]any{"meta": meta})
 }
 
 // respondSEMP answers 200 with data and links; paging, when set, goes into meta.
@@ -212,7 +213,7 @@ func respondSEMP(w http.ResponseWriter, r *http.Request, data, links any, paging
 	if links != nil {
 		body["links"] = links
 	}
-	respondJSON(w, http.StatusOK, body)
+	core.RespondJSON(w, http.StatusOK, body)
 }
 
 // basicAuth wraps h with the check of the management user ([SPEC] securityDefinitions: basicAuth).

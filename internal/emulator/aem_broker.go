@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"fmt"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"io"
 	"math"
 	"net/http"
@@ -106,23 +107,23 @@ func (a *advancedEventMesh) removeTo(q *aemQueue, m *aemMsg, now time.Time, why 
 	dmq, ok := a.queues[dmqName]
 	switch {
 	case !ok:
-		a.logf("emulator: AEM: message %d on %s removed (%s) and deleted: its DMQ %q does not exist", m.id, q.name, why, dmqName)
+		a.Logf("emulator: AEM: message %d on %s removed (%s) and deleted: its DMQ %q does not exist", m.id, q.name, why, dmqName)
 		return ""
 	case q.bool("respectDmqEligibleEnabled") && !m.dmqEligible:
-		a.logf("emulator: AEM: message %d on %s removed (%s) and deleted: not DMQ-eligible", m.id, q.name, why)
+		a.Logf("emulator: AEM: message %d on %s removed (%s) and deleted: not DMQ-eligible", m.id, q.name, why)
 		return ""
 	case !dmq.bool("ingressEnabled"):
 		// A DMQ with ingress off does not receive messages ([SPEC] MsgVpnQueue ingressEnabled: "Enable or
 		// disable the reception of messages to the Queue", default false). Assumed: the broker then deletes
 		// the removed message as for a missing DMQ ([SOL] Setting-Dead-Msg-Queues.htm says only that a message
 		// without a DMQ to go to is deleted; nothing says the message stays on its queue).
-		a.logf("emulator: AEM: message %d on %s removed (%s) and deleted: the ingress of its DMQ %s is off", m.id, q.name, why, dmqName)
+		a.Logf("emulator: AEM: message %d on %s removed (%s) and deleted: the ingress of its DMQ %s is off", m.id, q.name, why, dmqName)
 		return ""
 	}
 	moved := *m
 	// Assumed: the message keeps its publisher's TTL and DMQ eligibility; its delivery count starts again.
 	a.enqueue(dmq, moved, now)
-	a.logf("emulator: AEM: message %d on %s removed (%s) and moved to %s", m.id, q.name, why, dmqName)
+	a.Logf("emulator: AEM: message %d on %s removed (%s) and moved to %s", m.id, q.name, why, dmqName)
 	return dmqName
 }
 
@@ -438,7 +439,7 @@ func (a *advancedEventMesh) handlePublishQueue(w http.ResponseWriter, r *http.Re
 		a.enqueue(q, m, a.AEMNow())
 	case q.string("rejectMsgToSenderOnDiscardBehavior") == "never":
 		// [SPEC] rejectMsgToSenderOnDiscardBehavior "never": the discard is silent, the publisher is answered OK.
-		a.logf("emulator: AEM: message to %s discarded silently (%s)", q.name, f.text)
+		a.Logf("emulator: AEM: message to %s discarded silently (%s)", q.name, f.text)
 		f = nil
 	}
 	a.mu.Unlock()
@@ -479,7 +480,7 @@ func (a *advancedEventMesh) handlePublishTopic(w http.ResponseWriter, r *http.Re
 				respondText(w, f.status, f.text)
 				return nil
 			default:
-				a.logf("emulator: AEM: message on %s discarded silently by %s (%s)", topic, q.name, f.text)
+				a.Logf("emulator: AEM: message on %s discarded silently by %s (%s)", topic, q.name, f.text)
 			}
 			break
 		}
@@ -685,14 +686,14 @@ func (a *advancedEventMesh) mountControl(mux *http.ServeMux) {
 		if v := r.URL.Query().Get("deliveries"); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > 10000 {
-				respondMessage(w, http.StatusBadRequest, "deliveries must be a whole number from 1 to 10000")
+				core.RespondMessage(w, http.StatusBadRequest, "deliveries must be a whole number from 1 to 10000")
 				return
 			}
 			limit = n
 		}
 		ds, where, err := a.AEMPoisonRun(r.PathValue("queue"), limit, time.Minute)
 		if err != nil {
-			respondMessage(w, http.StatusConflict, err.Error())
+			core.RespondMessage(w, http.StatusConflict, err.Error())
 			return
 		}
 		type delivery struct {
@@ -703,6 +704,6 @@ func (a *advancedEventMesh) mountControl(mux *http.ServeMux) {
 		for i, d := range ds {
 			out[i] = delivery{DeliveryCount: d.DeliveryCount, AfterMs: d.At.Sub(ds[0].At).Milliseconds()}
 		}
-		respondJSON(w, http.StatusOK, map[string]any{"deliveries": out, "where": where})
+		core.RespondJSON(w, http.StatusOK, map[string]any{"deliveries": out, "where": where})
 	})
 }

@@ -282,7 +282,7 @@ func (a *advancedEventMesh) queueLinks(r *http.Request, q *aemQueue) map[string]
 
 func (a *advancedEventMesh) mountAdvancedEventMesh(mux *http.ServeMux) {
 	m := func(method, rel string, h func(http.ResponseWriter, *http.Request) *sempError) {
-		a.route(mux, method, rel, method+" "+rel, a.basicAuth(func(w http.ResponseWriter, r *http.Request) {
+		a.Route(mux, method, rel, method+" "+rel, a.basicAuth(func(w http.ResponseWriter, r *http.Request) {
 			if err := checkOpaquePassword(r); err != nil {
 				respondSEMPError(w, r, err)
 				return
@@ -318,7 +318,7 @@ func (a *advancedEventMesh) mountAdvancedEventMesh(mux *http.ServeMux) {
 
 	// Every other path below /SEMP/ (after the credentials are checked): the SEMP error envelope.
 	mux.HandleFunc(aemSEMPPrefix, a.basicAuth(a.unknownSEMP(mux)))
-	a.labels[aemSEMPPrefix] = "SEMP (no route)"
+	a.Labels[aemSEMPPrefix] = "SEMP (no route)"
 }
 
 // aemSEMPPrefix is the root of SEMP's paths on the broker's listener.

@@ -59,7 +59,7 @@ var aemTxFlowAttrs = []string{"ackedMsgCount", "activationTime", "activityState"
 // mountAEMMonitor adds the monitor routes of queues (server.go calls it next to mountAdvancedEventMesh).
 func (a *advancedEventMesh) mountAEMMonitor(mux *http.ServeMux) {
 	m := func(method, rel string, h func(http.ResponseWriter, *http.Request) *sempError) {
-		a.route(mux, method, rel, method+" "+rel, a.basicAuth(func(w http.ResponseWriter, r *http.Request) {
+		a.Route(mux, method, rel, method+" "+rel, a.basicAuth(func(w http.ResponseWriter, r *http.Request) {
 			if err := checkOpaquePassword(r); err != nil {
 				respondSEMPError(w, r, err)
 				return

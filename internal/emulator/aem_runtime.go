@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"math"
 	"slices"
 	"strconv"
@@ -164,7 +165,7 @@ func aemWhole(st channelSetting, def, lo int64) (int64, error) {
 func (s *integrationRuntime) newAEMConsumer(w startedFlow, params map[string]string, snd flowChannel, end string) *aemConsumer {
 	ac, note := s.readAEMConsumer(w, params, snd, end)
 	if note != "" {
-		s.logf("emulator: integration flow %s, AdvancedEventMesh channel %s: %s", w.id, snd.id, note)
+		s.Logf("emulator: integration flow %s, AdvancedEventMesh channel %s: %s", w.id, snd.id, note)
 	}
 	return ac
 }
@@ -248,7 +249,7 @@ func (s *integrationRuntime) runAEMConsumer(ctx context.Context, ac *aemConsumer
 		}()
 	}
 	i := ac.info
-	s.logf("emulator: integration flow %s consumes AEM queue %s (%s, %s, %s, %d attempts, waits %d ms × %g up to %d ms, %d consumers)",
+	s.Logf("emulator: integration flow %s consumes AEM queue %s (%s, %s, %s, %d attempts, waits %d ms × %g up to %d ms, %d consumers)",
 		i.IFlowID, i.Queue, i.ConsumerMode, i.AckMode, i.SettlementOutcome, i.MaxAttempts, i.RetryInitialMs, i.RetryMultiplier, i.RetryMaxMs, i.ParallelConsumers)
 }
 
@@ -263,10 +264,10 @@ func (ac *aemConsumer) run(ctx context.Context) {
 		d, ok := a.AEMReceive(ac.info.Queue)
 		if !ok {
 			if missing := a.AEMQueueDepth(ac.info.Queue) < 0; missing && !reported {
-				s.logf("emulator: integration flow %s cannot consume AEM queue %s: it does not exist", ac.info.IFlowID, ac.info.Queue)
+				s.Logf("emulator: integration flow %s cannot consume AEM queue %s: it does not exist", ac.info.IFlowID, ac.info.Queue)
 				reported = true
 			}
-			if !sleepCtx(ctx, idle) {
+			if !core.SleepCtx(ctx, idle) {
 				return
 			}
 			idle = min(idle*2, maxIdlePoll)
@@ -281,7 +282,7 @@ func (ac *aemConsumer) run(ctx context.Context) {
 func (ac *aemConsumer) sleepUntil(ctx context.Context, t time.Time) bool {
 	a := ac.s.aem
 	if d := t.Sub(a.AEMNow()); d > 0 {
-		return sleepCtx(ctx, max(a.aemReal(d), time.Microsecond))
+		return core.SleepCtx(ctx, max(a.aemReal(d), time.Microsecond))
 	}
 	return ctx.Err() == nil
 }
@@ -303,7 +304,7 @@ func (ac *aemConsumer) deliver(ctx context.Context, d AEMDelivery, free time.Tim
 	if immediate {
 		// Acknowledged on receipt: the broker deletes the message before the flow runs [aem.md §4].
 		if _, err := a.settle(q, d.MsgID, AEMAccepted, due); err != nil {
-			s.logf("emulator: integration flow %s could not acknowledge message %s on AEM queue %s: %v", ac.info.IFlowID, id, q, err)
+			s.Logf("emulator: integration flow %s could not acknowledge message %s on AEM queue %s: %v", ac.info.IFlowID, id, q, err)
 			return due
 		}
 		attempts = 1
@@ -329,7 +330,7 @@ func (ac *aemConsumer) deliver(ctx context.Context, d AEMDelivery, free time.Tim
 			}
 			if !immediate {
 				if _, err := a.settle(q, d.MsgID, AEMAccepted, due); err != nil {
-					s.logf("emulator: integration flow %s could not acknowledge message %s on AEM queue %s: %v", ac.info.IFlowID, id, q, err)
+					s.Logf("emulator: integration flow %s could not acknowledge message %s on AEM queue %s: %v", ac.info.IFlowID, id, q, err)
 					return due
 				}
 			}
@@ -381,17 +382,17 @@ func (ac *aemConsumer) settleFailure(d AEMDelivery, id string, at time.Time) {
 	if ac.info.SettlementOutcome == aemSettleRejected {
 		outcome = AEMRejected
 	}
-	if outcome == AEMFailed && d.DeliveryCount > s.opts.RedeliveryCap && a.aemRedeliversForever(q) {
+	if outcome == AEMFailed && d.DeliveryCount > s.Opts.RedeliveryCap && a.aemRedeliversForever(q) {
 		a.aemDiscard(q, d.MsgID)
 		reason := fmt.Sprintf("AEM queue %q redelivers without limit (maxRedeliveryCount 0) and the AdvancedEventMesh sender of integration flow %q settles failures with %s; the emulator stopped after %d deliveries and removed the message. Set the queue's maxRedeliveryCount to a value from 1 to 255.",
 			q, flow, aemSettleFailed, d.DeliveryCount)
-		s.logf("emulator: %s", reason)
+		s.Logf("emulator: %s", reason)
 		s.rt.settleAt(ac.cn, id, RunRedeliveryCapReached, "", reason, at)
 		return
 	}
 	where, err := a.settle(q, d.MsgID, outcome, at)
 	if err != nil {
-		s.logf("emulator: integration flow %s could not settle message %s on AEM queue %s: %v", flow, id, q, err)
+		s.Logf("emulator: integration flow %s could not settle message %s on AEM queue %s: %v", flow, id, q, err)
 		return
 	}
 	switch where {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"io"
 	"net/http"
 )
@@ -55,16 +56,16 @@ func (b Behaviour) Validate() error {
 	switch b.Outcome {
 	case "", FlowSuccess, FlowError, FlowEscalation, FlowException:
 	default:
-		return msgf("outcome %q is not known. Set outcome to \"success\", \"error\", \"escalation\" or \"exception\".", b.Outcome)
+		return core.Msgf("outcome %q is not known. Set outcome to \"success\", \"error\", \"escalation\" or \"exception\".", b.Outcome)
 	}
 	if b.FailFirst < 0 {
-		return msgf("fail_first is %d. Set fail_first to 0 (every execution ends with the outcome) or to the number of executions that fail before the flow succeeds.", b.FailFirst)
+		return core.Msgf("fail_first is %d. Set fail_first to 0 (every execution ends with the outcome) or to the number of executions that fail before the flow succeeds.", b.FailFirst)
 	}
 	if b.FailFirst > 0 && (b.Outcome == "" || b.Outcome == FlowSuccess) {
-		return msgf("fail_first makes the first executions end with the outcome, but the outcome is success. Set outcome to \"error\", \"escalation\" or \"exception\", or leave fail_first out.")
+		return core.Msgf("fail_first makes the first executions end with the outcome, but the outcome is success. Set outcome to \"error\", \"escalation\" or \"exception\", or leave fail_first out.")
 	}
 	if b.ProcessingMs < 0 || b.ProcessingMs > maxProcessingMs {
-		return msgf("processing_ms is %d. Set processing_ms to a duration from 0 to %d milliseconds.", b.ProcessingMs, maxProcessingMs)
+		return core.Msgf("processing_ms is %d. Set processing_ms to a duration from 0 to %d milliseconds.", b.ProcessingMs, maxProcessingMs)
 	}
 	return nil
 }
@@ -138,7 +139,7 @@ func (s *integrationRuntime) mountRuntimeControl(mux *http.ServeMux) {
 	c := ControlBasePath
 	mux.HandleFunc("PUT "+c+"/iflows/{id}/behaviour", s.handlePutBehaviour)
 	mux.HandleFunc("GET "+c+"/iflows/{id}/behaviour", func(w http.ResponseWriter, r *http.Request) {
-		respondJSON(w, http.StatusOK, s.IFlowBehaviour(r.PathValue("id")))
+		core.RespondJSON(w, http.StatusOK, s.IFlowBehaviour(r.PathValue("id")))
 	})
 	mux.HandleFunc("DELETE "+c+"/iflows/{id}/behaviour", func(w http.ResponseWriter, r *http.Request) {
 		s.rt.mu.Lock()
@@ -147,13 +148,13 @@ func (s *integrationRuntime) mountRuntimeControl(mux *http.ServeMux) {
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("GET "+c+"/iflows/{id}/runs", func(w http.ResponseWriter, r *http.Request) {
-		respondJSON(w, http.StatusOK, s.MessageRuns(r.PathValue("id")))
+		core.RespondJSON(w, http.StatusOK, s.MessageRuns(r.PathValue("id")))
 	})
 	mux.HandleFunc("GET "+c+"/iflows/{id}/stats", func(w http.ResponseWriter, r *http.Request) {
-		respondJSON(w, http.StatusOK, s.RuntimeStats(r.PathValue("id")))
+		core.RespondJSON(w, http.StatusOK, s.RuntimeStats(r.PathValue("id")))
 	})
 	mux.HandleFunc("GET "+c+"/runtime", func(w http.ResponseWriter, _ *http.Request) {
-		respondJSON(w, http.StatusOK, map[string]any{"consumers": s.Consumers(), "aemConsumers": s.AEMConsumers(), "stats": s.RuntimeStats("")})
+		core.RespondJSON(w, http.StatusOK, map[string]any{"consumers": s.Consumers(), "aemConsumers": s.AEMConsumers(), "stats": s.RuntimeStats("")})
 	})
 }
 
@@ -166,15 +167,15 @@ func (s *integrationRuntime) handlePutBehaviour(w http.ResponseWriter, r *http.R
 		err = dec.Decode(&b)
 	}
 	if err != nil {
-		respondMessage(w, http.StatusBadRequest, `The body is not a behaviour: `+err.Error()+`. Send {"outcome": "error" | "escalation" | "success" | "exception", "fail_first": 0, "processing_ms": 0}.`)
+		core.RespondMessage(w, http.StatusBadRequest, `The body is not a behaviour: `+err.Error()+`. Send {"outcome": "error" | "escalation" | "success" | "exception", "fail_first": 0, "processing_ms": 0}.`)
 		return
 	}
 	switch err := s.SetBehaviour(r.PathValue("id"), b); {
 	case errors.Is(err, ErrIFlowNotFound):
-		respondMessage(w, http.StatusNotFound, fmt.Sprintf("There is no integration flow %q. Create it before setting its behaviour.", r.PathValue("id")))
+		core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf("There is no integration flow %q. Create it before setting its behaviour.", r.PathValue("id")))
 	case err != nil:
-		respondMessage(w, http.StatusBadRequest, err.Error())
+		core.RespondMessage(w, http.StatusBadRequest, err.Error())
 	default:
-		respondJSON(w, http.StatusOK, s.IFlowBehaviour(r.PathValue("id")))
+		core.RespondJSON(w, http.StatusOK, s.IFlowBehaviour(r.PathValue("id")))
 	}
 }

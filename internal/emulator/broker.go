@@ -3,6 +3,7 @@ package emulator
 import (
 	"errors"
 	"fmt"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"maps"
 	"net/http"
 	"strconv"
@@ -122,23 +123,23 @@ func (q *queue) room(size int) error {
 // message queue, or discards it. It returns the outcome and the DMQ name or the reason.
 func (s *eventMesh) deadLetterLocked(from *queue, m *message) (RejectOutcome, string) {
 	if from.settings.DeadMsgQueue == nil {
-		s.stats.countBroker(func(b *BrokerStats) { b.Discarded++ })
+		s.Counters.CountBroker(func(b *BrokerStats) { b.Discarded++ })
 		return OutcomeDiscarded, fmt.Sprintf("Queue %q has no deadMsgQueue.", from.name)
 	}
 	name := *from.settings.DeadMsgQueue
 	dmq, ok := s.queues[name]
 	if !ok {
-		s.stats.countBroker(func(b *BrokerStats) { b.Discarded++ })
+		s.Counters.CountBroker(func(b *BrokerStats) { b.Discarded++ })
 		return OutcomeDiscarded, fmt.Sprintf("The deadMsgQueue %q of queue %q does not exist.", name, from.name)
 	}
 	if err := dmq.room(len(m.Body)); err != nil {
-		s.stats.countBroker(func(b *BrokerStats) { b.Discarded++ })
+		s.Counters.CountBroker(func(b *BrokerStats) { b.Discarded++ })
 		return OutcomeDiscarded, fmt.Sprintf("The deadMsgQueue %q of queue %q is full.", name, from.name)
 	}
 	dmq.msgs = append(dmq.msgs, &message{
-		ID: m.ID, Body: m.Body, ContentType: m.ContentType, Enqueued: s.now(), DeadFrom: from.name, Headers: m.Headers,
+		ID: m.ID, Body: m.Body, ContentType: m.ContentType, Enqueued: s.Now(), DeadFrom: from.name, Headers: m.Headers,
 	})
-	s.stats.countBroker(func(b *BrokerStats) { b.DeadLettered++ })
+	s.Counters.CountBroker(func(b *BrokerStats) { b.DeadLettered++ })
 	return OutcomeDeadLettered, name
 }
 
@@ -151,13 +152,13 @@ func (s *eventMesh) sweepLocked(q *queue) bool {
 		return false
 	}
 	ttl := time.Duration(*st.MaxTTL) * time.Second
-	now := s.now()
+	now := s.Now()
 	changed := false
 	kept := q.msgs[:0:0]
 	for _, m := range q.msgs {
 		if !m.InFlight && !now.Before(m.Enqueued.Add(ttl)) {
 			changed = true
-			s.stats.countBroker(func(b *BrokerStats) { b.Expired++ })
+			s.Counters.CountBroker(func(b *BrokerStats) { b.Expired++ })
 			s.deadLetterLocked(q, m)
 			continue
 		}
@@ -194,7 +195,7 @@ func (s *eventMesh) Publish(name string, body []byte, contentType string) (strin
 	id, err := s.enqueueLocked(q, body, contentType)
 	s.mu.Unlock()
 	if err == nil {
-		s.saveState()
+		s.SaveState()
 	}
 	return id, err
 }
@@ -206,9 +207,9 @@ func (s *eventMesh) enqueueLocked(q *queue, body []byte, contentType string) (st
 	if err := q.room(len(body)); err != nil {
 		return "", err
 	}
-	m := &message{ID: randomUUID(), Body: append([]byte(nil), body...), ContentType: contentType, Enqueued: s.now()}
+	m := &message{ID: core.RandomUUID(), Body: append([]byte(nil), body...), ContentType: contentType, Enqueued: s.Now()}
 	q.msgs = append(q.msgs, m)
-	s.stats.countBroker(func(b *BrokerStats) { b.Published++ })
+	s.Counters.CountBroker(func(b *BrokerStats) { b.Published++ })
 	return m.ID, nil
 }
 
@@ -224,7 +225,7 @@ func (s *eventMesh) PublishTopic(topic string, body []byte, contentType string) 
 				if _, err := s.enqueueLocked(q, body, contentType); err == nil {
 					delivered = append(delivered, q.name)
 				} else {
-					s.stats.countBroker(func(b *BrokerStats) { b.Discarded++ })
+					s.Counters.CountBroker(func(b *BrokerStats) { b.Discarded++ })
 				}
 				break
 			}
@@ -232,7 +233,7 @@ func (s *eventMesh) PublishTopic(topic string, body []byte, contentType string) 
 	}
 	s.mu.Unlock()
 	if len(delivered) > 0 {
-		s.saveState()
+		s.SaveState()
 	}
 	return delivered
 }
@@ -285,9 +286,9 @@ func (s *eventMesh) Consume(name string, qos int) (msg Message, ok bool, err err
 			}
 			m.DeliveryCount++
 			if m.DeliveryCount > 1 {
-				s.stats.countBroker(func(b *BrokerStats) { b.Redelivered++ })
+				s.Counters.CountBroker(func(b *BrokerStats) { b.Redelivered++ })
 			}
-			s.stats.countBroker(func(b *BrokerStats) { b.Delivered++ })
+			s.Counters.CountBroker(func(b *BrokerStats) { b.Delivered++ })
 			if qos == 0 {
 				q.remove(i)
 			} else {
@@ -299,7 +300,7 @@ func (s *eventMesh) Consume(name string, qos int) (msg Message, ok bool, err err
 	}
 	s.mu.Unlock()
 	if changed {
-		s.saveState()
+		s.SaveState()
 	}
 	return msg, ok, nil
 }
@@ -318,9 +319,9 @@ func (s *eventMesh) Ack(name, id string) error {
 		return ErrMessageNotFound
 	}
 	q.remove(i)
-	s.stats.countBroker(func(b *BrokerStats) { b.Acknowledged++ })
+	s.Counters.CountBroker(func(b *BrokerStats) { b.Acknowledged++ })
 	s.mu.Unlock()
-	s.saveState()
+	s.SaveState()
 	return nil
 }
 
@@ -342,10 +343,10 @@ func (s *eventMesh) Reject(name, id string) (RejectResult, error) {
 		s.mu.Unlock()
 		return RejectResult{}, ErrMessageNotFound
 	}
-	s.stats.countBroker(func(b *BrokerStats) { b.Rejected++ })
+	s.Counters.CountBroker(func(b *BrokerStats) { b.Rejected++ })
 	res := s.rejectLocked(q, i, m, name)
 	s.mu.Unlock()
-	s.saveState()
+	s.SaveState()
 	return res, nil
 }
 
@@ -359,12 +360,12 @@ func (s *eventMesh) rejectLocked(q *queue, i int, m *message, name string) Rejec
 	res := RejectResult{Queue: name, MessageID: m.ID, DeliveryCount: m.DeliveryCount}
 	limit := q.settings.MaxRedeliveryCount
 	switch {
-	case limit == 0 && m.DeliveryCount < s.opts.RedeliveryCap, limit > 0 && m.DeliveryCount <= limit:
+	case limit == 0 && m.DeliveryCount < s.Opts.RedeliveryCap, limit > 0 && m.DeliveryCount <= limit:
 		m.InFlight = false
 		res.Outcome = OutcomeRedelivered
 	case limit == 0:
 		q.remove(i)
-		s.stats.countBroker(func(b *BrokerStats) { b.RedeliveryCapReached++; b.Discarded++ })
+		s.Counters.CountBroker(func(b *BrokerStats) { b.RedeliveryCapReached++; b.Discarded++ })
 		res.Outcome = OutcomeRedeliveryCapReached
 		res.Reason = fmt.Sprintf("Queue %q has maxRedeliveryCount 0, which redelivers without limit; the emulator stopped after %d deliveries.", name, m.DeliveryCount)
 	default:
@@ -396,7 +397,7 @@ func (s *eventMesh) Messages(name string) ([]Message, bool) {
 	}
 	s.mu.Unlock()
 	if changed {
-		s.saveState()
+		s.SaveState()
 	}
 	return out, true
 }
@@ -404,7 +405,7 @@ func (s *eventMesh) Messages(name string) ([]Message, bool) {
 func (s *eventMesh) mountMessaging(mux *http.ServeMux) {
 	// Every messaging API operation is a POST.
 	post := func(rel string, h http.HandlerFunc) {
-		s.route(mux, http.MethodPost, MessagingBasePath+rel, http.MethodPost+" "+MessagingBasePath+rel, s.auth.requireAuth(AudienceMessaging, h))
+		s.Route(mux, http.MethodPost, MessagingBasePath+rel, http.MethodPost+" "+MessagingBasePath+rel, s.auth.RequireAuth(AudienceMessaging, h))
 	}
 	post("/queues/{queue}/messages", s.handlePublish) // messaging_consume.go
 	post("/topics/{topic}/messages", s.handlePublishTopic)
@@ -420,7 +421,7 @@ func parseQoS(r *http.Request) (int, error) {
 	case "1":
 		return 1, nil
 	}
-	return 0, msgf("x-qos is invalid. Set the header x-qos to 0 or 1.")
+	return 0, core.Msgf("x-qos is invalid. Set the header x-qos to 0 or 1.")
 }
 
 // maxPublishBody bounds what the messaging API reads; queues enforce their own size.
@@ -428,18 +429,18 @@ const maxPublishBody = MaxMaxMessageSizeInBytes + 1
 
 func (s *eventMesh) readMessage(w http.ResponseWriter, r *http.Request) ([]byte, string, bool) {
 	if _, err := parseQoS(r); err != nil {
-		respondMessage(w, http.StatusBadRequest, err.Error())
+		core.RespondMessage(w, http.StatusBadRequest, err.Error())
 		return nil, "", false
 	}
 	if exp := r.Header.Get("x-message-expiration"); exp != "" {
 		if _, err := strconv.ParseInt(exp, 10, 64); err != nil {
-			respondMessage(w, http.StatusBadRequest, "x-message-expiration is invalid. Set an integer or leave the header out.")
+			core.RespondMessage(w, http.StatusBadRequest, "x-message-expiration is invalid. Set an integer or leave the header out.")
 			return nil, "", false
 		}
 	}
-	body, err := readBody(w, r, maxPublishBody)
+	body, err := core.ReadBody(w, r, maxPublishBody)
 	if err != nil {
-		respondMessage(w, http.StatusBadRequest, err.Error())
+		core.RespondMessage(w, http.StatusBadRequest, err.Error())
 		return nil, "", false
 	}
 	return body, r.Header.Get("Content-Type"), true
@@ -452,7 +453,7 @@ func (s *eventMesh) handlePublishTopic(w http.ResponseWriter, r *http.Request) {
 	}
 	topic := r.PathValue("topic")
 	if err := validTopic(topic); err != nil || strings.Contains(topic, "*") {
-		respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The topic %q is not valid. Use '/'-separated, non-empty segments without wildcards.", topic))
+		core.RespondMessage(w, http.StatusBadRequest, fmt.Sprintf("The topic %q is not valid. Use '/'-separated, non-empty segments without wildcards.", topic))
 		return
 	}
 	s.PublishTopic(topic, body, ct)
@@ -483,7 +484,7 @@ func (s *eventMesh) releaseMessage(name, id string) {
 	}
 	s.mu.Unlock()
 	if changed {
-		s.saveState()
+		s.SaveState()
 	}
 }
 
@@ -506,7 +507,7 @@ func (s *eventMesh) expireLock(name, id string) (res RejectResult, ok bool) {
 	}
 	res = s.rejectLocked(q, i, m, name)
 	s.mu.Unlock()
-	s.saveState()
+	s.SaveState()
 	return res, true
 }
 
@@ -517,12 +518,12 @@ func (s *eventMesh) discardMessage(name, id string) {
 	if q := s.queues[name]; q != nil {
 		if i, m := q.find(id); m != nil && m.InFlight {
 			q.remove(i)
-			s.stats.countBroker(func(b *BrokerStats) { b.Discarded++ })
+			s.Counters.CountBroker(func(b *BrokerStats) { b.Discarded++ })
 			changed = true
 		}
 	}
 	s.mu.Unlock()
 	if changed {
-		s.saveState()
+		s.SaveState()
 	}
 }

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"net/http"
 	"net/url"
 	"strings"
@@ -20,8 +21,8 @@ const DefaultDeployDelay = 50 * time.Millisecond
 // which it asks to look at the deployments after each change and whose
 // processing logs it serves.
 type cloudIntegration struct {
-	*core
-	auth    *tokenService
+	*core.Core
+	auth    *core.TokenService
 	cpi     *cpiState
 	runtime *integrationRuntime
 }
@@ -100,8 +101,8 @@ func newCPIState() *cpiState {
 func (s *cloudIntegration) mountCloudIntegration(mux *http.ServeMux) {
 	base := CloudIntegrationBasePath
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-		s.route(mux, m, base, m+" "+base+"/", s.serveCPI)
-		s.route(mux, m, base+"/{path...}", m+" "+base+"/(unknown resource)", s.serveCPI)
+		s.Route(mux, m, base, m+" "+base+"/", s.serveCPI)
+		s.Route(mux, m, base+"/{path...}", m+" "+base+"/(unknown resource)", s.serveCPI)
 	}
 }
 

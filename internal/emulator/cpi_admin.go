@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"io"
 	"maps"
 	"net/http"
@@ -44,7 +45,7 @@ func (s *cloudIntegration) CreateIFlow(id, name, pkg string, zip []byte) error {
 	c.mu.Lock()
 	c.iflows[id] = f
 	c.mu.Unlock()
-	s.saveState()
+	s.SaveState()
 	return nil
 }
 
@@ -97,7 +98,7 @@ func (s *cloudIntegration) SetConfigurationValue(id, key, value string) error {
 	if err != nil {
 		return fmt.Errorf("emulator: setting parameter %q of integration flow %q: %w", key, id, err)
 	}
-	s.saveState()
+	s.SaveState()
 	return nil
 }
 
@@ -110,7 +111,7 @@ func (s *cloudIntegration) DeleteIFlow(id string) bool {
 	delete(c.iflows, id)
 	c.mu.Unlock()
 	if ok {
-		s.saveState()
+		s.SaveState()
 	}
 	return ok
 }
@@ -156,7 +157,7 @@ func (s *cloudIntegration) SetDeployDelay(d time.Duration) {
 // when nothing is deployed.
 func (s *cloudIntegration) Deployed(id string) (DeployedIFlow, bool) {
 	c := s.cpi
-	now := s.now()
+	now := s.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	d := c.runtimeLocked(id, now)
@@ -178,7 +179,7 @@ func (s *cloudIntegration) mountCloudIntegrationControl(mux *http.ServeMux) {
 	mux.HandleFunc("PUT "+c+"/iflows/{id}", s.handleControlPutIFlow)
 	mux.HandleFunc("DELETE "+c+"/iflows/{id}", func(w http.ResponseWriter, r *http.Request) {
 		if !s.DeleteIFlow(r.PathValue("id")) {
-			respondMessage(w, http.StatusNotFound, fmt.Sprintf("There is no integration flow %q.", r.PathValue("id")))
+			core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf("There is no integration flow %q.", r.PathValue("id")))
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
@@ -186,7 +187,7 @@ func (s *cloudIntegration) mountCloudIntegrationControl(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+c+"/iflows/{id}/content", func(w http.ResponseWriter, r *http.Request) {
 		content := s.IFlowContent(r.PathValue("id"))
 		if content == nil {
-			respondMessage(w, http.StatusNotFound, fmt.Sprintf("There is no integration flow %q.", r.PathValue("id")))
+			core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf("There is no integration flow %q.", r.PathValue("id")))
 			return
 		}
 		w.Header().Set("Content-Type", "application/zip")
@@ -195,10 +196,10 @@ func (s *cloudIntegration) mountCloudIntegrationControl(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+c+"/iflows/{id}/configurations", func(w http.ResponseWriter, r *http.Request) {
 		m, ok := s.IFlowConfigurations(r.PathValue("id"))
 		if !ok {
-			respondMessage(w, http.StatusNotFound, fmt.Sprintf("There is no integration flow %q.", r.PathValue("id")))
+			core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf("There is no integration flow %q.", r.PathValue("id")))
 			return
 		}
-		respondJSON(w, http.StatusOK, m)
+		core.RespondJSON(w, http.StatusOK, m)
 	})
 	mux.HandleFunc("PUT "+c+"/iflows/{id}/configurations/{key}", s.handleControlSetConfiguration)
 	mux.HandleFunc("POST "+c+"/iflows/{id}/fail-next-deploy", failNextHandler(s.FailNextDeploy))
@@ -206,10 +207,10 @@ func (s *cloudIntegration) mountCloudIntegrationControl(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+c+"/iflows/{id}/deployed", func(w http.ResponseWriter, r *http.Request) {
 		d, ok := s.Deployed(r.PathValue("id"))
 		if !ok {
-			respondMessage(w, http.StatusNotFound, fmt.Sprintf("Integration flow %q is not deployed.", r.PathValue("id")))
+			core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf("Integration flow %q is not deployed.", r.PathValue("id")))
 			return
 		}
-		respondJSON(w, http.StatusOK, d)
+		core.RespondJSON(w, http.StatusOK, d)
 	})
 	mux.HandleFunc("PUT "+c+"/cloud-integration/deploy-delay", s.handleControlDeployDelay)
 	mux.HandleFunc("POST "+c+"/cloud-integration/csrf/invalidate", func(w http.ResponseWriter, _ *http.Request) {
@@ -225,7 +226,7 @@ func readControlJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 		err = json.Unmarshal(data, v)
 	}
 	if err != nil {
-		respondMessage(w, http.StatusBadRequest, "The body is not the expected JSON object: "+err.Error()+".")
+		core.RespondMessage(w, http.StatusBadRequest, "The body is not the expected JSON object: "+err.Error()+".")
 		return false
 	}
 	return true
@@ -242,11 +243,11 @@ func (s *cloudIntegration) handleControlPutIFlow(w http.ResponseWriter, r *http.
 	}
 	content, err := base64.StdEncoding.DecodeString(body.Content)
 	if err != nil {
-		respondMessage(w, http.StatusBadRequest, "content is not standard base64; set it to the base64-encoded iFlow archive.")
+		core.RespondMessage(w, http.StatusBadRequest, "content is not standard base64; set it to the base64-encoded iFlow archive.")
 		return
 	}
 	if err := s.CreateIFlow(r.PathValue("id"), body.Name, body.PackageID, content); err != nil {
-		respondMessage(w, http.StatusBadRequest, err.Error())
+		core.RespondMessage(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -260,11 +261,11 @@ func (s *cloudIntegration) handleControlSetConfiguration(w http.ResponseWriter, 
 		return
 	}
 	if body.Value == nil {
-		respondMessage(w, http.StatusBadRequest, `The body has no "value"; send {"value": "..."}.`)
+		core.RespondMessage(w, http.StatusBadRequest, `The body has no "value"; send {"value": "..."}.`)
 		return
 	}
 	if err := s.SetConfigurationValue(r.PathValue("id"), r.PathValue("key"), *body.Value); err != nil {
-		respondMessage(w, http.StatusNotFound, err.Error())
+		core.RespondMessage(w, http.StatusNotFound, err.Error())
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -294,7 +295,7 @@ func (s *cloudIntegration) handleControlDeployDelay(w http.ResponseWriter, r *ht
 	}
 	d, err := time.ParseDuration(body.Delay)
 	if err != nil || d < 0 {
-		respondMessage(w, http.StatusBadRequest, `delay is not a duration; set it like "50ms" or "2s".`)
+		core.RespondMessage(w, http.StatusBadRequest, `delay is not a duration; set it like "50ms" or "2s".`)
 		return
 	}
 	s.SetDeployDelay(d)
@@ -306,14 +307,14 @@ type cpiStateJSON struct {
 	IFlows      map[string]*cpiIFlow   `json:"iflows"`
 	Tasks       map[string]*cpiTask    `json:"tasks"`
 	Runtimes    map[string]*cpiRuntime `json:"runtimes"`
-	DeployDelay *jsonDuration          `json:"deployDelay,omitempty"`
+	DeployDelay *core.JSONDuration     `json:"deployDelay,omitempty"`
 }
 
 // marshalState returns the tenant for the state file.
 func (c *cpiState) marshalState() (json.RawMessage, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delay := jsonDuration(c.deployDelay)
+	delay := core.JSONDuration(c.deployDelay)
 	return json.Marshal(cpiStateJSON{IFlows: c.iflows, Tasks: c.tasks, Runtimes: c.runtimes, DeployDelay: &delay})
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"io"
 	"net/http"
 	"regexp"
@@ -51,14 +52,14 @@ func cpiIsWrite(method string) bool {
 
 // serveCPI is the single handler of the Cloud Integration API.
 func (s *cloudIntegration) serveCPI(w http.ResponseWriter, r *http.Request) {
-	switch s.auth.checkBearer(r, AudienceCloudIntegration) {
-	case authOK:
-	case authWrongAudience:
+	switch s.auth.CheckBearer(r, AudienceCloudIntegration) {
+	case core.AuthOK:
+	case core.AuthWrongAudience:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="emulator", error="insufficient_scope"`)
 		respondODataError(w, http.StatusForbidden, "The access token was issued to a client that may not call this API; use the credentials of the Cloud Integration service key.")
 		return
 	default:
-		s.auth.challenge(w, r)
+		s.auth.Challenge(w, r)
 		respondODataError(w, http.StatusUnauthorized, "Full authentication is required to access this resource.")
 		return
 	}
@@ -66,7 +67,7 @@ func (s *cloudIntegration) serveCPI(w http.ResponseWriter, r *http.Request) {
 	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && strings.EqualFold(strings.TrimSpace(r.Header.Get("X-CSRF-Token")), "Fetch") {
 		c.issueCSRF(w, r)
 	}
-	if cpiIsWrite(r.Method) && s.opts.RequireCSRF && !c.validCSRF(r) {
+	if cpiIsWrite(r.Method) && s.Opts.RequireCSRF && !c.validCSRF(r) {
 		w.Header().Set("X-CSRF-Token", "Required")
 		respondODataError(w, http.StatusForbidden, "CSRF token validation failed")
 		return
@@ -132,8 +133,8 @@ func (c *cpiState) issueCSRF(w http.ResponseWriter, r *http.Request) {
 		if len(c.sessions) >= cpiMaxSessions {
 			clear(c.sessions)
 		}
-		session = randomHex(16)
-		c.sessions[session] = randomHex(16)
+		session = core.RandomHex(16)
+		c.sessions[session] = core.RandomHex(16)
 	}
 	token := c.sessions[session]
 	c.mu.Unlock()
@@ -272,7 +273,7 @@ func (s *cloudIntegration) runtimeView(base, id string, d *cpiDeployment, now ti
 	return cpiRuntimeJSON{
 		Metadata: cpiMetadataJSON{ID: uri, URI: uri, Type: cpiEntityPrefix + "IntegrationRuntimeArtifact"},
 		ID:       id, Version: d.Version, Name: d.Name, Type: cpiTypeIFlow,
-		DeployedBy: s.auth.client(AudienceCloudIntegration).ID, DeployedOn: odataDate(d.DeployedOn),
+		DeployedBy: s.auth.Client(AudienceCloudIntegration).ID, DeployedOn: odataDate(d.DeployedOn),
 		Status: d.status(now), ErrorInformation: cpiDeferred(uri + "/ErrorInformation"),
 	}
 }
@@ -468,7 +469,7 @@ func (s *cloudIntegration) cpiCreateDesigntime(w http.ResponseWriter, r *http.Re
 	c.iflows[f.ID] = f
 	v := f.view(cpiBaseURI(r))
 	c.mu.Unlock()
-	s.saveState()
+	s.SaveState()
 	respondOData(w, http.StatusCreated, v)
 }
 
@@ -537,7 +538,7 @@ func (s *cloudIntegration) cpiUpdateDesigntime(w http.ResponseWriter, r *http.Re
 		f.Name = name
 	}
 	c.mu.Unlock()
-	s.saveState()
+	s.SaveState()
 	w.WriteHeader(http.StatusOK)
 }
 
@@ -553,7 +554,7 @@ func (s *cloudIntegration) cpiDeleteDesigntime(w http.ResponseWriter, req cpiReq
 		cpiNotFoundDesigntime(w)
 		return
 	}
-	s.saveState()
+	s.SaveState()
 	w.WriteHeader(http.StatusOK)
 }
 
@@ -698,13 +699,13 @@ func (s *cloudIntegration) cpiSetConfiguration(w http.ResponseWriter, r *http.Re
 		respondODataError(w, http.StatusNotFound, fmt.Sprintf("Parameter key '%s' not found.", req.key))
 		return
 	}
-	s.saveState()
+	s.SaveState()
 	w.WriteHeader(http.StatusAccepted)
 }
 
 func (s *cloudIntegration) cpiDeploy(w http.ResponseWriter, req cpiRequest) {
 	c := s.cpi
-	now := s.now()
+	now := s.Now()
 	c.mu.Lock()
 	f := c.iflowLocked(req.id, req.version)
 	if f == nil {
@@ -717,11 +718,11 @@ func (s *cloudIntegration) cpiDeploy(w http.ResponseWriter, req cpiRequest) {
 		// artifact keeps running what it ran before (assumed: SAP builds the artifact before it
 		// replaces the deployed one, and documents no undeploy on a failed build; see doc.go).
 		delete(c.failBuild, f.ID)
-		task := &cpiTask{ID: randomUUID(), IFlowID: f.ID, Started: now, Ready: now.Add(c.deployDelay), Error: buildError}
+		task := &cpiTask{ID: core.RandomUUID(), IFlowID: f.ID, Started: now, Ready: now.Add(c.deployDelay), Error: buildError}
 		c.pruneTasksLocked()
 		c.tasks[task.ID] = task
 		c.mu.Unlock()
-		s.saveState()
+		s.SaveState()
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(http.StatusAccepted)
 		_, _ = io.WriteString(w, task.ID)
@@ -729,7 +730,7 @@ func (s *cloudIntegration) cpiDeploy(w http.ResponseWriter, req cpiRequest) {
 	}
 	task := c.deployLocked(f, now, c.deployDelay)
 	c.mu.Unlock()
-	s.saveState()
+	s.SaveState()
 	s.runtime.kickRuntime()
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusAccepted)
@@ -751,7 +752,7 @@ func (c *cpiState) deployLocked(f *cpiIFlow, now time.Time, delay time.Duration)
 		params = art.parameterValues(nil)
 	}
 	taskReady := now.Add(delay)
-	task := &cpiTask{ID: randomUUID(), IFlowID: f.ID, Started: now, Ready: taskReady, Error: failText}
+	task := &cpiTask{ID: core.RandomUUID(), IFlowID: f.ID, Started: now, Ready: taskReady, Error: failText}
 	c.pruneTasksLocked()
 	c.tasks[task.ID] = task
 	rt := c.runtimes[f.ID]
@@ -785,7 +786,7 @@ func (c *cpiState) pruneTasksLocked() {
 
 func (s *cloudIntegration) cpiDeployStatus(w http.ResponseWriter, r *http.Request, req cpiRequest) {
 	c := s.cpi
-	now := s.now()
+	now := s.Now()
 	c.mu.Lock()
 	t := c.tasks[req.taskID]
 	var status string
@@ -806,7 +807,7 @@ func (s *cloudIntegration) cpiDeployStatus(w http.ResponseWriter, r *http.Reques
 
 func (s *cloudIntegration) cpiListRuntime(w http.ResponseWriter, r *http.Request) {
 	c := s.cpi
-	now := s.now()
+	now := s.Now()
 	c.mu.Lock()
 	ids := make([]string, 0, len(c.runtimes))
 	for id := range c.runtimes {
@@ -829,7 +830,7 @@ func cpiNotDeployed(w http.ResponseWriter) {
 
 func (s *cloudIntegration) cpiGetRuntime(w http.ResponseWriter, r *http.Request, req cpiRequest) {
 	c := s.cpi
-	now := s.now()
+	now := s.Now()
 	c.mu.Lock()
 	d := c.runtimeLocked(req.id, now)
 	var v cpiRuntimeJSON
@@ -855,7 +856,7 @@ func (s *cloudIntegration) cpiUndeploy(w http.ResponseWriter, req cpiRequest) {
 		cpiNotDeployed(w)
 		return
 	}
-	s.saveState()
+	s.SaveState()
 	s.runtime.kickRuntime()
 	w.WriteHeader(http.StatusAccepted)
 }
@@ -875,7 +876,7 @@ type cpiErrorInformation struct {
 
 func (s *cloudIntegration) cpiRuntimeError(w http.ResponseWriter, req cpiRequest) {
 	c := s.cpi
-	now := s.now()
+	now := s.Now()
 	c.mu.Lock()
 	d := c.runtimeLocked(req.id, now)
 	var text string
@@ -899,7 +900,7 @@ func (s *cloudIntegration) cpiRuntimeError(w http.ResponseWriter, req cpiRequest
 	info.Parameter = []string{text}
 	info.AdditionalInformation = []string{}
 	info.ChildInstances = []any{}
-	respondJSON(w, http.StatusOK, info)
+	core.RespondJSON(w, http.StatusOK, info)
 }
 
 // emptyIFlowZip returns the archive of a new, empty integration flow.

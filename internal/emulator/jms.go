@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"io"
 	"net/http"
 	"regexp"
@@ -135,14 +136,14 @@ func newJMSState(opts Options, now time.Time) *jmsState {
 
 // now returns the JMS clock: real time scaled so that one JMS minute lasts
 // Options.JMSMinute.
-func (j *jmsState) now() time.Time {
+func (j *jmsState) Now() time.Time {
 	elapsed := time.Since(j.startReal)
 	scale := float64(time.Minute) / float64(j.minute)
 	return j.startVirtual.Add(time.Duration(float64(elapsed) * scale))
 }
 
 // JMSNow returns the emulator's JMS clock (see Options.JMSMinute).
-func (s *integrationRuntime) JMSNow() time.Time { return s.jms.now() }
+func (s *integrationRuntime) JMSNow() time.Time { return s.jms.Now() }
 
 func (j *jmsState) usedLocked() int64 {
 	var n int64
@@ -163,7 +164,7 @@ func (q *jmsQueue) size() int64 {
 // checkJMSQueueName explains a queue name SAP does not accept [SAP 161791b].
 func checkJMSQueueName(name string) error {
 	if name == "" || len(name) > jmsMaxQueueName || !jmsQueueNameRE.MatchString(name) {
-		return msgf("The queue name %q is not valid. Use 1 to %d letters, digits and underscores.", name, jmsMaxQueueName)
+		return core.Msgf("The queue name %q is not valid. Use 1 to %d letters, digits and underscores.", name, jmsMaxQueueName)
 	}
 	return nil
 }
@@ -178,12 +179,12 @@ func (j *jmsState) ensureQueueLocked(name, access string) (*jmsQueue, error) {
 	}
 	if q := j.queues[name]; q != nil {
 		if access != "" && q.access != access {
-			return nil, msgf("The queue %s exists with access type %s; the access type of a queue cannot change once it exists. Use access type %s or another queue.", name, q.access, q.access)
+			return nil, core.Msgf("The queue %s exists with access type %s; the access type of a queue cannot change once it exists. Use access type %s or another queue.", name, q.access, q.access)
 		}
 		return q, nil
 	}
 	if len(j.queues) >= j.maxQueues {
-		return nil, msgf("The tenant already has %d JMS queues, its limit. Delete unused queues or raise the limit (up to 100 by self service) before using queue %s.", len(j.queues), name)
+		return nil, core.Msgf("The tenant already has %d JMS queues, its limit. Delete unused queues or raise the limit (up to 100 by self service) before using queue %s.", len(j.queues), name)
 	}
 	if access == "" {
 		access = JMSNonExclusive
@@ -210,15 +211,15 @@ func (s *integrationRuntime) PutJMSMessage(name string, in JMSMessageInput) (str
 		in.ExpirationDays = DefaultJMSExpirationDays
 	}
 	if in.ExpirationDays < 1 || in.ExpirationDays > MaxJMSExpirationDays {
-		return "", msgf("expiration_days is %d. Set a value from 1 to %d (the JMS receiver's Expiration Period).", in.ExpirationDays, MaxJMSExpirationDays)
+		return "", core.Msgf("expiration_days is %d. Set a value from 1 to %d (the JMS receiver's Expiration Period).", in.ExpirationDays, MaxJMSExpirationDays)
 	}
 	switch in.AccessType {
 	case "", JMSNonExclusive, JMSExclusive:
 	default:
-		return "", msgf("access_type %q is not known. Set %q or %q.", in.AccessType, JMSNonExclusive, JMSExclusive)
+		return "", core.Msgf("access_type %q is not known. Set %q or %q.", in.AccessType, JMSNonExclusive, JMSExclusive)
 	}
 	j := s.jms
-	now := j.now()
+	now := j.Now()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.expireLocked(s, now)
@@ -228,14 +229,14 @@ func (s *integrationRuntime) PutJMSMessage(name string, in JMSMessageInput) (str
 	}
 	size := int64(len(in.Body))
 	if q.size()+size > JMSQueueMaxBytes {
-		return "", msgf("The queue %s would exceed its capacity of %d bytes. Consume or delete its messages first.", name, JMSQueueMaxBytes)
+		return "", core.Msgf("The queue %s would exceed its capacity of %d bytes. Consume or delete its messages first.", name, JMSQueueMaxBytes)
 	}
 	// SAP: one queue may use at most 95% of the capacity, and the capacity is
 	// Exhausted at 95% [SAP 4857054, 6a9c030]. What a tenant does with writes
 	// when it is exhausted is not documented; assumed it refuses them, the
 	// stricter choice.
 	if used := j.usedLocked(); (used+size)*100 > j.maxCapacity*95 || (q.size()+size)*100 > j.maxCapacity*95 {
-		return "", msgf("The JMS capacity of the tenant would be exhausted (95%% of %d bytes). Consume or delete messages, or raise the capacity.", j.maxCapacity)
+		return "", core.Msgf("The JMS capacity of the tenant would be exhausted (95%% of %d bytes). Consume or delete messages, or raise the capacity.", j.maxCapacity)
 	}
 	j.seq++
 	m := &jmsMessage{id: fmt.Sprintf("ID:jms-%d", j.seq), mplID: newMPLID(), body: []byte(in.Body), created: now,
@@ -260,7 +261,7 @@ func (s *integrationRuntime) SetJMSQueueActive(name string, active bool) error {
 	return nil
 }
 
-var errJMSQueueNotFound = msgf("there is no JMS queue with this name")
+var errJMSQueueNotFound = core.Msgf("there is no JMS queue with this name")
 
 // jmsExpired is a message the broker deleted at its expiration.
 type jmsExpired struct {
@@ -293,11 +294,11 @@ func (j *jmsState) expireLocked(s *integrationRuntime, now time.Time) {
 	}
 	for _, g := range gone {
 		if g.flow == "" {
-			s.logf("emulator: JMS message %s on queue %s expired unconsumed and was deleted", g.id, g.queue)
+			s.Logf("emulator: JMS message %s on queue %s expired unconsumed and was deleted", g.id, g.queue)
 			continue
 		}
 		reason := fmt.Sprintf("The message failed %d times (the first execution and %d retries) and was deleted at its expiration (%s) without reaching any error queue; the JMS sender has no retry limit. Make the flow end the message when SAPJMSRetries reaches a limit.", g.retries, max(g.retries-1, 0), g.at.UTC().Format(time.RFC3339))
-		s.logf("emulator: JMS message %s on queue %s: %s", g.id, g.queue, reason)
+		s.Logf("emulator: JMS message %s on queue %s: %s", g.id, g.queue, reason)
 		s.rt.mu.Lock()
 		s.rt.settleLocked(g.flow, g.id, RunExpired, "", reason, g.at)
 		s.rt.mu.Unlock()
@@ -360,7 +361,7 @@ func (s *integrationRuntime) jmsBrokerEntity(r *http.Request, expand map[string]
 	uri := base + "/JmsBrokers('" + jmsBrokerKey + "')"
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.expireLocked(s, j.now())
+	j.expireLocked(s, j.Now())
 	used := j.usedLocked()
 	st := fillState(used, j.maxCapacity)
 	e := map[string]any{
@@ -522,7 +523,7 @@ func (s *integrationRuntime) serveJMS(w http.ResponseWriter, r *http.Request, re
 		j := s.jms
 		base := cpiBaseURI(r)
 		j.mu.Lock()
-		j.expireLocked(s, j.now())
+		j.expireLocked(s, j.Now())
 		out := []map[string]any{}
 		for _, n := range j.sortedQueueNamesLocked() {
 			out = append(out, s.jmsQueueEntityLocked(base, j.queues[n]))
@@ -533,7 +534,7 @@ func (s *integrationRuntime) serveJMS(w http.ResponseWriter, r *http.Request, re
 		j := s.jms
 		base := cpiBaseURI(r)
 		j.mu.Lock()
-		j.expireLocked(s, j.now())
+		j.expireLocked(s, j.Now())
 		q := j.queues[req.key]
 		if q == nil {
 			j.mu.Unlock()
@@ -582,7 +583,7 @@ func (s *integrationRuntime) JMSQueues() []JMSQueueView {
 	j := s.jms
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.expireLocked(s, j.now())
+	j.expireLocked(s, j.Now())
 	out := []JMSQueueView{}
 	for _, n := range j.sortedQueueNamesLocked() {
 		q := j.queues[n]
@@ -594,7 +595,7 @@ func (s *integrationRuntime) JMSQueues() []JMSQueueView {
 func (s *integrationRuntime) mountJMSControl(mux *http.ServeMux) {
 	c := ControlBasePath + "/jms"
 	mux.HandleFunc("GET "+c+"/queues", func(w http.ResponseWriter, _ *http.Request) {
-		respondJSON(w, http.StatusOK, map[string]any{"now": s.JMSNow(), "queues": s.JMSQueues()})
+		core.RespondJSON(w, http.StatusOK, map[string]any{"now": s.JMSNow(), "queues": s.JMSQueues()})
 	})
 	mux.HandleFunc("POST "+c+"/queues/{queue}/messages", func(w http.ResponseWriter, r *http.Request) {
 		data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, jmsMaxBodyBytes))
@@ -605,26 +606,26 @@ func (s *integrationRuntime) mountJMSControl(mux *http.ServeMux) {
 			err = dec.Decode(&in)
 		}
 		if err != nil {
-			respondMessage(w, http.StatusBadRequest, `The body is not a JMS message: `+err.Error()+`. Send {"body": "...", "expiration_days": 30, "access_type": "Non-Exclusive"}.`)
+			core.RespondMessage(w, http.StatusBadRequest, `The body is not a JMS message: `+err.Error()+`. Send {"body": "...", "expiration_days": 30, "access_type": "Non-Exclusive"}.`)
 			return
 		}
 		id, err := s.PutJMSMessage(r.PathValue("queue"), in)
 		if err != nil {
-			respondMessage(w, http.StatusBadRequest, err.Error())
+			core.RespondMessage(w, http.StatusBadRequest, err.Error())
 			return
 		}
-		respondJSON(w, http.StatusCreated, map[string]string{"id": id})
+		core.RespondJSON(w, http.StatusCreated, map[string]string{"id": id})
 	})
 	mux.HandleFunc("PUT "+c+"/queues/{queue}/active", func(w http.ResponseWriter, r *http.Request) {
 		var in struct {
 			Active *bool `json:"active"`
 		}
 		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<10)).Decode(&in); err != nil || in.Active == nil {
-			respondMessage(w, http.StatusBadRequest, `Send {"active": true} or {"active": false}.`)
+			core.RespondMessage(w, http.StatusBadRequest, `Send {"active": true} or {"active": false}.`)
 			return
 		}
 		if err := s.SetJMSQueueActive(r.PathValue("queue"), *in.Active); err != nil {
-			respondMessage(w, http.StatusNotFound, err.Error())
+			core.RespondMessage(w, http.StatusNotFound, err.Error())
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)

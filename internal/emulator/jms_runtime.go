@@ -3,6 +3,7 @@ package emulator
 import (
 	"context"
 	"fmt"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"strings"
 	"time"
 )
@@ -269,7 +270,7 @@ func (s *integrationRuntime) startJMSConsumers(ctx context.Context, w startedFlo
 	for _, snd := range art.model.channelsOf("JMS", "Sender") {
 		jc, note := s.newJMSConsumer(w, art, snd, end)
 		if note != "" {
-			s.logf("emulator: integration flow %s, JMS channel %s: %s", w.id, snd.id, note)
+			s.Logf("emulator: integration flow %s, JMS channel %s: %s", w.id, snd.id, note)
 		}
 		if jc == nil {
 			continue
@@ -283,7 +284,7 @@ func (s *integrationRuntime) startJMSConsumers(ctx context.Context, w startedFlo
 		if n := len(jc.guards); n > 0 {
 			guard = fmt.Sprintf("%d retry guard(s) evaluated on each execution", n)
 		}
-		s.logf("emulator: integration flow %s consumes JMS queue %s (retry interval %d, backoff %t, max %d minutes, %s)",
+		s.Logf("emulator: integration flow %s consumes JMS queue %s (retry interval %d, backoff %t, max %d minutes, %s)",
 			w.id, jc.queue, jc.waits.interval, jc.waits.backoff, jc.waits.maxInterval, guard)
 	}
 }
@@ -303,7 +304,7 @@ func (jc *jmsConsumer) run(ctx context.Context) {
 	tick := min(max(j.minute/4, time.Millisecond), 20*time.Millisecond)
 	for {
 		jc.step()
-		if !sleepCtx(ctx, tick) {
+		if !core.SleepCtx(ctx, tick) {
 			return
 		}
 	}
@@ -317,7 +318,7 @@ func (jc *jmsConsumer) step() {
 	s, j := jc.s, jc.s.jms
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	now := j.now()
+	now := j.Now()
 	for range maxStepExecutions {
 		j.expireLocked(s, now)
 		q := j.queues[jc.queue]

@@ -3,6 +3,7 @@ package emulator
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"os"
 	"path/filepath"
 )
@@ -79,11 +80,11 @@ type CloudIntegrationServiceKey struct {
 }
 
 func (s *Server) oa2(audience string) ServiceKeyOA2 {
-	c := s.client(audience)
-	if c.cert != nil {
+	c := s.Client(audience)
+	if certPEM, keyPEM, ok := c.Certificate(); ok {
 		// An x509 binding: certificate and key instead of the secret, and the
 		// grant type BTP writes for it.
-		return ServiceKeyOA2{ClientID: c.ID, Certificate: c.cert.certPEM, Key: c.cert.keyPEM, GrantType: "client_x509", TokenEndpoint: s.TokenURL()}
+		return ServiceKeyOA2{ClientID: c.ID, Certificate: certPEM, Key: keyPEM, GrantType: "client_x509", TokenEndpoint: s.TokenURL()}
 	}
 	return ServiceKeyOA2{ClientID: c.ID, ClientSecret: c.Secret, GrantType: "client_credentials", TokenEndpoint: s.TokenURL()}
 }
@@ -96,9 +97,9 @@ func (s *Server) EventMeshKey() []byte {
 			Broker: EventMeshBroker{Type: "saprestmgw"}, OA2: s.oa2(AudienceMessaging),
 			Protocol: []string{"httprest"}, URI: s.URL(),
 		}},
-		Namespace:         s.opts.Namespace,
-		ServiceInstanceID: s.instance.ServiceInstanceID,
-		XSAppName:         s.instance.XSAppName,
+		Namespace:         s.Opts.Namespace,
+		ServiceInstanceID: s.Instance.ServiceInstanceID,
+		XSAppName:         s.Instance.XSAppName,
 	}
 	b, _ := json.MarshalIndent(k, "", "  ")
 	return b
@@ -106,14 +107,15 @@ func (s *Server) EventMeshKey() []byte {
 
 // CloudIntegrationKey returns a Cloud Integration (plan api) service key pointing at URL().
 func (s *Server) CloudIntegrationKey() []byte {
-	c := s.client(AudienceCloudIntegration)
+	c := s.Client(AudienceCloudIntegration)
 	oauth := CloudIntegrationOAuth{URL: s.URL(), TokenURL: s.TokenURL(), ClientID: c.ID}
+	certPEM, keyPEM, hasCert := c.Certificate()
 	switch {
-	case c.cert != nil && s.opts.KeyType == KeyExternalCertificate:
+	case hasCert && s.Opts.KeyType == KeyExternalCertificate:
 		// "External Certificate": the key holds the certificate, not its private key.
-		oauth.Certificate = c.cert.certPEM
-	case c.cert != nil:
-		oauth.Certificate, oauth.Key = c.cert.certPEM, c.cert.keyPEM
+		oauth.Certificate = certPEM
+	case hasCert:
+		oauth.Certificate, oauth.Key = certPEM, keyPEM
 	default:
 		oauth.ClientSecret = c.Secret
 	}
@@ -125,8 +127,8 @@ func (s *Server) CloudIntegrationKey() []byte {
 // Integration client certificate, or nil for secret keys. With
 // KeyExternalCertificate it is the part the service key leaves out.
 func (s *Server) CloudIntegrationPrivateKey() []byte {
-	if c := s.client(AudienceCloudIntegration); c.cert != nil {
-		return []byte(c.cert.keyPEM)
+	if _, keyPEM, ok := s.Client(AudienceCloudIntegration).Certificate(); ok {
+		return []byte(keyPEM)
 	}
 	return nil
 }
@@ -141,21 +143,21 @@ func (s *Server) WriteKeys(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, EventMeshKeyFile), s.EventMeshKey(), 0o600); err != nil {
+	if err := core.WriteFileAtomic(filepath.Join(dir, EventMeshKeyFile), s.EventMeshKey(), 0o600); err != nil {
 		return err
 	}
-	if s.opts.KeyType == KeyExternalCertificate {
-		if err := writeFileAtomic(filepath.Join(dir, CloudIntegrationPrivateKeyFile), s.CloudIntegrationPrivateKey(), 0o600); err != nil {
+	if s.Opts.KeyType == KeyExternalCertificate {
+		if err := core.WriteFileAtomic(filepath.Join(dir, CloudIntegrationPrivateKeyFile), s.CloudIntegrationPrivateKey(), 0o600); err != nil {
 			return err
 		}
 	}
-	if s.ca != nil {
-		if err := writeFileAtomic(filepath.Join(dir, CAFile), s.ca.CertPEM(), 0o644); err != nil {
+	if ca := s.CA(); ca != nil {
+		if err := core.WriteFileAtomic(filepath.Join(dir, CAFile), ca.CertPEM(), 0o644); err != nil {
 			return err
 		}
 	}
 	if err := s.writeAdvancedEventMeshKey(dir); err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, CloudIntegrationKeyFile), s.CloudIntegrationKey(), 0o600)
+	return core.WriteFileAtomic(filepath.Join(dir, CloudIntegrationKeyFile), s.CloudIntegrationKey(), 0o600)
 }

@@ -3,9 +3,8 @@ package emulator
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"net/http"
 	"sort"
 	"strconv"
@@ -102,8 +101,8 @@ func defaultSettings() queueSettings {
 // The deployed flows of the Cloud Integration runtime consume its queues
 // through the broker operations in broker.go.
 type eventMesh struct {
-	*core
-	auth *tokenService
+	*core.Core
+	auth *core.TokenService
 
 	mu            sync.Mutex // guards queues, consumers, subscriptions, readiness
 	queues        map[string]*queue
@@ -113,8 +112,8 @@ type eventMesh struct {
 	readyAfter    time.Duration
 }
 
-func newEventMesh(c *core, auth *tokenService) *eventMesh {
-	return &eventMesh{core: c, auth: auth, queues: map[string]*queue{}, consumers: map[string]int64{}, ready: true}
+func newEventMesh(c *core.Core, auth *core.TokenService) *eventMesh {
+	return &eventMesh{Core: c, auth: auth, queues: map[string]*queue{}, consumers: map[string]int64{}, ready: true}
 }
 
 type queue struct {
@@ -204,22 +203,22 @@ func parseQueueSettings(body []byte) (queueSettings, error) {
 	var b queueBody
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&b); err != nil {
-		return st, msgf("The request body is not a valid queue: %v. Send a JSON object with the queue settings.", err)
+		return st, core.Msgf("The request body is not a valid queue: %v. Send a JSON object with the queue settings.", err)
 	}
 	if dec.More() {
-		return st, msgf("The request body holds more than one JSON value. Send one JSON object with the queue settings.")
+		return st, core.Msgf("The request body holds more than one JSON value. Send one JSON object with the queue settings.")
 	}
 	if b.AccessType != nil {
 		switch *b.AccessType {
 		case "EXCLUSIVE", "NON_EXCLUSIVE":
 			st.AccessType = *b.AccessType
 		default:
-			return st, msgf("accessType %q is not valid. Set EXCLUSIVE or NON_EXCLUSIVE.", *b.AccessType)
+			return st, core.Msgf("accessType %q is not valid. Set EXCLUSIVE or NON_EXCLUSIVE.", *b.AccessType)
 		}
 	}
 	checkRange := func(field string, v *int64, lo, hi int64) error {
 		if v != nil && (*v < lo || *v > hi) {
-			return msgf("%s %d is out of range. Set a value between %d and %d.", field, *v, lo, hi)
+			return core.Msgf("%s %d is out of range. Set a value between %d and %d.", field, *v, lo, hi)
 		}
 		return nil
 	}
@@ -259,7 +258,7 @@ func parseQueueSettings(body []byte) (queueSettings, error) {
 		// Whether the dead message queue exists is checked by the caller under
 		// the server lock (see handlePutQueue).
 		if err := validQueueName(*b.DeadMsgQueue); err != nil {
-			return st, msgf("deadMsgQueue %q is not a valid queue name. Set the full name of an existing queue.", *b.DeadMsgQueue)
+			return st, core.Msgf("deadMsgQueue %q is not a valid queue name. Set the full name of an existing queue.", *b.DeadMsgQueue)
 		}
 		st.DeadMsgQueue = b.DeadMsgQueue
 	}
@@ -287,10 +286,10 @@ func validQueueName(name string) error {
 		}
 	}
 	if !ok {
-		return msgf("The queue name %q does not match the pattern %s. Use letters, digits, '-', '_' and '.', with '/' between up to 20 segments.", name, queueNamePattern)
+		return core.Msgf("The queue name %q does not match the pattern %s. Use letters, digits, '-', '_' and '.', with '/' between up to 20 segments.", name, queueNamePattern)
 	}
 	if len(name) > MaxQueueNameLength {
-		return msgf("The queue name %q is %d characters long. Use at most %d characters.", name, len(name), MaxQueueNameLength)
+		return core.Msgf("The queue name %q is %d characters long. Use at most %d characters.", name, len(name), MaxQueueNameLength)
 	}
 	return nil
 }
@@ -303,14 +302,14 @@ func isQueueNameByte(c byte) bool {
 func validTopic(topic string) error {
 	if topic == "" || len(topic) > maxTopicLength || strings.HasPrefix(topic, "/") || strings.HasSuffix(topic, "/") ||
 		strings.Contains(topic, "//") || strings.ContainsAny(topic, " \t\r\n") {
-		return msgf("The topic pattern %q is not valid. Use up to %d characters in '/'-separated, non-empty segments without spaces.", topic, maxTopicLength)
+		return core.Msgf("The topic pattern %q is not valid. Use up to %d characters in '/'-separated, non-empty segments without spaces.", topic, maxTopicLength)
 	}
 	return nil
 }
 
 func (s *eventMesh) mountManagement(mux *http.ServeMux) {
 	m := func(method, rel string, h http.HandlerFunc) {
-		s.route(mux, method, ManagementBasePath+rel, method+" "+rel, s.auth.requireAuth(AudienceManagement, h))
+		s.Route(mux, method, ManagementBasePath+rel, method+" "+rel, s.auth.RequireAuth(AudienceManagement, h))
 	}
 	m("GET", "/queues", s.handleListQueues)
 	m("GET", "/queues/{queue}", s.handleGetQueue)
@@ -323,16 +322,16 @@ func (s *eventMesh) mountManagement(mux *http.ServeMux) {
 }
 
 func queueNotFound(w http.ResponseWriter, name string) {
-	respondMessage(w, http.StatusNotFound, fmt.Sprintf("Queue %q does not exist.", name))
+	core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf("Queue %q does not exist.", name))
 }
 
 func (s *eventMesh) handleListQueues(w http.ResponseWriter, _ *http.Request) {
 	changed := s.sweepAll()
 	qs := s.Queues()
 	if changed {
-		s.saveState()
+		s.SaveState()
 	}
-	respondJSON(w, http.StatusOK, qs)
+	core.RespondJSON(w, http.StatusOK, qs)
 }
 
 func (s *eventMesh) handleGetQueue(w http.ResponseWriter, r *http.Request) {
@@ -347,29 +346,29 @@ func (s *eventMesh) handleGetQueue(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if changed {
-		s.saveState()
+		s.SaveState()
 	}
 	if !ok {
 		queueNotFound(w, name)
 		return
 	}
-	respondJSON(w, http.StatusOK, v)
+	core.RespondJSON(w, http.StatusOK, v)
 }
 
 func (s *eventMesh) handlePutQueue(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("queue")
 	if err := validQueueName(name); err != nil {
-		respondMessage(w, http.StatusBadRequest, err.Error())
+		core.RespondMessage(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	body, err := readBody(w, r, 1<<20)
+	body, err := core.ReadBody(w, r, 1<<20)
 	if err != nil {
-		respondMessage(w, http.StatusBadRequest, err.Error())
+		core.RespondMessage(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	st, err := parseQueueSettings(body)
 	if err != nil {
-		respondMessage(w, http.StatusBadRequest, err.Error())
+		core.RespondMessage(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	s.mu.Lock()
@@ -381,14 +380,14 @@ func (s *eventMesh) handlePutQueue(w http.ResponseWriter, r *http.Request) {
 	if d := st.DeadMsgQueue; d != nil {
 		if _, ok := s.queues[*d]; !ok {
 			s.mu.Unlock()
-			respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The dead message queue %q does not exist. Create the queue %q first, then name it as deadMsgQueue of %q.", *d, *d, name))
+			core.RespondMessage(w, http.StatusBadRequest, fmt.Sprintf("The dead message queue %q does not exist. Create the queue %q first, then name it as deadMsgQueue of %q.", *d, *d, name))
 			return
 		}
 	}
 	if !exists {
-		if len(s.queues) >= s.opts.MaxQueues {
+		if len(s.queues) >= s.Opts.MaxQueues {
 			s.mu.Unlock()
-			respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The instance already has %d queues, the maximum. Delete a queue before creating %q.", s.opts.MaxQueues, name))
+			core.RespondMessage(w, http.StatusBadRequest, fmt.Sprintf("The instance already has %d queues, the maximum. Delete a queue before creating %q.", s.Opts.MaxQueues, name))
 			return
 		}
 		q = &queue{name: name, subs: map[string]bool{}}
@@ -398,12 +397,12 @@ func (s *eventMesh) handlePutQueue(w http.ResponseWriter, r *http.Request) {
 	s.sweepLocked(q)
 	v := s.viewLocked(q)
 	s.mu.Unlock()
-	s.saveState()
+	s.SaveState()
 	if exists {
-		respondJSON(w, http.StatusOK, v)
+		core.RespondJSON(w, http.StatusOK, v)
 		return
 	}
-	respondJSON(w, http.StatusCreated, v)
+	core.RespondJSON(w, http.StatusCreated, v)
 }
 
 func (s *eventMesh) handleDeleteQueue(w http.ResponseWriter, r *http.Request) {
@@ -419,7 +418,7 @@ func (s *eventMesh) handleDeleteQueue(w http.ResponseWriter, r *http.Request) {
 		queueNotFound(w, name)
 		return
 	}
-	s.saveState()
+	s.SaveState()
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -434,13 +433,13 @@ func (s *eventMesh) handleListSubscriptions(w http.ResponseWriter, r *http.Reque
 	for _, t := range subs {
 		out = append(out, Subscription{QueueName: name, TopicPattern: t})
 	}
-	respondJSON(w, http.StatusOK, out)
+	core.RespondJSON(w, http.StatusOK, out)
 }
 
 func (s *eventMesh) handlePutSubscription(w http.ResponseWriter, r *http.Request) {
 	name, topic := r.PathValue("queue"), r.PathValue("topic")
 	if err := validTopic(topic); err != nil {
-		respondMessage(w, http.StatusBadRequest, err.Error())
+		core.RespondMessage(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	s.mu.Lock()
@@ -452,9 +451,9 @@ func (s *eventMesh) handlePutSubscription(w http.ResponseWriter, r *http.Request
 	}
 	existed := q.subs[topic]
 	if !existed {
-		if s.subscriptions >= s.opts.MaxSubscriptions {
+		if s.subscriptions >= s.Opts.MaxSubscriptions {
 			s.mu.Unlock()
-			respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The instance already has %d subscriptions, the maximum. Delete a subscription before adding %q.", s.opts.MaxSubscriptions, topic))
+			core.RespondMessage(w, http.StatusBadRequest, fmt.Sprintf("The instance already has %d subscriptions, the maximum. Delete a subscription before adding %q.", s.Opts.MaxSubscriptions, topic))
 			return
 		}
 		q.subs[topic] = true
@@ -463,11 +462,11 @@ func (s *eventMesh) handlePutSubscription(w http.ResponseWriter, r *http.Request
 	s.mu.Unlock()
 	sub := Subscription{QueueName: name, TopicPattern: topic}
 	if existed {
-		respondJSON(w, http.StatusOK, sub)
+		core.RespondJSON(w, http.StatusOK, sub)
 		return
 	}
-	s.saveState()
-	respondJSON(w, http.StatusCreated, sub)
+	s.SaveState()
+	core.RespondJSON(w, http.StatusCreated, sub)
 }
 
 func (s *eventMesh) handleDeleteSubscription(w http.ResponseWriter, r *http.Request) {
@@ -486,10 +485,10 @@ func (s *eventMesh) handleDeleteSubscription(w http.ResponseWriter, r *http.Requ
 	}
 	s.mu.Unlock()
 	if !existed {
-		respondMessage(w, http.StatusNotFound, fmt.Sprintf("Queue %q has no subscription to %q.", name, topic))
+		core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf("Queue %q has no subscription to %q.", name, topic))
 		return
 	}
-	s.saveState()
+	s.SaveState()
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -499,12 +498,12 @@ func (s *eventMesh) handleReadiness(w http.ResponseWriter, _ *http.Request) {
 	s.mu.Unlock()
 	if !ready {
 		if after > 0 {
-			w.Header().Set("Retry-After", strconv.FormatInt(ceilSeconds(after), 10))
+			w.Header().Set("Retry-After", strconv.FormatInt(core.CeilSeconds(after), 10))
 		}
-		respondMessage(w, http.StatusServiceUnavailable, "The service instance is still being provisioned.")
+		core.RespondMessage(w, http.StatusServiceUnavailable, "The service instance is still being provisioned.")
 		return
 	}
-	respondJSON(w, http.StatusOK, map[string]string{"status": "UP"})
+	core.RespondJSON(w, http.StatusOK, map[string]string{"status": "UP"})
 }
 
 // SetReady sets what GET /readinessCheck answers: 200 when ready, otherwise
@@ -553,51 +552,4 @@ func (s *eventMesh) Subscriptions(name string) ([]string, bool) {
 	}
 	sort.Strings(out)
 	return out, true
-}
-
-// readBody reads the request body up to limit bytes.
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, msgf("The request body is larger than %d bytes. Send a smaller body.", limit)
-		}
-		return nil, msgf("The request body could not be read: %v.", err)
-	}
-	return b, nil
-}
-
-// messageError is an error whose text is a full sentence meant for an API answer.
-type messageError string
-
-func (e messageError) Error() string { return string(e) }
-
-// msgf formats an API error message.
-func msgf(format string, args ...any) error { return messageError(fmt.Sprintf(format, args...)) }
-
-// respondJSON writes v as JSON with status.
-func respondJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
-}
-
-// respondMessage writes the error body {"message": msg} with status.
-func respondMessage(w http.ResponseWriter, status int, msg string) {
-	respondJSON(w, status, map[string]string{"message": msg})
-}
-
-func ceilSeconds(d time.Duration) int64 {
-	secs := int64((d + time.Second - 1) / time.Second)
-	if secs < 1 {
-		secs = 1
-	}
-	return secs
 }

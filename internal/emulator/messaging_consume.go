@@ -3,6 +3,7 @@ package emulator
 import (
 	"errors"
 	"fmt"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"net/http"
 	"strconv"
 	"strings"
@@ -57,8 +58,8 @@ const maxMessageHeaders = 64
 const messageHeaderPrefix = "ce-"
 
 func (s *eventMesh) ackTimeout() time.Duration {
-	if s.opts.MessagingAckTimeout > 0 {
-		return s.opts.MessagingAckTimeout
+	if s.Opts.MessagingAckTimeout > 0 {
+		return s.Opts.MessagingAckTimeout
 	}
 	return DefaultMessagingAckTimeout
 }
@@ -73,7 +74,7 @@ func releaseAtRestart(m *message) {
 // returnUnacknowledgedLocked returns the QoS 1 REST deliveries of q whose
 // acknowledgement time has passed, as failed deliveries. The caller holds s.mu.
 func (s *eventMesh) returnUnacknowledgedLocked(q *queue) bool {
-	now := s.now()
+	now := s.Now()
 	var due []string
 	for _, m := range q.msgs {
 		if m.InFlight && m.AckBy != nil && !now.Before(*m.AckBy) {
@@ -86,7 +87,7 @@ func (s *eventMesh) returnUnacknowledgedLocked(q *queue) bool {
 			continue
 		}
 		m.AckBy = nil
-		s.stats.countBroker(func(b *BrokerStats) { b.AckTimedOut++ })
+		s.Counters.CountBroker(func(b *BrokerStats) { b.AckTimedOut++ })
 		s.rejectLocked(q, i, m, q.name)
 	}
 	return len(due) > 0
@@ -130,7 +131,7 @@ func (s *eventMesh) PublishWithHeaders(name string, body []byte, contentType str
 	}
 	s.mu.Unlock()
 	if err == nil {
-		s.saveState()
+		s.SaveState()
 	}
 	return id, err
 }
@@ -142,7 +143,7 @@ func (s *eventMesh) handlePublish(w http.ResponseWriter, r *http.Request) {
 	}
 	headers, err := messageHeaders(r)
 	if err != nil {
-		respondMessage(w, http.StatusBadRequest, err.Error())
+		core.RespondMessage(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	name := r.PathValue("queue")
@@ -151,11 +152,11 @@ func (s *eventMesh) handlePublish(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, ErrQueueNotFound):
 		queueNotFound(w, name)
 	case errors.Is(err, ErrMessageTooLarge):
-		respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The message has %d bytes, more than the maxMessageSizeInBytes of queue %q. Send a smaller message.", len(body), name))
+		core.RespondMessage(w, http.StatusBadRequest, fmt.Sprintf("The message has %d bytes, more than the maxMessageSizeInBytes of queue %q. Send a smaller message.", len(body), name))
 	case errors.Is(err, ErrQueueFull):
-		respondMessage(w, http.StatusBadRequest, fmt.Sprintf("Queue %q is full. Consume messages or raise its limits.", name))
+		core.RespondMessage(w, http.StatusBadRequest, fmt.Sprintf("Queue %q is full. Consume messages or raise its limits.", name))
 	case err != nil:
-		respondMessage(w, http.StatusInternalServerError, err.Error())
+		core.RespondMessage(w, http.StatusInternalServerError, err.Error())
 	default:
 		w.WriteHeader(http.StatusNoContent)
 	}
@@ -171,19 +172,19 @@ func (s *eventMesh) consumeREST(name string, qos int) (Message, bool, error) {
 	s.mu.Lock()
 	if q := s.queues[name]; q != nil {
 		if _, m := q.find(msg.ID); m != nil && m.InFlight {
-			by := s.now().Add(s.ackTimeout())
+			by := s.Now().Add(s.ackTimeout())
 			m.AckBy = &by
 		}
 	}
 	s.mu.Unlock()
-	s.saveState()
+	s.SaveState()
 	return msg, true, nil
 }
 
 func (s *eventMesh) handleConsume(w http.ResponseWriter, r *http.Request) {
 	qos, err := parseQoS(r)
 	if err != nil {
-		respondMessage(w, http.StatusBadRequest, err.Error())
+		core.RespondMessage(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	name := r.PathValue("queue")
@@ -221,7 +222,7 @@ func (s *eventMesh) ackREST(name, id string) error {
 	}
 	s.mu.Unlock()
 	if changed {
-		s.saveState()
+		s.SaveState()
 	}
 	return s.Ack(name, id)
 }
@@ -232,7 +233,7 @@ func (s *eventMesh) handleAck(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, ErrQueueNotFound):
 		queueNotFound(w, name)
 	case errors.Is(err, ErrMessageNotFound):
-		respondMessage(w, http.StatusBadRequest, fmt.Sprintf("Queue %q has no unacknowledged message %q. Acknowledge the X-Message-Id of a message consumed with x-qos 1, before its delivery returned to the queue.", name, id))
+		core.RespondMessage(w, http.StatusBadRequest, fmt.Sprintf("Queue %q has no unacknowledged message %q. Acknowledge the X-Message-Id of a message consumed with x-qos 1, before its delivery returned to the queue.", name, id))
 	default:
 		w.WriteHeader(http.StatusOK)
 	}

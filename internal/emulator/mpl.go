@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"net/http"
 	"net/url"
 	"sort"
@@ -204,7 +205,7 @@ func odataCount(q url.Values, name string) (int, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(q.Get(name)))
 	if err != nil || n < 0 {
-		return 0, msgf("Invalid %s: set a whole number from 0.", name)
+		return 0, core.Msgf("Invalid %s: set a whole number from 0.", name)
 	}
 	return n, nil
 }
@@ -250,7 +251,7 @@ func parseMPLOrderBy(src string) (func(a, b *MessageProcessingLog) bool, error) 
 	for _, part := range strings.Split(src, ",") {
 		f := strings.Fields(part)
 		if len(f) == 0 || len(f) > 2 {
-			return nil, msgf("%q is not \"Property [asc|desc]\".", strings.TrimSpace(part))
+			return nil, core.Msgf("%q is not \"Property [asc|desc]\".", strings.TrimSpace(part))
 		}
 		k := key{}
 		if len(f) == 2 {
@@ -259,7 +260,7 @@ func parseMPLOrderBy(src string) (func(a, b *MessageProcessingLog) bool, error) 
 			case "desc":
 				k.desc = true
 			default:
-				return nil, msgf("the direction %q is neither asc nor desc.", f[1])
+				return nil, core.Msgf("the direction %q is neither asc nor desc.", f[1])
 			}
 		}
 		if get, ok := mplStringProps[f[0]]; ok {
@@ -267,7 +268,7 @@ func parseMPLOrderBy(src string) (func(a, b *MessageProcessingLog) bool, error) 
 		} else if get, ok := mplDateProps[f[0]]; ok {
 			k.cmp = func(a, b *MessageProcessingLog) int { return get(a).Compare(get(b)) }
 		} else {
-			return nil, msgf("the property %q cannot be sorted; use one of %s.", f[0], mplPropNames())
+			return nil, core.Msgf("the property %q cannot be sorted; use one of %s.", f[0], mplPropNames())
 		}
 		keys = append(keys, k)
 	}
@@ -318,7 +319,7 @@ func parseMPLFilter(src string) (mplPredicate, error) {
 		return nil, err
 	}
 	if p.pos != len(p.toks) {
-		return nil, msgf("unexpected %q after a complete expression.", p.toks[p.pos].text)
+		return nil, core.Msgf("unexpected %q after a complete expression.", p.toks[p.pos].text)
 	}
 	return pred, nil
 }
@@ -366,7 +367,7 @@ func tokenizeFilter(src string) ([]filterToken, error) {
 			toks = append(toks, filterToken{kind: tokIdent, text: word})
 			i = j
 		default:
-			return nil, msgf("the character %q is not expected at position %d.", c, i+1)
+			return nil, core.Msgf("the character %q is not expected at position %d.", c, i+1)
 		}
 	}
 	return toks, nil
@@ -381,7 +382,7 @@ func isFilterIdent(c byte) bool {
 func filterQuoted(s string) (string, int, error) {
 	v, n, ok := scanQuoted(s)
 	if !ok {
-		return "", 0, msgf("a quoted literal is not closed.")
+		return "", 0, core.Msgf("a quoted literal is not closed.")
 	}
 	return v, n, nil
 }
@@ -392,7 +393,7 @@ func parseFilterDate(v string) (time.Time, error) {
 			return t.UTC(), nil
 		}
 	}
-	return time.Time{}, msgf("the date %q is not like 2025-01-31T12:00:00.", v)
+	return time.Time{}, core.Msgf("the date %q is not like 2025-01-31T12:00:00.", v)
 }
 
 type filterParser struct {
@@ -440,7 +441,7 @@ func (p *filterParser) and() (mplPredicate, error) {
 
 func (p *filterParser) primary() (mplPredicate, error) {
 	if p.pos >= len(p.toks) {
-		return nil, msgf("the expression ends where a comparison is expected.")
+		return nil, core.Msgf("the expression ends where a comparison is expected.")
 	}
 	if p.toks[p.pos].kind == tokOpen {
 		p.pos++
@@ -449,18 +450,18 @@ func (p *filterParser) primary() (mplPredicate, error) {
 			return nil, err
 		}
 		if p.pos >= len(p.toks) || p.toks[p.pos].kind != tokClose {
-			return nil, msgf("a parenthesis is not closed.")
+			return nil, core.Msgf("a parenthesis is not closed.")
 		}
 		p.pos++
 		return inner, nil
 	}
 	if p.pos+3 > len(p.toks) {
-		return nil, msgf("the comparison starting at %q is incomplete; write Property eq 'value'.", p.toks[p.pos].text)
+		return nil, core.Msgf("the comparison starting at %q is incomplete; write Property eq 'value'.", p.toks[p.pos].text)
 	}
 	prop, op, lit := p.toks[p.pos], p.toks[p.pos+1], p.toks[p.pos+2]
 	p.pos += 3
 	if prop.kind != tokIdent || op.kind != tokIdent {
-		return nil, msgf("%q %q is not the start of a comparison like Property eq 'value'.", prop.text, op.text)
+		return nil, core.Msgf("%q %q is not the start of a comparison like Property eq 'value'.", prop.text, op.text)
 	}
 	test, err := comparison(op.text)
 	if err != nil {
@@ -468,19 +469,19 @@ func (p *filterParser) primary() (mplPredicate, error) {
 	}
 	if get, ok := mplStringProps[prop.text]; ok {
 		if lit.kind != tokString {
-			return nil, msgf("%s compares with a quoted string, not %q.", prop.text, lit.text)
+			return nil, core.Msgf("%s compares with a quoted string, not %q.", prop.text, lit.text)
 		}
 		v := lit.text
 		return func(m *MessageProcessingLog) bool { return test(strings.Compare(get(m), v)) }, nil
 	}
 	if get, ok := mplDateProps[prop.text]; ok {
 		if lit.kind != tokDate {
-			return nil, msgf("%s compares with datetime'2025-01-31T12:00:00', not %q.", prop.text, lit.text)
+			return nil, core.Msgf("%s compares with datetime'2025-01-31T12:00:00', not %q.", prop.text, lit.text)
 		}
 		v := lit.date
 		return func(m *MessageProcessingLog) bool { return test(get(m).Truncate(time.Millisecond).Compare(v)) }, nil
 	}
-	return nil, msgf("the property %q cannot be filtered; use one of %s.", prop.text, mplPropNames())
+	return nil, core.Msgf("the property %q cannot be filtered; use one of %s.", prop.text, mplPropNames())
 }
 
 func comparison(op string) (func(int) bool, error) {
@@ -498,5 +499,5 @@ func comparison(op string) (func(int) bool, error) {
 	case "le":
 		return func(c int) bool { return c <= 0 }, nil
 	}
-	return nil, msgf("the operator %q is not supported; use eq, ne, gt, ge, lt or le.", op)
+	return nil, core.Msgf("the operator %q is not supported; use eq, ne, gt, ge, lt or le.", op)
 }

@@ -3,6 +3,7 @@ package emulator
 import (
 	"context"
 	"fmt"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"sort"
 	"strings"
 	"sync"
@@ -191,7 +192,7 @@ type Consumer struct {
 // statistics (runtimeState, under its own lock), and its control endpoints.
 // It reads the deployments of the design time (cpiState).
 type integrationRuntime struct {
-	*core
+	*core.Core
 	broker *eventMesh
 	cpi    *cpiState
 	rt     *runtimeState
@@ -315,7 +316,7 @@ type startedFlow struct {
 // startedFlows returns the deployments in force that are STARTED.
 func (s *integrationRuntime) startedFlows() map[string]startedFlow {
 	c := s.cpi
-	now := s.now()
+	now := s.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := map[string]startedFlow{}
@@ -378,14 +379,14 @@ func (s *integrationRuntime) startFlow(parent context.Context, w startedFlow) *f
 	fr := &flowRunner{taskID: w.taskID, cancel: cancel}
 	art, err := readFlowArchive(w.content)
 	if err != nil {
-		s.logf("emulator: integration flow %s is deployed, but its content cannot be read, so it consumes nothing: %v", w.id, err)
+		s.Logf("emulator: integration flow %s is deployed, but its content cannot be read, so it consumes nothing: %v", w.id, err)
 		return fr
 	}
 	end := art.model.exceptionEnd()
 	for _, snd := range art.model.channelsOf("AMQP", "Sender") {
 		cn, problem := newConsumer(s, w, art.parameterValues(w.params), snd, end)
 		if problem != "" {
-			s.logf("emulator: integration flow %s, channel %s: %s", w.id, snd.id, problem)
+			s.Logf("emulator: integration flow %s, channel %s: %s", w.id, snd.id, problem)
 		}
 		if cn == nil {
 			continue
@@ -396,7 +397,7 @@ func (s *integrationRuntime) startFlow(parent context.Context, w startedFlow) *f
 			defer fr.wg.Done()
 			cn.run(ctx)
 		}()
-		s.logf("emulator: integration flow %s consumes queue %s (maxRetries %s, %s, prefetch %d, %d concurrent)",
+		s.Logf("emulator: integration flow %s consumes queue %s (maxRetries %s, %s, prefetch %d, %d concurrent)",
 			w.id, cn.queue, retriesText(cn.info.MaxRetries), cn.info.DeliveryState, cn.prefetch, cn.concurrency)
 	}
 	s.startJMSConsumers(ctx, w, art, end, fr) // jms_runtime.go
@@ -486,7 +487,7 @@ func intSetting(st channelSetting, def, upper int, problems *[]string) int {
 }
 
 // retryInterval is the pause between executions of the retry loop.
-func (s *integrationRuntime) retryInterval() time.Duration { return s.opts.RetryInterval }
+func (s *integrationRuntime) retryInterval() time.Duration { return s.Opts.RetryInterval }
 
 // run fetches and processes batches until ctx ends.
 func (cn *consumer) run(ctx context.Context) {
@@ -501,18 +502,18 @@ func (cn *consumer) run(ctx context.Context) {
 	for ctx.Err() == nil {
 		batch, err := cn.fetch()
 		if err != nil && !reported {
-			s.logf("emulator: integration flow %s cannot consume queue %s: %v", cn.info.IFlowID, cn.queue, err)
+			s.Logf("emulator: integration flow %s cannot consume queue %s: %v", cn.info.IFlowID, cn.queue, err)
 		}
 		reported = err != nil
 		if len(batch) == 0 {
-			if !sleepCtx(ctx, idle) {
+			if !core.SleepCtx(ctx, idle) {
 				return
 			}
 			idle = min(idle*2, maxIdlePoll)
 			continue
 		}
 		idle = base
-		if cn.process(ctx, batch) && !sleepCtx(ctx, s.retryInterval()) {
+		if cn.process(ctx, batch) && !core.SleepCtx(ctx, s.retryInterval()) {
 			return
 		}
 	}
@@ -572,7 +573,7 @@ type delivery struct {
 // process works on a batch with the configured number of workers and
 // reports whether any message was rejected.
 func (cn *consumer) process(ctx context.Context, msgs []Message) bool {
-	lock := &batchLock{dur: cn.s.opts.LockDuration}
+	lock := &batchLock{dur: cn.s.Opts.LockDuration}
 	items := make([]*delivery, len(msgs))
 	queue := make(chan *delivery, len(msgs))
 	for i, m := range msgs {
@@ -621,10 +622,10 @@ const (
 func (cn *consumer) deliver(ctx context.Context, lock *batchLock, d *delivery) bool {
 	s := cn.s
 	lock.begin()
-	done, corr := s.rt.beginDelivery(cn, d.msg, s.now())
+	done, corr := s.rt.beginDelivery(cn, d.msg, s.Now())
 	budget, capped := cn.budget(done == 0)
 	for i := int64(0); i < budget; i++ {
-		if i > 0 && !sleepCtx(ctx, s.retryInterval()) {
+		if i > 0 && !core.SleepCtx(ctx, s.retryInterval()) {
 			return false
 		}
 		cn.checkLock(lock, d)
@@ -651,7 +652,7 @@ func (cn *consumer) deliver(ctx context.Context, lock *batchLock, d *delivery) b
 func (cn *consumer) budget(first bool) (int64, bool) {
 	n, capped := cn.retries, false
 	if n < 0 {
-		n, capped = cn.s.opts.RetryCap, true
+		n, capped = cn.s.Opts.RetryCap, true
 	}
 	if first {
 		n++
@@ -670,7 +671,7 @@ func (cn *consumer) checkLock(lock *batchLock, d *delivery) {
 	if ok {
 		outcome = runOutcomeOf(res.Outcome)
 	}
-	cn.s.rt.duplicate(cn, d.msg.ID, outcome, res.DeadMsgQueue, res.Reason, cn.s.now())
+	cn.s.rt.duplicate(cn, d.msg.ID, outcome, res.DeadMsgQueue, res.Reason, cn.s.Now())
 }
 
 // execute runs the flow once and records its processing log.
@@ -679,14 +680,14 @@ func (cn *consumer) execute(ctx context.Context, d *delivery, corr string, attem
 	b := s.rt.behaviour(cn.info.IFlowID)
 	number := s.rt.executions(cn.info.IFlowID, d.msg.ID) + 1
 	res := b.result(number, cn.info.ExceptionEnd)
-	start := s.now()
-	if b.ProcessingMs > 0 && !sleepCtx(ctx, time.Duration(b.ProcessingMs)*time.Millisecond) {
+	start := s.Now()
+	if b.ProcessingMs > 0 && !core.SleepCtx(ctx, time.Duration(b.ProcessingMs)*time.Millisecond) {
 		return res, false
 	}
 	s.rt.recordExecution(cn, MessageProcessingLog{
 		MessageGuid: newMPLID(), CorrelationID: corr, ApplicationMessageID: d.msg.ID,
 		IntegrationFlowName: cn.info.IFlowID, ArtifactName: cn.flowName, PackageID: cn.pkg,
-		Status: mplStatus(res, last), LogStart: start, LogEnd: s.now(), Sender: "queue:" + cn.queue,
+		Status: mplStatus(res, last), LogStart: start, LogEnd: s.Now(), Sender: "queue:" + cn.queue,
 		Queue: cn.queue, DeliveryCount: d.msg.DeliveryCount, Attempt: attempt, Duplicate: d.state == deliveryReleased,
 	})
 	return res, true
@@ -715,10 +716,10 @@ func (cn *consumer) settleAck(lock *batchLock, d *delivery, outcome RunOutcome) 
 	d.state = deliverySettled
 	s := cn.s
 	if err := s.broker.Ack(cn.queue, d.msg.ID); err != nil {
-		s.logf("emulator: integration flow %s could not acknowledge message %s on queue %s: %v", cn.info.IFlowID, d.msg.ID, cn.queue, err)
+		s.Logf("emulator: integration flow %s could not acknowledge message %s on queue %s: %v", cn.info.IFlowID, d.msg.ID, cn.queue, err)
 		return
 	}
-	s.rt.settle(cn, d.msg.ID, outcome, "", s.now())
+	s.rt.settle(cn, d.msg.ID, outcome, "", s.Now())
 }
 
 // settleFailure settles a message whose retries are exhausted, per the
@@ -734,24 +735,24 @@ func (cn *consumer) settleFailure(lock *batchLock, d *delivery, capped bool) boo
 	switch {
 	case capped:
 		s.broker.discardMessage(cn.queue, id)
-		reason := fmt.Sprintf("The AMQP sender of integration flow %q has an empty maxRetries, which retries without limit; the emulator stopped after %d retries and discarded the message. Set maxRetries to a value from 1 to 99.", flow, s.opts.RetryCap)
-		s.logf("emulator: %s", reason)
-		s.rt.settle(cn, id, RunRetryCapReached, reason, s.now())
+		reason := fmt.Sprintf("The AMQP sender of integration flow %q has an empty maxRetries, which retries without limit; the emulator stopped after %d retries and discarded the message. Set maxRetries to a value from 1 to 99.", flow, s.Opts.RetryCap)
+		s.Logf("emulator: %s", reason)
+		s.rt.settle(cn, id, RunRetryCapReached, reason, s.Now())
 		return false
 	case cn.undeliverable:
 		s.broker.discardMessage(cn.queue, id)
-		s.logf("emulator: integration flow %s settled message %s as %s: the broker does not deliver it again and it does not reach a dead message queue", flow, id, DeliveryStateUndeliverable)
-		s.rt.settle(cn, id, RunUndeliverable, "The AMQP sender settled the message with delivery state MODIFIED_FAILED_UNDELIVERABLE, so the broker did not redeliver it and it did not reach the dead message queue. Set deliveryState to REJECTED.", s.now())
+		s.Logf("emulator: integration flow %s settled message %s as %s: the broker does not deliver it again and it does not reach a dead message queue", flow, id, DeliveryStateUndeliverable)
+		s.rt.settle(cn, id, RunUndeliverable, "The AMQP sender settled the message with delivery state MODIFIED_FAILED_UNDELIVERABLE, so the broker did not redeliver it and it did not reach the dead message queue. Set deliveryState to REJECTED.", s.Now())
 		return false
 	}
 	res, err := s.broker.Reject(cn.queue, id)
 	if err != nil {
-		s.logf("emulator: integration flow %s could not reject message %s on queue %s: %v", flow, id, cn.queue, err)
+		s.Logf("emulator: integration flow %s could not reject message %s on queue %s: %v", flow, id, cn.queue, err)
 		return false
 	}
-	s.rt.rejected(cn, id, res, s.now())
+	s.rt.rejected(cn, id, res, s.Now())
 	if res.Outcome != OutcomeRedelivered {
-		s.logf("emulator: integration flow %s rejected message %s for the last time: %s %s%s", flow, id, res.Outcome, res.DeadMsgQueue, res.Reason)
+		s.Logf("emulator: integration flow %s rejected message %s for the last time: %s %s%s", flow, id, res.Outcome, res.DeadMsgQueue, res.Reason)
 	}
 	return res.Outcome == OutcomeRedelivered
 }

@@ -222,7 +222,7 @@ func (f SampleIFlow) options() iflowbuild.Options {
 func (s *Server) LoadSampleContent() error {
 	if s.loadErr != nil {
 		// Creating a flow rewrites the state file: never over one that could not be read.
-		return fmt.Errorf("emulator: sample content not loaded because the state file %s could not be loaded: %w", s.opts.StateFile, s.loadErr)
+		return fmt.Errorf("emulator: sample content not loaded because the state file %s could not be loaded: %w", s.Opts.StateFile, s.loadErr)
 	}
 	for _, f := range SampleIFlows {
 		if err := s.createSampleIFlow(f); err != nil {
@@ -271,12 +271,12 @@ func (s *Server) createSampleIFlow(f SampleIFlow) error {
 	// Deployed at once, without the deploy delay: the flow was deployed long
 	// before anyone looks at the landscape.
 	c.mu.Lock()
-	task := c.deployLocked(c.iflows[f.ID], s.now(), 0)
+	task := c.deployLocked(c.iflows[f.ID], s.Now(), 0)
 	c.mu.Unlock()
 	if task.Error != "" {
 		return fmt.Errorf("emulator: sample content: deploying %s: %s", f.ID, task.Error)
 	}
-	s.saveState()
+	s.SaveState()
 	s.runtime.kickRuntime()
 	return nil
 }

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 )
 
@@ -14,11 +14,11 @@ const stateVersion = 1
 
 // stateFile is the JSON document kept in Options.StateFile.
 type stateFile struct {
-	Version          int                     `json:"version"`
-	Instance         instanceInfo            `json:"instance"`
-	Clients          map[string]*oauthClient `json:"clients"`
-	Queues           []queueState            `json:"queues"`
-	CloudIntegration json.RawMessage         `json:"cloudIntegration,omitempty"`
+	Version          int                          `json:"version"`
+	Instance         core.InstanceInfo            `json:"instance"`
+	Clients          map[string]*core.OAuthClient `json:"clients"`
+	Queues           []queueState                 `json:"queues"`
+	CloudIntegration json.RawMessage              `json:"cloudIntegration,omitempty"`
 }
 
 type queueState struct {
@@ -38,10 +38,10 @@ type cpiPersister interface {
 
 // loadState reads Options.StateFile when it exists.
 func (s *Server) loadState() error {
-	if s.opts.StateFile == "" {
+	if s.Opts.StateFile == "" {
 		return nil
 	}
-	data, err := os.ReadFile(s.opts.StateFile)
+	data, err := os.ReadFile(s.Opts.StateFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -55,11 +55,11 @@ func (s *Server) loadState() error {
 	if st.Version != stateVersion {
 		return fmt.Errorf("the state file has version %d, this emulator reads version %d", st.Version, stateVersion)
 	}
-	s.instance = st.Instance
+	s.Instance = st.Instance
 	for aud, c := range st.Clients {
 		if c != nil {
 			c.Audience = aud
-			s.clients[aud] = c
+			s.Clients[aud] = c
 		}
 	}
 	s.load(st.Queues)
@@ -75,8 +75,8 @@ func (s *Server) loadState() error {
 
 // snapshot copies the state of every room.
 func (s *Server) snapshot() stateFile {
-	st := stateFile{Version: stateVersion, Instance: s.instance, Clients: map[string]*oauthClient{}}
-	for aud, c := range s.clients {
+	st := stateFile{Version: stateVersion, Instance: s.Instance, Clients: map[string]*core.OAuthClient{}}
+	for aud, c := range s.Clients {
 		cc := *c
 		st.Clients[aud] = &cc
 	}
@@ -127,7 +127,7 @@ func (s *eventMesh) snapshot() []queueState {
 // the rooms call it through core.saveState after every mutation, without
 // holding their locks.
 func (s *Server) writeState() {
-	if s.opts.StateFile == "" {
+	if s.Opts.StateFile == "" {
 		return
 	}
 	s.saveMu.Lock()
@@ -136,46 +136,16 @@ func (s *Server) writeState() {
 	if p, ok := any(s.cloudIntegration.cpi).(cpiPersister); ok {
 		raw, err := p.marshalState()
 		if err != nil {
-			s.logf("emulator: saving the Cloud Integration state: %v", err)
+			s.Logf("emulator: saving the Cloud Integration state: %v", err)
 		} else {
 			st.CloudIntegration = raw
 		}
 	}
 	data, err := json.MarshalIndent(st, "", "  ")
 	if err == nil {
-		err = writeFileAtomic(s.opts.StateFile, data, 0o600)
+		err = core.WriteFileAtomic(s.Opts.StateFile, data, 0o600)
 	}
 	if err != nil {
-		s.logf("emulator: saving the state file %s: %v", s.opts.StateFile, err)
+		s.Logf("emulator: saving the state file %s: %v", s.Opts.StateFile, err)
 	}
-}
-
-// writeFileAtomic writes data to a temporary file in the same directory and renames it over path.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	cleanup := func(err error) error {
-		_ = f.Close()
-		_ = os.Remove(tmp)
-		return err
-	}
-	if err := f.Chmod(perm); err != nil {
-		return cleanup(err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return cleanup(err)
-	}
-	if err := f.Close(); err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	return nil
 }

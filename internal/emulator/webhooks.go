@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"io"
 	"net"
 	"net/http"
@@ -208,9 +209,9 @@ func (h *webhookHold) next() time.Time {
 // them, and one delivery loop per subscription that takes messages from the
 // Event Mesh queues through the broker's lock.
 type webhookService struct {
-	*core
+	*core.Core
 	mesh *eventMesh
-	auth *tokenService
+	auth *core.TokenService
 
 	mu        sync.Mutex
 	subs      map[string]*webhookSub
@@ -221,13 +222,13 @@ type webhookService struct {
 	hc        *http.Client
 }
 
-func newWebhookService(c *core, mesh *eventMesh, auth *tokenService) *webhookService {
-	minute := c.opts.WebhookMinute
+func newWebhookService(c *core.Core, mesh *eventMesh, auth *core.TokenService) *webhookService {
+	minute := c.Opts.WebhookMinute
 	if minute <= 0 {
 		minute = DefaultWebhookMinute
 	}
-	return &webhookService{core: c, mesh: mesh, auth: auth, subs: map[string]*webhookSub{},
-		startReal: time.Now(), startVirt: c.now(), minute: minute,
+	return &webhookService{Core: c, mesh: mesh, auth: auth, subs: map[string]*webhookSub{},
+		startReal: time.Now(), startVirt: c.Now(), minute: minute,
 		hc: &http.Client{Timeout: webhookTimeout}}
 }
 
@@ -239,7 +240,7 @@ func (s *webhookService) WebhookNow() time.Time {
 
 func (s *webhookService) mountWebhooks(mux *http.ServeMux) {
 	m := func(method, rel string, h http.HandlerFunc) {
-		s.route(mux, method, MessagingBasePath+rel, method+" "+MessagingBasePath+rel, s.auth.requireAuth(AudienceMessaging, h))
+		s.Route(mux, method, MessagingBasePath+rel, method+" "+MessagingBasePath+rel, s.auth.RequireAuth(AudienceMessaging, h))
 	}
 	m(http.MethodPost, "/subscriptions", s.handleCreateWebhook)
 	m(http.MethodGet, "/subscriptions", s.handleListWebhooks)
@@ -250,60 +251,60 @@ func (s *webhookService) mountWebhooks(mux *http.ServeMux) {
 }
 
 func respondCode(w http.ResponseWriter, status int, code, msg string) {
-	respondJSON(w, status, map[string]any{"error": map[string]string{"code": code, "message": msg}, "message": msg})
+	core.RespondJSON(w, status, map[string]any{"error": map[string]string{"code": code, "message": msg}, "message": msg})
 }
 
 // checkWebhook validates a create body and returns the queue name.
 func (s *webhookService) checkWebhook(sub *WebhookSubscription) (string, error) {
 	if strings.TrimSpace(sub.Name) == "" {
-		return "", msgf("The subscription has no name. Set name.")
+		return "", core.Msgf("The subscription has no name. Set name.")
 	}
 	queue, ok := strings.CutPrefix(sub.Address, "queue:")
 	if !ok || queue == "" {
-		return "", msgf("The address %q does not name a queue. Set address to queue:<queue name>.", sub.Address)
+		return "", core.Msgf("The address %q does not name a queue. Set address to queue:<queue name>.", sub.Address)
 	}
 	s.mesh.mu.Lock()
 	_, exists := s.mesh.queues[queue]
 	s.mesh.mu.Unlock()
 	if !exists {
-		return "", msgf("Queue %q does not exist. Create the queue first.", queue)
+		return "", core.Msgf("Queue %q does not exist. Create the queue first.", queue)
 	}
 	if sub.QoS != 0 && sub.QoS != 1 {
-		return "", msgf("qos %d is not valid. Set qos to 0 or 1.", sub.QoS)
+		return "", core.Msgf("qos %d is not valid. Set qos to 0 or 1.", sub.QoS)
 	}
 	pc := sub.PushConfig
 	if pc.Type != "webhook" {
-		return "", msgf("pushConfig.type %q is not supported. Set it to webhook.", pc.Type)
+		return "", core.Msgf("pushConfig.type %q is not supported. Set it to webhook.", pc.Type)
 	}
 	u, err := url.Parse(pc.Endpoint)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return "", msgf("pushConfig.endpoint %q is not an absolute http(s) URL. Set the webhook's URL.", pc.Endpoint)
+		return "", core.Msgf("pushConfig.endpoint %q is not an absolute http(s) URL. Set the webhook's URL.", pc.Endpoint)
 	}
 	if sec := pc.SecuritySchema; sec != nil {
 		if sec.Type != "oauth2" || sec.GrantType != "client_credentials" {
-			return "", msgf("securitySchema type %q with grantType %q is not supported. Use oauth2 with client_credentials, or leave securitySchema out.", sec.Type, sec.GrantType)
+			return "", core.Msgf("securitySchema type %q with grantType %q is not supported. Use oauth2 with client_credentials, or leave securitySchema out.", sec.Type, sec.GrantType)
 		}
 		if sec.ClientID == "" || sec.ClientSecret == "" || sec.TokenURL == "" {
-			return "", msgf("securitySchema needs clientId, clientSecret and tokenUrl. Set all three.")
+			return "", core.Msgf("securitySchema needs clientId, clientSecret and tokenUrl. Set all three.")
 		}
 	}
 	return queue, nil
 }
 
 func (s *webhookService) handleCreateWebhook(w http.ResponseWriter, r *http.Request) {
-	body, err := readBody(w, r, 1<<20)
+	body, err := core.ReadBody(w, r, 1<<20)
 	if err != nil {
-		respondMessage(w, http.StatusBadRequest, err.Error())
+		core.RespondMessage(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	var in WebhookSubscription
 	if err := json.Unmarshal(body, &in); err != nil {
-		respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The body is not a subscription: %v. Send JSON with name, address, qos and pushConfig.", err))
+		core.RespondMessage(w, http.StatusBadRequest, fmt.Sprintf("The body is not a subscription: %v. Send JSON with name, address, qos and pushConfig.", err))
 		return
 	}
 	queue, err := s.checkWebhook(&in)
 	if err != nil {
-		respondMessage(w, http.StatusBadRequest, err.Error())
+		core.RespondMessage(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	s.mu.Lock()
@@ -312,13 +313,13 @@ func (s *webhookService) handleCreateWebhook(w http.ResponseWriter, r *http.Requ
 		respondCode(w, http.StatusConflict, "CONFLICT", fmt.Sprintf("Subscription %q already exists. Choose another name or delete it first.", in.Name))
 		return
 	}
-	limit := s.opts.MaxWebhooks
+	limit := s.Opts.MaxWebhooks
 	if limit <= 0 {
 		limit = DefaultMaxWebhooks
 	}
 	if len(s.subs) >= limit {
 		s.mu.Unlock()
-		respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The instance has %d webhook subscriptions, its limit. Delete one or add resource units.", limit))
+		core.RespondMessage(w, http.StatusBadRequest, fmt.Sprintf("The instance has %d webhook subscriptions, its limit. Delete one or add resource units.", limit))
 		return
 	}
 	sub := &webhookSub{WebhookSubscription: in, queue: queue, inflight: map[string]*webhookHold{}, tries: map[string][]time.Duration{},
@@ -338,8 +339,8 @@ func (s *webhookService) handleCreateWebhook(w http.ResponseWriter, r *http.Requ
 	} else {
 		close(sub.done)
 	}
-	s.logf("emulator: webhook %q on queue %q created (qos %d)", in.Name, queue, in.QoS)
-	respondJSON(w, http.StatusCreated, view)
+	s.Logf("emulator: webhook %q on queue %q created (qos %d)", in.Name, queue, in.QoS)
+	core.RespondJSON(w, http.StatusCreated, view)
 }
 
 // view is the API's view of sub, without the client secret. The caller holds s.mu.
@@ -361,11 +362,11 @@ func (s *webhookService) handleListWebhooks(w http.ResponseWriter, _ *http.Reque
 	}
 	s.mu.Unlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	respondJSON(w, http.StatusOK, out)
+	core.RespondJSON(w, http.StatusOK, out)
 }
 
 func webhookNotFound(w http.ResponseWriter, name string) {
-	respondMessage(w, http.StatusNotFound, fmt.Sprintf("Subscription %q does not exist.", name))
+	core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf("Subscription %q does not exist.", name))
 }
 
 func (s *webhookService) handleGetWebhook(w http.ResponseWriter, r *http.Request) {
@@ -381,7 +382,7 @@ func (s *webhookService) handleGetWebhook(w http.ResponseWriter, r *http.Request
 		webhookNotFound(w, name)
 		return
 	}
-	respondJSON(w, http.StatusOK, v)
+	core.RespondJSON(w, http.StatusOK, v)
 }
 
 func (s *webhookService) handleDeleteWebhook(w http.ResponseWriter, r *http.Request) {
@@ -423,16 +424,16 @@ func (s *webhookService) DeleteWebhook(name string) bool {
 
 func (s *webhookService) handleWebhookState(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
-	body, err := readBody(w, r, 4096)
+	body, err := core.ReadBody(w, r, 4096)
 	if err != nil {
-		respondMessage(w, http.StatusBadRequest, err.Error())
+		core.RespondMessage(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	var in struct {
 		Action string `json:"action"`
 	}
 	if err := json.Unmarshal(body, &in); err != nil || (in.Action != "pause" && in.Action != "resume") {
-		respondMessage(w, http.StatusBadRequest, `The body must be {"action":"pause"} or {"action":"resume"}.`)
+		core.RespondMessage(w, http.StatusBadRequest, `The body must be {"action":"pause"} or {"action":"resume"}.`)
 		return
 	}
 	if !s.SetWebhookPaused(name, in.Action == "pause") {
@@ -507,7 +508,7 @@ func (s *webhookService) mountWebhookControl(mux *http.ServeMux) {
 			webhookNotFound(w, r.PathValue("name"))
 			return
 		}
-		respondJSON(w, http.StatusOK, WebhookView{Subscription: sub, Report: rep})
+		core.RespondJSON(w, http.StatusOK, WebhookView{Subscription: sub, Report: rep})
 	})
 }
 
@@ -625,7 +626,7 @@ func (s *webhookService) step(ctx context.Context, sub *webhookSub) bool {
 			s.mu.Lock()
 			sub.report.Lost++
 			s.mu.Unlock()
-			s.logf("emulator: webhook %q lost message %s (QoS 0, delivery failed)", sub.Name, m.ID)
+			s.Logf("emulator: webhook %q lost message %s (QoS 0, delivery failed)", sub.Name, m.ID)
 		}
 		return true
 	}
@@ -652,7 +653,7 @@ func (s *webhookService) take(sub *webhookSub) (Message, bool) {
 			continue
 		}
 		m.DeliveryCount++
-		s.stats.countBroker(func(b *BrokerStats) { b.Delivered++ })
+		s.Counters.CountBroker(func(b *BrokerStats) { b.Delivered++ })
 		if sub.QoS == 0 {
 			q.remove(i)
 		} else {
@@ -660,7 +661,7 @@ func (s *webhookService) take(sub *webhookSub) (Message, bool) {
 		}
 		v := m.view()
 		s.mesh.mu.Unlock()
-		s.saveState()
+		s.SaveState()
 		return v, true
 	}
 	s.mesh.mu.Unlock()
@@ -702,7 +703,7 @@ func (s *webhookService) retry(ctx context.Context, sub *webhookSub, id string, 
 	s.mu.Unlock()
 	if h.tries > 0 {
 		m.DeliveryCount++
-		s.stats.countBroker(func(b *BrokerStats) { b.Delivered++; b.Redelivered++ })
+		s.Counters.CountBroker(func(b *BrokerStats) { b.Delivered++; b.Redelivered++ })
 	}
 	view := m.view()
 	s.mesh.mu.Unlock()
@@ -723,15 +724,15 @@ func (s *webhookService) retry(ctx context.Context, sub *webhookSub, id string, 
 	if ok {
 		i, _ := q.find(id)
 		q.remove(i)
-		s.stats.countBroker(func(b *BrokerStats) { b.Acknowledged++ })
+		s.Counters.CountBroker(func(b *BrokerStats) { b.Acknowledged++ })
 		s.mesh.mu.Unlock()
 		s.mu.Lock()
 		delete(sub.inflight, id)
 		s.mu.Unlock()
-		s.saveState()
+		s.SaveState()
 		return
 	}
-	s.stats.countBroker(func(b *BrokerStats) { b.Rejected++ })
+	s.Counters.CountBroker(func(b *BrokerStats) { b.Rejected++ })
 	if limit := q.settings.MaxRedeliveryCount; limit > 0 && m.DeliveryCount > limit {
 		s.endLocked(sub, q, id, "maxRedeliveryCount")
 		return
@@ -764,8 +765,8 @@ func (s *webhookService) endLocked(sub *webhookSub, q *queue, id, why string) {
 		sub.report.Purged++
 	}
 	s.mu.Unlock()
-	s.logf("emulator: webhook %q gave up message %s after its %s: %s %s", sub.Name, id, why, outcome, detail)
-	s.saveState()
+	s.Logf("emulator: webhook %q gave up message %s after its %s: %s %s", sub.Name, id, why, outcome, detail)
+	s.SaveState()
 }
 
 // bearer fetches a token with the webhook's OAuth2 client credentials; empty

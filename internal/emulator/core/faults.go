@@ -1,4 +1,4 @@
-package emulator
+package core
 
 import (
 	"encoding/json"
@@ -118,12 +118,12 @@ type Faults struct {
 }
 
 type faultsJSON struct {
-	Latency              jsonDuration `json:"latency"`
-	ResponseLatency      jsonDuration `json:"responseLatency"`
+	Latency              JSONDuration `json:"latency"`
+	ResponseLatency      JSONDuration `json:"responseLatency"`
 	Rate                 float64      `json:"rate"`
 	Kinds                []FaultKind  `json:"kinds"`
-	RetryAfter           jsonDuration `json:"retryAfter"`
-	SlowDelay            jsonDuration `json:"slowDelay"`
+	RetryAfter           JSONDuration `json:"retryAfter"`
+	SlowDelay            JSONDuration `json:"slowDelay"`
 	Seed                 int64        `json:"seed"`
 	IncludeTokenEndpoint bool         `json:"includeTokenEndpoint"`
 	TokenExpiryAfter     int64        `json:"tokenExpiryAfter"`
@@ -137,8 +137,8 @@ func (f Faults) MarshalJSON() ([]byte, error) {
 		kinds = []FaultKind{}
 	}
 	return json.Marshal(faultsJSON{
-		Latency: jsonDuration(f.Latency), ResponseLatency: jsonDuration(f.ResponseLatency), Rate: f.Rate, Kinds: kinds, RetryAfter: jsonDuration(f.RetryAfter),
-		SlowDelay: jsonDuration(f.SlowDelay), Seed: f.Seed, IncludeTokenEndpoint: f.IncludeTokenEndpoint,
+		Latency: JSONDuration(f.Latency), ResponseLatency: JSONDuration(f.ResponseLatency), Rate: f.Rate, Kinds: kinds, RetryAfter: JSONDuration(f.RetryAfter),
+		SlowDelay: JSONDuration(f.SlowDelay), Seed: f.Seed, IncludeTokenEndpoint: f.IncludeTokenEndpoint,
 		TokenExpiryAfter: f.TokenExpiryAfter, TokenExpiryEvery: f.TokenExpiryEvery,
 	})
 }
@@ -179,13 +179,13 @@ func (f Faults) Validate() error {
 	return nil
 }
 
-type jsonDuration time.Duration
+type JSONDuration time.Duration
 
-func (d jsonDuration) MarshalJSON() ([]byte, error) {
+func (d JSONDuration) MarshalJSON() ([]byte, error) {
 	return json.Marshal(time.Duration(d).String())
 }
 
-func (d *jsonDuration) UnmarshalJSON(b []byte) error {
+func (d *JSONDuration) UnmarshalJSON(b []byte) error {
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
@@ -194,13 +194,13 @@ func (d *jsonDuration) UnmarshalJSON(b []byte) error {
 	case nil:
 		*d = 0
 	case float64:
-		*d = jsonDuration(x * float64(time.Second))
+		*d = JSONDuration(x * float64(time.Second))
 	case string:
 		parsed, err := time.ParseDuration(x)
 		if err != nil {
 			return fmt.Errorf("emulator: %q is not a duration such as \"250ms\" or \"2s\"", x)
 		}
-		*d = jsonDuration(parsed)
+		*d = JSONDuration(parsed)
 	default:
 		return fmt.Errorf("emulator: a duration must be a string such as \"2s\" or a number of seconds")
 	}
@@ -213,9 +213,9 @@ func (d *jsonDuration) UnmarshalJSON(b []byte) error {
 // before the request reaches its room, or hold an Event Mesh management
 // answer back. Its settings and queued faults are faultState, under their
 // own lock.
-type faultInjector struct {
-	*core
-	tokens *tokenService
+type FaultInjector struct {
+	*Core
+	tokens *TokenService
 	// mux routes the API requests to the rooms.
 	mux *http.ServeMux
 	// opLabel names a request by its operation where the mux pattern does
@@ -316,28 +316,28 @@ func (fs *faultState) pick(tokenEndpoint bool, route string) (FaultKind, bool) {
 }
 
 // SetFaults replaces the fault settings and reseeds the random source.
-func (s *faultInjector) SetFaults(f Faults) { s.faults.set(f) }
+func (s *FaultInjector) SetFaults(f Faults) { s.faults.set(f) }
 
 // Faults returns the fault settings in force.
-func (s *faultInjector) Faults() Faults { return s.faults.get() }
+func (s *FaultInjector) Faults() Faults { return s.faults.get() }
 
 // InjectNext queues faults for the next API requests, one fault per request in
 // order, regardless of Faults.Rate. Control requests never take one, and token
 // requests only when Faults.IncludeTokenEndpoint is set.
-func (s *faultInjector) InjectNext(kinds ...FaultKind) { s.faults.push(kinds...) }
+func (s *FaultInjector) InjectNext(kinds ...FaultKind) { s.faults.push(kinds...) }
 
 // InjectNextOn queues faults for the next requests of one route, named as in
 // Stats.Routes (for example "PUT /queues/{queue}"), one fault per request in
 // order; other requests are not affected.
-func (s *faultInjector) InjectNextOn(route string, kinds ...FaultKind) {
+func (s *FaultInjector) InjectNextOn(route string, kinds ...FaultKind) {
 	s.faults.pushOn(route, kinds...)
 }
 
 // PendingFaults returns the faults queued by InjectNext that no request took yet.
-func (s *faultInjector) PendingFaults() []FaultKind { return s.faults.queued() }
+func (s *FaultInjector) PendingFaults() []FaultKind { return s.faults.queued() }
 
 // ClearFaults turns random faults and latency off and drops queued faults.
-func (s *faultInjector) ClearFaults() {
+func (s *FaultInjector) ClearFaults() {
 	s.faults.set(Faults{})
 	s.faults.mu.Lock()
 	s.faults.pending = nil
@@ -346,24 +346,24 @@ func (s *faultInjector) ClearFaults() {
 }
 
 // applyFault carries out kind and reports whether the request is finished.
-func (s *faultInjector) applyFault(kind FaultKind, f Faults, w http.ResponseWriter, r *http.Request) bool {
+func (s *FaultInjector) applyFault(kind FaultKind, f Faults, w http.ResponseWriter, r *http.Request) bool {
 	switch kind {
 	case Fault429:
 		ra := f.RetryAfter
 		if ra <= 0 {
 			ra = time.Second
 		}
-		w.Header().Set("Retry-After", strconv.FormatInt(ceilSeconds(ra), 10))
-		s.stats.countStatus(http.StatusTooManyRequests)
-		respondMessage(w, http.StatusTooManyRequests, "Too many requests. Retry after the time in the Retry-After header.")
+		w.Header().Set("Retry-After", strconv.FormatInt(CeilSeconds(ra), 10))
+		s.Counters.countStatus(http.StatusTooManyRequests)
+		RespondMessage(w, http.StatusTooManyRequests, "Too many requests. Retry after the time in the Retry-After header.")
 		return true
 	case Fault500, Fault502, Fault503:
 		code, _ := strconv.Atoi(string(kind))
 		if kind == Fault503 && f.RetryAfter > 0 {
-			w.Header().Set("Retry-After", strconv.FormatInt(ceilSeconds(f.RetryAfter), 10))
+			w.Header().Set("Retry-After", strconv.FormatInt(CeilSeconds(f.RetryAfter), 10))
 		}
-		s.stats.countStatus(code)
-		respondMessage(w, code, http.StatusText(code)+" (injected fault).")
+		s.Counters.countStatus(code)
+		RespondMessage(w, code, http.StatusText(code)+" (injected fault).")
 		return true
 	case FaultDrop:
 		conn, _, err := http.NewResponseController(w).Hijack()
@@ -377,7 +377,7 @@ func (s *faultInjector) applyFault(kind FaultKind, f Faults, w http.ResponseWrit
 		if d <= 0 {
 			d = DefaultSlowDelay
 		}
-		return !sleepCtx(r.Context(), d)
+		return !SleepCtx(r.Context(), d)
 	case FaultTokenExpiry:
 		s.tokens.expireTokensRecorded()
 		return false
@@ -391,12 +391,12 @@ func (s *faultInjector) applyFault(kind FaultKind, f Faults, w http.ResponseWrit
 		return true
 	case FaultLateResponse:
 		buf := &bufferedWriter{header: http.Header{}}
-		s.mux.ServeHTTP(&statusWriter{ResponseWriter: buf, stats: &s.stats}, r)
+		s.mux.ServeHTTP(&statusWriter{ResponseWriter: buf, stats: &s.Counters}, r)
 		d := f.SlowDelay
 		if d <= 0 {
 			d = DefaultSlowDelay
 		}
-		if !sleepCtx(r.Context(), d) {
+		if !SleepCtx(r.Context(), d) {
 			return true
 		}
 		for k, v := range buf.header {
@@ -471,14 +471,14 @@ type Stats struct {
 	MaxInFlight int64 `json:"maxInFlight"`
 }
 
-type statsState struct {
+type StatsState struct {
 	mu       sync.Mutex
 	st       Stats
 	inFlight int64
 }
 
 // begin counts a request being served; the returned func ends it.
-func (ss *statsState) begin() func() {
+func (ss *StatsState) begin() func() {
 	ss.mu.Lock()
 	ss.inFlight++
 	if ss.inFlight > ss.st.MaxInFlight {
@@ -492,13 +492,13 @@ func (ss *statsState) begin() func() {
 	}
 }
 
-func (ss *statsState) reset() {
+func (ss *StatsState) Reset() {
 	ss.mu.Lock()
 	ss.st = Stats{Routes: map[string]int64{}, Statuses: map[int]int64{}, Faults: map[FaultKind]int64{}}
 	ss.mu.Unlock()
 }
 
-func (ss *statsState) countRequest(label string, cat category) {
+func (ss *StatsState) countRequest(label string, cat category) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	ss.st.Requests++
@@ -517,38 +517,38 @@ func (ss *statsState) countRequest(label string, cat category) {
 	}
 }
 
-func (ss *statsState) countStatus(code int) {
+func (ss *StatsState) countStatus(code int) {
 	ss.mu.Lock()
 	ss.st.Statuses[code]++
 	ss.mu.Unlock()
 }
 
-func (ss *statsState) countBytes(n int) {
+func (ss *StatsState) countBytes(n int) {
 	ss.mu.Lock()
 	ss.st.ResponseBytes += int64(n)
 	ss.mu.Unlock()
 }
 
-func (ss *statsState) countFault(k FaultKind) {
+func (ss *StatsState) countFault(k FaultKind) {
 	ss.mu.Lock()
 	ss.st.Faults[k]++
 	ss.st.FaultsInjected++
 	ss.mu.Unlock()
 }
 
-func (ss *statsState) countTokenIssued() {
+func (ss *StatsState) countTokenIssued() {
 	ss.mu.Lock()
 	ss.st.TokensIssued++
 	ss.mu.Unlock()
 }
 
-func (ss *statsState) countBroker(f func(*BrokerStats)) {
+func (ss *StatsState) CountBroker(f func(*BrokerStats)) {
 	ss.mu.Lock()
 	f(&ss.st.Broker)
 	ss.mu.Unlock()
 }
 
-func (ss *statsState) snapshot() Stats {
+func (ss *StatsState) Snapshot() Stats {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	out := ss.st
@@ -567,8 +567,9 @@ func (ss *statsState) snapshot() Stats {
 	return out
 }
 
-// Stats returns a copy of the request statistics.
-func (s *Server) Stats() Stats { return s.stats.snapshot() }
-
-// ResetStats sets all statistics to zero.
-func (s *Server) ResetStats() { s.stats.reset() }
+// NewFaultInjector returns the middleware around mux: tokens expires the
+// access tokens of token-expiry faults, opLabel names a request by its
+// operation where the mux pattern does not ("" leaves it to the pattern).
+func NewFaultInjector(c *Core, tokens *TokenService, mux *http.ServeMux, opLabel func(*http.Request) string) *FaultInjector {
+	return &FaultInjector{Core: c, tokens: tokens, mux: mux, opLabel: opLabel}
+}

@@ -1,4 +1,4 @@
-package emulator
+package core
 
 import (
 	"bytes"
@@ -64,7 +64,7 @@ func NewCA() (*CA, error) {
 	now := time.Now()
 	tmpl := &x509.Certificate{
 		SerialNumber:          serial(),
-		Subject:               pkix.Name{CommonName: "sapmessaging emulator CA " + randomHex(4)},
+		Subject:               pkix.Name{CommonName: "sapmessaging emulator CA " + RandomHex(4)},
 		NotBefore:             now.Add(-time.Hour),
 		NotAfter:              now.Add(30 * 24 * time.Hour),
 		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
@@ -150,12 +150,12 @@ func (ca *CA) issue(cn string, server bool, ips []net.IP) (issued, error) {
 // needed: HTTPS with the CA's server certificate for certificate keys, or
 // plain HTTP on Options.TokenHost. Called after the API listener is up on
 // apiHost; the listener serves handler, the emulator's whole handler.
-func (s *tokenService) startTokenListener(apiHost string, handler http.Handler) error {
-	host := s.opts.TokenHost
+func (s *TokenService) StartTokenListener(apiHost string, handler http.Handler) error {
+	host := s.Opts.TokenHost
 	if host == "" {
 		host = apiHost
 	}
-	if !s.opts.KeyType.certificates() && s.opts.TokenHost == "" {
+	if !s.Opts.KeyType.certificates() && s.Opts.TokenHost == "" {
 		return nil
 	}
 	bind, err := LoopbackAddr(net.JoinHostPort(host, "0"))
@@ -168,7 +168,7 @@ func (s *tokenService) startTokenListener(apiHost string, handler http.Handler) 
 	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 30 * time.Second}
 	scheme := "http"
-	if s.opts.KeyType.certificates() {
+	if s.Opts.KeyType.certificates() {
 		ips := []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback}
 		if ip := net.ParseIP(host); ip != nil {
 			ips = append(ips, ip)
@@ -203,7 +203,7 @@ func (s *tokenService) startTokenListener(apiHost string, handler http.Handler) 
 
 // listener returns the token listener's server and the channel closed when it
 // stops serving, or nil when the token endpoint shares the API's listener.
-func (s *tokenService) listener() (*http.Server, chan struct{}) {
+func (s *TokenService) Listener() (*http.Server, chan struct{}) {
 	s.lnMu.Lock()
 	defer s.lnMu.Unlock()
 	return s.srv, s.served
@@ -212,8 +212,8 @@ func (s *tokenService) listener() (*http.Server, chan struct{}) {
 // ensureCertificates issues a client certificate for every OAuth client
 // when the keys are certificate keys. The CA is made at start, so the
 // certificates are too; they are not kept in the state file.
-func (s *tokenService) ensureCertificates() error {
-	if !s.opts.KeyType.certificates() {
+func (s *TokenService) EnsureCertificates() error {
+	if !s.Opts.KeyType.certificates() {
 		return nil
 	}
 	if s.ca == nil {
@@ -223,7 +223,7 @@ func (s *tokenService) ensureCertificates() error {
 		}
 		s.ca = ca
 	}
-	for _, c := range s.clients {
+	for _, c := range s.Clients {
 		if c.cert != nil {
 			continue
 		}
@@ -238,10 +238,10 @@ func (s *tokenService) ensureCertificates() error {
 
 // CA returns the certificate authority of the HTTPS token endpoint, or nil
 // when the keys are secret keys.
-func (s *tokenService) CA() *CA { return s.ca }
+func (s *TokenService) CA() *CA { return s.ca }
 
 // TokenURL returns the token endpoint the service keys name.
-func (s *tokenService) TokenURL() string {
+func (s *TokenService) TokenURL() string {
 	s.lnMu.Lock()
 	u := s.url
 	s.lnMu.Unlock()
@@ -253,8 +253,8 @@ func (s *tokenService) TokenURL() string {
 
 // matchCertificateClient returns the audience of the client id whose
 // certificate the TLS peer presented.
-func (s *tokenService) matchCertificateClient(id string, peer *x509.Certificate) (string, bool) {
-	for aud, c := range s.clients {
+func (s *TokenService) matchCertificateClient(id string, peer *x509.Certificate) (string, bool) {
+	for aud, c := range s.Clients {
 		if c.cert != nil && c.ID == id && bytes.Equal(c.cert.leaf.Raw, peer.Raw) {
 			return aud, true
 		}

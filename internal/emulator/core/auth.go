@@ -1,4 +1,4 @@
-package emulator
+package core
 
 import (
 	"crypto/rand"
@@ -14,7 +14,7 @@ import (
 )
 
 // oauthClient is one OAuth client of the emulated XSUAA.
-type oauthClient struct {
+type OAuthClient struct {
 	Audience string `json:"audience"`
 	ID       string `json:"clientid"`
 	Secret   string `json:"clientsecret"`
@@ -27,20 +27,20 @@ type oauthClient struct {
 // bearer check every API runs, and, for certificate keys or
 // Options.TokenHost, the extra listener (HTTPS with mutual TLS) the token
 // endpoint answers on.
-type tokenService struct {
-	*core
+type TokenService struct {
+	*Core
 	// apiURL is the base URL of the API listener (Server.URL).
 	apiURL func() string
 
-	clients  map[string]*oauthClient // audience -> client; fixed after New
-	instance instanceInfo
+	Clients  map[string]*OAuthClient // audience -> client; fixed after New
+	Instance InstanceInfo
 	mu       sync.Mutex // guards tokens and expired
 	tokens   map[string]tokenInfo
 	// expired holds the access tokens invalidated by token-expiry faults.
 	expired []string
 
 	ca      *CA
-	certErr error
+	CertErr error
 
 	lnMu   sync.Mutex // guards the token listener
 	srv    *http.Server
@@ -48,8 +48,8 @@ type tokenService struct {
 	served chan struct{}
 }
 
-func newTokenService(c *core, apiURL func() string) *tokenService {
-	return &tokenService{core: c, apiURL: apiURL, clients: map[string]*oauthClient{}, tokens: map[string]tokenInfo{}, ca: c.opts.CA}
+func NewTokenService(c *Core, apiURL func() string) *TokenService {
+	return &TokenService{Core: c, apiURL: apiURL, Clients: map[string]*OAuthClient{}, tokens: map[string]tokenInfo{}, ca: c.Opts.CA}
 }
 
 type tokenInfo struct {
@@ -58,18 +58,18 @@ type tokenInfo struct {
 }
 
 // instanceInfo identifies the emulated service instances.
-type instanceInfo struct {
+type InstanceInfo struct {
 	ServiceInstanceID string `json:"serviceinstanceid"`
 	XSAppName         string `json:"xsappname"`
 }
 
-func randomHex(n int) string {
+func RandomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
 }
 
-func randomUUID() string {
+func RandomUUID() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	b[6] = b[6]&0x0f | 0x40
@@ -80,47 +80,47 @@ func randomUUID() string {
 
 // randomSecret returns a secret shaped like an XSUAA one: "<uuid>$<base64url>=".
 // The '$' and '=' make clients prove that they form-encode Basic credentials correctly.
-func randomSecret() string {
+func RandomSecret() string {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
-	return randomUUID() + "$" + base64.RawURLEncoding.EncodeToString(b) + "="
+	return RandomUUID() + "$" + base64.RawURLEncoding.EncodeToString(b) + "="
 }
 
 // ensureIdentity creates whatever client or instance identity the loaded state lacks.
-func (s *tokenService) ensureIdentity() {
-	if s.instance.ServiceInstanceID == "" {
-		s.instance.ServiceInstanceID = randomUUID()
+func (s *TokenService) EnsureIdentity() {
+	if s.Instance.ServiceInstanceID == "" {
+		s.Instance.ServiceInstanceID = RandomUUID()
 	}
-	if s.instance.XSAppName == "" {
-		id := strings.ReplaceAll(s.instance.ServiceInstanceID, "-", "")
-		s.instance.XSAppName = "clone" + id[:min(len(id), 24)] + "!b12345|xbem-service-broker-!b2436"
+	if s.Instance.XSAppName == "" {
+		id := strings.ReplaceAll(s.Instance.ServiceInstanceID, "-", "")
+		s.Instance.XSAppName = "clone" + id[:min(len(id), 24)] + "!b12345|xbem-service-broker-!b2436"
 	}
 	ids := map[string]string{
-		AudienceManagement:       "sb-default-" + s.instance.ServiceInstanceID + "-clone!b12345|xbem-service-broker-!b2436",
-		AudienceMessaging:        "sb-default-" + s.instance.ServiceInstanceID + "-messaging-clone!b12345|xbem-service-broker-!b2436",
-		AudienceCloudIntegration: "sb-" + randomUUID() + "!b67890|it!b117912",
+		AudienceManagement:       "sb-default-" + s.Instance.ServiceInstanceID + "-clone!b12345|xbem-service-broker-!b2436",
+		AudienceMessaging:        "sb-default-" + s.Instance.ServiceInstanceID + "-messaging-clone!b12345|xbem-service-broker-!b2436",
+		AudienceCloudIntegration: "sb-" + RandomUUID() + "!b67890|it!b117912",
 	}
 	for _, aud := range []string{AudienceManagement, AudienceMessaging, AudienceCloudIntegration} {
-		if c, ok := s.clients[aud]; ok && c.ID != "" && c.Secret != "" {
+		if c, ok := s.Clients[aud]; ok && c.ID != "" && c.Secret != "" {
 			continue
 		}
-		s.clients[aud] = &oauthClient{Audience: aud, ID: ids[aud], Secret: randomSecret()}
+		s.Clients[aud] = &OAuthClient{Audience: aud, ID: ids[aud], Secret: RandomSecret()}
 	}
 }
 
 // client returns the credentials of the OAuth client for audience.
-func (s *tokenService) client(audience string) oauthClient {
-	if c, ok := s.clients[audience]; ok {
+func (s *TokenService) Client(audience string) OAuthClient {
+	if c, ok := s.Clients[audience]; ok {
 		return *c
 	}
-	return oauthClient{}
+	return OAuthClient{}
 }
 
 // matchClient returns the audience of the client with these credentials. It
 // accepts them raw and form-decoded (RFC 6749 section 2.3.1).
-func (s *tokenService) matchClient(id, secret string) (string, bool) {
+func (s *TokenService) matchClient(id, secret string) (string, bool) {
 	try := func(id, secret string) (string, bool) {
-		for aud, c := range s.clients {
+		for aud, c := range s.Clients {
 			idOK := subtle.ConstantTimeCompare([]byte(id), []byte(c.ID)) == 1
 			secretOK := subtle.ConstantTimeCompare([]byte(secret), []byte(c.Secret)) == 1
 			if idOK && secretOK {
@@ -141,20 +141,20 @@ func (s *tokenService) matchClient(id, secret string) (string, bool) {
 }
 
 // mountTokenEndpoint registers POST /oauth/token on mux.
-func (s *tokenService) mountTokenEndpoint(mux *http.ServeMux) {
+func (s *TokenService) MountTokenEndpoint(mux *http.ServeMux) {
 	mux.HandleFunc("POST "+TokenPath, s.handleToken)
-	s.labels["POST "+TokenPath] = "POST " + TokenPath
+	s.Labels["POST "+TokenPath] = "POST " + TokenPath
 }
 
 // handleToken implements POST /oauth/token with the client credentials grant.
-func (s *tokenService) handleToken(w http.ResponseWriter, r *http.Request) {
+func (s *TokenService) handleToken(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
-		respondJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request", "error_description": "The request body is not a valid form."})
+		RespondJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request", "error_description": "The request body is not a valid form."})
 		return
 	}
 	if gt := r.Form.Get("grant_type"); gt != "client_credentials" {
-		respondJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type", "error_description": fmt.Sprintf("The grant type %q is not supported; set grant_type=client_credentials.", gt)})
+		RespondJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type", "error_description": fmt.Sprintf("The grant type %q is not supported; set grant_type=client_credentials.", gt)})
 		return
 	}
 	id, secret, basic := r.BasicAuth()
@@ -164,12 +164,12 @@ func (s *tokenService) handleToken(w http.ResponseWriter, r *http.Request) {
 	var aud string
 	var ok bool
 	switch {
-	case s.opts.KeyType.certificates():
+	case s.Opts.KeyType.certificates():
 		// Certificate clients authenticate with the certificate in the TLS
 		// handshake (mutual TLS) and name themselves with client_id in the form.
 		if r.TLS == nil || len(r.TLS.PeerCertificates) == 0 {
 			w.Header().Set("WWW-Authenticate", `Basic realm="UAA/client", error="unauthorized", error_description="Client certificate required"`)
-			respondJSON(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized",
+			RespondJSON(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized",
 				"error_description": "This client authenticates with its X.509 certificate: send the token request over TLS with the client certificate of the service key."})
 			return
 		}
@@ -180,13 +180,13 @@ func (s *tokenService) handleToken(w http.ResponseWriter, r *http.Request) {
 	}
 	if !ok || id == "" {
 		w.Header().Set("WWW-Authenticate", `Basic realm="UAA/client", error="unauthorized", error_description="Bad credentials"`)
-		respondJSON(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized", "error_description": "Bad credentials"})
+		RespondJSON(w, http.StatusUnauthorized, map[string]string{"error": "unauthorized", "error_description": "Bad credentials"})
 		return
 	}
-	token := randomHex(32)
-	ttl := s.opts.TokenTTL
+	token := RandomHex(32)
+	ttl := s.Opts.TokenTTL
 	s.mu.Lock()
-	now := s.now()
+	now := s.Now()
 	if len(s.tokens) > 10000 {
 		for t, info := range s.tokens {
 			if !now.Before(info.expires) {
@@ -196,7 +196,7 @@ func (s *tokenService) handleToken(w http.ResponseWriter, r *http.Request) {
 	}
 	s.tokens[token] = tokenInfo{audience: aud, expires: now.Add(ttl)}
 	s.mu.Unlock()
-	s.stats.countTokenIssued()
+	s.Counters.countTokenIssued()
 
 	expiresIn := int64(ttl/time.Second) - 1
 	if expiresIn < 1 {
@@ -204,7 +204,7 @@ func (s *tokenService) handleToken(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Pragma", "no-cache")
-	respondJSON(w, http.StatusOK, map[string]any{
+	RespondJSON(w, http.StatusOK, map[string]any{
 		"access_token": token,
 		"token_type":   "bearer",
 		"expires_in":   expiresIn,
@@ -212,48 +212,48 @@ func (s *tokenService) handleToken(w http.ResponseWriter, r *http.Request) {
 }
 
 // ExpireTokens invalidates every issued access token; clients must fetch new ones.
-func (s *tokenService) ExpireTokens() {
+func (s *TokenService) ExpireTokens() {
 	s.mu.Lock()
 	clear(s.tokens)
 	s.mu.Unlock()
 }
 
-type authResult int
+type AuthResult int
 
 const (
-	authOK authResult = iota
-	authMissing
-	authInvalid
-	authWrongAudience
+	AuthOK AuthResult = iota
+	AuthMissing
+	AuthInvalid
+	AuthWrongAudience
 )
 
 // checkBearer checks that r carries a valid, unexpired bearer token issued to
 // the client of audience ("management", "messaging" or "cloudintegration").
-func (s *tokenService) checkBearer(r *http.Request, audience string) authResult {
+func (s *TokenService) CheckBearer(r *http.Request, audience string) AuthResult {
 	h := r.Header.Get("Authorization")
 	scheme, token, ok := strings.Cut(h, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
-		return authMissing
+		return AuthMissing
 	}
 	token = strings.TrimSpace(token)
 	s.mu.Lock()
 	info, found := s.tokens[token]
-	if found && !s.now().Before(info.expires) {
+	if found && !s.Now().Before(info.expires) {
 		delete(s.tokens, token)
 		found = false
 	}
 	s.mu.Unlock()
 	if !found {
-		return authInvalid
+		return AuthInvalid
 	}
 	if info.audience != audience {
-		return authWrongAudience
+		return AuthWrongAudience
 	}
-	return authOK
+	return AuthOK
 }
 
 // challenge sets the WWW-Authenticate header of a 401 answer for r.
-func (s *tokenService) challenge(w http.ResponseWriter, r *http.Request) {
+func (s *TokenService) Challenge(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Header.Get("Authorization") == "":
 		w.Header().Set("WWW-Authenticate", `Bearer realm="emulator"`)
@@ -264,24 +264,24 @@ func (s *tokenService) challenge(w http.ResponseWriter, r *http.Request) {
 
 // requireAuth wraps h with the bearer check for audience. Missing, unknown or
 // expired tokens get 401 with WWW-Authenticate; a token of another client gets 403.
-func (s *tokenService) requireAuth(audience string, h http.HandlerFunc) http.HandlerFunc {
+func (s *TokenService) RequireAuth(audience string, h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		switch s.checkBearer(r, audience) {
-		case authOK:
+		switch s.CheckBearer(r, audience) {
+		case AuthOK:
 			h(w, r)
-		case authWrongAudience:
+		case AuthWrongAudience:
 			w.Header().Set("WWW-Authenticate", `Bearer realm="emulator", error="insufficient_scope"`)
-			respondMessage(w, http.StatusForbidden, fmt.Sprintf("The access token was issued to a client that may not call this API; use the credentials of the %s part of the service key.", audience))
+			RespondMessage(w, http.StatusForbidden, fmt.Sprintf("The access token was issued to a client that may not call this API; use the credentials of the %s part of the service key.", audience))
 		default:
-			s.challenge(w, r)
-			respondMessage(w, http.StatusUnauthorized, "Full authentication is required to access this resource.")
+			s.Challenge(w, r)
+			RespondMessage(w, http.StatusUnauthorized, "Full authentication is required to access this resource.")
 		}
 	}
 }
 
 // expireTokensRecorded expires all access tokens like ExpireTokens and
 // remembers them for IssuedTokens.
-func (s *tokenService) expireTokensRecorded() {
+func (s *TokenService) expireTokensRecorded() {
 	s.mu.Lock()
 	old := make([]string, 0, len(s.tokens))
 	for t := range s.tokens {
@@ -295,7 +295,7 @@ func (s *tokenService) expireTokensRecorded() {
 // IssuedTokens returns the access tokens that are valid now and those that
 // injected token-expiry faults invalidated, so that tests can check that no
 // token shows up in logs or error messages.
-func (s *tokenService) IssuedTokens() []string {
+func (s *TokenService) IssuedTokens() []string {
 	s.mu.Lock()
 	out := append([]string(nil), s.expired...)
 	for t := range s.tokens {
@@ -303,4 +303,13 @@ func (s *tokenService) IssuedTokens() []string {
 	}
 	s.mu.Unlock()
 	return out
+}
+
+// Certificate returns the PEM client certificate and private key of a
+// certificate key's client; ok is false for a client with a secret.
+func (c OAuthClient) Certificate() (certPEM, keyPEM string, ok bool) {
+	if c.cert == nil {
+		return "", "", false
+	}
+	return c.cert.certPEM, c.cert.keyPEM, true
 }

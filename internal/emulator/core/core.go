@@ -1,4 +1,4 @@
-package emulator
+package core
 
 import (
 	"net/http"
@@ -8,39 +8,39 @@ import (
 // core is what every room of the emulator shares: the options, the clock,
 // the log, the request statistics, the statistics labels of the routes and
 // the state file. Server creates one and hands it to each room.
-type core struct {
-	opts   Options
-	stats  statsState
-	labels map[string]string // mux pattern -> route label
+type Core struct {
+	Opts     Options
+	Counters StatsState
+	Labels   map[string]string // mux pattern -> route label
 	// save rewrites the state file; Server sets it.
-	save func()
+	Save func()
 }
 
-func newCore(opts Options) *core {
-	c := &core{opts: opts, labels: map[string]string{}}
-	c.stats.reset()
+func NewCore(opts Options) *Core {
+	c := &Core{Opts: opts, Labels: map[string]string{}}
+	c.Counters.Reset()
 	return c
 }
 
-func (c *core) logf(format string, args ...any) {
-	if c.opts.Logf != nil {
-		c.opts.Logf(format, args...)
+func (c *Core) Logf(format string, args ...any) {
+	if c.Opts.Logf != nil {
+		c.Opts.Logf(format, args...)
 	}
 }
 
-func (c *core) now() time.Time { return c.opts.Now() }
+func (c *Core) Now() time.Time { return c.Opts.Now() }
 
 // saveState rewrites the state file when Options.StateFile is set. Call it
 // after every mutation, without holding a room's lock.
-func (c *core) saveState() {
-	if c.save != nil {
-		c.save()
+func (c *Core) SaveState() {
+	if c.Save != nil {
+		c.Save()
 	}
 }
 
 // route registers a handler for method and path on mux and remembers its statistics label.
-func (c *core) route(mux *http.ServeMux, method, path, label string, h http.HandlerFunc) {
+func (c *Core) Route(mux *http.ServeMux, method, path, label string, h http.HandlerFunc) {
 	pattern := method + " " + path
 	mux.HandleFunc(pattern, h)
-	c.labels[pattern] = label
+	c.Labels[pattern] = label
 }

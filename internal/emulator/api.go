@@ -1,0 +1,68 @@
+// Code of the core that the emulator's callers use under its own name.
+
+package emulator
+
+import "github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
+
+// The types of the core that are part of the emulator's API.
+type (
+	// Options configure a Server. The zero value is usable.
+	Options = core.Options
+	// Faults are the fault settings (core.Faults).
+	Faults = core.Faults
+	// FaultKind names an injectable fault (core.FaultKind).
+	FaultKind = core.FaultKind
+	// KeyType selects the credentials of the service keys (core.KeyType).
+	KeyType = core.KeyType
+	// CA is the emulator's certificate authority (core.CA).
+	CA = core.CA
+	// Stats are the request statistics (core.Stats).
+	Stats = core.Stats
+	// BrokerStats are the broker's counters (core.BrokerStats).
+	BrokerStats = core.BrokerStats
+)
+
+// The constants of the core that are part of the emulator's API.
+const (
+	TokenPath                = core.TokenPath
+	ManagementBasePath       = core.ManagementBasePath
+	MessagingBasePath        = core.MessagingBasePath
+	CloudIntegrationBasePath = core.CloudIntegrationBasePath
+	ControlBasePath          = core.ControlBasePath
+	AudienceManagement       = core.AudienceManagement
+	AudienceMessaging        = core.AudienceMessaging
+	AudienceCloudIntegration = core.AudienceCloudIntegration
+	DefaultTokenTTL          = core.DefaultTokenTTL
+	DefaultNamespace         = core.DefaultNamespace
+	DefaultMaxQueues         = core.DefaultMaxQueues
+	DefaultMaxSubscriptions  = core.DefaultMaxSubscriptions
+	DefaultRedeliveryCap     = core.DefaultRedeliveryCap
+	Fault429                 = core.Fault429
+	Fault500                 = core.Fault500
+	Fault502                 = core.Fault502
+	Fault503                 = core.Fault503
+	FaultDrop                = core.FaultDrop
+	FaultSlow                = core.FaultSlow
+	FaultTokenExpiry         = core.FaultTokenExpiry
+	FaultLostResponse        = core.FaultLostResponse
+	FaultLateResponse        = core.FaultLateResponse
+	KeySecret                = core.KeySecret
+	KeyCertificate           = core.KeyCertificate
+	KeyExternalCertificate   = core.KeyExternalCertificate
+	DefaultSlowDelay         = core.DefaultSlowDelay
+)
+
+// AllFaultKinds lists every fault kind.
+var AllFaultKinds = core.AllFaultKinds
+
+// The functions of the core that are part of the emulator's API.
+var (
+	// NewCA makes a certificate authority (core.NewCA).
+	NewCA = core.NewCA
+	// ParseKeyType reads a key type (core.ParseKeyType).
+	ParseKeyType = core.ParseKeyType
+	// ParseFaultKind reads a fault kind (core.ParseFaultKind).
+	ParseFaultKind = core.ParseFaultKind
+	// LoopbackAddr checks that addr names a loopback interface (core.LoopbackAddr).
+	LoopbackAddr = core.LoopbackAddr
+)
