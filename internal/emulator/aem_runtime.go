@@ -4,12 +4,13 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
 // The AdvancedEventMesh sender channels of deployed flows: a flow in status STARTED whose content has such a
@@ -282,7 +283,7 @@ func (ac *aemConsumer) run(ctx context.Context) {
 func (ac *aemConsumer) sleepUntil(ctx context.Context, t time.Time) bool {
 	a := ac.s.aem
 	if d := t.Sub(a.AEMNow()); d > 0 {
-		return core.SleepCtx(ctx, max(a.aemReal(d), time.Microsecond))
+		return core.SleepCtx(ctx, max(a.AEMReal(d), time.Microsecond))
 	}
 	return ctx.Err() == nil
 }
@@ -291,7 +292,7 @@ func (ac *aemConsumer) sleepUntil(ctx context.Context, t time.Time) bool {
 // is free again. All its times are on the AEM clock: the delivery starts when the broker made the message
 // available (AEMDelivery.At) or, when the consumer was still busy then, when it finished its last message
 // (free); that the emulator's consumer asks later than that is its polling, not the adapter's timing.
-func (ac *aemConsumer) deliver(ctx context.Context, d AEMDelivery, free time.Time) time.Time {
+func (ac *aemConsumer) deliver(ctx context.Context, d core.AEMDelivery, free time.Time) time.Time {
 	s, a, q := ac.s, ac.s.aem, ac.info.Queue
 	id := strconv.FormatInt(d.MsgID, 10)
 	due := d.At
@@ -303,7 +304,7 @@ func (ac *aemConsumer) deliver(ctx context.Context, d AEMDelivery, free time.Tim
 	attempts := ac.info.MaxAttempts
 	if immediate {
 		// Acknowledged on receipt: the broker deletes the message before the flow runs [aem.md §4].
-		if _, err := a.settle(q, d.MsgID, AEMAccepted, due); err != nil {
+		if _, err := a.AEMSettleAt(q, d.MsgID, core.AEMAccepted, due); err != nil {
 			s.Logf("emulator: integration flow %s could not acknowledge message %s on AEM queue %s: %v", ac.info.IFlowID, id, q, err)
 			return due
 		}
@@ -329,7 +330,7 @@ func (ac *aemConsumer) deliver(ctx context.Context, d AEMDelivery, free time.Tim
 				outcome = RunEscalated
 			}
 			if !immediate {
-				if _, err := a.settle(q, d.MsgID, AEMAccepted, due); err != nil {
+				if _, err := a.AEMSettleAt(q, d.MsgID, core.AEMAccepted, due); err != nil {
 					s.Logf("emulator: integration flow %s could not acknowledge message %s on AEM queue %s: %v", ac.info.IFlowID, id, q, err)
 					return due
 				}
@@ -344,7 +345,7 @@ func (ac *aemConsumer) deliver(ctx context.Context, d AEMDelivery, free time.Tim
 
 // execute runs the flow once at the AEM time start and records its processing log; it returns the result
 // and when the run ended.
-func (ac *aemConsumer) execute(ctx context.Context, d AEMDelivery, id, corr string, start time.Time, attempt int64, last bool) (execResult, time.Time, bool) {
+func (ac *aemConsumer) execute(ctx context.Context, d core.AEMDelivery, id, corr string, start time.Time, attempt int64, last bool) (execResult, time.Time, bool) {
 	s, flow := ac.s, ac.info.IFlowID
 	b := s.rt.behaviour(flow)
 	res := b.result(s.rt.executions(flow, id)+1, ac.info.ExceptionEnd)
@@ -363,14 +364,14 @@ func (ac *aemConsumer) execute(ctx context.Context, d AEMDelivery, id, corr stri
 }
 
 // release gives a message the consumer holds unsettled back to the broker when the flow stops.
-func (ac *aemConsumer) release(d AEMDelivery, acknowledged bool) {
+func (ac *aemConsumer) release(d core.AEMDelivery, acknowledged bool) {
 	if !acknowledged {
-		ac.s.aem.aemRelease(ac.info.Queue, d.MsgID)
+		ac.s.aem.AEMRelease(ac.info.Queue, d.MsgID)
 	}
 }
 
 // settleFailure settles a message after the adapter's last failed attempt of a delivery, at AEM time at.
-func (ac *aemConsumer) settleFailure(d AEMDelivery, id string, at time.Time) {
+func (ac *aemConsumer) settleFailure(d core.AEMDelivery, id string, at time.Time) {
 	s, a, q, flow := ac.s, ac.s.aem, ac.info.Queue, ac.info.IFlowID
 	if ac.info.AckMode == aemAckImmediate {
 		reason := fmt.Sprintf("The AdvancedEventMesh sender of integration flow %q acknowledges on receipt (ackMode %s), so the broker deleted the message before the flow failed it: it was not redelivered and did not reach a dead message queue. Set ackMode to %s.",
@@ -378,19 +379,19 @@ func (ac *aemConsumer) settleFailure(d AEMDelivery, id string, at time.Time) {
 		s.rt.settleAt(ac.cn, id, RunLost, "", reason, at)
 		return
 	}
-	outcome := AEMFailed
+	outcome := core.AEMFailed
 	if ac.info.SettlementOutcome == aemSettleRejected {
-		outcome = AEMRejected
+		outcome = core.AEMRejected
 	}
-	if outcome == AEMFailed && d.DeliveryCount > s.Opts.RedeliveryCap && a.aemRedeliversForever(q) {
-		a.aemDiscard(q, d.MsgID)
+	if outcome == core.AEMFailed && d.DeliveryCount > s.Opts.RedeliveryCap && a.AEMRedeliversForever(q) {
+		a.AEMDiscard(q, d.MsgID)
 		reason := fmt.Sprintf("AEM queue %q redelivers without limit (maxRedeliveryCount 0) and the AdvancedEventMesh sender of integration flow %q settles failures with %s; the emulator stopped after %d deliveries and removed the message. Set the queue's maxRedeliveryCount to a value from 1 to 255.",
 			q, flow, aemSettleFailed, d.DeliveryCount)
 		s.Logf("emulator: %s", reason)
 		s.rt.settleAt(ac.cn, id, RunRedeliveryCapReached, "", reason, at)
 		return
 	}
-	where, err := a.settle(q, d.MsgID, outcome, at)
+	where, err := a.AEMSettleAt(q, d.MsgID, outcome, at)
 	if err != nil {
 		s.Logf("emulator: integration flow %s could not settle message %s on AEM queue %s: %v", flow, id, q, err)
 		return

@@ -2,7 +2,10 @@
 
 package emulator
 
-import "github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
+import (
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/aem"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
+)
 
 // The types of the core that are part of the emulator's API.
 type (
@@ -66,3 +69,32 @@ var (
 	// LoopbackAddr checks that addr names a loopback interface (core.LoopbackAddr).
 	LoopbackAddr = core.LoopbackAddr
 )
+
+// The Advanced Event Mesh room's API (package aem) under the emulator's name.
+type (
+	// AdvancedEventMeshCredentials is what the cloud console shows of a broker service's management access.
+	AdvancedEventMeshCredentials = aem.AdvancedEventMeshCredentials
+	// SampleAEMQueue is an AEM queue of the sample content.
+	SampleAEMQueue = aem.SampleAEMQueue
+	// AEMOutcome settles a delivery of the AEM broker.
+	AEMOutcome = core.AEMOutcome
+	// AEMDelivery is one delivery of a message of the AEM broker to a consumer.
+	AEMDelivery = core.AEMDelivery
+)
+
+// The Advanced Event Mesh room's constants under the emulator's name.
+const (
+	AEMConfigBasePath        = aem.AEMConfigBasePath
+	AEMMonitorBasePath       = aem.AEMMonitorBasePath
+	AEMActionBasePath        = aem.AEMActionBasePath
+	AdvancedEventMeshKeyFile = aem.AdvancedEventMeshKeyFile
+	DefaultAEMMsgVpn         = aem.DefaultAEMMsgVpn
+	DefaultAEMUsername       = aem.DefaultAEMUsername
+	DefaultAEMMinute         = aem.DefaultAEMMinute
+	AEMAccepted              = core.AEMAccepted
+	AEMFailed                = core.AEMFailed
+	AEMRejected              = core.AEMRejected
+)
+
+// SampleAEMQueues are the AEM queues LoadSampleContent creates (aem.SampleAEMQueues).
+var SampleAEMQueues = aem.SampleAEMQueues

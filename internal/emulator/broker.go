@@ -3,12 +3,13 @@ package emulator
 import (
 	"errors"
 	"fmt"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"maps"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
 // Errors of the broker's Go API.

@@ -1,12 +1,13 @@
 package emulator
 
 import (
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
 // DefaultDeployDelay is how long an emulated deploy stays DEPLOYING; the

@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"net/http"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
 // mountControl registers the unauthenticated control endpoints (loopback
@@ -26,7 +27,7 @@ func (s *Server) mountControl(mux *http.ServeMux) {
 	s.mountRuntimeControl(mux)
 	s.mountJMSControl(mux)
 	s.mountWebhookControl(mux)
-	s.advancedEventMesh.mountControl(mux)
+	s.AdvancedEventMesh.MountControl(mux)
 	s.FaultInjector.MountControl(mux)
 }
 

@@ -6,12 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"io"
 	"maps"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
 // DeployedIFlow is what the runtime of an integration flow runs: the

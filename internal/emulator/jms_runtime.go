@@ -3,9 +3,10 @@ package emulator
 import (
 	"context"
 	"fmt"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"strings"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
 // The JMS sender channels of deployed flows. The emulator reads them with

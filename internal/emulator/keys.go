@@ -3,9 +3,10 @@ package emulator
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"os"
 	"path/filepath"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
 // Names of the files WriteKeys creates.
@@ -160,4 +161,20 @@ func (s *Server) WriteKeys(dir string) error {
 		return err
 	}
 	return core.WriteFileAtomic(filepath.Join(dir, CloudIntegrationKeyFile), s.CloudIntegrationKey(), 0o600)
+}
+
+// AdvancedEventMeshCredentials returns the broker service's SEMP URL (the server's URL: SEMP and REST
+// messaging share its listener), Message VPN and management user.
+func (s *Server) AdvancedEventMeshCredentials() AdvancedEventMeshCredentials {
+	return s.AdvancedEventMesh.Credentials(s.URL())
+}
+
+// AdvancedEventMeshKey returns AdvancedEventMeshCredentials as JSON, as WriteKeys writes it.
+func (s *Server) AdvancedEventMeshKey() []byte {
+	b, _ := json.MarshalIndent(s.AdvancedEventMeshCredentials(), "", "  ")
+	return b
+}
+
+func (s *Server) writeAdvancedEventMeshKey(dir string) error {
+	return core.WriteFileAtomic(filepath.Join(dir, AdvancedEventMeshKeyFile), s.AdvancedEventMeshKey(), 0o600)
 }

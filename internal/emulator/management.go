@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"net/http"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
 // Queue defaults and limits of the emulated Event Mesh. Each one names its

@@ -3,11 +3,12 @@ package emulator
 import (
 	"errors"
 	"fmt"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
 // The messaging REST API's publish, consumption and acknowledgement, as

@@ -3,12 +3,13 @@ package emulator
 import (
 	"context"
 	"fmt"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
 // The runtime of the emulated Cloud Integration tenant: every deployed
@@ -201,7 +202,7 @@ type integrationRuntime struct {
 	jms *jmsState
 	// aem is the Advanced Event Mesh broker, whose queues the AdvancedEventMesh
 	// sender channels of the deployed flows consume (aem_runtime.go).
-	aem *advancedEventMesh
+	aem core.AEMBroker
 }
 
 // runtimeState is the runtime of the deployed flows.

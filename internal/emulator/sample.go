@@ -239,7 +239,7 @@ func (s *Server) LoadSampleContent() error {
 			return err
 		}
 	}
-	if err := s.loadAEMSample(); err != nil { // aem_sample.go
+	if err := s.LoadSample(); err != nil { // aem_sample.go
 		return err
 	}
 	if err := s.loadAEMSampleFlows(); err != nil { // aem_sample_flows.go

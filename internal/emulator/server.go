@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"net"
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/aem"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
 // Server is the emulator. Create it with New, then call Start or mount
@@ -20,13 +22,13 @@ import (
 type Server struct {
 	*core.Core
 	// The rooms.
-	*core.TokenService  // the OAuth token endpoint and its certificate listener (auth.go, tls.go)
-	*eventMesh          // Event Mesh management, messaging and broker (management.go, broker.go)
-	*cloudIntegration   // Cloud Integration design time and deploy API (cloudintegration.go, cpi_*.go, mpl.go)
-	*integrationRuntime // Cloud Integration runtime: deployed flows, AMQP and JMS senders (runtime.go, behaviour.go, jms*.go)
-	*core.FaultInjector // the middleware around all of them (faults.go)
-	*webhookService     // Event Mesh webhook subscriptions and their push delivery (webhooks.go)
-	*advancedEventMesh  // Advanced Event Mesh: SEMP v2, REST messaging and the broker (aem*.go)
+	*core.TokenService     // the OAuth token endpoint and its certificate listener (auth.go, tls.go)
+	*eventMesh             // Event Mesh management, messaging and broker (management.go, broker.go)
+	*cloudIntegration      // Cloud Integration design time and deploy API (cloudintegration.go, cpi_*.go, mpl.go)
+	*integrationRuntime    // Cloud Integration runtime: deployed flows, AMQP and JMS senders (runtime.go, behaviour.go, jms*.go)
+	*core.FaultInjector    // the middleware around all of them (faults.go)
+	*webhookService        // Event Mesh webhook subscriptions and their push delivery (webhooks.go)
+	*aem.AdvancedEventMesh // Advanced Event Mesh: SEMP v2, REST messaging and the broker (aem*.go)
 
 	handler http.Handler   // control endpoints, or the middleware and the rooms
 	control *http.ServeMux // the control endpoints (control.go and each room's)
@@ -80,8 +82,8 @@ func New(opts Options) *Server {
 	s.integrationRuntime = &integrationRuntime{Core: c, broker: s.eventMesh, cpi: tenant, rt: newRuntimeState(),
 		jms: newJMSState(opts, opts.Now())} // jms.go
 	s.webhookService = newWebhookService(c, s.eventMesh, s.TokenService) // webhooks.go
-	s.advancedEventMesh = newAdvancedEventMesh(c)                        // aem.go
-	s.aem = s.advancedEventMesh                                          // the runtime consumes its queues (aem_runtime.go)
+	s.AdvancedEventMesh = aem.New(c)                                     // aem.go
+	s.aem = s.AdvancedEventMesh                                          // the runtime consumes its queues (aem_runtime.go)
 	s.cloudIntegration = &cloudIntegration{Core: c, auth: s.TokenService, cpi: tenant, runtime: s.integrationRuntime}
 
 	if err := s.loadState(); err != nil {
@@ -99,8 +101,8 @@ func New(opts Options) *Server {
 	s.mountMessaging(mux)
 	s.mountWebhooks(mux)
 	s.mountCloudIntegration(mux)
-	s.mountAdvancedEventMesh(mux)
-	s.mountAEMMonitor(mux)
+	s.MountAdvancedEventMesh(mux)
+	s.MountAEMMonitor(mux)
 	s.control = http.NewServeMux()
 	s.mountControl(s.control)
 	s.handler = http.HandlerFunc(s.serveHTTP)

@@ -1,4 +1,4 @@
-package emulator
+package aem
 
 import (
 	"net/http"
@@ -57,7 +57,7 @@ var aemTxFlowAttrs = []string{"ackedMsgCount", "activationTime", "activityState"
 	"usedWindowSize", "windowClosedCount", "windowSize"}
 
 // mountAEMMonitor adds the monitor routes of queues (server.go calls it next to mountAdvancedEventMesh).
-func (a *advancedEventMesh) mountAEMMonitor(mux *http.ServeMux) {
+func (a *AdvancedEventMesh) MountAEMMonitor(mux *http.ServeMux) {
 	m := func(method, rel string, h func(http.ResponseWriter, *http.Request) *sempError) {
 		a.Route(mux, method, rel, method+" "+rel, a.basicAuth(func(w http.ResponseWriter, r *http.Request) {
 			if err := checkOpaquePassword(r); err != nil {
@@ -76,7 +76,7 @@ func (a *advancedEventMesh) mountAEMMonitor(mux *http.ServeMux) {
 }
 
 // monitorObject is queue q's monitor object; the caller holds a.mu.
-func (a *advancedEventMesh) monitorObject(q *aemQueue) map[string]any {
+func (a *AdvancedEventMesh) monitorObject(q *aemQueue) map[string]any {
 	a.expire(q, a.AEMNow())
 	obj := a.queueObject(q)
 	delete(obj, "respectDmqEligibleEnabled")
@@ -90,12 +90,12 @@ func (a *advancedEventMesh) monitorObject(q *aemQueue) map[string]any {
 	return obj
 }
 
-func (a *advancedEventMesh) monitorLinks(r *http.Request, q *aemQueue) map[string]any {
+func (a *AdvancedEventMesh) monitorLinks(r *http.Request, q *aemQueue) map[string]any {
 	uri := objectURI(r, AEMMonitorBasePath, "msgVpns", a.vpn, "queues", q.name)
 	return map[string]any{"uri": uri, "msgsUri": uri + "/msgs"}
 }
 
-func (a *advancedEventMesh) handleMonitorQueues(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleMonitorQueues(w http.ResponseWriter, r *http.Request) *sempError {
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func (a *advancedEventMesh) handleMonitorQueues(w http.ResponseWriter, r *http.R
 	return nil
 }
 
-func (a *advancedEventMesh) handleMonitorQueue(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleMonitorQueue(w http.ResponseWriter, r *http.Request) *sempError {
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ func (a *advancedEventMesh) handleMonitorQueue(w http.ResponseWriter, r *http.Re
 }
 
 // handleTxFlows answers the queue's consumer flows: none (see the table above).
-func (a *advancedEventMesh) handleTxFlows(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleTxFlows(w http.ResponseWriter, r *http.Request) *sempError {
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}

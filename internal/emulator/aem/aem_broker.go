@@ -1,14 +1,15 @@
-package emulator
+package aem
 
 import (
 	"fmt"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"io"
 	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
 // The broker runtime of the AEM room: REST messaging publish, deliveries with their count, redelivery with
@@ -27,25 +28,6 @@ type aemMsg struct {
 	deliveries  int64     // deliveries so far
 	availableAt time.Time // AEM clock: not delivered before
 	inFlight    bool      // delivered and not settled
-}
-
-// AEMOutcome settles a delivery, as a consumer's acknowledgement or settlement outcome does ([SAP] AEM
-// sender adapter: Failed and Rejected; Accepted is the acknowledgement).
-type AEMOutcome int
-
-// The outcomes of a delivery.
-const (
-	AEMAccepted AEMOutcome = iota
-	AEMFailed
-	AEMRejected
-)
-
-// AEMDelivery is one delivery of a message to a consumer.
-type AEMDelivery struct {
-	MsgID         int64
-	Payload       []byte
-	DeliveryCount int64     // 1 for the first delivery
-	At            time.Time // AEM clock: when the message became available to the bound consumer
 }
 
 // expiry returns when m expires on q, or the zero time: only with respectTtlEnabled, the earlier of the
@@ -68,7 +50,7 @@ func (q *aemQueue) expiry(m *aemMsg) time.Time {
 }
 
 // enqueue spools a copy of m on q; the caller holds a.mu.
-func (a *advancedEventMesh) enqueue(q *aemQueue, m aemMsg, now time.Time) {
+func (a *AdvancedEventMesh) enqueue(q *aemQueue, m aemMsg, now time.Time) {
 	a.nextMsg++
 	m.id = a.nextMsg
 	m.rgmid = fmt.Sprintf("rmid1:emu00-0000000000-%08x-%08x", a.nextMsg>>32, a.nextMsg&0xffffffff)
@@ -82,7 +64,7 @@ func (a *advancedEventMesh) enqueue(q *aemQueue, m aemMsg, now time.Time) {
 // respectDmqEligibleEnabled, only when its publisher flagged it DMQ-eligible; otherwise it is deleted ([SOL]
 // Setting-Dead-Msg-Queues.htm, 10.25.10 and later). It returns the DMQ's name or "" for a deletion. The caller
 // holds a.mu.
-func (a *advancedEventMesh) remove(q *aemQueue, m *aemMsg, now time.Time, why string) string {
+func (a *AdvancedEventMesh) remove(q *aemQueue, m *aemMsg, now time.Time, why string) string {
 	dmq := a.removeTo(q, m, now, why)
 	if len(a.fates) > 100000 {
 		a.fates = map[int64]string{}
@@ -101,7 +83,7 @@ func (q *aemQueue) drop(m *aemMsg) {
 	}
 }
 
-func (a *advancedEventMesh) removeTo(q *aemQueue, m *aemMsg, now time.Time, why string) string {
+func (a *AdvancedEventMesh) removeTo(q *aemQueue, m *aemMsg, now time.Time, why string) string {
 	q.drop(m)
 	dmqName := q.string("deadMsgQueue")
 	dmq, ok := a.queues[dmqName]
@@ -128,7 +110,7 @@ func (a *advancedEventMesh) removeTo(q *aemQueue, m *aemMsg, now time.Time, why 
 }
 
 // expire removes q's expired messages; the caller holds a.mu.
-func (a *advancedEventMesh) expire(q *aemQueue, now time.Time) {
+func (a *AdvancedEventMesh) expire(q *aemQueue, now time.Time) {
 	var expired []*aemMsg
 	for _, m := range q.msgs {
 		if at := q.expiry(m); !at.IsZero() && !now.Before(at) && !m.inFlight {
@@ -157,12 +139,12 @@ func (q *aemQueue) redeliveryDelay(k int64) time.Duration {
 
 // AEMReceive delivers the first message of queue that is available now on the AEM clock, as a bound
 // consumer receives it: none when the queue does not exist, its egress is off, or no message is available.
-func (a *advancedEventMesh) AEMReceive(queue string) (AEMDelivery, bool) {
+func (a *AdvancedEventMesh) AEMReceive(queue string) (core.AEMDelivery, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	q, ok := a.queues[queue]
 	if !ok || !q.bool("egressEnabled") {
-		return AEMDelivery{}, false
+		return core.AEMDelivery{}, false
 	}
 	now := a.AEMNow()
 	a.expire(q, now)
@@ -175,9 +157,9 @@ func (a *advancedEventMesh) AEMReceive(queue string) (AEMDelivery, bool) {
 		// The broker pushes a message to a bound consumer the moment it becomes available (on publish, or
 		// when its redelivery delay ends); that the emulator's caller asks later is the emulator's polling,
 		// not the broker's timing, so the delivery is dated when the message became available.
-		return AEMDelivery{MsgID: m.id, Payload: append([]byte(nil), m.Payload()...), DeliveryCount: m.deliveries, At: m.availableAt}, true
+		return core.AEMDelivery{MsgID: m.id, Payload: append([]byte(nil), m.Payload()...), DeliveryCount: m.deliveries, At: m.availableAt}, true
 	}
-	return AEMDelivery{}, false
+	return core.AEMDelivery{}, false
 }
 
 // Payload returns the message's content.
@@ -187,12 +169,12 @@ func (m *aemMsg) Payload() []byte { return m.payload }
 // (after the redelivery delay) unless redelivery is off or the message has had maxRedeliveryCount + 1
 // deliveries (R > 0), when it is removed; R = 0 redelivers for ever. Rejected removes it at once. It returns
 // where a removed message went: the DMQ's name, "deleted", or "" while it stays on the queue.
-func (a *advancedEventMesh) AEMSettle(queue string, msgID int64, outcome AEMOutcome) (string, error) {
+func (a *AdvancedEventMesh) AEMSettle(queue string, msgID int64, outcome core.AEMOutcome) (string, error) {
 	return a.settle(queue, msgID, outcome, time.Time{})
 }
 
 // settle is AEMSettle at time at of the AEM clock (now when at is zero).
-func (a *advancedEventMesh) settle(queue string, msgID int64, outcome AEMOutcome, at time.Time) (string, error) {
+func (a *AdvancedEventMesh) settle(queue string, msgID int64, outcome core.AEMOutcome, at time.Time) (string, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	q, ok := a.queues[queue]
@@ -220,10 +202,10 @@ func (a *advancedEventMesh) settle(queue string, msgID int64, outcome AEMOutcome
 		return dmq
 	}
 	switch outcome {
-	case AEMAccepted:
+	case core.AEMAccepted:
 		q.drop(m) // acknowledged: consumed, never dead-lettered
 		return "deleted", nil
-	case AEMRejected:
+	case core.AEMRejected:
 		return gone(a.remove(q, m, now, "rejected by the consumer")), nil
 	}
 	r := q.int("maxRedeliveryCount")
@@ -240,7 +222,7 @@ func (a *advancedEventMesh) settle(queue string, msgID int64, outcome AEMOutcome
 // aemRelease gives back message msgID of queue that a consumer received and did not settle: it is available
 // again at once, its delivery counted (assumed: the broker takes back what an unbound consumer did not
 // settle, and the next delivery is a redelivery).
-func (a *advancedEventMesh) aemRelease(queue string, msgID int64) {
+func (a *AdvancedEventMesh) AEMRelease(queue string, msgID int64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if q, ok := a.queues[queue]; ok {
@@ -253,7 +235,7 @@ func (a *advancedEventMesh) aemRelease(queue string, msgID int64) {
 }
 
 // aemDiscard takes message msgID off queue without a DMQ: the emulator's stop of an endless redelivery.
-func (a *advancedEventMesh) aemDiscard(queue string, msgID int64) {
+func (a *AdvancedEventMesh) AEMDiscard(queue string, msgID int64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if q, ok := a.queues[queue]; ok {
@@ -268,7 +250,7 @@ func (a *advancedEventMesh) aemDiscard(queue string, msgID int64) {
 
 // aemRedeliversForever reports whether queue redelivers a failed message without limit: redelivery on and
 // maxRedeliveryCount 0 ([SPEC] "A value of 0 means to retry forever").
-func (a *advancedEventMesh) aemRedeliversForever(queue string) bool {
+func (a *AdvancedEventMesh) AEMRedeliversForever(queue string) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	q, ok := a.queues[queue]
@@ -280,15 +262,15 @@ func (a *advancedEventMesh) aemRedeliversForever(queue string) bool {
 // time of the delivery, so that the deliveries' times follow the broker's schedule alone, until the
 // message leaves the queue or maxDeliveries deliveries were made, or timeout passes in real time. It returns
 // the deliveries and where the message went ("" while it is still on the queue).
-func (a *advancedEventMesh) AEMPoisonRun(queue string, maxDeliveries int, timeout time.Duration) ([]AEMDelivery, string, error) {
+func (a *AdvancedEventMesh) AEMPoisonRun(queue string, maxDeliveries int, timeout time.Duration) ([]core.AEMDelivery, string, error) {
 	deadline := time.Now().Add(timeout)
-	var out []AEMDelivery
+	var out []core.AEMDelivery
 	var first int64
 	for len(out) < maxDeliveries {
 		d, ok := a.AEMReceive(queue)
 		if ok && first != 0 && d.MsgID != first {
 			// Another message: put it back untouched (assumed harmless: the test publishes one).
-			_, _ = a.AEMSettle(queue, d.MsgID, AEMFailed)
+			_, _ = a.AEMSettle(queue, d.MsgID, core.AEMFailed)
 			ok = false
 		}
 		if !ok {
@@ -302,13 +284,13 @@ func (a *advancedEventMesh) AEMPoisonRun(queue string, maxDeliveries int, timeou
 			if time.Now().After(deadline) {
 				return out, "", fmt.Errorf("no delivery from %s within %v", queue, timeout)
 			}
-			time.Sleep(min(max(a.aemReal(wait), 50*time.Microsecond), 10*time.Millisecond))
+			time.Sleep(min(max(a.AEMReal(wait), 50*time.Microsecond), 10*time.Millisecond))
 			continue
 		}
 		first = d.MsgID
 		out = append(out, d)
 		// The consumer fails the message the moment it is delivered.
-		where, err := a.settle(queue, d.MsgID, AEMFailed, d.At)
+		where, err := a.settle(queue, d.MsgID, core.AEMFailed, d.At)
 		if err != nil {
 			return out, "", err
 		}
@@ -321,7 +303,7 @@ func (a *advancedEventMesh) AEMPoisonRun(queue string, maxDeliveries int, timeou
 
 // untilAvailable returns how long (AEM clock) until message id (or any message when id is 0) of queue is
 // available, and whether it is still on the queue.
-func (a *advancedEventMesh) untilAvailable(queue string, id int64) (time.Duration, bool, error) {
+func (a *AdvancedEventMesh) untilAvailable(queue string, id int64) (time.Duration, bool, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	q, ok := a.queues[queue]
@@ -339,7 +321,7 @@ func (a *advancedEventMesh) untilAvailable(queue string, id int64) (time.Duratio
 }
 
 // lastFate says where message id went when the broker removed it: its DMQ's name or "deleted".
-func (a *advancedEventMesh) lastFate(_ string, id int64) string {
+func (a *AdvancedEventMesh) lastFate(_ string, id int64) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if f := a.fates[id]; f != "" {
@@ -349,7 +331,7 @@ func (a *advancedEventMesh) lastFate(_ string, id int64) string {
 }
 
 // AEMQueueDepth returns the number of messages on queue (-1 when it does not exist).
-func (a *advancedEventMesh) AEMQueueDepth(queue string) int {
+func (a *AdvancedEventMesh) AEMQueueDepth(queue string) int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	q, ok := a.queues[queue]
@@ -364,7 +346,7 @@ func (a *advancedEventMesh) AEMQueueDepth(queue string) int {
 
 // publishedMsg reads a REST message: its payload and the Solace headers the broker keeps ([SOL]
 // Solace-REST-Message-Encoding.htm, "Solace REST Usage of HTTP Headers").
-func (a *advancedEventMesh) publishedMsg(r *http.Request) (aemMsg, *sempError) {
+func (a *AdvancedEventMesh) publishedMsg(r *http.Request) (aemMsg, *sempError) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 30000001))
 	if err != nil {
 		return aemMsg{}, sempParse("The message could not be read: %v", err)
@@ -420,7 +402,7 @@ func (q *aemQueue) nacks(f *refusal) bool {
 	return false
 }
 
-func (a *advancedEventMesh) handlePublishQueue(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handlePublishQueue(w http.ResponseWriter, r *http.Request) *sempError {
 	m, err := a.publishedMsg(r)
 	if err != nil {
 		return err
@@ -457,7 +439,7 @@ func (a *advancedEventMesh) handlePublishQueue(w http.ResponseWriter, r *http.Re
 // and returns the discard to the publisher (nacks) fails the whole publish, and the message goes to no queue
 // ([SPEC] rejectMsgToSenderOnDiscardBehavior: "NACKs cause the message to not be delivered to any
 // destination"); a silent discard leaves the other queues their copy.
-func (a *advancedEventMesh) handlePublishTopic(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handlePublishTopic(w http.ResponseWriter, r *http.Request) *sempError {
 	m, err := a.publishedMsg(r)
 	if err != nil {
 		return err
@@ -536,7 +518,7 @@ var aemMsgAttrs = []string{
 	"redeliveryCount", "replicatedMateMsgId", "replicationGroupMsgId", "replicationState", "spooledTime", "undelivered",
 }
 
-func (a *advancedEventMesh) msgObject(q *aemQueue, m *aemMsg) map[string]any {
+func (a *AdvancedEventMesh) msgObject(q *aemQueue, m *aemMsg) map[string]any {
 	obj := map[string]any{
 		"msgVpnName": a.vpn, "queueName": q.name, "msgId": m.id, "replicationGroupMsgId": m.rgmid,
 		"redeliveryCount": max(m.deliveries-1, 0), "dmqEligible": m.dmqEligible, "contentSize": len(m.payload),
@@ -548,7 +530,7 @@ func (a *advancedEventMesh) msgObject(q *aemQueue, m *aemMsg) map[string]any {
 	return obj
 }
 
-func (a *advancedEventMesh) handleListMsgs(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleListMsgs(w http.ResponseWriter, r *http.Request) *sempError {
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
@@ -577,7 +559,7 @@ func (a *advancedEventMesh) handleListMsgs(w http.ResponseWriter, r *http.Reques
 }
 
 // msg finds message msgId of the path's queue; the caller holds a.mu.
-func (a *advancedEventMesh) msg(r *http.Request) (*aemQueue, *aemMsg, *sempError) {
+func (a *AdvancedEventMesh) msg(r *http.Request) (*aemQueue, *aemMsg, *sempError) {
 	q, err := a.queue(r.PathValue("queue"))
 	if err != nil {
 		return nil, nil, err
@@ -592,7 +574,7 @@ func (a *advancedEventMesh) msg(r *http.Request) (*aemQueue, *aemMsg, *sempError
 	return nil, nil, sempNotFound("Could not find match for msgId %s on Queue %s", r.PathValue("msgId"), q.name)
 }
 
-func (a *advancedEventMesh) handleGetMsg(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleGetMsg(w http.ResponseWriter, r *http.Request) *sempError {
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
@@ -610,7 +592,7 @@ func (a *advancedEventMesh) handleGetMsg(w http.ResponseWriter, r *http.Request)
 	return nil
 }
 
-func (a *advancedEventMesh) handleDeleteMsg(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleDeleteMsg(w http.ResponseWriter, r *http.Request) *sempError {
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
@@ -628,7 +610,7 @@ func (a *advancedEventMesh) handleDeleteMsg(w http.ResponseWriter, r *http.Reque
 	return nil
 }
 
-func (a *advancedEventMesh) handleCopyMsg(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleCopyMsg(w http.ResponseWriter, r *http.Request) *sempError {
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
@@ -680,8 +662,8 @@ func (a *advancedEventMesh) handleCopyMsg(w http.ResponseWriter, r *http.Request
 // runs AEMPoisonRun on the queue's first message (?deliveries=N, at most 10000, default 1000) and answers
 // {"deliveries": [{"deliveryCount", "afterMs"}], "where"}: each delivery with its time on the AEM clock
 // since the first, and where the message went ("" while it is still on the queue).
-func (a *advancedEventMesh) mountControl(mux *http.ServeMux) {
-	mux.HandleFunc("POST "+ControlBasePath+"/aem/queues/{queue}/poison-run", func(w http.ResponseWriter, r *http.Request) {
+func (a *AdvancedEventMesh) MountControl(mux *http.ServeMux) {
+	mux.HandleFunc("POST "+core.ControlBasePath+"/aem/queues/{queue}/poison-run", func(w http.ResponseWriter, r *http.Request) {
 		limit := 1000
 		if v := r.URL.Query().Get("deliveries"); v != "" {
 			n, err := strconv.Atoi(v)

@@ -1,4 +1,4 @@
-package emulator
+package aem
 
 import (
 	"bytes"
@@ -53,7 +53,7 @@ var SampleAEMQueues = []SampleAEMQueue{
 
 // loadAEMSample creates the queues of SampleAEMQueues that do not exist. It goes through the SEMP create
 // handler, so that the sample obeys every rule of the API (names, ranges, enums).
-func (a *advancedEventMesh) loadAEMSample() error {
+func (a *AdvancedEventMesh) LoadSample() error {
 	for _, q := range SampleAEMQueues {
 		a.mu.Lock()
 		_, exists := a.queues[q.Name]

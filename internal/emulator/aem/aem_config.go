@@ -1,4 +1,4 @@
-package emulator
+package aem
 
 import (
 	"encoding/json"
@@ -265,7 +265,7 @@ func checkAttr(name string, a sempAttr, v any) (any, *sempError) {
 	return nil, sempInvalid("%s cannot be set", name)
 }
 
-func (a *advancedEventMesh) queueObject(q *aemQueue) map[string]any {
+func (a *AdvancedEventMesh) queueObject(q *aemQueue) map[string]any {
 	obj := make(map[string]any, len(q.attrs)+2)
 	for k, v := range q.attrs {
 		obj[k] = v
@@ -275,12 +275,12 @@ func (a *advancedEventMesh) queueObject(q *aemQueue) map[string]any {
 	return obj
 }
 
-func (a *advancedEventMesh) queueLinks(r *http.Request, q *aemQueue) map[string]any {
+func (a *AdvancedEventMesh) queueLinks(r *http.Request, q *aemQueue) map[string]any {
 	uri := objectURI(r, AEMConfigBasePath, "msgVpns", a.vpn, "queues", q.name)
 	return map[string]any{"uri": uri, "subscriptionsUri": uri + "/subscriptions"}
 }
 
-func (a *advancedEventMesh) mountAdvancedEventMesh(mux *http.ServeMux) {
+func (a *AdvancedEventMesh) MountAdvancedEventMesh(mux *http.ServeMux) {
 	m := func(method, rel string, h func(http.ResponseWriter, *http.Request) *sempError) {
 		a.Route(mux, method, rel, method+" "+rel, a.basicAuth(func(w http.ResponseWriter, r *http.Request) {
 			if err := checkOpaquePassword(r); err != nil {
@@ -329,7 +329,7 @@ const aemSEMPPrefix = "/SEMP/"
 // schema SempMetaOnlyResponse, meta.error a SempError). The codes are assumed: NOT_FOUND (6) for a path that
 // names no resource, as for an object that does not exist ([SOL] SEMP-Error-Handling.htm), and NOT_SUPPORTED (14)
 // for a method the resource does not have.
-func (a *advancedEventMesh) unknownSEMP(mux *http.ServeMux) http.HandlerFunc {
+func (a *AdvancedEventMesh) unknownSEMP(mux *http.ServeMux) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var allowed []string
 		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
@@ -361,7 +361,7 @@ var aemMsgVpnAttrs = []string{"authenticationBasicEnabled", "authenticationBasic
 
 // handleGetMsgVpn answers GET /SEMP/v2/config/msgVpns/{vpn} ([SPEC] getMsgVpn), the first request Solace's own
 // Terraform provider's generate command makes.
-func (a *advancedEventMesh) handleGetMsgVpn(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleGetMsgVpn(w http.ResponseWriter, r *http.Request) *sempError {
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
@@ -378,7 +378,7 @@ func (a *advancedEventMesh) handleGetMsgVpn(w http.ResponseWriter, r *http.Reque
 	return nil
 }
 
-func (a *advancedEventMesh) handleAboutAPI(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleAboutAPI(w http.ResponseWriter, r *http.Request) *sempError {
 	obj := map[string]any{"platform": "VMR", "sempVersion": aemSempVersion}
 	pq, err := parsePageQuery(r, false, keysOf(obj))
 	if err != nil {
@@ -389,7 +389,7 @@ func (a *advancedEventMesh) handleAboutAPI(w http.ResponseWriter, r *http.Reques
 	return nil
 }
 
-func (a *advancedEventMesh) handleListQueues(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleListQueues(w http.ResponseWriter, r *http.Request) *sempError {
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
@@ -423,7 +423,7 @@ func (a *advancedEventMesh) handleListQueues(w http.ResponseWriter, r *http.Requ
 	return nil
 }
 
-func (a *advancedEventMesh) handleGetQueue(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleGetQueue(w http.ResponseWriter, r *http.Request) *sempError {
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
@@ -442,7 +442,7 @@ func (a *advancedEventMesh) handleGetQueue(w http.ResponseWriter, r *http.Reques
 }
 
 // queue returns the named queue or NOT_FOUND; the caller holds a.mu.
-func (a *advancedEventMesh) queue(name string) (*aemQueue, *sempError) {
+func (a *AdvancedEventMesh) queue(name string) (*aemQueue, *sempError) {
 	q, ok := a.queues[name]
 	if !ok {
 		return nil, sempNotFound("Could not find match for queueName %s", name)
@@ -457,7 +457,7 @@ func checkQueueName(name string) *sempError {
 	return nil
 }
 
-func (a *advancedEventMesh) handleCreateQueue(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleCreateQueue(w http.ResponseWriter, r *http.Request) *sempError {
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
@@ -493,16 +493,16 @@ func (a *advancedEventMesh) handleCreateQueue(w http.ResponseWriter, r *http.Req
 	return nil
 }
 
-func (a *advancedEventMesh) handleReplaceQueue(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleReplaceQueue(w http.ResponseWriter, r *http.Request) *sempError {
 	return a.writeQueue(w, r, true)
 }
 
-func (a *advancedEventMesh) handleUpdateQueue(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleUpdateQueue(w http.ResponseWriter, r *http.Request) *sempError {
 	return a.writeQueue(w, r, false)
 }
 
 // writeQueue is PUT (replace, creating a missing queue) and PATCH (update of the attributes sent).
-func (a *advancedEventMesh) writeQueue(w http.ResponseWriter, r *http.Request, replace bool) *sempError {
+func (a *AdvancedEventMesh) writeQueue(w http.ResponseWriter, r *http.Request, replace bool) *sempError {
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
@@ -542,7 +542,7 @@ func (a *advancedEventMesh) writeQueue(w http.ResponseWriter, r *http.Request, r
 	return nil
 }
 
-func (a *advancedEventMesh) handleDeleteQueue(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleDeleteQueue(w http.ResponseWriter, r *http.Request) *sempError {
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
@@ -559,15 +559,15 @@ func (a *advancedEventMesh) handleDeleteQueue(w http.ResponseWriter, r *http.Req
 	return nil
 }
 
-func (a *advancedEventMesh) subObject(q *aemQueue, topic string) map[string]any {
+func (a *AdvancedEventMesh) subObject(q *aemQueue, topic string) map[string]any {
 	return map[string]any{"msgVpnName": a.vpn, "queueName": q.name, "subscriptionTopic": topic}
 }
 
-func (a *advancedEventMesh) subLinks(r *http.Request, q *aemQueue, topic string) map[string]any {
+func (a *AdvancedEventMesh) subLinks(r *http.Request, q *aemQueue, topic string) map[string]any {
 	return map[string]any{"uri": objectURI(r, AEMConfigBasePath, "msgVpns", a.vpn, "queues", q.name, "subscriptions", topic)}
 }
 
-func (a *advancedEventMesh) handleListSubscriptions(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleListSubscriptions(w http.ResponseWriter, r *http.Request) *sempError {
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
@@ -602,7 +602,7 @@ func (a *advancedEventMesh) handleListSubscriptions(w http.ResponseWriter, r *ht
 	return nil
 }
 
-func (a *advancedEventMesh) handleCreateSubscription(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleCreateSubscription(w http.ResponseWriter, r *http.Request) *sempError {
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}
@@ -643,15 +643,15 @@ func (a *advancedEventMesh) handleCreateSubscription(w http.ResponseWriter, r *h
 	return nil
 }
 
-func (a *advancedEventMesh) handleGetSubscription(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleGetSubscription(w http.ResponseWriter, r *http.Request) *sempError {
 	return a.subscription(w, r, false)
 }
 
-func (a *advancedEventMesh) handleDeleteSubscription(w http.ResponseWriter, r *http.Request) *sempError {
+func (a *AdvancedEventMesh) handleDeleteSubscription(w http.ResponseWriter, r *http.Request) *sempError {
 	return a.subscription(w, r, true)
 }
 
-func (a *advancedEventMesh) subscription(w http.ResponseWriter, r *http.Request, del bool) *sempError {
+func (a *AdvancedEventMesh) subscription(w http.ResponseWriter, r *http.Request, del bool) *sempError {
 	if err := a.checkVpn(r); err != nil {
 		return err
 	}

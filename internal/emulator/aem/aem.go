@@ -1,4 +1,4 @@
-package emulator
+package aem
 
 import (
 	"crypto/subtle"
@@ -6,11 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"io"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -18,6 +16,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
 // The Advanced Event Mesh room: a Solace PubSub+ broker service of SAP Integration Suite, advanced event
@@ -101,7 +101,7 @@ type AdvancedEventMeshCredentials struct {
 
 // advancedEventMesh is the room: the broker service's queues, their subscriptions and messages, its SEMP v2
 // and REST messaging handlers, and its clock.
-type advancedEventMesh struct {
+type AdvancedEventMesh struct {
 	*core.Core
 	mu       sync.Mutex
 	vpn      string
@@ -116,41 +116,25 @@ type advancedEventMesh struct {
 	minute    time.Duration
 }
 
-func newAdvancedEventMesh(c *core.Core) *advancedEventMesh {
+func New(c *core.Core) *AdvancedEventMesh {
 	minute := c.Opts.AEMMinute
 	if minute <= 0 {
 		minute = DefaultAEMMinute
 	}
-	return &advancedEventMesh{Core: c, vpn: DefaultAEMMsgVpn, username: DefaultAEMUsername, password: core.RandomSecret(),
+	return &AdvancedEventMesh{Core: c, vpn: DefaultAEMMsgVpn, username: DefaultAEMUsername, password: core.RandomSecret(),
 		queues: map[string]*aemQueue{}, fates: map[int64]string{}, startReal: time.Now(), startVirt: c.Now(), minute: minute}
 }
 
 // AEMNow returns the AEM clock: real time scaled so that one minute lasts Options.AEMMinute. Redelivery
 // delays and TTLs run on it.
-func (a *advancedEventMesh) AEMNow() time.Time {
+func (a *AdvancedEventMesh) AEMNow() time.Time {
 	scale := float64(time.Minute) / float64(a.minute)
 	return a.startVirt.Add(time.Duration(float64(time.Since(a.startReal)) * scale))
 }
 
 // aemReal converts a duration of the AEM clock into real time.
-func (a *advancedEventMesh) aemReal(d time.Duration) time.Duration {
+func (a *AdvancedEventMesh) AEMReal(d time.Duration) time.Duration {
 	return time.Duration(float64(d) * float64(a.minute) / float64(time.Minute))
-}
-
-// AdvancedEventMeshCredentials returns the broker service's SEMP URL (the server's URL: SEMP and REST
-// messaging share its listener), Message VPN and management user.
-func (s *Server) AdvancedEventMeshCredentials() AdvancedEventMeshCredentials {
-	return AdvancedEventMeshCredentials{SEMPURL: s.URL(), MsgVpnName: s.vpn, Username: s.username, Password: s.password}
-}
-
-// AdvancedEventMeshKey returns AdvancedEventMeshCredentials as JSON, as WriteKeys writes it.
-func (s *Server) AdvancedEventMeshKey() []byte {
-	b, _ := json.MarshalIndent(s.AdvancedEventMeshCredentials(), "", "  ")
-	return b
-}
-
-func (s *Server) writeAdvancedEventMeshKey(dir string) error {
-	return core.WriteFileAtomic(filepath.Join(dir, AdvancedEventMeshKeyFile), s.AdvancedEventMeshKey(), 0o600)
 }
 
 // --- the SEMP envelope ---
@@ -217,7 +201,7 @@ func respondSEMP(w http.ResponseWriter, r *http.Request, data, links any, paging
 }
 
 // basicAuth wraps h with the check of the management user ([SPEC] securityDefinitions: basicAuth).
-func (a *advancedEventMesh) basicAuth(h http.HandlerFunc) http.HandlerFunc {
+func (a *AdvancedEventMesh) basicAuth(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		user, pass, ok := r.BasicAuth()
 		if !ok || subtle.ConstantTimeCompare([]byte(user), []byte(a.username)) != 1 ||
@@ -232,7 +216,7 @@ func (a *advancedEventMesh) basicAuth(h http.HandlerFunc) http.HandlerFunc {
 }
 
 // checkVpn answers NOT_FOUND for a Message VPN other than the service's.
-func (a *advancedEventMesh) checkVpn(r *http.Request) *sempError {
+func (a *AdvancedEventMesh) checkVpn(r *http.Request) *sempError {
 	if vpn := r.PathValue("vpn"); vpn != a.vpn {
 		return sempNotFound("Could not find match for msgVpnName %s", vpn)
 	}
@@ -526,4 +510,16 @@ func readJSONObject(r *http.Request) (map[string]any, *sempError) {
 		return nil, sempParse("The request body has bytes after its JSON object")
 	}
 	return obj, nil
+}
+
+// Credentials returns the broker service's management access: SEMP answers on sempURL, the emulator's
+// listener.
+func (a *AdvancedEventMesh) Credentials(sempURL string) AdvancedEventMeshCredentials {
+	return AdvancedEventMeshCredentials{SEMPURL: sempURL, MsgVpnName: a.vpn, Username: a.username, Password: a.password}
+}
+
+// AEMSettleAt settles a delivery at a time of the AEM clock (zero: now), as a consumer whose attempts ended
+// then does.
+func (a *AdvancedEventMesh) AEMSettleAt(queue string, msgID int64, outcome core.AEMOutcome, at time.Time) (string, error) {
+	return a.settle(queue, msgID, outcome, at)
 }
