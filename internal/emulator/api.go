@@ -5,6 +5,7 @@ package emulator
 import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/eventmesh"
 )
 
 // The types of the core that are part of the emulator's API.
@@ -98,3 +99,72 @@ const (
 
 // SampleAEMQueues are the AEM queues LoadSampleContent creates (aem.SampleAEMQueues).
 var SampleAEMQueues = aem.SampleAEMQueues
+
+// The brokers' types of the core under the emulator's name.
+type (
+	// Message is a message of an Event Mesh queue as the broker's Go API returns it.
+	Message = core.Message
+	// RejectOutcome says what happened to a rejected message.
+	RejectOutcome = core.RejectOutcome
+	// RejectResult reports the fate of a rejected message.
+	RejectResult = core.RejectResult
+)
+
+// Outcomes of Reject.
+const (
+	OutcomeRedelivered          = core.OutcomeRedelivered
+	OutcomeDeadLettered         = core.OutcomeDeadLettered
+	OutcomeDiscarded            = core.OutcomeDiscarded
+	OutcomeRedeliveryCapReached = core.OutcomeRedeliveryCapReached
+)
+
+// Errors of the broker's Go API.
+var (
+	ErrQueueNotFound   = core.ErrQueueNotFound
+	ErrMessageNotFound = core.ErrMessageNotFound
+	ErrQueueFull       = core.ErrQueueFull
+	ErrMessageTooLarge = core.ErrMessageTooLarge
+)
+
+// The Event Mesh room's API (package eventmesh) under the emulator's name.
+type (
+	// Queue is a queue as the management API serialises it.
+	Queue = eventmesh.Queue
+	// Subscription is a topic subscription of a queue.
+	Subscription = eventmesh.Subscription
+	// WebhookPushConfig is a webhook's pushConfig.
+	WebhookPushConfig = eventmesh.WebhookPushConfig
+	// WebhookReport counts what a webhook did with the messages of its queue.
+	WebhookReport = eventmesh.WebhookReport
+	// WebhookSecurity is a webhook's securitySchema (OAuth2 client credentials).
+	WebhookSecurity = eventmesh.WebhookSecurity
+	// WebhookSubscription is a webhook subscription as the messaging REST API shows it.
+	WebhookSubscription = eventmesh.WebhookSubscription
+	// WebhookView is what GET /emulator/v1/webhooks/{name} answers.
+	WebhookView = eventmesh.WebhookView
+)
+
+// The Event Mesh room's constants under the emulator's name.
+const (
+	DefaultAccessType                     = eventmesh.DefaultAccessType
+	DefaultMaxQueueSizeInBytes            = eventmesh.DefaultMaxQueueSizeInBytes
+	DefaultMaxMessageSizeInBytes          = eventmesh.DefaultMaxMessageSizeInBytes
+	MaxMaxMessageSizeInBytes              = eventmesh.MaxMaxMessageSizeInBytes
+	DefaultMaxDeliveredUnackedMsgsPerFlow = eventmesh.DefaultMaxDeliveredUnackedMsgsPerFlow
+	MaxRedeliveryCountLimit               = eventmesh.MaxRedeliveryCountLimit
+	MaxTTLLimit                           = eventmesh.MaxTTLLimit
+	MaxQueueNameLength                    = eventmesh.MaxQueueNameLength
+	DefaultMaxWebhooks                    = eventmesh.DefaultMaxWebhooks
+	DefaultWebhookMinute                  = eventmesh.DefaultWebhookMinute
+	WebhookMaxInFlight                    = eventmesh.WebhookMaxInFlight
+	WebhookFirstRetryMinutes              = eventmesh.WebhookFirstRetryMinutes
+	WebhookMaxRetryMinutes                = eventmesh.WebhookMaxRetryMinutes
+	WebhookActive                         = eventmesh.WebhookActive
+	WebhookPaused                         = eventmesh.WebhookPaused
+	HandshakeNotInitiated                 = eventmesh.HandshakeNotInitiated
+	HandshakeRequested                    = eventmesh.HandshakeRequested
+	HandshakeCompleted                    = eventmesh.HandshakeCompleted
+	HandshakeFailed                       = eventmesh.HandshakeFailed
+	HandshakeExempted                     = eventmesh.HandshakeExempted
+	DefaultMessagingAckTimeout            = eventmesh.DefaultMessagingAckTimeout
+)

@@ -194,7 +194,7 @@ type Consumer struct {
 // It reads the deployments of the design time (cpiState).
 type integrationRuntime struct {
 	*core.Core
-	broker *eventMesh
+	broker core.EventMeshBroker
 	cpi    *cpiState
 	rt     *runtimeState
 	// jms is the tenant's JMS broker, which the JMS sender channels of the
@@ -495,8 +495,8 @@ func (cn *consumer) run(ctx context.Context) {
 	s := cn.s
 	s.rt.active.Add(1)
 	defer s.rt.active.Add(-1)
-	s.broker.countConsumer(cn.queue, 1)
-	defer s.broker.countConsumer(cn.queue, -1)
+	s.broker.CountConsumer(cn.queue, 1)
+	defer s.broker.CountConsumer(cn.queue, -1)
 	base := max(s.retryInterval(), time.Millisecond)
 	idle := base
 	reported := false
@@ -603,7 +603,7 @@ func (cn *consumer) process(ctx context.Context, msgs []Message) bool {
 		if d.state == deliveryPending {
 			// The flow stopped: in-memory retries are lost and the
 			// broker gets the message back.
-			cn.s.broker.releaseMessage(cn.queue, d.msg.ID)
+			cn.s.broker.ReleaseMessage(cn.queue, d.msg.ID)
 		}
 	}
 	return rejected.Load()
@@ -667,7 +667,7 @@ func (cn *consumer) checkLock(lock *batchLock, d *delivery) {
 		return
 	}
 	d.state = deliveryReleased
-	res, ok := cn.s.broker.expireLock(cn.queue, d.msg.ID)
+	res, ok := cn.s.broker.ExpireLock(cn.queue, d.msg.ID)
 	outcome := RunPending
 	if ok {
 		outcome = runOutcomeOf(res.Outcome)
@@ -735,13 +735,13 @@ func (cn *consumer) settleFailure(lock *batchLock, d *delivery, capped bool) boo
 	id, flow := d.msg.ID, cn.info.IFlowID
 	switch {
 	case capped:
-		s.broker.discardMessage(cn.queue, id)
+		s.broker.DiscardMessage(cn.queue, id)
 		reason := fmt.Sprintf("The AMQP sender of integration flow %q has an empty maxRetries, which retries without limit; the emulator stopped after %d retries and discarded the message. Set maxRetries to a value from 1 to 99.", flow, s.Opts.RetryCap)
 		s.Logf("emulator: %s", reason)
 		s.rt.settle(cn, id, RunRetryCapReached, reason, s.Now())
 		return false
 	case cn.undeliverable:
-		s.broker.discardMessage(cn.queue, id)
+		s.broker.DiscardMessage(cn.queue, id)
 		s.Logf("emulator: integration flow %s settled message %s as %s: the broker does not deliver it again and it does not reach a dead message queue", flow, id, DeliveryStateUndeliverable)
 		s.rt.settle(cn, id, RunUndeliverable, "The AMQP sender settled the message with delivery state MODIFIED_FAILED_UNDELIVERABLE, so the broker did not redeliver it and it did not reach the dead message queue. Set deliveryState to REJECTED.", s.Now())
 		return false

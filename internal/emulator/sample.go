@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
@@ -302,7 +303,7 @@ func (s *Server) createSampleQueue(q SampleQueue) error {
 	req := httptest.NewRequest(http.MethodPut, "/", bytes.NewReader(body))
 	req.SetPathValue("queue", q.Name)
 	rec := httptest.NewRecorder()
-	s.handlePutQueue(rec, req)
+	s.HandlePutQueue(rec, req)
 	if rec.Code != http.StatusCreated {
 		return fmt.Errorf("emulator: sample content: creating queue %s: status %d: %s", q.Name, rec.Code, strings.TrimSpace(rec.Body.String()))
 	}
@@ -311,7 +312,7 @@ func (s *Server) createSampleQueue(q SampleQueue) error {
 		req.SetPathValue("queue", q.Name)
 		req.SetPathValue("topic", topic)
 		rec := httptest.NewRecorder()
-		s.handlePutSubscription(rec, req)
+		s.HandlePutSubscription(rec, req)
 		if rec.Code != http.StatusCreated {
 			return fmt.Errorf("emulator: sample content: subscribing queue %s to %s: status %d: %s", q.Name, topic, rec.Code, strings.TrimSpace(rec.Body.String()))
 		}
@@ -325,14 +326,14 @@ func (s *Server) createSampleWebhook(w SampleWebhook) error {
 	if _, _, exists := s.Webhook(w.Name); exists {
 		return nil
 	}
-	body, err := json.Marshal(WebhookSubscription{Name: w.Name, Address: "queue:" + w.Queue, QoS: w.QoS,
-		PushConfig: WebhookPushConfig{Type: "webhook", Endpoint: w.Endpoint}})
+	body, err := json.Marshal(eventmesh.WebhookSubscription{Name: w.Name, Address: "queue:" + w.Queue, QoS: w.QoS,
+		PushConfig: eventmesh.WebhookPushConfig{Type: "webhook", Endpoint: w.Endpoint}})
 	if err != nil {
 		return err
 	}
 	req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
 	rec := httptest.NewRecorder()
-	s.handleCreateWebhook(rec, req)
+	s.HandleCreateWebhook(rec, req)
 	if rec.Code != http.StatusCreated {
 		return fmt.Errorf("emulator: sample content: creating webhook %s: status %d: %s", w.Name, rec.Code, strings.TrimSpace(rec.Body.String()))
 	}

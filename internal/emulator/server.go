@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/eventmesh"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
@@ -23,11 +25,11 @@ type Server struct {
 	*core.Core
 	// The rooms.
 	*core.TokenService     // the OAuth token endpoint and its certificate listener (auth.go, tls.go)
-	*eventMesh             // Event Mesh management, messaging and broker (management.go, broker.go)
+	*eventmesh.EventMesh   // Event Mesh management, messaging and broker (management.go, broker.go)
 	*cloudIntegration      // Cloud Integration design time and deploy API (cloudintegration.go, cpi_*.go, mpl.go)
 	*integrationRuntime    // Cloud Integration runtime: deployed flows, AMQP and JMS senders (runtime.go, behaviour.go, jms*.go)
 	*core.FaultInjector    // the middleware around all of them (faults.go)
-	*webhookService        // Event Mesh webhook subscriptions and their push delivery (webhooks.go)
+	*eventmesh.Webhooks    // Event Mesh webhook subscriptions and their push delivery (webhooks.go)
 	*aem.AdvancedEventMesh // Advanced Event Mesh: SEMP v2, REST messaging and the broker (aem*.go)
 
 	handler http.Handler   // control endpoints, or the middleware and the rooms
@@ -77,13 +79,13 @@ func New(opts Options) *Server {
 	s := &Server{Core: c}
 	c.Save = s.writeState
 	s.TokenService = core.NewTokenService(c, s.URL)
-	s.eventMesh = newEventMesh(c, s.TokenService)
+	s.EventMesh = eventmesh.New(c, s.TokenService)
 	tenant := newCPIState()
-	s.integrationRuntime = &integrationRuntime{Core: c, broker: s.eventMesh, cpi: tenant, rt: newRuntimeState(),
+	s.integrationRuntime = &integrationRuntime{Core: c, broker: s.EventMesh, cpi: tenant, rt: newRuntimeState(),
 		jms: newJMSState(opts, opts.Now())} // jms.go
-	s.webhookService = newWebhookService(c, s.eventMesh, s.TokenService) // webhooks.go
-	s.AdvancedEventMesh = aem.New(c)                                     // aem.go
-	s.aem = s.AdvancedEventMesh                                          // the runtime consumes its queues (aem_runtime.go)
+	s.Webhooks = eventmesh.NewWebhooks(c, s.EventMesh, s.TokenService) // webhooks.go
+	s.AdvancedEventMesh = aem.New(c)                                   // aem.go
+	s.aem = s.AdvancedEventMesh                                        // the runtime consumes its queues (aem_runtime.go)
 	s.cloudIntegration = &cloudIntegration{Core: c, auth: s.TokenService, cpi: tenant, runtime: s.integrationRuntime}
 
 	if err := s.loadState(); err != nil {
@@ -97,9 +99,9 @@ func New(opts Options) *Server {
 	s.FaultInjector = core.NewFaultInjector(c, s.TokenService, mux, tenant.routeLabel)
 	s.SetFaults(opts.Faults)
 	s.MountTokenEndpoint(mux)
-	s.mountManagement(mux)
-	s.mountMessaging(mux)
-	s.mountWebhooks(mux)
+	s.MountManagement(mux)
+	s.MountMessaging(mux)
+	s.MountWebhooks(mux)
 	s.mountCloudIntegration(mux)
 	s.MountAdvancedEventMesh(mux)
 	s.MountAEMMonitor(mux)
@@ -174,7 +176,7 @@ func (s *Server) URL() string {
 // connections, waking slow requests.
 func (s *Server) Close() error {
 	s.stopRuntime()
-	s.stopWebhooks()
+	s.StopWebhooks()
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
 	s.lnMu.Unlock()
@@ -195,7 +197,7 @@ func (s *Server) Close() error {
 // it waits for running requests until ctx ends.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.stopRuntime()
-	s.stopWebhooks()
+	s.StopWebhooks()
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
 	s.lnMu.Unlock()

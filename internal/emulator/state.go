@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"sort"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/eventmesh"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
@@ -18,15 +19,8 @@ type stateFile struct {
 	Version          int                          `json:"version"`
 	Instance         core.InstanceInfo            `json:"instance"`
 	Clients          map[string]*core.OAuthClient `json:"clients"`
-	Queues           []queueState                 `json:"queues"`
+	Queues           []eventmesh.QueueState       `json:"queues"`
 	CloudIntegration json.RawMessage              `json:"cloudIntegration,omitempty"`
-}
-
-type queueState struct {
-	Name          string        `json:"name"`
-	Settings      queueSettings `json:"settings"`
-	Subscriptions []string      `json:"subscriptions"`
-	Messages      []*message    `json:"messages"`
 }
 
 // cpiPersister is implemented by cpiState when the Cloud Integration tenant
@@ -63,7 +57,7 @@ func (s *Server) loadState() error {
 			s.Clients[aud] = c
 		}
 	}
-	s.load(st.Queues)
+	s.EventMesh.Load(st.Queues)
 	if len(st.CloudIntegration) > 0 {
 		if p, ok := any(s.cloudIntegration.cpi).(cpiPersister); ok {
 			if err := p.unmarshalState(st.CloudIntegration); err != nil {
@@ -81,47 +75,8 @@ func (s *Server) snapshot() stateFile {
 		cc := *c
 		st.Clients[aud] = &cc
 	}
-	st.Queues = s.eventMesh.snapshot()
+	st.Queues = s.EventMesh.Snapshot()
 	return st
-}
-
-// load takes the queues of a state file; New calls it before any request.
-func (s *eventMesh) load(queues []queueState) {
-	for _, qs := range queues {
-		q := &queue{name: qs.Name, settings: qs.Settings, subs: map[string]bool{}}
-		for _, t := range qs.Subscriptions {
-			q.subs[t] = true
-			s.subscriptions++
-		}
-		for _, m := range qs.Messages {
-			if m != nil {
-				releaseAtRestart(m) // messaging_consume.go
-				q.msgs = append(q.msgs, m)
-			}
-		}
-		s.queues[q.name] = q
-	}
-}
-
-// snapshot copies the queues for the state file, sorted by name.
-func (s *eventMesh) snapshot() []queueState {
-	var out []queueState
-	s.mu.Lock()
-	for _, q := range s.queues {
-		qs := queueState{Name: q.name, Settings: q.settings, Subscriptions: []string{}, Messages: []*message{}}
-		for t := range q.subs {
-			qs.Subscriptions = append(qs.Subscriptions, t)
-		}
-		sort.Strings(qs.Subscriptions)
-		for _, m := range q.msgs {
-			mc := *m
-			qs.Messages = append(qs.Messages, &mc)
-		}
-		out = append(out, qs)
-	}
-	s.mu.Unlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
 }
 
 // writeState writes the state file atomically when Options.StateFile is set;

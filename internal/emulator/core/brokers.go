@@ -1,6 +1,9 @@
 package core
 
-import "time"
+import (
+	"errors"
+	"time"
+)
 
 // The brokers' side that Cloud Integration's runtime sees: the runtime reaches a broker the way a tenant
 // does, over these interfaces, which the product rooms implement and the emulator wires. No product room
@@ -45,4 +48,80 @@ type AEMBroker interface {
 	AEMNow() time.Time
 	// AEMReal converts a duration of the AEM clock into real time.
 	AEMReal(d time.Duration) time.Duration
+}
+
+// Errors of the broker's Go API.
+var (
+	// ErrQueueNotFound is returned when the named queue does not exist.
+	ErrQueueNotFound = errors.New("emulator: queue not found")
+	// ErrMessageNotFound is returned when no unacknowledged message has the given ID.
+	ErrMessageNotFound = errors.New("emulator: no unacknowledged message with this ID")
+	// ErrQueueFull is returned when a queue's message count or size limit is reached.
+	ErrQueueFull = errors.New("emulator: queue is full")
+	// ErrMessageTooLarge is returned when a message exceeds the queue's maxMessageSizeInBytes.
+	ErrMessageTooLarge = errors.New("emulator: message is larger than the queue's maxMessageSizeInBytes")
+)
+
+// Message is a message as the emulator's Go API and control endpoints show it.
+type Message struct {
+	ID          string `json:"id"`
+	Body        string `json:"body"`
+	ContentType string `json:"contentType,omitempty"`
+	// DeliveryCount is how often the message was delivered to a consumer.
+	DeliveryCount int64 `json:"deliveryCount"`
+	// Unacknowledged is true while a QoS 1 delivery awaits its acknowledgement or rejection.
+	Unacknowledged bool      `json:"unacknowledged"`
+	Enqueued       time.Time `json:"enqueued"`
+	// DeadFrom names the queue the message was dead-lettered from, if any.
+	DeadFrom string `json:"deadFrom,omitempty"`
+	// Headers are the message properties the messaging REST API carries (ce-* headers).
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// RejectOutcome says what happened to a rejected message.
+type RejectOutcome string
+
+// Outcomes of Reject.
+const (
+	// OutcomeRedelivered: the message is available again for the next consumption.
+	OutcomeRedelivered RejectOutcome = "redelivered"
+	// OutcomeDeadLettered: the deliveries exceeded maxRedeliveryCount; the message moved to the dead message queue.
+	OutcomeDeadLettered RejectOutcome = "deadLettered"
+	// OutcomeDiscarded: the deliveries exceeded maxRedeliveryCount and no usable dead message queue exists.
+	OutcomeDiscarded RejectOutcome = "discarded"
+	// OutcomeRedeliveryCapReached: the queue redelivers without limit (maxRedeliveryCount 0)
+	// and the message reached Options.RedeliveryCap deliveries; the emulator discarded it.
+	OutcomeRedeliveryCapReached RejectOutcome = "redeliveryCapReached"
+)
+
+// RejectResult reports the fate of a rejected message.
+type RejectResult struct {
+	Outcome       RejectOutcome `json:"outcome"`
+	Queue         string        `json:"queue"`
+	MessageID     string        `json:"messageId"`
+	DeliveryCount int64         `json:"deliveryCount"`
+	// DeadMsgQueue names the queue the message moved to (OutcomeDeadLettered).
+	DeadMsgQueue string `json:"deadMsgQueue,omitempty"`
+	// Reason explains discards.
+	Reason string `json:"reason,omitempty"`
+}
+
+// EventMeshBroker is the Event Mesh broker as the AMQP sender channels of deployed flows consume it:
+// consume a queue's next message, settle it (acknowledge, reject), release it when its lock runs out or the
+// flow stops, and count the queue's consumers.
+type EventMeshBroker interface {
+	// Consume takes the next message of queue name; qos 1 keeps it until it is settled.
+	Consume(name string, qos int) (msg Message, ok bool, err error)
+	// Ack acknowledges message id of queue name.
+	Ack(name, id string) error
+	// Reject rejects message id of queue name: redelivered, dead-lettered or discarded.
+	Reject(name, id string) (RejectResult, error)
+	// CountConsumer adds delta to the consumers of queue.
+	CountConsumer(queue string, delta int64)
+	// ReleaseMessage gives back an unsettled message without counting a rejection.
+	ReleaseMessage(name, id string)
+	// ExpireLock returns a message whose redelivery lock ran out to its queue.
+	ExpireLock(name, id string) (res RejectResult, ok bool)
+	// DiscardMessage removes an unacknowledged message without dead-lettering it.
+	DiscardMessage(name, id string)
 }

@@ -1,7 +1,6 @@
-package emulator
+package eventmesh
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"net/http"
@@ -10,18 +9,6 @@ import (
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
-)
-
-// Errors of the broker's Go API.
-var (
-	// ErrQueueNotFound is returned when the named queue does not exist.
-	ErrQueueNotFound = errors.New("emulator: queue not found")
-	// ErrMessageNotFound is returned when no unacknowledged message has the given ID.
-	ErrMessageNotFound = errors.New("emulator: no unacknowledged message with this ID")
-	// ErrQueueFull is returned when a queue's message count or size limit is reached.
-	ErrQueueFull = errors.New("emulator: queue is full")
-	// ErrMessageTooLarge is returned when a message exceeds the queue's maxMessageSizeInBytes.
-	ErrMessageTooLarge = errors.New("emulator: message is larger than the queue's maxMessageSizeInBytes")
 )
 
 // message is one message held by a queue.
@@ -40,55 +27,11 @@ type message struct {
 	AckBy *time.Time `json:"ackBy,omitempty"`
 }
 
-// Message is a message as the emulator's Go API and control endpoints show it.
-type Message struct {
-	ID          string `json:"id"`
-	Body        string `json:"body"`
-	ContentType string `json:"contentType,omitempty"`
-	// DeliveryCount is how often the message was delivered to a consumer.
-	DeliveryCount int64 `json:"deliveryCount"`
-	// Unacknowledged is true while a QoS 1 delivery awaits its acknowledgement or rejection.
-	Unacknowledged bool      `json:"unacknowledged"`
-	Enqueued       time.Time `json:"enqueued"`
-	// DeadFrom names the queue the message was dead-lettered from, if any.
-	DeadFrom string `json:"deadFrom,omitempty"`
-	// Headers are the message properties the messaging REST API carries (ce-* headers).
-	Headers map[string]string `json:"headers,omitempty"`
-}
-
-func (m *message) view() Message {
-	return Message{
+func (m *message) view() core.Message {
+	return core.Message{
 		ID: m.ID, Body: string(m.Body), ContentType: m.ContentType, DeliveryCount: m.DeliveryCount,
 		Unacknowledged: m.InFlight, Enqueued: m.Enqueued, DeadFrom: m.DeadFrom, Headers: maps.Clone(m.Headers),
 	}
-}
-
-// RejectOutcome says what happened to a rejected message.
-type RejectOutcome string
-
-// Outcomes of Reject.
-const (
-	// OutcomeRedelivered: the message is available again for the next consumption.
-	OutcomeRedelivered RejectOutcome = "redelivered"
-	// OutcomeDeadLettered: the deliveries exceeded maxRedeliveryCount; the message moved to the dead message queue.
-	OutcomeDeadLettered RejectOutcome = "deadLettered"
-	// OutcomeDiscarded: the deliveries exceeded maxRedeliveryCount and no usable dead message queue exists.
-	OutcomeDiscarded RejectOutcome = "discarded"
-	// OutcomeRedeliveryCapReached: the queue redelivers without limit (maxRedeliveryCount 0)
-	// and the message reached Options.RedeliveryCap deliveries; the emulator discarded it.
-	OutcomeRedeliveryCapReached RejectOutcome = "redeliveryCapReached"
-)
-
-// RejectResult reports the fate of a rejected message.
-type RejectResult struct {
-	Outcome       RejectOutcome `json:"outcome"`
-	Queue         string        `json:"queue"`
-	MessageID     string        `json:"messageId"`
-	DeliveryCount int64         `json:"deliveryCount"`
-	// DeadMsgQueue names the queue the message moved to (OutcomeDeadLettered).
-	DeadMsgQueue string `json:"deadMsgQueue,omitempty"`
-	// Reason explains discards.
-	Reason string `json:"reason,omitempty"`
 }
 
 func (q *queue) find(id string) (int, *message) {
@@ -112,42 +55,42 @@ func (q *queue) room(size int) error {
 		bytes += int64(len(m.Body))
 	}
 	if q.settings.MaxQueueMessageCount != nil && count >= *q.settings.MaxQueueMessageCount {
-		return ErrQueueFull
+		return core.ErrQueueFull
 	}
 	if bytes+int64(size) > q.settings.MaxQueueSizeInBytes {
-		return ErrQueueFull
+		return core.ErrQueueFull
 	}
 	return nil
 }
 
 // deadLetterLocked moves m (already removed from its queue from) to from's dead
 // message queue, or discards it. It returns the outcome and the DMQ name or the reason.
-func (s *eventMesh) deadLetterLocked(from *queue, m *message) (RejectOutcome, string) {
+func (s *EventMesh) deadLetterLocked(from *queue, m *message) (core.RejectOutcome, string) {
 	if from.settings.DeadMsgQueue == nil {
-		s.Counters.CountBroker(func(b *BrokerStats) { b.Discarded++ })
-		return OutcomeDiscarded, fmt.Sprintf("Queue %q has no deadMsgQueue.", from.name)
+		s.Counters.CountBroker(func(b *core.BrokerStats) { b.Discarded++ })
+		return core.OutcomeDiscarded, fmt.Sprintf("Queue %q has no deadMsgQueue.", from.name)
 	}
 	name := *from.settings.DeadMsgQueue
 	dmq, ok := s.queues[name]
 	if !ok {
-		s.Counters.CountBroker(func(b *BrokerStats) { b.Discarded++ })
-		return OutcomeDiscarded, fmt.Sprintf("The deadMsgQueue %q of queue %q does not exist.", name, from.name)
+		s.Counters.CountBroker(func(b *core.BrokerStats) { b.Discarded++ })
+		return core.OutcomeDiscarded, fmt.Sprintf("The deadMsgQueue %q of queue %q does not exist.", name, from.name)
 	}
 	if err := dmq.room(len(m.Body)); err != nil {
-		s.Counters.CountBroker(func(b *BrokerStats) { b.Discarded++ })
-		return OutcomeDiscarded, fmt.Sprintf("The deadMsgQueue %q of queue %q is full.", name, from.name)
+		s.Counters.CountBroker(func(b *core.BrokerStats) { b.Discarded++ })
+		return core.OutcomeDiscarded, fmt.Sprintf("The deadMsgQueue %q of queue %q is full.", name, from.name)
 	}
 	dmq.msgs = append(dmq.msgs, &message{
 		ID: m.ID, Body: m.Body, ContentType: m.ContentType, Enqueued: s.Now(), DeadFrom: from.name, Headers: m.Headers,
 	})
-	s.Counters.CountBroker(func(b *BrokerStats) { b.DeadLettered++ })
-	return OutcomeDeadLettered, name
+	s.Counters.CountBroker(func(b *core.BrokerStats) { b.DeadLettered++ })
+	return core.OutcomeDeadLettered, name
 }
 
 // sweepLocked moves messages whose TTL expired to the dead message queue (or
 // discards them). TTL applies when the queue has respectTtl true and a maxTtl.
 // It reports whether anything changed.
-func (s *eventMesh) sweepLocked(q *queue) bool {
+func (s *EventMesh) sweepLocked(q *queue) bool {
 	st := q.settings
 	if st.RespectTTL == nil || !*st.RespectTTL || st.MaxTTL == nil || *st.MaxTTL <= 0 {
 		return false
@@ -159,7 +102,7 @@ func (s *eventMesh) sweepLocked(q *queue) bool {
 	for _, m := range q.msgs {
 		if !m.InFlight && !now.Before(m.Enqueued.Add(ttl)) {
 			changed = true
-			s.Counters.CountBroker(func(b *BrokerStats) { b.Expired++ })
+			s.Counters.CountBroker(func(b *core.BrokerStats) { b.Expired++ })
 			s.deadLetterLocked(q, m)
 			continue
 		}
@@ -172,7 +115,7 @@ func (s *eventMesh) sweepLocked(q *queue) bool {
 }
 
 // sweepAll sweeps every queue and reports whether anything changed.
-func (s *eventMesh) sweepAll() bool {
+func (s *EventMesh) sweepAll() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	changed := false
@@ -185,12 +128,12 @@ func (s *eventMesh) sweepAll() bool {
 }
 
 // Publish enqueues a message on queue name and returns its ID.
-func (s *eventMesh) Publish(name string, body []byte, contentType string) (string, error) {
+func (s *EventMesh) Publish(name string, body []byte, contentType string) (string, error) {
 	s.mu.Lock()
 	q, ok := s.queues[name]
 	if !ok {
 		s.mu.Unlock()
-		return "", ErrQueueNotFound
+		return "", core.ErrQueueNotFound
 	}
 	s.sweepLocked(q)
 	id, err := s.enqueueLocked(q, body, contentType)
@@ -201,22 +144,22 @@ func (s *eventMesh) Publish(name string, body []byte, contentType string) (strin
 	return id, err
 }
 
-func (s *eventMesh) enqueueLocked(q *queue, body []byte, contentType string) (string, error) {
+func (s *EventMesh) enqueueLocked(q *queue, body []byte, contentType string) (string, error) {
 	if int64(len(body)) > q.settings.MaxMessageSizeInBytes {
-		return "", ErrMessageTooLarge
+		return "", core.ErrMessageTooLarge
 	}
 	if err := q.room(len(body)); err != nil {
 		return "", err
 	}
 	m := &message{ID: core.RandomUUID(), Body: append([]byte(nil), body...), ContentType: contentType, Enqueued: s.Now()}
 	q.msgs = append(q.msgs, m)
-	s.Counters.CountBroker(func(b *BrokerStats) { b.Published++ })
+	s.Counters.CountBroker(func(b *core.BrokerStats) { b.Published++ })
 	return m.ID, nil
 }
 
 // PublishTopic delivers a copy of the message to every queue subscribed to a
 // matching topic pattern and returns the names of those queues.
-func (s *eventMesh) PublishTopic(topic string, body []byte, contentType string) []string {
+func (s *EventMesh) PublishTopic(topic string, body []byte, contentType string) []string {
 	s.mu.Lock()
 	var delivered []string
 	for _, q := range s.queues {
@@ -226,7 +169,7 @@ func (s *eventMesh) PublishTopic(topic string, body []byte, contentType string) 
 				if _, err := s.enqueueLocked(q, body, contentType); err == nil {
 					delivered = append(delivered, q.name)
 				} else {
-					s.Counters.CountBroker(func(b *BrokerStats) { b.Discarded++ })
+					s.Counters.CountBroker(func(b *core.BrokerStats) { b.Discarded++ })
 				}
 				break
 			}
@@ -264,12 +207,12 @@ func topicMatches(pattern, topic string) bool {
 // Consume delivers the oldest available message of queue name. With qos 0 the
 // message is removed at once; with qos 1 it stays unacknowledged until Ack or
 // Reject. ok is false when no message is available.
-func (s *eventMesh) Consume(name string, qos int) (msg Message, ok bool, err error) {
+func (s *EventMesh) Consume(name string, qos int) (msg core.Message, ok bool, err error) {
 	s.mu.Lock()
 	q, found := s.queues[name]
 	if !found {
 		s.mu.Unlock()
-		return Message{}, false, ErrQueueNotFound
+		return core.Message{}, false, core.ErrQueueNotFound
 	}
 	changed := s.returnUnacknowledgedLocked(q)
 	changed = s.sweepLocked(q) || changed
@@ -287,9 +230,9 @@ func (s *eventMesh) Consume(name string, qos int) (msg Message, ok bool, err err
 			}
 			m.DeliveryCount++
 			if m.DeliveryCount > 1 {
-				s.Counters.CountBroker(func(b *BrokerStats) { b.Redelivered++ })
+				s.Counters.CountBroker(func(b *core.BrokerStats) { b.Redelivered++ })
 			}
-			s.Counters.CountBroker(func(b *BrokerStats) { b.Delivered++ })
+			s.Counters.CountBroker(func(b *core.BrokerStats) { b.Delivered++ })
 			if qos == 0 {
 				q.remove(i)
 			} else {
@@ -307,20 +250,20 @@ func (s *eventMesh) Consume(name string, qos int) (msg Message, ok bool, err err
 }
 
 // Ack acknowledges the unacknowledged message id of queue name and removes it.
-func (s *eventMesh) Ack(name, id string) error {
+func (s *EventMesh) Ack(name, id string) error {
 	s.mu.Lock()
 	q, ok := s.queues[name]
 	if !ok {
 		s.mu.Unlock()
-		return ErrQueueNotFound
+		return core.ErrQueueNotFound
 	}
 	i, m := q.find(id)
 	if m == nil || !m.InFlight {
 		s.mu.Unlock()
-		return ErrMessageNotFound
+		return core.ErrMessageNotFound
 	}
 	q.remove(i)
-	s.Counters.CountBroker(func(b *BrokerStats) { b.Acknowledged++ })
+	s.Counters.CountBroker(func(b *core.BrokerStats) { b.Acknowledged++ })
 	s.mu.Unlock()
 	s.SaveState()
 	return nil
@@ -332,19 +275,19 @@ func (s *eventMesh) Ack(name, id string) error {
 // otherwise it moves to the queue's deadMsgQueue, or is discarded without one.
 // With maxRedeliveryCount 0 (unlimited) it is redelivered until
 // Options.RedeliveryCap deliveries, then discarded with OutcomeRedeliveryCapReached.
-func (s *eventMesh) Reject(name, id string) (RejectResult, error) {
+func (s *EventMesh) Reject(name, id string) (core.RejectResult, error) {
 	s.mu.Lock()
 	q, ok := s.queues[name]
 	if !ok {
 		s.mu.Unlock()
-		return RejectResult{}, ErrQueueNotFound
+		return core.RejectResult{}, core.ErrQueueNotFound
 	}
 	i, m := q.find(id)
 	if m == nil || !m.InFlight {
 		s.mu.Unlock()
-		return RejectResult{}, ErrMessageNotFound
+		return core.RejectResult{}, core.ErrMessageNotFound
 	}
-	s.Counters.CountBroker(func(b *BrokerStats) { b.Rejected++ })
+	s.Counters.CountBroker(func(b *core.BrokerStats) { b.Rejected++ })
 	res := s.rejectLocked(q, i, m, name)
 	s.mu.Unlock()
 	s.SaveState()
@@ -357,23 +300,23 @@ func (s *eventMesh) Reject(name, id string) (RejectResult, error) {
 // maxRedeliveryCount (or Options.RedeliveryCap when that is 0), otherwise
 // it is discarded with OutcomeRedeliveryCapReached (unlimited queues) or
 // dead-lettered. The caller holds s.mu and counts the failure itself.
-func (s *eventMesh) rejectLocked(q *queue, i int, m *message, name string) RejectResult {
-	res := RejectResult{Queue: name, MessageID: m.ID, DeliveryCount: m.DeliveryCount}
+func (s *EventMesh) rejectLocked(q *queue, i int, m *message, name string) core.RejectResult {
+	res := core.RejectResult{Queue: name, MessageID: m.ID, DeliveryCount: m.DeliveryCount}
 	limit := q.settings.MaxRedeliveryCount
 	switch {
 	case limit == 0 && m.DeliveryCount < s.Opts.RedeliveryCap, limit > 0 && m.DeliveryCount <= limit:
 		m.InFlight = false
-		res.Outcome = OutcomeRedelivered
+		res.Outcome = core.OutcomeRedelivered
 	case limit == 0:
 		q.remove(i)
-		s.Counters.CountBroker(func(b *BrokerStats) { b.RedeliveryCapReached++; b.Discarded++ })
-		res.Outcome = OutcomeRedeliveryCapReached
+		s.Counters.CountBroker(func(b *core.BrokerStats) { b.RedeliveryCapReached++; b.Discarded++ })
+		res.Outcome = core.OutcomeRedeliveryCapReached
 		res.Reason = fmt.Sprintf("Queue %q has maxRedeliveryCount 0, which redelivers without limit; the emulator stopped after %d deliveries.", name, m.DeliveryCount)
 	default:
 		q.remove(i)
 		outcome, detail := s.deadLetterLocked(q, m)
 		res.Outcome = outcome
-		if outcome == OutcomeDeadLettered {
+		if outcome == core.OutcomeDeadLettered {
 			res.DeadMsgQueue = detail
 		} else {
 			res.Reason = detail
@@ -383,7 +326,7 @@ func (s *eventMesh) rejectLocked(q *queue, i int, m *message, name string) Rejec
 }
 
 // Messages returns the messages of queue name in order, and whether the queue exists.
-func (s *eventMesh) Messages(name string) ([]Message, bool) {
+func (s *EventMesh) Messages(name string) ([]core.Message, bool) {
 	s.mu.Lock()
 	q, ok := s.queues[name]
 	if !ok {
@@ -392,7 +335,7 @@ func (s *eventMesh) Messages(name string) ([]Message, bool) {
 	}
 	changed := s.returnUnacknowledgedLocked(q)
 	changed = s.sweepLocked(q) || changed
-	out := make([]Message, 0, len(q.msgs))
+	out := make([]core.Message, 0, len(q.msgs))
 	for _, m := range q.msgs {
 		out = append(out, m.view())
 	}
@@ -403,10 +346,10 @@ func (s *eventMesh) Messages(name string) ([]Message, bool) {
 	return out, true
 }
 
-func (s *eventMesh) mountMessaging(mux *http.ServeMux) {
+func (s *EventMesh) MountMessaging(mux *http.ServeMux) {
 	// Every messaging API operation is a POST.
 	post := func(rel string, h http.HandlerFunc) {
-		s.Route(mux, http.MethodPost, MessagingBasePath+rel, http.MethodPost+" "+MessagingBasePath+rel, s.auth.RequireAuth(AudienceMessaging, h))
+		s.Route(mux, http.MethodPost, core.MessagingBasePath+rel, http.MethodPost+" "+core.MessagingBasePath+rel, s.auth.RequireAuth(core.AudienceMessaging, h))
 	}
 	post("/queues/{queue}/messages", s.handlePublish) // messaging_consume.go
 	post("/topics/{topic}/messages", s.handlePublishTopic)
@@ -428,7 +371,7 @@ func parseQoS(r *http.Request) (int, error) {
 // maxPublishBody bounds what the messaging API reads; queues enforce their own size.
 const maxPublishBody = MaxMaxMessageSizeInBytes + 1
 
-func (s *eventMesh) readMessage(w http.ResponseWriter, r *http.Request) ([]byte, string, bool) {
+func (s *EventMesh) readMessage(w http.ResponseWriter, r *http.Request) ([]byte, string, bool) {
 	if _, err := parseQoS(r); err != nil {
 		core.RespondMessage(w, http.StatusBadRequest, err.Error())
 		return nil, "", false
@@ -447,7 +390,7 @@ func (s *eventMesh) readMessage(w http.ResponseWriter, r *http.Request) ([]byte,
 	return body, r.Header.Get("Content-Type"), true
 }
 
-func (s *eventMesh) handlePublishTopic(w http.ResponseWriter, r *http.Request) {
+func (s *EventMesh) handlePublishTopic(w http.ResponseWriter, r *http.Request) {
 	body, ct, ok := s.readMessage(w, r)
 	if !ok {
 		return
@@ -462,7 +405,7 @@ func (s *eventMesh) handlePublishTopic(w http.ResponseWriter, r *http.Request) {
 }
 
 // countConsumer adds delta to the consumers of a queue that its consumerCount reports.
-func (s *eventMesh) countConsumer(queue string, delta int64) {
+func (s *EventMesh) CountConsumer(queue string, delta int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.consumers[queue] += delta; s.consumers[queue] <= 0 {
@@ -474,7 +417,7 @@ func (s *eventMesh) countConsumer(queue string, delta int64) {
 
 // releaseMessage hands an unacknowledged message back to its queue without
 // counting a rejection, as a consumer that stops does.
-func (s *eventMesh) releaseMessage(name, id string) {
+func (s *EventMesh) ReleaseMessage(name, id string) {
 	s.mu.Lock()
 	changed := false
 	if q := s.queues[name]; q != nil {
@@ -494,17 +437,17 @@ func (s *eventMesh) releaseMessage(name, id string) {
 // while its delivery count is within maxRedeliveryCount (or the emulator's
 // RedeliveryCap when unlimited), otherwise it moves to the dead message
 // queue as a rejected message does. ok is false when the message is gone.
-func (s *eventMesh) expireLock(name, id string) (res RejectResult, ok bool) {
+func (s *EventMesh) ExpireLock(name, id string) (res core.RejectResult, ok bool) {
 	s.mu.Lock()
 	q := s.queues[name]
 	if q == nil {
 		s.mu.Unlock()
-		return RejectResult{}, false
+		return core.RejectResult{}, false
 	}
 	i, m := q.find(id)
 	if m == nil || !m.InFlight {
 		s.mu.Unlock()
-		return RejectResult{}, false
+		return core.RejectResult{}, false
 	}
 	res = s.rejectLocked(q, i, m, name)
 	s.mu.Unlock()
@@ -513,13 +456,13 @@ func (s *eventMesh) expireLock(name, id string) (res RejectResult, ok bool) {
 }
 
 // discardMessage removes an unacknowledged message without dead-lettering it.
-func (s *eventMesh) discardMessage(name, id string) {
+func (s *EventMesh) DiscardMessage(name, id string) {
 	s.mu.Lock()
 	changed := false
 	if q := s.queues[name]; q != nil {
 		if i, m := q.find(id); m != nil && m.InFlight {
 			q.remove(i)
-			s.Counters.CountBroker(func(b *BrokerStats) { b.Discarded++ })
+			s.Counters.CountBroker(func(b *core.BrokerStats) { b.Discarded++ })
 			changed = true
 		}
 	}

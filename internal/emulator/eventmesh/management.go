@@ -1,4 +1,4 @@
-package emulator
+package eventmesh
 
 import (
 	"bytes"
@@ -101,7 +101,7 @@ func defaultSettings() queueSettings {
 // messaging REST API with the broker behind it, and the readiness endpoint.
 // The deployed flows of the Cloud Integration runtime consume its queues
 // through the broker operations in broker.go.
-type eventMesh struct {
+type EventMesh struct {
 	*core.Core
 	auth *core.TokenService
 
@@ -113,8 +113,8 @@ type eventMesh struct {
 	readyAfter    time.Duration
 }
 
-func newEventMesh(c *core.Core, auth *core.TokenService) *eventMesh {
-	return &eventMesh{Core: c, auth: auth, queues: map[string]*queue{}, consumers: map[string]int64{}, ready: true}
+func New(c *core.Core, auth *core.TokenService) *EventMesh {
+	return &EventMesh{Core: c, auth: auth, queues: map[string]*queue{}, consumers: map[string]int64{}, ready: true}
 }
 
 type queue struct {
@@ -126,7 +126,7 @@ type queue struct {
 
 // viewLocked is the service's view of q, with the consumers of the running integration flows
 // that consume it. The caller holds s.mu.
-func (s *eventMesh) viewLocked(q *queue) Queue {
+func (s *EventMesh) viewLocked(q *queue) Queue {
 	v := q.view()
 	v.ConsumerCount = s.consumers[q.name]
 	return v
@@ -308,16 +308,16 @@ func validTopic(topic string) error {
 	return nil
 }
 
-func (s *eventMesh) mountManagement(mux *http.ServeMux) {
+func (s *EventMesh) MountManagement(mux *http.ServeMux) {
 	m := func(method, rel string, h http.HandlerFunc) {
-		s.Route(mux, method, ManagementBasePath+rel, method+" "+rel, s.auth.RequireAuth(AudienceManagement, h))
+		s.Route(mux, method, core.ManagementBasePath+rel, method+" "+rel, s.auth.RequireAuth(core.AudienceManagement, h))
 	}
 	m("GET", "/queues", s.handleListQueues)
 	m("GET", "/queues/{queue}", s.handleGetQueue)
-	m("PUT", "/queues/{queue}", s.handlePutQueue)
+	m("PUT", "/queues/{queue}", s.HandlePutQueue)
 	m("DELETE", "/queues/{queue}", s.handleDeleteQueue)
 	m("GET", "/queues/{queue}/subscriptions", s.handleListSubscriptions)
-	m("PUT", "/queues/{queue}/subscriptions/{topic}", s.handlePutSubscription)
+	m("PUT", "/queues/{queue}/subscriptions/{topic}", s.HandlePutSubscription)
 	m("DELETE", "/queues/{queue}/subscriptions/{topic}", s.handleDeleteSubscription)
 	m("GET", "/readinessCheck", s.handleReadiness)
 }
@@ -326,7 +326,7 @@ func queueNotFound(w http.ResponseWriter, name string) {
 	core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf("Queue %q does not exist.", name))
 }
 
-func (s *eventMesh) handleListQueues(w http.ResponseWriter, _ *http.Request) {
+func (s *EventMesh) handleListQueues(w http.ResponseWriter, _ *http.Request) {
 	changed := s.sweepAll()
 	qs := s.Queues()
 	if changed {
@@ -335,7 +335,7 @@ func (s *eventMesh) handleListQueues(w http.ResponseWriter, _ *http.Request) {
 	core.RespondJSON(w, http.StatusOK, qs)
 }
 
-func (s *eventMesh) handleGetQueue(w http.ResponseWriter, r *http.Request) {
+func (s *EventMesh) handleGetQueue(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("queue")
 	s.mu.Lock()
 	q, ok := s.queues[name]
@@ -356,7 +356,7 @@ func (s *eventMesh) handleGetQueue(w http.ResponseWriter, r *http.Request) {
 	core.RespondJSON(w, http.StatusOK, v)
 }
 
-func (s *eventMesh) handlePutQueue(w http.ResponseWriter, r *http.Request) {
+func (s *EventMesh) HandlePutQueue(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("queue")
 	if err := validQueueName(name); err != nil {
 		core.RespondMessage(w, http.StatusBadRequest, err.Error())
@@ -406,7 +406,7 @@ func (s *eventMesh) handlePutQueue(w http.ResponseWriter, r *http.Request) {
 	core.RespondJSON(w, http.StatusCreated, v)
 }
 
-func (s *eventMesh) handleDeleteQueue(w http.ResponseWriter, r *http.Request) {
+func (s *EventMesh) handleDeleteQueue(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("queue")
 	s.mu.Lock()
 	q, ok := s.queues[name]
@@ -423,7 +423,7 @@ func (s *eventMesh) handleDeleteQueue(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *eventMesh) handleListSubscriptions(w http.ResponseWriter, r *http.Request) {
+func (s *EventMesh) handleListSubscriptions(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("queue")
 	subs, ok := s.Subscriptions(name)
 	if !ok {
@@ -437,7 +437,7 @@ func (s *eventMesh) handleListSubscriptions(w http.ResponseWriter, r *http.Reque
 	core.RespondJSON(w, http.StatusOK, out)
 }
 
-func (s *eventMesh) handlePutSubscription(w http.ResponseWriter, r *http.Request) {
+func (s *EventMesh) HandlePutSubscription(w http.ResponseWriter, r *http.Request) {
 	name, topic := r.PathValue("queue"), r.PathValue("topic")
 	if err := validTopic(topic); err != nil {
 		core.RespondMessage(w, http.StatusBadRequest, err.Error())
@@ -470,7 +470,7 @@ func (s *eventMesh) handlePutSubscription(w http.ResponseWriter, r *http.Request
 	core.RespondJSON(w, http.StatusCreated, sub)
 }
 
-func (s *eventMesh) handleDeleteSubscription(w http.ResponseWriter, r *http.Request) {
+func (s *EventMesh) handleDeleteSubscription(w http.ResponseWriter, r *http.Request) {
 	name, topic := r.PathValue("queue"), r.PathValue("topic")
 	s.mu.Lock()
 	q, ok := s.queues[name]
@@ -493,7 +493,7 @@ func (s *eventMesh) handleDeleteSubscription(w http.ResponseWriter, r *http.Requ
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *eventMesh) handleReadiness(w http.ResponseWriter, _ *http.Request) {
+func (s *EventMesh) handleReadiness(w http.ResponseWriter, _ *http.Request) {
 	s.mu.Lock()
 	ready, after := s.ready, s.readyAfter
 	s.mu.Unlock()
@@ -509,14 +509,14 @@ func (s *eventMesh) handleReadiness(w http.ResponseWriter, _ *http.Request) {
 
 // SetReady sets what GET /readinessCheck answers: 200 when ready, otherwise
 // 503 with a Retry-After of retryAfter (none when zero).
-func (s *eventMesh) SetReady(ready bool, retryAfter time.Duration) {
+func (s *EventMesh) SetReady(ready bool, retryAfter time.Duration) {
 	s.mu.Lock()
 	s.ready, s.readyAfter = ready, retryAfter
 	s.mu.Unlock()
 }
 
 // Queue returns the queue name as GET /queues/{queue} would, and whether it exists.
-func (s *eventMesh) Queue(name string) (Queue, bool) {
+func (s *EventMesh) Queue(name string) (Queue, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	q, ok := s.queues[name]
@@ -528,7 +528,7 @@ func (s *eventMesh) Queue(name string) (Queue, bool) {
 }
 
 // Queues returns all queues sorted by name.
-func (s *eventMesh) Queues() []Queue {
+func (s *EventMesh) Queues() []Queue {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Queue, 0, len(s.queues))
@@ -540,7 +540,7 @@ func (s *eventMesh) Queues() []Queue {
 }
 
 // Subscriptions returns the topic patterns of queue name, sorted, and whether the queue exists.
-func (s *eventMesh) Subscriptions(name string) ([]string, bool) {
+func (s *EventMesh) Subscriptions(name string) ([]string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	q, ok := s.queues[name]

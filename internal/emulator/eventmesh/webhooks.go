@@ -1,4 +1,4 @@
-package emulator
+package eventmesh
 
 import (
 	"bytes"
@@ -209,9 +209,9 @@ func (h *webhookHold) next() time.Time {
 // subscriptions under their own lock, the messaging API routes that manage
 // them, and one delivery loop per subscription that takes messages from the
 // Event Mesh queues through the broker's lock.
-type webhookService struct {
+type Webhooks struct {
 	*core.Core
-	mesh *eventMesh
+	mesh *EventMesh
 	auth *core.TokenService
 
 	mu        sync.Mutex
@@ -223,27 +223,27 @@ type webhookService struct {
 	hc        *http.Client
 }
 
-func newWebhookService(c *core.Core, mesh *eventMesh, auth *core.TokenService) *webhookService {
+func NewWebhooks(c *core.Core, mesh *EventMesh, auth *core.TokenService) *Webhooks {
 	minute := c.Opts.WebhookMinute
 	if minute <= 0 {
 		minute = DefaultWebhookMinute
 	}
-	return &webhookService{Core: c, mesh: mesh, auth: auth, subs: map[string]*webhookSub{},
+	return &Webhooks{Core: c, mesh: mesh, auth: auth, subs: map[string]*webhookSub{},
 		startReal: time.Now(), startVirt: c.Now(), minute: minute,
 		hc: &http.Client{Timeout: webhookTimeout}}
 }
 
 // WebhookNow returns the webhook clock: real time scaled so that one minute lasts Options.WebhookMinute.
-func (s *webhookService) WebhookNow() time.Time {
+func (s *Webhooks) WebhookNow() time.Time {
 	scale := float64(time.Minute) / float64(s.minute)
 	return s.startVirt.Add(time.Duration(float64(time.Since(s.startReal)) * scale))
 }
 
-func (s *webhookService) mountWebhooks(mux *http.ServeMux) {
+func (s *Webhooks) MountWebhooks(mux *http.ServeMux) {
 	m := func(method, rel string, h http.HandlerFunc) {
-		s.Route(mux, method, MessagingBasePath+rel, method+" "+MessagingBasePath+rel, s.auth.RequireAuth(AudienceMessaging, h))
+		s.Route(mux, method, core.MessagingBasePath+rel, method+" "+core.MessagingBasePath+rel, s.auth.RequireAuth(core.AudienceMessaging, h))
 	}
-	m(http.MethodPost, "/subscriptions", s.handleCreateWebhook)
+	m(http.MethodPost, "/subscriptions", s.HandleCreateWebhook)
 	m(http.MethodGet, "/subscriptions", s.handleListWebhooks)
 	m(http.MethodGet, "/subscriptions/{name}", s.handleGetWebhook)
 	m(http.MethodDelete, "/subscriptions/{name}", s.handleDeleteWebhook)
@@ -256,7 +256,7 @@ func respondCode(w http.ResponseWriter, status int, code, msg string) {
 }
 
 // checkWebhook validates a create body and returns the queue name.
-func (s *webhookService) checkWebhook(sub *WebhookSubscription) (string, error) {
+func (s *Webhooks) checkWebhook(sub *WebhookSubscription) (string, error) {
 	if strings.TrimSpace(sub.Name) == "" {
 		return "", core.Msgf("The subscription has no name. Set name.")
 	}
@@ -292,7 +292,7 @@ func (s *webhookService) checkWebhook(sub *WebhookSubscription) (string, error) 
 	return queue, nil
 }
 
-func (s *webhookService) handleCreateWebhook(w http.ResponseWriter, r *http.Request) {
+func (s *Webhooks) HandleCreateWebhook(w http.ResponseWriter, r *http.Request) {
 	body, err := core.ReadBody(w, r, 1<<20)
 	if err != nil {
 		core.RespondMessage(w, http.StatusBadRequest, err.Error())
@@ -355,7 +355,7 @@ func (sub *webhookSub) view() WebhookSubscription {
 	return v
 }
 
-func (s *webhookService) handleListWebhooks(w http.ResponseWriter, _ *http.Request) {
+func (s *Webhooks) handleListWebhooks(w http.ResponseWriter, _ *http.Request) {
 	s.mu.Lock()
 	out := make([]WebhookSubscription, 0, len(s.subs))
 	for _, sub := range s.subs {
@@ -370,7 +370,7 @@ func webhookNotFound(w http.ResponseWriter, name string) {
 	core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf("Subscription %q does not exist.", name))
 }
 
-func (s *webhookService) handleGetWebhook(w http.ResponseWriter, r *http.Request) {
+func (s *Webhooks) handleGetWebhook(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	s.mu.Lock()
 	sub := s.subs[name]
@@ -386,7 +386,7 @@ func (s *webhookService) handleGetWebhook(w http.ResponseWriter, r *http.Request
 	core.RespondJSON(w, http.StatusOK, v)
 }
 
-func (s *webhookService) handleDeleteWebhook(w http.ResponseWriter, r *http.Request) {
+func (s *Webhooks) handleDeleteWebhook(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	if !s.DeleteWebhook(name) {
 		webhookNotFound(w, name)
@@ -399,7 +399,7 @@ func (s *webhookService) handleDeleteWebhook(w http.ResponseWriter, r *http.Requ
 // to the queue (assumed: deleting a subscription deletes no message [SAP
 // configure-a-message-client-867c517 keeps queues when webhooks go]). It
 // reports whether the webhook existed.
-func (s *webhookService) DeleteWebhook(name string) bool {
+func (s *Webhooks) DeleteWebhook(name string) bool {
 	s.mu.Lock()
 	sub := s.subs[name]
 	if sub != nil {
@@ -418,12 +418,12 @@ func (s *webhookService) DeleteWebhook(name string) bool {
 	}
 	s.mu.Unlock()
 	for _, id := range ids {
-		s.mesh.releaseMessage(sub.queue, id)
+		s.mesh.ReleaseMessage(sub.queue, id)
 	}
 	return true
 }
 
-func (s *webhookService) handleWebhookState(w http.ResponseWriter, r *http.Request) {
+func (s *Webhooks) handleWebhookState(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	body, err := core.ReadBody(w, r, 4096)
 	if err != nil {
@@ -446,7 +446,7 @@ func (s *webhookService) handleWebhookState(w http.ResponseWriter, r *http.Reque
 
 // SetWebhookPaused pauses or resumes the webhook name, as the cockpit does;
 // it reports whether the webhook exists.
-func (s *webhookService) SetWebhookPaused(name string, paused bool) bool {
+func (s *Webhooks) SetWebhookPaused(name string, paused bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sub := s.subs[name]
@@ -461,7 +461,7 @@ func (s *webhookService) SetWebhookPaused(name string, paused bool) bool {
 	return true
 }
 
-func (s *webhookService) handleWebhookHandshake(w http.ResponseWriter, r *http.Request) {
+func (s *Webhooks) handleWebhookHandshake(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	s.mu.Lock()
 	sub := s.subs[name]
@@ -477,7 +477,7 @@ func (s *webhookService) handleWebhookHandshake(w http.ResponseWriter, r *http.R
 }
 
 // Webhook returns the webhook name as the API shows it, and its report.
-func (s *webhookService) Webhook(name string) (WebhookSubscription, WebhookReport, bool) {
+func (s *Webhooks) Webhook(name string) (WebhookSubscription, WebhookReport, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sub := s.subs[name]
@@ -502,8 +502,8 @@ type WebhookView struct {
 
 // mountWebhookControl registers GET /emulator/v1/webhooks/{name}: the
 // subscription and what its delivery did, for the demo.
-func (s *webhookService) mountWebhookControl(mux *http.ServeMux) {
-	mux.HandleFunc("GET "+ControlBasePath+"/webhooks/{name}", func(w http.ResponseWriter, r *http.Request) {
+func (s *Webhooks) MountWebhookControl(mux *http.ServeMux) {
+	mux.HandleFunc("GET "+core.ControlBasePath+"/webhooks/{name}", func(w http.ResponseWriter, r *http.Request) {
 		sub, rep, ok := s.Webhook(r.PathValue("name"))
 		if !ok {
 			webhookNotFound(w, r.PathValue("name"))
@@ -515,7 +515,7 @@ func (s *webhookService) mountWebhookControl(mux *http.ServeMux) {
 
 // WebhookSecret returns the OAuth2 client secret webhook name was created
 // with ("" without one), for tests that check what reached the service.
-func (s *webhookService) WebhookSecret(name string) string {
+func (s *Webhooks) WebhookSecret(name string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sub := s.subs[name]; sub != nil && sub.PushConfig.SecuritySchema != nil {
@@ -525,7 +525,7 @@ func (s *webhookService) WebhookSecret(name string) string {
 }
 
 // stopWebhooks ends every delivery loop; Close and Shutdown call it.
-func (s *webhookService) stopWebhooks() {
+func (s *Webhooks) StopWebhooks() {
 	s.mu.Lock()
 	s.closed = true
 	subs := make([]*webhookSub, 0, len(s.subs))
@@ -544,7 +544,7 @@ func (s *webhookService) stopWebhooks() {
 }
 
 // deliver is the delivery loop of one webhook.
-func (s *webhookService) deliver(sub *webhookSub) {
+func (s *Webhooks) deliver(sub *webhookSub) {
 	defer close(sub.done)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -577,7 +577,7 @@ func (s *webhookService) deliver(sub *webhookSub) {
 
 // step does one thing the webhook has to do (a handshake, a retry, or the
 // delivery of a new message) and reports whether it did anything.
-func (s *webhookService) step(ctx context.Context, sub *webhookSub) bool {
+func (s *Webhooks) step(ctx context.Context, sub *webhookSub) bool {
 	s.mu.Lock()
 	rehand, state, hs := sub.rehand, sub.SubscriptionState, sub.HandshakeStatus
 	sub.rehand = false
@@ -641,12 +641,12 @@ func (s *webhookService) step(ctx context.Context, sub *webhookSub) bool {
 
 // take takes the oldest available message of the webhook's queue: QoS 0
 // removes it, QoS 1 marks it in flight.
-func (s *webhookService) take(sub *webhookSub) (Message, bool) {
+func (s *Webhooks) take(sub *webhookSub) (core.Message, bool) {
 	s.mesh.mu.Lock()
 	q := s.mesh.queues[sub.queue]
 	if q == nil {
 		s.mesh.mu.Unlock()
-		return Message{}, false
+		return core.Message{}, false
 	}
 	s.mesh.sweepLocked(q)
 	for i, m := range q.msgs {
@@ -654,7 +654,7 @@ func (s *webhookService) take(sub *webhookSub) (Message, bool) {
 			continue
 		}
 		m.DeliveryCount++
-		s.Counters.CountBroker(func(b *BrokerStats) { b.Delivered++ })
+		s.Counters.CountBroker(func(b *core.BrokerStats) { b.Delivered++ })
 		if sub.QoS == 0 {
 			q.remove(i)
 		} else {
@@ -666,12 +666,12 @@ func (s *webhookService) take(sub *webhookSub) (Message, bool) {
 		return v, true
 	}
 	s.mesh.mu.Unlock()
-	return Message{}, false
+	return core.Message{}, false
 }
 
 // retry tries the held message id once more, or ends it when its time to
 // live or the queue's maxRedeliveryCount is spent.
-func (s *webhookService) retry(ctx context.Context, sub *webhookSub, id string, h *webhookHold) {
+func (s *Webhooks) retry(ctx context.Context, sub *webhookSub, id string, h *webhookHold) {
 	s.mesh.mu.Lock()
 	q := s.mesh.queues[sub.queue]
 	var m *message
@@ -704,7 +704,7 @@ func (s *webhookService) retry(ctx context.Context, sub *webhookSub, id string, 
 	s.mu.Unlock()
 	if h.tries > 0 {
 		m.DeliveryCount++
-		s.Counters.CountBroker(func(b *BrokerStats) { b.Delivered++; b.Redelivered++ })
+		s.Counters.CountBroker(func(b *core.BrokerStats) { b.Delivered++; b.Redelivered++ })
 	}
 	view := m.view()
 	s.mesh.mu.Unlock()
@@ -725,7 +725,7 @@ func (s *webhookService) retry(ctx context.Context, sub *webhookSub, id string, 
 	if ok {
 		i, _ := q.find(id)
 		q.remove(i)
-		s.Counters.CountBroker(func(b *BrokerStats) { b.Acknowledged++ })
+		s.Counters.CountBroker(func(b *core.BrokerStats) { b.Acknowledged++ })
 		s.mesh.mu.Unlock()
 		s.mu.Lock()
 		delete(sub.inflight, id)
@@ -733,7 +733,7 @@ func (s *webhookService) retry(ctx context.Context, sub *webhookSub, id string, 
 		s.SaveState()
 		return
 	}
-	s.Counters.CountBroker(func(b *BrokerStats) { b.Rejected++ })
+	s.Counters.CountBroker(func(b *core.BrokerStats) { b.Rejected++ })
 	if limit := q.settings.MaxRedeliveryCount; limit > 0 && m.DeliveryCount > limit {
 		s.endLocked(sub, q, id, "maxRedeliveryCount")
 		return
@@ -753,14 +753,14 @@ func (s *webhookService) retry(ctx context.Context, sub *webhookSub, id string, 
 // endLocked removes the held message id from queue q and sends it to the
 // dead message queue or purges it. The caller holds s.mesh.mu; endLocked
 // releases it.
-func (s *webhookService) endLocked(sub *webhookSub, q *queue, id, why string) {
+func (s *Webhooks) endLocked(sub *webhookSub, q *queue, id, why string) {
 	i, m := q.find(id)
 	q.remove(i)
 	outcome, detail := s.mesh.deadLetterLocked(q, m)
 	s.mesh.mu.Unlock()
 	s.mu.Lock()
 	delete(sub.inflight, id)
-	if outcome == OutcomeDeadLettered {
+	if outcome == core.OutcomeDeadLettered {
 		sub.report.DeadLettered++
 	} else {
 		sub.report.Purged++
@@ -772,7 +772,7 @@ func (s *webhookService) endLocked(sub *webhookSub, q *queue, id, why string) {
 
 // bearer fetches a token with the webhook's OAuth2 client credentials; empty
 // without a securitySchema, and "" with ok false when the token request fails.
-func (s *webhookService) bearer(ctx context.Context, sub *webhookSub) (string, bool) {
+func (s *Webhooks) bearer(ctx context.Context, sub *webhookSub) (string, bool) {
 	s.mu.Lock()
 	sec := sub.PushConfig.SecuritySchema
 	s.mu.Unlock()
@@ -814,7 +814,7 @@ func loopbackOnly(req *http.Request) bool {
 }
 
 // handshake sends the OPTIONS request [SAP a65d213] and reports whether the endpoint allowed the origin.
-func (s *webhookService) handshake(ctx context.Context, sub *webhookSub) bool {
+func (s *Webhooks) handshake(ctx context.Context, sub *webhookSub) bool {
 	tok, ok := s.bearer(ctx, sub)
 	if !ok {
 		return false
@@ -841,7 +841,7 @@ func (s *webhookService) handshake(ctx context.Context, sub *webhookSub) bool {
 }
 
 // post pushes message m to the endpoint once and reports whether it answered 2xx.
-func (s *webhookService) post(ctx context.Context, sub *webhookSub, m Message) bool {
+func (s *Webhooks) post(ctx context.Context, sub *webhookSub, m core.Message) bool {
 	s.mu.Lock()
 	sub.report.Attempts++
 	s.mu.Unlock()

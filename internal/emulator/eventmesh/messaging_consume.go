@@ -1,4 +1,4 @@
-package emulator
+package eventmesh
 
 import (
 	"errors"
@@ -58,7 +58,7 @@ const maxMessageHeaders = 64
 // messageHeaderPrefix names the request headers a publish keeps with the message (assumed; see above).
 const messageHeaderPrefix = "ce-"
 
-func (s *eventMesh) ackTimeout() time.Duration {
+func (s *EventMesh) ackTimeout() time.Duration {
 	if s.Opts.MessagingAckTimeout > 0 {
 		return s.Opts.MessagingAckTimeout
 	}
@@ -74,7 +74,7 @@ func releaseAtRestart(m *message) {
 
 // returnUnacknowledgedLocked returns the QoS 1 REST deliveries of q whose
 // acknowledgement time has passed, as failed deliveries. The caller holds s.mu.
-func (s *eventMesh) returnUnacknowledgedLocked(q *queue) bool {
+func (s *EventMesh) returnUnacknowledgedLocked(q *queue) bool {
 	now := s.Now()
 	var due []string
 	for _, m := range q.msgs {
@@ -88,7 +88,7 @@ func (s *eventMesh) returnUnacknowledgedLocked(q *queue) bool {
 			continue
 		}
 		m.AckBy = nil
-		s.Counters.CountBroker(func(b *BrokerStats) { b.AckTimedOut++ })
+		s.Counters.CountBroker(func(b *core.BrokerStats) { b.AckTimedOut++ })
 		s.rejectLocked(q, i, m, q.name)
 	}
 	return len(due) > 0
@@ -114,12 +114,12 @@ func messageHeaders(r *http.Request) (map[string]string, error) {
 }
 
 // PublishWithHeaders enqueues a message with its carried headers on queue name and returns its ID.
-func (s *eventMesh) PublishWithHeaders(name string, body []byte, contentType string, headers map[string]string) (string, error) {
+func (s *EventMesh) PublishWithHeaders(name string, body []byte, contentType string, headers map[string]string) (string, error) {
 	s.mu.Lock()
 	q, ok := s.queues[name]
 	if !ok {
 		s.mu.Unlock()
-		return "", ErrQueueNotFound
+		return "", core.ErrQueueNotFound
 	}
 	s.sweepLocked(q)
 	id, err := s.enqueueLocked(q, body, contentType)
@@ -137,7 +137,7 @@ func (s *eventMesh) PublishWithHeaders(name string, body []byte, contentType str
 	return id, err
 }
 
-func (s *eventMesh) handlePublish(w http.ResponseWriter, r *http.Request) {
+func (s *EventMesh) handlePublish(w http.ResponseWriter, r *http.Request) {
 	body, ct, ok := s.readMessage(w, r)
 	if !ok {
 		return
@@ -150,11 +150,11 @@ func (s *eventMesh) handlePublish(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("queue")
 	_, err = s.PublishWithHeaders(name, body, ct, headers)
 	switch {
-	case errors.Is(err, ErrQueueNotFound):
+	case errors.Is(err, core.ErrQueueNotFound):
 		queueNotFound(w, name)
-	case errors.Is(err, ErrMessageTooLarge):
+	case errors.Is(err, core.ErrMessageTooLarge):
 		core.RespondMessage(w, http.StatusBadRequest, fmt.Sprintf("The message has %d bytes, more than the maxMessageSizeInBytes of queue %q. Send a smaller message.", len(body), name))
-	case errors.Is(err, ErrQueueFull):
+	case errors.Is(err, core.ErrQueueFull):
 		core.RespondMessage(w, http.StatusBadRequest, fmt.Sprintf("Queue %q is full. Consume messages or raise its limits.", name))
 	case err != nil:
 		core.RespondMessage(w, http.StatusInternalServerError, err.Error())
@@ -165,7 +165,7 @@ func (s *eventMesh) handlePublish(w http.ResponseWriter, r *http.Request) {
 
 // consumeREST delivers the next message of queue name to a REST client; a
 // QoS 1 delivery must be acknowledged within the acknowledgement timeout.
-func (s *eventMesh) consumeREST(name string, qos int) (Message, bool, error) {
+func (s *EventMesh) consumeREST(name string, qos int) (core.Message, bool, error) {
 	msg, ok, err := s.Consume(name, qos)
 	if err != nil || !ok || qos == 0 {
 		return msg, ok, err
@@ -182,7 +182,7 @@ func (s *eventMesh) consumeREST(name string, qos int) (Message, bool, error) {
 	return msg, true, nil
 }
 
-func (s *eventMesh) handleConsume(w http.ResponseWriter, r *http.Request) {
+func (s *EventMesh) handleConsume(w http.ResponseWriter, r *http.Request) {
 	qos, err := parseQoS(r)
 	if err != nil {
 		core.RespondMessage(w, http.StatusBadRequest, err.Error())
@@ -190,7 +190,7 @@ func (s *eventMesh) handleConsume(w http.ResponseWriter, r *http.Request) {
 	}
 	name := r.PathValue("queue")
 	msg, ok, err := s.consumeREST(name, qos)
-	if errors.Is(err, ErrQueueNotFound) {
+	if errors.Is(err, core.ErrQueueNotFound) {
 		queueNotFound(w, name)
 		return
 	}
@@ -215,7 +215,7 @@ func (s *eventMesh) handleConsume(w http.ResponseWriter, r *http.Request) {
 
 // ackREST acknowledges a REST delivery: one whose acknowledgement time has
 // passed is back in the queue and no longer acknowledgeable.
-func (s *eventMesh) ackREST(name, id string) error {
+func (s *EventMesh) ackREST(name, id string) error {
 	s.mu.Lock()
 	changed := false
 	if q := s.queues[name]; q != nil {
@@ -228,12 +228,12 @@ func (s *eventMesh) ackREST(name, id string) error {
 	return s.Ack(name, id)
 }
 
-func (s *eventMesh) handleAck(w http.ResponseWriter, r *http.Request) {
+func (s *EventMesh) handleAck(w http.ResponseWriter, r *http.Request) {
 	name, id := r.PathValue("queue"), r.PathValue("id")
 	switch err := s.ackREST(name, id); {
-	case errors.Is(err, ErrQueueNotFound):
+	case errors.Is(err, core.ErrQueueNotFound):
 		queueNotFound(w, name)
-	case errors.Is(err, ErrMessageNotFound):
+	case errors.Is(err, core.ErrMessageNotFound):
 		core.RespondMessage(w, http.StatusBadRequest, fmt.Sprintf("Queue %q has no unacknowledged message %q. Acknowledge the X-Message-Id of a message consumed with x-qos 1, before its delivery returned to the queue.", name, id))
 	default:
 		w.WriteHeader(http.StatusOK)
