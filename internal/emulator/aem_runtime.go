@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration/flowreader"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
@@ -135,64 +137,64 @@ func (ac *aemConsumer) aemWait(k int64) time.Duration {
 }
 
 // aemEnum reads an enumeration key: def when empty, else one of allowed (case-insensitive).
-func aemEnum(st channelSetting, def string, allowed ...string) (string, error) {
-	if st.empty() {
+func aemEnum(st flowreader.ChannelSetting, def string, allowed ...string) (string, error) {
+	if st.Empty() {
 		return def, nil
 	}
-	if st.resolved {
+	if st.Resolved {
 		for _, a := range allowed {
-			if strings.EqualFold(st.value, a) {
+			if strings.EqualFold(st.Value, a) {
 				return a, nil
 			}
 		}
 	}
-	return "", fmt.Errorf("%s %q is not one of %s (or its parameter has no value)", st.key, st.raw, strings.Join(allowed, ", "))
+	return "", fmt.Errorf("%s %q is not one of %s (or its parameter has no value)", st.Key, st.Raw, strings.Join(allowed, ", "))
 }
 
 // aemWhole reads a whole-number key of at least lo: def when empty.
-func aemWhole(st channelSetting, def, lo int64) (int64, error) {
-	if st.empty() {
+func aemWhole(st flowreader.ChannelSetting, def, lo int64) (int64, error) {
+	if st.Empty() {
 		return def, nil
 	}
-	n, ok := st.whole()
+	n, ok := st.Whole()
 	if !ok || n < lo {
-		return 0, fmt.Errorf("%s %q is not a whole number from %d (or its parameter has no value)", st.key, st.raw, lo)
+		return 0, fmt.Errorf("%s %q is not a whole number from %d (or its parameter has no value)", st.Key, st.Raw, lo)
 	}
 	return n, nil
 }
 
 // newAEMConsumer reads an AdvancedEventMesh sender channel and logs what it had to say about it: nil, with
 // the reason, when the channel does not consume.
-func (s *integrationRuntime) newAEMConsumer(w startedFlow, params map[string]string, snd flowChannel, end string) *aemConsumer {
+func (s *integrationRuntime) newAEMConsumer(w startedFlow, params map[string]string, snd flowreader.Channel, end string) *aemConsumer {
 	ac, note := s.readAEMConsumer(w, params, snd, end)
 	if note != "" {
-		s.Logf("emulator: integration flow %s, AdvancedEventMesh channel %s: %s", w.id, snd.id, note)
+		s.Logf("emulator: integration flow %s, AdvancedEventMesh channel %s: %s", w.id, snd.ID, note)
 	}
 	return ac
 }
 
-func (s *integrationRuntime) readAEMConsumer(w startedFlow, params map[string]string, snd flowChannel, end string) (*aemConsumer, string) {
-	queueSt := snd.setting("queueName", params)
-	if !queueSt.resolved || queueSt.value == "" {
+func (s *integrationRuntime) readAEMConsumer(w startedFlow, params map[string]string, snd flowreader.Channel, end string) (*aemConsumer, string) {
+	queueSt := snd.Setting("queueName", params)
+	if !queueSt.Resolved || queueSt.Value == "" {
 		return nil, "the AdvancedEventMesh sender has no queueName, so it consumes nothing."
 	}
-	info := AEMConsumer{IFlowID: w.id, TaskID: w.taskID, Channel: snd.id, Queue: queueSt.value, ExceptionEnd: end}
+	info := AEMConsumer{IFlowID: w.id, TaskID: w.taskID, Channel: snd.ID, Queue: queueSt.Value, ExceptionEnd: end}
 	var err error
 	fail := func(e error) (*aemConsumer, string) { return nil, e.Error() + ", so the channel consumes nothing." }
-	if info.ConsumerMode, err = aemEnum(snd.setting("consumerMode", params), aemModeGuaranteed, aemModeGuaranteed, aemModeDirect); err != nil {
+	if info.ConsumerMode, err = aemEnum(snd.Setting("consumerMode", params), aemModeGuaranteed, aemModeGuaranteed, aemModeDirect); err != nil {
 		return fail(err)
 	}
 	if info.ConsumerMode == aemModeDirect {
 		return nil, "the AdvancedEventMesh sender is a DIRECT consumer, which receives direct messages of topic subscriptions; the emulator's AEM broker carries only messages spooled on queues, so it does not run the channel."
 	}
-	if info.AckMode, err = aemEnum(snd.setting("ackMode", params), aemAckExchangeComplete, aemAckExchangeComplete, aemAckImmediate); err != nil {
+	if info.AckMode, err = aemEnum(snd.Setting("ackMode", params), aemAckExchangeComplete, aemAckExchangeComplete, aemAckImmediate); err != nil {
 		return fail(err)
 	}
-	if info.SettlementOutcome, err = aemEnum(snd.setting("failedMessageSettlementOutcome", params), aemSettleFailed, aemSettleFailed, aemSettleRejected); err != nil {
+	if info.SettlementOutcome, err = aemEnum(snd.Setting("failedMessageSettlementOutcome", params), aemSettleFailed, aemSettleFailed, aemSettleRejected); err != nil {
 		return fail(err)
 	}
-	attempts := snd.setting("maxMessageProcessingAttempts", params)
-	if attempts.empty() {
+	attempts := snd.Setting("maxMessageProcessingAttempts", params)
+	if attempts.Empty() {
 		return nil, "the AdvancedEventMesh sender has no maxMessageProcessingAttempts, for which SAP documents no behaviour, so the channel consumes nothing."
 	}
 	if info.MaxAttempts, err = aemWhole(attempts, 0, 1); err != nil {
@@ -201,36 +203,36 @@ func (s *integrationRuntime) readAEMConsumer(w startedFlow, params map[string]st
 	info.MaxAttempts = min(info.MaxAttempts, maxAEMAttempts)
 	info.RetryInitialMs, info.RetryMaxMs, info.RetryMultiplier = aemDefaultRetryInitialMs, aemDefaultRetryMaxMs, aemDefaultRetryMult
 	if info.MaxAttempts > 1 { // the page shows the waits only for more than one attempt [SAP page]
-		if info.RetryInitialMs, err = aemWhole(snd.setting("messageRetryInitialDelayInterval", params), aemDefaultRetryInitialMs, 1); err != nil {
+		if info.RetryInitialMs, err = aemWhole(snd.Setting("messageRetryInitialDelayInterval", params), aemDefaultRetryInitialMs, 1); err != nil {
 			return fail(err)
 		}
-		if info.RetryMaxMs, err = aemWhole(snd.setting("messageRetryMaxDelayInterval", params), aemDefaultRetryMaxMs, 1); err != nil {
+		if info.RetryMaxMs, err = aemWhole(snd.Setting("messageRetryMaxDelayInterval", params), aemDefaultRetryMaxMs, 1); err != nil {
 			return fail(err)
 		}
-		if st := snd.setting("messageRetryDelayIntervalMultiplier", params); !st.empty() {
-			x, perr := strconv.ParseFloat(st.value, 64)
-			if !st.resolved || perr != nil || !(x > 0) || math.IsInf(x, 0) {
-				return fail(fmt.Errorf("messageRetryDelayIntervalMultiplier %q is not a number above 0 (or its parameter has no value)", st.raw))
+		if st := snd.Setting("messageRetryDelayIntervalMultiplier", params); !st.Empty() {
+			x, perr := strconv.ParseFloat(st.Value, 64)
+			if !st.Resolved || perr != nil || !(x > 0) || math.IsInf(x, 0) {
+				return fail(fmt.Errorf("messageRetryDelayIntervalMultiplier %q is not a number above 0 (or its parameter has no value)", st.Raw))
 			}
 			info.RetryMultiplier = x
 		}
 	}
 	var problems []string
-	info.ParallelConsumers = intSetting(snd.setting("parallelConsumers", params), 1, maxConcurrency, &problems)
+	info.ParallelConsumers = intSetting(snd.Setting("parallelConsumers", params), 1, maxConcurrency, &problems)
 	ac := &aemConsumer{s: s, info: info,
 		cn: &consumer{s: s, flowName: w.name, pkg: w.pkg, queue: info.Queue,
-			info: Consumer{IFlowID: w.id, TaskID: w.taskID, Channel: snd.id, Queue: info.Queue, ExceptionEnd: end}}}
+			info: Consumer{IFlowID: w.id, TaskID: w.taskID, Channel: snd.ID, Queue: info.Queue, ExceptionEnd: end}}}
 	return ac, strings.Join(problems, " ")
 }
 
 // startAEMConsumers starts the consumers of every AdvancedEventMesh sender channel of a deployment.
-func (s *integrationRuntime) startAEMConsumers(ctx context.Context, w startedFlow, art *flowArchive, end string, fr *flowRunner) {
+func (s *integrationRuntime) startAEMConsumers(ctx context.Context, w startedFlow, art *flowreader.Archive, end string, fr *flowRunner) {
 	if s.aem == nil {
 		return
 	}
-	params := art.parameterValues(w.params)
+	params := art.ParameterValues(w.params)
 	for _, adapter := range []string{"AdvancedEventMesh", "SolacePubSubPlus"} {
-		for _, snd := range art.model.channelsOf(adapter, "Sender") {
+		for _, snd := range art.Model.ChannelsOf(adapter, "Sender") {
 			if ac := s.newAEMConsumer(w, params, snd, end); ac != nil {
 				ac.info.Adapter = adapter
 				s.runAEMConsumer(ctx, ac, fr)

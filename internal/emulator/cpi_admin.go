@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration/flowreader"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
@@ -31,7 +33,7 @@ func (s *cloudIntegration) CreateIFlow(id, name, pkg string, zip []byte) error {
 	if strings.TrimSpace(id) == "" {
 		return errors.New("emulator: the integration flow id is empty; set an id")
 	}
-	art, err := readFlowArchive(zip)
+	art, err := flowreader.ReadArchive(zip)
 	if err != nil {
 		return fmt.Errorf("emulator: the content of integration flow %q cannot be read: %w", id, err)
 	}

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration/flowreader"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
@@ -371,7 +373,7 @@ func cpiStringField(m map[string]json.RawMessage, key string) (string, bool, err
 
 // decodeArtifactContent decodes base64 (standard or URL alphabet, padded
 // or not) and checks that the result is an integration flow archive.
-func decodeArtifactContent(text string) ([]byte, *flowArchive, error) {
+func decodeArtifactContent(text string) ([]byte, *flowreader.Archive, error) {
 	text = strings.Join(strings.Fields(text), "")
 	var data []byte
 	var err error
@@ -383,7 +385,7 @@ func decodeArtifactContent(text string) ([]byte, *flowArchive, error) {
 	if err != nil {
 		return nil, nil, errors.New("ArtifactContent is not base64-encoded")
 	}
-	art, err := readFlowArchive(data)
+	art, err := flowreader.ReadArchive(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("ArtifactContent is not an integration flow archive: %v", err)
 	}
@@ -397,16 +399,16 @@ func decodeArtifactContent(text string) ([]byte, *flowArchive, error) {
 // artifact") rewrite Bundle-SymbolicName to the artifact id before they
 // upload, because a mismatched archive does not import as that artifact. The
 // emulator refuses it, never being more lenient than a tenant.
-func checkSymbolicName(id string, art *flowArchive) string {
-	sym, _, _ := strings.Cut(art.manifest["Bundle-SymbolicName"], ";")
+func checkSymbolicName(id string, art *flowreader.Archive) string {
+	sym, _, _ := strings.Cut(art.Manifest["Bundle-SymbolicName"], ";")
 	if sym = strings.TrimSpace(sym); sym != id {
 		return fmt.Sprintf("Bad request - the archive's META-INF/MANIFEST.MF has Bundle-SymbolicName %q, which does not match the artifact ID %q. Set Bundle-SymbolicName to %q.", sym, id, id)
 	}
 	return ""
 }
 
-func artifactVersion(art *flowArchive) string {
-	if v := strings.TrimSpace(art.manifest["Bundle-Version"]); v != "" {
+func artifactVersion(art *flowreader.Archive) string {
+	if v := strings.TrimSpace(art.Manifest["Bundle-Version"]); v != "" {
 		return v
 	}
 	return cpiDefaultVer
@@ -494,7 +496,7 @@ func (s *cloudIntegration) cpiUpdateDesigntime(w http.ResponseWriter, r *http.Re
 		return
 	}
 	var content []byte
-	var art *flowArchive
+	var art *flowreader.Archive
 	if hasContent {
 		if content, art, err = decodeArtifactContent(text); err != nil {
 			respondODataError(w, http.StatusBadRequest, "Bad request - "+err.Error()+".")
@@ -530,7 +532,7 @@ func (s *cloudIntegration) cpiUpdateDesigntime(w http.ResponseWriter, r *http.Re
 		f.Content = content
 		f.Version = artifactVersion(art)
 		if !hasName {
-			if n := strings.TrimSpace(art.manifest["Bundle-Name"]); n != "" {
+			if n := strings.TrimSpace(art.Manifest["Bundle-Name"]); n != "" {
 				f.Name = n
 			}
 		}
@@ -586,27 +588,27 @@ type cpiConfiguration struct {
 // configurations lists the externalized parameters of f: the keys of
 // parameters.prop and parameters.propdef, sorted.
 func (f *cpiIFlow) configurations() ([]cpiConfiguration, error) {
-	art, err := readFlowArchive(f.Content)
+	art, err := flowreader.ReadArchive(f.Content)
 	if err != nil {
 		return nil, err
 	}
 	keys := map[string]bool{}
-	for k := range art.params {
+	for k := range art.Params {
 		keys[k] = true
 	}
-	for k := range art.paramTypes {
+	for k := range art.ParamTypes {
 		keys[k] = true
 	}
 	out := make([]cpiConfiguration, 0, len(keys))
 	for k := range keys {
 		dt := f.DataTypes[k]
 		if dt == "" {
-			dt = art.paramTypes[k]
+			dt = art.ParamTypes[k]
 		}
 		if dt == "" {
 			dt = cpiDataString
 		}
-		out = append(out, cpiConfiguration{Key: k, Value: art.params[k], DataType: dt})
+		out = append(out, cpiConfiguration{Key: k, Value: art.Params[k], DataType: dt})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out, nil
@@ -647,17 +649,17 @@ func (s *cloudIntegration) cpiGetConfigurations(w http.ResponseWriter, r *http.R
 // With requireKnown, an unknown key is an error.
 func (f *cpiIFlow) setParameter(key, value, dataType string, requireKnown bool) (known bool, err error) {
 	if requireKnown {
-		art, err := readFlowArchive(f.Content)
+		art, err := flowreader.ReadArchive(f.Content)
 		if err != nil {
 			return false, err
 		}
-		_, inProp := art.params[key]
-		_, inDef := art.paramTypes[key]
+		_, inProp := art.Params[key]
+		_, inDef := art.ParamTypes[key]
 		if !inProp && !inDef {
 			return false, nil
 		}
 	}
-	content, err := setFlowParameters(f.Content, key, value)
+	content, err := flowreader.SetParameters(f.Content, key, value)
 	if err != nil {
 		return true, err
 	}
@@ -745,12 +747,12 @@ func (c *cpiState) deployLocked(f *cpiIFlow, now time.Time, delay time.Duration)
 	failText, forced := c.failNext[f.ID]
 	delete(c.failNext, f.ID)
 	params := map[string]string{}
-	art, err := readFlowArchive(f.Content)
+	art, err := flowreader.ReadArchive(f.Content)
 	switch {
 	case err != nil && !forced:
 		failText = "Validation of the artifact failed: " + err.Error()
 	case err == nil:
-		params = art.parameterValues(nil)
+		params = art.ParameterValues(nil)
 	}
 	taskReady := now.Add(delay)
 	task := &cpiTask{ID: core.RandomUUID(), IFlowID: f.ID, Started: now, Ready: taskReady, Error: failText}
@@ -918,11 +920,11 @@ func emptyIFlowZip(id string) []byte {
 		fw, _ := zw.Create(entry)
 		_, _ = io.WriteString(fw, content)
 	}
-	add(flowManifestPath, "Manifest-Version: 1.0\r\nBundle-ManifestVersion: 2\r\nBundle-Name: "+name+
+	add(flowreader.ManifestPath, "Manifest-Version: 1.0\r\nBundle-ManifestVersion: 2\r\nBundle-Name: "+name+
 		"\r\nBundle-SymbolicName: "+name+"; singleton:=true\r\nBundle-Version: "+cpiDefaultVer+"\r\nSAP-BundleType: IntegrationFlow\r\n\r\n")
-	add(flowIflwDir+name+".iflw", `<?xml version="1.0" encoding="UTF-8"?><bpmn2:definitions xmlns:bpmn2="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:ifl="http:///com.sap.ifl.model/Ifl.xsd" id="Definitions_1">`+
+	add(flowreader.IflwDir+name+".iflw", `<?xml version="1.0" encoding="UTF-8"?><bpmn2:definitions xmlns:bpmn2="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:ifl="http:///com.sap.ifl.model/Ifl.xsd" id="Definitions_1">`+
 		"\n    <bpmn2:collaboration id=\"Collaboration_1\" name=\"Default Collaboration\"/>\n</bpmn2:definitions>\n")
-	add(flowParametersPath, "#Store parameters\n")
+	add(flowreader.ParametersPath, "#Store parameters\n")
 	_ = zw.Close()
 	return buf.Bytes()
 }

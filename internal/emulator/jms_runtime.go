@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration/flowreader"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
@@ -103,7 +105,7 @@ func (w jmsWaits) next(prev int64) int64 {
 // jmsGuard is one route condition that reads SAPJMSRetries.
 type jmsGuard struct {
 	route, condition string
-	expr             simpleExpr
+	expr             flowreader.SimpleExpr
 	// inException is true for a route of an exception subprocess, which runs
 	// only when the execution fails.
 	inException bool
@@ -125,48 +127,48 @@ type jmsConsumer struct {
 }
 
 // jmsSetting reads a whole-number setting in [lo, hi], def when absent.
-func jmsSetting(st channelSetting, def int64, bounds [2]int64) (int64, error) {
-	if st.empty() {
+func jmsSetting(st flowreader.ChannelSetting, def int64, bounds [2]int64) (int64, error) {
+	if st.Empty() {
 		return def, nil
 	}
-	n, ok := st.whole()
+	n, ok := st.Whole()
 	if !ok {
-		return 0, fmt.Errorf("%s %q is not a whole number (or its parameter has no value)", st.key, st.raw)
+		return 0, fmt.Errorf("%s %q is not a whole number (or its parameter has no value)", st.Key, st.Raw)
 	}
 	if n < bounds[0] || n > bounds[1] {
-		return 0, fmt.Errorf("%s %d is outside SAP's range %d to %d", st.key, n, bounds[0], bounds[1])
+		return 0, fmt.Errorf("%s %d is outside SAP's range %d to %d", st.Key, n, bounds[0], bounds[1])
 	}
 	return n, nil
 }
 
 // jmsGuards reads the retry guards of a flow and says which it cannot evaluate.
-func jmsGuards(m *flowModel, params map[string]string) ([]jmsGuard, []string) {
+func jmsGuards(m *flowreader.Model, params map[string]string) ([]jmsGuard, []string) {
 	var out []jmsGuard
 	var notes []string
-	routes := map[string]flowRoute{}
-	for _, r := range m.routes {
-		routes[r.id] = r
+	routes := map[string]flowreader.Route{}
+	for _, r := range m.Routes {
+		routes[r.ID] = r
 	}
-	for _, r := range m.routes {
-		cond := strings.TrimSpace(r.condition)
+	for _, r := range m.Routes {
+		cond := strings.TrimSpace(r.Condition)
 		if cond == "" || !strings.Contains(cond, "SAPJMSRetries") {
 			continue
 		}
-		text, resolved := expandParameters(cond, params)
-		expr, ok := parseSimpleGuard(text)
-		if !resolved || !ok || !expr.mentionsRetries() || strings.EqualFold(r.expressionType, "XML") {
-			notes = append(notes, fmt.Sprintf("the retry guard %q (route %s) cannot be evaluated, so it never ends a message.", cond, r.id))
+		text, resolved := flowreader.ExpandParameters(cond, params)
+		expr, ok := flowreader.ParseSimpleGuard(text)
+		if !resolved || !ok || !expr.MentionsRetries() || strings.EqualFold(r.ExpressionType, "XML") {
+			notes = append(notes, fmt.Sprintf("the retry guard %q (route %s) cannot be evaluated, so it never ends a message.", cond, r.ID))
 			continue
 		}
-		if expr.partial() {
-			notes = append(notes, fmt.Sprintf("the retry guard %q (route %s) reads values set at run time, so it ends a message only when SAPJMSRetries alone decides the condition.", cond, r.id))
+		if expr.Partial() {
+			notes = append(notes, fmt.Sprintf("the retry guard %q (route %s) reads values set at run time, so it ends a message only when SAPJMSRetries alone decides the condition.", cond, r.ID))
 		}
-		g := jmsGuard{route: r.id, condition: cond, expr: expr, inException: r.subprocess != "", endsWhen: true, endKind: endKindEscalation}
-		if kind, ok := m.endEvents[r.target]; ok {
-			if kind == endKindError {
+		g := jmsGuard{route: r.ID, condition: cond, expr: expr, inException: r.Subprocess != "", endsWhen: true, endKind: flowreader.EndKindEscalation}
+		if kind, ok := m.EndEvents[r.Target]; ok {
+			if kind == flowreader.EndKindError {
 				g.endsWhen = false
-				if def, ok := routes[m.defaults[r.source]]; ok {
-					if k, ok := m.endEvents[def.target]; ok && k != endKindError {
+				if def, ok := routes[m.Defaults[r.Source]]; ok {
+					if k, ok := m.EndEvents[def.Target]; ok && k != flowreader.EndKindError {
 						g.endKind = k
 					}
 				}
@@ -176,8 +178,8 @@ func jmsGuards(m *flowModel, params map[string]string) ([]jmsGuard, []string) {
 		}
 		out = append(out, g)
 	}
-	if len(m.scripts) > 0 {
-		notes = append(notes, fmt.Sprintf("the flow has %d script step(s), which the emulator does not run; a script never ends a message.", len(m.scripts)))
+	if len(m.Scripts) > 0 {
+		notes = append(notes, fmt.Sprintf("the flow has %d script step(s), which the emulator does not run; a script never ends a message.", len(m.Scripts)))
 	}
 	return out, notes
 }
@@ -186,11 +188,11 @@ func jmsGuards(m *flowModel, params map[string]string) ([]jmsGuard, []string) {
 // when the channel cannot consume: no queue, a setting outside SAP's range
 // (the emulator does not run a channel SAP's editor refuses; assumed), or a
 // queue that cannot be created.
-func (s *integrationRuntime) newJMSConsumer(w startedFlow, art *flowArchive, snd flowChannel, end string) (*jmsConsumer, string) {
-	params := art.parameterValues(w.params)
-	queueSt := snd.setting("QueueName_inbound", params)
-	queue := queueSt.value
-	if !queueSt.resolved || queue == "" {
+func (s *integrationRuntime) newJMSConsumer(w startedFlow, art *flowreader.Archive, snd flowreader.Channel, end string) (*jmsConsumer, string) {
+	params := art.ParameterValues(w.params)
+	queueSt := snd.Setting("QueueName_inbound", params)
+	queue := queueSt.Value
+	if !queueSt.Resolved || queue == "" {
 		return nil, "the JMS sender has no queue name (QueueName_inbound), so it consumes nothing."
 	}
 	// A sender without AccessType reads a non-exclusive queue: exports of the
@@ -198,36 +200,36 @@ func (s *integrationRuntime) newJMSConsumer(w startedFlow, art *flowArchive, snd
 	// non-exclusive queues only [reference note cpi-jms.md, section 1].
 	var notes []string
 	exclusive := false
-	if at := snd.setting("AccessType", params); at.present {
+	if at := snd.Setting("AccessType", params); at.Present {
 		switch {
-		case at.resolved && strings.EqualFold(at.value, "Exclusive"):
+		case at.Resolved && strings.EqualFold(at.Value, "Exclusive"):
 			exclusive = true
-		case at.resolved && strings.EqualFold(at.value, "Non-Exclusive"):
+		case at.Resolved && strings.EqualFold(at.Value, "Non-Exclusive"):
 		default:
-			notes = append(notes, fmt.Sprintf("access type %q is not known, so the emulator uses %s.", at.raw, JMSNonExclusive))
+			notes = append(notes, fmt.Sprintf("access type %q is not known, so the emulator uses %s.", at.Raw, JMSNonExclusive))
 		}
 	}
 	backoff := true
-	if st := snd.setting("ExponentialBackoff", params); !st.empty() {
-		v, ok := st.flag()
+	if st := snd.Setting("ExponentialBackoff", params); !st.Empty() {
+		v, ok := st.Flag()
 		if !ok {
-			return nil, fmt.Sprintf("ExponentialBackoff %q is not 1/0 or true/false, so the channel consumes nothing.", st.raw)
+			return nil, fmt.Sprintf("ExponentialBackoff %q is not 1/0 or true/false, so the channel consumes nothing.", st.Raw)
 		}
 		backoff = v
 	}
-	interval, err := jmsSetting(snd.setting("RetryInterval", params), jmsDefaultRetryInterval, jmsIntervalRange[exclusive])
+	interval, err := jmsSetting(snd.Setting("RetryInterval", params), jmsDefaultRetryInterval, jmsIntervalRange[exclusive])
 	if err != nil {
 		return nil, err.Error() + ", so the channel consumes nothing."
 	}
-	maxInterval, err := jmsSetting(snd.setting("MaxRetryInterval", params), jmsDefaultMaxRetryInterval, jmsMaxIntervalRange[exclusive])
+	maxInterval, err := jmsSetting(snd.Setting("MaxRetryInterval", params), jmsDefaultMaxRetryInterval, jmsMaxIntervalRange[exclusive])
 	if err != nil {
 		return nil, err.Error() + ", so the channel consumes nothing."
 	}
 	jc := &jmsConsumer{s: s, queue: queue, exclusive: exclusive, end: end,
 		waits: jmsWaits{interval: interval, maxInterval: maxInterval, backoff: backoff},
 		cn: &consumer{s: s, flowName: w.name, pkg: w.pkg, queue: queue,
-			info: Consumer{IFlowID: w.id, TaskID: w.taskID, Channel: snd.id, Queue: queue, ExceptionEnd: end}}}
-	guards, guardNotes := jmsGuards(art.model, params)
+			info: Consumer{IFlowID: w.id, TaskID: w.taskID, Channel: snd.ID, Queue: queue, ExceptionEnd: end}}}
+	guards, guardNotes := jmsGuards(art.Model, params)
 	notes = append(notes, guardNotes...)
 	if len(guards) > 0 && exclusive {
 		notes = append(notes, "the flow compares SAPJMSRetries, but the queue is exclusive, where the header is not set.")
@@ -259,7 +261,7 @@ func (jc *jmsConsumer) guardEnding(retries int64, failed bool) *jmsGuard {
 		if g.inException && !failed {
 			continue
 		}
-		if g.expr.eval(retries, !jc.exclusive) == triOf(g.endsWhen) {
+		if g.expr.Eval(retries, !jc.exclusive) == flowreader.TriOf(g.endsWhen) {
 			return g
 		}
 	}
@@ -267,11 +269,11 @@ func (jc *jmsConsumer) guardEnding(retries int64, failed bool) *jmsGuard {
 }
 
 // startJMSConsumers starts one consumer per JMS sender channel of a deployment.
-func (s *integrationRuntime) startJMSConsumers(ctx context.Context, w startedFlow, art *flowArchive, end string, fr *flowRunner) {
-	for _, snd := range art.model.channelsOf("JMS", "Sender") {
+func (s *integrationRuntime) startJMSConsumers(ctx context.Context, w startedFlow, art *flowreader.Archive, end string, fr *flowRunner) {
+	for _, snd := range art.Model.ChannelsOf("JMS", "Sender") {
 		jc, note := s.newJMSConsumer(w, art, snd, end)
 		if note != "" {
-			s.Logf("emulator: integration flow %s, JMS channel %s: %s", w.id, snd.id, note)
+			s.Logf("emulator: integration flow %s, JMS channel %s: %s", w.id, snd.ID, note)
 		}
 		if jc == nil {
 			continue
@@ -355,7 +357,7 @@ func (jc *jmsConsumer) executeLocked(q *jmsQueue, m *jmsMessage) {
 	guard := jc.guardEnding(m.retries, res == execFailed)
 	status := MPLStatusRetry
 	switch {
-	case guard != nil && (guard.endKind == endKindMessage || guard.endKind == endKindNone):
+	case guard != nil && (guard.endKind == flowreader.EndKindMessage || guard.endKind == flowreader.EndKindNone):
 		status = MPLStatusCompleted
 	case guard != nil:
 		status = MPLStatusEscalated

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration/flowreader"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
@@ -378,16 +380,16 @@ func (s *integrationRuntime) reconcile(ctx context.Context) {
 func (s *integrationRuntime) startFlow(parent context.Context, w startedFlow) *flowRunner {
 	ctx, cancel := context.WithCancel(parent)
 	fr := &flowRunner{taskID: w.taskID, cancel: cancel}
-	art, err := readFlowArchive(w.content)
+	art, err := flowreader.ReadArchive(w.content)
 	if err != nil {
 		s.Logf("emulator: integration flow %s is deployed, but its content cannot be read, so it consumes nothing: %v", w.id, err)
 		return fr
 	}
-	end := art.model.exceptionEnd()
-	for _, snd := range art.model.channelsOf("AMQP", "Sender") {
-		cn, problem := newConsumer(s, w, art.parameterValues(w.params), snd, end)
+	end := art.Model.ExceptionEnd()
+	for _, snd := range art.Model.ChannelsOf("AMQP", "Sender") {
+		cn, problem := newConsumer(s, w, art.ParameterValues(w.params), snd, end)
 		if problem != "" {
-			s.Logf("emulator: integration flow %s, channel %s: %s", w.id, snd.id, problem)
+			s.Logf("emulator: integration flow %s, channel %s: %s", w.id, snd.ID, problem)
 		}
 		if cn == nil {
 			continue
@@ -428,11 +430,11 @@ type consumer struct {
 // newConsumer reads the retry settings of an AMQP sender channel. It
 // returns nil when the channel names no queue, and a problem text for
 // settings it had to replace.
-func newConsumer(s *integrationRuntime, w startedFlow, params map[string]string, snd flowChannel, end string) (*consumer, string) {
+func newConsumer(s *integrationRuntime, w startedFlow, params map[string]string, snd flowreader.Channel, end string) (*consumer, string) {
 	// destinationName names the queue, with or without the prefix "queue:"
 	// [SAP configure-the-amqp-sender-adapter-99ce674.md; SAP's
 	// EMIS_AMQP_Consumer flow writes "queue:<name>"].
-	queue := snd.setting("destinationName", params).value
+	queue := snd.Setting("destinationName", params).Value
 	if len(queue) >= 6 && strings.EqualFold(queue[:6], "queue:") {
 		queue = strings.TrimSpace(queue[6:])
 	}
@@ -441,26 +443,26 @@ func newConsumer(s *integrationRuntime, w startedFlow, params map[string]string,
 	}
 	var problems []string
 	cn := &consumer{s: s, flowName: w.name, pkg: w.pkg, queue: queue, retries: DefaultMaxRetries}
-	switch st := snd.setting("maxRetries", params); {
-	case !st.present:
-	case st.value == "":
+	switch st := snd.Setting("maxRetries", params); {
+	case !st.Present:
+	case st.Value == "":
 		cn.retries = -1
 	default:
-		n, ok := st.whole()
+		n, ok := st.Whole()
 		if !ok || n < 0 {
-			problems = append(problems, fmt.Sprintf("maxRetries %q is not a whole number from 0, so the emulator uses %d.", st.value, DefaultMaxRetries))
+			problems = append(problems, fmt.Sprintf("maxRetries %q is not a whole number from 0, so the emulator uses %d.", st.Value, DefaultMaxRetries))
 		} else {
 			cn.retries = n
 		}
 	}
 	state := DeliveryStateRejected
-	if strings.EqualFold(snd.setting("deliveryState", params).value, DeliveryStateUndeliverable) {
+	if strings.EqualFold(snd.Setting("deliveryState", params).Value, DeliveryStateUndeliverable) {
 		state = DeliveryStateUndeliverable
 		cn.undeliverable = true
 	}
-	cn.prefetch = intSetting(snd.setting("queuePrefetch", params), DefaultQueuePrefetch, maxPrefetch, &problems)
-	cn.concurrency = intSetting(snd.setting("NumberConcurrentProcesses", params), 1, maxConcurrency, &problems)
-	cn.info = Consumer{IFlowID: w.id, TaskID: w.taskID, Channel: snd.id, Queue: queue, DeliveryState: state,
+	cn.prefetch = intSetting(snd.Setting("queuePrefetch", params), DefaultQueuePrefetch, maxPrefetch, &problems)
+	cn.concurrency = intSetting(snd.Setting("NumberConcurrentProcesses", params), 1, maxConcurrency, &problems)
+	cn.info = Consumer{IFlowID: w.id, TaskID: w.taskID, Channel: snd.ID, Queue: queue, DeliveryState: state,
 		QueuePrefetch: cn.prefetch, ConcurrentProcesses: cn.concurrency, ExceptionEnd: end}
 	if cn.retries >= 0 {
 		n := cn.retries
@@ -470,14 +472,14 @@ func newConsumer(s *integrationRuntime, w startedFlow, params map[string]string,
 }
 
 // intSetting reads a count setting: def when absent or empty, clamped to 1..upper.
-func intSetting(st channelSetting, def, upper int, problems *[]string) int {
-	if st.empty() {
+func intSetting(st flowreader.ChannelSetting, def, upper int, problems *[]string) int {
+	if st.Empty() {
 		return def
 	}
-	n, ok := st.whole()
+	n, ok := st.Whole()
 	switch {
 	case !ok:
-		*problems = append(*problems, fmt.Sprintf("%s %q is not a whole number, so the emulator uses %d.", st.key, st.value, def))
+		*problems = append(*problems, fmt.Sprintf("%s %q is not a whole number, so the emulator uses %d.", st.Key, st.Value, def))
 		return def
 	case n < 1:
 		return 1

@@ -1,4 +1,4 @@
-package emulator
+package flowreader
 
 import (
 	"testing"
@@ -9,10 +9,10 @@ func TestSimpleGuardEvaluation(t *testing.T) {
 	type at struct {
 		retries int64
 		present bool
-		want    tri
+		want    Tri
 	}
-	const f, u = triFalse, triUnknown
-	true_ := triTrue
+	const f, u = TriFalse, TriUnknown
+	true_ := TriTrue
 	for _, tc := range []struct {
 		cond string
 		ok   bool
@@ -42,44 +42,14 @@ func TestSimpleGuardEvaluation(t *testing.T) {
 		{"${header.SAPJMSRetries", false, nil},
 		{"", false, nil},
 	} {
-		e, ok := parseSimpleGuard(tc.cond)
+		e, ok := ParseSimpleGuard(tc.cond)
 		if ok != tc.ok {
 			t.Errorf("%q: evaluable = %t, want %t", tc.cond, ok, tc.ok)
 			continue
 		}
 		for _, a := range tc.at {
-			if got := e.eval(a.retries, a.present); got != a.want {
+			if got := e.Eval(a.retries, a.present); got != a.want {
 				t.Errorf("%q with SAPJMSRetries %d (set %t) = %d, want %d (0 false, 1 true, 2 unknown)", tc.cond, a.retries, a.present, got, a.want)
-			}
-		}
-	}
-}
-
-func TestJMSWaitsFollowSAP(t *testing.T) {
-	t.Parallel()
-	walk := func(w jmsWaits, k int) []int64 {
-		var out []int64
-		prev := int64(0)
-		for range k {
-			prev = w.next(prev)
-			out = append(out, prev)
-		}
-		return out
-	}
-	for _, tc := range []struct {
-		w    jmsWaits
-		want []int64
-	}{
-		{jmsWaits{1, 60, true}, []int64{1, 2, 4, 8, 16, 32, 60, 60}},
-		{jmsWaits{5, 60, false}, []int64{5, 5, 5}},
-		{jmsWaits{3, 10, true}, []int64{3, 6, 10, 10}},
-		{jmsWaits{20, 10, true}, []int64{10, 10}},
-	} {
-		got := walk(tc.w, len(tc.want))
-		for i := range got {
-			if got[i] != tc.want[i] {
-				t.Errorf("%+v: waits %v, want %v", tc.w, got, tc.want)
-				break
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package emulator
+package flowreader
 
 import (
 	"bytes"
@@ -36,59 +36,59 @@ import (
 
 // End event kinds.
 const (
-	endKindError      = "error"
-	endKindEscalation = "escalation"
-	endKindMessage    = "message"
-	endKindNone       = "none"
+	EndKindError      = "error"
+	EndKindEscalation = "escalation"
+	EndKindMessage    = "message"
+	EndKindNone       = "none"
 )
 
 // flowModel is what the emulator reads of an .iflw document.
-type flowModel struct {
-	channels     []flowChannel
-	subprocesses []flowSubprocess
+type Model struct {
+	Channels     []Channel
+	Subprocesses []Subprocess
 	// routes are all sequence flows; a route of a router carries a condition.
-	routes []flowRoute
+	Routes []Route
 	// endEvents maps the id of every end event to its kind.
-	endEvents map[string]string
+	EndEvents map[string]string
 	// defaults maps a gateway id to the id of its default route.
-	defaults map[string]string
+	Defaults map[string]string
 	// scripts are the ids of the script steps.
-	scripts []string
+	Scripts []string
 }
 
 // flowChannel is one message flow with its properties (first occurrence of
 // a key wins).
-type flowChannel struct {
-	id, name string
-	props    map[string]string
+type Channel struct {
+	ID, Name string
+	Props    map[string]string
 }
 
 // flowSubprocess is an exception subprocess and the kinds of its end events.
-type flowSubprocess struct {
-	id   string
-	ends []string
+type Subprocess struct {
+	ID   string
+	Ends []string
 }
 
 // flowRoute is a sequence flow with its condition ("" for none).
-type flowRoute struct {
-	id, name, source, target string
-	condition                string
-	expressionType           string
+type Route struct {
+	ID, Name, Source, Target string
+	Condition                string
+	ExpressionType           string
 	// subprocess is the id of the exception subprocess that holds the
 	// route, "" in the integration process.
-	subprocess string
+	Subprocess string
 }
 
 // is reports whether the channel is of adapter adapter on side direction.
-func (c flowChannel) is(adapter, direction string) bool {
-	return strings.EqualFold(strings.TrimSpace(c.props["ComponentType"]), adapter) &&
-		strings.EqualFold(strings.TrimSpace(c.props["direction"]), direction)
+func (c Channel) is(adapter, direction string) bool {
+	return strings.EqualFold(strings.TrimSpace(c.Props["ComponentType"]), adapter) &&
+		strings.EqualFold(strings.TrimSpace(c.Props["direction"]), direction)
 }
 
 // channels returns the channels of an adapter and side in document order.
-func (m *flowModel) channelsOf(adapter, direction string) []flowChannel {
-	var out []flowChannel
-	for _, c := range m.channels {
+func (m *Model) ChannelsOf(adapter, direction string) []Channel {
+	var out []Channel
+	for _, c := range m.Channels {
 		if c.is(adapter, direction) {
 			out = append(out, c)
 		}
@@ -97,42 +97,42 @@ func (m *flowModel) channelsOf(adapter, direction string) []flowChannel {
 }
 
 // channelSetting is one property of a channel with its parameters resolved.
-type channelSetting struct {
-	key, raw string
+type ChannelSetting struct {
+	Key, Raw string
 	// present is false when the channel has no such property.
-	present bool
+	Present bool
 	// value is the trimmed value with every {{Name}} replaced by the
 	// parameter's value; resolved is false when a parameter has none.
-	value    string
-	resolved bool
+	Value    string
+	Resolved bool
 }
 
 // setting returns property key of the channel, parameters resolved from params.
-func (c flowChannel) setting(key string, params map[string]string) channelSetting {
-	raw, ok := c.props[key]
-	v, resolved := expandParameters(strings.TrimSpace(raw), params)
-	return channelSetting{key: key, raw: raw, present: ok, value: strings.TrimSpace(v), resolved: resolved}
+func (c Channel) Setting(key string, params map[string]string) ChannelSetting {
+	raw, ok := c.Props[key]
+	v, resolved := ExpandParameters(strings.TrimSpace(raw), params)
+	return ChannelSetting{Key: key, Raw: raw, Present: ok, Value: strings.TrimSpace(v), Resolved: resolved}
 }
 
 // empty reports whether the setting is absent or empty.
-func (s channelSetting) empty() bool { return !s.present || s.value == "" }
+func (s ChannelSetting) Empty() bool { return !s.Present || s.Value == "" }
 
 // whole returns the value as a whole number.
-func (s channelSetting) whole() (int64, bool) {
-	if !s.resolved || s.value == "" {
+func (s ChannelSetting) Whole() (int64, bool) {
+	if !s.Resolved || s.Value == "" {
 		return 0, false
 	}
-	n, err := strconv.ParseInt(s.value, 10, 64)
+	n, err := strconv.ParseInt(s.Value, 10, 64)
 	return n, err == nil
 }
 
 // flag returns the value of a check box: exports write 1/0, generated
 // content true/false [reference note cpi-jms.md, section 1].
-func (s channelSetting) flag() (value, ok bool) {
-	if !s.resolved {
+func (s ChannelSetting) Flag() (value, ok bool) {
+	if !s.Resolved {
 		return false, false
 	}
-	switch strings.ToLower(s.value) {
+	switch strings.ToLower(s.Value) {
 	case "1", "true":
 		return true, true
 	case "0", "false":
@@ -143,7 +143,7 @@ func (s channelSetting) flag() (value, ok bool) {
 
 // expandParameters replaces every {{Name}} in s with params[Name]; resolved
 // is false when a name has no value.
-func expandParameters(s string, params map[string]string) (string, bool) {
+func ExpandParameters(s string, params map[string]string) (string, bool) {
 	var b strings.Builder
 	resolved := true
 	for {
@@ -171,13 +171,13 @@ func expandParameters(s string, params map[string]string) (string, bool) {
 // decides what a failed execution does: error when it has an Error End,
 // else escalation, else message, else none; "" without an exception
 // subprocess.
-func (m *flowModel) exceptionEnd() string {
-	if len(m.subprocesses) == 0 {
+func (m *Model) ExceptionEnd() string {
+	if len(m.Subprocesses) == 0 {
 		return ""
 	}
-	rank := map[string]int{endKindNone: 0, endKindMessage: 1, endKindEscalation: 2, endKindError: 3}
-	best := endKindNone
-	for _, k := range m.subprocesses[0].ends {
+	rank := map[string]int{EndKindNone: 0, EndKindMessage: 1, EndKindEscalation: 2, EndKindError: 3}
+	best := EndKindNone
+	for _, k := range m.Subprocesses[0].Ends {
 		if rank[k] > rank[best] {
 			best = k
 		}
@@ -186,7 +186,7 @@ func (m *flowModel) exceptionEnd() string {
 }
 
 // parseFlowModel reads an .iflw document.
-func parseFlowModel(data []byte) (*flowModel, error) {
+func parseFlowModel(data []byte) (*Model, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("the .iflw document is empty")
 	}
@@ -205,7 +205,7 @@ func parseFlowModel(data []byte) (*flowModel, error) {
 		part       int // 1 key, 2 value of prop
 		cond       bool
 	}
-	m := &flowModel{endEvents: map[string]string{}, defaults: map[string]string{}}
+	m := &Model{EndEvents: map[string]string{}, Defaults: map[string]string{}}
 	type endRef struct {
 		id   string
 		kind string
@@ -246,32 +246,32 @@ func parseFlowModel(data []byte) (*flowModel, error) {
 				subprocess: parent.subprocess, inSub: parent.inSub}
 			switch t.Name.Local {
 			case "messageFlow":
-				m.channels = append(m.channels, flowChannel{id: xmlAttr(t, "id"), name: xmlAttr(t, "name"), props: map[string]string{}})
-				f.channel, f.route, f.script = len(m.channels)-1, -1, -1
+				m.Channels = append(m.Channels, Channel{ID: xmlAttr(t, "id"), Name: xmlAttr(t, "name"), Props: map[string]string{}})
+				f.channel, f.route, f.script = len(m.Channels)-1, -1, -1
 			case "subProcess":
 				if v := strings.TrimSpace(xmlAttr(t, "triggeredByEvent")); v == "true" || v == "1" {
-					m.subprocesses = append(m.subprocesses, flowSubprocess{id: xmlAttr(t, "id")})
-					f.inSub, f.subprocess = len(m.subprocesses)-1, xmlAttr(t, "id")
+					m.Subprocesses = append(m.Subprocesses, Subprocess{ID: xmlAttr(t, "id")})
+					f.inSub, f.subprocess = len(m.Subprocesses)-1, xmlAttr(t, "id")
 				} else {
 					f.inSub, f.subprocess = -1, ""
 				}
 			case "sequenceFlow":
-				m.routes = append(m.routes, flowRoute{id: xmlAttr(t, "id"), name: xmlAttr(t, "name"),
-					source: xmlAttr(t, "sourceRef"), target: xmlAttr(t, "targetRef"), subprocess: f.subprocess})
-				f.route, f.channel, f.script = len(m.routes)-1, -1, -1
+				m.Routes = append(m.Routes, Route{ID: xmlAttr(t, "id"), Name: xmlAttr(t, "name"),
+					Source: xmlAttr(t, "sourceRef"), Target: xmlAttr(t, "targetRef"), Subprocess: f.subprocess})
+				f.route, f.channel, f.script = len(m.Routes)-1, -1, -1
 			case "conditionExpression":
 				f.cond = parent.route >= 0
 			case "exclusiveGateway":
 				if def := xmlAttr(t, "default"); def != "" {
-					m.defaults[xmlAttr(t, "id")] = def
+					m.Defaults[xmlAttr(t, "id")] = def
 				}
 			case "endEvent":
-				ends = append(ends, endRef{id: xmlAttr(t, "id"), kind: endKindNone, sub: f.inSub})
+				ends = append(ends, endRef{id: xmlAttr(t, "id"), kind: EndKindNone, sub: f.inSub})
 				f.end = len(ends) - 1
 			case "errorEventDefinition", "escalationEventDefinition", "messageEventDefinition":
 				if parent.local == "endEvent" && parent.end >= 0 {
 					kind := strings.TrimSuffix(t.Name.Local, "EventDefinition")
-					rank := map[string]int{endKindNone: 0, endKindMessage: 1, endKindEscalation: 2, endKindError: 3}
+					rank := map[string]int{EndKindNone: 0, EndKindMessage: 1, EndKindEscalation: 2, EndKindError: 3}
 					if rank[kind] > rank[ends[parent.end].kind] {
 						ends[parent.end].kind = kind
 					}
@@ -300,7 +300,7 @@ func parseFlowModel(data []byte) (*flowModel, error) {
 			top := stack[len(stack)-1]
 			switch {
 			case top.cond:
-				m.routes[top.route].condition += string(t)
+				m.Routes[top.route].Condition += string(t)
 			case top.prop != nil && top.part > 0:
 				top.prop[top.part-1].Write(t)
 			}
@@ -316,12 +316,12 @@ func parseFlowModel(data []byte) (*flowModel, error) {
 			key, value := strings.TrimSpace(top.prop[0].String()), top.prop[1].String()
 			switch {
 			case top.channel >= 0:
-				if _, dup := m.channels[top.channel].props[key]; !dup && key != "" {
-					m.channels[top.channel].props[key] = value
+				if _, dup := m.Channels[top.channel].Props[key]; !dup && key != "" {
+					m.Channels[top.channel].Props[key] = value
 				}
 			case top.route >= 0:
 				if key == "expressionType" {
-					m.routes[top.route].expressionType = strings.TrimSpace(value)
+					m.Routes[top.route].ExpressionType = strings.TrimSpace(value)
 				}
 			case top.script >= 0:
 				if key == "activityType" {
@@ -337,14 +337,14 @@ func parseFlowModel(data []byte) (*flowModel, error) {
 		return nil, errors.New("the .iflw document ends before its root element is closed")
 	}
 	for _, e := range ends {
-		m.endEvents[e.id] = e.kind
+		m.EndEvents[e.id] = e.kind
 		if e.sub >= 0 {
-			m.subprocesses[e.sub].ends = append(m.subprocesses[e.sub].ends, e.kind)
+			m.Subprocesses[e.sub].Ends = append(m.Subprocesses[e.sub].Ends, e.kind)
 		}
 	}
 	for _, c := range calls {
 		if strings.EqualFold(c.activityType, "Script") {
-			m.scripts = append(m.scripts, c.id)
+			m.Scripts = append(m.Scripts, c.id)
 		}
 	}
 	return m, nil

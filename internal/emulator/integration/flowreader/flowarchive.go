@@ -1,4 +1,4 @@
-package emulator
+package flowreader
 
 import (
 	"archive/zip"
@@ -26,9 +26,9 @@ import (
 
 // Entry names of an integration flow archive.
 const (
-	flowManifestPath      = "META-INF/MANIFEST.MF"
-	flowIflwDir           = "src/main/resources/scenarioflows/integrationflow/"
-	flowParametersPath    = "src/main/resources/parameters.prop"
+	ManifestPath          = "META-INF/MANIFEST.MF"
+	IflwDir               = "src/main/resources/scenarioflows/integrationflow/"
+	ParametersPath        = "src/main/resources/parameters.prop"
 	flowParameterDefsPath = "src/main/resources/parameters.propdef"
 )
 
@@ -41,22 +41,22 @@ const (
 )
 
 // flowArchive is what the emulator reads of an integration flow archive.
-type flowArchive struct {
-	iflwPath string
-	model    *flowModel
+type Archive struct {
+	IflwPath string
+	Model    *Model
 	// params are the values of parameters.prop; paramTypes the declared
 	// types of parameters.propdef (key → type, e.g. "xsd:integer").
-	params     map[string]string
-	paramTypes map[string]string
+	Params     map[string]string
+	ParamTypes map[string]string
 	// manifest holds the main attributes of META-INF/MANIFEST.MF.
-	manifest map[string]string
+	Manifest map[string]string
 }
 
 // parameterValues merges parameters.prop with the tenant's configurations,
 // which win.
-func (a *flowArchive) parameterValues(configurations map[string]string) map[string]string {
-	m := make(map[string]string, len(a.params)+len(configurations))
-	for k, v := range a.params {
+func (a *Archive) ParameterValues(configurations map[string]string) map[string]string {
+	m := make(map[string]string, len(a.Params)+len(configurations))
+	for k, v := range a.Params {
 		m[k] = v
 	}
 	for k, v := range configurations {
@@ -66,7 +66,7 @@ func (a *flowArchive) parameterValues(configurations map[string]string) map[stri
 }
 
 // readFlowArchive reads an integration flow archive and its one .iflw.
-func readFlowArchive(data []byte) (*flowArchive, error) {
+func ReadArchive(data []byte) (*Archive, error) {
 	zr, err := openFlowZip(data)
 	if err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func readFlowArchive(data []byte) (*flowArchive, error) {
 			continue
 		}
 		iflws = append(iflws, f)
-		if strings.HasPrefix(f.Name, flowIflwDir) {
+		if strings.HasPrefix(f.Name, IflwDir) {
 			preferred = append(preferred, f)
 		}
 	}
@@ -86,7 +86,7 @@ func readFlowArchive(data []byte) (*flowArchive, error) {
 	}
 	switch len(iflws) {
 	case 0:
-		return nil, fmt.Errorf("the archive has no .iflw entry under %s, so it is not an integration flow", flowIflwDir)
+		return nil, fmt.Errorf("the archive has no .iflw entry under %s, so it is not an integration flow", IflwDir)
 	case 1:
 	default:
 		return nil, fmt.Errorf("the archive has %d .iflw entries, so its integration flow is ambiguous; an artifact holds exactly one", len(iflws))
@@ -99,19 +99,19 @@ func readFlowArchive(data []byte) (*flowArchive, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", iflws[0].Name, err)
 	}
-	a := &flowArchive{iflwPath: iflws[0].Name, model: model, params: map[string]string{}, paramTypes: map[string]string{}, manifest: map[string]string{}}
-	if b, ok, err := readNamedEntry(zr, flowParametersPath); err != nil {
+	a := &Archive{IflwPath: iflws[0].Name, Model: model, Params: map[string]string{}, ParamTypes: map[string]string{}, Manifest: map[string]string{}}
+	if b, ok, err := readNamedEntry(zr, ParametersPath); err != nil {
 		return nil, err
 	} else if ok {
 		for _, l := range javaPropertyLines(b) {
-			a.params[l.key] = l.value
+			a.Params[l.key] = l.value
 		}
 	}
 	if b, ok, err := readNamedEntry(zr, flowParameterDefsPath); err == nil && ok {
-		a.paramTypes = readParameterDefs(b)
+		a.ParamTypes = readParameterDefs(b)
 	}
-	if b, ok, err := readNamedEntry(zr, flowManifestPath); err == nil && ok {
-		a.manifest = readManifest(b)
+	if b, ok, err := readNamedEntry(zr, ManifestPath); err == nil && ok {
+		a.Manifest = readManifest(b)
 	}
 	return a, nil
 }
@@ -169,7 +169,7 @@ func readFlowEntry(f *zip.File) ([]byte, error) {
 // for key: the line of an existing key gets the new value, a new key is
 // appended, an archive without the file gains it. Every other entry is
 // copied unchanged.
-func setFlowParameters(data []byte, key, value string) ([]byte, error) {
+func SetParameters(data []byte, key, value string) ([]byte, error) {
 	if key == "" {
 		return nil, errors.New("the parameter key is empty")
 	}
@@ -177,7 +177,7 @@ func setFlowParameters(data []byte, key, value string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	old, found, err := readNamedEntry(zr, flowParametersPath)
+	old, found, err := readNamedEntry(zr, ParametersPath)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +195,7 @@ func setFlowParameters(data []byte, key, value string) ([]byte, error) {
 		return err
 	}
 	for _, f := range zr.File {
-		if f.Name != flowParametersPath {
+		if f.Name != ParametersPath {
 			if err := zw.Copy(f); err != nil {
 				return nil, fmt.Errorf("entry %s cannot be copied: %w", f.Name, err)
 			}
@@ -207,7 +207,7 @@ func setFlowParameters(data []byte, key, value string) ([]byte, error) {
 		}
 	}
 	if !found {
-		h := &zip.FileHeader{Name: flowParametersPath, Method: zip.Deflate}
+		h := &zip.FileHeader{Name: ParametersPath, Method: zip.Deflate}
 		if n := len(zr.File); n > 0 {
 			h.Modified = zr.File[n-1].Modified
 		}

@@ -1,4 +1,4 @@
-package emulator
+package flowreader
 
 import (
 	"archive/zip"
@@ -50,14 +50,14 @@ func zipOf(t *testing.T, entries map[string][]byte) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	for _, name := range []string{flowManifestPath, flowParametersPath} {
+	for _, name := range []string{ManifestPath, ParametersPath} {
 		if b, ok := entries[name]; ok {
 			w, _ := zw.Create(name)
 			_, _ = w.Write(b)
 		}
 	}
 	for name, b := range entries {
-		if name == flowManifestPath || name == flowParametersPath {
+		if name == ManifestPath || name == ParametersPath {
 			continue
 		}
 		w, _ := zw.Create(name)
@@ -73,34 +73,34 @@ func zipOf(t *testing.T, entries map[string][]byte) []byte {
 func compareReaders(t *testing.T, name string, content []byte) {
 	t.Helper()
 	theirs, err1 := iflow.ReadZip(content)
-	ours, err2 := readFlowArchive(content)
+	ours, err2 := ReadArchive(content)
 	if (err1 == nil) != (err2 == nil) {
 		t.Fatalf("%s: the provider's reader says %v, the emulator's %v", name, err1, err2)
 	}
 	if err1 != nil {
 		return
 	}
-	if len(theirs.Model.MessageFlows) != len(ours.model.channels) {
-		t.Fatalf("%s: %d message flows against %d channels", name, len(theirs.Model.MessageFlows), len(ours.model.channels))
+	if len(theirs.Model.MessageFlows) != len(ours.Model.Channels) {
+		t.Fatalf("%s: %d message flows against %d channels", name, len(theirs.Model.MessageFlows), len(ours.Model.Channels))
 	}
 	for i, f := range theirs.Model.MessageFlows {
-		c := ours.model.channels[i]
-		if f.ID != c.id || !reflect.DeepEqual(f.Properties, c.props) {
-			t.Errorf("%s: message flow %s reads\n  %q by the provider's reader,\n  %q by the emulator's", name, f.ID, f.Properties, c.props)
+		c := ours.Model.Channels[i]
+		if f.ID != c.ID || !reflect.DeepEqual(f.Properties, c.Props) {
+			t.Errorf("%s: message flow %s reads\n  %q by the provider's reader,\n  %q by the emulator's", name, f.ID, f.Properties, c.Props)
 		}
 	}
 	var theirEnds, ourEnds [][]string
 	for _, s := range theirs.Model.ExceptionSubprocesses {
 		theirEnds = append(theirEnds, s.EndEvents)
 	}
-	for _, s := range ours.model.subprocesses {
-		ourEnds = append(ourEnds, s.ends)
+	for _, s := range ours.Model.Subprocesses {
+		ourEnds = append(ourEnds, s.Ends)
 	}
 	if !reflect.DeepEqual(theirEnds, ourEnds) {
 		t.Errorf("%s: exception subprocess ends %q against %q", name, theirEnds, ourEnds)
 	}
-	if !reflect.DeepEqual(theirs.Parameters, ours.params) || !reflect.DeepEqual(theirs.ParameterTypes, ours.paramTypes) || !reflect.DeepEqual(theirs.Manifest, ours.manifest) {
-		t.Errorf("%s: parameters %q / %q, types %q / %q, manifest %q / %q", name, theirs.Parameters, ours.params, theirs.ParameterTypes, ours.paramTypes, theirs.Manifest, ours.manifest)
+	if !reflect.DeepEqual(theirs.Parameters, ours.Params) || !reflect.DeepEqual(theirs.ParameterTypes, ours.ParamTypes) || !reflect.DeepEqual(theirs.Manifest, ours.Manifest) {
+		t.Errorf("%s: parameters %q / %q, types %q / %q, manifest %q / %q", name, theirs.Parameters, ours.Params, theirs.ParameterTypes, ours.ParamTypes, theirs.Manifest, ours.Manifest)
 	}
 }
 
@@ -122,8 +122,8 @@ func TestFlowReaderAgreesWithProviderReader(t *testing.T) {
 		"not an archive":          []byte("not a zip"),
 	}
 	cases["SAP's EMIS_AMQP_Consumer"] = zipOf(t, map[string][]byte{
-		flowManifestPath: iflowbuild.Manifest("EMIS_AMQP_Consumer"), flowParametersPath: iflowbuild.ParametersProp(nil),
-		flowIflwDir + "EMIS_AMQP_Consumer.iflw": sapReference(t, "iflows/EMIS_AMQP_Consumer.iflw"),
+		ManifestPath: iflowbuild.Manifest("EMIS_AMQP_Consumer"), ParametersPath: iflowbuild.ParametersProp(nil),
+		IflwDir + "EMIS_AMQP_Consumer.iflw": sapReference(t, "iflows/EMIS_AMQP_Consumer.iflw"),
 	})
 	for name, content := range cases {
 		compareReaders(t, name, content)
@@ -141,17 +141,17 @@ func FuzzParametersAgree(f *testing.F) {
 	}
 	iflw := iflowbuild.Iflw(iflowbuild.Options{Name: "F"})
 	f.Fuzz(func(t *testing.T, props []byte) {
-		content := zipOf(t, map[string][]byte{flowParametersPath: props, flowIflwDir + "F.iflw": iflw})
+		content := zipOf(t, map[string][]byte{ParametersPath: props, IflwDir + "F.iflw": iflw})
 		theirs, err := iflow.ReadZip(content)
 		if err != nil {
 			t.Skip()
 		}
-		ours, err := readFlowArchive(content)
+		ours, err := ReadArchive(content)
 		if err != nil {
 			t.Fatalf("the emulator cannot read what the provider reads: %v", err)
 		}
-		if !reflect.DeepEqual(theirs.Parameters, ours.params) {
-			t.Fatalf("parameters.prop %q reads %q by the provider's reader, %q by the emulator's", props, theirs.Parameters, ours.params)
+		if !reflect.DeepEqual(theirs.Parameters, ours.Params) {
+			t.Fatalf("parameters.prop %q reads %q by the provider's reader, %q by the emulator's", props, theirs.Parameters, ours.Params)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package emulator
+package flowreader
 
 import (
 	"math/big"
@@ -30,7 +30,7 @@ import (
 // operator it does not read, an unclosed quote) is not evaluable at all.
 
 // simpleExpr is a parsed condition: comparisons joined left to right.
-type simpleExpr struct {
+type SimpleExpr struct {
 	cmps []simpleComparison
 	// joins[i] joins cmps[i] and cmps[i+1]: "and" or "or".
 	joins []string
@@ -46,19 +46,19 @@ type simpleOperand struct {
 }
 
 // tri is a value of three-valued logic.
-type tri int8
+type Tri int8
 
 const (
-	triFalse tri = iota
-	triTrue
-	triUnknown
+	TriFalse Tri = iota
+	TriTrue
+	TriUnknown
 )
 
-func triOf(b bool) tri {
+func TriOf(b bool) Tri {
 	if b {
-		return triTrue
+		return TriTrue
 	}
-	return triFalse
+	return TriFalse
 }
 
 type simpleComparison struct {
@@ -67,19 +67,19 @@ type simpleComparison struct {
 }
 
 // parseSimpleGuard parses cond; ok is false when it is not evaluable.
-func parseSimpleGuard(cond string) (simpleExpr, bool) {
+func ParseSimpleGuard(cond string) (SimpleExpr, bool) {
 	toks, ok := simpleTokens(cond)
 	if !ok || len(toks) == 0 {
-		return simpleExpr{}, false
+		return SimpleExpr{}, false
 	}
-	var e simpleExpr
+	var e SimpleExpr
 	for i := 0; ; {
 		if i+3 > len(toks) {
-			return simpleExpr{}, false
+			return SimpleExpr{}, false
 		}
 		l, op, r := simpleOperandOf(toks[i]), toks[i+1], simpleOperandOf(toks[i+2])
 		if !isSimpleComparison(op) {
-			return simpleExpr{}, false
+			return SimpleExpr{}, false
 		}
 		e.cmps = append(e.cmps, simpleComparison{left: l, right: r, op: op})
 		i += 3
@@ -92,14 +92,14 @@ func parseSimpleGuard(cond string) (simpleExpr, bool) {
 		case "or", "||":
 			e.joins = append(e.joins, "or")
 		default:
-			return simpleExpr{}, false
+			return SimpleExpr{}, false
 		}
 		i++
 	}
 }
 
 // mentionsRetries reports whether the expression reads SAPJMSRetries.
-func (e simpleExpr) mentionsRetries() bool {
+func (e SimpleExpr) MentionsRetries() bool {
 	for _, c := range e.cmps {
 		if c.left.header || c.right.header {
 			return true
@@ -109,7 +109,7 @@ func (e simpleExpr) mentionsRetries() bool {
 }
 
 // partial reports whether a comparison has a value the emulator cannot know.
-func (e simpleExpr) partial() bool {
+func (e SimpleExpr) Partial() bool {
 	for _, c := range e.cmps {
 		if c.left.unknown || c.right.unknown {
 			return true
@@ -120,27 +120,27 @@ func (e simpleExpr) partial() bool {
 
 // eval returns the value of the condition with SAPJMSRetries = retries, or
 // a missing header when present is false.
-func (e simpleExpr) eval(retries int64, present bool) tri {
+func (e SimpleExpr) Eval(retries int64, present bool) Tri {
 	v := e.cmps[0].eval(retries, present)
 	for i, j := range e.joins {
 		w := e.cmps[i+1].eval(retries, present)
 		switch {
-		case j == "and" && (v == triFalse || w == triFalse):
-			v = triFalse
-		case j == "or" && (v == triTrue || w == triTrue):
-			v = triTrue
-		case v == triUnknown || w == triUnknown:
-			v = triUnknown
+		case j == "and" && (v == TriFalse || w == TriFalse):
+			v = TriFalse
+		case j == "or" && (v == TriTrue || w == TriTrue):
+			v = TriTrue
+		case v == TriUnknown || w == TriUnknown:
+			v = TriUnknown
 		}
 	}
 	return v
 }
 
-func (c simpleComparison) eval(retries int64, present bool) tri {
+func (c simpleComparison) eval(retries int64, present bool) Tri {
 	if c.left.unknown || c.right.unknown {
-		return triUnknown
+		return TriUnknown
 	}
-	return triOf(c.known(retries, present))
+	return TriOf(c.known(retries, present))
 }
 
 func (c simpleComparison) known(retries int64, present bool) bool {
