@@ -58,12 +58,8 @@ func (f SampleAEMIFlow) options() iflowbuild.Options {
 
 // loadAEMSampleFlows creates the flows of SampleAEMIFlows that do not exist.
 func (s *Server) loadAEMSampleFlows() error {
-	c := s.cloudIntegration.cpi
 	for _, f := range SampleAEMIFlows {
-		c.mu.Lock()
-		_, exists := c.iflows[f.ID]
-		c.mu.Unlock()
-		if exists {
+		if s.HasIFlow(f.ID) {
 			continue
 		}
 		if err := s.CreateIFlow(f.ID, f.ID, f.Package, iflowbuild.Build(f.options())); err != nil {

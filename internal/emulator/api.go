@@ -6,6 +6,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration"
 )
 
 // The types of the core that are part of the emulator's API.
@@ -168,3 +169,72 @@ const (
 	HandshakeExempted                     = eventmesh.HandshakeExempted
 	DefaultMessagingAckTimeout            = eventmesh.DefaultMessagingAckTimeout
 )
+
+// The Cloud Integration room's API (package integration) under the emulator's name.
+type (
+	// AEMConsumer describes one AdvancedEventMesh sender channel of a deployed flow that consumes an AEM queue.
+	AEMConsumer = integration.AEMConsumer
+	// Behaviour sets how the executions of one deployed integration flow end.
+	Behaviour = integration.Behaviour
+	// Consumer describes one AMQP sender channel of a deployed flow that consumes a queue.
+	Consumer = integration.Consumer
+	// DeployedIFlow is what the runtime of an integration flow runs: the version, parameter values and content of the deploy in force.
+	DeployedIFlow = integration.DeployedIFlow
+	// FlowOutcome is how the executions of an integration flow end.
+	FlowOutcome = integration.FlowOutcome
+	// JMSMessageInput is a message put on a JMS queue through the control endpoint.
+	JMSMessageInput = integration.JMSMessageInput
+	// JMSQueueView is a queue as the control endpoint lists it.
+	JMSQueueView = integration.JMSQueueView
+	// MessageProcessingLog is the log of one execution of a deployed flow, as GET /api/v1/MessageProcessingLogs lists it (property names as SAP's MessageProcessingLog entity).
+	MessageProcessingLog = integration.MessageProcessingLog
+	// MessageRun is what one deployed flow did with one message.
+	MessageRun = integration.MessageRun
+	// RunOutcome says where a message consumed by a deployed flow ended.
+	RunOutcome = integration.RunOutcome
+	// RuntimeStats count what deployed flows did with messages.
+	RuntimeStats = integration.RuntimeStats
+)
+
+// The Cloud Integration room's constants under the emulator's name.
+const (
+	DefaultJMSMaxQueues        = integration.DefaultJMSMaxQueues
+	DefaultJMSMaxCapacity      = integration.DefaultJMSMaxCapacity
+	JMSQueueMaxBytes           = integration.JMSQueueMaxBytes
+	DefaultJMSMinute           = integration.DefaultJMSMinute
+	JMSNonExclusive            = integration.JMSNonExclusive
+	JMSExclusive               = integration.JMSExclusive
+	DefaultJMSExpirationDays   = integration.DefaultJMSExpirationDays
+	MaxJMSExpirationDays       = integration.MaxJMSExpirationDays
+	MPLStatusCompleted         = integration.MPLStatusCompleted
+	MPLStatusFailed            = integration.MPLStatusFailed
+	MPLStatusRetry             = integration.MPLStatusRetry
+	MPLStatusEscalated         = integration.MPLStatusEscalated
+	DefaultRetryInterval       = integration.DefaultRetryInterval
+	DefaultLockDuration        = integration.DefaultLockDuration
+	DefaultRetryCap            = integration.DefaultRetryCap
+	DefaultMaxRetries          = integration.DefaultMaxRetries
+	DefaultQueuePrefetch       = integration.DefaultQueuePrefetch
+	DeliveryStateRejected      = integration.DeliveryStateRejected
+	DeliveryStateUndeliverable = integration.DeliveryStateUndeliverable
+	FlowSuccess                = integration.FlowSuccess
+	FlowError                  = integration.FlowError
+	FlowEscalation             = integration.FlowEscalation
+	FlowException              = integration.FlowException
+	RunDeleted                 = integration.RunDeleted
+	RunLost                    = integration.RunLost
+	RunExpired                 = integration.RunExpired
+	RunGuardEnded              = integration.RunGuardEnded
+	RunPending                 = integration.RunPending
+	RunCompleted               = integration.RunCompleted
+	RunEscalated               = integration.RunEscalated
+	RunDeadLettered            = integration.RunDeadLettered
+	RunDiscarded               = integration.RunDiscarded
+	RunRedeliveryCapReached    = integration.RunRedeliveryCapReached
+	RunUndeliverable           = integration.RunUndeliverable
+	RunRetryCapReached         = integration.RunRetryCapReached
+	DefaultDeployDelay         = integration.DefaultDeployDelay
+)
+
+// ErrIFlowNotFound is returned when no integration flow has the given id.
+var ErrIFlowNotFound = integration.ErrIFlowNotFound

@@ -256,11 +256,7 @@ func (s *Server) LoadSampleContent() error {
 
 // createSampleIFlow creates flow f unless it exists, and deploys it when f says so.
 func (s *Server) createSampleIFlow(f SampleIFlow) error {
-	c := s.cloudIntegration.cpi
-	c.mu.Lock()
-	_, exists := c.iflows[f.ID]
-	c.mu.Unlock()
-	if exists {
+	if s.HasIFlow(f.ID) {
 		return nil
 	}
 	if err := s.CreateIFlow(f.ID, f.ID, f.Package, iflowbuild.Build(f.options())); err != nil {
@@ -269,16 +265,9 @@ func (s *Server) createSampleIFlow(f SampleIFlow) error {
 	if !f.Deployed {
 		return nil
 	}
-	// Deployed at once, without the deploy delay: the flow was deployed long
-	// before anyone looks at the landscape.
-	c.mu.Lock()
-	task := c.deployLocked(c.iflows[f.ID], s.Now(), 0)
-	c.mu.Unlock()
-	if task.Error != "" {
-		return fmt.Errorf("emulator: sample content: deploying %s: %s", f.ID, task.Error)
+	if err := s.DeployNow(f.ID); err != nil {
+		return fmt.Errorf("emulator: sample content: %w", err)
 	}
-	s.SaveState()
-	s.runtime.kickRuntime()
 	return nil
 }
 

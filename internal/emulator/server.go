@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
@@ -24,13 +25,13 @@ import (
 type Server struct {
 	*core.Core
 	// The rooms.
-	*core.TokenService     // the OAuth token endpoint and its certificate listener (auth.go, tls.go)
-	*eventmesh.EventMesh   // Event Mesh management, messaging and broker (management.go, broker.go)
-	*cloudIntegration      // Cloud Integration design time and deploy API (cloudintegration.go, cpi_*.go, mpl.go)
-	*integrationRuntime    // Cloud Integration runtime: deployed flows, AMQP and JMS senders (runtime.go, behaviour.go, jms*.go)
-	*core.FaultInjector    // the middleware around all of them (faults.go)
-	*eventmesh.Webhooks    // Event Mesh webhook subscriptions and their push delivery (webhooks.go)
-	*aem.AdvancedEventMesh // Advanced Event Mesh: SEMP v2, REST messaging and the broker (aem*.go)
+	*core.TokenService            // the OAuth token endpoint and its certificate listener (auth.go, tls.go)
+	*eventmesh.EventMesh          // Event Mesh management, messaging and broker (management.go, broker.go)
+	*integration.CloudIntegration // Cloud Integration design time and deploy API (cloudintegration.go, cpi_*.go, mpl.go)
+	*integration.Runtime          // Cloud Integration runtime: deployed flows, AMQP and JMS senders (runtime.go, behaviour.go, jms*.go)
+	*core.FaultInjector           // the middleware around all of them (faults.go)
+	*eventmesh.Webhooks           // Event Mesh webhook subscriptions and their push delivery (webhooks.go)
+	*aem.AdvancedEventMesh        // Advanced Event Mesh: SEMP v2, REST messaging and the broker (aem*.go)
 
 	handler http.Handler   // control endpoints, or the middleware and the rooms
 	control *http.ServeMux // the control endpoints (control.go and each room's)
@@ -80,13 +81,10 @@ func New(opts Options) *Server {
 	c.Save = s.writeState
 	s.TokenService = core.NewTokenService(c, s.URL)
 	s.EventMesh = eventmesh.New(c, s.TokenService)
-	tenant := newCPIState()
-	s.integrationRuntime = &integrationRuntime{Core: c, broker: s.EventMesh, cpi: tenant, rt: newRuntimeState(),
-		jms: newJMSState(opts, opts.Now())} // jms.go
 	s.Webhooks = eventmesh.NewWebhooks(c, s.EventMesh, s.TokenService) // webhooks.go
 	s.AdvancedEventMesh = aem.New(c)                                   // aem.go
-	s.aem = s.AdvancedEventMesh                                        // the runtime consumes its queues (aem_runtime.go)
-	s.cloudIntegration = &cloudIntegration{Core: c, auth: s.TokenService, cpi: tenant, runtime: s.integrationRuntime}
+	// Cloud Integration's runtime consumes the brokers' queues over the core's interfaces.
+	s.CloudIntegration, s.Runtime = integration.New(c, s.TokenService, s.EventMesh, s.AdvancedEventMesh)
 
 	if err := s.loadState(); err != nil {
 		s.loadErr = err
@@ -96,13 +94,13 @@ func New(opts Options) *Server {
 	s.CertErr = s.EnsureCertificates()
 
 	mux := http.NewServeMux()
-	s.FaultInjector = core.NewFaultInjector(c, s.TokenService, mux, tenant.routeLabel)
+	s.FaultInjector = core.NewFaultInjector(c, s.TokenService, mux, s.CloudIntegration.RouteLabel)
 	s.SetFaults(opts.Faults)
 	s.MountTokenEndpoint(mux)
 	s.MountManagement(mux)
 	s.MountMessaging(mux)
 	s.MountWebhooks(mux)
-	s.mountCloudIntegration(mux)
+	s.MountCloudIntegration(mux)
 	s.MountAdvancedEventMesh(mux)
 	s.MountAEMMonitor(mux)
 	s.control = http.NewServeMux()
@@ -158,8 +156,8 @@ func (s *Server) Start(addr string) error {
 		defer close(done)
 		_ = srv.Serve(ln)
 	}(s.srv, s.served)
-	if s.hasRuntimes() {
-		s.kickRuntime()
+	if s.HasRuntimes() {
+		s.KickRuntime()
 	}
 	return nil
 }
@@ -175,7 +173,7 @@ func (s *Server) URL() string {
 // Close stops the deployed flows' consumers and the server and closes all
 // connections, waking slow requests.
 func (s *Server) Close() error {
-	s.stopRuntime()
+	s.StopRuntime()
 	s.StopWebhooks()
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
@@ -196,7 +194,7 @@ func (s *Server) Close() error {
 // Shutdown stops the deployed flows' consumers, then the server gracefully:
 // it waits for running requests until ctx ends.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.stopRuntime()
+	s.StopRuntime()
 	s.StopWebhooks()
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served

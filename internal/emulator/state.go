@@ -23,14 +23,6 @@ type stateFile struct {
 	CloudIntegration json.RawMessage              `json:"cloudIntegration,omitempty"`
 }
 
-// cpiPersister is implemented by cpiState when the Cloud Integration tenant
-// keeps state across restarts. marshalState must take cpiState's own lock;
-// unmarshalState is called once from New before any request.
-type cpiPersister interface {
-	marshalState() (json.RawMessage, error)
-	unmarshalState(json.RawMessage) error
-}
-
 // loadState reads Options.StateFile when it exists.
 func (s *Server) loadState() error {
 	if s.Opts.StateFile == "" {
@@ -59,10 +51,8 @@ func (s *Server) loadState() error {
 	}
 	s.EventMesh.Load(st.Queues)
 	if len(st.CloudIntegration) > 0 {
-		if p, ok := any(s.cloudIntegration.cpi).(cpiPersister); ok {
-			if err := p.unmarshalState(st.CloudIntegration); err != nil {
-				return fmt.Errorf("the Cloud Integration part of the state file is not valid: %w", err)
-			}
+		if err := s.CloudIntegration.UnmarshalState(st.CloudIntegration); err != nil {
+			return fmt.Errorf("the Cloud Integration part of the state file is not valid: %w", err)
 		}
 	}
 	return nil
@@ -89,13 +79,11 @@ func (s *Server) writeState() {
 	s.saveMu.Lock()
 	defer s.saveMu.Unlock()
 	st := s.snapshot()
-	if p, ok := any(s.cloudIntegration.cpi).(cpiPersister); ok {
-		raw, err := p.marshalState()
-		if err != nil {
-			s.Logf("emulator: saving the Cloud Integration state: %v", err)
-		} else {
-			st.CloudIntegration = raw
-		}
+	raw, err := s.CloudIntegration.MarshalState()
+	if err != nil {
+		s.Logf("emulator: saving the Cloud Integration state: %v", err)
+	} else {
+		st.CloudIntegration = raw
 	}
 	data, err := json.MarshalIndent(st, "", "  ")
 	if err == nil {

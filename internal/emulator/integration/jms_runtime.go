@@ -1,4 +1,4 @@
-package emulator
+package integration
 
 import (
 	"context"
@@ -117,7 +117,7 @@ type jmsGuard struct {
 
 // jmsConsumer is one JMS sender channel of a deployed flow.
 type jmsConsumer struct {
-	s         *integrationRuntime
+	s         *Runtime
 	cn        *consumer // identity of the flow for the run bookkeeping
 	queue     string
 	exclusive bool
@@ -188,7 +188,7 @@ func jmsGuards(m *flowreader.Model, params map[string]string) ([]jmsGuard, []str
 // when the channel cannot consume: no queue, a setting outside SAP's range
 // (the emulator does not run a channel SAP's editor refuses; assumed), or a
 // queue that cannot be created.
-func (s *integrationRuntime) newJMSConsumer(w startedFlow, art *flowreader.Archive, snd flowreader.Channel, end string) (*jmsConsumer, string) {
+func (s *Runtime) newJMSConsumer(w startedFlow, art *flowreader.Archive, snd flowreader.Channel, end string) (*jmsConsumer, string) {
 	params := art.ParameterValues(w.params)
 	queueSt := snd.Setting("QueueName_inbound", params)
 	queue := queueSt.Value
@@ -269,7 +269,7 @@ func (jc *jmsConsumer) guardEnding(retries int64, failed bool) *jmsGuard {
 }
 
 // startJMSConsumers starts one consumer per JMS sender channel of a deployment.
-func (s *integrationRuntime) startJMSConsumers(ctx context.Context, w startedFlow, art *flowreader.Archive, end string, fr *flowRunner) {
+func (s *Runtime) startJMSConsumers(ctx context.Context, w startedFlow, art *flowreader.Archive, end string, fr *flowRunner) {
 	for _, snd := range art.Model.ChannelsOf("JMS", "Sender") {
 		jc, note := s.newJMSConsumer(w, art, snd, end)
 		if note != "" {
@@ -350,7 +350,7 @@ func (jc *jmsConsumer) executeLocked(q *jmsQueue, m *jmsMessage) {
 	s, cn := jc.s, jc.cn
 	at := m.nextRetry
 	flow := cn.info.IFlowID
-	_, corr := s.rt.beginDelivery(cn, Message{ID: m.id}, at)
+	_, corr := s.rt.beginDelivery(cn, core.Message{ID: m.id}, at)
 	number := s.rt.executions(flow, m.id) + 1
 	res := s.rt.behaviour(flow).result(number, jc.end)
 	// SAPJMSRetries is the number of retries so far (0 on the first execution).

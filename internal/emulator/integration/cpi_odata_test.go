@@ -1,4 +1,4 @@
-package emulator
+package integration
 
 import (
 	"bytes"
@@ -10,6 +10,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
@@ -130,10 +133,11 @@ func TestMatchCPI(t *testing.T) {
 // TestCPIControlEndpoints drives the control handlers on a mux of their own.
 func TestCPIControlEndpoints(t *testing.T) {
 	t.Parallel()
-	s := New(Options{})
+	c := core.NewCore(core.Options{Now: time.Now})
+	s, _ := New(c, core.NewTokenService(c, func() string { return "" }), nil, nil)
 	s.SetDeployDelay(0)
 	mux := http.NewServeMux()
-	s.mountCloudIntegrationControl(mux)
+	s.MountCloudIntegrationControl(mux)
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
 	call := func(method, path string, body any) (int, []byte) {
@@ -145,7 +149,7 @@ func TestCPIControlEndpoints(t *testing.T) {
 		} else {
 			rd = bytes.NewReader(nil)
 		}
-		req, _ := http.NewRequest(method, ts.URL+ControlBasePath+path, rd)
+		req, _ := http.NewRequest(method, ts.URL+core.ControlBasePath+path, rd)
 		res, err := ts.Client().Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -196,10 +200,10 @@ func TestCPIControlEndpoints(t *testing.T) {
 	if st, _ := call("DELETE", "/iflows/Flow", nil); st != http.StatusNotFound {
 		t.Fatalf("second DELETE: %d", st)
 	}
-	s.cloudIntegration.cpi.mu.Lock()
-	failText := s.cloudIntegration.cpi.failNext["Flow"]
-	delay := s.cloudIntegration.cpi.deployDelay
-	s.cloudIntegration.cpi.mu.Unlock()
+	s.cpi.mu.Lock()
+	failText := s.cpi.failNext["Flow"]
+	delay := s.cpi.deployDelay
+	s.cpi.mu.Unlock()
 	if failText != "boom" || delay.Milliseconds() != 5 {
 		t.Fatalf("fail text %q, delay %v", failText, delay)
 	}

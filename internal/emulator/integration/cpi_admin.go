@@ -1,4 +1,4 @@
-package emulator
+package integration
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ type DeployedIFlow struct {
 
 // CreateIFlow creates the integration flow id in package pkg from an iFlow
 // archive, replacing a flow with the same id. The archive must hold an .iflw.
-func (s *cloudIntegration) CreateIFlow(id, name, pkg string, zip []byte) error {
+func (s *CloudIntegration) CreateIFlow(id, name, pkg string, zip []byte) error {
 	if strings.TrimSpace(id) == "" {
 		return errors.New("emulator: the integration flow id is empty; set an id")
 	}
@@ -54,7 +54,7 @@ func (s *cloudIntegration) CreateIFlow(id, name, pkg string, zip []byte) error {
 
 // IFlowContent returns the current archive of integration flow id, or nil
 // when there is no such flow.
-func (s *cloudIntegration) IFlowContent(id string) []byte {
+func (s *CloudIntegration) IFlowContent(id string) []byte {
 	c := s.cpi
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -66,7 +66,7 @@ func (s *cloudIntegration) IFlowContent(id string) []byte {
 
 // IFlowConfigurations returns the externalized parameter values of
 // integration flow id, and false when there is no such flow.
-func (s *cloudIntegration) IFlowConfigurations(id string) (map[string]string, bool) {
+func (s *CloudIntegration) IFlowConfigurations(id string) (map[string]string, bool) {
 	c := s.cpi
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -88,7 +88,7 @@ func (s *cloudIntegration) IFlowConfigurations(id string) (map[string]string, bo
 // SetConfigurationValue changes one externalized parameter of integration
 // flow id out of band, as a user in the Cloud Integration UI would. Unknown
 // keys are added.
-func (s *cloudIntegration) SetConfigurationValue(id, key, value string) error {
+func (s *CloudIntegration) SetConfigurationValue(id, key, value string) error {
 	c := s.cpi
 	c.mu.Lock()
 	f := c.iflows[id]
@@ -107,7 +107,7 @@ func (s *cloudIntegration) SetConfigurationValue(id, key, value string) error {
 
 // DeleteIFlow deletes integration flow id from the design time workspace;
 // a deployed runtime artifact stays. It reports whether the flow existed.
-func (s *cloudIntegration) DeleteIFlow(id string) bool {
+func (s *CloudIntegration) DeleteIFlow(id string) bool {
 	c := s.cpi
 	c.mu.Lock()
 	_, ok := c.iflows[id]
@@ -121,7 +121,7 @@ func (s *cloudIntegration) DeleteIFlow(id string) bool {
 
 // FailNextDeploy makes the next deploy of integration flow id end with task
 // status FAIL and runtime status ERROR, with errorText as error information.
-func (s *cloudIntegration) FailNextDeploy(id, errorText string) {
+func (s *CloudIntegration) FailNextDeploy(id, errorText string) {
 	if errorText == "" {
 		errorText = "Deployment failed."
 	}
@@ -134,7 +134,7 @@ func (s *cloudIntegration) FailNextDeploy(id, errorText string) {
 // FailNextBuild makes the next deploy of integration flow id fail in its build: the task ends
 // with status FAIL and errorText, and the runtime keeps running the version it ran before (or
 // nothing, if the flow was not deployed).
-func (s *cloudIntegration) FailNextBuild(id, errorText string) {
+func (s *CloudIntegration) FailNextBuild(id, errorText string) {
 	if errorText == "" {
 		errorText = "Build failed."
 	}
@@ -146,7 +146,7 @@ func (s *cloudIntegration) FailNextBuild(id, errorText string) {
 
 // SetDeployDelay sets how long a deploy stays DEPLOYING; the runtime then
 // stays STARTING as long again. Zero makes deploys finish at once.
-func (s *cloudIntegration) SetDeployDelay(d time.Duration) {
+func (s *CloudIntegration) SetDeployDelay(d time.Duration) {
 	if d < 0 {
 		d = 0
 	}
@@ -158,7 +158,7 @@ func (s *cloudIntegration) SetDeployDelay(d time.Duration) {
 
 // Deployed returns what the runtime of integration flow id runs, and false
 // when nothing is deployed.
-func (s *cloudIntegration) Deployed(id string) (DeployedIFlow, bool) {
+func (s *CloudIntegration) Deployed(id string) (DeployedIFlow, bool) {
 	c := s.cpi
 	now := s.Now()
 	c.mu.Lock()
@@ -173,12 +173,12 @@ func (s *cloudIntegration) Deployed(id string) (DeployedIFlow, bool) {
 
 // InvalidateCSRFTokens forgets every Cloud Integration session, so that
 // clients must fetch a new CSRF token.
-func (s *cloudIntegration) InvalidateCSRFTokens() { s.cpi.invalidateCSRF() }
+func (s *CloudIntegration) InvalidateCSRFTokens() { s.cpi.invalidateCSRF() }
 
 // mountCloudIntegrationControl registers the Cloud Integration control
 // endpoints under /emulator/v1 on the control mux.
-func (s *cloudIntegration) mountCloudIntegrationControl(mux *http.ServeMux) {
-	c := ControlBasePath
+func (s *CloudIntegration) MountCloudIntegrationControl(mux *http.ServeMux) {
+	c := core.ControlBasePath
 	mux.HandleFunc("PUT "+c+"/iflows/{id}", s.handleControlPutIFlow)
 	mux.HandleFunc("DELETE "+c+"/iflows/{id}", func(w http.ResponseWriter, r *http.Request) {
 		if !s.DeleteIFlow(r.PathValue("id")) {
@@ -235,7 +235,7 @@ func readControlJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 	return true
 }
 
-func (s *cloudIntegration) handleControlPutIFlow(w http.ResponseWriter, r *http.Request) {
+func (s *CloudIntegration) handleControlPutIFlow(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Name      string `json:"name"`
 		PackageID string `json:"packageId"`
@@ -256,7 +256,7 @@ func (s *cloudIntegration) handleControlPutIFlow(w http.ResponseWriter, r *http.
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *cloudIntegration) handleControlSetConfiguration(w http.ResponseWriter, r *http.Request) {
+func (s *CloudIntegration) handleControlSetConfiguration(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Value *string `json:"value"`
 	}
@@ -289,7 +289,7 @@ func failNextHandler(fail func(id, errorText string)) http.HandlerFunc {
 	}
 }
 
-func (s *cloudIntegration) handleControlDeployDelay(w http.ResponseWriter, r *http.Request) {
+func (s *CloudIntegration) handleControlDeployDelay(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Delay string `json:"delay"`
 	}

@@ -1,4 +1,4 @@
-package emulator
+package integration
 
 import (
 	"cmp"
@@ -122,7 +122,7 @@ type AEMConsumer struct {
 
 // aemConsumer is one AEM sender channel of a deployed flow.
 type aemConsumer struct {
-	s    *integrationRuntime
+	s    *Runtime
 	cn   *consumer // identity of the flow for the run bookkeeping
 	info AEMConsumer
 }
@@ -165,7 +165,7 @@ func aemWhole(st flowreader.ChannelSetting, def, lo int64) (int64, error) {
 
 // newAEMConsumer reads an AdvancedEventMesh sender channel and logs what it had to say about it: nil, with
 // the reason, when the channel does not consume.
-func (s *integrationRuntime) newAEMConsumer(w startedFlow, params map[string]string, snd flowreader.Channel, end string) *aemConsumer {
+func (s *Runtime) newAEMConsumer(w startedFlow, params map[string]string, snd flowreader.Channel, end string) *aemConsumer {
 	ac, note := s.readAEMConsumer(w, params, snd, end)
 	if note != "" {
 		s.Logf("emulator: integration flow %s, AdvancedEventMesh channel %s: %s", w.id, snd.ID, note)
@@ -173,7 +173,7 @@ func (s *integrationRuntime) newAEMConsumer(w startedFlow, params map[string]str
 	return ac
 }
 
-func (s *integrationRuntime) readAEMConsumer(w startedFlow, params map[string]string, snd flowreader.Channel, end string) (*aemConsumer, string) {
+func (s *Runtime) readAEMConsumer(w startedFlow, params map[string]string, snd flowreader.Channel, end string) (*aemConsumer, string) {
 	queueSt := snd.Setting("queueName", params)
 	if !queueSt.Resolved || queueSt.Value == "" {
 		return nil, "the AdvancedEventMesh sender has no queueName, so it consumes nothing."
@@ -226,7 +226,7 @@ func (s *integrationRuntime) readAEMConsumer(w startedFlow, params map[string]st
 }
 
 // startAEMConsumers starts the consumers of every AdvancedEventMesh sender channel of a deployment.
-func (s *integrationRuntime) startAEMConsumers(ctx context.Context, w startedFlow, art *flowreader.Archive, end string, fr *flowRunner) {
+func (s *Runtime) startAEMConsumers(ctx context.Context, w startedFlow, art *flowreader.Archive, end string, fr *flowRunner) {
 	if s.aem == nil {
 		return
 	}
@@ -242,7 +242,7 @@ func (s *integrationRuntime) startAEMConsumers(ctx context.Context, w startedFlo
 }
 
 // runAEMConsumer binds the channel's consumers to its queue until ctx ends.
-func (s *integrationRuntime) runAEMConsumer(ctx context.Context, ac *aemConsumer, fr *flowRunner) {
+func (s *Runtime) runAEMConsumer(ctx context.Context, ac *aemConsumer, fr *flowRunner) {
 	fr.aemConsumers = append(fr.aemConsumers, ac.info)
 	for range ac.info.ParallelConsumers {
 		fr.wg.Add(1)
@@ -301,7 +301,7 @@ func (ac *aemConsumer) deliver(ctx context.Context, d core.AEMDelivery, free tim
 	if free.After(due) {
 		due = free
 	}
-	_, corr := s.rt.beginDelivery(ac.cn, Message{ID: id}, due)
+	_, corr := s.rt.beginDelivery(ac.cn, core.Message{ID: id}, due)
 	immediate := ac.info.AckMode == aemAckImmediate
 	attempts := ac.info.MaxAttempts
 	if immediate {
@@ -416,7 +416,7 @@ func (rt *runtimeState) settleAt(cn *consumer, id string, outcome RunOutcome, dm
 
 // AEMConsumers returns the AdvancedEventMesh sender channels that consume AEM queues now, sorted by
 // integration flow and channel.
-func (s *integrationRuntime) AEMConsumers() []AEMConsumer {
+func (s *Runtime) AEMConsumers() []AEMConsumer {
 	rt := s.rt
 	rt.mu.Lock()
 	out := []AEMConsumer{}

@@ -1,4 +1,4 @@
-package emulator
+package integration
 
 import (
 	"crypto/rand"
@@ -65,7 +65,7 @@ func newMPLID() string {
 
 // MessageProcessingLogs returns the processing logs of integration flow id
 // in the order the executions ended; id "" returns the logs of every flow.
-func (s *integrationRuntime) MessageProcessingLogs(id string) []MessageProcessingLog {
+func (s *Runtime) MessageProcessingLogs(id string) []MessageProcessingLog {
 	rt := s.rt
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -124,14 +124,14 @@ func (l *MessageProcessingLog) wire(base string) mplJSON {
 		MessageGuid: l.MessageGuid, CorrelationID: l.CorrelationID, ApplicationMessageID: l.ApplicationMessageID,
 		LogStart: odataDate(l.LogStart), LogEnd: odataDate(l.LogEnd), Sender: l.Sender, Receiver: l.Receiver,
 		IntegrationFlowName: l.IntegrationFlowName, Status: l.Status,
-		AlternateWebLink:    strings.TrimSuffix(base, CloudIntegrationBasePath) + "/shell/monitoring/MessageDetails/" + url.PathEscape(l.MessageGuid),
+		AlternateWebLink:    strings.TrimSuffix(base, core.CloudIntegrationBasePath) + "/shell/monitoring/MessageDetails/" + url.PathEscape(l.MessageGuid),
 		IntegrationArtifact: art, LogLevel: "INFO", CustomStatus: l.Status, TransactionID: strings.ToLower(strings.ReplaceAll(l.MessageGuid, "-", "")),
 	}
 }
 
 // cpiListMPL answers GET MessageProcessingLogs with $filter, $orderby, $top,
 // $skip and $inlinecount=allpages.
-func (s *cloudIntegration) cpiListMPL(w http.ResponseWriter, r *http.Request) {
+func (s *CloudIntegration) cpiListMPL(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	logs := s.runtime.MessageProcessingLogs("")
 	if f := strings.TrimSpace(q.Get("$filter")); f != "" {
@@ -189,7 +189,7 @@ func (s *cloudIntegration) cpiListMPL(w http.ResponseWriter, r *http.Request) {
 }
 
 // cpiGetMPL answers GET MessageProcessingLogs('guid').
-func (s *cloudIntegration) cpiGetMPL(w http.ResponseWriter, r *http.Request, req cpiRequest) {
+func (s *CloudIntegration) cpiGetMPL(w http.ResponseWriter, r *http.Request, req cpiRequest) {
 	for _, l := range s.runtime.MessageProcessingLogs("") {
 		if l.MessageGuid == req.id {
 			respondOData(w, http.StatusOK, l.wire(cpiBaseURI(r)))

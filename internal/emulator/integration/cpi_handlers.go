@@ -1,4 +1,4 @@
-package emulator
+package integration
 
 import (
 	"archive/zip"
@@ -54,8 +54,8 @@ func cpiIsWrite(method string) bool {
 }
 
 // serveCPI is the single handler of the Cloud Integration API.
-func (s *cloudIntegration) serveCPI(w http.ResponseWriter, r *http.Request) {
-	switch s.auth.CheckBearer(r, AudienceCloudIntegration) {
+func (s *CloudIntegration) serveCPI(w http.ResponseWriter, r *http.Request) {
+	switch s.auth.CheckBearer(r, core.AudienceCloudIntegration) {
 	case core.AuthOK:
 	case core.AuthWrongAudience:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="emulator", error="insufficient_scope"`)
@@ -166,10 +166,10 @@ func (c *cpiState) invalidateCSRF() {
 }
 
 func cpiBaseURI(r *http.Request) string {
-	return "http://" + r.Host + CloudIntegrationBasePath
+	return "http://" + r.Host + core.CloudIntegrationBasePath
 }
 
-func (s *cloudIntegration) cpiRoot(w http.ResponseWriter, _ *http.Request) {
+func (s *CloudIntegration) cpiRoot(w http.ResponseWriter, _ *http.Request) {
 	respondOData(w, http.StatusOK, map[string]any{"EntitySets": []string{
 		cpiStatusSet, "Configurations", cpiDesigntimeSet, cpiRuntimeSet, "RuntimeArtifactErrorInformations", mplSet,
 	}})
@@ -271,12 +271,12 @@ func (t *cpiTask) status(now time.Time) string {
 	return cpiTaskSuccess
 }
 
-func (s *cloudIntegration) runtimeView(base, id string, d *cpiDeployment, now time.Time) cpiRuntimeJSON {
+func (s *CloudIntegration) runtimeView(base, id string, d *cpiDeployment, now time.Time) cpiRuntimeJSON {
 	uri := base + "/" + cpiRuntimeSet + "(" + odataLiteral(id) + ")"
 	return cpiRuntimeJSON{
 		Metadata: cpiMetadataJSON{ID: uri, URI: uri, Type: cpiEntityPrefix + "IntegrationRuntimeArtifact"},
 		ID:       id, Version: d.Version, Name: d.Name, Type: cpiTypeIFlow,
-		DeployedBy: s.auth.Client(AudienceCloudIntegration).ID, DeployedOn: odataDate(d.DeployedOn),
+		DeployedBy: s.auth.Client(core.AudienceCloudIntegration).ID, DeployedOn: odataDate(d.DeployedOn),
 		Status: d.status(now), ErrorInformation: cpiDeferred(uri + "/ErrorInformation"),
 	}
 }
@@ -311,7 +311,7 @@ func cpiNotFoundDesigntime(w http.ResponseWriter) {
 	respondODataError(w, http.StatusNotFound, "Integration design time artifact not found")
 }
 
-func (s *cloudIntegration) cpiListDesigntime(w http.ResponseWriter, r *http.Request) {
+func (s *CloudIntegration) cpiListDesigntime(w http.ResponseWriter, r *http.Request) {
 	c := s.cpi
 	c.mu.Lock()
 	ids := make([]string, 0, len(c.iflows))
@@ -327,7 +327,7 @@ func (s *cloudIntegration) cpiListDesigntime(w http.ResponseWriter, r *http.Requ
 	respondOData(w, http.StatusOK, map[string]any{"results": out})
 }
 
-func (s *cloudIntegration) cpiGetDesigntime(w http.ResponseWriter, r *http.Request, req cpiRequest) {
+func (s *CloudIntegration) cpiGetDesigntime(w http.ResponseWriter, r *http.Request, req cpiRequest) {
 	c := s.cpi
 	c.mu.Lock()
 	f := c.iflowLocked(req.id, req.version)
@@ -422,7 +422,7 @@ func badIFlowName(name string) string {
 	return ""
 }
 
-func (s *cloudIntegration) cpiCreateDesigntime(w http.ResponseWriter, r *http.Request) {
+func (s *CloudIntegration) cpiCreateDesigntime(w http.ResponseWriter, r *http.Request) {
 	m, ok := readCPIBody(w, r)
 	if !ok {
 		return
@@ -476,7 +476,7 @@ func (s *cloudIntegration) cpiCreateDesigntime(w http.ResponseWriter, r *http.Re
 	respondOData(w, http.StatusCreated, v)
 }
 
-func (s *cloudIntegration) cpiUpdateDesigntime(w http.ResponseWriter, r *http.Request, req cpiRequest) {
+func (s *CloudIntegration) cpiUpdateDesigntime(w http.ResponseWriter, r *http.Request, req cpiRequest) {
 	m, ok := readCPIBody(w, r)
 	if !ok {
 		return
@@ -545,7 +545,7 @@ func (s *cloudIntegration) cpiUpdateDesigntime(w http.ResponseWriter, r *http.Re
 	w.WriteHeader(http.StatusOK)
 }
 
-func (s *cloudIntegration) cpiDeleteDesigntime(w http.ResponseWriter, req cpiRequest) {
+func (s *CloudIntegration) cpiDeleteDesigntime(w http.ResponseWriter, req cpiRequest) {
 	c := s.cpi
 	c.mu.Lock()
 	f := c.iflowLocked(req.id, req.version)
@@ -561,7 +561,7 @@ func (s *cloudIntegration) cpiDeleteDesigntime(w http.ResponseWriter, req cpiReq
 	w.WriteHeader(http.StatusOK)
 }
 
-func (s *cloudIntegration) cpiGetContent(w http.ResponseWriter, req cpiRequest) {
+func (s *CloudIntegration) cpiGetContent(w http.ResponseWriter, req cpiRequest) {
 	c := s.cpi
 	c.mu.Lock()
 	var content []byte
@@ -614,7 +614,7 @@ func (f *cpiIFlow) configurations() ([]cpiConfiguration, error) {
 	return out, nil
 }
 
-func (s *cloudIntegration) cpiGetConfigurations(w http.ResponseWriter, r *http.Request, req cpiRequest) {
+func (s *CloudIntegration) cpiGetConfigurations(w http.ResponseWriter, r *http.Request, req cpiRequest) {
 	c := s.cpi
 	c.mu.Lock()
 	f := c.iflowLocked(req.id, req.version)
@@ -673,7 +673,7 @@ func (f *cpiIFlow) setParameter(key, value, dataType string, requireKnown bool) 
 	return true, nil
 }
 
-func (s *cloudIntegration) cpiSetConfiguration(w http.ResponseWriter, r *http.Request, req cpiRequest) {
+func (s *CloudIntegration) cpiSetConfiguration(w http.ResponseWriter, r *http.Request, req cpiRequest) {
 	m, ok := readCPIBody(w, r)
 	if !ok {
 		return
@@ -706,7 +706,7 @@ func (s *cloudIntegration) cpiSetConfiguration(w http.ResponseWriter, r *http.Re
 	w.WriteHeader(http.StatusAccepted)
 }
 
-func (s *cloudIntegration) cpiDeploy(w http.ResponseWriter, req cpiRequest) {
+func (s *CloudIntegration) cpiDeploy(w http.ResponseWriter, req cpiRequest) {
 	c := s.cpi
 	now := s.Now()
 	c.mu.Lock()
@@ -734,7 +734,7 @@ func (s *cloudIntegration) cpiDeploy(w http.ResponseWriter, req cpiRequest) {
 	task := c.deployLocked(f, now, c.deployDelay)
 	c.mu.Unlock()
 	s.SaveState()
-	s.runtime.kickRuntime()
+	s.runtime.KickRuntime()
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusAccepted)
 	_, _ = io.WriteString(w, task.ID)
@@ -787,7 +787,7 @@ func (c *cpiState) pruneTasksLocked() {
 	}
 }
 
-func (s *cloudIntegration) cpiDeployStatus(w http.ResponseWriter, r *http.Request, req cpiRequest) {
+func (s *CloudIntegration) cpiDeployStatus(w http.ResponseWriter, r *http.Request, req cpiRequest) {
 	c := s.cpi
 	now := s.Now()
 	c.mu.Lock()
@@ -808,7 +808,7 @@ func (s *cloudIntegration) cpiDeployStatus(w http.ResponseWriter, r *http.Reques
 	})
 }
 
-func (s *cloudIntegration) cpiListRuntime(w http.ResponseWriter, r *http.Request) {
+func (s *CloudIntegration) cpiListRuntime(w http.ResponseWriter, r *http.Request) {
 	c := s.cpi
 	now := s.Now()
 	c.mu.Lock()
@@ -831,7 +831,7 @@ func cpiNotDeployed(w http.ResponseWriter) {
 	respondODataError(w, http.StatusNotFound, "Requested entity could not be found.")
 }
 
-func (s *cloudIntegration) cpiGetRuntime(w http.ResponseWriter, r *http.Request, req cpiRequest) {
+func (s *CloudIntegration) cpiGetRuntime(w http.ResponseWriter, r *http.Request, req cpiRequest) {
 	c := s.cpi
 	now := s.Now()
 	c.mu.Lock()
@@ -848,7 +848,7 @@ func (s *cloudIntegration) cpiGetRuntime(w http.ResponseWriter, r *http.Request,
 	respondOData(w, http.StatusOK, v)
 }
 
-func (s *cloudIntegration) cpiUndeploy(w http.ResponseWriter, req cpiRequest) {
+func (s *CloudIntegration) cpiUndeploy(w http.ResponseWriter, req cpiRequest) {
 	c := s.cpi
 	c.mu.Lock()
 	rt := c.runtimes[req.id]
@@ -860,7 +860,7 @@ func (s *cloudIntegration) cpiUndeploy(w http.ResponseWriter, req cpiRequest) {
 		return
 	}
 	s.SaveState()
-	s.runtime.kickRuntime()
+	s.runtime.KickRuntime()
 	w.WriteHeader(http.StatusAccepted)
 }
 
@@ -877,7 +877,7 @@ type cpiErrorInformation struct {
 	ChildInstances        []any    `json:"childInstances"`
 }
 
-func (s *cloudIntegration) cpiRuntimeError(w http.ResponseWriter, req cpiRequest) {
+func (s *CloudIntegration) cpiRuntimeError(w http.ResponseWriter, req cpiRequest) {
 	c := s.cpi
 	now := s.Now()
 	c.mu.Lock()

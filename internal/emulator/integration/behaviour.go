@@ -1,4 +1,4 @@
-package emulator
+package integration
 
 import (
 	"bytes"
@@ -97,7 +97,7 @@ var ErrIFlowNotFound = errors.New("emulator: there is no integration flow with t
 // SetBehaviour sets how the executions of integration flow id end, from the
 // next execution on. The flow must exist in the design time workspace or
 // the runtime.
-func (s *integrationRuntime) SetBehaviour(id string, b Behaviour) error {
+func (s *Runtime) SetBehaviour(id string, b Behaviour) error {
 	if err := b.Validate(); err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func (s *integrationRuntime) SetBehaviour(id string, b Behaviour) error {
 }
 
 // IFlowBehaviour returns the behaviour of integration flow id.
-func (s *integrationRuntime) IFlowBehaviour(id string) Behaviour { return s.rt.behaviour(id) }
+func (s *Runtime) IFlowBehaviour(id string) Behaviour { return s.rt.behaviour(id) }
 
 func (rt *runtimeState) behaviour(id string) Behaviour {
 	rt.mu.Lock()
@@ -128,7 +128,7 @@ func (rt *runtimeState) behaviour(id string) Behaviour {
 
 // iflowKnown reports whether integration flow id exists in the design time
 // workspace or has a runtime artifact.
-func (s *integrationRuntime) iflowKnown(id string) bool {
+func (s *Runtime) iflowKnown(id string) bool {
 	c := s.cpi
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -136,8 +136,8 @@ func (s *integrationRuntime) iflowKnown(id string) bool {
 }
 
 // mountRuntimeControl registers the runtime's control endpoints.
-func (s *integrationRuntime) mountRuntimeControl(mux *http.ServeMux) {
-	c := ControlBasePath
+func (s *Runtime) MountRuntimeControl(mux *http.ServeMux) {
+	c := core.ControlBasePath
 	mux.HandleFunc("PUT "+c+"/iflows/{id}/behaviour", s.handlePutBehaviour)
 	mux.HandleFunc("GET "+c+"/iflows/{id}/behaviour", func(w http.ResponseWriter, r *http.Request) {
 		core.RespondJSON(w, http.StatusOK, s.IFlowBehaviour(r.PathValue("id")))
@@ -159,7 +159,7 @@ func (s *integrationRuntime) mountRuntimeControl(mux *http.ServeMux) {
 	})
 }
 
-func (s *integrationRuntime) handlePutBehaviour(w http.ResponseWriter, r *http.Request) {
+func (s *Runtime) handlePutBehaviour(w http.ResponseWriter, r *http.Request) {
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 64<<10))
 	var b Behaviour
 	if err == nil {

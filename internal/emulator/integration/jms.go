@@ -1,4 +1,4 @@
-package emulator
+package integration
 
 import (
 	"bytes"
@@ -120,7 +120,7 @@ type jmsMessage struct {
 	lastFlow  string // the flow that executed it last
 }
 
-func newJMSState(opts Options, now time.Time) *jmsState {
+func newJMSState(opts core.Options, now time.Time) *jmsState {
 	j := &jmsState{queues: map[string]*jmsQueue{}, startReal: time.Now(), startVirtual: now,
 		minute: opts.JMSMinute, maxQueues: opts.JMSMaxQueues, maxCapacity: opts.JMSMaxCapacity}
 	if j.minute <= 0 {
@@ -144,7 +144,7 @@ func (j *jmsState) Now() time.Time {
 }
 
 // JMSNow returns the emulator's JMS clock (see Options.JMSMinute).
-func (s *integrationRuntime) JMSNow() time.Time { return s.jms.Now() }
+func (s *Runtime) JMSNow() time.Time { return s.jms.Now() }
 
 func (j *jmsState) usedLocked() int64 {
 	var n int64
@@ -207,7 +207,7 @@ type JMSMessageInput struct {
 
 // PutJMSMessage stores a message on JMS queue name, as a JMS receiver
 // channel does, and returns its id.
-func (s *integrationRuntime) PutJMSMessage(name string, in JMSMessageInput) (string, error) {
+func (s *Runtime) PutJMSMessage(name string, in JMSMessageInput) (string, error) {
 	if in.ExpirationDays == 0 {
 		in.ExpirationDays = DefaultJMSExpirationDays
 	}
@@ -250,7 +250,7 @@ func (s *integrationRuntime) PutJMSMessage(name string, in JMSMessageInput) (str
 // SetJMSQueueActive stops (active false) or starts a queue, as the monitor's
 // Stop and Start do [SAP "Managing Queues", f116962]. A stopped queue keeps
 // its messages and is not consumed.
-func (s *integrationRuntime) SetJMSQueueActive(name string, active bool) error {
+func (s *Runtime) SetJMSQueueActive(name string, active bool) error {
 	j := s.jms
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -274,7 +274,7 @@ type jmsExpired struct {
 // expireLocked deletes the messages past their expiration whose next
 // execution falls after it (or that nothing consumes): SAP deletes a message automatically at its
 // "Retain Until" date [SAP "Managing Messages Stored in Queues", 6733197].
-func (j *jmsState) expireLocked(s *integrationRuntime, now time.Time) {
+func (j *jmsState) expireLocked(s *Runtime, now time.Time) {
 	var gone []jmsExpired
 	for _, q := range j.queues {
 		keep := q.msgs[:0]
@@ -356,7 +356,7 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func (s *integrationRuntime) jmsBrokerEntity(r *http.Request, expand map[string]bool) map[string]any {
+func (s *Runtime) jmsBrokerEntity(r *http.Request, expand map[string]bool) map[string]any {
 	j := s.jms
 	base := cpiBaseURI(r)
 	uri := base + "/JmsBrokers('" + jmsBrokerKey + "')"
@@ -424,7 +424,7 @@ func (j *jmsState) sortedQueueNamesLocked() []string {
 	return names
 }
 
-func (s *integrationRuntime) jmsQueueEntityLocked(base string, q *jmsQueue) map[string]any {
+func (s *Runtime) jmsQueueEntityLocked(base string, q *jmsQueue) map[string]any {
 	uri := base + "/Queues('" + odataEscape(q.name) + "')"
 	size := q.size()
 	return map[string]any{
@@ -492,7 +492,7 @@ func matchJMS(segs []odataSegment) (cpiRequest, bool) {
 
 // serveJMS answers an operation of the JMS monitoring API; it reports
 // false for other operations.
-func (s *integrationRuntime) serveJMS(w http.ResponseWriter, r *http.Request, req cpiRequest) bool {
+func (s *Runtime) serveJMS(w http.ResponseWriter, r *http.Request, req cpiRequest) bool {
 	switch req.op {
 	case cpiOpJMSBroker, cpiOpJMSQueues, cpiOpJMSQueue, cpiOpJMSMessages:
 	default:
@@ -580,7 +580,7 @@ type JMSQueueView struct {
 }
 
 // JMSQueues lists the JMS queues by name.
-func (s *integrationRuntime) JMSQueues() []JMSQueueView {
+func (s *Runtime) JMSQueues() []JMSQueueView {
 	j := s.jms
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -593,8 +593,8 @@ func (s *integrationRuntime) JMSQueues() []JMSQueueView {
 	return out
 }
 
-func (s *integrationRuntime) mountJMSControl(mux *http.ServeMux) {
-	c := ControlBasePath + "/jms"
+func (s *Runtime) MountJMSControl(mux *http.ServeMux) {
+	c := core.ControlBasePath + "/jms"
 	mux.HandleFunc("GET "+c+"/queues", func(w http.ResponseWriter, _ *http.Request) {
 		core.RespondJSON(w, http.StatusOK, map[string]any{"now": s.JMSNow(), "queues": s.JMSQueues()})
 	})

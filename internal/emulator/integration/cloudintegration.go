@@ -1,6 +1,8 @@
-package emulator
+package integration
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -21,11 +23,11 @@ const DefaultDeployDelay = 50 * time.Millisecond
 // its own lock; the deployed flows run in the integration runtime room,
 // which it asks to look at the deployments after each change and whose
 // processing logs it serves.
-type cloudIntegration struct {
+type CloudIntegration struct {
 	*core.Core
 	auth    *core.TokenService
 	cpi     *cpiState
-	runtime *integrationRuntime
+	runtime *Runtime
 }
 
 // cpiState holds the emulated Cloud Integration tenant.
@@ -99,8 +101,8 @@ func newCPIState() *cpiState {
 // mountCloudIntegration registers the Cloud Integration OData API under /api/v1.
 // One handler serves the whole API because OData key predicates such as
 // (Id='X',Version='active') do not fit mux patterns.
-func (s *cloudIntegration) mountCloudIntegration(mux *http.ServeMux) {
-	base := CloudIntegrationBasePath
+func (s *CloudIntegration) MountCloudIntegration(mux *http.ServeMux) {
+	base := core.CloudIntegrationBasePath
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 		s.Route(mux, m, base, m+" "+base+"/", s.serveCPI)
 		s.Route(mux, m, base+"/{path...}", m+" "+base+"/(unknown resource)", s.serveCPI)
@@ -114,7 +116,7 @@ func (c *cpiState) routeLabel(r *http.Request) string {
 	if status != 0 {
 		return ""
 	}
-	return r.Method + " " + CloudIntegrationBasePath + "/" + req.resource
+	return r.Method + " " + core.CloudIntegrationBasePath + "/" + req.resource
 }
 
 // cpiOp is one operation of the emulated API.
@@ -160,7 +162,7 @@ const (
 )
 
 func cpiRelPath(r *http.Request) string {
-	p := strings.TrimPrefix(r.URL.Path, CloudIntegrationBasePath)
+	p := strings.TrimPrefix(r.URL.Path, core.CloudIntegrationBasePath)
 	return strings.TrimPrefix(p, "/")
 }
 
@@ -283,4 +285,54 @@ func matchCPI(method, rel string, query url.Values) (cpiRequest, int, string) {
 		return allow(req, map[string]cpiOp{http.MethodGet: req.op})
 	}
 	return notFound()
+}
+
+// newCloudIntegration returns the tenant's design time and its runtime, wired together: the runtime
+// consumes Event Mesh queues over broker and Advanced Event Mesh queues over aemBroker, the way a tenant
+// reaches the brokers.
+func New(c *core.Core, auth *core.TokenService, broker core.EventMeshBroker, aemBroker core.AEMBroker) (*CloudIntegration, *Runtime) {
+	tenant := newCPIState()
+	rt := &Runtime{Core: c, broker: broker, aem: aemBroker, cpi: tenant, rt: newRuntimeState(),
+		jms: newJMSState(c.Opts, c.Opts.Now())} // jms.go
+	return &CloudIntegration{Core: c, auth: auth, cpi: tenant, runtime: rt}, rt
+}
+
+// RouteLabel names a request of the OData API by its operation for the statistics, or "" when the mux
+// pattern names it.
+func (s *CloudIntegration) RouteLabel(r *http.Request) string { return s.cpi.routeLabel(r) }
+
+// MarshalState returns the tenant's part of the state file.
+func (s *CloudIntegration) MarshalState() (json.RawMessage, error) { return s.cpi.marshalState() }
+
+// UnmarshalState takes the tenant's part of the state file; New calls it before any request.
+func (s *CloudIntegration) UnmarshalState(raw json.RawMessage) error {
+	return s.cpi.unmarshalState(raw)
+}
+
+// HasIFlow reports whether the tenant has the integration flow id.
+func (s *CloudIntegration) HasIFlow(id string) bool {
+	s.cpi.mu.Lock()
+	defer s.cpi.mu.Unlock()
+	_, ok := s.cpi.iflows[id]
+	return ok
+}
+
+// DeployNow deploys the integration flow id at once, without the deploy delay, as sample content that was
+// deployed long before anyone looks at the landscape.
+func (s *CloudIntegration) DeployNow(id string) error {
+	c := s.cpi
+	c.mu.Lock()
+	f, ok := c.iflows[id]
+	if !ok {
+		c.mu.Unlock()
+		return fmt.Errorf("deploying %s: the flow does not exist", id)
+	}
+	task := c.deployLocked(f, s.Now(), 0)
+	c.mu.Unlock()
+	if task.Error != "" {
+		return fmt.Errorf("deploying %s: %s", id, task.Error)
+	}
+	s.SaveState()
+	s.runtime.KickRuntime()
+	return nil
 }

@@ -1,4 +1,4 @@
-package emulator
+package integration
 
 import (
 	"context"
@@ -194,7 +194,7 @@ type Consumer struct {
 // the broker, their behaviours, message runs, processing logs and
 // statistics (runtimeState, under its own lock), and its control endpoints.
 // It reads the deployments of the design time (cpiState).
-type integrationRuntime struct {
+type Runtime struct {
 	*core.Core
 	broker core.EventMeshBroker
 	cpi    *cpiState
@@ -251,7 +251,7 @@ func (fr *flowRunner) stopAndWait() {
 
 // kickRuntime starts the runtime supervisor when needed and asks it to look
 // at the deployments now. It does nothing after Close.
-func (s *integrationRuntime) kickRuntime() {
+func (s *Runtime) KickRuntime() {
 	rt := s.rt
 	rt.mu.Lock()
 	if rt.closed {
@@ -272,7 +272,7 @@ func (s *integrationRuntime) kickRuntime() {
 
 // stopRuntime stops the supervisor and every consumer and waits for them.
 // The runtime does not start again afterwards.
-func (s *integrationRuntime) stopRuntime() {
+func (s *Runtime) StopRuntime() {
 	rt := s.rt
 	rt.mu.Lock()
 	rt.closed = true
@@ -285,7 +285,7 @@ func (s *integrationRuntime) stopRuntime() {
 }
 
 // hasRuntimes reports whether any flow is deployed (or being deployed).
-func (s *integrationRuntime) hasRuntimes() bool {
+func (s *Runtime) HasRuntimes() bool {
 	c := s.cpi
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -293,7 +293,7 @@ func (s *integrationRuntime) hasRuntimes() bool {
 }
 
 // supervise starts and stops consumers as deployments come and go, until ctx ends.
-func (s *integrationRuntime) supervise(ctx context.Context, done chan struct{}) {
+func (s *Runtime) supervise(ctx context.Context, done chan struct{}) {
 	defer close(done)
 	t := time.NewTicker(superviseEvery)
 	defer t.Stop()
@@ -317,7 +317,7 @@ type startedFlow struct {
 }
 
 // startedFlows returns the deployments in force that are STARTED.
-func (s *integrationRuntime) startedFlows() map[string]startedFlow {
+func (s *Runtime) startedFlows() map[string]startedFlow {
 	c := s.cpi
 	now := s.Now()
 	c.mu.Lock()
@@ -338,7 +338,7 @@ func (s *integrationRuntime) startedFlows() map[string]startedFlow {
 }
 
 // stopFlows stops and forgets the runners for which drop is true.
-func (s *integrationRuntime) stopFlows(drop func(string, *flowRunner) bool) {
+func (s *Runtime) stopFlows(drop func(string, *flowRunner) bool) {
 	rt := s.rt
 	rt.mu.Lock()
 	var stopping []*flowRunner
@@ -355,7 +355,7 @@ func (s *integrationRuntime) stopFlows(drop func(string, *flowRunner) bool) {
 }
 
 // reconcile makes the running consumers match the STARTED deployments.
-func (s *integrationRuntime) reconcile(ctx context.Context) {
+func (s *Runtime) reconcile(ctx context.Context) {
 	want := s.startedFlows()
 	s.stopFlows(func(id string, fr *flowRunner) bool {
 		w, ok := want[id]
@@ -377,7 +377,7 @@ func (s *integrationRuntime) reconcile(ctx context.Context) {
 }
 
 // startFlow starts one consumer per AMQP sender channel of a deployment.
-func (s *integrationRuntime) startFlow(parent context.Context, w startedFlow) *flowRunner {
+func (s *Runtime) startFlow(parent context.Context, w startedFlow) *flowRunner {
 	ctx, cancel := context.WithCancel(parent)
 	fr := &flowRunner{taskID: w.taskID, cancel: cancel}
 	art, err := flowreader.ReadArchive(w.content)
@@ -417,7 +417,7 @@ func retriesText(p *int64) string {
 
 // consumer is one AMQP sender channel of a deployed flow.
 type consumer struct {
-	s             *integrationRuntime
+	s             *Runtime
 	info          Consumer
 	flowName, pkg string
 	queue         string
@@ -430,7 +430,7 @@ type consumer struct {
 // newConsumer reads the retry settings of an AMQP sender channel. It
 // returns nil when the channel names no queue, and a problem text for
 // settings it had to replace.
-func newConsumer(s *integrationRuntime, w startedFlow, params map[string]string, snd flowreader.Channel, end string) (*consumer, string) {
+func newConsumer(s *Runtime, w startedFlow, params map[string]string, snd flowreader.Channel, end string) (*consumer, string) {
 	// destinationName names the queue, with or without the prefix "queue:"
 	// [SAP configure-the-amqp-sender-adapter-99ce674.md; SAP's
 	// EMIS_AMQP_Consumer flow writes "queue:<name>"].
@@ -490,7 +490,7 @@ func intSetting(st flowreader.ChannelSetting, def, upper int, problems *[]string
 }
 
 // retryInterval is the pause between executions of the retry loop.
-func (s *integrationRuntime) retryInterval() time.Duration { return s.Opts.RetryInterval }
+func (s *Runtime) retryInterval() time.Duration { return s.Opts.RetryInterval }
 
 // run fetches and processes batches until ctx ends.
 func (cn *consumer) run(ctx context.Context) {
@@ -523,8 +523,8 @@ func (cn *consumer) run(ctx context.Context) {
 }
 
 // fetch takes up to prefetch messages from the queue.
-func (cn *consumer) fetch() ([]Message, error) {
-	var out []Message
+func (cn *consumer) fetch() ([]core.Message, error) {
+	var out []core.Message
 	for len(out) < cn.prefetch {
 		m, ok, err := cn.s.broker.Consume(cn.queue, 1)
 		if err != nil {
@@ -569,13 +569,13 @@ const (
 
 // delivery is one prefetched message. Exactly one worker handles it.
 type delivery struct {
-	msg   Message
+	msg   core.Message
 	state int
 }
 
 // process works on a batch with the configured number of workers and
 // reports whether any message was rejected.
-func (cn *consumer) process(ctx context.Context, msgs []Message) bool {
+func (cn *consumer) process(ctx context.Context, msgs []core.Message) bool {
 	lock := &batchLock{dur: cn.s.Opts.LockDuration}
 	items := make([]*delivery, len(msgs))
 	queue := make(chan *delivery, len(msgs))
@@ -754,19 +754,19 @@ func (cn *consumer) settleFailure(lock *batchLock, d *delivery, capped bool) boo
 		return false
 	}
 	s.rt.rejected(cn, id, res, s.Now())
-	if res.Outcome != OutcomeRedelivered {
+	if res.Outcome != core.OutcomeRedelivered {
 		s.Logf("emulator: integration flow %s rejected message %s for the last time: %s %s%s", flow, id, res.Outcome, res.DeadMsgQueue, res.Reason)
 	}
-	return res.Outcome == OutcomeRedelivered
+	return res.Outcome == core.OutcomeRedelivered
 }
 
-func runOutcomeOf(o RejectOutcome) RunOutcome {
+func runOutcomeOf(o core.RejectOutcome) RunOutcome {
 	switch o {
-	case OutcomeDeadLettered:
+	case core.OutcomeDeadLettered:
 		return RunDeadLettered
-	case OutcomeDiscarded:
+	case core.OutcomeDiscarded:
 		return RunDiscarded
-	case OutcomeRedeliveryCapReached:
+	case core.OutcomeRedeliveryCapReached:
 		return RunRedeliveryCapReached
 	}
 	return RunPending
@@ -787,7 +787,7 @@ func (rt *runtimeState) statsLocked(flow string) *RuntimeStats {
 
 // beginDelivery records a delivery and returns the executions so far and
 // the correlation id of the message.
-func (rt *runtimeState) beginDelivery(cn *consumer, m Message, now time.Time) (int64, string) {
+func (rt *runtimeState) beginDelivery(cn *consumer, m core.Message, now time.Time) (int64, string) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	key := runKey(cn.info.IFlowID, m.ID)
@@ -881,7 +881,7 @@ func (rt *runtimeState) settleLocked(flow, id string, outcome RunOutcome, dmq, r
 }
 
 // rejected records a NACK and what the broker did with it.
-func (rt *runtimeState) rejected(cn *consumer, id string, res RejectResult, now time.Time) {
+func (rt *runtimeState) rejected(cn *consumer, id string, res core.RejectResult, now time.Time) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	rt.statsLocked(cn.info.IFlowID).Rejected++
@@ -901,7 +901,7 @@ func (rt *runtimeState) duplicate(cn *consumer, id string, outcome RunOutcome, d
 
 // MessageRuns returns what integration flow id did with each message it
 // consumed, oldest first; id "" returns the runs of every flow.
-func (s *integrationRuntime) MessageRuns(id string) []MessageRun {
+func (s *Runtime) MessageRuns(id string) []MessageRun {
 	rt := s.rt
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -916,7 +916,7 @@ func (s *integrationRuntime) MessageRuns(id string) []MessageRun {
 
 // RuntimeStats returns the message statistics of integration flow id, or
 // of all flows for id "".
-func (s *integrationRuntime) RuntimeStats(id string) RuntimeStats {
+func (s *Runtime) RuntimeStats(id string) RuntimeStats {
 	rt := s.rt
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -931,7 +931,7 @@ func (s *integrationRuntime) RuntimeStats(id string) RuntimeStats {
 
 // Consumers returns the AMQP sender channels that consume queues now,
 // sorted by integration flow and channel.
-func (s *integrationRuntime) Consumers() []Consumer {
+func (s *Runtime) Consumers() []Consumer {
 	rt := s.rt
 	rt.mu.Lock()
 	out := []Consumer{}
@@ -956,4 +956,4 @@ func (s *integrationRuntime) Consumers() []Consumer {
 
 // ActiveConsumers returns the number of consumer goroutines running; it is
 // zero after Close.
-func (s *integrationRuntime) ActiveConsumers() int { return int(s.rt.active.Load()) }
+func (s *Runtime) ActiveConsumers() int { return int(s.rt.active.Load()) }
