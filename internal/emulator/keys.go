@@ -166,7 +166,7 @@ func (s *Server) WriteKeys(dir string) error {
 // AdvancedEventMeshCredentials returns the broker service's SEMP URL (the server's URL: SEMP and REST
 // messaging share its listener), Message VPN and management user.
 func (s *Server) AdvancedEventMeshCredentials() AdvancedEventMeshCredentials {
-	return s.AdvancedEventMesh.Credentials(s.URL())
+	return s.Credentials(s.URL())
 }
 
 // AdvancedEventMeshKey returns AdvancedEventMeshCredentials as JSON, as WriteKeys writes it.

@@ -94,7 +94,7 @@ func New(opts Options) *Server {
 	s.CertErr = s.EnsureCertificates()
 
 	mux := http.NewServeMux()
-	s.FaultInjector = core.NewFaultInjector(c, s.TokenService, mux, s.CloudIntegration.RouteLabel)
+	s.FaultInjector = core.NewFaultInjector(c, s.TokenService, mux, s.RouteLabel)
 	s.SetFaults(opts.Faults)
 	s.MountTokenEndpoint(mux)
 	s.MountManagement(mux)
@@ -178,7 +178,7 @@ func (s *Server) Close() error {
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
 	s.lnMu.Unlock()
-	tsrv, tdone := s.TokenService.Listener()
+	tsrv, tdone := s.Listener()
 	if tsrv != nil {
 		_ = tsrv.Close()
 		<-tdone
@@ -199,7 +199,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.lnMu.Lock()
 	srv, done := s.srv, s.served
 	s.lnMu.Unlock()
-	tsrv, tdone := s.TokenService.Listener()
+	tsrv, tdone := s.Listener()
 	if tsrv != nil {
 		if tsrv.Shutdown(ctx) != nil {
 			_ = tsrv.Close()

@@ -49,9 +49,9 @@ func (s *Server) loadState() error {
 			s.Clients[aud] = c
 		}
 	}
-	s.EventMesh.Load(st.Queues)
+	s.Load(st.Queues)
 	if len(st.CloudIntegration) > 0 {
-		if err := s.CloudIntegration.UnmarshalState(st.CloudIntegration); err != nil {
+		if err := s.UnmarshalState(st.CloudIntegration); err != nil {
 			return fmt.Errorf("the Cloud Integration part of the state file is not valid: %w", err)
 		}
 	}
@@ -65,7 +65,7 @@ func (s *Server) snapshot() stateFile {
 		cc := *c
 		st.Clients[aud] = &cc
 	}
-	st.Queues = s.EventMesh.Snapshot()
+	st.Queues = s.Snapshot()
 	return st
 }
 
@@ -79,7 +79,7 @@ func (s *Server) writeState() {
 	s.saveMu.Lock()
 	defer s.saveMu.Unlock()
 	st := s.snapshot()
-	raw, err := s.CloudIntegration.MarshalState()
+	raw, err := s.MarshalState()
 	if err != nil {
 		s.Logf("emulator: saving the Cloud Integration state: %v", err)
 	} else {
