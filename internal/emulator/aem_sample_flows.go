@@ -26,7 +26,7 @@ type SampleAEMIFlow struct {
 // SampleAEMIFlowPackage is the integration package of SampleAEMIFlows.
 const SampleAEMIFlowPackage = "AcmeAEM"
 
-// SampleAEMIFlows are the flows of package AcmeAEM that consume the AEM sample landscape (aem_sample.go).
+// SampleAEMIFlows are the flows of package AcmeAEM that consume the AEM sample landscape (aem/aem_sample.go).
 // They are not deployed: the examples of sapmessaging_aem_sender deploy them. Each has an exception
 // subprocess that ends in an Error End, so that a failure reaches the adapter's retry loop.
 var SampleAEMIFlows = []SampleAEMIFlow{

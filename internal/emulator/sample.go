@@ -240,7 +240,7 @@ func (s *Server) LoadSampleContent() error {
 			return err
 		}
 	}
-	if err := s.LoadSample(); err != nil { // aem_sample.go
+	if err := s.LoadSample(); err != nil { // aem/aem_sample.go
 		return err
 	}
 	if err := s.loadAEMSampleFlows(); err != nil { // aem_sample_flows.go

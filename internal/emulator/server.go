@@ -25,12 +25,12 @@ import (
 type Server struct {
 	*core.Core
 	// The rooms.
-	*core.TokenService            // the OAuth token endpoint and its certificate listener (auth.go, tls.go)
-	*eventmesh.EventMesh          // Event Mesh management, messaging and broker (management.go, broker.go)
-	*integration.CloudIntegration // Cloud Integration design time and deploy API (cloudintegration.go, cpi_*.go, mpl.go)
-	*integration.Runtime          // Cloud Integration runtime: deployed flows, AMQP and JMS senders (runtime.go, behaviour.go, jms*.go)
-	*core.FaultInjector           // the middleware around all of them (faults.go)
-	*eventmesh.Webhooks           // Event Mesh webhook subscriptions and their push delivery (webhooks.go)
+	*core.TokenService            // the OAuth token endpoint and its certificate listener (core/auth.go, core/tls.go)
+	*eventmesh.EventMesh          // Event Mesh management, messaging and broker (eventmesh/management.go, eventmesh/broker.go)
+	*integration.CloudIntegration // Cloud Integration design time and deploy API (integration/cloudintegration.go, cpi_*.go, mpl.go)
+	*integration.Runtime          // Cloud Integration runtime: deployed flows, AMQP and JMS senders (integration/runtime.go, behaviour.go, jms*.go, aem_runtime.go)
+	*core.FaultInjector           // the middleware around all of them (core/faults.go)
+	*eventmesh.Webhooks           // Event Mesh webhook subscriptions and their push delivery (eventmesh/webhooks.go)
 	*aem.AdvancedEventMesh        // Advanced Event Mesh: SEMP v2, REST messaging and the broker (aem*.go)
 
 	handler http.Handler   // control endpoints, or the middleware and the rooms
@@ -81,8 +81,8 @@ func New(opts Options) *Server {
 	c.Save = s.writeState
 	s.TokenService = core.NewTokenService(c, s.URL)
 	s.EventMesh = eventmesh.New(c, s.TokenService)
-	s.Webhooks = eventmesh.NewWebhooks(c, s.EventMesh, s.TokenService) // webhooks.go
-	s.AdvancedEventMesh = aem.New(c)                                   // aem.go
+	s.Webhooks = eventmesh.NewWebhooks(c, s.EventMesh, s.TokenService) // eventmesh/webhooks.go
+	s.AdvancedEventMesh = aem.New(c)                                   // aem/aem.go
 	// Cloud Integration's runtime consumes the brokers' queues over the core's interfaces.
 	s.CloudIntegration, s.Runtime = integration.New(c, s.TokenService, s.EventMesh, s.AdvancedEventMesh)
 

@@ -51,7 +51,7 @@ type AdvancedEventMeshCredentials struct {
 	Password   string `json:"password"`
 }
 
-// advancedEventMesh is the room: the broker service's queues, their subscriptions and messages, its SEMP v2
+// AdvancedEventMesh is the room: the broker service's queues, their subscriptions and messages, its SEMP v2
 // and REST messaging handlers, and its clock.
 type AdvancedEventMesh struct {
 	*core.Core
@@ -84,7 +84,7 @@ func (a *AdvancedEventMesh) AEMNow() time.Time {
 	return a.startVirt.Add(time.Duration(float64(time.Since(a.startReal)) * scale))
 }
 
-// aemReal converts a duration of the AEM clock into real time.
+// AEMReal converts a duration of the AEM clock into real time.
 func (a *AdvancedEventMesh) AEMReal(d time.Duration) time.Duration {
 	return time.Duration(float64(d) * float64(a.minute) / float64(time.Minute))
 }

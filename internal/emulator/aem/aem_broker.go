@@ -219,7 +219,7 @@ func (a *AdvancedEventMesh) settle(queue string, msgID int64, outcome core.AEMOu
 	return "", nil
 }
 
-// aemRelease gives back message msgID of queue that a consumer received and did not settle: it is available
+// AEMRelease gives back message msgID of queue that a consumer received and did not settle: it is available
 // again at once, its delivery counted (assumed: the broker takes back what an unbound consumer did not
 // settle, and the next delivery is a redelivery).
 func (a *AdvancedEventMesh) AEMRelease(queue string, msgID int64) {
@@ -234,7 +234,7 @@ func (a *AdvancedEventMesh) AEMRelease(queue string, msgID int64) {
 	}
 }
 
-// aemDiscard takes message msgID off queue without a DMQ: the emulator's stop of an endless redelivery.
+// AEMDiscard takes message msgID off queue without a DMQ: the emulator's stop of an endless redelivery.
 func (a *AdvancedEventMesh) AEMDiscard(queue string, msgID int64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -248,7 +248,7 @@ func (a *AdvancedEventMesh) AEMDiscard(queue string, msgID int64) {
 	}
 }
 
-// aemRedeliversForever reports whether queue redelivers a failed message without limit: redelivery on and
+// AEMRedeliversForever reports whether queue redelivers a failed message without limit: redelivery on and
 // maxRedeliveryCount 0 ([SPEC] "A value of 0 means to retry forever").
 func (a *AdvancedEventMesh) AEMRedeliversForever(queue string) bool {
 	a.mu.Lock()
@@ -658,7 +658,7 @@ func (a *AdvancedEventMesh) handleCopyMsg(w http.ResponseWriter, r *http.Request
 	return sempNotFound("Could not find match for replicationGroupMsgId %s on Queue %s", rgmid, src)
 }
 
-// mountControl serves the AEM room's control endpoint: POST /emulator/v1/aem/queues/{queue}/poison-run
+// MountControl serves the AEM room's control endpoint: POST /emulator/v1/aem/queues/{queue}/poison-run
 // runs AEMPoisonRun on the queue's first message (?deliveries=N, at most 10000, default 1000) and answers
 // {"deliveries": [{"deliveryCount", "afterMs"}], "where"}: each delivery with its time on the AEM clock
 // since the first, and where the message went ("" while it is still on the queue).

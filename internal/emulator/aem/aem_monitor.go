@@ -56,7 +56,7 @@ var aemTxFlowAttrs = []string{"ackedMsgCount", "activationTime", "activityState"
 	"selectorNotMatchedMsgCount", "sessionName", "storeAndForwardAckedMsgCount", "transportRetransmitMsgCount", "unackedMsgCount",
 	"usedWindowSize", "windowClosedCount", "windowSize"}
 
-// mountAEMMonitor adds the monitor routes of queues (server.go calls it next to mountAdvancedEventMesh).
+// MountAEMMonitor adds the monitor routes of queues (the emulator's New calls it next to MountAdvancedEventMesh).
 func (a *AdvancedEventMesh) MountAEMMonitor(mux *http.ServeMux) {
 	m := func(method, rel string, h func(http.ResponseWriter, *http.Request) *sempError) {
 		a.Route(mux, method, rel, method+" "+rel, a.basicAuth(func(w http.ResponseWriter, r *http.Request) {

@@ -51,7 +51,7 @@ var SampleAEMQueues = []SampleAEMQueue{
 	}},
 }
 
-// loadAEMSample creates the queues of SampleAEMQueues that do not exist. It goes through the SEMP create
+// LoadSample creates the queues of SampleAEMQueues that do not exist. It goes through the SEMP create
 // handler, so that the sample obeys every rule of the API (names, ranges, enums).
 func (a *AdvancedEventMesh) LoadSample() error {
 	for _, q := range SampleAEMQueues {

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// oauthClient is one OAuth client of the emulated XSUAA.
+// OAuthClient is one OAuth client of the emulated XSUAA.
 type OAuthClient struct {
 	Audience string `json:"audience"`
 	ID       string `json:"clientid"`
@@ -22,7 +22,7 @@ type OAuthClient struct {
 	cert *issued
 }
 
-// tokenService is the room of the emulated XSUAA: the OAuth clients of the
+// TokenService is the room of the emulated XSUAA: the OAuth clients of the
 // service keys, the token endpoint that issues their access tokens, the
 // bearer check every API runs, and, for certificate keys or
 // Options.TokenHost, the extra listener (HTTPS with mutual TLS) the token
@@ -57,7 +57,7 @@ type tokenInfo struct {
 	expires  time.Time
 }
 
-// instanceInfo identifies the emulated service instances.
+// InstanceInfo identifies the emulated service instances.
 type InstanceInfo struct {
 	ServiceInstanceID string `json:"serviceinstanceid"`
 	XSAppName         string `json:"xsappname"`
@@ -78,7 +78,7 @@ func RandomUUID() string {
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }
 
-// randomSecret returns a secret shaped like an XSUAA one: "<uuid>$<base64url>=".
+// RandomSecret returns a secret shaped like an XSUAA one: "<uuid>$<base64url>=".
 // The '$' and '=' make clients prove that they form-encode Basic credentials correctly.
 func RandomSecret() string {
 	b := make([]byte, 32)
@@ -86,7 +86,7 @@ func RandomSecret() string {
 	return RandomUUID() + "$" + base64.RawURLEncoding.EncodeToString(b) + "="
 }
 
-// ensureIdentity creates whatever client or instance identity the loaded state lacks.
+// EnsureIdentity creates whatever client or instance identity the loaded state lacks.
 func (s *TokenService) EnsureIdentity() {
 	if s.Instance.ServiceInstanceID == "" {
 		s.Instance.ServiceInstanceID = RandomUUID()
@@ -108,7 +108,7 @@ func (s *TokenService) EnsureIdentity() {
 	}
 }
 
-// client returns the credentials of the OAuth client for audience.
+// Client returns the credentials of the OAuth client for audience.
 func (s *TokenService) Client(audience string) OAuthClient {
 	if c, ok := s.Clients[audience]; ok {
 		return *c
@@ -140,7 +140,7 @@ func (s *TokenService) matchClient(id, secret string) (string, bool) {
 	return try(did, dsecret)
 }
 
-// mountTokenEndpoint registers POST /oauth/token on mux.
+// MountTokenEndpoint registers POST /oauth/token on mux.
 func (s *TokenService) MountTokenEndpoint(mux *http.ServeMux) {
 	mux.HandleFunc("POST "+TokenPath, s.handleToken)
 	s.Labels["POST "+TokenPath] = "POST " + TokenPath
@@ -227,7 +227,7 @@ const (
 	AuthWrongAudience
 )
 
-// checkBearer checks that r carries a valid, unexpired bearer token issued to
+// CheckBearer checks that r carries a valid, unexpired bearer token issued to
 // the client of audience ("management", "messaging" or "cloudintegration").
 func (s *TokenService) CheckBearer(r *http.Request, audience string) AuthResult {
 	h := r.Header.Get("Authorization")
@@ -252,7 +252,7 @@ func (s *TokenService) CheckBearer(r *http.Request, audience string) AuthResult 
 	return AuthOK
 }
 
-// challenge sets the WWW-Authenticate header of a 401 answer for r.
+// Challenge sets the WWW-Authenticate header of a 401 answer for r.
 func (s *TokenService) Challenge(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Header.Get("Authorization") == "":
@@ -262,7 +262,7 @@ func (s *TokenService) Challenge(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// requireAuth wraps h with the bearer check for audience. Missing, unknown or
+// RequireAuth wraps h with the bearer check for audience. Missing, unknown or
 // expired tokens get 401 with WWW-Authenticate; a token of another client gets 403.
 func (s *TokenService) RequireAuth(audience string, h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {

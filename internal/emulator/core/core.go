@@ -5,14 +5,14 @@ import (
 	"time"
 )
 
-// core is what every room of the emulator shares: the options, the clock,
+// Core is what every room of the emulator shares: the options, the clock,
 // the log, the request statistics, the statistics labels of the routes and
 // the state file. Server creates one and hands it to each room.
 type Core struct {
 	Opts     Options
 	Counters StatsState
 	Labels   map[string]string // mux pattern -> route label
-	// save rewrites the state file; Server sets it.
+	// Save rewrites the state file; Server sets it.
 	Save func()
 }
 
@@ -30,7 +30,7 @@ func (c *Core) Logf(format string, args ...any) {
 
 func (c *Core) Now() time.Time { return c.Opts.Now() }
 
-// saveState rewrites the state file when Options.StateFile is set. Call it
+// SaveState rewrites the state file when Options.StateFile is set. Call it
 // after every mutation, without holding a room's lock.
 func (c *Core) SaveState() {
 	if c.Save != nil {
@@ -38,7 +38,7 @@ func (c *Core) SaveState() {
 	}
 }
 
-// route registers a handler for method and path on mux and remembers its statistics label.
+// Route registers a handler for method and path on mux and remembers its statistics label.
 func (c *Core) Route(mux *http.ServeMux, method, path, label string, h http.HandlerFunc) {
 	pattern := method + " " + path
 	mux.HandleFunc(pattern, h)

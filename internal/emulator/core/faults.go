@@ -207,7 +207,7 @@ func (d *JSONDuration) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// faultInjector is the middleware around every emulated API: it labels and
+// FaultInjector is the middleware around every emulated API: it labels and
 // counts each request for the statistics and can inject a fault (429, 5xx,
 // a dropped connection, a slow answer, an expired token, a lost response)
 // before the request reaches its room, or hold an Event Mesh management

@@ -43,7 +43,7 @@ const (
 	catManagement
 	catMessaging
 	catCloudIntegration
-	catSEMP // the AEM broker's SEMP v2 APIs (aem.go)
+	catSEMP // the AEM broker's SEMP v2 APIs (aem/aem.go)
 )
 
 func categorize(path string) category {
@@ -86,7 +86,7 @@ func (s *FaultInjector) routeLabel(r *http.Request) string {
 	return pattern
 }
 
-// serveAPI is the single middleware every API request passes.
+// ServeAPI is the single middleware every API request passes.
 func (s *FaultInjector) ServeAPI(w http.ResponseWriter, r *http.Request) {
 	cat := categorize(r.URL.Path)
 	label := s.routeLabel(r)
@@ -151,7 +151,7 @@ func IsLoopbackRemote(remote string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// sleepCtx sleeps d and reports whether it slept fully (false when ctx ended first).
+// SleepCtx sleeps d and reports whether it slept fully (false when ctx ended first).
 func SleepCtx(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -198,7 +198,7 @@ func (w *statusWriter) Flush() {
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// readBody reads the request body up to limit bytes.
+// ReadBody reads the request body up to limit bytes.
 func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
@@ -216,10 +216,10 @@ type messageError string
 
 func (e messageError) Error() string { return string(e) }
 
-// msgf formats an API error message.
+// Msgf formats an API error message.
 func Msgf(format string, args ...any) error { return messageError(fmt.Sprintf(format, args...)) }
 
-// respondJSON writes v as JSON with status.
+// RespondJSON writes v as JSON with status.
 func RespondJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -232,12 +232,12 @@ func RespondJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(b)
 }
 
-// respondMessage writes the error body {"message": msg} with status.
+// RespondMessage writes the error body {"message": msg} with status.
 func RespondMessage(w http.ResponseWriter, status int, msg string) {
 	RespondJSON(w, status, map[string]string{"message": msg})
 }
 
-// writeFileAtomic writes data to a temporary file in the same directory and renames it over path.
+// WriteFileAtomic writes data to a temporary file in the same directory and renames it over path.
 func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")

@@ -78,7 +78,7 @@ type Options struct {
 	LockDuration time.Duration
 	// MessagingAckTimeout is how long a message consumed with x-qos 1 through the
 	// messaging REST API stays unacknowledged before it returns to its queue
-	// (default DefaultMessagingAckTimeout; see messaging_consume.go).
+	// (default DefaultMessagingAckTimeout; see eventmesh/messaging_consume.go).
 	MessagingAckTimeout time.Duration
 	// RetryCap bounds the retries of one delivery when a deployed flow's
 	// AMQP sender has an empty maxRetries (endless); past it the message is
@@ -94,13 +94,13 @@ type Options struct {
 	// WebhookMinute is the real duration of one minute of the webhook
 	// clock, on which QoS 1 retries wait and held messages reach their time
 	// to live (default 1m, real time); 1ms lets the 7 days of the longest
-	// time to live pass in about 10 seconds (webhooks.go).
+	// time to live pass in about 10 seconds (eventmesh/webhooks.go).
 	WebhookMinute time.Duration
 	// MaxWebhooks limits the webhook subscriptions per instance (default 10).
 	MaxWebhooks int
 	// AEMMinute is the real duration of one minute of the Advanced Event
 	// Mesh broker's clock, on which redelivery delays and message TTLs run
-	// (default 1m, real time; aem.go).
+	// (default 1m, real time; aem/aem.go).
 	AEMMinute time.Duration
 	// TokenHost, when set, is the loopback IP (for example "127.0.0.2") the
 	// token endpoint listens on, apart from the API's host.

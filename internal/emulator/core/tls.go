@@ -146,7 +146,7 @@ func (ca *CA) issue(cn string, server bool, ips []net.IP) (issued, error) {
 	return out, nil
 }
 
-// startTokenListener starts the extra token endpoint listener, when one is
+// StartTokenListener starts the extra token endpoint listener, when one is
 // needed: HTTPS with the CA's server certificate for certificate keys, or
 // plain HTTP on Options.TokenHost. Called after the API listener is up on
 // apiHost; the listener serves handler, the emulator's whole handler.
@@ -201,7 +201,7 @@ func (s *TokenService) StartTokenListener(apiHost string, handler http.Handler) 
 	return nil
 }
 
-// listener returns the token listener's server and the channel closed when it
+// Listener returns the token listener's server and the channel closed when it
 // stops serving, or nil when the token endpoint shares the API's listener.
 func (s *TokenService) Listener() (*http.Server, chan struct{}) {
 	s.lnMu.Lock()
@@ -209,7 +209,7 @@ func (s *TokenService) Listener() (*http.Server, chan struct{}) {
 	return s.srv, s.served
 }
 
-// ensureCertificates issues a client certificate for every OAuth client
+// EnsureCertificates issues a client certificate for every OAuth client
 // when the keys are certificate keys. The CA is made at start, so the
 // certificates are too; they are not kept in the state file.
 func (s *TokenService) EnsureCertificates() error {

@@ -404,7 +404,7 @@ func (s *EventMesh) handlePublishTopic(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// countConsumer adds delta to the consumers of a queue that its consumerCount reports.
+// CountConsumer adds delta to the consumers of a queue that its consumerCount reports.
 func (s *EventMesh) CountConsumer(queue string, delta int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -415,7 +415,7 @@ func (s *EventMesh) CountConsumer(queue string, delta int64) {
 
 // Broker operations of the runtime.
 
-// releaseMessage hands an unacknowledged message back to its queue without
+// ReleaseMessage hands an unacknowledged message back to its queue without
 // counting a rejection, as a consumer that stops does.
 func (s *EventMesh) ReleaseMessage(name, id string) {
 	s.mu.Lock()
@@ -432,7 +432,7 @@ func (s *EventMesh) ReleaseMessage(name, id string) {
 	}
 }
 
-// expireLock takes back an unacknowledged message whose redelivery lock ran
+// ExpireLock takes back an unacknowledged message whose redelivery lock ran
 // out. The broker counts it as a failed delivery: it is delivered again
 // while its delivery count is within maxRedeliveryCount (or the emulator's
 // RedeliveryCap when unlimited), otherwise it moves to the dead message
@@ -455,7 +455,7 @@ func (s *EventMesh) ExpireLock(name, id string) (res core.RejectResult, ok bool)
 	return res, true
 }
 
-// discardMessage removes an unacknowledged message without dead-lettering it.
+// DiscardMessage removes an unacknowledged message without dead-lettering it.
 func (s *EventMesh) DiscardMessage(name, id string) {
 	s.mu.Lock()
 	changed := false

@@ -10,7 +10,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
-// mountControl registers the Event Mesh control endpoints: readiness, and the
+// MountControl registers the Event Mesh control endpoints: readiness, and the
 // messages of a queue with the broker's rejection path.
 func (s *EventMesh) MountControl(mux *http.ServeMux) {
 	c := core.ControlBasePath

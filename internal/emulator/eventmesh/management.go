@@ -96,7 +96,7 @@ func defaultSettings() queueSettings {
 }
 
 // queue is the emulator's state of one queue.
-// eventMesh is the room of the Event Mesh instance: its queues with their
+// EventMesh is the room of the Event Mesh instance: its queues with their
 // messages and subscriptions under one lock, the management API, the
 // messaging REST API with the broker behind it, and the readiness endpoint.
 // The deployed flows of the Cloud Integration runtime consume its queues

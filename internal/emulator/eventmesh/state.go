@@ -9,7 +9,7 @@ type QueueState struct {
 	Messages      []*message    `json:"messages"`
 }
 
-// load takes the queues of a state file; New calls it before any request.
+// Load takes the queues of a state file; New calls it before any request.
 func (s *EventMesh) Load(queues []QueueState) {
 	for _, qs := range queues {
 		q := &queue{name: qs.Name, settings: qs.Settings, subs: map[string]bool{}}
@@ -27,7 +27,7 @@ func (s *EventMesh) Load(queues []QueueState) {
 	}
 }
 
-// snapshot copies the queues for the state file, sorted by name.
+// Snapshot copies the queues for the state file, sorted by name.
 func (s *EventMesh) Snapshot() []QueueState {
 	var out []QueueState
 	s.mu.Lock()

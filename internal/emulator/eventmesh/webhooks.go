@@ -205,7 +205,7 @@ func (h *webhookHold) next() time.Time {
 	return h.due
 }
 
-// webhookService is the room of the Event Mesh webhook subscriptions: the
+// Webhooks is the room of the Event Mesh webhook subscriptions: the
 // subscriptions under their own lock, the messaging API routes that manage
 // them, and one delivery loop per subscription that takes messages from the
 // Event Mesh queues through the broker's lock.
@@ -500,7 +500,7 @@ type WebhookView struct {
 	Report       WebhookReport       `json:"report"`
 }
 
-// mountWebhookControl registers GET /emulator/v1/webhooks/{name}: the
+// MountWebhookControl registers GET /emulator/v1/webhooks/{name}: the
 // subscription and what its delivery did, for the demo.
 func (s *Webhooks) MountWebhookControl(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+core.ControlBasePath+"/webhooks/{name}", func(w http.ResponseWriter, r *http.Request) {
@@ -524,7 +524,7 @@ func (s *Webhooks) WebhookSecret(name string) string {
 	return ""
 }
 
-// stopWebhooks ends every delivery loop; Close and Shutdown call it.
+// StopWebhooks ends every delivery loop; Close and Shutdown call it.
 func (s *Webhooks) StopWebhooks() {
 	s.mu.Lock()
 	s.closed = true

@@ -16,17 +16,17 @@ import (
 )
 
 // The AdvancedEventMesh sender channels of deployed flows: a flow in status STARTED whose content has such a
-// channel consumes the AEM queue it names from the emulator's AEM room (aem_broker.go). The emulator reads
-// the channel with its own reader (flowmodel.go) and runs it from SAP's page "Configure the Advanced Event
+// channel consumes the AEM queue it names from the emulator's AEM room (aem/aem_broker.go, over core.AEMBroker). The emulator reads
+// the channel with its own reader (flowreader/flowmodel.go) and runs it from SAP's page "Configure the Advanced Event
 // Mesh Sender Adapter" (configure-the-advanced-event-mesh-sender-adapter-abd2efc.md) as the project's
 // reference note quotes it (aem.md §4) and the note's arithmetic (aem.md §5); it shares no code with the
-// provider's rules, which a test compares with it (aem_sender_crosscheck_test.go):
+// provider's rules, which a test compares with it (internal/emulator/aem_sender_crosscheck_test.go):
 //
 //   - Keys (aem.md §4): queueName, consumerMode (GUARANTEED, DIRECT), ackMode
 //     (AUTOMATIC_ON_EXCHANGE_COMPLETE, AUTOMATIC_IMMEDIATE), failedMessageSettlementOutcome (FAILED, REJECTED),
 //     maxMessageProcessingAttempts, messageRetryInitialDelayInterval, messageRetryMaxDelayInterval (ms),
 //     messageRetryDelayIntervalMultiplier, parallelConsumers. A value "{{Name}}" is an externalized
-//     parameter, resolved as for every channel (flowarchive.go). An empty mode, outcome or wait counts as the
+//     parameter, resolved as for every channel (flowreader/flowarchive.go). An empty mode, outcome or wait counts as the
 //     value of every tenant-written channel (GUARANTEED, AUTOMATIC_ON_EXCHANGE_COMPLETE, FAILED, 1000 ms,
 //     30000 ms, 3.0, one consumer; assumed: the page gives no defaults, aem.md §4 lists the values seen).
 //   - Each delivery runs the flow up to m = maxMessageProcessingAttempts times, the first run included;
@@ -44,7 +44,7 @@ import (
 //     redelivery delay between deliveries), then moves it to the DMQ, or deletes it without one; REJECTED
 //     makes the broker "remove the message from its queue and then move the message to the Dead Message
 //     Queue (DMQ) if it is configured", deleted without one [SAP page; aem.md §4; the broker's part is
-//     aem_broker.go]. Each redelivery starts a fresh set of m runs (assumed, aem.md §5).
+//     aem/aem_broker.go]. Each redelivery starts a fresh set of m runs (assumed, aem.md §5).
 //   - A run that completes, or ends in an Escalation End, completes the exchange: the message is
 //     acknowledged (assumed, as for the AMQP sender: an escalated exchange is not a failed one).
 //   - AUTOMATIC_IMMEDIATE acknowledges the message on receipt, before the flow runs: the broker deletes it,

@@ -135,7 +135,7 @@ func (s *Runtime) iflowKnown(id string) bool {
 	return c.iflows[id] != nil || c.runtimes[id] != nil
 }
 
-// mountRuntimeControl registers the runtime's control endpoints.
+// MountRuntimeControl registers the runtime's control endpoints.
 func (s *Runtime) MountRuntimeControl(mux *http.ServeMux) {
 	c := core.ControlBasePath
 	mux.HandleFunc("PUT "+c+"/iflows/{id}/behaviour", s.handlePutBehaviour)

@@ -16,7 +16,7 @@ import (
 // runtime artifact then stays STARTING for the same time again.
 const DefaultDeployDelay = 50 * time.Millisecond
 
-// cloudIntegration is the room of the Cloud Integration tenant's design time
+// CloudIntegration is the room of the Cloud Integration tenant's design time
 // and deploy API: the OData API (integration flows, their configurations,
 // deploy and undeploy, runtime artifacts, message processing logs), its CSRF
 // check and its control endpoints. The tenant's content is cpiState, under
@@ -98,7 +98,7 @@ func newCPIState() *cpiState {
 	}
 }
 
-// mountCloudIntegration registers the Cloud Integration OData API under /api/v1.
+// MountCloudIntegration registers the Cloud Integration OData API under /api/v1.
 // One handler serves the whole API because OData key predicates such as
 // (Id='X',Version='active') do not fit mux patterns.
 func (s *CloudIntegration) MountCloudIntegration(mux *http.ServeMux) {
@@ -287,7 +287,7 @@ func matchCPI(method, rel string, query url.Values) (cpiRequest, int, string) {
 	return notFound()
 }
 
-// newCloudIntegration returns the tenant's design time and its runtime, wired together: the runtime
+// New returns the tenant's design time and its runtime, wired together: the runtime
 // consumes Event Mesh queues over broker and Advanced Event Mesh queues over aemBroker, the way a tenant
 // reaches the brokers.
 func New(c *core.Core, auth *core.TokenService, broker core.EventMeshBroker, aemBroker core.AEMBroker) (*CloudIntegration, *Runtime) {

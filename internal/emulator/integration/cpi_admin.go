@@ -175,7 +175,7 @@ func (s *CloudIntegration) Deployed(id string) (DeployedIFlow, bool) {
 // clients must fetch a new CSRF token.
 func (s *CloudIntegration) InvalidateCSRFTokens() { s.cpi.invalidateCSRF() }
 
-// mountCloudIntegrationControl registers the Cloud Integration control
+// MountCloudIntegrationControl registers the Cloud Integration control
 // endpoints under /emulator/v1 on the control mux.
 func (s *CloudIntegration) MountCloudIntegrationControl(mux *http.ServeMux) {
 	c := core.ControlBasePath

@@ -135,7 +135,7 @@ func newJMSState(opts core.Options, now time.Time) *jmsState {
 	return j
 }
 
-// now returns the JMS clock: real time scaled so that one JMS minute lasts
+// Now returns the JMS clock: real time scaled so that one JMS minute lasts
 // Options.JMSMinute.
 func (j *jmsState) Now() time.Time {
 	elapsed := time.Since(j.startReal)

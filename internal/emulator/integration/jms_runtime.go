@@ -12,10 +12,10 @@ import (
 )
 
 // The JMS sender channels of deployed flows. The emulator reads them with
-// its own reader (flowarchive.go, flowmodel.go) and runs them from SAP's
+// its own reader (flowreader/flowarchive.go, flowreader/flowmodel.go) and runs them from SAP's
 // documentation alone, as the project's reference note on the Cloud
 // Integration JMS adapter (cpi-jms.md) cites it; it shares no code with the
-// provider's rules, which a test compares with it (crosscheck_test.go):
+// provider's rules, which a test compares with it (internal/emulator/crosscheck_test.go):
 //
 //   - A failed message is retried after the Retry Interval; Exponential
 //     Backoff doubles the wait after each failed retry; the Maximum Retry
@@ -36,7 +36,7 @@ import (
 //     retries need max N+1"]. On exclusive queues the header is missing.
 //   - The flow's retry guards are the routes of its routers whose condition
 //     reads SAPJMSRetries [reference note cpi-jms.md, section 2]. Each guard's
-//     condition is evaluated as a Camel Simple expression (simple.go) with the
+//     condition is evaluated as a Camel Simple expression (flowreader/simple.go) with the
 //     header's value of the execution: a router in the integration process
 //     at the start of every execution, one in an exception subprocess when the
 //     execution fails. A route that leads to an Error End is the way to the
@@ -54,7 +54,7 @@ import (
 //     as unbounded and says so. A comparison with a value set at run time
 //     (for example the limit from the Partner Directory) is unknown; the
 //     condition ends a message only when SAPJMSRetries alone decides it
-//     (three-valued logic, simple.go).
+//     (three-valued logic, flowreader/simple.go).
 //   - Exclusive queues deliver in order: a failing message blocks the queue
 //     [SAP 161791b].
 //

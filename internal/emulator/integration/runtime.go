@@ -189,7 +189,7 @@ type Consumer struct {
 	ExceptionEnd string `json:"exceptionEnd"`
 }
 
-// integrationRuntime is the room of the Cloud Integration runtime: the
+// Runtime is the room of the Cloud Integration runtime: the
 // deployed flows whose AMQP senders consume the Event Mesh queues through
 // the broker, their behaviours, message runs, processing logs and
 // statistics (runtimeState, under its own lock), and its control endpoints.
@@ -249,7 +249,7 @@ func (fr *flowRunner) stopAndWait() {
 	fr.wg.Wait()
 }
 
-// kickRuntime starts the runtime supervisor when needed and asks it to look
+// KickRuntime starts the runtime supervisor when needed and asks it to look
 // at the deployments now. It does nothing after Close.
 func (s *Runtime) KickRuntime() {
 	rt := s.rt
@@ -270,7 +270,7 @@ func (s *Runtime) KickRuntime() {
 	}
 }
 
-// stopRuntime stops the supervisor and every consumer and waits for them.
+// StopRuntime stops the supervisor and every consumer and waits for them.
 // The runtime does not start again afterwards.
 func (s *Runtime) StopRuntime() {
 	rt := s.rt
@@ -284,7 +284,7 @@ func (s *Runtime) StopRuntime() {
 	}
 }
 
-// hasRuntimes reports whether any flow is deployed (or being deployed).
+// HasRuntimes reports whether any flow is deployed (or being deployed).
 func (s *Runtime) HasRuntimes() bool {
 	c := s.cpi
 	c.mu.Lock()

@@ -40,19 +40,19 @@ const (
 	maxFlowDocumentLen = 64 << 20
 )
 
-// flowArchive is what the emulator reads of an integration flow archive.
+// Archive is what the emulator reads of an integration flow archive.
 type Archive struct {
 	IflwPath string
 	Model    *Model
-	// params are the values of parameters.prop; paramTypes the declared
+	// Params are the values of parameters.prop; paramTypes the declared
 	// types of parameters.propdef (key → type, e.g. "xsd:integer").
 	Params     map[string]string
 	ParamTypes map[string]string
-	// manifest holds the main attributes of META-INF/MANIFEST.MF.
+	// Manifest holds the main attributes of META-INF/MANIFEST.MF.
 	Manifest map[string]string
 }
 
-// parameterValues merges parameters.prop with the tenant's configurations,
+// ParameterValues merges parameters.prop with the tenant's configurations,
 // which win.
 func (a *Archive) ParameterValues(configurations map[string]string) map[string]string {
 	m := make(map[string]string, len(a.Params)+len(configurations))
@@ -65,7 +65,7 @@ func (a *Archive) ParameterValues(configurations map[string]string) map[string]s
 	return m
 }
 
-// readFlowArchive reads an integration flow archive and its one .iflw.
+// ReadArchive reads an integration flow archive and its one .iflw.
 func ReadArchive(data []byte) (*Archive, error) {
 	zr, err := openFlowZip(data)
 	if err != nil {
@@ -165,7 +165,7 @@ func readFlowEntry(f *zip.File) ([]byte, error) {
 	return b, nil
 }
 
-// setFlowParameters returns the archive with parameters.prop holding value
+// SetParameters returns the archive with parameters.prop holding value
 // for key: the line of an existing key gets the new value, a new key is
 // appended, an archive without the file gains it. Every other entry is
 // copied unchanged.

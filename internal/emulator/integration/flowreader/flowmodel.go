@@ -42,39 +42,39 @@ const (
 	EndKindNone       = "none"
 )
 
-// flowModel is what the emulator reads of an .iflw document.
+// Model is what the emulator reads of an .iflw document.
 type Model struct {
 	Channels     []Channel
 	Subprocesses []Subprocess
-	// routes are all sequence flows; a route of a router carries a condition.
+	// Routes are all sequence flows; a route of a router carries a condition.
 	Routes []Route
-	// endEvents maps the id of every end event to its kind.
+	// EndEvents maps the id of every end event to its kind.
 	EndEvents map[string]string
-	// defaults maps a gateway id to the id of its default route.
+	// Defaults maps a gateway id to the id of its default route.
 	Defaults map[string]string
-	// scripts are the ids of the script steps.
+	// Scripts are the ids of the script steps.
 	Scripts []string
 }
 
-// flowChannel is one message flow with its properties (first occurrence of
+// Channel is one message flow with its properties (first occurrence of
 // a key wins).
 type Channel struct {
 	ID, Name string
 	Props    map[string]string
 }
 
-// flowSubprocess is an exception subprocess and the kinds of its end events.
+// Subprocess is an exception subprocess and the kinds of its end events.
 type Subprocess struct {
 	ID   string
 	Ends []string
 }
 
-// flowRoute is a sequence flow with its condition ("" for none).
+// Route is a sequence flow with its condition ("" for none).
 type Route struct {
 	ID, Name, Source, Target string
 	Condition                string
 	ExpressionType           string
-	// subprocess is the id of the exception subprocess that holds the
+	// Subprocess is the id of the exception subprocess that holds the
 	// route, "" in the integration process.
 	Subprocess string
 }
@@ -96,28 +96,28 @@ func (m *Model) ChannelsOf(adapter, direction string) []Channel {
 	return out
 }
 
-// channelSetting is one property of a channel with its parameters resolved.
+// ChannelSetting is one property of a channel with its parameters resolved.
 type ChannelSetting struct {
 	Key, Raw string
-	// present is false when the channel has no such property.
+	// Present is false when the channel has no such property.
 	Present bool
-	// value is the trimmed value with every {{Name}} replaced by the
+	// Value is the trimmed value with every {{Name}} replaced by the
 	// parameter's value; resolved is false when a parameter has none.
 	Value    string
 	Resolved bool
 }
 
-// setting returns property key of the channel, parameters resolved from params.
+// Setting returns property key of the channel, parameters resolved from params.
 func (c Channel) Setting(key string, params map[string]string) ChannelSetting {
 	raw, ok := c.Props[key]
 	v, resolved := ExpandParameters(strings.TrimSpace(raw), params)
 	return ChannelSetting{Key: key, Raw: raw, Present: ok, Value: strings.TrimSpace(v), Resolved: resolved}
 }
 
-// empty reports whether the setting is absent or empty.
+// Empty reports whether the setting is absent or empty.
 func (s ChannelSetting) Empty() bool { return !s.Present || s.Value == "" }
 
-// whole returns the value as a whole number.
+// Whole returns the value as a whole number.
 func (s ChannelSetting) Whole() (int64, bool) {
 	if !s.Resolved || s.Value == "" {
 		return 0, false
@@ -126,7 +126,7 @@ func (s ChannelSetting) Whole() (int64, bool) {
 	return n, err == nil
 }
 
-// flag returns the value of a check box: exports write 1/0, generated
+// Flag returns the value of a check box: exports write 1/0, generated
 // content true/false [reference note cpi-jms.md, section 1].
 func (s ChannelSetting) Flag() (value, ok bool) {
 	if !s.Resolved {
@@ -141,7 +141,7 @@ func (s ChannelSetting) Flag() (value, ok bool) {
 	return false, false
 }
 
-// expandParameters replaces every {{Name}} in s with params[Name]; resolved
+// ExpandParameters replaces every {{Name}} in s with params[Name]; resolved
 // is false when a name has no value.
 func ExpandParameters(s string, params map[string]string) (string, bool) {
 	var b strings.Builder
@@ -167,7 +167,7 @@ func ExpandParameters(s string, params map[string]string) (string, bool) {
 	return b.String(), resolved
 }
 
-// exceptionEnd returns the end kind of the first exception subprocess that
+// ExceptionEnd returns the end kind of the first exception subprocess that
 // decides what a failed execution does: error when it has an Error End,
 // else escalation, else message, else none; "" without an exception
 // subprocess.

@@ -29,7 +29,7 @@ import (
 // value the emulator knows. A condition it cannot parse (parentheses, an
 // operator it does not read, an unclosed quote) is not evaluable at all.
 
-// simpleExpr is a parsed condition: comparisons joined left to right.
+// SimpleExpr is a parsed condition: comparisons joined left to right.
 type SimpleExpr struct {
 	cmps []simpleComparison
 	// joins[i] joins cmps[i] and cmps[i+1]: "and" or "or".
@@ -45,7 +45,7 @@ type simpleOperand struct {
 	num     *big.Int
 }
 
-// tri is a value of three-valued logic.
+// Tri is a value of three-valued logic.
 type Tri int8
 
 const (
@@ -66,7 +66,7 @@ type simpleComparison struct {
 	op          string
 }
 
-// parseSimpleGuard parses cond; ok is false when it is not evaluable.
+// ParseSimpleGuard parses cond; ok is false when it is not evaluable.
 func ParseSimpleGuard(cond string) (SimpleExpr, bool) {
 	toks, ok := simpleTokens(cond)
 	if !ok || len(toks) == 0 {
@@ -98,7 +98,7 @@ func ParseSimpleGuard(cond string) (SimpleExpr, bool) {
 	}
 }
 
-// mentionsRetries reports whether the expression reads SAPJMSRetries.
+// MentionsRetries reports whether the expression reads SAPJMSRetries.
 func (e SimpleExpr) MentionsRetries() bool {
 	for _, c := range e.cmps {
 		if c.left.header || c.right.header {
@@ -108,7 +108,7 @@ func (e SimpleExpr) MentionsRetries() bool {
 	return false
 }
 
-// partial reports whether a comparison has a value the emulator cannot know.
+// Partial reports whether a comparison has a value the emulator cannot know.
 func (e SimpleExpr) Partial() bool {
 	for _, c := range e.cmps {
 		if c.left.unknown || c.right.unknown {
@@ -118,7 +118,7 @@ func (e SimpleExpr) Partial() bool {
 	return false
 }
 
-// eval returns the value of the condition with SAPJMSRetries = retries, or
+// Eval returns the value of the condition with SAPJMSRetries = retries, or
 // a missing header when present is false.
 func (e SimpleExpr) Eval(retries int64, present bool) Tri {
 	v := e.cmps[0].eval(retries, present)
