@@ -148,7 +148,7 @@ func (r *deadMessageQueueResource) ValidateConfig(ctx context.Context, req resou
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	q := m.queueResourceModel.toRules()
+	q := m.toRules()
 	// The dead message queue rules: a time to live always, no redelivery count and no dead
 	// message queue of its own (the configuration cannot set them).
 	q.AllowNoTTL = m.AllowNoTTL.ValueBool()

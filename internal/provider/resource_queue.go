@@ -132,7 +132,7 @@ func (r *queueResource) ValidateConfig(ctx context.Context, req resource.Validat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	q := m.queueResourceModel.toRules()
+	q := m.toRules()
 	q.AllowUnlimitedRedelivery = m.AllowUnlimitedRedelivery.ValueBool()
 	q.AllowIneffectiveTTL = m.AllowIneffectiveTTL.ValueBool()
 	q.AllowDMQOutsideNamespace = m.AllowDMQOutsideNamespace.ValueBool()

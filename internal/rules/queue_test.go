@@ -365,6 +365,9 @@ func TestCheckQueueAllowNoQueueLimits(t *testing.T) {
 			got := map[string]Severity{}
 			for _, f := range fs {
 				got[f.Rule] = f.Severity
+				for _, p := range findingStyle(f) {
+					t.Errorf("finding %s: %s\n%+v", f.Rule, p, f)
+				}
 			}
 			if len(got) != len(tt.want) {
 				t.Fatalf("findings = %+v, want %v", fs, tt.want)
