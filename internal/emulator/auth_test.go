@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 
@@ -16,120 +18,120 @@ import (
 
 func TestTokenEndpoint(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	id, secret := creds(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	id, secret := emulatortest.Creds(t, s, emulator.AudienceManagement)
 
-	r := fetchToken(t, s, id, secret)
-	expect(t, r, http.StatusOK)
+	r := emulatortest.FetchToken(t, s, id, secret)
+	emulatortest.Expect(t, r, http.StatusOK)
 	var tok struct {
 		AccessToken string `json:"access_token"`
 		ExpiresIn   int64  `json:"expires_in"`
 		TokenType   string `json:"token_type"`
 	}
-	r.json(t, &tok)
+	r.JSON(t, &tok)
 	if tok.AccessToken == "" || tok.TokenType != "bearer" || tok.ExpiresIn != 43199 {
-		t.Fatalf("token answer %s, want access_token, token_type bearer, expires_in 43199", r.body)
+		t.Fatalf("token answer %s, want access_token, token_type bearer, expires_in 43199", r.Body)
 	}
-	if other := token(t, s, emulator.AudienceManagement); other == tok.AccessToken {
+	if other := emulatortest.Token(t, s, emulator.AudienceManagement); other == tok.AccessToken {
 		t.Fatal("two token requests returned the same token")
 	}
 
 	t.Run("bad secret", func(t *testing.T) {
 		t.Parallel()
-		r := fetchToken(t, s, id, secret+"x")
-		expect(t, r, http.StatusUnauthorized)
-		if strings.Contains(string(r.body), secret) {
+		r := emulatortest.FetchToken(t, s, id, secret+"x")
+		emulatortest.Expect(t, r, http.StatusUnauthorized)
+		if strings.Contains(string(r.Body), secret) {
 			t.Fatal("the error answer contains the secret")
 		}
 	})
 	t.Run("unknown client", func(t *testing.T) {
 		t.Parallel()
-		expect(t, fetchToken(t, s, "nobody", secret), http.StatusUnauthorized)
+		emulatortest.Expect(t, emulatortest.FetchToken(t, s, "nobody", secret), http.StatusUnauthorized)
 	})
 	t.Run("form-encoded basic credentials", func(t *testing.T) {
 		t.Parallel()
 		// golang.org/x/oauth2 escapes id and secret before Basic encoding (RFC 6749 2.3.1).
-		expect(t, fetchToken(t, s, url.QueryEscape(id), url.QueryEscape(secret)), http.StatusOK)
+		emulatortest.Expect(t, emulatortest.FetchToken(t, s, url.QueryEscape(id), url.QueryEscape(secret)), http.StatusOK)
 	})
 	t.Run("credentials in the body", func(t *testing.T) {
 		t.Parallel()
 		form := url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}}
-		r := do(t, "POST", s.URL()+emulator.TokenPath, "", []byte(form.Encode()), map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
-		expect(t, r, http.StatusOK)
+		r := emulatortest.Do(t, "POST", s.URL()+emulator.TokenPath, "", []byte(form.Encode()), map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
+		emulatortest.Expect(t, r, http.StatusOK)
 	})
 	t.Run("wrong grant type", func(t *testing.T) {
 		t.Parallel()
 		form := url.Values{"grant_type": {"password"}, "client_id": {id}, "client_secret": {secret}}
-		r := do(t, "POST", s.URL()+emulator.TokenPath, "", []byte(form.Encode()), map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
-		expect(t, r, http.StatusBadRequest)
+		r := emulatortest.Do(t, "POST", s.URL()+emulator.TokenPath, "", []byte(form.Encode()), map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
+		emulatortest.Expect(t, r, http.StatusBadRequest)
 	})
 	t.Run("GET is refused", func(t *testing.T) {
 		t.Parallel()
-		expect(t, do(t, "GET", s.URL()+emulator.TokenPath, "", nil, nil), http.StatusMethodNotAllowed)
+		emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulator.TokenPath, "", nil, nil), http.StatusMethodNotAllowed)
 	})
 }
 
 func TestBearerChecks(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	mtok := token(t, s, emulator.AudienceManagement)
-	msgTok := token(t, s, emulator.AudienceMessaging)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	mtok := emulatortest.Token(t, s, emulator.AudienceManagement)
+	msgTok := emulatortest.Token(t, s, emulator.AudienceMessaging)
 
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", mtok, nil, nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", mtok, nil, nil), http.StatusOK)
 
-	r := do(t, "GET", s.URL()+mgmt+"/queues", "", nil, nil)
-	expect(t, r, http.StatusUnauthorized)
-	if r.header.Get("WWW-Authenticate") == "" {
+	r := emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", "", nil, nil)
+	emulatortest.Expect(t, r, http.StatusUnauthorized)
+	if r.Header.Get("WWW-Authenticate") == "" {
 		t.Fatal("401 without WWW-Authenticate")
 	}
-	r = do(t, "GET", s.URL()+mgmt+"/queues", "not-a-token", nil, nil)
-	expect(t, r, http.StatusUnauthorized)
-	if !strings.Contains(r.header.Get("WWW-Authenticate"), "invalid_token") {
-		t.Fatalf("WWW-Authenticate %q lacks invalid_token", r.header.Get("WWW-Authenticate"))
+	r = emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", "not-a-token", nil, nil)
+	emulatortest.Expect(t, r, http.StatusUnauthorized)
+	if !strings.Contains(r.Header.Get("WWW-Authenticate"), "invalid_token") {
+		t.Fatalf("WWW-Authenticate %q lacks invalid_token", r.Header.Get("WWW-Authenticate"))
 	}
 	// A messaging token may not call the management API, and the other way round.
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", msgTok, nil, nil), http.StatusForbidden)
-	expect(t, do(t, "POST", mpath(s, "q", "/messages/consumption"), mtok, nil, map[string]string{"x-qos": "0"}), http.StatusForbidden)
-	expect(t, do(t, "GET", s.URL()+mgmt+"/readinessCheck", mtok, nil, nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", msgTok, nil, nil), http.StatusForbidden)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", emulatortest.MPath(s, "q", "/messages/consumption"), mtok, nil, map[string]string{"x-qos": "0"}), http.StatusForbidden)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/readinessCheck", mtok, nil, nil), http.StatusOK)
 }
 
 func TestExpireTokens(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusOK)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil), http.StatusOK)
 	s.ExpireTokens()
-	r := do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil)
-	expect(t, r, http.StatusUnauthorized)
-	if r.header.Get("WWW-Authenticate") == "" {
+	r := emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusUnauthorized)
+	if r.Header.Get("WWW-Authenticate") == "" {
 		t.Fatal("401 without WWW-Authenticate")
 	}
 	// A fresh token works again.
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", token(t, s, emulator.AudienceManagement), nil, nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", emulatortest.Token(t, s, emulator.AudienceManagement), nil, nil), http.StatusOK)
 
 	// The control endpoint does the same.
-	tok = token(t, s, emulator.AudienceManagement)
-	expect(t, do(t, "POST", s.URL()+emulator.ControlBasePath+"/tokens/expire", "", nil, nil), http.StatusNoContent)
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusUnauthorized)
+	tok = emulatortest.Token(t, s, emulator.AudienceManagement)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", s.URL()+emulator.ControlBasePath+"/tokens/expire", "", nil, nil), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil), http.StatusUnauthorized)
 }
 
 func TestTokenTTL(t *testing.T) {
 	t.Parallel()
-	clock := newClock()
-	s := start(t, emulator.Options{TokenTTL: time.Hour, Now: clock.Now})
-	tok := token(t, s, emulator.AudienceManagement)
+	clock := emulatortest.NewClock()
+	s := emulatortest.StartServer(t, emulator.Options{TokenTTL: time.Hour, Now: clock.Now})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	clock.Advance(59 * time.Minute)
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil), http.StatusOK)
 	clock.Advance(time.Minute)
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusUnauthorized)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil), http.StatusUnauthorized)
 }
 
 func TestOAuth2ClientCredentialsLibrary(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
+	s := emulatortest.StartServer(t, emulator.Options{})
 	for _, style := range []oauth2.AuthStyle{oauth2.AuthStyleAutoDetect, oauth2.AuthStyleInHeader, oauth2.AuthStyleInParams} {
 		for _, aud := range []string{emulator.AudienceManagement, emulator.AudienceMessaging, emulator.AudienceCloudIntegration} {
-			id, secret := creds(t, s, aud)
+			id, secret := emulatortest.Creds(t, s, aud)
 			if !strings.ContainsAny(id, "!|") || !strings.Contains(secret, "$") {
 				t.Fatalf("credentials of %s are not XSUAA-shaped", aud)
 			}
@@ -143,9 +145,9 @@ func TestOAuth2ClientCredentialsLibrary(t *testing.T) {
 			}
 		}
 	}
-	id, secret := creds(t, s, emulator.AudienceManagement)
+	id, secret := emulatortest.Creds(t, s, emulator.AudienceManagement)
 	c := (&clientcredentials.Config{ClientID: id, ClientSecret: secret, TokenURL: s.URL() + emulator.TokenPath}).Client(context.Background())
-	res, err := c.Get(s.URL() + mgmt + "/queues")
+	res, err := c.Get(s.URL() + emulatortest.MgmtPath + "/queues")
 	if err != nil {
 		t.Fatal(err)
 	}

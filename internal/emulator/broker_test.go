@@ -7,55 +7,57 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
 func publish(t *testing.T, s *emulator.Server, tok, q, body string) {
 	t.Helper()
-	r := do(t, "POST", mpath(s, q, "/messages"), tok, []byte(body), map[string]string{"x-qos": "1", "Content-Type": "text/plain"})
-	expect(t, r, http.StatusNoContent)
+	r := emulatortest.Do(t, "POST", emulatortest.MPath(s, q, "/messages"), tok, []byte(body), map[string]string{"x-qos": "1", "Content-Type": "text/plain"})
+	emulatortest.Expect(t, r, http.StatusNoContent)
 }
 
 // consume1 consumes with x-qos 1 and returns the message ID ("" when the queue is empty).
 func consume1(t *testing.T, s *emulator.Server, tok, q string) (id, body string) {
 	t.Helper()
-	r := do(t, "POST", mpath(s, q, "/messages/consumption"), tok, nil, map[string]string{"x-qos": "1"})
-	switch r.status {
+	r := emulatortest.Do(t, "POST", emulatortest.MPath(s, q, "/messages/consumption"), tok, nil, map[string]string{"x-qos": "1"})
+	switch r.Status {
 	case http.StatusNoContent:
 		return "", ""
 	case http.StatusOK:
-		id = r.header.Get("X-Message-Id")
+		id = r.Header.Get("X-Message-Id")
 		if id == "" {
 			t.Fatal("200 without X-Message-Id")
 		}
-		return id, string(r.body)
+		return id, string(r.Body)
 	}
-	t.Fatalf("consume: status %d, body %s", r.status, r.body)
+	t.Fatalf("consume: status %d, body %s", r.Status, r.Body)
 	return "", ""
 }
 
 func reject(t *testing.T, s *emulator.Server, q, id string) emulator.RejectResult {
 	t.Helper()
-	r := do(t, "POST", s.URL()+emulator.ControlBasePath+"/queues/"+url.PathEscape(q)+"/messages/"+id+"/rejection", "", nil, nil)
-	expect(t, r, http.StatusOK)
+	r := emulatortest.Do(t, "POST", s.URL()+emulator.ControlBasePath+"/queues/"+url.PathEscape(q)+"/messages/"+id+"/rejection", "", nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
 	var res emulator.RejectResult
-	r.json(t, &res)
+	r.JSON(t, &res)
 	return res
 }
 
 func TestPublishConsumeAck(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	mt := token(t, s, emulator.AudienceManagement)
-	tok := token(t, s, emulator.AudienceMessaging)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	mt := emulatortest.Token(t, s, emulator.AudienceManagement)
+	tok := emulatortest.Token(t, s, emulator.AudienceMessaging)
 	q := "acme/crm/prod/orders"
 
-	expect(t, do(t, "POST", mpath(s, q, "/messages"), tok, []byte("x"), map[string]string{"x-qos": "0"}), http.StatusNotFound)
-	expect(t, putQueue(t, s, mt, q, ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", emulatortest.MPath(s, q, "/messages"), tok, []byte("x"), map[string]string{"x-qos": "0"}), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, q, ""), http.StatusCreated)
 
-	r := do(t, "POST", mpath(s, q, "/messages"), tok, []byte("x"), nil)
-	expect(t, r, http.StatusBadRequest)
-	r.message(t)
+	r := emulatortest.Do(t, "POST", emulatortest.MPath(s, q, "/messages"), tok, []byte("x"), nil)
+	emulatortest.Expect(t, r, http.StatusBadRequest)
+	r.Message(t)
 
 	publish(t, s, tok, q, "first")
 	publish(t, s, tok, q, "second-")
@@ -68,30 +70,30 @@ func TestPublishConsumeAck(t *testing.T) {
 	if body != "first" {
 		t.Fatalf("consumed %q, want first", body)
 	}
-	r = do(t, "GET", qpath(s, q), mt, nil, nil)
+	r = emulatortest.Do(t, "GET", emulatortest.QPath(s, q), mt, nil, nil)
 	var qv emulator.Queue
-	r.json(t, &qv)
+	r.JSON(t, &qv)
 	if qv.MessageCount != 2 || qv.UnacknowledgedMessageCount != 1 {
-		t.Fatalf("counters while unacknowledged: %s", r.body)
+		t.Fatalf("counters while unacknowledged: %s", r.Body)
 	}
 
-	expect(t, do(t, "POST", mpath(s, q, "/messages/"+id+"/acknowledgement"), tok, nil, nil), http.StatusOK)
-	expect(t, do(t, "POST", mpath(s, q, "/messages/"+id+"/acknowledgement"), tok, nil, nil), http.StatusBadRequest)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", emulatortest.MPath(s, q, "/messages/"+id+"/acknowledgement"), tok, nil, nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", emulatortest.MPath(s, q, "/messages/"+id+"/acknowledgement"), tok, nil, nil), http.StatusBadRequest)
 	got, _ = s.Queue(q)
 	if got.MessageCount != 1 || got.UnacknowledgedMessageCount != 0 {
 		t.Fatalf("counters after ack: %+v", got)
 	}
 
 	// x-qos 0 removes at once.
-	r = do(t, "POST", mpath(s, q, "/messages/consumption"), tok, nil, map[string]string{"x-qos": "0"})
-	expect(t, r, http.StatusOK)
-	if string(r.body) != "second-" || r.header.Get("Content-Type") != "text/plain" {
-		t.Fatalf("consumed %q (%s)", r.body, r.header.Get("Content-Type"))
+	r = emulatortest.Do(t, "POST", emulatortest.MPath(s, q, "/messages/consumption"), tok, nil, map[string]string{"x-qos": "0"})
+	emulatortest.Expect(t, r, http.StatusOK)
+	if string(r.Body) != "second-" || r.Header.Get("Content-Type") != "text/plain" {
+		t.Fatalf("consumed %q (%s)", r.Body, r.Header.Get("Content-Type"))
 	}
 	if got, _ := s.Queue(q); got.MessageCount != 0 {
 		t.Fatalf("message count %d after QoS 0 consumption", got.MessageCount)
 	}
-	expect(t, do(t, "POST", mpath(s, q, "/messages/consumption"), tok, nil, map[string]string{"x-qos": "1"}), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", emulatortest.MPath(s, q, "/messages/consumption"), tok, nil, map[string]string{"x-qos": "1"}), http.StatusNoContent)
 
 	st := s.Stats()
 	if st.Broker.Published != 2 || st.Broker.Delivered != 2 || st.Broker.Acknowledged != 1 {
@@ -104,21 +106,21 @@ func TestPublishConsumeAck(t *testing.T) {
 
 func TestMessageSizeAndQueueLimits(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	mt, tok := token(t, s, emulator.AudienceManagement), token(t, s, emulator.AudienceMessaging)
-	expect(t, putQueue(t, s, mt, "small", `{"maxMessageSizeInBytes":4,"maxQueueMessageCount":1}`), http.StatusCreated)
-	expect(t, do(t, "POST", mpath(s, "small", "/messages"), tok, []byte("12345"), map[string]string{"x-qos": "0"}), http.StatusBadRequest)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	mt, tok := emulatortest.Token(t, s, emulator.AudienceManagement), emulatortest.Token(t, s, emulator.AudienceMessaging)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "small", `{"maxMessageSizeInBytes":4,"maxQueueMessageCount":1}`), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", emulatortest.MPath(s, "small", "/messages"), tok, []byte("12345"), map[string]string{"x-qos": "0"}), http.StatusBadRequest)
 	publish(t, s, tok, "small", "1234")
-	expect(t, do(t, "POST", mpath(s, "small", "/messages"), tok, []byte("1"), map[string]string{"x-qos": "0"}), http.StatusBadRequest)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", emulatortest.MPath(s, "small", "/messages"), tok, []byte("1"), map[string]string{"x-qos": "0"}), http.StatusBadRequest)
 }
 
 func TestRejectRedeliversThenDeadLetters(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	mt, tok := token(t, s, emulator.AudienceManagement), token(t, s, emulator.AudienceMessaging)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	mt, tok := emulatortest.Token(t, s, emulator.AudienceManagement), emulatortest.Token(t, s, emulator.AudienceMessaging)
 	q, dmq := "acme/crm/prod/orders", "acme/crm/prod/orders-dmq"
-	expect(t, putQueue(t, s, mt, dmq, ""), http.StatusCreated)
-	expect(t, putQueue(t, s, mt, q, `{"maxRedeliveryCount":2,"deadMsgQueue":"`+dmq+`"}`), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, dmq, ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, q, `{"maxRedeliveryCount":2,"deadMsgQueue":"`+dmq+`"}`), http.StatusCreated)
 	publish(t, s, tok, q, "poison")
 
 	// maxRedeliveryCount 2: one delivery and two redeliveries, then the DMQ.
@@ -172,12 +174,12 @@ func TestRejectRedeliversThenDeadLetters(t *testing.T) {
 
 func TestRejectWithoutDMQDiscards(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	mt := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	mt := emulatortest.Token(t, s, emulator.AudienceManagement)
 	// A dead message queue deleted after the queue named it: the message is discarded.
-	expect(t, putQueue(t, s, mt, "missing", ""), http.StatusCreated)
-	expect(t, putQueue(t, s, mt, "q", `{"maxRedeliveryCount":1,"deadMsgQueue":"missing"}`), http.StatusCreated)
-	expect(t, do(t, "DELETE", qpath(s, "missing"), mt, nil, nil), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "missing", ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "q", `{"maxRedeliveryCount":1,"deadMsgQueue":"missing"}`), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", emulatortest.QPath(s, "missing"), mt, nil, nil), http.StatusNoContent)
 	if _, err := s.Publish("q", []byte("m"), ""); err != nil {
 		t.Fatal(err)
 	}
@@ -201,10 +203,10 @@ func TestRejectWithoutDMQDiscards(t *testing.T) {
 
 func TestUnlimitedRedeliveryHitsCap(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{RedeliveryCap: 5})
-	mt := token(t, s, emulator.AudienceManagement)
-	expect(t, putQueue(t, s, mt, "dmq", ""), http.StatusCreated)
-	expect(t, putQueue(t, s, mt, "q", `{"maxRedeliveryCount":0,"deadMsgQueue":"dmq"}`), http.StatusCreated)
+	s := emulatortest.StartServer(t, emulator.Options{RedeliveryCap: 5})
+	mt := emulatortest.Token(t, s, emulator.AudienceManagement)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "dmq", ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "q", `{"maxRedeliveryCount":0,"deadMsgQueue":"dmq"}`), http.StatusCreated)
 	if _, err := s.Publish("q", []byte("m"), ""); err != nil {
 		t.Fatal(err)
 	}
@@ -236,12 +238,12 @@ func TestUnlimitedRedeliveryHitsCap(t *testing.T) {
 
 func TestTTLExpiryMovesToDMQ(t *testing.T) {
 	t.Parallel()
-	clock := newClock()
-	s := start(t, emulator.Options{Now: clock.Now, TokenTTL: 1000 * time.Hour})
-	mt := token(t, s, emulator.AudienceManagement)
-	expect(t, putQueue(t, s, mt, "dmq", ""), http.StatusCreated)
-	expect(t, putQueue(t, s, mt, "ttl", `{"respectTtl":true,"maxTtl":60,"deadMsgQueue":"dmq","maxRedeliveryCount":0}`), http.StatusCreated)
-	expect(t, putQueue(t, s, mt, "nottl", `{"maxTtl":60,"deadMsgQueue":"dmq"}`), http.StatusCreated)
+	clock := emulatortest.NewClock()
+	s := emulatortest.StartServer(t, emulator.Options{Now: clock.Now, TokenTTL: 1000 * time.Hour})
+	mt := emulatortest.Token(t, s, emulator.AudienceManagement)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "dmq", ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "ttl", `{"respectTtl":true,"maxTtl":60,"deadMsgQueue":"dmq","maxRedeliveryCount":0}`), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "nottl", `{"maxTtl":60,"deadMsgQueue":"dmq"}`), http.StatusCreated)
 	for _, q := range []string{"ttl", "nottl"} {
 		if _, err := s.Publish(q, []byte("m"), ""); err != nil {
 			t.Fatal(err)
@@ -252,9 +254,9 @@ func TestTTLExpiryMovesToDMQ(t *testing.T) {
 		t.Fatal("message expired early")
 	}
 	clock.Advance(time.Second)
-	r := do(t, "GET", s.URL()+mgmt+"/queues", mt, nil, nil)
+	r := emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", mt, nil, nil)
 	var list []emulator.Queue
-	r.json(t, &list)
+	r.JSON(t, &list)
 	counts := map[string]int64{}
 	for _, q := range list {
 		counts[q.Name] = q.MessageCount
@@ -266,14 +268,14 @@ func TestTTLExpiryMovesToDMQ(t *testing.T) {
 
 func TestTopicPublish(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	mt, tok := token(t, s, emulator.AudienceManagement), token(t, s, emulator.AudienceMessaging)
-	expect(t, putQueue(t, s, mt, "a", ""), http.StatusCreated)
-	expect(t, putQueue(t, s, mt, "b", ""), http.StatusCreated)
-	expect(t, do(t, "PUT", qpath(s, "a", "/subscriptions/", url.PathEscape("acme/crm/prod/*/created")), mt, nil, nil), http.StatusCreated)
-	expect(t, do(t, "PUT", qpath(s, "b", "/subscriptions/", url.PathEscape("acme/crm/prod/order/changed")), mt, nil, nil), http.StatusCreated)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	mt, tok := emulatortest.Token(t, s, emulator.AudienceManagement), emulatortest.Token(t, s, emulator.AudienceMessaging)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "a", ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "b", ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", emulatortest.QPath(s, "a", "/subscriptions/", url.PathEscape("acme/crm/prod/*/created")), mt, nil, nil), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", emulatortest.QPath(s, "b", "/subscriptions/", url.PathEscape("acme/crm/prod/order/changed")), mt, nil, nil), http.StatusCreated)
 	topic := s.URL() + emulator.MessagingBasePath + "/topics/" + url.PathEscape("acme/crm/prod/order/created") + "/messages"
-	expect(t, do(t, "POST", topic, tok, []byte("e"), map[string]string{"x-qos": "1"}), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", topic, tok, []byte("e"), map[string]string{"x-qos": "1"}), http.StatusNoContent)
 	a, _ := s.Queue("a")
 	b, _ := s.Queue("b")
 	if a.MessageCount != 1 || b.MessageCount != 0 {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
@@ -20,7 +22,7 @@ func TestCertificateKeys(t *testing.T) {
 	for _, kt := range []emulator.KeyType{emulator.KeyCertificate, emulator.KeyExternalCertificate} {
 		t.Run(string(kt), func(t *testing.T) {
 			t.Parallel()
-			s := start(t, emulator.Options{KeyType: kt})
+			s := emulatortest.StartServer(t, emulator.Options{KeyType: kt})
 			var em struct {
 				Management []struct {
 					OA2 map[string]string `json:"oa2"`
@@ -81,8 +83,8 @@ func TestCertificateKeys(t *testing.T) {
 				t.Errorf("token for another client id: %d, want 401", got)
 			}
 			// The plain token endpoint of the API listener takes no certificate client.
-			r := fetchToken(t, s, oa2["clientid"], "")
-			expect(t, r, http.StatusUnauthorized)
+			r := emulatortest.FetchToken(t, s, oa2["clientid"], "")
+			emulatortest.Expect(t, r, http.StatusUnauthorized)
 		})
 	}
 }
@@ -90,7 +92,7 @@ func TestCertificateKeys(t *testing.T) {
 // With TokenHost the token endpoint listens on another loopback address than the API.
 func TestTokenHost(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{TokenHost: "127.0.0.2"})
+	s := emulatortest.StartServer(t, emulator.Options{TokenHost: "127.0.0.2"})
 	if !strings.HasPrefix(s.TokenURL(), "http://127.0.0.2:") || !strings.Contains(string(s.CloudIntegrationKey()), s.TokenURL()) {
 		t.Fatalf("token URL %s, key %s", s.TokenURL(), s.CloudIntegrationKey())
 	}

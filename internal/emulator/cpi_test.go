@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
@@ -42,19 +44,19 @@ func cpiRuntime(s *emulator.Server, id string, rest ...string) string {
 }
 
 // cpiData decodes {"d": ...} into v.
-func cpiData(t *testing.T, r resp, v any) {
+func cpiData(t *testing.T, r emulatortest.Resp, v any) {
 	t.Helper()
 	var env struct {
 		D json.RawMessage `json:"d"`
 	}
-	r.json(t, &env)
+	r.JSON(t, &env)
 	if err := json.Unmarshal(env.D, v); err != nil {
-		t.Fatalf("decoding d of %s: %v", r.body, err)
+		t.Fatalf("decoding d of %s: %v", r.Body, err)
 	}
 }
 
 // cpiErr returns the message of an OData error body and checks its shape.
-func cpiErr(t *testing.T, r resp) string {
+func cpiErr(t *testing.T, r emulatortest.Resp) string {
 	t.Helper()
 	var e struct {
 		Error struct {
@@ -65,9 +67,9 @@ func cpiErr(t *testing.T, r resp) string {
 			} `json:"message"`
 		} `json:"error"`
 	}
-	r.json(t, &e)
+	r.JSON(t, &e)
 	if e.Error.Code == "" || e.Error.Message.Lang != "en" || e.Error.Message.Value == "" {
-		t.Fatalf("error body %s is not an OData error", r.body)
+		t.Fatalf("error body %s is not an OData error", r.Body)
 	}
 	return e.Error.Message.Value
 }
@@ -113,23 +115,23 @@ func cpiZipEntry(t *testing.T, data []byte, name string) string {
 
 func TestCPIDesigntimeLifecycle(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceCloudIntegration)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceCloudIntegration)
 	content := cpiFlowNamed("Orders_In", nil, iflowbuild.DefaultSenderProperties("acme/crm/prod/orders"))
 
 	// An archive whose manifest names another bundle is refused.
-	r := do(t, "POST", s.URL()+cpiBase+"/IntegrationDesigntimeArtifacts", tok, cpiJSON(t, map[string]string{
+	r := emulatortest.Do(t, "POST", s.URL()+cpiBase+"/IntegrationDesigntimeArtifacts", tok, cpiJSON(t, map[string]string{
 		"Id": "Orders_In", "Name": "Orders In", "PackageId": "Pkg", "ArtifactContent": base64.StdEncoding.EncodeToString(cpiFlow(nil, nil)),
 	}), cpiJSONHeader)
-	expect(t, r, http.StatusBadRequest)
+	emulatortest.Expect(t, r, http.StatusBadRequest)
 	if !strings.Contains(cpiErr(t, r), `Bundle-SymbolicName "Flow"`) {
-		t.Fatalf("mismatched manifest: %s", r.body)
+		t.Fatalf("mismatched manifest: %s", r.Body)
 	}
 
-	r = do(t, "POST", s.URL()+cpiBase+"/IntegrationDesigntimeArtifacts", tok, cpiJSON(t, map[string]string{
+	r = emulatortest.Do(t, "POST", s.URL()+cpiBase+"/IntegrationDesigntimeArtifacts", tok, cpiJSON(t, map[string]string{
 		"Id": "Orders_In", "Name": "Orders In", "PackageId": "Pkg", "ArtifactContent": base64.StdEncoding.EncodeToString(content),
 	}), cpiJSONHeader)
-	expect(t, r, http.StatusCreated)
+	emulatortest.Expect(t, r, http.StatusCreated)
 	var created struct {
 		ID, Version, PackageID, Name string
 		Metadata                     struct{ URI string } `json:"__metadata"`
@@ -138,20 +140,20 @@ func TestCPIDesigntimeLifecycle(t *testing.T) {
 	if created.Version != "1.0.0" || created.Metadata.URI == "" {
 		t.Fatalf("created %+v", created)
 	}
-	r = do(t, "POST", s.URL()+cpiBase+"/IntegrationDesigntimeArtifacts", tok, cpiJSON(t, map[string]string{
+	r = emulatortest.Do(t, "POST", s.URL()+cpiBase+"/IntegrationDesigntimeArtifacts", tok, cpiJSON(t, map[string]string{
 		"Id": "Orders_In", "Name": "Orders In", "PackageId": "Pkg",
 	}), cpiJSONHeader)
-	expect(t, r, http.StatusInternalServerError)
+	emulatortest.Expect(t, r, http.StatusInternalServerError)
 	if !strings.Contains(cpiErr(t, r), "already exists") {
-		t.Fatalf("duplicate: %s", r.body)
+		t.Fatalf("duplicate: %s", r.Body)
 	}
-	r = do(t, "POST", s.URL()+cpiBase+"/IntegrationDesigntimeArtifacts", tok, cpiJSON(t, map[string]string{
+	r = emulatortest.Do(t, "POST", s.URL()+cpiBase+"/IntegrationDesigntimeArtifacts", tok, cpiJSON(t, map[string]string{
 		"Id": "X", "Name": "1bad.", "PackageId": "Pkg",
 	}), cpiJSONHeader)
-	expect(t, r, http.StatusBadRequest)
+	emulatortest.Expect(t, r, http.StatusBadRequest)
 
-	r = do(t, "GET", cpiDesign(s, "Orders_In"), tok, nil, nil)
-	expect(t, r, http.StatusOK)
+	r = emulatortest.Do(t, "GET", cpiDesign(s, "Orders_In"), tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
 	var got map[string]any
 	cpiData(t, r, &got)
 	for k, want := range map[string]string{"Id": "Orders_In", "Version": "1.0.0", "PackageId": "Pkg", "Name": "Orders In"} {
@@ -162,57 +164,57 @@ func TestCPIDesigntimeLifecycle(t *testing.T) {
 	if _, ok := got["__metadata"]; !ok {
 		t.Error("no __metadata")
 	}
-	expect(t, do(t, "GET", strings.Replace(cpiDesign(s, "Orders_In"), "'active'", "'1.0.0'", 1), tok, nil, nil), http.StatusOK)
-	expect(t, do(t, "GET", strings.Replace(cpiDesign(s, "Orders_In"), "'active'", "'9.9.9'", 1), tok, nil, nil), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", strings.Replace(cpiDesign(s, "Orders_In"), "'active'", "'1.0.0'", 1), tok, nil, nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", strings.Replace(cpiDesign(s, "Orders_In"), "'active'", "'9.9.9'", 1), tok, nil, nil), http.StatusNotFound)
 
-	r = do(t, "GET", cpiDesign(s, "Orders_In", "/$value"), tok, nil, nil)
-	expect(t, r, http.StatusOK)
-	if r.header.Get("Content-Type") != "application/zip" || !bytes.Equal(r.body, content) {
-		t.Fatalf("$value: %s, %d bytes", r.header.Get("Content-Type"), len(r.body))
+	r = emulatortest.Do(t, "GET", cpiDesign(s, "Orders_In", "/$value"), tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
+	if r.Header.Get("Content-Type") != "application/zip" || !bytes.Equal(r.Body, content) {
+		t.Fatalf("$value: %s, %d bytes", r.Header.Get("Content-Type"), len(r.Body))
 	}
 
-	r = do(t, "PUT", cpiDesign(s, "Orders_In"), tok, cpiJSON(t, map[string]string{
+	r = emulatortest.Do(t, "PUT", cpiDesign(s, "Orders_In"), tok, cpiJSON(t, map[string]string{
 		"ArtifactContent": base64.StdEncoding.EncodeToString(cpiFlow(nil, nil)),
 	}), cpiJSONHeader)
-	expect(t, r, http.StatusBadRequest)
+	emulatortest.Expect(t, r, http.StatusBadRequest)
 	if !bytes.Equal(s.IFlowContent("Orders_In"), content) {
 		t.Fatal("a refused PUT changed the content")
 	}
 	updated := cpiFlowNamed("Orders_In", nil, iflowbuild.DefaultSenderProperties("acme/crm/prod/other"))
-	r = do(t, "PUT", cpiDesign(s, "Orders_In"), tok, cpiJSON(t, map[string]string{
+	r = emulatortest.Do(t, "PUT", cpiDesign(s, "Orders_In"), tok, cpiJSON(t, map[string]string{
 		"Name": "Orders In", "ArtifactContent": base64.StdEncoding.EncodeToString(updated),
 	}), cpiJSONHeader)
-	expect(t, r, http.StatusOK)
+	emulatortest.Expect(t, r, http.StatusOK)
 	if !bytes.Equal(s.IFlowContent("Orders_In"), updated) {
 		t.Fatal("PUT did not replace the content")
 	}
-	r = do(t, "PUT", cpiDesign(s, "Orders_In"), tok, cpiJSON(t, map[string]string{"ArtifactContent": "not base64!"}), cpiJSONHeader)
-	expect(t, r, http.StatusBadRequest)
-	r = do(t, "PUT", cpiDesign(s, "Orders_In"), tok, cpiJSON(t, map[string]string{"ArtifactContent": base64.StdEncoding.EncodeToString([]byte("no zip"))}), cpiJSONHeader)
-	expect(t, r, http.StatusBadRequest)
-	expect(t, do(t, "PUT", cpiDesign(s, "Missing"), tok, cpiJSON(t, map[string]string{"Name": "Missing"}), cpiJSONHeader), http.StatusNotFound)
+	r = emulatortest.Do(t, "PUT", cpiDesign(s, "Orders_In"), tok, cpiJSON(t, map[string]string{"ArtifactContent": "not base64!"}), cpiJSONHeader)
+	emulatortest.Expect(t, r, http.StatusBadRequest)
+	r = emulatortest.Do(t, "PUT", cpiDesign(s, "Orders_In"), tok, cpiJSON(t, map[string]string{"ArtifactContent": base64.StdEncoding.EncodeToString([]byte("no zip"))}), cpiJSONHeader)
+	emulatortest.Expect(t, r, http.StatusBadRequest)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", cpiDesign(s, "Missing"), tok, cpiJSON(t, map[string]string{"Name": "Missing"}), cpiJSONHeader), http.StatusNotFound)
 
-	r = do(t, "GET", s.URL()+cpiBase+"/IntegrationDesigntimeArtifacts", tok, nil, nil)
-	expect(t, r, http.StatusOK)
+	r = emulatortest.Do(t, "GET", s.URL()+cpiBase+"/IntegrationDesigntimeArtifacts", tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
 	var list struct {
 		Results []struct{ ID string } `json:"results"`
 	}
 	cpiData(t, r, &list)
 	if len(list.Results) != 1 {
-		t.Fatalf("list: %s", r.body)
+		t.Fatalf("list: %s", r.Body)
 	}
 
-	expect(t, do(t, "DELETE", cpiDesign(s, "Orders_In"), tok, nil, nil), http.StatusOK)
-	r = do(t, "GET", cpiDesign(s, "Orders_In"), tok, nil, nil)
-	expect(t, r, http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", cpiDesign(s, "Orders_In"), tok, nil, nil), http.StatusOK)
+	r = emulatortest.Do(t, "GET", cpiDesign(s, "Orders_In"), tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusNotFound)
 	cpiErr(t, r)
-	expect(t, do(t, "DELETE", cpiDesign(s, "Orders_In"), tok, nil, nil), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", cpiDesign(s, "Orders_In"), tok, nil, nil), http.StatusNotFound)
 
 	// Without content the tenant creates an empty flow.
-	r = do(t, "POST", s.URL()+cpiBase+"/IntegrationDesigntimeArtifacts", tok, cpiJSON(t, map[string]string{
+	r = emulatortest.Do(t, "POST", s.URL()+cpiBase+"/IntegrationDesigntimeArtifacts", tok, cpiJSON(t, map[string]string{
 		"Id": "Empty", "Name": "Empty", "PackageId": "Pkg",
 	}), cpiJSONHeader)
-	expect(t, r, http.StatusCreated)
+	emulatortest.Expect(t, r, http.StatusCreated)
 	if _, err := iflow.ReadZip(s.IFlowContent("Empty")); err != nil {
 		t.Fatalf("empty flow: %v", err)
 	}
@@ -220,8 +222,8 @@ func TestCPIDesigntimeLifecycle(t *testing.T) {
 
 func TestCPIConfigurations(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceCloudIntegration)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceCloudIntegration)
 	key := "Max Retries 'AMQP'"
 	content := cpiFlow(map[string]string{key: "5", "Queue": "orders"}, map[string]string{"maxRetries": "{{" + key + "}}", "destinationName": "queue:{{Queue}}"})
 	if err := s.CreateIFlow("Flow", "Flow", "Pkg", content); err != nil {
@@ -229,8 +231,8 @@ func TestCPIConfigurations(t *testing.T) {
 	}
 	configs := func() map[string][2]string {
 		t.Helper()
-		r := do(t, "GET", cpiDesign(s, "Flow", "/Configurations"), tok, nil, nil)
-		expect(t, r, http.StatusOK)
+		r := emulatortest.Do(t, "GET", cpiDesign(s, "Flow", "/Configurations"), tok, nil, nil)
+		emulatortest.Expect(t, r, http.StatusOK)
 		var list struct {
 			Results []struct{ ParameterKey, ParameterValue, DataType string } `json:"results"`
 		}
@@ -248,20 +250,20 @@ func TestCPIConfigurations(t *testing.T) {
 	if !strings.Contains(link, "%27%27") || !strings.Contains(link, "%20") {
 		t.Fatalf("the test URL %s does not exercise escaping", link)
 	}
-	expect(t, do(t, "PUT", link, tok, cpiJSON(t, map[string]string{"ParameterValue": "2", "DataType": "xsd:integer"}), cpiJSONHeader), http.StatusAccepted)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", link, tok, cpiJSON(t, map[string]string{"ParameterValue": "2", "DataType": "xsd:integer"}), cpiJSONHeader), http.StatusAccepted)
 	if got := configs(); got[key][0] != "2" {
 		t.Fatalf("after PUT: %v", got)
 	}
 	if prop := cpiZipEntry(t, s.IFlowContent("Flow"), iflow.ParametersPath); !strings.Contains(prop, `Max\ Retries\ 'AMQP'=2`) {
 		t.Fatalf("parameters.prop after PUT:\n%s", prop)
 	}
-	r := do(t, "PUT", cpiDesign(s, "Flow", "/$links/Configurations('Unknown')"), tok, cpiJSON(t, map[string]string{"ParameterValue": "1"}), cpiJSONHeader)
-	expect(t, r, http.StatusNotFound)
+	r := emulatortest.Do(t, "PUT", cpiDesign(s, "Flow", "/$links/Configurations('Unknown')"), tok, cpiJSON(t, map[string]string{"ParameterValue": "1"}), cpiJSONHeader)
+	emulatortest.Expect(t, r, http.StatusNotFound)
 	if !strings.Contains(cpiErr(t, r), "Unknown") {
-		t.Fatalf("unknown key: %s", r.body)
+		t.Fatalf("unknown key: %s", r.Body)
 	}
-	expect(t, do(t, "PUT", link, tok, cpiJSON(t, map[string]int{"ParameterValue": 1}), cpiJSONHeader), http.StatusBadRequest)
-	expect(t, do(t, "PUT", link, tok, []byte("{"), cpiJSONHeader), http.StatusBadRequest)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", link, tok, cpiJSON(t, map[string]int{"ParameterValue": 1}), cpiJSONHeader), http.StatusBadRequest)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", link, tok, []byte("{"), cpiJSONHeader), http.StatusBadRequest)
 
 	if err := s.SetConfigurationValue("Flow", "Queue", "other"); err != nil {
 		t.Fatal(err)
@@ -276,21 +278,21 @@ func TestCPIConfigurations(t *testing.T) {
 
 func TestCPIDeployLifecycle(t *testing.T) {
 	t.Parallel()
-	clock := newClock()
-	s := start(t, emulator.Options{Now: clock.Now})
+	clock := emulatortest.NewClock()
+	s := emulatortest.StartServer(t, emulator.Options{Now: clock.Now})
 	s.SetDeployDelay(time.Minute)
-	tok := token(t, s, emulator.AudienceCloudIntegration)
+	tok := emulatortest.Token(t, s, emulator.AudienceCloudIntegration)
 	content := cpiFlow(map[string]string{"Retries": "3"}, map[string]string{"maxRetries": "{{Retries}}"})
 	if err := s.CreateIFlow("Flow", "Flow", "Pkg", content); err != nil {
 		t.Fatal(err)
 	}
-	r := do(t, "POST", s.URL()+cpiBase+"/DeployIntegrationDesigntimeArtifact?Id='Flow'&Version='active'", tok, nil, nil)
-	expect(t, r, http.StatusAccepted)
-	task := string(r.body)
+	r := emulatortest.Do(t, "POST", s.URL()+cpiBase+"/DeployIntegrationDesigntimeArtifact?Id='Flow'&Version='active'", tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusAccepted)
+	task := string(r.Body)
 	status := func() string {
 		t.Helper()
-		r := do(t, "GET", s.URL()+cpiBase+"/BuildAndDeployStatus(TaskId="+cpiLit(task)+")", tok, nil, nil)
-		expect(t, r, http.StatusOK)
+		r := emulatortest.Do(t, "GET", s.URL()+cpiBase+"/BuildAndDeployStatus(TaskId="+cpiLit(task)+")", tok, nil, nil)
+		emulatortest.Expect(t, r, http.StatusOK)
 		var st struct{ TaskID, Status string }
 		cpiData(t, r, &st)
 		if !strings.EqualFold(st.TaskID, task) {
@@ -300,16 +302,16 @@ func TestCPIDeployLifecycle(t *testing.T) {
 	}
 	runtime := func() (int, string, string) {
 		t.Helper()
-		r := do(t, "GET", cpiRuntime(s, "Flow"), tok, nil, nil)
-		if r.status != http.StatusOK {
-			return r.status, "", ""
+		r := emulatortest.Do(t, "GET", cpiRuntime(s, "Flow"), tok, nil, nil)
+		if r.Status != http.StatusOK {
+			return r.Status, "", ""
 		}
 		var rt struct{ Status, Version, DeployedOn string }
 		cpiData(t, r, &rt)
 		if !strings.HasPrefix(rt.DeployedOn, "/Date(") {
 			t.Fatalf("DeployedOn %q", rt.DeployedOn)
 		}
-		return r.status, rt.Status, rt.Version
+		return r.Status, rt.Status, rt.Version
 	}
 	if st := status(); st != "DEPLOYING" {
 		t.Fatalf("status %s", st)
@@ -328,7 +330,7 @@ func TestCPIDeployLifecycle(t *testing.T) {
 	if _, st, _ := runtime(); st != "STARTED" {
 		t.Fatalf("runtime %s", st)
 	}
-	expect(t, do(t, "GET", cpiRuntime(s, "Flow", "/ErrorInformation/$value"), tok, nil, nil), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", cpiRuntime(s, "Flow", "/ErrorInformation/$value"), tok, nil, nil), http.StatusNoContent)
 
 	// The runtime keeps what was deployed; design time changes wait for the next deploy.
 	if err := s.SetConfigurationValue("Flow", "Retries", "9"); err != nil {
@@ -338,7 +340,7 @@ func TestCPIDeployLifecycle(t *testing.T) {
 	if !ok || d.Parameters["Retries"] != "3" || !bytes.Equal(d.Content, content) || d.Status != "STARTED" {
 		t.Fatalf("deployed %+v %v", d.Parameters, ok)
 	}
-	expect(t, do(t, "POST", s.URL()+cpiBase+"/DeployIntegrationDesigntimeArtifact?Id='Flow'&Version='active'", tok, nil, nil), http.StatusAccepted)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", s.URL()+cpiBase+"/DeployIntegrationDesigntimeArtifact?Id='Flow'&Version='active'", tok, nil, nil), http.StatusAccepted)
 	if _, st, _ := runtime(); st != "STARTED" {
 		t.Fatalf("the old deployment should run while the new one builds, got %s", st)
 	}
@@ -347,59 +349,59 @@ func TestCPIDeployLifecycle(t *testing.T) {
 		t.Fatalf("after redeploy: %+v", d.Parameters)
 	}
 
-	r = do(t, "GET", s.URL()+cpiBase+"/IntegrationRuntimeArtifacts", tok, nil, nil)
-	expect(t, r, http.StatusOK)
-	if !strings.Contains(string(r.body), `"Id":"Flow"`) {
-		t.Fatalf("runtime list %s", r.body)
+	r = emulatortest.Do(t, "GET", s.URL()+cpiBase+"/IntegrationRuntimeArtifacts", tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
+	if !strings.Contains(string(r.Body), `"Id":"Flow"`) {
+		t.Fatalf("runtime list %s", r.Body)
 	}
-	expect(t, do(t, "DELETE", cpiRuntime(s, "Flow"), tok, nil, nil), http.StatusAccepted)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", cpiRuntime(s, "Flow"), tok, nil, nil), http.StatusAccepted)
 	if code, _, _ := runtime(); code != http.StatusNotFound {
 		t.Fatalf("runtime after undeploy: %d", code)
 	}
-	expect(t, do(t, "DELETE", cpiRuntime(s, "Flow"), tok, nil, nil), http.StatusNotFound)
-	expect(t, do(t, "GET", cpiRuntime(s, "Flow", "/ErrorInformation/$value"), tok, nil, nil), http.StatusNotFound)
-	expect(t, do(t, "GET", s.URL()+cpiBase+"/BuildAndDeployStatus(TaskId='nope')", tok, nil, nil), http.StatusNotFound)
-	r = do(t, "POST", s.URL()+cpiBase+"/DeployIntegrationDesigntimeArtifact?Id='Nope'&Version='active'", tok, nil, nil)
-	expect(t, r, http.StatusBadRequest)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", cpiRuntime(s, "Flow"), tok, nil, nil), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", cpiRuntime(s, "Flow", "/ErrorInformation/$value"), tok, nil, nil), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+cpiBase+"/BuildAndDeployStatus(TaskId='nope')", tok, nil, nil), http.StatusNotFound)
+	r = emulatortest.Do(t, "POST", s.URL()+cpiBase+"/DeployIntegrationDesigntimeArtifact?Id='Nope'&Version='active'", tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusBadRequest)
 	cpiErr(t, r)
 }
 
 func TestCPIDeployFailure(t *testing.T) {
 	t.Parallel()
-	clock := newClock()
+	clock := emulatortest.NewClock()
 	const failID = "Orders 'EU' & more"
-	s := start(t, emulator.Options{Now: clock.Now})
-	tok := token(t, s, emulator.AudienceCloudIntegration)
+	s := emulatortest.StartServer(t, emulator.Options{Now: clock.Now})
+	tok := emulatortest.Token(t, s, emulator.AudienceCloudIntegration)
 	if err := s.CreateIFlow(failID, "Flow", "Pkg", cpiFlow(nil, nil)); err != nil {
 		t.Fatal(err)
 	}
 	s.FailNextDeploy(failID, "Channel AMQP: queue 'orders' does not exist")
-	r := do(t, "POST", s.URL()+cpiBase+"/DeployIntegrationDesigntimeArtifact?Id="+cpiLit(failID)+"&Version='active'", tok, nil, nil)
-	expect(t, r, http.StatusAccepted)
+	r := emulatortest.Do(t, "POST", s.URL()+cpiBase+"/DeployIntegrationDesigntimeArtifact?Id="+cpiLit(failID)+"&Version='active'", tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusAccepted)
 	clock.Advance(time.Second)
-	r = do(t, "GET", s.URL()+cpiBase+"/BuildAndDeployStatus(TaskId='"+string(r.body)+"')", tok, nil, nil)
-	if !strings.Contains(string(r.body), `"Status":"FAIL"`) {
-		t.Fatalf("status %s", r.body)
+	r = emulatortest.Do(t, "GET", s.URL()+cpiBase+"/BuildAndDeployStatus(TaskId='"+string(r.Body)+"')", tok, nil, nil)
+	if !strings.Contains(string(r.Body), `"Status":"FAIL"`) {
+		t.Fatalf("status %s", r.Body)
 	}
-	r = do(t, "GET", cpiRuntime(s, failID), tok, nil, nil)
-	if !strings.Contains(string(r.body), `"Status":"ERROR"`) {
-		t.Fatalf("runtime %s", r.body)
+	r = emulatortest.Do(t, "GET", cpiRuntime(s, failID), tok, nil, nil)
+	if !strings.Contains(string(r.Body), `"Status":"ERROR"`) {
+		t.Fatalf("runtime %s", r.Body)
 	}
-	r = do(t, "GET", cpiRuntime(s, failID, "/ErrorInformation/$value"), tok, nil, nil)
-	expect(t, r, http.StatusOK)
+	r = emulatortest.Do(t, "GET", cpiRuntime(s, failID, "/ErrorInformation/$value"), tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
 	var info struct {
 		Parameter []string `json:"parameter"`
 	}
-	r.json(t, &info)
+	r.JSON(t, &info)
 	if len(info.Parameter) != 1 || info.Parameter[0] != "Channel AMQP: queue 'orders' does not exist" {
-		t.Fatalf("error information %s", r.body)
+		t.Fatalf("error information %s", r.Body)
 	}
 	// Only the next deploy fails.
-	r = do(t, "POST", s.URL()+cpiBase+"/DeployIntegrationDesigntimeArtifact?Id="+cpiLit(failID)+"&Version='active'", tok, nil, nil)
+	r = emulatortest.Do(t, "POST", s.URL()+cpiBase+"/DeployIntegrationDesigntimeArtifact?Id="+cpiLit(failID)+"&Version='active'", tok, nil, nil)
 	clock.Advance(time.Second)
-	r = do(t, "GET", s.URL()+cpiBase+"/BuildAndDeployStatus(TaskId='"+string(r.body)+"')", tok, nil, nil)
-	if !strings.Contains(string(r.body), `"Status":"SUCCESS"`) {
-		t.Fatalf("second deploy %s", r.body)
+	r = emulatortest.Do(t, "GET", s.URL()+cpiBase+"/BuildAndDeployStatus(TaskId='"+string(r.Body)+"')", tok, nil, nil)
+	if !strings.Contains(string(r.Body), `"Status":"SUCCESS"`) {
+		t.Fatalf("second deploy %s", r.Body)
 	}
 }
 
@@ -407,19 +409,19 @@ func TestCPIDeployFailure(t *testing.T) {
 // ran before (FailNextDeploy, by contrast, puts the runtime in ERROR).
 func TestCPIBuildFailureKeepsRuntime(t *testing.T) {
 	t.Parallel()
-	clock := newClock()
-	s := start(t, emulator.Options{Now: clock.Now})
-	tok := token(t, s, emulator.AudienceCloudIntegration)
+	clock := emulatortest.NewClock()
+	s := emulatortest.StartServer(t, emulator.Options{Now: clock.Now})
+	tok := emulatortest.Token(t, s, emulator.AudienceCloudIntegration)
 	if err := s.CreateIFlow("Flow", "Flow", "Pkg", cpiFlow(map[string]string{"Retries": "3"}, nil)); err != nil {
 		t.Fatal(err)
 	}
 	deploy := func() string {
 		t.Helper()
-		r := do(t, "POST", s.URL()+cpiBase+"/DeployIntegrationDesigntimeArtifact?Id='Flow'&Version='active'", tok, nil, nil)
-		expect(t, r, http.StatusAccepted)
+		r := emulatortest.Do(t, "POST", s.URL()+cpiBase+"/DeployIntegrationDesigntimeArtifact?Id='Flow'&Version='active'", tok, nil, nil)
+		emulatortest.Expect(t, r, http.StatusAccepted)
 		clock.Advance(2 * time.Minute)
-		r = do(t, "GET", s.URL()+cpiBase+"/BuildAndDeployStatus(TaskId='"+string(r.body)+"')", tok, nil, nil)
-		expect(t, r, http.StatusOK)
+		r = emulatortest.Do(t, "GET", s.URL()+cpiBase+"/BuildAndDeployStatus(TaskId='"+string(r.Body)+"')", tok, nil, nil)
+		emulatortest.Expect(t, r, http.StatusOK)
 		var st struct{ Status string }
 		cpiData(t, r, &st)
 		return st.Status
@@ -448,72 +450,72 @@ func TestCPIBuildFailureKeepsRuntime(t *testing.T) {
 
 func TestCPICSRF(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{RequireCSRF: true})
-	tok := token(t, s, emulator.AudienceCloudIntegration)
+	s := emulatortest.StartServer(t, emulator.Options{RequireCSRF: true})
+	tok := emulatortest.Token(t, s, emulator.AudienceCloudIntegration)
 	if err := s.CreateIFlow("Flow", "Flow", "Pkg", cpiFlow(map[string]string{"P": "1"}, nil)); err != nil {
 		t.Fatal(err)
 	}
 	link := cpiDesign(s, "Flow", "/$links/Configurations('P')")
 	body := cpiJSON(t, map[string]string{"ParameterValue": "2"})
-	r := do(t, "PUT", link, tok, body, cpiJSONHeader)
-	expect(t, r, http.StatusForbidden)
-	if r.header.Get("X-CSRF-Token") != "Required" {
-		t.Fatalf("X-CSRF-Token %q", r.header.Get("X-CSRF-Token"))
+	r := emulatortest.Do(t, "PUT", link, tok, body, cpiJSONHeader)
+	emulatortest.Expect(t, r, http.StatusForbidden)
+	if r.Header.Get("X-CSRF-Token") != "Required" {
+		t.Fatalf("X-CSRF-Token %q", r.Header.Get("X-CSRF-Token"))
 	}
 	cpiErr(t, r)
 	// Reads need no token.
-	expect(t, do(t, "GET", cpiDesign(s, "Flow"), tok, nil, nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", cpiDesign(s, "Flow"), tok, nil, nil), http.StatusOK)
 
 	jar, _ := cookiejar.New(nil)
 	hc := &http.Client{Jar: jar, Timeout: 30 * time.Second}
-	fetch, err := send(t, hc, "GET", s.URL()+cpiBase+"/", tok, nil, map[string]string{"X-CSRF-Token": "Fetch"})
+	fetch, err := emulatortest.Send(t, hc, "GET", s.URL()+cpiBase+"/", tok, nil, map[string]string{"X-CSRF-Token": "Fetch"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	expect(t, fetch, http.StatusOK)
-	csrf := fetch.header.Get("X-CSRF-Token")
+	emulatortest.Expect(t, fetch, http.StatusOK)
+	csrf := fetch.Header.Get("X-CSRF-Token")
 	if csrf == "" || strings.EqualFold(csrf, "Required") {
 		t.Fatalf("fetched token %q", csrf)
 	}
-	r, err = send(t, hc, "PUT", link, tok, body, map[string]string{"X-CSRF-Token": csrf, "Content-Type": "application/json"})
+	r, err = emulatortest.Send(t, hc, "PUT", link, tok, body, map[string]string{"X-CSRF-Token": csrf, "Content-Type": "application/json"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	expect(t, r, http.StatusAccepted)
+	emulatortest.Expect(t, r, http.StatusAccepted)
 	// The token is bound to the session cookie.
-	expect(t, do(t, "PUT", link, tok, body, map[string]string{"X-CSRF-Token": csrf, "Content-Type": "application/json"}), http.StatusForbidden)
-	r, _ = send(t, hc, "PUT", link, tok, body, map[string]string{"X-CSRF-Token": "wrong", "Content-Type": "application/json"})
-	expect(t, r, http.StatusForbidden)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", link, tok, body, map[string]string{"X-CSRF-Token": csrf, "Content-Type": "application/json"}), http.StatusForbidden)
+	r, _ = emulatortest.Send(t, hc, "PUT", link, tok, body, map[string]string{"X-CSRF-Token": "wrong", "Content-Type": "application/json"})
+	emulatortest.Expect(t, r, http.StatusForbidden)
 	// A second fetch in the same session returns the same token.
-	again, _ := send(t, hc, "GET", cpiDesign(s, "Flow"), tok, nil, map[string]string{"X-CSRF-Token": "Fetch"})
-	if again.header.Get("X-CSRF-Token") != csrf {
-		t.Fatalf("second fetch gave %q, want %q", again.header.Get("X-CSRF-Token"), csrf)
+	again, _ := emulatortest.Send(t, hc, "GET", cpiDesign(s, "Flow"), tok, nil, map[string]string{"X-CSRF-Token": "Fetch"})
+	if again.Header.Get("X-CSRF-Token") != csrf {
+		t.Fatalf("second fetch gave %q, want %q", again.Header.Get("X-CSRF-Token"), csrf)
 	}
 	s.InvalidateCSRFTokens()
-	r, _ = send(t, hc, "PUT", link, tok, body, map[string]string{"X-CSRF-Token": csrf, "Content-Type": "application/json"})
-	expect(t, r, http.StatusForbidden)
+	r, _ = emulatortest.Send(t, hc, "PUT", link, tok, body, map[string]string{"X-CSRF-Token": csrf, "Content-Type": "application/json"})
+	emulatortest.Expect(t, r, http.StatusForbidden)
 }
 
 func TestCPIAuth(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	r := do(t, "GET", s.URL()+cpiBase+"/", "", nil, nil)
-	expect(t, r, http.StatusUnauthorized)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	r := emulatortest.Do(t, "GET", s.URL()+cpiBase+"/", "", nil, nil)
+	emulatortest.Expect(t, r, http.StatusUnauthorized)
 	cpiErr(t, r)
-	if r.header.Get("WWW-Authenticate") == "" {
+	if r.Header.Get("WWW-Authenticate") == "" {
 		t.Error("401 without WWW-Authenticate")
 	}
-	r = do(t, "GET", s.URL()+cpiBase+"/", token(t, s, emulator.AudienceManagement), nil, nil)
-	expect(t, r, http.StatusForbidden)
+	r = emulatortest.Do(t, "GET", s.URL()+cpiBase+"/", emulatortest.Token(t, s, emulator.AudienceManagement), nil, nil)
+	emulatortest.Expect(t, r, http.StatusForbidden)
 	cpiErr(t, r)
-	r = do(t, "GET", s.URL()+cpiBase, token(t, s, emulator.AudienceCloudIntegration), nil, nil)
-	expect(t, r, http.StatusOK)
+	r = emulatortest.Do(t, "GET", s.URL()+cpiBase, emulatortest.Token(t, s, emulator.AudienceCloudIntegration), nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
 }
 
 func TestCPIRouteErrorsAndStats(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceCloudIntegration)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceCloudIntegration)
 	for _, tc := range []struct {
 		method, path string
 		status       int
@@ -524,14 +526,14 @@ func TestCPIRouteErrorsAndStats(t *testing.T) {
 		{"DELETE", "/IntegrationDesigntimeArtifacts", http.StatusMethodNotAllowed},
 		{"POST", "/DeployIntegrationDesigntimeArtifact?Id=x&Version=active", http.StatusBadRequest},
 	} {
-		r := do(t, tc.method, s.URL()+cpiBase+tc.path, tok, nil, nil)
-		expect(t, r, tc.status)
+		r := emulatortest.Do(t, tc.method, s.URL()+cpiBase+tc.path, tok, nil, nil)
+		emulatortest.Expect(t, r, tc.status)
 		cpiErr(t, r)
 	}
 	if err := s.CreateIFlow("Flow", "Flow", "Pkg", cpiFlow(nil, nil)); err != nil {
 		t.Fatal(err)
 	}
-	expect(t, do(t, "GET", cpiDesign(s, "Flow", "/$value"), tok, nil, nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", cpiDesign(s, "Flow", "/$value"), tok, nil, nil), http.StatusOK)
 	label := "GET " + cpiBase + "/IntegrationDesigntimeArtifacts(Id,Version)/$value"
 	if n := s.Stats().Routes[label]; n != 1 {
 		t.Fatalf("route %q counted %d times; routes %v", label, n, s.Stats().Routes)
@@ -541,21 +543,21 @@ func TestCPIRouteErrorsAndStats(t *testing.T) {
 func TestCPIStatePersists(t *testing.T) {
 	t.Parallel()
 	file := filepath.Join(t.TempDir(), "state.json")
-	clock := newClock()
-	s := start(t, emulator.Options{StateFile: file, Now: clock.Now})
+	clock := emulatortest.NewClock()
+	s := emulatortest.StartServer(t, emulator.Options{StateFile: file, Now: clock.Now})
 	content := cpiFlow(map[string]string{"Retries": "3"}, map[string]string{"maxRetries": "{{Retries}}"})
 	if err := s.CreateIFlow("Flow", "Flow", "Pkg", content); err != nil {
 		t.Fatal(err)
 	}
-	tok := token(t, s, emulator.AudienceCloudIntegration)
-	expect(t, do(t, "POST", s.URL()+cpiBase+"/DeployIntegrationDesigntimeArtifact?Id='Flow'&Version='active'", tok, nil, nil), http.StatusAccepted)
+	tok := emulatortest.Token(t, s, emulator.AudienceCloudIntegration)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", s.URL()+cpiBase+"/DeployIntegrationDesigntimeArtifact?Id='Flow'&Version='active'", tok, nil, nil), http.StatusAccepted)
 	if err := s.SetConfigurationValue("Flow", "Retries", "4"); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(time.Minute)
 	_ = s.Close()
 
-	s2 := start(t, emulator.Options{StateFile: file, Now: clock.Now})
+	s2 := emulatortest.StartServer(t, emulator.Options{StateFile: file, Now: clock.Now})
 	if !bytes.Equal(s2.IFlowContent("Flow"), s.IFlowContent("Flow")) {
 		t.Fatal("the flow content was not restored")
 	}

@@ -6,17 +6,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
 // A lost response makes the change, but the client sees a dropped connection.
 func TestLostResponseFault(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	s.InjectNext(emulator.FaultLostResponse)
 	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
-	if _, err := send(t, c, "PUT", qpath(s, "acme/crm/prod/q"), tok, []byte(`{"maxRedeliveryCount":4}`), nil); err == nil {
+	if _, err := emulatortest.Send(t, c, "PUT", emulatortest.QPath(s, "acme/crm/prod/q"), tok, []byte(`{"maxRedeliveryCount":4}`), nil); err == nil {
 		t.Fatal("the client got an answer although the response was to be lost")
 	}
 	q, ok := s.Queue("acme/crm/prod/q")
@@ -24,7 +26,7 @@ func TestLostResponseFault(t *testing.T) {
 		t.Fatalf("the request was not processed: %v %+v", ok, q)
 	}
 	// Repeating the PUT adopts the queue: 200, not 201, and still one queue.
-	expect(t, putQueue(t, s, tok, "acme/crm/prod/q", `{"maxRedeliveryCount":4}`), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "acme/crm/prod/q", `{"maxRedeliveryCount":4}`), http.StatusOK)
 	if n := len(s.Queues()); n != 1 {
 		t.Fatalf("%d queues after the repeat, want 1", n)
 	}
@@ -41,12 +43,12 @@ func TestLostResponseFault(t *testing.T) {
 // learns of the change; one that waits gets the answer.
 func TestLateResponseFault(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	s.SetFaults(emulator.Faults{SlowDelay: 300 * time.Millisecond})
 	s.InjectNext(emulator.FaultLateResponse)
 	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 100 * time.Millisecond}
-	if _, err := send(t, c, "PUT", qpath(s, "acme/crm/prod/q"), tok, []byte(`{"maxRedeliveryCount":4}`), nil); err == nil {
+	if _, err := emulatortest.Send(t, c, "PUT", emulatortest.QPath(s, "acme/crm/prod/q"), tok, []byte(`{"maxRedeliveryCount":4}`), nil); err == nil {
 		t.Fatal("the client got an answer before the delay")
 	}
 	if q, ok := s.Queue("acme/crm/prod/q"); !ok || q.MaxRedeliveryCount != 4 {
@@ -54,7 +56,7 @@ func TestLateResponseFault(t *testing.T) {
 	}
 	s.InjectNext(emulator.FaultLateResponse)
 	began := time.Now()
-	expect(t, putQueue(t, s, tok, "acme/crm/prod/q", `{"maxRedeliveryCount":5}`), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "acme/crm/prod/q", `{"maxRedeliveryCount":5}`), http.StatusOK)
 	if d := time.Since(began); d < 300*time.Millisecond {
 		t.Errorf("answered after %s, want at least 300ms", d)
 	}
@@ -63,19 +65,19 @@ func TestLateResponseFault(t *testing.T) {
 // TokenExpiryAfter expires the tokens once, at the request with that number.
 func TestTokenExpiryAfter(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	s.SetFaults(emulator.Faults{TokenExpiryAfter: 3})
 	var statuses []int
 	for range 5 {
-		statuses = append(statuses, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil).status)
+		statuses = append(statuses, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil).Status)
 	}
 	if want := []int{200, 200, 401, 401, 401}; !slices.Equal(statuses, want) {
 		t.Fatalf("statuses %v, want %v", statuses, want)
 	}
-	fresh := token(t, s, emulator.AudienceManagement)
+	fresh := emulatortest.Token(t, s, emulator.AudienceManagement)
 	for range 3 {
-		expect(t, do(t, "GET", s.URL()+mgmt+"/queues", fresh, nil, nil), http.StatusOK)
+		emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", fresh, nil, nil), http.StatusOK)
 	}
 	if got := s.Stats().Faults[emulator.FaultTokenExpiry]; got != 1 {
 		t.Fatalf("token expiries %d, want 1", got)
@@ -90,20 +92,20 @@ func TestTokenExpiryAfter(t *testing.T) {
 	}
 	// SetFaults restarts the count.
 	s.SetFaults(emulator.Faults{TokenExpiryAfter: 1})
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", fresh, nil, nil), http.StatusUnauthorized)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", fresh, nil, nil), http.StatusUnauthorized)
 }
 
 // TokenExpiryEvery expires the tokens again and again, at every request whose number is a
 // multiple of it; a token fetched after an expiry works until the next one.
 func TestTokenExpiryEvery(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
+	s := emulatortest.StartServer(t, emulator.Options{})
 	s.SetFaults(emulator.Faults{TokenExpiryEvery: 3})
 	var statuses []int
 	for range 3 {
-		tok := token(t, s, emulator.AudienceManagement)
+		tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 		for range 3 {
-			statuses = append(statuses, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil).status)
+			statuses = append(statuses, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil).Status)
 		}
 	}
 	if want := []int{200, 200, 401, 200, 200, 401, 200, 200, 401}; !slices.Equal(statuses, want) {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
@@ -24,18 +26,18 @@ func TestInjectedStatusFaults(t *testing.T) {
 	} {
 		t.Run(string(tc.kind), func(t *testing.T) {
 			t.Parallel()
-			s := start(t, emulator.Options{})
-			tok := token(t, s, emulator.AudienceManagement)
+			s := emulatortest.StartServer(t, emulator.Options{})
+			tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 			s.SetFaults(emulator.Faults{RetryAfter: 1500 * time.Millisecond})
 			s.InjectNext(tc.kind)
-			r := do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil)
-			expect(t, r, tc.status)
-			if got := r.header.Get("Retry-After"); got != tc.retryAfter {
+			r := emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil)
+			emulatortest.Expect(t, r, tc.status)
+			if got := r.Header.Get("Retry-After"); got != tc.retryAfter {
 				t.Fatalf("Retry-After %q, want %q", got, tc.retryAfter)
 			}
-			r.message(t)
+			r.Message(t)
 			// The fault is used up: the next request succeeds.
-			expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusOK)
+			emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil), http.StatusOK)
 			st := s.Stats()
 			if st.Faults[tc.kind] != 1 || st.FaultsInjected != 1 || st.Statuses[tc.status] != 1 || st.ManagementCalls != 2 {
 				t.Fatalf("stats %+v", st)
@@ -46,18 +48,18 @@ func TestInjectedStatusFaults(t *testing.T) {
 
 func TestDropFault(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	s.InjectNext(emulator.FaultDrop)
 	// A fresh connection, so that the transport cannot silently retry.
 	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
-	if _, err := send(t, c, "PUT", qpath(s, "q"), tok, nil, nil); err == nil {
+	if _, err := emulatortest.Send(t, c, "PUT", emulatortest.QPath(s, "q"), tok, nil, nil); err == nil {
 		t.Fatal("request succeeded although the connection was dropped")
 	}
 	if _, ok := s.Queue("q"); ok {
 		t.Fatal("the dropped request was processed")
 	}
-	expect(t, putQueue(t, s, tok, "q", ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "q", ""), http.StatusCreated)
 	if got := s.Stats().Faults[emulator.FaultDrop]; got != 1 {
 		t.Fatalf("drop faults %d", got)
 	}
@@ -65,20 +67,20 @@ func TestDropFault(t *testing.T) {
 
 func TestSlowFault(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	s.SetFaults(emulator.Faults{SlowDelay: time.Minute})
 	s.InjectNext(emulator.FaultSlow)
 	c := &http.Client{Timeout: 300 * time.Millisecond}
 	begin := time.Now()
-	if _, err := send(t, c, "PUT", qpath(s, "q"), tok, nil, nil); err == nil {
+	if _, err := emulatortest.Send(t, c, "PUT", emulatortest.QPath(s, "q"), tok, nil, nil); err == nil {
 		t.Fatal("slow request answered before the client timeout")
 	}
 	if time.Since(begin) > 20*time.Second {
 		t.Fatal("the client timeout did not end the request")
 	}
 	// The abandoned request is not processed; a retry creates the queue.
-	expect(t, putQueue(t, s, tok, "q", ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "q", ""), http.StatusCreated)
 	if got := s.Stats().Faults[emulator.FaultSlow]; got != 1 {
 		t.Fatalf("slow faults %d", got)
 	}
@@ -86,12 +88,12 @@ func TestSlowFault(t *testing.T) {
 
 func TestSlowFaultAnswersAfterDelay(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	s.SetFaults(emulator.Faults{SlowDelay: 200 * time.Millisecond})
 	s.InjectNext(emulator.FaultSlow)
 	begin := time.Now()
-	expect(t, putQueue(t, s, tok, "q", ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "q", ""), http.StatusCreated)
 	if time.Since(begin) < 200*time.Millisecond {
 		t.Fatal("slow fault answered before its delay")
 	}
@@ -99,26 +101,26 @@ func TestSlowFaultAnswersAfterDelay(t *testing.T) {
 
 func TestTokenExpiryFault(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	s.InjectNext(emulator.FaultTokenExpiry)
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusUnauthorized)
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusUnauthorized)
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", token(t, s, emulator.AudienceManagement), nil, nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil), http.StatusUnauthorized)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil), http.StatusUnauthorized)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", emulatortest.Token(t, s, emulator.AudienceManagement), nil, nil), http.StatusOK)
 }
 
 func TestFaultsSkipTokenAndControlEndpoints(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
+	s := emulatortest.StartServer(t, emulator.Options{})
 	s.InjectNext(emulator.Fault503)
-	tok := token(t, s, emulator.AudienceManagement) // not hit by the queued fault
-	expect(t, do(t, "GET", s.URL()+emulator.ControlBasePath+"/stats", "", nil, nil), http.StatusOK)
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusServiceUnavailable)
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement) // not hit by the queued fault
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulator.ControlBasePath+"/stats", "", nil, nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil), http.StatusServiceUnavailable)
 
 	s.SetFaults(emulator.Faults{IncludeTokenEndpoint: true})
 	s.InjectNext(emulator.Fault500)
-	id, secret := creds(t, s, emulator.AudienceManagement)
-	expect(t, fetchToken(t, s, id, secret), http.StatusInternalServerError)
+	id, secret := emulatortest.Creds(t, s, emulator.AudienceManagement)
+	emulatortest.Expect(t, emulatortest.FetchToken(t, s, id, secret), http.StatusInternalServerError)
 	st := s.Stats()
 	if st.TokenRequests != 2 || st.TokensIssued != 1 || st.Routes["POST /oauth/token"] != 2 {
 		t.Fatalf("token stats %+v", st)
@@ -128,12 +130,12 @@ func TestFaultsSkipTokenAndControlEndpoints(t *testing.T) {
 // faultSequence returns the statuses of n requests under f.
 func faultSequence(t *testing.T, f emulator.Faults, n int) []int {
 	t.Helper()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	s.SetFaults(f)
 	out := make([]int, n)
 	for i := range out {
-		out[i] = do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil).status
+		out[i] = emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil).Status
 	}
 	return out
 }
@@ -163,10 +165,10 @@ func TestRandomFaultsAreDeterministic(t *testing.T) {
 
 func TestLatency(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{Faults: emulator.Faults{Latency: 150 * time.Millisecond}})
-	tok := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{Faults: emulator.Faults{Latency: 150 * time.Millisecond}})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	begin := time.Now()
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil), http.StatusOK)
 	if time.Since(begin) < 150*time.Millisecond {
 		t.Fatal("latency not applied")
 	}
@@ -174,45 +176,45 @@ func TestLatency(t *testing.T) {
 
 func TestControlEndpoints(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
+	s := emulatortest.StartServer(t, emulator.Options{})
 	ctl := s.URL() + emulator.ControlBasePath
-	tok := token(t, s, emulator.AudienceManagement)
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 
-	r := do(t, "PUT", ctl+"/faults", "", []byte(`{"latency":"10ms","rate":0,"kinds":["503","drop"],"retryAfter":2,"slowDelay":"1s","seed":3}`), nil)
-	expect(t, r, http.StatusOK)
+	r := emulatortest.Do(t, "PUT", ctl+"/faults", "", []byte(`{"latency":"10ms","rate":0,"kinds":["503","drop"],"retryAfter":2,"slowDelay":"1s","seed":3}`), nil)
+	emulatortest.Expect(t, r, http.StatusOK)
 	got := s.Faults()
 	want := emulator.Faults{Latency: 10 * time.Millisecond, Kinds: []emulator.FaultKind{emulator.Fault503, emulator.FaultDrop}, RetryAfter: 2 * time.Second, SlowDelay: time.Second, Seed: 3}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("faults %+v, want %+v", got, want)
 	}
-	expect(t, do(t, "PUT", ctl+"/faults", "", []byte(`{"kinds":["teapot"]}`), nil), http.StatusBadRequest)
-	expect(t, do(t, "PUT", ctl+"/faults", "", []byte(`{"rate":2}`), nil), http.StatusBadRequest)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", ctl+"/faults", "", []byte(`{"kinds":["teapot"]}`), nil), http.StatusBadRequest)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", ctl+"/faults", "", []byte(`{"rate":2}`), nil), http.StatusBadRequest)
 
-	expect(t, do(t, "POST", ctl+"/faults/next", "", []byte(`{"kinds":["429"]}`), nil), http.StatusOK)
-	r = do(t, "GET", ctl+"/faults", "", nil, nil)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", ctl+"/faults/next", "", []byte(`{"kinds":["429"]}`), nil), http.StatusOK)
+	r = emulatortest.Do(t, "GET", ctl+"/faults", "", nil, nil)
 	var view struct {
 		Latency string               `json:"latency"`
 		Pending []emulator.FaultKind `json:"pending"`
 	}
-	r.json(t, &view)
+	r.JSON(t, &view)
 	if view.Latency != "10ms" || len(view.Pending) != 1 || view.Pending[0] != emulator.Fault429 {
-		t.Fatalf("GET faults %s", r.body)
+		t.Fatalf("GET faults %s", r.Body)
 	}
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusTooManyRequests)
-	expect(t, do(t, "PUT", qpath(s, "acme/crm/prod/q"), tok, nil, nil), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil), http.StatusTooManyRequests)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", emulatortest.QPath(s, "acme/crm/prod/q"), tok, nil, nil), http.StatusCreated)
 
-	r = do(t, "GET", ctl+"/stats", "", nil, nil)
-	expect(t, r, http.StatusOK)
+	r = emulatortest.Do(t, "GET", ctl+"/stats", "", nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
 	var st emulator.Stats
-	r.json(t, &st)
+	r.JSON(t, &st)
 	if st.Requests != 3 || st.ManagementCalls != 2 || st.Routes["GET /queues"] != 1 || st.Routes["PUT /queues/{queue}"] != 1 || st.Faults[emulator.Fault429] != 1 {
-		t.Fatalf("stats %s", r.body)
+		t.Fatalf("stats %s", r.Body)
 	}
-	expect(t, do(t, "POST", ctl+"/stats/reset", "", nil, nil), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", ctl+"/stats/reset", "", nil, nil), http.StatusNoContent)
 	if st := s.Stats(); st.Requests != 0 || len(st.Routes) != 0 {
 		t.Fatalf("stats after reset %+v", st)
 	}
-	expect(t, do(t, "DELETE", ctl+"/faults", "", nil, nil), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", ctl+"/faults", "", nil, nil), http.StatusNoContent)
 	if f := s.Faults(); f.Latency != 0 || len(s.PendingFaults()) != 0 {
 		t.Fatalf("faults after DELETE %+v", f)
 	}
@@ -225,15 +227,15 @@ func TestControlEndpoints(t *testing.T) {
 // A fault queued for one route waits for a request of that route; others pass untouched.
 func TestInjectNextOnRoute(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	s.InjectNextOn("PUT /queues/{queue}", emulator.Fault503)
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil), http.StatusOK)
 	if got := s.PendingFaults(); len(got) != 1 {
 		t.Fatalf("pending faults %v after a list, want the PUT's fault", got)
 	}
-	expect(t, putQueue(t, s, tok, "q", ""), http.StatusServiceUnavailable)
-	expect(t, putQueue(t, s, tok, "q", ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "q", ""), http.StatusServiceUnavailable)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "q", ""), http.StatusCreated)
 	if st := s.Stats(); st.Faults[emulator.Fault503] != 1 || len(s.PendingFaults()) != 0 {
 		t.Fatalf("stats %+v, pending %v", st, s.PendingFaults())
 	}
@@ -242,30 +244,30 @@ func TestInjectNextOnRoute(t *testing.T) {
 // With a response latency, a client that gives up before the answer still made its change.
 func TestResponseLatencyAnswerAfterChange(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	s.SetFaults(emulator.Faults{ResponseLatency: time.Second})
 	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 100 * time.Millisecond}
-	if _, err := send(t, c, "PUT", qpath(s, "q"), tok, []byte(`{}`), map[string]string{"Content-Type": "application/json"}); err == nil {
+	if _, err := emulatortest.Send(t, c, "PUT", emulatortest.QPath(s, "q"), tok, []byte(`{}`), map[string]string{"Content-Type": "application/json"}); err == nil {
 		t.Fatal("the answer arrived before the response latency")
 	}
 	if _, ok := s.Queue("q"); !ok {
 		t.Fatal("the queue was not created although the request was carried out before the answer")
 	}
 	s.SetFaults(emulator.Faults{ResponseLatency: 10 * time.Millisecond})
-	expect(t, do(t, "GET", qpath(s, "q"), tok, nil, nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", emulatortest.QPath(s, "q"), tok, nil, nil), http.StatusOK)
 }
 
 // ResponseBytes counts the bytes of the bodies the APIs sent.
 func TestStatsCountResponseBytes(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
-	expect(t, putQueue(t, s, tok, "q", ""), http.StatusCreated)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "q", ""), http.StatusCreated)
 	before := s.Stats().ResponseBytes
-	r := do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil)
-	expect(t, r, http.StatusOK)
-	if got := s.Stats().ResponseBytes - before; got != int64(len(r.body)) || got == 0 {
-		t.Fatalf("ResponseBytes grew by %d for a list of %d bytes", got, len(r.body))
+	r := emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
+	if got := s.Stats().ResponseBytes - before; got != int64(len(r.Body)) || got == 0 {
+		t.Fatalf("ResponseBytes grew by %d for a list of %d bytes", got, len(r.Body))
 	}
 }

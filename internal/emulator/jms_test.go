@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
@@ -207,7 +209,7 @@ func TestJMSSuccessAndOutOfRangeSettings(t *testing.T) {
 
 func TestJMSLimitsAndValidation(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{JMSMaxQueues: 2, JMSMaxCapacity: 100})
+	s := emulatortest.StartServer(t, emulator.Options{JMSMaxQueues: 2, JMSMaxCapacity: 100})
 	for _, c := range []struct {
 		queue string
 		in    emulator.JMSMessageInput
@@ -288,26 +290,26 @@ func TestJMSMonitoringAPI(t *testing.T) {
 		t.Fatalf("messages of a missing queue: %v, want ErrNotFound", err)
 	}
 	// Only GET is served; Int64 fields are strings as in OData v2 JSON.
-	expect(t, do(t, "DELETE", e.s.URL()+"/api/v1/Queues('A')", e.ci, nil, nil), http.StatusMethodNotAllowed)
-	expect(t, do(t, "GET", e.s.URL()+"/api/v1/JmsBrokers('Broker2')", e.ci, nil, nil), http.StatusNotFound)
-	expect(t, do(t, "GET", e.s.URL()+"/api/v1/JmsBrokers('Broker1')?$expand=Queues", e.ci, nil, nil), http.StatusBadRequest)
-	raw := do(t, "GET", e.s.URL()+"/api/v1/JmsBrokers('Broker1')", e.ci, nil, nil)
-	expect(t, raw, http.StatusOK)
-	if !strings.Contains(string(raw.body), `"MaxCapacity":"1000"`) || !strings.Contains(string(raw.body), `"__deferred"`) {
-		t.Fatalf("broker answer = %s", raw.body)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", e.s.URL()+"/api/v1/Queues('A')", e.ci, nil, nil), http.StatusMethodNotAllowed)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", e.s.URL()+"/api/v1/JmsBrokers('Broker2')", e.ci, nil, nil), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", e.s.URL()+"/api/v1/JmsBrokers('Broker1')?$expand=Queues", e.ci, nil, nil), http.StatusBadRequest)
+	raw := emulatortest.Do(t, "GET", e.s.URL()+"/api/v1/JmsBrokers('Broker1')", e.ci, nil, nil)
+	emulatortest.Expect(t, raw, http.StatusOK)
+	if !strings.Contains(string(raw.Body), `"MaxCapacity":"1000"`) || !strings.Contains(string(raw.Body), `"__deferred"`) {
+		t.Fatalf("broker answer = %s", raw.Body)
 	}
-	expect(t, do(t, "GET", e.s.URL()+"/api/v1/Queues", "", nil, nil), http.StatusUnauthorized)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", e.s.URL()+"/api/v1/Queues", "", nil, nil), http.StatusUnauthorized)
 }
 
 // TestJMSControlEndpoint puts a message through the control endpoint.
 func TestJMSControlEndpoint(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
+	s := emulatortest.StartServer(t, emulator.Options{})
 	c := s.URL() + emulator.ControlBasePath + "/jms/queues"
-	expect(t, do(t, "POST", c+"/CTRL/messages", "", []byte(`{"body": "hello", "expiration_days": 2}`), nil), http.StatusCreated)
-	expect(t, do(t, "POST", c+"/CTRL/messages", "", []byte(`{"bodyy": "x"}`), nil), http.StatusBadRequest)
-	expect(t, do(t, "PUT", c+"/CTRL/active", "", []byte(`{"active": false}`), nil), http.StatusNoContent)
-	expect(t, do(t, "PUT", c+"/NOPE/active", "", []byte(`{"active": false}`), nil), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", c+"/CTRL/messages", "", []byte(`{"body": "hello", "expiration_days": 2}`), nil), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", c+"/CTRL/messages", "", []byte(`{"bodyy": "x"}`), nil), http.StatusBadRequest)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", c+"/CTRL/active", "", []byte(`{"active": false}`), nil), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", c+"/NOPE/active", "", []byte(`{"active": false}`), nil), http.StatusNotFound)
 	qs := s.JMSQueues()
 	if len(qs) != 1 || qs[0].Messages != 1 || qs[0].Active {
 		t.Fatalf("queues = %+v", qs)
@@ -316,7 +318,7 @@ func TestJMSControlEndpoint(t *testing.T) {
 
 func TestJMSExpirationWithoutConsumer(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{JMSMinute: time.Microsecond})
+	s := emulatortest.StartServer(t, emulator.Options{JMSMinute: time.Microsecond})
 	if _, err := s.PutJMSMessage("IDLE", emulator.JMSMessageInput{ExpirationDays: 1}); err != nil {
 		t.Fatal(err)
 	}

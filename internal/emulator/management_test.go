@@ -8,75 +8,77 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
 func TestQueueLifecycle(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	name := "acme/crm/prod/customer/created"
 
-	expect(t, do(t, "GET", qpath(s, name), tok, nil, nil), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", emulatortest.QPath(s, name), tok, nil, nil), http.StatusNotFound)
 
 	// Create without a body: defaults.
-	r := putQueue(t, s, tok, name, "")
-	expect(t, r, http.StatusCreated)
+	r := emulatortest.PutQueue(t, s, tok, name, "")
+	emulatortest.Expect(t, r, http.StatusCreated)
 	var q emulator.Queue
-	r.json(t, &q)
+	r.JSON(t, &q)
 	if q.Name != name || q.AccessType != "NON_EXCLUSIVE" || q.MaxQueueSizeInBytes != 1572864000 ||
 		q.MaxMessageSizeInBytes != 1000000 || q.MaxRedeliveryCount != 0 || q.DeadMsgQueue != nil || q.RespectTTL != nil || q.MaxTTL != nil {
-		t.Fatalf("created queue %s does not carry the defaults", r.body)
+		t.Fatalf("created queue %s does not carry the defaults", r.Body)
 	}
 
 	// Update: 200 and the new settings. The dead message queue must exist first.
-	expect(t, putQueue(t, s, tok, "acme/crm/prod/dmq", ""), http.StatusCreated)
-	r = putQueue(t, s, tok, name, `{"accessType":"EXCLUSIVE","maxRedeliveryCount":5,"deadMsgQueue":"acme/crm/prod/dmq","respectTtl":true,"maxTtl":3600}`)
-	expect(t, r, http.StatusOK)
-	r = do(t, "GET", qpath(s, name), tok, nil, nil)
-	expect(t, r, http.StatusOK)
-	r.json(t, &q)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "acme/crm/prod/dmq", ""), http.StatusCreated)
+	r = emulatortest.PutQueue(t, s, tok, name, `{"accessType":"EXCLUSIVE","maxRedeliveryCount":5,"deadMsgQueue":"acme/crm/prod/dmq","respectTtl":true,"maxTtl":3600}`)
+	emulatortest.Expect(t, r, http.StatusOK)
+	r = emulatortest.Do(t, "GET", emulatortest.QPath(s, name), tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
+	r.JSON(t, &q)
 	if q.AccessType != "EXCLUSIVE" || q.MaxRedeliveryCount != 5 || q.DeadMsgQueue == nil || *q.DeadMsgQueue != "acme/crm/prod/dmq" ||
 		q.RespectTTL == nil || !*q.RespectTTL || q.MaxTTL == nil || *q.MaxTTL != 3600 {
-		t.Fatalf("GET after update: %s", r.body)
+		t.Fatalf("GET after update: %s", r.Body)
 	}
 
 	// PUT replaces: absent fields fall back to their defaults.
-	expect(t, putQueue(t, s, tok, name, `{"maxRedeliveryCount":2}`), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, name, `{"maxRedeliveryCount":2}`), http.StatusOK)
 	got, ok := s.Queue(name)
 	if !ok || got.AccessType != "NON_EXCLUSIVE" || got.MaxRedeliveryCount != 2 || got.DeadMsgQueue != nil || got.MaxTTL != nil {
 		t.Fatalf("PUT did not replace the settings: %+v", got)
 	}
 
 	// The list holds the queue.
-	r = do(t, "GET", s.URL()+mgmt+"/queues", tok, nil, nil)
-	expect(t, r, http.StatusOK)
+	r = emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
 	var list []emulator.Queue
-	r.json(t, &list)
+	r.JSON(t, &list)
 	if len(list) != 2 || list[0].Name != name {
-		t.Fatalf("list %s", r.body)
+		t.Fatalf("list %s", r.Body)
 	}
 
-	r = do(t, "DELETE", qpath(s, name), tok, nil, nil)
-	expect(t, r, http.StatusNoContent)
-	if len(r.body) != 0 {
-		t.Fatalf("204 with body %q", r.body)
+	r = emulatortest.Do(t, "DELETE", emulatortest.QPath(s, name), tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusNoContent)
+	if len(r.Body) != 0 {
+		t.Fatalf("204 with body %q", r.Body)
 	}
-	expect(t, do(t, "GET", qpath(s, name), tok, nil, nil), http.StatusNotFound)
-	r = do(t, "DELETE", qpath(s, name), tok, nil, nil)
-	expect(t, r, http.StatusNotFound)
-	r.message(t)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", emulatortest.QPath(s, name), tok, nil, nil), http.StatusNotFound)
+	r = emulatortest.Do(t, "DELETE", emulatortest.QPath(s, name), tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusNotFound)
+	r.Message(t)
 }
 
 func TestQueueJSONHasNulls(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
-	expect(t, putQueue(t, s, tok, "q1", "{}"), http.StatusCreated)
-	r := do(t, "GET", qpath(s, "q1"), tok, nil, nil)
-	expect(t, r, http.StatusOK)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "q1", "{}"), http.StatusCreated)
+	r := emulatortest.Do(t, "GET", emulatortest.QPath(s, "q1"), tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
 	var raw map[string]any
-	r.json(t, &raw)
+	r.JSON(t, &raw)
 	for _, field := range []string{"respectTtl", "deadMsgQueue", "maxTtl", "maxQueueMessageCount"} {
 		v, present := raw[field]
 		if !present || v != nil {
@@ -89,13 +91,13 @@ func TestQueueJSONHasNulls(t *testing.T) {
 		}
 	}
 	// Explicit nulls in the PUT body count as absent.
-	expect(t, putQueue(t, s, tok, "q1", `{"deadMsgQueue":null,"maxTtl":null,"maxRedeliveryCount":null,"messageCount":7}`), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "q1", `{"deadMsgQueue":null,"maxTtl":null,"maxRedeliveryCount":null,"messageCount":7}`), http.StatusOK)
 }
 
 func TestQueueValidation(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	for _, tc := range []struct{ name, body string }{
 		{"bad access type", `{"accessType":"SHARED"}`},
 		{"redelivery too high", `{"maxRedeliveryCount":256}`},
@@ -108,86 +110,86 @@ func TestQueueValidation(t *testing.T) {
 		{"fraction", `{"maxRedeliveryCount":1.5}`},
 		{"not JSON", `maxRedeliveryCount=5`},
 	} {
-		r := putQueue(t, s, tok, "valid", tc.body)
-		if r.status != http.StatusBadRequest {
-			t.Errorf("%s: status %d, want 400", tc.name, r.status)
+		r := emulatortest.PutQueue(t, s, tok, "valid", tc.body)
+		if r.Status != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400", tc.name, r.Status)
 			continue
 		}
-		r.message(t)
+		r.Message(t)
 	}
 	for _, bad := range []string{"with space", "a//b", "/lead", strings.Repeat("x", 112), "ümlaut",
 		"acme/crm/prod/" + strings.Repeat("q", 100) + "/" + strings.Repeat("r", 50)} { // 165 characters
 
-		r := putQueue(t, s, tok, bad, "")
-		if r.status != http.StatusBadRequest {
-			t.Errorf("name %q: status %d, want 400", bad, r.status)
+		r := emulatortest.PutQueue(t, s, tok, bad, "")
+		if r.Status != http.StatusBadRequest {
+			t.Errorf("name %q: status %d, want 400", bad, r.Status)
 		}
 	}
-	expect(t, putQueue(t, s, tok, "valid", `{"maxRedeliveryCount":255,"maxTtl":604800,"maxMessageSizeInBytes":1000000}`), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "valid", `{"maxRedeliveryCount":255,"maxTtl":604800,"maxMessageSizeInBytes":1000000}`), http.StatusCreated)
 	// A dead message queue that does not exist is refused, on create and on update:
 	// "You must first create a queue to use it as a dead message queue".
 	for _, q := range []string{"valid", "new"} {
-		r := putQueue(t, s, tok, q, `{"deadMsgQueue":"not/there/yet"}`)
-		expect(t, r, http.StatusBadRequest)
-		if m := r.message(t); !strings.Contains(m, `"not/there/yet" does not exist`) || !strings.Contains(m, "first") {
+		r := emulatortest.PutQueue(t, s, tok, q, `{"deadMsgQueue":"not/there/yet"}`)
+		emulatortest.Expect(t, r, http.StatusBadRequest)
+		if m := r.Message(t); !strings.Contains(m, `"not/there/yet" does not exist`) || !strings.Contains(m, "first") {
 			t.Fatalf("missing dead message queue: message %q", m)
 		}
 	}
 	if n := len(s.Queues()); n != 1 {
 		t.Fatalf("%d queues after rejected PUTs, want 1", n)
 	}
-	expect(t, putQueue(t, s, tok, "acme/crm/prod/"+strings.Repeat("q", 100)+"/"+strings.Repeat("r", 49), ""), http.StatusCreated) // 164 characters
-	expect(t, putQueue(t, s, tok, "valid", `{"deadMsgQueue":"valid"}`), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "acme/crm/prod/"+strings.Repeat("q", 100)+"/"+strings.Repeat("r", 49), ""), http.StatusCreated) // 164 characters
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "valid", `{"deadMsgQueue":"valid"}`), http.StatusOK)
 }
 
 func TestEscapedQueueNames(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	name := "acme/crm/prod/a.b-c_d"
-	u := s.URL() + mgmt + "/queues/acme%2Fcrm%2Fprod%2Fa.b-c_d"
-	expect(t, do(t, "PUT", u, tok, nil, nil), http.StatusCreated)
+	u := s.URL() + emulatortest.MgmtPath + "/queues/acme%2Fcrm%2Fprod%2Fa.b-c_d"
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", u, tok, nil, nil), http.StatusCreated)
 	if _, ok := s.Queue(name); !ok {
 		t.Fatalf("queue %q not stored under its decoded name", name)
 	}
 	// Lower-case escapes decode alike.
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues/acme%2fcrm%2fprod%2fa.b-c_d", tok, nil, nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues/acme%2fcrm%2fprod%2fa.b-c_d", tok, nil, nil), http.StatusOK)
 	// Unescaped slashes address another path and find nothing.
-	expect(t, do(t, "GET", s.URL()+mgmt+"/queues/"+name, tok, nil, nil), http.StatusNotFound)
-	expect(t, do(t, "DELETE", u, tok, nil, nil), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues/"+name, tok, nil, nil), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", u, tok, nil, nil), http.StatusNoContent)
 }
 
 func TestSubscriptions(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	q := "acme/crm/prod/orders"
 	topic := "acme/crm/prod/ce/sap/s4/beh/salesorder/v1/SalesOrder/Created/v1"
-	sub := func(tp string) string { return qpath(s, q, "/subscriptions/", url.PathEscape(tp)) }
+	sub := func(tp string) string { return emulatortest.QPath(s, q, "/subscriptions/", url.PathEscape(tp)) }
 
-	expect(t, do(t, "PUT", sub(topic), tok, nil, nil), http.StatusNotFound)
-	expect(t, putQueue(t, s, tok, q, ""), http.StatusCreated)
-	r := do(t, "PUT", sub(topic), tok, nil, nil)
-	expect(t, r, http.StatusCreated)
-	expect(t, do(t, "PUT", sub(topic), tok, nil, nil), http.StatusOK)
-	expect(t, do(t, "PUT", sub("acme/crm/prod/*/x"), tok, nil, nil), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", sub(topic), tok, nil, nil), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, q, ""), http.StatusCreated)
+	r := emulatortest.Do(t, "PUT", sub(topic), tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", sub(topic), tok, nil, nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", sub("acme/crm/prod/*/x"), tok, nil, nil), http.StatusCreated)
 
-	r = do(t, "GET", qpath(s, q, "/subscriptions"), tok, nil, nil)
-	expect(t, r, http.StatusOK)
+	r = emulatortest.Do(t, "GET", emulatortest.QPath(s, q, "/subscriptions"), tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
 	var subs []emulator.Subscription
-	r.json(t, &subs)
+	r.JSON(t, &subs)
 	if len(subs) != 2 || subs[1].TopicPattern != topic || subs[1].QueueName != q {
-		t.Fatalf("subscriptions %s", r.body)
+		t.Fatalf("subscriptions %s", r.Body)
 	}
 
-	expect(t, do(t, "DELETE", sub(topic), tok, nil, nil), http.StatusNoContent)
-	expect(t, do(t, "DELETE", sub(topic), tok, nil, nil), http.StatusNotFound)
-	expect(t, do(t, "PUT", sub("bad//topic"), tok, nil, nil), http.StatusBadRequest)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", sub(topic), tok, nil, nil), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", sub(topic), tok, nil, nil), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", sub("bad//topic"), tok, nil, nil), http.StatusBadRequest)
 
 	// Deleting the queue deletes its subscriptions.
-	expect(t, do(t, "DELETE", qpath(s, q), tok, nil, nil), http.StatusNoContent)
-	expect(t, do(t, "GET", qpath(s, q, "/subscriptions"), tok, nil, nil), http.StatusNotFound)
-	expect(t, putQueue(t, s, tok, q, ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", emulatortest.QPath(s, q), tok, nil, nil), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", emulatortest.QPath(s, q, "/subscriptions"), tok, nil, nil), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, q, ""), http.StatusCreated)
 	if got, _ := s.Subscriptions(q); len(got) != 0 {
 		t.Fatalf("recreated queue has subscriptions %v", got)
 	}
@@ -195,43 +197,43 @@ func TestSubscriptions(t *testing.T) {
 
 func TestLimits(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{MaxQueues: 2, MaxSubscriptions: 2})
-	tok := token(t, s, emulator.AudienceManagement)
-	expect(t, putQueue(t, s, tok, "q1", ""), http.StatusCreated)
-	expect(t, putQueue(t, s, tok, "q2", ""), http.StatusCreated)
-	r := putQueue(t, s, tok, "q3", "")
-	expect(t, r, http.StatusBadRequest)
-	if !strings.Contains(r.message(t), "maximum") {
-		t.Fatalf("limit message %q", r.message(t))
+	s := emulatortest.StartServer(t, emulator.Options{MaxQueues: 2, MaxSubscriptions: 2})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "q1", ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "q2", ""), http.StatusCreated)
+	r := emulatortest.PutQueue(t, s, tok, "q3", "")
+	emulatortest.Expect(t, r, http.StatusBadRequest)
+	if !strings.Contains(r.Message(t), "maximum") {
+		t.Fatalf("limit message %q", r.Message(t))
 	}
-	expect(t, putQueue(t, s, tok, "q2", `{"maxRedeliveryCount":3}`), http.StatusOK) // updates still work
-	expect(t, do(t, "PUT", qpath(s, "q1", "/subscriptions/a"), tok, nil, nil), http.StatusCreated)
-	expect(t, do(t, "PUT", qpath(s, "q2", "/subscriptions/b"), tok, nil, nil), http.StatusCreated)
-	expect(t, do(t, "PUT", qpath(s, "q2", "/subscriptions/c"), tok, nil, nil), http.StatusBadRequest)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "q2", `{"maxRedeliveryCount":3}`), http.StatusOK) // updates still work
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", emulatortest.QPath(s, "q1", "/subscriptions/a"), tok, nil, nil), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", emulatortest.QPath(s, "q2", "/subscriptions/b"), tok, nil, nil), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", emulatortest.QPath(s, "q2", "/subscriptions/c"), tok, nil, nil), http.StatusBadRequest)
 	// Deleting a queue frees its subscriptions and its slot.
-	expect(t, do(t, "DELETE", qpath(s, "q1"), tok, nil, nil), http.StatusNoContent)
-	expect(t, do(t, "PUT", qpath(s, "q2", "/subscriptions/c"), tok, nil, nil), http.StatusCreated)
-	expect(t, putQueue(t, s, tok, "q3", ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", emulatortest.QPath(s, "q1"), tok, nil, nil), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", emulatortest.QPath(s, "q2", "/subscriptions/c"), tok, nil, nil), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "q3", ""), http.StatusCreated)
 }
 
 func TestReadiness(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
-	expect(t, do(t, "PUT", s.URL()+emulator.ControlBasePath+"/readiness", "", []byte(`{"ready":false,"retryAfter":"3s"}`), nil), http.StatusNoContent)
-	r := do(t, "GET", s.URL()+mgmt+"/readinessCheck", tok, nil, nil)
-	expect(t, r, http.StatusServiceUnavailable)
-	if r.header.Get("Retry-After") != "3" {
-		t.Fatalf("Retry-After %q, want 3", r.header.Get("Retry-After"))
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", s.URL()+emulator.ControlBasePath+"/readiness", "", []byte(`{"ready":false,"retryAfter":"3s"}`), nil), http.StatusNoContent)
+	r := emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/readinessCheck", tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusServiceUnavailable)
+	if r.Header.Get("Retry-After") != "3" {
+		t.Fatalf("Retry-After %q, want 3", r.Header.Get("Retry-After"))
 	}
 	s.SetReady(true, 0)
-	expect(t, do(t, "GET", s.URL()+mgmt+"/readinessCheck", tok, nil, nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/readinessCheck", tok, nil, nil), http.StatusOK)
 }
 
 func TestConcurrentManagement(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{StateFile: t.TempDir() + "/state.json"})
-	tok := token(t, s, emulator.AudienceManagement)
+	s := emulatortest.StartServer(t, emulator.Options{StateFile: t.TempDir() + "/state.json"})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
 	const n = 40
 	var wg sync.WaitGroup
 	created := make(chan int, n*2)
@@ -240,12 +242,12 @@ func TestConcurrentManagement(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				r, err := send(t, httpClient, "PUT", qpath(s, fmt.Sprintf("acme/crm/prod/q%d", i)), tok, []byte(`{"maxRedeliveryCount":3}`), nil)
+				r, err := emulatortest.Send(t, emulatortest.HTTPClient, "PUT", emulatortest.QPath(s, fmt.Sprintf("acme/crm/prod/q%d", i)), tok, []byte(`{"maxRedeliveryCount":3}`), nil)
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				created <- r.status
+				created <- r.Status
 			}()
 		}
 	}
@@ -269,26 +271,26 @@ func TestConcurrentManagement(t *testing.T) {
 // refused, so that the emulator is never more lenient than SAP documents.
 func TestQueueZeroLimits(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	tok := token(t, s, emulator.AudienceManagement)
-	mt := token(t, s, emulator.AudienceMessaging)
-	expect(t, putQueue(t, s, tok, "nolimits", `{"maxQueueSizeInBytes":0,"maxQueueMessageCount":0}`), http.StatusCreated)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
+	mt := emulatortest.Token(t, s, emulator.AudienceMessaging)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "nolimits", `{"maxQueueSizeInBytes":0,"maxQueueMessageCount":0}`), http.StatusCreated)
 	publish(t, s, mt, "nolimits", "first")
 	publish(t, s, mt, "nolimits", "second")
-	r := do(t, "GET", qpath(s, "nolimits"), tok, nil, nil)
-	expect(t, r, http.StatusOK)
+	r := emulatortest.Do(t, "GET", emulatortest.QPath(s, "nolimits"), tok, nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
 	var q emulator.Queue
-	r.json(t, &q)
+	r.JSON(t, &q)
 	if q.MessageCount != 2 || q.MaxQueueSizeInBytes != 0 || q.MaxQueueMessageCount == nil || *q.MaxQueueMessageCount != 0 {
 		t.Fatalf("queue = %+v, want 2 messages with both limits still 0", q)
 	}
 	for _, body := range []string{`{"maxMessageSizeInBytes":0}`, `{"maxDeliveredUnackedMsgsPerFlow":0}`, `{"respectTtl":true,"maxTtl":0}`} {
-		r := putQueue(t, s, tok, "zero", body)
-		if r.status != http.StatusBadRequest {
-			t.Errorf("%s: status %d, want 400", body, r.status)
+		r := emulatortest.PutQueue(t, s, tok, "zero", body)
+		if r.Status != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400", body, r.Status)
 			continue
 		}
-		if m := r.message(t); !strings.Contains(m, "out of range") {
+		if m := r.Message(t); !strings.Contains(m, "out of range") {
 			t.Errorf("%s: message %q", body, m)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
@@ -13,12 +15,12 @@ import (
 // counted as a delivery; an acknowledgement after it is refused.
 func TestRESTUnacknowledgedDeliveryReturns(t *testing.T) {
 	t.Parallel()
-	clock := newClock()
-	s := start(t, emulator.Options{Now: clock.Now, MessagingAckTimeout: 30 * time.Second})
-	mt := token(t, s, emulator.AudienceManagement)
-	tok := token(t, s, emulator.AudienceMessaging)
+	clock := emulatortest.NewClock()
+	s := emulatortest.StartServer(t, emulator.Options{Now: clock.Now, MessagingAckTimeout: 30 * time.Second})
+	mt := emulatortest.Token(t, s, emulator.AudienceManagement)
+	tok := emulatortest.Token(t, s, emulator.AudienceMessaging)
 	q := "acme/crm/prod/dmq"
-	expect(t, putQueue(t, s, mt, q, ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, q, ""), http.StatusCreated)
 	publish(t, s, tok, q, "poison")
 
 	id, body := consume1(t, s, tok, q)
@@ -37,15 +39,15 @@ func TestRESTUnacknowledgedDeliveryReturns(t *testing.T) {
 	if len(msgs) != 1 || msgs[0].Unacknowledged {
 		t.Fatalf("after the timeout the message is %+v, want it back in the queue, available", msgs)
 	}
-	r := do(t, "POST", mpath(s, q, "/messages/"+id+"/acknowledgement"), tok, nil, map[string]string{"x-qos": "1"})
-	expect(t, r, http.StatusBadRequest)
-	r.message(t)
+	r := emulatortest.Do(t, "POST", emulatortest.MPath(s, q, "/messages/"+id+"/acknowledgement"), tok, nil, map[string]string{"x-qos": "1"})
+	emulatortest.Expect(t, r, http.StatusBadRequest)
+	r.Message(t)
 
 	id2, _ := consume1(t, s, tok, q)
 	if id2 != id {
 		t.Fatalf("redelivered ID %q, want %q", id2, id)
 	}
-	expect(t, do(t, "POST", mpath(s, q, "/messages/"+id2+"/acknowledgement"), tok, nil, map[string]string{"x-qos": "1"}), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", emulatortest.MPath(s, q, "/messages/"+id2+"/acknowledgement"), tok, nil, map[string]string{"x-qos": "1"}), http.StatusOK)
 	if msgs, _ := s.Messages(q); len(msgs) != 0 {
 		t.Fatalf("after the acknowledgement %+v", msgs)
 	}
@@ -58,12 +60,12 @@ func TestRESTUnacknowledgedDeliveryReturns(t *testing.T) {
 // as any failed delivery does.
 func TestRESTUnacknowledgedDeliveryCountsAsFailed(t *testing.T) {
 	t.Parallel()
-	clock := newClock()
-	s := start(t, emulator.Options{Now: clock.Now, MessagingAckTimeout: time.Second})
-	mt := token(t, s, emulator.AudienceManagement)
-	tok := token(t, s, emulator.AudienceMessaging)
-	expect(t, putQueue(t, s, mt, "acme/crm/prod/dmq", ""), http.StatusCreated)
-	expect(t, putQueue(t, s, mt, "acme/crm/prod/q", `{"maxRedeliveryCount":1,"deadMsgQueue":"acme/crm/prod/dmq"}`), http.StatusCreated)
+	clock := emulatortest.NewClock()
+	s := emulatortest.StartServer(t, emulator.Options{Now: clock.Now, MessagingAckTimeout: time.Second})
+	mt := emulatortest.Token(t, s, emulator.AudienceManagement)
+	tok := emulatortest.Token(t, s, emulator.AudienceMessaging)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "acme/crm/prod/dmq", ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "acme/crm/prod/q", `{"maxRedeliveryCount":1,"deadMsgQueue":"acme/crm/prod/dmq"}`), http.StatusCreated)
 	publish(t, s, tok, "acme/crm/prod/q", "m")
 	for range 2 {
 		if id, _ := consume1(t, s, tok, "acme/crm/prod/q"); id == "" {
@@ -87,22 +89,22 @@ func TestRESTUnacknowledgedDeliveryAfterRestart(t *testing.T) {
 	if err := s1.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
-	mt := token(t, s1, emulator.AudienceManagement)
-	tok := token(t, s1, emulator.AudienceMessaging)
+	mt := emulatortest.Token(t, s1, emulator.AudienceManagement)
+	tok := emulatortest.Token(t, s1, emulator.AudienceMessaging)
 	q := "acme/crm/prod/dmq"
-	expect(t, putQueue(t, s1, mt, q, ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s1, mt, q, ""), http.StatusCreated)
 	publish(t, s1, tok, q, "held")
 	id, _ := consume1(t, s1, tok, q)
 	if err := s1.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s2 := start(t, emulator.Options{StateFile: stateFile})
-	tok2 := token(t, s2, emulator.AudienceMessaging)
+	s2 := emulatortest.StartServer(t, emulator.Options{StateFile: stateFile})
+	tok2 := emulatortest.Token(t, s2, emulator.AudienceMessaging)
 	msgs, _ := s2.Messages(q)
 	if len(msgs) != 1 || msgs[0].Unacknowledged {
 		t.Fatalf("after the restart %+v, want the message available", msgs)
 	}
-	expect(t, do(t, "POST", mpath(s2, q, "/messages/"+id+"/acknowledgement"), tok2, nil, map[string]string{"x-qos": "1"}), http.StatusBadRequest)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", emulatortest.MPath(s2, q, "/messages/"+id+"/acknowledgement"), tok2, nil, map[string]string{"x-qos": "1"}), http.StatusBadRequest)
 	if id2, body := consume1(t, s2, tok2, q); id2 != id || body != "held" {
 		t.Fatalf("after the restart consumed %q %q", id2, body)
 	}
@@ -112,21 +114,21 @@ func TestRESTUnacknowledgedDeliveryAfterRestart(t *testing.T) {
 // other request headers are not carried.
 func TestRESTMessageHeaders(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	mt := token(t, s, emulator.AudienceManagement)
-	tok := token(t, s, emulator.AudienceMessaging)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	mt := emulatortest.Token(t, s, emulator.AudienceManagement)
+	tok := emulatortest.Token(t, s, emulator.AudienceMessaging)
 	q := "acme/crm/prod/q"
-	expect(t, putQueue(t, s, mt, q, ""), http.StatusCreated)
-	expect(t, do(t, "POST", mpath(s, q, "/messages"), tok, []byte(`{"a":1}`), map[string]string{
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, q, ""), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", emulatortest.MPath(s, q, "/messages"), tok, []byte(`{"a":1}`), map[string]string{
 		"x-qos": "1", "Content-Type": "application/json", "ce-type": "acme.order.created", "Ce-Id": "42", "X-Custom": "dropped",
 	}), http.StatusNoContent)
-	r := do(t, "POST", mpath(s, q, "/messages/consumption"), tok, nil, map[string]string{"x-qos": "1"})
-	expect(t, r, http.StatusOK)
-	if r.header.Get("ce-type") != "acme.order.created" || r.header.Get("ce-id") != "42" || r.header.Get("Content-Type") != "application/json" {
-		t.Fatalf("consumed headers %v", r.header)
+	r := emulatortest.Do(t, "POST", emulatortest.MPath(s, q, "/messages/consumption"), tok, nil, map[string]string{"x-qos": "1"})
+	emulatortest.Expect(t, r, http.StatusOK)
+	if r.Header.Get("ce-type") != "acme.order.created" || r.Header.Get("ce-id") != "42" || r.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("consumed headers %v", r.Header)
 	}
-	if r.header.Get("X-Custom") != "" {
-		t.Fatalf("a header outside the carried set came back: %v", r.header)
+	if r.Header.Get("X-Custom") != "" {
+		t.Fatalf("a header outside the carried set came back: %v", r.Header)
 	}
 	if msgs, _ := s.Messages(q); len(msgs) != 1 || msgs[0].Headers["ce-type"] != "acme.order.created" {
 		t.Fatalf("messages %+v", msgs)

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
@@ -44,9 +46,9 @@ type rtEnv struct {
 
 func newRTEnv(t *testing.T, opts emulator.Options) *rtEnv {
 	t.Helper()
-	s := start(t, opts)
+	s := emulatortest.StartServer(t, opts)
 	s.SetDeployDelay(0)
-	id, secret := creds(t, s, emulator.AudienceCloudIntegration)
+	id, secret := emulatortest.Creds(t, s, emulator.AudienceCloudIntegration)
 	h, err := httpx.New(httpx.Config{
 		BaseURL: s.URL(), TokenURL: s.URL() + emulator.TokenPath, ClientID: id, ClientSecret: secret,
 		CSRFFetchPath: cpi.CSRFFetchPath, MaxRetries: 1, RetryWaitMin: time.Millisecond, RetryWaitMax: 5 * time.Millisecond,
@@ -56,9 +58,9 @@ func newRTEnv(t *testing.T, opts emulator.Options) *rtEnv {
 		t.Fatal(err)
 	}
 	return &rtEnv{s: s, cpi: cpi.New(h),
-		mgt: token(t, s, emulator.AudienceManagement),
-		msg: token(t, s, emulator.AudienceMessaging),
-		ci:  token(t, s, emulator.AudienceCloudIntegration)}
+		mgt: emulatortest.Token(t, s, emulator.AudienceManagement),
+		msg: emulatortest.Token(t, s, emulator.AudienceMessaging),
+		ci:  emulatortest.Token(t, s, emulator.AudienceCloudIntegration)}
 }
 
 // queues creates a dead message queue and a queue with maxRedeliveryCount r
@@ -66,12 +68,12 @@ func newRTEnv(t *testing.T, opts emulator.Options) *rtEnv {
 func (e *rtEnv) queues(t *testing.T, name string, r *int) (queue, dmq string) {
 	t.Helper()
 	queue, dmq = "acme/crm/prod/"+name, "acme/crm/prod/"+name+"/dmq"
-	expect(t, putQueue(t, e.s, e.mgt, dmq, `{}`), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, e.s, e.mgt, dmq, `{}`), http.StatusCreated)
 	body := fmt.Sprintf(`{"deadMsgQueue": %q}`, dmq)
 	if r != nil {
 		body = fmt.Sprintf(`{"deadMsgQueue": %q, "maxRedeliveryCount": %d}`, dmq, *r)
 	}
-	expect(t, putQueue(t, e.s, e.mgt, queue, body), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, e.s, e.mgt, queue, body), http.StatusCreated)
 	return queue, dmq
 }
 
@@ -109,13 +111,13 @@ func (e *rtEnv) start(t *testing.T, id string) {
 // behaviour sets the behaviour of flow id through the control endpoint.
 func (e *rtEnv) behaviour(t *testing.T, id, body string) {
 	t.Helper()
-	expect(t, do(t, "PUT", e.s.URL()+emulator.ControlBasePath+"/iflows/"+url.PathEscape(id)+"/behaviour", "", []byte(body), nil), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", e.s.URL()+emulator.ControlBasePath+"/iflows/"+url.PathEscape(id)+"/behaviour", "", []byte(body), nil), http.StatusOK)
 }
 
 // publish sends a message through the messaging REST API.
 func (e *rtEnv) publish(t *testing.T, queue, body string) {
 	t.Helper()
-	expect(t, do(t, "POST", mpath(e.s, queue, "/messages"), e.msg, []byte(body), map[string]string{"x-qos": "1", "Content-Type": "text/plain"}), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.Do(t, "POST", emulatortest.MPath(e.s, queue, "/messages"), e.msg, []byte(body), map[string]string{"x-qos": "1", "Content-Type": "text/plain"}), http.StatusNoContent)
 }
 
 // settled waits until flow id settled n messages and returns its runs.
@@ -150,10 +152,10 @@ type wireMPL struct {
 }
 
 // mpls lists the processing logs through the OData API with query options.
-func (e *rtEnv) mpls(t *testing.T, query url.Values) ([]wireMPL, resp) {
+func (e *rtEnv) mpls(t *testing.T, query url.Values) ([]wireMPL, emulatortest.Resp) {
 	t.Helper()
-	r := do(t, "GET", e.s.URL()+cpiBase+"/MessageProcessingLogs?"+query.Encode(), e.ci, nil, map[string]string{"Accept": "application/json"})
-	if r.status != http.StatusOK {
+	r := emulatortest.Do(t, "GET", e.s.URL()+cpiBase+"/MessageProcessingLogs?"+query.Encode(), e.ci, nil, map[string]string{"Accept": "application/json"})
+	if r.Status != http.StatusOK {
 		return nil, r
 	}
 	var env struct {
@@ -162,14 +164,14 @@ func (e *rtEnv) mpls(t *testing.T, query url.Values) ([]wireMPL, resp) {
 			Count   string    `json:"__count"`
 		} `json:"d"`
 	}
-	r.json(t, &env)
+	r.JSON(t, &env)
 	return env.D.Results, r
 }
 
 func (e *rtEnv) flowMPLs(t *testing.T, id string) []wireMPL {
 	t.Helper()
 	logs, r := e.mpls(t, url.Values{"$filter": {"IntegrationFlowName eq '" + strings.ReplaceAll(id, "'", "''") + "'"}})
-	expect(t, r, http.StatusOK)
+	emulatortest.Expect(t, r, http.StatusOK)
 	return logs
 }
 
@@ -573,18 +575,18 @@ func TestRuntimeFollowsDeployments(t *testing.T) {
 // TestBehaviourEndpoint checks the control endpoint's validation.
 func TestBehaviourEndpoint(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
+	s := emulatortest.StartServer(t, emulator.Options{})
 	if err := s.CreateIFlow("Flow", "Flow", "Pkg", iflowbuild.Build(iflowbuild.Options{Name: "Flow"})); err != nil {
 		t.Fatal(err)
 	}
 	u := s.URL() + emulator.ControlBasePath + "/iflows/Flow/behaviour"
-	if r := do(t, "GET", u, "", nil, nil); r.status != http.StatusOK || !strings.Contains(string(r.body), `"outcome":"success"`) {
-		t.Fatalf("default behaviour: %d %s", r.status, r.body)
+	if r := emulatortest.Do(t, "GET", u, "", nil, nil); r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"outcome":"success"`) {
+		t.Fatalf("default behaviour: %d %s", r.Status, r.Body)
 	}
-	r := do(t, "PUT", u, "", []byte(`{"outcome": "error", "fail_first": 2}`), nil)
-	expect(t, r, http.StatusOK)
+	r := emulatortest.Do(t, "PUT", u, "", []byte(`{"outcome": "error", "fail_first": 2}`), nil)
+	emulatortest.Expect(t, r, http.StatusOK)
 	var b emulator.Behaviour
-	r.json(t, &b)
+	r.JSON(t, &b)
 	if b != (emulator.Behaviour{Outcome: emulator.FlowError, FailFirst: 2}) || s.IFlowBehaviour("Flow") != b {
 		t.Fatalf("behaviour %+v, stored %+v", b, s.IFlowBehaviour("Flow"))
 	}
@@ -596,14 +598,14 @@ func TestBehaviourEndpoint(t *testing.T) {
 		`{"outcome": "error", "processing_ms": -5}`,
 		`not json`,
 	} {
-		r := do(t, "PUT", u, "", []byte(body), nil)
-		expect(t, r, http.StatusBadRequest)
-		if msg := r.message(t); !strings.HasSuffix(msg, ".") {
+		r := emulatortest.Do(t, "PUT", u, "", []byte(body), nil)
+		emulatortest.Expect(t, r, http.StatusBadRequest)
+		if msg := r.Message(t); !strings.HasSuffix(msg, ".") {
 			t.Errorf("%s: message %q is not a sentence", body, msg)
 		}
 	}
-	expect(t, do(t, "PUT", s.URL()+emulator.ControlBasePath+"/iflows/Missing/behaviour", "", []byte(`{"outcome":"error"}`), nil), http.StatusNotFound)
-	expect(t, do(t, "DELETE", u, "", nil, nil), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", s.URL()+emulator.ControlBasePath+"/iflows/Missing/behaviour", "", []byte(`{"outcome":"error"}`), nil), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", u, "", nil, nil), http.StatusNoContent)
 	if got := s.IFlowBehaviour("Flow"); got.Outcome != emulator.FlowSuccess {
 		t.Fatalf("behaviour after DELETE: %+v", got)
 	}
@@ -627,34 +629,34 @@ func TestMessageProcessingLogsAPI(t *testing.T) {
 	e.settled(t, "FlowA", 1)
 	e.settled(t, "FlowB", 1)
 
-	expect(t, do(t, "GET", e.s.URL()+cpiBase+"/MessageProcessingLogs", "", nil, nil), http.StatusUnauthorized)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", e.s.URL()+cpiBase+"/MessageProcessingLogs", "", nil, nil), http.StatusUnauthorized)
 	if got := e.s.MessageProcessingLogs(""); len(got) != 4 {
 		t.Fatalf("%d logs in all, want 3 of FlowA and 1 of FlowB", len(got))
 	}
 
 	logs, r := e.mpls(t, url.Values{"$filter": {"IntegrationFlowName eq 'FlowA' and Status eq 'FAILED'"}, "$inlinecount": {"allpages"}})
-	expect(t, r, http.StatusOK)
-	if len(logs) != 2 || !strings.Contains(string(r.body), `"__count":"2"`) {
-		t.Fatalf("FAILED logs of FlowA: %s", r.body)
+	emulatortest.Expect(t, r, http.StatusOK)
+	if len(logs) != 2 || !strings.Contains(string(r.Body), `"__count":"2"`) {
+		t.Fatalf("FAILED logs of FlowA: %s", r.Body)
 	}
 	logs, r = e.mpls(t, url.Values{"$filter": {"(Status eq 'COMPLETED' or Status eq 'RETRY') and IntegrationFlowName ne 'Nope'"}, "$orderby": {"IntegrationFlowName desc"}})
-	expect(t, r, http.StatusOK)
+	emulatortest.Expect(t, r, http.StatusOK)
 	if statuses(logs) != "COMPLETED,RETRY" || logs[0].IntegrationFlowName != "FlowB" {
 		t.Fatalf("or/orderby: %s", statuses(logs))
 	}
 	logs, r = e.mpls(t, url.Values{"$filter": {"LogStart ge datetime'2000-01-01T00:00:00'"}, "$top": {"1"}, "$skip": {"1"}})
-	expect(t, r, http.StatusOK)
+	emulatortest.Expect(t, r, http.StatusOK)
 	if len(logs) != 1 {
 		t.Fatalf("$top 1: %d logs", len(logs))
 	}
-	one := do(t, "GET", e.s.URL()+cpiBase+"/MessageProcessingLogs('"+logs[0].MessageGuid+"')", e.ci, nil, nil)
-	expect(t, one, http.StatusOK)
+	one := emulatortest.Do(t, "GET", e.s.URL()+cpiBase+"/MessageProcessingLogs('"+logs[0].MessageGuid+"')", e.ci, nil, nil)
+	emulatortest.Expect(t, one, http.StatusOK)
 	var single wireMPL
 	cpiData(t, one, &single)
 	if single.MessageGuid != logs[0].MessageGuid || single.Status == "" {
 		t.Fatalf("single entity %+v", single)
 	}
-	expect(t, do(t, "GET", e.s.URL()+cpiBase+"/MessageProcessingLogs('nope')", e.ci, nil, nil), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", e.s.URL()+cpiBase+"/MessageProcessingLogs('nope')", e.ci, nil, nil), http.StatusNotFound)
 	for _, bad := range []url.Values{
 		{"$filter": {"Nope eq 'x'"}},
 		{"$filter": {"Status eq"}},
@@ -665,7 +667,7 @@ func TestMessageProcessingLogsAPI(t *testing.T) {
 		{"$top": {"-1"}},
 	} {
 		_, r := e.mpls(t, bad)
-		expect(t, r, http.StatusBadRequest)
+		emulatortest.Expect(t, r, http.StatusBadRequest)
 		if msg := cpiErr(t, r); !strings.HasSuffix(msg, ".") {
 			t.Errorf("%v: message %q is not a sentence", bad, msg)
 		}
@@ -674,7 +676,7 @@ func TestMessageProcessingLogsAPI(t *testing.T) {
 		Consumers []emulator.Consumer   `json:"consumers"`
 		Stats     emulator.RuntimeStats `json:"stats"`
 	}
-	if err := json.Unmarshal(do(t, "GET", e.s.URL()+emulator.ControlBasePath+"/runtime", "", nil, nil).body, &rt); err != nil {
+	if err := json.Unmarshal(emulatortest.Do(t, "GET", e.s.URL()+emulator.ControlBasePath+"/runtime", "", nil, nil).Body, &rt); err != nil {
 		t.Fatal(err)
 	}
 	if len(rt.Consumers) != 2 || rt.Stats.Executions != 4 {

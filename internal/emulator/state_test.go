@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
@@ -20,11 +22,11 @@ func TestPersistenceAcrossRestart(t *testing.T) {
 	if err := s1.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
-	id, secret := creds(t, s1, emulator.AudienceManagement)
-	cid, csecret := creds(t, s1, emulator.AudienceCloudIntegration)
-	tok := token(t, s1, emulator.AudienceManagement)
-	expect(t, putQueue(t, s1, tok, "acme/crm/prod/q", `{"maxRedeliveryCount":4}`), http.StatusCreated)
-	expect(t, do(t, "PUT", qpath(s1, "acme/crm/prod/q", "/subscriptions/t1"), tok, nil, nil), http.StatusCreated)
+	id, secret := emulatortest.Creds(t, s1, emulator.AudienceManagement)
+	cid, csecret := emulatortest.Creds(t, s1, emulator.AudienceCloudIntegration)
+	tok := emulatortest.Token(t, s1, emulator.AudienceManagement)
+	emulatortest.Expect(t, emulatortest.PutQueue(t, s1, tok, "acme/crm/prod/q", `{"maxRedeliveryCount":4}`), http.StatusCreated)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", emulatortest.QPath(s1, "acme/crm/prod/q", "/subscriptions/t1"), tok, nil, nil), http.StatusCreated)
 	if _, err := s1.Publish("acme/crm/prod/q", []byte("kept"), "text/plain"); err != nil {
 		t.Fatal(err)
 	}
@@ -44,23 +46,23 @@ func TestPersistenceAcrossRestart(t *testing.T) {
 		t.Fatalf("directory holds %d entries, want only the state file (no temporary files)", len(entries))
 	}
 
-	s2 := start(t, emulator.Options{StateFile: stateFile})
-	if id2, secret2 := creds(t, s2, emulator.AudienceManagement); id2 != id || secret2 != secret {
+	s2 := emulatortest.StartServer(t, emulator.Options{StateFile: stateFile})
+	if id2, secret2 := emulatortest.Creds(t, s2, emulator.AudienceManagement); id2 != id || secret2 != secret {
 		t.Fatal("management credentials changed across the restart")
 	}
-	if cid2, csecret2 := creds(t, s2, emulator.AudienceCloudIntegration); cid2 != cid || csecret2 != csecret {
+	if cid2, csecret2 := emulatortest.Creds(t, s2, emulator.AudienceCloudIntegration); cid2 != cid || csecret2 != csecret {
 		t.Fatal("Cloud Integration credentials changed across the restart")
 	}
-	expect(t, fetchToken(t, s2, id, secret), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.FetchToken(t, s2, id, secret), http.StatusOK)
 	// Old tokens are gone; the client must refresh.
-	expect(t, do(t, "GET", s2.URL()+mgmt+"/queues", tok, nil, nil), http.StatusUnauthorized)
-	tok2 := token(t, s2, emulator.AudienceManagement)
-	r := do(t, "GET", qpath(s2, "acme/crm/prod/q"), tok2, nil, nil)
-	expect(t, r, http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", s2.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil), http.StatusUnauthorized)
+	tok2 := emulatortest.Token(t, s2, emulator.AudienceManagement)
+	r := emulatortest.Do(t, "GET", emulatortest.QPath(s2, "acme/crm/prod/q"), tok2, nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
 	var q emulator.Queue
-	r.json(t, &q)
+	r.JSON(t, &q)
 	if q.MaxRedeliveryCount != 4 || q.MessageCount != 1 {
-		t.Fatalf("queue after restart %s", r.body)
+		t.Fatalf("queue after restart %s", r.Body)
 	}
 	if subs, _ := s2.Subscriptions("acme/crm/prod/q"); len(subs) != 1 || subs[0] != "t1" {
 		t.Fatalf("subscriptions after restart %v", subs)
@@ -70,7 +72,7 @@ func TestPersistenceAcrossRestart(t *testing.T) {
 		t.Fatalf("message after restart: %+v %v %v", m, ok, err)
 	}
 	// Deleting is persisted as well.
-	expect(t, do(t, "DELETE", qpath(s2, "acme/crm/prod/q"), tok2, nil, nil), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", emulatortest.QPath(s2, "acme/crm/prod/q"), tok2, nil, nil), http.StatusNoContent)
 	data, err := os.ReadFile(stateFile)
 	if err != nil {
 		t.Fatal(err)
@@ -101,8 +103,8 @@ func TestCorruptStateFileFailsStart(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	t.Parallel()
-	s := start(t, emulator.Options{})
-	k := eventMeshKey(t, s)
+	s := emulatortest.StartServer(t, emulator.Options{})
+	k := emulatortest.EventMeshKey(t, s)
 	m, msg := k.Management[0], k.Messaging[0]
 	if m.URI != s.URL() || m.OA2.TokenEndpoint != s.URL()+"/oauth/token" || m.OA2.GrantType != "client_credentials" || m.OA2.ClientID == "" || m.OA2.ClientSecret == "" {
 		t.Fatalf("management part %+v", m)
@@ -120,7 +122,7 @@ func TestKeys(t *testing.T) {
 	if ck.OAuth.URL != s.URL() || ck.OAuth.TokenURL != s.URL()+"/oauth/token" || ck.OAuth.ClientID == "" || ck.OAuth.ClientSecret == "" {
 		t.Fatalf("cloud integration key %+v", ck)
 	}
-	expect(t, fetchToken(t, s, ck.OAuth.ClientID, ck.OAuth.ClientSecret), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.FetchToken(t, s, ck.OAuth.ClientID, ck.OAuth.ClientSecret), http.StatusOK)
 
 	dir := filepath.Join(t.TempDir(), "keys")
 	if err := s.WriteKeys(dir); err != nil {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
@@ -50,7 +52,7 @@ func TestWebhookCrossCheckWithRules(t *testing.T) {
 			e := newWebhookEnv(t, emulator.Options{WebhookMinute: 50 * time.Microsecond},
 				map[string]string{"acme/crm/prod/dmq": "", "acme/crm/prod/orders": queue})
 			ep := newEndpoint(t, http.StatusInternalServerError)
-			expect(t, createWebhook(t, e.s, e.ms, webhookBody("cross", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
+			emulatortest.Expect(t, createWebhook(t, e.s, e.ms, webhookBody("cross", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
 			if _, err := e.s.Publish("acme/crm/prod/orders", []byte(`poison`), ""); err != nil {
 				t.Fatal(err)
 			}

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
@@ -91,13 +93,13 @@ func setPush(t *testing.T, body map[string]any, key string, value any) {
 	push[key] = value
 }
 
-func createWebhook(t *testing.T, s *emulator.Server, tok string, body map[string]any) resp {
+func createWebhook(t *testing.T, s *emulator.Server, tok string, body map[string]any) emulatortest.Resp {
 	t.Helper()
 	b, err := json.Marshal(body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return do(t, "POST", spath(s, ""), tok, b, map[string]string{"Content-Type": "application/json"})
+	return emulatortest.Do(t, "POST", spath(s, ""), tok, b, map[string]string{"Content-Type": "application/json"})
 }
 
 func webhookBody(name, queue string, qos int, endpointURL string, exempt bool) map[string]any {
@@ -135,13 +137,13 @@ type webhookEnv struct {
 
 func newWebhookEnv(t *testing.T, opts emulator.Options, queues map[string]string) webhookEnv {
 	t.Helper()
-	s := start(t, opts)
-	e := webhookEnv{s: s, mgmt: token(t, s, emulator.AudienceManagement), ms: token(t, s, emulator.AudienceMessaging)}
+	s := emulatortest.StartServer(t, opts)
+	e := webhookEnv{s: s, mgmt: emulatortest.Token(t, s, emulator.AudienceManagement), ms: emulatortest.Token(t, s, emulator.AudienceMessaging)}
 	for _, name := range []string{"acme/crm/prod/dmq", "acme/crm/prod/orders"} {
 		if body, ok := queues[name]; ok {
-			r := putQueue(t, s, e.mgmt, name, body)
-			if r.status != http.StatusCreated && r.status != http.StatusOK {
-				t.Fatalf("queue %s: %d %s", name, r.status, r.body)
+			r := emulatortest.PutQueue(t, s, e.mgmt, name, body)
+			if r.Status != http.StatusCreated && r.Status != http.StatusOK {
+				t.Fatalf("queue %s: %d %s", name, r.Status, r.Body)
 			}
 		}
 	}
@@ -158,31 +160,31 @@ func TestWebhookSubscriptionAPI(t *testing.T) {
 	setPush(t, body, "securitySchema", map[string]any{
 		"type": "oauth2", "grantType": "client_credentials", "clientId": "c", "clientSecret": "s3cr3t", "tokenUrl": ep.URL + "/token"})
 	r := createWebhook(t, e.s, e.ms, body)
-	expect(t, r, http.StatusCreated)
-	if strings.Contains(string(r.body), "s3cr3t") {
-		t.Fatalf("the create answer shows the client secret: %s", r.body)
+	emulatortest.Expect(t, r, http.StatusCreated)
+	if strings.Contains(string(r.Body), "s3cr3t") {
+		t.Fatalf("the create answer shows the client secret: %s", r.Body)
 	}
 	// Without a token: 401.
-	expect(t, do(t, "GET", spath(e.s, name), "", nil, nil), http.StatusUnauthorized)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", spath(e.s, name), "", nil, nil), http.StatusUnauthorized)
 	// A management token is not a messaging token.
-	if st := do(t, "GET", spath(e.s, name), e.mgmt, nil, nil).status; st == http.StatusOK {
+	if st := emulatortest.Do(t, "GET", spath(e.s, name), e.mgmt, nil, nil).Status; st == http.StatusOK {
 		t.Fatalf("a management token read a webhook subscription")
 	}
 
-	r = do(t, "GET", spath(e.s, name), e.ms, nil, nil)
-	expect(t, r, http.StatusOK)
+	r = emulatortest.Do(t, "GET", spath(e.s, name), e.ms, nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
 	var got emulator.WebhookSubscription
-	r.json(t, &got)
+	r.JSON(t, &got)
 	if got.SubscriptionState != emulator.WebhookActive || got.QoS != 1 || got.Address != "queue:acme/crm/prod/orders" ||
 		got.PushConfig.SecuritySchema == nil || got.PushConfig.SecuritySchema.ClientSecret != "" {
-		t.Fatalf("GET = %s", r.body)
+		t.Fatalf("GET = %s", r.Body)
 	}
 
 	// 409 CONFLICT for a name in use.
 	r = createWebhook(t, e.s, e.ms, body)
-	expect(t, r, http.StatusConflict)
-	if !strings.Contains(string(r.body), `"CONFLICT"`) {
-		t.Fatalf("conflict body %s has no error.code CONFLICT", r.body)
+	emulatortest.Expect(t, r, http.StatusConflict)
+	if !strings.Contains(string(r.Body), `"CONFLICT"`) {
+		t.Fatalf("conflict body %s has no error.code CONFLICT", r.Body)
 	}
 	// 400 for a missing queue, a bad qos, an endpoint that is no URL, an unknown security schema.
 	for what, b := range map[string]map[string]any{
@@ -195,35 +197,35 @@ func TestWebhookSubscriptionAPI(t *testing.T) {
 			return b
 		}(),
 	} {
-		if r := createWebhook(t, e.s, e.ms, b); r.status != http.StatusBadRequest {
-			t.Errorf("%s: status %d, want 400; body %s", what, r.status, r.body)
+		if r := createWebhook(t, e.s, e.ms, b); r.Status != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400; body %s", what, r.Status, r.Body)
 		}
 	}
 
 	// List, pause, resume.
-	r = do(t, "GET", spath(e.s, ""), e.ms, nil, nil)
-	expect(t, r, http.StatusOK)
+	r = emulatortest.Do(t, "GET", spath(e.s, ""), e.ms, nil, nil)
+	emulatortest.Expect(t, r, http.StatusOK)
 	var list []emulator.WebhookSubscription
-	r.json(t, &list)
+	r.JSON(t, &list)
 	if len(list) != 1 || list[0].Name != name {
-		t.Fatalf("list = %s", r.body)
+		t.Fatalf("list = %s", r.Body)
 	}
 	hdr := map[string]string{"Content-Type": "application/json"}
-	expect(t, do(t, "PUT", spath(e.s, name, "/state"), e.ms, []byte(`{"action":"pause"}`), hdr), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", spath(e.s, name, "/state"), e.ms, []byte(`{"action":"pause"}`), hdr), http.StatusOK)
 	if w, _, _ := e.s.Webhook(name); w.SubscriptionState != emulator.WebhookPaused {
 		t.Fatalf("state after pause = %s", w.SubscriptionState)
 	}
-	expect(t, do(t, "PUT", spath(e.s, name, "/state"), e.ms, []byte(`{"action":"stop"}`), hdr), http.StatusBadRequest)
-	expect(t, do(t, "PUT", spath(e.s, name, "/state"), e.ms, []byte(`{"action":"resume"}`), hdr), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", spath(e.s, name, "/state"), e.ms, []byte(`{"action":"stop"}`), hdr), http.StatusBadRequest)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", spath(e.s, name, "/state"), e.ms, []byte(`{"action":"resume"}`), hdr), http.StatusOK)
 	if w, _, _ := e.s.Webhook(name); w.SubscriptionState != emulator.WebhookActive {
 		t.Fatalf("state after resume = %s", w.SubscriptionState)
 	}
-	expect(t, do(t, "PUT", spath(e.s, "nothing", "/state"), e.ms, []byte(`{"action":"pause"}`), hdr), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", spath(e.s, "nothing", "/state"), e.ms, []byte(`{"action":"pause"}`), hdr), http.StatusNotFound)
 
 	// Delete, then 404.
-	expect(t, do(t, "DELETE", spath(e.s, name), e.ms, nil, nil), http.StatusNoContent)
-	expect(t, do(t, "GET", spath(e.s, name), e.ms, nil, nil), http.StatusNotFound)
-	expect(t, do(t, "DELETE", spath(e.s, name), e.ms, nil, nil), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", spath(e.s, name), e.ms, nil, nil), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.Do(t, "GET", spath(e.s, name), e.ms, nil, nil), http.StatusNotFound)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", spath(e.s, name), e.ms, nil, nil), http.StatusNotFound)
 }
 
 func TestWebhookLimitPerInstance(t *testing.T) {
@@ -235,7 +237,7 @@ func TestWebhookLimitPerInstance(t *testing.T) {
 		if i == 2 {
 			want = http.StatusBadRequest
 		}
-		expect(t, r, want)
+		emulatortest.Expect(t, r, want)
 	}
 }
 
@@ -264,7 +266,7 @@ func TestWebhookHandshake(t *testing.T) {
 		b := webhookBody("hs-ok", "acme/crm/prod/orders", 1, ep.URL, false)
 		setPush(t, b, "securitySchema", map[string]any{
 			"type": "oauth2", "grantType": "client_credentials", "clientId": "hook-client", "clientSecret": "hook-secret", "tokenUrl": tokens.URL})
-		expect(t, createWebhook(t, e.s, e.ms, b), http.StatusCreated)
+		emulatortest.Expect(t, createWebhook(t, e.s, e.ms, b), http.StatusCreated)
 		waitWebhook(t, "handshake completed", func() bool {
 			w, _, _ := e.s.Webhook("hs-ok")
 			return w.HandshakeStatus == emulator.HandshakeCompleted
@@ -284,7 +286,7 @@ func TestWebhookHandshake(t *testing.T) {
 			t.Errorf("delivery Authorization = %q", got)
 		}
 		ep.mu.Unlock()
-		expect(t, do(t, "DELETE", spath(e.s, "hs-ok"), e.ms, nil, nil), http.StatusNoContent)
+		emulatortest.Expect(t, emulatortest.Do(t, "DELETE", spath(e.s, "hs-ok"), e.ms, nil, nil), http.StatusNoContent)
 	})
 
 	t.Run("failed: no allowed origin, nothing pushed", func(t *testing.T) {
@@ -292,7 +294,7 @@ func TestWebhookHandshake(t *testing.T) {
 		e := newWebhookEnv(t, emulator.Options{}, map[string]string{"acme/crm/prod/orders": ""})
 		ep := newEndpoint(t, http.StatusOK)
 		ep.noHandshak = true
-		expect(t, createWebhook(t, e.s, e.ms, webhookBody("hs-fail", "acme/crm/prod/orders", 1, ep.URL, false)), http.StatusCreated)
+		emulatortest.Expect(t, createWebhook(t, e.s, e.ms, webhookBody("hs-fail", "acme/crm/prod/orders", 1, ep.URL, false)), http.StatusCreated)
 		waitWebhook(t, "handshake failed", func() bool {
 			w, _, _ := e.s.Webhook("hs-fail")
 			return w.HandshakeStatus == emulator.HandshakeFailed
@@ -308,7 +310,7 @@ func TestWebhookHandshake(t *testing.T) {
 		ep.mu.Lock()
 		ep.noHandshak, ep.allowed = false, "someone-else"
 		ep.mu.Unlock()
-		expect(t, do(t, "POST", spath(e.s, "hs-fail", "/handshake"), e.ms, nil, nil), http.StatusAccepted)
+		emulatortest.Expect(t, emulatortest.Do(t, "POST", spath(e.s, "hs-fail", "/handshake"), e.ms, nil, nil), http.StatusAccepted)
 		waitWebhook(t, "second handshake", func() bool { return report(t, e.s, "hs-fail").Handshakes == 2 })
 		if w, _, _ := e.s.Webhook("hs-fail"); w.HandshakeStatus != emulator.HandshakeFailed {
 			t.Fatalf("status after a wrong origin = %s", w.HandshakeStatus)
@@ -316,16 +318,16 @@ func TestWebhookHandshake(t *testing.T) {
 		ep.mu.Lock()
 		ep.allowed = "*"
 		ep.mu.Unlock()
-		expect(t, do(t, "POST", spath(e.s, "hs-fail", "/handshake"), e.ms, nil, nil), http.StatusAccepted)
+		emulatortest.Expect(t, emulatortest.Do(t, "POST", spath(e.s, "hs-fail", "/handshake"), e.ms, nil, nil), http.StatusAccepted)
 		waitWebhook(t, "delivery after a completed handshake", func() bool { return report(t, e.s, "hs-fail").Delivered == 1 })
-		expect(t, do(t, "DELETE", spath(e.s, "hs-fail"), e.ms, nil, nil), http.StatusNoContent)
+		emulatortest.Expect(t, emulatortest.Do(t, "DELETE", spath(e.s, "hs-fail"), e.ms, nil, nil), http.StatusNoContent)
 	})
 
 	t.Run("exempted: no OPTIONS", func(t *testing.T) {
 		t.Parallel()
 		e := newWebhookEnv(t, emulator.Options{}, map[string]string{"acme/crm/prod/orders": ""})
 		ep := newEndpoint(t, http.StatusOK)
-		expect(t, createWebhook(t, e.s, e.ms, webhookBody("hs-exempt", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
+		emulatortest.Expect(t, createWebhook(t, e.s, e.ms, webhookBody("hs-exempt", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
 		if w, _, _ := e.s.Webhook("hs-exempt"); w.HandshakeStatus != emulator.HandshakeExempted {
 			t.Fatalf("status = %s", w.HandshakeStatus)
 		}
@@ -344,7 +346,7 @@ func TestWebhookQoS0FailureLosesTheMessage(t *testing.T) {
 	e := newWebhookEnv(t, emulator.Options{WebhookMinute: time.Millisecond},
 		map[string]string{"acme/crm/prod/dmq": "", "acme/crm/prod/orders": `{"deadMsgQueue":"acme/crm/prod/dmq","maxRedeliveryCount":3}`})
 	ep := newEndpoint(t, http.StatusInternalServerError)
-	expect(t, createWebhook(t, e.s, e.ms, webhookBody("q0", "acme/crm/prod/orders", 0, ep.URL, true)), http.StatusCreated)
+	emulatortest.Expect(t, createWebhook(t, e.s, e.ms, webhookBody("q0", "acme/crm/prod/orders", 0, ep.URL, true)), http.StatusCreated)
 	if _, err := e.s.Publish("acme/crm/prod/orders", []byte(`poison`), ""); err != nil {
 		t.Fatal(err)
 	}
@@ -376,7 +378,7 @@ func TestWebhookQoS1RetriesUntilTTL(t *testing.T) {
 			e := newWebhookEnv(t, emulator.Options{WebhookMinute: minute},
 				map[string]string{"acme/crm/prod/dmq": "", "acme/crm/prod/orders": tc.queue})
 			ep := newEndpoint(t, http.StatusServiceUnavailable)
-			expect(t, createWebhook(t, e.s, e.ms, webhookBody("q1", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
+			emulatortest.Expect(t, createWebhook(t, e.s, e.ms, webhookBody("q1", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
 			if _, err := e.s.Publish("acme/crm/prod/orders", []byte(`poison`), "text/plain"); err != nil {
 				t.Fatal(err)
 			}
@@ -413,7 +415,7 @@ func TestWebhookQoS1BackoffReachesOnceADay(t *testing.T) {
 	e := newWebhookEnv(t, emulator.Options{WebhookMinute: 100 * time.Microsecond},
 		map[string]string{"acme/crm/prod/dmq": "", "acme/crm/prod/orders": `{"deadMsgQueue":"acme/crm/prod/dmq"}`})
 	ep := newEndpoint(t, http.StatusBadGateway)
-	expect(t, createWebhook(t, e.s, e.ms, webhookBody("q1", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
+	emulatortest.Expect(t, createWebhook(t, e.s, e.ms, webhookBody("q1", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
 	if _, err := e.s.Publish("acme/crm/prod/orders", []byte(`poison`), ""); err != nil {
 		t.Fatal(err)
 	}
@@ -445,7 +447,7 @@ func TestWebhookQoS1MaxRedeliveryCount(t *testing.T) {
 	e := newWebhookEnv(t, emulator.Options{WebhookMinute: time.Millisecond},
 		map[string]string{"acme/crm/prod/dmq": "", "acme/crm/prod/orders": `{"deadMsgQueue":"acme/crm/prod/dmq","maxRedeliveryCount":2}`})
 	ep := newEndpoint(t, http.StatusInternalServerError)
-	expect(t, createWebhook(t, e.s, e.ms, webhookBody("q1", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
+	emulatortest.Expect(t, createWebhook(t, e.s, e.ms, webhookBody("q1", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
 	if _, err := e.s.Publish("acme/crm/prod/orders", []byte(`poison`), ""); err != nil {
 		t.Fatal(err)
 	}
@@ -459,7 +461,7 @@ func TestWebhookEighteenInFlightStallTheQueue(t *testing.T) {
 	t.Parallel()
 	e := newWebhookEnv(t, emulator.Options{}, map[string]string{"acme/crm/prod/orders": ""})
 	ep := newEndpoint(t, http.StatusInternalServerError)
-	expect(t, createWebhook(t, e.s, e.ms, webhookBody("q1", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
+	emulatortest.Expect(t, createWebhook(t, e.s, e.ms, webhookBody("q1", "acme/crm/prod/orders", 1, ep.URL, true)), http.StatusCreated)
 	for i := range 20 {
 		if _, err := e.s.Publish("acme/crm/prod/orders", []byte(fmt.Sprint(i)), ""); err != nil {
 			t.Fatal(err)
@@ -482,7 +484,7 @@ func TestWebhookEighteenInFlightStallTheQueue(t *testing.T) {
 		t.Fatalf("queue holds %d messages, %d not taken; want 20 and 2", len(msgs), waiting)
 	}
 	// A delete hands the held messages back to the queue.
-	expect(t, do(t, "DELETE", spath(e.s, "q1"), e.ms, nil, nil), http.StatusNoContent)
+	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", spath(e.s, "q1"), e.ms, nil, nil), http.StatusNoContent)
 	msgs, _ = e.s.Messages("acme/crm/prod/orders")
 	for _, m := range msgs {
 		if m.Unacknowledged {
@@ -497,9 +499,9 @@ func TestWebhookPauseAndResume(t *testing.T) {
 	ep := newEndpoint(t, http.StatusOK)
 	b := webhookBody("q1", "acme/crm/prod/orders", 1, ep.URL, true)
 	setPush(t, b, "defaultContentType", "application/xml")
-	expect(t, createWebhook(t, e.s, e.ms, b), http.StatusCreated)
+	emulatortest.Expect(t, createWebhook(t, e.s, e.ms, b), http.StatusCreated)
 	hdr := map[string]string{"Content-Type": "application/json"}
-	expect(t, do(t, "PUT", spath(e.s, "q1", "/state"), e.ms, []byte(`{"action":"pause"}`), hdr), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", spath(e.s, "q1", "/state"), e.ms, []byte(`{"action":"pause"}`), hdr), http.StatusOK)
 	if _, err := e.s.Publish("acme/crm/prod/orders", []byte(`<a/>`), ""); err != nil {
 		t.Fatal(err)
 	}
@@ -510,7 +512,7 @@ func TestWebhookPauseAndResume(t *testing.T) {
 	if msgs, _ := e.s.Messages("acme/crm/prod/orders"); len(msgs) != 1 {
 		t.Fatalf("the queue holds %d messages while paused, want 1", len(msgs))
 	}
-	expect(t, do(t, "PUT", spath(e.s, "q1", "/state"), e.ms, []byte(`{"action":"resume"}`), hdr), http.StatusOK)
+	emulatortest.Expect(t, emulatortest.Do(t, "PUT", spath(e.s, "q1", "/state"), e.ms, []byte(`{"action":"resume"}`), hdr), http.StatusOK)
 	waitWebhook(t, "delivery after resume", func() bool { return report(t, e.s, "q1").Delivered == 1 })
 	waitWebhook(t, "the acknowledged message leaves the queue", func() bool {
 		msgs, _ := e.s.Messages("acme/crm/prod/orders")
@@ -526,7 +528,7 @@ func TestWebhookPauseAndResume(t *testing.T) {
 func TestWebhookPushesToLoopbackOnly(t *testing.T) {
 	t.Parallel()
 	e := newWebhookEnv(t, emulator.Options{}, map[string]string{"acme/crm/prod/orders": ""})
-	expect(t, createWebhook(t, e.s, e.ms, webhookBody("remote", "acme/crm/prod/orders", 1, "https://orders.example.com/hook", false)), http.StatusCreated)
+	emulatortest.Expect(t, createWebhook(t, e.s, e.ms, webhookBody("remote", "acme/crm/prod/orders", 1, "https://orders.example.com/hook", false)), http.StatusCreated)
 	waitWebhook(t, "handshake failed", func() bool {
 		w, _, _ := e.s.Webhook("remote")
 		return w.HandshakeStatus == emulator.HandshakeFailed
