@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
@@ -35,12 +37,12 @@ func TestCrossCheckAEM(t *testing.T) {
 		t.Run(fmt.Sprintf("enabled=%v R=%d delay=%v %d/%d/%d", c.enabled, c.r, c.delay, c.initial, c.maxMs, c.mul), func(t *testing.T) {
 			t.Parallel()
 			// One AEM minute lasts 600 ms: 1 AEM second is 10 ms of real time.
-			e := newAEMEnv(t, emulator.Options{AEMMinute: 600 * time.Millisecond})
-			e.aemQueueFor("dmq", nil)
-			e.aemQueueFor("orders", map[string]any{"deadMsgQueue": "dmq", "redeliveryEnabled": c.enabled, "maxRedeliveryCount": c.r,
+			e := emulatortest.StartAEM(t, emulator.Options{AEMMinute: 600 * time.Millisecond})
+			e.CreateQueue("dmq", nil)
+			e.CreateQueue("orders", map[string]any{"deadMsgQueue": "dmq", "redeliveryEnabled": c.enabled, "maxRedeliveryCount": c.r,
 				"redeliveryDelayEnabled": c.delay, "redeliveryDelayInitialInterval": c.initial, "redeliveryDelayMaxInterval": c.maxMs,
 				"redeliveryDelayMultiplier": c.mul})
-			if st := e.publish("orders", http.Header{}); st != http.StatusOK {
+			if st := e.Publish("orders", http.Header{}); st != http.StatusOK {
 				t.Fatalf("publish: %d", st)
 			}
 			want, unlimited := rules.AEMDeliveries(c.enabled, c.r)
@@ -48,7 +50,7 @@ func TestCrossCheckAEM(t *testing.T) {
 			if unlimited {
 				limit = 40
 			}
-			ds, where, err := e.s.AEMPoisonRun("orders", limit+1, 60*time.Second)
+			ds, where, err := e.Server.AEMPoisonRun("orders", limit+1, 60*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatorcontrol"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
@@ -44,13 +46,13 @@ type aemSenderRow struct {
 // aemSenderEnv is one emulator with the Cloud Integration client and the AEM broker's SEMP.
 type aemSenderEnv struct {
 	*crossEnv
-	aem *aemEnv
+	aem *emulatortest.AEM
 }
 
 func newAEMSenderEnv(t *testing.T, opts emulator.Options) *aemSenderEnv {
 	t.Helper()
 	e := newCrossEnv(t, opts)
-	return &aemSenderEnv{crossEnv: e, aem: &aemEnv{t: t, s: e.s, creds: e.s.AdvancedEventMeshCredentials()}}
+	return &aemSenderEnv{crossEnv: e, aem: emulatortest.AEMOf(t, e.s)}
 }
 
 // newAEMSenderCase starts an emulator for one test and a context bounded by waitTimeout.
@@ -80,7 +82,7 @@ func (e *aemSenderEnv) deployRow(t *testing.T, ctx context.Context, id string, r
 // publishOne puts one message on "orders".
 func (e *aemSenderEnv) publishOne(t *testing.T) {
 	t.Helper()
-	if st := e.aem.publish("orders", http.Header{}); st != http.StatusOK {
+	if st := e.aem.Publish("orders", http.Header{}); st != http.StatusOK {
 		t.Fatalf("publish: %d", st)
 	}
 }
@@ -89,9 +91,9 @@ func (e *aemSenderEnv) publishOne(t *testing.T) {
 // without one names "orders.dmq" all the same, which then does not exist.
 func (e *aemSenderEnv) queues(row aemSenderRow) {
 	if row.dmq {
-		e.aem.aemQueueFor("orders.dmq", map[string]any{"ingressEnabled": !row.dmqIngressOff})
+		e.aem.CreateQueue("orders.dmq", map[string]any{"ingressEnabled": !row.dmqIngressOff})
 	}
-	e.aem.aemQueueFor("orders", map[string]any{"deadMsgQueue": "orders.dmq", "redeliveryEnabled": row.enabled, "maxRedeliveryCount": row.r,
+	e.aem.CreateQueue("orders", map[string]any{"deadMsgQueue": "orders.dmq", "redeliveryEnabled": row.enabled, "maxRedeliveryCount": row.r,
 		"redeliveryDelayEnabled": row.delay, "redeliveryDelayInitialInterval": row.initial, "redeliveryDelayMaxInterval": row.maxMs,
 		"redeliveryDelayMultiplier": row.mul})
 }

@@ -23,6 +23,9 @@ import (
 // waitTimeout bounds every wait for the runtime.
 const waitTimeout = 30 * time.Second
 
+// cpiBase is the base path of the Cloud Integration OData API.
+const cpiBase = emulator.CloudIntegrationBasePath
+
 // waitFor polls cond until it holds, failing the test after waitTimeout.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -652,7 +655,7 @@ func TestMessageProcessingLogsAPI(t *testing.T) {
 	one := emulatortest.Do(t, "GET", e.s.URL()+cpiBase+"/MessageProcessingLogs('"+logs[0].MessageGuid+"')", e.ci, nil, nil)
 	emulatortest.Expect(t, one, http.StatusOK)
 	var single wireMPL
-	cpiData(t, one, &single)
+	one.ODataD(t, &single)
 	if single.MessageGuid != logs[0].MessageGuid || single.Status == "" {
 		t.Fatalf("single entity %+v", single)
 	}
@@ -668,7 +671,7 @@ func TestMessageProcessingLogsAPI(t *testing.T) {
 	} {
 		_, r := e.mpls(t, bad)
 		emulatortest.Expect(t, r, http.StatusBadRequest)
-		if msg := cpiErr(t, r); !strings.HasSuffix(msg, ".") {
+		if msg := r.ODataError(t); !strings.HasSuffix(msg, ".") {
 			t.Errorf("%v: message %q is not a sentence", bad, msg)
 		}
 	}

@@ -1,6 +1,9 @@
 // Package emulatortest starts an emulator for one test and hands out its
 // service keys, typed, and HTTP clients of its APIs. Tests of every package
-// use it instead of starting the emulator themselves.
+// use it instead of starting the emulator themselves. The emulator's own
+// tests, in each room's package, also use its raw HTTP helpers (raw.go:
+// Do, Expect, Token, QPath, PutQueue, Clock, ...; aem.go: SEMP over Basic
+// auth), which check the answers as the emulator writes them.
 //
 // It builds on httpx and servicekey, so their own tests cannot import it
 // from inside their packages (an import cycle); they use it from an

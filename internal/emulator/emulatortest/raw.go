@@ -211,3 +211,34 @@ func (c *Clock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 	c.mu.Unlock()
 }
+
+// ODataD decodes the {"d": ...} of an OData answer into v.
+func (r Resp) ODataD(t *testing.T, v any) {
+	t.Helper()
+	var env struct {
+		D json.RawMessage `json:"d"`
+	}
+	r.JSON(t, &env)
+	if err := json.Unmarshal(env.D, v); err != nil {
+		t.Fatalf("decoding d of %s: %v", r.Body, err)
+	}
+}
+
+// ODataError returns the message of an OData error body and checks its shape.
+func (r Resp) ODataError(t *testing.T) string {
+	t.Helper()
+	var e struct {
+		Error struct {
+			Code    string `json:"code"`
+			Message struct {
+				Lang  string `json:"lang"`
+				Value string `json:"value"`
+			} `json:"message"`
+		} `json:"error"`
+	}
+	r.JSON(t, &e)
+	if e.Error.Code == "" || e.Error.Message.Lang != "en" || e.Error.Message.Value == "" {
+		t.Fatalf("error body %s is not an OData error", r.Body)
+	}
+	return e.Error.Message.Value
+}

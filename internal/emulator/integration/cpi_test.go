@@ -1,4 +1,4 @@
-package emulator_test
+package integration_test
 
 import (
 	"archive/zip"
@@ -41,37 +41,6 @@ func cpiDesign(s *emulator.Server, id string, rest ...string) string {
 
 func cpiRuntime(s *emulator.Server, id string, rest ...string) string {
 	return s.URL() + cpiBase + "/IntegrationRuntimeArtifacts(" + cpiLit(id) + ")" + strings.Join(rest, "")
-}
-
-// cpiData decodes {"d": ...} into v.
-func cpiData(t *testing.T, r emulatortest.Resp, v any) {
-	t.Helper()
-	var env struct {
-		D json.RawMessage `json:"d"`
-	}
-	r.JSON(t, &env)
-	if err := json.Unmarshal(env.D, v); err != nil {
-		t.Fatalf("decoding d of %s: %v", r.Body, err)
-	}
-}
-
-// cpiErr returns the message of an OData error body and checks its shape.
-func cpiErr(t *testing.T, r emulatortest.Resp) string {
-	t.Helper()
-	var e struct {
-		Error struct {
-			Code    string `json:"code"`
-			Message struct {
-				Lang  string `json:"lang"`
-				Value string `json:"value"`
-			} `json:"message"`
-		} `json:"error"`
-	}
-	r.JSON(t, &e)
-	if e.Error.Code == "" || e.Error.Message.Lang != "en" || e.Error.Message.Value == "" {
-		t.Fatalf("error body %s is not an OData error", r.Body)
-	}
-	return e.Error.Message.Value
 }
 
 func cpiJSON(t *testing.T, v any) []byte {
@@ -124,7 +93,7 @@ func TestCPIDesigntimeLifecycle(t *testing.T) {
 		"Id": "Orders_In", "Name": "Orders In", "PackageId": "Pkg", "ArtifactContent": base64.StdEncoding.EncodeToString(cpiFlow(nil, nil)),
 	}), cpiJSONHeader)
 	emulatortest.Expect(t, r, http.StatusBadRequest)
-	if !strings.Contains(cpiErr(t, r), `Bundle-SymbolicName "Flow"`) {
+	if !strings.Contains(r.ODataError(t), `Bundle-SymbolicName "Flow"`) {
 		t.Fatalf("mismatched manifest: %s", r.Body)
 	}
 
@@ -136,7 +105,7 @@ func TestCPIDesigntimeLifecycle(t *testing.T) {
 		ID, Version, PackageID, Name string
 		Metadata                     struct{ URI string } `json:"__metadata"`
 	}
-	cpiData(t, r, &created)
+	r.ODataD(t, &created)
 	if created.Version != "1.0.0" || created.Metadata.URI == "" {
 		t.Fatalf("created %+v", created)
 	}
@@ -144,7 +113,7 @@ func TestCPIDesigntimeLifecycle(t *testing.T) {
 		"Id": "Orders_In", "Name": "Orders In", "PackageId": "Pkg",
 	}), cpiJSONHeader)
 	emulatortest.Expect(t, r, http.StatusInternalServerError)
-	if !strings.Contains(cpiErr(t, r), "already exists") {
+	if !strings.Contains(r.ODataError(t), "already exists") {
 		t.Fatalf("duplicate: %s", r.Body)
 	}
 	r = emulatortest.Do(t, "POST", s.URL()+cpiBase+"/IntegrationDesigntimeArtifacts", tok, cpiJSON(t, map[string]string{
@@ -155,7 +124,7 @@ func TestCPIDesigntimeLifecycle(t *testing.T) {
 	r = emulatortest.Do(t, "GET", cpiDesign(s, "Orders_In"), tok, nil, nil)
 	emulatortest.Expect(t, r, http.StatusOK)
 	var got map[string]any
-	cpiData(t, r, &got)
+	r.ODataD(t, &got)
 	for k, want := range map[string]string{"Id": "Orders_In", "Version": "1.0.0", "PackageId": "Pkg", "Name": "Orders In"} {
 		if got[k] != want {
 			t.Errorf("%s = %v, want %s", k, got[k], want)
@@ -199,7 +168,7 @@ func TestCPIDesigntimeLifecycle(t *testing.T) {
 	var list struct {
 		Results []struct{ ID string } `json:"results"`
 	}
-	cpiData(t, r, &list)
+	r.ODataD(t, &list)
 	if len(list.Results) != 1 {
 		t.Fatalf("list: %s", r.Body)
 	}
@@ -207,7 +176,7 @@ func TestCPIDesigntimeLifecycle(t *testing.T) {
 	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", cpiDesign(s, "Orders_In"), tok, nil, nil), http.StatusOK)
 	r = emulatortest.Do(t, "GET", cpiDesign(s, "Orders_In"), tok, nil, nil)
 	emulatortest.Expect(t, r, http.StatusNotFound)
-	cpiErr(t, r)
+	r.ODataError(t)
 	emulatortest.Expect(t, emulatortest.Do(t, "DELETE", cpiDesign(s, "Orders_In"), tok, nil, nil), http.StatusNotFound)
 
 	// Without content the tenant creates an empty flow.
@@ -236,7 +205,7 @@ func TestCPIConfigurations(t *testing.T) {
 		var list struct {
 			Results []struct{ ParameterKey, ParameterValue, DataType string } `json:"results"`
 		}
-		cpiData(t, r, &list)
+		r.ODataD(t, &list)
 		m := map[string][2]string{}
 		for _, c := range list.Results {
 			m[c.ParameterKey] = [2]string{c.ParameterValue, c.DataType}
@@ -259,7 +228,7 @@ func TestCPIConfigurations(t *testing.T) {
 	}
 	r := emulatortest.Do(t, "PUT", cpiDesign(s, "Flow", "/$links/Configurations('Unknown')"), tok, cpiJSON(t, map[string]string{"ParameterValue": "1"}), cpiJSONHeader)
 	emulatortest.Expect(t, r, http.StatusNotFound)
-	if !strings.Contains(cpiErr(t, r), "Unknown") {
+	if !strings.Contains(r.ODataError(t), "Unknown") {
 		t.Fatalf("unknown key: %s", r.Body)
 	}
 	emulatortest.Expect(t, emulatortest.Do(t, "PUT", link, tok, cpiJSON(t, map[string]int{"ParameterValue": 1}), cpiJSONHeader), http.StatusBadRequest)
@@ -294,7 +263,7 @@ func TestCPIDeployLifecycle(t *testing.T) {
 		r := emulatortest.Do(t, "GET", s.URL()+cpiBase+"/BuildAndDeployStatus(TaskId="+cpiLit(task)+")", tok, nil, nil)
 		emulatortest.Expect(t, r, http.StatusOK)
 		var st struct{ TaskID, Status string }
-		cpiData(t, r, &st)
+		r.ODataD(t, &st)
 		if !strings.EqualFold(st.TaskID, task) {
 			t.Fatalf("task id %q, want %q", st.TaskID, task)
 		}
@@ -307,7 +276,7 @@ func TestCPIDeployLifecycle(t *testing.T) {
 			return r.Status, "", ""
 		}
 		var rt struct{ Status, Version, DeployedOn string }
-		cpiData(t, r, &rt)
+		r.ODataD(t, &rt)
 		if !strings.HasPrefix(rt.DeployedOn, "/Date(") {
 			t.Fatalf("DeployedOn %q", rt.DeployedOn)
 		}
@@ -363,7 +332,7 @@ func TestCPIDeployLifecycle(t *testing.T) {
 	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+cpiBase+"/BuildAndDeployStatus(TaskId='nope')", tok, nil, nil), http.StatusNotFound)
 	r = emulatortest.Do(t, "POST", s.URL()+cpiBase+"/DeployIntegrationDesigntimeArtifact?Id='Nope'&Version='active'", tok, nil, nil)
 	emulatortest.Expect(t, r, http.StatusBadRequest)
-	cpiErr(t, r)
+	r.ODataError(t)
 }
 
 func TestCPIDeployFailure(t *testing.T) {
@@ -423,7 +392,7 @@ func TestCPIBuildFailureKeepsRuntime(t *testing.T) {
 		r = emulatortest.Do(t, "GET", s.URL()+cpiBase+"/BuildAndDeployStatus(TaskId='"+string(r.Body)+"')", tok, nil, nil)
 		emulatortest.Expect(t, r, http.StatusOK)
 		var st struct{ Status string }
-		cpiData(t, r, &st)
+		r.ODataD(t, &st)
 		return st.Status
 	}
 	if st := deploy(); st != "SUCCESS" {
@@ -462,7 +431,7 @@ func TestCPICSRF(t *testing.T) {
 	if r.Header.Get("X-CSRF-Token") != "Required" {
 		t.Fatalf("X-CSRF-Token %q", r.Header.Get("X-CSRF-Token"))
 	}
-	cpiErr(t, r)
+	r.ODataError(t)
 	// Reads need no token.
 	emulatortest.Expect(t, emulatortest.Do(t, "GET", cpiDesign(s, "Flow"), tok, nil, nil), http.StatusOK)
 
@@ -501,13 +470,13 @@ func TestCPIAuth(t *testing.T) {
 	s := emulatortest.StartServer(t, emulator.Options{})
 	r := emulatortest.Do(t, "GET", s.URL()+cpiBase+"/", "", nil, nil)
 	emulatortest.Expect(t, r, http.StatusUnauthorized)
-	cpiErr(t, r)
+	r.ODataError(t)
 	if r.Header.Get("WWW-Authenticate") == "" {
 		t.Error("401 without WWW-Authenticate")
 	}
 	r = emulatortest.Do(t, "GET", s.URL()+cpiBase+"/", emulatortest.Token(t, s, emulator.AudienceManagement), nil, nil)
 	emulatortest.Expect(t, r, http.StatusForbidden)
-	cpiErr(t, r)
+	r.ODataError(t)
 	r = emulatortest.Do(t, "GET", s.URL()+cpiBase, emulatortest.Token(t, s, emulator.AudienceCloudIntegration), nil, nil)
 	emulatortest.Expect(t, r, http.StatusOK)
 }
@@ -528,7 +497,7 @@ func TestCPIRouteErrorsAndStats(t *testing.T) {
 	} {
 		r := emulatortest.Do(t, tc.method, s.URL()+cpiBase+tc.path, tok, nil, nil)
 		emulatortest.Expect(t, r, tc.status)
-		cpiErr(t, r)
+		r.ODataError(t)
 	}
 	if err := s.CreateIFlow("Flow", "Flow", "Pkg", cpiFlow(nil, nil)); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package emulator_test
+package aem_test
 
 import (
 	"os"
@@ -14,7 +14,7 @@ import (
 // printed against the key file the emulator writes, they set the broker's credentials.
 func TestSandboxPrintsAEMVariables(t *testing.T) {
 	t.Parallel()
-	script, err := os.ReadFile(filepath.Join("..", "..", "scripts", "sandbox.sh"))
+	script, err := os.ReadFile(filepath.Join("..", "..", "..", "scripts", "sandbox.sh"))
 	if err != nil {
 		t.Fatal(err)
 	}

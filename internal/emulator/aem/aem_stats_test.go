@@ -1,9 +1,11 @@
-package emulator_test
+package aem_test
 
 import (
 	"encoding/json"
 	"net/http"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
@@ -12,14 +14,14 @@ import (
 // control endpoints, so that the bench can count a refresh's calls to the broker.
 func TestAEMStatsCountSEMPCalls(t *testing.T) {
 	t.Parallel()
-	e := newAEMEnv(t, emulator.Options{})
-	e.aemQueueFor("orders", nil)                                                                    // 1 config
-	e.ok(http.MethodGet, e.queuesPath()+"?count=100", nil)                                          // 2 config
-	e.ok(http.MethodGet, "/SEMP/v2/monitor/msgVpns/"+e.creds.MsgVpnName+"/queues/orders/msgs", nil) // 3 monitor
-	if got := e.publish("orders", nil); got != http.StatusOK {                                      // REST messaging
+	e := emulatortest.StartAEM(t, emulator.Options{})
+	e.CreateQueue("orders", nil)                                                                    // 1 config
+	e.OK(http.MethodGet, e.QueuesPath()+"?count=100", nil)                                          // 2 config
+	e.OK(http.MethodGet, "/SEMP/v2/monitor/msgVpns/"+e.Creds.MsgVpnName+"/queues/orders/msgs", nil) // 3 monitor
+	if got := e.Publish("orders", nil); got != http.StatusOK {                                      // REST messaging
 		t.Fatalf("publish: %d", got)
 	}
-	resp, err := http.Get(e.s.URL() + "/emulator/v1/stats")
+	resp, err := http.Get(e.Server.URL() + "/emulator/v1/stats")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package emulator_test
+package core_test
 
 import (
 	"crypto/tls"
