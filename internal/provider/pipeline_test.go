@@ -411,6 +411,38 @@ func TestAccPipeline_deploymentPolicy(t *testing.T) {
 	})
 }
 
+// sapmessaging_iflow_deployment beside a pipeline that uploads a fix under the version the runtime
+// runs: a change of the triggers does not ship it (before, the same version number hid it, and the
+// deploy shipped the fix); deploy_other_changes = true does.
+func TestAccPipeline_deploymentHoldsSameVersionChanges(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
+	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	p := newPipeline(t, env)
+	hcl := func(trigger, extra string) string {
+		return env.config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n  triggers = { t = %q }\n%s}\n",
+			senderFlowID, trigger, extra))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: hcl("a", ""), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
+			{
+				PreConfig: func() {
+					p.stage(senderFlowID, "1.0.0", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 1\n")}})
+					env.srv.ResetStats()
+				},
+				Config: hcl("b", ""),
+				Check:  resource.ComposeTestCheckFunc(runsHotfix(env, ""), deployCount(env, 0)),
+			},
+			{
+				Config: hcl("c", "  deploy_other_changes = true\n"),
+				Check:  resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), checkRunsDesignTime(env, senderFlowID)),
+			},
+		},
+	})
+}
+
 // The drift guide's exit codes against a flow the pipeline deleted: the refresh notices it is
 // gone, `plan -detailed-exitcode` exits 2 (drift) and says what happened, where it used to exit 1
 // with "Integration Flow Not Found" like a credentials or network failure; the apply fails saying
