@@ -235,8 +235,98 @@ func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 				},
 				Check: checkDeployedVersion(env, "STARTED", "1.0.8"),
 			},
+			{
+				// The pipeline uploads a fix under 1.0.8, the version the runtime runs, without
+				// deploying it (flashpipe updates the content without a version bump). Leaving
+				// deploy_other_changes out deploys nothing.
+				PreConfig: func() {
+					p.stage(senderFlowID, "1.0.8", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 1\n")}})
+					env.srv.ResetStats()
+				},
+				Config:           pipelineSenderHCL(env, 4, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.8"), runsHotfix(env, ""),
+					deployCount(env, 0)),
+			},
+			{
+				// This configuration's change goes into the design time without shipping the fix
+				// (before, the version number being the same, the write deployed the fix with it).
+				PreConfig: env.srv.ResetStats,
+				Config:    pipelineSenderHCL(env, 5, ""),
+				Check: resource.ComposeTestCheckFunc(runsHotfix(env, ""), senderRetriesOnTenant(env, senderFlowID, "5"),
+					deployCount(env, 0)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				// The release job deploys it: the runtime runs the fix and the settings.
+				PreConfig:        func() { p.deploy(senderFlowID) },
+				Config:           pipelineSenderHCL(env, 5, ""),
+				ConfigPlanChecks: noChange,
+				Check:            resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), checkRunsDesignTime(env, senderFlowID)),
+			},
+			{
+				// Another fix under 1.0.8: deploy_other_changes = true ships it from here.
+				PreConfig: func() {
+					p.stage(senderFlowID, "1.0.8", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 2\n")}})
+				},
+				Config: pipelineSenderHCL(env, 5, "  deploy_other_changes = true\n"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 2\n"), checkRunsDesignTime(env, senderFlowID)),
+			},
 		},
 	})
+}
+
+// hotfix is an entry a pipeline's upload adds under the version the runtime runs.
+const hotfix = "src/main/resources/script/hotfix.groovy"
+
+// runsHotfix asserts the content of the hotfix entry in what the runtime of senderFlowID runs
+// ("": none).
+func runsHotfix(env *testEnv, want string) resource.TestCheckFunc {
+	const id, name = senderFlowID, hotfix
+	return func(*terraform.State) error {
+		d, ok := env.srv.Deployed(id)
+		if !ok {
+			return fmt.Errorf("flow %s is not deployed", id)
+		}
+		zr, err := zip.NewReader(bytes.NewReader(d.Content), int64(len(d.Content)))
+		if err != nil {
+			return err
+		}
+		got := ""
+		for _, f := range zr.File {
+			if f.Name != name {
+				continue
+			}
+			rc, err := f.Open()
+			if err != nil {
+				return err
+			}
+			b, err := io.ReadAll(rc)
+			_ = rc.Close()
+			if err != nil {
+				return err
+			}
+			got = string(b)
+		}
+		if got != want {
+			return fmt.Errorf("the runtime of %s runs %s = %q, want %q", id, name, got, want)
+		}
+		return nil
+	}
+}
+
+// deployCount asserts how many deploys the emulator served since its statistics were reset.
+func deployCount(env *testEnv, want int64) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if n := env.srv.Stats().Routes[deployRoute]; n != want {
+			return fmt.Errorf("the flow was deployed %d times, want %d", n, want)
+		}
+		return nil
+	}
 }
 
 // The deploy policy: a flow the team undeploys on purpose stays undeployed under `changes` (also
@@ -316,6 +406,38 @@ func TestAccPipeline_deploymentPolicy(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: checkDeployedVersion(env, "STARTED", "1.0.0"),
+			},
+		},
+	})
+}
+
+// sapmessaging_iflow_deployment beside a pipeline that uploads a fix under the version the runtime
+// runs: a change of the triggers does not ship it (before, the same version number hid it, and the
+// deploy shipped the fix); deploy_other_changes = true does.
+func TestAccPipeline_deploymentHoldsSameVersionChanges(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
+	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	p := newPipeline(t, env)
+	hcl := func(trigger, extra string) string {
+		return env.config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n  triggers = { t = %q }\n%s}\n",
+			senderFlowID, trigger, extra))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: hcl("a", ""), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
+			{
+				PreConfig: func() {
+					p.stage(senderFlowID, "1.0.0", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 1\n")}})
+					env.srv.ResetStats()
+				},
+				Config: hcl("b", ""),
+				Check:  resource.ComposeTestCheckFunc(runsHotfix(env, ""), deployCount(env, 0)),
+			},
+			{
+				Config: hcl("c", "  deploy_other_changes = true\n"),
+				Check:  resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), checkRunsDesignTime(env, senderFlowID)),
 			},
 		},
 	})
@@ -436,7 +558,7 @@ resource "sapmessaging_iflow_deployment" "flow" {
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: resource.ComposeTestCheckFunc(noDeploys, checkRunsDesignTime(env, "TwoChannels")),
+				Check: resource.ComposeTestCheckFunc(noDeploys, noCloudIntegrationWrites(env), checkRunsDesignTime(env, "TwoChannels")),
 			},
 			{
 				PreConfig: env.srv.ResetStats,
@@ -450,6 +572,20 @@ resource "sapmessaging_iflow_deployment" "flow" {
 			},
 		},
 	})
+}
+
+// noCloudIntegrationWrites asserts that the emulator served no Cloud Integration request that
+// writes (an upload, a parameter, a deploy, an undeploy) since its statistics were reset.
+func noCloudIntegrationWrites(env *testEnv) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		for route, n := range env.srv.Stats().Routes {
+			method, p, _ := strings.Cut(route, " ")
+			if n > 0 && method != "GET" && method != "HEAD" && strings.HasPrefix(p, "/api/v1/") {
+				return fmt.Errorf("the apply sent %d requests %s", n, route)
+			}
+		}
+		return nil
+	}
 }
 
 // The sample content's flow with externalized retry settings: the sender resource writes the

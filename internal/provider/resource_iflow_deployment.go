@@ -158,9 +158,10 @@ func (m *iflowDeploymentModel) policy() cpi.DeployPolicy { return deployPolicy(m
 
 // decide says whether an update from state to plan deploys the flow: the triggers changed (this
 // configuration's changes), or the runtime is not STARTED, or the design time holds another
-// version, as the policy says. designVersion is the flow's design-time version as read in this run.
-func (m *iflowDeploymentModel) decide(state *iflowDeploymentModel, designVersion string) (cpi.DeployState, cpi.DeployDecision) {
-	s := deployState(state.RuntimeStatus, state.DeployedVersion, designVersion, triggersChanged(state.Triggers, m.Triggers))
+// version, as the policy says. designVersion is the flow's design-time version as read in this run,
+// changed whether it holds other changes under the version the runtime runs.
+func (m *iflowDeploymentModel) decide(state *iflowDeploymentModel, designVersion string, changed bool) (cpi.DeployState, cpi.DeployDecision) {
+	s := deployState(state.RuntimeStatus, state.DeployedVersion, designVersion, triggersChanged(state.Triggers, m.Triggers), changed)
 	return s, m.policy().Decide(s, m.DeployOther.ValueBool())
 }
 
@@ -209,9 +210,16 @@ func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.M
 			return
 		}
 	}
-	s, d := plan.decide(&state, dv)
+	changed := r.data != nil && contentChangedAtPlan(ctx, r.data.flows, id, version, getDeployedContent(ctx, req.Private))
+	resp.Diagnostics.Append(setPlanContentChanged(ctx, resp.Private, changed)...)
+	s, d := plan.decide(&state, dv, changed)
 	addDeployWarning(&resp.Diagnostics, id, plan.policy(), s, d, false)
 	if !d.Deploy {
+		if d.Case == cpi.CaseNone {
+			addStateOnlyUpdate(&resp.Diagnostics, id, "the deployment", stateOnlyChange{"triggers", state.Triggers, plan.Triggers},
+				stateOnlyChange{"deploy_policy", state.DeployPolicy, plan.DeployPolicy},
+				stateOnlyChange{"deploy_other_changes", state.DeployOther, plan.DeployOther}, stateOnlyChange{"timeouts", state.Timeouts, plan.Timeouts})
+		}
 		return
 	}
 	// A deploy is planned: what runs afterwards is known only then. A runtime status other than
@@ -236,7 +244,7 @@ func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.Creat
 	plan.ID = plan.IflowID
 	// A create deploys as the policy says; when it does not, the state records the runtime as it is.
 	var status, deployed types.String
-	readDeployment(ctx, r.data.flows, plan.IflowID.ValueString(), &status, &deployed, &resp.Diagnostics)
+	rt := readDeployment(ctx, r.data.flows, plan.IflowID.ValueString(), &status, &deployed, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -245,14 +253,17 @@ func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.Creat
 		r.addFlowError(&resp.Diagnostics, plan.IflowID.ValueString(), err)
 		return
 	}
-	if d := plan.policy().Decide(deployState(status, deployed, f.DesignVersion, true), plan.DeployOther.ValueBool()); !d.Deploy {
+	if d := plan.policy().Decide(deployState(status, deployed, f.DesignVersion, true, false), plan.DeployOther.ValueBool()); !d.Deploy {
 		plan.RuntimeStatus, plan.DeployedVersion = status, deployed
+		r.recordDeployedContent(ctx, &plan, nil, rt, false, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 		return
 	}
-	if r.deploy(ctx, &plan, timeout, "create", &resp.Diagnostics) == deployNotStarted {
+	outcome, rt := r.deploy(ctx, &plan, timeout, "create", &resp.Diagnostics)
+	if outcome == deployNotStarted {
 		return
 	}
+	r.recordDeployedContent(ctx, &plan, nil, rt, outcome == deploySucceeded, resp.Private, &resp.Diagnostics)
 	// After a failed deploy the state (tainted by the error) shows the runtime as it is.
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 }
@@ -266,7 +277,11 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 		return
 	}
 	plan.ID = state.ID
-	if _, d := plan.decide(&state, designVersion(ctx, r.data.flows, plan.IflowID.ValueString(), plan.Version.ValueString())); !d.Deploy {
+	// Other changes under the version the runtime runs, as the plan found them.
+	changed := planContentChanged(ctx, req.Private)
+	resp.Diagnostics.Append(setPlanContentChanged(ctx, resp.Private, false)...)
+	prior := getDeployedContent(ctx, req.Private)
+	if _, d := plan.decide(&state, designVersion(ctx, r.data.flows, plan.IflowID.ValueString(), plan.Version.ValueString()), changed); !d.Deploy {
 		// Nothing to deploy (only the timeouts or the policy changed, or the policy holds the
 		// deploy back, as the plan warned).
 		plan.RuntimeStatus, plan.DeployedVersion = state.RuntimeStatus, state.DeployedVersion
@@ -278,7 +293,7 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	switch r.deploy(ctx, &plan, timeout, "update", &resp.Diagnostics) {
+	switch outcome, rt := r.deploy(ctx, &plan, timeout, "update", &resp.Diagnostics); outcome {
 	case deployNotStarted:
 		// Nothing was deployed: the state stays as it was.
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
@@ -286,8 +301,10 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 		// The triggers are saved only with a deploy that succeeded: the state keeps the old ones,
 		// with the runtime as it is, so that the next plan deploys again.
 		plan.Triggers = state.Triggers
+		r.recordDeployedContent(ctx, &plan, prior, rt, false, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	default:
+		r.recordDeployedContent(ctx, &plan, prior, rt, true, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	}
 }
@@ -308,7 +325,8 @@ const (
 // deploy with those of them that deploy too. It then sets the runtime status and deployed version
 // as the tenant shows them. The timeout bounds the whole operation, also the wait behind other
 // writes of the flow.
-func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeploymentModel, timeout time.Duration, op string, diags *diag.Diagnostics) deployOutcome {
+func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeploymentModel, timeout time.Duration, op string,
+	diags *diag.Diagnostics) (deployOutcome, *cpi.RuntimeArtifact) {
 	id, version := m.IflowID.ValueString(), m.Version.ValueString()
 	dctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -324,30 +342,45 @@ func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeployment
 	switch {
 	case errors.Is(err, cpi.ErrNotFound) || res.DeployErr != nil && r.flowMissing(rctx, id, version):
 		addFlowNotFound(diags, id)
-		return deployNotStarted
+		return deployNotStarted, nil
 	case err != nil:
 		if !addOperationError(diags, fmt.Sprintf("Deploying iFlow %q", id), timeout, op, err) {
 			diags.AddError("Cannot Deploy Integration Flow",
 				fmt.Sprintf("Deploying iFlow %q failed before it started: %s. Check the flow and the provider's `cloud_integration` connection, then apply again.", id, clause(err)))
 		}
-		return deployNotStarted
+		return deployNotStarted, nil
 	}
 	tflog.Debug(ctx, "iFlow deployed", map[string]any{"iflow": id, "batch": res.Batch})
 	if res.DeployErr == nil && res.Runtime != nil {
 		// The deploy's last status read shows the flow running: no need to read it again.
 		m.RuntimeStatus, m.DeployedVersion = types.StringValue(res.Runtime.Status), types.StringValue(res.Runtime.Version)
-		return deploySucceeded
+		return deploySucceeded, res.Runtime
 	}
-	readDeployment(rctx, r.data.flows, id, &m.RuntimeStatus, &m.DeployedVersion, diags)
+	rt := readDeployment(rctx, r.data.flows, id, &m.RuntimeStatus, &m.DeployedVersion, diags)
 	if m.RuntimeStatus.IsUnknown() {
 		// The runtime could not be read (reported above): record that the flow's state is not known to be running.
 		m.RuntimeStatus, m.DeployedVersion = types.StringValue("UNKNOWN"), types.StringNull()
 	}
 	if res.DeployErr != nil {
 		addDeployError(diags, id, "The flow's design time is unchanged; the state shows the runtime as the tenant reports it.", timeout, op, res.DeployErr)
-		return deployFailed
+		return deployFailed, rt
 	}
-	return deploySucceeded
+	return deploySucceeded, rt
+}
+
+// recordDeployedContent records in private what the runtime rt of m's flow (nil: not deployed, or
+// not read) was deployed from, after a create or update: deployedNow when this resource's deploy
+// just succeeded, prior the record before. A runtime that could not be read leaves prior.
+func (r *iflowDeploymentResource) recordDeployedContent(ctx context.Context, m *iflowDeploymentModel, prior *deployedContent, rt *cpi.RuntimeArtifact,
+	deployedNow bool, private privateSetter, diags *diag.Diagnostics) {
+	if rt == nil && m.RuntimeStatus.ValueString() != cpi.RuntimeNotDeployed {
+		diags.Append(setDeployedContent(ctx, private, prior)...)
+		return
+	}
+	rctx, cancel := afterCancel(ctx)
+	defer cancel()
+	digest := flowDigest(rctx, r.data.flows, m.IflowID.ValueString(), m.Version.ValueString())
+	diags.Append(setDeployedContent(ctx, private, nextDeployedContent(prior, rt, digest, deployedNow))...)
 }
 
 // addFlowError reports an error of reading iFlow id before a deploy: a flow that does not exist
@@ -394,10 +427,13 @@ func (r *iflowDeploymentResource) Read(ctx context.Context, req resource.ReadReq
 			fmt.Sprintf("Reading iFlow %q failed: %s. Check the flow and the provider's `cloud_integration` connection, then run the command again.", id, clause(err)))
 		return
 	}
-	readDeployment(ctx, r.data.flows, id, &state.RuntimeStatus, &state.DeployedVersion, &resp.Diagnostics)
+	rt := readDeployment(ctx, r.data.flows, id, &state.RuntimeStatus, &state.DeployedVersion, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// What the runtime was deployed from: recorded again when it was deployed since, by anyone.
+	resp.Diagnostics.Append(setDeployedContent(ctx, resp.Private,
+		nextDeployedContent(getDeployedContent(ctx, req.Private), rt, flowDigest(ctx, r.data.flows, id, version), false))...)
 	state.ID = state.IflowID
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)

@@ -128,9 +128,9 @@ func (g senderGlue[M, P, S]) create(ctx context.Context, req resource.CreateRequ
 	}
 	// A create deploys the settings it makes sure of, as far as the policy lets it.
 	c := P(&plan).common()
-	decision := c.policy().Decide(g.applyState(ctx, c, nil, true), c.DeployOtherChanges.ValueBool())
+	decision := c.policy().Decide(g.applyState(ctx, c, nil, true, false), c.DeployOtherChanges.ValueBool())
 	w := g.write(ctx, &plan, nil, timeout, "create", decision.Deploy, decision.Deploy, &resp.Diagnostics)
-	g.saveAfterWrite(ctx, &plan, "", w, nil, &resp.Diagnostics, &resp.State, resp.Private)
+	g.saveAfterWrite(ctx, &plan, "", w, nil, nil, &resp.Diagnostics, &resp.State, resp.Private)
 }
 
 func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -153,24 +153,29 @@ func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequ
 	undeployed := getUndeployed(ctx, req.Private)
 	c := P(&plan).common()
 	policy, other := c.policy(), c.DeployOtherChanges.ValueBool()
-	onWrite := policy.Decide(g.applyState(ctx, c, P(&state).common(), true), other)
-	always := policy.Decide(g.applyState(ctx, c, P(&state).common(), undeployed != nil), other)
+	// Other changes under the version the runtime runs, as the plan found them.
+	changed := planContentChanged(ctx, req.Private)
+	onWrite := policy.Decide(g.applyState(ctx, c, P(&state).common(), true, changed), other)
+	always := policy.Decide(g.applyState(ctx, c, P(&state).common(), undeployed != nil, changed), other)
 	w := g.write(ctx, &plan, &state, timeout, "update", onWrite.Deploy || always.Deploy, always.Deploy, &resp.Diagnostics)
-	g.saveAfterWrite(ctx, &plan, P(&state).common().Revision.ValueString(), w, undeployed, &resp.Diagnostics, &resp.State, resp.Private)
+	resp.Diagnostics.Append(setPlanContentChanged(ctx, resp.Private, false)...)
+	g.saveAfterWrite(ctx, &plan, P(&state).common().Revision.ValueString(), w, undeployed, getDeployedContent(ctx, req.Private),
+		&resp.Diagnostics, &resp.State, resp.Private)
 }
 
 // applyState is the cpi.DeployState at apply of the planned sender c: the runtime as the prior
-// state recorded it (as the plan saw it), or, for a create (prior nil), as read now.
-func (g senderGlue[M, P, S]) applyState(ctx context.Context, c, prior *senderCommon, writes bool) cpi.DeployState {
+// state recorded it (as the plan saw it), or, for a create (prior nil), as read now. changed is
+// what the plan found of other changes under the version the runtime runs.
+func (g senderGlue[M, P, S]) applyState(ctx context.Context, c, prior *senderCommon, writes, changed bool) cpi.DeployState {
 	id, version := c.IflowID.ValueString(), c.Version.ValueString()
 	dv := designVersion(ctx, g.data.flows, id, version)
 	if prior != nil {
-		return deployState(prior.RuntimeStatus, prior.DeployedVersion, dv, writes)
+		return deployState(prior.RuntimeStatus, prior.DeployedVersion, dv, writes, changed)
 	}
 	var status, deployed types.String
 	var d diag.Diagnostics
 	readDeployment(ctx, g.data.flows, id, &status, &deployed, &d)
-	return deployState(status, deployed, dv, writes)
+	return deployState(status, deployed, dv, writes, changed)
 }
 
 // runtime returns what the state m says about the flow's runtime, with the design-time version
@@ -237,11 +242,11 @@ func (g senderGlue[M, P, S]) write(ctx context.Context, plan, prior P, timeout t
 
 // saveAfterWrite reads the flow back so that the state matches the tenant, also after a failure
 // or an interrupted run. priorRevision is the revision in the state before the write, "" for a
-// create; undeployed is the write recorded as not deployed before this one. A write the runtime
-// does not run yet is recorded in private, so that the next plan of a resource with deploy =
-// true deploys it.
+// create; undeployed is the write recorded as not deployed before this one, deployed the record
+// of what the runtime was deployed from (nil for none). A write the runtime does not run yet is
+// recorded in private, so that the next plan of a resource with deploy = true deploys it.
 func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, priorRevision string, w senderWrite, undeployed *undeployedWrite,
-	diags *diag.Diagnostics, state *tfsdk.State, private privateSetter) {
+	deployed *deployedContent, diags *diag.Diagnostics, state *tfsdk.State, private privateSetter) {
 	rctx, cancel := afterCancel(ctx)
 	defer cancel()
 	var readDiags diag.Diagnostics
@@ -270,6 +275,9 @@ func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, priorRe
 	if readDiags.HasError() {
 		return
 	}
+	c := plan.common()
+	diags.Append(setDeployedContent(ctx, private,
+		nextDeployedContent(deployed, rt, flowDigest(rctx, g.data.flows, c.IflowID.ValueString(), c.Version.ValueString()), w.deployed))...)
 	diags.Append(setState(ctx, state, (*M)(plan))...)
 }
 
@@ -333,6 +341,10 @@ func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.Read
 	if u := getUndeployed(ctx, req.Private); u != nil && stillUndeployed(u, rt) == nil {
 		resp.Diagnostics.Append(setUndeployed(ctx, resp.Private, nil)...)
 	}
+	// What the runtime was deployed from: recorded again when it was deployed since, by anyone.
+	sc := P(&state).common()
+	resp.Diagnostics.Append(setDeployedContent(ctx, resp.Private, nextDeployedContent(getDeployedContent(ctx, req.Private), rt,
+		flowDigest(ctx, g.data.flows, sc.IflowID.ValueString(), sc.Version.ValueString()), false))...)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
@@ -377,7 +389,9 @@ func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.Modify
 	}
 	undeployed := getUndeployed(ctx, req.Private)
 	writes := !reflect.DeepEqual(g.settings(plan), g.settings(&state))
-	s := deployState(sc.RuntimeStatus, sc.DeployedVersion, dv, writes || undeployed != nil)
+	changed := contentChangedAtPlan(ctx, g.data.flows, sc.IflowID.ValueString(), sc.Version.ValueString(), getDeployedContent(ctx, req.Private))
+	resp.Diagnostics.Append(setPlanContentChanged(ctx, resp.Private, changed)...)
+	s := deployState(sc.RuntimeStatus, sc.DeployedVersion, dv, writes || undeployed != nil, changed)
 	policy := c.policy()
 	d := policy.Decide(s, c.DeployOtherChanges.ValueBool())
 	// A write recorded as not deployed into a flow that is not deployed is what `changes` and
@@ -392,6 +406,12 @@ func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.Modify
 		// Neither a write nor a deploy (only deploy, deploy_policy or the timeouts change): the
 		// revision stays, so that a deployment whose triggers hold it does not deploy the flow.
 		c.Revision = sc.Revision
+		if d.Case == cpi.CaseNone {
+			addStateOnlyUpdate(&resp.Diagnostics, id, "the "+g.kind+" sender settings",
+				stateOnlyChange{"deploy", sc.Deploy, c.Deploy}, stateOnlyChange{"deploy_policy", sc.DeployPolicy, c.DeployPolicy},
+				stateOnlyChange{"deploy_other_changes", sc.DeployOtherChanges, c.DeployOtherChanges},
+				stateOnlyChange{"timeouts", sc.Timeouts, c.Timeouts})
+		}
 	}
 }
 
