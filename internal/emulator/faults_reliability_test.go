@@ -6,9 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
-
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 )
 
 // A lost response makes the change, but the client sees a dropped connection.

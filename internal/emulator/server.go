@@ -9,19 +9,19 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/eventmesh"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration"
-
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration"
 )
 
 // Server is the emulator. Create it with New, then call Start or mount
 // Handler.
 //
-// Server only wires the rooms of the emulator, one per emulated product,
-// and serves them: each room owns its state, its lock and its handlers.
-// The exported methods of the rooms are Server's through embedding.
+// Server only wires the rooms of the emulator, one package per emulated
+// product over the core (doc.go, "Rooms"), and serves them: each room owns
+// its state, its lock and its handlers. The exported methods of the rooms
+// are Server's through embedding.
 type Server struct {
 	*core.Core
 	// The rooms.
@@ -31,7 +31,7 @@ type Server struct {
 	*integration.Runtime          // Cloud Integration runtime: deployed flows, AMQP and JMS senders (integration/runtime.go, behaviour.go, jms*.go, aem_runtime.go)
 	*core.FaultInjector           // the middleware around all of them (core/faults.go)
 	*eventmesh.Webhooks           // Event Mesh webhook subscriptions and their push delivery (eventmesh/webhooks.go)
-	*aem.AdvancedEventMesh        // Advanced Event Mesh: SEMP v2, REST messaging and the broker (aem*.go)
+	*aem.AdvancedEventMesh        // Advanced Event Mesh: SEMP v2, REST messaging and the broker (aem/)
 
 	handler http.Handler   // control endpoints, or the middleware and the rooms
 	control *http.ServeMux // the control endpoints (control.go and each room's)

@@ -7,9 +7,8 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/eventmesh"
-
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/eventmesh"
 )
 
 const stateVersion = 1

@@ -7,9 +7,8 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
-
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 )
 
 // The monitor API lists the queues with their configuration and counters, pages at most 100 with a cursor,

@@ -5,9 +5,8 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
-
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 )
 
 // The statistics count SEMP v2 requests (config, monitor and action) apart from REST messaging and the

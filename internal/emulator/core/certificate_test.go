@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
-
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 )
 
 // Certificate keys: the Event Mesh x509 binding and both Cloud Integration variants name an

@@ -10,9 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration/flowreader"
-
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration/flowreader"
 )
 
 // The AdvancedEventMesh sender channels of deployed flows: a flow in status STARTED whose content has such a

@@ -12,9 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration/flowreader"
-
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration/flowreader"
 )
 
 // DeployedIFlow is what the runtime of an integration flow runs: the

@@ -14,9 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration/flowreader"
-
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration/flowreader"
 )
 
 // Limits of the emulated Cloud Integration API.

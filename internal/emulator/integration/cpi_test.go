@@ -13,9 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
-
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration/flowreader"
-
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration/flowreader"
 )
 
 // The JMS sender channels of deployed flows. The emulator reads them with

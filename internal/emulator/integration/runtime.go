@@ -9,9 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration/flowreader"
-
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/integration/flowreader"
 )
 
 // The runtime of the emulated Cloud Integration tenant: every deployed
