@@ -3,17 +3,17 @@
 // the Event Mesh messaging REST API (with a small broker that counts deliveries,
 // redelivers rejected messages and moves them to a dead message queue) and the
 // Cloud Integration OData API, and the webhook subscriptions that push a
-// queue's messages to an HTTP endpoint (webhooks.go).
+// queue's messages to an HTTP endpoint (eventmesh/webhooks.go).
 //
 // Deployed integration flows run: every flow in status STARTED whose content
 // has an AMQP sender channel consumes its queue with the channel's
 // maxRetries, deliveryState, queuePrefetch and NumberConcurrentProcesses,
 // so that a poison message takes (R + 1) × n + 1 executions and lands in the
-// dead message queue as on the real services (see runtime.go); JMS sender
-// channels consume the tenant's JMS queues (jms_runtime.go) and
+// dead message queue as on the real services (see integration/runtime.go); JMS sender
+// channels consume the tenant's JMS queues (integration/jms_runtime.go) and
 // AdvancedEventMesh sender channels the AEM room's queues, m runs per
 // delivery with the adapter's backoff, then the settlement outcome
-// (aem_runtime.go; their runs end "deadLettered", "deleted" or "lost"). How the
+// (integration/aem_runtime.go; their runs end "deadLettered", "deleted" or "lost"). How the
 // executions end is set per flow with SetBehaviour or
 // PUT /emulator/v1/iflows/{id}/behaviour, and every execution is listed by
 // GET /api/v1/MessageProcessingLogs.
