@@ -1,4 +1,4 @@
-package emulator_test
+package aem_test
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package emulator_test
+package eventmesh_test
 
 import (
 	"encoding/json"
