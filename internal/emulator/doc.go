@@ -49,8 +49,8 @@
 //	| . (this package)               | the assembler: Server, New, keys, the state file, control mux, sample content | core and every room, iflow/iflowbuild |
 //
 // No room imports another room: Cloud Integration's runtime reaches the brokers the way a tenant does,
-// over core.EventMeshBroker and core.AEMBroker, which eventmesh.EventMesh and aem.AdvancedEventMesh
-// implement and New wires. TestRoomImports enforces this; TestEmulatorImportsNoCodeItChecks keeps every
+// over core.EventMeshBroker and core.AEMBroker, which eventmesh.EventMesh.Broker and
+// aem.AdvancedEventMesh.Broker return and New wires. TestRoomImports enforces this; TestEmulatorImportsNoCodeItChecks keeps every
 // package of the emulator (emulatortest aside) away from the code it checks.
 //
 // A new emulated endpoint goes into the room of its product: a handler method of the room, registered by

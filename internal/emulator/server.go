@@ -84,7 +84,7 @@ func New(opts Options) *Server {
 	s.Webhooks = eventmesh.NewWebhooks(c, s.EventMesh, s.TokenService) // eventmesh/webhooks.go
 	s.AdvancedEventMesh = aem.New(c)                                   // aem/aem.go
 	// Cloud Integration's runtime consumes the brokers' queues over the core's interfaces.
-	s.CloudIntegration, s.Runtime = integration.New(c, s.TokenService, s.EventMesh, s.AdvancedEventMesh)
+	s.CloudIntegration, s.Runtime = integration.New(c, s.TokenService, s.EventMesh.Broker(), s.AdvancedEventMesh.Broker())
 
 	if err := s.loadState(); err != nil {
 		s.loadErr = err

@@ -84,8 +84,8 @@ func (a *AdvancedEventMesh) AEMNow() time.Time {
 	return a.startVirt.Add(time.Duration(float64(time.Since(a.startReal)) * scale))
 }
 
-// AEMReal converts a duration of the AEM clock into real time.
-func (a *AdvancedEventMesh) AEMReal(d time.Duration) time.Duration {
+// aemReal converts a duration of the AEM clock into real time.
+func (a *AdvancedEventMesh) aemReal(d time.Duration) time.Duration {
 	return time.Duration(float64(d) * float64(a.minute) / float64(time.Minute))
 }
 
@@ -470,8 +470,8 @@ func (a *AdvancedEventMesh) Credentials(sempURL string) AdvancedEventMeshCredent
 	return AdvancedEventMeshCredentials{SEMPURL: sempURL, MsgVpnName: a.vpn, Username: a.username, Password: a.password}
 }
 
-// AEMSettleAt settles a delivery at a time of the AEM clock (zero: now), as a consumer whose attempts ended
+// settleAt settles a delivery at a time of the AEM clock (zero: now), as a consumer whose attempts ended
 // then does.
-func (a *AdvancedEventMesh) AEMSettleAt(queue string, msgID int64, outcome core.AEMOutcome, at time.Time) (string, error) {
+func (a *AdvancedEventMesh) settleAt(queue string, msgID int64, outcome core.AEMOutcome, at time.Time) (string, error) {
 	return a.settle(queue, msgID, outcome, at)
 }

@@ -219,10 +219,10 @@ func (a *AdvancedEventMesh) settle(queue string, msgID int64, outcome core.AEMOu
 	return "", nil
 }
 
-// AEMRelease gives back message msgID of queue that a consumer received and did not settle: it is available
+// aemRelease gives back message msgID of queue that a consumer received and did not settle: it is available
 // again at once, its delivery counted (assumed: the broker takes back what an unbound consumer did not
 // settle, and the next delivery is a redelivery).
-func (a *AdvancedEventMesh) AEMRelease(queue string, msgID int64) {
+func (a *AdvancedEventMesh) aemRelease(queue string, msgID int64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if q, ok := a.queues[queue]; ok {
@@ -234,8 +234,8 @@ func (a *AdvancedEventMesh) AEMRelease(queue string, msgID int64) {
 	}
 }
 
-// AEMDiscard takes message msgID off queue without a DMQ: the emulator's stop of an endless redelivery.
-func (a *AdvancedEventMesh) AEMDiscard(queue string, msgID int64) {
+// aemDiscard takes message msgID off queue without a DMQ: the emulator's stop of an endless redelivery.
+func (a *AdvancedEventMesh) aemDiscard(queue string, msgID int64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if q, ok := a.queues[queue]; ok {
@@ -248,9 +248,9 @@ func (a *AdvancedEventMesh) AEMDiscard(queue string, msgID int64) {
 	}
 }
 
-// AEMRedeliversForever reports whether queue redelivers a failed message without limit: redelivery on and
+// aemRedeliversForever reports whether queue redelivers a failed message without limit: redelivery on and
 // maxRedeliveryCount 0 ([SPEC] "A value of 0 means to retry forever").
-func (a *AdvancedEventMesh) AEMRedeliversForever(queue string) bool {
+func (a *AdvancedEventMesh) aemRedeliversForever(queue string) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	q, ok := a.queues[queue]
@@ -284,7 +284,7 @@ func (a *AdvancedEventMesh) AEMPoisonRun(queue string, maxDeliveries int, timeou
 			if time.Now().After(deadline) {
 				return out, "", fmt.Errorf("no delivery from %s within %v", queue, timeout)
 			}
-			time.Sleep(min(max(a.AEMReal(wait), 50*time.Microsecond), 10*time.Millisecond))
+			time.Sleep(min(max(a.aemReal(wait), 50*time.Microsecond), 10*time.Millisecond))
 			continue
 		}
 		first = d.MsgID
@@ -689,3 +689,19 @@ func (a *AdvancedEventMesh) MountControl(mux *http.ServeMux) {
 		core.RespondJSON(w, http.StatusOK, map[string]any{"deliveries": out, "where": where})
 	})
 }
+
+// Broker returns the broker as Cloud Integration's runtime consumes it, the way a tenant's AdvancedEventMesh
+// sender channels do (core.AEMBroker); the emulator wires it into the runtime.
+func (a *AdvancedEventMesh) Broker() core.AEMBroker { return runtimeBroker{a} }
+
+// runtimeBroker is AdvancedEventMesh seen through core.AEMBroker: AEMReceive, AEMQueueDepth and AEMNow are
+// the broker's Go API, the rest the runtime's own operations.
+type runtimeBroker struct{ *AdvancedEventMesh }
+
+func (b runtimeBroker) AEMSettleAt(queue string, msgID int64, outcome core.AEMOutcome, at time.Time) (string, error) {
+	return b.settleAt(queue, msgID, outcome, at)
+}
+func (b runtimeBroker) AEMRelease(queue string, msgID int64)   { b.aemRelease(queue, msgID) }
+func (b runtimeBroker) AEMDiscard(queue string, msgID int64)   { b.aemDiscard(queue, msgID) }
+func (b runtimeBroker) AEMRedeliversForever(queue string) bool { return b.aemRedeliversForever(queue) }
+func (b runtimeBroker) AEMReal(d time.Duration) time.Duration  { return b.aemReal(d) }

@@ -50,6 +50,6 @@
 //	| action copy and delete                      | PUT /SEMP/v2/action/.../queues/{dest}/copyMsgFromQueue {replicationGroupMsgId, sourceQueueName}; PUT .../queues/{q}/msgs/{msgId}/delete {} | [SPEC action 2.34] MsgVpnQueueCopyMsgFromQueue, MsgVpnQueueMsgDelete; a copy is a new message whose delivery count starts again (assumed) |
 //
 // The room imports only the emulator's core. Cloud Integration's runtime consumes its queues the way a tenant
-// does, over core.AEMBroker, which AdvancedEventMesh implements and the emulator wires; the room never
+// does, over core.AEMBroker, which AdvancedEventMesh.Broker returns and the emulator wires; the room never
 // imports Cloud Integration's room, nor the code the emulator checks (internal/aem, internal/rules).
 package aem

@@ -6,7 +6,7 @@ import (
 )
 
 // The brokers' side that Cloud Integration's runtime sees: the runtime reaches a broker the way a tenant
-// does, over these interfaces, which the product rooms implement and the emulator wires. No product room
+// does, over these interfaces, which the product rooms implement (their Broker methods) and the emulator wires. No product room
 // imports another.
 
 // AEMOutcome settles a delivery, as a consumer's acknowledgement or settlement outcome does ([SAP] AEM

@@ -413,8 +413,8 @@ func (s *EventMesh) handlePublishTopic(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// CountConsumer adds delta to the consumers of a queue that its consumerCount reports.
-func (s *EventMesh) CountConsumer(queue string, delta int64) {
+// countConsumer adds delta to the consumers of a queue that its consumerCount reports.
+func (s *EventMesh) countConsumer(queue string, delta int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.consumers[queue] += delta; s.consumers[queue] <= 0 {
@@ -424,9 +424,9 @@ func (s *EventMesh) CountConsumer(queue string, delta int64) {
 
 // Broker operations of the runtime.
 
-// ReleaseMessage hands an unacknowledged message back to its queue without
+// releaseMessage hands an unacknowledged message back to its queue without
 // counting a rejection, as a consumer that stops does.
-func (s *EventMesh) ReleaseMessage(name, id string) {
+func (s *EventMesh) releaseMessage(name, id string) {
 	s.mu.Lock()
 	changed := false
 	if q := s.queues[name]; q != nil {
@@ -441,12 +441,12 @@ func (s *EventMesh) ReleaseMessage(name, id string) {
 	}
 }
 
-// ExpireLock takes back an unacknowledged message whose redelivery lock ran
+// expireLock takes back an unacknowledged message whose redelivery lock ran
 // out. The broker counts it as a failed delivery: it is delivered again
 // while its delivery count is within maxRedeliveryCount (or the emulator's
 // RedeliveryCap when unlimited), otherwise it moves to the dead message
 // queue as a rejected message does. ok is false when the message is gone.
-func (s *EventMesh) ExpireLock(name, id string) (res core.RejectResult, ok bool) {
+func (s *EventMesh) expireLock(name, id string) (res core.RejectResult, ok bool) {
 	s.mu.Lock()
 	q := s.queues[name]
 	if q == nil {
@@ -464,8 +464,8 @@ func (s *EventMesh) ExpireLock(name, id string) (res core.RejectResult, ok bool)
 	return res, true
 }
 
-// DiscardMessage removes an unacknowledged message without dead-lettering it.
-func (s *EventMesh) DiscardMessage(name, id string) {
+// discardMessage removes an unacknowledged message without dead-lettering it.
+func (s *EventMesh) discardMessage(name, id string) {
 	s.mu.Lock()
 	changed := false
 	if q := s.queues[name]; q != nil {
@@ -479,4 +479,20 @@ func (s *EventMesh) DiscardMessage(name, id string) {
 	if changed {
 		s.SaveState()
 	}
+}
+
+// Broker returns the broker as Cloud Integration's runtime consumes it, the
+// way a tenant's AMQP sender channels do (core.EventMeshBroker); the emulator
+// wires it into the runtime.
+func (s *EventMesh) Broker() core.EventMeshBroker { return runtimeBroker{s} }
+
+// runtimeBroker is EventMesh seen through core.EventMeshBroker: Consume, Ack
+// and Reject are the broker's Go API, the rest the runtime's own operations.
+type runtimeBroker struct{ *EventMesh }
+
+func (b runtimeBroker) CountConsumer(queue string, delta int64) { b.countConsumer(queue, delta) }
+func (b runtimeBroker) ReleaseMessage(name, id string)          { b.releaseMessage(name, id) }
+func (b runtimeBroker) DiscardMessage(name, id string)          { b.discardMessage(name, id) }
+func (b runtimeBroker) ExpireLock(name, id string) (core.RejectResult, bool) {
+	return b.expireLock(name, id)
 }

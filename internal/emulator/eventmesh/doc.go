@@ -8,7 +8,7 @@
 // event-mesh-webhooks.md).
 //
 // It imports only the emulator's core. Cloud Integration's runtime consumes its queues over
-// core.EventMeshBroker, which EventMesh implements and the emulator wires.
+// core.EventMeshBroker, which EventMesh.Broker returns and the emulator wires.
 //
 // # Enforced limits and behaviours
 //

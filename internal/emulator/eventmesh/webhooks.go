@@ -418,7 +418,7 @@ func (s *Webhooks) DeleteWebhook(name string) bool {
 	}
 	s.mu.Unlock()
 	for _, id := range ids {
-		s.mesh.ReleaseMessage(sub.queue, id)
+		s.mesh.releaseMessage(sub.queue, id)
 	}
 	return true
 }
