@@ -19,10 +19,9 @@ func (s *Server) mountControl(mux *http.ServeMux) {
 	})
 	s.TokenService.MountControl(mux)
 	s.EventMesh.MountControl(mux)
-	s.MountCloudIntegrationControl(mux)
-	s.MountRuntimeControl(mux)
-	s.MountJMSControl(mux)
-	s.MountWebhookControl(mux)
+	s.CloudIntegration.MountControl(mux)
+	s.Runtime.MountControl(mux)
+	s.Webhooks.MountControl(mux)
 	s.AdvancedEventMesh.MountControl(mux)
 	s.FaultInjector.MountControl(mux)
 }

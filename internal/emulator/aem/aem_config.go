@@ -280,7 +280,7 @@ func (a *AdvancedEventMesh) queueLinks(r *http.Request, q *aemQueue) map[string]
 	return map[string]any{"uri": uri, "subscriptionsUri": uri + "/subscriptions"}
 }
 
-func (a *AdvancedEventMesh) MountAdvancedEventMesh(mux *http.ServeMux) {
+func (a *AdvancedEventMesh) mountConfig(mux *http.ServeMux) {
 	m := func(method, rel string, h func(http.ResponseWriter, *http.Request) *sempError) {
 		a.Route(mux, method, rel, method+" "+rel, a.basicAuth(func(w http.ResponseWriter, r *http.Request) {
 			if err := checkOpaquePassword(r); err != nil {

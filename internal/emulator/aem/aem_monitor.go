@@ -56,8 +56,8 @@ var aemTxFlowAttrs = []string{"ackedMsgCount", "activationTime", "activityState"
 	"selectorNotMatchedMsgCount", "sessionName", "storeAndForwardAckedMsgCount", "transportRetransmitMsgCount", "unackedMsgCount",
 	"usedWindowSize", "windowClosedCount", "windowSize"}
 
-// MountAEMMonitor adds the monitor routes of queues (the emulator's New calls it next to MountAdvancedEventMesh).
-func (a *AdvancedEventMesh) MountAEMMonitor(mux *http.ServeMux) {
+// mountMonitor adds the monitor routes of queues (Mount calls it after mountConfig).
+func (a *AdvancedEventMesh) mountMonitor(mux *http.ServeMux) {
 	m := func(method, rel string, h func(http.ResponseWriter, *http.Request) *sempError) {
 		a.Route(mux, method, rel, method+" "+rel, a.basicAuth(func(w http.ResponseWriter, r *http.Request) {
 			if err := checkOpaquePassword(r); err != nil {
@@ -163,4 +163,10 @@ func (a *AdvancedEventMesh) handleTxFlows(w http.ResponseWriter, r *http.Request
 	}
 	respondSEMP(w, r, []map[string]any{}, []map[string]any{}, nil)
 	return nil
+}
+
+// Mount registers SEMP v2 (config, monitor and action) and REST messaging on mux.
+func (a *AdvancedEventMesh) Mount(mux *http.ServeMux) {
+	a.mountConfig(mux)
+	a.mountMonitor(mux)
 }

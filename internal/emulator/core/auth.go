@@ -140,8 +140,8 @@ func (s *TokenService) matchClient(id, secret string) (string, bool) {
 	return try(did, dsecret)
 }
 
-// MountTokenEndpoint registers POST /oauth/token on mux.
-func (s *TokenService) MountTokenEndpoint(mux *http.ServeMux) {
+// Mount registers POST /oauth/token on mux.
+func (s *TokenService) Mount(mux *http.ServeMux) {
 	mux.HandleFunc("POST "+TokenPath, s.handleToken)
 	s.Labels["POST "+TokenPath] = "POST " + TokenPath
 }

@@ -355,7 +355,7 @@ func (s *EventMesh) Messages(name string) ([]core.Message, bool) {
 	return out, true
 }
 
-func (s *EventMesh) MountMessaging(mux *http.ServeMux) {
+func (s *EventMesh) mountMessaging(mux *http.ServeMux) {
 	// Every messaging API operation is a POST.
 	post := func(rel string, h http.HandlerFunc) {
 		s.Route(mux, http.MethodPost, core.MessagingBasePath+rel, http.MethodPost+" "+core.MessagingBasePath+rel, s.auth.RequireAuth(core.AudienceMessaging, h))

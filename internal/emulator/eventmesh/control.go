@@ -60,3 +60,9 @@ func (s *EventMesh) handleControlReject(w http.ResponseWriter, r *http.Request) 
 		core.RespondJSON(w, http.StatusOK, res)
 	}
 }
+
+// Mount registers the management and the messaging API on mux.
+func (s *EventMesh) Mount(mux *http.ServeMux) {
+	s.mountManagement(mux)
+	s.mountMessaging(mux)
+}

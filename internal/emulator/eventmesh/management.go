@@ -314,7 +314,7 @@ func validTopic(topic string) error {
 	return nil
 }
 
-func (s *EventMesh) MountManagement(mux *http.ServeMux) {
+func (s *EventMesh) mountManagement(mux *http.ServeMux) {
 	m := func(method, rel string, h http.HandlerFunc) {
 		s.Route(mux, method, core.ManagementBasePath+rel, method+" "+rel, s.auth.RequireAuth(core.AudienceManagement, h))
 	}

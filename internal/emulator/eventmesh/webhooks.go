@@ -239,7 +239,8 @@ func (s *Webhooks) WebhookNow() time.Time {
 	return s.startVirt.Add(time.Duration(float64(time.Since(s.startReal)) * scale))
 }
 
-func (s *Webhooks) MountWebhooks(mux *http.ServeMux) {
+// Mount registers the webhook subscriptions of the messaging REST API on mux.
+func (s *Webhooks) Mount(mux *http.ServeMux) {
 	m := func(method, rel string, h http.HandlerFunc) {
 		s.Route(mux, method, core.MessagingBasePath+rel, method+" "+core.MessagingBasePath+rel, s.auth.RequireAuth(core.AudienceMessaging, h))
 	}
@@ -500,9 +501,9 @@ type WebhookView struct {
 	Report       WebhookReport       `json:"report"`
 }
 
-// MountWebhookControl registers GET /emulator/v1/webhooks/{name}: the
+// MountControl registers GET /emulator/v1/webhooks/{name}: the
 // subscription and what its delivery did, for the demo.
-func (s *Webhooks) MountWebhookControl(mux *http.ServeMux) {
+func (s *Webhooks) MountControl(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+core.ControlBasePath+"/webhooks/{name}", func(w http.ResponseWriter, r *http.Request) {
 		sub, rep, ok := s.Webhook(r.PathValue("name"))
 		if !ok {

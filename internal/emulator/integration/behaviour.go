@@ -135,8 +135,8 @@ func (s *Runtime) iflowKnown(id string) bool {
 	return c.iflows[id] != nil || c.runtimes[id] != nil
 }
 
-// MountRuntimeControl registers the runtime's control endpoints.
-func (s *Runtime) MountRuntimeControl(mux *http.ServeMux) {
+// mountRuntimeControl registers the runtime's control endpoints.
+func (s *Runtime) mountRuntimeControl(mux *http.ServeMux) {
 	c := core.ControlBasePath
 	mux.HandleFunc("PUT "+c+"/iflows/{id}/behaviour", s.handlePutBehaviour)
 	mux.HandleFunc("GET "+c+"/iflows/{id}/behaviour", func(w http.ResponseWriter, r *http.Request) {
@@ -179,4 +179,11 @@ func (s *Runtime) handlePutBehaviour(w http.ResponseWriter, r *http.Request) {
 	default:
 		core.RespondJSON(w, http.StatusOK, s.IFlowBehaviour(r.PathValue("id")))
 	}
+}
+
+// MountControl registers the runtime's control endpoints (behaviours, message runs, statistics) and the
+// JMS broker's.
+func (s *Runtime) MountControl(mux *http.ServeMux) {
+	s.mountRuntimeControl(mux)
+	s.mountJMSControl(mux)
 }

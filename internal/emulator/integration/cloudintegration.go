@@ -102,10 +102,10 @@ func newCPIState() *cpiState {
 	}
 }
 
-// MountCloudIntegration registers the Cloud Integration OData API under /api/v1.
+// Mount registers the Cloud Integration OData API under /api/v1.
 // One handler serves the whole API because OData key predicates such as
 // (Id='X',Version='active') do not fit mux patterns.
-func (s *CloudIntegration) MountCloudIntegration(mux *http.ServeMux) {
+func (s *CloudIntegration) Mount(mux *http.ServeMux) {
 	base := core.CloudIntegrationBasePath
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 		s.Route(mux, m, base, m+" "+base+"/", s.serveCPI)

@@ -174,9 +174,9 @@ func (s *CloudIntegration) Deployed(id string) (DeployedIFlow, bool) {
 // clients must fetch a new CSRF token.
 func (s *CloudIntegration) InvalidateCSRFTokens() { s.cpi.invalidateCSRF() }
 
-// MountCloudIntegrationControl registers the Cloud Integration control
+// MountControl registers the Cloud Integration control
 // endpoints under /emulator/v1 on the control mux.
-func (s *CloudIntegration) MountCloudIntegrationControl(mux *http.ServeMux) {
+func (s *CloudIntegration) MountControl(mux *http.ServeMux) {
 	c := core.ControlBasePath
 	mux.HandleFunc("PUT "+c+"/iflows/{id}", s.handleControlPutIFlow)
 	mux.HandleFunc("DELETE "+c+"/iflows/{id}", func(w http.ResponseWriter, r *http.Request) {

@@ -136,7 +136,7 @@ func TestCPIControlEndpoints(t *testing.T) {
 	s, _ := New(c, core.NewTokenService(c, func() string { return "" }), nil, nil)
 	s.SetDeployDelay(0)
 	mux := http.NewServeMux()
-	s.MountCloudIntegrationControl(mux)
+	s.MountControl(mux)
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
 	call := func(method, path string, body any) (int, []byte) {

@@ -593,7 +593,7 @@ func (s *Runtime) JMSQueues() []JMSQueueView {
 	return out
 }
 
-func (s *Runtime) MountJMSControl(mux *http.ServeMux) {
+func (s *Runtime) mountJMSControl(mux *http.ServeMux) {
 	c := core.ControlBasePath + "/jms"
 	mux.HandleFunc("GET "+c+"/queues", func(w http.ResponseWriter, _ *http.Request) {
 		core.RespondJSON(w, http.StatusOK, map[string]any{"now": s.JMSNow(), "queues": s.JMSQueues()})
