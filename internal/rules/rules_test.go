@@ -156,6 +156,10 @@ var ruleSeverity = map[string]Severity{
 	"queue.max_queue_size_range_allowed":             SeverityWarning,
 	"queue.max_queue_message_count_range_allowed":    SeverityWarning,
 	"queue.allow_no_queue_limits_unused":             SeverityWarning,
+
+	// allow_message_size_above_documented_max
+	"queue.max_message_size_range_allowed":                 SeverityWarning,
+	"queue.allow_message_size_above_documented_max_unused": SeverityWarning,
 }
 
 // findingStyle reports the ways f breaks the message conventions. A finding's fix sets an attribute.
