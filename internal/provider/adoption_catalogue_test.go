@@ -29,14 +29,6 @@ var adoptionPending = []string{
 	"queue.max_message_size_range",
 	"queue.max_queue_message_count_range",
 	"queue.max_unacked_per_flow_range",
-	// AEM queues and senders
-	"aem.dmq_self",
-	"aem.max_ttl_without_respect_ttl",
-	"aem_sender.settlement_outcome_invalid",
-	"aem_sender.attempts_missing",
-	"aem_sender.attempts_zero",
-	"aem_sender.retry_interval_range",
-	"aem_sender.retry_multiplier_range",
 }
 
 // ruleIDPattern is the form of a rule ID, for example "queue.redelivery_unlimited".

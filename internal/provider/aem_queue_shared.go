@@ -250,10 +250,11 @@ func aemBrokerDMQDeletes(q *aem.Queue, lookup aemQueueLookup) bool {
 	return rules.AEMDeadMessageQueueDeletes(rq)
 }
 
-// aemBrokerDMQAdopted reports whether importing q as it is needs allow_missing_dead_message_queue: its dead
-// message queue keeps nothing (aemBrokerDMQDeletes), or its dead message queues lead back to it (a cycle).
+// aemBrokerDMQAdopted reports whether importing q as it is needs allow_missing_dead_message_queue: it names
+// itself as its dead message queue, its dead message queue keeps nothing (aemBrokerDMQDeletes), or its dead
+// message queues lead back to it (a cycle).
 func aemBrokerDMQAdopted(q *aem.Queue, lookup aemQueueLookup) bool {
-	return aemBrokerDMQDeletes(q, lookup) || aemBrokerDMQCycle(q, lookup) != nil
+	return aemLinkOf(q) == q.Name || aemBrokerDMQDeletes(q, lookup) || aemBrokerDMQCycle(q, lookup) != nil
 }
 
 // aemQueueResourceModel is what both AEM queue resources hold besides their own attributes.
