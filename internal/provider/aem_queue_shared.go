@@ -1050,6 +1050,23 @@ func (d *providerData) aemPlanDeadMessageQueue(ctx context.Context, q *rules.AEM
 	if in, planned := d.aemDMQPlanned(dmq); planned {
 		q.DeadMessageQueueCreatedHere, q.DeadMessageQueueIngress = true, in
 	}
+	// maxMsgSize is left to the broker: a queue keeps the one it holds, one this run creates gets the
+	// broker's default.
+	size := func(held *aem.Queue, ok bool) rules.Value[int64] {
+		if ok && held.MaxMsgSize != nil {
+			return rules.Known(*held.MaxMsgSize)
+		}
+		return rules.Known[int64](rules.AEMDefaultMaxMsgSize)
+	}
+	if exists || q.DeadMessageQueueCreatedHere {
+		q.DeadMessageQueueMaxMsgSize = size(held, exists)
+	}
+	if q.Name.Known && !q.Name.Null {
+		d.aemQueueList.mu.Lock()
+		own, ok := qs[q.Name.V]
+		d.aemQueueList.mu.Unlock()
+		q.MaxMsgSize = size(own, ok)
+	}
 	if q.Name.Known && !q.Name.Null && q.Name.V != "" {
 		d.aemQueueList.mu.Lock()
 		q.DeadMessageQueueCycle = d.aemQueueList.aemPlanCycle(q.Name.V, dmq, qs)

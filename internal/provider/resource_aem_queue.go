@@ -152,7 +152,8 @@ func (r *aemQueueResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"`#DEAD_MSG_QUEUE` included), that takes no messages or whose own dead message queue leads back to this queue (a cycle; unless " +
 			"`allow_missing_dead_message_queue` adopts such a queue as it is), " +
 			"and a `max_ttl` without `respect_ttl` (unless `allow_ineffective_ttl` adopts such a queue as it is), all in one plan; it warns about redelivery without delay, a queue that accepts or " +
-			"delivers nothing and `respect_dmq_eligible_enabled`, and shows `poison_message_deliveries` and `time_to_dead_letter`. The plan " +
+			"delivers nothing, `respect_dmq_eligible_enabled` and a dead message queue whose `maxMsgSize` (left to the broker) is below " +
+			"the queue's, which deletes the larger poison messages, and shows `poison_message_deliveries` and `time_to_dead_letter`. The plan " +
 			"refuses the create of a queue the broker holds already (import it instead); an update changes only the attributes the " +
 			"configuration sets.",
 		Attributes: attrs,

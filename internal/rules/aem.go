@@ -27,6 +27,7 @@ const (
 	AEMMinRedeliveryMultiplier         = 100
 	AEMMaxRedeliveryMultiplier         = 500
 	AEMMaxTTLLimit                     = 4294967295
+	AEMDefaultMaxMsgSize               = 10000000 // bytes ([SPEC] MsgVpnQueue.maxMsgSize x-default)
 	aemRecommendedRedeliveries         = 5
 	aemExampleDMQTTL                   = 604800 // 7 days, as the Event Mesh dead message queues of the provider
 	attrRedeliveryDelayEnabled         = "redelivery_delay_enabled"
@@ -65,6 +66,10 @@ type AEMQueue struct {
 	// when there is none or it is not known. A message that dies here then comes back and is delivered again,
 	// for ever.
 	DeadMessageQueueCycle []string
+	// MaxMsgSize is the queue's maxMsgSize and DeadMessageQueueMaxMsgSize that of its dead message queue, in
+	// bytes, as the broker holds them (the broker's default for a queue this run creates); unknown when not
+	// read. A removed message larger than the dead message queue's is deleted instead of moved there.
+	MaxMsgSize, DeadMessageQueueMaxMsgSize Value[int64]
 	// Consumed says whether a consumer reads the queue (unknown when that was not read): a dead message queue
 	// of a cycle that a consumer reads does not keep its messages, it delivers them again.
 	Consumed Value[bool]
@@ -310,6 +315,9 @@ func checkAEMDMQ(r *report, q AEMQueue) {
 		}
 		return
 	}
+	if fate == aemDMQUsable || fate == aemDMQEligibleOnly {
+		checkAEMDMQMaxMsgSize(r, q, dmq)
+	}
 	adopt := " (or, only to import a queue that already works this way and change it later, set `allow_missing_dead_message_queue = true` for now)"
 	switch fate {
 	case aemDMQCycle:
@@ -341,6 +349,41 @@ func checkAEMDMQ(r *report, q AEMQueue) {
 				"Set `ingress_enabled = true` on the dead message queue (manage it with `sapmessaging_aem_dead_message_queue`, which turns it on), "+
 				"or set `dead_message_queue` to one that takes messages%s.", dmq, adopt)
 	}
+}
+
+// AEMDeadMessageQueueSizeLimit returns, when q's dead message queue takes smaller messages than q (its
+// maxMsgSize is below q's, aemDMQSmaller), the largest message it keeps; 0 otherwise (or a limit of 0). A larger
+// message the broker removes from q is deleted: the dead message queue discards a message above its
+// maxMsgSize as any queue does, and a message that fails to move to the dead message queue is discarded
+// ([SPEC] maxMsgSize; [SPEC monitor 2.34] MsgVpnQueue maxMsgSizeExceededDiscardedMsgCount,
+// maxRedeliveryExceededToDmqFailedMsgCount, maxTtlExpiredToDmqFailedMsgCount; that the size makes the move
+// fail is this provider's reading).
+func AEMDeadMessageQueueSizeLimit(q AEMQueue) int64 {
+	own, ok := q.MaxMsgSize.get()
+	dmqSize, dok := q.DeadMessageQueueMaxMsgSize.get()
+	if !ok || !dok || dmqSize >= own {
+		return 0
+	}
+	return dmqSize
+}
+
+// aemDMQSmaller reports whether q's dead message queue is known to take smaller messages than q.
+func aemDMQSmaller(q AEMQueue) bool {
+	own, ok := q.MaxMsgSize.get()
+	dmqSize, dok := q.DeadMessageQueueMaxMsgSize.get()
+	return ok && dok && dmqSize < own
+}
+
+func checkAEMDMQMaxMsgSize(r *report, q AEMQueue, dmq string) {
+	if !aemDMQSmaller(q) {
+		return
+	}
+	limit, own := AEMDeadMessageQueueSizeLimit(q), q.MaxMsgSize.V
+	r.warnf("aem.dmq_max_msg_size_smaller", attrDeadMessageQueue, "Large Dead Messages Deleted",
+		"The dead message queue %q takes messages of at most %d bytes (its maxMsgSize) and this queue takes up to %d: a poison message larger than %d bytes that the broker removes from this queue "+
+			"(%s, on its time to live, or rejected) does not fit there and is deleted instead of kept. "+
+			"Set the dead message queue's maxMsgSize to at least %d (this provider leaves maxMsgSize to the broker: set it in Broker Manager or through SEMP), or point `dead_message_queue` at one that takes such messages.",
+		dmq, limit, own, limit, aemRemovedAfter(q), own)
 }
 
 // aemDMQWhy says why the dead message queue dmq keeps nothing (fate from aemDMQFate).
@@ -629,6 +672,9 @@ func AEMRetryPlan(q AEMQueue) string {
 	}
 	if e, ok := q.RespectDMQEligible.get(); ok && e {
 		where += " if its publisher flagged it DMQ-eligible, deleted otherwise"
+	}
+	if fate, _ := aemDMQFate(q); (fate == aemDMQUsable || fate == aemDMQEligibleOnly) && aemDMQSmaller(q) {
+		where += fmt.Sprintf(" (deleted instead when larger than %d bytes, the dead message queue's maxMsgSize)", AEMDeadMessageQueueSizeLimit(q))
 	}
 	waits := "without waits between them"
 	if delay && deliveries > 1 {

@@ -690,6 +690,9 @@ func AEMSenderRetryPlan(s AEMSender) string {
 	case p.DeadMessageQueue != "":
 		where = fmt.Sprintf("then moved to the dead message queue %q", p.DeadMessageQueue)
 	}
+	if (p.End == AEMEndDeadMessageQueue || p.End == AEMEndDeletedUnlessEligible) && aemDMQSmaller(s.Queue) {
+		where += fmt.Sprintf(" (deleted instead when larger than %d bytes, the dead message queue's maxMsgSize)", AEMDeadMessageQueueSizeLimit(s.Queue))
+	}
 	return fmt.Sprintf("a poison message runs %s (%s) over %s of adapter waits and redelivery delays, %s",
 		aemRunsText(p.Runs), how, FormatAEMDuration(p.TimeToEnd), where)
 }

@@ -333,3 +333,35 @@ func TestAEMDeadMessageQueueSelfIsACycle(t *testing.T) {
 		t.Errorf("AEMRetryPlan = %q, want the cycle orders → orders, for ever", got)
 	}
 }
+
+// A dead message queue taking smaller messages than its queue deletes the large poison messages: a warning,
+// and the retry plans of the queue and of a sender reading it say so. Unknown sizes say nothing.
+func TestAEMDeadMessageQueueMaxMsgSize(t *testing.T) {
+	t.Parallel()
+	q := aemGood()
+	q.MaxMsgSize, q.DeadMessageQueueMaxMsgSize = Known[int64](AEMDefaultMaxMsgSize), Known[int64](1000)
+	fs := CheckAEMQueue(q)
+	expectRules(t, fs, "aem.dmq_max_msg_size_smaller")
+	for _, want := range []string{`"orders.dmq"`, "1000 bytes", "10000000", "deleted"} {
+		if !strings.Contains(fs[0].Detail, want) {
+			t.Errorf("the warning does not say %q: %s", want, fs[0].Detail)
+		}
+	}
+	if got := AEMRetryPlan(q); !strings.Contains(got, "deleted instead when larger than 1000 bytes") {
+		t.Errorf("AEMRetryPlan = %q", got)
+	}
+	s := aemSeedSender()
+	s.Queue = q
+	if got := AEMSenderRetryPlan(s); !strings.Contains(got, "deleted instead when larger than 1000 bytes") {
+		t.Errorf("AEMSenderRetryPlan = %q", got)
+	}
+	for _, mutate := range []func(*AEMQueue){
+		func(q *AEMQueue) { q.DeadMessageQueueMaxMsgSize = Known[int64](AEMDefaultMaxMsgSize) },
+		func(q *AEMQueue) { q.DeadMessageQueueMaxMsgSize = Unknown[int64]() },
+		func(q *AEMQueue) { q.MaxMsgSize = Unknown[int64]() },
+	} {
+		c := q
+		mutate(&c)
+		expectRules(t, CheckAEMQueue(c))
+	}
+}
