@@ -63,6 +63,12 @@ func (m *aemQueueModel) fromBroker(q *aem.Queue, vpn string, lookup aemQueueLook
 	m.PoisonMessageDeliveries, m.TimeToDeadLetter = aemOutcome(&m.aemQueueSettingsModel, plannedCycle || aemBrokerDMQCycle(q, lookup) != nil || aemLinkOf(q) == q.Name)
 }
 
+// outcomeAtApply: the plan leaves poison_message_deliveries and time_to_dead_letter unknown when it adopts a
+// dead message queue that may form a cycle and the apply writes the queue (ModifyPlan).
+func (m *aemQueueModel) outcomeAtApply() bool {
+	return m.PoisonMessageDeliveries.IsUnknown() || m.TimeToDeadLetter.IsUnknown()
+}
+
 // writable returns the settings the configuration sets (with the provider's defaults) that differ from the
 // state: the PATCH carries the attributes the configuration owns, and among them only those that change
 // (some, such as the redelivery delay, briefly disable the queue when written).
@@ -134,7 +140,8 @@ func (r *aemQueueResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"checks on every plan: one that does not exist or takes no messages means the message is deleted, and one whose own dead message " +
 			"queue leads back to this queue (a cycle) means it comes back and is delivered again, for ever; the plan refuses both (or, " +
 			"with `allow_missing_dead_message_queue`, warns about them). Null when the queue retries for ever (`max_redelivery_count` 0) " +
-			"or its dead message queues form a cycle. Computed at plan.",
+			"or its dead message queues form a cycle. Computed at plan; known after apply when `allow_missing_dead_message_queue` is set and " +
+			"the apply writes the queue (a cycle closed after the plan changes it, so the apply reads the dead message queues again).",
 		Computed: true,
 	}
 	attrs["time_to_dead_letter"] = schema.StringAttribute{
@@ -220,6 +227,12 @@ func (r *aemQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		eff = aemMergeSettings(eff, state.aemQueueSettingsModel)
 	}
 	plan.PoisonMessageDeliveries, plan.TimeToDeadLetter = aemOutcome(&eff, len(q.DeadMessageQueueCycle) > 0 || rules.AEMDeadMessageQueueSelf(q))
+	if cfg.AllowMissingDeadMessageQueue.ValueBool() && (!inState || plan.writable(&cfg, &state) != (aem.QueueSettings{})) {
+		// The outcome depends on the dead message queues of other queues, which allow_missing_dead_message_queue
+		// lets form a cycle: one closed between this plan and the apply would change it, and Terraform's final
+		// plan at the apply would fail as inconsistent. The apply reads the links when it writes the queue.
+		plan.PoisonMessageDeliveries, plan.TimeToDeadLetter = types.Int64Unknown(), types.StringUnknown()
+	}
 	resp.Diagnostics.Append(setPlan(ctx, &resp.Plan, &plan)...)
 }
 
