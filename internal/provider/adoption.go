@@ -132,8 +132,8 @@ var adoptions = map[string]adoption{
 	"aem.dmq_ingress_disabled":        {attributes: attrs("sapmessaging_aem_dead_message_queue", "allow_ingress_disabled")},
 
 	// sapmessaging_aem_sender (aem_sender.go)
-	"aem_sender.consumer_mode_invalid":        {reason: reasonAEMAdapter},
-	"aem_sender.acknowledgement_mode_invalid": {reason: reasonAEMAdapter},
+	"aem_sender.consumer_mode_invalid":        {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")}, // an .iflw can be written by hand
+	"aem_sender.acknowledgement_mode_invalid": {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
 	"aem_sender.settlement_outcome_invalid":   {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")}, // an .iflw can be written by hand; the stored value of Rejected is unconfirmed
 	"aem_sender.ack_immediate":                {attributes: attrs("sapmessaging_aem_sender", "accept_message_loss")},
 	"aem_sender.attempts_missing":             {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},

@@ -98,7 +98,7 @@ list "sapmessaging_aem_dead_message_queue" "adopt" {
 }
 
 // AEM sender channels whose .iflw holds values SAP documents no behaviour for (written by hand: an unknown
-// settlement outcome, a retry interval of 0) are adopted as they are: terraform query -generate-config-out
+// settlement outcome, a retry interval of 0, an unknown acknowledgement mode) are adopted as they are: terraform query -generate-config-out
 // sets allow_undocumented_values, the plan imports them only and warns, the apply writes nothing.
 func TestAccAEMSenderListResource_adoptUndocumentedValues(t *testing.T) {
 	tf := terraformCLI(t)
@@ -110,6 +110,7 @@ func TestAccAEMSenderListResource_adoptUndocumentedValues(t *testing.T) {
 	flows := map[string]map[string]string{
 		"Acme_Handwritten_Outcome_Inbound":  {"failedMessageSettlementOutcome": "DISCARD"},
 		"Acme_Handwritten_Interval_Inbound": {"messageRetryInitialDelayInterval": "0"},
+		"Acme_Handwritten_Ack_Inbound":      {"ackMode": "CLIENT"},
 	}
 	before := map[string]string{}
 	for id, set := range flows {
@@ -144,18 +145,19 @@ list "sapmessaging_aem_sender" "handwritten" {
 		t.Fatal(err)
 	}
 	generated := string(b)
-	if n := len(regexp.MustCompile(`allow_undocumented_values\s+= true`).FindAllString(generated, -1)); n != 2 {
-		t.Errorf("generated.tf sets allow_undocumented_values = true %d times, want 2:\n%s", n, generated)
+	if n := len(regexp.MustCompile(`allow_undocumented_values\s+= true`).FindAllString(generated, -1)); n != 3 {
+		t.Errorf("generated.tf sets allow_undocumented_values = true %d times, want 3:\n%s", n, generated)
 	}
 	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range []string{"Plan: 2 to import, 0 to add, 0 to change, 0 to destroy.", "Invalid Settlement Outcome Allowed", "Invalid Retry Interval Allowed"} {
+	for _, s := range []string{"Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.", "Invalid Settlement Outcome Allowed", "Invalid Retry Interval Allowed",
+		"Invalid Acknowledgement Mode Allowed"} {
 		if !strings.Contains(r.output, s) {
 			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.output)
 		}
 	}
 	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if !strings.Contains(r.output, "2 imported, 0 added, 0 changed, 0 destroyed") {
-		t.Errorf("the apply does not import the 2 channels and change nothing:\n%s", r.output)
+	if !strings.Contains(r.output, "3 imported, 0 added, 0 changed, 0 destroyed") {
+		t.Errorf("the apply does not import the 3 channels and change nothing:\n%s", r.output)
 	}
 	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	for id, content := range before {

@@ -178,7 +178,7 @@ func (r *aemSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				},
 				"allow_undocumented_values": schema.BoolAttribute{
 					MarkdownDescription: "Accept values of the channel that SAP documents no behaviour for and the adapter's editor does not " +
-						"write: a `settlement_outcome` other than `FAILED` and `REJECTED`, no or 0 `max_message_processing_attempts`, a " +
+						"write: a `consumer_mode`, `acknowledgement_mode` or `settlement_outcome` other than the documented ones, no or 0 `max_message_processing_attempts`, a " +
 						"`retry_interval` or `max_retry_interval` below 1, a `retry_multiplier` of 0 or less. An .iflw can hold them (it can be " +
 						"written by hand or by a generator and uploaded), and the plan then cannot say what the adapter does with a poison " +
 						"message: it warns for each instead of refusing. Only for adopting a channel that already holds them as it is: an " +

@@ -87,7 +87,8 @@ type AEMSender struct {
 	// channel that already works this way (the plan warns instead of refusing).
 	AllowUnlimitedRedelivery, AllowMissingDeadMessageQueue bool
 	// AllowUndocumentedValues accepts, on a channel adopted as it is, values the adapter's editor does not
-	// write and SAP documents no behaviour for: an unknown settlement outcome, no or 0 processing attempts, a
+	// write and SAP documents no behaviour for: an unknown consumer mode, acknowledgement mode or settlement
+	// outcome, no or 0 processing attempts, a
 	// retry interval below 1 ms, a multiplier of 0 or less. An .iflw is XML that can be written by hand or by a
 	// generator and uploaded, so a tenant can hold them; the plan then warns instead of refusing.
 	AllowUndocumentedValues bool
@@ -147,22 +148,28 @@ func aemSenderUndocumented(r *report, s AEMSender, rule, attr, summary, what, fi
 }
 
 func checkAEMSenderModes(r *report, s AEMSender) {
-	invalid := func(v Value[string], rule, attr, summary string, allowed ...string) bool {
+	// An .iflw written by hand can hold any value, so each unknown one is adoptable (aemSenderUndocumented).
+	unknown := func(v Value[string], attr string, allowed ...string) (what, fix string, bad bool) {
 		x, ok := v.get()
 		if !ok {
-			return false
+			return "", "", false
 		}
 		for _, a := range allowed {
 			if strings.EqualFold(x, a) {
-				return false
+				return "", "", false
 			}
 		}
-		r.errorf(rule, attr, summary, "`%s = %q` is not a value the AdvancedEventMesh sender adapter is known to take (only %s), so what the adapter would do with it is unknown. Set `%s = %q`.",
-			attr, x, strings.Join(quoteAll(allowed), " and "), attr, allowed[0])
-		return true
+		return fmt.Sprintf("`%s = %q` is not a value the AdvancedEventMesh sender adapter is known to take (only %s), so what the adapter would do with it is unknown.",
+			attr, x, strings.Join(quoteAll(allowed), " and ")), fmt.Sprintf("Set `%s = %q`", attr, allowed[0]), true
 	}
-	badConsumer := invalid(s.ConsumerMode, "aem_sender.consumer_mode_invalid", attrAEMConsumerMode, "Invalid Consumer Mode", AEMConsumerGuaranteed, AEMConsumerDirect)
-	badAck := invalid(s.AcknowledgementMode, "aem_sender.acknowledgement_mode_invalid", attrAEMAckMode, "Invalid Acknowledgement Mode", AEMAckOnExchangeComplete, AEMAckImmediate)
+	what, fix, badConsumer := unknown(s.ConsumerMode, attrAEMConsumerMode, AEMConsumerGuaranteed, AEMConsumerDirect)
+	if badConsumer {
+		aemSenderUndocumented(r, s, "aem_sender.consumer_mode_invalid", attrAEMConsumerMode, "Invalid Consumer Mode", what, fix)
+	}
+	what, fix, badAck := unknown(s.AcknowledgementMode, attrAEMAckMode, AEMAckOnExchangeComplete, AEMAckImmediate)
+	if badAck {
+		aemSenderUndocumented(r, s, "aem_sender.acknowledgement_mode_invalid", attrAEMAckMode, "Invalid Acknowledgement Mode", what, fix)
+	}
 	if x, ok := s.SettlementOutcome.get(); ok && !strings.EqualFold(x, AEMOutcomeFailed) && !strings.EqualFold(x, AEMOutcomeRejected) {
 		// The stored value of Rejected is not confirmed (reference note aem.md §4), so a channel of a tenant can
 		// hold a value this provider does not know: adoptable.
@@ -714,7 +721,8 @@ func AEMSenderUndocumented(s AEMSender) bool {
 	checkAEMSenderWaits(&r, s)
 	for _, f := range r.fs {
 		switch f.Rule {
-		case "aem_sender.settlement_outcome_invalid", "aem_sender.attempts_missing", "aem_sender.attempts_zero",
+		case "aem_sender.consumer_mode_invalid", "aem_sender.acknowledgement_mode_invalid",
+			"aem_sender.settlement_outcome_invalid", "aem_sender.attempts_missing", "aem_sender.attempts_zero",
 			"aem_sender.retry_interval_range", "aem_sender.retry_multiplier_range":
 			return true
 		}

@@ -501,6 +501,8 @@ func TestAEMSenderUndocumentedValues(t *testing.T) {
 		rule   string
 	}{
 		{"unknown outcome", func(s *AEMSender) { s.SettlementOutcome = Known("DISCARD") }, "aem_sender.settlement_outcome_invalid"},
+		{"unknown acknowledgement mode", func(s *AEMSender) { s.AcknowledgementMode = Known("CLIENT") }, "aem_sender.acknowledgement_mode_invalid"},
+		{"unknown consumer mode", func(s *AEMSender) { s.ConsumerMode = Known("DURABLE_TOPIC_ENDPOINT") }, "aem_sender.consumer_mode_invalid"},
 		{"attempts empty", func(s *AEMSender) { s.MaxMessageProcessingAttempts = Null[int64]() }, "aem_sender.attempts_missing"},
 		{"attempts 0", func(s *AEMSender) { s.MaxMessageProcessingAttempts = Known[int64](0) }, "aem_sender.attempts_zero"},
 		{"interval 0", func(s *AEMSender) { s.RetryInterval = Known[int64](0) }, "aem_sender.retry_interval_range"},
