@@ -130,26 +130,26 @@ var adoptions = map[string]adoption{
 	"aem.redelivery_unlimited":        {attributes: attrs("sapmessaging_aem_queue", "allow_unlimited_redelivery")},
 	"aem.redelivery_range":            {reason: reasonRefusedByBroker},
 	"aem.dmq_empty":                   {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
-	"aem.dmq_self":                    {reason: adoptionTODO},
+	"aem.dmq_self":                    {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")}, // SEMP takes it: deadMsgQueue has only a length and a pattern
 	"aem.dmq_missing":                 {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
 	"aem.dmq_cycle":                   {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
 	"aem.dmq_takes_nothing":           {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
 	"aem.redelivery_delay_range":      {reason: reasonRefusedByBroker},
 	"aem.max_ttl_range":               {reason: reasonRefusedByBroker},
-	"aem.max_ttl_without_respect_ttl": {reason: adoptionTODO},
+	"aem.max_ttl_without_respect_ttl": {attributes: append(attrs("sapmessaging_aem_queue", "allow_ineffective_ttl"), attrs("sapmessaging_aem_dead_message_queue", "allow_no_ttl")...)},
 	"aem.dmq_ttl_missing":             {attributes: attrs("sapmessaging_aem_dead_message_queue", "allow_no_ttl")},
 	"aem.dmq_ingress_disabled":        {attributes: attrs("sapmessaging_aem_dead_message_queue", "allow_ingress_disabled")},
 
 	// sapmessaging_aem_sender (aem_sender.go)
-	"aem_sender.consumer_mode_invalid":        {reason: reasonAEMAdapter},
-	"aem_sender.acknowledgement_mode_invalid": {reason: reasonAEMAdapter},
-	"aem_sender.settlement_outcome_invalid":   {reason: adoptionTODO}, // the stored value of Rejected is unconfirmed
+	"aem_sender.consumer_mode_invalid":        {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")}, // an .iflw can be written by hand
+	"aem_sender.acknowledgement_mode_invalid": {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
+	"aem_sender.settlement_outcome_invalid":   {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")}, // an .iflw can be written by hand; the stored value of Rejected is unconfirmed
 	"aem_sender.ack_immediate":                {attributes: attrs("sapmessaging_aem_sender", "accept_message_loss")},
-	"aem_sender.attempts_missing":             {reason: adoptionTODO},
-	"aem_sender.attempts_zero":                {reason: adoptionTODO},
+	"aem_sender.attempts_missing":             {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
+	"aem_sender.attempts_zero":                {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
 	"aem_sender.attempts_range":               {reason: reasonAEMAdapter},
-	"aem_sender.retry_interval_range":         {reason: adoptionTODO},
-	"aem_sender.retry_multiplier_range":       {reason: adoptionTODO},
+	"aem_sender.retry_interval_range":         {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
+	"aem_sender.retry_multiplier_range":       {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
 	"aem_sender.failed_unlimited_redelivery":  {attributes: attrs("sapmessaging_aem_sender", "allow_unlimited_redelivery")},
 	"aem_sender.rejected_without_dmq":         {attributes: attrs("sapmessaging_aem_sender", "allow_missing_dead_message_queue")},
 	"aem_sender.max_total_attempts_range":     {reason: reasonProviderOnly},

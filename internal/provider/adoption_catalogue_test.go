@@ -21,14 +21,6 @@ import (
 // (their entry in adoptions says adoptionTODO). The list only shrinks: a rule that gets its attribute, or its
 // reason, leaves it.
 var adoptionPending = []string{
-	// AEM queues and senders
-	"aem.dmq_self",
-	"aem.max_ttl_without_respect_ttl",
-	"aem_sender.settlement_outcome_invalid",
-	"aem_sender.attempts_missing",
-	"aem_sender.attempts_zero",
-	"aem_sender.retry_interval_range",
-	"aem_sender.retry_multiplier_range",
 }
 
 // ruleIDPattern is the form of a rule ID, for example "queue.redelivery_unlimited".
