@@ -20,8 +20,7 @@ import (
 // adoptionPending lists the error rules that can meet an existing object and have no adoption attribute yet
 // (their entry in adoptions says adoptionTODO). The list only shrinks: a rule that gets its attribute, or its
 // reason, leaves it.
-var adoptionPending = []string{
-}
+var adoptionPending = []string{}
 
 // ruleIDPattern is the form of a rule ID, for example "queue.redelivery_unlimited".
 var ruleIDPattern = regexp.MustCompile(`^[a-z_]+\.[a-z0-9_]+$`)
