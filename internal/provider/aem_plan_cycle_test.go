@@ -48,7 +48,7 @@ func (l *aemQueueList) aemPlanCycleAllLinks(queue, dmq string, qs map[string]*ae
 
 // randomAEMLandscape is a broker's queues and a run's plans over a few names, so that links,
 // cycles, queues with ingress off, "" and the broker's default DMQ meet often.
-func randomAEMLandscape(rng *rand.Rand) (map[string]*aem.Queue, aemQueueList) {
+func randomAEMLandscape(rng *rand.Rand) (map[string]*aem.Queue, *aemQueueList) {
 	names := []string{"a", "b", "c", "d", "e", "f", aemDefaultDMQ}
 	pick := func() string {
 		switch rng.IntN(8) {
@@ -74,7 +74,7 @@ func randomAEMLandscape(rng *rand.Rand) (map[string]*aem.Queue, aemQueueList) {
 		}
 		qs[n] = q
 	}
-	l := aemQueueList{planned: map[string]rules.Value[bool]{}, links: map[string]string{}}
+	l := &aemQueueList{planned: map[string]rules.Value[bool]{}, links: map[string]string{}}
 	for _, n := range names {
 		switch rng.IntN(4) {
 		case 0:
