@@ -108,7 +108,11 @@ func BenchmarkIdentitySet(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			st := codecState(b, bc.r)
 			var isr resource.IdentitySchemaResponse
-			bc.r.(resource.ResourceWithIdentity).IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &isr)
+			ri, ok := bc.r.(resource.ResourceWithIdentity)
+			if !ok {
+				b.Fatalf("%T has no identity", bc.r)
+			}
+			ri.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &isr)
 			b.ReportAllocs()
 			for b.Loop() {
 				id := tfsdk.ResourceIdentity{Schema: isr.IdentitySchema}
