@@ -151,6 +151,7 @@ const (
 	DefaultMaxQueueSizeInBytes            = eventmesh.DefaultMaxQueueSizeInBytes
 	DefaultMaxMessageSizeInBytes          = eventmesh.DefaultMaxMessageSizeInBytes
 	MaxMaxMessageSizeInBytes              = eventmesh.MaxMaxMessageSizeInBytes
+	DefaultPlanMaxMessageSizeInBytes      = eventmesh.DefaultPlanMaxMessageSizeInBytes
 	DefaultMaxDeliveredUnackedMsgsPerFlow = eventmesh.DefaultMaxDeliveredUnackedMsgsPerFlow
 	MaxRedeliveryCountLimit               = eventmesh.MaxRedeliveryCountLimit
 	MaxTTLLimit                           = eventmesh.MaxTTLLimit

@@ -250,10 +250,11 @@ func aemBrokerDMQDeletes(q *aem.Queue, lookup aemQueueLookup) bool {
 	return rules.AEMDeadMessageQueueDeletes(rq)
 }
 
-// aemBrokerDMQAdopted reports whether importing q as it is needs allow_missing_dead_message_queue: its dead
-// message queue keeps nothing (aemBrokerDMQDeletes), or its dead message queues lead back to it (a cycle).
+// aemBrokerDMQAdopted reports whether importing q as it is needs allow_missing_dead_message_queue: it names
+// itself as its dead message queue, its dead message queue keeps nothing (aemBrokerDMQDeletes), or its dead
+// message queues lead back to it (a cycle).
 func aemBrokerDMQAdopted(q *aem.Queue, lookup aemQueueLookup) bool {
-	return aemBrokerDMQDeletes(q, lookup) || aemBrokerDMQCycle(q, lookup) != nil
+	return aemLinkOf(q) == q.Name || aemBrokerDMQDeletes(q, lookup) || aemBrokerDMQCycle(q, lookup) != nil
 }
 
 // aemQueueResourceModel is what both AEM queue resources hold besides their own attributes.
@@ -478,6 +479,10 @@ func aemTakes(q *aem.Queue) bool { return q.IngressEnabled != nil && *q.IngressE
 // broker's default) and the dead message queues the sapmessaging_aem_queue resources of this run plan. A link
 // counts when its queue takes messages (a queue with ingress off deletes them) or is queue itself. Call it with
 // the list's lock held.
+//
+// The links of a queue are worked out when the search reaches it, not for every queue of the broker and of the
+// run before each search: the plan checks every queue, and a link set of all queues per queue made the check
+// of 1,000 queues cost a million links (about a tenth of the provider's CPU in the plan of the AEM benchmark).
 func (l *aemQueueList) aemPlanCycle(queue, dmq string, qs map[string]*aem.Queue) []string {
 	takes := func(name string) bool {
 		if name == queue {
@@ -489,26 +494,36 @@ func (l *aemQueueList) aemPlanCycle(queue, dmq string, qs map[string]*aem.Queue)
 		q := qs[name]
 		return q != nil && aemTakes(q)
 	}
-	s := rules.LinkSet{Current: map[string]string{}, Planned: map[string]string{}}
-	for name, q := range qs {
-		if to := aemLinkOf(q); to != "" && to != name && takes(to) {
-			s.Current[name] = to
-		}
-	}
-	for name := range l.planned {
-		if q := qs[name]; (q == nil || aemLinkOf(q) != "") && takes(aemDefaultDMQ) {
-			s.Planned[name] = aemDefaultDMQ // a dead message queue resource writes the broker's default
-		}
-	}
-	for name, to := range l.links {
-		if to != "" && to != name && takes(to) {
-			s.Planned[name] = to
-		}
-	}
 	if !takes(dmq) {
 		return nil
 	}
-	return rules.AEMDeadMessageQueueCycle(queue, dmq, s)
+	// links is rules.LinkSet.Links of the set of every queue's links: the broker's link (Current) of a queue
+	// that the list holds, and the planned one (Planned): the link a queue resource of this run plans, else the
+	// broker's default that a dead message queue resource of this run writes.
+	links := func(name string) []string {
+		var current string
+		held := qs[name]
+		if held != nil {
+			if to := aemLinkOf(held); to != "" && to != name && takes(to) {
+				current = to
+			}
+		}
+		planned, isPlanned := "", false
+		if to, ok := l.links[name]; ok && to != "" && to != name && takes(to) {
+			planned, isPlanned = to, true
+		} else if _, ok := l.planned[name]; ok && (held == nil || aemLinkOf(held) != "") && takes(aemDefaultDMQ) {
+			planned, isPlanned = aemDefaultDMQ, true
+		}
+		var out []string
+		if current != "" {
+			out = append(out, current)
+		}
+		if isPlanned && planned != "" && (len(out) == 0 || out[0] != planned) {
+			out = append(out, planned)
+		}
+		return out
+	}
+	return rules.AEMDeadMessageQueueCycleOf(queue, dmq, links)
 }
 
 // aemBrokerDMQCycle returns, from lookup, the path q → its dead message queue → … → q when the dead message
@@ -693,6 +708,32 @@ type aemQueueModelPtr[M any] interface {
 	// fromBroker copies what the broker holds into the model, with the resource's own computed attributes;
 	// lookup (nil when not needed) gives the other queues of the broker, for the adoption attributes.
 	fromBroker(q *aem.Queue, vpn string, lookup aemQueueLookup)
+	// outcomeAtApply reports whether the plan left attributes that depend on other queues to the apply, which
+	// then reads those queues (aemGetLookup).
+	outcomeAtApply() bool
+}
+
+// aemGetLookup looks queues up with one GET each, as the broker holds them at the apply (not the run's
+// list, which a provider process reads once).
+func aemGetLookup(ctx context.Context, c *aem.Client) aemQueueLookup {
+	return func(name string) (*aem.Queue, bool) {
+		q, err := c.GetQueue(ctx, name)
+		switch {
+		case errors.Is(err, aem.ErrNotFound):
+			return nil, true
+		case err != nil:
+			return nil, false
+		}
+		return q, true
+	}
+}
+
+// applyLookup is aemGetLookup when the model's plan left attributes to the apply, else nil.
+func applyLookup[M any, P aemQueueModelPtr[M]](ctx context.Context, c *aem.Client, p P) aemQueueLookup {
+	if !p.outcomeAtApply() {
+		return nil
+	}
+	return aemGetLookup(ctx, c)
 }
 
 // aemQueueResourceBase is what sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue do alike.
@@ -736,7 +777,7 @@ func (r *aemQueueResourceBase[M, P]) Create(ctx context.Context, req resource.Cr
 				"terraform state rm on this resource and give it another name.", name, name))
 		}
 		r.data.aemRecordQueue(name, res.Queue)
-		p.fromBroker(res.Queue, c.MsgVpnName(), nil)
+		p.fromBroker(res.Queue, c.MsgVpnName(), applyLookup[M](ctx, c, p))
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 		return
 	case errors.Is(err, aem.ErrAlreadyExists):
@@ -851,7 +892,7 @@ func (r *aemQueueResourceBase[M, P]) Update(ctx context.Context, req resource.Up
 	}
 	if err == nil {
 		r.data.aemRecordQueue(name, q)
-		pp.fromBroker(q, c.MsgVpnName(), nil)
+		pp.fromBroker(q, c.MsgVpnName(), applyLookup[M](ctx, c, pp))
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 		return
 	}
@@ -1048,6 +1089,23 @@ func (d *providerData) aemPlanDeadMessageQueue(ctx context.Context, q *rules.AEM
 	}
 	if in, planned := d.aemDMQPlanned(dmq); planned {
 		q.DeadMessageQueueCreatedHere, q.DeadMessageQueueIngress = true, in
+	}
+	// maxMsgSize is left to the broker: a queue keeps the one it holds, one this run creates gets the
+	// broker's default.
+	size := func(held *aem.Queue, ok bool) rules.Value[int64] {
+		if ok && held.MaxMsgSize != nil {
+			return rules.Known(*held.MaxMsgSize)
+		}
+		return rules.Known[int64](rules.AEMDefaultMaxMsgSize)
+	}
+	if exists || q.DeadMessageQueueCreatedHere {
+		q.DeadMessageQueueMaxMsgSize = size(held, exists)
+	}
+	if q.Name.Known && !q.Name.Null {
+		d.aemQueueList.mu.Lock()
+		own, ok := qs[q.Name.V]
+		d.aemQueueList.mu.Unlock()
+		q.MaxMsgSize = size(own, ok)
 	}
 	if q.Name.Known && !q.Name.Null && q.Name.V != "" {
 		d.aemQueueList.mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -141,7 +142,29 @@ func (ri resourceIdentity) set(ctx context.Context, state *tfsdk.State, identity
 			parts[p.attr] = tftypes.NewValue(tftypes.String, nil)
 		}
 	}
-	identity.Raw = tftypes.NewValue(identity.Schema.Type().TerraformType(ctx), parts)
+	identity.Raw = tftypes.NewValue(ri.terraformType(ctx, identity.Schema), parts)
+}
+
+// identityTypes holds the Terraform type of each resource identity's schema, by the first part of the
+// identity (shared by every copy of a resourceIdentity): the framework builds the type from the schema's
+// attributes on every call, which was most of the CPU and allocations of setting an identity, once per
+// resource in every create, read and update.
+var identityTypes sync.Map
+
+// terraformType returns the Terraform type of s, the identity schema of ri (ri.schema()).
+func (ri resourceIdentity) terraformType(ctx context.Context, s schemaTyped) tftypes.Type {
+	if len(ri.parts) == 0 {
+		return s.Type().TerraformType(ctx)
+	}
+	key := &ri.parts[0]
+	if t, ok := identityTypes.Load(key); ok {
+		if typ, ok := t.(tftypes.Type); ok {
+			return typ
+		}
+	}
+	t := s.Type().TerraformType(ctx)
+	identityTypes.Store(key, t)
+	return t
 }
 
 // importID returns the import ID that the identity of an import block stands for, or the

@@ -15,6 +15,7 @@
 //	| What                                        | Enforced as                                       | Source |
 //	|---------------------------------------------|---------------------------------------------------|--------|
 //	| integration flow Name                       | ^[A-Za-z_][A-Za-z0-9_ .\-]*$, not ending in "."    | Integration Content API description (specs/IntegrationContent.json) |
+//	| upload of a design-time artifact            | replaces the content, version from the archive's Bundle-Version (the same one or a new one); the runtime keeps running what it was deployed with, and its DeployedOn, until the next deploy | Integration Content API description (specs/IntegrationContent.json: PUT IntegrationDesigntimeArtifacts, IntegrationRuntimeArtifact.DeployedOn); reference note sap-apis.md ("take effect only after a redeploy"); the design time has no modification time in the API |
 //	| uploaded archive vs. artifact Id            | Bundle-SymbolicName must equal the Id, else 400   | assumed: tenants identify the bundle by it, and CI/CD tools rewrite it to the Id before upload |
 //	| X-CSRF-Token on writes                      | only with Options.RequireCSRF                     | Integration Content API description; OAuth clients on Cloud Foundry are not asked for it |
 //	| AMQP sender processing                     | (R + 1) × n + 1 executions; REJECTED / MODIFIED_FAILED_UNDELIVERABLE | configure-the-amqp-sender-adapter-99ce674.md; see runtime.go |
@@ -29,5 +30,4 @@
 //	| AEM sender not run                          | DIRECT consumers (no direct messaging in the AEM room); no queueName; attempts empty or below 1; waits below 1 ms; a multiplier not above 0; an unknown mode or outcome | assumed: SAP defines no run for them (aem_runtime.go) |
 //	| AEM sender undeploy                         | its consumers stop; a message held in its attempts goes back to the queue at once, its delivery counted | assumed: the broker takes back what an unbound consumer did not settle |
 //	| JMS message expiration                      | deleted at its Expiration Period (1..180 days, default 30) while retried | configure-the-jms-receiver-adapter-79edc04.md; managing-messages-stored-in-queues-6733197.md |
-//	| upload of a design-time artifact            | replaces the content, version from the archive's Bundle-Version (the same one or a new one); the runtime keeps running what it was deployed with, and its DeployedOn, until the next deploy | Integration Content API description (specs/IntegrationContent.json: PUT IntegrationDesigntimeArtifacts, IntegrationRuntimeArtifact.DeployedOn); reference note sap-apis.md ("take effect only after a redeploy"); the design time has no modification time in the API |
 package integration
