@@ -128,9 +128,9 @@ func (g senderGlue[M, P, S]) create(ctx context.Context, req resource.CreateRequ
 	}
 	// A create deploys the settings it makes sure of, as far as the policy lets it.
 	c := P(&plan).common()
-	decision := c.policy().Decide(g.applyState(ctx, c, nil, true, false), c.DeployOtherChanges.ValueBool())
+	decision := c.policy().Decide(g.applyState(ctx, c, nil, true, contentFinding{}), c.DeployOtherChanges.ValueBool())
 	w := g.write(ctx, &plan, nil, timeout, "create", decision.Deploy, decision.Deploy, &resp.Diagnostics)
-	g.saveAfterWrite(ctx, &plan, "", w, nil, nil, &resp.Diagnostics, &resp.State, resp.Private)
+	g.saveAfterWrite(ctx, &plan, "", w, nil, nil, false, &resp.Diagnostics, &resp.State, resp.Private)
 }
 
 func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -158,15 +158,15 @@ func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequ
 	onWrite := policy.Decide(g.applyState(ctx, c, P(&state).common(), true, changed), other)
 	always := policy.Decide(g.applyState(ctx, c, P(&state).common(), undeployed != nil, changed), other)
 	w := g.write(ctx, &plan, &state, timeout, "update", onWrite.Deploy || always.Deploy, always.Deploy, &resp.Diagnostics)
-	resp.Diagnostics.Append(setPlanContentChanged(ctx, resp.Private, false)...)
+	resp.Diagnostics.Append(setPlanContentChanged(ctx, resp.Private, contentFinding{})...)
 	g.saveAfterWrite(ctx, &plan, P(&state).common().Revision.ValueString(), w, undeployed, getDeployedContent(ctx, req.Private),
-		&resp.Diagnostics, &resp.State, resp.Private)
+		changed.Unconfirmed, &resp.Diagnostics, &resp.State, resp.Private)
 }
 
 // applyState is the cpi.DeployState at apply of the planned sender c: the runtime as the prior
 // state recorded it (as the plan saw it), or, for a create (prior nil), as read now. changed is
 // what the plan found of other changes under the version the runtime runs.
-func (g senderGlue[M, P, S]) applyState(ctx context.Context, c, prior *senderCommon, writes, changed bool) cpi.DeployState {
+func (g senderGlue[M, P, S]) applyState(ctx context.Context, c, prior *senderCommon, writes bool, changed contentFinding) cpi.DeployState {
 	id, version := c.IflowID.ValueString(), c.Version.ValueString()
 	dv := designVersion(ctx, g.data.flows, id, version)
 	if prior != nil {
@@ -243,10 +243,11 @@ func (g senderGlue[M, P, S]) write(ctx context.Context, plan, prior P, timeout t
 // saveAfterWrite reads the flow back so that the state matches the tenant, also after a failure
 // or an interrupted run. priorRevision is the revision in the state before the write, "" for a
 // create; undeployed is the write recorded as not deployed before this one, deployed the record
-// of what the runtime was deployed from (nil for none). A write the runtime does not run yet is
-// recorded in private, so that the next plan of a resource with deploy = true deploys it.
+// of what the runtime was deployed from (nil for none), unconfirmed whether the plan found that
+// record unconfirmed. A write the runtime does not run yet is recorded in private, so that the
+// next plan of a resource with deploy = true deploys it.
 func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, priorRevision string, w senderWrite, undeployed *undeployedWrite,
-	deployed *deployedContent, diags *diag.Diagnostics, state *tfsdk.State, private privateSetter) {
+	deployed *deployedContent, unconfirmed bool, diags *diag.Diagnostics, state *tfsdk.State, private privateSetter) {
 	rctx, cancel := afterCancel(ctx)
 	defer cancel()
 	var readDiags diag.Diagnostics
@@ -276,8 +277,12 @@ func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, priorRe
 		return
 	}
 	c := plan.common()
+	by := byApply
+	if w.deployed {
+		by = byDeploy
+	}
 	diags.Append(setDeployedContent(ctx, private,
-		nextDeployedContent(deployed, rt, flowDigest(rctx, g.data.flows, c.IflowID.ValueString(), c.Version.ValueString()), w.deployed))...)
+		nextDeployedContent(deployed, rt, flowDigest(rctx, g.data.flows, c.IflowID.ValueString(), c.Version.ValueString()), by, unconfirmed))...)
 	diags.Append(setState(ctx, state, (*M)(plan))...)
 }
 
@@ -330,7 +335,8 @@ func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.Read
 		// A flow deleted outside Terraform (by a pipeline, in Cloud Integration) is drift: the
 		// state forgets it, so that the plan shows it to be created and exits 2.
 		resp.State.RemoveResource(ctx)
-		addFlowDeleted(&resp.Diagnostics, P(&state).common().IflowID.ValueString(), "its "+g.kind+" sender settings")
+		sc := P(&state).common()
+		addFlowDeleted(ctx, &resp.Diagnostics, g.data.flows, sc.IflowID.ValueString(), sc.Version.ValueString(), "its "+g.kind+" sender settings")
 		return
 	}
 	if resp.Diagnostics.HasError() {
@@ -344,7 +350,7 @@ func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.Read
 	// What the runtime was deployed from: recorded again when it was deployed since, by anyone.
 	sc := P(&state).common()
 	resp.Diagnostics.Append(setDeployedContent(ctx, resp.Private, nextDeployedContent(getDeployedContent(ctx, req.Private), rt,
-		flowDigest(ctx, g.data.flows, sc.IflowID.ValueString(), sc.Version.ValueString()), false))...)
+		flowDigest(ctx, g.data.flows, sc.IflowID.ValueString(), sc.Version.ValueString()), byRead, false))...)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
