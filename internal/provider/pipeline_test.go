@@ -139,7 +139,7 @@ func (p *pipeline) deploy(id string) {
 }
 
 // undeploy undeploys flow id.
-func (p *pipeline) undeploy(id string) {
+func (p *pipeline) undeploy(id string) { //nolint:unparam // each pipeline step names the flow it acts on, as the other steps do
 	p.t.Helper()
 	if err := p.ci.Undeploy(p.t.Context(), id); err != nil {
 		p.t.Fatalf("pipeline: undeploying %s: %v", id, err)
@@ -759,8 +759,10 @@ func TestAccPipeline_unseenDeployThenSameVersionUploadHeld(t *testing.T) {
 				RefreshState: true,
 			},
 			{
-				Config: pipelineSenderHCL(env, 5, ""),
-				Check:  resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), checkRunsDesignTime(env, senderFlowID)),
+				PreConfig: env.srv.ResetStats,
+				Config:    pipelineSenderHCL(env, 5, ""),
+				Check: resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), checkRunsDesignTime(env, senderFlowID),
+					deployCount(env, 1)),
 			},
 		},
 	})
