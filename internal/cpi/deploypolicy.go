@@ -59,6 +59,9 @@ type DeployState struct {
 	// seen deployed, "" when unknown. ContentChanged then compares the design time with what the
 	// runtime last ran.
 	LastVersion string
+	// Runs says what the retry settings the runtime runs do, as recorded when it was deployed,
+	// "" when unknown or unremarkable.
+	Runs string
 }
 
 // Staged reports whether the design time holds other changes than the runtime runs: another

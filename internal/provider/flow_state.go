@@ -61,6 +61,9 @@ type deployedContent struct {
 	DeployedOn string `json:"deployed_on"`
 	Digest     string `json:"digest"`
 	Version    string `json:"version,omitempty"`
+	// Runs says what the retry settings of the resource's channel do, as read when the record
+	// was taken (what the runtime runs), "" when unknown or unremarkable.
+	Runs string `json:"runs,omitempty"`
 	// Unconfirmed counts the saved Terraform runs still needed before Digest is taken for what
 	// the runtime runs: a read that finds a deploy by someone else since the record sets 1 (the
 	// design time may have changed after that deploy, under the same version, before this read);
@@ -121,7 +124,7 @@ const (
 	byRead recordBy = iota
 	// byApply: an apply of the resource that did not deploy.
 	byApply
-	// byDeploy: an apply whose deploy of the flow just succeeded.
+	// byDeploy: an apply that deployed the flow (a new DeployedOn after it is that deploy's).
 	byDeploy
 )
 
@@ -129,22 +132,23 @@ const (
 // time of digest: a new record when the runtime was deployed since prior (by anyone; byDeploy:
 // by this resource, just now) or none was kept, prior otherwise (also while the flow is not
 // deployed: it then tells what the runtime last ran). heldUnconfirmed is true when this apply
-// held a deploy back because the record was unconfirmed.
-func nextDeployedContent(prior *deployedContent, rt *cpi.RuntimeArtifact, digest string, by recordBy, heldUnconfirmed bool) *deployedContent {
+// held a deploy back because the record was unconfirmed. runs is what the channel's settings as
+// read now do, kept in a new record.
+func nextDeployedContent(prior *deployedContent, rt *cpi.RuntimeArtifact, digest string, by recordBy, heldUnconfirmed bool, runs string) *deployedContent {
 	switch {
 	case rt == nil || digest == "":
 		return prior
 	case by == byDeploy || prior == nil:
 		// After this resource's deploy, or the first record (an import, a state from before
 		// records were kept): the runtime is taken to run the design time as read.
-		return &deployedContent{DeployedOn: rt.DeployedOn, Digest: digest, Version: rt.Version}
+		return &deployedContent{DeployedOn: rt.DeployedOn, Digest: digest, Version: rt.Version, Runs: runs}
 	case prior.DeployedOn != rt.DeployedOn:
 		// A deploy by someone else since the record: the design time may have changed after it.
 		n := 1
 		if by == byApply {
 			n = 2
 		}
-		return &deployedContent{DeployedOn: rt.DeployedOn, Digest: digest, Version: rt.Version, Unconfirmed: n}
+		return &deployedContent{DeployedOn: rt.DeployedOn, Digest: digest, Version: rt.Version, Unconfirmed: n, Runs: runs}
 	}
 	next := *prior
 	switch {
@@ -166,6 +170,8 @@ type contentFinding struct {
 	Changed     bool   `json:"changed,omitempty"`
 	Unconfirmed bool   `json:"unconfirmed,omitempty"`
 	LastVersion string `json:"last_version,omitempty"`
+	// Runs is what the runtime's retry settings do, as recorded (deployedContent.Runs).
+	Runs string `json:"runs,omitempty"`
 }
 
 // contentChangedAtPlan returns what the design time of flow id holds beyond what the runtime runs
@@ -180,12 +186,12 @@ func contentChangedAtPlan(ctx context.Context, flows *cpi.Flows, id, version str
 	switch {
 	case errors.Is(err, cpi.ErrNotFound):
 		d := flowDigest(ctx, flows, id, version)
-		return contentFinding{Changed: d != "" && d != rec.Digest, LastVersion: rec.Version}
+		return contentFinding{Changed: d != "" && d != rec.Digest, LastVersion: rec.Version, Runs: rec.Runs}
 	case err != nil || rt.DeployedOn != rec.DeployedOn:
 		return contentFinding{}
 	}
 	d := flowDigest(ctx, flows, id, version)
-	return contentFinding{Changed: d != "" && d != rec.Digest, Unconfirmed: rec.Unconfirmed > 0}
+	return contentFinding{Changed: d != "" && d != rec.Digest, Unconfirmed: rec.Unconfirmed > 0, Runs: rec.Runs}
 }
 
 // setPlanContentChanged hands the apply what the plan found (contentChangedAtPlan).
@@ -403,7 +409,11 @@ func deployPolicyAttributes(attrs map[string]schema.Attribute, deployNote string
 			"version the runtime runs) is deployed only with `deploy_other_changes = true`; the plan warns which case it is. Changes under " +
 			"the same version are told by a digest of the design time (apart from the settings the provider writes) that the resource " +
 			"keeps in its private state with the runtime's `DeployedOn`: taken after its own deploys, and by the first refresh that sees " +
-			"a deploy by someone else (the runtime is then taken to run the design time as read).",
+			"a deploy by someone else. After such a deploy, until a saved run (`terraform apply -refresh-only` right after the " +
+			"pipeline's deploy job, or any apply that changes nothing of the resource) has read it, the provider cannot tell whether " +
+			"the design time changed since, and holds deploys back as for other changes. Under `running`, a flow that is not " +
+			"deployed is not deployed again while its design time holds what the runtime never ran (a version staged after its " +
+			"last deploy).",
 		Optional:   true,
 		Validators: []validator.String{stringvalidator.OneOf(names...)},
 	}
@@ -432,7 +442,7 @@ func deployPolicy(policy types.String, deploy bool) cpi.DeployPolicy {
 // under the version the runtime runs.
 func deployState(status, deployed types.String, designVersion string, writes bool, found contentFinding) cpi.DeployState {
 	return cpi.DeployState{RuntimeStatus: status.ValueString(), DeployedVersion: deployed.ValueString(), DesignVersion: designVersion,
-		Writes: writes, ContentChanged: found.Changed, Unconfirmed: found.Unconfirmed, LastVersion: found.LastVersion}
+		Writes: writes, ContentChanged: found.Changed, Unconfirmed: found.Unconfirmed, LastVersion: found.LastVersion, Runs: found.Runs}
 }
 
 // addDeployWarning warns at plan about decision d of policy p for iFlow id in state s: what is
@@ -460,9 +470,19 @@ func addDeployWarning(diags *diag.Diagnostics, id string, p cpi.DeployPolicy, s 
 			why = "`deploy_other_changes` is not true, and a deploy would ship them"
 			what = fmt.Sprintf("release version %s with the team's pipeline, or set `deploy_other_changes = true` to deploy it from here", s.DesignVersion)
 		}
+		meanwhile := ""
+		switch {
+		case s.RuntimeStatus != cpi.RuntimeStarted:
+		case s.Runs != "":
+			meanwhile = fmt.Sprintf(" Meanwhile the running flow (version %s) keeps the settings it was deployed with: %s.", s.DeployedVersion, s.Runs)
+		case s.DeployedVersion != "" && s.DesignVersion != "" && s.DeployedVersion != s.DesignVersion:
+			meanwhile = fmt.Sprintf(" Meanwhile the running flow (version %s) keeps the settings it was released with, which the provider cannot read "+
+				"(the API serves the design time's content only): where that release left a retry setting empty (an externalized parameter "+
+				"without a value, as an upload without parameters.prop leaves it), it retries a failing message without end.", s.DeployedVersion)
+		}
 		diags.AddWarning("Integration Flow Not Deployed",
 			fmt.Sprintf("This plan does not deploy iFlow %q: %s. It does not deploy because %s; written settings stay in the design time "+
-				"and run from the next deploy of the flow. To deploy it, %s.", id, s.Describe(d.Case), why, what))
+				"and run from the next deploy of the flow.%s To deploy it, %s.", id, s.Describe(d.Case), why, meanwhile, what))
 	}
 }
 

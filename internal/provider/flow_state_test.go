@@ -554,7 +554,7 @@ func TestNextDeployedContent(t *testing.T) {
 		{"not deployed: the record of what last ran stays", rec, nil, "d2", byRead, false, rec},
 		{"design time unread: the record stays", rec, rt("t2"), "", byRead, false, rec},
 	} {
-		got := nextDeployedContent(tc.prior, tc.rt, tc.digest, tc.by, tc.held)
+		got := nextDeployedContent(tc.prior, tc.rt, tc.digest, tc.by, tc.held, "")
 		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
 			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
 		}

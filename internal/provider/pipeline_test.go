@@ -820,11 +820,73 @@ resource "sapmessaging_amqp_sender" "orders" {
 
 	writeFile(t, filepath.Join(dir, "main.tf"), main("1.0.9"))
 	w.mustRun(0, "apply", "-auto-approve", "-input=false")
+	// deploy = true beside deploy_policy = "changes" says nothing the configuration does: warned.
+	writeFile(t, filepath.Join(dir, "main.tf"), strings.Replace(main("1.0.9"), "  deploy_policy", "  deploy                = true\n  deploy_policy", 1))
+	out = flat(w.mustRun(0, "plan", "-input=false", "-no-color").output)
+	for _, want := range []string{"Deploy Setting Ignored", `deploy_policy = "changes" is set and decides`, "Remove deploy"} {
+		if !strings.Contains(strings.ReplaceAll(out, "`", ""), want) {
+			t.Errorf("the plan with deploy = true beside deploy_policy = \"changes\" does not say %q:\n%s", want, out)
+		}
+	}
+	writeFile(t, filepath.Join(dir, "main.tf"), main("1.0.9"))
 	p.delete(senderFlowID)
 	out = flat(w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color").output)
 	for _, want := range []string{"Integration Flow Design Time Deleted", "only the design time was deleted", "still runs version 1.0.8"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the plan after the pipeline deleted the design time does not say %q:\n%s", want, out)
+		}
+	}
+}
+
+// The sample flow with externalized retry settings under deploy_policy = "changes": the pipeline
+// releases 1.0.4 without parameters.prop (the retry count is empty: the sender retries without
+// end), then stages 1.0.5, again without it. The apply writes the configuration's value into 1.0.5
+// and does not deploy it; the next plan changes nothing, and its warning now says that the running
+// flow may retry a failing message without end, where it said only that the flow was not deployed.
+func TestAccPipeline_heldDeployNamesWhatRuns(t *testing.T) {
+	tf := terraformCLI(t)
+	t.Parallel()
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	buildProvider(t, plugins)
+	env := newTestEnv(t)
+	if err := env.srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	const id = "Acme_Orders_Parameterized"
+	p := newPipeline(t, env)
+	dir := filepath.Join(t.TempDir(), "flows")
+	writeFile(t, filepath.Join(dir, "main.tf"), `
+terraform {
+  required_providers {
+    sapmessaging = { source = "sapmessaging/sapmessaging" }
+  }
+}
+
+provider "sapmessaging" {}
+
+resource "sapmessaging_amqp_sender" "orders" {
+  iflow_id              = "`+id+`"
+  max_number_of_retries = 1
+  deploy_policy         = "changes"
+}
+`)
+	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w.mustRun(0, "apply", "-auto-approve", "-input=false")
+	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false")
+
+	noProp := archiveEdit{drop: []string{"src/main/resources/parameters.prop"}}
+	p.stage(id, "1.0.4", noProp)
+	p.deploy(id)
+	w.mustRun(2, "plan", "-detailed-exitcode", "-input=false")
+	p.stage(id, "1.0.5", noProp)
+	w.mustRun(0, "apply", "-auto-approve", "-input=false")
+	if d, ok := env.srv.Deployed(id); !ok || d.Version != "1.0.4" {
+		t.Fatalf("the runtime runs %+v, want 1.0.4", d)
+	}
+	out := strings.Join(strings.Fields(w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color").output), " ")
+	for _, want := range []string{"Integration Flow Not Deployed", "running flow (version 1.0.4)", "retries a failing message without end"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the plan leaving 1.0.4 running does not say %q:\n%s", want, out)
 		}
 	}
 }

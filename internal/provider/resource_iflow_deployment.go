@@ -216,7 +216,10 @@ func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.M
 	}
 	resp.Diagnostics.Append(setPlanContentChanged(ctx, resp.Private, changed)...)
 	s, d := plan.decide(&state, dv, changed)
-	addDeployWarning(&resp.Diagnostics, id, plan.policy(), s, d, false)
+	// A flow that is not deployed, with no change of the triggers, is what `changes` and `never`
+	// leave as it is (undeployed on purpose): no warning on every plan, as for the sender resources.
+	quiet := !s.Writes && s.RuntimeStatus == cpi.RuntimeNotDeployed && plan.policy() != cpi.DeployRunning
+	addDeployWarning(&resp.Diagnostics, id, plan.policy(), s, d, quiet)
 	if !d.Deploy {
 		if d.Case == cpi.CaseNone {
 			addStateOnlyUpdate(&resp.Diagnostics, id, "the deployment", stateOnlyChange{"triggers", state.Triggers, plan.Triggers},
@@ -258,7 +261,7 @@ func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.Creat
 	}
 	if d := plan.policy().Decide(deployState(status, deployed, f.DesignVersion, true, contentFinding{}), plan.DeployOther.ValueBool()); !d.Deploy {
 		plan.RuntimeStatus, plan.DeployedVersion = status, deployed
-		r.recordDeployedContent(ctx, &plan, nil, rt, byApply, false, resp.Private, &resp.Diagnostics)
+		r.recordDeployedContent(ctx, &plan, nil, rt, byApply, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 		return
 	}
@@ -266,7 +269,7 @@ func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.Creat
 	if outcome == deployNotStarted {
 		return
 	}
-	r.recordDeployedContent(ctx, &plan, nil, rt, deployedBy(outcome), false, resp.Private, &resp.Diagnostics)
+	r.recordDeployedContent(ctx, &plan, nil, rt, byDeploy, resp.Private, &resp.Diagnostics)
 	// After a failed deploy the state (tainted by the error) shows the runtime as it is.
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 }
@@ -310,10 +313,11 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 		// The triggers are saved only with a deploy that succeeded: the state keeps the old ones,
 		// with the runtime as it is, so that the next plan deploys again.
 		plan.Triggers = state.Triggers
-		r.recordDeployedContent(ctx, &plan, prior, rt, byApply, changed.Unconfirmed, resp.Private, &resp.Diagnostics)
+		// A new DeployedOn is this failed deploy's, of the design time as it is.
+		r.recordDeployedContent(ctx, &plan, prior, rt, byDeploy, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	default:
-		r.recordDeployedContent(ctx, &plan, prior, rt, byDeploy, false, resp.Private, &resp.Diagnostics)
+		r.recordDeployedContent(ctx, &plan, prior, rt, byDeploy, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	}
 }
@@ -378,18 +382,24 @@ func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeployment
 }
 
 // recordDeployedContent records in private what the runtime rt of m's flow (nil: not deployed, or
-// not read) was deployed from, after a create or update: deployedNow when this resource's deploy
-// just succeeded, prior the record before. A runtime that could not be read leaves prior.
+// not read) was deployed from, after a create or update: by byDeploy when this resource deployed
+// (a new DeployedOn is its deploy's), prior the record before. A runtime that could not be read
+// leaves prior, or, after this resource's deploy, no record.
 func (r *iflowDeploymentResource) recordDeployedContent(ctx context.Context, m *iflowDeploymentModel, prior *deployedContent, rt *cpi.RuntimeArtifact,
-	by recordBy, heldUnconfirmed bool, private privateSetter, diags *diag.Diagnostics) {
+	by recordBy, private privateSetter, diags *diag.Diagnostics) {
 	if rt == nil && m.RuntimeStatus.ValueString() != cpi.RuntimeNotDeployed {
+		if by == byDeploy {
+			// The deployment this resource asked for could not be read: the next read takes the
+			// runtime it finds as this deploy's, not as a deploy by someone else.
+			prior = nil
+		}
 		diags.Append(setDeployedContent(ctx, private, prior)...)
 		return
 	}
 	rctx, cancel := afterCancel(ctx)
 	defer cancel()
 	digest := flowDigest(rctx, r.data.flows, m.IflowID.ValueString(), m.Version.ValueString())
-	diags.Append(setDeployedContent(ctx, private, nextDeployedContent(prior, rt, digest, by, heldUnconfirmed))...)
+	diags.Append(setDeployedContent(ctx, private, nextDeployedContent(prior, rt, digest, by, false, ""))...)
 }
 
 // addFlowError reports an error of reading iFlow id before a deploy: a flow that does not exist
@@ -442,7 +452,7 @@ func (r *iflowDeploymentResource) Read(ctx context.Context, req resource.ReadReq
 	}
 	// What the runtime was deployed from: recorded again when it was deployed since, by anyone.
 	resp.Diagnostics.Append(setDeployedContent(ctx, resp.Private,
-		nextDeployedContent(getDeployedContent(ctx, req.Private), rt, flowDigest(ctx, r.data.flows, id, version), byRead, false))...)
+		nextDeployedContent(getDeployedContent(ctx, req.Private), rt, flowDigest(ctx, r.data.flows, id, version), byRead, false, ""))...)
 	state.ID = state.IflowID
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
@@ -465,12 +475,4 @@ func (r *iflowDeploymentResource) ImportState(ctx context.Context, req resource.
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("iflow_id"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("version"), "active")...)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
-}
-
-// deployedBy is who records the deployed content after a deploy of outcome.
-func deployedBy(outcome deployOutcome) recordBy {
-	if outcome == deploySucceeded {
-		return byDeploy
-	}
-	return byApply
 }

@@ -112,6 +112,23 @@ type senderGlue[M any, P senderModel[M], S any] struct {
 	importIDProblem string
 	// importDefaults sets what ImportState sets beyond the ID, the flow, version and deploy.
 	importDefaults func(ctx context.Context, state *tfsdk.State) diag.Diagnostics
+	// runs says what the channel settings of a model do when they are remarkable (a message
+	// retried without end), for the warning of a plan that leaves them running; nil: nothing.
+	runs func(m P) string
+}
+
+// runsOf is what the channel settings of m, as read or deployed, do in the runtime rt: "" when
+// unremarkable or not told, and when m was read from a design time of another version than the
+// runtime runs (deployed: m is what this resource just deployed).
+func (g senderGlue[M, P, S]) runsOf(ctx context.Context, m P, rt *cpi.RuntimeArtifact, deployed bool) string {
+	if g.runs == nil || rt == nil {
+		return ""
+	}
+	c := m.common()
+	if !deployed && designVersion(ctx, g.data.flows, c.IflowID.ValueString(), c.Version.ValueString()) != rt.Version {
+		return ""
+	}
+	return g.runs(m)
 }
 
 func (g senderGlue[M, P, S]) create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -193,6 +210,9 @@ type senderWrite struct {
 	written bool
 	// deployed is true when a deploy for the write succeeded.
 	deployed bool
+	// deployAsked is true when this resource asked for a deploy, whatever came of it: a new
+	// DeployedOn after it is this deploy's, of the design time as written.
+	deployAsked bool
 }
 
 // write applies the plan to the flow and deploys it, through the per-flow writer shared with
@@ -222,8 +242,9 @@ func (g senderGlue[M, P, S]) write(ctx context.Context, plan, prior P, timeout t
 	})
 	var writeErr *cpi.WriteError
 	w := senderWrite{
-		written:  res.ContentChanged || res.ParametersChanged || errors.As(err, &writeErr),
-		deployed: res.Deployed && res.DeployErr == nil,
+		written:     res.ContentChanged || res.ParametersChanged || errors.As(err, &writeErr),
+		deployed:    res.Deployed && res.DeployErr == nil,
+		deployAsked: res.Deployed,
 	}
 	if err != nil {
 		if !addOperationError(diags, fmt.Sprintf("Writing the %s sender settings of iFlow %q", g.kind, id), timeout, op, err) {
@@ -274,15 +295,20 @@ func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, priorRe
 	}
 	diags.Append(setUndeployed(ctx, private, undeployed)...)
 	if readDiags.HasError() {
+		if w.deployAsked {
+			// The deployment this resource asked for could not be read: the next read takes the
+			// runtime it finds as this deploy's, not as a deploy by someone else.
+			diags.Append(setDeployedContent(ctx, private, nil)...)
+		}
 		return
 	}
 	c := plan.common()
 	by := byApply
-	if w.deployed {
+	if w.deployed || w.deployAsked {
 		by = byDeploy
 	}
 	diags.Append(setDeployedContent(ctx, private,
-		nextDeployedContent(deployed, rt, flowDigest(rctx, g.data.flows, c.IflowID.ValueString(), c.Version.ValueString()), by, unconfirmed))...)
+		nextDeployedContent(deployed, rt, flowDigest(rctx, g.data.flows, c.IflowID.ValueString(), c.Version.ValueString()), by, unconfirmed, g.runsOf(rctx, plan, rt, by == byDeploy)))...)
 	diags.Append(setState(ctx, state, (*M)(plan))...)
 }
 
@@ -350,7 +376,7 @@ func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.Read
 	// What the runtime was deployed from: recorded again when it was deployed since, by anyone.
 	sc := P(&state).common()
 	resp.Diagnostics.Append(setDeployedContent(ctx, resp.Private, nextDeployedContent(getDeployedContent(ctx, req.Private), rt,
-		flowDigest(ctx, g.data.flows, sc.IflowID.ValueString(), sc.Version.ValueString()), byRead, false))...)
+		flowDigest(ctx, g.data.flows, sc.IflowID.ValueString(), sc.Version.ValueString()), byRead, false, g.runsOf(ctx, &state, rt, false)))...)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
 }
 
@@ -421,11 +447,21 @@ func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.Modify
 	}
 }
 
-// checkDeployPolicy refuses `deploy = false` with a `deploy_policy` that deploys, and returns
-// whether the configuration is consistent.
+// checkDeployPolicy refuses `deploy = false` with a `deploy_policy` that deploys, warns that
+// `deploy = true` beside a policy other than `running` says nothing (the policy decides), and
+// returns whether the configuration is consistent.
 func checkDeployPolicy(ctx context.Context, config tfsdk.Config, policy types.String, diags *diag.Diagnostics) bool {
 	var deploy types.Bool
 	diags.Append(config.GetAttribute(ctx, path.Root("deploy"), &deploy)...)
+	if !deploy.IsNull() && !deploy.IsUnknown() && deploy.ValueBool() && !policy.IsNull() && !policy.IsUnknown() &&
+		policy.ValueString() != string(cpi.DeployRunning) {
+		// deploy = true is the `running` policy; a policy set beside it decides, so deploy says
+		// nothing the configuration does.
+		diags.AddAttributeWarning(path.Root("deploy"), "Deploy Setting Ignored",
+			fmt.Sprintf("`deploy = true` keeps the flow running (the `running` policy: it would deploy a flow that is not deployed), but "+
+				"`deploy_policy = %q` is set and decides: %s. Remove `deploy`, so that the configuration says what the policy does.",
+				policy.ValueString(), policyDoes(cpi.DeployPolicy(policy.ValueString()))))
+	}
 	if deploy.IsNull() || deploy.IsUnknown() || deploy.ValueBool() || policy.IsNull() || policy.IsUnknown() ||
 		policy.ValueString() == string(cpi.DeployNever) {
 		return !diags.HasError()
@@ -434,6 +470,17 @@ func checkDeployPolicy(ctx context.Context, config tfsdk.Config, policy types.St
 		fmt.Sprintf("`deploy = false` never deploys, while `deploy_policy = %q` deploys. Remove `deploy` (the policy decides), "+
 			"or set `deploy_policy = \"never\"`.", policy.ValueString()))
 	return false
+}
+
+// policyDoes says what deploy policy p does, for a message.
+func policyDoes(p cpi.DeployPolicy) string {
+	switch p {
+	case cpi.DeployNever:
+		return "the flow is never deployed from this resource"
+	case cpi.DeployChanges:
+		return "only this configuration's changes are deployed, and a flow that is not deployed stays undeployed"
+	}
+	return "the flow is kept running"
 }
 
 func (g senderGlue[M, P, S]) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
