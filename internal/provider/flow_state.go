@@ -413,7 +413,9 @@ func deployPolicyAttributes(attrs map[string]schema.Attribute, deployNote string
 			"pipeline's deploy job, or any apply that changes nothing of the resource) has read it, the provider cannot tell whether " +
 			"the design time changed since, and holds deploys back as for other changes. Under `running`, a flow that is not " +
 			"deployed is not deployed again while its design time holds what the runtime never ran (a version staged after its " +
-			"last deploy).",
+			"last deploy). A flow left undeployed is not warned about under `changes` and `never` (it is what they keep); the plan " +
+			"warns when `changes` holds back a deploy of this configuration's writes and when `running` holds one back, while " +
+			"`never`, which never deploys, does not warn.",
 		Optional:   true,
 		Validators: []validator.String{stringvalidator.OneOf(names...)},
 	}
@@ -481,8 +483,8 @@ func addDeployWarning(diags *diag.Diagnostics, id string, p cpi.DeployPolicy, s 
 				"without a value, as an upload without parameters.prop leaves it), it retries a failing message without end.", s.DeployedVersion)
 		}
 		diags.AddWarning("Integration Flow Not Deployed",
-			fmt.Sprintf("This plan does not deploy iFlow %q: %s. It does not deploy because %s; written settings stay in the design time "+
-				"and run from the next deploy of the flow.%s To deploy it, %s.", id, s.Describe(d.Case), why, meanwhile, what))
+			fmt.Sprintf("This plan does not deploy iFlow %q: %s.%s It does not deploy because %s; written settings stay in the design time "+
+				"and run from the next deploy of the flow. To deploy it, %s.", id, s.Describe(d.Case), meanwhile, why, what))
 	}
 }
 
