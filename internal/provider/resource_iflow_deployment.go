@@ -160,7 +160,7 @@ func (m *iflowDeploymentModel) policy() cpi.DeployPolicy { return deployPolicy(m
 // configuration's changes), or the runtime is not STARTED, or the design time holds another
 // version, as the policy says. designVersion is the flow's design-time version as read in this run,
 // changed whether it holds other changes under the version the runtime runs.
-func (m *iflowDeploymentModel) decide(state *iflowDeploymentModel, designVersion string, changed bool) (cpi.DeployState, cpi.DeployDecision) {
+func (m *iflowDeploymentModel) decide(state *iflowDeploymentModel, designVersion string, changed contentFinding) (cpi.DeployState, cpi.DeployDecision) {
 	s := deployState(state.RuntimeStatus, state.DeployedVersion, designVersion, triggersChanged(state.Triggers, m.Triggers), changed)
 	return s, m.policy().Decide(s, m.DeployOther.ValueBool())
 }
@@ -210,10 +210,16 @@ func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.M
 			return
 		}
 	}
-	changed := r.data != nil && contentChangedAtPlan(ctx, r.data.flows, id, version, getDeployedContent(ctx, req.Private))
+	var changed contentFinding
+	if r.data != nil {
+		changed = contentChangedAtPlan(ctx, r.data.flows, id, version, getDeployedContent(ctx, req.Private))
+	}
 	resp.Diagnostics.Append(setPlanContentChanged(ctx, resp.Private, changed)...)
 	s, d := plan.decide(&state, dv, changed)
-	addDeployWarning(&resp.Diagnostics, id, plan.policy(), s, d, false)
+	// A flow that is not deployed, with no change of the triggers, is what `changes` and `never`
+	// leave as it is (undeployed on purpose): no warning on every plan, as for the sender resources.
+	quiet := !s.Writes && s.RuntimeStatus == cpi.RuntimeNotDeployed && plan.policy() != cpi.DeployRunning
+	addDeployWarning(&resp.Diagnostics, id, plan.policy(), s, d, quiet)
 	if !d.Deploy {
 		if d.Case == cpi.CaseNone {
 			addStateOnlyUpdate(&resp.Diagnostics, id, "the deployment", stateOnlyChange{"triggers", state.Triggers, plan.Triggers},
@@ -253,9 +259,9 @@ func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.Creat
 		r.addFlowError(&resp.Diagnostics, plan.IflowID.ValueString(), err)
 		return
 	}
-	if d := plan.policy().Decide(deployState(status, deployed, f.DesignVersion, true, false), plan.DeployOther.ValueBool()); !d.Deploy {
+	if d := plan.policy().Decide(deployState(status, deployed, f.DesignVersion, true, contentFinding{}), plan.DeployOther.ValueBool()); !d.Deploy {
 		plan.RuntimeStatus, plan.DeployedVersion = status, deployed
-		r.recordDeployedContent(ctx, &plan, nil, rt, false, resp.Private, &resp.Diagnostics)
+		r.recordDeployedContent(ctx, &plan, nil, rt, byApply, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 		return
 	}
@@ -263,7 +269,7 @@ func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.Creat
 	if outcome == deployNotStarted {
 		return
 	}
-	r.recordDeployedContent(ctx, &plan, nil, rt, outcome == deploySucceeded, resp.Private, &resp.Diagnostics)
+	r.recordDeployedContent(ctx, &plan, nil, rt, byDeploy, resp.Private, &resp.Diagnostics)
 	// After a failed deploy the state (tainted by the error) shows the runtime as it is.
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 }
@@ -279,12 +285,18 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 	plan.ID = state.ID
 	// Other changes under the version the runtime runs, as the plan found them.
 	changed := planContentChanged(ctx, req.Private)
-	resp.Diagnostics.Append(setPlanContentChanged(ctx, resp.Private, false)...)
+	resp.Diagnostics.Append(setPlanContentChanged(ctx, resp.Private, contentFinding{})...)
 	prior := getDeployedContent(ctx, req.Private)
 	if _, d := plan.decide(&state, designVersion(ctx, r.data.flows, plan.IflowID.ValueString(), plan.Version.ValueString()), changed); !d.Deploy {
 		// Nothing to deploy (only the timeouts or the policy changed, or the policy holds the
 		// deploy back, as the plan warned).
 		plan.RuntimeStatus, plan.DeployedVersion = state.RuntimeStatus, state.DeployedVersion
+		if prior != nil && changed.Unconfirmed {
+			// A deploy held back for an unconfirmed record: a read of this state does not confirm it.
+			next := *prior
+			next.Unconfirmed = 2
+			resp.Diagnostics.Append(setDeployedContent(ctx, resp.Private, &next)...)
+		}
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 		return
 	}
@@ -301,10 +313,11 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 		// The triggers are saved only with a deploy that succeeded: the state keeps the old ones,
 		// with the runtime as it is, so that the next plan deploys again.
 		plan.Triggers = state.Triggers
-		r.recordDeployedContent(ctx, &plan, prior, rt, false, resp.Private, &resp.Diagnostics)
+		// A new DeployedOn is this failed deploy's, of the design time as it is.
+		r.recordDeployedContent(ctx, &plan, prior, rt, byDeploy, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	default:
-		r.recordDeployedContent(ctx, &plan, prior, rt, true, resp.Private, &resp.Diagnostics)
+		r.recordDeployedContent(ctx, &plan, prior, rt, byDeploy, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(setState(ctx, &resp.State, &plan)...)
 	}
 }
@@ -369,18 +382,24 @@ func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeployment
 }
 
 // recordDeployedContent records in private what the runtime rt of m's flow (nil: not deployed, or
-// not read) was deployed from, after a create or update: deployedNow when this resource's deploy
-// just succeeded, prior the record before. A runtime that could not be read leaves prior.
+// not read) was deployed from, after a create or update: by byDeploy when this resource deployed
+// (a new DeployedOn is its deploy's), prior the record before. A runtime that could not be read
+// leaves prior, or, after this resource's deploy, no record.
 func (r *iflowDeploymentResource) recordDeployedContent(ctx context.Context, m *iflowDeploymentModel, prior *deployedContent, rt *cpi.RuntimeArtifact,
-	deployedNow bool, private privateSetter, diags *diag.Diagnostics) {
+	by recordBy, private privateSetter, diags *diag.Diagnostics) {
 	if rt == nil && m.RuntimeStatus.ValueString() != cpi.RuntimeNotDeployed {
+		if by == byDeploy {
+			// The deployment this resource asked for could not be read: the next read takes the
+			// runtime it finds as this deploy's, not as a deploy by someone else.
+			prior = nil
+		}
 		diags.Append(setDeployedContent(ctx, private, prior)...)
 		return
 	}
 	rctx, cancel := afterCancel(ctx)
 	defer cancel()
 	digest := flowDigest(rctx, r.data.flows, m.IflowID.ValueString(), m.Version.ValueString())
-	diags.Append(setDeployedContent(ctx, private, nextDeployedContent(prior, rt, digest, deployedNow))...)
+	diags.Append(setDeployedContent(ctx, private, nextDeployedContent(prior, rt, digest, by, false, ""))...)
 }
 
 // addFlowError reports an error of reading iFlow id before a deploy: a flow that does not exist
@@ -420,7 +439,7 @@ func (r *iflowDeploymentResource) Read(ctx context.Context, req resource.ReadReq
 			return
 		}
 		resp.State.RemoveResource(ctx)
-		addFlowDeleted(&resp.Diagnostics, id, "its deployment")
+		addFlowDeleted(ctx, &resp.Diagnostics, r.data.flows, id, version, "its deployment")
 		return
 	case err != nil:
 		resp.Diagnostics.AddError("Cannot Read Integration Flow",
@@ -433,7 +452,7 @@ func (r *iflowDeploymentResource) Read(ctx context.Context, req resource.ReadReq
 	}
 	// What the runtime was deployed from: recorded again when it was deployed since, by anyone.
 	resp.Diagnostics.Append(setDeployedContent(ctx, resp.Private,
-		nextDeployedContent(getDeployedContent(ctx, req.Private), rt, flowDigest(ctx, r.data.flows, id, version), false))...)
+		nextDeployedContent(getDeployedContent(ctx, req.Private), rt, flowDigest(ctx, r.data.flows, id, version), byRead, false, ""))...)
 	state.ID = state.IflowID
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
 	resp.Diagnostics.Append(setState(ctx, &resp.State, &state)...)
