@@ -42,7 +42,7 @@ type aemQueueModel struct {
 }
 
 // fromBroker copies what the broker holds. After an import (the attributes still null),
-// allow_unlimited_redelivery records whether the queue retries for ever and allow_missing_dead_message_queue
+// allow_unlimited_redelivery records whether the queue retries for ever (redelivery on, max_redelivery_count 0) and allow_missing_dead_message_queue
 // whether its dead message queue keeps nothing (named "", missing, or with ingress off) or leads back to it
 // (a cycle; both from lookup), so that a configuration adopting it as it is (as terraform query writes it)
 // plans no change. Without lookup (an apply, which writes what the plan checked) a cycle is the plan's: the
@@ -51,7 +51,8 @@ func (m *aemQueueModel) fromBroker(q *aem.Queue, vpn string, lookup aemQueueLook
 	plannedCycle := lookup == nil && !m.PoisonMessageDeliveries.IsUnknown() && m.PoisonMessageDeliveries.IsNull()
 	m.fromAPI(q, vpn)
 	if m.AllowUnlimitedRedelivery.IsNull() || m.AllowUnlimitedRedelivery.IsUnknown() {
-		m.AllowUnlimitedRedelivery = types.BoolValue(m.MaxRedeliveryCount.ValueInt64() == 0)
+		// Only a queue that redelivers can retry for ever: with redelivery off, 0 adopts nothing.
+		m.AllowUnlimitedRedelivery = types.BoolValue(m.MaxRedeliveryCount.ValueInt64() == 0 && (m.RedeliveryEnabled.IsNull() || m.RedeliveryEnabled.ValueBool()))
 	}
 	if m.AllowMissingDeadMessageQueue.IsNull() || m.AllowMissingDeadMessageQueue.IsUnknown() {
 		m.AllowMissingDeadMessageQueue = types.BoolValue(aemBrokerDMQAdopted(q, lookup))
