@@ -279,6 +279,30 @@ func solaceSubscriptionImportID(id, vpn string) (queue, topic string, ok bool) {
 	return queue, topic, true
 }
 
+// solaceOtherVPN returns the Message VPN that id names when it has Solace's import ID form of n parts
+// (`<msg_vpn>/<url-encoded part>`…, each part a valid path escape) and names a Message VPN other than vpn.
+func solaceOtherVPN(id, vpn string, n int) (string, bool) {
+	parts := strings.Split(strings.ReplaceAll(id, ",", "/"), "/")
+	if vpn == "" || len(parts) != n || parts[0] == vpn || parts[0] == "" {
+		return "", false
+	}
+	for _, p := range parts[1:] {
+		if u, err := url.PathUnescape(p); err != nil || u == "" {
+			return "", false
+		}
+	}
+	return parts[0], true
+}
+
+// addSolaceOtherVPN reports an import ID of Solace's form that names another Message VPN than the provider
+// configuration's: what of the ID names the object (form), and the ID in the configuration's Message VPN.
+func addSolaceOtherVPN(diags *diag.Diagnostics, id, other, vpn, form string) {
+	diags.AddError("Object of Another Message VPN", fmt.Sprintf("The import ID %q has Solace's form %s and names the Message VPN %q, "+
+		"but the provider configuration connects to the Message VPN %q, where an object of the same name would be another one. Nothing was imported. "+
+		"Set the import's `provider` to the configuration of Message VPN %q, or write the ID as %s to import the object of that name in %q.",
+		id, form, other, vpn, other, vpn+strings.TrimPrefix(strings.ReplaceAll(id, ",", "/"), other), vpn))
+}
+
 // aemQueueImportForms lists the import IDs that name a queue, for the errors of an ID that fits none ("Use %s.").
 func aemQueueImportForms(vpn string) string {
 	if vpn == "" {

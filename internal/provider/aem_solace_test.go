@@ -634,6 +634,12 @@ func TestAccSolaceImportIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	vpn := env.srv.AdvancedEventMeshCredentials().MsgVpnName
+	// A queue literally named "<vpn>/amb" and a queue "amb": the ID "<vpn>/amb" fits both forms.
+	for _, name := range []string{vpn + "/amb", "amb"} {
+		if _, err := env.aem(t).CreateQueue(t.Context(), aem.Queue{Name: name}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cfg := env.aemConfig(`
 resource "sapmessaging_aem_queue" "orders" {
   name                     = "acme/aem/prod/orders"
@@ -689,6 +695,23 @@ resource "sapmessaging_aem_queue_subscription" "created" {
 				Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
 				ImportStateId: "acme/aem/prod/orders",
 				ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*QUEUE;TOPIC.*Solace's\s+form`),
+			},
+			{
+				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+				ImportStateId: "other-vpn/acme%2Faem%2Fprod%2Forders",
+				ExpectError: wrapped(`Object of Another Message VPN.*names the Message VPN "other-vpn".*connects to the Message VPN "` +
+					regexp.QuoteMeta(vpn) + `".*` + regexp.QuoteMeta(vpn+"/acme%2Faem%2Fprod%2Forders")),
+			},
+			{
+				Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
+				ImportStateId: "other-vpn/acme%2Faem%2Fprod%2Forders/acme%2Forders%2Fcreated%2F%3E",
+				ExpectError: wrapped(`Object of Another Message VPN.*names the Message VPN "other-vpn".*connects to the Message VPN "` +
+					regexp.QuoteMeta(vpn) + `"`),
+			},
+			{
+				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+				ImportStateId: vpn + "/amb",
+				ExpectError:   wrapped(`Ambiguous Import ID.*the queue named "` + regexp.QuoteMeta(vpn) + `/amb" itself.*the queue "amb"`),
 			},
 		},
 	})
