@@ -211,6 +211,9 @@ func (r *aemQueueResourceBase[M, P]) MoveState(_ context.Context) []resource.Sta
 		var m M
 		q := src.queue()
 		P(&m).fromBroker(&q, *src.MsgVpnName, nil) // no broker at a move: the refresh that follows reads it
+		if u, ok := any(P(&m)).(interface{ leaveToRefresh() }); ok {
+			u.leaveToRefresh()
+		}
 		resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
 		aemQueueIdentity.set(ctx, &resp.TargetState, resp.TargetIdentity, &resp.Diagnostics) // identity.go
 		warnSolaceUnmanaged(&resp.Diagnostics, fmt.Sprintf("the queue %q", *src.QueueName), solaceUnmanaged(all, solaceQueueAttributes))

@@ -247,6 +247,8 @@ func TestSolaceMoveQueue(t *testing.T) {
 		// Computed from the broker's queue list (whether the dead message queues form a cycle), which a move does not
 		// read: the refresh that follows the move computes them.
 		"poison_message_deliveries": nil, "time_to_dead_letter": nil,
+		// Whether the dead message queue exists and takes messages: the refresh that follows sets it as an import does.
+		"allow_missing_dead_message_queue": nil,
 	}
 	for k, w := range want {
 		if got := tfString(t, attrs[k]); got != w {
@@ -566,7 +568,15 @@ resource "solacebroker_msg_vpn_queue_subscription" "invoices_created" {
   queue_name         = solacebroker_msg_vpn_queue.invoices.queue_name
   subscription_topic = "acme/invoices/created/>"
 }
-`, creds.SEMPURL, creds.Username, creds.Password, creds.MsgVpnName, creds.MsgVpnName))
+
+# The broker's defaults: retry for ever, into #DEAD_MSG_QUEUE, which does not exist.
+resource "solacebroker_msg_vpn_queue" "legacy" {
+  msg_vpn_name    = %q
+  queue_name      = "acme/aem/prod/legacy"
+  ingress_enabled = true
+  egress_enabled  = true
+}
+`, creds.SEMPURL, creds.Username, creds.Password, creds.MsgVpnName, creds.MsgVpnName, creds.MsgVpnName))
 	w.mustRun(0, "apply", "-no-color", "-input=false", "-auto-approve")
 
 	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+`
@@ -597,13 +607,29 @@ moved {
   from = solacebroker_msg_vpn_queue_subscription.invoices_created
   to   = sapmessaging_aem_queue_subscription.invoices_created
 }
+
+# As an import and terraform query write it: both adoption attributes set.
+resource "sapmessaging_aem_queue" "legacy" {
+  name                             = "acme/aem/prod/legacy"
+  ingress_enabled                  = true
+  egress_enabled                   = true
+  allow_unlimited_redelivery       = true
+  allow_missing_dead_message_queue = true
+}
+
+moved {
+  from = solacebroker_msg_vpn_queue.legacy
+  to   = sapmessaging_aem_queue.legacy
+}
 `)
 	plan := w.mustRun(0, "plan", "-no-color", "-input=false")
 	for _, want := range []string{
 		"solacebroker_msg_vpn_queue.invoices has moved to sapmessaging_aem_queue.invoices",
 		"solacebroker_msg_vpn_queue_subscription.invoices_created has moved to sapmessaging_aem_queue_subscription.invoices_created",
+		"solacebroker_msg_vpn_queue.legacy has moved to sapmessaging_aem_queue.legacy",
 		"Plan: 0 to add, 0 to change, 0 to destroy.",
 		`owner = "acme-invoicing"`,
+		"Unlimited Redelivery Allowed", "Missing Dead Message Queue Allowed",
 	} {
 		if !strings.Contains(plan.output, want) {
 			t.Errorf("the plan does not show %q:\n%s", want, plan.output)

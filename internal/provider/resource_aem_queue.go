@@ -64,6 +64,14 @@ func (m *aemQueueModel) fromBroker(q *aem.Queue, vpn string, lookup aemQueueLook
 	m.PoisonMessageDeliveries, m.TimeToDeadLetter = aemOutcome(&m.aemQueueSettingsModel, plannedCycle || aemBrokerDMQCycle(q, lookup) != nil || aemLinkOf(q) == q.Name)
 }
 
+// leaveToRefresh clears, after a move from solacebroker, what only the broker's queue list can decide:
+// allow_missing_dead_message_queue (whether the dead message queue exists, takes messages, or leads back to the
+// queue). The move reads no broker; the refresh that follows it does, and sets the attribute while it is null as
+// an import does, so the moved queue plans as the configuration that import and terraform query write.
+func (m *aemQueueModel) leaveToRefresh() {
+	m.AllowMissingDeadMessageQueue = types.BoolNull()
+}
+
 // outcomeAtApply: the plan leaves poison_message_deliveries and time_to_dead_letter unknown when it adopts a
 // dead message queue that may form a cycle and the apply writes the queue (ModifyPlan).
 func (m *aemQueueModel) outcomeAtApply() bool {
