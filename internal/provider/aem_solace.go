@@ -173,9 +173,25 @@ func solaceUnmanaged(all map[string]json.RawMessage, managed [][2]string) []stri
 		if known[k] || string(v) == "null" || k == "id" {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s = %s", k, string(v)))
+		out = append(out, solaceSettings(k, v)...)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// solaceSettings writes a setting of a solacebroker state as name = value: a nested object (an event threshold)
+// as one name.attribute = value per attribute that holds a value, without the nulls.
+func solaceSettings(name string, v json.RawMessage) []string {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(v, &obj) != nil {
+		return []string{fmt.Sprintf("%s = %s", name, string(v))}
+	}
+	var out []string
+	for k, sub := range obj {
+		if string(sub) != "null" {
+			out = append(out, solaceSettings(name+"."+k, sub)...)
+		}
+	}
 	return out
 }
 
@@ -185,9 +201,9 @@ func warnSolaceUnmanaged(diags *diag.Diagnostics, what string, unmanaged []strin
 		return
 	}
 	diags.AddWarning("Settings Left Unmanaged", fmt.Sprintf("The solacebroker state of %s holds settings that this provider does not "+
-		"manage: %s. The broker keeps their values, because this provider's updates write only the attributes its configuration sets. "+
+		"manage:\n  %s\nThe broker keeps their values, because this provider's updates write only the attributes its configuration sets. "+
 		"Change them in the cloud console from now on, and retire the solacebroker configuration of this object in the same change: "+
-		"applied again, it would reset the queue to the broker's defaults, which retry a poison message for ever.", what, strings.Join(unmanaged, ", ")))
+		"applied again, it would reset the queue to the broker's defaults, which retry a poison message for ever.", what, strings.Join(unmanaged, "\n  ")))
 }
 
 // MoveState moves a solacebroker_msg_vpn_queue into sapmessaging_aem_queue or
@@ -216,7 +232,8 @@ func (r *aemQueueResourceBase[M, P]) MoveState(_ context.Context) []resource.Sta
 		}
 		resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
 		aemQueueIdentity.set(ctx, &resp.TargetState, resp.TargetIdentity, &resp.Diagnostics) // identity.go
-		warnSolaceUnmanaged(&resp.Diagnostics, fmt.Sprintf("the queue %q", *src.QueueName), solaceUnmanaged(all, solaceQueueAttributes))
+		warnSolaceUnmanaged(&resp.Diagnostics, fmt.Sprintf("the queue %q (%s, moved into %s)", *src.QueueName, solaceQueueType, r.typeName),
+			solaceUnmanaged(all, solaceQueueAttributes))
 	}}}
 }
 
@@ -247,7 +264,8 @@ func (r *aemQueueSubscriptionResource) MoveState(_ context.Context) []resource.S
 		m.Timeouts.Object = types.ObjectNull(map[string]attr.Type{"create": types.StringType, "read": types.StringType, "delete": types.StringType})
 		resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
 		aemSubscriptionIdentity.set(ctx, &resp.TargetState, resp.TargetIdentity, &resp.Diagnostics) // identity.go
-		warnSolaceUnmanaged(&resp.Diagnostics, fmt.Sprintf("the subscription of %q to %q", *src.QueueName, *src.SubscriptionTopic),
+		warnSolaceUnmanaged(&resp.Diagnostics, fmt.Sprintf("the subscription of %q to %q (%s, moved into sapmessaging_aem_queue_subscription)",
+			*src.QueueName, *src.SubscriptionTopic, solaceSubscriptionType),
 			solaceUnmanaged(all, solaceSubscriptionAttributes))
 	}}}
 }

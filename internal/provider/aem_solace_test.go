@@ -281,9 +281,25 @@ func TestSolaceMoveDeadMessageQueue(t *testing.T) {
 			t.Errorf("%s = %#v, want %#v", k, got, w)
 		}
 	}
+	// The unmanaged settings readable: each threshold attribute that holds a value as name.attribute = value,
+	// no nulls and no JSON; and the object and the resource types named.
 	var named bool
 	for _, d := range resp.Diagnostics {
-		named = named || strings.Contains(d.Detail, "event_msg_spool_usage_threshold")
+		if d.Summary != "Settings Left Unmanaged" {
+			continue
+		}
+		named = true
+		for _, want := range []string{"event_msg_spool_usage_threshold.set_percent = 80", "event_msg_spool_usage_threshold.clear_percent = 50",
+			`the queue "acme/aem/prod/orders/dmq" (solacebroker_msg_vpn_queue, moved into sapmessaging_aem_dead_message_queue)`} {
+			if !strings.Contains(d.Detail, want) {
+				t.Errorf("the warning does not say %q:\n%s", want, d.Detail)
+			}
+		}
+		for _, not := range []string{"null", "{", "set_value"} {
+			if strings.Contains(d.Detail, not) {
+				t.Errorf("the warning holds %q:\n%s", not, d.Detail)
+			}
+		}
 	}
 	if !named {
 		t.Errorf("the unmanaged event threshold is not named: %v", resp.Diagnostics)
