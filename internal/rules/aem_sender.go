@@ -787,7 +787,7 @@ func AEMSenderAdoption(s AEMSender) (allowUnlimitedRedelivery, allowMissingDeadM
 		return ek && nk && enabled && n == 0, false
 	case AEMOutcomeRejected:
 		_, why := aemSenderDMQGone(s)
-		return false, why != ""
+		return false, aemDMQDeletesEvery(why) // what aem_sender.rejected_without_dmq refuses
 	}
 	return false, false
 }
