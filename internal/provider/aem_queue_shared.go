@@ -1019,11 +1019,12 @@ func (d *providerData) aemImportQueueName(ctx context.Context, id string, diags 
 			"(1 to 200 characters, none of * ? ' < > & ;) nor Solace's form for the Message VPN %q. Use %s.", id, vpn, aemQueueImportForms(vpn)))
 		return "", false
 	}
+	var found []string
 	for _, n := range candidates {
 		_, err := d.aemReadQueue(ctx, n)
 		switch {
 		case err == nil:
-			return n, true
+			found = append(found, n)
 		case errors.Is(err, aem.ErrNotFound):
 			continue
 		case d.aemCredential.addRefused(diags, path.Empty(), err):
@@ -1032,6 +1033,19 @@ func (d *providerData) aemImportQueueName(ctx context.Context, id string, diags 
 			diags.AddError("Cannot Read Queue", aemQueueErrorDetail(n, err))
 			return "", false
 		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], true
+	case 2:
+		diags.AddError("Ambiguous Import ID", fmt.Sprintf("The import ID %q names two queues of the Message VPN %q, both held by the broker: "+
+			"the queue named %q itself, and, read in Solace's form `<msg_vpn>/<url-encoded queue name>`, the queue %q. Nothing was imported. "+
+			"Use an import block's `identity = { msg_vpn_name = %q, name = %q }` for the first, or `name = %q` for the second.", id, vpn, found[0], found[1], vpn, found[0], found[1]))
+		return "", false
+	}
+	if other, ok := solaceOtherVPN(id, vpn, 2); ok {
+		addSolaceOtherVPN(diags, id, other, vpn, "<msg_vpn>/<url-encoded queue name>")
+		return "", false
 	}
 	diags.AddError("Queue Not Found", fmt.Sprintf("The broker holds no queue that the import ID %q names in the Message VPN %q (read as %s), "+
 		"so there is nothing to import. Check the name in the cloud console's queue list, and use %s.", id, vpn, quoteAll(candidates), aemQueueImportForms(vpn)))

@@ -132,6 +132,11 @@ func checkAEMRedelivery(r *report, q AEMQueue) {
 					"a message the consumer fails goes to the dead message queue at once. "+
 					"Set `redelivery_enabled = true` to give a failed message %d more deliveries, or remove `max_redelivery_count`.", n, n)
 		}
+		if q.AllowUnlimitedRedelivery {
+			r.warnf("aem.allow_unlimited_unused", attrAllowUnlimitedRedelivery, "Allow Unlimited Redelivery Has No Effect",
+				"With `redelivery_enabled = false` the broker never redelivers a message, so no `max_redelivery_count` retries for ever and `allow_unlimited_redelivery = true` changes nothing. "+
+					"Set `allow_unlimited_redelivery = false`, or remove it.")
+		}
 		return
 	}
 	unlimited := q.MaxRedeliveryCount.Null || (known && n == 0)

@@ -45,6 +45,9 @@ func TestCheckAEMQueue(t *testing.T) {
 		{"R = 255", func(q *AEMQueue) { q.MaxRedeliveryCount = Known[int64](255) }, nil},
 		{"R unknown", func(q *AEMQueue) { q.MaxRedeliveryCount = Unknown[int64]() }, nil},
 		{"redelivery off with a count", func(q *AEMQueue) { q.RedeliveryEnabled = Known(false) }, []string{"aem.redelivery_count_unused"}},
+		{"redelivery off, unlimited allowed", func(q *AEMQueue) {
+			q.RedeliveryEnabled, q.MaxRedeliveryCount, q.AllowUnlimitedRedelivery = Known(false), Known[int64](0), true
+		}, []string{"aem.redelivery_count_unused", "aem.allow_unlimited_unused"}},
 		{"redelivery off without a count", func(q *AEMQueue) { q.RedeliveryEnabled, q.MaxRedeliveryCount = Known(false), Null[int64]() }, nil},
 		{"DMQ missing", func(q *AEMQueue) { q.DeadMessageQueueExists = Known(false) }, []string{"aem.dmq_missing"}},
 		{"DMQ missing but created here", func(q *AEMQueue) { q.DeadMessageQueueExists, q.DeadMessageQueueCreatedHere = Known(false), true }, nil},

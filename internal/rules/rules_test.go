@@ -44,6 +44,8 @@ var ruleSeverity = map[string]Severity{
 	"aem_sender.ack_immediate":                       SeverityError,
 	"aem_sender.ack_immediate_accepted":              SeverityWarning,
 	"aem_sender.accept_message_loss_unused":          SeverityWarning,
+	"aem_sender.allow_unlimited_unused":              SeverityWarning,
+	"aem_sender.allow_missing_dmq_unused":            SeverityWarning,
 	"aem_sender.attempts_missing":                    SeverityError,
 	"aem_sender.attempts_zero":                       SeverityError,
 	"aem_sender.attempts_range":                      SeverityError,
