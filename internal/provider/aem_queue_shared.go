@@ -1067,31 +1067,25 @@ func (d *providerData) aemPlanDeadMessageQueue(ctx context.Context, q *rules.AEM
 	}
 	d.aemQueueList.mu.Lock()
 	held, exists := qs[dmq]
-	d.aemQueueList.mu.Unlock()
-	q.DeadMessageQueueExists = rules.Known(exists)
-	q.DeadMessageQueueIngress = rules.Unknown[bool]()
-	if exists {
-		q.DeadMessageQueueIngress = rules.Known(held.IngressEnabled != nil && *held.IngressEnabled) // [SPEC] ingressEnabled default false
+	var own *aem.Queue
+	if q.Name.Known && !q.Name.Null {
+		own = qs[q.Name.V]
 	}
+	d.aemQueueList.mu.Unlock()
+	if !exists {
+		held = nil
+	}
+	// What the broker holds, read as the data sources and the audit read it (maxMsgSize is left to the
+	// broker: a queue keeps the one it holds, one this run creates gets the broker's default).
+	rules.AEMHeldDeadMessageQueue(q, aemHeld(own), aemHeld(held))
 	if in, planned := d.aemDMQPlanned(dmq); planned {
 		q.DeadMessageQueueCreatedHere, q.DeadMessageQueueIngress = true, in
-	}
-	// maxMsgSize is left to the broker: a queue keeps the one it holds, one this run creates gets the
-	// broker's default.
-	size := func(held *aem.Queue, ok bool) rules.Value[int64] {
-		if ok && held.MaxMsgSize != nil {
-			return rules.Known(*held.MaxMsgSize)
+		if !exists {
+			q.DeadMessageQueueMaxMsgSize = rules.Known[int64](rules.AEMDefaultMaxMsgSize)
 		}
-		return rules.Known[int64](rules.AEMDefaultMaxMsgSize)
 	}
-	if exists || q.DeadMessageQueueCreatedHere {
-		q.DeadMessageQueueMaxMsgSize = size(held, exists)
-	}
-	if q.Name.Known && !q.Name.Null {
-		d.aemQueueList.mu.Lock()
-		own, ok := qs[q.Name.V]
-		d.aemQueueList.mu.Unlock()
-		q.MaxMsgSize = size(own, ok)
+	if !q.Name.Known || q.Name.Null {
+		q.MaxMsgSize = rules.Unknown[int64]()
 	}
 	if q.Name.Known && !q.Name.Null && q.Name.V != "" {
 		d.aemQueueList.mu.Lock()

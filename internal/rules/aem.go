@@ -94,6 +94,55 @@ type AEMQueue struct {
 	AllowIneffectiveTTL bool
 }
 
+// AEMHeldQueue is what the broker holds of a queue that the rules read when another queue names it as its
+// dead message queue, or of the queue itself; a nil field is absent from the broker's answer: its default
+// ([SPEC] MsgVpnQueue: ingressEnabled false, maxMsgSize 10000000).
+type AEMHeldQueue struct {
+	IngressEnabled *bool
+	MaxMsgSize     *int64
+}
+
+// AEMHeldDeadMessageQueue sets the facts q's rules read of the broker's queue list: own is q as the broker
+// holds it (nil for a queue this run creates, which gets the broker's defaults), dmq its dead message queue
+// (nil when the broker does not hold it). The data sources, the queue resource and the audit read the list
+// through it, so that they find the same.
+func AEMHeldDeadMessageQueue(q *AEMQueue, own, dmq *AEMHeldQueue) {
+	size := func(h *AEMHeldQueue) int64 {
+		if h == nil || h.MaxMsgSize == nil {
+			return AEMDefaultMaxMsgSize
+		}
+		return *h.MaxMsgSize
+	}
+	q.DeadMessageQueueExists = Known(dmq != nil)
+	q.DeadMessageQueueIngress, q.DeadMessageQueueMaxMsgSize = Unknown[bool](), Unknown[int64]()
+	if dmq != nil {
+		q.DeadMessageQueueIngress = Known(dmq.IngressEnabled != nil && *dmq.IngressEnabled)
+		q.DeadMessageQueueMaxMsgSize = Known(size(dmq))
+	}
+	q.MaxMsgSize = Known(size(own))
+}
+
+// AEMOutcome returns how many times the broker delivers a poison message on q before it removes it, and its
+// redelivery delays until then; ok is false when the message is never removed for good (unlimited
+// redelivery, or a dead message queue that leads back to q, itself included) or a setting is unknown. A
+// removed message may still be deleted rather than kept: AEMDeadMessageQueueDeletes and the findings say so.
+func AEMOutcome(q AEMQueue) (deliveries int64, wait time.Duration, ok bool) {
+	enabled, ek := effective(q.RedeliveryEnabled, true)
+	n, nk := effective(q.MaxRedeliveryCount, 0)
+	delay, dk := effective(q.RedeliveryDelayEnabled, false)
+	initial, ik := effective(q.RedeliveryDelayInitialInterval, AEMDefaultRedeliveryInitialMs)
+	maxMs, mk := effective(q.RedeliveryDelayMaxInterval, AEMDefaultRedeliveryMaxMs)
+	mult, uk := effective(q.RedeliveryDelayMultiplier, AEMDefaultRedeliveryMultiplier)
+	if !ek || !nk || !dk || !ik || !mk || !uk || AEMDeadMessageQueueCycles(q) {
+		return 0, 0, false
+	}
+	deliveries, unlimited := AEMDeliveries(enabled, n)
+	if unlimited {
+		return 0, 0, false
+	}
+	return deliveries, AEMTimeToDeadLetter(deliveries-1, delay, initial, maxMs, mult), true
+}
+
 // effective returns v's value, or def when it is null (the broker's default), and whether it is known.
 func effective[T comparable](v Value[T], def T) (T, bool) {
 	if v.Null {
@@ -113,8 +162,9 @@ func CheckAEMQueue(q AEMQueue) []Finding {
 		checkAEMRedeliveryDelay(&r, q)
 		checkAEMFlow(&r, q)
 	}
-	if q.IsDeadMessageQueue && len(q.DeadMessageQueueCycle) > 0 {
-		// A dead message queue on a cycle is also a queue whose dead message queue leads back to it.
+	if q.IsDeadMessageQueue && (len(q.DeadMessageQueueCycle) > 0 || AEMDeadMessageQueueSelf(q) && q.Name.V != AEMDefaultDeadMsgQueue) {
+		// A dead message queue on a cycle (or naming itself) is also a queue whose dead message queue leads back to it.
+		// #DEAD_MSG_QUEUE names itself by the broker's default: the catch-all that the broker keeps messages in.
 		checkAEMDMQ(&r, q)
 	}
 	checkAEMDelayRanges(&r, q)
