@@ -584,7 +584,7 @@ func (d *providerData) aemRecordQueue(name string, q *aem.Queue) {
 	l.queues[name] = q
 }
 
-// aemPlanDMQ records that a dead message queue resource of this run plans queue name, with ingress.
+// aemPlanDMQ records that an AEM queue or dead message queue resource of this run plans queue name, with ingress.
 func (d *providerData) aemPlanDMQ(name string, ingress rules.Value[bool]) {
 	l := &d.aemQueueList
 	l.mu.Lock()
@@ -595,7 +595,7 @@ func (d *providerData) aemPlanDMQ(name string, ingress rules.Value[bool]) {
 	l.planned[name] = ingress
 }
 
-// aemDMQPlanned reports whether a dead message queue resource of this run plans queue name, and the
+// aemDMQPlanned reports whether an AEM queue or dead message queue resource of this run plans queue name, and the
 // ingress it plans.
 func (d *providerData) aemDMQPlanned(name string) (rules.Value[bool], bool) {
 	l := &d.aemQueueList
