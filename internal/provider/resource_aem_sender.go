@@ -187,10 +187,10 @@ func (r *aemSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 					Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 				},
 				"max_total_attempts": schema.Int64Attribute{
-					CustomType:          wholeNumber(1, math.MaxInt64),
+					CustomType: wholeNumber(1, math.MaxInt64),
 					MarkdownDescription: "A budget: the plan fails when `worst_case_runs` exceeds it and names the cheapest setting that fits, " +
 						"and when it cannot be checked (no `advanced_event_mesh` connection to read the queue: `worst_case_runs` unknown).",
-					Optional:            true,
+					Optional: true,
 				},
 				"queue_name": schema.StringAttribute{
 					MarkdownDescription: "The AEM queue the channel consumes (`queueName`).",
