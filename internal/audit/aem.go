@@ -111,7 +111,7 @@ func aemHeld(q *aem.Queue) *rules.AEMHeldQueue {
 	if q == nil {
 		return nil
 	}
-	return &rules.AEMHeldQueue{IngressEnabled: q.IngressEnabled, MaxMsgSize: q.MaxMsgSize}
+	return &rules.AEMHeldQueue{IngressEnabled: q.IngressEnabled, MaxMsgSize: q.MaxMsgSize, MaxMsgSpoolUsage: q.MaxMsgSpoolUsage}
 }
 
 // aemTTL is the time to live an AEM dead message queue applies, nil when it keeps messages for ever or

@@ -145,6 +145,7 @@ func (m *aemQueueSettingsModel) toRules(name types.String) rules.AEMQueue {
 		IngressEnabled:                 boolValue(m.IngressEnabled),
 		EgressEnabled:                  boolValue(m.EgressEnabled),
 		RespectDMQEligible:             boolValue(m.RespectDMQEligibleEnabled),
+		MaxMsgSpoolUsage:               int64Value(m.MaxMsgSpoolUsage),
 		DeadMessageQueueExists:         rules.Unknown[bool](),
 	}
 }

@@ -117,7 +117,7 @@ func aemHeld(q *aem.Queue) *rules.AEMHeldQueue {
 	if q == nil {
 		return nil
 	}
-	return &rules.AEMHeldQueue{IngressEnabled: q.IngressEnabled, MaxMsgSize: q.MaxMsgSize}
+	return &rules.AEMHeldQueue{IngressEnabled: q.IngressEnabled, MaxMsgSize: q.MaxMsgSize, MaxMsgSpoolUsage: q.MaxMsgSpoolUsage}
 }
 
 func aemView(q *aem.Queue, stats *aem.QueueStats, counts *aemQueueCounts, names map[string]*aem.Queue, used map[string]bool, cycles map[string][]string) aemQueueView {

@@ -16,7 +16,8 @@ import (
 // of the rules): a dead message queue whose ingress is off deletes what it should keep (aem.dmq_takes_nothing,
 // "then deleted"); a queue that is its own dead message queue loops a poison message for ever (aem.dmq_self,
 // no bound); a dead message queue with a smaller maxMsgSize than the queue's default deletes the larger poison
-// messages (aem.dmq_max_msg_size_smaller, said in retry_plan).
+// messages (aem.dmq_max_msg_size_smaller, said in retry_plan); a dead message queue with maxMsgSpoolUsage 0
+// keeps only the last dead message (aem.dmq_keeps_last_only).
 func TestAccAEMQueueDataSourcesDeadMessageQueueTruth(t *testing.T) {
 	env := newTestEnv(t)
 	on := aem.Ptr(true)
@@ -38,6 +39,11 @@ func TestAccAEMQueueDataSourcesDeadMessageQueueTruth(t *testing.T) {
 	env.createAEMQueue(t, "truth/small", small)
 
 	// rules checks that the findings at p are exactly the rules ids, in order.
+	env.createAEMQueue(t, "truth/spool/dmq", dmq(aem.QueueSettings{IngressEnabled: on, MaxMsgSpoolUsage: aem.Ptr[int64](0)}))
+	spool := bounded
+	spool.DeadMsgQueue = aem.Ptr("truth/spool/dmq")
+	env.createAEMQueue(t, "truth/spool", spool)
+
 	rules := func(addr string, p tfjsonpath.Path, ids ...string) statecheck.StateCheck {
 		var cs []knownvalue.Check
 		for _, id := range ids {
@@ -47,7 +53,7 @@ func TestAccAEMQueueDataSourcesDeadMessageQueueTruth(t *testing.T) {
 	}
 	one := func(s string) tfjsonpath.Path { return tfjsonpath.New(s) }
 	const list = "data.sapmessaging_aem_queues.all"
-	at := func(i int) tfjsonpath.Path { return tfjsonpath.New("queues").AtSliceIndex(i) } // names sorted: off, off/dmq, self, small, small/dmq
+	at := func(i int) tfjsonpath.Path { return tfjsonpath.New("queues").AtSliceIndex(i) } // names sorted: off, off/dmq, self, small, small/dmq, spool, spool/dmq
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -63,6 +69,9 @@ data "sapmessaging_aem_queues" "all" { name_prefix = "truth/" }
 				rules(list, at(0), "aem.dmq_takes_nothing"),
 				rules(list, at(2), "aem.dmq_self"),
 				rules(list, at(3), "aem.dmq_max_msg_size_smaller"),
+				// A dead message queue with maxMsgSpoolUsage 0 keeps only the last dead message.
+				rules(list, at(5), "aem.dmq_keeps_last_only"),
+				rules(list, at(6), "aem.dmq_keeps_last_only"),
 				statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.self", one("poison_message_deliveries"), knownvalue.Null()),
 				statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.self", one("time_to_dead_letter"), knownvalue.Null()),
 				statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.self", one("is_dead_message_queue"), knownvalue.Bool(false)),
