@@ -365,7 +365,8 @@ func aemQueueAttributes(ctx context.Context, dmq bool) map[string]schema.Attribu
 			"never", "when-queue-enabled", "always"),
 		"delivery_count_enabled": aemBool("Whether the broker counts deliveries per message (`deliveryCountEnabled`), which consumers " +
 			"read as the delivery count header. Broker default `false`." + aemOmitted),
-		"max_msg_spool_usage": aemInt64("The spool quota of the queue in megabytes (`maxMsgSpoolUsage`), 0 to 6000000. Broker default 5000."+
+		"max_msg_spool_usage": aemInt64("The spool quota of the queue in megabytes (`maxMsgSpoolUsage`), 0 to 6000000. Broker default 5000. "+
+			"0 keeps only the last message received (SEMP spec): on a dead message queue each dead message discards the one before, and the plan warns (`aem.dmq_keeps_last_only`)."+
 			aemOmitted, 0, 6000000),
 		"force_destroy": schema.BoolAttribute{
 			MarkdownDescription: "Whether `terraform destroy` (or a replacement) may delete the queue while it holds messages. " +
