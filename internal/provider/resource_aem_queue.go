@@ -229,6 +229,9 @@ func (r *aemQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		if dmq, ok := aemDMQOf(q); ok {
 			r.data.aemPlanLink(name, dmq)
 		}
+		// A queue this run plans counts as a dead message queue for the queues that name it (chained dead
+		// message queues), with the ingress it plans, as a sapmessaging_aem_dead_message_queue does.
+		r.data.aemPlanDMQ(name, q.IngressEnabled)
 	}
 	appendFindings(&resp.Diagnostics, rules.CheckAEMQueue(q))
 	// The outcome, from the settings the queue will hold: configured, else as in state, else the broker's default.

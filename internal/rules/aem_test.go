@@ -50,6 +50,10 @@ func TestCheckAEMQueue(t *testing.T) {
 		}, []string{"aem.redelivery_count_unused", "aem.allow_unlimited_unused"}},
 		{"redelivery off without a count", func(q *AEMQueue) { q.RedeliveryEnabled, q.MaxRedeliveryCount = Known(false), Null[int64]() }, nil},
 		{"DMQ missing", func(q *AEMQueue) { q.DeadMessageQueueExists = Known(false) }, []string{"aem.dmq_missing"}},
+		// [SPEC] maxMsgSpoolUsage: "A value of 0 only allows spooling of the last message received".
+		{"DMQ with spool quota 0", func(q *AEMQueue) { q.DeadMessageQueueMaxMsgSpoolUsage = Known[int64](0) }, []string{"aem.dmq_keeps_last_only"}},
+		{"DMQ with the default spool quota", func(q *AEMQueue) { q.DeadMessageQueueMaxMsgSpoolUsage = Known[int64](5000) }, nil},
+		{"dead message queue with spool quota 0", func(q *AEMQueue) { *q = aemDMQ(); q.MaxMsgSpoolUsage = Known[int64](0) }, []string{"aem.dmq_keeps_last_only"}},
 		{"DMQ missing but created here", func(q *AEMQueue) { q.DeadMessageQueueExists, q.DeadMessageQueueCreatedHere = Known(false), true }, nil},
 		{"#DEAD_MSG_QUEUE missing", func(q *AEMQueue) { q.DeadMessageQueue, q.DeadMessageQueueExists = Null[string](), Known(false) }, []string{"aem.dmq_missing"}},
 		{"#DEAD_MSG_QUEUE exists", func(q *AEMQueue) { q.DeadMessageQueue = Null[string]() }, nil},

@@ -30,6 +30,7 @@ var ruleSeverity = map[string]Severity{
 	"aem.max_ttl_without_respect_ttl_allowed":        SeverityWarning,
 	"aem.allow_ineffective_ttl_unused":               SeverityWarning,
 	"aem.dmq_max_msg_size_smaller":                   SeverityWarning,
+	"aem.dmq_keeps_last_only":                        SeverityWarning,
 	"aem.dmq_self_allowed":                           SeverityWarning,
 	"aem.dmq_ttl_missing":                            SeverityError,
 	"aem.dmq_no_ttl_allowed":                         SeverityWarning,
