@@ -18,6 +18,9 @@ type adoptionAttribute struct {
 type adoption struct {
 	attributes []adoptionAttribute
 	reason     string
+	// warnings are the warning rules that say, while an adoption attribute keeps the object as it is, what it
+	// keeps (for example "queue.redelivery_unlimited_allowed"): the plan warns until the attribute is removed.
+	warnings []string
 }
 
 // adoptionTODO marks a rule that can meet an existing object but has no adoption attribute yet: its import plans
@@ -54,44 +57,44 @@ var adoptions = map[string]adoption{
 	// sapmessaging_queue and sapmessaging_dead_message_queue (queue.go, dmqgraph.go)
 	"queue.name_invalid":                {reason: "a name the service cannot hold: Event Mesh refuses it, so no existing queue has it"},
 	"queue.access_type_invalid":         {reason: reasonRefusedByEventMesh},
-	"queue.redelivery_unlimited":        {attributes: attrs("sapmessaging_queue", "allow_unlimited_redelivery")},
+	"queue.redelivery_unlimited":        {attributes: attrs("sapmessaging_queue", "allow_unlimited_redelivery"), warnings: []string{"queue.redelivery_unlimited_allowed"}},
 	"queue.redelivery_range":            {reason: reasonRefusedByEventMesh},
 	"queue.dmq_empty":                   {reason: "Event Mesh stores an empty dead message queue as none, which an import reads as `dead_message_queue` null, never as an empty name"},
 	"queue.dmq_name_invalid":            {reason: "the service refuses the value: Event Mesh names only an existing queue as dead message queue, and no existing queue has a name it refuses"},
-	"queue.dmq_self":                    {attributes: attrs("sapmessaging_queue", "allow_self_as_dead_message_queue")},
-	"queue.dmq_namespace":               {attributes: attrs("sapmessaging_queue", "allow_dead_message_queue_outside_namespace")},
+	"queue.dmq_self":                    {attributes: attrs("sapmessaging_queue", "allow_self_as_dead_message_queue"), warnings: []string{"queue.dmq_self_allowed"}},
+	"queue.dmq_namespace":               {attributes: attrs("sapmessaging_queue", "allow_dead_message_queue_outside_namespace"), warnings: []string{"queue.dmq_namespace_allowed"}},
 	"queue.dmq_cycle":                   {reason: reasonLinkChecked},
 	"queue.dmq_not_found":               {reason: reasonLinkChecked},
-	"queue.respect_ttl_without_max_ttl": {attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl")},
-	"queue.max_ttl_without_respect_ttl": {attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl")}, // the dead message queue raises it only with respect_ttl null, which an import never reads
+	"queue.respect_ttl_without_max_ttl": {attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl"), warnings: []string{"queue.respect_ttl_without_max_ttl_allowed"}},
+	"queue.max_ttl_without_respect_ttl": {attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl"), warnings: []string{"queue.max_ttl_without_respect_ttl_allowed"}}, // the dead message queue raises it only with respect_ttl null, which an import never reads
 	// 0 of the queue size and message count: the service shows it on a queue created without them, a queue that
 	// takes messages (SAP-archive/teched2020-developer-keynote, s4hana/event/README.md); the rule says so.
 	"queue.max_queue_size_range": {attributes: append(attrs("sapmessaging_queue", "allow_no_queue_limits"),
-		attrs("sapmessaging_dead_message_queue", "allow_no_queue_limits")...)},
+		attrs("sapmessaging_dead_message_queue", "allow_no_queue_limits")...), warnings: []string{"queue.max_queue_size_range_allowed"}},
 	"queue.max_queue_message_count_range": {attributes: append(attrs("sapmessaging_queue", "allow_no_queue_limits"),
-		attrs("sapmessaging_dead_message_queue", "allow_no_queue_limits")...)},
+		attrs("sapmessaging_dead_message_queue", "allow_no_queue_limits")...), warnings: []string{"queue.max_queue_message_count_range_allowed"}},
 	"queue.max_ttl_range": {reason: reasonNoDocumentedZero + " (create-a-queue-95357fa.md step 10: a time a message may stay, at most 7 days)"},
 	// Above 1 MB, the maximum SAP documents for the Integration Suite capability: a queue of the default plan was seen
 	// holding 10000000 (reference note sap-apis.md, section 1). A size of 0 stays refused, with no attribute: SAP gives
 	// 0 no meaning and the emulator refuses it (reasonNoDocumentedZero).
 	"queue.max_message_size_range": {attributes: append(attrs("sapmessaging_queue", "allow_message_size_above_documented_max"),
-		attrs("sapmessaging_dead_message_queue", "allow_message_size_above_documented_max")...)},
+		attrs("sapmessaging_dead_message_queue", "allow_message_size_above_documented_max")...), warnings: []string{"queue.max_message_size_range_allowed"}},
 	"queue.max_unacked_per_flow_range": {reason: reasonNoDocumentedZero + " (create-a-queue-95357fa.md step 7: a threshold of unacknowledged messages)"},
-	"dmq.respect_ttl_required":         {attributes: attrs("sapmessaging_dead_message_queue", "allow_no_ttl")},
-	"dmq.max_ttl_required":             {attributes: attrs("sapmessaging_dead_message_queue", "allow_no_ttl")},
+	"dmq.respect_ttl_required":         {attributes: attrs("sapmessaging_dead_message_queue", "allow_no_ttl"), warnings: []string{"dmq.no_ttl_allowed"}},
+	"dmq.max_ttl_required":             {attributes: attrs("sapmessaging_dead_message_queue", "allow_no_ttl"), warnings: []string{"dmq.no_ttl_allowed"}},
 
 	// sapmessaging_webhook_subscription (webhook.go)
-	"webhook.qos0_loses_messages": {attributes: attrs("sapmessaging_webhook_subscription", "accept_message_loss")},
+	"webhook.qos0_loses_messages": {attributes: attrs("sapmessaging_webhook_subscription", "accept_message_loss"), warnings: []string{"webhook.qos0_loses_messages_accepted"}},
 	"webhook.qos_range":           {reason: reasonRefusedByWebhooks},
-	"webhook.exempt_without_auth": {attributes: attrs("sapmessaging_webhook_subscription", "allow_exempt_handshake_without_auth")},
+	"webhook.exempt_without_auth": {attributes: attrs("sapmessaging_webhook_subscription", "allow_exempt_handshake_without_auth"), warnings: []string{"webhook.exempt_without_auth_allowed"}},
 	"webhook.endpoint_invalid":    {reason: "the service refuses the value: Event Mesh cannot push to an endpoint that is not an absolute http(s) URL, so no existing subscription has one"},
-	"webhook.endpoint_not_https":  {attributes: attrs("sapmessaging_webhook_subscription", "allow_http_endpoint")},
+	"webhook.endpoint_not_https":  {attributes: attrs("sapmessaging_webhook_subscription", "allow_http_endpoint"), warnings: []string{"webhook.endpoint_not_https_allowed"}},
 
 	// sapmessaging_amqp_sender (amqp.go)
-	"amqp.retries_endless":               {attributes: attrs("sapmessaging_amqp_sender", "allow_unsafe_retries")},
-	"amqp.retries_zero":                  {attributes: attrs("sapmessaging_amqp_sender", "allow_unsafe_retries")},
+	"amqp.retries_endless":               {attributes: attrs("sapmessaging_amqp_sender", "allow_unsafe_retries"), warnings: []string{"amqp.retries_unsafe_allowed"}},
+	"amqp.retries_zero":                  {attributes: attrs("sapmessaging_amqp_sender", "allow_unsafe_retries"), warnings: []string{"amqp.retries_unsafe_allowed"}},
 	"amqp.retries_range":                 {reason: reasonAMQPAdapter},
-	"amqp.delivery_status_undeliverable": {attributes: attrs("sapmessaging_amqp_sender", "allow_cancelled_redelivery")},
+	"amqp.delivery_status_undeliverable": {attributes: attrs("sapmessaging_amqp_sender", "allow_cancelled_redelivery"), warnings: []string{"amqp.delivery_status_undeliverable_allowed"}},
 	"amqp.delivery_status_invalid":       {reason: reasonAMQPAdapter},
 	"amqp.prefetch_range":                {reason: reasonAMQPAdapter},
 	"amqp.concurrent_range":              {reason: reasonAMQPAdapter},
@@ -114,46 +117,76 @@ var adoptions = map[string]adoption{
 	"jms_sender.retry_interval_range":      {reason: reasonJMSAdapter},
 	"jms_sender.max_retry_interval_range":  {reason: reasonJMSAdapter},
 	"jms_sender.concurrent_range":          {reason: reasonJMSAdapter},
-	"jms_sender.concurrent_exclusive":      {attributes: attrs("sapmessaging_jms_sender", "allow_non_exclusive_settings")},
-	"jms_sender.dead_letter_exclusive":     {attributes: attrs("sapmessaging_jms_sender", "allow_non_exclusive_settings")},
+	"jms_sender.concurrent_exclusive":      {attributes: attrs("sapmessaging_jms_sender", "allow_non_exclusive_settings"), warnings: []string{"jms_sender.concurrent_exclusive_allowed"}},
+	"jms_sender.dead_letter_exclusive":     {attributes: attrs("sapmessaging_jms_sender", "allow_non_exclusive_settings"), warnings: []string{"jms_sender.dead_letter_exclusive_allowed"}},
 	"jms_sender.expiration_range":          {reason: reasonProviderOnly},
 	"jms_sender.max_retries_range":         {reason: reasonProviderOnly},
 	"jms_sender.max_retries_exclusive":     {reason: reasonProviderOnly + ": it needs `max_retries`"},
 	"jms_sender.max_retries_without_guard": {reason: reasonProviderOnly + ": it needs `max_retries`"},
-	"jms_sender.give_up_after_expiry":      {attributes: attrs("sapmessaging_jms_sender", "allow_give_up_after_expiry")},
+	"jms_sender.give_up_after_expiry":      {attributes: attrs("sapmessaging_jms_sender", "allow_give_up_after_expiry"), warnings: []string{"jms_sender.give_up_after_expiry_allowed"}},
 
 	// The landscape audit (landscape.go, aem_landscape.go)
 	"audit.queue_not_found":     {reason: reasonAudit},
 	"audit.aem_queue_not_found": {reason: reasonAudit},
 
 	// sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue (aem.go)
-	"aem.redelivery_unlimited":        {attributes: attrs("sapmessaging_aem_queue", "allow_unlimited_redelivery")},
+	"aem.redelivery_unlimited":        {attributes: attrs("sapmessaging_aem_queue", "allow_unlimited_redelivery"), warnings: []string{"aem.redelivery_unlimited_allowed"}},
 	"aem.redelivery_range":            {reason: reasonRefusedByBroker},
-	"aem.dmq_empty":                   {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
-	"aem.dmq_self":                    {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")}, // SEMP takes it: deadMsgQueue has only a length and a pattern
-	"aem.dmq_missing":                 {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
-	"aem.dmq_cycle":                   {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
-	"aem.dmq_takes_nothing":           {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
+	"aem.dmq_empty":                   {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue"), warnings: []string{"aem.dmq_missing_allowed"}},
+	"aem.dmq_self":                    {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue"), warnings: []string{"aem.dmq_self_allowed"}}, // SEMP takes it: deadMsgQueue has only a length and a pattern
+	"aem.dmq_missing":                 {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue"), warnings: []string{"aem.dmq_missing_allowed"}},
+	"aem.dmq_cycle":                   {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue"), warnings: []string{"aem.dmq_cycle_allowed"}},
+	"aem.dmq_takes_nothing":           {attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue"), warnings: []string{"aem.dmq_missing_allowed"}},
 	"aem.redelivery_delay_range":      {reason: reasonRefusedByBroker},
 	"aem.max_ttl_range":               {reason: reasonRefusedByBroker},
-	"aem.max_ttl_without_respect_ttl": {attributes: append(attrs("sapmessaging_aem_queue", "allow_ineffective_ttl"), attrs("sapmessaging_aem_dead_message_queue", "allow_no_ttl")...)},
-	"aem.dmq_ttl_missing":             {attributes: attrs("sapmessaging_aem_dead_message_queue", "allow_no_ttl")},
-	"aem.dmq_ingress_disabled":        {attributes: attrs("sapmessaging_aem_dead_message_queue", "allow_ingress_disabled")},
+	"aem.max_ttl_without_respect_ttl": {attributes: append(attrs("sapmessaging_aem_queue", "allow_ineffective_ttl"), attrs("sapmessaging_aem_dead_message_queue", "allow_no_ttl")...), warnings: []string{"aem.max_ttl_without_respect_ttl_allowed", "aem.dmq_no_ttl_allowed"}},
+	"aem.dmq_ttl_missing":             {attributes: attrs("sapmessaging_aem_dead_message_queue", "allow_no_ttl"), warnings: []string{"aem.dmq_no_ttl_allowed"}},
+	"aem.dmq_ingress_disabled":        {attributes: attrs("sapmessaging_aem_dead_message_queue", "allow_ingress_disabled"), warnings: []string{"aem.dmq_ingress_disabled_allowed"}},
 
 	// sapmessaging_aem_sender (aem_sender.go)
-	"aem_sender.consumer_mode_invalid":        {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")}, // an .iflw can be written by hand
-	"aem_sender.acknowledgement_mode_invalid": {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
-	"aem_sender.settlement_outcome_invalid":   {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")}, // an .iflw can be written by hand; the stored value of Rejected is unconfirmed
-	"aem_sender.ack_immediate":                {attributes: attrs("sapmessaging_aem_sender", "accept_message_loss")},
-	"aem_sender.attempts_missing":             {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
-	"aem_sender.attempts_zero":                {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
+	"aem_sender.consumer_mode_invalid":        {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values"), warnings: []string{"aem_sender.undocumented_value_allowed"}}, // an .iflw can be written by hand
+	"aem_sender.acknowledgement_mode_invalid": {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values"), warnings: []string{"aem_sender.undocumented_value_allowed"}},
+	"aem_sender.settlement_outcome_invalid":   {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values"), warnings: []string{"aem_sender.undocumented_value_allowed"}}, // an .iflw can be written by hand; the stored value of Rejected is unconfirmed
+	"aem_sender.ack_immediate":                {attributes: attrs("sapmessaging_aem_sender", "accept_message_loss"), warnings: []string{"aem_sender.ack_immediate_accepted"}},
+	"aem_sender.attempts_missing":             {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values"), warnings: []string{"aem_sender.undocumented_value_allowed"}},
+	"aem_sender.attempts_zero":                {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values"), warnings: []string{"aem_sender.undocumented_value_allowed"}},
 	"aem_sender.attempts_range":               {reason: reasonAEMAdapter},
-	"aem_sender.retry_interval_range":         {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
-	"aem_sender.retry_multiplier_range":       {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
-	"aem_sender.failed_unlimited_redelivery":  {attributes: attrs("sapmessaging_aem_sender", "allow_unlimited_redelivery")},
-	"aem_sender.rejected_without_dmq":         {attributes: attrs("sapmessaging_aem_sender", "allow_missing_dead_message_queue")},
+	"aem_sender.retry_interval_range":         {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values"), warnings: []string{"aem_sender.undocumented_value_allowed"}},
+	"aem_sender.retry_multiplier_range":       {attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values"), warnings: []string{"aem_sender.undocumented_value_allowed"}},
+	"aem_sender.failed_unlimited_redelivery":  {attributes: attrs("sapmessaging_aem_sender", "allow_unlimited_redelivery"), warnings: []string{"aem_sender.failed_unlimited_redelivery_allowed"}},
+	"aem_sender.rejected_without_dmq":         {attributes: attrs("sapmessaging_aem_sender", "allow_missing_dead_message_queue"), warnings: []string{"aem_sender.rejected_without_dmq_allowed"}},
 	"aem_sender.max_total_attempts_range":     {reason: reasonProviderOnly},
 	"aem_sender.attempt_budget_exceeded":      {reason: reasonProviderOnly + ": it needs `max_total_attempts`"},
+}
+
+// adoptionUnused names, for each adoption attribute ("resource.attribute"), the warning rule of internal/rules that
+// says it changes nothing when it is set on an object that does not break the rule it adopts.
+var adoptionUnused = map[string]string{
+	"sapmessaging_queue.allow_unlimited_redelivery":                           "queue.allow_unlimited_unused",
+	"sapmessaging_queue.allow_self_as_dead_message_queue":                     "queue.allow_self_as_dmq_unused",
+	"sapmessaging_queue.allow_dead_message_queue_outside_namespace":           "queue.allow_dmq_outside_namespace_unused",
+	"sapmessaging_queue.allow_ineffective_ttl":                                "queue.allow_ineffective_ttl_unused",
+	"sapmessaging_queue.allow_no_queue_limits":                                "queue.allow_no_queue_limits_unused",
+	"sapmessaging_dead_message_queue.allow_no_queue_limits":                   "queue.allow_no_queue_limits_unused",
+	"sapmessaging_queue.allow_message_size_above_documented_max":              "queue.allow_message_size_above_documented_max_unused",
+	"sapmessaging_dead_message_queue.allow_message_size_above_documented_max": "queue.allow_message_size_above_documented_max_unused",
+	"sapmessaging_dead_message_queue.allow_no_ttl":                            "dmq.allow_no_ttl_unused",
+	"sapmessaging_webhook_subscription.accept_message_loss":                   "webhook.accept_message_loss_unused",
+	"sapmessaging_webhook_subscription.allow_exempt_handshake_without_auth":   "webhook.allow_exempt_without_auth_unused",
+	"sapmessaging_webhook_subscription.allow_http_endpoint":                   "webhook.allow_http_endpoint_unused",
+	"sapmessaging_amqp_sender.allow_unsafe_retries":                           "amqp.allow_unsafe_retries_unused",
+	"sapmessaging_amqp_sender.allow_cancelled_redelivery":                     "amqp.allow_cancelled_unused",
+	"sapmessaging_jms_sender.allow_non_exclusive_settings":                    "jms_sender.allow_non_exclusive_settings_unused",
+	"sapmessaging_jms_sender.allow_give_up_after_expiry":                      "jms_sender.allow_give_up_after_expiry_unused",
+	"sapmessaging_aem_queue.allow_unlimited_redelivery":                       "aem.allow_unlimited_unused",
+	"sapmessaging_aem_queue.allow_missing_dead_message_queue":                 "aem.allow_missing_dmq_unused",
+	"sapmessaging_aem_queue.allow_ineffective_ttl":                            "aem.allow_ineffective_ttl_unused",
+	"sapmessaging_aem_dead_message_queue.allow_no_ttl":                        "aem.allow_no_ttl_unused",
+	"sapmessaging_aem_dead_message_queue.allow_ingress_disabled":              "aem.allow_ingress_disabled_unused",
+	"sapmessaging_aem_sender.accept_message_loss":                             "aem_sender.accept_message_loss_unused",
+	"sapmessaging_aem_sender.allow_undocumented_values":                       "aem_sender.allow_undocumented_values_unused",
+	"sapmessaging_aem_sender.allow_unlimited_redelivery":                      "aem_sender.allow_unlimited_unused",
+	"sapmessaging_aem_sender.allow_missing_dead_message_queue":                "aem_sender.allow_missing_dmq_unused",
 }
 
 // adoptionAttributesOf returns the adoption attributes of resource type typ, sorted.

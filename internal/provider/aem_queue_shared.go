@@ -145,6 +145,7 @@ func (m *aemQueueSettingsModel) toRules(name types.String) rules.AEMQueue {
 		IngressEnabled:                 boolValue(m.IngressEnabled),
 		EgressEnabled:                  boolValue(m.EgressEnabled),
 		RespectDMQEligible:             boolValue(m.RespectDMQEligibleEnabled),
+		MaxMsgSpoolUsage:               int64Value(m.MaxMsgSpoolUsage),
 		DeadMessageQueueExists:         rules.Unknown[bool](),
 	}
 }
@@ -364,7 +365,8 @@ func aemQueueAttributes(ctx context.Context, dmq bool) map[string]schema.Attribu
 			"never", "when-queue-enabled", "always"),
 		"delivery_count_enabled": aemBool("Whether the broker counts deliveries per message (`deliveryCountEnabled`), which consumers " +
 			"read as the delivery count header. Broker default `false`." + aemOmitted),
-		"max_msg_spool_usage": aemInt64("The spool quota of the queue in megabytes (`maxMsgSpoolUsage`), 0 to 6000000. Broker default 5000."+
+		"max_msg_spool_usage": aemInt64("The spool quota of the queue in megabytes (`maxMsgSpoolUsage`), 0 to 6000000. Broker default 5000. "+
+			"0 keeps only the last message received (SEMP spec): on a dead message queue each dead message discards the one before, and the plan warns (`aem.dmq_keeps_last_only`)."+
 			aemOmitted, 0, 6000000),
 		"force_destroy": schema.BoolAttribute{
 			MarkdownDescription: "Whether `terraform destroy` (or a replacement) may delete the queue while it holds messages. " +
@@ -598,7 +600,7 @@ func (d *providerData) aemRecordQueue(name string, q *aem.Queue) {
 	l.queues[name] = q
 }
 
-// aemPlanDMQ records that a dead message queue resource of this run plans queue name, with ingress.
+// aemPlanDMQ records that an AEM queue or dead message queue resource of this run plans queue name, with ingress.
 func (d *providerData) aemPlanDMQ(name string, ingress rules.Value[bool]) {
 	l := &d.aemQueueList
 	l.mu.Lock()
@@ -609,7 +611,7 @@ func (d *providerData) aemPlanDMQ(name string, ingress rules.Value[bool]) {
 	l.planned[name] = ingress
 }
 
-// aemDMQPlanned reports whether a dead message queue resource of this run plans queue name, and the
+// aemDMQPlanned reports whether an AEM queue or dead message queue resource of this run plans queue name, and the
 // ingress it plans.
 func (d *providerData) aemDMQPlanned(name string) (rules.Value[bool], bool) {
 	l := &d.aemQueueList
@@ -1019,11 +1021,12 @@ func (d *providerData) aemImportQueueName(ctx context.Context, id string, diags 
 			"(1 to 200 characters, none of * ? ' < > & ;) nor Solace's form for the Message VPN %q. Use %s.", id, vpn, aemQueueImportForms(vpn)))
 		return "", false
 	}
+	var found []string
 	for _, n := range candidates {
 		_, err := d.aemReadQueue(ctx, n)
 		switch {
 		case err == nil:
-			return n, true
+			found = append(found, n)
 		case errors.Is(err, aem.ErrNotFound):
 			continue
 		case d.aemCredential.addRefused(diags, path.Empty(), err):
@@ -1032,6 +1035,19 @@ func (d *providerData) aemImportQueueName(ctx context.Context, id string, diags 
 			diags.AddError("Cannot Read Queue", aemQueueErrorDetail(n, err))
 			return "", false
 		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], true
+	case 2:
+		diags.AddError("Ambiguous Import ID", fmt.Sprintf("The import ID %q names two queues of the Message VPN %q, both held by the broker: "+
+			"the queue named %q itself, and, read in Solace's form `<msg_vpn>/<url-encoded queue name>`, the queue %q. Nothing was imported. "+
+			"Use an import block's `identity = { msg_vpn_name = %q, name = %q }` for the first, or `name = %q` for the second.", id, vpn, found[0], found[1], vpn, found[0], found[1]))
+		return "", false
+	}
+	if other, ok := solaceOtherVPN(id, vpn, 2); ok {
+		addSolaceOtherVPN(diags, id, other, vpn, "<msg_vpn>/<url-encoded queue name>")
+		return "", false
 	}
 	diags.AddError("Queue Not Found", fmt.Sprintf("The broker holds no queue that the import ID %q names in the Message VPN %q (read as %s), "+
 		"so there is nothing to import. Check the name in the cloud console's queue list, and use %s.", id, vpn, quoteAll(candidates), aemQueueImportForms(vpn)))
@@ -1081,31 +1097,25 @@ func (d *providerData) aemPlanDeadMessageQueue(ctx context.Context, q *rules.AEM
 	}
 	d.aemQueueList.mu.Lock()
 	held, exists := qs[dmq]
-	d.aemQueueList.mu.Unlock()
-	q.DeadMessageQueueExists = rules.Known(exists)
-	q.DeadMessageQueueIngress = rules.Unknown[bool]()
-	if exists {
-		q.DeadMessageQueueIngress = rules.Known(held.IngressEnabled != nil && *held.IngressEnabled) // [SPEC] ingressEnabled default false
+	var own *aem.Queue
+	if q.Name.Known && !q.Name.Null {
+		own = qs[q.Name.V]
 	}
+	d.aemQueueList.mu.Unlock()
+	if !exists {
+		held = nil
+	}
+	// What the broker holds, read as the data sources and the audit read it (maxMsgSize is left to the
+	// broker: a queue keeps the one it holds, one this run creates gets the broker's default).
+	rules.AEMHeldDeadMessageQueue(q, aemHeld(own), aemHeld(held))
 	if in, planned := d.aemDMQPlanned(dmq); planned {
 		q.DeadMessageQueueCreatedHere, q.DeadMessageQueueIngress = true, in
-	}
-	// maxMsgSize is left to the broker: a queue keeps the one it holds, one this run creates gets the
-	// broker's default.
-	size := func(held *aem.Queue, ok bool) rules.Value[int64] {
-		if ok && held.MaxMsgSize != nil {
-			return rules.Known(*held.MaxMsgSize)
+		if !exists {
+			q.DeadMessageQueueMaxMsgSize = rules.Known[int64](rules.AEMDefaultMaxMsgSize)
 		}
-		return rules.Known[int64](rules.AEMDefaultMaxMsgSize)
 	}
-	if exists || q.DeadMessageQueueCreatedHere {
-		q.DeadMessageQueueMaxMsgSize = size(held, exists)
-	}
-	if q.Name.Known && !q.Name.Null {
-		d.aemQueueList.mu.Lock()
-		own, ok := qs[q.Name.V]
-		d.aemQueueList.mu.Unlock()
-		q.MaxMsgSize = size(own, ok)
+	if !q.Name.Known || q.Name.Null {
+		q.MaxMsgSize = rules.Unknown[int64]()
 	}
 	if q.Name.Known && !q.Name.Null && q.Name.V != "" {
 		d.aemQueueList.mu.Lock()

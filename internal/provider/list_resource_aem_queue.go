@@ -97,7 +97,7 @@ func (l *aemQueueListResource[M, P]) ListResourceConfigSchema(_ context.Context,
 			},
 			"prefix": schema.StringAttribute{
 				MarkdownDescription: "Deprecated: the former name of `name_prefix`, which it means.",
-				DeprecationMessage:  "Use `name_prefix`, the name every list resource and queue data source of this provider filters by; `prefix` means the same and will be removed in a later major version.",
+				DeprecationMessage:  "Use `name_prefix`, the name by which the queue list resources of Event Mesh and Advanced Event Mesh and the queue data sources filter queue names; `prefix` means the same and will be removed in a later major version.",
 				Optional:            true,
 			},
 		},
