@@ -2,8 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,43 +15,6 @@ const (
 	aemRedriveDMQ   = "acme/aem/prod/orders/dmq"
 	aemRedriveQueue = "acme/aem/prod/orders"
 )
-
-// aemPublish sends n messages to queue through the broker's REST messaging listener, as a publisher would.
-func (e *testEnv) aemPublish(t *testing.T, queue string, n int) {
-	t.Helper()
-	c := e.srv.AdvancedEventMeshCredentials()
-	for i := range n {
-		req, err := http.NewRequest(http.MethodPost, c.SEMPURL+"/QUEUE/"+url.PathEscape(queue), strings.NewReader(fmt.Sprintf(`{"order":%d}`, i)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.SetBasicAuth(c.Username, c.Password)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("publish to %s: %d", queue, resp.StatusCode)
-		}
-	}
-}
-
-// aemDepths returns how many messages each queue holds, through the monitoring API.
-func (e *testEnv) aemDepths(t *testing.T, queues ...string) []int {
-	t.Helper()
-	c := e.aem(t)
-	out := make([]int, len(queues))
-	for i, q := range queues {
-		msgs, err := c.ListMessages(t.Context(), q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[i] = len(msgs)
-	}
-	return out
-}
 
 // The action invoked as a user would, `terraform apply -invoke=...`: bounded runs that move 10, 10 and the
 // last 5 messages, with progress and a summary; refusals and warnings at plan; actions change no state.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
@@ -201,14 +200,6 @@ func (a *redriveAction) checkQueues(ctx context.Context, from, to string, accept
 			fmt.Sprintf("%q has no consumer connected now: the redriven messages wait there until one connects, and a message TTL may move them to the dead message queue again. Start or deploy the consumer of %q, or redrive once it runs.", to, to))
 	}
 	return fromQ
-}
-
-func quoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("%q", n)
-	}
-	return strings.Join(q, ", ")
 }
 
 func (a *redriveAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {

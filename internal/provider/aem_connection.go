@@ -21,14 +21,6 @@ import (
 // to its environment variable on its own, so that a password can come from the environment while the URL
 // is in the configuration. Several brokers are several provider configurations (aliases).
 
-// Environment variables of the advanced_event_mesh block.
-const (
-	EnvAEMSEMPURL    = "SAPMESSAGING_AEM_SEMP_URL"
-	EnvAEMMsgVpnName = "SAPMESSAGING_AEM_MSG_VPN_NAME"
-	EnvAEMUsername   = "SAPMESSAGING_AEM_USERNAME"
-	EnvAEMPassword   = "SAPMESSAGING_AEM_PASSWORD"
-)
-
 type aemConnectionModel struct {
 	SEMPURL    types.String `tfsdk:"semp_url"`
 	MsgVpnName types.String `tfsdk:"msg_vpn_name"`
@@ -47,11 +39,6 @@ var aemFields = []aemField{
 	{"username", EnvAEMUsername, "the management user the cloud console shows for the broker service"},
 	{"password", EnvAEMPassword, "that user's password"},
 }
-
-// aemMissing explains a plan that needs AEM without the connection.
-const aemMissing = "This needs the SEMP v2 API of an SAP Integration Suite, advanced event mesh broker service, but the provider has " +
-	"no Advanced Event Mesh connection. Set the provider's `advanced_event_mesh` block (`semp_url`, `msg_vpn_name`, `username`, " +
-	"`password`), or the environment variables " + EnvAEMSEMPURL + ", " + EnvAEMMsgVpnName + ", " + EnvAEMUsername + " and " + EnvAEMPassword + "."
 
 func aemConnectionSchema() schema.SingleNestedAttribute {
 	attr := func(f aemField, sensitive bool) schema.StringAttribute {
@@ -188,17 +175,4 @@ func (p *sapMessagingProvider) configureAEM(ctx context.Context, block types.Obj
 	data.owners.shared = joinWalk(ctx) // joined when the process started (NewWithHTTPClient)
 	data.aemCredential = credential{service: "Advanced Event Mesh SEMP API", source: s.sources[2] + " and " + s.sources[3],
 		clientID: s.username, http: h, check: c.CheckAccess}
-}
-
-// aemOrError returns whether the AEM client is there, or adds a clear error.
-func (d *providerData) aemOrError(diags *diag.Diagnostics) bool {
-	if d != nil && d.aem == nil && d.aemKeyError.HasError() {
-		diags.Append(d.aemKeyError...)
-		return false
-	}
-	if d == nil || d.aem == nil {
-		diags.AddError("Advanced Event Mesh Not Configured", aemMissing)
-		return false
-	}
-	return true
 }

@@ -475,28 +475,6 @@ func TestAccSolaceMove_stateFixture(t *testing.T) {
 	}
 }
 
-// solacebrokerDir returns the directory of a built solacebroker provider binary (terraform-provider-solacebroker),
-// which Terraform needs for a state that names that provider, even when every resource moves away from it: the
-// directory SAPMESSAGING_SOLACEBROKER_DIR names, else ~/.cache/sapmessaging/solacebroker-1.3.0. The test skips
-// without one: nothing here downloads it.
-func solacebrokerDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("SAPMESSAGING_SOLACEBROKER_DIR")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			t.Skipf("no solacebroker provider binary: set SAPMESSAGING_SOLACEBROKER_DIR to the directory of a built terraform-provider-solacebroker (v1.3.0) (%v)", err)
-		}
-		dir = filepath.Join(home, ".cache", "sapmessaging", "solacebroker-1.3.0")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "terraform-provider-solacebroker")); err != nil {
-		t.Skipf("no solacebroker provider binary in %s: Terraform needs the provider a state names to plan a move from it. Build "+
-			"SolaceProducts/terraform-provider-solacebroker v1.3.0 from its source into that directory as terraform-provider-solacebroker, "+
-			"or set SAPMESSAGING_SOLACEBROKER_DIR to the directory that holds it (%v)", dir, err)
-	}
-	return dir
-}
-
 // writeSolaceCLIConfig writes a CLI configuration with both providers from local binaries (dev_overrides).
 func writeSolaceCLIConfig(t *testing.T, solace, plugins string) string {
 	t.Helper()

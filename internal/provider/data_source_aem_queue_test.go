@@ -1,61 +1,13 @@
 package provider
 
 import (
-	"context"
-	"net/http"
-	"net/url"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
-
-// publishAEM sends n messages to queue through the broker's REST messaging, as a publisher would.
-func (e *testEnv) publishAEM(t *testing.T, queue string, n int) {
-	t.Helper()
-	c := e.srv.AdvancedEventMeshCredentials()
-	for range n {
-		req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, c.SEMPURL+"/QUEUE/"+url.PathEscape(queue), strings.NewReader("poison"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.SetBasicAuth(c.Username, c.Password)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("publish to %s: %d", queue, resp.StatusCode)
-		}
-	}
-}
-
-// addAEMLandscape makes, out of band, a queue with the provider's settings and its dead message queue (the names
-// of the sandbox's sample content, which the examples read), and a queue with the broker's defaults; the first
-// was sent two messages, of which a consumer took one.
-func (e *testEnv) addAEMLandscape(t *testing.T) {
-	t.Helper()
-	on := aem.Ptr(true)
-	e.createAEMQueue(t, "acme/aem/prod/orders/dmq", aem.QueueSettings{IngressEnabled: on, EgressEnabled: on, RespectTTLEnabled: on, MaxTTL: aem.Ptr[int64](604800)})
-	e.createAEMQueue(t, "acme/aem/prod/orders", aem.QueueSettings{IngressEnabled: on, EgressEnabled: on, MaxRedeliveryCount: aem.Ptr[int64](3),
-		RedeliveryDelayEnabled: on, DeadMsgQueue: aem.Ptr("acme/aem/prod/orders/dmq")})
-	e.createAEMQueue(t, "other/defaults", aem.QueueSettings{})
-	e.publishAEM(t, "acme/aem/prod/orders", 2)
-	d, ok := e.srv.AEMReceive("acme/aem/prod/orders")
-	if !ok {
-		t.Fatal("no delivery from acme/aem/prod/orders")
-	}
-	if _, err := e.srv.AEMSettle("acme/aem/prod/orders", d.MsgID, emulator.AEMAccepted); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // One queue: its settings, the monitor's counters, what a poison message goes through, and the findings of
 // the rules; a queue with the broker's defaults is found retrying forever; a missing queue and a wrong

@@ -309,7 +309,7 @@ func (d *retryAuditDataSource) Read(ctx context.Context, req datasource.ReadRequ
 				"Set the `event_mesh`, `advanced_event_mesh` or `cloud_integration` block of the provider, or several.")
 		return
 	}
-	if !proveAll(ctx, &resp.Diagnostics, d.data.auditCredentials()...) {
+	if !proveAll(ctx, &resp.Diagnostics, auditCredentials(d.data)...) {
 		return
 	}
 	minSeverity := rules.SeverityInfo
@@ -453,7 +453,7 @@ func (r runAEMQueues) ListQueues(ctx context.Context) ([]aem.Queue, error) {
 }
 
 // auditCredentials are the credentials of the connections the audit reads.
-func (d *providerData) auditCredentials() []*credential {
+func auditCredentials(d *providerData) []*credential {
 	var out []*credential
 	if d.eventMesh != nil {
 		out = append(out, &d.eventMeshCredential)

@@ -82,8 +82,6 @@ func auditLandscape(t *testing.T, env *testEnv) {
 	}
 }
 
-func ptrTo[T any](v T) *T { return &v }
-
 // withBundleVersion returns the archive with its manifest's Bundle-Version set to version.
 func withBundleVersion(t *testing.T, archive []byte, version string) []byte {
 	t.Helper()

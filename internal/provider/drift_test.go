@@ -10,67 +10,6 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
-// cliWorkspace is a copy of an example directory driven with the real Terraform CLI and the provider
-// built from source, configured from the environment with the service keys of its own emulator.
-type cliWorkspace struct {
-	t         *testing.T
-	tf        string
-	dir       string
-	cliConfig string
-	creds     []string
-}
-
-// newCLIWorkspace writes a dev_overrides CLI configuration for the provider in plugins and the
-// emulator's service keys into a temporary directory; dir is where the CLI runs.
-func newCLIWorkspace(t *testing.T, tf, plugins, dir string, env *testEnv) *cliWorkspace {
-	t.Helper()
-	work := t.TempDir()
-	keys := filepath.Join(work, "keys")
-	if err := env.srv.WriteKeys(keys); err != nil {
-		t.Fatal(err)
-	}
-	cliConfig := writeCLIConfig(t, work, plugins)
-	return &cliWorkspace{t: t, tf: tf, dir: dir, cliConfig: cliConfig, creds: []string{
-		EnvEventMeshServiceKey + "=" + filepath.Join(keys, "event-mesh.json"),
-		EnvCloudIntegrationServiceKey + "=" + filepath.Join(keys, "cloud-integration.json"),
-	}}
-}
-
-// withAEM adds the emulator's Advanced Event Mesh connection to the workspace's environment, as the sandbox
-// prints it.
-func (w *cliWorkspace) withAEM(env *testEnv) {
-	w.creds = append(w.creds, aemCLIEnv(env)...)
-}
-
-// run runs one CLI command in the workspace.
-func (w *cliWorkspace) run(args ...string) cliRun {
-	w.t.Helper()
-	return runTerraformEnv(w.t, w.tf, w.dir, w.cliConfig, w.creds, args...)
-}
-
-// mustRun runs one CLI command and fails the test unless it exits with want.
-func (w *cliWorkspace) mustRun(want int, args ...string) cliRun {
-	w.t.Helper()
-	r := w.run(args...)
-	if r.exitCode != want {
-		w.t.Fatalf("%s %s in %s: exit %d, want %d:\n%s", filepath.Base(w.tf), strings.Join(args, " "), w.dir, r.exitCode, want, r.output)
-	}
-	return r
-}
-
-// jsonDiagnostic is one diagnostic line of the CLI's machine-readable UI (-json).
-type jsonDiagnostic struct {
-	Type       string `json:"type"`
-	Diagnostic struct {
-		Severity string `json:"severity"`
-		Summary  string `json:"summary"`
-		Detail   string `json:"detail"`
-		Snippet  struct {
-			Context string `json:"context"`
-		} `json:"snippet"`
-	} `json:"diagnostic"`
-}
-
 // checkWarnings returns the warnings of failed check assertions in the -json output of a plan, by
 // the check block they come from (the snippet's context, `check "NAME"`), as a scheduled job reads them.
 func checkWarnings(t *testing.T, output string) map[string]string {

@@ -2,9 +2,7 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -291,19 +289,4 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 	if len(left) != 0 {
 		t.Errorf("queues left after destroy: %v", left)
 	}
-}
-
-// terraformAtLeast reports whether the CLI tf is Terraform 1.minor or later. OpenTofu, which
-// says "OpenTofu v…", is not: it has neither resource identity nor list resources.
-func terraformAtLeast(t *testing.T, tf string, minor int) bool {
-	t.Helper()
-	out, err := exec.Command(tf, "version").Output()
-	if err != nil {
-		t.Fatalf("%s version: %v", tf, err)
-	}
-	var major, have int
-	if _, err := fmt.Sscanf(string(out), "Terraform v%d.%d", &major, &have); err != nil {
-		return false
-	}
-	return major > 1 || major == 1 && have >= minor
 }

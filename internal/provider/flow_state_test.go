@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -27,20 +26,6 @@ import (
 
 // uploadRoute is the emulator's route of an iFlow content upload.
 const uploadRoute = "PUT /api/v1/IntegrationDesigntimeArtifacts(Id,Version)"
-
-// checkRunsDesignTime asserts that flow id is STARTED and runs exactly its design-time content.
-func checkRunsDesignTime(env *testEnv, id string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		d, ok := env.srv.Deployed(id)
-		if !ok || d.Status != "STARTED" {
-			return fmt.Errorf("flow %s is not running: %+v", id, d.Status)
-		}
-		if !bytes.Equal(d.Content, env.srv.IFlowContent(id)) {
-			return fmt.Errorf("flow %s runs other content than its design time: the written settings were never deployed", id)
-		}
-		return nil
-	}
-}
 
 // expectDeployPlanned: the plan updates addr although the configuration did not change.
 func expectDeployPlanned(addr string) resource.ConfigPlanChecks {
@@ -404,29 +389,6 @@ resource "sapmessaging_amqp_sender" "orders" {
 `+timeouts+`
 }
 `)
-}
-
-// planShowsDeploy asserts that the next plan is not empty and says why the flow is deployed.
-func (w *cliWork) planShowsDeploy(t *testing.T, n int) {
-	t.Helper()
-	r := w.run(t, "plan", "-detailed-exitcode", "-input=false", "-no-color", fmt.Sprintf("-var=n=%d", n))
-	if r.exitCode != 2 || !strings.Contains(r.output, "Integration Flow Will Be Deployed") {
-		t.Fatalf("the plan after the interrupted deploy does not deploy the flow (exit %d):\n%s", r.exitCode, r.output)
-	}
-}
-
-// applyConverges applies and asserts that the flow runs its design time and the next plan is empty.
-func (w *cliWork) applyConverges(t *testing.T, env *testEnv, n int) {
-	t.Helper()
-	if r := w.run(t, "apply", "-auto-approve", "-input=false", "-no-color", fmt.Sprintf("-var=n=%d", n)); r.exitCode != 0 {
-		t.Fatalf("apply failed (exit %d):\n%s", r.exitCode, r.output)
-	}
-	if err := checkRunsDesignTime(env, senderFlowID)(nil); err != nil {
-		t.Fatal(err)
-	}
-	if r := w.run(t, "plan", "-detailed-exitcode", "-input=false", "-no-color", fmt.Sprintf("-var=n=%d", n)); r.exitCode != 0 {
-		t.Fatalf("the plan after the apply is not empty (exit %d):\n%s", r.exitCode, r.output)
-	}
 }
 
 // Ctrl-C after the upload, while the deploy request is on its way (the tenant never receives it):

@@ -23,18 +23,6 @@ import (
 // Read that removes the resource (deleted out of band) must still return one, or the framework
 // reports "Missing Resource Identity After Read".
 
-var (
-	_ resource.ResourceWithIdentity = (*queueResource)(nil)
-	_ resource.ResourceWithIdentity = (*deadMessageQueueResource)(nil)
-	_ resource.ResourceWithIdentity = (*queueSubscriptionResource)(nil)
-	_ resource.ResourceWithIdentity = (*amqpSenderResource)(nil)
-	_ resource.ResourceWithIdentity = (*jmsSenderResource)(nil)
-	_ resource.ResourceWithIdentity = (*iflowDeploymentResource)(nil)
-	_ resource.ResourceWithIdentity = (*aemQueueResource)(nil)
-	_ resource.ResourceWithIdentity = (*aemDeadMessageQueueResource)(nil)
-	_ resource.ResourceWithIdentity = (*aemQueueSubscriptionResource)(nil)
-)
-
 // identityPart is one part of a resource's identity: a string attribute of its state of the
 // same name.
 type identityPart struct {
@@ -56,37 +44,6 @@ type resourceIdentity struct {
 	// identities stored before (UpgradeIdentity of the resource).
 	version int64
 }
-
-var (
-	queueIdentity = resourceIdentity{parts: []identityPart{
-		{attr: "name", description: "The full queue name including the namespace.", example: "acme/crm/prod/orders"},
-	}}
-	subscriptionIdentity = resourceIdentity{parts: []identityPart{
-		{attr: "queue_name", description: "The full name of the subscribed queue.", example: "acme/crm/prod/orders"},
-		{attr: "topic_pattern", description: "The topic or topic pattern the queue is subscribed to.", example: "acme/crm/prod/ce/orders/*"},
-	}}
-	senderIdentity = resourceIdentity{parts: []identityPart{
-		{attr: "iflow_id", description: "The ID of the integration flow.", example: "Orders_Inbound"},
-		{attr: "channel", description: "The sender's message flow name; only when the resource sets `channel`.", optional: true, example: "FromBroker"},
-	}}
-	deploymentIdentity = resourceIdentity{parts: []identityPart{
-		{attr: "iflow_id", description: "The ID of the deployed integration flow.", example: "Orders_Inbound"},
-	}}
-	// aemQueueIdentity is the identity of sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue: the
-	// Message VPN and the queue name, SEMP's identifying attributes of a queue (msgVpnName, queueName). The
-	// import ID is the queue name alone (the provider configuration names the Message VPN).
-	aemQueueIdentity = resourceIdentity{parts: []identityPart{
-		{attr: "msg_vpn_name", description: "The Message VPN of the broker service.", example: "acme-prod"},
-		{attr: "name", description: "The queue name.", example: "acme/aem/prod/orders"},
-	}}
-	// aemSubscriptionIdentity joins its parts with ";", which no Message VPN name and no AEM queue name holds
-	// (resource_aem_queue_subscription.go). Version 1 added msg_vpn_name, as the queue's identity has it.
-	aemSubscriptionIdentity = resourceIdentity{sep: aemSubscriptionIDSep, version: 1, parts: []identityPart{
-		{attr: "msg_vpn_name", description: "The Message VPN of the broker service.", example: "acme-prod"},
-		{attr: "queue_name", description: "The name of the subscribed Advanced Event Mesh queue.", example: "acme/orders"},
-		{attr: "topic", description: "The topic subscription of the queue.", example: "acme/orders/>"},
-	}}
-)
 
 // schema is the identity schema: the parts as string attributes.
 func (ri resourceIdentity) schema() identityschema.Schema {
@@ -197,32 +154,4 @@ func (ri resourceIdentity) resolveImport(req *resource.ImportStateRequest, resp 
 	id, ok := ri.importID(*req, &resp.Diagnostics)
 	req.ID = id
 	return ok
-}
-
-func (r *queueResourceBase[M, P]) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = queueIdentity.schema()
-}
-
-func (r *queueSubscriptionResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = subscriptionIdentity.schema()
-}
-
-func (r *amqpSenderResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = senderIdentity.schema()
-}
-
-func (r *jmsSenderResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = senderIdentity.schema()
-}
-
-func (r *aemSenderResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = senderIdentity.schema()
-}
-
-func (r *iflowDeploymentResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = deploymentIdentity.schema()
-}
-
-func (r *aemQueueSubscriptionResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = aemSubscriptionIdentity.schema()
 }

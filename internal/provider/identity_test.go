@@ -17,8 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
-
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 // identityQueuesHCL is a queue with its dead message queue and a subscription.
@@ -59,17 +57,6 @@ resource "sapmessaging_iflow_deployment" "d" {
 }
 `
 
-// addIdentityFlows creates the flows identityFlowsHCL manages.
-func (e *testEnv) addIdentityFlows(t *testing.T) {
-	t.Helper()
-	e.addFlow(t, "IdentTwoSenders", []iflowbuild.Sender{
-		{ID: "MessageFlow_1", Name: "Orders", Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")},
-		{ID: "MessageFlow_2", Name: "Returns", Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/returns")},
-	}, nil)
-	e.addJMSFlow(t, jmsUnguardedFlow, false, iflowbuild.Options{ExceptionEnds: [][]string{{"error"}}})
-	e.addFlow(t, "IdentDeployed", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/deployed")}}, nil)
-}
-
 // identityChecks are the identities identityQueuesHCL and identityFlowsHCL make.
 var (
 	queueIdentityChecks = []statecheck.StateCheck{
@@ -95,17 +82,6 @@ var (
 		statecheck.ExpectIdentity("sapmessaging_iflow_deployment.d", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact("IdentDeployed")}),
 	}
 )
-
-// importByIdentity is a step that imports addr with an import block holding the identity in the
-// state, which must plan nothing but the import.
-func importByIdentity(config, addr string) acc.TestStep {
-	return acc.TestStep{
-		Config:          config,
-		ResourceName:    addr,
-		ImportState:     true,
-		ImportStateKind: acc.ImportBlockWithResourceIdentity,
-	}
-}
 
 // Every resource has an identity made of the parts of its import ID, and import blocks can
 // name an object by it.

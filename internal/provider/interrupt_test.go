@@ -2,10 +2,7 @@ package provider
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,109 +13,6 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 )
-
-// cliWork is a Terraform working directory that uses the provider built from this checkout
-// through dev_overrides, against one emulator whose service keys it reads from files.
-type cliWork struct {
-	tf, dir, cliConfig string
-}
-
-func newCLIWork(t *testing.T, tf string, srv *emulatortest.Emulator, providerArgs, hcl string) *cliWork {
-	t.Helper()
-	work := t.TempDir()
-	plugins := filepath.Join(work, "plugins")
-	buildProvider(t, plugins)
-	keys := filepath.Join(work, "keys")
-	if err := srv.WriteKeys(keys); err != nil {
-		t.Fatal(err)
-	}
-	cliConfig := writeCLIConfig(t, work, plugins)
-	dir := filepath.Join(work, "main")
-	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+fmt.Sprintf(`
-provider "sapmessaging" {
-  event_mesh = { service_key = file(%q) }
-%s
-}
-`, filepath.Join(keys, "event-mesh.json"), providerArgs)+hcl)
-	return &cliWork{tf: tf, dir: dir, cliConfig: cliConfig}
-}
-
-// run runs one Terraform command to its end.
-func (w *cliWork) run(t *testing.T, args ...string) cliRun {
-	t.Helper()
-	return runTerraform(t, w.tf, w.dir, w.cliConfig, args...)
-}
-
-// start starts one Terraform command in its own process group, as a shell runs it, so that
-// interrupt can signal Terraform and its provider process together, as Ctrl-C does.
-func (w *cliWork) start(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
-	t.Helper()
-	cmd := exec.Command(w.tf, args...)
-	cmd.Dir = w.dir
-	cmd.Env = append(os.Environ(),
-		"TF_CLI_CONFIG_FILE="+w.cliConfig,
-		"TF_IN_AUTOMATION=1",
-		"CHECKPOINT_DISABLE=1",
-		"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=",
-		"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=",
-	)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			_ = cmd.Wait()
-		}
-	})
-	return cmd, &out
-}
-
-// state reads the local state file: every resource instance with its attributes as strings.
-func (w *cliWork) state(t *testing.T) []stateResource {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(w.dir, "terraform.tfstate"))
-	if err != nil {
-		t.Fatalf("reading the state: %v", err)
-	}
-	var st struct {
-		Resources []struct {
-			Mode, Type, Name string
-			Instances        []struct {
-				IndexKey   any            `json:"index_key"`
-				Status     string         `json:"status"`
-				Attributes map[string]any `json:"attributes"`
-			}
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&st); err != nil {
-		t.Fatalf("decoding the state: %v", err)
-	}
-	var out []stateResource
-	for _, r := range st.Resources {
-		if r.Mode != "managed" {
-			continue
-		}
-		for _, inst := range r.Instances {
-			attrs := map[string]string{}
-			for k, v := range inst.Attributes {
-				if v != nil {
-					attrs[k] = fmt.Sprint(v)
-				}
-			}
-			out = append(out, stateResource{
-				addr: fmt.Sprintf("%s.%s[%v]", r.Type, r.Name, inst.IndexKey), typ: r.Type, attrs: attrs,
-				tainted: inst.Status == "tainted",
-			})
-		}
-	}
-	return out
-}
 
 // noOrphanQueues asserts that every queue the emulator holds is in the state (tainted or not):
 // whatever interrupted the apply, no queue was left behind that no state knows of. It returns
@@ -146,21 +40,6 @@ func noOrphanQueues(t *testing.T, srv *emulatortest.Emulator, resources []stateR
 		t.Errorf("%d queue(s) on the emulator are in no state after the interrupted apply: %v", len(orphans), orphans)
 	}
 	return held, tainted
-}
-
-// converge applies again without faults and asserts that the emulator holds exactly the state's
-// queues and subscriptions and that the next plan is empty.
-func (w *cliWork) converge(t *testing.T, env *testEnv, queues, subs int) {
-	t.Helper()
-	if r := w.run(t, "apply", "-auto-approve", "-input=false", "-no-color"); r.exitCode != 0 {
-		t.Fatalf("the re-apply failed (exit %d):\n%s", r.exitCode, r.output)
-	}
-	if err := stateMatchesEmulator(env, w.state(t), queues, subs); err != nil {
-		t.Fatalf("after the re-apply: %v", err)
-	}
-	if r := w.run(t, "plan", "-detailed-exitcode", "-input=false", "-no-color"); r.exitCode != 0 {
-		t.Fatalf("the plan after the re-apply is not empty (exit %d):\n%s", r.exitCode, r.output)
-	}
 }
 
 // waitForPUTs waits until the emulator has received n queue PUTs.

@@ -19,29 +19,6 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
-// copyTree copies the directory src into dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // writeMirrorCLIConfig lays the provider built into plugins out as version 0.1.0 of
 // sapmessaging/sapmessaging in a filesystem mirror under dir, and writes a CLI configuration that
 // installs it from there: `terraform init` then installs the provider as from the registry,

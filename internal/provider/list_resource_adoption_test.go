@@ -15,20 +15,6 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
-// adoptionMain is the working directory's configuration of the adoption tests: the provider,
-// configured from the environment.
-const adoptionMain = `
-terraform {
-  required_providers {
-    sapmessaging = {
-      source = "sapmessaging/sapmessaging"
-    }
-  }
-}
-
-provider "sapmessaging" {}
-`
-
 // adoptionQuery lists the whole sample content with every list resource.
 const adoptionQuery = `
 list "sapmessaging_dead_message_queue" "all" {

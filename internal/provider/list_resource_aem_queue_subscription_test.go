@@ -14,28 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
-
-// addAEMSubscriptions makes, out of band, two queues under acme/ with three subscriptions and one queue
-// elsewhere with one.
-func (e *testEnv) addAEMSubscriptions(t *testing.T) {
-	t.Helper()
-	for _, q := range []string{"acme/aem/prod/orders", "acme/returns", "other/audit"} {
-		e.createAEMQueue(t, q, aem.QueueSettings{})
-	}
-	for _, s := range [][2]string{
-		{"acme/aem/prod/orders", "acme/orders/*/created"},
-		{"acme/aem/prod/orders", "acme/orders/eu/>"},
-		{"acme/returns", "acme/returns/>"},
-		{"other/audit", ">"},
-	} {
-		if err := e.aem(t).CreateSubscription(context.Background(), s[0], s[1]); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 func byAEMSubscription(queue, topic string) queryfilter.QueryFilter {
 	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{

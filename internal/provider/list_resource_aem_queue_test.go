@@ -11,19 +11,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
-	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 )
-
-// byAEMName filters query results by the queue name in their identity.
-func byAEMName(name string) queryfilter.QueryFilter {
-	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{
-		"name": knownvalue.StringExact(name), "msg_vpn_name": knownvalue.NotNull(),
-	})
-}
 
 // Every AEM queue of the sample landscape is listed once, by the type that matches what it is: the queue at
 // the broker's defaults and the chained error queue as queues, the queues only named as dead message queues
@@ -153,12 +145,6 @@ list "sapmessaging_aem_queue" "both" {
 			},
 		},
 	})
-}
-
-// aemCLIEnv is the environment that gives the Terraform CLI the emulator's AEM broker.
-func aemCLIEnv(env *testEnv) []string {
-	c := env.srv.AdvancedEventMeshCredentials()
-	return []string{EnvAEMSEMPURL + "=" + c.SEMPURL, EnvAEMMsgVpnName + "=" + c.MsgVpnName, EnvAEMUsername + "=" + c.Username, EnvAEMPassword + "=" + c.Password}
 }
 
 // The AEM sample landscape adopted with `terraform query -generate-config-out`: the generated configuration

@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -16,77 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
-
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
-
-// The hand-made flows of the list resource tests, as made in the Cloud Integration web UI.
-const (
-	// handOrders is in package AcmeCRM, with two AMQP senders, Orders and Returns, and deployed.
-	handOrders = "Orders_Inbound"
-	// handInvoices is in package AcmeERP, with one AMQP sender, and deployed.
-	handInvoices = "Invoices_Inbound"
-	// handJMS is in package AcmeCRM, with one JMS sender guarded by SAPJMSRetries > 5, and deployed.
-	handJMS = "Orders_Retry"
-	// handDraft is in package AcmeCRM, with one AMQP sender, and not deployed.
-	handDraft = "Orders_Draft"
-	// handExclusive is in package AcmeCRM, with one JMS sender on an exclusive queue (no concurrent
-	// processes and no dead-letter option in the channel), and deployed.
-	handExclusive = "Orders_Exclusive"
-	// handBroken is in package Broken, with a JMS sender whose Exponential Backoff is not a
-	// boolean, and not deployed: the sender list resources leave it out with a warning.
-	handBroken = "Broken_Flow"
-)
-
-// addHandMadeFlows creates the hand-made flows and deploys those that are deployed.
-func (e *testEnv) addHandMadeFlows(t *testing.T) {
-	t.Helper()
-	amqp := func(queue string, retries string) map[string]string {
-		p := iflowbuild.DefaultSenderProperties(queue)
-		p["maxRetries"], p["queuePrefetch"] = retries, "1"
-		return p
-	}
-	jms := iflowbuild.DefaultJMSSenderProperties("Retry_Orders")
-	exclusive := iflowbuild.DefaultJMSSenderProperties("Exclusive_Orders")
-	exclusive["AccessType"] = "Exclusive"
-	delete(exclusive, "NumberConcurrentProcesses")
-	delete(exclusive, "useDeadLetterQueue")
-	broken := iflowbuild.DefaultJMSSenderProperties("Broken")
-	broken["ExponentialBackoff"] = "maybe"
-	for _, f := range []struct {
-		id, pkg string
-		o       iflowbuild.Options
-	}{
-		{handOrders, "AcmeCRM", iflowbuild.Options{Senders: []iflowbuild.Sender{
-			{ID: "MessageFlow_1", Name: "Orders", Properties: amqp("acme/crm/prod/orders", "1")},
-			{ID: "MessageFlow_2", Name: "Returns", Properties: amqp("acme/crm/prod/returns", "2")},
-		}, ExceptionEnds: [][]string{{"error"}}}},
-		{handInvoices, "AcmeERP", iflowbuild.Options{Senders: []iflowbuild.Sender{{Properties: amqp("acme/erp/prod/invoices", "1")}}}},
-		{handJMS, "AcmeCRM", iflowbuild.Options{
-			Senders:       []iflowbuild.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: jms}},
-			ExceptionEnds: [][]string{{"escalation", "error"}},
-			Routers:       []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}},
-		}},
-		{handDraft, "AcmeCRM", iflowbuild.Options{Senders: []iflowbuild.Sender{{Properties: amqp("acme/crm/prod/draft", "1")}}}},
-		{handExclusive, "AcmeCRM", iflowbuild.Options{
-			Senders:       []iflowbuild.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: exclusive}},
-			ExceptionEnds: [][]string{{"error"}},
-		}},
-		{handBroken, "Broken", iflowbuild.Options{Senders: []iflowbuild.Sender{{Adapter: "JMS", Properties: broken}}}},
-	} {
-		f.o.Name = f.id
-		if err := e.srv.CreateIFlow(f.id, f.id, f.pkg, iflowbuild.Build(f.o)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	c := cpi.New(e.srv.CloudIntegrationClient(t))
-	for _, id := range []string{handOrders, handInvoices, handJMS, handExclusive} {
-		if _, err := c.DeployAndWait(context.Background(), id, "", 5*time.Millisecond); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // byFlow filters query results by the flow in their identity.
 func byFlow(id string) queryfilter.QueryFilter {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
+
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -16,23 +18,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
-
-// addHandMadeSubscriptions subscribes the hand-made queues (addHandMadeQueues) as in the cockpit:
-// orders to two topics, returns to one, invoices of another namespace to one.
-func (e *testEnv) addHandMadeSubscriptions(t *testing.T) {
-	t.Helper()
-	em := e.eventMesh(t)
-	for _, s := range [][2]string{
-		{"acme/crm/prod/orders", "acme/crm/prod/ce/orders/created"},
-		{"acme/crm/prod/orders", "acme/crm/prod/ce/orders/*"},
-		{"acme/crm/prod/returns", "acme/crm/prod/ce/returns/*"},
-		{"acme/erp/prod/invoices", "acme/erp/prod/ce/invoices/*"},
-	} {
-		if err := em.PutSubscription(context.Background(), s[0], s[1]); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // bySubscription filters query results by the parts of a subscription's identity.
 func bySubscription(queue, topic string) queryfilter.QueryFilter {
@@ -203,9 +188,9 @@ func TestListResourceExamplesRun(t *testing.T) {
 		}
 		src.Write(b)
 	}
-	p, ok := New("test")().(*sapMessagingProvider)
+	p, ok := New("test")().(fwprovider.ProviderWithListResources)
 	if !ok {
-		t.Fatal("New does not return the sapmessaging provider")
+		t.Fatal("New does not return a provider with list resources")
 	}
 	for _, newList := range p.ListResources(context.Background()) {
 		var resp fwresource.MetadataResponse

@@ -19,30 +19,6 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
-// addHandMadeQueues creates queues out of band, as in the cockpit: orders with its dead message
-// queue, returns without one (and with unlimited redelivery), and a queue of another namespace.
-func (e *testEnv) addHandMadeQueues(t *testing.T) {
-	t.Helper()
-	em := e.eventMesh(t)
-	ctx := context.Background()
-	i64 := func(v int64) *int64 { return &v }
-	str := func(v string) *string { return &v }
-	yes := true
-	for _, q := range []struct {
-		name string
-		s    eventmesh.QueueSettings
-	}{
-		{"acme/crm/prod/orders/dmq", eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: i64(604800)}},
-		{"acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: i64(3), DeadMsgQueue: str("acme/crm/prod/orders/dmq")}},
-		{"acme/crm/prod/returns", eventmesh.QueueSettings{MaxRedeliveryCount: i64(0)}},
-		{"acme/erp/prod/invoices", eventmesh.QueueSettings{MaxRedeliveryCount: i64(5)}},
-	} {
-		if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // byName filters query results by the queue name in their identity.
 func byName(name string) queryfilter.QueryFilter {
 	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"name": knownvalue.StringExact(name)})
@@ -141,16 +117,6 @@ list "sapmessaging_queue" "none" {
 			},
 		},
 	})
-}
-
-// readExample returns the text of a file under examples/.
-func readExample(t *testing.T, rel string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "examples", filepath.FromSlash(rel)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // A prefix no queue name can start with is an error on name_prefix; listing without an Event

@@ -24,7 +24,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
@@ -35,14 +34,6 @@ import (
 const messagingNeededBy = "The messaging REST API (the service key's `messaging` entry of protocol `httprest`) is what " +
 	"`sapmessaging_webhook_subscription` manages webhook subscriptions through, what the action `sapmessaging_redrive` moves " +
 	"messages with, and what `sapmessaging_retry_audit` lists the webhook subscriptions by; the queues need only the management API."
-
-// Environment variables read when the provider block leaves a section out.
-const (
-	EnvEventMeshServiceKey        = "SAPMESSAGING_EVENT_MESH_SERVICE_KEY"
-	EnvCloudIntegrationServiceKey = "SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY"
-	// EnvCloudIntegrationPrivateKey holds the private key of an "External Certificate" key.
-	EnvCloudIntegrationPrivateKey = "SAPMESSAGING_CLOUD_INTEGRATION_PRIVATE_KEY"
-)
 
 var (
 	_ provider.Provider                  = (*sapMessagingProvider)(nil)
@@ -101,52 +92,6 @@ type cloudIntegrationModel struct {
 	ClientID     types.String `tfsdk:"client_id"`
 	ClientSecret types.String `tfsdk:"client_secret"`
 	PrivateKey   types.String `tfsdk:"private_key"`
-}
-
-// providerData is what resources and data sources receive from Configure.
-type providerData struct {
-	eventMesh        *eventmesh.Client
-	messaging        *eventmesh.Messaging
-	cloudIntegration *cpi.Client
-	// flows reads integration flows once per run and serializes and
-	// coalesces the writes to each flow; set together with cloudIntegration.
-	flows *cpi.Flows
-	// links holds the dead message queue links of this run, for the cycle check.
-	links dmqLinks
-	// owners holds the object each resource of this run plans to manage, so that two resources
-	// that would overwrite each other are refused at plan (owners.go); names reserves queue names
-	// again at apply (queue_names.go).
-	owners owners
-	names  queueNames
-	// eventMeshInstance and cloudIntegrationTenant identify the instance and tenant this
-	// configuration manages (owners.go); "" when not configured.
-	eventMeshInstance, cloudIntegrationTenant string
-	// webhookPlans holds the webhook subscriptions this run plans, per queue (resource_webhook_subscription.go).
-	webhookPlans webhookPlans
-	// eventMeshUnknown and cloudIntegrationUnknown are set when a setting of that connection is
-	// known only after apply (for example a service key from another resource): the plan then
-	// requires no such connection.
-	eventMeshUnknown, cloudIntegrationUnknown bool
-	// eventMeshKeyError and cloudIntegrationKeyError hold the error of a service key that the
-	// environment names and that cannot be used, when no provider block attribute is set for
-	// that service. Configure does not report it: Terraform puts its generic "requires explicit
-	// configuration" error before any error of a provider configured without a provider block.
-	// The resources, data sources and actions that need the service report it instead, so that
-	// the provider's own message is the first (and only) one the user reads.
-	eventMeshKeyError, cloudIntegrationKeyError diag.Diagnostics
-	// Each connection's credentials, proven once per run at plan (credentials.go).
-	eventMeshCredential, messagingCredential, cloudIntegrationCredential credential
-
-	// aem is the SEMP v2 client of the Advanced Event Mesh broker service (aem_connection.go); aemBroker
-	// identifies the broker and Message VPN for the owners of this run; aemUnknown and aemKeyError are as
-	// for the other connections.
-	aem           *aem.Client
-	aemBroker     string
-	aemUnknown    bool
-	aemKeyError   diag.Diagnostics
-	aemCredential credential
-	// aemQueueList is the run's queue list of the broker and the dead message queues the run plans (aem_queue_shared.go).
-	aemQueueList aemQueueList
 }
 
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -399,16 +344,6 @@ func warnTokenHost(diags *diag.Diagnostics, attr, title, apiURL, tokenURL string
 		fmt.Sprintf("In the %s connection, %s. Check that the service key is the one SAP BTP created. If %q is the "+
 			"token endpoint you expect (for example your own identity provider), add %q to the provider's `trusted_token_hosts`.",
 			title, w, host, host))
-}
-
-// maskSecrets keeps secret values out of every log line written with ctx.
-func maskSecrets(ctx *context.Context, secrets ...string) {
-	for _, s := range secrets {
-		if s != "" {
-			*ctx = tflog.MaskMessageStrings(*ctx, s)
-			*ctx = tflog.MaskAllFieldValuesStrings(*ctx, s)
-		}
-	}
 }
 
 // connectionSection describes one connection block of the provider: Event Mesh or Cloud Integration.

@@ -32,51 +32,6 @@ func TestProvider_schemaValid(t *testing.T) {
 	}
 }
 
-// wrapped compiles a pattern whose spaces also match Terraform's line wrapping of diagnostics.
-// Diagnostics put attribute names and settings in backticks (`max_ttl`, `force_destroy = true`);
-// the pattern need not: a backtick may stand at any boundary of a word.
-func wrapped(pattern string) *regexp.Regexp {
-	return regexp.MustCompile("(?s)" + strings.ReplaceAll(backtickTolerant(pattern), " ", `[\s│]+`))
-}
-
-// backtickTolerant lets an optional backtick stand wherever a word character of pattern meets
-// another character, and on either side of a space (not after a backslash, which escapes the
-// character that follows it).
-func backtickTolerant(pattern string) string {
-	isWord := func(c byte) bool {
-		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-	}
-	var b strings.Builder
-	for i := 0; i < len(pattern); i++ {
-		if pattern[i] == '[' && (i == 0 || pattern[i-1] != '\\') {
-			// A character class, [0-9] or [^"], stays as it is: a backtick inside it would
-			// break its ranges ("[`?0`?-`?9]" no longer holds 1 to 8).
-			end := strings.IndexByte(pattern[i+1:], ']')
-			if end >= 0 {
-				if i > 0 && isWord(pattern[i-1]) {
-					b.WriteString("`?")
-				}
-				b.WriteString(pattern[i : i+1+end+1])
-				i += end + 1
-				continue
-			}
-		}
-		if strings.HasPrefix(pattern[i:], "(?") && (i == 0 || pattern[i-1] != '\\') {
-			// A flag or non-capturing group, (?s) or (?:, stays as it is.
-			end := strings.IndexAny(pattern[i:], ":)")
-			b.WriteString(pattern[i : i+end+1])
-			i += end
-			continue
-		}
-		if i > 0 && pattern[i-1] != '\\' && (isWord(pattern[i-1]) != isWord(pattern[i]) || (pattern[i-1] == ' ') != (pattern[i] == ' ')) &&
-			pattern[i] != '{' && pattern[i] != '*' && pattern[i] != '+' && pattern[i] != '?' {
-			b.WriteString("`?")
-		}
-		b.WriteByte(pattern[i])
-	}
-	return b.String()
-}
-
 func TestAccProvider_configurationErrors(t *testing.T) {
 	queue := `
 resource "sapmessaging_queue" "q" {

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -233,74 +232,9 @@ func heldMessages(q *eventmesh.Queue) (held, unacked int64) {
 	return max(deref(q.MessageCount), unacked), unacked
 }
 
-// listErrorDetail explains a failed GET /queues made while doing what.
-func listErrorDetail(doing string, err error) string {
-	return fmt.Sprintf("The Event Mesh management API failed listing queues (GET /queues) while %s: %s. Check the provider's connection and "+
-		"the service's status, then run the command again; TF_LOG=debug shows each request.", doing, clause(err))
-}
-
 func queueErrorDetail(name string, err error) string {
 	return fmt.Sprintf("The Event Mesh management API failed for queue %q: %s. Check the provider's connection and "+
 		"the service's status, then run the command again; TF_LOG=debug shows each request.", name, clause(err))
-}
-
-// clause returns the text of err without the final period, to be followed by ". ".
-func clause(err error) string {
-	return strings.TrimRight(err.Error(), ". ")
-}
-
-// deref returns *p, or the zero value for nil.
-func deref[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
-}
-
-func int64Ptr(v types.Int64) *int64 {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	x := v.ValueInt64()
-	return &x
-}
-
-func stringPtr(v types.String) *string {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	x := v.ValueString()
-	return &x
-}
-
-func boolPtr(v types.Bool) *bool {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	x := v.ValueBool()
-	return &x
-}
-
-func int64OrNull(p *int64) types.Int64 {
-	if p == nil {
-		return types.Int64Null()
-	}
-	return types.Int64Value(*p)
-}
-
-func nonEmptyStringOrNull(p *string) types.String {
-	if p == nil || *p == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(*p)
-}
-
-func stringOr(p *string, fallback string) types.String {
-	if p == nil || *p == "" {
-		return types.StringValue(fallback)
-	}
-	return types.StringValue(*p)
 }
 
 // queueModelPtr is a pointer to a resource model that maps onto an Event Mesh queue.

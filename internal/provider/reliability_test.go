@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -42,114 +41,6 @@ resource "sapmessaging_queue_subscription" "s" {
   topic_pattern = format("acme/crm/prod/ce/fleet/q%%03d/*", count.index)
 }
 `, n, prefix, n, prefix, redeliveries, n)
-}
-
-// checkStateMatchesEmulator asserts that the emulator holds exactly the queues, dead message
-// queues and subscriptions of the state, with the settings of the state: none lost, none
-// orphaned, none duplicated. want counts the queues (dead message queues included) and the
-// subscriptions the configuration declares.
-func checkStateMatchesEmulator(env *testEnv, wantQueues, wantSubs int) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		var resources []stateResource
-		for addr, rs := range s.RootModule().Resources {
-			resources = append(resources, stateResource{addr: addr, typ: rs.Type, attrs: rs.Primary.Attributes})
-		}
-		return stateMatchesEmulator(env, resources, wantQueues, wantSubs)
-	}
-}
-
-// stateResource is one resource instance of a state, with its attributes flattened to strings.
-type stateResource struct {
-	addr, typ string
-	attrs     map[string]string
-	tainted   bool
-}
-
-// stateMatchesEmulator is checkStateMatchesEmulator over a list of state resources.
-func stateMatchesEmulator(env *testEnv, resources []stateResource, wantQueues, wantSubs int) error {
-	stateQueues := map[string]map[string]string{}
-	stateSubs := map[string]bool{}
-	for _, rs := range resources {
-		addr, a := rs.addr, rs.attrs
-		switch rs.typ {
-		case "sapmessaging_queue", "sapmessaging_dead_message_queue":
-			if _, dup := stateQueues[a["name"]]; dup {
-				return fmt.Errorf("queue %s is in the state twice (%s)", a["name"], addr)
-			}
-			stateQueues[a["name"]] = a
-		case "sapmessaging_queue_subscription":
-			stateSubs[a["queue_name"]+","+a["topic_pattern"]] = true
-		}
-	}
-	if len(stateQueues) != wantQueues || len(stateSubs) != wantSubs {
-		return fmt.Errorf("the state holds %d queues and %d subscriptions, the configuration %d and %d",
-			len(stateQueues), len(stateSubs), wantQueues, wantSubs)
-	}
-	listed := env.srv.Queues()
-	seen := map[string]bool{}
-	var orphans []string
-	serverSubs := map[string]bool{}
-	for _, q := range listed {
-		if seen[q.Name] {
-			return fmt.Errorf("the emulator lists queue %s twice", q.Name)
-		}
-		seen[q.Name] = true
-		a, ok := stateQueues[q.Name]
-		if !ok {
-			orphans = append(orphans, q.Name)
-			continue
-		}
-		if err := compareQueue(q, a); err != nil {
-			return err
-		}
-		topics, _ := env.srv.Subscriptions(q.Name)
-		for _, topic := range topics {
-			serverSubs[q.Name+","+topic] = true
-		}
-	}
-	if len(orphans) > 0 {
-		return fmt.Errorf("%d orphaned queue(s) in the emulator, not in the state: %v", len(orphans), orphans)
-	}
-	var lost []string
-	for name := range stateQueues {
-		if !seen[name] {
-			lost = append(lost, name)
-		}
-	}
-	if len(lost) > 0 {
-		sort.Strings(lost)
-		return fmt.Errorf("%d queue(s) in the state are missing from the emulator: %v", len(lost), lost)
-	}
-	if !maps.Equal(serverSubs, stateSubs) {
-		return fmt.Errorf("subscriptions differ: emulator %d, state %d", len(serverSubs), len(stateSubs))
-	}
-	return nil
-}
-
-// compareQueue compares the settings the state records with the queue the emulator holds.
-func compareQueue(q emulator.Queue, a map[string]string) error {
-	want := map[string]string{
-		"access_type":             q.AccessType,
-		"max_queue_size_in_bytes": fmt.Sprint(q.MaxQueueSizeInBytes),
-		"respect_ttl":             fmt.Sprint(q.RespectTTL != nil && *q.RespectTTL),
-	}
-	if q.MaxTTL != nil {
-		want["max_ttl"] = fmt.Sprint(*q.MaxTTL)
-	}
-	if _, isQueue := a["max_redelivery_count"]; isQueue {
-		want["max_redelivery_count"] = fmt.Sprint(q.MaxRedeliveryCount)
-		dmq := ""
-		if q.DeadMsgQueue != nil {
-			dmq = *q.DeadMsgQueue
-		}
-		want["dead_message_queue"] = dmq
-	}
-	for k, v := range want {
-		if a[k] != v {
-			return fmt.Errorf("queue %s: state has %s = %q, the emulator %q", q.Name, k, a[k], v)
-		}
-	}
-	return nil
 }
 
 // faultFigures formats the emulator's and the provider's counters for the test log.

@@ -162,10 +162,10 @@ func (r *aemDeadMessageQueueResource) ModifyPlan(ctx context.Context, req resour
 	q.MaxRedeliveryCount, q.DeadMessageQueue = rules.Null[int64](), rules.Null[string]()
 	if r.data != nil && r.data.aem != nil && !plan.Name.IsUnknown() {
 		name := plan.Name.ValueString()
-		if !r.data.claimAEMQueueName(ctx, r.typeName, name, inState, req, resp) {
+		if !claimAEMQueueName(r.data, ctx, r.typeName, name, inState, req, resp) {
 			return
 		}
-		if !inState && !r.data.aemRefuseExisting(ctx, r.typeName, name, &resp.Diagnostics) {
+		if !inState && !aemRefuseExisting(r.data, ctx, r.typeName, name, &resp.Diagnostics) {
 			return
 		}
 		r.data.aemPlanDMQ(name, q.IngressEnabled)

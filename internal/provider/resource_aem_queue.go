@@ -184,10 +184,10 @@ func (r *aemQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	q.AllowMissingDeadMessageQueue = cfg.AllowMissingDeadMessageQueue.ValueBool()
 	if r.data != nil && r.data.aem != nil && !plan.Name.IsUnknown() {
 		name := plan.Name.ValueString()
-		if !r.data.claimAEMQueueName(ctx, r.typeName, name, inState, req, resp) {
+		if !claimAEMQueueName(r.data, ctx, r.typeName, name, inState, req, resp) {
 			return
 		}
-		if !inState && !r.data.aemRefuseExisting(ctx, r.typeName, name, &resp.Diagnostics) {
+		if !inState && !aemRefuseExisting(r.data, ctx, r.typeName, name, &resp.Diagnostics) {
 			return
 		}
 		if !r.data.aemPlanDeadMessageQueue(ctx, &q, &resp.Diagnostics) {

@@ -169,29 +169,6 @@ func (r *aemQueueSubscriptionResource) ModifyPlan(ctx context.Context, req resou
 	}
 }
 
-// aemQueueClaimKey is the owners key (owners.go, service serviceAEM) under which the AEM queue resources
-// claim a queue name (sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue share the names): a
-// queue claimed so is planned in this run, and aemQueueExistsOrPlanned counts it.
-func aemQueueClaimKey(name string) string { return "aem-queue|" + name }
-
-// aemQueueExistsOrPlanned reports whether queue name is planned in this run (claimed under aemQueueClaimKey)
-// or is on the broker, from the run's queue list (aemQueues); a failed list is tried again by the next caller.
-func (d *providerData) aemQueueExistsOrPlanned(ctx context.Context, name string) (bool, error) {
-	if d.aemBroker != "" {
-		d.owners.mu.Lock()
-		_, planned := d.owners.planned[d.aemBroker+"\x00"+aemQueueClaimKey(name)]
-		d.owners.mu.Unlock()
-		if planned {
-			return true, nil
-		}
-	}
-	qs, err := d.aemQueues(ctx) // aem_queue_shared.go: the run's one queue list, shared with the queue resources
-	if err != nil {
-		return false, err
-	}
-	return qs[name] != nil, nil
-}
-
 func (r *aemQueueSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer aemSubscriptionIdentity.set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan aemQueueSubscriptionModel

@@ -29,29 +29,6 @@ resource "sapmessaging_aem_queue_subscription" "s" {
 `, queue, topic)
 }
 
-// createAEMQueue creates queue name on the emulator's broker out of band, as the cloud console would.
-func (e *testEnv) createAEMQueue(t *testing.T, name string, s aem.QueueSettings) {
-	t.Helper()
-	if _, err := e.aem(t).CreateQueue(context.Background(), aem.Queue{Name: name, QueueSettings: s}); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// aemSubscribed reports whether the broker holds the subscription of queue to topic.
-func (e *testEnv) aemSubscribed(t *testing.T, queue, topic string) bool {
-	t.Helper()
-	topics, err := e.aem(t).ListSubscriptions(context.Background(), queue)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range topics {
-		if s == topic {
-			return true
-		}
-	}
-	return false
-}
-
 // The lifecycle: create with state checks and an empty plan, import by ID, a subscription deleted out of
 // band planned again, a new topic replacing the subscription, and the refusals at plan and apply.
 func TestAccAEMQueueSubscription_lifecycle(t *testing.T) {

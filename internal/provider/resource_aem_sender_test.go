@@ -22,36 +22,6 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
-// The AEM sender tests run on the sample content: the flows of package AcmeAEM (aem_sample_flows.go) read
-// the AEM sample queues (aem_sample.go).
-const (
-	aemOrdersFlow = "Acme_AEM_Orders_Inbound"   // acme/aem/prod/orders: R = 5, dead message queue acme/aem/prod/orders/dmq
-	aemLegacyFlow = "Acme_AEM_Legacy_Inbound"   // acme/aem/prod/legacy: R = 0, the default dead message queue, which does not exist
-	aemAuditFlow  = "Acme_AEM_Audit_Inbound"    // AUTOMATIC_IMMEDIATE
-	aemSolaceFlow = "Acme_AEM_Payments_Inbound" // Solace's own adapter (SolacePubSubPlus) on acme/aem/prod/payments: R = 5, DMQ acme/aem/prod/payments/errors
-	aemSenderAddr = "sapmessaging_aem_sender.s"
-	sempQueues    = "/SEMP/v2/config/msgVpns/{vpn}/queues"
-)
-
-// newAEMSenderEnv is an emulator with the sample content.
-func newAEMSenderEnv(t *testing.T) *testEnv {
-	t.Helper()
-	env := newTestEnv(t)
-	if err := env.srv.LoadSampleContent(); err != nil {
-		t.Fatal(err)
-	}
-	return env
-}
-
-func aemSenderHCL(iflowID, body string) string {
-	return fmt.Sprintf(`
-resource "sapmessaging_aem_sender" "s" {
-  iflow_id = %q
-%s
-}
-`, iflowID, body)
-}
-
 // checkAEMProperty checks one property of the AEM sender of the orders flow on the tenant.
 func checkAEMProperty(env *testEnv, key, want string) acc.TestCheckFunc {
 	id := aemOrdersFlow

@@ -11,51 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
-
-// sharedFlowID is the integration flow whose several AMQP senders the tests below manage with one resource each.
-const sharedFlowID = "SharedInbound"
-
-// channelNames are the AMQP sender channels of sharedFlowID, in order.
-var channelNames = []string{"AMQP_A", "AMQP_B", "AMQP_C"}
-
-// addSharedFlow creates sharedFlowID with n AMQP senders whose retries and concurrency are 5 and 3, as
-// literals or as externalized parameters "<channel> Retries" and "<channel> Concurrency".
-func (e *testEnv) addSharedFlow(t *testing.T, n int, externalized bool) {
-	t.Helper()
-	var senders []iflowbuild.Sender
-	params := map[string]string{}
-	for i, name := range channelNames[:n] {
-		props := iflowbuild.DefaultSenderProperties("acme/crm/prod/" + strings.ToLower(name))
-		props["maxRetries"], props["NumberConcurrentProcesses"] = "5", "3"
-		if externalized {
-			props["maxRetries"] = "{{" + name + " Retries}}"
-			props["NumberConcurrentProcesses"] = "{{" + name + " Concurrency}}"
-			params[name+" Retries"], params[name+" Concurrency"] = "5", "3"
-		}
-		senders = append(senders, iflowbuild.Sender{ID: fmt.Sprintf("MessageFlow_%d", i+1), Name: name, Properties: props})
-	}
-	e.addFlow(t, sharedFlowID, senders, params, []string{"error"})
-}
-
-// channelValues returns the effective maxRetries and NumberConcurrentProcesses of each AMQP sender of
-// sharedFlowID on the tenant: the literal, or the value of the parameter it refers to.
-func (e *testEnv) channelValues() (map[string][2]string, error) {
-	art, err := iflow.ReadZip(e.srv.IFlowContent(sharedFlowID))
-	if err != nil {
-		return nil, err
-	}
-	cfg, _ := e.srv.IFlowConfigurations(sharedFlowID)
-	params := art.ParameterValues(cfg)
-	out := map[string][2]string{}
-	for _, s := range art.AMQPSenders() {
-		retries, _ := iflow.Expand(s.Properties["maxRetries"], params)
-		conc, _ := iflow.Expand(s.Properties["NumberConcurrentProcesses"], params)
-		out[s.Name] = [2]string{retries, conc}
-	}
-	return out, nil
-}
 
 // checkChannels asserts that every one of the first n channels holds retries and concurrency on the
 // tenant, that the flow runs, and that the running flow uses the values of externalized parameters.
@@ -84,9 +40,6 @@ func checkChannels(env *testEnv, n int, retries, concurrency string) resource.Te
 		return nil
 	}
 }
-
-// deployRoute is the emulator's statistics label of a deploy request.
-const deployRoute = "POST /api/v1/DeployIntegrationDesigntimeArtifact"
 
 // checkOneDeploy asserts that the flow was deployed once since the emulator's statistics were reset.
 func checkOneDeploy(env *testEnv) resource.TestCheckFunc {
@@ -164,9 +117,6 @@ func TestAccAMQPSender_severalChannelsOneFlow(t *testing.T) {
 		})
 	}
 }
-
-// changeOnTenant is a plan check that changes the tenant after the plan was made and before it is applied.
-type changeOnTenant func() error
 
 func (c changeOnTenant) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
 	resp.Error = c()

@@ -14,32 +14,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
-
-// redeliveryFromQueueEnv is an emulator with the queue acme/crm/prod/orders (R = 0, managed
-// elsewhere) and the flow senderFlowID reading it.
-func redeliveryFromQueueEnv(t *testing.T, env *testEnv) *eventmesh.Client {
-	t.Helper()
-	em := env.eventMesh(t)
-	if _, _, err := em.PutQueue(t.Context(), "acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: ptrTo[int64](0)}); err != nil {
-		t.Fatal(err)
-	}
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
-	return em
-}
-
-// discoveredSenderHCL is a sender of senderFlowID without queue_max_redelivery_count unless extra sets it.
-func discoveredSenderHCL(extra string) string {
-	return `
-resource "sapmessaging_amqp_sender" "orders" {
-  iflow_id                = "` + senderFlowID + `"
-  max_number_of_retries   = 1
-  max_prefetched_messages = 1
-` + extra + `
-}
-`
-}
 
 func expectR(r int64, source string, worst knownvalue.Check) []statecheck.StateCheck {
 	return []statecheck.StateCheck{

@@ -19,60 +19,6 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
-const senderAddr = "sapmessaging_amqp_sender.orders"
-
-// addFlow creates an iFlow on the emulator's tenant with the given senders and exception subprocess ends.
-func (e *testEnv) addFlow(t *testing.T, id string, senders []iflowbuild.Sender, params map[string]string, ends ...[]string) {
-	t.Helper()
-	zip := iflowbuild.Build(iflowbuild.Options{Name: id, Senders: senders, Parameters: params, ExceptionEnds: ends})
-	if err := e.srv.CreateIFlow(id, id, "Orders", zip); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// senderProperty reads one property of the only AMQP sender from the iFlow content on the emulator.
-func (e *testEnv) senderProperty(id, key string) (string, error) {
-	art, err := iflow.ReadZip(e.srv.IFlowContent(id))
-	if err != nil {
-		return "", err
-	}
-	senders := art.AMQPSenders()
-	if len(senders) == 0 {
-		return "", fmt.Errorf("no AMQP sender in %s", id)
-	}
-	return senders[0].Properties[key], nil
-}
-
-// senderFlowID is the integration flow senderHCL configures.
-const senderFlowID = "OrdersInbound"
-
-// checkSenderProperty asserts a property of the AMQP sender of senderFlowID on the tenant.
-func checkSenderProperty(env *testEnv, key, want string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		got, err := env.senderProperty(senderFlowID, key)
-		if err != nil {
-			return err
-		}
-		if got != want {
-			return fmt.Errorf("%s of %s on the tenant = %q, want %q", key, senderFlowID, got, want)
-		}
-		return nil
-	}
-}
-
-func senderHCL(extra string) string {
-	return `
-resource "sapmessaging_amqp_sender" "orders" {
-  iflow_id                   = "` + senderFlowID + `"
-  max_number_of_retries      = 1
-  max_prefetched_messages    = 1
-  queue_max_redelivery_count = 5
-  max_total_attempts         = 20
-` + extra + `
-}
-`
-}
-
 func TestAccAMQPSender_literal(t *testing.T) {
 	env := newTestEnv(t)
 	env.addFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -17,55 +16,7 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
-
-// deploymentFlows are the flows of the deployment tests, each with the AMQP senders AMQP_A and AMQP_B.
-var deploymentFlows = []string{"DeployFlowA", "DeployFlowB"}
-
-// addTwoChannelFlow creates flow id with the AMQP senders AMQP_A and AMQP_B, retries and concurrency 5 and 3.
-func (e *testEnv) addTwoChannelFlow(t *testing.T, id string) {
-	t.Helper()
-	var senders []iflowbuild.Sender
-	for i, name := range channelNames[:2] {
-		props := iflowbuild.DefaultSenderProperties("acme/crm/prod/" + strings.ToLower(id+"/"+name))
-		props["maxRetries"], props["NumberConcurrentProcesses"] = "5", "3"
-		senders = append(senders, iflowbuild.Sender{ID: fmt.Sprintf("MessageFlow_%d", i+1), Name: name, Properties: props})
-	}
-	e.addFlow(t, id, senders, nil, []string{"error"})
-}
-
-// deploymentHCL is one sapmessaging_amqp_sender with deploy = false per channel of deploymentFlows
-// (named FLOW_CHANNEL) and one sapmessaging_iflow_deployment per flow (named after it), triggered by
-// the revisions of its channels. (The test framework's state checks cannot address for_each
-// instances, so each resource is written out; the example shows the for_each form.)
-func deploymentHCL(retries int, extra string) string {
-	var b strings.Builder
-	for _, id := range deploymentFlows {
-		var triggers []string
-		for _, ch := range channelNames[:2] {
-			name := id + "_" + ch
-			fmt.Fprintf(&b, `
-resource "sapmessaging_amqp_sender" %q {
-  iflow_id              = %q
-  channel               = %q
-  max_number_of_retries = %d
-  concurrent_processes  = %d
-  deploy                = false
-}
-`, name, id, ch, retries, retries)
-			triggers = append(triggers, fmt.Sprintf("%s = sapmessaging_amqp_sender.%s.revision", ch, name))
-		}
-		fmt.Fprintf(&b, `
-resource "sapmessaging_iflow_deployment" %q {
-  iflow_id = %q
-  triggers = { %s }
-%s
-}
-`, id, id, strings.Join(triggers, ", "), extra)
-	}
-	return b.String()
-}
 
 // checkDeploys asserts the number of deploys since the emulator's statistics were reset.
 func checkDeploys(env *testEnv, want int64, what string) resource.TestCheckFunc {
@@ -101,8 +52,6 @@ func checkFlowRuns(env *testEnv, id, want string) resource.TestCheckFunc {
 		return nil
 	}
 }
-
-func deploymentAddr(id string) string { return "sapmessaging_iflow_deployment." + id }
 
 // TestAccIFlowDeployment_oneDeployPerFlow: two flows with two channel resources each, written with
 // deploy = false and deployed by one sapmessaging_iflow_deployment per flow: each apply deploys each

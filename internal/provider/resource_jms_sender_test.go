@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -21,51 +20,6 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
-const jmsAddr = "sapmessaging_jms_sender.retry"
-
-// The flows of the JMS sender tests: a guard of "> 5" in an exception subprocess, no guard, and an exclusive queue.
-const (
-	jmsGuardedFlow   = "JmsGuarded"
-	jmsUnguardedFlow = "JmsUnguarded"
-	jmsExclusiveFlow = "JmsExclusive"
-)
-
-// addJMSFlow creates an iFlow with one JMS sender (SAP's defaults: interval 1, backoff, maximum 60) reading queue.
-func (e *testEnv) addJMSFlow(t *testing.T, id string, exclusive bool, o iflowbuild.Options) {
-	t.Helper()
-	props := iflowbuild.DefaultJMSSenderProperties("Retry_" + id)
-	if exclusive {
-		// An exclusive queue has one consumer and no dead-letter option [SAP 161791b].
-		props["AccessType"] = "Exclusive"
-		delete(props, "NumberConcurrentProcesses")
-		delete(props, "useDeadLetterQueue")
-	}
-	o.Name = id
-	o.Senders = append([]iflowbuild.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: props}}, o.Senders...)
-	if err := e.srv.CreateIFlow(id, id, "Retry", iflowbuild.Build(o)); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// guardedOptions is a flow whose exception subprocess ends the message when SAPJMSRetries > 5.
-func guardedOptions() iflowbuild.Options {
-	return iflowbuild.Options{ExceptionEnds: [][]string{{"escalation", "error"}},
-		Routers: []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}}}
-}
-
-// jmsProperty reads one property of the JMS sender of flow id on the tenant.
-func (e *testEnv) jmsProperty(id, key string) (string, error) {
-	art, err := iflow.ReadZip(e.srv.IFlowContent(id))
-	if err != nil {
-		return "", err
-	}
-	s, ok := art.Model.JMSSender("MessageFlow_JMS")
-	if !ok {
-		return "", fmt.Errorf("no JMS sender in %s", id)
-	}
-	return s.Properties[key], nil
-}
-
 func checkJMSProperty(env *testEnv, id, key, want string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		got, err := env.jmsProperty(id, key)
@@ -77,15 +31,6 @@ func checkJMSProperty(env *testEnv, id, key, want string) resource.TestCheckFunc
 		}
 		return nil
 	}
-}
-
-func jmsHCL(id, body string) string {
-	return fmt.Sprintf(`
-resource "sapmessaging_jms_sender" "retry" {
-  iflow_id = %q
-%s
-}
-`, id, body)
 }
 
 func TestAccJMSSender_guarded(t *testing.T) {
@@ -328,26 +273,6 @@ resource "sapmessaging_amqp_sender" "orders" {
 			),
 		}},
 	})
-}
-
-// planDiagnostics runs terraform plan -json and returns its diagnostics as "severity: summary: detail".
-func planDiagnostics(t *testing.T, w *cliWorkspace) []string {
-	t.Helper()
-	r := w.mustRun(0, "plan", "-input=false", "-json")
-	var out []string
-	for _, line := range strings.Split(r.output, "\n") {
-		if !strings.HasPrefix(line, "{") {
-			continue
-		}
-		var d jsonDiagnostic
-		if err := json.Unmarshal([]byte(line), &d); err != nil {
-			t.Fatalf("a line of plan -json is not JSON: %v\n%s", err, line)
-		}
-		if d.Type == "diagnostic" {
-			out = append(out, d.Diagnostic.Severity+": "+d.Diagnostic.Summary+": "+d.Diagnostic.Detail)
-		}
-	}
-	return out
 }
 
 // The warnings of the plan, with the real CLI: the missing retry limit in numbers, constant retries,

@@ -35,19 +35,6 @@ resource "sapmessaging_queue_subscription" "s" {
 `, topic)
 }
 
-func subscribed(env *testEnv, t *testing.T, queue, topic string) (bool, error) {
-	subs, err := env.eventMesh(t).ListSubscriptions(context.Background(), queue)
-	if err != nil {
-		return false, err
-	}
-	for _, s := range subs {
-		if s.TopicPattern == topic {
-			return true, nil
-		}
-	}
-	return false, nil
-}
-
 func TestAccQueueSubscription_lifecycle(t *testing.T) {
 	env := newTestEnv(t)
 	const addr = "sapmessaging_queue_subscription.s"

@@ -17,25 +17,6 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
-const testQueue = "acme/crm/prod/orders"
-
-// queueHCL is a queue with a dead message queue and the given redelivery count.
-func queueHCL(redeliveries int) string {
-	return fmt.Sprintf(`
-resource "sapmessaging_dead_message_queue" "dmq" {
-  name = "acme/crm/prod/orders/dmq"
-}
-
-resource "sapmessaging_queue" "orders" {
-  name                 = %q
-  max_redelivery_count = %d
-  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
-  respect_ttl          = true
-  max_ttl              = 86400
-}
-`, testQueue, redeliveries)
-}
-
 // checkServerQueue asserts what the emulator holds for testQueue, the queue
 // queueHCL configures, through its management API.
 func checkServerQueue(env *testEnv, t *testing.T, redeliveries int64) resource.TestCheckFunc {

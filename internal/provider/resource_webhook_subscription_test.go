@@ -25,47 +25,6 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
-// webhookEndpoint is a loopback endpoint that completes the handshake and takes every message.
-func webhookEndpoint(t *testing.T) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/token" {
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write([]byte(`{"access_token":"endpoint-token","expires_in":3600}`))
-			return
-		}
-		if r.Method == http.MethodOptions {
-			w.Header().Set("WebHook-Allowed-Origin", r.Header.Get("WebHook-Request-Origin"))
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-const webhookQueues = `
-resource "sapmessaging_dead_message_queue" "dmq" {
-  name = "acme/crm/prod/hooked/dmq"
-}
-
-resource "sapmessaging_queue" "q" {
-  name                 = "acme/crm/prod/hooked"
-  max_redelivery_count = 2
-  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
-}
-`
-
-// webhookHCL is the two queues and one webhook subscription with the given extra arguments.
-func webhookHCL(endpoint, extra string) string {
-	return webhookQueues + fmt.Sprintf(`
-resource "sapmessaging_webhook_subscription" "w" {
-  name     = "acme/crm/prod/hooked/webhook"
-  queue    = sapmessaging_queue.q.name
-  endpoint = %q
-%s
-}
-`, endpoint, extra)
-}
-
 const webhookOAuth2 = `
   oauth2 = {
     client_id     = "orders-hook"
