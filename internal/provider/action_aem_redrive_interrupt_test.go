@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
@@ -23,14 +25,14 @@ var aemRedriveOnBoth = regexp.MustCompile(`Message (\d+) was copied to "[^"]+", 
 // and some of their answers come 50 seconds late: the apply fails with "Redrive Interrupted", counts the moved
 // messages, and names every message left in both queues.
 func TestAccAEMRedriveAction_interrupted(t *testing.T) {
-	tf := terraformCLI(t)
-	if !terraformAtLeast(t, tf, 14) {
+	tf := acctest.TerraformCLI(t)
+	if !acctest.TerraformAtLeast(t, tf, 14) {
 		t.Skipf("%s has no actions: the redrive needs Terraform 1.14 or later (make testacc-tf114)", tf)
 	}
 	t.Parallel()
 	const dmq, queue, published = "r/dmq", "r/q", 30
-	env := newTestEnv(t)
-	c := env.aem(t)
+	env := acctest.NewTestEnv(t)
+	c := env.AEM(t)
 	for _, q := range []aem.Queue{
 		{Name: dmq, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true), RespectTTLEnabled: aem.Ptr(true), MaxTTL: aem.Ptr[int64](604800)}},
 		{Name: queue, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true), EgressEnabled: aem.Ptr(true),
@@ -40,10 +42,10 @@ func TestAccAEMRedriveAction_interrupted(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	env.aemPublish(t, dmq, published)
+	env.AEMPublish(t, dmq, published)
 
-	cr := env.srv.AdvancedEventMeshCredentials()
-	w := newCLIWork(t, tf, env.srv, fmt.Sprintf("  advanced_event_mesh = {\n    semp_url = %q\n    msg_vpn_name = %q\n    username = %q\n    password = %q\n  }",
+	cr := env.Srv.AdvancedEventMeshCredentials()
+	w := acctest.NewCLIWork(t, tf, env.Srv, fmt.Sprintf("  advanced_event_mesh = {\n    semp_url = %q\n    msg_vpn_name = %q\n    username = %q\n    password = %q\n  }",
 		cr.SEMPURL, cr.MsgVpnName, cr.Username, cr.Password), fmt.Sprintf(`
 action "sapmessaging_aem_redrive" "r" {
   config {
@@ -53,12 +55,12 @@ action "sapmessaging_aem_redrive" "r" {
   }
 }
 `, dmq, queue, published))
-	if r := w.run(t, "plan", "-input=false", "-no-color", "-invoke=action.sapmessaging_aem_redrive.r", "-out=p.tfplan"); r.exitCode != 0 {
-		t.Fatalf("the plan failed (exit %d):\n%s", r.exitCode, r.output)
+	if r := w.Run(t, "plan", "-input=false", "-no-color", "-invoke=action.sapmessaging_aem_redrive.r", "-out=p.tfplan"); r.ExitCode != 0 {
+		t.Fatalf("the plan failed (exit %d):\n%s", r.ExitCode, r.Output)
 	}
 
-	env.srv.SetFaults(emulator.Faults{Latency: 400 * time.Millisecond})
-	cmd, out := w.start(t, "apply", "-input=false", "-no-color", "p.tfplan")
+	env.Srv.SetFaults(emulator.Faults{Latency: 400 * time.Millisecond})
+	cmd, out := w.Start(t, "apply", "-input=false", "-no-color", "p.tfplan")
 	deadline := time.Now().Add(2 * time.Minute)
 	for !strings.Contains(out.String(), "Redriving") {
 		if time.Now().After(deadline) {
@@ -66,14 +68,14 @@ action "sapmessaging_aem_redrive" "r" {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	env.srv.SetFaults(emulator.Faults{Latency: 400 * time.Millisecond, Rate: 0.6, Kinds: []emulator.FaultKind{emulator.FaultLateResponse},
+	env.Srv.SetFaults(emulator.Faults{Latency: 400 * time.Millisecond, Rate: 0.6, Kinds: []emulator.FaultKind{emulator.FaultLateResponse},
 		Seed: 5, SlowDelay: 50 * time.Second})
 	time.Sleep(1500 * time.Millisecond)
 	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
 	err := cmd.Wait()
-	env.srv.ClearFaults()
+	env.Srv.ClearFaults()
 	output := out.String()
 	if err == nil {
 		t.Fatalf("the interrupted redrive ended with exit 0:\n%s", output)
@@ -85,7 +87,7 @@ action "sapmessaging_aem_redrive" "r" {
 
 	// Where the messages are: moved ones only in the queue, the others in the DMQ, some of those in both. A
 	// message whose delete got no answer is named as perhaps still in the DMQ, and is not counted as moved.
-	depths := env.aemDepths(t, dmq, queue)
+	depths := env.AEMDepths(t, dmq, queue)
 	left, both := published-depths[0], depths[0]+depths[1]-published
 	m := regexp.MustCompile(`interrupted after (\d+) moved messages?`).FindStringSubmatch(flat)
 	if m == nil {
@@ -122,14 +124,14 @@ action "sapmessaging_aem_redrive" "r" {
 // Ctrl-C during the redrive's first list of the DMQ: nothing moved, and the apply fails with Redrive
 // Interrupted, saying so.
 func TestAccAEMRedriveAction_interruptedDuringList(t *testing.T) {
-	tf := terraformCLI(t)
-	if !terraformAtLeast(t, tf, 14) {
+	tf := acctest.TerraformCLI(t)
+	if !acctest.TerraformAtLeast(t, tf, 14) {
 		t.Skipf("%s has no actions: the redrive needs Terraform 1.14 or later (make testacc-tf114)", tf)
 	}
 	t.Parallel()
 	const dmq, queue, published = "l/dmq", "l/q", 5
-	env := newTestEnv(t)
-	c := env.aem(t)
+	env := acctest.NewTestEnv(t)
+	c := env.AEM(t)
 	for _, q := range []aem.Queue{
 		{Name: dmq, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true)}},
 		{Name: queue, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true), EgressEnabled: aem.Ptr(true),
@@ -139,9 +141,9 @@ func TestAccAEMRedriveAction_interruptedDuringList(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	env.aemPublish(t, dmq, published)
-	cr := env.srv.AdvancedEventMeshCredentials()
-	w := newCLIWork(t, tf, env.srv, fmt.Sprintf("  advanced_event_mesh = {\n    semp_url = %q\n    msg_vpn_name = %q\n    username = %q\n    password = %q\n  }",
+	env.AEMPublish(t, dmq, published)
+	cr := env.Srv.AdvancedEventMeshCredentials()
+	w := acctest.NewCLIWork(t, tf, env.Srv, fmt.Sprintf("  advanced_event_mesh = {\n    semp_url = %q\n    msg_vpn_name = %q\n    username = %q\n    password = %q\n  }",
 		cr.SEMPURL, cr.MsgVpnName, cr.Username, cr.Password), fmt.Sprintf(`
 action "sapmessaging_aem_redrive" "r" {
   config {
@@ -151,12 +153,12 @@ action "sapmessaging_aem_redrive" "r" {
   }
 }
 `, dmq, queue, published))
-	if r := w.run(t, "plan", "-input=false", "-no-color", "-invoke=action.sapmessaging_aem_redrive.r", "-out=p.tfplan"); r.exitCode != 0 {
-		t.Fatalf("the plan failed (exit %d):\n%s", r.exitCode, r.output)
+	if r := w.Run(t, "plan", "-input=false", "-no-color", "-invoke=action.sapmessaging_aem_redrive.r", "-out=p.tfplan"); r.ExitCode != 0 {
+		t.Fatalf("the plan failed (exit %d):\n%s", r.ExitCode, r.Output)
 	}
 	// Every request waits 3 seconds: the interrupt, a second after "Redriving", finds the first list under way.
-	env.srv.SetFaults(emulator.Faults{Latency: 3 * time.Second})
-	cmd, out := w.start(t, "apply", "-input=false", "-no-color", "p.tfplan")
+	env.Srv.SetFaults(emulator.Faults{Latency: 3 * time.Second})
+	cmd, out := w.Start(t, "apply", "-input=false", "-no-color", "p.tfplan")
 	deadline := time.Now().Add(2 * time.Minute)
 	for !strings.Contains(out.String(), "Redriving") {
 		if time.Now().After(deadline) {
@@ -169,13 +171,13 @@ action "sapmessaging_aem_redrive" "r" {
 		t.Fatal(err)
 	}
 	err := cmd.Wait()
-	env.srv.ClearFaults()
+	env.Srv.ClearFaults()
 	flat := strings.Join(strings.Fields(strings.ReplaceAll(out.String(), "│", " ")), " ")
 	if err == nil || !strings.Contains(flat, "Redrive Interrupted") || !strings.Contains(flat, "interrupted after 0 moved messages") ||
 		!strings.Contains(flat, "no message is in both queues") {
 		t.Fatalf("the redrive interrupted during its first list (exit error %v):\n%s", err, out.String())
 	}
-	if got := env.aemDepths(t, dmq, queue); got[0] != published || got[1] != 0 {
+	if got := env.AEMDepths(t, dmq, queue); got[0] != published || got[1] != 0 {
 		t.Fatalf("after the interrupt: %v on the DMQ and the queue, want [%d 0]", got, published)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
@@ -184,41 +186,41 @@ func TestAdoptionCatalogue(t *testing.T) {
 	}
 	sort.Strings(sorted)
 	for _, id := range sorted {
-		a, ok := adoptions[id]
+		a, ok := framework.Adoptions[id]
 		switch {
 		case !ok:
 			t.Errorf("%s: error rule %q is not in adoptions (adoption.go): give it the adoption attribute of each resource that raises it, "+
 				"or the reason why it cannot meet an existing object", ids[id], id)
 			continue
-		case len(a.attributes) == 0 && a.reason == "":
+		case len(a.Attributes) == 0 && a.Reason == "":
 			t.Errorf("error rule %q has neither an adoption attribute nor a reason", id)
-		case len(a.attributes) > 0 && a.reason != "":
+		case len(a.Attributes) > 0 && a.Reason != "":
 			t.Errorf("error rule %q has an adoption attribute and a reason; keep one", id)
-		case a.reason == adoptionTODO && !pending[id]:
-			t.Errorf("error rule %q can meet an existing object and has no adoption attribute (%s)", id, adoptionTODO)
-		case a.reason != adoptionTODO && pending[id]:
+		case a.Reason == framework.AdoptionTODO && !pending[id]:
+			t.Errorf("error rule %q can meet an existing object and has no adoption attribute (%s)", id, framework.AdoptionTODO)
+		case a.Reason != framework.AdoptionTODO && pending[id]:
 			t.Errorf("error rule %q is listed in adoptionPending but is done: remove it from the list", id)
 		}
-		for _, at := range a.attributes {
-			names, ok := schemas[at.resource]
+		for _, at := range a.Attributes {
+			names, ok := schemas[at.Resource]
 			if !ok {
-				t.Errorf("error rule %q: resource type %q does not exist", id, at.resource)
+				t.Errorf("error rule %q: resource type %q does not exist", id, at.Resource)
 				continue
 			}
-			if !slices.Contains(names, at.attribute) {
-				t.Errorf("error rule %q: %s has no attribute %q", id, at.resource, at.attribute)
-			} else if !strings.HasPrefix(at.attribute, "allow_") && !strings.HasPrefix(at.attribute, "accept_") {
-				t.Errorf("error rule %q: adoption attribute %s.%s is named neither allow_* nor accept_*", id, at.resource, at.attribute)
+			if !slices.Contains(names, at.Attribute) {
+				t.Errorf("error rule %q: %s has no attribute %q", id, at.Resource, at.Attribute)
+			} else if !strings.HasPrefix(at.Attribute, "allow_") && !strings.HasPrefix(at.Attribute, "accept_") {
+				t.Errorf("error rule %q: adoption attribute %s.%s is named neither allow_* nor accept_*", id, at.Resource, at.Attribute)
 			}
 		}
 	}
-	for id := range adoptions {
+	for id := range framework.Adoptions {
 		if _, ok := ids[id]; !ok {
 			t.Errorf("adoptions lists %q, which is no error rule of internal/rules", id)
 		}
 	}
 	for _, id := range adoptionPending {
-		if _, ok := adoptions[id]; !ok {
+		if _, ok := framework.Adoptions[id]; !ok {
 			t.Errorf("adoptionPending lists %q, which adoptions does not", id)
 		}
 	}
@@ -238,7 +240,7 @@ func TestListResourcesNameAdoptionAttributes(t *testing.T) {
 		t.Fatal("the provider's schema has no list resources")
 	}
 	for typ, s := range resp.ListResourceSchemas {
-		for _, name := range adoptionAttributesOf(typ) {
+		for _, name := range framework.AdoptionAttributesOf(typ) {
 			if !strings.Contains(s.Block.Description, "`"+name) {
 				t.Errorf("the description of list resource %s does not name the adoption attribute `%s` its results set", typ, name)
 			}

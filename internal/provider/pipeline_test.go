@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"archive/zip"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -30,13 +32,13 @@ import (
 // pipeline drives the tenant's Cloud Integration API as a release pipeline does.
 type pipeline struct {
 	t   *testing.T
-	env *testEnv
+	env *acctest.TestEnv
 	ci  *cpi.Client
 }
 
-func newPipeline(t *testing.T, env *testEnv) *pipeline {
+func newPipeline(t *testing.T, env *acctest.TestEnv) *pipeline {
 	t.Helper()
-	return &pipeline{t: t, env: env, ci: cpi.New(env.srv.CloudIntegrationClient(t))}
+	return &pipeline{t: t, env: env, ci: cpi.New(env.Srv.CloudIntegrationClient(t))}
 }
 
 // archiveEdit changes the entries of an archive: set replaces or adds entries, drop removes
@@ -124,7 +126,7 @@ func (p *pipeline) stage(id, version string, e archiveEdit) {
 		e.set = map[string][]byte{}
 	}
 	e.set["src/main/resources/script/release.groovy"] = []byte("// release " + version + "\n")
-	content := rewriteArchive(p.t, p.env.srv.IFlowContent(id), e)
+	content := rewriteArchive(p.t, p.env.Srv.IFlowContent(id), e)
 	if err := p.ci.UpdateContent(p.t.Context(), id, "active", "", content); err != nil {
 		p.t.Fatalf("pipeline: uploading %s %s: %v", id, version, err)
 	}
@@ -156,10 +158,10 @@ func (p *pipeline) delete(id string) {
 
 // checkDeployedVersion asserts the version and status the runtime of senderFlowID runs (""
 // status: not deployed).
-func checkDeployedVersion(env *testEnv, status, version string) resource.TestCheckFunc {
-	const id = senderFlowID
+func checkDeployedVersion(env *acctest.TestEnv, status, version string) resource.TestCheckFunc {
+	const id = acctest.SenderFlowID
 	return func(*terraform.State) error {
-		d, ok := env.srv.Deployed(id)
+		d, ok := env.Srv.Deployed(id)
 		switch {
 		case status == "" && ok && d.Status != "":
 			return fmt.Errorf("flow %s is deployed (%s, version %s), want it undeployed", id, d.Status, d.Version)
@@ -173,9 +175,9 @@ func checkDeployedVersion(env *testEnv, status, version string) resource.TestChe
 }
 
 // senderRetriesOnTenant asserts the retry count of the AMQP sender of flow id in the design time.
-func senderRetriesOnTenant(env *testEnv, id, want string) resource.TestCheckFunc {
+func senderRetriesOnTenant(env *acctest.TestEnv, id, want string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		art, err := iflow.ReadZip(env.srv.IFlowContent(id))
+		art, err := iflow.ReadZip(env.Srv.IFlowContent(id))
 		if err != nil {
 			return err
 		}
@@ -186,9 +188,9 @@ func senderRetriesOnTenant(env *testEnv, id, want string) resource.TestCheckFunc
 	}
 }
 
-func pipelineSenderHCL(env *testEnv, n int, extra string) string {
-	return env.config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n%s}\n",
-		senderFlowID, n, extra))
+func pipelineSenderHCL(env *acctest.TestEnv, n int, extra string) string {
+	return env.Config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n%s}\n",
+		acctest.SenderFlowID, n, extra))
 }
 
 // The pipeline uploads version 1.0.7 without deploying it. A sender whose settings the runtime
@@ -198,16 +200,16 @@ func pipelineSenderHCL(env *testEnv, n int, extra string) string {
 // deploy_other_changes = true deploys the staged version from the configuration.
 func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 	t.Parallel()
-	env := newTestEnv(t)
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	p := newPipeline(t, env)
 	noChange := resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: pipelineSenderHCL(env, 3, ""), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
 			{
-				PreConfig:        func() { p.stage(senderFlowID, "1.0.7", archiveEdit{}) },
+				PreConfig:        func() { p.stage(acctest.SenderFlowID, "1.0.7", archiveEdit{}) },
 				Config:           pipelineSenderHCL(env, 3, ""),
 				ConfigPlanChecks: noChange,
 				Check:            checkDeployedVersion(env, "STARTED", "1.0.0"),
@@ -216,21 +218,21 @@ func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 				// This configuration's change goes into 1.0.7, which is not shipped.
 				Config: pipelineSenderHCL(env, 4, ""),
 				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.0"),
-					senderRetriesOnTenant(env, senderFlowID, "4")),
+					senderRetriesOnTenant(env, acctest.SenderFlowID, "4")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
 				// The release job deploys 1.0.7: it runs the settings, and the plan stays empty.
-				PreConfig:        func() { p.deploy(senderFlowID) },
+				PreConfig:        func() { p.deploy(acctest.SenderFlowID) },
 				Config:           pipelineSenderHCL(env, 4, ""),
 				ConfigPlanChecks: noChange,
-				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.7"), checkRunsDesignTime(env, senderFlowID)),
+				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.7"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
 			},
 			{
-				PreConfig: func() { p.stage(senderFlowID, "1.0.8", archiveEdit{}) },
+				PreConfig: func() { p.stage(acctest.SenderFlowID, "1.0.8", archiveEdit{}) },
 				Config:    pipelineSenderHCL(env, 4, "  deploy_other_changes = true\n"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: checkDeployedVersion(env, "STARTED", "1.0.8"),
@@ -243,38 +245,38 @@ func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 // when this configuration writes settings) and `never`; `running` deploys it again.
 func TestAccPipeline_deployPolicy(t *testing.T) {
 	t.Parallel()
-	env := newTestEnv(t)
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	p := newPipeline(t, env)
 	policy := func(s string) string { return fmt.Sprintf("  deploy_policy = %q\n", s) }
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{PreConfig: func() { p.deploy(senderFlowID) }, Config: pipelineSenderHCL(env, 3, policy("changes")),
-				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.0"), checkRunsDesignTime(env, senderFlowID))},
+			{PreConfig: func() { p.deploy(acctest.SenderFlowID) }, Config: pipelineSenderHCL(env, 3, policy("changes")),
+				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.0"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID))},
 			{
-				PreConfig:        func() { p.undeploy(senderFlowID) },
+				PreConfig:        func() { p.undeploy(acctest.SenderFlowID) },
 				Config:           pipelineSenderHCL(env, 3, policy("changes")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				Check:            checkDeployedVersion(env, "", ""),
 			},
 			{
 				Config:           pipelineSenderHCL(env, 4, policy("changes")),
-				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "", ""), senderRetriesOnTenant(env, senderFlowID, "4")),
+				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "", ""), senderRetriesOnTenant(env, acctest.SenderFlowID, "4")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
 				Config:           pipelineSenderHCL(env, 5, policy("never")),
-				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "", ""), senderRetriesOnTenant(env, senderFlowID, "5")),
+				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "", ""), senderRetriesOnTenant(env, acctest.SenderFlowID, "5")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
 				Config: pipelineSenderHCL(env, 5, policy("running")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: checkRunsDesignTime(env, senderFlowID),
+				Check: acctest.CheckRunsDesignTime(env, acctest.SenderFlowID),
 			},
 			{
 				Config:      pipelineSenderHCL(env, 5, policy("changes")+"  deploy = false\n"),
@@ -288,19 +290,19 @@ func TestAccPipeline_deployPolicy(t *testing.T) {
 // undeployed; before, it could only be removed from the configuration to stop redeploying it.
 func TestAccPipeline_deploymentPolicy(t *testing.T) {
 	t.Parallel()
-	env := newTestEnv(t)
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	p := newPipeline(t, env)
 	hcl := func(policy, trigger string) string {
-		return env.config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n  deploy_policy = %q\n  triggers = { t = %q }\n}\n",
-			senderFlowID, policy, trigger))
+		return env.Config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n  deploy_policy = %q\n  triggers = { t = %q }\n}\n",
+			acctest.SenderFlowID, policy, trigger))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{PreConfig: func() { p.deploy(senderFlowID) }, Config: hcl("changes", "a"), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
+			{PreConfig: func() { p.deploy(acctest.SenderFlowID) }, Config: hcl("changes", "a"), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
 			{
-				PreConfig:        func() { p.undeploy(senderFlowID) },
+				PreConfig:        func() { p.undeploy(acctest.SenderFlowID) },
 				Config:           hcl("changes", "a"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				Check:            checkDeployedVersion(env, "", ""),
@@ -326,16 +328,16 @@ func TestAccPipeline_deploymentPolicy(t *testing.T) {
 // with "Integration Flow Not Found" like a credentials or network failure; the apply fails saying
 // the flow must be uploaded first, and once the pipeline uploads it again the apply converges.
 func TestAccDriftDetection_deletedFlow(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	plugins := filepath.Join(t.TempDir(), "plugins")
-	buildProvider(t, plugins)
-	env := newTestEnv(t)
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	acctest.BuildProvider(t, plugins)
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	p := newPipeline(t, env)
-	p.deploy(senderFlowID)
+	p.deploy(acctest.SenderFlowID)
 	dir := filepath.Join(t.TempDir(), "flows")
-	writeFile(t, filepath.Join(dir, "main.tf"), `
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), `
 terraform {
   required_providers {
     sapmessaging = { source = "sapmessaging/sapmessaging" }
@@ -345,7 +347,7 @@ terraform {
 provider "sapmessaging" {}
 
 resource "sapmessaging_amqp_sender" "orders" {
-  iflow_id              = "`+senderFlowID+`"
+  iflow_id              = "`+acctest.SenderFlowID+`"
   max_number_of_retries = 3
   deploy                = false
 }
@@ -355,32 +357,32 @@ resource "sapmessaging_iflow_deployment" "orders" {
   triggers = { orders = sapmessaging_amqp_sender.orders.revision }
 }
 `)
-	w := newCLIWorkspace(t, tf, plugins, dir, env)
-	w.mustRun(0, "apply", "-auto-approve", "-input=false")
-	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false")
-	uploaded := env.srv.IFlowContent(senderFlowID)
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w.MustRun(0, "apply", "-auto-approve", "-input=false")
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false")
+	uploaded := env.Srv.IFlowContent(acctest.SenderFlowID)
 
-	p.undeploy(senderFlowID)
-	p.delete(senderFlowID)
-	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	p.undeploy(acctest.SenderFlowID)
+	p.delete(acctest.SenderFlowID)
+	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	for _, want := range []string{"Integration Flow Deleted", "deleted outside Terraform", "sapmessaging_amqp_sender.orders will be created",
 		"sapmessaging_iflow_deployment.orders will be created"} {
-		if !strings.Contains(strings.Join(strings.Fields(r.output), " "), want) {
-			t.Errorf("the plan after the pipeline deleted the flow does not say %q:\n%s", want, r.output)
+		if !strings.Contains(strings.Join(strings.Fields(r.Output), " "), want) {
+			t.Errorf("the plan after the pipeline deleted the flow does not say %q:\n%s", want, r.Output)
 		}
 	}
-	r = w.mustRun(1, "apply", "-auto-approve", "-input=false", "-no-color")
-	if out := strings.Join(strings.Fields(r.output), " "); !strings.Contains(out, "Integration Flow Not Found") || !strings.Contains(out, "must be uploaded first") {
-		t.Errorf("the apply without the flow does not say it must be uploaded first:\n%s", r.output)
+	r = w.MustRun(1, "apply", "-auto-approve", "-input=false", "-no-color")
+	if out := strings.Join(strings.Fields(r.Output), " "); !strings.Contains(out, "Integration Flow Not Found") || !strings.Contains(out, "must be uploaded first") {
+		t.Errorf("the apply without the flow does not say it must be uploaded first:\n%s", r.Output)
 	}
 
 	// The pipeline uploads the flow again: the apply writes and deploys it, and the plan settles.
-	if err := env.srv.CreateIFlow(senderFlowID, senderFlowID, "Orders", uploaded); err != nil {
+	if err := env.Srv.CreateIFlow(acctest.SenderFlowID, acctest.SenderFlowID, "Orders", uploaded); err != nil {
 		t.Fatal(err)
 	}
-	w.mustRun(0, "apply", "-auto-approve", "-input=false")
-	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false")
-	if err := checkRunsDesignTime(env, senderFlowID)(nil); err != nil {
+	w.MustRun(0, "apply", "-auto-approve", "-input=false")
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false")
+	if err := acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)(nil); err != nil {
 		t.Error(err)
 	}
 }
@@ -391,13 +393,13 @@ resource "sapmessaging_iflow_deployment" "orders" {
 // although no setting changed. A change of a channel afterwards deploys the flow once.
 func TestAccPipeline_switchToRecommendedPatternIsNoOp(t *testing.T) {
 	t.Parallel()
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	props := iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")
-	env.addFlow(t, "TwoChannels", []iflowbuild.Sender{{ID: "MessageFlow_1", Name: "Orders", Properties: props},
+	env.AddFlow(t, "TwoChannels", []iflowbuild.Sender{{ID: "MessageFlow_1", Name: "Orders", Properties: props},
 		{ID: "MessageFlow_2", Name: "Returns", Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/returns")}}, nil)
 	newPipeline(t, env).deploy("TwoChannels")
 	cfg := func(deploy, triggers string, n int) string {
-		return env.config(fmt.Sprintf(`
+		return env.Config(fmt.Sprintf(`
 resource "sapmessaging_amqp_sender" "orders" {
   iflow_id              = "TwoChannels"
   channel               = "Orders"
@@ -417,17 +419,17 @@ resource "sapmessaging_iflow_deployment" "flow" {
 	}
 	wired := "  triggers = { orders = sapmessaging_amqp_sender.orders.revision, returns = sapmessaging_amqp_sender.returns.revision }\n"
 	noDeploys := func(*terraform.State) error {
-		if n := env.srv.Stats().Routes[deployRoute]; n != 0 {
+		if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != 0 {
 			return fmt.Errorf("the flow was deployed %d times", n)
 		}
 		return nil
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: cfg("  deploy = true\n", "", 1), Check: checkRunsDesignTime(env, "TwoChannels")},
+			{Config: cfg("  deploy = true\n", "", 1), Check: acctest.CheckRunsDesignTime(env, "TwoChannels")},
 			{
-				PreConfig: env.srv.ResetStats,
+				PreConfig: env.Srv.ResetStats,
 				Config:    cfg("  deploy = false\n", wired, 1),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
@@ -436,13 +438,13 @@ resource "sapmessaging_iflow_deployment" "flow" {
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: resource.ComposeTestCheckFunc(noDeploys, checkRunsDesignTime(env, "TwoChannels")),
+				Check: resource.ComposeTestCheckFunc(noDeploys, acctest.CheckRunsDesignTime(env, "TwoChannels")),
 			},
 			{
-				PreConfig: env.srv.ResetStats,
+				PreConfig: env.Srv.ResetStats,
 				Config:    cfg("  deploy = false\n", wired, 2),
-				Check: resource.ComposeTestCheckFunc(checkRunsDesignTime(env, "TwoChannels"), func(*terraform.State) error {
-					if n := env.srv.Stats().Routes[deployRoute]; n != 1 {
+				Check: resource.ComposeTestCheckFunc(acctest.CheckRunsDesignTime(env, "TwoChannels"), func(*terraform.State) error {
+					if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != 1 {
 						return fmt.Errorf("the flow was deployed %d times, want once", n)
 					}
 					return nil
@@ -457,26 +459,26 @@ resource "sapmessaging_iflow_deployment" "flow" {
 // to the uploaded parameters.prop, and the next plan writes the configuration's value again.
 func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
 	t.Parallel()
-	env := newTestEnv(t)
-	if err := env.srv.LoadSampleContent(); err != nil {
+	env := acctest.NewTestEnv(t)
+	if err := env.Srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
 	}
 	const id = "Acme_Orders_Parameterized"
 	p := newPipeline(t, env)
 	param := func(want string) resource.TestCheckFunc {
 		return func(*terraform.State) error {
-			values, ok := env.srv.IFlowConfigurations(id)
+			values, ok := env.Srv.IFlowConfigurations(id)
 			if !ok || values["Orders_MaxRetries"] != want {
 				return fmt.Errorf("Orders_MaxRetries of %s = %q (found %t), want %q", id, values["Orders_MaxRetries"], ok, want)
 			}
 			return senderRetriesOnTenant(env, id, "{{Orders_MaxRetries}}")(nil)
 		}
 	}
-	cfg := env.config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = 3\n}\n", id))
+	cfg := env.Config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = 3\n}\n", id))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: cfg, Check: resource.ComposeTestCheckFunc(param("3"), checkRunsDesignTime(env, id))},
+			{Config: cfg, Check: resource.ComposeTestCheckFunc(param("3"), acctest.CheckRunsDesignTime(env, id))},
 			{
 				// The pipeline uploads 1.0.1 from git, whose parameters.prop holds 2, and releases it.
 				PreConfig: func() {
@@ -493,10 +495,10 @@ func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
 				},
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: resource.ComposeTestCheckFunc(param("3"), checkRunsDesignTime(env, id)),
+				Check: resource.ComposeTestCheckFunc(param("3"), acctest.CheckRunsDesignTime(env, id)),
 			},
 			{
 				// An upload without parameters.prop leaves the parameters without values: the plan
@@ -509,7 +511,7 @@ func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
 				},
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
 				},
 				Check: param("3"),
 			},

@@ -1,0 +1,311 @@
+package framework
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+)
+
+// What the Cloud Integration resources (the sender resources and sapmessaging_iflow_deployment)
+// share so that their state records what the tenant runs, not only what its design time holds:
+// a flow whose runtime does not run the content this configuration asked for plans a deploy.
+
+// privateUndeployed is the private state key of a sender whose settings were written to the
+// design time without a deploy that succeeded (deploy = false, or the deploy failed, timed out
+// or was interrupted). Its value is an undeployedWrite.
+const privateUndeployed = "undeployed"
+
+// undeployedWrite records a write that the runtime may not run yet: DeployedOn is the runtime's
+// deployment time when it was saved (as the tenant writes it, "" when nothing was deployed). A
+// deploy after it, by anyone, changes the runtime's DeployedOn and so ends it.
+type UndeployedWrite struct {
+	DeployedOn string `json:"deployed_on"`
+	// DeployedOnUnknown: the runtime could not be read after the write, so a deploy by someone
+	// else cannot be told from the deployment that ran before; the record then ends only with a
+	// deploy of the resource that succeeds.
+	DeployedOnUnknown bool `json:"deployed_on_unknown,omitempty"`
+}
+
+// privateGetter is the part of the framework's private state that reads.
+type privateGetter interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+// privateSetter is the part of the framework's private state that writes.
+type PrivateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+// getUndeployed returns the undeployed write recorded in private, nil for none.
+func GetUndeployed(ctx context.Context, private privateGetter) *UndeployedWrite {
+	if private == nil {
+		return nil
+	}
+	b, d := private.GetKey(ctx, privateUndeployed)
+	if d.HasError() || len(b) == 0 {
+		return nil
+	}
+	var u UndeployedWrite
+	if json.Unmarshal(b, &u) != nil {
+		return nil
+	}
+	return &u
+}
+
+// setUndeployed records u in private, or removes the record when u is nil.
+func SetUndeployed(ctx context.Context, private PrivateSetter, u *UndeployedWrite) diag.Diagnostics {
+	if u == nil {
+		return private.SetKey(ctx, privateUndeployed, nil)
+	}
+	b, err := json.Marshal(u)
+	if err != nil {
+		// A struct of one string always marshals.
+		return nil
+	}
+	return private.SetKey(ctx, privateUndeployed, b)
+}
+
+// runtimeView is what a Cloud Integration resource's state says about the flow's runtime.
+type RuntimeView struct {
+	Status, DeployedVersion types.String
+	// designVersion is the design-time version of the flow as read in this run, "" when unknown.
+	DesignVersion string
+	Undeployed    *UndeployedWrite
+}
+
+// notRunningReason says why the flow does not run the content the configuration asked for, ""
+// when it does: a runtime that is not STARTED, a write recorded as not deployed, or a deployed
+// version other than the design time's.
+func (v RuntimeView) NotRunningReason() string {
+	status := v.Status.ValueString()
+	switch {
+	case v.Status.IsNull() || v.Status.IsUnknown():
+		return ""
+	case status != "STARTED":
+		return fmt.Sprintf("its runtime status is %s", status)
+	case v.Undeployed != nil:
+		return "the settings an earlier apply wrote were never deployed (that deploy failed, timed out or was interrupted, or the resource had deploy = false)"
+	case v.DesignVersion != "" && !v.DeployedVersion.IsNull() && !v.DeployedVersion.IsUnknown() &&
+		v.DeployedVersion.ValueString() != v.DesignVersion:
+		return fmt.Sprintf("the runtime runs version %s while the design time holds version %s", v.DeployedVersion.ValueString(), v.DesignVersion)
+	}
+	return ""
+}
+
+// designVersion returns the design-time version of flow id in version as read once in this run,
+// "" when it cannot be read (the caller's other reads report that).
+func DesignVersion(ctx context.Context, flows *cpi.Flows, id, version string) string {
+	f, err := flows.Flow(ctx, id, version)
+	if err != nil {
+		return ""
+	}
+	return f.DesignVersion
+}
+
+// planDesignVersion is designVersion at plan, where a flow that cannot be read is an error (a
+// plan that cannot read fails): it returns false after adding it. A flow that does not exist
+// has no design version ("").
+func PlanDesignVersion(ctx context.Context, flows *cpi.Flows, id, version string, diags *diag.Diagnostics) (string, bool) {
+	f, err := flows.Flow(ctx, id, version)
+	switch {
+	case errors.Is(err, cpi.ErrNotFound):
+		return "", true
+	case err != nil:
+		diags.AddError("Cannot Read Integration Flow", fmt.Sprintf("Reading iFlow %q to plan whether it runs its design time failed: %s. "+
+			"Check the provider's `cloud_integration` connection and the service's status, then run the command again.", id, Clause(err)))
+		return "", false
+	}
+	return f.DesignVersion, true
+}
+
+// readDeployment sets the runtime status and deployed version of iFlow id and returns the runtime
+// artifact (nil when none is deployed); they stay as they are when reading fails.
+// The status is read once per run for all channel resources of the flow (Flows.RuntimeArtifact).
+func ReadDeployment(ctx context.Context, flows *cpi.Flows, id string, status, deployed *types.String, diags *diag.Diagnostics) *cpi.RuntimeArtifact {
+	rt, err := flows.RuntimeArtifact(ctx, id)
+	switch {
+	case errors.Is(err, cpi.ErrNotFound):
+		*status, *deployed = types.StringValue("NOT_DEPLOYED"), types.StringNull()
+	case err != nil:
+		diags.AddError("Cannot Read Deployment", fmt.Sprintf("Reading the runtime state of iFlow %q failed: %s. Run the command again.", id, Clause(err)))
+	default:
+		*status, *deployed = types.StringValue(rt.Status), types.StringValue(rt.Version)
+		return rt
+	}
+	return nil
+}
+
+// deployedOn is the runtime's deployment time, "" without a runtime.
+func DeployedOn(rt *cpi.RuntimeArtifact) string {
+	if rt == nil {
+		return ""
+	}
+	return rt.DeployedOn
+}
+
+// stillUndeployed returns u unless the runtime rt was deployed since u was recorded.
+func StillUndeployed(u *UndeployedWrite, rt *cpi.RuntimeArtifact) *UndeployedWrite {
+	if u == nil || (!u.DeployedOnUnknown && rt != nil && rt.Status == "STARTED" && rt.DeployedOn != u.DeployedOn) {
+		return nil
+	}
+	return u
+}
+
+// afterCancel returns a context for the reads that make the state match the tenant after an
+// operation: ctx itself, or, when ctx was cancelled (an interrupted run) or its time ran out, a
+// context of its values that ends after a short while, so that the state still records what the
+// tenant holds.
+func AfterCancel(ctx context.Context) (context.Context, context.CancelFunc) {
+	if ctx.Err() == nil {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+}
+
+// addOperationError reports err when it is the end of the operation's context: cancelled (an
+// interrupted run) or out of time (the resource's timeout for op, "create" or "update"). It
+// returns false for any other error.
+func AddOperationError(diags *diag.Diagnostics, what string, timeout time.Duration, op string, err error) bool {
+	switch {
+	case errors.Is(err, context.Canceled):
+		diags.AddError("Operation Cancelled",
+			fmt.Sprintf("%s was cancelled before it finished: %s. The state records what the tenant holds now, and the next plan shows what is left. "+
+				"Run terraform apply again to finish it.", what, Clause(err)))
+	case errors.Is(err, context.DeadlineExceeded):
+		diags.AddError("Operation Timed Out",
+			fmt.Sprintf("%s did not finish within its %s timeout of %s: %s. The state records what the tenant holds now, and the next plan shows what is left. "+
+				"Raise timeouts.%s, or apply again.", what, op, timeout, Clause(err), op))
+	default:
+		return false
+	}
+	return true
+}
+
+// addDeployError reports a deploy of iFlow id that did not succeed. saved says what was saved
+// before it.
+func AddDeployError(diags *diag.Diagnostics, id, saved string, timeout time.Duration, op string, err error) {
+	var wait *cpi.DeployTimeoutError
+	switch {
+	case errors.As(err, &wait) && wait.Cancelled() || errors.Is(err, context.Canceled):
+		diags.AddError("Deployment Cancelled",
+			fmt.Sprintf("%s The deploy of iFlow %q was interrupted: %s. The next plan shows the deploy again. Run terraform apply again to finish it.",
+				saved, id, Clause(err)))
+	case errors.As(err, &wait) || errors.Is(err, context.DeadlineExceeded):
+		diags.AddError("Deployment Timed Out",
+			fmt.Sprintf("%s The deploy of iFlow %q did not finish within the %s timeout of %s: %s. The next plan shows the deploy again. "+
+				"Raise timeouts.%s and apply again.", saved, id, op, timeout, Clause(err), op))
+	default:
+		diags.AddError("Deployment Failed",
+			fmt.Sprintf("%s Deploying iFlow %q failed: %s. The next plan shows the deploy again. Fix the cause in Cloud Integration and apply again.",
+				saved, id, Clause(err)))
+	}
+}
+
+// deployPolicyAttributes adds `deploy_policy` and `deploy_other_changes` to attrs. deployNote
+// says how the resource's other attributes map onto the policy when it is unset.
+func DeployPolicyAttributes(attrs map[string]schema.Attribute, deployNote string) {
+	names := make([]string, len(cpi.DeployPolicies))
+	for i, p := range cpi.DeployPolicies {
+		names[i] = string(p)
+	}
+	attrs["deploy_policy"] = schema.StringAttribute{
+		MarkdownDescription: "When the flow is deployed: `changes` deploys the changes of this configuration only (its writes; a flow " +
+			"that is not deployed stays undeployed), `running` keeps the flow running (deploys this configuration's changes and the flow " +
+			"whenever its runtime is not `STARTED`), `never` never deploys. " + deployNote + " Under every policy, a design time that holds " +
+			"another version than the runtime runs (a version a pipeline uploaded without deploying) is deployed only with " +
+			"`deploy_other_changes = true`; the plan warns which case it is.",
+		Optional:   true,
+		Validators: []validator.String{stringvalidator.OneOf(names...)},
+	}
+	attrs["deploy_other_changes"] = schema.BoolAttribute{
+		MarkdownDescription: "Whether a deploy may ship other changes the design time holds: a version the runtime does not run, such as " +
+			"one a pipeline uploaded without deploying. Defaults to `false`: such a flow is not deployed by this resource, also when it " +
+			"writes settings into it; the runtime gets them when that version is released. The plan warns when it holds a deploy back.",
+		Optional: true,
+	}
+}
+
+// deployPolicy is the policy of a resource: policy when set, else `running` with deploy and
+// `never` without.
+func DeployPolicy(policy types.String, deploy bool) cpi.DeployPolicy {
+	if !policy.IsNull() && !policy.IsUnknown() {
+		return cpi.DeployPolicy(policy.ValueString())
+	}
+	if deploy {
+		return cpi.DeployRunning
+	}
+	return cpi.DeployNever
+}
+
+// deployState is the cpi.DeployState of a runtime status and deployed version (as the state holds
+// them) and the design version read in this run.
+func DeployState(status, deployed types.String, designVersion string, writes bool) cpi.DeployState {
+	return cpi.DeployState{RuntimeStatus: status.ValueString(), DeployedVersion: deployed.ValueString(), DesignVersion: designVersion, Writes: writes}
+}
+
+// addDeployWarning warns at plan about decision d of policy p for iFlow id in state s: what is
+// deployed and why, or what is held back and what to set instead.
+// quiet leaves the warning out.
+func AddDeployWarning(diags *diag.Diagnostics, id string, p cpi.DeployPolicy, s cpi.DeployState, d cpi.DeployDecision, quiet bool) {
+	switch {
+	case d.Case == cpi.CaseNone || quiet:
+	case d.Deploy:
+		diags.AddWarning("Integration Flow Will Be Deployed",
+			fmt.Sprintf("This plan deploys iFlow %q: %s. It deploys because `deploy_policy` is %q%s. Apply it to run them.",
+				id, s.Describe(d.Case), p, otherChangesNote(s)))
+	case d.Held && p != cpi.DeployNever:
+		why := fmt.Sprintf("`deploy_policy` is %q", p)
+		what := "set `deploy_policy = \"running\"` to keep the flow running, or deploy it in Cloud Integration"
+		if s.Staged() && s.RuntimeStatus == cpi.RuntimeStarted {
+			why = "`deploy_other_changes` is not true, and a deploy would ship them"
+			what = fmt.Sprintf("release version %s with the team's pipeline, or set `deploy_other_changes = true` to deploy it from here", s.DesignVersion)
+		}
+		diags.AddWarning("Integration Flow Not Deployed",
+			fmt.Sprintf("This plan does not deploy iFlow %q: %s. It does not deploy because %s; written settings stay in the design time "+
+				"and run from the next deploy of the flow. To deploy it, %s.", id, s.Describe(d.Case), why, what))
+	}
+}
+
+// otherChangesNote is what a deploy of s ships beyond this configuration's changes.
+func otherChangesNote(s cpi.DeployState) string {
+	if !s.Staged() {
+		return ""
+	}
+	return fmt.Sprintf("; the deploy also ships the other changes of version %s", s.DesignVersion)
+}
+
+// addFlowDeleted warns, at refresh, that iFlow id is gone from the tenant and the state forgot
+// what (a phrase: "its AMQP sender settings").
+func AddFlowDeleted(diags *diag.Diagnostics, id, what string) {
+	diags.AddWarning("Integration Flow Deleted",
+		fmt.Sprintf("The iFlow %q no longer exists on the tenant: it was deleted outside Terraform (by a pipeline, or in Cloud Integration). "+
+			"The state forgets %s, so the plan shows them to be created again; that apply fails until the flow is uploaded. "+
+			"Upload the flow again, or remove the resource from the configuration.", id, what))
+}
+
+// addFlowMissingAtPlan warns at plan that iFlow id does not exist, so that its apply will fail.
+func AddFlowMissingAtPlan(diags *diag.Diagnostics, id string) {
+	diags.AddAttributeWarning(path.Root("iflow_id"), "Integration Flow Not Found",
+		fmt.Sprintf("Cloud Integration has no integration flow %q in that version. This resource changes an existing flow and creates "+
+			"none, so applying this plan fails until the flow exists. Upload the flow first (with the team's pipeline, or in Cloud "+
+			"Integration), or check `iflow_id` and `version`.", id))
+}
+
+// addFlowNotFound reports a write or deploy that found no iFlow id.
+func AddFlowNotFound(diags *diag.Diagnostics, id string) {
+	diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
+		fmt.Sprintf("Cloud Integration has no integration flow %q in that version. This resource changes and deploys an existing flow "+
+			"and creates none: the flow must be uploaded first (with the team's pipeline, or in Cloud Integration). Upload it, or check "+
+			"`iflow_id` and `version`, then apply again.", id))
+}

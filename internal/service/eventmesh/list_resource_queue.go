@@ -1,0 +1,197 @@
+package eventmesh
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
+)
+
+// The list resources of queues (Terraform 1.14 and later, `terraform query`, see the reference
+// note terraform-1.14.md): every queue of the instance, listed by the type that matches what it
+// is (listedAsDeadMessageQueue, the one place that decides), so that each queue is listed by
+// exactly one of the two. Both list from the run's one queue list
+// (GET /queues, eventmesh.Client.Snapshot): one management call however many queues and
+// however many list blocks.
+
+var (
+	_ list.ListResource                   = (*queueListResource[QueueModel, *QueueModel])(nil)
+	_ list.ListResourceWithConfigure      = (*queueListResource[QueueModel, *QueueModel])(nil)
+	_ list.ListResourceWithValidateConfig = (*queueListResource[QueueModel, *QueueModel])(nil)
+)
+
+// NewQueueListResource returns the sapmessaging_queue list resource.
+func NewQueueListResource() list.ListResource {
+	return &queueListResource[QueueModel, *QueueModel]{typeSuffix: "_queue"}
+}
+
+// NewDeadMessageQueueListResource returns the sapmessaging_dead_message_queue list resource.
+func NewDeadMessageQueueListResource() list.ListResource {
+	return &queueListResource[DeadMessageQueueModel, *DeadMessageQueueModel]{typeSuffix: "_dead_message_queue", deadMessageQueues: true}
+}
+
+// queueListResource lists the queues of one of the two queue resources, whose model is M.
+type queueListResource[M any, P queueModelPtr[M]] struct {
+	typeSuffix string
+	// deadMessageQueues lists the queues another queue names as its dead message queue; without
+	// it, the others.
+	deadMessageQueues bool
+	data              *framework.ProviderData
+}
+
+type queueListModel struct {
+	NamePrefix types.String `tfsdk:"name_prefix"`
+}
+
+func (l *queueListResource[M, P]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + l.typeSuffix
+}
+
+func (l *queueListResource[M, P]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	what := "Lists every Event Mesh queue of the instance that is not a dead message queue, or those whose name starts with `name_prefix`: " +
+		"every queue that no other queue names as its dead message queue, and every queue that another queue names but that has " +
+		"a `max_redelivery_count` above 0 or a dead message queue of its own (a chained error queue, which consumers read). " +
+		"The others are listed by the `sapmessaging_dead_message_queue` list resource, so each queue is listed once. " +
+		"With `include_resource` (and `terraform query -generate-config-out`) each result carries every setting of the queue as " +
+		"Event Mesh holds it, `allow_unlimited_redelivery = true` for a queue whose `max_redelivery_count` is 0 or unset, and " +
+		"`allow_ineffective_ttl = true` for one whose time to live takes no effect (`respect_ttl` without `max_ttl`, or `max_ttl` without " +
+		"`respect_ttl`), `allow_dead_message_queue_outside_namespace = true` for one whose dead message queue lies in another " +
+		"namespace, and `allow_self_as_dead_message_queue = true` for one that names itself as its dead message queue: " +
+		"the plan warns about them instead of refusing them."
+	if l.deadMessageQueues {
+		what = "Lists every Event Mesh queue of the instance that another queue names as its dead message queue and that has no " +
+			"redelivery count (0 or unset) and no dead message queue of its own, or those whose name starts with `name_prefix`. " +
+			"The others are listed by the `sapmessaging_queue` list resource, so each queue is listed once. " +
+			"With `include_resource` (and `terraform query -generate-config-out`) each result carries every setting of the queue as " +
+			"Event Mesh holds it, and `allow_no_ttl = true` for a dead message queue without a time to live (the plan warns about it " +
+			"instead of switching the time to live on)."
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: what + " So the generated resource block plans no change after its import.\n\n" +
+			"Both list from the run's one queue list: one management call however many list blocks. " +
+			"Terraform returns at most `limit` results per list block, 100 unless the block sets `limit`; SAP allows 250 queues per instance, " +
+			"so set `limit = 250` to list a full instance. A block whose results stop at its `limit` warns with the number of queues it selects.",
+		Attributes: map[string]schema.Attribute{
+			"name_prefix": schema.StringAttribute{
+				MarkdownDescription: "Only queues whose full name starts with this prefix, for example `acme/crm/prod/`. " +
+					"A prefix that matches no queue lists nothing.",
+				Optional: true,
+			},
+		},
+	}
+}
+
+func (l *queueListResource[M, P]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.data = framework.ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (l *queueListResource[M, P]) ValidateListResourceConfig(ctx context.Context, req list.ValidateConfigRequest, resp *list.ValidateConfigResponse) {
+	var cfg queueListModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() || cfg.NamePrefix.IsNull() || cfg.NamePrefix.IsUnknown() {
+		return
+	}
+	if err := rules.ValidQueueNamePrefix(cfg.NamePrefix.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("name_prefix"), "Invalid Queue Name Prefix",
+			fmt.Sprintf("The name prefix cannot start any queue name: %s. No queue could match it, so the list would be empty. "+
+				"Use the start of a full queue name, for example acme/crm/prod/.", framework.Clause(err)))
+	}
+}
+
+func (l *queueListResource[M, P]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var cfg queueListModel
+	var diags diag.Diagnostics
+	diags.Append(req.Config.Get(ctx, &cfg)...)
+	if diags.HasError() || !l.data.EventMeshOrError(&diags) {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	prefix := cfg.NamePrefix.ValueString()
+	snap, err := l.data.EventMesh.Snapshot(ctx)
+	if err != nil {
+		diags.AddError("Cannot List Queues", framework.ListErrorDetail(fmt.Sprintf("listing the queues whose names start with %q", prefix), err))
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	all := snap.Queues()
+	users := dmqUsers(all)
+	var selected []*eventmesh.Queue
+	for i := range all {
+		q := &all[i]
+		if strings.HasPrefix(q.Name, prefix) && ListedAsDeadMessageQueue(q, users[q.Name]) == l.deadMessageQueues {
+			selected = append(selected, q)
+		}
+	}
+	stream.Results = func(push func(list.ListResult) bool) {
+		lim := framework.LimitedResults{Limit: req.Limit, Total: int64(len(selected)), What: "queues"}
+		for _, q := range selected {
+			if !lim.Push(push, l.result(ctx, req, q, users[q.Name])) {
+				return
+			}
+		}
+	}
+}
+
+// listedAsDeadMessageQueue decides, for both queue list resources, which type lists queue q,
+// which the queues users name as their dead message queue: sapmessaging_dead_message_queue when
+// it is one, a queue that others name and that has neither a redelivery count (0 or unset, as
+// the resource writes it) nor a dead message queue of its own; sapmessaging_queue otherwise. A
+// queue that others name but that has a redelivery count or a dead message queue (a chained
+// error queue, read by consumers) is an ordinary queue: as a dead message queue its plan would
+// reset both.
+func ListedAsDeadMessageQueue(q *eventmesh.Queue, users []string) bool {
+	if len(users) == 0 {
+		return false
+	}
+	if q.MaxRedeliveryCount != nil && *q.MaxRedeliveryCount != 0 {
+		return false
+	}
+	return q.DeadMsgQueue == nil || *q.DeadMsgQueue == ""
+}
+
+// result is the list result of queue q, which the queues users name as their dead message queue.
+func (l *queueListResource[M, P]) result(ctx context.Context, req list.ListRequest, q *eventmesh.Queue, users []string) list.ListResult {
+	r := req.NewListResult(ctx)
+	r.DisplayName = q.Name
+	if len(users) > 0 {
+		r.DisplayName = q.Name + " (dead message queue of " + strings.Join(users, ", ") + ")"
+	}
+	r.Diagnostics.Append(r.Identity.SetAttribute(ctx, path.Root("name"), q.Name)...)
+	if !req.IncludeResource {
+		return r
+	}
+	var m M
+	p := P(&m)
+	// fromAPI fills every attribute: id, name, each setting as the service holds it, and
+	// force_destroy false, as an import does.
+	p.fromAPI(q)
+	r.Diagnostics.Append(framework.Set(ctx, r.Resource.Schema, &r.Resource.Raw, r.Resource, &m)...)
+	return r
+}
+
+// dmqUsers maps each queue that other queues name as their dead message queue to those
+// queues, sorted.
+func dmqUsers(all []eventmesh.Queue) map[string][]string {
+	users := map[string][]string{}
+	for _, q := range all {
+		if q.DeadMsgQueue != nil && *q.DeadMsgQueue != "" && *q.DeadMsgQueue != q.Name {
+			users[*q.DeadMsgQueue] = append(users[*q.DeadMsgQueue], q.Name)
+		}
+	}
+	for _, u := range users {
+		sort.Strings(u)
+	}
+	return users
+}
