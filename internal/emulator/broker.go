@@ -109,10 +109,19 @@ func (q *queue) room(size int) error {
 		count++
 		bytes += int64(len(m.Body))
 	}
-	if q.settings.MaxQueueMessageCount != nil && count >= *q.settings.MaxQueueMessageCount {
+	// 0 sets no limit of the queue's own: the management API shows maxQueueSizeInBytes 0 and
+	// maxQueueMessageCount 0 on a queue created without them, and that queue held a message of 256 bytes
+	// with both still 0 (SAP-archive/teched2020-developer-keynote, s4hana/event/README.md). The size is
+	// then held to 1.5 GB, the maximum SAP documents (create-a-queue-95357fa.md step 5), so that the
+	// emulator is never more lenient than SAP; the instance's own limits are not emulated.
+	if n := q.settings.MaxQueueMessageCount; n != nil && *n > 0 && count >= *n {
 		return ErrQueueFull
 	}
-	if bytes+int64(size) > q.settings.MaxQueueSizeInBytes {
+	limit := q.settings.MaxQueueSizeInBytes
+	if limit == 0 {
+		limit = DefaultMaxQueueSizeInBytes
+	}
+	if bytes+int64(size) > limit {
 		return ErrQueueFull
 	}
 	return nil

@@ -75,10 +75,12 @@
 //	| queue name length                           | at most 164 characters, else 400                  | SAP-docs btp-integration-suite ISuite_Event_Mesh/create-a-queue-95357fa.md |
 //	| dead message queue exists                   | PUT naming a missing deadMsgQueue: 400            | create-a-queue-95357fa.md step 9 ("You must first create a queue"); status and body assumed (no documented error response) |
 //	| accessType                                  | EXCLUSIVE or NON_EXCLUSIVE, default NON_EXCLUSIVE | create-a-queue-95357fa.md step 4; default: management API spec |
-//	| maxQueueSizeInBytes                         | 0..1572864000, default 1572864000 (1.5 GB)        | create-a-queue-95357fa.md step 5 |
-//	| maxMessageSizeInBytes                       | 0..1000000, default 1000000 (1 MB); larger messages refused on publish | create-a-queue-95357fa.md step 6 |
+//	| maxQueueSizeInBytes                         | 0..1572864000, default 1572864000 (1.5 GB); 0 = no limit of the queue's own (held to 1.5 GB) | create-a-queue-95357fa.md step 5; 0: SAP-archive/teched2020-developer-keynote s4hana/event/README.md (a queue created without it reads 0 and takes messages) |
+//	| maxQueueMessageCount                        | 0 or more, default none; 0 = no limit of the queue's own | the same README (reads 0 on a queue created without it) |
+//	| maxMessageSizeInBytes                       | 1..1000000, default 1000000 (1 MB); larger messages refused on publish | create-a-queue-95357fa.md step 6; 0 refused, assumed: SAP documents no meaning of 0 |
+//	| maxDeliveredUnackedMsgsPerFlow              | 1 or more, default 10000 (assumed)                 | create-a-queue-95357fa.md step 7; 0 refused, assumed: SAP documents no meaning of 0 |
 //	| maxRedeliveryCount                          | 0..255, default 0 = redelivered until max TTL     | create-a-queue-95357fa.md step 8; SAP Note 3469268 |
-//	| maxTtl                                      | 0..604800 seconds (7 days)                        | create-a-queue-95357fa.md step 10 |
+//	| maxTtl                                      | 1..604800 seconds (7 days)                        | create-a-queue-95357fa.md step 10; 0 refused, assumed: SAP documents no meaning of 0 |
 //	| messages leave for the DMQ                  | after maxRedeliveryCount, or on TTL expiry with respectTtl | create-a-queue-95357fa.md steps 8 to 10 |
 //	| queues and subscriptions per instance       | 250 and 3000 (Options.MaxQueues, MaxSubscriptions) | limits of the Integration Suite capability (reference notes, section 1) |
 //	| topic pattern length                        | at most 150 characters                            | assumed: no documented limit; a bound of the emulator's own |

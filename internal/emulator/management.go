@@ -229,12 +229,18 @@ func parseQueueSettings(body []byte) (queueSettings, error) {
 		v      *int64
 		lo, hi int64
 	}{
+		// 0 for the queue size and message count: the service holds it on a queue created without
+		// them (see queue.room). Not for the message size, the unacknowledged messages and the time
+		// to live: SAP documents no meaning of 0 for them (create-a-queue-95357fa.md steps 6, 7 and
+		// 10 describe a size a message may have, a threshold of unacknowledged messages and a time a
+		// message may stay) and no queue holding 0 has been seen, so the emulator refuses it,
+		// assumed, to be never more lenient than SAP documents.
 		{"maxQueueSizeInBytes", b.MaxQueueSizeInBytes, 0, DefaultMaxQueueSizeInBytes},
-		{"maxMessageSizeInBytes", b.MaxMessageSizeInBytes, 0, MaxMaxMessageSizeInBytes},
+		{"maxMessageSizeInBytes", b.MaxMessageSizeInBytes, 1, MaxMaxMessageSizeInBytes},
 		{"maxQueueMessageCount", b.MaxQueueMessageCount, 0, maxInt},
-		{"maxDeliveredUnackedMsgsPerFlow", b.MaxDeliveredUnackedMsgsPerFlow, 0, maxInt},
+		{"maxDeliveredUnackedMsgsPerFlow", b.MaxDeliveredUnackedMsgsPerFlow, 1, maxInt},
 		{"maxRedeliveryCount", b.MaxRedeliveryCount, 0, MaxRedeliveryCountLimit},
-		{"maxTtl", b.MaxTTL, 0, MaxTTLLimit},
+		{"maxTtl", b.MaxTTL, 1, MaxTTLLimit},
 	} {
 		if err := checkRange(c.field, c.v, c.lo, c.hi); err != nil {
 			return st, err

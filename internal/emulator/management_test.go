@@ -262,3 +262,34 @@ func TestConcurrentManagement(t *testing.T) {
 		t.Fatalf("route count %d, want %d", got, 2*n)
 	}
 }
+
+// A queue size and a message count of 0 are what the service shows on a queue created without them, and such a
+// queue takes messages (SAP-archive/teched2020-developer-keynote, s4hana/event/README.md): 0 sets no limit of the
+// queue's own. A message size, an unacknowledged count and a time to live of 0 have no documented meaning and are
+// refused, so that the emulator is never more lenient than SAP documents.
+func TestQueueZeroLimits(t *testing.T) {
+	t.Parallel()
+	s := start(t, emulator.Options{})
+	tok := token(t, s, emulator.AudienceManagement)
+	mt := token(t, s, emulator.AudienceMessaging)
+	expect(t, putQueue(t, s, tok, "nolimits", `{"maxQueueSizeInBytes":0,"maxQueueMessageCount":0}`), http.StatusCreated)
+	publish(t, s, mt, "nolimits", "first")
+	publish(t, s, mt, "nolimits", "second")
+	r := do(t, "GET", qpath(s, "nolimits"), tok, nil, nil)
+	expect(t, r, http.StatusOK)
+	var q emulator.Queue
+	r.json(t, &q)
+	if q.MessageCount != 2 || q.MaxQueueSizeInBytes != 0 || q.MaxQueueMessageCount == nil || *q.MaxQueueMessageCount != 0 {
+		t.Fatalf("queue = %+v, want 2 messages with both limits still 0", q)
+	}
+	for _, body := range []string{`{"maxMessageSizeInBytes":0}`, `{"maxDeliveredUnackedMsgsPerFlow":0}`, `{"respectTtl":true,"maxTtl":0}`} {
+		r := putQueue(t, s, tok, "zero", body)
+		if r.status != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400", body, r.status)
+			continue
+		}
+		if m := r.message(t); !strings.Contains(m, "out of range") {
+			t.Errorf("%s: message %q", body, m)
+		}
+	}
+}

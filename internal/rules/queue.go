@@ -18,6 +18,7 @@ const (
 	attrAllowIneffectiveTTL      = "allow_ineffective_ttl"
 	attrAllowDMQOutside          = "allow_dead_message_queue_outside_namespace"
 	attrAllowSelfAsDMQ           = "allow_self_as_dead_message_queue"
+	attrAllowNoQueueLimits       = "allow_no_queue_limits"
 	attrMaxQueueSize             = "max_queue_size_in_bytes"
 	attrMaxMessageSize           = "max_message_size_in_bytes"
 	attrMaxQueueMessages         = "max_queue_message_count"
@@ -59,6 +60,61 @@ type Queue struct {
 	// AllowSelfAsDMQ is the configuration's explicit acceptance of a queue that names itself as its dead message
 	// queue, adopted as it is: the rule then warns instead of refusing.
 	AllowSelfAsDMQ bool
+	// AllowNoQueueLimits is the configuration's explicit acceptance of `max_queue_size_in_bytes = 0` or
+	// `max_queue_message_count = 0` on a queue adopted as it is: Event Mesh shows 0 on a queue created without these
+	// limits, and such a queue takes messages (see noQueueLimits). The two range rules then warn instead of refusing.
+	AllowNoQueueLimits bool
+}
+
+// noQueueLimits are the settings that Event Mesh shows as 0 on a queue created without them, a queue that
+// still takes messages: the management API answered a PUT without a body with "maxQueueSizeInBytes": 0 and
+// "maxQueueMessageCount": 0, and the same queue then held a message of 256 bytes with both still 0
+// (SAP-archive/teched2020-developer-keynote, s4hana/event/README.md, "Queue and queue subscription to a topic").
+// 0 there sets no limit of the queue's own; what writing 0 does SAP does not document, so a configuration
+// writes a value in range, and 0 is accepted only on a queue adopted as it is. The rule of each is the rule of
+// its range in queueRanges.
+var noQueueLimits = []struct {
+	get                           func(Queue) Value[int64]
+	rule, attribute, summary, fix string
+}{
+	{func(q Queue) Value[int64] { return q.MaxQueueSizeInBytes }, "queue.max_queue_size_range", attrMaxQueueSize, "Queue Without Size Limit",
+		fmt.Sprintf("Set `%s` to a value from 1 to %d (1.5 GB, the default and maximum SAP documents)", attrMaxQueueSize, maxQueueSizeInBytes)},
+	{func(q Queue) Value[int64] { return q.MaxQueueMessageCount }, "queue.max_queue_message_count_range", attrMaxQueueMessages, "Queue Without Message Count Limit",
+		fmt.Sprintf("Set `%s` to at least 1, for example 100000", attrMaxQueueMessages)},
+}
+
+// checkNoQueueLimits handles a known 0 in the settings of noQueueLimits: an error that says what 0 does, or a
+// warning with allow_no_queue_limits; it reports the settings it handled, which the range rules then skip. An
+// allow_no_queue_limits with no 0 to adopt warns that it changes nothing.
+func checkNoQueueLimits(r *report, q Queue) map[string]bool {
+	handled := map[string]bool{}
+	unknown := false
+	for _, c := range noQueueLimits {
+		v := c.get(q)
+		n, ok := v.get()
+		unknown = unknown || v.IsUnknown()
+		if !ok || n != 0 {
+			continue
+		}
+		handled[c.rule] = true
+		what := fmt.Sprintf("`%s = 0` sets no limit of the queue's own: Event Mesh shows 0 on a queue created without this limit, and such a queue "+
+			"takes messages, so a consumer that stops lets it grow with no limit of its own, taking room the instance's other queues may need. "+
+			"SAP documents no meaning for writing 0", c.attribute)
+		if q.AllowNoQueueLimits {
+			r.warnf(c.rule+"_allowed", c.attribute, c.summary+" Allowed",
+				"`%s = true` keeps it: %s. %s, and remove `%s`.", attrAllowNoQueueLimits, what, c.fix, attrAllowNoQueueLimits)
+			continue
+		}
+		r.errorf(c.rule, c.attribute, c.summary,
+			"%s. %s (or, only to import a queue that already holds 0 as it is and change it later, set `%s = true` for now).",
+			what, c.fix, attrAllowNoQueueLimits)
+	}
+	if q.AllowNoQueueLimits && len(handled) == 0 && !unknown {
+		r.warnf("queue.allow_no_queue_limits_unused", attrAllowNoQueueLimits, "Allow No Queue Limits Has No Effect",
+			"Neither `%s` nor `%s` is 0, so `%s = true` changes nothing. Set `%s = false`, or remove it.",
+			attrMaxQueueSize, attrMaxQueueMessages, attrAllowNoQueueLimits, attrAllowNoQueueLimits)
+	}
+	return handled
 }
 
 var queueRanges = []struct {
@@ -97,8 +153,11 @@ func CheckQueue(q Queue) []Finding {
 	checkRedelivery(&r, q)
 	checkDeadMessageQueue(&r, q)
 	checkTTL(&r, q)
+	handled := checkNoQueueLimits(&r, q)
 	for _, c := range queueRanges {
-		c.check(&r, c.get(q))
+		if !handled[c.rule] {
+			c.check(&r, c.get(q))
+		}
 	}
 	return r.fs
 }

@@ -321,3 +321,68 @@ func TestCheckQueueAllowUnlimitedRedelivery(t *testing.T) {
 		})
 	}
 }
+
+// A queue size or message count of 0, which Event Mesh shows on a queue created without these limits, is refused
+// with what 0 does; allow_no_queue_limits turns it into a warning (a queue adopted as it is) and is itself a
+// warning where neither is 0. It adopts nothing else: a message size, time to live or unacknowledged count of 0
+// stays refused, and so does a negative queue size.
+func TestCheckQueueAllowNoQueueLimits(t *testing.T) {
+	t.Parallel()
+	size0 := func(q *Queue) { q.MaxQueueSizeInBytes = Known[int64](0) }
+	count0 := func(q *Queue) { q.MaxQueueMessageCount = Known[int64](0) }
+	both0 := func(q *Queue) { size0(q); count0(q) }
+	allow := func(f func(*Queue)) func(*Queue) {
+		return func(q *Queue) { f(q); q.AllowNoQueueLimits = true }
+	}
+	for _, tt := range []struct {
+		name   string
+		change func(*Queue)
+		want   map[string]Severity
+	}{
+		{"size 0 refused", size0, map[string]Severity{"queue.max_queue_size_range": SeverityError}},
+		{"count 0 refused", count0, map[string]Severity{"queue.max_queue_message_count_range": SeverityError}},
+		{"size 0 allowed", allow(size0), map[string]Severity{"queue.max_queue_size_range_allowed": SeverityWarning}},
+		{"both 0 allowed", allow(both0), map[string]Severity{
+			"queue.max_queue_size_range_allowed": SeverityWarning, "queue.max_queue_message_count_range_allowed": SeverityWarning,
+		}},
+		{"nothing to allow", allow(func(*Queue) {}), map[string]Severity{"queue.allow_no_queue_limits_unused": SeverityWarning}},
+		{"size -1 allowed", allow(func(q *Queue) { q.MaxQueueSizeInBytes = Known[int64](-1) }), map[string]Severity{
+			"queue.max_queue_size_range": SeverityError, "queue.allow_no_queue_limits_unused": SeverityWarning,
+		}},
+		{"message size 0 allowed", allow(func(q *Queue) { q.MaxMessageSizeInBytes = Known[int64](0) }), map[string]Severity{
+			"queue.max_message_size_range": SeverityError, "queue.allow_no_queue_limits_unused": SeverityWarning,
+		}},
+		{"max ttl 0 allowed", allow(func(q *Queue) { q.MaxTTL = Known[int64](0) }), map[string]Severity{
+			"queue.max_ttl_range": SeverityError, "queue.allow_no_queue_limits_unused": SeverityWarning,
+		}},
+		{"unacked 0 allowed", allow(func(q *Queue) { q.MaxDeliveredUnackedMsgsPerFlow = Known[int64](0) }), map[string]Severity{
+			"queue.max_unacked_per_flow_range": SeverityError, "queue.allow_no_queue_limits_unused": SeverityWarning,
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fs := CheckQueue(queueWith(goodQueue(), tt.change))
+			got := map[string]Severity{}
+			for _, f := range fs {
+				got[f.Rule] = f.Severity
+				for _, p := range findingStyle(f) {
+					t.Errorf("finding %s: %s\n%+v", f.Rule, p, f)
+				}
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("findings = %+v, want %v", fs, tt.want)
+			}
+			for rule, sev := range tt.want {
+				if s, ok := got[rule]; !ok || s != sev {
+					t.Errorf("finding %s = %v (present %v), want %v; all: %+v", rule, s, ok, sev, fs)
+				}
+			}
+			for _, f := range fs {
+				if f.Rule == "queue.max_queue_size_range" && f.Severity == SeverityError && strings.Contains(tt.name, "0") &&
+					!strings.Contains(f.Detail, "sets no limit of the queue's own") {
+					t.Errorf("detail does not say what 0 does: %s", f.Detail)
+				}
+			}
+		})
+	}
+}

@@ -153,6 +153,9 @@ var ruleSeverity = map[string]Severity{
 	"aem.dmq_cycle_allowed":                          SeverityWarning,
 	"aem_sender.dmq_eligible_respected":              SeverityWarning,
 	"aem_sender.dmq_cycle":                           SeverityWarning,
+	"queue.max_queue_size_range_allowed":             SeverityWarning,
+	"queue.max_queue_message_count_range_allowed":    SeverityWarning,
+	"queue.allow_no_queue_limits_unused":             SeverityWarning,
 }
 
 // findingStyle reports the ways f breaks the message conventions. A finding's fix sets an attribute.

@@ -35,6 +35,7 @@ const (
 	reasonProviderOnly       = "a provider-only attribute: no service holds it, an import leaves it null (or at its default), so it refuses only what a configuration writes"
 	reasonJMSResources       = "audit-only rule: reported by the sapmessaging_jms_resources data source for a jms-resources.xml, never refuses a resource plan"
 	reasonAudit              = "audit-only rule: reported by the sapmessaging_retry_audit data source, never refuses a resource plan"
+	reasonNoDocumentedZero   = "SAP documents the setting only as a positive value, up to its maximum, and gives 0 no meaning; no queue holding 0 or less has been seen, and the emulator refuses 0 as the rule does, so an adoption attribute could not say what it adopts"
 	reasonLinkChecked        = "checked only when a plan creates the queue or changes its `dead_message_queue`: an imported queue keeps the link it has and is not checked"
 )
 
@@ -51,25 +52,29 @@ func attrs(resource string, names ...string) []adoptionAttribute {
 // TestAdoptionCatalogue holds it complete; the list resources' descriptions name the attributes of their types.
 var Adoptions = map[string]adoption{
 	// sapmessaging_queue and sapmessaging_dead_message_queue (queue.go, dmqgraph.go)
-	"queue.name_invalid":                  {Reason: "a name the service cannot hold: Event Mesh refuses it, so no existing queue has it"},
-	"queue.access_type_invalid":           {Reason: reasonRefusedByEventMesh},
-	"queue.redelivery_unlimited":          {Attributes: attrs("sapmessaging_queue", "allow_unlimited_redelivery")},
-	"queue.redelivery_range":              {Reason: reasonRefusedByEventMesh},
-	"queue.dmq_empty":                     {Reason: "Event Mesh stores an empty dead message queue as none, which an import reads as `dead_message_queue` null, never as an empty name"},
-	"queue.dmq_name_invalid":              {Reason: "the service refuses the value: Event Mesh names only an existing queue as dead message queue, and no existing queue has a name it refuses"},
-	"queue.dmq_self":                      {Attributes: attrs("sapmessaging_queue", "allow_self_as_dead_message_queue")},
-	"queue.dmq_namespace":                 {Attributes: attrs("sapmessaging_queue", "allow_dead_message_queue_outside_namespace")},
-	"queue.dmq_cycle":                     {Reason: reasonLinkChecked},
-	"queue.dmq_not_found":                 {Reason: reasonLinkChecked},
-	"queue.respect_ttl_without_max_ttl":   {Attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl")},
-	"queue.max_ttl_without_respect_ttl":   {Attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl")}, // the dead message queue raises it only with respect_ttl null, which an import never reads
-	"queue.max_ttl_range":                 {Reason: AdoptionTODO},                                             // Event Mesh takes 0, the rule refuses it
-	"queue.max_queue_size_range":          {Reason: AdoptionTODO},                                             // Event Mesh takes 0, the rule refuses it
-	"queue.max_message_size_range":        {Reason: AdoptionTODO},                                             // Event Mesh takes 0, the rule refuses it
-	"queue.max_queue_message_count_range": {Reason: AdoptionTODO},
-	"queue.max_unacked_per_flow_range":    {Reason: AdoptionTODO},
-	"dmq.respect_ttl_required":            {Attributes: attrs("sapmessaging_dead_message_queue", "allow_no_ttl")},
-	"dmq.max_ttl_required":                {Attributes: attrs("sapmessaging_dead_message_queue", "allow_no_ttl")},
+	"queue.name_invalid":                {Reason: "a name the service cannot hold: Event Mesh refuses it, so no existing queue has it"},
+	"queue.access_type_invalid":         {Reason: reasonRefusedByEventMesh},
+	"queue.redelivery_unlimited":        {Attributes: attrs("sapmessaging_queue", "allow_unlimited_redelivery")},
+	"queue.redelivery_range":            {Reason: reasonRefusedByEventMesh},
+	"queue.dmq_empty":                   {Reason: "Event Mesh stores an empty dead message queue as none, which an import reads as `dead_message_queue` null, never as an empty name"},
+	"queue.dmq_name_invalid":            {Reason: "the service refuses the value: Event Mesh names only an existing queue as dead message queue, and no existing queue has a name it refuses"},
+	"queue.dmq_self":                    {Attributes: attrs("sapmessaging_queue", "allow_self_as_dead_message_queue")},
+	"queue.dmq_namespace":               {Attributes: attrs("sapmessaging_queue", "allow_dead_message_queue_outside_namespace")},
+	"queue.dmq_cycle":                   {Reason: reasonLinkChecked},
+	"queue.dmq_not_found":               {Reason: reasonLinkChecked},
+	"queue.respect_ttl_without_max_ttl": {Attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl")},
+	"queue.max_ttl_without_respect_ttl": {Attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl")}, // the dead message queue raises it only with respect_ttl null, which an import never reads
+	// 0 of the queue size and message count: the service shows it on a queue created without them, a queue that
+	// takes messages (SAP-archive/teched2020-developer-keynote, s4hana/event/README.md); the rule says so.
+	"queue.max_queue_size_range": {Attributes: append(attrs("sapmessaging_queue", "allow_no_queue_limits"),
+		attrs("sapmessaging_dead_message_queue", "allow_no_queue_limits")...)},
+	"queue.max_queue_message_count_range": {Attributes: append(attrs("sapmessaging_queue", "allow_no_queue_limits"),
+		attrs("sapmessaging_dead_message_queue", "allow_no_queue_limits")...)},
+	"queue.max_ttl_range":              {Reason: reasonNoDocumentedZero + " (create-a-queue-95357fa.md step 10: a time a message may stay, at most 7 days)"},
+	"queue.max_message_size_range":     {Reason: AdoptionTODO}, // 0 is settled (refused, as for max_ttl); above 1 MB is not: 10000000 was seen on the default plan
+	"queue.max_unacked_per_flow_range": {Reason: reasonNoDocumentedZero + " (create-a-queue-95357fa.md step 7: a threshold of unacknowledged messages)"},
+	"dmq.respect_ttl_required":         {Attributes: attrs("sapmessaging_dead_message_queue", "allow_no_ttl")},
+	"dmq.max_ttl_required":             {Attributes: attrs("sapmessaging_dead_message_queue", "allow_no_ttl")},
 
 	// sapmessaging_webhook_subscription (webhook.go)
 	"webhook.qos0_loses_messages": {Attributes: attrs("sapmessaging_webhook_subscription", "accept_message_loss")},

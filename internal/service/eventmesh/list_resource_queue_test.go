@@ -314,3 +314,84 @@ list "sapmessaging_queue" "ttl" {
 		t.Errorf("acme/ttl/prod/max-only after the apply: %+v, %v; want respectTtl false and maxTtl %d, as before", q, err, day)
 	}
 }
+
+// Queues that hold a queue size or message count of 0, which Event Mesh shows on a queue created without these
+// limits, are adopted as they are: terraform query -generate-config-out writes them with allow_no_queue_limits =
+// true (a queue and a dead message queue), the plan imports only and warns, the apply imports them and changes
+// nothing, and the next plan is empty but still warns. Without the attribute the generated blocks would fail the
+// plan ("Queue Without Size Limit", "Queue Without Message Count Limit").
+func TestAccQueueListResource_adoptNoQueueLimits(t *testing.T) {
+	tf := acctest.TerraformCLI(t)
+	if !acctest.TerraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := acctest.NewTestEnv(t)
+	em := env.EventMesh(t)
+	ctx := context.Background()
+	yes, zero, three, day, dmq := true, int64(0), int64(3), int64(86400), "acme/lim/prod/dmq"
+	for _, q := range []struct {
+		name string
+		s    eventmesh.QueueSettings
+	}{
+		{dmq, eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: &day, MaxQueueSizeInBytes: &zero}},
+		{"acme/lim/prod/no-size", eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq, MaxQueueSizeInBytes: &zero}},
+		{"acme/lim/prod/no-count", eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq, MaxQueueMessageCount: &zero}},
+		{"acme/lim/prod/limited", eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}},
+	} {
+		if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	acctest.BuildProvider(t, plugins)
+	dir := t.TempDir()
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
+	acctest.WriteFile(t, filepath.Join(dir, "queues.tfquery.hcl"), `
+list "sapmessaging_queue" "lim" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme/lim/prod/"
+  }
+}
+
+list "sapmessaging_dead_message_queue" "lim" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme/lim/prod/"
+  }
+}
+`)
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := string(b)
+	if c := len(regexp.MustCompile(`\n\s*allow_no_queue_limits\s*=\s*true\n`).FindAllString(generated, -1)); c != 3 {
+		t.Errorf("generated.tf has %d allow_no_queue_limits = true, want 3 (no-size, no-count, dmq):\n%s", c, generated)
+	}
+	warnings := []string{"Queue Without Size Limit Allowed", "Queue Without Message Count Limit Allowed"}
+	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, s := range append([]string{"Plan: 4 to import, 0 to add, 0 to change, 0 to destroy."}, warnings...) {
+		if !strings.Contains(r.Output, s) {
+			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
+		}
+	}
+	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if s := "4 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.Output, s) {
+		t.Errorf("the apply does not say %q:\n%s", s, r.Output)
+	}
+	r = w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, s := range warnings {
+		if !strings.Contains(r.Output, s) {
+			t.Errorf("the plan after the import no longer warns %q:\n%s", s, r.Output)
+		}
+	}
+	for _, name := range []string{dmq, "acme/lim/prod/no-size"} {
+		if q, err := em.GetQueue(ctx, name); err != nil || q.MaxQueueSizeInBytes == nil || *q.MaxQueueSizeInBytes != 0 {
+			t.Errorf("%s after the apply: %+v, %v; want maxQueueSizeInBytes 0, as before", name, q, err)
+		}
+	}
+}

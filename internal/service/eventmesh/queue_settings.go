@@ -191,7 +191,8 @@ type queueResourceModel struct {
 	ID   types.String `tfsdk:"id"`
 	Name types.String `tfsdk:"name"`
 	queueSettingsModel
-	ForceDestroy types.Bool `tfsdk:"force_destroy"`
+	ForceDestroy       types.Bool `tfsdk:"force_destroy"`
+	AllowNoQueueLimits types.Bool `tfsdk:"allow_no_queue_limits"`
 }
 
 func (m *queueResourceModel) queueName() string  { return m.Name.ValueString() }
@@ -205,6 +206,19 @@ func (m *queueResourceModel) fromAPI(q *eventmesh.Queue) {
 	if m.ForceDestroy.IsNull() || m.ForceDestroy.IsUnknown() {
 		m.ForceDestroy = types.BoolValue(false)
 	}
+	if m.AllowNoQueueLimits.IsNull() || m.AllowNoQueueLimits.IsUnknown() {
+		// After an import: whether the queue holds a size or message count of 0 (no limit of its own),
+		// so that a configuration adopting it as it is (as terraform query writes it) plans no change.
+		zero := func(p *int64) bool { return p != nil && *p == 0 }
+		m.AllowNoQueueLimits = types.BoolValue(zero(q.MaxQueueSizeInBytes) || zero(q.MaxQueueMessageCount))
+	}
+}
+
+// ToRules returns the queue with its settings and allow_no_queue_limits, as the rules check it at plan time.
+func (m *queueResourceModel) ToRules() rules.Queue {
+	q := m.queueSettingsModel.ToRules(m.Name)
+	q.AllowNoQueueLimits = m.AllowNoQueueLimits.ValueBool()
+	return q
 }
 
 // queueResourceAttributes returns the attributes of sapmessaging_queue, or of
@@ -225,6 +239,18 @@ func queueResourceAttributes(dmq bool, nameDescription string) map[string]schema
 			MarkdownDescription: "Whether `terraform destroy` (or a replacement) may delete the queue while it holds messages. " +
 				"Defaults to `false`: deleting a queue with messages then fails and the messages stay. Apply `true` before destroying to discard them. " +
 				"With `true` the delete skips the fresh read of the message count, one management call less per queue.",
+			Optional: true,
+			Computed: true,
+			Default:  booldefault.StaticBool(false),
+		},
+		"allow_no_queue_limits": schema.BoolAttribute{
+			MarkdownDescription: "Accept `max_queue_size_in_bytes = 0` or `max_queue_message_count = 0`, which Event Mesh shows on a queue " +
+				"created without these limits: such a queue has no limit of its own and takes messages, so a consumer that stops lets it grow, " +
+				"taking room the instance's other queues may need. The plan then warns instead of refusing. Only for adopting a " +
+				"queue that already holds 0 as it is: an import sets it to `true` for such a queue, and `terraform query -generate-config-out` " +
+				"writes it. Set both limits (the queue size from 1 to 1572864000 bytes, the message count to at least 1) and remove this " +
+				"attribute as soon as you can. It does not adopt a `max_message_size_in_bytes`, `max_ttl` or " +
+				"`max_delivered_unacked_msgs_per_flow` of 0: SAP documents no meaning of 0 for them. Defaults to `false`; changing it writes nothing to Event Mesh.",
 			Optional: true,
 			Computed: true,
 			Default:  booldefault.StaticBool(false),

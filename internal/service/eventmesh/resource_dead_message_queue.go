@@ -67,7 +67,8 @@ func (r *deadMessageQueueResource) Schema(_ context.Context, _ resource.SchemaRe
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An SAP Event Mesh queue used as dead message queue (DMQ) of other queues. It is an ordinary queue " +
 			"with the DMQ rules built in: time to live is always respected, so the DMQ cannot grow for ever (`max_ttl` defaults " +
-			"to 7 days; `allow_no_ttl` adopts a DMQ without one as it is, with a warning), and it has no redelivery count, because a DMQ is " +
+			"to 7 days; `allow_no_ttl` adopts a DMQ without one as it is, with a warning; `allow_no_queue_limits` adopts one whose queue size " +
+			"or message count is 0, no limit of its own), and it has no redelivery count, because a DMQ is " +
 			"inspected, not consumed. Destroying it is refused " +
 			"while it holds messages (unless `force_destroy`) or while another queue still names it as `dead_message_queue`.",
 		Attributes: attrs,
@@ -149,7 +150,7 @@ func (r *deadMessageQueueResource) ValidateConfig(ctx context.Context, req resou
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	q := m.ToRules(m.Name)
+	q := m.ToRules()
 	// The dead message queue rules: a time to live always, no redelivery count and no dead
 	// message queue of its own (the configuration cannot set them).
 	q.AllowNoTTL = m.AllowNoTTL.ValueBool()

@@ -121,7 +121,8 @@ func (r *queueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			"(Event Mesh reads both as *unlimited*; `allow_unlimited_redelivery` turns this into a warning for a queue adopted as it is), " +
 			"a dead message queue that is the queue itself or lies outside its namespace (`allow_self_as_dead_message_queue` and " +
 			"`allow_dead_message_queue_outside_namespace` adopt such a queue as it is), " +
-			"and a time to live without `respect_ttl` (or `respect_ttl` without a time to live; `allow_ineffective_ttl` adopts such a queue as it is). " +
+			"a time to live without `respect_ttl` (or `respect_ttl` without a time to live; `allow_ineffective_ttl` adopts such a queue as it is), " +
+			"and a queue size or message count of 0, which Event Mesh shows on a queue without a limit of its own (`allow_no_queue_limits` adopts such a queue as it is). " +
 			"A queue without a dead message queue gets a warning.",
 		Attributes: attrs,
 	}
@@ -133,7 +134,7 @@ func (r *queueResource) ValidateConfig(ctx context.Context, req resource.Validat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	q := m.ToRules(m.Name)
+	q := m.ToRules()
 	q.AllowUnlimitedRedelivery = m.AllowUnlimitedRedelivery.ValueBool()
 	q.AllowIneffectiveTTL = m.AllowIneffectiveTTL.ValueBool()
 	q.AllowDMQOutsideNamespace = m.AllowDMQOutsideNamespace.ValueBool()
