@@ -519,7 +519,7 @@ func externalPrivateKey(v types.String, diags *diag.Diagnostics) (string, bool) 
 func (p *sapMessagingProvider) Resources(_ context.Context) []func() resource.Resource {
 	var all []func() resource.Resource
 	for _, sp := range servicePackages {
-		all = append(all, sp.Resources()...)
+		all = append(all, sp.Resources...)
 	}
 	return all
 }
@@ -528,7 +528,7 @@ func (p *sapMessagingProvider) Resources(_ context.Context) []func() resource.Re
 func (p *sapMessagingProvider) ListResources(_ context.Context) []func() list.ListResource {
 	var all []func() list.ListResource
 	for _, sp := range servicePackages {
-		all = append(all, sp.ListResources()...)
+		all = append(all, sp.ListResources...)
 	}
 	return all
 }
@@ -537,7 +537,7 @@ func (p *sapMessagingProvider) ListResources(_ context.Context) []func() list.Li
 func (p *sapMessagingProvider) Actions(_ context.Context) []func() action.Action {
 	var all []func() action.Action
 	for _, sp := range servicePackages {
-		all = append(all, sp.Actions()...)
+		all = append(all, sp.Actions...)
 	}
 	return all
 }
@@ -545,7 +545,7 @@ func (p *sapMessagingProvider) Actions(_ context.Context) []func() action.Action
 func (p *sapMessagingProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	var all []func() datasource.DataSource
 	for _, sp := range servicePackages {
-		all = append(all, sp.DataSources()...)
+		all = append(all, sp.DataSources...)
 	}
 	return all
 }
@@ -553,7 +553,7 @@ func (p *sapMessagingProvider) DataSources(_ context.Context) []func() datasourc
 func (p *sapMessagingProvider) Functions(_ context.Context) []func() function.Function {
 	var all []func() function.Function
 	for _, sp := range servicePackages {
-		all = append(all, sp.Functions()...)
+		all = append(all, sp.Functions...)
 	}
 	return all
 }

@@ -11,21 +11,12 @@ import (
 // ServicePackage is what a product package (internal/service/<product>) gives the provider: the
 // constructors of its resources, data sources, list resources, actions and functions. The provider
 // asks every product package for its types (internal/provider/registry.go) and names none itself.
-type ServicePackage interface {
+type ServicePackage struct {
 	// Name is the product's package name, for messages and the registry's tests.
-	Name() string
-	Resources() []func() resource.Resource
-	DataSources() []func() datasource.DataSource
-	ListResources() []func() list.ListResource
-	Actions() []func() action.Action
-	Functions() []func() function.Function
+	Name          string
+	Resources     []func() resource.Resource
+	DataSources   []func() datasource.DataSource
+	ListResources []func() list.ListResource
+	Actions       []func() action.Action
+	Functions     []func() function.Function
 }
-
-// NoTypes has none of each kind; a product's service package embeds it and defines what it has.
-type NoTypes struct{}
-
-func (NoTypes) Resources() []func() resource.Resource       { return nil }
-func (NoTypes) DataSources() []func() datasource.DataSource { return nil }
-func (NoTypes) ListResources() []func() list.ListResource   { return nil }
-func (NoTypes) Actions() []func() action.Action             { return nil }
-func (NoTypes) Functions() []func() function.Function       { return nil }

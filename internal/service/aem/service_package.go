@@ -10,37 +10,25 @@ import (
 )
 
 // ServicePackage registers the Advanced Event Mesh types with the provider.
-func ServicePackage() framework.ServicePackage { return servicePackage{} }
-
-type servicePackage struct{ framework.NoTypes }
-
-func (servicePackage) Name() string { return "aem" }
-
-func (servicePackage) Resources() []func() resource.Resource {
-	return []func() resource.Resource{
-		NewAEMQueueResource,
-		NewAEMDeadMessageQueueResource,
-		NewAEMQueueSubscriptionResource,
-	}
-}
-
-func (servicePackage) ListResources() []func() list.ListResource {
-	return []func() list.ListResource{
-		NewAEMQueueListResource,
-		NewAEMDeadMessageQueueListResource,
-		NewAEMQueueSubscriptionListResource,
-	}
-}
-
-func (servicePackage) Actions() []func() action.Action {
-	return []func() action.Action{
-		NewAEMRedriveAction,
-	}
-}
-
-func (servicePackage) DataSources() []func() datasource.DataSource {
-	return []func() datasource.DataSource{
-		NewAEMQueueDataSource,
-		NewAEMQueuesDataSource,
+func ServicePackage() framework.ServicePackage {
+	return framework.ServicePackage{
+		Name: "aem",
+		Resources: []func() resource.Resource{
+			NewAEMQueueResource,
+			NewAEMDeadMessageQueueResource,
+			NewAEMQueueSubscriptionResource,
+		},
+		ListResources: []func() list.ListResource{
+			NewAEMQueueListResource,
+			NewAEMDeadMessageQueueListResource,
+			NewAEMQueueSubscriptionListResource,
+		},
+		Actions: []func() action.Action{
+			NewAEMRedriveAction,
+		},
+		DataSources: []func() datasource.DataSource{
+			NewAEMQueueDataSource,
+			NewAEMQueuesDataSource,
+		},
 	}
 }

@@ -10,39 +10,27 @@ import (
 )
 
 // ServicePackage registers the SAP Event Mesh types with the provider.
-func ServicePackage() framework.ServicePackage { return servicePackage{} }
-
-type servicePackage struct{ framework.NoTypes }
-
-func (servicePackage) Name() string { return "eventmesh" }
-
-func (servicePackage) Resources() []func() resource.Resource {
-	return []func() resource.Resource{
-		NewQueueResource,
-		NewDeadMessageQueueResource,
-		NewQueueSubscriptionResource,
-		NewWebhookSubscriptionResource,
-	}
-}
-
-func (servicePackage) ListResources() []func() list.ListResource {
-	return []func() list.ListResource{
-		NewQueueListResource,
-		NewDeadMessageQueueListResource,
-		NewQueueSubscriptionListResource,
-		NewWebhookSubscriptionListResource,
-	}
-}
-
-func (servicePackage) Actions() []func() action.Action {
-	return []func() action.Action{
-		NewRedriveAction,
-	}
-}
-
-func (servicePackage) DataSources() []func() datasource.DataSource {
-	return []func() datasource.DataSource{
-		NewQueueDataSource,
-		NewQueuesDataSource,
+func ServicePackage() framework.ServicePackage {
+	return framework.ServicePackage{
+		Name: "eventmesh",
+		Resources: []func() resource.Resource{
+			NewQueueResource,
+			NewDeadMessageQueueResource,
+			NewQueueSubscriptionResource,
+			NewWebhookSubscriptionResource,
+		},
+		ListResources: []func() list.ListResource{
+			NewQueueListResource,
+			NewDeadMessageQueueListResource,
+			NewQueueSubscriptionListResource,
+			NewWebhookSubscriptionListResource,
+		},
+		Actions: []func() action.Action{
+			NewRedriveAction,
+		},
+		DataSources: []func() datasource.DataSource{
+			NewQueueDataSource,
+			NewQueuesDataSource,
+		},
 	}
 }

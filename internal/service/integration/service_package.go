@@ -9,32 +9,23 @@ import (
 )
 
 // ServicePackage registers the Cloud Integration types with the provider.
-func ServicePackage() framework.ServicePackage { return servicePackage{} }
-
-type servicePackage struct{ framework.NoTypes }
-
-func (servicePackage) Name() string { return "integration" }
-
-func (servicePackage) Resources() []func() resource.Resource {
-	return []func() resource.Resource{
-		NewAMQPSenderResource,
-		NewJMSSenderResource,
-		NewAEMSenderResource,
-		NewIFlowDeploymentResource,
-	}
-}
-
-func (servicePackage) ListResources() []func() list.ListResource {
-	return []func() list.ListResource{
-		NewAMQPSenderListResource,
-		NewJMSSenderListResource,
-		NewAEMSenderListResource,
-		NewIFlowDeploymentListResource,
-	}
-}
-
-func (servicePackage) DataSources() []func() datasource.DataSource {
-	return []func() datasource.DataSource{
-		NewJMSQueuesDataSource,
+func ServicePackage() framework.ServicePackage {
+	return framework.ServicePackage{
+		Name: "integration",
+		Resources: []func() resource.Resource{
+			NewAMQPSenderResource,
+			NewJMSSenderResource,
+			NewAEMSenderResource,
+			NewIFlowDeploymentResource,
+		},
+		ListResources: []func() list.ListResource{
+			NewAMQPSenderListResource,
+			NewJMSSenderListResource,
+			NewAEMSenderListResource,
+			NewIFlowDeploymentListResource,
+		},
+		DataSources: []func() datasource.DataSource{
+			NewJMSQueuesDataSource,
+		},
 	}
 }

@@ -8,26 +8,20 @@ import (
 )
 
 // ServicePackage registers the landscape-wide (retry audit, retry policy, functions) types with the provider.
-func ServicePackage() framework.ServicePackage { return servicePackage{} }
-
-type servicePackage struct{ framework.NoTypes }
-
-func (servicePackage) Name() string { return "landscape" }
-
-func (servicePackage) DataSources() []func() datasource.DataSource {
-	return []func() datasource.DataSource{
-		NewRetryPolicyDataSource,
-		NewRetryAuditDataSource,
-	}
-}
-
-func (servicePackage) Functions() []func() function.Function {
-	return []func() function.Function{
-		NewMaxAttemptsFunction,
-		NewRedeliveriesForFunction,
-		NewJMSGiveUpMinutesFunction,
-		NewAEMMaxRunsFunction,
-		NewAEMTimeToDeadLetterFunction,
-		NewAEMSenderTimeToDeadLetterFunction,
+func ServicePackage() framework.ServicePackage {
+	return framework.ServicePackage{
+		Name: "landscape",
+		DataSources: []func() datasource.DataSource{
+			NewRetryPolicyDataSource,
+			NewRetryAuditDataSource,
+		},
+		Functions: []func() function.Function{
+			NewMaxAttemptsFunction,
+			NewRedeliveriesForFunction,
+			NewJMSGiveUpMinutesFunction,
+			NewAEMMaxRunsFunction,
+			NewAEMTimeToDeadLetterFunction,
+			NewAEMSenderTimeToDeadLetterFunction,
+		},
 	}
 }

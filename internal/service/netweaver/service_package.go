@@ -7,14 +7,11 @@ import (
 )
 
 // ServicePackage registers the SAP NetWeaver JMS types with the provider.
-func ServicePackage() framework.ServicePackage { return servicePackage{} }
-
-type servicePackage struct{ framework.NoTypes }
-
-func (servicePackage) Name() string { return "netweaver" }
-
-func (servicePackage) DataSources() []func() datasource.DataSource {
-	return []func() datasource.DataSource{
-		NewJMSResourcesDataSource,
+func ServicePackage() framework.ServicePackage {
+	return framework.ServicePackage{
+		Name: "netweaver",
+		DataSources: []func() datasource.DataSource{
+			NewJMSResourcesDataSource,
+		},
 	}
 }
