@@ -25,19 +25,19 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 )
 
-// testAccProtoV6ProviderFactories runs the provider in process for acceptance tests.
+// TestAccProtoV6ProviderFactories runs the provider in process for acceptance tests.
 var TestAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
 	"sapmessaging": providerserver.NewProtocol6WithError(provider.NewWithHTTPClient("test", RecordingHTTPClient)()),
 }
 
-// testEnv is one emulator with the Terraform provider block that points at it.
+// TestEnv is one emulator with the Terraform provider block that points at it.
 type TestEnv struct {
 	Srv *emulatortest.Emulator
-	// providerBlock configures the provider with the emulator's service keys.
+	// ProviderBlock configures the provider with the emulator's service keys.
 	ProviderBlock string
 }
 
-// newTestEnv starts an emulator on a random loopback port for one test.
+// NewTestEnv starts an emulator on a random loopback port for one test.
 func NewTestEnv(t *testing.T) *TestEnv {
 	t.Helper()
 	srv := emulatortest.Start(t, emulator.Options{})
@@ -53,7 +53,7 @@ provider "sapmessaging" {
 	}
 }
 
-// aemProviderBlock configures the provider with the emulator's service keys and its Advanced Event Mesh
+// AEMProviderBlock configures the provider with the emulator's service keys and its Advanced Event Mesh
 // broker service (with args added inside the block).
 func (e *TestEnv) AEMProviderBlock(args string) string {
 	c := e.Srv.AdvancedEventMeshCredentials()
@@ -73,7 +73,7 @@ provider "sapmessaging" {
 `, string(e.Srv.EventMeshKey()), string(e.Srv.CloudIntegrationKey()), c.SEMPURL, c.MsgVpnName, c.Username, c.Password, args)
 }
 
-// aemConfig joins the provider block with the AEM broker and the given HCL.
+// AEMConfig joins the provider block with the AEM broker and the given HCL.
 func (e *TestEnv) AEMConfig(hcl string) string { return e.AEMProviderBlock("") + hcl }
 
 // aem returns a SEMP v2 client that talks to the emulator's broker out of band, as the cloud console would.
@@ -91,23 +91,23 @@ func (e *TestEnv) AEM(t *testing.T) *aem.Client {
 	return cl
 }
 
-// config joins the provider block and the given HCL.
+// Config joins the provider block and the given HCL.
 func (e *TestEnv) Config(hcl string) string {
 	return e.ProviderBlock + hcl
 }
 
-// configf joins the provider block and the formatted HCL.
+// Configf joins the provider block and the formatted HCL.
 func (e *TestEnv) Configf(format string, args ...any) string {
 	return e.ProviderBlock + fmt.Sprintf(format, args...)
 }
 
-// eventMesh returns a management client that talks to the emulator out of band, as the cockpit would.
+// EventMesh returns a management client that talks to the emulator out of band, as the cockpit would.
 func (e *TestEnv) EventMesh(t *testing.T) *eventmesh.Client {
 	t.Helper()
 	return eventmesh.New(e.Srv.ManagementClient(t))
 }
 
-// messaging returns a messaging REST client for publishing test messages.
+// Messaging returns a messaging REST client for publishing test messages.
 func (e *TestEnv) Messaging(t *testing.T) *eventmesh.Messaging {
 	t.Helper()
 	return eventmesh.NewMessaging(e.Srv.MessagingClient(t))
@@ -122,7 +122,7 @@ var testClients = struct {
 	tune    map[string]func(*httpx.Config)
 }{tune: map[string]func(*httpx.Config){}}
 
-// recordingHTTPClient is the provider's HTTP client constructor in tests: it applies the
+// RecordingHTTPClient is the provider's HTTP client constructor in tests: it applies the
 // tuning registered for the client's emulator and records the client.
 func RecordingHTTPClient(cfg httpx.Config) (*httpx.Client, error) {
 	testClients.Lock()
@@ -141,7 +141,7 @@ func RecordingHTTPClient(cfg httpx.Config) (*httpx.Client, error) {
 	return c, err
 }
 
-// tuneClients changes the configuration of every HTTP client the provider creates for this emulator.
+// TuneClients changes the configuration of every HTTP client the provider creates for this emulator.
 func (e *TestEnv) TuneClients(t *testing.T, tune func(*httpx.Config)) {
 	t.Helper()
 	prefix := e.Srv.URL()
@@ -155,7 +155,7 @@ func (e *TestEnv) TuneClients(t *testing.T, tune func(*httpx.Config)) {
 	})
 }
 
-// clientStats sums the counters of the provider's HTTP clients that talk to this emulator.
+// ClientStats sums the counters of the provider's HTTP clients that talk to this emulator.
 func (e *TestEnv) ClientStats() httpx.Stats {
 	testClients.Lock()
 	defer testClients.Unlock()
@@ -172,7 +172,7 @@ func (e *TestEnv) ClientStats() httpx.Stats {
 	return sum
 }
 
-// providerWith is a provider block for the emulator with extra provider arguments.
+// ProviderWith is a provider block for the emulator with extra provider arguments.
 func (e *TestEnv) ProviderWith(args string) string {
 	return fmt.Sprintf(`
 provider "sapmessaging" {
@@ -183,7 +183,7 @@ provider "sapmessaging" {
 `, string(e.Srv.EventMeshKey()), string(e.Srv.CloudIntegrationKey()), args)
 }
 
-// terraformCLI returns the Terraform CLI the acceptance tests use, skipping the test without TF_ACC.
+// TerraformCLI returns the Terraform CLI the acceptance tests use, skipping the test without TF_ACC.
 func TerraformCLI(t *testing.T) string {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
@@ -199,7 +199,7 @@ func TerraformCLI(t *testing.T) string {
 	return p
 }
 
-// buildProvider builds the provider binary with go build into dir.
+// BuildProvider builds the provider binary with go build into dir.
 func BuildProvider(t *testing.T, dir string) {
 	t.Helper()
 	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-sapmessaging"), ".")
@@ -209,21 +209,21 @@ func BuildProvider(t *testing.T, dir string) {
 	}
 }
 
-// cliRun is one Terraform command of a test, with its own log file.
-type CliRun struct {
+// CLIRun is one Terraform command of a test, with its own log file.
+type CLIRun struct {
 	ExitCode int
 	Output   string // stdout and stderr
 	Log      string // TF_LOG_PATH contents
 }
 
-// runTerraform runs the CLI in dir with TF_LOG=trace and the dev_overrides configuration cliConfig.
-func RunTerraform(t *testing.T, tf, dir, cliConfig string, args ...string) CliRun {
+// RunTerraform runs the CLI in dir with TF_LOG=trace and the dev_overrides configuration cliConfig.
+func RunTerraform(t *testing.T, tf, dir, cliConfig string, args ...string) CLIRun {
 	t.Helper()
 	return RunTerraformEnv(t, tf, dir, cliConfig, nil, args...)
 }
 
-// runTerraformEnv is runTerraform with extra environment variables (KEY=VALUE), which win over the defaults.
-func RunTerraformEnv(t *testing.T, tf, dir, cliConfig string, env []string, args ...string) CliRun {
+// RunTerraformEnv is runTerraform with extra environment variables (KEY=VALUE), which win over the defaults.
+func RunTerraformEnv(t *testing.T, tf, dir, cliConfig string, env []string, args ...string) CLIRun {
 	t.Helper()
 	logFile := filepath.Join(t.TempDir(), "terraform.log")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -243,7 +243,7 @@ func RunTerraformEnv(t *testing.T, tf, dir, cliConfig string, env []string, args
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
-	run := CliRun{Output: out.String()}
+	run := CLIRun{Output: out.String()}
 	var exitErr *exec.ExitError
 	switch {
 	case errors.As(err, &exitErr):
@@ -269,7 +269,7 @@ func WriteFile(t *testing.T, path, content string) {
 	}
 }
 
-// writeCLIConfig writes dir/cli.tfrc, a Terraform CLI configuration that takes the provider
+// WriteCLIConfig writes dir/cli.tfrc, a Terraform CLI configuration that takes the provider
 // from the binary in plugins (dev_overrides), and returns its path.
 func WriteCLIConfig(t *testing.T, dir, plugins string) string {
 	t.Helper()
@@ -285,7 +285,7 @@ func WriteCLIConfig(t *testing.T, dir, plugins string) string {
 	return cliConfig
 }
 
-// requiredProviders is the terraform block of a configuration that the Terraform CLI runs
+// RequiredProviders is the terraform block of a configuration that the Terraform CLI runs
 // with the provider from writeCLIConfig.
 const RequiredProviders = `
 terraform {

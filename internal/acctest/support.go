@@ -35,7 +35,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
-// checkStateMatchesEmulator asserts that the emulator holds exactly the queues, dead message
+// CheckStateMatchesEmulator asserts that the emulator holds exactly the queues, dead message
 // queues and subscriptions of the state, with the settings of the state: none lost, none
 // orphaned, none duplicated. want counts the queues (dead message queues included) and the
 // subscriptions the configuration declares.
@@ -60,7 +60,7 @@ const (
 	SempQueues    = "/SEMP/v2/config/msgVpns/{vpn}/queues"
 )
 
-// newAEMSenderEnv is an emulator with the sample content.
+// NewAEMSenderEnv is an emulator with the sample content.
 func NewAEMSenderEnv(t *testing.T) *TestEnv {
 	t.Helper()
 	env := NewTestEnv(t)
@@ -79,7 +79,7 @@ resource "sapmessaging_aem_sender" "s" {
 `, iflowID, body)
 }
 
-// aemPublish sends n messages to queue through the broker's REST messaging listener, as a publisher would.
+// AEMPublish sends n messages to queue through the broker's REST messaging listener, as a publisher would.
 func (e *TestEnv) AEMPublish(t *testing.T, queue string, n int) {
 	t.Helper()
 	c := e.Srv.AdvancedEventMeshCredentials()
@@ -101,7 +101,7 @@ func (e *TestEnv) AEMPublish(t *testing.T, queue string, n int) {
 	}
 }
 
-// aemDepths returns how many messages each queue holds, through the monitoring API.
+// AEMDepths returns how many messages each queue holds, through the monitoring API.
 func (e *TestEnv) AEMDepths(t *testing.T, queues ...string) []int {
 	t.Helper()
 	c := e.AEM(t)
@@ -137,7 +137,7 @@ func (e *TestEnv) publishAEM(t *testing.T, queue string, n int) {
 	}
 }
 
-// addAEMLandscape makes, out of band, a queue with the provider's settings and its dead message queue (the names
+// AddAEMLandscape makes, out of band, a queue with the provider's settings and its dead message queue (the names
 // of the sandbox's sample content, which the examples read), and a queue with the broker's defaults; the first
 // was sent two messages, of which a consumer took one.
 func (e *TestEnv) AddAEMLandscape(t *testing.T) {
@@ -157,7 +157,7 @@ func (e *TestEnv) AddAEMLandscape(t *testing.T) {
 	}
 }
 
-// addIdentityFlows creates the flows identityFlowsHCL manages.
+// AddIdentityFlows creates the flows identityFlowsHCL manages.
 func (e *TestEnv) AddIdentityFlows(t *testing.T) {
 	t.Helper()
 	e.AddFlow(t, "IdentTwoSenders", []iflowbuild.Sender{
@@ -168,7 +168,7 @@ func (e *TestEnv) AddIdentityFlows(t *testing.T) {
 	e.AddFlow(t, "IdentDeployed", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/deployed")}}, nil)
 }
 
-// addAEMSubscriptions makes, out of band, two queues under acme/ with three subscriptions and one queue
+// AddAEMSubscriptions makes, out of band, two queues under acme/ with three subscriptions and one queue
 // elsewhere with one.
 func (e *TestEnv) AddAEMSubscriptions(t *testing.T) {
 	t.Helper()
@@ -187,7 +187,7 @@ func (e *TestEnv) AddAEMSubscriptions(t *testing.T) {
 	}
 }
 
-// addHandMadeFlows creates the hand-made flows and deploys those that are deployed.
+// AddHandMadeFlows creates the hand-made flows and deploys those that are deployed.
 func (e *TestEnv) AddHandMadeFlows(t *testing.T) {
 	t.Helper()
 	amqp := func(queue string, retries string) map[string]string {
@@ -236,7 +236,7 @@ func (e *TestEnv) AddHandMadeFlows(t *testing.T) {
 	}
 }
 
-// addHandMadeSubscriptions subscribes the hand-made queues (addHandMadeQueues) as in the cockpit:
+// AddHandMadeSubscriptions subscribes the hand-made queues (addHandMadeQueues) as in the cockpit:
 // orders to two topics, returns to one, invoices of another namespace to one.
 func (e *TestEnv) AddHandMadeSubscriptions(t *testing.T) {
 	t.Helper()
@@ -253,7 +253,7 @@ func (e *TestEnv) AddHandMadeSubscriptions(t *testing.T) {
 	}
 }
 
-// addHandMadeQueues creates queues out of band, as in the cockpit: orders with its dead message
+// AddHandMadeQueues creates queues out of band, as in the cockpit: orders with its dead message
 // queue, returns without one (and with unlimited redelivery), and a queue of another namespace.
 func (e *TestEnv) AddHandMadeQueues(t *testing.T) {
 	t.Helper()
@@ -277,7 +277,7 @@ func (e *TestEnv) AddHandMadeQueues(t *testing.T) {
 	}
 }
 
-// createAEMQueue creates queue name on the emulator's broker out of band, as the cloud console would.
+// CreateAEMQueue creates queue name on the emulator's broker out of band, as the cloud console would.
 func (e *TestEnv) CreateAEMQueue(t *testing.T, name string, s aem.QueueSettings) {
 	t.Helper()
 	if _, err := e.AEM(t).CreateQueue(context.Background(), aem.Queue{Name: name, QueueSettings: s}); err != nil {
@@ -285,7 +285,7 @@ func (e *TestEnv) CreateAEMQueue(t *testing.T, name string, s aem.QueueSettings)
 	}
 }
 
-// aemSubscribed reports whether the broker holds the subscription of queue to topic.
+// AEMSubscribed reports whether the broker holds the subscription of queue to topic.
 func (e *TestEnv) AEMSubscribed(t *testing.T, queue, topic string) bool {
 	t.Helper()
 	topics, err := e.AEM(t).ListSubscriptions(context.Background(), queue)
@@ -300,7 +300,7 @@ func (e *TestEnv) AEMSubscribed(t *testing.T, queue, topic string) bool {
 	return false
 }
 
-// addSharedFlow creates sharedFlowID with n AMQP senders whose retries and concurrency are 5 and 3, as
+// AddSharedFlow creates sharedFlowID with n AMQP senders whose retries and concurrency are 5 and 3, as
 // literals or as externalized parameters "<channel> Retries" and "<channel> Concurrency".
 func (e *TestEnv) AddSharedFlow(t *testing.T, n int, externalized bool) {
 	t.Helper()
@@ -319,7 +319,7 @@ func (e *TestEnv) AddSharedFlow(t *testing.T, n int, externalized bool) {
 	e.AddFlow(t, SharedFlowID, senders, params, []string{"error"})
 }
 
-// channelValues returns the effective maxRetries and NumberConcurrentProcesses of each AMQP sender of
+// ChannelValues returns the effective maxRetries and NumberConcurrentProcesses of each AMQP sender of
 // sharedFlowID on the tenant: the literal, or the value of the parameter it refers to.
 func (e *TestEnv) ChannelValues() (map[string][2]string, error) {
 	art, err := iflow.ReadZip(e.Srv.IFlowContent(SharedFlowID))
@@ -337,7 +337,7 @@ func (e *TestEnv) ChannelValues() (map[string][2]string, error) {
 	return out, nil
 }
 
-// addFlow creates an iFlow on the emulator's tenant with the given senders and exception subprocess ends.
+// AddFlow creates an iFlow on the emulator's tenant with the given senders and exception subprocess ends.
 func (e *TestEnv) AddFlow(t *testing.T, id string, senders []iflowbuild.Sender, params map[string]string, ends ...[]string) {
 	t.Helper()
 	zip := iflowbuild.Build(iflowbuild.Options{Name: id, Senders: senders, Parameters: params, ExceptionEnds: ends})
@@ -346,7 +346,7 @@ func (e *TestEnv) AddFlow(t *testing.T, id string, senders []iflowbuild.Sender, 
 	}
 }
 
-// senderProperty reads one property of the only AMQP sender from the iFlow content on the emulator.
+// SenderProperty reads one property of the only AMQP sender from the iFlow content on the emulator.
 func (e *TestEnv) SenderProperty(id, key string) (string, error) {
 	art, err := iflow.ReadZip(e.Srv.IFlowContent(id))
 	if err != nil {
@@ -359,7 +359,7 @@ func (e *TestEnv) SenderProperty(id, key string) (string, error) {
 	return senders[0].Properties[key], nil
 }
 
-// addTwoChannelFlow creates flow id with the AMQP senders AMQP_A and AMQP_B, retries and concurrency 5 and 3.
+// AddTwoChannelFlow creates flow id with the AMQP senders AMQP_A and AMQP_B, retries and concurrency 5 and 3.
 func (e *TestEnv) AddTwoChannelFlow(t *testing.T, id string) {
 	t.Helper()
 	var senders []iflowbuild.Sender
@@ -371,7 +371,7 @@ func (e *TestEnv) AddTwoChannelFlow(t *testing.T, id string) {
 	e.AddFlow(t, id, senders, nil, []string{"error"})
 }
 
-// addJMSFlow creates an iFlow with one JMS sender (SAP's defaults: interval 1, backoff, maximum 60) reading queue.
+// AddJMSFlow creates an iFlow with one JMS sender (SAP's defaults: interval 1, backoff, maximum 60) reading queue.
 func (e *TestEnv) AddJMSFlow(t *testing.T, id string, exclusive bool, o iflowbuild.Options) {
 	t.Helper()
 	props := iflowbuild.DefaultJMSSenderProperties("Retry_" + id)
@@ -388,7 +388,7 @@ func (e *TestEnv) AddJMSFlow(t *testing.T, id string, exclusive bool, o iflowbui
 	}
 }
 
-// jmsProperty reads one property of the JMS sender of flow id on the tenant.
+// JMSProperty reads one property of the JMS sender of flow id on the tenant.
 func (e *TestEnv) JMSProperty(id, key string) (string, error) {
 	art, err := iflow.ReadZip(e.Srv.IFlowContent(id))
 	if err != nil {
@@ -401,8 +401,8 @@ func (e *TestEnv) JMSProperty(id, key string) (string, error) {
 	return s.Properties[key], nil
 }
 
-// planShowsDeploy asserts that the next plan is not empty and says why the flow is deployed.
-func (w *CliWork) PlanShowsDeploy(t *testing.T, n int) {
+// PlanShowsDeploy asserts that the next plan is not empty and says why the flow is deployed.
+func (w *CLIWork) PlanShowsDeploy(t *testing.T, n int) {
 	t.Helper()
 	r := w.Run(t, "plan", "-detailed-exitcode", "-input=false", "-no-color", fmt.Sprintf("-var=n=%d", n))
 	if r.ExitCode != 2 || !strings.Contains(r.Output, "Integration Flow Will Be Deployed") {
@@ -410,8 +410,8 @@ func (w *CliWork) PlanShowsDeploy(t *testing.T, n int) {
 	}
 }
 
-// applyConverges applies and asserts that the flow runs its design time and the next plan is empty.
-func (w *CliWork) ApplyConverges(t *testing.T, env *TestEnv, n int) {
+// ApplyConverges applies and asserts that the flow runs its design time and the next plan is empty.
+func (w *CLIWork) ApplyConverges(t *testing.T, env *TestEnv, n int) {
 	t.Helper()
 	if r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color", fmt.Sprintf("-var=n=%d", n)); r.ExitCode != 0 {
 		t.Fatalf("apply failed (exit %d):\n%s", r.ExitCode, r.Output)
@@ -424,7 +424,7 @@ func (w *CliWork) ApplyConverges(t *testing.T, env *TestEnv, n int) {
 	}
 }
 
-// copyTree copies the directory src into dst.
+// CopyTree copies the directory src into dst.
 func CopyTree(t *testing.T, src, dst string) {
 	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
@@ -456,7 +456,7 @@ const (
 	JMSExclusiveFlow = "JmsExclusive"
 )
 
-// guardedOptions is a flow whose exception subprocess ends the message when SAPJMSRetries > 5.
+// GuardedOptions is a flow whose exception subprocess ends the message when SAPJMSRetries > 5.
 func GuardedOptions() iflowbuild.Options {
 	return iflowbuild.Options{ExceptionEnds: [][]string{{"escalation", "error"}},
 		Routers: []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > 5", InException: 1}}}
@@ -471,8 +471,8 @@ resource "sapmessaging_jms_sender" "retry" {
 `, id, body)
 }
 
-// planDiagnostics runs terraform plan -json and returns its diagnostics as "severity: summary: detail".
-func PlanDiagnostics(t *testing.T, w *cliWorkspace) []string {
+// PlanDiagnostics runs terraform plan -json and returns its diagnostics as "severity: summary: detail".
+func PlanDiagnostics(t *testing.T, w *CLIWorkspace) []string {
 	t.Helper()
 	r := w.MustRun(0, "plan", "-input=false", "-json")
 	var out []string
@@ -493,10 +493,10 @@ func PlanDiagnostics(t *testing.T, w *cliWorkspace) []string {
 
 const SenderAddr = "sapmessaging_amqp_sender.orders"
 
-// senderFlowID is the integration flow senderHCL configures.
+// SenderFlowID is the integration flow senderHCL configures.
 const SenderFlowID = "OrdersInbound"
 
-// checkSenderProperty asserts a property of the AMQP sender of senderFlowID on the tenant.
+// CheckSenderProperty asserts a property of the AMQP sender of senderFlowID on the tenant.
 func CheckSenderProperty(env *TestEnv, key, want string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		got, err := env.SenderProperty(SenderFlowID, key)
@@ -523,7 +523,7 @@ resource "sapmessaging_amqp_sender" "orders" {
 `
 }
 
-// redeliveryFromQueueEnv is an emulator with the queue acme/crm/prod/orders (R = 0, managed
+// RedeliveryFromQueueEnv is an emulator with the queue acme/crm/prod/orders (R = 0, managed
 // elsewhere) and the flow senderFlowID reading it.
 func RedeliveryFromQueueEnv(t *testing.T, env *TestEnv) *eventmesh.Client {
 	t.Helper()
@@ -535,7 +535,7 @@ func RedeliveryFromQueueEnv(t *testing.T, env *TestEnv) *eventmesh.Client {
 	return em
 }
 
-// discoveredSenderHCL is a sender of senderFlowID without queue_max_redelivery_count unless extra sets it.
+// DiscoveredSenderHCL is a sender of senderFlowID without queue_max_redelivery_count unless extra sets it.
 func DiscoveredSenderHCL(extra string) string {
 	return `
 resource "sapmessaging_amqp_sender" "orders" {
@@ -547,7 +547,7 @@ resource "sapmessaging_amqp_sender" "orders" {
 `
 }
 
-// adoptionMain is the working directory's configuration of the adoption tests: the provider,
+// AdoptionMain is the working directory's configuration of the adoption tests: the provider,
 // configured from the environment.
 const AdoptionMain = `
 terraform {
@@ -561,7 +561,7 @@ terraform {
 provider "sapmessaging" {}
 `
 
-// solacebrokerDir returns the directory of a built solacebroker provider binary (terraform-provider-solacebroker),
+// SolacebrokerDir returns the directory of a built solacebroker provider binary (terraform-provider-solacebroker),
 // which Terraform needs for a state that names that provider, even when every resource moves away from it: the
 // directory SAPMESSAGING_SOLACEBROKER_DIR names, else ~/.cache/sapmessaging/solacebroker-1.3.0. The test skips
 // without one: nothing here downloads it.
@@ -583,33 +583,33 @@ func SolacebrokerDir(t *testing.T) string {
 	return dir
 }
 
-// byAEMName filters query results by the queue name in their identity.
+// ByAEMName filters query results by the queue name in their identity.
 func ByAEMName(name string) queryfilter.QueryFilter {
 	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{
 		"name": knownvalue.StringExact(name), "msg_vpn_name": knownvalue.NotNull(),
 	})
 }
 
-// aemCLIEnv is the environment that gives the Terraform CLI the emulator's AEM broker.
+// AEMCLIEnv is the environment that gives the Terraform CLI the emulator's AEM broker.
 func AEMCLIEnv(env *TestEnv) []string {
 	c := env.Srv.AdvancedEventMeshCredentials()
 	return []string{framework.EnvAEMSEMPURL + "=" + c.SEMPURL, framework.EnvAEMMsgVpnName + "=" + c.MsgVpnName, framework.EnvAEMUsername + "=" + c.Username, framework.EnvAEMPassword + "=" + c.Password}
 }
 
-// stateResource is one resource instance of a state, with its attributes flattened to strings.
+// StateResource is one resource instance of a state, with its attributes flattened to strings.
 type StateResource struct {
 	addr, Typ string
 	Attrs     map[string]string
 	Tainted   bool
 }
 
-// cliWork is a Terraform working directory that uses the provider built from this checkout
+// CLIWork is a Terraform working directory that uses the provider built from this checkout
 // through dev_overrides, against one emulator whose service keys it reads from files.
-type CliWork struct {
+type CLIWork struct {
 	tf, dir, cliConfig string
 }
 
-func NewCLIWork(t *testing.T, tf string, srv *emulatortest.Emulator, providerArgs, hcl string) *CliWork {
+func NewCLIWork(t *testing.T, tf string, srv *emulatortest.Emulator, providerArgs, hcl string) *CLIWork {
 	t.Helper()
 	work := t.TempDir()
 	plugins := filepath.Join(work, "plugins")
@@ -626,18 +626,18 @@ provider "sapmessaging" {
 %s
 }
 `, filepath.Join(keys, "event-mesh.json"), providerArgs)+hcl)
-	return &CliWork{tf: tf, dir: dir, cliConfig: cliConfig}
+	return &CLIWork{tf: tf, dir: dir, cliConfig: cliConfig}
 }
 
-// run runs one Terraform command to its end.
-func (w *CliWork) Run(t *testing.T, args ...string) CliRun {
+// Run runs one Terraform command to its end.
+func (w *CLIWork) Run(t *testing.T, args ...string) CLIRun {
 	t.Helper()
 	return RunTerraform(t, w.tf, w.dir, w.cliConfig, args...)
 }
 
-// start starts one Terraform command in its own process group, as a shell runs it, so that
+// Start starts one Terraform command in its own process group, as a shell runs it, so that
 // interrupt can signal Terraform and its provider process together, as Ctrl-C does.
-func (w *CliWork) Start(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
+func (w *CLIWork) Start(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
 	cmd := exec.Command(w.tf, args...)
 	cmd.Dir = w.dir
@@ -663,8 +663,8 @@ func (w *CliWork) Start(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer)
 	return cmd, &out
 }
 
-// state reads the local state file: every resource instance with its attributes as strings.
-func (w *CliWork) State(t *testing.T) []StateResource {
+// State reads the local state file: every resource instance with its attributes as strings.
+func (w *CLIWork) State(t *testing.T) []StateResource {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(w.dir, "terraform.tfstate"))
 	if err != nil {
@@ -706,9 +706,9 @@ func (w *CliWork) State(t *testing.T) []StateResource {
 	return out
 }
 
-// converge applies again without faults and asserts that the emulator holds exactly the state's
+// Converge applies again without faults and asserts that the emulator holds exactly the state's
 // queues and subscriptions and that the next plan is empty.
-func (w *CliWork) Converge(t *testing.T, env *TestEnv, queues, subs int) {
+func (w *CLIWork) Converge(t *testing.T, env *TestEnv, queues, subs int) {
 	t.Helper()
 	if r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color"); r.ExitCode != 0 {
 		t.Fatalf("the re-apply failed (exit %d):\n%s", r.ExitCode, r.Output)
@@ -721,9 +721,9 @@ func (w *CliWork) Converge(t *testing.T, env *TestEnv, queues, subs int) {
 	}
 }
 
-// cliWorkspace is a copy of an example directory driven with the real Terraform CLI and the provider
+// CLIWorkspace is a copy of an example directory driven with the real Terraform CLI and the provider
 // built from source, configured from the environment with the service keys of its own emulator.
-type cliWorkspace struct {
+type CLIWorkspace struct {
 	t         *testing.T
 	tf        string
 	dir       string
@@ -731,9 +731,9 @@ type cliWorkspace struct {
 	Creds     []string
 }
 
-// newCLIWorkspace writes a dev_overrides CLI configuration for the provider in plugins and the
+// NewCLIWorkspace writes a dev_overrides CLI configuration for the provider in plugins and the
 // emulator's service keys into a temporary directory; dir is where the CLI runs.
-func NewCLIWorkspace(t *testing.T, tf, plugins, dir string, env *TestEnv) *cliWorkspace {
+func NewCLIWorkspace(t *testing.T, tf, plugins, dir string, env *TestEnv) *CLIWorkspace {
 	t.Helper()
 	work := t.TempDir()
 	keys := filepath.Join(work, "keys")
@@ -741,26 +741,26 @@ func NewCLIWorkspace(t *testing.T, tf, plugins, dir string, env *TestEnv) *cliWo
 		t.Fatal(err)
 	}
 	cliConfig := WriteCLIConfig(t, work, plugins)
-	return &cliWorkspace{t: t, tf: tf, dir: dir, CliConfig: cliConfig, Creds: []string{
+	return &CLIWorkspace{t: t, tf: tf, dir: dir, CliConfig: cliConfig, Creds: []string{
 		framework.EnvEventMeshServiceKey + "=" + filepath.Join(keys, "event-mesh.json"),
 		framework.EnvCloudIntegrationServiceKey + "=" + filepath.Join(keys, "cloud-integration.json"),
 	}}
 }
 
-// withAEM adds the emulator's Advanced Event Mesh connection to the workspace's environment, as the sandbox
+// WithAEM adds the emulator's Advanced Event Mesh connection to the workspace's environment, as the sandbox
 // prints it.
-func (w *cliWorkspace) WithAEM(env *TestEnv) {
+func (w *CLIWorkspace) WithAEM(env *TestEnv) {
 	w.Creds = append(w.Creds, AEMCLIEnv(env)...)
 }
 
-// run runs one CLI command in the workspace.
-func (w *cliWorkspace) Run(args ...string) CliRun {
+// Run runs one CLI command in the workspace.
+func (w *CLIWorkspace) Run(args ...string) CLIRun {
 	w.t.Helper()
 	return RunTerraformEnv(w.t, w.tf, w.dir, w.CliConfig, w.Creds, args...)
 }
 
-// mustRun runs one CLI command and fails the test unless it exits with want.
-func (w *cliWorkspace) MustRun(want int, args ...string) CliRun {
+// MustRun runs one CLI command and fails the test unless it exits with want.
+func (w *CLIWorkspace) MustRun(want int, args ...string) CLIRun {
 	w.t.Helper()
 	r := w.Run(args...)
 	if r.ExitCode != want {
@@ -769,7 +769,7 @@ func (w *cliWorkspace) MustRun(want int, args ...string) CliRun {
 	return r
 }
 
-// jsonDiagnostic is one diagnostic line of the CLI's machine-readable UI (-json).
+// JSONDiagnostic is one diagnostic line of the CLI's machine-readable UI (-json).
 type JSONDiagnostic struct {
 	Type       string `json:"type"`
 	Diagnostic struct {
@@ -782,7 +782,7 @@ type JSONDiagnostic struct {
 	} `json:"diagnostic"`
 }
 
-// importByIdentity is a step that imports addr with an import block holding the identity in the
+// ImportByIdentity is a step that imports addr with an import block holding the identity in the
 // state, which must plan nothing but the import.
 func ImportByIdentity(config, addr string) resource.TestStep {
 	return resource.TestStep{
@@ -795,7 +795,7 @@ func ImportByIdentity(config, addr string) resource.TestStep {
 
 const TestQueue = "acme/crm/prod/orders"
 
-// queueHCL is a queue with a dead message queue and the given redelivery count.
+// QueueHCL is a queue with a dead message queue and the given redelivery count.
 func QueueHCL(redeliveries int) string {
 	return fmt.Sprintf(`
 resource "sapmessaging_dead_message_queue" "dmq" {
@@ -812,14 +812,14 @@ resource "sapmessaging_queue" "orders" {
 `, TestQueue, redeliveries)
 }
 
-// wrapped compiles a pattern whose spaces also match Terraform's line wrapping of diagnostics.
+// Wrapped compiles a pattern whose spaces also match Terraform's line wrapping of diagnostics.
 // Diagnostics put attribute names and settings in backticks (`max_ttl`, `force_destroy = true`);
 // the pattern need not: a backtick may stand at any boundary of a word.
 func Wrapped(pattern string) *regexp.Regexp {
 	return regexp.MustCompile("(?s)" + strings.ReplaceAll(BacktickTolerant(pattern), " ", `[\s│]+`))
 }
 
-// backtickTolerant lets an optional backtick stand wherever a word character of pattern meets
+// BacktickTolerant lets an optional backtick stand wherever a word character of pattern meets
 // another character, and on either side of a space (not after a backslash, which escapes the
 // character that follows it).
 func BacktickTolerant(pattern string) string {
@@ -872,7 +872,7 @@ func Subscribed(env *TestEnv, t *testing.T, queue, topic string) (bool, error) {
 
 func PtrTo[T any](v T) *T { return &v }
 
-// webhookEndpoint is a loopback endpoint that completes the handshake and takes every message.
+// WebhookEndpoint is a loopback endpoint that completes the handshake and takes every message.
 func WebhookEndpoint(t *testing.T) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -889,7 +889,7 @@ func WebhookEndpoint(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// webhookHCL is the two queues and one webhook subscription with the given extra arguments.
+// WebhookHCL is the two queues and one webhook subscription with the given extra arguments.
 func WebhookHCL(endpoint, extra string) string {
 	return WebhookQueues + fmt.Sprintf(`
 resource "sapmessaging_webhook_subscription" "w" {
@@ -901,7 +901,7 @@ resource "sapmessaging_webhook_subscription" "w" {
 `, endpoint, extra)
 }
 
-// readExample returns the text of a file under examples/.
+// ReadExample returns the text of a file under examples/.
 func ReadExample(t *testing.T, rel string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(RepoRoot(), "examples", filepath.FromSlash(rel)))
@@ -911,10 +911,10 @@ func ReadExample(t *testing.T, rel string) string {
 	return string(b)
 }
 
-// deploymentFlows are the flows of the deployment tests, each with the AMQP senders AMQP_A and AMQP_B.
+// DeploymentFlows are the flows of the deployment tests, each with the AMQP senders AMQP_A and AMQP_B.
 var DeploymentFlows = []string{"DeployFlowA", "DeployFlowB"}
 
-// deploymentHCL is one sapmessaging_amqp_sender with deploy = false per channel of deploymentFlows
+// DeploymentHCL is one sapmessaging_amqp_sender with deploy = false per channel of deploymentFlows
 // (named FLOW_CHANNEL) and one sapmessaging_iflow_deployment per flow (named after it), triggered by
 // the revisions of its channels. (The test framework's state checks cannot address for_each
 // instances, so each resource is written out; the example shows the for_each form.)
@@ -948,7 +948,7 @@ resource "sapmessaging_iflow_deployment" %q {
 
 func DeploymentAddr(id string) string { return "sapmessaging_iflow_deployment." + id }
 
-// checkRunsDesignTime asserts that flow id is STARTED and runs exactly its design-time content.
+// CheckRunsDesignTime asserts that flow id is STARTED and runs exactly its design-time content.
 func CheckRunsDesignTime(env *TestEnv, id string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		d, ok := env.Srv.Deployed(id)
@@ -962,7 +962,7 @@ func CheckRunsDesignTime(env *TestEnv, id string) resource.TestCheckFunc {
 	}
 }
 
-// terraformAtLeast reports whether the CLI tf is Terraform 1.minor or later. OpenTofu, which
+// TerraformAtLeast reports whether the CLI tf is Terraform 1.minor or later. OpenTofu, which
 // says "OpenTofu v…", is not: it has neither resource identity nor list resources.
 func TerraformAtLeast(t *testing.T, tf string, minor int) bool {
 	t.Helper()
@@ -977,13 +977,13 @@ func TerraformAtLeast(t *testing.T, tf string, minor int) bool {
 	return major > 1 || major == 1 && have >= minor
 }
 
-// channelNames are the AMQP sender channels of sharedFlowID, in order.
+// ChannelNames are the AMQP sender channels of sharedFlowID, in order.
 var ChannelNames = []string{"AMQP_A", "AMQP_B", "AMQP_C"}
 
-// deployRoute is the emulator's statistics label of a deploy request.
+// DeployRoute is the emulator's statistics label of a deploy request.
 const DeployRoute = "POST /api/v1/DeployIntegrationDesigntimeArtifact"
 
-// changeOnTenant is a plan check that changes the tenant after the plan was made and before it is applied.
+// ChangeOnTenant is a plan check that changes the tenant after the plan was made and before it is applied.
 type ChangeOnTenant func() error
 
 const WebhookQueues = `
@@ -1000,23 +1000,23 @@ resource "sapmessaging_queue" "q" {
 
 // The hand-made flows of the list resource tests, as made in the Cloud Integration web UI.
 const (
-	// handOrders is in package AcmeCRM, with two AMQP senders, Orders and Returns, and deployed.
+	// HandOrders is in package AcmeCRM, with two AMQP senders, Orders and Returns, and deployed.
 	HandOrders = "Orders_Inbound"
-	// handInvoices is in package AcmeERP, with one AMQP sender, and deployed.
+	// HandInvoices is in package AcmeERP, with one AMQP sender, and deployed.
 	HandInvoices = "Invoices_Inbound"
-	// handJMS is in package AcmeCRM, with one JMS sender guarded by SAPJMSRetries > 5, and deployed.
+	// HandJMS is in package AcmeCRM, with one JMS sender guarded by SAPJMSRetries > 5, and deployed.
 	HandJMS = "Orders_Retry"
-	// handDraft is in package AcmeCRM, with one AMQP sender, and not deployed.
+	// HandDraft is in package AcmeCRM, with one AMQP sender, and not deployed.
 	HandDraft = "Orders_Draft"
-	// handExclusive is in package AcmeCRM, with one JMS sender on an exclusive queue (no concurrent
+	// HandExclusive is in package AcmeCRM, with one JMS sender on an exclusive queue (no concurrent
 	// processes and no dead-letter option in the channel), and deployed.
 	HandExclusive = "Orders_Exclusive"
-	// handBroken is in package Broken, with a JMS sender whose Exponential Backoff is not a
+	// HandBroken is in package Broken, with a JMS sender whose Exponential Backoff is not a
 	// boolean, and not deployed: the sender list resources leave it out with a warning.
 	HandBroken = "Broken_Flow"
 )
 
-// sharedFlowID is the integration flow whose several AMQP senders the tests below manage with one resource each.
+// SharedFlowID is the integration flow whose several AMQP senders the tests below manage with one resource each.
 const SharedFlowID = "SharedInbound"
 
 // stateMatchesEmulator is checkStateMatchesEmulator over a list of state resources.
@@ -1108,4 +1108,51 @@ func compareQueue(q emulator.Queue, a map[string]string) error {
 
 func (c ChangeOnTenant) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
 	resp.Error = c()
+}
+
+// GenerateFromQuery runs terraform query -generate-config-out=generated.tf in a new workspace holding
+// AdoptionMain and the query file name with query, with the provider built from this tree, and returns the
+// workspace and the generated configuration.
+func GenerateFromQuery(t *testing.T, tf string, env *TestEnv, name, query string) (*CLIWorkspace, string) {
+	t.Helper()
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	BuildProvider(t, plugins)
+	dir := t.TempDir()
+	WriteFile(t, filepath.Join(dir, "main.tf"), AdoptionMain)
+	WriteFile(t, filepath.Join(dir, name), query)
+	w := NewCLIWorkspace(t, tf, plugins, dir, env)
+	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, string(b)
+}
+
+// CountTrue is how many blocks of generated set attribute to true.
+func CountTrue(generated, attribute string) int {
+	return len(regexp.MustCompile(`\n\s*`+attribute+`\s*=\s*true\n`).FindAllString(generated, -1))
+}
+
+// ImportAsItIs checks that the generated configuration of the workspace adopts what it lists as it is:
+// its plan imports imports objects and changes nothing, showing every warning, the apply imports them,
+// and the plan after it is empty and still shows every warning.
+func (w *CLIWorkspace) ImportAsItIs(imports int, warnings ...string) {
+	w.t.Helper()
+	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, s := range append([]string{fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", imports)}, warnings...) {
+		if !strings.Contains(r.Output, s) {
+			w.t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
+		}
+	}
+	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if s := fmt.Sprintf("%d imported, 0 added, 0 changed, 0 destroyed", imports); !strings.Contains(r.Output, s) {
+		w.t.Errorf("the apply does not say %q:\n%s", s, r.Output)
+	}
+	r = w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, s := range warnings {
+		if !strings.Contains(r.Output, s) {
+			w.t.Errorf("the plan after the import no longer warns %q:\n%s", s, r.Output)
+		}
+	}
 }

@@ -183,7 +183,7 @@ provider "sapmessaging" {
 `, filepath.Join(keys, emulator.EventMeshKeyFile), filepath.Join(keys, emulator.CloudIntegrationKeyFile),
 		filepath.Join(keys, emulator.CloudIntegrationPrivateKeyFile))+certHCL)
 	caEnv := []string{"SSL_CERT_FILE=" + filepath.Join(keys, emulator.CAFile)}
-	var runs []acctest.CliRun
+	var runs []acctest.CLIRun
 	for _, args := range [][]string{
 		{"apply", "-auto-approve", "-input=false", "-no-color"},
 		{"plan", "-detailed-exitcode", "-input=false", "-no-color"},

@@ -379,7 +379,7 @@ func TestAccSenderStateTruth_failedUploadReportedAsWrite(t *testing.T) {
 
 // senderCLIWork is a CLI working directory with one sapmessaging_amqp_sender of senderFlowID
 // (deploy = true) whose retries are set by the variable n.
-func senderCLIWork(t *testing.T, tf string, srv *emulatortest.Emulator, timeouts string) *acctest.CliWork {
+func senderCLIWork(t *testing.T, tf string, srv *emulatortest.Emulator, timeouts string) *acctest.CLIWork {
 	t.Helper()
 	return acctest.NewCLIWork(t, tf, srv, fmt.Sprintf("  cloud_integration = { service_key = %q }\n  max_retries = 1", string(srv.CloudIntegrationKey())), `
 variable "n" {

@@ -93,7 +93,7 @@ func TestAccLandscapes(t *testing.T) {
 	dir := filepath.Join(examples, "landscapes")
 	// No credentials in the environment: each environment's come from its variable file.
 	noEnvCreds := []string{framework.EnvEventMeshServiceKey + "=", framework.EnvCloudIntegrationServiceKey + "="}
-	run := func(want int, args ...string) acctest.CliRun {
+	run := func(want int, args ...string) acctest.CLIRun {
 		t.Helper()
 		r := acctest.RunTerraformEnv(t, tf, dir, cliConfig, noEnvCreds, args...)
 		if r.ExitCode != want {

@@ -207,7 +207,7 @@ provider "sapmessaging" {
 	deploymentHCL := func(label, provider string) string {
 		return fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" %q {\n  provider = %s\n  iflow_id = %q\n}\n", label, provider, acctest.SenderFlowID)
 	}
-	run := func(t *testing.T, name, hcl string, args ...string) acctest.CliRun {
+	run := func(t *testing.T, name, hcl string, args ...string) acctest.CLIRun {
 		t.Helper()
 		dir := filepath.Join(work, name)
 		acctest.WriteFile(t, filepath.Join(dir, "main.tf"), hcl)

@@ -88,9 +88,9 @@ data "sapmessaging_queue" "orders" {
 }
 `, em.ManagementURL, em.TokenURL, em.ClientID, em.ClientSecret+"-revoked", acctest.TestQueue))
 
-	var runs []acctest.CliRun
+	var runs []acctest.CLIRun
 	names := []string{}
-	record := func(name string, r acctest.CliRun) acctest.CliRun {
+	record := func(name string, r acctest.CLIRun) acctest.CLIRun {
 		runs, names = append(runs, r), append(names, name)
 		return r
 	}

@@ -20,7 +20,7 @@ type adoption struct {
 	Reason     string
 }
 
-// adoptionTODO marks a rule that can meet an existing object but has no adoption attribute yet: its import plans
+// AdoptionTODO marks a rule that can meet an existing object but has no adoption attribute yet: its import plans
 // fail. TestAdoptionCatalogue accepts it only for the rules it lists as pending.
 const AdoptionTODO = "TODO adoption attribute"
 
@@ -47,7 +47,7 @@ func attrs(resource string, names ...string) []adoptionAttribute {
 	return out
 }
 
-// adoptions is the catalogue of the error rules of internal/rules (every ID that refuses a plan), with the
+// Adoptions is the catalogue of the error rules of internal/rules (every ID that refuses a plan), with the
 // adoption attributes that let an import and terraform query -generate-config-out meet an object breaking it.
 // TestAdoptionCatalogue holds it complete; the list resources' descriptions name the attributes of their types.
 var Adoptions = map[string]adoption{
@@ -152,7 +152,7 @@ var Adoptions = map[string]adoption{
 	"aem_sender.attempt_budget_exceeded":      {Reason: reasonProviderOnly + ": it needs `max_total_attempts`"},
 }
 
-// adoptionAttributesOf returns the adoption attributes of resource type typ, sorted.
+// AdoptionAttributesOf returns the adoption attributes of resource type typ, sorted.
 func AdoptionAttributesOf(typ string) []string {
 	var out []string
 	for _, a := range Adoptions {
@@ -166,7 +166,7 @@ func AdoptionAttributesOf(typ string) []string {
 	return out
 }
 
-// adoptionSentence is what a list resource's description says of the adoption attributes its generated
+// AdoptionSentence is what a list resource's description says of the adoption attributes its generated
 // configuration sets, for resource type typ.
 func AdoptionSentence(typ string) string {
 	names := AdoptionAttributesOf(typ)

@@ -12,7 +12,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
-// aemQueueSettingsModel holds the settings of an AEM queue that the resources manage.
+// AEMQueueSettingsModel holds the settings of an AEM queue that the resources manage.
 type AEMQueueSettingsModel struct {
 	MaxRedeliveryCount                 types.Int64  `tfsdk:"max_redelivery_count"`
 	DeadMessageQueue                   types.String `tfsdk:"dead_message_queue"`
@@ -32,7 +32,7 @@ type AEMQueueSettingsModel struct {
 	MaxMsgSpoolUsage                   types.Int64  `tfsdk:"max_msg_spool_usage"`
 }
 
-// aemQueueSettingsFromAPI reads what the broker holds. An attribute the broker leaves out reads as its
+// AEMQueueSettingsFromAPI reads what the broker holds. An attribute the broker leaves out reads as its
 // default ([SPEC] MsgVpnQueue x-default), so that state never holds an unknown or a null for it.
 func AEMQueueSettingsFromAPI(s aem.QueueSettings) AEMQueueSettingsModel {
 	b := func(p *bool, def bool) types.Bool {
@@ -73,7 +73,7 @@ func AEMQueueSettingsFromAPI(s aem.QueueSettings) AEMQueueSettingsModel {
 	}
 }
 
-// toAPI returns the settings to write: only those m sets (null and unknown ones are left out). Called on
+// ToAPI returns the settings to write: only those m sets (null and unknown ones are left out). Called on
 // the configuration, so that a PATCH carries the attributes the configuration owns and nothing else.
 func (m *AEMQueueSettingsModel) ToAPI() aem.QueueSettings {
 	return aem.QueueSettings{
@@ -96,7 +96,7 @@ func (m *AEMQueueSettingsModel) ToAPI() aem.QueueSettings {
 	}
 }
 
-// toRules returns the queue named name as the rules check it. Called on the configuration, a null
+// ToRules returns the queue named name as the rules check it. Called on the configuration, a null
 // setting is the broker's default.
 func (m *AEMQueueSettingsModel) ToRules(name types.String) rules.AEMQueue {
 	return rules.AEMQueue{
@@ -131,7 +131,7 @@ type aemQueueList struct {
 	links map[string]string
 }
 
-// aemPlanLink records that a sapmessaging_aem_queue resource of this run plans dmq as the dead message queue of
+// AEMPlanLink records that a sapmessaging_aem_queue resource of this run plans dmq as the dead message queue of
 // queue name.
 func (d *ProviderData) AEMPlanLink(name, dmq string) {
 	l := &d.AEMQueueList
@@ -143,7 +143,7 @@ func (d *ProviderData) AEMPlanLink(name, dmq string) {
 	l.links[name] = dmq
 }
 
-// aemQueues returns the run's queue list, read at its first use.
+// AEMQueues returns the run's queue list, read at its first use.
 func (d *ProviderData) AEMQueues(ctx context.Context) (map[string]*aem.Queue, error) {
 	l := &d.AEMQueueList
 	l.Mu.Lock()
@@ -163,7 +163,7 @@ func (d *ProviderData) AEMQueues(ctx context.Context) (map[string]*aem.Queue, er
 	return l.queues, nil
 }
 
-// aemCachedQueue returns the queue from the run's list when the list is loaded and holds it.
+// AEMCachedQueue returns the queue from the run's list when the list is loaded and holds it.
 func (d *ProviderData) AEMCachedQueue(name string) *aem.Queue {
 	l := &d.AEMQueueList
 	l.Mu.Lock()
@@ -174,7 +174,7 @@ func (d *ProviderData) AEMCachedQueue(name string) *aem.Queue {
 	return l.queues[name]
 }
 
-// aemRecordQueue records q (nil: deleted) as the run's latest knowledge of queue name.
+// AEMRecordQueue records q (nil: deleted) as the run's latest knowledge of queue name.
 func (d *ProviderData) AEMRecordQueue(name string, q *aem.Queue) {
 	l := &d.AEMQueueList
 	l.Mu.Lock()
@@ -189,7 +189,7 @@ func (d *ProviderData) AEMRecordQueue(name string, q *aem.Queue) {
 	l.queues[name] = q
 }
 
-// aemPlanDMQ records that a dead message queue resource of this run plans queue name, with ingress.
+// AEMPlanDMQ records that a dead message queue resource of this run plans queue name, with ingress.
 func (d *ProviderData) AEMPlanDMQ(name string, ingress rules.Value[bool]) {
 	l := &d.AEMQueueList
 	l.Mu.Lock()
@@ -210,7 +210,7 @@ func (d *ProviderData) aemDMQPlanned(name string) (rules.Value[bool], bool) {
 	return in, ok
 }
 
-// aemQueueUsers returns the queues of the run's list that name name as their dead message queue.
+// AEMQueueUsers returns the queues of the run's list that name name as their dead message queue.
 func (d *ProviderData) AEMQueueUsers(ctx context.Context, name string) ([]string, error) {
 	qs, err := d.AEMQueues(ctx)
 	if err != nil {
@@ -227,7 +227,7 @@ func (d *ProviderData) AEMQueueUsers(ctx context.Context, name string) ([]string
 	return users, nil
 }
 
-// aemPlanReadError reports a read at plan that failed: refused credentials name the user, anything else
+// AEMPlanReadError reports a read at plan that failed: refused credentials name the user, anything else
 // says what could not be read. The plan fails either way.
 func (d *ProviderData) AEMPlanReadError(diags *diag.Diagnostics, doing string, err error) {
 	if d.AEMCredential.AddRefused(diags, path.Empty(), err) {
@@ -238,7 +238,7 @@ func (d *ProviderData) AEMPlanReadError(diags *diag.Diagnostics, doing string, e
 		"connection and the broker service's status, then run terraform plan again; TF_LOG=debug shows each request.", doing, Clause(err)))
 }
 
-// aemPlanDeadMessageQueue sets, for the rules, whether q's dead message queue exists on the broker (from the
+// AEMPlanDeadMessageQueue sets, for the rules, whether q's dead message queue exists on the broker (from the
 // run's queue list) or is created by a dead message queue resource of this run, whether it takes
 // messages (the ingress a dead message queue resource of this run plans, else the broker's), and whether its
 // own dead message queues lead back to q (aemPlanCycle: a cycle, in which a poison message comes back). It returns
@@ -275,7 +275,7 @@ func (d *ProviderData) AEMPlanDeadMessageQueue(ctx context.Context, q *rules.AEM
 	return true
 }
 
-// aemQueueExistsOrPlanned reports whether queue name is planned in this run (claimed under aemQueueClaimKey)
+// AEMQueueExistsOrPlanned reports whether queue name is planned in this run (claimed under aemQueueClaimKey)
 // or is on the broker, from the run's queue list (aemQueues); a failed list is tried again by the next caller.
 func (d *ProviderData) AEMQueueExistsOrPlanned(ctx context.Context, name string) (bool, error) {
 	if d.AEMBroker != "" {
@@ -293,7 +293,7 @@ func (d *ProviderData) AEMQueueExistsOrPlanned(ctx context.Context, name string)
 	return qs[name] != nil, nil
 }
 
-// aemDefaultDMQ is the broker's dead message queue of every queue that names none ([SPEC] deadMsgQueue).
+// AEMDefaultDMQ is the broker's dead message queue of every queue that names none ([SPEC] deadMsgQueue).
 const AEMDefaultDMQ = rules.AEMDefaultDeadMsgQueue
 
 // aemPlanCycle returns the path queue → dmq → … → queue when the dead message queue dmq, following each
@@ -335,12 +335,12 @@ func (l *aemQueueList) aemPlanCycle(queue, dmq string, qs map[string]*aem.Queue)
 	return rules.AEMDeadMessageQueueCycle(queue, dmq, s)
 }
 
-// aemQueueClaimKey is the owners key (owners.go, service serviceAEM) under which the AEM queue resources
+// AEMQueueClaimKey is the owners key (owners.go, service serviceAEM) under which the AEM queue resources
 // claim a queue name (sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue share the names): a
 // queue claimed so is planned in this run, and aemQueueExistsOrPlanned counts it.
 func AEMQueueClaimKey(name string) string { return "aem-queue|" + name }
 
-// aemLinkOf is the dead message queue the broker moves what q removes to: the one it names, or the broker's
+// AEMLinkOf is the dead message queue the broker moves what q removes to: the one it names, or the broker's
 // default.
 func AEMLinkOf(q *aem.Queue) string {
 	if q.DeadMsgQueue == nil {
@@ -349,5 +349,5 @@ func AEMLinkOf(q *aem.Queue) string {
 	return *q.DeadMsgQueue
 }
 
-// aemTakes reports whether q takes messages ([SPEC] ingressEnabled, default false).
+// AEMTakes reports whether q takes messages ([SPEC] ingressEnabled, default false).
 func AEMTakes(q *aem.Queue) bool { return q.IngressEnabled != nil && *q.IngressEnabled }

@@ -15,7 +15,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 )
 
-// credential is the client credential of one connection of the provider, proven once per run at
+// Credential is the client credential of one connection of the provider, proven once per run at
 // plan with a token request, as a caller-identity check proves cloud credentials: a plan that
 // cannot read the service fails instead of passing with what it could not check.
 type Credential struct {
@@ -23,7 +23,7 @@ type Credential struct {
 	Source   string // where the credential came from: the environment variable or the provider attribute
 	ClientID string
 	HTTP     *httpx.Client
-	// check proves the credential instead of a token request, for a connection without OAuth2
+	// Check proves the credential instead of a token request, for a connection without OAuth2
 	// (Advanced Event Mesh's HTTP Basic authentication: one cheap authenticated read).
 	Check func(context.Context) error
 
@@ -32,7 +32,7 @@ type Credential struct {
 	err    error // the token endpoint's refusal or another failure, kept for the run
 }
 
-// prove fetches a token once per run (the client keeps it for the requests that follow) and
+// Prove fetches a token once per run (the client keeps it for the requests that follow) and
 // adds an error when that fails. A cancelled request is not kept: the next plan step tries again.
 func (c *Credential) Prove(ctx context.Context, diags *diag.Diagnostics) bool {
 	if c.HTTP == nil {
@@ -101,8 +101,8 @@ func refused(err error) bool {
 	return errors.As(err, &apiErr) && (apiErr.StatusCode == http.StatusUnauthorized || apiErr.StatusCode == http.StatusForbidden)
 }
 
-// addRefused adds, for a read at plan that failed with 401 or 403, the error that names the
-// credential ("... Credentials Refused") on the attribute at (none when at is empty), and reports
+// AddRefused adds, for a read at plan that failed with 401 or 403, the error that names the
+// Credential ("... Credentials Refused") on the attribute at (none when at is empty), and reports
 // whether it did; the caller reports any other failure itself.
 func (c *Credential) AddRefused(diags *diag.Diagnostics, at path.Path, err error) bool {
 	if !refused(err) || c.HTTP == nil {
@@ -126,7 +126,7 @@ const (
 	NeedAEM
 )
 
-// requireAtPlan checks at plan that the provider has each connection needed and proves its
+// RequireAtPlan checks at plan that the provider has each connection needed and proves its
 // credentials (once per run). Without a connection the error names the provider block and the
 // environment variable to set; with a connection whose settings are known only after apply it
 // checks nothing, as the apply does then. It returns false after adding an error.
@@ -183,7 +183,7 @@ func (d *ProviderData) RequireAtPlan(ctx context.Context, diags *diag.Diagnostic
 	return true
 }
 
-// hasUnknown reports whether a connection block, or one of its attributes, is known only after apply.
+// HasUnknown reports whether a connection block, or one of its attributes, is known only after apply.
 func HasUnknown(o types.Object) bool {
 	if o.IsUnknown() {
 		return true

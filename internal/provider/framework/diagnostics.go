@@ -13,7 +13,7 @@ import (
 
 var ObjectAsOptions = basetypes.ObjectAsOptions{}
 
-// appendFindings turns rule findings into attribute-scoped diagnostics.
+// AppendFindings turns rule findings into attribute-scoped diagnostics.
 func AppendFindings(diags *diag.Diagnostics, findings []rules.Finding) {
 	for _, f := range findings {
 		if f.Attribute == "" {
@@ -66,7 +66,7 @@ func BoolValue(v types.Bool) rules.Value[bool] {
 	}
 }
 
-// providerDataFrom checks what Configure handed to a resource or data source.
+// ProviderDataFrom checks what Configure handed to a resource or data source.
 func ProviderDataFrom(raw any, diags *diag.Diagnostics) *ProviderData {
 	if raw == nil {
 		return nil
@@ -88,7 +88,7 @@ const cloudIntegrationMissing = "This needs the SAP Cloud Integration OData API,
 	"Set the `cloud_integration` block of the provider (`service_key`, or url, `token_url`, `client_id` and `client_secret`), " +
 	"or the environment variable " + EnvCloudIntegrationServiceKey + "."
 
-// eventMeshOrError returns the Event Mesh client, or adds a clear error when the section is missing.
+// EventMeshOrError returns the Event Mesh client, or adds a clear error when the section is missing.
 func (d *ProviderData) EventMeshOrError(diags *diag.Diagnostics) bool {
 	if d != nil && d.EventMesh == nil && d.EventMeshKeyError.HasError() {
 		diags.Append(d.EventMeshKeyError...)
@@ -101,7 +101,7 @@ func (d *ProviderData) EventMeshOrError(diags *diag.Diagnostics) bool {
 	return true
 }
 
-// cloudIntegrationOrError returns whether the Cloud Integration client is there, or adds a clear error.
+// CloudIntegrationOrError returns whether the Cloud Integration client is there, or adds a clear error.
 func (d *ProviderData) CloudIntegrationOrError(diags *diag.Diagnostics) bool {
 	if d != nil && d.CloudIntegration == nil && d.CloudIntegrationKeyError.HasError() {
 		diags.Append(d.CloudIntegrationKeyError...)

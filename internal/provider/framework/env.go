@@ -15,7 +15,7 @@ const (
 	EnvCloudIntegrationPrivateKey = "SAPMESSAGING_CLOUD_INTEGRATION_PRIVATE_KEY"
 )
 
-// maskSecrets keeps secret values out of every log line written with ctx.
+// MaskSecrets keeps secret values out of every log line written with ctx.
 func MaskSecrets(ctx *context.Context, secrets ...string) {
 	for _, s := range secrets {
 		if s != "" {
@@ -33,7 +33,7 @@ const (
 	EnvAEMPassword   = "SAPMESSAGING_AEM_PASSWORD"
 )
 
-// aemOrError returns whether the AEM client is there, or adds a clear error.
+// AEMOrError returns whether the AEM client is there, or adds a clear error.
 func (d *ProviderData) AEMOrError(diags *diag.Diagnostics) bool {
 	if d != nil && d.AEM == nil && d.AEMKeyError.HasError() {
 		diags.Append(d.AEMKeyError...)

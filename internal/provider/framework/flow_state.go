@@ -26,7 +26,7 @@ import (
 // or was interrupted). Its value is an undeployedWrite.
 const privateUndeployed = "undeployed"
 
-// undeployedWrite records a write that the runtime may not run yet: DeployedOn is the runtime's
+// UndeployedWrite records a write that the runtime may not run yet: DeployedOn is the runtime's
 // deployment time when it was saved (as the tenant writes it, "" when nothing was deployed). A
 // deploy after it, by anyone, changes the runtime's DeployedOn and so ends it.
 type UndeployedWrite struct {
@@ -42,12 +42,12 @@ type privateGetter interface {
 	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
 }
 
-// privateSetter is the part of the framework's private state that writes.
+// PrivateSetter is the part of the framework's private state that writes.
 type PrivateSetter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
-// getUndeployed returns the undeployed write recorded in private, nil for none.
+// GetUndeployed returns the undeployed write recorded in private, nil for none.
 func GetUndeployed(ctx context.Context, private privateGetter) *UndeployedWrite {
 	if private == nil {
 		return nil
@@ -63,7 +63,7 @@ func GetUndeployed(ctx context.Context, private privateGetter) *UndeployedWrite 
 	return &u
 }
 
-// setUndeployed records u in private, or removes the record when u is nil.
+// SetUndeployed records u in private, or removes the record when u is nil.
 func SetUndeployed(ctx context.Context, private PrivateSetter, u *UndeployedWrite) diag.Diagnostics {
 	if u == nil {
 		return private.SetKey(ctx, privateUndeployed, nil)
@@ -76,15 +76,15 @@ func SetUndeployed(ctx context.Context, private PrivateSetter, u *UndeployedWrit
 	return private.SetKey(ctx, privateUndeployed, b)
 }
 
-// runtimeView is what a Cloud Integration resource's state says about the flow's runtime.
+// RuntimeView is what a Cloud Integration resource's state says about the flow's runtime.
 type RuntimeView struct {
 	Status, DeployedVersion types.String
-	// designVersion is the design-time version of the flow as read in this run, "" when unknown.
+	// DesignVersion is the design-time version of the flow as read in this run, "" when unknown.
 	DesignVersion string
 	Undeployed    *UndeployedWrite
 }
 
-// notRunningReason says why the flow does not run the content the configuration asked for, ""
+// NotRunningReason says why the flow does not run the content the configuration asked for, ""
 // when it does: a runtime that is not STARTED, a write recorded as not deployed, or a deployed
 // version other than the design time's.
 func (v RuntimeView) NotRunningReason() string {
@@ -103,7 +103,7 @@ func (v RuntimeView) NotRunningReason() string {
 	return ""
 }
 
-// designVersion returns the design-time version of flow id in version as read once in this run,
+// DesignVersion returns the design-time version of flow id in version as read once in this run,
 // "" when it cannot be read (the caller's other reads report that).
 func DesignVersion(ctx context.Context, flows *cpi.Flows, id, version string) string {
 	f, err := flows.Flow(ctx, id, version)
@@ -113,7 +113,7 @@ func DesignVersion(ctx context.Context, flows *cpi.Flows, id, version string) st
 	return f.DesignVersion
 }
 
-// planDesignVersion is designVersion at plan, where a flow that cannot be read is an error (a
+// PlanDesignVersion is designVersion at plan, where a flow that cannot be read is an error (a
 // plan that cannot read fails): it returns false after adding it. A flow that does not exist
 // has no design version ("").
 func PlanDesignVersion(ctx context.Context, flows *cpi.Flows, id, version string, diags *diag.Diagnostics) (string, bool) {
@@ -129,7 +129,7 @@ func PlanDesignVersion(ctx context.Context, flows *cpi.Flows, id, version string
 	return f.DesignVersion, true
 }
 
-// readDeployment sets the runtime status and deployed version of iFlow id and returns the runtime
+// ReadDeployment sets the runtime status and deployed version of iFlow id and returns the runtime
 // artifact (nil when none is deployed); they stay as they are when reading fails.
 // The status is read once per run for all channel resources of the flow (Flows.RuntimeArtifact).
 func ReadDeployment(ctx context.Context, flows *cpi.Flows, id string, status, deployed *types.String, diags *diag.Diagnostics) *cpi.RuntimeArtifact {
@@ -146,7 +146,7 @@ func ReadDeployment(ctx context.Context, flows *cpi.Flows, id string, status, de
 	return nil
 }
 
-// deployedOn is the runtime's deployment time, "" without a runtime.
+// DeployedOn is the runtime's deployment time, "" without a runtime.
 func DeployedOn(rt *cpi.RuntimeArtifact) string {
 	if rt == nil {
 		return ""
@@ -154,7 +154,7 @@ func DeployedOn(rt *cpi.RuntimeArtifact) string {
 	return rt.DeployedOn
 }
 
-// stillUndeployed returns u unless the runtime rt was deployed since u was recorded.
+// StillUndeployed returns u unless the runtime rt was deployed since u was recorded.
 func StillUndeployed(u *UndeployedWrite, rt *cpi.RuntimeArtifact) *UndeployedWrite {
 	if u == nil || (!u.DeployedOnUnknown && rt != nil && rt.Status == "STARTED" && rt.DeployedOn != u.DeployedOn) {
 		return nil
@@ -162,7 +162,7 @@ func StillUndeployed(u *UndeployedWrite, rt *cpi.RuntimeArtifact) *UndeployedWri
 	return u
 }
 
-// afterCancel returns a context for the reads that make the state match the tenant after an
+// AfterCancel returns a context for the reads that make the state match the tenant after an
 // operation: ctx itself, or, when ctx was cancelled (an interrupted run) or its time ran out, a
 // context of its values that ends after a short while, so that the state still records what the
 // tenant holds.
@@ -173,7 +173,7 @@ func AfterCancel(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 }
 
-// addOperationError reports err when it is the end of the operation's context: cancelled (an
+// AddOperationError reports err when it is the end of the operation's context: cancelled (an
 // interrupted run) or out of time (the resource's timeout for op, "create" or "update"). It
 // returns false for any other error.
 func AddOperationError(diags *diag.Diagnostics, what string, timeout time.Duration, op string, err error) bool {
@@ -192,7 +192,7 @@ func AddOperationError(diags *diag.Diagnostics, what string, timeout time.Durati
 	return true
 }
 
-// addDeployError reports a deploy of iFlow id that did not succeed. saved says what was saved
+// AddDeployError reports a deploy of iFlow id that did not succeed. saved says what was saved
 // before it.
 func AddDeployError(diags *diag.Diagnostics, id, saved string, timeout time.Duration, op string, err error) {
 	var wait *cpi.DeployTimeoutError
@@ -212,7 +212,7 @@ func AddDeployError(diags *diag.Diagnostics, id, saved string, timeout time.Dura
 	}
 }
 
-// deployPolicyAttributes adds `deploy_policy` and `deploy_other_changes` to attrs. deployNote
+// DeployPolicyAttributes adds `deploy_policy` and `deploy_other_changes` to attrs. deployNote
 // says how the resource's other attributes map onto the policy when it is unset.
 func DeployPolicyAttributes(attrs map[string]schema.Attribute, deployNote string) {
 	names := make([]string, len(cpi.DeployPolicies))
@@ -236,7 +236,7 @@ func DeployPolicyAttributes(attrs map[string]schema.Attribute, deployNote string
 	}
 }
 
-// deployPolicy is the policy of a resource: policy when set, else `running` with deploy and
+// DeployPolicy is the policy of a resource: policy when set, else `running` with deploy and
 // `never` without.
 func DeployPolicy(policy types.String, deploy bool) cpi.DeployPolicy {
 	if !policy.IsNull() && !policy.IsUnknown() {
@@ -248,13 +248,13 @@ func DeployPolicy(policy types.String, deploy bool) cpi.DeployPolicy {
 	return cpi.DeployNever
 }
 
-// deployState is the cpi.DeployState of a runtime status and deployed version (as the state holds
+// DeployState is the cpi.DeployState of a runtime status and deployed version (as the state holds
 // them) and the design version read in this run.
 func DeployState(status, deployed types.String, designVersion string, writes bool) cpi.DeployState {
 	return cpi.DeployState{RuntimeStatus: status.ValueString(), DeployedVersion: deployed.ValueString(), DesignVersion: designVersion, Writes: writes}
 }
 
-// addDeployWarning warns at plan about decision d of policy p for iFlow id in state s: what is
+// AddDeployWarning warns at plan about decision d of policy p for iFlow id in state s: what is
 // deployed and why, or what is held back and what to set instead.
 // quiet leaves the warning out.
 func AddDeployWarning(diags *diag.Diagnostics, id string, p cpi.DeployPolicy, s cpi.DeployState, d cpi.DeployDecision, quiet bool) {
@@ -285,7 +285,7 @@ func otherChangesNote(s cpi.DeployState) string {
 	return fmt.Sprintf("; the deploy also ships the other changes of version %s", s.DesignVersion)
 }
 
-// addFlowDeleted warns, at refresh, that iFlow id is gone from the tenant and the state forgot
+// AddFlowDeleted warns, at refresh, that iFlow id is gone from the tenant and the state forgot
 // what (a phrase: "its AMQP sender settings").
 func AddFlowDeleted(diags *diag.Diagnostics, id, what string) {
 	diags.AddWarning("Integration Flow Deleted",
@@ -294,7 +294,7 @@ func AddFlowDeleted(diags *diag.Diagnostics, id, what string) {
 			"Upload the flow again, or remove the resource from the configuration.", id, what))
 }
 
-// addFlowMissingAtPlan warns at plan that iFlow id does not exist, so that its apply will fail.
+// AddFlowMissingAtPlan warns at plan that iFlow id does not exist, so that its apply will fail.
 func AddFlowMissingAtPlan(diags *diag.Diagnostics, id string) {
 	diags.AddAttributeWarning(path.Root("iflow_id"), "Integration Flow Not Found",
 		fmt.Sprintf("Cloud Integration has no integration flow %q in that version. This resource changes an existing flow and creates "+
@@ -302,7 +302,7 @@ func AddFlowMissingAtPlan(diags *diag.Diagnostics, id string) {
 			"Integration), or check `iflow_id` and `version`.", id))
 }
 
-// addFlowNotFound reports a write or deploy that found no iFlow id.
+// AddFlowNotFound reports a write or deploy that found no iFlow id.
 func AddFlowNotFound(diags *diag.Diagnostics, id string) {
 	diags.AddAttributeError(path.Root("iflow_id"), "Integration Flow Not Found",
 		fmt.Sprintf("Cloud Integration has no integration flow %q in that version. This resource changes and deploys an existing flow "+

@@ -23,29 +23,29 @@ import (
 // Read that removes the resource (deleted out of band) must still return one, or the framework
 // reports "Missing Resource Identity After Read".
 
-// identityPart is one part of a resource's identity: a string attribute of its state of the
+// IdentityPart is one part of a resource's identity: a string attribute of its state of the
 // same name.
 type IdentityPart struct {
 	Attr        string
 	Description string
-	// optional parts may be left out (null); no part may be empty.
+	// Optional parts may be left out (null); no part may be empty.
 	Optional bool
-	// example is the value the expected form shows for the part.
+	// Example is the value the expected form shows for the part.
 	Example string
 }
 
-// resourceIdentity is the identity of a resource type: the parts of its import ID, in the
+// ResourceIdentity is the identity of a resource type: the parts of its import ID, in the
 // order the import ID joins them with commas (or with sep, when set).
 type ResourceIdentity struct {
 	Parts []IdentityPart
-	// sep joins the parts in the import ID instead of a comma, for names that may hold commas.
+	// Sep joins the parts in the import ID instead of a comma, for names that may hold commas.
 	Sep string
-	// version is the identity schema's version: raised when a part is added, with an upgrade of the
+	// Version is the identity schema's version: raised when a part is added, with an upgrade of the
 	// identities stored before (UpgradeIdentity of the resource).
 	Version int64
 }
 
-// schema is the identity schema: the parts as string attributes.
+// Schema is the identity schema: the parts as string attributes.
 func (ri ResourceIdentity) Schema() identityschema.Schema {
 	attrs := make(map[string]identityschema.Attribute, len(ri.Parts))
 	for _, p := range ri.Parts {
@@ -58,7 +58,7 @@ func (ri ResourceIdentity) Schema() identityschema.Schema {
 	return identityschema.Schema{Attributes: attrs, Version: ri.Version}
 }
 
-// form is the expected identity block, with an example value for each part.
+// Form is the expected identity block, with an example value for each part.
 func (ri ResourceIdentity) Form() string {
 	var b strings.Builder
 	b.WriteString("identity = {")
@@ -77,7 +77,7 @@ func (ri ResourceIdentity) Form() string {
 	return b.String()
 }
 
-// set sets identity from the parts in state. A null state (nothing created, or removed) and a
+// Set sets identity from the parts in state. A null state (nothing created, or removed) and a
 // resource without identity (a CLI older than 1.12 sends none, the framework then makes it
 // null) are left as they are.
 func (ri ResourceIdentity) Set(ctx context.Context, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
@@ -101,7 +101,7 @@ func (ri ResourceIdentity) Set(ctx context.Context, state *tfsdk.State, identity
 	identity.Raw = tftypes.NewValue(identity.Schema.Type().TerraformType(ctx), parts)
 }
 
-// importID returns the import ID that the identity of an import block stands for, or the
+// ImportID returns the import ID that the identity of an import block stands for, or the
 // import ID given; ok is false, with an error, when a part of the identity is missing or empty.
 func (ri ResourceIdentity) ImportID(req resource.ImportStateRequest, diags *diag.Diagnostics) (id string, ok bool) {
 	if req.ID != "" || req.Identity == nil || req.Identity.Raw.IsNull() {
@@ -148,7 +148,7 @@ func (ri ResourceIdentity) ImportID(req resource.ImportStateRequest, diags *diag
 	return strings.Join(values, sep), true
 }
 
-// resolveImport turns an import by identity into an import by the ID the identity stands for,
+// ResolveImport turns an import by identity into an import by the ID the identity stands for,
 // so that ImportState parses one form; false, with an error, when the identity is invalid.
 func (ri ResourceIdentity) ResolveImport(req *resource.ImportStateRequest, resp *resource.ImportStateResponse) bool {
 	id, ok := ri.ImportID(*req, &resp.Diagnostics)

@@ -16,7 +16,7 @@ import (
 // defaultListLimit is Terraform's `limit` of a list block that sets none.
 const defaultListLimit = 100
 
-// limitedResults pushes results in order until push stops or limit results (limit > 0) are
+// LimitedResults pushes results in order until push stops or limit results (limit > 0) are
 // pushed; total is how many the list block's filters select. When the results stop at the limit
 // and total is larger, the last result pushed carries the warning. what names the objects, in
 // the plural, for example "queues".

@@ -20,7 +20,7 @@ func SilenceUnwantedLogs() {
 	}
 }
 
-// logsOff is set once SilenceUnwantedLogs switched this process's logs off: no log line of the
+// LogsOff is set once SilenceUnwantedLogs switched this process's logs off: no log line of the
 // provider is written, so its HTTP clients skip building them (httpx.Config.LogsOff).
 var LogsOff atomic.Bool
 

@@ -225,7 +225,7 @@ func get[M any](ctx context.Context, s schemaTyped, raw tftypes.Value, g getter,
 	return decodeModel(ctx, s, raw, m)
 }
 
-// set writes *m into *raw through the layout, or through the framework for a nested model.
+// Set writes *m into *raw through the layout, or through the framework for a nested model.
 func Set[M any](ctx context.Context, s schemaTyped, raw *tftypes.Value, st setter, m *M) diag.Diagnostics {
 	if l, err := layoutFor(ctx, reflect.TypeFor[M](), s); err == nil && l.nested {
 		return st.Set(ctx, m)
@@ -237,7 +237,7 @@ func Set[M any](ctx context.Context, s schemaTyped, raw *tftypes.Value, st sette
 	return diags
 }
 
-// getConfig, getPlan and getState read the configuration, plan or prior state into *m.
+// GetConfig, getPlan and getState read the configuration, plan or prior state into *m.
 func GetConfig[M any](ctx context.Context, c tfsdk.Config, m *M) diag.Diagnostics {
 	return get(ctx, c.Schema, c.Raw, c, m)
 }
@@ -250,12 +250,12 @@ func GetState[M any](ctx context.Context, s tfsdk.State, m *M) diag.Diagnostics 
 	return get(ctx, s.Schema, s.Raw, s, m)
 }
 
-// setState writes *m as the new state.
+// SetState writes *m as the new state.
 func SetState[M any](ctx context.Context, s *tfsdk.State, m *M) diag.Diagnostics {
 	return Set(ctx, s.Schema, &s.Raw, s, m)
 }
 
-// setPlan writes *m as the planned new state.
+// SetPlan writes *m as the planned new state.
 func SetPlan[M any](ctx context.Context, p *tfsdk.Plan, m *M) diag.Diagnostics {
 	return Set(ctx, p.Schema, &p.Raw, p, m)
 }

@@ -43,11 +43,11 @@ type owners struct {
 	run     string // random per provider run
 	next    int
 	Planned map[string]OwnerClaim // by service and object key
-	// shared is the walk's claim registry, nil when this process coordinates with no other.
+	// Shared is the walk's claim registry, nil when this process coordinates with no other.
 	Shared *runclaims.Registry
 }
 
-// ownerClaim is a plan's claim of an object.
+// OwnerClaim is a plan's claim of an object.
 type OwnerClaim struct {
 	token    string
 	TypeName string
@@ -56,7 +56,7 @@ type OwnerClaim struct {
 	inState bool
 }
 
-// ownerClaimKey is the key of the claim token in a plan's private data.
+// OwnerClaimKey is the key of the claim token in a plan's private data.
 const OwnerClaimKey = "owner_claim"
 
 // newToken returns a token unique to this run. Called under mu.
@@ -77,18 +77,18 @@ const (
 	ServiceAEM              = "Advanced Event Mesh broker and Message VPN"
 )
 
-// ownedObject is the object a resource being planned manages, and how to tell the user about a
+// OwnedObject is the object a resource being planned manages, and how to tell the user about a
 // second resource that manages it.
 type OwnedObject struct {
 	Service string // serviceEventMesh or serviceCloudIntegration
 	Key     string // the object, unique within the service: "queue|NAME", "deploy|IFLOW", ...
-	// typeName is the planning resource's type; inState as for ownerClaim.
+	// TypeName is the planning resource's type; inState as for ownerClaim.
 	TypeName string
 	InState  bool
-	// manage says what both resources do, after "Two resources of this configuration", for
+	// Manage says what both resources do, after "Two resources of this configuration", for
 	// example `name the queue "acme/crm/prod/orders"`.
 	Manage string
-	// why says what two owners would do to each other; match how the user finds the other
+	// Why says what two owners would do to each other; match how the user finds the other
 	// resource ("with name = ...").
 	Why, Match string
 }
@@ -110,7 +110,7 @@ func (d *ProviderData) instanceKey(service string) string {
 	return d.cloudIntegrationTenant
 }
 
-// claimObject claims o for the resource being planned. When another resource of this run, in this
+// ClaimObject claims o for the resource being planned. When another resource of this run, in this
 // provider configuration or in another one that points at the same instance or tenant, claimed it
 // first, it returns the start of the error's detail, which the caller ends with the fix (written
 // there, so that TestDiagnosticStyle reads it); "" when the object is this resource's.
@@ -171,7 +171,7 @@ func (o OwnedObject) conflict(otherType string, otherInState, otherConfiguration
 		o.Manage, o.TypeName, other, where, o.Why, otherType, o.Match)
 }
 
-// setInstanceKeys records which Event Mesh instance and Cloud Integration tenant this
+// SetInstanceKeys records which Event Mesh instance and Cloud Integration tenant this
 // configuration manages, for claimObject, and joins the claims of the other provider processes
 // of this Terraform walk when Terraform started this process.
 func (d *ProviderData) SetInstanceKeys(ctx context.Context, managementURL, clientID, tenantURL string) {
@@ -187,7 +187,7 @@ func (d *ProviderData) SetInstanceKeys(ctx context.Context, managementURL, clien
 	d.Owners.Shared = JoinWalk(ctx) // joined when the process started (NewWithHTTPClient)
 }
 
-// normalURL is u with its scheme and host in lower case and without a trailing slash.
+// NormalURL is u with its scheme and host in lower case and without a trailing slash.
 func NormalURL(u string) string {
 	p, err := url.Parse(strings.TrimSpace(u))
 	if err != nil {
@@ -203,7 +203,7 @@ var (
 	walk     *runclaims.Registry
 )
 
-// joinWalk joins the claims of this process's Terraform walk once per process, when the process
+// JoinWalk joins the claims of this process's Terraform walk once per process, when the process
 // starts: a walk ends when none of its members is alive, so a configuration whose process joined
 // only when it was configured could find the process of another configuration with few resources
 // ended already, and start a walk of its own. Only a process

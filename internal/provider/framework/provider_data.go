@@ -8,12 +8,12 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
-// providerData is what resources and data sources receive from Configure.
+// ProviderData is what resources and data sources receive from Configure.
 type ProviderData struct {
 	EventMesh        *eventmesh.Client
 	Messaging        *eventmesh.Messaging
 	CloudIntegration *cpi.Client
-	// flows reads integration flows once per run and serializes and
+	// Flows reads integration flows once per run and serializes and
 	// coalesces the writes to each flow; set together with cloudIntegration.
 	Flows *cpi.Flows
 	// links holds the dead message queue links of this run, for the cycle check.
@@ -28,11 +28,11 @@ type ProviderData struct {
 	eventMeshInstance, cloudIntegrationTenant string
 	// webhookPlans holds the webhook subscriptions this run plans, per queue (resource_webhook_subscription.go).
 	WebhookPlans webhookPlans
-	// eventMeshUnknown and cloudIntegrationUnknown are set when a setting of that connection is
+	// EventMeshUnknown and cloudIntegrationUnknown are set when a setting of that connection is
 	// known only after apply (for example a service key from another resource): the plan then
 	// requires no such connection.
 	EventMeshUnknown, CloudIntegrationUnknown bool
-	// eventMeshKeyError and cloudIntegrationKeyError hold the error of a service key that the
+	// EventMeshKeyError and cloudIntegrationKeyError hold the error of a service key that the
 	// environment names and that cannot be used, when no provider block attribute is set for
 	// that service. Configure does not report it: Terraform puts its generic "requires explicit
 	// configuration" error before any error of a provider configured without a provider block.

@@ -45,7 +45,7 @@ func (d *ProviderData) currentLinks(ctx context.Context) (map[string]string, err
 	return d.links.current, nil
 }
 
-// checkDMQLinks checks that queue naming dmq ("" for none) forms no dead message queue cycle and,
+// CheckDMQLinks checks that queue naming dmq ("" for none) forms no dead message queue cycle and,
 // at plan (warn), that dmq exists or a resource planned earlier in this run creates it, and warns
 // about a chain; then it records dmq as what this run plans for queue. At plan a queue list that
 // cannot be read is an error. It returns false when it added an error. Without an Event Mesh
@@ -92,7 +92,7 @@ func (d *ProviderData) CheckDMQLinks(ctx context.Context, queue, dmq string, war
 	return !rules.HasErrors(findings)
 }
 
-// recordDMQLink records dmq ("" for none) as what this run plans for queue, without checking it.
+// RecordDMQLink records dmq ("" for none) as what this run plans for queue, without checking it.
 // A plan that keeps a queue's dead message queue as the state holds it records the link this way:
 // an unchanged link closes no new cycle (the queue whose link changes is checked against it), and
 // a plan without refresh then needs no queue list.

@@ -26,7 +26,7 @@ type queueNames struct {
 	created map[string]string // by queue name: the type of the resource whose create took it
 }
 
-// claimQueueName claims name for the queue resource of type typeName being planned (inState:
+// ClaimQueueName claims name for the queue resource of type typeName being planned (inState:
 // its state already holds the queue). It returns false when another resource of this run planned
 // the name first and adds the error on the name. Without an Event Mesh connection it claims
 // nothing (the apply reports the missing connection).
@@ -48,7 +48,7 @@ func (d *ProviderData) ClaimQueueName(ctx context.Context, typeName, name string
 	return false
 }
 
-// reserveQueueCreate reserves name for the create of a queue resource of type typeName in this
+// ReserveQueueCreate reserves name for the create of a queue resource of type typeName in this
 // apply. It returns false when another resource's create in this run took the name first, and
 // adds the error: nothing is written for this one.
 func (d *ProviderData) ReserveQueueCreate(typeName, name string, diags *diag.Diagnostics) bool {

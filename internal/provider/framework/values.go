@@ -7,18 +7,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// listErrorDetail explains a failed GET /queues made while doing what.
+// ListErrorDetail explains a failed GET /queues made while doing what.
 func ListErrorDetail(doing string, err error) string {
 	return fmt.Sprintf("The Event Mesh management API failed listing queues (GET /queues) while %s: %s. Check the provider's connection and "+
 		"the service's status, then run the command again; TF_LOG=debug shows each request.", doing, Clause(err))
 }
 
-// clause returns the text of err without the final period, to be followed by ". ".
+// Clause returns the text of err without the final period, to be followed by ". ".
 func Clause(err error) string {
 	return strings.TrimRight(err.Error(), ". ")
 }
 
-// deref returns *p, or the zero value for nil.
+// Deref returns *p, or the zero value for nil.
 func Deref[T any](p *T) T {
 	var zero T
 	if p == nil {
@@ -80,7 +80,7 @@ func QuoteList(names []string) string {
 	return strings.Join(q, ", ")
 }
 
-// quoteAll quotes each name and joins them with " or ".
+// QuoteAll quotes each name and joins them with " or ".
 func QuoteAll(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {

@@ -23,7 +23,7 @@ func (p *webhookPlans) Record(queue, name string) {
 	}
 }
 
-// others returns the webhooks this run planned on queue, other than name.
+// Others returns the webhooks this run planned on queue, other than name.
 func (p *webhookPlans) Others(queue, name string) []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()

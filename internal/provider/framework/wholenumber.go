@@ -28,7 +28,7 @@ type wholeNumberType struct {
 
 var _ basetypes.Int64Typable = wholeNumberType{}
 
-// wholeNumber returns the type of a whole-number attribute that accepts lo to hi.
+// WholeNumber returns the type of a whole-number attribute that accepts lo to hi.
 func WholeNumber(lo, hi int64) wholeNumberType { return wholeNumberType{lo: lo, hi: hi} }
 
 // Equal also accepts basetypes.Int64Type, the type of the values this type produces, so that
@@ -95,7 +95,7 @@ func wholeNumberDetail(name string, f *big.Float, lo, hi int64) string {
 		name, f.Text('g', -1), name, lo, hi, name, lo, hi)
 }
 
-// wholeArgument returns function argument i, named name, as an int64 when it is a whole number
+// WholeArgument returns function argument i, named name, as an int64 when it is a whole number
 // from lo to hi; otherwise it returns an error against the argument that says so, with why(n),
 // when why is given and the number is whole, as the reason.
 func WholeArgument(f *big.Float, i int, name string, lo, hi int64, why func(n int64) error) (int64, *function.FuncError) {

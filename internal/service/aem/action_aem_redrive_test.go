@@ -51,7 +51,7 @@ func TestAccAEMRedriveAction_invokeFromCLI(t *testing.T) {
 	}
 	action("orders", aemRedriveDMQ, aemRedriveQueue, 10)
 	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	invoke := func(name string, want int) acctest.CliRun {
+	invoke := func(name string, want int) acctest.CLIRun {
 		return w.MustRun(want, "apply", "-auto-approve", "-input=false", "-no-color", "-invoke=action.sapmessaging_aem_redrive."+name)
 	}
 	r := invoke("orders", 0)

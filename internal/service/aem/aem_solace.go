@@ -59,7 +59,7 @@ func fromSolaceProvider(address string) bool {
 	return strings.HasSuffix(strings.ToLower(address), "/"+solaceProviderType)
 }
 
-// solaceQueueAttributes maps the attributes of solacebroker_msg_vpn_queue that the AEM queue resources manage
+// SolaceQueueAttributes maps the attributes of solacebroker_msg_vpn_queue that the AEM queue resources manage
 // to theirs (the migration guide prints this table; TestSolaceQueueAttributesCovered keeps it whole).
 var SolaceQueueAttributes = [][2]string{
 	{"msg_vpn_name", "msg_vpn_name"},
@@ -251,7 +251,7 @@ func (r *aemQueueSubscriptionResource) MoveState(_ context.Context) []resource.S
 	}}}
 }
 
-// solaceQueueImportID reads Solace's import ID of a queue, `<msg_vpn>/<url-encoded queue name>` (its
+// SolaceQueueImportID reads Solace's import ID of a queue, `<msg_vpn>/<url-encoded queue name>` (its
 // identifying attributes joined with "/", each path-escaped; solacebroker also reads "," as "/"): the queue
 // name, when the ID has that form and names the Message VPN vpn.
 func SolaceQueueImportID(id, vpn string) (string, bool) {
@@ -266,7 +266,7 @@ func SolaceQueueImportID(id, vpn string) (string, bool) {
 	return name, true
 }
 
-// solaceSubscriptionImportID reads Solace's import ID of a queue subscription,
+// SolaceSubscriptionImportID reads Solace's import ID of a queue subscription,
 // `<msg_vpn>/<url-encoded queue name>/<url-encoded topic>`.
 func SolaceSubscriptionImportID(id, vpn string) (queue, topic string, ok bool) {
 	parts := strings.Split(strings.ReplaceAll(id, ",", "/"), "/")

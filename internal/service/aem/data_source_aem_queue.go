@@ -38,7 +38,7 @@ type aemQueueDataSource struct {
 	data *framework.ProviderData
 }
 
-// aemQueueInfoModel is one AEM queue as the data sources show it.
+// AEMQueueInfoModel is one AEM queue as the data sources show it.
 type AEMQueueInfoModel struct {
 	Name                               types.String `tfsdk:"name"`
 	MaxRedeliveryCount                 types.Int64  `tfsdk:"max_redelivery_count"`

@@ -10,8 +10,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 )
@@ -21,84 +20,45 @@ import (
 // configuration and one paged list of their counters (SEMP monitor API), and per queue under the prefix one
 // paged list each of its messages and consumer flows (their counts: the monitor API has no counter of either).
 
-var (
-	_ datasource.DataSource              = (*aemQueuesDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*aemQueuesDataSource)(nil)
-)
-
-// NewAEMQueuesDataSource returns the sapmessaging_aem_queues data source.
+// NewAEMQueuesDataSource returns the sapmessaging_aem_queues data source: the shared skeleton
+// (framework.QueuesDataSource) given the SEMP client's queue lists.
 func NewAEMQueuesDataSource() datasource.DataSource {
-	return &aemQueuesDataSource{}
-}
-
-type aemQueuesDataSource struct {
-	data *framework.ProviderData
-}
-
-type aemQueuesModel struct {
-	NamePrefix types.String        `tfsdk:"name_prefix"`
-	Names      []string            `tfsdk:"names"`
-	Queues     []AEMQueueInfoModel `tfsdk:"queues"`
-}
-
-func (d *aemQueuesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_aem_queues"
-}
-
-func (d *aemQueuesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "All SAP Integration Suite, advanced event mesh (AEM) queues of the Message VPN, or those whose name starts " +
+	return &framework.QueuesDataSource[AEMQueueInfoModel]{
+		TypeSuffix: "_aem_queues",
+		Description: "All SAP Integration Suite, advanced event mesh (AEM) queues of the Message VPN, or those whose name starts " +
 			"with `name_prefix`, each with its settings, live counters, the findings of the provider's AEM queue rules and what the " +
 			"broker does with a poison message. Use it in a `check` block to warn when any queue of a broker retries forever or a dead " +
 			"message queue fills up. It costs one paged list of the queues' configuration and one paged list of their counters " +
 			"(SEMP monitor API), 100 queues per page, and per queue under the prefix one paged list each of its messages and consumer " +
 			"flows, which give `message_count` and `bind_count` (eight queues at a time).",
-		Attributes: map[string]schema.Attribute{
-			"name_prefix": schema.StringAttribute{
-				MarkdownDescription: "Only queues whose name starts with this prefix, for example `acme/`.",
-				Optional:            true,
-			},
-			"names": schema.ListAttribute{
-				MarkdownDescription: "The names of the queues, sorted.",
-				ElementType:         types.StringType,
-				Computed:            true,
-			},
-			"queues": schema.ListNestedAttribute{
-				MarkdownDescription: "The queues, sorted by name, with the attributes of the `sapmessaging_aem_queue` data source.",
-				Computed:            true,
-				NestedObject:        schema.NestedAttributeObject{Attributes: aemQueueInfoAttributes()},
-			},
+		PrefixDescription: "Only queues whose name starts with this prefix, for example `acme/`.",
+		QueuesDescription: "The queues, sorted by name, with the attributes of the `sapmessaging_aem_queue` data source.",
+		InfoAttributes:    aemQueueInfoAttributes,
+		Connected: func(ctx context.Context, d *framework.ProviderData, diags *diag.Diagnostics) bool {
+			return d.AEMOrError(diags) && d.RequireAtPlan(ctx, diags, framework.NeedAEM)
 		},
+		List: readAEMQueues,
 	}
 }
 
-func (d *aemQueuesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = framework.ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-func (d *aemQueuesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var cfg aemQueuesModel
-	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &cfg)...)
-	if resp.Diagnostics.HasError() || !d.data.AEMOrError(&resp.Diagnostics) || !d.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedAEM) {
-		return
-	}
-	prefix := cfg.NamePrefix.ValueString()
-	all, err := d.data.AEM.ListQueues(ctx)
+// readAEMQueues lists the queues whose name starts with prefix, sorted by name.
+func readAEMQueues(ctx context.Context, d *framework.ProviderData, prefix string, diags *diag.Diagnostics) ([]string, []AEMQueueInfoModel, bool) {
+	all, err := d.AEM.ListQueues(ctx)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot List AEM Queues", aemListErrorDetail(fmt.Sprintf("listing the queues whose names start with %q", prefix), err))
-		return
+		diags.AddError("Cannot List AEM Queues", aemListErrorDetail(fmt.Sprintf("listing the queues whose names start with %q", prefix), err))
+		return nil, nil, false
 	}
-	stats, err := d.data.AEM.ListQueueStats(ctx)
+	stats, err := d.AEM.ListQueueStats(ctx)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot List AEM Queues", aemListErrorDetail(fmt.Sprintf("listing the counters of the queues whose names start with %q", prefix), err))
-		return
+		diags.AddError("Cannot List AEM Queues", aemListErrorDetail(fmt.Sprintf("listing the counters of the queues whose names start with %q", prefix), err))
+		return nil, nil, false
 	}
 	byName := make(map[string]*aem.QueueStats, len(stats))
 	for i := range stats {
 		byName[stats[i].Name] = &stats[i]
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
-	names, used := aemQueueLinks(all)
+	links, used := aemQueueLinks(all)
 	cycles := aemQueueCycles(all)
 	var picked []int
 	for i := range all {
@@ -106,22 +66,23 @@ func (d *aemQueuesDataSource) Read(ctx context.Context, req datasource.ReadReque
 			picked = append(picked, i)
 		}
 	}
-	counts, err := countAEMQueues(ctx, d.data.AEM, all, picked)
+	counts, err := countAEMQueues(ctx, d.AEM, all, picked)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot List AEM Queues", aemListErrorDetail(fmt.Sprintf("counting the messages and consumers of the queues whose names start with %q", prefix), err))
-		return
+		diags.AddError("Cannot List AEM Queues", aemListErrorDetail(fmt.Sprintf("counting the messages and consumers of the queues whose names start with %q", prefix), err))
+		return nil, nil, false
 	}
-	cfg.Names, cfg.Queues = []string{}, []AEMQueueInfoModel{}
+	var names []string
+	var queues []AEMQueueInfoModel
 	for k, i := range picked {
-		info, err := aemQueueInfo(aemView(&all[i], byName[all[i].Name], counts[k], names, used, cycles))
+		info, err := aemQueueInfo(aemView(&all[i], byName[all[i].Name], counts[k], links, used, cycles))
 		if err != nil {
-			resp.Diagnostics.AddError("Cannot List AEM Queues", fmt.Sprintf("The findings of queue %q could not be written: %s. Report this as a bug of the provider.", all[i].Name, framework.Clause(err)))
-			return
+			diags.AddError("Cannot List AEM Queues", fmt.Sprintf("The findings of queue %q could not be written: %s. Report this as a bug of the provider.", all[i].Name, framework.Clause(err)))
+			return nil, nil, false
 		}
-		cfg.Names = append(cfg.Names, all[i].Name)
-		cfg.Queues = append(cfg.Queues, info)
+		names = append(names, all[i].Name)
+		queues = append(queues, info)
 	}
-	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &cfg)...)
+	return names, queues, true
 }
 
 // aemCountParallel is how many queues countAEMQueues counts at once.

@@ -13,8 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
@@ -29,23 +29,37 @@ import (
 // by the prefix (SEMP's where=queueName==prefix*) would not show when they lie outside the prefix, so the
 // prefix filters the run's full list.
 
-var (
-	_ list.ListResource                   = (*aemQueueListResource[aemQueueModel, *aemQueueModel])(nil)
-	_ list.ListResourceWithConfigure      = (*aemQueueListResource[aemQueueModel, *aemQueueModel])(nil)
-	_ list.ListResourceWithValidateConfig = (*aemQueueListResource[aemQueueModel, *aemQueueModel])(nil)
-)
-
 // NewAEMQueueListResource returns the sapmessaging_aem_queue list resource.
 func NewAEMQueueListResource() list.ListResource {
-	return &aemQueueListResource[aemQueueModel, *aemQueueModel]{typeSuffix: "_aem_queue"}
+	return aemQueueList[aemQueueModel](false)
 }
 
-// aemQueueListResource lists the queues of one of the two AEM queue resources, whose model is M.
-type aemQueueListResource[M any, P aemQueueModelPtr[M]] struct {
-	typeSuffix string
-	// deadMessageQueues lists the dead message queues (aemListedAsDeadMessageQueue); without it, the others.
-	deadMessageQueues bool
-	data              *framework.ProviderData
+// aemQueueList is the list resource of one of the two AEM queue resources, whose model is M: the shared
+// skeleton (framework.QueueList) given the run's AEM queue list, the name filter name_prefix (or the
+// deprecated prefix) and the classifier aemListedAsDeadMessageQueue.
+func aemQueueList[M any, P aemQueueModelPtr[M]](deadMessageQueues bool) *framework.QueueList[*aem.Queue] {
+	suffix := "_aem_queue"
+	if deadMessageQueues {
+		suffix = "_aem_dead_message_queue"
+	}
+	return &framework.QueueList[*aem.Queue]{
+		TypeSuffix:        suffix,
+		DeadMessageQueues: deadMessageQueues,
+		Schema:            func() schema.Schema { return aemQueueListSchema(deadMessageQueues) },
+		Filter: func(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) (types.String, string) {
+			var cfg aemQueueListModel
+			diags.Append(config.Get(ctx, &cfg)...)
+			if cfg.NamePrefix.IsNull() {
+				return cfg.Prefix, "prefix"
+			}
+			return cfg.NamePrefix, "name_prefix"
+		},
+		CheckFilter:              checkAEMQueueNamePrefix,
+		Snapshot:                 aemQueueSnapshot[M, P](deadMessageQueues),
+		Name:                     func(q *aem.Queue) string { return q.Name },
+		Users:                    AEMDMQUsers,
+		ListedAsDeadMessageQueue: aemListedAsDeadMessageQueue,
+	}
 }
 
 type aemQueueListModel struct {
@@ -53,19 +67,7 @@ type aemQueueListModel struct {
 	Prefix     types.String `tfsdk:"prefix"`
 }
 
-// namePrefix is the prefix the block filters by: name_prefix, or the deprecated prefix.
-func (m aemQueueListModel) namePrefix() types.String {
-	if m.NamePrefix.IsNull() {
-		return m.Prefix
-	}
-	return m.NamePrefix
-}
-
-func (l *aemQueueListResource[M, P]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + l.typeSuffix
-}
-
-func (l *aemQueueListResource[M, P]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+func aemQueueListSchema(deadMessageQueues bool) schema.Schema {
 	what := "Lists every queue of the Advanced Event Mesh broker's Message VPN that is not a dead message queue, or those whose name " +
 		"starts with `name_prefix`: every queue that no other queue names as its dead message queue, and every queue that another queue names " +
 		"but that has a `max_redelivery_count` above 0 or a dead message queue of its own other than the broker's `#DEAD_MSG_QUEUE` " +
@@ -74,7 +76,7 @@ func (l *aemQueueListResource[M, P]) ListResourceConfigSchema(_ context.Context,
 		"setting of the queue as the broker holds it (`ingress_enabled = false` included, where the provider's default is `true`), " +
 		"`allow_unlimited_redelivery = true` for a queue at `max_redelivery_count` 0 and `allow_missing_dead_message_queue = true` for a " +
 		"queue whose dead message queue does not exist, takes no messages or is `\"\"` (the plan warns about these instead of refusing them)."
-	if l.deadMessageQueues {
+	if deadMessageQueues {
 		what = "Lists every queue of the Advanced Event Mesh broker's Message VPN that another queue names as its dead message queue " +
 			"(`#DEAD_MSG_QUEUE` included, when the broker holds it) and that has no redelivery count (0) and no dead message queue of its " +
 			"own (the broker's `#DEAD_MSG_QUEUE`), or those whose name starts with `name_prefix`. The others are listed by the " +
@@ -83,7 +85,7 @@ func (l *aemQueueListResource[M, P]) ListResourceConfigSchema(_ context.Context,
 			"`allow_no_ttl = true` for a dead message queue without a time to live and `allow_ingress_disabled = true` for one whose " +
 			"ingress is off (the plan warns about these instead of refusing them)."
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: what + " So the generated resource block plans no change after its import.\n\n" +
 			"Both list from the run's one queue list (SEMP pages of 100), however many list blocks. Terraform returns at most `limit` " +
 			"results per list block, 100 unless the block sets `limit`; a block whose results stop at its `limit` warns with the number of " +
@@ -105,73 +107,52 @@ func (l *aemQueueListResource[M, P]) ListResourceConfigSchema(_ context.Context,
 	}
 }
 
-func (l *aemQueueListResource[M, P]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	l.data = framework.ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-func (l *aemQueueListResource[M, P]) ValidateListResourceConfig(ctx context.Context, req list.ValidateConfigRequest, resp *list.ValidateConfigResponse) {
-	var cfg aemQueueListModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	prefix, attr := cfg.namePrefix(), "name_prefix"
-	if cfg.NamePrefix.IsNull() {
-		attr = "prefix"
-	}
-	if resp.Diagnostics.HasError() || prefix.IsNull() || prefix.IsUnknown() {
-		return
-	}
-	if err := rules.ValidAEMQueueNamePrefix(prefix.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root(attr), "Invalid Queue Name Prefix",
+// checkAEMQueueNamePrefix reports a prefix no AEM queue name can start with.
+func checkAEMQueueNamePrefix(prefix, attribute string, diags *diag.Diagnostics) {
+	if err := rules.ValidAEMQueueNamePrefix(prefix); err != nil {
+		diags.AddAttributeError(path.Root(attribute), "Invalid Queue Name Prefix",
 			fmt.Sprintf("The prefix cannot start any queue name: %s. No queue could match it, so the list would be empty. "+
 				"Set `name_prefix` to the start of a queue name, for example acme/aem/prod/.", framework.Clause(err)))
 	}
 }
 
-func (l *aemQueueListResource[M, P]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var cfg aemQueueListModel
-	var diags diag.Diagnostics
-	diags.Append(req.Config.Get(ctx, &cfg)...)
-	if diags.HasError() || !l.data.AEMOrError(&diags) {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-		return
+// aemQueueSnapshot reads the run's queue list of the broker (one paged SEMP list per run, shared with the
+// refreshes and the plan's dead message queue checks), sorted by name, whose results are queues of the
+// resource whose model is M, of the dead message queue list resource when deadMessageQueues is set.
+func aemQueueSnapshot[M any, P aemQueueModelPtr[M]](deadMessageQueues bool) func(context.Context, *framework.ProviderData, string, *diag.Diagnostics) (framework.QueueSnapshot[*aem.Queue], bool) {
+	return func(ctx context.Context, d *framework.ProviderData, _ string, diags *diag.Diagnostics) (framework.QueueSnapshot[*aem.Queue], bool) {
+		return aemQueueListSnapshot[M, P](ctx, d, deadMessageQueues, diags)
 	}
-	prefix := cfg.namePrefix().ValueString()
-	qs, err := l.data.AEMQueues(ctx)
+}
+
+func aemQueueListSnapshot[M any, P aemQueueModelPtr[M]](ctx context.Context, d *framework.ProviderData, deadMessageQueues bool, diags *diag.Diagnostics) (framework.QueueSnapshot[*aem.Queue], bool) {
+	if !d.AEMOrError(diags) {
+		return framework.QueueSnapshot[*aem.Queue]{}, false
+	}
+	qs, err := d.AEMQueues(ctx)
 	if err != nil {
-		if !l.data.AEMCredential.AddRefused(&diags, path.Empty(), err) {
+		if !d.AEMCredential.AddRefused(diags, path.Empty(), err) {
 			diags.AddError("Cannot List Queues", fmt.Sprintf("The SEMP API failed listing the queues of the broker: %s. Check the provider's "+
 				"`advanced_event_mesh` connection and the broker service's status, then run terraform query again; TF_LOG=debug shows each request.", framework.Clause(err)))
 		}
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-		return
+		return framework.QueueSnapshot[*aem.Queue]{}, false
 	}
-	l.data.AEMQueueList.Mu.Lock()
+	d.AEMQueueList.Mu.Lock()
 	all := make([]*aem.Queue, 0, len(qs))
 	for _, q := range qs {
 		all = append(all, q)
 	}
-	l.data.AEMQueueList.Mu.Unlock()
+	d.AEMQueueList.Mu.Unlock()
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
-	users := AEMDMQUsers(all)
 	byName := make(map[string]*aem.Queue, len(all))
 	for _, q := range all {
 		byName[q.Name] = q
 	}
 	lookup := func(name string) (*aem.Queue, bool) { return byName[name], true }
-	var selected []*aem.Queue
-	for _, q := range all {
-		if strings.HasPrefix(q.Name, prefix) && aemListedAsDeadMessageQueue(q, users[q.Name]) == l.deadMessageQueues {
-			selected = append(selected, q)
-		}
-	}
-	vpn := l.data.AEM.MsgVpnName()
-	stream.Results = func(push func(list.ListResult) bool) {
-		lim := framework.LimitedResults{Limit: req.Limit, Total: int64(len(selected)), What: "queues"}
-		for _, q := range selected {
-			if !lim.Push(push, l.result(ctx, req, q, users[q.Name], vpn, lookup)) {
-				return
-			}
-		}
-	}
+	vpn := d.AEM.MsgVpnName()
+	return framework.QueueSnapshot[*aem.Queue]{All: all, Result: func(ctx context.Context, req list.ListRequest, q *aem.Queue, users []string) list.ListResult {
+		return aemQueueResult[M, P](ctx, req, q, users, deadMessageQueues, vpn, lookup)
+	}}, true
 }
 
 // aemListedAsDeadMessageQueue decides, for both AEM queue list resources, which type lists queue q, which
@@ -190,7 +171,7 @@ func aemListedAsDeadMessageQueue(q *aem.Queue, users []string) bool {
 	return q.DeadMsgQueue == nil || *q.DeadMsgQueue == "" || *q.DeadMsgQueue == framework.AEMDefaultDMQ
 }
 
-// aemDMQUsers maps each queue that other queues name as their dead message queue to those queues, sorted.
+// AEMDMQUsers maps each queue that other queues name as their dead message queue to those queues, sorted.
 // A queue that leaves deadMsgQueue out names the broker's #DEAD_MSG_QUEUE; one that names "" names none
 // (what it removes is deleted, as the rules and the dead message queue resource read it too).
 func AEMDMQUsers(all []*aem.Queue) map[string][]string {
@@ -212,10 +193,10 @@ func AEMDMQUsers(all []*aem.Queue) map[string][]string {
 
 // result is the list result of queue q, which the queues users name as their dead message queue; lookup
 // gives the other queues of the list.
-func (l *aemQueueListResource[M, P]) result(ctx context.Context, req list.ListRequest, q *aem.Queue, users []string, vpn string, lookup aemQueueLookup) list.ListResult {
+func aemQueueResult[M any, P aemQueueModelPtr[M]](ctx context.Context, req list.ListRequest, q *aem.Queue, users []string, deadMessageQueues bool, vpn string, lookup aemQueueLookup) list.ListResult {
 	r := req.NewListResult(ctx)
 	r.DisplayName = q.Name
-	if len(users) > 0 && l.deadMessageQueues {
+	if len(users) > 0 && deadMessageQueues {
 		shown := users
 		if len(shown) > 5 {
 			shown = append(append([]string{}, shown[:5]...), fmt.Sprintf("%d more", len(users)-5))

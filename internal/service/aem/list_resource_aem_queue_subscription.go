@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
@@ -28,35 +27,28 @@ import (
 // pages; a prefix costs the paged queue list and the subscription pages of each matching queue,
 // aemSubscriptionListParallel queues at a time.
 
-var (
-	_ list.ListResource                   = (*aemQueueSubscriptionListResource)(nil)
-	_ list.ListResourceWithConfigure      = (*aemQueueSubscriptionListResource)(nil)
-	_ list.ListResourceWithValidateConfig = (*aemQueueSubscriptionListResource)(nil)
-)
-
 // aemSubscriptionListParallel is how many queues' subscription lists are read at a time.
 const aemSubscriptionListParallel = 8
 
-// NewAEMQueueSubscriptionListResource returns the sapmessaging_aem_queue_subscription list resource.
+// NewAEMQueueSubscriptionListResource returns the sapmessaging_aem_queue_subscription list resource: the
+// shared skeleton (framework.SubscriptionList) given the SEMP client and the AEM queue name rules.
 func NewAEMQueueSubscriptionListResource() list.ListResource {
-	return &aemQueueSubscriptionListResource{}
+	return &framework.SubscriptionList[aem.Subscription]{
+		TypeSuffix:           "_aem_queue_subscription",
+		Schema:               aemQueueSubscriptionListSchema,
+		CheckQueueName:       checkAEMSubscriptionQueueName,
+		CheckQueueNamePrefix: checkAEMSubscriptionQueueNamePrefix,
+		Connected:            func(d *framework.ProviderData, diags *diag.Diagnostics) bool { return d.AEMOrError(diags) },
+		Subscriptions:        aemSubscriptions,
+		ListError: func(err error, diags *diag.Diagnostics) {
+			diags.AddError("Cannot List AEM Subscriptions", aemListErrorDetail("listing the subscriptions", err))
+		},
+		Result: aemSubscriptionResult,
+	}
 }
 
-type aemQueueSubscriptionListResource struct {
-	data *framework.ProviderData
-}
-
-type aemQueueSubscriptionListModel struct {
-	QueueName       types.String `tfsdk:"queue_name"`
-	QueueNamePrefix types.String `tfsdk:"queue_name_prefix"`
-}
-
-func (l *aemQueueSubscriptionListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_aem_queue_subscription"
-}
-
-func (l *aemQueueSubscriptionListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	resp.Schema = schema.Schema{
+func aemQueueSubscriptionListSchema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "Lists the topic subscriptions of one Advanced Event Mesh queue (`queue_name`), of every queue whose name starts " +
 			"with `queue_name_prefix`, or of every queue of the Message VPN. Each result is one subscription, named `QUEUE subscribed to TOPIC`, " +
 			"with the identity `queue_name` and `topic`. With `include_resource` (and `terraform query -generate-config-out`) each result " +
@@ -79,67 +71,29 @@ func (l *aemQueueSubscriptionListResource) ListResourceConfigSchema(_ context.Co
 	}
 }
 
-func (l *aemQueueSubscriptionListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	l.data = framework.ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-func (l *aemQueueSubscriptionListResource) ValidateListResourceConfig(ctx context.Context, req list.ValidateConfigRequest, resp *list.ValidateConfigResponse) {
-	var cfg aemQueueSubscriptionListModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !cfg.QueueName.IsNull() && !cfg.QueueNamePrefix.IsNull() {
-		resp.Diagnostics.AddAttributeError(path.Root("queue_name_prefix"), "Conflicting Queue Filters",
-			"`queue_name` and `queue_name_prefix` are both set: the list would hold the subscriptions of one queue or of many, and it cannot be both. "+
-				"Keep `queue_name` for one queue, or `queue_name_prefix` for every queue whose name starts with it.")
-		return
-	}
-	if !cfg.QueueName.IsNull() && !cfg.QueueName.IsUnknown() {
-		if err := rules.ValidAEMQueueName(cfg.QueueName.ValueString()); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("queue_name"), "Invalid AEM Queue Name",
-				fmt.Sprintf("No AEM queue can have this name: %s. The list would be empty. Use the queue's name as the cloud console shows it.", framework.Clause(err)))
-		}
-	}
-	if !cfg.QueueNamePrefix.IsNull() && !cfg.QueueNamePrefix.IsUnknown() {
-		if err := rules.ValidAEMQueueNamePrefix(cfg.QueueNamePrefix.ValueString()); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("queue_name_prefix"), "Invalid AEM Queue Name Prefix",
-				fmt.Sprintf("The name prefix cannot start any AEM queue name: %s. No queue could match it, so the list would be empty. "+
-					"Use the start of a queue name, without the characters * ? ' < > & ;.", framework.Clause(err)))
-		}
+// checkAEMSubscriptionQueueName reports a queue_name no AEM queue can have.
+func checkAEMSubscriptionQueueName(name string, diags *diag.Diagnostics) {
+	if err := rules.ValidAEMQueueName(name); err != nil {
+		diags.AddAttributeError(path.Root("queue_name"), "Invalid AEM Queue Name",
+			fmt.Sprintf("No AEM queue can have this name: %s. The list would be empty. Use the queue's name as the cloud console shows it.", framework.Clause(err)))
 	}
 }
 
-func (l *aemQueueSubscriptionListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var cfg aemQueueSubscriptionListModel
-	var diags diag.Diagnostics
-	diags.Append(req.Config.Get(ctx, &cfg)...)
-	if diags.HasError() || !l.data.AEMOrError(&diags) {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-		return
-	}
-	subs, err := l.subscriptions(ctx, cfg)
-	if err != nil {
-		diags.AddError("Cannot List AEM Subscriptions", aemListErrorDetail("listing the subscriptions", err))
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-		return
-	}
-	stream.Results = func(push func(list.ListResult) bool) {
-		lim := framework.LimitedResults{Limit: req.Limit, Total: int64(len(subs)), What: "subscriptions"}
-		for _, s := range subs {
-			if !lim.Push(push, l.result(ctx, req, l.data.AEM.MsgVpnName(), s)) {
-				return
-			}
-		}
+// checkAEMSubscriptionQueueNamePrefix reports a queue_name_prefix no AEM queue name can start with.
+func checkAEMSubscriptionQueueNamePrefix(prefix string, diags *diag.Diagnostics) {
+	if err := rules.ValidAEMQueueNamePrefix(prefix); err != nil {
+		diags.AddAttributeError(path.Root("queue_name_prefix"), "Invalid AEM Queue Name Prefix",
+			fmt.Sprintf("The name prefix cannot start any AEM queue name: %s. No queue could match it, so the list would be empty. "+
+				"Use the start of a queue name, without the characters * ? ' < > & ;.", framework.Clause(err)))
 	}
 }
 
-// subscriptions returns the subscriptions the filters of cfg select, by queue in the order of the queue list
+// aemSubscriptions returns the subscriptions of queue queueName, or of the queues whose name starts with prefix, by queue in the order of the queue list
 // (sorted by the broker), and in the order the broker lists them for each queue.
-func (l *aemQueueSubscriptionListResource) subscriptions(ctx context.Context, cfg aemQueueSubscriptionListModel) ([]aem.Subscription, error) {
-	c := l.data.AEM
-	if !cfg.QueueName.IsNull() {
-		q := cfg.QueueName.ValueString()
+func aemSubscriptions(ctx context.Context, d *framework.ProviderData, queueName types.String, prefix string) ([]aem.Subscription, error) {
+	c := d.AEM
+	if !queueName.IsNull() {
+		q := queueName.ValueString()
 		topics, err := c.ListSubscriptions(ctx, q)
 		if errors.Is(err, aem.ErrNotFound) {
 			return nil, nil
@@ -154,7 +108,6 @@ func (l *aemQueueSubscriptionListResource) subscriptions(ctx context.Context, cf
 	if err != nil {
 		return nil, err
 	}
-	prefix := cfg.QueueNamePrefix.ValueString()
 	var names []string
 	for _, q := range queues {
 		if strings.HasPrefix(q.Name, prefix) {
@@ -189,8 +142,9 @@ func (l *aemQueueSubscriptionListResource) subscriptions(ctx context.Context, cf
 	return out, nil
 }
 
-// result is the list result of subscription s.
-func (l *aemQueueSubscriptionListResource) result(ctx context.Context, req list.ListRequest, vpn string, s aem.Subscription) list.ListResult {
+// aemSubscriptionResult is the list result of subscription s.
+func aemSubscriptionResult(ctx context.Context, req list.ListRequest, d *framework.ProviderData, s aem.Subscription) list.ListResult {
+	vpn := d.AEM.MsgVpnName()
 	r := req.NewListResult(ctx)
 	r.DisplayName = s.QueueName + " subscribed to " + s.Topic
 	r.Diagnostics.Append(r.Identity.SetAttribute(ctx, path.Root("msg_vpn_name"), vpn)...)

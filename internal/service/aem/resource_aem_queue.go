@@ -72,7 +72,7 @@ func (m *aemQueueModel) writable(cfg, state *aemQueueModel) aem.QueueSettings {
 	return s
 }
 
-// changedSettings returns want without the fields that have holds already.
+// ChangedSettings returns want without the fields that have holds already.
 func ChangedSettings(want, have aem.QueueSettings) aem.QueueSettings {
 	w, h := reflect.ValueOf(&want).Elem(), reflect.ValueOf(have)
 	for i := range w.NumField() {

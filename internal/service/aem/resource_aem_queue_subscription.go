@@ -355,7 +355,7 @@ func aemSubscriptionErrorDetail(queue, topic string, err error) string {
 		"Check that the queue exists and the `advanced_event_mesh` connection works, then run the command again.", queue, topic, framework.Clause(err))
 }
 
-// aemQueueNameValidator checks an AEM queue name at validation (rules.ValidAEMQueueName).
+// AEMQueueNameValidator checks an AEM queue name at validation (rules.ValidAEMQueueName).
 type AEMQueueNameValidator struct{}
 
 func (AEMQueueNameValidator) Description(_ context.Context) string {
@@ -377,7 +377,7 @@ func (AEMQueueNameValidator) ValidateString(_ context.Context, req validator.Str
 	}
 }
 
-// aemTopicValidator checks a topic subscription at validation (rules.ValidAEMTopicSubscription).
+// AEMTopicValidator checks a topic subscription at validation (rules.ValidAEMTopicSubscription).
 type AEMTopicValidator struct{}
 
 func (AEMTopicValidator) Description(_ context.Context) string {

@@ -48,7 +48,7 @@ type redriveModel struct {
 	AcceptDeliveryCountUse types.Bool `tfsdk:"accept_delivery_count_use"`
 }
 
-// redriveProgressEvery is how many finished messages, at most, lie between two progress
+// RedriveProgressEvery is how many finished messages, at most, lie between two progress
 // messages of a running redrive (and at most eventmesh.DefaultRedriveProgressInterval).
 const RedriveProgressEvery = 100
 

@@ -29,7 +29,7 @@ type queueDataSource struct {
 	data *framework.ProviderData
 }
 
-// queueInfoModel is one queue as the data sources show it: settings and live counters.
+// QueueInfoModel is one queue as the data sources show it: settings and live counters.
 type QueueInfoModel struct {
 	Name types.String `tfsdk:"name"`
 	queueSettingsModel

@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -26,40 +26,46 @@ import (
 // (GET /queues, eventmesh.Client.Snapshot): one management call however many queues and
 // however many list blocks.
 
-var (
-	_ list.ListResource                   = (*queueListResource[QueueModel, *QueueModel])(nil)
-	_ list.ListResourceWithConfigure      = (*queueListResource[QueueModel, *QueueModel])(nil)
-	_ list.ListResourceWithValidateConfig = (*queueListResource[QueueModel, *QueueModel])(nil)
-)
-
 // NewQueueListResource returns the sapmessaging_queue list resource.
 func NewQueueListResource() list.ListResource {
-	return &queueListResource[QueueModel, *QueueModel]{typeSuffix: "_queue"}
+	return queueList[QueueModel](false)
 }
 
 // NewDeadMessageQueueListResource returns the sapmessaging_dead_message_queue list resource.
 func NewDeadMessageQueueListResource() list.ListResource {
-	return &queueListResource[DeadMessageQueueModel, *DeadMessageQueueModel]{typeSuffix: "_dead_message_queue", deadMessageQueues: true}
+	return queueList[DeadMessageQueueModel](true)
 }
 
-// queueListResource lists the queues of one of the two queue resources, whose model is M.
-type queueListResource[M any, P queueModelPtr[M]] struct {
-	typeSuffix string
-	// deadMessageQueues lists the queues another queue names as its dead message queue; without
-	// it, the others.
-	deadMessageQueues bool
-	data              *framework.ProviderData
+// queueList is the list resource of one of the two queue resources, whose model is M: the shared
+// skeleton (framework.QueueList) given the run's queue list of the Event Mesh client, the name filter
+// name_prefix and the classifier ListedAsDeadMessageQueue.
+func queueList[M any, P queueModelPtr[M]](deadMessageQueues bool) *framework.QueueList[*eventmesh.Queue] {
+	suffix := "_queue"
+	if deadMessageQueues {
+		suffix = "_dead_message_queue"
+	}
+	return &framework.QueueList[*eventmesh.Queue]{
+		TypeSuffix:        suffix,
+		DeadMessageQueues: deadMessageQueues,
+		Schema:            func() schema.Schema { return queueListSchema(deadMessageQueues) },
+		Filter: func(ctx context.Context, config tfsdk.Config, diags *diag.Diagnostics) (types.String, string) {
+			var cfg queueListModel
+			diags.Append(config.Get(ctx, &cfg)...)
+			return cfg.NamePrefix, "name_prefix"
+		},
+		CheckFilter:              checkQueueNamePrefix,
+		Snapshot:                 queueSnapshot[M, P],
+		Name:                     func(q *eventmesh.Queue) string { return q.Name },
+		Users:                    dmqUsers,
+		ListedAsDeadMessageQueue: ListedAsDeadMessageQueue,
+	}
 }
 
 type queueListModel struct {
 	NamePrefix types.String `tfsdk:"name_prefix"`
 }
 
-func (l *queueListResource[M, P]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + l.typeSuffix
-}
-
-func (l *queueListResource[M, P]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+func queueListSchema(deadMessageQueues bool) schema.Schema {
 	what := "Lists every Event Mesh queue of the instance that is not a dead message queue, or those whose name starts with `name_prefix`: " +
 		"every queue that no other queue names as its dead message queue, and every queue that another queue names but that has " +
 		"a `max_redelivery_count` above 0 or a dead message queue of its own (a chained error queue, which consumers read). " +
@@ -71,7 +77,7 @@ func (l *queueListResource[M, P]) ListResourceConfigSchema(_ context.Context, _ 
 		"namespace, `allow_self_as_dead_message_queue = true` for one that names itself as its dead message queue, and " +
 		"`allow_no_queue_limits = true` for one whose `max_queue_size_in_bytes` or `max_queue_message_count` is 0 (no limit of its own): " +
 		"the plan warns about them instead of refusing them."
-	if l.deadMessageQueues {
+	if deadMessageQueues {
 		what = "Lists every Event Mesh queue of the instance that another queue names as its dead message queue and that has no " +
 			"redelivery count (0 or unset) and no dead message queue of its own, or those whose name starts with `name_prefix`. " +
 			"The others are listed by the `sapmessaging_queue` list resource, so each queue is listed once. " +
@@ -80,7 +86,7 @@ func (l *queueListResource[M, P]) ListResourceConfigSchema(_ context.Context, _ 
 			"instead of switching the time to live on), and `allow_no_queue_limits = true` for one whose `max_queue_size_in_bytes` or " +
 			"`max_queue_message_count` is 0 (no limit of its own; the plan warns about it instead of refusing it)."
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: what + " So the generated resource block plans no change after its import.\n\n" +
 			"Both list from the run's one queue list: one management call however many list blocks. " +
 			"Terraform returns at most `limit` results per list block, 100 unless the block sets `limit`; SAP allows 250 queues per instance, " +
@@ -95,58 +101,40 @@ func (l *queueListResource[M, P]) ListResourceConfigSchema(_ context.Context, _ 
 	}
 }
 
-func (l *queueListResource[M, P]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	l.data = framework.ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
+// checkQueueNamePrefixOf reports, on attribute, a prefix no queue name can start with.
+func checkQueueNamePrefixOf(attribute string) func(prefix string, diags *diag.Diagnostics) {
+	return func(prefix string, diags *diag.Diagnostics) { checkQueueNamePrefix(prefix, attribute, diags) }
 }
 
-func (l *queueListResource[M, P]) ValidateListResourceConfig(ctx context.Context, req list.ValidateConfigRequest, resp *list.ValidateConfigResponse) {
-	var cfg queueListModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() || cfg.NamePrefix.IsNull() || cfg.NamePrefix.IsUnknown() {
-		return
-	}
-	if err := rules.ValidQueueNamePrefix(cfg.NamePrefix.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("name_prefix"), "Invalid Queue Name Prefix",
+// checkQueueNamePrefix reports a prefix no queue name can start with.
+func checkQueueNamePrefix(prefix, attribute string, diags *diag.Diagnostics) {
+	if err := rules.ValidQueueNamePrefix(prefix); err != nil {
+		diags.AddAttributeError(path.Root(attribute), "Invalid Queue Name Prefix",
 			fmt.Sprintf("The name prefix cannot start any queue name: %s. No queue could match it, so the list would be empty. "+
 				"Use the start of a full queue name, for example acme/crm/prod/.", framework.Clause(err)))
 	}
 }
 
-func (l *queueListResource[M, P]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var cfg queueListModel
-	var diags diag.Diagnostics
-	diags.Append(req.Config.Get(ctx, &cfg)...)
-	if diags.HasError() || !l.data.EventMeshOrError(&diags) {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-		return
+// queueSnapshot is the run's queue list (GET /queues, eventmesh.Client.Snapshot), whose results are
+// queues of the resource whose model is M.
+func queueSnapshot[M any, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, prefix string, diags *diag.Diagnostics) (framework.QueueSnapshot[*eventmesh.Queue], bool) {
+	if !d.EventMeshOrError(diags) {
+		return framework.QueueSnapshot[*eventmesh.Queue]{}, false
 	}
-	prefix := cfg.NamePrefix.ValueString()
-	snap, err := l.data.EventMesh.Snapshot(ctx)
+	snap, err := d.EventMesh.Snapshot(ctx)
 	if err != nil {
 		diags.AddError("Cannot List Queues", framework.ListErrorDetail(fmt.Sprintf("listing the queues whose names start with %q", prefix), err))
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-		return
+		return framework.QueueSnapshot[*eventmesh.Queue]{}, false
 	}
-	all := snap.Queues()
-	users := dmqUsers(all)
-	var selected []*eventmesh.Queue
-	for i := range all {
-		q := &all[i]
-		if strings.HasPrefix(q.Name, prefix) && ListedAsDeadMessageQueue(q, users[q.Name]) == l.deadMessageQueues {
-			selected = append(selected, q)
-		}
+	queues := snap.Queues()
+	all := make([]*eventmesh.Queue, len(queues))
+	for i := range queues {
+		all[i] = &queues[i]
 	}
-	stream.Results = func(push func(list.ListResult) bool) {
-		lim := framework.LimitedResults{Limit: req.Limit, Total: int64(len(selected)), What: "queues"}
-		for _, q := range selected {
-			if !lim.Push(push, l.result(ctx, req, q, users[q.Name])) {
-				return
-			}
-		}
-	}
+	return framework.QueueSnapshot[*eventmesh.Queue]{All: all, Result: queueResult[M, P]}, true
 }
 
-// listedAsDeadMessageQueue decides, for both queue list resources, which type lists queue q,
+// ListedAsDeadMessageQueue decides, for both queue list resources, which type lists queue q,
 // which the queues users name as their dead message queue: sapmessaging_dead_message_queue when
 // it is one, a queue that others name and that has neither a redelivery count (0 or unset, as
 // the resource writes it) nor a dead message queue of its own; sapmessaging_queue otherwise. A
@@ -163,8 +151,8 @@ func ListedAsDeadMessageQueue(q *eventmesh.Queue, users []string) bool {
 	return q.DeadMsgQueue == nil || *q.DeadMsgQueue == ""
 }
 
-// result is the list result of queue q, which the queues users name as their dead message queue.
-func (l *queueListResource[M, P]) result(ctx context.Context, req list.ListRequest, q *eventmesh.Queue, users []string) list.ListResult {
+// queueResult is the list result of queue q, which the queues users name as their dead message queue.
+func queueResult[M any, P queueModelPtr[M]](ctx context.Context, req list.ListRequest, q *eventmesh.Queue, users []string) list.ListResult {
 	r := req.NewListResult(ctx)
 	r.DisplayName = q.Name
 	if len(users) > 0 {
@@ -185,7 +173,7 @@ func (l *queueListResource[M, P]) result(ctx context.Context, req list.ListReque
 
 // dmqUsers maps each queue that other queues name as their dead message queue to those
 // queues, sorted.
-func dmqUsers(all []eventmesh.Queue) map[string][]string {
+func dmqUsers(all []*eventmesh.Queue) map[string][]string {
 	users := map[string][]string{}
 	for _, q := range all {
 		if q.DeadMsgQueue != nil && *q.DeadMsgQueue != "" && *q.DeadMsgQueue != q.Name {

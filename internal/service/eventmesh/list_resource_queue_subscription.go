@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -25,35 +24,29 @@ import (
 // reference note sap-apis.md section 1): one queue costs one call; a prefix costs the run's one
 // queue list (GET /queues) and one call per matching queue, subscriptionListParallel at a time.
 
-var (
-	_ list.ListResource                   = (*queueSubscriptionListResource)(nil)
-	_ list.ListResourceWithConfigure      = (*queueSubscriptionListResource)(nil)
-	_ list.ListResourceWithValidateConfig = (*queueSubscriptionListResource)(nil)
-)
-
 // subscriptionListParallel is how many subscription lists of queues are read at a time.
 const subscriptionListParallel = 8
 
-// NewQueueSubscriptionListResource returns the sapmessaging_queue_subscription list resource.
+// NewQueueSubscriptionListResource returns the sapmessaging_queue_subscription list resource: the shared
+// skeleton (framework.SubscriptionList) given the Event Mesh client and its queue name rules.
 func NewQueueSubscriptionListResource() list.ListResource {
-	return &queueSubscriptionListResource{}
+	return &framework.SubscriptionList[eventmesh.Subscription]{
+		TypeSuffix:           "_queue_subscription",
+		Schema:               queueSubscriptionListSchema,
+		CheckQueueName:       checkSubscriptionQueueName,
+		CheckQueueNamePrefix: checkQueueNamePrefixOf("queue_name_prefix"),
+		Connected:            func(d *framework.ProviderData, diags *diag.Diagnostics) bool { return d.EventMeshOrError(diags) },
+		Subscriptions:        subscriptions,
+		ListError: func(err error, diags *diag.Diagnostics) {
+			diags.AddError("Cannot List Subscriptions", fmt.Sprintf("The Event Mesh management API failed listing the subscriptions: %s. "+
+				"Check the provider's connection and the service's status, then run the command again; TF_LOG=debug shows each request.", framework.Clause(err)))
+		},
+		Result: subscriptionResult,
+	}
 }
 
-type queueSubscriptionListResource struct {
-	data *framework.ProviderData
-}
-
-type queueSubscriptionListModel struct {
-	QueueName       types.String `tfsdk:"queue_name"`
-	QueueNamePrefix types.String `tfsdk:"queue_name_prefix"`
-}
-
-func (l *queueSubscriptionListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_queue_subscription"
-}
-
-func (l *queueSubscriptionListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	resp.Schema = schema.Schema{
+func queueSubscriptionListSchema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "Lists the topic subscriptions of one Event Mesh queue (`queue_name`), of every queue whose name starts with " +
 			"`queue_name_prefix`, or of every queue of the instance. Each result is one subscription, named `QUEUE subscribed to TOPIC`. " +
 			"With `include_resource` (and `terraform query -generate-config-out`) each result carries the queue and the topic pattern, " +
@@ -77,68 +70,20 @@ func (l *queueSubscriptionListResource) ListResourceConfigSchema(_ context.Conte
 	}
 }
 
-func (l *queueSubscriptionListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	l.data = framework.ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-func (l *queueSubscriptionListResource) ValidateListResourceConfig(ctx context.Context, req list.ValidateConfigRequest, resp *list.ValidateConfigResponse) {
-	var cfg queueSubscriptionListModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !cfg.QueueName.IsNull() && !cfg.QueueNamePrefix.IsNull() {
-		resp.Diagnostics.AddAttributeError(path.Root("queue_name_prefix"), "Conflicting Queue Filters",
-			"`queue_name` and `queue_name_prefix` are both set: the list would hold the subscriptions of one queue or of many, and it cannot be both. "+
-				"Keep `queue_name` for one queue, or `queue_name_prefix` for every queue whose name starts with it.")
-		return
-	}
-	if !cfg.QueueName.IsNull() && !cfg.QueueName.IsUnknown() {
-		if err := rules.ValidQueueName(cfg.QueueName.ValueString()); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("queue_name"), "Invalid Queue Name",
-				fmt.Sprintf("No queue can have this name: %s. The list would be empty. Use the queue's full name, for example acme/crm/prod/orders.", framework.Clause(err)))
-		}
-	}
-	if !cfg.QueueNamePrefix.IsNull() && !cfg.QueueNamePrefix.IsUnknown() {
-		if err := rules.ValidQueueNamePrefix(cfg.QueueNamePrefix.ValueString()); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("queue_name_prefix"), "Invalid Queue Name Prefix",
-				fmt.Sprintf("The name prefix cannot start any queue name: %s. No queue could match it, so the list would be empty. "+
-					"Use the start of a full queue name, for example acme/crm/prod/.", framework.Clause(err)))
-		}
+// checkSubscriptionQueueName reports a queue_name no queue can have.
+func checkSubscriptionQueueName(name string, diags *diag.Diagnostics) {
+	if err := rules.ValidQueueName(name); err != nil {
+		diags.AddAttributeError(path.Root("queue_name"), "Invalid Queue Name",
+			fmt.Sprintf("No queue can have this name: %s. The list would be empty. Use the queue's full name, for example acme/crm/prod/orders.", framework.Clause(err)))
 	}
 }
 
-func (l *queueSubscriptionListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var cfg queueSubscriptionListModel
-	var diags diag.Diagnostics
-	diags.Append(req.Config.Get(ctx, &cfg)...)
-	if diags.HasError() || !l.data.EventMeshOrError(&diags) {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-		return
-	}
-	subs, err := l.subscriptions(ctx, cfg)
-	if err != nil {
-		diags.AddError("Cannot List Subscriptions", fmt.Sprintf("The Event Mesh management API failed listing the subscriptions: %s. "+
-			"Check the provider's connection and the service's status, then run the command again; TF_LOG=debug shows each request.", framework.Clause(err)))
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-		return
-	}
-	stream.Results = func(push func(list.ListResult) bool) {
-		lim := framework.LimitedResults{Limit: req.Limit, Total: int64(len(subs)), What: "subscriptions"}
-		for _, s := range subs {
-			if !lim.Push(push, l.result(ctx, req, s)) {
-				return
-			}
-		}
-	}
-}
-
-// subscriptions returns the subscriptions the filters of cfg select, by queue in the order of
-// the queue list, and in the order the API lists them for each queue.
-func (l *queueSubscriptionListResource) subscriptions(ctx context.Context, cfg queueSubscriptionListModel) ([]eventmesh.Subscription, error) {
-	em := l.data.EventMesh
-	if !cfg.QueueName.IsNull() {
-		subs, err := em.ListSubscriptions(ctx, cfg.QueueName.ValueString())
+// subscriptions returns the subscriptions of queue queueName, or of the queues whose name starts with
+// prefix, by queue in the order of the queue list, and in the order the API lists them for each queue.
+func subscriptions(ctx context.Context, d *framework.ProviderData, queueName types.String, prefix string) ([]eventmesh.Subscription, error) {
+	em := d.EventMesh
+	if !queueName.IsNull() {
+		subs, err := em.ListSubscriptions(ctx, queueName.ValueString())
 		if errors.Is(err, eventmesh.ErrNotFound) {
 			return nil, nil
 		}
@@ -148,7 +93,6 @@ func (l *queueSubscriptionListResource) subscriptions(ctx context.Context, cfg q
 	if err != nil {
 		return nil, err
 	}
-	prefix := cfg.QueueNamePrefix.ValueString()
 	var names []string
 	for _, q := range snap.Queues() {
 		if strings.HasPrefix(q.Name, prefix) {
@@ -166,8 +110,8 @@ func (l *queueSubscriptionListResource) subscriptions(ctx context.Context, cfg q
 	return out, nil
 }
 
-// result is the list result of subscription s.
-func (l *queueSubscriptionListResource) result(ctx context.Context, req list.ListRequest, s eventmesh.Subscription) list.ListResult {
+// subscriptionResult is the list result of subscription s.
+func subscriptionResult(ctx context.Context, req list.ListRequest, _ *framework.ProviderData, s eventmesh.Subscription) list.ListResult {
 	r := req.NewListResult(ctx)
 	r.DisplayName = s.QueueName + " subscribed to " + s.TopicPattern
 	r.Diagnostics.Append(r.Identity.SetAttribute(ctx, path.Root("queue_name"), s.QueueName)...)

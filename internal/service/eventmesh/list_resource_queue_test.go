@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -264,11 +263,7 @@ func TestAccQueueListResource_adoptAsItIs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
-	acctest.WriteFile(t, filepath.Join(dir, "queues.tfquery.hcl"), `
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", `
 list "sapmessaging_queue" "ttl" {
   provider = sapmessaging
   config {
@@ -276,40 +271,18 @@ list "sapmessaging_queue" "ttl" {
   }
 }
 `)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
-	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	generated := string(b)
 	for attr, n := range map[string]int{
 		"allow_ineffective_ttl":                      2, // respect-only, max-only
 		"allow_dead_message_queue_outside_namespace": 1, // shared-dmq
 		"allow_self_as_dead_message_queue":           1, // self
 	} {
-		if c := len(regexp.MustCompile(`\n\s*`+attr+`\s*=\s*true\n`).FindAllString(generated, -1)); c != n {
+		if c := acctest.CountTrue(generated, attr); c != n {
 			t.Errorf("generated.tf has %d %s = true, want %d:\n%s", c, attr, n, generated)
 		}
 	}
 	warnings := []string{"Respect TTL Without Max TTL Allowed", "Max TTL Without Respect TTL Allowed", "Dead Message Queue Outside Namespace Allowed",
 		"Dead Message Queue Cycle Allowed"}
-	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range append([]string{"Plan: 5 to import, 0 to add, 0 to change, 0 to destroy."}, warnings...) {
-		if !strings.Contains(r.Output, s) {
-			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
-		}
-	}
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if s := "5 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.Output, s) {
-		t.Errorf("the apply does not say %q:\n%s", s, r.Output)
-	}
-	r = w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range warnings {
-		if !strings.Contains(r.Output, s) {
-			t.Errorf("the plan after the import no longer warns %q:\n%s", s, r.Output)
-		}
-	}
+	w.ImportAsItIs(5, warnings...)
 	if q, err := em.GetQueue(ctx, "acme/ttl/prod/max-only"); err != nil || q.RespectTTL == nil || *q.RespectTTL || q.MaxTTL == nil || *q.MaxTTL != day {
 		t.Errorf("acme/ttl/prod/max-only after the apply: %+v, %v; want respectTtl false and maxTtl %d, as before", q, err, day)
 	}
@@ -343,11 +316,7 @@ func TestAccQueueListResource_adoptNoQueueLimits(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
-	acctest.WriteFile(t, filepath.Join(dir, "queues.tfquery.hcl"), `
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", `
 list "sapmessaging_queue" "lim" {
   provider = sapmessaging
   config {
@@ -362,33 +331,11 @@ list "sapmessaging_dead_message_queue" "lim" {
   }
 }
 `)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
-	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	generated := string(b)
-	if c := len(regexp.MustCompile(`\n\s*allow_no_queue_limits\s*=\s*true\n`).FindAllString(generated, -1)); c != 3 {
+	if c := acctest.CountTrue(generated, "allow_no_queue_limits"); c != 3 {
 		t.Errorf("generated.tf has %d allow_no_queue_limits = true, want 3 (no-size, no-count, dmq):\n%s", c, generated)
 	}
 	warnings := []string{"Queue Without Size Limit Allowed", "Queue Without Message Count Limit Allowed"}
-	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range append([]string{"Plan: 4 to import, 0 to add, 0 to change, 0 to destroy."}, warnings...) {
-		if !strings.Contains(r.Output, s) {
-			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
-		}
-	}
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if s := "4 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.Output, s) {
-		t.Errorf("the apply does not say %q:\n%s", s, r.Output)
-	}
-	r = w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range warnings {
-		if !strings.Contains(r.Output, s) {
-			t.Errorf("the plan after the import no longer warns %q:\n%s", s, r.Output)
-		}
-	}
+	w.ImportAsItIs(4, warnings...)
 	for _, name := range []string{dmq, "acme/lim/prod/no-size"} {
 		if q, err := em.GetQueue(ctx, name); err != nil || q.MaxQueueSizeInBytes == nil || *q.MaxQueueSizeInBytes != 0 {
 			t.Errorf("%s after the apply: %+v, %v; want maxQueueSizeInBytes 0, as before", name, q, err)

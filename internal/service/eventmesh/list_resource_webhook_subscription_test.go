@@ -1,10 +1,6 @@
 package eventmesh_test
 
 import (
-	"os"
-	"path/filepath"
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
@@ -116,11 +112,7 @@ func TestAccWebhookSubscriptionListResource_adoptAsItIs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
-	acctest.WriteFile(t, filepath.Join(dir, "webhooks.tfquery.hcl"), `
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "webhooks.tfquery.hcl", `
 list "sapmessaging_webhook_subscription" "crm" {
   provider = sapmessaging
   config {
@@ -128,35 +120,12 @@ list "sapmessaging_webhook_subscription" "crm" {
   }
 }
 `)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
-	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	generated := string(b)
 	for _, attr := range []string{"allow_exempt_handshake_without_auth", "allow_http_endpoint"} {
-		if n := len(regexp.MustCompile(`\n\s*`+attr+`\s*=\s*true\n`).FindAllString(generated, -1)); n != 1 {
+		if n := acctest.CountTrue(generated, attr); n != 1 {
 			t.Errorf("generated.tf has %d %s = true, want 1:\n%s", n, attr, generated)
 		}
 	}
-	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range []string{"Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.",
-		"Handshake Exempted Without Authentication Allowed", "Webhook Endpoint Not HTTPS Allowed"} {
-		if !strings.Contains(r.Output, s) {
-			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
-		}
-	}
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if s := "3 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.Output, s) {
-		t.Errorf("the apply does not say %q:\n%s", s, r.Output)
-	}
-	r = w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range []string{"Handshake Exempted Without Authentication Allowed", "Webhook Endpoint Not HTTPS Allowed"} {
-		if !strings.Contains(r.Output, s) {
-			t.Errorf("the plan after the import no longer warns %q:\n%s", s, r.Output)
-		}
-	}
+	w.ImportAsItIs(3, "Handshake Exempted Without Authentication Allowed", "Webhook Endpoint Not HTTPS Allowed")
 	// Nothing changed on the service: the subscription is the one made by hand.
 	got, err := env.Messaging(t).GetWebhook(t.Context(), "orders-push")
 	if err != nil || !got.ExemptHandshake || got.OAuth2 != nil {

@@ -52,7 +52,7 @@ func queueSettingsFromAPI(s eventmesh.QueueSettings) queueSettingsModel {
 	}
 }
 
-// toAPI returns the settings to write; a null or unknown setting is left out.
+// ToAPI returns the settings to write; a null or unknown setting is left out.
 func (m *queueSettingsModel) ToAPI() eventmesh.QueueSettings {
 	return eventmesh.QueueSettings{
 		AccessType:                     framework.StringPtr(m.AccessType),
@@ -67,7 +67,7 @@ func (m *queueSettingsModel) ToAPI() eventmesh.QueueSettings {
 	}
 }
 
-// toRules returns the queue named name with these settings, as the rules check it at plan time.
+// ToRules returns the queue named name with these settings, as the rules check it at plan time.
 func (m *queueSettingsModel) ToRules(name types.String) rules.Queue {
 	return rules.Queue{
 		Name:                           framework.StringValue(name),

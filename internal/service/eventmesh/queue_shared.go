@@ -138,7 +138,7 @@ func missingDeadMessageQueue(ctx context.Context, c *eventmesh.Client, s eventme
 	return ""
 }
 
-// holdsSettings reports whether q holds every setting of s. A dead message queue or time to
+// HoldsSettings reports whether q holds every setting of s. A dead message queue or time to
 // live that s leaves out must be unset in q, since a PUT replaces all settings.
 func HoldsSettings(q *eventmesh.Queue, s eventmesh.QueueSettings) bool {
 	if !sameOrUnset(s.DeadMsgQueue, q.DeadMsgQueue, "") || !sameOrUnset(s.MaxTTL, q.MaxTTL, 0) {

@@ -191,7 +191,7 @@ func (d *jmsQueuesDataSource) Read(ctx context.Context, req datasource.ReadReque
 	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &cfg)...)
 }
 
-// fillJMSQueues sets the computed attributes from the broker and, when
+// FillJMSQueues sets the computed attributes from the broker and, when
 // available, the queue list.
 func FillJMSQueues(m *JMSQueuesModel, b *cpi.JMSBroker, list []cpi.JMSQueue, available bool) {
 	prefix := m.NamePrefix.ValueString()
@@ -292,7 +292,7 @@ func jmsStateName(code int64) string {
 	return jmsCritical
 }
 
-// capacityState grades the used capacity [SAP 6a9c030].
+// CapacityState grades the used capacity [SAP 6a9c030].
 func CapacityState(used, capacity int64) string {
 	switch {
 	case float64(used) >= 0.95*float64(capacity):

@@ -3,10 +3,6 @@ package integration_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -211,11 +207,7 @@ func TestAccJMSSenderListResource_adoptAsItIs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
-	acctest.WriteFile(t, filepath.Join(dir, "senders.tfquery.hcl"), `
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "senders.tfquery.hcl", `
 list "sapmessaging_jms_sender" "crm" {
   provider = sapmessaging
   config {
@@ -223,33 +215,11 @@ list "sapmessaging_jms_sender" "crm" {
   }
 }
 `)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
-	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	generated := string(b)
 	for _, attr := range []string{"allow_non_exclusive_settings", "allow_give_up_after_expiry"} {
-		if n := len(regexp.MustCompile(`\n\s*`+attr+`\s*=\s*true\n`).FindAllString(generated, -1)); n != 1 {
+		if n := acctest.CountTrue(generated, attr); n != 1 {
 			t.Errorf("generated.tf has %d %s = true, want 1:\n%s", n, attr, generated)
 		}
 	}
 	warnings := []string{"Concurrent Processes on Exclusive Queue Allowed", "Dead-Letter Queue on Exclusive Queue Allowed", "Give-Up After Expiration Allowed"}
-	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range append([]string{"Plan: 2 to import, 0 to add, 0 to change, 0 to destroy."}, warnings...) {
-		if !strings.Contains(r.Output, s) {
-			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
-		}
-	}
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if s := "2 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.Output, s) {
-		t.Errorf("the apply does not say %q:\n%s", s, r.Output)
-	}
-	r = w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range warnings {
-		if !strings.Contains(r.Output, s) {
-			t.Errorf("the plan after the import no longer warns %q:\n%s", s, r.Output)
-		}
-	}
+	w.ImportAsItIs(2, warnings...)
 }

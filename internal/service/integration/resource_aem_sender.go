@@ -287,7 +287,7 @@ func (m *AEMSenderModel) ruleInput(cq aemConsumedQueue) rules.AEMSender {
 	}
 }
 
-// aemConfigRuleInput returns the configuration as the rules check it before the flow is read: a setting the
+// AEMConfigRuleInput returns the configuration as the rules check it before the flow is read: a setting the
 // configuration leaves out keeps the flow's value, which is not known yet.
 func AEMConfigRuleInput(m *AEMSenderModel) rules.AEMSender {
 	in := m.ruleInput(aemConsumedQueue{})
@@ -526,7 +526,7 @@ func (r *aemSenderResource) readQueue(ctx context.Context, m *AEMSenderModel, di
 	return aemConsumedQueue{queue: rq}, true
 }
 
-// derive sets the computed path of a poison message from the settings and the queue q (read: whether it
+// Derive sets the computed path of a poison message from the settings and the queue q (read: whether it
 // was read).
 func (m *AEMSenderModel) Derive(q aemConsumedQueue, read bool) {
 	m.EffectiveRedeliveryCount = types.Int64Null()

@@ -242,7 +242,7 @@ func (r *jmsSenderResource) Configure(_ context.Context, req resource.ConfigureR
 	r.data = framework.ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// flowFacts is what the flow tells beyond the settings: the access type and the retry guard.
+// FlowFacts is what the flow tells beyond the settings: the access type and the retry guard.
 type FlowFacts struct {
 	accessType rules.Value[string]
 	guard      rules.JMSRetryGuard
@@ -317,7 +317,7 @@ func guardObject(f FlowFacts) (types.Object, diag.Diagnostics) {
 	})
 }
 
-// derive sets give_up_after_minutes and attempts_before_expiry from the settings and the flow's facts.
+// Derive sets give_up_after_minutes and attempts_before_expiry from the settings and the flow's facts.
 func (m *JMSSenderModel) Derive(f FlowFacts) {
 	m.GiveUpAfterMinutes, m.AttemptsBeforeExpiry = types.Int64Null(), types.Int64Null()
 	in := m.ruleInput(f)

@@ -322,7 +322,7 @@ func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.Read
 			return
 		}
 		// A flow deleted outside Terraform (by a pipeline, in Cloud Integration) is drift: the
-		// state forgets it, so that the plan shows it to be created and exits 2.
+		// State forgets it, so that the plan shows it to be created and exits 2.
 		resp.State.RemoveResource(ctx)
 		framework.AddFlowDeleted(&resp.Diagnostics, P(&state).common().IflowID.ValueString(), "its "+g.kind+" sender settings")
 		return

@@ -344,7 +344,7 @@ func (d *retryAuditDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &m)...)
 }
 
-// checkAcceptedLoss warns about each name of accept_message_loss that is not a QoS 0 webhook
+// CheckAcceptedLoss warns about each name of accept_message_loss that is not a QoS 0 webhook
 // subscription of the landscape read, when its webhooks were read.
 func CheckAcceptedLoss(in audit.Input, accepted []string, diags *diag.Diagnostics) {
 	if !in.WebhooksRead {
