@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -89,4 +90,56 @@ func (d *QueuesDataSource[I]) Read(ctx context.Context, req datasource.ReadReque
 		cfg.Queues = []I{}
 	}
 	resp.Diagnostics.Append(SetState(ctx, &resp.State, &cfg)...)
+}
+
+var (
+	_ datasource.DataSource              = (*QueueDataSource[struct{}])(nil)
+	_ datasource.DataSourceWithConfigure = (*QueueDataSource[struct{}])(nil)
+)
+
+// QueueDataSource is the one implementation of the single queue data sources of both brokers
+// (sapmessaging_queue, sapmessaging_aem_queue): the queue its name attribute names, read when Terraform
+// plans, as the model I. The broker configures the description, the attributes (name among them), the
+// connection (Connected), the client's reading (Find) and the error of a queue that does not exist.
+type QueueDataSource[I any] struct {
+	TypeSuffix, Description string
+	// Attributes are the attributes of the data source, name included.
+	Attributes func() map[string]schema.Attribute
+	// Connected reports the connections the data source needs, when the configuration leaves them out or
+	// their credentials are refused.
+	Connected func(ctx context.Context, d *ProviderData, diags *diag.Diagnostics) bool
+	// Find reads the queue name; found is false for a queue the broker does not hold, ok false after an error it reported.
+	Find func(ctx context.Context, d *ProviderData, name string, diags *diag.Diagnostics) (queue I, found, ok bool)
+	// NotFound reports, on the name attribute, that the broker has no queue name.
+	NotFound func(d *ProviderData, name string, diags *diag.Diagnostics)
+
+	data *ProviderData
+}
+
+func (d *QueueDataSource[I]) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + d.TypeSuffix
+}
+
+func (d *QueueDataSource[I]) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{MarkdownDescription: d.Description, Attributes: d.Attributes()}
+}
+
+func (d *QueueDataSource[I]) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *QueueDataSource[I]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var name types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("name"), &name)...)
+	if resp.Diagnostics.HasError() || !d.Connected(ctx, d.data, &resp.Diagnostics) {
+		return
+	}
+	info, found, ok := d.Find(ctx, d.data, name.ValueString(), &resp.Diagnostics)
+	switch {
+	case !ok:
+	case found:
+		resp.Diagnostics.Append(SetState(ctx, &resp.State, &info)...)
+	default:
+		d.NotFound(d.data, name.ValueString(), &resp.Diagnostics)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -24,21 +25,36 @@ import (
 // queues' configuration (the queue itself, whether its dead message queue exists, whether another queue names
 // it as its dead message queue) and one read of the queue's counters.
 
-var (
-	_ datasource.DataSource              = (*aemQueueDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*aemQueueDataSource)(nil)
-)
-
-// NewAEMQueueDataSource returns the sapmessaging_aem_queue data source.
+// NewAEMQueueDataSource returns the sapmessaging_aem_queue data source: the shared skeleton
+// (framework.QueueDataSource) given the SEMP client's queue list, counters and message and flow lists.
 func NewAEMQueueDataSource() datasource.DataSource {
-	return &aemQueueDataSource{}
+	return &framework.QueueDataSource[AEMQueueInfoModel]{
+		TypeSuffix: "_aem_queue",
+		Description: "One SAP Integration Suite, advanced event mesh (AEM) queue with its settings, its live counters, the " +
+			"findings of the provider's AEM queue rules and what the broker does with a poison message, read when Terraform plans. " +
+			"Use it in a `check` block to warn when a dead message queue holds messages or a queue retries forever. " +
+			"It costs one paged list of the queues' configuration, one read of the queue's counters and one paged list each of its " +
+			"messages and consumer flows (SEMP monitor API).",
+		Attributes: func() map[string]schema.Attribute {
+			attrs := aemQueueInfoAttributes()
+			attrs["name"] = schema.StringAttribute{
+				MarkdownDescription: "The queue name.",
+				Required:            true,
+				Validators:          []validator.String{AEMQueueNameValidator{}},
+			}
+			return attrs
+		},
+		Connected: func(ctx context.Context, d *framework.ProviderData, diags *diag.Diagnostics) bool {
+			return d.AEMOrError(diags) && d.RequireAtPlan(ctx, diags, framework.NeedAEM)
+		},
+		Find: findAEMQueue,
+		NotFound: func(d *framework.ProviderData, name string, diags *diag.Diagnostics) {
+			diags.AddAttributeError(path.Root("name"), "AEM Queue Not Found",
+				fmt.Sprintf("The broker has no queue %q in Message VPN %q. Check the name as the cloud console shows it, or create the queue first.", name, d.AEM.MsgVpnName()))
+		},
+	}
 }
 
-type aemQueueDataSource struct {
-	data *framework.ProviderData
-}
-
-// AEMQueueInfoModel is one AEM queue as the data sources show it.
 type AEMQueueInfoModel struct {
 	Name                               types.String `tfsdk:"name"`
 	MaxRedeliveryCount                 types.Int64  `tfsdk:"max_redelivery_count"`
@@ -305,74 +321,43 @@ func aemQueueInfoAttributes() map[string]schema.Attribute {
 	}
 }
 
-func (d *aemQueueDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_aem_queue"
-}
-
-func (d *aemQueueDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	attrs := aemQueueInfoAttributes()
-	attrs["name"] = schema.StringAttribute{
-		MarkdownDescription: "The queue name.",
-		Required:            true,
-		Validators:          []validator.String{AEMQueueNameValidator{}},
-	}
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "One SAP Integration Suite, advanced event mesh (AEM) queue with its settings, its live counters, the " +
-			"findings of the provider's AEM queue rules and what the broker does with a poison message, read when Terraform plans. " +
-			"Use it in a `check` block to warn when a dead message queue holds messages or a queue retries forever. " +
-			"It costs one paged list of the queues' configuration, one read of the queue's counters and one paged list each of its " +
-			"messages and consumer flows (SEMP monitor API).",
-		Attributes: attrs,
-	}
-}
-
-func (d *aemQueueDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = framework.ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-func (d *aemQueueDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var cfg AEMQueueInfoModel
-	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &cfg)...)
-	if resp.Diagnostics.HasError() || !d.data.AEMOrError(&resp.Diagnostics) || !d.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedAEM) {
-		return
-	}
-	name := cfg.Name.ValueString()
-	all, err := d.data.AEM.ListQueues(ctx)
+// findAEMQueue reads queue name: its configuration from the queue list (which also gives the queues that name
+// it), its counters, and its messages and consumer flows counted.
+func findAEMQueue(ctx context.Context, d *framework.ProviderData, name string, diags *diag.Diagnostics) (AEMQueueInfoModel, bool, bool) {
+	all, err := d.AEM.ListQueues(ctx)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot Read AEM Queue", aemListErrorDetail(fmt.Sprintf("reading the queue %q and the queues that name it as dead message queue", name), err))
-		return
+		diags.AddError("Cannot Read AEM Queue", aemListErrorDetail(fmt.Sprintf("reading the queue %q and the queues that name it as dead message queue", name), err))
+		return AEMQueueInfoModel{}, false, false
 	}
 	names, used := aemQueueLinks(all)
 	for i := range all {
 		if all[i].Name != name {
 			continue
 		}
-		stats, err := d.data.AEM.GetQueueStats(ctx, name)
+		stats, err := d.AEM.GetQueueStats(ctx, name)
 		if errors.Is(err, aem.ErrNotFound) {
 			break // deleted since the list
 		}
 		if err != nil {
-			resp.Diagnostics.AddError("Cannot Read AEM Queue", aemListErrorDetail(fmt.Sprintf("reading the counters of queue %q", name), err))
-			return
+			diags.AddError("Cannot Read AEM Queue", aemListErrorDetail(fmt.Sprintf("reading the counters of queue %q", name), err))
+			return AEMQueueInfoModel{}, false, false
 		}
-		counts, err := countAEMQueue(ctx, d.data.AEM, name)
+		counts, err := countAEMQueue(ctx, d.AEM, name)
 		if err != nil {
-			resp.Diagnostics.AddError("Cannot Read AEM Queue", aemListErrorDetail(fmt.Sprintf("counting the messages and consumers of queue %q", name), err))
-			return
+			diags.AddError("Cannot Read AEM Queue", aemListErrorDetail(fmt.Sprintf("counting the messages and consumers of queue %q", name), err))
+			return AEMQueueInfoModel{}, false, false
 		}
 		if counts == nil {
 			break // deleted since the list
 		}
 		info, err := aemQueueInfo(aemView(&all[i], stats, counts, names, used, aemQueueCycles(all)))
 		if err != nil {
-			resp.Diagnostics.AddError("Cannot Read AEM Queue", fmt.Sprintf("The findings of queue %q could not be written: %s. Report this as a bug of the provider.", name, framework.Clause(err)))
-			return
+			diags.AddError("Cannot Read AEM Queue", fmt.Sprintf("The findings of queue %q could not be written: %s. Report this as a bug of the provider.", name, framework.Clause(err)))
+			return AEMQueueInfoModel{}, false, false
 		}
-		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &info)...)
-		return
+		return info, true, true
 	}
-	resp.Diagnostics.AddAttributeError(path.Root("name"), "AEM Queue Not Found",
-		fmt.Sprintf("The broker has no queue %q in Message VPN %q. Check the name as the cloud console shows it, or create the queue first.", name, d.data.AEM.MsgVpnName()))
+	return AEMQueueInfoModel{}, false, true
 }
 
 // aemListErrorDetail explains a failed read of a data source.

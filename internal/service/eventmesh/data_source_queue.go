@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -15,21 +16,49 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
-var (
-	_ datasource.DataSource              = (*queueDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*queueDataSource)(nil)
-)
-
-// NewQueueDataSource returns the sapmessaging_queue data source.
+// NewQueueDataSource returns the sapmessaging_queue data source: the shared skeleton
+// (framework.QueueDataSource) given the Event Mesh queue list.
 func NewQueueDataSource() datasource.DataSource {
-	return &queueDataSource{}
+	return &framework.QueueDataSource[QueueInfoModel]{
+		TypeSuffix: "_queue",
+		Description: "One SAP Event Mesh queue with its settings and live counters, read when Terraform plans. " +
+			"Use it in a `check` block to warn when a dead message queue is not empty.",
+		Attributes: func() map[string]schema.Attribute {
+			attrs := queueInfoAttributes()
+			attrs["name"] = schema.StringAttribute{
+				MarkdownDescription: "The full queue name.",
+				Required:            true,
+				Validators:          []validator.String{framework.QueueName()},
+			}
+			return attrs
+		},
+		Connected: func(ctx context.Context, d *framework.ProviderData, diags *diag.Diagnostics) bool {
+			return d.EventMeshOrError(diags) && d.RequireAtPlan(ctx, diags, framework.NeedEventMesh)
+		},
+		Find: findQueue,
+		NotFound: func(_ *framework.ProviderData, name string, diags *diag.Diagnostics) {
+			diags.AddAttributeError(path.Root("name"), "Queue Not Found",
+				fmt.Sprintf("Event Mesh has no queue %q. Check the full name including the namespace, or create the queue first.", name))
+		},
+	}
 }
 
-type queueDataSource struct {
-	data *framework.ProviderData
+// findQueue reads queue name from the queue list, which also says whether another queue names it as
+// dead message queue.
+func findQueue(ctx context.Context, d *framework.ProviderData, name string, diags *diag.Diagnostics) (QueueInfoModel, bool, bool) {
+	all, err := d.EventMesh.ListQueues(ctx)
+	if err != nil {
+		diags.AddError("Cannot Read Queue", framework.ListErrorDetail(fmt.Sprintf("reading the queue %q and which queues name it as dead message queue", name), err))
+		return QueueInfoModel{}, false, false
+	}
+	for i := range all {
+		if all[i].Name == name {
+			return queueInfo(&all[i], usedAsDMQ(all)[name]), true, true
+		}
+	}
+	return QueueInfoModel{}, false, true
 }
 
-// QueueInfoModel is one queue as the data sources show it: settings and live counters.
 type QueueInfoModel struct {
 	Name types.String `tfsdk:"name"`
 	queueSettingsModel
@@ -86,49 +115,4 @@ func queueInfoAttributes() map[string]schema.Attribute {
 		attrs[name] = a
 	}
 	return attrs
-}
-
-func (d *queueDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_queue"
-}
-
-func (d *queueDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	attrs := queueInfoAttributes()
-	attrs["name"] = schema.StringAttribute{
-		MarkdownDescription: "The full queue name.",
-		Required:            true,
-		Validators:          []validator.String{framework.QueueName()},
-	}
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "One SAP Event Mesh queue with its settings and live counters, read when Terraform plans. " +
-			"Use it in a `check` block to warn when a dead message queue is not empty.",
-		Attributes: attrs,
-	}
-}
-
-func (d *queueDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = framework.ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-func (d *queueDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var cfg QueueInfoModel
-	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &cfg)...)
-	if resp.Diagnostics.HasError() || !d.data.EventMeshOrError(&resp.Diagnostics) || !d.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedEventMesh) {
-		return
-	}
-	name := cfg.Name.ValueString()
-	all, err := d.data.EventMesh.ListQueues(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot Read Queue", framework.ListErrorDetail(fmt.Sprintf("reading the queue %q and which queues name it as dead message queue", name), err))
-		return
-	}
-	for i := range all {
-		if all[i].Name == name {
-			info := queueInfo(&all[i], usedAsDMQ(all)[name])
-			resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &info)...)
-			return
-		}
-	}
-	resp.Diagnostics.AddAttributeError(path.Root("name"), "Queue Not Found",
-		fmt.Sprintf("Event Mesh has no queue %q. Check the full name including the namespace, or create the queue first.", name))
 }

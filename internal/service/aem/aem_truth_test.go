@@ -1,4 +1,4 @@
-package provider_test
+package aem_test
 
 import (
 	"context"
