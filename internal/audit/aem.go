@@ -108,7 +108,20 @@ func ruleAEMQueue(q *aem.Queue, dmq bool, dmqQueue *aem.Queue) rules.AEMQueue {
 		DeadMessageQueueExists:         rules.Known(dmqQueue != nil),
 		DeadMessageQueueIngress:        ingress,
 		IsDeadMessageQueue:             dmq,
+		MaxMsgSize:                     aemMaxMsgSize(q),
+		DeadMessageQueueMaxMsgSize:     aemMaxMsgSize(dmqQueue),
 	}
+}
+
+// aemMaxMsgSize is q's maxMsgSize ([SPEC] MsgVpnQueue.maxMsgSize, absent is its default), unknown without q.
+func aemMaxMsgSize(q *aem.Queue) rules.Value[int64] {
+	switch {
+	case q == nil:
+		return rules.Unknown[int64]()
+	case q.MaxMsgSize == nil:
+		return rules.Known[int64](rules.AEMDefaultMaxMsgSize)
+	}
+	return rules.Known(*q.MaxMsgSize)
 }
 
 // aemTTL is the time to live an AEM dead message queue applies, nil when it keeps messages for ever or

@@ -115,6 +115,12 @@ func TestRunAEMFindings(t *testing.T) {
 			want:   []string{"aem_sender.rejected_without_dmq " + ch, "audit.aem_value_unconfirmed " + ch, "aem.dmq_missing " + aemQ},
 		},
 		{
+			name:   "a dead message queue taking smaller messages than its queue deletes the large poison messages",
+			queues: []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.MaxMsgSize = aem.Ptr[int64](1000) })},
+			flows:  []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
+			want:   []string{"aem.dmq_max_msg_size_smaller " + aemQ},
+		},
+		{
 			name:   "acknowledged on receipt",
 			queues: healthyAEMQueues(),
 			flows:  []flow{{id: "Orders", o: one(aemSender(aemOrders, set(iflow.KeyAEMAckMode, "AUTOMATIC_IMMEDIATE")))}},

@@ -47,14 +47,31 @@ type DeployState struct {
 	// Writes is true when this configuration writes settings now, or wrote some earlier that the
 	// runtime does not run yet.
 	Writes bool
+	// ContentChanged is true when the design time holds other changes than this configuration's
+	// under the version the runtime runs: its Flow.ContentDigest differs from the one recorded
+	// when the runtime was last deployed (a pipeline's upload without a version bump).
+	ContentChanged bool
 }
 
-// Staged reports whether the design time holds another version than the one the runtime runs.
-// Cloud Integration keeps one design time per flow, so a deploy now would ship that version,
-// with every change it holds. (A change uploaded under the same version cannot be told apart.)
+// Staged reports whether the design time holds other changes than the runtime runs: another
+// version, or other changes uploaded under the version the runtime runs (ContentChanged). Cloud
+// Integration keeps one design time per flow, so a deploy now would ship them.
 func (s DeployState) Staged() bool {
 	deployed := s.RuntimeStatus != "" && s.RuntimeStatus != RuntimeNotDeployed
-	return deployed && s.DeployedVersion != "" && s.DesignVersion != "" && s.DeployedVersion != s.DesignVersion
+	return deployed && (s.otherVersion() || s.ContentChanged)
+}
+
+// otherVersion reports whether the design time holds another version than the runtime runs.
+func (s DeployState) otherVersion() bool {
+	return s.DeployedVersion != "" && s.DesignVersion != "" && s.DeployedVersion != s.DesignVersion
+}
+
+// stagedWhat says what the design time holds beyond the runtime, for a warning.
+func (s DeployState) stagedWhat() string {
+	if s.otherVersion() {
+		return fmt.Sprintf("version %s, while the runtime runs version %s", s.DesignVersion, s.DeployedVersion)
+	}
+	return fmt.Sprintf("changes uploaded under version %s, the version the runtime runs, since it was deployed", s.DesignVersion)
 }
 
 // RuntimeNotDeployed is the runtime status the provider records for a flow without a runtime artifact.
@@ -110,15 +127,14 @@ func (s DeployState) Describe(c DeployCase) string {
 	switch c {
 	case CaseSettings:
 		if s.Staged() {
-			return fmt.Sprintf("the runtime lacks this configuration's settings, and the design time they are written to holds version %s "+
-				"while the runtime runs version %s: the design time also holds other, undeployed changes", s.DesignVersion, s.DeployedVersion)
+			return fmt.Sprintf("the runtime lacks this configuration's settings, and the design time they are written to holds %s: "+
+				"the design time also holds other, undeployed changes", s.stagedWhat())
 		}
 		return "the runtime lacks this configuration's settings (this plan writes them, or an earlier write was never deployed)"
 	case CaseNotRunning:
 		return fmt.Sprintf("the runtime is not running (status %s)", s.RuntimeStatus)
 	case CaseOtherChanges:
-		return fmt.Sprintf("the runtime runs this configuration's settings, but the design time holds other, undeployed changes: "+
-			"version %s, while the runtime runs version %s", s.DesignVersion, s.DeployedVersion)
+		return "the runtime runs this configuration's settings, but the design time holds other, undeployed changes: " + s.stagedWhat()
 	}
 	return ""
 }

@@ -13,6 +13,7 @@ func TestDeployPolicyDecide(t *testing.T) {
 	staged := cpi.DeployState{RuntimeStatus: "STARTED", DeployedVersion: "1.0.6", DesignVersion: "1.0.7"}
 	undeployed := cpi.DeployState{RuntimeStatus: "NOT_DEPLOYED", DesignVersion: "1.0.6"}
 	failed := cpi.DeployState{RuntimeStatus: "ERROR", DeployedVersion: "1.0.6", DesignVersion: "1.0.6"}
+	sameVersion := cpi.DeployState{RuntimeStatus: "STARTED", DeployedVersion: "1.0.6", DesignVersion: "1.0.6", ContentChanged: true}
 	with := func(s cpi.DeployState) cpi.DeployState { s.Writes = true; return s }
 	for _, tc := range []struct {
 		name   string
@@ -35,6 +36,10 @@ func TestDeployPolicyDecide(t *testing.T) {
 		{"changes, failed flow left", cpi.DeployChanges, failed, false, false, cpi.CaseNotRunning},
 		{"changes, staged version held", cpi.DeployChanges, staged, false, false, cpi.CaseOtherChanges},
 		{"changes, staged version shipped when asked", cpi.DeployChanges, staged, true, true, cpi.CaseOtherChanges},
+		{"running, changes under the same version held", cpi.DeployRunning, sameVersion, false, false, cpi.CaseOtherChanges},
+		{"running, write beside changes under the same version held", cpi.DeployRunning, with(sameVersion), false, false, cpi.CaseSettings},
+		{"changes, write beside changes under the same version held", cpi.DeployChanges, with(sameVersion), false, false, cpi.CaseSettings},
+		{"changes, changes under the same version shipped when asked", cpi.DeployChanges, sameVersion, true, true, cpi.CaseOtherChanges},
 		{"never, write", cpi.DeployNever, with(started), true, false, cpi.CaseSettings},
 		{"never, undeployed", cpi.DeployNever, undeployed, true, false, cpi.CaseNotRunning},
 	} {
@@ -55,6 +60,11 @@ func TestDeployStateDescribe(t *testing.T) {
 	if got := staged.Describe(cpi.CaseOtherChanges); !strings.Contains(got, "runs this configuration's settings") ||
 		!strings.Contains(got, "other, undeployed changes") || !strings.Contains(got, "1.0.7") {
 		t.Errorf("other changes: %q", got)
+	}
+	same := cpi.DeployState{RuntimeStatus: "STARTED", DeployedVersion: "1.0.6", DesignVersion: "1.0.6", ContentChanged: true}
+	if got := same.Describe(cpi.CaseOtherChanges); !strings.Contains(got, "other, undeployed changes") ||
+		!strings.Contains(got, "uploaded under version 1.0.6, the version the runtime runs") {
+		t.Errorf("other changes under the same version: %q", got)
 	}
 	plain := cpi.DeployState{RuntimeStatus: "STARTED", DeployedVersion: "1.0.6", DesignVersion: "1.0.6", Writes: true}
 	if got := plain.Describe(cpi.CaseSettings); !strings.Contains(got, "lacks this configuration's settings") || strings.Contains(got, "other") {

@@ -118,6 +118,15 @@ func (a *advancedEventMesh) removeTo(q *aemQueue, m *aemMsg, now time.Time, why 
 		// without a DMQ to go to is deleted; nothing says the message stays on its queue).
 		a.logf("emulator: AEM: message %d on %s removed (%s) and deleted: the ingress of its DMQ %s is off", m.id, q.name, why, dmqName)
 		return ""
+	case int64(len(m.payload)) > dmq.int("maxMsgSize"):
+		// The DMQ discards a message larger than its maxMsgSize as any queue does ([SPEC] maxMsgSize; [SPEC
+		// monitor 2.34] MsgVpnQueue maxMsgSizeExceededDiscardedMsgCount, "discarded by the Queue due to the
+		// maximum message size being exceeded"), and a removed message that fails to move to the DMQ is
+		// discarded ([SPEC monitor 2.34] maxRedeliveryExceededToDmqFailedMsgCount, maxTtlExpiredToDmqFailedMsgCount:
+		// "discarded by the Queue due to ... failing to move to the Dead Message Queue"). That the size refusal
+		// is one way the move fails is assumed: no source names the cause of a failed move.
+		a.logf("emulator: AEM: message %d on %s removed (%s) and deleted: %d bytes, more than the maxMsgSize %d of its DMQ %s", m.id, q.name, why, len(m.payload), dmq.int("maxMsgSize"), dmqName)
+		return ""
 	}
 	moved := *m
 	// Assumed: the message keeps its publisher's TTL and DMQ eligibility; its delivery count starts again.

@@ -579,3 +579,39 @@ func TestAEMPoisonRunControl(t *testing.T) {
 		t.Errorf("provider settings: deliveries after %v ms, then %q; want [0 1000 3000 7000 15000 31000], then orders.dmq", after, o.Where)
 	}
 }
+
+// A removed message larger than its dead message queue's maxMsgSize does not move there: the dead message
+// queue discards it as it would on publish, the move fails, and the broker deletes it ([SPEC monitor 2.34]
+// MsgVpnQueue maxMsgSizeExceededDiscardedMsgCount, maxRedeliveryExceededToDmqFailedMsgCount).
+func TestAEMDeadMessageQueueMaxMsgSize(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		maxSize int
+		where   string
+	}{{"fits", 6, "dmq"}, {"too big: deleted", 5, "deleted"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newAEMEnv(t, emulator.Options{})
+			e.aemQueueFor("dmq", map[string]any{"maxMsgSize": tc.maxSize})
+			e.aemQueueFor("orders", map[string]any{"maxRedeliveryCount": 1, "deadMsgQueue": "dmq"})
+			if st := e.publish("orders", nil); st != 200 { // "poison": 6 bytes
+				t.Fatalf("publish: %d", st)
+			}
+			_, where, err := e.s.AEMPoisonRun("orders", 2, 10*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if where != tc.where {
+				t.Fatalf("the removed message went to %q, want %q", where, tc.where)
+			}
+			want := 0
+			if tc.where == "dmq" {
+				want = 1
+			}
+			if got := e.s.AEMQueueDepth("dmq"); got != want {
+				t.Errorf("%d messages on the dead message queue, want %d", got, want)
+			}
+		})
+	}
+}

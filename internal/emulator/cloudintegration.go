@@ -62,7 +62,11 @@ type cpiTask struct {
 }
 
 // cpiDeployment is what one deploy put (or puts) into the runtime: the
-// content and parameter values of the design time artifact at deploy time.
+// content and parameter values of the design time artifact at deploy time,
+// and DeployedOn, the time of that deploy (IntegrationRuntimeArtifact.DeployedOn
+// of specs/IntegrationContent.json). An upload of the design time, under the
+// same version or a new one, changes neither until the next deploy: changes
+// take effect only after a redeploy (reference note sap-apis.md, section 2).
 type cpiDeployment struct {
 	TaskID     string            `json:"taskId"`
 	Name       string            `json:"name"`

@@ -29,6 +29,14 @@ const (
 	// reading of "1 MB", so that the emulator is never more lenient than SAP.
 	DefaultMaxMessageSizeInBytes = 1000000
 	MaxMaxMessageSizeInBytes     = DefaultMaxMessageSizeInBytes
+	// A queue of the default plan of SAP Event Mesh was seen holding
+	// maxMessageSizeInBytes 10000000 (reference note sap-apis.md, section 1),
+	// above the documented maximum. The emulator holds it only on a queue
+	// seeded as such a service holds it (SeedQueue, or a state file) and
+	// takes it back unchanged on a PUT that replaces that queue's settings;
+	// a PUT never sets it anew, and no message above 1 MB is taken (see
+	// enqueueLocked).
+	DefaultPlanMaxMessageSizeInBytes = 10000000
 	// Assumed: SAP documents no default for maxDeliveredUnackedMsgsPerFlow;
 	// the emulator needs one to show on read.
 	DefaultMaxDeliveredUnackedMsgsPerFlow = 10000
@@ -194,8 +202,13 @@ type queueBody struct {
 }
 
 // parseQueueSettings turns a PUT body into the complete settings: PUT replaces
-// the settings, so absent fields take their defaults.
-func parseQueueSettings(body []byte) (queueSettings, error) {
+// the settings, so absent fields take their defaults. held is the
+// maxMessageSizeInBytes that the queue being replaced holds (0 for a new
+// queue): a value above MaxMaxMessageSizeInBytes passes only when it is held,
+// so that a client that writes back the settings it read, changing another
+// one, keeps a default-plan queue as it is (assumed: the service takes back a
+// value it holds; SAP documents no refusal of it).
+func parseQueueSettings(body []byte, held int64) (queueSettings, error) {
 	st := defaultSettings()
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 || string(body) == "null" {
@@ -218,6 +231,9 @@ func parseQueueSettings(body []byte) (queueSettings, error) {
 		}
 	}
 	checkRange := func(field string, v *int64, lo, hi int64) error {
+		if field == "maxMessageSizeInBytes" && v != nil && *v > hi && *v == held {
+			return nil
+		}
 		if v != nil && (*v < lo || *v > hi) {
 			return msgf("%s %d is out of range. Set a value between %d and %d.", field, *v, lo, hi)
 		}
@@ -373,12 +389,58 @@ func (s *eventMesh) handlePutQueue(w http.ResponseWriter, r *http.Request) {
 		respondMessage(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	st, err := parseQueueSettings(body)
+	s.mu.Lock()
+	var held int64
+	if q, ok := s.queues[name]; ok {
+		held = q.settings.MaxMessageSizeInBytes
+	}
+	st, err := parseQueueSettings(body, held)
+	if err != nil {
+		s.mu.Unlock()
+		respondMessage(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	v, created, err := s.putQueueLocked(name, st)
+	s.mu.Unlock()
 	if err != nil {
 		respondMessage(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	s.saveState()
+	if !created {
+		respondJSON(w, http.StatusOK, v)
+		return
+	}
+	respondJSON(w, http.StatusCreated, v)
+}
+
+// SeedQueue creates queue name, or replaces its settings, as a service that
+// already holds it: body is a queue as PUT takes it, under the management
+// API's rules, except that maxMessageSizeInBytes may be
+// DefaultPlanMaxMessageSizeInBytes, which a queue of the default plan of SAP
+// Event Mesh was seen holding (reference note sap-apis.md, section 1). Tests
+// and sandboxes use it to stand for a queue made before the provider.
+func (s *eventMesh) SeedQueue(name string, body []byte) error {
+	if err := validQueueName(name); err != nil {
+		return err
+	}
+	st, err := parseQueueSettings(body, DefaultPlanMaxMessageSizeInBytes)
+	if err != nil {
+		return err
+	}
 	s.mu.Lock()
+	_, _, err = s.putQueueLocked(name, st)
+	s.mu.Unlock()
+	if err == nil {
+		s.saveState()
+	}
+	return err
+}
+
+// putQueueLocked creates queue name with settings st, or replaces its
+// settings, and returns its view and whether it was created. The caller holds
+// s.mu and saves the state.
+func (s *eventMesh) putQueueLocked(name string, st queueSettings) (Queue, bool, error) {
 	q, exists := s.queues[name]
 	// "You must first create a queue to use it as a dead message queue"
 	// (create-a-queue-95357fa.md, step 9). The status and body of the refusal
@@ -386,30 +448,19 @@ func (s *eventMesh) handlePutQueue(w http.ResponseWriter, r *http.Request) {
 	// message is how the management API answers other invalid settings.
 	if d := st.DeadMsgQueue; d != nil {
 		if _, ok := s.queues[*d]; !ok {
-			s.mu.Unlock()
-			respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The dead message queue %q does not exist. Create the queue %q first, then name it as deadMsgQueue of %q.", *d, *d, name))
-			return
+			return Queue{}, false, msgf("The dead message queue %q does not exist. Create the queue %q first, then name it as deadMsgQueue of %q.", *d, *d, name)
 		}
 	}
 	if !exists {
 		if len(s.queues) >= s.opts.MaxQueues {
-			s.mu.Unlock()
-			respondMessage(w, http.StatusBadRequest, fmt.Sprintf("The instance already has %d queues, the maximum. Delete a queue before creating %q.", s.opts.MaxQueues, name))
-			return
+			return Queue{}, false, msgf("The instance already has %d queues, the maximum. Delete a queue before creating %q.", s.opts.MaxQueues, name)
 		}
 		q = &queue{name: name, subs: map[string]bool{}}
 		s.queues[name] = q
 	}
 	q.settings = st
 	s.sweepLocked(q)
-	v := s.viewLocked(q)
-	s.mu.Unlock()
-	s.saveState()
-	if exists {
-		respondJSON(w, http.StatusOK, v)
-		return
-	}
-	respondJSON(w, http.StatusCreated, v)
+	return s.viewLocked(q), !exists, nil
 }
 
 func (s *eventMesh) handleDeleteQueue(w http.ResponseWriter, r *http.Request) {

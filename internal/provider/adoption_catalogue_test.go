@@ -22,20 +22,7 @@ import (
 // adoptionPending lists the error rules that can meet an existing object and have no adoption attribute yet
 // (their entry in adoptions says adoptionTODO). The list only shrinks: a rule that gets its attribute, or its
 // reason, leaves it.
-var adoptionPending = []string{
-	// Event Mesh queues: a message size of 0 is refused by the emulator as by the rule (SAP documents no meaning
-	// of 0), but the rule's maximum of 1 MB is that of the Integration Suite capability, and a queue of the
-	// default plan was seen holding 10000000 (reference note sap-apis.md): such a queue is not adopted yet.
-	"queue.max_message_size_range",
-	// AEM queues and senders
-	"aem.dmq_self",
-	"aem.max_ttl_without_respect_ttl",
-	"aem_sender.settlement_outcome_invalid",
-	"aem_sender.attempts_missing",
-	"aem_sender.attempts_zero",
-	"aem_sender.retry_interval_range",
-	"aem_sender.retry_multiplier_range",
-}
+var adoptionPending = []string{}
 
 // ruleIDPattern is the form of a rule ID, for example "queue.redelivery_unlimited".
 var ruleIDPattern = regexp.MustCompile(`^[a-z_]+\.[a-z0-9_]+$`)

@@ -486,3 +486,32 @@ func TestStillUndeployed(t *testing.T) {
 		}
 	}
 }
+
+// What the runtime was deployed from is recorded again after a deploy of the resource and when a
+// read finds another deployment than the recorded one (by anyone); a read of the same deployment
+// keeps the digest recorded, so that a design time changed since is seen.
+func TestNextDeployedContent(t *testing.T) {
+	t.Parallel()
+	rt := func(on string) *cpi.RuntimeArtifact { return &cpi.RuntimeArtifact{Status: "STARTED", DeployedOn: on} }
+	rec := &framework.DeployedContent{DeployedOn: "t1", Digest: "d1"}
+	for _, tc := range []struct {
+		name     string
+		prior    *framework.DeployedContent
+		rt       *cpi.RuntimeArtifact
+		digest   string
+		deployed bool
+		want     *framework.DeployedContent
+	}{
+		{"first read takes the design time as deployed", nil, rt("t1"), "d2", false, &framework.DeployedContent{DeployedOn: "t1", Digest: "d2"}},
+		{"same deployment keeps the record", rec, rt("t1"), "d2", false, rec},
+		{"a deploy by someone else records anew", rec, rt("t2"), "d2", false, &framework.DeployedContent{DeployedOn: "t2", Digest: "d2"}},
+		{"the resource's own deploy records anew", rec, rt("t1"), "d2", true, &framework.DeployedContent{DeployedOn: "t1", Digest: "d2"}},
+		{"not deployed: no record", rec, nil, "d2", false, nil},
+		{"design time unread: the record stays", rec, rt("t2"), "", false, rec},
+	} {
+		got := framework.NextDeployedContent(tc.prior, tc.rt, tc.digest, tc.deployed)
+		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}

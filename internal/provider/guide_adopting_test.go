@@ -150,7 +150,7 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	for _, want := range []string{
 		fmt.Sprintf("Plan: %d to import, 0 to add, 2 to change, 0 to destroy.", len(emulator.SampleQueues)),
 		"max_redelivery_count                       = 0 -> 5",
-		"respect_ttl                         = false -> true",
+		"respect_ttl                             = false -> true",
 		"No Dead Message Queue", // credit-notes and audit: a warning to review, no error
 	} {
 		if !strings.Contains(r.Output, want) {

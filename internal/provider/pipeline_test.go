@@ -237,8 +237,98 @@ func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 				},
 				Check: checkDeployedVersion(env, "STARTED", "1.0.8"),
 			},
+			{
+				// The pipeline uploads a fix under 1.0.8, the version the runtime runs, without
+				// deploying it (flashpipe updates the content without a version bump). Leaving
+				// deploy_other_changes out deploys nothing.
+				PreConfig: func() {
+					p.stage(acctest.SenderFlowID, "1.0.8", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 1\n")}})
+					env.Srv.ResetStats()
+				},
+				Config:           pipelineSenderHCL(env, 4, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.8"), runsHotfix(env, ""),
+					deployCount(env, 0)),
+			},
+			{
+				// This configuration's change goes into the design time without shipping the fix
+				// (before, the version number being the same, the write deployed the fix with it).
+				PreConfig: env.Srv.ResetStats,
+				Config:    pipelineSenderHCL(env, 5, ""),
+				Check: resource.ComposeTestCheckFunc(runsHotfix(env, ""), senderRetriesOnTenant(env, acctest.SenderFlowID, "5"),
+					deployCount(env, 0)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				// The release job deploys it: the runtime runs the fix and the settings.
+				PreConfig:        func() { p.deploy(acctest.SenderFlowID) },
+				Config:           pipelineSenderHCL(env, 5, ""),
+				ConfigPlanChecks: noChange,
+				Check:            resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
+			},
+			{
+				// Another fix under 1.0.8: deploy_other_changes = true ships it from here.
+				PreConfig: func() {
+					p.stage(acctest.SenderFlowID, "1.0.8", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 2\n")}})
+				},
+				Config: pipelineSenderHCL(env, 5, "  deploy_other_changes = true\n"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 2\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
+			},
 		},
 	})
+}
+
+// hotfix is an entry a pipeline's upload adds under the version the runtime runs.
+const hotfix = "src/main/resources/script/hotfix.groovy"
+
+// runsHotfix asserts the content of the hotfix entry in what the runtime of senderFlowID runs
+// ("": none).
+func runsHotfix(env *acctest.TestEnv, want string) resource.TestCheckFunc {
+	const id, name = acctest.SenderFlowID, hotfix
+	return func(*terraform.State) error {
+		d, ok := env.Srv.Deployed(id)
+		if !ok {
+			return fmt.Errorf("flow %s is not deployed", id)
+		}
+		zr, err := zip.NewReader(bytes.NewReader(d.Content), int64(len(d.Content)))
+		if err != nil {
+			return err
+		}
+		got := ""
+		for _, f := range zr.File {
+			if f.Name != name {
+				continue
+			}
+			rc, err := f.Open()
+			if err != nil {
+				return err
+			}
+			b, err := io.ReadAll(rc)
+			_ = rc.Close()
+			if err != nil {
+				return err
+			}
+			got = string(b)
+		}
+		if got != want {
+			return fmt.Errorf("the runtime of %s runs %s = %q, want %q", id, name, got, want)
+		}
+		return nil
+	}
+}
+
+// deployCount asserts how many deploys the emulator served since its statistics were reset.
+func deployCount(env *acctest.TestEnv, want int64) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != want {
+			return fmt.Errorf("the flow was deployed %d times, want %d", n, want)
+		}
+		return nil
+	}
 }
 
 // The deploy policy: a flow the team undeploys on purpose stays undeployed under `changes` (also
@@ -318,6 +408,38 @@ func TestAccPipeline_deploymentPolicy(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: checkDeployedVersion(env, "STARTED", "1.0.0"),
+			},
+		},
+	})
+}
+
+// sapmessaging_iflow_deployment beside a pipeline that uploads a fix under the version the runtime
+// runs: a change of the triggers does not ship it (before, the same version number hid it, and the
+// deploy shipped the fix); deploy_other_changes = true does.
+func TestAccPipeline_deploymentHoldsSameVersionChanges(t *testing.T) {
+	t.Parallel()
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	p := newPipeline(t, env)
+	hcl := func(trigger, extra string) string {
+		return env.Config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n  triggers = { t = %q }\n%s}\n",
+			acctest.SenderFlowID, trigger, extra))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: hcl("a", ""), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
+			{
+				PreConfig: func() {
+					p.stage(acctest.SenderFlowID, "1.0.0", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 1\n")}})
+					env.Srv.ResetStats()
+				},
+				Config: hcl("b", ""),
+				Check:  resource.ComposeTestCheckFunc(runsHotfix(env, ""), deployCount(env, 0)),
+			},
+			{
+				Config: hcl("c", "  deploy_other_changes = true\n"),
+				Check:  resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
 			},
 		},
 	})
@@ -438,7 +560,7 @@ resource "sapmessaging_iflow_deployment" "flow" {
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: resource.ComposeTestCheckFunc(noDeploys, acctest.CheckRunsDesignTime(env, "TwoChannels")),
+				Check: resource.ComposeTestCheckFunc(noDeploys, noCloudIntegrationWrites(env), acctest.CheckRunsDesignTime(env, "TwoChannels")),
 			},
 			{
 				PreConfig: env.Srv.ResetStats,
@@ -452,6 +574,20 @@ resource "sapmessaging_iflow_deployment" "flow" {
 			},
 		},
 	})
+}
+
+// noCloudIntegrationWrites asserts that the emulator served no Cloud Integration request that
+// writes (an upload, a parameter, a deploy, an undeploy) since its statistics were reset.
+func noCloudIntegrationWrites(env *acctest.TestEnv) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		for route, n := range env.Srv.Stats().Routes {
+			method, p, _ := strings.Cut(route, " ")
+			if n > 0 && method != "GET" && method != "HEAD" && strings.HasPrefix(p, "/api/v1/") {
+				return fmt.Errorf("the apply sent %d requests %s", n, route)
+			}
+		}
+		return nil
+	}
 }
 
 // The sample content's flow with externalized retry settings: the sender resource writes the

@@ -27,6 +27,7 @@ const (
 	AEMMinRedeliveryMultiplier         = 100
 	AEMMaxRedeliveryMultiplier         = 500
 	AEMMaxTTLLimit                     = 4294967295
+	AEMDefaultMaxMsgSize               = 10000000 // bytes ([SPEC] MsgVpnQueue.maxMsgSize x-default)
 	aemRecommendedRedeliveries         = 5
 	aemExampleDMQTTL                   = 604800 // 7 days, as the Event Mesh dead message queues of the provider
 	attrRedeliveryDelayEnabled         = "redelivery_delay_enabled"
@@ -65,6 +66,10 @@ type AEMQueue struct {
 	// when there is none or it is not known. A message that dies here then comes back and is delivered again,
 	// for ever.
 	DeadMessageQueueCycle []string
+	// MaxMsgSize is the queue's maxMsgSize and DeadMessageQueueMaxMsgSize that of its dead message queue, in
+	// bytes, as the broker holds them (the broker's default for a queue this run creates); unknown when not
+	// read. A removed message larger than the dead message queue's is deleted instead of moved there.
+	MaxMsgSize, DeadMessageQueueMaxMsgSize Value[int64]
 	// Consumed says whether a consumer reads the queue (unknown when that was not read): a dead message queue
 	// of a cycle that a consumer reads does not keep its messages, it delivers them again.
 	Consumed Value[bool]
@@ -81,8 +86,12 @@ type AEMQueue struct {
 	// AllowUnlimitedRedelivery accepts a redelivery count of 0 (retry for ever) on a queue adopted as it is.
 	AllowUnlimitedRedelivery bool
 	// AllowNoTTL accepts a dead message queue without a time to live (respect_ttl off or no max_ttl) that is
-	// adopted as it is: the plan warns instead of refusing.
+	// adopted as it is: the plan warns instead of refusing. It covers a dead message queue's max_ttl without
+	// respect_ttl too (a dead message queue without a time to live either way).
 	AllowNoTTL bool
+	// AllowIneffectiveTTL accepts, on a queue adopted as it is, a max_ttl the broker ignores because
+	// respect_ttl is off: the plan warns instead of refusing.
+	AllowIneffectiveTTL bool
 }
 
 // effective returns v's value, or def when it is null (the broker's default), and whether it is known.
@@ -198,6 +207,9 @@ func aemDMQFate(q AEMQueue) (fate string, known bool) {
 	if strings.TrimSpace(dmq) == "" {
 		return aemDMQEmpty, true
 	}
+	if AEMDeadMessageQueueSelf(q) {
+		return aemDMQCycle, true // the queue's removed messages come back into it
+	}
 	if exists, ok := q.DeadMessageQueueExists.get(); ok && !exists && !q.DeadMessageQueueCreatedHere {
 		return aemDMQMissing, true
 	}
@@ -222,6 +234,23 @@ func aemDMQFate(q AEMQueue) (fate string, known bool) {
 func AEMDeadMessageQueueCycles(q AEMQueue) bool {
 	fate, _ := aemDMQFate(q)
 	return fate == aemDMQCycle
+}
+
+// AEMDeadMessageQueueSelf reports whether q names itself as its dead message queue: a message removed from it
+// goes back into it and is delivered again, for ever (a cycle of one queue).
+func AEMDeadMessageQueueSelf(q AEMQueue) bool {
+	dmq, known := aemDMQName(q)
+	name, nameKnown := q.Name.get()
+	return known && nameKnown && name != "" && dmq == name
+}
+
+// aemCyclePath returns the path of q's dead message queue cycle: DeadMessageQueueCycle, or queue → queue
+// when q names itself.
+func aemCyclePath(q AEMQueue) string {
+	if len(q.DeadMessageQueueCycle) == 0 && AEMDeadMessageQueueSelf(q) {
+		return q.Name.V + " → " + q.Name.V
+	}
+	return strings.Join(q.DeadMessageQueueCycle, " → ")
 }
 
 // AEMDeadMessageQueueCycle returns the path queue → dmq → … → queue when the dead message queues in s, followed
@@ -249,9 +278,20 @@ func checkAEMDMQ(r *report, q AEMQueue) {
 	}
 	name, nameKnown := q.Name.get()
 	if nameKnown && dmq == name {
+		// The broker takes it: [SPEC] MsgVpnQueue.deadMsgQueue has only a length and a pattern, and no source
+		// says a queue cannot name itself; a message removed from the queue then goes back into it.
+		if q.AllowMissingDeadMessageQueue {
+			r.warnf("aem.dmq_self_allowed", attrDeadMessageQueue, "Dead Message Queue Cycle Allowed",
+				"`allow_missing_dead_message_queue = true` accepts that `dead_message_queue` names the queue %q itself: a poison message removed from it (%s, on its time to live, or rejected) "+
+					"goes back into the queue it failed on and is delivered again, for ever: it never comes to rest where someone inspects it. "+
+					"Set `dead_message_queue` to the `name` of a `sapmessaging_aem_dead_message_queue` of this configuration, for example one named %q, and remove `allow_missing_dead_message_queue`.",
+				name, aemRemovedAfter(q), aemExampleDMQ(name, true))
+			return
+		}
 		r.errorf("aem.dmq_self", attrDeadMessageQueue, "Dead Message Queue Cycle",
-			"`dead_message_queue` names the queue %q itself, so a dead message would go back into the queue it failed on and be delivered again. "+
-				"Set `dead_message_queue` to a separate queue, for example %q.", name, aemExampleDMQ(name, true))
+			"`dead_message_queue` names the queue %q itself, so a dead message would go back into the queue it failed on and be delivered again, for ever. "+
+				"Set `dead_message_queue` to a separate queue, for example %q (or, only to import a queue that already works this way and change it later, set `allow_missing_dead_message_queue = true` for now).",
+			name, aemExampleDMQ(name, true))
 		return
 	}
 	fate, fateKnown := aemDMQFate(q)
@@ -274,6 +314,9 @@ func checkAEMDMQ(r *report, q AEMQueue) {
 				"The dead message queue %q exists and takes messages, so `allow_missing_dead_message_queue = true` changes nothing. Set `allow_missing_dead_message_queue = false`, or remove it.", dmq)
 		}
 		return
+	}
+	if fate == aemDMQUsable || fate == aemDMQEligibleOnly {
+		checkAEMDMQMaxMsgSize(r, q, dmq)
 	}
 	adopt := " (or, only to import a queue that already works this way and change it later, set `allow_missing_dead_message_queue = true` for now)"
 	switch fate {
@@ -306,6 +349,41 @@ func checkAEMDMQ(r *report, q AEMQueue) {
 				"Set `ingress_enabled = true` on the dead message queue (manage it with `sapmessaging_aem_dead_message_queue`, which turns it on), "+
 				"or set `dead_message_queue` to one that takes messages%s.", dmq, adopt)
 	}
+}
+
+// AEMDeadMessageQueueSizeLimit returns, when q's dead message queue takes smaller messages than q (its
+// maxMsgSize is below q's, aemDMQSmaller), the largest message it keeps; 0 otherwise (or a limit of 0). A larger
+// message the broker removes from q is deleted: the dead message queue discards a message above its
+// maxMsgSize as any queue does, and a message that fails to move to the dead message queue is discarded
+// ([SPEC] maxMsgSize; [SPEC monitor 2.34] MsgVpnQueue maxMsgSizeExceededDiscardedMsgCount,
+// maxRedeliveryExceededToDmqFailedMsgCount, maxTtlExpiredToDmqFailedMsgCount; that the size makes the move
+// fail is this provider's reading).
+func AEMDeadMessageQueueSizeLimit(q AEMQueue) int64 {
+	own, ok := q.MaxMsgSize.get()
+	dmqSize, dok := q.DeadMessageQueueMaxMsgSize.get()
+	if !ok || !dok || dmqSize >= own {
+		return 0
+	}
+	return dmqSize
+}
+
+// aemDMQSmaller reports whether q's dead message queue is known to take smaller messages than q.
+func aemDMQSmaller(q AEMQueue) bool {
+	own, ok := q.MaxMsgSize.get()
+	dmqSize, dok := q.DeadMessageQueueMaxMsgSize.get()
+	return ok && dok && dmqSize < own
+}
+
+func checkAEMDMQMaxMsgSize(r *report, q AEMQueue, dmq string) {
+	if !aemDMQSmaller(q) {
+		return
+	}
+	limit, own := AEMDeadMessageQueueSizeLimit(q), q.MaxMsgSize.V
+	r.warnf("aem.dmq_max_msg_size_smaller", attrDeadMessageQueue, "Large Dead Messages Deleted",
+		"The dead message queue %q takes messages of at most %d bytes (its maxMsgSize) and this queue takes up to %d: a poison message larger than %d bytes that the broker removes from this queue "+
+			"(%s, on its time to live, or rejected) does not fit there and is deleted instead of kept. "+
+			"Set the dead message queue's maxMsgSize to at least %d (this provider leaves maxMsgSize to the broker: set it in Broker Manager or through SEMP), or point `dead_message_queue` at one that takes such messages.",
+		dmq, limit, own, limit, aemRemovedAfter(q), own)
 }
 
 // aemDMQWhy says why the dead message queue dmq keeps nothing (fate from aemDMQFate).
@@ -424,10 +502,25 @@ func checkAEMTTL(r *report, q AEMQueue) {
 			ttl, int64(AEMMaxTTLLimit), int64(AEMMaxTTLLimit), aemExampleDMQTTL)
 		return
 	}
-	if ttlKnown && ttl > 0 && respectKnown && !respect {
+	ineffective := ttlKnown && ttl > 0 && respectKnown && !respect
+	switch {
+	case ineffective && q.IsDeadMessageQueue && q.AllowNoTTL:
+		// allow_no_ttl keeps the dead message queue without a time to live: aem.dmq_no_ttl_allowed says so.
+	case ineffective && !q.IsDeadMessageQueue && q.AllowIneffectiveTTL:
+		r.warnf("aem.max_ttl_without_respect_ttl_allowed", attrRespectTTL, "Max TTL Without Respect TTL Allowed",
+			"`allow_ineffective_ttl = true` keeps `max_ttl = %d` while `respect_ttl` is false: the broker ignores every time to live, so messages never expire and never move to the dead message queue on age. "+
+				"Set `respect_ttl = true` (or remove `max_ttl`), and remove `allow_ineffective_ttl`.", ttl)
+	case ineffective:
+		adopt := "set `allow_ineffective_ttl = true`"
+		if q.IsDeadMessageQueue {
+			adopt = "set `allow_no_ttl = true`"
+		}
 		r.errorf("aem.max_ttl_without_respect_ttl", attrRespectTTL, "Max TTL Without Respect TTL",
 			"`max_ttl = %d` has no effect while `respect_ttl` is false (the broker's default): the broker then ignores every time to live, so messages never expire and never move to the dead message queue on age. "+
-				"Set `respect_ttl = true`, or remove `max_ttl`.", ttl)
+				"Set `respect_ttl = true`, or remove `max_ttl` (or, only to import a queue that already works this way and change it later, %s for now).", ttl, adopt)
+	case q.AllowIneffectiveTTL && !q.IsDeadMessageQueue && ttlKnown && respectKnown:
+		r.warnf("aem.allow_ineffective_ttl_unused", attrAllowIneffectiveTTL, "Allow Ineffective TTL Has No Effect",
+			"`respect_ttl` and `max_ttl` take effect together or are both off, so `allow_ineffective_ttl = true` changes nothing. Set `allow_ineffective_ttl = false`, or remove it.")
 	}
 	if !q.IsDeadMessageQueue {
 		return
@@ -575,10 +668,13 @@ func AEMRetryPlan(q AEMQueue) string {
 		where = fmt.Sprintf("then deleted (the dead message queue %q takes no messages: its ingress is off)", dmq)
 	case aemDMQCycle:
 		where = fmt.Sprintf("then moved to the dead message queue %q, whose dead message queues lead back here (%s): the message comes back and is delivered again, for ever",
-			dmq, strings.Join(q.DeadMessageQueueCycle, " → "))
+			dmq, aemCyclePath(q))
 	}
 	if e, ok := q.RespectDMQEligible.get(); ok && e {
 		where += " if its publisher flagged it DMQ-eligible, deleted otherwise"
+	}
+	if fate, _ := aemDMQFate(q); (fate == aemDMQUsable || fate == aemDMQEligibleOnly) && aemDMQSmaller(q) {
+		where += fmt.Sprintf(" (deleted instead when larger than %d bytes, the dead message queue's maxMsgSize)", AEMDeadMessageQueueSizeLimit(q))
 	}
 	waits := "without waits between them"
 	if delay && deliveries > 1 {

@@ -39,6 +39,7 @@ const (
 	// The adoption attributes of the AEM sender's queue rules.
 	attrAEMAllowUnlimitedRedelivery = "allow_unlimited_redelivery"
 	attrAEMAllowMissingDMQ          = "allow_missing_dead_message_queue"
+	attrAEMAllowUndocumented        = "allow_undocumented_values"
 	aemRecommendedAttempts          = 5
 )
 
@@ -85,6 +86,12 @@ type AEMSender struct {
 	// AllowMissingDeadMessageQueue REJECTED onto a dead message queue that keeps nothing: both only to adopt a
 	// channel that already works this way (the plan warns instead of refusing).
 	AllowUnlimitedRedelivery, AllowMissingDeadMessageQueue bool
+	// AllowUndocumentedValues accepts, on a channel adopted as it is, values the adapter's editor does not
+	// write and SAP documents no behaviour for: an unknown consumer mode, acknowledgement mode or settlement
+	// outcome, no or 0 processing attempts, a
+	// retry interval below 1 ms, a multiplier of 0 or less. An .iflw is XML that can be written by hand or by a
+	// generator and uploaded, so a tenant can hold them; the plan then warns instead of refusing.
+	AllowUndocumentedValues bool
 	// MaxTotalAttempts is the configuration's budget of runs per poison message; null = none.
 	MaxTotalAttempts Value[int64]
 	// Queue is the AEM queue the channel reads, as the broker holds it: its redelivery, maximum redelivery
@@ -123,27 +130,54 @@ func CheckAEMSender(s AEMSender) []Finding {
 	checkAEMSenderWaits(&r, s)
 	checkAEMSenderQueue(&r, s)
 	checkAEMSenderBudget(&r, s)
+	checkAEMSenderUndocumentedUnused(&r, s)
 	return r.fs
 }
 
+// aemSenderUndocumented reports a value of the channel that SAP documents no behaviour for (rule, an error),
+// or, with allow_undocumented_values, warns about it: what says what the value does, fix the change that
+// ends it (a sentence starting with "Set", without its full stop).
+func aemSenderUndocumented(r *report, s AEMSender, rule, attr, summary, what, fix string) {
+	if s.AllowUndocumentedValues {
+		r.warnf("aem_sender.undocumented_value_allowed", attr, summary+" Allowed",
+			"`allow_undocumented_values = true` adopts the channel with this value as it holds it. %s %s, and remove `allow_undocumented_values`.", what, fix)
+		return
+	}
+	r.errorf(rule, attr, summary,
+		"%s %s (or, only to import a channel that already holds it and change it later, set `allow_undocumented_values = true` for now).", what, fix)
+}
+
 func checkAEMSenderModes(r *report, s AEMSender) {
-	invalid := func(v Value[string], rule, attr, summary string, allowed ...string) bool {
+	// An .iflw written by hand can hold any value, so each unknown one is adoptable (aemSenderUndocumented).
+	unknown := func(v Value[string], attr string, allowed ...string) (what, fix string, bad bool) {
 		x, ok := v.get()
 		if !ok {
-			return false
+			return "", "", false
 		}
 		for _, a := range allowed {
 			if strings.EqualFold(x, a) {
-				return false
+				return "", "", false
 			}
 		}
-		r.errorf(rule, attr, summary, "`%s = %q` is not a value the AdvancedEventMesh sender adapter is known to take (only %s), so what the adapter would do with it is unknown. Set `%s = %q`.",
-			attr, x, strings.Join(quoteAll(allowed), " and "), attr, allowed[0])
-		return true
+		return fmt.Sprintf("`%s = %q` is not a value the AdvancedEventMesh sender adapter is known to take (only %s), so what the adapter would do with it is unknown.",
+			attr, x, strings.Join(quoteAll(allowed), " and ")), fmt.Sprintf("Set `%s = %q`", attr, allowed[0]), true
 	}
-	badConsumer := invalid(s.ConsumerMode, "aem_sender.consumer_mode_invalid", attrAEMConsumerMode, "Invalid Consumer Mode", AEMConsumerGuaranteed, AEMConsumerDirect)
-	badAck := invalid(s.AcknowledgementMode, "aem_sender.acknowledgement_mode_invalid", attrAEMAckMode, "Invalid Acknowledgement Mode", AEMAckOnExchangeComplete, AEMAckImmediate)
-	invalid(s.SettlementOutcome, "aem_sender.settlement_outcome_invalid", attrAEMSettlementOutcome, "Invalid Settlement Outcome", AEMOutcomeFailed, AEMOutcomeRejected)
+	what, fix, badConsumer := unknown(s.ConsumerMode, attrAEMConsumerMode, AEMConsumerGuaranteed, AEMConsumerDirect)
+	if badConsumer {
+		aemSenderUndocumented(r, s, "aem_sender.consumer_mode_invalid", attrAEMConsumerMode, "Invalid Consumer Mode", what, fix)
+	}
+	what, fix, badAck := unknown(s.AcknowledgementMode, attrAEMAckMode, AEMAckOnExchangeComplete, AEMAckImmediate)
+	if badAck {
+		aemSenderUndocumented(r, s, "aem_sender.acknowledgement_mode_invalid", attrAEMAckMode, "Invalid Acknowledgement Mode", what, fix)
+	}
+	if x, ok := s.SettlementOutcome.get(); ok && !strings.EqualFold(x, AEMOutcomeFailed) && !strings.EqualFold(x, AEMOutcomeRejected) {
+		// The stored value of Rejected is not confirmed (reference note aem.md §4), so a channel of a tenant can
+		// hold a value this provider does not know: adoptable.
+		aemSenderUndocumented(r, s, "aem_sender.settlement_outcome_invalid", attrAEMSettlementOutcome, "Invalid Settlement Outcome",
+			fmt.Sprintf("`settlement_outcome = %q` is not a value the AdvancedEventMesh sender adapter is known to take (only %q and %q), so what the adapter does with a message after its last attempt is unknown, "+
+				"and the plan cannot tell whether a poison message is redelivered, dead-lettered or lost.", x, AEMOutcomeFailed, AEMOutcomeRejected),
+			fmt.Sprintf("Set `settlement_outcome = %q`", AEMOutcomeFailed))
+	}
 	if badConsumer || badAck {
 		return
 	}
@@ -171,19 +205,18 @@ func checkAEMSenderModes(r *report, s AEMSender) {
 }
 
 func checkAEMSenderAttempts(r *report, s AEMSender) {
+	fix := fmt.Sprintf("Set `max_message_processing_attempts` to 1 or more, for example %d", aemRecommendedAttempts)
 	if s.MaxMessageProcessingAttempts.Null {
-		r.errorf("aem_sender.attempts_missing", attrAEMMaxAttempts, "Processing Attempts Not Set",
-			"Without `max_message_processing_attempts` the channel does not say how often the adapter runs a message before it settles it, and SAP documents no behaviour for an empty value, so the runs of a poison message cannot be bounded. "+
-				"Set `max_message_processing_attempts` to 1 or more, for example %d.", aemRecommendedAttempts)
+		aemSenderUndocumented(r, s, "aem_sender.attempts_missing", attrAEMMaxAttempts, "Processing Attempts Not Set",
+			"Without `max_message_processing_attempts` the channel does not say how often the adapter runs a message before it settles it, and SAP documents no behaviour for an empty value, so the runs of a poison message cannot be bounded.", fix)
 		return
 	}
 	m, ok := s.MaxMessageProcessingAttempts.get()
 	switch {
 	case !ok:
 	case m == 0:
-		r.errorf("aem_sender.attempts_zero", attrAEMMaxAttempts, "Zero Processing Attempts",
-			"`max_message_processing_attempts = 0` asks for no processing attempt, which SAP's adapter page does not define: a message would be settled without being processed, and every redelivery of the queue used up without a real attempt. "+
-				"Set `max_message_processing_attempts` to 1 or more, for example %d.", aemRecommendedAttempts)
+		aemSenderUndocumented(r, s, "aem_sender.attempts_zero", attrAEMMaxAttempts, "Zero Processing Attempts",
+			"`max_message_processing_attempts = 0` asks for no processing attempt, which SAP's adapter page does not define: a message would be settled without being processed, and every redelivery of the queue used up without a real attempt.", fix)
 	case m < 0:
 		r.errorf("aem_sender.attempts_range", attrAEMMaxAttempts, "Invalid Processing Attempts",
 			"`max_message_processing_attempts = %d` would be rejected: the adapter counts attempts from 1. Set `max_message_processing_attempts` to 1 or more, for example %d.", m, aemRecommendedAttempts)
@@ -199,9 +232,9 @@ func checkAEMSenderWaits(r *report, s AEMSender) {
 		if !ok || n >= 1 {
 			return ok
 		}
-		r.errorf("aem_sender.retry_interval_range", attr, "Invalid Retry Interval",
-			"`%s = %d` gives no wait between the adapter's attempts: the interval is in milliseconds and must be 1 or more, so a failing message would be retried at once. "+
-				"Set `%s` to 1 or more, for example %d.", attr, n, attr, example)
+		aemSenderUndocumented(r, s, "aem_sender.retry_interval_range", attr, "Invalid Retry Interval",
+			fmt.Sprintf("`%s = %d` gives no wait between the adapter's attempts: the interval is in milliseconds and must be 1 or more, so a failing message would be retried at once.", attr, n),
+			fmt.Sprintf("Set `%s` to 1 or more, for example %d", attr, example))
 		return false
 	}
 	iok := waitOK(s.RetryInterval, attrAEMRetryInterval, AEMSenderDefaultRetryIntervalMs)
@@ -209,9 +242,9 @@ func checkAEMSenderWaits(r *report, s AEMSender) {
 	if x, ok := s.RetryMultiplier.get(); ok {
 		switch {
 		case x <= 0 || math.IsNaN(x) || math.IsInf(x, 0):
-			r.errorf("aem_sender.retry_multiplier_range", attrAEMRetryMultiplier, "Invalid Retry Multiplier",
-				"`retry_multiplier = %g` cannot multiply a wait: the adapter's backoff multiplies the retry interval by it after every attempt, so it must be a number above 0. "+
-					"Set `retry_multiplier` to 1.0 for constant waits, or more, for example %.1f.", x, AEMSenderDefaultRetryMultiplier)
+			aemSenderUndocumented(r, s, "aem_sender.retry_multiplier_range", attrAEMRetryMultiplier, "Invalid Retry Multiplier",
+				fmt.Sprintf("`retry_multiplier = %g` cannot multiply a wait: the adapter's backoff multiplies the retry interval by it after every attempt, so it must be a number above 0.", x),
+				fmt.Sprintf("Set `retry_multiplier` to 1.0 for constant waits, or more, for example %.1f", AEMSenderDefaultRetryMultiplier))
 		case x < 1:
 			r.warnf("aem_sender.retry_multiplier_shrinks", attrAEMRetryMultiplier, "Retry Waits Shrink",
 				"`retry_multiplier = %g` is below 1, so every wait between the adapter's attempts is shorter than the one before, the opposite of a backoff: later attempts follow ever faster. "+
@@ -293,7 +326,7 @@ func checkAEMSenderDMQFate(r *report, s AEMSender, outcome, removed string) bool
 			"`settlement_outcome = %q` %s, but the dead message queues of %s form a cycle (%s): the message comes back into the queue and is delivered again, "+
 				"so the flow runs it again on every round, for ever, and it never comes to rest where someone inspects it. "+
 				"Set the queue's `dead_message_queue` to a `sapmessaging_aem_dead_message_queue` (whose own dead message queue is left to the broker).",
-			outcome, removed, aemQueueLabel(q), strings.Join(q.DeadMessageQueueCycle, " → "))
+			outcome, removed, aemQueueLabel(q), aemCyclePath(q))
 		return true
 	}
 	return false
@@ -636,7 +669,7 @@ func AEMSenderRetryPlan(s AEMSender) string {
 	switch {
 	case p.End == AEMEndCycle:
 		return fmt.Sprintf("a poison message runs without end: %d attempts on every delivery, and the dead message queues of the queue form a cycle (%s), so it comes back and is delivered again, for ever",
-			m, strings.Join(s.Queue.DeadMessageQueueCycle, " → "))
+			m, aemCyclePath(s.Queue))
 	case p.Unlimited:
 		return fmt.Sprintf("a poison message runs without end: %d attempts on every delivery, and the queue redelivers it for ever (`max_redelivery_count` 0 = retry forever)", m)
 	case p.End == AEMEndLost && p.Runs == 1:
@@ -664,6 +697,9 @@ func AEMSenderRetryPlan(s AEMSender) string {
 	case p.DeadMessageQueue != "":
 		where = fmt.Sprintf("then moved to the dead message queue %q", p.DeadMessageQueue)
 	}
+	if (p.End == AEMEndDeadMessageQueue || p.End == AEMEndDeletedUnlessEligible) && aemDMQSmaller(s.Queue) {
+		where += fmt.Sprintf(" (deleted instead when larger than %d bytes, the dead message queue's maxMsgSize)", AEMDeadMessageQueueSizeLimit(s.Queue))
+	}
 	return fmt.Sprintf("a poison message runs %s (%s) over %s of adapter waits and redelivery delays, %s",
 		aemRunsText(p.Runs), how, FormatAEMDuration(p.TimeToEnd), where)
 }
@@ -673,6 +709,34 @@ func aemRunsText(n int64) string {
 		return "once"
 	}
 	return fmt.Sprintf("%d times", n)
+}
+
+// AEMSenderUndocumented reports whether the channel holds a value SAP documents no behaviour for (the rules
+// that allow_undocumented_values adopts): what an import sets that attribute from.
+func AEMSenderUndocumented(s AEMSender) bool {
+	s.AllowUndocumentedValues = false
+	var r report
+	checkAEMSenderModes(&r, s)
+	checkAEMSenderAttempts(&r, s)
+	checkAEMSenderWaits(&r, s)
+	for _, f := range r.fs {
+		switch f.Rule {
+		case "aem_sender.consumer_mode_invalid", "aem_sender.acknowledgement_mode_invalid",
+			"aem_sender.settlement_outcome_invalid", "aem_sender.attempts_missing", "aem_sender.attempts_zero",
+			"aem_sender.retry_interval_range", "aem_sender.retry_multiplier_range":
+			return true
+		}
+	}
+	return false
+}
+
+func checkAEMSenderUndocumentedUnused(r *report, s AEMSender) {
+	if !s.AllowUndocumentedValues || s.MaxMessageProcessingAttempts.IsUnknown() || s.SettlementOutcome.IsUnknown() ||
+		s.RetryInterval.IsUnknown() || s.MaxRetryInterval.IsUnknown() || s.RetryMultiplier.IsUnknown() || AEMSenderUndocumented(s) {
+		return
+	}
+	r.warnf("aem_sender.allow_undocumented_values_unused", attrAEMAllowUndocumented, "Allow Undocumented Values Has No Effect",
+		"The channel's settlement outcome, processing attempts and retry waits are all values SAP documents, so `allow_undocumented_values = true` changes nothing. Set `allow_undocumented_values = false`, or remove it.")
 }
 
 // AEMSenderAdoption says which adoption attributes a channel adopted as it is needs: FAILED on a queue that

@@ -489,3 +489,46 @@ func TestAEMSenderAdoption(t *testing.T) {
 		t.Errorf("AEMSenderAdoption(a bounded FAILED channel) = %v, %v; want false, false", u, m)
 	}
 }
+
+// Values SAP documents no behaviour for can stand in a tenant's channel (an .iflw written by hand or by a
+// generator): allow_undocumented_values adopts them with a warning each, and AEMSenderUndocumented says when an
+// import sets it.
+func TestAEMSenderUndocumentedValues(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		mutate func(*AEMSender)
+		rule   string
+	}{
+		{"unknown outcome", func(s *AEMSender) { s.SettlementOutcome = Known("DISCARD") }, "aem_sender.settlement_outcome_invalid"},
+		{"unknown acknowledgement mode", func(s *AEMSender) { s.AcknowledgementMode = Known("CLIENT") }, "aem_sender.acknowledgement_mode_invalid"},
+		{"unknown consumer mode", func(s *AEMSender) { s.ConsumerMode = Known("DURABLE_TOPIC_ENDPOINT") }, "aem_sender.consumer_mode_invalid"},
+		{"attempts empty", func(s *AEMSender) { s.MaxMessageProcessingAttempts = Null[int64]() }, "aem_sender.attempts_missing"},
+		{"attempts 0", func(s *AEMSender) { s.MaxMessageProcessingAttempts = Known[int64](0) }, "aem_sender.attempts_zero"},
+		{"interval 0", func(s *AEMSender) { s.RetryInterval = Known[int64](0) }, "aem_sender.retry_interval_range"},
+		{"multiplier 0", func(s *AEMSender) { s.RetryMultiplier = Known(0.0) }, "aem_sender.retry_multiplier_range"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := aemSeedSender()
+			tc.mutate(&s)
+			expectRules(t, CheckAEMSender(s), tc.rule)
+			if !AEMSenderUndocumented(s) {
+				t.Errorf("AEMSenderUndocumented = false, want true")
+			}
+			s.AllowUndocumentedValues = true
+			fs := CheckAEMSender(s)
+			expectRules(t, fs, "aem_sender.undocumented_value_allowed")
+			if !strings.Contains(fs[0].Detail, "remove `allow_undocumented_values`") {
+				t.Errorf("the warning does not say to remove the attribute: %s", fs[0].Detail)
+			}
+		})
+	}
+	s := aemSeedSender()
+	if AEMSenderUndocumented(s) {
+		t.Errorf("AEMSenderUndocumented(seed) = true")
+	}
+	s.AllowUndocumentedValues = true
+	expectRules(t, CheckAEMSender(s), "aem_sender.allow_undocumented_values_unused")
+}

@@ -53,6 +53,17 @@ func TestCheckAEMQueue(t *testing.T) {
 		{"DMQ existence not read", func(q *AEMQueue) { q.DeadMessageQueueExists = Unknown[bool]() }, nil},
 		{"DMQ empty", func(q *AEMQueue) { q.DeadMessageQueue = Known("") }, []string{"aem.dmq_empty"}},
 		{"DMQ self", func(q *AEMQueue) { q.DeadMessageQueue = Known("orders") }, []string{"aem.dmq_self"}},
+		// The broker takes a queue naming itself ([SPEC] deadMsgQueue: a length and a pattern only): adoptable.
+		{"DMQ self allowed", func(q *AEMQueue) { q.DeadMessageQueue, q.AllowMissingDeadMessageQueue = Known("orders"), true }, []string{"aem.dmq_self_allowed"}},
+		{"max_ttl without respect_ttl", func(q *AEMQueue) { q.MaxTTL, q.RespectTTL = Known[int64](3600), Known(false) }, []string{"aem.max_ttl_without_respect_ttl"}},
+		{"max_ttl without respect_ttl allowed", func(q *AEMQueue) {
+			q.MaxTTL, q.RespectTTL, q.AllowIneffectiveTTL = Known[int64](3600), Known(false), true
+		},
+			[]string{"aem.max_ttl_without_respect_ttl_allowed"}},
+		{"allow_ineffective_ttl unused", func(q *AEMQueue) {
+			q.MaxTTL, q.RespectTTL, q.AllowIneffectiveTTL = Known[int64](3600), Known(true), true
+		},
+			[]string{"aem.allow_ineffective_ttl_unused"}},
 		{"no delay", func(q *AEMQueue) { q.RedeliveryDelayEnabled = Known(false) }, []string{"aem.redelivery_without_delay"}},
 		{"no delay, broker default", func(q *AEMQueue) { q.RedeliveryDelayEnabled = Null[bool]() }, []string{"aem.redelivery_without_delay"}},
 		{"no delay, redelivery off", func(q *AEMQueue) {
@@ -76,7 +87,7 @@ func TestCheckAEMQueue(t *testing.T) {
 		{"dead message queue without TTL", func(q *AEMQueue) { *q = aemDMQ(); q.MaxTTL = Null[int64]() }, []string{"aem.dmq_ttl_missing"}},
 		{"dead message queue not respecting TTL", func(q *AEMQueue) { *q = aemDMQ(); q.RespectTTL = Null[bool]() }, []string{"aem.max_ttl_without_respect_ttl", "aem.dmq_ttl_missing"}},
 		{"dead message queue without TTL allowed", func(q *AEMQueue) { *q = aemDMQ(); q.MaxTTL, q.AllowNoTTL = Null[int64](), true }, []string{"aem.dmq_no_ttl_allowed"}},
-		{"dead message queue not respecting TTL allowed", func(q *AEMQueue) { *q = aemDMQ(); q.RespectTTL, q.AllowNoTTL = Known(false), true }, []string{"aem.max_ttl_without_respect_ttl", "aem.dmq_no_ttl_allowed"}},
+		{"dead message queue not respecting TTL allowed", func(q *AEMQueue) { *q = aemDMQ(); q.RespectTTL, q.AllowNoTTL = Known(false), true }, []string{"aem.dmq_no_ttl_allowed"}},
 		{"allow_no_ttl unused", func(q *AEMQueue) { *q = aemDMQ(); q.AllowNoTTL = true }, []string{"aem.allow_no_ttl_unused"}},
 		{"allow_no_ttl with TTL unknown", func(q *AEMQueue) { *q = aemDMQ(); q.MaxTTL, q.AllowNoTTL = Unknown[int64](), true }, nil},
 		{"dead message queue taking nothing", func(q *AEMQueue) { *q = aemDMQ(); q.IngressEnabled = Null[bool]() }, []string{"aem.dmq_ingress_disabled"}},
@@ -306,5 +317,51 @@ func TestValidAEMQueueName(t *testing.T) {
 		if err := ValidAEMQueueName(name); (err == nil) != ok {
 			t.Errorf("ValidAEMQueueName(%q) = %v, want ok %v", name, err, ok)
 		}
+	}
+}
+
+// A queue naming itself as its dead message queue sends a removed message back into itself: the retry plan
+// says so (a cycle of one queue), and the queue counts as one whose dead message queues form a cycle.
+func TestAEMDeadMessageQueueSelfIsACycle(t *testing.T) {
+	t.Parallel()
+	q := aemGood()
+	q.DeadMessageQueue = Known("orders")
+	if !AEMDeadMessageQueueCycles(q) || !AEMDeadMessageQueueSelf(q) {
+		t.Errorf("a queue naming itself is not a cycle")
+	}
+	if got := AEMRetryPlan(q); !strings.Contains(got, "orders → orders") || !strings.Contains(got, "for ever") {
+		t.Errorf("AEMRetryPlan = %q, want the cycle orders → orders, for ever", got)
+	}
+}
+
+// A dead message queue taking smaller messages than its queue deletes the large poison messages: a warning,
+// and the retry plans of the queue and of a sender reading it say so. Unknown sizes say nothing.
+func TestAEMDeadMessageQueueMaxMsgSize(t *testing.T) {
+	t.Parallel()
+	q := aemGood()
+	q.MaxMsgSize, q.DeadMessageQueueMaxMsgSize = Known[int64](AEMDefaultMaxMsgSize), Known[int64](1000)
+	fs := CheckAEMQueue(q)
+	expectRules(t, fs, "aem.dmq_max_msg_size_smaller")
+	for _, want := range []string{`"orders.dmq"`, "1000 bytes", "10000000", "deleted"} {
+		if !strings.Contains(fs[0].Detail, want) {
+			t.Errorf("the warning does not say %q: %s", want, fs[0].Detail)
+		}
+	}
+	if got := AEMRetryPlan(q); !strings.Contains(got, "deleted instead when larger than 1000 bytes") {
+		t.Errorf("AEMRetryPlan = %q", got)
+	}
+	s := aemSeedSender()
+	s.Queue = q
+	if got := AEMSenderRetryPlan(s); !strings.Contains(got, "deleted instead when larger than 1000 bytes") {
+		t.Errorf("AEMSenderRetryPlan = %q", got)
+	}
+	for _, mutate := range []func(*AEMQueue){
+		func(q *AEMQueue) { q.DeadMessageQueueMaxMsgSize = Known[int64](AEMDefaultMaxMsgSize) },
+		func(q *AEMQueue) { q.DeadMessageQueueMaxMsgSize = Unknown[int64]() },
+		func(q *AEMQueue) { q.MaxMsgSize = Unknown[int64]() },
+	} {
+		c := q
+		mutate(&c)
+		expectRules(t, CheckAEMQueue(c))
 	}
 }

@@ -19,6 +19,7 @@ const (
 	attrAllowDMQOutside          = "allow_dead_message_queue_outside_namespace"
 	attrAllowSelfAsDMQ           = "allow_self_as_dead_message_queue"
 	attrAllowNoQueueLimits       = "allow_no_queue_limits"
+	attrAllowLargeMessageSize    = "allow_message_size_above_documented_max"
 	attrMaxQueueSize             = "max_queue_size_in_bytes"
 	attrMaxMessageSize           = "max_message_size_in_bytes"
 	attrMaxQueueMessages         = "max_queue_message_count"
@@ -64,6 +65,42 @@ type Queue struct {
 	// `max_queue_message_count = 0` on a queue adopted as it is: Event Mesh shows 0 on a queue created without these
 	// limits, and such a queue takes messages (see noQueueLimits). The two range rules then warn instead of refusing.
 	AllowNoQueueLimits bool
+	// AllowMessageSizeAboveDocumentedMax is the configuration's explicit acceptance of a `max_message_size_in_bytes`
+	// above 1 MB, the maximum SAP documents, on a queue adopted as it is (see checkLargeMessageSize): the range rule
+	// then warns instead of refusing.
+	AllowMessageSizeAboveDocumentedMax bool
+}
+
+// checkLargeMessageSize handles a known `max_message_size_in_bytes` above maxMessageSizeInBytes: SAP documents 1 MB as
+// the default and maximum for Event Mesh in SAP Integration Suite (create-a-queue-95357fa.md step 6), but a queue of
+// the default plan of SAP Event Mesh was seen holding 10000000 (reference note sap-apis.md, section 1), so such a
+// queue can exist. It reports an error that says what the value does, or a warning with
+// allow_message_size_above_documented_max, and whether it handled the value (the range rule then skips it). The
+// attribute with a message size within 1 MB warns that it changes nothing; a size of 0 or less is left to the range rule.
+func checkLargeMessageSize(r *report, q Queue) bool {
+	n, ok := q.MaxMessageSizeInBytes.get()
+	if !ok || n <= maxMessageSizeInBytes {
+		if q.AllowMessageSizeAboveDocumentedMax && !q.MaxMessageSizeInBytes.IsUnknown() {
+			r.warnf("queue.allow_message_size_above_documented_max_unused", attrAllowLargeMessageSize, "Allow Message Size Above Documented Maximum Has No Effect",
+				"`%s` is not above %d bytes (1 MB), so `%s = true` changes nothing. Set `%s = false`, or remove it.",
+				attrMaxMessageSize, maxMessageSizeInBytes, attrAllowLargeMessageSize, attrAllowLargeMessageSize)
+		}
+		return false
+	}
+	what := fmt.Sprintf("`%s = %d` lets messages of up to %d bytes into the queue, above the %d bytes (1 MB) that SAP documents as the "+
+		"default and maximum message size of Event Mesh in SAP Integration Suite, which refuses the value; a queue of the default plan of "+
+		"SAP Event Mesh can hold it, but its consumers then have to take messages larger than SAP documents, and the same configuration "+
+		"fails on the Integration Suite capability", attrMaxMessageSize, n, n, maxMessageSizeInBytes)
+	fix := fmt.Sprintf("Set `%s` to a value from 1 to %d", attrMaxMessageSize, maxMessageSizeInBytes)
+	if q.AllowMessageSizeAboveDocumentedMax {
+		r.warnf("queue.max_message_size_range_allowed", attrMaxMessageSize, "Message Size Above Documented Maximum Allowed",
+			"`%s = true` keeps it: %s. %s once no sender needs larger messages, and remove `%s`.", attrAllowLargeMessageSize, what, fix, attrAllowLargeMessageSize)
+		return true
+	}
+	r.errorf("queue.max_message_size_range", attrMaxMessageSize, "Message Size Above Documented Maximum",
+		"%s. %s, for example %d (or, only to import a queue that already holds it as it is and change it later, set `%s = true` for now).",
+		what, fix, maxMessageSizeInBytes, attrAllowLargeMessageSize)
+	return true
 }
 
 // noQueueLimits are the settings that Event Mesh shows as 0 on a queue created without them, a queue that
@@ -154,6 +191,7 @@ func CheckQueue(q Queue) []Finding {
 	checkDeadMessageQueue(&r, q)
 	checkTTL(&r, q)
 	handled := checkNoQueueLimits(&r, q)
+	handled["queue.max_message_size_range"] = checkLargeMessageSize(&r, q)
 	for _, c := range queueRanges {
 		if !handled[c.rule] {
 			c.check(&r, c.get(q))

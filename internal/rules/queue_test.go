@@ -386,3 +386,69 @@ func TestCheckQueueAllowNoQueueLimits(t *testing.T) {
 		})
 	}
 }
+
+// A max_message_size_in_bytes above 1000000 (1 MB), the default and maximum SAP documents for Event Mesh in SAP
+// Integration Suite, is refused with what it does; a queue of the default plan was seen holding 10000000 (reference
+// note sap-apis.md), and allow_message_size_above_documented_max turns the refusal into a warning for such a queue
+// adopted as it is. It adopts nothing else: a message size of 0 or less stays refused, and the attribute warns that
+// it changes nothing where the message size is within 1 MB.
+func TestCheckQueueAllowMessageSizeAboveDocumentedMax(t *testing.T) {
+	t.Parallel()
+	size := func(n int64) func(*Queue) { return func(q *Queue) { q.MaxMessageSizeInBytes = Known(n) } }
+	allow := func(f func(*Queue)) func(*Queue) {
+		return func(q *Queue) { f(q); q.AllowMessageSizeAboveDocumentedMax = true }
+	}
+	for _, tt := range []struct {
+		name   string
+		change func(*Queue)
+		want   map[string]Severity
+	}{
+		{"10 MB refused", size(10000000), map[string]Severity{"queue.max_message_size_range": SeverityError}},
+		{"1 MB + 1 refused", size(1000001), map[string]Severity{"queue.max_message_size_range": SeverityError}},
+		{"10 MB allowed", allow(size(10000000)), map[string]Severity{"queue.max_message_size_range_allowed": SeverityWarning}},
+		{"1 MB + 1 allowed", allow(size(1000001)), map[string]Severity{"queue.max_message_size_range_allowed": SeverityWarning}},
+		{"1 MB allowed", allow(size(1000000)), map[string]Severity{"queue.allow_message_size_above_documented_max_unused": SeverityWarning}},
+		{"unset allowed", allow(func(q *Queue) { q.MaxMessageSizeInBytes = Null[int64]() }), map[string]Severity{
+			"queue.allow_message_size_above_documented_max_unused": SeverityWarning,
+		}},
+		{"unknown allowed", allow(func(q *Queue) { q.MaxMessageSizeInBytes = Unknown[int64]() }), map[string]Severity{}},
+		{"0 allowed", allow(size(0)), map[string]Severity{
+			"queue.max_message_size_range": SeverityError, "queue.allow_message_size_above_documented_max_unused": SeverityWarning,
+		}},
+		{"-1 allowed", allow(size(-1)), map[string]Severity{
+			"queue.max_message_size_range": SeverityError, "queue.allow_message_size_above_documented_max_unused": SeverityWarning,
+		}},
+		{"dead message queue 10 MB allowed", allow(func(q *Queue) { *q = queueWith(goodDMQ(), size(10000000)); q.AllowMessageSizeAboveDocumentedMax = true }),
+			map[string]Severity{"queue.max_message_size_range_allowed": SeverityWarning}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fs := CheckQueue(queueWith(goodQueue(), tt.change))
+			got := map[string]Severity{}
+			for _, f := range fs {
+				got[f.Rule] = f.Severity
+				for _, p := range findingStyle(f) {
+					t.Errorf("finding %s: %s\n%+v", f.Rule, p, f)
+				}
+				if f.Rule == "queue.max_message_size_range" && strings.Contains(tt.name, "MB") {
+					for _, s := range []string{"1000000 bytes (1 MB)", "SAP Integration Suite", "allow_message_size_above_documented_max = true"} {
+						if !strings.Contains(f.Detail, s) {
+							t.Errorf("the refusal does not say %q: %s", s, f.Detail)
+						}
+					}
+				}
+				if f.Rule == "queue.max_message_size_range_allowed" && !strings.Contains(f.Detail, "SAP Integration Suite") {
+					t.Errorf("the warning does not say where SAP documents 1 MB: %s", f.Detail)
+				}
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("findings = %+v, want %v", fs, tt.want)
+			}
+			for rule, sev := range tt.want {
+				if s, ok := got[rule]; !ok || s != sev {
+					t.Errorf("finding %s = %v (present %v), want %v; all: %+v", rule, s, ok, sev, fs)
+				}
+			}
+		})
+	}
+}

@@ -27,6 +27,10 @@ var ruleSeverity = map[string]Severity{
 	"aem.redelivery_delay_max_below_initial":         SeverityWarning,
 	"aem.max_ttl_range":                              SeverityError,
 	"aem.max_ttl_without_respect_ttl":                SeverityError,
+	"aem.max_ttl_without_respect_ttl_allowed":        SeverityWarning,
+	"aem.allow_ineffective_ttl_unused":               SeverityWarning,
+	"aem.dmq_max_msg_size_smaller":                   SeverityWarning,
+	"aem.dmq_self_allowed":                           SeverityWarning,
 	"aem.dmq_ttl_missing":                            SeverityError,
 	"aem.dmq_no_ttl_allowed":                         SeverityWarning,
 	"aem.allow_no_ttl_unused":                        SeverityWarning,
@@ -45,6 +49,8 @@ var ruleSeverity = map[string]Severity{
 	"aem_sender.attempts_range":                      SeverityError,
 	"aem_sender.retry_interval_range":                SeverityError,
 	"aem_sender.retry_multiplier_range":              SeverityError,
+	"aem_sender.undocumented_value_allowed":          SeverityWarning,
+	"aem_sender.allow_undocumented_values_unused":    SeverityWarning,
 	"aem_sender.retry_multiplier_shrinks":            SeverityWarning,
 	"aem_sender.max_retry_below_interval":            SeverityWarning,
 	"aem_sender.failed_unlimited_redelivery":         SeverityError,
@@ -156,6 +162,10 @@ var ruleSeverity = map[string]Severity{
 	"queue.max_queue_size_range_allowed":             SeverityWarning,
 	"queue.max_queue_message_count_range_allowed":    SeverityWarning,
 	"queue.allow_no_queue_limits_unused":             SeverityWarning,
+
+	// allow_message_size_above_documented_max
+	"queue.max_message_size_range_allowed":                 SeverityWarning,
+	"queue.allow_message_size_above_documented_max_unused": SeverityWarning,
 }
 
 // findingStyle reports the ways f breaks the message conventions. A finding's fix sets an attribute.

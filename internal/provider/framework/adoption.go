@@ -70,8 +70,12 @@ var Adoptions = map[string]adoption{
 		attrs("sapmessaging_dead_message_queue", "allow_no_queue_limits")...)},
 	"queue.max_queue_message_count_range": {Attributes: append(attrs("sapmessaging_queue", "allow_no_queue_limits"),
 		attrs("sapmessaging_dead_message_queue", "allow_no_queue_limits")...)},
-	"queue.max_ttl_range":              {Reason: reasonNoDocumentedZero + " (create-a-queue-95357fa.md step 10: a time a message may stay, at most 7 days)"},
-	"queue.max_message_size_range":     {Reason: AdoptionTODO}, // 0 is settled (refused, as for max_ttl); above 1 MB is not: 10000000 was seen on the default plan
+	"queue.max_ttl_range": {Reason: reasonNoDocumentedZero + " (create-a-queue-95357fa.md step 10: a time a message may stay, at most 7 days)"},
+	// Above 1 MB, the maximum SAP documents for the Integration Suite capability: a queue of the default plan was seen
+	// holding 10000000 (reference note sap-apis.md, section 1). A size of 0 stays refused, with no attribute: SAP gives
+	// 0 no meaning and the emulator refuses it (reasonNoDocumentedZero).
+	"queue.max_message_size_range": {Attributes: append(attrs("sapmessaging_queue", "allow_message_size_above_documented_max"),
+		attrs("sapmessaging_dead_message_queue", "allow_message_size_above_documented_max")...)},
 	"queue.max_unacked_per_flow_range": {Reason: reasonNoDocumentedZero + " (create-a-queue-95357fa.md step 7: a threshold of unacknowledged messages)"},
 	"dmq.respect_ttl_required":         {Attributes: attrs("sapmessaging_dead_message_queue", "allow_no_ttl")},
 	"dmq.max_ttl_required":             {Attributes: attrs("sapmessaging_dead_message_queue", "allow_no_ttl")},
@@ -126,26 +130,26 @@ var Adoptions = map[string]adoption{
 	"aem.redelivery_unlimited":        {Attributes: attrs("sapmessaging_aem_queue", "allow_unlimited_redelivery")},
 	"aem.redelivery_range":            {Reason: reasonRefusedByBroker},
 	"aem.dmq_empty":                   {Attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
-	"aem.dmq_self":                    {Reason: AdoptionTODO},
+	"aem.dmq_self":                    {Attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")}, // SEMP takes it: deadMsgQueue has only a length and a pattern
 	"aem.dmq_missing":                 {Attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
 	"aem.dmq_cycle":                   {Attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
 	"aem.dmq_takes_nothing":           {Attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
 	"aem.redelivery_delay_range":      {Reason: reasonRefusedByBroker},
 	"aem.max_ttl_range":               {Reason: reasonRefusedByBroker},
-	"aem.max_ttl_without_respect_ttl": {Reason: AdoptionTODO},
+	"aem.max_ttl_without_respect_ttl": {Attributes: append(attrs("sapmessaging_aem_queue", "allow_ineffective_ttl"), attrs("sapmessaging_aem_dead_message_queue", "allow_no_ttl")...)},
 	"aem.dmq_ttl_missing":             {Attributes: attrs("sapmessaging_aem_dead_message_queue", "allow_no_ttl")},
 	"aem.dmq_ingress_disabled":        {Attributes: attrs("sapmessaging_aem_dead_message_queue", "allow_ingress_disabled")},
 
 	// sapmessaging_aem_sender (aem_sender.go)
-	"aem_sender.consumer_mode_invalid":        {Reason: reasonAEMAdapter},
-	"aem_sender.acknowledgement_mode_invalid": {Reason: reasonAEMAdapter},
-	"aem_sender.settlement_outcome_invalid":   {Reason: AdoptionTODO}, // the stored value of Rejected is unconfirmed
+	"aem_sender.consumer_mode_invalid":        {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")}, // an .iflw can be written by hand
+	"aem_sender.acknowledgement_mode_invalid": {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
+	"aem_sender.settlement_outcome_invalid":   {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")}, // an .iflw can be written by hand; the stored value of Rejected is unconfirmed
 	"aem_sender.ack_immediate":                {Attributes: attrs("sapmessaging_aem_sender", "accept_message_loss")},
-	"aem_sender.attempts_missing":             {Reason: AdoptionTODO},
-	"aem_sender.attempts_zero":                {Reason: AdoptionTODO},
+	"aem_sender.attempts_missing":             {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
+	"aem_sender.attempts_zero":                {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
 	"aem_sender.attempts_range":               {Reason: reasonAEMAdapter},
-	"aem_sender.retry_interval_range":         {Reason: AdoptionTODO},
-	"aem_sender.retry_multiplier_range":       {Reason: AdoptionTODO},
+	"aem_sender.retry_interval_range":         {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
+	"aem_sender.retry_multiplier_range":       {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
 	"aem_sender.failed_unlimited_redelivery":  {Attributes: attrs("sapmessaging_aem_sender", "allow_unlimited_redelivery")},
 	"aem_sender.rejected_without_dmq":         {Attributes: attrs("sapmessaging_aem_sender", "allow_missing_dead_message_queue")},
 	"aem_sender.max_total_attempts_range":     {Reason: reasonProviderOnly},

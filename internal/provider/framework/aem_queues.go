@@ -241,7 +241,7 @@ func (d *ProviderData) AEMPlanReadError(diags *diag.Diagnostics, doing string, e
 // AEMPlanDeadMessageQueue sets, for the rules, whether q's dead message queue exists on the broker (from the
 // run's queue list) or is created by a dead message queue resource of this run, whether it takes
 // messages (the ingress a dead message queue resource of this run plans, else the broker's), and whether its
-// own dead message queues lead back to q (aemPlanCycle: a cycle, in which a poison message comes back). It returns
+// own dead message queues lead back to q (AEMPlanCycle: a cycle, in which a poison message comes back). It returns
 // false after adding an error (the list could not be read).
 func (d *ProviderData) AEMPlanDeadMessageQueue(ctx context.Context, q *rules.AEMQueue, diags *diag.Diagnostics) bool {
 	dmq, known := q.DeadMessageQueue.V, q.DeadMessageQueue.Known && !q.DeadMessageQueue.Null
@@ -266,6 +266,23 @@ func (d *ProviderData) AEMPlanDeadMessageQueue(ctx context.Context, q *rules.AEM
 	}
 	if in, planned := d.aemDMQPlanned(dmq); planned {
 		q.DeadMessageQueueCreatedHere, q.DeadMessageQueueIngress = true, in
+	}
+	// maxMsgSize is left to the broker: a queue keeps the one it holds, one this run creates gets the
+	// broker's default.
+	size := func(held *aem.Queue, ok bool) rules.Value[int64] {
+		if ok && held.MaxMsgSize != nil {
+			return rules.Known(*held.MaxMsgSize)
+		}
+		return rules.Known[int64](rules.AEMDefaultMaxMsgSize)
+	}
+	if exists || q.DeadMessageQueueCreatedHere {
+		q.DeadMessageQueueMaxMsgSize = size(held, exists)
+	}
+	if q.Name.Known && !q.Name.Null {
+		d.AEMQueueList.Mu.Lock()
+		own, ok := qs[q.Name.V]
+		d.AEMQueueList.Mu.Unlock()
+		q.MaxMsgSize = size(own, ok)
 	}
 	if q.Name.Known && !q.Name.Null && q.Name.V != "" {
 		d.AEMQueueList.Mu.Lock()

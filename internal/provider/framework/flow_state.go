@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -35,6 +37,117 @@ type UndeployedWrite struct {
 	// else cannot be told from the deployment that ran before; the record then ends only with a
 	// deploy of the resource that succeeds.
 	DeployedOnUnknown bool `json:"deployed_on_unknown,omitempty"`
+}
+
+// privateDeployedContent is the private state key of what a Cloud Integration resource last saw
+// deployed: the runtime's deployment time and the design time's content digest then. Its value
+// is a deployedContent.
+const privateDeployedContent = "deployed_content"
+
+// privatePlanContentChanged is the private key in which a plan hands its apply whether the design
+// time held other changes under the version the runtime runs ("true"), so that the apply decides
+// as the plan did.
+const privatePlanContentChanged = "plan_content_changed"
+
+// deployedContent records the design time a runtime was deployed from, as far as can be told: the
+// Cloud Integration API tells no modification time of the design time, and the runtime artifact
+// tells its version and DeployedOn but not its content. Digest is cpi.Flow.ContentDigest of the
+// design time read right after a deploy of this provider, or when a read first finds the runtime
+// with this DeployedOn (a deploy by anyone else, an import, or a state written before the record
+// existed: the runtime is then taken to run the design time as read).
+type DeployedContent struct {
+	DeployedOn string `json:"deployed_on"`
+	Digest     string `json:"digest"`
+}
+
+// getDeployedContent returns the record in private, nil for none.
+func GetDeployedContent(ctx context.Context, private privateGetter) *DeployedContent {
+	if private == nil {
+		return nil
+	}
+	b, d := private.GetKey(ctx, privateDeployedContent)
+	if d.HasError() || len(b) == 0 {
+		return nil
+	}
+	var c DeployedContent
+	if json.Unmarshal(b, &c) != nil || c.Digest == "" {
+		return nil
+	}
+	return &c
+}
+
+// setDeployedContent records c in private, or removes the record when c is nil.
+func SetDeployedContent(ctx context.Context, private PrivateSetter, c *DeployedContent) diag.Diagnostics {
+	if c == nil {
+		return private.SetKey(ctx, privateDeployedContent, nil)
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		// A struct of two strings always marshals.
+		return nil
+	}
+	return private.SetKey(ctx, privateDeployedContent, b)
+}
+
+// flowDigest returns the content digest of flow id in version as read once in this run, "" when
+// it cannot be read.
+func FlowDigest(ctx context.Context, flows *cpi.Flows, id, version string) string {
+	f, err := flows.Flow(ctx, id, version)
+	if err != nil {
+		return ""
+	}
+	d, err := f.ContentDigest()
+	if err != nil {
+		return ""
+	}
+	return d
+}
+
+// nextDeployedContent is the record after reading runtime rt (nil: not deployed) and a design
+// time of digest: a new record when the runtime was deployed since prior (by anyone; deployedNow:
+// by this resource, just now) or none was kept, prior otherwise.
+func NextDeployedContent(prior *DeployedContent, rt *cpi.RuntimeArtifact, digest string, deployedNow bool) *DeployedContent {
+	switch {
+	case rt == nil:
+		return nil
+	case digest == "":
+		return prior
+	case deployedNow || prior == nil || prior.DeployedOn != rt.DeployedOn:
+		return &DeployedContent{DeployedOn: rt.DeployedOn, Digest: digest}
+	}
+	return prior
+}
+
+// contentChangedAtPlan reports whether the design time of flow id holds other changes than the
+// runtime runs under the same version: the runtime is still the deployment rec was recorded for
+// (its DeployedOn, read once in this run) and the design time's digest differs from rec's.
+func ContentChangedAtPlan(ctx context.Context, flows *cpi.Flows, id, version string, rec *DeployedContent) bool {
+	if rec == nil || flows == nil {
+		return false
+	}
+	rt, err := flows.RuntimeArtifact(ctx, id)
+	if err != nil || rt.DeployedOn != rec.DeployedOn {
+		return false
+	}
+	d := FlowDigest(ctx, flows, id, version)
+	return d != "" && d != rec.Digest
+}
+
+// setPlanContentChanged hands the apply what the plan found (contentChangedAtPlan).
+func SetPlanContentChanged(ctx context.Context, private PrivateSetter, changed bool) diag.Diagnostics {
+	if !changed {
+		return private.SetKey(ctx, privatePlanContentChanged, nil)
+	}
+	return private.SetKey(ctx, privatePlanContentChanged, []byte("true"))
+}
+
+// planContentChanged returns what the plan handed the apply in private.
+func PlanContentChanged(ctx context.Context, private privateGetter) bool {
+	if private == nil {
+		return false
+	}
+	b, d := private.GetKey(ctx, privatePlanContentChanged)
+	return !d.HasError() && string(b) == "true"
 }
 
 // privateGetter is the part of the framework's private state that reads.
@@ -223,14 +336,17 @@ func DeployPolicyAttributes(attrs map[string]schema.Attribute, deployNote string
 		MarkdownDescription: "When the flow is deployed: `changes` deploys the changes of this configuration only (its writes; a flow " +
 			"that is not deployed stays undeployed), `running` keeps the flow running (deploys this configuration's changes and the flow " +
 			"whenever its runtime is not `STARTED`), `never` never deploys. " + deployNote + " Under every policy, a design time that holds " +
-			"another version than the runtime runs (a version a pipeline uploaded without deploying) is deployed only with " +
-			"`deploy_other_changes = true`; the plan warns which case it is.",
+			"other changes than the runtime runs (another version a pipeline uploaded without deploying, or changes uploaded under the " +
+			"version the runtime runs) is deployed only with `deploy_other_changes = true`; the plan warns which case it is. Changes under " +
+			"the same version are told by a digest of the design time (apart from the settings the provider writes) that the resource " +
+			"keeps in its private state with the runtime's `DeployedOn`: taken after its own deploys, and by the first refresh that sees " +
+			"a deploy by someone else (the runtime is then taken to run the design time as read).",
 		Optional:   true,
 		Validators: []validator.String{stringvalidator.OneOf(names...)},
 	}
 	attrs["deploy_other_changes"] = schema.BoolAttribute{
 		MarkdownDescription: "Whether a deploy may ship other changes the design time holds: a version the runtime does not run, such as " +
-			"one a pipeline uploaded without deploying. Defaults to `false`: such a flow is not deployed by this resource, also when it " +
+			"one a pipeline uploaded without deploying, or changes uploaded under the version the runtime runs. Defaults to `false`: such a flow is not deployed by this resource, also when it " +
 			"writes settings into it; the runtime gets them when that version is released. The plan warns when it holds a deploy back.",
 		Optional: true,
 	}
@@ -248,10 +364,12 @@ func DeployPolicy(policy types.String, deploy bool) cpi.DeployPolicy {
 	return cpi.DeployNever
 }
 
-// DeployState is the cpi.DeployState of a runtime status and deployed version (as the state holds
-// them) and the design version read in this run.
-func DeployState(status, deployed types.String, designVersion string, writes bool) cpi.DeployState {
-	return cpi.DeployState{RuntimeStatus: status.ValueString(), DeployedVersion: deployed.ValueString(), DesignVersion: designVersion, Writes: writes}
+// deployState is the cpi.DeployState of a runtime status and deployed version (as the state holds
+// them), the design version read in this run, and whether the design time holds other changes
+// under the version the runtime runs.
+func DeployState(status, deployed types.String, designVersion string, writes, contentChanged bool) cpi.DeployState {
+	return cpi.DeployState{RuntimeStatus: status.ValueString(), DeployedVersion: deployed.ValueString(), DesignVersion: designVersion,
+		Writes: writes, ContentChanged: contentChanged}
 }
 
 // AddDeployWarning warns at plan about decision d of policy p for iFlow id in state s: what is
@@ -285,7 +403,42 @@ func otherChangesNote(s cpi.DeployState) string {
 	return fmt.Sprintf("; the deploy also ships the other changes of version %s", s.DesignVersion)
 }
 
-// AddFlowDeleted warns, at refresh, that iFlow id is gone from the tenant and the state forgot
+// stateOnlyChange is an attribute whose planned value differs from the state's in an update that
+// neither writes nor deploys.
+type StateOnlyChange struct {
+	Name          string
+	Before, After attr.Value
+}
+
+// addStateOnlyUpdate warns at plan that the update of what (a phrase: "the AMQP sender settings")
+// of iFlow id changes only attributes the provider keeps in the state, among changes: the apply
+// sends no request that writes or deploys. Terraform shows a changed configuration value as an
+// update; the warning says what that update does. No changed attribute, no warning.
+func AddStateOnlyUpdate(diags *diag.Diagnostics, id, what string, changes ...StateOnlyChange) {
+	var names []string
+	for _, c := range changes {
+		if !c.Before.Equal(c.After) {
+			names = append(names, "`"+c.Name+"`")
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	diags.AddWarning("Update Changes the State Only",
+		fmt.Sprintf("This plan updates %s of iFlow %q in place, but only %s changes, which the provider keeps in the Terraform state: the apply "+
+			"writes nothing to the flow's design time and deploys nothing. Apply it to record the new %s.",
+			what, id, strings.Join(names, ", "), plural(len(names), "value", "values")))
+}
+
+// plural returns one for n == 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// addFlowDeleted warns, at refresh, that iFlow id is gone from the tenant and the state forgot
 // what (a phrase: "its AMQP sender settings").
 func AddFlowDeleted(diags *diag.Diagnostics, id, what string) {
 	diags.AddWarning("Integration Flow Deleted",

@@ -143,10 +143,11 @@ func aemBrokerDMQDeletes(q *aem.Queue, lookup aemQueueLookup) bool {
 	return rules.AEMDeadMessageQueueDeletes(rq)
 }
 
-// aemBrokerDMQAdopted reports whether importing q as it is needs allow_missing_dead_message_queue: its dead
-// message queue keeps nothing (aemBrokerDMQDeletes), or its dead message queues lead back to it (a cycle).
+// aemBrokerDMQAdopted reports whether importing q as it is needs allow_missing_dead_message_queue: it names
+// itself as its dead message queue, its dead message queue keeps nothing (aemBrokerDMQDeletes), or its dead
+// message queues lead back to it (a cycle).
 func aemBrokerDMQAdopted(q *aem.Queue, lookup aemQueueLookup) bool {
-	return aemBrokerDMQDeletes(q, lookup) || aemBrokerDMQCycle(q, lookup) != nil
+	return framework.AEMLinkOf(q) == q.Name || aemBrokerDMQDeletes(q, lookup) || aemBrokerDMQCycle(q, lookup) != nil
 }
 
 // aemQueueResourceModel is what both AEM queue resources hold besides their own attributes.
@@ -414,6 +415,32 @@ type aemQueueModelPtr[M any] interface {
 	// fromBroker copies what the broker holds into the model, with the resource's own computed attributes;
 	// lookup (nil when not needed) gives the other queues of the broker, for the adoption attributes.
 	fromBroker(q *aem.Queue, vpn string, lookup aemQueueLookup)
+	// outcomeAtApply reports whether the plan left attributes that depend on other queues to the apply, which
+	// then reads those queues (aemGetLookup).
+	outcomeAtApply() bool
+}
+
+// aemGetLookup looks queues up with one GET each, as the broker holds them at the apply (not the run's
+// list, which a provider process reads once).
+func aemGetLookup(ctx context.Context, c *aem.Client) aemQueueLookup {
+	return func(name string) (*aem.Queue, bool) {
+		q, err := c.GetQueue(ctx, name)
+		switch {
+		case errors.Is(err, aem.ErrNotFound):
+			return nil, true
+		case err != nil:
+			return nil, false
+		}
+		return q, true
+	}
+}
+
+// applyLookup is aemGetLookup when the model's plan left attributes to the apply, else nil.
+func applyLookup[M any, P aemQueueModelPtr[M]](ctx context.Context, c *aem.Client, p P) aemQueueLookup {
+	if !p.outcomeAtApply() {
+		return nil
+	}
+	return aemGetLookup(ctx, c)
 }
 
 // aemQueueResourceBase is what sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue do alike.
@@ -457,7 +484,7 @@ func (r *aemQueueResourceBase[M, P]) Create(ctx context.Context, req resource.Cr
 				"terraform state rm on this resource and give it another name.", name, name))
 		}
 		r.data.AEMRecordQueue(name, res.Queue)
-		p.fromBroker(res.Queue, c.MsgVpnName(), nil)
+		p.fromBroker(res.Queue, c.MsgVpnName(), applyLookup[M](ctx, c, p))
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 		return
 	case errors.Is(err, aem.ErrAlreadyExists):
@@ -572,7 +599,7 @@ func (r *aemQueueResourceBase[M, P]) Update(ctx context.Context, req resource.Up
 	}
 	if err == nil {
 		r.data.AEMRecordQueue(name, q)
-		pp.fromBroker(q, c.MsgVpnName(), nil)
+		pp.fromBroker(q, c.MsgVpnName(), applyLookup[M](ctx, c, pp))
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 		return
 	}

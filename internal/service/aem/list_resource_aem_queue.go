@@ -75,7 +75,8 @@ func aemQueueListSchema(deadMessageQueues bool) schema.Schema {
 		"so each queue is listed once. With `include_resource` (and `terraform query -generate-config-out`) each result carries every " +
 		"setting of the queue as the broker holds it (`ingress_enabled = false` included, where the provider's default is `true`), " +
 		"`allow_unlimited_redelivery = true` for a queue at `max_redelivery_count` 0 and `allow_missing_dead_message_queue = true` for a " +
-		"queue whose dead message queue does not exist, takes no messages or is `\"\"` (the plan warns about these instead of refusing them)."
+		"queue whose dead message queue does not exist, takes no messages, is `\"\"`, is the queue itself or leads back to it, and " +
+		"`allow_ineffective_ttl = true` for a queue with a `max_ttl` but `respect_ttl = false` (the plan warns about these instead of refusing them)."
 	if deadMessageQueues {
 		what = "Lists every queue of the Advanced Event Mesh broker's Message VPN that another queue names as its dead message queue " +
 			"(`#DEAD_MSG_QUEUE` included, when the broker holds it) and that has no redelivery count (0) and no dead message queue of its " +

@@ -65,6 +65,9 @@ func aemNoOwnDMQ(deadMsgQueue string) bool {
 // state, and the broker's defaults of the redelivery count and the dead message queue where the queue in
 // state holds others (a dead message queue has neither of its own; a new queue gets the defaults without
 // writing them, and one that names "" keeps it).
+// outcomeAtApply is false: the dead message queue has no attribute that depends on other queues.
+func (m *aemDeadMessageQueueModel) outcomeAtApply() bool { return false }
+
 func (m *aemDeadMessageQueueModel) writable(cfg, state *aemDeadMessageQueueModel) aem.QueueSettings {
 	c := withDefaults(cfg.AEMQueueSettingsModel, true)
 	s := c.ToAPI()

@@ -38,6 +38,7 @@ type aemQueueModel struct {
 	aemQueueResourceModel
 	AllowUnlimitedRedelivery     types.Bool   `tfsdk:"allow_unlimited_redelivery"`
 	AllowMissingDeadMessageQueue types.Bool   `tfsdk:"allow_missing_dead_message_queue"`
+	AllowIneffectiveTTL          types.Bool   `tfsdk:"allow_ineffective_ttl"`
 	PoisonMessageDeliveries      types.Int64  `tfsdk:"poison_message_deliveries"`
 	TimeToDeadLetter             types.String `tfsdk:"time_to_dead_letter"`
 }
@@ -57,7 +58,17 @@ func (m *aemQueueModel) fromBroker(q *aem.Queue, vpn string, lookup aemQueueLook
 	if m.AllowMissingDeadMessageQueue.IsNull() || m.AllowMissingDeadMessageQueue.IsUnknown() {
 		m.AllowMissingDeadMessageQueue = types.BoolValue(aemBrokerDMQAdopted(q, lookup))
 	}
-	m.PoisonMessageDeliveries, m.TimeToDeadLetter = aemOutcome(&m.AEMQueueSettingsModel, plannedCycle || aemBrokerDMQCycle(q, lookup) != nil)
+	if m.AllowIneffectiveTTL.IsNull() || m.AllowIneffectiveTTL.IsUnknown() {
+		// A max_ttl the broker ignores: respect_ttl is off ([SPEC] maxTtl, "when respectTtlEnabled is true").
+		m.AllowIneffectiveTTL = types.BoolValue(m.MaxTTL.ValueInt64() > 0 && !m.RespectTTL.ValueBool())
+	}
+	m.PoisonMessageDeliveries, m.TimeToDeadLetter = aemOutcome(&m.AEMQueueSettingsModel, plannedCycle || aemBrokerDMQCycle(q, lookup) != nil || framework.AEMLinkOf(q) == q.Name)
+}
+
+// outcomeAtApply: the plan leaves poison_message_deliveries and time_to_dead_letter unknown when it adopts a
+// dead message queue that may form a cycle and the apply writes the queue (ModifyPlan).
+func (m *aemQueueModel) outcomeAtApply() bool {
+	return m.PoisonMessageDeliveries.IsUnknown() || m.TimeToDeadLetter.IsUnknown()
 }
 
 // writable returns the settings the configuration sets (with the provider's defaults) that differ from the
@@ -107,10 +118,20 @@ func (r *aemQueueResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"broker's `#DEAD_MSG_QUEUE` included), one whose `ingress_enabled` is false, or `\"\"`, where the broker deletes every message " +
 			"it removes from this queue; or one whose own dead message queue leads back to this queue (a cycle, checked through the " +
 			"dead message queues the broker holds and this run plans), where a poison message comes back and is delivered again, for " +
-			"ever. The plan warns, saying so, instead of refusing. Only for adopting a queue that already works this way as it is: an " +
+			"ever, or the queue itself (a cycle of one queue, which the broker takes). The plan warns, saying so, instead of refusing. Only for adopting a queue that already works this way as it is: an " +
 			"import sets it to `true` for such a queue, and `terraform query -generate-config-out` writes it. Point `dead_message_queue` " +
 			"at a `sapmessaging_aem_dead_message_queue` (which leaves its own dead message queue to the broker) and remove this attribute " +
 			"as soon as you can. Defaults to `false`; changing it writes nothing to the broker.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(false),
+	}
+	attrs["allow_ineffective_ttl"] = schema.BoolAttribute{
+		MarkdownDescription: "Accept a `max_ttl` above 0 while `respect_ttl` is false, where the broker ignores every time to live (messages " +
+			"never expire and never move to the dead message queue on age): the plan then warns instead of refusing. Only for adopting a " +
+			"queue that already works this way as it is: an import sets it to `true` for such a queue, and `terraform query " +
+			"-generate-config-out` writes it. Set `respect_ttl = true` (or remove `max_ttl`) and remove this attribute as soon as you can. " +
+			"Defaults to `false`; changing it writes nothing to the broker.",
 		Optional: true,
 		Computed: true,
 		Default:  booldefault.StaticBool(false),
@@ -121,7 +142,8 @@ func (r *aemQueueResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"checks on every plan: one that does not exist or takes no messages means the message is deleted, and one whose own dead message " +
 			"queue leads back to this queue (a cycle) means it comes back and is delivered again, for ever; the plan refuses both (or, " +
 			"with `allow_missing_dead_message_queue`, warns about them). Null when the queue retries for ever (`max_redelivery_count` 0) " +
-			"or its dead message queues form a cycle. Computed at plan.",
+			"or its dead message queues form a cycle. Computed at plan; known after apply when `allow_missing_dead_message_queue` is set and " +
+			"the apply writes the queue (a cycle closed after the plan changes it, so the apply reads the dead message queues again).",
 		Computed: true,
 	}
 	attrs["time_to_dead_letter"] = schema.StringAttribute{
@@ -138,8 +160,9 @@ func (r *aemQueueResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"queue as it is), a dead message queue that does not exist and is not created in the same configuration (the broker's " +
 			"`#DEAD_MSG_QUEUE` included), that takes no messages or whose own dead message queue leads back to this queue (a cycle; unless " +
 			"`allow_missing_dead_message_queue` adopts such a queue as it is), " +
-			"and a `max_ttl` without `respect_ttl`, all in one plan; it warns about redelivery without delay, a queue that accepts or " +
-			"delivers nothing and `respect_dmq_eligible_enabled`, and shows `poison_message_deliveries` and `time_to_dead_letter`. The plan " +
+			"and a `max_ttl` without `respect_ttl` (unless `allow_ineffective_ttl` adopts such a queue as it is), all in one plan; it warns about redelivery without delay, a queue that accepts or " +
+			"delivers nothing, `respect_dmq_eligible_enabled` and a dead message queue whose `maxMsgSize` (left to the broker) is below " +
+			"the queue's, which deletes the larger poison messages, and shows `poison_message_deliveries` and `time_to_dead_letter`. The plan " +
 			"refuses the create of a queue the broker holds already (import it instead); an update changes only the attributes the " +
 			"configuration sets.",
 		Attributes: attrs,
@@ -184,6 +207,7 @@ func (r *aemQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	q.AllowUnlimitedRedelivery = cfg.AllowUnlimitedRedelivery.ValueBool()
 	q.AllowMissingDeadMessageQueue = cfg.AllowMissingDeadMessageQueue.ValueBool()
+	q.AllowIneffectiveTTL = cfg.AllowIneffectiveTTL.ValueBool()
 	if r.data != nil && r.data.AEM != nil && !plan.Name.IsUnknown() {
 		name := plan.Name.ValueString()
 		if !claimAEMQueueName(r.data, ctx, r.typeName, name, inState, req, resp) {
@@ -204,7 +228,13 @@ func (r *aemQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if hasState {
 		eff = aemMergeSettings(eff, state.AEMQueueSettingsModel)
 	}
-	plan.PoisonMessageDeliveries, plan.TimeToDeadLetter = aemOutcome(&eff, len(q.DeadMessageQueueCycle) > 0)
+	plan.PoisonMessageDeliveries, plan.TimeToDeadLetter = aemOutcome(&eff, len(q.DeadMessageQueueCycle) > 0 || rules.AEMDeadMessageQueueSelf(q))
+	if cfg.AllowMissingDeadMessageQueue.ValueBool() && (!inState || plan.writable(&cfg, &state) != (aem.QueueSettings{})) {
+		// The outcome depends on the dead message queues of other queues, which allow_missing_dead_message_queue
+		// lets form a cycle: one closed between this plan and the apply would change it, and Terraform's final
+		// plan at the apply would fail as inconsistent. The apply reads the links when it writes the queue.
+		plan.PoisonMessageDeliveries, plan.TimeToDeadLetter = types.Int64Unknown(), types.StringUnknown()
+	}
 	resp.Diagnostics.Append(framework.SetPlan(ctx, &resp.Plan, &plan)...)
 }
 

@@ -74,8 +74,9 @@ func queueListSchema(deadMessageQueues bool) schema.Schema {
 		"Event Mesh holds it, `allow_unlimited_redelivery = true` for a queue whose `max_redelivery_count` is 0 or unset, and " +
 		"`allow_ineffective_ttl = true` for one whose time to live takes no effect (`respect_ttl` without `max_ttl`, or `max_ttl` without " +
 		"`respect_ttl`), `allow_dead_message_queue_outside_namespace = true` for one whose dead message queue lies in another " +
-		"namespace, `allow_self_as_dead_message_queue = true` for one that names itself as its dead message queue, and " +
-		"`allow_no_queue_limits = true` for one whose `max_queue_size_in_bytes` or `max_queue_message_count` is 0 (no limit of its own): " +
+		"namespace, `allow_self_as_dead_message_queue = true` for one that names itself as its dead message queue, " +
+		"`allow_no_queue_limits = true` for one whose `max_queue_size_in_bytes` or `max_queue_message_count` is 0 (no limit of its own), and " +
+		"`allow_message_size_above_documented_max = true` for one whose `max_message_size_in_bytes` is above the 1 MB SAP documents: " +
 		"the plan warns about them instead of refusing them."
 	if deadMessageQueues {
 		what = "Lists every Event Mesh queue of the instance that another queue names as its dead message queue and that has no " +
@@ -83,8 +84,9 @@ func queueListSchema(deadMessageQueues bool) schema.Schema {
 			"The others are listed by the `sapmessaging_queue` list resource, so each queue is listed once. " +
 			"With `include_resource` (and `terraform query -generate-config-out`) each result carries every setting of the queue as " +
 			"Event Mesh holds it, `allow_no_ttl = true` for a dead message queue without a time to live (the plan warns about it " +
-			"instead of switching the time to live on), and `allow_no_queue_limits = true` for one whose `max_queue_size_in_bytes` or " +
-			"`max_queue_message_count` is 0 (no limit of its own; the plan warns about it instead of refusing it)."
+			"instead of switching the time to live on), `allow_no_queue_limits = true` for one whose `max_queue_size_in_bytes` or " +
+			"`max_queue_message_count` is 0 (no limit of its own), and `allow_message_size_above_documented_max = true` for one whose " +
+			"`max_message_size_in_bytes` is above the 1 MB SAP documents (the plan warns about these two instead of refusing them)."
 	}
 	return schema.Schema{
 		MarkdownDescription: what + " So the generated resource block plans no change after its import.\n\n" +

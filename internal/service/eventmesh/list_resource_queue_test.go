@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -339,6 +340,100 @@ list "sapmessaging_dead_message_queue" "lim" {
 	for _, name := range []string{dmq, "acme/lim/prod/no-size"} {
 		if q, err := em.GetQueue(ctx, name); err != nil || q.MaxQueueSizeInBytes == nil || *q.MaxQueueSizeInBytes != 0 {
 			t.Errorf("%s after the apply: %+v, %v; want maxQueueSizeInBytes 0, as before", name, q, err)
+		}
+	}
+}
+
+// Queues that hold a max_message_size_in_bytes above the 1 MB SAP documents for the Integration Suite capability, as
+// a queue of the default plan of Event Mesh does (10000000, reference note sap-apis.md), are adopted as they are:
+// terraform query -generate-config-out writes them with allow_message_size_above_documented_max = true (a queue and a
+// dead message queue), the plan imports only and warns, the apply imports them and changes nothing, and the next plan
+// is empty but still warns. A later change of another setting keeps the size. Without the attribute the generated
+// blocks would fail the plan ("Message Size Above Documented Maximum").
+func TestAccQueueListResource_adoptMessageSizeAboveDocumentedMax(t *testing.T) {
+	tf := acctest.TerraformCLI(t)
+	if !acctest.TerraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := acctest.NewTestEnv(t)
+	em := env.EventMesh(t)
+	ctx := context.Background()
+	dmq, large, small := "acme/big/prod/dmq", "acme/big/prod/large", "acme/big/prod/small"
+	// Seeded as a default-plan service holds them: the management API of the emulator, like the Integration Suite
+	// capability, refuses to set a message size above 1 MB.
+	for _, q := range []struct{ name, body string }{
+		{dmq, `{"respectTtl":true,"maxTtl":86400,"maxMessageSizeInBytes":10000000}`},
+		{large, `{"maxRedeliveryCount":3,"deadMsgQueue":"acme/big/prod/dmq","maxMessageSizeInBytes":10000000}`},
+	} {
+		if err := env.Srv.SeedQueue(q.name, []byte(q.body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	two := int64(2)
+	if _, _, err := em.PutQueue(ctx, small, eventmesh.QueueSettings{MaxRedeliveryCount: &two, DeadMsgQueue: &dmq}); err != nil {
+		t.Fatal(err)
+	}
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	acctest.BuildProvider(t, plugins)
+	dir := t.TempDir()
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
+	acctest.WriteFile(t, filepath.Join(dir, "queues.tfquery.hcl"), `
+list "sapmessaging_queue" "big" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme/big/prod/"
+  }
+}
+
+list "sapmessaging_dead_message_queue" "big" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme/big/prod/"
+  }
+}
+`)
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := string(b)
+	if c := len(regexp.MustCompile(`\n\s*allow_message_size_above_documented_max\s*=\s*true\n`).FindAllString(generated, -1)); c != 2 {
+		t.Errorf("generated.tf has %d allow_message_size_above_documented_max = true, want 2 (large, dmq):\n%s", c, generated)
+	}
+	const warning = "Message Size Above Documented Maximum Allowed"
+	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, s := range []string{"Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.", warning} {
+		if !strings.Contains(r.Output, s) {
+			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
+		}
+	}
+	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if s := "3 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.Output, s) {
+		t.Errorf("the apply does not say %q:\n%s", s, r.Output)
+	}
+	r = w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if !strings.Contains(r.Output, warning) {
+		t.Errorf("the plan after the import no longer warns %q:\n%s", warning, r.Output)
+	}
+	// Another setting changed: the update writes the size back, and the queue keeps it.
+	changed := regexp.MustCompile(`(max_redelivery_count\s*=\s*)3\n`).ReplaceAllString(generated, "${1}4\n")
+	if changed == generated {
+		t.Fatalf("generated.tf has no max_redelivery_count = 3:\n%s", generated)
+	}
+	acctest.WriteFile(t, filepath.Join(dir, "generated.tf"), changed)
+	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if s := "0 added, 1 changed, 0 destroyed"; !strings.Contains(r.Output, s) {
+		t.Errorf("the apply of the changed redelivery count does not say %q:\n%s", s, r.Output)
+	}
+	for name, redeliveries := range map[string]int64{large: 4, dmq: 0} {
+		q, err := em.GetQueue(ctx, name)
+		if err != nil || q.MaxMessageSizeInBytes == nil || *q.MaxMessageSizeInBytes != 10000000 {
+			t.Errorf("%s after the apply: %+v, %v; want maxMessageSizeInBytes 10000000, as before", name, q, err)
+		} else if redeliveries > 0 && (q.MaxRedeliveryCount == nil || *q.MaxRedeliveryCount != redeliveries) {
+			t.Errorf("%s after the apply: maxRedeliveryCount %v, want %d", name, q.MaxRedeliveryCount, redeliveries)
 		}
 	}
 }

@@ -177,7 +177,8 @@ func queueSettingAttributes() map[string]queueSettingAttribute {
 		},
 		"max_queue_size_in_bytes": size("The maximum size of the queue in bytes, up to 1572864000 (1.5 GB). Defaults to the service's value.",
 			rules.MaxQueueSizeInBytes, "The maximum size of the queue in bytes."),
-		"max_message_size_in_bytes": size("The maximum size of one message in bytes. Defaults to the service's value.",
+		"max_message_size_in_bytes": size("The maximum size of one message in bytes, up to 1000000 (1 MB, the default and maximum SAP documents; "+
+			"`allow_message_size_above_documented_max` adopts a queue that holds more). Defaults to the service's value.",
 			rules.MaxMessageSizeInBytes, "The maximum size of one message in bytes."),
 		"max_queue_message_count": size("The maximum number of messages in the queue. Defaults to the service's value.",
 			math.MaxInt64, "The maximum number of messages in the queue."),
@@ -191,8 +192,9 @@ type queueResourceModel struct {
 	ID   types.String `tfsdk:"id"`
 	Name types.String `tfsdk:"name"`
 	queueSettingsModel
-	ForceDestroy       types.Bool `tfsdk:"force_destroy"`
-	AllowNoQueueLimits types.Bool `tfsdk:"allow_no_queue_limits"`
+	ForceDestroy                       types.Bool `tfsdk:"force_destroy"`
+	AllowNoQueueLimits                 types.Bool `tfsdk:"allow_no_queue_limits"`
+	AllowMessageSizeAboveDocumentedMax types.Bool `tfsdk:"allow_message_size_above_documented_max"`
 }
 
 func (m *queueResourceModel) queueName() string  { return m.Name.ValueString() }
@@ -212,12 +214,20 @@ func (m *queueResourceModel) fromAPI(q *eventmesh.Queue) {
 		zero := func(p *int64) bool { return p != nil && *p == 0 }
 		m.AllowNoQueueLimits = types.BoolValue(zero(q.MaxQueueSizeInBytes) || zero(q.MaxQueueMessageCount))
 	}
+	if m.AllowMessageSizeAboveDocumentedMax.IsNull() || m.AllowMessageSizeAboveDocumentedMax.IsUnknown() {
+		// After an import: whether the queue holds a message size above the 1 MB SAP documents, as a queue of
+		// the default plan can, so that a configuration adopting it as it is plans no change.
+		n := q.MaxMessageSizeInBytes
+		m.AllowMessageSizeAboveDocumentedMax = types.BoolValue(n != nil && *n > rules.MaxMessageSizeInBytes)
+	}
 }
 
-// ToRules returns the queue with its settings and allow_no_queue_limits, as the rules check it at plan time.
+// ToRules returns the queue with its settings, allow_no_queue_limits and allow_message_size_above_documented_max,
+// as the rules check it at plan time.
 func (m *queueResourceModel) ToRules() rules.Queue {
 	q := m.queueSettingsModel.ToRules(m.Name)
 	q.AllowNoQueueLimits = m.AllowNoQueueLimits.ValueBool()
+	q.AllowMessageSizeAboveDocumentedMax = m.AllowMessageSizeAboveDocumentedMax.ValueBool()
 	return q
 }
 
@@ -251,6 +261,18 @@ func queueResourceAttributes(dmq bool, nameDescription string) map[string]schema
 				"writes it. Set both limits (the queue size from 1 to 1572864000 bytes, the message count to at least 1) and remove this " +
 				"attribute as soon as you can. It does not adopt a `max_message_size_in_bytes`, `max_ttl` or " +
 				"`max_delivered_unacked_msgs_per_flow` of 0: SAP documents no meaning of 0 for them. Defaults to `false`; changing it writes nothing to Event Mesh.",
+			Optional: true,
+			Computed: true,
+			Default:  booldefault.StaticBool(false),
+		},
+		"allow_message_size_above_documented_max": schema.BoolAttribute{
+			MarkdownDescription: "Accept a `max_message_size_in_bytes` above 1000000 (1 MB), the default and maximum SAP documents for Event Mesh " +
+				"in SAP Integration Suite, which refuses a larger value. A queue of the default plan of SAP Event Mesh can hold one (10000000 has " +
+				"been seen): it lets messages of up to that size into the queue, so its consumers have to take messages larger than SAP documents, " +
+				"and the same configuration fails on the Integration Suite capability. The plan then warns instead of refusing. Only for adopting " +
+				"a queue that already holds such a size as it is: an import sets it to `true` for such a queue, and `terraform query " +
+				"-generate-config-out` writes it. Set `max_message_size_in_bytes` to at most 1000000 and remove this attribute as soon as no " +
+				"sender needs larger messages. Defaults to `false`; changing it writes nothing to Event Mesh.",
 			Optional: true,
 			Computed: true,
 			Default:  booldefault.StaticBool(false),

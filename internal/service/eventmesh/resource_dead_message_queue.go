@@ -68,7 +68,8 @@ func (r *deadMessageQueueResource) Schema(_ context.Context, _ resource.SchemaRe
 		MarkdownDescription: "An SAP Event Mesh queue used as dead message queue (DMQ) of other queues. It is an ordinary queue " +
 			"with the DMQ rules built in: time to live is always respected, so the DMQ cannot grow for ever (`max_ttl` defaults " +
 			"to 7 days; `allow_no_ttl` adopts a DMQ without one as it is, with a warning; `allow_no_queue_limits` adopts one whose queue size " +
-			"or message count is 0, no limit of its own), and it has no redelivery count, because a DMQ is " +
+			"or message count is 0, no limit of its own; `allow_message_size_above_documented_max` one whose message size is above the 1 MB " +
+			"SAP documents), and it has no redelivery count, because a DMQ is " +
 			"inspected, not consumed. Destroying it is refused " +
 			"while it holds messages (unless `force_destroy`) or while another queue still names it as `dead_message_queue`.",
 		Attributes: attrs,

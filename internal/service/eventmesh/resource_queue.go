@@ -122,7 +122,8 @@ func (r *queueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			"a dead message queue that is the queue itself or lies outside its namespace (`allow_self_as_dead_message_queue` and " +
 			"`allow_dead_message_queue_outside_namespace` adopt such a queue as it is), " +
 			"a time to live without `respect_ttl` (or `respect_ttl` without a time to live; `allow_ineffective_ttl` adopts such a queue as it is), " +
-			"and a queue size or message count of 0, which Event Mesh shows on a queue without a limit of its own (`allow_no_queue_limits` adopts such a queue as it is). " +
+			"a queue size or message count of 0, which Event Mesh shows on a queue without a limit of its own (`allow_no_queue_limits` adopts such a queue as it is), " +
+			"and a message size above 1 MB, the maximum SAP documents (`allow_message_size_above_documented_max` adopts a queue of the default plan that holds one). " +
 			"A queue without a dead message queue gets a warning.",
 		Attributes: attrs,
 	}

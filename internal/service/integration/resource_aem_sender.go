@@ -67,6 +67,7 @@ type AEMSenderModel struct {
 	AcceptMessageLoss        types.Bool    `tfsdk:"accept_message_loss"`
 	AllowUnlimitedRedelivery types.Bool    `tfsdk:"allow_unlimited_redelivery"`
 	AllowMissingDMQ          types.Bool    `tfsdk:"allow_missing_dead_message_queue"`
+	AllowUndocumented        types.Bool    `tfsdk:"allow_undocumented_values"`
 	MaxTotalAttempts         types.Int64   `tfsdk:"max_total_attempts"`
 	QueueName                types.String  `tfsdk:"queue_name"`
 	Adapter                  types.String  `tfsdk:"adapter"`
@@ -177,6 +178,16 @@ func (r *aemSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 						"and remove this attribute as soon as you can. Defaults to `false`; it is not a setting of the channel.",
 					Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 				},
+				"allow_undocumented_values": schema.BoolAttribute{
+					MarkdownDescription: "Accept values of the channel that SAP documents no behaviour for and the adapter's editor does not " +
+						"write: a `consumer_mode`, `acknowledgement_mode` or `settlement_outcome` other than the documented ones, no or 0 `max_message_processing_attempts`, a " +
+						"`retry_interval` or `max_retry_interval` below 1, a `retry_multiplier` of 0 or less. An .iflw can hold them (it can be " +
+						"written by hand or by a generator and uploaded), and the plan then cannot say what the adapter does with a poison " +
+						"message: it warns for each instead of refusing. Only for adopting a channel that already holds them as it is: an " +
+						"import sets it to `true` for such a channel, and `terraform query -generate-config-out` writes it. Set documented " +
+						"values and remove this attribute as soon as you can. Defaults to `false`; it is not a setting of the channel.",
+					Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				},
 				"max_total_attempts": schema.Int64Attribute{
 					CustomType:          framework.WholeNumber(1, math.MaxInt64),
 					MarkdownDescription: "A budget: the plan fails when `worst_case_runs` exceeds it and names the cheapest setting that fits.",
@@ -282,6 +293,7 @@ func (m *AEMSenderModel) ruleInput(cq aemConsumedQueue) rules.AEMSender {
 		AcceptMessageLoss:            m.AcceptMessageLoss.ValueBool(),
 		AllowUnlimitedRedelivery:     m.AllowUnlimitedRedelivery.ValueBool(),
 		AllowMissingDeadMessageQueue: m.AllowMissingDMQ.ValueBool(),
+		AllowUndocumentedValues:      m.AllowUndocumented.ValueBool(),
 		MaxTotalAttempts:             framework.Int64Value(m.MaxTotalAttempts),
 		Queue:                        cq.queue,
 	}
@@ -593,6 +605,11 @@ func (r *aemSenderResource) read(ctx context.Context, m *AEMSenderModel, diags *
 		m.AcceptMessageLoss = types.BoolValue(framework.Deref(s.AckMode) == rules.AEMAckImmediate && framework.Deref(s.ConsumerMode) != rules.AEMConsumerDirect)
 	}
 	m.setFacts(s, diags)
+	if m.AllowUndocumented.IsNull() || m.AllowUndocumented.IsUnknown() {
+		// After an import: whether the channel holds a value SAP documents no behaviour for (it does not depend
+		// on the queue), so that a configuration adopting it as it is plans no change.
+		m.AllowUndocumented = types.BoolValue(rules.AEMSenderUndocumented(m.ruleInput(aemConsumedQueue{})))
+	}
 	adopting := m.AllowUnlimitedRedelivery.IsNull() || m.AllowUnlimitedRedelivery.IsUnknown() || m.AllowMissingDMQ.IsNull() || m.AllowMissingDMQ.IsUnknown()
 	if adopting || m.WorstCaseRuns.IsUnknown() || m.PoisonMessageEnd.IsUnknown() || m.TimeToEnd.IsUnknown() || m.EffectiveRedeliveryCount.IsUnknown() {
 		q := r.refreshQueue(ctx, m)

@@ -162,9 +162,10 @@ func (m *iflowDeploymentModel) policy() cpi.DeployPolicy {
 
 // decide says whether an update from state to plan deploys the flow: the triggers changed (this
 // configuration's changes), or the runtime is not STARTED, or the design time holds another
-// version, as the policy says. designVersion is the flow's design-time version as read in this run.
-func (m *iflowDeploymentModel) decide(state *iflowDeploymentModel, designVersion string) (cpi.DeployState, cpi.DeployDecision) {
-	s := framework.DeployState(state.RuntimeStatus, state.DeployedVersion, designVersion, triggersChanged(state.Triggers, m.Triggers))
+// version, as the policy says. designVersion is the flow's design-time version as read in this run,
+// changed whether it holds other changes under the version the runtime runs.
+func (m *iflowDeploymentModel) decide(state *iflowDeploymentModel, designVersion string, changed bool) (cpi.DeployState, cpi.DeployDecision) {
+	s := framework.DeployState(state.RuntimeStatus, state.DeployedVersion, designVersion, triggersChanged(state.Triggers, m.Triggers), changed)
 	return s, m.policy().Decide(s, m.DeployOther.ValueBool())
 }
 
@@ -213,9 +214,16 @@ func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.M
 			return
 		}
 	}
-	s, d := plan.decide(&state, dv)
+	changed := r.data != nil && framework.ContentChangedAtPlan(ctx, r.data.Flows, id, version, framework.GetDeployedContent(ctx, req.Private))
+	resp.Diagnostics.Append(framework.SetPlanContentChanged(ctx, resp.Private, changed)...)
+	s, d := plan.decide(&state, dv, changed)
 	framework.AddDeployWarning(&resp.Diagnostics, id, plan.policy(), s, d, false)
 	if !d.Deploy {
+		if d.Case == cpi.CaseNone {
+			framework.AddStateOnlyUpdate(&resp.Diagnostics, id, "the deployment", framework.StateOnlyChange{Name: "triggers", Before: state.Triggers, After: plan.Triggers},
+				framework.StateOnlyChange{Name: "deploy_policy", Before: state.DeployPolicy, After: plan.DeployPolicy},
+				framework.StateOnlyChange{Name: "deploy_other_changes", Before: state.DeployOther, After: plan.DeployOther}, framework.StateOnlyChange{Name: "timeouts", Before: state.Timeouts, After: plan.Timeouts})
+		}
 		return
 	}
 	// A deploy is planned: what runs afterwards is known only then. A runtime status other than
@@ -240,7 +248,7 @@ func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.Creat
 	plan.ID = plan.IflowID
 	// A create deploys as the policy says; when it does not, the state records the runtime as it is.
 	var status, deployed types.String
-	framework.ReadDeployment(ctx, r.data.Flows, plan.IflowID.ValueString(), &status, &deployed, &resp.Diagnostics)
+	rt := framework.ReadDeployment(ctx, r.data.Flows, plan.IflowID.ValueString(), &status, &deployed, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -249,14 +257,17 @@ func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.Creat
 		r.addFlowError(&resp.Diagnostics, plan.IflowID.ValueString(), err)
 		return
 	}
-	if d := plan.policy().Decide(framework.DeployState(status, deployed, f.DesignVersion, true), plan.DeployOther.ValueBool()); !d.Deploy {
+	if d := plan.policy().Decide(framework.DeployState(status, deployed, f.DesignVersion, true, false), plan.DeployOther.ValueBool()); !d.Deploy {
 		plan.RuntimeStatus, plan.DeployedVersion = status, deployed
+		r.recordDeployedContent(ctx, &plan, nil, rt, false, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 		return
 	}
-	if r.deploy(ctx, &plan, timeout, "create", &resp.Diagnostics) == deployNotStarted {
+	outcome, rt := r.deploy(ctx, &plan, timeout, "create", &resp.Diagnostics)
+	if outcome == deployNotStarted {
 		return
 	}
+	r.recordDeployedContent(ctx, &plan, nil, rt, outcome == deploySucceeded, resp.Private, &resp.Diagnostics)
 	// After a failed deploy the state (tainted by the error) shows the runtime as it is.
 	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 }
@@ -270,7 +281,11 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 		return
 	}
 	plan.ID = state.ID
-	if _, d := plan.decide(&state, framework.DesignVersion(ctx, r.data.Flows, plan.IflowID.ValueString(), plan.Version.ValueString())); !d.Deploy {
+	// Other changes under the version the runtime runs, as the plan found them.
+	changed := framework.PlanContentChanged(ctx, req.Private)
+	resp.Diagnostics.Append(framework.SetPlanContentChanged(ctx, resp.Private, false)...)
+	prior := framework.GetDeployedContent(ctx, req.Private)
+	if _, d := plan.decide(&state, framework.DesignVersion(ctx, r.data.Flows, plan.IflowID.ValueString(), plan.Version.ValueString()), changed); !d.Deploy {
 		// Nothing to deploy (only the timeouts or the policy changed, or the policy holds the
 		// deploy back, as the plan warned).
 		plan.RuntimeStatus, plan.DeployedVersion = state.RuntimeStatus, state.DeployedVersion
@@ -282,7 +297,7 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	switch r.deploy(ctx, &plan, timeout, "update", &resp.Diagnostics) {
+	switch outcome, rt := r.deploy(ctx, &plan, timeout, "update", &resp.Diagnostics); outcome {
 	case deployNotStarted:
 		// Nothing was deployed: the state stays as it was.
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
@@ -290,8 +305,10 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 		// The triggers are saved only with a deploy that succeeded: the state keeps the old ones,
 		// with the runtime as it is, so that the next plan deploys again.
 		plan.Triggers = state.Triggers
+		r.recordDeployedContent(ctx, &plan, prior, rt, false, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 	default:
+		r.recordDeployedContent(ctx, &plan, prior, rt, true, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 	}
 }
@@ -312,7 +329,8 @@ const (
 // deploy with those of them that deploy too. It then sets the runtime status and deployed version
 // as the tenant shows them. The timeout bounds the whole operation, also the wait behind other
 // writes of the flow.
-func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeploymentModel, timeout time.Duration, op string, diags *diag.Diagnostics) deployOutcome {
+func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeploymentModel, timeout time.Duration, op string,
+	diags *diag.Diagnostics) (deployOutcome, *cpi.RuntimeArtifact) {
 	id, version := m.IflowID.ValueString(), m.Version.ValueString()
 	dctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -328,30 +346,45 @@ func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeployment
 	switch {
 	case errors.Is(err, cpi.ErrNotFound) || res.DeployErr != nil && r.flowMissing(rctx, id, version):
 		framework.AddFlowNotFound(diags, id)
-		return deployNotStarted
+		return deployNotStarted, nil
 	case err != nil:
 		if !framework.AddOperationError(diags, fmt.Sprintf("Deploying iFlow %q", id), timeout, op, err) {
 			diags.AddError("Cannot Deploy Integration Flow",
 				fmt.Sprintf("Deploying iFlow %q failed before it started: %s. Check the flow and the provider's `cloud_integration` connection, then apply again.", id, framework.Clause(err)))
 		}
-		return deployNotStarted
+		return deployNotStarted, nil
 	}
 	tflog.Debug(ctx, "iFlow deployed", map[string]any{"iflow": id, "batch": res.Batch})
 	if res.DeployErr == nil && res.Runtime != nil {
 		// The deploy's last status read shows the flow running: no need to read it again.
 		m.RuntimeStatus, m.DeployedVersion = types.StringValue(res.Runtime.Status), types.StringValue(res.Runtime.Version)
-		return deploySucceeded
+		return deploySucceeded, res.Runtime
 	}
-	framework.ReadDeployment(rctx, r.data.Flows, id, &m.RuntimeStatus, &m.DeployedVersion, diags)
+	rt := framework.ReadDeployment(rctx, r.data.Flows, id, &m.RuntimeStatus, &m.DeployedVersion, diags)
 	if m.RuntimeStatus.IsUnknown() {
 		// The runtime could not be read (reported above): record that the flow's state is not known to be running.
 		m.RuntimeStatus, m.DeployedVersion = types.StringValue("UNKNOWN"), types.StringNull()
 	}
 	if res.DeployErr != nil {
 		framework.AddDeployError(diags, id, "The flow's design time is unchanged; the state shows the runtime as the tenant reports it.", timeout, op, res.DeployErr)
-		return deployFailed
+		return deployFailed, rt
 	}
-	return deploySucceeded
+	return deploySucceeded, rt
+}
+
+// recordDeployedContent records in private what the runtime rt of m's flow (nil: not deployed, or
+// not read) was deployed from, after a create or update: deployedNow when this resource's deploy
+// just succeeded, prior the record before. A runtime that could not be read leaves prior.
+func (r *iflowDeploymentResource) recordDeployedContent(ctx context.Context, m *iflowDeploymentModel, prior *framework.DeployedContent, rt *cpi.RuntimeArtifact,
+	deployedNow bool, private framework.PrivateSetter, diags *diag.Diagnostics) {
+	if rt == nil && m.RuntimeStatus.ValueString() != cpi.RuntimeNotDeployed {
+		diags.Append(framework.SetDeployedContent(ctx, private, prior)...)
+		return
+	}
+	rctx, cancel := framework.AfterCancel(ctx)
+	defer cancel()
+	digest := framework.FlowDigest(rctx, r.data.Flows, m.IflowID.ValueString(), m.Version.ValueString())
+	diags.Append(framework.SetDeployedContent(ctx, private, framework.NextDeployedContent(prior, rt, digest, deployedNow))...)
 }
 
 // addFlowError reports an error of reading iFlow id before a deploy: a flow that does not exist
@@ -398,10 +431,13 @@ func (r *iflowDeploymentResource) Read(ctx context.Context, req resource.ReadReq
 			fmt.Sprintf("Reading iFlow %q failed: %s. Check the flow and the provider's `cloud_integration` connection, then run the command again.", id, framework.Clause(err)))
 		return
 	}
-	framework.ReadDeployment(ctx, r.data.Flows, id, &state.RuntimeStatus, &state.DeployedVersion, &resp.Diagnostics)
+	rt := framework.ReadDeployment(ctx, r.data.Flows, id, &state.RuntimeStatus, &state.DeployedVersion, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// What the runtime was deployed from: recorded again when it was deployed since, by anyone.
+	resp.Diagnostics.Append(framework.SetDeployedContent(ctx, resp.Private,
+		framework.NextDeployedContent(framework.GetDeployedContent(ctx, req.Private), rt, framework.FlowDigest(ctx, r.data.Flows, id, version), false))...)
 	state.ID = state.IflowID
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
 	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)

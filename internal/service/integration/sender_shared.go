@@ -130,9 +130,9 @@ func (g senderGlue[M, P, S]) create(ctx context.Context, req resource.CreateRequ
 	}
 	// A create deploys the settings it makes sure of, as far as the policy lets it.
 	c := P(&plan).common()
-	decision := c.policy().Decide(g.applyState(ctx, c, nil, true), c.DeployOtherChanges.ValueBool())
+	decision := c.policy().Decide(g.applyState(ctx, c, nil, true, false), c.DeployOtherChanges.ValueBool())
 	w := g.write(ctx, &plan, nil, timeout, "create", decision.Deploy, decision.Deploy, &resp.Diagnostics)
-	g.saveAfterWrite(ctx, &plan, "", w, nil, &resp.Diagnostics, &resp.State, resp.Private)
+	g.saveAfterWrite(ctx, &plan, "", w, nil, nil, &resp.Diagnostics, &resp.State, resp.Private)
 }
 
 func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -155,24 +155,29 @@ func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequ
 	undeployed := framework.GetUndeployed(ctx, req.Private)
 	c := P(&plan).common()
 	policy, other := c.policy(), c.DeployOtherChanges.ValueBool()
-	onWrite := policy.Decide(g.applyState(ctx, c, P(&state).common(), true), other)
-	always := policy.Decide(g.applyState(ctx, c, P(&state).common(), undeployed != nil), other)
+	// Other changes under the version the runtime runs, as the plan found them.
+	changed := framework.PlanContentChanged(ctx, req.Private)
+	onWrite := policy.Decide(g.applyState(ctx, c, P(&state).common(), true, changed), other)
+	always := policy.Decide(g.applyState(ctx, c, P(&state).common(), undeployed != nil, changed), other)
 	w := g.write(ctx, &plan, &state, timeout, "update", onWrite.Deploy || always.Deploy, always.Deploy, &resp.Diagnostics)
-	g.saveAfterWrite(ctx, &plan, P(&state).common().Revision.ValueString(), w, undeployed, &resp.Diagnostics, &resp.State, resp.Private)
+	resp.Diagnostics.Append(framework.SetPlanContentChanged(ctx, resp.Private, false)...)
+	g.saveAfterWrite(ctx, &plan, P(&state).common().Revision.ValueString(), w, undeployed, framework.GetDeployedContent(ctx, req.Private),
+		&resp.Diagnostics, &resp.State, resp.Private)
 }
 
 // applyState is the cpi.DeployState at apply of the planned sender c: the runtime as the prior
-// state recorded it (as the plan saw it), or, for a create (prior nil), as read now.
-func (g senderGlue[M, P, S]) applyState(ctx context.Context, c, prior *senderCommon, writes bool) cpi.DeployState {
+// state recorded it (as the plan saw it), or, for a create (prior nil), as read now. changed is
+// what the plan found of other changes under the version the runtime runs.
+func (g senderGlue[M, P, S]) applyState(ctx context.Context, c, prior *senderCommon, writes, changed bool) cpi.DeployState {
 	id, version := c.IflowID.ValueString(), c.Version.ValueString()
 	dv := framework.DesignVersion(ctx, g.data.Flows, id, version)
 	if prior != nil {
-		return framework.DeployState(prior.RuntimeStatus, prior.DeployedVersion, dv, writes)
+		return framework.DeployState(prior.RuntimeStatus, prior.DeployedVersion, dv, writes, changed)
 	}
 	var status, deployed types.String
 	var d diag.Diagnostics
 	framework.ReadDeployment(ctx, g.data.Flows, id, &status, &deployed, &d)
-	return framework.DeployState(status, deployed, dv, writes)
+	return framework.DeployState(status, deployed, dv, writes, changed)
 }
 
 // runtime returns what the state m says about the flow's runtime, with the design-time version
@@ -239,11 +244,11 @@ func (g senderGlue[M, P, S]) write(ctx context.Context, plan, prior P, timeout t
 
 // saveAfterWrite reads the flow back so that the state matches the tenant, also after a failure
 // or an interrupted run. priorRevision is the revision in the state before the write, "" for a
-// create; undeployed is the write recorded as not deployed before this one. A write the runtime
-// does not run yet is recorded in private, so that the next plan of a resource with deploy =
-// true deploys it.
+// create; undeployed is the write recorded as not deployed before this one, deployed the record
+// of what the runtime was deployed from (nil for none). A write the runtime does not run yet is
+// recorded in private, so that the next plan of a resource with deploy = true deploys it.
 func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, priorRevision string, w senderWrite, undeployed *framework.UndeployedWrite,
-	diags *diag.Diagnostics, state *tfsdk.State, private framework.PrivateSetter) {
+	deployed *framework.DeployedContent, diags *diag.Diagnostics, state *tfsdk.State, private framework.PrivateSetter) {
 	rctx, cancel := framework.AfterCancel(ctx)
 	defer cancel()
 	var readDiags diag.Diagnostics
@@ -272,6 +277,9 @@ func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, priorRe
 	if readDiags.HasError() {
 		return
 	}
+	c := plan.common()
+	diags.Append(framework.SetDeployedContent(ctx, private,
+		framework.NextDeployedContent(deployed, rt, framework.FlowDigest(rctx, g.data.Flows, c.IflowID.ValueString(), c.Version.ValueString()), w.deployed))...)
 	diags.Append(framework.SetState(ctx, state, (*M)(plan))...)
 }
 
@@ -335,6 +343,10 @@ func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.Read
 	if u := framework.GetUndeployed(ctx, req.Private); u != nil && framework.StillUndeployed(u, rt) == nil {
 		resp.Diagnostics.Append(framework.SetUndeployed(ctx, resp.Private, nil)...)
 	}
+	// What the runtime was deployed from: recorded again when it was deployed since, by anyone.
+	sc := P(&state).common()
+	resp.Diagnostics.Append(framework.SetDeployedContent(ctx, resp.Private, framework.NextDeployedContent(framework.GetDeployedContent(ctx, req.Private), rt,
+		framework.FlowDigest(ctx, g.data.Flows, sc.IflowID.ValueString(), sc.Version.ValueString()), false))...)
 	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
 }
 
@@ -379,7 +391,9 @@ func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.Modify
 	}
 	undeployed := framework.GetUndeployed(ctx, req.Private)
 	writes := !reflect.DeepEqual(g.settings(plan), g.settings(&state))
-	s := framework.DeployState(sc.RuntimeStatus, sc.DeployedVersion, dv, writes || undeployed != nil)
+	changed := framework.ContentChangedAtPlan(ctx, g.data.Flows, sc.IflowID.ValueString(), sc.Version.ValueString(), framework.GetDeployedContent(ctx, req.Private))
+	resp.Diagnostics.Append(framework.SetPlanContentChanged(ctx, resp.Private, changed)...)
+	s := framework.DeployState(sc.RuntimeStatus, sc.DeployedVersion, dv, writes || undeployed != nil, changed)
 	policy := c.policy()
 	d := policy.Decide(s, c.DeployOtherChanges.ValueBool())
 	// A write recorded as not deployed into a flow that is not deployed is what `changes` and
@@ -394,6 +408,12 @@ func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.Modify
 		// Neither a write nor a deploy (only deploy, deploy_policy or the timeouts change): the
 		// revision stays, so that a deployment whose triggers hold it does not deploy the flow.
 		c.Revision = sc.Revision
+		if d.Case == cpi.CaseNone {
+			framework.AddStateOnlyUpdate(&resp.Diagnostics, id, "the "+g.kind+" sender settings",
+				framework.StateOnlyChange{Name: "deploy", Before: sc.Deploy, After: c.Deploy}, framework.StateOnlyChange{Name: "deploy_policy", Before: sc.DeployPolicy, After: c.DeployPolicy},
+				framework.StateOnlyChange{Name: "deploy_other_changes", Before: sc.DeployOtherChanges, After: c.DeployOtherChanges},
+				framework.StateOnlyChange{Name: "timeouts", Before: sc.Timeouts, After: c.Timeouts})
+		}
 	}
 }
 
