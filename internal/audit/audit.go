@@ -104,6 +104,10 @@ type Path struct {
 	WorstCase     *int64
 	Unbounded     bool
 	WorstCaseNote string
+	// RuntimeUnknown is true when the runtime runs another version than the design time holds:
+	// the API serves the design time's content only, so what runs is not known (WorstCase nil,
+	// Unbounded false, WorstCaseNote saying what the design time would do).
+	RuntimeUnknown bool
 	// DeadMessageQueue is the queue's dead message queue ("" for none) and DeadMessageQueueTTL
 	// its time to live in seconds (nil when it keeps messages for ever or does not exist).
 	DeadMessageQueue    string
@@ -315,6 +319,13 @@ func (j *joined) flow(rt cpi.RuntimeArtifact) {
 	if j.aemPaths(rt, f) && !haveSender {
 		subs, haveSender = exceptionSubprocesses(f), true
 	}
+	if rt.Version != "" && f.DesignVersion != "" && rt.Version != f.DesignVersion {
+		for i := range j.paths {
+			if j.paths[i].Flow == id {
+				runtimeUnknown(&j.paths[i], rt.Version, f.DesignVersion)
+			}
+		}
+	}
 	if !haveSender {
 		return
 	}
@@ -325,6 +336,21 @@ func (j *joined) flow(rt cpi.RuntimeArtifact) {
 		}
 	}
 	j.add(rules.CheckExceptionSubprocesses(RuleSubprocesses(subs)), fmt.Sprintf("Integration flow %q", id), flowObj)
+}
+
+// runtimeUnknown marks path p of a flow whose runtime runs version deployed while its design
+// time holds design: the settings analysed are the design time's, not the running ones.
+func runtimeUnknown(p *Path, deployed, design string) {
+	would := p.WorstCaseNote
+	switch {
+	case p.Unbounded:
+		would = "no bound (" + p.WorstCaseNote + ")"
+	case p.WorstCase != nil:
+		would = fmt.Sprintf("%d executions (%s)", *p.WorstCase, p.WorstCaseNote)
+	}
+	p.RuntimeUnknown, p.Unbounded, p.WorstCase = true, false, nil
+	p.WorstCaseNote = fmt.Sprintf("the runtime runs version %s, whose settings the API does not serve, so what runs is unknown (it may retry without end); "+
+		"the design time's version %s, not deployed, would give %s", deployed, design, would)
 }
 
 func channelName(name, id string) string {

@@ -864,3 +864,33 @@ func TestRunWebhookEndpointWithoutCredentials(t *testing.T) {
 		t.Errorf("the finding does not name the endpoint without its credentials:\n%s", out)
 	}
 }
+
+// A flow whose runtime runs another version than its design time holds: the path does not claim
+// the design time's bound for what runs (before, unbounded was false and the worst case the
+// design time's, while the running version could retry without end); the note says what the
+// design time would give, and the finding that a deploy ships the design time's version.
+func TestRunPathOfAnotherVersionRunning(t *testing.T) {
+	t.Parallel()
+	in := input(t, healthyQueues(), flow{id: "Orders", o: one(amqp(orders, "1")), deployed: "0.9.0"})
+	r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
+	if len(r.Paths) != 1 {
+		t.Fatalf("paths = %+v, want one", r.Paths)
+	}
+	p := r.Paths[0]
+	if !p.RuntimeUnknown || p.Unbounded || p.WorstCase != nil || !strings.Contains(p.WorstCaseNote, "runs version 0.9.0") ||
+		!strings.Contains(p.WorstCaseNote, "would give 7 executions") {
+		t.Errorf("path = %+v, want the running settings unknown and the design time's 7 executions in the note", p)
+	}
+	found := false
+	for _, f := range r.Findings {
+		if f.Rule == "audit.version_differs" {
+			found = true
+			if !strings.Contains(f.Message, "ships version 1.0.0") || !strings.Contains(f.Message, "may retry without end") {
+				t.Errorf("version_differs does not say the deploy ships the design time's version: %s", f.Message)
+			}
+		}
+	}
+	if !found {
+		t.Error("no audit.version_differs finding")
+	}
+}

@@ -51,14 +51,29 @@ type DeployState struct {
 	// under the version the runtime runs: its Flow.ContentDigest differs from the one recorded
 	// when the runtime was last deployed (a pipeline's upload without a version bump).
 	ContentChanged bool
+	// Unconfirmed is true when the runtime was deployed by someone else since the last Terraform
+	// run that was saved, so that the design time may hold changes uploaded since that deploy
+	// under the version the runtime runs: the digest taken now cannot tell.
+	Unconfirmed bool
+	// LastVersion is, for a runtime that is not deployed, the version it ran when it was last
+	// seen deployed, "" when unknown. ContentChanged then compares the design time with what the
+	// runtime last ran.
+	LastVersion string
+	// Runs says what the retry settings the runtime runs do, as recorded when it was deployed,
+	// "" when unknown or unremarkable.
+	Runs string
 }
 
 // Staged reports whether the design time holds other changes than the runtime runs: another
 // version, or other changes uploaded under the version the runtime runs (ContentChanged). Cloud
 // Integration keeps one design time per flow, so a deploy now would ship them.
 func (s DeployState) Staged() bool {
-	deployed := s.RuntimeStatus != "" && s.RuntimeStatus != RuntimeNotDeployed
-	return deployed && (s.otherVersion() || s.ContentChanged)
+	if s.RuntimeStatus == RuntimeNotDeployed {
+		// What the runtime last ran, as recorded: a deploy now would ship what it never ran.
+		return s.ContentChanged
+	}
+	deployed := s.RuntimeStatus != ""
+	return deployed && (s.otherVersion() || s.ContentChanged || s.Unconfirmed)
 }
 
 // otherVersion reports whether the design time holds another version than the runtime runs.
@@ -68,6 +83,15 @@ func (s DeployState) otherVersion() bool {
 
 // stagedWhat says what the design time holds beyond the runtime, for a warning.
 func (s DeployState) stagedWhat() string {
+	switch {
+	case s.RuntimeStatus == RuntimeNotDeployed && s.LastVersion != "" && s.LastVersion != s.DesignVersion:
+		return fmt.Sprintf("version %s, which the runtime never ran (it last ran version %s)", s.DesignVersion, s.LastVersion)
+	case s.RuntimeStatus == RuntimeNotDeployed:
+		return fmt.Sprintf("changes uploaded under version %s since the runtime last ran it, which the runtime never ran", s.DesignVersion)
+	case !s.otherVersion() && !s.ContentChanged && s.Unconfirmed:
+		return fmt.Sprintf("possibly changes uploaded under version %s, the version the runtime runs: someone else deployed the flow since "+
+			"the last saved Terraform run, and the provider cannot tell whether the design time changed after that deploy", s.DesignVersion)
+	}
 	if s.otherVersion() {
 		return fmt.Sprintf("version %s, while the runtime runs version %s", s.DesignVersion, s.DeployedVersion)
 	}
@@ -114,8 +138,9 @@ func (p DeployPolicy) Decide(s DeployState, deployOther bool) DeployDecision {
 	default: // DeployChanges
 		want = !notDeployed && (c == CaseSettings || c == CaseOtherChanges && deployOther)
 	}
-	// A started flow whose design time holds another version ships that version with any deploy.
-	if want && running && s.Staged() && !deployOther {
+	// A flow whose design time holds other changes than the runtime runs (or last ran, when it is
+	// not deployed) ships them with any deploy.
+	if want && s.Staged() && !deployOther {
 		return DeployDecision{Case: c, Held: true}
 	}
 	return DeployDecision{Deploy: want, Case: c, Held: !want}
@@ -132,6 +157,9 @@ func (s DeployState) Describe(c DeployCase) string {
 		}
 		return "the runtime lacks this configuration's settings (this plan writes them, or an earlier write was never deployed)"
 	case CaseNotRunning:
+		if s.Staged() {
+			return fmt.Sprintf("the runtime is not running (status %s), and the design time holds %s: a deploy would ship them", s.RuntimeStatus, s.stagedWhat())
+		}
 		return fmt.Sprintf("the runtime is not running (status %s)", s.RuntimeStatus)
 	case CaseOtherChanges:
 		return "the runtime runs this configuration's settings, but the design time holds other, undeployed changes: " + s.stagedWhat()

@@ -15,6 +15,10 @@ func TestDeployPolicyDecide(t *testing.T) {
 	failed := cpi.DeployState{RuntimeStatus: "ERROR", DeployedVersion: "1.0.6", DesignVersion: "1.0.6"}
 	sameVersion := cpi.DeployState{RuntimeStatus: "STARTED", DeployedVersion: "1.0.6", DesignVersion: "1.0.6", ContentChanged: true}
 	with := func(s cpi.DeployState) cpi.DeployState { s.Writes = true; return s }
+	// Undeployed while the design time holds a version the runtime never ran.
+	undeployedStaged := cpi.DeployState{RuntimeStatus: "NOT_DEPLOYED", DesignVersion: "1.0.3", LastVersion: "1.0.2", ContentChanged: true}
+	// Deployed by someone else since the last saved run: changes since cannot be told.
+	unconfirmed := cpi.DeployState{RuntimeStatus: "STARTED", DeployedVersion: "1.0.6", DesignVersion: "1.0.6", Unconfirmed: true}
 	for _, tc := range []struct {
 		name   string
 		p      cpi.DeployPolicy
@@ -40,6 +44,11 @@ func TestDeployPolicyDecide(t *testing.T) {
 		{"running, write beside changes under the same version held", cpi.DeployRunning, with(sameVersion), false, false, cpi.CaseSettings},
 		{"changes, write beside changes under the same version held", cpi.DeployChanges, with(sameVersion), false, false, cpi.CaseSettings},
 		{"changes, changes under the same version shipped when asked", cpi.DeployChanges, sameVersion, true, true, cpi.CaseOtherChanges},
+		{"running, undeployed flow with an unreleased version held", cpi.DeployRunning, undeployedStaged, false, false, cpi.CaseNotRunning},
+		{"running, undeployed flow with an unreleased version shipped when asked", cpi.DeployRunning, undeployedStaged, true, true, cpi.CaseNotRunning},
+		{"running, write beside an unconfirmed deployment held", cpi.DeployRunning, with(unconfirmed), false, false, cpi.CaseSettings},
+		{"changes, write beside an unconfirmed deployment held", cpi.DeployChanges, with(unconfirmed), false, false, cpi.CaseSettings},
+		{"changes, write beside an unconfirmed deployment shipped when asked", cpi.DeployChanges, with(unconfirmed), true, true, cpi.CaseSettings},
 		{"never, write", cpi.DeployNever, with(started), true, false, cpi.CaseSettings},
 		{"never, undeployed", cpi.DeployNever, undeployed, true, false, cpi.CaseNotRunning},
 	} {
@@ -69,5 +78,15 @@ func TestDeployStateDescribe(t *testing.T) {
 	plain := cpi.DeployState{RuntimeStatus: "STARTED", DeployedVersion: "1.0.6", DesignVersion: "1.0.6", Writes: true}
 	if got := plain.Describe(cpi.CaseSettings); !strings.Contains(got, "lacks this configuration's settings") || strings.Contains(got, "other") {
 		t.Errorf("settings: %q", got)
+	}
+	undeployed := cpi.DeployState{RuntimeStatus: "NOT_DEPLOYED", DesignVersion: "1.0.3", LastVersion: "1.0.2", ContentChanged: true}
+	if got := undeployed.Describe(cpi.CaseNotRunning); !strings.Contains(got, "not running") ||
+		!strings.Contains(got, "version 1.0.3, which the runtime never ran (it last ran version 1.0.2)") {
+		t.Errorf("not running with an unreleased version: %q", got)
+	}
+	unconfirmed := cpi.DeployState{RuntimeStatus: "STARTED", DeployedVersion: "1.0.6", DesignVersion: "1.0.6", Unconfirmed: true, Writes: true}
+	if got := unconfirmed.Describe(cpi.CaseSettings); !strings.Contains(got, "possibly changes uploaded under version 1.0.6") ||
+		!strings.Contains(got, "cannot tell") {
+		t.Errorf("unconfirmed: %q", got)
 	}
 }

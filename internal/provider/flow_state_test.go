@@ -489,27 +489,37 @@ func TestStillUndeployed(t *testing.T) {
 
 // What the runtime was deployed from is recorded again after a deploy of the resource and when a
 // read finds another deployment than the recorded one (by anyone); a read of the same deployment
-// keeps the digest recorded, so that a design time changed since is seen.
+// keeps the digest recorded, so that a design time changed since is seen. A deployment by someone
+// else is unconfirmed until a saved run reads it again (an apply that held a deploy back for it
+// needs one more), and the record stays while the flow is not deployed.
 func TestNextDeployedContent(t *testing.T) {
 	t.Parallel()
-	rt := func(on string) *cpi.RuntimeArtifact { return &cpi.RuntimeArtifact{Status: "STARTED", DeployedOn: on} }
-	rec := &framework.DeployedContent{DeployedOn: "t1", Digest: "d1"}
+	rt := func(on string) *cpi.RuntimeArtifact {
+		return &cpi.RuntimeArtifact{Status: "STARTED", DeployedOn: on, Version: "1.0.1"}
+	}
+	rec := &framework.DeployedContent{DeployedOn: "t1", Digest: "d1", Version: "1.0.1"}
+	unconfirmed := func(n int) *framework.DeployedContent { c := *rec; c.Unconfirmed = n; return &c }
 	for _, tc := range []struct {
-		name     string
-		prior    *framework.DeployedContent
-		rt       *cpi.RuntimeArtifact
-		digest   string
-		deployed bool
-		want     *framework.DeployedContent
+		name   string
+		prior  *framework.DeployedContent
+		rt     *cpi.RuntimeArtifact
+		digest string
+		by     framework.RecordBy
+		held   bool
+		want   *framework.DeployedContent
 	}{
-		{"first read takes the design time as deployed", nil, rt("t1"), "d2", false, &framework.DeployedContent{DeployedOn: "t1", Digest: "d2"}},
-		{"same deployment keeps the record", rec, rt("t1"), "d2", false, rec},
-		{"a deploy by someone else records anew", rec, rt("t2"), "d2", false, &framework.DeployedContent{DeployedOn: "t2", Digest: "d2"}},
-		{"the resource's own deploy records anew", rec, rt("t1"), "d2", true, &framework.DeployedContent{DeployedOn: "t1", Digest: "d2"}},
-		{"not deployed: no record", rec, nil, "d2", false, nil},
-		{"design time unread: the record stays", rec, rt("t2"), "", false, rec},
+		{"first read takes the design time as deployed", nil, rt("t1"), "d2", framework.ByRead, false, &framework.DeployedContent{DeployedOn: "t1", Digest: "d2", Version: "1.0.1"}},
+		{"same deployment keeps the record", rec, rt("t1"), "d2", framework.ByRead, false, rec},
+		{"a deploy by someone else records anew, unconfirmed", rec, rt("t2"), "d2", framework.ByRead, false,
+			&framework.DeployedContent{DeployedOn: "t2", Digest: "d2", Version: "1.0.1", Unconfirmed: 1}},
+		{"a saved run's read confirms it", unconfirmed(1), rt("t1"), "d2", framework.ByRead, false, rec},
+		{"an apply that held the deploy back keeps it unconfirmed", unconfirmed(1), rt("t1"), "d2", framework.ByApply, true, unconfirmed(2)},
+		{"a read after that apply lowers it", unconfirmed(2), rt("t1"), "d2", framework.ByRead, false, unconfirmed(1)},
+		{"the resource's own deploy records anew", unconfirmed(1), rt("t1"), "d2", framework.ByDeploy, false, &framework.DeployedContent{DeployedOn: "t1", Digest: "d2", Version: "1.0.1"}},
+		{"not deployed: the record of what last ran stays", rec, nil, "d2", framework.ByRead, false, rec},
+		{"design time unread: the record stays", rec, rt("t2"), "", framework.ByRead, false, rec},
 	} {
-		got := framework.NextDeployedContent(tc.prior, tc.rt, tc.digest, tc.deployed)
+		got := framework.NextDeployedContent(tc.prior, tc.rt, tc.digest, tc.by, tc.held, "")
 		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
 			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
 		}

@@ -141,7 +141,7 @@ func (p *pipeline) deploy(id string) {
 }
 
 // undeploy undeploys flow id.
-func (p *pipeline) undeploy(id string) {
+func (p *pipeline) undeploy(id string) { //nolint:unparam // each pipeline step names the flow it acts on, as the other steps do
 	p.t.Helper()
 	if err := p.ci.Undeploy(p.t.Context(), id); err != nil {
 		p.t.Fatalf("pipeline: undeploying %s: %v", id, err)
@@ -629,6 +629,12 @@ func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
 					}
 					p.deploy(id)
 				},
+				// The guide's refresh-only apply after the pipeline's deploy job: without it, the
+				// provider cannot tell whether the pipeline uploaded more under 1.0.1 since.
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true,
+			},
+			{
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
@@ -653,4 +659,236 @@ func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
 			},
 		},
 	})
+}
+
+// Under `running` (the default with deploy = true, and of sapmessaging_iflow_deployment), a flow
+// the team undeployed while its design time holds a version nobody released (1.0.3) is not
+// deployed again: the deploy would ship 1.0.3, which the runtime never ran. Before, the plan
+// redeployed it "because deploy_policy is running" and shipped 1.0.3 without naming it.
+// deploy_other_changes = true ships it.
+func TestAccPipeline_runningHoldsUnreleasedVersionOfUndeployedFlow(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		hcl  func(env *acctest.TestEnv, extra string) string
+	}{
+		{"sender", func(env *acctest.TestEnv, extra string) string { return pipelineSenderHCL(env, 3, extra) }},
+		{"deployment", func(env *acctest.TestEnv, extra string) string {
+			return env.Config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n%s}\n", acctest.SenderFlowID, extra))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := acctest.NewTestEnv(t)
+			env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+			p := newPipeline(t, env)
+			p.deploy(acctest.SenderFlowID)
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{
+					{Config: tc.hcl(env, ""), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
+					{
+						// The pipeline releases 1.0.2; the guide's refresh-only apply records it.
+						PreConfig: func() {
+							p.stage(acctest.SenderFlowID, "1.0.2", archiveEdit{})
+							p.deploy(acctest.SenderFlowID)
+						},
+						RefreshState: true,
+					},
+					{
+						// It stages 1.0.3 without deploying it, and the team undeploys the flow.
+						PreConfig: func() {
+							p.stage(acctest.SenderFlowID, "1.0.3", archiveEdit{})
+							p.undeploy(acctest.SenderFlowID)
+							env.Srv.ResetStats()
+						},
+						Config:           tc.hcl(env, ""),
+						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+						Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "", ""), deployCount(env, 0)),
+					},
+					{
+						Config: tc.hcl(env, "  deploy_other_changes = true\n"),
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+						},
+						Check: checkDeployedVersion(env, "STARTED", "1.0.3"),
+					},
+				},
+			})
+		})
+	}
+}
+
+// A pipeline deploys 1.0.2 and then uploads a fix under 1.0.2, with no saved Terraform run between:
+// the read that finds the new deployment cannot tell whether the design time changed after it,
+// so a change of this configuration's settings is written without a deploy (before, the plan
+// took the design time as deployed and the apply shipped the fix, saying it deployed this
+// configuration's settings only). The next plan still holds it; an apply -refresh-only after the
+// pipeline's next deploy job confirms the record, and a change then deploys.
+func TestAccPipeline_unseenDeployThenSameVersionUploadHeld(t *testing.T) {
+	t.Parallel()
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	p := newPipeline(t, env)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: pipelineSenderHCL(env, 3, ""), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
+			{
+				PreConfig: func() {
+					p.stage(acctest.SenderFlowID, "1.0.2", archiveEdit{})
+					p.deploy(acctest.SenderFlowID)
+					p.stage(acctest.SenderFlowID, "1.0.2", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 1\n")}})
+					env.Srv.ResetStats()
+				},
+				Config: pipelineSenderHCL(env, 4, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(runsHotfix(env, ""), deployCount(env, 0), senderRetriesOnTenant(env, acctest.SenderFlowID, "4")),
+			},
+			{
+				// The next plan still holds the write back.
+				PreConfig:          env.Srv.ResetStats,
+				Config:             pipelineSenderHCL(env, 4, ""),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: false,
+			},
+			{
+				// The pipeline's release deploys 1.0.2 with the fix; the refresh-only apply after it
+				// records it, and a change then deploys this configuration's settings.
+				PreConfig:    func() { p.deploy(acctest.SenderFlowID) },
+				RefreshState: true,
+			},
+			{
+				PreConfig: env.Srv.ResetStats,
+				Config:    pipelineSenderHCL(env, 5, ""),
+				Check: resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID),
+					deployCount(env, 1)),
+			},
+		},
+	})
+}
+
+// A pinned version replaced by the pipeline's upload of the next one is not reported as a deleted
+// flow: the plan exits 2 and says that version 1.0.8 was replaced by 1.0.9. A design time deleted
+// while the runtime still runs says only the design time was deleted. Before, both said the flow
+// "no longer exists on the tenant".
+func TestAccDriftDetection_versionReplacedAndDesignTimeDeleted(t *testing.T) {
+	tf := acctest.TerraformCLI(t)
+	t.Parallel()
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	acctest.BuildProvider(t, plugins)
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	p := newPipeline(t, env)
+	p.stage(acctest.SenderFlowID, "1.0.8", archiveEdit{})
+	p.deploy(acctest.SenderFlowID)
+	dir := filepath.Join(t.TempDir(), "flows")
+	main := func(version string) string {
+		return `
+terraform {
+  required_providers {
+    sapmessaging = { source = "sapmessaging/sapmessaging" }
+  }
+}
+
+provider "sapmessaging" {}
+
+resource "sapmessaging_amqp_sender" "orders" {
+  iflow_id              = "` + acctest.SenderFlowID + `"
+  version               = "` + version + `"
+  max_number_of_retries = 3
+  deploy_policy         = "changes"
+}
+`
+	}
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), main("1.0.8"))
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w.MustRun(0, "apply", "-auto-approve", "-input=false")
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false")
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+	p.stage(acctest.SenderFlowID, "1.0.9", archiveEdit{})
+	out := flat(w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color").Output)
+	for _, want := range []string{"Integration Flow Version Replaced", "Version 1.0.8 of iFlow", "now holds version 1.0.9", `Set version = "1.0.9"`} {
+		if !strings.Contains(strings.ReplaceAll(out, "`", ""), want) {
+			t.Errorf("the plan after the pipeline uploaded 1.0.9 does not say %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Integration Flow Deleted") {
+		t.Errorf("the plan after the pipeline uploaded 1.0.9 says the flow was deleted:\n%s", out)
+	}
+
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), main("1.0.9"))
+	w.MustRun(0, "apply", "-auto-approve", "-input=false")
+	// deploy = true beside deploy_policy = "changes" says nothing the configuration does: warned.
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), strings.Replace(main("1.0.9"), "  deploy_policy", "  deploy                = true\n  deploy_policy", 1))
+	out = flat(w.MustRun(0, "plan", "-input=false", "-no-color").Output)
+	for _, want := range []string{"Deploy Setting Ignored", `deploy_policy = "changes" is set and decides`, "Remove deploy"} {
+		if !strings.Contains(strings.ReplaceAll(out, "`", ""), want) {
+			t.Errorf("the plan with deploy = true beside deploy_policy = \"changes\" does not say %q:\n%s", want, out)
+		}
+	}
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), main("1.0.9"))
+	p.delete(acctest.SenderFlowID)
+	out = flat(w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color").Output)
+	for _, want := range []string{"Integration Flow Design Time Deleted", "only the design time was deleted", "still runs version 1.0.8"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the plan after the pipeline deleted the design time does not say %q:\n%s", want, out)
+		}
+	}
+}
+
+// The sample flow with externalized retry settings under deploy_policy = "changes": the pipeline
+// releases 1.0.4 without parameters.prop (the retry count is empty: the sender retries without
+// end), then stages 1.0.5, again without it. The apply writes the configuration's value into 1.0.5
+// and does not deploy it; the next plan changes nothing, and its warning now says that the running
+// flow may retry a failing message without end, where it said only that the flow was not deployed.
+func TestAccPipeline_heldDeployNamesWhatRuns(t *testing.T) {
+	tf := acctest.TerraformCLI(t)
+	t.Parallel()
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	acctest.BuildProvider(t, plugins)
+	env := acctest.NewTestEnv(t)
+	if err := env.Srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	const id = "Acme_Orders_Parameterized"
+	p := newPipeline(t, env)
+	dir := filepath.Join(t.TempDir(), "flows")
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), `
+terraform {
+  required_providers {
+    sapmessaging = { source = "sapmessaging/sapmessaging" }
+  }
+}
+
+provider "sapmessaging" {}
+
+resource "sapmessaging_amqp_sender" "orders" {
+  iflow_id              = "`+id+`"
+  max_number_of_retries = 1
+  deploy_policy         = "changes"
+}
+`)
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w.MustRun(0, "apply", "-auto-approve", "-input=false")
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false")
+
+	noProp := archiveEdit{drop: []string{"src/main/resources/parameters.prop"}}
+	p.stage(id, "1.0.4", noProp)
+	p.deploy(id)
+	w.MustRun(2, "plan", "-detailed-exitcode", "-input=false")
+	p.stage(id, "1.0.5", noProp)
+	w.MustRun(0, "apply", "-auto-approve", "-input=false")
+	if d, ok := env.Srv.Deployed(id); !ok || d.Version != "1.0.4" {
+		t.Fatalf("the runtime runs %+v, want 1.0.4", d)
+	}
+	out := strings.Join(strings.Fields(w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color").Output), " ")
+	for _, want := range []string{"Integration Flow Not Deployed", "running flow (version 1.0.4)", "retries a failing message without end"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the plan leaving 1.0.4 running does not say %q:\n%s", want, out)
+		}
+	}
 }

@@ -257,10 +257,17 @@ func aemCyclePath(q AEMQueue) string {
 // from dmq, lead back to queue, or nil. s holds, for each queue, the dead message queue the broker moves what it
 // removes to (as the broker holds it, and as plans set it).
 func AEMDeadMessageQueueCycle(queue, dmq string, s LinkSet) []string {
+	return AEMDeadMessageQueueCycleOf(queue, dmq, s.Links)
+}
+
+// AEMDeadMessageQueueCycleOf is AEMDeadMessageQueueCycle over links, which returns what LinkSet.Links returns
+// for a queue: a caller works out the links of the queues the search reaches only, instead of a LinkSet of
+// every queue.
+func AEMDeadMessageQueueCycleOf(queue, dmq string, links func(string) []string) []string {
 	if dmq == "" || dmq == queue {
 		return nil
 	}
-	return dmqCycle(queue, dmq, s.Links)
+	return dmqCycle(queue, dmq, links)
 }
 
 // AEMDeadMessageQueueDeletes reports whether q's dead message queue is known to keep nothing: named "", not

@@ -120,8 +120,10 @@ func CheckDeployedVersion(flow, deployed, design string) []Finding {
 	}
 	var r report
 	r.warnf("audit.version_differs", "", "Deployed Version Differs",
-		"The integration flow %q runs version %s, but its design time holds version %s; the API serves the content of the design time only, so the audit analysed %s and the running settings may differ. "+
-			"Set the runtime to the design time by deploying the flow again (`sapmessaging_iflow_deployment`), so that what runs is what was analysed.", flow, deployed, design, design)
+		"The integration flow %q runs version %s, but its design time holds version %s; the API serves the content of the design time only, so the audit analysed %s, "+
+			"and its paths leave the running settings unknown (`unbounded` null): version %s may retry without end. A deploy of the flow ships version %s, not only its retry settings. "+
+			"Set the runtime to the design time once version %s is released (the team's deploy, or `deploy_other_changes = true` on the flow's deployment), so that what runs is what was analysed.",
+		flow, deployed, design, design, deployed, design, design)
 	return r.fs
 }
 

@@ -192,3 +192,20 @@ func BenchmarkClaim(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkJoin is a provider process joining the walk of its Terraform process and leaving it
+// when it ends, as every process that Terraform starts does once.
+func BenchmarkJoin(b *testing.B) {
+	if !Supported {
+		b.Skip("no file locks on this platform")
+	}
+	base := b.TempDir()
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := Join(base, "100")
+		if err != nil {
+			b.Fatal(err)
+		}
+		r.Close()
+	}
+}

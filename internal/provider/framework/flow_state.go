@@ -44,9 +44,9 @@ type UndeployedWrite struct {
 // is a deployedContent.
 const privateDeployedContent = "deployed_content"
 
-// privatePlanContentChanged is the private key in which a plan hands its apply whether the design
-// time held other changes under the version the runtime runs ("true"), so that the apply decides
-// as the plan did.
+// privatePlanContentChanged is the private key in which a plan hands its apply what it found of
+// other changes in the design time (a contentFinding as JSON), so that the apply decides as the
+// plan did.
 const privatePlanContentChanged = "plan_content_changed"
 
 // deployedContent records the design time a runtime was deployed from, as far as can be told: the
@@ -54,10 +54,23 @@ const privatePlanContentChanged = "plan_content_changed"
 // tells its version and DeployedOn but not its content. Digest is cpi.Flow.ContentDigest of the
 // design time read right after a deploy of this provider, or when a read first finds the runtime
 // with this DeployedOn (a deploy by anyone else, an import, or a state written before the record
-// existed: the runtime is then taken to run the design time as read).
+// existed: the runtime is then taken to run the design time as read). Version is the version the
+// runtime ran. The record is kept while the flow is not deployed: it is then what the runtime
+// last ran.
 type DeployedContent struct {
 	DeployedOn string `json:"deployed_on"`
 	Digest     string `json:"digest"`
+	Version    string `json:"version,omitempty"`
+	// Runs says what the retry settings of the resource's channel do, as read when the record
+	// was taken (what the runtime runs), "" when unknown or unremarkable.
+	Runs string `json:"runs,omitempty"`
+	// Unconfirmed counts the saved Terraform runs still needed before Digest is taken for what
+	// the runtime runs: a read that finds a deploy by someone else since the record sets 1 (the
+	// design time may have changed after that deploy, under the same version, before this read);
+	// an apply that held a deploy back for it sets 2; each read of a saved state that finds the
+	// same deployment lowers it by one. So an apply -refresh-only after the pipeline's deploy job
+	// (or any apply that changes nothing of the resource) confirms it, and a plan alone never does.
+	Unconfirmed int `json:"unconfirmed,omitempty"`
 }
 
 // getDeployedContent returns the record in private, nil for none.
@@ -83,7 +96,7 @@ func SetDeployedContent(ctx context.Context, private PrivateSetter, c *DeployedC
 	}
 	b, err := json.Marshal(c)
 	if err != nil {
-		// A struct of two strings always marshals.
+		// A struct of strings and an int always marshals.
 		return nil
 	}
 	return private.SetKey(ctx, privateDeployedContent, b)
@@ -103,61 +116,117 @@ func FlowDigest(ctx context.Context, flows *cpi.Flows, id, version string) strin
 	return d
 }
 
+// recordBy says who takes a deployedContent record.
+type RecordBy int
+
+const (
+	// byRead: a refresh (its state is saved by an apply, including -refresh-only).
+	ByRead RecordBy = iota
+	// byApply: an apply of the resource that did not deploy.
+	ByApply
+	// byDeploy: an apply that deployed the flow (a new DeployedOn after it is that deploy's).
+	ByDeploy
+)
+
 // nextDeployedContent is the record after reading runtime rt (nil: not deployed) and a design
-// time of digest: a new record when the runtime was deployed since prior (by anyone; deployedNow:
-// by this resource, just now) or none was kept, prior otherwise.
-func NextDeployedContent(prior *DeployedContent, rt *cpi.RuntimeArtifact, digest string, deployedNow bool) *DeployedContent {
+// time of digest: a new record when the runtime was deployed since prior (by anyone; byDeploy:
+// by this resource, just now) or none was kept, prior otherwise (also while the flow is not
+// deployed: it then tells what the runtime last ran). heldUnconfirmed is true when this apply
+// held a deploy back because the record was unconfirmed. runs is what the channel's settings as
+// read now do, kept in a new record.
+func NextDeployedContent(prior *DeployedContent, rt *cpi.RuntimeArtifact, digest string, by RecordBy, heldUnconfirmed bool, runs string) *DeployedContent {
 	switch {
-	case rt == nil:
-		return nil
-	case digest == "":
+	case rt == nil || digest == "":
 		return prior
-	case deployedNow || prior == nil || prior.DeployedOn != rt.DeployedOn:
-		return &DeployedContent{DeployedOn: rt.DeployedOn, Digest: digest}
+	case by == ByDeploy || prior == nil:
+		// After this resource's deploy, or the first record (an import, a state from before
+		// records were kept): the runtime is taken to run the design time as read.
+		return &DeployedContent{DeployedOn: rt.DeployedOn, Digest: digest, Version: rt.Version, Runs: runs}
+	case prior.DeployedOn != rt.DeployedOn:
+		// A deploy by someone else since the record: the design time may have changed after it.
+		n := 1
+		if by == ByApply {
+			n = 2
+		}
+		return &DeployedContent{DeployedOn: rt.DeployedOn, Digest: digest, Version: rt.Version, Unconfirmed: n, Runs: runs}
 	}
-	return prior
+	next := *prior
+	switch {
+	case by == ByApply && heldUnconfirmed:
+		next.Unconfirmed = 2
+	case by == ByRead && next.Unconfirmed > 0:
+		next.Unconfirmed--
+	}
+	if next.Version == "" {
+		next.Version = rt.Version
+	}
+	return &next
 }
 
-// contentChangedAtPlan reports whether the design time of flow id holds other changes than the
-// runtime runs under the same version: the runtime is still the deployment rec was recorded for
-// (its DeployedOn, read once in this run) and the design time's digest differs from rec's.
-func ContentChangedAtPlan(ctx context.Context, flows *cpi.Flows, id, version string, rec *DeployedContent) bool {
+// contentFinding is what a plan found of other changes in the design time of a flow: changes
+// under the version the runtime runs (or, for a flow that is not deployed, changes since what the
+// runtime last ran), or a deploy by someone else that makes the record unconfirmed.
+type ContentFinding struct {
+	Changed     bool   `json:"changed,omitempty"`
+	Unconfirmed bool   `json:"unconfirmed,omitempty"`
+	LastVersion string `json:"last_version,omitempty"`
+	// Runs is what the runtime's retry settings do, as recorded (deployedContent.Runs).
+	Runs string `json:"runs,omitempty"`
+}
+
+// contentChangedAtPlan returns what the design time of flow id holds beyond what the runtime runs
+// as rec records it: the runtime is still the deployment rec was recorded for (its DeployedOn,
+// read once in this run) and the design time's digest differs from rec's, or rec is unconfirmed;
+// for a flow that is not deployed, the design time differs from what the runtime last ran.
+func ContentChangedAtPlan(ctx context.Context, flows *cpi.Flows, id, version string, rec *DeployedContent) ContentFinding {
 	if rec == nil || flows == nil {
-		return false
+		return ContentFinding{}
 	}
 	rt, err := flows.RuntimeArtifact(ctx, id)
-	if err != nil || rt.DeployedOn != rec.DeployedOn {
-		return false
+	switch {
+	case errors.Is(err, cpi.ErrNotFound):
+		d := FlowDigest(ctx, flows, id, version)
+		return ContentFinding{Changed: d != "" && d != rec.Digest, LastVersion: rec.Version, Runs: rec.Runs}
+	case err != nil || rt.DeployedOn != rec.DeployedOn:
+		return ContentFinding{}
 	}
 	d := FlowDigest(ctx, flows, id, version)
-	return d != "" && d != rec.Digest
+	return ContentFinding{Changed: d != "" && d != rec.Digest, Unconfirmed: rec.Unconfirmed > 0, Runs: rec.Runs}
 }
 
 // setPlanContentChanged hands the apply what the plan found (contentChangedAtPlan).
-func SetPlanContentChanged(ctx context.Context, private PrivateSetter, changed bool) diag.Diagnostics {
-	if !changed {
+func SetPlanContentChanged(ctx context.Context, private PrivateSetter, f ContentFinding) diag.Diagnostics {
+	if f == (ContentFinding{}) {
 		return private.SetKey(ctx, privatePlanContentChanged, nil)
 	}
-	return private.SetKey(ctx, privatePlanContentChanged, []byte("true"))
+	b, err := json.Marshal(f)
+	if err != nil {
+		return nil
+	}
+	return private.SetKey(ctx, privatePlanContentChanged, b)
 }
 
 // planContentChanged returns what the plan handed the apply in private.
-func PlanContentChanged(ctx context.Context, private privateGetter) bool {
+func PlanContentChanged(ctx context.Context, private privateGetter) ContentFinding {
 	if private == nil {
-		return false
+		return ContentFinding{}
 	}
 	b, d := private.GetKey(ctx, privatePlanContentChanged)
-	return !d.HasError() && string(b) == "true"
+	var f ContentFinding
+	if d.HasError() || len(b) == 0 || json.Unmarshal(b, &f) != nil {
+		return ContentFinding{}
+	}
+	return f
 }
 
 // privateGetter is the part of the framework's private state that reads.
 type privateGetter interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+	GetKey(ctx context.Context, Key string) ([]byte, diag.Diagnostics)
 }
 
 // PrivateSetter is the part of the framework's private state that writes.
 type PrivateSetter interface {
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+	SetKey(ctx context.Context, Key string, value []byte) diag.Diagnostics
 }
 
 // GetUndeployed returns the undeployed write recorded in private, nil for none.
@@ -201,12 +270,12 @@ type RuntimeView struct {
 // when it does: a runtime that is not STARTED, a write recorded as not deployed, or a deployed
 // version other than the design time's.
 func (v RuntimeView) NotRunningReason() string {
-	status := v.Status.ValueString()
+	Status := v.Status.ValueString()
 	switch {
 	case v.Status.IsNull() || v.Status.IsUnknown():
 		return ""
-	case status != "STARTED":
-		return fmt.Sprintf("its runtime status is %s", status)
+	case Status != "STARTED":
+		return fmt.Sprintf("its runtime status is %s", Status)
 	case v.Undeployed != nil:
 		return "the settings an earlier apply wrote were never deployed (that deploy failed, timed out or was interrupted, or the resource had deploy = false)"
 	case v.DesignVersion != "" && !v.DeployedVersion.IsNull() && !v.DeployedVersion.IsUnknown() &&
@@ -245,15 +314,15 @@ func PlanDesignVersion(ctx context.Context, flows *cpi.Flows, id, version string
 // ReadDeployment sets the runtime status and deployed version of iFlow id and returns the runtime
 // artifact (nil when none is deployed); they stay as they are when reading fails.
 // The status is read once per run for all channel resources of the flow (Flows.RuntimeArtifact).
-func ReadDeployment(ctx context.Context, flows *cpi.Flows, id string, status, deployed *types.String, diags *diag.Diagnostics) *cpi.RuntimeArtifact {
+func ReadDeployment(ctx context.Context, flows *cpi.Flows, id string, Status, deployed *types.String, diags *diag.Diagnostics) *cpi.RuntimeArtifact {
 	rt, err := flows.RuntimeArtifact(ctx, id)
 	switch {
 	case errors.Is(err, cpi.ErrNotFound):
-		*status, *deployed = types.StringValue("NOT_DEPLOYED"), types.StringNull()
+		*Status, *deployed = types.StringValue("NOT_DEPLOYED"), types.StringNull()
 	case err != nil:
 		diags.AddError("Cannot Read Deployment", fmt.Sprintf("Reading the runtime state of iFlow %q failed: %s. Run the command again.", id, Clause(err)))
 	default:
-		*status, *deployed = types.StringValue(rt.Status), types.StringValue(rt.Version)
+		*Status, *deployed = types.StringValue(rt.Status), types.StringValue(rt.Version)
 		return rt
 	}
 	return nil
@@ -340,7 +409,13 @@ func DeployPolicyAttributes(attrs map[string]schema.Attribute, deployNote string
 			"version the runtime runs) is deployed only with `deploy_other_changes = true`; the plan warns which case it is. Changes under " +
 			"the same version are told by a digest of the design time (apart from the settings the provider writes) that the resource " +
 			"keeps in its private state with the runtime's `DeployedOn`: taken after its own deploys, and by the first refresh that sees " +
-			"a deploy by someone else (the runtime is then taken to run the design time as read).",
+			"a deploy by someone else. After such a deploy, until a saved run (`terraform apply -refresh-only` right after the " +
+			"pipeline's deploy job, or any apply that changes nothing of the resource) has read it, the provider cannot tell whether " +
+			"the design time changed since, and holds deploys back as for other changes. Under `running`, a flow that is not " +
+			"deployed is not deployed again while its design time holds what the runtime never ran (a version staged after its " +
+			"last deploy). A flow left undeployed is not warned about under `changes` and `never` (it is what they keep); the plan " +
+			"warns when `changes` holds back a deploy of this configuration's writes and when `running` holds one back, while " +
+			"`never`, which never deploys, does not warn.",
 		Optional:   true,
 		Validators: []validator.String{stringvalidator.OneOf(names...)},
 	}
@@ -367,9 +442,9 @@ func DeployPolicy(policy types.String, deploy bool) cpi.DeployPolicy {
 // deployState is the cpi.DeployState of a runtime status and deployed version (as the state holds
 // them), the design version read in this run, and whether the design time holds other changes
 // under the version the runtime runs.
-func DeployState(status, deployed types.String, designVersion string, writes, contentChanged bool) cpi.DeployState {
-	return cpi.DeployState{RuntimeStatus: status.ValueString(), DeployedVersion: deployed.ValueString(), DesignVersion: designVersion,
-		Writes: writes, ContentChanged: contentChanged}
+func DeployState(Status, deployed types.String, DesignVersion string, writes bool, found ContentFinding) cpi.DeployState {
+	return cpi.DeployState{RuntimeStatus: Status.ValueString(), DeployedVersion: deployed.ValueString(), DesignVersion: DesignVersion,
+		Writes: writes, ContentChanged: found.Changed, Unconfirmed: found.Unconfirmed, LastVersion: found.LastVersion, Runs: found.Runs}
 }
 
 // AddDeployWarning warns at plan about decision d of policy p for iFlow id in state s: what is
@@ -383,15 +458,33 @@ func AddDeployWarning(diags *diag.Diagnostics, id string, p cpi.DeployPolicy, s 
 			fmt.Sprintf("This plan deploys iFlow %q: %s. It deploys because `deploy_policy` is %q%s. Apply it to run them.",
 				id, s.Describe(d.Case), p, otherChangesNote(s)))
 	case d.Held && p != cpi.DeployNever:
-		why := fmt.Sprintf("`deploy_policy` is %q", p)
+		Why := fmt.Sprintf("`deploy_policy` is %q", p)
 		what := "set `deploy_policy = \"running\"` to keep the flow running, or deploy it in Cloud Integration"
-		if s.Staged() && s.RuntimeStatus == cpi.RuntimeStarted {
-			why = "`deploy_other_changes` is not true, and a deploy would ship them"
+		switch {
+		case s.Staged() && s.RuntimeStatus == cpi.RuntimeNotDeployed:
+			Why = "`deploy_other_changes` is not true, and a deploy would ship what the runtime never ran"
+			what = fmt.Sprintf("set `deploy_other_changes = true` to ship version %s from here, or let the team's pipeline deploy it", s.DesignVersion)
+		case s.Staged() && s.Unconfirmed && !s.ContentChanged && s.DeployedVersion == s.DesignVersion:
+			Why = "`deploy_other_changes` is not true, and a deploy might ship changes the team has not released"
+			what = "run terraform apply -refresh-only right after the pipeline's deploy job (it records the design time as what the " +
+				"runtime runs, and the next plan decides from it), or set `deploy_other_changes = true` to deploy it from here"
+		case s.Staged():
+			Why = "`deploy_other_changes` is not true, and a deploy would ship them"
 			what = fmt.Sprintf("release version %s with the team's pipeline, or set `deploy_other_changes = true` to deploy it from here", s.DesignVersion)
 		}
+		meanwhile := ""
+		switch {
+		case s.RuntimeStatus != cpi.RuntimeStarted:
+		case s.Runs != "":
+			meanwhile = fmt.Sprintf(" Meanwhile the running flow (version %s) keeps the settings it was deployed with: %s.", s.DeployedVersion, s.Runs)
+		case s.DeployedVersion != "" && s.DesignVersion != "" && s.DeployedVersion != s.DesignVersion:
+			meanwhile = fmt.Sprintf(" Meanwhile the running flow (version %s) keeps the settings it was released with, which the provider cannot read "+
+				"(the API serves the design time's content only): where that release left a retry setting empty (an externalized parameter "+
+				"without a value, as an upload without parameters.prop leaves it), it retries a failing message without end.", s.DeployedVersion)
+		}
 		diags.AddWarning("Integration Flow Not Deployed",
-			fmt.Sprintf("This plan does not deploy iFlow %q: %s. It does not deploy because %s; written settings stay in the design time "+
-				"and run from the next deploy of the flow. To deploy it, %s.", id, s.Describe(d.Case), why, what))
+			fmt.Sprintf("This plan does not deploy iFlow %q: %s.%s It does not deploy because %s; written settings stay in the design time "+
+				"and run from the next deploy of the flow. To deploy it, %s.", id, s.Describe(d.Case), meanwhile, Why, what))
 	}
 }
 
@@ -438,9 +531,33 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// addFlowDeleted warns, at refresh, that iFlow id is gone from the tenant and the state forgot
-// what (a phrase: "its AMQP sender settings").
-func AddFlowDeleted(diags *diag.Diagnostics, id, what string) {
+// addFlowDeleted warns, at refresh, that iFlow id in version (as the configuration addresses it)
+// is gone from the tenant and the state forgot what (a phrase: "its AMQP sender settings"). It
+// says what happened, as far as the tenant tells: a pinned version replaced by an upload of
+// another one, a design time deleted while the runtime still runs, or a flow deleted.
+func AddFlowDeleted(ctx context.Context, diags *diag.Diagnostics, flows *cpi.Flows, id, version, what string) {
+	if flows != nil && version != "" && version != "active" {
+		if f, err := flows.Flow(ctx, id, "active"); err == nil && f.DesignVersion != "" && f.DesignVersion != version {
+			diags.AddWarning("Integration Flow Version Replaced",
+				fmt.Sprintf("Version %s of iFlow %q no longer exists on the tenant: its design time now holds version %s. Cloud Integration keeps "+
+					"one design time per flow, so an upload of a new version (by a pipeline, or in Cloud Integration) replaces the one before; "+
+					"the flow was not deleted. The state forgets %s, so the plan shows them to be created again against version %s, which "+
+					"that apply cannot find. Set `version = %q` (or leave `version` out to follow the uploads), or remove the resource from "+
+					"the configuration.", version, id, f.DesignVersion, what, version, f.DesignVersion))
+			return
+		}
+	}
+	if flows != nil {
+		if rt, err := flows.RuntimeArtifact(ctx, id); err == nil && rt != nil {
+			diags.AddWarning("Integration Flow Design Time Deleted",
+				fmt.Sprintf("The design time of iFlow %q no longer exists on the tenant, while its runtime still runs version %s (status %s): "+
+					"only the design time was deleted outside Terraform (by a pipeline, or in Cloud Integration), and the flow keeps running. "+
+					"The state forgets %s, so the plan shows them to be created again; that apply fails until the flow is uploaded. "+
+					"Upload the flow again, or undeploy it in Cloud Integration and remove the resource from the configuration.",
+					id, rt.Version, rt.Status, what))
+			return
+		}
+	}
 	diags.AddWarning("Integration Flow Deleted",
 		fmt.Sprintf("The iFlow %q no longer exists on the tenant: it was deleted outside Terraform (by a pipeline, or in Cloud Integration). "+
 			"The state forgets %s, so the plan shows them to be created again; that apply fails until the flow is uploaded. "+

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -98,7 +99,29 @@ func (ri ResourceIdentity) Set(ctx context.Context, state *tfsdk.State, identity
 			parts[p.Attr] = tftypes.NewValue(tftypes.String, nil)
 		}
 	}
-	identity.Raw = tftypes.NewValue(identity.Schema.Type().TerraformType(ctx), parts)
+	identity.Raw = tftypes.NewValue(ri.TerraformType(ctx, identity.Schema), parts)
+}
+
+// identityTypes holds the Terraform type of each resource identity's schema, by the first part of the
+// identity (shared by every copy of a ResourceIdentity): the framework builds the type from the schema's
+// attributes on every call, which was most of the CPU and allocations of setting an identity, once per
+// resource in every create, read and update.
+var identityTypes sync.Map
+
+// terraformType returns the Terraform type of s, the identity schema of ri (ri.Schema()).
+func (ri ResourceIdentity) TerraformType(ctx context.Context, s schemaTyped) tftypes.Type {
+	if len(ri.Parts) == 0 {
+		return s.Type().TerraformType(ctx)
+	}
+	key := &ri.Parts[0]
+	if t, ok := identityTypes.Load(key); ok {
+		if typ, ok := t.(tftypes.Type); ok {
+			return typ
+		}
+	}
+	t := s.Type().TerraformType(ctx)
+	identityTypes.Store(key, t)
+	return t
 }
 
 // ImportID returns the import ID that the identity of an import block stands for, or the

@@ -3,12 +3,14 @@ package framework
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"reflect"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -40,7 +42,46 @@ type layoutField struct {
 	index     []int // the field's index sequence, through embedded structs
 	attrType  attr.Type
 	goType    reflect.Type
+	// kind is set for a types.String, types.Bool or types.Int64 field of the schema's own type of
+	// that name, which decode and encode convert directly; other fields go through their attr.Type
+	// and attr.Value.
+	kind primitiveKind
 }
+
+// primitiveKind is the model type of a field that the codec converts without the framework's
+// attr.Type and attr.Value methods: those box each value in an interface when reading, and check
+// each value twice (tftypes.ValidateValue, then tftypes.NewValue) when writing, which made up
+// most of the allocations of writing a queue's state. The conversions are the framework's
+// (basetypes' ValueFromTerraform and ToTerraformValue of the type); TestModelCodec_matchesFramework
+// compares both on every model.
+type primitiveKind uint8
+
+const (
+	kindOther primitiveKind = iota
+	kindString
+	kindBool
+	kindInt64
+)
+
+// primitiveKindOf returns the kind of a field of Go type goType and schema type at.
+func primitiveKindOf(goType reflect.Type, at attr.Type) primitiveKind {
+	switch {
+	case goType == reflect.TypeFor[types.String]() && at.Equal(types.StringType):
+		return kindString
+	case goType == reflect.TypeFor[types.Bool]() && at.Equal(types.BoolType):
+		return kindBool
+	case goType == reflect.TypeFor[types.Int64]() && at.Equal(types.Int64Type):
+		return kindInt64
+	}
+	return kindOther
+}
+
+// The null and unknown values of the primitive types, made once: a tftypes.Value is immutable.
+var (
+	nullString, unknownString = tftypes.NewValue(tftypes.String, nil), tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
+	nullBool, unknownBool     = tftypes.NewValue(tftypes.Bool, nil), tftypes.NewValue(tftypes.Bool, tftypes.UnknownValue)
+	nullNumber, unknownNumber = tftypes.NewValue(tftypes.Number, nil), tftypes.NewValue(tftypes.Number, tftypes.UnknownValue)
+)
 
 // layouts caches the layout of each model type.
 var layouts = struct {
@@ -133,7 +174,7 @@ func (l *modelLayout) addFields(t reflect.Type, at []int, attrTypes map[string]a
 			l.nested = true
 			continue
 		}
-		l.fields = append(l.fields, layoutField{attribute: name, index: index, attrType: at, goType: f.Type})
+		l.fields = append(l.fields, layoutField{attribute: name, index: index, attrType: at, goType: f.Type, kind: primitiveKindOf(f.Type, at)})
 	}
 	return nil
 }
@@ -164,6 +205,12 @@ func (l *modelLayout) decode(ctx context.Context, raw tftypes.Value, dst reflect
 		return err
 	}
 	for _, f := range l.fields {
+		if f.kind != kindOther {
+			if err := decodePrimitive(f.kind, values[f.attribute], dst.FieldByIndex(f.index).Addr().Interface()); err != nil {
+				return fmt.Errorf("attribute %q: %w", f.attribute, err)
+			}
+			continue
+		}
 		v, err := f.attrType.ValueFromTerraform(ctx, values[f.attribute])
 		if err != nil {
 			return fmt.Errorf("attribute %q: %w", f.attribute, err)
@@ -175,6 +222,94 @@ func (l *modelLayout) decode(ctx context.Context, raw tftypes.Value, dst reflect
 		dst.FieldByIndex(f.index).Set(rv)
 	}
 	return nil
+}
+
+// decodePrimitive reads v into field, a *types.String, *types.Bool or *types.Int64 (kind), as
+// basetypes' StringType, BoolType and Int64Type read it.
+func decodePrimitive(kind primitiveKind, v tftypes.Value, field any) error {
+	switch p := field.(type) {
+	case *types.String:
+		switch {
+		case !v.IsKnown():
+			*p = types.StringUnknown()
+		case v.IsNull():
+			*p = types.StringNull()
+		default:
+			var s string
+			if err := v.As(&s); err != nil {
+				return err
+			}
+			*p = types.StringValue(s)
+		}
+	case *types.Bool:
+		switch {
+		case !v.IsKnown():
+			*p = types.BoolUnknown()
+		case v.IsNull():
+			*p = types.BoolNull()
+		default:
+			var b bool
+			if err := v.As(&b); err != nil {
+				return err
+			}
+			*p = types.BoolValue(b)
+		}
+	case *types.Int64:
+		switch {
+		case !v.IsKnown():
+			*p = types.Int64Unknown()
+		case v.IsNull():
+			*p = types.Int64Null()
+		default:
+			var f *big.Float
+			if err := v.As(&f); err != nil {
+				return err
+			}
+			if !f.IsInt() {
+				return fmt.Errorf("Value %s is not an integer.", f) //nolint:staticcheck // the framework's text
+			}
+			i, accuracy := f.Int64()
+			if accuracy != 0 {
+				return fmt.Errorf("Value %s cannot be represented as a 64-bit integer.", f) //nolint:staticcheck // the framework's text
+			}
+			*p = types.Int64Value(i)
+		}
+	default:
+		return fmt.Errorf("a %T is not a field of kind %d", field, kind)
+	}
+	return nil
+}
+
+// encodePrimitive returns the value of field, a *types.String, *types.Bool or *types.Int64, as
+// basetypes' ToTerraformValue of the type returns it, checked once.
+func encodePrimitive(field any) tftypes.Value {
+	switch p := field.(type) {
+	case *types.String:
+		switch {
+		case p.IsUnknown():
+			return unknownString
+		case p.IsNull():
+			return nullString
+		}
+		return tftypes.NewValue(tftypes.String, p.ValueString())
+	case *types.Bool:
+		switch {
+		case p.IsUnknown():
+			return unknownBool
+		case p.IsNull():
+			return nullBool
+		}
+		return tftypes.NewValue(tftypes.Bool, p.ValueBool())
+	case *types.Int64:
+		switch {
+		case p.IsUnknown():
+			return unknownNumber
+		case p.IsNull():
+			return nullNumber
+		}
+		return tftypes.NewValue(tftypes.Number, p.ValueInt64())
+	}
+	panic(fmt.Sprintf("encodePrimitive: a %T is not a primitive field", field))
 }
 
 // encodeModel returns *m as an object of the schema.
@@ -195,6 +330,10 @@ func encodeModel[M any](ctx context.Context, s schemaTyped, m *M) (tftypes.Value
 func (l *modelLayout) encode(ctx context.Context, src reflect.Value) (tftypes.Value, error) {
 	values := make(map[string]tftypes.Value, len(l.fields))
 	for _, f := range l.fields {
+		if f.kind != kindOther {
+			values[f.attribute] = encodePrimitive(src.FieldByIndex(f.index).Addr().Interface())
+			continue
+		}
 		av, _ := src.FieldByIndex(f.index).Interface().(attr.Value)
 		tv, err := av.ToTerraformValue(ctx)
 		if err != nil {
@@ -202,10 +341,19 @@ func (l *modelLayout) encode(ctx context.Context, src reflect.Value) (tftypes.Va
 		}
 		values[f.attribute] = tv
 	}
-	if err := tftypes.ValidateValue(l.objectType, values); err != nil {
-		return tftypes.Value{}, err
-	}
-	return tftypes.NewValue(l.objectType, values), nil
+	return newObject(l.objectType, values)
+}
+
+// newObject is tftypes.NewValue of an object, with the error that the value does not fit the type
+// returned instead of the panic of NewValue. tftypes.ValidateValue before NewValue would check every
+// attribute twice, as both build the value; this checks once.
+func newObject(t tftypes.Object, values map[string]tftypes.Value) (v tftypes.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return tftypes.NewValue(t, values), nil
 }
 
 // getter and setter are what tfsdk.Config, Plan and State offer to the framework's reflection.

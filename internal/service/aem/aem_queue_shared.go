@@ -454,11 +454,11 @@ func (r *aemQueueResourceBase[M, P]) Configure(_ context.Context, req resource.C
 }
 
 func (r *aemQueueResourceBase[M, P]) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = aemQueueIdentity.Schema()
+	resp.IdentitySchema = AEMQueueIdentity.Schema()
 }
 
 func (r *aemQueueResourceBase[M, P]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer aemQueueIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
+	defer AEMQueueIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan, cfg M
 	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &cfg)...)
@@ -525,7 +525,7 @@ func (r *aemQueueResourceBase[M, P]) Create(ctx context.Context, req resource.Cr
 }
 
 func (r *aemQueueResourceBase[M, P]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	aemQueueIdentity.Set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go: first, also when the queue is gone
+	AEMQueueIdentity.Set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go: first, also when the queue is gone
 	var state M
 	resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.AEMOrError(&resp.Diagnostics) {
@@ -568,7 +568,7 @@ func aemReadQueue(d *framework.ProviderData, ctx context.Context, name string) (
 }
 
 func (r *aemQueueResourceBase[M, P]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer aemQueueIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
+	defer AEMQueueIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan, state, cfg M
 	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
@@ -747,13 +747,13 @@ func aemImportQueueName(d *framework.ProviderData, ctx context.Context, id strin
 
 // aemQueueIdentityImport reads the identity of an import block: its Message VPN and queue name.
 func aemQueueIdentityImport(req resource.ImportStateRequest, diags *diag.Diagnostics) (vpn, name string, ok bool) {
-	id, ok := aemQueueIdentity.ImportID(req, diags)
+	id, ok := AEMQueueIdentity.ImportID(req, diags)
 	if !ok {
 		return "", "", false
 	}
 	vpn, name, found := strings.Cut(id, ",")
 	if !found {
-		diags.AddError("Invalid Import Identity", fmt.Sprintf("The import identity names no queue. Write it in the form %s.", aemQueueIdentity.Form()))
+		diags.AddError("Invalid Import Identity", fmt.Sprintf("The import identity names no queue. Write it in the form %s.", AEMQueueIdentity.Form()))
 		return "", "", false
 	}
 	return vpn, name, true

@@ -214,7 +214,7 @@ func (r *aemQueueResourceBase[M, P]) MoveState(_ context.Context) []resource.Sta
 		q := src.queue()
 		P(&m).fromBroker(&q, *src.MsgVpnName, nil) // no broker at a move: the refresh that follows reads it
 		resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
-		aemQueueIdentity.Set(ctx, &resp.TargetState, resp.TargetIdentity, &resp.Diagnostics) // identity.go
+		AEMQueueIdentity.Set(ctx, &resp.TargetState, resp.TargetIdentity, &resp.Diagnostics) // identity.go
 		warnSolaceUnmanaged(&resp.Diagnostics, fmt.Sprintf("the queue %q", *src.QueueName), solaceUnmanaged(all, SolaceQueueAttributes))
 	}}}
 }
@@ -245,7 +245,7 @@ func (r *aemQueueSubscriptionResource) MoveState(_ context.Context) []resource.S
 		}
 		m.Timeouts.Object = types.ObjectNull(map[string]attr.Type{"create": types.StringType, "read": types.StringType, "delete": types.StringType})
 		resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
-		aemSubscriptionIdentity.Set(ctx, &resp.TargetState, resp.TargetIdentity, &resp.Diagnostics) // identity.go
+		AEMSubscriptionIdentity.Set(ctx, &resp.TargetState, resp.TargetIdentity, &resp.Diagnostics) // identity.go
 		warnSolaceUnmanaged(&resp.Diagnostics, fmt.Sprintf("the subscription of %q to %q", *src.QueueName, *src.SubscriptionTopic),
 			solaceUnmanaged(all, solaceSubscriptionAttributes))
 	}}}

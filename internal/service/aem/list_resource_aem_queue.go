@@ -31,7 +31,7 @@ import (
 
 // NewAEMQueueListResource returns the sapmessaging_aem_queue list resource.
 func NewAEMQueueListResource() list.ListResource {
-	return aemQueueList[aemQueueModel](false)
+	return aemQueueList[AEMQueueModel](false)
 }
 
 // aemQueueList is the list resource of one of the two AEM queue resources, whose model is M: the shared

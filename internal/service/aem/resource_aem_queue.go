@@ -25,16 +25,16 @@ var (
 
 // NewAEMQueueResource returns the sapmessaging_aem_queue resource.
 func NewAEMQueueResource() resource.Resource {
-	return &aemQueueResource{aemQueueResourceBase[aemQueueModel, *aemQueueModel]{typeName: "sapmessaging_aem_queue"}}
+	return &aemQueueResource{aemQueueResourceBase[AEMQueueModel, *AEMQueueModel]{typeName: "sapmessaging_aem_queue"}}
 }
 
 // aemQueueResource is an Advanced Event Mesh queue (Configure, Create, Read, Update, Delete and
 // ImportState are those of both AEM queue resources) with its own schema, checks and plan.
 type aemQueueResource struct {
-	aemQueueResourceBase[aemQueueModel, *aemQueueModel]
+	aemQueueResourceBase[AEMQueueModel, *AEMQueueModel]
 }
 
-type aemQueueModel struct {
+type AEMQueueModel struct {
 	aemQueueResourceModel
 	AllowUnlimitedRedelivery     types.Bool   `tfsdk:"allow_unlimited_redelivery"`
 	AllowMissingDeadMessageQueue types.Bool   `tfsdk:"allow_missing_dead_message_queue"`
@@ -49,7 +49,7 @@ type aemQueueModel struct {
 // (a cycle; both from lookup), so that a configuration adopting it as it is (as terraform query writes it)
 // plans no change. Without lookup (an apply, which writes what the plan checked) a cycle is the plan's: the
 // plan computed no deliveries for a queue that removes its poison messages.
-func (m *aemQueueModel) fromBroker(q *aem.Queue, vpn string, lookup aemQueueLookup) {
+func (m *AEMQueueModel) fromBroker(q *aem.Queue, vpn string, lookup aemQueueLookup) {
 	plannedCycle := lookup == nil && !m.PoisonMessageDeliveries.IsUnknown() && m.PoisonMessageDeliveries.IsNull()
 	m.fromAPI(q, vpn)
 	if m.AllowUnlimitedRedelivery.IsNull() || m.AllowUnlimitedRedelivery.IsUnknown() {
@@ -67,14 +67,14 @@ func (m *aemQueueModel) fromBroker(q *aem.Queue, vpn string, lookup aemQueueLook
 
 // outcomeAtApply: the plan leaves poison_message_deliveries and time_to_dead_letter unknown when it adopts a
 // dead message queue that may form a cycle and the apply writes the queue (ModifyPlan).
-func (m *aemQueueModel) outcomeAtApply() bool {
+func (m *AEMQueueModel) outcomeAtApply() bool {
 	return m.PoisonMessageDeliveries.IsUnknown() || m.TimeToDeadLetter.IsUnknown()
 }
 
 // writable returns the settings the configuration sets (with the provider's defaults) that differ from the
 // state: the PATCH carries the attributes the configuration owns, and among them only those that change
 // (some, such as the redelivery delay, briefly disable the queue when written).
-func (m *aemQueueModel) writable(cfg, state *aemQueueModel) aem.QueueSettings {
+func (m *AEMQueueModel) writable(cfg, state *AEMQueueModel) aem.QueueSettings {
 	c := withDefaults(cfg.AEMQueueSettingsModel, false)
 	s := c.ToAPI()
 	if state != nil {
@@ -172,7 +172,7 @@ func (r *aemQueueResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 // ValidateConfig checks the queue name. The rules run at plan (ModifyPlan), where the broker's queues are
 // known, so that one plan shows every refusal, each once.
 func (r *aemQueueResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m aemQueueModel
+	var m AEMQueueModel
 	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -187,7 +187,7 @@ func (r *aemQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if req.Plan.Raw.IsNull() || !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedAEM) {
 		return
 	}
-	var plan, cfg, state aemQueueModel
+	var plan, cfg, state AEMQueueModel
 	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &cfg)...)
 	hasState := !req.State.Raw.IsNull()

@@ -172,7 +172,7 @@ func (r *aemQueueSubscriptionResource) ModifyPlan(ctx context.Context, req resou
 }
 
 func (r *aemQueueSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer aemSubscriptionIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
+	defer AEMSubscriptionIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan AEMQueueSubscriptionModel
 	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() || !r.data.AEMOrError(&resp.Diagnostics) {
@@ -211,7 +211,7 @@ func (r *aemQueueSubscriptionResource) Read(ctx context.Context, req resource.Re
 	var state AEMQueueSubscriptionModel
 	resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.AEMOrError(&resp.Diagnostics) {
-		aemSubscriptionIdentity.Set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go
+		AEMSubscriptionIdentity.Set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go
 		return
 	}
 	// A state written before msg_vpn_name existed (or moved without it) gets the configuration's Message VPN, the
@@ -221,7 +221,7 @@ func (r *aemQueueSubscriptionResource) Read(ctx context.Context, req resource.Re
 		state.MsgVpnName = types.StringValue(vpn)
 	}
 	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
-	aemSubscriptionIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
+	AEMSubscriptionIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	queue, topic := state.QueueName.ValueString(), state.Topic.ValueString()
 	if !aemSameVPN(state.MsgVpnName.ValueString(), vpn, fmt.Sprintf("the subscription of %q to %q", queue, topic), &resp.Diagnostics) {
 		return
@@ -248,7 +248,7 @@ func (r *aemQueueSubscriptionResource) Read(ctx context.Context, req resource.Re
 
 // Update changes only `timeouts`: every other argument replaces the subscription.
 func (r *aemQueueSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer aemSubscriptionIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
+	defer AEMSubscriptionIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan AEMQueueSubscriptionModel
 	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
@@ -319,7 +319,7 @@ func (r *aemQueueSubscriptionResource) ImportState(ctx context.Context, req reso
 // aemSubscriptionIdentityImport reads the identity of an import block: its Message VPN, queue and topic. The
 // Message VPN must be the provider configuration's (vpn, when known).
 func aemSubscriptionIdentityImport(req resource.ImportStateRequest, vpn string, diags *diag.Diagnostics) (v, queue, topic string, ok bool) {
-	id, ok := aemSubscriptionIdentity.ImportID(req, diags) // identity.go: the parts joined with ";"
+	id, ok := AEMSubscriptionIdentity.ImportID(req, diags) // identity.go: the parts joined with ";"
 	if !ok {
 		return "", "", "", false
 	}
@@ -328,7 +328,7 @@ func aemSubscriptionIdentityImport(req resource.ImportStateRequest, vpn string, 
 	v, rest, ok1 := strings.Cut(id, aemSubscriptionIDSep)
 	queue, topic, ok2 := strings.Cut(rest, aemSubscriptionIDSep)
 	if !ok1 || !ok2 {
-		diags.AddError("Invalid Import Identity", fmt.Sprintf("The import identity names no subscription. Write it in the form %s.", aemSubscriptionIdentity.Form()))
+		diags.AddError("Invalid Import Identity", fmt.Sprintf("The import identity names no subscription. Write it in the form %s.", AEMSubscriptionIdentity.Form()))
 		return "", "", "", false
 	}
 	if vpn != "" && v != vpn {

@@ -77,7 +77,7 @@ type webhookSubscriptionModel struct {
 	HandshakeStatus       types.String `tfsdk:"handshake_status"`
 }
 
-var webhookIdentity = framework.ResourceIdentity{Parts: []framework.IdentityPart{
+var WebhookIdentity = framework.ResourceIdentity{Parts: []framework.IdentityPart{
 	{Attr: "name", Description: "The name of the webhook subscription.", Example: "acme/crm/prod/orders/webhook"},
 }}
 
@@ -86,7 +86,7 @@ func (r *webhookSubscriptionResource) Metadata(_ context.Context, req resource.M
 }
 
 func (r *webhookSubscriptionResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = webhookIdentity.Schema()
+	resp.IdentitySchema = WebhookIdentity.Schema()
 }
 
 const webhookReplaceNote = " Event Mesh has no call that changes a webhook subscription: changing it deletes the subscription and " +
@@ -574,7 +574,7 @@ func webhookErrorDetail(name string, err error) string {
 }
 
 func (r *webhookSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer webhookIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
+	defer WebhookIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan webhookSubscriptionModel
 	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
 	var secretWO types.String
@@ -613,7 +613,7 @@ func (r *webhookSubscriptionResource) Create(ctx context.Context, req resource.C
 }
 
 func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	webhookIdentity.Set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go: first, also when the subscription is gone
+	WebhookIdentity.Set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go: first, also when the subscription is gone
 	var state webhookSubscriptionModel
 	resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.messagingOrError(&resp.Diagnostics) {
@@ -638,7 +638,7 @@ func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.Rea
 // only). Every other
 // change replaces.
 func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer webhookIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
+	defer WebhookIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan, state webhookSubscriptionModel
 	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
@@ -680,7 +680,7 @@ func (r *webhookSubscriptionResource) Delete(ctx context.Context, req resource.D
 }
 
 func (r *webhookSubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !webhookIdentity.ResolveImport(&req, resp) { // identity.go
+	if !WebhookIdentity.ResolveImport(&req, resp) { // identity.go
 		return
 	}
 	if req.ID == "" {

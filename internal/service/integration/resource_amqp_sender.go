@@ -385,7 +385,17 @@ func (r *amqpSenderResource) glue() senderGlue[amqpSenderModel, *amqpSenderModel
 		settings: (*amqpSenderModel).senderSettings,
 		edit:     (*cpi.Flow).EditSender,
 		addError: addSenderError,
+		runs:     amqpRuns,
 	}
+}
+
+// amqpRuns says what the AMQP sender settings of m do when a failing message is retried without
+// end: an empty Max. Number of Retries (the sender retries it in memory for ever).
+func amqpRuns(m *amqpSenderModel) string {
+	if !m.MaxNumberOfRetries.IsNull() || m.MaxNumberOfRetries.IsUnknown() {
+		return ""
+	}
+	return "Max. Number of Retries is empty (for example an externalized parameter without a value), so the sender retries a failing message in memory without end"
 }
 
 // refreshRedeliveryCount reads R again from the queue at a refresh; an apply keeps the R its plan showed.

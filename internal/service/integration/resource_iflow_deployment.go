@@ -164,7 +164,7 @@ func (m *iflowDeploymentModel) policy() cpi.DeployPolicy {
 // configuration's changes), or the runtime is not STARTED, or the design time holds another
 // version, as the policy says. designVersion is the flow's design-time version as read in this run,
 // changed whether it holds other changes under the version the runtime runs.
-func (m *iflowDeploymentModel) decide(state *iflowDeploymentModel, designVersion string, changed bool) (cpi.DeployState, cpi.DeployDecision) {
+func (m *iflowDeploymentModel) decide(state *iflowDeploymentModel, designVersion string, changed framework.ContentFinding) (cpi.DeployState, cpi.DeployDecision) {
 	s := framework.DeployState(state.RuntimeStatus, state.DeployedVersion, designVersion, triggersChanged(state.Triggers, m.Triggers), changed)
 	return s, m.policy().Decide(s, m.DeployOther.ValueBool())
 }
@@ -214,10 +214,16 @@ func (r *iflowDeploymentResource) ModifyPlan(ctx context.Context, req resource.M
 			return
 		}
 	}
-	changed := r.data != nil && framework.ContentChangedAtPlan(ctx, r.data.Flows, id, version, framework.GetDeployedContent(ctx, req.Private))
+	var changed framework.ContentFinding
+	if r.data != nil {
+		changed = framework.ContentChangedAtPlan(ctx, r.data.Flows, id, version, framework.GetDeployedContent(ctx, req.Private))
+	}
 	resp.Diagnostics.Append(framework.SetPlanContentChanged(ctx, resp.Private, changed)...)
 	s, d := plan.decide(&state, dv, changed)
-	framework.AddDeployWarning(&resp.Diagnostics, id, plan.policy(), s, d, false)
+	// A flow that is not deployed, with no change of the triggers, is what `changes` and `never`
+	// leave as it is (undeployed on purpose): no warning on every plan, as for the sender resources.
+	quiet := !s.Writes && s.RuntimeStatus == cpi.RuntimeNotDeployed && plan.policy() != cpi.DeployRunning
+	framework.AddDeployWarning(&resp.Diagnostics, id, plan.policy(), s, d, quiet)
 	if !d.Deploy {
 		if d.Case == cpi.CaseNone {
 			framework.AddStateOnlyUpdate(&resp.Diagnostics, id, "the deployment", framework.StateOnlyChange{Name: "triggers", Before: state.Triggers, After: plan.Triggers},
@@ -257,9 +263,9 @@ func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.Creat
 		r.addFlowError(&resp.Diagnostics, plan.IflowID.ValueString(), err)
 		return
 	}
-	if d := plan.policy().Decide(framework.DeployState(status, deployed, f.DesignVersion, true, false), plan.DeployOther.ValueBool()); !d.Deploy {
+	if d := plan.policy().Decide(framework.DeployState(status, deployed, f.DesignVersion, true, framework.ContentFinding{}), plan.DeployOther.ValueBool()); !d.Deploy {
 		plan.RuntimeStatus, plan.DeployedVersion = status, deployed
-		r.recordDeployedContent(ctx, &plan, nil, rt, false, resp.Private, &resp.Diagnostics)
+		r.recordDeployedContent(ctx, &plan, nil, rt, framework.ByApply, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 		return
 	}
@@ -267,7 +273,7 @@ func (r *iflowDeploymentResource) Create(ctx context.Context, req resource.Creat
 	if outcome == deployNotStarted {
 		return
 	}
-	r.recordDeployedContent(ctx, &plan, nil, rt, outcome == deploySucceeded, resp.Private, &resp.Diagnostics)
+	r.recordDeployedContent(ctx, &plan, nil, rt, framework.ByDeploy, resp.Private, &resp.Diagnostics)
 	// After a failed deploy the state (tainted by the error) shows the runtime as it is.
 	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 }
@@ -283,12 +289,18 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 	plan.ID = state.ID
 	// Other changes under the version the runtime runs, as the plan found them.
 	changed := framework.PlanContentChanged(ctx, req.Private)
-	resp.Diagnostics.Append(framework.SetPlanContentChanged(ctx, resp.Private, false)...)
+	resp.Diagnostics.Append(framework.SetPlanContentChanged(ctx, resp.Private, framework.ContentFinding{})...)
 	prior := framework.GetDeployedContent(ctx, req.Private)
 	if _, d := plan.decide(&state, framework.DesignVersion(ctx, r.data.Flows, plan.IflowID.ValueString(), plan.Version.ValueString()), changed); !d.Deploy {
 		// Nothing to deploy (only the timeouts or the policy changed, or the policy holds the
 		// deploy back, as the plan warned).
 		plan.RuntimeStatus, plan.DeployedVersion = state.RuntimeStatus, state.DeployedVersion
+		if prior != nil && changed.Unconfirmed {
+			// A deploy held back for an unconfirmed record: a read of this state does not confirm it.
+			next := *prior
+			next.Unconfirmed = 2
+			resp.Diagnostics.Append(framework.SetDeployedContent(ctx, resp.Private, &next)...)
+		}
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 		return
 	}
@@ -305,10 +317,11 @@ func (r *iflowDeploymentResource) Update(ctx context.Context, req resource.Updat
 		// The triggers are saved only with a deploy that succeeded: the state keeps the old ones,
 		// with the runtime as it is, so that the next plan deploys again.
 		plan.Triggers = state.Triggers
-		r.recordDeployedContent(ctx, &plan, prior, rt, false, resp.Private, &resp.Diagnostics)
+		// A new DeployedOn is this failed deploy's, of the design time as it is.
+		r.recordDeployedContent(ctx, &plan, prior, rt, framework.ByDeploy, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 	default:
-		r.recordDeployedContent(ctx, &plan, prior, rt, true, resp.Private, &resp.Diagnostics)
+		r.recordDeployedContent(ctx, &plan, prior, rt, framework.ByDeploy, resp.Private, &resp.Diagnostics)
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 	}
 }
@@ -373,18 +386,24 @@ func (r *iflowDeploymentResource) deploy(ctx context.Context, m *iflowDeployment
 }
 
 // recordDeployedContent records in private what the runtime rt of m's flow (nil: not deployed, or
-// not read) was deployed from, after a create or update: deployedNow when this resource's deploy
-// just succeeded, prior the record before. A runtime that could not be read leaves prior.
+// not read) was deployed from, after a create or update: by framework.ByDeploy when this resource deployed
+// (a new DeployedOn is its deploy's), prior the record before. A runtime that could not be read
+// leaves prior, or, after this resource's deploy, no record.
 func (r *iflowDeploymentResource) recordDeployedContent(ctx context.Context, m *iflowDeploymentModel, prior *framework.DeployedContent, rt *cpi.RuntimeArtifact,
-	deployedNow bool, private framework.PrivateSetter, diags *diag.Diagnostics) {
+	by framework.RecordBy, private framework.PrivateSetter, diags *diag.Diagnostics) {
 	if rt == nil && m.RuntimeStatus.ValueString() != cpi.RuntimeNotDeployed {
+		if by == framework.ByDeploy {
+			// The deployment this resource asked for could not be read: the next read takes the
+			// runtime it finds as this deploy's, not as a deploy by someone else.
+			prior = nil
+		}
 		diags.Append(framework.SetDeployedContent(ctx, private, prior)...)
 		return
 	}
 	rctx, cancel := framework.AfterCancel(ctx)
 	defer cancel()
 	digest := framework.FlowDigest(rctx, r.data.Flows, m.IflowID.ValueString(), m.Version.ValueString())
-	diags.Append(framework.SetDeployedContent(ctx, private, framework.NextDeployedContent(prior, rt, digest, deployedNow))...)
+	diags.Append(framework.SetDeployedContent(ctx, private, framework.NextDeployedContent(prior, rt, digest, by, false, ""))...)
 }
 
 // addFlowError reports an error of reading iFlow id before a deploy: a flow that does not exist
@@ -424,7 +443,7 @@ func (r *iflowDeploymentResource) Read(ctx context.Context, req resource.ReadReq
 			return
 		}
 		resp.State.RemoveResource(ctx)
-		framework.AddFlowDeleted(&resp.Diagnostics, id, "its deployment")
+		framework.AddFlowDeleted(ctx, &resp.Diagnostics, r.data.Flows, id, version, "its deployment")
 		return
 	case err != nil:
 		resp.Diagnostics.AddError("Cannot Read Integration Flow",
@@ -437,7 +456,7 @@ func (r *iflowDeploymentResource) Read(ctx context.Context, req resource.ReadReq
 	}
 	// What the runtime was deployed from: recorded again when it was deployed since, by anyone.
 	resp.Diagnostics.Append(framework.SetDeployedContent(ctx, resp.Private,
-		framework.NextDeployedContent(framework.GetDeployedContent(ctx, req.Private), rt, framework.FlowDigest(ctx, r.data.Flows, id, version), false))...)
+		framework.NextDeployedContent(framework.GetDeployedContent(ctx, req.Private), rt, framework.FlowDigest(ctx, r.data.Flows, id, version), framework.ByRead, false, ""))...)
 	state.ID = state.IflowID
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
 	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)

@@ -114,6 +114,23 @@ type senderGlue[M any, P senderModel[M], S any] struct {
 	importIDProblem string
 	// importDefaults sets what ImportState sets beyond the ID, the flow, version and deploy.
 	importDefaults func(ctx context.Context, state *tfsdk.State) diag.Diagnostics
+	// runs says what the channel settings of a model do when they are remarkable (a message
+	// retried without end), for the warning of a plan that leaves them running; nil: nothing.
+	runs func(m P) string
+}
+
+// runsOf is what the channel settings of m, as read or deployed, do in the runtime rt: "" when
+// unremarkable or not told, and when m was read from a design time of another version than the
+// runtime runs (deployed: m is what this resource just deployed).
+func (g senderGlue[M, P, S]) runsOf(ctx context.Context, m P, rt *cpi.RuntimeArtifact, deployed bool) string {
+	if g.runs == nil || rt == nil {
+		return ""
+	}
+	c := m.common()
+	if !deployed && framework.DesignVersion(ctx, g.data.Flows, c.IflowID.ValueString(), c.Version.ValueString()) != rt.Version {
+		return ""
+	}
+	return g.runs(m)
 }
 
 func (g senderGlue[M, P, S]) create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -130,9 +147,9 @@ func (g senderGlue[M, P, S]) create(ctx context.Context, req resource.CreateRequ
 	}
 	// A create deploys the settings it makes sure of, as far as the policy lets it.
 	c := P(&plan).common()
-	decision := c.policy().Decide(g.applyState(ctx, c, nil, true, false), c.DeployOtherChanges.ValueBool())
+	decision := c.policy().Decide(g.applyState(ctx, c, nil, true, framework.ContentFinding{}), c.DeployOtherChanges.ValueBool())
 	w := g.write(ctx, &plan, nil, timeout, "create", decision.Deploy, decision.Deploy, &resp.Diagnostics)
-	g.saveAfterWrite(ctx, &plan, "", w, nil, nil, &resp.Diagnostics, &resp.State, resp.Private)
+	g.saveAfterWrite(ctx, &plan, "", w, nil, nil, false, &resp.Diagnostics, &resp.State, resp.Private)
 }
 
 func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -160,15 +177,15 @@ func (g senderGlue[M, P, S]) update(ctx context.Context, req resource.UpdateRequ
 	onWrite := policy.Decide(g.applyState(ctx, c, P(&state).common(), true, changed), other)
 	always := policy.Decide(g.applyState(ctx, c, P(&state).common(), undeployed != nil, changed), other)
 	w := g.write(ctx, &plan, &state, timeout, "update", onWrite.Deploy || always.Deploy, always.Deploy, &resp.Diagnostics)
-	resp.Diagnostics.Append(framework.SetPlanContentChanged(ctx, resp.Private, false)...)
+	resp.Diagnostics.Append(framework.SetPlanContentChanged(ctx, resp.Private, framework.ContentFinding{})...)
 	g.saveAfterWrite(ctx, &plan, P(&state).common().Revision.ValueString(), w, undeployed, framework.GetDeployedContent(ctx, req.Private),
-		&resp.Diagnostics, &resp.State, resp.Private)
+		changed.Unconfirmed, &resp.Diagnostics, &resp.State, resp.Private)
 }
 
 // applyState is the cpi.DeployState at apply of the planned sender c: the runtime as the prior
 // state recorded it (as the plan saw it), or, for a create (prior nil), as read now. changed is
 // what the plan found of other changes under the version the runtime runs.
-func (g senderGlue[M, P, S]) applyState(ctx context.Context, c, prior *senderCommon, writes, changed bool) cpi.DeployState {
+func (g senderGlue[M, P, S]) applyState(ctx context.Context, c, prior *senderCommon, writes bool, changed framework.ContentFinding) cpi.DeployState {
 	id, version := c.IflowID.ValueString(), c.Version.ValueString()
 	dv := framework.DesignVersion(ctx, g.data.Flows, id, version)
 	if prior != nil {
@@ -195,6 +212,9 @@ type senderWrite struct {
 	written bool
 	// deployed is true when a deploy for the write succeeded.
 	deployed bool
+	// deployAsked is true when this resource asked for a deploy, whatever came of it: a new
+	// DeployedOn after it is this deploy's, of the design time as written.
+	deployAsked bool
 }
 
 // write applies the plan to the flow and deploys it, through the per-flow writer shared with
@@ -224,8 +244,9 @@ func (g senderGlue[M, P, S]) write(ctx context.Context, plan, prior P, timeout t
 	})
 	var writeErr *cpi.WriteError
 	w := senderWrite{
-		written:  res.ContentChanged || res.ParametersChanged || errors.As(err, &writeErr),
-		deployed: res.Deployed && res.DeployErr == nil,
+		written:     res.ContentChanged || res.ParametersChanged || errors.As(err, &writeErr),
+		deployed:    res.Deployed && res.DeployErr == nil,
+		deployAsked: res.Deployed,
 	}
 	if err != nil {
 		if !framework.AddOperationError(diags, fmt.Sprintf("Writing the %s sender settings of iFlow %q", g.kind, id), timeout, op, err) {
@@ -245,10 +266,11 @@ func (g senderGlue[M, P, S]) write(ctx context.Context, plan, prior P, timeout t
 // saveAfterWrite reads the flow back so that the state matches the tenant, also after a failure
 // or an interrupted run. priorRevision is the revision in the state before the write, "" for a
 // create; undeployed is the write recorded as not deployed before this one, deployed the record
-// of what the runtime was deployed from (nil for none). A write the runtime does not run yet is
-// recorded in private, so that the next plan of a resource with deploy = true deploys it.
+// of what the runtime was deployed from (nil for none), unconfirmed whether the plan found that
+// record unconfirmed. A write the runtime does not run yet is recorded in private, so that the
+// next plan of a resource with deploy = true deploys it.
 func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, priorRevision string, w senderWrite, undeployed *framework.UndeployedWrite,
-	deployed *framework.DeployedContent, diags *diag.Diagnostics, state *tfsdk.State, private framework.PrivateSetter) {
+	deployed *framework.DeployedContent, unconfirmed bool, diags *diag.Diagnostics, state *tfsdk.State, private framework.PrivateSetter) {
 	rctx, cancel := framework.AfterCancel(ctx)
 	defer cancel()
 	var readDiags diag.Diagnostics
@@ -275,11 +297,20 @@ func (g senderGlue[M, P, S]) saveAfterWrite(ctx context.Context, plan P, priorRe
 	}
 	diags.Append(framework.SetUndeployed(ctx, private, undeployed)...)
 	if readDiags.HasError() {
+		if w.deployAsked {
+			// The deployment this resource asked for could not be read: the next read takes the
+			// runtime it finds as this deploy's, not as a deploy by someone else.
+			diags.Append(framework.SetDeployedContent(ctx, private, nil)...)
+		}
 		return
 	}
 	c := plan.common()
+	by := framework.ByApply
+	if w.deployed || w.deployAsked {
+		by = framework.ByDeploy
+	}
 	diags.Append(framework.SetDeployedContent(ctx, private,
-		framework.NextDeployedContent(deployed, rt, framework.FlowDigest(rctx, g.data.Flows, c.IflowID.ValueString(), c.Version.ValueString()), w.deployed))...)
+		framework.NextDeployedContent(deployed, rt, framework.FlowDigest(rctx, g.data.Flows, c.IflowID.ValueString(), c.Version.ValueString()), by, unconfirmed, g.runsOf(rctx, plan, rt, by == framework.ByDeploy)))...)
 	diags.Append(framework.SetState(ctx, state, (*M)(plan))...)
 }
 
@@ -332,7 +363,8 @@ func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.Read
 		// A flow deleted outside Terraform (by a pipeline, in Cloud Integration) is drift: the
 		// State forgets it, so that the plan shows it to be created and exits 2.
 		resp.State.RemoveResource(ctx)
-		framework.AddFlowDeleted(&resp.Diagnostics, P(&state).common().IflowID.ValueString(), "its "+g.kind+" sender settings")
+		sc := P(&state).common()
+		framework.AddFlowDeleted(ctx, &resp.Diagnostics, g.data.Flows, sc.IflowID.ValueString(), sc.Version.ValueString(), "its "+g.kind+" sender settings")
 		return
 	}
 	if resp.Diagnostics.HasError() {
@@ -346,7 +378,7 @@ func (g senderGlue[M, P, S]) readResource(ctx context.Context, req resource.Read
 	// What the runtime was deployed from: recorded again when it was deployed since, by anyone.
 	sc := P(&state).common()
 	resp.Diagnostics.Append(framework.SetDeployedContent(ctx, resp.Private, framework.NextDeployedContent(framework.GetDeployedContent(ctx, req.Private), rt,
-		framework.FlowDigest(ctx, g.data.Flows, sc.IflowID.ValueString(), sc.Version.ValueString()), false))...)
+		framework.FlowDigest(ctx, g.data.Flows, sc.IflowID.ValueString(), sc.Version.ValueString()), framework.ByRead, false, g.runsOf(ctx, &state, rt, false)))...)
 	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
 }
 
@@ -417,11 +449,21 @@ func (g senderGlue[M, P, S]) modifyPlan(ctx context.Context, req resource.Modify
 	}
 }
 
-// checkDeployPolicy refuses `deploy = false` with a `deploy_policy` that deploys, and returns
-// whether the configuration is consistent.
+// checkDeployPolicy refuses `deploy = false` with a `deploy_policy` that deploys, warns that
+// `deploy = true` beside a policy other than `running` says nothing (the policy decides), and
+// returns whether the configuration is consistent.
 func checkDeployPolicy(ctx context.Context, config tfsdk.Config, policy types.String, diags *diag.Diagnostics) bool {
 	var deploy types.Bool
 	diags.Append(config.GetAttribute(ctx, path.Root("deploy"), &deploy)...)
+	if !deploy.IsNull() && !deploy.IsUnknown() && deploy.ValueBool() && !policy.IsNull() && !policy.IsUnknown() &&
+		policy.ValueString() != string(cpi.DeployRunning) {
+		// deploy = true is the `running` policy; a policy set beside it decides, so deploy says
+		// nothing the configuration does.
+		diags.AddAttributeWarning(path.Root("deploy"), "Deploy Setting Ignored",
+			fmt.Sprintf("`deploy = true` keeps the flow running (the `running` policy: it would deploy a flow that is not deployed), but "+
+				"`deploy_policy = %q` is set and decides: %s. Remove `deploy`, so that the configuration says what the policy does.",
+				policy.ValueString(), policyDoes(cpi.DeployPolicy(policy.ValueString()))))
+	}
 	if deploy.IsNull() || deploy.IsUnknown() || deploy.ValueBool() || policy.IsNull() || policy.IsUnknown() ||
 		policy.ValueString() == string(cpi.DeployNever) {
 		return !diags.HasError()
@@ -430,6 +472,17 @@ func checkDeployPolicy(ctx context.Context, config tfsdk.Config, policy types.St
 		fmt.Sprintf("`deploy = false` never deploys, while `deploy_policy = %q` deploys. Remove `deploy` (the policy decides), "+
 			"or set `deploy_policy = \"never\"`.", policy.ValueString()))
 	return false
+}
+
+// policyDoes says what deploy policy p does, for a message.
+func policyDoes(p cpi.DeployPolicy) string {
+	switch p {
+	case cpi.DeployNever:
+		return "the flow is never deployed from this resource"
+	case cpi.DeployChanges:
+		return "only this configuration's changes are deployed, and a flow that is not deployed stays undeployed"
+	}
+	return "the flow is kept running"
 }
 
 func (g senderGlue[M, P, S]) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -197,7 +197,9 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 						"an AEM sender settling failures as `FAILED` (`m` with `REJECTED`, 1 with `AUTOMATIC_IMMEDIATE`), the guard's stop " +
 						"for a guarded JMS flow, the retries until the queue's expiration for an unguarded one, or a webhook's tries (1 for QoS 0, whose " +
 						"message is lost after that try). Null when unbounded or unknown."),
-					"unbounded":         flag("True when nothing bounds the executions (R = 0 with AMQP or an AEM sender's `FAILED`, or an empty retry count)."),
+					"unbounded": flag("True when nothing bounds the executions (R = 0 with AMQP or an AEM sender's `FAILED`, or an empty retry count). " +
+						"Null when the runtime runs another version than the design time holds (`audit.version_differs`): the API serves the design time's " +
+						"content only, so what runs is unknown, and `worst_case_note` says what the design time would do."),
 					"worst_case_reason": str("How `worst_case_attempts` was found, or why there is none."),
 					"dead_message_queue": str("The queue's dead message queue; null for none and for JMS. For AEM, the one the queue names or the " +
 						"broker's default `#DEAD_MSG_QUEUE`, null when a poison message does not end there (`end`)."),
@@ -379,7 +381,7 @@ func fillRetryAudit(m *retryAuditModel, r audit.Report) {
 			FlowStatus: types.StringValue(p.FlowStatus), DeployedVersion: types.StringValue(p.DeployedVersion),
 			RedeliveryCount: framework.Int64OrNull(p.RedeliveryCount), Retries: framework.Int64OrNull(p.Retries),
 			DeliveryStatus: optionalString(p.DeliveryStatus), WorstCase: framework.Int64OrNull(p.WorstCase),
-			Unbounded: types.BoolValue(p.Unbounded), WorstCaseNote: types.StringValue(p.WorstCaseNote),
+			Unbounded: unboundedValue(&p), WorstCaseNote: types.StringValue(p.WorstCaseNote),
 			DeadMessageQueue: optionalString(p.DeadMessageQueue), DeadMessageQueueTTL: framework.Int64OrNull(p.DeadMessageQueueTTL),
 			EndEvents: append([]string{}, p.EndEvents...), RetryGuardLimit: framework.Int64OrNull(p.RetryGuardLimit),
 			GiveUpMinutes: framework.Int64OrNull(p.GiveUpMinutes), DeletedAfterDays: framework.Int64OrNull(p.DeletedAfterDays),
@@ -486,4 +488,12 @@ func proveAll(ctx context.Context, diags *diag.Diagnostics, creds ...*framework.
 		diags.Append(d...)
 	}
 	return !diags.HasError()
+}
+
+// unboundedValue is a path's `unbounded`: null when what runs is unknown.
+func unboundedValue(p *audit.Path) types.Bool {
+	if p.RuntimeUnknown {
+		return types.BoolNull()
+	}
+	return types.BoolValue(p.Unbounded)
 }
