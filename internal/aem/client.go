@@ -130,6 +130,12 @@ func (c *Client) do(ctx context.Context, method, path string, body any, what str
 	if resp.StatusCode == http.StatusUnauthorized {
 		return nil, resp, newError(method, path, resp.StatusCode, envelope{}, what, c.vpn)
 	}
+	if resp.StatusCode >= http.StatusInternalServerError {
+		// The broker's own failure (after httpx's retries), explained as such whatever the body holds.
+		e := newError(method, path, resp.StatusCode, envelope{}, what, c.vpn)
+		e.Description = truncate(strings.TrimSpace(string(resp.Body)), 500)
+		return nil, resp, e
+	}
 	if resp.StatusCode == http.StatusOK {
 		return nil, resp, fmt.Errorf("%s: %s %s answered 200 with a body that is not a SEMP answer (%v); check that the SEMP URL is the broker service's", what, method, path, decodeErr)
 	}

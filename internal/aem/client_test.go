@@ -257,6 +257,9 @@ func TestRetries(t *testing.T) {
 	c := client(t, e.creds, func(cfg *httpx.Config) { cfg.SetRetries(2) })
 	if _, err := c.GetQueue(ctx, "orders"); err == nil || !strings.Contains(err.Error(), "500") {
 		t.Errorf("three 500s with two retries: %v", err)
+	} else if !strings.Contains(err.Error(), "the broker's own failure") || strings.Contains(err.Error(), "refused a value") {
+		// A 5xx is the broker's failure, not a value of the request: the fix is to run again later.
+		t.Errorf("three 500s: %v; want the broker's failure and a later run as the fix", err)
 	}
 }
 

@@ -46,6 +46,11 @@ type Error struct {
 
 // Error returns the operation, the broker's answer and what to do.
 func (e *Error) Error() string {
+	return e.Problem() + "; " + e.fix
+}
+
+// Problem is the error without its fix, for a caller that gives its own.
+func (e *Error) Problem() string {
 	s := fmt.Sprintf("%s: %s %s answered %d", e.what, e.Method, e.Path, e.HTTPStatus)
 	if e.Status != "" {
 		s += fmt.Sprintf(" %s (SEMP error %d)", e.Status, e.Code)
@@ -53,7 +58,7 @@ func (e *Error) Error() string {
 	if e.Description != "" {
 		s += ": " + e.Description
 	}
-	return s + "; " + e.fix
+	return s
 }
 
 // Is matches ErrNotFound, ErrAlreadyExists and ErrUnauthorized by the error code.
@@ -75,6 +80,10 @@ func newError(method, path string, status int, env envelope, what, vpn string) *
 		e.Code, e.Status, e.Description = env.Meta.Error.Code, env.Meta.Error.Status, truncate(env.Meta.Error.Description, 500)
 	}
 	switch {
+	case status >= http.StatusInternalServerError:
+		// Checked first: a 5xx is the broker's failure whatever error code its envelope carries.
+		e.fix = "an answer of 5xx is the broker's own failure, not a value of the request, and it lasted through the retries: " +
+			"run the command again later, and check the broker service's status in the cloud console if it persists"
 	case status == http.StatusUnauthorized:
 		e.fix = "the broker refused the username or password: set `username` and `password` to the management user " +
 			"the cloud console shows under the broker service's SEMP access (Manage > SEMP - REST API)"
@@ -91,8 +100,6 @@ func newError(method, path string, status int, env envelope, what, vpn string) *
 		e.fix = "the broker could not read the request; report this to the provider's maintainers"
 	case e.Code == CodeNotAllowed:
 		e.fix = "the broker's current state does not allow this request: change what the description names, then apply again"
-	case status >= 500:
-		e.fix = "the broker failed after the retries; apply again later"
 	default:
 		e.fix = "correct what the description names, then apply again"
 	}

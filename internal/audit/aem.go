@@ -86,12 +86,7 @@ func aemDMQ(q *aem.Queue) string {
 // ruleAEMQueue is the AEM queue q as the rules check it; dmq marks a dead message queue of another queue,
 // dmqExists whether the broker holds q's own dead message queue.
 func ruleAEMQueue(q *aem.Queue, dmq bool, dmqQueue *aem.Queue) rules.AEMQueue {
-	ingress := rules.Unknown[bool]()
-	if dmqQueue != nil {
-		// [SPEC] ingressEnabled: absent is its default, false.
-		ingress = rules.Known(dmqQueue.IngressEnabled != nil && *dmqQueue.IngressEnabled)
-	}
-	return rules.AEMQueue{
+	rq := rules.AEMQueue{
 		Name:                           rules.Known(q.Name),
 		DeadMessageQueue:               nullable(q.DeadMsgQueue),
 		MaxRedeliveryCount:             nullable(q.MaxRedeliveryCount),
@@ -105,23 +100,18 @@ func ruleAEMQueue(q *aem.Queue, dmq bool, dmqQueue *aem.Queue) rules.AEMQueue {
 		IngressEnabled:                 nullable(q.IngressEnabled),
 		EgressEnabled:                  nullable(q.EgressEnabled),
 		RespectDMQEligible:             nullable(q.RespectDmqEligibleEnabled),
-		DeadMessageQueueExists:         rules.Known(dmqQueue != nil),
-		DeadMessageQueueIngress:        ingress,
 		IsDeadMessageQueue:             dmq,
-		MaxMsgSize:                     aemMaxMsgSize(q),
-		DeadMessageQueueMaxMsgSize:     aemMaxMsgSize(dmqQueue),
 	}
+	rules.AEMHeldDeadMessageQueue(&rq, aemHeld(q), aemHeld(dmqQueue))
+	return rq
 }
 
-// aemMaxMsgSize is q's maxMsgSize ([SPEC] MsgVpnQueue.maxMsgSize, absent is its default), unknown without q.
-func aemMaxMsgSize(q *aem.Queue) rules.Value[int64] {
-	switch {
-	case q == nil:
-		return rules.Unknown[int64]()
-	case q.MaxMsgSize == nil:
-		return rules.Known[int64](rules.AEMDefaultMaxMsgSize)
+// aemHeld is what the rules read of a queue the broker holds (nil for nil).
+func aemHeld(q *aem.Queue) *rules.AEMHeldQueue {
+	if q == nil {
+		return nil
 	}
-	return rules.Known(*q.MaxMsgSize)
+	return &rules.AEMHeldQueue{IngressEnabled: q.IngressEnabled, MaxMsgSize: q.MaxMsgSize, MaxMsgSpoolUsage: q.MaxMsgSpoolUsage}
 }
 
 // aemTTL is the time to live an AEM dead message queue applies, nil when it keeps messages for ever or

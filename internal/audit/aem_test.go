@@ -182,6 +182,14 @@ func TestRunAEMFindings(t *testing.T) {
 				"aem.dmq_takes_nothing aem_queue:" + aemOrders},
 		},
 		{
+			// The dead message queue takes messages of at most 4 bytes, the queue the broker's default: a larger
+			// poison message is deleted instead of moved there.
+			name:   "dead message queue with a smaller maxMsgSize than the queue's default",
+			queues: []aem.Queue{aemQueue(aemOrders, 3, aemOrdersDMQ), aemDeadQueueWith(func(q *aem.Queue) { q.MaxMsgSize = aem.Ptr[int64](4) })},
+			flows:  []flow{{id: "Orders", o: one(aemSender(aemOrders))}},
+			want:   []string{"aem.dmq_max_msg_size_smaller " + aemQ},
+		},
+		{
 			// deadMsgQueue = "": no dead message queue, removed messages are deleted.
 			name:   "a queue that names no dead message queue",
 			queues: []aem.Queue{func() aem.Queue { q := aemQueue(aemOrders, 3, ""); q.DeadMsgQueue = aem.Ptr(""); return q }()},

@@ -76,7 +76,8 @@ type Filter struct {
 	MinSeverity rules.Severity
 	// AcceptMessageLoss names the webhook subscriptions whose QoS 0 message loss the team has
 	// accepted (a resource's accept_message_loss, which the landscape does not show): their
-	// webhook.qos0_loses_messages is not reported, as the resource does not report it.
+	// webhook.qos0_loses_messages is not reported, as the resource does not refuse it: they get the warning
+	// webhook.qos0_loses_messages_accepted instead, as the resource's plan does.
 	AcceptMessageLoss []string
 }
 

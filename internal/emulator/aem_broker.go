@@ -72,6 +72,21 @@ func (a *advancedEventMesh) enqueue(q *aemQueue, m aemMsg, now time.Time) {
 	m.id = a.nextMsg
 	m.rgmid = fmt.Sprintf("rmid1:emu00-0000000000-%08x-%08x", a.nextMsg>>32, a.nextMsg&0xffffffff)
 	m.spooled, m.availableAt, m.deliveries, m.inFlight = now, now, 0, false
+	if q.int("maxMsgSpoolUsage") == 0 {
+		// [SPEC] MsgVpnQueue.maxMsgSpoolUsage (config 10.25.11, monitor 2.34): "A value of 0 only allows spooling
+		// of the last message received and disables quota checking": the messages spooled before are discarded.
+		// Assumed: a message delivered and not yet settled (in flight) is kept until it is settled; no source
+		// says what becomes of it. Other quotas are not modelled (the emulator holds few messages).
+		kept := q.msgs[:0]
+		for _, x := range q.msgs {
+			if x.inFlight {
+				kept = append(kept, x)
+				continue
+			}
+			a.logf("emulator: AEM: message %d on %s discarded: maxMsgSpoolUsage 0 keeps only the last message received", x.id, q.name)
+		}
+		q.msgs = kept
+	}
 	q.msgs = append(q.msgs, &m)
 	q.spooledTotal++
 	q.spooledBytes += int64(len(m.payload))

@@ -615,3 +615,37 @@ func TestAEMDeadMessageQueueMaxMsgSize(t *testing.T) {
 		})
 	}
 }
+
+// A dead message queue with maxMsgSpoolUsage 0 keeps only the last message it received ([SPEC]
+// MsgVpnQueue.maxMsgSpoolUsage: "A value of 0 only allows spooling of the last message received"): of three
+// poison messages removed from its queue, one is left there; with the default quota all three are.
+func TestAEMDeadMessageQueueSpoolQuotaZero(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		quota any
+		want  int
+	}{{"quota 0: the last one", 0, 1}, {"default quota: all", nil, 3}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newAEMEnv(t, emulator.Options{})
+			dmq := map[string]any{}
+			if tc.quota != nil {
+				dmq["maxMsgSpoolUsage"] = tc.quota
+			}
+			e.aemQueueFor("dmq", dmq)
+			e.aemQueueFor("orders", map[string]any{"maxRedeliveryCount": 1, "deadMsgQueue": "dmq"})
+			for range 3 {
+				if st := e.publish("orders", nil); st != 200 {
+					t.Fatalf("publish: %d", st)
+				}
+				if _, where, err := e.s.AEMPoisonRun("orders", 2, 10*time.Second); err != nil || where != "dmq" {
+					t.Fatalf("poison run: %q %v", where, err)
+				}
+			}
+			if got := e.s.AEMQueueDepth("dmq"); got != tc.want {
+				t.Errorf("%d messages on the dead message queue, want %d", got, tc.want)
+			}
+		})
+	}
+}

@@ -101,6 +101,65 @@ func errorRuleIDs(t *testing.T) map[string]string {
 	return ids
 }
 
+// warningRuleIDs returns the ID of every warning rule in the non-test source of internal/rules: the first argument
+// of each warnf call, and for a warnf whose ID is a range's rule with a suffix (c.rule+"_allowed"), each range rule
+// with that suffix.
+func warningRuleIDs(t *testing.T) map[string]bool {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "rules", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	ids := map[string]bool{}
+	var suffixes, ranges []string
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				fn, ok := n.Fun.(*ast.SelectorExpr)
+				if !ok || fn.Sel.Name != "warnf" || len(n.Args) == 0 {
+					return true
+				}
+				switch a := n.Args[0].(type) {
+				case *ast.BasicLit:
+					if s, err := strconv.Unquote(a.Value); err == nil {
+						ids[s] = true
+					}
+				case *ast.BinaryExpr:
+					if lit, ok := a.Y.(*ast.BasicLit); ok {
+						if s, err := strconv.Unquote(lit.Value); err == nil {
+							suffixes = append(suffixes, s)
+						}
+					}
+				}
+			case *ast.KeyValueExpr:
+				if k, ok := n.Key.(*ast.Ident); ok && k.Name == "rule" {
+					if lit, ok := n.Value.(*ast.BasicLit); ok {
+						if s, err := strconv.Unquote(lit.Value); err == nil {
+							ranges = append(ranges, s)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	for _, r := range ranges {
+		for _, s := range suffixes {
+			ids[r+s] = true
+		}
+	}
+	return ids
+}
+
 // handsRuleToErrorf reports whether decl, the declaration of a function or of a function value, calls errorf
 // with a rule ID it does not write itself (a parameter).
 func handsRuleToErrorf(decl any) bool {
@@ -195,6 +254,35 @@ func TestAdoptionCatalogue(t *testing.T) {
 			} else if !strings.HasPrefix(at.Attribute, "allow_") && !strings.HasPrefix(at.Attribute, "accept_") {
 				t.Errorf("error rule %q: adoption attribute %s.%s is named neither allow_* nor accept_*", id, at.Resource, at.Attribute)
 			}
+		}
+	}
+	// An adoption attribute that adopts keeps the plan warning until it is removed, and one set where nothing needs
+	// it says that it changes nothing: each entry names the warning rules of both, and they exist.
+	warnings := warningRuleIDs(t)
+	adopting := map[string]bool{}
+	for _, id := range sorted {
+		a := framework.Adoptions[id]
+		if len(a.Attributes) > 0 && len(a.Warnings) == 0 {
+			t.Errorf("error rule %q has adoption attributes but names no warning rule that the plan gives while one keeps the object as it is", id)
+		}
+		for _, w := range a.Warnings {
+			if !warnings[w] {
+				t.Errorf("error rule %q: its adoption warning %q is no warning rule of internal/rules", id, w)
+			}
+		}
+		for _, at := range a.Attributes {
+			key := at.Resource + "." + at.Attribute
+			adopting[key] = true
+			if w, ok := framework.AdoptionUnused[key]; !ok {
+				t.Errorf("adoption attribute %s has no entry in framework.AdoptionUnused: name the warning rule that says it changes nothing where it is set but not needed", key)
+			} else if !warnings[w] {
+				t.Errorf("adoption attribute %s: its warning %q is no warning rule of internal/rules", key, w)
+			}
+		}
+	}
+	for key := range framework.AdoptionUnused {
+		if !adopting[key] {
+			t.Errorf("framework.AdoptionUnused lists %s, which is no adoption attribute of the catalogue", key)
 		}
 	}
 	for id := range framework.Adoptions {

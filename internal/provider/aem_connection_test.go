@@ -145,6 +145,9 @@ func TestRequireAtPlan_aem(t *testing.T) {
 			t.Errorf("the refusal does not say %q: %s", want, text)
 		}
 	}
+	if n := strings.Count(strings.ToLower(text), "set `"); n != 1 {
+		t.Errorf("the refusal gives its fix %d times, want one fix sentence: %s", n, text)
+	}
 	for _, secret := range []string{"wrong-password-given-by-mistake", creds.Password} {
 		if strings.Contains(text, secret) {
 			t.Errorf("the refusal shows a password: %s", text)

@@ -28,6 +28,8 @@ const (
 	AEMMaxRedeliveryMultiplier         = 500
 	AEMMaxTTLLimit                     = 4294967295
 	AEMDefaultMaxMsgSize               = 10000000 // bytes ([SPEC] MsgVpnQueue.maxMsgSize x-default)
+	AEMDefaultMaxMsgSpoolUsage         = 5000     // MB ([SPEC] MsgVpnQueue.maxMsgSpoolUsage x-default)
+	attrMaxMsgSpoolUsage               = "max_msg_spool_usage"
 	aemRecommendedRedeliveries         = 5
 	aemExampleDMQTTL                   = 604800 // 7 days, as the Event Mesh dead message queues of the provider
 	attrRedeliveryDelayEnabled         = "redelivery_delay_enabled"
@@ -70,6 +72,11 @@ type AEMQueue struct {
 	// bytes, as the broker holds them (the broker's default for a queue this run creates); unknown when not
 	// read. A removed message larger than the dead message queue's is deleted instead of moved there.
 	MaxMsgSize, DeadMessageQueueMaxMsgSize Value[int64]
+	// MaxMsgSpoolUsage is the queue's maxMsgSpoolUsage (MB) and DeadMessageQueueMaxMsgSpoolUsage that of its dead
+	// message queue; unknown when not read. 0 keeps only the last message received ([SPEC] MsgVpnQueue.maxMsgSpoolUsage:
+	// "A value of 0 only allows spooling of the last message received and disables quota checking"): a dead
+	// message queue with 0 keeps one dead message, and each new one discards the one before.
+	MaxMsgSpoolUsage, DeadMessageQueueMaxMsgSpoolUsage Value[int64]
 	// Consumed says whether a consumer reads the queue (unknown when that was not read): a dead message queue
 	// of a cycle that a consumer reads does not keep its messages, it delivers them again.
 	Consumed Value[bool]
@@ -94,6 +101,66 @@ type AEMQueue struct {
 	AllowIneffectiveTTL bool
 }
 
+// AEMHeldQueue is what the broker holds of a queue that the rules read when another queue names it as its
+// dead message queue, or of the queue itself; a nil field is absent from the broker's answer: its default
+// ([SPEC] MsgVpnQueue: ingressEnabled false, maxMsgSize 10000000).
+type AEMHeldQueue struct {
+	IngressEnabled   *bool
+	MaxMsgSize       *int64
+	MaxMsgSpoolUsage *int64 // [SPEC] default 5000 (MB)
+}
+
+// AEMHeldDeadMessageQueue sets the facts q's rules read of the broker's queue list: own is q as the broker
+// holds it (nil for a queue this run creates, which gets the broker's defaults), dmq its dead message queue
+// (nil when the broker does not hold it). The data sources, the queue resource and the audit read the list
+// through it, so that they find the same.
+func AEMHeldDeadMessageQueue(q *AEMQueue, own, dmq *AEMHeldQueue) {
+	size := func(h *AEMHeldQueue) int64 {
+		if h == nil || h.MaxMsgSize == nil {
+			return AEMDefaultMaxMsgSize
+		}
+		return *h.MaxMsgSize
+	}
+	q.DeadMessageQueueExists = Known(dmq != nil)
+	spool := func(h *AEMHeldQueue) Value[int64] {
+		if h.MaxMsgSpoolUsage == nil {
+			return Known[int64](AEMDefaultMaxMsgSpoolUsage)
+		}
+		return Known(*h.MaxMsgSpoolUsage)
+	}
+	q.DeadMessageQueueIngress, q.DeadMessageQueueMaxMsgSize, q.DeadMessageQueueMaxMsgSpoolUsage = Unknown[bool](), Unknown[int64](), Unknown[int64]()
+	if dmq != nil {
+		q.DeadMessageQueueIngress = Known(dmq.IngressEnabled != nil && *dmq.IngressEnabled)
+		q.DeadMessageQueueMaxMsgSize = Known(size(dmq))
+		q.DeadMessageQueueMaxMsgSpoolUsage = spool(dmq)
+	}
+	q.MaxMsgSize = Known(size(own))
+	if own != nil && (q.MaxMsgSpoolUsage == Value[int64]{}) {
+		q.MaxMsgSpoolUsage = spool(own)
+	}
+}
+
+// AEMOutcome returns how many times the broker delivers a poison message on q before it removes it, and its
+// redelivery delays until then; ok is false when the message is never removed for good (unlimited
+// redelivery, or a dead message queue that leads back to q, itself included) or a setting is unknown. A
+// removed message may still be deleted rather than kept: AEMDeadMessageQueueDeletes and the findings say so.
+func AEMOutcome(q AEMQueue) (deliveries int64, wait time.Duration, ok bool) {
+	enabled, ek := effective(q.RedeliveryEnabled, true)
+	n, nk := effective(q.MaxRedeliveryCount, 0)
+	delay, dk := effective(q.RedeliveryDelayEnabled, false)
+	initial, ik := effective(q.RedeliveryDelayInitialInterval, AEMDefaultRedeliveryInitialMs)
+	maxMs, mk := effective(q.RedeliveryDelayMaxInterval, AEMDefaultRedeliveryMaxMs)
+	mult, uk := effective(q.RedeliveryDelayMultiplier, AEMDefaultRedeliveryMultiplier)
+	if !ek || !nk || !dk || !ik || !mk || !uk || AEMDeadMessageQueueCycles(q) {
+		return 0, 0, false
+	}
+	deliveries, unlimited := AEMDeliveries(enabled, n)
+	if unlimited {
+		return 0, 0, false
+	}
+	return deliveries, AEMTimeToDeadLetter(deliveries-1, delay, initial, maxMs, mult), true
+}
+
 // effective returns v's value, or def when it is null (the broker's default), and whether it is known.
 func effective[T comparable](v Value[T], def T) (T, bool) {
 	if v.Null {
@@ -113,8 +180,9 @@ func CheckAEMQueue(q AEMQueue) []Finding {
 		checkAEMRedeliveryDelay(&r, q)
 		checkAEMFlow(&r, q)
 	}
-	if q.IsDeadMessageQueue && len(q.DeadMessageQueueCycle) > 0 {
-		// A dead message queue on a cycle is also a queue whose dead message queue leads back to it.
+	if q.IsDeadMessageQueue && (len(q.DeadMessageQueueCycle) > 0 || AEMDeadMessageQueueSelf(q) && q.Name.V != AEMDefaultDeadMsgQueue) {
+		// A dead message queue on a cycle (or naming itself) is also a queue whose dead message queue leads back to it.
+		// #DEAD_MSG_QUEUE names itself by the broker's default: the catch-all that the broker keeps messages in.
 		checkAEMDMQ(&r, q)
 	}
 	checkAEMDelayRanges(&r, q)
@@ -131,6 +199,11 @@ func checkAEMRedelivery(r *report, q AEMQueue) {
 				"With `redelivery_enabled = false` the broker delivers a message once and never again, so `max_redelivery_count = %d` changes nothing: "+
 					"a message the consumer fails goes to the dead message queue at once. "+
 					"Set `redelivery_enabled = true` to give a failed message %d more deliveries, or remove `max_redelivery_count`.", n, n)
+		}
+		if q.AllowUnlimitedRedelivery {
+			r.warnf("aem.allow_unlimited_unused", attrAllowUnlimitedRedelivery, "Allow Unlimited Redelivery Has No Effect",
+				"With `redelivery_enabled = false` the broker never redelivers a message, so no `max_redelivery_count` retries for ever and `allow_unlimited_redelivery = true` changes nothing. "+
+					"Set `allow_unlimited_redelivery = false`, or remove it.")
 		}
 		return
 	}
@@ -324,6 +397,12 @@ func checkAEMDMQ(r *report, q AEMQueue) {
 	}
 	if fate == aemDMQUsable || fate == aemDMQEligibleOnly {
 		checkAEMDMQMaxMsgSize(r, q, dmq)
+		if n, ok := q.DeadMessageQueueMaxMsgSpoolUsage.get(); ok && n == 0 {
+			r.warnf("aem.dmq_keeps_last_only", attrDeadMessageQueue, "Dead Message Queue Keeps One Message",
+				"The dead message queue %q has maxMsgSpoolUsage 0, which keeps only the last message received: each poison message the broker moves there "+
+					"from this queue discards the one before, so all but the latest dead message are lost. "+
+					"Set the dead message queue's `max_msg_spool_usage` to the megabytes its dead messages need, for example %d (the broker's default).", dmq, AEMDefaultMaxMsgSpoolUsage)
+		}
 	}
 	adopt := " (or, only to import a queue that already works this way and change it later, set `allow_missing_dead_message_queue = true` for now)"
 	switch fate {
@@ -562,6 +641,12 @@ func checkAEMTTL(r *report, q AEMQueue) {
 }
 
 func checkAEMDeadMessageQueue(r *report, q AEMQueue) {
+	if n, ok := q.MaxMsgSpoolUsage.get(); ok && n == 0 {
+		r.warnf("aem.dmq_keeps_last_only", attrMaxMsgSpoolUsage, "Dead Message Queue Keeps One Message",
+			"With `max_msg_spool_usage = 0` the dead message queue keeps only the last message received: each dead message the broker moves here "+
+				"discards the one before, so all but the latest are lost. "+
+				"Set `max_msg_spool_usage` to the megabytes the dead messages need, for example %d (the broker's default).", AEMDefaultMaxMsgSpoolUsage)
+	}
 	in, ok := effective(q.IngressEnabled, false)
 	switch {
 	case !ok:

@@ -131,7 +131,40 @@ func CheckAEMSender(s AEMSender) []Finding {
 	checkAEMSenderQueue(&r, s)
 	checkAEMSenderBudget(&r, s)
 	checkAEMSenderUndocumentedUnused(&r, s)
+	checkAEMSenderAdoptionUnused(&r, s)
 	return r.fs
+}
+
+// checkAEMSenderAdoptionUnused warns about allow_unlimited_redelivery and allow_missing_dead_message_queue set on a
+// channel that does not need them: the outcome does not settle onto the queue, or the queue is limited, or its
+// dead message queue keeps messages. Unknown facts are skipped.
+func checkAEMSenderAdoptionUnused(r *report, s AEMSender) {
+	if !s.AllowUnlimitedRedelivery && !s.AllowMissingDeadMessageQueue {
+		return
+	}
+	consumer, ack, outcome, ok := s.modes()
+	if !ok {
+		return
+	}
+	settles := aemSettles(consumer, ack)
+	if s.AllowUnlimitedRedelivery {
+		enabled, ek := effective(s.Queue.RedeliveryEnabled, true)
+		n, nk := effective(s.Queue.MaxRedeliveryCount, 0)
+		if !settles || outcome != AEMOutcomeFailed || (ek && nk && (!enabled || n != 0)) {
+			r.warnf("aem_sender.allow_unlimited_unused", attrAEMAllowUnlimitedRedelivery, "Allow Unlimited Redelivery Has No Effect",
+				"The channel does not hand messages back to a queue that retries for ever (`settlement_outcome = %q` on a %s consumer acknowledging %s, and the queue's redelivery is limited or off), "+
+					"so `allow_unlimited_redelivery = true` changes nothing. Set `allow_unlimited_redelivery = false`, or remove it.", outcome, consumer, ack)
+		}
+	}
+	if s.AllowMissingDeadMessageQueue {
+		_, fateKnown := aemDMQFate(s.Queue)
+		_, why := aemSenderDMQGone(s)
+		if !settles || outcome != AEMOutcomeRejected || (fateKnown && !aemDMQDeletesEvery(why)) {
+			r.warnf("aem_sender.allow_missing_dmq_unused", attrAEMAllowMissingDMQ, "Allow Missing Dead Message Queue Has No Effect",
+				"The channel does not reject messages onto a dead message queue that keeps nothing (`settlement_outcome = %q` on a %s consumer acknowledging %s), "+
+					"so `allow_missing_dead_message_queue = true` changes nothing. Set `allow_missing_dead_message_queue = false`, or remove it.", outcome, consumer, ack)
+		}
+	}
 }
 
 // aemSenderUndocumented reports a value of the channel that SAP documents no behaviour for (rule, an error),
@@ -754,7 +787,7 @@ func AEMSenderAdoption(s AEMSender) (allowUnlimitedRedelivery, allowMissingDeadM
 		return ek && nk && enabled && n == 0, false
 	case AEMOutcomeRejected:
 		_, why := aemSenderDMQGone(s)
-		return false, why != ""
+		return false, aemDMQDeletesEvery(why) // what aem_sender.rejected_without_dmq refuses
 	}
 	return false, false
 }

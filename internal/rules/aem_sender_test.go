@@ -488,6 +488,24 @@ func TestAEMSenderAdoption(t *testing.T) {
 	if u, m := AEMSenderAdoption(s); u || m {
 		t.Errorf("AEMSenderAdoption(a bounded FAILED channel) = %v, %v; want false, false", u, m)
 	}
+	// Set where nothing needs them, the adoption attributes say that they change nothing.
+	unused := func(s AEMSender) []string {
+		var out []string
+		for _, f := range CheckAEMSender(s) {
+			if strings.HasSuffix(f.Rule, "_unused") {
+				out = append(out, f.Rule)
+			}
+		}
+		return out
+	}
+	s.AllowUnlimitedRedelivery, s.AllowMissingDeadMessageQueue = true, true
+	if got := unused(s); !slices.Equal(got, []string{"aem_sender.allow_unlimited_unused", "aem_sender.allow_missing_dmq_unused"}) {
+		t.Errorf("a bounded FAILED channel with both adoption attributes: %v", got)
+	}
+	s.Queue.MaxRedeliveryCount = Unknown[int64]()
+	if got := unused(s); !slices.Equal(got, []string{"aem_sender.allow_missing_dmq_unused"}) {
+		t.Errorf("FAILED on a queue whose redelivery count is unknown: %v", got)
+	}
 }
 
 // Values SAP documents no behaviour for can stand in a tenant's channel (an .iflw written by hand or by a

@@ -45,8 +45,15 @@ func TestCheckAEMQueue(t *testing.T) {
 		{"R = 255", func(q *AEMQueue) { q.MaxRedeliveryCount = Known[int64](255) }, nil},
 		{"R unknown", func(q *AEMQueue) { q.MaxRedeliveryCount = Unknown[int64]() }, nil},
 		{"redelivery off with a count", func(q *AEMQueue) { q.RedeliveryEnabled = Known(false) }, []string{"aem.redelivery_count_unused"}},
+		{"redelivery off, unlimited allowed", func(q *AEMQueue) {
+			q.RedeliveryEnabled, q.MaxRedeliveryCount, q.AllowUnlimitedRedelivery = Known(false), Known[int64](0), true
+		}, []string{"aem.redelivery_count_unused", "aem.allow_unlimited_unused"}},
 		{"redelivery off without a count", func(q *AEMQueue) { q.RedeliveryEnabled, q.MaxRedeliveryCount = Known(false), Null[int64]() }, nil},
 		{"DMQ missing", func(q *AEMQueue) { q.DeadMessageQueueExists = Known(false) }, []string{"aem.dmq_missing"}},
+		// [SPEC] maxMsgSpoolUsage: "A value of 0 only allows spooling of the last message received".
+		{"DMQ with spool quota 0", func(q *AEMQueue) { q.DeadMessageQueueMaxMsgSpoolUsage = Known[int64](0) }, []string{"aem.dmq_keeps_last_only"}},
+		{"DMQ with the default spool quota", func(q *AEMQueue) { q.DeadMessageQueueMaxMsgSpoolUsage = Known[int64](5000) }, nil},
+		{"dead message queue with spool quota 0", func(q *AEMQueue) { *q = aemDMQ(); q.MaxMsgSpoolUsage = Known[int64](0) }, []string{"aem.dmq_keeps_last_only"}},
 		{"DMQ missing but created here", func(q *AEMQueue) { q.DeadMessageQueueExists, q.DeadMessageQueueCreatedHere = Known(false), true }, nil},
 		{"#DEAD_MSG_QUEUE missing", func(q *AEMQueue) { q.DeadMessageQueue, q.DeadMessageQueueExists = Null[string](), Known(false) }, []string{"aem.dmq_missing"}},
 		{"#DEAD_MSG_QUEUE exists", func(q *AEMQueue) { q.DeadMessageQueue = Null[string]() }, nil},

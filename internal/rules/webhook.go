@@ -103,13 +103,22 @@ func WebhookGiveUp(redeliveries, ttlSeconds int64) (tries, minutes int64, byTTL 
 func CheckWebhook(w Webhook) []Finding {
 	var r report
 	qos, qosKnown := w.QoS.get()
-	if qosKnown && qos == 0 {
-		if accept, _ := w.AcceptMessageLoss.get(); !accept && !w.AcceptMessageLoss.IsUnknown() {
-			r.errorf("webhook.qos0_loses_messages", attrWebhookQoS, "QoS 0 Loses Messages",
-				"`qos = 0` makes Event Mesh push each message once and delete it after that try, whatever the endpoint answers: "+
-					"any failure or timeout of the endpoint loses the message without a trace, and nothing reaches a dead message queue. "+
-					"Set `qos = 1`, or, if losing messages is acceptable, set `%s = true`.", attrWebhookAcceptLoss)
-		}
+	accept, acceptKnown := w.AcceptMessageLoss.get()
+	switch {
+	case qosKnown && qos == 0 && accept:
+		r.warnf("webhook.qos0_loses_messages_accepted", attrWebhookQoS, "QoS 0 Loses Messages Accepted",
+			"`%s = true` keeps `qos = 0`: Event Mesh pushes each message once and deletes it after that try, whatever the endpoint answers, "+
+				"so any failure or timeout of the endpoint loses the message without a trace, and nothing reaches a dead message queue. "+
+				"Set `qos = 1` and remove `%s`, unless losing messages is what this subscription is for.", attrWebhookAcceptLoss, attrWebhookAcceptLoss)
+	case qosKnown && qos == 0 && !w.AcceptMessageLoss.IsUnknown():
+		r.errorf("webhook.qos0_loses_messages", attrWebhookQoS, "QoS 0 Loses Messages",
+			"`qos = 0` makes Event Mesh push each message once and delete it after that try, whatever the endpoint answers: "+
+				"any failure or timeout of the endpoint loses the message without a trace, and nothing reaches a dead message queue. "+
+				"Set `qos = 1`, or, if losing messages is acceptable, set `%s = true`.", attrWebhookAcceptLoss)
+	case qosKnown && qos == 1 && acceptKnown && accept:
+		r.warnf("webhook.accept_message_loss_unused", attrWebhookAcceptLoss, "Accept Message Loss Has No Effect",
+			"`qos = 1` makes Event Mesh retry a message the endpoint refuses, so `%s = true` changes nothing. Set `%s = false`, or remove it.",
+			attrWebhookAcceptLoss, attrWebhookAcceptLoss)
 	}
 	if qosKnown && qos != 0 && qos != 1 {
 		r.errorf("webhook.qos_range", attrWebhookQoS, "Invalid QoS",

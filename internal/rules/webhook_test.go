@@ -36,7 +36,11 @@ func TestCheckWebhook(t *testing.T) {
 		{"qos 0 refused", webhookWith(func(w *Webhook) { w.QoS = Known[int64](0) }), []string{"webhook.qos0_loses_messages"}},
 		{"qos 0 with `accept_message_loss` null", webhookWith(func(w *Webhook) { w.QoS, w.AcceptMessageLoss = Known[int64](0), Null[bool]() }),
 			[]string{"webhook.qos0_loses_messages"}},
-		{"qos 0 accepted", webhookWith(func(w *Webhook) { w.QoS, w.AcceptMessageLoss = Known[int64](0), Known(true) }), nil},
+		{"qos 0 accepted", webhookWith(func(w *Webhook) { w.QoS, w.AcceptMessageLoss = Known[int64](0), Known(true) }),
+			[]string{"webhook.qos0_loses_messages_accepted"}},
+		{"accept message loss, qos 1", webhookWith(func(w *Webhook) { w.AcceptMessageLoss = Known(true) }),
+			[]string{"webhook.accept_message_loss_unused"}},
+		{"accept message loss, qos unknown", webhookWith(func(w *Webhook) { w.QoS, w.AcceptMessageLoss = Unknown[int64](), Known(true) }), nil},
 		{"qos 0, acceptance unknown", webhookWith(func(w *Webhook) { w.QoS, w.AcceptMessageLoss = Known[int64](0), Unknown[bool]() }), nil},
 		{"qos 2", webhookWith(func(w *Webhook) { w.QoS = Known[int64](2) }), []string{"webhook.qos_range"}},
 		{"http endpoint", webhookWith(func(w *Webhook) { w.Endpoint = Known("http://orders.example.com/events") }),
@@ -72,7 +76,7 @@ func TestCheckWebhook(t *testing.T) {
 		{"no dmq", webhookWith(func(w *Webhook) { w.QueueDeadMessageQueue = Known("") }), []string{"webhook.no_dead_message_queue"}},
 		{"no dmq under qos 0", webhookWith(func(w *Webhook) {
 			w.QoS, w.AcceptMessageLoss, w.QueueDeadMessageQueue = Known[int64](0), Known(true), Known("")
-		}), nil},
+		}), []string{"webhook.qos0_loses_messages_accepted"}},
 		{"R = 0", webhookWith(func(w *Webhook) { w.QueueMaxRedeliveryCount = Known[int64](0) }),
 			[]string{"webhook.redelivery_unlimited", "webhook.in_flight_stall"}},
 		{"R = 3: 105 minutes", webhookWith(func(w *Webhook) { w.QueueMaxRedeliveryCount = Known[int64](3) }), []string{"webhook.in_flight_stall"}},
@@ -82,7 +86,7 @@ func TestCheckWebhook(t *testing.T) {
 		{"competing", webhookWith(func(w *Webhook) { w.OtherWebhooks = []string{"orders-b"} }), []string{"webhook.competing"}},
 		{"competing under qos 0", webhookWith(func(w *Webhook) {
 			w.QoS, w.AcceptMessageLoss, w.OtherWebhooks = Known[int64](0), Known(true), []string{"orders-b"}
-		}), []string{"webhook.competing"}},
+		}), []string{"webhook.qos0_loses_messages_accepted", "webhook.competing"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

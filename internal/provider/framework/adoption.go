@@ -18,6 +18,9 @@ type adoptionAttribute struct {
 type adoption struct {
 	Attributes []adoptionAttribute
 	Reason     string
+	// warnings are the warning rules that say, while an adoption attribute keeps the object as it is, what it
+	// keeps (for example "queue.redelivery_unlimited_allowed"): the plan warns until the attribute is removed.
+	Warnings []string
 }
 
 // AdoptionTODO marks a rule that can meet an existing object but has no adoption attribute yet: its import plans
@@ -54,44 +57,44 @@ var Adoptions = map[string]adoption{
 	// sapmessaging_queue and sapmessaging_dead_message_queue (queue.go, dmqgraph.go)
 	"queue.name_invalid":                {Reason: "a name the service cannot hold: Event Mesh refuses it, so no existing queue has it"},
 	"queue.access_type_invalid":         {Reason: reasonRefusedByEventMesh},
-	"queue.redelivery_unlimited":        {Attributes: attrs("sapmessaging_queue", "allow_unlimited_redelivery")},
+	"queue.redelivery_unlimited":        {Attributes: attrs("sapmessaging_queue", "allow_unlimited_redelivery"), Warnings: []string{"queue.redelivery_unlimited_allowed"}},
 	"queue.redelivery_range":            {Reason: reasonRefusedByEventMesh},
 	"queue.dmq_empty":                   {Reason: "Event Mesh stores an empty dead message queue as none, which an import reads as `dead_message_queue` null, never as an empty name"},
 	"queue.dmq_name_invalid":            {Reason: "the service refuses the value: Event Mesh names only an existing queue as dead message queue, and no existing queue has a name it refuses"},
-	"queue.dmq_self":                    {Attributes: attrs("sapmessaging_queue", "allow_self_as_dead_message_queue")},
-	"queue.dmq_namespace":               {Attributes: attrs("sapmessaging_queue", "allow_dead_message_queue_outside_namespace")},
+	"queue.dmq_self":                    {Attributes: attrs("sapmessaging_queue", "allow_self_as_dead_message_queue"), Warnings: []string{"queue.dmq_self_allowed"}},
+	"queue.dmq_namespace":               {Attributes: attrs("sapmessaging_queue", "allow_dead_message_queue_outside_namespace"), Warnings: []string{"queue.dmq_namespace_allowed"}},
 	"queue.dmq_cycle":                   {Reason: reasonLinkChecked},
 	"queue.dmq_not_found":               {Reason: reasonLinkChecked},
-	"queue.respect_ttl_without_max_ttl": {Attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl")},
-	"queue.max_ttl_without_respect_ttl": {Attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl")}, // the dead message queue raises it only with respect_ttl null, which an import never reads
+	"queue.respect_ttl_without_max_ttl": {Attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl"), Warnings: []string{"queue.respect_ttl_without_max_ttl_allowed"}},
+	"queue.max_ttl_without_respect_ttl": {Attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl"), Warnings: []string{"queue.max_ttl_without_respect_ttl_allowed"}}, // the dead message queue raises it only with respect_ttl null, which an import never reads
 	// 0 of the queue size and message count: the service shows it on a queue created without them, a queue that
 	// takes messages (SAP-archive/teched2020-developer-keynote, s4hana/event/README.md); the rule says so.
 	"queue.max_queue_size_range": {Attributes: append(attrs("sapmessaging_queue", "allow_no_queue_limits"),
-		attrs("sapmessaging_dead_message_queue", "allow_no_queue_limits")...)},
+		attrs("sapmessaging_dead_message_queue", "allow_no_queue_limits")...), Warnings: []string{"queue.max_queue_size_range_allowed"}},
 	"queue.max_queue_message_count_range": {Attributes: append(attrs("sapmessaging_queue", "allow_no_queue_limits"),
-		attrs("sapmessaging_dead_message_queue", "allow_no_queue_limits")...)},
+		attrs("sapmessaging_dead_message_queue", "allow_no_queue_limits")...), Warnings: []string{"queue.max_queue_message_count_range_allowed"}},
 	"queue.max_ttl_range": {Reason: reasonNoDocumentedZero + " (create-a-queue-95357fa.md step 10: a time a message may stay, at most 7 days)"},
 	// Above 1 MB, the maximum SAP documents for the Integration Suite capability: a queue of the default plan was seen
 	// holding 10000000 (reference note sap-apis.md, section 1). A size of 0 stays refused, with no attribute: SAP gives
 	// 0 no meaning and the emulator refuses it (reasonNoDocumentedZero).
 	"queue.max_message_size_range": {Attributes: append(attrs("sapmessaging_queue", "allow_message_size_above_documented_max"),
-		attrs("sapmessaging_dead_message_queue", "allow_message_size_above_documented_max")...)},
+		attrs("sapmessaging_dead_message_queue", "allow_message_size_above_documented_max")...), Warnings: []string{"queue.max_message_size_range_allowed"}},
 	"queue.max_unacked_per_flow_range": {Reason: reasonNoDocumentedZero + " (create-a-queue-95357fa.md step 7: a threshold of unacknowledged messages)"},
-	"dmq.respect_ttl_required":         {Attributes: attrs("sapmessaging_dead_message_queue", "allow_no_ttl")},
-	"dmq.max_ttl_required":             {Attributes: attrs("sapmessaging_dead_message_queue", "allow_no_ttl")},
+	"dmq.respect_ttl_required":         {Attributes: attrs("sapmessaging_dead_message_queue", "allow_no_ttl"), Warnings: []string{"dmq.no_ttl_allowed"}},
+	"dmq.max_ttl_required":             {Attributes: attrs("sapmessaging_dead_message_queue", "allow_no_ttl"), Warnings: []string{"dmq.no_ttl_allowed"}},
 
 	// sapmessaging_webhook_subscription (webhook.go)
-	"webhook.qos0_loses_messages": {Attributes: attrs("sapmessaging_webhook_subscription", "accept_message_loss")},
+	"webhook.qos0_loses_messages": {Attributes: attrs("sapmessaging_webhook_subscription", "accept_message_loss"), Warnings: []string{"webhook.qos0_loses_messages_accepted"}},
 	"webhook.qos_range":           {Reason: reasonRefusedByWebhooks},
-	"webhook.exempt_without_auth": {Attributes: attrs("sapmessaging_webhook_subscription", "allow_exempt_handshake_without_auth")},
+	"webhook.exempt_without_auth": {Attributes: attrs("sapmessaging_webhook_subscription", "allow_exempt_handshake_without_auth"), Warnings: []string{"webhook.exempt_without_auth_allowed"}},
 	"webhook.endpoint_invalid":    {Reason: "the service refuses the value: Event Mesh cannot push to an endpoint that is not an absolute http(s) URL, so no existing subscription has one"},
-	"webhook.endpoint_not_https":  {Attributes: attrs("sapmessaging_webhook_subscription", "allow_http_endpoint")},
+	"webhook.endpoint_not_https":  {Attributes: attrs("sapmessaging_webhook_subscription", "allow_http_endpoint"), Warnings: []string{"webhook.endpoint_not_https_allowed"}},
 
 	// sapmessaging_amqp_sender (amqp.go)
-	"amqp.retries_endless":               {Attributes: attrs("sapmessaging_amqp_sender", "allow_unsafe_retries")},
-	"amqp.retries_zero":                  {Attributes: attrs("sapmessaging_amqp_sender", "allow_unsafe_retries")},
+	"amqp.retries_endless":               {Attributes: attrs("sapmessaging_amqp_sender", "allow_unsafe_retries"), Warnings: []string{"amqp.retries_unsafe_allowed"}},
+	"amqp.retries_zero":                  {Attributes: attrs("sapmessaging_amqp_sender", "allow_unsafe_retries"), Warnings: []string{"amqp.retries_unsafe_allowed"}},
 	"amqp.retries_range":                 {Reason: reasonAMQPAdapter},
-	"amqp.delivery_status_undeliverable": {Attributes: attrs("sapmessaging_amqp_sender", "allow_cancelled_redelivery")},
+	"amqp.delivery_status_undeliverable": {Attributes: attrs("sapmessaging_amqp_sender", "allow_cancelled_redelivery"), Warnings: []string{"amqp.delivery_status_undeliverable_allowed"}},
 	"amqp.delivery_status_invalid":       {Reason: reasonAMQPAdapter},
 	"amqp.prefetch_range":                {Reason: reasonAMQPAdapter},
 	"amqp.concurrent_range":              {Reason: reasonAMQPAdapter},
@@ -114,46 +117,76 @@ var Adoptions = map[string]adoption{
 	"jms_sender.retry_interval_range":      {Reason: reasonJMSAdapter},
 	"jms_sender.max_retry_interval_range":  {Reason: reasonJMSAdapter},
 	"jms_sender.concurrent_range":          {Reason: reasonJMSAdapter},
-	"jms_sender.concurrent_exclusive":      {Attributes: attrs("sapmessaging_jms_sender", "allow_non_exclusive_settings")},
-	"jms_sender.dead_letter_exclusive":     {Attributes: attrs("sapmessaging_jms_sender", "allow_non_exclusive_settings")},
+	"jms_sender.concurrent_exclusive":      {Attributes: attrs("sapmessaging_jms_sender", "allow_non_exclusive_settings"), Warnings: []string{"jms_sender.concurrent_exclusive_allowed"}},
+	"jms_sender.dead_letter_exclusive":     {Attributes: attrs("sapmessaging_jms_sender", "allow_non_exclusive_settings"), Warnings: []string{"jms_sender.dead_letter_exclusive_allowed"}},
 	"jms_sender.expiration_range":          {Reason: reasonProviderOnly},
 	"jms_sender.max_retries_range":         {Reason: reasonProviderOnly},
 	"jms_sender.max_retries_exclusive":     {Reason: reasonProviderOnly + ": it needs `max_retries`"},
 	"jms_sender.max_retries_without_guard": {Reason: reasonProviderOnly + ": it needs `max_retries`"},
-	"jms_sender.give_up_after_expiry":      {Attributes: attrs("sapmessaging_jms_sender", "allow_give_up_after_expiry")},
+	"jms_sender.give_up_after_expiry":      {Attributes: attrs("sapmessaging_jms_sender", "allow_give_up_after_expiry"), Warnings: []string{"jms_sender.give_up_after_expiry_allowed"}},
 
 	// The landscape audit (landscape.go, aem_landscape.go)
 	"audit.queue_not_found":     {Reason: reasonAudit},
 	"audit.aem_queue_not_found": {Reason: reasonAudit},
 
 	// sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue (aem.go)
-	"aem.redelivery_unlimited":        {Attributes: attrs("sapmessaging_aem_queue", "allow_unlimited_redelivery")},
+	"aem.redelivery_unlimited":        {Attributes: attrs("sapmessaging_aem_queue", "allow_unlimited_redelivery"), Warnings: []string{"aem.redelivery_unlimited_allowed"}},
 	"aem.redelivery_range":            {Reason: reasonRefusedByBroker},
-	"aem.dmq_empty":                   {Attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
-	"aem.dmq_self":                    {Attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")}, // SEMP takes it: deadMsgQueue has only a length and a pattern
-	"aem.dmq_missing":                 {Attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
-	"aem.dmq_cycle":                   {Attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
-	"aem.dmq_takes_nothing":           {Attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue")},
+	"aem.dmq_empty":                   {Attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue"), Warnings: []string{"aem.dmq_missing_allowed"}},
+	"aem.dmq_self":                    {Attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue"), Warnings: []string{"aem.dmq_self_allowed"}}, // SEMP takes it: deadMsgQueue has only a length and a pattern
+	"aem.dmq_missing":                 {Attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue"), Warnings: []string{"aem.dmq_missing_allowed"}},
+	"aem.dmq_cycle":                   {Attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue"), Warnings: []string{"aem.dmq_cycle_allowed"}},
+	"aem.dmq_takes_nothing":           {Attributes: attrs("sapmessaging_aem_queue", "allow_missing_dead_message_queue"), Warnings: []string{"aem.dmq_missing_allowed"}},
 	"aem.redelivery_delay_range":      {Reason: reasonRefusedByBroker},
 	"aem.max_ttl_range":               {Reason: reasonRefusedByBroker},
-	"aem.max_ttl_without_respect_ttl": {Attributes: append(attrs("sapmessaging_aem_queue", "allow_ineffective_ttl"), attrs("sapmessaging_aem_dead_message_queue", "allow_no_ttl")...)},
-	"aem.dmq_ttl_missing":             {Attributes: attrs("sapmessaging_aem_dead_message_queue", "allow_no_ttl")},
-	"aem.dmq_ingress_disabled":        {Attributes: attrs("sapmessaging_aem_dead_message_queue", "allow_ingress_disabled")},
+	"aem.max_ttl_without_respect_ttl": {Attributes: append(attrs("sapmessaging_aem_queue", "allow_ineffective_ttl"), attrs("sapmessaging_aem_dead_message_queue", "allow_no_ttl")...), Warnings: []string{"aem.max_ttl_without_respect_ttl_allowed", "aem.dmq_no_ttl_allowed"}},
+	"aem.dmq_ttl_missing":             {Attributes: attrs("sapmessaging_aem_dead_message_queue", "allow_no_ttl"), Warnings: []string{"aem.dmq_no_ttl_allowed"}},
+	"aem.dmq_ingress_disabled":        {Attributes: attrs("sapmessaging_aem_dead_message_queue", "allow_ingress_disabled"), Warnings: []string{"aem.dmq_ingress_disabled_allowed"}},
 
 	// sapmessaging_aem_sender (aem_sender.go)
-	"aem_sender.consumer_mode_invalid":        {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")}, // an .iflw can be written by hand
-	"aem_sender.acknowledgement_mode_invalid": {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
-	"aem_sender.settlement_outcome_invalid":   {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")}, // an .iflw can be written by hand; the stored value of Rejected is unconfirmed
-	"aem_sender.ack_immediate":                {Attributes: attrs("sapmessaging_aem_sender", "accept_message_loss")},
-	"aem_sender.attempts_missing":             {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
-	"aem_sender.attempts_zero":                {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
+	"aem_sender.consumer_mode_invalid":        {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values"), Warnings: []string{"aem_sender.undocumented_value_allowed"}}, // an .iflw can be written by hand
+	"aem_sender.acknowledgement_mode_invalid": {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values"), Warnings: []string{"aem_sender.undocumented_value_allowed"}},
+	"aem_sender.settlement_outcome_invalid":   {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values"), Warnings: []string{"aem_sender.undocumented_value_allowed"}}, // an .iflw can be written by hand; the stored value of Rejected is unconfirmed
+	"aem_sender.ack_immediate":                {Attributes: attrs("sapmessaging_aem_sender", "accept_message_loss"), Warnings: []string{"aem_sender.ack_immediate_accepted"}},
+	"aem_sender.attempts_missing":             {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values"), Warnings: []string{"aem_sender.undocumented_value_allowed"}},
+	"aem_sender.attempts_zero":                {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values"), Warnings: []string{"aem_sender.undocumented_value_allowed"}},
 	"aem_sender.attempts_range":               {Reason: reasonAEMAdapter},
-	"aem_sender.retry_interval_range":         {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
-	"aem_sender.retry_multiplier_range":       {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values")},
-	"aem_sender.failed_unlimited_redelivery":  {Attributes: attrs("sapmessaging_aem_sender", "allow_unlimited_redelivery")},
-	"aem_sender.rejected_without_dmq":         {Attributes: attrs("sapmessaging_aem_sender", "allow_missing_dead_message_queue")},
+	"aem_sender.retry_interval_range":         {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values"), Warnings: []string{"aem_sender.undocumented_value_allowed"}},
+	"aem_sender.retry_multiplier_range":       {Attributes: attrs("sapmessaging_aem_sender", "allow_undocumented_values"), Warnings: []string{"aem_sender.undocumented_value_allowed"}},
+	"aem_sender.failed_unlimited_redelivery":  {Attributes: attrs("sapmessaging_aem_sender", "allow_unlimited_redelivery"), Warnings: []string{"aem_sender.failed_unlimited_redelivery_allowed"}},
+	"aem_sender.rejected_without_dmq":         {Attributes: attrs("sapmessaging_aem_sender", "allow_missing_dead_message_queue"), Warnings: []string{"aem_sender.rejected_without_dmq_allowed"}},
 	"aem_sender.max_total_attempts_range":     {Reason: reasonProviderOnly},
 	"aem_sender.attempt_budget_exceeded":      {Reason: reasonProviderOnly + ": it needs `max_total_attempts`"},
+}
+
+// AdoptionUnused names, for each adoption attribute ("resource.attribute"), the warning rule of internal/rules that
+// says it changes nothing when it is set on an object that does not break the rule it adopts.
+var AdoptionUnused = map[string]string{
+	"sapmessaging_queue.allow_unlimited_redelivery":                           "queue.allow_unlimited_unused",
+	"sapmessaging_queue.allow_self_as_dead_message_queue":                     "queue.allow_self_as_dmq_unused",
+	"sapmessaging_queue.allow_dead_message_queue_outside_namespace":           "queue.allow_dmq_outside_namespace_unused",
+	"sapmessaging_queue.allow_ineffective_ttl":                                "queue.allow_ineffective_ttl_unused",
+	"sapmessaging_queue.allow_no_queue_limits":                                "queue.allow_no_queue_limits_unused",
+	"sapmessaging_dead_message_queue.allow_no_queue_limits":                   "queue.allow_no_queue_limits_unused",
+	"sapmessaging_queue.allow_message_size_above_documented_max":              "queue.allow_message_size_above_documented_max_unused",
+	"sapmessaging_dead_message_queue.allow_message_size_above_documented_max": "queue.allow_message_size_above_documented_max_unused",
+	"sapmessaging_dead_message_queue.allow_no_ttl":                            "dmq.allow_no_ttl_unused",
+	"sapmessaging_webhook_subscription.accept_message_loss":                   "webhook.accept_message_loss_unused",
+	"sapmessaging_webhook_subscription.allow_exempt_handshake_without_auth":   "webhook.allow_exempt_without_auth_unused",
+	"sapmessaging_webhook_subscription.allow_http_endpoint":                   "webhook.allow_http_endpoint_unused",
+	"sapmessaging_amqp_sender.allow_unsafe_retries":                           "amqp.allow_unsafe_retries_unused",
+	"sapmessaging_amqp_sender.allow_cancelled_redelivery":                     "amqp.allow_cancelled_unused",
+	"sapmessaging_jms_sender.allow_non_exclusive_settings":                    "jms_sender.allow_non_exclusive_settings_unused",
+	"sapmessaging_jms_sender.allow_give_up_after_expiry":                      "jms_sender.allow_give_up_after_expiry_unused",
+	"sapmessaging_aem_queue.allow_unlimited_redelivery":                       "aem.allow_unlimited_unused",
+	"sapmessaging_aem_queue.allow_missing_dead_message_queue":                 "aem.allow_missing_dmq_unused",
+	"sapmessaging_aem_queue.allow_ineffective_ttl":                            "aem.allow_ineffective_ttl_unused",
+	"sapmessaging_aem_dead_message_queue.allow_no_ttl":                        "aem.allow_no_ttl_unused",
+	"sapmessaging_aem_dead_message_queue.allow_ingress_disabled":              "aem.allow_ingress_disabled_unused",
+	"sapmessaging_aem_sender.accept_message_loss":                             "aem_sender.accept_message_loss_unused",
+	"sapmessaging_aem_sender.allow_undocumented_values":                       "aem_sender.allow_undocumented_values_unused",
+	"sapmessaging_aem_sender.allow_unlimited_redelivery":                      "aem_sender.allow_unlimited_unused",
+	"sapmessaging_aem_sender.allow_missing_dead_message_queue":                "aem_sender.allow_missing_dmq_unused",
 }
 
 // AdoptionAttributesOf returns the adoption attributes of resource type typ, sorted.

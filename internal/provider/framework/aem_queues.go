@@ -143,90 +143,6 @@ func (d *ProviderData) AEMPlanLink(name, dmq string) {
 	l.links[name] = dmq
 }
 
-// AEMQueues returns the run's queue list, read at its first use.
-func (d *ProviderData) AEMQueues(ctx context.Context) (map[string]*aem.Queue, error) {
-	l := &d.AEMQueueList
-	l.Mu.Lock()
-	defer l.Mu.Unlock()
-	if l.loaded {
-		return l.queues, nil
-	}
-	qs, err := d.AEM.ListQueues(ctx)
-	if err != nil {
-		return nil, err
-	}
-	l.queues = make(map[string]*aem.Queue, len(qs))
-	for i := range qs {
-		l.queues[qs[i].Name] = &qs[i]
-	}
-	l.loaded = true
-	return l.queues, nil
-}
-
-// AEMCachedQueue returns the queue from the run's list when the list is loaded and holds it.
-func (d *ProviderData) AEMCachedQueue(name string) *aem.Queue {
-	l := &d.AEMQueueList
-	l.Mu.Lock()
-	defer l.Mu.Unlock()
-	if !l.loaded {
-		return nil
-	}
-	return l.queues[name]
-}
-
-// AEMRecordQueue records q (nil: deleted) as the run's latest knowledge of queue name.
-func (d *ProviderData) AEMRecordQueue(name string, q *aem.Queue) {
-	l := &d.AEMQueueList
-	l.Mu.Lock()
-	defer l.Mu.Unlock()
-	if !l.loaded {
-		return
-	}
-	if q == nil {
-		delete(l.queues, name)
-		return
-	}
-	l.queues[name] = q
-}
-
-// AEMPlanDMQ records that a dead message queue resource of this run plans queue name, with ingress.
-func (d *ProviderData) AEMPlanDMQ(name string, ingress rules.Value[bool]) {
-	l := &d.AEMQueueList
-	l.Mu.Lock()
-	defer l.Mu.Unlock()
-	if l.planned == nil {
-		l.planned = map[string]rules.Value[bool]{}
-	}
-	l.planned[name] = ingress
-}
-
-// aemDMQPlanned reports whether a dead message queue resource of this run plans queue name, and the
-// ingress it plans.
-func (d *ProviderData) aemDMQPlanned(name string) (rules.Value[bool], bool) {
-	l := &d.AEMQueueList
-	l.Mu.Lock()
-	defer l.Mu.Unlock()
-	in, ok := l.planned[name]
-	return in, ok
-}
-
-// AEMQueueUsers returns the queues of the run's list that name name as their dead message queue.
-func (d *ProviderData) AEMQueueUsers(ctx context.Context, name string) ([]string, error) {
-	qs, err := d.AEMQueues(ctx)
-	if err != nil {
-		return nil, err
-	}
-	d.AEMQueueList.Mu.Lock()
-	defer d.AEMQueueList.Mu.Unlock()
-	var users []string
-	for n, q := range qs {
-		if n != name && q.DeadMsgQueue != nil && *q.DeadMsgQueue == name {
-			users = append(users, n)
-		}
-	}
-	return users, nil
-}
-
 // AEMPlanReadError reports a read at plan that failed: refused credentials name the user, anything else
 // says what could not be read. The plan fails either way.
 func (d *ProviderData) AEMPlanReadError(diags *diag.Diagnostics, doing string, err error) {
@@ -241,7 +157,7 @@ func (d *ProviderData) AEMPlanReadError(diags *diag.Diagnostics, doing string, e
 // AEMPlanDeadMessageQueue sets, for the rules, whether q's dead message queue exists on the broker (from the
 // run's queue list) or is created by a dead message queue resource of this run, whether it takes
 // messages (the ingress a dead message queue resource of this run plans, else the broker's), and whether its
-// own dead message queues lead back to q (AEMPlanCycle: a cycle, in which a poison message comes back). It returns
+// own dead message queues lead back to q (aemPlanCycle: a cycle, in which a poison message comes back). It returns
 // false after adding an error (the list could not be read).
 func (d *ProviderData) AEMPlanDeadMessageQueue(ctx context.Context, q *rules.AEMQueue, diags *diag.Diagnostics) bool {
 	dmq, known := q.DeadMessageQueue.V, q.DeadMessageQueue.Known && !q.DeadMessageQueue.Null
@@ -258,31 +174,25 @@ func (d *ProviderData) AEMPlanDeadMessageQueue(ctx context.Context, q *rules.AEM
 	}
 	d.AEMQueueList.Mu.Lock()
 	held, exists := qs[dmq]
-	d.AEMQueueList.Mu.Unlock()
-	q.DeadMessageQueueExists = rules.Known(exists)
-	q.DeadMessageQueueIngress = rules.Unknown[bool]()
-	if exists {
-		q.DeadMessageQueueIngress = rules.Known(held.IngressEnabled != nil && *held.IngressEnabled) // [SPEC] ingressEnabled default false
+	var own *aem.Queue
+	if q.Name.Known && !q.Name.Null {
+		own = qs[q.Name.V]
 	}
+	d.AEMQueueList.Mu.Unlock()
+	if !exists {
+		held = nil
+	}
+	// What the broker holds, read as the data sources and the audit read it (maxMsgSize is left to the
+	// broker: a queue keeps the one it holds, one this run creates gets the broker's default).
+	rules.AEMHeldDeadMessageQueue(q, AEMHeld(own), AEMHeld(held))
 	if in, planned := d.aemDMQPlanned(dmq); planned {
 		q.DeadMessageQueueCreatedHere, q.DeadMessageQueueIngress = true, in
-	}
-	// maxMsgSize is left to the broker: a queue keeps the one it holds, one this run creates gets the
-	// broker's default.
-	size := func(held *aem.Queue, ok bool) rules.Value[int64] {
-		if ok && held.MaxMsgSize != nil {
-			return rules.Known(*held.MaxMsgSize)
+		if !exists {
+			q.DeadMessageQueueMaxMsgSize = rules.Known[int64](rules.AEMDefaultMaxMsgSize)
 		}
-		return rules.Known[int64](rules.AEMDefaultMaxMsgSize)
 	}
-	if exists || q.DeadMessageQueueCreatedHere {
-		q.DeadMessageQueueMaxMsgSize = size(held, exists)
-	}
-	if q.Name.Known && !q.Name.Null {
-		d.AEMQueueList.Mu.Lock()
-		own, ok := qs[q.Name.V]
-		d.AEMQueueList.Mu.Unlock()
-		q.MaxMsgSize = size(own, ok)
+	if !q.Name.Known || q.Name.Null {
+		q.MaxMsgSize = rules.Unknown[int64]()
 	}
 	if q.Name.Known && !q.Name.Null && q.Name.V != "" {
 		d.AEMQueueList.Mu.Lock()
@@ -382,3 +292,95 @@ func AEMLinkOf(q *aem.Queue) string {
 
 // AEMTakes reports whether q takes messages ([SPEC] ingressEnabled, default false).
 func AEMTakes(q *aem.Queue) bool { return q.IngressEnabled != nil && *q.IngressEnabled }
+
+// AEMQueues returns the run's queue list, read at its first use.
+func (d *ProviderData) AEMQueues(ctx context.Context) (map[string]*aem.Queue, error) {
+	l := &d.AEMQueueList
+	l.Mu.Lock()
+	defer l.Mu.Unlock()
+	if l.loaded {
+		return l.queues, nil
+	}
+	qs, err := d.AEM.ListQueues(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l.queues = make(map[string]*aem.Queue, len(qs))
+	for i := range qs {
+		l.queues[qs[i].Name] = &qs[i]
+	}
+	l.loaded = true
+	return l.queues, nil
+}
+
+// AEMCachedQueue returns the queue from the run's list when the list is loaded and holds it.
+func (d *ProviderData) AEMCachedQueue(name string) *aem.Queue {
+	l := &d.AEMQueueList
+	l.Mu.Lock()
+	defer l.Mu.Unlock()
+	if !l.loaded {
+		return nil
+	}
+	return l.queues[name]
+}
+
+// AEMRecordQueue records q (nil: deleted) as the run's latest knowledge of queue name.
+func (d *ProviderData) AEMRecordQueue(name string, q *aem.Queue) {
+	l := &d.AEMQueueList
+	l.Mu.Lock()
+	defer l.Mu.Unlock()
+	if !l.loaded {
+		return
+	}
+	if q == nil {
+		delete(l.queues, name)
+		return
+	}
+	l.queues[name] = q
+}
+
+// AEMPlanDMQ records that an AEM queue or dead message queue resource of this run plans queue name, with ingress.
+func (d *ProviderData) AEMPlanDMQ(name string, ingress rules.Value[bool]) {
+	l := &d.AEMQueueList
+	l.Mu.Lock()
+	defer l.Mu.Unlock()
+	if l.planned == nil {
+		l.planned = map[string]rules.Value[bool]{}
+	}
+	l.planned[name] = ingress
+}
+
+// aemDMQPlanned reports whether an AEM queue or dead message queue resource of this run plans queue name, and the
+// ingress it plans.
+func (d *ProviderData) aemDMQPlanned(name string) (rules.Value[bool], bool) {
+	l := &d.AEMQueueList
+	l.Mu.Lock()
+	defer l.Mu.Unlock()
+	in, ok := l.planned[name]
+	return in, ok
+}
+
+// AEMQueueUsers returns the queues of the run's list that name name as their dead message queue.
+func (d *ProviderData) AEMQueueUsers(ctx context.Context, name string) ([]string, error) {
+	qs, err := d.AEMQueues(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d.AEMQueueList.Mu.Lock()
+	defer d.AEMQueueList.Mu.Unlock()
+	var users []string
+	for n, q := range qs {
+		if n != name && q.DeadMsgQueue != nil && *q.DeadMsgQueue == name {
+			users = append(users, n)
+		}
+	}
+	return users, nil
+}
+
+// AEMHeld is what the rules read of a queue the broker holds (nil for nil).
+func AEMHeld(q *aem.Queue) *rules.AEMHeldQueue {
+	if q == nil {
+		return nil
+	}
+	return &rules.AEMHeldQueue{IngressEnabled: q.IngressEnabled, MaxMsgSize: q.MaxMsgSize, MaxMsgSpoolUsage: q.MaxMsgSpoolUsage}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -76,6 +77,11 @@ func credentialsRefusedSummary(service string) string { return service + " Crede
 // refusedDetail says which credential an answer of 401 or 403 refused, never its secret.
 func refusedDetail(c *Credential, err error) string {
 	if c.Check != nil {
+		var ae *aem.Error
+		if errors.As(err, &ae) {
+			// The detail gives the fix once: the client's own fix names the same settings.
+			err = errors.New(strings.Replace(err.Error(), ae.Error(), ae.Problem(), 1))
+		}
 		return fmt.Sprintf("The %s refused the user %q from %s: %s. Nothing of the broker can be read with them, so this plan stops here. "+
 			"Set `advanced_event_mesh.username` and `advanced_event_mesh.password` (or %s and %s) to the management user the cloud console "+
 			"shows under the broker service's SEMP access, with read-write access to the Message VPN.",

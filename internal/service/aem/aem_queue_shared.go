@@ -42,6 +42,115 @@ import (
 // configuration sets) and shows what the broker holds. A setting the configuration sets is owned: a
 // change on the broker shows as a plan change back to the configured value.
 
+// aemDefaultDMQ is the broker's dead message queue of every queue that names none ([SPEC] deadMsgQueue).
+const aemDefaultDMQ = rules.AEMDefaultDeadMsgQueue
+
+// aemQueueSettingsModel holds the settings of an AEM queue that the resources manage.
+type aemQueueSettingsModel struct {
+	MaxRedeliveryCount                 types.Int64  `tfsdk:"max_redelivery_count"`
+	DeadMessageQueue                   types.String `tfsdk:"dead_message_queue"`
+	RespectTTL                         types.Bool   `tfsdk:"respect_ttl"`
+	MaxTTL                             types.Int64  `tfsdk:"max_ttl"`
+	RedeliveryEnabled                  types.Bool   `tfsdk:"redelivery_enabled"`
+	RedeliveryDelayEnabled             types.Bool   `tfsdk:"redelivery_delay_enabled"`
+	RedeliveryDelayInitialInterval     types.Int64  `tfsdk:"redelivery_delay_initial_interval"`
+	RedeliveryDelayMaxInterval         types.Int64  `tfsdk:"redelivery_delay_max_interval"`
+	RedeliveryDelayMultiplier          types.Int64  `tfsdk:"redelivery_delay_multiplier"`
+	AccessType                         types.String `tfsdk:"access_type"`
+	IngressEnabled                     types.Bool   `tfsdk:"ingress_enabled"`
+	EgressEnabled                      types.Bool   `tfsdk:"egress_enabled"`
+	RespectDMQEligibleEnabled          types.Bool   `tfsdk:"respect_dmq_eligible_enabled"`
+	RejectMsgToSenderOnDiscardBehavior types.String `tfsdk:"reject_msg_to_sender_on_discard_behavior"`
+	DeliveryCountEnabled               types.Bool   `tfsdk:"delivery_count_enabled"`
+	MaxMsgSpoolUsage                   types.Int64  `tfsdk:"max_msg_spool_usage"`
+}
+
+// aemQueueSettingsFromAPI reads what the broker holds. An attribute the broker leaves out reads as its
+// default ([SPEC] MsgVpnQueue x-default), so that state never holds an unknown or a null for it.
+func aemQueueSettingsFromAPI(s aem.QueueSettings) aemQueueSettingsModel {
+	b := func(p *bool, def bool) types.Bool {
+		if p == nil {
+			return types.BoolValue(def)
+		}
+		return types.BoolValue(*p)
+	}
+	i := func(p *int64, def int64) types.Int64 {
+		if p == nil {
+			return types.Int64Value(def)
+		}
+		return types.Int64Value(*p)
+	}
+	str := func(p *string, def string) types.String {
+		if p == nil {
+			return types.StringValue(def)
+		}
+		return types.StringValue(*p)
+	}
+	return aemQueueSettingsModel{
+		MaxRedeliveryCount:                 i(s.MaxRedeliveryCount, 0),
+		DeadMessageQueue:                   str(s.DeadMsgQueue, aemDefaultDMQ),
+		RespectTTL:                         b(s.RespectTTLEnabled, false),
+		MaxTTL:                             i(s.MaxTTL, 0),
+		RedeliveryEnabled:                  b(s.RedeliveryEnabled, true),
+		RedeliveryDelayEnabled:             b(s.RedeliveryDelayEnabled, false),
+		RedeliveryDelayInitialInterval:     i(s.RedeliveryDelayInitialInterval, rules.AEMDefaultRedeliveryInitialMs),
+		RedeliveryDelayMaxInterval:         i(s.RedeliveryDelayMaxInterval, rules.AEMDefaultRedeliveryMaxMs),
+		RedeliveryDelayMultiplier:          i(s.RedeliveryDelayMultiplier, rules.AEMDefaultRedeliveryMultiplier),
+		AccessType:                         str(s.AccessType, "exclusive"),
+		IngressEnabled:                     b(s.IngressEnabled, false),
+		EgressEnabled:                      b(s.EgressEnabled, false),
+		RespectDMQEligibleEnabled:          b(s.RespectDmqEligibleEnabled, false),
+		RejectMsgToSenderOnDiscardBehavior: str(s.RejectMsgToSenderOnDiscardBehavior, "when-queue-enabled"),
+		DeliveryCountEnabled:               b(s.DeliveryCountEnabled, false),
+		MaxMsgSpoolUsage:                   i(s.MaxMsgSpoolUsage, 5000),
+	}
+}
+
+// toAPI returns the settings to write: only those m sets (null and unknown ones are left out). Called on
+// the configuration, so that a PATCH carries the attributes the configuration owns and nothing else.
+func (m *aemQueueSettingsModel) toAPI() aem.QueueSettings {
+	return aem.QueueSettings{
+		MaxRedeliveryCount:                 framework.Int64Ptr(m.MaxRedeliveryCount),
+		DeadMsgQueue:                       framework.StringPtr(m.DeadMessageQueue),
+		RespectTTLEnabled:                  framework.BoolPtr(m.RespectTTL),
+		MaxTTL:                             framework.Int64Ptr(m.MaxTTL),
+		RedeliveryEnabled:                  framework.BoolPtr(m.RedeliveryEnabled),
+		RedeliveryDelayEnabled:             framework.BoolPtr(m.RedeliveryDelayEnabled),
+		RedeliveryDelayInitialInterval:     framework.Int64Ptr(m.RedeliveryDelayInitialInterval),
+		RedeliveryDelayMaxInterval:         framework.Int64Ptr(m.RedeliveryDelayMaxInterval),
+		RedeliveryDelayMultiplier:          framework.Int64Ptr(m.RedeliveryDelayMultiplier),
+		AccessType:                         framework.StringPtr(m.AccessType),
+		IngressEnabled:                     framework.BoolPtr(m.IngressEnabled),
+		EgressEnabled:                      framework.BoolPtr(m.EgressEnabled),
+		RespectDmqEligibleEnabled:          framework.BoolPtr(m.RespectDMQEligibleEnabled),
+		RejectMsgToSenderOnDiscardBehavior: framework.StringPtr(m.RejectMsgToSenderOnDiscardBehavior),
+		DeliveryCountEnabled:               framework.BoolPtr(m.DeliveryCountEnabled),
+		MaxMsgSpoolUsage:                   framework.Int64Ptr(m.MaxMsgSpoolUsage),
+	}
+}
+
+// toRules returns the queue named name as the rules check it. Called on the configuration, a null
+// setting is the broker's default.
+func (m *aemQueueSettingsModel) toRules(name types.String) rules.AEMQueue {
+	return rules.AEMQueue{
+		Name:                           framework.StringValue(name),
+		DeadMessageQueue:               framework.StringValue(m.DeadMessageQueue),
+		MaxRedeliveryCount:             framework.Int64Value(m.MaxRedeliveryCount),
+		MaxTTL:                         framework.Int64Value(m.MaxTTL),
+		RedeliveryEnabled:              framework.BoolValue(m.RedeliveryEnabled),
+		RedeliveryDelayEnabled:         framework.BoolValue(m.RedeliveryDelayEnabled),
+		RespectTTL:                     framework.BoolValue(m.RespectTTL),
+		RedeliveryDelayInitialInterval: framework.Int64Value(m.RedeliveryDelayInitialInterval),
+		RedeliveryDelayMaxInterval:     framework.Int64Value(m.RedeliveryDelayMaxInterval),
+		RedeliveryDelayMultiplier:      framework.Int64Value(m.RedeliveryDelayMultiplier),
+		IngressEnabled:                 framework.BoolValue(m.IngressEnabled),
+		EgressEnabled:                  framework.BoolValue(m.EgressEnabled),
+		RespectDMQEligible:             framework.BoolValue(m.RespectDMQEligibleEnabled),
+		MaxMsgSpoolUsage:               framework.Int64Value(m.MaxMsgSpoolUsage),
+		DeadMessageQueueExists:         rules.Unknown[bool](),
+	}
+}
+
 // The provider's defaults where the broker's would build a queue that takes nothing ([SPEC] ingressEnabled,
 // egressEnabled: false) or a dead message queue that keeps every dead message for ever (respectTtlEnabled
 // false, maxTtl 0): a create writes them, and a plan writes them back when the queue holds another value.
@@ -257,7 +366,8 @@ func aemQueueAttributes(ctx context.Context, dmq bool) map[string]schema.Attribu
 			"never", "when-queue-enabled", "always"),
 		"delivery_count_enabled": aemBool("Whether the broker counts deliveries per message (`deliveryCountEnabled`), which consumers " +
 			"read as the delivery count header. Broker default `false`." + aemOmitted),
-		"max_msg_spool_usage": aemInt64("The spool quota of the queue in megabytes (`maxMsgSpoolUsage`), 0 to 6000000. Broker default 5000."+
+		"max_msg_spool_usage": aemInt64("The spool quota of the queue in megabytes (`maxMsgSpoolUsage`), 0 to 6000000. Broker default 5000. "+
+			"0 keeps only the last message received (SEMP spec): on a dead message queue each dead message discards the one before, and the plan warns (`aem.dmq_keeps_last_only`)."+
 			aemOmitted, 0, 6000000),
 		"force_destroy": schema.BoolAttribute{
 			MarkdownDescription: "Whether `terraform destroy` (or a replacement) may delete the queue while it holds messages. " +
@@ -414,7 +524,7 @@ type aemQueueModelPtr[M any] interface {
 	writable(cfg *M, state *M) aem.QueueSettings
 	// fromBroker copies what the broker holds into the model, with the resource's own computed attributes;
 	// lookup (nil when not needed) gives the other queues of the broker, for the adoption attributes.
-	fromBroker(q *aem.Queue, vpn string, lookup aemQueueLookup)
+	FromBroker(q *aem.Queue, vpn string, lookup aemQueueLookup)
 	// outcomeAtApply reports whether the plan left attributes that depend on other queues to the apply, which
 	// then reads those queues (aemGetLookup).
 	outcomeAtApply() bool
@@ -484,7 +594,7 @@ func (r *aemQueueResourceBase[M, P]) Create(ctx context.Context, req resource.Cr
 				"terraform state rm on this resource and give it another name.", name, name))
 		}
 		r.data.AEMRecordQueue(name, res.Queue)
-		p.fromBroker(res.Queue, c.MsgVpnName(), applyLookup[M](ctx, c, p))
+		p.FromBroker(res.Queue, c.MsgVpnName(), applyLookup[M](ctx, c, p))
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 		return
 	case errors.Is(err, aem.ErrAlreadyExists):
@@ -505,7 +615,7 @@ func (r *aemQueueResourceBase[M, P]) Create(ctx context.Context, req resource.Cr
 	case gerr == nil:
 		got = err
 		r.data.AEMRecordQueue(name, q)
-		p.fromBroker(q, c.MsgVpnName(), nil)
+		p.FromBroker(q, c.MsgVpnName(), nil)
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 		resp.Diagnostics.AddError("Queue May Have Been Created With Errors", fmt.Sprintf("The create of the queue %q failed (%s), but the "+
 			"broker holds the queue now: the request was most likely carried out. The state records it as the broker holds it, tainted, "+
@@ -514,7 +624,7 @@ func (r *aemQueueResourceBase[M, P]) Create(ctx context.Context, req resource.Cr
 	case errors.Is(gerr, aem.ErrNotFound):
 		resp.Diagnostics.AddError("Cannot Create Queue", aemQueueErrorDetail(name, err))
 	default:
-		p.fromBroker(&aem.Queue{Name: name, QueueSettings: settings}, c.MsgVpnName(), nil)
+		p.FromBroker(&aem.Queue{Name: name, QueueSettings: settings}, c.MsgVpnName(), nil)
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 		resp.Diagnostics.AddError("Queue May Exist", fmt.Sprintf("The request that creates the queue %q was sent, but the outcome is unknown "+
 			"(%s), and the queue could not be read back (%s), so it may or may not exist now. So that no queue is left behind that no state "+
@@ -548,7 +658,7 @@ func (r *aemQueueResourceBase[M, P]) Read(ctx context.Context, req resource.Read
 		}
 		return
 	}
-	p.fromBroker(q, r.data.AEM.MsgVpnName(), aemRunQueueLookup(r.data, ctx))
+	p.FromBroker(q, r.data.AEM.MsgVpnName(), aemRunQueueLookup(r.data, ctx))
 	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
 }
 
@@ -599,7 +709,7 @@ func (r *aemQueueResourceBase[M, P]) Update(ctx context.Context, req resource.Up
 	}
 	if err == nil {
 		r.data.AEMRecordQueue(name, q)
-		pp.fromBroker(q, c.MsgVpnName(), applyLookup[M](ctx, c, pp))
+		pp.FromBroker(q, c.MsgVpnName(), applyLookup[M](ctx, c, pp))
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 		return
 	}
@@ -607,7 +717,7 @@ func (r *aemQueueResourceBase[M, P]) Update(ctx context.Context, req resource.Up
 	// The state stays true: what the broker holds now, or the prior state when it cannot be read (the next
 	// refresh reads which settings the queue holds).
 	if cur, gerr := c.GetQueue(context.WithoutCancel(ctx), name); gerr == nil {
-		sp.fromBroker(cur, c.MsgVpnName(), nil)
+		sp.FromBroker(cur, c.MsgVpnName(), nil)
 	}
 	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
 }
@@ -726,11 +836,12 @@ func aemImportQueueName(d *framework.ProviderData, ctx context.Context, id strin
 			"(1 to 200 characters, none of * ? ' < > & ;) nor Solace's form for the Message VPN %q. Use %s.", id, vpn, aemQueueImportForms(vpn)))
 		return "", false
 	}
+	var found []string
 	for _, n := range candidates {
 		_, err := aemReadQueue(d, ctx, n)
 		switch {
 		case err == nil:
-			return n, true
+			found = append(found, n)
 		case errors.Is(err, aem.ErrNotFound):
 			continue
 		case d.AEMCredential.AddRefused(diags, path.Empty(), err):
@@ -739,6 +850,19 @@ func aemImportQueueName(d *framework.ProviderData, ctx context.Context, id strin
 			diags.AddError("Cannot Read Queue", aemQueueErrorDetail(n, err))
 			return "", false
 		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], true
+	case 2:
+		diags.AddError("Ambiguous Import ID", fmt.Sprintf("The import ID %q names two queues of the Message VPN %q, both held by the broker: "+
+			"the queue named %q itself, and, read in Solace's form `<msg_vpn>/<url-encoded queue name>`, the queue %q. Nothing was imported. "+
+			"Use an import block's `identity = { msg_vpn_name = %q, name = %q }` for the first, or `name = %q` for the second.", id, vpn, found[0], found[1], vpn, found[0], found[1]))
+		return "", false
+	}
+	if other, ok := solaceOtherVPN(id, vpn, 2); ok {
+		addSolaceOtherVPN(diags, id, other, vpn, "<msg_vpn>/<url-encoded queue name>")
+		return "", false
 	}
 	diags.AddError("Queue Not Found", fmt.Sprintf("The broker holds no queue that the import ID %q names in the Message VPN %q (read as %s), "+
 		"so there is nothing to import. Check the name in the cloud console's queue list, and use %s.", id, vpn, framework.QuoteAll(candidates), aemQueueImportForms(vpn)))

@@ -175,9 +175,25 @@ func solaceUnmanaged(all map[string]json.RawMessage, managed [][2]string) []stri
 		if known[k] || string(v) == "null" || k == "id" {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s = %s", k, string(v)))
+		out = append(out, solaceSettings(k, v)...)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// solaceSettings writes a setting of a solacebroker state as name = value: a nested object (an event threshold)
+// as one name.attribute = value per attribute that holds a value, without the nulls.
+func solaceSettings(name string, v json.RawMessage) []string {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(v, &obj) != nil {
+		return []string{fmt.Sprintf("%s = %s", name, string(v))}
+	}
+	var out []string
+	for k, sub := range obj {
+		if string(sub) != "null" {
+			out = append(out, solaceSettings(name+"."+k, sub)...)
+		}
+	}
 	return out
 }
 
@@ -187,9 +203,9 @@ func warnSolaceUnmanaged(diags *diag.Diagnostics, what string, unmanaged []strin
 		return
 	}
 	diags.AddWarning("Settings Left Unmanaged", fmt.Sprintf("The solacebroker state of %s holds settings that this provider does not "+
-		"manage: %s. The broker keeps their values, because this provider's updates write only the attributes its configuration sets. "+
+		"manage:\n  %s\nThe broker keeps their values, because this provider's updates write only the attributes its configuration sets. "+
 		"Change them in the cloud console from now on, and retire the solacebroker configuration of this object in the same change: "+
-		"applied again, it would reset the queue to the broker's defaults, which retry a poison message for ever.", what, strings.Join(unmanaged, ", ")))
+		"applied again, it would reset the queue to the broker's defaults, which retry a poison message for ever.", what, strings.Join(unmanaged, "\n  ")))
 }
 
 // MoveState moves a solacebroker_msg_vpn_queue into sapmessaging_aem_queue or
@@ -212,10 +228,14 @@ func (r *aemQueueResourceBase[M, P]) MoveState(_ context.Context) []resource.Sta
 		}
 		var m M
 		q := src.queue()
-		P(&m).fromBroker(&q, *src.MsgVpnName, nil) // no broker at a move: the refresh that follows reads it
+		P(&m).FromBroker(&q, *src.MsgVpnName, nil) // no broker at a move: the refresh that follows reads it
+		if u, ok := any(P(&m)).(interface{ leaveToRefresh() }); ok {
+			u.leaveToRefresh()
+		}
 		resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
 		AEMQueueIdentity.Set(ctx, &resp.TargetState, resp.TargetIdentity, &resp.Diagnostics) // identity.go
-		warnSolaceUnmanaged(&resp.Diagnostics, fmt.Sprintf("the queue %q", *src.QueueName), solaceUnmanaged(all, SolaceQueueAttributes))
+		warnSolaceUnmanaged(&resp.Diagnostics, fmt.Sprintf("the queue %q (%s, moved into %s)", *src.QueueName, SolaceQueueType, r.typeName),
+			solaceUnmanaged(all, SolaceQueueAttributes))
 	}}}
 }
 
@@ -246,7 +266,8 @@ func (r *aemQueueSubscriptionResource) MoveState(_ context.Context) []resource.S
 		m.Timeouts.Object = types.ObjectNull(map[string]attr.Type{"create": types.StringType, "read": types.StringType, "delete": types.StringType})
 		resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
 		AEMSubscriptionIdentity.Set(ctx, &resp.TargetState, resp.TargetIdentity, &resp.Diagnostics) // identity.go
-		warnSolaceUnmanaged(&resp.Diagnostics, fmt.Sprintf("the subscription of %q to %q", *src.QueueName, *src.SubscriptionTopic),
+		warnSolaceUnmanaged(&resp.Diagnostics, fmt.Sprintf("the subscription of %q to %q (%s, moved into sapmessaging_aem_queue_subscription)",
+			*src.QueueName, *src.SubscriptionTopic, solaceSubscriptionType),
 			solaceUnmanaged(all, solaceSubscriptionAttributes))
 	}}}
 }
@@ -279,6 +300,30 @@ func SolaceSubscriptionImportID(id, vpn string) (queue, topic string, ok bool) {
 		return "", "", false
 	}
 	return queue, topic, true
+}
+
+// solaceOtherVPN returns the Message VPN that id names when it has Solace's import ID form of n parts
+// (`<msg_vpn>/<url-encoded part>`…, each part a valid path escape) and names a Message VPN other than vpn.
+func solaceOtherVPN(id, vpn string, n int) (string, bool) {
+	parts := strings.Split(strings.ReplaceAll(id, ",", "/"), "/")
+	if vpn == "" || len(parts) != n || parts[0] == vpn || parts[0] == "" {
+		return "", false
+	}
+	for _, p := range parts[1:] {
+		if u, err := url.PathUnescape(p); err != nil || u == "" {
+			return "", false
+		}
+	}
+	return parts[0], true
+}
+
+// addSolaceOtherVPN reports an import ID of Solace's form that names another Message VPN than the provider
+// configuration's: what of the ID names the object (form), and the ID in the configuration's Message VPN.
+func addSolaceOtherVPN(diags *diag.Diagnostics, id, other, vpn, form string) {
+	diags.AddError("Object of Another Message VPN", fmt.Sprintf("The import ID %q has Solace's form %s and names the Message VPN %q, "+
+		"but the provider configuration connects to the Message VPN %q, where an object of the same name would be another one. Nothing was imported. "+
+		"Set the import's `provider` to the configuration of Message VPN %q, or write the ID as %s to import the object of that name in %q.",
+		id, form, other, vpn, other, vpn+strings.TrimPrefix(strings.ReplaceAll(id, ",", "/"), other), vpn))
 }
 
 // aemQueueImportForms lists the import IDs that name a queue, for the errors of an ID that fits none ("Use %s.").

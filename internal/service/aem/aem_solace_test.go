@@ -251,6 +251,8 @@ func TestSolaceMoveQueue(t *testing.T) {
 		// Computed from the broker's queue list (whether the dead message queues form a cycle), which a move does not
 		// read: the refresh that follows the move computes them.
 		"poison_message_deliveries": nil, "time_to_dead_letter": nil,
+		// Whether the dead message queue exists and takes messages: the refresh that follows sets it as an import does.
+		"allow_missing_dead_message_queue": nil,
 	}
 	for k, w := range want {
 		if got := tfString(t, attrs[k]); got != w {
@@ -283,9 +285,25 @@ func TestSolaceMoveDeadMessageQueue(t *testing.T) {
 			t.Errorf("%s = %#v, want %#v", k, got, w)
 		}
 	}
+	// The unmanaged settings readable: each threshold attribute that holds a value as name.attribute = value,
+	// no nulls and no JSON; and the object and the resource types named.
 	var named bool
 	for _, d := range resp.Diagnostics {
-		named = named || strings.Contains(d.Detail, "event_msg_spool_usage_threshold")
+		if d.Summary != "Settings Left Unmanaged" {
+			continue
+		}
+		named = true
+		for _, want := range []string{"event_msg_spool_usage_threshold.set_percent = 80", "event_msg_spool_usage_threshold.clear_percent = 50",
+			`the queue "acme/aem/prod/orders/dmq" (solacebroker_msg_vpn_queue, moved into sapmessaging_aem_dead_message_queue)`} {
+			if !strings.Contains(d.Detail, want) {
+				t.Errorf("the warning does not say %q:\n%s", want, d.Detail)
+			}
+		}
+		for _, not := range []string{"null", "{", "set_value"} {
+			if strings.Contains(d.Detail, not) {
+				t.Errorf("the warning holds %q:\n%s", not, d.Detail)
+			}
+		}
 	}
 	if !named {
 		t.Errorf("the unmanaged event threshold is not named: %v", resp.Diagnostics)
@@ -548,7 +566,15 @@ resource "solacebroker_msg_vpn_queue_subscription" "invoices_created" {
   queue_name         = solacebroker_msg_vpn_queue.invoices.queue_name
   subscription_topic = "acme/invoices/created/>"
 }
-`, creds.SEMPURL, creds.Username, creds.Password, creds.MsgVpnName, creds.MsgVpnName))
+
+# The broker's defaults: retry for ever, into #DEAD_MSG_QUEUE, which does not exist.
+resource "solacebroker_msg_vpn_queue" "legacy" {
+  msg_vpn_name    = %q
+  queue_name      = "acme/aem/prod/legacy"
+  ingress_enabled = true
+  egress_enabled  = true
+}
+`, creds.SEMPURL, creds.Username, creds.Password, creds.MsgVpnName, creds.MsgVpnName, creds.MsgVpnName))
 	w.MustRun(0, "apply", "-no-color", "-input=false", "-auto-approve")
 
 	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+`
@@ -579,13 +605,29 @@ moved {
   from = solacebroker_msg_vpn_queue_subscription.invoices_created
   to   = sapmessaging_aem_queue_subscription.invoices_created
 }
+
+# As an import and terraform query write it: both adoption attributes set.
+resource "sapmessaging_aem_queue" "legacy" {
+  name                             = "acme/aem/prod/legacy"
+  ingress_enabled                  = true
+  egress_enabled                   = true
+  allow_unlimited_redelivery       = true
+  allow_missing_dead_message_queue = true
+}
+
+moved {
+  from = solacebroker_msg_vpn_queue.legacy
+  to   = sapmessaging_aem_queue.legacy
+}
 `)
 	plan := w.MustRun(0, "plan", "-no-color", "-input=false")
 	for _, want := range []string{
 		"solacebroker_msg_vpn_queue.invoices has moved to sapmessaging_aem_queue.invoices",
 		"solacebroker_msg_vpn_queue_subscription.invoices_created has moved to sapmessaging_aem_queue_subscription.invoices_created",
+		"solacebroker_msg_vpn_queue.legacy has moved to sapmessaging_aem_queue.legacy",
 		"Plan: 0 to add, 0 to change, 0 to destroy.",
 		`owner = "acme-invoicing"`,
+		"Unlimited Redelivery Allowed", "Missing Dead Message Queue Allowed",
 	} {
 		if !strings.Contains(plan.Output, want) {
 			t.Errorf("the plan does not show %q:\n%s", want, plan.Output)
@@ -616,6 +658,12 @@ func TestAccSolaceImportIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	vpn := env.Srv.AdvancedEventMeshCredentials().MsgVpnName
+	// A queue literally named "<vpn>/amb" and a queue "amb": the ID "<vpn>/amb" fits both forms.
+	for _, name := range []string{vpn + "/amb", "amb"} {
+		if _, err := env.AEM(t).CreateQueue(t.Context(), aem.Queue{Name: name}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cfg := env.AEMConfig(`
 resource "sapmessaging_aem_queue" "orders" {
   name                     = "acme/aem/prod/orders"
@@ -671,6 +719,23 @@ resource "sapmessaging_aem_queue_subscription" "created" {
 				Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
 				ImportStateId: "acme/aem/prod/orders",
 				ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*QUEUE;TOPIC.*Solace's\s+form`),
+			},
+			{
+				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+				ImportStateId: "other-vpn/acme%2Faem%2Fprod%2Forders",
+				ExpectError: acctest.Wrapped(`Object of Another Message VPN.*names the Message VPN "other-vpn".*connects to the Message VPN "` +
+					regexp.QuoteMeta(vpn) + `".*` + regexp.QuoteMeta(vpn+"/acme%2Faem%2Fprod%2Forders")),
+			},
+			{
+				Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
+				ImportStateId: "other-vpn/acme%2Faem%2Fprod%2Forders/acme%2Forders%2Fcreated%2F%3E",
+				ExpectError: acctest.Wrapped(`Object of Another Message VPN.*names the Message VPN "other-vpn".*connects to the Message VPN "` +
+					regexp.QuoteMeta(vpn) + `"`),
+			},
+			{
+				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+				ImportStateId: vpn + "/amb",
+				ExpectError:   acctest.Wrapped(`Ambiguous Import ID.*the queue named "` + regexp.QuoteMeta(vpn) + `/amb" itself.*the queue "amb"`),
 			},
 		},
 	})

@@ -102,16 +102,21 @@ type aemQueueView struct {
 	counts *aemQueueCounts
 	// usedAsDMQ: another queue names it as dead message queue; dmqExists: its dead message queue exists.
 	usedAsDMQ, dmqExists bool
+	// dmq is the queue's dead message queue as the broker holds it; nil when it does not.
+	dmq *aem.Queue
 	// cycle is the path queue → dead message queue → … → queue when its dead message queues lead back to it.
 	cycle []string
 }
 
-// aemQueueLinks answers, for a queue list, which names are queues and which are some queue's dead message queue.
-func aemQueueLinks(all []aem.Queue) (names, used map[string]bool) {
-	names, used = make(map[string]bool, len(all)), map[string]bool{}
-	for _, q := range all {
-		names[q.Name] = true
-		used[aemDataSourceDMQName(q)] = true
+// aemQueueLinks answers, for a queue list, which names are queues (and what the broker holds of each) and which
+// are another queue's dead message queue (a queue that names itself is not: aem.dmq_self is reported on it; #DEAD_MSG_QUEUE, which names itself by default, is).
+func aemQueueLinks(all []aem.Queue) (names map[string]*aem.Queue, used map[string]bool) {
+	names, used = make(map[string]*aem.Queue, len(all)), map[string]bool{}
+	for i := range all {
+		names[all[i].Name] = &all[i]
+		if d := aemDataSourceDMQName(all[i]); d != all[i].Name || all[i].DeadMsgQueue == nil {
+			used[d] = true
+		}
 	}
 	return names, used
 }
@@ -125,8 +130,9 @@ func aemDataSourceDMQName(q aem.Queue) string {
 	return *q.DeadMsgQueue
 }
 
-func aemView(q *aem.Queue, stats *aem.QueueStats, counts *aemQueueCounts, names, used map[string]bool, cycles map[string][]string) aemQueueView {
-	return aemQueueView{queue: q, stats: stats, counts: counts, usedAsDMQ: used[q.Name], dmqExists: names[aemDataSourceDMQName(*q)], cycle: cycles[q.Name]}
+func aemView(q *aem.Queue, stats *aem.QueueStats, counts *aemQueueCounts, names map[string]*aem.Queue, used map[string]bool, cycles map[string][]string) aemQueueView {
+	dmq := names[aemDataSourceDMQName(*q)]
+	return aemQueueView{queue: q, stats: stats, counts: counts, usedAsDMQ: used[q.Name], dmqExists: dmq != nil, dmq: dmq, cycle: cycles[q.Name]}
 }
 
 // aemQueueCycles returns, for each queue of the list whose dead message queues lead back to it, that cycle.
@@ -228,17 +234,12 @@ func aemQueueInfo(v aemQueueView) (AEMQueueInfoModel, error) {
 		IngressEnabled:                 knownOrNull(q.IngressEnabled),
 		EgressEnabled:                  knownOrNull(q.EgressEnabled),
 		RespectDMQEligible:             knownOrNull(q.RespectDmqEligibleEnabled),
-		DeadMessageQueueExists:         rules.Known(v.dmqExists),
 		IsDeadMessageQueue:             v.usedAsDMQ,
 	}
+	rules.AEMHeldDeadMessageQueue(&rq, framework.AEMHeld(q), framework.AEMHeld(v.dmq))
 	rq.DeadMessageQueueCycle = v.cycle
-	deliveries, unlimited := rules.AEMDeliveries(framework.Deref(orDefault(q.RedeliveryEnabled, true)), framework.Deref(q.MaxRedeliveryCount))
-	if !unlimited && v.cycle == nil { // a cycle brings the message back: never removed for good
+	if deliveries, wait, ok := rules.AEMOutcome(rq); ok {
 		m.PoisonMessageDeliveries = types.Int64Value(deliveries)
-		wait := rules.AEMTimeToDeadLetter(deliveries-1, framework.Deref(q.RedeliveryDelayEnabled),
-			framework.Deref(orDefault(q.RedeliveryDelayInitialInterval, rules.AEMDefaultRedeliveryInitialMs)),
-			framework.Deref(orDefault(q.RedeliveryDelayMaxInterval, rules.AEMDefaultRedeliveryMaxMs)),
-			framework.Deref(orDefault(q.RedeliveryDelayMultiplier, rules.AEMDefaultRedeliveryMultiplier)))
 		m.TimeToDeadLetter = types.StringValue(rules.FormatAEMDuration(wait))
 	}
 	m.RetryPlan = types.StringValue(rules.AEMRetryPlan(rq))
@@ -260,14 +261,6 @@ func aemQueueInfo(v aemQueueView) (AEMQueueInfoModel, error) {
 	}
 	m.Findings = list
 	return m, nil
-}
-
-// orDefault returns p, or a pointer to def when p is nil (the broker's default).
-func orDefault[T any](p *T, def T) *T {
-	if p == nil {
-		return &def
-	}
-	return p
 }
 
 // aemQueueInfoAttributes are the computed attributes of one queue, shared by both AEM queue data sources.
@@ -304,9 +297,13 @@ func aemQueueInfoAttributes() map[string]schema.Attribute {
 		"is_dead_message_queue":     b("True when another queue names this queue as its dead message queue (or this is `#DEAD_MSG_QUEUE`, which queues name by default)."),
 		"dead_message_queue_exists": b("Whether the queue's dead message queue exists on the broker; when it does not, removed messages are deleted."),
 		"poison_message_deliveries": i("How many times the broker delivers a message that every consumer fails before it removes it " +
-			"(`max_redelivery_count` + 1, or 1 with redelivery disabled); null when it redelivers forever, or when its dead message queues lead back to it in a cycle (the message comes back)."),
+			"(`max_redelivery_count` + 1, or 1 with redelivery disabled); null when it redelivers forever, or when its dead message queues lead back to it in a cycle, " +
+			"or it names itself as its dead message queue (the message comes back)."),
 		"time_to_dead_letter": s("The broker's redelivery delays of a poison message until it is removed, as a duration such as `31 s` " +
-			"(the consumer's own processing comes on top); null when it redelivers forever or its dead message queues form a cycle."),
+			"(the consumer's own processing comes on top); null when it redelivers forever or its dead message queues form a cycle " +
+			"(the queue naming itself included). A removed message is not always kept: when the dead message queue does not exist, " +
+			"takes no messages or takes smaller messages than this queue, `retry_plan` says which are deleted and `findings` holds the rule " +
+			"(`aem.dmq_missing`, `aem.dmq_takes_nothing`, `aem.dmq_max_msg_size_smaller`)."),
 		"retry_plan": s("In words: what the broker does with a poison message on this queue."),
 		"findings": schema.ListNestedAttribute{
 			MarkdownDescription: "What the provider's AEM queue rules find in these settings, as the `sapmessaging_aem_queue` resource would " +

@@ -101,7 +101,7 @@ func aemQueueListSchema(deadMessageQueues bool) schema.Schema {
 			},
 			"prefix": schema.StringAttribute{
 				MarkdownDescription: "Deprecated: the former name of `name_prefix`, which it means.",
-				DeprecationMessage:  "Use `name_prefix`, the name every list resource and queue data source of this provider filters by; `prefix` means the same and will be removed in a later major version.",
+				DeprecationMessage:  "Use `name_prefix`, the name by which the queue list resources of Event Mesh and Advanced Event Mesh and the queue data sources filter queue names; `prefix` means the same and will be removed in a later major version.",
 				Optional:            true,
 			},
 		},
@@ -213,7 +213,7 @@ func aemQueueResult[M any, P aemQueueModelPtr[M]](ctx context.Context, req list.
 	p := P(&m)
 	// fromBroker fills every attribute as an import and its read do: each setting as the broker holds it,
 	// force_destroy false and the adoption attribute where the broker's values break a rule.
-	p.fromBroker(q, vpn, lookup)
+	p.FromBroker(q, vpn, lookup)
 	r.Diagnostics.Append(framework.Set(ctx, r.Resource.Schema, &r.Resource.Raw, r.Resource, &m)...)
 	return r
 }

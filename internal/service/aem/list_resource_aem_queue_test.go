@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 	tfaem "github.com/sapmessaging/terraform-provider-sapmessaging/internal/service/aem"
 
@@ -246,5 +248,26 @@ func TestAEMDMQUsersEmpty(t *testing.T) {
 	}
 	if _, ok := users[""]; ok || len(users) != 2 {
 		t.Errorf("users = %v, want #DEAD_MSG_QUEUE and c.dmq only", users)
+	}
+}
+
+// A queue with redelivery off delivers a message once: its max_redelivery_count of 0 retries nothing for ever, so an
+// import (and terraform query -generate-config-out) does not set allow_unlimited_redelivery for it, and the
+// configuration that keeps it anyway is told that it changes nothing (aem.allow_unlimited_unused). A queue that
+// redelivers with 0 still gets it.
+func TestAEMQueueAdoptionRedeliveryOff(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		enabled *bool
+		want    bool
+	}{{aem.Ptr(false), false}, {aem.Ptr(true), true}, {nil, true}} {
+		q := &aem.Queue{Name: "acme/aem/prod/once", QueueSettings: aem.QueueSettings{
+			RedeliveryEnabled: tc.enabled, MaxRedeliveryCount: aem.Ptr[int64](0), DeadMsgQueue: aem.Ptr("acme/aem/prod/once"),
+		}}
+		var m tfaem.AEMQueueModel
+		m.FromBroker(q, "acme-prod", nil)
+		if got := m.AllowUnlimitedRedelivery.ValueBool(); got != tc.want {
+			t.Errorf("redelivery_enabled %v: allow_unlimited_redelivery = %v, want %v", fmt.Sprint(framework.Deref(tc.enabled)), got, tc.want)
+		}
 	}
 }

@@ -45,7 +45,7 @@ type aemDeadMessageQueueModel struct {
 // fromBroker copies what the broker holds. After an import (the attributes still null), allow_no_ttl
 // records whether the queue lacks a time to live and allow_ingress_disabled whether it takes no messages,
 // so that a configuration adopting it as it is (as terraform query writes it) plans no change.
-func (m *aemDeadMessageQueueModel) fromBroker(q *aem.Queue, vpn string, _ aemQueueLookup) {
+func (m *aemDeadMessageQueueModel) FromBroker(q *aem.Queue, vpn string, _ aemQueueLookup) {
 	m.fromAPI(q, vpn)
 	if m.AllowNoTTL.IsNull() || m.AllowNoTTL.IsUnknown() {
 		m.AllowNoTTL = types.BoolValue(!m.RespectTTL.ValueBool() || m.MaxTTL.ValueInt64() == 0)

@@ -44,16 +44,17 @@ type AEMQueueModel struct {
 }
 
 // fromBroker copies what the broker holds. After an import (the attributes still null),
-// allow_unlimited_redelivery records whether the queue retries for ever and allow_missing_dead_message_queue
+// allow_unlimited_redelivery records whether the queue retries for ever (redelivery on, max_redelivery_count 0) and allow_missing_dead_message_queue
 // whether its dead message queue keeps nothing (named "", missing, or with ingress off) or leads back to it
 // (a cycle; both from lookup), so that a configuration adopting it as it is (as terraform query writes it)
 // plans no change. Without lookup (an apply, which writes what the plan checked) a cycle is the plan's: the
 // plan computed no deliveries for a queue that removes its poison messages.
-func (m *AEMQueueModel) fromBroker(q *aem.Queue, vpn string, lookup aemQueueLookup) {
+func (m *AEMQueueModel) FromBroker(q *aem.Queue, vpn string, lookup aemQueueLookup) {
 	plannedCycle := lookup == nil && !m.PoisonMessageDeliveries.IsUnknown() && m.PoisonMessageDeliveries.IsNull()
 	m.fromAPI(q, vpn)
 	if m.AllowUnlimitedRedelivery.IsNull() || m.AllowUnlimitedRedelivery.IsUnknown() {
-		m.AllowUnlimitedRedelivery = types.BoolValue(m.MaxRedeliveryCount.ValueInt64() == 0)
+		// Only a queue that redelivers can retry for ever: with redelivery off, 0 adopts nothing.
+		m.AllowUnlimitedRedelivery = types.BoolValue(m.MaxRedeliveryCount.ValueInt64() == 0 && (m.RedeliveryEnabled.IsNull() || m.RedeliveryEnabled.ValueBool()))
 	}
 	if m.AllowMissingDeadMessageQueue.IsNull() || m.AllowMissingDeadMessageQueue.IsUnknown() {
 		m.AllowMissingDeadMessageQueue = types.BoolValue(aemBrokerDMQAdopted(q, lookup))
@@ -63,6 +64,14 @@ func (m *AEMQueueModel) fromBroker(q *aem.Queue, vpn string, lookup aemQueueLook
 		m.AllowIneffectiveTTL = types.BoolValue(m.MaxTTL.ValueInt64() > 0 && !m.RespectTTL.ValueBool())
 	}
 	m.PoisonMessageDeliveries, m.TimeToDeadLetter = aemOutcome(&m.AEMQueueSettingsModel, plannedCycle || aemBrokerDMQCycle(q, lookup) != nil || framework.AEMLinkOf(q) == q.Name)
+}
+
+// leaveToRefresh clears, after a move from solacebroker, what only the broker's queue list can decide:
+// allow_missing_dead_message_queue (whether the dead message queue exists, takes messages, or leads back to the
+// queue). The move reads no broker; the refresh that follows it does, and sets the attribute while it is null as
+// an import does, so the moved queue plans as the configuration that import and terraform query write.
+func (m *AEMQueueModel) leaveToRefresh() {
+	m.AllowMissingDeadMessageQueue = types.BoolNull()
 }
 
 // outcomeAtApply: the plan leaves poison_message_deliveries and time_to_dead_letter unknown when it adopts a
@@ -222,6 +231,9 @@ func (r *aemQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		if dmq, ok := aemDMQOf(q); ok {
 			r.data.AEMPlanLink(name, dmq)
 		}
+		// A queue this run plans counts as a dead message queue for the queues that name it (chained dead
+		// message queues), with the ingress it plans, as a sapmessaging_aem_dead_message_queue does.
+		r.data.AEMPlanDMQ(name, q.IngressEnabled)
 	}
 	framework.AppendFindings(&resp.Diagnostics, rules.CheckAEMQueue(q))
 	// The outcome, from the settings the queue will hold: configured, else as in state, else the broker's default.

@@ -1,11 +1,12 @@
 package aem_test
 
 import (
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 )

@@ -291,6 +291,10 @@ func (r *aemQueueSubscriptionResource) ImportState(ctx context.Context, req reso
 		if !ok {
 			queue, topic, ok = SolaceSubscriptionImportID(req.ID, vpn) // aem_solace.go
 		}
+		if other, isOther := solaceOtherVPN(req.ID, vpn, 3); !ok && isOther {
+			addSolaceOtherVPN(&resp.Diagnostics, req.ID, other, vpn, "<msg_vpn>/<url-encoded queue name>/<url-encoded topic>")
+			return
+		}
 		if !ok || queue == "" || topic == "" {
 			resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("The import ID %q is not of the form QUEUE;TOPIC. No AEM queue name "+
 				"holds a semicolon, so it separates the queue name from the topic, which may hold commas and slashes. Use %s.", req.ID, aemSubscriptionImportForms(vpn)))

@@ -1,6 +1,10 @@
 package eventmesh_test
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
@@ -133,5 +137,101 @@ list "sapmessaging_webhook_subscription" "crm" {
 	}
 	if got, err := env.Messaging(t).GetWebhook(t.Context(), "returns-legacy"); err != nil || got.Endpoint != "http://legacy.acme.example/events" {
 		t.Errorf("returns-legacy after the apply: %+v, %v; want its http:// endpoint, as before", got, err)
+	}
+}
+
+// A webhook subscription made with OAuth2 client credentials, and one with QoS 0: Event Mesh never returns the
+// client secret, so terraform query -generate-config-out writes the oauth2 block without one, and the QoS 0 one with
+// accept_message_loss = true. The plan imports only (an existing subscription keeps the service's secret) and warns
+// about the QoS 0 one until accept_message_loss is removed; the apply changes nothing. Pausing the imported
+// subscription needs no secret; a change that replaces it does, and the plan says so on the oauth2 block.
+func TestAccWebhookSubscriptionListResource_adoptOAuth2AndQoS0(t *testing.T) {
+	tf := acctest.TerraformCLI(t)
+	if !acctest.TerraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := acctest.NewTestEnv(t)
+	env.AddHandMadeQueues(t)
+	for _, spec := range []eventmesh.WebhookSpec{
+		{Name: "orders-push", Queue: "acme/crm/prod/orders", QoS: 1, Endpoint: "https://orders.acme.example/events",
+			OAuth2: &eventmesh.WebhookOAuth2{ClientID: "orders-client", ClientSecret: "s3cret-orders", TokenURL: "https://acme.authentication.eu10.hana.ondemand.com/oauth/token"}},
+		{Name: "audit-push", Queue: "acme/crm/prod/returns", QoS: 0, Endpoint: "https://audit.acme.example/events"},
+	} {
+		if _, err := env.Messaging(t).CreateWebhook(t.Context(), spec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	acctest.BuildProvider(t, plugins)
+	dir := t.TempDir()
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
+	acctest.WriteFile(t, filepath.Join(dir, "webhooks.tfquery.hcl"), `
+list "sapmessaging_webhook_subscription" "crm" {
+  provider = sapmessaging
+  config {
+    queue_name_prefix = "acme/crm/prod/"
+  }
+}
+`)
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := string(b)
+	if n := len(regexp.MustCompile(`\n\s*accept_message_loss\s*=\s*true\n`).FindAllString(generated, -1)); n != 1 {
+		t.Errorf("generated.tf has %d accept_message_loss = true, want 1:\n%s", n, generated)
+	}
+	if !strings.Contains(generated, `"orders-client"`) {
+		t.Errorf("generated.tf has no oauth2 block with the client ID:\n%s", generated)
+	}
+	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, s := range []string{"Plan: 2 to import, 0 to add, 0 to change, 0 to destroy.", "QoS 0 Loses Messages Accepted"} {
+		if !strings.Contains(r.Output, s) {
+			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
+		}
+	}
+	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if s := "2 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.Output, s) {
+		t.Errorf("the apply does not say %q:\n%s", s, r.Output)
+	}
+	r = w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if s := "QoS 0 Loses Messages Accepted"; !strings.Contains(r.Output, s) {
+		t.Errorf("the plan after the import no longer warns %q:\n%s", s, r.Output)
+	}
+	if got, err := env.Messaging(t).GetWebhook(t.Context(), "orders-push"); err != nil || got.OAuth2 == nil || got.OAuth2.ClientID != "orders-client" {
+		t.Errorf("orders-push after the apply: %+v, %v; want its OAuth2 client, as before", got, err)
+	}
+
+	// Pausing the imported subscription sends no secret: it plans and applies.
+	blocks := strings.SplitAfter(generated, "\nresource ")
+	for i, blk := range blocks {
+		if strings.Contains(blk, `"orders-push"`) {
+			blocks[i] = regexp.MustCompile(`(\n\s*paused\s*=\s*)false\n`).ReplaceAllString(blk, "${1}true\n")
+		}
+	}
+	pausedCfg := strings.Join(blocks, "")
+	if pausedCfg == generated {
+		t.Fatalf("cannot find paused = false of orders-push in generated.tf:\n%s", generated)
+	}
+	acctest.WriteFile(t, filepath.Join(dir, "generated.tf"), pausedCfg)
+	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if s := "0 added, 1 changed, 0 destroyed"; !strings.Contains(r.Output, s) {
+		t.Errorf("pausing the imported subscription does not say %q:\n%s", s, r.Output)
+	}
+
+	// A change that replaces it needs the secret, which the service never returns.
+	replaced := strings.Replace(pausedCfg, "https://orders.acme.example/events", "https://orders2.acme.example/events", 1)
+	acctest.WriteFile(t, filepath.Join(dir, "generated.tf"), replaced)
+	r = w.MustRun(1, "plan", "-input=false", "-no-color")
+	for _, s := range []string{"OAuth2 Client Secret Required", "endpoint changed", "client_secret_wo"} {
+		if !strings.Contains(r.Output, s) {
+			t.Errorf("the plan replacing the imported subscription without a secret does not show %q:\n%s", s, r.Output)
+		}
+	}
+	if strings.Contains(r.Output, "Invalid Attribute Combination") {
+		t.Errorf("the plan fails with the framework's generic message:\n%s", r.Output)
 	}
 }

@@ -182,6 +182,9 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 					"with the handshake and every message. Leave it out for an endpoint without authentication. Set the secret " +
 					"with `client_secret_wo` (write-only, never stored in the state; Terraform 1.11 and later) or, with a CLI " +
 					"without write-only attributes (OpenTofu before 1.11), with `client_secret` (sensitive, kept in the state). " +
+					"The secret is needed when the plan creates the subscription or replaces it: Event Mesh never returns it, so an " +
+					"imported subscription (and the configuration terraform query -generate-config-out writes) has neither, keeps the " +
+					"service's secret and plans without one; a change that replaces it then fails at plan until one is set. " +
 					"Changing the block replaces the subscription.",
 				Optional: true,
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplaceIf(oauth2RequiresReplace,
@@ -201,7 +204,7 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 						MarkdownDescription: "The client secret, kept in the state (sensitive). Prefer `client_secret_wo`.",
 						Optional:            true,
 						Sensitive:           true,
-						Validators: []validator.String{stringvalidator.ExactlyOneOf(
+						Validators: []validator.String{stringvalidator.ConflictsWith(
 							path.MatchRelative().AtParent().AtName("client_secret_wo"))},
 					},
 					"client_secret_wo": schema.StringAttribute{
@@ -333,11 +336,13 @@ func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	var replacing []string // the changes that replace the subscription
 	if !req.State.Raw.IsNull() {
 		// The whole models, when they decode: an oauth2 object unknown until apply does not.
 		var state, plan webhookSubscriptionModel
 		if !framework.GetState(ctx, req.State, &state).HasError() && !framework.GetPlan(ctx, req.Plan, &plan).HasError() {
 			if changed := replacingChanges(&state, &plan); len(changed) > 0 {
+				replacing = changed
 				resp.Diagnostics.AddWarning("Webhook Subscription Replaced",
 					fmt.Sprintf("Webhook subscription %q is deleted and created again (%s changed), because Event Mesh cannot change a "+
 						"subscription in place. Nothing is pushed from queue %q in between: messages wait in the queue, and messages held "+
@@ -345,6 +350,9 @@ func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 						state.Name.ValueString(), strings.Join(changed, ", "), state.Queue.ValueString()))
 			}
 		}
+	}
+	if req.State.Raw.IsNull() || len(replacing) > 0 {
+		checkOAuth2Secret(ctx, req, resp, replacing)
 	}
 	if !name.IsUnknown() {
 		conflict := r.data.ClaimObject(ctx, framework.OwnedObject{
@@ -512,6 +520,37 @@ func (m *webhookSubscriptionModel) apply(w *eventmesh.Webhook) {
 		// Imported: a subscription that pushes in clear text is adopted as it is.
 		m.AllowHTTPEndpoint = types.BoolValue(rules.WebhookEndpointInClear(m.Endpoint.ValueString()))
 	}
+}
+
+// checkOAuth2Secret refuses a plan that creates the subscription (replacing: nil) or replaces it (replacing: the
+// changes that do) with an oauth2 block but no client secret: the create body carries the secret, and Event Mesh
+// never returns it, so the provider has none to send (reference note event-mesh-webhooks.md section 1). An existing
+// subscription keeps the service's secret: its updates (pausing, resuming) send none.
+func checkOAuth2Secret(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, replacing []string) {
+	var oauth2 types.Object
+	var secret, secretWO types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("oauth2"), &oauth2)...)
+	if resp.Diagnostics.HasError() || oauth2.IsNull() || oauth2.IsUnknown() {
+		return
+	}
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("oauth2").AtName("client_secret"), &secret)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("oauth2").AtName("client_secret_wo"), &secretWO)...)
+	if resp.Diagnostics.HasError() || !secret.IsNull() || !secretWO.IsNull() {
+		return
+	}
+	at := path.Root("oauth2").AtName("client_secret_wo")
+	if len(replacing) == 0 {
+		resp.Diagnostics.AddAttributeError(at, "OAuth2 Client Secret Required",
+			"The plan creates the webhook subscription, and Event Mesh needs the OAuth2 client secret to create it: without one it could not fetch a token for the endpoint. "+
+				"Set `oauth2.client_secret_wo` (Terraform 1.11 and later) or `oauth2.client_secret` to the client's secret.")
+		return
+	}
+	resp.Diagnostics.AddAttributeError(at, "OAuth2 Client Secret Required",
+		fmt.Sprintf("The plan replaces the webhook subscription (%s changed), because Event Mesh cannot change a subscription in place, "+
+			"and the new subscription needs the OAuth2 client secret. Event Mesh never returns the secret of the existing one (an imported "+
+			"subscription keeps it only on the service), so the provider has none to send. "+
+			"Set `oauth2.client_secret_wo` (Terraform 1.11 and later) or `oauth2.client_secret` to the client's secret, or leave out the change that replaces the subscription to keep it as it is.",
+			strings.Join(replacing, ", ")))
 }
 
 // oauth2RequiresReplace replaces the subscription when its credentials change. A secret or

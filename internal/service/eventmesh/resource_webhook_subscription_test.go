@@ -282,6 +282,17 @@ func TestAccWebhookSubscription_planErrors(t *testing.T) {
     token_url = "https://t.example.com/token"
   }`)),
 				PlanOnly:    true,
+				ExpectError: acctest.Wrapped(`OAuth2 Client Secret Required.*creates the webhook subscription.*Set\s+` + "`" + `oauth2.client_secret_wo` + "`"),
+			},
+			{
+				Config: env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `
+  oauth2 = {
+    client_id        = "a"
+    token_url        = "https://t.example.com/token"
+    client_secret    = "s"
+    client_secret_wo = "s"
+  }`)),
+				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`client_secret_wo`),
 			},
 			{

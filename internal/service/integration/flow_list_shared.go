@@ -135,10 +135,12 @@ func (l *senderListResource[M, P, S]) Metadata(_ context.Context, req resource.M
 }
 
 func (l *senderListResource[M, P, S]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	// The AMQP sender's adoption attributes are described above with the values they adopt; the others' from the catalogue.
-	adopt := ""
-	if l.kind != "AMQP" {
-		adopt = framework.AdoptionSentence("sapmessaging" + l.typeSuffix)
+	// The AMQP sender's adoption attributes are described with the values they adopt; the others' from the catalogue.
+	adopt := framework.AdoptionSentence("sapmessaging" + l.typeSuffix)
+	if l.kind == "AMQP" {
+		adopt = " An AMQP channel that sets `MODIFIED_FAILED_UNDELIVERABLE` gets `allow_cancelled_redelivery = true`, " +
+			"one whose Max. Number of Retries is empty or 0 gets `allow_unsafe_retries = true`: the resource refuses those settings, and " +
+			"with the attribute the plan warns instead."
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists every " + l.kind + " sender channel of the Cloud Integration tenant's integration flows, or those of the " +
@@ -147,9 +149,7 @@ func (l *senderListResource[M, P, S]) ListResourceConfigSchema(_ context.Context
 			"With `include_resource` (and `terraform query -generate-config-out`) each result carries every setting of the channel as " +
 			"the flow holds it and `version = \"active\"`, as an import does, and `deploy = false`: the pattern the documentation " +
 			"recommends, where the channel is written only and one `sapmessaging_iflow_deployment` per flow deploys it (list those with the " +
-			"deployments' list resource, then put the channels' `revision` in their `triggers`: wiring them deploys nothing). An AMQP channel that sets `MODIFIED_FAILED_UNDELIVERABLE` gets `allow_cancelled_redelivery = true`, " +
-			"one whose Max. Number of Retries is empty or 0 gets `allow_unsafe_retries = true`: the resource refuses those settings, and " +
-			"with the attribute the plan warns instead." + adopt + " So the generated resource block plans no change after its import.\n\n" +
+			"deployments' list resource, then put the channels' `revision` in their `triggers`: wiring them deploys nothing)." + adopt + " So the generated resource block plans no change after its import.\n\n" +
 			"The plan-time rules apply to the generated blocks as to any other: their warnings show in the plan. An adopted flow is " +
 			"deployed by nothing until a channel changes.\n\n" +
 			"One call lists the flows, each flow that passes the filters is downloaded once (8 at a time, shared with the other sender list " +

@@ -189,9 +189,10 @@ func (r *aemSenderResource) Schema(ctx context.Context, _ resource.SchemaRequest
 					Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 				},
 				"max_total_attempts": schema.Int64Attribute{
-					CustomType:          framework.WholeNumber(1, math.MaxInt64),
-					MarkdownDescription: "A budget: the plan fails when `worst_case_runs` exceeds it and names the cheapest setting that fits.",
-					Optional:            true,
+					CustomType: framework.WholeNumber(1, math.MaxInt64),
+					MarkdownDescription: "A budget: the plan fails when `worst_case_runs` exceeds it and names the cheapest setting that fits, " +
+						"and when it cannot be checked (no `advanced_event_mesh` connection to read the queue: `worst_case_runs` unknown).",
+					Optional: true,
 				},
 				"queue_name": schema.StringAttribute{
 					MarkdownDescription: "The AEM queue the channel consumes (`queueName`).",
@@ -492,6 +493,14 @@ func (r *aemSenderResource) planQueue(ctx context.Context, m *AEMSenderModel, di
 				"its `max_redelivery_count` and dead message queue decide how often a poison message runs and where it ends, and "+
 				"`worst_case_runs`, `poison_message_end` and `time_to_end` stay null. Configure the provider's `advanced_event_mesh` block "+
 				"for the broker that holds the queue.", m.QueueName.ValueString()))
+		if !m.MaxTotalAttempts.IsNull() && !m.MaxTotalAttempts.IsUnknown() {
+			// A budget the plan cannot check would pass unchecked: a plan that cannot read fails.
+			diags.AddAttributeError(path.Root("max_total_attempts"), "Attempt Budget Not Checked",
+				fmt.Sprintf("`max_total_attempts = %d` cannot be checked: without an `advanced_event_mesh` connection the plan cannot read the queue %q, "+
+					"whose `max_redelivery_count` multiplies the channel's attempts, so `worst_case_runs` is unknown and a plan that passed would promise a budget nobody checked. "+
+					"Configure the provider's `advanced_event_mesh` block for the broker that holds the queue, or remove `max_total_attempts`.",
+					m.MaxTotalAttempts.ValueInt64(), m.QueueName.ValueString()))
+		}
 		return aemConsumedQueue{}, false
 	}
 	if !r.data.RequireAtPlan(ctx, diags, framework.NeedAEM) || r.data.AEM == nil {

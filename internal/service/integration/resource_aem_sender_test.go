@@ -204,7 +204,8 @@ func TestAccAEMSender_deployFailure(t *testing.T) {
 	})
 }
 
-// Without an advanced_event_mesh connection the queue is not checked: the plan warns and the path stays null.
+// Without an advanced_event_mesh connection the queue is not checked: the plan warns and the path stays null; a
+// max_total_attempts budget then fails the plan.
 func TestAccAEMSender_withoutAEMConnection(t *testing.T) {
 	env := acctest.NewAEMSenderEnv(t)
 	acc.ParallelTest(t, acc.TestCase{
@@ -219,6 +220,11 @@ func TestAccAEMSender_withoutAEMConnection(t *testing.T) {
 				},
 				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				Check:            checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "4"),
+			},
+			{
+				// A budget that cannot be checked fails the plan: a plan that cannot read never passes with a warning.
+				Config:      env.Config(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, "  max_message_processing_attempts = 4\n  max_total_attempts = 10")),
+				ExpectError: acctest.Wrapped(`Attempt Budget Not Checked.*max_total_attempts = 10.*Configure the provider's\s+.advanced_event_mesh. block`),
 			},
 		},
 	})

@@ -167,7 +167,7 @@ func (d *retryAuditDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				MarkdownDescription: "Names of webhook subscriptions whose QoS 0 message loss the team has accepted, as `accept_message_loss = true` " +
 					"on a `sapmessaging_webhook_subscription` records it (the landscape does not show that setting): their " +
 					"`webhook.qos0_loses_messages` error is not reported, so that a `check` on `summary.errors` stays quiet about a loss that " +
-					"was decided; their paths still show QoS 0 and one try. For example `[for k, w in sapmessaging_webhook_subscription.all : w.name if w.accept_message_loss]`. " +
+					"was decided; they keep the warning `webhook.qos0_loses_messages_accepted`, as the resource's plan does, and their paths still show QoS 0 and one try. For example `[for k, w in sapmessaging_webhook_subscription.all : w.name if w.accept_message_loss]`. " +
 					"A name that is not a QoS 0 webhook subscription of the instance is a warning.",
 				ElementType: types.StringType,
 				Optional:    true,
