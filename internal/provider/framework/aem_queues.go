@@ -113,6 +113,7 @@ func (m *AEMQueueSettingsModel) ToRules(name types.String) rules.AEMQueue {
 		IngressEnabled:                 BoolValue(m.IngressEnabled),
 		EgressEnabled:                  BoolValue(m.EgressEnabled),
 		RespectDMQEligible:             BoolValue(m.RespectDMQEligibleEnabled),
+		MaxMsgSpoolUsage:               Int64Value(m.MaxMsgSpoolUsage),
 		DeadMessageQueueExists:         rules.Unknown[bool](),
 	}
 }
