@@ -6,6 +6,8 @@ import (
 	"flag"
 	"log"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpuprofile"
@@ -34,7 +36,7 @@ func main() {
 		opts = append(opts, tf6server.WithManagedDebug())
 	}
 
-	provider.SilenceUnwantedLogs()
+	framework.SilenceUnwantedLogs()
 	stopProfile := cpuprofile.Start() // opt-in: SAPMESSAGING_CPU_PROFILE, for the provider benchmark
 	err := tf6server.Serve(address, provider.NewProtocol6Server(version), opts...)
 	stopProfile()

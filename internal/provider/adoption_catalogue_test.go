@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
@@ -226,31 +228,31 @@ func TestAdoptionCatalogue(t *testing.T) {
 	}
 	sort.Strings(sorted)
 	for _, id := range sorted {
-		a, ok := adoptions[id]
+		a, ok := framework.Adoptions[id]
 		switch {
 		case !ok:
 			t.Errorf("%s: error rule %q is not in adoptions (adoption.go): give it the adoption attribute of each resource that raises it, "+
 				"or the reason why it cannot meet an existing object", ids[id], id)
 			continue
-		case len(a.attributes) == 0 && a.reason == "":
+		case len(a.Attributes) == 0 && a.Reason == "":
 			t.Errorf("error rule %q has neither an adoption attribute nor a reason", id)
-		case len(a.attributes) > 0 && a.reason != "":
+		case len(a.Attributes) > 0 && a.Reason != "":
 			t.Errorf("error rule %q has an adoption attribute and a reason; keep one", id)
-		case a.reason == adoptionTODO && !pending[id]:
-			t.Errorf("error rule %q can meet an existing object and has no adoption attribute (%s)", id, adoptionTODO)
-		case a.reason != adoptionTODO && pending[id]:
+		case a.Reason == framework.AdoptionTODO && !pending[id]:
+			t.Errorf("error rule %q can meet an existing object and has no adoption attribute (%s)", id, framework.AdoptionTODO)
+		case a.Reason != framework.AdoptionTODO && pending[id]:
 			t.Errorf("error rule %q is listed in adoptionPending but is done: remove it from the list", id)
 		}
-		for _, at := range a.attributes {
-			names, ok := schemas[at.resource]
+		for _, at := range a.Attributes {
+			names, ok := schemas[at.Resource]
 			if !ok {
-				t.Errorf("error rule %q: resource type %q does not exist", id, at.resource)
+				t.Errorf("error rule %q: resource type %q does not exist", id, at.Resource)
 				continue
 			}
-			if !slices.Contains(names, at.attribute) {
-				t.Errorf("error rule %q: %s has no attribute %q", id, at.resource, at.attribute)
-			} else if !strings.HasPrefix(at.attribute, "allow_") && !strings.HasPrefix(at.attribute, "accept_") {
-				t.Errorf("error rule %q: adoption attribute %s.%s is named neither allow_* nor accept_*", id, at.resource, at.attribute)
+			if !slices.Contains(names, at.Attribute) {
+				t.Errorf("error rule %q: %s has no attribute %q", id, at.Resource, at.Attribute)
+			} else if !strings.HasPrefix(at.Attribute, "allow_") && !strings.HasPrefix(at.Attribute, "accept_") {
+				t.Errorf("error rule %q: adoption attribute %s.%s is named neither allow_* nor accept_*", id, at.Resource, at.Attribute)
 			}
 		}
 	}
@@ -259,37 +261,37 @@ func TestAdoptionCatalogue(t *testing.T) {
 	warnings := warningRuleIDs(t)
 	adopting := map[string]bool{}
 	for _, id := range sorted {
-		a := adoptions[id]
-		if len(a.attributes) > 0 && len(a.warnings) == 0 {
+		a := framework.Adoptions[id]
+		if len(a.Attributes) > 0 && len(a.Warnings) == 0 {
 			t.Errorf("error rule %q has adoption attributes but names no warning rule that the plan gives while one keeps the object as it is", id)
 		}
-		for _, w := range a.warnings {
+		for _, w := range a.Warnings {
 			if !warnings[w] {
 				t.Errorf("error rule %q: its adoption warning %q is no warning rule of internal/rules", id, w)
 			}
 		}
-		for _, at := range a.attributes {
-			key := at.resource + "." + at.attribute
+		for _, at := range a.Attributes {
+			key := at.Resource + "." + at.Attribute
 			adopting[key] = true
-			if w, ok := adoptionUnused[key]; !ok {
-				t.Errorf("adoption attribute %s has no entry in adoptionUnused: name the warning rule that says it changes nothing where it is set but not needed", key)
+			if w, ok := framework.AdoptionUnused[key]; !ok {
+				t.Errorf("adoption attribute %s has no entry in framework.AdoptionUnused: name the warning rule that says it changes nothing where it is set but not needed", key)
 			} else if !warnings[w] {
 				t.Errorf("adoption attribute %s: its warning %q is no warning rule of internal/rules", key, w)
 			}
 		}
 	}
-	for key := range adoptionUnused {
+	for key := range framework.AdoptionUnused {
 		if !adopting[key] {
-			t.Errorf("adoptionUnused lists %s, which is no adoption attribute of the catalogue", key)
+			t.Errorf("framework.AdoptionUnused lists %s, which is no adoption attribute of the catalogue", key)
 		}
 	}
-	for id := range adoptions {
+	for id := range framework.Adoptions {
 		if _, ok := ids[id]; !ok {
 			t.Errorf("adoptions lists %q, which is no error rule of internal/rules", id)
 		}
 	}
 	for _, id := range adoptionPending {
-		if _, ok := adoptions[id]; !ok {
+		if _, ok := framework.Adoptions[id]; !ok {
 			t.Errorf("adoptionPending lists %q, which adoptions does not", id)
 		}
 	}
@@ -309,7 +311,7 @@ func TestListResourcesNameAdoptionAttributes(t *testing.T) {
 		t.Fatal("the provider's schema has no list resources")
 	}
 	for typ, s := range resp.ListResourceSchemas {
-		for _, name := range adoptionAttributesOf(typ) {
+		for _, name := range framework.AdoptionAttributesOf(typ) {
 			if !strings.Contains(s.Block.Description, "`"+name) {
 				t.Errorf("the description of list resource %s does not name the adoption attribute `%s` its results set", typ, name)
 			}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -21,14 +23,6 @@ import (
 // to its environment variable on its own, so that a password can come from the environment while the URL
 // is in the configuration. Several brokers are several provider configurations (aliases).
 
-// Environment variables of the advanced_event_mesh block.
-const (
-	EnvAEMSEMPURL    = "SAPMESSAGING_AEM_SEMP_URL"
-	EnvAEMMsgVpnName = "SAPMESSAGING_AEM_MSG_VPN_NAME"
-	EnvAEMUsername   = "SAPMESSAGING_AEM_USERNAME"
-	EnvAEMPassword   = "SAPMESSAGING_AEM_PASSWORD"
-)
-
 type aemConnectionModel struct {
 	SEMPURL    types.String `tfsdk:"semp_url"`
 	MsgVpnName types.String `tfsdk:"msg_vpn_name"`
@@ -42,16 +36,11 @@ type aemField struct {
 }
 
 var aemFields = []aemField{
-	{"semp_url", EnvAEMSEMPURL, "the SEMP URL the cloud console shows for the broker service (Manage, SEMP - REST API), for example `https://mr-connection-abc.messaging.solace.cloud:943`"},
-	{"msg_vpn_name", EnvAEMMsgVpnName, "the Message VPN name the cloud console shows for the broker service"},
-	{"username", EnvAEMUsername, "the management user the cloud console shows for the broker service"},
-	{"password", EnvAEMPassword, "that user's password"},
+	{"semp_url", framework.EnvAEMSEMPURL, "the SEMP URL the cloud console shows for the broker service (Manage, SEMP - REST API), for example `https://mr-connection-abc.messaging.solace.cloud:943`"},
+	{"msg_vpn_name", framework.EnvAEMMsgVpnName, "the Message VPN name the cloud console shows for the broker service"},
+	{"username", framework.EnvAEMUsername, "the management user the cloud console shows for the broker service"},
+	{"password", framework.EnvAEMPassword, "that user's password"},
 }
-
-// aemMissing explains a plan that needs AEM without the connection.
-const aemMissing = "This needs the SEMP v2 API of an SAP Integration Suite, advanced event mesh broker service, but the provider has " +
-	"no Advanced Event Mesh connection. Set the provider's `advanced_event_mesh` block (`semp_url`, `msg_vpn_name`, `username`, " +
-	"`password`), or the environment variables " + EnvAEMSEMPURL + ", " + EnvAEMMsgVpnName + ", " + EnvAEMUsername + " and " + EnvAEMPassword + "."
 
 func aemConnectionSchema() schema.SingleNestedAttribute {
 	attr := func(f aemField, sensitive bool) schema.StringAttribute {
@@ -64,7 +53,7 @@ func aemConnectionSchema() schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{
 		MarkdownDescription: "Connection to one broker service of SAP Integration Suite, advanced event mesh (AEM) through its SEMP v2 " +
 			"management API, with HTTP Basic authentication. Each attribute left out is read from its environment variable (`" +
-			EnvAEMSEMPURL + "`, `" + EnvAEMMsgVpnName + "`, `" + EnvAEMUsername + "`, `" + EnvAEMPassword + "`). " +
+			framework.EnvAEMSEMPURL + "`, `" + framework.EnvAEMMsgVpnName + "`, `" + framework.EnvAEMUsername + "`, `" + framework.EnvAEMPassword + "`). " +
 			"`https` is required except for loopback hosts; the password is never logged. Manage several brokers with provider aliases. " +
 			"Without this connection the `sapmessaging_aem_*` resources fail at plan and everything else works as before.",
 		Optional: true,
@@ -96,7 +85,7 @@ type aemSettings struct {
 func resolveAEM(ctx context.Context, block types.Object, diags *diag.Diagnostics) (s aemSettings, ok, unknown bool) {
 	var m aemConnectionModel
 	if !block.IsNull() && !block.IsUnknown() {
-		diags.Append(block.As(ctx, &m, objectAsOptions)...)
+		diags.Append(block.As(ctx, &m, framework.ObjectAsOptions)...)
 		if diags.HasError() {
 			return s, false, false
 		}
@@ -161,16 +150,16 @@ func resolveAEM(ctx context.Context, block types.Object, diags *diag.Diagnostics
 }
 
 // configureAEM sets the AEM client of data from the block or the environment.
-func (p *sapMessagingProvider) configureAEM(ctx context.Context, block types.Object, common httpx.Config, data *providerData, diags *diag.Diagnostics) {
+func (p *sapMessagingProvider) configureAEM(ctx context.Context, block types.Object, common httpx.Config, data *framework.ProviderData, diags *diag.Diagnostics) {
 	var own diag.Diagnostics
 	s, ok, unknown := resolveAEM(ctx, block, &own)
-	data.aemUnknown = unknown
-	data.aemKeyError = deferKeyError(block, &own)
+	data.AEMUnknown = unknown
+	data.AEMKeyError = deferKeyError(block, &own)
 	diags.Append(own...)
 	if !ok {
 		return
 	}
-	maskSecrets(&ctx, s.password)
+	framework.MaskSecrets(&ctx, s.password)
 	cfg, hc := common, aem.HTTPConfig(s.sempURL, s.username, s.password)
 	cfg.BaseURL, cfg.Username, cfg.Password = hc.BaseURL, hc.Username, hc.Password
 	h, err := p.newHTTPClient(cfg)
@@ -183,22 +172,9 @@ func (p *sapMessagingProvider) configureAEM(ctx context.Context, block types.Obj
 		diags.AddAttributeError(path.Root("advanced_event_mesh").AtName("msg_vpn_name"), "Invalid Advanced Event Mesh Connection", connectionDetail("advanced_event_mesh", err))
 		return
 	}
-	data.aem = c
-	data.aemBroker = "advanced-event-mesh " + normalURL(s.sempURL) + " " + s.vpn
-	data.owners.shared = joinWalk(ctx) // joined when the process started (NewWithHTTPClient)
-	data.aemCredential = credential{service: "Advanced Event Mesh SEMP API", source: s.sources[2] + " and " + s.sources[3],
-		clientID: s.username, http: h, check: c.CheckAccess}
-}
-
-// aemOrError returns whether the AEM client is there, or adds a clear error.
-func (d *providerData) aemOrError(diags *diag.Diagnostics) bool {
-	if d != nil && d.aem == nil && d.aemKeyError.HasError() {
-		diags.Append(d.aemKeyError...)
-		return false
-	}
-	if d == nil || d.aem == nil {
-		diags.AddError("Advanced Event Mesh Not Configured", aemMissing)
-		return false
-	}
-	return true
+	data.AEM = c
+	data.AEMBroker = "advanced-event-mesh " + framework.NormalURL(s.sempURL) + " " + s.vpn
+	data.Owners.Shared = framework.JoinWalk(ctx) // joined when the process started (NewWithHTTPClient)
+	data.AEMCredential = framework.Credential{Service: "Advanced Event Mesh SEMP API", Source: s.sources[2] + " and " + s.sources[3],
+		ClientID: s.username, HTTP: h, Check: c.CheckAccess}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -49,14 +51,14 @@ func TestResolveAEM(t *testing.T) {
 		{name: "nothing configured"},
 		{name: "all from the block", block: map[string]attr.Value{"semp_url": s("https://b.example:943"), "msg_vpn_name": s("v"), "username": s("u"), "password": s("p")},
 			ok: true, wantURL: "https://b.example:943", user: "u"},
-		{name: "all from the environment", env: map[string]string{EnvAEMSEMPURL: "https://e.example:943", EnvAEMMsgVpnName: "v", EnvAEMUsername: "eu", EnvAEMPassword: "p"},
+		{name: "all from the environment", env: map[string]string{framework.EnvAEMSEMPURL: "https://e.example:943", framework.EnvAEMMsgVpnName: "v", framework.EnvAEMUsername: "eu", framework.EnvAEMPassword: "p"},
 			ok: true, wantURL: "https://e.example:943", user: "eu"},
 		{name: "password from the environment", block: map[string]attr.Value{"semp_url": s("https://b.example:943"), "msg_vpn_name": s("v"), "username": s("u")},
-			env: map[string]string{EnvAEMPassword: "p"}, ok: true, wantURL: "https://b.example:943", user: "u"},
+			env: map[string]string{framework.EnvAEMPassword: "p"}, ok: true, wantURL: "https://b.example:943", user: "u"},
 		{name: "set in part", block: map[string]attr.Value{"semp_url": s("https://b.example:943")},
 			wantErr: "Missing Advanced Event Mesh Setting: The Advanced Event Mesh connection is set in part, but `msg_vpn_name`"},
 		{name: "empty value", block: map[string]attr.Value{"semp_url": s("https://b.example:943"), "msg_vpn_name": s("v"), "username": s("u"), "password": s("")},
-			env: map[string]string{EnvAEMPassword: "p"}, wantErr: "Empty Advanced Event Mesh Setting: The `advanced_event_mesh` block sets `password`, but it is empty"},
+			env: map[string]string{framework.EnvAEMPassword: "p"}, wantErr: "Empty Advanced Event Mesh Setting: The `advanced_event_mesh` block sets `password`, but it is empty"},
 		{name: "API path in the URL", block: map[string]attr.Value{"semp_url": s("https://b.example:943/SEMP/v2/config"), "msg_vpn_name": s("v"), "username": s("u"), "password": s("p")},
 			wantErr: `includes the API path; the provider adds ` + "`/SEMP/v2/config`" + ` and the other API paths itself. Set it to the scheme, host and port only, for example "https://b.example:943"`},
 		{name: "not a URL", block: map[string]attr.Value{"semp_url": s("b.example"), "msg_vpn_name": s("v"), "username": s("u"), "password": s("p")},
@@ -66,7 +68,7 @@ func TestResolveAEM(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, k := range []string{EnvAEMSEMPURL, EnvAEMMsgVpnName, EnvAEMUsername, EnvAEMPassword} {
+			for _, k := range []string{framework.EnvAEMSEMPURL, framework.EnvAEMMsgVpnName, framework.EnvAEMUsername, framework.EnvAEMPassword} {
 				t.Setenv(k, tc.env[k])
 			}
 			block := types.ObjectNull(aemBlockTypes)
@@ -99,7 +101,7 @@ func TestRequireAtPlan_aem(t *testing.T) {
 	t.Parallel()
 	srv := emulatortest.Start(t, emulator.Options{})
 	creds := srv.AdvancedEventMeshCredentials()
-	configure := func(vpn, password string) (*providerData, *httpx.Client) {
+	configure := func(vpn, password string) (*framework.ProviderData, *httpx.Client) {
 		t.Helper()
 		block := aemBlock(t, map[string]attr.Value{"semp_url": types.StringValue(creds.SEMPURL), "msg_vpn_name": types.StringValue(vpn),
 			"username": types.StringValue(creds.Username), "password": types.StringValue(password)})
@@ -110,17 +112,17 @@ func TestRequireAtPlan_aem(t *testing.T) {
 			h, err = httpx.New(c)
 			return h, err
 		}}
-		d := &providerData{}
+		d := &framework.ProviderData{}
 		var diags diag.Diagnostics
 		p.configureAEM(context.Background(), block, httpx.Config{}, d, &diags)
-		if diags.HasError() || d.aem == nil {
+		if diags.HasError() || d.AEM == nil {
 			t.Fatalf("configure: %v", diags)
 		}
 		return d, h
 	}
-	errorText := func(d *providerData) string {
+	errorText := func(d *framework.ProviderData) string {
 		var diags diag.Diagnostics
-		if d.requireAtPlan(context.Background(), &diags, needAEM) {
+		if d.RequireAtPlan(context.Background(), &diags, framework.NeedAEM) {
 			return ""
 		}
 		return diags.Errors()[0].Summary() + ": " + diags.Errors()[0].Detail()
@@ -157,7 +159,7 @@ func TestRequireAtPlan_aem(t *testing.T) {
 		t.Errorf("a Message VPN the broker lacks: %q", text)
 	}
 
-	if text := errorText(&providerData{}); !strings.HasPrefix(text, "Advanced Event Mesh Not Configured: ") || !strings.Contains(text, EnvAEMSEMPURL) {
+	if text := errorText(&framework.ProviderData{}); !strings.HasPrefix(text, "Advanced Event Mesh Not Configured: ") || !strings.Contains(text, framework.EnvAEMSEMPURL) {
 		t.Errorf("without the connection: %q", text)
 	}
 }

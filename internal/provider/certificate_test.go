@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"fmt"
@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -55,10 +58,10 @@ func runTests(m *testing.M) int {
 }
 
 // newCertEnv starts an emulator whose service keys are certificate keys of keyType.
-func newCertEnv(t *testing.T, keyType emulator.KeyType, ciExtra string) *testEnv {
+func newCertEnv(t *testing.T, keyType emulator.KeyType, ciExtra string) *acctest.TestEnv {
 	t.Helper()
 	srv := emulatortest.Start(t, emulator.Options{KeyType: keyType, CA: testCA})
-	return &testEnv{srv: srv, providerBlock: fmt.Sprintf(`
+	return &acctest.TestEnv{Srv: srv, ProviderBlock: fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh        = { service_key = %q }
   cloud_integration = { service_key = %q%s }
@@ -88,28 +91,28 @@ resource "sapmessaging_amqp_sender" "orders" {
 `
 
 // certSteps applies a queue and an AMQP sender through certificate keys, then re-plans empty.
-func certSteps(t *testing.T, env *testEnv) resource.TestCase {
+func certSteps(t *testing.T, env *acctest.TestEnv) resource.TestCase {
 	t.Helper()
-	env.addFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
+	env.AddFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
 	return resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: env.config(certHCL),
+			Config: env.Config(certHCL),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(5)),
 				statecheck.ExpectKnownValue("sapmessaging_amqp_sender.orders", tfjsonpath.New("max_number_of_retries"), knownvalue.Int64Exact(1)),
 			},
 			Check: resource.ComposeTestCheckFunc(
 				func(*terraform.State) error {
-					if q, ok := env.srv.Queue("acme/crm/prod/orders"); !ok || q.MaxRedeliveryCount != 5 {
+					if q, ok := env.Srv.Queue("acme/crm/prod/orders"); !ok || q.MaxRedeliveryCount != 5 {
 						return fmt.Errorf("the queue on Event Mesh: %v %+v", ok, q)
 					}
-					if env.srv.Stats().TokensIssued == 0 {
+					if env.Srv.Stats().TokensIssued == 0 {
 						return fmt.Errorf("no token was issued")
 					}
 					return nil
 				},
-				checkSenderProperty(env, "maxRetries", "1"),
+				acctest.CheckSenderProperty(env, "maxRetries", "1"),
 			),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		}},
@@ -127,7 +130,7 @@ func TestAccCertificateKeys_certificate(t *testing.T) {
 func TestAccCertificateKeys_externalCertificateAttribute(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "cloud-integration-key.pem")
 	env := newCertEnv(t, emulator.KeyExternalCertificate, fmt.Sprintf(", private_key = %q", file))
-	if err := os.WriteFile(file, env.srv.CloudIntegrationPrivateKey(), 0o600); err != nil {
+	if err := os.WriteFile(file, env.Srv.CloudIntegrationPrivateKey(), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	resource.ParallelTest(t, certSteps(t, env))
@@ -139,37 +142,37 @@ func TestAccCertificateKeys_externalCertificateEnvironment(t *testing.T) {
 	env := newCertEnv(t, emulator.KeyExternalCertificate, "")
 	missing := certSteps(t, env)
 	missing.Steps = []resource.TestStep{{
-		Config:      env.config(certHCL),
-		ExpectError: wrapped(`Missing Cloud Integration Private Key.*External Certificate.*private_key.*` + EnvCloudIntegrationPrivateKey),
+		Config:      env.Config(certHCL),
+		ExpectError: acctest.Wrapped(`Missing Cloud Integration Private Key.*External Certificate.*private_key.*` + framework.EnvCloudIntegrationPrivateKey),
 	}}
-	t.Setenv(EnvCloudIntegrationPrivateKey, "")
+	t.Setenv(framework.EnvCloudIntegrationPrivateKey, "")
 	resource.Test(t, missing)
 
 	env2 := newCertEnv(t, emulator.KeyExternalCertificate, "")
-	t.Setenv(EnvCloudIntegrationPrivateKey, string(env2.srv.CloudIntegrationPrivateKey()))
+	t.Setenv(framework.EnvCloudIntegrationPrivateKey, string(env2.Srv.CloudIntegrationPrivateKey()))
 	resource.Test(t, certSteps(t, env2))
 }
 
 // The private keys of certificate service keys never reach a log, an output or the state: the
 // Event Mesh key inside its service key, and the External Certificate key given as PEM text.
 func TestAccSecrets_certificateKeysNeverLogged(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	work := t.TempDir()
 	plugins := filepath.Join(work, "plugins")
-	buildProvider(t, plugins)
+	acctest.BuildProvider(t, plugins)
 
 	srv := emulatortest.Start(t, emulator.Options{KeyType: emulator.KeyExternalCertificate, CA: testCA})
-	env := &testEnv{srv: srv}
-	env.addFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
+	env := &acctest.TestEnv{Srv: srv}
+	env.AddFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
 	keys := filepath.Join(work, "keys")
 	if err := srv.WriteKeys(keys); err != nil {
 		t.Fatal(err)
 	}
 	em := srv.EventMesh
-	cliConfig := writeCLIConfig(t, work, plugins)
+	cliConfig := acctest.WriteCLIConfig(t, work, plugins)
 	dir := filepath.Join(work, "main")
-	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+fmt.Sprintf(`
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh        = { service_key = file(%q) }
   cloud_integration = {
@@ -180,14 +183,14 @@ provider "sapmessaging" {
 `, filepath.Join(keys, emulator.EventMeshKeyFile), filepath.Join(keys, emulator.CloudIntegrationKeyFile),
 		filepath.Join(keys, emulator.CloudIntegrationPrivateKeyFile))+certHCL)
 	caEnv := []string{"SSL_CERT_FILE=" + filepath.Join(keys, emulator.CAFile)}
-	var runs []cliRun
+	var runs []acctest.CLIRun
 	for _, args := range [][]string{
 		{"apply", "-auto-approve", "-input=false", "-no-color"},
 		{"plan", "-detailed-exitcode", "-input=false", "-no-color"},
 	} {
-		r := runTerraformEnv(t, tf, dir, cliConfig, caEnv, args...)
-		if r.exitCode != 0 {
-			t.Fatalf("terraform %s: exit %d:\n%s", args[0], r.exitCode, r.output)
+		r := acctest.RunTerraformEnv(t, tf, dir, cliConfig, caEnv, args...)
+		if r.ExitCode != 0 {
+			t.Fatalf("terraform %s: exit %d:\n%s", args[0], r.ExitCode, r.Output)
 		}
 		runs = append(runs, r)
 	}
@@ -203,8 +206,8 @@ provider "sapmessaging" {
 	}
 	texts := map[string]string{"state": string(state)}
 	for i, r := range runs {
-		texts[fmt.Sprintf("run %d log", i)] = r.log
-		texts[fmt.Sprintf("run %d output", i)] = r.output
+		texts[fmt.Sprintf("run %d log", i)] = r.Log
+		texts[fmt.Sprintf("run %d output", i)] = r.Output
 	}
 	for where, text := range texts {
 		for what, lines := range secrets {
@@ -216,7 +219,7 @@ provider "sapmessaging" {
 			}
 		}
 	}
-	if srv.Stats().TokensIssued == 0 || !strings.Contains(runs[0].log, "SAP API request") {
+	if srv.Stats().TokensIssued == 0 || !strings.Contains(runs[0].Log, "SAP API request") {
 		t.Errorf("the apply fetched no token or its log shows no provider requests")
 	}
 }

@@ -5,6 +5,11 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+	tfaem "github.com/sapmessaging/terraform-provider-sapmessaging/internal/service/aem"
+	tfeventmesh "github.com/sapmessaging/terraform-provider-sapmessaging/internal/service/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/service/integration"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -44,49 +49,49 @@ func codecState(b *testing.B, r resource.Resource) tfsdk.State {
 func BenchmarkModelCodec(b *testing.B) {
 	ctx := context.Background()
 	b.Run("queue_decode", func(b *testing.B) {
-		st := codecState(b, NewQueueResource())
+		st := codecState(b, tfeventmesh.NewQueueResource())
 		b.ReportAllocs()
 		for b.Loop() {
-			var m queueModel
-			if d := getState(ctx, st, &m); d.HasError() {
+			var m tfeventmesh.QueueModel
+			if d := framework.GetState(ctx, st, &m); d.HasError() {
 				b.Fatal(d)
 			}
 		}
 	})
 	b.Run("queue_encode", func(b *testing.B) {
-		st := codecState(b, NewQueueResource())
-		var m queueModel
-		if d := getState(ctx, st, &m); d.HasError() {
+		st := codecState(b, tfeventmesh.NewQueueResource())
+		var m tfeventmesh.QueueModel
+		if d := framework.GetState(ctx, st, &m); d.HasError() {
 			b.Fatal(d)
 		}
 		b.ReportAllocs()
 		for b.Loop() {
 			out := tfsdk.State{Schema: st.Schema}
-			if d := setState(ctx, &out, &m); d.HasError() {
+			if d := framework.SetState(ctx, &out, &m); d.HasError() {
 				b.Fatal(d)
 			}
 		}
 	})
 	b.Run("aem_queue_decode", func(b *testing.B) {
-		st := codecState(b, NewAEMQueueResource())
+		st := codecState(b, tfaem.NewAEMQueueResource())
 		b.ReportAllocs()
 		for b.Loop() {
-			var m aemQueueModel
-			if d := getState(ctx, st, &m); d.HasError() {
+			var m tfaem.AEMQueueModel
+			if d := framework.GetState(ctx, st, &m); d.HasError() {
 				b.Fatal(d)
 			}
 		}
 	})
 	b.Run("aem_queue_encode", func(b *testing.B) {
-		st := codecState(b, NewAEMQueueResource())
-		var m aemQueueModel
-		if d := getState(ctx, st, &m); d.HasError() {
+		st := codecState(b, tfaem.NewAEMQueueResource())
+		var m tfaem.AEMQueueModel
+		if d := framework.GetState(ctx, st, &m); d.HasError() {
 			b.Fatal(d)
 		}
 		b.ReportAllocs()
 		for b.Loop() {
 			out := tfsdk.State{Schema: st.Schema}
-			if d := setState(ctx, &out, &m); d.HasError() {
+			if d := framework.SetState(ctx, &out, &m); d.HasError() {
 				b.Fatal(d)
 			}
 		}
@@ -100,10 +105,10 @@ func BenchmarkIdentitySet(b *testing.B) {
 	for _, bc := range []struct {
 		name string
 		r    resource.Resource
-		ri   resourceIdentity
+		ri   framework.ResourceIdentity
 	}{
-		{"queue", NewQueueResource(), queueIdentity},
-		{"aem_queue", NewAEMQueueResource(), aemQueueIdentity},
+		{"queue", tfeventmesh.NewQueueResource(), tfeventmesh.QueueIdentity},
+		{"aem_queue", tfaem.NewAEMQueueResource(), tfaem.AEMQueueIdentity},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			st := codecState(b, bc.r)
@@ -117,7 +122,7 @@ func BenchmarkIdentitySet(b *testing.B) {
 			for b.Loop() {
 				id := tfsdk.ResourceIdentity{Schema: isr.IdentitySchema}
 				var diags diag.Diagnostics
-				bc.ri.set(ctx, &st, &id, &diags)
+				bc.ri.Set(ctx, &st, &id, &diags)
 				if diags.HasError() || id.Raw.IsNull() {
 					b.Fatal(diags)
 				}
@@ -131,16 +136,16 @@ func BenchmarkIdentitySet(b *testing.B) {
 func TestIdentityTerraformType(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	for _, ri := range []resourceIdentity{queueIdentity, subscriptionIdentity, senderIdentity, deploymentIdentity, aemQueueIdentity, aemSubscriptionIdentity, webhookIdentity} {
-		s := ri.schema()
+	for _, ri := range []framework.ResourceIdentity{tfeventmesh.QueueIdentity, tfeventmesh.SubscriptionIdentity, integration.SenderIdentity, integration.DeploymentIdentity, tfaem.AEMQueueIdentity, tfaem.AEMSubscriptionIdentity, tfeventmesh.WebhookIdentity} {
+		s := ri.Schema()
 		want := s.Type().TerraformType(ctx)
 		for range 2 {
-			if got := ri.terraformType(ctx, s); !got.Equal(want) {
-				t.Fatalf("%v: %s, want %s", ri.parts, got, want)
+			if got := ri.TerraformType(ctx, s); !got.Equal(want) {
+				t.Fatalf("%v: %s, want %s", ri.Parts, got, want)
 			}
 		}
 	}
-	if queueIdentity.terraformType(ctx, queueIdentity.schema()).Equal(aemQueueIdentity.terraformType(ctx, aemQueueIdentity.schema())) {
+	if tfeventmesh.QueueIdentity.TerraformType(ctx, tfeventmesh.QueueIdentity.Schema()).Equal(tfaem.AEMQueueIdentity.TerraformType(ctx, tfaem.AEMQueueIdentity.Schema())) {
 		t.Fatal("two identities share one type")
 	}
 }

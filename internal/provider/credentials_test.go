@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -60,13 +63,13 @@ func withWrongSecret(t *testing.T, key []byte, at ...string) (wrongKey, clientID
 // credentials" as XSUAA does. Before, the plan of a queue passed with the 401 in a warning ("Dead
 // Message Queue Cycle Not Checked"), and the plan of a deployment passed without a word.
 func TestAccPlan_wrongClientSecret(t *testing.T) {
-	env := newTestEnv(t)
-	emKey, emID := withWrongSecret(t, env.srv.EventMeshKey(), "management", "0", "oa2")
-	ciKey, ciID := withWrongSecret(t, env.srv.CloudIntegrationKey(), "oauth")
+	env := acctest.NewTestEnv(t)
+	emKey, emID := withWrongSecret(t, env.Srv.EventMeshKey(), "management", "0", "oa2")
+	ciKey, ciID := withWrongSecret(t, env.Srv.CloudIntegrationKey(), "oauth")
 	tests := []struct {
 		name, provider, hcl, want string
 	}{
-		{"event mesh", fmt.Sprintf("event_mesh = { service_key = %q }\n  cloud_integration = { service_key = %q }", emKey, env.srv.CloudIntegrationKey()), `
+		{"event mesh", fmt.Sprintf("event_mesh = { service_key = %q }\n  cloud_integration = { service_key = %q }", emKey, env.Srv.CloudIntegrationKey()), `
 resource "sapmessaging_dead_message_queue" "dmq" {
   name = "acme/crm/prod/orders/dmq"
 }
@@ -76,7 +79,7 @@ resource "sapmessaging_queue" "q" {
   dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
 }
 `, `Event Mesh management API Credentials Refused.*client ID "` + regexp.QuoteMeta(emID) + `" from event_mesh.service_key.*401`},
-		{"cloud integration", fmt.Sprintf("event_mesh = { service_key = %q }\n  cloud_integration = { service_key = %q }", env.srv.EventMeshKey(), ciKey), `
+		{"cloud integration", fmt.Sprintf("event_mesh = { service_key = %q }\n  cloud_integration = { service_key = %q }", env.Srv.EventMeshKey(), ciKey), `
 resource "sapmessaging_iflow_deployment" "f" {
   iflow_id = "Orders_AMQP"
 }
@@ -86,11 +89,11 @@ resource "sapmessaging_iflow_deployment" "f" {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
 					Config:      "provider \"sapmessaging\" {\n  " + tc.provider + "\n}\n" + tc.hcl,
 					PlanOnly:    true,
-					ExpectError: wrapped(tc.want),
+					ExpectError: acctest.Wrapped(tc.want),
 				}},
 			})
 		})
@@ -111,15 +114,15 @@ func TestRequireAtPlan_provesOncePerRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &providerData{eventMesh: eventmesh.New(h),
-		eventMeshCredential: credential{service: "Event Mesh management API", source: EnvEventMeshServiceKey, clientID: cfg.ClientID, http: h}}
+	d := &framework.ProviderData{EventMesh: eventmesh.New(h),
+		EventMeshCredential: framework.Credential{Service: "Event Mesh management API", Source: framework.EnvEventMeshServiceKey, ClientID: cfg.ClientID, HTTP: h}}
 	for i := range 3 {
 		var diags diag.Diagnostics
-		if d.requireAtPlan(context.Background(), &diags, needEventMesh) || !diags.HasError() {
+		if d.RequireAtPlan(context.Background(), &diags, framework.NeedEventMesh) || !diags.HasError() {
 			t.Fatalf("plan %d: requireAtPlan passed with a wrong secret", i)
 		}
 		text := diags.Errors()[0].Summary() + " " + diags.Errors()[0].Detail()
-		for _, want := range []string{"Event Mesh management API Credentials Refused", cfg.ClientID, EnvEventMeshServiceKey, "401"} {
+		for _, want := range []string{"Event Mesh management API Credentials Refused", cfg.ClientID, framework.EnvEventMeshServiceKey, "401"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("plan %d: the error does not say %q: %s", i, want, text)
 			}
@@ -143,12 +146,12 @@ func TestRequireAtPlan_provesOncePerRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d = &providerData{eventMesh: eventmesh.New(h), eventMeshCredential: credential{service: "Event Mesh management API", http: h}}
+	d = &framework.ProviderData{EventMesh: eventmesh.New(h), EventMeshCredential: framework.Credential{Service: "Event Mesh management API", HTTP: h}}
 	var diags diag.Diagnostics
-	if !d.requireAtPlan(context.Background(), &diags, needEventMesh) {
+	if !d.RequireAtPlan(context.Background(), &diags, framework.NeedEventMesh) {
 		t.Fatalf("requireAtPlan with the right secret: %v", diags)
 	}
-	if _, err := d.eventMesh.ListQueues(context.Background()); err != nil {
+	if _, err := d.EventMesh.ListQueues(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if n := h.Stats().TokenFetches; n != 1 {
@@ -157,10 +160,10 @@ func TestRequireAtPlan_provesOncePerRun(t *testing.T) {
 
 	// A connection known only after apply is not required at plan; one the configuration leaves out is.
 	var none diag.Diagnostics
-	if !(&providerData{eventMeshUnknown: true}).requireAtPlan(context.Background(), &none, needEventMesh, needMessaging) || none.HasError() {
+	if !(&framework.ProviderData{EventMeshUnknown: true}).RequireAtPlan(context.Background(), &none, framework.NeedEventMesh, framework.NeedMessaging) || none.HasError() {
 		t.Errorf("a connection known only after apply failed the plan: %v", none)
 	}
-	if (&providerData{eventMeshUnknown: true}).requireAtPlan(context.Background(), &none, needCloudIntegration) {
+	if (&framework.ProviderData{EventMeshUnknown: true}).RequireAtPlan(context.Background(), &none, framework.NeedCloudIntegration) {
 		t.Error("a missing Cloud Integration connection passed the plan")
 	}
 }
@@ -169,11 +172,11 @@ func TestRequireAtPlan_provesOncePerRun(t *testing.T) {
 // the plan of a queue fails and names both; without a Cloud Integration connection the plan of a
 // deployment does. Before, both plans passed and the apply failed.
 func TestAccPlan_missingConnection(t *testing.T) {
-	t.Setenv(EnvEventMeshServiceKey, "")
-	t.Setenv(EnvCloudIntegrationServiceKey, "")
-	env := newTestEnv(t)
+	t.Setenv(framework.EnvEventMeshServiceKey, "")
+	t.Setenv(framework.EnvCloudIntegrationServiceKey, "")
+	env := acctest.NewTestEnv(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				Config: fmt.Sprintf(`
@@ -183,9 +186,9 @@ provider "sapmessaging" {
 resource "sapmessaging_dead_message_queue" "dmq" {
   name = "acme/crm/prod/orders/dmq"
 }
-`, env.srv.CloudIntegrationKey()),
+`, env.Srv.CloudIntegrationKey()),
 				PlanOnly:    true,
-				ExpectError: wrapped(`Event Mesh Not Configured.*Set the event_mesh block of the provider.*` + EnvEventMeshServiceKey),
+				ExpectError: acctest.Wrapped(`Event Mesh Not Configured.*Set the event_mesh block of the provider.*` + framework.EnvEventMeshServiceKey),
 			},
 			{
 				Config: fmt.Sprintf(`
@@ -195,9 +198,9 @@ provider "sapmessaging" {
 resource "sapmessaging_iflow_deployment" "f" {
   iflow_id = "Orders_AMQP"
 }
-`, env.srv.EventMeshKey()),
+`, env.Srv.EventMeshKey()),
 				PlanOnly:    true,
-				ExpectError: wrapped(`Cloud Integration Not Configured.*Set the cloud_integration block of the provider.*` + EnvCloudIntegrationServiceKey),
+				ExpectError: acctest.Wrapped(`Cloud Integration Not Configured.*Set the cloud_integration block of the provider.*` + framework.EnvCloudIntegrationServiceKey),
 			},
 			{
 				// A queue subscription, which had no plan of its own.
@@ -209,9 +212,9 @@ resource "sapmessaging_queue_subscription" "s" {
   queue_name    = "acme/crm/prod/orders"
   topic_pattern = "acme/crm/prod/order/created"
 }
-`, env.srv.CloudIntegrationKey()),
+`, env.Srv.CloudIntegrationKey()),
 				PlanOnly:    true,
-				ExpectError: wrapped(`Event Mesh Not Configured`),
+				ExpectError: acctest.Wrapped(`Event Mesh Not Configured`),
 			},
 		},
 	})
@@ -221,10 +224,10 @@ resource "sapmessaging_queue_subscription" "s" {
 // the management connection: the token endpoint issues a token, the API refuses its audience)
 // fails the plan naming the credential; before, the plan passed with the answer in a warning.
 func TestAccPlan_apiRefusesCredentials(t *testing.T) {
-	env := newTestEnv(t)
-	m := env.srv.MessagingConfig()
+	env := acctest.NewTestEnv(t)
+	m := env.Srv.MessagingConfig()
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
 provider "sapmessaging" {
@@ -240,9 +243,9 @@ resource "sapmessaging_queue" "q" {
   max_redelivery_count = 5
   dead_message_queue   = "acme/crm/prod/orders/dmq"
 }
-`, env.srv.URL(), m.TokenURL, m.ClientID, m.ClientSecret),
+`, env.Srv.URL(), m.TokenURL, m.ClientID, m.ClientSecret),
 			PlanOnly:    true,
-			ExpectError: wrapped(`Event Mesh management API Credentials Refused.*client ID "` + regexp.QuoteMeta(m.ClientID) + `" from event_mesh.client_id and event_mesh.client_secret.*403`),
+			ExpectError: acctest.Wrapped(`Event Mesh management API Credentials Refused.*client ID "` + regexp.QuoteMeta(m.ClientID) + `" from event_mesh.client_id and event_mesh.client_secret.*403`),
 		}},
 	})
 }
@@ -250,14 +253,14 @@ resource "sapmessaging_queue" "q" {
 // A queue list that cannot be read at plan fails the plan (a plan that cannot read fails); before,
 // it passed with the warning "Dead Message Queue Cycle Not Checked".
 func TestAccPlan_queueListUnreadable(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			PreConfig: func() {
-				env.srv.InjectNextOn("GET /queues", emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
+				env.Srv.InjectNextOn("GET /queues", emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
 			},
-			Config: env.config(`
+			Config: env.Config(`
 resource "sapmessaging_queue" "q" {
   name                 = "acme/crm/prod/orders"
   max_redelivery_count = 5
@@ -265,7 +268,7 @@ resource "sapmessaging_queue" "q" {
 }
 `),
 			PlanOnly:    true,
-			ExpectError: wrapped(`Cannot Check Dead Message Queue.*GET /queues.*500`),
+			ExpectError: acctest.Wrapped(`Cannot Check Dead Message Queue.*GET /queues.*500`),
 		}},
 	})
 }
@@ -273,11 +276,11 @@ resource "sapmessaging_queue" "q" {
 // A dead message queue named by another resource's attribute that is known only after apply plans
 // as before: the check waits for the apply, which creates the queues in order.
 func TestAccPlan_unknownDeadMessageQueue(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: env.config(`
+			Config: env.Config(`
 resource "sapmessaging_dead_message_queue" "dmq" {
   name = "acme/crm/prod/late/dmq"
 }
@@ -309,12 +312,12 @@ func TestAccPlan_readFailuresFail(t *testing.T) {
 	tests := []struct {
 		name  string
 		route string
-		setup func(t *testing.T, env *testEnv) string
+		setup func(t *testing.T, env *acctest.TestEnv) string
 		want  string
 	}{
-		{"sender redelivery count", "GET /queues", func(t *testing.T, env *testEnv) string {
-			redeliveryFromQueueEnv(t, env)
-			return discoveredSenderHCL("")
+		{"sender redelivery count", "GET /queues", func(t *testing.T, env *acctest.TestEnv) string {
+			acctest.RedeliveryFromQueueEnv(t, env)
+			return acctest.DiscoveredSenderHCL("")
 		}, `Cannot Read Redelivery Count.*GET /queues.*500`},
 		{"webhook queue", "GET /queues", webhookOnExistingQueue, `Cannot Read Queue.*GET /queues.*500`},
 		{"webhook list", "GET " + emulator.MessagingBasePath + "/subscriptions", webhookOnExistingQueue, `Cannot List Webhook Subscriptions.*500`},
@@ -322,15 +325,15 @@ func TestAccPlan_readFailuresFail(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			env := newTestEnv(t)
+			env := acctest.NewTestEnv(t)
 			hcl := tc.setup(t, env)
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
-					PreConfig:   func() { env.srv.InjectNextOn(tc.route, fail...) },
-					Config:      env.config(hcl),
+					PreConfig:   func() { env.Srv.InjectNextOn(tc.route, fail...) },
+					Config:      env.Config(hcl),
 					PlanOnly:    true,
-					ExpectError: wrapped(tc.want),
+					ExpectError: acctest.Wrapped(tc.want),
 				}},
 			})
 		})
@@ -338,9 +341,9 @@ func TestAccPlan_readFailuresFail(t *testing.T) {
 }
 
 // webhookOnExistingQueue makes a queue out of band and returns a webhook subscription on it.
-func webhookOnExistingQueue(t *testing.T, env *testEnv) string {
+func webhookOnExistingQueue(t *testing.T, env *acctest.TestEnv) string {
 	t.Helper()
-	if _, _, err := env.eventMesh(t).PutQueue(t.Context(), "acme/crm/prod/hooked", eventmesh.QueueSettings{MaxRedeliveryCount: ptrTo[int64](5)}); err != nil {
+	if _, _, err := env.EventMesh(t).PutQueue(t.Context(), "acme/crm/prod/hooked", eventmesh.QueueSettings{MaxRedeliveryCount: acctest.PtrTo[int64](5)}); err != nil {
 		t.Fatal(err)
 	}
 	return `

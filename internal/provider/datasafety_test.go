@@ -1,10 +1,12 @@
-package provider
+package provider_test
 
 import (
 	"context"
 	"fmt"
 	"regexp"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -47,10 +49,10 @@ resource "sapmessaging_queue" "q" {
 }
 
 // serverHolds asserts which of the two queues the emulator holds, and the queue's dead message queue.
-func serverHolds(env *testEnv, queue, dmq bool, queueDMQ string) resource.TestCheckFunc {
+func serverHolds(env *acctest.TestEnv, queue, dmq bool, queueDMQ string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		q, hasQueue := env.srv.Queue(safetyQueue)
-		_, hasDMQ := env.srv.Queue(safetyDMQ)
+		q, hasQueue := env.Srv.Queue(safetyQueue)
+		_, hasDMQ := env.Srv.Queue(safetyDMQ)
 		if hasQueue != queue || hasDMQ != dmq {
 			return fmt.Errorf("emulator holds queue %t and DMQ %t, want %t and %t", hasQueue, hasDMQ, queue, dmq)
 		}
@@ -72,17 +74,17 @@ func serverHolds(env *testEnv, queue, dmq bool, queueDMQ string) resource.TestCh
 // update waits for the DMQ's destroy. The provider then refuses to delete the DMQ, which survives
 // with its settings, and the error says how to get out; applying the queue change first works.
 func TestAccDataSafety_deadMessageQueueDestroyOrder(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: env.config(safetyHCL(true, true, false)),
+				Config: env.Config(safetyHCL(true, true, false)),
 				Check:  serverHolds(env, true, true, safetyDMQ),
 			},
 			{
 				// The queue and its DMQ go in one apply: the queue first.
-				Config: env.config(`# nothing`),
+				Config: env.Config(`# nothing`),
 				Check:  serverHolds(env, false, false, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
@@ -93,24 +95,24 @@ func TestAccDataSafety_deadMessageQueueDestroyOrder(t *testing.T) {
 				},
 			},
 			{
-				Config: env.config(safetyHCL(true, true, false)),
+				Config: env.Config(safetyHCL(true, true, false)),
 				Check:  serverHolds(env, true, true, safetyDMQ),
 			},
 			{
 				// The reference and the DMQ go in one apply: Terraform tries the DMQ first, which is refused.
-				Config:      env.config(safetyHCL(false, false, false)),
-				ExpectError: wrapped(`Dead Message Queue Still In Use .*` + regexp.QuoteMeta(safetyQueue) + `.*terraform apply -target=.*create_before_destroy = true`),
+				Config:      env.Config(safetyHCL(false, false, false)),
+				ExpectError: acctest.Wrapped(`Dead Message Queue Still In Use .*` + regexp.QuoteMeta(safetyQueue) + `.*terraform apply -target=.*create_before_destroy = true`),
 			},
 			{
 				// Nothing was lost; the queue change applied alone goes through.
-				Config: env.config(safetyHCL(false, true, false)),
+				Config: env.Config(safetyHCL(false, true, false)),
 				Check:  serverHolds(env, true, true, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionUpdate)},
 				},
 			},
 			{
-				Config: env.config(safetyHCL(false, false, false)),
+				Config: env.Config(safetyHCL(false, false, false)),
 				Check:  serverHolds(env, true, false, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -123,16 +125,16 @@ func TestAccDataSafety_deadMessageQueueDestroyOrder(t *testing.T) {
 // With create_before_destroy on the DMQ, one apply that drops the queue's reference and the DMQ
 // updates the queue first and then destroys the DMQ.
 func TestAccDataSafety_deadMessageQueueCreateBeforeDestroy(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: env.config(safetyHCL(true, true, true)),
+				Config: env.Config(safetyHCL(true, true, true)),
 				Check:  serverHolds(env, true, true, safetyDMQ),
 			},
 			{
-				Config: env.config(safetyHCL(false, false, false)),
+				Config: env.Config(safetyHCL(false, false, false)),
 				Check:  serverHolds(env, true, false, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
@@ -150,7 +152,7 @@ func TestAccDataSafety_deadMessageQueueCreateBeforeDestroy(t *testing.T) {
 // while the queue still names it is refused by the provider, and the DMQ and its dead messages
 // survive. With the reference in place, destroying everything works.
 func TestAccDataSafety_deadMessageQueueInUseRefused(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	literal := func(withDMQ bool) string {
 		hcl := fmt.Sprintf(`
 resource "sapmessaging_queue" "q" {
@@ -167,15 +169,15 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 }
 `, safetyDMQ)
 		}
-		return env.config(hcl)
+		return env.Config(hcl)
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				// The DMQ must exist before a queue names it; the queue below names it literally,
 				// with no reference to order the two, so the DMQ is applied first on its own.
-				Config: env.config(fmt.Sprintf(`
+				Config: env.Config(fmt.Sprintf(`
 resource "sapmessaging_dead_message_queue" "dmq" {
   name          = %q
   force_destroy = true
@@ -186,7 +188,7 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 				Config: literal(true),
 				Check: func(*terraform.State) error {
 					// A dead message waits in the DMQ.
-					return env.messaging(t).Publish(context.Background(), safetyDMQ, []byte(`{"dead":1}`), "application/json")
+					return env.Messaging(t).Publish(context.Background(), safetyDMQ, []byte(`{"dead":1}`), "application/json")
 				},
 			},
 			{
@@ -199,7 +201,7 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 				Check: resource.ComposeTestCheckFunc(
 					serverHolds(env, true, true, safetyDMQ),
 					func(*terraform.State) error {
-						if q, _ := env.srv.Queue(safetyDMQ); q.MessageCount != 1 {
+						if q, _ := env.Srv.Queue(safetyDMQ); q.MessageCount != 1 {
 							return fmt.Errorf("the DMQ holds %d messages, want the 1 dead message", q.MessageCount)
 						}
 						return nil
@@ -211,7 +213,7 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 			},
 			{
 				// A reference records the dependency, so that the test's destroy removes the queue first.
-				Config: env.config(safetyHCL(true, false, false) + fmt.Sprintf(`
+				Config: env.Config(safetyHCL(true, false, false) + fmt.Sprintf(`
 resource "sapmessaging_dead_message_queue" "dmq" {
   name          = %q
   force_destroy = true

@@ -1,10 +1,12 @@
-package provider
+package provider_test
 
 import (
 	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -24,13 +26,13 @@ func TestAccDeletionGuard_plainQueueUsedAsDMQ(t *testing.T) {
 	for _, force := range []bool{false, true} {
 		t.Run(fmt.Sprintf("force_destroy=%t", force), func(t *testing.T) {
 			t.Parallel()
-			env := newTestEnv(t)
+			env := acctest.NewTestEnv(t)
 			const (
 				name  = "acme/crm/prod/returns/parking"
 				other = "acme/crm/prod/returns"
 			)
 			ctx := context.Background()
-			config := env.configf(`
+			config := env.Configf(`
 resource "sapmessaging_queue" "parking" {
   name                 = %q
   max_redelivery_count = 5
@@ -38,34 +40,34 @@ resource "sapmessaging_queue" "parking" {
 }
 `, name, force)
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{
 					{
 						Config: config,
 						Check: func(*terraform.State) error {
 							// Another team's queue, outside this state, uses the queue as its DMQ.
 							five, dmq := int64(5), name
-							_, _, err := env.eventMesh(t).PutQueue(ctx, other, eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq})
+							_, _, err := env.EventMesh(t).PutQueue(ctx, other, eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq})
 							return err
 						},
 					},
 					{
 						Config:      config,
 						Destroy:     true,
-						ExpectError: wrapped(`Dead Message Queue Still In Use .*` + other + `.*create_before_destroy`),
+						ExpectError: acctest.Wrapped(`Dead Message Queue Still In Use .*` + other + `.*create_before_destroy`),
 					},
 					{
 						Config: config,
 						Check: func(*terraform.State) error {
-							if _, ok := env.srv.Queue(name); !ok {
+							if _, ok := env.Srv.Queue(name); !ok {
 								return fmt.Errorf("the queue named as dead message queue was deleted")
 							}
-							return env.eventMesh(t).DeleteQueue(ctx, other)
+							return env.EventMesh(t).DeleteQueue(ctx, other)
 						},
 					},
 				},
 				CheckDestroy: func(*terraform.State) error {
-					if _, ok := env.srv.Queue(name); ok {
+					if _, ok := env.Srv.Queue(name); ok {
 						return fmt.Errorf("the queue still exists once nothing names it")
 					}
 					return nil
@@ -78,9 +80,9 @@ resource "sapmessaging_queue" "parking" {
 // messageCount counts every message in the queue, the unacknowledged ones included: one message
 // consumed and not yet acknowledged is one message, not two.
 func TestAccDeletionGuard_messageCount(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	const name = "acme/crm/prod/refunds"
-	config := env.configf(`
+	config := env.Configf(`
 resource "sapmessaging_queue" "q" {
   name                 = %q
   max_redelivery_count = 5
@@ -88,13 +90,13 @@ resource "sapmessaging_queue" "q" {
 }
 `, name, false)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				Config: config,
 				Check: func(*terraform.State) error {
 					ctx := context.Background()
-					m := env.messaging(t)
+					m := env.Messaging(t)
 					if err := m.Publish(ctx, name, []byte(`{"id":1}`), "application/json"); err != nil {
 						return err
 					}
@@ -108,9 +110,9 @@ resource "sapmessaging_queue" "q" {
 			{
 				Config:      config,
 				Destroy:     true,
-				ExpectError: wrapped(`Queue Holds Messages .*holds 1 message\(s\), 1 of them delivered and not yet acknowledged`),
+				ExpectError: acctest.Wrapped(`Queue Holds Messages .*holds 1 message\(s\), 1 of them delivered and not yet acknowledged`),
 			},
-			{Config: env.configf(`
+			{Config: env.Configf(`
 resource "sapmessaging_queue" "q" {
   name                 = %q
   max_redelivery_count = 5
@@ -124,7 +126,7 @@ resource "sapmessaging_queue" "q" {
 // Two queues that name each other as dead message queue are refused at plan, before anything
 // is written, whether both are new or one of them already exists on the service.
 func TestAccDeletionGuard_deadMessageQueueCycle(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	const (
 		a = "acme/crm/prod/ping"
 		b = "acme/crm/prod/pong"
@@ -141,7 +143,7 @@ resource "sapmessaging_queue" %q {
 	}
 	nothingWritten := func(*terraform.State) error {
 		for _, n := range []string{a, b, c} {
-			if _, ok := env.srv.Queue(n); ok {
+			if _, ok := env.Srv.Queue(n); ok {
 				return fmt.Errorf("queue %s was written", n)
 			}
 		}
@@ -149,17 +151,17 @@ resource "sapmessaging_queue" %q {
 	}
 	ctx := context.Background()
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				// Both new, named by literal strings: Terraform knows no order between them.
-				Config:      env.config(queue("a", a, b) + queue("b", b, a)),
-				ExpectError: wrapped(`Dead Message Queue Cycle .*(` + a + ` → ` + b + ` → ` + a + `|` + b + ` → ` + a + ` → ` + b + `)`),
+				Config:      env.Config(queue("a", a, b) + queue("b", b, a)),
+				ExpectError: acctest.Wrapped(`Dead Message Queue Cycle .*(` + a + ` → ` + b + ` → ` + a + `|` + b + ` → ` + a + ` → ` + b + `)`),
 			},
 			{
 				// A longer cycle of three.
-				Config:      env.config(queue("a", a, b) + queue("b", b, c) + queue("c", c, a)),
-				ExpectError: wrapped(`Dead Message Queue Cycle .* → .* → .* → `),
+				Config:      env.Config(queue("a", a, b) + queue("b", b, c) + queue("c", c, a)),
+				ExpectError: acctest.Wrapped(`Dead Message Queue Cycle .* → .* → .* → `),
 				Check:       nothingWritten,
 			},
 			{
@@ -170,30 +172,30 @@ resource "sapmessaging_queue" %q {
 						t.Fatal(err)
 					}
 					five, dmq := int64(5), a
-					if _, _, err := env.eventMesh(t).PutQueue(ctx, a, eventmesh.QueueSettings{MaxRedeliveryCount: &five}); err != nil {
+					if _, _, err := env.EventMesh(t).PutQueue(ctx, a, eventmesh.QueueSettings{MaxRedeliveryCount: &five}); err != nil {
 						t.Fatal(err)
 					}
-					if _, _, err := env.eventMesh(t).PutQueue(ctx, b, eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq}); err != nil {
+					if _, _, err := env.EventMesh(t).PutQueue(ctx, b, eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq}); err != nil {
 						t.Fatal(err)
 					}
 				},
-				Config:      env.config(queue("a", a, b)),
-				ExpectError: wrapped(`Dead Message Queue Cycle .*` + a + ` → ` + b + ` → ` + a),
+				Config:      env.Config(queue("a", a, b)),
+				ExpectError: acctest.Wrapped(`Dead Message Queue Cycle .*` + a + ` → ` + b + ` → ` + a),
 			},
 			{
 				// Nothing was written; a chain without a cycle is applied (with a warning). References
 				// order the destroy: a queue goes before the queue it names.
 				PreConfig: func() {
-					if q, ok := env.srv.Queue(a); !ok || q.DeadMsgQueue != nil {
+					if q, ok := env.Srv.Queue(a); !ok || q.DeadMsgQueue != nil {
 						t.Fatalf("the queue of the refused cycle was written: %+v", q)
 					}
 					for _, name := range []string{b, a} {
-						if err := env.eventMesh(t).DeleteQueue(ctx, name); err != nil {
+						if err := env.EventMesh(t).DeleteQueue(ctx, name); err != nil {
 							t.Fatal(err)
 						}
 					}
 				},
-				Config: env.config(strings.Replace(queue("a", a, b), `"`+b+`"`, "sapmessaging_queue.b.name", 1) +
+				Config: env.Config(strings.Replace(queue("a", a, b), `"`+b+`"`, "sapmessaging_queue.b.name", 1) +
 					strings.Replace(queue("b", b, c), `"`+c+`"`, "sapmessaging_dead_message_queue.c.name", 1) + fmt.Sprintf(`
 resource "sapmessaging_dead_message_queue" "c" {
   name = %q
@@ -207,24 +209,24 @@ resource "sapmessaging_dead_message_queue" "c" {
 // An ordinary queue imported as sapmessaging_dead_message_queue shows in the plan that the
 // apply resets its redelivery count and removes its dead message queue.
 func TestAccDeletionGuard_importOrdinaryQueueAsDMQ(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	const (
 		name  = "acme/crm/prod/audit"
 		other = "acme/crm/prod/audit/dmq"
 		addr  = "sapmessaging_dead_message_queue.audit"
 	)
 	ctx := context.Background()
-	config := env.configf(`
+	config := env.Configf(`
 resource "sapmessaging_dead_message_queue" "audit" {
   name = %q
 }
 `, name)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {
-					em := env.eventMesh(t)
+					em := env.EventMesh(t)
 					ttl, yes, five, dmq := int64(604800), true, int64(5), other
 					if _, _, err := em.PutQueue(ctx, other, eventmesh.QueueSettings{MaxTTL: &ttl, RespectTTL: &yes}); err != nil {
 						t.Fatal(err)
@@ -262,9 +264,9 @@ resource "sapmessaging_dead_message_queue" "audit" {
 // The dead message queue all of them name is deleted last, once the run's own deletes have
 // removed every queue that named it.
 func TestAccDeletionGuard_destroyCalls(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	const n = 20
-	config := env.configf(`
+	config := env.Configf(`
 resource "sapmessaging_dead_message_queue" "dmq" {
   name = "acme/crm/prod/many/dmq"
 }
@@ -278,18 +280,18 @@ resource "sapmessaging_queue" "q" {
 `, n)
 	var listBytes int64
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				Config: config,
 				Check: func(*terraform.State) error {
 					// The size of one list of all n+1 queues, for the bytes bound below.
-					before := env.srv.Stats().ResponseBytes
-					if _, err := env.eventMesh(t).ListQueues(context.Background()); err != nil {
+					before := env.Srv.Stats().ResponseBytes
+					if _, err := env.EventMesh(t).ListQueues(context.Background()); err != nil {
 						return err
 					}
-					listBytes = env.srv.Stats().ResponseBytes - before
-					env.srv.ResetStats()
+					listBytes = env.Srv.Stats().ResponseBytes - before
+					env.Srv.ResetStats()
 					return nil
 				},
 			},
@@ -297,7 +299,7 @@ resource "sapmessaging_queue" "q" {
 				Config:  config,
 				Destroy: true,
 				Check: func(*terraform.State) error {
-					st := env.srv.Stats()
+					st := env.Srv.Stats()
 					r := st.Routes
 					t.Logf("destroy of %d queues: %d management calls %v, %d bytes sent (one list: %d bytes)",
 						n+1, st.ManagementCalls, r, st.ResponseBytes, listBytes)

@@ -33,6 +33,16 @@ func messageText(e ast.Expr, funcs map[string]*ast.FuncDecl, depth int) (text st
 				return messageText(spec.Values[0], funcs, depth)
 			}
 		}
+		if v := styleConsts[e.Name]; v != nil {
+			return messageText(v, funcs, depth)
+		}
+	case *ast.SelectorExpr:
+		// A constant of another package of the provider (framework.X).
+		if pkg, isPkg := e.X.(*ast.Ident); isPkg {
+			if v := styleConsts[pkg.Name+"."+e.Sel.Name]; v != nil {
+				return messageText(v, funcs, depth)
+			}
+		}
 	case *ast.ParenExpr:
 		return messageText(e.X, funcs, depth)
 	case *ast.BinaryExpr:
@@ -71,18 +81,46 @@ func messageText(e ast.Expr, funcs map[string]*ast.FuncDecl, depth int) (text st
 	return "", false
 }
 
-// Every diagnostic written in internal/provider follows the conventions the rules' findings
-// follow (rules.StyleProblems): a Title Case summary, and a detail that ends with the fix.
-func TestDiagnosticStyle(t *testing.T) {
-	t.Parallel()
-	files, err := filepath.Glob("*.go")
+// styleConsts are the string constants of the provider's packages, by name and by qualified name
+// (framework.X, tfaem.X), for the constants one file uses from another.
+var styleConsts = map[string]ast.Expr{}
+
+// styleFiles are the provider's Go files: internal/provider, its framework and the product packages,
+// each with the name other packages qualify its identifiers with.
+func styleFiles(t *testing.T) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	for pattern, qualifier := range map[string]string{"*.go": "", filepath.Join("framework", "*.go"): "framework"} {
+		names, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range names {
+			files[n] = qualifier
+		}
+	}
+	names, err := filepath.Glob(filepath.Join("..", "service", "*", "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, n := range names {
+		q := filepath.Base(filepath.Dir(n))
+		if q == "eventmesh" || q == "aem" {
+			q = "tf" + q // the name the provider imports them by, beside the clients of the same name
+		}
+		files[n] = q
+	}
+	return files
+}
+
+// Every diagnostic written in internal/provider and the product packages follows the conventions the rules' findings
+// follow (rules.StyleProblems): a Title Case summary, and a detail that ends with the fix.
+func TestDiagnosticStyle(t *testing.T) {
+	t.Parallel()
 	fset := token.NewFileSet()
 	var parsed []*ast.File
 	funcs := map[string]*ast.FuncDecl{}
-	for _, name := range files {
+	for name, qualifier := range styleFiles(t) {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
@@ -94,6 +132,19 @@ func TestDiagnosticStyle(t *testing.T) {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
 				funcs[fd.Name.Name] = fd
+				if qualifier != "" {
+					funcs[qualifier+"."+fd.Name.Name] = fd
+				}
+			}
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.CONST {
+				for _, spec := range gd.Specs {
+					if vs, ok := spec.(*ast.ValueSpec); ok && len(vs.Names) == 1 && len(vs.Values) == 1 {
+						styleConsts[vs.Names[0].Name] = vs.Values[0]
+						if qualifier != "" {
+							styleConsts[qualifier+"."+vs.Names[0].Name] = vs.Values[0]
+						}
+					}
+				}
 			}
 		}
 	}

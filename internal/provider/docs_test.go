@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -169,7 +171,7 @@ var pageDescriptionRe = regexp.MustCompile(`(?s)\A---\n.*?\ndescription: \|-\n(.
 // one.
 func TestSchemaDescriptions(t *testing.T) {
 	t.Parallel()
-	srv := providerserver.NewProtocol6(New("test")())()
+	srv := providerserver.NewProtocol6(provider.New("test")())()
 	resp, err := srv.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"context"
@@ -7,69 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
-
-// cliWorkspace is a copy of an example directory driven with the real Terraform CLI and the provider
-// built from source, configured from the environment with the service keys of its own emulator.
-type cliWorkspace struct {
-	t         *testing.T
-	tf        string
-	dir       string
-	cliConfig string
-	creds     []string
-}
-
-// newCLIWorkspace writes a dev_overrides CLI configuration for the provider in plugins and the
-// emulator's service keys into a temporary directory; dir is where the CLI runs.
-func newCLIWorkspace(t *testing.T, tf, plugins, dir string, env *testEnv) *cliWorkspace {
-	t.Helper()
-	work := t.TempDir()
-	keys := filepath.Join(work, "keys")
-	if err := env.srv.WriteKeys(keys); err != nil {
-		t.Fatal(err)
-	}
-	cliConfig := writeCLIConfig(t, work, plugins)
-	return &cliWorkspace{t: t, tf: tf, dir: dir, cliConfig: cliConfig, creds: []string{
-		EnvEventMeshServiceKey + "=" + filepath.Join(keys, "event-mesh.json"),
-		EnvCloudIntegrationServiceKey + "=" + filepath.Join(keys, "cloud-integration.json"),
-	}}
-}
-
-// withAEM adds the emulator's Advanced Event Mesh connection to the workspace's environment, as the sandbox
-// prints it.
-func (w *cliWorkspace) withAEM(env *testEnv) {
-	w.creds = append(w.creds, aemCLIEnv(env)...)
-}
-
-// run runs one CLI command in the workspace.
-func (w *cliWorkspace) run(args ...string) cliRun {
-	w.t.Helper()
-	return runTerraformEnv(w.t, w.tf, w.dir, w.cliConfig, w.creds, args...)
-}
-
-// mustRun runs one CLI command and fails the test unless it exits with want.
-func (w *cliWorkspace) mustRun(want int, args ...string) cliRun {
-	w.t.Helper()
-	r := w.run(args...)
-	if r.exitCode != want {
-		w.t.Fatalf("%s %s in %s: exit %d, want %d:\n%s", filepath.Base(w.tf), strings.Join(args, " "), w.dir, r.exitCode, want, r.output)
-	}
-	return r
-}
-
-// jsonDiagnostic is one diagnostic line of the CLI's machine-readable UI (-json).
-type jsonDiagnostic struct {
-	Type       string `json:"type"`
-	Diagnostic struct {
-		Severity string `json:"severity"`
-		Summary  string `json:"summary"`
-		Detail   string `json:"detail"`
-		Snippet  struct {
-			Context string `json:"context"`
-		} `json:"snippet"`
-	} `json:"diagnostic"`
-}
 
 // checkWarnings returns the warnings of failed check assertions in the -json output of a plan, by
 // the check block they come from (the snippet's context, `check "NAME"`), as a scheduled job reads them.
@@ -80,7 +21,7 @@ func checkWarnings(t *testing.T, output string) map[string]string {
 		if !strings.HasPrefix(line, "{") {
 			continue
 		}
-		var d jsonDiagnostic
+		var d acctest.JSONDiagnostic
 		if err := json.Unmarshal([]byte(line), &d); err != nil {
 			t.Fatalf("a line of plan -json is not JSON: %v\n%s", err, line)
 		}
@@ -168,25 +109,25 @@ func unmanagedQueues(t *testing.T, planJSON string) []string {
 // and still 0 when messages wait in a dead message queue, which the check reports as a warning in
 // the JSON output instead.
 func TestAccDriftDetection_exitCodes(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	plugins := filepath.Join(t.TempDir(), "plugins")
-	buildProvider(t, plugins)
-	env := newTestEnv(t)
+	acctest.BuildProvider(t, plugins)
+	env := acctest.NewTestEnv(t)
 	dir := filepath.Join(t.TempDir(), "drift-detection")
-	copyTree(t, filepath.Join("..", "..", "examples", "drift-detection"), dir)
-	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	acctest.CopyTree(t, filepath.Join("..", "..", "examples", "drift-detection"), dir)
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
 	ctx := context.Background()
-	em := env.eventMesh(t)
+	em := env.EventMesh(t)
 	const queue, dmq = "acme/crm/prod/orders", "acme/crm/prod/orders/dmq"
 
-	w.mustRun(0, "apply", "-auto-approve", "-input=false")
-	t.Cleanup(func() { w.run("destroy", "-auto-approve", "-input=false") })
+	w.MustRun(0, "apply", "-auto-approve", "-input=false")
+	t.Cleanup(func() { w.Run("destroy", "-auto-approve", "-input=false") })
 
 	// 1. Nothing changed: 0, twice (a data source deferred to the apply would exit 2 on every run).
 	for i := 0; i < 2; i++ {
-		r := w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-json")
-		if got := checkWarnings(t, r.output); len(got) != 0 {
+		r := w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-json")
+		if got := checkWarnings(t, r.Output); len(got) != 0 {
 			t.Errorf("an unchanged landscape with empty dead message queues warns: %v", got)
 		}
 	}
@@ -203,24 +144,24 @@ func TestAccDriftDetection_exitCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	em.InvalidateSnapshot()
-	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	if !strings.Contains(r.output, "sapmessaging_queue.orders will be updated in-place") {
-		t.Errorf("the plan after an edit outside Terraform does not update the queue:\n%s", r.output)
+	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if !strings.Contains(r.Output, "sapmessaging_queue.orders will be updated in-place") {
+		t.Errorf("the plan after an edit outside Terraform does not update the queue:\n%s", r.Output)
 	}
-	w.mustRun(0, "apply", "-auto-approve", "-input=false")
-	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false")
+	w.MustRun(0, "apply", "-auto-approve", "-input=false")
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false")
 
 	// 3. A queue deleted outside Terraform: 2, and the plan creates it again.
 	if err := em.DeleteQueue(ctx, queue); err != nil {
 		t.Fatal(err)
 	}
 	em.InvalidateSnapshot()
-	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	if !strings.Contains(r.output, "sapmessaging_queue.orders will be created") {
-		t.Errorf("the plan after a deletion outside Terraform does not create the queue again:\n%s", r.output)
+	r = w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if !strings.Contains(r.Output, "sapmessaging_queue.orders will be created") {
+		t.Errorf("the plan after a deletion outside Terraform does not create the queue again:\n%s", r.Output)
 	}
-	w.mustRun(0, "apply", "-auto-approve", "-input=false")
-	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false")
+	w.MustRun(0, "apply", "-auto-approve", "-input=false")
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false")
 
 	// 4. Messages in the dead message queue: still 0, with the check's warning in the JSON output.
 	// A queue created outside Terraform in the namespace changes no exit code either: the job lists
@@ -230,12 +171,12 @@ func TestAccDriftDetection_exitCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2; i++ {
-		if _, err := env.srv.Publish(dmq, []byte(`{"order":"4711"}`), "application/json"); err != nil {
+		if _, err := env.Srv.Publish(dmq, []byte(`{"order":"4711"}`), "application/json"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	r = w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-json", "-out=tfplan")
-	warnings := checkWarnings(t, r.output)
+	r = w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-json", "-out=tfplan")
+	warnings := checkWarnings(t, r.Output)
 	if got := warnings[`check "dead_messages"`]; !strings.Contains(got, dmq+" (2)") {
 		t.Errorf("the dead_messages check does not warn about 2 messages in %s; check warnings: %v", dmq, warnings)
 	}
@@ -243,7 +184,7 @@ func TestAccDriftDetection_exitCodes(t *testing.T) {
 		t.Errorf("check warnings = %v, want only the one of check \"dead_messages\"", warnings)
 	}
 
-	shown := w.mustRun(0, "show", "-json", "tfplan").output
+	shown := w.MustRun(0, "show", "-json", "tfplan").Output
 	if got := unmanagedQueues(t, shown); strings.Join(got, ",") != "acme/crm/prod/legacy" {
 		t.Errorf("queues no configuration manages = %v, want [acme/crm/prod/legacy]", got)
 	}
@@ -253,7 +194,7 @@ func TestAccDriftDetection_exitCodes(t *testing.T) {
 	}
 
 	// The dead messages were not touched by the plan.
-	if msgs, ok := env.srv.Messages(dmq); !ok || len(msgs) != 2 {
+	if msgs, ok := env.Srv.Messages(dmq); !ok || len(msgs) != 2 {
 		t.Errorf("the dead message queue holds %d messages after the plan (found %v), want 2", len(msgs), ok)
 	}
 }

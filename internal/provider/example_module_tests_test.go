@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
@@ -22,10 +25,10 @@ var testRunBlock = regexp.MustCompile(`(?m)^run "`)
 // destroy what they create, so no queue is left behind. Given a service key that names a host
 // that is not a loopback address, they refuse to run and create nothing.
 func TestAccExampleModuleTests(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	plugins := filepath.Join(t.TempDir(), "plugins")
-	buildProvider(t, plugins)
+	acctest.BuildProvider(t, plugins)
 	modules, err := filepath.Glob(filepath.Join("..", "..", "examples", "modules", "*", "tests"))
 	if err != nil {
 		t.Fatal(err)
@@ -37,13 +40,13 @@ func TestAccExampleModuleTests(t *testing.T) {
 		module := filepath.Dir(testsDir)
 		t.Run(filepath.Base(module), func(t *testing.T) {
 			t.Parallel()
-			env := newTestEnv(t)
-			if err := env.srv.LoadSampleContent(); err != nil {
+			env := acctest.NewTestEnv(t)
+			if err := env.Srv.LoadSampleContent(); err != nil {
 				t.Fatal(err)
 			}
 			dir := filepath.Join(t.TempDir(), filepath.Base(module))
-			copyTree(t, module, dir)
-			w := newCLIWorkspace(t, tf, plugins, dir, env)
+			acctest.CopyTree(t, module, dir)
+			w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
 
 			files, _ := filepath.Glob(filepath.Join(dir, "tests", "*.tftest.hcl"))
 			var offline []string
@@ -65,42 +68,42 @@ func TestAccExampleModuleTests(t *testing.T) {
 			}
 
 			// The helper modules of the test files (tests/tenant) are installed like any module.
-			w.mustRun(0, "get")
+			w.MustRun(0, "get")
 
 			// Without credentials: the mocked provider and the real provider's plan need none.
-			noCreds := []string{EnvEventMeshServiceKey + "=", EnvCloudIntegrationServiceKey + "="}
-			r := runTerraformEnv(t, tf, dir, w.cliConfig, noCreds, append([]string{"test", "-no-color"}, offline...)...)
-			if want := fmt.Sprintf("%d passed, 0 failed", offlineRuns); r.exitCode != 0 || !strings.Contains(r.output, want) {
-				t.Fatalf("terraform test %v without credentials: exit %d, want 0 and %q:\n%s", offline, r.exitCode, want, r.output)
+			noCreds := []string{framework.EnvEventMeshServiceKey + "=", framework.EnvCloudIntegrationServiceKey + "="}
+			r := acctest.RunTerraformEnv(t, tf, dir, w.CliConfig, noCreds, append([]string{"test", "-no-color"}, offline...)...)
+			if want := fmt.Sprintf("%d passed, 0 failed", offlineRuns); r.ExitCode != 0 || !strings.Contains(r.Output, want) {
+				t.Fatalf("terraform test %v without credentials: exit %d, want 0 and %q:\n%s", offline, r.ExitCode, want, r.Output)
 			}
 
 			// A service key of a tenant that is not on this machine: refused before anything is created.
 			keys := t.TempDir()
-			if err := env.srv.WriteKeys(keys); err != nil {
+			if err := env.Srv.WriteKeys(keys); err != nil {
 				t.Fatal(err)
 			}
 			emKey, ciKey := filepath.Join(keys, "event-mesh.json"), filepath.Join(keys, "cloud-integration.json")
 			remoteKey := filepath.Join(keys, "remote-cloud-integration.json")
-			writeFile(t, remoteKey, strings.ReplaceAll(string(env.srv.CloudIntegrationKey()), "http://127.0.0.1", "https://acme.it-cpi018.cfapps.eu10-003.hana.ondemand.com"))
-			r = runTerraformEnv(t, tf, dir, w.cliConfig, noCreds, "test", "-no-color",
+			acctest.WriteFile(t, remoteKey, strings.ReplaceAll(string(env.Srv.CloudIntegrationKey()), "http://127.0.0.1", "https://acme.it-cpi018.cfapps.eu10-003.hana.ondemand.com"))
+			r = acctest.RunTerraformEnv(t, tf, dir, w.CliConfig, noCreds, "test", "-no-color",
 				"-var", "event_mesh_service_key_file="+emKey, "-var", "cloud_integration_service_key_file="+remoteKey)
-			if r.exitCode != 1 || !strings.Contains(strings.Join(strings.Fields(r.output), " "), "acme.it-cpi018.cfapps.eu10-003.hana.ondemand.com, not a loopback address") {
-				t.Errorf("terraform test with a remote tenant's key: exit %d, want 1 and the refusal:\n%s", r.exitCode, r.output)
+			if r.ExitCode != 1 || !strings.Contains(strings.Join(strings.Fields(r.Output), " "), "acme.it-cpi018.cfapps.eu10-003.hana.ondemand.com, not a loopback address") {
+				t.Errorf("terraform test with a remote tenant's key: exit %d, want 1 and the refusal:\n%s", r.ExitCode, r.Output)
 			}
-			if queues, err := env.eventMesh(t).ListQueues(context.Background()); err != nil || len(queues) != len(emulator.SampleQueues) {
+			if queues, err := env.EventMesh(t).ListQueues(context.Background()); err != nil || len(queues) != len(emulator.SampleQueues) {
 				t.Errorf("the refused test created queues: %d queues (%v), want the %d of the sample landscape", len(queues), err, len(emulator.SampleQueues))
 			}
 
 			// With the emulator: every file, including the one that applies and destroys the module.
-			r = runTerraformEnv(t, tf, dir, w.cliConfig, noCreds, "test", "-no-color",
+			r = acctest.RunTerraformEnv(t, tf, dir, w.CliConfig, noCreds, "test", "-no-color",
 				"-var", "event_mesh_service_key_file="+emKey, "-var", "cloud_integration_service_key_file="+ciKey)
-			if r.exitCode != 0 {
-				t.Fatalf("terraform test with the emulator's keys: exit %d:\n%s", r.exitCode, r.output)
+			if r.ExitCode != 0 {
+				t.Fatalf("terraform test with the emulator's keys: exit %d:\n%s", r.ExitCode, r.Output)
 			}
-			if want := fmt.Sprintf("%d passed, 0 failed", runs); !strings.Contains(r.output, want) {
-				t.Fatalf("terraform test: want %q:\n%s", want, r.output)
+			if want := fmt.Sprintf("%d passed, 0 failed", runs); !strings.Contains(r.Output, want) {
+				t.Fatalf("terraform test: want %q:\n%s", want, r.Output)
 			}
-			queues, err := env.eventMesh(t).ListQueues(context.Background())
+			queues, err := env.EventMesh(t).ListQueues(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

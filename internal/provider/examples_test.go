@@ -1,16 +1,17 @@
-package provider
+package provider_test
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 )
 
 // exampleModuleVars are the variables each module under examples/modules is applied with as a root
@@ -113,7 +114,7 @@ var providerBlockRe = regexp.MustCompile(`(?m)^provider "sapmessaging"`)
 // import/import-by-string-id.tf, must import the resource again after `state rm`; destroy must
 // leave no queue behind but those of the sample landscape.
 func TestAccExamples(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	plugins := filepath.Join(t.TempDir(), "plugins")
 	var build sync.Once
@@ -128,7 +129,7 @@ func TestAccExamples(t *testing.T) {
 	for _, rel := range dirs {
 		t.Run(rel, func(t *testing.T) {
 			t.Parallel()
-			build.Do(func() { buildProvider(t, plugins) })
+			build.Do(func() { acctest.BuildProvider(t, plugins) })
 			if _, err := os.Stat(filepath.Join(plugins, "terraform-provider-sapmessaging")); err != nil {
 				t.Fatalf("the provider build failed in another subtest: %v", err)
 			}
@@ -148,19 +149,19 @@ func contains(list []string, s string) bool {
 
 // runExample applies one example directory, checks the empty plan and the import example, and destroys it.
 func runExample(t *testing.T, tf, plugins, root, rel string) {
-	if strings.HasPrefix(rel, "actions/") && !terraformAtLeast(t, tf, 14) {
+	if strings.HasPrefix(rel, "actions/") && !acctest.TerraformAtLeast(t, tf, 14) {
 		t.Skipf("examples/%s not applied: actions need Terraform 1.14 or later, and %s is older or OpenTofu", rel, tf)
 	}
-	env := newTestEnv(t)
-	if err := env.srv.LoadSampleContent(); err != nil {
+	env := acctest.NewTestEnv(t)
+	if err := env.Srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
 	}
 	// Nothing is made out of band: an Advanced Event Mesh example reads what `make sandbox` holds
 	// (TestAEMExamplesReadTheSandboxQueues).
 	examples := filepath.Join(t.TempDir(), "examples")
-	copyTree(t, root, examples)
+	acctest.CopyTree(t, root, examples)
 	dir := filepath.Join(examples, filepath.FromSlash(rel))
-	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
 
 	var vars []string
 	if strings.HasPrefix(rel, "modules/") {
@@ -176,10 +177,10 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 		// The provider example reads the service key files a user saves next to it, and takes the
 		// client secrets of its explicit form as variables.
 		for name, key := range map[string][]byte{
-			"event-mesh-service-key.json":        env.srv.EventMeshKey(),
-			"cloud-integration-service-key.json": env.srv.CloudIntegrationKey(),
+			"event-mesh-service-key.json":        env.Srv.EventMeshKey(),
+			"cloud-integration-service-key.json": env.Srv.CloudIntegrationKey(),
 		} {
-			writeFile(t, filepath.Join(dir, name), string(key))
+			acctest.WriteFile(t, filepath.Join(dir, name), string(key))
 		}
 		vars = append(vars, "-var", "event_mesh_client_secret=unused", "-var", "cloud_integration_client_secret=unused")
 	}
@@ -187,11 +188,11 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 	if isRoot {
 		// The service keys where the variable file names them, the provider installed by init
 		// from a mirror (init needs the provider; dev_overrides makes it look it up online).
-		if err := env.srv.WriteKeys(filepath.Join(dir, filepath.FromSlash(setup.keys))); err != nil {
+		if err := env.Srv.WriteKeys(filepath.Join(dir, filepath.FromSlash(setup.keys))); err != nil {
 			t.Fatal(err)
 		}
-		w.cliConfig = writeMirrorCLIConfig(t, t.TempDir(), plugins)
-		w.creds = []string{EnvEventMeshServiceKey + "=", EnvCloudIntegrationServiceKey + "="}
+		w.CliConfig = writeMirrorCLIConfig(t, t.TempDir(), plugins)
+		w.Creds = []string{framework.EnvEventMeshServiceKey + "=", framework.EnvCloudIntegrationServiceKey + "="}
 		vars = append(vars, "-var-file="+setup.varFile)
 	}
 	hasProvider := false
@@ -206,17 +207,17 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 	if !hasProvider {
 		// What a user adds, or leaves to the environment: the provider block, here with the emulator's keys.
 		// Advanced Event Mesh examples get the emulator's broker too, as the environment variables give it to a user.
-		block := env.providerBlock
+		block := env.ProviderBlock
 		if strings.Contains(rel, "aem") || rel == "data-sources/sapmessaging_retry_audit" { // the audit joins both brokers
-			block = env.aemProviderBlock("")
+			block = env.AEMProviderBlock("")
 		}
-		writeFile(t, filepath.Join(dir, "provider_test.tf"), block)
+		acctest.WriteFile(t, filepath.Join(dir, "provider_test.tf"), block)
 	}
 
 	// The queues of the sample landscape are there before the example; an example may adopt
 	// and destroy them, but must leave no queue of its own behind.
 	before := map[string]bool{}
-	sample, err := env.eventMesh(t).ListQueues(context.Background())
+	sample, err := env.EventMesh(t).ListQueues(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,16 +227,16 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 
 	// Local modules must be installed even with dev_overrides; nothing else is downloaded.
 	if isRoot {
-		w.mustRun(0, "init", "-input=false", "-no-color", "-backend-config="+setup.backendConfig)
+		w.MustRun(0, "init", "-input=false", "-no-color", "-backend-config="+setup.backendConfig)
 	} else {
-		w.mustRun(0, "get")
+		w.MustRun(0, "get")
 	}
-	r := w.mustRun(0, append([]string{"apply", "-auto-approve", "-input=false", "-no-color"}, vars...)...)
-	if want, ok := exampleApplies[rel]; ok && !strings.Contains(r.output, want) {
-		t.Errorf("the apply of examples/%s does not say %q:\n%s", rel, want, r.output)
+	r := w.MustRun(0, append([]string{"apply", "-auto-approve", "-input=false", "-no-color"}, vars...)...)
+	if want, ok := exampleApplies[rel]; ok && !strings.Contains(r.Output, want) {
+		t.Errorf("the apply of examples/%s does not say %q:\n%s", rel, want, r.Output)
 	}
-	t.Cleanup(func() { w.run(append([]string{"destroy", "-auto-approve", "-input=false"}, vars...)...) })
-	w.mustRun(0, append([]string{"plan", "-detailed-exitcode", "-input=false", "-no-color"}, vars...)...)
+	t.Cleanup(func() { w.Run(append([]string{"destroy", "-auto-approve", "-input=false"}, vars...)...) })
+	w.MustRun(0, append([]string{"plan", "-detailed-exitcode", "-input=false", "-no-color"}, vars...)...)
 
 	// Every `terraform import` command of import.sh imports the resource again after `state rm`.
 	if b, err := os.ReadFile(filepath.Join(dir, "import.sh")); err == nil {
@@ -244,8 +245,8 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 				continue
 			}
 			args := shellWords(t, strings.TrimPrefix(line, "terraform "))
-			w.mustRun(0, "state", "rm", args[1])
-			w.mustRun(0, args...)
+			w.MustRun(0, "state", "rm", args[1])
+			w.MustRun(0, args...)
 		}
 	}
 
@@ -256,7 +257,7 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 		if err != nil {
 			continue
 		}
-		if example == "import-by-identity.tf" && !terraformAtLeast(t, tf, 12) {
+		if example == "import-by-identity.tf" && !acctest.TerraformAtLeast(t, tf, 12) {
 			t.Logf("examples/%s/import/%s not applied: import by identity needs Terraform 1.12 or later", rel, example)
 			continue
 		}
@@ -265,20 +266,20 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 			t.Fatalf("no `to = ADDRESS` in examples/%s/import/%s", rel, example)
 		}
 		addr := string(m[1])
-		w.mustRun(0, "state", "rm", addr)
-		writeFile(t, filepath.Join(dir, "import.tf"), string(b))
-		r := w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-		if !strings.Contains(r.output, "1 imported") {
-			t.Errorf("the import example %s did not import %s:\n%s", example, addr, r.output)
+		w.MustRun(0, "state", "rm", addr)
+		acctest.WriteFile(t, filepath.Join(dir, "import.tf"), string(b))
+		r := w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+		if !strings.Contains(r.Output, "1 imported") {
+			t.Errorf("the import example %s did not import %s:\n%s", example, addr, r.Output)
 		}
-		w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+		w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 		if err := os.Remove(filepath.Join(dir, "import.tf")); err != nil {
 			t.Fatal(err)
 		}
 	}
 
-	w.mustRun(0, append([]string{"destroy", "-auto-approve", "-input=false", "-no-color"}, vars...)...)
-	queues, err := env.eventMesh(t).ListQueues(context.Background())
+	w.MustRun(0, append([]string{"destroy", "-auto-approve", "-input=false", "-no-color"}, vars...)...)
+	queues, err := env.EventMesh(t).ListQueues(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,19 +292,4 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 	if len(left) != 0 {
 		t.Errorf("queues left after destroy: %v", left)
 	}
-}
-
-// terraformAtLeast reports whether the CLI tf is Terraform 1.minor or later. OpenTofu, which
-// says "OpenTofu v…", is not: it has neither resource identity nor list resources.
-func terraformAtLeast(t *testing.T, tf string, minor int) bool {
-	t.Helper()
-	out, err := exec.Command(tf, "version").Output()
-	if err != nil {
-		t.Fatalf("%s version: %v", tf, err)
-	}
-	var major, have int
-	if _, err := fmt.Sscanf(string(out), "Terraform v%d.%d", &major, &have); err != nil {
-		return false
-	}
-	return major > 1 || major == 1 && have >= minor
 }

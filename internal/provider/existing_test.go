@@ -1,9 +1,11 @@
-package provider
+package provider_test
 
 import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -36,13 +38,13 @@ resource "sapmessaging_queue" "q" {
 `
 
 // cockpitUnchanged asserts that the queues made in the cockpit still hold their own settings.
-func cockpitUnchanged(env *testEnv) error {
-	q, ok := env.srv.Queue(cockpitQueue)
+func cockpitUnchanged(env *acctest.TestEnv) error {
+	q, ok := env.Srv.Queue(cockpitQueue)
 	if !ok || q.MaxRedeliveryCount != 9 || q.DeadMsgQueue == nil || *q.DeadMsgQueue != cockpitDMQ ||
 		q.AccessType != "EXCLUSIVE" || q.RespectTTL == nil || !*q.RespectTTL || q.MaxTTL == nil || *q.MaxTTL != 600 {
 		return fmt.Errorf("the cockpit's queue was changed: %+v", q)
 	}
-	d, ok := env.srv.Queue(cockpitDMQ)
+	d, ok := env.Srv.Queue(cockpitDMQ)
 	if !ok || d.MaxTTL != nil || (d.RespectTTL != nil && *d.RespectTTL) {
 		return fmt.Errorf("the cockpit's dead message queue was changed: %+v", d)
 	}
@@ -53,15 +55,15 @@ func cockpitUnchanged(env *testEnv) error {
 // with the import block that adopts each, and nothing on the service changes. With the import
 // blocks added, the plan imports and updates them, and the apply converges.
 func TestAccQueue_existingQueueNotTakenOver(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	ctx := context.Background()
 	nine, ttl, yes, exclusive, dmq := int64(9), int64(600), true, "EXCLUSIVE", cockpitDMQ
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {
-					em := env.eventMesh(t)
+					em := env.EventMesh(t)
 					if _, _, err := em.PutQueue(ctx, cockpitDMQ, eventmesh.QueueSettings{}); err != nil {
 						t.Fatal(err)
 					}
@@ -70,10 +72,10 @@ func TestAccQueue_existingQueueNotTakenOver(t *testing.T) {
 					}); err != nil {
 						t.Fatal(err)
 					}
-					env.srv.ResetStats()
+					env.Srv.ResetStats()
 				},
-				Config: env.config(cockpitHCL),
-				ExpectError: wrapped(`Queue Already Exists .*"acme/crm/prod/cockpit/dmq" already exists.* - to be managed via Terraform this resource needs to be imported` +
+				Config: env.Config(cockpitHCL),
+				ExpectError: acctest.Wrapped(`Queue Already Exists .*"acme/crm/prod/cockpit/dmq" already exists.* - to be managed via Terraform this resource needs to be imported` +
 					`.*import {.*to = sapmessaging_dead_message_queue.<resource name>.*id = "acme/crm/prod/cockpit/dmq".*}`),
 			},
 			{
@@ -84,21 +86,21 @@ func TestAccQueue_existingQueueNotTakenOver(t *testing.T) {
 					// Each provider process read the queue list once (the plan's for the dead message
 					// queue cycle check, the apply's for that and the existence check) and nothing
 					// was written.
-					st := env.srv.Stats()
+					st := env.Srv.Stats()
 					t.Logf("refused create: %v", st.Routes)
 					if st.Routes["GET /queues"] != 2 || st.Routes["PUT /queues/{queue}"] != 0 {
 						t.Fatalf("want one queue list per provider process and no PUT for the refused create: %v", st.Routes)
 					}
 				},
 				// Without its DMQ in the state, the queue waits no more and is refused the same way.
-				Config: env.config(`
+				Config: env.Config(`
 resource "sapmessaging_queue" "q" {
   name                 = "acme/crm/prod/cockpit"
   max_redelivery_count = 3
   dead_message_queue   = "acme/crm/prod/cockpit/dmq"
 }
 `),
-				ExpectError: wrapped(`Queue Already Exists .*"acme/crm/prod/cockpit" already exists .*import {.*to = sapmessaging_queue.<resource name>.*id = "acme/crm/prod/cockpit"`),
+				ExpectError: acctest.Wrapped(`Queue Already Exists .*"acme/crm/prod/cockpit" already exists .*import {.*to = sapmessaging_queue.<resource name>.*id = "acme/crm/prod/cockpit"`),
 			},
 			{
 				PreConfig: func() {
@@ -106,7 +108,7 @@ resource "sapmessaging_queue" "q" {
 						t.Fatal(err)
 					}
 				},
-				Config: env.config(cockpitHCL + `
+				Config: env.Config(cockpitHCL + `
 import {
   to = sapmessaging_dead_message_queue.dmq
   id = "acme/crm/prod/cockpit/dmq"
@@ -125,9 +127,9 @@ import {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: resource.ComposeTestCheckFunc(
-					checkStateMatchesEmulator(env, 2, 0),
+					acctest.CheckStateMatchesEmulator(env, 2, 0),
 					func(*terraform.State) error {
-						if q, _ := env.srv.Queue(cockpitQueue); q.MaxRedeliveryCount != 3 {
+						if q, _ := env.Srv.Queue(cockpitQueue); q.MaxRedeliveryCount != 3 {
 							return fmt.Errorf("after the import the queue holds maxRedeliveryCount %d, want 3", q.MaxRedeliveryCount)
 						}
 						return nil
@@ -142,32 +144,32 @@ import {
 // the service: it is recorded in the state with an error that says it may exist, so Terraform
 // taints it. The next apply replaces the empty queue and converges: no orphan, no duplicate.
 func TestAccReliability_lostAnswerFailingConfirm(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	const name = "acme/crm/prod/unsure"
-	config := env.providerWith("  max_retries = 0") + fmt.Sprintf(`
+	config := env.ProviderWith("  max_retries = 0") + fmt.Sprintf(`
 resource "sapmessaging_queue" "q" {
   name                 = %q
   max_redelivery_count = 4
 }
 `, name)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				// The queue's PUT loses its answer, and the read back fails.
 				PreConfig: func() {
-					env.srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse)
-					env.srv.InjectNextOn("GET /queues/{queue}", emulator.Fault503)
+					env.Srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse)
+					env.Srv.InjectNextOn("GET /queues/{queue}", emulator.Fault503)
 				},
 				Config:      config,
-				ExpectError: wrapped(`Queue May Exist .*"acme/crm/prod/unsure" was sent, but the outcome is unknown .*tainted`),
+				ExpectError: acctest.Wrapped(`Queue May Exist .*"acme/crm/prod/unsure" was sent, but the outcome is unknown .*tainted`),
 			},
 			{
 				PreConfig: func() {
-					if pending := env.srv.PendingFaults(); len(pending) != 0 {
+					if pending := env.Srv.PendingFaults(); len(pending) != 0 {
 						t.Fatalf("faults not taken: %v", pending)
 					}
-					if _, ok := env.srv.Queue(name); !ok {
+					if _, ok := env.Srv.Queue(name); !ok {
 						t.Fatal("the lost create did not reach the emulator; the test does not exercise an unknown outcome")
 					}
 				},
@@ -178,7 +180,7 @@ resource "sapmessaging_queue" "q" {
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: checkStateMatchesEmulator(env, 1, 0),
+				Check: acctest.CheckStateMatchesEmulator(env, 1, 0),
 			},
 		},
 	})
@@ -187,7 +189,7 @@ resource "sapmessaging_queue" "q" {
 // The existence check costs one queue list for all creates of an apply, and the refresh of every
 // queue stays at one management call.
 func TestAccQueue_createCheckAndRefreshCalls(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	const n = 25
 	hcl := fmt.Sprintf(`
 resource "sapmessaging_dead_message_queue" "dmq" {
@@ -203,13 +205,13 @@ resource "sapmessaging_queue" "q" {
 }
 `, n)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				PreConfig: env.srv.ResetStats,
-				Config:    env.config(hcl),
+				PreConfig: env.Srv.ResetStats,
+				Config:    env.Config(hcl),
 				Check: func(*terraform.State) error {
-					st := env.srv.Stats()
+					st := env.Srv.Stats()
 					t.Logf("apply of %d queues: %d management calls %v", 2*n, st.ManagementCalls, st.Routes)
 					// One queue list per provider process, whatever the number of queues: the plan's
 					// serves the dead message queue cycle check, the apply's both that check before
@@ -223,20 +225,20 @@ resource "sapmessaging_queue" "q" {
 				},
 			},
 			{
-				PreConfig: env.srv.ResetStats,
-				Config:    env.config(hcl),
+				PreConfig: env.Srv.ResetStats,
+				Config:    env.Config(hcl),
 				PlanOnly:  true,
 			},
 			{
 				PreConfig: func() {
-					st := env.srv.Stats()
+					st := env.Srv.Stats()
 					t.Logf("plan-only step: %d management calls %v", st.ManagementCalls, st.Routes)
 					if st.ManagementCalls != 1 || st.Routes["GET /queues"] != 1 {
 						t.Fatalf("the refresh of %d queues made %d management calls (%v), want one list and nothing else",
 							2*n, st.ManagementCalls, st.Routes)
 					}
 				},
-				Config:   env.config(hcl),
+				Config:   env.Config(hcl),
 				PlanOnly: true,
 			},
 		},
@@ -249,11 +251,11 @@ resource "sapmessaging_queue" "q" {
 // plan is empty. Without the attribute the plan refuses the count and says how to adopt the queue;
 // setting a limit and dropping the attribute writes the limit.
 func TestAccQueue_adoptUnlimitedQueueAsItIs(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	const name = "acme/crm/prod/adopted"
 	const addr = "sapmessaging_queue.adopted"
 	queueHCL := func(count int, allow string) string {
-		return env.configf(`
+		return env.Configf(`
 resource "sapmessaging_queue" "adopted" {
   name                 = %q
   max_redelivery_count = %d
@@ -262,11 +264,11 @@ resource "sapmessaging_queue" "adopted" {
 	}
 	importHCL := "\nimport {\n  to = sapmessaging_queue.adopted\n  id = \"" + name + "\"\n}\n"
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {
-					if _, _, err := env.eventMesh(t).PutQueue(context.Background(), name, eventmesh.QueueSettings{}); err != nil {
+					if _, _, err := env.EventMesh(t).PutQueue(context.Background(), name, eventmesh.QueueSettings{}); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -282,7 +284,7 @@ resource "sapmessaging_queue" "adopted" {
 			},
 			{
 				Config:      queueHCL(0, ""),
-				ExpectError: wrapped(`Unlimited Redelivery.*set allow_unlimited_redelivery = true for now`),
+				ExpectError: acctest.Wrapped(`Unlimited Redelivery.*set allow_unlimited_redelivery = true for now`),
 			},
 			{
 				Config: queueHCL(5, ""),
@@ -294,7 +296,7 @@ resource "sapmessaging_queue" "adopted" {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_unlimited_redelivery"), knownvalue.Bool(false)),
 				},
 				Check: func(*terraform.State) error {
-					if q, _ := env.srv.Queue(name); q.MaxRedeliveryCount != 5 {
+					if q, _ := env.Srv.Queue(name); q.MaxRedeliveryCount != 5 {
 						return fmt.Errorf("the queue holds maxRedeliveryCount %d, want 5", q.MaxRedeliveryCount)
 					}
 					return nil

@@ -1,13 +1,15 @@
-package provider
+package provider_test
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -28,20 +30,6 @@ import (
 // uploadRoute is the emulator's route of an iFlow content upload.
 const uploadRoute = "PUT /api/v1/IntegrationDesigntimeArtifacts(Id,Version)"
 
-// checkRunsDesignTime asserts that flow id is STARTED and runs exactly its design-time content.
-func checkRunsDesignTime(env *testEnv, id string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		d, ok := env.srv.Deployed(id)
-		if !ok || d.Status != "STARTED" {
-			return fmt.Errorf("flow %s is not running: %+v", id, d.Status)
-		}
-		if !bytes.Equal(d.Content, env.srv.IFlowContent(id)) {
-			return fmt.Errorf("flow %s runs other content than its design time: the written settings were never deployed", id)
-		}
-		return nil
-	}
-}
-
 // expectDeployPlanned: the plan updates addr although the configuration did not change.
 func expectDeployPlanned(addr string) resource.ConfigPlanChecks {
 	return resource.ConfigPlanChecks{
@@ -58,7 +46,7 @@ func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, flow, addr string
-		add              func(env *testEnv)
+		add              func(env *acctest.TestEnv)
 		hcl              func(n int) string
 		failBuild        bool
 		// failRead: the runtime cannot be read from the deploy on, during the rest of the apply
@@ -66,59 +54,59 @@ func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
 		failRead bool
 	}{
 		{
-			name: "amqp", flow: senderFlowID, addr: senderAddr,
-			add: func(env *testEnv) {
-				env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+			name: "amqp", flow: acctest.SenderFlowID, addr: acctest.SenderAddr,
+			add: func(env *acctest.TestEnv) {
+				env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 			},
 			hcl: func(n int) string {
-				return fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n}\n", senderFlowID, n)
+				return fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n}\n", acctest.SenderFlowID, n)
 			},
 		},
 		{
-			name: "jms", flow: jmsGuardedFlow, addr: jmsAddr,
-			add: func(env *testEnv) { env.addJMSFlow(t, jmsGuardedFlow, false, guardedOptions()) },
+			name: "jms", flow: acctest.JMSGuardedFlow, addr: acctest.JMSAddr,
+			add: func(env *acctest.TestEnv) { env.AddJMSFlow(t, acctest.JMSGuardedFlow, false, acctest.GuardedOptions()) },
 			hcl: func(n int) string {
-				return jmsHCL(jmsGuardedFlow, fmt.Sprintf("  retry_interval = %d\n  max_retries = 5\n", n))
+				return acctest.JMSHCL(acctest.JMSGuardedFlow, fmt.Sprintf("  retry_interval = %d\n  max_retries = 5\n", n))
 			},
 		},
 		{
-			name: "amqp-failed-build", flow: senderFlowID, addr: senderAddr, failBuild: true,
-			add: func(env *testEnv) {
-				env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+			name: "amqp-failed-build", flow: acctest.SenderFlowID, addr: acctest.SenderAddr, failBuild: true,
+			add: func(env *acctest.TestEnv) {
+				env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 			},
 			hcl: func(n int) string {
-				return fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n}\n", senderFlowID, n)
+				return fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n}\n", acctest.SenderFlowID, n)
 			},
 		},
 		{
-			name: "amqp-failed-build-and-runtime-read", flow: senderFlowID, addr: senderAddr, failBuild: true, failRead: true,
-			add: func(env *testEnv) {
-				env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+			name: "amqp-failed-build-and-runtime-read", flow: acctest.SenderFlowID, addr: acctest.SenderAddr, failBuild: true, failRead: true,
+			add: func(env *acctest.TestEnv) {
+				env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 			},
 			hcl: func(n int) string {
-				return fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n}\n", senderFlowID, n)
+				return fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n}\n", acctest.SenderFlowID, n)
 			},
 		},
 		{
-			name: "jms-failed-deploy-and-runtime-read", flow: jmsGuardedFlow, addr: jmsAddr, failRead: true,
-			add: func(env *testEnv) { env.addJMSFlow(t, jmsGuardedFlow, false, guardedOptions()) },
+			name: "jms-failed-deploy-and-runtime-read", flow: acctest.JMSGuardedFlow, addr: acctest.JMSAddr, failRead: true,
+			add: func(env *acctest.TestEnv) { env.AddJMSFlow(t, acctest.JMSGuardedFlow, false, acctest.GuardedOptions()) },
 			hcl: func(n int) string {
-				return jmsHCL(jmsGuardedFlow, fmt.Sprintf("  retry_interval = %d\n  max_retries = 5\n", n))
+				return acctest.JMSHCL(acctest.JMSGuardedFlow, fmt.Sprintf("  retry_interval = %d\n  max_retries = 5\n", n))
 			},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			env := newTestEnv(t)
+			env := acctest.NewTestEnv(t)
 			tc.add(env)
 			wantErr := `Deployment Failed.*(Credential EventMesh not found|keeps running the version deployed before).*next plan shows the deploy`
 			if tc.failRead {
 				wantErr = `Cannot Read Deployment`
 			}
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{
-					{Config: env.config(tc.hcl(1)), Check: checkRunsDesignTime(env, tc.flow)},
+					{Config: env.Config(tc.hcl(1)), Check: acctest.CheckRunsDesignTime(env, tc.flow)},
 					{
 						PreConfig: func() {
 							if tc.failRead {
@@ -126,21 +114,21 @@ func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
 							}
 							if tc.failBuild {
 								// The build fails: the flow keeps running (STARTED) its previous settings.
-								env.srv.FailNextBuild(tc.flow, "Credential EventMesh not found")
+								env.Srv.FailNextBuild(tc.flow, "Credential EventMesh not found")
 								return
 							}
-							env.srv.FailNextDeploy(tc.flow, "Credential EventMesh not found")
+							env.Srv.FailNextDeploy(tc.flow, "Credential EventMesh not found")
 						},
-						Config:      env.config(tc.hcl(2)),
-						ExpectError: wrapped(wantErr),
+						Config:      env.Config(tc.hcl(2)),
+						ExpectError: acctest.Wrapped(wantErr),
 					},
 					{
 						// The runtime can be read again (the faults the failed apply left over are dropped).
-						PreConfig: func() { env.srv.ClearFaults(); env.srv.SetDeployDelay(0) },
+						PreConfig: func() { env.Srv.ClearFaults(); env.Srv.SetDeployDelay(0) },
 						// Nothing changed in the configuration: the plan deploys because the flow does not run it.
-						Config:           env.config(tc.hcl(2)),
+						Config:           env.Config(tc.hcl(2)),
 						ConfigPlanChecks: expectDeployPlanned(tc.addr),
-						Check:            checkRunsDesignTime(env, tc.flow),
+						Check:            acctest.CheckRunsDesignTime(env, tc.flow),
 						ConfigStateChecks: []statecheck.StateCheck{
 							statecheck.ExpectKnownValue(tc.addr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
 						},
@@ -157,10 +145,10 @@ const runtimeRoute = "GET /api/v1/IntegrationRuntimeArtifacts(Id)"
 // failRuntimeReadsFromDeploy makes the runtime of every flow unreadable (500 past the client's
 // retries) from the next deploy request on, for the rest of that apply: the deploy is held for a
 // while so that the faults are in place before anything reads the runtime after it.
-func failRuntimeReadsFromDeploy(t *testing.T, env *testEnv) {
+func failRuntimeReadsFromDeploy(t *testing.T, env *acctest.TestEnv) {
 	t.Helper()
-	env.srv.SetDeployDelay(300 * time.Millisecond)
-	before := env.srv.Stats().Routes[deployRoute]
+	env.Srv.SetDeployDelay(300 * time.Millisecond)
+	before := env.Srv.Stats().Routes[acctest.DeployRoute]
 	done := make(chan struct{})
 	t.Cleanup(func() { close(done) })
 	go func() {
@@ -170,12 +158,12 @@ func failRuntimeReadsFromDeploy(t *testing.T, env *testEnv) {
 				return
 			case <-time.After(2 * time.Millisecond):
 			}
-			if env.srv.Stats().Routes[deployRoute] > before {
+			if env.Srv.Stats().Routes[acctest.DeployRoute] > before {
 				faults := make([]emulator.FaultKind, 40)
 				for i := range faults {
 					faults[i] = emulator.Fault500
 				}
-				env.srv.InjectNextOn(runtimeRoute, faults...)
+				env.Srv.InjectNextOn(runtimeRoute, faults...)
 				return
 			}
 		}
@@ -185,29 +173,29 @@ func failRuntimeReadsFromDeploy(t *testing.T, env *testEnv) {
 // A sender switched from deploy = false back to deploy = true while the flow runs older content
 // deploys it: the settings written with deploy = false were recorded as not deployed.
 func TestAccSenderStateTruth_deployFalseToTrueDeploys(t *testing.T) {
-	env := newTestEnv(t)
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	hcl := func(n int, deploy bool) string {
-		return env.config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n  deploy = %t\n}\n",
-			senderFlowID, n, deploy))
+		return env.Config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n  deploy = %t\n}\n",
+			acctest.SenderFlowID, n, deploy))
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: hcl(1, true), Check: checkRunsDesignTime(env, senderFlowID)},
+			{Config: hcl(1, true), Check: acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)},
 			{
 				// Written, not deployed: the flow keeps running retries = 1, and with deploy = false
 				// nothing more is planned.
 				Config: hcl(2, false),
 				Check: func(*terraform.State) error {
-					if checkRunsDesignTime(env, senderFlowID)(nil) == nil {
+					if acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)(nil) == nil {
 						return fmt.Errorf("deploy = false deployed the flow")
 					}
 					return nil
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
-			{Config: hcl(2, true), Check: checkRunsDesignTime(env, senderFlowID),
+			{Config: hcl(2, true), Check: acctest.CheckRunsDesignTime(env, acctest.SenderFlowID),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 		},
 	})
@@ -217,33 +205,33 @@ func TestAccSenderStateTruth_deployFalseToTrueDeploys(t *testing.T) {
 // triggers, so that the next plan deploys again; before, it saved the new triggers and the flow
 // kept running its old content.
 func TestAccIFlowDeploymentStateTruth_failedRequestKeepsTriggers(t *testing.T) {
-	env := newTestEnv(t)
-	for _, id := range deploymentFlows {
-		env.addTwoChannelFlow(t, id)
+	env := acctest.NewTestEnv(t)
+	for _, id := range acctest.DeploymentFlows {
+		env.AddTwoChannelFlow(t, id)
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: env.config(deploymentHCL(1, "")), Check: checkRunsDesignTime(env, "DeployFlowA")},
+			{Config: env.Config(acctest.DeploymentHCL(1, "")), Check: acctest.CheckRunsDesignTime(env, "DeployFlowA")},
 			{
 				// max_retries = 3: four answers of 500 fail each deploy request for good.
 				PreConfig: func() {
-					env.srv.InjectNextOn(deployRoute, emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500,
+					env.Srv.InjectNextOn(acctest.DeployRoute, emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500,
 						emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
 				},
-				Config:      env.config(deploymentHCL(2, "")),
+				Config:      env.Config(acctest.DeploymentHCL(2, "")),
 				ExpectError: regexp.MustCompile(`Deployment Failed`),
 			},
 			{
-				Config: env.config(deploymentHCL(2, "")),
+				Config: env.Config(acctest.DeploymentHCL(2, "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(deploymentAddr("DeployFlowA"), plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(deploymentAddr("DeployFlowB"), plancheck.ResourceActionUpdate),
+						plancheck.ExpectResourceAction(acctest.DeploymentAddr("DeployFlowA"), plancheck.ResourceActionUpdate),
+						plancheck.ExpectResourceAction(acctest.DeploymentAddr("DeployFlowB"), plancheck.ResourceActionUpdate),
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: resource.ComposeTestCheckFunc(checkRunsDesignTime(env, "DeployFlowA"), checkRunsDesignTime(env, "DeployFlowB")),
+				Check: resource.ComposeTestCheckFunc(acctest.CheckRunsDesignTime(env, "DeployFlowA"), acctest.CheckRunsDesignTime(env, "DeployFlowB")),
 			},
 		},
 	})
@@ -252,28 +240,28 @@ func TestAccIFlowDeploymentStateTruth_failedRequestKeepsTriggers(t *testing.T) {
 // An update whose build fails leaves the flow running its previous version (STARTED): the
 // triggers are kept, so the next plan deploys again, although the runtime looks healthy.
 func TestAccIFlowDeploymentStateTruth_failedBuildKeepsTriggers(t *testing.T) {
-	env := newTestEnv(t)
-	for _, id := range deploymentFlows {
-		env.addTwoChannelFlow(t, id)
+	env := acctest.NewTestEnv(t)
+	for _, id := range acctest.DeploymentFlows {
+		env.AddTwoChannelFlow(t, id)
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: env.config(deploymentHCL(1, "")), Check: checkRunsDesignTime(env, "DeployFlowA")},
+			{Config: env.Config(acctest.DeploymentHCL(1, "")), Check: acctest.CheckRunsDesignTime(env, "DeployFlowA")},
 			{
-				PreConfig:   func() { env.srv.FailNextBuild("DeployFlowA", "Build failed: adapter 'AMQP' not found") },
-				Config:      env.config(deploymentHCL(2, "")),
+				PreConfig:   func() { env.Srv.FailNextBuild("DeployFlowA", "Build failed: adapter 'AMQP' not found") },
+				Config:      env.Config(acctest.DeploymentHCL(2, "")),
 				ExpectError: regexp.MustCompile(`Deployment Failed`),
 			},
 			{
-				Config: env.config(deploymentHCL(2, "")),
+				Config: env.Config(acctest.DeploymentHCL(2, "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(deploymentAddr("DeployFlowA"), plancheck.ResourceActionUpdate),
+						plancheck.ExpectResourceAction(acctest.DeploymentAddr("DeployFlowA"), plancheck.ResourceActionUpdate),
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: resource.ComposeTestCheckFunc(checkRunsDesignTime(env, "DeployFlowA"), checkRunsDesignTime(env, "DeployFlowB")),
+				Check: resource.ComposeTestCheckFunc(acctest.CheckRunsDesignTime(env, "DeployFlowA"), acctest.CheckRunsDesignTime(env, "DeployFlowB")),
 			},
 		},
 	})
@@ -283,18 +271,18 @@ func TestAccIFlowDeploymentStateTruth_failedBuildKeepsTriggers(t *testing.T) {
 // another revision, so its deployment deploys the flow: before, the revision was a hash of the
 // settings alone, the trigger did not change, and the written channel never ran.
 func TestAccIFlowDeploymentStateTruth_movedChannelRedeploys(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	const id = "MovedChannel"
 	var senders []iflowbuild.Sender
-	for i, name := range channelNames[:2] {
+	for i, name := range acctest.ChannelNames[:2] {
 		props := iflowbuild.DefaultSenderProperties("acme/crm/prod/moved/" + strings.ToLower(name))
 		// AMQP_A holds what the configuration sets; AMQP_B does not.
 		props["maxRetries"], props["NumberConcurrentProcesses"] = []string{"1", "5"}[i], []string{"1", "3"}[i]
 		senders = append(senders, iflowbuild.Sender{ID: fmt.Sprintf("MessageFlow_%d", i+1), Name: name, Properties: props})
 	}
-	env.addFlow(t, id, senders, nil, []string{"error"})
+	env.AddFlow(t, id, senders, nil, []string{"error"})
 	hcl := func(channel string) string {
-		return env.config(fmt.Sprintf(`
+		return env.Config(fmt.Sprintf(`
 resource "sapmessaging_amqp_sender" "c" {
   iflow_id              = %q
   channel               = %q
@@ -310,15 +298,15 @@ resource "sapmessaging_iflow_deployment" "f" {
 `, id, channel, id))
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: hcl("AMQP_A"), Check: checkRunsDesignTime(env, id)},
+			{Config: hcl("AMQP_A"), Check: acctest.CheckRunsDesignTime(env, id)},
 			{
 				Config: hcl("AMQP_B"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: checkRunsDesignTime(env, id),
+				Check: acctest.CheckRunsDesignTime(env, id),
 			},
 		},
 	})
@@ -327,13 +315,13 @@ resource "sapmessaging_iflow_deployment" "f" {
 // Two resources of one configuration on one channel, or two deployments of one flow, are refused
 // at plan, also when one names the flow's version as "active" and the other explicitly.
 func TestAccSenderStateTruth_managedTwiceRefused(t *testing.T) {
-	env := newTestEnv(t)
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: env.configf(`
+				Config: env.Configf(`
 resource "sapmessaging_amqp_sender" "active" {
   iflow_id              = %[1]q
   max_number_of_retries = 1
@@ -344,12 +332,12 @@ resource "sapmessaging_amqp_sender" "explicit" {
   version               = "1.0.0"
   max_number_of_retries = 2
 }
-`, senderFlowID),
+`, acctest.SenderFlowID),
 				PlanOnly:    true,
-				ExpectError: wrapped(`Channel Managed Twice.*MessageFlow_1.*OrdersInbound`),
+				ExpectError: acctest.Wrapped(`Channel Managed Twice.*MessageFlow_1.*OrdersInbound`),
 			},
 			{
-				Config: env.configf(`
+				Config: env.Configf(`
 resource "sapmessaging_iflow_deployment" "a" {
   iflow_id = %[1]q
 }
@@ -358,9 +346,9 @@ resource "sapmessaging_iflow_deployment" "b" {
   iflow_id = %[1]q
   version  = "1.0.0"
 }
-`, senderFlowID),
+`, acctest.SenderFlowID),
 				PlanOnly:    true,
-				ExpectError: wrapped(`Integration Flow Deployed Twice.*OrdersInbound`),
+				ExpectError: acctest.Wrapped(`Integration Flow Deployed Twice.*OrdersInbound`),
 			},
 		},
 	})
@@ -368,21 +356,21 @@ resource "sapmessaging_iflow_deployment" "b" {
 
 // A failed upload is reported as a write, not as a read; applying again converges.
 func TestAccSenderStateTruth_failedUploadReportedAsWrite(t *testing.T) {
-	env := newTestEnv(t)
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {
-					env.srv.InjectNextOn(uploadRoute, emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
+					env.Srv.InjectNextOn(uploadRoute, emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
 				},
-				Config:      env.config(senderHCL("")),
-				ExpectError: wrapped(`Cannot Write Integration Flow.*uploading the changed content`),
+				Config:      env.Config(acctest.SenderHCL("")),
+				ExpectError: acctest.Wrapped(`Cannot Write Integration Flow.*uploading the changed content`),
 			},
 			{
-				Config:           env.config(senderHCL("")),
-				Check:            checkRunsDesignTime(env, senderFlowID),
+				Config:           env.Config(acctest.SenderHCL("")),
+				Check:            acctest.CheckRunsDesignTime(env, acctest.SenderFlowID),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 		},
@@ -391,63 +379,40 @@ func TestAccSenderStateTruth_failedUploadReportedAsWrite(t *testing.T) {
 
 // senderCLIWork is a CLI working directory with one sapmessaging_amqp_sender of senderFlowID
 // (deploy = true) whose retries are set by the variable n.
-func senderCLIWork(t *testing.T, tf string, srv *emulatortest.Emulator, timeouts string) *cliWork {
+func senderCLIWork(t *testing.T, tf string, srv *emulatortest.Emulator, timeouts string) *acctest.CLIWork {
 	t.Helper()
-	return newCLIWork(t, tf, srv, fmt.Sprintf("  cloud_integration = { service_key = %q }\n  max_retries = 1", string(srv.CloudIntegrationKey())), `
+	return acctest.NewCLIWork(t, tf, srv, fmt.Sprintf("  cloud_integration = { service_key = %q }\n  max_retries = 1", string(srv.CloudIntegrationKey())), `
 variable "n" {
   type = number
 }
 
 resource "sapmessaging_amqp_sender" "orders" {
-  iflow_id              = "`+senderFlowID+`"
+  iflow_id              = "`+acctest.SenderFlowID+`"
   max_number_of_retries = var.n
 `+timeouts+`
 }
 `)
 }
 
-// planShowsDeploy asserts that the next plan is not empty and says why the flow is deployed.
-func (w *cliWork) planShowsDeploy(t *testing.T, n int) {
-	t.Helper()
-	r := w.run(t, "plan", "-detailed-exitcode", "-input=false", "-no-color", fmt.Sprintf("-var=n=%d", n))
-	if r.exitCode != 2 || !strings.Contains(r.output, "Integration Flow Will Be Deployed") {
-		t.Fatalf("the plan after the interrupted deploy does not deploy the flow (exit %d):\n%s", r.exitCode, r.output)
-	}
-}
-
-// applyConverges applies and asserts that the flow runs its design time and the next plan is empty.
-func (w *cliWork) applyConverges(t *testing.T, env *testEnv, n int) {
-	t.Helper()
-	if r := w.run(t, "apply", "-auto-approve", "-input=false", "-no-color", fmt.Sprintf("-var=n=%d", n)); r.exitCode != 0 {
-		t.Fatalf("apply failed (exit %d):\n%s", r.exitCode, r.output)
-	}
-	if err := checkRunsDesignTime(env, senderFlowID)(nil); err != nil {
-		t.Fatal(err)
-	}
-	if r := w.run(t, "plan", "-detailed-exitcode", "-input=false", "-no-color", fmt.Sprintf("-var=n=%d", n)); r.exitCode != 0 {
-		t.Fatalf("the plan after the apply is not empty (exit %d):\n%s", r.exitCode, r.output)
-	}
-}
-
 // Ctrl-C after the upload, while the deploy request is on its way (the tenant never receives it):
 // the apply says it was cancelled, not that it ran out of time; the next plan deploys, and
 // applying again makes the flow run the new settings.
 func TestAccSenderStateTruth_interruptedBeforeDeploy(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	srv := emulatortest.Start(t, emulator.Options{})
-	env := &testEnv{srv: srv}
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env := &acctest.TestEnv{Srv: srv}
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	w := senderCLIWork(t, tf, srv, "")
-	w.applyConverges(t, env, 1)
+	w.ApplyConverges(t, env, 1)
 
 	// The deploy request is held until the client gives up; it is then dropped unprocessed.
 	srv.SetFaults(emulator.Faults{SlowDelay: 2 * time.Minute})
-	srv.InjectNextOn(deployRoute, emulator.FaultSlow)
+	srv.InjectNextOn(acctest.DeployRoute, emulator.FaultSlow)
 	srv.ResetStats()
-	cmd, out := w.start(t, "apply", "-auto-approve", "-input=false", "-no-color", "-var=n=2")
+	cmd, out := w.Start(t, "apply", "-auto-approve", "-input=false", "-no-color", "-var=n=2")
 	deadline := time.Now().Add(2 * time.Minute)
-	for srv.Stats().Routes[deployRoute] < 1 {
+	for srv.Stats().Routes[acctest.DeployRoute] < 1 {
 		if time.Now().After(deadline) {
 			t.Fatalf("the apply sent no deploy request:\n%s", out.String())
 		}
@@ -463,11 +428,11 @@ func TestAccSenderStateTruth_interruptedBeforeDeploy(t *testing.T) {
 	if !strings.Contains(out.String(), "Cancelled") || strings.Contains(out.String(), "did not finish in time") {
 		t.Errorf("the interrupted apply does not say it was cancelled:\n%s", out.String())
 	}
-	if err := checkRunsDesignTime(env, senderFlowID)(nil); err == nil {
+	if err := acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)(nil); err == nil {
 		t.Fatalf("the flow runs the new settings although its deploy request never arrived:\n%s", out.String())
 	}
-	w.planShowsDeploy(t, 2)
-	w.applyConverges(t, env, 2)
+	w.PlanShowsDeploy(t, 2)
+	w.ApplyConverges(t, env, 2)
 }
 
 // timeouts bound the whole operation, not only the deploy: with every request taking longer
@@ -475,27 +440,27 @@ func TestAccSenderStateTruth_interruptedBeforeDeploy(t *testing.T) {
 // (before, the read and the upload ran unbounded and only the deploy was timed); the next plan
 // shows what is left and applying again converges.
 func TestAccSenderStateTruth_timeoutBoundsWholeOperation(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	srv := emulatortest.Start(t, emulator.Options{})
-	env := &testEnv{srv: srv}
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env := &acctest.TestEnv{Srv: srv}
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	w := senderCLIWork(t, tf, srv, `  timeouts = { update = "1s" }`)
-	w.applyConverges(t, env, 1)
+	w.ApplyConverges(t, env, 1)
 
-	if r := w.run(t, "plan", "-input=false", "-no-color", "-var=n=2", "-out=update.tfplan"); r.exitCode != 0 {
-		t.Fatalf("plan failed (exit %d):\n%s", r.exitCode, r.output)
+	if r := w.Run(t, "plan", "-input=false", "-no-color", "-var=n=2", "-out=update.tfplan"); r.ExitCode != 0 {
+		t.Fatalf("plan failed (exit %d):\n%s", r.ExitCode, r.Output)
 	}
 	srv.SetFaults(emulator.Faults{Latency: 1500 * time.Millisecond})
-	r := w.run(t, "apply", "-input=false", "-no-color", "update.tfplan")
+	r := w.Run(t, "apply", "-input=false", "-no-color", "update.tfplan")
 	srv.ClearFaults()
-	if r.exitCode == 0 || !strings.Contains(r.output, "Operation Timed Out") || !strings.Contains(r.output, "timeouts.update") {
-		t.Fatalf("the apply beyond its timeout does not end with Operation Timed Out (exit %d):\n%s", r.exitCode, r.output)
+	if r.ExitCode == 0 || !strings.Contains(r.Output, "Operation Timed Out") || !strings.Contains(r.Output, "timeouts.update") {
+		t.Fatalf("the apply beyond its timeout does not end with Operation Timed Out (exit %d):\n%s", r.ExitCode, r.Output)
 	}
-	if d, ok := env.srv.Deployed(senderFlowID); !ok || d.Status != "STARTED" {
+	if d, ok := env.Srv.Deployed(acctest.SenderFlowID); !ok || d.Status != "STARTED" {
 		t.Fatalf("the flow stopped running: %+v", d)
 	}
-	w.applyConverges(t, env, 2)
+	w.ApplyConverges(t, env, 2)
 }
 
 // A write recorded as undeployed ends when the runtime was deployed since; recorded without the
@@ -505,18 +470,18 @@ func TestStillUndeployed(t *testing.T) {
 	started := func(on string) *cpi.RuntimeArtifact { return &cpi.RuntimeArtifact{Status: "STARTED", DeployedOn: on} }
 	for _, tc := range []struct {
 		name string
-		u    *undeployedWrite
+		u    *framework.UndeployedWrite
 		rt   *cpi.RuntimeArtifact
 		want bool
 	}{
 		{"none recorded", nil, started("t1"), false},
-		{"not deployed since", &undeployedWrite{DeployedOn: "t1"}, started("t1"), true},
-		{"deployed since", &undeployedWrite{DeployedOn: "t1"}, started("t2"), false},
-		{"deployed since, but in error", &undeployedWrite{DeployedOn: "t1"}, &cpi.RuntimeArtifact{Status: "ERROR", DeployedOn: "t2"}, true},
-		{"not deployed at all", &undeployedWrite{}, nil, true},
-		{"deployment time unknown", &undeployedWrite{DeployedOnUnknown: true}, started("t2"), true},
+		{"not deployed since", &framework.UndeployedWrite{DeployedOn: "t1"}, started("t1"), true},
+		{"deployed since", &framework.UndeployedWrite{DeployedOn: "t1"}, started("t2"), false},
+		{"deployed since, but in error", &framework.UndeployedWrite{DeployedOn: "t1"}, &cpi.RuntimeArtifact{Status: "ERROR", DeployedOn: "t2"}, true},
+		{"not deployed at all", &framework.UndeployedWrite{}, nil, true},
+		{"deployment time unknown", &framework.UndeployedWrite{DeployedOnUnknown: true}, started("t2"), true},
 	} {
-		if got := stillUndeployed(tc.u, tc.rt) != nil; got != tc.want {
+		if got := framework.StillUndeployed(tc.u, tc.rt) != nil; got != tc.want {
 			t.Errorf("%s: still undeployed = %t, want %t", tc.name, got, tc.want)
 		}
 	}
@@ -532,29 +497,29 @@ func TestNextDeployedContent(t *testing.T) {
 	rt := func(on string) *cpi.RuntimeArtifact {
 		return &cpi.RuntimeArtifact{Status: "STARTED", DeployedOn: on, Version: "1.0.1"}
 	}
-	rec := &deployedContent{DeployedOn: "t1", Digest: "d1", Version: "1.0.1"}
-	unconfirmed := func(n int) *deployedContent { c := *rec; c.Unconfirmed = n; return &c }
+	rec := &framework.DeployedContent{DeployedOn: "t1", Digest: "d1", Version: "1.0.1"}
+	unconfirmed := func(n int) *framework.DeployedContent { c := *rec; c.Unconfirmed = n; return &c }
 	for _, tc := range []struct {
 		name   string
-		prior  *deployedContent
+		prior  *framework.DeployedContent
 		rt     *cpi.RuntimeArtifact
 		digest string
-		by     recordBy
+		by     framework.RecordBy
 		held   bool
-		want   *deployedContent
+		want   *framework.DeployedContent
 	}{
-		{"first read takes the design time as deployed", nil, rt("t1"), "d2", byRead, false, &deployedContent{DeployedOn: "t1", Digest: "d2", Version: "1.0.1"}},
-		{"same deployment keeps the record", rec, rt("t1"), "d2", byRead, false, rec},
-		{"a deploy by someone else records anew, unconfirmed", rec, rt("t2"), "d2", byRead, false,
-			&deployedContent{DeployedOn: "t2", Digest: "d2", Version: "1.0.1", Unconfirmed: 1}},
-		{"a saved run's read confirms it", unconfirmed(1), rt("t1"), "d2", byRead, false, rec},
-		{"an apply that held the deploy back keeps it unconfirmed", unconfirmed(1), rt("t1"), "d2", byApply, true, unconfirmed(2)},
-		{"a read after that apply lowers it", unconfirmed(2), rt("t1"), "d2", byRead, false, unconfirmed(1)},
-		{"the resource's own deploy records anew", unconfirmed(1), rt("t1"), "d2", byDeploy, false, &deployedContent{DeployedOn: "t1", Digest: "d2", Version: "1.0.1"}},
-		{"not deployed: the record of what last ran stays", rec, nil, "d2", byRead, false, rec},
-		{"design time unread: the record stays", rec, rt("t2"), "", byRead, false, rec},
+		{"first read takes the design time as deployed", nil, rt("t1"), "d2", framework.ByRead, false, &framework.DeployedContent{DeployedOn: "t1", Digest: "d2", Version: "1.0.1"}},
+		{"same deployment keeps the record", rec, rt("t1"), "d2", framework.ByRead, false, rec},
+		{"a deploy by someone else records anew, unconfirmed", rec, rt("t2"), "d2", framework.ByRead, false,
+			&framework.DeployedContent{DeployedOn: "t2", Digest: "d2", Version: "1.0.1", Unconfirmed: 1}},
+		{"a saved run's read confirms it", unconfirmed(1), rt("t1"), "d2", framework.ByRead, false, rec},
+		{"an apply that held the deploy back keeps it unconfirmed", unconfirmed(1), rt("t1"), "d2", framework.ByApply, true, unconfirmed(2)},
+		{"a read after that apply lowers it", unconfirmed(2), rt("t1"), "d2", framework.ByRead, false, unconfirmed(1)},
+		{"the resource's own deploy records anew", unconfirmed(1), rt("t1"), "d2", framework.ByDeploy, false, &framework.DeployedContent{DeployedOn: "t1", Digest: "d2", Version: "1.0.1"}},
+		{"not deployed: the record of what last ran stays", rec, nil, "d2", framework.ByRead, false, rec},
+		{"design time unread: the record stays", rec, rt("t2"), "", framework.ByRead, false, rec},
 	} {
-		got := nextDeployedContent(tc.prior, tc.rt, tc.digest, tc.by, tc.held, "")
+		got := framework.NextDeployedContent(tc.prior, tc.rt, tc.digest, tc.by, tc.held, "")
 		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
 			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
 		}

@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
@@ -31,22 +33,22 @@ var generatedName = regexp.MustCompile(`(?m)^\s*name\s*=\s*"([^"]+)"$`)
 // without a change, the payments sender with allow_cancelled_redelivery and a warning; destroy removes
 // them in an order the service accepts.
 func TestAccGuideAdoptingALandscape_query(t *testing.T) {
-	tf := terraformCLI(t)
-	if !terraformAtLeast(t, tf, 14) {
+	tf := acctest.TerraformCLI(t)
+	if !acctest.TerraformAtLeast(t, tf, 14) {
 		t.Skipf("%s has no terraform query: the guide's query path needs Terraform 1.14 or later", tf)
 	}
 	t.Parallel()
-	env := newTestEnv(t)
-	if err := env.srv.LoadSampleContent(); err != nil {
+	env := acctest.NewTestEnv(t)
+	if err := env.Srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
 	}
 	plugins := filepath.Join(t.TempDir(), "plugins")
-	buildProvider(t, plugins)
+	acctest.BuildProvider(t, plugins)
 	// The reader's directory, outside the repository: the query example's files, and in step 5 the
 	// module copied into modules/retry-policy as the guide says.
 	src := filepath.Join("..", "..", "examples", "adopting-a-landscape", "query")
 	dir := filepath.Join(t.TempDir(), "adopt")
-	copyTree(t, src, dir)
+	acctest.CopyTree(t, src, dir)
 	fragment, err := os.ReadFile(filepath.Join(dir, "import", "payments-module.tf"))
 	if err != nil {
 		t.Fatal(err)
@@ -60,27 +62,27 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
 	prefix := emulator.SampleLandscapePrefix
 
 	// 1. terraform query lists every queue once, the dead message queues with the queues naming them.
-	r := w.mustRun(0, "query", "-no-color")
+	r := w.MustRun(0, "query", "-no-color")
 	for _, want := range []string{
 		"list.sapmessaging_dead_message_queue.erp   name=" + prefix + "dmq",
 		prefix + "dmq (dead message queue of " + prefix + "invoices, " + prefix + "returns, " + prefix + "sales-orders/errors, " + prefix + "shipments)",
 		prefix + "payments/dmq (dead message queue of " + prefix + "payments)",
 		"list.sapmessaging_queue.erp   name=" + prefix + "shipments",
 	} {
-		if !strings.Contains(r.output, want) {
-			t.Errorf("terraform query does not show %q:\n%s", want, r.output)
+		if !strings.Contains(r.Output, want) {
+			t.Errorf("terraform query does not show %q:\n%s", want, r.Output)
 		}
 	}
-	if n := strings.Count(r.output, "list.sapmessaging_queue.erp "); n != len(emulator.SampleQueues)-2 {
-		t.Errorf("terraform query lists %d queues, want the %d of the sample landscape that are no dead message queue:\n%s", n, len(emulator.SampleQueues)-2, r.output)
+	if n := strings.Count(r.Output, "list.sapmessaging_queue.erp "); n != len(emulator.SampleQueues)-2 {
+		t.Errorf("terraform query lists %d queues, want the %d of the sample landscape that are no dead message queue:\n%s", n, len(emulator.SampleQueues)-2, r.Output)
 	}
 
 	// 2. -generate-config-out writes a resource and an import block per queue.
-	w.mustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
 	generatedPath := filepath.Join(dir, "generated.tf")
 	b, err := os.ReadFile(generatedPath)
 	if err != nil {
@@ -116,15 +118,15 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	if n := len(allow.FindAllString(generated, -1)); n != 1 {
 		t.Fatalf("generated.tf has %d allow_unlimited_redelivery = true, want 1 (on %s):\n%s", n, prefix+"shipments", generated)
 	}
-	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	r = w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	for _, want := range []string{
 		// payments/dmq has no time to live: adopted as it is with allow_no_ttl = true.
 		fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", len(emulator.SampleQueues)),
 		"Unlimited Redelivery Allowed",
 		`resource "sapmessaging_queue" "` + strings.TrimPrefix(addr[prefix+"shipments"], "sapmessaging_queue.") + `"`,
 	} {
-		if !strings.Contains(r.output, want) {
-			t.Errorf("the plan of the generated configuration does not show %q:\n%s", want, r.output)
+		if !strings.Contains(r.Output, want) {
+			t.Errorf("the plan of the generated configuration does not show %q:\n%s", want, r.Output)
 		}
 	}
 
@@ -143,24 +145,24 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	generated = allow.ReplaceAllString(zero.ReplaceAllString(generated, "${1}5\n"), "\n")
 	// The time to live of payments/dmq: no allow_no_ttl, so the plan sets 7 days.
 	generated = regexp.MustCompile(`\n\s*allow_no_ttl\s*=\s*true\n`).ReplaceAllString(generated, "\n")
-	writeFile(t, generatedPath, generated)
-	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	acctest.WriteFile(t, generatedPath, generated)
+	r = w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	for _, want := range []string{
 		fmt.Sprintf("Plan: %d to import, 0 to add, 2 to change, 0 to destroy.", len(emulator.SampleQueues)),
 		"max_redelivery_count                       = 0 -> 5",
 		"respect_ttl                             = false -> true",
 		"No Dead Message Queue", // credit-notes and audit: a warning to review, no error
 	} {
-		if !strings.Contains(r.output, want) {
-			t.Errorf("the plan after the guide's edits does not show %q:\n%s", want, r.output)
+		if !strings.Contains(r.Output, want) {
+			t.Errorf("the plan after the guide's edits does not show %q:\n%s", want, r.Output)
 		}
 	}
-	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if !strings.Contains(r.output, fmt.Sprintf("%d imported, 0 added, 2 changed, 0 destroyed", len(emulator.SampleQueues))) {
-		t.Errorf("the apply did not import the %d queues and change 2:\n%s", len(emulator.SampleQueues), r.output)
+	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if !strings.Contains(r.Output, fmt.Sprintf("%d imported, 0 added, 2 changed, 0 destroyed", len(emulator.SampleQueues))) {
+		t.Errorf("the apply did not import the %d queues and change 2:\n%s", len(emulator.SampleQueues), r.Output)
 	}
-	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	em := env.eventMesh(t)
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	em := env.EventMesh(t)
 	if q, err := em.GetQueue(context.Background(), prefix+"shipments"); err != nil || q.MaxRedeliveryCount == nil || *q.MaxRedeliveryCount != 5 {
 		t.Errorf("%s after the apply: %+v, %v; want max_redelivery_count 5", prefix+"shipments", q, err)
 	}
@@ -172,22 +174,22 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	for _, a := range []string{addr[prefix+"payments"], addr[prefix+"payments/dmq"]} {
 		generated = removeGenerated(t, generated, a)
 	}
-	writeFile(t, generatedPath, generated)
-	copyTree(t, filepath.Join("..", "..", "examples", "modules", "retry-policy"), filepath.Join(dir, "modules", "retry-policy"))
-	writeFile(t, filepath.Join(dir, "payments-module.tf"), string(fragment))
-	w.mustRun(0, "get", "-no-color")
-	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	acctest.WriteFile(t, generatedPath, generated)
+	acctest.CopyTree(t, filepath.Join("..", "..", "examples", "modules", "retry-policy"), filepath.Join(dir, "modules", "retry-policy"))
+	acctest.WriteFile(t, filepath.Join(dir, "payments-module.tf"), string(fragment))
+	w.MustRun(0, "get", "-no-color")
+	r = w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	for _, want := range []string{
 		"Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.",
 		addr[prefix+"payments"] + " has moved to module.payments.sapmessaging_queue.this[\"payments\"]",
 		addr[prefix+"payments/dmq"] + " has moved to module.payments.sapmessaging_dead_message_queue.this[\"payments\"]",
 	} {
-		if !strings.Contains(r.output, want) {
-			t.Errorf("the plan with the payments module does not show %q:\n%s", want, r.output)
+		if !strings.Contains(r.Output, want) {
+			t.Errorf("the plan with the payments module does not show %q:\n%s", want, r.Output)
 		}
 	}
-	w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 
 	// 6. List blocks added later: the adopted query file goes, the new blocks get a query file and
 	// a generated file of their own. The payments subscription, which the module manages since
@@ -195,8 +197,8 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	if err := os.Rename(filepath.Join(dir, "landscape.tfquery.hcl"), filepath.Join(dir, "landscape.tfquery.hcl.done")); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(dir, "flows.tfquery.hcl"), string(laterQuery))
-	w.mustRun(0, "query", "-generate-config-out=generated-flows.tf", "-no-color")
+	acctest.WriteFile(t, filepath.Join(dir, "flows.tfquery.hcl"), string(laterQuery))
+	w.MustRun(0, "query", "-generate-config-out=generated-flows.tf", "-no-color")
 	flowsPath := filepath.Join(dir, "generated-flows.tf")
 	b, err = os.ReadFile(flowsPath)
 	if err != nil {
@@ -231,32 +233,32 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	if !regexp.MustCompile(`\n\s*allow_cancelled_redelivery\s*=\s*true\n`).MatchString(paymentsSender) {
 		t.Errorf("the generated sender of Acme_Payments_Inbound does not carry allow_cancelled_redelivery = true:\n%s", paymentsSender)
 	}
-	r = w.mustRun(1, "plan", "-input=false", "-no-color")
+	r = w.MustRun(1, "plan", "-input=false", "-no-color")
 	for _, want := range []string{
 		"Error: Subscription Managed Twice",
 		`manage the subscription of queue "` + prefix + `payments" to topic "` + prefix + `ce/sap/s4/Payment/*"`,
 		"import the subscription only once",
 	} {
-		if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(r.output, "│", " ")), " "), want) {
-			t.Errorf("the plan with the payments subscription generated twice does not show %q:\n%s", want, r.output)
+		if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(r.Output, "│", " ")), " "), want) {
+			t.Errorf("the plan with the payments subscription generated twice does not show %q:\n%s", want, r.Output)
 		}
 	}
 	flows = removeGenerated(t, flows, subs[prefix+"payments"])
-	writeFile(t, flowsPath, flows)
-	r = w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	acctest.WriteFile(t, flowsPath, flows)
+	r = w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	for _, want := range []string{
 		"Plan: 11 to import, 0 to add, 0 to change, 0 to destroy.", // 5 subscriptions, 6 sender channels
 		"Redelivery Cancelled Allowed",
 	} {
-		if !strings.Contains(r.output, want) {
-			t.Errorf("the plan of generated-flows.tf does not show %q:\n%s", want, r.output)
+		if !strings.Contains(r.Output, want) {
+			t.Errorf("the plan of generated-flows.tf does not show %q:\n%s", want, r.Output)
 		}
 	}
-	w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 
 	// 7. Destroy: queues before the dead message queues they name, so the service accepts each delete.
-	w.mustRun(0, "destroy", "-auto-approve", "-input=false", "-no-color")
+	w.MustRun(0, "destroy", "-auto-approve", "-input=false", "-no-color")
 	left, err := em.ListQueues(context.Background())
 	if err != nil {
 		t.Fatal(err)

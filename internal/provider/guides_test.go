@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"bytes"
@@ -17,6 +17,9 @@ import (
 	"testing"
 	"text/template"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 )
 
 // The guides under templates/guides are run as a reader runs them (TestAccGuides): every fenced
@@ -58,16 +61,16 @@ var guidesTestedElsewhere = map[string]string{
 
 // guideSetups put what a guide assumes the reader has into the emulator or the starting
 // directory, by template name.
-var guideSetups = map[string]func(t *testing.T, env *testEnv, start string){
+var guideSetups = map[string]func(t *testing.T, env *acctest.TestEnv, start string){
 	// The reader has a configuration directory with the provider's key files in keys/.
-	"btp-service-keys": func(t *testing.T, env *testEnv, start string) {
-		if err := env.srv.WriteKeys(filepath.Join(start, "keys")); err != nil {
+	"btp-service-keys": func(t *testing.T, env *acctest.TestEnv, start string) {
+		if err := env.Srv.WriteKeys(filepath.Join(start, "keys")); err != nil {
 			t.Fatal(err)
 		}
 	},
 	// "In a clone of the repository": the reader starts in the clone, whose examples the guide copies.
-	"try-it-locally": func(t *testing.T, env *testEnv, start string) {
-		copyTree(t, filepath.Join("..", "..", "examples"), filepath.Join(start, "examples"))
+	"try-it-locally": func(t *testing.T, env *acctest.TestEnv, start string) {
+		acctest.CopyTree(t, filepath.Join("..", "..", "examples"), filepath.Join(start, "examples"))
 	},
 }
 
@@ -422,7 +425,7 @@ var ansiRe = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 // Every guide runs, block by block, as a reader runs it (see the top of this file).
 func TestAccGuides(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	// The sandbox's build and CLI configuration, as `make sandbox` writes them: the provider in a
 	// filesystem mirror, installed by `terraform init`.
@@ -446,7 +449,7 @@ func TestAccGuides(t *testing.T) {
 				t.Fatalf("unmarked blocks (TestGuideBlocksMarked):\n%v", err)
 			}
 			build.Do(func() {
-				buildProvider(t, plugins)
+				acctest.BuildProvider(t, plugins)
 				writeSandboxCLIConfig(t, sandbox)
 			})
 			if _, err := os.Stat(filepath.Join(sandbox, "cli.tfrc")); err != nil {
@@ -491,7 +494,7 @@ func writeSolaceMirrorCLIConfig(t *testing.T, solace, sandboxBuild string) strin
 		}
 	}
 	p := filepath.Join(t.TempDir(), "cli.tfrc")
-	writeFile(t, p, fmt.Sprintf(`provider_installation {
+	acctest.WriteFile(t, p, fmt.Sprintf(`provider_installation {
   filesystem_mirror {
     path    = %q
     include = ["registry.terraform.io/sapmessaging/sapmessaging", "registry.opentofu.org/sapmessaging/sapmessaging"]
@@ -527,24 +530,24 @@ func readerEnv() []string {
 // directory outside the repository, against a sandbox of its own (the emulator with the sample
 // content, nothing another guide left), with the environment the sandbox prints.
 func runGuide(t *testing.T, tf, sandboxBuild, name string, steps []guideStep) {
-	env := newTestEnv(t)
-	if err := env.srv.LoadSampleContent(); err != nil {
+	env := acctest.NewTestEnv(t)
+	if err := env.Srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
 	// The sandbox's directory: the CLI configuration it prints and the service keys.
 	sandbox := filepath.Join(home, "sandbox")
-	if err := env.srv.WriteKeys(filepath.Join(sandbox, "keys")); err != nil {
+	if err := env.Srv.WriteKeys(filepath.Join(sandbox, "keys")); err != nil {
 		t.Fatal(err)
 	}
 	cliConfig := filepath.Join(sandboxBuild, "cli.tfrc")
 	if name == "migrating-from-solacebroker" {
-		if !terraformAtLeast(t, tf, 8) {
+		if !acctest.TerraformAtLeast(t, tf, 8) {
 			t.Skipf("the guide moves state across providers, which it says needs Terraform 1.8 or later; %s is older or OpenTofu", tf)
 		}
 		// The reader installs solacebroker with `terraform init` from the registry; here a filesystem
 		// mirror of its local build stands in for the registry, beside the sandbox's mirror of this provider.
-		cliConfig = writeSolaceMirrorCLIConfig(t, solacebrokerDir(t), sandboxBuild) // aem_solace_test.go
+		cliConfig = writeSolaceMirrorCLIConfig(t, acctest.SolacebrokerDir(t), sandboxBuild) // aem_solace_test.go
 	}
 	// Where the reader starts: an empty directory of their own, which holds only what the guide
 	// says to create (or, for a guide that says so, what it says the reader has).
@@ -567,7 +570,7 @@ func runGuide(t *testing.T, tf, sandboxBuild, name string, steps []guideStep) {
 		t.Fatal(err)
 	}
 
-	tf114 := terraformAtLeast(t, tf, 14)
+	tf114 := acctest.TerraformAtLeast(t, tf, 14)
 	var script strings.Builder
 	script.WriteString("guide_fail() { echo \"guide-test: $1\" >&2; exit 90; }\n")
 	fmt.Fprintf(&script, "cd %s || exit 91\n", shellQuote(start))
@@ -607,7 +610,7 @@ func runGuide(t *testing.T, tf, sandboxBuild, name string, steps []guideStep) {
 	}
 	script.WriteString("echo 'guide-test: done'\n")
 	scriptPath := filepath.Join(home, "guide.sh")
-	writeFile(t, scriptPath, script.String())
+	acctest.WriteFile(t, scriptPath, script.String())
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -617,8 +620,8 @@ func runGuide(t *testing.T, tf, sandboxBuild, name string, steps []guideStep) {
 		"HOME="+home,
 		"TMPDIR="+tmp,
 		"TF_CLI_CONFIG_FILE="+cliConfig,
-		EnvEventMeshServiceKey+"="+filepath.Join(sandbox, "keys", "event-mesh.json"),
-		EnvCloudIntegrationServiceKey+"="+filepath.Join(sandbox, "keys", "cloud-integration.json"),
+		framework.EnvEventMeshServiceKey+"="+filepath.Join(sandbox, "keys", "event-mesh.json"),
+		framework.EnvCloudIntegrationServiceKey+"="+filepath.Join(sandbox, "keys", "cloud-integration.json"),
 		"TF_IN_AUTOMATION=1",
 		"TF_INPUT=0",
 		"CHECKPOINT_DISABLE=1",
@@ -627,9 +630,9 @@ func runGuide(t *testing.T, tf, sandboxBuild, name string, steps []guideStep) {
 		"GUIDE_TEST_OUT="+filepath.Join(home, "block-output"),
 	)
 	// The Advanced Event Mesh variables the sandbox prints from keys/advanced-event-mesh.json.
-	aemCreds := env.srv.AdvancedEventMeshCredentials()
-	cmd.Env = append(cmd.Env, EnvAEMSEMPURL+"="+aemCreds.SEMPURL, EnvAEMMsgVpnName+"="+aemCreds.MsgVpnName,
-		EnvAEMUsername+"="+aemCreds.Username, EnvAEMPassword+"="+aemCreds.Password)
+	aemCreds := env.Srv.AdvancedEventMeshCredentials()
+	cmd.Env = append(cmd.Env, framework.EnvAEMSEMPURL+"="+aemCreds.SEMPURL, framework.EnvAEMMsgVpnName+"="+aemCreds.MsgVpnName,
+		framework.EnvAEMUsername+"="+aemCreds.Username, framework.EnvAEMPassword+"="+aemCreds.Password)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()

@@ -1,10 +1,16 @@
-package provider
+package provider_test
 
 import (
 	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+	tfeventmesh "github.com/sapmessaging/terraform-provider-sapmessaging/internal/service/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/service/integration"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -17,8 +23,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
-
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
 // identityQueuesHCL is a queue with its dead message queue and a subscription.
@@ -59,17 +63,6 @@ resource "sapmessaging_iflow_deployment" "d" {
 }
 `
 
-// addIdentityFlows creates the flows identityFlowsHCL manages.
-func (e *testEnv) addIdentityFlows(t *testing.T) {
-	t.Helper()
-	e.addFlow(t, "IdentTwoSenders", []iflowbuild.Sender{
-		{ID: "MessageFlow_1", Name: "Orders", Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")},
-		{ID: "MessageFlow_2", Name: "Returns", Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/returns")},
-	}, nil)
-	e.addJMSFlow(t, jmsUnguardedFlow, false, iflowbuild.Options{ExceptionEnds: [][]string{{"error"}}})
-	e.addFlow(t, "IdentDeployed", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/deployed")}}, nil)
-}
-
 // identityChecks are the identities identityQueuesHCL and identityFlowsHCL make.
 var (
 	queueIdentityChecks = []statecheck.StateCheck{
@@ -88,7 +81,7 @@ var (
 			"channel":  knownvalue.StringExact("Returns"),
 		}),
 		statecheck.ExpectIdentity("sapmessaging_jms_sender.j", map[string]knownvalue.Check{
-			"iflow_id": knownvalue.StringExact(jmsUnguardedFlow),
+			"iflow_id": knownvalue.StringExact(acctest.JMSUnguardedFlow),
 			"channel":  knownvalue.Null(),
 		}),
 		statecheck.ExpectIdentityValueMatchesState("sapmessaging_jms_sender.j", tfjsonpath.New("iflow_id")),
@@ -96,46 +89,35 @@ var (
 	}
 )
 
-// importByIdentity is a step that imports addr with an import block holding the identity in the
-// state, which must plan nothing but the import.
-func importByIdentity(config, addr string) acc.TestStep {
-	return acc.TestStep{
-		Config:          config,
-		ResourceName:    addr,
-		ImportState:     true,
-		ImportStateKind: acc.ImportBlockWithResourceIdentity,
-	}
-}
-
 // Every resource has an identity made of the parts of its import ID, and import blocks can
 // name an object by it.
 func TestAccIdentity_queues(t *testing.T) {
-	env := newTestEnv(t)
-	config := env.config(identityQueuesHCL)
+	env := acctest.NewTestEnv(t)
+	config := env.Config(identityQueuesHCL)
 	acc.ParallelTest(t, acc.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []acc.TestStep{
 			{Config: config, ConfigStateChecks: queueIdentityChecks},
-			importByIdentity(config, "sapmessaging_queue.q"),
-			importByIdentity(config, "sapmessaging_dead_message_queue.dmq"),
-			importByIdentity(config, "sapmessaging_queue_subscription.s"),
+			acctest.ImportByIdentity(config, "sapmessaging_queue.q"),
+			acctest.ImportByIdentity(config, "sapmessaging_dead_message_queue.dmq"),
+			acctest.ImportByIdentity(config, "sapmessaging_queue_subscription.s"),
 		},
 	})
 }
 
 func TestAccIdentity_flows(t *testing.T) {
-	env := newTestEnv(t)
-	env.addIdentityFlows(t)
-	config := env.config(identityFlowsHCL)
+	env := acctest.NewTestEnv(t)
+	env.AddIdentityFlows(t)
+	config := env.Config(identityFlowsHCL)
 	acc.ParallelTest(t, acc.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []acc.TestStep{
 			{Config: config, ConfigStateChecks: flowIdentityChecks},
-			importByIdentity(config, "sapmessaging_amqp_sender.a"),
-			importByIdentity(config, "sapmessaging_jms_sender.j"),
-			importByIdentity(config, "sapmessaging_iflow_deployment.d"),
+			acctest.ImportByIdentity(config, "sapmessaging_amqp_sender.a"),
+			acctest.ImportByIdentity(config, "sapmessaging_jms_sender.j"),
+			acctest.ImportByIdentity(config, "sapmessaging_iflow_deployment.d"),
 		},
 	})
 }
@@ -144,7 +126,7 @@ func TestAccIdentity_flows(t *testing.T) {
 // one that lacks a required part Terraform refuses itself (the provider refuses it too when a
 // client lets it through: TestResourceIdentity).
 func TestAccIdentity_invalidImport(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	cases := []struct{ name, hcl, want string }{
 		{"empty queue name", `
 resource "sapmessaging_queue" "q" {
@@ -193,11 +175,11 @@ import {
 	}
 	steps := make([]acc.TestStep, 0, len(cases))
 	for _, c := range cases {
-		steps = append(steps, acc.TestStep{Config: env.config(c.hcl), PlanOnly: true, ExpectError: wrapped(regexpQuote(c.want))})
+		steps = append(steps, acc.TestStep{Config: env.Config(c.hcl), PlanOnly: true, ExpectError: acctest.Wrapped(regexpQuote(c.want))})
 	}
 	acc.ParallelTest(t, acc.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps:                    steps,
 	})
 }
@@ -253,7 +235,7 @@ func (s withoutIdentity) ImportResourceState(ctx context.Context, req *tfprotov6
 // previousRelease runs the provider as withoutIdentity.
 var previousRelease = map[string]func() (tfprotov6.ProviderServer, error){
 	"sapmessaging": func() (tfprotov6.ProviderServer, error) {
-		s, err := providerserver.NewProtocol6WithError(NewWithHTTPClient("test", recordingHTTPClient)())()
+		s, err := providerserver.NewProtocol6WithError(provider.NewWithHTTPClient("test", acctest.RecordingHTTPClient)())()
 		return withoutIdentity{s}, err
 	},
 }
@@ -261,9 +243,9 @@ var previousRelease = map[string]func() (tfprotov6.ProviderServer, error){
 // State written before resources had identities upgrades without an error: the first refresh
 // gives every resource its identity, and the plan is empty.
 func TestAccIdentity_upgrade(t *testing.T) {
-	env := newTestEnv(t)
-	env.addIdentityFlows(t)
-	config := env.config(identityQueuesHCL + identityFlowsHCL)
+	env := acctest.NewTestEnv(t)
+	env.AddIdentityFlows(t)
+	config := env.Config(identityQueuesHCL + identityFlowsHCL)
 	acc.ParallelTest(t, acc.TestCase{
 		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		Steps: []acc.TestStep{
@@ -277,7 +259,7 @@ func TestAccIdentity_upgrade(t *testing.T) {
 				},
 			},
 			{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 				Config:                   config,
 				ConfigPlanChecks:         acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				ConfigStateChecks:        append(append([]statecheck.StateCheck{}, queueIdentityChecks...), flowIdentityChecks...),
@@ -292,14 +274,14 @@ func TestAccIdentity_upgrade(t *testing.T) {
 // "Missing Resource Identity After Read". This holds for every CLI: the framework asks for an
 // identity after each read whether the CLI stores it or not.
 func TestAccIdentity_upgradeDeletedOutOfBand(t *testing.T) {
-	env := newTestEnv(t)
-	queues := env.config(identityQueuesHCL)
+	env := acctest.NewTestEnv(t)
+	queues := env.Config(identityQueuesHCL)
 	acc.ParallelTest(t, acc.TestCase{
 		Steps: []acc.TestStep{
 			{ProtoV6ProviderFactories: previousRelease, Config: queues},
 			{
 				PreConfig: func() {
-					em := env.eventMesh(t)
+					em := env.EventMesh(t)
 					ctx := context.Background()
 					if err := em.DeleteSubscription(ctx, "acme/crm/prod/ident", "acme/crm/prod/ce/ident/*"); err != nil {
 						t.Fatal(err)
@@ -310,7 +292,7 @@ func TestAccIdentity_upgradeDeletedOutOfBand(t *testing.T) {
 						}
 					}
 				},
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 				Config:                   queues,
 				PlanOnly:                 true,
 				ExpectNonEmptyPlan:       true,
@@ -320,19 +302,19 @@ func TestAccIdentity_upgradeDeletedOutOfBand(t *testing.T) {
 }
 
 func TestAccIdentity_upgradeFlowDeletedOutOfBand(t *testing.T) {
-	env := newTestEnv(t)
-	env.addIdentityFlows(t)
-	flows := env.config(identityFlowsHCL)
+	env := acctest.NewTestEnv(t)
+	env.AddIdentityFlows(t)
+	flows := env.Config(identityFlowsHCL)
 	acc.ParallelTest(t, acc.TestCase{
 		Steps: []acc.TestStep{
 			{ProtoV6ProviderFactories: previousRelease, Config: flows},
 			{
 				PreConfig: func() {
-					for _, id := range []string{"IdentTwoSenders", jmsUnguardedFlow, "IdentDeployed"} {
-						env.srv.DeleteIFlow(id)
+					for _, id := range []string{"IdentTwoSenders", acctest.JMSUnguardedFlow, "IdentDeployed"} {
+						env.Srv.DeleteIFlow(id)
 					}
 				},
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 				Config:                   flows,
 				PlanOnly:                 true,
 				// Deleted flows are drift: the plan creates them again (and warns that the apply
@@ -370,20 +352,20 @@ func (c noIdentity) CheckState(_ context.Context, req statecheck.CheckStateReque
 func TestResourceIdentity(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	schemaOf := func(ri resourceIdentity) *tfsdk.ResourceIdentity {
+	schemaOf := func(ri framework.ResourceIdentity) *tfsdk.ResourceIdentity {
 		var resp resource.IdentitySchemaResponse
-		resp.IdentitySchema = ri.schema()
+		resp.IdentitySchema = ri.Schema()
 		return &tfsdk.ResourceIdentity{Schema: resp.IdentitySchema, Raw: tftypes.NewValue(resp.IdentitySchema.Type().TerraformType(ctx), nil)}
 	}
-	identityOf := func(ri resourceIdentity, vals map[string]*string) *tfsdk.ResourceIdentity {
+	identityOf := func(ri framework.ResourceIdentity, vals map[string]*string) *tfsdk.ResourceIdentity {
 		id := schemaOf(ri)
 		attrs := map[string]tftypes.Value{}
-		for _, p := range ri.parts {
+		for _, p := range ri.Parts {
 			var v any
-			if s := vals[p.attr]; s != nil {
+			if s := vals[p.Attr]; s != nil {
 				v = *s
 			}
-			attrs[p.attr] = tftypes.NewValue(tftypes.String, v)
+			attrs[p.Attr] = tftypes.NewValue(tftypes.String, v)
 		}
 		id.Raw = tftypes.NewValue(id.Schema.Type().TerraformType(ctx), attrs)
 		return id
@@ -392,27 +374,27 @@ func TestResourceIdentity(t *testing.T) {
 
 	tests := []struct {
 		name    string
-		ri      resourceIdentity
+		ri      framework.ResourceIdentity
 		vals    map[string]*string
 		wantID  string
 		wantErr string
 	}{
-		{"queue", queueIdentity, map[string]*string{"name": str("acme/crm/prod/orders")}, "acme/crm/prod/orders", ""},
-		{"subscription", subscriptionIdentity, map[string]*string{"queue_name": str("a/q"), "topic_pattern": str("a/t/*")}, "a/q,a/t/*", ""},
-		{"sender without channel", senderIdentity, map[string]*string{"iflow_id": str("F")}, "F", ""},
-		{"sender with channel", senderIdentity, map[string]*string{"iflow_id": str("F"), "channel": str("C")}, "F,C", ""},
-		{"missing queue name", queueIdentity, map[string]*string{}, "", `has no name`},
-		{"missing topic", subscriptionIdentity, map[string]*string{"queue_name": str("a/q")}, "", `has no topic_pattern`},
-		{"empty flow", senderIdentity, map[string]*string{"iflow_id": str(" "), "channel": str("C")}, "", `iflow_id is empty`},
-		{"empty channel", senderIdentity, map[string]*string{"iflow_id": str("F"), "channel": str("")}, "", `channel is empty`},
-		{"empty deployment", deploymentIdentity, map[string]*string{"iflow_id": str("")}, "", `iflow_id is empty`},
+		{"queue", tfeventmesh.QueueIdentity, map[string]*string{"name": str("acme/crm/prod/orders")}, "acme/crm/prod/orders", ""},
+		{"subscription", tfeventmesh.SubscriptionIdentity, map[string]*string{"queue_name": str("a/q"), "topic_pattern": str("a/t/*")}, "a/q,a/t/*", ""},
+		{"sender without channel", integration.SenderIdentity, map[string]*string{"iflow_id": str("F")}, "F", ""},
+		{"sender with channel", integration.SenderIdentity, map[string]*string{"iflow_id": str("F"), "channel": str("C")}, "F,C", ""},
+		{"missing queue name", tfeventmesh.QueueIdentity, map[string]*string{}, "", `has no name`},
+		{"missing topic", tfeventmesh.SubscriptionIdentity, map[string]*string{"queue_name": str("a/q")}, "", `has no topic_pattern`},
+		{"empty flow", integration.SenderIdentity, map[string]*string{"iflow_id": str(" "), "channel": str("C")}, "", `iflow_id is empty`},
+		{"empty channel", integration.SenderIdentity, map[string]*string{"iflow_id": str("F"), "channel": str("")}, "", `channel is empty`},
+		{"empty deployment", integration.DeploymentIdentity, map[string]*string{"iflow_id": str("")}, "", `iflow_id is empty`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var resp resource.ImportStateResponse
 			req := resource.ImportStateRequest{Identity: identityOf(tc.ri, tc.vals)}
-			ok := tc.ri.resolveImport(&req, &resp)
+			ok := tc.ri.ResolveImport(&req, &resp)
 			if tc.wantErr == "" {
 				if !ok || resp.Diagnostics.HasError() || req.ID != tc.wantID {
 					t.Fatalf("import ID %q (ok %v, %v), want %q", req.ID, ok, resp.Diagnostics, tc.wantID)
@@ -423,16 +405,16 @@ func TestResourceIdentity(t *testing.T) {
 				t.Fatalf("import ID %q accepted, want an error with %q", req.ID, tc.wantErr)
 			}
 			d := resp.Diagnostics.Errors()[0]
-			if d.Summary() != "Invalid Import Identity" || !strings.Contains(d.Detail(), tc.wantErr) || !strings.Contains(d.Detail(), tc.ri.form()) {
-				t.Fatalf("error %q: %q, want %q and the form %s", d.Summary(), d.Detail(), tc.wantErr, tc.ri.form())
+			if d.Summary() != "Invalid Import Identity" || !strings.Contains(d.Detail(), tc.wantErr) || !strings.Contains(d.Detail(), tc.ri.Form()) {
+				t.Fatalf("error %q: %q, want %q and the form %s", d.Summary(), d.Detail(), tc.wantErr, tc.ri.Form())
 			}
 		})
 	}
 
 	// An import by ID keeps the ID.
-	req := resource.ImportStateRequest{ID: "acme/crm/prod/orders", Identity: schemaOf(queueIdentity)}
+	req := resource.ImportStateRequest{ID: "acme/crm/prod/orders", Identity: schemaOf(tfeventmesh.QueueIdentity)}
 	var resp resource.ImportStateResponse
-	if !queueIdentity.resolveImport(&req, &resp) || req.ID != "acme/crm/prod/orders" {
+	if !tfeventmesh.QueueIdentity.ResolveImport(&req, &resp) || req.ID != "acme/crm/prod/orders" {
 		t.Fatalf("import by ID changed to %q (%v)", req.ID, resp.Diagnostics)
 	}
 }

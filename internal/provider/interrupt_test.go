@@ -1,11 +1,8 @@
-package provider
+package provider_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,124 +10,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 )
 
-// cliWork is a Terraform working directory that uses the provider built from this checkout
-// through dev_overrides, against one emulator whose service keys it reads from files.
-type cliWork struct {
-	tf, dir, cliConfig string
-}
-
-func newCLIWork(t *testing.T, tf string, srv *emulatortest.Emulator, providerArgs, hcl string) *cliWork {
-	t.Helper()
-	work := t.TempDir()
-	plugins := filepath.Join(work, "plugins")
-	buildProvider(t, plugins)
-	keys := filepath.Join(work, "keys")
-	if err := srv.WriteKeys(keys); err != nil {
-		t.Fatal(err)
-	}
-	cliConfig := writeCLIConfig(t, work, plugins)
-	dir := filepath.Join(work, "main")
-	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+fmt.Sprintf(`
-provider "sapmessaging" {
-  event_mesh = { service_key = file(%q) }
-%s
-}
-`, filepath.Join(keys, "event-mesh.json"), providerArgs)+hcl)
-	return &cliWork{tf: tf, dir: dir, cliConfig: cliConfig}
-}
-
-// run runs one Terraform command to its end.
-func (w *cliWork) run(t *testing.T, args ...string) cliRun {
-	t.Helper()
-	return runTerraform(t, w.tf, w.dir, w.cliConfig, args...)
-}
-
-// start starts one Terraform command in its own process group, as a shell runs it, so that
-// interrupt can signal Terraform and its provider process together, as Ctrl-C does.
-func (w *cliWork) start(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
-	t.Helper()
-	cmd := exec.Command(w.tf, args...)
-	cmd.Dir = w.dir
-	cmd.Env = append(os.Environ(),
-		"TF_CLI_CONFIG_FILE="+w.cliConfig,
-		"TF_IN_AUTOMATION=1",
-		"CHECKPOINT_DISABLE=1",
-		"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=",
-		"SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY=",
-	)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			_ = cmd.Wait()
-		}
-	})
-	return cmd, &out
-}
-
-// state reads the local state file: every resource instance with its attributes as strings.
-func (w *cliWork) state(t *testing.T) []stateResource {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(w.dir, "terraform.tfstate"))
-	if err != nil {
-		t.Fatalf("reading the state: %v", err)
-	}
-	var st struct {
-		Resources []struct {
-			Mode, Type, Name string
-			Instances        []struct {
-				IndexKey   any            `json:"index_key"`
-				Status     string         `json:"status"`
-				Attributes map[string]any `json:"attributes"`
-			}
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&st); err != nil {
-		t.Fatalf("decoding the state: %v", err)
-	}
-	var out []stateResource
-	for _, r := range st.Resources {
-		if r.Mode != "managed" {
-			continue
-		}
-		for _, inst := range r.Instances {
-			attrs := map[string]string{}
-			for k, v := range inst.Attributes {
-				if v != nil {
-					attrs[k] = fmt.Sprint(v)
-				}
-			}
-			out = append(out, stateResource{
-				addr: fmt.Sprintf("%s.%s[%v]", r.Type, r.Name, inst.IndexKey), typ: r.Type, attrs: attrs,
-				tainted: inst.Status == "tainted",
-			})
-		}
-	}
-	return out
-}
-
 // noOrphanQueues asserts that every queue the emulator holds is in the state (tainted or not):
 // whatever interrupted the apply, no queue was left behind that no state knows of. It returns
 // how many queues the emulator holds and how many state entries are tainted.
-func noOrphanQueues(t *testing.T, srv *emulatortest.Emulator, resources []stateResource) (held, tainted int) {
+func noOrphanQueues(t *testing.T, srv *emulatortest.Emulator, resources []acctest.StateResource) (held, tainted int) {
 	t.Helper()
 	inState := map[string]bool{}
 	for _, r := range resources {
-		if r.typ == "sapmessaging_queue" || r.typ == "sapmessaging_dead_message_queue" {
-			inState[r.attrs["name"]] = true
+		if r.Typ == "sapmessaging_queue" || r.Typ == "sapmessaging_dead_message_queue" {
+			inState[r.Attrs["name"]] = true
 		}
-		if r.tainted {
+		if r.Tainted {
 			tainted++
 		}
 	}
@@ -146,21 +42,6 @@ func noOrphanQueues(t *testing.T, srv *emulatortest.Emulator, resources []stateR
 		t.Errorf("%d queue(s) on the emulator are in no state after the interrupted apply: %v", len(orphans), orphans)
 	}
 	return held, tainted
-}
-
-// converge applies again without faults and asserts that the emulator holds exactly the state's
-// queues and subscriptions and that the next plan is empty.
-func (w *cliWork) converge(t *testing.T, env *testEnv, queues, subs int) {
-	t.Helper()
-	if r := w.run(t, "apply", "-auto-approve", "-input=false", "-no-color"); r.exitCode != 0 {
-		t.Fatalf("the re-apply failed (exit %d):\n%s", r.exitCode, r.output)
-	}
-	if err := stateMatchesEmulator(env, w.state(t), queues, subs); err != nil {
-		t.Fatalf("after the re-apply: %v", err)
-	}
-	if r := w.run(t, "plan", "-detailed-exitcode", "-input=false", "-no-color"); r.exitCode != 0 {
-		t.Fatalf("the plan after the re-apply is not empty (exit %d):\n%s", r.exitCode, r.output)
-	}
 }
 
 // waitForPUTs waits until the emulator has received n queue PUTs.
@@ -180,17 +61,17 @@ func waitForPUTs(t *testing.T, srv *emulatortest.Emulator, n int64, out *bytes.B
 // every queue on the service is in the state, those whose create was cut off as tainted; the
 // next apply converges to exactly the configuration and the plan after it is empty.
 func TestAccReliability_interruptedApply(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	const n = 100
 	srv := emulatortest.Start(t, emulator.Options{})
-	env := &testEnv{srv: srv}
-	w := newCLIWork(t, tf, srv, "  max_retries = 3", fleetHCL("acme/crm/prod/sigint", n, 5))
+	env := &acctest.TestEnv{Srv: srv}
+	w := acctest.NewCLIWork(t, tf, srv, "  max_retries = 3", fleetHCL("acme/crm/prod/sigint", n, 5))
 
 	// Each change is made at once and answered 300ms later: the interrupt finds changes made
 	// whose answers are still on their way.
 	srv.SetFaults(emulator.Faults{ResponseLatency: 300 * time.Millisecond})
-	cmd, out := w.start(t, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=10")
+	cmd, out := w.Start(t, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=10")
 	waitForPUTs(t, srv, 60, out)
 	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
 		t.Fatal(err)
@@ -203,7 +84,7 @@ func TestAccReliability_interruptedApply(t *testing.T) {
 		t.Fatalf("Terraform did not see the interrupt:\n%s", out.String())
 	}
 	srv.ClearFaults()
-	held, tainted := noOrphanQueues(t, srv, w.state(t))
+	held, tainted := noOrphanQueues(t, srv, w.State(t))
 	t.Logf("after the interrupt: the emulator holds %d queues, %d state entries are tainted; %d queue PUTs sent",
 		held, tainted, srv.Stats().Routes["PUT /queues/{queue}"])
 	if strings.Contains(out.String(), "Queue May Exist") && tainted == 0 {
@@ -212,23 +93,23 @@ func TestAccReliability_interruptedApply(t *testing.T) {
 	if t.Failed() {
 		t.Fatalf("output of the interrupted apply:\n%s", out.String())
 	}
-	w.converge(t, env, 2*n, n)
+	w.Converge(t, env, 2*n, n)
 }
 
 // The emulator stops mid-apply (connections cut, requests refused) and comes back 3 seconds
 // later with its state file, on the same address: every queue it holds is in the state, and
 // the next apply converges with an empty plan after it.
 func TestAccReliability_emulatorRestartedMidApply(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	const n = 50
 	stateFile := filepath.Join(t.TempDir(), "emulator.json")
 	srv := emulatortest.Start(t, emulator.Options{StateFile: stateFile})
 	addr := strings.TrimPrefix(srv.URL(), "http://")
-	w := newCLIWork(t, tf, srv, "  max_retries = 1", fleetHCL("acme/crm/prod/restart", n, 5))
+	w := acctest.NewCLIWork(t, tf, srv, "  max_retries = 1", fleetHCL("acme/crm/prod/restart", n, 5))
 
 	srv.SetFaults(emulator.Faults{Latency: 50 * time.Millisecond, ResponseLatency: 50 * time.Millisecond})
-	cmd, out := w.start(t, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=10")
+	cmd, out := w.Start(t, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=10")
 	waitForPUTs(t, srv, 30, out)
 	if err := srv.Close(); err != nil {
 		t.Fatal(err)
@@ -240,26 +121,26 @@ func TestAccReliability_emulatorRestartedMidApply(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = restarted.Close() })
 	srv = emulatortest.FromServer(t, restarted)
-	env := &testEnv{srv: srv}
+	env := &acctest.TestEnv{Srv: srv}
 	err := cmd.Wait()
-	held, tainted := noOrphanQueues(t, srv, w.state(t))
+	held, tainted := noOrphanQueues(t, srv, w.State(t))
 	t.Logf("after the restart: apply error %v; the emulator holds %d queues, %d state entries are tainted", err, held, tainted)
 	if t.Failed() {
 		t.Fatalf("output of the apply:\n%s", out.String())
 	}
-	w.converge(t, env, 2*n, n)
+	w.Converge(t, env, 2*n, n)
 }
 
 // A queue recorded as tainted by a create with an unknown outcome that has received a message
 // since is not deleted by the replacing apply: the error says to untaint it, after which the
 // apply updates it in place and the message is still there.
 func TestAccReliability_taintedQueueKeepsMessages(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	const name = "acme/crm/prod/tainted"
 	srv := emulatortest.Start(t, emulator.Options{})
-	env := &testEnv{srv: srv}
-	w := newCLIWork(t, tf, srv, "  max_retries = 0", fmt.Sprintf(`
+	env := &acctest.TestEnv{Srv: srv}
+	w := acctest.NewCLIWork(t, tf, srv, "  max_retries = 0", fmt.Sprintf(`
 resource "sapmessaging_queue" "q" {
   name                 = %q
   max_redelivery_count = 4
@@ -268,26 +149,26 @@ resource "sapmessaging_queue" "q" {
 
 	srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse)
 	srv.InjectNextOn("GET /queues/{queue}", emulator.Fault503)
-	if r := w.run(t, "apply", "-auto-approve", "-input=false", "-no-color"); r.exitCode == 0 || !strings.Contains(r.output, "Queue May Exist") {
-		t.Fatalf("the apply with a lost answer and a failing read back did not fail with Queue May Exist (exit %d):\n%s", r.exitCode, r.output)
+	if r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color"); r.ExitCode == 0 || !strings.Contains(r.Output, "Queue May Exist") {
+		t.Fatalf("the apply with a lost answer and a failing read back did not fail with Queue May Exist (exit %d):\n%s", r.ExitCode, r.Output)
 	}
-	if st := w.state(t); len(st) != 1 || !st[0].tainted {
+	if st := w.State(t); len(st) != 1 || !st[0].Tainted {
 		t.Fatalf("state %+v, want the queue recorded as tainted", st)
 	}
-	if err := env.messaging(t).Publish(t.Context(), name, []byte(`{"id":1}`), "application/json"); err != nil {
+	if err := env.Messaging(t).Publish(t.Context(), name, []byte(`{"id":1}`), "application/json"); err != nil {
 		t.Fatal(err)
 	}
-	r := w.run(t, "apply", "-auto-approve", "-input=false", "-no-color")
-	if r.exitCode == 0 || !strings.Contains(r.output, "Queue Holds Messages") || !strings.Contains(strings.Join(strings.Fields(r.output), " "), "terraform untaint") {
-		t.Fatalf("the replacing apply did not refuse to delete the queue holding a message (exit %d):\n%s", r.exitCode, r.output)
+	r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color")
+	if r.ExitCode == 0 || !strings.Contains(r.Output, "Queue Holds Messages") || !strings.Contains(strings.Join(strings.Fields(r.Output), " "), "terraform untaint") {
+		t.Fatalf("the replacing apply did not refuse to delete the queue holding a message (exit %d):\n%s", r.ExitCode, r.Output)
 	}
 	if q, ok := srv.Queue(name); !ok || q.MessageCount != 1 {
 		t.Fatalf("the queue or its message is gone: %+v", q)
 	}
-	if r := w.run(t, "untaint", "-no-color", "sapmessaging_queue.q"); r.exitCode != 0 {
-		t.Fatalf("untaint failed:\n%s", r.output)
+	if r := w.Run(t, "untaint", "-no-color", "sapmessaging_queue.q"); r.ExitCode != 0 {
+		t.Fatalf("untaint failed:\n%s", r.Output)
 	}
-	w.converge(t, env, 1, 0)
+	w.Converge(t, env, 1, 0)
 	if q, _ := srv.Queue(name); q.MessageCount != 1 {
 		t.Fatalf("after the untaint and apply the queue holds %d messages, want 1", q.MessageCount)
 	}

@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"bytes"
@@ -16,31 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
-
-// copyTree copies the directory src into dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 // writeMirrorCLIConfig lays the provider built into plugins out as version 0.1.0 of
 // sapmessaging/sapmessaging in a filesystem mirror under dir, and writes a CLI configuration that
@@ -66,7 +46,7 @@ func writeMirrorCLIConfig(t *testing.T, dir, plugins string) string {
 		t.Fatal(err)
 	}
 	cliConfig := filepath.Join(dir, "mirror.tfrc")
-	writeFile(t, cliConfig, fmt.Sprintf(`provider_installation {
+	acctest.WriteFile(t, cliConfig, fmt.Sprintf(`provider_installation {
   filesystem_mirror {
     path    = %q
     include = ["%s/sapmessaging/sapmessaging"]
@@ -101,34 +81,34 @@ var landscapeEnvironments = []struct {
 // and webhook land on its own emulator and no other; its next plan is empty; a budget below 3 is
 // refused by the module; destroy removes every queue.
 func TestAccLandscapes(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	work := t.TempDir()
 	plugins := filepath.Join(work, "plugins")
-	buildProvider(t, plugins)
+	acctest.BuildProvider(t, plugins)
 	cliConfig := writeMirrorCLIConfig(t, work, plugins)
 
 	examples := filepath.Join(work, "examples")
-	copyTree(t, filepath.Join("..", "..", "examples"), examples)
+	acctest.CopyTree(t, filepath.Join("..", "..", "examples"), examples)
 	dir := filepath.Join(examples, "landscapes")
 	// No credentials in the environment: each environment's come from its variable file.
-	noEnvCreds := []string{EnvEventMeshServiceKey + "=", EnvCloudIntegrationServiceKey + "="}
-	run := func(want int, args ...string) cliRun {
+	noEnvCreds := []string{framework.EnvEventMeshServiceKey + "=", framework.EnvCloudIntegrationServiceKey + "="}
+	run := func(want int, args ...string) acctest.CLIRun {
 		t.Helper()
-		r := runTerraformEnv(t, tf, dir, cliConfig, noEnvCreds, args...)
-		if r.exitCode != want {
-			t.Fatalf("%s %s: exit %d, want %d:\n%s", filepath.Base(tf), strings.Join(args, " "), r.exitCode, want, r.output)
+		r := acctest.RunTerraformEnv(t, tf, dir, cliConfig, noEnvCreds, args...)
+		if r.ExitCode != want {
+			t.Fatalf("%s %s: exit %d, want %d:\n%s", filepath.Base(tf), strings.Join(args, " "), r.ExitCode, want, r.Output)
 		}
 		return r
 	}
 
-	envs := map[string]*testEnv{}
+	envs := map[string]*acctest.TestEnv{}
 	for _, e := range landscapeEnvironments {
-		env := newTestEnv(t)
-		if err := env.srv.LoadSampleContent(); err != nil {
+		env := acctest.NewTestEnv(t)
+		if err := env.Srv.LoadSampleContent(); err != nil {
 			t.Fatal(err)
 		}
-		if err := env.srv.WriteKeys(filepath.Join(dir, "keys", e.name)); err != nil {
+		if err := env.Srv.WriteKeys(filepath.Join(dir, "keys", e.name)); err != nil {
 			t.Fatal(err)
 		}
 		envs[e.name] = env
@@ -140,8 +120,8 @@ func TestAccLandscapes(t *testing.T) {
 		r := run(0, "apply", "-auto-approve", "-input=false", "-no-color", "-var-file="+e.name+".tfvars")
 		// Two queues with their DMQs, the subscriptions, a webhook, two senders, two deployments and
 		// the record of the state's environment.
-		if want := fmt.Sprintf("Apply complete! Resources: %d added", 10+e.topicsOfOrders); !strings.Contains(r.output, want) {
-			t.Errorf("%s: the apply does not say %q:\n%s", e.name, want, r.output)
+		if want := fmt.Sprintf("Apply complete! Resources: %d added", 10+e.topicsOfOrders); !strings.Contains(r.Output, want) {
+			t.Errorf("%s: the apply does not say %q:\n%s", e.name, want, r.Output)
 		}
 		run(0, "plan", "-detailed-exitcode", "-input=false", "-no-color", "-var-file="+e.name+".tfvars")
 		if _, err := os.Stat(filepath.Join(dir, e.name+".tfstate")); err != nil {
@@ -150,8 +130,8 @@ func TestAccLandscapes(t *testing.T) {
 
 		out := map[string]struct{ Value any }{}
 		r = run(0, "output", "-json")
-		if err := json.Unmarshal([]byte(r.output[strings.Index(r.output, "{"):]), &out); err != nil {
-			t.Fatalf("output -json: %v\n%s", err, r.output)
+		if err := json.Unmarshal([]byte(r.Output[strings.Index(r.Output, "{"):]), &out); err != nil {
+			t.Fatalf("output -json: %v\n%s", err, r.Output)
 		}
 		if got, _ := out["worst_case_attempts"].Value.(map[string]any); got["orders"] != float64(e.attempts) {
 			t.Errorf("%s: worst_case_attempts of orders = %v, want %d", e.name, got, e.attempts)
@@ -162,27 +142,27 @@ func TestAccLandscapes(t *testing.T) {
 
 		ns := "acme/crm/" + e.name + "/"
 		for name, want := range map[string]int64{"orders": e.redeliveries, "orders-push": e.pushRedeliveries} {
-			q, ok := env.srv.Queue(ns + name)
+			q, ok := env.Srv.Queue(ns + name)
 			if !ok || q.MaxRedeliveryCount != want || q.DeadMsgQueue == nil || *q.DeadMsgQueue != ns+name+"/dmq" {
 				t.Errorf("%s: queue %s on its emulator = %+v (found %v), want max redelivery %d and its own DMQ", e.name, ns+name, q, ok, want)
 			}
 		}
-		subs, err := env.eventMesh(t).ListSubscriptions(context.Background(), ns+"orders")
+		subs, err := env.EventMesh(t).ListSubscriptions(context.Background(), ns+"orders")
 		if err != nil || len(subs) != e.topicsOfOrders {
 			t.Errorf("%s: subscriptions of orders = %v, %v; want %d", e.name, subs, err, e.topicsOfOrders)
 		}
 		for _, flow := range []string{"OrdersInbound", "Acme_Orders_Retry"} {
-			if d, ok := env.srv.Deployed(flow); !ok || d.Status != "STARTED" {
+			if d, ok := env.Srv.Deployed(flow); !ok || d.Status != "STARTED" {
 				t.Errorf("%s: the flow %s does not run: %+v", e.name, flow, d)
 			}
 		}
-		if got, _ := env.senderProperty("OrdersInbound", "maxRetries"); got != "1" {
+		if got, _ := env.SenderProperty("OrdersInbound", "maxRetries"); got != "1" {
 			t.Errorf("%s: maxRetries of OrdersInbound = %q, want 1", e.name, got)
 		}
-		if got, _ := env.senderProperty("OrdersInbound", "NumberConcurrentProcesses"); got != e.concurrency {
+		if got, _ := env.SenderProperty("OrdersInbound", "NumberConcurrentProcesses"); got != e.concurrency {
 			t.Errorf("%s: concurrent processes of OrdersInbound = %q, want %s", e.name, got, e.concurrency)
 		}
-		w, err := env.messaging(t).GetWebhook(context.Background(), ns+"orders-push/webhook")
+		w, err := env.Messaging(t).GetWebhook(context.Background(), ns+"orders-push/webhook")
 		if err != nil || w.Queue != ns+"orders-push" || w.Endpoint != e.endpoint {
 			t.Errorf("%s: webhook = %+v, %v; want it on %sorders-push pushing to %s", e.name, w, err, ns, e.endpoint)
 		}
@@ -191,7 +171,7 @@ func TestAccLandscapes(t *testing.T) {
 			if other.name == e.name {
 				continue
 			}
-			queues, err := envs[other.name].eventMesh(t).ListQueues(context.Background())
+			queues, err := envs[other.name].EventMesh(t).ListQueues(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -211,7 +191,7 @@ func TestAccLandscapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, err := envs["dev"].eventMesh(t).ListQueues(context.Background())
+	before, err := envs["dev"].EventMesh(t).ListQueues(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,32 +208,32 @@ func TestAccLandscapes(t *testing.T) {
 			if err := os.RemoveAll(filepath.Join(dir, ".terraform")); err != nil {
 				t.Fatal(err)
 			}
-			if r := runTerraformEnv(t, tf, dir, cliConfig, append(noEnvCreds, c.env...), "init", "-input=false", "-no-color", "-reconfigure", "-backend-config=test.tfbackend"); r.exitCode != 0 {
-				t.Fatalf("init with TF_DATA_DIR: exit %d:\n%s", r.exitCode, r.output)
+			if r := acctest.RunTerraformEnv(t, tf, dir, cliConfig, append(noEnvCreds, c.env...), "init", "-input=false", "-no-color", "-reconfigure", "-backend-config=test.tfbackend"); r.ExitCode != 0 {
+				t.Fatalf("init with TF_DATA_DIR: exit %d:\n%s", r.ExitCode, r.Output)
 			}
 		}
 		for _, cmd := range [][]string{{"plan"}, {"apply", "-auto-approve"}} {
-			r := runTerraformEnv(t, tf, dir, cliConfig, append(noEnvCreds, c.env...), append(cmd, "-input=false", "-no-color", "-var-file=dev.tfvars")...)
-			if flat := strings.Join(strings.Fields(strings.ReplaceAll(r.output, "│", " ")), " "); r.exitCode != 1 || !strings.Contains(flat, c.want) {
-				t.Errorf("%s -var-file=dev.tfvars against test's backend (%v): exit %d, want 1 with %q:\n%s", cmd[0], c.env, r.exitCode, c.want, r.output)
+			r := acctest.RunTerraformEnv(t, tf, dir, cliConfig, append(noEnvCreds, c.env...), append(cmd, "-input=false", "-no-color", "-var-file=dev.tfvars")...)
+			if flat := strings.Join(strings.Fields(strings.ReplaceAll(r.Output, "│", " ")), " "); r.ExitCode != 1 || !strings.Contains(flat, c.want) {
+				t.Errorf("%s -var-file=dev.tfvars against test's backend (%v): exit %d, want 1 with %q:\n%s", cmd[0], c.env, r.ExitCode, c.want, r.Output)
 			}
 		}
 	}
 	if after, err := os.ReadFile(filepath.Join(dir, "test.tfstate")); err != nil || !bytes.Equal(after, testState) {
 		t.Errorf("test.tfstate changed by dev's variable file (%v)", err)
 	}
-	if after, err := envs["dev"].eventMesh(t).ListQueues(context.Background()); err != nil || len(after) != len(before) {
+	if after, err := envs["dev"].EventMesh(t).ListQueues(context.Background()); err != nil || len(after) != len(before) {
 		t.Errorf("dev's Event Mesh holds %d queues after the refused plans, %d before (%v)", len(after), len(before), err)
 	}
 
 	// A backend whose settings hold the environment's name only inside another word (preprod.tfstate) is not
 	// that environment's: prod's variable file is refused against it.
-	writeFile(t, filepath.Join(dir, "preprod.tfbackend"), "path = \"preprod.tfstate\"\n")
+	acctest.WriteFile(t, filepath.Join(dir, "preprod.tfbackend"), "path = \"preprod.tfstate\"\n")
 	run(0, "init", "-input=false", "-no-color", "-reconfigure", "-backend-config=preprod.tfbackend")
-	pre := runTerraformEnv(t, tf, dir, cliConfig, noEnvCreds, "plan", "-input=false", "-no-color", "-var-file=prod.tfvars")
-	if flat := strings.Join(strings.Fields(strings.ReplaceAll(pre.output, "│", " ")), " "); pre.exitCode != 1 ||
+	pre := acctest.RunTerraformEnv(t, tf, dir, cliConfig, noEnvCreds, "plan", "-input=false", "-no-color", "-var-file=prod.tfvars")
+	if flat := strings.Join(strings.Fields(strings.ReplaceAll(pre.Output, "│", " ")), " "); pre.ExitCode != 1 ||
 		!strings.Contains(flat, "The backend is initialised for another environment than the variable file's (prod)") {
-		t.Errorf("plan -var-file=prod.tfvars against preprod's backend: exit %d, want 1 with the guard's error:\n%s", pre.exitCode, pre.output)
+		t.Errorf("plan -var-file=prod.tfvars against preprod's backend: exit %d, want 1 with the guard's error:\n%s", pre.ExitCode, pre.Output)
 	}
 	if err := os.Remove(filepath.Join(dir, "preprod.tfbackend")); err != nil {
 		t.Fatal(err)
@@ -261,16 +241,16 @@ func TestAccLandscapes(t *testing.T) {
 
 	// The module refuses a budget it cannot meet, whatever the environment.
 	run(0, "init", "-input=false", "-no-color", "-reconfigure", "-backend-config=dev.tfbackend")
-	r := runTerraformEnv(t, tf, dir, cliConfig, noEnvCreds, "plan", "-input=false", "-no-color", "-var-file=dev.tfvars",
+	r := acctest.RunTerraformEnv(t, tf, dir, cliConfig, noEnvCreds, "plan", "-input=false", "-no-color", "-var-file=dev.tfvars",
 		"-var", `queues={orders={total_attempts=2}}`)
-	if r.exitCode != 1 || !strings.Contains(r.output, "must be 3 to 257") {
-		t.Errorf("a budget of 2 was not refused by the module (exit %d):\n%s", r.exitCode, r.output)
+	if r.ExitCode != 1 || !strings.Contains(r.Output, "must be 3 to 257") {
+		t.Errorf("a budget of 2 was not refused by the module (exit %d):\n%s", r.ExitCode, r.Output)
 	}
 
 	for _, e := range landscapeEnvironments {
 		run(0, "init", "-input=false", "-no-color", "-reconfigure", "-backend-config="+e.name+".tfbackend")
 		run(0, "destroy", "-auto-approve", "-input=false", "-no-color", "-var-file="+e.name+".tfvars")
-		queues, err := envs[e.name].eventMesh(t).ListQueues(context.Background())
+		queues, err := envs[e.name].EventMesh(t).ListQueues(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -385,11 +365,11 @@ func readerShell(t *testing.T, tf string, sb sandbox, dir, script string) (strin
 // directory with a configuration that declares the provider, and the environment the sandbox
 // prints, init exits 0, installs sapmessaging/sapmessaging and writes the lock file; apply then runs.
 func TestAccSandbox_init(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	sb := startSandbox(t)
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+`
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+`
 data "sapmessaging_queues" "all" {}
 
 output "queues" {
@@ -415,7 +395,7 @@ output "queues" {
 // environment the sandbox prints. It applies dev and refuses test's variables against dev's
 // backend, and git, in the clone, would commit neither the state, nor .terraform/, nor the keys.
 func TestAccLandscapeReadme(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	readme, err := os.ReadFile(filepath.Join("..", "..", "examples", "landscapes", "README.md"))
 	if err != nil {
@@ -427,7 +407,7 @@ func TestAccLandscapeReadme(t *testing.T) {
 	}
 	sb := startSandbox(t)
 	clone := t.TempDir()
-	copyTree(t, filepath.Join("..", "..", "examples"), filepath.Join(clone, "examples"))
+	acctest.CopyTree(t, filepath.Join("..", "..", "examples"), filepath.Join(clone, "examples"))
 	var script strings.Builder
 	for _, s := range steps {
 		if s.skip != "" || len(s.commands) == 0 {

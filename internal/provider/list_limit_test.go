@@ -3,6 +3,9 @@ package provider
 import (
 	"testing"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+	tfeventmesh "github.com/sapmessaging/terraform-provider-sapmessaging/internal/service/eventmesh"
+
 	"github.com/hashicorp/terraform-plugin-framework/list"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -24,11 +27,11 @@ func TestLimitedResults(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			lim := limitedResults{limit: tt.limit, total: tt.total, what: "queues"}
+			lim := framework.LimitedResults{Limit: tt.limit, Total: tt.total, What: "queues"}
 			var got []list.ListResult
 			push := func(r list.ListResult) bool { got = append(got, r); return true }
 			for range tt.total {
-				if !lim.push(push, list.ListResult{DisplayName: "q"}) {
+				if !lim.Push(push, list.ListResult{DisplayName: "q"}) {
 					break
 				}
 			}
@@ -64,7 +67,7 @@ func TestListedAsDeadMessageQueue(t *testing.T) {
 		{"chained error queue", eventmesh.QueueSettings{MaxRedeliveryCount: i64(2), DeadMsgQueue: str("a/b/c/dmq")}, []string{"a/b/c/orders"}, false},
 	} {
 		q := eventmesh.Queue{Name: "a/b/c/errors", QueueSettings: tt.q}
-		if got := listedAsDeadMessageQueue(&q, tt.users); got != tt.want {
+		if got := tfeventmesh.ListedAsDeadMessageQueue(&q, tt.users); got != tt.want {
 			t.Errorf("%s: listed as dead message queue %v, want %v", tt.name, got, tt.want)
 		}
 	}

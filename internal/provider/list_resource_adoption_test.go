@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"context"
@@ -10,24 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
-
-// adoptionMain is the working directory's configuration of the adoption tests: the provider,
-// configured from the environment.
-const adoptionMain = `
-terraform {
-  required_providers {
-    sapmessaging = {
-      source = "sapmessaging/sapmessaging"
-    }
-  }
-}
-
-provider "sapmessaging" {}
-`
 
 // adoptionQuery lists the whole sample content with every list resource.
 const adoptionQuery = `
@@ -72,21 +60,21 @@ list "sapmessaging_iflow_deployment" "all" {
 // imports only (the objects that break a rule carry their adoption attribute, and the plan warns),
 // the apply imports them and changes nothing on the services, and the next plan is empty.
 func TestAccListResources_adoptSampleContent(t *testing.T) {
-	tf := terraformCLI(t)
-	if !terraformAtLeast(t, tf, 14) {
+	tf := acctest.TerraformCLI(t)
+	if !acctest.TerraformAtLeast(t, tf, 14) {
 		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
 	}
 	t.Parallel()
-	env := newTestEnv(t)
-	if err := env.srv.LoadSampleContent(); err != nil {
+	env := acctest.NewTestEnv(t)
+	if err := env.Srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
 	}
 	plugins := filepath.Join(t.TempDir(), "plugins")
-	buildProvider(t, plugins)
+	acctest.BuildProvider(t, plugins)
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), adoptionMain)
-	writeFile(t, filepath.Join(dir, "landscape.tfquery.hcl"), adoptionQuery)
-	w := newCLIWorkspace(t, tf, plugins, dir, env)
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
+	acctest.WriteFile(t, filepath.Join(dir, "landscape.tfquery.hcl"), adoptionQuery)
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
 
 	// What the sample content holds, by resource type, from its tables.
 	p := emulator.SampleLandscapePrefix
@@ -115,7 +103,7 @@ func TestAccListResources_adoptSampleContent(t *testing.T) {
 		total += n
 	}
 
-	w.mustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
 	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
 	if err != nil {
 		t.Fatal(err)
@@ -155,30 +143,30 @@ func TestAccListResources_adoptSampleContent(t *testing.T) {
 		}
 	}
 
-	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	for _, s := range []string{
 		fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", total),
 		"Dead Message Queue Without TTL Allowed",
 		"Unlimited Redelivery Allowed",
 		"Unsafe Retries Allowed",
 	} {
-		if !strings.Contains(r.output, s) {
-			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.output)
+		if !strings.Contains(r.Output, s) {
+			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
 		}
 	}
-	r = w.mustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if s := fmt.Sprintf("%d imported, 0 added, 0 changed, 0 destroyed", total); !strings.Contains(r.output, s) {
-		t.Errorf("the apply does not say %q:\n%s", s, r.output)
+	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if s := fmt.Sprintf("%d imported, 0 added, 0 changed, 0 destroyed", total); !strings.Contains(r.Output, s) {
+		t.Errorf("the apply does not say %q:\n%s", s, r.Output)
 	}
-	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 
 	// Nothing changed on the services: the dead message queue still keeps its messages, the
 	// undeployed flows are still not deployed.
 	ctx := context.Background()
-	if q, err := env.eventMesh(t).GetQueue(ctx, p+"payments/dmq"); err != nil || (q.RespectTTL != nil && *q.RespectTTL) || q.MaxTTL != nil {
+	if q, err := env.EventMesh(t).GetQueue(ctx, p+"payments/dmq"); err != nil || (q.RespectTTL != nil && *q.RespectTTL) || q.MaxTTL != nil {
 		t.Errorf("%s after the apply: %+v, %v; want no time to live, as before", p+"payments/dmq", q, err)
 	}
-	ci := cpi.New(env.srv.CloudIntegrationClient(t))
+	ci := cpi.New(env.Srv.CloudIntegrationClient(t))
 	for _, f := range emulator.SampleIFlows {
 		if rt, err := ci.RuntimeArtifact(ctx, f.ID); !errors.Is(err, cpi.ErrNotFound) {
 			t.Errorf("%s after the apply: runtime %+v, %v; want not deployed, as before", f.ID, rt, err)
@@ -189,13 +177,13 @@ func TestAccListResources_adoptSampleContent(t *testing.T) {
 // A list block stops at its limit (Terraform's default 100) with a warning that says how many
 // queues it selects and how to raise limit; with limit = 250 it lists all 110 without one.
 func TestAccQueueListResource_limitWarning(t *testing.T) {
-	tf := terraformCLI(t)
-	if !terraformAtLeast(t, tf, 14) {
+	tf := acctest.TerraformCLI(t)
+	if !acctest.TerraformAtLeast(t, tf, 14) {
 		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
 	}
 	t.Parallel()
-	env := newTestEnv(t)
-	em := env.eventMesh(t)
+	env := acctest.NewTestEnv(t)
+	em := env.EventMesh(t)
 	five := int64(5)
 	for i := range 110 {
 		if _, _, err := em.PutQueue(context.Background(), fmt.Sprintf("acme/big/prod/q%03d", i), eventmesh.QueueSettings{MaxRedeliveryCount: &five}); err != nil {
@@ -203,36 +191,36 @@ func TestAccQueueListResource_limitWarning(t *testing.T) {
 		}
 	}
 	plugins := filepath.Join(t.TempDir(), "plugins")
-	buildProvider(t, plugins)
+	acctest.BuildProvider(t, plugins)
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), adoptionMain)
-	writeFile(t, filepath.Join(dir, "big.tfquery.hcl"), `
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
+	acctest.WriteFile(t, filepath.Join(dir, "big.tfquery.hcl"), `
 list "sapmessaging_queue" "big" {
   provider = sapmessaging
 }
 `)
-	w := newCLIWorkspace(t, tf, plugins, dir, env)
-	r := w.mustRun(0, "query", "-no-color")
-	if n := strings.Count(r.output, "list.sapmessaging_queue.big "); n != 100 {
-		t.Errorf("terraform query lists %d queues, want 100 (the default limit):\n%s", n, r.output)
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	r := w.MustRun(0, "query", "-no-color")
+	if n := strings.Count(r.Output, "list.sapmessaging_queue.big "); n != 100 {
+		t.Errorf("terraform query lists %d queues, want 100 (the default limit):\n%s", n, r.Output)
 	}
 	for _, s := range []string{"List Results Truncated", "selects 110 queues but returns only 100", "limit = 110"} {
-		if !strings.Contains(r.output, s) {
-			t.Errorf("terraform query does not warn %q:\n%s", s, r.output)
+		if !strings.Contains(r.Output, s) {
+			t.Errorf("terraform query does not warn %q:\n%s", s, r.Output)
 		}
 	}
 
-	writeFile(t, filepath.Join(dir, "big.tfquery.hcl"), `
+	acctest.WriteFile(t, filepath.Join(dir, "big.tfquery.hcl"), `
 list "sapmessaging_queue" "big" {
   provider = sapmessaging
   limit    = 250
 }
 `)
-	r = w.mustRun(0, "query", "-no-color")
-	if n := strings.Count(r.output, "list.sapmessaging_queue.big "); n != 110 {
-		t.Errorf("terraform query with limit = 250 lists %d queues, want 110:\n%s", n, r.output)
+	r = w.MustRun(0, "query", "-no-color")
+	if n := strings.Count(r.Output, "list.sapmessaging_queue.big "); n != 110 {
+		t.Errorf("terraform query with limit = 250 lists %d queues, want 110:\n%s", n, r.Output)
 	}
-	if strings.Contains(r.output, "Truncated") {
-		t.Errorf("terraform query with limit = 250 warns although it lists every queue:\n%s", r.output)
+	if strings.Contains(r.Output, "Truncated") {
+		t.Errorf("terraform query with limit = 250 warns although it lists every queue:\n%s", r.Output)
 	}
 }

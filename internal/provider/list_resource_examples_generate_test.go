@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
@@ -17,25 +19,25 @@ var generatedResource = regexp.MustCompile(`(?m)^resource "`)
 var planImports = regexp.MustCompile(`Plan: (\d+) to import, 0 to add, 0 to change, 0 to destroy\.`)
 
 // listExampleContent makes, per list-resource example, content its list blocks select.
-var listExampleContent = map[string]func(*testing.T, *testEnv){
-	"sapmessaging_queue":              func(t *testing.T, e *testEnv) { e.addHandMadeQueues(t) },
-	"sapmessaging_dead_message_queue": func(t *testing.T, e *testEnv) { e.addHandMadeQueues(t) },
-	"sapmessaging_queue_subscription": func(t *testing.T, e *testEnv) { e.addHandMadeQueues(t); e.addHandMadeSubscriptions(t) },
-	"sapmessaging_webhook_subscription": func(t *testing.T, e *testEnv) {
-		e.addHandMadeQueues(t)
+var listExampleContent = map[string]func(*testing.T, *acctest.TestEnv){
+	"sapmessaging_queue":              func(t *testing.T, e *acctest.TestEnv) { e.AddHandMadeQueues(t) },
+	"sapmessaging_dead_message_queue": func(t *testing.T, e *acctest.TestEnv) { e.AddHandMadeQueues(t) },
+	"sapmessaging_queue_subscription": func(t *testing.T, e *acctest.TestEnv) { e.AddHandMadeQueues(t); e.AddHandMadeSubscriptions(t) },
+	"sapmessaging_webhook_subscription": func(t *testing.T, e *acctest.TestEnv) {
+		e.AddHandMadeQueues(t)
 		for _, spec := range []eventmesh.WebhookSpec{
 			{Name: "orders-push", Queue: "acme/crm/prod/orders", QoS: 1, Endpoint: "https://orders.acme.example/events"},
 			{Name: "returns-push", Queue: "acme/crm/prod/returns", QoS: 0, Endpoint: "https://returns.acme.example/events"},
 		} {
-			if _, err := e.messaging(t).CreateWebhook(t.Context(), spec); err != nil {
+			if _, err := e.Messaging(t).CreateWebhook(t.Context(), spec); err != nil {
 				t.Fatal(err)
 			}
 		}
 	},
-	"sapmessaging_jms_sender":             func(t *testing.T, e *testEnv) { e.addHandMadeFlows(t) },
-	"sapmessaging_amqp_sender":            func(t *testing.T, e *testEnv) { e.addHandMadeFlows(t) },
-	"sapmessaging_iflow_deployment":       func(t *testing.T, e *testEnv) { e.addHandMadeFlows(t) },
-	"sapmessaging_aem_queue_subscription": func(t *testing.T, e *testEnv) { e.addAEMSubscriptions(t) },
+	"sapmessaging_jms_sender":             func(t *testing.T, e *acctest.TestEnv) { e.AddHandMadeFlows(t) },
+	"sapmessaging_amqp_sender":            func(t *testing.T, e *acctest.TestEnv) { e.AddHandMadeFlows(t) },
+	"sapmessaging_iflow_deployment":       func(t *testing.T, e *acctest.TestEnv) { e.AddHandMadeFlows(t) },
+	"sapmessaging_aem_queue_subscription": func(t *testing.T, e *acctest.TestEnv) { e.AddAEMSubscriptions(t) },
 	"sapmessaging_aem_queue":              loadSample,
 	"sapmessaging_aem_dead_message_queue": loadSample,
 	"sapmessaging_aem_sender":             loadSample,
@@ -45,8 +47,8 @@ var listExampleContent = map[string]func(*testing.T, *testEnv){
 // apply, by example: the sample's channel on a queue that redelivers for ever is refused until the queue is fixed.
 var listExampleRefusals = map[string]string{}
 
-func loadSample(t *testing.T, e *testEnv) {
-	if err := e.srv.LoadSampleContent(); err != nil {
+func loadSample(t *testing.T, e *acctest.TestEnv) {
+	if err := e.Srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -66,13 +68,13 @@ func allEqual(matches [][]string, want string) bool {
 // generated resource and adds nothing. Two list blocks of one example that return the same object would
 // generate it twice ("... Managed Twice").
 func TestAccListResourceExamples_generateConfig(t *testing.T) {
-	tf := terraformCLI(t)
-	if !terraformAtLeast(t, tf, 14) {
+	tf := acctest.TerraformCLI(t)
+	if !acctest.TerraformAtLeast(t, tf, 14) {
 		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
 	}
 	t.Parallel()
 	plugins := filepath.Join(t.TempDir(), "plugins")
-	buildProvider(t, plugins)
+	acctest.BuildProvider(t, plugins)
 	root := filepath.Join("..", "..", "examples", "list-resources")
 	entries, err := os.ReadDir(root)
 	if err != nil {
@@ -84,7 +86,7 @@ func TestAccListResourceExamples_generateConfig(t *testing.T) {
 		}
 		t.Run(e.Name(), func(t *testing.T) {
 			t.Parallel()
-			env := newTestEnv(t)
+			env := acctest.NewTestEnv(t)
 			seed, ok := listExampleContent[e.Name()]
 			if !ok {
 				t.Fatalf("examples/list-resources/%s has no content to list in listExampleContent; add it", e.Name())
@@ -100,36 +102,36 @@ func TestAccListResourceExamples_generateConfig(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				writeFile(t, filepath.Join(dir, filepath.Base(f)), string(b))
+				acctest.WriteFile(t, filepath.Join(dir, filepath.Base(f)), string(b))
 			}
-			writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+env.aemProviderBlock(""))
-			w := newCLIWorkspace(t, tf, plugins, dir, env)
-			q := w.mustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+			acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+env.AEMProviderBlock(""))
+			w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+			q := w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
 			b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
 			if err != nil {
-				t.Fatalf("terraform query wrote no generated.tf (%v):\n%s", err, q.output)
+				t.Fatalf("terraform query wrote no generated.tf (%v):\n%s", err, q.Output)
 			}
 			resources := len(generatedResource.FindAll(b, -1))
 			if resources == 0 {
 				t.Fatalf("examples/list-resources/%s listed nothing: the content of listExampleContent does not match its filters", e.Name())
 			}
-			r := w.run("plan", "-input=false", "-no-color")
-			if strings.Contains(r.output, "Managed Twice") {
-				t.Fatalf("two list blocks of examples/list-resources/%s return the same object:\n%s", e.Name(), r.output)
+			r := w.Run("plan", "-input=false", "-no-color")
+			if strings.Contains(r.Output, "Managed Twice") {
+				t.Fatalf("two list blocks of examples/list-resources/%s return the same object:\n%s", e.Name(), r.Output)
 			}
-			if want, ok := listExampleRefusals[e.Name()]; ok && r.exitCode == 1 {
+			if want, ok := listExampleRefusals[e.Name()]; ok && r.ExitCode == 1 {
 				// The refusal that the list resource's page names among what to review before the apply.
-				if got := regexp.MustCompile(`Error: ([^\n]+)`).FindAllStringSubmatch(r.output, -1); len(got) == 0 || !allEqual(got, want) {
-					t.Fatalf("the plan of the configuration generated from examples/list-resources/%s fails with other errors than %q:\n%s", e.Name(), want, r.output)
+				if got := regexp.MustCompile(`Error: ([^\n]+)`).FindAllStringSubmatch(r.Output, -1); len(got) == 0 || !allEqual(got, want) {
+					t.Fatalf("the plan of the configuration generated from examples/list-resources/%s fails with other errors than %q:\n%s", e.Name(), want, r.Output)
 				}
 				return
 			}
-			if r.exitCode != 0 {
+			if r.ExitCode != 0 {
 				t.Fatalf("the plan of the configuration generated from examples/list-resources/%s failed (exit %d; %d resources generated):\n%s",
-					e.Name(), r.exitCode, resources, r.output)
+					e.Name(), r.ExitCode, resources, r.Output)
 			}
-			if resources > 0 && !planImports.MatchString(r.output) {
-				t.Errorf("the plan of the configuration generated from examples/list-resources/%s does not only import:\n%s", e.Name(), r.output)
+			if resources > 0 && !planImports.MatchString(r.Output) {
+				t.Errorf("the plan of the configuration generated from examples/list-resources/%s does not only import:\n%s", e.Name(), r.Output)
 			}
 			t.Logf("%s: %d resources generated", e.Name(), resources)
 		})

@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+	tfaem "github.com/sapmessaging/terraform-provider-sapmessaging/internal/service/aem"
+	tfeventmesh "github.com/sapmessaging/terraform-provider-sapmessaging/internal/service/eventmesh"
+
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -87,7 +91,7 @@ func checkCodecState[M any](t *testing.T, st tfsdk.State) {
 	for shift := range 3 {
 		st.Raw = objectValues(t, st, shift)
 		var mine, theirs M
-		if d := getState(ctx, st, &mine); d.HasError() {
+		if d := framework.GetState(ctx, st, &mine); d.HasError() {
 			t.Fatalf("shift %d: getState: %v", shift, d)
 		}
 		if d := st.Get(ctx, &theirs); d.HasError() {
@@ -97,7 +101,7 @@ func checkCodecState[M any](t *testing.T, st tfsdk.State) {
 			t.Fatalf("shift %d: decoded\n%+v\nthe framework decodes\n%+v", shift, mine, theirs)
 		}
 		out := tfsdk.State{Schema: st.Schema}
-		if d := setState(ctx, &out, &mine); d.HasError() {
+		if d := framework.SetState(ctx, &out, &mine); d.HasError() {
 			t.Fatalf("shift %d: setState: %v", shift, d)
 		}
 		want := tfsdk.State{Schema: st.Schema}
@@ -114,31 +118,31 @@ func TestModelCodec_matchesFramework(t *testing.T) {
 	t.Parallel()
 	t.Run("queue", func(t *testing.T) {
 		t.Parallel()
-		checkCodec[queueModel](t, NewQueueResource())
+		checkCodec[tfeventmesh.QueueModel](t, tfeventmesh.NewQueueResource())
 	})
 	t.Run("dead_message_queue", func(t *testing.T) {
 		t.Parallel()
-		checkCodec[deadMessageQueueModel](t, NewDeadMessageQueueResource())
+		checkCodec[tfeventmesh.DeadMessageQueueModel](t, tfeventmesh.NewDeadMessageQueueResource())
 	})
 	t.Run("queue_subscription", func(t *testing.T) {
 		t.Parallel()
-		checkCodec[queueSubscriptionModel](t, NewQueueSubscriptionResource())
+		checkCodec[tfeventmesh.QueueSubscriptionModel](t, tfeventmesh.NewQueueSubscriptionResource())
 	})
 	t.Run("queue_data_source", func(t *testing.T) {
 		t.Parallel()
 		var resp datasource.SchemaResponse
-		NewQueueDataSource().Schema(context.Background(), datasource.SchemaRequest{}, &resp)
-		checkCodecState[queueInfoModel](t, tfsdk.State{Schema: resp.Schema})
+		tfeventmesh.NewQueueDataSource().Schema(context.Background(), datasource.SchemaRequest{}, &resp)
+		checkCodecState[tfeventmesh.QueueInfoModel](t, tfsdk.State{Schema: resp.Schema})
 	})
 	t.Run("aem_queue_subscription", func(t *testing.T) {
 		t.Parallel()
-		checkCodec[aemQueueSubscriptionModel](t, NewAEMQueueSubscriptionResource())
+		checkCodec[tfaem.AEMQueueSubscriptionModel](t, tfaem.NewAEMQueueSubscriptionResource())
 	})
 	t.Run("aem_queue_data_source", func(t *testing.T) {
 		t.Parallel()
 		var resp datasource.SchemaResponse
-		NewAEMQueueDataSource().Schema(context.Background(), datasource.SchemaRequest{}, &resp)
-		checkCodecState[aemQueueInfoModel](t, tfsdk.State{Schema: resp.Schema})
+		tfaem.NewAEMQueueDataSource().Schema(context.Background(), datasource.SchemaRequest{}, &resp)
+		checkCodecState[tfaem.AEMQueueInfoModel](t, tfsdk.State{Schema: resp.Schema})
 	})
 }
 
@@ -163,7 +167,7 @@ type (
 		TopicPattern types.String `tfsdk:"topic_pattern"`
 	}
 	twiceModel struct {
-		queueSubscriptionModel
+		tfeventmesh.QueueSubscriptionModel
 		QueueName types.String `tfsdk:"queue_name"`
 	}
 	wrongTypeModel struct {
@@ -177,7 +181,7 @@ type (
 func TestModelCodec_mismatchedModels(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := schemaOf(t, NewQueueSubscriptionResource())
+	st := schemaOf(t, tfeventmesh.NewQueueSubscriptionResource())
 	st.Raw = objectValues(t, st, 2)
 	check := func(name string, d diag.Diagnostics, want string) {
 		t.Helper()
@@ -190,29 +194,29 @@ func TestModelCodec_mismatchedModels(t *testing.T) {
 		}
 	}
 	var m1 missingFieldModel
-	d := getState(ctx, st, &m1)
+	d := framework.GetState(ctx, st, &m1)
 	check("missing field", d, `no field for attribute`)
 	var m2 untaggedFieldModel
-	d = getState(ctx, st, &m2)
+	d = framework.GetState(ctx, st, &m2)
 	check("untagged field", d, "QueueName has no tfsdk tag")
 	var m3 foreignFieldModel
-	d = getState(ctx, st, &m3)
+	d = framework.GetState(ctx, st, &m3)
 	check("foreign field", d, `attribute "extra", which the schema lacks`)
 	var m4 plainFieldModel
-	d = getState(ctx, st, &m4)
+	d = framework.GetState(ctx, st, &m4)
 	// A field of another Go type makes the framework read the model, and its error names the attribute.
 	check("plain field", d, "Path: queue_name")
 	var m6 twiceModel
-	d = getState(ctx, st, &m6)
+	d = framework.GetState(ctx, st, &m6)
 	check("attribute named twice through an embedded struct", d, `names attribute "queue_name" a second time`)
 	var m5 wrongTypeModel
-	d = getState(ctx, st, &m5)
+	d = framework.GetState(ctx, st, &m5)
 	check("wrong type", d, `attribute "queue_name"`)
 
-	var ok queueSubscriptionModel
-	d = getState(ctx, tfsdk.State{Schema: st.Schema, Raw: tftypes.NewValue(st.Raw.Type(), nil)}, &ok)
+	var ok tfeventmesh.QueueSubscriptionModel
+	d = framework.GetState(ctx, tfsdk.State{Schema: st.Schema, Raw: tftypes.NewValue(st.Raw.Type(), nil)}, &ok)
 	check("null object", d, "null or unknown")
-	other := schemaOf(t, NewQueueResource())
-	d = getState(ctx, tfsdk.State{Schema: st.Schema, Raw: objectValues(t, other, 0)}, &ok)
+	other := schemaOf(t, tfeventmesh.NewQueueResource())
+	d = framework.GetState(ctx, tfsdk.State{Schema: st.Schema, Raw: objectValues(t, other, 0)}, &ok)
 	check("object of another schema", d, "not the schema's")
 }

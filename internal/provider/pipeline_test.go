@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"archive/zip"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -30,13 +32,13 @@ import (
 // pipeline drives the tenant's Cloud Integration API as a release pipeline does.
 type pipeline struct {
 	t   *testing.T
-	env *testEnv
+	env *acctest.TestEnv
 	ci  *cpi.Client
 }
 
-func newPipeline(t *testing.T, env *testEnv) *pipeline {
+func newPipeline(t *testing.T, env *acctest.TestEnv) *pipeline {
 	t.Helper()
-	return &pipeline{t: t, env: env, ci: cpi.New(env.srv.CloudIntegrationClient(t))}
+	return &pipeline{t: t, env: env, ci: cpi.New(env.Srv.CloudIntegrationClient(t))}
 }
 
 // archiveEdit changes the entries of an archive: set replaces or adds entries, drop removes
@@ -124,7 +126,7 @@ func (p *pipeline) stage(id, version string, e archiveEdit) {
 		e.set = map[string][]byte{}
 	}
 	e.set["src/main/resources/script/release.groovy"] = []byte("// release " + version + "\n")
-	content := rewriteArchive(p.t, p.env.srv.IFlowContent(id), e)
+	content := rewriteArchive(p.t, p.env.Srv.IFlowContent(id), e)
 	if err := p.ci.UpdateContent(p.t.Context(), id, "active", "", content); err != nil {
 		p.t.Fatalf("pipeline: uploading %s %s: %v", id, version, err)
 	}
@@ -156,10 +158,10 @@ func (p *pipeline) delete(id string) {
 
 // checkDeployedVersion asserts the version and status the runtime of senderFlowID runs (""
 // status: not deployed).
-func checkDeployedVersion(env *testEnv, status, version string) resource.TestCheckFunc {
-	const id = senderFlowID
+func checkDeployedVersion(env *acctest.TestEnv, status, version string) resource.TestCheckFunc {
+	const id = acctest.SenderFlowID
 	return func(*terraform.State) error {
-		d, ok := env.srv.Deployed(id)
+		d, ok := env.Srv.Deployed(id)
 		switch {
 		case status == "" && ok && d.Status != "":
 			return fmt.Errorf("flow %s is deployed (%s, version %s), want it undeployed", id, d.Status, d.Version)
@@ -173,9 +175,9 @@ func checkDeployedVersion(env *testEnv, status, version string) resource.TestChe
 }
 
 // senderRetriesOnTenant asserts the retry count of the AMQP sender of flow id in the design time.
-func senderRetriesOnTenant(env *testEnv, id, want string) resource.TestCheckFunc {
+func senderRetriesOnTenant(env *acctest.TestEnv, id, want string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		art, err := iflow.ReadZip(env.srv.IFlowContent(id))
+		art, err := iflow.ReadZip(env.Srv.IFlowContent(id))
 		if err != nil {
 			return err
 		}
@@ -186,9 +188,9 @@ func senderRetriesOnTenant(env *testEnv, id, want string) resource.TestCheckFunc
 	}
 }
 
-func pipelineSenderHCL(env *testEnv, n int, extra string) string {
-	return env.config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n%s}\n",
-		senderFlowID, n, extra))
+func pipelineSenderHCL(env *acctest.TestEnv, n int, extra string) string {
+	return env.Config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n%s}\n",
+		acctest.SenderFlowID, n, extra))
 }
 
 // The pipeline uploads version 1.0.7 without deploying it. A sender whose settings the runtime
@@ -198,16 +200,16 @@ func pipelineSenderHCL(env *testEnv, n int, extra string) string {
 // deploy_other_changes = true deploys the staged version from the configuration.
 func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 	t.Parallel()
-	env := newTestEnv(t)
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	p := newPipeline(t, env)
 	noChange := resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: pipelineSenderHCL(env, 3, ""), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
 			{
-				PreConfig:        func() { p.stage(senderFlowID, "1.0.7", archiveEdit{}) },
+				PreConfig:        func() { p.stage(acctest.SenderFlowID, "1.0.7", archiveEdit{}) },
 				Config:           pipelineSenderHCL(env, 3, ""),
 				ConfigPlanChecks: noChange,
 				Check:            checkDeployedVersion(env, "STARTED", "1.0.0"),
@@ -216,21 +218,21 @@ func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 				// This configuration's change goes into 1.0.7, which is not shipped.
 				Config: pipelineSenderHCL(env, 4, ""),
 				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.0"),
-					senderRetriesOnTenant(env, senderFlowID, "4")),
+					senderRetriesOnTenant(env, acctest.SenderFlowID, "4")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
 				// The release job deploys 1.0.7: it runs the settings, and the plan stays empty.
-				PreConfig:        func() { p.deploy(senderFlowID) },
+				PreConfig:        func() { p.deploy(acctest.SenderFlowID) },
 				Config:           pipelineSenderHCL(env, 4, ""),
 				ConfigPlanChecks: noChange,
-				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.7"), checkRunsDesignTime(env, senderFlowID)),
+				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.7"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
 			},
 			{
-				PreConfig: func() { p.stage(senderFlowID, "1.0.8", archiveEdit{}) },
+				PreConfig: func() { p.stage(acctest.SenderFlowID, "1.0.8", archiveEdit{}) },
 				Config:    pipelineSenderHCL(env, 4, "  deploy_other_changes = true\n"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: checkDeployedVersion(env, "STARTED", "1.0.8"),
@@ -240,8 +242,8 @@ func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 				// deploying it (flashpipe updates the content without a version bump). Leaving
 				// deploy_other_changes out deploys nothing.
 				PreConfig: func() {
-					p.stage(senderFlowID, "1.0.8", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 1\n")}})
-					env.srv.ResetStats()
+					p.stage(acctest.SenderFlowID, "1.0.8", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 1\n")}})
+					env.Srv.ResetStats()
 				},
 				Config:           pipelineSenderHCL(env, 4, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
@@ -251,30 +253,30 @@ func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 			{
 				// This configuration's change goes into the design time without shipping the fix
 				// (before, the version number being the same, the write deployed the fix with it).
-				PreConfig: env.srv.ResetStats,
+				PreConfig: env.Srv.ResetStats,
 				Config:    pipelineSenderHCL(env, 5, ""),
-				Check: resource.ComposeTestCheckFunc(runsHotfix(env, ""), senderRetriesOnTenant(env, senderFlowID, "5"),
+				Check: resource.ComposeTestCheckFunc(runsHotfix(env, ""), senderRetriesOnTenant(env, acctest.SenderFlowID, "5"),
 					deployCount(env, 0)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
 				// The release job deploys it: the runtime runs the fix and the settings.
-				PreConfig:        func() { p.deploy(senderFlowID) },
+				PreConfig:        func() { p.deploy(acctest.SenderFlowID) },
 				Config:           pipelineSenderHCL(env, 5, ""),
 				ConfigPlanChecks: noChange,
-				Check:            resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), checkRunsDesignTime(env, senderFlowID)),
+				Check:            resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
 			},
 			{
 				// Another fix under 1.0.8: deploy_other_changes = true ships it from here.
 				PreConfig: func() {
-					p.stage(senderFlowID, "1.0.8", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 2\n")}})
+					p.stage(acctest.SenderFlowID, "1.0.8", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 2\n")}})
 				},
 				Config: pipelineSenderHCL(env, 5, "  deploy_other_changes = true\n"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 2\n"), checkRunsDesignTime(env, senderFlowID)),
+				Check: resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 2\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
 			},
 		},
 	})
@@ -285,10 +287,10 @@ const hotfix = "src/main/resources/script/hotfix.groovy"
 
 // runsHotfix asserts the content of the hotfix entry in what the runtime of senderFlowID runs
 // ("": none).
-func runsHotfix(env *testEnv, want string) resource.TestCheckFunc {
-	const id, name = senderFlowID, hotfix
+func runsHotfix(env *acctest.TestEnv, want string) resource.TestCheckFunc {
+	const id, name = acctest.SenderFlowID, hotfix
 	return func(*terraform.State) error {
-		d, ok := env.srv.Deployed(id)
+		d, ok := env.Srv.Deployed(id)
 		if !ok {
 			return fmt.Errorf("flow %s is not deployed", id)
 		}
@@ -320,9 +322,9 @@ func runsHotfix(env *testEnv, want string) resource.TestCheckFunc {
 }
 
 // deployCount asserts how many deploys the emulator served since its statistics were reset.
-func deployCount(env *testEnv, want int64) resource.TestCheckFunc {
+func deployCount(env *acctest.TestEnv, want int64) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		if n := env.srv.Stats().Routes[deployRoute]; n != want {
+		if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != want {
 			return fmt.Errorf("the flow was deployed %d times, want %d", n, want)
 		}
 		return nil
@@ -333,38 +335,38 @@ func deployCount(env *testEnv, want int64) resource.TestCheckFunc {
 // when this configuration writes settings) and `never`; `running` deploys it again.
 func TestAccPipeline_deployPolicy(t *testing.T) {
 	t.Parallel()
-	env := newTestEnv(t)
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	p := newPipeline(t, env)
 	policy := func(s string) string { return fmt.Sprintf("  deploy_policy = %q\n", s) }
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{PreConfig: func() { p.deploy(senderFlowID) }, Config: pipelineSenderHCL(env, 3, policy("changes")),
-				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.0"), checkRunsDesignTime(env, senderFlowID))},
+			{PreConfig: func() { p.deploy(acctest.SenderFlowID) }, Config: pipelineSenderHCL(env, 3, policy("changes")),
+				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.0"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID))},
 			{
-				PreConfig:        func() { p.undeploy(senderFlowID) },
+				PreConfig:        func() { p.undeploy(acctest.SenderFlowID) },
 				Config:           pipelineSenderHCL(env, 3, policy("changes")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				Check:            checkDeployedVersion(env, "", ""),
 			},
 			{
 				Config:           pipelineSenderHCL(env, 4, policy("changes")),
-				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "", ""), senderRetriesOnTenant(env, senderFlowID, "4")),
+				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "", ""), senderRetriesOnTenant(env, acctest.SenderFlowID, "4")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
 				Config:           pipelineSenderHCL(env, 5, policy("never")),
-				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "", ""), senderRetriesOnTenant(env, senderFlowID, "5")),
+				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "", ""), senderRetriesOnTenant(env, acctest.SenderFlowID, "5")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
 				Config: pipelineSenderHCL(env, 5, policy("running")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: checkRunsDesignTime(env, senderFlowID),
+				Check: acctest.CheckRunsDesignTime(env, acctest.SenderFlowID),
 			},
 			{
 				Config:      pipelineSenderHCL(env, 5, policy("changes")+"  deploy = false\n"),
@@ -378,19 +380,19 @@ func TestAccPipeline_deployPolicy(t *testing.T) {
 // undeployed; before, it could only be removed from the configuration to stop redeploying it.
 func TestAccPipeline_deploymentPolicy(t *testing.T) {
 	t.Parallel()
-	env := newTestEnv(t)
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	p := newPipeline(t, env)
 	hcl := func(policy, trigger string) string {
-		return env.config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n  deploy_policy = %q\n  triggers = { t = %q }\n}\n",
-			senderFlowID, policy, trigger))
+		return env.Config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n  deploy_policy = %q\n  triggers = { t = %q }\n}\n",
+			acctest.SenderFlowID, policy, trigger))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{PreConfig: func() { p.deploy(senderFlowID) }, Config: hcl("changes", "a"), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
+			{PreConfig: func() { p.deploy(acctest.SenderFlowID) }, Config: hcl("changes", "a"), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
 			{
-				PreConfig:        func() { p.undeploy(senderFlowID) },
+				PreConfig:        func() { p.undeploy(acctest.SenderFlowID) },
 				Config:           hcl("changes", "a"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				Check:            checkDeployedVersion(env, "", ""),
@@ -416,28 +418,28 @@ func TestAccPipeline_deploymentPolicy(t *testing.T) {
 // deploy shipped the fix); deploy_other_changes = true does.
 func TestAccPipeline_deploymentHoldsSameVersionChanges(t *testing.T) {
 	t.Parallel()
-	env := newTestEnv(t)
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	p := newPipeline(t, env)
 	hcl := func(trigger, extra string) string {
-		return env.config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n  triggers = { t = %q }\n%s}\n",
-			senderFlowID, trigger, extra))
+		return env.Config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n  triggers = { t = %q }\n%s}\n",
+			acctest.SenderFlowID, trigger, extra))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: hcl("a", ""), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
 			{
 				PreConfig: func() {
-					p.stage(senderFlowID, "1.0.0", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 1\n")}})
-					env.srv.ResetStats()
+					p.stage(acctest.SenderFlowID, "1.0.0", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 1\n")}})
+					env.Srv.ResetStats()
 				},
 				Config: hcl("b", ""),
 				Check:  resource.ComposeTestCheckFunc(runsHotfix(env, ""), deployCount(env, 0)),
 			},
 			{
 				Config: hcl("c", "  deploy_other_changes = true\n"),
-				Check:  resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), checkRunsDesignTime(env, senderFlowID)),
+				Check:  resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
 			},
 		},
 	})
@@ -448,16 +450,16 @@ func TestAccPipeline_deploymentHoldsSameVersionChanges(t *testing.T) {
 // with "Integration Flow Not Found" like a credentials or network failure; the apply fails saying
 // the flow must be uploaded first, and once the pipeline uploads it again the apply converges.
 func TestAccDriftDetection_deletedFlow(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	plugins := filepath.Join(t.TempDir(), "plugins")
-	buildProvider(t, plugins)
-	env := newTestEnv(t)
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	acctest.BuildProvider(t, plugins)
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	p := newPipeline(t, env)
-	p.deploy(senderFlowID)
+	p.deploy(acctest.SenderFlowID)
 	dir := filepath.Join(t.TempDir(), "flows")
-	writeFile(t, filepath.Join(dir, "main.tf"), `
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), `
 terraform {
   required_providers {
     sapmessaging = { source = "sapmessaging/sapmessaging" }
@@ -467,7 +469,7 @@ terraform {
 provider "sapmessaging" {}
 
 resource "sapmessaging_amqp_sender" "orders" {
-  iflow_id              = "`+senderFlowID+`"
+  iflow_id              = "`+acctest.SenderFlowID+`"
   max_number_of_retries = 3
   deploy                = false
 }
@@ -477,32 +479,32 @@ resource "sapmessaging_iflow_deployment" "orders" {
   triggers = { orders = sapmessaging_amqp_sender.orders.revision }
 }
 `)
-	w := newCLIWorkspace(t, tf, plugins, dir, env)
-	w.mustRun(0, "apply", "-auto-approve", "-input=false")
-	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false")
-	uploaded := env.srv.IFlowContent(senderFlowID)
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w.MustRun(0, "apply", "-auto-approve", "-input=false")
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false")
+	uploaded := env.Srv.IFlowContent(acctest.SenderFlowID)
 
-	p.undeploy(senderFlowID)
-	p.delete(senderFlowID)
-	r := w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	p.undeploy(acctest.SenderFlowID)
+	p.delete(acctest.SenderFlowID)
+	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	for _, want := range []string{"Integration Flow Deleted", "deleted outside Terraform", "sapmessaging_amqp_sender.orders will be created",
 		"sapmessaging_iflow_deployment.orders will be created"} {
-		if !strings.Contains(strings.Join(strings.Fields(r.output), " "), want) {
-			t.Errorf("the plan after the pipeline deleted the flow does not say %q:\n%s", want, r.output)
+		if !strings.Contains(strings.Join(strings.Fields(r.Output), " "), want) {
+			t.Errorf("the plan after the pipeline deleted the flow does not say %q:\n%s", want, r.Output)
 		}
 	}
-	r = w.mustRun(1, "apply", "-auto-approve", "-input=false", "-no-color")
-	if out := strings.Join(strings.Fields(r.output), " "); !strings.Contains(out, "Integration Flow Not Found") || !strings.Contains(out, "must be uploaded first") {
-		t.Errorf("the apply without the flow does not say it must be uploaded first:\n%s", r.output)
+	r = w.MustRun(1, "apply", "-auto-approve", "-input=false", "-no-color")
+	if out := strings.Join(strings.Fields(r.Output), " "); !strings.Contains(out, "Integration Flow Not Found") || !strings.Contains(out, "must be uploaded first") {
+		t.Errorf("the apply without the flow does not say it must be uploaded first:\n%s", r.Output)
 	}
 
 	// The pipeline uploads the flow again: the apply writes and deploys it, and the plan settles.
-	if err := env.srv.CreateIFlow(senderFlowID, senderFlowID, "Orders", uploaded); err != nil {
+	if err := env.Srv.CreateIFlow(acctest.SenderFlowID, acctest.SenderFlowID, "Orders", uploaded); err != nil {
 		t.Fatal(err)
 	}
-	w.mustRun(0, "apply", "-auto-approve", "-input=false")
-	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false")
-	if err := checkRunsDesignTime(env, senderFlowID)(nil); err != nil {
+	w.MustRun(0, "apply", "-auto-approve", "-input=false")
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false")
+	if err := acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)(nil); err != nil {
 		t.Error(err)
 	}
 }
@@ -513,13 +515,13 @@ resource "sapmessaging_iflow_deployment" "orders" {
 // although no setting changed. A change of a channel afterwards deploys the flow once.
 func TestAccPipeline_switchToRecommendedPatternIsNoOp(t *testing.T) {
 	t.Parallel()
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	props := iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")
-	env.addFlow(t, "TwoChannels", []iflowbuild.Sender{{ID: "MessageFlow_1", Name: "Orders", Properties: props},
+	env.AddFlow(t, "TwoChannels", []iflowbuild.Sender{{ID: "MessageFlow_1", Name: "Orders", Properties: props},
 		{ID: "MessageFlow_2", Name: "Returns", Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/returns")}}, nil)
 	newPipeline(t, env).deploy("TwoChannels")
 	cfg := func(deploy, triggers string, n int) string {
-		return env.config(fmt.Sprintf(`
+		return env.Config(fmt.Sprintf(`
 resource "sapmessaging_amqp_sender" "orders" {
   iflow_id              = "TwoChannels"
   channel               = "Orders"
@@ -539,17 +541,17 @@ resource "sapmessaging_iflow_deployment" "flow" {
 	}
 	wired := "  triggers = { orders = sapmessaging_amqp_sender.orders.revision, returns = sapmessaging_amqp_sender.returns.revision }\n"
 	noDeploys := func(*terraform.State) error {
-		if n := env.srv.Stats().Routes[deployRoute]; n != 0 {
+		if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != 0 {
 			return fmt.Errorf("the flow was deployed %d times", n)
 		}
 		return nil
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: cfg("  deploy = true\n", "", 1), Check: checkRunsDesignTime(env, "TwoChannels")},
+			{Config: cfg("  deploy = true\n", "", 1), Check: acctest.CheckRunsDesignTime(env, "TwoChannels")},
 			{
-				PreConfig: env.srv.ResetStats,
+				PreConfig: env.Srv.ResetStats,
 				Config:    cfg("  deploy = false\n", wired, 1),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
@@ -558,13 +560,13 @@ resource "sapmessaging_iflow_deployment" "flow" {
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: resource.ComposeTestCheckFunc(noDeploys, noCloudIntegrationWrites(env), checkRunsDesignTime(env, "TwoChannels")),
+				Check: resource.ComposeTestCheckFunc(noDeploys, noCloudIntegrationWrites(env), acctest.CheckRunsDesignTime(env, "TwoChannels")),
 			},
 			{
-				PreConfig: env.srv.ResetStats,
+				PreConfig: env.Srv.ResetStats,
 				Config:    cfg("  deploy = false\n", wired, 2),
-				Check: resource.ComposeTestCheckFunc(checkRunsDesignTime(env, "TwoChannels"), func(*terraform.State) error {
-					if n := env.srv.Stats().Routes[deployRoute]; n != 1 {
+				Check: resource.ComposeTestCheckFunc(acctest.CheckRunsDesignTime(env, "TwoChannels"), func(*terraform.State) error {
+					if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != 1 {
 						return fmt.Errorf("the flow was deployed %d times, want once", n)
 					}
 					return nil
@@ -576,9 +578,9 @@ resource "sapmessaging_iflow_deployment" "flow" {
 
 // noCloudIntegrationWrites asserts that the emulator served no Cloud Integration request that
 // writes (an upload, a parameter, a deploy, an undeploy) since its statistics were reset.
-func noCloudIntegrationWrites(env *testEnv) resource.TestCheckFunc {
+func noCloudIntegrationWrites(env *acctest.TestEnv) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		for route, n := range env.srv.Stats().Routes {
+		for route, n := range env.Srv.Stats().Routes {
 			method, p, _ := strings.Cut(route, " ")
 			if n > 0 && method != "GET" && method != "HEAD" && strings.HasPrefix(p, "/api/v1/") {
 				return fmt.Errorf("the apply sent %d requests %s", n, route)
@@ -593,26 +595,26 @@ func noCloudIntegrationWrites(env *testEnv) resource.TestCheckFunc {
 // to the uploaded parameters.prop, and the next plan writes the configuration's value again.
 func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
 	t.Parallel()
-	env := newTestEnv(t)
-	if err := env.srv.LoadSampleContent(); err != nil {
+	env := acctest.NewTestEnv(t)
+	if err := env.Srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
 	}
 	const id = "Acme_Orders_Parameterized"
 	p := newPipeline(t, env)
 	param := func(want string) resource.TestCheckFunc {
 		return func(*terraform.State) error {
-			values, ok := env.srv.IFlowConfigurations(id)
+			values, ok := env.Srv.IFlowConfigurations(id)
 			if !ok || values["Orders_MaxRetries"] != want {
 				return fmt.Errorf("Orders_MaxRetries of %s = %q (found %t), want %q", id, values["Orders_MaxRetries"], ok, want)
 			}
 			return senderRetriesOnTenant(env, id, "{{Orders_MaxRetries}}")(nil)
 		}
 	}
-	cfg := env.config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = 3\n}\n", id))
+	cfg := env.Config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = 3\n}\n", id))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: cfg, Check: resource.ComposeTestCheckFunc(param("3"), checkRunsDesignTime(env, id))},
+			{Config: cfg, Check: resource.ComposeTestCheckFunc(param("3"), acctest.CheckRunsDesignTime(env, id))},
 			{
 				// The pipeline uploads 1.0.1 from git, whose parameters.prop holds 2, and releases it.
 				PreConfig: func() {
@@ -635,10 +637,10 @@ func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
 			{
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: resource.ComposeTestCheckFunc(param("3"), checkRunsDesignTime(env, id)),
+				Check: resource.ComposeTestCheckFunc(param("3"), acctest.CheckRunsDesignTime(env, id)),
 			},
 			{
 				// An upload without parameters.prop leaves the parameters without values: the plan
@@ -651,7 +653,7 @@ func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
 				},
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(senderAddr, plancheck.ResourceActionUpdate)},
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
 				},
 				Check: param("3"),
 			},
@@ -668,37 +670,37 @@ func TestAccPipeline_runningHoldsUnreleasedVersionOfUndeployedFlow(t *testing.T)
 	t.Parallel()
 	for _, tc := range []struct {
 		name string
-		hcl  func(env *testEnv, extra string) string
+		hcl  func(env *acctest.TestEnv, extra string) string
 	}{
-		{"sender", func(env *testEnv, extra string) string { return pipelineSenderHCL(env, 3, extra) }},
-		{"deployment", func(env *testEnv, extra string) string {
-			return env.config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n%s}\n", senderFlowID, extra))
+		{"sender", func(env *acctest.TestEnv, extra string) string { return pipelineSenderHCL(env, 3, extra) }},
+		{"deployment", func(env *acctest.TestEnv, extra string) string {
+			return env.Config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n%s}\n", acctest.SenderFlowID, extra))
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			env := newTestEnv(t)
-			env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+			env := acctest.NewTestEnv(t)
+			env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 			p := newPipeline(t, env)
-			p.deploy(senderFlowID)
+			p.deploy(acctest.SenderFlowID)
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{
 					{Config: tc.hcl(env, ""), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
 					{
 						// The pipeline releases 1.0.2; the guide's refresh-only apply records it.
 						PreConfig: func() {
-							p.stage(senderFlowID, "1.0.2", archiveEdit{})
-							p.deploy(senderFlowID)
+							p.stage(acctest.SenderFlowID, "1.0.2", archiveEdit{})
+							p.deploy(acctest.SenderFlowID)
 						},
 						RefreshState: true,
 					},
 					{
 						// It stages 1.0.3 without deploying it, and the team undeploys the flow.
 						PreConfig: func() {
-							p.stage(senderFlowID, "1.0.3", archiveEdit{})
-							p.undeploy(senderFlowID)
-							env.srv.ResetStats()
+							p.stage(acctest.SenderFlowID, "1.0.3", archiveEdit{})
+							p.undeploy(acctest.SenderFlowID)
+							env.Srv.ResetStats()
 						},
 						Config:           tc.hcl(env, ""),
 						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
@@ -725,29 +727,29 @@ func TestAccPipeline_runningHoldsUnreleasedVersionOfUndeployedFlow(t *testing.T)
 // pipeline's next deploy job confirms the record, and a change then deploys.
 func TestAccPipeline_unseenDeployThenSameVersionUploadHeld(t *testing.T) {
 	t.Parallel()
-	env := newTestEnv(t)
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	p := newPipeline(t, env)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: pipelineSenderHCL(env, 3, ""), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
 			{
 				PreConfig: func() {
-					p.stage(senderFlowID, "1.0.2", archiveEdit{})
-					p.deploy(senderFlowID)
-					p.stage(senderFlowID, "1.0.2", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 1\n")}})
-					env.srv.ResetStats()
+					p.stage(acctest.SenderFlowID, "1.0.2", archiveEdit{})
+					p.deploy(acctest.SenderFlowID)
+					p.stage(acctest.SenderFlowID, "1.0.2", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 1\n")}})
+					env.Srv.ResetStats()
 				},
 				Config: pipelineSenderHCL(env, 4, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: resource.ComposeTestCheckFunc(runsHotfix(env, ""), deployCount(env, 0), senderRetriesOnTenant(env, senderFlowID, "4")),
+				Check: resource.ComposeTestCheckFunc(runsHotfix(env, ""), deployCount(env, 0), senderRetriesOnTenant(env, acctest.SenderFlowID, "4")),
 			},
 			{
 				// The next plan still holds the write back.
-				PreConfig:          env.srv.ResetStats,
+				PreConfig:          env.Srv.ResetStats,
 				Config:             pipelineSenderHCL(env, 4, ""),
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: false,
@@ -755,13 +757,13 @@ func TestAccPipeline_unseenDeployThenSameVersionUploadHeld(t *testing.T) {
 			{
 				// The pipeline's release deploys 1.0.2 with the fix; the refresh-only apply after it
 				// records it, and a change then deploys this configuration's settings.
-				PreConfig:    func() { p.deploy(senderFlowID) },
+				PreConfig:    func() { p.deploy(acctest.SenderFlowID) },
 				RefreshState: true,
 			},
 			{
-				PreConfig: env.srv.ResetStats,
+				PreConfig: env.Srv.ResetStats,
 				Config:    pipelineSenderHCL(env, 5, ""),
-				Check: resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), checkRunsDesignTime(env, senderFlowID),
+				Check: resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID),
 					deployCount(env, 1)),
 			},
 		},
@@ -773,15 +775,15 @@ func TestAccPipeline_unseenDeployThenSameVersionUploadHeld(t *testing.T) {
 // while the runtime still runs says only the design time was deleted. Before, both said the flow
 // "no longer exists on the tenant".
 func TestAccDriftDetection_versionReplacedAndDesignTimeDeleted(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	plugins := filepath.Join(t.TempDir(), "plugins")
-	buildProvider(t, plugins)
-	env := newTestEnv(t)
-	env.addFlow(t, senderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	acctest.BuildProvider(t, plugins)
+	env := acctest.NewTestEnv(t)
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	p := newPipeline(t, env)
-	p.stage(senderFlowID, "1.0.8", archiveEdit{})
-	p.deploy(senderFlowID)
+	p.stage(acctest.SenderFlowID, "1.0.8", archiveEdit{})
+	p.deploy(acctest.SenderFlowID)
 	dir := filepath.Join(t.TempDir(), "flows")
 	main := func(version string) string {
 		return `
@@ -794,21 +796,21 @@ terraform {
 provider "sapmessaging" {}
 
 resource "sapmessaging_amqp_sender" "orders" {
-  iflow_id              = "` + senderFlowID + `"
+  iflow_id              = "` + acctest.SenderFlowID + `"
   version               = "` + version + `"
   max_number_of_retries = 3
   deploy_policy         = "changes"
 }
 `
 	}
-	writeFile(t, filepath.Join(dir, "main.tf"), main("1.0.8"))
-	w := newCLIWorkspace(t, tf, plugins, dir, env)
-	w.mustRun(0, "apply", "-auto-approve", "-input=false")
-	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false")
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), main("1.0.8"))
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w.MustRun(0, "apply", "-auto-approve", "-input=false")
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false")
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-	p.stage(senderFlowID, "1.0.9", archiveEdit{})
-	out := flat(w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color").output)
+	p.stage(acctest.SenderFlowID, "1.0.9", archiveEdit{})
+	out := flat(w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color").Output)
 	for _, want := range []string{"Integration Flow Version Replaced", "Version 1.0.8 of iFlow", "now holds version 1.0.9", `Set version = "1.0.9"`} {
 		if !strings.Contains(strings.ReplaceAll(out, "`", ""), want) {
 			t.Errorf("the plan after the pipeline uploaded 1.0.9 does not say %q:\n%s", want, out)
@@ -818,19 +820,19 @@ resource "sapmessaging_amqp_sender" "orders" {
 		t.Errorf("the plan after the pipeline uploaded 1.0.9 says the flow was deleted:\n%s", out)
 	}
 
-	writeFile(t, filepath.Join(dir, "main.tf"), main("1.0.9"))
-	w.mustRun(0, "apply", "-auto-approve", "-input=false")
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), main("1.0.9"))
+	w.MustRun(0, "apply", "-auto-approve", "-input=false")
 	// deploy = true beside deploy_policy = "changes" says nothing the configuration does: warned.
-	writeFile(t, filepath.Join(dir, "main.tf"), strings.Replace(main("1.0.9"), "  deploy_policy", "  deploy                = true\n  deploy_policy", 1))
-	out = flat(w.mustRun(0, "plan", "-input=false", "-no-color").output)
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), strings.Replace(main("1.0.9"), "  deploy_policy", "  deploy                = true\n  deploy_policy", 1))
+	out = flat(w.MustRun(0, "plan", "-input=false", "-no-color").Output)
 	for _, want := range []string{"Deploy Setting Ignored", `deploy_policy = "changes" is set and decides`, "Remove deploy"} {
 		if !strings.Contains(strings.ReplaceAll(out, "`", ""), want) {
 			t.Errorf("the plan with deploy = true beside deploy_policy = \"changes\" does not say %q:\n%s", want, out)
 		}
 	}
-	writeFile(t, filepath.Join(dir, "main.tf"), main("1.0.9"))
-	p.delete(senderFlowID)
-	out = flat(w.mustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color").output)
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), main("1.0.9"))
+	p.delete(acctest.SenderFlowID)
+	out = flat(w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color").Output)
 	for _, want := range []string{"Integration Flow Design Time Deleted", "only the design time was deleted", "still runs version 1.0.8"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the plan after the pipeline deleted the design time does not say %q:\n%s", want, out)
@@ -844,18 +846,18 @@ resource "sapmessaging_amqp_sender" "orders" {
 // and does not deploy it; the next plan changes nothing, and its warning now says that the running
 // flow may retry a failing message without end, where it said only that the flow was not deployed.
 func TestAccPipeline_heldDeployNamesWhatRuns(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	plugins := filepath.Join(t.TempDir(), "plugins")
-	buildProvider(t, plugins)
-	env := newTestEnv(t)
-	if err := env.srv.LoadSampleContent(); err != nil {
+	acctest.BuildProvider(t, plugins)
+	env := acctest.NewTestEnv(t)
+	if err := env.Srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
 	}
 	const id = "Acme_Orders_Parameterized"
 	p := newPipeline(t, env)
 	dir := filepath.Join(t.TempDir(), "flows")
-	writeFile(t, filepath.Join(dir, "main.tf"), `
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), `
 terraform {
   required_providers {
     sapmessaging = { source = "sapmessaging/sapmessaging" }
@@ -870,20 +872,20 @@ resource "sapmessaging_amqp_sender" "orders" {
   deploy_policy         = "changes"
 }
 `)
-	w := newCLIWorkspace(t, tf, plugins, dir, env)
-	w.mustRun(0, "apply", "-auto-approve", "-input=false")
-	w.mustRun(0, "plan", "-detailed-exitcode", "-input=false")
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w.MustRun(0, "apply", "-auto-approve", "-input=false")
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false")
 
 	noProp := archiveEdit{drop: []string{"src/main/resources/parameters.prop"}}
 	p.stage(id, "1.0.4", noProp)
 	p.deploy(id)
-	w.mustRun(2, "plan", "-detailed-exitcode", "-input=false")
+	w.MustRun(2, "plan", "-detailed-exitcode", "-input=false")
 	p.stage(id, "1.0.5", noProp)
-	w.mustRun(0, "apply", "-auto-approve", "-input=false")
-	if d, ok := env.srv.Deployed(id); !ok || d.Version != "1.0.4" {
+	w.MustRun(0, "apply", "-auto-approve", "-input=false")
+	if d, ok := env.Srv.Deployed(id); !ok || d.Version != "1.0.4" {
 		t.Fatalf("the runtime runs %+v, want 1.0.4", d)
 	}
-	out := strings.Join(strings.Fields(w.mustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color").output), " ")
+	out := strings.Join(strings.Fields(w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color").Output), " ")
 	for _, want := range []string{"Integration Flow Not Deployed", "running flow (version 1.0.4)", "retries a failing message without end"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the plan leaving 1.0.4 running does not say %q:\n%s", want, out)

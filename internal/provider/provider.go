@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -24,7 +26,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
@@ -35,14 +36,6 @@ import (
 const messagingNeededBy = "The messaging REST API (the service key's `messaging` entry of protocol `httprest`) is what " +
 	"`sapmessaging_webhook_subscription` manages webhook subscriptions through, what the action `sapmessaging_redrive` moves " +
 	"messages with, and what `sapmessaging_retry_audit` lists the webhook subscriptions by; the queues need only the management API."
-
-// Environment variables read when the provider block leaves a section out.
-const (
-	EnvEventMeshServiceKey        = "SAPMESSAGING_EVENT_MESH_SERVICE_KEY"
-	EnvCloudIntegrationServiceKey = "SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY"
-	// EnvCloudIntegrationPrivateKey holds the private key of an "External Certificate" key.
-	EnvCloudIntegrationPrivateKey = "SAPMESSAGING_CLOUD_INTEGRATION_PRIVATE_KEY"
-)
 
 var (
 	_ provider.Provider                  = (*sapMessagingProvider)(nil)
@@ -72,7 +65,7 @@ func NewWithHTTPClient(version string, newHTTPClient HTTPClientFunc) func() prov
 	return func() provider.Provider {
 		// As early as the process starts, so that this process joins the walk of its Terraform
 		// process while the other provider configurations' processes still run (owners.go).
-		joinWalk(context.Background())
+		framework.JoinWalk(context.Background())
 		return &sapMessagingProvider{version: version, newHTTPClient: newHTTPClient}
 	}
 }
@@ -103,52 +96,6 @@ type cloudIntegrationModel struct {
 	PrivateKey   types.String `tfsdk:"private_key"`
 }
 
-// providerData is what resources and data sources receive from Configure.
-type providerData struct {
-	eventMesh        *eventmesh.Client
-	messaging        *eventmesh.Messaging
-	cloudIntegration *cpi.Client
-	// flows reads integration flows once per run and serializes and
-	// coalesces the writes to each flow; set together with cloudIntegration.
-	flows *cpi.Flows
-	// links holds the dead message queue links of this run, for the cycle check.
-	links dmqLinks
-	// owners holds the object each resource of this run plans to manage, so that two resources
-	// that would overwrite each other are refused at plan (owners.go); names reserves queue names
-	// again at apply (queue_names.go).
-	owners owners
-	names  queueNames
-	// eventMeshInstance and cloudIntegrationTenant identify the instance and tenant this
-	// configuration manages (owners.go); "" when not configured.
-	eventMeshInstance, cloudIntegrationTenant string
-	// webhookPlans holds the webhook subscriptions this run plans, per queue (resource_webhook_subscription.go).
-	webhookPlans webhookPlans
-	// eventMeshUnknown and cloudIntegrationUnknown are set when a setting of that connection is
-	// known only after apply (for example a service key from another resource): the plan then
-	// requires no such connection.
-	eventMeshUnknown, cloudIntegrationUnknown bool
-	// eventMeshKeyError and cloudIntegrationKeyError hold the error of a service key that the
-	// environment names and that cannot be used, when no provider block attribute is set for
-	// that service. Configure does not report it: Terraform puts its generic "requires explicit
-	// configuration" error before any error of a provider configured without a provider block.
-	// The resources, data sources and actions that need the service report it instead, so that
-	// the provider's own message is the first (and only) one the user reads.
-	eventMeshKeyError, cloudIntegrationKeyError diag.Diagnostics
-	// Each connection's credentials, proven once per run at plan (credentials.go).
-	eventMeshCredential, messagingCredential, cloudIntegrationCredential credential
-
-	// aem is the SEMP v2 client of the Advanced Event Mesh broker service (aem_connection.go); aemBroker
-	// identifies the broker and Message VPN for the owners of this run; aemUnknown and aemKeyError are as
-	// for the other connections.
-	aem           *aem.Client
-	aemBroker     string
-	aemUnknown    bool
-	aemKeyError   diag.Diagnostics
-	aemCredential credential
-	// aemQueueList is the run's queue list of the broker and the dead message queues the run plans (aem_queue_shared.go).
-	aemQueueList aemQueueList
-}
-
 func (p *sapMessagingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
 	resp.TypeName = "sapmessaging"
 	resp.Version = p.version
@@ -162,7 +109,7 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 			"event_mesh": schema.SingleNestedAttribute{
 				MarkdownDescription: "Connection to SAP Event Mesh: the management API (queues, dead message queues, subscriptions) and, " +
 					"from a service key, its messaging REST API. Give `service_key` (the BTP service key JSON, " +
-					"verbatim) or the four explicit fields. When left out, the provider reads `" + EnvEventMeshServiceKey +
+					"verbatim) or the four explicit fields. When left out, the provider reads `" + framework.EnvEventMeshServiceKey +
 					"` (JSON text or a path to a JSON file); an empty or blank `service_key` is an error, not a fallback. " +
 					messagingNeededBy,
 				Optional: true,
@@ -196,7 +143,7 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 			},
 			"cloud_integration": schema.SingleNestedAttribute{
 				MarkdownDescription: "Connection to the SAP Cloud Integration OData API (Process Integration Runtime, plan `api`). " +
-					"Give `service_key` or the four explicit fields. When left out, the provider reads `" + EnvCloudIntegrationServiceKey + "`; " +
+					"Give `service_key` or the four explicit fields. When left out, the provider reads `" + framework.EnvCloudIntegrationServiceKey + "`; " +
 					"an empty or blank `service_key` is an error, not a fallback.",
 				Optional: true,
 				Attributes: map[string]schema.Attribute{
@@ -225,7 +172,7 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 					"private_key": schema.StringAttribute{
 						MarkdownDescription: "The private key of a service key of type *External Certificate*, which holds the certificate " +
 							"but not its key: the PEM text or the path of a PEM file. When not set, the provider reads `" +
-							EnvCloudIntegrationPrivateKey + "`. Not used with other key types. Never logged or stored in the state.",
+							framework.EnvCloudIntegrationPrivateKey + "`. Not used with other key types. Never logged or stored in the state.",
 						Optional:  true,
 						Sensitive: true,
 					},
@@ -233,14 +180,14 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 			},
 			"advanced_event_mesh": aemConnectionSchema(),
 			"max_retries": schema.Int64Attribute{
-				CustomType: wholeNumber(0, 20),
+				CustomType: framework.WholeNumber(0, 20),
 				MarkdownDescription: "How often one HTTP request is retried on 429, 5xx and connection errors, including a refused connection " +
 					"and a failed name lookup or TLS handshake. Defaults to " + strconv.Itoa(httpx.DefaultMaxRetries) + ".",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(0, 20)},
 			},
 			"request_timeout_seconds": schema.Int64Attribute{
-				CustomType:          wholeNumber(1, 600),
+				CustomType:          framework.WholeNumber(1, 600),
 				MarkdownDescription: "The timeout of one HTTP attempt, in seconds. Defaults to " + strconv.Itoa(int(httpx.DefaultRequestTimeout/time.Second)) + ".",
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.Between(1, 600)},
@@ -260,13 +207,13 @@ func (p *sapMessagingProvider) Schema(_ context.Context, _ provider.SchemaReques
 
 func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	var cfg providerModel
-	resp.Diagnostics.Append(getConfig(ctx, req.Config, &cfg)...)
+	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
 	// Retries and timeout not set keep the defaults of httpx.
-	common := httpx.Config{UserAgent: "terraform-provider-sapmessaging/" + p.version, LogsOff: logsOff.Load()}
+	common := httpx.Config{UserAgent: "terraform-provider-sapmessaging/" + p.version, LogsOff: framework.LogsOff.Load()}
 	if !cfg.MaxRetries.IsNull() && !cfg.MaxRetries.IsUnknown() {
 		common.SetRetries(int(cfg.MaxRetries.ValueInt64()))
 	}
@@ -282,10 +229,10 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		}
 	}
 
-	data := &providerData{}
-	data.eventMeshUnknown, data.cloudIntegrationUnknown = hasUnknown(cfg.EventMesh), hasUnknown(cfg.CloudIntegration)
+	data := &framework.ProviderData{}
+	data.EventMeshUnknown, data.CloudIntegrationUnknown = framework.HasUnknown(cfg.EventMesh), framework.HasUnknown(cfg.CloudIntegration)
 	if cfg.EventMesh.IsUnknown() || cfg.CloudIntegration.IsUnknown() || cfg.AdvancedEventMesh.IsUnknown() {
-		data.eventMeshUnknown, data.cloudIntegrationUnknown, data.aemUnknown = true, true, true
+		data.EventMeshUnknown, data.CloudIntegrationUnknown, data.AEMUnknown = true, true, true
 		// Known only after apply, for example a service key from another resource. Resources
 		// report the missing connection when they are asked to act.
 		resp.DataSourceData, resp.ResourceData, resp.ListResourceData, resp.ActionData = data, data, data, data
@@ -294,14 +241,14 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 
 	var emDiags diag.Diagnostics
 	em, source, ok := p.eventMeshKey(ctx, cfg, &emDiags)
-	data.eventMeshKeyError = deferKeyError(cfg.EventMesh, &emDiags)
+	data.EventMeshKeyError = deferKeyError(cfg.EventMesh, &emDiags)
 	resp.Diagnostics.Append(emDiags...)
 	if ok {
 		mgmtCfg := common
 		mgmtCfg.BaseURL, mgmtCfg.TokenURL = em.ManagementURL, em.TokenURL
 		mgmtCfg.ClientID, mgmtCfg.ClientSecret = em.ClientID, em.ClientSecret
 		mgmtCfg.ClientCertificate, mgmtCfg.ClientKey = em.Certificate, em.Key
-		maskSecrets(&ctx, em.ClientSecret, em.MessagingClientSecret, em.Key, em.MessagingKey)
+		framework.MaskSecrets(&ctx, em.ClientSecret, em.MessagingClientSecret, em.Key, em.MessagingKey)
 		h, err := p.newHTTPClient(mgmtCfg)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("event_mesh"), "Invalid Event Mesh Connection", connectionDetail("event_mesh", err))
@@ -311,17 +258,17 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		if em.MessagingURL != "" && em.MessagingTokenURL != em.TokenURL {
 			warnTokenHost(&resp.Diagnostics, "event_mesh", "Event Mesh messaging", em.MessagingURL, em.MessagingTokenURL, trusted)
 		}
-		data.eventMesh = eventmesh.New(h)
-		data.eventMeshCredential = credential{service: "Event Mesh management API", source: source, clientID: em.ClientID, http: h}
-		data.setInstanceKeys(ctx, em.ManagementURL, em.ClientID, "")
+		data.EventMesh = eventmesh.New(h)
+		data.EventMeshCredential = framework.Credential{Service: "Event Mesh management API", Source: source, ClientID: em.ClientID, HTTP: h}
+		data.SetInstanceKeys(ctx, em.ManagementURL, em.ClientID, "")
 		if em.MessagingURL != "" {
 			msgCfg := common
 			msgCfg.BaseURL, msgCfg.TokenURL = em.MessagingURL, em.MessagingTokenURL
 			msgCfg.ClientID, msgCfg.ClientSecret = em.MessagingClientID, em.MessagingClientSecret
 			msgCfg.ClientCertificate, msgCfg.ClientKey = em.MessagingCertificate, em.MessagingKey
 			if mh, err := p.newHTTPClient(msgCfg); err == nil {
-				data.messaging = eventmesh.NewMessaging(mh)
-				data.messagingCredential = credential{service: "Event Mesh messaging API", source: source + " (its messaging entry)", clientID: em.MessagingClientID, http: mh}
+				data.Messaging = eventmesh.NewMessaging(mh)
+				data.MessagingCredential = framework.Credential{Service: "Event Mesh messaging API", Source: source + " (its messaging entry)", ClientID: em.MessagingClientID, HTTP: mh}
 			} else {
 				tflog.Warn(ctx, "Event Mesh messaging API unavailable", map[string]any{"error": err.Error()})
 			}
@@ -333,7 +280,7 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 
 	var ciDiags diag.Diagnostics
 	ci, source, ok := p.cloudIntegrationKey(ctx, cfg, &ciDiags)
-	data.cloudIntegrationKeyError = deferKeyError(cfg.CloudIntegration, &ciDiags)
+	data.CloudIntegrationKeyError = deferKeyError(cfg.CloudIntegration, &ciDiags)
 	resp.Diagnostics.Append(ciDiags...)
 	if ok {
 		ciCfg := common
@@ -342,17 +289,17 @@ func (p *sapMessagingProvider) Configure(ctx context.Context, req provider.Confi
 		ciCfg.ClientCertificate, ciCfg.ClientKey = ci.Certificate, ci.Key
 		ciCfg.CSRFFetchPath = cpi.CSRFFetchPath
 		ciCfg.MaxResponseBytes = httpx.ArtifactMaxResponseBytes // integration flow archives
-		maskSecrets(&ctx, ci.ClientSecret, ci.Key)
+		framework.MaskSecrets(&ctx, ci.ClientSecret, ci.Key)
 		h, err := p.newHTTPClient(ciCfg)
 		if err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("cloud_integration"), "Invalid Cloud Integration Connection", connectionDetail("cloud_integration", err))
 			return
 		}
 		warnTokenHost(&resp.Diagnostics, "cloud_integration", "Cloud Integration", ci.URL, ci.TokenURL, trusted)
-		data.cloudIntegration = cpi.New(h)
-		data.flows = cpi.NewFlows(data.cloudIntegration)
-		data.cloudIntegrationCredential = credential{service: "Cloud Integration API", source: source, clientID: ci.ClientID, http: h}
-		data.setInstanceKeys(ctx, "", "", ci.URL)
+		data.CloudIntegration = cpi.New(h)
+		data.Flows = cpi.NewFlows(data.CloudIntegration)
+		data.CloudIntegrationCredential = framework.Credential{Service: "Cloud Integration API", Source: source, ClientID: ci.ClientID, HTTP: h}
+		data.SetInstanceKeys(ctx, "", "", ci.URL)
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -401,16 +348,6 @@ func warnTokenHost(diags *diag.Diagnostics, attr, title, apiURL, tokenURL string
 			title, w, host, host))
 }
 
-// maskSecrets keeps secret values out of every log line written with ctx.
-func maskSecrets(ctx *context.Context, secrets ...string) {
-	for _, s := range secrets {
-		if s != "" {
-			*ctx = tflog.MaskMessageStrings(*ctx, s)
-			*ctx = tflog.MaskAllFieldValuesStrings(*ctx, s)
-		}
-	}
-}
-
 // connectionSection describes one connection block of the provider: Event Mesh or Cloud Integration.
 type connectionSection struct {
 	attr, title, env, urlAttr, keyHint string
@@ -418,11 +355,11 @@ type connectionSection struct {
 
 var (
 	eventMeshSection = connectionSection{
-		attr: "event_mesh", title: "Event Mesh", env: EnvEventMeshServiceKey, urlAttr: "management_url",
+		attr: "event_mesh", title: "Event Mesh", env: framework.EnvEventMeshServiceKey, urlAttr: "management_url",
 		keyHint: "the service key JSON of the Event Mesh instance as BTP shows it",
 	}
 	cloudIntegrationSection = connectionSection{
-		attr: "cloud_integration", title: "Cloud Integration", env: EnvCloudIntegrationServiceKey, urlAttr: "url",
+		attr: "cloud_integration", title: "Cloud Integration", env: framework.EnvCloudIntegrationServiceKey, urlAttr: "url",
 		keyHint: "the service key JSON of the Process Integration Runtime instance (plan api)",
 	}
 )
@@ -492,7 +429,7 @@ func (s connectionSection) resolve(v connectionValues, diags *diag.Diagnostics) 
 
 func (s connectionSection) invalidKey(diags *diag.Diagnostics, source string, err error) {
 	diags.AddAttributeError(path.Root(s.attr), "Invalid "+s.title+" Service Key",
-		fmt.Sprintf("The service key from %s cannot be used: %s. Set it to %s.", source, clause(err), s.keyHint))
+		fmt.Sprintf("The service key from %s cannot be used: %s. Set it to %s.", source, framework.Clause(err), s.keyHint))
 }
 
 // eventMeshKey resolves the Event Mesh connection from the provider block or the environment.
@@ -500,7 +437,7 @@ func (s connectionSection) invalidKey(diags *diag.Diagnostics, source string, er
 func (p *sapMessagingProvider) eventMeshKey(ctx context.Context, cfg providerModel, diags *diag.Diagnostics) (servicekey.EventMesh, string, bool) {
 	var m eventMeshModel
 	if !cfg.EventMesh.IsNull() {
-		if diags.Append(cfg.EventMesh.As(ctx, &m, objectAsOptions)...); diags.HasError() {
+		if diags.Append(cfg.EventMesh.As(ctx, &m, framework.ObjectAsOptions)...); diags.HasError() {
 			return servicekey.EventMesh{}, "", false
 		}
 	}
@@ -525,7 +462,7 @@ func (p *sapMessagingProvider) eventMeshKey(ctx context.Context, cfg providerMod
 func (p *sapMessagingProvider) cloudIntegrationKey(ctx context.Context, cfg providerModel, diags *diag.Diagnostics) (servicekey.CloudIntegration, string, bool) {
 	var m cloudIntegrationModel
 	if !cfg.CloudIntegration.IsNull() {
-		if diags.Append(cfg.CloudIntegration.As(ctx, &m, objectAsOptions)...); diags.HasError() {
+		if diags.Append(cfg.CloudIntegration.As(ctx, &m, framework.ObjectAsOptions)...); diags.HasError() {
 			return servicekey.CloudIntegration{}, "", false
 		}
 	}
@@ -561,90 +498,67 @@ func externalPrivateKey(v types.String, diags *diag.Diagnostics) (string, bool) 
 	}
 	text, source := v.ValueString(), "cloud_integration.private_key"
 	if strings.TrimSpace(text) == "" {
-		text, source = os.Getenv(EnvCloudIntegrationPrivateKey), EnvCloudIntegrationPrivateKey
+		text, source = os.Getenv(framework.EnvCloudIntegrationPrivateKey), framework.EnvCloudIntegrationPrivateKey
 	}
 	if strings.TrimSpace(text) == "" {
 		diags.AddAttributeError(at, "Missing Cloud Integration Private Key",
 			"The Cloud Integration service key is of type External Certificate: it holds the client certificate but not its private key, "+
-				"which stays with you. Set `cloud_integration.private_key`, or the environment variable "+EnvCloudIntegrationPrivateKey+
+				"which stays with you. Set `cloud_integration.private_key`, or the environment variable "+framework.EnvCloudIntegrationPrivateKey+
 				", to the PEM private key of that certificate or the path of a file holding it.")
 		return "", false
 	}
 	key, err := servicekey.LoadPrivateKey(text)
 	if err != nil {
 		diags.AddAttributeError(at, "Invalid Cloud Integration Private Key",
-			fmt.Sprintf("The private key from %s cannot be used: %s. Set the PEM private key of the client certificate of the service key, unencrypted.", source, clause(err)))
+			fmt.Sprintf("The private key from %s cannot be used: %s. Set the PEM private key of the client certificate of the service key, unencrypted.", source, framework.Clause(err)))
 		return "", false
 	}
 	return key, true
 }
 
 func (p *sapMessagingProvider) Resources(_ context.Context) []func() resource.Resource {
-	return []func() resource.Resource{
-		NewQueueResource,
-		NewDeadMessageQueueResource,
-		NewAEMQueueResource,
-		NewAEMDeadMessageQueueResource,
-		NewQueueSubscriptionResource,
-		NewAMQPSenderResource,
-		NewJMSSenderResource,
-		NewAEMSenderResource,
-		NewIFlowDeploymentResource,
-		NewWebhookSubscriptionResource,
-		NewAEMQueueSubscriptionResource,
+	var all []func() resource.Resource
+	for _, sp := range servicePackages {
+		all = append(all, sp.Resources...)
 	}
+	return all
 }
 
 // ListResources are the list resources of `terraform query` (Terraform 1.14 and later).
 func (p *sapMessagingProvider) ListResources(_ context.Context) []func() list.ListResource {
-	return []func() list.ListResource{
-		NewQueueListResource,
-		NewDeadMessageQueueListResource,
-		NewQueueSubscriptionListResource,
-		NewAMQPSenderListResource,
-		NewJMSSenderListResource,
-		NewAEMSenderListResource,
-		NewIFlowDeploymentListResource,
-		NewWebhookSubscriptionListResource,
-		NewAEMQueueListResource,
-		NewAEMDeadMessageQueueListResource,
-		NewAEMQueueSubscriptionListResource,
+	var all []func() list.ListResource
+	for _, sp := range servicePackages {
+		all = append(all, sp.ListResources...)
 	}
+	return all
 }
 
 // Actions are the actions of `terraform apply -invoke` and action_trigger (Terraform 1.14 and later).
 func (p *sapMessagingProvider) Actions(_ context.Context) []func() action.Action {
-	return []func() action.Action{
-		NewRedriveAction,
-		NewAEMRedriveAction,
+	var all []func() action.Action
+	for _, sp := range servicePackages {
+		all = append(all, sp.Actions...)
 	}
+	return all
 }
 
 func (p *sapMessagingProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{
-		NewQueueDataSource,
-		NewQueuesDataSource,
-		NewRetryPolicyDataSource,
-		NewJMSResourcesDataSource,
-		NewJMSQueuesDataSource,
-		NewRetryAuditDataSource,
-		NewAEMQueueDataSource,
-		NewAEMQueuesDataSource,
+	var all []func() datasource.DataSource
+	for _, sp := range servicePackages {
+		all = append(all, sp.DataSources...)
 	}
+	return all
 }
 
 func (p *sapMessagingProvider) Functions(_ context.Context) []func() function.Function {
-	return []func() function.Function{
-		NewMaxAttemptsFunction,
-		NewRedeliveriesForFunction,
-		NewJMSGiveUpMinutesFunction,
-		NewAEMMaxRunsFunction,
-		NewAEMTimeToDeadLetterFunction,
-		NewAEMSenderTimeToDeadLetterFunction,
+	var all []func() function.Function
+	for _, sp := range servicePackages {
+		all = append(all, sp.Functions...)
 	}
+	return all
 }
 
 // connectionDetail explains a connection block whose HTTP client cannot be built.
 func connectionDetail(block string, err error) string {
-	return fmt.Sprintf("The provider cannot connect with these settings: %s. Check the %s block of the provider configuration.", clause(err), block)
+	return fmt.Sprintf("The provider cannot connect with these settings: %s. Check the %s block of the provider configuration.", framework.Clause(err), block)
 }

@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"context"
@@ -7,6 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -14,7 +18,7 @@ import (
 
 func TestProvider_schemaValid(t *testing.T) {
 	t.Parallel()
-	p := New("test")()
+	p := provider.New("test")()
 	srv := providerserver.NewProtocol6(p)()
 	resp, err := srv.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
@@ -30,51 +34,6 @@ func TestProvider_schemaValid(t *testing.T) {
 			t.Errorf("resource %s missing", name)
 		}
 	}
-}
-
-// wrapped compiles a pattern whose spaces also match Terraform's line wrapping of diagnostics.
-// Diagnostics put attribute names and settings in backticks (`max_ttl`, `force_destroy = true`);
-// the pattern need not: a backtick may stand at any boundary of a word.
-func wrapped(pattern string) *regexp.Regexp {
-	return regexp.MustCompile("(?s)" + strings.ReplaceAll(backtickTolerant(pattern), " ", `[\s│]+`))
-}
-
-// backtickTolerant lets an optional backtick stand wherever a word character of pattern meets
-// another character, and on either side of a space (not after a backslash, which escapes the
-// character that follows it).
-func backtickTolerant(pattern string) string {
-	isWord := func(c byte) bool {
-		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-	}
-	var b strings.Builder
-	for i := 0; i < len(pattern); i++ {
-		if pattern[i] == '[' && (i == 0 || pattern[i-1] != '\\') {
-			// A character class, [0-9] or [^"], stays as it is: a backtick inside it would
-			// break its ranges ("[`?0`?-`?9]" no longer holds 1 to 8).
-			end := strings.IndexByte(pattern[i+1:], ']')
-			if end >= 0 {
-				if i > 0 && isWord(pattern[i-1]) {
-					b.WriteString("`?")
-				}
-				b.WriteString(pattern[i : i+1+end+1])
-				i += end + 1
-				continue
-			}
-		}
-		if strings.HasPrefix(pattern[i:], "(?") && (i == 0 || pattern[i-1] != '\\') {
-			// A flag or non-capturing group, (?s) or (?:, stays as it is.
-			end := strings.IndexAny(pattern[i:], ":)")
-			b.WriteString(pattern[i : i+end+1])
-			i += end
-			continue
-		}
-		if i > 0 && pattern[i-1] != '\\' && (isWord(pattern[i-1]) != isWord(pattern[i]) || (pattern[i-1] == ' ') != (pattern[i] == ' ')) &&
-			pattern[i] != '{' && pattern[i] != '*' && pattern[i] != '+' && pattern[i] != '?' {
-			b.WriteString("`?")
-		}
-		b.WriteByte(pattern[i])
-	}
-	return b.String()
 }
 
 func TestAccProvider_configurationErrors(t *testing.T) {
@@ -106,37 +65,37 @@ resource "sapmessaging_queue" "q" {
 	for _, s := range steps {
 		ts = append(ts, resource.TestStep{
 			Config:      "provider \"sapmessaging\" {\n" + s.provider + "\n}\n" + queue,
-			ExpectError: wrapped(s.want),
+			ExpectError: acctest.Wrapped(s.want),
 		})
 	}
 	// The environment must not configure the provider here, except for the steps that show that
 	// an empty service key does not fall back to it.
-	t.Setenv(EnvEventMeshServiceKey, "")
-	t.Setenv(EnvCloudIntegrationServiceKey, "")
-	env := newTestEnv(t)
+	t.Setenv(framework.EnvEventMeshServiceKey, "")
+	t.Setenv(framework.EnvCloudIntegrationServiceKey, "")
+	env := acctest.NewTestEnv(t)
 	for i := range ts {
 		if strings.Contains(ts[i].Config, `service_key = "`) && !strings.Contains(ts[i].Config, `service_key = "{`) || strings.Contains(ts[i].Config, `management_url = ""`) {
 			// A working connection in the environment, which must not be used.
 			ts[i].PreConfig = func() {
-				t.Setenv(EnvEventMeshServiceKey, string(env.srv.EventMeshKey()))
-				t.Setenv(EnvCloudIntegrationServiceKey, string(env.srv.CloudIntegrationKey()))
+				t.Setenv(framework.EnvEventMeshServiceKey, string(env.Srv.EventMeshKey()))
+				t.Setenv(framework.EnvCloudIntegrationServiceKey, string(env.Srv.CloudIntegrationKey()))
 			}
 		}
 	}
-	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: ts})
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories, Steps: ts})
 }
 
 // A service key that the environment names and that cannot be used, with no provider block: the
 // provider's own error, on the resource that needs the service, is the only error. Reported by
 // Configure, Terraform would put its generic "requires explicit configuration" error first.
 func TestAccProvider_environmentKeyErrorComesFirst(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	plugins := filepath.Join(t.TempDir(), "plugins")
-	buildProvider(t, plugins)
+	acctest.BuildProvider(t, plugins)
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "main.tf"), `
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), `
 terraform {
   required_providers {
     sapmessaging = {
@@ -149,17 +108,17 @@ resource "sapmessaging_dead_message_queue" "dmq" {
   name = "acme/crm/prod/orders/dmq"
 }
 `)
-	w := newCLIWorkspace(t, tf, plugins, dir, env)
-	w.creds = []string{EnvEventMeshServiceKey + "=" + filepath.Join(dir, "keys", "event-mesh.jsn")}
-	r := w.mustRun(1, "plan", "-input=false", "-no-color")
-	if strings.Contains(r.output, "requires explicit") || strings.Contains(r.output, "Invalid provider configuration") {
-		t.Errorf("the plan shows Terraform's generic provider configuration error:\n%s", r.output)
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w.Creds = []string{framework.EnvEventMeshServiceKey + "=" + filepath.Join(dir, "keys", "event-mesh.jsn")}
+	r := w.MustRun(1, "plan", "-input=false", "-no-color")
+	if strings.Contains(r.Output, "requires explicit") || strings.Contains(r.Output, "Invalid provider configuration") {
+		t.Errorf("the plan shows Terraform's generic provider configuration error:\n%s", r.Output)
 	}
-	if !wrapped(`Error: Invalid Event Mesh Service Key`).MatchString(r.output) || !wrapped(`from SAPMESSAGING_EVENT_MESH_SERVICE_KEY cannot be used`).MatchString(r.output) {
-		t.Errorf("the plan does not show the provider's error for the key path:\n%s", r.output)
+	if !acctest.Wrapped(`Error: Invalid Event Mesh Service Key`).MatchString(r.Output) || !acctest.Wrapped(`from SAPMESSAGING_EVENT_MESH_SERVICE_KEY cannot be used`).MatchString(r.Output) {
+		t.Errorf("the plan does not show the provider's error for the key path:\n%s", r.Output)
 	}
-	if !strings.Contains(r.output, `resource "sapmessaging_dead_message_queue" "dmq"`) {
-		t.Errorf("the error is not reported on the resource that needs Event Mesh:\n%s", r.output)
+	if !strings.Contains(r.Output, `resource "sapmessaging_dead_message_queue" "dmq"`) {
+		t.Errorf("the error is not reported on the resource that needs Event Mesh:\n%s", r.Output)
 	}
 }
 
@@ -179,7 +138,7 @@ func TestBacktickTolerant(t *testing.T) {
 		{`queue q[0-9]+: 503`, "queue qx: 503", false},
 		{`name [^"]+ is`, "name `a b` is", true},
 	} {
-		if got := regexp.MustCompile(backtickTolerant(tc.pattern)).MatchString(tc.text); got != tc.match {
+		if got := regexp.MustCompile(acctest.BacktickTolerant(tc.pattern)).MatchString(tc.text); got != tc.match {
 			t.Errorf("backtickTolerant(%q) on %q: match %v, want %v", tc.pattern, tc.text, got, tc.match)
 		}
 	}

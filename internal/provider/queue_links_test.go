@@ -1,9 +1,12 @@
-package provider
+package provider_test
 
 import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -14,44 +17,44 @@ import (
 // one GET /queues per run, and reports chains only at plan.
 func TestCheckDMQLinks(t *testing.T) {
 	t.Parallel()
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	ctx := context.Background()
 	five, a := int64(5), "acme/crm/prod/a"
 	// Event Mesh refuses a dead message queue that does not exist: a first, then b → a.
-	if _, _, err := env.eventMesh(t).PutQueue(ctx, a, eventmesh.QueueSettings{MaxRedeliveryCount: &five}); err != nil {
+	if _, _, err := env.EventMesh(t).PutQueue(ctx, a, eventmesh.QueueSettings{MaxRedeliveryCount: &five}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := env.eventMesh(t).PutQueue(ctx, "acme/crm/prod/b", eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &a}); err != nil {
+	if _, _, err := env.EventMesh(t).PutQueue(ctx, "acme/crm/prod/b", eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &a}); err != nil {
 		t.Fatal(err)
 	}
-	env.srv.ResetStats()
-	d := &providerData{eventMesh: env.eventMesh(t)}
+	env.Srv.ResetStats()
+	d := &framework.ProviderData{EventMesh: env.EventMesh(t)}
 
 	var diags diag.Diagnostics
-	if d.checkDMQLinks(ctx, "acme/crm/prod/a", "acme/crm/prod/b", false, &diags) || !strings.Contains(diagText(diags), "acme/crm/prod/a → acme/crm/prod/b → acme/crm/prod/a") {
+	if d.CheckDMQLinks(ctx, "acme/crm/prod/a", "acme/crm/prod/b", false, &diags) || !strings.Contains(diagText(diags), "acme/crm/prod/a → acme/crm/prod/b → acme/crm/prod/a") {
 		t.Fatalf("a → b with b → a on the service: %s", diagText(diags))
 	}
 
 	// Links of the run: c → d, then d → c closes a cycle.
 	diags = nil
-	if !d.checkDMQLinks(ctx, "acme/crm/prod/c", "acme/crm/prod/d", false, &diags) || diags.HasError() {
+	if !d.CheckDMQLinks(ctx, "acme/crm/prod/c", "acme/crm/prod/d", false, &diags) || diags.HasError() {
 		t.Fatalf("c → d alone: %s", diagText(diags))
 	}
-	if d.checkDMQLinks(ctx, "acme/crm/prod/d", "acme/crm/prod/c", false, &diags) {
+	if d.CheckDMQLinks(ctx, "acme/crm/prod/d", "acme/crm/prod/c", false, &diags) {
 		t.Fatalf("d → c after c → d was not refused: %s", diagText(diags))
 	}
 
 	// A chain warns at plan only.
 	diags = nil
-	d.checkDMQLinks(ctx, "acme/crm/prod/x", "acme/crm/prod/b", false, &diags)
+	d.CheckDMQLinks(ctx, "acme/crm/prod/x", "acme/crm/prod/b", false, &diags)
 	if len(diags) != 0 {
 		t.Fatalf("chain before a write: %s", diagText(diags))
 	}
-	d.checkDMQLinks(ctx, "acme/crm/prod/y", "acme/crm/prod/b", true, &diags)
+	d.CheckDMQLinks(ctx, "acme/crm/prod/y", "acme/crm/prod/b", true, &diags)
 	if diags.WarningsCount() != 1 || !strings.Contains(diagText(diags), "Dead Message Queue Chain") {
 		t.Fatalf("chain at plan: %s", diagText(diags))
 	}
-	if n := env.srv.Stats().Routes["GET /queues"]; n != 1 {
+	if n := env.Srv.Stats().Routes["GET /queues"]; n != 1 {
 		t.Errorf("%d GET /queues for one run, want 1", n)
 	}
 }

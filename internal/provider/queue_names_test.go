@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"context"
@@ -6,6 +6,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -17,8 +20,8 @@ import (
 )
 
 // queueRedeliveries returns the max_redelivery_count the emulator's queue holds, -1 if it does not exist.
-func queueRedeliveries(env *testEnv, name string) int64 {
-	q, ok := env.srv.Queue(name)
+func queueRedeliveries(env *acctest.TestEnv, name string) int64 {
+	q, ok := env.Srv.Queue(name)
 	if !ok {
 		return -1
 	}
@@ -30,14 +33,14 @@ func queueRedeliveries(env *testEnv, name string) int64 {
 // the queue keeps it and its settings when a second one names it; a dead message queue shares
 // the names of queues; a resource whose name change replaces it is not its own duplicate.
 func TestAccQueueNames_duplicateRefusedAtPlan(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	const name = "acme/crm/prod/dup"
 	two := func(typeB string) string {
 		setting := "max_redelivery_count = 7"
 		if typeB == "sapmessaging_dead_message_queue" {
 			setting = "max_ttl = 600"
 		}
-		return env.configf(`
+		return env.Configf(`
 resource "sapmessaging_queue" "a" {
   name                 = %q
   max_redelivery_count = 3
@@ -50,7 +53,7 @@ resource %q "b" {
 `, name, typeB, name, setting)
 	}
 	one := func(n string) string {
-		return env.configf(`
+		return env.Configf(`
 resource "sapmessaging_queue" "a" {
   name                 = %q
   max_redelivery_count = 3
@@ -58,30 +61,30 @@ resource "sapmessaging_queue" "a" {
 `, n)
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				PreConfig:   func() { env.srv.SetFaults(emulator.Faults{Latency: 200 * time.Millisecond}) },
+				PreConfig:   func() { env.Srv.SetFaults(emulator.Faults{Latency: 200 * time.Millisecond}) },
 				Config:      two("sapmessaging_queue"),
-				ExpectError: wrapped(`Duplicate Queue Name .*Two resources of this configuration name the queue "` + name + `".*Give each resource its own queue name`),
+				ExpectError: acctest.Wrapped(`Duplicate Queue Name .*Two resources of this configuration name the queue "` + name + `".*Give each resource its own queue name`),
 			},
 			{
 				PreConfig: func() {
-					if _, ok := env.srv.Queue(name); ok {
+					if _, ok := env.Srv.Queue(name); ok {
 						t.Fatal("the refused plan created the queue")
 					}
-					if n := env.srv.Stats().Routes["PUT /queues/{queue}"]; n != 0 {
+					if n := env.Srv.Stats().Routes["PUT /queues/{queue}"]; n != 0 {
 						t.Fatalf("the refused plan sent %d queue PUTs", n)
 					}
 				},
 				Config:      two("sapmessaging_dead_message_queue"),
-				ExpectError: wrapped(`Duplicate Queue Name .*"` + name + `"`),
+				ExpectError: acctest.Wrapped(`Duplicate Queue Name .*"` + name + `"`),
 			},
 			{Config: one(name)},
 			{
 				// The queue exists with a's settings; b names it too.
 				Config:      two("sapmessaging_queue"),
-				ExpectError: wrapped(`Duplicate Queue Name .*"` + name + `".*sapmessaging_queue resource that (holds it in its state|plans to create it)`),
+				ExpectError: acctest.Wrapped(`Duplicate Queue Name .*"` + name + `".*sapmessaging_queue resource that (holds it in its state|plans to create it)`),
 			},
 			{
 				PreConfig: func() {
@@ -110,9 +113,9 @@ resource "sapmessaging_queue" "a" {
 // same queue at once, the second fails before writing, and the state holds exactly one of them
 // with the settings the queue holds.
 func TestAccQueueNames_duplicateRefusedAtApply(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	const name = "acme/crm/prod/dup-late"
-	config := env.configf(`
+	config := env.Configf(`
 resource "terraform_data" "n" {
   input = %q
 }
@@ -128,24 +131,24 @@ resource "sapmessaging_queue" "b" {
 }
 `, name)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				PreConfig:   func() { env.srv.SetFaults(emulator.Faults{Latency: 200 * time.Millisecond}) },
+				PreConfig:   func() { env.Srv.SetFaults(emulator.Faults{Latency: 200 * time.Millisecond}) },
 				Config:      config,
-				ExpectError: wrapped(`Duplicate Queue Name .*Two resources of this configuration name the queue "` + name + `"`),
+				ExpectError: acctest.Wrapped(`Duplicate Queue Name .*Two resources of this configuration name the queue "` + name + `"`),
 			},
 			{
 				PreConfig: func() {
 					// At most one of the two wrote the queue, and it holds that one's settings.
-					puts := env.srv.Stats().Routes["PUT /queues/{queue}"]
+					puts := env.Srv.Stats().Routes["PUT /queues/{queue}"]
 					got := queueRedeliveries(env, name)
 					if puts > 1 || (puts == 1) != (got == 3 || got == 7) || (puts == 0) != (got == -1) {
 						t.Fatalf("the refused apply sent %d queue PUTs and left max_redelivery_count %d; want at most one PUT, of a's 3 or b's 7", puts, got)
 					}
 				},
 				// Whichever resource holds the queue is destroyed.
-				Config: env.configf(`
+				Config: env.Configf(`
 resource "terraform_data" "n" {
   input = %q
 }
@@ -153,7 +156,7 @@ resource "terraform_data" "n" {
 			},
 		},
 		CheckDestroy: func(*terraform.State) error {
-			if _, ok := env.srv.Queue(name); ok {
+			if _, ok := env.Srv.Queue(name); ok {
 				return fmt.Errorf("the queue is left behind")
 			}
 			return nil
@@ -165,12 +168,12 @@ resource "terraform_data" "n" {
 // create's PUT is answered 200 (replaced), not 201, and the apply fails with the import block,
 // saying that the settings were replaced. Importing it then adopts it.
 func TestAccQueueNames_madeElsewhereDuringApply(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	const (
 		dmq  = "acme/crm/prod/race/dmq"
 		name = "acme/crm/prod/race"
 	)
-	config := env.configf(`
+	config := env.Configf(`
 resource "sapmessaging_dead_message_queue" "d" {
   name = %q
 }
@@ -184,19 +187,19 @@ resource "sapmessaging_queue" "q" {
 	var wg sync.WaitGroup
 	t.Cleanup(wg.Wait)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {
 					// The dead message queue's answer is held back; as soon as it exists (the apply
 					// has listed the queues by then), the cockpit creates the queue, which the apply
 					// creates next.
-					env.srv.SetFaults(emulator.Faults{ResponseLatency: 300 * time.Millisecond})
-					em := env.eventMesh(t)
+					env.Srv.SetFaults(emulator.Faults{ResponseLatency: 300 * time.Millisecond})
+					em := env.EventMesh(t)
 					wg.Go(func() {
 						deadline := time.Now().Add(2 * time.Minute)
 						for time.Now().Before(deadline) {
-							if _, ok := env.srv.Queue(dmq); ok {
+							if _, ok := env.Srv.Queue(dmq); ok {
 								nine := int64(9)
 								if _, _, err := em.PutQueue(context.Background(), name, eventmesh.QueueSettings{MaxRedeliveryCount: &nine}); err != nil {
 									t.Error(err)
@@ -209,13 +212,13 @@ resource "sapmessaging_queue" "q" {
 					})
 				},
 				Config: config,
-				ExpectError: wrapped(`Queue Already Exists .*"` + name + `" already existed when this apply created it: .*answered the create with 200` +
+				ExpectError: acctest.Wrapped(`Queue Already Exists .*"` + name + `" already existed when this apply created it: .*answered the create with 200` +
 					`.*import {.*to = sapmessaging_queue.<resource name>.*id = "` + name + `".*}`),
 			},
 			{
 				PreConfig: func() {
 					wg.Wait()
-					env.srv.ClearFaults()
+					env.Srv.ClearFaults()
 				},
 				Config: config + fmt.Sprintf(`
 import {
@@ -226,7 +229,7 @@ import {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionNoop),
 				}},
-				Check: checkStateMatchesEmulator(env, 2, 0),
+				Check: acctest.CheckStateMatchesEmulator(env, 2, 0),
 			},
 		},
 	})
@@ -236,23 +239,23 @@ import {
 // one run is refused before it writes, and a name is free in the next run.
 func TestReserveQueueCreate(t *testing.T) {
 	t.Parallel()
-	var d providerData
+	var d framework.ProviderData
 	var diags diag.Diagnostics
-	if !d.reserveQueueCreate("sapmessaging_queue", "acme/crm/prod/x", &diags) || diags.HasError() {
+	if !d.ReserveQueueCreate("sapmessaging_queue", "acme/crm/prod/x", &diags) || diags.HasError() {
 		t.Fatalf("first create refused: %v", diags)
 	}
-	if !d.reserveQueueCreate("sapmessaging_queue", "acme/crm/prod/y", &diags) || diags.HasError() {
+	if !d.ReserveQueueCreate("sapmessaging_queue", "acme/crm/prod/y", &diags) || diags.HasError() {
 		t.Fatalf("another name refused: %v", diags)
 	}
-	if d.reserveQueueCreate("sapmessaging_dead_message_queue", "acme/crm/prod/x", &diags) || !diags.HasError() {
+	if d.ReserveQueueCreate("sapmessaging_dead_message_queue", "acme/crm/prod/x", &diags) || !diags.HasError() {
 		t.Fatal("second create of one name in one run was not refused")
 	}
-	if got := diags[0].Detail(); !wrapped(`create the queue "acme/crm/prod/x" in this apply: this sapmessaging_dead_message_queue resource and a sapmessaging_queue resource`).MatchString(got) {
+	if got := diags[0].Detail(); !acctest.Wrapped(`create the queue "acme/crm/prod/x" in this apply: this sapmessaging_dead_message_queue resource and a sapmessaging_queue resource`).MatchString(got) {
 		t.Errorf("detail = %s", got)
 	}
-	var next providerData
+	var next framework.ProviderData
 	diags = nil
-	if !next.reserveQueueCreate("sapmessaging_queue", "acme/crm/prod/x", &diags) {
+	if !next.ReserveQueueCreate("sapmessaging_queue", "acme/crm/prod/x", &diags) {
 		t.Errorf("the next run refused the name: %v", diags)
 	}
 }

@@ -1,14 +1,16 @@
-package provider
+package provider_test
 
 import (
 	"context"
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	tfeventmesh "github.com/sapmessaging/terraform-provider-sapmessaging/internal/service/eventmesh"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -44,117 +46,9 @@ resource "sapmessaging_queue_subscription" "s" {
 `, n, prefix, n, prefix, redeliveries, n)
 }
 
-// checkStateMatchesEmulator asserts that the emulator holds exactly the queues, dead message
-// queues and subscriptions of the state, with the settings of the state: none lost, none
-// orphaned, none duplicated. want counts the queues (dead message queues included) and the
-// subscriptions the configuration declares.
-func checkStateMatchesEmulator(env *testEnv, wantQueues, wantSubs int) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		var resources []stateResource
-		for addr, rs := range s.RootModule().Resources {
-			resources = append(resources, stateResource{addr: addr, typ: rs.Type, attrs: rs.Primary.Attributes})
-		}
-		return stateMatchesEmulator(env, resources, wantQueues, wantSubs)
-	}
-}
-
-// stateResource is one resource instance of a state, with its attributes flattened to strings.
-type stateResource struct {
-	addr, typ string
-	attrs     map[string]string
-	tainted   bool
-}
-
-// stateMatchesEmulator is checkStateMatchesEmulator over a list of state resources.
-func stateMatchesEmulator(env *testEnv, resources []stateResource, wantQueues, wantSubs int) error {
-	stateQueues := map[string]map[string]string{}
-	stateSubs := map[string]bool{}
-	for _, rs := range resources {
-		addr, a := rs.addr, rs.attrs
-		switch rs.typ {
-		case "sapmessaging_queue", "sapmessaging_dead_message_queue":
-			if _, dup := stateQueues[a["name"]]; dup {
-				return fmt.Errorf("queue %s is in the state twice (%s)", a["name"], addr)
-			}
-			stateQueues[a["name"]] = a
-		case "sapmessaging_queue_subscription":
-			stateSubs[a["queue_name"]+","+a["topic_pattern"]] = true
-		}
-	}
-	if len(stateQueues) != wantQueues || len(stateSubs) != wantSubs {
-		return fmt.Errorf("the state holds %d queues and %d subscriptions, the configuration %d and %d",
-			len(stateQueues), len(stateSubs), wantQueues, wantSubs)
-	}
-	listed := env.srv.Queues()
-	seen := map[string]bool{}
-	var orphans []string
-	serverSubs := map[string]bool{}
-	for _, q := range listed {
-		if seen[q.Name] {
-			return fmt.Errorf("the emulator lists queue %s twice", q.Name)
-		}
-		seen[q.Name] = true
-		a, ok := stateQueues[q.Name]
-		if !ok {
-			orphans = append(orphans, q.Name)
-			continue
-		}
-		if err := compareQueue(q, a); err != nil {
-			return err
-		}
-		topics, _ := env.srv.Subscriptions(q.Name)
-		for _, topic := range topics {
-			serverSubs[q.Name+","+topic] = true
-		}
-	}
-	if len(orphans) > 0 {
-		return fmt.Errorf("%d orphaned queue(s) in the emulator, not in the state: %v", len(orphans), orphans)
-	}
-	var lost []string
-	for name := range stateQueues {
-		if !seen[name] {
-			lost = append(lost, name)
-		}
-	}
-	if len(lost) > 0 {
-		sort.Strings(lost)
-		return fmt.Errorf("%d queue(s) in the state are missing from the emulator: %v", len(lost), lost)
-	}
-	if !maps.Equal(serverSubs, stateSubs) {
-		return fmt.Errorf("subscriptions differ: emulator %d, state %d", len(serverSubs), len(stateSubs))
-	}
-	return nil
-}
-
-// compareQueue compares the settings the state records with the queue the emulator holds.
-func compareQueue(q emulator.Queue, a map[string]string) error {
-	want := map[string]string{
-		"access_type":             q.AccessType,
-		"max_queue_size_in_bytes": fmt.Sprint(q.MaxQueueSizeInBytes),
-		"respect_ttl":             fmt.Sprint(q.RespectTTL != nil && *q.RespectTTL),
-	}
-	if q.MaxTTL != nil {
-		want["max_ttl"] = fmt.Sprint(*q.MaxTTL)
-	}
-	if _, isQueue := a["max_redelivery_count"]; isQueue {
-		want["max_redelivery_count"] = fmt.Sprint(q.MaxRedeliveryCount)
-		dmq := ""
-		if q.DeadMsgQueue != nil {
-			dmq = *q.DeadMsgQueue
-		}
-		want["dead_message_queue"] = dmq
-	}
-	for k, v := range want {
-		if a[k] != v {
-			return fmt.Errorf("queue %s: state has %s = %q, the emulator %q", q.Name, k, a[k], v)
-		}
-	}
-	return nil
-}
-
 // faultFigures formats the emulator's and the provider's counters for the test log.
-func faultFigures(env *testEnv, st emulator.Stats) string {
-	cs := env.clientStats()
+func faultFigures(env *acctest.TestEnv, st emulator.Stats) string {
+	cs := env.ClientStats()
 	kinds := slices.Sorted(maps.Keys(st.Faults))
 	var byKind []string
 	for _, k := range kinds {
@@ -175,10 +69,10 @@ func faultFigures(env *testEnv, st emulator.Stats) string {
 // dead message queues and subscriptions are applied, refreshed and destroyed: the emulator ends up
 // holding exactly what the state says, and the plan after the apply is empty.
 func TestAccReliability_faultInjection(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	const n = 100
 	// Fast backoff between retries; Retry-After answers still wait the second they ask for.
-	env.tuneClients(t, func(c *httpx.Config) {
+	env.TuneClients(t, func(c *httpx.Config) {
 		c.RetryWaitMin, c.RetryWaitMax = 100*time.Millisecond, 2*time.Second
 	})
 	faults := emulator.Faults{
@@ -193,7 +87,7 @@ func TestAccReliability_faultInjection(t *testing.T) {
 		IncludeTokenEndpoint: true,
 		TokenExpiryAfter:     150, // mid-way through the 300 creates
 	}
-	config := env.providerWith(`
+	config := env.ProviderWith(`
   max_retries             = 8
   request_timeout_seconds = 1
 `) + fleetHCL("acme/crm/prod/fleet", n, 5)
@@ -201,21 +95,21 @@ func TestAccReliability_faultInjection(t *testing.T) {
 	var applied emulator.Stats
 	var start time.Time // set when the test runs, not while it waits for other parallel tests
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {
 					start = time.Now()
-					env.srv.SetFaults(faults)
+					env.Srv.SetFaults(faults)
 				},
 				Config: config,
 				Check: resource.ComposeTestCheckFunc(
 					func(*terraform.State) error {
-						applied = env.srv.Stats()
+						applied = env.Srv.Stats()
 						t.Logf("after apply (%s): %s", time.Since(start).Round(time.Millisecond), faultFigures(env, applied))
 						return nil
 					},
-					checkStateMatchesEmulator(env, 2*n, n),
+					acctest.CheckStateMatchesEmulator(env, 2*n, n),
 				),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -223,11 +117,11 @@ func TestAccReliability_faultInjection(t *testing.T) {
 			},
 			{
 				// An update of every queue, still under faults.
-				Config: env.providerWith(`
+				Config: env.ProviderWith(`
   max_retries             = 8
   request_timeout_seconds = 1
 `) + fleetHCL("acme/crm/prod/fleet", n, 6),
-				Check: checkStateMatchesEmulator(env, 2*n, n),
+				Check: acctest.CheckStateMatchesEmulator(env, 2*n, n),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.q[42]", plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -235,13 +129,13 @@ func TestAccReliability_faultInjection(t *testing.T) {
 			},
 		},
 		CheckDestroy: func(*terraform.State) error {
-			if qs := env.srv.Queues(); len(qs) != 0 {
+			if qs := env.Srv.Queues(); len(qs) != 0 {
 				return fmt.Errorf("%d queue(s) left after destroy under faults, first %s", len(qs), qs[0].Name)
 			}
 			return nil
 		},
 	})
-	st := env.srv.Stats()
+	st := env.Srv.Stats()
 	t.Logf("result: apply, update, refreshes and destroy converged in %s; totals %s", time.Since(start).Round(time.Millisecond), faultFigures(env, st))
 	if !t.Failed() {
 		if applied.FaultsInjected == 0 || st.Faults[emulator.FaultTokenExpiry] != 1 || applied.Statuses[401] == 0 {
@@ -264,7 +158,7 @@ func TestAccReliability_faultInjection(t *testing.T) {
 // name no dead message queue, which would have to exist first and take its own PUT: the
 // faults are to meet the queues' PUTs only.
 func TestAccReliability_retryBudgetExhausted(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	const n = 20
 	hcl := `
 resource "sapmessaging_queue" "q" {
@@ -273,28 +167,28 @@ resource "sapmessaging_queue" "q" {
   max_redelivery_count = 5
 }
 `
-	config := env.providerWith("  max_retries = 0") + hcl
+	config := env.ProviderWith("  max_retries = 0") + hcl
 	var failed emulator.Stats
 	var figures string
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				// Half of the apply's PUTs fail with 503.
 				PreConfig: func() {
-					env.srv.InjectNextOn("PUT /queues/{queue}", slices.Repeat([]emulator.FaultKind{emulator.Fault503}, n/2)...)
+					env.Srv.InjectNextOn("PUT /queues/{queue}", slices.Repeat([]emulator.FaultKind{emulator.Fault503}, n/2)...)
 				},
 				Config:      config,
-				ExpectError: wrapped(`Cannot Write Queue .*acme/crm/prod/budget/q[0-9]+.*503 Service Unavailable`),
+				ExpectError: acctest.Wrapped(`Cannot Write Queue .*acme/crm/prod/budget/q[0-9]+.*503 Service Unavailable`),
 			},
 			{
 				PreConfig: func() {
-					failed = env.srv.Stats()
+					failed = env.Srv.Stats()
 					figures = faultFigures(env, failed)
-					env.srv.ClearFaults()
+					env.Srv.ClearFaults()
 				},
 				Config: config,
-				Check:  checkStateMatchesEmulator(env, n, 0),
+				Check:  acctest.CheckStateMatchesEmulator(env, n, 0),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
@@ -311,16 +205,16 @@ resource "sapmessaging_queue" "q" {
 // A create whose PUT the service carried out but whose answer was lost is retried; the
 // retry finds the queue and adopts it: no orphan, no error, no duplicate.
 func TestAccReliability_lostCreateResponseRetried(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			PreConfig: func() { env.srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse) },
-			Config:    env.config(queueHCL(3)),
+			PreConfig: func() { env.Srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse) },
+			Config:    env.Config(acctest.QueueHCL(3)),
 			Check: resource.ComposeTestCheckFunc(
-				checkStateMatchesEmulator(env, 2, 0),
+				acctest.CheckStateMatchesEmulator(env, 2, 0),
 				func(*terraform.State) error {
-					st := env.srv.Stats()
+					st := env.Srv.Stats()
 					t.Logf("%s", faultFigures(env, st))
 					if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}"] != 3 {
 						return fmt.Errorf("want one lost response and 3 queue PUTs (2 queues, 1 repeat): %s", faultFigures(env, st))
@@ -337,10 +231,10 @@ func TestAccReliability_lostCreateResponseRetried(t *testing.T) {
 // it asked for and records it. The next plan is empty (no replacement of a tainted queue), even
 // once the queue holds a message.
 func TestAccReliability_lostCreateResponseAdopted(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	const name = "acme/crm/prod/lost"
 	config := func(force bool) string {
-		return env.providerWith("  max_retries = 0") + fmt.Sprintf(`
+		return env.ProviderWith("  max_retries = 0") + fmt.Sprintf(`
 resource "sapmessaging_dead_message_queue" "dmq" {
   name = "acme/crm/prod/lost/dmq"
 }
@@ -354,16 +248,16 @@ resource "sapmessaging_queue" "q" {
 `, name, force)
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				// The apply's first PUT, the dead message queue's (the queue waits for it), loses its answer.
-				PreConfig: func() { env.srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse) },
+				PreConfig: func() { env.Srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse) },
 				Config:    config(false),
 				Check: resource.ComposeTestCheckFunc(
-					checkStateMatchesEmulator(env, 2, 0),
+					acctest.CheckStateMatchesEmulator(env, 2, 0),
 					func(*terraform.State) error {
-						st := env.srv.Stats()
+						st := env.Srv.Stats()
 						t.Logf("%s", faultFigures(env, st))
 						if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}"] != 2 {
 							return fmt.Errorf("want one lost response and one PUT per queue: %s", faultFigures(env, st))
@@ -374,7 +268,7 @@ resource "sapmessaging_queue" "q" {
 			},
 			{
 				PreConfig: func() {
-					if err := env.messaging(t).Publish(context.Background(), name, []byte(`{"id":1}`), "application/json"); err != nil {
+					if err := env.Messaging(t).Publish(context.Background(), name, []byte(`{"id":1}`), "application/json"); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -389,9 +283,9 @@ resource "sapmessaging_queue" "q" {
 
 // The same for a subscription: a lost answer with no retries left is adopted, not an error.
 func TestAccReliability_lostSubscriptionResponseAdopted(t *testing.T) {
-	env := newTestEnv(t)
+	env := acctest.NewTestEnv(t)
 	const queue = "acme/crm/prod/other"
-	config := env.providerWith("  max_retries = 0") + fmt.Sprintf(`
+	config := env.ProviderWith("  max_retries = 0") + fmt.Sprintf(`
 resource "sapmessaging_queue_subscription" "s" {
   queue_name    = %q
   topic_pattern = "acme/crm/prod/ce/lost/*"
@@ -399,25 +293,25 @@ resource "sapmessaging_queue_subscription" "s" {
 `, queue)
 	five := int64(5)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {
 					// The queue exists outside this configuration.
-					if _, _, err := env.eventMesh(t).PutQueue(context.Background(), queue, eventmesh.QueueSettings{MaxRedeliveryCount: &five}); err != nil {
+					if _, _, err := env.EventMesh(t).PutQueue(context.Background(), queue, eventmesh.QueueSettings{MaxRedeliveryCount: &five}); err != nil {
 						t.Fatal(err)
 					}
-					env.srv.ResetStats()
-					env.srv.InjectNext(emulator.FaultLostResponse)
+					env.Srv.ResetStats()
+					env.Srv.InjectNext(emulator.FaultLostResponse)
 				},
 				Config: config,
 				Check: func(*terraform.State) error {
-					st := env.srv.Stats()
+					st := env.Srv.Stats()
 					t.Logf("%s", faultFigures(env, st))
 					if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}/subscriptions/{topic}"] != 1 {
 						return fmt.Errorf("want one lost response and one PUT: %s", faultFigures(env, st))
 					}
-					if topics, _ := env.srv.Subscriptions(queue); len(topics) != 1 {
+					if topics, _ := env.Srv.Subscriptions(queue); len(topics) != 1 {
 						return fmt.Errorf("subscriptions %v, want one", topics)
 					}
 					return nil
@@ -446,12 +340,12 @@ func TestHoldsSettings(t *testing.T) {
 		{"DMQ left out but held", eventmesh.QueueSettings{MaxRedeliveryCount: &five, MaxTTL: &ttl}, false},
 		{"TTL left out but held", eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq}, false},
 	} {
-		if got := holdsSettings(held, tc.s); got != tc.want {
+		if got := tfeventmesh.HoldsSettings(held, tc.s); got != tc.want {
 			t.Errorf("%s: holdsSettings = %t, want %t", tc.name, got, tc.want)
 		}
 	}
 	noDMQ := &eventmesh.Queue{Name: "q", QueueSettings: eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &empty}}
-	if !holdsSettings(noDMQ, eventmesh.QueueSettings{MaxRedeliveryCount: &five}) {
+	if !tfeventmesh.HoldsSettings(noDMQ, eventmesh.QueueSettings{MaxRedeliveryCount: &five}) {
 		t.Error("an empty deadMsgQueue must count as unset")
 	}
 }

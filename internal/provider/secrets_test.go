@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"encoding/base64"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
@@ -36,15 +38,15 @@ func secretForms(id, secret string) map[string]string {
 // fetch, a successful apply and a token refused for a wrong secret: no client secret, access
 // token or Authorization header value shows up in any log, output or state.
 func TestAccSecrets_neverLogged(t *testing.T) {
-	tf := terraformCLI(t)
+	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	work := t.TempDir()
 	plugins := filepath.Join(work, "plugins")
-	buildProvider(t, plugins)
+	acctest.BuildProvider(t, plugins)
 
 	srv := emulatortest.Start(t, emulator.Options{RequireCSRF: true})
-	env := &testEnv{srv: srv}
-	env.addFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
+	env := &acctest.TestEnv{Srv: srv}
+	env.AddFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
 	keys := filepath.Join(work, "keys")
 	if err := srv.WriteKeys(keys); err != nil {
 		t.Fatal(err)
@@ -52,25 +54,25 @@ func TestAccSecrets_neverLogged(t *testing.T) {
 	em := srv.EventMesh
 	ci := srv.CloudIntegration
 
-	cliConfig := writeCLIConfig(t, work, plugins)
+	cliConfig := acctest.WriteCLIConfig(t, work, plugins)
 
 	dir := filepath.Join(work, "main")
-	writeFile(t, filepath.Join(dir, "main.tf"), requiredProviders+fmt.Sprintf(`
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh        = { service_key = file(%q) }
   cloud_integration = { service_key = file(%q) }
   max_retries       = 1
 }
-`, filepath.Join(keys, "event-mesh.json"), filepath.Join(keys, "cloud-integration.json"))+queueHCL(3)+`
+`, filepath.Join(keys, "event-mesh.json"), filepath.Join(keys, "cloud-integration.json"))+acctest.QueueHCL(3)+`
 resource "sapmessaging_queue_subscription" "s" {
   queue_name    = sapmessaging_queue.orders.name
   topic_pattern = "acme/crm/prod/ce/orders/*"
 }
-`+senderHCL(""))
+`+acctest.SenderHCL(""))
 
 	// A wrong secret that contains the right one, so that a leak of either is caught.
 	wrongDir := filepath.Join(work, "wrong")
-	writeFile(t, filepath.Join(wrongDir, "main.tf"), requiredProviders+fmt.Sprintf(`
+	acctest.WriteFile(t, filepath.Join(wrongDir, "main.tf"), acctest.RequiredProviders+fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh = {
     management_url = %q
@@ -84,11 +86,11 @@ provider "sapmessaging" {
 data "sapmessaging_queue" "orders" {
   name = %q
 }
-`, em.ManagementURL, em.TokenURL, em.ClientID, em.ClientSecret+"-revoked", testQueue))
+`, em.ManagementURL, em.TokenURL, em.ClientID, em.ClientSecret+"-revoked", acctest.TestQueue))
 
-	var runs []cliRun
+	var runs []acctest.CLIRun
 	names := []string{}
-	record := func(name string, r cliRun) cliRun {
+	record := func(name string, r acctest.CLIRun) acctest.CLIRun {
 		runs, names = append(runs, r), append(names, name)
 		return r
 	}
@@ -96,28 +98,28 @@ data "sapmessaging_queue" "orders" {
 	// One request at a time, so that the faults hit one call: its token has expired (401, a new
 	// token, a repeat), then it fails twice with 500, which uses up max_retries = 1.
 	srv.InjectNext(emulator.FaultTokenExpiry, emulator.Fault500, emulator.Fault500)
-	failed := record("failing apply", runTerraform(t, tf, dir, cliConfig, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=1"))
-	if failed.exitCode == 0 || !strings.Contains(failed.output, "500 Internal Server Error") {
-		t.Fatalf("the apply with injected faults did not fail with the 500 (exit %d):\n%s", failed.exitCode, failed.output)
+	failed := record("failing apply", acctest.RunTerraform(t, tf, dir, cliConfig, "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=1"))
+	if failed.ExitCode == 0 || !strings.Contains(failed.Output, "500 Internal Server Error") {
+		t.Fatalf("the apply with injected faults did not fail with the 500 (exit %d):\n%s", failed.ExitCode, failed.Output)
 	}
 	if st := srv.Stats(); st.Statuses[401] == 0 || st.Faults[emulator.FaultTokenExpiry] != 1 {
 		t.Fatalf("the token expiry was not exercised: %+v", st)
 	}
-	if r := record("apply", runTerraform(t, tf, dir, cliConfig, "apply", "-auto-approve", "-input=false", "-no-color")); r.exitCode != 0 {
-		t.Fatalf("apply failed (exit %d):\n%s", r.exitCode, r.output)
+	if r := record("apply", acctest.RunTerraform(t, tf, dir, cliConfig, "apply", "-auto-approve", "-input=false", "-no-color")); r.ExitCode != 0 {
+		t.Fatalf("apply failed (exit %d):\n%s", r.ExitCode, r.Output)
 	}
-	if r := record("plan", runTerraform(t, tf, dir, cliConfig, "plan", "-detailed-exitcode", "-input=false", "-no-color")); r.exitCode != 0 {
-		t.Fatalf("plan after apply: exit %d, want 0 (no changes):\n%s", r.exitCode, r.output)
+	if r := record("plan", acctest.RunTerraform(t, tf, dir, cliConfig, "plan", "-detailed-exitcode", "-input=false", "-no-color")); r.ExitCode != 0 {
+		t.Fatalf("plan after apply: exit %d, want 0 (no changes):\n%s", r.ExitCode, r.Output)
 	}
-	wrong := record("wrong secret", runTerraform(t, tf, wrongDir, cliConfig, "plan", "-input=false", "-no-color"))
+	wrong := record("wrong secret", acctest.RunTerraform(t, tf, wrongDir, cliConfig, "plan", "-input=false", "-no-color"))
 	// Terraform wraps diagnostics at any space.
-	if wrong.exitCode == 0 || !strings.Contains(strings.Join(strings.Fields(wrong.output), " "), "client secret") {
-		t.Fatalf("the plan with a wrong client secret did not fail with a hint at the secret (exit %d):\n%s", wrong.exitCode, wrong.output)
+	if wrong.ExitCode == 0 || !strings.Contains(strings.Join(strings.Fields(wrong.Output), " "), "client secret") {
+		t.Fatalf("the plan with a wrong client secret did not fail with a hint at the secret (exit %d):\n%s", wrong.ExitCode, wrong.Output)
 	}
 	if st := srv.Stats(); st.Statuses[403] == 0 {
 		t.Fatalf("no write was asked for a CSRF token, so the CSRF path was not exercised: %+v", st.Statuses)
 	}
-	t.Logf("the failing apply said:\n%s", failed.output)
+	t.Logf("the failing apply said:\n%s", failed.Output)
 
 	secrets := map[string]string{}
 	for label, v := range secretForms(em.ClientID, em.ClientSecret) {
@@ -144,9 +146,9 @@ data "sapmessaging_queue" "orders" {
 	texts := map[string]string{"state": string(state)}
 	var logBytes int
 	for i, r := range runs {
-		texts[names[i]+" log"] = r.log
-		texts[names[i]+" output"] = r.output
-		logBytes += len(r.log)
+		texts[names[i]+" log"] = r.Log
+		texts[names[i]+" output"] = r.Output
+		logBytes += len(r.Log)
 	}
 	for where, text := range texts {
 		for what, secret := range secrets {
@@ -156,7 +158,7 @@ data "sapmessaging_queue" "orders" {
 		}
 	}
 	// The logs are real trace logs of the provider: they show its requests.
-	if !strings.Contains(runs[1].log, "SAP API request") || !strings.Contains(runs[1].log, "/queues/") {
+	if !strings.Contains(runs[1].Log, "SAP API request") || !strings.Contains(runs[1].Log, "/queues/") {
 		t.Errorf("the apply log shows no provider requests; is TF_LOG=trace reaching the provider?")
 	}
 	t.Logf("checked %d secret forms (%d access tokens) against %d KiB of trace logs, the outputs and the state",

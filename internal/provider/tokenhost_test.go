@@ -1,4 +1,4 @@
-package provider
+package provider_test
 
 import (
 	"context"
@@ -6,8 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/provider"
+	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -22,9 +26,9 @@ import (
 func configure(t *testing.T, ciKey string, trusted []string) diag.Diagnostics {
 	t.Helper()
 	ctx := context.Background()
-	p := New("test")()
-	var sr provider.SchemaResponse
-	p.Schema(ctx, provider.SchemaRequest{}, &sr)
+	p := provider.New("test")()
+	var sr fwprovider.SchemaResponse
+	p.Schema(ctx, fwprovider.SchemaRequest{}, &sr)
 	typ, ok := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
 	if !ok {
 		t.Fatal("the provider schema is not an object")
@@ -60,15 +64,15 @@ func configure(t *testing.T, ciKey string, trusted []string) diag.Diagnostics {
 		"request_timeout_seconds": tftypes.NewValue(tftypes.Number, nil),
 		"trusted_token_hosts":     list,
 	})
-	var resp provider.ConfigureResponse
-	p.Configure(ctx, provider.ConfigureRequest{Config: tfsdk.Config{Schema: sr.Schema, Raw: raw}}, &resp)
+	var resp fwprovider.ConfigureResponse
+	p.Configure(ctx, fwprovider.ConfigureRequest{Config: tfsdk.Config{Schema: sr.Schema, Raw: raw}}, &resp)
 	return resp.Diagnostics
 }
 
 // A key whose token endpoint is on another host than the API, outside SAP BTP's domains,
 // draws a warning naming both hosts; trusted_token_hosts silences it.
 func TestConfigureWarnsOfForeignTokenHost(t *testing.T) {
-	t.Setenv(EnvEventMeshServiceKey, "")
+	t.Setenv(framework.EnvEventMeshServiceKey, "")
 	s := emulatortest.Start(t, emulator.Options{TokenHost: "127.0.0.2"})
 	key := string(s.CloudIntegrationKey())
 
@@ -95,7 +99,7 @@ func TestConfigureWarnsOfForeignTokenHost(t *testing.T) {
 
 // The token endpoint must be https unless it is a loopback host.
 func TestConfigureRefusesPlainHTTPTokenEndpoint(t *testing.T) {
-	t.Setenv(EnvEventMeshServiceKey, "")
+	t.Setenv(framework.EnvEventMeshServiceKey, "")
 	key := `{"oauth":{"url":"https://tenant.it-cpi018.cfapps.eu10.hana.ondemand.com","tokenurl":"http://acme.authentication.eu10.hana.ondemand.com/oauth/token","clientid":"c","clientsecret":"s"}}`
 	diags := configure(t, key, nil)
 	if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), "plain http") {
@@ -118,7 +122,7 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 }
 `, string(srv.EventMeshKey()))
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: config,
 			Check: func(*terraform.State) error {

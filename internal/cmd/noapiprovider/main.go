@@ -14,14 +14,15 @@ import (
 	"context"
 	"log"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpuprofile"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
 )
 
 func main() {
-	provider.SilenceUnwantedLogs()
+	framework.SilenceUnwantedLogs()
 	opts := providerserver.ServeOpts{
 		Address:         "registry.terraform.io/sapmessaging/sapmessaging",
 		ProtocolVersion: 6,

@@ -6,6 +6,9 @@ import (
 	"os"
 	"time"
 
+	tfaem "github.com/sapmessaging/terraform-provider-sapmessaging/internal/service/aem"
+	tfeventmesh "github.com/sapmessaging/terraform-provider-sapmessaging/internal/service/eventmesh"
+
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -13,8 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	sapprovider "github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
 )
 
 var (
@@ -60,7 +61,7 @@ func (p *noAPIProvider) Configure(context.Context, provider.ConfigureRequest, *p
 // bench's AEM section.
 func (p *noAPIProvider) Resources(context.Context) []func() resource.Resource {
 	var out []func() resource.Resource
-	for _, newReal := range []func() resource.Resource{sapprovider.NewQueueResource, sapprovider.NewAEMQueueResource, sapprovider.NewAEMDeadMessageQueueResource} {
+	for _, newReal := range []func() resource.Resource{tfeventmesh.NewQueueResource, tfaem.NewAEMQueueResource, tfaem.NewAEMDeadMessageQueueResource} {
 		out = append(out, func() resource.Resource { return &queueResource{schemaOf: newReal(), wait: p.wait} })
 	}
 	return out

@@ -1,0 +1,228 @@
+package framework
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/runclaims"
+)
+
+// owners gives every object a run of the provider plans one owner: one resource per queue name
+// (sapmessaging_queue and sapmessaging_dead_message_queue share the names), per subscription of
+// a queue to a topic, per webhook subscription name, per sender channel of an integration flow
+// and per flow deployment. Two resources that manage one object overwrite each other's settings,
+// both states record the one object, the plan never settles, and destroying either deletes (or
+// forgets) what the other still manages. That happens when list blocks added to a query file
+// generate a resource for an object that another resource already manages.
+//
+// The plan claims the object of every resource it plans (ModifyPlan), and the second resource to
+// claim an object gets the error. Terraform plans a replaced resource twice, the second time
+// without its prior state, and hands the private data of the first plan to the second
+// (PriorPrivate), so the claim's token travels in the plan's private data and the second plan of
+// the same resource finds its own claim. The token carries a random run identifier: a token of
+// another run, kept in a state's private data, never matches.
+//
+// Aliased provider configurations run in provider processes of their own, so a claim is also
+// recorded, by instance or tenant, in the claims file of the Terraform process's walk
+// (internal/runclaims), when Terraform started this process. Claims of another process of the
+// walk for the same Event Mesh instance or Cloud Integration tenant count as well.
+type owners struct {
+	mu      sync.Mutex
+	run     string // random per provider run
+	next    int
+	Planned map[string]OwnerClaim // by service and object key
+	// Shared is the walk's claim registry, nil when this process coordinates with no other.
+	Shared *runclaims.Registry
+}
+
+// OwnerClaim is a plan's claim of an object.
+type OwnerClaim struct {
+	token    string
+	TypeName string
+	// inState is set when the resource already holds the object in its state (an update, no
+	// change, or an import), unset when it plans to create it.
+	inState bool
+}
+
+// OwnerClaimKey is the key of the claim token in a plan's private data.
+const OwnerClaimKey = "owner_claim"
+
+// newToken returns a token unique to this run. Called under mu.
+func (o *owners) newToken() string {
+	if o.run == "" {
+		b := make([]byte, 8)
+		_, _ = rand.Read(b)
+		o.run = hex.EncodeToString(b)
+	}
+	o.next++
+	return fmt.Sprintf("%s-%d", o.run, o.next)
+}
+
+// The services whose objects are claimed.
+const (
+	ServiceEventMesh        = "Event Mesh instance"
+	ServiceCloudIntegration = "Cloud Integration tenant"
+	ServiceAEM              = "Advanced Event Mesh broker and Message VPN"
+)
+
+// OwnedObject is the object a resource being planned manages, and how to tell the user about a
+// second resource that manages it.
+type OwnedObject struct {
+	Service string // serviceEventMesh or serviceCloudIntegration
+	Key     string // the object, unique within the service: "queue|NAME", "deploy|IFLOW", ...
+	// TypeName is the planning resource's type; inState as for ownerClaim.
+	TypeName string
+	InState  bool
+	// Manage says what both resources do, after "Two resources of this configuration", for
+	// example `name the queue "acme/crm/prod/orders"`.
+	Manage string
+	// Why says what two owners would do to each other; match how the user finds the other
+	// resource ("with name = ...").
+	Why, Match string
+}
+
+// instanceKey identifies the service instance a claim is made in: the Event Mesh instance
+// (management URL and OAuth client, which BTP issues per instance) or the Cloud Integration
+// tenant (its URL). "" when the service is not configured: nothing is claimed then, and the apply
+// reports the missing connection.
+func (d *ProviderData) instanceKey(service string) string {
+	if d == nil {
+		return ""
+	}
+	if service == ServiceEventMesh {
+		return d.eventMeshInstance
+	}
+	if service == ServiceAEM {
+		return d.AEMBroker
+	}
+	return d.cloudIntegrationTenant
+}
+
+// ClaimObject claims o for the resource being planned. When another resource of this run, in this
+// provider configuration or in another one that points at the same instance or tenant, claimed it
+// first, it returns the start of the error's detail, which the caller ends with the fix (written
+// there, so that TestDiagnosticStyle reads it); "" when the object is this resource's.
+func (d *ProviderData) ClaimObject(ctx context.Context, o OwnedObject, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) string {
+	instance := d.instanceKey(o.Service)
+	if instance == "" || o.Key == "" {
+		return ""
+	}
+	var own string
+	if req.Private != nil {
+		raw, diags := req.Private.GetKey(ctx, OwnerClaimKey)
+		if !diags.HasError() && len(raw) > 0 {
+			_ = json.Unmarshal(raw, &own)
+		}
+	}
+	key := instance + "\x00" + o.Key
+	d.Owners.mu.Lock()
+	defer d.Owners.mu.Unlock()
+	if d.Owners.Planned == nil {
+		d.Owners.Planned = map[string]OwnerClaim{}
+	}
+	if c, taken := d.Owners.Planned[key]; taken {
+		if own != "" && c.token == own {
+			return "" // the second plan of a replaced resource
+		}
+		return o.conflict(c.TypeName, c.inState, false)
+	}
+	if d.Owners.Shared != nil {
+		earlier, taken, err := d.Owners.Shared.Claim(key, runclaims.Owner{Type: o.TypeName, InState: o.InState})
+		switch {
+		case err != nil:
+			tflog.Warn(ctx, "the claim could not be shared with the other provider configurations of this run", map[string]any{"object": o.Key, "error": err.Error()})
+		case taken:
+			return o.conflict(earlier.Type, earlier.InState, true)
+		}
+	}
+	token := d.Owners.newToken()
+	d.Owners.Planned[key] = OwnerClaim{token: token, TypeName: o.TypeName, inState: o.InState}
+	raw, _ := json.Marshal(token)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, OwnerClaimKey, raw)...)
+	return ""
+}
+
+// conflict is the start of the error on o, which a resource of type otherType (holding it in its
+// state or not, in another provider configuration or not) claimed first.
+func (o OwnedObject) conflict(otherType string, otherInState, otherConfiguration bool) string {
+	other := fmt.Sprintf("a %s resource that plans to create it", otherType)
+	if otherInState {
+		other = fmt.Sprintf("a %s resource that holds it in its state or imports it", otherType)
+	}
+	where := "planned earlier in this run"
+	if otherConfiguration {
+		where = fmt.Sprintf("planned earlier in this run by another provider configuration (an aliased provider block) that points at the same %s", o.Service)
+	}
+	return fmt.Sprintf("Two resources of this configuration %s: this %s resource and %s, %s. %s Terraform does not tell a provider the address "+
+		"of a resource, so the other one is named by its type and settings only: it is the other %s resource with %s in the plan "+
+		"(terraform state list and terraform state show find it when it is in the state).",
+		o.Manage, o.TypeName, other, where, o.Why, otherType, o.Match)
+}
+
+// SetInstanceKeys records which Event Mesh instance and Cloud Integration tenant this
+// configuration manages, for claimObject, and joins the claims of the other provider processes
+// of this Terraform walk when Terraform started this process.
+func (d *ProviderData) SetInstanceKeys(ctx context.Context, managementURL, clientID, tenantURL string) {
+	if managementURL != "" {
+		d.eventMeshInstance = "event-mesh " + NormalURL(managementURL) + " " + clientID
+	}
+	if tenantURL != "" {
+		d.cloudIntegrationTenant = "cloud-integration " + NormalURL(tenantURL)
+	}
+	if d.eventMeshInstance == "" && d.cloudIntegrationTenant == "" {
+		return
+	}
+	d.Owners.Shared = JoinWalk(ctx) // joined when the process started (NewWithHTTPClient)
+}
+
+// NormalURL is u with its scheme and host in lower case and without a trailing slash.
+func NormalURL(u string) string {
+	p, err := url.Parse(strings.TrimSpace(u))
+	if err != nil {
+		return strings.TrimRight(u, "/")
+	}
+	p.Scheme, p.Host = strings.ToLower(p.Scheme), strings.ToLower(p.Host)
+	p.Path = strings.TrimRight(p.Path, "/")
+	return p.String()
+}
+
+var (
+	walkOnce sync.Once
+	walk     *runclaims.Registry
+)
+
+// JoinWalk joins the claims of this process's Terraform walk once per process, when the process
+// starts: a walk ends when none of its members is alive, so a configuration whose process joined
+// only when it was configured could find the process of another configuration with few resources
+// ended already, and start a walk of its own. Only a process
+// that Terraform (or OpenTofu) started joins: go-plugin hands it the magic cookie, and its
+// parent is the Terraform process. A provider served in process (acceptance tests, debug mode)
+// serves every provider configuration from one process and needs no files.
+func JoinWalk(ctx context.Context) *runclaims.Registry {
+	walkOnce.Do(func() {
+		if !runclaims.Supported || os.Getenv("TF_PLUGIN_MAGIC_COOKIE") == "" || os.Getppid() <= 1 {
+			return
+		}
+		base := filepath.Join(os.TempDir(), "terraform-provider-sapmessaging-"+strconv.Itoa(os.Getuid()))
+		r, err := runclaims.Join(base, strconv.Itoa(os.Getppid()))
+		if err != nil {
+			tflog.Warn(ctx, "this provider configuration cannot share its claims with the other provider configurations of this run; "+
+				"duplicates are found within this configuration only", map[string]any{"dir": base, "error": err.Error()})
+			return
+		}
+		walk = r
+	})
+	return walk
+}

@@ -1,0 +1,122 @@
+package framework
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
+)
+
+// dmqLinks holds, for one run of the provider, each queue's dead message queue as the service
+// held it when first needed (one GET /queues, shared with the reads of the run) and as the plans
+// of this run set it. Terraform plans one resource at a time, so a cycle of several queues shows
+// only across resources: each queue's plan is checked against what the service holds and what
+// the other plans set, and the last queue of a cycle to be planned reports it. Before each write
+// the check runs again.
+type dmqLinks struct {
+	mu      sync.Mutex
+	current map[string]string // nil until loaded
+	planned map[string]string
+}
+
+// currentLinks returns the dead message queues the service held at the run's first queue list
+// (shared with the existence check before creates); the links this run writes are in links.planned.
+func (d *ProviderData) currentLinks(ctx context.Context) (map[string]string, error) {
+	d.links.mu.Lock()
+	cur := d.links.current
+	d.links.mu.Unlock()
+	if cur != nil {
+		return cur, nil
+	}
+	s, err := d.EventMesh.FirstSnapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cur = s.DeadMessageQueues()
+	d.links.mu.Lock()
+	defer d.links.mu.Unlock()
+	if d.links.current == nil {
+		d.links.current = cur
+	}
+	return d.links.current, nil
+}
+
+// CheckDMQLinks checks that queue naming dmq ("" for none) forms no dead message queue cycle and,
+// at plan (warn), that dmq exists or a resource planned earlier in this run creates it, and warns
+// about a chain; then it records dmq as what this run plans for queue. At plan a queue list that
+// cannot be read is an error. It returns false when it added an error. Without an Event Mesh
+// connection it checks nothing.
+func (d *ProviderData) CheckDMQLinks(ctx context.Context, queue, dmq string, warn bool, diags *diag.Diagnostics) bool {
+	if d == nil || d.EventMesh == nil || queue == "" {
+		return true
+	}
+	if dmq == "" {
+		// A queue without a dead message queue closes no cycle: record it, list nothing.
+		d.RecordDMQLink(queue, dmq)
+		return true
+	}
+	cur, err := d.currentLinks(ctx)
+	if err != nil && warn {
+		// A plan that cannot read fails: it cannot tell whether the dead message queue exists or
+		// leads back to the queue.
+		if !d.EventMeshCredential.AddRefused(diags, path.Root("dead_message_queue"), err) {
+			diags.AddAttributeError(path.Root("dead_message_queue"), "Cannot Check Dead Message Queue",
+				ListErrorDetail("checking that the dead message queue of "+queue+" exists and does not lead back to it", err))
+		}
+		return false
+	}
+	plannedEarlier := warn && d.queuePlanned(dmq)
+	d.links.mu.Lock()
+	defer d.links.mu.Unlock()
+	if d.links.planned == nil {
+		d.links.planned = map[string]string{}
+	}
+	var findings []rules.Finding
+	if warn {
+		_, listed := cur[dmq]
+		_, linked := d.links.planned[dmq]
+		findings = rules.CheckPlannedDeadMessageQueue(queue, dmq, listed || linked || plannedEarlier)
+	}
+	if dmq != "" && !rules.HasErrors(findings) {
+		findings = append(findings, rules.CheckDeadMessageQueueLinks(queue, dmq, rules.LinkSet{Current: cur, Planned: d.links.planned})...)
+	}
+	d.links.planned[queue] = dmq
+	if !warn {
+		findings = slices.DeleteFunc(findings, func(f rules.Finding) bool { return f.Severity != rules.SeverityError })
+	}
+	AppendFindings(diags, findings)
+	return !rules.HasErrors(findings)
+}
+
+// RecordDMQLink records dmq ("" for none) as what this run plans for queue, without checking it.
+// A plan that keeps a queue's dead message queue as the state holds it records the link this way:
+// an unchanged link closes no new cycle (the queue whose link changes is checked against it), and
+// a plan without refresh then needs no queue list.
+func (d *ProviderData) RecordDMQLink(queue, dmq string) {
+	if d == nil || queue == "" {
+		return
+	}
+	d.links.mu.Lock()
+	defer d.links.mu.Unlock()
+	if d.links.planned == nil {
+		d.links.planned = map[string]string{}
+	}
+	d.links.planned[queue] = dmq
+}
+
+// queuePlanned reports whether a queue resource planned earlier in this run creates or holds the
+// queue name (owners.go).
+func (d *ProviderData) queuePlanned(name string) bool {
+	instance := d.instanceKey(ServiceEventMesh)
+	if instance == "" {
+		return false
+	}
+	d.Owners.mu.Lock()
+	defer d.Owners.mu.Unlock()
+	_, ok := d.Owners.Planned[instance+"\x00queue|"+name]
+	return ok
+}

@@ -1,0 +1,170 @@
+package aem_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
+)
+
+// Queues made by hand that the broker takes but the rules refuse are adopted as they are with terraform query
+// -generate-config-out: a queue naming itself as its dead message queue (SEMP's deadMsgQueue has only a length
+// and a pattern), a queue with a max_ttl while respect_ttl is off, and a dead message queue alike. The generated
+// configuration sets the adoption attributes, plans the imports only (warning), applies, and then plans no change.
+func TestAccAEMQueueListResource_adoptSelfAndIneffectiveTTL(t *testing.T) {
+	tf := acctest.TerraformCLI(t)
+	if !acctest.TerraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := acctest.NewTestEnv(t)
+	c := env.AEM(t)
+	on := aem.Ptr(true)
+	for _, q := range []aem.Queue{
+		{Name: "acme/adopt/self", QueueSettings: aem.QueueSettings{IngressEnabled: on, EgressEnabled: on, MaxRedeliveryCount: aem.Ptr[int64](3),
+			RedeliveryDelayEnabled: on, DeadMsgQueue: aem.Ptr("acme/adopt/self")}},
+		{Name: "acme/adopt/ttl.dmq", QueueSettings: aem.QueueSettings{IngressEnabled: on, EgressEnabled: on, MaxTTL: aem.Ptr[int64](604800)}},
+		{Name: "acme/adopt/ttl", QueueSettings: aem.QueueSettings{IngressEnabled: on, EgressEnabled: on, MaxRedeliveryCount: aem.Ptr[int64](3),
+			RedeliveryDelayEnabled: on, DeadMsgQueue: aem.Ptr("acme/adopt/ttl.dmq"), MaxTTL: aem.Ptr[int64](3600)}},
+	} {
+		if _, err := c.CreateQueue(t.Context(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	acctest.BuildProvider(t, plugins)
+	dir := t.TempDir()
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders)
+	acctest.WriteFile(t, filepath.Join(dir, "aem.tfquery.hcl"), `
+list "sapmessaging_aem_queue" "adopt" {
+  provider         = sapmessaging
+  include_resource = true
+  config {
+    name_prefix = "acme/adopt/"
+  }
+}
+
+list "sapmessaging_aem_dead_message_queue" "adopt" {
+  provider         = sapmessaging
+  include_resource = true
+  config {
+    name_prefix = "acme/adopt/"
+  }
+}
+`)
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w.WithAEM(env)
+	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := string(b)
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`allow_missing_dead_message_queue\s+= true`),
+		regexp.MustCompile(`allow_ineffective_ttl\s+= true`),
+		regexp.MustCompile(`allow_no_ttl\s+= true`),
+	} {
+		if !want.MatchString(generated) {
+			t.Errorf("generated.tf lacks %s:\n%s", want, generated)
+		}
+	}
+	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if !strings.Contains(r.Output, "Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.") {
+		t.Fatalf("the plan of the generated configuration does more than import the 3 queues:\n%s\n%s", r.Output, generated)
+	}
+	for _, warning := range []string{"Dead Message Queue Cycle Allowed", "Max TTL Without Respect TTL Allowed", "Dead Message Queue Without TTL Allowed"} {
+		if !strings.Contains(r.Output, warning) {
+			t.Errorf("the plan does not warn %q:\n%s", warning, r.Output)
+		}
+	}
+	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if !strings.Contains(r.Output, "3 imported, 0 added, 0 changed, 0 destroyed") {
+		t.Errorf("the apply did not import the 3 queues:\n%s", r.Output)
+	}
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	// Without its attribute, the queue naming itself is refused again.
+	gen := regexp.MustCompile(`allow_missing_dead_message_queue\s+= true`).ReplaceAllString(generated, "allow_missing_dead_message_queue = false")
+	acctest.WriteFile(t, filepath.Join(dir, "generated.tf"), gen)
+	r = w.MustRun(1, "plan", "-input=false", "-no-color")
+	if !strings.Contains(r.Output, "Dead Message Queue Cycle") || !strings.Contains(r.Output, "allow_missing_dead_message_queue = true") {
+		t.Errorf("the plan of the queue naming itself does not refuse it, with its way in, once the attribute is removed:\n%s", r.Output)
+	}
+}
+
+// AEM sender channels whose .iflw holds values SAP documents no behaviour for (written by hand: an unknown
+// settlement outcome, a retry interval of 0, an unknown acknowledgement mode) are adopted as they are: terraform query -generate-config-out
+// sets allow_undocumented_values, the plan imports them only and warns, the apply writes nothing.
+func TestAccAEMSenderListResource_adoptUndocumentedValues(t *testing.T) {
+	tf := acctest.TerraformCLI(t)
+	if !acctest.TerraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := acctest.NewAEMSenderEnv(t)
+	flows := map[string]map[string]string{
+		"Acme_Handwritten_Outcome_Inbound":  {"failedMessageSettlementOutcome": "DISCARD"},
+		"Acme_Handwritten_Interval_Inbound": {"messageRetryInitialDelayInterval": "0"},
+		"Acme_Handwritten_Ack_Inbound":      {"ackMode": "CLIENT"},
+	}
+	before := map[string]string{}
+	for id, set := range flows {
+		p := iflowbuild.DefaultAEMSenderProperties("acme/aem/prod/orders")
+		for k, v := range set {
+			p[k] = v
+		}
+		zip := iflowbuild.Build(iflowbuild.Options{Name: id, Senders: []iflowbuild.Sender{{Name: "AEM_In", Adapter: "AEM", Properties: p}},
+			ExceptionEnds: [][]string{{"error"}}})
+		if err := env.Srv.CreateIFlow(id, id, emulator.SampleAEMIFlowPackage, zip); err != nil {
+			t.Fatal(err)
+		}
+		before[id] = string(env.Srv.IFlowContent(id))
+	}
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	acctest.BuildProvider(t, plugins)
+	dir := t.TempDir()
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
+	acctest.WriteFile(t, filepath.Join(dir, "aem.tfquery.hcl"), `
+list "sapmessaging_aem_sender" "handwritten" {
+  provider = sapmessaging
+  config {
+    iflow_id_prefix = "Acme_Handwritten_"
+  }
+}
+`)
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w.WithAEM(env)
+	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := string(b)
+	if n := len(regexp.MustCompile(`allow_undocumented_values\s+= true`).FindAllString(generated, -1)); n != 3 {
+		t.Errorf("generated.tf sets allow_undocumented_values = true %d times, want 3:\n%s", n, generated)
+	}
+	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, s := range []string{"Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.", "Invalid Settlement Outcome Allowed", "Invalid Retry Interval Allowed",
+		"Invalid Acknowledgement Mode Allowed"} {
+		if !strings.Contains(r.Output, s) {
+			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
+		}
+	}
+	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if !strings.Contains(r.Output, "3 imported, 0 added, 0 changed, 0 destroyed") {
+		t.Errorf("the apply does not import the 3 channels and change nothing:\n%s", r.Output)
+	}
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for id, content := range before {
+		if string(env.Srv.IFlowContent(id)) != content {
+			t.Errorf("the adoption changed the content of %s", id)
+		}
+	}
+}

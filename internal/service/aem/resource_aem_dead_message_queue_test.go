@@ -1,0 +1,251 @@
+package aem_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+
+	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
+)
+
+func TestAccAEMDeadMessageQueue_lifecycle(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const addr = "sapmessaging_aem_dead_message_queue.dmq"
+	const name = "acme/aem/test/billing/dmq"
+	ctx := context.Background()
+	hcl := func(ttl int) string {
+		return env.AEMConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = %q
+  respect_ttl     = true
+  max_ttl         = %d
+  ingress_enabled = true
+}
+`, name, ttl))
+	}
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				Config: hcl(3600),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(3600)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("#DEAD_MSG_QUEUE")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_no_ttl"), knownvalue.Bool(false)),
+				},
+				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				// Someone gives the DMQ a redelivery count and switches off respect TTL: the plan resets both.
+				PreConfig: func() {
+					if _, err := env.AEM(t).UpdateQueue(ctx, name, aem.QueueSettings{MaxRedeliveryCount: aem.Ptr[int64](4), RespectTTLEnabled: aem.Ptr(false)}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: hcl(3600),
+				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(0)),
+				}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
+			{Config: hcl(0), PlanOnly: true, ExpectError: regexp.MustCompile(`Dead Message Queue Without TTL`)},
+			{Config: hcl(3600), PlanOnly: true},
+		},
+	})
+}
+
+// A dead message queue without a time to live is adopted as it is with allow_no_ttl, which an import sets.
+func TestAccAEMDeadMessageQueue_adoptNoTTL(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const name = "acme/aem/test/legacy/dmq"
+	if _, err := env.AEM(t).CreateQueue(context.Background(), aem.Queue{Name: name, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	config := env.AEMConfig(fmt.Sprintf(`
+import {
+  to = sapmessaging_aem_dead_message_queue.dmq
+  id = %q
+}
+
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = %q
+  respect_ttl     = false
+  max_ttl         = 0
+  ingress_enabled = true
+  egress_enabled  = false
+  allow_no_ttl    = true
+}
+`, name, name))
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				Config: config,
+				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("sapmessaging_aem_dead_message_queue.dmq", plancheck.ResourceActionNoop),
+				}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("sapmessaging_aem_dead_message_queue.dmq", tfjsonpath.New("allow_no_ttl"), knownvalue.Bool(true)),
+				},
+			},
+			{Config: env.AEMConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = %q
+  respect_ttl     = false
+  max_ttl         = 0
+  ingress_enabled = true
+  egress_enabled  = false
+}
+`, name)), PlanOnly: true, ExpectError: regexp.MustCompile(`Dead Message Queue Without TTL`)},
+			{Config: config},
+			// With respect_ttl = false the provider's max_ttl of 7 days does not apply (it would do nothing): a
+			// configuration that leaves max_ttl out keeps what the queue holds.
+			{Config: env.AEMConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = %q
+  respect_ttl     = false
+  ingress_enabled = true
+  egress_enabled  = false
+  allow_no_ttl    = true
+}
+`, name)), PlanOnly: true},
+		},
+	})
+}
+
+// A dead message queue with only its name works: it takes and delivers messages and keeps them 7 days. The
+// broker's defaults (ingress and egress off, no time to live) are what the provider writes over.
+func TestAccAEMDeadMessageQueue_defaults(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const addr = "sapmessaging_aem_dead_message_queue.dmq"
+	const name = "acme/aem/test/defaults/dmq"
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				Config: env.AEMConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name = %q
+}
+`, name)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ingress_enabled"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("egress_enabled"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(604800)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_no_ttl"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_ingress_disabled"), knownvalue.Bool(false)),
+				},
+				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				// Switched off in the cloud console: the configuration that leaves ingress out still owns the default.
+				PreConfig: func() {
+					if _, err := env.AEM(t).UpdateQueue(context.Background(), name, aem.QueueSettings{IngressEnabled: aem.Ptr(false)}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: env.AEMConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name = %q
+}
+`, name)),
+				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("ingress_enabled"), knownvalue.Bool(true)),
+				}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
+
+// A dead message queue made by hand with ingress off (the broker's default) takes nothing: adopted as it is
+// with allow_ingress_disabled, which an import sets, and refused without it.
+func TestAccAEMDeadMessageQueue_adoptIngressDisabled(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const name = "acme/aem/test/byhand/dmq"
+	const addr = "sapmessaging_aem_dead_message_queue.dmq"
+	if _, err := env.AEM(t).CreateQueue(context.Background(), aem.Queue{Name: name, QueueSettings: aem.QueueSettings{
+		RespectTTLEnabled: aem.Ptr(true), MaxTTL: aem.Ptr[int64](3600)}}); err != nil {
+		t.Fatal(err)
+	}
+	body := func(extra string) string {
+		return fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = %q
+  respect_ttl     = true
+  max_ttl         = 3600
+  ingress_enabled = false
+  egress_enabled  = false
+%s}
+`, name, extra)
+	}
+	importBlock := fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", addr, name)
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{Config: env.AEMConfig(importBlock + body("")), PlanOnly: true, ExpectError: regexp.MustCompile(`Dead Message Queue Takes No Messages`)},
+			{
+				Config: env.AEMConfig(importBlock + body("  allow_ingress_disabled = true\n")),
+				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
+				}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_ingress_disabled"), knownvalue.Bool(true)),
+				},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
+			{Config: env.AEMConfig(body("")), PlanOnly: true, ExpectError: regexp.MustCompile(`Dead Message Queue Takes No Messages`)},
+		},
+	})
+}
+
+// A dead message queue adopted with deadMsgQueue "" (no dead message queue of its own: what it removes is
+// deleted, as with #DEAD_MSG_QUEUE missing) plans its import only: "" is not changed to #DEAD_MSG_QUEUE.
+func TestAccAEMDeadMessageQueue_adoptEmptyDeadMsgQueue(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const name = "acme/aem/test/blank/dmq"
+	const addr = "sapmessaging_aem_dead_message_queue.dmq"
+	if _, err := env.AEM(t).CreateQueue(context.Background(), aem.Queue{Name: name, QueueSettings: aem.QueueSettings{
+		IngressEnabled: aem.Ptr(true), EgressEnabled: aem.Ptr(true), RespectTTLEnabled: aem.Ptr(true), MaxTTL: aem.Ptr[int64](3600),
+		DeadMsgQueue: aem.Ptr("")}}); err != nil {
+		t.Fatal(err)
+	}
+	config := env.AEMConfig(fmt.Sprintf(`
+import {
+  to = %s
+  id = %q
+}
+
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name    = %q
+  max_ttl = 3600
+}
+`, addr, name, name))
+	acc.ParallelTest(t, acc.TestCase{
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []acc.TestStep{
+			{
+				Config: config,
+				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
+				}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("")),
+				},
+			},
+		},
+	})
+}

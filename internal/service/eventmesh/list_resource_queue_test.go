@@ -1,0 +1,439 @@
+package eventmesh_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+)
+
+// byName filters query results by the queue name in their identity.
+func byName(name string) queryfilter.QueryFilter {
+	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"name": knownvalue.StringExact(name)})
+}
+
+// expectManagementCalls is a query check of the management API calls the query made, counted
+// from the ResetStats of the step's PreConfig.
+type expectManagementCalls struct {
+	env  *acctest.TestEnv
+	want int64
+}
+
+func (c expectManagementCalls) CheckQuery(_ context.Context, _ querycheck.CheckQueryRequest, resp *querycheck.CheckQueryResponse) {
+	st := c.env.Srv.Stats()
+	if st.ManagementCalls != c.want || st.Routes["GET /queues"] != 1 {
+		resp.Error = fmt.Errorf("the query made %d management calls %v, want %d (one GET /queues)", st.ManagementCalls, st.Routes, c.want)
+	}
+}
+
+// Every queue of the instance is listed once: as a dead message queue when another queue names
+// it, as a queue otherwise; a name prefix filters; both list blocks cost one management call.
+func TestAccQueueListResource_query(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	env.AddHandMadeQueues(t)
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: env.Srv.ResetStats,
+				Query:     true,
+				Config: env.ProviderBlock + `
+list "sapmessaging_queue" "prod" {
+  provider         = sapmessaging
+  include_resource = true
+  config {
+    name_prefix = "acme/crm/prod/"
+  }
+}
+
+list "sapmessaging_dead_message_queue" "all" {
+  provider         = sapmessaging
+  include_resource = true
+}
+
+list "sapmessaging_queue" "none" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme/nothing/"
+  }
+}
+`,
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_queue.prod", 2),
+					querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/orders")}),
+					querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/returns")}),
+					querycheck.ExpectResourceDisplayName("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), knownvalue.StringExact("acme/crm/prod/orders")),
+					querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders")},
+						{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(3)},
+						{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders/dmq")},
+						{Path: tfjsonpath.New("access_type"), KnownValue: knownvalue.StringExact("NON_EXCLUSIVE")},
+						{Path: tfjsonpath.New("force_destroy"), KnownValue: knownvalue.Bool(false)},
+					}),
+					querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/returns"), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
+						{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.Null()},
+					}),
+					// The dead message queue is listed by the other list resource only, with the queue that names it.
+					querycheck.ExpectLength("sapmessaging_dead_message_queue.all", 1),
+					querycheck.ExpectResourceDisplayName("sapmessaging_dead_message_queue.all", byName("acme/crm/prod/orders/dmq"),
+						knownvalue.StringExact("acme/crm/prod/orders/dmq (dead message queue of acme/crm/prod/orders)")),
+					querycheck.ExpectResourceKnownValues("sapmessaging_dead_message_queue.all", byName("acme/crm/prod/orders/dmq"), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("respect_ttl"), KnownValue: knownvalue.Bool(true)},
+						{Path: tfjsonpath.New("max_ttl"), KnownValue: knownvalue.Int64Exact(604800)},
+					}),
+					querycheck.ExpectLength("sapmessaging_queue.none", 0),
+					expectManagementCalls{env: env, want: 1},
+				},
+			},
+			{
+				Query:  true,
+				Config: env.ProviderBlock + acctest.ReadExample(t, "list-resources/sapmessaging_queue/list-resource.tfquery.hcl"),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_queue.crm_prod", 2),
+					querycheck.ExpectIdentity("sapmessaging_queue.crm_prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/returns")}),
+				},
+			},
+			{
+				Query:  true,
+				Config: env.ProviderBlock + acctest.ReadExample(t, "list-resources/sapmessaging_dead_message_queue/list-resource.tfquery.hcl"),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_dead_message_queue.crm_prod", 1),
+					querycheck.ExpectIdentity("sapmessaging_dead_message_queue.crm_prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/orders/dmq")}),
+				},
+			},
+		},
+	})
+}
+
+// A prefix no queue name can start with is an error on name_prefix; listing without an Event
+// Mesh connection says so.
+func TestAccQueueListResource_badInput(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Query: true,
+				Config: env.ProviderBlock + `
+list "sapmessaging_dead_message_queue" "bad" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme//prod"
+  }
+}
+`,
+				ExpectError: acctest.Wrapped(`Invalid Queue Name Prefix.*no queue name starts with "acme//prod".*Use the start of a full queue name`),
+			},
+			{
+				Query: true,
+				Config: fmt.Sprintf(`
+provider "sapmessaging" {
+  cloud_integration = { service_key = %q }
+}
+
+list "sapmessaging_queue" "all" {
+  provider = sapmessaging
+}
+`, string(env.Srv.CloudIntegrationKey())),
+				ExpectError: acctest.Wrapped(`Event Mesh Not Configured`),
+			},
+		},
+	})
+}
+
+// `terraform query -generate-config-out` writes a resource and an import block for each queue
+// listed, and the configuration works as written: the plan imports the queues and changes
+// nothing else, and after the apply the next plan is empty.
+func TestAccQueueListResource_generateConfig(t *testing.T) {
+	tf := acctest.TerraformCLI(t)
+	if !acctest.TerraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := acctest.NewTestEnv(t)
+	em := env.EventMesh(t)
+	i64 := func(v int64) *int64 { return &v }
+	str := func(v string) *string { return &v }
+	yes, exclusive := true, "EXCLUSIVE"
+	for _, q := range []struct {
+		name string
+		s    eventmesh.QueueSettings
+	}{
+		{"acme/sales/prod/quotes/dmq", eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: i64(86400)}},
+		{"acme/sales/prod/quotes", eventmesh.QueueSettings{MaxRedeliveryCount: i64(4), DeadMsgQueue: str("acme/sales/prod/quotes/dmq")}},
+		{"acme/sales/prod/leads", eventmesh.QueueSettings{MaxRedeliveryCount: i64(2), AccessType: &exclusive, MaxMessageSizeInBytes: i64(500000)}},
+	} {
+		if _, _, err := em.PutQueue(context.Background(), q.name, q.s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	acctest.BuildProvider(t, plugins)
+	dir := t.TempDir()
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders)
+	acctest.WriteFile(t, filepath.Join(dir, "landscape.tfquery.hcl"), `
+list "sapmessaging_dead_message_queue" "dmq" {
+  provider         = sapmessaging
+  config {
+    name_prefix = "acme/sales/"
+  }
+}
+
+list "sapmessaging_queue" "queue" {
+  provider         = sapmessaging
+  config {
+    name_prefix = "acme/sales/"
+  }
+}
+`)
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := string(b)
+	for _, want := range []string{
+		`resource "sapmessaging_dead_message_queue" "dmq_0"`, `resource "sapmessaging_queue" "queue_0"`, `resource "sapmessaging_queue" "queue_1"`,
+		`identity = {`, `name = "acme/sales/prod/quotes/dmq"`, `dead_message_queue`, `"EXCLUSIVE"`, `500000`,
+	} {
+		if !strings.Contains(generated, want) {
+			t.Errorf("generated.tf lacks %s:\n%s", want, generated)
+		}
+	}
+	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if !strings.Contains(r.Output, "Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.") {
+		t.Errorf("the plan of the generated configuration does more than import the 3 queues:\n%s\n%s", r.Output, generated)
+	}
+	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if !strings.Contains(r.Output, "3 imported, 0 added, 0 changed, 0 destroyed") {
+		t.Errorf("the apply did not import the 3 queues:\n%s", r.Output)
+	}
+	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+}
+
+// Queues made in the cockpit that the resource refuses are adopted as they are: those whose time to live
+// takes no effect (respectTtl without maxTtl, maxTtl without respectTtl), one whose dead message queue lies
+// in another namespace and one that names itself as its dead message queue. terraform query
+// -generate-config-out writes them with allow_ineffective_ttl, allow_dead_message_queue_outside_namespace and
+// allow_self_as_dead_message_queue = true, the plan imports only and warns, the apply imports them and changes
+// nothing, and the next plan is empty but still warns. Without the attributes the generated blocks would fail
+// the plan ("Respect TTL Without Max TTL", "Max TTL Without Respect TTL", "Dead Message Queue Outside
+// Namespace", "Dead Message Queue Cycle").
+func TestAccQueueListResource_adoptAsItIs(t *testing.T) {
+	tf := acctest.TerraformCLI(t)
+	if !acctest.TerraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := acctest.NewTestEnv(t)
+	em := env.EventMesh(t)
+	ctx := context.Background()
+	yes, no, three, day, shared, self := true, false, int64(3), int64(86400), "acme/shared/prod/dmq", "acme/ttl/prod/self"
+	for _, q := range []struct {
+		name string
+		s    eventmesh.QueueSettings
+	}{
+		{shared, eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: &day}},
+		{"acme/ttl/prod/respect-only", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes}},
+		{"acme/ttl/prod/max-only", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &no, MaxTTL: &day}},
+		{"acme/ttl/prod/both", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day}},
+		{"acme/ttl/prod/shared-dmq", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day, DeadMsgQueue: &shared}},
+		// Event Mesh names only an existing queue as dead message queue: the queue first, then itself.
+		{self, eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day}},
+		{self, eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day, DeadMsgQueue: &self}},
+	} {
+		if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", `
+list "sapmessaging_queue" "ttl" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme/ttl/prod/"
+  }
+}
+`)
+	for attr, n := range map[string]int{
+		"allow_ineffective_ttl":                      2, // respect-only, max-only
+		"allow_dead_message_queue_outside_namespace": 1, // shared-dmq
+		"allow_self_as_dead_message_queue":           1, // self
+	} {
+		if c := acctest.CountTrue(generated, attr); c != n {
+			t.Errorf("generated.tf has %d %s = true, want %d:\n%s", c, attr, n, generated)
+		}
+	}
+	warnings := []string{"Respect TTL Without Max TTL Allowed", "Max TTL Without Respect TTL Allowed", "Dead Message Queue Outside Namespace Allowed",
+		"Dead Message Queue Cycle Allowed"}
+	w.ImportAsItIs(5, warnings...)
+	if q, err := em.GetQueue(ctx, "acme/ttl/prod/max-only"); err != nil || q.RespectTTL == nil || *q.RespectTTL || q.MaxTTL == nil || *q.MaxTTL != day {
+		t.Errorf("acme/ttl/prod/max-only after the apply: %+v, %v; want respectTtl false and maxTtl %d, as before", q, err, day)
+	}
+}
+
+// Queues that hold a queue size or message count of 0, which Event Mesh shows on a queue created without these
+// limits, are adopted as they are: terraform query -generate-config-out writes them with allow_no_queue_limits =
+// true (a queue and a dead message queue), the plan imports only and warns, the apply imports them and changes
+// nothing, and the next plan is empty but still warns. Without the attribute the generated blocks would fail the
+// plan ("Queue Without Size Limit", "Queue Without Message Count Limit").
+func TestAccQueueListResource_adoptNoQueueLimits(t *testing.T) {
+	tf := acctest.TerraformCLI(t)
+	if !acctest.TerraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := acctest.NewTestEnv(t)
+	em := env.EventMesh(t)
+	ctx := context.Background()
+	yes, zero, three, day, dmq := true, int64(0), int64(3), int64(86400), "acme/lim/prod/dmq"
+	for _, q := range []struct {
+		name string
+		s    eventmesh.QueueSettings
+	}{
+		{dmq, eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: &day, MaxQueueSizeInBytes: &zero}},
+		{"acme/lim/prod/no-size", eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq, MaxQueueSizeInBytes: &zero}},
+		{"acme/lim/prod/no-count", eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq, MaxQueueMessageCount: &zero}},
+		{"acme/lim/prod/limited", eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}},
+	} {
+		if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", `
+list "sapmessaging_queue" "lim" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme/lim/prod/"
+  }
+}
+
+list "sapmessaging_dead_message_queue" "lim" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme/lim/prod/"
+  }
+}
+`)
+	if c := acctest.CountTrue(generated, "allow_no_queue_limits"); c != 3 {
+		t.Errorf("generated.tf has %d allow_no_queue_limits = true, want 3 (no-size, no-count, dmq):\n%s", c, generated)
+	}
+	warnings := []string{"Queue Without Size Limit Allowed", "Queue Without Message Count Limit Allowed"}
+	w.ImportAsItIs(4, warnings...)
+	for _, name := range []string{dmq, "acme/lim/prod/no-size"} {
+		if q, err := em.GetQueue(ctx, name); err != nil || q.MaxQueueSizeInBytes == nil || *q.MaxQueueSizeInBytes != 0 {
+			t.Errorf("%s after the apply: %+v, %v; want maxQueueSizeInBytes 0, as before", name, q, err)
+		}
+	}
+}
+
+// Queues that hold a max_message_size_in_bytes above the 1 MB SAP documents for the Integration Suite capability, as
+// a queue of the default plan of Event Mesh does (10000000, reference note sap-apis.md), are adopted as they are:
+// terraform query -generate-config-out writes them with allow_message_size_above_documented_max = true (a queue and a
+// dead message queue), the plan imports only and warns, the apply imports them and changes nothing, and the next plan
+// is empty but still warns. A later change of another setting keeps the size. Without the attribute the generated
+// blocks would fail the plan ("Message Size Above Documented Maximum").
+func TestAccQueueListResource_adoptMessageSizeAboveDocumentedMax(t *testing.T) {
+	tf := acctest.TerraformCLI(t)
+	if !acctest.TerraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := acctest.NewTestEnv(t)
+	em := env.EventMesh(t)
+	ctx := context.Background()
+	dmq, large, small := "acme/big/prod/dmq", "acme/big/prod/large", "acme/big/prod/small"
+	// Seeded as a default-plan service holds them: the management API of the emulator, like the Integration Suite
+	// capability, refuses to set a message size above 1 MB.
+	for _, q := range []struct{ name, body string }{
+		{dmq, `{"respectTtl":true,"maxTtl":86400,"maxMessageSizeInBytes":10000000}`},
+		{large, `{"maxRedeliveryCount":3,"deadMsgQueue":"acme/big/prod/dmq","maxMessageSizeInBytes":10000000}`},
+	} {
+		if err := env.Srv.SeedQueue(q.name, []byte(q.body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	two := int64(2)
+	if _, _, err := em.PutQueue(ctx, small, eventmesh.QueueSettings{MaxRedeliveryCount: &two, DeadMsgQueue: &dmq}); err != nil {
+		t.Fatal(err)
+	}
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	acctest.BuildProvider(t, plugins)
+	dir := t.TempDir()
+	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
+	acctest.WriteFile(t, filepath.Join(dir, "queues.tfquery.hcl"), `
+list "sapmessaging_queue" "big" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme/big/prod/"
+  }
+}
+
+list "sapmessaging_dead_message_queue" "big" {
+  provider = sapmessaging
+  config {
+    name_prefix = "acme/big/prod/"
+  }
+}
+`)
+	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated := string(b)
+	if c := len(regexp.MustCompile(`\n\s*allow_message_size_above_documented_max\s*=\s*true\n`).FindAllString(generated, -1)); c != 2 {
+		t.Errorf("generated.tf has %d allow_message_size_above_documented_max = true, want 2 (large, dmq):\n%s", c, generated)
+	}
+	const warning = "Message Size Above Documented Maximum Allowed"
+	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	for _, s := range []string{"Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.", warning} {
+		if !strings.Contains(r.Output, s) {
+			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
+		}
+	}
+	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if s := "3 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.Output, s) {
+		t.Errorf("the apply does not say %q:\n%s", s, r.Output)
+	}
+	r = w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	if !strings.Contains(r.Output, warning) {
+		t.Errorf("the plan after the import no longer warns %q:\n%s", warning, r.Output)
+	}
+	// Another setting changed: the update writes the size back, and the queue keeps it.
+	changed := regexp.MustCompile(`(max_redelivery_count\s*=\s*)3\n`).ReplaceAllString(generated, "${1}4\n")
+	if changed == generated {
+		t.Fatalf("generated.tf has no max_redelivery_count = 3:\n%s", generated)
+	}
+	acctest.WriteFile(t, filepath.Join(dir, "generated.tf"), changed)
+	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if s := "0 added, 1 changed, 0 destroyed"; !strings.Contains(r.Output, s) {
+		t.Errorf("the apply of the changed redelivery count does not say %q:\n%s", s, r.Output)
+	}
+	for name, redeliveries := range map[string]int64{large: 4, dmq: 0} {
+		q, err := em.GetQueue(ctx, name)
+		if err != nil || q.MaxMessageSizeInBytes == nil || *q.MaxMessageSizeInBytes != 10000000 {
+			t.Errorf("%s after the apply: %+v, %v; want maxMessageSizeInBytes 10000000, as before", name, q, err)
+		} else if redeliveries > 0 && (q.MaxRedeliveryCount == nil || *q.MaxRedeliveryCount != redeliveries) {
+			t.Errorf("%s after the apply: maxRedeliveryCount %v, want %d", name, q.MaxRedeliveryCount, redeliveries)
+		}
+	}
+}

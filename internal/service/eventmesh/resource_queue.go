@@ -1,0 +1,189 @@
+package eventmesh
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
+)
+
+var (
+	_ resource.Resource                   = (*queueResource)(nil)
+	_ resource.ResourceWithConfigure      = (*queueResource)(nil)
+	_ resource.ResourceWithImportState    = (*queueResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*queueResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*queueResource)(nil)
+)
+
+// NewQueueResource returns the sapmessaging_queue resource.
+func NewQueueResource() resource.Resource {
+	return &queueResource{queueResourceBase[QueueModel, *QueueModel]{typeName: "sapmessaging_queue"}}
+}
+
+// queueResource is a queue resource (Configure, Create, Read, Update, Delete and ImportState are
+// those of every queue resource) with its own schema, checks and plan.
+type queueResource struct {
+	queueResourceBase[QueueModel, *QueueModel]
+}
+
+type QueueModel struct {
+	queueResourceModel
+	AllowUnlimitedRedelivery types.Bool `tfsdk:"allow_unlimited_redelivery"`
+	AllowIneffectiveTTL      types.Bool `tfsdk:"allow_ineffective_ttl"`
+	AllowDMQOutsideNamespace types.Bool `tfsdk:"allow_dead_message_queue_outside_namespace"`
+	AllowSelfAsDMQ           types.Bool `tfsdk:"allow_self_as_dead_message_queue"`
+}
+
+// fromAPI copies what the service holds into the model. After an import (the attributes still
+// null), allow_unlimited_redelivery records whether the queue redelivers without limit, and
+// allow_ineffective_ttl whether its time to live takes no effect (respectTtl without maxTtl, or
+// maxTtl without respectTtl), allow_dead_message_queue_outside_namespace whether its dead message
+// queue lies in another namespace, and allow_self_as_dead_message_queue whether it names itself as
+// its dead message queue, so that a configuration adopting such a queue as it is (as terraform
+// query writes it) plans no change.
+func (m *QueueModel) fromAPI(q *eventmesh.Queue) {
+	m.queueResourceModel.fromAPI(q)
+	if m.AllowUnlimitedRedelivery.IsNull() || m.AllowUnlimitedRedelivery.IsUnknown() {
+		n := q.MaxRedeliveryCount
+		m.AllowUnlimitedRedelivery = types.BoolValue(n == nil || *n == 0)
+	}
+	if m.AllowIneffectiveTTL.IsNull() || m.AllowIneffectiveTTL.IsUnknown() {
+		respect := q.RespectTTL != nil && *q.RespectTTL
+		m.AllowIneffectiveTTL = types.BoolValue(respect != (q.MaxTTL != nil))
+	}
+	if m.AllowDMQOutsideNamespace.IsNull() || m.AllowDMQOutsideNamespace.IsUnknown() {
+		dmq := framework.Deref(q.DeadMsgQueue)
+		m.AllowDMQOutsideNamespace = types.BoolValue(dmq != "" && rules.Namespace(dmq) != rules.Namespace(m.Name.ValueString()))
+	}
+	if m.AllowSelfAsDMQ.IsNull() || m.AllowSelfAsDMQ.IsUnknown() {
+		m.AllowSelfAsDMQ = types.BoolValue(framework.Deref(q.DeadMsgQueue) == m.Name.ValueString())
+	}
+}
+
+func (r *queueResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_queue"
+}
+
+func (r *queueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attrs := queueResourceAttributes(false,
+		"The full queue name including the namespace, for example `acme/crm/prod/orders`. "+
+			"Up to 20 segments of letters, digits, `-`, `_` and `.`. Changing it replaces the queue.")
+	attrs["allow_unlimited_redelivery"] = schema.BoolAttribute{
+		MarkdownDescription: "Accept a `max_redelivery_count` of 0 or none, which Event Mesh reads as *unlimited*: the plan then warns " +
+			"instead of refusing. Only for adopting a queue that already works this way as it is: an import sets it to `true` for such " +
+			"a queue, and `terraform query -generate-config-out` writes it. Set `max_redelivery_count` and remove this attribute as soon as you can. " +
+			"Defaults to `false`; changing it writes nothing to Event Mesh.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(false),
+	}
+	attrs["allow_ineffective_ttl"] = schema.BoolAttribute{
+		MarkdownDescription: "Accept a time to live that takes no effect: `respect_ttl = true` without `max_ttl`, or `max_ttl` without " +
+			"`respect_ttl = true` (Event Mesh then never expires a message): the plan then warns instead of refusing. Only for adopting a queue " +
+			"that already works this way as it is: an import sets it to `true` for such a queue, and `terraform query -generate-config-out` " +
+			"writes it. Set `respect_ttl` and `max_ttl` together (or neither) and remove this attribute as soon as you can. " +
+			"Defaults to `false`; changing it writes nothing to Event Mesh.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(false),
+	}
+	attrs["allow_dead_message_queue_outside_namespace"] = schema.BoolAttribute{
+		MarkdownDescription: "Accept a `dead_message_queue` in another namespace (the first three segments of the name), which belongs to " +
+			"another Event Mesh client whose owners may never look at this queue's dead messages: the plan then warns instead of refusing. " +
+			"Only for adopting a queue that already works this way as it is: an import sets it to `true` for such a queue, and " +
+			"`terraform query -generate-config-out` writes it. Set a dead message queue in the queue's own namespace and remove this " +
+			"attribute as soon as you can. Defaults to `false`; changing it writes nothing to Event Mesh.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(false),
+	}
+	attrs["allow_self_as_dead_message_queue"] = schema.BoolAttribute{
+		MarkdownDescription: "Accept a `dead_message_queue` that names the queue itself, which moves a dead message back into the queue " +
+			"it failed on: the plan then warns instead of refusing. Only for adopting a queue that already works this way as it is: an " +
+			"import sets it to `true` for such a queue, and `terraform query -generate-config-out` writes it. Set a separate dead message " +
+			"queue and remove this attribute as soon as you can. Defaults to `false`; changing it writes nothing to Event Mesh.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(false),
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "An SAP Event Mesh queue with its redelivery and dead-letter settings. " +
+			"The plan refuses the settings that make a poison message loop for ever: a `max_redelivery_count` of 0 or none " +
+			"(Event Mesh reads both as *unlimited*; `allow_unlimited_redelivery` turns this into a warning for a queue adopted as it is), " +
+			"a dead message queue that is the queue itself or lies outside its namespace (`allow_self_as_dead_message_queue` and " +
+			"`allow_dead_message_queue_outside_namespace` adopt such a queue as it is), " +
+			"a time to live without `respect_ttl` (or `respect_ttl` without a time to live; `allow_ineffective_ttl` adopts such a queue as it is), " +
+			"a queue size or message count of 0, which Event Mesh shows on a queue without a limit of its own (`allow_no_queue_limits` adopts such a queue as it is), " +
+			"and a message size above 1 MB, the maximum SAP documents (`allow_message_size_above_documented_max` adopts a queue of the default plan that holds one). " +
+			"A queue without a dead message queue gets a warning.",
+		Attributes: attrs,
+	}
+}
+
+func (r *queueResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m QueueModel
+	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	q := m.ToRules()
+	q.AllowUnlimitedRedelivery = m.AllowUnlimitedRedelivery.ValueBool()
+	q.AllowIneffectiveTTL = m.AllowIneffectiveTTL.ValueBool()
+	q.AllowDMQOutsideNamespace = m.AllowDMQOutsideNamespace.ValueBool()
+	q.AllowSelfAsDMQ = m.AllowSelfAsDMQ.ValueBool()
+	framework.AppendFindings(&resp.Diagnostics, rules.CheckQueue(q))
+}
+
+// ModifyPlan refuses a queue name that another resource of this run plans too (see queueNames),
+// and a dead message queue that leads back to the queue, across the queues the service holds and
+// the other queues of the plan, and warns about a dead message queue that has one of its own.
+func (r *queueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedEventMesh) || req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan QueueModel
+	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
+	if resp.Diagnostics.HasError() || plan.Name.IsUnknown() {
+		return
+	}
+	var state QueueModel
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	inState := !req.State.Raw.IsNull() && state.Name.Equal(plan.Name)
+	if !r.data.ClaimQueueName(ctx, r.typeName, plan.Name.ValueString(), inState, req, resp) || plan.DeadMessageQueue.IsUnknown() {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		if state.Name.Equal(plan.Name) && state.DeadMessageQueue.Equal(plan.DeadMessageQueue) {
+			r.data.RecordDMQLink(plan.Name.ValueString(), plan.DeadMessageQueue.ValueString())
+			return
+		}
+	}
+	r.data.CheckDMQLinks(ctx, plan.Name.ValueString(), plan.DeadMessageQueue.ValueString(), true, &resp.Diagnostics)
+}
+
+func (m *QueueModel) settings() eventmesh.QueueSettings { return m.ToAPI() }
+
+func importQueueByName(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if err := rules.ValidQueueName(req.ID); err != nil {
+		resp.Diagnostics.AddError("Invalid Import ID",
+			fmt.Sprintf("The import ID must be the full queue name: %s. Use the full queue name including the namespace as the import ID, for example acme/crm/prod/orders.", framework.Clause(err)))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("force_destroy"), false)...)
+}

@@ -1,0 +1,174 @@
+package integration_test
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/service/integration"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
+)
+
+// newJMSTestEnv is newTestEnv with the tenant's JMS limits set.
+func newJMSTestEnv(t *testing.T, opts emulator.Options) *acctest.TestEnv {
+	t.Helper()
+	srv := emulatortest.Start(t, opts)
+	return &acctest.TestEnv{Srv: srv, ProviderBlock: fmt.Sprintf(`
+provider "sapmessaging" {
+  cloud_integration = { service_key = %q }
+  max_retries       = 3
+}
+`, string(srv.CloudIntegrationKey()))}
+}
+
+func putJMS(t *testing.T, env *acctest.TestEnv, queue string, in emulator.JMSMessageInput) {
+	t.Helper()
+	if _, err := env.Srv.PutJMSMessage(queue, in); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const jmsQueuesConfig = `
+data "sapmessaging_jms_queues" "all" {}
+
+data "sapmessaging_jms_queues" "orders" {
+  name_prefix = "ORDERS_"
+}
+
+output "messages" {
+  value = { for q in data.sapmessaging_jms_queues.all.queues : q.name => q.message_count }
+}
+`
+
+func TestAccJMSQueuesDataSource(t *testing.T) {
+	env := newJMSTestEnv(t, emulator.Options{JMSMaxQueues: 4, JMSMaxCapacity: 1000})
+	all := "data.sapmessaging_jms_queues.all"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// An empty broker.
+				Config: env.Config(jmsQueuesConfig),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{})),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("queue_count"), knownvalue.Int64Exact(0)),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("queue_limit"), knownvalue.Int64Exact(4)),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("queue_count_state"), knownvalue.StringExact("ok")),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("capacity_state"), knownvalue.StringExact("ok")),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("capacity_used_percent"), knownvalue.Float64Exact(0)),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("message_counts_available"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("total_messages"), knownvalue.Int64Exact(0)),
+				},
+			},
+			{
+				// Messages on three queues, one of them stopped, 85% of the capacity in use.
+				PreConfig: func() {
+					putJMS(t, env, "ORDERS_IN", emulator.JMSMessageInput{Body: strings.Repeat("o", 400)})
+					putJMS(t, env, "ORDERS_IN", emulator.JMSMessageInput{Body: strings.Repeat("o", 400)})
+					putJMS(t, env, "ORDERS_OUT", emulator.JMSMessageInput{Body: "x", AccessType: emulator.JMSExclusive})
+					putJMS(t, env, "INVOICES", emulator.JMSMessageInput{Body: strings.Repeat("i", 49)})
+					if err := env.Srv.SetJMSQueueActive("INVOICES", false); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: env.Config(jmsQueuesConfig),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact("INVOICES"), knownvalue.StringExact("ORDERS_IN"), knownvalue.StringExact("ORDERS_OUT")})),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("message_count"), knownvalue.Int64Exact(2)),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("size_bytes"), knownvalue.Int64Exact(800)),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("access_type"), knownvalue.StringExact("Non-Exclusive")),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(2).AtMapKey("access_type"), knownvalue.StringExact("Exclusive")),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("active"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("unhealthy_queues"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("INVOICES")})),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("total_messages"), knownvalue.Int64Exact(4)),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("capacity_bytes"), knownvalue.Int64Exact(850)),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("capacity_state"), knownvalue.StringExact("critical")),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("queue_count_state"), knownvalue.StringExact("critical")),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("high_usage").AtMapKey("queues"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue("data.sapmessaging_jms_queues.orders", tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact("ORDERS_IN"), knownvalue.StringExact("ORDERS_OUT")})),
+					statecheck.ExpectKnownValue("data.sapmessaging_jms_queues.orders", tfjsonpath.New("total_messages"), knownvalue.Int64Exact(3)),
+					statecheck.ExpectKnownOutputValue("messages", knownvalue.MapExact(map[string]knownvalue.Check{
+						"INVOICES": knownvalue.Int64Exact(1), "ORDERS_IN": knownvalue.Int64Exact(2), "ORDERS_OUT": knownvalue.Int64Exact(1)})),
+				},
+			},
+			{
+				// Nothing changed: the plan is empty.
+				Config: env.Config(jmsQueuesConfig),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				// A check block over the queues warns about the stopped queue.
+				Config: env.Config(`
+data "sapmessaging_jms_queues" "all" {}
+
+check "jms_queues_healthy" {
+  assert {
+    condition     = length(data.sapmessaging_jms_queues.all.unhealthy_queues) == 0
+    error_message = "JMS queues stopped or not ok: ${join(", ", data.sapmessaging_jms_queues.all.unhealthy_queues)}."
+  }
+}
+`),
+				ExpectNonEmptyPlan: false,
+			},
+		},
+	})
+}
+
+// Without a Cloud Integration connection the data source says what to set.
+func TestAccJMSQueuesDataSourceNeedsCloudIntegration(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "sapmessaging" {
+  event_mesh = { service_key = %q }
+}
+
+data "sapmessaging_jms_queues" "all" {}
+`, string(env.Srv.EventMeshKey())),
+			ExpectError: regexp.MustCompile(`Cloud Integration Not Configured`),
+		}},
+	})
+}
+
+// A tenant without the undocumented queue list still reports states; the
+// counts are null and message_counts_available is false.
+func TestJMSQueuesWithoutQueueList(t *testing.T) {
+	t.Parallel()
+	var m integration.JMSQueuesModel
+	b := &cpi.JMSBroker{QueueNumber: 2, MaxQueueNumber: 30, Capacity: 9_000_000_000, MaxCapacity: 9_300_000_000,
+		QueueStates: []cpi.JMSQueueState{{Name: "A", State: 1}, {Name: "B", State: 7}}, InactiveQueues: []string{"C"}}
+	integration.FillJMSQueues(&m, b, nil, false)
+	got := []string{}
+	for _, q := range m.Queues {
+		got = append(got, fmt.Sprintf("%s:%s:%t:%s", q.Name.ValueString(), q.State.ValueString(), q.Active.ValueBool(), q.MessageCount))
+	}
+	if want := "[A:warning:true:<null> B:critical:true:<null> C:ok:false:<null>]"; fmt.Sprint(got) != want {
+		t.Fatalf("queues %v, want %s", got, want)
+	}
+	if !m.TotalMessages.IsNull() || m.MessageCountsAvailable.ValueBool() || m.CapacityState.ValueString() != "exhausted" ||
+		fmt.Sprint(m.UnhealthyQueues) != "[A B C]" || m.QueueCountState.ValueString() != "ok" {
+		t.Fatalf("model = %+v", m)
+	}
+	for used, want := range map[int64]string{0: "ok", 800: "ok", 801: "critical", 949: "critical", 950: "exhausted", 2000: "exhausted"} {
+		if got := integration.CapacityState(used, 1000); got != want {
+			t.Errorf("capacityState(%d, 1000) = %s, want %s", used, got, want)
+		}
+	}
+}

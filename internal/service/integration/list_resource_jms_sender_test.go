@@ -1,0 +1,225 @@
+package integration_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
+)
+
+// Every JMS sender channel is a result; include_resource carries the settings, the default
+// expiration period and the retry guard as an import reads them.
+func TestAccJMSSenderListResource_query(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	env.AddHandMadeFlows(t)
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Query:  true,
+				Config: env.ProviderBlock + acctest.ReadExample(t, "list-resources/sapmessaging_jms_sender/list-resource.tfquery.hcl"),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_jms_sender.crm", 2),
+					querycheck.ExpectIdentity("sapmessaging_jms_sender.crm", map[string]knownvalue.Check{
+						"iflow_id": knownvalue.StringExact(acctest.HandJMS), "channel": knownvalue.Null(),
+					}),
+					querycheck.ExpectResourceDisplayName("sapmessaging_jms_sender.crm", byChannel(acctest.HandJMS, ""),
+						knownvalue.StringExact(acctest.HandJMS+": JMS sender of queue Retry_Orders (package AcmeCRM)")),
+					querycheck.ExpectResourceKnownValues("sapmessaging_jms_sender.crm", byChannel(acctest.HandJMS, ""), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(acctest.HandJMS)},
+						{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("active")},
+						{Path: tfjsonpath.New("deploy"), KnownValue: knownvalue.Bool(false)},
+						{Path: tfjsonpath.New("retry_interval"), KnownValue: knownvalue.Int64Exact(1)},
+						{Path: tfjsonpath.New("exponential_backoff"), KnownValue: knownvalue.Bool(true)},
+						{Path: tfjsonpath.New("max_retry_interval"), KnownValue: knownvalue.Int64Exact(60)},
+						{Path: tfjsonpath.New("concurrent_processes"), KnownValue: knownvalue.Int64Exact(1)},
+						{Path: tfjsonpath.New("dead_letter_queue"), KnownValue: knownvalue.Bool(true)},
+						{Path: tfjsonpath.New("max_retries"), KnownValue: knownvalue.Null()},
+						{Path: tfjsonpath.New("queue_expiration_days"), KnownValue: knownvalue.Int64Exact(30)},
+						{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("Retry_Orders")},
+						{Path: tfjsonpath.New("retry_guard").AtMapKey("limit"), KnownValue: knownvalue.Int64Exact(5)},
+						{Path: tfjsonpath.New("give_up_after_minutes"), KnownValue: knownvalue.NotNull()},
+						{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("STARTED")},
+					}),
+					// The exclusive queue's channel has neither setting: both are null, so neither is written.
+					querycheck.ExpectResourceKnownValues("sapmessaging_jms_sender.crm", byChannel(acctest.HandExclusive, ""), []querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("access_type"), KnownValue: knownvalue.StringExact("Exclusive")},
+						{Path: tfjsonpath.New("concurrent_processes"), KnownValue: knownvalue.Null()},
+						{Path: tfjsonpath.New("dead_letter_queue"), KnownValue: knownvalue.Null()},
+						{Path: tfjsonpath.New("attempts_before_expiry"), KnownValue: knownvalue.NotNull()},
+					}),
+					querycheck.ExpectLength("sapmessaging_jms_sender.none", 0),
+				},
+			},
+		},
+	})
+}
+
+// A package or flow ID prefix that no flow can have is an error on its argument; listing senders
+// or deployments without a Cloud Integration connection is an error that says so, while the
+// Event Mesh list resources of the same provider configuration still list.
+func TestAccFlowListResources_badInput(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	env.AddHandMadeQueues(t)
+	eventMeshOnly := fmt.Sprintf(`
+provider "sapmessaging" {
+  event_mesh = { service_key = %q }
+}
+`, string(env.Srv.EventMeshKey()))
+	step := func(provider, config, wantErr string) resource.TestStep {
+		return resource.TestStep{Query: true, Config: provider + config, ExpectError: acctest.Wrapped(wantErr)}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			step(env.ProviderBlock, `
+list "sapmessaging_amqp_sender" "bad" {
+  provider = sapmessaging
+  config {
+    package_id = "Acme CRM"
+  }
+}
+`, `Invalid Package ID.*package ID "Acme CRM" holds ' '.*Use the package's technical name`),
+			step(env.ProviderBlock, `
+list "sapmessaging_iflow_deployment" "bad" {
+  provider = sapmessaging
+  config {
+    package_id = ""
+  }
+}
+`, `Invalid Package ID.*empty.*leave package_id out`),
+			step(env.ProviderBlock, `
+list "sapmessaging_jms_sender" "bad" {
+  provider = sapmessaging
+  config {
+    iflow_id_prefix = " Orders"
+  }
+}
+`, `Invalid Integration Flow ID Prefix.*does not start with white space.*Use the start of a flow ID`),
+			step(eventMeshOnly, `
+list "sapmessaging_amqp_sender" "all" {
+  provider = sapmessaging
+}
+`, `Cloud Integration Not Configured`),
+			step(eventMeshOnly, `
+list "sapmessaging_jms_sender" "all" {
+  provider = sapmessaging
+}
+`, `Cloud Integration Not Configured`),
+			{
+				Query: true,
+				Config: eventMeshOnly + `
+list "sapmessaging_queue" "all" {
+  provider = sapmessaging
+}
+
+list "sapmessaging_queue_subscription" "all" {
+  provider = sapmessaging
+}
+`,
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_queue.all", 3),
+					querycheck.ExpectLength("sapmessaging_queue_subscription.all", 0),
+				},
+			},
+		},
+	})
+}
+
+// A channel whose queue is an externalized parameter without a value is listed, and its display
+// name says that the queue is not resolved.
+func TestAccJMSSenderListResource_unresolvedQueue(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	props := iflowbuild.DefaultJMSSenderProperties("{{JmsQueue}}")
+	if err := env.Srv.CreateIFlow("Param_Queue", "Param_Queue", "AcmeCRM", iflowbuild.Build(iflowbuild.Options{
+		Name: "Param_Queue", Senders: []iflowbuild.Sender{{Adapter: "JMS", Properties: props}},
+	})); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Query: true,
+				Config: env.ProviderBlock + `
+list "sapmessaging_jms_sender" "all" {
+  provider = sapmessaging
+}
+`,
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("sapmessaging_jms_sender.all", 1),
+					querycheck.ExpectResourceDisplayName("sapmessaging_jms_sender.all", byChannel("Param_Queue", ""),
+						knownvalue.StringExact("Param_Queue: JMS sender of a queue its flow does not resolve (an externalized parameter without a value) (package AcmeCRM)")),
+				},
+			},
+		},
+	})
+}
+
+// JMS sender channels that the resource refuses are adopted as they are: one of an exclusive queue whose flow
+// still holds settings of a non-exclusive one (two concurrent processes, the dead-letter queue on, as the channel
+// keeps them after its access type was switched), and one whose flow's guard ends a message after 1000 retries,
+// 41 days after its first failure, when the queue has deleted it after 30. terraform query -generate-config-out
+// writes them with allow_non_exclusive_settings = true and allow_give_up_after_expiry = true, the plan imports
+// only and warns, the apply imports them and changes nothing in the flows, and the next plan is empty but still
+// warns. Without the attributes the generated blocks would fail the plan ("Concurrent Processes on Exclusive
+// Queue", "Dead-Letter Queue on Exclusive Queue", "Give-Up After Expiration").
+func TestAccJMSSenderListResource_adoptAsItIs(t *testing.T) {
+	tf := acctest.TerraformCLI(t)
+	if !acctest.TerraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	env := acctest.NewTestEnv(t)
+	props := iflowbuild.DefaultJMSSenderProperties("Exclusive_Orders")
+	props["AccessType"], props["NumberConcurrentProcesses"], props["useDeadLetterQueue"] = "Exclusive", "2", "1"
+	ci := cpi.New(env.Srv.CloudIntegrationClient(t))
+	for id, o := range map[string]iflowbuild.Options{
+		"Orders_Exclusive_Kept": {
+			Senders:       []iflowbuild.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: props}},
+			ExceptionEnds: [][]string{{"error"}},
+		},
+		"Orders_Guard_Late": {
+			Senders:       []iflowbuild.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: iflowbuild.DefaultJMSSenderProperties("Late_Orders")}},
+			ExceptionEnds: [][]string{{"escalation", "error"}},
+			Routers:       []iflowbuild.Router{{Condition: "${header.SAPJMSRetries} > 1000", InException: 1}},
+		},
+	} {
+		o.Name = id
+		if err := env.Srv.CreateIFlow(id, id, "AcmeCRM", iflowbuild.Build(o)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ci.DeployAndWait(context.Background(), id, "", 5*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "senders.tfquery.hcl", `
+list "sapmessaging_jms_sender" "crm" {
+  provider = sapmessaging
+  config {
+    package_id = "AcmeCRM"
+  }
+}
+`)
+	for _, attr := range []string{"allow_non_exclusive_settings", "allow_give_up_after_expiry"} {
+		if n := acctest.CountTrue(generated, attr); n != 1 {
+			t.Errorf("generated.tf has %d %s = true, want 1:\n%s", n, attr, generated)
+		}
+	}
+	warnings := []string{"Concurrent Processes on Exclusive Queue Allowed", "Dead-Letter Queue on Exclusive Queue Allowed", "Give-Up After Expiration Allowed"}
+	w.ImportAsItIs(2, warnings...)
+}

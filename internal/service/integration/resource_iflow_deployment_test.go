@@ -1,0 +1,266 @@
+package integration_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
+)
+
+// checkDeploys asserts the number of deploys since the emulator's statistics were reset.
+func checkDeploys(env *acctest.TestEnv, want int64, what string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != want {
+			return fmt.Errorf("the apply deployed %d times, want %d (%s)", n, want, what)
+		}
+		return nil
+	}
+}
+
+// checkFlowRuns asserts that flow id is STARTED and runs its design-time content, whose AMQP
+// senders all hold maxRetries and NumberConcurrentProcesses want.
+func checkFlowRuns(env *acctest.TestEnv, id, want string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		content := env.Srv.IFlowContent(id)
+		art, err := iflow.ReadZip(content)
+		if err != nil {
+			return err
+		}
+		for _, s := range art.AMQPSenders() {
+			if r, c := s.Properties["maxRetries"], s.Properties["NumberConcurrentProcesses"]; r != want || c != want {
+				return fmt.Errorf("channel %s of %s on the tenant has maxRetries %q and NumberConcurrentProcesses %q, want %q", s.Name, id, r, c, want)
+			}
+		}
+		d, ok := env.Srv.Deployed(id)
+		if !ok || d.Status != "STARTED" {
+			return fmt.Errorf("flow %s not running after apply: %+v", id, d.Status)
+		}
+		if !bytes.Equal(d.Content, content) {
+			return fmt.Errorf("flow %s runs other content than its design time: the last change was not deployed", id)
+		}
+		return nil
+	}
+}
+
+// TestAccIFlowDeployment_oneDeployPerFlow: two flows with two channel resources each, written with
+// deploy = false and deployed by one sapmessaging_iflow_deployment per flow: each apply deploys each
+// changed flow once, also after a change on the tenant, and only then.
+func TestAccIFlowDeployment_oneDeployPerFlow(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	for _, id := range acctest.DeploymentFlows {
+		env.AddTwoChannelFlow(t, id)
+	}
+	flowA, flowB := acctest.DeploymentAddr("DeployFlowA"), acctest.DeploymentAddr("DeployFlowB")
+	bothRun := func(want string) resource.TestCheckFunc {
+		return resource.ComposeTestCheckFunc(checkFlowRuns(env, "DeployFlowA", want), checkFlowRuns(env, "DeployFlowB", want))
+	}
+	emptyAfter := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig:        env.Srv.ResetStats,
+				Config:           env.Config(acctest.DeploymentHCL(1, "")),
+				Check:            resource.ComposeTestCheckFunc(bothRun("1"), checkDeploys(env, 2, "one per flow for its two channels")),
+				ConfigPlanChecks: emptyAfter,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(flowA, tfjsonpath.New("id"), knownvalue.StringExact("DeployFlowA")),
+					statecheck.ExpectKnownValue(flowA, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+					statecheck.ExpectKnownValue(flowA, tfjsonpath.New("deployed_version"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue("sapmessaging_amqp_sender.DeployFlowA_AMQP_A", tfjsonpath.New("revision"),
+						knownvalue.StringRegexp(regexp.MustCompile(revisionPattern))),
+				},
+			},
+			{
+				// Every channel changes: one deploy per flow again, planned through the unknown revisions.
+				PreConfig: env.Srv.ResetStats,
+				Config:    env.Config(acctest.DeploymentHCL(2, "")),
+				Check:     resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, 2, "one per flow for its two channels")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectUnknownValue("sapmessaging_amqp_sender.DeployFlowB_AMQP_B", tfjsonpath.New("revision")),
+						plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate),
+						plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionUpdate),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				Config:                  env.Config(acctest.DeploymentHCL(2, "")),
+				ResourceName:            flowA,
+				ImportState:             true,
+				ImportStateId:           "DeployFlowA",
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"triggers", "timeouts"},
+			},
+			{
+				// Undeployed out of band: the plan deploys that flow again, and only that one.
+				PreConfig: func() {
+					if err := cpi.New(env.Srv.CloudIntegrationClient(t)).Undeploy(context.Background(), "DeployFlowA"); err != nil {
+						t.Fatal(err)
+					}
+					env.Srv.ResetStats()
+				},
+				Config: env.Config(acctest.DeploymentHCL(2, "")),
+				Check:  resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, 1, "the undeployed flow only")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate),
+						plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionNoop),
+						plancheck.ExpectUnknownValue(flowA, tfjsonpath.New("runtime_status")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				// A channel changed on the tenant is written back, and its flow deployed once more,
+				// although the revision the deployment last saw described the same settings.
+				PreConfig: func() {
+					zip, err := iflow.PatchZip(env.Srv.IFlowContent("DeployFlowB"), "MessageFlow_1", map[string]string{"maxRetries": "4"})
+					if err == nil {
+						err = env.Srv.CreateIFlow("DeployFlowB", "DeployFlowB", "Orders", zip)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					env.Srv.ResetStats()
+				},
+				Config: env.Config(acctest.DeploymentHCL(2, "")),
+				Check:  resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, 1, "the flow whose channel was written back")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction("sapmessaging_amqp_sender.DeployFlowB_AMQP_A", plancheck.ResourceActionUpdate),
+						plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionUpdate),
+						plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionNoop),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				// Only the timeouts change: an update in place that deploys nothing.
+				PreConfig: env.Srv.ResetStats,
+				Config:    env.Config(acctest.DeploymentHCL(2, `  timeouts = { create = "5m", update = "5m" }`)),
+				Check:     checkDeploys(env, 0, "a change of the timeouts deploys nothing"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+// revisionPattern is the form of a channel resource's revision.
+const revisionPattern = `^[0-9a-f]{8}-[0-9a-f]{8}$`
+
+// TestAccIFlowDeployment_jmsSender: a JMS sender written with deploy = false triggers the deployment
+// through its revision in the same way.
+func TestAccIFlowDeployment_jmsSender(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	env.AddJMSFlow(t, "DeployJMS", false, acctest.GuardedOptions())
+	cfg := func(interval int) string {
+		return env.Config(acctest.JMSHCL("DeployJMS", fmt.Sprintf("retry_interval = %d\nmax_retries = 5\ndeploy = false", interval)) + `
+resource "sapmessaging_iflow_deployment" "jms" {
+  iflow_id = sapmessaging_jms_sender.retry.iflow_id
+  triggers = { retry = sapmessaging_jms_sender.retry.revision }
+}
+`)
+	}
+	running := func(want string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			d, ok := env.Srv.Deployed("DeployJMS")
+			if !ok || d.Status != "STARTED" {
+				return fmt.Errorf("flow not running: %+v", d.Status)
+			}
+			art, err := iflow.ReadZip(d.Content)
+			if err != nil {
+				return err
+			}
+			s, _ := art.Model.JMSSender("MessageFlow_JMS")
+			if got := s.Properties["RetryInterval"]; got != want {
+				return fmt.Errorf("the running flow has RetryInterval %q, want %q", got, want)
+			}
+			return nil
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig:        env.Srv.ResetStats,
+				Config:           cfg(3),
+				Check:            resource.ComposeTestCheckFunc(running("3"), checkDeploys(env, 1, "the deployment's")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				PreConfig: env.Srv.ResetStats,
+				Config:    cfg(7),
+				Check:     resource.ComposeTestCheckFunc(running("7"), checkDeploys(env, 1, "the deployment's")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectUnknownValue("sapmessaging_jms_sender.retry", tfjsonpath.New("revision")),
+						plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.jms", plancheck.ResourceActionUpdate),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+// TestAccIFlowDeployment_failure: a failed deploy fails the create with the runtime's error and
+// leaves a tainted resource; the next apply deploys again and converges.
+func TestAccIFlowDeployment_failure(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	env.AddTwoChannelFlow(t, "DeployFails")
+	env.Srv.FailNextDeploy("DeployFails", "Credential EventMesh not found")
+	cfg := env.Config(`
+resource "sapmessaging_iflow_deployment" "f" {
+  iflow_id = "DeployFails"
+}
+`)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg, ExpectError: acctest.Wrapped(`Deployment Failed.*Credential EventMesh not found.*apply again`)},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.f", plancheck.ResourceActionDestroyBeforeCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("sapmessaging_iflow_deployment.f", tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+				},
+			},
+			{
+				Config:        cfg,
+				ResourceName:  "sapmessaging_iflow_deployment.f",
+				ImportState:   true,
+				ImportStateId: "Missing",
+				ExpectError:   acctest.Wrapped(`Cannot import non-existent remote object`),
+			},
+			{
+				Config: env.Config(`
+resource "sapmessaging_iflow_deployment" "missing" {
+  iflow_id = "NoSuchFlow"
+}
+`),
+				ExpectError: acctest.Wrapped(`Integration Flow Not Found.*NoSuchFlow.*must be uploaded first`),
+			},
+		},
+	})
+}
