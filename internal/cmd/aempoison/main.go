@@ -34,30 +34,24 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
-	"os/signal"
 	"sort"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdkit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatorcontrol"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
-}
+func main() { cmdkit.Main(run) }
 
 // Queue names of the demo.
 const (
@@ -94,18 +88,13 @@ func dmqQueue() aem.Queue {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("aempoison", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := cmdkit.NewFlags("aempoison", stderr)
 	key := fs.String("aem-key", "", "the broker's `file` advanced-event-mesh.json (semp_url, msg_vpn_name, username, password); default the SAPMESSAGING_AEM_ variables")
 	emulatorURL := fs.String("emulator", os.Getenv("EMULATOR_URL"), "base `URL` of the running emulator, for its control endpoint (default $EMULATOR_URL, else the SEMP URL)")
 	maxDeliveries := fs.Int("deliveries", 1000, "how many deliveries of queue A's message the run watches before it stops (1..10000)")
 	ciKey := fs.String("cloud-integration-key", os.Getenv("SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY"), "Cloud Integration service key `file` or JSON for the AEM sender flows (default $SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY; empty: no sender flows)")
 	timeout := fs.Duration("timeout", 90*time.Second, "how long to wait for the whole run")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "aempoison: unexpected arguments %q; use flags only\n", fs.Args())
+	if !cmdkit.Parse(fs, args, stderr) {
 		return 2
 	}
 	if *maxDeliveries < 1 || *maxDeliveries > 10000 {
@@ -130,10 +119,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	res, err := cl.replay(ctx, *maxDeliveries)
 	if err != nil {
-		if ctx.Err() != nil {
-			err = fmt.Errorf("%w (the run did not finish within -timeout %s)", err, *timeout)
-		}
-		fmt.Fprintf(stderr, "aempoison: %v\n", err)
+		fmt.Fprintf(stderr, "aempoison: %v\n", cmdkit.Unfinished(ctx, err, "run", *timeout))
 		return 1
 	}
 	if !res.print(stdout, stderr) {
@@ -149,10 +135,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	senders, err := cl.replaySenders(ctx, ci)
 	if err != nil {
-		if ctx.Err() != nil {
-			err = fmt.Errorf("%w (the run did not finish within -timeout %s)", err, *timeout)
-		}
-		fmt.Fprintf(stderr, "aempoison: %v\n", err)
+		fmt.Fprintf(stderr, "aempoison: %v\n", cmdkit.Unfinished(ctx, err, "run", *timeout))
 		return 1
 	}
 	if !printSenders(senders, stdout, stderr) {
@@ -217,10 +200,11 @@ func newClient(c credentials, emulatorURL string) (*client, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := httpx.CheckURL(emulatorURL); err != nil {
-		return nil, fmt.Errorf("-emulator: %w", err)
+	control, err := cmdkit.ControlURL(emulatorURL)
+	if err != nil {
+		return nil, err
 	}
-	return &client{semp: semp, h: h, controlURL: emulatorcontrol.URL(emulatorURL)}, nil
+	return &client{semp: semp, h: h, controlURL: control}, nil
 }
 
 // rulesQueue reads queue settings as the rules see a configuration: what the settings leave out is

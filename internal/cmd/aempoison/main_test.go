@@ -1,16 +1,15 @@
 package main
 
 import (
-	"bytes"
-	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdtest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
@@ -18,12 +17,7 @@ import (
 // half a millisecond) and returns the command's arguments for it.
 func startEmulator(t *testing.T) []string {
 	t.Helper()
-	s := emulatortest.Start(t, emulator.Options{AEMMinute: time.Millisecond})
-	s.SetDeployDelay(5 * time.Millisecond)
-	dir := t.TempDir()
-	if err := s.WriteKeys(dir); err != nil {
-		t.Fatal(err)
-	}
+	s, dir := cmdtest.Start(t, emulator.Options{AEMMinute: time.Millisecond})
 	return []string{"-emulator", s.URL(), "-aem-key", filepath.Join(dir, emulator.AdvancedEventMeshKeyFile), "-timeout", "60s",
 		"-cloud-integration-key", filepath.Join(dir, "cloud-integration.json")}
 }
@@ -33,12 +27,9 @@ func TestRunMatchesTheRules(t *testing.T) {
 	t.Parallel()
 	args := startEmulator(t)
 	for i := range 2 { // a second run replaces the queues of the first
-		var out, errOut bytes.Buffer
-		if rc := run(context.Background(), append(args, "-deliveries", "500"), &out, &errOut); rc != 0 {
-			t.Fatalf("run %d: exit %d\nstdout:\n%s\nstderr:\n%s", i, rc, out.String(), errOut.String())
-		}
+		out := cmdtest.Run(t, run, 0, append(args, "-deliveries", "500")...)
 		planned, _ := rules.AEMDeliveries(true, 5)
-		for _, want := range []string{
+		cmdtest.Contains(t, fmt.Sprintf("run %d: output", i), out,
 			"max_redelivery_count 0 (retry forever)",
 			"max_redelivery_count 5",
 			"1 s, × 2.00, at most 1 min 4 s",
@@ -62,11 +53,7 @@ func TestRunMatchesTheRules(t *testing.T) {
 			"runs observed 1 = N_max planned 1 (1 delivery, 1 planned), end: lost after 0 ms (planned lost after 0 ms)",
 			"the provider's rules: aem_sender.ack_immediate (error)",
 			"aempoison: every sender flow ran as the rules plan: DemoAEMSenderFailed 30 runs, DMQ demo.aem.sender.orders.dmq; DemoAEMSenderRejected 5 runs, deleted; DemoAEMSenderImmediate 1 run, lost.",
-		} {
-			if !strings.Contains(out.String(), want) {
-				t.Errorf("run %d: output lacks %q:\n%s", i, want, out.String())
-			}
-		}
+		)
 		if planned != 6 {
 			t.Errorf("rules.AEMDeliveries(true, 5) = %d, want 6", planned)
 		}
@@ -108,10 +95,5 @@ func TestLoadCredentials(t *testing.T) {
 
 func TestArguments(t *testing.T) {
 	t.Parallel()
-	var out, errOut bytes.Buffer
-	for _, args := range [][]string{{"extra"}, {"-deliveries", "0"}, {"-deliveries", "10001"}, {"-aem-key", filepath.Join(t.TempDir(), "none.json")}} {
-		if rc := run(context.Background(), args, &out, &errOut); rc != 2 {
-			t.Errorf("run(%q) = %d, want 2", args, rc)
-		}
-	}
+	cmdtest.Refuses(t, run, []string{"extra"}, []string{"-deliveries", "0"}, []string{"-deliveries", "10001"}, []string{"-aem-key", filepath.Join(t.TempDir(), "none.json")})
 }

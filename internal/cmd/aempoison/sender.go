@@ -19,13 +19,12 @@ import (
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdkit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatorcontrol"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
 // senderFlow is one AEM sender flow of the demo and the queue it reads.
@@ -60,17 +59,11 @@ func senderFlows() []senderFlow {
 
 // newCPIClient is the Cloud Integration client of the service key (a file or JSON).
 func newCPIClient(key string) (*cpi.Client, error) {
-	data, err := servicekey.Load(key)
+	ci, err := cmdkit.LoadCloudIntegration(key)
 	if err == nil {
-		var ci servicekey.CloudIntegration
-		if ci, err = servicekey.ParseCloudIntegration(data); err == nil {
-			var h *httpx.Client
-			h, err = httpx.New(httpx.Config{BaseURL: ci.URL, TokenURL: ci.TokenURL, ClientID: ci.ClientID, ClientSecret: ci.ClientSecret,
-				CSRFFetchPath: cpi.CSRFFetchPath, MaxResponseBytes: httpx.ArtifactMaxResponseBytes, MaxRetries: 3, RequestTimeout: 30 * time.Second,
-				RetryWaitMin: 50 * time.Millisecond, RetryWaitMax: time.Second, UserAgent: "sapmessaging-aempoison"})
-			if err == nil {
-				return cpi.New(h), nil
-			}
+		var c *cpi.Client
+		if c, err = cmdkit.CloudIntegration(ci, cmdkit.HTTP("aempoison")); err == nil {
+			return c, nil
 		}
 	}
 	return nil, fmt.Errorf("the Cloud Integration service key: %w", err)

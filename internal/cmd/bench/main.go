@@ -46,11 +46,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdkit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpuprofile"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
 func main() {
@@ -847,37 +847,20 @@ func createQueue(keyFile, name string) error {
 
 // managementClient is an Event Mesh management client for the service key in keyFile.
 func managementClient(keyFile string) (*eventmesh.Client, error) {
-	data, err := servicekey.Load(keyFile)
+	key, err := cmdkit.LoadEventMesh(keyFile)
 	if err != nil {
 		return nil, err
 	}
-	key, err := servicekey.ParseEventMesh(data)
-	if err != nil {
-		return nil, err
-	}
-	h, err := httpx.New(httpx.Config{BaseURL: key.ManagementURL, TokenURL: key.TokenURL, ClientID: key.ClientID, ClientSecret: key.ClientSecret})
-	if err != nil {
-		return nil, err
-	}
-	return eventmesh.New(h), nil
+	return cmdkit.EventMeshManagement(key, httpx.Config{})
 }
 
 // cloudIntegrationClient is a Cloud Integration client for the service key in keyFile.
 func cloudIntegrationClient(keyFile string) (*cpi.Client, error) {
-	data, err := servicekey.Load(keyFile)
+	key, err := cmdkit.LoadCloudIntegration(keyFile)
 	if err != nil {
 		return nil, err
 	}
-	key, err := servicekey.ParseCloudIntegration(data)
-	if err != nil {
-		return nil, err
-	}
-	h, err := httpx.New(httpx.Config{BaseURL: key.URL, TokenURL: key.TokenURL, ClientID: key.ClientID, ClientSecret: key.ClientSecret,
-		CSRFFetchPath: cpi.CSRFFetchPath, MaxResponseBytes: httpx.ArtifactMaxResponseBytes})
-	if err != nil {
-		return nil, err
-	}
-	return cpi.New(h), nil
+	return cmdkit.CloudIntegration(key, httpx.Config{})
 }
 
 // emulatorProc is a running standalone emulator.

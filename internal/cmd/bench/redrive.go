@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdkit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
 // redriveOptions are the settings of the redrive section: `terraform apply -invoke` of the
@@ -185,19 +185,14 @@ func (b *bench) invokeAction(tf, dir, action, rssFile string, env ...string) ([]
 // publishMessages puts n JSON messages into queue through the messaging REST API of the key in
 // keyFile, 32 at a time.
 func publishMessages(keyFile, queue string, n int) error {
-	data, err := servicekey.Load(keyFile)
+	key, err := cmdkit.LoadEventMesh(keyFile)
 	if err != nil {
 		return err
 	}
-	key, err := servicekey.ParseEventMesh(data)
+	m, err := cmdkit.EventMeshMessaging(key, httpx.Config{})
 	if err != nil {
 		return err
 	}
-	h, err := httpx.New(httpx.Config{BaseURL: key.MessagingURL, TokenURL: key.MessagingTokenURL, ClientID: key.MessagingClientID, ClientSecret: key.MessagingClientSecret})
-	if err != nil {
-		return err
-	}
-	m := eventmesh.NewMessaging(h)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	return parallel(n, 32, func(i int) error {

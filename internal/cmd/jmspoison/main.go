@@ -23,32 +23,23 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdkit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatorcontrol"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
-}
+func main() { cmdkit.Main(run) }
 
 // scenario is one flow of the replay.
 type scenario struct {
@@ -61,20 +52,16 @@ var scenarios = []scenario{
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("jmspoison", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	emulatorURL := fs.String("emulator", os.Getenv("EMULATOR_URL"), "base `URL` of the running emulator (default $EMULATOR_URL)")
-	key := fs.String("cloud-integration-key", os.Getenv("SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY"), "Cloud Integration service key `file` or JSON (default $SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY)")
+	fs := cmdkit.NewFlags("jmspoison", stderr)
+	var emulatorURL, key string
+	cmdkit.EmulatorFlag(fs, &emulatorURL)
+	cmdkit.CloudIntegrationKeyFlag(fs, &key)
 	days := fs.Int64("expiration-days", rules.DefaultJMSExpirationDays, "Expiration Period of the poison message in `days` (1..180)")
 	timeout := fs.Duration("timeout", 90*time.Second, "how long to wait for the whole replay")
-	if err := fs.Parse(args); err != nil {
+	if !cmdkit.Parse(fs, args, stderr) {
 		return 2
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "jmspoison: unexpected arguments %q; use flags only\n", fs.Args())
-		return 2
-	}
-	if *emulatorURL == "" || *key == "" {
+	if emulatorURL == "" || key == "" {
 		fmt.Fprintln(stderr, "jmspoison: the emulator URL and the Cloud Integration service key are required; set -emulator and -cloud-integration-key (or EMULATOR_URL and SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY)")
 		return 2
 	}
@@ -84,7 +71,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	cl, err := newClients(*emulatorURL, *key)
+	cl, err := newClients(emulatorURL, key)
 	if err != nil {
 		fmt.Fprintf(stderr, "jmspoison: %v\n", err)
 		return 2
@@ -93,10 +80,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, sc := range scenarios {
 		res, err := cl.replay(ctx, sc, *days)
 		if err != nil {
-			if ctx.Err() != nil {
-				err = fmt.Errorf("%w (the replay did not finish within -timeout %s)", err, *timeout)
-			}
-			fmt.Fprintf(stderr, "jmspoison: %s: %v\n", sc.flow, err)
+			fmt.Fprintf(stderr, "jmspoison: %s: %v\n", sc.flow, cmdkit.Unfinished(ctx, err, "replay", *timeout))
 			return 1
 		}
 		if !res.print(stdout, stderr) {
@@ -112,24 +96,18 @@ type clients struct {
 }
 
 func newClients(emulatorURL, key string) (*clients, error) {
-	data, err := servicekey.Load(key)
+	ci, err := cmdkit.LoadCloudIntegration(key)
 	if err != nil {
 		return nil, fmt.Errorf("reading the Cloud Integration service key: %w", err)
 	}
-	ci, err := servicekey.ParseCloudIntegration(data)
-	if err != nil {
-		return nil, fmt.Errorf("reading the Cloud Integration service key: %w", err)
-	}
-	h, err := httpx.New(httpx.Config{BaseURL: ci.URL, TokenURL: ci.TokenURL, ClientID: ci.ClientID, ClientSecret: ci.ClientSecret,
-		CSRFFetchPath: cpi.CSRFFetchPath, MaxResponseBytes: httpx.ArtifactMaxResponseBytes, MaxRetries: 3, RequestTimeout: 30 * time.Second,
-		RetryWaitMin: 50 * time.Millisecond, RetryWaitMax: time.Second, UserAgent: "sapmessaging-jmspoison"})
-	if err != nil {
+	cl := &clients{}
+	if cl.cpi, err = cmdkit.CloudIntegration(ci, cmdkit.HTTP("jmspoison")); err != nil {
 		return nil, err
 	}
-	if err := httpx.CheckURL(emulatorURL); err != nil {
-		return nil, fmt.Errorf("-emulator: %w", err)
+	if cl.controlURL, err = cmdkit.ControlURL(emulatorURL); err != nil {
+		return nil, err
 	}
-	return &clients{cpi: cpi.New(h), controlURL: emulatorcontrol.URL(emulatorURL)}, nil
+	return cl, nil
 }
 
 // prediction is what the rules say for a flow.

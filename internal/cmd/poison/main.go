@@ -16,32 +16,24 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"os"
-	"os/signal"
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdkit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatorcontrol"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
-}
+func main() { cmdkit.Main(run) }
 
 // config is what the flags set.
 type config struct {
@@ -55,23 +47,18 @@ type config struct {
 // 0 when the executions match the prediction, 1 when they do not or the
 // replay failed, 2 for invalid arguments.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("poison", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := cmdkit.NewFlags("poison", stderr)
 	var c config
-	fs.StringVar(&c.emulatorURL, "emulator", os.Getenv("EMULATOR_URL"), "base `URL` of the running emulator (default $EMULATOR_URL)")
-	fs.StringVar(&c.eventMeshKey, "event-mesh-key", os.Getenv("SAPMESSAGING_EVENT_MESH_SERVICE_KEY"), "Event Mesh service key `file` or JSON (default $SAPMESSAGING_EVENT_MESH_SERVICE_KEY)")
-	fs.StringVar(&c.cloudIntegrationKey, "cloud-integration-key", os.Getenv("SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY"), "Cloud Integration service key `file` or JSON (default $SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY)")
+	cmdkit.EmulatorFlag(fs, &c.emulatorURL)
+	cmdkit.EventMeshKeyFlag(fs, &c.eventMeshKey)
+	cmdkit.CloudIntegrationKeyFlag(fs, &c.cloudIntegrationKey)
 	fs.StringVar(&c.outputs, "outputs", "", "`file` holding `terraform output -json`; worst_case_attempts and the queue name next to it are read from it")
 	fs.StringVar(&c.queue, "queue", "", "`queue` to publish to (default: the name next to worst_case_attempts in -outputs)")
 	fs.StringVar(&c.iflowID, "iflow", "DemoPoisonConsumer", "`id` of the integration flow that consumes the queue")
 	fs.IntVar(&c.maxRetries, "max-retries", 1, "maxRetries of the flow's AMQP sender (`n`, 0..99)")
 	fs.StringVar(&c.deliveryState, "delivery-state", "REJECTED", "deliveryState of the flow's AMQP sender (REJECTED or MODIFIED_FAILED_UNDELIVERABLE)")
 	fs.DurationVar(&c.timeout, "timeout", 60*time.Second, "how long to wait for the whole replay")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "poison: unexpected arguments %q; use flags only\n", fs.Args())
+	if !cmdkit.Parse(fs, args, stderr) {
 		return 2
 	}
 	worst, err := c.resolve()
@@ -83,10 +70,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	rep, err := replay(ctx, c)
 	if err != nil {
-		if ctx.Err() != nil {
-			err = fmt.Errorf("%w (the replay did not finish within -timeout %s)", err, c.timeout)
-		}
-		fmt.Fprintf(stderr, "poison: %v\n", err)
+		fmt.Fprintf(stderr, "poison: %v\n", cmdkit.Unfinished(ctx, err, "replay", c.timeout))
 		return 1
 	}
 	return rep.print(stdout, stderr, worst)
@@ -177,51 +161,32 @@ type clients struct {
 }
 
 func newClients(c config) (*clients, error) {
-	emData, err := servicekey.Load(c.eventMeshKey)
-	if err != nil {
-		return nil, fmt.Errorf("reading the Event Mesh service key: %w", err)
-	}
-	em, err := servicekey.ParseEventMesh(emData)
+	em, err := cmdkit.LoadEventMesh(c.eventMeshKey)
 	if err != nil {
 		return nil, fmt.Errorf("reading the Event Mesh service key: %w", err)
 	}
 	if em.MessagingURL == "" {
 		return nil, errors.New("the Event Mesh service key has no messaging entry with protocol httprest; use a key with one")
 	}
-	ciData, err := servicekey.Load(c.cloudIntegrationKey)
+	ci, err := cmdkit.LoadCloudIntegration(c.cloudIntegrationKey)
 	if err != nil {
 		return nil, fmt.Errorf("reading the Cloud Integration service key: %w", err)
 	}
-	ci, err := servicekey.ParseCloudIntegration(ciData)
-	if err != nil {
-		return nil, fmt.Errorf("reading the Cloud Integration service key: %w", err)
-	}
-	mk := func(base, tokenURL, id, secret, csrf string) (*httpx.Client, error) {
-		var maxBody int64 // the default, for Event Mesh
-		if csrf != "" {
-			maxBody = httpx.ArtifactMaxResponseBytes // Cloud Integration: integration flow archives
-		}
-		return httpx.New(httpx.Config{BaseURL: base, TokenURL: tokenURL, ClientID: id, ClientSecret: secret,
-			CSRFFetchPath: csrf, MaxResponseBytes: maxBody, MaxRetries: 3, RequestTimeout: 30 * time.Second,
-			RetryWaitMin: 50 * time.Millisecond, RetryWaitMax: time.Second, UserAgent: "sapmessaging-poison"})
-	}
-	mh, err := mk(em.ManagementURL, em.TokenURL, em.ClientID, em.ClientSecret, "")
-	if err != nil {
+	cl := &clients{}
+	cfg := cmdkit.HTTP("poison")
+	if cl.mgmt, err = cmdkit.EventMeshManagement(em, cfg); err != nil {
 		return nil, err
 	}
-	msh, err := mk(em.MessagingURL, em.MessagingTokenURL, em.MessagingClientID, em.MessagingClientSecret, "")
-	if err != nil {
+	if cl.msg, err = cmdkit.EventMeshMessaging(em, cfg); err != nil {
 		return nil, err
 	}
-	ch, err := mk(ci.URL, ci.TokenURL, ci.ClientID, ci.ClientSecret, cpi.CSRFFetchPath)
-	if err != nil {
+	if cl.cpi, err = cmdkit.CloudIntegration(ci, cfg); err != nil {
 		return nil, err
 	}
-	if err := httpx.CheckURL(c.emulatorURL); err != nil {
-		return nil, fmt.Errorf("-emulator: %w", err)
+	if cl.controlURL, err = cmdkit.ControlURL(c.emulatorURL); err != nil {
+		return nil, err
 	}
-	return &clients{mgmt: eventmesh.New(mh), msg: eventmesh.NewMessaging(msh), cpi: cpi.New(ch),
-		controlURL: emulatorcontrol.URL(c.emulatorURL)}, nil
+	return cl, nil
 }
 
 // run is one message run as the emulator's control endpoint reports it.

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdtest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -19,12 +18,7 @@ import (
 // and returns the base arguments of the command.
 func demo(t *testing.T, r int64) (*emulatortest.Emulator, []string) {
 	t.Helper()
-	s := emulatortest.Start(t, emulator.Options{})
-	s.SetDeployDelay(5 * time.Millisecond)
-	dir := t.TempDir()
-	if err := s.WriteKeys(dir); err != nil {
-		t.Fatal(err)
-	}
+	s, dir := cmdtest.Start(t, emulator.Options{})
 	mgmt := eventmesh.New(s.ManagementClient(t))
 	ctx := context.Background()
 	dmq := "acme/crm/prod/orders/dmq"
@@ -61,61 +55,38 @@ func outputs(t *testing.T, worst int) string {
 func TestPoisonMatchesWorstCase(t *testing.T) {
 	t.Parallel()
 	s, args := demo(t, 3)
-	var out, errOut bytes.Buffer
-	code := run(context.Background(), append(args, "-outputs", outputs(t, 5)), &out, &errOut)
-	if code != 0 {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
-	}
-	for _, want := range []string{
+	out := cmdtest.Run(t, run, 0, append(args, "-outputs", outputs(t, 5))...)
+	cmdtest.Contains(t, "stdout", out,
 		"executions:            5 in 4 deliveries (RETRY, FAILED, FAILED, FAILED, FAILED)",
 		"predicted (R+1)×n+1:   (3+1)×1+1 = 5",
 		"worst_case_attempts:   5 (terraform output)",
 		"ended in:              dead message queue acme/crm/prod/orders/dmq (1 message(s) there now)",
 		"poison: 5 executions, as worst_case_attempts predicts.",
-	} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("stdout lacks %q:\n%s", want, out.String())
-		}
-	}
+	)
 	if dead, _ := s.Messages("acme/crm/prod/orders/dmq"); len(dead) != 1 {
 		t.Fatalf("dead message queue holds %d messages, want 1", len(dead))
 	}
 
 	// A second run reuses the flow and counts only its own message.
-	out.Reset()
-	if code := run(context.Background(), append(args, "-outputs", outputs(t, 5)), &out, &errOut); code != 0 {
-		t.Fatalf("second run: exit %d\n%s\n%s", code, out.String(), errOut.String())
-	}
-	if !strings.Contains(out.String(), "(2 message(s) there now)") {
-		t.Fatalf("second run:\n%s", out.String())
-	}
+	out = cmdtest.Run(t, run, 0, append(args, "-outputs", outputs(t, 5))...)
+	cmdtest.Contains(t, "second run's stdout", out, "(2 message(s) there now)")
 }
 
 func TestPoisonReportsMismatch(t *testing.T) {
 	t.Parallel()
 	_, args := demo(t, 3)
-	var out, errOut bytes.Buffer
-	if code := run(context.Background(), append(args, "-outputs", outputs(t, 4)), &out, &errOut); code != 1 {
-		t.Fatalf("exit %d, want 1\n%s\n%s", code, out.String(), errOut.String())
+	code, out, errOut := cmdtest.Exec(run, append(args, "-outputs", outputs(t, 4)))
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, out, errOut)
 	}
-	if !strings.Contains(errOut.String(), "took 5 executions, but worst_case_attempts predicts 4") {
-		t.Fatalf("stderr: %s", errOut.String())
-	}
+	cmdtest.Contains(t, "stderr", errOut, "took 5 executions, but worst_case_attempts predicts 4")
 }
 
 func TestPoisonUndeliverable(t *testing.T) {
 	t.Parallel()
 	_, args := demo(t, 3)
-	var out, errOut bytes.Buffer
-	args = append(args, "-queue", "acme/crm/prod/orders", "-delivery-state", "MODIFIED_FAILED_UNDELIVERABLE", "-max-retries", "2")
-	if code := run(context.Background(), args, &out, &errOut); code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
-	}
-	for _, want := range []string{"executions:            3 in 1 deliveries", "ended:                 undeliverable, not in a dead message queue."} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("stdout lacks %q:\n%s", want, out.String())
-		}
-	}
+	out := cmdtest.Run(t, run, 0, append(args, "-queue", "acme/crm/prod/orders", "-delivery-state", "MODIFIED_FAILED_UNDELIVERABLE", "-max-retries", "2")...)
+	cmdtest.Contains(t, "stdout", out, "executions:            3 in 1 deliveries", "ended:                 undeliverable, not in a dead message queue.")
 }
 
 func TestPoisonArguments(t *testing.T) {
@@ -131,9 +102,8 @@ func TestPoisonArguments(t *testing.T) {
 		{[]string{"extra"}, "unexpected arguments"},
 	}
 	for _, tc := range cases {
-		var out, errOut bytes.Buffer
-		if code := run(context.Background(), tc.args, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), tc.want) {
-			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut.String(), tc.want)
+		if code, _, errOut := cmdtest.Exec(run, tc.args); code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut, tc.want)
 		}
 	}
 }

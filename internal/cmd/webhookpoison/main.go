@@ -22,54 +22,42 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
-	"os"
-	"os/signal"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdkit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatorcontrol"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/servicekey"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
-}
+func main() { cmdkit.Main(run) }
 
 const redeliveries = 2
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("webhookpoison", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	emulatorURL := fs.String("emulator", os.Getenv("EMULATOR_URL"), "base `URL` of the running emulator (default $EMULATOR_URL)")
-	key := fs.String("event-mesh-key", os.Getenv("SAPMESSAGING_EVENT_MESH_SERVICE_KEY"), "Event Mesh service key `file` or JSON (default $SAPMESSAGING_EVENT_MESH_SERVICE_KEY)")
+	fs := cmdkit.NewFlags("webhookpoison", stderr)
+	var emulatorURL, key string
+	cmdkit.EmulatorFlag(fs, &emulatorURL)
+	cmdkit.EventMeshKeyFlag(fs, &key)
 	timeout := fs.Duration("timeout", 60*time.Second, "how long to wait for the whole replay")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() > 0 || *emulatorURL == "" || *key == "" {
+	if fs.NArg() > 0 || emulatorURL == "" || key == "" {
 		fmt.Fprintln(stderr, "webhookpoison: set -emulator and -event-mesh-key (or EMULATOR_URL and SAPMESSAGING_EVENT_MESH_SERVICE_KEY), and no arguments")
 		return 2
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	if err := replay(ctx, *emulatorURL, *key, stdout); err != nil {
-		if ctx.Err() != nil {
-			err = fmt.Errorf("%w (the replay did not finish within -timeout %s)", err, *timeout)
-		}
-		fmt.Fprintf(stderr, "webhookpoison: %v\n", err)
+	if err := replay(ctx, emulatorURL, key, stdout); err != nil {
+		fmt.Fprintf(stderr, "webhookpoison: %v\n", cmdkit.Unfinished(ctx, err, "replay", *timeout))
 		return 1
 	}
 	return 0
@@ -99,29 +87,20 @@ func (e *endpoint) count(path string) int {
 }
 
 func clients(key string) (*eventmesh.Client, *eventmesh.Messaging, string, error) {
-	data, err := servicekey.Load(key)
+	k, err := cmdkit.LoadEventMesh(key)
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("reading the Event Mesh service key: %w", err)
 	}
-	k, err := servicekey.ParseEventMesh(data)
-	if err != nil {
-		return nil, nil, "", fmt.Errorf("reading the Event Mesh service key: %w", err)
-	}
-	base := httpx.Config{MaxRetries: 3, RequestTimeout: 30 * time.Second, RetryWaitMin: 50 * time.Millisecond,
-		RetryWaitMax: time.Second, UserAgent: "sapmessaging-webhookpoison"}
-	mc := base
-	mc.BaseURL, mc.TokenURL, mc.ClientID, mc.ClientSecret = k.ManagementURL, k.TokenURL, k.ClientID, k.ClientSecret
-	mh, err := httpx.New(mc)
+	cfg := cmdkit.HTTP("webhookpoison")
+	mgmt, err := cmdkit.EventMeshManagement(k, cfg)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	msg := base
-	msg.BaseURL, msg.TokenURL, msg.ClientID, msg.ClientSecret = k.MessagingURL, k.MessagingTokenURL, k.MessagingClientID, k.MessagingClientSecret
-	hh, err := httpx.New(msg)
+	msg, err := cmdkit.EventMeshMessaging(k, cfg)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	return eventmesh.New(mh), eventmesh.NewMessaging(hh), k.Namespace, nil
+	return mgmt, msg, k.Namespace, nil
 }
 
 type webhookView struct {
