@@ -441,12 +441,6 @@ func renderAEM(o options, tfVersion string, r aemResult, rss bool) string {
 func aemTargets(n int, r aemResult, rss bool) string {
 	var sb strings.Builder
 	sb.WriteString("Targets:\n\n")
-	mark := func(ok bool) string {
-		if ok {
-			return "met"
-		}
-		return "**missed**"
-	}
 	if c, ok := r.cell(aemProviderMine, aemOpRefresh); ok {
 		fmt.Fprintf(&sb, "- refresh of %d queues in at most %d SEMP calls: %d, %s\n", n+1, aemRefreshTarget, c.semp, mark(c.semp <= aemRefreshTarget))
 	}

@@ -8,28 +8,22 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdtest"
 )
 
 func TestAEMHCL(t *testing.T) {
 	t.Parallel()
 	for name, hcl := range map[string]string{"sapmessaging": aemHCL(1000), "solacebroker": solacebrokerHCL(1000)} {
-		for _, want := range []string{"count                    = 1000", `format("bench.aem.q%04d", count.index)`, `"bench.aem.dmq"`, "= 604800",
-			"max_redelivery_count     = 5", "redelivery_delay_enabled = true", "ingress_enabled          = true", "egress_enabled           = true"} {
-			if !strings.Contains(hcl, want) {
-				t.Errorf("%s: the configuration lacks %q:\n%s", name, want, hcl)
-			}
-		}
+		cmdtest.Contains(t, name+": the configuration", hcl, "count                    = 1000", `format("bench.aem.q%04d", count.index)`, `"bench.aem.dmq"`, "= 604800",
+			"max_redelivery_count     = 5", "redelivery_delay_enabled = true", "ingress_enabled          = true", "egress_enabled           = true")
 		if strings.Count(hcl, "{") != strings.Count(hcl, "}") {
 			t.Errorf("%s: unbalanced braces:\n%s", name, hcl)
 		}
 	}
 	mine := aemHCL(3)
-	for _, want := range []string{`resource "sapmessaging_aem_dead_message_queue" "dmq"`, `resource "sapmessaging_aem_queue" "q"`,
-		"dead_message_queue       = sapmessaging_aem_dead_message_queue.dmq.name", "respect_ttl     = true", `provider "sapmessaging" {}`} {
-		if !strings.Contains(mine, want) {
-			t.Errorf("sapmessaging: lacks %q:\n%s", want, mine)
-		}
-	}
+	cmdtest.Contains(t, "sapmessaging:", mine, `resource "sapmessaging_aem_dead_message_queue" "dmq"`, `resource "sapmessaging_aem_queue" "q"`,
+		"dead_message_queue       = sapmessaging_aem_dead_message_queue.dmq.name", "respect_ttl     = true", `provider "sapmessaging" {}`)
 	// The password never lands in a configuration file: it comes from the environment.
 	c := aemCredentials{SEMPURL: "http://127.0.0.1:1", MsgVpnName: "vpn", Username: "u", Password: "secret"}
 	if strings.Contains(solacebrokerHCL(3), "secret") || !strings.Contains(strings.Join(c.variablesEnv(), " "), "TF_VAR_semp_password=secret") ||
@@ -133,7 +127,7 @@ func TestRenderAEM(t *testing.T) {
 	o.parallelism = 10
 	o.aem = aemOptions{queues: 1000, latency: 20 * time.Millisecond, runs: 2}
 	md := renderAEM(o, "Terraform 1.14.3", aemFixture(2200*time.Millisecond, true), true)
-	for _, want := range []string{
+	cmdtest.Contains(t, "the section", md,
 		"1000 sapmessaging_aem_queue resources and the sapmessaging_aem_dead_message_queue they name (1001 queues) on one broker, 20ms latency",
 		"| sapmessaging | plan -refresh-only | 12 | 6.00 s | 2.20 s | 1.10× | 49 MiB | GET …/queues × 12 |",
 		"| no-API provider | plan -refresh-only | – | 4.00 s | 2.00 s | – | 29 MiB |  |",
@@ -142,17 +136,9 @@ func TestRenderAEM(t *testing.T) {
 		"- plan -refresh-only: provider CPU within 1.15× of the no-API provider: 2.20 s / 2.00 s = 1.10×, met",
 		"- provider peak RSS under 100 MB at 1001 resources: 59 MiB, met",
 		"- beside solacebroker, plan -refresh-only: 12 SEMP calls against 1002; provider CPU 2.20 s against 6.00 s",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("the section lacks %q:\n%s", want, md)
-		}
-	}
+	)
 	md = renderAEM(o, "Terraform 1.14.3", aemFixture(2400*time.Millisecond, false), true)
-	for _, want := range []string{"= 1.20×, **missed**", "solacebroker skipped: no terraform-provider-solacebroker build.", "- beside solacebroker: skipped (no build)"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("the section lacks %q:\n%s", want, md)
-		}
-	}
+	cmdtest.Contains(t, "the section", md, "= 1.20×, **missed**", "solacebroker skipped: no terraform-provider-solacebroker build.", "- beside solacebroker: skipped (no build)")
 	if md := renderAEM(o, "Terraform 1.14.3", aemFixture(time.Second, true), false); !strings.Contains(md, "| n/a | – | n/a |") || strings.Contains(md, "peak RSS under") {
 		t.Errorf("without GNU time the CPU and RSS are not shown as measured:\n%s", md)
 	}

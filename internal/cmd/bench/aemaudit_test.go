@@ -2,11 +2,11 @@ package main
 
 import (
 	"io"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/audit"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdtest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
@@ -42,16 +42,12 @@ func TestAEMAuditFlags(t *testing.T) {
 func TestAEMAuditHCLAndFloor(t *testing.T) {
 	t.Parallel()
 	hcl := aemAuditHCL(1000, 100)
-	for _, want := range []string{
+	cmdtest.Contains(t, "the configuration", hcl,
 		`data "sapmessaging_retry_audit" "a" {}`,
 		`local.summary.aem_queues == 1001 && local.summary.flows == 100 && local.summary.aem_paths == 100`,
 		`local.summary.unbounded_paths == 4 && local.summary.advanced_event_mesh`,
 		`provider "sapmessaging" {}`,
-	} {
-		if !strings.Contains(hcl, want) {
-			t.Errorf("the configuration lacks %q:\n%s", want, hcl)
-		}
-	}
+	)
 	if got := aemAuditPages(1000); got != 11 {
 		t.Errorf("pages of 1,001 queues = %d, want 11", got)
 	}
@@ -80,25 +76,17 @@ func TestRenderAEMAudit(t *testing.T) {
 			runtimeLists: 1, downloads: 100, tokens: 1}, semp: 12, listCalls: 12},
 	}
 	md := renderAEMAudit(o, "Terraform 1.11.4", cells, true)
-	for _, want := range []string{
+	cmdtest.Contains(t, "the markdown", md,
 		"| plan (retry audit) | 12 (12) | 1 / 100 / 0 | 1 | 1.10 s | 0.60 s | 60 MiB |",
 		"| 0.30 s | 0.28 s | 1.07× | 3.93× |",
 		"(11 pages of 100): 12 calls, met",
 		"(100): 1 list(s), 100 downloads, 0 other calls, met",
 		"- no Event Mesh call: 0, met",
 		"within 1.5× of the floor (0.28 s): 0.30 s = 1.07×, met",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("the markdown lacks %q:\n%s", want, md)
-		}
-	}
+	)
 	cells[1].wall, cells[1].semp, cells[1].listCalls, cells[1].downloads = 1400*time.Millisecond, 13, 12, 101
 	md = renderAEMAudit(o, "Terraform", cells, false)
-	for _, want := range []string{"13 calls, **missed**", "101 downloads, 0 other calls, **missed**", "0.60 s = 2.14×, **missed**", "| n/a | n/a |"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("a missed target or a missing measurement is not reported (%q):\n%s", want, md)
-		}
-	}
+	cmdtest.Contains(t, "the report of a missed target or a missing measurement", md, "13 calls, **missed**", "101 downloads, 0 other calls, **missed**", "0.60 s = 2.14×, **missed**", "| n/a | n/a |")
 }
 
 // The section's small version against an emulator in the test: the seed builds the landscape, and the

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdtest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 )
 
@@ -61,17 +62,13 @@ func TestAuditFlags(t *testing.T) {
 func TestAuditHCL(t *testing.T) {
 	t.Parallel()
 	hcl := auditHCL(250, 50)
-	for _, want := range []string{
+	cmdtest.Contains(t, "the audit configuration", hcl,
 		`data "sapmessaging_retry_audit" "a" {}`,
 		`local.summary.queues == 250 && local.summary.flows == 50 && local.summary.paths == 50`,
 		`local.summary.flows_not_analysable == 0 && local.summary.unbounded_paths == 2)`,
 		`(250 queues, 50 flows with one path each, 2 of them unbounded)`,
 		`provider "sapmessaging" {}`,
-	} {
-		if !strings.Contains(hcl, want) {
-			t.Errorf("the audit configuration lacks %q:\n%s", want, hcl)
-		}
-	}
+	)
 	base := auditBaselineHCL()
 	if strings.Contains(base, "retry_audit") || !strings.Contains(base, `data "sapmessaging_retry_policy" "p"`) || !strings.Contains(base, "total_attempts = 7") {
 		t.Errorf("the baseline configuration:\n%s", base)
@@ -129,7 +126,7 @@ func TestRenderAudit(t *testing.T) {
 			mgmtCalls: 1, runtimeLists: 1, downloads: 50, messaging: 1, tokens: 3},
 	}
 	md := renderAudit(o, "Terraform 1.11.4", cells, true)
-	for _, want := range []string{
+	cmdtest.Contains(t, "the markdown", md,
 		"| plan (baseline) | 0 | 0 / 0 / 0 | 0 | 0 | 0.80 s | 0.20 s | 25 MiB |",
 		"| plan (retry audit) | 1 | 1 / 50 / 0 | 1 | 3 | 1.90 s | 0.50 s | 35 MiB |",
 		"| 1.10 s | 0.90 s | 1.22× | 2.11× |",
@@ -137,25 +134,17 @@ func TestRenderAudit(t *testing.T) {
 		"(50): 1 list(s), 50 downloads, 0 other calls, met",
 		"within 1.5× of the floor (0.90 s): 1.10 s = 1.22×, met",
 		"ceil(50 / 8) × 100ms",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("the markdown lacks %q:\n%s", want, md)
-		}
-	}
+	)
 	cells[1].wall = 2300 * time.Millisecond
 	cells[1].mgmtCalls = 2
 	cells[1].downloads = 51
 	md = renderAudit(o, "Terraform", cells, false)
-	for _, want := range []string{
+	cmdtest.Contains(t, "the report of a missed target or a missing measurement", md,
 		"- 1 management API call: 2, **missed**",
 		"51 downloads, 0 other calls, **missed**",
 		"1.50 s = 1.67×, **missed**",
 		"| n/a | n/a |",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("a missed target or a missing measurement is not reported (%q):\n%s", want, md)
-		}
-	}
+	)
 }
 
 // parallel calls f once per index and returns an error f returned.

@@ -212,12 +212,6 @@ func renderLandscape(o options, tfVersion string, cells []landscapeCell, rss boo
 func landscapeTargets(queues int, cells []landscapeCell, rss bool) string {
 	var sb strings.Builder
 	sb.WriteString("Targets of the landscape:\n\n")
-	mark := func(ok bool) string {
-		if ok {
-			return "met"
-		}
-		return "**missed**"
-	}
 	var peakKB int64
 	for _, c := range cells {
 		peakKB = max(peakKB, c.rssKB)

@@ -1047,12 +1047,6 @@ func (c cell) cpuRatio() float64 {
 func targets(cells []cell, validation []benchLine, rss bool) string {
 	var sb strings.Builder
 	sb.WriteString("Targets:\n\n")
-	mark := func(ok bool) string {
-		if ok {
-			return "met"
-		}
-		return "**missed**"
-	}
 	var peakKB int64
 	maxN := 0
 	for _, c := range cells {

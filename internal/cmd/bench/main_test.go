@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdtest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 )
 
@@ -96,7 +97,7 @@ func TestRenderAndTargets(t *testing.T) {
 		{latency: 20 * time.Millisecond, n: 250, op: opPlan, wall: time.Second, tfAlone: 900 * time.Millisecond, mgmtCalls: 1, rssKB: 50 * 1024},
 	}
 	md := render(o, "Terraform 1.11.4", cells, []benchLine{{name: "BenchmarkValidateResourceConfig/queue", nsPerOp: 250000, allocs: "1000"}}, true)
-	for _, want := range []string{
+	cmdtest.Contains(t, "the markdown", md,
 		"| 20ms | 250 | apply (create) | 250 | 3.00 s | 2.20 s → 2.70 s | 1.11× | 0.42 s / 0.40 s | 1.05× | 2.00 s / 1.00 s | 1.50 s | 40 MiB |",
 		"| 20ms | 250 | plan (refresh, no changes) | 1 | 1.00 s | n/a | n/a |",
 		"250 queues at 20ms, apply (create): provider CPU within 1.1× of the no-API provider: 0.42 s / 0.40 s = 1.05×, met",
@@ -104,11 +105,7 @@ func TestRenderAndTargets(t *testing.T) {
 		"| queue | 250 µs | 1000 |",
 		"slowest 250 µs, met",
 		"provider peak RSS under 100 MB at 250 resources: 50 MiB, met",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("the markdown lacks %q:\n%s", want, md)
-		}
-	}
+	)
 	if strings.Contains(md, "terraform_data →") {
 		t.Errorf("terraform_data is context, not a floor:\n%s", md)
 	}
@@ -143,7 +140,7 @@ func TestRenderCI(t *testing.T) {
 		{config: ciPerFlow, parallelism: 10, op: opUpdate, sample: sample{wall: 12 * time.Second, ciCalls: 120, routes: routes(40, 10, 10)}},
 	}
 	md := renderCI(o, "Terraform 1.11.4", cells, true)
-	for _, want := range []string{
+	cmdtest.Contains(t, "the markdown", md,
 		"one deploy takes 10.00 s",
 		"| Configuration | Parallelism | Command |",
 		"| per-channel deploy | 20 | apply (create) | 150 | 40 | 10 | 0 | 10 | 13.00 s | 1.30× | 1.00 s |",
@@ -153,31 +150,19 @@ func TestRenderCI(t *testing.T) {
 		"- per-channel deploy, parallelism 20, apply (create): at most 10 deploys (one per flow): 10, met; wall time within 1.5× of one deploy (10.00 s): 1.30×, met",
 		"- per-channel deploy, parallelism 10, apply (update every channel): at most 10 deploys (one per flow): 14, **missed**; wall time within 1.5× of one deploy (10.00 s): 2.10×, **missed**",
 		"- one deployment per flow, parallelism 10, apply (update every channel): at most 10 deploys (one per flow): 10, met; wall time within 1.5× of one deploy (10.00 s): 1.20×, met",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("the markdown lacks %q:\n%s", want, md)
-		}
-	}
+	)
 }
 
 func TestCIHCLAndFlows(t *testing.T) {
 	t.Parallel()
 	hcl := ciHCL(10, 2, ciPerChannel)
-	for _, want := range []string{`for f in range(10)`, `for c in ["AMQP_A", "AMQP_B"]`, `format("BenchFlow%02d", f)`, `max_number_of_retries   = var.retries`} {
-		if !strings.Contains(hcl, want) {
-			t.Errorf("the configuration lacks %q:\n%s", want, hcl)
-		}
-	}
+	cmdtest.Contains(t, "the configuration", hcl, `for f in range(10)`, `for c in ["AMQP_A", "AMQP_B"]`, `format("BenchFlow%02d", f)`, `max_number_of_retries   = var.retries`)
 	if strings.Contains(hcl, "deploy ") || strings.Contains(hcl, "sapmessaging_iflow_deployment") {
 		t.Errorf("the per-channel configuration turns the channels' deploy off or has deployments:\n%s", hcl)
 	}
 	perFlow := ciHCL(10, 2, ciPerFlow)
-	for _, want := range []string{`deploy                  = false`, `resource "sapmessaging_iflow_deployment" "flow"`,
-		`triggers = { for k, s in sapmessaging_amqp_sender.c : k => s.revision if s.iflow_id == each.key }`} {
-		if !strings.Contains(perFlow, want) {
-			t.Errorf("the one-deployment-per-flow configuration lacks %q:\n%s", want, perFlow)
-		}
-	}
+	cmdtest.Contains(t, "the one-deployment-per-flow configuration", perFlow, `deploy                  = false`, `resource "sapmessaging_iflow_deployment" "flow"`,
+		`triggers = { for k, s in sapmessaging_amqp_sender.c : k => s.revision if s.iflow_id == each.key }`)
 	art, err := iflow.ReadZip(ciFlowZip(3, 2))
 	if err != nil {
 		t.Fatal(err)
@@ -236,14 +221,10 @@ func TestLandscapeHCL(t *testing.T) {
 	t.Parallel()
 	withKeys := landscapeHCL(3, 250, []string{"/k/0.json", "/k/1.json", "/k/2.json"})
 	for i := range 3 {
-		for _, want := range []string{
+		cmdtest.Contains(t, "the landscape", withKeys,
 			fmt.Sprintf("alias = \"i%d\"\n  event_mesh = { service_key = file(\"/k/%d.json\") }", i, i),
 			fmt.Sprintf("provider             = sapmessaging.i%d\n  count                = 250", i),
-		} {
-			if !strings.Contains(withKeys, want) {
-				t.Errorf("the landscape lacks %q:\n%s", want, withKeys)
-			}
-		}
+		)
 	}
 	noAPI := landscapeHCL(3, 250, nil)
 	if strings.Contains(noAPI, "event_mesh") || strings.Count(noAPI, "resource \"sapmessaging_queue\"") != 3 {
@@ -317,23 +298,15 @@ func TestLandscapeTargets(t *testing.T) {
 		{op: opDestroy, perInstance: 502, providerCPU: 10 * time.Second, noAPICPU: 10 * time.Second, bytes: 2_500_000},
 	}
 	got := landscapeTargets(250, cells, true)
-	for _, want := range []string{
+	cmdtest.Contains(t, "the list of targets", got,
 		"- refresh with 1 management API call per instance: at most 1, met",
 		"- destroy (force_destroy = true) with at most N + 5 = 255 management API calls per instance: at most 502, **missed**",
 		"- apply (create): provider CPU within 1.1× of the no-API provider: 10.00 s / 10.00 s = 1.000×, met",
 		"- plan (refresh, no changes): provider CPU within 1.1× of the no-API provider: 12.00 s / 10.00 s = 1.200×, **missed**",
 		"- apply (update every queue): provider CPU within 1.1× of the no-API provider: 11.00 s / 10.00 s = 1.100×, met",
 		"- provider peak RSS under 200 MB (the largest provider process): 60 MiB, met",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the targets lack %q:\n%s", want, got)
-		}
-	}
+	)
 	table := renderLandscape(options{parallelism: 10, landscape: landscapeOptions{instances: 8, queues: 250, latency: 20 * time.Millisecond, runs: 3}},
 		"Terraform 1.11.4", cells, true)
-	for _, want := range []string{"| destroy | 0 / 502 | 2.5 MB |", "| 50 MiB (17, 400 MiB) |", "8 Event Mesh instances", "= 2000 sapmessaging_queue"} {
-		if !strings.Contains(table, want) {
-			t.Errorf("the table lacks %q:\n%s", want, table)
-		}
-	}
+	cmdtest.Contains(t, "the table", table, "| destroy | 0 / 502 | 2.5 MB |", "| 50 MiB (17, 400 MiB) |", "8 Event Mesh instances", "= 2000 sapmessaging_queue")
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdtest"
 )
 
 // The queue landscape has one aliased provider configuration per instance and, per instance, a
@@ -15,22 +17,14 @@ import (
 func TestQueryQueuesHCL(t *testing.T) {
 	t.Parallel()
 	mainTF, query := queryQueuesHCL([]string{"/k/0.json", "/k/1.json"}, 250)
-	for _, want := range []string{
+	cmdtest.Contains(t, "main.tf", mainTF,
 		"alias      = \"i1\"\n  event_mesh = { service_key = file(\"/k/1.json\") }",
 		`sapmessaging = { source = "sapmessaging/sapmessaging" }`,
-	} {
-		if !strings.Contains(mainTF, want) {
-			t.Errorf("main.tf lacks %q:\n%s", want, mainTF)
-		}
-	}
-	for _, want := range []string{
+	)
+	cmdtest.Contains(t, "the query", query,
 		"list \"sapmessaging_dead_message_queue\" \"i0\" {\n  provider = sapmessaging.i0\n  limit    = 260\n}",
 		"list \"sapmessaging_queue\" \"i1\" {\n  provider = sapmessaging.i1\n  limit    = 260\n}",
-	} {
-		if !strings.Contains(query, want) {
-			t.Errorf("the query lacks %q:\n%s", want, query)
-		}
-	}
+	)
 	if n := strings.Count(query, "list \""); n != 4 {
 		t.Errorf("the query has %d list blocks, want 4", n)
 	}
@@ -105,12 +99,9 @@ func TestQueryTargets(t *testing.T) {
 	queues := []queryCell{{op: opQuery, perInstance: 1, wall: 15 * time.Second}, {op: opPlan, perInstance: 1, wall: 10 * time.Second}}
 	flows := []queryCell{{op: opQuery, downloads: 100}, {op: opImportPlan, downloads: 101}}
 	got := queryTargets(qo, queues, flows)
-	for _, want := range []string{"1 management API call per instance: at most 1, met", "2000 queues within 2× the time of a refresh of them: 15.00 s / 10.00 s = 1.50×, met", "query -generate-config-out: at most 100 content downloads (one per flow): 100, met",
-		"plan (generated configuration): at most 100 content downloads (one per flow): 101, **missed**"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("targets lack %q:\n%s", want, got)
-		}
-	}
+	cmdtest.Contains(t, "targets", got, "1 management API call per instance: at most 1, met", "2000 queues within 2× the time of a refresh of them: 15.00 s / 10.00 s = 1.50×, met", "query -generate-config-out: at most 100 content downloads (one per flow): 100, met",
+		"plan (generated configuration): at most 100 content downloads (one per flow): 101, **missed**",
+	)
 	queues[0].wall, queues[0].perInstance = 25*time.Second, 2
 	got = queryTargets(qo, queues, nil)
 	if !strings.Contains(got, "at most 2, **missed**") || !strings.Contains(got, "2.50×, **missed**") {
