@@ -382,22 +382,7 @@ func FuzzCheckAEMSender(f *testing.F) {
 			attrAEMSettlementOutcome: s.SettlementOutcome.IsUnknown(), attrAEMAckMode: s.AcknowledgementMode.IsUnknown(),
 			attrAEMConsumerMode: s.ConsumerMode.IsUnknown(), attrAEMAcceptMessageLoss: false, attrMaxTotalAttempts: s.MaxTotalAttempts.IsUnknown(),
 		}
-		fs := CheckAEMSender(s)
-		for _, f := range fs {
-			if p := quotedFindingStyle(f, outcome, ack, consumer); len(p) != 0 {
-				t.Errorf("finding %s breaks the conventions: %v\n%+v", f.Rule, p, f)
-			}
-			isUnknown, ok := unknown[f.Attribute]
-			if !ok {
-				t.Errorf("finding %s names attribute %q, not an AEM sender attribute", f.Rule, f.Attribute)
-			}
-			if isUnknown {
-				t.Errorf("finding %s is about the unknown attribute %q", f.Rule, f.Attribute)
-			}
-		}
-		if again := CheckAEMSender(s); !slices.Equal(again, fs) {
-			t.Errorf("CheckAEMSender is not deterministic: %v then %v", fs, again)
-		}
+		checkFindings(t, "CheckAEMSender", "an AEM sender attribute", func() []Finding { return CheckAEMSender(s) }, unknown, outcome, ack, consumer)
 		// A known path is consistent: N_max is m × deliveries, or 1 on receipt acknowledgement.
 		if p, ok := AEMSenderPath(s); ok && !p.Unlimited {
 			m, _ := s.MaxMessageProcessingAttempts.get()

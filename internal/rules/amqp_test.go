@@ -36,11 +36,7 @@ func attempts(redeliveries, retries, budget int64) AMQPSender {
 
 func TestCheckAMQPSender(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name   string
-		sender AMQPSender
-		want   []string
-	}{
+	tests := []ruleCase[AMQPSender]{
 		{"good", goodSender(), nil},
 		{"all unknown", AMQPSender{}, nil},
 		{"all null", AMQPSender{
@@ -127,23 +123,12 @@ func TestCheckAMQPSender(t *testing.T) {
 		{"concurrent 100", senderWith(func(s *AMQPSender) { s.ConcurrentProcesses = Known[int64](100) }), []string{"amqp.concurrent_range"}},
 		{"processing time 0", senderWith(func(s *AMQPSender) { s.ExpectedProcessingSeconds = Known[int64](0) }), []string{"amqp.expected_processing_range"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			expectRules(t, CheckAMQPSender(tt.sender), tt.want...)
-		})
-	}
+	runRuleCases(t, tests, CheckAMQPSender)
 }
 
 func TestCheckAMQPSenderDetails(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name      string
-		sender    AMQPSender
-		rule      string
-		attribute string
-		contains  []string
-	}{
+	tests := []detailCase[AMQPSender]{
 		{"budget arithmetic and cheapest fit", attempts(2, 2, 6), "amqp.attempt_budget_exceeded", "max_total_attempts",
 			[]string{"(R + 1) × n + 1 = (2 + 1) × 2 + 1 = 7", "max_total_attempts = 6", "max_number_of_retries = 1", "max_redelivery_count = 4", "at most 6 attempts"}},
 		{"budget beyond one retry", attempts(100, 5, 300), "amqp.attempt_budget_exceeded", "max_total_attempts",
@@ -166,20 +151,7 @@ func TestCheckAMQPSenderDetails(t *testing.T) {
 		}),
 			"amqp.prefetch_slow_flow", "max_prefetched_messages", []string{"lock", "delivered twice", "max_prefetched_messages = 1"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			f := findRule(t, CheckAMQPSender(tt.sender), tt.rule)
-			if f.Attribute != tt.attribute {
-				t.Errorf("Attribute = %q, want %q", f.Attribute, tt.attribute)
-			}
-			for _, s := range tt.contains {
-				if !strings.Contains(f.Detail, s) {
-					t.Errorf("Detail %q does not contain %q", f.Detail, s)
-				}
-			}
-		})
-	}
+	runDetailCases(t, tests, CheckAMQPSender)
 }
 
 // TestBudgetFixFits checks that the setting the budget error recommends fits the budget.

@@ -8,13 +8,7 @@ import (
 
 func TestCheckDeadMessageQueueLinks(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name       string
-		queue, dmq string
-		links      LinkSet
-		want       []string
-		contains   string
-	}{
+	tests := []linkCase{
 		{"no dmq", "a", "", LinkSet{Current: map[string]string{"b": "a"}}, nil, ""},
 		{"self is `queue.dmq_self`", "a", "a", LinkSet{}, nil, ""},
 		{"dmq unknown to the service", "a", "b", LinkSet{}, nil, ""},
@@ -40,18 +34,36 @@ func TestCheckDeadMessageQueueLinks(t *testing.T) {
 			[]string{"queue.dmq_chain"}, `"c"`},
 		{"the queue's own current link is not followed", "a", "b", LinkSet{Current: map[string]string{"a": "x", "x": "a"}}, nil, ""},
 	}
+	runLinkCases(t, tests, CheckDeadMessageQueueLinks, func(t *testing.T, f Finding) {
+		if f.Attribute != "dead_message_queue" {
+			t.Errorf("finding %s is about %q, want `dead_message_queue`", f.Rule, f.Attribute)
+		}
+	})
+}
+
+// linkCase is a case of a dead message queue graph check: a queue, its dead message queue and
+// the links around them; the rules found, and a text the first finding's detail holds.
+type linkCase struct {
+	name       string
+	queue, dmq string
+	links      LinkSet
+	want       []string
+	contains   string
+}
+
+// runLinkCases runs check on each case and each with each finding.
+func runLinkCases(t *testing.T, tests []linkCase, check func(queue, dmq string, links LinkSet) []Finding, each func(*testing.T, Finding)) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			fs := CheckDeadMessageQueueLinks(tt.queue, tt.dmq, tt.links)
+			fs := check(tt.queue, tt.dmq, tt.links)
 			expectRules(t, fs, tt.want...)
 			if tt.contains != "" && (len(fs) == 0 || !strings.Contains(fs[0].Detail, tt.contains)) {
 				t.Errorf("findings %+v do not contain %q", fs, tt.contains)
 			}
 			for _, f := range fs {
-				if f.Attribute != "dead_message_queue" {
-					t.Errorf("finding %s is about %q, want `dead_message_queue`", f.Rule, f.Attribute)
-				}
+				each(t, f)
 			}
 		})
 	}
@@ -105,13 +117,7 @@ func TestCheckPlannedDeadMessageQueue(t *testing.T) {
 // queues, fixed with sapmessaging_aem_dead_message_queue.
 func TestCheckAEMDeadMessageQueueLinks(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name       string
-		queue, dmq string
-		links      LinkSet
-		want       []string
-		contains   string
-	}{
+	tests := []linkCase{
 		{"no dmq", "orders", "", LinkSet{Current: map[string]string{"x": "orders"}}, nil, ""},
 		{"self", "orders", "orders", LinkSet{}, nil, ""},
 		{"dmq without a dmq", "orders", "orders.dmq", LinkSet{Current: map[string]string{"orders.dmq": ""}}, nil, ""},
@@ -120,20 +126,10 @@ func TestCheckAEMDeadMessageQueueLinks(t *testing.T) {
 		{"chain", "orders", "orders.dmq", LinkSet{Current: map[string]string{"orders": "orders.dmq", "orders.dmq": "orders.dmq.dmq"}},
 			[]string{"aem.dmq_chain"}, `The dead message queue "orders.dmq" of "orders" names a dead message queue of its own, "orders.dmq.dmq"`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			fs := CheckAEMDeadMessageQueueLinks(tt.queue, tt.dmq, tt.links)
-			expectRules(t, fs, tt.want...)
-			if tt.contains != "" && (len(fs) == 0 || !strings.Contains(fs[0].Detail, tt.contains)) {
-				t.Errorf("findings %+v do not contain %q", fs, tt.contains)
-			}
-			for _, f := range fs {
-				if f.Attribute != "dead_message_queue" || !strings.Contains(f.Detail, "sapmessaging_aem_dead_message_queue") ||
-					strings.Contains(f.Detail, "`sapmessaging_dead_message_queue`") {
-					t.Errorf("finding %s: attribute %q, detail %q: want `dead_message_queue` and the AEM resource", f.Rule, f.Attribute, f.Detail)
-				}
-			}
-		})
-	}
+	runLinkCases(t, tests, CheckAEMDeadMessageQueueLinks, func(t *testing.T, f Finding) {
+		if f.Attribute != "dead_message_queue" || !strings.Contains(f.Detail, "sapmessaging_aem_dead_message_queue") ||
+			strings.Contains(f.Detail, "`sapmessaging_dead_message_queue`") {
+			t.Errorf("finding %s: attribute %q, detail %q: want `dead_message_queue` and the AEM resource", f.Rule, f.Attribute, f.Detail)
+		}
+	})
 }

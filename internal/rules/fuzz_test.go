@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -36,23 +37,7 @@ func FuzzCheckAMQPSender(f *testing.F) {
 			MaxTotalAttempts:          fuzzValue(total, states>>10),
 			ExpectedProcessingSeconds: fuzzValue(seconds, states>>12),
 		}
-		fs := CheckAMQPSender(s)
-		unknown := senderAttributes(s)
-		for _, f := range fs {
-			if p := quotedFindingStyle(f, status); len(p) != 0 {
-				t.Errorf("finding %s breaks the conventions: %v\n%+v", f.Rule, p, f)
-			}
-			isUnknown, ok := unknown[f.Attribute]
-			if !ok {
-				t.Errorf("finding %s names attribute %q, not an AMQP sender attribute", f.Rule, f.Attribute)
-			}
-			if isUnknown {
-				t.Errorf("finding %s is about the unknown attribute %q", f.Rule, f.Attribute)
-			}
-		}
-		if again := CheckAMQPSender(s); !slices.Equal(again, fs) {
-			t.Errorf("CheckAMQPSender is not deterministic: %v then %v", fs, again)
-		}
+		checkFindings(t, "CheckAMQPSender", "an AMQP sender attribute", func() []Finding { return CheckAMQPSender(s) }, senderAttributes(s), status)
 	})
 }
 
@@ -66,20 +51,35 @@ func FuzzCheckJMSDestinations(f *testing.F) {
 			{Name: name1, Type: type1, DeliveryAttemptsLimited: limited1, MaxDeliveryAttempts: attempts1, DeliveryDelayIntervalMs: delay1, ErrorDestination: err1},
 			{Name: name2, Type: type2, DeliveryAttemptsLimited: limited2, MaxDeliveryAttempts: attempts2, DeliveryDelayIntervalMs: delay2, ErrorDestination: err2},
 		}
-		fs := CheckJMSDestinations(ds)
-		for _, f := range fs {
-			if p := quotedFindingStyle(f, name1, type1, err1, name2, type2, err2); len(p) != 0 {
-				t.Errorf("finding %s breaks the conventions: %v\n%+v", f.Rule, p, f)
-			}
-			if f.Attribute != attrDestinations {
-				t.Errorf("finding %s names attribute %q, want %q", f.Rule, f.Attribute, attrDestinations)
-			}
-		}
-		if again := CheckJMSDestinations(ds); !slices.Equal(again, fs) {
-			t.Errorf("CheckJMSDestinations is not deterministic: %v then %v", fs, again)
-		}
+		checkFindings(t, "CheckJMSDestinations", fmt.Sprintf("%q", attrDestinations), func() []Finding { return CheckJMSDestinations(ds) },
+			map[string]bool{attrDestinations: false}, name1, type1, err1, name2, type2, err2)
 		_ = JMSTimeToDeadMs(ds[0])
 	})
+}
+
+// checkFindings checks the findings of one fuzzed input, which check returns: each follows the
+// house style (its detail may quote the inputs quoted verbatim) and names an attribute that is a
+// key of unknown (what describes them in the message) whose value is known; check, run again,
+// gives the same findings. name is the checking function's. It returns the findings.
+func checkFindings(t *testing.T, name, what string, check func() []Finding, unknown map[string]bool, quoted ...string) []Finding {
+	t.Helper()
+	fs := check()
+	for _, f := range fs {
+		if p := quotedFindingStyle(f, quoted...); len(p) != 0 {
+			t.Errorf("finding %s breaks the conventions: %v\n%+v", f.Rule, p, f)
+		}
+		isUnknown, ok := unknown[f.Attribute]
+		if !ok {
+			t.Errorf("finding %s names attribute %q, not %s", f.Rule, f.Attribute, what)
+		}
+		if isUnknown {
+			t.Errorf("finding %s is about the unknown attribute %q", f.Rule, f.Attribute)
+		}
+	}
+	if again := check(); !slices.Equal(again, fs) {
+		t.Errorf("%s is not deterministic: %v then %v", name, fs, again)
+	}
+	return fs
 }
 
 // quotedFindingStyle is findingStyle for a finding whose detail quotes the given inputs
@@ -134,22 +134,7 @@ func FuzzCheckJMSSender(f *testing.F) {
 			attrJMSExpirationDays:   s.ExpirationDays.IsUnknown(),
 			attrJMSRetryGuard:       false, // Also named for an exclusive queue, whatever the guard.
 		}
-		fs := CheckJMSSender(s)
-		for _, f := range fs {
-			if p := quotedFindingStyle(f, access); len(p) != 0 {
-				t.Errorf("finding %s breaks the conventions: %v\n%+v", f.Rule, p, f)
-			}
-			isUnknown, ok := unknown[f.Attribute]
-			if !ok {
-				t.Errorf("finding %s names attribute %q, not a JMS sender attribute", f.Rule, f.Attribute)
-			}
-			if isUnknown {
-				t.Errorf("finding %s is about the unknown attribute %q", f.Rule, f.Attribute)
-			}
-		}
-		if again := CheckJMSSender(s); !slices.Equal(again, fs) {
-			t.Errorf("CheckJMSSender is not deterministic: %v then %v", fs, again)
-		}
+		checkFindings(t, "CheckJMSSender", "a JMS sender attribute", func() []Finding { return CheckJMSSender(s) }, unknown, access)
 		sch := JMSSchedule{RetryInterval: interval, MaxRetryInterval: maxInterval, ExponentialBackoff: backoff}
 		if total, err := sch.GiveUpMinutes(maxRetries); err == nil {
 			if n, err := sch.RetriesWithin(total); err != nil || n < maxRetries {

@@ -41,11 +41,7 @@ func noGuard(s *JMSSender) {
 
 func TestCheckJMSSender(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name   string
-		sender JMSSender
-		want   []string
-	}{
+	tests := []ruleCase[JMSSender]{
 		{"good", goodJMSSender(), nil},
 		{"all unknown", JMSSender{}, nil},
 		{"all null: SAP's defaults, guard not read", JMSSender{
@@ -166,12 +162,7 @@ func TestCheckJMSSender(t *testing.T) {
 			s.RetryInterval = Unknown[int64]()
 		}), nil},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			expectRules(t, CheckJMSSender(tt.sender), tt.want...)
-		})
-	}
+	runRuleCases(t, tests, CheckJMSSender)
 }
 
 func TestCheckJMSSenderNamesTheConsequence(t *testing.T) {

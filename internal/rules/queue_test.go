@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"slices"
 	"strings"
 	"testing"
 )
@@ -61,11 +60,7 @@ func queueWith(base Queue, change func(*Queue)) Queue {
 func TestCheckQueue(t *testing.T) {
 	t.Parallel()
 	q, d := goodQueue(), goodDMQ()
-	tests := []struct {
-		name  string
-		queue Queue
-		want  []string
-	}{
+	tests := []ruleCase[Queue]{
 		{"good queue", q, nil},
 		{"good dead message queue", d, nil},
 		{"all unknown", allUnknown(false), nil},
@@ -160,23 +155,12 @@ func TestCheckQueue(t *testing.T) {
 		{"unacked 0", queueWith(q, func(q *Queue) { q.MaxDeliveredUnackedMsgsPerFlow = Known[int64](0) }), []string{"queue.max_unacked_per_flow_range"}},
 		{"unacked -1", queueWith(q, func(q *Queue) { q.MaxDeliveredUnackedMsgsPerFlow = Known[int64](-1) }), []string{"queue.max_unacked_per_flow_range"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			expectRules(t, CheckQueue(tt.queue), tt.want...)
-		})
-	}
+	runRuleCases(t, tests, CheckQueue)
 }
 
 func TestCheckQueueDetails(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name      string
-		queue     Queue
-		rule      string
-		attribute string
-		contains  []string
-	}{
+	tests := []detailCase[Queue]{
 		{"redelivery 0", queueWith(goodQueue(), func(q *Queue) { q.MaxRedeliveryCount = Known[int64](0) }),
 			"queue.redelivery_unlimited", "max_redelivery_count", []string{"unlimited", "SAP Note 3469268", "for example 5"}},
 		{"redelivery null", queueWith(goodQueue(), func(q *Queue) { q.MaxRedeliveryCount = Null[int64]() }),
@@ -192,20 +176,7 @@ func TestCheckQueueDetails(t *testing.T) {
 		{"dead message queue ttl", queueWith(goodDMQ(), func(q *Queue) { q.RespectTTL = Known(false) }),
 			"dmq.respect_ttl_required", "respect_ttl", []string{"grows", "604800"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			f := findRule(t, CheckQueue(tt.queue), tt.rule)
-			if f.Attribute != tt.attribute {
-				t.Errorf("Attribute = %q, want %q", f.Attribute, tt.attribute)
-			}
-			for _, s := range tt.contains {
-				if !strings.Contains(f.Detail, s) {
-					t.Errorf("Detail %q does not contain %q", f.Detail, s)
-				}
-			}
-		})
-	}
+	runDetailCases(t, tests, CheckQueue)
 }
 
 // queueAttributes maps the queue's attribute names to whether the value is unknown.
@@ -252,27 +223,13 @@ func FuzzCheckQueue(f *testing.F) {
 			MaxDeliveredUnackedMsgsPerFlow: fuzzValue(unacked, states>>18),
 			IsDeadMessageQueue:             isDMQ,
 		}
-		fs := CheckQueue(q)
-		unknown := queueAttributes(q)
+		fs := checkFindings(t, "CheckQueue", "a queue attribute", func() []Finding { return CheckQueue(q) }, queueAttributes(q), name, accessType, dmq)
 		for _, f := range fs {
-			if p := quotedFindingStyle(f, name, accessType, dmq); len(p) != 0 {
-				t.Errorf("finding %s breaks the conventions: %v\n%+v", f.Rule, p, f)
-			}
-			isUnknown, ok := unknown[f.Attribute]
-			if !ok {
-				t.Errorf("finding %s names attribute %q, not a queue attribute", f.Rule, f.Attribute)
-			}
-			if isUnknown {
-				t.Errorf("finding %s is about the unknown attribute %q", f.Rule, f.Attribute)
-			}
 			if f.Attribute == attrMaxRedeliveryCount && !isDMQ {
 				if n, ok := q.MaxRedeliveryCount.get(); ok && n >= 1 && n <= MaxRedeliveryCountLimit {
 					t.Errorf("finding %s for the valid `max_redelivery_count` %d", f.Rule, n)
 				}
 			}
-		}
-		if again := CheckQueue(q); !slices.Equal(again, fs) {
-			t.Errorf("CheckQueue is not deterministic: %v then %v", fs, again)
 		}
 	})
 }
@@ -362,21 +319,7 @@ func TestCheckQueueAllowNoQueueLimits(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			fs := CheckQueue(queueWith(goodQueue(), tt.change))
-			got := map[string]Severity{}
-			for _, f := range fs {
-				got[f.Rule] = f.Severity
-				for _, p := range findingStyle(f) {
-					t.Errorf("finding %s: %s\n%+v", f.Rule, p, f)
-				}
-			}
-			if len(got) != len(tt.want) {
-				t.Fatalf("findings = %+v, want %v", fs, tt.want)
-			}
-			for rule, sev := range tt.want {
-				if s, ok := got[rule]; !ok || s != sev {
-					t.Errorf("finding %s = %v (present %v), want %v; all: %+v", rule, s, ok, sev, fs)
-				}
-			}
+			expectSeverities(t, fs, tt.want)
 			for _, f := range fs {
 				if f.Rule == "queue.max_queue_size_range" && f.Severity == SeverityError && strings.Contains(tt.name, "0") &&
 					!strings.Contains(f.Detail, "sets no limit of the queue's own") {
@@ -424,12 +367,8 @@ func TestCheckQueueAllowMessageSizeAboveDocumentedMax(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			fs := CheckQueue(queueWith(goodQueue(), tt.change))
-			got := map[string]Severity{}
+			expectSeverities(t, fs, tt.want)
 			for _, f := range fs {
-				got[f.Rule] = f.Severity
-				for _, p := range findingStyle(f) {
-					t.Errorf("finding %s: %s\n%+v", f.Rule, p, f)
-				}
 				if f.Rule == "queue.max_message_size_range" && strings.Contains(tt.name, "MB") {
 					for _, s := range []string{"1000000 bytes (1 MB)", "SAP Integration Suite", "allow_message_size_above_documented_max = true"} {
 						if !strings.Contains(f.Detail, s) {
@@ -439,14 +378,6 @@ func TestCheckQueueAllowMessageSizeAboveDocumentedMax(t *testing.T) {
 				}
 				if f.Rule == "queue.max_message_size_range_allowed" && !strings.Contains(f.Detail, "SAP Integration Suite") {
 					t.Errorf("the warning does not say where SAP documents 1 MB: %s", f.Detail)
-				}
-			}
-			if len(got) != len(tt.want) {
-				t.Fatalf("findings = %+v, want %v", fs, tt.want)
-			}
-			for rule, sev := range tt.want {
-				if s, ok := got[rule]; !ok || s != sev {
-					t.Errorf("finding %s = %v (present %v), want %v; all: %+v", rule, s, ok, sev, fs)
 				}
 			}
 		})

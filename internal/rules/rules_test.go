@@ -2,6 +2,7 @@ package rules
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -202,6 +203,74 @@ func expectRules(t *testing.T, fs []Finding, want ...string) {
 		t.Errorf("rules = %q, want %q", got, want)
 		for _, f := range fs {
 			t.Logf("%s %s: %s", f.Rule, f.Attribute, f.Detail)
+		}
+	}
+}
+
+// ruleCase is a row of a table test: an input of a check and the rules it finds.
+type ruleCase[T any] struct {
+	name string
+	in   T
+	want []string
+}
+
+// runRuleCases runs check on the input of each case and expects its rules.
+func runRuleCases[T any](t *testing.T, tests []ruleCase[T], check func(T) []Finding) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			expectRules(t, check(tt.in), tt.want...)
+		})
+	}
+}
+
+// detailCase is a row of a table test: an input of a check, the rule of one of its findings, the
+// attribute that finding names and texts its detail holds.
+type detailCase[T any] struct {
+	name      string
+	in        T
+	rule      string
+	attribute string
+	contains  []string
+}
+
+// runDetailCases runs check on the input of each case and checks the finding of its rule.
+func runDetailCases[T any](t *testing.T, tests []detailCase[T], check func(T) []Finding) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := findRule(t, check(tt.in), tt.rule)
+			if f.Attribute != tt.attribute {
+				t.Errorf("Attribute = %q, want %q", f.Attribute, tt.attribute)
+			}
+			for _, s := range tt.contains {
+				if !strings.Contains(f.Detail, s) {
+					t.Errorf("Detail %q does not contain %q", f.Detail, s)
+				}
+			}
+		})
+	}
+}
+
+// expectSeverities checks that fs are the rules of want, each with its severity, and each in the
+// house style. It stops the test when the number of rules differs.
+func expectSeverities(t *testing.T, fs []Finding, want map[string]Severity) {
+	t.Helper()
+	got := map[string]Severity{}
+	for _, f := range fs {
+		got[f.Rule] = f.Severity
+		for _, p := range findingStyle(f) {
+			t.Errorf("finding %s: %s\n%+v", f.Rule, p, f)
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("findings = %+v, want %v", fs, want)
+	}
+	for rule, sev := range want {
+		if s, ok := got[rule]; !ok || s != sev {
+			t.Errorf("finding %s = %v (present %v), want %v; all: %+v", rule, s, ok, sev, fs)
 		}
 	}
 }
