@@ -111,20 +111,27 @@ func (c *Client) ListQueues(ctx context.Context) ([]Queue, error) {
 func (c *Client) GetQueue(ctx context.Context, name string) (*Queue, error) {
 	path := QueuePath(name)
 	resp, err := c.do(ctx, http.MethodGet, path, nil)
+	return decodeFound(resp, err, path, "queue", name, DecodeQueue, func(q *Queue) *string { return &q.Name })
+}
+
+// decodeFound is the object a GET of path answered (resp, or the error of the request): a
+// missing kind name is ErrNotFound; decode reads the body, and the object's name, nameOf, is
+// name when the answer leaves it out.
+func decodeFound[T any](resp *httpx.Response, err error, path, kind, name string, decode func([]byte) (*T, error), nameOf func(*T) *string) (*T, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := check(resp, http.MethodGet, path, "queue", name); err != nil {
+	if err := check(resp, http.MethodGet, path, kind, name); err != nil {
 		return nil, err
 	}
-	q, err := DecodeQueue(resp.Body)
+	v, err := decode(resp.Body)
 	if err != nil {
 		return nil, fmt.Errorf("GET %s: %w", path, err)
 	}
-	if q.Name == "" {
-		q.Name = name
+	if n := nameOf(v); *n == "" {
+		*n = name
 	}
-	return q, nil
+	return v, nil
 }
 
 // PutResult is what the answer to a successful PUT of a queue says about the queue before it.

@@ -151,20 +151,7 @@ func (m *Messaging) CreateWebhook(ctx context.Context, spec WebhookSpec) (*Webho
 func (m *Messaging) GetWebhook(ctx context.Context, name string) (*Webhook, error) {
 	path := WebhookPath(name)
 	resp, err := m.h.Do(ctx, http.MethodGet, path, nil, http.Header{"Accept": {"application/json"}})
-	if err != nil {
-		return nil, err
-	}
-	if err := check(resp, http.MethodGet, path, "webhook subscription", name); err != nil {
-		return nil, err
-	}
-	w, err := DecodeWebhook(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("GET %s: %w", path, err)
-	}
-	if w.Name == "" {
-		w.Name = name
-	}
-	return w, nil
+	return decodeFound(resp, err, path, "webhook subscription", name, DecodeWebhook, func(w *Webhook) *string { return &w.Name })
 }
 
 // ListWebhooks returns every webhook subscription of the instance.
