@@ -23,9 +23,7 @@ func TestBodyCapDeclaredLength(t *testing.T) {
 	if !errors.As(err, &tooLarge) || tooLarge.Max != DefaultMaxResponseBytes {
 		t.Fatalf("err = %v, want a ResponseTooLargeError at %d bytes", err, DefaultMaxResponseBytes)
 	}
-	if got := ts.apiCalls.Load(); got != 1 {
-		t.Errorf("API calls = %d, want 1 (a too large answer is not retried)", got)
-	}
+	expectCount(t, "API calls", ts.apiCalls.Load(), 1, "a too large answer is not retried")
 }
 
 // A hostile server that streams without end (no declared length) is cut off one byte after the

@@ -108,9 +108,7 @@ func TestRetriesExhaustedReturnLastResponse(t *testing.T) {
 	if resp.StatusCode != 503 || !strings.Contains(string(resp.Body), "attempt 3") {
 		t.Fatalf("got %d %q, want the third 503", resp.StatusCode, resp.Body)
 	}
-	if got := ts.apiCalls.Load(); got != 3 {
-		t.Errorf("API calls = %d, want 3", got)
-	}
+	expectCount(t, "API calls", ts.apiCalls.Load(), 3)
 }
 
 func TestNoRetryOnClientErrorsAnd501(t *testing.T) {
@@ -156,9 +154,7 @@ func TestRetry429HonoursRetryAfterSeconds(t *testing.T) {
 	if d := time.Since(start); d < 900*time.Millisecond {
 		t.Errorf("retried after %s, want the 1s of Retry-After", d)
 	}
-	if got := ts.apiCalls.Load(); got != 2 {
-		t.Errorf("API calls = %d, want 2", got)
-	}
+	expectCount(t, "API calls", ts.apiCalls.Load(), 2)
 }
 
 func TestRetry429RetryAfterCappedByRetryWaitMax(t *testing.T) {
@@ -242,9 +238,7 @@ func TestRetriesExhaustedOnTransportError(t *testing.T) {
 		t.Errorf("error = %q, want the last cause", msg)
 	}
 	assertNoSecrets(t, "error", msg, "tok-1", "hidden")
-	if got := ts.apiCalls.Load(); got != 3 {
-		t.Errorf("API calls = %d, want 3", got)
-	}
+	expectCount(t, "API calls", ts.apiCalls.Load(), 3)
 }
 
 func TestRetrySlowResponsePastRequestTimeout(t *testing.T) {
@@ -302,9 +296,7 @@ func TestNoRetryWhenContextCancelled(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error = %v, want context.Canceled", err)
 	}
-	if got := ts.apiCalls.Load(); got != 1 {
-		t.Errorf("API calls = %d, want 1", got)
-	}
+	expectCount(t, "API calls", ts.apiCalls.Load(), 1)
 }
 
 func TestUnauthorizedRefreshesTokenOnce(t *testing.T) {
@@ -347,12 +339,8 @@ func TestSecondUnauthorizedIsReturned(t *testing.T) {
 	if resp.StatusCode != 401 {
 		t.Fatalf("status = %d, want 401", resp.StatusCode)
 	}
-	if got := ts.apiCalls.Load(); got != 2 {
-		t.Errorf("API calls = %d, want 2 (one retry)", got)
-	}
-	if got := ts.tokenCalls.Load(); got != 2 {
-		t.Errorf("token calls = %d, want 2", got)
-	}
+	expectCount(t, "API calls", ts.apiCalls.Load(), 2, "one retry")
+	expectCount(t, "token calls", ts.tokenCalls.Load(), 2)
 }
 
 func TestTokenCachedAcrossCalls(t *testing.T) {
@@ -368,9 +356,7 @@ func TestTokenCachedAcrossCalls(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if got := ts.tokenCalls.Load(); got != 1 {
-		t.Errorf("token calls = %d, want 1", got)
-	}
+	expectCount(t, "token calls", ts.tokenCalls.Load(), 1)
 	if st := c.Stats(); st.Requests != 8 || st.TokenFetches != 1 {
 		t.Errorf("stats = %+v", st)
 	}
@@ -424,9 +410,7 @@ func TestTokenErrorHasNoSecrets(t *testing.T) {
 	if ts.apiCalls.Load() != 0 {
 		t.Errorf("the API was called without a token")
 	}
-	if got := ts.tokenCalls.Load(); got != 1 {
-		t.Errorf("token calls = %d, want 1 (401 is not retried)", got)
-	}
+	expectCount(t, "token calls", ts.tokenCalls.Load(), 1, "401 is not retried")
 }
 
 func TestTokenEndpointExhausted(t *testing.T) {
@@ -479,9 +463,7 @@ func TestCSRFFetchAndRetryOnce(t *testing.T) {
 		t.Errorf("CSRF fetches = %d, want 1 (token cached)", fetches)
 	}
 	// POST (403), GET fetch, POST (201), POST with cached token (201).
-	if got := ts.apiCalls.Load(); got != 4 {
-		t.Errorf("API calls = %d, want 4", got)
-	}
+	expectCount(t, "API calls", ts.apiCalls.Load(), 4)
 	// Reads never carry or fetch a CSRF token.
 	if _, err := c.Do(t.Context(), http.MethodGet, "/api/v1/Thing", nil, nil); err != nil {
 		t.Fatal(err)
@@ -732,12 +714,8 @@ func TestUnauthorizedAfterAcceptedTokenRefreshesAgain(t *testing.T) {
 			t.Fatalf("call %d: %v, %+v", i+1, err, resp)
 		}
 	}
-	if got := ts.tokenCalls.Load(); got != 3 {
-		t.Errorf("token calls = %d, want 3", got)
-	}
-	if got := ts.apiCalls.Load(); got != 4 {
-		t.Errorf("API calls = %d, want 4 (one, then three for the second call)", got)
-	}
+	expectCount(t, "token calls", ts.tokenCalls.Load(), 3)
+	expectCount(t, "API calls", ts.apiCalls.Load(), 4, "one, then three for the second call")
 }
 
 // CheckCredentials asks the token endpoint once and keeps the token for the API calls after it; a
@@ -752,9 +730,7 @@ func TestCheckCredentials(t *testing.T) {
 	if _, err := c.Do(context.Background(), http.MethodGet, "/x", nil, nil); err != nil {
 		t.Fatalf("Do: %v", err)
 	}
-	if got := ts.tokenCalls.Load(); got != 1 {
-		t.Errorf("token requests = %d, want 1: the proof's token serves the API call", got)
-	}
+	expectCount(t, "token requests", ts.tokenCalls.Load(), 1, "the proof's token serves the API call")
 
 	bad := newTestServer(t, nil)
 	wrong := bad.client(func(cfg *Config) { cfg.ClientSecret = "wrong" })
