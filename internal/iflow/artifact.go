@@ -80,15 +80,7 @@ func (a *Artifact) RetrySettings(s AMQPSender, configurations map[string]string)
 
 // ReadZip reads an iFlow artifact zip and parses its single .iflw document.
 func ReadZip(data []byte) (*Artifact, error) {
-	zr, err := openZip(data)
-	if err != nil {
-		return nil, err
-	}
-	f, err := findIflw(zr)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := readEntry(f)
+	zr, f, doc, err := openIflw(data)
 	if err != nil {
 		return nil, err
 	}
@@ -124,15 +116,7 @@ func ReadZip(data []byte) (*Artifact, error) {
 // entry is rewritten (same name, method, time and position); every other
 // entry is copied unchanged. When nothing changes, data is returned as is.
 func PatchZip(data []byte, flowID string, changes map[string]string) ([]byte, error) {
-	zr, err := openZip(data)
-	if err != nil {
-		return nil, err
-	}
-	f, err := findIflw(zr)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := readEntry(f)
+	zr, f, doc, err := openIflw(data)
 	if err != nil {
 		return nil, err
 	}
@@ -195,6 +179,24 @@ func openZip(data []byte) (*zip.Reader, error) {
 		return nil, fmt.Errorf("read iFlow zip: the archive has %d entries, more than the %d this reader accepts", len(zr.File), maxArtifactEntries)
 	}
 	return zr, nil
+}
+
+// openIflw opens an artifact zip and reads its single .iflw entry: the archive, the entry and its
+// content.
+func openIflw(data []byte) (*zip.Reader, *zip.File, []byte, error) {
+	zr, err := openZip(data)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	f, err := findIflw(zr)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	doc, err := readEntry(f)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return zr, f, doc, nil
 }
 
 // findIflw returns the single .iflw entry, preferring entries in IflwDir.
