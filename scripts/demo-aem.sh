@@ -29,18 +29,9 @@ set -euo pipefail
 : "${EMULATOR_URL:?EMULATOR_URL is not set; run this through scripts/demo.sh}"
 : "${AEM_KEY:?AEM_KEY is not set; run this through scripts/demo.sh}"
 : "${SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY:?SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY is not set; run this through scripts/demo.sh}"
-REPO="${REPO:-$(cd "$(dirname "$0")/.." && pwd)}"
-GO="${GO:-go}"
+# shellcheck source=scripts/demo-replay.sh
+. "$(dirname "$0")/demo-replay.sh" aem-poison
 
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/sapmessaging-aem-poison.XXXXXX")"
-trap 'rm -rf "${tmp}"' EXIT
-
-(cd "${REPO}" && "${GO}" build -o "${tmp}/aempoison" ./internal/cmd/aempoison)
-
-aempoison=("${tmp}/aempoison" -emulator "${EMULATOR_URL}" -aem-key "${AEM_KEY}"
-  -cloud-integration-key "${SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY}" -timeout "${AEM_POISON_TIMEOUT:-60s}")
-if command -v timeout >/dev/null 2>&1; then
-  timeout --kill-after=10s 90s "${aempoison[@]}"
-else
-  "${aempoison[@]}"
-fi
+replay_build aempoison
+replay_run 90s "${tmp}/aempoison" -emulator "${EMULATOR_URL}" -aem-key "${AEM_KEY}" \
+  -cloud-integration-key "${SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY}" -timeout "${AEM_POISON_TIMEOUT:-60s}"

@@ -18,17 +18,8 @@ set -euo pipefail
 
 : "${EMULATOR_URL:?EMULATOR_URL is not set; run this through scripts/demo.sh}"
 : "${SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY:?SAPMESSAGING_CLOUD_INTEGRATION_SERVICE_KEY is not set; run this through scripts/demo.sh}"
-REPO="${REPO:-$(cd "$(dirname "$0")/.." && pwd)}"
-GO="${GO:-go}"
+# shellcheck source=scripts/demo-replay.sh
+. "$(dirname "$0")/demo-replay.sh" jms-poison
 
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/sapmessaging-jms-poison.XXXXXX")"
-trap 'rm -rf "${tmp}"' EXIT
-
-(cd "${REPO}" && "${GO}" build -o "${tmp}/jmspoison" ./internal/cmd/jmspoison)
-
-jmspoison=("${tmp}/jmspoison" -timeout "${JMS_POISON_TIMEOUT:-90s}")
-if command -v timeout >/dev/null 2>&1; then
-  timeout --kill-after=10s 120s "${jmspoison[@]}"
-else
-  "${jmspoison[@]}"
-fi
+replay_build jmspoison
+replay_run 120s "${tmp}/jmspoison" -timeout "${JMS_POISON_TIMEOUT:-90s}"

@@ -16,20 +16,9 @@ set -euo pipefail
 : "${EMULATOR_URL:?EMULATOR_URL is not set; run this through scripts/demo.sh}"
 : "${DEMO_DIR:?DEMO_DIR is not set; run this through scripts/demo.sh}"
 : "${TERRAFORM:?TERRAFORM is not set; run this through scripts/demo.sh}"
-REPO="${REPO:-$(cd "$(dirname "$0")/.." && pwd)}"
-GO="${GO:-go}"
-
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/sapmessaging-poison.XXXXXX")"
-trap 'rm -rf "${tmp}"' EXIT
+# shellcheck source=scripts/demo-replay.sh
+. "$(dirname "$0")/demo-replay.sh" poison
 
 "${TERRAFORM}" -chdir="${DEMO_DIR}" output -json >"${tmp}/outputs.json"
-(cd "${REPO}" && "${GO}" build -o "${tmp}/poison" ./internal/cmd/poison)
-
-# The command waits at most -timeout; timeout(1), when present, guards the
-# build-free run as well.
-poison=("${tmp}/poison" -outputs "${tmp}/outputs.json" -timeout "${POISON_TIMEOUT:-90s}")
-if command -v timeout >/dev/null 2>&1; then
-  timeout --kill-after=10s 120s "${poison[@]}"
-else
-  "${poison[@]}"
-fi
+replay_build poison
+replay_run 120s "${tmp}/poison" -outputs "${tmp}/outputs.json" -timeout "${POISON_TIMEOUT:-90s}"

@@ -17,17 +17,8 @@ set -euo pipefail
 
 : "${EMULATOR_URL:?EMULATOR_URL is not set; run this through scripts/demo.sh}"
 : "${SAPMESSAGING_EVENT_MESH_SERVICE_KEY:?SAPMESSAGING_EVENT_MESH_SERVICE_KEY is not set; run this through scripts/demo.sh}"
-REPO="${REPO:-$(cd "$(dirname "$0")/.." && pwd)}"
-GO="${GO:-go}"
+# shellcheck source=scripts/demo-replay.sh
+. "$(dirname "$0")/demo-replay.sh" webhook-poison
 
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/sapmessaging-webhook-poison.XXXXXX")"
-trap 'rm -rf "${tmp}"' EXIT
-
-(cd "${REPO}" && "${GO}" build -o "${tmp}/webhookpoison" ./internal/cmd/webhookpoison)
-
-webhookpoison=("${tmp}/webhookpoison" -timeout "${WEBHOOK_POISON_TIMEOUT:-60s}")
-if command -v timeout >/dev/null 2>&1; then
-  timeout --kill-after=10s 90s "${webhookpoison[@]}"
-else
-  "${webhookpoison[@]}"
-fi
+replay_build webhookpoison
+replay_run 90s "${tmp}/webhookpoison" -timeout "${WEBHOOK_POISON_TIMEOUT:-60s}"
