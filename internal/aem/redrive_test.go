@@ -19,6 +19,19 @@ const (
 )
 
 // redriveEnv has a dead message queue holding n messages and a destination queue that takes messages.
+// cancelOnCopy returns a context that ends once the broker made the copy to "orders" whose answer
+// it holds back.
+func (e *env) cancelOnCopy(t *testing.T) context.Context {
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() {
+		for e.emu.AEMQueueDepth("orders") == 0 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel()
+	}()
+	return ctx
+}
+
 func redriveEnv(t *testing.T, n int) *env {
 	t.Helper()
 	e := newEnv(t)
@@ -199,14 +212,7 @@ func TestRedriveCancelledDuringACopy(t *testing.T) {
 	e := redriveEnv(t, n)
 	e.emu.SetFaults(emulator.Faults{SlowDelay: 500 * time.Millisecond})
 	e.emu.InjectNextOn(copyRoute, emulator.FaultLateResponse)
-	ctx, cancel := context.WithCancel(t.Context())
-	go func() {
-		// Cancel once the broker made the copy whose answer it holds back.
-		for e.emu.AEMQueueDepth("orders") == 0 {
-			time.Sleep(5 * time.Millisecond)
-		}
-		cancel()
-	}()
+	ctx := e.cancelOnCopy(t)
 	res, err := e.c.Redrive(ctx, aem.RedriveOptions{From: "orders/dmq", To: "orders", Concurrency: 1})
 	from, to := e.depth("orders/dmq"), e.depth("orders")
 	if from+to != n || res.Moved != to {
@@ -223,13 +229,7 @@ func TestRedriveCancelledDuringACopyThatDoesNotAnswer(t *testing.T) {
 	e := redriveEnv(t, 3)
 	e.emu.SetFaults(emulator.Faults{SlowDelay: 5 * time.Second})
 	e.emu.InjectNextOn(copyRoute, emulator.FaultLateResponse)
-	ctx, cancel := context.WithCancel(t.Context())
-	go func() {
-		for e.emu.AEMQueueDepth("orders") == 0 {
-			time.Sleep(5 * time.Millisecond)
-		}
-		cancel()
-	}()
+	ctx := e.cancelOnCopy(t)
 	res, err := e.c.Redrive(ctx, aem.RedriveOptions{From: "orders/dmq", To: "orders", Concurrency: 1, FinishTimeout: 200 * time.Millisecond})
 	var re *aem.RedriveError
 	if !errors.As(err, &re) || !re.MaybeCopied || res.Moved != 0 {

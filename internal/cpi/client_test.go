@@ -97,9 +97,7 @@ func TestConfigurations(t *testing.T) {
 	key := "Max Retries 'AMQP' (orders)"
 	content := flowZip("Flow", map[string]string{key: "5", "Queue": "orders", "Flag": "true"},
 		map[string]string{"maxRetries": "{{" + key + "}}"})
-	if err := s.CreateIFlow("Flow", "Flow", "Pkg", content); err != nil {
-		t.Fatal(err)
-	}
+	createFlow(t, s, content)
 	list, err := c.Configurations(ctx, "Flow", "")
 	if err != nil {
 		t.Fatalf("Configurations: %v", err)
@@ -131,9 +129,7 @@ func TestDeployAndWait(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	content := flowZip("Flow", map[string]string{"Retries": "3"}, map[string]string{"maxRetries": "{{Retries}}"})
-	if err := s.CreateIFlow("Flow", "Flow", "Pkg", content); err != nil {
-		t.Fatal(err)
-	}
+	createFlow(t, s, content)
 	if _, err := c.RuntimeArtifact(ctx, "Flow"); !errors.Is(err, cpi.ErrNotFound) {
 		t.Fatalf("RuntimeArtifact before deploy: %v", err)
 	}
@@ -179,9 +175,7 @@ func TestDeployAndWait(t *testing.T) {
 func TestDeployBuildFailureSaysWhatRuns(t *testing.T) {
 	t.Parallel()
 	s, c := setup(t, emulator.Options{})
-	if err := s.CreateIFlow("Flow", "Flow", "Pkg", flowZip("Flow", nil)); err != nil {
-		t.Fatal(err)
-	}
+	createFlow(t, s, flowZip("Flow", nil))
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	if _, err := c.DeployAndWait(ctx, "Flow", "", 5*time.Millisecond); err != nil {
@@ -199,9 +193,7 @@ func TestDeployBuildFailureSaysWhatRuns(t *testing.T) {
 func TestDeployFailureCarriesTenantText(t *testing.T) {
 	t.Parallel()
 	s, c := setup(t, emulator.Options{})
-	if err := s.CreateIFlow("Flow", "Flow", "Pkg", flowZip("Flow", nil)); err != nil {
-		t.Fatal(err)
-	}
+	createFlow(t, s, flowZip("Flow", nil))
 	text := "Error in AMQP sender: queue 'acme/crm/prod/orders' is not known to the broker"
 	s.FailNextDeploy("Flow", text)
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
@@ -224,9 +216,7 @@ func TestDeployAndWaitStopsWithContext(t *testing.T) {
 	t.Parallel()
 	s, c := setup(t, emulator.Options{})
 	s.SetDeployDelay(time.Hour)
-	if err := s.CreateIFlow("Flow", "Flow", "Pkg", flowZip("Flow", nil)); err != nil {
-		t.Fatal(err)
-	}
+	createFlow(t, s, flowZip("Flow", nil))
 	ctx, cancel := context.WithTimeout(t.Context(), 150*time.Millisecond)
 	defer cancel()
 	_, err := c.DeployAndWait(ctx, "Flow", "", 10*time.Millisecond)
@@ -239,9 +229,7 @@ func TestDeployAndWaitStopsWithContext(t *testing.T) {
 func TestCSRFFetchAndRetryOnce(t *testing.T) {
 	t.Parallel()
 	s, c := setup(t, emulator.Options{RequireCSRF: true})
-	if err := s.CreateIFlow("Flow", "Flow", "Pkg", flowZip("Flow", map[string]string{"P": "1"})); err != nil {
-		t.Fatal(err)
-	}
+	createFlow(t, s, flowZip("Flow", map[string]string{"P": "1"}))
 	ctx := t.Context()
 	s.ResetStats()
 	if err := c.SetConfiguration(ctx, "Flow", "", "P", "2", ""); err != nil {
@@ -272,9 +260,7 @@ func TestCSRFFetchAndRetryOnce(t *testing.T) {
 func TestCSRFSecondRejectionIsNotLooped(t *testing.T) {
 	t.Parallel()
 	s := startEmulator(t, emulator.Options{RequireCSRF: true})
-	if err := s.CreateIFlow("Flow", "Flow", "Pkg", flowZip("Flow", map[string]string{"P": "1"})); err != nil {
-		t.Fatal(err)
-	}
+	createFlow(t, s, flowZip("Flow", map[string]string{"P": "1"}))
 	var writes, fetches atomic.Int64
 	h := s.Handler()
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -336,9 +322,7 @@ func TestStandaloneKeyFile(t *testing.T) {
 	}
 	c := newClient(t, httpx.Config{BaseURL: k.OAuth.URL, TokenURL: k.OAuth.TokenURL, ClientID: k.OAuth.ClientID,
 		ClientSecret: k.OAuth.ClientSecret, CSRFFetchPath: cpi.CSRFFetchPath})
-	if err := s.CreateIFlow("Flow", "Flow", "Pkg", flowZip("Flow", nil, iflowbuild.DefaultSenderProperties("q"))); err != nil {
-		t.Fatal(err)
-	}
+	createFlow(t, s, flowZip("Flow", nil, iflowbuild.DefaultSenderProperties("q")))
 	if got, err := c.ReadSender(t.Context(), "Flow", "", ""); err != nil || got.QueueName != "q" {
 		t.Fatalf("ReadSender with the key file: %+v, %v", got, err)
 	}

@@ -94,11 +94,9 @@ func TestFlowsChangesArrivingTogetherShareOneWriteAndDeploy(t *testing.T) {
 	results := make([]cpi.Result, 4)
 	errs := make([]error, 4)
 	for i, ch := range []string{"CH1", "CH2", "CH3", "PARAM"} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			results[i], errs[i] = fs.Change(ctx, "Flow", "", setRetries(ch, int64(i+1), nil))
-		}()
+		})
 	}
 	wg.Wait()
 	for i, err := range errs {
@@ -169,15 +167,13 @@ func TestFlowsDeployFailureReachesEveryChange(t *testing.T) {
 	var wg sync.WaitGroup
 	results := make([]cpi.Result, 2)
 	for i, ch := range []string{"CH1", "CH2"} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			var err error
 			results[i], err = fs.Change(t.Context(), "Flow", "", setRetries(ch, 1, nil))
 			if err != nil {
 				t.Errorf("%s: %v", ch, err)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	for i, r := range results {
@@ -220,9 +216,7 @@ func TestFlowsRefusesChangeOverUnseenEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CreateIFlow("Flow", "Flow", "Pkg", zip); err != nil {
-		t.Fatal(err)
-	}
+	createFlow(t, s, zip)
 	if _, err := fs.Change(t.Context(), "Flow", "", setRetries("CH1", 2, &cpi.SenderSettings{MaxRetries: i64(1)})); !errors.As(err, &changed) {
 		t.Fatalf("Change over the second unseen edit: %v", err)
 	}
@@ -242,9 +236,7 @@ func TestFlowsReadOncePerRun(t *testing.T) {
 	s.ResetStats()
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			f, err := fs.Flow(t.Context(), "Flow", "active")
 			if err != nil {
 				t.Error(err)
@@ -253,7 +245,7 @@ func TestFlowsReadOncePerRun(t *testing.T) {
 			if snd, err := f.Sender("CH2"); err != nil || *snd.MaxRetries != 5 {
 				t.Errorf("Sender: %+v, %v", snd, err)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	if n := s.Stats().Routes[routeDownload]; n != 1 {
@@ -307,13 +299,11 @@ func TestFlowsRuntimeReadOncePerRun(t *testing.T) {
 	s.ResetStats()
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			if rt, err := fs.RuntimeArtifact(t.Context(), "Flow"); err != nil || rt.Status == "" {
 				t.Errorf("RuntimeArtifact after the deploy: %+v, %v", rt, err)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	if n := s.Stats().Routes[routeRuntime]; n != 1 {
@@ -370,11 +360,9 @@ func TestFlowsDeployOnlyChangeJoinsChannelWrites(t *testing.T) {
 	var results [2]cpi.Result
 	var errs [2]error
 	for i, ch := range []cpi.Change{write, {Deploy: true, ForceDeploy: true}} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			results[i], errs[i] = fs.Change(ctx, "Flow", "", ch)
-		}()
+		})
 	}
 	wg.Wait()
 	if errs[0] != nil || errs[1] != nil || !results[0].ContentChanged || results[0].Deployed || !results[1].Deployed || results[1].DeployErr != nil {
@@ -406,11 +394,9 @@ func TestFlowsOneWriterPerFlowID(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i, version := range []string{"active", "1.0.0"} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			_, errs[i] = fs.Change(context.Background(), "Flow", version, setRetries(fmt.Sprintf("CH%d", i+1), int64(i+1), nil))
-		}()
+		})
 	}
 	wg.Wait()
 	for _, err := range errs {

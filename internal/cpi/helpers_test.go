@@ -44,6 +44,15 @@ func setup(t *testing.T, opts emulator.Options) (*emulatortest.Emulator, *cpi.Cl
 	return s, newClient(t, httpConfig(s))
 }
 
+// createFlow creates the integration flow "Flow" with content, in the package "Pkg" of the
+// emulator s.
+func createFlow(t *testing.T, s *emulatortest.Emulator, content []byte) {
+	t.Helper()
+	if err := s.CreateIFlow("Flow", "Flow", "Pkg", content); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // zipEntry is one entry of a zip archive.
 type zipEntry struct {
 	header  zip.FileHeader

@@ -43,9 +43,7 @@ func TestReadSenderLiteral(t *testing.T) {
 		Senders:       []iflowbuild.Sender{{ID: "MessageFlow_7", Name: "FromEventMesh", Properties: props}},
 		ExceptionEnds: [][]string{{"error"}, {"escalation", "message"}, {"none", "terminate"}},
 	})
-	if err := s.CreateIFlow("Flow", "Flow", "Pkg", content); err != nil {
-		t.Fatal(err)
-	}
+	createFlow(t, s, content)
 	s.ResetStats()
 	got, err := c.ReadSender(t.Context(), "Flow", "", "")
 	if err != nil {
@@ -81,9 +79,7 @@ func TestReadSenderEndlessRetriesAndEmptyValues(t *testing.T) {
 	props["destinationName"] = "queue-CAP"
 	props["maxRetries"] = ""
 	props["deliveryState"] = ""
-	if err := s.CreateIFlow("Flow", "Flow", "Pkg", flowZip("Flow", nil, props)); err != nil {
-		t.Fatal(err)
-	}
+	createFlow(t, s, flowZip("Flow", nil, props))
 	got, err := c.ReadSender(t.Context(), "Flow", "", "")
 	if err != nil {
 		t.Fatal(err)
@@ -102,9 +98,7 @@ func TestReadSenderExternalized(t *testing.T) {
 	props["deliveryState"] = "{{Delivery}}"
 	props["queuePrefetch"] = "{{Prefetch}}"
 	content := flowZip("Flow", map[string]string{"Queue": "acme/crm/prod/in", "Max Retries": "4", "Delivery": "REJECTED", "Prefetch": "1"}, props)
-	if err := s.CreateIFlow("Flow", "Flow", "Pkg", content); err != nil {
-		t.Fatal(err)
-	}
+	createFlow(t, s, content)
 	// The tenant's configuration wins over the archive's parameters.prop.
 	if err := s.SetConfigurationValue("Flow", "Max Retries", "2"); err != nil {
 		t.Fatal(err)
@@ -293,9 +287,7 @@ func TestWriteSenderExternalizedSetsParameters(t *testing.T) {
 	props["maxRetries"] = "{{Max Retries 'orders'}}"
 	props["deliveryState"] = "{{Delivery}}"
 	content := flowZip("Flow", map[string]string{"Max Retries 'orders'": "5", "Delivery": "MODIFIED_FAILED_UNDELIVERABLE"}, props)
-	if err := s.CreateIFlow("Flow", "Flow", "Pkg", content); err != nil {
-		t.Fatal(err)
-	}
+	createFlow(t, s, content)
 	s.ResetStats()
 	contentChanged, paramsChanged, err := c.WriteSender(ctx, "Flow", "", "", cpi.SenderSettings{
 		MaxRetries: i64(1), DeliveryState: ptr("REJECTED"), Prefetch: i64(1),
