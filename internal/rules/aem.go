@@ -145,20 +145,40 @@ func AEMHeldDeadMessageQueue(q *AEMQueue, own, dmq *AEMHeldQueue) {
 // redelivery, or a dead message queue that leads back to q, itself included) or a setting is unknown. A
 // removed message may still be deleted rather than kept: AEMDeadMessageQueueDeletes and the findings say so.
 func AEMOutcome(q AEMQueue) (deliveries int64, wait time.Duration, ok bool) {
-	enabled, ek := effective(q.RedeliveryEnabled, true)
-	n, nk := effective(q.MaxRedeliveryCount, 0)
-	delay, dk := effective(q.RedeliveryDelayEnabled, false)
-	initial, ik := effective(q.RedeliveryDelayInitialInterval, AEMDefaultRedeliveryInitialMs)
-	maxMs, mk := effective(q.RedeliveryDelayMaxInterval, AEMDefaultRedeliveryMaxMs)
-	mult, uk := effective(q.RedeliveryDelayMultiplier, AEMDefaultRedeliveryMultiplier)
-	if !ek || !nk || !dk || !ik || !mk || !uk || AEMDeadMessageQueueCycles(q) {
+	rd, known := q.redelivery()
+	if !known || AEMDeadMessageQueueCycles(q) {
 		return 0, 0, false
 	}
-	deliveries, unlimited := AEMDeliveries(enabled, n)
+	deliveries, unlimited := AEMDeliveries(rd.enabled, rd.count)
 	if unlimited {
 		return 0, 0, false
 	}
-	return deliveries, AEMTimeToDeadLetter(deliveries-1, delay, initial, maxMs, mult), true
+	return deliveries, rd.timeToDeadLetter(deliveries - 1), true
+}
+
+// aemRedelivery is the redelivery of an AEM queue, with the broker's default for each null setting.
+type aemRedelivery struct {
+	enabled, delay       bool
+	count                int64 // max_redelivery_count
+	initial, maxMs, mult int64 // the redelivery delay: initial and largest interval in ms, multiplier in hundredths
+}
+
+// redelivery returns the effective redelivery settings of q; known is false when one of them is unknown
+// (its field is then the zero value).
+func (q AEMQueue) redelivery() (rd aemRedelivery, known bool) {
+	var ek, nk, dk, ik, mk, uk bool
+	rd.enabled, ek = effective(q.RedeliveryEnabled, true)
+	rd.count, nk = effective(q.MaxRedeliveryCount, 0)
+	rd.delay, dk = effective(q.RedeliveryDelayEnabled, false)
+	rd.initial, ik = effective(q.RedeliveryDelayInitialInterval, AEMDefaultRedeliveryInitialMs)
+	rd.maxMs, mk = effective(q.RedeliveryDelayMaxInterval, AEMDefaultRedeliveryMaxMs)
+	rd.mult, uk = effective(q.RedeliveryDelayMultiplier, AEMDefaultRedeliveryMultiplier)
+	return rd, ek && nk && dk && ik && mk && uk
+}
+
+// timeToDeadLetter is AEMTimeToDeadLetter of the given redeliveries with these settings.
+func (rd aemRedelivery) timeToDeadLetter(redeliveries int64) time.Duration {
+	return AEMTimeToDeadLetter(redeliveries, rd.delay, rd.initial, rd.maxMs, rd.mult)
 }
 
 // effective returns v's value, or def when it is null (the broker's default), and whether it is known.
@@ -732,24 +752,19 @@ func AEMTimeToDeadLetter(redeliveries int64, delayEnabled bool, initialMs, maxMs
 // deliveries, the time they take with the configured delay and where the message goes. Unknown settings
 // give "".
 func AEMRetryPlan(q AEMQueue) string {
-	enabled, ek := effective(q.RedeliveryEnabled, true)
-	n, nk := effective(q.MaxRedeliveryCount, 0)
-	delay, dk := effective(q.RedeliveryDelayEnabled, false)
-	initial, ik := effective(q.RedeliveryDelayInitialInterval, AEMDefaultRedeliveryInitialMs)
-	maxMs, mk := effective(q.RedeliveryDelayMaxInterval, AEMDefaultRedeliveryMaxMs)
-	mult, uk := effective(q.RedeliveryDelayMultiplier, AEMDefaultRedeliveryMultiplier)
+	rd, known := q.redelivery()
 	dmq, qk := aemDMQName(q)
-	if !ek || !nk || !dk || !ik || !mk || !uk || !qk {
+	if !known || !qk {
 		return ""
 	}
-	deliveries, unlimited := AEMDeliveries(enabled, n)
+	deliveries, unlimited := AEMDeliveries(rd.enabled, rd.count)
 	if unlimited {
-		if delay {
-			return fmt.Sprintf("a poison message is delivered without end (`max_redelivery_count` 0 = retry forever), then every %s", FormatAEMDuration(ms(maxMs)))
+		if rd.delay {
+			return fmt.Sprintf("a poison message is delivered without end (`max_redelivery_count` 0 = retry forever), then every %s", FormatAEMDuration(ms(rd.maxMs)))
 		}
 		return "a poison message is delivered without end (`max_redelivery_count` 0 = retry forever), as fast as the consumer fails it"
 	}
-	total := AEMTimeToDeadLetter(deliveries-1, delay, initial, maxMs, mult)
+	total := rd.timeToDeadLetter(deliveries - 1)
 	where := fmt.Sprintf("then moved to the dead message queue %q", dmq)
 	switch fate, _ := aemDMQFate(q); fate {
 	case aemDMQEmpty:
@@ -769,7 +784,7 @@ func AEMRetryPlan(q AEMQueue) string {
 		where += fmt.Sprintf(" (deleted instead when larger than %d bytes, the dead message queue's maxMsgSize)", AEMDeadMessageQueueSizeLimit(q))
 	}
 	waits := "without waits between them"
-	if delay && deliveries > 1 {
+	if rd.delay && deliveries > 1 {
 		waits = "over " + FormatAEMDuration(total) + " of redelivery delays"
 	}
 	times := fmt.Sprintf("%d times", deliveries)

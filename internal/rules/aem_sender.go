@@ -651,19 +651,13 @@ func AEMSenderPath(s AEMSender) (AEMSenderPoisonPath, bool) {
 		}
 		return p, true
 	}
-	q := s.Queue
-	enabled, ek := effective(q.RedeliveryEnabled, true)
-	n, nk := effective(q.MaxRedeliveryCount, 0)
-	delay, dk := effective(q.RedeliveryDelayEnabled, false)
-	qInitial, qik := effective(q.RedeliveryDelayInitialInterval, AEMDefaultRedeliveryInitialMs)
-	qMax, qmk := effective(q.RedeliveryDelayMaxInterval, AEMDefaultRedeliveryMaxMs)
-	qMult, quk := effective(q.RedeliveryDelayMultiplier, AEMDefaultRedeliveryMultiplier)
-	if outcome == AEMOutcomeFailed && (!ek || !nk || !dk || !qik || !qmk || !quk ||
-		n < 0 || n > AEMMaxRedeliveryCountLimit || delay && !validDelay(qInitial, qMax, qMult)) {
+	rd, rk := s.Queue.redelivery()
+	if outcome == AEMOutcomeFailed && (!rk ||
+		rd.count < 0 || rd.count > AEMMaxRedeliveryCountLimit || rd.delay && !validDelay(rd.initial, rd.maxMs, rd.mult)) {
 		return AEMSenderPoisonPath{}, false // The queue's rules report a count or delay out of range.
 	}
 	p.AdapterWaits = AEMAdapterWaits(m, initial, maxMs, mult)
-	deliveries, unlimited := AEMSenderDeliveries(consumer, ack, outcome, enabled, n)
+	deliveries, unlimited := AEMSenderDeliveries(consumer, ack, outcome, rd.enabled, rd.count)
 	if unlimited {
 		p.Unlimited = true
 		return p, true
@@ -674,7 +668,7 @@ func AEMSenderPath(s AEMSender) (AEMSenderPoisonPath, bool) {
 	}
 	p.Deliveries = deliveries
 	p.Runs = aemMulRuns(m, deliveries)
-	p.BrokerWaits = AEMTimeToDeadLetter(deliveries-1, delay, qInitial, qMax, qMult)
+	p.BrokerWaits = rd.timeToDeadLetter(deliveries - 1)
 	p.TimeToEnd = aemAddDuration(aemMulDuration(deliveries, p.AdapterWaits), p.BrokerWaits)
 	dmq, why := aemSenderDMQGone(s)
 	switch {
