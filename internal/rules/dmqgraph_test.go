@@ -35,9 +35,7 @@ func TestCheckDeadMessageQueueLinks(t *testing.T) {
 		{"the queue's own current link is not followed", "a", "b", LinkSet{Current: map[string]string{"a": "x", "x": "a"}}, nil, ""},
 	}
 	runLinkCases(t, tests, CheckDeadMessageQueueLinks, func(t *testing.T, f Finding) {
-		if f.Attribute != "dead_message_queue" {
-			t.Errorf("finding %s is about %q, want `dead_message_queue`", f.Rule, f.Attribute)
-		}
+		expectAttribute(t, []Finding{f}, "dead_message_queue")
 	})
 }
 

@@ -45,11 +45,7 @@ func TestCheckExceptionSubprocesses(t *testing.T) {
 			t.Parallel()
 			fs := CheckExceptionSubprocesses(tt.subs)
 			expectRules(t, fs, tt.want...)
-			for _, f := range fs {
-				if f.Attribute != "exception_end_events" {
-					t.Errorf("Attribute = %q", f.Attribute)
-				}
-			}
+			expectAttribute(t, fs, "exception_end_events")
 			if len(fs) > 0 {
 				for _, s := range tt.contains {
 					if !strings.Contains(fs[0].Detail, s) {

@@ -72,11 +72,7 @@ func TestCheckJMSDestinations(t *testing.T) {
 			t.Parallel()
 			fs := CheckJMSDestinations(tt.ds)
 			expectRules(t, fs, tt.want...)
-			for _, f := range fs {
-				if f.Attribute != "destinations" {
-					t.Errorf("Attribute = %q, want destinations", f.Attribute)
-				}
-			}
+			expectAttribute(t, fs, "destinations")
 			if tt.contains != "" && len(fs) > 0 && !strings.Contains(fs[0].Detail, tt.contains) {
 				t.Errorf("Detail %q does not contain %q", fs[0].Detail, tt.contains)
 			}

@@ -275,6 +275,16 @@ func expectSeverities(t *testing.T, fs []Finding, want map[string]Severity) {
 	}
 }
 
+// expectAttribute checks that every finding of fs is about attribute.
+func expectAttribute(t *testing.T, fs []Finding, attribute string) {
+	t.Helper()
+	for _, f := range fs {
+		if f.Attribute != attribute {
+			t.Errorf("finding %s: Attribute = %q, want %q", f.Rule, f.Attribute, attribute)
+		}
+	}
+}
+
 // findRule returns the first finding with the rule ID.
 func findRule(t *testing.T, fs []Finding, rule string) Finding {
 	t.Helper()
