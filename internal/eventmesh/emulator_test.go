@@ -41,6 +41,20 @@ func (e *env) routes(route string) int64 { return e.emu.Stats().Routes[route] }
 
 func ptr[T any](v T) *T { return &v }
 
+// expectCount checks a count of requests the emulator received, what names them; why, when given,
+// says why want is right.
+func expectCount(t *testing.T, what string, got, want int64, why ...string) {
+	t.Helper()
+	if got == want {
+		return
+	}
+	if len(why) > 0 {
+		t.Errorf("%s = %d, want %d (%s)", what, got, want, strings.Join(why, "; "))
+		return
+	}
+	t.Errorf("%s = %d, want %d", what, got, want)
+}
+
 func TestQueueCRUD(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -69,9 +83,7 @@ func TestQueueCRUD(t *testing.T) {
 	if _, ok := e.emu.Queue(name); !ok {
 		t.Fatalf("the emulator has no queue %q: the name was not sent as one path segment", name)
 	}
-	if got := e.routes("PUT /queues/{queue}"); got != 2 {
-		t.Errorf("PUT /queues/{queue} = %d, want 2", got)
-	}
+	expectCount(t, "PUT /queues/{queue}", e.routes("PUT /queues/{queue}"), 2)
 
 	q, created, err = e.mgmt.PutQueue(ctx, name, QueueSettings{MaxRedeliveryCount: ptr[int64](5)})
 	if err != nil {
@@ -198,12 +210,8 @@ func TestSnapshotServesReadsFromOneList(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if got := e.routes("GET /queues") - lists; got != 1 {
-		t.Errorf("list calls for 30 concurrent cached reads = %d, want 1", got)
-	}
-	if got := e.routes("GET /queues/{queue}") - gets; got != 0 {
-		t.Errorf("single GETs = %d, want 0", got)
-	}
+	expectCount(t, "list calls for 30 concurrent cached reads", e.routes("GET /queues")-lists, 1)
+	expectCount(t, "single GETs", e.routes("GET /queues/{queue}")-gets, 0)
 
 	// A write through the client invalidates the snapshot.
 	if _, _, err := e.mgmt.PutQueue(ctx, names[0], QueueSettings{MaxRedeliveryCount: ptr[int64](7)}); err != nil {
@@ -216,9 +224,7 @@ func TestSnapshotServesReadsFromOneList(t *testing.T) {
 	if *q.MaxRedeliveryCount != 7 {
 		t.Errorf("after the write: maxRedeliveryCount = %d, want 7", *q.MaxRedeliveryCount)
 	}
-	if got := e.routes("GET /queues") - lists; got != 2 {
-		t.Errorf("list calls after a write = %d, want 2", got)
-	}
+	expectCount(t, "list calls after a write", e.routes("GET /queues")-lists, 2)
 	for _, write := range []func() error{
 		func() error { return e.mgmt.PutSubscription(ctx, names[1], "acme/crm/prod/t") },
 		func() error { return e.mgmt.DeleteSubscription(ctx, names[1], "acme/crm/prod/t") },
@@ -231,9 +237,7 @@ func TestSnapshotServesReadsFromOneList(t *testing.T) {
 		if _, err := e.mgmt.CachedGetQueue(ctx, names[0]); err != nil {
 			t.Fatal(err)
 		}
-		if got := e.routes("GET /queues") - before; got != 1 {
-			t.Errorf("list calls after a subscription or delete write = %d, want 1", got)
-		}
+		expectCount(t, "list calls after a subscription or delete write", e.routes("GET /queues")-before, 1)
 	}
 }
 
@@ -244,9 +248,7 @@ func TestSnapshotConfirmsMissingQueueWithGet(t *testing.T) {
 	if _, err := e.mgmt.CachedGetQueue(ctx, "acme/crm/prod/none"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("missing queue = %v, want ErrNotFound", err)
 	}
-	if got := e.routes("GET /queues/{queue}"); got != 1 {
-		t.Errorf("confirming GETs = %d, want 1", got)
-	}
+	expectCount(t, "confirming GETs", e.routes("GET /queues/{queue}"), 1)
 	// A queue created by someone else after the snapshot is found by the confirming GET.
 	other := New(e.mgmt.HTTP())
 	if _, _, err := other.PutQueue(ctx, "acme/crm/prod/late", QueueSettings{}); err != nil {
@@ -256,12 +258,8 @@ func TestSnapshotConfirmsMissingQueueWithGet(t *testing.T) {
 	if err != nil || q.Name != "acme/crm/prod/late" {
 		t.Fatalf("late queue = %+v, %v", q, err)
 	}
-	if got := e.routes("GET /queues"); got != 1 {
-		t.Errorf("list calls = %d, want 1 (the snapshot is kept)", got)
-	}
-	if got := e.routes("GET /queues/{queue}"); got != 2 {
-		t.Errorf("confirming GETs = %d, want 2", got)
-	}
+	expectCount(t, "list calls", e.routes("GET /queues"), 1, "the snapshot is kept")
+	expectCount(t, "confirming GETs", e.routes("GET /queues/{queue}"), 2)
 }
 
 func TestSnapshotWaiterRetriesWhenLeaderGivesUp(t *testing.T) {

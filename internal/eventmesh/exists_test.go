@@ -42,12 +42,8 @@ func TestQueueExistsListsOnceForManyCreates(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if got := e.routes("GET /queues") - lists; got != 1 {
-		t.Errorf("queue lists for %d checked creates = %d, want 1", n, got)
-	}
-	if got := e.routes("GET /queues/{queue}") - gets; got != 0 {
-		t.Errorf("single GETs = %d, want 0", got)
-	}
+	expectCount(t, fmt.Sprintf("queue lists for %d checked creates", n), e.routes("GET /queues")-lists, 1)
+	expectCount(t, "single GETs", e.routes("GET /queues/{queue}")-gets, 0)
 
 	// What the client wrote or deleted, and what the list showed, it answers without a request.
 	before := e.emu.Stats().ManagementCalls
@@ -102,9 +98,7 @@ func TestQueueExistsAsksAfterUnknownOutcome(t *testing.T) {
 	if exists, err := c.QueueExists(ctx, name); err != nil || !exists {
 		t.Errorf("QueueExists after an unknown write = %t, %v; want true", exists, err)
 	}
-	if got := e.routes("GET /queues/{queue}") - gets; got != 1 {
-		t.Errorf("single GETs = %d, want 1", got)
-	}
+	expectCount(t, "single GETs", e.routes("GET /queues/{queue}")-gets, 1)
 }
 
 // The answer to a PUT says whether it created the queue (201), replaced one that existed before
@@ -228,7 +222,5 @@ func TestDeadMessageQueueUsers(t *testing.T) {
 	if got, err := c.DeadMessageQueueUsers(ctx, other); err != nil || fmt.Sprint(got) != "[acme/crm/prod/users/a acme/crm/prod/users/c]" {
 		t.Errorf("users of %s = %v, %v", other, got, err)
 	}
-	if got := e.routes("GET /queues") - lists; got != 1 {
-		t.Errorf("queue lists = %d, want 1", got)
-	}
+	expectCount(t, "queue lists", e.routes("GET /queues")-lists, 1)
 }
