@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/sharedread"
 )
 
 // DefaultGather is how long the first change of a batch waits for other
@@ -67,9 +69,7 @@ func keyOf(id, version string) flowKey { return flowKey{id: id, version: version
 
 // flowEntry is the cache of one flow in one version; guarded by Flows.mu.
 type flowEntry struct {
-	gen     uint64
-	cached  *Flow
-	reading *flowRead
+	flow sharedread.Cell[*Flow]
 }
 
 // flowWriter is the write queue of one flow, whatever version its changes
@@ -84,18 +84,9 @@ type flowWriter struct {
 func (fs *Flows) dropFlowLocked(id string) {
 	for k, e := range fs.flows {
 		if k.id == id {
-			e.gen++
-			e.cached = nil
+			e.flow.Drop()
 		}
 	}
-}
-
-// flowRead is a download shared by the readers that arrive while it runs.
-type flowRead struct {
-	done chan struct{}
-	gen  uint64
-	flow *Flow
-	err  error
 }
 
 func (fs *Flows) entry(k flowKey) *flowEntry {
@@ -111,46 +102,10 @@ func (fs *Flows) entry(k flowKey) *flowEntry {
 // reading it when it is not cached or was written since. The error matches
 // ErrNotFound when the flow does not exist.
 func (fs *Flows) Flow(ctx context.Context, id, version string) (*Flow, error) {
-	k := keyOf(id, version)
-	for {
-		fs.mu.Lock()
-		e := fs.entry(k)
-		if e.cached != nil {
-			f := e.cached
-			fs.mu.Unlock()
-			return f, nil
-		}
-		if call := e.reading; call != nil && call.gen == e.gen {
-			fs.mu.Unlock()
-			select {
-			case <-call.done:
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-			if call.err != nil && ctx.Err() == nil &&
-				(errors.Is(call.err, context.Canceled) || errors.Is(call.err, context.DeadlineExceeded)) {
-				// The reader that downloaded gave up; read again for this one.
-				continue
-			}
-			return call.flow, call.err
-		}
-		call := &flowRead{done: make(chan struct{}), gen: e.gen}
-		e.reading = call
-		fs.mu.Unlock()
-
-		call.flow, call.err = fs.c.ReadFlow(ctx, id, version)
-
-		fs.mu.Lock()
-		if call.err == nil && e.gen == call.gen {
-			e.cached = call.flow
-		}
-		if e.reading == call {
-			e.reading = nil
-		}
-		fs.mu.Unlock()
-		close(call.done)
-		return call.flow, call.err
-	}
+	fs.mu.Lock()
+	e := fs.entry(keyOf(id, version))
+	fs.mu.Unlock()
+	return e.flow.Get(ctx, &fs.mu, func(ctx context.Context) (*Flow, error) { return fs.c.ReadFlow(ctx, id, version) })
 }
 
 // Change is one writer's change of a flow.
@@ -352,7 +307,7 @@ func (fs *Flows) writeBatch(base context.Context, k flowKey, batch []*pendingCha
 		fs.mu.Lock()
 		fs.dropFlowLocked(k.id)
 		if !written {
-			fs.entry(k).cached = from
+			fs.entry(k).flow.Set(from)
 		}
 		fs.mu.Unlock()
 	}()

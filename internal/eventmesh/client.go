@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/sharedread"
 )
 
 // ManagementBasePath is the path of the management API below management[0].uri.
@@ -23,10 +24,9 @@ var ErrNotFound = errors.New("not found")
 type Client struct {
 	h *httpx.Client
 
-	mu       sync.Mutex
-	gen      uint64
-	snap     *Snapshot
-	inflight *snapshotCall
+	mu sync.Mutex
+	// snap is the cached queue list (Snapshot), dropped by every write.
+	snap sharedread.Cell[*Snapshot]
 
 	// listed is the first queue list this Client took; written records what
 	// this Client's own queue writes since left behind. Together they answer

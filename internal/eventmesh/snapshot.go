@@ -31,20 +31,11 @@ func (s *Snapshot) Queue(name string) (*Queue, bool) {
 // Len returns the number of queues listed.
 func (s *Snapshot) Len() int { return len(s.queues) }
 
-// snapshotCall is a list call shared by all readers that arrive while it runs.
-type snapshotCall struct {
-	done chan struct{}
-	gen  uint64
-	snap *Snapshot
-	err  error
-}
-
 // InvalidateSnapshot drops the cached queue list; the next cached read lists
 // the queues again. Every write through this Client calls it.
 func (c *Client) InvalidateSnapshot() {
 	c.mu.Lock()
-	c.gen++
-	c.snap = nil
+	c.snap.Drop()
 	c.mu.Unlock()
 }
 
@@ -53,8 +44,8 @@ func (c *Client) InvalidateSnapshot() {
 // the run's writes stays what FirstSnapshot returns, without another list.
 func (c *Client) keepFirstSnapshot() {
 	c.mu.Lock()
-	if c.listed == nil && c.snap != nil {
-		c.listed = c.snap
+	if s, ok := c.snap.Peek(); c.listed == nil && ok {
+		c.listed = s
 	}
 	c.mu.Unlock()
 }
@@ -62,52 +53,17 @@ func (c *Client) keepFirstSnapshot() {
 // Snapshot returns the cached queue list, listing the queues once if there
 // is none. Concurrent callers share one list call.
 func (c *Client) Snapshot(ctx context.Context) (*Snapshot, error) {
-	for {
-		c.mu.Lock()
-		if c.snap != nil {
-			s := c.snap
-			c.mu.Unlock()
-			return s, nil
-		}
-		if call := c.inflight; call != nil && call.gen == c.gen {
-			c.mu.Unlock()
-			select {
-			case <-call.done:
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-			if call.err != nil && ctx.Err() == nil &&
-				(errors.Is(call.err, context.Canceled) || errors.Is(call.err, context.DeadlineExceeded)) {
-				// The caller that ran the list gave up; list again for this one.
-				continue
-			}
-			return call.snap, call.err
-		}
-		call := &snapshotCall{done: make(chan struct{}), gen: c.gen}
-		c.inflight = call
-		c.mu.Unlock()
-
+	return c.snap.Get(ctx, &c.mu, func(ctx context.Context) (*Snapshot, error) {
 		qs, err := c.ListQueues(ctx)
-		if err == nil {
-			s := &Snapshot{queues: make(map[string]*Queue, len(qs)), Taken: time.Now()}
-			for i := range qs {
-				s.queues[qs[i].Name] = &qs[i]
-			}
-			call.snap = s
+		if err != nil {
+			return nil, err
 		}
-		call.err = err
-
-		c.mu.Lock()
-		if err == nil && c.gen == call.gen {
-			c.snap = call.snap
+		s := &Snapshot{queues: make(map[string]*Queue, len(qs)), Taken: time.Now()}
+		for i := range qs {
+			s.queues[qs[i].Name] = &qs[i]
 		}
-		if c.inflight == call {
-			c.inflight = nil
-		}
-		c.mu.Unlock()
-		close(call.done)
-		return call.snap, call.err
-	}
+		return s, nil
+	})
 }
 
 // CachedGetQueue returns queue name from the cached queue list, listing the
