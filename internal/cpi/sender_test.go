@@ -1,7 +1,6 @@
 package cpi_test
 
 import (
-	"archive/zip"
 	"bytes"
 	"errors"
 	"reflect"
@@ -378,29 +377,12 @@ func sapIFlowZip(t *testing.T) ([]byte, string) {
 	t.Helper()
 	doc := readReference(t, "iflows/EMIS_AMQP_Consumer.iflw")
 	iflwPath := iflowbuild.IflwPath("EMIS_AMQP_Consumer")
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, e := range []struct {
-		name string
-		data []byte
-	}{
-		{iflow.ManifestPath, iflowbuild.Manifest("EMIS_AMQP_Consumer")},
-		{iflwPath, doc},
-		{iflow.ParametersPath, iflowbuild.ParametersProp(nil)},
-		{"src/main/resources/script/script1.groovy", []byte("import com.sap.gateway.ip.core.customdev.util.Message\n")},
-	} {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: e.name, Method: zip.Deflate, Modified: iflowbuild.Modified})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write(e.data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes(), iflwPath
+	return iflowbuild.Zip(
+		iflowbuild.Entry{Name: iflow.ManifestPath, Content: iflowbuild.Manifest("EMIS_AMQP_Consumer")},
+		iflowbuild.Entry{Name: iflwPath, Content: doc},
+		iflowbuild.Entry{Name: iflow.ParametersPath, Content: iflowbuild.ParametersProp(nil)},
+		iflowbuild.Entry{Name: "src/main/resources/script/script1.groovy", Content: []byte("import com.sap.gateway.ip.core.customdev.util.Message\n")},
+	), iflwPath
 }
 
 func TestSAPSampleIFlow(t *testing.T) {

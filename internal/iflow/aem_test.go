@@ -1,7 +1,6 @@
 package iflow_test
 
 import (
-	"archive/zip"
 	"bytes"
 	"errors"
 	"math"
@@ -36,30 +35,12 @@ func readAEMFixture(t *testing.T, name string) []byte {
 }
 
 // aemZip wraps an .iflw document in an artifact zip with a manifest and an empty parameters.prop.
-func aemZip(t *testing.T, iflw []byte) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, e := range []struct {
-		name    string
-		content []byte
-	}{
-		{iflowbuild.ManifestPath, iflowbuild.Manifest("AEMFlow")},
-		{iflowbuild.IflwPath("AEMFlow"), iflw},
-		{iflowbuild.ParametersPath, iflowbuild.ParametersProp(nil)},
-	} {
-		w, err := zw.Create(e.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write(e.content); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+func aemZip(iflw []byte) []byte {
+	return iflowbuild.Zip(
+		iflowbuild.Entry{Name: iflowbuild.ManifestPath, Content: iflowbuild.Manifest("AEMFlow")},
+		iflowbuild.Entry{Name: iflowbuild.IflwPath("AEMFlow"), Content: iflw},
+		iflowbuild.Entry{Name: iflowbuild.ParametersPath, Content: iflowbuild.ParametersProp(nil)},
+	)
 }
 
 // aemView is what a test compares of an AEM sender channel: its effective values.
@@ -312,7 +293,7 @@ func aemPtr[T any](v T) *T { return &v }
 func TestPatchAEMSenderRealFlowKeepsEveryOtherByte(t *testing.T) {
 	t.Parallel()
 	doc := readAEMFixture(t, "inventory-service.iflw")
-	artifact := aemZip(t, doc)
+	artifact := aemZip(doc)
 	out, err := iflow.PatchAEMSenderZip(artifact, "MessageFlow_56", iflow.AEMSenderChanges{
 		MaxAttempts: aemPtr[int64](3), RetryMultiplier: aemPtr(2.0), SettlementOutcome: aemPtr("REJECTED"),
 		RetryInterval: aemPtr[int64](1000), // unchanged: no splice

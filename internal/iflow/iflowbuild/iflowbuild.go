@@ -172,35 +172,50 @@ func IflwPath(name string) string {
 // kind.
 func Build(o Options) []byte {
 	name := flowName(o)
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	add := func(entry string, content []byte) {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: entry, Method: zip.Deflate, Modified: Modified})
-		if err != nil {
-			panic(fmt.Sprintf("iflowbuild: create %s: %v", entry, err))
-		}
-		if _, err := w.Write(content); err != nil {
-			panic(fmt.Sprintf("iflowbuild: write %s: %v", entry, err))
-		}
+	entries := []Entry{
+		{ManifestPath, Manifest(name)},
+		{IflwPath(name), Iflw(o)},
+		{ParametersPath, ParametersProp(o.Parameters)},
+		{ParameterDefsPath, ParametersPropdef(o.Parameters)},
 	}
-	add(ManifestPath, Manifest(name))
-	add(IflwPath(name), Iflw(o))
-	add(ParametersPath, ParametersProp(o.Parameters))
-	add(ParameterDefsPath, ParametersPropdef(o.Parameters))
 	extra := make([]string, 0, len(o.Extra))
 	scripts := map[string][]byte{}
 	for _, sc := range o.Scripts {
 		scripts[ScriptDir+sc.File] = []byte(sc.Content)
 	}
 	for _, k := range slices.Sorted(maps.Keys(scriptsAsStrings(scripts))) {
-		add(k, scripts[k])
+		entries = append(entries, Entry{k, scripts[k]})
 	}
 	for k := range o.Extra {
 		extra = append(extra, k)
 	}
 	sort.Strings(extra)
 	for _, k := range extra {
-		add(k, o.Extra[k])
+		entries = append(entries, Entry{k, o.Extra[k]})
+	}
+	return Zip(entries...)
+}
+
+// Entry is one entry of an artifact zip.
+type Entry struct {
+	Name    string
+	Content []byte
+}
+
+// Zip returns a zip archive of the entries in order, deflated and dated Modified, as Build writes
+// them: for an artifact around a given .iflw document, for example one of SAP's. It panics when the
+// archive cannot be written.
+func Zip(entries ...Entry) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, e := range entries {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: e.Name, Method: zip.Deflate, Modified: Modified})
+		if err != nil {
+			panic(fmt.Sprintf("iflowbuild: create %s: %v", e.Name, err))
+		}
+		if _, err := w.Write(e.Content); err != nil {
+			panic(fmt.Sprintf("iflowbuild: write %s: %v", e.Name, err))
+		}
 	}
 	if err := zw.Close(); err != nil {
 		panic(fmt.Sprintf("iflowbuild: close zip: %v", err))
