@@ -23,7 +23,7 @@ func TestBodyCapDeclaredLength(t *testing.T) {
 	if !errors.As(err, &tooLarge) || tooLarge.Max != DefaultMaxResponseBytes {
 		t.Fatalf("err = %v, want a ResponseTooLargeError at %d bytes", err, DefaultMaxResponseBytes)
 	}
-	expectCount(t, "API calls", ts.apiCalls.Load(), 1, "a too large answer is not retried")
+	expectCount(t, "API calls (a too large answer is not retried)", ts.apiCalls.Load(), 1)
 }
 
 // A hostile server that streams without end (no declared length) is cut off one byte after the

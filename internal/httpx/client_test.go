@@ -339,7 +339,7 @@ func TestSecondUnauthorizedIsReturned(t *testing.T) {
 	if resp.StatusCode != 401 {
 		t.Fatalf("status = %d, want 401", resp.StatusCode)
 	}
-	expectCount(t, "API calls", ts.apiCalls.Load(), 2, "one retry")
+	expectCount(t, "API calls (one retry)", ts.apiCalls.Load(), 2)
 	expectCount(t, "token calls", ts.tokenCalls.Load(), 2)
 }
 
@@ -410,7 +410,7 @@ func TestTokenErrorHasNoSecrets(t *testing.T) {
 	if ts.apiCalls.Load() != 0 {
 		t.Errorf("the API was called without a token")
 	}
-	expectCount(t, "token calls", ts.tokenCalls.Load(), 1, "401 is not retried")
+	expectCount(t, "token calls (401 is not retried)", ts.tokenCalls.Load(), 1)
 }
 
 func TestTokenEndpointExhausted(t *testing.T) {
@@ -715,7 +715,7 @@ func TestUnauthorizedAfterAcceptedTokenRefreshesAgain(t *testing.T) {
 		}
 	}
 	expectCount(t, "token calls", ts.tokenCalls.Load(), 3)
-	expectCount(t, "API calls", ts.apiCalls.Load(), 4, "one, then three for the second call")
+	expectCount(t, "API calls (one, then three for the second call)", ts.apiCalls.Load(), 4)
 }
 
 // CheckCredentials asks the token endpoint once and keeps the token for the API calls after it; a
@@ -730,7 +730,7 @@ func TestCheckCredentials(t *testing.T) {
 	if _, err := c.Do(context.Background(), http.MethodGet, "/x", nil, nil); err != nil {
 		t.Fatalf("Do: %v", err)
 	}
-	expectCount(t, "token requests", ts.tokenCalls.Load(), 1, "the proof's token serves the API call")
+	expectCount(t, "token requests (the proof's token serves the API call)", ts.tokenCalls.Load(), 1)
 
 	bad := newTestServer(t, nil)
 	wrong := bad.client(func(cfg *Config) { cfg.ClientSecret = "wrong" })

@@ -162,16 +162,10 @@ func assertNoSecrets(t *testing.T, what, text string, secrets ...string) {
 	}
 }
 
-// expectCount checks a count of requests the test server received, what names them; why, when
-// given, says why want is right.
-func expectCount(t *testing.T, what string, got, want int32, why ...string) {
+// expectCount checks a count of requests the test server received; what names them.
+func expectCount(t *testing.T, what string, got, want int32) {
 	t.Helper()
-	if got == want {
-		return
+	if got != want {
+		t.Errorf("%s = %d, want %d", what, got, want)
 	}
-	if len(why) > 0 {
-		t.Errorf("%s = %d, want %d (%s)", what, got, want, strings.Join(why, "; "))
-		return
-	}
-	t.Errorf("%s = %d, want %d", what, got, want)
 }
