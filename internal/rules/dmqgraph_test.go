@@ -49,22 +49,21 @@ type linkCase struct {
 	contains   string
 }
 
+func (c linkCase) caseName() string { return c.name }
+
 // runLinkCases runs check on each case and each with each finding.
 func runLinkCases(t *testing.T, tests []linkCase, check func(queue, dmq string, links LinkSet) []Finding, each func(*testing.T, Finding)) {
 	t.Helper()
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			fs := check(tt.queue, tt.dmq, tt.links)
-			expectRules(t, fs, tt.want...)
-			if tt.contains != "" && (len(fs) == 0 || !strings.Contains(fs[0].Detail, tt.contains)) {
-				t.Errorf("findings %+v do not contain %q", fs, tt.contains)
-			}
-			for _, f := range fs {
-				each(t, f)
-			}
-		})
-	}
+	runCases(t, tests, func(t *testing.T, tt linkCase) {
+		fs := check(tt.queue, tt.dmq, tt.links)
+		expectRules(t, fs, tt.want...)
+		if tt.contains != "" && (len(fs) == 0 || !strings.Contains(fs[0].Detail, tt.contains)) {
+			t.Errorf("findings %+v do not contain %q", fs, tt.contains)
+		}
+		for _, f := range fs {
+			each(t, f)
+		}
+	})
 }
 
 // A long chain is walked without recursion and ends.

@@ -207,6 +207,17 @@ func expectRules(t *testing.T, fs []Finding, want ...string) {
 	}
 }
 
+// runCases runs each case of a table test as a parallel subtest named after it.
+func runCases[C interface{ caseName() string }](t *testing.T, tests []C, run func(*testing.T, C)) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.caseName(), func(t *testing.T) {
+			t.Parallel()
+			run(t, tt)
+		})
+	}
+}
+
 // ruleCase is a row of a table test: an input of a check and the rules it finds.
 type ruleCase[T any] struct {
 	name string
@@ -214,15 +225,12 @@ type ruleCase[T any] struct {
 	want []string
 }
 
+func (c ruleCase[T]) caseName() string { return c.name }
+
 // runRuleCases runs check on the input of each case and expects its rules.
 func runRuleCases[T any](t *testing.T, tests []ruleCase[T], check func(T) []Finding) {
 	t.Helper()
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			expectRules(t, check(tt.in), tt.want...)
-		})
-	}
+	runCases(t, tests, func(t *testing.T, tt ruleCase[T]) { expectRules(t, check(tt.in), tt.want...) })
 }
 
 // detailCase is a row of a table test: an input of a check, the rule of one of its findings, the
@@ -235,23 +243,22 @@ type detailCase[T any] struct {
 	contains  []string
 }
 
+func (c detailCase[T]) caseName() string { return c.name }
+
 // runDetailCases runs check on the input of each case and checks the finding of its rule.
 func runDetailCases[T any](t *testing.T, tests []detailCase[T], check func(T) []Finding) {
 	t.Helper()
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			f := findRule(t, check(tt.in), tt.rule)
-			if f.Attribute != tt.attribute {
-				t.Errorf("Attribute = %q, want %q", f.Attribute, tt.attribute)
+	runCases(t, tests, func(t *testing.T, tt detailCase[T]) {
+		f := findRule(t, check(tt.in), tt.rule)
+		if f.Attribute != tt.attribute {
+			t.Errorf("Attribute = %q, want %q", f.Attribute, tt.attribute)
+		}
+		for _, s := range tt.contains {
+			if !strings.Contains(f.Detail, s) {
+				t.Errorf("Detail %q does not contain %q", f.Detail, s)
 			}
-			for _, s := range tt.contains {
-				if !strings.Contains(f.Detail, s) {
-					t.Errorf("Detail %q does not contain %q", f.Detail, s)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // expectSeverities checks that fs are the rules of want, each with its severity, and each in the
