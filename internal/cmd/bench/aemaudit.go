@@ -191,19 +191,15 @@ func renderAEMAudit(o options, tfVersion string, cells []aemAuditCell, rss bool)
 		"AEM chain, %d × %s (the pages of the queue list); the token request and the SEMP connection check before them are left out.\n\n",
 		tfVersion, ao.queues+1, ao.queues, countUnlimited(ao.queues), ao.flows, aemAuditUnboundedPaths(ao.queues, ao.flows), ao.latency, ao.runs,
 		ao.flows, audit.DefaultConcurrency, ao.latency, audit.DefaultConcurrency, pages, ao.latency)
-	sb.WriteString("| Command | SEMP calls (queue list route) | CI calls: runtime list / downloads / other | Token requests | Wall time | Provider CPU | Provider peak RSS |\n")
-	sb.WriteString("|---|---:|---:|---:|---:|---:|---:|\n")
-	for _, c := range cells {
-		cpu, mem := c.cpuMem(rss)
-		fmt.Fprintf(&sb, "| %s | %d (%d) | %d / %d / %d | %d | %s | %s | %s |\n",
+	t, both := auditTable(&sb, "| Command | SEMP calls (queue list route) | CI calls: runtime list / downloads / other | Token requests | Wall time | Provider CPU | Provider peak RSS |\n"+
+		"|---|---:|---:|---:|---:|---:|---:|\n", cells, rss, func(c aemAuditCell) auditCell { return c.auditCell }, func(c aemAuditCell, cpu, mem string) string {
+		return fmt.Sprintf("| %s | %d (%d) | %d / %d / %d | %d | %s | %s | %s |\n",
 			c.op, c.semp, c.listCalls, c.runtimeLists, c.downloads, c.otherCI, c.tokens, seconds(c.wall), cpu, mem)
-	}
-	if len(cells) != 2 {
+	}, aemAuditFloor(ao.queues, ao.flows, audit.DefaultConcurrency, ao.latency))
+	if !both {
 		return sb.String()
 	}
 	a := cells[1]
-	t := timesOf(cells[0].wall, a.wall, aemAuditFloor(ao.queues, ao.flows, audit.DefaultConcurrency, ao.latency))
-	sb.WriteString(t.table(a.wall))
 	sb.WriteString("\nTargets of the AEM audit:\n\n")
 	fmt.Fprintf(&sb, "- SEMP: one connection check and one paged queue list (%d pages of %d): %d calls, %s\n",
 		pages, aem.PageSize, a.semp, mark(a.semp <= int64(1+pages) && a.listCalls == a.semp))

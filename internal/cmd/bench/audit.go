@@ -381,11 +381,6 @@ type auditTimes struct {
 	ratio        float64 // extra / floor, 0 without a floor
 }
 
-// auditTimesOf derives the times from the baseline's cell and the audit's.
-func auditTimesOf(ao auditOptions, baseline, a auditCell) auditTimes {
-	return timesOf(baseline.wall, a.wall, auditFloor(ao.flows, audit.DefaultConcurrency, ao.latency))
-}
-
 // timesOf derives the times of an audit whose plan took wall against the baseline's and the floor.
 func timesOf(baseline, wall, floor time.Duration) auditTimes {
 	t := auditTimes{extra: wall - baseline, floor: floor}
@@ -428,20 +423,34 @@ func renderAudit(o options, tfVersion string, cells []auditCell, rss bool) strin
 		"whose chain (token, runtime list, downloads) is as long as the floor.\n\n",
 		tfVersion, ao.queues, ao.queues-1, countUnlimited(ao.queues-1), ao.flows, ao.latency, ao.runs,
 		ao.flows, audit.DefaultConcurrency, ao.latency, audit.DefaultConcurrency, ao.latency)
-	sb.WriteString("| Command | Mgmt API calls | CI calls: runtime list / downloads / other | Messaging REST calls | Token requests | Wall time | Provider CPU | Provider peak RSS |\n")
-	sb.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, c := range cells {
-		cpu, mem := c.cpuMem(rss)
-		fmt.Fprintf(&sb, "| %s | %d | %d / %d / %d | %d | %d | %s | %s | %s |\n",
+	t, both := auditTable(&sb, "| Command | Mgmt API calls | CI calls: runtime list / downloads / other | Messaging REST calls | Token requests | Wall time | Provider CPU | Provider peak RSS |\n"+
+		"|---|---:|---:|---:|---:|---:|---:|---:|\n", cells, rss, func(c auditCell) auditCell { return c }, func(c auditCell, cpu, mem string) string {
+		return fmt.Sprintf("| %s | %d | %d / %d / %d | %d | %d | %s | %s | %s |\n",
 			c.op, c.mgmtCalls, c.runtimeLists, c.downloads, c.otherCI, c.messaging, c.tokens, seconds(c.wall), cpu, mem)
+	}, auditFloor(ao.flows, audit.DefaultConcurrency, ao.latency))
+	if both {
+		sb.WriteString("\n" + auditTargets(ao, cells[1], t))
+	}
+	return sb.String()
+}
+
+// auditTable writes the table of an audit section: its columns (the header and alignment lines) and
+// a row of each cell (base is its auditCell; cpu and mem are its provider CPU time and peak RSS as
+// the tables write them). With two cells, the baseline's and the audit's, the audit's times against
+// floor follow; it returns them, and whether they are there.
+func auditTable[C any](sb *strings.Builder, columns string, cells []C, rss bool, base func(C) auditCell, row func(c C, cpu, mem string) string, floor time.Duration) (auditTimes, bool) {
+	sb.WriteString(columns)
+	for _, c := range cells {
+		cpu, mem := base(c).cpuMem(rss)
+		sb.WriteString(row(c, cpu, mem))
 	}
 	if len(cells) != 2 {
-		return sb.String()
+		return auditTimes{}, false
 	}
-	t := auditTimesOf(ao, cells[0], cells[1])
-	sb.WriteString(t.table(cells[1].wall))
-	sb.WriteString("\n" + auditTargets(ao, cells[1], t))
-	return sb.String()
+	a := base(cells[1])
+	t := timesOf(base(cells[0]).wall, a.wall, floor)
+	sb.WriteString(t.table(a.wall))
+	return t, true
 }
 
 // countUnlimited is how many of the queues 0 to n - 1 leave their redelivery count unlimited.
