@@ -49,33 +49,19 @@ type Server struct {
 // New creates a Server: it loads Options.StateFile if it exists, otherwise it
 // generates fresh client credentials (and writes the state file when one is set).
 func New(opts Options) *Server {
-	if opts.TokenTTL <= 0 {
-		opts.TokenTTL = DefaultTokenTTL
-	}
+	opts.TokenTTL = core.OrDefault(opts.TokenTTL, DefaultTokenTTL)
 	if opts.Namespace == "" {
 		opts.Namespace = DefaultNamespace
 	}
-	if opts.MaxQueues <= 0 {
-		opts.MaxQueues = DefaultMaxQueues
-	}
-	if opts.MaxSubscriptions <= 0 {
-		opts.MaxSubscriptions = DefaultMaxSubscriptions
-	}
-	if opts.RedeliveryCap <= 0 {
-		opts.RedeliveryCap = DefaultRedeliveryCap
-	}
+	opts.MaxQueues = core.OrDefault(opts.MaxQueues, DefaultMaxQueues)
+	opts.MaxSubscriptions = core.OrDefault(opts.MaxSubscriptions, DefaultMaxSubscriptions)
+	opts.RedeliveryCap = core.OrDefault(opts.RedeliveryCap, DefaultRedeliveryCap)
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if opts.RetryInterval <= 0 {
-		opts.RetryInterval = DefaultRetryInterval
-	}
-	if opts.LockDuration <= 0 {
-		opts.LockDuration = DefaultLockDuration
-	}
-	if opts.RetryCap <= 0 {
-		opts.RetryCap = DefaultRetryCap
-	}
+	opts.RetryInterval = core.OrDefault(opts.RetryInterval, DefaultRetryInterval)
+	opts.LockDuration = core.OrDefault(opts.LockDuration, DefaultLockDuration)
+	opts.RetryCap = core.OrDefault(opts.RetryCap, DefaultRetryCap)
 	c := core.NewCore(opts)
 	s := &Server{Core: c}
 	c.Save = s.writeState

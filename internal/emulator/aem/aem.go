@@ -69,12 +69,9 @@ type AdvancedEventMesh struct {
 }
 
 func New(c *core.Core) *AdvancedEventMesh {
-	minute := c.Opts.AEMMinute
-	if minute <= 0 {
-		minute = DefaultAEMMinute
-	}
 	return &AdvancedEventMesh{Core: c, vpn: DefaultAEMMsgVpn, username: DefaultAEMUsername, password: core.RandomSecret(),
-		queues: map[string]*aemQueue{}, fates: map[int64]string{}, startReal: time.Now(), startVirt: c.Now(), minute: minute}
+		queues: map[string]*aemQueue{}, fates: map[int64]string{}, startReal: time.Now(), startVirt: c.Now(),
+		minute: core.OrDefault(c.Opts.AEMMinute, DefaultAEMMinute)}
 }
 
 // AEMNow returns the AEM clock: real time scaled so that one minute lasts Options.AEMMinute. Redelivery

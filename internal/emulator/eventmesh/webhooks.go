@@ -224,12 +224,8 @@ type Webhooks struct {
 }
 
 func NewWebhooks(c *core.Core, mesh *EventMesh, auth *core.TokenService) *Webhooks {
-	minute := c.Opts.WebhookMinute
-	if minute <= 0 {
-		minute = DefaultWebhookMinute
-	}
 	return &Webhooks{Core: c, mesh: mesh, auth: auth, subs: map[string]*webhookSub{},
-		startReal: time.Now(), startVirt: c.Now(), minute: minute,
+		startReal: time.Now(), startVirt: c.Now(), minute: core.OrDefault(c.Opts.WebhookMinute, DefaultWebhookMinute),
 		hc: &http.Client{Timeout: webhookTimeout}}
 }
 

@@ -195,25 +195,11 @@ func (s *CloudIntegration) MountControl(mux *http.ServeMux) {
 		w.Header().Set("Content-Type", "application/zip")
 		_, _ = w.Write(content)
 	})
-	mux.HandleFunc("GET "+c+"/iflows/{id}/configurations", func(w http.ResponseWriter, r *http.Request) {
-		m, ok := s.IFlowConfigurations(r.PathValue("id"))
-		if !ok {
-			core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf("There is no integration flow %q.", r.PathValue("id")))
-			return
-		}
-		core.RespondJSON(w, http.StatusOK, m)
-	})
+	mux.HandleFunc("GET "+c+"/iflows/{id}/configurations", core.FoundJSON("id", s.IFlowConfigurations, "There is no integration flow %q."))
 	mux.HandleFunc("PUT "+c+"/iflows/{id}/configurations/{key}", s.handleControlSetConfiguration)
 	mux.HandleFunc("POST "+c+"/iflows/{id}/fail-next-deploy", failNextHandler(s.FailNextDeploy))
 	mux.HandleFunc("POST "+c+"/iflows/{id}/fail-next-build", failNextHandler(s.FailNextBuild))
-	mux.HandleFunc("GET "+c+"/iflows/{id}/deployed", func(w http.ResponseWriter, r *http.Request) {
-		d, ok := s.Deployed(r.PathValue("id"))
-		if !ok {
-			core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf("Integration flow %q is not deployed.", r.PathValue("id")))
-			return
-		}
-		core.RespondJSON(w, http.StatusOK, d)
-	})
+	mux.HandleFunc("GET "+c+"/iflows/{id}/deployed", core.FoundJSON("id", s.Deployed, "Integration flow %q is not deployed."))
 	mux.HandleFunc("PUT "+c+"/cloud-integration/deploy-delay", s.handleControlDeployDelay)
 	mux.HandleFunc("POST "+c+"/cloud-integration/csrf/invalidate", func(w http.ResponseWriter, _ *http.Request) {
 		s.InvalidateCSRFTokens()

@@ -184,6 +184,7 @@ type cpiMetadataJSON struct {
 	EditMedia   string `json:"edit_media,omitempty"`
 }
 
+// cpiDeferredJSON is an OData v2 deferred navigation property (the design time, runtime and JMS APIs).
 type cpiDeferredJSON struct {
 	Deferred struct {
 		URI string `json:"uri"`
