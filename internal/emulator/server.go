@@ -157,27 +157,25 @@ func (s *Server) URL() string {
 // Close stops the deployed flows' consumers and the server and closes all
 // connections, waking slow requests.
 func (s *Server) Close() error {
-	s.StopRuntime()
-	s.StopWebhooks()
-	s.lnMu.Lock()
-	srv, done := s.srv, s.served
-	s.lnMu.Unlock()
-	tsrv, tdone := s.Listener()
-	if tsrv != nil {
-		_ = tsrv.Close()
-		<-tdone
-	}
-	if srv == nil {
-		return nil
-	}
-	err := srv.Close()
-	<-done
-	return err
+	return s.stop((*http.Server).Close)
 }
 
 // Shutdown stops the deployed flows' consumers, then the server gracefully:
 // it waits for running requests until ctx ends.
 func (s *Server) Shutdown(ctx context.Context) error {
+	return s.stop(func(srv *http.Server) error {
+		err := srv.Shutdown(ctx)
+		if err != nil {
+			_ = srv.Close()
+		}
+		return err
+	})
+}
+
+// stop stops the deployed flows' consumers and the webhooks, then ends the token endpoint's listener (when it
+// has its own) and the server with end, and waits until each has stopped serving. It returns the server's
+// error.
+func (s *Server) stop(end func(*http.Server) error) error {
 	s.StopRuntime()
 	s.StopWebhooks()
 	s.lnMu.Lock()
@@ -185,18 +183,13 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.lnMu.Unlock()
 	tsrv, tdone := s.Listener()
 	if tsrv != nil {
-		if tsrv.Shutdown(ctx) != nil {
-			_ = tsrv.Close()
-		}
+		_ = end(tsrv)
 		<-tdone
 	}
 	if srv == nil {
 		return nil
 	}
-	err := srv.Shutdown(ctx)
-	if err != nil {
-		_ = srv.Close()
-	}
+	err := end(srv)
 	<-done
 	return err
 }

@@ -338,6 +338,17 @@ func queueNotFound(w http.ResponseWriter, name string) {
 	core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf(queueMissing, name))
 }
 
+// lockQueue locks s.mu and returns queue name; when there is none, it unlocks, answers 404 and returns false.
+func (s *EventMesh) lockQueue(w http.ResponseWriter, name string) (*queue, bool) {
+	s.mu.Lock()
+	q, ok := s.queues[name]
+	if !ok {
+		s.mu.Unlock()
+		queueNotFound(w, name)
+	}
+	return q, ok
+}
+
 func (s *EventMesh) handleListQueues(w http.ResponseWriter, _ *http.Request) {
 	changed := s.sweepAll()
 	qs := s.Queues()
@@ -486,11 +497,8 @@ func (s *EventMesh) HandlePutSubscription(w http.ResponseWriter, r *http.Request
 		core.RespondMessage(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	s.mu.Lock()
-	q, ok := s.queues[name]
+	q, ok := s.lockQueue(w, name)
 	if !ok {
-		s.mu.Unlock()
-		queueNotFound(w, name)
 		return
 	}
 	existed := q.subs[topic]
@@ -515,11 +523,8 @@ func (s *EventMesh) HandlePutSubscription(w http.ResponseWriter, r *http.Request
 
 func (s *EventMesh) handleDeleteSubscription(w http.ResponseWriter, r *http.Request) {
 	name, topic := r.PathValue("queue"), r.PathValue("topic")
-	s.mu.Lock()
-	q, ok := s.queues[name]
+	q, ok := s.lockQueue(w, name)
 	if !ok {
-		s.mu.Unlock()
-		queueNotFound(w, name)
 		return
 	}
 	existed := q.subs[topic]

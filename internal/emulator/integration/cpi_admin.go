@@ -121,25 +121,24 @@ func (s *CloudIntegration) DeleteIFlow(id string) bool {
 // FailNextDeploy makes the next deploy of integration flow id end with task
 // status FAIL and runtime status ERROR, with errorText as error information.
 func (s *CloudIntegration) FailNextDeploy(id, errorText string) {
-	if errorText == "" {
-		errorText = "Deployment failed."
-	}
-	c := s.cpi
-	c.mu.Lock()
-	c.failNext[id] = errorText
-	c.mu.Unlock()
+	s.cpi.failNextWith(s.cpi.failNext, id, errorText, "Deployment failed.")
 }
 
 // FailNextBuild makes the next deploy of integration flow id fail in its build: the task ends
 // with status FAIL and errorText, and the runtime keeps running the version it ran before (or
 // nothing, if the flow was not deployed).
 func (s *CloudIntegration) FailNextBuild(id, errorText string) {
+	s.cpi.failNextWith(s.cpi.failBuild, id, errorText, "Build failed.")
+}
+
+// failNextWith records in failures (failNext or failBuild) that the next deploy of integration flow id fails
+// with errorText, or with def when errorText is empty.
+func (c *cpiState) failNextWith(failures map[string]string, id, errorText, def string) {
 	if errorText == "" {
-		errorText = "Build failed."
+		errorText = def
 	}
-	c := s.cpi
 	c.mu.Lock()
-	c.failBuild[id] = errorText
+	failures[id] = errorText
 	c.mu.Unlock()
 }
 
