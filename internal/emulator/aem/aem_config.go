@@ -3,6 +3,7 @@ package aem
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"regexp"
 	"slices"
@@ -158,11 +159,7 @@ func maps2(m map[string]any) map[string]any {
 
 // applyQueueAttrs checks body's attributes and writes them into attrs.
 func applyQueueAttrs(vpn, name string, attrs map[string]any, body map[string]any) *sempError {
-	keys := make([]string, 0, len(body))
-	for k := range body {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(body))
 	for _, k := range keys {
 		v := body[k]
 		switch k {

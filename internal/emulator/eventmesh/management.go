@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -595,10 +597,6 @@ func (s *EventMesh) Subscriptions(name string) ([]string, bool) {
 	if !ok {
 		return nil, false
 	}
-	out := make([]string, 0, len(q.subs))
-	for t := range q.subs {
-		out = append(out, t)
-	}
-	sort.Strings(out)
+	out := slices.Sorted(maps.Keys(q.subs))
 	return out, true
 }

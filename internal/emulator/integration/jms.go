@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -396,11 +397,7 @@ func (s *Runtime) jmsBrokerEntity(r *http.Request, expand map[string]bool) map[s
 }
 
 func (j *jmsState) sortedQueueNamesLocked() []string {
-	names := make([]string, 0, len(j.queues))
-	for n := range j.queues {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(j.queues))
 	return names
 }
 
