@@ -52,10 +52,7 @@ func readLine(t *testing.T, r io.Reader) string {
 // checkServes fetches a management token with the written key and calls the readiness check.
 func checkServes(t *testing.T, base, keysDir string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(keysDir, "event-mesh.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readKey(t, keysDir, "event-mesh.json")
 	var key struct {
 		Management []struct {
 			URI string `json:"uri"`
@@ -167,10 +164,13 @@ func TestBinaryPrintsListeningLineAndStopsOnSIGTERM(t *testing.T) {
 	}
 }
 
-// startRun runs the emulator with args in the background and returns the base URL of its
-// listening line; stop cancels it and fails the test unless it exits with 0.
-func startRun(t *testing.T, args []string) (baseURL string, stop func()) {
+// startRun runs the emulator with args in the background, writing its service keys into a new directory,
+// and returns the base URL of its listening line and the keys directory; stop cancels it and fails the test
+// unless it exits with 0.
+func startRun(t *testing.T, args ...string) (baseURL, keys string, stop func()) {
 	t.Helper()
+	keys = t.TempDir()
+	args = append([]string{"-keys", keys}, args...)
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	var stderr bytes.Buffer
@@ -185,7 +185,7 @@ func startRun(t *testing.T, args []string) (baseURL string, stop func()) {
 		cancel()
 		t.Fatalf("first line %q", line)
 	}
-	return m[1], func() {
+	return m[1], keys, func() {
 		t.Helper()
 		cancel()
 		if c := <-code; c != 0 {
@@ -194,10 +194,19 @@ func startRun(t *testing.T, args []string) (baseURL string, stop func()) {
 	}
 }
 
+// readKey returns the service key file name that the emulator wrote into keys.
+func readKey(t *testing.T, keys, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(keys, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 func TestRunServesUntilCancelled(t *testing.T) {
 	t.Parallel()
-	keys := t.TempDir()
-	base, stop := startRun(t, []string{"-keys", keys, "-latency", "1ms", "-fault-rate", "0", "-fault-kinds", "503,drop"})
+	base, keys, stop := startRun(t, "-latency", "1ms", "-fault-rate", "0", "-fault-kinds", "503,drop")
 	checkServes(t, base, keys)
 	stop()
 }
@@ -205,12 +214,8 @@ func TestRunServesUntilCancelled(t *testing.T) {
 // -key-type external-certificate writes certificate keys, the private key apart and the CA.
 func TestRunWritesCertificateKeys(t *testing.T) {
 	t.Parallel()
-	keys := t.TempDir()
-	_, stop := startRun(t, []string{"-keys", keys, "-key-type", "external-certificate"})
-	ci, err := os.ReadFile(filepath.Join(keys, "cloud-integration.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, keys, stop := startRun(t, "-key-type", "external-certificate")
+	ci := readKey(t, keys, "cloud-integration.json")
 	if !strings.Contains(string(ci), `"certificate"`) || strings.Contains(string(ci), `"key"`) || strings.Contains(string(ci), "clientsecret") ||
 		!strings.Contains(string(ci), `"tokenurl": "https://127.0.0.1:`) {
 		t.Errorf("cloud-integration.json is no External Certificate key:\n%s", ci)
@@ -227,8 +232,7 @@ func TestRunWritesCertificateKeys(t *testing.T) {
 // dead message queue): the queue after the limit is refused.
 func TestRunMaxQueues(t *testing.T) {
 	t.Parallel()
-	keys := t.TempDir()
-	_, stop := startRun(t, []string{"-keys", keys, "-max-queues", "2"})
+	_, keys, stop := startRun(t, "-max-queues", "2")
 	data, err := servicekey.Load(filepath.Join(keys, "event-mesh.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -301,16 +305,12 @@ func TestHelpNamesEveryFaultKind(t *testing.T) {
 func TestRunSampleContent(t *testing.T) {
 	t.Parallel()
 	for _, sample := range []bool{true, false} {
-		keys := t.TempDir()
-		args := []string{"-keys", keys}
+		var args []string
 		if sample {
 			args = append(args, "-sample-content")
 		}
-		_, stop := startRun(t, args)
-		data, err := os.ReadFile(filepath.Join(keys, "cloud-integration.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, keys, stop := startRun(t, args...)
+		data := readKey(t, keys, "cloud-integration.json")
 		var key struct {
 			OAuth struct {
 				URL, TokenURL, ClientID, ClientSecret string
