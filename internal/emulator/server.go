@@ -82,11 +82,9 @@ func New(opts Options) *Server {
 	mux := http.NewServeMux()
 	s.FaultInjector = core.NewFaultInjector(c, s.TokenService, mux, s.RouteLabel)
 	s.SetFaults(opts.Faults)
-	s.TokenService.Mount(mux)
-	s.EventMesh.Mount(mux)
-	s.Webhooks.Mount(mux)
-	s.CloudIntegration.Mount(mux)
-	s.AdvancedEventMesh.Mount(mux)
+	for _, r := range s.rooms() {
+		r.Mount(mux)
+	}
 	s.control = http.NewServeMux()
 	s.mountControl(s.control)
 	s.handler = http.HandlerFunc(s.serveHTTP)
@@ -95,6 +93,19 @@ func New(opts Options) *Server {
 		s.writeState()
 	}
 	return s
+}
+
+// room is a room with APIs of its own: Mount registers them on the API mux, MountControl its control
+// endpoints on the control mux.
+type room interface {
+	Mount(mux *http.ServeMux)
+	MountControl(mux *http.ServeMux)
+}
+
+// rooms are the rooms with APIs of their own; the runtime and the fault injector have control endpoints only
+// (control.go).
+func (s *Server) rooms() []room {
+	return []room{s.TokenService, s.EventMesh, s.Webhooks, s.CloudIntegration, s.AdvancedEventMesh}
 }
 
 // Handler returns the emulator's HTTP handler (middleware, all APIs and the control endpoints).
