@@ -311,10 +311,7 @@ func (s *Webhooks) HandleCreateWebhook(w http.ResponseWriter, r *http.Request) {
 		respondCode(w, http.StatusConflict, "CONFLICT", fmt.Sprintf("Subscription %q already exists. Choose another name or delete it first.", in.Name))
 		return
 	}
-	limit := s.Opts.MaxWebhooks
-	if limit <= 0 {
-		limit = DefaultMaxWebhooks
-	}
+	limit := core.OrDefault(s.Opts.MaxWebhooks, DefaultMaxWebhooks)
 	if len(s.subs) >= limit {
 		s.mu.Unlock()
 		core.RespondMessage(w, http.StatusBadRequest, fmt.Sprintf("The instance has %d webhook subscriptions, its limit. Delete one or add resource units.", limit))
