@@ -597,6 +597,5 @@ func (s *EventMesh) Subscriptions(name string) ([]string, bool) {
 	if !ok {
 		return nil, false
 	}
-	out := slices.Sorted(maps.Keys(q.subs))
-	return out, true
+	return slices.Sorted(maps.Keys(q.subs)), true
 }
