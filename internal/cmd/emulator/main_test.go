@@ -49,6 +49,27 @@ func readLine(t *testing.T, r io.Reader) string {
 	return ""
 }
 
+// fetchToken fetches an access token with the client credentials id and secret from tokenURL.
+func fetchToken(t *testing.T, c *http.Client, tokenURL, id, secret string) string {
+	t.Helper()
+	req, _ := http.NewRequest("POST", tokenURL, strings.NewReader(url.Values{"grant_type": {"client_credentials"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.SetBasicAuth(id, secret)
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&tok)
+	_ = res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("token: status %d, %v", res.StatusCode, err)
+	}
+	return tok.AccessToken
+}
+
 // checkServes fetches a management token with the written key and calls the readiness check.
 func checkServes(t *testing.T, base, keysDir string) {
 	t.Helper()
@@ -70,25 +91,11 @@ func checkServes(t *testing.T, base, keysDir string) {
 	if m.URI != base || m.OA2.TokenEndpoint != base+"/oauth/token" {
 		t.Fatalf("key points at %s / %s, want %s", m.URI, m.OA2.TokenEndpoint, base)
 	}
-	req, _ := http.NewRequest("POST", m.OA2.TokenEndpoint, strings.NewReader(url.Values{"grant_type": {"client_credentials"}}.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.SetBasicAuth(m.OA2.ClientID, m.OA2.ClientSecret)
 	c := &http.Client{Timeout: 10 * time.Second}
+	tok := fetchToken(t, c, m.OA2.TokenEndpoint, m.OA2.ClientID, m.OA2.ClientSecret)
+	req, _ := http.NewRequest("GET", base+"/hub/rest/api/v1/management/messaging/readinessCheck", nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
 	res, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	err = json.NewDecoder(res.Body).Decode(&tok)
-	_ = res.Body.Close()
-	if err != nil || res.StatusCode != http.StatusOK {
-		t.Fatalf("token: status %d, %v", res.StatusCode, err)
-	}
-	req, _ = http.NewRequest("GET", base+"/hub/rest/api/v1/management/messaging/readinessCheck", nil)
-	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
-	res, err = c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,24 +327,10 @@ func TestRunSampleContent(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := &http.Client{Timeout: 10 * time.Second}
-		req, _ := http.NewRequest("POST", key.OAuth.TokenURL, strings.NewReader(url.Values{"grant_type": {"client_credentials"}}.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.SetBasicAuth(key.OAuth.ClientID, key.OAuth.ClientSecret)
-		res, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var tok struct {
-			AccessToken string `json:"access_token"`
-		}
-		err = json.NewDecoder(res.Body).Decode(&tok)
-		_ = res.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		tok := fetchToken(t, c, key.OAuth.TokenURL, key.OAuth.ClientID, key.OAuth.ClientSecret)
 		get := func(path string, want int) {
 			req, _ := http.NewRequest("GET", key.OAuth.URL+path, nil)
-			req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+			req.Header.Set("Authorization", "Bearer "+tok)
 			req.Header.Set("Accept", "application/json")
 			res, err := c.Do(req)
 			if err != nil {
