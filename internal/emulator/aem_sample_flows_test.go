@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 )
 
@@ -11,8 +12,7 @@ import (
 // the acknowledgement mode its entry says.
 func TestSampleAEMIFlows(t *testing.T) {
 	t.Parallel()
-	srv := emulator.New(emulator.Options{})
-	t.Cleanup(func() { _ = srv.Close() })
+	srv := emulatortest.NewServer(t, emulator.Options{})
 	if err := srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package emulator_test
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"testing"
 	"time"
 
@@ -153,39 +152,9 @@ func aemSenderRules(t *testing.T, zip []byte, row aemSenderRow) rules.AEMSender 
 	}
 }
 
-// aemRun is a run as GET /emulator/v1/iflows/{id}/runs reports it.
-type aemRun struct {
-	CorrelationID string    `json:"correlationId"`
-	Executions    int64     `json:"executions"`
-	Deliveries    int64     `json:"deliveries"`
-	Outcome       string    `json:"outcome"`
-	DeadMsgQueue  string    `json:"deadMsgQueue"`
-	First         time.Time `json:"first"`
-	Last          time.Time `json:"last"`
-}
-
-// settledAEMRun waits for the one settled run of flow id.
-func (e *aemSenderEnv) settledAEMRun(t *testing.T, ctx context.Context, id string) aemRun {
-	t.Helper()
-	for {
-		var runs []aemRun
-		if err := emulatorcontrol.Call(ctx, e.control, http.MethodGet, "/iflows/"+url.PathEscape(id)+"/runs", "", &runs); err != nil {
-			t.Fatal(err)
-		}
-		if len(runs) == 1 && runs[0].Outcome != string(emulator.RunPending) {
-			return runs[0]
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("the message of %s did not settle: %v (runs %+v)", id, ctx.Err(), runs)
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-}
-
 // aemEndOf maps a run's outcome to the end the rules name.
-func aemEndOf(outcome string) string {
-	switch emulator.RunOutcome(outcome) {
+func aemEndOf(outcome emulator.RunOutcome) string {
+	switch outcome {
 	case emulator.RunDeadLettered:
 		return rules.AEMEndDeadMessageQueue
 	case emulator.RunDeleted:
@@ -193,7 +162,7 @@ func aemEndOf(outcome string) string {
 	case emulator.RunLost:
 		return rules.AEMEndLost
 	}
-	return outcome
+	return string(outcome)
 }
 
 // predictedStarts returns when each run of a poison message starts, after the first delivery, by the
@@ -276,7 +245,7 @@ func TestCrossCheckAEMSender(t *testing.T) {
 
 			e.deployRow(t, ctx, id, row)
 			e.publishOne(t)
-			run := e.settledAEMRun(t, ctx, id)
+			run := waitSettledRun(t, ctx, e.control, id)
 			if run.Executions != p.Runs || run.Deliveries != p.Deliveries {
 				t.Errorf("the emulator ran the message %d times on %d deliveries; the rules plan N_max %d on %d", run.Executions, run.Deliveries, p.Runs, p.Deliveries)
 			}
@@ -329,8 +298,8 @@ func TestAEMSenderForeverStopsAtCap(t *testing.T) {
 		t.Fatalf("the rules give %+v, want unlimited", p)
 	}
 	e.publishOne(t)
-	run := e.settledAEMRun(t, ctx, "Forever")
-	if run.Outcome != string(emulator.RunRedeliveryCapReached) || run.Deliveries != redeliveryCap+1 || run.Executions != 2*(redeliveryCap+1) {
+	run := waitSettledRun(t, ctx, e.control, "Forever")
+	if run.Outcome != emulator.RunRedeliveryCapReached || run.Deliveries != redeliveryCap+1 || run.Executions != 2*(redeliveryCap+1) {
 		t.Fatalf("run %+v; want %s after %d deliveries of 2 runs", run, emulator.RunRedeliveryCapReached, redeliveryCap+1)
 	}
 	if n := e.s.AEMQueueDepth("orders.dmq"); n != 0 {

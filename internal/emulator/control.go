@@ -17,11 +17,9 @@ func (s *Server) mountControl(mux *http.ServeMux) {
 		s.ResetStats()
 		w.WriteHeader(http.StatusNoContent)
 	})
-	s.TokenService.MountControl(mux)
-	s.EventMesh.MountControl(mux)
-	s.CloudIntegration.MountControl(mux)
+	for _, r := range s.rooms() {
+		r.MountControl(mux)
+	}
 	s.Runtime.MountControl(mux)
-	s.Webhooks.MountControl(mux)
-	s.AdvancedEventMesh.MountControl(mux)
 	s.FaultInjector.MountControl(mux)
 }

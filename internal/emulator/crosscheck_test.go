@@ -55,32 +55,29 @@ func (e *crossEnv) deployContent(t *testing.T, ctx context.Context, id string, z
 	}
 }
 
-// crossRun is a settled run as the control API reports it.
-type crossRun struct {
-	MessageID     string `json:"messageId"`
-	CorrelationID string `json:"correlationId"`
-	Executions    int64  `json:"executions"`
-	Deliveries    int64  `json:"deliveries"`
-	Outcome       string `json:"outcome"`
-	DeadMsgQueue  string `json:"deadMsgQueue"`
-	Reason        string `json:"reason"`
-}
-
 // settledRun waits for the one settled run of flow id and returns it with
 // its processing logs.
-func (e *crossEnv) settledRun(t *testing.T, ctx context.Context, id string) (crossRun, []cpi.MessageProcessingLog) {
+func (e *crossEnv) settledRun(t *testing.T, ctx context.Context, id string) (emulator.MessageRun, []cpi.MessageProcessingLog) {
+	t.Helper()
+	run := waitSettledRun(t, ctx, e.control, id)
+	logs, err := e.cpi.MessageProcessingLogs(ctx, id, run.CorrelationID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run, logs
+}
+
+// waitSettledRun waits for the one settled run of flow id, as GET /emulator/v1/iflows/{id}/runs of the
+// control API at control reports it.
+func waitSettledRun(t *testing.T, ctx context.Context, control, id string) emulator.MessageRun {
 	t.Helper()
 	for {
-		var runs []crossRun
-		if err := emulatorcontrol.Call(ctx, e.control, http.MethodGet, "/iflows/"+url.PathEscape(id)+"/runs", "", &runs); err != nil {
+		var runs []emulator.MessageRun
+		if err := emulatorcontrol.Call(ctx, control, http.MethodGet, "/iflows/"+url.PathEscape(id)+"/runs", "", &runs); err != nil {
 			t.Fatal(err)
 		}
-		if len(runs) == 1 && runs[0].Outcome != "" && runs[0].Outcome != string(emulator.RunPending) {
-			logs, err := e.cpi.MessageProcessingLogs(ctx, id, runs[0].CorrelationID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return runs[0], logs
+		if len(runs) == 1 && runs[0].Outcome != "" && runs[0].Outcome != emulator.RunPending {
+			return runs[0]
 		}
 		select {
 		case <-ctx.Done():
@@ -149,9 +146,9 @@ func TestCrossCheckAMQP(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantDeliveries, wantOutcome := int64(row.r+1), string(emulator.RunDeadLettered)
+			wantDeliveries, wantOutcome := int64(row.r+1), emulator.RunDeadLettered
 			if cancelled {
-				want, wantDeliveries, wantOutcome = 1+n, 1, string(emulator.RunUndeliverable)
+				want, wantDeliveries, wantOutcome = 1+n, 1, emulator.RunUndeliverable
 			}
 			if cancelled != (row.state == undeliverable) {
 				t.Fatalf("the rules say redelivery cancelled = %t for %s", cancelled, row.state)
@@ -274,9 +271,9 @@ func TestCrossCheckJMS(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantOutcome := string(emulator.RunExpired)
+			wantOutcome := emulator.RunExpired
 			if byGuard {
-				wantOutcome = string(emulator.RunGuardEnded)
+				wantOutcome = emulator.RunGuardEnded
 			}
 
 			e.deployContent(t, ctx, id, zip)

@@ -13,9 +13,7 @@ import (
 // A lost response makes the change, but the client sees a dropped connection.
 func TestLostResponseFault(t *testing.T) {
 	t.Parallel()
-	s := emulatortest.StartServer(t, emulator.Options{})
-	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
-	s.InjectNext(emulator.FaultLostResponse)
+	s, tok := startFaulted(t, emulator.Faults{}, emulator.FaultLostResponse)
 	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
 	if _, err := emulatortest.Send(t, c, "PUT", emulatortest.QPath(s, "acme/crm/prod/q"), tok, []byte(`{"maxRedeliveryCount":4}`), nil); err == nil {
 		t.Fatal("the client got an answer although the response was to be lost")
@@ -42,10 +40,7 @@ func TestLostResponseFault(t *testing.T) {
 // learns of the change; one that waits gets the answer.
 func TestLateResponseFault(t *testing.T) {
 	t.Parallel()
-	s := emulatortest.StartServer(t, emulator.Options{})
-	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
-	s.SetFaults(emulator.Faults{SlowDelay: 300 * time.Millisecond})
-	s.InjectNext(emulator.FaultLateResponse)
+	s, tok := startFaulted(t, emulator.Faults{SlowDelay: 300 * time.Millisecond}, emulator.FaultLateResponse)
 	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 100 * time.Millisecond}
 	if _, err := emulatortest.Send(t, c, "PUT", emulatortest.QPath(s, "acme/crm/prod/q"), tok, []byte(`{"maxRedeliveryCount":4}`), nil); err == nil {
 		t.Fatal("the client got an answer before the delay")
@@ -64,9 +59,7 @@ func TestLateResponseFault(t *testing.T) {
 // TokenExpiryAfter expires the tokens once, at the request with that number.
 func TestTokenExpiryAfter(t *testing.T) {
 	t.Parallel()
-	s := emulatortest.StartServer(t, emulator.Options{})
-	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
-	s.SetFaults(emulator.Faults{TokenExpiryAfter: 3})
+	s, tok := startFaulted(t, emulator.Faults{TokenExpiryAfter: 3})
 	var statuses []int
 	for range 5 {
 		statuses = append(statuses, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil).Status)

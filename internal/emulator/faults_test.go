@@ -25,10 +25,7 @@ func TestInjectedStatusFaults(t *testing.T) {
 	} {
 		t.Run(string(tc.kind), func(t *testing.T) {
 			t.Parallel()
-			s := emulatortest.StartServer(t, emulator.Options{})
-			tok := emulatortest.Token(t, s, emulator.AudienceManagement)
-			s.SetFaults(emulator.Faults{RetryAfter: 1500 * time.Millisecond})
-			s.InjectNext(tc.kind)
+			s, tok := startFaulted(t, emulator.Faults{RetryAfter: 1500 * time.Millisecond}, tc.kind)
 			r := emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil)
 			emulatortest.Expect(t, r, tc.status)
 			if got := r.Header.Get("Retry-After"); got != tc.retryAfter {
@@ -47,29 +44,42 @@ func TestInjectedStatusFaults(t *testing.T) {
 
 func TestDropFault(t *testing.T) {
 	t.Parallel()
-	s := emulatortest.StartServer(t, emulator.Options{})
-	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
-	s.InjectNext(emulator.FaultDrop)
+	s, tok := startFaulted(t, emulator.Faults{}, emulator.FaultDrop)
 	// A fresh connection, so that the transport cannot silently retry.
 	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
 	if _, err := emulatortest.Send(t, c, "PUT", emulatortest.QPath(s, "q"), tok, nil, nil); err == nil {
 		t.Fatal("request succeeded although the connection was dropped")
 	}
+	expectUnprocessed(t, s, tok, emulator.FaultDrop)
+}
+
+// startFaulted starts a server and fetches a management token, then sets the fault settings f and queues the
+// faults kinds for the next API requests.
+func startFaulted(t *testing.T, f emulator.Faults, kinds ...emulator.FaultKind) (*emulator.Server, string) {
+	t.Helper()
+	s := emulatortest.StartServer(t, emulator.Options{})
+	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
+	s.SetFaults(f)
+	s.InjectNext(kinds...)
+	return s, tok
+}
+
+// expectUnprocessed checks that the PUT of queue "q" that a fault of kind ended made no queue, that a retry
+// creates it, and that the server counted one fault of kind.
+func expectUnprocessed(t *testing.T, s *emulator.Server, tok string, kind emulator.FaultKind) {
+	t.Helper()
 	if _, ok := s.Queue("q"); ok {
-		t.Fatal("the dropped request was processed")
+		t.Fatalf("the request that met the %s fault was processed", kind)
 	}
 	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "q", ""), http.StatusCreated)
-	if got := s.Stats().Faults[emulator.FaultDrop]; got != 1 {
-		t.Fatalf("drop faults %d", got)
+	if got := s.Stats().Faults[kind]; got != 1 {
+		t.Fatalf("%s faults %d", kind, got)
 	}
 }
 
 func TestSlowFault(t *testing.T) {
 	t.Parallel()
-	s := emulatortest.StartServer(t, emulator.Options{})
-	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
-	s.SetFaults(emulator.Faults{SlowDelay: time.Minute})
-	s.InjectNext(emulator.FaultSlow)
+	s, tok := startFaulted(t, emulator.Faults{SlowDelay: time.Minute}, emulator.FaultSlow)
 	c := &http.Client{Timeout: 300 * time.Millisecond}
 	begin := time.Now()
 	if _, err := emulatortest.Send(t, c, "PUT", emulatortest.QPath(s, "q"), tok, nil, nil); err == nil {
@@ -79,18 +89,12 @@ func TestSlowFault(t *testing.T) {
 		t.Fatal("the client timeout did not end the request")
 	}
 	// The abandoned request is not processed; a retry creates the queue.
-	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "q", ""), http.StatusCreated)
-	if got := s.Stats().Faults[emulator.FaultSlow]; got != 1 {
-		t.Fatalf("slow faults %d", got)
-	}
+	expectUnprocessed(t, s, tok, emulator.FaultSlow)
 }
 
 func TestSlowFaultAnswersAfterDelay(t *testing.T) {
 	t.Parallel()
-	s := emulatortest.StartServer(t, emulator.Options{})
-	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
-	s.SetFaults(emulator.Faults{SlowDelay: 200 * time.Millisecond})
-	s.InjectNext(emulator.FaultSlow)
+	s, tok := startFaulted(t, emulator.Faults{SlowDelay: 200 * time.Millisecond}, emulator.FaultSlow)
 	begin := time.Now()
 	emulatortest.Expect(t, emulatortest.PutQueue(t, s, tok, "q", ""), http.StatusCreated)
 	if time.Since(begin) < 200*time.Millisecond {
@@ -100,9 +104,7 @@ func TestSlowFaultAnswersAfterDelay(t *testing.T) {
 
 func TestTokenExpiryFault(t *testing.T) {
 	t.Parallel()
-	s := emulatortest.StartServer(t, emulator.Options{})
-	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
-	s.InjectNext(emulator.FaultTokenExpiry)
+	s, tok := startFaulted(t, emulator.Faults{}, emulator.FaultTokenExpiry)
 	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil), http.StatusUnauthorized)
 	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil), http.StatusUnauthorized)
 	emulatortest.Expect(t, emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", emulatortest.Token(t, s, emulator.AudienceManagement), nil, nil), http.StatusOK)
@@ -129,9 +131,7 @@ func TestFaultsSkipTokenAndControlEndpoints(t *testing.T) {
 // faultSequence returns the statuses of n requests under f.
 func faultSequence(t *testing.T, f emulator.Faults, n int) []int {
 	t.Helper()
-	s := emulatortest.StartServer(t, emulator.Options{})
-	tok := emulatortest.Token(t, s, emulator.AudienceManagement)
-	s.SetFaults(f)
+	s, tok := startFaulted(t, f)
 	out := make([]int, n)
 	for i := range out {
 		out[i] = emulatortest.Do(t, "GET", s.URL()+emulatortest.MgmtPath+"/queues", tok, nil, nil).Status

@@ -1,13 +1,10 @@
 package emulator
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
@@ -285,25 +282,14 @@ func (s *Server) createSampleQueue(q SampleQueue) error {
 	if q.MaxTTL > 0 {
 		settings["respectTtl"], settings["maxTtl"] = true, q.MaxTTL
 	}
-	body, err := json.Marshal(settings)
-	if err != nil {
+	if err := core.Call(s.HandlePutQueue, http.MethodPut, settings, []string{"queue", q.Name}, http.StatusCreated,
+		"creating queue "+q.Name); err != nil {
 		return err
 	}
-	req := httptest.NewRequest(http.MethodPut, "/", bytes.NewReader(body))
-	req.SetPathValue("queue", q.Name)
-	rec := httptest.NewRecorder()
-	s.HandlePutQueue(rec, req)
-	if rec.Code != http.StatusCreated {
-		return fmt.Errorf("emulator: sample content: creating queue %s: status %d: %s", q.Name, rec.Code, strings.TrimSpace(rec.Body.String()))
-	}
 	for _, topic := range q.Topics {
-		req := httptest.NewRequest(http.MethodPut, "/", nil)
-		req.SetPathValue("queue", q.Name)
-		req.SetPathValue("topic", topic)
-		rec := httptest.NewRecorder()
-		s.HandlePutSubscription(rec, req)
-		if rec.Code != http.StatusCreated {
-			return fmt.Errorf("emulator: sample content: subscribing queue %s to %s: status %d: %s", q.Name, topic, rec.Code, strings.TrimSpace(rec.Body.String()))
+		if err := core.Call(s.HandlePutSubscription, http.MethodPut, nil, []string{"queue", q.Name, "topic", topic}, http.StatusCreated,
+			fmt.Sprintf("subscribing queue %s to %s", q.Name, topic)); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -315,16 +301,7 @@ func (s *Server) createSampleWebhook(w SampleWebhook) error {
 	if _, _, exists := s.Webhook(w.Name); exists {
 		return nil
 	}
-	body, err := json.Marshal(eventmesh.WebhookSubscription{Name: w.Name, Address: "queue:" + w.Queue, QoS: w.QoS,
-		PushConfig: eventmesh.WebhookPushConfig{Type: "webhook", Endpoint: w.Endpoint}})
-	if err != nil {
-		return err
-	}
-	req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
-	rec := httptest.NewRecorder()
-	s.HandleCreateWebhook(rec, req)
-	if rec.Code != http.StatusCreated {
-		return fmt.Errorf("emulator: sample content: creating webhook %s: status %d: %s", w.Name, rec.Code, strings.TrimSpace(rec.Body.String()))
-	}
-	return nil
+	body := eventmesh.WebhookSubscription{Name: w.Name, Address: "queue:" + w.Queue, QoS: w.QoS,
+		PushConfig: eventmesh.WebhookPushConfig{Type: "webhook", Endpoint: w.Endpoint}}
+	return core.Call(s.HandleCreateWebhook, http.MethodPost, body, nil, http.StatusCreated, "creating webhook "+w.Name)
 }

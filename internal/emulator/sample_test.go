@@ -19,8 +19,7 @@ import (
 
 func TestLoadSampleContent(t *testing.T) {
 	t.Parallel()
-	srv := emulator.New(emulator.Options{})
-	t.Cleanup(func() { _ = srv.Close() })
+	srv := emulatortest.NewServer(t, emulator.Options{})
 	if srv.IFlowContent("Acme_Orders_Inbound") != nil {
 		t.Fatal("a new emulator already holds a sample flow")
 	}

@@ -49,33 +49,19 @@ type Server struct {
 // New creates a Server: it loads Options.StateFile if it exists, otherwise it
 // generates fresh client credentials (and writes the state file when one is set).
 func New(opts Options) *Server {
-	if opts.TokenTTL <= 0 {
-		opts.TokenTTL = DefaultTokenTTL
-	}
+	opts.TokenTTL = core.OrDefault(opts.TokenTTL, DefaultTokenTTL)
 	if opts.Namespace == "" {
 		opts.Namespace = DefaultNamespace
 	}
-	if opts.MaxQueues <= 0 {
-		opts.MaxQueues = DefaultMaxQueues
-	}
-	if opts.MaxSubscriptions <= 0 {
-		opts.MaxSubscriptions = DefaultMaxSubscriptions
-	}
-	if opts.RedeliveryCap <= 0 {
-		opts.RedeliveryCap = DefaultRedeliveryCap
-	}
+	opts.MaxQueues = core.OrDefault(opts.MaxQueues, DefaultMaxQueues)
+	opts.MaxSubscriptions = core.OrDefault(opts.MaxSubscriptions, DefaultMaxSubscriptions)
+	opts.RedeliveryCap = core.OrDefault(opts.RedeliveryCap, DefaultRedeliveryCap)
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	if opts.RetryInterval <= 0 {
-		opts.RetryInterval = DefaultRetryInterval
-	}
-	if opts.LockDuration <= 0 {
-		opts.LockDuration = DefaultLockDuration
-	}
-	if opts.RetryCap <= 0 {
-		opts.RetryCap = DefaultRetryCap
-	}
+	opts.RetryInterval = core.OrDefault(opts.RetryInterval, DefaultRetryInterval)
+	opts.LockDuration = core.OrDefault(opts.LockDuration, DefaultLockDuration)
+	opts.RetryCap = core.OrDefault(opts.RetryCap, DefaultRetryCap)
 	c := core.NewCore(opts)
 	s := &Server{Core: c}
 	c.Save = s.writeState
@@ -96,11 +82,9 @@ func New(opts Options) *Server {
 	mux := http.NewServeMux()
 	s.FaultInjector = core.NewFaultInjector(c, s.TokenService, mux, s.RouteLabel)
 	s.SetFaults(opts.Faults)
-	s.TokenService.Mount(mux)
-	s.EventMesh.Mount(mux)
-	s.Webhooks.Mount(mux)
-	s.CloudIntegration.Mount(mux)
-	s.AdvancedEventMesh.Mount(mux)
+	for _, r := range s.rooms() {
+		r.Mount(mux)
+	}
 	s.control = http.NewServeMux()
 	s.mountControl(s.control)
 	s.handler = http.HandlerFunc(s.serveHTTP)
@@ -109,6 +93,19 @@ func New(opts Options) *Server {
 		s.writeState()
 	}
 	return s
+}
+
+// room is a room with APIs of its own: Mount registers them on the API mux, MountControl its control
+// endpoints on the control mux.
+type room interface {
+	Mount(mux *http.ServeMux)
+	MountControl(mux *http.ServeMux)
+}
+
+// rooms are the rooms with APIs of their own; the runtime and the fault injector have control endpoints only
+// (control.go).
+func (s *Server) rooms() []room {
+	return []room{s.TokenService, s.EventMesh, s.Webhooks, s.CloudIntegration, s.AdvancedEventMesh}
 }
 
 // Handler returns the emulator's HTTP handler (middleware, all APIs and the control endpoints).
@@ -171,27 +168,25 @@ func (s *Server) URL() string {
 // Close stops the deployed flows' consumers and the server and closes all
 // connections, waking slow requests.
 func (s *Server) Close() error {
-	s.StopRuntime()
-	s.StopWebhooks()
-	s.lnMu.Lock()
-	srv, done := s.srv, s.served
-	s.lnMu.Unlock()
-	tsrv, tdone := s.Listener()
-	if tsrv != nil {
-		_ = tsrv.Close()
-		<-tdone
-	}
-	if srv == nil {
-		return nil
-	}
-	err := srv.Close()
-	<-done
-	return err
+	return s.stop((*http.Server).Close)
 }
 
 // Shutdown stops the deployed flows' consumers, then the server gracefully:
 // it waits for running requests until ctx ends.
 func (s *Server) Shutdown(ctx context.Context) error {
+	return s.stop(func(srv *http.Server) error {
+		err := srv.Shutdown(ctx)
+		if err != nil {
+			_ = srv.Close()
+		}
+		return err
+	})
+}
+
+// stop stops the deployed flows' consumers and the webhooks, then ends the token endpoint's listener (when it
+// has its own) and the server with end, and waits until each has stopped serving. It returns the server's
+// error.
+func (s *Server) stop(end func(*http.Server) error) error {
 	s.StopRuntime()
 	s.StopWebhooks()
 	s.lnMu.Lock()
@@ -199,18 +194,13 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.lnMu.Unlock()
 	tsrv, tdone := s.Listener()
 	if tsrv != nil {
-		if tsrv.Shutdown(ctx) != nil {
-			_ = tsrv.Close()
-		}
+		_ = end(tsrv)
 		<-tdone
 	}
 	if srv == nil {
 		return nil
 	}
-	err := srv.Shutdown(ctx)
-	if err != nil {
-		_ = srv.Close()
-	}
+	err := end(srv)
 	<-done
 	return err
 }

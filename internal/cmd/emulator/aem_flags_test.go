@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -22,29 +19,11 @@ func TestAEMMinuteRejected(t *testing.T) {
 // With -keys the emulator writes advanced-event-mesh.json beside the other keys, pointing at its URL.
 func TestAEMKeyWrittenWithKeys(t *testing.T) {
 	t.Parallel()
-	keys := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	var stderr bytes.Buffer
-	code := make(chan int, 1)
-	go func() {
-		code <- run(ctx, []string{"-keys", keys, "-aem-minute", "1s"}, pw, &stderr)
-		_ = pw.Close()
-	}()
-	m := listeningLine.FindStringSubmatch(readLine(t, pr))
-	if m == nil {
-		t.Fatal("no listening line")
-	}
-	b, err := os.ReadFile(filepath.Join(keys, "advanced-event-mesh.json"))
-	cancel()
-	if c := <-code; c != 0 {
-		t.Fatalf("exit code %d, stderr %s", c, stderr.String())
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, keys, stop := startRun(t, "-aem-minute", "1s")
+	b := readKey(t, keys, "advanced-event-mesh.json")
+	stop()
 	var k map[string]string
-	if err := json.Unmarshal(b, &k); err != nil || k["semp_url"] != m[1] || k["password"] == "" {
-		t.Errorf("advanced-event-mesh.json %s (%v); want semp_url %s and a password", b, err, m[1])
+	if err := json.Unmarshal(b, &k); err != nil || k["semp_url"] != base || k["password"] == "" {
+		t.Errorf("advanced-event-mesh.json %s (%v); want semp_url %s and a password", b, err, base)
 	}
 }

@@ -49,13 +49,31 @@ func readLine(t *testing.T, r io.Reader) string {
 	return ""
 }
 
-// checkServes fetches a management token with the written key and calls the readiness check.
-func checkServes(t *testing.T, base, keysDir string) {
+// fetchToken fetches an access token with the client credentials id and secret from tokenURL.
+func fetchToken(t *testing.T, c *http.Client, tokenURL, id, secret string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(keysDir, "event-mesh.json"))
+	req, _ := http.NewRequest("POST", tokenURL, strings.NewReader(url.Values{"grant_type": {"client_credentials"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.SetBasicAuth(id, secret)
+	res, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&tok)
+	_ = res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("token: status %d, %v", res.StatusCode, err)
+	}
+	return tok.AccessToken
+}
+
+// checkServes fetches a management token with the written key and calls the readiness check.
+func checkServes(t *testing.T, base, keysDir string) {
+	t.Helper()
+	data := readKey(t, keysDir, "event-mesh.json")
 	var key struct {
 		Management []struct {
 			URI string `json:"uri"`
@@ -73,25 +91,11 @@ func checkServes(t *testing.T, base, keysDir string) {
 	if m.URI != base || m.OA2.TokenEndpoint != base+"/oauth/token" {
 		t.Fatalf("key points at %s / %s, want %s", m.URI, m.OA2.TokenEndpoint, base)
 	}
-	req, _ := http.NewRequest("POST", m.OA2.TokenEndpoint, strings.NewReader(url.Values{"grant_type": {"client_credentials"}}.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.SetBasicAuth(m.OA2.ClientID, m.OA2.ClientSecret)
 	c := &http.Client{Timeout: 10 * time.Second}
+	tok := fetchToken(t, c, m.OA2.TokenEndpoint, m.OA2.ClientID, m.OA2.ClientSecret)
+	req, _ := http.NewRequest("GET", base+"/hub/rest/api/v1/management/messaging/readinessCheck", nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
 	res, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	err = json.NewDecoder(res.Body).Decode(&tok)
-	_ = res.Body.Close()
-	if err != nil || res.StatusCode != http.StatusOK {
-		t.Fatalf("token: status %d, %v", res.StatusCode, err)
-	}
-	req, _ = http.NewRequest("GET", base+"/hub/rest/api/v1/management/messaging/readinessCheck", nil)
-	req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
-	res, err = c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,10 +171,13 @@ func TestBinaryPrintsListeningLineAndStopsOnSIGTERM(t *testing.T) {
 	}
 }
 
-// startRun runs the emulator with args in the background and returns the base URL of its
-// listening line; stop cancels it and fails the test unless it exits with 0.
-func startRun(t *testing.T, args []string) (baseURL string, stop func()) {
+// startRun runs the emulator with args in the background, writing its service keys into a new directory,
+// and returns the base URL of its listening line and the keys directory; stop cancels it and fails the test
+// unless it exits with 0.
+func startRun(t *testing.T, args ...string) (baseURL, keys string, stop func()) {
 	t.Helper()
+	keys = t.TempDir()
+	args = append([]string{"-keys", keys}, args...)
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	var stderr bytes.Buffer
@@ -185,7 +192,7 @@ func startRun(t *testing.T, args []string) (baseURL string, stop func()) {
 		cancel()
 		t.Fatalf("first line %q", line)
 	}
-	return m[1], func() {
+	return m[1], keys, func() {
 		t.Helper()
 		cancel()
 		if c := <-code; c != 0 {
@@ -194,10 +201,19 @@ func startRun(t *testing.T, args []string) (baseURL string, stop func()) {
 	}
 }
 
+// readKey returns the service key file name that the emulator wrote into keys.
+func readKey(t *testing.T, keys, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(keys, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 func TestRunServesUntilCancelled(t *testing.T) {
 	t.Parallel()
-	keys := t.TempDir()
-	base, stop := startRun(t, []string{"-keys", keys, "-latency", "1ms", "-fault-rate", "0", "-fault-kinds", "503,drop"})
+	base, keys, stop := startRun(t, "-latency", "1ms", "-fault-rate", "0", "-fault-kinds", "503,drop")
 	checkServes(t, base, keys)
 	stop()
 }
@@ -205,12 +221,8 @@ func TestRunServesUntilCancelled(t *testing.T) {
 // -key-type external-certificate writes certificate keys, the private key apart and the CA.
 func TestRunWritesCertificateKeys(t *testing.T) {
 	t.Parallel()
-	keys := t.TempDir()
-	_, stop := startRun(t, []string{"-keys", keys, "-key-type", "external-certificate"})
-	ci, err := os.ReadFile(filepath.Join(keys, "cloud-integration.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, keys, stop := startRun(t, "-key-type", "external-certificate")
+	ci := readKey(t, keys, "cloud-integration.json")
 	if !strings.Contains(string(ci), `"certificate"`) || strings.Contains(string(ci), `"key"`) || strings.Contains(string(ci), "clientsecret") ||
 		!strings.Contains(string(ci), `"tokenurl": "https://127.0.0.1:`) {
 		t.Errorf("cloud-integration.json is no External Certificate key:\n%s", ci)
@@ -227,8 +239,7 @@ func TestRunWritesCertificateKeys(t *testing.T) {
 // dead message queue): the queue after the limit is refused.
 func TestRunMaxQueues(t *testing.T) {
 	t.Parallel()
-	keys := t.TempDir()
-	_, stop := startRun(t, []string{"-keys", keys, "-max-queues", "2"})
+	_, keys, stop := startRun(t, "-max-queues", "2")
 	data, err := servicekey.Load(filepath.Join(keys, "event-mesh.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -301,16 +312,12 @@ func TestHelpNamesEveryFaultKind(t *testing.T) {
 func TestRunSampleContent(t *testing.T) {
 	t.Parallel()
 	for _, sample := range []bool{true, false} {
-		keys := t.TempDir()
-		args := []string{"-keys", keys}
+		var args []string
 		if sample {
 			args = append(args, "-sample-content")
 		}
-		_, stop := startRun(t, args)
-		data, err := os.ReadFile(filepath.Join(keys, "cloud-integration.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, keys, stop := startRun(t, args...)
+		data := readKey(t, keys, "cloud-integration.json")
 		var key struct {
 			OAuth struct {
 				URL, TokenURL, ClientID, ClientSecret string
@@ -320,24 +327,10 @@ func TestRunSampleContent(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := &http.Client{Timeout: 10 * time.Second}
-		req, _ := http.NewRequest("POST", key.OAuth.TokenURL, strings.NewReader(url.Values{"grant_type": {"client_credentials"}}.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.SetBasicAuth(key.OAuth.ClientID, key.OAuth.ClientSecret)
-		res, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var tok struct {
-			AccessToken string `json:"access_token"`
-		}
-		err = json.NewDecoder(res.Body).Decode(&tok)
-		_ = res.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		tok := fetchToken(t, c, key.OAuth.TokenURL, key.OAuth.ClientID, key.OAuth.ClientSecret)
 		get := func(path string, want int) {
 			req, _ := http.NewRequest("GET", key.OAuth.URL+path, nil)
-			req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+			req.Header.Set("Authorization", "Bearer "+tok)
 			req.Header.Set("Accept", "application/json")
 			res, err := c.Do(req)
 			if err != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -35,29 +34,15 @@ func TestRuntimeFlagsRejected(t *testing.T) {
 func TestDeployDelayFlag(t *testing.T) {
 	t.Parallel()
 	state := filepath.Join(t.TempDir(), "state.json")
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	var stderr bytes.Buffer
-	code := make(chan int, 1)
-	go func() {
-		code <- run(ctx, []string{"-state", state, "-deploy-delay", "5s"}, pw, &stderr)
-		_ = pw.Close()
-	}()
-	m := listeningLine.FindStringSubmatch(readLine(t, pr))
-	if m == nil {
-		t.Fatal("no listening line")
-	}
+	base, _, stop := startRun(t, "-state", state, "-deploy-delay", "5s")
 	body := `{"name":"F","packageId":"P","content":"` + base64.StdEncoding.EncodeToString(iflowbuild.Build(iflowbuild.Options{Name: "F"})) + `"}`
-	req, _ := http.NewRequest(http.MethodPut, m[1]+"/emulator/v1/iflows/F", strings.NewReader(body))
+	req, _ := http.NewRequest(http.MethodPut, base+"/emulator/v1/iflows/F", strings.NewReader(body))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil || resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("creating a flow: %v %v", resp, err)
 	}
 	_ = resp.Body.Close()
-	cancel()
-	if c := <-code; c != 0 {
-		t.Fatalf("exit code %d, stderr %s", c, stderr.String())
-	}
+	stop()
 	data, err := os.ReadFile(state)
 	i := bytes.Index(data, []byte(`"deployDelay"`))
 	if err != nil || i < 0 || !strings.Contains(string(data[i:min(len(data), i+40)]), `"5s"`) {

@@ -69,12 +69,9 @@ type AdvancedEventMesh struct {
 }
 
 func New(c *core.Core) *AdvancedEventMesh {
-	minute := c.Opts.AEMMinute
-	if minute <= 0 {
-		minute = DefaultAEMMinute
-	}
 	return &AdvancedEventMesh{Core: c, vpn: DefaultAEMMsgVpn, username: DefaultAEMUsername, password: core.RandomSecret(),
-		queues: map[string]*aemQueue{}, fates: map[int64]string{}, startReal: time.Now(), startVirt: c.Now(), minute: minute}
+		queues: map[string]*aemQueue{}, fates: map[int64]string{}, startReal: time.Now(), startVirt: c.Now(),
+		minute: core.OrDefault(c.Opts.AEMMinute, DefaultAEMMinute)}
 }
 
 // AEMNow returns the AEM clock: real time scaled so that one minute lasts Options.AEMMinute. Redelivery
@@ -167,12 +164,70 @@ func (a *AdvancedEventMesh) basicAuth(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
+// sempHandler answers a SEMP request, or returns the error its route answers in the SEMP envelope.
+type sempHandler func(http.ResponseWriter, *http.Request) *sempError
+
+// sempRoutes returns the function that mounts a SEMP handler on mux: behind the check of the management user
+// (basicAuth) and of opaquePassword (checkOpaquePassword), with the error the handler returns answered in the
+// SEMP envelope ([SPEC] every operation's "default" answer, SempMetaOnlyResponse).
+func (a *AdvancedEventMesh) sempRoutes(mux *http.ServeMux) func(method, rel string, h sempHandler) {
+	return func(method, rel string, h sempHandler) {
+		a.Route(mux, method, rel, method+" "+rel, a.basicAuth(func(w http.ResponseWriter, r *http.Request) {
+			if err := checkOpaquePassword(r); err != nil {
+				respondSEMPError(w, r, err)
+				return
+			}
+			if err := h(w, r); err != nil {
+				respondSEMPError(w, r, err)
+			}
+		}))
+	}
+}
+
 // checkVpn answers NOT_FOUND for a Message VPN other than the service's.
 func (a *AdvancedEventMesh) checkVpn(r *http.Request) *sempError {
 	if vpn := r.PathValue("vpn"); vpn != a.vpn {
 		return sempNotFound("Could not find match for msgVpnName %s", vpn)
 	}
 	return nil
+}
+
+// sempQuery checks the path's Message VPN (checkVpn) and reads the query of a request on an object (list
+// false) or on a collection (list true) whose objects have the attributes attrs (parsePageQuery).
+func (a *AdvancedEventMesh) sempQuery(r *http.Request, list bool, attrs []string) (pageQuery, *sempError) {
+	if err := a.checkVpn(r); err != nil {
+		return pageQuery{}, err
+	}
+	return parsePageQuery(r, list, attrs)
+}
+
+// onQueue checks the request as sempQuery does and calls f with the path's queue (NOT_FOUND when there is
+// none) and the query, under a.mu.
+func (a *AdvancedEventMesh) onQueue(r *http.Request, list bool, attrs []string, f func(*aemQueue, pageQuery) *sempError) *sempError {
+	pq, err := a.sempQuery(r, list, attrs)
+	if err != nil {
+		return err
+	}
+	return a.lockQueue(r.PathValue("queue"), func(q *aemQueue) *sempError { return f(q, pq) })
+}
+
+// sempBody checks the path's Message VPN (checkVpn) and reads the request's JSON object (readJSONObject).
+func (a *AdvancedEventMesh) sempBody(r *http.Request) (map[string]any, *sempError) {
+	if err := a.checkVpn(r); err != nil {
+		return nil, err
+	}
+	return readJSONObject(r)
+}
+
+// lockQueue calls f with the named queue (NOT_FOUND when there is none) under a.mu.
+func (a *AdvancedEventMesh) lockQueue(name string, f func(*aemQueue) *sempError) *sempError {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	q, err := a.queue(name)
+	if err != nil {
+		return err
+	}
+	return f(q)
 }
 
 // --- paging, select, where ---
@@ -413,6 +468,42 @@ func keysOf(obj map[string]any) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// sempEntry is one object of a collection: its key (the order of the pages, and the cursor's), the object and
+// its links.
+type sempEntry struct {
+	key   string
+	obj   map[string]any
+	links map[string]any
+}
+
+// matching returns the entries whose objects every where condition of pq matches.
+func (pq pageQuery) matching(es []sempEntry) []sempEntry {
+	out := make([]sempEntry, 0, len(es))
+	for _, e := range es {
+		keep := true
+		for _, c := range pq.wheres {
+			keep = keep && c.match(e.obj)
+		}
+		if keep {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// respondPage answers 200 with the page of the entries (sorted by key) that pq's cursor and count cut, each
+// object trimmed by pq's select, and the paging meta (page).
+func respondPage(w http.ResponseWriter, r *http.Request, pq pageQuery, es []sempEntry) {
+	es, paging := page(r, es, func(e sempEntry) string { return e.key }, pq)
+	data := make([]map[string]any, 0, len(es))
+	links := make([]map[string]any, 0, len(es))
+	for _, e := range es {
+		data = append(data, selectAttrs(e.obj, pq.sel))
+		links = append(links, e.links)
+	}
+	respondSEMP(w, r, data, links, paging)
 }
 
 // page cuts the objects (sorted by key) after pq.after into one page and returns it with the paging meta.

@@ -555,90 +555,60 @@ func (a *AdvancedEventMesh) msgObject(q *aemQueue, m *aemMsg) map[string]any {
 }
 
 func (a *AdvancedEventMesh) handleListMsgs(w http.ResponseWriter, r *http.Request) *sempError {
-	if err := a.checkVpn(r); err != nil {
-		return err
-	}
-	pq, err := parsePageQuery(r, true, aemMsgAttrs)
-	if err != nil {
-		return err
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	q, err := a.queue(r.PathValue("queue"))
-	if err != nil {
-		return err
-	}
-	a.expire(q, a.AEMNow())
-	// Pages in msgId order; the cursor holds the last msgId, zero-padded so that the keys sort as numbers.
-	key := func(m *aemMsg) string { return fmt.Sprintf("%020d", m.id) }
-	msgs, paging := page(r, q.msgs, key, pq)
-	data := make([]map[string]any, 0, len(msgs))
-	links := make([]map[string]any, 0, len(msgs))
-	for _, m := range msgs {
-		data = append(data, selectAttrs(a.msgObject(q, m), pq.sel))
-		links = append(links, map[string]any{"uri": objectURI(r, AEMMonitorBasePath, "msgVpns", a.vpn, "queues", q.name, "msgs", strconv.FormatInt(m.id, 10))})
-	}
-	respondSEMP(w, r, data, links, paging)
-	return nil
+	return a.onQueue(r, true, aemMsgAttrs, func(q *aemQueue, pq pageQuery) *sempError {
+		a.expire(q, a.AEMNow())
+		// Pages in msgId order; the cursor holds the last msgId, zero-padded so that the keys sort as numbers.
+		es := make([]sempEntry, 0, len(q.msgs))
+		for _, m := range q.msgs {
+			id := strconv.FormatInt(m.id, 10)
+			es = append(es, sempEntry{key: fmt.Sprintf("%020d", m.id), obj: a.msgObject(q, m),
+				links: map[string]any{"uri": objectURI(r, AEMMonitorBasePath, "msgVpns", a.vpn, "queues", q.name, "msgs", id)}})
+		}
+		respondPage(w, r, pq, es)
+		return nil
+	})
 }
 
-// msg finds message msgId of the path's queue; the caller holds a.mu.
-func (a *AdvancedEventMesh) msg(r *http.Request) (*aemQueue, *aemMsg, *sempError) {
-	q, err := a.queue(r.PathValue("queue"))
-	if err != nil {
-		return nil, nil, err
-	}
+// msg finds message msgId of the path on queue q; the caller holds a.mu.
+func (a *AdvancedEventMesh) msg(r *http.Request, q *aemQueue) (*aemMsg, *sempError) {
 	a.expire(q, a.AEMNow())
 	id, perr := strconv.ParseInt(r.PathValue("msgId"), 10, 64)
 	for _, m := range q.msgs {
 		if perr == nil && m.id == id {
-			return q, m, nil
+			return m, nil
 		}
 	}
-	return nil, nil, sempNotFound("Could not find match for msgId %s on Queue %s", r.PathValue("msgId"), q.name)
+	return nil, sempNotFound("Could not find match for msgId %s on Queue %s", r.PathValue("msgId"), q.name)
 }
 
 func (a *AdvancedEventMesh) handleGetMsg(w http.ResponseWriter, r *http.Request) *sempError {
-	if err := a.checkVpn(r); err != nil {
-		return err
-	}
-	pq, err := parsePageQuery(r, false, aemMsgAttrs)
-	if err != nil {
-		return err
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	q, m, err := a.msg(r)
-	if err != nil {
-		return err
-	}
-	respondSEMP(w, r, selectAttrs(a.msgObject(q, m), pq.sel), map[string]any{"uri": requestURI(r)}, nil)
-	return nil
+	return a.onQueue(r, false, aemMsgAttrs, func(q *aemQueue, pq pageQuery) *sempError {
+		m, err := a.msg(r, q)
+		if err != nil {
+			return err
+		}
+		respondSEMP(w, r, selectAttrs(a.msgObject(q, m), pq.sel), map[string]any{"uri": requestURI(r)}, nil)
+		return nil
+	})
 }
 
 func (a *AdvancedEventMesh) handleDeleteMsg(w http.ResponseWriter, r *http.Request) *sempError {
-	if err := a.checkVpn(r); err != nil {
+	if _, err := a.sempBody(r); err != nil {
 		return err
 	}
-	if _, err := readJSONObject(r); err != nil {
-		return err
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	q, m, err := a.msg(r)
-	if err != nil {
-		return err
-	}
-	q.drop(m)
-	respondSEMP(w, r, nil, nil, nil) // [SPEC action 2.34] an action answers SempMetaOnlyResponse
-	return nil
+	return a.lockQueue(r.PathValue("queue"), func(q *aemQueue) *sempError {
+		m, err := a.msg(r, q)
+		if err != nil {
+			return err
+		}
+		q.drop(m)
+		respondSEMP(w, r, nil, nil, nil) // [SPEC action 2.34] an action answers SempMetaOnlyResponse
+		return nil
+	})
 }
 
 func (a *AdvancedEventMesh) handleCopyMsg(w http.ResponseWriter, r *http.Request) *sempError {
-	if err := a.checkVpn(r); err != nil {
-		return err
-	}
-	body, err := readJSONObject(r)
+	body, err := a.sempBody(r)
 	if err != nil {
 		return err
 	}
@@ -652,34 +622,30 @@ func (a *AdvancedEventMesh) handleCopyMsg(w http.ResponseWriter, r *http.Request
 			return sempInvalid("Unexpected attribute %q in the copy request", k)
 		}
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	dest, err := a.queue(r.PathValue("queue"))
-	if err != nil {
-		return err
-	}
-	sq, err := a.queue(src)
-	if err != nil {
-		return err
-	}
-	now := a.AEMNow()
-	a.expire(sq, now)
-	for _, m := range sq.msgs {
-		if m.rgmid == rgmid {
-			// Assumed: a copy spools the message onto dest as a publish does, so a destination whose ingress is
-			// shut down, or whose maximum message size the message exceeds, refuses it and the source keeps it.
-			if !dest.bool("ingressEnabled") {
-				return sempNotAllowed("Queue %s is shut down for ingress: it takes no message", dest.name)
-			}
-			if int64(len(m.payload)) > dest.int("maxMsgSize") {
-				return sempNotAllowed("Message Too Big: %d bytes, queue %s takes at most %d", len(m.payload), dest.name, dest.int("maxMsgSize"))
-			}
-			a.enqueue(dest, *m, now)
-			respondSEMP(w, r, nil, nil, nil) // [SPEC action 2.34] an action answers SempMetaOnlyResponse
-			return nil
+	return a.lockQueue(r.PathValue("queue"), func(dest *aemQueue) *sempError {
+		sq, err := a.queue(src)
+		if err != nil {
+			return err
 		}
-	}
-	return sempNotFound("Could not find match for replicationGroupMsgId %s on Queue %s", rgmid, src)
+		now := a.AEMNow()
+		a.expire(sq, now)
+		for _, m := range sq.msgs {
+			if m.rgmid == rgmid {
+				// Assumed: a copy spools the message onto dest as a publish does, so a destination whose ingress is
+				// shut down, or whose maximum message size the message exceeds, refuses it and the source keeps it.
+				if !dest.bool("ingressEnabled") {
+					return sempNotAllowed("Queue %s is shut down for ingress: it takes no message", dest.name)
+				}
+				if int64(len(m.payload)) > dest.int("maxMsgSize") {
+					return sempNotAllowed("Message Too Big: %d bytes, queue %s takes at most %d", len(m.payload), dest.name, dest.int("maxMsgSize"))
+				}
+				a.enqueue(dest, *m, now)
+				respondSEMP(w, r, nil, nil, nil) // [SPEC action 2.34] an action answers SempMetaOnlyResponse
+				return nil
+			}
+		}
+		return sempNotFound("Could not find match for replicationGroupMsgId %s on Queue %s", rgmid, src)
+	})
 }
 
 // MountControl serves the AEM room's control endpoint: POST /emulator/v1/aem/queues/{queue}/poison-run

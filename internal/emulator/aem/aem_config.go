@@ -3,6 +3,7 @@ package aem
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"regexp"
 	"slices"
@@ -158,11 +159,7 @@ func maps2(m map[string]any) map[string]any {
 
 // applyQueueAttrs checks body's attributes and writes them into attrs.
 func applyQueueAttrs(vpn, name string, attrs map[string]any, body map[string]any) *sempError {
-	keys := make([]string, 0, len(body))
-	for k := range body {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(body))
 	for _, k := range keys {
 		v := body[k]
 		switch k {
@@ -280,31 +277,69 @@ func (a *AdvancedEventMesh) queueLinks(r *http.Request, q *aemQueue) map[string]
 	return map[string]any{"uri": uri, "subscriptionsUri": uri + "/subscriptions"}
 }
 
-func (a *AdvancedEventMesh) mountConfig(mux *http.ServeMux) {
-	m := func(method, rel string, h func(http.ResponseWriter, *http.Request) *sempError) {
-		a.Route(mux, method, rel, method+" "+rel, a.basicAuth(func(w http.ResponseWriter, r *http.Request) {
-			if err := checkOpaquePassword(r); err != nil {
-				respondSEMPError(w, r, err)
-				return
-			}
-			if err := h(w, r); err != nil {
-				respondSEMPError(w, r, err)
-			}
-		}))
+// queueView is how one SEMP API shows a queue: the attribute names of its object (for select and where), the
+// object and its links. obj and links are called under a.mu.
+type queueView struct {
+	attrs []string
+	obj   func(*aemQueue) map[string]any
+	links func(*http.Request, *aemQueue) map[string]any
+}
+
+// configView is the config API's view of a queue ([SPEC] MsgVpnQueue).
+func (a *AdvancedEventMesh) configView() queueView {
+	return queueView{attrs: aemQueueConfigAttrs, obj: a.queueObject, links: a.queueLinks}
+}
+
+// respond answers 200 with q's object, trimmed by pq's select, and its links.
+func (v queueView) respond(w http.ResponseWriter, r *http.Request, pq pageQuery, q *aemQueue) {
+	respondSEMP(w, r, selectAttrs(v.obj(q), pq.sel), v.links(r, q), nil)
+}
+
+// listQueues answers GET .../msgVpns/{vpn}/queues of v's API: the queues, by name, that the where conditions
+// match, one page of them.
+func (a *AdvancedEventMesh) listQueues(v queueView) sempHandler {
+	return func(w http.ResponseWriter, r *http.Request) *sempError {
+		pq, err := a.sempQuery(r, true, v.attrs)
+		if err != nil {
+			return err
+		}
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		es := make([]sempEntry, 0, len(a.queues))
+		for n, q := range a.queues {
+			es = append(es, sempEntry{key: n, obj: v.obj(q), links: v.links(r, q)})
+		}
+		sort.Slice(es, func(i, j int) bool { return es[i].key < es[j].key })
+		respondPage(w, r, pq, pq.matching(es))
+		return nil
 	}
+}
+
+// getQueue answers GET .../msgVpns/{vpn}/queues/{queue} of v's API.
+func (a *AdvancedEventMesh) getQueue(v queueView) sempHandler {
+	return func(w http.ResponseWriter, r *http.Request) *sempError {
+		return a.onQueue(r, false, v.attrs, func(q *aemQueue, pq pageQuery) *sempError {
+			v.respond(w, r, pq, q)
+			return nil
+		})
+	}
+}
+
+func (a *AdvancedEventMesh) mountConfig(mux *http.ServeMux) {
+	m := a.sempRoutes(mux)
 	c := AEMConfigBasePath + "/msgVpns/{vpn}/queues"
 	m(http.MethodGet, AEMConfigBasePath+"/about/api", a.handleAboutAPI)
 	m(http.MethodGet, AEMConfigBasePath+"/msgVpns/{vpn}", a.handleGetMsgVpn)
-	m(http.MethodGet, c, a.handleListQueues)
+	m(http.MethodGet, c, a.listQueues(a.configView()))
 	m(http.MethodPost, c, a.handleCreateQueue)
-	m(http.MethodGet, c+"/{queue}", a.handleGetQueue)
-	m(http.MethodPut, c+"/{queue}", a.handleReplaceQueue)
-	m(http.MethodPatch, c+"/{queue}", a.handleUpdateQueue)
+	m(http.MethodGet, c+"/{queue}", a.getQueue(a.configView()))
+	m(http.MethodPut, c+"/{queue}", a.writeQueue(true))
+	m(http.MethodPatch, c+"/{queue}", a.writeQueue(false))
 	m(http.MethodDelete, c+"/{queue}", a.handleDeleteQueue)
 	m(http.MethodGet, c+"/{queue}/subscriptions", a.handleListSubscriptions)
 	m(http.MethodPost, c+"/{queue}/subscriptions", a.handleCreateSubscription)
-	m(http.MethodGet, c+"/{queue}/subscriptions/{topic}", a.handleGetSubscription)
-	m(http.MethodDelete, c+"/{queue}/subscriptions/{topic}", a.handleDeleteSubscription)
+	m(http.MethodGet, c+"/{queue}/subscriptions/{topic}", a.subscription(false))
+	m(http.MethodDelete, c+"/{queue}/subscriptions/{topic}", a.subscription(true))
 
 	mon := AEMMonitorBasePath + "/msgVpns/{vpn}/queues/{queue}/msgs"
 	m(http.MethodGet, mon, a.handleListMsgs)
@@ -362,10 +397,7 @@ var aemMsgVpnAttrs = []string{"authenticationBasicEnabled", "authenticationBasic
 // handleGetMsgVpn answers GET /SEMP/v2/config/msgVpns/{vpn} ([SPEC] getMsgVpn), the first request Solace's own
 // Terraform provider's generate command makes.
 func (a *AdvancedEventMesh) handleGetMsgVpn(w http.ResponseWriter, r *http.Request) *sempError {
-	if err := a.checkVpn(r); err != nil {
-		return err
-	}
-	pq, err := parsePageQuery(r, false, aemMsgVpnAttrs)
+	pq, err := a.sempQuery(r, false, aemMsgVpnAttrs)
 	if err != nil {
 		return err
 	}
@@ -389,58 +421,6 @@ func (a *AdvancedEventMesh) handleAboutAPI(w http.ResponseWriter, r *http.Reques
 	return nil
 }
 
-func (a *AdvancedEventMesh) handleListQueues(w http.ResponseWriter, r *http.Request) *sempError {
-	if err := a.checkVpn(r); err != nil {
-		return err
-	}
-	pq, err := parsePageQuery(r, true, aemQueueConfigAttrs)
-	if err != nil {
-		return err
-	}
-	a.mu.Lock()
-	names := make([]string, 0, len(a.queues))
-	for n, q := range a.queues {
-		obj := a.queueObject(q)
-		keep := true
-		for _, c := range pq.wheres {
-			keep = keep && c.match(obj)
-		}
-		if keep {
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
-	names, paging := page(r, names, func(s string) string { return s }, pq)
-	data := make([]map[string]any, 0, len(names))
-	links := make([]map[string]any, 0, len(names))
-	for _, n := range names {
-		q := a.queues[n]
-		data = append(data, selectAttrs(a.queueObject(q), pq.sel))
-		links = append(links, a.queueLinks(r, q))
-	}
-	a.mu.Unlock()
-	respondSEMP(w, r, data, links, paging)
-	return nil
-}
-
-func (a *AdvancedEventMesh) handleGetQueue(w http.ResponseWriter, r *http.Request) *sempError {
-	if err := a.checkVpn(r); err != nil {
-		return err
-	}
-	pq, err := parsePageQuery(r, false, aemQueueConfigAttrs)
-	if err != nil {
-		return err
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	q, err := a.queue(r.PathValue("queue"))
-	if err != nil {
-		return err
-	}
-	respondSEMP(w, r, selectAttrs(a.queueObject(q), pq.sel), a.queueLinks(r, q), nil)
-	return nil
-}
-
 // queue returns the named queue or NOT_FOUND; the caller holds a.mu.
 func (a *AdvancedEventMesh) queue(name string) (*aemQueue, *sempError) {
 	q, ok := a.queues[name]
@@ -458,10 +438,7 @@ func checkQueueName(name string) *sempError {
 }
 
 func (a *AdvancedEventMesh) handleCreateQueue(w http.ResponseWriter, r *http.Request) *sempError {
-	if err := a.checkVpn(r); err != nil {
-		return err
-	}
-	pq, err := parsePageQuery(r, false, aemQueueConfigAttrs)
+	pq, err := a.sempQuery(r, false, aemQueueConfigAttrs)
 	if err != nil {
 		return err
 	}
@@ -481,65 +458,54 @@ func (a *AdvancedEventMesh) handleCreateQueue(w http.ResponseWriter, r *http.Req
 		return err
 	}
 	a.mu.Lock()
+	defer a.mu.Unlock()
 	if _, ok := a.queues[name]; ok {
-		a.mu.Unlock()
 		return sempExists("Queue %s already exists in Message VPN %s", name, a.vpn)
 	}
 	q := &aemQueue{name: name, attrs: attrs}
 	a.queues[name] = q
-	obj, links := selectAttrs(a.queueObject(q), pq.sel), a.queueLinks(r, q)
-	a.mu.Unlock()
-	respondSEMP(w, r, obj, links, nil)
+	a.configView().respond(w, r, pq, q)
 	return nil
 }
 
-func (a *AdvancedEventMesh) handleReplaceQueue(w http.ResponseWriter, r *http.Request) *sempError {
-	return a.writeQueue(w, r, true)
-}
-
-func (a *AdvancedEventMesh) handleUpdateQueue(w http.ResponseWriter, r *http.Request) *sempError {
-	return a.writeQueue(w, r, false)
-}
-
-// writeQueue is PUT (replace, creating a missing queue) and PATCH (update of the attributes sent).
-func (a *AdvancedEventMesh) writeQueue(w http.ResponseWriter, r *http.Request, replace bool) *sempError {
-	if err := a.checkVpn(r); err != nil {
-		return err
+// writeQueue answers PUT (replace, creating a missing queue) and PATCH (update of the attributes sent).
+func (a *AdvancedEventMesh) writeQueue(replace bool) sempHandler {
+	return func(w http.ResponseWriter, r *http.Request) *sempError {
+		pq, err := a.sempQuery(r, false, aemQueueConfigAttrs)
+		if err != nil {
+			return err
+		}
+		name := r.PathValue("queue")
+		if err := checkQueueName(name); err != nil {
+			return err
+		}
+		body, err := readJSONObject(r)
+		if err != nil {
+			return err
+		}
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		q, exists := a.queues[name]
+		if !exists && !replace {
+			return sempNotFound("Could not find match for queueName %s", name)
+		}
+		var attrs map[string]any
+		if replace {
+			attrs = defaultQueueAttrs()
+		} else {
+			attrs = maps2(q.attrs)
+		}
+		if err := applyQueueAttrs(a.vpn, name, attrs, body); err != nil {
+			return err
+		}
+		if !exists {
+			q = &aemQueue{name: name}
+			a.queues[name] = q
+		}
+		q.attrs = attrs
+		a.configView().respond(w, r, pq, q)
+		return nil
 	}
-	pq, err := parsePageQuery(r, false, aemQueueConfigAttrs)
-	if err != nil {
-		return err
-	}
-	name := r.PathValue("queue")
-	if err := checkQueueName(name); err != nil {
-		return err
-	}
-	body, err := readJSONObject(r)
-	if err != nil {
-		return err
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	q, exists := a.queues[name]
-	if !exists && !replace {
-		return sempNotFound("Could not find match for queueName %s", name)
-	}
-	var attrs map[string]any
-	if replace {
-		attrs = defaultQueueAttrs()
-	} else {
-		attrs = maps2(q.attrs)
-	}
-	if err := applyQueueAttrs(a.vpn, name, attrs, body); err != nil {
-		return err
-	}
-	if !exists {
-		q = &aemQueue{name: name}
-		a.queues[name] = q
-	}
-	q.attrs = attrs
-	respondSEMP(w, r, selectAttrs(a.queueObject(q), pq.sel), a.queueLinks(r, q), nil)
-	return nil
 }
 
 func (a *AdvancedEventMesh) handleDeleteQueue(w http.ResponseWriter, r *http.Request) *sempError {
@@ -568,115 +534,68 @@ func (a *AdvancedEventMesh) subLinks(r *http.Request, q *aemQueue, topic string)
 }
 
 func (a *AdvancedEventMesh) handleListSubscriptions(w http.ResponseWriter, r *http.Request) *sempError {
-	if err := a.checkVpn(r); err != nil {
-		return err
-	}
-	pq, err := parsePageQuery(r, true, aemSubscriptionAttrs)
-	if err != nil {
-		return err
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	q, err := a.queue(r.PathValue("queue"))
-	if err != nil {
-		return err
-	}
-	var topics []string
-	for _, t := range q.subs {
-		keep := true
-		for _, c := range pq.wheres {
-			keep = keep && c.match(a.subObject(q, t))
+	return a.onQueue(r, true, aemSubscriptionAttrs, func(q *aemQueue, pq pageQuery) *sempError {
+		es := make([]sempEntry, 0, len(q.subs))
+		for _, t := range q.subs { // sorted
+			es = append(es, sempEntry{key: t, obj: a.subObject(q, t), links: a.subLinks(r, q, t)})
 		}
-		if keep {
-			topics = append(topics, t)
-		}
-	}
-	topics, paging := page(r, topics, func(s string) string { return s }, pq)
-	data := make([]map[string]any, 0, len(topics))
-	links := make([]map[string]any, 0, len(topics))
-	for _, t := range topics {
-		data = append(data, selectAttrs(a.subObject(q, t), pq.sel))
-		links = append(links, a.subLinks(r, q, t))
-	}
-	respondSEMP(w, r, data, links, paging)
-	return nil
+		respondPage(w, r, pq, pq.matching(es))
+		return nil
+	})
 }
 
 func (a *AdvancedEventMesh) handleCreateSubscription(w http.ResponseWriter, r *http.Request) *sempError {
-	if err := a.checkVpn(r); err != nil {
-		return err
-	}
-	body, err := readJSONObject(r)
+	body, err := a.sempBody(r)
 	if err != nil {
 		return err
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	q, err := a.queue(r.PathValue("queue"))
-	if err != nil {
-		return err
-	}
-	topic, ok := body["subscriptionTopic"].(string)
-	if !ok {
-		return &sempError{http.StatusBadRequest, 228, "MISSING_PARAMETER", "subscriptionTopic is required to create a Queue Subscription"}
-	}
-	for k, v := range body {
-		switch k {
-		case "subscriptionTopic":
-		case "msgVpnName", "queueName":
-			if want := map[string]string{"msgVpnName": a.vpn, "queueName": q.name}[k]; v != want {
-				return sempInvalid("%s is read-only and must be %q", k, want)
-			}
-		default:
-			return sempInvalid("Unexpected attribute %q in the Queue Subscription object", k)
+	return a.lockQueue(r.PathValue("queue"), func(q *aemQueue) *sempError {
+		topic, ok := body["subscriptionTopic"].(string)
+		if !ok {
+			return &sempError{http.StatusBadRequest, 228, "MISSING_PARAMETER", "subscriptionTopic is required to create a Queue Subscription"}
 		}
-	}
-	if topic == "" || utf8.RuneCountInString(topic) > 250 {
-		return sempInvalid("Invalid subscriptionTopic: a topic has 1 to 250 characters")
-	}
-	i, found := slices.BinarySearch(q.subs, topic)
-	if found {
-		return sempExists("Subscription %s already exists on Queue %s", topic, q.name)
-	}
-	q.subs = slices.Insert(q.subs, i, topic)
-	respondSEMP(w, r, a.subObject(q, topic), a.subLinks(r, q, topic), nil)
-	return nil
-}
-
-func (a *AdvancedEventMesh) handleGetSubscription(w http.ResponseWriter, r *http.Request) *sempError {
-	return a.subscription(w, r, false)
-}
-
-func (a *AdvancedEventMesh) handleDeleteSubscription(w http.ResponseWriter, r *http.Request) *sempError {
-	return a.subscription(w, r, true)
-}
-
-func (a *AdvancedEventMesh) subscription(w http.ResponseWriter, r *http.Request, del bool) *sempError {
-	if err := a.checkVpn(r); err != nil {
-		return err
-	}
-	pq, err := parsePageQuery(r, false, aemSubscriptionAttrs)
-	if err != nil {
-		return err
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	q, err := a.queue(r.PathValue("queue"))
-	if err != nil {
-		return err
-	}
-	topic := r.PathValue("topic")
-	i, found := slices.BinarySearch(q.subs, topic)
-	if !found {
-		return sempNotFound("Could not find match for subscriptionTopic %s on Queue %s", topic, q.name)
-	}
-	if del {
-		q.subs = slices.Delete(q.subs, i, i+1)
-		respondSEMP(w, r, nil, nil, nil)
+		for k, v := range body {
+			switch k {
+			case "subscriptionTopic":
+			case "msgVpnName", "queueName":
+				if want := map[string]string{"msgVpnName": a.vpn, "queueName": q.name}[k]; v != want {
+					return sempInvalid("%s is read-only and must be %q", k, want)
+				}
+			default:
+				return sempInvalid("Unexpected attribute %q in the Queue Subscription object", k)
+			}
+		}
+		if topic == "" || utf8.RuneCountInString(topic) > 250 {
+			return sempInvalid("Invalid subscriptionTopic: a topic has 1 to 250 characters")
+		}
+		i, found := slices.BinarySearch(q.subs, topic)
+		if found {
+			return sempExists("Subscription %s already exists on Queue %s", topic, q.name)
+		}
+		q.subs = slices.Insert(q.subs, i, topic)
+		respondSEMP(w, r, a.subObject(q, topic), a.subLinks(r, q, topic), nil)
 		return nil
+	})
+}
+
+// subscription answers GET (del false) and DELETE (del true) of .../queues/{queue}/subscriptions/{topic}.
+func (a *AdvancedEventMesh) subscription(del bool) sempHandler {
+	return func(w http.ResponseWriter, r *http.Request) *sempError {
+		return a.onQueue(r, false, aemSubscriptionAttrs, func(q *aemQueue, pq pageQuery) *sempError {
+			topic := r.PathValue("topic")
+			i, found := slices.BinarySearch(q.subs, topic)
+			if !found {
+				return sempNotFound("Could not find match for subscriptionTopic %s on Queue %s", topic, q.name)
+			}
+			if del {
+				q.subs = slices.Delete(q.subs, i, i+1)
+				respondSEMP(w, r, nil, nil, nil)
+				return nil
+			}
+			respondSEMP(w, r, selectAttrs(a.subObject(q, topic), pq.sel), a.subLinks(r, q, topic), nil)
+			return nil
+		})
 	}
-	respondSEMP(w, r, selectAttrs(a.subObject(q, topic), pq.sel), a.subLinks(r, q, topic), nil)
-	return nil
 }
 
 // String names a queue for the log.

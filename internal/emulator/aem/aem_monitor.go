@@ -2,7 +2,6 @@ package aem
 
 import (
 	"net/http"
-	"sort"
 )
 
 // The monitoring API of the Advanced Event Mesh room's queues: GET /SEMP/v2/monitor/msgVpns/{vpn}/queues (paged,
@@ -58,20 +57,11 @@ var aemTxFlowAttrs = []string{"ackedMsgCount", "activationTime", "activityState"
 
 // mountMonitor adds the monitor routes of queues (Mount calls it after mountConfig).
 func (a *AdvancedEventMesh) mountMonitor(mux *http.ServeMux) {
-	m := func(method, rel string, h func(http.ResponseWriter, *http.Request) *sempError) {
-		a.Route(mux, method, rel, method+" "+rel, a.basicAuth(func(w http.ResponseWriter, r *http.Request) {
-			if err := checkOpaquePassword(r); err != nil {
-				respondSEMPError(w, r, err)
-				return
-			}
-			if err := h(w, r); err != nil {
-				respondSEMPError(w, r, err)
-			}
-		}))
-	}
+	m := a.sempRoutes(mux)
 	mon := AEMMonitorBasePath + "/msgVpns/{vpn}/queues"
-	m(http.MethodGet, mon, a.handleMonitorQueues)
-	m(http.MethodGet, mon+"/{queue}", a.handleMonitorQueue)
+	view := queueView{attrs: aemMonitorQueueAttrs, obj: a.monitorObject, links: a.monitorLinks}
+	m(http.MethodGet, mon, a.listQueues(view))
+	m(http.MethodGet, mon+"/{queue}", a.getQueue(view))
 	m(http.MethodGet, mon+"/{queue}/txFlows", a.handleTxFlows)
 }
 
@@ -95,74 +85,12 @@ func (a *AdvancedEventMesh) monitorLinks(r *http.Request, q *aemQueue) map[strin
 	return map[string]any{"uri": uri, "msgsUri": uri + "/msgs"}
 }
 
-func (a *AdvancedEventMesh) handleMonitorQueues(w http.ResponseWriter, r *http.Request) *sempError {
-	if err := a.checkVpn(r); err != nil {
-		return err
-	}
-	pq, err := parsePageQuery(r, true, aemMonitorQueueAttrs)
-	if err != nil {
-		return err
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	names := make([]string, 0, len(a.queues))
-	objs := make(map[string]map[string]any, len(a.queues))
-	for n, q := range a.queues {
-		obj := a.monitorObject(q)
-		keep := true
-		for _, c := range pq.wheres {
-			keep = keep && c.match(obj)
-		}
-		if keep {
-			names = append(names, n)
-			objs[n] = obj
-		}
-	}
-	sort.Strings(names)
-	names, paging := page(r, names, func(s string) string { return s }, pq)
-	data := make([]map[string]any, 0, len(names))
-	links := make([]map[string]any, 0, len(names))
-	for _, n := range names {
-		data = append(data, selectAttrs(objs[n], pq.sel))
-		links = append(links, a.monitorLinks(r, a.queues[n]))
-	}
-	respondSEMP(w, r, data, links, paging)
-	return nil
-}
-
-func (a *AdvancedEventMesh) handleMonitorQueue(w http.ResponseWriter, r *http.Request) *sempError {
-	if err := a.checkVpn(r); err != nil {
-		return err
-	}
-	pq, err := parsePageQuery(r, false, aemMonitorQueueAttrs)
-	if err != nil {
-		return err
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	q, err := a.queue(r.PathValue("queue"))
-	if err != nil {
-		return err
-	}
-	respondSEMP(w, r, selectAttrs(a.monitorObject(q), pq.sel), a.monitorLinks(r, q), nil)
-	return nil
-}
-
 // handleTxFlows answers the queue's consumer flows: none (see the table above).
 func (a *AdvancedEventMesh) handleTxFlows(w http.ResponseWriter, r *http.Request) *sempError {
-	if err := a.checkVpn(r); err != nil {
-		return err
-	}
-	if _, err := parsePageQuery(r, true, aemTxFlowAttrs); err != nil {
-		return err
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if _, err := a.queue(r.PathValue("queue")); err != nil {
-		return err
-	}
-	respondSEMP(w, r, []map[string]any{}, []map[string]any{}, nil)
-	return nil
+	return a.onQueue(r, true, aemTxFlowAttrs, func(*aemQueue, pageQuery) *sempError {
+		respondSEMP(w, r, []map[string]any{}, []map[string]any{}, nil)
+		return nil
+	})
 }
 
 // Mount registers SEMP v2 (config, monitor and action) and REST messaging on mux.

@@ -1,12 +1,9 @@
 package aem
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"strings"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 )
 
 // SampleAEMQueue is a queue of the sample landscape on the Advanced Event Mesh broker: the settings it is
@@ -65,18 +62,13 @@ func (a *AdvancedEventMesh) LoadSample() error {
 		for k, v := range q.Settings {
 			body[k] = v
 		}
-		raw, err := json.Marshal(body)
-		if err != nil {
+		create := func(w http.ResponseWriter, r *http.Request) {
+			if err := a.handleCreateQueue(w, r); err != nil {
+				respondSEMPError(w, r, err)
+			}
+		}
+		if err := core.Call(create, http.MethodPost, body, []string{"vpn", a.vpn}, http.StatusOK, "creating AEM queue "+q.Name); err != nil {
 			return err
-		}
-		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(raw))
-		req.SetPathValue("vpn", a.vpn)
-		rec := httptest.NewRecorder()
-		if serr := a.handleCreateQueue(rec, req); serr != nil {
-			return fmt.Errorf("emulator: sample content: creating AEM queue %s: %s", q.Name, serr.desc)
-		}
-		if rec.Code != http.StatusOK {
-			return fmt.Errorf("emulator: sample content: creating AEM queue %s: status %d: %s", q.Name, rec.Code, strings.TrimSpace(rec.Body.String()))
 		}
 	}
 	return nil

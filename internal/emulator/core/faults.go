@@ -349,11 +349,7 @@ func (s *FaultInjector) ClearFaults() {
 func (s *FaultInjector) applyFault(kind FaultKind, f Faults, w http.ResponseWriter, r *http.Request) bool {
 	switch kind {
 	case Fault429:
-		ra := f.RetryAfter
-		if ra <= 0 {
-			ra = time.Second
-		}
-		w.Header().Set("Retry-After", strconv.FormatInt(CeilSeconds(ra), 10))
+		w.Header().Set("Retry-After", strconv.FormatInt(CeilSeconds(OrDefault(f.RetryAfter, time.Second)), 10))
 		s.Counters.countStatus(http.StatusTooManyRequests)
 		RespondMessage(w, http.StatusTooManyRequests, "Too many requests. Retry after the time in the Retry-After header.")
 		return true
@@ -366,37 +362,21 @@ func (s *FaultInjector) applyFault(kind FaultKind, f Faults, w http.ResponseWrit
 		RespondMessage(w, code, http.StatusText(code)+" (injected fault).")
 		return true
 	case FaultDrop:
-		conn, _, err := http.NewResponseController(w).Hijack()
-		if err != nil {
-			panic(http.ErrAbortHandler)
-		}
-		_ = conn.Close()
+		dropConnection(w)
 		return true
 	case FaultSlow:
-		d := f.SlowDelay
-		if d <= 0 {
-			d = DefaultSlowDelay
-		}
-		return !SleepCtx(r.Context(), d)
+		return !SleepCtx(r.Context(), OrDefault(f.SlowDelay, DefaultSlowDelay))
 	case FaultTokenExpiry:
 		s.tokens.expireTokensRecorded()
 		return false
 	case FaultLostResponse:
 		s.mux.ServeHTTP(&discardWriter{header: http.Header{}}, r)
-		conn, _, err := http.NewResponseController(w).Hijack()
-		if err != nil {
-			panic(http.ErrAbortHandler)
-		}
-		_ = conn.Close()
+		dropConnection(w)
 		return true
 	case FaultLateResponse:
 		buf := &bufferedWriter{header: http.Header{}}
 		s.mux.ServeHTTP(&statusWriter{ResponseWriter: buf, stats: &s.Counters}, r)
-		d := f.SlowDelay
-		if d <= 0 {
-			d = DefaultSlowDelay
-		}
-		if !SleepCtx(r.Context(), d) {
+		if !SleepCtx(r.Context(), OrDefault(f.SlowDelay, DefaultSlowDelay)) {
 			return true
 		}
 		for k, v := range buf.header {
@@ -407,6 +387,15 @@ func (s *FaultInjector) applyFault(kind FaultKind, f Faults, w http.ResponseWrit
 		return true
 	}
 	return false
+}
+
+// dropConnection closes the connection of w without a response.
+func dropConnection(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	_ = conn.Close()
 }
 
 // discardWriter takes a response that is never sent.

@@ -9,12 +9,52 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 )
+
+// Call runs handler h in process as a client's request would reach it: method, body as JSON (no body when
+// nil) and the path values pathValues (name, value pairs). When the answer's status is not want, it returns an
+// error that says what failed, with the status and the answer. The sample content goes through the APIs'
+// handlers this way, so that it obeys every rule of the APIs.
+func Call(h http.HandlerFunc, method string, body any, pathValues []string, want int, what string) error {
+	var rd io.Reader
+	if body != nil {
+		raw, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req := httptest.NewRequest(method, "/", rd)
+	for i := 0; i+1 < len(pathValues); i += 2 {
+		req.SetPathValue(pathValues[i], pathValues[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h(rec, req)
+	if rec.Code != want {
+		return fmt.Errorf("emulator: sample content: %s: status %d: %s", what, rec.Code, strings.TrimSpace(rec.Body.String()))
+	}
+	return nil
+}
+
+// FoundJSON returns the handler that answers 200 with the JSON of what get finds for the path value param,
+// or 404 with the message missing (a format of that value) when get finds nothing.
+func FoundJSON[T any](param string, get func(string) (T, bool), missing string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		name := r.PathValue(param)
+		v, ok := get(name)
+		if !ok {
+			RespondMessage(w, http.StatusNotFound, fmt.Sprintf(missing, name))
+			return
+		}
+		RespondJSON(w, http.StatusOK, v)
+	}
+}
 
 // LoopbackAddr checks that addr (host:port) names a loopback interface and
 // returns the address to bind. "localhost" binds 127.0.0.1; an empty host or

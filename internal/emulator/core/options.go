@@ -2,6 +2,14 @@ package core
 
 import "time"
 
+// OrDefault returns v, or def when v is zero or negative: an option left unset takes its default.
+func OrDefault[T ~int | ~int64 | ~float64](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
 // Base paths of the emulated APIs.
 const (
 	// TokenPath is the OAuth 2.0 token endpoint shared by all clients.

@@ -36,6 +36,15 @@ type Emulator struct {
 	CloudIntegrationDoc emulator.CloudIntegrationServiceKey
 }
 
+// NewServer creates an emulator with opts that does not listen (its handlers and Go API serve the test) and
+// closes it when the test ends.
+func NewServer(t testing.TB, opts emulator.Options) *emulator.Server {
+	t.Helper()
+	s := emulator.New(opts)
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
 // Start creates an emulator with opts, starts it on a random loopback port
 // and closes it when the test ends. A failure to start ends the test.
 func Start(t testing.TB, opts emulator.Options) *Emulator {

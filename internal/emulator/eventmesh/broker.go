@@ -138,19 +138,7 @@ func (s *EventMesh) sweepAll() bool {
 
 // Publish enqueues a message on queue name and returns its ID.
 func (s *EventMesh) Publish(name string, body []byte, contentType string) (string, error) {
-	s.mu.Lock()
-	q, ok := s.queues[name]
-	if !ok {
-		s.mu.Unlock()
-		return "", core.ErrQueueNotFound
-	}
-	s.sweepLocked(q)
-	id, err := s.enqueueLocked(q, body, contentType)
-	s.mu.Unlock()
-	if err == nil {
-		s.SaveState()
-	}
-	return id, err
+	return s.PublishWithHeaders(name, body, contentType, nil)
 }
 
 func (s *EventMesh) enqueueLocked(q *queue, body []byte, contentType string) (string, error) {

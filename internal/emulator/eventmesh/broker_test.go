@@ -35,6 +35,12 @@ func consume1(t *testing.T, s *emulator.Server, tok, q string) (id, body string)
 	return "", ""
 }
 
+// tokens returns a management and a messaging token of s.
+func tokens(t *testing.T, s *emulator.Server) (mt, tok string) {
+	t.Helper()
+	return emulatortest.Token(t, s, emulator.AudienceManagement), emulatortest.Token(t, s, emulator.AudienceMessaging)
+}
+
 func reject(t *testing.T, s *emulator.Server, q, id string) emulator.RejectResult {
 	t.Helper()
 	r := emulatortest.Do(t, "POST", s.URL()+emulator.ControlBasePath+"/queues/"+url.PathEscape(q)+"/messages/"+id+"/rejection", "", nil, nil)
@@ -47,8 +53,7 @@ func reject(t *testing.T, s *emulator.Server, q, id string) emulator.RejectResul
 func TestPublishConsumeAck(t *testing.T) {
 	t.Parallel()
 	s := emulatortest.StartServer(t, emulator.Options{})
-	mt := emulatortest.Token(t, s, emulator.AudienceManagement)
-	tok := emulatortest.Token(t, s, emulator.AudienceMessaging)
+	mt, tok := tokens(t, s)
 	q := "acme/crm/prod/orders"
 
 	emulatortest.Expect(t, emulatortest.Do(t, "POST", emulatortest.MPath(s, q, "/messages"), tok, []byte("x"), map[string]string{"x-qos": "0"}), http.StatusNotFound)
@@ -106,7 +111,7 @@ func TestPublishConsumeAck(t *testing.T) {
 func TestMessageSizeAndQueueLimits(t *testing.T) {
 	t.Parallel()
 	s := emulatortest.StartServer(t, emulator.Options{})
-	mt, tok := emulatortest.Token(t, s, emulator.AudienceManagement), emulatortest.Token(t, s, emulator.AudienceMessaging)
+	mt, tok := tokens(t, s)
 	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "small", `{"maxMessageSizeInBytes":4,"maxQueueMessageCount":1}`), http.StatusCreated)
 	emulatortest.Expect(t, emulatortest.Do(t, "POST", emulatortest.MPath(s, "small", "/messages"), tok, []byte("12345"), map[string]string{"x-qos": "0"}), http.StatusBadRequest)
 	publish(t, s, tok, "small", "1234")
@@ -116,7 +121,7 @@ func TestMessageSizeAndQueueLimits(t *testing.T) {
 func TestRejectRedeliversThenDeadLetters(t *testing.T) {
 	t.Parallel()
 	s := emulatortest.StartServer(t, emulator.Options{})
-	mt, tok := emulatortest.Token(t, s, emulator.AudienceManagement), emulatortest.Token(t, s, emulator.AudienceMessaging)
+	mt, tok := tokens(t, s)
 	q, dmq := "acme/crm/prod/orders", "acme/crm/prod/orders-dmq"
 	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, dmq, ""), http.StatusCreated)
 	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, q, `{"maxRedeliveryCount":2,"deadMsgQueue":"`+dmq+`"}`), http.StatusCreated)
@@ -268,7 +273,7 @@ func TestTTLExpiryMovesToDMQ(t *testing.T) {
 func TestTopicPublish(t *testing.T) {
 	t.Parallel()
 	s := emulatortest.StartServer(t, emulator.Options{})
-	mt, tok := emulatortest.Token(t, s, emulator.AudienceManagement), emulatortest.Token(t, s, emulator.AudienceMessaging)
+	mt, tok := tokens(t, s)
 	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "a", ""), http.StatusCreated)
 	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "b", ""), http.StatusCreated)
 	emulatortest.Expect(t, emulatortest.Do(t, "PUT", emulatortest.QPath(s, "a", "/subscriptions/", url.PathEscape("acme/crm/prod/*/created")), mt, nil, nil), http.StatusCreated)

@@ -15,7 +15,7 @@ import (
 func (s *EventMesh) MountControl(mux *http.ServeMux) {
 	c := core.ControlBasePath
 	mux.HandleFunc("PUT "+c+"/readiness", s.handlePutReadiness)
-	mux.HandleFunc("GET "+c+"/queues/{queue}/messages", s.handleControlMessages)
+	mux.HandleFunc("GET "+c+"/queues/{queue}/messages", core.FoundJSON("queue", s.Messages, queueMissing))
 	mux.HandleFunc("POST "+c+"/queues/{queue}/messages/{id}/rejection", s.handleControlReject)
 }
 
@@ -34,16 +34,6 @@ func (s *EventMesh) handlePutReadiness(w http.ResponseWriter, r *http.Request) {
 	}
 	s.SetReady(req.Ready, time.Duration(req.RetryAfter))
 	w.WriteHeader(http.StatusNoContent)
-}
-
-func (s *EventMesh) handleControlMessages(w http.ResponseWriter, r *http.Request) {
-	name := r.PathValue("queue")
-	msgs, ok := s.Messages(name)
-	if !ok {
-		queueNotFound(w, name)
-		return
-	}
-	core.RespondJSON(w, http.StatusOK, msgs)
 }
 
 func (s *EventMesh) handleControlReject(w http.ResponseWriter, r *http.Request) {

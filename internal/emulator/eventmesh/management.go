@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,20 +61,13 @@ const queueNamePattern = `^[a-zA-Z0-9-_.]{1,111}(?:/[a-zA-Z0-9-_.]{1,109}){0,19}
 // Queue is a queue as the management API serialises it. Unset optional
 // settings are nil and serialise as JSON null, as the real service does.
 type Queue struct {
-	Name                           string  `json:"name"`
-	AccessType                     string  `json:"accessType"`
-	MaxQueueSizeInBytes            int64   `json:"maxQueueSizeInBytes"`
-	MaxMessageSizeInBytes          int64   `json:"maxMessageSizeInBytes"`
-	MaxQueueMessageCount           *int64  `json:"maxQueueMessageCount"`
-	MaxDeliveredUnackedMsgsPerFlow int64   `json:"maxDeliveredUnackedMsgsPerFlow"`
-	MaxRedeliveryCount             int64   `json:"maxRedeliveryCount"`
-	DeadMsgQueue                   *string `json:"deadMsgQueue"`
-	RespectTTL                     *bool   `json:"respectTtl"`
-	MaxTTL                         *int64  `json:"maxTtl"`
-	MessageCount                   int64   `json:"messageCount"`
-	UnacknowledgedMessageCount     int64   `json:"unacknowledgedMessageCount"`
-	QueueSizeInBytes               int64   `json:"queueSizeInBytes"`
-	ConsumerCount                  int64   `json:"consumerCount"`
+	Name string `json:"name"`
+	// The settings (their fields are Queue's, in JSON as in Go).
+	queueSettings
+	MessageCount               int64 `json:"messageCount"`
+	UnacknowledgedMessageCount int64 `json:"unacknowledgedMessageCount"`
+	QueueSizeInBytes           int64 `json:"queueSizeInBytes"`
+	ConsumerCount              int64 `json:"consumerCount"`
 }
 
 // Subscription is a topic subscription of a queue.
@@ -141,18 +136,12 @@ func (s *EventMesh) viewLocked(q *queue) Queue {
 }
 
 func (q *queue) view() Queue {
-	v := Queue{
-		Name:                           q.name,
-		AccessType:                     q.settings.AccessType,
-		MaxQueueSizeInBytes:            q.settings.MaxQueueSizeInBytes,
-		MaxMessageSizeInBytes:          q.settings.MaxMessageSizeInBytes,
-		MaxQueueMessageCount:           cloneInt(q.settings.MaxQueueMessageCount),
-		MaxDeliveredUnackedMsgsPerFlow: q.settings.MaxDeliveredUnackedMsgsPerFlow,
-		MaxRedeliveryCount:             q.settings.MaxRedeliveryCount,
-		DeadMsgQueue:                   cloneString(q.settings.DeadMsgQueue),
-		RespectTTL:                     cloneBool(q.settings.RespectTTL),
-		MaxTTL:                         cloneInt(q.settings.MaxTTL),
-	}
+	st := q.settings
+	st.MaxQueueMessageCount = cloneInt(st.MaxQueueMessageCount)
+	st.DeadMsgQueue = cloneString(st.DeadMsgQueue)
+	st.RespectTTL = cloneBool(st.RespectTTL)
+	st.MaxTTL = cloneInt(st.MaxTTL)
+	v := Queue{Name: q.name, queueSettings: st}
 	for _, m := range q.msgs {
 		v.MessageCount++
 		v.QueueSizeInBytes += int64(len(m.Body))
@@ -338,14 +327,28 @@ func (s *EventMesh) mountManagement(mux *http.ServeMux) {
 	m("GET", "/queues/{queue}", s.handleGetQueue)
 	m("PUT", "/queues/{queue}", s.HandlePutQueue)
 	m("DELETE", "/queues/{queue}", s.handleDeleteQueue)
-	m("GET", "/queues/{queue}/subscriptions", s.handleListSubscriptions)
+	m("GET", "/queues/{queue}/subscriptions", core.FoundJSON("queue", s.subscriptionList, queueMissing))
 	m("PUT", "/queues/{queue}/subscriptions/{topic}", s.HandlePutSubscription)
 	m("DELETE", "/queues/{queue}/subscriptions/{topic}", s.handleDeleteSubscription)
 	m("GET", "/readinessCheck", s.handleReadiness)
 }
 
+// queueMissing is the message of a 404 for a queue that does not exist.
+const queueMissing = "Queue %q does not exist."
+
 func queueNotFound(w http.ResponseWriter, name string) {
-	core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf("Queue %q does not exist.", name))
+	core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf(queueMissing, name))
+}
+
+// lockQueue locks s.mu and returns queue name; when there is none, it unlocks, answers 404 and returns false.
+func (s *EventMesh) lockQueue(w http.ResponseWriter, name string) (*queue, bool) {
+	s.mu.Lock()
+	q, ok := s.queues[name]
+	if !ok {
+		s.mu.Unlock()
+		queueNotFound(w, name)
+	}
+	return q, ok
 }
 
 func (s *EventMesh) handleListQueues(w http.ResponseWriter, _ *http.Request) {
@@ -480,18 +483,14 @@ func (s *EventMesh) handleDeleteQueue(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *EventMesh) handleListSubscriptions(w http.ResponseWriter, r *http.Request) {
-	name := r.PathValue("queue")
+// subscriptionList is the answer of GET .../queues/{queue}/subscriptions: the subscriptions of queue name.
+func (s *EventMesh) subscriptionList(name string) ([]Subscription, bool) {
 	subs, ok := s.Subscriptions(name)
-	if !ok {
-		queueNotFound(w, name)
-		return
-	}
 	out := make([]Subscription, 0, len(subs))
 	for _, t := range subs {
 		out = append(out, Subscription{QueueName: name, TopicPattern: t})
 	}
-	core.RespondJSON(w, http.StatusOK, out)
+	return out, ok
 }
 
 func (s *EventMesh) HandlePutSubscription(w http.ResponseWriter, r *http.Request) {
@@ -500,11 +499,8 @@ func (s *EventMesh) HandlePutSubscription(w http.ResponseWriter, r *http.Request
 		core.RespondMessage(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	s.mu.Lock()
-	q, ok := s.queues[name]
+	q, ok := s.lockQueue(w, name)
 	if !ok {
-		s.mu.Unlock()
-		queueNotFound(w, name)
 		return
 	}
 	existed := q.subs[topic]
@@ -529,11 +525,8 @@ func (s *EventMesh) HandlePutSubscription(w http.ResponseWriter, r *http.Request
 
 func (s *EventMesh) handleDeleteSubscription(w http.ResponseWriter, r *http.Request) {
 	name, topic := r.PathValue("queue"), r.PathValue("topic")
-	s.mu.Lock()
-	q, ok := s.queues[name]
+	q, ok := s.lockQueue(w, name)
 	if !ok {
-		s.mu.Unlock()
-		queueNotFound(w, name)
 		return
 	}
 	existed := q.subs[topic]
@@ -604,10 +597,5 @@ func (s *EventMesh) Subscriptions(name string) ([]string, bool) {
 	if !ok {
 		return nil, false
 	}
-	out := make([]string, 0, len(q.subs))
-	for t := range q.subs {
-		out = append(out, t)
-	}
-	sort.Strings(out)
-	return out, true
+	return slices.Sorted(maps.Keys(q.subs)), true
 }

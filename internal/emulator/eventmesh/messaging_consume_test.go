@@ -16,8 +16,7 @@ func TestRESTUnacknowledgedDeliveryReturns(t *testing.T) {
 	t.Parallel()
 	clock := emulatortest.NewClock()
 	s := emulatortest.StartServer(t, emulator.Options{Now: clock.Now, MessagingAckTimeout: 30 * time.Second})
-	mt := emulatortest.Token(t, s, emulator.AudienceManagement)
-	tok := emulatortest.Token(t, s, emulator.AudienceMessaging)
+	mt, tok := tokens(t, s)
 	q := "acme/crm/prod/dmq"
 	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, q, ""), http.StatusCreated)
 	publish(t, s, tok, q, "poison")
@@ -61,8 +60,7 @@ func TestRESTUnacknowledgedDeliveryCountsAsFailed(t *testing.T) {
 	t.Parallel()
 	clock := emulatortest.NewClock()
 	s := emulatortest.StartServer(t, emulator.Options{Now: clock.Now, MessagingAckTimeout: time.Second})
-	mt := emulatortest.Token(t, s, emulator.AudienceManagement)
-	tok := emulatortest.Token(t, s, emulator.AudienceMessaging)
+	mt, tok := tokens(t, s)
 	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "acme/crm/prod/dmq", ""), http.StatusCreated)
 	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, "acme/crm/prod/q", `{"maxRedeliveryCount":1,"deadMsgQueue":"acme/crm/prod/dmq"}`), http.StatusCreated)
 	publish(t, s, tok, "acme/crm/prod/q", "m")
@@ -88,8 +86,7 @@ func TestRESTUnacknowledgedDeliveryAfterRestart(t *testing.T) {
 	if err := s1.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
-	mt := emulatortest.Token(t, s1, emulator.AudienceManagement)
-	tok := emulatortest.Token(t, s1, emulator.AudienceMessaging)
+	mt, tok := tokens(t, s1)
 	q := "acme/crm/prod/dmq"
 	emulatortest.Expect(t, emulatortest.PutQueue(t, s1, mt, q, ""), http.StatusCreated)
 	publish(t, s1, tok, q, "held")
@@ -114,8 +111,7 @@ func TestRESTUnacknowledgedDeliveryAfterRestart(t *testing.T) {
 func TestRESTMessageHeaders(t *testing.T) {
 	t.Parallel()
 	s := emulatortest.StartServer(t, emulator.Options{})
-	mt := emulatortest.Token(t, s, emulator.AudienceManagement)
-	tok := emulatortest.Token(t, s, emulator.AudienceMessaging)
+	mt, tok := tokens(t, s)
 	q := "acme/crm/prod/q"
 	emulatortest.Expect(t, emulatortest.PutQueue(t, s, mt, q, ""), http.StatusCreated)
 	emulatortest.Expect(t, emulatortest.Do(t, "POST", emulatortest.MPath(s, q, "/messages"), tok, []byte(`{"a":1}`), map[string]string{

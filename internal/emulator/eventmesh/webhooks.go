@@ -224,12 +224,8 @@ type Webhooks struct {
 }
 
 func NewWebhooks(c *core.Core, mesh *EventMesh, auth *core.TokenService) *Webhooks {
-	minute := c.Opts.WebhookMinute
-	if minute <= 0 {
-		minute = DefaultWebhookMinute
-	}
 	return &Webhooks{Core: c, mesh: mesh, auth: auth, subs: map[string]*webhookSub{},
-		startReal: time.Now(), startVirt: c.Now(), minute: minute,
+		startReal: time.Now(), startVirt: c.Now(), minute: core.OrDefault(c.Opts.WebhookMinute, DefaultWebhookMinute),
 		hc: &http.Client{Timeout: webhookTimeout}}
 }
 
@@ -315,10 +311,7 @@ func (s *Webhooks) HandleCreateWebhook(w http.ResponseWriter, r *http.Request) {
 		respondCode(w, http.StatusConflict, "CONFLICT", fmt.Sprintf("Subscription %q already exists. Choose another name or delete it first.", in.Name))
 		return
 	}
-	limit := s.Opts.MaxWebhooks
-	if limit <= 0 {
-		limit = DefaultMaxWebhooks
-	}
+	limit := core.OrDefault(s.Opts.MaxWebhooks, DefaultMaxWebhooks)
 	if len(s.subs) >= limit {
 		s.mu.Unlock()
 		core.RespondMessage(w, http.StatusBadRequest, fmt.Sprintf("The instance has %d webhook subscriptions, its limit. Delete one or add resource units.", limit))

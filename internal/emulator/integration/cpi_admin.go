@@ -121,25 +121,24 @@ func (s *CloudIntegration) DeleteIFlow(id string) bool {
 // FailNextDeploy makes the next deploy of integration flow id end with task
 // status FAIL and runtime status ERROR, with errorText as error information.
 func (s *CloudIntegration) FailNextDeploy(id, errorText string) {
-	if errorText == "" {
-		errorText = "Deployment failed."
-	}
-	c := s.cpi
-	c.mu.Lock()
-	c.failNext[id] = errorText
-	c.mu.Unlock()
+	s.cpi.failNextWith(s.cpi.failNext, id, errorText, "Deployment failed.")
 }
 
 // FailNextBuild makes the next deploy of integration flow id fail in its build: the task ends
 // with status FAIL and errorText, and the runtime keeps running the version it ran before (or
 // nothing, if the flow was not deployed).
 func (s *CloudIntegration) FailNextBuild(id, errorText string) {
+	s.cpi.failNextWith(s.cpi.failBuild, id, errorText, "Build failed.")
+}
+
+// failNextWith records in failures (failNext or failBuild) that the next deploy of integration flow id fails
+// with errorText, or with def when errorText is empty.
+func (c *cpiState) failNextWith(failures map[string]string, id, errorText, def string) {
 	if errorText == "" {
-		errorText = "Build failed."
+		errorText = def
 	}
-	c := s.cpi
 	c.mu.Lock()
-	c.failBuild[id] = errorText
+	failures[id] = errorText
 	c.mu.Unlock()
 }
 
@@ -195,25 +194,11 @@ func (s *CloudIntegration) MountControl(mux *http.ServeMux) {
 		w.Header().Set("Content-Type", "application/zip")
 		_, _ = w.Write(content)
 	})
-	mux.HandleFunc("GET "+c+"/iflows/{id}/configurations", func(w http.ResponseWriter, r *http.Request) {
-		m, ok := s.IFlowConfigurations(r.PathValue("id"))
-		if !ok {
-			core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf("There is no integration flow %q.", r.PathValue("id")))
-			return
-		}
-		core.RespondJSON(w, http.StatusOK, m)
-	})
+	mux.HandleFunc("GET "+c+"/iflows/{id}/configurations", core.FoundJSON("id", s.IFlowConfigurations, "There is no integration flow %q."))
 	mux.HandleFunc("PUT "+c+"/iflows/{id}/configurations/{key}", s.handleControlSetConfiguration)
 	mux.HandleFunc("POST "+c+"/iflows/{id}/fail-next-deploy", failNextHandler(s.FailNextDeploy))
 	mux.HandleFunc("POST "+c+"/iflows/{id}/fail-next-build", failNextHandler(s.FailNextBuild))
-	mux.HandleFunc("GET "+c+"/iflows/{id}/deployed", func(w http.ResponseWriter, r *http.Request) {
-		d, ok := s.Deployed(r.PathValue("id"))
-		if !ok {
-			core.RespondMessage(w, http.StatusNotFound, fmt.Sprintf("Integration flow %q is not deployed.", r.PathValue("id")))
-			return
-		}
-		core.RespondJSON(w, http.StatusOK, d)
-	})
+	mux.HandleFunc("GET "+c+"/iflows/{id}/deployed", core.FoundJSON("id", s.Deployed, "Integration flow %q is not deployed."))
 	mux.HandleFunc("PUT "+c+"/cloud-integration/deploy-delay", s.handleControlDeployDelay)
 	mux.HandleFunc("POST "+c+"/cloud-integration/csrf/invalidate", func(w http.ResponseWriter, _ *http.Request) {
 		s.InvalidateCSRFTokens()

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -184,6 +186,7 @@ type cpiMetadataJSON struct {
 	EditMedia   string `json:"edit_media,omitempty"`
 }
 
+// cpiDeferredJSON is an OData v2 deferred navigation property (the design time, runtime and JMS APIs).
 type cpiDeferredJSON struct {
 	Deferred struct {
 		URI string `json:"uri"`
@@ -313,11 +316,7 @@ func cpiNotFoundDesigntime(w http.ResponseWriter) {
 func (s *CloudIntegration) cpiListDesigntime(w http.ResponseWriter, r *http.Request) {
 	c := s.cpi
 	c.mu.Lock()
-	ids := make([]string, 0, len(c.iflows))
-	for id := range c.iflows {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(c.iflows))
 	out := make([]cpiDesigntimeJSON, 0, len(ids))
 	for _, id := range ids {
 		out = append(out, c.iflows[id].view(cpiBaseURI(r)))
@@ -811,11 +810,7 @@ func (s *CloudIntegration) cpiListRuntime(w http.ResponseWriter, r *http.Request
 	c := s.cpi
 	now := s.Now()
 	c.mu.Lock()
-	ids := make([]string, 0, len(c.runtimes))
-	for id := range c.runtimes {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(c.runtimes))
 	out := []cpiRuntimeJSON{}
 	for _, id := range ids {
 		if d := c.runtimeLocked(id, now); d != nil {

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -121,18 +122,10 @@ type jmsMessage struct {
 }
 
 func newJMSState(opts core.Options, now time.Time) *jmsState {
-	j := &jmsState{queues: map[string]*jmsQueue{}, startReal: time.Now(), startVirtual: now,
-		minute: opts.JMSMinute, maxQueues: opts.JMSMaxQueues, maxCapacity: opts.JMSMaxCapacity}
-	if j.minute <= 0 {
-		j.minute = DefaultJMSMinute
-	}
-	if j.maxQueues <= 0 {
-		j.maxQueues = DefaultJMSMaxQueues
-	}
-	if j.maxCapacity <= 0 {
-		j.maxCapacity = DefaultJMSMaxCapacity
-	}
-	return j
+	return &jmsState{queues: map[string]*jmsQueue{}, startReal: time.Now(), startVirtual: now,
+		minute:      core.OrDefault(opts.JMSMinute, DefaultJMSMinute),
+		maxQueues:   core.OrDefault(opts.JMSMaxQueues, DefaultJMSMaxQueues),
+		maxCapacity: core.OrDefault(opts.JMSMaxCapacity, DefaultJMSMaxCapacity)}
 }
 
 // Now returns the JMS clock: real time scaled so that one JMS minute lasts
@@ -314,18 +307,6 @@ type jmsMeta struct {
 	Type string `json:"type"`
 }
 
-type jmsDeferred struct {
-	Deferred struct {
-		URI string `json:"uri"`
-	} `json:"__deferred"`
-}
-
-func deferred(uri string) jmsDeferred {
-	var d jmsDeferred
-	d.Deferred.URI = uri
-	return d
-}
-
 // State values of queues and the broker [SAP c6c00d5].
 const (
 	jmsStateOK       = 0
@@ -396,7 +377,7 @@ func (s *Runtime) jmsBrokerEntity(r *http.Request, expand map[string]bool) map[s
 		}
 		e["QueueStates"] = map[string]any{"results": states}
 	} else {
-		e["QueueStates"] = deferred(uri + "/QueueStates")
+		e["QueueStates"] = cpiDeferred(uri + "/QueueStates")
 	}
 	if expand["InactiveQueues"] {
 		inactive := []map[string]any{}
@@ -410,17 +391,13 @@ func (s *Runtime) jmsBrokerEntity(r *http.Request, expand map[string]bool) map[s
 		}
 		e["InactiveQueues"] = map[string]any{"results": inactive}
 	} else {
-		e["InactiveQueues"] = deferred(uri + "/InactiveQueues")
+		e["InactiveQueues"] = cpiDeferred(uri + "/InactiveQueues")
 	}
 	return e
 }
 
 func (j *jmsState) sortedQueueNamesLocked() []string {
-	names := make([]string, 0, len(j.queues))
-	for n := range j.queues {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(j.queues))
 	return names
 }
 
@@ -437,7 +414,7 @@ func (s *Runtime) jmsQueueEntityLocked(base string, q *jmsQueue) map[string]any 
 		"State":     fillState(size, JMSQueueMaxBytes),
 		"FillGrade": int(size * 100 / JMSQueueMaxBytes),
 		"Active":    !q.stopped,
-		"Messages":  deferred(uri + "/Messages"),
+		"Messages":  cpiDeferred(uri + "/Messages"),
 	}
 }
 

@@ -407,35 +407,33 @@ func (p *filterParser) peekWord(word string) bool {
 }
 
 func (p *filterParser) or() (mplPredicate, error) {
-	left, err := p.and()
-	if err != nil {
-		return nil, err
-	}
-	for p.peekWord("or") {
-		p.pos++
-		right, err := p.and()
-		if err != nil {
-			return nil, err
-		}
-		l := left
-		left = func(m *MessageProcessingLog) bool { return l(m) || right(m) }
-	}
-	return left, nil
+	return p.chain("or", p.and, true)
 }
 
 func (p *filterParser) and() (mplPredicate, error) {
-	left, err := p.primary()
+	return p.chain("and", p.primary, false)
+}
+
+// chain parses the operands that the operator word joins, left to right, each through operand. The joined
+// predicate is decided as soon as an operand yields decided: true for or, false for and.
+func (p *filterParser) chain(word string, operand func() (mplPredicate, error), decided bool) (mplPredicate, error) {
+	left, err := operand()
 	if err != nil {
 		return nil, err
 	}
-	for p.peekWord("and") {
+	for p.peekWord(word) {
 		p.pos++
-		right, err := p.primary()
+		right, err := operand()
 		if err != nil {
 			return nil, err
 		}
 		l := left
-		left = func(m *MessageProcessingLog) bool { return l(m) && right(m) }
+		left = func(m *MessageProcessingLog) bool {
+			if l(m) == decided {
+				return decided
+			}
+			return right(m)
+		}
 	}
 	return left, nil
 }

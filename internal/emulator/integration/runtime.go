@@ -80,13 +80,14 @@ const (
 	RunCompleted RunOutcome = "completed"
 	// RunEscalated: an execution ended in an Escalation End; the flow acknowledged (consumed) the message.
 	RunEscalated RunOutcome = "escalated"
-	// RunDeadLettered: the broker moved the rejected message to the queue's deadMsgQueue.
-	RunDeadLettered RunOutcome = "deadLettered"
-	// RunDiscarded: the broker dropped the rejected message because the queue has no usable deadMsgQueue.
-	RunDiscarded RunOutcome = "discarded"
-	// RunRedeliveryCapReached: the queue redelivers without limit (maxRedeliveryCount 0) and the
-	// emulator discarded the message after Options.RedeliveryCap deliveries.
-	RunRedeliveryCapReached RunOutcome = "redeliveryCapReached"
+	// RunDeadLettered, RunDiscarded and RunRedeliveryCapReached: the broker's last answer to a reject of
+	// the message (core.OutcomeDeadLettered, core.OutcomeDiscarded, core.OutcomeRedeliveryCapReached): it
+	// moved the message to the queue's deadMsgQueue, dropped it because the queue has no usable
+	// deadMsgQueue, or discarded it after Options.RedeliveryCap deliveries of a queue that redelivers
+	// without limit (maxRedeliveryCount 0).
+	RunDeadLettered         = RunOutcome(core.OutcomeDeadLettered)
+	RunDiscarded            = RunOutcome(core.OutcomeDiscarded)
+	RunRedeliveryCapReached = RunOutcome(core.OutcomeRedeliveryCapReached)
 	// RunUndeliverable: the sender settled the message MODIFIED_FAILED_UNDELIVERABLE; the broker
 	// does not deliver it again and it never reaches the dead message queue.
 	RunUndeliverable RunOutcome = "undeliverable"
@@ -759,16 +760,14 @@ func (cn *consumer) settleFailure(lock *batchLock, d *delivery, capped bool) boo
 	return res.Outcome == core.OutcomeRedelivered
 }
 
+// runOutcomeOf is the run's outcome after the broker answered a reject with o: pending while the broker
+// redelivers the message, otherwise the broker's last answer (RunDeadLettered, RunDiscarded,
+// RunRedeliveryCapReached).
 func runOutcomeOf(o core.RejectOutcome) RunOutcome {
-	switch o {
-	case core.OutcomeDeadLettered:
-		return RunDeadLettered
-	case core.OutcomeDiscarded:
-		return RunDiscarded
-	case core.OutcomeRedeliveryCapReached:
-		return RunRedeliveryCapReached
+	if o == core.OutcomeRedelivered {
+		return RunPending
 	}
-	return RunPending
+	return RunOutcome(o)
 }
 
 // Bookkeeping of runs, logs and statistics.
