@@ -1,4 +1,4 @@
-package provider_test
+package integration_test
 
 import (
 	"fmt"
