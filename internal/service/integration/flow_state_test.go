@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -18,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
@@ -27,16 +25,50 @@ import (
 // The state of the Cloud Integration resources records what the tenant runs: after a failed,
 // interrupted or skipped deploy the next plan deploys, so that applying again is the remedy.
 
-// uploadRoute is the emulator's route of an iFlow content upload.
-const uploadRoute = "PUT /api/v1/IntegrationDesigntimeArtifacts(Id,Version)"
+// flowStateUploadRoute is the emulator's route of an iFlow content upload.
+const flowStateUploadRoute = "PUT /api/v1/IntegrationDesigntimeArtifacts(Id,Version)"
 
-// expectDeployPlanned: the plan updates addr although the configuration did not change.
-func expectDeployPlanned(addr string) resource.ConfigPlanChecks {
-	return resource.ConfigPlanChecks{
-		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-	}
+// flowStateSenderEnv starts an emulator holding the sender flow (acctest.SenderFlowID, one AMQP
+// sender on acme/crm/prod/orders).
+func flowStateSenderEnv(t *testing.T) *acctest.TestEnv {
+	t.Helper()
+	env := acctest.NewTestEnv(t)
+	flowStateAddSenderFlow(t, env)
+	return env
 }
+
+// flowStateAddSenderFlow adds the sender flow to env's emulator.
+func flowStateAddSenderFlow(t *testing.T, env *acctest.TestEnv) {
+	t.Helper()
+	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+}
+
+// flowStateTest runs steps against the provider in the test process, beside the other parallel tests.
+func flowStateTest(t *testing.T, steps []resource.TestStep) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories, Steps: steps})
+}
+
+// flowStateSender is a sender of the cases of TestAccSenderStateTruth_failedDeployIsDeployedAgain: its
+// flow, its address, how its flow is added to the emulator, and its configuration setting n.
+type flowStateSender struct {
+	flow, addr string
+	add        func(t *testing.T, env *acctest.TestEnv)
+	hcl        func(n int) string
+}
+
+var (
+	// flowStateAMQP is the AMQP sender of the sender flow.
+	flowStateAMQP = flowStateSender{acctest.SenderFlowID, acctest.SenderAddr, flowStateAddSenderFlow, func(n int) string {
+		return fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n}\n", acctest.SenderFlowID, n)
+	}}
+	// flowStateJMS is the JMS sender of the guarded flow.
+	flowStateJMS = flowStateSender{acctest.JMSGuardedFlow, acctest.JMSAddr, func(t *testing.T, env *acctest.TestEnv) {
+		env.AddJMSFlow(t, acctest.JMSGuardedFlow, false, acctest.GuardedOptions())
+	}, func(n int) string {
+		return acctest.JMSHCL(acctest.JMSGuardedFlow, fmt.Sprintf("  retry_interval = %d\n  max_retries = 5\n", n))
+	}}
+)
 
 // A sender with deploy = true whose deploy fails after its settings were written: the next plan
 // deploys the flow (before, it said "No changes" and the flow stayed in ERROR with settings that
@@ -45,93 +77,52 @@ func expectDeployPlanned(addr string) resource.ConfigPlanChecks {
 func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		name, flow, addr string
-		add              func(env *acctest.TestEnv)
-		hcl              func(n int) string
-		failBuild        bool
+		name string
+		flowStateSender
+		failBuild bool
 		// failRead: the runtime cannot be read from the deploy on, during the rest of the apply
 		// (its read-back included): the write must be recorded as undeployed all the same.
 		failRead bool
 	}{
-		{
-			name: "amqp", flow: acctest.SenderFlowID, addr: acctest.SenderAddr,
-			add: func(env *acctest.TestEnv) {
-				env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
-			},
-			hcl: func(n int) string {
-				return fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n}\n", acctest.SenderFlowID, n)
-			},
-		},
-		{
-			name: "jms", flow: acctest.JMSGuardedFlow, addr: acctest.JMSAddr,
-			add: func(env *acctest.TestEnv) { env.AddJMSFlow(t, acctest.JMSGuardedFlow, false, acctest.GuardedOptions()) },
-			hcl: func(n int) string {
-				return acctest.JMSHCL(acctest.JMSGuardedFlow, fmt.Sprintf("  retry_interval = %d\n  max_retries = 5\n", n))
-			},
-		},
-		{
-			name: "amqp-failed-build", flow: acctest.SenderFlowID, addr: acctest.SenderAddr, failBuild: true,
-			add: func(env *acctest.TestEnv) {
-				env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
-			},
-			hcl: func(n int) string {
-				return fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n}\n", acctest.SenderFlowID, n)
-			},
-		},
-		{
-			name: "amqp-failed-build-and-runtime-read", flow: acctest.SenderFlowID, addr: acctest.SenderAddr, failBuild: true, failRead: true,
-			add: func(env *acctest.TestEnv) {
-				env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
-			},
-			hcl: func(n int) string {
-				return fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n}\n", acctest.SenderFlowID, n)
-			},
-		},
-		{
-			name: "jms-failed-deploy-and-runtime-read", flow: acctest.JMSGuardedFlow, addr: acctest.JMSAddr, failRead: true,
-			add: func(env *acctest.TestEnv) { env.AddJMSFlow(t, acctest.JMSGuardedFlow, false, acctest.GuardedOptions()) },
-			hcl: func(n int) string {
-				return acctest.JMSHCL(acctest.JMSGuardedFlow, fmt.Sprintf("  retry_interval = %d\n  max_retries = 5\n", n))
-			},
-		},
+		{name: "amqp", flowStateSender: flowStateAMQP},
+		{name: "jms", flowStateSender: flowStateJMS},
+		{name: "amqp-failed-build", flowStateSender: flowStateAMQP, failBuild: true},
+		{name: "amqp-failed-build-and-runtime-read", flowStateSender: flowStateAMQP, failBuild: true, failRead: true},
+		{name: "jms-failed-deploy-and-runtime-read", flowStateSender: flowStateJMS, failRead: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
 			env := acctest.NewTestEnv(t)
-			tc.add(env)
+			tc.add(t, env)
 			wantErr := `Deployment Failed.*(Credential EventMesh not found|keeps running the version deployed before).*next plan shows the deploy`
 			if tc.failRead {
 				wantErr = `Cannot Read Deployment`
 			}
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{
-					{Config: env.Config(tc.hcl(1)), Check: acctest.CheckRunsDesignTime(env, tc.flow)},
-					{
-						PreConfig: func() {
-							if tc.failRead {
-								failRuntimeReadsFromDeploy(t, env)
-							}
-							if tc.failBuild {
-								// The build fails: the flow keeps running (STARTED) its previous settings.
-								env.Srv.FailNextBuild(tc.flow, "Credential EventMesh not found")
-								return
-							}
-							env.Srv.FailNextDeploy(tc.flow, "Credential EventMesh not found")
-						},
-						Config:      env.Config(tc.hcl(2)),
-						ExpectError: acctest.Wrapped(wantErr),
+			flowStateTest(t, []resource.TestStep{
+				{Config: env.Config(tc.hcl(1)), Check: acctest.CheckRunsDesignTime(env, tc.flow)},
+				{
+					PreConfig: func() {
+						if tc.failRead {
+							flowStateFailRuntimeReads(t, env)
+						}
+						if tc.failBuild {
+							// The build fails: the flow keeps running (STARTED) its previous settings.
+							env.Srv.FailNextBuild(tc.flow, "Credential EventMesh not found")
+							return
+						}
+						env.Srv.FailNextDeploy(tc.flow, "Credential EventMesh not found")
 					},
-					{
-						// The runtime can be read again (the faults the failed apply left over are dropped).
-						PreConfig: func() { env.Srv.ClearFaults(); env.Srv.SetDeployDelay(0) },
-						// Nothing changed in the configuration: the plan deploys because the flow does not run it.
-						Config:           env.Config(tc.hcl(2)),
-						ConfigPlanChecks: expectDeployPlanned(tc.addr),
-						Check:            acctest.CheckRunsDesignTime(env, tc.flow),
-						ConfigStateChecks: []statecheck.StateCheck{
-							statecheck.ExpectKnownValue(tc.addr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
-						},
+					Config:      env.Config(tc.hcl(2)),
+					ExpectError: acctest.Wrapped(wantErr),
+				},
+				{
+					// The runtime can be read again (the faults the failed apply left over are dropped).
+					PreConfig: func() { env.Srv.ClearFaults(); env.Srv.SetDeployDelay(0) },
+					// Nothing changed in the configuration: the plan deploys because the flow does not run it.
+					Config:           env.Config(tc.hcl(2)),
+					ConfigPlanChecks: pipelineUpdateSettles(tc.addr),
+					Check:            acctest.CheckRunsDesignTime(env, tc.flow),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(tc.addr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
 					},
 				},
 			})
@@ -139,13 +130,13 @@ func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
 	}
 }
 
-// runtimeRoute is the emulator's route of a runtime artifact read.
-const runtimeRoute = "GET /api/v1/IntegrationRuntimeArtifacts(Id)"
+// flowStateRuntimeRoute is the emulator's route of a runtime artifact read.
+const flowStateRuntimeRoute = "GET /api/v1/IntegrationRuntimeArtifacts(Id)"
 
-// failRuntimeReadsFromDeploy makes the runtime of every flow unreadable (500 past the client's
+// flowStateFailRuntimeReads makes the runtime of every flow unreadable (500 past the client's
 // retries) from the next deploy request on, for the rest of that apply: the deploy is held for a
 // while so that the faults are in place before anything reads the runtime after it.
-func failRuntimeReadsFromDeploy(t *testing.T, env *acctest.TestEnv) {
+func flowStateFailRuntimeReads(t *testing.T, env *acctest.TestEnv) {
 	t.Helper()
 	env.Srv.SetDeployDelay(300 * time.Millisecond)
 	before := env.Srv.Stats().Routes[acctest.DeployRoute]
@@ -163,7 +154,7 @@ func failRuntimeReadsFromDeploy(t *testing.T, env *acctest.TestEnv) {
 				for i := range faults {
 					faults[i] = emulator.Fault500
 				}
-				env.Srv.InjectNextOn(runtimeRoute, faults...)
+				env.Srv.InjectNextOn(flowStateRuntimeRoute, faults...)
 				return
 			}
 		}
@@ -173,31 +164,27 @@ func failRuntimeReadsFromDeploy(t *testing.T, env *acctest.TestEnv) {
 // A sender switched from deploy = false back to deploy = true while the flow runs older content
 // deploys it: the settings written with deploy = false were recorded as not deployed.
 func TestAccSenderStateTruth_deployFalseToTrueDeploys(t *testing.T) {
-	env := acctest.NewTestEnv(t)
-	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
+	env := flowStateSenderEnv(t)
 	hcl := func(n int, deploy bool) string {
 		return env.Config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = %d\n  deploy = %t\n}\n",
 			acctest.SenderFlowID, n, deploy))
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: hcl(1, true), Check: acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)},
-			{
-				// Written, not deployed: the flow keeps running retries = 1, and with deploy = false
-				// nothing more is planned.
-				Config: hcl(2, false),
-				Check: func(*terraform.State) error {
-					if acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)(nil) == nil {
-						return fmt.Errorf("deploy = false deployed the flow")
-					}
-					return nil
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	flowStateTest(t, []resource.TestStep{
+		{Config: hcl(1, true), Check: acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)},
+		{
+			// Written, not deployed: the flow keeps running retries = 1, and with deploy = false
+			// nothing more is planned.
+			Config: hcl(2, false),
+			Check: func(*terraform.State) error {
+				if acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)(nil) == nil {
+					return fmt.Errorf("deploy = false deployed the flow")
+				}
+				return nil
 			},
-			{Config: hcl(2, true), Check: acctest.CheckRunsDesignTime(env, acctest.SenderFlowID),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+			ConfigPlanChecks: pipelineSettles,
 		},
+		{Config: hcl(2, true), Check: acctest.CheckRunsDesignTime(env, acctest.SenderFlowID),
+			ConfigPlanChecks: pipelineSettles},
 	})
 }
 
@@ -205,64 +192,45 @@ func TestAccSenderStateTruth_deployFalseToTrueDeploys(t *testing.T) {
 // triggers, so that the next plan deploys again; before, it saved the new triggers and the flow
 // kept running its old content.
 func TestAccIFlowDeploymentStateTruth_failedRequestKeepsTriggers(t *testing.T) {
-	env := acctest.NewTestEnv(t)
-	for _, id := range acctest.DeploymentFlows {
-		env.AddTwoChannelFlow(t, id)
-	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: env.Config(acctest.DeploymentHCL(1, "")), Check: acctest.CheckRunsDesignTime(env, "DeployFlowA")},
-			{
-				// max_retries = 3: four answers of 500 fail each deploy request for good.
-				PreConfig: func() {
-					env.Srv.InjectNextOn(acctest.DeployRoute, emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500,
-						emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
-				},
-				Config:      env.Config(acctest.DeploymentHCL(2, "")),
-				ExpectError: regexp.MustCompile(`Deployment Failed`),
-			},
-			{
-				Config: env.Config(acctest.DeploymentHCL(2, "")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(acctest.DeploymentAddr("DeployFlowA"), plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(acctest.DeploymentAddr("DeployFlowB"), plancheck.ResourceActionUpdate),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: resource.ComposeTestCheckFunc(acctest.CheckRunsDesignTime(env, "DeployFlowA"), acctest.CheckRunsDesignTime(env, "DeployFlowB")),
-			},
-		},
-	})
+	flowStateKeepsTriggers(t, func(env *acctest.TestEnv) {
+		// max_retries = 3: four answers of 500 fail each deploy request for good.
+		env.Srv.InjectNextOn(acctest.DeployRoute, emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500,
+			emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
+	}, "DeployFlowA", "DeployFlowB")
 }
 
 // An update whose build fails leaves the flow running its previous version (STARTED): the
 // triggers are kept, so the next plan deploys again, although the runtime looks healthy.
 func TestAccIFlowDeploymentStateTruth_failedBuildKeepsTriggers(t *testing.T) {
+	flowStateKeepsTriggers(t, func(env *acctest.TestEnv) {
+		env.Srv.FailNextBuild("DeployFlowA", "Build failed: adapter 'AMQP' not found")
+	}, "DeployFlowA")
+}
+
+// flowStateKeepsTriggers applies the deployments of acctest.DeploymentFlows, changes their triggers
+// with fail set up to make the deploy fail, and asserts that the apply fails and that the next plan
+// deploys the flows named in redeployed again, after which both flows run their design time.
+func flowStateKeepsTriggers(t *testing.T, fail func(env *acctest.TestEnv), redeployed ...string) {
+	t.Helper()
 	env := acctest.NewTestEnv(t)
 	for _, id := range acctest.DeploymentFlows {
 		env.AddTwoChannelFlow(t, id)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: env.Config(acctest.DeploymentHCL(1, "")), Check: acctest.CheckRunsDesignTime(env, "DeployFlowA")},
-			{
-				PreConfig:   func() { env.Srv.FailNextBuild("DeployFlowA", "Build failed: adapter 'AMQP' not found") },
-				Config:      env.Config(acctest.DeploymentHCL(2, "")),
-				ExpectError: regexp.MustCompile(`Deployment Failed`),
-			},
-			{
-				Config: env.Config(acctest.DeploymentHCL(2, "")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(acctest.DeploymentAddr("DeployFlowA"), plancheck.ResourceActionUpdate),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: resource.ComposeTestCheckFunc(acctest.CheckRunsDesignTime(env, "DeployFlowA"), acctest.CheckRunsDesignTime(env, "DeployFlowB")),
-			},
+	var planned []plancheck.PlanCheck
+	for _, id := range redeployed {
+		planned = append(planned, plancheck.ExpectResourceAction(acctest.DeploymentAddr(id), plancheck.ResourceActionUpdate))
+	}
+	flowStateTest(t, []resource.TestStep{
+		{Config: env.Config(acctest.DeploymentHCL(1, "")), Check: acctest.CheckRunsDesignTime(env, "DeployFlowA")},
+		{
+			PreConfig:   func() { fail(env) },
+			Config:      env.Config(acctest.DeploymentHCL(2, "")),
+			ExpectError: regexp.MustCompile(`Deployment Failed`),
+		},
+		{
+			Config:           env.Config(acctest.DeploymentHCL(2, "")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: planned, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Check:            resource.ComposeTestCheckFunc(acctest.CheckRunsDesignTime(env, "DeployFlowA"), acctest.CheckRunsDesignTime(env, "DeployFlowB")),
 		},
 	})
 }
@@ -297,17 +265,12 @@ resource "sapmessaging_iflow_deployment" "f" {
 }
 `, id, channel, id))
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: hcl("AMQP_A"), Check: acctest.CheckRunsDesignTime(env, id)},
-			{
-				Config: hcl("AMQP_B"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: acctest.CheckRunsDesignTime(env, id),
-			},
+	flowStateTest(t, []resource.TestStep{
+		{Config: hcl("AMQP_A"), Check: acctest.CheckRunsDesignTime(env, id)},
+		{
+			Config:           hcl("AMQP_B"),
+			ConfigPlanChecks: pipelineSettles,
+			Check:            acctest.CheckRunsDesignTime(env, id),
 		},
 	})
 }
@@ -315,13 +278,10 @@ resource "sapmessaging_iflow_deployment" "f" {
 // Two resources of one configuration on one channel, or two deployments of one flow, are refused
 // at plan, also when one names the flow's version as "active" and the other explicitly.
 func TestAccSenderStateTruth_managedTwiceRefused(t *testing.T) {
-	env := acctest.NewTestEnv(t)
-	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: env.Configf(`
+	env := flowStateSenderEnv(t)
+	flowStateTest(t, []resource.TestStep{
+		{
+			Config: env.Configf(`
 resource "sapmessaging_amqp_sender" "active" {
   iflow_id              = %[1]q
   max_number_of_retries = 1
@@ -333,11 +293,11 @@ resource "sapmessaging_amqp_sender" "explicit" {
   max_number_of_retries = 2
 }
 `, acctest.SenderFlowID),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`Channel Managed Twice.*MessageFlow_1.*OrdersInbound`),
-			},
-			{
-				Config: env.Configf(`
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(`Channel Managed Twice.*MessageFlow_1.*OrdersInbound`),
+		},
+		{
+			Config: env.Configf(`
 resource "sapmessaging_iflow_deployment" "a" {
   iflow_id = %[1]q
 }
@@ -347,41 +307,40 @@ resource "sapmessaging_iflow_deployment" "b" {
   version  = "1.0.0"
 }
 `, acctest.SenderFlowID),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`Integration Flow Deployed Twice.*OrdersInbound`),
-			},
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(`Integration Flow Deployed Twice.*OrdersInbound`),
 		},
 	})
 }
 
 // A failed upload is reported as a write, not as a read; applying again converges.
 func TestAccSenderStateTruth_failedUploadReportedAsWrite(t *testing.T) {
-	env := acctest.NewTestEnv(t)
-	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() {
-					env.Srv.InjectNextOn(uploadRoute, emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
-				},
-				Config:      env.Config(acctest.SenderHCL("")),
-				ExpectError: acctest.Wrapped(`Cannot Write Integration Flow.*uploading the changed content`),
+	env := flowStateSenderEnv(t)
+	flowStateTest(t, []resource.TestStep{
+		{
+			PreConfig: func() {
+				env.Srv.InjectNextOn(flowStateUploadRoute, emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
 			},
-			{
-				Config:           env.Config(acctest.SenderHCL("")),
-				Check:            acctest.CheckRunsDesignTime(env, acctest.SenderFlowID),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
+			Config:      env.Config(acctest.SenderHCL("")),
+			ExpectError: acctest.Wrapped(`Cannot Write Integration Flow.*uploading the changed content`),
+		},
+		{
+			Config:           env.Config(acctest.SenderHCL("")),
+			Check:            acctest.CheckRunsDesignTime(env, acctest.SenderFlowID),
+			ConfigPlanChecks: pipelineSettles,
 		},
 	})
 }
 
-// senderCLIWork is a CLI working directory with one sapmessaging_amqp_sender of senderFlowID
-// (deploy = true) whose retries are set by the variable n.
-func senderCLIWork(t *testing.T, tf string, srv *emulatortest.Emulator, timeouts string) *acctest.CLIWork {
+// flowStateSenderCLI starts an emulator holding the sender flow and returns it with a CLI working
+// directory with one sapmessaging_amqp_sender of acctest.SenderFlowID (deploy = true) whose retries are
+// set by the variable n, applied with n = 1.
+func flowStateSenderCLI(t *testing.T, tf, timeouts string) (*emulatortest.Emulator, *acctest.TestEnv, *acctest.CLIWork) {
 	t.Helper()
-	return acctest.NewCLIWork(t, tf, srv, fmt.Sprintf("  cloud_integration = { service_key = %q }\n  max_retries = 1", string(srv.CloudIntegrationKey())), `
+	srv := emulatortest.Start(t, emulator.Options{})
+	env := &acctest.TestEnv{Srv: srv}
+	flowStateAddSenderFlow(t, env)
+	w := acctest.NewCLIWork(t, tf, srv, fmt.Sprintf("  cloud_integration = { service_key = %q }\n  max_retries = 1", string(srv.CloudIntegrationKey())), `
 variable "n" {
   type = number
 }
@@ -392,6 +351,8 @@ resource "sapmessaging_amqp_sender" "orders" {
 `+timeouts+`
 }
 `)
+	w.ApplyConverges(t, env, 1)
+	return srv, env, w
 }
 
 // Ctrl-C after the upload, while the deploy request is on its way (the tenant never receives it):
@@ -400,11 +361,7 @@ resource "sapmessaging_amqp_sender" "orders" {
 func TestAccSenderStateTruth_interruptedBeforeDeploy(t *testing.T) {
 	tf := acctest.TerraformCLI(t)
 	t.Parallel()
-	srv := emulatortest.Start(t, emulator.Options{})
-	env := &acctest.TestEnv{Srv: srv}
-	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
-	w := senderCLIWork(t, tf, srv, "")
-	w.ApplyConverges(t, env, 1)
+	srv, env, w := flowStateSenderCLI(t, tf, "")
 
 	// The deploy request is held until the client gives up; it is then dropped unprocessed.
 	srv.SetFaults(emulator.Faults{SlowDelay: 2 * time.Minute})
@@ -442,11 +399,7 @@ func TestAccSenderStateTruth_interruptedBeforeDeploy(t *testing.T) {
 func TestAccSenderStateTruth_timeoutBoundsWholeOperation(t *testing.T) {
 	tf := acctest.TerraformCLI(t)
 	t.Parallel()
-	srv := emulatortest.Start(t, emulator.Options{})
-	env := &acctest.TestEnv{Srv: srv}
-	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
-	w := senderCLIWork(t, tf, srv, `  timeouts = { update = "1s" }`)
-	w.ApplyConverges(t, env, 1)
+	srv, env, w := flowStateSenderCLI(t, tf, `  timeouts = { update = "1s" }`)
 
 	if r := w.Run(t, "plan", "-input=false", "-no-color", "-var=n=2", "-out=update.tfplan"); r.ExitCode != 0 {
 		t.Fatalf("plan failed (exit %d):\n%s", r.ExitCode, r.Output)
@@ -461,67 +414,4 @@ func TestAccSenderStateTruth_timeoutBoundsWholeOperation(t *testing.T) {
 		t.Fatalf("the flow stopped running: %+v", d)
 	}
 	w.ApplyConverges(t, env, 2)
-}
-
-// A write recorded as undeployed ends when the runtime was deployed since; recorded without the
-// runtime's deployment time (the read-back failed), only a deploy of the resource ends it.
-func TestStillUndeployed(t *testing.T) {
-	t.Parallel()
-	started := func(on string) *cpi.RuntimeArtifact { return &cpi.RuntimeArtifact{Status: "STARTED", DeployedOn: on} }
-	for _, tc := range []struct {
-		name string
-		u    *framework.UndeployedWrite
-		rt   *cpi.RuntimeArtifact
-		want bool
-	}{
-		{"none recorded", nil, started("t1"), false},
-		{"not deployed since", &framework.UndeployedWrite{DeployedOn: "t1"}, started("t1"), true},
-		{"deployed since", &framework.UndeployedWrite{DeployedOn: "t1"}, started("t2"), false},
-		{"deployed since, but in error", &framework.UndeployedWrite{DeployedOn: "t1"}, &cpi.RuntimeArtifact{Status: "ERROR", DeployedOn: "t2"}, true},
-		{"not deployed at all", &framework.UndeployedWrite{}, nil, true},
-		{"deployment time unknown", &framework.UndeployedWrite{DeployedOnUnknown: true}, started("t2"), true},
-	} {
-		if got := framework.StillUndeployed(tc.u, tc.rt) != nil; got != tc.want {
-			t.Errorf("%s: still undeployed = %t, want %t", tc.name, got, tc.want)
-		}
-	}
-}
-
-// What the runtime was deployed from is recorded again after a deploy of the resource and when a
-// read finds another deployment than the recorded one (by anyone); a read of the same deployment
-// keeps the digest recorded, so that a design time changed since is seen. A deployment by someone
-// else is unconfirmed until a saved run reads it again (an apply that held a deploy back for it
-// needs one more), and the record stays while the flow is not deployed.
-func TestNextDeployedContent(t *testing.T) {
-	t.Parallel()
-	rt := func(on string) *cpi.RuntimeArtifact {
-		return &cpi.RuntimeArtifact{Status: "STARTED", DeployedOn: on, Version: "1.0.1"}
-	}
-	rec := &framework.DeployedContent{DeployedOn: "t1", Digest: "d1", Version: "1.0.1"}
-	unconfirmed := func(n int) *framework.DeployedContent { c := *rec; c.Unconfirmed = n; return &c }
-	for _, tc := range []struct {
-		name   string
-		prior  *framework.DeployedContent
-		rt     *cpi.RuntimeArtifact
-		digest string
-		by     framework.RecordBy
-		held   bool
-		want   *framework.DeployedContent
-	}{
-		{"first read takes the design time as deployed", nil, rt("t1"), "d2", framework.ByRead, false, &framework.DeployedContent{DeployedOn: "t1", Digest: "d2", Version: "1.0.1"}},
-		{"same deployment keeps the record", rec, rt("t1"), "d2", framework.ByRead, false, rec},
-		{"a deploy by someone else records anew, unconfirmed", rec, rt("t2"), "d2", framework.ByRead, false,
-			&framework.DeployedContent{DeployedOn: "t2", Digest: "d2", Version: "1.0.1", Unconfirmed: 1}},
-		{"a saved run's read confirms it", unconfirmed(1), rt("t1"), "d2", framework.ByRead, false, rec},
-		{"an apply that held the deploy back keeps it unconfirmed", unconfirmed(1), rt("t1"), "d2", framework.ByApply, true, unconfirmed(2)},
-		{"a read after that apply lowers it", unconfirmed(2), rt("t1"), "d2", framework.ByRead, false, unconfirmed(1)},
-		{"the resource's own deploy records anew", unconfirmed(1), rt("t1"), "d2", framework.ByDeploy, false, &framework.DeployedContent{DeployedOn: "t1", Digest: "d2", Version: "1.0.1"}},
-		{"not deployed: the record of what last ran stays", rec, nil, "d2", framework.ByRead, false, rec},
-		{"design time unread: the record stays", rec, rt("t2"), "", framework.ByRead, false, rec},
-	} {
-		got := framework.NextDeployedContent(tc.prior, tc.rt, tc.digest, tc.by, tc.held, "")
-		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
-			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
-		}
-	}
 }

@@ -41,17 +41,17 @@ func newPipeline(t *testing.T, env *acctest.TestEnv) *pipeline {
 	return &pipeline{t: t, env: env, ci: cpi.New(env.Srv.CloudIntegrationClient(t))}
 }
 
-// archiveEdit changes the entries of an archive: set replaces or adds entries, drop removes
+// pipelineArchiveEdit changes the entries of an archive: set replaces or adds entries, drop removes
 // them, and edit rewrites the content of an entry.
-type archiveEdit struct {
+type pipelineArchiveEdit struct {
 	version string
 	set     map[string][]byte
 	drop    []string
 	edit    func(name string, data []byte) []byte
 }
 
-// rewriteArchive returns archive changed by e.
-func rewriteArchive(t *testing.T, archive []byte, e archiveEdit) []byte {
+// pipelineRewriteArchive returns archive changed by e.
+func pipelineRewriteArchive(t *testing.T, archive []byte, e pipelineArchiveEdit) []byte {
 	t.Helper()
 	zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
 	if err != nil {
@@ -119,14 +119,14 @@ func rewriteArchive(t *testing.T, archive []byte, e archiveEdit) []byte {
 // stage uploads version of flow id as the pipeline builds it from git: the tenant's current
 // content (what the team committed, with any retry lines the provider wrote) with e applied and
 // a release note (another change than this configuration's), without deploying it.
-func (p *pipeline) stage(id, version string, e archiveEdit) {
+func (p *pipeline) stage(id, version string, e pipelineArchiveEdit) {
 	p.t.Helper()
 	e.version = version
 	if e.set == nil {
 		e.set = map[string][]byte{}
 	}
 	e.set["src/main/resources/script/release.groovy"] = []byte("// release " + version + "\n")
-	content := rewriteArchive(p.t, p.env.Srv.IFlowContent(id), e)
+	content := pipelineRewriteArchive(p.t, p.env.Srv.IFlowContent(id), e)
 	if err := p.ci.UpdateContent(p.t.Context(), id, "active", "", content); err != nil {
 		p.t.Fatalf("pipeline: uploading %s %s: %v", id, version, err)
 	}
@@ -156,9 +156,9 @@ func (p *pipeline) delete(id string) {
 	}
 }
 
-// checkDeployedVersion asserts the version and status the runtime of senderFlowID runs (""
+// pipelineDeployedVersion asserts the version and status the runtime of senderFlowID runs (""
 // status: not deployed).
-func checkDeployedVersion(env *acctest.TestEnv, status, version string) resource.TestCheckFunc {
+func pipelineDeployedVersion(env *acctest.TestEnv, status, version string) resource.TestCheckFunc {
 	const id = acctest.SenderFlowID
 	return func(*terraform.State) error {
 		d, ok := env.Srv.Deployed(id)
@@ -174,8 +174,8 @@ func checkDeployedVersion(env *acctest.TestEnv, status, version string) resource
 	}
 }
 
-// senderRetriesOnTenant asserts the retry count of the AMQP sender of flow id in the design time.
-func senderRetriesOnTenant(env *acctest.TestEnv, id, want string) resource.TestCheckFunc {
+// pipelineSenderRetries asserts the retry count of the AMQP sender of flow id in the design time.
+func pipelineSenderRetries(env *acctest.TestEnv, id, want string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		art, err := iflow.ReadZip(env.Srv.IFlowContent(id))
 		if err != nil {
@@ -193,6 +193,53 @@ func pipelineSenderHCL(env *acctest.TestEnv, n int, extra string) string {
 		acctest.SenderFlowID, n, extra))
 }
 
+// newPipelineEnv starts an emulator holding the sender flow (acctest.SenderFlowID, one AMQP sender on
+// acme/crm/prod/orders) and the pipeline that releases it.
+func newPipelineEnv(t *testing.T) (*acctest.TestEnv, *pipeline) {
+	t.Helper()
+	env := flowStateSenderEnv(t)
+	return env, newPipeline(t, env)
+}
+
+// pipelineTest runs steps against the provider in the test process.
+func pipelineTest(t *testing.T, steps []resource.TestStep) {
+	t.Helper()
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories, Steps: steps})
+}
+
+var (
+	// pipelineNoPlan: the step plans nothing.
+	pipelineNoPlan = resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	// pipelineSettles: the plan after the step's apply is empty.
+	pipelineSettles = resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+)
+
+// pipelineUpdateSettles: the step updates addr in place, and the plan after its apply is empty.
+func pipelineUpdateSettles(addr string) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{
+		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	}
+}
+
+// pipelineWorkspace writes main (after the provider's requirements and an empty provider block) into a
+// directory of its own and returns the CLI workspace there, with the provider built from source, and the
+// path of main.tf.
+func pipelineWorkspace(t *testing.T, tf string, env *acctest.TestEnv, main string) (*acctest.CLIWorkspace, string) {
+	t.Helper()
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	acctest.BuildProvider(t, plugins)
+	dir := filepath.Join(t.TempDir(), "flows")
+	file := filepath.Join(dir, "main.tf")
+	acctest.WriteFile(t, file, acctest.AdoptionMain+main)
+	return acctest.NewCLIWorkspace(t, tf, plugins, dir, env), file
+}
+
+// pipelineDeploymentHCL is sapmessaging_iflow_deployment.flow of the sender flow with the attributes in extra.
+func pipelineDeploymentHCL(env *acctest.TestEnv, extra string) string {
+	return env.Config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n%s}\n", acctest.SenderFlowID, extra))
+}
+
 // The pipeline uploads version 1.0.7 without deploying it. A sender whose settings the runtime
 // already runs plans nothing and leaves 1.0.7 to the release (before, the plan deployed 1.0.7,
 // saying the runtime did not run the configuration's settings). A change of the settings is
@@ -200,95 +247,84 @@ func pipelineSenderHCL(env *acctest.TestEnv, n int, extra string) string {
 // deploy_other_changes = true deploys the staged version from the configuration.
 func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 	t.Parallel()
-	env := acctest.NewTestEnv(t)
-	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
-	p := newPipeline(t, env)
-	noChange := resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: pipelineSenderHCL(env, 3, ""), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
-			{
-				PreConfig:        func() { p.stage(acctest.SenderFlowID, "1.0.7", archiveEdit{}) },
-				Config:           pipelineSenderHCL(env, 3, ""),
-				ConfigPlanChecks: noChange,
-				Check:            checkDeployedVersion(env, "STARTED", "1.0.0"),
+	env, p := newPipelineEnv(t)
+	noChange := pipelineNoPlan
+	pipelineTest(t, []resource.TestStep{
+		{Config: pipelineSenderHCL(env, 3, ""), Check: pipelineDeployedVersion(env, "STARTED", "1.0.0")},
+		{
+			PreConfig:        func() { p.stage(acctest.SenderFlowID, "1.0.7", pipelineArchiveEdit{}) },
+			Config:           pipelineSenderHCL(env, 3, ""),
+			ConfigPlanChecks: noChange,
+			Check:            pipelineDeployedVersion(env, "STARTED", "1.0.0"),
+		},
+		{
+			// This configuration's change goes into 1.0.7, which is not shipped.
+			Config: pipelineSenderHCL(env, 4, ""),
+			Check: resource.ComposeTestCheckFunc(pipelineDeployedVersion(env, "STARTED", "1.0.0"),
+				pipelineSenderRetries(env, acctest.SenderFlowID, "4")),
+			ConfigPlanChecks: pipelineSettles,
+		},
+		{
+			// The release job deploys 1.0.7: it runs the settings, and the plan stays empty.
+			PreConfig:        func() { p.deploy(acctest.SenderFlowID) },
+			Config:           pipelineSenderHCL(env, 4, ""),
+			ConfigPlanChecks: noChange,
+			Check:            resource.ComposeTestCheckFunc(pipelineDeployedVersion(env, "STARTED", "1.0.7"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
+		},
+		{
+			PreConfig:        func() { p.stage(acctest.SenderFlowID, "1.0.8", pipelineArchiveEdit{}) },
+			Config:           pipelineSenderHCL(env, 4, "  deploy_other_changes = true\n"),
+			ConfigPlanChecks: pipelineUpdateSettles(acctest.SenderAddr),
+			Check:            pipelineDeployedVersion(env, "STARTED", "1.0.8"),
+		},
+		{
+			// The pipeline uploads a fix under 1.0.8, the version the runtime runs, without
+			// deploying it (flashpipe updates the content without a version bump). Leaving
+			// deploy_other_changes out deploys nothing.
+			PreConfig: func() {
+				p.stage(acctest.SenderFlowID, "1.0.8", pipelineArchiveEdit{set: map[string][]byte{pipelineHotfix: []byte("// hotfix 1\n")}})
+				env.Srv.ResetStats()
 			},
-			{
-				// This configuration's change goes into 1.0.7, which is not shipped.
-				Config: pipelineSenderHCL(env, 4, ""),
-				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.0"),
-					senderRetriesOnTenant(env, acctest.SenderFlowID, "4")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Config:           pipelineSenderHCL(env, 4, ""),
+			ConfigPlanChecks: pipelineSettles,
+			Check: resource.ComposeTestCheckFunc(pipelineDeployedVersion(env, "STARTED", "1.0.8"), pipelineRunsHotfix(env, ""),
+				pipelineDeployCount(env, 0)),
+		},
+		{
+			// This configuration's change goes into the design time without shipping the fix
+			// (before, the version number being the same, the write deployed the fix with it).
+			PreConfig: env.Srv.ResetStats,
+			Config:    pipelineSenderHCL(env, 5, ""),
+			Check: resource.ComposeTestCheckFunc(pipelineRunsHotfix(env, ""), pipelineSenderRetries(env, acctest.SenderFlowID, "5"),
+				pipelineDeployCount(env, 0)),
+			ConfigPlanChecks: pipelineSettles,
+		},
+		{
+			// The release job deploys it: the runtime runs the fix and the settings.
+			PreConfig:        func() { p.deploy(acctest.SenderFlowID) },
+			Config:           pipelineSenderHCL(env, 5, ""),
+			ConfigPlanChecks: noChange,
+			Check:            resource.ComposeTestCheckFunc(pipelineRunsHotfix(env, "// hotfix 1\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
+		},
+		{
+			// Another fix under 1.0.8: deploy_other_changes = true ships it from here.
+			PreConfig: func() {
+				p.stage(acctest.SenderFlowID, "1.0.8", pipelineArchiveEdit{set: map[string][]byte{pipelineHotfix: []byte("// hotfix 2\n")}})
 			},
-			{
-				// The release job deploys 1.0.7: it runs the settings, and the plan stays empty.
-				PreConfig:        func() { p.deploy(acctest.SenderFlowID) },
-				Config:           pipelineSenderHCL(env, 4, ""),
-				ConfigPlanChecks: noChange,
-				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.7"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
-			},
-			{
-				PreConfig: func() { p.stage(acctest.SenderFlowID, "1.0.8", archiveEdit{}) },
-				Config:    pipelineSenderHCL(env, 4, "  deploy_other_changes = true\n"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: checkDeployedVersion(env, "STARTED", "1.0.8"),
-			},
-			{
-				// The pipeline uploads a fix under 1.0.8, the version the runtime runs, without
-				// deploying it (flashpipe updates the content without a version bump). Leaving
-				// deploy_other_changes out deploys nothing.
-				PreConfig: func() {
-					p.stage(acctest.SenderFlowID, "1.0.8", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 1\n")}})
-					env.Srv.ResetStats()
-				},
-				Config:           pipelineSenderHCL(env, 4, ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.8"), runsHotfix(env, ""),
-					deployCount(env, 0)),
-			},
-			{
-				// This configuration's change goes into the design time without shipping the fix
-				// (before, the version number being the same, the write deployed the fix with it).
-				PreConfig: env.Srv.ResetStats,
-				Config:    pipelineSenderHCL(env, 5, ""),
-				Check: resource.ComposeTestCheckFunc(runsHotfix(env, ""), senderRetriesOnTenant(env, acctest.SenderFlowID, "5"),
-					deployCount(env, 0)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-			{
-				// The release job deploys it: the runtime runs the fix and the settings.
-				PreConfig:        func() { p.deploy(acctest.SenderFlowID) },
-				Config:           pipelineSenderHCL(env, 5, ""),
-				ConfigPlanChecks: noChange,
-				Check:            resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
-			},
-			{
-				// Another fix under 1.0.8: deploy_other_changes = true ships it from here.
-				PreConfig: func() {
-					p.stage(acctest.SenderFlowID, "1.0.8", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 2\n")}})
-				},
-				Config: pipelineSenderHCL(env, 5, "  deploy_other_changes = true\n"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 2\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
-			},
+			Config:           pipelineSenderHCL(env, 5, "  deploy_other_changes = true\n"),
+			ConfigPlanChecks: pipelineUpdateSettles(acctest.SenderAddr),
+			Check:            resource.ComposeTestCheckFunc(pipelineRunsHotfix(env, "// hotfix 2\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
 		},
 	})
 }
 
-// hotfix is an entry a pipeline's upload adds under the version the runtime runs.
-const hotfix = "src/main/resources/script/hotfix.groovy"
+// pipelineHotfix is an entry a pipeline's upload adds under the version the runtime runs.
+const pipelineHotfix = "src/main/resources/script/hotfix.groovy"
 
-// runsHotfix asserts the content of the hotfix entry in what the runtime of senderFlowID runs
+// pipelineRunsHotfix asserts the content of the hotfix entry in what the runtime of senderFlowID runs
 // ("": none).
-func runsHotfix(env *acctest.TestEnv, want string) resource.TestCheckFunc {
-	const id, name = acctest.SenderFlowID, hotfix
+func pipelineRunsHotfix(env *acctest.TestEnv, want string) resource.TestCheckFunc {
+	const id, name = acctest.SenderFlowID, pipelineHotfix
 	return func(*terraform.State) error {
 		d, ok := env.Srv.Deployed(id)
 		if !ok {
@@ -321,8 +357,8 @@ func runsHotfix(env *acctest.TestEnv, want string) resource.TestCheckFunc {
 	}
 }
 
-// deployCount asserts how many deploys the emulator served since its statistics were reset.
-func deployCount(env *acctest.TestEnv, want int64) resource.TestCheckFunc {
+// pipelineDeployCount asserts how many deploys the emulator served since its statistics were reset.
+func pipelineDeployCount(env *acctest.TestEnv, want int64) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != want {
 			return fmt.Errorf("the flow was deployed %d times, want %d", n, want)
@@ -335,43 +371,35 @@ func deployCount(env *acctest.TestEnv, want int64) resource.TestCheckFunc {
 // when this configuration writes settings) and `never`; `running` deploys it again.
 func TestAccPipeline_deployPolicy(t *testing.T) {
 	t.Parallel()
-	env := acctest.NewTestEnv(t)
-	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
-	p := newPipeline(t, env)
+	env, p := newPipelineEnv(t)
 	policy := func(s string) string { return fmt.Sprintf("  deploy_policy = %q\n", s) }
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{PreConfig: func() { p.deploy(acctest.SenderFlowID) }, Config: pipelineSenderHCL(env, 3, policy("changes")),
-				Check: resource.ComposeTestCheckFunc(checkDeployedVersion(env, "STARTED", "1.0.0"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID))},
-			{
-				PreConfig:        func() { p.undeploy(acctest.SenderFlowID) },
-				Config:           pipelineSenderHCL(env, 3, policy("changes")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            checkDeployedVersion(env, "", ""),
-			},
-			{
-				Config:           pipelineSenderHCL(env, 4, policy("changes")),
-				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "", ""), senderRetriesOnTenant(env, acctest.SenderFlowID, "4")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-			{
-				Config:           pipelineSenderHCL(env, 5, policy("never")),
-				Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "", ""), senderRetriesOnTenant(env, acctest.SenderFlowID, "5")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-			{
-				Config: pipelineSenderHCL(env, 5, policy("running")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: acctest.CheckRunsDesignTime(env, acctest.SenderFlowID),
-			},
-			{
-				Config:      pipelineSenderHCL(env, 5, policy("changes")+"  deploy = false\n"),
-				ExpectError: regexp.MustCompile("Conflicting Deploy Settings"),
-			},
+	pipelineTest(t, []resource.TestStep{
+		{PreConfig: func() { p.deploy(acctest.SenderFlowID) }, Config: pipelineSenderHCL(env, 3, policy("changes")),
+			Check: resource.ComposeTestCheckFunc(pipelineDeployedVersion(env, "STARTED", "1.0.0"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID))},
+		{
+			PreConfig:        func() { p.undeploy(acctest.SenderFlowID) },
+			Config:           pipelineSenderHCL(env, 3, policy("changes")),
+			ConfigPlanChecks: pipelineNoPlan,
+			Check:            pipelineDeployedVersion(env, "", ""),
+		},
+		{
+			Config:           pipelineSenderHCL(env, 4, policy("changes")),
+			Check:            resource.ComposeTestCheckFunc(pipelineDeployedVersion(env, "", ""), pipelineSenderRetries(env, acctest.SenderFlowID, "4")),
+			ConfigPlanChecks: pipelineSettles,
+		},
+		{
+			Config:           pipelineSenderHCL(env, 5, policy("never")),
+			Check:            resource.ComposeTestCheckFunc(pipelineDeployedVersion(env, "", ""), pipelineSenderRetries(env, acctest.SenderFlowID, "5")),
+			ConfigPlanChecks: pipelineSettles,
+		},
+		{
+			Config:           pipelineSenderHCL(env, 5, policy("running")),
+			ConfigPlanChecks: pipelineUpdateSettles(acctest.SenderAddr),
+			Check:            acctest.CheckRunsDesignTime(env, acctest.SenderFlowID),
+		},
+		{
+			Config:      pipelineSenderHCL(env, 5, policy("changes")+"  deploy = false\n"),
+			ExpectError: regexp.MustCompile("Conflicting Deploy Settings"),
 		},
 	})
 }
@@ -380,35 +408,26 @@ func TestAccPipeline_deployPolicy(t *testing.T) {
 // undeployed; before, it could only be removed from the configuration to stop redeploying it.
 func TestAccPipeline_deploymentPolicy(t *testing.T) {
 	t.Parallel()
-	env := acctest.NewTestEnv(t)
-	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
-	p := newPipeline(t, env)
+	env, p := newPipelineEnv(t)
 	hcl := func(policy, trigger string) string {
-		return env.Config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n  deploy_policy = %q\n  triggers = { t = %q }\n}\n",
-			acctest.SenderFlowID, policy, trigger))
+		return pipelineDeploymentHCL(env, fmt.Sprintf("  deploy_policy = %q\n  triggers = { t = %q }\n", policy, trigger))
 	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{PreConfig: func() { p.deploy(acctest.SenderFlowID) }, Config: hcl("changes", "a"), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
-			{
-				PreConfig:        func() { p.undeploy(acctest.SenderFlowID) },
-				Config:           hcl("changes", "a"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            checkDeployedVersion(env, "", ""),
-			},
-			{
-				Config: hcl("never", "b"),
-				Check:  checkDeployedVersion(env, "", ""),
-			},
-			{
-				Config: hcl("running", "b"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.flow", plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: checkDeployedVersion(env, "STARTED", "1.0.0"),
-			},
+	pipelineTest(t, []resource.TestStep{
+		{PreConfig: func() { p.deploy(acctest.SenderFlowID) }, Config: hcl("changes", "a"), Check: pipelineDeployedVersion(env, "STARTED", "1.0.0")},
+		{
+			PreConfig:        func() { p.undeploy(acctest.SenderFlowID) },
+			Config:           hcl("changes", "a"),
+			ConfigPlanChecks: pipelineNoPlan,
+			Check:            pipelineDeployedVersion(env, "", ""),
+		},
+		{
+			Config: hcl("never", "b"),
+			Check:  pipelineDeployedVersion(env, "", ""),
+		},
+		{
+			Config:           hcl("running", "b"),
+			ConfigPlanChecks: pipelineUpdateSettles("sapmessaging_iflow_deployment.flow"),
+			Check:            pipelineDeployedVersion(env, "STARTED", "1.0.0"),
 		},
 	})
 }
@@ -418,29 +437,23 @@ func TestAccPipeline_deploymentPolicy(t *testing.T) {
 // deploy shipped the fix); deploy_other_changes = true does.
 func TestAccPipeline_deploymentHoldsSameVersionChanges(t *testing.T) {
 	t.Parallel()
-	env := acctest.NewTestEnv(t)
-	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
-	p := newPipeline(t, env)
+	env, p := newPipelineEnv(t)
 	hcl := func(trigger, extra string) string {
-		return env.Config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n  triggers = { t = %q }\n%s}\n",
-			acctest.SenderFlowID, trigger, extra))
+		return pipelineDeploymentHCL(env, fmt.Sprintf("  triggers = { t = %q }\n%s", trigger, extra))
 	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: hcl("a", ""), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
-			{
-				PreConfig: func() {
-					p.stage(acctest.SenderFlowID, "1.0.0", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 1\n")}})
-					env.Srv.ResetStats()
-				},
-				Config: hcl("b", ""),
-				Check:  resource.ComposeTestCheckFunc(runsHotfix(env, ""), deployCount(env, 0)),
+	pipelineTest(t, []resource.TestStep{
+		{Config: hcl("a", ""), Check: pipelineDeployedVersion(env, "STARTED", "1.0.0")},
+		{
+			PreConfig: func() {
+				p.stage(acctest.SenderFlowID, "1.0.0", pipelineArchiveEdit{set: map[string][]byte{pipelineHotfix: []byte("// hotfix 1\n")}})
+				env.Srv.ResetStats()
 			},
-			{
-				Config: hcl("c", "  deploy_other_changes = true\n"),
-				Check:  resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
-			},
+			Config: hcl("b", ""),
+			Check:  resource.ComposeTestCheckFunc(pipelineRunsHotfix(env, ""), pipelineDeployCount(env, 0)),
+		},
+		{
+			Config: hcl("c", "  deploy_other_changes = true\n"),
+			Check:  resource.ComposeTestCheckFunc(pipelineRunsHotfix(env, "// hotfix 1\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
 		},
 	})
 }
@@ -452,22 +465,9 @@ func TestAccPipeline_deploymentHoldsSameVersionChanges(t *testing.T) {
 func TestAccDriftDetection_deletedFlow(t *testing.T) {
 	tf := acctest.TerraformCLI(t)
 	t.Parallel()
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	env := acctest.NewTestEnv(t)
-	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
-	p := newPipeline(t, env)
+	env, p := newPipelineEnv(t)
 	p.deploy(acctest.SenderFlowID)
-	dir := filepath.Join(t.TempDir(), "flows")
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), `
-terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-
-provider "sapmessaging" {}
-
+	w, _ := pipelineWorkspace(t, tf, env, `
 resource "sapmessaging_amqp_sender" "orders" {
   iflow_id              = "`+acctest.SenderFlowID+`"
   max_number_of_retries = 3
@@ -479,7 +479,6 @@ resource "sapmessaging_iflow_deployment" "orders" {
   triggers = { orders = sapmessaging_amqp_sender.orders.revision }
 }
 `)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
 	w.MustRun(0, "apply", "-auto-approve", "-input=false")
 	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false")
 	uploaded := env.Srv.IFlowContent(acctest.SenderFlowID)
@@ -540,45 +539,31 @@ resource "sapmessaging_iflow_deployment" "flow" {
 `, n, deploy, triggers))
 	}
 	wired := "  triggers = { orders = sapmessaging_amqp_sender.orders.revision, returns = sapmessaging_amqp_sender.returns.revision }\n"
-	noDeploys := func(*terraform.State) error {
-		if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != 0 {
-			return fmt.Errorf("the flow was deployed %d times", n)
-		}
-		return nil
-	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg("  deploy = true\n", "", 1), Check: acctest.CheckRunsDesignTime(env, "TwoChannels")},
-			{
-				PreConfig: env.Srv.ResetStats,
-				Config:    cfg("  deploy = false\n", wired, 1),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectKnownValue("sapmessaging_amqp_sender.orders", tfjsonpath.New("revision"), knownvalue.NotNull()),
-						plancheck.ExpectKnownValue("sapmessaging_iflow_deployment.flow", tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	pipelineTest(t, []resource.TestStep{
+		{Config: cfg("  deploy = true\n", "", 1), Check: acctest.CheckRunsDesignTime(env, "TwoChannels")},
+		{
+			PreConfig: env.Srv.ResetStats,
+			Config:    cfg("  deploy = false\n", wired, 1),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue("sapmessaging_amqp_sender.orders", tfjsonpath.New("revision"), knownvalue.NotNull()),
+					plancheck.ExpectKnownValue("sapmessaging_iflow_deployment.flow", tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
 				},
-				Check: resource.ComposeTestCheckFunc(noDeploys, noCloudIntegrationWrites(env), acctest.CheckRunsDesignTime(env, "TwoChannels")),
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				PreConfig: env.Srv.ResetStats,
-				Config:    cfg("  deploy = false\n", wired, 2),
-				Check: resource.ComposeTestCheckFunc(acctest.CheckRunsDesignTime(env, "TwoChannels"), func(*terraform.State) error {
-					if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != 1 {
-						return fmt.Errorf("the flow was deployed %d times, want once", n)
-					}
-					return nil
-				}),
-			},
+			Check: resource.ComposeTestCheckFunc(pipelineDeployCount(env, 0), pipelineNoCloudIntegrationWrites(env), acctest.CheckRunsDesignTime(env, "TwoChannels")),
+		},
+		{
+			PreConfig: env.Srv.ResetStats,
+			Config:    cfg("  deploy = false\n", wired, 2),
+			Check:     resource.ComposeTestCheckFunc(acctest.CheckRunsDesignTime(env, "TwoChannels"), pipelineDeployCount(env, 1)),
 		},
 	})
 }
 
-// noCloudIntegrationWrites asserts that the emulator served no Cloud Integration request that
+// pipelineNoCloudIntegrationWrites asserts that the emulator served no Cloud Integration request that
 // writes (an upload, a parameter, a deploy, an undeploy) since its statistics were reset.
-func noCloudIntegrationWrites(env *acctest.TestEnv) resource.TestCheckFunc {
+func pipelineNoCloudIntegrationWrites(env *acctest.TestEnv) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		for route, n := range env.Srv.Stats().Routes {
 			method, p, _ := strings.Cut(route, " ")
@@ -607,56 +592,50 @@ func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
 			if !ok || values["Orders_MaxRetries"] != want {
 				return fmt.Errorf("Orders_MaxRetries of %s = %q (found %t), want %q", id, values["Orders_MaxRetries"], ok, want)
 			}
-			return senderRetriesOnTenant(env, id, "{{Orders_MaxRetries}}")(nil)
+			return pipelineSenderRetries(env, id, "{{Orders_MaxRetries}}")(nil)
 		}
 	}
 	cfg := env.Config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = 3\n}\n", id))
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, Check: resource.ComposeTestCheckFunc(param("3"), acctest.CheckRunsDesignTime(env, id))},
-			{
-				// The pipeline uploads 1.0.1 from git, whose parameters.prop holds 2, and releases it.
-				PreConfig: func() {
-					p.stage(id, "1.0.1", archiveEdit{edit: func(name string, data []byte) []byte {
-						if strings.HasSuffix(name, "parameters.prop") {
-							return regexp.MustCompile(`(?m)^Orders_MaxRetries=.*$`).ReplaceAll(data, []byte("Orders_MaxRetries=2"))
-						}
-						return data
-					}})
-					if err := param("2")(nil); err != nil {
-						t.Errorf("the upload did not reset the parameter to the uploaded parameters.prop: %v", err)
+	pipelineTest(t, []resource.TestStep{
+		{Config: cfg, Check: resource.ComposeTestCheckFunc(param("3"), acctest.CheckRunsDesignTime(env, id))},
+		{
+			// The pipeline uploads 1.0.1 from git, whose parameters.prop holds 2, and releases it.
+			PreConfig: func() {
+				p.stage(id, "1.0.1", pipelineArchiveEdit{edit: func(name string, data []byte) []byte {
+					if strings.HasSuffix(name, "parameters.prop") {
+						return regexp.MustCompile(`(?m)^Orders_MaxRetries=.*$`).ReplaceAll(data, []byte("Orders_MaxRetries=2"))
 					}
-					p.deploy(id)
-				},
-				// The guide's refresh-only apply after the pipeline's deploy job: without it, the
-				// provider cannot tell whether the pipeline uploaded more under 1.0.1 since.
-				RefreshState:       true,
-				ExpectNonEmptyPlan: true,
+					return data
+				}})
+				if err := param("2")(nil); err != nil {
+					t.Errorf("the upload did not reset the parameter to the uploaded parameters.prop: %v", err)
+				}
+				p.deploy(id)
 			},
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: resource.ComposeTestCheckFunc(param("3"), acctest.CheckRunsDesignTime(env, id)),
+			// The guide's refresh-only apply after the pipeline's deploy job: without it, the
+			// provider cannot tell whether the pipeline uploaded more under 1.0.1 since.
+			RefreshState:       true,
+			ExpectNonEmptyPlan: true,
+		},
+		{
+			Config:           cfg,
+			ConfigPlanChecks: pipelineUpdateSettles(acctest.SenderAddr),
+			Check:            resource.ComposeTestCheckFunc(param("3"), acctest.CheckRunsDesignTime(env, id)),
+		},
+		{
+			// An upload without parameters.prop leaves the parameters without values: the plan
+			// writes the configuration's value again.
+			PreConfig: func() {
+				p.stage(id, "1.0.2", pipelineArchiveEdit{drop: []string{"src/main/resources/parameters.prop"}})
+				if err := param("3")(nil); err == nil {
+					t.Error("the upload without parameters.prop kept the tenant's value")
+				}
 			},
-			{
-				// An upload without parameters.prop leaves the parameters without values: the plan
-				// writes the configuration's value again.
-				PreConfig: func() {
-					p.stage(id, "1.0.2", archiveEdit{drop: []string{"src/main/resources/parameters.prop"}})
-					if err := param("3")(nil); err == nil {
-						t.Error("the upload without parameters.prop kept the tenant's value")
-					}
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
-				},
-				Check: param("3"),
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
 			},
+			Check: param("3"),
 		},
 	})
 }
@@ -673,46 +652,39 @@ func TestAccPipeline_runningHoldsUnreleasedVersionOfUndeployedFlow(t *testing.T)
 		hcl  func(env *acctest.TestEnv, extra string) string
 	}{
 		{"sender", func(env *acctest.TestEnv, extra string) string { return pipelineSenderHCL(env, 3, extra) }},
-		{"deployment", func(env *acctest.TestEnv, extra string) string {
-			return env.Config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n%s}\n", acctest.SenderFlowID, extra))
-		}},
+		{"deployment", pipelineDeploymentHCL},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			env := acctest.NewTestEnv(t)
-			env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
-			p := newPipeline(t, env)
+			env, p := newPipelineEnv(t)
 			p.deploy(acctest.SenderFlowID)
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-				Steps: []resource.TestStep{
-					{Config: tc.hcl(env, ""), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
-					{
-						// The pipeline releases 1.0.2; the guide's refresh-only apply records it.
-						PreConfig: func() {
-							p.stage(acctest.SenderFlowID, "1.0.2", archiveEdit{})
-							p.deploy(acctest.SenderFlowID)
-						},
-						RefreshState: true,
+			pipelineTest(t, []resource.TestStep{
+				{Config: tc.hcl(env, ""), Check: pipelineDeployedVersion(env, "STARTED", "1.0.0")},
+				{
+					// The pipeline releases 1.0.2; the guide's refresh-only apply records it.
+					PreConfig: func() {
+						p.stage(acctest.SenderFlowID, "1.0.2", pipelineArchiveEdit{})
+						p.deploy(acctest.SenderFlowID)
 					},
-					{
-						// It stages 1.0.3 without deploying it, and the team undeploys the flow.
-						PreConfig: func() {
-							p.stage(acctest.SenderFlowID, "1.0.3", archiveEdit{})
-							p.undeploy(acctest.SenderFlowID)
-							env.Srv.ResetStats()
-						},
-						Config:           tc.hcl(env, ""),
-						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-						Check:            resource.ComposeTestCheckFunc(checkDeployedVersion(env, "", ""), deployCount(env, 0)),
+					RefreshState: true,
+				},
+				{
+					// It stages 1.0.3 without deploying it, and the team undeploys the flow.
+					PreConfig: func() {
+						p.stage(acctest.SenderFlowID, "1.0.3", pipelineArchiveEdit{})
+						p.undeploy(acctest.SenderFlowID)
+						env.Srv.ResetStats()
 					},
-					{
-						Config: tc.hcl(env, "  deploy_other_changes = true\n"),
-						ConfigPlanChecks: resource.ConfigPlanChecks{
-							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-						},
-						Check: checkDeployedVersion(env, "STARTED", "1.0.3"),
+					Config:           tc.hcl(env, ""),
+					ConfigPlanChecks: pipelineNoPlan,
+					Check:            resource.ComposeTestCheckFunc(pipelineDeployedVersion(env, "", ""), pipelineDeployCount(env, 0)),
+				},
+				{
+					Config: tc.hcl(env, "  deploy_other_changes = true\n"),
+					ConfigPlanChecks: resource.ConfigPlanChecks{
+						PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 					},
+					Check: pipelineDeployedVersion(env, "STARTED", "1.0.3"),
 				},
 			})
 		})
@@ -727,45 +699,40 @@ func TestAccPipeline_runningHoldsUnreleasedVersionOfUndeployedFlow(t *testing.T)
 // pipeline's next deploy job confirms the record, and a change then deploys.
 func TestAccPipeline_unseenDeployThenSameVersionUploadHeld(t *testing.T) {
 	t.Parallel()
-	env := acctest.NewTestEnv(t)
-	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
-	p := newPipeline(t, env)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: pipelineSenderHCL(env, 3, ""), Check: checkDeployedVersion(env, "STARTED", "1.0.0")},
-			{
-				PreConfig: func() {
-					p.stage(acctest.SenderFlowID, "1.0.2", archiveEdit{})
-					p.deploy(acctest.SenderFlowID)
-					p.stage(acctest.SenderFlowID, "1.0.2", archiveEdit{set: map[string][]byte{hotfix: []byte("// hotfix 1\n")}})
-					env.Srv.ResetStats()
-				},
-				Config: pipelineSenderHCL(env, 4, ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: resource.ComposeTestCheckFunc(runsHotfix(env, ""), deployCount(env, 0), senderRetriesOnTenant(env, acctest.SenderFlowID, "4")),
+	env, p := newPipelineEnv(t)
+	pipelineTest(t, []resource.TestStep{
+		{Config: pipelineSenderHCL(env, 3, ""), Check: pipelineDeployedVersion(env, "STARTED", "1.0.0")},
+		{
+			PreConfig: func() {
+				p.stage(acctest.SenderFlowID, "1.0.2", pipelineArchiveEdit{})
+				p.deploy(acctest.SenderFlowID)
+				p.stage(acctest.SenderFlowID, "1.0.2", pipelineArchiveEdit{set: map[string][]byte{pipelineHotfix: []byte("// hotfix 1\n")}})
+				env.Srv.ResetStats()
 			},
-			{
-				// The next plan still holds the write back.
-				PreConfig:          env.Srv.ResetStats,
-				Config:             pipelineSenderHCL(env, 4, ""),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: false,
+			Config: pipelineSenderHCL(env, 4, ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				// The pipeline's release deploys 1.0.2 with the fix; the refresh-only apply after it
-				// records it, and a change then deploys this configuration's settings.
-				PreConfig:    func() { p.deploy(acctest.SenderFlowID) },
-				RefreshState: true,
-			},
-			{
-				PreConfig: env.Srv.ResetStats,
-				Config:    pipelineSenderHCL(env, 5, ""),
-				Check: resource.ComposeTestCheckFunc(runsHotfix(env, "// hotfix 1\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID),
-					deployCount(env, 1)),
-			},
+			Check: resource.ComposeTestCheckFunc(pipelineRunsHotfix(env, ""), pipelineDeployCount(env, 0), pipelineSenderRetries(env, acctest.SenderFlowID, "4")),
+		},
+		{
+			// The next plan still holds the write back.
+			PreConfig:          env.Srv.ResetStats,
+			Config:             pipelineSenderHCL(env, 4, ""),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: false,
+		},
+		{
+			// The pipeline's release deploys 1.0.2 with the fix; the refresh-only apply after it
+			// records it, and a change then deploys this configuration's settings.
+			PreConfig:    func() { p.deploy(acctest.SenderFlowID) },
+			RefreshState: true,
+		},
+		{
+			PreConfig: env.Srv.ResetStats,
+			Config:    pipelineSenderHCL(env, 5, ""),
+			Check: resource.ComposeTestCheckFunc(pipelineRunsHotfix(env, "// hotfix 1\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID),
+				pipelineDeployCount(env, 1)),
 		},
 	})
 }
@@ -777,24 +744,11 @@ func TestAccPipeline_unseenDeployThenSameVersionUploadHeld(t *testing.T) {
 func TestAccDriftDetection_versionReplacedAndDesignTimeDeleted(t *testing.T) {
 	tf := acctest.TerraformCLI(t)
 	t.Parallel()
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	env := acctest.NewTestEnv(t)
-	env.AddFlow(t, acctest.SenderFlowID, []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
-	p := newPipeline(t, env)
-	p.stage(acctest.SenderFlowID, "1.0.8", archiveEdit{})
+	env, p := newPipelineEnv(t)
+	p.stage(acctest.SenderFlowID, "1.0.8", pipelineArchiveEdit{})
 	p.deploy(acctest.SenderFlowID)
-	dir := filepath.Join(t.TempDir(), "flows")
 	main := func(version string) string {
 		return `
-terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-
-provider "sapmessaging" {}
-
 resource "sapmessaging_amqp_sender" "orders" {
   iflow_id              = "` + acctest.SenderFlowID + `"
   version               = "` + version + `"
@@ -803,13 +757,12 @@ resource "sapmessaging_amqp_sender" "orders" {
 }
 `
 	}
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), main("1.0.8"))
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w, mainTF := pipelineWorkspace(t, tf, env, main("1.0.8"))
 	w.MustRun(0, "apply", "-auto-approve", "-input=false")
 	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false")
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-	p.stage(acctest.SenderFlowID, "1.0.9", archiveEdit{})
+	p.stage(acctest.SenderFlowID, "1.0.9", pipelineArchiveEdit{})
 	out := flat(w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color").Output)
 	for _, want := range []string{"Integration Flow Version Replaced", "Version 1.0.8 of iFlow", "now holds version 1.0.9", `Set version = "1.0.9"`} {
 		if !strings.Contains(strings.ReplaceAll(out, "`", ""), want) {
@@ -820,17 +773,17 @@ resource "sapmessaging_amqp_sender" "orders" {
 		t.Errorf("the plan after the pipeline uploaded 1.0.9 says the flow was deleted:\n%s", out)
 	}
 
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), main("1.0.9"))
+	acctest.WriteFile(t, mainTF, acctest.AdoptionMain+main("1.0.9"))
 	w.MustRun(0, "apply", "-auto-approve", "-input=false")
 	// deploy = true beside deploy_policy = "changes" says nothing the configuration does: warned.
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), strings.Replace(main("1.0.9"), "  deploy_policy", "  deploy                = true\n  deploy_policy", 1))
+	acctest.WriteFile(t, mainTF, acctest.AdoptionMain+strings.Replace(main("1.0.9"), "  deploy_policy", "  deploy                = true\n  deploy_policy", 1))
 	out = flat(w.MustRun(0, "plan", "-input=false", "-no-color").Output)
 	for _, want := range []string{"Deploy Setting Ignored", `deploy_policy = "changes" is set and decides`, "Remove deploy"} {
 		if !strings.Contains(strings.ReplaceAll(out, "`", ""), want) {
 			t.Errorf("the plan with deploy = true beside deploy_policy = \"changes\" does not say %q:\n%s", want, out)
 		}
 	}
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), main("1.0.9"))
+	acctest.WriteFile(t, mainTF, acctest.AdoptionMain+main("1.0.9"))
 	p.delete(acctest.SenderFlowID)
 	out = flat(w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color").Output)
 	for _, want := range []string{"Integration Flow Design Time Deleted", "only the design time was deleted", "still runs version 1.0.8"} {
@@ -848,35 +801,23 @@ resource "sapmessaging_amqp_sender" "orders" {
 func TestAccPipeline_heldDeployNamesWhatRuns(t *testing.T) {
 	tf := acctest.TerraformCLI(t)
 	t.Parallel()
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
 	env := acctest.NewTestEnv(t)
 	if err := env.Srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
 	}
 	const id = "Acme_Orders_Parameterized"
 	p := newPipeline(t, env)
-	dir := filepath.Join(t.TempDir(), "flows")
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), `
-terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-
-provider "sapmessaging" {}
-
+	w, _ := pipelineWorkspace(t, tf, env, `
 resource "sapmessaging_amqp_sender" "orders" {
   iflow_id              = "`+id+`"
   max_number_of_retries = 1
   deploy_policy         = "changes"
 }
 `)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
 	w.MustRun(0, "apply", "-auto-approve", "-input=false")
 	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false")
 
-	noProp := archiveEdit{drop: []string{"src/main/resources/parameters.prop"}}
+	noProp := pipelineArchiveEdit{drop: []string{"src/main/resources/parameters.prop"}}
 	p.stage(id, "1.0.4", noProp)
 	p.deploy(id)
 	w.MustRun(2, "plan", "-detailed-exitcode", "-input=false")
