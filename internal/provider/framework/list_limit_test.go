@@ -1,4 +1,4 @@
-package provider
+package framework_test
 
 import (
 	"testing"

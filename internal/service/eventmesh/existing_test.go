@@ -1,4 +1,4 @@
-package provider_test
+package eventmesh_test
 
 import (
 	"context"
