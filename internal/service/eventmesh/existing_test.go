@@ -58,57 +58,55 @@ func TestAccQueue_existingQueueNotTakenOver(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	ctx := context.Background()
 	nine, ttl, yes, exclusive, dmq := int64(9), int64(600), true, "EXCLUSIVE", cockpitDMQ
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() {
-					em := env.EventMesh(t)
-					if _, _, err := em.PutQueue(ctx, cockpitDMQ, eventmesh.QueueSettings{}); err != nil {
-						t.Fatal(err)
-					}
-					if _, _, err := em.PutQueue(ctx, cockpitQueue, eventmesh.QueueSettings{
-						MaxRedeliveryCount: &nine, DeadMsgQueue: &dmq, RespectTTL: &yes, MaxTTL: &ttl, AccessType: &exclusive,
-					}); err != nil {
-						t.Fatal(err)
-					}
-					env.Srv.ResetStats()
-				},
-				Config: env.Config(cockpitHCL),
-				ExpectError: acctest.Wrapped(`Queue Already Exists .*"acme/crm/prod/cockpit/dmq" already exists.* - to be managed via Terraform this resource needs to be imported` +
-					`.*import {.*to = sapmessaging_dead_message_queue.<resource name>.*id = "acme/crm/prod/cockpit/dmq".*}`),
+	deletionGuardTest(t, []resource.TestStep{
+		{
+			PreConfig: func() {
+				em := env.EventMesh(t)
+				if _, _, err := em.PutQueue(ctx, cockpitDMQ, eventmesh.QueueSettings{}); err != nil {
+					t.Fatal(err)
+				}
+				if _, _, err := em.PutQueue(ctx, cockpitQueue, eventmesh.QueueSettings{
+					MaxRedeliveryCount: &nine, DeadMsgQueue: &dmq, RespectTTL: &yes, MaxTTL: &ttl, AccessType: &exclusive,
+				}); err != nil {
+					t.Fatal(err)
+				}
+				env.Srv.ResetStats()
 			},
-			{
-				PreConfig: func() {
-					if err := cockpitUnchanged(env); err != nil {
-						t.Fatal(err)
-					}
-					// Each provider process read the queue list once (the plan's for the dead message
-					// queue cycle check, the apply's for that and the existence check) and nothing
-					// was written.
-					st := env.Srv.Stats()
-					t.Logf("refused create: %v", st.Routes)
-					if st.Routes["GET /queues"] != 2 || st.Routes["PUT /queues/{queue}"] != 0 {
-						t.Fatalf("want one queue list per provider process and no PUT for the refused create: %v", st.Routes)
-					}
-				},
-				// Without its DMQ in the state, the queue waits no more and is refused the same way.
-				Config: env.Config(`
+			Config: env.Config(cockpitHCL),
+			ExpectError: acctest.Wrapped(`Queue Already Exists .*"acme/crm/prod/cockpit/dmq" already exists.* - to be managed via Terraform this resource needs to be imported` +
+				`.*import {.*to = sapmessaging_dead_message_queue.<resource name>.*id = "acme/crm/prod/cockpit/dmq".*}`),
+		},
+		{
+			PreConfig: func() {
+				if err := cockpitUnchanged(env); err != nil {
+					t.Fatal(err)
+				}
+				// Each provider process read the queue list once (the plan's for the dead message
+				// queue cycle check, the apply's for that and the existence check) and nothing
+				// was written.
+				st := env.Srv.Stats()
+				t.Logf("refused create: %v", st.Routes)
+				if st.Routes["GET /queues"] != 2 || st.Routes["PUT /queues/{queue}"] != 0 {
+					t.Fatalf("want one queue list per provider process and no PUT for the refused create: %v", st.Routes)
+				}
+			},
+			// Without its DMQ in the state, the queue waits no more and is refused the same way.
+			Config: env.Config(`
 resource "sapmessaging_queue" "q" {
   name                 = "acme/crm/prod/cockpit"
   max_redelivery_count = 3
   dead_message_queue   = "acme/crm/prod/cockpit/dmq"
 }
 `),
-				ExpectError: acctest.Wrapped(`Queue Already Exists .*"acme/crm/prod/cockpit" already exists .*import {.*to = sapmessaging_queue.<resource name>.*id = "acme/crm/prod/cockpit"`),
+			ExpectError: acctest.Wrapped(`Queue Already Exists .*"acme/crm/prod/cockpit" already exists .*import {.*to = sapmessaging_queue.<resource name>.*id = "acme/crm/prod/cockpit"`),
+		},
+		{
+			PreConfig: func() {
+				if err := cockpitUnchanged(env); err != nil {
+					t.Fatal(err)
+				}
 			},
-			{
-				PreConfig: func() {
-					if err := cockpitUnchanged(env); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: env.Config(cockpitHCL + `
+			Config: env.Config(cockpitHCL + `
 import {
   to = sapmessaging_dead_message_queue.dmq
   id = "acme/crm/prod/cockpit/dmq"
@@ -119,23 +117,22 @@ import {
   id = "acme/crm/prod/cockpit"
 }
 `),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction("sapmessaging_dead_message_queue.dmq", plancheck.ResourceActionUpdate),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("sapmessaging_dead_message_queue.dmq", plancheck.ResourceActionUpdate),
 				},
-				Check: resource.ComposeTestCheckFunc(
-					acctest.CheckStateMatchesEmulator(env, 2, 0),
-					func(*terraform.State) error {
-						if q, _ := env.Srv.Queue(cockpitQueue); q.MaxRedeliveryCount != 3 {
-							return fmt.Errorf("after the import the queue holds maxRedeliveryCount %d, want 3", q.MaxRedeliveryCount)
-						}
-						return nil
-					},
-				),
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
+			Check: resource.ComposeTestCheckFunc(
+				acctest.CheckStateMatchesEmulator(env, 2, 0),
+				func(*terraform.State) error {
+					if q, _ := env.Srv.Queue(cockpitQueue); q.MaxRedeliveryCount != 3 {
+						return fmt.Errorf("after the import the queue holds maxRedeliveryCount %d, want 3", q.MaxRedeliveryCount)
+					}
+					return nil
+				},
+			),
 		},
 	})
 }
@@ -152,36 +149,33 @@ resource "sapmessaging_queue" "q" {
   max_redelivery_count = 4
 }
 `, name)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				// The queue's PUT loses its answer, and the read back fails.
-				PreConfig: func() {
-					env.Srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse)
-					env.Srv.InjectNextOn("GET /queues/{queue}", emulator.Fault503)
-				},
-				Config:      config,
-				ExpectError: acctest.Wrapped(`Queue May Exist .*"acme/crm/prod/unsure" was sent, but the outcome is unknown .*tainted`),
+	deletionGuardTest(t, []resource.TestStep{
+		{
+			// The queue's PUT loses its answer, and the read back fails.
+			PreConfig: func() {
+				env.Srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse)
+				env.Srv.InjectNextOn("GET /queues/{queue}", emulator.Fault503)
 			},
-			{
-				PreConfig: func() {
-					if pending := env.Srv.PendingFaults(); len(pending) != 0 {
-						t.Fatalf("faults not taken: %v", pending)
-					}
-					if _, ok := env.Srv.Queue(name); !ok {
-						t.Fatal("the lost create did not reach the emulator; the test does not exercise an unknown outcome")
-					}
-				},
-				Config: config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionDestroyBeforeCreate),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: acctest.CheckStateMatchesEmulator(env, 1, 0),
+			Config:      config,
+			ExpectError: acctest.Wrapped(`Queue May Exist .*"acme/crm/prod/unsure" was sent, but the outcome is unknown .*tainted`),
+		},
+		{
+			PreConfig: func() {
+				if pending := env.Srv.PendingFaults(); len(pending) != 0 {
+					t.Fatalf("faults not taken: %v", pending)
+				}
+				if _, ok := env.Srv.Queue(name); !ok {
+					t.Fatal("the lost create did not reach the emulator; the test does not exercise an unknown outcome")
+				}
 			},
+			Config: config,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionDestroyBeforeCreate),
+				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			Check: acctest.CheckStateMatchesEmulator(env, 1, 0),
 		},
 	})
 }
@@ -204,43 +198,40 @@ resource "sapmessaging_queue" "q" {
   dead_message_queue   = sapmessaging_dead_message_queue.dmq[count.index].name
 }
 `, n)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: env.Srv.ResetStats,
-				Config:    env.Config(hcl),
-				Check: func(*terraform.State) error {
-					st := env.Srv.Stats()
-					t.Logf("apply of %d queues: %d management calls %v", 2*n, st.ManagementCalls, st.Routes)
-					// One queue list per provider process, whatever the number of queues: the plan's
-					// serves the dead message queue cycle check, the apply's both that check before
-					// each write and the existence check before each create.
-					if st.Routes["GET /queues"] != 2 || st.Routes["GET /queues/{queue}"] != 0 ||
-						st.Routes["PUT /queues/{queue}"] != 2*n || st.ManagementCalls != 2*n+2 {
-						return fmt.Errorf("the apply of %d queues made %d management calls (%v), want %d PUTs and one list per provider process",
-							2*n, st.ManagementCalls, st.Routes, 2*n)
-					}
-					return nil
-				},
+	deletionGuardTest(t, []resource.TestStep{
+		{
+			PreConfig: env.Srv.ResetStats,
+			Config:    env.Config(hcl),
+			Check: func(*terraform.State) error {
+				st := env.Srv.Stats()
+				t.Logf("apply of %d queues: %d management calls %v", 2*n, st.ManagementCalls, st.Routes)
+				// One queue list per provider process, whatever the number of queues: the plan's
+				// serves the dead message queue cycle check, the apply's both that check before
+				// each write and the existence check before each create.
+				if st.Routes["GET /queues"] != 2 || st.Routes["GET /queues/{queue}"] != 0 ||
+					st.Routes["PUT /queues/{queue}"] != 2*n || st.ManagementCalls != 2*n+2 {
+					return fmt.Errorf("the apply of %d queues made %d management calls (%v), want %d PUTs and one list per provider process",
+						2*n, st.ManagementCalls, st.Routes, 2*n)
+				}
+				return nil
 			},
-			{
-				PreConfig: env.Srv.ResetStats,
-				Config:    env.Config(hcl),
-				PlanOnly:  true,
+		},
+		{
+			PreConfig: env.Srv.ResetStats,
+			Config:    env.Config(hcl),
+			PlanOnly:  true,
+		},
+		{
+			PreConfig: func() {
+				st := env.Srv.Stats()
+				t.Logf("plan-only step: %d management calls %v", st.ManagementCalls, st.Routes)
+				if st.ManagementCalls != 1 || st.Routes["GET /queues"] != 1 {
+					t.Fatalf("the refresh of %d queues made %d management calls (%v), want one list and nothing else",
+						2*n, st.ManagementCalls, st.Routes)
+				}
 			},
-			{
-				PreConfig: func() {
-					st := env.Srv.Stats()
-					t.Logf("plan-only step: %d management calls %v", st.ManagementCalls, st.Routes)
-					if st.ManagementCalls != 1 || st.Routes["GET /queues"] != 1 {
-						t.Fatalf("the refresh of %d queues made %d management calls (%v), want one list and nothing else",
-							2*n, st.ManagementCalls, st.Routes)
-					}
-				},
-				Config:   env.Config(hcl),
-				PlanOnly: true,
-			},
+			Config:   env.Config(hcl),
+			PlanOnly: true,
 		},
 	})
 }
@@ -263,44 +254,41 @@ resource "sapmessaging_queue" "adopted" {
 `, name, count, allow)
 	}
 	importHCL := "\nimport {\n  to = sapmessaging_queue.adopted\n  id = \"" + name + "\"\n}\n"
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() {
-					if _, _, err := env.EventMesh(t).PutQueue(context.Background(), name, eventmesh.QueueSettings{}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: queueHCL(0, "  allow_unlimited_redelivery = true\n") + importHCL,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_unlimited_redelivery"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(0)),
-				},
+	deletionGuardTest(t, []resource.TestStep{
+		{
+			PreConfig: func() {
+				if _, _, err := env.EventMesh(t).PutQueue(context.Background(), name, eventmesh.QueueSettings{}); err != nil {
+					t.Fatal(err)
+				}
 			},
-			{
-				Config:      queueHCL(0, ""),
-				ExpectError: acctest.Wrapped(`Unlimited Redelivery.*set allow_unlimited_redelivery = true for now`),
+			Config: queueHCL(0, "  allow_unlimited_redelivery = true\n") + importHCL,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				Config: queueHCL(5, ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_unlimited_redelivery"), knownvalue.Bool(false)),
-				},
-				Check: func(*terraform.State) error {
-					if q, _ := env.Srv.Queue(name); q.MaxRedeliveryCount != 5 {
-						return fmt.Errorf("the queue holds maxRedeliveryCount %d, want 5", q.MaxRedeliveryCount)
-					}
-					return nil
-				},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_unlimited_redelivery"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(0)),
+			},
+		},
+		{
+			Config:      queueHCL(0, ""),
+			ExpectError: acctest.Wrapped(`Unlimited Redelivery.*set allow_unlimited_redelivery = true for now`),
+		},
+		{
+			Config: queueHCL(5, ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_unlimited_redelivery"), knownvalue.Bool(false)),
+			},
+			Check: func(*terraform.State) error {
+				if q, _ := env.Srv.Queue(name); q.MaxRedeliveryCount != 5 {
+					return fmt.Errorf("the queue holds maxRedeliveryCount %d, want 5", q.MaxRedeliveryCount)
+				}
+				return nil
 			},
 		},
 	})

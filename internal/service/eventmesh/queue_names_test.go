@@ -8,9 +8,7 @@ import (
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
@@ -19,8 +17,8 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
-// queueRedeliveries returns the max_redelivery_count the emulator's queue holds, -1 if it does not exist.
-func queueRedeliveries(env *acctest.TestEnv, name string) int64 {
+// queueNamesRedeliveries returns the max_redelivery_count the emulator's queue holds, -1 if it does not exist.
+func queueNamesRedeliveries(env *acctest.TestEnv, name string) int64 {
 	q, ok := env.Srv.Queue(name)
 	if !ok {
 		return -1
@@ -60,49 +58,46 @@ resource "sapmessaging_queue" "a" {
 }
 `, n)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig:   func() { env.Srv.SetFaults(emulator.Faults{Latency: 200 * time.Millisecond}) },
-				Config:      two("sapmessaging_queue"),
-				ExpectError: acctest.Wrapped(`Duplicate Queue Name .*Two resources of this configuration name the queue "` + name + `".*Give each resource its own queue name`),
+	deletionGuardTest(t, []resource.TestStep{
+		{
+			PreConfig:   func() { env.Srv.SetFaults(emulator.Faults{Latency: 200 * time.Millisecond}) },
+			Config:      two("sapmessaging_queue"),
+			ExpectError: acctest.Wrapped(`Duplicate Queue Name .*Two resources of this configuration name the queue "` + name + `".*Give each resource its own queue name`),
+		},
+		{
+			PreConfig: func() {
+				if _, ok := env.Srv.Queue(name); ok {
+					t.Fatal("the refused plan created the queue")
+				}
+				if n := env.Srv.Stats().Routes["PUT /queues/{queue}"]; n != 0 {
+					t.Fatalf("the refused plan sent %d queue PUTs", n)
+				}
 			},
-			{
-				PreConfig: func() {
-					if _, ok := env.Srv.Queue(name); ok {
-						t.Fatal("the refused plan created the queue")
-					}
-					if n := env.Srv.Stats().Routes["PUT /queues/{queue}"]; n != 0 {
-						t.Fatalf("the refused plan sent %d queue PUTs", n)
-					}
-				},
-				Config:      two("sapmessaging_dead_message_queue"),
-				ExpectError: acctest.Wrapped(`Duplicate Queue Name .*"` + name + `"`),
+			Config:      two("sapmessaging_dead_message_queue"),
+			ExpectError: acctest.Wrapped(`Duplicate Queue Name .*"` + name + `"`),
+		},
+		{Config: one(name)},
+		{
+			// The queue exists with a's settings; b names it too.
+			Config:      two("sapmessaging_queue"),
+			ExpectError: acctest.Wrapped(`Duplicate Queue Name .*"` + name + `".*sapmessaging_queue resource that (holds it in its state|plans to create it)`),
+		},
+		{
+			PreConfig: func() {
+				if got := queueNamesRedeliveries(env, name); got != 3 {
+					t.Fatalf("after the refused plan the queue holds max_redelivery_count %d, want a's 3", got)
+				}
 			},
-			{Config: one(name)},
-			{
-				// The queue exists with a's settings; b names it too.
-				Config:      two("sapmessaging_queue"),
-				ExpectError: acctest.Wrapped(`Duplicate Queue Name .*"` + name + `".*sapmessaging_queue resource that (holds it in its state|plans to create it)`),
-			},
-			{
-				PreConfig: func() {
-					if got := queueRedeliveries(env, name); got != 3 {
-						t.Fatalf("after the refused plan the queue holds max_redelivery_count %d, want a's 3", got)
-					}
-				},
-				// A new name replaces a: Terraform plans it twice, the second time without its state.
-				Config: one(name + "/renamed"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("sapmessaging_queue.a", plancheck.ResourceActionDestroyBeforeCreate),
-				}},
-				Check: func(*terraform.State) error {
-					if got := queueRedeliveries(env, name+"/renamed"); got != 3 {
-						return fmt.Errorf("the renamed queue holds max_redelivery_count %d, want 3", got)
-					}
-					return nil
-				},
+			// A new name replaces a: Terraform plans it twice, the second time without its state.
+			Config: one(name + "/renamed"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("sapmessaging_queue.a", plancheck.ResourceActionDestroyBeforeCreate),
+			}},
+			Check: func(*terraform.State) error {
+				if got := queueNamesRedeliveries(env, name+"/renamed"); got != 3 {
+					return fmt.Errorf("the renamed queue holds max_redelivery_count %d, want 3", got)
+				}
+				return nil
 			},
 		},
 	})
@@ -142,7 +137,7 @@ resource "sapmessaging_queue" "b" {
 				PreConfig: func() {
 					// At most one of the two wrote the queue, and it holds that one's settings.
 					puts := env.Srv.Stats().Routes["PUT /queues/{queue}"]
-					got := queueRedeliveries(env, name)
+					got := queueNamesRedeliveries(env, name)
 					if puts > 1 || (puts == 1) != (got == 3 || got == 7) || (puts == 0) != (got == -1) {
 						t.Fatalf("the refused apply sent %d queue PUTs and left max_redelivery_count %d; want at most one PUT, of a's 3 or b's 7", puts, got)
 					}
@@ -186,76 +181,48 @@ resource "sapmessaging_queue" "q" {
 `, dmq, name)
 	var wg sync.WaitGroup
 	t.Cleanup(wg.Wait)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() {
-					// The dead message queue's answer is held back; as soon as it exists (the apply
-					// has listed the queues by then), the cockpit creates the queue, which the apply
-					// creates next.
-					env.Srv.SetFaults(emulator.Faults{ResponseLatency: 300 * time.Millisecond})
-					em := env.EventMesh(t)
-					wg.Go(func() {
-						deadline := time.Now().Add(2 * time.Minute)
-						for time.Now().Before(deadline) {
-							if _, ok := env.Srv.Queue(dmq); ok {
-								nine := int64(9)
-								if _, _, err := em.PutQueue(context.Background(), name, eventmesh.QueueSettings{MaxRedeliveryCount: &nine}); err != nil {
-									t.Error(err)
-								}
-								return
+	deletionGuardTest(t, []resource.TestStep{
+		{
+			PreConfig: func() {
+				// The dead message queue's answer is held back; as soon as it exists (the apply
+				// has listed the queues by then), the cockpit creates the queue, which the apply
+				// creates next.
+				env.Srv.SetFaults(emulator.Faults{ResponseLatency: 300 * time.Millisecond})
+				em := env.EventMesh(t)
+				wg.Go(func() {
+					deadline := time.Now().Add(2 * time.Minute)
+					for time.Now().Before(deadline) {
+						if _, ok := env.Srv.Queue(dmq); ok {
+							nine := int64(9)
+							if _, _, err := em.PutQueue(context.Background(), name, eventmesh.QueueSettings{MaxRedeliveryCount: &nine}); err != nil {
+								t.Error(err)
 							}
-							time.Sleep(time.Millisecond)
+							return
 						}
-						t.Error("the dead message queue was never created")
-					})
-				},
-				Config: config,
-				ExpectError: acctest.Wrapped(`Queue Already Exists .*"` + name + `" already existed when this apply created it: .*answered the create with 200` +
-					`.*import {.*to = sapmessaging_queue.<resource name>.*id = "` + name + `".*}`),
+						time.Sleep(time.Millisecond)
+					}
+					t.Error("the dead message queue was never created")
+				})
 			},
-			{
-				PreConfig: func() {
-					wg.Wait()
-					env.Srv.ClearFaults()
-				},
-				Config: config + fmt.Sprintf(`
+			Config: config,
+			ExpectError: acctest.Wrapped(`Queue Already Exists .*"` + name + `" already existed when this apply created it: .*answered the create with 200` +
+				`.*import {.*to = sapmessaging_queue.<resource name>.*id = "` + name + `".*}`),
+		},
+		{
+			PreConfig: func() {
+				wg.Wait()
+				env.Srv.ClearFaults()
+			},
+			Config: config + fmt.Sprintf(`
 import {
   to = sapmessaging_queue.q
   id = %q
 }
 `, name),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionNoop),
-				}},
-				Check: acctest.CheckStateMatchesEmulator(env, 2, 0),
-			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionNoop),
+			}},
+			Check: acctest.CheckStateMatchesEmulator(env, 2, 0),
 		},
 	})
-}
-
-// The creates reserve the names again, whatever the plans did: the second create of a name in
-// one run is refused before it writes, and a name is free in the next run.
-func TestReserveQueueCreate(t *testing.T) {
-	t.Parallel()
-	var d framework.ProviderData
-	var diags diag.Diagnostics
-	if !d.ReserveQueueCreate("sapmessaging_queue", "acme/crm/prod/x", &diags) || diags.HasError() {
-		t.Fatalf("first create refused: %v", diags)
-	}
-	if !d.ReserveQueueCreate("sapmessaging_queue", "acme/crm/prod/y", &diags) || diags.HasError() {
-		t.Fatalf("another name refused: %v", diags)
-	}
-	if d.ReserveQueueCreate("sapmessaging_dead_message_queue", "acme/crm/prod/x", &diags) || !diags.HasError() {
-		t.Fatal("second create of one name in one run was not refused")
-	}
-	if got := diags[0].Detail(); !acctest.Wrapped(`create the queue "acme/crm/prod/x" in this apply: this sapmessaging_dead_message_queue resource and a sapmessaging_queue resource`).MatchString(got) {
-		t.Errorf("detail = %s", got)
-	}
-	var next framework.ProviderData
-	diags = nil
-	if !next.ReserveQueueCreate("sapmessaging_queue", "acme/crm/prod/x", &diags) {
-		t.Errorf("the next run refused the name: %v", diags)
-	}
 }
