@@ -69,16 +69,8 @@ func TestAccPlan_wrongClientSecret(t *testing.T) {
 	tests := []struct {
 		name, provider, hcl, want string
 	}{
-		{"event mesh", fmt.Sprintf("event_mesh = { service_key = %q }\n  cloud_integration = { service_key = %q }", emKey, env.Srv.CloudIntegrationKey()), `
-resource "sapmessaging_dead_message_queue" "dmq" {
-  name = "acme/crm/prod/orders/dmq"
-}
-resource "sapmessaging_queue" "q" {
-  name                 = "acme/crm/prod/orders"
-  max_redelivery_count = 5
-  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
-}
-`, `Event Mesh management API Credentials Refused.*client ID "` + regexp.QuoteMeta(emID) + `" from event_mesh.service_key.*401`},
+		{"event mesh", fmt.Sprintf("event_mesh = { service_key = %q }\n  cloud_integration = { service_key = %q }", emKey, env.Srv.CloudIntegrationKey()),
+			acctest.QueueHCL(5), `Event Mesh management API Credentials Refused.*client ID "` + regexp.QuoteMeta(emID) + `" from event_mesh.service_key.*401`},
 		{"cloud integration", fmt.Sprintf("event_mesh = { service_key = %q }\n  cloud_integration = { service_key = %q }", env.Srv.EventMeshKey(), ciKey), `
 resource "sapmessaging_iflow_deployment" "f" {
   iflow_id = "Orders_AMQP"
@@ -175,49 +167,35 @@ func TestAccPlan_missingConnection(t *testing.T) {
 	t.Setenv(framework.EnvEventMeshServiceKey, "")
 	t.Setenv(framework.EnvCloudIntegrationServiceKey, "")
 	env := acctest.NewTestEnv(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: fmt.Sprintf(`
-provider "sapmessaging" {
-  cloud_integration = { service_key = %q }
-}
+	ci := fmt.Sprintf("cloud_integration = { service_key = %q }", env.Srv.CloudIntegrationKey())
+	em := fmt.Sprintf("event_mesh = { service_key = %q }", env.Srv.EventMeshKey())
+	var steps []resource.TestStep
+	for _, c := range []struct{ connection, hcl, want string }{
+		{ci, `
 resource "sapmessaging_dead_message_queue" "dmq" {
   name = "acme/crm/prod/orders/dmq"
 }
-`, env.Srv.CloudIntegrationKey()),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`Event Mesh Not Configured.*Set the event_mesh block of the provider.*` + framework.EnvEventMeshServiceKey),
-			},
-			{
-				Config: fmt.Sprintf(`
-provider "sapmessaging" {
-  event_mesh = { service_key = %q }
-}
+`, `Event Mesh Not Configured.*Set the event_mesh block of the provider.*` + framework.EnvEventMeshServiceKey},
+		{em, `
 resource "sapmessaging_iflow_deployment" "f" {
   iflow_id = "Orders_AMQP"
 }
-`, env.Srv.EventMeshKey()),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`Cloud Integration Not Configured.*Set the cloud_integration block of the provider.*` + framework.EnvCloudIntegrationServiceKey),
-			},
-			{
-				// A queue subscription, which had no plan of its own.
-				Config: fmt.Sprintf(`
-provider "sapmessaging" {
-  cloud_integration = { service_key = %q }
-}
+`, `Cloud Integration Not Configured.*Set the cloud_integration block of the provider.*` + framework.EnvCloudIntegrationServiceKey},
+		// A queue subscription, which had no plan of its own.
+		{ci, `
 resource "sapmessaging_queue_subscription" "s" {
   queue_name    = "acme/crm/prod/orders"
   topic_pattern = "acme/crm/prod/order/created"
 }
-`, env.Srv.CloudIntegrationKey()),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`Event Mesh Not Configured`),
-			},
-		},
-	})
+`, `Event Mesh Not Configured`},
+	} {
+		steps = append(steps, resource.TestStep{
+			Config:      "\nprovider \"sapmessaging\" {\n  " + c.connection + "\n}" + c.hcl,
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(c.want),
+		})
+	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories, Steps: steps})
 }
 
 // A token that the management API refuses with 403 (the messaging client's credentials given as

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
@@ -30,36 +31,47 @@ func registeredTypes(t *testing.T) map[string][]string {
 	if !ok {
 		t.Fatal("the provider has no functions, list resources or actions")
 	}
-	types := map[string][]string{}
-	for _, f := range p.Resources(ctx) {
-		var r resource.MetadataResponse
-		f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: meta.TypeName}, &r)
-		types["Resource"] = append(types["Resource"], r.TypeName)
-	}
-	for _, f := range p.DataSources(ctx) {
-		var r datasource.MetadataResponse
-		f().Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: meta.TypeName}, &r)
-		types["Data source"] = append(types["Data source"], r.TypeName)
-	}
-	for _, f := range full.ListResources(ctx) {
-		var r resource.MetadataResponse
-		f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: meta.TypeName}, &r)
-		types["List resource"] = append(types["List resource"], r.TypeName)
-	}
-	for _, f := range full.Actions(ctx) {
-		var r action.MetadataResponse
-		f().Metadata(ctx, action.MetadataRequest{ProviderTypeName: meta.TypeName}, &r)
-		types["Action"] = append(types["Action"], r.TypeName)
-	}
-	for _, f := range full.Functions(ctx) {
-		var r function.MetadataResponse
-		f().Metadata(ctx, function.MetadataRequest{}, &r)
-		types["Function"] = append(types["Function"], r.Name)
+	typeName := meta.TypeName
+	types := map[string][]string{
+		"Resource": namesOf(p.Resources(ctx), func(r resource.Resource) string {
+			var m resource.MetadataResponse
+			r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: typeName}, &m)
+			return m.TypeName
+		}),
+		"Data source": namesOf(p.DataSources(ctx), func(d datasource.DataSource) string {
+			var m datasource.MetadataResponse
+			d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: typeName}, &m)
+			return m.TypeName
+		}),
+		"List resource": namesOf(full.ListResources(ctx), func(l list.ListResource) string {
+			var m resource.MetadataResponse
+			l.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: typeName}, &m)
+			return m.TypeName
+		}),
+		"Action": namesOf(full.Actions(ctx), func(a action.Action) string {
+			var m action.MetadataResponse
+			a.Metadata(ctx, action.MetadataRequest{ProviderTypeName: typeName}, &m)
+			return m.TypeName
+		}),
+		"Function": namesOf(full.Functions(ctx), func(f function.Function) string {
+			var m function.MetadataResponse
+			f.Metadata(ctx, function.MetadataRequest{}, &m)
+			return m.Name
+		}),
 	}
 	if len(types["Resource"]) == 0 || len(types["List resource"]) == 0 || len(types["Action"]) == 0 {
 		t.Fatalf("the provider registers no resources, list resources or actions: %v", types)
 	}
 	return types
+}
+
+// namesOf returns the name of what each factory makes.
+func namesOf[T any](factories []func() T, name func(T) string) []string {
+	var names []string
+	for _, f := range factories {
+		names = append(names, name(f()))
+	}
+	return names
 }
 
 // The resource tables of README.md and of the provider page (templates/index.md.tmpl, and the
