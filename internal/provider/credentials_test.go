@@ -207,21 +207,13 @@ func TestAccPlan_apiRefusesCredentials(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
-provider "sapmessaging" {
-  event_mesh = {
-    management_url = %q
-    token_url      = %q
-    client_id      = %q
-    client_secret  = %q
-  }
-}
+			Config: eventMeshClientHCL(env.Srv.URL(), m.TokenURL, m.ClientID, m.ClientSecret, "") + `
 resource "sapmessaging_queue" "q" {
   name                 = "acme/crm/prod/orders"
   max_redelivery_count = 5
   dead_message_queue   = "acme/crm/prod/orders/dmq"
 }
-`, env.Srv.URL(), m.TokenURL, m.ClientID, m.ClientSecret),
+`,
 			PlanOnly:    true,
 			ExpectError: acctest.Wrapped(`Event Mesh management API Credentials Refused.*client ID "` + regexp.QuoteMeta(m.ClientID) + `" from event_mesh.client_id and event_mesh.client_secret.*403`),
 		}},

@@ -34,6 +34,21 @@ func secretForms(id, secret string) map[string]string {
 	return forms
 }
 
+// eventMeshClientHCL is a provider block with the Event Mesh management connection given by its
+// URLs and client credentials, and the lines of extra.
+func eventMeshClientHCL(managementURL, tokenURL, clientID, clientSecret, extra string) string {
+	return fmt.Sprintf(`
+provider "sapmessaging" {
+  event_mesh = {
+    management_url = %q
+    token_url      = %q
+    client_id      = %q
+    client_secret  = %q
+  }
+%s}
+`, managementURL, tokenURL, clientID, clientSecret, extra)
+}
+
 // secretsWork starts an emulator with opts holding the flow OrdersInbound, and writes its service
 // keys and a CLI configuration for the provider built from this tree into a new directory; it
 // returns the emulator, the directory, the keys' directory and the CLI configuration.
@@ -110,21 +125,12 @@ resource "sapmessaging_queue_subscription" "s" {
 
 	// A wrong secret that contains the right one, so that a leak of either is caught.
 	wrongDir := filepath.Join(work, "wrong")
-	acctest.WriteFile(t, filepath.Join(wrongDir, "main.tf"), acctest.RequiredProviders+fmt.Sprintf(`
-provider "sapmessaging" {
-  event_mesh = {
-    management_url = %q
-    token_url      = %q
-    client_id      = %q
-    client_secret  = %q
-  }
-  max_retries = 0
-}
-
+	acctest.WriteFile(t, filepath.Join(wrongDir, "main.tf"), acctest.RequiredProviders+
+		eventMeshClientHCL(em.ManagementURL, em.TokenURL, em.ClientID, em.ClientSecret+"-revoked", "  max_retries = 0\n")+fmt.Sprintf(`
 data "sapmessaging_queue" "orders" {
   name = %q
 }
-`, em.ManagementURL, em.TokenURL, em.ClientID, em.ClientSecret+"-revoked", acctest.TestQueue))
+`, acctest.TestQueue))
 
 	var runs []acctest.CLIRun
 	names := []string{}

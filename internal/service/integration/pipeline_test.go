@@ -50,6 +50,19 @@ type pipelineArchiveEdit struct {
 	edit    func(name string, data []byte) []byte
 }
 
+// pipelineReadEntry returns the content of an archive's entry.
+func pipelineReadEntry(f *zip.File) ([]byte, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(rc)
+	if cerr := rc.Close(); err == nil {
+		err = cerr
+	}
+	return data, err
+}
+
 // pipelineRewriteArchive returns archive changed by e.
 func pipelineRewriteArchive(t *testing.T, archive []byte, e pipelineArchiveEdit) []byte {
 	t.Helper()
@@ -77,14 +90,7 @@ func pipelineRewriteArchive(t *testing.T, archive []byte, e pipelineArchiveEdit)
 		if dropped {
 			continue
 		}
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := io.ReadAll(rc)
-		if cerr := rc.Close(); err == nil {
-			err = cerr
-		}
+		data, err := pipelineReadEntry(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -339,12 +345,7 @@ func pipelineRunsHotfix(env *acctest.TestEnv, want string) resource.TestCheckFun
 			if f.Name != name {
 				continue
 			}
-			rc, err := f.Open()
-			if err != nil {
-				return err
-			}
-			b, err := io.ReadAll(rc)
-			_ = rc.Close()
+			b, err := pipelineReadEntry(f)
 			if err != nil {
 				return err
 			}
