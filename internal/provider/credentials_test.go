@@ -204,53 +204,45 @@ resource "sapmessaging_queue_subscription" "s" {
 func TestAccPlan_apiRefusesCredentials(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	m := env.Srv.MessagingConfig()
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: eventMeshClientHCL(env.Srv.URL(), m.TokenURL, m.ClientID, m.ClientSecret, "") + `
+	parallelSteps(t, []resource.TestStep{{
+		Config: eventMeshClientHCL(env.Srv.URL(), m.TokenURL, m.ClientID, m.ClientSecret, "") + `
 resource "sapmessaging_queue" "q" {
   name                 = "acme/crm/prod/orders"
   max_redelivery_count = 5
   dead_message_queue   = "acme/crm/prod/orders/dmq"
 }
 `,
-			PlanOnly:    true,
-			ExpectError: acctest.Wrapped(`Event Mesh management API Credentials Refused.*client ID "` + regexp.QuoteMeta(m.ClientID) + `" from event_mesh.client_id and event_mesh.client_secret.*403`),
-		}},
-	})
+		PlanOnly:    true,
+		ExpectError: acctest.Wrapped(`Event Mesh management API Credentials Refused.*client ID "` + regexp.QuoteMeta(m.ClientID) + `" from event_mesh.client_id and event_mesh.client_secret.*403`),
+	}})
 }
 
 // A queue list that cannot be read at plan fails the plan (a plan that cannot read fails); before,
 // it passed with the warning "Dead Message Queue Cycle Not Checked".
 func TestAccPlan_queueListUnreadable(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			PreConfig: func() {
-				env.Srv.InjectNextOn("GET /queues", emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
-			},
-			Config: env.Config(`
+	parallelSteps(t, []resource.TestStep{{
+		PreConfig: func() {
+			env.Srv.InjectNextOn("GET /queues", emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
+		},
+		Config: env.Config(`
 resource "sapmessaging_queue" "q" {
   name                 = "acme/crm/prod/orders"
   max_redelivery_count = 5
   dead_message_queue   = "acme/crm/prod/orders/dmq"
 }
 `),
-			PlanOnly:    true,
-			ExpectError: acctest.Wrapped(`Cannot Check Dead Message Queue.*GET /queues.*500`),
-		}},
-	})
+		PlanOnly:    true,
+		ExpectError: acctest.Wrapped(`Cannot Check Dead Message Queue.*GET /queues.*500`),
+	}})
 }
 
 // A dead message queue named by another resource's attribute that is known only after apply plans
 // as before: the check waits for the apply, which creates the queues in order.
 func TestAccPlan_unknownDeadMessageQueue(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.Config(`
+	parallelSteps(t, []resource.TestStep{{
+		Config: env.Config(`
 resource "sapmessaging_dead_message_queue" "dmq" {
   name = "acme/crm/prod/late/dmq"
 }
@@ -263,14 +255,13 @@ resource "sapmessaging_queue" "q" {
   dead_message_queue   = terraform_data.dmq_name.output
 }
 `),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectUnknownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue")),
-			}},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("acme/crm/prod/late/dmq")),
-			},
+		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectUnknownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue")),
 		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("acme/crm/prod/late/dmq")),
+		},
+	}})
 }
 
 // Every read at plan that failed into a warning or a log line fails the plan now: the queue list an

@@ -5,9 +5,11 @@ import (
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 )
 
-// The CLI set-ups the whole-provider tests share.
+// The set-ups the whole-provider tests share.
 
 // queryCLI is the Terraform CLI of the acceptance tests when it has terraform query (1.14 or
 // later: needs says what needs it), and the test then runs beside the other parallel tests; with
@@ -48,4 +50,11 @@ func newWorkspace(t *testing.T, tf string, env *acctest.TestEnv, src string, fil
 		acctest.WriteFile(t, filepath.Join(dir, name), content)
 	}
 	return acctest.NewCLIWorkspace(t, tf, plugins, dir, env), dir
+}
+
+// parallelSteps runs steps against the provider in the test process, beside the other parallel
+// tests.
+func parallelSteps(t *testing.T, steps []resource.TestStep) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories, Steps: steps})
 }
