@@ -2,76 +2,41 @@ package provider
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/action"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/function"
-	"github.com/hashicorp/terraform-plugin-framework/list"
-	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
 
 // registeredTypes returns the names of everything the provider registers, by the kind the
-// listing tables of README.md and templates/index.md.tmpl name in their first column.
+// listing tables of README.md and templates/index.md.tmpl name in their first column: the names
+// the provider's schema answer holds for each kind.
 func registeredTypes(t *testing.T) map[string][]string {
 	t.Helper()
-	ctx := context.Background()
-	p := New("test")()
-	var meta provider.MetadataResponse
-	p.Metadata(ctx, provider.MetadataRequest{}, &meta)
-	full, ok := p.(interface {
-		provider.ProviderWithFunctions
-		provider.ProviderWithListResources
-		provider.ProviderWithActions
-	})
-	if !ok {
-		t.Fatal("the provider has no functions, list resources or actions")
+	srv, err := providerserver.NewProtocol6WithError(New("test")())()
+	if err != nil {
+		t.Fatal(err)
 	}
-	typeName := meta.TypeName
+	resp, err := srv.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil || len(resp.Diagnostics) > 0 {
+		t.Fatalf("the provider's schema: %v %v", err, resp.Diagnostics)
+	}
 	types := map[string][]string{
-		"Resource": namesOf(p.Resources(ctx), func(r resource.Resource) string {
-			var m resource.MetadataResponse
-			r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: typeName}, &m)
-			return m.TypeName
-		}),
-		"Data source": namesOf(p.DataSources(ctx), func(d datasource.DataSource) string {
-			var m datasource.MetadataResponse
-			d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: typeName}, &m)
-			return m.TypeName
-		}),
-		"List resource": namesOf(full.ListResources(ctx), func(l list.ListResource) string {
-			var m resource.MetadataResponse
-			l.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: typeName}, &m)
-			return m.TypeName
-		}),
-		"Action": namesOf(full.Actions(ctx), func(a action.Action) string {
-			var m action.MetadataResponse
-			a.Metadata(ctx, action.MetadataRequest{ProviderTypeName: typeName}, &m)
-			return m.TypeName
-		}),
-		"Function": namesOf(full.Functions(ctx), func(f function.Function) string {
-			var m function.MetadataResponse
-			f.Metadata(ctx, function.MetadataRequest{}, &m)
-			return m.Name
-		}),
+		"Resource":      slices.Collect(maps.Keys(resp.ResourceSchemas)),
+		"Data source":   slices.Collect(maps.Keys(resp.DataSourceSchemas)),
+		"List resource": slices.Collect(maps.Keys(resp.ListResourceSchemas)),
+		"Action":        slices.Collect(maps.Keys(resp.ActionSchemas)),
+		"Function":      slices.Collect(maps.Keys(resp.Functions)),
 	}
 	if len(types["Resource"]) == 0 || len(types["List resource"]) == 0 || len(types["Action"]) == 0 {
 		t.Fatalf("the provider registers no resources, list resources or actions: %v", types)
 	}
 	return types
-}
-
-// namesOf returns the name of what each factory makes.
-func namesOf[T any](factories []func() T, name func(T) string) []string {
-	var names []string
-	for _, f := range factories {
-		names = append(names, name(f()))
-	}
-	return names
 }
 
 // The resource tables of README.md and of the provider page (templates/index.md.tmpl, and the

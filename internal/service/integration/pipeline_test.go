@@ -246,6 +246,11 @@ func pipelineDeploymentHCL(env *acctest.TestEnv, extra string) string {
 	return env.Config(fmt.Sprintf("\nresource \"sapmessaging_iflow_deployment\" \"flow\" {\n  iflow_id = %q\n%s}\n", acctest.SenderFlowID, extra))
 }
 
+// pipelineTriggeredHCL is sapmessaging_iflow_deployment.flow with the trigger t and the attributes in extra.
+func pipelineTriggeredHCL(env *acctest.TestEnv, trigger, extra string) string {
+	return pipelineDeploymentHCL(env, fmt.Sprintf("  triggers = { t = %q }\n%s", trigger, extra))
+}
+
 // The pipeline uploads version 1.0.7 without deploying it. A sender whose settings the runtime
 // already runs plans nothing and leaves 1.0.7 to the release (before, the plan deployed 1.0.7,
 // saying the runtime did not run the configuration's settings). A change of the settings is
@@ -411,7 +416,7 @@ func TestAccPipeline_deploymentPolicy(t *testing.T) {
 	t.Parallel()
 	env, p := newPipelineEnv(t)
 	hcl := func(policy, trigger string) string {
-		return pipelineDeploymentHCL(env, fmt.Sprintf("  deploy_policy = %q\n  triggers = { t = %q }\n", policy, trigger))
+		return pipelineTriggeredHCL(env, trigger, fmt.Sprintf("  deploy_policy = %q\n", policy))
 	}
 	pipelineTest(t, []resource.TestStep{
 		{PreConfig: func() { p.deploy(acctest.SenderFlowID) }, Config: hcl("changes", "a"), Check: pipelineDeployedVersion(env, "STARTED", "1.0.0")},
@@ -439,21 +444,18 @@ func TestAccPipeline_deploymentPolicy(t *testing.T) {
 func TestAccPipeline_deploymentHoldsSameVersionChanges(t *testing.T) {
 	t.Parallel()
 	env, p := newPipelineEnv(t)
-	hcl := func(trigger, extra string) string {
-		return pipelineDeploymentHCL(env, fmt.Sprintf("  triggers = { t = %q }\n%s", trigger, extra))
-	}
 	pipelineTest(t, []resource.TestStep{
-		{Config: hcl("a", ""), Check: pipelineDeployedVersion(env, "STARTED", "1.0.0")},
+		{Config: pipelineTriggeredHCL(env, "a", ""), Check: pipelineDeployedVersion(env, "STARTED", "1.0.0")},
 		{
 			PreConfig: func() {
 				p.stage(acctest.SenderFlowID, "1.0.0", pipelineArchiveEdit{set: map[string][]byte{pipelineHotfix: []byte("// hotfix 1\n")}})
 				env.Srv.ResetStats()
 			},
-			Config: hcl("b", ""),
+			Config: pipelineTriggeredHCL(env, "b", ""),
 			Check:  resource.ComposeTestCheckFunc(pipelineRunsHotfix(env, ""), pipelineDeployCount(env, 0)),
 		},
 		{
-			Config: hcl("c", "  deploy_other_changes = true\n"),
+			Config: pipelineTriggeredHCL(env, "c", "  deploy_other_changes = true\n"),
 			Check:  resource.ComposeTestCheckFunc(pipelineRunsHotfix(env, "// hotfix 1\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
 		},
 	})
