@@ -207,6 +207,17 @@ func newPipelineEnv(t *testing.T) (*acctest.TestEnv, *pipeline) {
 	return env, newPipeline(t, env)
 }
 
+// newPipelineSampleEnv starts an emulator holding the sample content and the pipeline that releases
+// its flows.
+func newPipelineSampleEnv(t *testing.T) (*acctest.TestEnv, *pipeline) {
+	t.Helper()
+	env := acctest.NewTestEnv(t)
+	if err := env.Srv.LoadSampleContent(); err != nil {
+		t.Fatal(err)
+	}
+	return env, newPipeline(t, env)
+}
+
 // pipelineTest runs steps against the provider in the test process.
 func pipelineTest(t *testing.T, steps []resource.TestStep) {
 	t.Helper()
@@ -583,12 +594,8 @@ func pipelineNoCloudIntegrationWrites(env *acctest.TestEnv) resource.TestCheckFu
 // to the uploaded parameters.prop, and the next plan writes the configuration's value again.
 func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
 	t.Parallel()
-	env := acctest.NewTestEnv(t)
-	if err := env.Srv.LoadSampleContent(); err != nil {
-		t.Fatal(err)
-	}
+	env, p := newPipelineSampleEnv(t)
 	const id = "Acme_Orders_Parameterized"
-	p := newPipeline(t, env)
 	param := func(want string) resource.TestCheckFunc {
 		return func(*terraform.State) error {
 			values, ok := env.Srv.IFlowConfigurations(id)
@@ -804,12 +811,8 @@ resource "sapmessaging_amqp_sender" "orders" {
 func TestAccPipeline_heldDeployNamesWhatRuns(t *testing.T) {
 	tf := acctest.TerraformCLI(t)
 	t.Parallel()
-	env := acctest.NewTestEnv(t)
-	if err := env.Srv.LoadSampleContent(); err != nil {
-		t.Fatal(err)
-	}
+	env, p := newPipelineSampleEnv(t)
 	const id = "Acme_Orders_Parameterized"
-	p := newPipeline(t, env)
 	w, _ := pipelineWorkspace(t, tf, env, `
 resource "sapmessaging_amqp_sender" "orders" {
   iflow_id              = "`+id+`"
