@@ -91,13 +91,14 @@ func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
 		{name: "jms-failed-deploy-and-runtime-read", flowStateSender: flowStateJMS, failRead: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			env := acctest.NewTestEnv(t)
 			tc.add(t, env)
 			wantErr := `Deployment Failed.*(Credential EventMesh not found|keeps running the version deployed before).*next plan shows the deploy`
 			if tc.failRead {
 				wantErr = `Cannot Read Deployment`
 			}
-			flowStateTest(t, []resource.TestStep{
+			pipelineTest(t, []resource.TestStep{
 				{Config: env.Config(tc.hcl(1)), Check: acctest.CheckRunsDesignTime(env, tc.flow)},
 				{
 					PreConfig: func() {
