@@ -25,20 +25,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
-// identityQueuesHCL is a queue with its dead message queue and a subscription.
-const identityQueuesHCL = `
-resource "sapmessaging_dead_message_queue" "dmq" {
-  name = "acme/crm/prod/ident/dmq"
-}
-
-resource "sapmessaging_queue" "q" {
-  name                 = "acme/crm/prod/ident"
-  max_redelivery_count = 4
-  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
-}
-
+// identityQueuesHCL is a queue (acctest.TestQueue) with its dead message queue and a subscription.
+var identityQueuesHCL = acctest.QueueHCL(4) + `
 resource "sapmessaging_queue_subscription" "s" {
-  queue_name    = sapmessaging_queue.q.name
+  queue_name    = sapmessaging_queue.orders.name
   topic_pattern = "acme/crm/prod/ce/ident/*"
 }
 `
@@ -66,11 +56,11 @@ resource "sapmessaging_iflow_deployment" "d" {
 // identityChecks are the identities identityQueuesHCL and identityFlowsHCL make.
 var (
 	queueIdentityChecks = []statecheck.StateCheck{
-		statecheck.ExpectIdentity("sapmessaging_queue.q", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/ident")}),
-		statecheck.ExpectIdentityValueMatchesState("sapmessaging_queue.q", tfjsonpath.New("name")),
-		statecheck.ExpectIdentity("sapmessaging_dead_message_queue.dmq", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/ident/dmq")}),
+		statecheck.ExpectIdentity("sapmessaging_queue.orders", map[string]knownvalue.Check{"name": knownvalue.StringExact(acctest.TestQueue)}),
+		statecheck.ExpectIdentityValueMatchesState("sapmessaging_queue.orders", tfjsonpath.New("name")),
+		statecheck.ExpectIdentity("sapmessaging_dead_message_queue.dmq", map[string]knownvalue.Check{"name": knownvalue.StringExact(acctest.TestQueue + "/dmq")}),
 		statecheck.ExpectIdentity("sapmessaging_queue_subscription.s", map[string]knownvalue.Check{
-			"queue_name":    knownvalue.StringExact("acme/crm/prod/ident"),
+			"queue_name":    knownvalue.StringExact(acctest.TestQueue),
 			"topic_pattern": knownvalue.StringExact("acme/crm/prod/ce/ident/*"),
 		}),
 		statecheck.ExpectIdentityValueMatchesState("sapmessaging_queue_subscription.s", tfjsonpath.New("topic_pattern")),
@@ -93,7 +83,7 @@ var (
 // name an object by it.
 func TestAccIdentity_queues(t *testing.T) {
 	identityImports(t, acctest.NewTestEnv(t), identityQueuesHCL, queueIdentityChecks,
-		"sapmessaging_queue.q", "sapmessaging_dead_message_queue.dmq", "sapmessaging_queue_subscription.s")
+		"sapmessaging_queue.orders", "sapmessaging_dead_message_queue.dmq", "sapmessaging_queue_subscription.s")
 }
 
 func TestAccIdentity_flows(t *testing.T) {
@@ -254,7 +244,7 @@ func TestAccIdentity_upgrade(t *testing.T) {
 				Config:                   config,
 				ConfigStateChecks: []statecheck.StateCheck{
 					// The state has no identity: the check of one fails on the missing identity.
-					expectNoIdentity("sapmessaging_queue.q"),
+					expectNoIdentity("sapmessaging_queue.orders"),
 					expectNoIdentity("sapmessaging_amqp_sender.a"),
 				},
 			},
@@ -278,10 +268,10 @@ func TestAccIdentity_upgradeDeletedOutOfBand(t *testing.T) {
 	identityUpgradeDeleted(t, env, identityQueuesHCL, func() {
 		em := env.EventMesh(t)
 		ctx := context.Background()
-		if err := em.DeleteSubscription(ctx, "acme/crm/prod/ident", "acme/crm/prod/ce/ident/*"); err != nil {
+		if err := em.DeleteSubscription(ctx, acctest.TestQueue, "acme/crm/prod/ce/ident/*"); err != nil {
 			t.Fatal(err)
 		}
-		for _, q := range []string{"acme/crm/prod/ident", "acme/crm/prod/ident/dmq"} {
+		for _, q := range []string{acctest.TestQueue, acctest.TestQueue + "/dmq"} {
 			if err := em.DeleteQueue(ctx, q); err != nil {
 				t.Fatal(err)
 			}
