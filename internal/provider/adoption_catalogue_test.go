@@ -27,17 +27,35 @@ var adoptionPending = []string{}
 // ruleIDPattern is the form of a rule ID, for example "queue.redelivery_unlimited".
 var ruleIDPattern = regexp.MustCompile(`^[a-z_]+\.[a-z0-9_]+$`)
 
+// parseRules parses the non-test source files of internal/rules.
+func parseRules(t *testing.T) (*token.FileSet, []*ast.File) {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join("..", "rules", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return fset, files
+}
+
 // errorRuleIDs returns the ID of every error rule in the non-test source of internal/rules, with where it is
 // raised: the first argument of each errorf call, the rule of each range (intRange, whose check reports errors
 // only), and a rule ID handed to a function value of the package that reports errors (the AEM sender's
 // invalid-value check).
 func errorRuleIDs(t *testing.T) map[string]string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "rules", "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
+	fset, files := parseRules(t)
 	ids := map[string]string{}
 	literal := func(e ast.Expr) (string, bool) {
 		lit, ok := e.(*ast.BasicLit)
@@ -47,14 +65,7 @@ func errorRuleIDs(t *testing.T) map[string]string {
 		s, err := strconv.Unquote(lit.Value)
 		return s, err == nil && ruleIDPattern.MatchString(s)
 	}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
@@ -106,21 +117,10 @@ func errorRuleIDs(t *testing.T) map[string]string {
 // with that suffix.
 func warningRuleIDs(t *testing.T) map[string]bool {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "rules", "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
+	_, files := parseRules(t)
 	ids := map[string]bool{}
 	var suffixes, ranges []string
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:

@@ -70,17 +70,8 @@ provider "sapmessaging" {
 `, string(srv.EventMeshKey()), string(srv.CloudIntegrationKey()), ciExtra)}
 }
 
-const certHCL = `
-resource "sapmessaging_dead_message_queue" "dmq" {
-  name = "acme/crm/prod/orders/dmq"
-}
-
-resource "sapmessaging_queue" "orders" {
-  name                 = "acme/crm/prod/orders"
-  max_redelivery_count = 5
-  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
-}
-` + `
+// certHCL is a queue with its dead message queue and an AMQP sender reading from it.
+var certHCL = acctest.QueueHCL(5) + `
 resource "sapmessaging_amqp_sender" "orders" {
   iflow_id                   = "OrdersInbound"
   max_number_of_retries      = 1
@@ -158,19 +149,8 @@ func TestAccCertificateKeys_externalCertificateEnvironment(t *testing.T) {
 func TestAccSecrets_certificateKeysNeverLogged(t *testing.T) {
 	tf := acctest.TerraformCLI(t)
 	t.Parallel()
-	work := t.TempDir()
-	plugins := filepath.Join(work, "plugins")
-	acctest.BuildProvider(t, plugins)
-
-	srv := emulatortest.Start(t, emulator.Options{KeyType: emulator.KeyExternalCertificate, CA: testCA})
-	env := &acctest.TestEnv{Srv: srv}
-	env.AddFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
-	keys := filepath.Join(work, "keys")
-	if err := srv.WriteKeys(keys); err != nil {
-		t.Fatal(err)
-	}
+	srv, work, keys, cliConfig := secretsWork(t, emulator.Options{KeyType: emulator.KeyExternalCertificate, CA: testCA})
 	em := srv.EventMesh
-	cliConfig := acctest.WriteCLIConfig(t, work, plugins)
 	dir := filepath.Join(work, "main")
 	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+fmt.Sprintf(`
 provider "sapmessaging" {
@@ -194,31 +174,12 @@ provider "sapmessaging" {
 		}
 		runs = append(runs, r)
 	}
-	state, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The base64 body lines of each PEM key: any of them in a text is a leak.
-	secrets := map[string][]string{
+	reportLeaks(t, runTexts(t, dir, []string{"run 0", "run 1"}, runs), map[string][]string{
 		"Event Mesh private key":        pemBody(em.Key),
 		"Event Mesh messaging key":      pemBody(em.MessagingKey),
 		"Cloud Integration private key": pemBody(string(srv.CloudIntegrationPrivateKey())),
-	}
-	texts := map[string]string{"state": string(state)}
-	for i, r := range runs {
-		texts[fmt.Sprintf("run %d log", i)] = r.Log
-		texts[fmt.Sprintf("run %d output", i)] = r.Output
-	}
-	for where, text := range texts {
-		for what, lines := range secrets {
-			for _, line := range lines {
-				if strings.Contains(text, line) {
-					t.Errorf("the %s contains the %s", where, what)
-					break
-				}
-			}
-		}
-	}
+	})
 	if srv.Stats().TokensIssued == 0 || !strings.Contains(runs[0].Log, "SAP API request") {
 		t.Errorf("the apply fetched no token or its log shows no provider requests")
 	}

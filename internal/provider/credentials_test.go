@@ -69,16 +69,8 @@ func TestAccPlan_wrongClientSecret(t *testing.T) {
 	tests := []struct {
 		name, provider, hcl, want string
 	}{
-		{"event mesh", fmt.Sprintf("event_mesh = { service_key = %q }\n  cloud_integration = { service_key = %q }", emKey, env.Srv.CloudIntegrationKey()), `
-resource "sapmessaging_dead_message_queue" "dmq" {
-  name = "acme/crm/prod/orders/dmq"
-}
-resource "sapmessaging_queue" "q" {
-  name                 = "acme/crm/prod/orders"
-  max_redelivery_count = 5
-  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
-}
-`, `Event Mesh management API Credentials Refused.*client ID "` + regexp.QuoteMeta(emID) + `" from event_mesh.service_key.*401`},
+		{"event mesh", fmt.Sprintf("event_mesh = { service_key = %q }\n  cloud_integration = { service_key = %q }", emKey, env.Srv.CloudIntegrationKey()),
+			acctest.QueueHCL(5), `Event Mesh management API Credentials Refused.*client ID "` + regexp.QuoteMeta(emID) + `" from event_mesh.service_key.*401`},
 		{"cloud integration", fmt.Sprintf("event_mesh = { service_key = %q }\n  cloud_integration = { service_key = %q }", env.Srv.EventMeshKey(), ciKey), `
 resource "sapmessaging_iflow_deployment" "f" {
   iflow_id = "Orders_AMQP"
@@ -175,49 +167,35 @@ func TestAccPlan_missingConnection(t *testing.T) {
 	t.Setenv(framework.EnvEventMeshServiceKey, "")
 	t.Setenv(framework.EnvCloudIntegrationServiceKey, "")
 	env := acctest.NewTestEnv(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: fmt.Sprintf(`
-provider "sapmessaging" {
-  cloud_integration = { service_key = %q }
-}
+	ci := fmt.Sprintf("cloud_integration = { service_key = %q }", env.Srv.CloudIntegrationKey())
+	em := fmt.Sprintf("event_mesh = { service_key = %q }", env.Srv.EventMeshKey())
+	var steps []resource.TestStep
+	for _, c := range []struct{ connection, hcl, want string }{
+		{ci, `
 resource "sapmessaging_dead_message_queue" "dmq" {
   name = "acme/crm/prod/orders/dmq"
 }
-`, env.Srv.CloudIntegrationKey()),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`Event Mesh Not Configured.*Set the event_mesh block of the provider.*` + framework.EnvEventMeshServiceKey),
-			},
-			{
-				Config: fmt.Sprintf(`
-provider "sapmessaging" {
-  event_mesh = { service_key = %q }
-}
+`, `Event Mesh Not Configured.*Set the event_mesh block of the provider.*` + framework.EnvEventMeshServiceKey},
+		{em, `
 resource "sapmessaging_iflow_deployment" "f" {
   iflow_id = "Orders_AMQP"
 }
-`, env.Srv.EventMeshKey()),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`Cloud Integration Not Configured.*Set the cloud_integration block of the provider.*` + framework.EnvCloudIntegrationServiceKey),
-			},
-			{
-				// A queue subscription, which had no plan of its own.
-				Config: fmt.Sprintf(`
-provider "sapmessaging" {
-  cloud_integration = { service_key = %q }
-}
+`, `Cloud Integration Not Configured.*Set the cloud_integration block of the provider.*` + framework.EnvCloudIntegrationServiceKey},
+		// A queue subscription, which had no plan of its own.
+		{ci, `
 resource "sapmessaging_queue_subscription" "s" {
   queue_name    = "acme/crm/prod/orders"
   topic_pattern = "acme/crm/prod/order/created"
 }
-`, env.Srv.CloudIntegrationKey()),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`Event Mesh Not Configured`),
-			},
-		},
-	})
+`, `Event Mesh Not Configured`},
+	} {
+		steps = append(steps, resource.TestStep{
+			Config:      "\nprovider \"sapmessaging\" {\n  " + c.connection + "\n}" + c.hcl,
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(c.want),
+		})
+	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories, Steps: steps})
 }
 
 // A token that the management API refuses with 403 (the messaging client's credentials given as
@@ -226,61 +204,45 @@ resource "sapmessaging_queue_subscription" "s" {
 func TestAccPlan_apiRefusesCredentials(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	m := env.Srv.MessagingConfig()
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
-provider "sapmessaging" {
-  event_mesh = {
-    management_url = %q
-    token_url      = %q
-    client_id      = %q
-    client_secret  = %q
-  }
-}
+	parallelSteps(t, []resource.TestStep{{
+		Config: eventMeshClientHCL(env.Srv.URL(), m.TokenURL, m.ClientID, m.ClientSecret, "") + `
 resource "sapmessaging_queue" "q" {
   name                 = "acme/crm/prod/orders"
   max_redelivery_count = 5
   dead_message_queue   = "acme/crm/prod/orders/dmq"
 }
-`, env.Srv.URL(), m.TokenURL, m.ClientID, m.ClientSecret),
-			PlanOnly:    true,
-			ExpectError: acctest.Wrapped(`Event Mesh management API Credentials Refused.*client ID "` + regexp.QuoteMeta(m.ClientID) + `" from event_mesh.client_id and event_mesh.client_secret.*403`),
-		}},
-	})
+`,
+		PlanOnly:    true,
+		ExpectError: acctest.Wrapped(`Event Mesh management API Credentials Refused.*client ID "` + regexp.QuoteMeta(m.ClientID) + `" from event_mesh.client_id and event_mesh.client_secret.*403`),
+	}})
 }
 
 // A queue list that cannot be read at plan fails the plan (a plan that cannot read fails); before,
 // it passed with the warning "Dead Message Queue Cycle Not Checked".
 func TestAccPlan_queueListUnreadable(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			PreConfig: func() {
-				env.Srv.InjectNextOn("GET /queues", emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
-			},
-			Config: env.Config(`
+	parallelSteps(t, []resource.TestStep{{
+		PreConfig: func() {
+			env.Srv.InjectNextOn("GET /queues", emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
+		},
+		Config: env.Config(`
 resource "sapmessaging_queue" "q" {
   name                 = "acme/crm/prod/orders"
   max_redelivery_count = 5
   dead_message_queue   = "acme/crm/prod/orders/dmq"
 }
 `),
-			PlanOnly:    true,
-			ExpectError: acctest.Wrapped(`Cannot Check Dead Message Queue.*GET /queues.*500`),
-		}},
-	})
+		PlanOnly:    true,
+		ExpectError: acctest.Wrapped(`Cannot Check Dead Message Queue.*GET /queues.*500`),
+	}})
 }
 
 // A dead message queue named by another resource's attribute that is known only after apply plans
 // as before: the check waits for the apply, which creates the queues in order.
 func TestAccPlan_unknownDeadMessageQueue(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.Config(`
+	parallelSteps(t, []resource.TestStep{{
+		Config: env.Config(`
 resource "sapmessaging_dead_message_queue" "dmq" {
   name = "acme/crm/prod/late/dmq"
 }
@@ -293,14 +255,13 @@ resource "sapmessaging_queue" "q" {
   dead_message_queue   = terraform_data.dmq_name.output
 }
 `),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectUnknownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue")),
-			}},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("acme/crm/prod/late/dmq")),
-			},
+		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectUnknownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue")),
 		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("acme/crm/prod/late/dmq")),
+		},
+	}})
 }
 
 // Every read at plan that failed into a warning or a log line fails the plan now: the queue list an

@@ -2,10 +2,11 @@ package provider_test
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -224,12 +225,7 @@ func TestSchemaDescriptions(t *testing.T) {
 	if len(descriptions) < 100 {
 		t.Fatalf("only %d descriptions found", len(descriptions))
 	}
-	where := make([]string, 0, len(descriptions))
-	for w := range descriptions {
-		where = append(where, w)
-	}
-	sort.Strings(where)
-	for _, w := range where {
+	for _, w := range slices.Sorted(maps.Keys(descriptions)) {
 		d := descriptions[w]
 		if strings.TrimSpace(d) == "" {
 			t.Errorf("%s has no description", w)

@@ -111,12 +111,8 @@ func unmanagedQueues(t *testing.T, planJSON string) []string {
 func TestAccDriftDetection_exitCodes(t *testing.T) {
 	tf := acctest.TerraformCLI(t)
 	t.Parallel()
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
 	env := acctest.NewTestEnv(t)
-	dir := filepath.Join(t.TempDir(), "drift-detection")
-	acctest.CopyTree(t, filepath.Join("..", "..", "examples", "drift-detection"), dir)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w, _ := newWorkspace(t, tf, env, filepath.Join("..", "..", "examples", "drift-detection"), nil)
 	ctx := context.Background()
 	em := env.EventMesh(t)
 	const queue, dmq = "acme/crm/prod/orders", "acme/crm/prod/orders/dmq"

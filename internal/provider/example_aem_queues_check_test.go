@@ -14,16 +14,9 @@ import (
 func TestAccAEMQueuesExample_checkSkipsDeadMessageQueues(t *testing.T) {
 	tf := acctest.TerraformCLI(t)
 	t.Parallel()
-	env := acctest.NewTestEnv(t)
-	if err := env.Srv.LoadSampleContent(); err != nil {
-		t.Fatal(err)
-	}
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := filepath.Join(t.TempDir(), "example")
-	acctest.CopyTree(t, filepath.Join("..", "..", "examples", "data-sources", "sapmessaging_aem_queues"), dir)
-	acctest.WriteFile(t, filepath.Join(dir, "provider_test.tf"), env.AEMProviderBlock(""))
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	env := newSampleEnv(t)
+	w, _ := newWorkspace(t, tf, env, filepath.Join("..", "..", "examples", "data-sources", "sapmessaging_aem_queues"),
+		map[string]string{"provider_test.tf": env.AEMProviderBlock("")})
 	r := w.MustRun(0, "plan", "-input=false", "-no-color")
 	if !acctest.Wrapped(`Queues that redeliver for ever: acme/aem/prod/legacy\.`).MatchString(r.Output) {
 		t.Fatalf("the check does not name acme/aem/prod/legacy alone as the queue that redelivers for ever:\n%s", r.Output)

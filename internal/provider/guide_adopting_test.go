@@ -33,22 +33,12 @@ var generatedName = regexp.MustCompile(`(?m)^\s*name\s*=\s*"([^"]+)"$`)
 // without a change, the payments sender with allow_cancelled_redelivery and a warning; destroy removes
 // them in an order the service accepts.
 func TestAccGuideAdoptingALandscape_query(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: the guide's query path needs Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
-	env := acctest.NewTestEnv(t)
-	if err := env.Srv.LoadSampleContent(); err != nil {
-		t.Fatal(err)
-	}
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
+	tf := queryCLI(t, "the guide's query path needs")
+	env := newSampleEnv(t)
 	// The reader's directory, outside the repository: the query example's files, and in step 5 the
 	// module copied into modules/retry-policy as the guide says.
 	src := filepath.Join("..", "..", "examples", "adopting-a-landscape", "query")
-	dir := filepath.Join(t.TempDir(), "adopt")
-	acctest.CopyTree(t, src, dir)
+	w, dir := newWorkspace(t, tf, env, src, nil)
 	fragment, err := os.ReadFile(filepath.Join(dir, "import", "payments-module.tf"))
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +52,6 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
 	prefix := emulator.SampleLandscapePrefix
 
 	// 1. terraform query lists every queue once, the dead message queues with the queues naming them.

@@ -44,6 +44,17 @@ func noOrphanQueues(t *testing.T, srv *emulatortest.Emulator, resources []acctes
 	return held, tainted
 }
 
+// convergeAfter fails the test with the output of the disturbed apply (what) when a check after it
+// failed; else it applies again and checks that the emulator holds exactly the fleet of n queues
+// with their dead message queues and subscriptions, and that the plan after it is empty.
+func convergeAfter(t *testing.T, w *acctest.CLIWork, env *acctest.TestEnv, out *bytes.Buffer, what string, n int) {
+	t.Helper()
+	if t.Failed() {
+		t.Fatalf("output of the %s:\n%s", what, out.String())
+	}
+	w.Converge(t, env, 2*n, n)
+}
+
 // waitForPUTs waits until the emulator has received n queue PUTs.
 func waitForPUTs(t *testing.T, srv *emulatortest.Emulator, n int64, out *bytes.Buffer) {
 	t.Helper()
@@ -90,10 +101,7 @@ func TestAccReliability_interruptedApply(t *testing.T) {
 	if strings.Contains(out.String(), "Queue May Exist") && tainted == 0 {
 		t.Errorf("a create ended with an unknown outcome but nothing is tainted:\n%s", out.String())
 	}
-	if t.Failed() {
-		t.Fatalf("output of the interrupted apply:\n%s", out.String())
-	}
-	w.Converge(t, env, 2*n, n)
+	convergeAfter(t, w, env, out, "interrupted apply", n)
 }
 
 // The emulator stops mid-apply (connections cut, requests refused) and comes back 3 seconds
@@ -125,10 +133,7 @@ func TestAccReliability_emulatorRestartedMidApply(t *testing.T) {
 	err := cmd.Wait()
 	held, tainted := noOrphanQueues(t, srv, w.State(t))
 	t.Logf("after the restart: apply error %v; the emulator holds %d queues, %d state entries are tainted", err, held, tainted)
-	if t.Failed() {
-		t.Fatalf("output of the apply:\n%s", out.String())
-	}
-	w.Converge(t, env, 2*n, n)
+	convergeAfter(t, w, env, out, "apply", n)
 }
 
 // A queue recorded as tainted by a create with an unknown outcome that has received a message

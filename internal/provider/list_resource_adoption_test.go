@@ -14,7 +14,6 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
 // adoptionQuery lists the whole sample content with every list resource.
@@ -60,21 +59,9 @@ list "sapmessaging_iflow_deployment" "all" {
 // imports only (the objects that break a rule carry their adoption attribute, and the plan warns),
 // the apply imports them and changes nothing on the services, and the next plan is empty.
 func TestAccListResources_adoptSampleContent(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
-	env := acctest.NewTestEnv(t)
-	if err := env.Srv.LoadSampleContent(); err != nil {
-		t.Fatal(err)
-	}
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
-	acctest.WriteFile(t, filepath.Join(dir, "landscape.tfquery.hcl"), adoptionQuery)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	tf := queryCLI(t, "list resources need")
+	env := newSampleEnv(t)
+	w, dir := newWorkspace(t, tf, env, "", map[string]string{"main.tf": acctest.AdoptionMain, "landscape.tfquery.hcl": adoptionQuery})
 
 	// What the sample content holds, by resource type, from its tables.
 	p := emulator.SampleLandscapePrefix
@@ -171,56 +158,5 @@ func TestAccListResources_adoptSampleContent(t *testing.T) {
 		if rt, err := ci.RuntimeArtifact(ctx, f.ID); !errors.Is(err, cpi.ErrNotFound) {
 			t.Errorf("%s after the apply: runtime %+v, %v; want not deployed, as before", f.ID, rt, err)
 		}
-	}
-}
-
-// A list block stops at its limit (Terraform's default 100) with a warning that says how many
-// queues it selects and how to raise limit; with limit = 250 it lists all 110 without one.
-func TestAccQueueListResource_limitWarning(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
-	env := acctest.NewTestEnv(t)
-	em := env.EventMesh(t)
-	five := int64(5)
-	for i := range 110 {
-		if _, _, err := em.PutQueue(context.Background(), fmt.Sprintf("acme/big/prod/q%03d", i), eventmesh.QueueSettings{MaxRedeliveryCount: &five}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
-	acctest.WriteFile(t, filepath.Join(dir, "big.tfquery.hcl"), `
-list "sapmessaging_queue" "big" {
-  provider = sapmessaging
-}
-`)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	r := w.MustRun(0, "query", "-no-color")
-	if n := strings.Count(r.Output, "list.sapmessaging_queue.big "); n != 100 {
-		t.Errorf("terraform query lists %d queues, want 100 (the default limit):\n%s", n, r.Output)
-	}
-	for _, s := range []string{"List Results Truncated", "selects 110 queues but returns only 100", "limit = 110"} {
-		if !strings.Contains(r.Output, s) {
-			t.Errorf("terraform query does not warn %q:\n%s", s, r.Output)
-		}
-	}
-
-	acctest.WriteFile(t, filepath.Join(dir, "big.tfquery.hcl"), `
-list "sapmessaging_queue" "big" {
-  provider = sapmessaging
-  limit    = 250
-}
-`)
-	r = w.MustRun(0, "query", "-no-color")
-	if n := strings.Count(r.Output, "list.sapmessaging_queue.big "); n != 110 {
-		t.Errorf("terraform query with limit = 250 lists %d queues, want 110:\n%s", n, r.Output)
-	}
-	if strings.Contains(r.Output, "Truncated") {
-		t.Errorf("terraform query with limit = 250 warns although it lists every queue:\n%s", r.Output)
 	}
 }

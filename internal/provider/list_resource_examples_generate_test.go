@@ -68,11 +68,7 @@ func allEqual(matches [][]string, want string) bool {
 // generated resource and adds nothing. Two list blocks of one example that return the same object would
 // generate it twice ("... Managed Twice").
 func TestAccListResourceExamples_generateConfig(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
+	tf := queryCLI(t, "list resources need")
 	plugins := filepath.Join(t.TempDir(), "plugins")
 	acctest.BuildProvider(t, plugins)
 	root := filepath.Join("..", "..", "examples", "list-resources")

@@ -2,59 +2,36 @@ package provider
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/action"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/function"
-	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
 
 // registeredTypes returns the names of everything the provider registers, by the kind the
-// listing tables of README.md and templates/index.md.tmpl name in their first column.
+// listing tables of README.md and templates/index.md.tmpl name in their first column: the names
+// the provider's schema answer holds for each kind.
 func registeredTypes(t *testing.T) map[string][]string {
 	t.Helper()
-	ctx := context.Background()
-	p := New("test")()
-	var meta provider.MetadataResponse
-	p.Metadata(ctx, provider.MetadataRequest{}, &meta)
-	full, ok := p.(interface {
-		provider.ProviderWithFunctions
-		provider.ProviderWithListResources
-		provider.ProviderWithActions
-	})
-	if !ok {
-		t.Fatal("the provider has no functions, list resources or actions")
+	srv, err := providerserver.NewProtocol6WithError(New("test")())()
+	if err != nil {
+		t.Fatal(err)
 	}
-	types := map[string][]string{}
-	for _, f := range p.Resources(ctx) {
-		var r resource.MetadataResponse
-		f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: meta.TypeName}, &r)
-		types["Resource"] = append(types["Resource"], r.TypeName)
+	resp, err := srv.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil || len(resp.Diagnostics) > 0 {
+		t.Fatalf("the provider's schema: %v %v", err, resp.Diagnostics)
 	}
-	for _, f := range p.DataSources(ctx) {
-		var r datasource.MetadataResponse
-		f().Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: meta.TypeName}, &r)
-		types["Data source"] = append(types["Data source"], r.TypeName)
-	}
-	for _, f := range full.ListResources(ctx) {
-		var r resource.MetadataResponse
-		f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: meta.TypeName}, &r)
-		types["List resource"] = append(types["List resource"], r.TypeName)
-	}
-	for _, f := range full.Actions(ctx) {
-		var r action.MetadataResponse
-		f().Metadata(ctx, action.MetadataRequest{ProviderTypeName: meta.TypeName}, &r)
-		types["Action"] = append(types["Action"], r.TypeName)
-	}
-	for _, f := range full.Functions(ctx) {
-		var r function.MetadataResponse
-		f().Metadata(ctx, function.MetadataRequest{}, &r)
-		types["Function"] = append(types["Function"], r.Name)
+	types := map[string][]string{
+		"Resource":      slices.Collect(maps.Keys(resp.ResourceSchemas)),
+		"Data source":   slices.Collect(maps.Keys(resp.DataSourceSchemas)),
+		"List resource": slices.Collect(maps.Keys(resp.ListResourceSchemas)),
+		"Action":        slices.Collect(maps.Keys(resp.ActionSchemas)),
+		"Function":      slices.Collect(maps.Keys(resp.Functions)),
 	}
 	if len(types["Resource"]) == 0 || len(types["List resource"]) == 0 || len(types["Action"]) == 0 {
 		t.Fatalf("the provider registers no resources, list resources or actions: %v", types)

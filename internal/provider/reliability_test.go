@@ -170,28 +170,25 @@ resource "sapmessaging_queue" "q" {
 	config := env.ProviderWith("  max_retries = 0") + hcl
 	var failed emulator.Stats
 	var figures string
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				// Half of the apply's PUTs fail with 503.
-				PreConfig: func() {
-					env.Srv.InjectNextOn("PUT /queues/{queue}", slices.Repeat([]emulator.FaultKind{emulator.Fault503}, n/2)...)
-				},
-				Config:      config,
-				ExpectError: acctest.Wrapped(`Cannot Write Queue .*acme/crm/prod/budget/q[0-9]+.*503 Service Unavailable`),
+	parallelSteps(t, []resource.TestStep{
+		{
+			// Half of the apply's PUTs fail with 503.
+			PreConfig: func() {
+				env.Srv.InjectNextOn("PUT /queues/{queue}", slices.Repeat([]emulator.FaultKind{emulator.Fault503}, n/2)...)
 			},
-			{
-				PreConfig: func() {
-					failed = env.Srv.Stats()
-					figures = faultFigures(env, failed)
-					env.Srv.ClearFaults()
-				},
-				Config: config,
-				Check:  acctest.CheckStateMatchesEmulator(env, n, 0),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+			Config:      config,
+			ExpectError: acctest.Wrapped(`Cannot Write Queue .*acme/crm/prod/budget/q[0-9]+.*503 Service Unavailable`),
+		},
+		{
+			PreConfig: func() {
+				failed = env.Srv.Stats()
+				figures = faultFigures(env, failed)
+				env.Srv.ClearFaults()
+			},
+			Config: config,
+			Check:  acctest.CheckStateMatchesEmulator(env, n, 0),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 		},
 	})
@@ -206,25 +203,22 @@ resource "sapmessaging_queue" "q" {
 // retry finds the queue and adopts it: no orphan, no error, no duplicate.
 func TestAccReliability_lostCreateResponseRetried(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			PreConfig: func() { env.Srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse) },
-			Config:    env.Config(acctest.QueueHCL(3)),
-			Check: resource.ComposeTestCheckFunc(
-				acctest.CheckStateMatchesEmulator(env, 2, 0),
-				func(*terraform.State) error {
-					st := env.Srv.Stats()
-					t.Logf("%s", faultFigures(env, st))
-					if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}"] != 3 {
-						return fmt.Errorf("want one lost response and 3 queue PUTs (2 queues, 1 repeat): %s", faultFigures(env, st))
-					}
-					return nil
-				},
-			),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-		}},
-	})
+	parallelSteps(t, []resource.TestStep{{
+		PreConfig: func() { env.Srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse) },
+		Config:    env.Config(acctest.QueueHCL(3)),
+		Check: resource.ComposeTestCheckFunc(
+			acctest.CheckStateMatchesEmulator(env, 2, 0),
+			func(*terraform.State) error {
+				st := env.Srv.Stats()
+				t.Logf("%s", faultFigures(env, st))
+				if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}"] != 3 {
+					return fmt.Errorf("want one lost response and 3 queue PUTs (2 queues, 1 repeat): %s", faultFigures(env, st))
+				}
+				return nil
+			},
+		),
+		ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	}})
 }
 
 // With no retries left, a lost create answer is still no failure: the provider finds the queue
@@ -247,37 +241,34 @@ resource "sapmessaging_queue" "q" {
 }
 `, name, force)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				// The apply's first PUT, the dead message queue's (the queue waits for it), loses its answer.
-				PreConfig: func() { env.Srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse) },
-				Config:    config(false),
-				Check: resource.ComposeTestCheckFunc(
-					acctest.CheckStateMatchesEmulator(env, 2, 0),
-					func(*terraform.State) error {
-						st := env.Srv.Stats()
-						t.Logf("%s", faultFigures(env, st))
-						if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}"] != 2 {
-							return fmt.Errorf("want one lost response and one PUT per queue: %s", faultFigures(env, st))
-						}
-						return nil
-					},
-				),
-			},
-			{
-				PreConfig: func() {
-					if err := env.Messaging(t).Publish(context.Background(), name, []byte(`{"id":1}`), "application/json"); err != nil {
-						t.Fatal(err)
+	parallelSteps(t, []resource.TestStep{
+		{
+			// The apply's first PUT, the dead message queue's (the queue waits for it), loses its answer.
+			PreConfig: func() { env.Srv.InjectNextOn("PUT /queues/{queue}", emulator.FaultLostResponse) },
+			Config:    config(false),
+			Check: resource.ComposeTestCheckFunc(
+				acctest.CheckStateMatchesEmulator(env, 2, 0),
+				func(*terraform.State) error {
+					st := env.Srv.Stats()
+					t.Logf("%s", faultFigures(env, st))
+					if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}"] != 2 {
+						return fmt.Errorf("want one lost response and one PUT per queue: %s", faultFigures(env, st))
 					}
+					return nil
 				},
-				Config:   config(false),
-				PlanOnly: true,
-			},
-			// The queue holds a message: force_destroy lets the test's destroy remove it.
-			{Config: config(true)},
+			),
 		},
+		{
+			PreConfig: func() {
+				if err := env.Messaging(t).Publish(context.Background(), name, []byte(`{"id":1}`), "application/json"); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config:   config(false),
+			PlanOnly: true,
+		},
+		// The queue holds a message: force_destroy lets the test's destroy remove it.
+		{Config: config(true)},
 	})
 }
 
@@ -292,32 +283,29 @@ resource "sapmessaging_queue_subscription" "s" {
 }
 `, queue)
 	five := int64(5)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() {
-					// The queue exists outside this configuration.
-					if _, _, err := env.EventMesh(t).PutQueue(context.Background(), queue, eventmesh.QueueSettings{MaxRedeliveryCount: &five}); err != nil {
-						t.Fatal(err)
-					}
-					env.Srv.ResetStats()
-					env.Srv.InjectNext(emulator.FaultLostResponse)
-				},
-				Config: config,
-				Check: func(*terraform.State) error {
-					st := env.Srv.Stats()
-					t.Logf("%s", faultFigures(env, st))
-					if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}/subscriptions/{topic}"] != 1 {
-						return fmt.Errorf("want one lost response and one PUT: %s", faultFigures(env, st))
-					}
-					if topics, _ := env.Srv.Subscriptions(queue); len(topics) != 1 {
-						return fmt.Errorf("subscriptions %v, want one", topics)
-					}
-					return nil
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	parallelSteps(t, []resource.TestStep{
+		{
+			PreConfig: func() {
+				// The queue exists outside this configuration.
+				if _, _, err := env.EventMesh(t).PutQueue(context.Background(), queue, eventmesh.QueueSettings{MaxRedeliveryCount: &five}); err != nil {
+					t.Fatal(err)
+				}
+				env.Srv.ResetStats()
+				env.Srv.InjectNext(emulator.FaultLostResponse)
 			},
+			Config: config,
+			Check: func(*terraform.State) error {
+				st := env.Srv.Stats()
+				t.Logf("%s", faultFigures(env, st))
+				if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}/subscriptions/{topic}"] != 1 {
+					return fmt.Errorf("want one lost response and one PUT: %s", faultFigures(env, st))
+				}
+				if topics, _ := env.Srv.Subscriptions(queue); len(topics) != 1 {
+					return fmt.Errorf("subscriptions %v, want one", topics)
+				}
+				return nil
+			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
 	})
 }

@@ -34,27 +34,80 @@ func secretForms(id, secret string) map[string]string {
 	return forms
 }
 
+// eventMeshClientHCL is a provider block with the Event Mesh management connection given by its
+// URLs and client credentials, and the lines of extra.
+func eventMeshClientHCL(managementURL, tokenURL, clientID, clientSecret, extra string) string {
+	return fmt.Sprintf(`
+provider "sapmessaging" {
+  event_mesh = {
+    management_url = %q
+    token_url      = %q
+    client_id      = %q
+    client_secret  = %q
+  }
+%s}
+`, managementURL, tokenURL, clientID, clientSecret, extra)
+}
+
+// secretsWork starts an emulator with opts holding the flow OrdersInbound, and writes its service
+// keys and a CLI configuration for the provider built from this tree into a new directory; it
+// returns the emulator, the directory, the keys' directory and the CLI configuration.
+func secretsWork(t *testing.T, opts emulator.Options) (srv *emulatortest.Emulator, work, keys, cliConfig string) {
+	t.Helper()
+	work = t.TempDir()
+	plugins := filepath.Join(work, "plugins")
+	acctest.BuildProvider(t, plugins)
+	srv = emulatortest.Start(t, opts)
+	env := &acctest.TestEnv{Srv: srv}
+	env.AddFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
+	keys = filepath.Join(work, "keys")
+	if err := srv.WriteKeys(keys); err != nil {
+		t.Fatal(err)
+	}
+	return srv, work, keys, acctest.WriteCLIConfig(t, work, plugins)
+}
+
+// runTexts are the texts a secret must not reach: the state in dir, and the log and the output of
+// each run (named by names).
+func runTexts(t *testing.T, dir string, names []string, runs []acctest.CLIRun) map[string]string {
+	t.Helper()
+	state, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{"state": string(state)}
+	for i, r := range runs {
+		texts[names[i]+" log"] = r.Log
+		texts[names[i]+" output"] = r.Output
+	}
+	return texts
+}
+
+// reportLeaks fails the test for each text (by where it comes from) that holds a secret: any of
+// the strings of one (by what it is).
+func reportLeaks(t *testing.T, texts map[string]string, secrets map[string][]string) {
+	t.Helper()
+	for where, text := range texts {
+		for what, forms := range secrets {
+			for _, form := range forms {
+				if strings.Contains(text, form) {
+					t.Errorf("the %s contains the %s", where, what)
+					break
+				}
+			}
+		}
+	}
+}
+
 // A real terraform apply with TF_LOG=trace, through a failing request, a token expiry, a CSRF
 // fetch, a successful apply and a token refused for a wrong secret: no client secret, access
 // token or Authorization header value shows up in any log, output or state.
 func TestAccSecrets_neverLogged(t *testing.T) {
 	tf := acctest.TerraformCLI(t)
 	t.Parallel()
-	work := t.TempDir()
-	plugins := filepath.Join(work, "plugins")
-	acctest.BuildProvider(t, plugins)
-
-	srv := emulatortest.Start(t, emulator.Options{RequireCSRF: true})
-	env := &acctest.TestEnv{Srv: srv}
-	env.AddFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
-	keys := filepath.Join(work, "keys")
-	if err := srv.WriteKeys(keys); err != nil {
-		t.Fatal(err)
-	}
+	srv, work, keys, cliConfig := secretsWork(t, emulator.Options{RequireCSRF: true})
 	em := srv.EventMesh
 	ci := srv.CloudIntegration
-
-	cliConfig := acctest.WriteCLIConfig(t, work, plugins)
 
 	dir := filepath.Join(work, "main")
 	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+fmt.Sprintf(`
@@ -72,21 +125,12 @@ resource "sapmessaging_queue_subscription" "s" {
 
 	// A wrong secret that contains the right one, so that a leak of either is caught.
 	wrongDir := filepath.Join(work, "wrong")
-	acctest.WriteFile(t, filepath.Join(wrongDir, "main.tf"), acctest.RequiredProviders+fmt.Sprintf(`
-provider "sapmessaging" {
-  event_mesh = {
-    management_url = %q
-    token_url      = %q
-    client_id      = %q
-    client_secret  = %q
-  }
-  max_retries = 0
-}
-
+	acctest.WriteFile(t, filepath.Join(wrongDir, "main.tf"), acctest.RequiredProviders+
+		eventMeshClientHCL(em.ManagementURL, em.TokenURL, em.ClientID, em.ClientSecret+"-revoked", "  max_retries = 0\n")+fmt.Sprintf(`
 data "sapmessaging_queue" "orders" {
   name = %q
 }
-`, em.ManagementURL, em.TokenURL, em.ClientID, em.ClientSecret+"-revoked", acctest.TestQueue))
+`, acctest.TestQueue))
 
 	var runs []acctest.CLIRun
 	names := []string{}
@@ -121,42 +165,28 @@ data "sapmessaging_queue" "orders" {
 	}
 	t.Logf("the failing apply said:\n%s", failed.Output)
 
-	secrets := map[string]string{}
+	secrets := map[string][]string{}
 	for label, v := range secretForms(em.ClientID, em.ClientSecret) {
-		secrets["Event Mesh management "+label] = v
+		secrets["Event Mesh management "+label] = []string{v}
 	}
 	for label, v := range secretForms(em.MessagingClientID, em.MessagingClientSecret) {
-		secrets["Event Mesh messaging "+label] = v
+		secrets["Event Mesh messaging "+label] = []string{v}
 	}
 	for label, v := range secretForms(ci.ClientID, ci.ClientSecret) {
-		secrets["Cloud Integration "+label] = v
+		secrets["Cloud Integration "+label] = []string{v}
 	}
 	tokens := srv.IssuedTokens()
 	if len(tokens) < 3 {
 		t.Fatalf("only %d access tokens were issued; the test must see the tokens of both APIs and a refreshed one", len(tokens))
 	}
 	for i, tok := range tokens {
-		secrets[fmt.Sprintf("access token %d", i)] = tok
+		secrets[fmt.Sprintf("access token %d", i)] = []string{tok}
 	}
-
-	state, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	texts := map[string]string{"state": string(state)}
 	var logBytes int
-	for i, r := range runs {
-		texts[names[i]+" log"] = r.Log
-		texts[names[i]+" output"] = r.Output
+	for _, r := range runs {
 		logBytes += len(r.Log)
 	}
-	for where, text := range texts {
-		for what, secret := range secrets {
-			if strings.Contains(text, secret) {
-				t.Errorf("the %s contains the %s", where, what)
-			}
-		}
-	}
+	reportLeaks(t, runTexts(t, dir, names, runs), secrets)
 	// The logs are real trace logs of the provider: they show its requests.
 	if !strings.Contains(runs[1].Log, "SAP API request") || !strings.Contains(runs[1].Log, "/queues/") {
 		t.Errorf("the apply log shows no provider requests; is TF_LOG=trace reaching the provider?")

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
@@ -121,19 +120,16 @@ resource "sapmessaging_dead_message_queue" "dmq" {
   name = "acme/crm/prod/tokens/dmq"
 }
 `, string(srv.EventMeshKey()))
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: config,
-			Check: func(*terraform.State) error {
-				if _, ok := srv.Queue("acme/crm/prod/tokens/dmq"); !ok {
-					return fmt.Errorf("the queue was not created")
-				}
-				if !strings.HasPrefix(srv.TokenURL(), "http://127.0.0.2:") || srv.Stats().TokensIssued == 0 {
-					return fmt.Errorf("no token was issued by %s", srv.TokenURL())
-				}
-				return nil
-			},
-		}},
-	})
+	parallelSteps(t, []resource.TestStep{{
+		Config: config,
+		Check: func(*terraform.State) error {
+			if _, ok := srv.Queue("acme/crm/prod/tokens/dmq"); !ok {
+				return fmt.Errorf("the queue was not created")
+			}
+			if !strings.HasPrefix(srv.TokenURL(), "http://127.0.0.2:") || srv.Stats().TokensIssued == 0 {
+				return fmt.Errorf("no token was issued by %s", srv.TokenURL())
+			}
+			return nil
+		},
+	}})
 }

@@ -1,4 +1,4 @@
-package provider
+package framework_test
 
 import (
 	"context"
@@ -116,34 +116,39 @@ func checkCodecState[M any](t *testing.T, st tfsdk.State) {
 
 func TestModelCodec_matchesFramework(t *testing.T) {
 	t.Parallel()
-	t.Run("queue", func(t *testing.T) {
-		t.Parallel()
-		checkCodec[tfeventmesh.QueueModel](t, tfeventmesh.NewQueueResource())
-	})
-	t.Run("dead_message_queue", func(t *testing.T) {
-		t.Parallel()
-		checkCodec[tfeventmesh.DeadMessageQueueModel](t, tfeventmesh.NewDeadMessageQueueResource())
-	})
-	t.Run("queue_subscription", func(t *testing.T) {
-		t.Parallel()
-		checkCodec[tfeventmesh.QueueSubscriptionModel](t, tfeventmesh.NewQueueSubscriptionResource())
-	})
-	t.Run("queue_data_source", func(t *testing.T) {
-		t.Parallel()
-		var resp datasource.SchemaResponse
-		tfeventmesh.NewQueueDataSource().Schema(context.Background(), datasource.SchemaRequest{}, &resp)
-		checkCodecState[tfeventmesh.QueueInfoModel](t, tfsdk.State{Schema: resp.Schema})
-	})
-	t.Run("aem_queue_subscription", func(t *testing.T) {
-		t.Parallel()
-		checkCodec[tfaem.AEMQueueSubscriptionModel](t, tfaem.NewAEMQueueSubscriptionResource())
-	})
-	t.Run("aem_queue_data_source", func(t *testing.T) {
-		t.Parallel()
-		var resp datasource.SchemaResponse
-		tfaem.NewAEMQueueDataSource().Schema(context.Background(), datasource.SchemaRequest{}, &resp)
-		checkCodecState[tfaem.AEMQueueInfoModel](t, tfsdk.State{Schema: resp.Schema})
-	})
+	for _, tc := range []struct {
+		name  string
+		check func(t *testing.T)
+	}{
+		{"queue", func(t *testing.T) { checkCodec[tfeventmesh.QueueModel](t, tfeventmesh.NewQueueResource()) }},
+		{"dead_message_queue", func(t *testing.T) {
+			checkCodec[tfeventmesh.DeadMessageQueueModel](t, tfeventmesh.NewDeadMessageQueueResource())
+		}},
+		{"queue_subscription", func(t *testing.T) {
+			checkCodec[tfeventmesh.QueueSubscriptionModel](t, tfeventmesh.NewQueueSubscriptionResource())
+		}},
+		{"queue_data_source", func(t *testing.T) {
+			checkCodecState[tfeventmesh.QueueInfoModel](t, dataSourceState(tfeventmesh.NewQueueDataSource()))
+		}},
+		{"aem_queue_subscription", func(t *testing.T) {
+			checkCodec[tfaem.AEMQueueSubscriptionModel](t, tfaem.NewAEMQueueSubscriptionResource())
+		}},
+		{"aem_queue_data_source", func(t *testing.T) {
+			checkCodecState[tfaem.AEMQueueInfoModel](t, dataSourceState(tfaem.NewAEMQueueDataSource()))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.check(t)
+		})
+	}
+}
+
+// dataSourceState is an empty state of the data source's schema.
+func dataSourceState(d datasource.DataSource) tfsdk.State {
+	var resp datasource.SchemaResponse
+	d.Schema(context.Background(), datasource.SchemaRequest{}, &resp)
+	return tfsdk.State{Schema: resp.Schema}
 }
 
 type (
@@ -193,28 +198,25 @@ func TestModelCodec_mismatchedModels(t *testing.T) {
 			t.Errorf("%s: want an error containing %q, got %q", name, want, detail)
 		}
 	}
-	var m1 missingFieldModel
-	d := framework.GetState(ctx, st, &m1)
-	check("missing field", d, `no field for attribute`)
-	var m2 untaggedFieldModel
-	d = framework.GetState(ctx, st, &m2)
-	check("untagged field", d, "QueueName has no tfsdk tag")
-	var m3 foreignFieldModel
-	d = framework.GetState(ctx, st, &m3)
-	check("foreign field", d, `attribute "extra", which the schema lacks`)
-	var m4 plainFieldModel
-	d = framework.GetState(ctx, st, &m4)
-	// A field of another Go type makes the framework read the model, and its error names the attribute.
-	check("plain field", d, "Path: queue_name")
-	var m6 twiceModel
-	d = framework.GetState(ctx, st, &m6)
-	check("attribute named twice through an embedded struct", d, `names attribute "queue_name" a second time`)
-	var m5 wrongTypeModel
-	d = framework.GetState(ctx, st, &m5)
-	check("wrong type", d, `attribute "queue_name"`)
+	for _, tc := range []struct {
+		name string
+		get  func() diag.Diagnostics
+		want string
+	}{
+		{"missing field", func() diag.Diagnostics { var m missingFieldModel; return framework.GetState(ctx, st, &m) }, `no field for attribute`},
+		{"untagged field", func() diag.Diagnostics { var m untaggedFieldModel; return framework.GetState(ctx, st, &m) }, "QueueName has no tfsdk tag"},
+		{"foreign field", func() diag.Diagnostics { var m foreignFieldModel; return framework.GetState(ctx, st, &m) }, `attribute "extra", which the schema lacks`},
+		// A field of another Go type makes the framework read the model, and its error names the attribute.
+		{"plain field", func() diag.Diagnostics { var m plainFieldModel; return framework.GetState(ctx, st, &m) }, "Path: queue_name"},
+		{"attribute named twice through an embedded struct", func() diag.Diagnostics { var m twiceModel; return framework.GetState(ctx, st, &m) },
+			`names attribute "queue_name" a second time`},
+		{"wrong type", func() diag.Diagnostics { var m wrongTypeModel; return framework.GetState(ctx, st, &m) }, `attribute "queue_name"`},
+	} {
+		check(tc.name, tc.get(), tc.want)
+	}
 
 	var ok tfeventmesh.QueueSubscriptionModel
-	d = framework.GetState(ctx, tfsdk.State{Schema: st.Schema, Raw: tftypes.NewValue(st.Raw.Type(), nil)}, &ok)
+	d := framework.GetState(ctx, tfsdk.State{Schema: st.Schema, Raw: tftypes.NewValue(st.Raw.Type(), nil)}, &ok)
 	check("null object", d, "null or unknown")
 	other := schemaOf(t, tfeventmesh.NewQueueResource())
 	d = framework.GetState(ctx, tfsdk.State{Schema: st.Schema, Raw: objectValues(t, other, 0)}, &ok)

@@ -1,4 +1,4 @@
-package provider_test
+package framework_test
 
 import (
 	"context"
@@ -31,35 +31,35 @@ func TestCheckDMQLinks(t *testing.T) {
 	d := &framework.ProviderData{EventMesh: env.EventMesh(t)}
 
 	var diags diag.Diagnostics
-	if d.CheckDMQLinks(ctx, "acme/crm/prod/a", "acme/crm/prod/b", false, &diags) || !strings.Contains(diagText(diags), "acme/crm/prod/a → acme/crm/prod/b → acme/crm/prod/a") {
-		t.Fatalf("a → b with b → a on the service: %s", diagText(diags))
+	if d.CheckDMQLinks(ctx, "acme/crm/prod/a", "acme/crm/prod/b", false, &diags) || !strings.Contains(queueLinksDiagText(diags), "acme/crm/prod/a → acme/crm/prod/b → acme/crm/prod/a") {
+		t.Fatalf("a → b with b → a on the service: %s", queueLinksDiagText(diags))
 	}
 
 	// Links of the run: c → d, then d → c closes a cycle.
 	diags = nil
 	if !d.CheckDMQLinks(ctx, "acme/crm/prod/c", "acme/crm/prod/d", false, &diags) || diags.HasError() {
-		t.Fatalf("c → d alone: %s", diagText(diags))
+		t.Fatalf("c → d alone: %s", queueLinksDiagText(diags))
 	}
 	if d.CheckDMQLinks(ctx, "acme/crm/prod/d", "acme/crm/prod/c", false, &diags) {
-		t.Fatalf("d → c after c → d was not refused: %s", diagText(diags))
+		t.Fatalf("d → c after c → d was not refused: %s", queueLinksDiagText(diags))
 	}
 
 	// A chain warns at plan only.
 	diags = nil
 	d.CheckDMQLinks(ctx, "acme/crm/prod/x", "acme/crm/prod/b", false, &diags)
 	if len(diags) != 0 {
-		t.Fatalf("chain before a write: %s", diagText(diags))
+		t.Fatalf("chain before a write: %s", queueLinksDiagText(diags))
 	}
 	d.CheckDMQLinks(ctx, "acme/crm/prod/y", "acme/crm/prod/b", true, &diags)
-	if diags.WarningsCount() != 1 || !strings.Contains(diagText(diags), "Dead Message Queue Chain") {
-		t.Fatalf("chain at plan: %s", diagText(diags))
+	if diags.WarningsCount() != 1 || !strings.Contains(queueLinksDiagText(diags), "Dead Message Queue Chain") {
+		t.Fatalf("chain at plan: %s", queueLinksDiagText(diags))
 	}
 	if n := env.Srv.Stats().Routes["GET /queues"]; n != 1 {
 		t.Errorf("%d GET /queues for one run, want 1", n)
 	}
 }
 
-func diagText(diags diag.Diagnostics) string {
+func queueLinksDiagText(diags diag.Diagnostics) string {
 	var b strings.Builder
 	for _, d := range diags {
 		b.WriteString(d.Summary() + ": " + d.Detail() + "\n")

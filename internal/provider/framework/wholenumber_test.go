@@ -1,4 +1,4 @@
-package provider_test
+package framework_test
 
 import (
 	"strings"

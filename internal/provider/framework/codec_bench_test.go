@@ -1,4 +1,4 @@
-package provider
+package framework_test
 
 import (
 	"context"
@@ -47,44 +47,26 @@ func codecState(b *testing.B, r resource.Resource) tfsdk.State {
 // getPlan and getConfig) and writing the model back (setState, also setPlan), as every Read,
 // ModifyPlan, Create and Update does once or more per resource.
 func BenchmarkModelCodec(b *testing.B) {
+	benchModelCodec[tfeventmesh.QueueModel](b, "queue", tfeventmesh.NewQueueResource())
+	benchModelCodec[tfaem.AEMQueueModel](b, "aem_queue", tfaem.NewAEMQueueResource())
+}
+
+// benchModelCodec runs the benchmarks <name>_decode and <name>_encode of model M of resource r.
+func benchModelCodec[M any](b *testing.B, name string, r resource.Resource) {
 	ctx := context.Background()
-	b.Run("queue_decode", func(b *testing.B) {
-		st := codecState(b, tfeventmesh.NewQueueResource())
+	b.Run(name+"_decode", func(b *testing.B) {
+		st := codecState(b, r)
 		b.ReportAllocs()
 		for b.Loop() {
-			var m tfeventmesh.QueueModel
+			var m M
 			if d := framework.GetState(ctx, st, &m); d.HasError() {
 				b.Fatal(d)
 			}
 		}
 	})
-	b.Run("queue_encode", func(b *testing.B) {
-		st := codecState(b, tfeventmesh.NewQueueResource())
-		var m tfeventmesh.QueueModel
-		if d := framework.GetState(ctx, st, &m); d.HasError() {
-			b.Fatal(d)
-		}
-		b.ReportAllocs()
-		for b.Loop() {
-			out := tfsdk.State{Schema: st.Schema}
-			if d := framework.SetState(ctx, &out, &m); d.HasError() {
-				b.Fatal(d)
-			}
-		}
-	})
-	b.Run("aem_queue_decode", func(b *testing.B) {
-		st := codecState(b, tfaem.NewAEMQueueResource())
-		b.ReportAllocs()
-		for b.Loop() {
-			var m tfaem.AEMQueueModel
-			if d := framework.GetState(ctx, st, &m); d.HasError() {
-				b.Fatal(d)
-			}
-		}
-	})
-	b.Run("aem_queue_encode", func(b *testing.B) {
-		st := codecState(b, tfaem.NewAEMQueueResource())
-		var m tfaem.AEMQueueModel
+	b.Run(name+"_encode", func(b *testing.B) {
+		st := codecState(b, r)
+		var m M
 		if d := framework.GetState(ctx, st, &m); d.HasError() {
 			b.Fatal(d)
 		}

@@ -1,4 +1,4 @@
-package provider_test
+package eventmesh_test
 
 import (
 	"context"
@@ -38,18 +38,11 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 	if withRef {
 		ref = "dead_message_queue   = sapmessaging_dead_message_queue.dmq.name"
 	}
-	hcl += fmt.Sprintf(`
-resource "sapmessaging_queue" "q" {
-  name                 = %q
-  max_redelivery_count = 5
-  %s
-}
-`, safetyQueue, ref)
-	return hcl
+	return hcl + deletionGuardQueueHCL("q", safetyQueue, ref)
 }
 
-// serverHolds asserts which of the two queues the emulator holds, and the queue's dead message queue.
-func serverHolds(env *acctest.TestEnv, queue, dmq bool, queueDMQ string) resource.TestCheckFunc {
+// safetyServerHolds asserts which of the two queues the emulator holds, and the queue's dead message queue.
+func safetyServerHolds(env *acctest.TestEnv, queue, dmq bool, queueDMQ string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		q, hasQueue := env.Srv.Queue(safetyQueue)
 		_, hasDMQ := env.Srv.Queue(safetyDMQ)
@@ -75,48 +68,45 @@ func serverHolds(env *acctest.TestEnv, queue, dmq bool, queueDMQ string) resourc
 // with its settings, and the error says how to get out; applying the queue change first works.
 func TestAccDataSafety_deadMessageQueueDestroyOrder(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: env.Config(safetyHCL(true, true, false)),
-				Check:  serverHolds(env, true, true, safetyDMQ),
-			},
-			{
-				// The queue and its DMQ go in one apply: the queue first.
-				Config: env.Config(`# nothing`),
-				Check:  serverHolds(env, false, false, ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionDestroy),
-						plancheck.ExpectResourceAction("sapmessaging_dead_message_queue.dmq", plancheck.ResourceActionDestroy),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	deletionGuardTest(t, []resource.TestStep{
+		{
+			Config: env.Config(safetyHCL(true, true, false)),
+			Check:  safetyServerHolds(env, true, true, safetyDMQ),
+		},
+		{
+			// The queue and its DMQ go in one apply: the queue first.
+			Config: env.Config(`# nothing`),
+			Check:  safetyServerHolds(env, false, false, ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionDestroy),
+					plancheck.ExpectResourceAction("sapmessaging_dead_message_queue.dmq", plancheck.ResourceActionDestroy),
 				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				Config: env.Config(safetyHCL(true, true, false)),
-				Check:  serverHolds(env, true, true, safetyDMQ),
+		},
+		{
+			Config: env.Config(safetyHCL(true, true, false)),
+			Check:  safetyServerHolds(env, true, true, safetyDMQ),
+		},
+		{
+			// The reference and the DMQ go in one apply: Terraform tries the DMQ first, which is refused.
+			Config:      env.Config(safetyHCL(false, false, false)),
+			ExpectError: acctest.Wrapped(`Dead Message Queue Still In Use .*` + regexp.QuoteMeta(safetyQueue) + `.*terraform apply -target=.*create_before_destroy = true`),
+		},
+		{
+			// Nothing was lost; the queue change applied alone goes through.
+			Config: env.Config(safetyHCL(false, true, false)),
+			Check:  safetyServerHolds(env, true, true, ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionUpdate)},
 			},
-			{
-				// The reference and the DMQ go in one apply: Terraform tries the DMQ first, which is refused.
-				Config:      env.Config(safetyHCL(false, false, false)),
-				ExpectError: acctest.Wrapped(`Dead Message Queue Still In Use .*` + regexp.QuoteMeta(safetyQueue) + `.*terraform apply -target=.*create_before_destroy = true`),
-			},
-			{
-				// Nothing was lost; the queue change applied alone goes through.
-				Config: env.Config(safetyHCL(false, true, false)),
-				Check:  serverHolds(env, true, true, ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionUpdate)},
-				},
-			},
-			{
-				Config: env.Config(safetyHCL(false, false, false)),
-				Check:  serverHolds(env, true, false, ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+		},
+		{
+			Config: env.Config(safetyHCL(false, false, false)),
+			Check:  safetyServerHolds(env, true, false, ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 		},
 	})
@@ -126,23 +116,20 @@ func TestAccDataSafety_deadMessageQueueDestroyOrder(t *testing.T) {
 // updates the queue first and then destroys the DMQ.
 func TestAccDataSafety_deadMessageQueueCreateBeforeDestroy(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: env.Config(safetyHCL(true, true, true)),
-				Check:  serverHolds(env, true, true, safetyDMQ),
-			},
-			{
-				Config: env.Config(safetyHCL(false, false, false)),
-				Check:  serverHolds(env, true, false, ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction("sapmessaging_dead_message_queue.dmq", plancheck.ResourceActionDestroy),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	deletionGuardTest(t, []resource.TestStep{
+		{
+			Config: env.Config(safetyHCL(true, true, true)),
+			Check:  safetyServerHolds(env, true, true, safetyDMQ),
+		},
+		{
+			Config: env.Config(safetyHCL(false, false, false)),
+			Check:  safetyServerHolds(env, true, false, ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("sapmessaging_dead_message_queue.dmq", plancheck.ResourceActionDestroy),
 				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 		},
 	})
@@ -153,21 +140,16 @@ func TestAccDataSafety_deadMessageQueueCreateBeforeDestroy(t *testing.T) {
 // survive. With the reference in place, destroying everything works.
 func TestAccDataSafety_deadMessageQueueInUseRefused(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	literal := func(withDMQ bool) string {
-		hcl := fmt.Sprintf(`
-resource "sapmessaging_queue" "q" {
-  name                 = %q
-  max_redelivery_count = 5
-  dead_message_queue   = %q
-}
-`, safetyQueue, safetyDMQ)
-		if withDMQ {
-			hcl += fmt.Sprintf(`
+	dmqHCL := fmt.Sprintf(`
 resource "sapmessaging_dead_message_queue" "dmq" {
   name          = %q
   force_destroy = true
 }
 `, safetyDMQ)
+	literal := func(withDMQ bool) string {
+		hcl := deletionGuardQueueHCL("q", safetyQueue, deletionGuardDMQ(safetyDMQ))
+		if withDMQ {
+			hcl += dmqHCL
 		}
 		return env.Config(hcl)
 	}
@@ -177,12 +159,7 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 			{
 				// The DMQ must exist before a queue names it; the queue below names it literally,
 				// with no reference to order the two, so the DMQ is applied first on its own.
-				Config: env.Config(fmt.Sprintf(`
-resource "sapmessaging_dead_message_queue" "dmq" {
-  name          = %q
-  force_destroy = true
-}
-`, safetyDMQ)),
+				Config: env.Config(dmqHCL),
 			},
 			{
 				Config: literal(true),
@@ -199,7 +176,7 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 				// Nothing was lost: the DMQ, its message and the queue's setting are all there.
 				Config: literal(true),
 				Check: resource.ComposeTestCheckFunc(
-					serverHolds(env, true, true, safetyDMQ),
+					safetyServerHolds(env, true, true, safetyDMQ),
 					func(*terraform.State) error {
 						if q, _ := env.Srv.Queue(safetyDMQ); q.MessageCount != 1 {
 							return fmt.Errorf("the DMQ holds %d messages, want the 1 dead message", q.MessageCount)
@@ -213,16 +190,11 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 			},
 			{
 				// A reference records the dependency, so that the test's destroy removes the queue first.
-				Config: env.Config(safetyHCL(true, false, false) + fmt.Sprintf(`
-resource "sapmessaging_dead_message_queue" "dmq" {
-  name          = %q
-  force_destroy = true
-}
-`, safetyDMQ)),
+				Config: env.Config(safetyHCL(true, false, false) + dmqHCL),
 			},
 		},
 		CheckDestroy: func(*terraform.State) error {
-			return serverHolds(env, false, false, "")(nil)
+			return safetyServerHolds(env, false, false, "")(nil)
 		},
 	})
 }

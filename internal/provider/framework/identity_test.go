@@ -1,4 +1,4 @@
-package provider_test
+package framework_test
 
 import (
 	"context"
@@ -25,20 +25,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
-// identityQueuesHCL is a queue with its dead message queue and a subscription.
-const identityQueuesHCL = `
-resource "sapmessaging_dead_message_queue" "dmq" {
-  name = "acme/crm/prod/ident/dmq"
-}
-
-resource "sapmessaging_queue" "q" {
-  name                 = "acme/crm/prod/ident"
-  max_redelivery_count = 4
-  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
-}
-
+// identityQueuesHCL is a queue (acctest.TestQueue) with its dead message queue and a subscription.
+var identityQueuesHCL = acctest.QueueHCL(4) + `
 resource "sapmessaging_queue_subscription" "s" {
-  queue_name    = sapmessaging_queue.q.name
+  queue_name    = sapmessaging_queue.orders.name
   topic_pattern = "acme/crm/prod/ce/ident/*"
 }
 `
@@ -66,11 +56,11 @@ resource "sapmessaging_iflow_deployment" "d" {
 // identityChecks are the identities identityQueuesHCL and identityFlowsHCL make.
 var (
 	queueIdentityChecks = []statecheck.StateCheck{
-		statecheck.ExpectIdentity("sapmessaging_queue.q", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/ident")}),
-		statecheck.ExpectIdentityValueMatchesState("sapmessaging_queue.q", tfjsonpath.New("name")),
-		statecheck.ExpectIdentity("sapmessaging_dead_message_queue.dmq", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/ident/dmq")}),
+		statecheck.ExpectIdentity("sapmessaging_queue.orders", map[string]knownvalue.Check{"name": knownvalue.StringExact(acctest.TestQueue)}),
+		statecheck.ExpectIdentityValueMatchesState("sapmessaging_queue.orders", tfjsonpath.New("name")),
+		statecheck.ExpectIdentity("sapmessaging_dead_message_queue.dmq", map[string]knownvalue.Check{"name": knownvalue.StringExact(acctest.TestQueue + "/dmq")}),
 		statecheck.ExpectIdentity("sapmessaging_queue_subscription.s", map[string]knownvalue.Check{
-			"queue_name":    knownvalue.StringExact("acme/crm/prod/ident"),
+			"queue_name":    knownvalue.StringExact(acctest.TestQueue),
 			"topic_pattern": knownvalue.StringExact("acme/crm/prod/ce/ident/*"),
 		}),
 		statecheck.ExpectIdentityValueMatchesState("sapmessaging_queue_subscription.s", tfjsonpath.New("topic_pattern")),
@@ -92,33 +82,37 @@ var (
 // Every resource has an identity made of the parts of its import ID, and import blocks can
 // name an object by it.
 func TestAccIdentity_queues(t *testing.T) {
-	env := acctest.NewTestEnv(t)
-	config := env.Config(identityQueuesHCL)
-	acc.ParallelTest(t, acc.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: config, ConfigStateChecks: queueIdentityChecks},
-			acctest.ImportByIdentity(config, "sapmessaging_queue.q"),
-			acctest.ImportByIdentity(config, "sapmessaging_dead_message_queue.dmq"),
-			acctest.ImportByIdentity(config, "sapmessaging_queue_subscription.s"),
-		},
-	})
+	identityImports(t, acctest.NewTestEnv(t), identityQueuesHCL, queueIdentityChecks,
+		"sapmessaging_queue.orders", "sapmessaging_dead_message_queue.dmq", "sapmessaging_queue_subscription.s")
 }
 
 func TestAccIdentity_flows(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddIdentityFlows(t)
-	config := env.Config(identityFlowsHCL)
+	identityImports(t, env, identityFlowsHCL, flowIdentityChecks,
+		"sapmessaging_amqp_sender.a", "sapmessaging_jms_sender.j", "sapmessaging_iflow_deployment.d")
+}
+
+// identityImports applies hcl, checks the identities in the state, and imports each of addrs by
+// its identity.
+func identityImports(t *testing.T, env *acctest.TestEnv, hcl string, checks []statecheck.StateCheck, addrs ...string) {
+	t.Helper()
+	config := env.Config(hcl)
+	steps := []acc.TestStep{{Config: config, ConfigStateChecks: checks}}
+	for _, addr := range addrs {
+		steps = append(steps, acctest.ImportByIdentity(config, addr))
+	}
+	identityTest(t, steps)
+}
+
+// identityTest runs steps with a CLI that stores identities (Terraform 1.12 or later), beside the
+// other parallel tests.
+func identityTest(t *testing.T, steps []acc.TestStep) {
+	t.Helper()
 	acc.ParallelTest(t, acc.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: config, ConfigStateChecks: flowIdentityChecks},
-			acctest.ImportByIdentity(config, "sapmessaging_amqp_sender.a"),
-			acctest.ImportByIdentity(config, "sapmessaging_jms_sender.j"),
-			acctest.ImportByIdentity(config, "sapmessaging_iflow_deployment.d"),
-		},
+		Steps:                    steps,
 	})
 }
 
@@ -177,11 +171,7 @@ import {
 	for _, c := range cases {
 		steps = append(steps, acc.TestStep{Config: env.Config(c.hcl), PlanOnly: true, ExpectError: acctest.Wrapped(regexpQuote(c.want))})
 	}
-	acc.ParallelTest(t, acc.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps:                    steps,
-	})
+	identityTest(t, steps)
 }
 
 // regexpQuote quotes the braces of an identity block, keeping the .* of a pattern.
@@ -254,7 +244,7 @@ func TestAccIdentity_upgrade(t *testing.T) {
 				Config:                   config,
 				ConfigStateChecks: []statecheck.StateCheck{
 					// The state has no identity: the check of one fails on the missing identity.
-					expectNoIdentity("sapmessaging_queue.q"),
+					expectNoIdentity("sapmessaging_queue.orders"),
 					expectNoIdentity("sapmessaging_amqp_sender.a"),
 				},
 			},
@@ -275,51 +265,46 @@ func TestAccIdentity_upgrade(t *testing.T) {
 // identity after each read whether the CLI stores it or not.
 func TestAccIdentity_upgradeDeletedOutOfBand(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	queues := env.Config(identityQueuesHCL)
-	acc.ParallelTest(t, acc.TestCase{
-		Steps: []acc.TestStep{
-			{ProtoV6ProviderFactories: previousRelease, Config: queues},
-			{
-				PreConfig: func() {
-					em := env.EventMesh(t)
-					ctx := context.Background()
-					if err := em.DeleteSubscription(ctx, "acme/crm/prod/ident", "acme/crm/prod/ce/ident/*"); err != nil {
-						t.Fatal(err)
-					}
-					for _, q := range []string{"acme/crm/prod/ident", "acme/crm/prod/ident/dmq"} {
-						if err := em.DeleteQueue(ctx, q); err != nil {
-							t.Fatal(err)
-						}
-					}
-				},
-				ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-				Config:                   queues,
-				PlanOnly:                 true,
-				ExpectNonEmptyPlan:       true,
-			},
-		},
+	identityUpgradeDeleted(t, env, identityQueuesHCL, func() {
+		em := env.EventMesh(t)
+		ctx := context.Background()
+		if err := em.DeleteSubscription(ctx, acctest.TestQueue, "acme/crm/prod/ce/ident/*"); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{acctest.TestQueue, acctest.TestQueue + "/dmq"} {
+			if err := em.DeleteQueue(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
 	})
 }
 
+// Deleted flows are drift: the plan creates them again (and warns that the apply needs the flows
+// uploaded first).
 func TestAccIdentity_upgradeFlowDeletedOutOfBand(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddIdentityFlows(t)
-	flows := env.Config(identityFlowsHCL)
+	identityUpgradeDeleted(t, env, identityFlowsHCL, func() {
+		for _, id := range []string{"IdentTwoSenders", acctest.JMSUnguardedFlow, "IdentDeployed"} {
+			env.Srv.DeleteIFlow(id)
+		}
+	})
+}
+
+// identityUpgradeDeleted applies hcl with the release before identities, deletes its objects out of
+// band with deleteObjects, and plans with this provider: the plan succeeds and is not empty.
+func identityUpgradeDeleted(t *testing.T, env *acctest.TestEnv, hcl string, deleteObjects func()) {
+	t.Helper()
+	config := env.Config(hcl)
 	acc.ParallelTest(t, acc.TestCase{
 		Steps: []acc.TestStep{
-			{ProtoV6ProviderFactories: previousRelease, Config: flows},
+			{ProtoV6ProviderFactories: previousRelease, Config: config},
 			{
-				PreConfig: func() {
-					for _, id := range []string{"IdentTwoSenders", acctest.JMSUnguardedFlow, "IdentDeployed"} {
-						env.Srv.DeleteIFlow(id)
-					}
-				},
+				PreConfig:                deleteObjects,
 				ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-				Config:                   flows,
+				Config:                   config,
 				PlanOnly:                 true,
-				// Deleted flows are drift: the plan creates them again (and warns that the apply
-				// needs the flows uploaded first).
-				ExpectNonEmptyPlan: true,
+				ExpectNonEmptyPlan:       true,
 			},
 		},
 	})
