@@ -370,8 +370,8 @@ func (r *aemQueueSubscriptionResource) UpgradeIdentity(_ context.Context) map[in
 				return
 			}
 			vpn := types.StringNull()
-			if r.data != nil && r.data.AEM != nil {
-				vpn = types.StringValue(r.data.AEM.MsgVpnName())
+			if d := r.Data(); d != nil && d.AEM != nil {
+				vpn = types.StringValue(d.AEM.MsgVpnName())
 			}
 			resp.Diagnostics.Append(resp.Identity.Set(ctx, struct {
 				MsgVpnName types.String `tfsdk:"msg_vpn_name"`

@@ -1,8 +1,6 @@
 package aem
 
 import (
-	"context"
-
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -30,7 +28,3 @@ var (
 		{Attr: "topic", Description: "The topic subscription of the queue.", Example: "acme/orders/>"},
 	}}
 )
-
-func (r *aemQueueSubscriptionResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = AEMSubscriptionIdentity.Schema()
-}

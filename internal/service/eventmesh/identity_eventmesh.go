@@ -27,7 +27,3 @@ var (
 func (r *queueResourceBase[M, P]) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = QueueIdentity.Schema()
 }
-
-func (r *queueSubscriptionResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = SubscriptionIdentity.Schema()
-}
