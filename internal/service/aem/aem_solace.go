@@ -38,8 +38,7 @@ import (
 // from the broker anyway; what the move carries is what the plan starts from.
 
 var (
-	_ resource.ResourceWithMoveState       = (*aemQueueResource)(nil)
-	_ resource.ResourceWithMoveState       = (*aemDeadMessageQueueResource)(nil)
+	_ resource.ResourceWithMoveState       = (*aemQueueResourceBase[AEMQueueModel, *AEMQueueModel])(nil)
 	_ resource.ResourceWithMoveState       = (*aemQueueSubscriptionResource)(nil)
 	_ resource.ResourceWithUpgradeIdentity = (*aemQueueSubscriptionResource)(nil)
 )

@@ -7,8 +7,7 @@ import (
 )
 
 var (
-	_ resource.ResourceWithIdentity = (*aemQueueResource)(nil)
-	_ resource.ResourceWithIdentity = (*aemDeadMessageQueueResource)(nil)
+	_ resource.ResourceWithIdentity = (*aemQueueResourceBase[AEMQueueModel, *AEMQueueModel])(nil)
 	_ resource.ResourceWithIdentity = (*aemQueueSubscriptionResource)(nil)
 )
 

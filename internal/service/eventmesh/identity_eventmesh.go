@@ -9,8 +9,7 @@ import (
 )
 
 var (
-	_ resource.ResourceWithIdentity = (*queueResource)(nil)
-	_ resource.ResourceWithIdentity = (*deadMessageQueueResource)(nil)
+	_ resource.ResourceWithIdentity = (*queueResourceBase[QueueModel, *QueueModel])(nil)
 	_ resource.ResourceWithIdentity = (*queueSubscriptionResource)(nil)
 )
 
