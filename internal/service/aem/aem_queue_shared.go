@@ -359,20 +359,13 @@ func aemBrokerDMQCycle(q *aem.Queue, lookup aemQueueLookup) []string {
 // with the error on `name`, when another resource of this run (in this or an aliased configuration that
 // points at the same broker and Message VPN) claimed it first.
 func claimAEMQueueName(d *framework.ProviderData, ctx context.Context, typeName, name string, inState bool, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
-	conflict := d.ClaimObject(ctx, framework.OwnedObject{
+	return d.ClaimQueue(ctx, framework.OwnedObject{
 		Service: framework.ServiceAEM, Key: "aem-queue|" + name, TypeName: typeName, InState: inState,
 		Manage: fmt.Sprintf("name the Advanced Event Mesh queue %q", name),
 		Why: "The broker holds one queue per name, so the two would overwrite each other's settings, both states would record the " +
 			"one queue, the plan would never settle, and destroying either would delete the queue the other uses.",
 		Match: fmt.Sprintf("name = %q", name),
 	}, req, resp)
-	if conflict == "" {
-		return true
-	}
-	resp.Diagnostics.AddAttributeError(path.Root("name"), "Duplicate Queue Name", conflict+
-		" Give each resource its own queue name, or remove one of the two resources. When both come from generated configuration "+
-		"(terraform query -generate-config-out) or import blocks, import the queue only once: delete the second resource block with its import block.")
-	return false
 }
 
 // aemWriteRefused reports whether err is the broker's refusal of a write (an answer below 500): nothing was

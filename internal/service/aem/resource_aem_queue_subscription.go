@@ -307,44 +307,36 @@ func aemSubscriptionErrorDetail(queue, topic string, err error) string {
 }
 
 // AEMQueueNameValidator checks an AEM queue name at validation (rules.ValidAEMQueueName).
-type AEMQueueNameValidator struct{}
+type AEMQueueNameValidator = framework.StringCheck[aemQueueNameCheck]
 
-func (AEMQueueNameValidator) Description(_ context.Context) string {
+type aemQueueNameCheck struct{}
+
+func (aemQueueNameCheck) Description() string {
 	return "must be an Advanced Event Mesh queue name: 1 to 200 characters, none of * ? ' < > & ;"
 }
 
-func (v AEMQueueNameValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (AEMQueueNameValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if err := rules.ValidAEMQueueName(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid AEM Queue Name",
+func (aemQueueNameCheck) Check(p path.Path, value string, diags *diag.Diagnostics) {
+	if err := rules.ValidAEMQueueName(value); err != nil {
+		diags.AddAttributeError(p, "Invalid AEM Queue Name",
 			fmt.Sprintf("The broker would refuse the queue name %q: %s. "+
-				"Use the queue's name as the cloud console shows it, without the characters * ? ' < > & ;.", req.ConfigValue.ValueString(), framework.Clause(err)))
+				"Use the queue's name as the cloud console shows it, without the characters * ? ' < > & ;.", value, framework.Clause(err)))
 	}
 }
 
 // AEMTopicValidator checks a topic subscription at validation (rules.ValidAEMTopicSubscription).
-type AEMTopicValidator struct{}
+type AEMTopicValidator = framework.StringCheck[aemTopicCheck]
 
-func (AEMTopicValidator) Description(_ context.Context) string {
+type aemTopicCheck struct{}
+
+func (aemTopicCheck) Description() string {
 	return "must be a Solace topic subscription: at most 250 bytes, levels separated by /, the wildcards * and >"
 }
 
-func (v AEMTopicValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (AEMTopicValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if err := rules.ValidAEMTopicSubscription(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid AEM Topic Subscription",
+func (aemTopicCheck) Check(p path.Path, value string, diags *diag.Diagnostics) {
+	if err := rules.ValidAEMTopicSubscription(value); err != nil {
+		diags.AddAttributeError(p, "Invalid AEM Topic Subscription",
 			fmt.Sprintf("The topic subscription %q would not work as written: %s. "+
 				"Write the topic as levels separated by /, with * alone in a level or at its end and > alone in the last level, for example acme/orders/>.",
-				req.ConfigValue.ValueString(), framework.Clause(err)))
+				value, framework.Clause(err)))
 	}
 }
