@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
@@ -35,19 +34,11 @@ func NewAEMQueueDataSource() datasource.DataSource {
 			"Use it in a `check` block to warn when a dead message queue holds messages or a queue retries forever. " +
 			"It costs one paged list of the queues' configuration, one read of the queue's counters and one paged list each of its " +
 			"messages and consumer flows (SEMP monitor API).",
-		Attributes: func() map[string]schema.Attribute {
-			attrs := aemQueueInfoAttributes()
-			attrs["name"] = schema.StringAttribute{
-				MarkdownDescription: "The queue name.",
-				Required:            true,
-				Validators:          []validator.String{AEMQueueNameValidator{}},
-			}
-			return attrs
-		},
-		Connected: func(ctx context.Context, d *framework.ProviderData, diags *diag.Diagnostics) bool {
-			return d.AEMOrError(diags) && d.RequireAtPlan(ctx, diags, framework.NeedAEM)
-		},
-		Find: findAEMQueue,
+		InfoAttributes:  aemQueueInfoAttributes,
+		NameDescription: "The queue name.",
+		NameValidator:   AEMQueueNameValidator{},
+		Need:            framework.NeedAEM,
+		Find:            findAEMQueue,
 		NotFound: func(d *framework.ProviderData, name string, diags *diag.Diagnostics) {
 			diags.AddAttributeError(path.Root("name"), "AEM Queue Not Found",
 				fmt.Sprintf("The broker has no queue %q in Message VPN %q. Check the name as the cloud console shows it, or create the queue first.", name, d.AEM.MsgVpnName()))
