@@ -132,6 +132,26 @@ const (
 	NeedAEM
 )
 
+// Connected reports whether the provider has the connection need, and proves its credentials at plan
+// (RequireAtPlan), for what reads through it at plan (the data sources); false after adding an error.
+func (d *ProviderData) Connected(ctx context.Context, diags *diag.Diagnostics, need connectionNeed) bool {
+	switch need {
+	case NeedEventMesh:
+		if !d.EventMeshOrError(diags) {
+			return false
+		}
+	case NeedCloudIntegration:
+		if !d.CloudIntegrationOrError(diags) {
+			return false
+		}
+	case NeedAEM:
+		if !d.AEMOrError(diags) {
+			return false
+		}
+	}
+	return d.RequireAtPlan(ctx, diags, need)
+}
+
 // RequireAtPlan checks at plan that the provider has each connection needed and proves its
 // credentials (once per run). Without a connection the error names the provider block and the
 // environment variable to set; with a connection whose settings are known only after apply it

@@ -31,7 +31,7 @@ type queueNames struct {
 // the name first and adds the error on the name. Without an Event Mesh connection it claims
 // nothing (the apply reports the missing connection).
 func (d *ProviderData) ClaimQueueName(ctx context.Context, typeName, name string, inState bool, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
-	conflict := d.ClaimObject(ctx, OwnedObject{
+	return d.ClaimQueue(ctx, OwnedObject{
 		Service: ServiceEventMesh, Key: "queue|" + name, TypeName: typeName, InState: inState,
 		Manage: fmt.Sprintf("name the queue %q", name),
 		Why: "Event Mesh holds one queue per name, and writing it replaces all its settings, so the two would overwrite each " +
@@ -39,6 +39,12 @@ func (d *ProviderData) ClaimQueueName(ctx context.Context, typeName, name string
 			"would delete the queue the other uses.",
 		Match: fmt.Sprintf("name = %q", name),
 	}, req, resp)
+}
+
+// ClaimQueue claims the queue o names (its `name`) for the resource being planned; false, with the error on
+// `name`, when another resource of this run claimed it first.
+func (d *ProviderData) ClaimQueue(ctx context.Context, o OwnedObject, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
+	conflict := d.ClaimObject(ctx, o, req, resp)
 	if conflict == "" {
 		return true
 	}

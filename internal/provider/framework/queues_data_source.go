@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -18,7 +19,7 @@ var (
 // QueuesDataSource is the one implementation of the plural queue data sources of both brokers
 // (sapmessaging_queues, sapmessaging_aem_queues): every queue, or those whose name starts with
 // name_prefix, sorted by name, each as the broker's single queue data source shows one (the model I).
-// The broker configures the descriptions, the attributes of one queue, the connection (Connected) and
+// The broker configures the descriptions, the attributes of one queue, the connection (Need) and
 // the client's reading (Read).
 type QueuesDataSource[I any] struct {
 	TypeSuffix string
@@ -26,9 +27,8 @@ type QueuesDataSource[I any] struct {
 	Description, PrefixDescription, QueuesDescription string
 	// InfoAttributes are the attributes of one queue.
 	InfoAttributes func() map[string]schema.Attribute
-	// Connected reports the connections the data source needs, when the configuration leaves them out or
-	// their credentials are refused.
-	Connected func(ctx context.Context, d *ProviderData, diags *diag.Diagnostics) bool
+	// Need is the connection the data source reads through (ProviderData.Connected).
+	Need connectionNeed
 	// List lists the queues whose name starts with prefix, sorted by name; false after it reported an error.
 	List func(ctx context.Context, d *ProviderData, prefix string, diags *diag.Diagnostics) (names []string, queues []I, ok bool)
 
@@ -75,7 +75,7 @@ func (d *QueuesDataSource[I]) Configure(_ context.Context, req datasource.Config
 func (d *QueuesDataSource[I]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg queuesModel[I]
 	resp.Diagnostics.Append(GetConfig(ctx, req.Config, &cfg)...)
-	if resp.Diagnostics.HasError() || !d.Connected(ctx, d.data, &resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !d.data.Connected(ctx, &resp.Diagnostics, d.Need) {
 		return
 	}
 	names, queues, ok := d.List(ctx, d.data, cfg.NamePrefix.ValueString(), &resp.Diagnostics)
@@ -103,11 +103,13 @@ var (
 // connection (Connected), the client's reading (Find) and the error of a queue that does not exist.
 type QueueDataSource[I any] struct {
 	TypeSuffix, Description string
-	// Attributes are the attributes of the data source, name included.
-	Attributes func() map[string]schema.Attribute
-	// Connected reports the connections the data source needs, when the configuration leaves them out or
-	// their credentials are refused.
-	Connected func(ctx context.Context, d *ProviderData, diags *diag.Diagnostics) bool
+	// InfoAttributes are the attributes of the queue read; NameDescription and NameValidator describe and check
+	// its name, the data source's one argument.
+	InfoAttributes  func() map[string]schema.Attribute
+	NameDescription string
+	NameValidator   validator.String
+	// Need is the connection the data source reads through (ProviderData.Connected).
+	Need connectionNeed
 	// Find reads the queue name; found is false for a queue the broker does not hold, ok false after an error it reported.
 	Find func(ctx context.Context, d *ProviderData, name string, diags *diag.Diagnostics) (queue I, found, ok bool)
 	// NotFound reports, on the name attribute, that the broker has no queue name.
@@ -121,7 +123,13 @@ func (d *QueueDataSource[I]) Metadata(_ context.Context, req datasource.Metadata
 }
 
 func (d *QueueDataSource[I]) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{MarkdownDescription: d.Description, Attributes: d.Attributes()}
+	attrs := d.InfoAttributes()
+	attrs["name"] = schema.StringAttribute{
+		MarkdownDescription: d.NameDescription,
+		Required:            true,
+		Validators:          []validator.String{d.NameValidator},
+	}
+	resp.Schema = schema.Schema{MarkdownDescription: d.Description, Attributes: attrs}
 }
 
 func (d *QueueDataSource[I]) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
@@ -131,7 +139,7 @@ func (d *QueueDataSource[I]) Configure(_ context.Context, req datasource.Configu
 func (d *QueueDataSource[I]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var name types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("name"), &name)...)
-	if resp.Diagnostics.HasError() || !d.Connected(ctx, d.data, &resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !d.data.Connected(ctx, &resp.Diagnostics, d.Need) {
 		return
 	}
 	info, found, ok := d.Find(ctx, d.data, name.ValueString(), &resp.Diagnostics)

@@ -359,20 +359,13 @@ func aemBrokerDMQCycle(q *aem.Queue, lookup aemQueueLookup) []string {
 // with the error on `name`, when another resource of this run (in this or an aliased configuration that
 // points at the same broker and Message VPN) claimed it first.
 func claimAEMQueueName(d *framework.ProviderData, ctx context.Context, typeName, name string, inState bool, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
-	conflict := d.ClaimObject(ctx, framework.OwnedObject{
+	return d.ClaimQueue(ctx, framework.OwnedObject{
 		Service: framework.ServiceAEM, Key: "aem-queue|" + name, TypeName: typeName, InState: inState,
 		Manage: fmt.Sprintf("name the Advanced Event Mesh queue %q", name),
 		Why: "The broker holds one queue per name, so the two would overwrite each other's settings, both states would record the " +
 			"one queue, the plan would never settle, and destroying either would delete the queue the other uses.",
 		Match: fmt.Sprintf("name = %q", name),
 	}, req, resp)
-	if conflict == "" {
-		return true
-	}
-	resp.Diagnostics.AddAttributeError(path.Root("name"), "Duplicate Queue Name", conflict+
-		" Give each resource its own queue name, or remove one of the two resources. When both come from generated configuration "+
-		"(terraform query -generate-config-out) or import blocks, import the queue only once: delete the second resource block with its import block.")
-	return false
 }
 
 // aemWriteRefused reports whether err is the broker's refusal of a write (an answer below 500): nothing was
@@ -419,6 +412,12 @@ type aemQueueModelPtr[M any] interface {
 	// outcomeAtApply reports whether the plan left attributes that depend on other queues to the apply, which
 	// then reads those queues (aemGetLookup).
 	outcomeAtApply() bool
+	// planRules, planLinks and planOutcome are the resource's own parts of the plan (ModifyPlan): the queue as
+	// the rules see it (and the configured settings with the provider's defaults, eff), the checks of the dead
+	// message queue it names, and the attributes computed from the planned settings.
+	planRules(ctx context.Context, cfg, state *M, hasState, inState bool, resp *resource.ModifyPlanResponse) (q rules.AEMQueue, eff framework.AEMQueueSettingsModel)
+	planLinks(ctx context.Context, d *framework.ProviderData, name string, q *rules.AEMQueue, diags *diag.Diagnostics) bool
+	planOutcome(ctx context.Context, cfg, state *M, hasState, inState bool, q rules.AEMQueue, eff framework.AEMQueueSettingsModel, resp *resource.ModifyPlanResponse)
 }
 
 // aemGetLookup looks queues up with one GET each, as the broker holds them at the apply (not the run's
@@ -444,14 +443,83 @@ func applyLookup[M any, P aemQueueModelPtr[M]](ctx context.Context, c *aem.Clien
 	return aemGetLookup(ctx, c)
 }
 
-// aemQueueResourceBase is what sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue do alike.
+var (
+	_ resource.Resource                   = (*aemQueueResourceBase[AEMQueueModel, *AEMQueueModel])(nil)
+	_ resource.ResourceWithConfigure      = (*aemQueueResourceBase[AEMQueueModel, *AEMQueueModel])(nil)
+	_ resource.ResourceWithImportState    = (*aemQueueResourceBase[AEMQueueModel, *AEMQueueModel])(nil)
+	_ resource.ResourceWithValidateConfig = (*aemQueueResourceBase[AEMQueueModel, *AEMQueueModel])(nil)
+	_ resource.ResourceWithModifyPlan     = (*aemQueueResourceBase[AEMQueueModel, *AEMQueueModel])(nil)
+)
+
+// aemQueueResourceBase is sapmessaging_aem_queue and sapmessaging_aem_dead_message_queue: M is the resource's
+// model, which holds what the two differ in (the computed attributes and their parts of the plan); schema is
+// the resource's schema.
 type aemQueueResourceBase[M any, P aemQueueModelPtr[M]] struct {
 	typeName string
+	schema   func(ctx context.Context) schema.Schema
 	data     *framework.ProviderData
+}
+
+func (r *aemQueueResourceBase[M, P]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(r.typeName, "sapmessaging")
+}
+
+func (r *aemQueueResourceBase[M, P]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = r.schema(ctx)
 }
 
 func (r *aemQueueResourceBase[M, P]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = framework.ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig checks the queue name. The rules run at plan (ModifyPlan), where the broker's queues are
+// known, so that one plan shows every refusal, each once.
+func (r *aemQueueResourceBase[M, P]) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m M
+	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	checkAEMQueueName(P(&m).base().Name, &resp.Diagnostics)
+}
+
+// ModifyPlan claims the queue name for this resource, refuses the create of a queue the broker holds
+// already, applies the rules on every plan (with the dead message queue as the broker holds it or a
+// sapmessaging_aem_dead_message_queue of this run plans it), records the queue, with the ingress it plans,
+// for the queues of this run that name it (chained dead message queues), and computes the outcome attributes.
+func (r *aemQueueResourceBase[M, P]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedAEM) {
+		return
+	}
+	var plan, cfg, state M
+	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &cfg)...)
+	hasState := !req.State.Raw.IsNull()
+	if hasState {
+		resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	p := P(&plan)
+	planName := p.base().Name
+	inState := hasState && !planName.IsUnknown() && P(&state).base().Name.Equal(planName)
+	q, eff := p.planRules(ctx, &cfg, &state, hasState, inState, resp)
+	if r.data != nil && r.data.AEM != nil && !planName.IsUnknown() {
+		name := planName.ValueString()
+		if !claimAEMQueueName(r.data, ctx, r.typeName, name, inState, req, resp) {
+			return
+		}
+		if !inState && !aemRefuseExisting(r.data, ctx, r.typeName, name, &resp.Diagnostics) {
+			return
+		}
+		if !p.planLinks(ctx, r.data, name, &q, &resp.Diagnostics) {
+			return
+		}
+		r.data.AEMPlanDMQ(name, q.IngressEnabled)
+	}
+	framework.AppendFindings(&resp.Diagnostics, rules.CheckAEMQueue(q))
+	p.planOutcome(ctx, &cfg, &state, hasState, inState, q, eff, resp)
 }
 
 func (r *aemQueueResourceBase[M, P]) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {

@@ -38,8 +38,7 @@ import (
 // from the broker anyway; what the move carries is what the plan starts from.
 
 var (
-	_ resource.ResourceWithMoveState       = (*aemQueueResource)(nil)
-	_ resource.ResourceWithMoveState       = (*aemDeadMessageQueueResource)(nil)
+	_ resource.ResourceWithMoveState       = (*aemQueueResourceBase[AEMQueueModel, *AEMQueueModel])(nil)
 	_ resource.ResourceWithMoveState       = (*aemQueueSubscriptionResource)(nil)
 	_ resource.ResourceWithUpgradeIdentity = (*aemQueueSubscriptionResource)(nil)
 )
@@ -370,8 +369,8 @@ func (r *aemQueueSubscriptionResource) UpgradeIdentity(_ context.Context) map[in
 				return
 			}
 			vpn := types.StringNull()
-			if r.data != nil && r.data.AEM != nil {
-				vpn = types.StringValue(r.data.AEM.MsgVpnName())
+			if d := r.Data(); d != nil && d.AEM != nil {
+				vpn = types.StringValue(d.AEM.MsgVpnName())
 			}
 			resp.Diagnostics.Append(resp.Identity.Set(ctx, struct {
 				MsgVpnName types.String `tfsdk:"msg_vpn_name"`

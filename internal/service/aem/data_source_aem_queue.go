@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
@@ -35,19 +34,11 @@ func NewAEMQueueDataSource() datasource.DataSource {
 			"Use it in a `check` block to warn when a dead message queue holds messages or a queue retries forever. " +
 			"It costs one paged list of the queues' configuration, one read of the queue's counters and one paged list each of its " +
 			"messages and consumer flows (SEMP monitor API).",
-		Attributes: func() map[string]schema.Attribute {
-			attrs := aemQueueInfoAttributes()
-			attrs["name"] = schema.StringAttribute{
-				MarkdownDescription: "The queue name.",
-				Required:            true,
-				Validators:          []validator.String{AEMQueueNameValidator{}},
-			}
-			return attrs
-		},
-		Connected: func(ctx context.Context, d *framework.ProviderData, diags *diag.Diagnostics) bool {
-			return d.AEMOrError(diags) && d.RequireAtPlan(ctx, diags, framework.NeedAEM)
-		},
-		Find: findAEMQueue,
+		InfoAttributes:  aemQueueInfoAttributes,
+		NameDescription: "The queue name.",
+		NameValidator:   AEMQueueNameValidator{},
+		Need:            framework.NeedAEM,
+		Find:            findAEMQueue,
 		NotFound: func(d *framework.ProviderData, name string, diags *diag.Diagnostics) {
 			diags.AddAttributeError(path.Root("name"), "AEM Queue Not Found",
 				fmt.Sprintf("The broker has no queue %q in Message VPN %q. Check the name as the cloud console shows it, or create the queue first.", name, d.AEM.MsgVpnName()))
@@ -56,23 +47,9 @@ func NewAEMQueueDataSource() datasource.DataSource {
 }
 
 type AEMQueueInfoModel struct {
-	Name                               types.String `tfsdk:"name"`
-	MaxRedeliveryCount                 types.Int64  `tfsdk:"max_redelivery_count"`
-	DeadMessageQueue                   types.String `tfsdk:"dead_message_queue"`
-	RespectTTL                         types.Bool   `tfsdk:"respect_ttl"`
-	MaxTTL                             types.Int64  `tfsdk:"max_ttl"`
-	RedeliveryEnabled                  types.Bool   `tfsdk:"redelivery_enabled"`
-	RedeliveryDelayEnabled             types.Bool   `tfsdk:"redelivery_delay_enabled"`
-	RedeliveryDelayInitialInterval     types.Int64  `tfsdk:"redelivery_delay_initial_interval"`
-	RedeliveryDelayMaxInterval         types.Int64  `tfsdk:"redelivery_delay_max_interval"`
-	RedeliveryDelayMultiplier          types.Int64  `tfsdk:"redelivery_delay_multiplier"`
-	AccessType                         types.String `tfsdk:"access_type"`
-	IngressEnabled                     types.Bool   `tfsdk:"ingress_enabled"`
-	EgressEnabled                      types.Bool   `tfsdk:"egress_enabled"`
-	RespectDMQEligibleEnabled          types.Bool   `tfsdk:"respect_dmq_eligible_enabled"`
-	RejectMsgToSenderOnDiscardBehavior types.String `tfsdk:"reject_msg_to_sender_on_discard_behavior"`
-	DeliveryCountEnabled               types.Bool   `tfsdk:"delivery_count_enabled"`
-	MaxMsgSpoolUsage                   types.Int64  `tfsdk:"max_msg_spool_usage"`
+	Name types.String `tfsdk:"name"`
+	// The settings as the broker holds them: null where it leaves one out.
+	framework.AEMQueueSettingsModel
 
 	MessageCount    types.Int64 `tfsdk:"message_count"`
 	SpooledMsgCount types.Int64 `tfsdk:"spooled_msg_count"`
@@ -188,31 +165,33 @@ func knownOrNull[T comparable](p *T) rules.Value[T] {
 func aemQueueInfo(v aemQueueView) (AEMQueueInfoModel, error) {
 	q := v.queue
 	m := AEMQueueInfoModel{
-		Name:                               types.StringValue(q.Name),
-		MaxRedeliveryCount:                 types.Int64PointerValue(q.MaxRedeliveryCount),
-		DeadMessageQueue:                   types.StringPointerValue(q.DeadMsgQueue),
-		RespectTTL:                         types.BoolPointerValue(q.RespectTTLEnabled),
-		MaxTTL:                             types.Int64PointerValue(q.MaxTTL),
-		RedeliveryEnabled:                  types.BoolPointerValue(q.RedeliveryEnabled),
-		RedeliveryDelayEnabled:             types.BoolPointerValue(q.RedeliveryDelayEnabled),
-		RedeliveryDelayInitialInterval:     types.Int64PointerValue(q.RedeliveryDelayInitialInterval),
-		RedeliveryDelayMaxInterval:         types.Int64PointerValue(q.RedeliveryDelayMaxInterval),
-		RedeliveryDelayMultiplier:          types.Int64PointerValue(q.RedeliveryDelayMultiplier),
-		AccessType:                         types.StringPointerValue(q.AccessType),
-		IngressEnabled:                     types.BoolPointerValue(q.IngressEnabled),
-		EgressEnabled:                      types.BoolPointerValue(q.EgressEnabled),
-		RespectDMQEligibleEnabled:          types.BoolPointerValue(q.RespectDmqEligibleEnabled),
-		RejectMsgToSenderOnDiscardBehavior: types.StringPointerValue(q.RejectMsgToSenderOnDiscardBehavior),
-		DeliveryCountEnabled:               types.BoolPointerValue(q.DeliveryCountEnabled),
-		MaxMsgSpoolUsage:                   types.Int64PointerValue(q.MaxMsgSpoolUsage),
-		MessageCount:                       types.Int64Null(),
-		SpooledMsgCount:                    types.Int64Null(),
-		MsgSpoolUsage:                      types.Int64Null(),
-		BindCount:                          types.Int64Null(),
-		IsDeadMessageQueue:                 types.BoolValue(v.usedAsDMQ),
-		DeadMessageQueueExists:             types.BoolValue(v.dmqExists),
-		PoisonMessageDeliveries:            types.Int64Null(),
-		TimeToDeadLetter:                   types.StringNull(),
+		Name: types.StringValue(q.Name),
+		AEMQueueSettingsModel: framework.AEMQueueSettingsModel{
+			MaxRedeliveryCount:                 types.Int64PointerValue(q.MaxRedeliveryCount),
+			DeadMessageQueue:                   types.StringPointerValue(q.DeadMsgQueue),
+			RespectTTL:                         types.BoolPointerValue(q.RespectTTLEnabled),
+			MaxTTL:                             types.Int64PointerValue(q.MaxTTL),
+			RedeliveryEnabled:                  types.BoolPointerValue(q.RedeliveryEnabled),
+			RedeliveryDelayEnabled:             types.BoolPointerValue(q.RedeliveryDelayEnabled),
+			RedeliveryDelayInitialInterval:     types.Int64PointerValue(q.RedeliveryDelayInitialInterval),
+			RedeliveryDelayMaxInterval:         types.Int64PointerValue(q.RedeliveryDelayMaxInterval),
+			RedeliveryDelayMultiplier:          types.Int64PointerValue(q.RedeliveryDelayMultiplier),
+			AccessType:                         types.StringPointerValue(q.AccessType),
+			IngressEnabled:                     types.BoolPointerValue(q.IngressEnabled),
+			EgressEnabled:                      types.BoolPointerValue(q.EgressEnabled),
+			RespectDMQEligibleEnabled:          types.BoolPointerValue(q.RespectDmqEligibleEnabled),
+			RejectMsgToSenderOnDiscardBehavior: types.StringPointerValue(q.RejectMsgToSenderOnDiscardBehavior),
+			DeliveryCountEnabled:               types.BoolPointerValue(q.DeliveryCountEnabled),
+			MaxMsgSpoolUsage:                   types.Int64PointerValue(q.MaxMsgSpoolUsage),
+		},
+		MessageCount:            types.Int64Null(),
+		SpooledMsgCount:         types.Int64Null(),
+		MsgSpoolUsage:           types.Int64Null(),
+		BindCount:               types.Int64Null(),
+		IsDeadMessageQueue:      types.BoolValue(v.usedAsDMQ),
+		DeadMessageQueueExists:  types.BoolValue(v.dmqExists),
+		PoisonMessageDeliveries: types.Int64Null(),
+		TimeToDeadLetter:        types.StringNull(),
 	}
 	if v.stats != nil {
 		m.SpooledMsgCount, m.MsgSpoolUsage = types.Int64Value(v.stats.SpooledMsgCount), types.Int64Value(v.stats.MsgSpoolUsage)

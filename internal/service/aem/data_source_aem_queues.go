@@ -34,10 +34,8 @@ func NewAEMQueuesDataSource() datasource.DataSource {
 		PrefixDescription: "Only queues whose name starts with this prefix, for example `acme/`.",
 		QueuesDescription: "The queues, sorted by name, with the attributes of the `sapmessaging_aem_queue` data source.",
 		InfoAttributes:    aemQueueInfoAttributes,
-		Connected: func(ctx context.Context, d *framework.ProviderData, diags *diag.Diagnostics) bool {
-			return d.AEMOrError(diags) && d.RequireAtPlan(ctx, diags, framework.NeedAEM)
-		},
-		List: readAEMQueues,
+		Need:              framework.NeedAEM,
+		List:              readAEMQueues,
 	}
 }
 

@@ -1,16 +1,13 @@
 package aem
 
 import (
-	"context"
-
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
 var (
-	_ resource.ResourceWithIdentity = (*aemQueueResource)(nil)
-	_ resource.ResourceWithIdentity = (*aemDeadMessageQueueResource)(nil)
+	_ resource.ResourceWithIdentity = (*aemQueueResourceBase[AEMQueueModel, *AEMQueueModel])(nil)
 	_ resource.ResourceWithIdentity = (*aemQueueSubscriptionResource)(nil)
 )
 
@@ -30,7 +27,3 @@ var (
 		{Attr: "topic", Description: "The topic subscription of the queue.", Example: "acme/orders/>"},
 	}}
 )
-
-func (r *aemQueueSubscriptionResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = AEMSubscriptionIdentity.Schema()
-}

@@ -17,23 +17,11 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
-var (
-	_ resource.Resource                   = (*aemDeadMessageQueueResource)(nil)
-	_ resource.ResourceWithConfigure      = (*aemDeadMessageQueueResource)(nil)
-	_ resource.ResourceWithImportState    = (*aemDeadMessageQueueResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*aemDeadMessageQueueResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*aemDeadMessageQueueResource)(nil)
-)
-
-// NewAEMDeadMessageQueueResource returns the sapmessaging_aem_dead_message_queue resource.
+// NewAEMDeadMessageQueueResource returns the sapmessaging_aem_dead_message_queue resource: an Advanced Event Mesh
+// queue (aem_queue_shared.go) kept as the dead message queue of other queues: the dead message queue rules, and
+// neither a redelivery count nor a dead message queue of its own.
 func NewAEMDeadMessageQueueResource() resource.Resource {
-	return &aemDeadMessageQueueResource{aemQueueResourceBase[aemDeadMessageQueueModel, *aemDeadMessageQueueModel]{typeName: "sapmessaging_aem_dead_message_queue"}}
-}
-
-// aemDeadMessageQueueResource is an Advanced Event Mesh queue kept as the dead message queue of other
-// queues: the dead message queue rules, and neither a redelivery count nor a dead message queue of its own.
-type aemDeadMessageQueueResource struct {
-	aemQueueResourceBase[aemDeadMessageQueueModel, *aemDeadMessageQueueModel]
+	return &aemQueueResourceBase[aemDeadMessageQueueModel, *aemDeadMessageQueueModel]{typeName: "sapmessaging_aem_dead_message_queue", schema: aemDeadMessageQueueSchema}
 }
 
 type aemDeadMessageQueueModel struct {
@@ -82,11 +70,7 @@ func (m *aemDeadMessageQueueModel) writable(cfg, state *aemDeadMessageQueueModel
 	return ChangedSettings(s, state.ToAPI())
 }
 
-func (r *aemDeadMessageQueueResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_aem_dead_message_queue"
-}
-
-func (r *aemDeadMessageQueueResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func aemDeadMessageQueueSchema(ctx context.Context) schema.Schema {
 	attrs := aemQueueAttributes(ctx, true)
 	attrs["allow_no_ttl"] = schema.BoolAttribute{
 		MarkdownDescription: "Accept a dead message queue without a time to live (`respect_ttl` off, or no `max_ttl`), which keeps every dead " +
@@ -109,7 +93,7 @@ func (r *aemDeadMessageQueueResource) Schema(ctx context.Context, _ resource.Sch
 		Computed: true,
 		Default:  booldefault.StaticBool(false),
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "A queue of an SAP Integration Suite, advanced event mesh (AEM) broker service kept as the dead message queue " +
 			"(DMQ) of other queues. With only `name` it works: ingress and egress on, `respect_ttl = true` and `max_ttl` 604800 (7 days), " +
 			"where the broker's defaults would take nothing and keep it for ever. The plan refuses a dead message queue that keeps dead " +
@@ -123,59 +107,34 @@ func (r *aemDeadMessageQueueResource) Schema(ctx context.Context, _ resource.Sch
 	}
 }
 
-// ValidateConfig checks the queue name. The rules run at plan (ModifyPlan), so that one plan shows every
-// refusal, each once.
-func (r *aemDeadMessageQueueResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m aemDeadMessageQueueModel
-	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	checkAEMQueueName(m.Name, &resp.Diagnostics)
-}
-
-// ModifyPlan plans the redelivery count and dead message queue the apply keeps at the broker's defaults
-// (an ordinary queue imported as a dead message queue shows both changes, with a warning), claims the
-// queue name, refuses the create of a queue the broker holds already, applies the dead message queue
-// rules and records the queue, with the ingress it plans, for the queues of this run that name it.
-func (r *aemDeadMessageQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedAEM) {
-		return
-	}
-	var plan, cfg, state aemDeadMessageQueueModel
-	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &cfg)...)
-	hasState := !req.State.Raw.IsNull()
-	if hasState {
-		resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	inState := hasState && !plan.Name.IsUnknown() && state.Name.Equal(plan.Name)
-	plan.MaxRedeliveryCount, plan.DeadMessageQueue = types.Int64Value(0), types.StringValue(framework.AEMDefaultDMQ)
+// planRules plans the redelivery count and dead message queue the apply keeps at the broker's defaults (an
+// ordinary queue imported as a dead message queue shows both changes, with a warning) and returns the queue as
+// the dead message queue rules see it; eff is the configuration with the provider's defaults.
+func (m *aemDeadMessageQueueModel) planRules(ctx context.Context, cfg, state *aemDeadMessageQueueModel, hasState, inState bool,
+	resp *resource.ModifyPlanResponse) (q rules.AEMQueue, eff framework.AEMQueueSettingsModel) {
+	m.MaxRedeliveryCount, m.DeadMessageQueue = types.Int64Value(0), types.StringValue(framework.AEMDefaultDMQ)
 	if inState && aemNoOwnDMQ(state.DeadMessageQueue.ValueString()) {
-		plan.DeadMessageQueue = state.DeadMessageQueue
+		m.DeadMessageQueue = state.DeadMessageQueue
 	}
-	resp.Diagnostics.Append(framework.SetPlan(ctx, &resp.Plan, &plan)...)
+	resp.Diagnostics.Append(framework.SetPlan(ctx, &resp.Plan, m)...)
 	if hasState {
-		warnAEMOrdinaryQueue(&resp.Diagnostics, state)
+		warnAEMOrdinaryQueue(&resp.Diagnostics, *state)
 	}
-	eff := withDefaults(cfg.AEMQueueSettingsModel, true)
-	q := eff.ToRules(cfg.Name)
+	eff = withDefaults(cfg.AEMQueueSettingsModel, true)
+	q = eff.ToRules(cfg.Name)
 	q.IsDeadMessageQueue, q.AllowNoTTL, q.AllowIngressDisabled = true, cfg.AllowNoTTL.ValueBool(), cfg.AllowIngressDisabled.ValueBool()
 	q.MaxRedeliveryCount, q.DeadMessageQueue = rules.Null[int64](), rules.Null[string]()
-	if r.data != nil && r.data.AEM != nil && !plan.Name.IsUnknown() {
-		name := plan.Name.ValueString()
-		if !claimAEMQueueName(r.data, ctx, r.typeName, name, inState, req, resp) {
-			return
-		}
-		if !inState && !aemRefuseExisting(r.data, ctx, r.typeName, name, &resp.Diagnostics) {
-			return
-		}
-		r.data.AEMPlanDMQ(name, q.IngressEnabled)
-	}
-	framework.AppendFindings(&resp.Diagnostics, rules.CheckAEMQueue(q))
+	return q, eff
+}
+
+// planLinks has nothing to check: a dead message queue names no dead message queue of its own.
+func (m *aemDeadMessageQueueModel) planLinks(context.Context, *framework.ProviderData, string, *rules.AEMQueue, *diag.Diagnostics) bool {
+	return true
+}
+
+// planOutcome has nothing to compute: the dead message queue has no outcome attributes.
+func (m *aemDeadMessageQueueModel) planOutcome(context.Context, *aemDeadMessageQueueModel, *aemDeadMessageQueueModel, bool, bool, rules.AEMQueue,
+	framework.AEMQueueSettingsModel, *resource.ModifyPlanResponse) {
 }
 
 // warnAEMOrdinaryQueue warns when the queue in state holds settings of an ordinary queue that the apply of

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -15,23 +16,10 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
-var (
-	_ resource.Resource                   = (*aemQueueResource)(nil)
-	_ resource.ResourceWithConfigure      = (*aemQueueResource)(nil)
-	_ resource.ResourceWithImportState    = (*aemQueueResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*aemQueueResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*aemQueueResource)(nil)
-)
-
-// NewAEMQueueResource returns the sapmessaging_aem_queue resource.
+// NewAEMQueueResource returns the sapmessaging_aem_queue resource: an Advanced Event Mesh queue
+// (aem_queue_shared.go) with its own schema, checks and plan.
 func NewAEMQueueResource() resource.Resource {
-	return &aemQueueResource{aemQueueResourceBase[AEMQueueModel, *AEMQueueModel]{typeName: "sapmessaging_aem_queue"}}
-}
-
-// aemQueueResource is an Advanced Event Mesh queue (Configure, Create, Read, Update, Delete and
-// ImportState are those of both AEM queue resources) with its own schema, checks and plan.
-type aemQueueResource struct {
-	aemQueueResourceBase[AEMQueueModel, *AEMQueueModel]
+	return &aemQueueResourceBase[AEMQueueModel, *AEMQueueModel]{typeName: "sapmessaging_aem_queue", schema: aemQueueSchema}
 }
 
 type AEMQueueModel struct {
@@ -107,11 +95,7 @@ func ChangedSettings(want, have aem.QueueSettings) aem.QueueSettings {
 	return want
 }
 
-func (r *aemQueueResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_aem_queue"
-}
-
-func (r *aemQueueResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func aemQueueSchema(ctx context.Context) schema.Schema {
 	attrs := aemQueueAttributes(ctx, false)
 	attrs["allow_unlimited_redelivery"] = schema.BoolAttribute{
 		MarkdownDescription: "Accept a `max_redelivery_count` of 0 or none, which the broker reads as *retry forever*: the plan then warns " +
@@ -161,7 +145,7 @@ func (r *aemQueueResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"or its dead message queues form a cycle. Computed at plan.",
 		Computed: true,
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "A queue of an SAP Integration Suite, advanced event mesh (AEM) broker service, with its redelivery and " +
 			"dead-letter settings, managed through SEMP v2. The broker's defaults retry a poison message for ever and as fast as the consumer " +
 			"fails it, and the queue takes and delivers nothing; this provider turns ingress and egress on unless the configuration says " +
@@ -178,76 +162,47 @@ func (r *aemQueueResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 	}
 }
 
-// ValidateConfig checks the queue name. The rules run at plan (ModifyPlan), where the broker's queues are
-// known, so that one plan shows every refusal, each once.
-func (r *aemQueueResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m AEMQueueModel
-	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	checkAEMQueueName(m.Name, &resp.Diagnostics)
-}
-
-// ModifyPlan claims the queue name for this resource, refuses the create of a queue the broker holds
-// already, applies the rules on every plan (with the dead message queue as the broker holds it or a
-// sapmessaging_aem_dead_message_queue of this run plans it) and computes the outcome attributes.
-func (r *aemQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedAEM) {
-		return
-	}
-	var plan, cfg, state AEMQueueModel
-	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &cfg)...)
-	hasState := !req.State.Raw.IsNull()
-	if hasState {
-		resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	inState := hasState && !plan.Name.IsUnknown() && state.Name.Equal(plan.Name)
-	// The rules see the configuration with the provider's defaults, and the dead message queue the queue
-	// will name: the configured one, else the one it holds.
-	eff := withDefaults(cfg.AEMQueueSettingsModel, false)
-	q := eff.ToRules(cfg.Name)
+// planRules is the queue as the rules see it at plan: the configuration with the provider's defaults, and the
+// dead message queue the queue will name (the configured one, else the one it holds); eff is the former.
+func (m *AEMQueueModel) planRules(_ context.Context, cfg, state *AEMQueueModel, _, inState bool, _ *resource.ModifyPlanResponse) (q rules.AEMQueue, eff framework.AEMQueueSettingsModel) {
+	eff = withDefaults(cfg.AEMQueueSettingsModel, false)
+	q = eff.ToRules(cfg.Name)
 	if inState {
 		q.DeadMessageQueue = framework.StringValue(aemEffectiveDMQ(cfg.DeadMessageQueue, state.DeadMessageQueue))
 	}
 	q.AllowUnlimitedRedelivery = cfg.AllowUnlimitedRedelivery.ValueBool()
 	q.AllowMissingDeadMessageQueue = cfg.AllowMissingDeadMessageQueue.ValueBool()
 	q.AllowIneffectiveTTL = cfg.AllowIneffectiveTTL.ValueBool()
-	if r.data != nil && r.data.AEM != nil && !plan.Name.IsUnknown() {
-		name := plan.Name.ValueString()
-		if !claimAEMQueueName(r.data, ctx, r.typeName, name, inState, req, resp) {
-			return
-		}
-		if !inState && !aemRefuseExisting(r.data, ctx, r.typeName, name, &resp.Diagnostics) {
-			return
-		}
-		if !r.data.AEMPlanDeadMessageQueue(ctx, &q, &resp.Diagnostics) {
-			return
-		}
-		if dmq, ok := aemDMQOf(q); ok {
-			r.data.AEMPlanLink(name, dmq)
-		}
-		// A queue this run plans counts as a dead message queue for the queues that name it (chained dead
-		// message queues), with the ingress it plans, as a sapmessaging_aem_dead_message_queue does.
-		r.data.AEMPlanDMQ(name, q.IngressEnabled)
+	return q, eff
+}
+
+// planLinks checks the dead message queue the queue names (as the broker holds it or a
+// sapmessaging_aem_dead_message_queue of this run plans it) and records the link for the cycle checks.
+func (m *AEMQueueModel) planLinks(ctx context.Context, d *framework.ProviderData, name string, q *rules.AEMQueue, diags *diag.Diagnostics) bool {
+	if !d.AEMPlanDeadMessageQueue(ctx, q, diags) {
+		return false
 	}
-	framework.AppendFindings(&resp.Diagnostics, rules.CheckAEMQueue(q))
-	// The outcome, from the settings the queue will hold: configured, else as in state, else the broker's default.
+	if dmq, ok := aemDMQOf(*q); ok {
+		d.AEMPlanLink(name, dmq)
+	}
+	return true
+}
+
+// planOutcome computes the outcome attributes from the settings the queue will hold: configured, else as in
+// state, else the broker's default.
+func (m *AEMQueueModel) planOutcome(ctx context.Context, cfg, state *AEMQueueModel, hasState, inState bool, q rules.AEMQueue, eff framework.AEMQueueSettingsModel,
+	resp *resource.ModifyPlanResponse) {
 	if hasState {
 		eff = aemMergeSettings(eff, state.AEMQueueSettingsModel)
 	}
-	plan.PoisonMessageDeliveries, plan.TimeToDeadLetter = aemOutcome(&eff, len(q.DeadMessageQueueCycle) > 0 || rules.AEMDeadMessageQueueSelf(q))
-	if cfg.AllowMissingDeadMessageQueue.ValueBool() && (!inState || plan.writable(&cfg, &state) != (aem.QueueSettings{})) {
+	m.PoisonMessageDeliveries, m.TimeToDeadLetter = aemOutcome(&eff, len(q.DeadMessageQueueCycle) > 0 || rules.AEMDeadMessageQueueSelf(q))
+	if cfg.AllowMissingDeadMessageQueue.ValueBool() && (!inState || m.writable(cfg, state) != (aem.QueueSettings{})) {
 		// The outcome depends on the dead message queues of other queues, which allow_missing_dead_message_queue
 		// lets form a cycle: one closed between this plan and the apply would change it, and Terraform's final
 		// plan at the apply would fail as inconsistent. The apply reads the links when it writes the queue.
-		plan.PoisonMessageDeliveries, plan.TimeToDeadLetter = types.Int64Unknown(), types.StringUnknown()
+		m.PoisonMessageDeliveries, m.TimeToDeadLetter = types.Int64Unknown(), types.StringUnknown()
 	}
-	resp.Diagnostics.Append(framework.SetPlan(ctx, &resp.Plan, &plan)...)
+	resp.Diagnostics.Append(framework.SetPlan(ctx, &resp.Plan, m)...)
 }
 
 // aemEffectiveDMQ is the dead message queue after the apply: the configured one, else the one in state.

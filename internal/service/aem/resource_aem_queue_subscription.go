@@ -41,13 +41,58 @@ const aemSubscriptionIDSep = ";"
 // defaultAEMSubscriptionTimeout bounds each operation of the subscription unless `timeouts` says otherwise.
 const defaultAEMSubscriptionTimeout = 5 * time.Minute
 
-// NewAEMQueueSubscriptionResource returns the sapmessaging_aem_queue_subscription resource.
+// NewAEMQueueSubscriptionResource returns the sapmessaging_aem_queue_subscription resource: the shared skeleton
+// (framework.SubscriptionResource) given the SEMP client, the schema with `msg_vpn_name` and `timeouts`, the
+// check of the queue at plan, the Message VPN of the state and the import forms (with Solace's).
 func NewAEMQueueSubscriptionResource() resource.Resource {
-	return &aemQueueSubscriptionResource{}
+	return &aemQueueSubscriptionResource{framework.SubscriptionResource[AEMQueueSubscriptionModel]{
+		TypeSuffix:     "_aem_queue_subscription",
+		ResourceSchema: aemQueueSubscriptionSchema,
+		Identity:       &AEMSubscriptionIdentity,
+		TopicAttr:      "topic",
+		Need:           framework.NeedAEM,
+		Connected:      func(d *framework.ProviderData, diags *diag.Diagnostics) bool { return d.AEMOrError(diags) },
+		Names: func(m *AEMQueueSubscriptionModel) (string, string) {
+			return m.QueueName.ValueString(), m.Topic.ValueString()
+		},
+		SetID: func(m *AEMQueueSubscriptionModel, id string) { m.ID = types.StringValue(id) },
+		Created: func(d *framework.ProviderData, m *AEMQueueSubscriptionModel) {
+			m.MsgVpnName = types.StringValue(d.AEM.MsgVpnName())
+		},
+		Owned: func(q, t string) framework.OwnedObject {
+			return framework.OwnedObject{
+				Service: framework.ServiceAEM, Key: "aem-subscription|" + q + "|" + t,
+				TypeName: "sapmessaging_aem_queue_subscription",
+				Manage:   fmt.Sprintf("manage the subscription of the AEM queue %q to topic %q", q, t),
+				Why: "The broker holds the subscription once, so both states would record it, and destroying either resource would " +
+					"unsubscribe the queue that the other still manages.",
+				Match: fmt.Sprintf("`queue_name = %q` and `topic = %q`", q, t),
+			}
+		},
+		PlanQueue:      aemPlanSubscriptionQueue,
+		Timeouts:       func(m *AEMQueueSubscriptionModel) timeouts.Value { return m.Timeouts },
+		DefaultTimeout: defaultAEMSubscriptionTimeout,
+		PrepareRead:    aemPrepareSubscriptionRead,
+		Subscribe: func(ctx context.Context, d *framework.ProviderData, queue, topic string) error {
+			return d.AEM.CreateSubscription(ctx, queue, topic)
+		},
+		Subscribed: func(ctx context.Context, d *framework.ProviderData, queue, topic string) (bool, error) {
+			_, err := d.AEM.GetSubscription(ctx, queue, topic)
+			return err == nil, err
+		},
+		Unsubscribe: func(ctx context.Context, d *framework.ProviderData, queue, topic string) error {
+			return d.AEM.DeleteSubscription(ctx, queue, topic)
+		},
+		NotFound:    func(err error) bool { return errors.Is(err, aem.ErrNotFound) },
+		Failed:      aemSubscriptionFailed,
+		ImportNames: aemSubscriptionImportNames,
+	}}
 }
 
+// aemQueueSubscriptionResource is the skeleton configured for AEM, with the move from the solacebroker provider
+// and the upgrade of identities stored before msg_vpn_name (aem_solace.go).
 type aemQueueSubscriptionResource struct {
-	data *framework.ProviderData
+	framework.SubscriptionResource[AEMQueueSubscriptionModel]
 }
 
 type AEMQueueSubscriptionModel struct {
@@ -60,11 +105,7 @@ type AEMQueueSubscriptionModel struct {
 
 func aemSubscriptionID(queue, topic string) string { return queue + aemSubscriptionIDSep + topic }
 
-func (r *aemQueueSubscriptionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_aem_queue_subscription"
-}
-
-func (r *aemQueueSubscriptionResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func aemQueueSubscriptionSchema(ctx context.Context) schema.Schema {
 	unit := fmt.Sprintf("A duration such as `\"2m\"` (units `s`, `m`, `h`); %d minutes when unset.", int(defaultAEMSubscriptionTimeout.Minutes()))
 	to, ok := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Read: true, Delete: true,
 		CreateDescription: "How long subscribing the queue may take, retries included. " + unit,
@@ -75,7 +116,7 @@ func (r *aemQueueSubscriptionResource) Schema(ctx context.Context, _ resource.Sc
 		panic("timeouts.Attributes returned no resource SingleNestedAttribute")
 	}
 	to.MarkdownDescription = "Time limits of the SEMP calls of a create, a read and a delete. Raise them when the broker answers slowly."
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "Subscribes an SAP Integration Suite, advanced event mesh (AEM) queue to a topic, so that the guaranteed " +
 			"messages published to matching topics are spooled on the queue. Managed through SEMP v2 (`POST`, `GET` and `DELETE` " +
 			"of the queue's `subscriptions`); there is nothing to update, so changing either argument replaces the subscription.",
@@ -115,48 +156,20 @@ func (r *aemQueueSubscriptionResource) Schema(ctx context.Context, _ resource.Sc
 	}
 }
 
-func (r *aemQueueSubscriptionResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = framework.ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-// ModifyPlan requires the AEM connection and proves its credentials at plan, refuses a subscription that
-// another resource of this run manages too (see owners), and, for a subscription to create, refuses a queue
-// that the broker does not hold and this run does not plan.
-func (r *aemQueueSubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedAEM) || req.Plan.Raw.IsNull() {
-		return
-	}
-	var queue, topic, priorQueue types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("queue_name"), &queue)...)
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("topic"), &topic)...)
+// aemPlanSubscriptionQueue refuses, for a subscription to create, a queue that the broker does not hold and
+// this run does not plan.
+func aemPlanSubscriptionQueue(ctx context.Context, d *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, q string) {
 	if !req.State.Raw.IsNull() {
+		var priorQueue types.String
 		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("queue_name"), &priorQueue)...)
+		if resp.Diagnostics.HasError() || !priorQueue.IsNull() && priorQueue.ValueString() == q {
+			return // the subscription exists already; its queue was checked when it was planned
+		}
 	}
-	if resp.Diagnostics.HasError() || queue.IsUnknown() || topic.IsUnknown() {
-		return
-	}
-	q, t := queue.ValueString(), topic.ValueString()
-	conflict := r.data.ClaimObject(ctx, framework.OwnedObject{
-		Service: framework.ServiceAEM, Key: "aem-subscription|" + q + "|" + t,
-		TypeName: "sapmessaging_aem_queue_subscription", InState: !req.State.Raw.IsNull(),
-		Manage: fmt.Sprintf("manage the subscription of the AEM queue %q to topic %q", q, t),
-		Why: "The broker holds the subscription once, so both states would record it, and destroying either resource would " +
-			"unsubscribe the queue that the other still manages.",
-		Match: fmt.Sprintf("`queue_name = %q` and `topic = %q`", q, t),
-	}, req, resp)
-	if conflict != "" {
-		resp.Diagnostics.AddAttributeError(path.Root("topic"), "Subscription Managed Twice", conflict+
-			" Remove one of the two resources. When both come from generated configuration (terraform query -generate-config-out) "+
-			"or import blocks, import the subscription only once: delete the second resource block with its import block.")
-		return
-	}
-	if !priorQueue.IsNull() && priorQueue.ValueString() == q {
-		return // the subscription exists already; its queue was checked when it was planned
-	}
-	if r.data == nil || r.data.AEM == nil {
+	if d == nil || d.AEM == nil {
 		return // the connection is known only at apply (requireAtPlan): the apply finds a missing queue
 	}
-	exists, err := r.data.AEMQueueExistsOrPlanned(ctx, q)
+	exists, err := d.AEMQueueExistsOrPlanned(ctx, q)
 	switch {
 	case err != nil:
 		resp.Diagnostics.AddAttributeError(path.Root("queue_name"), "Cannot Read AEM Queues",
@@ -167,122 +180,58 @@ func (r *aemQueueSubscriptionResource) ModifyPlan(ctx context.Context, req resou
 			fmt.Sprintf("The broker has no queue %q in Message VPN %q, and this configuration plans none, so the subscription "+
 				"could not be created: the apply would fail. Terraform plans a resource after those it refers to, so a queue this "+
 				"configuration creates counts only when `queue_name` refers to it. "+
-				"Set `queue_name` to `sapmessaging_aem_queue.<name>.name`, or create the queue first.", q, r.data.AEM.MsgVpnName()))
+				"Set `queue_name` to `sapmessaging_aem_queue.<name>.name`, or create the queue first.", q, d.AEM.MsgVpnName()))
 	}
 }
 
-func (r *aemQueueSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer AEMSubscriptionIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
-	var plan AEMQueueSubscriptionModel
-	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.AEMOrError(&resp.Diagnostics) {
-		return
+// aemSubscriptionFailed reports a failed SEMP call: at create, a subscription that exists already and a queue
+// deleted since the plan have their own diagnostics.
+func aemSubscriptionFailed(op framework.SubscriptionOp, queue, topic string, err error, diags *diag.Diagnostics) {
+	create := op == framework.SubscriptionCreate
+	switch {
+	case create && errors.Is(err, aem.ErrAlreadyExists):
+		diags.AddAttributeError(path.Root("topic"), "AEM Subscription Already Exists",
+			fmt.Sprintf("The queue %q is subscribed to %q already, by someone outside this configuration; creating it here would "+
+				"make this configuration own what it did not make, and its destroy would unsubscribe the queue. "+
+				"Import it instead: an import block with `id = %q`.", queue, topic, aemSubscriptionID(queue, topic)))
+	case create && errors.Is(err, aem.ErrNotFound):
+		diags.AddAttributeError(path.Root("queue_name"), "AEM Queue Does Not Exist",
+			fmt.Sprintf("The broker has no queue %q, so it cannot be subscribed to %q (%s); it was deleted after the plan. "+
+				"Create the queue, or set `queue_name` to a queue that exists, then apply again.", queue, topic, framework.Clause(err)))
+	case create:
+		diags.AddError("Cannot Subscribe AEM Queue", aemSubscriptionErrorDetail(queue, topic, err))
+	case op == framework.SubscriptionRead:
+		diags.AddError("Cannot Read AEM Subscription", aemSubscriptionErrorDetail(queue, topic, err))
+	default:
+		diags.AddError("Cannot Unsubscribe AEM Queue", aemSubscriptionErrorDetail(queue, topic, err))
 	}
-	timeout, d := plan.Timeouts.Create(ctx, defaultAEMSubscriptionTimeout)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	queue, topic := plan.QueueName.ValueString(), plan.Topic.ValueString()
-	if err := r.data.AEM.CreateSubscription(ctx, queue, topic); err != nil {
-		switch {
-		case errors.Is(err, aem.ErrAlreadyExists):
-			resp.Diagnostics.AddAttributeError(path.Root("topic"), "AEM Subscription Already Exists",
-				fmt.Sprintf("The queue %q is subscribed to %q already, by someone outside this configuration; creating it here would "+
-					"make this configuration own what it did not make, and its destroy would unsubscribe the queue. "+
-					"Import it instead: an import block with `id = %q`.", queue, topic, aemSubscriptionID(queue, topic)))
-		case errors.Is(err, aem.ErrNotFound):
-			resp.Diagnostics.AddAttributeError(path.Root("queue_name"), "AEM Queue Does Not Exist",
-				fmt.Sprintf("The broker has no queue %q, so it cannot be subscribed to %q (%s); it was deleted after the plan. "+
-					"Create the queue, or set `queue_name` to a queue that exists, then apply again.", queue, topic, framework.Clause(err)))
-		default:
-			resp.Diagnostics.AddError("Cannot Subscribe AEM Queue", aemSubscriptionErrorDetail(queue, topic, err))
-		}
-		return
-	}
-	plan.ID = types.StringValue(aemSubscriptionID(queue, topic))
-	plan.MsgVpnName = types.StringValue(r.data.AEM.MsgVpnName())
-	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 }
 
-func (r *aemQueueSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state AEMQueueSubscriptionModel
-	resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.AEMOrError(&resp.Diagnostics) {
-		AEMSubscriptionIdentity.Set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go
-		return
-	}
-	// A state written before msg_vpn_name existed (or moved without it) gets the configuration's Message VPN, the
-	// one the subscription is read from; the identity is set from it first, also when the subscription is gone.
-	vpn := r.data.AEM.MsgVpnName()
+// aemPrepareSubscriptionRead gives a state written before msg_vpn_name existed (or moved without it) the
+// configuration's Message VPN, the one the subscription is read from, and sets the identity from it first,
+// also when the subscription is gone; false, with an error, when the state names another Message VPN.
+func aemPrepareSubscriptionRead(ctx context.Context, d *framework.ProviderData, state *AEMQueueSubscriptionModel, resp *resource.ReadResponse) bool {
+	vpn := d.AEM.MsgVpnName()
 	if state.MsgVpnName.IsNull() || state.MsgVpnName.IsUnknown() {
 		state.MsgVpnName = types.StringValue(vpn)
 	}
-	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, state)...)
 	AEMSubscriptionIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
-	queue, topic := state.QueueName.ValueString(), state.Topic.ValueString()
-	if !aemSameVPN(state.MsgVpnName.ValueString(), vpn, fmt.Sprintf("the subscription of %q to %q", queue, topic), &resp.Diagnostics) {
-		return
-	}
-	timeout, d := state.Timeouts.Read(ctx, defaultAEMSubscriptionTimeout)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	_, err := r.data.AEM.GetSubscription(ctx, queue, topic)
-	if errors.Is(err, aem.ErrNotFound) {
-		resp.State.RemoveResource(ctx) // the subscription or its queue is gone: the plan creates it again
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot Read AEM Subscription", aemSubscriptionErrorDetail(queue, topic, err))
-		return
-	}
-	state.ID = types.StringValue(aemSubscriptionID(queue, topic))
-	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
+	return aemSameVPN(state.MsgVpnName.ValueString(), vpn, fmt.Sprintf("the subscription of %q to %q", state.QueueName.ValueString(), state.Topic.ValueString()), &resp.Diagnostics)
 }
 
-// Update changes only `timeouts`: every other argument replaces the subscription.
-func (r *aemQueueSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer AEMSubscriptionIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
-	var plan AEMQueueSubscriptionModel
-	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
-}
-
-func (r *aemQueueSubscriptionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state AEMQueueSubscriptionModel
-	resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.AEMOrError(&resp.Diagnostics) {
-		return
-	}
-	timeout, d := state.Timeouts.Delete(ctx, defaultAEMSubscriptionTimeout)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	queue, topic := state.QueueName.ValueString(), state.Topic.ValueString()
-	if err := r.data.AEM.DeleteSubscription(ctx, queue, topic); err != nil && !errors.Is(err, aem.ErrNotFound) {
-		resp.Diagnostics.AddError("Cannot Unsubscribe AEM Queue", aemSubscriptionErrorDetail(queue, topic, err))
-	}
-}
-
-func (r *aemQueueSubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+// aemSubscriptionImportNames reads the import ID QUEUE;TOPIC, Solace's import ID or the import identity, and
+// sets msg_vpn_name when the Message VPN is known.
+func aemSubscriptionImportNames(ctx context.Context, d *framework.ProviderData, req resource.ImportStateRequest, resp *resource.ImportStateResponse) (string, string, bool) {
 	vpn := ""
-	if r.data != nil && r.data.AEM != nil {
-		vpn = r.data.AEM.MsgVpnName()
+	if d != nil && d.AEM != nil {
+		vpn = d.AEM.MsgVpnName()
 	}
 	var queue, topic string
 	if req.ID == "" {
 		v, q, t, ok := aemSubscriptionIdentityImport(req, vpn, &resp.Diagnostics)
 		if !ok {
-			return
+			return "", "", false
 		}
 		queue, topic, vpn = q, t, v
 	} else {
@@ -293,12 +242,12 @@ func (r *aemQueueSubscriptionResource) ImportState(ctx context.Context, req reso
 		}
 		if other, isOther := solaceOtherVPN(req.ID, vpn, 3); !ok && isOther {
 			addSolaceOtherVPN(&resp.Diagnostics, req.ID, other, vpn, "<msg_vpn>/<url-encoded queue name>/<url-encoded topic>")
-			return
+			return "", "", false
 		}
 		if !ok || queue == "" || topic == "" {
 			resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("The import ID %q is not of the form QUEUE;TOPIC. No AEM queue name "+
 				"holds a semicolon, so it separates the queue name from the topic, which may hold commas and slashes. Use %s.", req.ID, aemSubscriptionImportForms(vpn)))
-			return
+			return "", "", false
 		}
 	}
 	for _, problem := range []struct {
@@ -309,15 +258,13 @@ func (r *aemQueueSubscriptionResource) ImportState(ctx context.Context, req reso
 			resp.Diagnostics.AddError("Invalid Import ID",
 				fmt.Sprintf("The import ID %q names no subscription the broker can hold: its `%s` is invalid, %s. Use %s.",
 					req.ID, problem.attr, framework.Clause(problem.err), aemSubscriptionImportForms(vpn)))
-			return
+			return "", "", false
 		}
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), aemSubscriptionID(queue, topic))...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("queue_name"), queue)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("topic"), topic)...)
 	if vpn != "" {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("msg_vpn_name"), vpn)...)
 	}
+	return queue, topic, true
 }
 
 // aemSubscriptionIdentityImport reads the identity of an import block: its Message VPN, queue and topic. The
@@ -360,44 +307,36 @@ func aemSubscriptionErrorDetail(queue, topic string, err error) string {
 }
 
 // AEMQueueNameValidator checks an AEM queue name at validation (rules.ValidAEMQueueName).
-type AEMQueueNameValidator struct{}
+type AEMQueueNameValidator = framework.StringCheck[aemQueueNameCheck]
 
-func (AEMQueueNameValidator) Description(_ context.Context) string {
+type aemQueueNameCheck struct{}
+
+func (aemQueueNameCheck) Description() string {
 	return "must be an Advanced Event Mesh queue name: 1 to 200 characters, none of * ? ' < > & ;"
 }
 
-func (v AEMQueueNameValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (AEMQueueNameValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if err := rules.ValidAEMQueueName(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid AEM Queue Name",
+func (aemQueueNameCheck) Check(p path.Path, value string, diags *diag.Diagnostics) {
+	if err := rules.ValidAEMQueueName(value); err != nil {
+		diags.AddAttributeError(p, "Invalid AEM Queue Name",
 			fmt.Sprintf("The broker would refuse the queue name %q: %s. "+
-				"Use the queue's name as the cloud console shows it, without the characters * ? ' < > & ;.", req.ConfigValue.ValueString(), framework.Clause(err)))
+				"Use the queue's name as the cloud console shows it, without the characters * ? ' < > & ;.", value, framework.Clause(err)))
 	}
 }
 
 // AEMTopicValidator checks a topic subscription at validation (rules.ValidAEMTopicSubscription).
-type AEMTopicValidator struct{}
+type AEMTopicValidator = framework.StringCheck[aemTopicCheck]
 
-func (AEMTopicValidator) Description(_ context.Context) string {
+type aemTopicCheck struct{}
+
+func (aemTopicCheck) Description() string {
 	return "must be a Solace topic subscription: at most 250 bytes, levels separated by /, the wildcards * and >"
 }
 
-func (v AEMTopicValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (AEMTopicValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if err := rules.ValidAEMTopicSubscription(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid AEM Topic Subscription",
+func (aemTopicCheck) Check(p path.Path, value string, diags *diag.Diagnostics) {
+	if err := rules.ValidAEMTopicSubscription(value); err != nil {
+		diags.AddAttributeError(p, "Invalid AEM Topic Subscription",
 			fmt.Sprintf("The topic subscription %q would not work as written: %s. "+
 				"Write the topic as levels separated by /, with * alone in a level or at its end and > alone in the last level, for example acme/orders/>.",
-				req.ConfigValue.ValueString(), framework.Clause(err)))
+				value, framework.Clause(err)))
 	}
 }

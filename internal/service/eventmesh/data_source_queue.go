@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -23,19 +22,11 @@ func NewQueueDataSource() datasource.DataSource {
 		TypeSuffix: "_queue",
 		Description: "One SAP Event Mesh queue with its settings and live counters, read when Terraform plans. " +
 			"Use it in a `check` block to warn when a dead message queue is not empty.",
-		Attributes: func() map[string]schema.Attribute {
-			attrs := queueInfoAttributes()
-			attrs["name"] = schema.StringAttribute{
-				MarkdownDescription: "The full queue name.",
-				Required:            true,
-				Validators:          []validator.String{framework.QueueName()},
-			}
-			return attrs
-		},
-		Connected: func(ctx context.Context, d *framework.ProviderData, diags *diag.Diagnostics) bool {
-			return d.EventMeshOrError(diags) && d.RequireAtPlan(ctx, diags, framework.NeedEventMesh)
-		},
-		Find: findQueue,
+		InfoAttributes:  queueInfoAttributes,
+		NameDescription: "The full queue name.",
+		NameValidator:   framework.QueueName(),
+		Need:            framework.NeedEventMesh,
+		Find:            findQueue,
 		NotFound: func(_ *framework.ProviderData, name string, diags *diag.Diagnostics) {
 			diags.AddAttributeError(path.Root("name"), "Queue Not Found",
 				fmt.Sprintf("Event Mesh has no queue %q. Check the full name including the namespace, or create the queue first.", name))

@@ -28,9 +28,7 @@ func NewQueuesDataSource() datasource.DataSource {
 			attrs["name"] = schema.StringAttribute{MarkdownDescription: "The full queue name.", Computed: true}
 			return attrs
 		},
-		Connected: func(ctx context.Context, d *framework.ProviderData, diags *diag.Diagnostics) bool {
-			return d.EventMeshOrError(diags) && d.RequireAtPlan(ctx, diags, framework.NeedEventMesh)
-		},
+		Need: framework.NeedEventMesh,
 		List: readQueues,
 	}
 }

@@ -9,8 +9,7 @@ import (
 )
 
 var (
-	_ resource.ResourceWithIdentity = (*queueResource)(nil)
-	_ resource.ResourceWithIdentity = (*deadMessageQueueResource)(nil)
+	_ resource.ResourceWithIdentity = (*queueResourceBase[QueueModel, *QueueModel])(nil)
 	_ resource.ResourceWithIdentity = (*queueSubscriptionResource)(nil)
 )
 
@@ -26,8 +25,4 @@ var (
 
 func (r *queueResourceBase[M, P]) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
 	resp.IdentitySchema = QueueIdentity.Schema()
-}
-
-func (r *queueSubscriptionResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = SubscriptionIdentity.Schema()
 }

@@ -7,10 +7,12 @@ import (
 	"strings"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -246,17 +248,70 @@ type queueModelPtr[M any] interface {
 	fromAPI(q *eventmesh.Queue)
 	queueName() string
 	forceDestroy() bool
+	// configRules is the configured queue as the rules read it at validation.
+	configRules() rules.Queue
+	// planQueue is the resource's own plan (ModifyPlan), given the planned model.
+	planQueue(ctx context.Context, d *framework.ProviderData, typeName string, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse)
 }
 
-// queueResourceBase is what sapmessaging_queue and sapmessaging_dead_message_queue do alike:
-// M is the resource's model, which maps onto an Event Mesh queue.
+var (
+	_ resource.Resource                   = (*queueResourceBase[QueueModel, *QueueModel])(nil)
+	_ resource.ResourceWithConfigure      = (*queueResourceBase[QueueModel, *QueueModel])(nil)
+	_ resource.ResourceWithImportState    = (*queueResourceBase[QueueModel, *QueueModel])(nil)
+	_ resource.ResourceWithValidateConfig = (*queueResourceBase[QueueModel, *QueueModel])(nil)
+	_ resource.ResourceWithModifyPlan     = (*queueResourceBase[QueueModel, *QueueModel])(nil)
+)
+
+// queueResourceBase is sapmessaging_queue and sapmessaging_dead_message_queue: M is the resource's model,
+// which maps onto an Event Mesh queue and holds what the two differ in (the rules of the configuration and
+// the plan); schema is the resource's schema.
 type queueResourceBase[M any, P queueModelPtr[M]] struct {
 	typeName string
+	schema   func() schema.Schema
 	data     *framework.ProviderData
+}
+
+func (r *queueResourceBase[M, P]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + strings.TrimPrefix(r.typeName, "sapmessaging")
+}
+
+func (r *queueResourceBase[M, P]) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = r.schema()
 }
 
 func (r *queueResourceBase[M, P]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = framework.ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *queueResourceBase[M, P]) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m M
+	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	framework.AppendFindings(&resp.Diagnostics, rules.CheckQueue(P(&m).configRules()))
+}
+
+// ModifyPlan requires the Event Mesh connection and proves its credentials at plan, then plans the queue as
+// its resource does (planQueue).
+func (r *queueResourceBase[M, P]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedEventMesh) || req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan M
+	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	P(&plan).planQueue(ctx, r.data, r.typeName, req, resp)
+}
+
+// priorState reads the prior state of a plan, the zero model when there is none; false after an error.
+func priorState[M any](ctx context.Context, req resource.ModifyPlanRequest, diags *diag.Diagnostics) (state M, ok bool) {
+	if !req.State.Raw.IsNull() {
+		diags.Append(framework.GetState(ctx, req.State, &state)...)
+	}
+	return state, !diags.HasError()
 }
 
 func (r *queueResourceBase[M, P]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -17,23 +17,10 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
-var (
-	_ resource.Resource                   = (*deadMessageQueueResource)(nil)
-	_ resource.ResourceWithConfigure      = (*deadMessageQueueResource)(nil)
-	_ resource.ResourceWithImportState    = (*deadMessageQueueResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*deadMessageQueueResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*deadMessageQueueResource)(nil)
-)
-
-// NewDeadMessageQueueResource returns the sapmessaging_dead_message_queue resource.
+// NewDeadMessageQueueResource returns the sapmessaging_dead_message_queue resource: a queue resource
+// (queue_shared.go) with the dead message queue rules built in.
 func NewDeadMessageQueueResource() resource.Resource {
-	return &deadMessageQueueResource{queueResourceBase[DeadMessageQueueModel, *DeadMessageQueueModel]{typeName: "sapmessaging_dead_message_queue"}}
-}
-
-// deadMessageQueueResource is a queue resource (Configure, Create, Read, Update, Delete and ImportState are
-// those of every queue resource) with its own schema, checks and plan.
-type deadMessageQueueResource struct {
-	queueResourceBase[DeadMessageQueueModel, *DeadMessageQueueModel]
+	return &queueResourceBase[DeadMessageQueueModel, *DeadMessageQueueModel]{typeName: "sapmessaging_dead_message_queue", schema: deadMessageQueueSchema}
 }
 
 type DeadMessageQueueModel struct {
@@ -46,11 +33,7 @@ func (m *DeadMessageQueueModel) noTTL() bool {
 	return m.AllowNoTTL.ValueBool() && m.MaxTTL.IsNull()
 }
 
-func (r *deadMessageQueueResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_dead_message_queue"
-}
-
-func (r *deadMessageQueueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func deadMessageQueueSchema() schema.Schema {
 	attrs := queueResourceAttributes(true,
 		"The full queue name, in the same namespace as the queues that use it, for example "+
 			"`acme/crm/prod/orders/dmq`. Changing it replaces the queue.")
@@ -64,7 +47,7 @@ func (r *deadMessageQueueResource) Schema(_ context.Context, _ resource.SchemaRe
 		Computed: true,
 		Default:  booldefault.StaticBool(false),
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "An SAP Event Mesh queue used as dead message queue (DMQ) of other queues. It is an ordinary queue " +
 			"with the DMQ rules built in: time to live is always respected, so the DMQ cannot grow for ever (`max_ttl` defaults " +
 			"to 7 days; `allow_no_ttl` adopts a DMQ without one as it is, with a warning; `allow_no_queue_limits` adopts one whose queue size " +
@@ -76,20 +59,12 @@ func (r *deadMessageQueueResource) Schema(_ context.Context, _ resource.SchemaRe
 	}
 }
 
-// ModifyPlan plans the two settings that the apply always writes although the configuration
+// planQueue plans the two settings that the apply always writes although the configuration
 // cannot set them: max_redelivery_count 0 and no dead message queue. An ordinary queue imported
 // as a dead message queue (with a redelivery count or a dead message queue of its own) then
 // shows both changes in the plan, with a warning, instead of losing them silently. A queue name
 // that another resource of this run plans too is refused (see queueNames).
-func (r *deadMessageQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedEventMesh) || req.Plan.Raw.IsNull() {
-		return
-	}
-	var plan DeadMessageQueueModel
-	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+func (plan *DeadMessageQueueModel) planQueue(ctx context.Context, d *framework.ProviderData, typeName string, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var cfg DeadMessageQueueModel
 	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
@@ -106,21 +81,20 @@ func (r *deadMessageQueueResource) ModifyPlan(ctx context.Context, req resource.
 		}
 	}
 	plan.RespectTTL = types.BoolValue(!plan.noTTL())
-	resp.Diagnostics.Append(framework.SetPlan(ctx, &resp.Plan, &plan)...)
-	var state DeadMessageQueueModel
+	resp.Diagnostics.Append(framework.SetPlan(ctx, &resp.Plan, plan)...)
+	state, ok := priorState[DeadMessageQueueModel](ctx, req, &resp.Diagnostics)
+	if !ok {
+		return
+	}
 	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
 		warnOrdinaryQueue(&resp.Diagnostics, state)
 	}
 	if !plan.Name.IsUnknown() {
 		inState := !req.State.Raw.IsNull() && state.Name.Equal(plan.Name)
-		if !r.data.ClaimQueueName(ctx, r.typeName, plan.Name.ValueString(), inState, req, resp) {
+		if !d.ClaimQueueName(ctx, typeName, plan.Name.ValueString(), inState, req, resp) {
 			return
 		}
-		r.data.CheckDMQLinks(ctx, plan.Name.ValueString(), "", true, &resp.Diagnostics)
+		d.CheckDMQLinks(ctx, plan.Name.ValueString(), "", true, &resp.Diagnostics)
 	}
 }
 
@@ -145,12 +119,8 @@ func warnOrdinaryQueue(diags *diag.Diagnostics, state DeadMessageQueueModel) {
 			state.Name.ValueString(), strings.Join(held, " and ")))
 }
 
-func (r *deadMessageQueueResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m DeadMessageQueueModel
-	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+// configRules is the configured dead message queue as the rules read it at validation.
+func (m *DeadMessageQueueModel) configRules() rules.Queue {
 	q := m.ToRules()
 	// The dead message queue rules: a time to live always, no redelivery count and no dead
 	// message queue of its own (the configuration cannot set them).
@@ -161,7 +131,7 @@ func (r *deadMessageQueueResource) ValidateConfig(ctx context.Context, req resou
 	q.RespectTTL = rules.Known(!q.MaxTTL.Null)
 	q.MaxRedeliveryCount, q.DeadMessageQueue = rules.Value[int64]{}, rules.Value[string]{}
 	q.IsDeadMessageQueue = true
-	framework.AppendFindings(&resp.Diagnostics, rules.CheckQueue(q))
+	return q
 }
 
 // settings returns the settings to write: time to live always respected, and neither a

@@ -16,23 +16,10 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
-var (
-	_ resource.Resource                   = (*queueResource)(nil)
-	_ resource.ResourceWithConfigure      = (*queueResource)(nil)
-	_ resource.ResourceWithImportState    = (*queueResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*queueResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*queueResource)(nil)
-)
-
-// NewQueueResource returns the sapmessaging_queue resource.
+// NewQueueResource returns the sapmessaging_queue resource: a queue resource (queue_shared.go) with its own
+// schema, checks and plan.
 func NewQueueResource() resource.Resource {
-	return &queueResource{queueResourceBase[QueueModel, *QueueModel]{typeName: "sapmessaging_queue"}}
-}
-
-// queueResource is a queue resource (Configure, Create, Read, Update, Delete and ImportState are
-// those of every queue resource) with its own schema, checks and plan.
-type queueResource struct {
-	queueResourceBase[QueueModel, *QueueModel]
+	return &queueResourceBase[QueueModel, *QueueModel]{typeName: "sapmessaging_queue", schema: queueSchema}
 }
 
 type QueueModel struct {
@@ -69,11 +56,7 @@ func (m *QueueModel) fromAPI(q *eventmesh.Queue) {
 	}
 }
 
-func (r *queueResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_queue"
-}
-
-func (r *queueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func queueSchema() schema.Schema {
 	attrs := queueResourceAttributes(false,
 		"The full queue name including the namespace, for example `acme/crm/prod/orders`. "+
 			"Up to 20 segments of letters, digits, `-`, `_` and `.`. Changing it replaces the queue.")
@@ -115,7 +98,7 @@ func (r *queueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 		Computed: true,
 		Default:  booldefault.StaticBool(false),
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "An SAP Event Mesh queue with its redelivery and dead-letter settings. " +
 			"The plan refuses the settings that make a poison message loop for ever: a `max_redelivery_count` of 0 or none " +
 			"(Event Mesh reads both as *unlimited*; `allow_unlimited_redelivery` turns this into a warning for a queue adopted as it is), " +
@@ -129,50 +112,38 @@ func (r *queueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 	}
 }
 
-func (r *queueResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m QueueModel
-	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+// configRules is the configured queue as the rules read it at validation.
+func (m *QueueModel) configRules() rules.Queue {
 	q := m.ToRules()
 	q.AllowUnlimitedRedelivery = m.AllowUnlimitedRedelivery.ValueBool()
 	q.AllowIneffectiveTTL = m.AllowIneffectiveTTL.ValueBool()
 	q.AllowDMQOutsideNamespace = m.AllowDMQOutsideNamespace.ValueBool()
 	q.AllowSelfAsDMQ = m.AllowSelfAsDMQ.ValueBool()
-	framework.AppendFindings(&resp.Diagnostics, rules.CheckQueue(q))
+	return q
 }
 
-// ModifyPlan refuses a queue name that another resource of this run plans too (see queueNames),
+// planQueue refuses a queue name that another resource of this run plans too (see queueNames),
 // and a dead message queue that leads back to the queue, across the queues the service holds and
 // the other queues of the plan, and warns about a dead message queue that has one of its own.
-func (r *queueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedEventMesh) || req.Plan.Raw.IsNull() {
+func (plan *QueueModel) planQueue(ctx context.Context, d *framework.ProviderData, typeName string, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if plan.Name.IsUnknown() {
 		return
 	}
-	var plan QueueModel
-	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() || plan.Name.IsUnknown() {
+	state, ok := priorState[QueueModel](ctx, req, &resp.Diagnostics)
+	if !ok {
 		return
-	}
-	var state QueueModel
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
 	}
 	inState := !req.State.Raw.IsNull() && state.Name.Equal(plan.Name)
-	if !r.data.ClaimQueueName(ctx, r.typeName, plan.Name.ValueString(), inState, req, resp) || plan.DeadMessageQueue.IsUnknown() {
+	if !d.ClaimQueueName(ctx, typeName, plan.Name.ValueString(), inState, req, resp) || plan.DeadMessageQueue.IsUnknown() {
 		return
 	}
 	if !req.State.Raw.IsNull() {
 		if state.Name.Equal(plan.Name) && state.DeadMessageQueue.Equal(plan.DeadMessageQueue) {
-			r.data.RecordDMQLink(plan.Name.ValueString(), plan.DeadMessageQueue.ValueString())
+			d.RecordDMQLink(plan.Name.ValueString(), plan.DeadMessageQueue.ValueString())
 			return
 		}
 	}
-	r.data.CheckDMQLinks(ctx, plan.Name.ValueString(), plan.DeadMessageQueue.ValueString(), true, &resp.Diagnostics)
+	d.CheckDMQLinks(ctx, plan.Name.ValueString(), plan.DeadMessageQueue.ValueString(), true, &resp.Diagnostics)
 }
 
 func (m *QueueModel) settings() eventmesh.QueueSettings { return m.ToAPI() }

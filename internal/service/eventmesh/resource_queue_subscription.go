@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -28,13 +29,62 @@ var (
 	_ resource.ResourceWithModifyPlan  = (*queueSubscriptionResource)(nil)
 )
 
-// NewQueueSubscriptionResource returns the sapmessaging_queue_subscription resource.
+// NewQueueSubscriptionResource returns the sapmessaging_queue_subscription resource: the shared skeleton
+// (framework.SubscriptionResource) given the Event Mesh client, the schema and the import ID QUEUE,TOPIC.
 func NewQueueSubscriptionResource() resource.Resource {
-	return &queueSubscriptionResource{}
+	return &queueSubscriptionResource{framework.SubscriptionResource[QueueSubscriptionModel]{
+		TypeSuffix:     "_queue_subscription",
+		ResourceSchema: queueSubscriptionSchema,
+		Identity:       &SubscriptionIdentity,
+		TopicAttr:      "topic_pattern",
+		Need:           framework.NeedEventMesh,
+		Connected:      func(d *framework.ProviderData, diags *diag.Diagnostics) bool { return d.EventMeshOrError(diags) },
+		Names: func(m *QueueSubscriptionModel) (string, string) {
+			return m.QueueName.ValueString(), m.TopicPattern.ValueString()
+		},
+		SetID: func(m *QueueSubscriptionModel, id string) { m.ID = types.StringValue(id) },
+		Owned: func(q, t string) framework.OwnedObject {
+			return framework.OwnedObject{
+				Service: framework.ServiceEventMesh, Key: "subscription|" + q + "|" + t,
+				TypeName: "sapmessaging_queue_subscription",
+				Manage:   fmt.Sprintf("manage the subscription of queue %q to topic %q", q, t),
+				Why: "Event Mesh holds the subscription once, so both states would record it, and destroying either resource would " +
+					"unsubscribe the queue that the other still manages.",
+				Match: fmt.Sprintf("`queue_name = %q` and `topic_pattern = %q`", q, t),
+			}
+		},
+		Subscribe: func(ctx context.Context, d *framework.ProviderData, queue, topic string) error {
+			err := d.EventMesh.PutSubscription(ctx, queue, topic)
+			if err != nil && subscribedAfterLostAnswer(ctx, d.EventMesh, queue, topic, err) {
+				return nil
+			}
+			return err
+		},
+		Subscribed: func(ctx context.Context, d *framework.ProviderData, queue, topic string) (bool, error) {
+			subs, err := d.EventMesh.ListSubscriptions(ctx, queue)
+			return slices.ContainsFunc(subs, func(s eventmesh.Subscription) bool { return s.TopicPattern == topic }), err
+		},
+		Unsubscribe: func(ctx context.Context, d *framework.ProviderData, queue, topic string) error {
+			return d.EventMesh.DeleteSubscription(ctx, queue, topic)
+		},
+		NotFound: func(err error) bool { return errors.Is(err, eventmesh.ErrNotFound) },
+		Failed: func(op framework.SubscriptionOp, queue, topic string, err error, diags *diag.Diagnostics) {
+			switch op {
+			case framework.SubscriptionCreate:
+				diags.AddError("Cannot Subscribe Queue", subscriptionErrorDetail(queue, topic, err))
+			case framework.SubscriptionRead:
+				diags.AddError("Cannot Read Subscriptions", subscriptionErrorDetail(queue, topic, err))
+			default:
+				diags.AddError("Cannot Unsubscribe Queue", subscriptionErrorDetail(queue, topic, err))
+			}
+		},
+		ImportNames: subscriptionImportNames,
+	}}
 }
 
+// queueSubscriptionResource is the skeleton configured for Event Mesh (identity_eventmesh.go asserts its identity).
 type queueSubscriptionResource struct {
-	data *framework.ProviderData
+	framework.SubscriptionResource[QueueSubscriptionModel]
 }
 
 type QueueSubscriptionModel struct {
@@ -43,12 +93,8 @@ type QueueSubscriptionModel struct {
 	TopicPattern types.String `tfsdk:"topic_pattern"`
 }
 
-func (r *queueSubscriptionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_queue_subscription"
-}
-
-func (r *queueSubscriptionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func queueSubscriptionSchema(context.Context) schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "Subscribes an SAP Event Mesh queue to a topic pattern, so that events published to matching topics land in the queue.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
@@ -73,119 +119,21 @@ func (r *queueSubscriptionResource) Schema(_ context.Context, _ resource.SchemaR
 	}
 }
 
-func (r *queueSubscriptionResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = framework.ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func subscriptionID(queue, topic string) string { return queue + "," + topic }
 
-// ModifyPlan requires the Event Mesh connection and proves its credentials at plan, so that a
-// plan without them fails instead of the apply, and refuses a subscription that another resource of this run manages too (see owners):
-// a second resource on one queue and topic, for example one generated again by a later terraform
-// query, would record the subscription the first one owns, and destroying either unsubscribes both.
-func (r *queueSubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedEventMesh) || req.Plan.Raw.IsNull() {
-		return
-	}
-	var queue, topic types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("queue_name"), &queue)...)
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("topic_pattern"), &topic)...)
-	if resp.Diagnostics.HasError() || queue.IsUnknown() || topic.IsUnknown() {
-		return
-	}
-	q, t := queue.ValueString(), topic.ValueString()
-	conflict := r.data.ClaimObject(ctx, framework.OwnedObject{
-		Service: framework.ServiceEventMesh, Key: "subscription|" + q + "|" + t,
-		TypeName: "sapmessaging_queue_subscription", InState: !req.State.Raw.IsNull(),
-		Manage: fmt.Sprintf("manage the subscription of queue %q to topic %q", q, t),
-		Why: "Event Mesh holds the subscription once, so both states would record it, and destroying either resource would " +
-			"unsubscribe the queue that the other still manages.",
-		Match: fmt.Sprintf("`queue_name = %q` and `topic_pattern = %q`", q, t),
-	}, req, resp)
-	if conflict != "" {
-		resp.Diagnostics.AddAttributeError(path.Root("topic_pattern"), "Subscription Managed Twice", conflict+
-			" Remove one of the two resources. When both come from generated configuration (terraform query -generate-config-out) "+
-			"or import blocks, import the subscription only once: delete the second resource block with its import block.")
-	}
-}
-
-func (r *queueSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer SubscriptionIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
-	var plan QueueSubscriptionModel
-	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() || !r.data.EventMeshOrError(&resp.Diagnostics) {
-		return
-	}
-	queue, topic := plan.QueueName.ValueString(), plan.TopicPattern.ValueString()
-	if err := r.data.EventMesh.PutSubscription(ctx, queue, topic); err != nil && !subscribedAfterLostAnswer(ctx, r.data.EventMesh, queue, topic, err) {
-		resp.Diagnostics.AddError("Cannot Subscribe Queue", subscriptionErrorDetail(queue, topic, err))
-		return
-	}
-	plan.ID = types.StringValue(subscriptionID(queue, topic))
-	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
-}
-
-func (r *queueSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	SubscriptionIdentity.Set(ctx, &req.State, resp.Identity, &resp.Diagnostics) // identity.go: first, also when the subscription is gone
-	var state QueueSubscriptionModel
-	resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.EventMeshOrError(&resp.Diagnostics) {
-		return
-	}
-	queue, topic := state.QueueName.ValueString(), state.TopicPattern.ValueString()
-	subs, err := r.data.EventMesh.ListSubscriptions(ctx, queue)
-	if errors.Is(err, eventmesh.ErrNotFound) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot Read Subscriptions", subscriptionErrorDetail(queue, topic, err))
-		return
-	}
-	for _, s := range subs {
-		if s.TopicPattern == topic {
-			state.ID = types.StringValue(subscriptionID(queue, topic))
-			resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
-			return
-		}
-	}
-	resp.State.RemoveResource(ctx)
-}
-
-// Update is never called: every argument forces replacement.
-func (r *queueSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer SubscriptionIdentity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
-	var plan QueueSubscriptionModel
-	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
-}
-
-func (r *queueSubscriptionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state QueueSubscriptionModel
-	resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.EventMeshOrError(&resp.Diagnostics) {
-		return
-	}
-	queue, topic := state.QueueName.ValueString(), state.TopicPattern.ValueString()
-	if err := r.data.EventMesh.DeleteSubscription(ctx, queue, topic); err != nil && !errors.Is(err, eventmesh.ErrNotFound) {
-		resp.Diagnostics.AddError("Cannot Unsubscribe Queue", subscriptionErrorDetail(queue, topic, err))
-	}
-}
-
-func (r *queueSubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+// subscriptionImportNames reads the import ID QUEUE,TOPIC, or the import identity that stands for it.
+func subscriptionImportNames(_ context.Context, _ *framework.ProviderData, req resource.ImportStateRequest, resp *resource.ImportStateResponse) (string, string, bool) {
 	if !SubscriptionIdentity.ResolveImport(&req, resp) { // identity.go
-		return
+		return "", "", false
 	}
 	queue, topic, ok := strings.Cut(req.ID, ",")
 	if !ok || queue == "" || topic == "" {
 		resp.Diagnostics.AddError("Invalid Import ID",
 			fmt.Sprintf("The import ID %q is not of the form QUEUE,TOPIC. Use the full queue name and the topic pattern separated by a comma, "+
 				"for example acme/crm/prod/orders,acme/crm/prod/ce/orders/*.", req.ID))
-		return
+		return "", "", false
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("queue_name"), queue)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("topic_pattern"), topic)...)
+	return queue, topic, true
 }
 
 // subscribedAfterLostAnswer reports whether a subscription PUT that got no answer (err is a

@@ -172,7 +172,7 @@ func jmsErrorDetail(what string, err error) string {
 func (d *jmsQueuesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var cfg JMSQueuesModel
 	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &cfg)...)
-	if resp.Diagnostics.HasError() || !d.data.CloudIntegrationOrError(&resp.Diagnostics) || !d.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedCloudIntegration) {
+	if resp.Diagnostics.HasError() || !d.data.Connected(ctx, &resp.Diagnostics, framework.NeedCloudIntegration) {
 		return
 	}
 	c := d.data.CloudIntegration
