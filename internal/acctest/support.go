@@ -1115,18 +1115,9 @@ func (c ChangeOnTenant) CheckPlan(_ context.Context, _ plancheck.CheckPlanReques
 // workspace and the generated configuration.
 func GenerateFromQuery(t *testing.T, tf string, env *TestEnv, name, query string) (*CLIWorkspace, string) {
 	t.Helper()
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	BuildProvider(t, plugins)
-	dir := t.TempDir()
-	WriteFile(t, filepath.Join(dir, "main.tf"), AdoptionMain)
-	WriteFile(t, filepath.Join(dir, name), query)
-	w := NewCLIWorkspace(t, tf, plugins, dir, env)
-	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
-	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w, string(b)
+	w := NewQueryWorkspace(t, tf, env, AdoptionMain, name, query)
+	_, generated := w.Generate("generated.tf")
+	return w, generated
 }
 
 // CountTrue is how many blocks of generated set attribute to true.
@@ -1139,20 +1130,7 @@ func CountTrue(generated, attribute string) int {
 // and the plan after it is empty and still shows every warning.
 func (w *CLIWorkspace) ImportAsItIs(imports int, warnings ...string) {
 	w.t.Helper()
-	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range append([]string{fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", imports)}, warnings...) {
-		if !strings.Contains(r.Output, s) {
-			w.t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
-		}
-	}
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if s := fmt.Sprintf("%d imported, 0 added, 0 changed, 0 destroyed", imports); !strings.Contains(r.Output, s) {
-		w.t.Errorf("the apply does not say %q:\n%s", s, r.Output)
-	}
-	r = w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range warnings {
-		if !strings.Contains(r.Output, s) {
-			w.t.Errorf("the plan after the import no longer warns %q:\n%s", s, r.Output)
-		}
-	}
+	w.PlanImportsOnly(imports, warnings...)
+	w.ApplyImports(imports)
+	w.PlanEmpty(warnings...)
 }

@@ -7,12 +7,10 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 // bySubscription filters query results by the parts of a subscription's identity.
@@ -45,14 +43,8 @@ func TestAccQueueSubscriptionListResource_query(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddHandMadeQueues(t)
 	env.AddHandMadeSubscriptions(t)
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: env.Srv.ResetStats,
-				Query:     true,
-				Config: env.ProviderBlock + `
+	acctest.QueryTest(t,
+		env.CountedQueryStep(env.ProviderBlock+`
 list "sapmessaging_queue_subscription" "orders" {
   provider         = sapmessaging
   include_resource = true
@@ -68,28 +60,23 @@ list "sapmessaging_queue_subscription" "gone" {
   }
 }
 `,
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_queue_subscription.orders", 2),
-					querycheck.ExpectIdentity("sapmessaging_queue_subscription.orders", map[string]knownvalue.Check{
-						"queue_name": knownvalue.StringExact("acme/crm/prod/orders"), "topic_pattern": knownvalue.StringExact("acme/crm/prod/ce/orders/*"),
-					}),
-					querycheck.ExpectResourceDisplayName("sapmessaging_queue_subscription.orders",
-						bySubscription("acme/crm/prod/orders", "acme/crm/prod/ce/orders/created"),
-						knownvalue.StringExact("acme/crm/prod/orders subscribed to acme/crm/prod/ce/orders/created")),
-					querycheck.ExpectResourceKnownValues("sapmessaging_queue_subscription.orders",
-						bySubscription("acme/crm/prod/orders", "acme/crm/prod/ce/orders/created"), []querycheck.KnownValueCheck{
-							{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders,acme/crm/prod/ce/orders/created")},
-							{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders")},
-							{Path: tfjsonpath.New("topic_pattern"), KnownValue: knownvalue.StringExact("acme/crm/prod/ce/orders/created")},
-						}),
-					querycheck.ExpectLength("sapmessaging_queue_subscription.gone", 0),
-					expectSubscriptionCalls{env: env, subscriptionLists: 2},
-				},
-			},
-			{
-				PreConfig: env.Srv.ResetStats,
-				Query:     true,
-				Config: env.ProviderBlock + `
+			querycheck.ExpectLength("sapmessaging_queue_subscription.orders", 2),
+			querycheck.ExpectIdentity("sapmessaging_queue_subscription.orders", map[string]knownvalue.Check{
+				"queue_name": knownvalue.StringExact("acme/crm/prod/orders"), "topic_pattern": knownvalue.StringExact("acme/crm/prod/ce/orders/*"),
+			}),
+			querycheck.ExpectResourceDisplayName("sapmessaging_queue_subscription.orders",
+				bySubscription("acme/crm/prod/orders", "acme/crm/prod/ce/orders/created"),
+				knownvalue.StringExact("acme/crm/prod/orders subscribed to acme/crm/prod/ce/orders/created")),
+			querycheck.ExpectResourceKnownValues("sapmessaging_queue_subscription.orders",
+				bySubscription("acme/crm/prod/orders", "acme/crm/prod/ce/orders/created"), []querycheck.KnownValueCheck{
+					{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders,acme/crm/prod/ce/orders/created")},
+					{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders")},
+					{Path: tfjsonpath.New("topic_pattern"), KnownValue: knownvalue.StringExact("acme/crm/prod/ce/orders/created")},
+				}),
+			querycheck.ExpectLength("sapmessaging_queue_subscription.gone", 0),
+			expectSubscriptionCalls{env: env, subscriptionLists: 2},
+		),
+		env.CountedQueryStep(env.ProviderBlock+`
 list "sapmessaging_queue_subscription" "crm" {
   provider = sapmessaging
   config {
@@ -104,40 +91,27 @@ list "sapmessaging_queue_subscription" "none" {
   }
 }
 `,
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					// orders/dmq, orders and returns match; the dead message queue has no subscription.
-					querycheck.ExpectLength("sapmessaging_queue_subscription.crm", 3),
-					querycheck.ExpectIdentity("sapmessaging_queue_subscription.crm", map[string]knownvalue.Check{
-						"queue_name": knownvalue.StringExact("acme/crm/prod/returns"), "topic_pattern": knownvalue.StringExact("acme/crm/prod/ce/returns/*"),
-					}),
-					querycheck.ExpectLength("sapmessaging_queue_subscription.none", 0),
-					// One queue list for the run, one subscription list per matching queue.
-					expectSubscriptionCalls{env: env, queueLists: 1, subscriptionLists: 3},
-				},
-			},
-			{
-				Query:  true,
-				Config: env.ProviderBlock + acctest.ReadExample(t, "list-resources/sapmessaging_queue_subscription/list-resource.tfquery.hcl"),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_queue_subscription.crm_prod", 3),
-				},
-			},
-		},
-	})
+			// orders/dmq, orders and returns match; the dead message queue has no subscription.
+			querycheck.ExpectLength("sapmessaging_queue_subscription.crm", 3),
+			querycheck.ExpectIdentity("sapmessaging_queue_subscription.crm", map[string]knownvalue.Check{
+				"queue_name": knownvalue.StringExact("acme/crm/prod/returns"), "topic_pattern": knownvalue.StringExact("acme/crm/prod/ce/returns/*"),
+			}),
+			querycheck.ExpectLength("sapmessaging_queue_subscription.none", 0),
+			// One queue list for the run, one subscription list per matching queue.
+			expectSubscriptionCalls{env: env, queueLists: 1, subscriptionLists: 3},
+		),
+		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_queue_subscription/list-resource.tfquery.hcl"),
+			querycheck.ExpectLength("sapmessaging_queue_subscription.crm_prod", 3),
+		),
+	)
 }
 
 // Both queue filters at once, an invalid queue name and an invalid prefix are errors on their
 // argument.
 func TestAccQueueSubscriptionListResource_badInput(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	step := func(config, wantErr string) resource.TestStep {
-		return resource.TestStep{Query: true, Config: env.ProviderBlock + config, ExpectError: acctest.Wrapped(wantErr)}
-	}
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			step(`
+	acctest.QueryTest(t,
+		acctest.QueryErrorStep(env.ProviderBlock+`
 list "sapmessaging_queue_subscription" "both" {
   provider = sapmessaging
   config {
@@ -146,7 +120,7 @@ list "sapmessaging_queue_subscription" "both" {
   }
 }
 `, `Conflicting Queue Filters.*Keep queue_name for one queue`),
-			step(`
+		acctest.QueryErrorStep(env.ProviderBlock+`
 list "sapmessaging_queue_subscription" "bad" {
   provider = sapmessaging
   config {
@@ -154,7 +128,7 @@ list "sapmessaging_queue_subscription" "bad" {
   }
 }
 `, `Invalid Queue Name.*Use the queue's full name`),
-			step(`
+		acctest.QueryErrorStep(env.ProviderBlock+`
 list "sapmessaging_queue_subscription" "bad" {
   provider = sapmessaging
   config {
@@ -162,6 +136,5 @@ list "sapmessaging_queue_subscription" "bad" {
   }
 }
 `, `Invalid Queue Name Prefix.*Use the start of a full queue name`),
-		},
-	})
+	)
 }

@@ -1,0 +1,136 @@
+package acctest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+)
+
+// QueryTest runs the steps of a list resource test with the provider in process, in parallel with other
+// tests; Terraform before 1.14, which has no list resources, skips it.
+func QueryTest(t *testing.T, steps ...resource.TestStep) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: TestAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+}
+
+// QueryStep is a step that runs the list blocks of config and checks their results.
+func QueryStep(config string, checks ...querycheck.QueryResultCheck) resource.TestStep {
+	return resource.TestStep{Query: true, Config: config, QueryResultChecks: checks}
+}
+
+// CountedQueryStep is a QueryStep that resets the emulator's call statistics first, so that its checks can count
+// the calls of the query.
+func (e *TestEnv) CountedQueryStep(config string, checks ...querycheck.QueryResultCheck) resource.TestStep {
+	step := QueryStep(config, checks...)
+	step.PreConfig = e.Srv.ResetStats
+	return step
+}
+
+// QueryErrorStep is a step whose query of config fails with a diagnostic matching wantErr (see Wrapped).
+func QueryErrorStep(config, wantErr string) resource.TestStep {
+	return resource.TestStep{Query: true, Config: config, ExpectError: Wrapped(wantErr)}
+}
+
+// QueryCLI returns the Terraform CLI of a test that runs terraform query, and lets the test run in parallel. It
+// skips without TF_ACC, and with a CLI that has no terraform query (before Terraform 1.14, and OpenTofu).
+func QueryCLI(t *testing.T) string {
+	t.Helper()
+	tf := TerraformCLI(t)
+	if !TerraformAtLeast(t, tf, 14) {
+		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
+	}
+	t.Parallel()
+	return tf
+}
+
+// NewQueryWorkspace builds the provider from this tree and returns a CLI workspace in a new directory that holds
+// main.tf (main) and the query file name (query), configured from the environment with the service keys of the
+// emulator of env.
+func NewQueryWorkspace(t *testing.T, tf string, env *TestEnv, main, name, query string) *CLIWorkspace {
+	t.Helper()
+	plugins := filepath.Join(t.TempDir(), "plugins")
+	BuildProvider(t, plugins)
+	dir := t.TempDir()
+	WriteFile(t, filepath.Join(dir, "main.tf"), main)
+	WriteFile(t, filepath.Join(dir, name), query)
+	return NewCLIWorkspace(t, tf, plugins, dir, env)
+}
+
+// WriteFile writes the file name of the workspace's directory.
+func (w *CLIWorkspace) WriteFile(name, content string) {
+	w.t.Helper()
+	WriteFile(w.t, filepath.Join(w.dir, name), content)
+}
+
+// ReadFile returns the text of the file name of the workspace's directory.
+func (w *CLIWorkspace) ReadFile(name string) string {
+	w.t.Helper()
+	b, err := os.ReadFile(filepath.Join(w.dir, name))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// Generate runs terraform query -generate-config-out=out and returns the run and the configuration it wrote.
+func (w *CLIWorkspace) Generate(out string) (CLIRun, string) {
+	w.t.Helper()
+	r := w.MustRun(0, "query", "-generate-config-out="+out, "-no-color")
+	return r, w.ReadFile(out)
+}
+
+// PlanImportsOnly runs a plan that must import imports objects and change nothing else, and show every string of
+// shows (warnings, for one).
+func (w *CLIWorkspace) PlanImportsOnly(imports int, shows ...string) CLIRun {
+	w.t.Helper()
+	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	ExpectContains(w.t, "the plan of the generated configuration", r.Output,
+		append([]string{fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", imports)}, shows...)...)
+	return r
+}
+
+// ApplyImports applies, which must import imports objects and change nothing else.
+func (w *CLIWorkspace) ApplyImports(imports int) CLIRun {
+	w.t.Helper()
+	r := w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	ExpectContains(w.t, "the apply", r.Output, fmt.Sprintf("%d imported, 0 added, 0 changed, 0 destroyed", imports))
+	return r
+}
+
+// PlanEmpty runs a plan that must change nothing and still show every string of shows.
+func (w *CLIWorkspace) PlanEmpty(shows ...string) CLIRun {
+	w.t.Helper()
+	r := w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	ExpectContains(w.t, "the plan after the import", r.Output, shows...)
+	return r
+}
+
+// ExpectContains fails the test for each string of wants that text (what says what it is) does not hold.
+func ExpectContains(t *testing.T, what, text string, wants ...string) {
+	t.Helper()
+	for _, s := range wants {
+		if !strings.Contains(text, s) {
+			t.Errorf("%s does not show %q:\n%s", what, s, text)
+		}
+	}
+}
+
+// ExpectTrueCount fails the test unless generated sets attribute = true in want blocks, with the spacing
+// terraform query -generate-config-out aligns the attributes with.
+func ExpectTrueCount(t *testing.T, generated, attribute string, want int) {
+	t.Helper()
+	if n := len(regexp.MustCompile(attribute+`\s+= true`).FindAllString(generated, -1)); n != want {
+		t.Errorf("generated.tf sets %s = true %d times, want %d:\n%s", attribute, n, want, generated)
+	}
+}
