@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,6 +66,16 @@ func NewQueryWorkspace(t *testing.T, tf string, env *TestEnv, main, name, query 
 	WriteFile(t, filepath.Join(dir, "main.tf"), main)
 	WriteFile(t, filepath.Join(dir, name), query)
 	return NewCLIWorkspace(t, tf, plugins, dir, env)
+}
+
+// Sibling returns a workspace in a new directory that holds main.tf (main) and the query file name (query), with
+// the provider, the CLI configuration and the environment of w.
+func (w *CLIWorkspace) Sibling(main, name, query string) *CLIWorkspace {
+	w.t.Helper()
+	dir := w.t.TempDir()
+	WriteFile(w.t, filepath.Join(dir, "main.tf"), main)
+	WriteFile(w.t, filepath.Join(dir, name), query)
+	return &CLIWorkspace{t: w.t, tf: w.tf, dir: dir, CliConfig: w.CliConfig, Creds: slices.Clone(w.Creds)}
 }
 
 // WriteFile writes the file name of the workspace's directory.
