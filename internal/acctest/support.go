@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -282,6 +283,23 @@ func (e *TestEnv) CreateAEMQueue(t *testing.T, name string, s aem.QueueSettings)
 	t.Helper()
 	if _, err := e.AEM(t).CreateQueue(context.Background(), aem.Queue{Name: name, QueueSettings: s}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// CreateAEMQueues creates the queues on the emulator's broker out of band, in order, as the cloud console would.
+func (e *TestEnv) CreateAEMQueues(t *testing.T, queues ...aem.Queue) {
+	t.Helper()
+	for _, q := range queues {
+		e.CreateAEMQueue(t, q.Name, q.QueueSettings)
+	}
+}
+
+// ExpectAEMDepths fails the test unless the queues hold the numbers of messages want, in order (AEMDepths); when
+// says at what point of the test.
+func (e *TestEnv) ExpectAEMDepths(t *testing.T, when string, queues []string, want ...int) {
+	t.Helper()
+	if got := e.AEMDepths(t, queues...); !slices.Equal(got, want) {
+		t.Fatalf("%s: %v messages in %v, want %v", when, got, queues, want)
 	}
 }
 
