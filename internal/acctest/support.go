@@ -813,6 +813,22 @@ func ImportByIdentity(config, addr string) resource.TestStep {
 
 const TestQueue = "acme/crm/prod/orders"
 
+// QueueWithDMQHCL is the resource sapmessaging_queue.<resource>, the queue name with max_redelivery_count
+// redeliveries and the extra arguments, and its dead message queue sapmessaging_dead_message_queue.dmq, <name>/dmq.
+func QueueWithDMQHCL(resource, name string, redeliveries int, extra string) string {
+	return fmt.Sprintf(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name = "%[2]s/dmq"
+}
+
+resource "sapmessaging_queue" %[1]q {
+  name                 = %[2]q
+  max_redelivery_count = %[3]d
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
+%[4]s}
+`, resource, name, redeliveries, extra)
+}
+
 // QueueHCL is a queue with a dead message queue and the given redelivery count.
 func QueueHCL(redeliveries int) string {
 	return fmt.Sprintf(`

@@ -19,17 +19,7 @@ import (
 func TestAccQueuesDataSource(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	// The landscape: a guarded queue with its DMQ, and a queue created outside Terraform without a redelivery limit.
-	base := `
-resource "sapmessaging_dead_message_queue" "dmq" {
-  name = "acme/crm/prod/orders/dmq"
-}
-
-resource "sapmessaging_queue" "orders" {
-  name                 = "acme/crm/prod/orders"
-  max_redelivery_count = 3
-  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
-}
-`
+	base := acctest.QueueWithDMQHCL("orders", "acme/crm/prod/orders", 3, "")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{

@@ -19,17 +19,7 @@ import (
 const testTopic = "acme/crm/prod/ce/sap/s4/BusinessPartner/*"
 
 func subscriptionHCL(topic string) string {
-	return fmt.Sprintf(`
-resource "sapmessaging_dead_message_queue" "dmq" {
-  name = "acme/crm/prod/partners/dmq"
-}
-
-resource "sapmessaging_queue" "q" {
-  name                 = "acme/crm/prod/partners"
-  max_redelivery_count = 4
-  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
-}
-
+	return acctest.QueueWithDMQHCL("q", "acme/crm/prod/partners", 4, "") + fmt.Sprintf(`
 resource "sapmessaging_queue_subscription" "s" {
   queue_name    = sapmessaging_queue.q.name
   topic_pattern = %q

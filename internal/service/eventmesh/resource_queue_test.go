@@ -383,16 +383,7 @@ resource "sapmessaging_queue" "q" {
 			ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*"acme/crm/prod/refunds/dmq" of "acme/crm/prod/refunds" does not exist.*no resource planned before ` +
 				`this one in this run creates it.*set dead_message_queue to that resource's name attribute.*sapmessaging_dead_message_queue.dmq.name`),
 		}, {
-			Config: env.Config(`
-resource "sapmessaging_dead_message_queue" "dmq" {
-  name = "acme/crm/prod/refunds/dmq"
-}
-resource "sapmessaging_queue" "q" {
-  name                 = "acme/crm/prod/refunds"
-  max_redelivery_count = 5
-  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
-}
-`),
+			Config: env.Config(acctest.QueueWithDMQHCL("q", "acme/crm/prod/refunds", 5, "")),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("acme/crm/prod/refunds/dmq")),
 			},
