@@ -120,6 +120,9 @@ func (w *CLIWorkspace) RemoveFile(name string) {
 	}
 }
 
+// Plugins is the directory of the provider binary the workspace's CLI configuration names.
+func (w *CLIWorkspace) Plugins() string { return w.plugins }
+
 // Dir is the directory the workspace runs the CLI in.
 func (w *CLIWorkspace) Dir() string { return w.dir }
 
@@ -130,7 +133,7 @@ func (w *CLIWorkspace) Sibling(main, name, query string) *CLIWorkspace {
 	dir := w.t.TempDir()
 	WriteFile(w.t, filepath.Join(dir, "main.tf"), main)
 	WriteFile(w.t, filepath.Join(dir, name), query)
-	return &CLIWorkspace{t: w.t, tf: w.tf, dir: dir, CliConfig: w.CliConfig, Creds: slices.Clone(w.Creds)}
+	return &CLIWorkspace{t: w.t, tf: w.tf, dir: dir, plugins: w.plugins, CliConfig: w.CliConfig, Creds: slices.Clone(w.Creds)}
 }
 
 // WriteFile writes the file name of the workspace's directory.

@@ -745,6 +745,7 @@ type CLIWorkspace struct {
 	t         *testing.T
 	tf        string
 	dir       string
+	plugins   string
 	CliConfig string
 	Creds     []string
 }
@@ -759,7 +760,7 @@ func NewCLIWorkspace(t *testing.T, tf, plugins, dir string, env *TestEnv) *CLIWo
 		t.Fatal(err)
 	}
 	cliConfig := WriteCLIConfig(t, work, plugins)
-	return &CLIWorkspace{t: t, tf: tf, dir: dir, CliConfig: cliConfig, Creds: []string{
+	return &CLIWorkspace{t: t, tf: tf, dir: dir, plugins: plugins, CliConfig: cliConfig, Creds: []string{
 		framework.EnvEventMeshServiceKey + "=" + filepath.Join(keys, "event-mesh.json"),
 		framework.EnvCloudIntegrationServiceKey + "=" + filepath.Join(keys, "cloud-integration.json"),
 	}}

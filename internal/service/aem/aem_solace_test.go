@@ -379,7 +379,7 @@ func protoDiagText(ds []*tfprotov6.Diagnostic) string {
 }
 
 // solaceMoveConfig adopts the fixture's three objects with `moved` blocks.
-const solaceMoveConfig = acctest.RequiredProviders + `
+var solaceMoveConfig = acctest.RequiredProviders + `
 provider "sapmessaging" {}
 
 resource "sapmessaging_aem_dead_message_queue" "orders_dmq" {
@@ -404,54 +404,63 @@ resource "sapmessaging_aem_queue_subscription" "orders_created" {
   queue_name = sapmessaging_aem_queue.orders.name
   topic      = "acme/orders/created/>"
 }
+` + solaceMoved(
+	"solacebroker_msg_vpn_queue.orders_dmq", "sapmessaging_aem_dead_message_queue.orders_dmq",
+	"solacebroker_msg_vpn_queue.orders", "sapmessaging_aem_queue.orders",
+	"solacebroker_msg_vpn_queue_subscription.orders_created", "sapmessaging_aem_queue_subscription.orders_created")
 
-moved {
-  from = solacebroker_msg_vpn_queue.orders_dmq
-  to   = sapmessaging_aem_dead_message_queue.orders_dmq
-}
-
-moved {
-  from = solacebroker_msg_vpn_queue.orders
-  to   = sapmessaging_aem_queue.orders
-}
-
-moved {
-  from = solacebroker_msg_vpn_queue_subscription.orders_created
-  to   = sapmessaging_aem_queue_subscription.orders_created
-}
-`
-
-// The move as a user runs it: the state solacebroker v1.3.0 wrote (the fixture), a configuration with `moved`
-// blocks, terraform plan shows three moves and nothing to add, change or destroy, the apply records them, and
-// the next plan is empty; the broker's queues are untouched.
-func TestAccSolaceMove_stateFixture(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
-	if !acctest.TerraformAtLeast(t, tf, 8) {
-		t.Skipf("%s cannot move state across providers (Terraform 1.8 or later can)", tf)
+// solaceMoved is a moved block for each pair of addresses of moves: from, to, from, to...
+func solaceMoved(moves ...string) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(moves); i += 2 {
+		fmt.Fprintf(&b, "\nmoved {\n  from = %s\n  to   = %s\n}\n", moves[i], moves[i+1])
 	}
+	return b.String()
+}
+
+// solaceMoveWorkspace starts a test of the move from Solace's provider: an emulator with the sample content, and
+// a workspace that holds files and runs this provider and solacebroker from local binaries; it skips without a
+// Terraform that moves state across providers (1.8 or later) or without a solacebroker binary.
+func solaceMoveWorkspace(t *testing.T, files map[string]string) (*acctest.TestEnv, *acctest.CLIWorkspace) {
+	t.Helper()
+	tf := acctest.NewerCLI(t, 8, "cannot move state across providers (Terraform 1.8 or later can)")
 	solace := acctest.SolacebrokerDir(t)
 	env := acctest.NewTestEnv(t)
 	if err := env.Srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
 	}
+	w := acctest.NewWorkspace(t, tf, env, files)
+	w.CliConfig = writeSolaceCLIConfig(t, solace, w.Plugins())
+	w.WithAEM(env)
+	return env, w
+}
+
+// solaceMoveApplies plans the move, which must show every string of shows, applies it, and checks that the next
+// plan is empty.
+func solaceMoveApplies(t *testing.T, w *acctest.CLIWorkspace, shows ...string) {
+	t.Helper()
+	plan := w.MustRun(0, "plan", "-no-color", "-input=false")
+	acctest.ExpectContains(t, "the plan", plan.Output, shows...)
+	w.MustRun(0, "apply", "-no-color", "-input=false", "-auto-approve")
+	if after := w.MustRun(0, "plan", "-no-color", "-input=false", "-detailed-exitcode"); !strings.Contains(after.Output, "No changes.") {
+		t.Errorf("the plan after the move is not empty:\n%s", after.Output)
+	}
+}
+
+// The move as a user runs it: the state solacebroker v1.3.0 wrote (the fixture), a configuration with `moved`
+// blocks, terraform plan shows three moves and nothing to add, change or destroy, the apply records them, and
+// the next plan is empty; the broker's queues are untouched.
+func TestAccSolaceMove_stateFixture(t *testing.T) {
+	env, w := solaceMoveWorkspace(t, map[string]string{"main.tf": solaceMoveConfig})
 	c := env.AEM(t)
 	if err := c.CreateSubscription(t.Context(), "acme/aem/prod/orders", "acme/orders/created/>"); err != nil {
 		t.Fatal(err)
 	}
-	creds := env.Srv.AdvancedEventMeshCredentials()
-	plugins := t.TempDir()
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
 	fixture, err := os.ReadFile(filepath.Join("testdata", "solacebroker", "state-v1.3.0.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	acctest.WriteFile(t, filepath.Join(dir, "terraform.tfstate"), strings.ReplaceAll(string(fixture), "MSG_VPN", creds.MsgVpnName))
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), solaceMoveConfig)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	w.CliConfig = writeSolaceCLIConfig(t, solace, plugins)
-	w.WithAEM(env)
+	w.WriteFile("terraform.tfstate", strings.ReplaceAll(string(fixture), "MSG_VPN", env.Srv.AdvancedEventMeshCredentials().MsgVpnName))
 	queues := []string{"acme/aem/prod/orders", "acme/aem/prod/orders/dmq"}
 	held := func() []aem.QueueSettings {
 		out := make([]aem.QueueSettings, len(queues))
@@ -466,29 +475,15 @@ func TestAccSolaceMove_stateFixture(t *testing.T) {
 	}
 	before := held()
 
-	plan := w.MustRun(0, "plan", "-no-color", "-input=false")
-	for _, want := range []string{
+	solaceMoveApplies(t, w,
 		"solacebroker_msg_vpn_queue.orders has moved to sapmessaging_aem_queue.orders",
 		"solacebroker_msg_vpn_queue.orders_dmq has moved to sapmessaging_aem_dead_message_queue.orders_dmq",
 		"solacebroker_msg_vpn_queue_subscription.orders_created has moved to sapmessaging_aem_queue_subscription.orders_created",
 		"Plan: 0 to add, 0 to change, 0 to destroy.",
-		"Settings Left Unmanaged",
-	} {
-		if !strings.Contains(plan.Output, want) {
-			t.Errorf("the plan does not show %q:\n%s", want, plan.Output)
-		}
-	}
-	w.MustRun(0, "apply", "-no-color", "-input=false", "-auto-approve")
-	after := w.MustRun(0, "plan", "-no-color", "-input=false", "-detailed-exitcode")
-	if !strings.Contains(after.Output, "No changes.") {
-		t.Errorf("the plan after the move is not empty:\n%s", after.Output)
-	}
+		"Settings Left Unmanaged")
 	st := w.MustRun(0, "state", "list")
-	for _, want := range []string{"sapmessaging_aem_queue.orders", "sapmessaging_aem_dead_message_queue.orders_dmq", "sapmessaging_aem_queue_subscription.orders_created"} {
-		if !strings.Contains(st.Output, want) {
-			t.Errorf("the state does not hold %s:\n%s", want, st.Output)
-		}
-	}
+	acctest.ExpectContains(t, "the state", st.Output,
+		"sapmessaging_aem_queue.orders", "sapmessaging_aem_dead_message_queue.orders_dmq", "sapmessaging_aem_queue_subscription.orders_created")
 	if strings.Contains(st.Output, "solacebroker_") {
 		t.Errorf("the state still holds solacebroker resources:\n%s", st.Output)
 	}
@@ -517,25 +512,9 @@ func writeSolaceCLIConfig(t *testing.T, solace, plugins string) string {
 // configuration is then rewritten for this provider with `moved` blocks; the plan shows the moves and nothing
 // else, the apply records them, the next plan is empty and the broker still holds the owner.
 func TestAccSolaceMove_endToEnd(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
-	if !acctest.TerraformAtLeast(t, tf, 8) {
-		t.Skipf("%s cannot move state across providers (Terraform 1.8 or later can)", tf)
-	}
-	solace := acctest.SolacebrokerDir(t)
-	env := acctest.NewTestEnv(t)
-	if err := env.Srv.LoadSampleContent(); err != nil {
-		t.Fatal(err)
-	}
+	env, w := solaceMoveWorkspace(t, nil)
 	creds := env.Srv.AdvancedEventMeshCredentials()
-	plugins := t.TempDir()
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	w.CliConfig = writeSolaceCLIConfig(t, solace, plugins)
-	w.WithAEM(env)
-
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(`
+	w.WriteFile("main.tf", fmt.Sprintf(`
 terraform {
   required_providers {
     solacebroker = { source = "solaceproducts/solacebroker" }
@@ -577,7 +556,7 @@ resource "solacebroker_msg_vpn_queue" "legacy" {
 `, creds.SEMPURL, creds.Username, creds.Password, creds.MsgVpnName, creds.MsgVpnName, creds.MsgVpnName))
 	w.MustRun(0, "apply", "-no-color", "-input=false", "-auto-approve")
 
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+`
+	w.WriteFile("main.tf", acctest.RequiredProviders+`
 provider "sapmessaging" {}
 
 resource "sapmessaging_aem_queue" "invoices" {
@@ -595,17 +574,9 @@ resource "sapmessaging_aem_queue_subscription" "invoices_created" {
   queue_name = sapmessaging_aem_queue.invoices.name
   topic      = "acme/invoices/created/>"
 }
-
-moved {
-  from = solacebroker_msg_vpn_queue.invoices
-  to   = sapmessaging_aem_queue.invoices
-}
-
-moved {
-  from = solacebroker_msg_vpn_queue_subscription.invoices_created
-  to   = sapmessaging_aem_queue_subscription.invoices_created
-}
-
+`+solaceMoved(
+		"solacebroker_msg_vpn_queue.invoices", "sapmessaging_aem_queue.invoices",
+		"solacebroker_msg_vpn_queue_subscription.invoices_created", "sapmessaging_aem_queue_subscription.invoices_created")+`
 # As an import and terraform query write it: both adoption attributes set.
 resource "sapmessaging_aem_queue" "legacy" {
   name                             = "acme/aem/prod/legacy"
@@ -614,29 +585,14 @@ resource "sapmessaging_aem_queue" "legacy" {
   allow_unlimited_redelivery       = true
   allow_missing_dead_message_queue = true
 }
-
-moved {
-  from = solacebroker_msg_vpn_queue.legacy
-  to   = sapmessaging_aem_queue.legacy
-}
-`)
-	plan := w.MustRun(0, "plan", "-no-color", "-input=false")
-	for _, want := range []string{
+`+solaceMoved("solacebroker_msg_vpn_queue.legacy", "sapmessaging_aem_queue.legacy"))
+	solaceMoveApplies(t, w,
 		"solacebroker_msg_vpn_queue.invoices has moved to sapmessaging_aem_queue.invoices",
 		"solacebroker_msg_vpn_queue_subscription.invoices_created has moved to sapmessaging_aem_queue_subscription.invoices_created",
 		"solacebroker_msg_vpn_queue.legacy has moved to sapmessaging_aem_queue.legacy",
 		"Plan: 0 to add, 0 to change, 0 to destroy.",
 		`owner = "acme-invoicing"`,
-		"Unlimited Redelivery Allowed", "Missing Dead Message Queue Allowed",
-	} {
-		if !strings.Contains(plan.Output, want) {
-			t.Errorf("the plan does not show %q:\n%s", want, plan.Output)
-		}
-	}
-	w.MustRun(0, "apply", "-no-color", "-input=false", "-auto-approve")
-	if after := w.MustRun(0, "plan", "-no-color", "-input=false", "-detailed-exitcode"); !strings.Contains(after.Output, "No changes.") {
-		t.Errorf("the plan after the move is not empty:\n%s", after.Output)
-	}
+		"Unlimited Redelivery Allowed", "Missing Dead Message Queue Allowed")
 	q, err := env.AEM(t).GetQueue(t.Context(), "acme/aem/prod/invoices")
 	if err != nil {
 		t.Fatal(err)
@@ -745,11 +701,7 @@ resource "sapmessaging_aem_queue_subscription" "created" {
 // attribute) plans no change: the identity is upgraded with the configuration's Message VPN, and the refresh
 // fills the state.
 func TestAccAEMQueueSubscription_identityUpgrade(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
-	if !acctest.TerraformAtLeast(t, tf, 12) {
-		t.Skipf("%s keeps no resource identity (Terraform 1.12 or later does)", tf)
-	}
+	tf := acctest.NewerCLI(t, 12, "keeps no resource identity (Terraform 1.12 or later does)")
 	env := acctest.NewTestEnv(t)
 	if err := env.Srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
@@ -758,10 +710,7 @@ func TestAccAEMQueueSubscription_identityUpgrade(t *testing.T) {
 		t.Fatal(err)
 	}
 	creds := env.Srv.AdvancedEventMeshCredentials()
-	plugins := t.TempDir()
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "terraform.tfstate"), `{
+	w := acctest.NewWorkspace(t, tf, env, map[string]string{"terraform.tfstate": `{
   "version": 4,
   "terraform_version": "1.14.3",
   "serial": 1,
@@ -794,16 +743,14 @@ func TestAccAEMQueueSubscription_identityUpgrade(t *testing.T) {
   ],
   "check_results": null
 }
-`)
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+`
+`, "main.tf": acctest.RequiredProviders + `
 provider "sapmessaging" {}
 
 resource "sapmessaging_aem_queue_subscription" "created" {
   queue_name = "acme/aem/prod/orders"
   topic      = "acme/orders/created/>"
 }
-`)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+`})
 	w.WithAEM(env)
 	plan := w.MustRun(0, "plan", "-no-color", "-input=false", "-detailed-exitcode")
 	if !strings.Contains(plan.Output, "No changes.") {
