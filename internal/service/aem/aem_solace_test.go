@@ -232,13 +232,25 @@ func tfString(t *testing.T, v tftypes.Value) any {
 	return v.String()
 }
 
-func TestSolaceMoveQueue(t *testing.T) {
-	t.Parallel()
-	resp, attrs := moveFixture(t, "orders", "sapmessaging_aem_queue")
+// expectMoved moves the fixture's resource name into the resource type target, which must succeed with the
+// attributes want (the others are not checked), and returns the move's response.
+func expectMoved(t *testing.T, name, target string, want map[string]any) *tfprotov6.MoveResourceStateResponse {
+	t.Helper()
+	resp, attrs := moveFixture(t, name, target)
 	if diagsHaveError(resp.Diagnostics) {
 		t.Fatalf("the move failed: %s", protoDiagText(resp.Diagnostics))
 	}
-	want := map[string]any{
+	for k, w := range want {
+		if got := tfString(t, attrs[k]); got != w {
+			t.Errorf("%s = %#v, want %#v", k, got, w)
+		}
+	}
+	return resp
+}
+
+func TestSolaceMoveQueue(t *testing.T) {
+	t.Parallel()
+	resp := expectMoved(t, "orders", "sapmessaging_aem_queue", map[string]any{
 		"id": "acme/aem/prod/orders", "name": "acme/aem/prod/orders", "msg_vpn_name": "acme-prod",
 		"dead_message_queue": "acme/aem/prod/orders/dmq", "max_redelivery_count": int64(5), "delivery_count_enabled": true,
 		"ingress_enabled": true, "egress_enabled": true, "redelivery_delay_enabled": true,
@@ -253,12 +265,7 @@ func TestSolaceMoveQueue(t *testing.T) {
 		"poison_message_deliveries": nil, "time_to_dead_letter": nil,
 		// Whether the dead message queue exists and takes messages: the refresh that follows sets it as an import does.
 		"allow_missing_dead_message_queue": nil,
-	}
-	for k, w := range want {
-		if got := tfString(t, attrs[k]); got != w {
-			t.Errorf("%s = %#v, want %#v", k, got, w)
-		}
-	}
+	})
 	var warned bool
 	for _, d := range resp.Diagnostics {
 		if d.Severity == tfprotov6.DiagnosticSeverityWarning && d.Summary == "Settings Left Unmanaged" {
@@ -273,18 +280,10 @@ func TestSolaceMoveQueue(t *testing.T) {
 
 func TestSolaceMoveDeadMessageQueue(t *testing.T) {
 	t.Parallel()
-	resp, attrs := moveFixture(t, "orders_dmq", "sapmessaging_aem_dead_message_queue")
-	if diagsHaveError(resp.Diagnostics) {
-		t.Fatalf("the move failed: %s", protoDiagText(resp.Diagnostics))
-	}
-	for k, w := range map[string]any{
+	resp := expectMoved(t, "orders_dmq", "sapmessaging_aem_dead_message_queue", map[string]any{
 		"name": "acme/aem/prod/orders/dmq", "respect_ttl": true, "max_ttl": int64(604800), "ingress_enabled": true,
 		"dead_message_queue": "#DEAD_MSG_QUEUE", "max_redelivery_count": int64(0), "allow_no_ttl": false,
-	} {
-		if got := tfString(t, attrs[k]); got != w {
-			t.Errorf("%s = %#v, want %#v", k, got, w)
-		}
-	}
+	})
 	// The unmanaged settings readable: each threshold attribute that holds a value as name.attribute = value,
 	// no nulls and no JSON; and the object and the resource types named.
 	var named bool
@@ -312,18 +311,10 @@ func TestSolaceMoveDeadMessageQueue(t *testing.T) {
 
 func TestSolaceMoveSubscription(t *testing.T) {
 	t.Parallel()
-	resp, attrs := moveFixture(t, "orders_created", "sapmessaging_aem_queue_subscription")
-	if diagsHaveError(resp.Diagnostics) {
-		t.Fatalf("the move failed: %s", protoDiagText(resp.Diagnostics))
-	}
-	for k, w := range map[string]any{
+	expectMoved(t, "orders_created", "sapmessaging_aem_queue_subscription", map[string]any{
 		"id": "acme/aem/prod/orders;acme/orders/created/>", "queue_name": "acme/aem/prod/orders",
 		"topic": "acme/orders/created/>", "msg_vpn_name": "acme-prod",
-	} {
-		if got := tfString(t, attrs[k]); got != w {
-			t.Errorf("%s = %#v, want %#v", k, got, w)
-		}
-	}
+	})
 }
 
 func TestSolaceMoveRefusesOthers(t *testing.T) {
