@@ -73,6 +73,23 @@ provider "sapmessaging" {
 `, string(e.Srv.EventMeshKey()), string(e.Srv.CloudIntegrationKey()), c.SEMPURL, c.MsgVpnName, c.Username, c.Password, args)
 }
 
+// AEMWrongPasswordProvider configures the provider with the emulator's Advanced Event Mesh broker service and a
+// password the broker refuses, without retries.
+func (e *TestEnv) AEMWrongPasswordProvider() string {
+	c := e.Srv.AdvancedEventMeshCredentials()
+	return fmt.Sprintf(`
+provider "sapmessaging" {
+  advanced_event_mesh = {
+    semp_url     = %q
+    msg_vpn_name = %q
+    username     = %q
+    password     = "wrong"
+  }
+  max_retries = 0
+}
+`, c.SEMPURL, c.MsgVpnName, c.Username)
+}
+
 // AEMConfig joins the provider block with the AEM broker and the given HCL.
 func (e *TestEnv) AEMConfig(hcl string) string { return e.AEMProviderBlock("") + hcl }
 

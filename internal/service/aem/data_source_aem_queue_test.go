@@ -18,7 +18,6 @@ func TestAccAEMQueueDataSource(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddAEMLandscape(t)
 	const orders, defaults = "data.sapmessaging_aem_queue.orders", "data.sapmessaging_aem_queue.defaults"
-	c := env.Srv.AdvancedEventMeshCredentials()
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -59,18 +58,7 @@ data "sapmessaging_aem_queue" "defaults" {
 				ExpectError: acctest.Wrapped(`AEM Queue Not Found.*no queue "acme/none"`),
 			},
 			{
-				Config: `
-provider "sapmessaging" {
-  advanced_event_mesh = {
-    semp_url     = "` + c.SEMPURL + `"
-    msg_vpn_name = "` + c.MsgVpnName + `"
-    username     = "` + c.Username + `"
-    password     = "wrong"
-  }
-  max_retries = 0
-}
-data "sapmessaging_aem_queue" "x" { name = "acme/orders" }
-`,
+				Config:      env.AEMWrongPasswordProvider() + `data "sapmessaging_aem_queue" "x" { name = "acme/orders" }`,
 				ExpectError: acctest.Wrapped(`Advanced Event Mesh SEMP API Credentials Refused`),
 			},
 		},

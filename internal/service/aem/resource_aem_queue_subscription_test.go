@@ -203,18 +203,7 @@ func TestAccAEMQueueSubscription_identity(t *testing.T) {
 func TestAccAEMQueueSubscription_planFailures(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.CreateAEMQueue(t, "acme/plan", aem.QueueSettings{})
-	c := env.Srv.AdvancedEventMeshCredentials()
-	wrongPassword := fmt.Sprintf(`
-provider "sapmessaging" {
-  advanced_event_mesh = {
-    semp_url     = %q
-    msg_vpn_name = %q
-    username     = %q
-    password     = "wrong"
-  }
-  max_retries = 0
-}
-`, c.SEMPURL, c.MsgVpnName, c.Username)
+	wrongPassword := env.AEMWrongPasswordProvider()
 	twice := aemSubscriptionHCL("acme/plan", "acme/plan/>") + `
 resource "sapmessaging_aem_queue_subscription" "again" {
   queue_name = "acme/plan"

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -25,6 +24,11 @@ import (
 
 // aemQueueHCL is a queue with the settings the provider recommends and its dead message queue.
 func aemQueueHCL(name string, redeliveries int) string {
+	return aemQueueHCLWith(name, redeliveries, "")
+}
+
+// aemQueueHCLWith is aemQueueHCL with the extra arguments of the queue.
+func aemQueueHCLWith(name string, redeliveries int, extra string) string {
 	return fmt.Sprintf(`
 resource "sapmessaging_aem_dead_message_queue" "dmq" {
   name            = "%[1]s/dmq"
@@ -41,8 +45,8 @@ resource "sapmessaging_aem_queue" "q" {
   redelivery_delay_initial_interval = 1000
   ingress_enabled                   = true
   egress_enabled                    = true
-}
-`, name, redeliveries)
+%[3]s}
+`, name, redeliveries, extra)
 }
 
 func TestAccAEMQueue_lifecycle(t *testing.T) {
@@ -175,18 +179,7 @@ func TestAccAEMQueue_failures(t *testing.T) {
 	if _, err := env.AEM(t).CreateQueue(context.Background(), aem.Queue{Name: name, QueueSettings: aem.QueueSettings{MaxRedeliveryCount: aem.Ptr[int64](2)}}); err != nil {
 		t.Fatal(err)
 	}
-	c := env.Srv.AdvancedEventMeshCredentials()
-	wrong := fmt.Sprintf(`
-provider "sapmessaging" {
-  advanced_event_mesh = {
-    semp_url     = %q
-    msg_vpn_name = %q
-    username     = %q
-    password     = "wrong"
-  }
-  max_retries = 0
-}
-`, c.SEMPURL, c.MsgVpnName, c.Username)
+	wrong := env.AEMWrongPasswordProvider()
 	res := func(n string) string {
 		return fmt.Sprintf(`
 resource "sapmessaging_aem_dead_message_queue" "dmq" {
@@ -224,25 +217,7 @@ func TestAccAEMQueue_holdsMessages(t *testing.T) {
 		return env.AEMConfig(aemQueueHCL(name, 3) + fmt.Sprintf("\n# force %v\n", force))
 	}
 	forced := func() string {
-		return env.AEMConfig(fmt.Sprintf(`
-resource "sapmessaging_aem_dead_message_queue" "dmq" {
-  name            = "%[1]s/dmq"
-  respect_ttl     = true
-  max_ttl         = 604800
-  ingress_enabled = true
-}
-
-resource "sapmessaging_aem_queue" "q" {
-  name                              = %[1]q
-  max_redelivery_count              = 3
-  dead_message_queue                = sapmessaging_aem_dead_message_queue.dmq.name
-  redelivery_delay_enabled          = true
-  redelivery_delay_initial_interval = 1000
-  ingress_enabled                   = true
-  egress_enabled                    = true
-  force_destroy                     = true
-}
-`, name))
+		return env.AEMConfig(aemQueueHCLWith(name, 3, "  force_destroy = true\n"))
 	}
 	acc.ParallelTest(t, acc.TestCase{
 		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
@@ -333,13 +308,8 @@ resource "sapmessaging_aem_dead_message_queue" "again" {
 // written differently) run in provider processes of their own: a queue both manage is refused at plan all
 // the same, naming the other configuration.
 func TestAccAEMQueue_aliasedConfigurations(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
+	tf := acctest.ParallelCLI(t)
 	env := acctest.NewTestEnv(t)
-	work := t.TempDir()
-	plugins := filepath.Join(work, "plugins")
-	acctest.BuildProvider(t, plugins)
-	cliConfig := acctest.WriteCLIConfig(t, work, plugins)
 	c := env.Srv.AdvancedEventMeshCredentials()
 	block := func(alias, url string) string {
 		return fmt.Sprintf("\nprovider \"sapmessaging\" {\n  %s\n  advanced_event_mesh = {\n    semp_url     = %q\n    msg_vpn_name = %q\n    username     = %q\n    password     = %q\n  }\n}\n",
@@ -358,14 +328,11 @@ resource "sapmessaging_aem_dead_message_queue" %[1]q {
 	}
 	hcl := acctest.RequiredProviders + block("", c.SEMPURL) + block(`alias = "b"`, strings.ToUpper(c.SEMPURL[:4])+c.SEMPURL[4:]+"/") +
 		queue("a", "sapmessaging") + queue("b", "sapmessaging.b")
-	dir := filepath.Join(work, "aliased")
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), hcl)
-	r := acctest.RunTerraform(t, tf, dir, cliConfig, "plan", "-input=false", "-no-color")
-	out := strings.Join(strings.Fields(strings.ReplaceAll(r.Output, "│", " ")), " ")
-	if r.ExitCode != 1 || !strings.Contains(out, "Error: Duplicate Queue Name") || !strings.Contains(out, `name the Advanced Event Mesh queue "acme/aem/test/aliased"`) ||
-		!strings.Contains(out, "another provider configuration (an aliased provider block) that points at the same") {
-		t.Fatalf("plan of two aliases on one queue: exit %d, want 1 with Duplicate Queue Name by another provider configuration:\n%s", r.ExitCode, r.Output)
-	}
+	w := acctest.NewWorkspace(t, tf, env, map[string]string{"main.tf": hcl})
+	w.Creds = nil // the configuration connects both aliases
+	r := w.MustRun(1, "plan", "-input=false", "-no-color")
+	acctest.ExpectFlatContains(t, "the plan of two aliases on one queue", r.Output, "Error: Duplicate Queue Name",
+		`name the Advanced Event Mesh queue "acme/aem/test/aliased"`, "another provider configuration (an aliased provider block) that points at the same")
 }
 
 // The state stays true under faults: a create whose answer was lost records the queue the broker made (with
@@ -609,18 +576,7 @@ resource "sapmessaging_aem_queue" "q" {
 // A refused SEMP password shows the documented "Credentials Refused" at the refresh of a queue in state.
 func TestAccAEMQueue_refreshCredentialsRefused(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	c := env.Srv.AdvancedEventMeshCredentials()
-	wrong := fmt.Sprintf(`
-provider "sapmessaging" {
-  advanced_event_mesh = {
-    semp_url     = %q
-    msg_vpn_name = %q
-    username     = %q
-    password     = "wrong"
-  }
-  max_retries = 0
-}
-`, c.SEMPURL, c.MsgVpnName, c.Username)
+	wrong := env.AEMWrongPasswordProvider()
 	acc.ParallelTest(t, acc.TestCase{
 		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 		Steps: []acc.TestStep{
@@ -637,25 +593,17 @@ provider "sapmessaging" {
 // (the second used to appear only after the first was fixed), and the warning about redelivery without delay
 // once, not from both the configuration's validation and the plan.
 func TestAccAEMQueue_refusalsOnce(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
+	tf := acctest.ParallelCLI(t)
 	env := acctest.NewTestEnv(t)
-	work := t.TempDir()
-	plugins := filepath.Join(work, "plugins")
-	acctest.BuildProvider(t, plugins)
-	cliConfig := acctest.WriteCLIConfig(t, work, plugins)
-	dir := filepath.Join(work, "once")
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+`
+	w := acctest.NewWorkspace(t, tf, env, map[string]string{"main.tf": acctest.RequiredProviders + `
 resource "sapmessaging_aem_queue" "q" {
   name                 = "acme/aem/test/once"
   max_redelivery_count = 0
   dead_message_queue   = "acme/aem/test/nowhere"
 }
-`)
-	r := acctest.RunTerraformEnv(t, tf, dir, cliConfig, acctest.AEMCLIEnv(env), "plan", "-input=false", "-no-color")
-	if r.ExitCode != 1 {
-		t.Fatalf("plan: exit %d, want 1:\n%s", r.ExitCode, r.Output)
-	}
+`})
+	w.Creds = acctest.AEMCLIEnv(env)
+	r := w.MustRun(1, "plan", "-input=false", "-no-color")
 	for _, d := range []string{"Error: Unlimited Redelivery", "Error: Dead Message Queue Does Not Exist", "Warning: Redelivery Without Delay"} {
 		if n := strings.Count(r.Output, d); n != 1 {
 			t.Errorf("%q appears %d times, want once:\n%s", d, n, r.Output)
