@@ -25,6 +25,26 @@ func QueryTest(t *testing.T, steps ...resource.TestStep) {
 	})
 }
 
+// ListHCL is the list block label of the list resource typ for the provider sapmessaging, with the arguments args,
+// one a line (include_resource = true, limit = 2), and, unless config is empty, a config block that holds config
+// (its arguments, one a line).
+func ListHCL(typ, label, config string, args ...string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nlist %q %q {\n  provider = sapmessaging\n", typ, label)
+	for _, a := range args {
+		fmt.Fprintf(&b, "  %s\n", a)
+	}
+	if config != "" {
+		b.WriteString("  config {\n")
+		for _, line := range strings.Split(config, "\n") {
+			fmt.Fprintf(&b, "    %s\n", line)
+		}
+		b.WriteString("  }\n")
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
 // QueryStep is a step that runs the list blocks of config and checks their results.
 func QueryStep(config string, checks ...querycheck.QueryResultCheck) resource.TestStep {
 	return resource.TestStep{Query: true, Config: config, QueryResultChecks: checks}

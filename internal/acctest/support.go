@@ -258,21 +258,29 @@ func (e *TestEnv) AddHandMadeSubscriptions(t *testing.T) {
 // queue, returns without one (and with unlimited redelivery), and a queue of another namespace.
 func (e *TestEnv) AddHandMadeQueues(t *testing.T) {
 	t.Helper()
-	em := e.EventMesh(t)
-	ctx := context.Background()
 	i64 := func(v int64) *int64 { return &v }
 	str := func(v string) *string { return &v }
 	yes := true
-	for _, q := range []struct {
-		name string
-		s    eventmesh.QueueSettings
-	}{
-		{"acme/crm/prod/orders/dmq", eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: i64(604800)}},
-		{"acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: i64(3), DeadMsgQueue: str("acme/crm/prod/orders/dmq")}},
-		{"acme/crm/prod/returns", eventmesh.QueueSettings{MaxRedeliveryCount: i64(0)}},
-		{"acme/erp/prod/invoices", eventmesh.QueueSettings{MaxRedeliveryCount: i64(5)}},
-	} {
-		if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
+	e.PutQueues(t,
+		EventMeshQueue{"acme/crm/prod/orders/dmq", eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: i64(604800)}},
+		EventMeshQueue{"acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: i64(3), DeadMsgQueue: str("acme/crm/prod/orders/dmq")}},
+		EventMeshQueue{"acme/crm/prod/returns", eventmesh.QueueSettings{MaxRedeliveryCount: i64(0)}},
+		EventMeshQueue{"acme/erp/prod/invoices", eventmesh.QueueSettings{MaxRedeliveryCount: i64(5)}},
+	)
+}
+
+// EventMeshQueue is an Event Mesh queue a test makes out of band: its name and settings.
+type EventMeshQueue struct {
+	Name     string
+	Settings eventmesh.QueueSettings
+}
+
+// PutQueues creates or updates the queues through the management API, in order, as the cockpit would.
+func (e *TestEnv) PutQueues(t *testing.T, queues ...EventMeshQueue) {
+	t.Helper()
+	em := e.EventMesh(t)
+	for _, q := range queues {
+		if _, _, err := em.PutQueue(t.Context(), q.Name, q.Settings); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -32,23 +32,8 @@ func TestAccAEMQueueListResource_adoptSelfAndIneffectiveTTL(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w := acctest.NewQueryWorkspace(t, tf, env, acctest.RequiredProviders, "aem.tfquery.hcl", `
-list "sapmessaging_aem_queue" "adopt" {
-  provider         = sapmessaging
-  include_resource = true
-  config {
-    name_prefix = "acme/adopt/"
-  }
-}
-
-list "sapmessaging_aem_dead_message_queue" "adopt" {
-  provider         = sapmessaging
-  include_resource = true
-  config {
-    name_prefix = "acme/adopt/"
-  }
-}
-`)
+	w := acctest.NewQueryWorkspace(t, tf, env, acctest.RequiredProviders, "aem.tfquery.hcl", acctest.ListHCL("sapmessaging_aem_queue", "adopt", `name_prefix = "acme/adopt/"`, "include_resource = true")+
+		acctest.ListHCL("sapmessaging_aem_dead_message_queue", "adopt", `name_prefix = "acme/adopt/"`, "include_resource = true"))
 	w.WithAEM(env)
 	_, generated := w.Generate("generated.tf")
 	for _, want := range []*regexp.Regexp{
@@ -96,14 +81,7 @@ func TestAccAEMSenderListResource_adoptUndocumentedValues(t *testing.T) {
 		}
 		before[id] = string(env.Srv.IFlowContent(id))
 	}
-	w := acctest.NewQueryWorkspace(t, tf, env, acctest.AdoptionMain, "aem.tfquery.hcl", `
-list "sapmessaging_aem_sender" "handwritten" {
-  provider = sapmessaging
-  config {
-    iflow_id_prefix = "Acme_Handwritten_"
-  }
-}
-`)
+	w := acctest.NewQueryWorkspace(t, tf, env, acctest.AdoptionMain, "aem.tfquery.hcl", acctest.ListHCL("sapmessaging_aem_sender", "handwritten", `iflow_id_prefix = "Acme_Handwritten_"`))
 	w.WithAEM(env)
 	_, generated := w.Generate("generated.tf")
 	if n := len(regexp.MustCompile(`allow_undocumented_values\s+= true`).FindAllString(generated, -1)); n != 3 {

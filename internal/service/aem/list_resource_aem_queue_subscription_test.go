@@ -46,22 +46,9 @@ func TestAccAEMQueueSubscriptionListResource_query(t *testing.T) {
 	env.AddAEMSubscriptions(t)
 	const orders = "sapmessaging_aem_queue_subscription.orders"
 	acctest.QueryTest(t,
-		env.CountedQueryStep(env.AEMProviderBlock("")+`
-list "sapmessaging_aem_queue_subscription" "orders" {
-  provider         = sapmessaging
-  include_resource = true
-  config {
-    queue_name = "acme/aem/prod/orders"
-  }
-}
-
-list "sapmessaging_aem_queue_subscription" "gone" {
-  provider = sapmessaging
-  config {
-    queue_name = "acme/gone"
-  }
-}
-`,
+		env.CountedQueryStep(env.AEMProviderBlock("")+
+			acctest.ListHCL("sapmessaging_aem_queue_subscription", "orders", `queue_name = "acme/aem/prod/orders"`, "include_resource = true")+
+			acctest.ListHCL("sapmessaging_aem_queue_subscription", "gone", `queue_name = "acme/gone"`),
 			querycheck.ExpectLength(orders, 2),
 			querycheck.ExpectIdentity(orders, map[string]knownvalue.Check{
 				"msg_vpn_name": knownvalue.StringExact(env.Srv.AdvancedEventMeshCredentials().MsgVpnName),
@@ -82,12 +69,8 @@ list "sapmessaging_aem_queue_subscription" "gone" {
 			// acme: one queue list and two subscription lists.
 			expectAEMSubscriptionCalls{env: env, queueLists: 1, subscriptionLists: 2},
 		),
-		acctest.QueryStep(env.AEMProviderBlock("  request_timeout_seconds = 30")+`
-list "sapmessaging_aem_queue_subscription" "cut" {
-  provider = sapmessaging
-  limit    = 2
-}
-`, querycheck.ExpectLength("sapmessaging_aem_queue_subscription.cut", 2)),
+		acctest.QueryStep(env.AEMProviderBlock("  request_timeout_seconds = 30")+
+			acctest.ListHCL("sapmessaging_aem_queue_subscription", "cut", "", "limit = 2"), querycheck.ExpectLength("sapmessaging_aem_queue_subscription.cut", 2)),
 	)
 }
 
@@ -95,36 +78,15 @@ list "sapmessaging_aem_queue_subscription" "cut" {
 func TestAccAEMQueueSubscriptionListResource_badInput(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	acctest.QueryTest(t,
-		acctest.QueryErrorStep(env.AEMProviderBlock("")+`
-list "sapmessaging_aem_queue_subscription" "both" {
-  provider = sapmessaging
-  config {
-    queue_name        = "acme/aem/prod/orders"
-    queue_name_prefix = "acme/"
-  }
-}
-`, `Conflicting Queue Filters`),
-		acctest.QueryErrorStep(env.AEMProviderBlock("")+`
-list "sapmessaging_aem_queue_subscription" "bad" {
-  provider = sapmessaging
-  config {
-    queue_name = "acme/orders?"
-  }
-}
-`, `Invalid AEM Queue Name`),
-		acctest.QueryErrorStep(env.AEMProviderBlock("")+`
-list "sapmessaging_aem_queue_subscription" "bad" {
-  provider = sapmessaging
-  config {
-    queue_name_prefix = "acme;"
-  }
-}
-`, `Invalid AEM Queue Name Prefix`),
-		acctest.QueryErrorStep(env.ProviderBlock+`
-list "sapmessaging_aem_queue_subscription" "x" {
-  provider = sapmessaging
-}
-`, `Advanced Event Mesh Not Configured`),
+		acctest.QueryErrorStep(env.AEMProviderBlock("")+
+			acctest.ListHCL("sapmessaging_aem_queue_subscription", "both", `queue_name = "acme/aem/prod/orders"
+queue_name_prefix = "acme/"`), `Conflicting Queue Filters`),
+		acctest.QueryErrorStep(env.AEMProviderBlock("")+
+			acctest.ListHCL("sapmessaging_aem_queue_subscription", "bad", `queue_name = "acme/orders?"`), `Invalid AEM Queue Name`),
+		acctest.QueryErrorStep(env.AEMProviderBlock("")+
+			acctest.ListHCL("sapmessaging_aem_queue_subscription", "bad", `queue_name_prefix = "acme;"`), `Invalid AEM Queue Name Prefix`),
+		acctest.QueryErrorStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_aem_queue_subscription", "x", ""), `Advanced Event Mesh Not Configured`),
 	)
 }
 
@@ -135,11 +97,7 @@ func TestAccAEMQueueSubscriptionListResource_generatedConfiguration(t *testing.T
 	tf := acctest.QueryCLI(t)
 	env := acctest.NewTestEnv(t)
 	env.AddAEMSubscriptions(t)
-	w := acctest.NewQueryWorkspace(t, tf, env, acctest.AdoptionMain, "aem.tfquery.hcl", `
-list "sapmessaging_aem_queue_subscription" "all" {
-  provider = sapmessaging
-}
-`)
+	w := acctest.NewQueryWorkspace(t, tf, env, acctest.AdoptionMain, "aem.tfquery.hcl", acctest.ListHCL("sapmessaging_aem_queue_subscription", "all", ""))
 	w.WithAEM(env)
 
 	w.Generate("generated.tf")
@@ -147,12 +105,7 @@ list "sapmessaging_aem_queue_subscription" "all" {
 	w.ApplyImports(4)
 	w.PlanEmpty()
 
-	w.WriteFile("aem.tfquery.hcl", `
-list "sapmessaging_aem_queue_subscription" "all" {
-  provider = sapmessaging
-  limit    = 2
-}
-`)
+	w.WriteFile("aem.tfquery.hcl", acctest.ListHCL("sapmessaging_aem_queue_subscription", "all", "", "limit = 2"))
 	r := w.MustRun(0, "query", "-no-color")
 	acctest.ExpectContains(t, "terraform query", r.Output, "List Results Truncated", "selects 4 subscriptions but returns only 2", "limit = 4")
 }

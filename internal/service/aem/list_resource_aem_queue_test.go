@@ -28,31 +28,9 @@ func TestAccAEMQueueListResource_query(t *testing.T) {
 	}
 	const q, d = "sapmessaging_aem_queue.prod", "sapmessaging_aem_dead_message_queue.prod"
 	acctest.QueryTest(t,
-		acctest.QueryStep(env.AEMConfig(`
-list "sapmessaging_aem_queue" "prod" {
-  provider         = sapmessaging
-  include_resource = true
-  config {
-    name_prefix = "acme/aem/prod/"
-  }
-}
-
-list "sapmessaging_aem_dead_message_queue" "prod" {
-  provider         = sapmessaging
-  include_resource = true
-  config {
-    name_prefix = "acme/aem/prod/"
-  }
-}
-
-list "sapmessaging_aem_queue" "cut" {
-  provider = sapmessaging
-  limit    = 2
-  config {
-    prefix = "acme/aem/" # the former name of name_prefix, still read
-  }
-}
-`),
+		acctest.QueryStep(env.AEMConfig(acctest.ListHCL("sapmessaging_aem_queue", "prod", `name_prefix = "acme/aem/prod/"`, "include_resource = true")+
+			acctest.ListHCL("sapmessaging_aem_dead_message_queue", "prod", `name_prefix = "acme/aem/prod/"`, "include_resource = true")+
+			acctest.ListHCL("sapmessaging_aem_queue", "cut", `prefix = "acme/aem/" # the former name of name_prefix, still read`, "limit = 2")),
 			querycheck.ExpectLength(q, 5),
 			querycheck.ExpectResourceKnownValues(q, acctest.ByAEMName("acme/aem/prod/legacy"), []querycheck.KnownValueCheck{
 				{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
@@ -99,23 +77,9 @@ list "sapmessaging_aem_queue" "cut" {
 func TestAccAEMQueueListResource_badInput(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	acctest.QueryTest(t,
-		acctest.QueryErrorStep(env.AEMConfig(`
-list "sapmessaging_aem_queue" "bad" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme/*"
-  }
-}
-`), `Invalid Queue Name Prefix.*cannot hold "\*"`),
-		acctest.QueryErrorStep(env.AEMConfig(`
-list "sapmessaging_aem_queue" "both" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme/"
-    prefix      = "acme/"
-  }
-}
-`), `Invalid Attribute Combination`),
+		acctest.QueryErrorStep(env.AEMConfig(acctest.ListHCL("sapmessaging_aem_queue", "bad", `name_prefix = "acme/*"`)), `Invalid Queue Name Prefix.*cannot hold "\*"`),
+		acctest.QueryErrorStep(env.AEMConfig(acctest.ListHCL("sapmessaging_aem_queue", "both", `name_prefix = "acme/"
+prefix = "acme/"`)), `Invalid Attribute Combination`),
 		acctest.QueryErrorStep(env.Config(`list "sapmessaging_aem_dead_message_queue" "all" { provider = sapmessaging }`), `Advanced Event Mesh Not Configured`),
 	)
 }
@@ -141,15 +105,7 @@ func TestAccAEMQueueListResource_adoptSampleContent(t *testing.T) {
 	w.PlanEmpty()
 
 	// A list block cut at its limit says so, with the number it selects.
-	wc := w.Sibling(acctest.RequiredProviders, "cut.tfquery.hcl", `
-list "sapmessaging_aem_queue" "cut" {
-  provider = sapmessaging
-  limit    = 2
-  config {
-    name_prefix = "acme/aem/prod/"
-  }
-}
-`)
+	wc := w.Sibling(acctest.RequiredProviders, "cut.tfquery.hcl", acctest.ListHCL("sapmessaging_aem_queue", "cut", `name_prefix = "acme/aem/prod/"`, "limit = 2"))
 	r := wc.MustRun(0, "query", "-no-color")
 	for _, s := range []string{"List Results Truncated", "selects 5 queues but returns only 2", "limit = 5"} {
 		if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(r.Output, "│", " ")), " "), s) {

@@ -259,17 +259,9 @@ func TestRedriveActionFromQueueThatDiscards(t *testing.T) {
 func redriveActionFixture(t *testing.T, dmq, queue eventmesh.QueueSettings, published int) (*acctest.TestEnv, *tfeventmesh.RedriveAction, action.SchemaResponse) {
 	t.Helper()
 	env := acctest.NewTestEnv(t)
-	em := env.EventMesh(t)
-	for _, q := range []struct {
-		name string
-		s    eventmesh.QueueSettings
-	}{{redriveDMQ, dmq}, {redriveQueue, queue}} {
-		if _, _, err := em.PutQueue(t.Context(), q.name, q.s); err != nil {
-			t.Fatal(err)
-		}
-	}
+	env.PutQueues(t, acctest.EventMeshQueue{Name: redriveDMQ, Settings: dmq}, acctest.EventMeshQueue{Name: redriveQueue, Settings: queue})
 	publishToDMQ(t, env.Srv.Server, published)
-	a := &tfeventmesh.RedriveAction{Data: &framework.ProviderData{EventMesh: em, Messaging: env.Messaging(t)}}
+	a := &tfeventmesh.RedriveAction{Data: &framework.ProviderData{EventMesh: env.EventMesh(t), Messaging: env.Messaging(t)}}
 	var sch action.SchemaResponse
 	a.Schema(t.Context(), action.SchemaRequest{}, &sch)
 	return env, a, sch

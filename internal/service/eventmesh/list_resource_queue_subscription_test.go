@@ -44,22 +44,9 @@ func TestAccQueueSubscriptionListResource_query(t *testing.T) {
 	env.AddHandMadeQueues(t)
 	env.AddHandMadeSubscriptions(t)
 	acctest.QueryTest(t,
-		env.CountedQueryStep(env.ProviderBlock+`
-list "sapmessaging_queue_subscription" "orders" {
-  provider         = sapmessaging
-  include_resource = true
-  config {
-    queue_name = "acme/crm/prod/orders"
-  }
-}
-
-list "sapmessaging_queue_subscription" "gone" {
-  provider = sapmessaging
-  config {
-    queue_name = "acme/crm/prod/gone"
-  }
-}
-`,
+		env.CountedQueryStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_queue_subscription", "orders", `queue_name = "acme/crm/prod/orders"`, "include_resource = true")+
+			acctest.ListHCL("sapmessaging_queue_subscription", "gone", `queue_name = "acme/crm/prod/gone"`),
 			querycheck.ExpectLength("sapmessaging_queue_subscription.orders", 2),
 			querycheck.ExpectIdentity("sapmessaging_queue_subscription.orders", map[string]knownvalue.Check{
 				"queue_name": knownvalue.StringExact("acme/crm/prod/orders"), "topic_pattern": knownvalue.StringExact("acme/crm/prod/ce/orders/*"),
@@ -76,21 +63,9 @@ list "sapmessaging_queue_subscription" "gone" {
 			querycheck.ExpectLength("sapmessaging_queue_subscription.gone", 0),
 			expectSubscriptionCalls{env: env, subscriptionLists: 2},
 		),
-		env.CountedQueryStep(env.ProviderBlock+`
-list "sapmessaging_queue_subscription" "crm" {
-  provider = sapmessaging
-  config {
-    queue_name_prefix = "acme/crm/"
-  }
-}
-
-list "sapmessaging_queue_subscription" "none" {
-  provider = sapmessaging
-  config {
-    queue_name_prefix = "acme/nothing/"
-  }
-}
-`,
+		env.CountedQueryStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_queue_subscription", "crm", `queue_name_prefix = "acme/crm/"`)+
+			acctest.ListHCL("sapmessaging_queue_subscription", "none", `queue_name_prefix = "acme/nothing/"`),
 			// orders/dmq, orders and returns match; the dead message queue has no subscription.
 			querycheck.ExpectLength("sapmessaging_queue_subscription.crm", 3),
 			querycheck.ExpectIdentity("sapmessaging_queue_subscription.crm", map[string]knownvalue.Check{
@@ -111,30 +86,12 @@ list "sapmessaging_queue_subscription" "none" {
 func TestAccQueueSubscriptionListResource_badInput(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	acctest.QueryTest(t,
-		acctest.QueryErrorStep(env.ProviderBlock+`
-list "sapmessaging_queue_subscription" "both" {
-  provider = sapmessaging
-  config {
-    queue_name        = "acme/crm/prod/orders"
-    queue_name_prefix = "acme/crm/"
-  }
-}
-`, `Conflicting Queue Filters.*Keep queue_name for one queue`),
-		acctest.QueryErrorStep(env.ProviderBlock+`
-list "sapmessaging_queue_subscription" "bad" {
-  provider = sapmessaging
-  config {
-    queue_name = "acme/crm/prod/orders in"
-  }
-}
-`, `Invalid Queue Name.*Use the queue's full name`),
-		acctest.QueryErrorStep(env.ProviderBlock+`
-list "sapmessaging_queue_subscription" "bad" {
-  provider = sapmessaging
-  config {
-    queue_name_prefix = "acme//"
-  }
-}
-`, `Invalid Queue Name Prefix.*Use the start of a full queue name`),
+		acctest.QueryErrorStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_queue_subscription", "both", `queue_name = "acme/crm/prod/orders"
+queue_name_prefix = "acme/crm/"`), `Conflicting Queue Filters.*Keep queue_name for one queue`),
+		acctest.QueryErrorStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_queue_subscription", "bad", `queue_name = "acme/crm/prod/orders in"`), `Invalid Queue Name.*Use the queue's full name`),
+		acctest.QueryErrorStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_queue_subscription", "bad", `queue_name_prefix = "acme//"`), `Invalid Queue Name Prefix.*Use the start of a full queue name`),
 	)
 }

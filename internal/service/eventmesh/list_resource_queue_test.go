@@ -41,27 +41,10 @@ func TestAccQueueListResource_query(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddHandMadeQueues(t)
 	acctest.QueryTest(t,
-		env.CountedQueryStep(env.ProviderBlock+`
-list "sapmessaging_queue" "prod" {
-  provider         = sapmessaging
-  include_resource = true
-  config {
-    name_prefix = "acme/crm/prod/"
-  }
-}
-
-list "sapmessaging_dead_message_queue" "all" {
-  provider         = sapmessaging
-  include_resource = true
-}
-
-list "sapmessaging_queue" "none" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme/nothing/"
-  }
-}
-`,
+		env.CountedQueryStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_queue", "prod", `name_prefix = "acme/crm/prod/"`, "include_resource = true")+
+			acctest.ListHCL("sapmessaging_dead_message_queue", "all", "", "include_resource = true")+
+			acctest.ListHCL("sapmessaging_queue", "none", `name_prefix = "acme/nothing/"`),
 			querycheck.ExpectLength("sapmessaging_queue.prod", 2),
 			querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/orders")}),
 			querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/returns")}),
@@ -104,14 +87,8 @@ list "sapmessaging_queue" "none" {
 func TestAccQueueListResource_badInput(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	acctest.QueryTest(t,
-		acctest.QueryErrorStep(env.ProviderBlock+`
-list "sapmessaging_dead_message_queue" "bad" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme//prod"
-  }
-}
-`, `Invalid Queue Name Prefix.*no queue name starts with "acme//prod".*Use the start of a full queue name`),
+		acctest.QueryErrorStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_dead_message_queue", "bad", `name_prefix = "acme//prod"`), `Invalid Queue Name Prefix.*no queue name starts with "acme//prod".*Use the start of a full queue name`),
 		acctest.QueryErrorStep(fmt.Sprintf(`
 provider "sapmessaging" {
   cloud_integration = { service_key = %q }
@@ -130,37 +107,16 @@ list "sapmessaging_queue" "all" {
 func TestAccQueueListResource_generateConfig(t *testing.T) {
 	tf := acctest.QueryCLI(t)
 	env := acctest.NewTestEnv(t)
-	em := env.EventMesh(t)
 	i64 := func(v int64) *int64 { return &v }
 	str := func(v string) *string { return &v }
 	yes, exclusive := true, "EXCLUSIVE"
-	for _, q := range []struct {
-		name string
-		s    eventmesh.QueueSettings
-	}{
-		{"acme/sales/prod/quotes/dmq", eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: i64(86400)}},
-		{"acme/sales/prod/quotes", eventmesh.QueueSettings{MaxRedeliveryCount: i64(4), DeadMsgQueue: str("acme/sales/prod/quotes/dmq")}},
-		{"acme/sales/prod/leads", eventmesh.QueueSettings{MaxRedeliveryCount: i64(2), AccessType: &exclusive, MaxMessageSizeInBytes: i64(500000)}},
-	} {
-		if _, _, err := em.PutQueue(context.Background(), q.name, q.s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w := acctest.NewQueryWorkspace(t, tf, env, acctest.RequiredProviders, "landscape.tfquery.hcl", `
-list "sapmessaging_dead_message_queue" "dmq" {
-  provider         = sapmessaging
-  config {
-    name_prefix = "acme/sales/"
-  }
-}
-
-list "sapmessaging_queue" "queue" {
-  provider         = sapmessaging
-  config {
-    name_prefix = "acme/sales/"
-  }
-}
-`)
+	env.PutQueues(t,
+		acctest.EventMeshQueue{Name: "acme/sales/prod/quotes/dmq", Settings: eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: i64(86400)}},
+		acctest.EventMeshQueue{Name: "acme/sales/prod/quotes", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: i64(4), DeadMsgQueue: str("acme/sales/prod/quotes/dmq")}},
+		acctest.EventMeshQueue{Name: "acme/sales/prod/leads", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: i64(2), AccessType: &exclusive, MaxMessageSizeInBytes: i64(500000)}},
+	)
+	w := acctest.NewQueryWorkspace(t, tf, env, acctest.RequiredProviders, "landscape.tfquery.hcl", acctest.ListHCL("sapmessaging_dead_message_queue", "dmq", `name_prefix = "acme/sales/"`)+
+		acctest.ListHCL("sapmessaging_queue", "queue", `name_prefix = "acme/sales/"`))
 	_, generated := w.Generate("generated.tf")
 	acctest.ExpectContains(t, "generated.tf", generated,
 		`resource "sapmessaging_dead_message_queue" "dmq_0"`, `resource "sapmessaging_queue" "queue_0"`, `resource "sapmessaging_queue" "queue_1"`,
@@ -182,31 +138,17 @@ func TestAccQueueListResource_adoptAsItIs(t *testing.T) {
 	em := env.EventMesh(t)
 	ctx := context.Background()
 	yes, no, three, day, shared, self := true, false, int64(3), int64(86400), "acme/shared/prod/dmq", "acme/ttl/prod/self"
-	for _, q := range []struct {
-		name string
-		s    eventmesh.QueueSettings
-	}{
-		{shared, eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: &day}},
-		{"acme/ttl/prod/respect-only", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes}},
-		{"acme/ttl/prod/max-only", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &no, MaxTTL: &day}},
-		{"acme/ttl/prod/both", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day}},
-		{"acme/ttl/prod/shared-dmq", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day, DeadMsgQueue: &shared}},
+	env.PutQueues(t,
+		acctest.EventMeshQueue{Name: shared, Settings: eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: &day}},
+		acctest.EventMeshQueue{Name: "acme/ttl/prod/respect-only", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes}},
+		acctest.EventMeshQueue{Name: "acme/ttl/prod/max-only", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &no, MaxTTL: &day}},
+		acctest.EventMeshQueue{Name: "acme/ttl/prod/both", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day}},
+		acctest.EventMeshQueue{Name: "acme/ttl/prod/shared-dmq", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day, DeadMsgQueue: &shared}},
 		// Event Mesh names only an existing queue as dead message queue: the queue first, then itself.
-		{self, eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day}},
-		{self, eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day, DeadMsgQueue: &self}},
-	} {
-		if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", `
-list "sapmessaging_queue" "ttl" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme/ttl/prod/"
-  }
-}
-`)
+		acctest.EventMeshQueue{Name: self, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day}},
+		acctest.EventMeshQueue{Name: self, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day, DeadMsgQueue: &self}},
+	)
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "ttl", `name_prefix = "acme/ttl/prod/"`))
 	for attr, n := range map[string]int{
 		"allow_ineffective_ttl":                      2, // respect-only, max-only
 		"allow_dead_message_queue_outside_namespace": 1, // shared-dmq
@@ -235,34 +177,14 @@ func TestAccQueueListResource_adoptNoQueueLimits(t *testing.T) {
 	em := env.EventMesh(t)
 	ctx := context.Background()
 	yes, zero, three, day, dmq := true, int64(0), int64(3), int64(86400), "acme/lim/prod/dmq"
-	for _, q := range []struct {
-		name string
-		s    eventmesh.QueueSettings
-	}{
-		{dmq, eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: &day, MaxQueueSizeInBytes: &zero}},
-		{"acme/lim/prod/no-size", eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq, MaxQueueSizeInBytes: &zero}},
-		{"acme/lim/prod/no-count", eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq, MaxQueueMessageCount: &zero}},
-		{"acme/lim/prod/limited", eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}},
-	} {
-		if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", `
-list "sapmessaging_queue" "lim" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme/lim/prod/"
-  }
-}
-
-list "sapmessaging_dead_message_queue" "lim" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme/lim/prod/"
-  }
-}
-`)
+	env.PutQueues(t,
+		acctest.EventMeshQueue{Name: dmq, Settings: eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: &day, MaxQueueSizeInBytes: &zero}},
+		acctest.EventMeshQueue{Name: "acme/lim/prod/no-size", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq, MaxQueueSizeInBytes: &zero}},
+		acctest.EventMeshQueue{Name: "acme/lim/prod/no-count", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq, MaxQueueMessageCount: &zero}},
+		acctest.EventMeshQueue{Name: "acme/lim/prod/limited", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}},
+	)
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "lim", `name_prefix = "acme/lim/prod/"`)+
+		acctest.ListHCL("sapmessaging_dead_message_queue", "lim", `name_prefix = "acme/lim/prod/"`))
 	if c := acctest.CountTrue(generated, "allow_no_queue_limits"); c != 3 {
 		t.Errorf("generated.tf has %d allow_no_queue_limits = true, want 3 (no-size, no-count, dmq):\n%s", c, generated)
 	}
@@ -301,21 +223,8 @@ func TestAccQueueListResource_adoptMessageSizeAboveDocumentedMax(t *testing.T) {
 	if _, _, err := em.PutQueue(ctx, small, eventmesh.QueueSettings{MaxRedeliveryCount: &two, DeadMsgQueue: &dmq}); err != nil {
 		t.Fatal(err)
 	}
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", `
-list "sapmessaging_queue" "big" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme/big/prod/"
-  }
-}
-
-list "sapmessaging_dead_message_queue" "big" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme/big/prod/"
-  }
-}
-`)
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "big", `name_prefix = "acme/big/prod/"`)+
+		acctest.ListHCL("sapmessaging_dead_message_queue", "big", `name_prefix = "acme/big/prod/"`))
 	if c := acctest.CountTrue(generated, "allow_message_size_above_documented_max"); c != 2 {
 		t.Errorf("generated.tf has %d allow_message_size_above_documented_max = true, want 2 (large, dmq):\n%s", c, generated)
 	}

@@ -30,19 +30,9 @@ func TestAccWebhookSubscriptionListResource_query(t *testing.T) {
 		}
 	}
 	acctest.QueryTest(t,
-		acctest.QueryStep(env.ProviderBlock+`
-list "sapmessaging_webhook_subscription" "crm" {
-  provider         = sapmessaging
-  include_resource = true
-  config {
-    queue_name_prefix = "acme/crm/prod/"
-  }
-}
-
-list "sapmessaging_webhook_subscription" "all" {
-  provider = sapmessaging
-}
-`,
+		acctest.QueryStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_webhook_subscription", "crm", `queue_name_prefix = "acme/crm/prod/"`, "include_resource = true")+
+			acctest.ListHCL("sapmessaging_webhook_subscription", "all", ""),
 			querycheck.ExpectLength("sapmessaging_webhook_subscription.crm", 2),
 			querycheck.ExpectIdentity("sapmessaging_webhook_subscription.crm", map[string]knownvalue.Check{"name": knownvalue.StringExact("orders-push")}),
 			querycheck.ExpectIdentity("sapmessaging_webhook_subscription.crm", map[string]knownvalue.Check{"name": knownvalue.StringExact("returns-push")}),
@@ -90,14 +80,7 @@ func TestAccWebhookSubscriptionListResource_adoptAsItIs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "webhooks.tfquery.hcl", `
-list "sapmessaging_webhook_subscription" "crm" {
-  provider = sapmessaging
-  config {
-    queue_name_prefix = "acme/crm/prod/"
-  }
-}
-`)
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "webhooks.tfquery.hcl", acctest.ListHCL("sapmessaging_webhook_subscription", "crm", `queue_name_prefix = "acme/crm/prod/"`))
 	for _, attr := range []string{"allow_exempt_handshake_without_auth", "allow_http_endpoint"} {
 		if n := acctest.CountTrue(generated, attr); n != 1 {
 			t.Errorf("generated.tf has %d %s = true, want 1:\n%s", n, attr, generated)
@@ -132,14 +115,7 @@ func TestAccWebhookSubscriptionListResource_adoptOAuth2AndQoS0(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "webhooks.tfquery.hcl", `
-list "sapmessaging_webhook_subscription" "crm" {
-  provider = sapmessaging
-  config {
-    queue_name_prefix = "acme/crm/prod/"
-  }
-}
-`)
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "webhooks.tfquery.hcl", acctest.ListHCL("sapmessaging_webhook_subscription", "crm", `queue_name_prefix = "acme/crm/prod/"`))
 	if n := acctest.CountTrue(generated, "accept_message_loss"); n != 1 {
 		t.Errorf("generated.tf has %d accept_message_loss = true, want 1:\n%s", n, generated)
 	}

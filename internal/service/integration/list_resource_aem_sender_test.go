@@ -69,21 +69,8 @@ func TestAccAEMSenderListResource_query(t *testing.T) {
 func TestAccAEMSenderListResource_adopt(t *testing.T) {
 	tf := acctest.QueryCLI(t)
 	env := acctest.NewAEMSenderEnv(t)
-	w := acctest.NewQueryWorkspace(t, tf, env, acctest.AdoptionMain, "aem.tfquery.hcl", `
-list "sapmessaging_aem_sender" "orders" {
-  provider = sapmessaging
-  config {
-    iflow_id_prefix = "Acme_AEM_Orders_"
-  }
-}
-
-list "sapmessaging_aem_sender" "audit" {
-  provider = sapmessaging
-  config {
-    iflow_id_prefix = "Acme_AEM_Audit_"
-  }
-}
-`)
+	w := acctest.NewQueryWorkspace(t, tf, env, acctest.AdoptionMain, "aem.tfquery.hcl", acctest.ListHCL("sapmessaging_aem_sender", "orders", `iflow_id_prefix = "Acme_AEM_Orders_"`)+
+		acctest.ListHCL("sapmessaging_aem_sender", "audit", `iflow_id_prefix = "Acme_AEM_Audit_"`))
 	w.WithAEM(env)
 	before := map[string]string{acctest.AEMOrdersFlow: string(env.Srv.IFlowContent(acctest.AEMOrdersFlow)), acctest.AEMAuditFlow: string(env.Srv.IFlowContent(acctest.AEMAuditFlow))}
 
@@ -108,14 +95,7 @@ list "sapmessaging_aem_sender" "audit" {
 
 	// The channel that runs for ever is listed, and its generated configuration adopts it as it is: it plans the
 	// import only, with allow_unlimited_redelivery, and the plan warns until the queue is bounded.
-	w.WriteFile("aem.tfquery.hcl", fmt.Sprintf(`
-list "sapmessaging_aem_sender" "legacy" {
-  provider = sapmessaging
-  config {
-    iflow_id_prefix = %q
-  }
-}
-`, acctest.AEMLegacyFlow))
+	w.WriteFile("aem.tfquery.hcl", fmt.Sprintf(acctest.ListHCL("sapmessaging_aem_sender", "legacy", "iflow_id_prefix = %q"), acctest.AEMLegacyFlow))
 	_, gen := w.Generate("legacy.tf")
 	if !regexp.MustCompile(`allow_unlimited_redelivery\s+= true`).MatchString(gen) {
 		t.Errorf("the generated configuration of the channel that runs for ever does not adopt it with allow_unlimited_redelivery:\n%s", gen)

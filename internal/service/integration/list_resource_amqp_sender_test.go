@@ -28,30 +28,11 @@ func TestAccAMQPSenderListResource_query(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddHandMadeFlows(t)
 	acctest.QueryTest(t,
-		env.CountedQueryStep(env.ProviderBlock+`
-list "sapmessaging_amqp_sender" "all" {
-  provider         = sapmessaging
-  include_resource = true
-}
-
-list "sapmessaging_amqp_sender" "crm" {
-  provider = sapmessaging
-  config {
-    package_id = "AcmeCRM"
-  }
-}
-
-list "sapmessaging_jms_sender" "all" {
-  provider = sapmessaging
-}
-
-list "sapmessaging_amqp_sender" "none" {
-  provider = sapmessaging
-  config {
-    iflow_id_prefix = "Nothing_"
-  }
-}
-`,
+		env.CountedQueryStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_amqp_sender", "all", "", "include_resource = true")+
+			acctest.ListHCL("sapmessaging_amqp_sender", "crm", `package_id = "AcmeCRM"`)+
+			acctest.ListHCL("sapmessaging_jms_sender", "all", "")+
+			acctest.ListHCL("sapmessaging_amqp_sender", "none", `iflow_id_prefix = "Nothing_"`),
 			// Orders_Inbound's two channels, Invoices_Inbound's and Orders_Draft's; Orders_Retry has none.
 			querycheck.ExpectLength("sapmessaging_amqp_sender.all", 4),
 			querycheck.ExpectIdentity("sapmessaging_amqp_sender.all", map[string]knownvalue.Check{

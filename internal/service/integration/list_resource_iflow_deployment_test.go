@@ -54,19 +54,9 @@ func TestAccIFlowDeploymentListResource_query(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddHandMadeFlows(t)
 	acctest.QueryTest(t,
-		env.CountedQueryStep(env.ProviderBlock+`
-list "sapmessaging_iflow_deployment" "all" {
-  provider         = sapmessaging
-  include_resource = true
-}
-
-list "sapmessaging_iflow_deployment" "none" {
-  provider = sapmessaging
-  config {
-    iflow_id_prefix = "Nothing_"
-  }
-}
-`,
+		env.CountedQueryStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_iflow_deployment", "all", "", "include_resource = true")+
+			acctest.ListHCL("sapmessaging_iflow_deployment", "none", `iflow_id_prefix = "Nothing_"`),
 			querycheck.ExpectLength("sapmessaging_iflow_deployment.all", 4),
 			querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandInvoices)}),
 			querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandJMS)}),
@@ -102,37 +92,12 @@ func TestAccFlowListResources_generateConfig(t *testing.T) {
 	env.AddHandMadeQueues(t)
 	env.AddHandMadeSubscriptions(t)
 	env.AddHandMadeFlows(t)
-	w := acctest.NewQueryWorkspace(t, tf, env, acctest.RequiredProviders, "landscape.tfquery.hcl", `
-list "sapmessaging_queue_subscription" "orders" {
-  provider = sapmessaging
-  config {
-    queue_name = "acme/crm/prod/orders"
-  }
-}
-
-list "sapmessaging_amqp_sender" "crm" {
-  provider = sapmessaging
-  config {
-    package_id      = "AcmeCRM"
-    iflow_id_prefix = "Orders_In"
-  }
-}
-
-list "sapmessaging_amqp_sender" "invoices" {
-  provider = sapmessaging
-  config {
-    iflow_id_prefix = "Invoices_"
-  }
-}
-
-list "sapmessaging_jms_sender" "jms" {
-  provider = sapmessaging
-}
-
-list "sapmessaging_iflow_deployment" "deployed" {
-  provider = sapmessaging
-}
-`)
+	w := acctest.NewQueryWorkspace(t, tf, env, acctest.RequiredProviders, "landscape.tfquery.hcl", acctest.ListHCL("sapmessaging_queue_subscription", "orders", `queue_name = "acme/crm/prod/orders"`)+
+		acctest.ListHCL("sapmessaging_amqp_sender", "crm", `package_id = "AcmeCRM"
+iflow_id_prefix = "Orders_In"`)+
+		acctest.ListHCL("sapmessaging_amqp_sender", "invoices", `iflow_id_prefix = "Invoices_"`)+
+		acctest.ListHCL("sapmessaging_jms_sender", "jms", "")+
+		acctest.ListHCL("sapmessaging_iflow_deployment", "deployed", ""))
 	r, generated := w.Generate("generated.tf")
 	// The flow whose JMS sender cannot be read is left out, saying why; the others are listed.
 	if !strings.Contains(r.Output, "Integration Flow Left Out") || !strings.Contains(r.Output, acctest.HandBroken) || !strings.Contains(r.Output, "not a boolean") {

@@ -69,49 +69,19 @@ provider "sapmessaging" {
 }
 `, string(env.Srv.EventMeshKey()))
 	acctest.QueryTest(t,
-		acctest.QueryErrorStep(env.ProviderBlock+`
-list "sapmessaging_amqp_sender" "bad" {
-  provider = sapmessaging
-  config {
-    package_id = "Acme CRM"
-  }
-}
-`, `Invalid Package ID.*package ID "Acme CRM" holds ' '.*Use the package's technical name`),
-		acctest.QueryErrorStep(env.ProviderBlock+`
-list "sapmessaging_iflow_deployment" "bad" {
-  provider = sapmessaging
-  config {
-    package_id = ""
-  }
-}
-`, `Invalid Package ID.*empty.*leave package_id out`),
-		acctest.QueryErrorStep(env.ProviderBlock+`
-list "sapmessaging_jms_sender" "bad" {
-  provider = sapmessaging
-  config {
-    iflow_id_prefix = " Orders"
-  }
-}
-`, `Invalid Integration Flow ID Prefix.*does not start with white space.*Use the start of a flow ID`),
-		acctest.QueryErrorStep(eventMeshOnly+`
-list "sapmessaging_amqp_sender" "all" {
-  provider = sapmessaging
-}
-`, `Cloud Integration Not Configured`),
-		acctest.QueryErrorStep(eventMeshOnly+`
-list "sapmessaging_jms_sender" "all" {
-  provider = sapmessaging
-}
-`, `Cloud Integration Not Configured`),
-		acctest.QueryStep(eventMeshOnly+`
-list "sapmessaging_queue" "all" {
-  provider = sapmessaging
-}
-
-list "sapmessaging_queue_subscription" "all" {
-  provider = sapmessaging
-}
-`,
+		acctest.QueryErrorStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_amqp_sender", "bad", `package_id = "Acme CRM"`), `Invalid Package ID.*package ID "Acme CRM" holds ' '.*Use the package's technical name`),
+		acctest.QueryErrorStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_iflow_deployment", "bad", `package_id = ""`), `Invalid Package ID.*empty.*leave package_id out`),
+		acctest.QueryErrorStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_jms_sender", "bad", `iflow_id_prefix = " Orders"`), `Invalid Integration Flow ID Prefix.*does not start with white space.*Use the start of a flow ID`),
+		acctest.QueryErrorStep(eventMeshOnly+
+			acctest.ListHCL("sapmessaging_amqp_sender", "all", ""), `Cloud Integration Not Configured`),
+		acctest.QueryErrorStep(eventMeshOnly+
+			acctest.ListHCL("sapmessaging_jms_sender", "all", ""), `Cloud Integration Not Configured`),
+		acctest.QueryStep(eventMeshOnly+
+			acctest.ListHCL("sapmessaging_queue", "all", "")+
+			acctest.ListHCL("sapmessaging_queue_subscription", "all", ""),
 			querycheck.ExpectLength("sapmessaging_queue.all", 3),
 			querycheck.ExpectLength("sapmessaging_queue_subscription.all", 0),
 		),
@@ -129,11 +99,8 @@ func TestAccJMSSenderListResource_unresolvedQueue(t *testing.T) {
 		t.Fatal(err)
 	}
 	acctest.QueryTest(t,
-		acctest.QueryStep(env.ProviderBlock+`
-list "sapmessaging_jms_sender" "all" {
-  provider = sapmessaging
-}
-`,
+		acctest.QueryStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_jms_sender", "all", ""),
 			querycheck.ExpectLength("sapmessaging_jms_sender.all", 1),
 			querycheck.ExpectResourceDisplayName("sapmessaging_jms_sender.all", byChannel("Param_Queue", ""),
 				knownvalue.StringExact("Param_Queue: JMS sender of a queue its flow does not resolve (an externalized parameter without a value) (package AcmeCRM)")),
@@ -174,14 +141,7 @@ func TestAccJMSSenderListResource_adoptAsItIs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "senders.tfquery.hcl", `
-list "sapmessaging_jms_sender" "crm" {
-  provider = sapmessaging
-  config {
-    package_id = "AcmeCRM"
-  }
-}
-`)
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "senders.tfquery.hcl", acctest.ListHCL("sapmessaging_jms_sender", "crm", `package_id = "AcmeCRM"`))
 	for _, attr := range []string{"allow_non_exclusive_settings", "allow_give_up_after_expiry"} {
 		if n := acctest.CountTrue(generated, attr); n != 1 {
 			t.Errorf("generated.tf has %d %s = true, want 1:\n%s", n, attr, generated)
