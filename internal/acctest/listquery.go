@@ -14,6 +14,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
+// ParallelTest runs the steps of an acceptance test with the provider in process, in parallel with other tests.
+func ParallelTest(t *testing.T, steps []resource.TestStep) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: TestAccProtoV6ProviderFactories, Steps: steps})
+}
+
 // QueryTest runs the steps of a list resource test with the provider in process, in parallel with other
 // tests; Terraform before 1.14, which has no list resources, skips it.
 func QueryTest(t *testing.T, steps ...resource.TestStep) {

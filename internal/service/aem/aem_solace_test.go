@@ -628,62 +628,59 @@ resource "sapmessaging_aem_queue_subscription" "created" {
 }
 `)
 	forms := regexp.MustCompile(`Solace's\s+form\s+` + regexp.QuoteMeta(vpn) + `/<url-encoded\s+queue\s+name>`)
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
-				ImportStateId: vpn + "/acme%2Faem%2Fprod%2Forders",
-				ImportStateCheck: func(s []*terraform.InstanceState) error {
-					if len(s) != 1 || s[0].Attributes["name"] != "acme/aem/prod/orders" || s[0].Attributes["max_redelivery_count"] != "5" ||
-						s[0].Attributes["msg_vpn_name"] != vpn {
-						return fmt.Errorf("imported %v", s)
-					}
-					return nil
-				},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+			ImportStateId: vpn + "/acme%2Faem%2Fprod%2Forders",
+			ImportStateCheck: func(s []*terraform.InstanceState) error {
+				if len(s) != 1 || s[0].Attributes["name"] != "acme/aem/prod/orders" || s[0].Attributes["max_redelivery_count"] != "5" ||
+					s[0].Attributes["msg_vpn_name"] != vpn {
+					return fmt.Errorf("imported %v", s)
+				}
+				return nil
 			},
-			{
-				Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
-				ImportStateId: vpn + "/acme%2Faem%2Fprod%2Forders/acme%2Forders%2Fcreated%2F%3E",
-				ImportStateCheck: func(s []*terraform.InstanceState) error {
-					if len(s) != 1 || s[0].Attributes["id"] != "acme/aem/prod/orders;acme/orders/created/>" || s[0].Attributes["msg_vpn_name"] != vpn {
-						return fmt.Errorf("imported %v", s)
-					}
-					return nil
-				},
+		},
+		{
+			Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
+			ImportStateId: vpn + "/acme%2Faem%2Fprod%2Forders/acme%2Forders%2Fcreated%2F%3E",
+			ImportStateCheck: func(s []*terraform.InstanceState) error {
+				if len(s) != 1 || s[0].Attributes["id"] != "acme/aem/prod/orders;acme/orders/created/>" || s[0].Attributes["msg_vpn_name"] != vpn {
+					return fmt.Errorf("imported %v", s)
+				}
+				return nil
 			},
-			{
-				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
-				ImportStateId: vpn + "/acme%2Faem%2Fprod%2Fnothing",
-				ExpectError:   regexp.MustCompile(`(?s)Queue Not Found.*acme/aem/prod/nothing.*` + forms.String()),
-			},
-			{
-				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
-				ImportStateId: "acme/aem/prod/a*b",
-				ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*` + forms.String()),
-			},
-			{
-				Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
-				ImportStateId: "acme/aem/prod/orders",
-				ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*QUEUE;TOPIC.*Solace's\s+form`),
-			},
-			{
-				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
-				ImportStateId: "other-vpn/acme%2Faem%2Fprod%2Forders",
-				ExpectError: acctest.Wrapped(`Object of Another Message VPN.*names the Message VPN "other-vpn".*connects to the Message VPN "` +
-					regexp.QuoteMeta(vpn) + `".*` + regexp.QuoteMeta(vpn+"/acme%2Faem%2Fprod%2Forders")),
-			},
-			{
-				Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
-				ImportStateId: "other-vpn/acme%2Faem%2Fprod%2Forders/acme%2Forders%2Fcreated%2F%3E",
-				ExpectError: acctest.Wrapped(`Object of Another Message VPN.*names the Message VPN "other-vpn".*connects to the Message VPN "` +
-					regexp.QuoteMeta(vpn) + `"`),
-			},
-			{
-				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
-				ImportStateId: vpn + "/amb",
-				ExpectError:   acctest.Wrapped(`Ambiguous Import ID.*the queue named "` + regexp.QuoteMeta(vpn) + `/amb" itself.*the queue "amb"`),
-			},
+		},
+		{
+			Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+			ImportStateId: vpn + "/acme%2Faem%2Fprod%2Fnothing",
+			ExpectError:   regexp.MustCompile(`(?s)Queue Not Found.*acme/aem/prod/nothing.*` + forms.String()),
+		},
+		{
+			Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+			ImportStateId: "acme/aem/prod/a*b",
+			ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*` + forms.String()),
+		},
+		{
+			Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
+			ImportStateId: "acme/aem/prod/orders",
+			ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*QUEUE;TOPIC.*Solace's\s+form`),
+		},
+		{
+			Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+			ImportStateId: "other-vpn/acme%2Faem%2Fprod%2Forders",
+			ExpectError: acctest.Wrapped(`Object of Another Message VPN.*names the Message VPN "other-vpn".*connects to the Message VPN "` +
+				regexp.QuoteMeta(vpn) + `".*` + regexp.QuoteMeta(vpn+"/acme%2Faem%2Fprod%2Forders")),
+		},
+		{
+			Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
+			ImportStateId: "other-vpn/acme%2Faem%2Fprod%2Forders/acme%2Forders%2Fcreated%2F%3E",
+			ExpectError: acctest.Wrapped(`Object of Another Message VPN.*names the Message VPN "other-vpn".*connects to the Message VPN "` +
+				regexp.QuoteMeta(vpn) + `"`),
+		},
+		{
+			Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+			ImportStateId: vpn + "/amb",
+			ExpectError:   acctest.Wrapped(`Ambiguous Import ID.*the queue named "` + regexp.QuoteMeta(vpn) + `/amb" itself.*the queue "amb"`),
 		},
 	})
 }

@@ -135,18 +135,16 @@ resource "sapmessaging_aem_queue" "q" {
 }
 `, body))
 	}
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: q(`dead_message_queue = "acme/aem/test/nowhere"`), PlanOnly: true, ExpectError: regexp.MustCompile(`Unlimited Redelivery`)},
-			{Config: q(`max_redelivery_count = 0`), PlanOnly: true, ExpectError: regexp.MustCompile(`Unlimited Redelivery`)},
-			{Config: q(`max_redelivery_count = 3`), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Does Not Exist.*#DEAD_MSG_QUEUE`)},
-			{Config: q("max_redelivery_count = 3\n  dead_message_queue = \"acme/aem/test/nowhere\""), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Does Not Exist.*acme/aem/test/nowhere`)},
-			{Config: q("max_redelivery_count = 3\n  max_ttl = 60"), PlanOnly: true, ExpectError: regexp.MustCompile(`Max TTL Without Respect TTL`)},
-			// A dead message queue this configuration creates counts, also by a name written as text when the
-			// queue is planned after it.
-			{Config: q(`
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: q(`dead_message_queue = "acme/aem/test/nowhere"`), PlanOnly: true, ExpectError: regexp.MustCompile(`Unlimited Redelivery`)},
+		{Config: q(`max_redelivery_count = 0`), PlanOnly: true, ExpectError: regexp.MustCompile(`Unlimited Redelivery`)},
+		{Config: q(`max_redelivery_count = 3`), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Does Not Exist.*#DEAD_MSG_QUEUE`)},
+		{Config: q("max_redelivery_count = 3\n  dead_message_queue = \"acme/aem/test/nowhere\""), PlanOnly: true,
+			ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Does Not Exist.*acme/aem/test/nowhere`)},
+		{Config: q("max_redelivery_count = 3\n  max_ttl = 60"), PlanOnly: true, ExpectError: regexp.MustCompile(`Max TTL Without Respect TTL`)},
+		// A dead message queue this configuration creates counts, also by a name written as text when the
+		// queue is planned after it.
+		{Config: q(`
   max_redelivery_count     = 3
   redelivery_delay_enabled = true
   dead_message_queue       = "acme/aem/test/rules/dmq"
@@ -158,8 +156,8 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
   respect_ttl     = true
   max_ttl         = 3600
   ingress_enabled = true`), PlanOnly: true, ExpectNonEmptyPlan: true},
-			{Config: q("max_redelivery_count = 3\n  access_type = \"shared\""), PlanOnly: true, ExpectError: regexp.MustCompile(`access_type`)},
-			{Config: env.AEMConfig(`
+		{Config: q("max_redelivery_count = 3\n  access_type = \"shared\""), PlanOnly: true, ExpectError: regexp.MustCompile(`access_type`)},
+		{Config: env.AEMConfig(`
 resource "sapmessaging_aem_dead_message_queue" "bad" {
   name            = "acme/aem/test/a*b"
   respect_ttl     = true
@@ -167,7 +165,6 @@ resource "sapmessaging_aem_dead_message_queue" "bad" {
   ingress_enabled = true
 }
 `), PlanOnly: true, ExpectError: acctest.Wrapped(`Invalid Queue Name.*holds "\*"`)},
-		},
 	})
 }
 
@@ -199,13 +196,10 @@ resource "sapmessaging_aem_queue" "q" {
 }
 `, n)
 	}
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: wrong + res("acme/aem/test/other"), PlanOnly: true, ExpectError: regexp.MustCompile(`Credentials Refused`)},
-			{Config: env.Config(res("acme/aem/test/other")), PlanOnly: true, ExpectError: regexp.MustCompile(`Advanced Event Mesh Not Configured`)},
-			{Config: env.AEMConfig(res(name)), ExpectError: regexp.MustCompile(`(?s)Queue Already Exists.*import`)},
-		},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: wrong + res("acme/aem/test/other"), PlanOnly: true, ExpectError: regexp.MustCompile(`Credentials Refused`)},
+		{Config: env.Config(res("acme/aem/test/other")), PlanOnly: true, ExpectError: regexp.MustCompile(`Advanced Event Mesh Not Configured`)},
+		{Config: env.AEMConfig(res(name)), ExpectError: regexp.MustCompile(`(?s)Queue Already Exists.*import`)},
 	})
 }
 
@@ -219,22 +213,19 @@ func TestAccAEMQueue_holdsMessages(t *testing.T) {
 	forced := func() string {
 		return env.AEMConfig(aemQueueHCLWith(name, 3, "  force_destroy = true\n"))
 	}
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: config(false)},
-			{
-				PreConfig: func() {
-					if _, err := env.AEM(t).HTTP().Do(context.Background(), http.MethodPost, "/QUEUE/"+name, []byte("poison"), nil); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config:      config(false),
-				Destroy:     true,
-				ExpectError: acctest.Wrapped(`Queue Holds Messages.*holds 1 message\. Deleting.*force_destroy`),
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: config(false)},
+		{
+			PreConfig: func() {
+				if _, err := env.AEM(t).HTTP().Do(context.Background(), http.MethodPost, "/QUEUE/"+name, []byte("poison"), nil); err != nil {
+					t.Fatal(err)
+				}
 			},
-			{Config: forced()},
+			Config:      config(false),
+			Destroy:     true,
+			ExpectError: acctest.Wrapped(`Queue Holds Messages.*holds 1 message\. Deleting.*force_destroy`),
 		},
+		{Config: forced()},
 	})
 }
 
@@ -262,25 +253,22 @@ resource "sapmessaging_aem_queue" "q" {
 }
 `, n))
 	const list = "GET /SEMP/v2/config/msgVpns/{vpn}/queues"
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: config},
-			{PreConfig: env.Srv.ResetStats, Config: config, PlanOnly: true},
-			{
-				PreConfig: func() {
-					r := env.Srv.Stats().Routes
-					t.Logf("refresh of %d queues: %v", n+1, r)
-					// The refreshing plan: the credential check and the two pages of the list, which the plan's
-					// check of every queue's dead message queue shares; the step's other command (a plan without
-					// refresh, which checks the dead message queues all the same) adds at most its credential
-					// check and its own two pages.
-					if r[list+"/{queue}"] != 0 || r[list] < 3 || r[list] > 6 {
-						t.Fatalf("the refresh of %d queues made %v, want no GET of a queue and 3 to 6 list requests", n+1, r)
-					}
-				},
-				Config: config, PlanOnly: true,
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: config},
+		{PreConfig: env.Srv.ResetStats, Config: config, PlanOnly: true},
+		{
+			PreConfig: func() {
+				r := env.Srv.Stats().Routes
+				t.Logf("refresh of %d queues: %v", n+1, r)
+				// The refreshing plan: the credential check and the two pages of the list, which the plan's
+				// check of every queue's dead message queue shares; the step's other command (a plan without
+				// refresh, which checks the dead message queues all the same) adds at most its credential
+				// check and its own two pages.
+				if r[list+"/{queue}"] != 0 || r[list] < 3 || r[list] > 6 {
+					t.Fatalf("the refresh of %d queues made %v, want no GET of a queue and 3 to 6 list requests", n+1, r)
+				}
 			},
+			Config: config, PlanOnly: true,
 		},
 	})
 }
@@ -296,11 +284,8 @@ resource "sapmessaging_aem_dead_message_queue" "again" {
   ingress_enabled = true
 }
 `)
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: config, PlanOnly: true, ExpectError: acctest.Wrapped(`Duplicate Queue Name.*name the Advanced Event Mesh queue "acme/aem/test/twice"`)},
-		},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: config, PlanOnly: true, ExpectError: acctest.Wrapped(`Duplicate Queue Name.*name the Advanced Event Mesh queue "acme/aem/test/twice"`)},
 	})
 }
 
@@ -343,39 +328,36 @@ func TestAccAEMQueue_faults(t *testing.T) {
 	const name = "acme/aem/test/faulty"
 	const queues = "/SEMP/v2/config/msgVpns/{vpn}/queues"
 	const addr = "sapmessaging_aem_queue.q"
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				PreConfig: func() { env.Srv.InjectNextOn("POST "+queues, emulator.FaultLostResponse) },
-				Config:    env.AEMConfig(aemQueueHCL(name, 3)),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
-				},
-				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			PreConfig: func() { env.Srv.InjectNextOn("POST "+queues, emulator.FaultLostResponse) },
+			Config:    env.AEMConfig(aemQueueHCL(name, 3)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
 			},
-			{
-				PreConfig: func() {
-					env.Srv.InjectNextOn("PATCH "+queues+"/{queue}", emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
-				},
-				Config:      env.AEMConfig(aemQueueHCL(name, 7)),
-				ExpectError: regexp.MustCompile(`Cannot Write Queue`),
-			},
-			{
-				Config:             env.AEMConfig(aemQueueHCL(name, 7)),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-			},
-			{
-				PreConfig: func() {
-					env.Srv.InjectNextOn("GET "+queues, emulator.Fault503, emulator.Fault503, emulator.Fault503, emulator.Fault503)
-				},
-				Config:      env.AEMConfig(aemQueueHCL(name, 7)),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`503`),
-			},
-			{PreConfig: env.Srv.ClearFaults, Config: env.AEMConfig(aemQueueHCL(name, 7))},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
+		{
+			PreConfig: func() {
+				env.Srv.InjectNextOn("PATCH "+queues+"/{queue}", emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
+			},
+			Config:      env.AEMConfig(aemQueueHCL(name, 7)),
+			ExpectError: regexp.MustCompile(`Cannot Write Queue`),
+		},
+		{
+			Config:             env.AEMConfig(aemQueueHCL(name, 7)),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		},
+		{
+			PreConfig: func() {
+				env.Srv.InjectNextOn("GET "+queues, emulator.Fault503, emulator.Fault503, emulator.Fault503, emulator.Fault503)
+			},
+			Config:      env.AEMConfig(aemQueueHCL(name, 7)),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`503`),
+		},
+		{PreConfig: env.Srv.ClearFaults, Config: env.AEMConfig(aemQueueHCL(name, 7))},
 	})
 }
 
@@ -409,30 +391,27 @@ resource "sapmessaging_aem_queue" "q" {
   redelivery_delay_enabled = true
 }
 `, name))
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				Config: config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ingress_enabled"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("egress_enabled"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(false)),
-				},
-				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			Config: config,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("ingress_enabled"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("egress_enabled"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(false)),
 			},
-			{
-				PreConfig: func() {
-					if _, err := env.AEM(t).UpdateQueue(context.Background(), name, aem.QueueSettings{EgressEnabled: aem.Ptr(false)}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: config,
-				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("egress_enabled"), knownvalue.Bool(true)),
-				}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		},
+		{
+			PreConfig: func() {
+				if _, err := env.AEM(t).UpdateQueue(context.Background(), name, aem.QueueSettings{EgressEnabled: aem.Ptr(false)}); err != nil {
+					t.Fatal(err)
+				}
 			},
+			Config: config,
+			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue(addr, tfjsonpath.New("egress_enabled"), knownvalue.Bool(true)),
+			}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
 	})
 }
@@ -467,21 +446,19 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
   max_ttl     = 3600
 }
 `, name+"/dmq")
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: env.AEMConfig(queue), PlanOnly: true, ExpectError: acctest.Wrapped(`Dead Message Queue Takes No Messages.*"acme/aem/test/deaf/dmq"`)},
-			// Managed in the same configuration, the dead message queue is planned with ingress on.
-			{Config: env.AEMConfig(adopted + strings.Replace(queue, "max_redelivery_count", "depends_on = [sapmessaging_aem_dead_message_queue.dmq]\n  max_redelivery_count", 1))},
-			{
-				// Switched off by hand after the apply: the next plan of the queue (no change of its own) refuses it
-				// as long as the configuration does not turn the ingress back on.
-				PreConfig: func() {
-					if _, err := env.AEM(t).UpdateQueue(ctx, name+"/dmq", aem.QueueSettings{IngressEnabled: aem.Ptr(false)}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: env.AEMConfig(queue + `
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: env.AEMConfig(queue), PlanOnly: true, ExpectError: acctest.Wrapped(`Dead Message Queue Takes No Messages.*"acme/aem/test/deaf/dmq"`)},
+		// Managed in the same configuration, the dead message queue is planned with ingress on.
+		{Config: env.AEMConfig(adopted + strings.Replace(queue, "max_redelivery_count", "depends_on = [sapmessaging_aem_dead_message_queue.dmq]\n  max_redelivery_count", 1))},
+		{
+			// Switched off by hand after the apply: the next plan of the queue (no change of its own) refuses it
+			// as long as the configuration does not turn the ingress back on.
+			PreConfig: func() {
+				if _, err := env.AEM(t).UpdateQueue(ctx, name+"/dmq", aem.QueueSettings{IngressEnabled: aem.Ptr(false)}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: env.AEMConfig(queue + `
 removed {
   from = sapmessaging_aem_dead_message_queue.dmq
   lifecycle {
@@ -489,8 +466,7 @@ removed {
   }
 }
 `),
-				PlanOnly: true, ExpectError: acctest.Wrapped(`Dead Message Queue Takes No Messages`),
-			},
+			PlanOnly: true, ExpectError: acctest.Wrapped(`Dead Message Queue Takes No Messages`),
 		},
 	})
 }
@@ -521,27 +497,24 @@ resource "sapmessaging_aem_queue" "legacy" {
 `, addr, name, name, body))
 	}
 	asIs := hcl("  max_redelivery_count             = 0\n  allow_unlimited_redelivery       = true\n  allow_missing_dead_message_queue = true\n")
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			// R = 0 and the missing dead message queue: both errors in one plan.
-			{Config: hcl("  max_redelivery_count = 0\n"), PlanOnly: true,
-				ExpectError: acctest.Wrapped(`(Unlimited Redelivery.*Dead Message Queue Does Not Exist|Dead Message Queue Does Not Exist.*Unlimited Redelivery)`)},
-			{
-				Config: asIs,
-				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
-				}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(true)),
-				},
+	acctest.ParallelTest(t, []acc.TestStep{
+		// R = 0 and the missing dead message queue: both errors in one plan.
+		{Config: hcl("  max_redelivery_count = 0\n"), PlanOnly: true,
+			ExpectError: acctest.Wrapped(`(Unlimited Redelivery.*Dead Message Queue Does Not Exist|Dead Message Queue Does Not Exist.*Unlimited Redelivery)`)},
+		{
+			Config: asIs,
+			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
+			}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(true)),
 			},
-			{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
-			// The AEM guide's fix of the redelivery count alone: the plan now refuses the missing dead message queue.
-			{Config: hcl("  max_redelivery_count     = 5\n  redelivery_delay_enabled = true\n"), PlanOnly: true,
-				ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*#DEAD_MSG_QUEUE`)},
-			{Config: hcl("  max_redelivery_count             = 5\n  redelivery_delay_enabled         = true\n  allow_missing_dead_message_queue = true\n")},
 		},
+		{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
+		// The AEM guide's fix of the redelivery count alone: the plan now refuses the missing dead message queue.
+		{Config: hcl("  max_redelivery_count     = 5\n  redelivery_delay_enabled = true\n"), PlanOnly: true,
+			ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*#DEAD_MSG_QUEUE`)},
+		{Config: hcl("  max_redelivery_count             = 5\n  redelivery_delay_enabled         = true\n  allow_missing_dead_message_queue = true\n")},
 	})
 }
 
@@ -555,12 +528,10 @@ func TestAccAEMQueue_existsRefusedAtPlan(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: env.AEMConfig(aemQueueHCL(name, 3)), PlanOnly: true,
-				ExpectError: acctest.Wrapped(`Queue Already Exists.*would refuse the create, so this resource cannot be planned.*import \{ to = sapmessaging_aem_dead_message_queue.<resource name> id = "acme/aem/test/there/dmq" \}`)},
-			{Config: env.AEMConfig(fmt.Sprintf(`
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: env.AEMConfig(aemQueueHCL(name, 3)), PlanOnly: true,
+			ExpectError: acctest.Wrapped(`Queue Already Exists.*would refuse the create, so this resource cannot be planned.*import \{ to = sapmessaging_aem_dead_message_queue.<resource name> id = "acme/aem/test/there/dmq" \}`)},
+		{Config: env.AEMConfig(fmt.Sprintf(`
 resource "sapmessaging_aem_queue" "q" {
   name                     = %q
   max_redelivery_count     = 3
@@ -568,8 +539,7 @@ resource "sapmessaging_aem_queue" "q" {
   redelivery_delay_enabled = true
 }
 `, name, name+"/dmq")), PlanOnly: true,
-				ExpectError: acctest.Wrapped(`Queue Already Exists.*import \{ to = sapmessaging_aem_queue.<resource name> id = "acme/aem/test/there" \}`)},
-		},
+			ExpectError: acctest.Wrapped(`Queue Already Exists.*import \{ to = sapmessaging_aem_queue.<resource name> id = "acme/aem/test/there" \}`)},
 	})
 }
 
@@ -577,15 +547,12 @@ resource "sapmessaging_aem_queue" "q" {
 func TestAccAEMQueue_refreshCredentialsRefused(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	wrong := env.AEMWrongPasswordProvider()
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: env.AEMConfig(aemQueueHCL("acme/aem/test/refused", 3))},
-			// Not plan-only: the step refreshes the state, so the first read of the broker is the queues' Read.
-			{Config: wrong + aemQueueHCL("acme/aem/test/refused", 3),
-				ExpectError: regexp.MustCompile(`Advanced Event Mesh SEMP API Credentials Refused`)},
-			{Config: env.AEMConfig(aemQueueHCL("acme/aem/test/refused", 3))},
-		},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: env.AEMConfig(aemQueueHCL("acme/aem/test/refused", 3))},
+		// Not plan-only: the step refreshes the state, so the first read of the broker is the queues' Read.
+		{Config: wrong + aemQueueHCL("acme/aem/test/refused", 3),
+			ExpectError: regexp.MustCompile(`Advanced Event Mesh SEMP API Credentials Refused`)},
+		{Config: env.AEMConfig(aemQueueHCL("acme/aem/test/refused", 3))},
 	})
 }
 

@@ -91,47 +91,44 @@ func TestAccQueue_lifecycle(t *testing.T) {
 func TestAccQueue_drift(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	ctx := context.Background()
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: env.Config(acctest.QueueHCL(3))},
-			{
-				// Someone sets the count to 0 (unlimited) in the cockpit: the next plan restores it.
-				PreConfig: func() {
-					em := env.EventMesh(t)
-					q, err := em.GetQueue(ctx, acctest.TestQueue)
-					if err != nil {
-						t.Fatal(err)
-					}
-					zero := int64(0)
-					s := q.Settings()
-					s.MaxRedeliveryCount = &zero
-					if _, _, err := em.PutQueue(ctx, acctest.TestQueue, s); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: env.Config(acctest.QueueHCL(3)),
-				Check:  checkServerQueue(env, t, 3),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
-					},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{Config: env.Config(acctest.QueueHCL(3))},
+		{
+			// Someone sets the count to 0 (unlimited) in the cockpit: the next plan restores it.
+			PreConfig: func() {
+				em := env.EventMesh(t)
+				q, err := em.GetQueue(ctx, acctest.TestQueue)
+				if err != nil {
+					t.Fatal(err)
+				}
+				zero := int64(0)
+				s := q.Settings()
+				s.MaxRedeliveryCount = &zero
+				if _, _, err := em.PutQueue(ctx, acctest.TestQueue, s); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: env.Config(acctest.QueueHCL(3)),
+			Check:  checkServerQueue(env, t, 3),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
 				},
 			},
-			{
-				// The queue is deleted out of band: it leaves the state and is planned for creation.
-				PreConfig: func() {
-					if err := env.EventMesh(t).DeleteQueue(ctx, acctest.TestQueue); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: env.Config(acctest.QueueHCL(3)),
-				Check:  checkServerQueue(env, t, 3),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+		},
+		{
+			// The queue is deleted out of band: it leaves the state and is planned for creation.
+			PreConfig: func() {
+				if err := env.EventMesh(t).DeleteQueue(ctx, acctest.TestQueue); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: env.Config(acctest.QueueHCL(3)),
+			Check:  checkServerQueue(env, t, 3),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionCreate)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 		},
 	})
@@ -196,25 +193,22 @@ resource "sapmessaging_queue" "q" {
 // A queue without a dead message queue is allowed, with a warning; the apply works and the plan is then empty.
 func TestAccQueue_withoutDeadMessageQueue(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.Config(`
+	acctest.ParallelTest(t, []resource.TestStep{{
+		Config: env.Config(`
 resource "sapmessaging_queue" "q" {
   name                 = "acme/crm/dev/scratch"
   max_redelivery_count = 2
   access_type          = "EXCLUSIVE"
 }
 `),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue"), knownvalue.Null()),
-				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("access_type"), knownvalue.StringExact("EXCLUSIVE")),
-				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("respect_ttl"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("max_ttl"), knownvalue.Null()),
-			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue"), knownvalue.Null()),
+			statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("access_type"), knownvalue.StringExact("EXCLUSIVE")),
+			statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("respect_ttl"), knownvalue.Bool(false)),
+			statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("max_ttl"), knownvalue.Null()),
+		},
+		ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	}})
 }
 
 // A queue holding messages is not deleted without force_destroy: the destroy fails and the
@@ -445,14 +439,11 @@ resource "sapmessaging_queue" "q" {
 			}
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: hcl(false)},
-			{PreConfig: env.Srv.ResetStats, Config: hcl(false), Destroy: true},
-			{PreConfig: destroyCalls(false), Config: hcl(true)},
-			{PreConfig: env.Srv.ResetStats, Config: hcl(true), Destroy: true},
-			{PreConfig: destroyCalls(true), Config: env.Config("")},
-		},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{Config: hcl(false)},
+		{PreConfig: env.Srv.ResetStats, Config: hcl(false), Destroy: true},
+		{PreConfig: destroyCalls(false), Config: hcl(true)},
+		{PreConfig: env.Srv.ResetStats, Config: hcl(true), Destroy: true},
+		{PreConfig: destroyCalls(true), Config: env.Config("")},
 	})
 }

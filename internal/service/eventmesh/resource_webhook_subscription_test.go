@@ -45,117 +45,114 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 	ep, ep2 := acctest.WebhookEndpoint(t), acctest.WebhookEndpoint(t)
 	const addr, name = "sapmessaging_webhook_subscription.w", "acme/crm/prod/hooked/webhook"
 	auth := fmt.Sprintf(webhookOAuth2, ep.URL)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"`)),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(name)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("qos"), knownvalue.Int64Exact(1)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("ACTIVE")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("handshake_status"), knownvalue.StringRegexp(regexp.MustCompile(`^(REQUESTED|COMPLETED)$`))),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("oauth2").AtMapKey("client_id"), knownvalue.StringExact("orders-hook")),
-				},
-				Check: func(*terraform.State) error {
-					w, err := serverWebhook(t, env, name)
-					if err != nil {
-						return err
-					}
-					if w.Queue != "acme/crm/prod/hooked" || w.QoS != 1 || w.Endpoint != ep.URL || w.DefaultContentType != "application/xml" ||
-						w.OAuth2 == nil || w.OAuth2.ClientID != "orders-hook" {
-						return fmt.Errorf("server has %+v", w)
-					}
-					return nil
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"`)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(name)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("qos"), knownvalue.Int64Exact(1)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("ACTIVE")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("handshake_status"), knownvalue.StringRegexp(regexp.MustCompile(`^(REQUESTED|COMPLETED)$`))),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("oauth2").AtMapKey("client_id"), knownvalue.StringExact("orders-hook")),
 			},
-			{
-				// The handshake has completed by the refresh of this step.
-				Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"`)),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("handshake_status"), knownvalue.StringExact("COMPLETED")),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Check: func(*terraform.State) error {
+				w, err := serverWebhook(t, env, name)
+				if err != nil {
+					return err
+				}
+				if w.Queue != "acme/crm/prod/hooked" || w.QoS != 1 || w.Endpoint != ep.URL || w.DefaultContentType != "application/xml" ||
+					w.OAuth2 == nil || w.OAuth2.ClientID != "orders-hook" {
+					return fmt.Errorf("server has %+v", w)
+				}
+				return nil
 			},
-			{
-				ResourceName:      addr,
-				ImportState:       true,
-				ImportStateId:     name,
-				ImportStateVerify: true,
-				// The API never shows the secret.
-				ImportStateVerifyIgnore: []string{"oauth2.client_secret"},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		},
+		{
+			// The handshake has completed by the refresh of this step.
+			Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"`)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("handshake_status"), knownvalue.StringExact("COMPLETED")),
 			},
-			{
-				// Paused in the cockpit: the plan resumes it, in place.
-				PreConfig: func() {
-					if !env.Srv.SetWebhookPaused(name, true) {
-						t.Fatal("webhook missing on the server")
-					}
-				},
-				Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
-					},
-				},
-				Check: func(*terraform.State) error {
-					if w, _, _ := env.Srv.Webhook(name); w.SubscriptionState != "ACTIVE" {
-						return fmt.Errorf("server state %q after apply, want ACTIVE", w.SubscriptionState)
-					}
-					return nil
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		},
+		{
+			ResourceName:      addr,
+			ImportState:       true,
+			ImportStateId:     name,
+			ImportStateVerify: true,
+			// The API never shows the secret.
+			ImportStateVerifyIgnore: []string{"oauth2.client_secret"},
+		},
+		{
+			// Paused in the cockpit: the plan resumes it, in place.
+			PreConfig: func() {
+				if !env.Srv.SetWebhookPaused(name, true) {
+					t.Fatal("webhook missing on the server")
+				}
+			},
+			Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"`)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
 				},
 			},
-			{
-				// paused = true pauses it in place.
-				Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"
+			Check: func(*terraform.State) error {
+				if w, _, _ := env.Srv.Webhook(name); w.SubscriptionState != "ACTIVE" {
+					return fmt.Errorf("server state %q after apply, want ACTIVE", w.SubscriptionState)
+				}
+				return nil
+			},
+		},
+		{
+			// paused = true pauses it in place.
+			Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"
   paused = true`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("PAUSED")),
-				},
-				Check: func(*terraform.State) error {
-					if w, _, _ := env.Srv.Webhook(name); w.SubscriptionState != "PAUSED" {
-						return fmt.Errorf("server state %q after apply, want PAUSED", w.SubscriptionState)
-					}
-					return nil
-				},
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				// A new endpoint replaces the subscription; the new one keeps paused (created active and
-				// paused right after, which accept_push_before_pause accepts).
-				Config: env.Config(acctest.WebhookHCL(ep2.URL, auth+`  default_content_type = "application/xml"
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("PAUSED")),
+			},
+			Check: func(*terraform.State) error {
+				if w, _, _ := env.Srv.Webhook(name); w.SubscriptionState != "PAUSED" {
+					return fmt.Errorf("server state %q after apply, want PAUSED", w.SubscriptionState)
+				}
+				return nil
+			},
+		},
+		{
+			// A new endpoint replaces the subscription; the new one keeps paused (created active and
+			// paused right after, which accept_push_before_pause accepts).
+			Config: env.Config(acctest.WebhookHCL(ep2.URL, auth+`  default_content_type = "application/xml"
   paused = true
   accept_push_before_pause = true`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: func(*terraform.State) error {
-					w, _, _ := env.Srv.Webhook(name)
-					if w.PushConfig.Endpoint != ep2.URL || w.SubscriptionState != "PAUSED" {
-						return fmt.Errorf("server has endpoint %q, state %q after the replacement", w.PushConfig.Endpoint, w.SubscriptionState)
-					}
-					return nil
-				},
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				// Deleted out of band: planned for creation again.
-				PreConfig: func() {
-					if !env.Srv.DeleteWebhook(name) {
-						t.Fatal("webhook missing on the server")
-					}
-				},
-				Config: env.Config(acctest.WebhookHCL(ep2.URL, auth)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+			Check: func(*terraform.State) error {
+				w, _, _ := env.Srv.Webhook(name)
+				if w.PushConfig.Endpoint != ep2.URL || w.SubscriptionState != "PAUSED" {
+					return fmt.Errorf("server has endpoint %q, state %q after the replacement", w.PushConfig.Endpoint, w.SubscriptionState)
+				}
+				return nil
+			},
+		},
+		{
+			// Deleted out of band: planned for creation again.
+			PreConfig: func() {
+				if !env.Srv.DeleteWebhook(name) {
+					t.Fatal("webhook missing on the server")
+				}
+			},
+			Config: env.Config(acctest.WebhookHCL(ep2.URL, auth)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 		},
 	})
@@ -257,56 +254,53 @@ func TestAccWebhookSubscription_qos0AndWriteOnlySecret(t *testing.T) {
 
 func TestAccWebhookSubscription_planErrors(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `  qos = 0`)),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`QoS 0 Loses Messages.*any failure or timeout of the endpoint loses.*the message`),
-			},
-			{
-				Config:      env.Config(acctest.WebhookHCL("http://orders.example.com/hook", ``)),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`Webhook Endpoint Not HTTPS`),
-			},
-			{
-				Config:      env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `  exempt_handshake = true`)),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`Handshake Exempted Without Authentication`),
-			},
-			{
-				Config: env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config:      env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `  qos = 0`)),
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(`QoS 0 Loses Messages.*any failure or timeout of the endpoint loses.*the message`),
+		},
+		{
+			Config:      env.Config(acctest.WebhookHCL("http://orders.example.com/hook", ``)),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`Webhook Endpoint Not HTTPS`),
+		},
+		{
+			Config:      env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `  exempt_handshake = true`)),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`Handshake Exempted Without Authentication`),
+		},
+		{
+			Config: env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `
   oauth2 = {
     client_id = "a"
     token_url = "https://t.example.com/token"
   }`)),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`OAuth2 Client Secret Required.*creates the webhook subscription.*Set\s+` + "`" + `oauth2.client_secret_wo` + "`"),
-			},
-			{
-				Config: env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(`OAuth2 Client Secret Required.*creates the webhook subscription.*Set\s+` + "`" + `oauth2.client_secret_wo` + "`"),
+		},
+		{
+			Config: env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `
   oauth2 = {
     client_id        = "a"
     token_url        = "https://t.example.com/token"
     client_secret    = "s"
     client_secret_wo = "s"
   }`)),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`client_secret_wo`),
-			},
-			{
-				// Credentials known only at apply: the handshake exemption is not refused for want of them,
-				// and the plan decodes.
-				Config: env.Config(`
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`client_secret_wo`),
+		},
+		{
+			// Credentials known only at apply: the handshake exemption is not refused for want of them,
+			// and the plan decodes.
+			Config: env.Config(`
 resource "terraform_data" "creds" {
   input = { client_id = "a", token_url = "https://t.example.com/token", client_secret = "s", client_secret_wo = null, client_secret_wo_version = null }
 }
 ` + acctest.WebhookHCL("https://orders.example.com/hook", `  exempt_handshake = true
   oauth2           = terraform_data.creds.output`)),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-			},
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
 		},
 	})
 }
@@ -411,51 +405,48 @@ func TestAccWebhookSubscription_createdPausedPushesNothing(t *testing.T) {
 		env.Srv.SetFaults(emulator.Faults{SlowDelay: 500 * time.Millisecond})
 		env.Srv.InjectNextOn("PUT /messagingrest/v1/subscriptions/{name}/state", emulator.FaultSlow)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: env.Config(acctest.WebhookQueues)},
-			{
-				PreConfig: func() {
-					for i := range 5 {
-						if _, err := env.Srv.Publish("acme/crm/prod/hooked", fmt.Appendf(nil, `{"order":%d}`, i), "application/json"); err != nil {
-							t.Fatal(err)
-						}
+	acctest.ParallelTest(t, []resource.TestStep{
+		{Config: env.Config(acctest.WebhookQueues)},
+		{
+			PreConfig: func() {
+				for i := range 5 {
+					if _, err := env.Srv.Publish("acme/crm/prod/hooked", fmt.Appendf(nil, `{"order":%d}`, i), "application/json"); err != nil {
+						t.Fatal(err)
 					}
-					holdPause()
-				},
-				Config:      env.Config(paused),
-				ExpectError: regexp.MustCompile(`Webhook Subscription Cannot Be Created Paused`),
+				}
+				holdPause()
 			},
-			{
-				// Nothing was created, and nothing pushed.
-				PreConfig: func() { env.Srv.ClearFaults() },
-				Config:    env.Config(acctest.WebhookQueues),
-				Check: func(*terraform.State) error {
-					if _, _, ok := env.Srv.Webhook(name); ok {
-						return fmt.Errorf("the refused subscription exists")
-					}
-					if n := posts.Load(); n != 0 {
-						return fmt.Errorf("the endpoint received %d messages before the subscription was paused", n)
-					}
-					return nil
-				},
+			Config:      env.Config(paused),
+			ExpectError: regexp.MustCompile(`Webhook Subscription Cannot Be Created Paused`),
+		},
+		{
+			// Nothing was created, and nothing pushed.
+			PreConfig: func() { env.Srv.ClearFaults() },
+			Config:    env.Config(acctest.WebhookQueues),
+			Check: func(*terraform.State) error {
+				if _, _, ok := env.Srv.Webhook(name); ok {
+					return fmt.Errorf("the refused subscription exists")
+				}
+				if n := posts.Load(); n != 0 {
+					return fmt.Errorf("the endpoint received %d messages before the subscription was paused", n)
+				}
+				return nil
 			},
-			{
-				// Accepted: created active, then paused; the emulator pushed in between.
-				PreConfig:          holdPause,
-				Config:             env.Config(strings.Replace(paused, "paused = true", "paused = true\n  accept_push_before_pause = true", 1)),
-				ExpectNonEmptyPlan: false,
-				Check: func(*terraform.State) error {
-					env.Srv.ClearFaults()
-					if w, _, _ := env.Srv.Webhook(name); w.SubscriptionState != "PAUSED" {
-						return fmt.Errorf("server state %q, want PAUSED", w.SubscriptionState)
-					}
-					if posts.Load() == 0 {
-						return fmt.Errorf("no message was pushed between the create and the pause: the test no longer shows the window")
-					}
-					return nil
-				},
+		},
+		{
+			// Accepted: created active, then paused; the emulator pushed in between.
+			PreConfig:          holdPause,
+			Config:             env.Config(strings.Replace(paused, "paused = true", "paused = true\n  accept_push_before_pause = true", 1)),
+			ExpectNonEmptyPlan: false,
+			Check: func(*terraform.State) error {
+				env.Srv.ClearFaults()
+				if w, _, _ := env.Srv.Webhook(name); w.SubscriptionState != "PAUSED" {
+					return fmt.Errorf("server state %q, want PAUSED", w.SubscriptionState)
+				}
+				if posts.Load() == 0 {
+					return fmt.Errorf("no message was pushed between the create and the pause: the test no longer shows the window")
+				}
+				return nil
 			},
 		},
 	})

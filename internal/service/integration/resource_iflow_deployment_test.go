@@ -68,96 +68,93 @@ func TestAccIFlowDeployment_oneDeployPerFlow(t *testing.T) {
 		return resource.ComposeTestCheckFunc(checkFlowRuns(env, "DeployFlowA", want), checkFlowRuns(env, "DeployFlowB", want))
 	}
 	emptyAfter := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig:        env.Srv.ResetStats,
-				Config:           env.Config(acctest.DeploymentHCL(1, "")),
-				Check:            resource.ComposeTestCheckFunc(bothRun("1"), checkDeploys(env, 2, "one per flow for its two channels")),
-				ConfigPlanChecks: emptyAfter,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(flowA, tfjsonpath.New("id"), knownvalue.StringExact("DeployFlowA")),
-					statecheck.ExpectKnownValue(flowA, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
-					statecheck.ExpectKnownValue(flowA, tfjsonpath.New("deployed_version"), knownvalue.NotNull()),
-					statecheck.ExpectKnownValue("sapmessaging_amqp_sender.DeployFlowA_AMQP_A", tfjsonpath.New("revision"),
-						knownvalue.StringRegexp(regexp.MustCompile(revisionPattern))),
-				},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			PreConfig:        env.Srv.ResetStats,
+			Config:           env.Config(acctest.DeploymentHCL(1, "")),
+			Check:            resource.ComposeTestCheckFunc(bothRun("1"), checkDeploys(env, 2, "one per flow for its two channels")),
+			ConfigPlanChecks: emptyAfter,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(flowA, tfjsonpath.New("id"), knownvalue.StringExact("DeployFlowA")),
+				statecheck.ExpectKnownValue(flowA, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+				statecheck.ExpectKnownValue(flowA, tfjsonpath.New("deployed_version"), knownvalue.NotNull()),
+				statecheck.ExpectKnownValue("sapmessaging_amqp_sender.DeployFlowA_AMQP_A", tfjsonpath.New("revision"),
+					knownvalue.StringRegexp(regexp.MustCompile(revisionPattern))),
 			},
-			{
-				// Every channel changes: one deploy per flow again, planned through the unknown revisions.
-				PreConfig: env.Srv.ResetStats,
-				Config:    env.Config(acctest.DeploymentHCL(2, "")),
-				Check:     resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, 2, "one per flow for its two channels")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectUnknownValue("sapmessaging_amqp_sender.DeployFlowB_AMQP_B", tfjsonpath.New("revision")),
-						plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionUpdate),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		},
+		{
+			// Every channel changes: one deploy per flow again, planned through the unknown revisions.
+			PreConfig: env.Srv.ResetStats,
+			Config:    env.Config(acctest.DeploymentHCL(2, "")),
+			Check:     resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, 2, "one per flow for its two channels")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue("sapmessaging_amqp_sender.DeployFlowB_AMQP_B", tfjsonpath.New("revision")),
+					plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionUpdate),
 				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				Config:                  env.Config(acctest.DeploymentHCL(2, "")),
-				ResourceName:            flowA,
-				ImportState:             true,
-				ImportStateId:           "DeployFlowA",
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"triggers", "timeouts"},
+		},
+		{
+			Config:                  env.Config(acctest.DeploymentHCL(2, "")),
+			ResourceName:            flowA,
+			ImportState:             true,
+			ImportStateId:           "DeployFlowA",
+			ImportStateVerify:       true,
+			ImportStateVerifyIgnore: []string{"triggers", "timeouts"},
+		},
+		{
+			// Undeployed out of band: the plan deploys that flow again, and only that one.
+			PreConfig: func() {
+				if err := cpi.New(env.Srv.CloudIntegrationClient(t)).Undeploy(context.Background(), "DeployFlowA"); err != nil {
+					t.Fatal(err)
+				}
+				env.Srv.ResetStats()
 			},
-			{
-				// Undeployed out of band: the plan deploys that flow again, and only that one.
-				PreConfig: func() {
-					if err := cpi.New(env.Srv.CloudIntegrationClient(t)).Undeploy(context.Background(), "DeployFlowA"); err != nil {
-						t.Fatal(err)
-					}
-					env.Srv.ResetStats()
+			Config: env.Config(acctest.DeploymentHCL(2, "")),
+			Check:  resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, 1, "the undeployed flow only")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionNoop),
+					plancheck.ExpectUnknownValue(flowA, tfjsonpath.New("runtime_status")),
 				},
-				Config: env.Config(acctest.DeploymentHCL(2, "")),
-				Check:  resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, 1, "the undeployed flow only")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionNoop),
-						plancheck.ExpectUnknownValue(flowA, tfjsonpath.New("runtime_status")),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				// A channel changed on the tenant is written back, and its flow deployed once more,
-				// although the revision the deployment last saw described the same settings.
-				PreConfig: func() {
-					zip, err := iflow.PatchZip(env.Srv.IFlowContent("DeployFlowB"), "MessageFlow_1", map[string]string{"maxRetries": "4"})
-					if err == nil {
-						err = env.Srv.CreateIFlow("DeployFlowB", "DeployFlowB", "Orders", zip)
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					env.Srv.ResetStats()
-				},
-				Config: env.Config(acctest.DeploymentHCL(2, "")),
-				Check:  resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, 1, "the flow whose channel was written back")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction("sapmessaging_amqp_sender.DeployFlowB_AMQP_A", plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionNoop),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+		},
+		{
+			// A channel changed on the tenant is written back, and its flow deployed once more,
+			// although the revision the deployment last saw described the same settings.
+			PreConfig: func() {
+				zip, err := iflow.PatchZip(env.Srv.IFlowContent("DeployFlowB"), "MessageFlow_1", map[string]string{"maxRetries": "4"})
+				if err == nil {
+					err = env.Srv.CreateIFlow("DeployFlowB", "DeployFlowB", "Orders", zip)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				env.Srv.ResetStats()
 			},
-			{
-				// Only the timeouts change: an update in place that deploys nothing.
-				PreConfig: env.Srv.ResetStats,
-				Config:    env.Config(acctest.DeploymentHCL(2, `  timeouts = { create = "5m", update = "5m" }`)),
-				Check:     checkDeploys(env, 0, "a change of the timeouts deploys nothing"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			Config: env.Config(acctest.DeploymentHCL(2, "")),
+			Check:  resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, 1, "the flow whose channel was written back")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("sapmessaging_amqp_sender.DeployFlowB_AMQP_A", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionNoop),
 				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+		},
+		{
+			// Only the timeouts change: an update in place that deploys nothing.
+			PreConfig: env.Srv.ResetStats,
+			Config:    env.Config(acctest.DeploymentHCL(2, `  timeouts = { create = "5m", update = "5m" }`)),
+			Check:     checkDeploys(env, 0, "a change of the timeouts deploys nothing"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 		},
 	})
@@ -196,26 +193,23 @@ resource "sapmessaging_iflow_deployment" "jms" {
 			return nil
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig:        env.Srv.ResetStats,
-				Config:           cfg(3),
-				Check:            resource.ComposeTestCheckFunc(running("3"), checkDeploys(env, 1, "the deployment's")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-			{
-				PreConfig: env.Srv.ResetStats,
-				Config:    cfg(7),
-				Check:     resource.ComposeTestCheckFunc(running("7"), checkDeploys(env, 1, "the deployment's")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectUnknownValue("sapmessaging_jms_sender.retry", tfjsonpath.New("revision")),
-						plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.jms", plancheck.ResourceActionUpdate),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			PreConfig:        env.Srv.ResetStats,
+			Config:           cfg(3),
+			Check:            resource.ComposeTestCheckFunc(running("3"), checkDeploys(env, 1, "the deployment's")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		},
+		{
+			PreConfig: env.Srv.ResetStats,
+			Config:    cfg(7),
+			Check:     resource.ComposeTestCheckFunc(running("7"), checkDeploys(env, 1, "the deployment's")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue("sapmessaging_jms_sender.retry", tfjsonpath.New("revision")),
+					plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.jms", plancheck.ResourceActionUpdate),
 				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 		},
 	})
@@ -232,35 +226,32 @@ resource "sapmessaging_iflow_deployment" "f" {
   iflow_id = "DeployFails"
 }
 `)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, ExpectError: acctest.Wrapped(`Deployment Failed.*Credential EventMesh not found.*apply again`)},
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.f", plancheck.ResourceActionDestroyBeforeCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("sapmessaging_iflow_deployment.f", tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
-				},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{Config: cfg, ExpectError: acctest.Wrapped(`Deployment Failed.*Credential EventMesh not found.*apply again`)},
+		{
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.f", plancheck.ResourceActionDestroyBeforeCreate)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				Config:        cfg,
-				ResourceName:  "sapmessaging_iflow_deployment.f",
-				ImportState:   true,
-				ImportStateId: "Missing",
-				ExpectError:   acctest.Wrapped(`Cannot import non-existent remote object`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("sapmessaging_iflow_deployment.f", tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
 			},
-			{
-				Config: env.Config(`
+		},
+		{
+			Config:        cfg,
+			ResourceName:  "sapmessaging_iflow_deployment.f",
+			ImportState:   true,
+			ImportStateId: "Missing",
+			ExpectError:   acctest.Wrapped(`Cannot import non-existent remote object`),
+		},
+		{
+			Config: env.Config(`
 resource "sapmessaging_iflow_deployment" "missing" {
   iflow_id = "NoSuchFlow"
 }
 `),
-				ExpectError: acctest.Wrapped(`Integration Flow Not Found.*NoSuchFlow.*must be uploaded first`),
-			},
+			ExpectError: acctest.Wrapped(`Integration Flow Not Found.*NoSuchFlow.*must be uploaded first`),
 		},
 	})
 }
