@@ -211,6 +211,19 @@ func (w *CLIWorkspace) PlanEmpty(shows ...string) CLIRun {
 	return r
 }
 
+// ExpectPlanDiagnostics runs terraform plan -json in the workspace and fails the test for each pattern of want that
+// none of its diagnostics (PlanDiagnostics: "severity: summary: detail") matches; it returns the diagnostics.
+func (w *CLIWorkspace) ExpectPlanDiagnostics(want ...*regexp.Regexp) []string {
+	w.t.Helper()
+	diags := PlanDiagnostics(w.t, w)
+	for _, re := range want {
+		if !slices.ContainsFunc(diags, re.MatchString) {
+			w.t.Errorf("no plan diagnostic matches %s; diagnostics:\n%s", re, strings.Join(diags, "\n"))
+		}
+	}
+	return diags
+}
+
 // ExpectContains fails the test for each string of wants that text (what says what it is) does not hold.
 func ExpectContains(t *testing.T, what, text string, wants ...string) {
 	t.Helper()

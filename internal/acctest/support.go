@@ -26,7 +26,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
@@ -807,6 +809,31 @@ type JSONDiagnostic struct {
 			Context string `json:"context"`
 		} `json:"snippet"`
 	} `json:"diagnostic"`
+}
+
+// AEMSenderPoisonEndStep is a step that applies config, whose AEM sender (AEMSenderAddr) the plan shows ending a
+// poison message at end after runs runs; the state records end, and the next plan is empty.
+func AEMSenderPoisonEndStep(config, end string, runs int64) resource.TestStep {
+	return resource.TestStep{
+		Config: config,
+		ConfigPlanChecks: resource.ConfigPlanChecks{
+			PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact(end)),
+				plancheck.ExpectKnownValue(AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(runs)),
+			},
+			PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		},
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact(end)),
+		},
+	}
+}
+
+// ImportFlowStep is a step that imports the flow resource addr (a sender) by the import ID id and verifies that the
+// import reads the state the apply recorded, matched by iflow_id, but for the attributes ignore.
+func ImportFlowStep(addr, id string, ignore ...string) resource.TestStep {
+	return resource.TestStep{ResourceName: addr, ImportState: true, ImportStateId: id, ImportStateVerify: true,
+		ImportStateVerifyIdentifierAttribute: "iflow_id", ImportStateVerifyIgnore: ignore}
 }
 
 // ImportByIdentity is a step that imports addr with an import block holding the identity in the

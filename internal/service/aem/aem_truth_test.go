@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
@@ -136,23 +134,11 @@ func TestAccAEMSender_respectDMQEligible(t *testing.T) {
 	}
 	// REJECTED gives the same end (the rules' tests); its value is unconfirmed, which this apply does not check.
 	acctest.ParallelTest(t, []acc.TestStep{
-		{
-			Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `
+		acctest.AEMSenderPoisonEndStep(env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `
   max_message_processing_attempts = 3
   settlement_outcome              = "FAILED"
   max_total_attempts              = 20
-`)),
-			ConfigPlanChecks: acc.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("deleted unless DMQ-eligible")),
-					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(18)),
-				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("deleted unless DMQ-eligible")),
-			},
-		},
+`)), "deleted unless DMQ-eligible", 18),
 	})
 }
 
@@ -192,8 +178,7 @@ list "sapmessaging_aem_queue" "cyc" {
 // says that poison messages are deleted unless their publisher flagged them, and how to fix it; on a queue of a
 // dead message queue cycle, that it runs for ever.
 func TestAccAEMSender_planWarnings(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
+	tf := acctest.ParallelCLI(t)
 	plugins := filepath.Join(t.TempDir(), "plugins")
 	acctest.BuildProvider(t, plugins)
 	ctx := context.Background()
@@ -218,17 +203,7 @@ func TestAccAEMSender_planWarnings(t *testing.T) {
 		{cyc, `^warning: Adapter Retries for Ever: .*acme/aem/prod/orders → acme/aem/prod/orders/dmq → acme/aem/prod/orders.*for ever`},
 	} {
 		dir := t.TempDir()
-		acctest.WriteFile(t, filepath.Join(dir, "main.tf"), `
-terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-`+tc.env.AEMConfig(sender))
-		diags := acctest.PlanDiagnostics(t, acctest.NewCLIWorkspace(t, tf, plugins, dir, tc.env))
-		re := regexp.MustCompile(acctest.BacktickTolerant(tc.want))
-		if !slices.ContainsFunc(diags, re.MatchString) {
-			t.Errorf("no plan diagnostic matches %s; diagnostics:\n%s", re, strings.Join(diags, "\n"))
-		}
+		acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+tc.env.AEMConfig(sender))
+		acctest.NewCLIWorkspace(t, tf, plugins, dir, tc.env).ExpectPlanDiagnostics(regexp.MustCompile(acctest.BacktickTolerant(tc.want)))
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync/atomic"
@@ -181,22 +179,26 @@ func TestAccWebhookSubscription_qos0AndWriteOnlySecret(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	ep := acctest.WebhookEndpoint(t)
 	const addr, name = "sapmessaging_webhook_subscription.w", "acme/crm/prod/hooked/webhook"
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		Steps: []resource.TestStep{
-			{
-				Config: env.Config(acctest.WebhookHCL(ep.URL, fmt.Sprintf(`
+	// config is the QoS 0 subscription authenticated with the write-only client secret of the given version.
+	config := func(secret string, version int) string {
+		return env.Config(acctest.WebhookHCL(ep.URL, fmt.Sprintf(`
   qos                 = 0
   accept_message_loss = true
   exempt_handshake    = true
   oauth2 = {
     client_id                = "orders-hook"
     token_url                = "%s/token"
-    client_secret_wo         = "write-only-secret"
-    client_secret_wo_version = 1
+    client_secret_wo         = %q
+    client_secret_wo_version = %d
   }
-`, ep.URL))),
+`, ep.URL, secret, version)))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		Steps: []resource.TestStep{
+			{
+				Config: config("write-only-secret", 1),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("qos"), knownvalue.Int64Exact(0)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("handshake_status"), knownvalue.StringExact("EXEMPTED")),
@@ -227,17 +229,7 @@ func TestAccWebhookSubscription_qos0AndWriteOnlySecret(t *testing.T) {
 			},
 			{
 				// A new secret version replaces the subscription with the new secret.
-				Config: env.Config(acctest.WebhookHCL(ep.URL, fmt.Sprintf(`
-  qos                 = 0
-  accept_message_loss = true
-  exempt_handshake    = true
-  oauth2 = {
-    client_id                = "orders-hook"
-    token_url                = "%s/token"
-    client_secret_wo         = "rotated-secret"
-    client_secret_wo_version = 2
-  }
-`, ep.URL))),
+				Config: config("rotated-secret", 2),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
@@ -309,72 +301,35 @@ resource "terraform_data" "creds" {
 // queue and with unlimited redelivery, the stall of 18 failing messages, and a second webhook
 // on the same queue; and the replacement note.
 func TestAccWebhookSubscription_planWarnings(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
+	tf := acctest.ParallelCLI(t)
 	env := acctest.NewTestEnv(t)
 	ep := acctest.WebhookEndpoint(t)
-	if _, _, err := env.EventMesh(t).PutQueue(context.Background(), "acme/crm/prod/plain", eventmesh.QueueSettings{}); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), `
-terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-
+	env.PutQueues(t, acctest.EventMeshQueue{Name: "acme/crm/prod/plain"})
+	w := acctest.NewWorkspace(t, tf, env, map[string]string{"main.tf": acctest.RequiredProviders + `
 resource "sapmessaging_webhook_subscription" "a" {
   name     = "plain-a"
   queue    = "acme/crm/prod/plain"
-  endpoint = "`+ep.URL+`/a"
+  endpoint = "` + ep.URL + `/a"
 }
 
 resource "sapmessaging_webhook_subscription" "b" {
   name     = "plain-b"
   queue    = "acme/crm/prod/plain"
-  endpoint = "`+ep.URL+`/b"
+  endpoint = "` + ep.URL + `/b"
   depends_on = [sapmessaging_webhook_subscription.a]
 }
-`)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	diags := acctest.PlanDiagnostics(t, w)
-	want := []*regexp.Regexp{
+`})
+	w.ExpectPlanDiagnostics(
 		regexp.MustCompile(`^warning: Webhook Queue Without Dead Message Queue: Queue "acme/crm/prod/plain" has no dead message queue.*10080 minutes`),
 		regexp.MustCompile(`^warning: Webhook Retries Until the Time to Live: .*tried 13 times over 10080 minutes`),
 		regexp.MustCompile(`^warning: Failing Messages Can Stall the Webhook: Event Mesh holds at most 18 messages`),
 		regexp.MustCompile(`^warning: Several Webhooks on One Queue: Queue "acme/crm/prod/plain" is also pushed by "plain-a"`),
-	}
-	for _, re := range want {
-		found := false
-		for _, d := range diags {
-			if re.MatchString(d) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			t.Errorf("no plan diagnostic matches %s; diagnostics:\n%s", re, strings.Join(diags, "\n"))
-		}
-	}
+	)
 	// After the apply, the replacement says what happens to the queue's messages.
 	w.MustRun(0, "apply", "-input=false", "-auto-approve")
-	main, err := os.ReadFile(filepath.Join(dir, "main.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), strings.Replace(string(main), ep.URL+"/a\"", ep.URL+"/a2\"", 1))
-	diags = acctest.PlanDiagnostics(t, w)
-	re := regexp.MustCompile(`^warning: Webhook Subscription Replaced: Webhook subscription "plain-a" is deleted and created again \(endpoint changed\).*messages wait in the queue`)
-	found := false
-	for _, d := range diags {
-		found = found || re.MatchString(d)
-	}
-	if !found {
-		t.Errorf("no plan diagnostic matches %s; diagnostics:\n%s", re, strings.Join(diags, "\n"))
-	}
+	w.WriteFile("main.tf", strings.Replace(w.ReadFile("main.tf"), ep.URL+"/a\"", ep.URL+"/a2\"", 1))
+	w.ExpectPlanDiagnostics(regexp.MustCompile(
+		`^warning: Webhook Subscription Replaced: Webhook subscription "plain-a" is deleted and created again \(endpoint changed\).*messages wait in the queue`))
 }
 
 // A subscription planned with paused = true pushes nothing before it is paused: the API creates

@@ -100,14 +100,7 @@ func TestAccAEMSender_lifecycle(t *testing.T) {
 				checkAEMProperty(env, iflow.KeyAEMRetryInterval, "1000"),
 			),
 		},
-		{
-			ResourceName:                         acctest.AEMSenderAddr,
-			ImportState:                          true,
-			ImportStateId:                        acctest.AEMOrdersFlow,
-			ImportStateVerify:                    true,
-			ImportStateVerifyIdentifierAttribute: "iflow_id",
-			ImportStateVerifyIgnore:              []string{"timeouts", "revision"},
-		},
+		acctest.ImportFlowStep(acctest.AEMSenderAddr, acctest.AEMOrdersFlow, "timeouts", "revision"),
 		{
 			// Someone sets 7 attempts in the Web UI: the plan shows it and the apply restores 3.
 			PreConfig: func() { patchAEMSender(t, env, acctest.AEMOrdersFlow, map[string]string{iflow.KeyAEMMaxAttempts: "7"}) },
@@ -163,14 +156,7 @@ func TestAccAEMSender_acceptMessageLoss(t *testing.T) {
 			},
 			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
-		{
-			ResourceName:                         acctest.AEMSenderAddr,
-			ImportState:                          true,
-			ImportStateId:                        acctest.AEMAuditFlow,
-			ImportStateVerify:                    true,
-			ImportStateVerifyIdentifierAttribute: "iflow_id",
-			ImportStateVerifyIgnore:              []string{"timeouts", "revision"},
-		},
+		acctest.ImportFlowStep(acctest.AEMSenderAddr, acctest.AEMAuditFlow, "timeouts", "revision"),
 	})
 }
 
@@ -355,19 +341,7 @@ func TestAccAEMSender_deadMessageQueueWithoutIngress(t *testing.T) {
 			PlanOnly:    true,
 			ExpectError: acctest.Wrapped(`Rejected Messages Deleted.*acme/aem/prod/orders/dmq.*ingress_enabled = true`),
 		},
-		{
-			Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  max_message_processing_attempts = 3`)),
-			ConfigPlanChecks: acc.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("deleted")),
-					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(18)),
-				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("deleted")),
-			},
-		},
+		acctest.AEMSenderPoisonEndStep(env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  max_message_processing_attempts = 3`)), "deleted", 18),
 	})
 }
 
@@ -406,14 +380,7 @@ func TestAccAEMSender_solaceAdapter(t *testing.T) {
 				return nil
 			},
 		},
-		{
-			ResourceName:                         acctest.AEMSenderAddr,
-			ImportState:                          true,
-			ImportStateId:                        acctest.AEMSolaceFlow,
-			ImportStateVerify:                    true,
-			ImportStateVerifyIdentifierAttribute: "iflow_id",
-			ImportStateVerifyIgnore:              []string{"timeouts", "revision"},
-		},
+		acctest.ImportFlowStep(acctest.AEMSenderAddr, acctest.AEMSolaceFlow, "timeouts", "revision"),
 	})
 }
 

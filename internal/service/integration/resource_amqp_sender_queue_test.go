@@ -108,14 +108,7 @@ resource "sapmessaging_queue" "orders" {
 				resource.TestCheckResourceAttr(acctest.SenderAddr, "worst_case_attempts", "7"),
 			),
 		},
-		{
-			ResourceName:                         acctest.SenderAddr,
-			ImportState:                          true,
-			ImportStateId:                        acctest.SenderFlowID,
-			ImportStateVerify:                    true,
-			ImportStateVerifyIdentifierAttribute: "iflow_id",
-			ImportStateVerifyIgnore:              []string{"timeouts", "revision"},
-		},
+		acctest.ImportFlowStep(acctest.SenderAddr, acctest.SenderFlowID, "timeouts", "revision"),
 	})
 }
 

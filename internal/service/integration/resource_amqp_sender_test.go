@@ -61,14 +61,7 @@ func TestAccAMQPSender_literal(t *testing.T) {
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 		},
-		{
-			ResourceName:                         acctest.SenderAddr,
-			ImportState:                          true,
-			ImportStateId:                        "OrdersInbound",
-			ImportStateVerify:                    true,
-			ImportStateVerifyIdentifierAttribute: "iflow_id",
-			ImportStateVerifyIgnore:              []string{"queue_max_redelivery_count", "max_total_attempts", "worst_case_attempts", "effective_queue_max_redelivery_count", "queue_max_redelivery_count_source", "timeouts", "revision"},
-		},
+		acctest.ImportFlowStep(acctest.SenderAddr, "OrdersInbound", "queue_max_redelivery_count", "max_total_attempts", "worst_case_attempts", "effective_queue_max_redelivery_count", "queue_max_redelivery_count_source", "timeouts", "revision"),
 		{
 			// Someone sets the retries back to 5 in the Web UI: the plan shows it and the apply restores 1.
 			PreConfig: func() {
@@ -189,14 +182,7 @@ resource "sapmessaging_amqp_sender" "orders" {
 				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("id"), knownvalue.StringExact("TwoSenders,Returns")),
 			},
 		},
-		{
-			ResourceName:                         acctest.SenderAddr,
-			ImportState:                          true,
-			ImportStateId:                        "TwoSenders,Returns",
-			ImportStateVerify:                    true,
-			ImportStateVerifyIdentifierAttribute: "iflow_id",
-			ImportStateVerifyIgnore:              []string{"timeouts"},
-		},
+		acctest.ImportFlowStep(acctest.SenderAddr, "TwoSenders,Returns", "timeouts"),
 	})
 }
 

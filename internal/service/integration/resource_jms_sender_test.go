@@ -2,7 +2,6 @@ package integration_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -110,15 +109,8 @@ func TestAccJMSSender_guarded(t *testing.T) {
 				checkJMSProperty(env, acctest.JMSGuardedFlow, "MaxRetryInterval", "120"),
 			),
 		},
-		{
-			ResourceName:                         acctest.JMSAddr,
-			ImportState:                          true,
-			ImportStateId:                        acctest.JMSGuardedFlow,
-			ImportStateVerify:                    true,
-			ImportStateVerifyIdentifierAttribute: "iflow_id",
-			// max_retries is the configuration's declaration; with it the guard's visible limit gives the same give-up time.
-			ImportStateVerifyIgnore: []string{"max_retries", "timeouts", "revision"},
-		},
+		// max_retries is the configuration's declaration; with it the guard's visible limit gives the same give-up time.
+		acctest.ImportFlowStep(acctest.JMSAddr, acctest.JMSGuardedFlow, "max_retries", "timeouts", "revision"),
 		{
 			// Someone sets the interval to 3 in the Web UI: the plan shows it and the apply restores 15.
 			PreConfig: func() {
@@ -176,15 +168,8 @@ resource "sapmessaging_jms_sender" "exclusive" {
 				checkJMSProperty(env, acctest.JMSUnguardedFlow, "RetryInterval", "1"),
 			),
 		},
-		{
-			ResourceName:                         exclusiveAddr,
-			ImportState:                          true,
-			ImportStateId:                        acctest.JMSExclusiveFlow + ",JMS_In",
-			ImportStateVerify:                    true,
-			ImportStateVerifyIdentifierAttribute: "iflow_id",
-			// The import reads the channel; the expiration period is an input of the configuration.
-			ImportStateVerifyIgnore: []string{"timeouts", "channel", "id", "queue_expiration_days", "attempts_before_expiry"},
-		},
+		// The import reads the channel; the expiration period is an input of the configuration.
+		acctest.ImportFlowStep(exclusiveAddr, acctest.JMSExclusiveFlow+",JMS_In", "timeouts", "channel", "id", "queue_expiration_days", "attempts_before_expiry"),
 		{ResourceName: acctest.JMSAddr, ImportState: true, ImportStateId: acctest.JMSUnguardedFlow + ",", ExpectError: acctest.Wrapped(`Invalid Import ID`)},
 		{ResourceName: acctest.JMSAddr, ImportState: true, ImportStateId: ",JMS_In", ExpectError: acctest.Wrapped(`Invalid Import ID`)},
 	})
@@ -272,34 +257,24 @@ resource "sapmessaging_amqp_sender" "orders" {
 // The warnings of the plan, with the real CLI: the missing retry limit in numbers, constant retries,
 // the dead-letter option and an exception subprocess that ends the message.
 func TestAccJMSSender_planWarnings(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
+	tf := acctest.ParallelCLI(t)
 	env := acctest.NewTestEnv(t)
 	env.AddJMSFlow(t, acctest.JMSGuardedFlow, false, acctest.GuardedOptions())
 	env.AddJMSFlow(t, acctest.JMSUnguardedFlow, false, iflowbuild.Options{ExceptionEnds: [][]string{{"message"}}})
 	env.AddJMSFlow(t, acctest.JMSExclusiveFlow, true, iflowbuild.Options{})
 	env.AddJMSFlow(t, "JmsBusy", false, acctest.GuardedOptions())
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), `
-terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-
+	w := acctest.NewWorkspace(t, tf, env, map[string]string{"main.tf": acctest.RequiredProviders + `
 resource "sapmessaging_jms_sender" "unguarded" {
-  iflow_id = "`+acctest.JMSUnguardedFlow+`"
+  iflow_id = "` + acctest.JMSUnguardedFlow + `"
 }
 
 resource "sapmessaging_jms_sender" "exclusive" {
-  iflow_id              = "`+acctest.JMSExclusiveFlow+`"
+  iflow_id              = "` + acctest.JMSExclusiveFlow + `"
   queue_expiration_days = 7
 }
 
 resource "sapmessaging_jms_sender" "guarded" {
-  iflow_id            = "`+acctest.JMSGuardedFlow+`"
+  iflow_id            = "` + acctest.JMSGuardedFlow + `"
   retry_interval      = 2
   exponential_backoff = false
   dead_letter_queue   = false
@@ -312,10 +287,8 @@ resource "sapmessaging_jms_sender" "busy" {
   max_retry_interval   = 20
   concurrent_processes = 6
 }
-`)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	diags := acctest.PlanDiagnostics(t, w)
-	want := []*regexp.Regexp{
+`})
+	diags := w.ExpectPlanDiagnostics(
 		regexp.MustCompile(`^warning: No Retry Limit: .*compares SAPJMSRetries nowhere.*retried about 724 times over 30 days, then deleted: 725 executions`),
 		regexp.MustCompile(`^warning: No Retry Limit: .*only for non-exclusive queues.*retried about 172 times over 7 days, then deleted: 173 executions`),
 		regexp.MustCompile(acctest.BacktickTolerant(`^warning: Constant Retries: exponential_backoff = false with retry_interval = 2 retries a failing message every 2 minutes.*30 times an hour`)),
@@ -324,19 +297,7 @@ resource "sapmessaging_jms_sender" "busy" {
 		regexp.MustCompile(`^warning: Exception Subprocess Acknowledges Failures: .*ends with a Message End Event`),
 		regexp.MustCompile(acctest.BacktickTolerant(`^warning: Max Retry Interval Below Retry Interval: max_retry_interval = 20 is shorter than retry_interval = 30.*retried every 20 minutes`)),
 		regexp.MustCompile(acctest.BacktickTolerant(`^warning: Many Concurrent Processes: concurrent_processes = 6 runs that many consumers on every worker node`)),
-	}
-	for _, re := range want {
-		found := false
-		for _, d := range diags {
-			if re.MatchString(d) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			t.Errorf("no plan diagnostic matches %s; diagnostics:\n%s", re, strings.Join(diags, "\n"))
-		}
-	}
+	)
 	for _, d := range diags {
 		if strings.HasPrefix(d, "error") {
 			t.Errorf("unexpected error: %s", d)
