@@ -251,11 +251,10 @@ func Flat(output string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(output, "│", " ")), " ")
 }
 
-// ExpectTrueCount fails the test unless generated sets attribute = true in want blocks, with the spacing
-// terraform query -generate-config-out aligns the attributes with.
-func ExpectTrueCount(t *testing.T, generated, attribute string, want int) {
+// ExpectCountTrue fails the test unless want blocks of the generated configuration set attribute to true (CountTrue).
+func ExpectCountTrue(t *testing.T, generated, attribute string, want int) {
 	t.Helper()
-	if n := len(regexp.MustCompile(attribute+`\s+= true`).FindAllString(generated, -1)); n != want {
-		t.Errorf("generated.tf sets %s = true %d times, want %d:\n%s", attribute, n, want, generated)
+	if n := CountTrue(generated, attribute); n != want {
+		t.Errorf("generated.tf has %d %s = true, want %d:\n%s", n, attribute, want, generated)
 	}
 }

@@ -85,22 +85,31 @@ resource "sapmessaging_aem_sender" "s" {
 // AEMPublish sends n messages to queue through the broker's REST messaging listener, as a publisher would.
 func (e *TestEnv) AEMPublish(t *testing.T, queue string, n int) {
 	t.Helper()
-	c := e.Srv.AdvancedEventMeshCredentials()
 	for i := range n {
-		req, err := http.NewRequest(http.MethodPost, c.SEMPURL+"/QUEUE/"+url.PathEscape(queue), strings.NewReader(fmt.Sprintf(`{"order":%d}`, i)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.SetBasicAuth(c.Username, c.Password)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("publish to %s: %d", queue, resp.StatusCode)
-		}
+		e.postAEM(t, queue, fmt.Sprintf(`{"order":%d}`, i), "application/json")
+	}
+}
+
+// postAEM sends one message with body (and the content type, unless empty) to queue through the broker's REST
+// messaging.
+func (e *TestEnv) postAEM(t *testing.T, queue, body, contentType string) {
+	t.Helper()
+	c := e.Srv.AdvancedEventMeshCredentials()
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, c.SEMPURL+"/QUEUE/"+url.PathEscape(queue), strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.SetBasicAuth(c.Username, c.Password)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("publish to %s: %d", queue, resp.StatusCode)
 	}
 }
 
@@ -122,21 +131,8 @@ func (e *TestEnv) AEMDepths(t *testing.T, queues ...string) []int {
 // publishAEM sends n messages to queue through the broker's REST messaging, as a publisher would.
 func (e *TestEnv) publishAEM(t *testing.T, queue string, n int) {
 	t.Helper()
-	c := e.Srv.AdvancedEventMeshCredentials()
 	for range n {
-		req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, c.SEMPURL+"/QUEUE/"+url.PathEscape(queue), strings.NewReader("poison"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.SetBasicAuth(c.Username, c.Password)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("publish to %s: %d", queue, resp.StatusCode)
-		}
+		e.postAEM(t, queue, "poison", "")
 	}
 }
 
@@ -829,6 +825,15 @@ func AEMSenderPoisonEndStep(config, end string, runs int64) resource.TestStep {
 	}
 }
 
+// ExpectActionThenEmptyPlan checks that the plan of a step takes action on addr, and that the plan after its apply
+// is empty.
+func ExpectActionThenEmptyPlan(addr string, action plancheck.ResourceActionType) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{
+		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, action)},
+		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	}
+}
+
 // ImportFlowStep is a step that imports the flow resource addr (a sender) by the import ID id and verifies that the
 // import reads the state the apply recorded, matched by iflow_id, but for the attributes ignore.
 func ImportFlowStep(addr, id string, ignore ...string) resource.TestStep {
@@ -994,15 +999,7 @@ func DeploymentHCL(retries int, extra string) string {
 		var triggers []string
 		for _, ch := range ChannelNames[:2] {
 			name := id + "_" + ch
-			fmt.Fprintf(&b, `
-resource "sapmessaging_amqp_sender" %q {
-  iflow_id              = %q
-  channel               = %q
-  max_number_of_retries = %d
-  concurrent_processes  = %d
-  deploy                = false
-}
-`, name, id, ch, retries, retries)
+			b.WriteString(ChannelSenderHCL(name, id, ch, retries, retries, "  deploy                = false\n"))
 			triggers = append(triggers, fmt.Sprintf("%s = sapmessaging_amqp_sender.%s.revision", ch, name))
 		}
 		fmt.Fprintf(&b, `
@@ -1014,6 +1011,19 @@ resource "sapmessaging_iflow_deployment" %q {
 `, id, id, strings.Join(triggers, ", "), extra)
 	}
 	return b.String()
+}
+
+// ChannelSenderHCL is the sapmessaging_amqp_sender.<name> of the channel of flow id, with max_number_of_retries
+// retries, concurrent_processes concurrency and the extra arguments.
+func ChannelSenderHCL(name, id, channel string, retries, concurrency int, extra string) string {
+	return fmt.Sprintf(`
+resource "sapmessaging_amqp_sender" %q {
+  iflow_id              = %q
+  channel               = %q
+  max_number_of_retries = %d
+  concurrent_processes  = %d
+%s}
+`, name, id, channel, retries, concurrency, extra)
 }
 
 func DeploymentAddr(id string) string { return "sapmessaging_iflow_deployment." + id }

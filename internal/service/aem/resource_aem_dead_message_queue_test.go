@@ -70,52 +70,36 @@ func TestAccAEMDeadMessageQueue_adoptNoTTL(t *testing.T) {
 	if _, err := env.AEM(t).CreateQueue(context.Background(), aem.Queue{Name: name, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true)}}); err != nil {
 		t.Fatal(err)
 	}
+	// dmq is the dead message queue without a time to live, with the extra arguments.
+	dmq := func(extra string) string {
+		return fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = %q
+  respect_ttl     = false
+  ingress_enabled = true
+  egress_enabled  = false
+%s}
+`, name, extra)
+	}
 	config := env.AEMConfig(fmt.Sprintf(`
 import {
   to = sapmessaging_aem_dead_message_queue.dmq
   id = %q
 }
-
-resource "sapmessaging_aem_dead_message_queue" "dmq" {
-  name            = %q
-  respect_ttl     = false
-  max_ttl         = 0
-  ingress_enabled = true
-  egress_enabled  = false
-  allow_no_ttl    = true
-}
-`, name, name))
+`, name) + dmq("  max_ttl         = 0\n  allow_no_ttl    = true\n"))
 	acctest.ParallelTest(t, []acc.TestStep{
 		{
-			Config: config,
-			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction("sapmessaging_aem_dead_message_queue.dmq", plancheck.ResourceActionNoop),
-			}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Config:           config,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_aem_dead_message_queue.dmq", plancheck.ResourceActionNoop),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("sapmessaging_aem_dead_message_queue.dmq", tfjsonpath.New("allow_no_ttl"), knownvalue.Bool(true)),
 			},
 		},
-		{Config: env.AEMConfig(fmt.Sprintf(`
-resource "sapmessaging_aem_dead_message_queue" "dmq" {
-  name            = %q
-  respect_ttl     = false
-  max_ttl         = 0
-  ingress_enabled = true
-  egress_enabled  = false
-}
-`, name)), PlanOnly: true, ExpectError: regexp.MustCompile(`Dead Message Queue Without TTL`)},
+		{Config: env.AEMConfig(dmq("  max_ttl         = 0\n")), PlanOnly: true, ExpectError: regexp.MustCompile(`Dead Message Queue Without TTL`)},
 		{Config: config},
 		// With respect_ttl = false the provider's max_ttl of 7 days does not apply (it would do nothing): a
 		// configuration that leaves max_ttl out keeps what the queue holds.
-		{Config: env.AEMConfig(fmt.Sprintf(`
-resource "sapmessaging_aem_dead_message_queue" "dmq" {
-  name            = %q
-  respect_ttl     = false
-  ingress_enabled = true
-  egress_enabled  = false
-  allow_no_ttl    = true
-}
-`, name)), PlanOnly: true},
+		{Config: env.AEMConfig(dmq("  allow_no_ttl    = true\n")), PlanOnly: true},
 	})
 }
 

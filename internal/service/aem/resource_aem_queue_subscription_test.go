@@ -152,10 +152,7 @@ import {
   id = %q
 }
 `, queue+";"+topic),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_aem_queue_subscription.s", plancheck.ResourceActionNoop)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_aem_queue_subscription.s", plancheck.ResourceActionNoop),
 			Check: func(*terraform.State) error {
 				if !env.AEMSubscribed(t, queue, topic) {
 					return fmt.Errorf("the import changed the broker's subscription")
@@ -292,12 +289,9 @@ func TestAccAEMQueueSubscription_queueDeletedOutOfBand(t *testing.T) {
 			ExpectError: acctest.Wrapped(`AEM Queue Does Not Exist.*broker has no queue "acme/gone"`),
 		},
 		{
-			PreConfig: func() { env.CreateAEMQueue(t, queue, aem.QueueSettings{}) },
-			Config:    config,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_aem_queue_subscription.s", plancheck.ResourceActionCreate)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			PreConfig:        func() { env.CreateAEMQueue(t, queue, aem.QueueSettings{}) },
+			Config:           config,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_aem_queue_subscription.s", plancheck.ResourceActionCreate),
 			Check: func(*terraform.State) error {
 				if !env.AEMSubscribed(t, queue, topic) {
 					return fmt.Errorf("the subscription was not created on the queue made again")

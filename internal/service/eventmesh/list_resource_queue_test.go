@@ -154,9 +154,7 @@ func TestAccQueueListResource_adoptAsItIs(t *testing.T) {
 		"allow_dead_message_queue_outside_namespace": 1, // shared-dmq
 		"allow_self_as_dead_message_queue":           1, // self
 	} {
-		if c := acctest.CountTrue(generated, attr); c != n {
-			t.Errorf("generated.tf has %d %s = true, want %d:\n%s", c, attr, n, generated)
-		}
+		acctest.ExpectCountTrue(t, generated, attr, n)
 	}
 	warnings := []string{"Respect TTL Without Max TTL Allowed", "Max TTL Without Respect TTL Allowed", "Dead Message Queue Outside Namespace Allowed",
 		"Dead Message Queue Cycle Allowed"}
@@ -185,9 +183,7 @@ func TestAccQueueListResource_adoptNoQueueLimits(t *testing.T) {
 	)
 	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "lim", `name_prefix = "acme/lim/prod/"`)+
 		acctest.ListHCL("sapmessaging_dead_message_queue", "lim", `name_prefix = "acme/lim/prod/"`))
-	if c := acctest.CountTrue(generated, "allow_no_queue_limits"); c != 3 {
-		t.Errorf("generated.tf has %d allow_no_queue_limits = true, want 3 (no-size, no-count, dmq):\n%s", c, generated)
-	}
+	acctest.ExpectCountTrue(t, generated, "allow_no_queue_limits", 3)
 	warnings := []string{"Queue Without Size Limit Allowed", "Queue Without Message Count Limit Allowed"}
 	w.ImportAsItIs(4, warnings...)
 	for _, name := range []string{dmq, "acme/lim/prod/no-size"} {
@@ -225,9 +221,7 @@ func TestAccQueueListResource_adoptMessageSizeAboveDocumentedMax(t *testing.T) {
 	}
 	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "big", `name_prefix = "acme/big/prod/"`)+
 		acctest.ListHCL("sapmessaging_dead_message_queue", "big", `name_prefix = "acme/big/prod/"`))
-	if c := acctest.CountTrue(generated, "allow_message_size_above_documented_max"); c != 2 {
-		t.Errorf("generated.tf has %d allow_message_size_above_documented_max = true, want 2 (large, dmq):\n%s", c, generated)
-	}
+	acctest.ExpectCountTrue(t, generated, "allow_message_size_above_documented_max", 2)
 	w.ImportAsItIs(3, "Message Size Above Documented Maximum Allowed")
 	// Another setting changed: the update writes the size back, and the queue keeps it.
 	changed := regexp.MustCompile(`(max_redelivery_count\s*=\s*)3\n`).ReplaceAllString(generated, "${1}4\n")

@@ -82,9 +82,7 @@ func TestAccWebhookSubscriptionListResource_adoptAsItIs(t *testing.T) {
 	}
 	w, generated := acctest.GenerateFromQuery(t, tf, env, "webhooks.tfquery.hcl", acctest.ListHCL("sapmessaging_webhook_subscription", "crm", `queue_name_prefix = "acme/crm/prod/"`))
 	for _, attr := range []string{"allow_exempt_handshake_without_auth", "allow_http_endpoint"} {
-		if n := acctest.CountTrue(generated, attr); n != 1 {
-			t.Errorf("generated.tf has %d %s = true, want 1:\n%s", n, attr, generated)
-		}
+		acctest.ExpectCountTrue(t, generated, attr, 1)
 	}
 	w.ImportAsItIs(3, "Handshake Exempted Without Authentication Allowed", "Webhook Endpoint Not HTTPS Allowed")
 	// Nothing changed on the service: the subscription is the one made by hand.
@@ -116,9 +114,7 @@ func TestAccWebhookSubscriptionListResource_adoptOAuth2AndQoS0(t *testing.T) {
 		}
 	}
 	w, generated := acctest.GenerateFromQuery(t, tf, env, "webhooks.tfquery.hcl", acctest.ListHCL("sapmessaging_webhook_subscription", "crm", `queue_name_prefix = "acme/crm/prod/"`))
-	if n := acctest.CountTrue(generated, "accept_message_loss"); n != 1 {
-		t.Errorf("generated.tf has %d accept_message_loss = true, want 1:\n%s", n, generated)
-	}
+	acctest.ExpectCountTrue(t, generated, "accept_message_loss", 1)
 	if !strings.Contains(generated, `"orders-client"`) {
 		t.Errorf("generated.tf has no oauth2 block with the client ID:\n%s", generated)
 	}

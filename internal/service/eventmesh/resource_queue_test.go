@@ -57,12 +57,9 @@ func TestAccQueue_lifecycle(t *testing.T) {
 				},
 			},
 			{
-				Config: env.Config(acctest.QueueHCL(5)),
-				Check:  checkServerQueue(env, t, 5),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				Config:           env.Config(acctest.QueueHCL(5)),
+				Check:            checkServerQueue(env, t, 5),
+				ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_queue.orders", plancheck.ResourceActionUpdate),
 			},
 			{
 				ResourceName:      "sapmessaging_queue.orders",
@@ -124,12 +121,9 @@ func TestAccQueue_drift(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			Config: env.Config(acctest.QueueHCL(3)),
-			Check:  checkServerQueue(env, t, 3),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionCreate)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			Config:           env.Config(acctest.QueueHCL(3)),
+			Check:            checkServerQueue(env, t, 3),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_queue.orders", plancheck.ResourceActionCreate),
 		},
 	})
 }

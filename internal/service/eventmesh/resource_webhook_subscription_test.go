@@ -108,10 +108,7 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 			// paused = true pauses it in place.
 			Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"
   paused = true`)),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("PAUSED")),
 			},
@@ -128,10 +125,7 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 			Config: env.Config(acctest.WebhookHCL(ep2.URL, auth+`  default_content_type = "application/xml"
   paused = true
   accept_push_before_pause = true`)),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionDestroyBeforeCreate),
 			Check: func(*terraform.State) error {
 				w, _, _ := env.Srv.Webhook(name)
 				if w.PushConfig.Endpoint != ep2.URL || w.SubscriptionState != "PAUSED" {
@@ -147,11 +141,8 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 					t.Fatal("webhook missing on the server")
 				}
 			},
-			Config: env.Config(acctest.WebhookHCL(ep2.URL, auth)),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			Config:           env.Config(acctest.WebhookHCL(ep2.URL, auth)),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionCreate),
 		},
 	})
 }

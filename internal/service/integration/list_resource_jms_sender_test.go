@@ -143,9 +143,7 @@ func TestAccJMSSenderListResource_adoptAsItIs(t *testing.T) {
 	}
 	w, generated := acctest.GenerateFromQuery(t, tf, env, "senders.tfquery.hcl", acctest.ListHCL("sapmessaging_jms_sender", "crm", `package_id = "AcmeCRM"`))
 	for _, attr := range []string{"allow_non_exclusive_settings", "allow_give_up_after_expiry"} {
-		if n := acctest.CountTrue(generated, attr); n != 1 {
-			t.Errorf("generated.tf has %d %s = true, want 1:\n%s", n, attr, generated)
-		}
+		acctest.ExpectCountTrue(t, generated, attr, 1)
 	}
 	warnings := []string{"Concurrent Processes on Exclusive Queue Allowed", "Dead-Letter Queue on Exclusive Queue Allowed", "Give-Up After Expiration Allowed"}
 	w.ImportAsItIs(2, warnings...)

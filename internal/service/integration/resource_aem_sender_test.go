@@ -103,13 +103,10 @@ func TestAccAEMSender_lifecycle(t *testing.T) {
 		acctest.ImportFlowStep(acctest.AEMSenderAddr, acctest.AEMOrdersFlow, "timeouts", "revision"),
 		{
 			// Someone sets 7 attempts in the Web UI: the plan shows it and the apply restores 3.
-			PreConfig: func() { patchAEMSender(t, env, acctest.AEMOrdersFlow, map[string]string{iflow.KeyAEMMaxAttempts: "7"}) },
-			Config:    cfg,
-			ConfigPlanChecks: acc.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.AEMSenderAddr, plancheck.ResourceActionUpdate)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-			Check: checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "3"),
+			PreConfig:        func() { patchAEMSender(t, env, acctest.AEMOrdersFlow, map[string]string{iflow.KeyAEMMaxAttempts: "7"}) },
+			Config:           cfg,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(acctest.AEMSenderAddr, plancheck.ResourceActionUpdate),
+			Check:            checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "3"),
 		},
 	})
 }

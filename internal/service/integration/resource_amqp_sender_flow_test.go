@@ -56,14 +56,7 @@ func checkOneDeploy(env *acctest.TestEnv) resource.TestCheckFunc {
 func sharedFlowHCL(n int, retries, concurrency int) string {
 	var b strings.Builder
 	for _, name := range acctest.ChannelNames[:n] {
-		fmt.Fprintf(&b, `
-resource "sapmessaging_amqp_sender" %q {
-  iflow_id              = %q
-  channel               = %q
-  max_number_of_retries = %d
-  concurrent_processes  = %d
-}
-`, strings.ToLower(name), acctest.SharedFlowID, name, retries, concurrency)
+		b.WriteString(acctest.ChannelSenderHCL(strings.ToLower(name), acctest.SharedFlowID, name, retries, concurrency, ""))
 	}
 	return b.String()
 }
@@ -95,13 +88,10 @@ func TestAccAMQPSender_severalChannelsOneFlow(t *testing.T) {
 					},
 				},
 				{
-					PreConfig: env.Srv.ResetStats,
-					Config:    env.Config(sharedFlowHCL(tc.n, 2, 2)),
-					Check:     resource.ComposeTestCheckFunc(checkChannels(env, tc.n, "2", "2"), checkOneDeploy(env)),
-					ConfigPlanChecks: resource.ConfigPlanChecks{
-						PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_amqp_sender.amqp_a", plancheck.ResourceActionUpdate)},
-						PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-					},
+					PreConfig:        env.Srv.ResetStats,
+					Config:           env.Config(sharedFlowHCL(tc.n, 2, 2)),
+					Check:            resource.ComposeTestCheckFunc(checkChannels(env, tc.n, "2", "2"), checkOneDeploy(env)),
+					ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_amqp_sender.amqp_a", plancheck.ResourceActionUpdate),
 				},
 			}
 			for _, name := range acctest.ChannelNames[:tc.n] {

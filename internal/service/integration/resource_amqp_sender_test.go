@@ -54,12 +54,9 @@ func TestAccAMQPSender_literal(t *testing.T) {
 			),
 		},
 		{
-			Config: env.Config(acctest.SenderHCL("concurrent_processes = 2")),
-			Check:  acctest.CheckSenderProperty(env, "NumberConcurrentProcesses", "2"),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			Config:           env.Config(acctest.SenderHCL("concurrent_processes = 2")),
+			Check:            acctest.CheckSenderProperty(env, "NumberConcurrentProcesses", "2"),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(acctest.SenderAddr, plancheck.ResourceActionUpdate),
 		},
 		acctest.ImportFlowStep(acctest.SenderAddr, "OrdersInbound", "queue_max_redelivery_count", "max_total_attempts", "worst_case_attempts", "effective_queue_max_redelivery_count", "queue_max_redelivery_count_source", "timeouts", "revision"),
 		{
@@ -281,12 +278,9 @@ resource "sapmessaging_amqp_sender" "adopted" {
 	importHCL := "\nimport {\n  to = sapmessaging_amqp_sender.adopted\n  id = \"" + id + "\"\n}\n"
 	acctest.ParallelTest(t, []resource.TestStep{
 		{
-			PreConfig: env.Srv.ResetStats,
-			Config:    senderHCL("MODIFIED_FAILED_UNDELIVERABLE", "  allow_cancelled_redelivery = true\n") + importHCL,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			PreConfig:        env.Srv.ResetStats,
+			Config:           senderHCL("MODIFIED_FAILED_UNDELIVERABLE", "  allow_cancelled_redelivery = true\n") + importHCL,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionNoop),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_cancelled_redelivery"), knownvalue.Bool(true)),
 			},
@@ -302,12 +296,9 @@ resource "sapmessaging_amqp_sender" "adopted" {
 			ExpectError: acctest.Wrapped(`Redelivery Cancelled.*set allow_cancelled_redelivery = true for now`),
 		},
 		{
-			Config: senderHCL("REJECTED", ""),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-			Check: checkSenderPropertyOf(env, id, "deliveryState", "REJECTED"),
+			Config:           senderHCL("REJECTED", ""),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate),
+			Check:            checkSenderPropertyOf(env, id, "deliveryState", "REJECTED"),
 		},
 	})
 }

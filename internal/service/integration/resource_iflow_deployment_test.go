@@ -149,13 +149,10 @@ func TestAccIFlowDeployment_oneDeployPerFlow(t *testing.T) {
 		},
 		{
 			// Only the timeouts change: an update in place that deploys nothing.
-			PreConfig: env.Srv.ResetStats,
-			Config:    env.Config(acctest.DeploymentHCL(2, `  timeouts = { create = "5m", update = "5m" }`)),
-			Check:     checkDeploys(env, 0, "a change of the timeouts deploys nothing"),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			PreConfig:        env.Srv.ResetStats,
+			Config:           env.Config(acctest.DeploymentHCL(2, `  timeouts = { create = "5m", update = "5m" }`)),
+			Check:            checkDeploys(env, 0, "a change of the timeouts deploys nothing"),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(flowA, plancheck.ResourceActionUpdate),
 		},
 	})
 }
@@ -229,11 +226,8 @@ resource "sapmessaging_iflow_deployment" "f" {
 	acctest.ParallelTest(t, []resource.TestStep{
 		{Config: cfg, ExpectError: acctest.Wrapped(`Deployment Failed.*Credential EventMesh not found.*apply again`)},
 		{
-			Config: cfg,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.f", plancheck.ResourceActionDestroyBeforeCreate)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			Config:           cfg,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_iflow_deployment.f", plancheck.ResourceActionDestroyBeforeCreate),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("sapmessaging_iflow_deployment.f", tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
 			},

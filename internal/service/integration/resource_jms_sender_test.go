@@ -122,12 +122,9 @@ func TestAccJMSSender_guarded(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			Config: second,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.JMSAddr, plancheck.ResourceActionUpdate)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-			Check: checkJMSProperty(env, acctest.JMSGuardedFlow, "RetryInterval", "15"),
+			Config:           second,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(acctest.JMSAddr, plancheck.ResourceActionUpdate),
+			Check:            checkJMSProperty(env, acctest.JMSGuardedFlow, "RetryInterval", "15"),
 		},
 	})
 }
