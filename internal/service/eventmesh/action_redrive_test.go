@@ -32,6 +32,20 @@ const (
 	redriveQueue = "acme/crm/prod/orders"
 )
 
+// redriveOrdersActionHCL is the redrive action name from the dead message queue of QueueWithDMQHCL's queue orders
+// into the queue, with the further arguments of its config block, one a line.
+func redriveOrdersActionHCL(name, args string) string {
+	return fmt.Sprintf(`
+action "sapmessaging_redrive" %q {
+  config {
+    from = sapmessaging_dead_message_queue.dmq.name
+    to   = sapmessaging_queue.orders.name
+    %s
+  }
+}
+`, name, strings.ReplaceAll(args, "\n", "\n    "))
+}
+
 // publishToDMQ puts n messages with a content type and CloudEvents headers into the dead message queue.
 func publishToDMQ(t *testing.T, srv *emulator.Server, n int) {
 	t.Helper()
@@ -138,16 +152,8 @@ func TestAccRedriveAction_invokeFromCLI(t *testing.T) {
 func TestAccRedriveAction_trigger(t *testing.T) {
 	t.Parallel()
 	env := acctest.NewTestEnv(t)
-	queues := acctest.QueueWithDMQHCL("orders", redriveQueue, 3, "  force_destroy = true # the test destroys it with the redriven messages\n") + `
-action "sapmessaging_redrive" "orders" {
-  config {
-    from         = sapmessaging_dead_message_queue.dmq.name
-    to           = sapmessaging_queue.orders.name
-    max_messages = 20
-    concurrency  = 4
-  }
-}
-`
+	queues := acctest.QueueWithDMQHCL("orders", redriveQueue, 3, "  force_destroy = true # the test destroys it with the redriven messages\n") +
+		redriveOrdersActionHCL("orders", "max_messages = 20\nconcurrency = 4")
 	trigger := func(version string) string {
 		return env.Config(queues + fmt.Sprintf(`
 resource "terraform_data" "fix" {
@@ -326,16 +332,8 @@ func TestRedriveActionInvokeProgress(t *testing.T) {
 func TestAccRedriveAction_interrupt(t *testing.T) {
 	tf := acctest.ActionCLI(t)
 	env := acctest.NewTestEnv(t)
-	w := acctest.NewWorkspace(t, tf, env, map[string]string{"main.tf": acctest.RequiredProviders + env.ProviderBlock + acctest.QueueWithDMQHCL("orders", redriveQueue, 3, "") + `
-action "sapmessaging_redrive" "slow" {
-  config {
-    from           = sapmessaging_dead_message_queue.dmq.name
-    to             = sapmessaging_queue.orders.name
-    max_messages   = 200
-    max_per_second = 20
-  }
-}
-`})
+	w := acctest.NewWorkspace(t, tf, env, map[string]string{"main.tf": acctest.RequiredProviders + env.ProviderBlock + acctest.QueueWithDMQHCL("orders", redriveQueue, 3, "") +
+		redriveOrdersActionHCL("slow", "max_messages = 200\nmax_per_second = 20")})
 	w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
 	publishToDMQ(t, env.Srv.Server, 200)
 

@@ -158,27 +158,20 @@ resource "sapmessaging_queue" "q" {
 	for _, s := range steps {
 		ts = append(ts, resource.TestStep{Config: queue(s.body), PlanOnly: true, ExpectError: acctest.Wrapped(s.want)})
 	}
-	ts = append(ts, resource.TestStep{
-		Config: env.Config(`
-resource "sapmessaging_queue" "q" {
-  name                 = "acme crm"
-  max_redelivery_count = 5
-}
-`),
-		PlanOnly:    true,
-		ExpectError: regexp.MustCompile(`Invalid Queue Name`),
-	})
-	ts = append(ts, resource.TestStep{
-		Config: env.Config(`
-resource "sapmessaging_queue" "q" {
-  name                 = "acme/crm/prod/prüfung"
-  max_redelivery_count = 5
-}
-`),
-		PlanOnly:    true,
-		ExpectError: acctest.Wrapped(`Invalid Queue Name .*contains the character 'ü' \(U\+00FC\) at byte 16`),
-	})
-	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories, Steps: ts})
+	for _, bad := range []struct {
+		name string
+		want *regexp.Regexp
+	}{
+		{"acme crm", regexp.MustCompile(`Invalid Queue Name`)},
+		{"acme/crm/prod/prüfung", acctest.Wrapped(`Invalid Queue Name .*contains the character 'ü' \(U\+00FC\) at byte 16`)},
+	} {
+		ts = append(ts, resource.TestStep{
+			Config:      env.Config(fmt.Sprintf("\nresource \"sapmessaging_queue\" \"q\" {\n  name                 = %q\n  max_redelivery_count = 5\n}\n", bad.name)),
+			PlanOnly:    true,
+			ExpectError: bad.want,
+		})
+	}
+	acctest.ParallelTest(t, ts)
 	if n := env.Srv.Stats().ManagementCalls; n != 0 {
 		t.Errorf("refused plans made %d management API calls, want 0", n)
 	}
