@@ -68,6 +68,21 @@ func TestAccIFlowDeployment_oneDeployPerFlow(t *testing.T) {
 		return resource.ComposeTestCheckFunc(checkFlowRuns(env, "DeployFlowA", want), checkFlowRuns(env, "DeployFlowB", want))
 	}
 	emptyAfter := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	// changeStep applies DeploymentHCL(2, "") after change (nil for none) altered the tenant: the plan passes the
+	// checks planned, the apply deploys deploys times (why), both flows run 2 retries, and the next plan is empty.
+	changeStep := func(change func(), deploys int64, why string, planned ...plancheck.PlanCheck) resource.TestStep {
+		return resource.TestStep{
+			PreConfig: func() {
+				if change != nil {
+					change()
+				}
+				env.Srv.ResetStats()
+			},
+			Config:           env.Config(acctest.DeploymentHCL(2, "")),
+			Check:            resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, deploys, why)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: planned, PostApplyPostRefresh: emptyAfter.PostApplyPostRefresh},
+		}
+	}
 	acctest.ParallelTest(t, []resource.TestStep{
 		{
 			PreConfig:        env.Srv.ResetStats,
@@ -82,20 +97,11 @@ func TestAccIFlowDeployment_oneDeployPerFlow(t *testing.T) {
 					knownvalue.StringRegexp(regexp.MustCompile(revisionPattern))),
 			},
 		},
-		{
-			// Every channel changes: one deploy per flow again, planned through the unknown revisions.
-			PreConfig: env.Srv.ResetStats,
-			Config:    env.Config(acctest.DeploymentHCL(2, "")),
-			Check:     resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, 2, "one per flow for its two channels")),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectUnknownValue("sapmessaging_amqp_sender.DeployFlowB_AMQP_B", tfjsonpath.New("revision")),
-					plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionUpdate),
-				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-		},
+		// Every channel changes: one deploy per flow again, planned through the unknown revisions.
+		changeStep(nil, 2, "one per flow for its two channels",
+			plancheck.ExpectUnknownValue("sapmessaging_amqp_sender.DeployFlowB_AMQP_B", tfjsonpath.New("revision")),
+			plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate),
+			plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionUpdate)),
 		{
 			Config:                  env.Config(acctest.DeploymentHCL(2, "")),
 			ResourceName:            flowA,
@@ -104,49 +110,29 @@ func TestAccIFlowDeployment_oneDeployPerFlow(t *testing.T) {
 			ImportStateVerify:       true,
 			ImportStateVerifyIgnore: []string{"triggers", "timeouts"},
 		},
-		{
-			// Undeployed out of band: the plan deploys that flow again, and only that one.
-			PreConfig: func() {
-				if err := cpi.New(env.Srv.CloudIntegrationClient(t)).Undeploy(context.Background(), "DeployFlowA"); err != nil {
-					t.Fatal(err)
-				}
-				env.Srv.ResetStats()
-			},
-			Config: env.Config(acctest.DeploymentHCL(2, "")),
-			Check:  resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, 1, "the undeployed flow only")),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionNoop),
-					plancheck.ExpectUnknownValue(flowA, tfjsonpath.New("runtime_status")),
-				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-		},
-		{
-			// A channel changed on the tenant is written back, and its flow deployed once more,
-			// although the revision the deployment last saw described the same settings.
-			PreConfig: func() {
-				zip, err := iflow.PatchZip(env.Srv.IFlowContent("DeployFlowB"), "MessageFlow_1", map[string]string{"maxRetries": "4"})
-				if err == nil {
-					err = env.Srv.CreateIFlow("DeployFlowB", "DeployFlowB", "Orders", zip)
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				env.Srv.ResetStats()
-			},
-			Config: env.Config(acctest.DeploymentHCL(2, "")),
-			Check:  resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, 1, "the flow whose channel was written back")),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("sapmessaging_amqp_sender.DeployFlowB_AMQP_A", plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionNoop),
-				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-		},
+		// Undeployed out of band: the plan deploys that flow again, and only that one.
+		changeStep(func() {
+			if err := cpi.New(env.Srv.CloudIntegrationClient(t)).Undeploy(context.Background(), "DeployFlowA"); err != nil {
+				t.Fatal(err)
+			}
+		}, 1, "the undeployed flow only",
+			plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate),
+			plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionNoop),
+			plancheck.ExpectUnknownValue(flowA, tfjsonpath.New("runtime_status"))),
+		// A channel changed on the tenant is written back, and its flow deployed once more,
+		// although the revision the deployment last saw described the same settings.
+		changeStep(func() {
+			zip, err := iflow.PatchZip(env.Srv.IFlowContent("DeployFlowB"), "MessageFlow_1", map[string]string{"maxRetries": "4"})
+			if err == nil {
+				err = env.Srv.CreateIFlow("DeployFlowB", "DeployFlowB", "Orders", zip)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}, 1, "the flow whose channel was written back",
+			plancheck.ExpectResourceAction("sapmessaging_amqp_sender.DeployFlowB_AMQP_A", plancheck.ResourceActionUpdate),
+			plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionUpdate),
+			plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionNoop)),
 		{
 			// Only the timeouts change: an update in place that deploys nothing.
 			PreConfig:        env.Srv.ResetStats,
