@@ -17,6 +17,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
@@ -28,6 +29,12 @@ import (
 // TestAccProtoV6ProviderFactories runs the provider in process for acceptance tests.
 var TestAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
 	"sapmessaging": providerserver.NewProtocol6WithError(provider.NewWithHTTPClient("test", RecordingHTTPClient)()),
+}
+
+// ParallelTest runs the steps of an acceptance test with the provider in process, in parallel with other tests.
+func ParallelTest(t *testing.T, steps []resource.TestStep) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: TestAccProtoV6ProviderFactories, Steps: steps})
 }
 
 // TestEnv is one emulator with the Terraform provider block that points at it.
@@ -71,6 +78,23 @@ provider "sapmessaging" {
 %s
 }
 `, string(e.Srv.EventMeshKey()), string(e.Srv.CloudIntegrationKey()), c.SEMPURL, c.MsgVpnName, c.Username, c.Password, args)
+}
+
+// AEMWrongPasswordProvider configures the provider with the emulator's Advanced Event Mesh broker service and a
+// password the broker refuses, without retries.
+func (e *TestEnv) AEMWrongPasswordProvider() string {
+	c := e.Srv.AdvancedEventMeshCredentials()
+	return fmt.Sprintf(`
+provider "sapmessaging" {
+  advanced_event_mesh = {
+    semp_url     = %q
+    msg_vpn_name = %q
+    username     = %q
+    password     = "wrong"
+  }
+  max_retries = 0
+}
+`, c.SEMPURL, c.MsgVpnName, c.Username)
 }
 
 // AEMConfig joins the provider block with the AEM broker and the given HCL.

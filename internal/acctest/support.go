@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -25,7 +26,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
@@ -82,22 +85,31 @@ resource "sapmessaging_aem_sender" "s" {
 // AEMPublish sends n messages to queue through the broker's REST messaging listener, as a publisher would.
 func (e *TestEnv) AEMPublish(t *testing.T, queue string, n int) {
 	t.Helper()
-	c := e.Srv.AdvancedEventMeshCredentials()
 	for i := range n {
-		req, err := http.NewRequest(http.MethodPost, c.SEMPURL+"/QUEUE/"+url.PathEscape(queue), strings.NewReader(fmt.Sprintf(`{"order":%d}`, i)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.SetBasicAuth(c.Username, c.Password)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("publish to %s: %d", queue, resp.StatusCode)
-		}
+		e.postAEM(t, queue, fmt.Sprintf(`{"order":%d}`, i), "application/json")
+	}
+}
+
+// postAEM sends one message with body (and the content type, unless empty) to queue through the broker's REST
+// messaging.
+func (e *TestEnv) postAEM(t *testing.T, queue, body, contentType string) {
+	t.Helper()
+	c := e.Srv.AdvancedEventMeshCredentials()
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, c.SEMPURL+"/QUEUE/"+url.PathEscape(queue), strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.SetBasicAuth(c.Username, c.Password)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("publish to %s: %d", queue, resp.StatusCode)
 	}
 }
 
@@ -119,21 +131,8 @@ func (e *TestEnv) AEMDepths(t *testing.T, queues ...string) []int {
 // publishAEM sends n messages to queue through the broker's REST messaging, as a publisher would.
 func (e *TestEnv) publishAEM(t *testing.T, queue string, n int) {
 	t.Helper()
-	c := e.Srv.AdvancedEventMeshCredentials()
 	for range n {
-		req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, c.SEMPURL+"/QUEUE/"+url.PathEscape(queue), strings.NewReader("poison"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.SetBasicAuth(c.Username, c.Password)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("publish to %s: %d", queue, resp.StatusCode)
-		}
+		e.postAEM(t, queue, "poison", "")
 	}
 }
 
@@ -257,21 +256,29 @@ func (e *TestEnv) AddHandMadeSubscriptions(t *testing.T) {
 // queue, returns without one (and with unlimited redelivery), and a queue of another namespace.
 func (e *TestEnv) AddHandMadeQueues(t *testing.T) {
 	t.Helper()
-	em := e.EventMesh(t)
-	ctx := context.Background()
 	i64 := func(v int64) *int64 { return &v }
 	str := func(v string) *string { return &v }
 	yes := true
-	for _, q := range []struct {
-		name string
-		s    eventmesh.QueueSettings
-	}{
-		{"acme/crm/prod/orders/dmq", eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: i64(604800)}},
-		{"acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: i64(3), DeadMsgQueue: str("acme/crm/prod/orders/dmq")}},
-		{"acme/crm/prod/returns", eventmesh.QueueSettings{MaxRedeliveryCount: i64(0)}},
-		{"acme/erp/prod/invoices", eventmesh.QueueSettings{MaxRedeliveryCount: i64(5)}},
-	} {
-		if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
+	e.PutQueues(t,
+		EventMeshQueue{"acme/crm/prod/orders/dmq", eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: i64(604800)}},
+		EventMeshQueue{"acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: i64(3), DeadMsgQueue: str("acme/crm/prod/orders/dmq")}},
+		EventMeshQueue{"acme/crm/prod/returns", eventmesh.QueueSettings{MaxRedeliveryCount: i64(0)}},
+		EventMeshQueue{"acme/erp/prod/invoices", eventmesh.QueueSettings{MaxRedeliveryCount: i64(5)}},
+	)
+}
+
+// EventMeshQueue is an Event Mesh queue a test makes out of band: its name and settings.
+type EventMeshQueue struct {
+	Name     string
+	Settings eventmesh.QueueSettings
+}
+
+// PutQueues creates or updates the queues through the management API, in order, as the cockpit would.
+func (e *TestEnv) PutQueues(t *testing.T, queues ...EventMeshQueue) {
+	t.Helper()
+	em := e.EventMesh(t)
+	for _, q := range queues {
+		if _, _, err := em.PutQueue(t.Context(), q.Name, q.Settings); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -282,6 +289,23 @@ func (e *TestEnv) CreateAEMQueue(t *testing.T, name string, s aem.QueueSettings)
 	t.Helper()
 	if _, err := e.AEM(t).CreateQueue(context.Background(), aem.Queue{Name: name, QueueSettings: s}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// CreateAEMQueues creates the queues on the emulator's broker out of band, in order, as the cloud console would.
+func (e *TestEnv) CreateAEMQueues(t *testing.T, queues ...aem.Queue) {
+	t.Helper()
+	for _, q := range queues {
+		e.CreateAEMQueue(t, q.Name, q.QueueSettings)
+	}
+}
+
+// ExpectAEMDepths fails the test unless the queues hold the numbers of messages want, in order (AEMDepths); when
+// says at what point of the test.
+func (e *TestEnv) ExpectAEMDepths(t *testing.T, when string, queues []string, want ...int) {
+	t.Helper()
+	if got := e.AEMDepths(t, queues...); !slices.Equal(got, want) {
+		t.Fatalf("%s: %v messages in %v, want %v", when, got, queues, want)
 	}
 }
 
@@ -727,6 +751,7 @@ type CLIWorkspace struct {
 	t         *testing.T
 	tf        string
 	dir       string
+	plugins   string
 	CliConfig string
 	Creds     []string
 }
@@ -741,7 +766,7 @@ func NewCLIWorkspace(t *testing.T, tf, plugins, dir string, env *TestEnv) *CLIWo
 		t.Fatal(err)
 	}
 	cliConfig := WriteCLIConfig(t, work, plugins)
-	return &CLIWorkspace{t: t, tf: tf, dir: dir, CliConfig: cliConfig, Creds: []string{
+	return &CLIWorkspace{t: t, tf: tf, dir: dir, plugins: plugins, CliConfig: cliConfig, Creds: []string{
 		framework.EnvEventMeshServiceKey + "=" + filepath.Join(keys, "event-mesh.json"),
 		framework.EnvCloudIntegrationServiceKey + "=" + filepath.Join(keys, "cloud-integration.json"),
 	}}
@@ -782,6 +807,40 @@ type JSONDiagnostic struct {
 	} `json:"diagnostic"`
 }
 
+// AEMSenderPoisonEndStep is a step that applies config, whose AEM sender (AEMSenderAddr) the plan shows ending a
+// poison message at end after runs runs; the state records end, and the next plan is empty.
+func AEMSenderPoisonEndStep(config, end string, runs int64) resource.TestStep {
+	return resource.TestStep{
+		Config: config,
+		ConfigPlanChecks: resource.ConfigPlanChecks{
+			PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact(end)),
+				plancheck.ExpectKnownValue(AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(runs)),
+			},
+			PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		},
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact(end)),
+		},
+	}
+}
+
+// ExpectActionThenEmptyPlan checks that the plan of a step takes action on addr, and that the plan after its apply
+// is empty.
+func ExpectActionThenEmptyPlan(addr string, action plancheck.ResourceActionType) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{
+		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, action)},
+		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	}
+}
+
+// ImportFlowStep is a step that imports the flow resource addr (a sender) by the import ID id and verifies that the
+// import reads the state the apply recorded, matched by iflow_id, but for the attributes ignore.
+func ImportFlowStep(addr, id string, ignore ...string) resource.TestStep {
+	return resource.TestStep{ResourceName: addr, ImportState: true, ImportStateId: id, ImportStateVerify: true,
+		ImportStateVerifyIdentifierAttribute: "iflow_id", ImportStateVerifyIgnore: ignore}
+}
+
 // ImportByIdentity is a step that imports addr with an import block holding the identity in the
 // state, which must plan nothing but the import.
 func ImportByIdentity(config, addr string) resource.TestStep {
@@ -794,6 +853,22 @@ func ImportByIdentity(config, addr string) resource.TestStep {
 }
 
 const TestQueue = "acme/crm/prod/orders"
+
+// QueueWithDMQHCL is the resource sapmessaging_queue.<resource>, the queue name with max_redelivery_count
+// redeliveries and the extra arguments, and its dead message queue sapmessaging_dead_message_queue.dmq, <name>/dmq.
+func QueueWithDMQHCL(resource, name string, redeliveries int, extra string) string {
+	return fmt.Sprintf(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name = "%[2]s/dmq"
+}
+
+resource "sapmessaging_queue" %[1]q {
+  name                 = %[2]q
+  max_redelivery_count = %[3]d
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
+%[4]s}
+`, resource, name, redeliveries, extra)
+}
 
 // QueueHCL is a queue with a dead message queue and the given redelivery count.
 func QueueHCL(redeliveries int) string {
@@ -924,15 +999,7 @@ func DeploymentHCL(retries int, extra string) string {
 		var triggers []string
 		for _, ch := range ChannelNames[:2] {
 			name := id + "_" + ch
-			fmt.Fprintf(&b, `
-resource "sapmessaging_amqp_sender" %q {
-  iflow_id              = %q
-  channel               = %q
-  max_number_of_retries = %d
-  concurrent_processes  = %d
-  deploy                = false
-}
-`, name, id, ch, retries, retries)
+			b.WriteString(ChannelSenderHCL(name, id, ch, retries, retries, "  deploy                = false\n"))
 			triggers = append(triggers, fmt.Sprintf("%s = sapmessaging_amqp_sender.%s.revision", ch, name))
 		}
 		fmt.Fprintf(&b, `
@@ -944,6 +1011,19 @@ resource "sapmessaging_iflow_deployment" %q {
 `, id, id, strings.Join(triggers, ", "), extra)
 	}
 	return b.String()
+}
+
+// ChannelSenderHCL is the sapmessaging_amqp_sender.<name> of the channel of flow id, with max_number_of_retries
+// retries, concurrent_processes concurrency and the extra arguments.
+func ChannelSenderHCL(name, id, channel string, retries, concurrency int, extra string) string {
+	return fmt.Sprintf(`
+resource "sapmessaging_amqp_sender" %q {
+  iflow_id              = %q
+  channel               = %q
+  max_number_of_retries = %d
+  concurrent_processes  = %d
+%s}
+`, name, id, channel, retries, concurrency, extra)
 }
 
 func DeploymentAddr(id string) string { return "sapmessaging_iflow_deployment." + id }
@@ -1115,18 +1195,9 @@ func (c ChangeOnTenant) CheckPlan(_ context.Context, _ plancheck.CheckPlanReques
 // workspace and the generated configuration.
 func GenerateFromQuery(t *testing.T, tf string, env *TestEnv, name, query string) (*CLIWorkspace, string) {
 	t.Helper()
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	BuildProvider(t, plugins)
-	dir := t.TempDir()
-	WriteFile(t, filepath.Join(dir, "main.tf"), AdoptionMain)
-	WriteFile(t, filepath.Join(dir, name), query)
-	w := NewCLIWorkspace(t, tf, plugins, dir, env)
-	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
-	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w, string(b)
+	w := NewQueryWorkspace(t, tf, env, AdoptionMain, name, query)
+	_, generated := w.Generate("generated.tf")
+	return w, generated
 }
 
 // CountTrue is how many blocks of generated set attribute to true.
@@ -1139,20 +1210,7 @@ func CountTrue(generated, attribute string) int {
 // and the plan after it is empty and still shows every warning.
 func (w *CLIWorkspace) ImportAsItIs(imports int, warnings ...string) {
 	w.t.Helper()
-	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range append([]string{fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", imports)}, warnings...) {
-		if !strings.Contains(r.Output, s) {
-			w.t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
-		}
-	}
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if s := fmt.Sprintf("%d imported, 0 added, 0 changed, 0 destroyed", imports); !strings.Contains(r.Output, s) {
-		w.t.Errorf("the apply does not say %q:\n%s", s, r.Output)
-	}
-	r = w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range warnings {
-		if !strings.Contains(r.Output, s) {
-			w.t.Errorf("the plan after the import no longer warns %q:\n%s", s, r.Output)
-		}
-	}
+	w.PlanImportsOnly(imports, warnings...)
+	w.ApplyImports(imports)
+	w.PlanEmpty(warnings...)
 }

@@ -1,7 +1,9 @@
 package aem_test
 
 import (
+	"bytes"
 	"fmt"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,29 +23,18 @@ var aemRedriveNamed = regexp.MustCompile(`Message (\d+) (?:\(replication group m
 // aemRedriveOnBoth finds the messages a redrive names as certainly in both queues.
 var aemRedriveOnBoth = regexp.MustCompile(`Message (\d+) was copied to "[^"]+", but its delete from "[^"]+" failed`)
 
-// Ctrl-C (SIGINT to Terraform and its provider, as a terminal sends it) while a redrive's copies are under way
-// and some of their answers come 50 seconds late: the apply fails with "Redrive Interrupted", counts the moved
-// messages, and names every message left in both queues.
-func TestAccAEMRedriveAction_interrupted(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no actions: the redrive needs Terraform 1.14 or later (make testacc-tf114)", tf)
-	}
-	t.Parallel()
-	const dmq, queue, published = "r/dmq", "r/q", 30
+// startAEMRedrive makes the dead message queue dmq (with dmqSettings) and the queue that names it, publishes
+// published messages into dmq, plans the redrive of all of them to the queue and starts its apply with every
+// request delayed by latency, in its own process group; it returns once the redrive started.
+func startAEMRedrive(t *testing.T, dmq string, dmqSettings aem.QueueSettings, queue string, published int,
+	latency time.Duration) (*acctest.TestEnv, *exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	tf := acctest.ActionCLI(t)
 	env := acctest.NewTestEnv(t)
-	c := env.AEM(t)
-	for _, q := range []aem.Queue{
-		{Name: dmq, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true), RespectTTLEnabled: aem.Ptr(true), MaxTTL: aem.Ptr[int64](604800)}},
-		{Name: queue, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true), EgressEnabled: aem.Ptr(true),
-			MaxRedeliveryCount: aem.Ptr[int64](3), DeadMsgQueue: aem.Ptr(dmq)}},
-	} {
-		if _, err := c.CreateQueue(t.Context(), q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	env.CreateAEMQueues(t, aem.Queue{Name: dmq, QueueSettings: dmqSettings},
+		aem.Queue{Name: queue, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true), EgressEnabled: aem.Ptr(true),
+			MaxRedeliveryCount: aem.Ptr[int64](3), DeadMsgQueue: aem.Ptr(dmq)}})
 	env.AEMPublish(t, dmq, published)
-
 	cr := env.Srv.AdvancedEventMeshCredentials()
 	w := acctest.NewCLIWork(t, tf, env.Srv, fmt.Sprintf("  advanced_event_mesh = {\n    semp_url = %q\n    msg_vpn_name = %q\n    username = %q\n    password = %q\n  }",
 		cr.SEMPURL, cr.MsgVpnName, cr.Username, cr.Password), fmt.Sprintf(`
@@ -58,8 +49,7 @@ action "sapmessaging_aem_redrive" "r" {
 	if r := w.Run(t, "plan", "-input=false", "-no-color", "-invoke=action.sapmessaging_aem_redrive.r", "-out=p.tfplan"); r.ExitCode != 0 {
 		t.Fatalf("the plan failed (exit %d):\n%s", r.ExitCode, r.Output)
 	}
-
-	env.Srv.SetFaults(emulator.Faults{Latency: 400 * time.Millisecond})
+	env.Srv.SetFaults(emulator.Faults{Latency: latency})
 	cmd, out := w.Start(t, "apply", "-input=false", "-no-color", "p.tfplan")
 	deadline := time.Now().Add(2 * time.Minute)
 	for !strings.Contains(out.String(), "Redriving") {
@@ -68,19 +58,36 @@ action "sapmessaging_aem_redrive" "r" {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	env.Srv.SetFaults(emulator.Faults{Latency: 400 * time.Millisecond, Rate: 0.6, Kinds: []emulator.FaultKind{emulator.FaultLateResponse},
-		Seed: 5, SlowDelay: 50 * time.Second})
-	time.Sleep(1500 * time.Millisecond)
+	return env, cmd, out
+}
+
+// interruptAEMRedrive sends Ctrl-C after wait to the apply of startAEMRedrive, waits for its end and clears the
+// faults; it returns the apply's output, flat, and its exit error.
+func interruptAEMRedrive(t *testing.T, env *acctest.TestEnv, cmd *exec.Cmd, out *bytes.Buffer, wait time.Duration) (string, error) {
+	t.Helper()
+	time.Sleep(wait)
 	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
 	err := cmd.Wait()
 	env.Srv.ClearFaults()
+	return acctest.Flat(out.String()), err
+}
+
+// Ctrl-C (SIGINT to Terraform and its provider, as a terminal sends it) while a redrive's copies are under way
+// and some of their answers come 50 seconds late: the apply fails with "Redrive Interrupted", counts the moved
+// messages, and names every message left in both queues.
+func TestAccAEMRedriveAction_interrupted(t *testing.T) {
+	const dmq, queue, published = "r/dmq", "r/q", 30
+	env, cmd, out := startAEMRedrive(t, dmq, aem.QueueSettings{IngressEnabled: aem.Ptr(true), RespectTTLEnabled: aem.Ptr(true), MaxTTL: aem.Ptr[int64](604800)},
+		queue, published, 400*time.Millisecond)
+	env.Srv.SetFaults(emulator.Faults{Latency: 400 * time.Millisecond, Rate: 0.6, Kinds: []emulator.FaultKind{emulator.FaultLateResponse},
+		Seed: 5, SlowDelay: 50 * time.Second})
+	flat, err := interruptAEMRedrive(t, env, cmd, out, 1500*time.Millisecond)
 	output := out.String()
 	if err == nil {
 		t.Fatalf("the interrupted redrive ended with exit 0:\n%s", output)
 	}
-	flat := strings.Join(strings.Fields(strings.ReplaceAll(output, "│", " ")), " ")
 	if !strings.Contains(flat, "Redrive Interrupted") {
 		t.Fatalf("the interrupted redrive does not fail with Redrive Interrupted:\n%s", output)
 	}
@@ -95,7 +102,7 @@ action "sapmessaging_aem_redrive" "r" {
 	}
 	moved, _ := strconv.Atoi(m[1])
 	onDMQ := map[int64]bool{}
-	msgs, lerr := c.ListMessages(t.Context(), dmq)
+	msgs, lerr := env.AEM(t).ListMessages(t.Context(), dmq)
 	if lerr != nil {
 		t.Fatal(lerr)
 	}
@@ -124,60 +131,13 @@ action "sapmessaging_aem_redrive" "r" {
 // Ctrl-C during the redrive's first list of the DMQ: nothing moved, and the apply fails with Redrive
 // Interrupted, saying so.
 func TestAccAEMRedriveAction_interruptedDuringList(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no actions: the redrive needs Terraform 1.14 or later (make testacc-tf114)", tf)
-	}
-	t.Parallel()
 	const dmq, queue, published = "l/dmq", "l/q", 5
-	env := acctest.NewTestEnv(t)
-	c := env.AEM(t)
-	for _, q := range []aem.Queue{
-		{Name: dmq, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true)}},
-		{Name: queue, QueueSettings: aem.QueueSettings{IngressEnabled: aem.Ptr(true), EgressEnabled: aem.Ptr(true),
-			MaxRedeliveryCount: aem.Ptr[int64](3), DeadMsgQueue: aem.Ptr(dmq)}},
-	} {
-		if _, err := c.CreateQueue(t.Context(), q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	env.AEMPublish(t, dmq, published)
-	cr := env.Srv.AdvancedEventMeshCredentials()
-	w := acctest.NewCLIWork(t, tf, env.Srv, fmt.Sprintf("  advanced_event_mesh = {\n    semp_url = %q\n    msg_vpn_name = %q\n    username = %q\n    password = %q\n  }",
-		cr.SEMPURL, cr.MsgVpnName, cr.Username, cr.Password), fmt.Sprintf(`
-action "sapmessaging_aem_redrive" "r" {
-  config {
-    from         = %q
-    to           = %q
-    max_messages = %d
-  }
-}
-`, dmq, queue, published))
-	if r := w.Run(t, "plan", "-input=false", "-no-color", "-invoke=action.sapmessaging_aem_redrive.r", "-out=p.tfplan"); r.ExitCode != 0 {
-		t.Fatalf("the plan failed (exit %d):\n%s", r.ExitCode, r.Output)
-	}
 	// Every request waits 3 seconds: the interrupt, a second after "Redriving", finds the first list under way.
-	env.Srv.SetFaults(emulator.Faults{Latency: 3 * time.Second})
-	cmd, out := w.Start(t, "apply", "-input=false", "-no-color", "p.tfplan")
-	deadline := time.Now().Add(2 * time.Minute)
-	for !strings.Contains(out.String(), "Redriving") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the redrive did not start in 2 minutes:\n%s", out.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	time.Sleep(time.Second)
-	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	err := cmd.Wait()
-	env.Srv.ClearFaults()
-	flat := strings.Join(strings.Fields(strings.ReplaceAll(out.String(), "│", " ")), " ")
+	env, cmd, out := startAEMRedrive(t, dmq, aem.QueueSettings{IngressEnabled: aem.Ptr(true)}, queue, published, 3*time.Second)
+	flat, err := interruptAEMRedrive(t, env, cmd, out, time.Second)
 	if err == nil || !strings.Contains(flat, "Redrive Interrupted") || !strings.Contains(flat, "interrupted after 0 moved messages") ||
 		!strings.Contains(flat, "no message is in both queues") {
 		t.Fatalf("the redrive interrupted during its first list (exit error %v):\n%s", err, out.String())
 	}
-	if got := env.AEMDepths(t, dmq, queue); got[0] != published || got[1] != 0 {
-		t.Fatalf("after the interrupt: %v on the DMQ and the queue, want [%d 0]", got, published)
-	}
+	env.ExpectAEMDepths(t, "after the interrupt", []string{dmq, queue}, published, 0)
 }

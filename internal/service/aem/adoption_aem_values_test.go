@@ -1,8 +1,6 @@
 package aem_test
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -19,11 +17,7 @@ import (
 // and a pattern), a queue with a max_ttl while respect_ttl is off, and a dead message queue alike. The generated
 // configuration sets the adoption attributes, plans the imports only (warning), applies, and then plans no change.
 func TestAccAEMQueueListResource_adoptSelfAndIneffectiveTTL(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
+	tf := acctest.QueryCLI(t)
 	env := acctest.NewTestEnv(t)
 	c := env.AEM(t)
 	on := aem.Ptr(true)
@@ -38,35 +32,10 @@ func TestAccAEMQueueListResource_adoptSelfAndIneffectiveTTL(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders)
-	acctest.WriteFile(t, filepath.Join(dir, "aem.tfquery.hcl"), `
-list "sapmessaging_aem_queue" "adopt" {
-  provider         = sapmessaging
-  include_resource = true
-  config {
-    name_prefix = "acme/adopt/"
-  }
-}
-
-list "sapmessaging_aem_dead_message_queue" "adopt" {
-  provider         = sapmessaging
-  include_resource = true
-  config {
-    name_prefix = "acme/adopt/"
-  }
-}
-`)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w := acctest.NewQueryWorkspace(t, tf, env, acctest.RequiredProviders, "aem.tfquery.hcl", acctest.ListHCL("sapmessaging_aem_queue", "adopt", `name_prefix = "acme/adopt/"`, "include_resource = true")+
+		acctest.ListHCL("sapmessaging_aem_dead_message_queue", "adopt", `name_prefix = "acme/adopt/"`, "include_resource = true"))
 	w.WithAEM(env)
-	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
-	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	generated := string(b)
+	_, generated := w.Generate("generated.tf")
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`allow_missing_dead_message_queue\s+= true`),
 		regexp.MustCompile(`allow_ineffective_ttl\s+= true`),
@@ -76,24 +45,13 @@ list "sapmessaging_aem_dead_message_queue" "adopt" {
 			t.Errorf("generated.tf lacks %s:\n%s", want, generated)
 		}
 	}
-	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	if !strings.Contains(r.Output, "Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.") {
-		t.Fatalf("the plan of the generated configuration does more than import the 3 queues:\n%s\n%s", r.Output, generated)
-	}
-	for _, warning := range []string{"Dead Message Queue Cycle Allowed", "Max TTL Without Respect TTL Allowed", "Dead Message Queue Without TTL Allowed"} {
-		if !strings.Contains(r.Output, warning) {
-			t.Errorf("the plan does not warn %q:\n%s", warning, r.Output)
-		}
-	}
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if !strings.Contains(r.Output, "3 imported, 0 added, 0 changed, 0 destroyed") {
-		t.Errorf("the apply did not import the 3 queues:\n%s", r.Output)
-	}
-	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	w.PlanImportsOnly(3, "Dead Message Queue Cycle Allowed", "Max TTL Without Respect TTL Allowed", "Dead Message Queue Without TTL Allowed")
+	w.ApplyImports(3)
+	w.PlanEmpty()
 	// Without its attribute, the queue naming itself is refused again.
 	gen := regexp.MustCompile(`allow_missing_dead_message_queue\s+= true`).ReplaceAllString(generated, "allow_missing_dead_message_queue = false")
-	acctest.WriteFile(t, filepath.Join(dir, "generated.tf"), gen)
-	r = w.MustRun(1, "plan", "-input=false", "-no-color")
+	w.WriteFile("generated.tf", gen)
+	r := w.MustRun(1, "plan", "-input=false", "-no-color")
 	if !strings.Contains(r.Output, "Dead Message Queue Cycle") || !strings.Contains(r.Output, "allow_missing_dead_message_queue = true") {
 		t.Errorf("the plan of the queue naming itself does not refuse it, with its way in, once the attribute is removed:\n%s", r.Output)
 	}
@@ -103,11 +61,7 @@ list "sapmessaging_aem_dead_message_queue" "adopt" {
 // settlement outcome, a retry interval of 0, an unknown acknowledgement mode) are adopted as they are: terraform query -generate-config-out
 // sets allow_undocumented_values, the plan imports them only and warns, the apply writes nothing.
 func TestAccAEMSenderListResource_adoptUndocumentedValues(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
+	tf := acctest.QueryCLI(t)
 	env := acctest.NewAEMSenderEnv(t)
 	flows := map[string]map[string]string{
 		"Acme_Handwritten_Outcome_Inbound":  {"failedMessageSettlementOutcome": "DISCARD"},
@@ -127,41 +81,15 @@ func TestAccAEMSenderListResource_adoptUndocumentedValues(t *testing.T) {
 		}
 		before[id] = string(env.Srv.IFlowContent(id))
 	}
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
-	acctest.WriteFile(t, filepath.Join(dir, "aem.tfquery.hcl"), `
-list "sapmessaging_aem_sender" "handwritten" {
-  provider = sapmessaging
-  config {
-    iflow_id_prefix = "Acme_Handwritten_"
-  }
-}
-`)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w := acctest.NewQueryWorkspace(t, tf, env, acctest.AdoptionMain, "aem.tfquery.hcl", acctest.ListHCL("sapmessaging_aem_sender", "handwritten", `iflow_id_prefix = "Acme_Handwritten_"`))
 	w.WithAEM(env)
-	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
-	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	generated := string(b)
+	_, generated := w.Generate("generated.tf")
 	if n := len(regexp.MustCompile(`allow_undocumented_values\s+= true`).FindAllString(generated, -1)); n != 3 {
 		t.Errorf("generated.tf sets allow_undocumented_values = true %d times, want 3:\n%s", n, generated)
 	}
-	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range []string{"Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.", "Invalid Settlement Outcome Allowed", "Invalid Retry Interval Allowed",
-		"Invalid Acknowledgement Mode Allowed"} {
-		if !strings.Contains(r.Output, s) {
-			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
-		}
-	}
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if !strings.Contains(r.Output, "3 imported, 0 added, 0 changed, 0 destroyed") {
-		t.Errorf("the apply does not import the 3 channels and change nothing:\n%s", r.Output)
-	}
-	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	w.PlanImportsOnly(3, "Invalid Settlement Outcome Allowed", "Invalid Retry Interval Allowed", "Invalid Acknowledgement Mode Allowed")
+	w.ApplyImports(3)
+	w.PlanEmpty()
 	for id, content := range before {
 		if string(env.Srv.IFlowContent(id)) != content {
 			t.Errorf("the adoption changed the content of %s", id)

@@ -232,13 +232,25 @@ func tfString(t *testing.T, v tftypes.Value) any {
 	return v.String()
 }
 
-func TestSolaceMoveQueue(t *testing.T) {
-	t.Parallel()
-	resp, attrs := moveFixture(t, "orders", "sapmessaging_aem_queue")
+// expectMoved moves the fixture's resource name into the resource type target, which must succeed with the
+// attributes want (the others are not checked), and returns the move's response.
+func expectMoved(t *testing.T, name, target string, want map[string]any) *tfprotov6.MoveResourceStateResponse {
+	t.Helper()
+	resp, attrs := moveFixture(t, name, target)
 	if diagsHaveError(resp.Diagnostics) {
 		t.Fatalf("the move failed: %s", protoDiagText(resp.Diagnostics))
 	}
-	want := map[string]any{
+	for k, w := range want {
+		if got := tfString(t, attrs[k]); got != w {
+			t.Errorf("%s = %#v, want %#v", k, got, w)
+		}
+	}
+	return resp
+}
+
+func TestSolaceMoveQueue(t *testing.T) {
+	t.Parallel()
+	resp := expectMoved(t, "orders", "sapmessaging_aem_queue", map[string]any{
 		"id": "acme/aem/prod/orders", "name": "acme/aem/prod/orders", "msg_vpn_name": "acme-prod",
 		"dead_message_queue": "acme/aem/prod/orders/dmq", "max_redelivery_count": int64(5), "delivery_count_enabled": true,
 		"ingress_enabled": true, "egress_enabled": true, "redelivery_delay_enabled": true,
@@ -253,12 +265,7 @@ func TestSolaceMoveQueue(t *testing.T) {
 		"poison_message_deliveries": nil, "time_to_dead_letter": nil,
 		// Whether the dead message queue exists and takes messages: the refresh that follows sets it as an import does.
 		"allow_missing_dead_message_queue": nil,
-	}
-	for k, w := range want {
-		if got := tfString(t, attrs[k]); got != w {
-			t.Errorf("%s = %#v, want %#v", k, got, w)
-		}
-	}
+	})
 	var warned bool
 	for _, d := range resp.Diagnostics {
 		if d.Severity == tfprotov6.DiagnosticSeverityWarning && d.Summary == "Settings Left Unmanaged" {
@@ -273,18 +280,10 @@ func TestSolaceMoveQueue(t *testing.T) {
 
 func TestSolaceMoveDeadMessageQueue(t *testing.T) {
 	t.Parallel()
-	resp, attrs := moveFixture(t, "orders_dmq", "sapmessaging_aem_dead_message_queue")
-	if diagsHaveError(resp.Diagnostics) {
-		t.Fatalf("the move failed: %s", protoDiagText(resp.Diagnostics))
-	}
-	for k, w := range map[string]any{
+	resp := expectMoved(t, "orders_dmq", "sapmessaging_aem_dead_message_queue", map[string]any{
 		"name": "acme/aem/prod/orders/dmq", "respect_ttl": true, "max_ttl": int64(604800), "ingress_enabled": true,
 		"dead_message_queue": "#DEAD_MSG_QUEUE", "max_redelivery_count": int64(0), "allow_no_ttl": false,
-	} {
-		if got := tfString(t, attrs[k]); got != w {
-			t.Errorf("%s = %#v, want %#v", k, got, w)
-		}
-	}
+	})
 	// The unmanaged settings readable: each threshold attribute that holds a value as name.attribute = value,
 	// no nulls and no JSON; and the object and the resource types named.
 	var named bool
@@ -312,18 +311,10 @@ func TestSolaceMoveDeadMessageQueue(t *testing.T) {
 
 func TestSolaceMoveSubscription(t *testing.T) {
 	t.Parallel()
-	resp, attrs := moveFixture(t, "orders_created", "sapmessaging_aem_queue_subscription")
-	if diagsHaveError(resp.Diagnostics) {
-		t.Fatalf("the move failed: %s", protoDiagText(resp.Diagnostics))
-	}
-	for k, w := range map[string]any{
+	expectMoved(t, "orders_created", "sapmessaging_aem_queue_subscription", map[string]any{
 		"id": "acme/aem/prod/orders;acme/orders/created/>", "queue_name": "acme/aem/prod/orders",
 		"topic": "acme/orders/created/>", "msg_vpn_name": "acme-prod",
-	} {
-		if got := tfString(t, attrs[k]); got != w {
-			t.Errorf("%s = %#v, want %#v", k, got, w)
-		}
-	}
+	})
 }
 
 func TestSolaceMoveRefusesOthers(t *testing.T) {
@@ -379,7 +370,7 @@ func protoDiagText(ds []*tfprotov6.Diagnostic) string {
 }
 
 // solaceMoveConfig adopts the fixture's three objects with `moved` blocks.
-const solaceMoveConfig = acctest.RequiredProviders + `
+var solaceMoveConfig = acctest.RequiredProviders + `
 provider "sapmessaging" {}
 
 resource "sapmessaging_aem_dead_message_queue" "orders_dmq" {
@@ -404,54 +395,63 @@ resource "sapmessaging_aem_queue_subscription" "orders_created" {
   queue_name = sapmessaging_aem_queue.orders.name
   topic      = "acme/orders/created/>"
 }
+` + solaceMoved(
+	"solacebroker_msg_vpn_queue.orders_dmq", "sapmessaging_aem_dead_message_queue.orders_dmq",
+	"solacebroker_msg_vpn_queue.orders", "sapmessaging_aem_queue.orders",
+	"solacebroker_msg_vpn_queue_subscription.orders_created", "sapmessaging_aem_queue_subscription.orders_created")
 
-moved {
-  from = solacebroker_msg_vpn_queue.orders_dmq
-  to   = sapmessaging_aem_dead_message_queue.orders_dmq
-}
-
-moved {
-  from = solacebroker_msg_vpn_queue.orders
-  to   = sapmessaging_aem_queue.orders
-}
-
-moved {
-  from = solacebroker_msg_vpn_queue_subscription.orders_created
-  to   = sapmessaging_aem_queue_subscription.orders_created
-}
-`
-
-// The move as a user runs it: the state solacebroker v1.3.0 wrote (the fixture), a configuration with `moved`
-// blocks, terraform plan shows three moves and nothing to add, change or destroy, the apply records them, and
-// the next plan is empty; the broker's queues are untouched.
-func TestAccSolaceMove_stateFixture(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
-	if !acctest.TerraformAtLeast(t, tf, 8) {
-		t.Skipf("%s cannot move state across providers (Terraform 1.8 or later can)", tf)
+// solaceMoved is a moved block for each pair of addresses of moves: from, to, from, to...
+func solaceMoved(moves ...string) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(moves); i += 2 {
+		fmt.Fprintf(&b, "\nmoved {\n  from = %s\n  to   = %s\n}\n", moves[i], moves[i+1])
 	}
+	return b.String()
+}
+
+// solaceMoveWorkspace starts a test of the move from Solace's provider: an emulator with the sample content, and
+// a workspace that holds files and runs this provider and solacebroker from local binaries; it skips without a
+// Terraform that moves state across providers (1.8 or later) or without a solacebroker binary.
+func solaceMoveWorkspace(t *testing.T, files map[string]string) (*acctest.TestEnv, *acctest.CLIWorkspace) {
+	t.Helper()
+	tf := acctest.NewerCLI(t, 8, "cannot move state across providers (Terraform 1.8 or later can)")
 	solace := acctest.SolacebrokerDir(t)
 	env := acctest.NewTestEnv(t)
 	if err := env.Srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
 	}
+	w := acctest.NewWorkspace(t, tf, env, files)
+	w.CliConfig = writeSolaceCLIConfig(t, solace, w.Plugins())
+	w.WithAEM(env)
+	return env, w
+}
+
+// solaceMoveApplies plans the move, which must show every string of shows, applies it, and checks that the next
+// plan is empty.
+func solaceMoveApplies(t *testing.T, w *acctest.CLIWorkspace, shows ...string) {
+	t.Helper()
+	plan := w.MustRun(0, "plan", "-no-color", "-input=false")
+	acctest.ExpectContains(t, "the plan", plan.Output, shows...)
+	w.MustRun(0, "apply", "-no-color", "-input=false", "-auto-approve")
+	if after := w.MustRun(0, "plan", "-no-color", "-input=false", "-detailed-exitcode"); !strings.Contains(after.Output, "No changes.") {
+		t.Errorf("the plan after the move is not empty:\n%s", after.Output)
+	}
+}
+
+// The move as a user runs it: the state solacebroker v1.3.0 wrote (the fixture), a configuration with `moved`
+// blocks, terraform plan shows three moves and nothing to add, change or destroy, the apply records them, and
+// the next plan is empty; the broker's queues are untouched.
+func TestAccSolaceMove_stateFixture(t *testing.T) {
+	env, w := solaceMoveWorkspace(t, map[string]string{"main.tf": solaceMoveConfig})
 	c := env.AEM(t)
 	if err := c.CreateSubscription(t.Context(), "acme/aem/prod/orders", "acme/orders/created/>"); err != nil {
 		t.Fatal(err)
 	}
-	creds := env.Srv.AdvancedEventMeshCredentials()
-	plugins := t.TempDir()
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
 	fixture, err := os.ReadFile(filepath.Join("testdata", "solacebroker", "state-v1.3.0.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	acctest.WriteFile(t, filepath.Join(dir, "terraform.tfstate"), strings.ReplaceAll(string(fixture), "MSG_VPN", creds.MsgVpnName))
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), solaceMoveConfig)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	w.CliConfig = writeSolaceCLIConfig(t, solace, plugins)
-	w.WithAEM(env)
+	w.WriteFile("terraform.tfstate", strings.ReplaceAll(string(fixture), "MSG_VPN", env.Srv.AdvancedEventMeshCredentials().MsgVpnName))
 	queues := []string{"acme/aem/prod/orders", "acme/aem/prod/orders/dmq"}
 	held := func() []aem.QueueSettings {
 		out := make([]aem.QueueSettings, len(queues))
@@ -466,29 +466,15 @@ func TestAccSolaceMove_stateFixture(t *testing.T) {
 	}
 	before := held()
 
-	plan := w.MustRun(0, "plan", "-no-color", "-input=false")
-	for _, want := range []string{
+	solaceMoveApplies(t, w,
 		"solacebroker_msg_vpn_queue.orders has moved to sapmessaging_aem_queue.orders",
 		"solacebroker_msg_vpn_queue.orders_dmq has moved to sapmessaging_aem_dead_message_queue.orders_dmq",
 		"solacebroker_msg_vpn_queue_subscription.orders_created has moved to sapmessaging_aem_queue_subscription.orders_created",
 		"Plan: 0 to add, 0 to change, 0 to destroy.",
-		"Settings Left Unmanaged",
-	} {
-		if !strings.Contains(plan.Output, want) {
-			t.Errorf("the plan does not show %q:\n%s", want, plan.Output)
-		}
-	}
-	w.MustRun(0, "apply", "-no-color", "-input=false", "-auto-approve")
-	after := w.MustRun(0, "plan", "-no-color", "-input=false", "-detailed-exitcode")
-	if !strings.Contains(after.Output, "No changes.") {
-		t.Errorf("the plan after the move is not empty:\n%s", after.Output)
-	}
+		"Settings Left Unmanaged")
 	st := w.MustRun(0, "state", "list")
-	for _, want := range []string{"sapmessaging_aem_queue.orders", "sapmessaging_aem_dead_message_queue.orders_dmq", "sapmessaging_aem_queue_subscription.orders_created"} {
-		if !strings.Contains(st.Output, want) {
-			t.Errorf("the state does not hold %s:\n%s", want, st.Output)
-		}
-	}
+	acctest.ExpectContains(t, "the state", st.Output,
+		"sapmessaging_aem_queue.orders", "sapmessaging_aem_dead_message_queue.orders_dmq", "sapmessaging_aem_queue_subscription.orders_created")
 	if strings.Contains(st.Output, "solacebroker_") {
 		t.Errorf("the state still holds solacebroker resources:\n%s", st.Output)
 	}
@@ -517,25 +503,9 @@ func writeSolaceCLIConfig(t *testing.T, solace, plugins string) string {
 // configuration is then rewritten for this provider with `moved` blocks; the plan shows the moves and nothing
 // else, the apply records them, the next plan is empty and the broker still holds the owner.
 func TestAccSolaceMove_endToEnd(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
-	if !acctest.TerraformAtLeast(t, tf, 8) {
-		t.Skipf("%s cannot move state across providers (Terraform 1.8 or later can)", tf)
-	}
-	solace := acctest.SolacebrokerDir(t)
-	env := acctest.NewTestEnv(t)
-	if err := env.Srv.LoadSampleContent(); err != nil {
-		t.Fatal(err)
-	}
+	env, w := solaceMoveWorkspace(t, nil)
 	creds := env.Srv.AdvancedEventMeshCredentials()
-	plugins := t.TempDir()
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	w.CliConfig = writeSolaceCLIConfig(t, solace, plugins)
-	w.WithAEM(env)
-
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(`
+	w.WriteFile("main.tf", fmt.Sprintf(`
 terraform {
   required_providers {
     solacebroker = { source = "solaceproducts/solacebroker" }
@@ -577,7 +547,7 @@ resource "solacebroker_msg_vpn_queue" "legacy" {
 `, creds.SEMPURL, creds.Username, creds.Password, creds.MsgVpnName, creds.MsgVpnName, creds.MsgVpnName))
 	w.MustRun(0, "apply", "-no-color", "-input=false", "-auto-approve")
 
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+`
+	w.WriteFile("main.tf", acctest.RequiredProviders+`
 provider "sapmessaging" {}
 
 resource "sapmessaging_aem_queue" "invoices" {
@@ -595,17 +565,9 @@ resource "sapmessaging_aem_queue_subscription" "invoices_created" {
   queue_name = sapmessaging_aem_queue.invoices.name
   topic      = "acme/invoices/created/>"
 }
-
-moved {
-  from = solacebroker_msg_vpn_queue.invoices
-  to   = sapmessaging_aem_queue.invoices
-}
-
-moved {
-  from = solacebroker_msg_vpn_queue_subscription.invoices_created
-  to   = sapmessaging_aem_queue_subscription.invoices_created
-}
-
+`+solaceMoved(
+		"solacebroker_msg_vpn_queue.invoices", "sapmessaging_aem_queue.invoices",
+		"solacebroker_msg_vpn_queue_subscription.invoices_created", "sapmessaging_aem_queue_subscription.invoices_created")+`
 # As an import and terraform query write it: both adoption attributes set.
 resource "sapmessaging_aem_queue" "legacy" {
   name                             = "acme/aem/prod/legacy"
@@ -614,29 +576,14 @@ resource "sapmessaging_aem_queue" "legacy" {
   allow_unlimited_redelivery       = true
   allow_missing_dead_message_queue = true
 }
-
-moved {
-  from = solacebroker_msg_vpn_queue.legacy
-  to   = sapmessaging_aem_queue.legacy
-}
-`)
-	plan := w.MustRun(0, "plan", "-no-color", "-input=false")
-	for _, want := range []string{
+`+solaceMoved("solacebroker_msg_vpn_queue.legacy", "sapmessaging_aem_queue.legacy"))
+	solaceMoveApplies(t, w,
 		"solacebroker_msg_vpn_queue.invoices has moved to sapmessaging_aem_queue.invoices",
 		"solacebroker_msg_vpn_queue_subscription.invoices_created has moved to sapmessaging_aem_queue_subscription.invoices_created",
 		"solacebroker_msg_vpn_queue.legacy has moved to sapmessaging_aem_queue.legacy",
 		"Plan: 0 to add, 0 to change, 0 to destroy.",
 		`owner = "acme-invoicing"`,
-		"Unlimited Redelivery Allowed", "Missing Dead Message Queue Allowed",
-	} {
-		if !strings.Contains(plan.Output, want) {
-			t.Errorf("the plan does not show %q:\n%s", want, plan.Output)
-		}
-	}
-	w.MustRun(0, "apply", "-no-color", "-input=false", "-auto-approve")
-	if after := w.MustRun(0, "plan", "-no-color", "-input=false", "-detailed-exitcode"); !strings.Contains(after.Output, "No changes.") {
-		t.Errorf("the plan after the move is not empty:\n%s", after.Output)
-	}
+		"Unlimited Redelivery Allowed", "Missing Dead Message Queue Allowed")
 	q, err := env.AEM(t).GetQueue(t.Context(), "acme/aem/prod/invoices")
 	if err != nil {
 		t.Fatal(err)
@@ -681,62 +628,59 @@ resource "sapmessaging_aem_queue_subscription" "created" {
 }
 `)
 	forms := regexp.MustCompile(`Solace's\s+form\s+` + regexp.QuoteMeta(vpn) + `/<url-encoded\s+queue\s+name>`)
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
-				ImportStateId: vpn + "/acme%2Faem%2Fprod%2Forders",
-				ImportStateCheck: func(s []*terraform.InstanceState) error {
-					if len(s) != 1 || s[0].Attributes["name"] != "acme/aem/prod/orders" || s[0].Attributes["max_redelivery_count"] != "5" ||
-						s[0].Attributes["msg_vpn_name"] != vpn {
-						return fmt.Errorf("imported %v", s)
-					}
-					return nil
-				},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+			ImportStateId: vpn + "/acme%2Faem%2Fprod%2Forders",
+			ImportStateCheck: func(s []*terraform.InstanceState) error {
+				if len(s) != 1 || s[0].Attributes["name"] != "acme/aem/prod/orders" || s[0].Attributes["max_redelivery_count"] != "5" ||
+					s[0].Attributes["msg_vpn_name"] != vpn {
+					return fmt.Errorf("imported %v", s)
+				}
+				return nil
 			},
-			{
-				Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
-				ImportStateId: vpn + "/acme%2Faem%2Fprod%2Forders/acme%2Forders%2Fcreated%2F%3E",
-				ImportStateCheck: func(s []*terraform.InstanceState) error {
-					if len(s) != 1 || s[0].Attributes["id"] != "acme/aem/prod/orders;acme/orders/created/>" || s[0].Attributes["msg_vpn_name"] != vpn {
-						return fmt.Errorf("imported %v", s)
-					}
-					return nil
-				},
+		},
+		{
+			Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
+			ImportStateId: vpn + "/acme%2Faem%2Fprod%2Forders/acme%2Forders%2Fcreated%2F%3E",
+			ImportStateCheck: func(s []*terraform.InstanceState) error {
+				if len(s) != 1 || s[0].Attributes["id"] != "acme/aem/prod/orders;acme/orders/created/>" || s[0].Attributes["msg_vpn_name"] != vpn {
+					return fmt.Errorf("imported %v", s)
+				}
+				return nil
 			},
-			{
-				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
-				ImportStateId: vpn + "/acme%2Faem%2Fprod%2Fnothing",
-				ExpectError:   regexp.MustCompile(`(?s)Queue Not Found.*acme/aem/prod/nothing.*` + forms.String()),
-			},
-			{
-				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
-				ImportStateId: "acme/aem/prod/a*b",
-				ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*` + forms.String()),
-			},
-			{
-				Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
-				ImportStateId: "acme/aem/prod/orders",
-				ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*QUEUE;TOPIC.*Solace's\s+form`),
-			},
-			{
-				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
-				ImportStateId: "other-vpn/acme%2Faem%2Fprod%2Forders",
-				ExpectError: acctest.Wrapped(`Object of Another Message VPN.*names the Message VPN "other-vpn".*connects to the Message VPN "` +
-					regexp.QuoteMeta(vpn) + `".*` + regexp.QuoteMeta(vpn+"/acme%2Faem%2Fprod%2Forders")),
-			},
-			{
-				Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
-				ImportStateId: "other-vpn/acme%2Faem%2Fprod%2Forders/acme%2Forders%2Fcreated%2F%3E",
-				ExpectError: acctest.Wrapped(`Object of Another Message VPN.*names the Message VPN "other-vpn".*connects to the Message VPN "` +
-					regexp.QuoteMeta(vpn) + `"`),
-			},
-			{
-				Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
-				ImportStateId: vpn + "/amb",
-				ExpectError:   acctest.Wrapped(`Ambiguous Import ID.*the queue named "` + regexp.QuoteMeta(vpn) + `/amb" itself.*the queue "amb"`),
-			},
+		},
+		{
+			Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+			ImportStateId: vpn + "/acme%2Faem%2Fprod%2Fnothing",
+			ExpectError:   regexp.MustCompile(`(?s)Queue Not Found.*acme/aem/prod/nothing.*` + forms.String()),
+		},
+		{
+			Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+			ImportStateId: "acme/aem/prod/a*b",
+			ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*` + forms.String()),
+		},
+		{
+			Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
+			ImportStateId: "acme/aem/prod/orders",
+			ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*QUEUE;TOPIC.*Solace's\s+form`),
+		},
+		{
+			Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+			ImportStateId: "other-vpn/acme%2Faem%2Fprod%2Forders",
+			ExpectError: acctest.Wrapped(`Object of Another Message VPN.*names the Message VPN "other-vpn".*connects to the Message VPN "` +
+				regexp.QuoteMeta(vpn) + `".*` + regexp.QuoteMeta(vpn+"/acme%2Faem%2Fprod%2Forders")),
+		},
+		{
+			Config: cfg, ResourceName: "sapmessaging_aem_queue_subscription.created", ImportState: true,
+			ImportStateId: "other-vpn/acme%2Faem%2Fprod%2Forders/acme%2Forders%2Fcreated%2F%3E",
+			ExpectError: acctest.Wrapped(`Object of Another Message VPN.*names the Message VPN "other-vpn".*connects to the Message VPN "` +
+				regexp.QuoteMeta(vpn) + `"`),
+		},
+		{
+			Config: cfg, ResourceName: "sapmessaging_aem_queue.orders", ImportState: true,
+			ImportStateId: vpn + "/amb",
+			ExpectError:   acctest.Wrapped(`Ambiguous Import ID.*the queue named "` + regexp.QuoteMeta(vpn) + `/amb" itself.*the queue "amb"`),
 		},
 	})
 }
@@ -745,11 +689,7 @@ resource "sapmessaging_aem_queue_subscription" "created" {
 // attribute) plans no change: the identity is upgraded with the configuration's Message VPN, and the refresh
 // fills the state.
 func TestAccAEMQueueSubscription_identityUpgrade(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
-	if !acctest.TerraformAtLeast(t, tf, 12) {
-		t.Skipf("%s keeps no resource identity (Terraform 1.12 or later does)", tf)
-	}
+	tf := acctest.NewerCLI(t, 12, "keeps no resource identity (Terraform 1.12 or later does)")
 	env := acctest.NewTestEnv(t)
 	if err := env.Srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
@@ -758,10 +698,7 @@ func TestAccAEMQueueSubscription_identityUpgrade(t *testing.T) {
 		t.Fatal(err)
 	}
 	creds := env.Srv.AdvancedEventMeshCredentials()
-	plugins := t.TempDir()
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "terraform.tfstate"), `{
+	w := acctest.NewWorkspace(t, tf, env, map[string]string{"terraform.tfstate": `{
   "version": 4,
   "terraform_version": "1.14.3",
   "serial": 1,
@@ -794,16 +731,14 @@ func TestAccAEMQueueSubscription_identityUpgrade(t *testing.T) {
   ],
   "check_results": null
 }
-`)
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+`
+`, "main.tf": acctest.RequiredProviders + `
 provider "sapmessaging" {}
 
 resource "sapmessaging_aem_queue_subscription" "created" {
   queue_name = "acme/aem/prod/orders"
   topic      = "acme/orders/created/>"
 }
-`)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+`})
 	w.WithAEM(env)
 	plan := w.MustRun(0, "plan", "-no-color", "-input=false", "-detailed-exitcode")
 	if !strings.Contains(plan.Output, "No changes.") {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
@@ -69,31 +67,29 @@ data "sapmessaging_aem_queue" "q" {
 }
 `, addr, extra))
 	}
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: hcl(""), PlanOnly: true, ExpectError: acctest.Wrapped(`Dead Message Queue Cycle.*cyc/q → cyc/dmq → cyc/q`)},
-			{
-				Config: hcl("  allow_missing_dead_message_queue = true\n"),
-				ConfigPlanChecks: acc.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("poison_message_deliveries"), knownvalue.Null()),
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("time_to_dead_letter"), knownvalue.Null()),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: hcl(""), PlanOnly: true, ExpectError: acctest.Wrapped(`Dead Message Queue Cycle.*cyc/q → cyc/dmq → cyc/q`)},
+		{
+			Config: hcl("  allow_missing_dead_message_queue = true\n"),
+			ConfigPlanChecks: acc.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("poison_message_deliveries"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("time_to_dead_letter"), knownvalue.Null()),
 				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("poison_message_deliveries"), knownvalue.Null()),
-					statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.q", tfjsonpath.New("poison_message_deliveries"), knownvalue.Null()),
-					statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.q", tfjsonpath.New("retry_plan"),
-						knownvalue.StringRegexp(regexp.MustCompile(`cyc/q → cyc/dmq → cyc/q\): the message comes back and is delivered again, for ever`))),
-				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{ResourceName: addr, ImportState: true, ImportStateId: "cyc/q", ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
-			// cyc/dmq names cyc/q as its dead message queue, so the queue is left to the broker, not destroyed.
-			{Config: env.AEMConfig(`
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("poison_message_deliveries"), knownvalue.Null()),
+				statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.q", tfjsonpath.New("poison_message_deliveries"), knownvalue.Null()),
+				statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.q", tfjsonpath.New("retry_plan"),
+					knownvalue.StringRegexp(regexp.MustCompile(`cyc/q → cyc/dmq → cyc/q\): the message comes back and is delivered again, for ever`))),
+			},
+		},
+		{ResourceName: addr, ImportState: true, ImportStateId: "cyc/q", ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
+		// cyc/dmq names cyc/q as its dead message queue, so the queue is left to the broker, not destroyed.
+		{Config: env.AEMConfig(`
 removed {
   from = sapmessaging_aem_queue.q
   lifecycle {
@@ -101,7 +97,6 @@ removed {
   }
 }
 `)},
-		},
 	})
 }
 
@@ -112,22 +107,19 @@ func TestAccAEMSender_dmqCycle(t *testing.T) {
 		IngressEnabled: aem.Ptr(true), DeadMsgQueue: aem.Ptr("acme/aem/prod/orders")}); err != nil {
 		t.Fatal(err)
 	}
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `
   max_message_processing_attempts = 3
   max_total_attempts              = 20
 `)),
-				ConfigPlanChecks: acc.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("never")),
-						plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Null()),
-						plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("time_to_end"), knownvalue.Null()),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			ConfigPlanChecks: acc.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("never")),
+					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("time_to_end"), knownvalue.Null()),
 				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 		},
 	})
@@ -141,27 +133,12 @@ func TestAccAEMSender_respectDMQEligible(t *testing.T) {
 		t.Fatal(err)
 	}
 	// REJECTED gives the same end (the rules' tests); its value is unconfirmed, which this apply does not check.
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `
+	acctest.ParallelTest(t, []acc.TestStep{
+		acctest.AEMSenderPoisonEndStep(env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `
   max_message_processing_attempts = 3
   settlement_outcome              = "FAILED"
   max_total_attempts              = 20
-`)),
-				ConfigPlanChecks: acc.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("deleted unless DMQ-eligible")),
-						plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(18)),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("deleted unless DMQ-eligible")),
-				},
-			},
-		},
+`)), "deleted unless DMQ-eligible", 18),
 	})
 }
 
@@ -201,8 +178,7 @@ list "sapmessaging_aem_queue" "cyc" {
 // says that poison messages are deleted unless their publisher flagged them, and how to fix it; on a queue of a
 // dead message queue cycle, that it runs for ever.
 func TestAccAEMSender_planWarnings(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
+	tf := acctest.ParallelCLI(t)
 	plugins := filepath.Join(t.TempDir(), "plugins")
 	acctest.BuildProvider(t, plugins)
 	ctx := context.Background()
@@ -227,17 +203,7 @@ func TestAccAEMSender_planWarnings(t *testing.T) {
 		{cyc, `^warning: Adapter Retries for Ever: .*acme/aem/prod/orders → acme/aem/prod/orders/dmq → acme/aem/prod/orders.*for ever`},
 	} {
 		dir := t.TempDir()
-		acctest.WriteFile(t, filepath.Join(dir, "main.tf"), `
-terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-`+tc.env.AEMConfig(sender))
-		diags := acctest.PlanDiagnostics(t, acctest.NewCLIWorkspace(t, tf, plugins, dir, tc.env))
-		re := regexp.MustCompile(acctest.BacktickTolerant(tc.want))
-		if !slices.ContainsFunc(diags, re.MatchString) {
-			t.Errorf("no plan diagnostic matches %s; diagnostics:\n%s", re, strings.Join(diags, "\n"))
-		}
+		acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+tc.env.AEMConfig(sender))
+		acctest.NewCLIWorkspace(t, tf, plugins, dir, tc.env).ExpectPlanDiagnostics(regexp.MustCompile(acctest.BacktickTolerant(tc.want)))
 	}
 }

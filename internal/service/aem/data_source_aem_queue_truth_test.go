@@ -56,31 +56,28 @@ func TestAccAEMQueueDataSourcesDeadMessageQueueTruth(t *testing.T) {
 	one := func(s string) tfjsonpath.Path { return tfjsonpath.New(s) }
 	const list = "data.sapmessaging_aem_queues.all"
 	at := func(i int) tfjsonpath.Path { return tfjsonpath.New("queues").AtSliceIndex(i) } // names sorted: off, off/dmq, self, small, small/dmq, spool, spool/dmq
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.AEMConfig(`
+	acctest.ParallelTest(t, []resource.TestStep{{
+		Config: env.AEMConfig(`
 data "sapmessaging_aem_queue" "off" { name = "truth/off" }
 data "sapmessaging_aem_queue" "self" { name = "truth/self" }
 data "sapmessaging_aem_queue" "small" { name = "truth/small" }
 data "sapmessaging_aem_queues" "all" { name_prefix = "truth/" }
 `),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.off", one("retry_plan"), knownvalue.StringRegexp(regexp.MustCompile(`then deleted \(the dead message queue "truth/off/dmq" takes no messages`))),
-				statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.off", one("findings"), knownvalue.ListSizeExact(1)),
-				rules(list, at(0), "aem.dmq_takes_nothing"),
-				rules(list, at(2), "aem.dmq_self"),
-				rules(list, at(3), "aem.dmq_max_msg_size_smaller"),
-				// A dead message queue with maxMsgSpoolUsage 0 keeps only the last dead message.
-				rules(list, at(5), "aem.dmq_keeps_last_only"),
-				rules(list, at(6), "aem.dmq_keeps_last_only"),
-				statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.self", one("poison_message_deliveries"), knownvalue.Null()),
-				statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.self", one("time_to_dead_letter"), knownvalue.Null()),
-				statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.self", one("is_dead_message_queue"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.small", one("retry_plan"), knownvalue.StringRegexp(regexp.MustCompile(`deleted instead when larger than 4 bytes`))),
-				statecheck.ExpectKnownValue(list, at(2).AtMapKey("poison_message_deliveries"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(list, at(0).AtMapKey("retry_plan"), knownvalue.StringRegexp(regexp.MustCompile(`then deleted`))),
-			},
-		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.off", one("retry_plan"), knownvalue.StringRegexp(regexp.MustCompile(`then deleted \(the dead message queue "truth/off/dmq" takes no messages`))),
+			statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.off", one("findings"), knownvalue.ListSizeExact(1)),
+			rules(list, at(0), "aem.dmq_takes_nothing"),
+			rules(list, at(2), "aem.dmq_self"),
+			rules(list, at(3), "aem.dmq_max_msg_size_smaller"),
+			// A dead message queue with maxMsgSpoolUsage 0 keeps only the last dead message.
+			rules(list, at(5), "aem.dmq_keeps_last_only"),
+			rules(list, at(6), "aem.dmq_keeps_last_only"),
+			statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.self", one("poison_message_deliveries"), knownvalue.Null()),
+			statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.self", one("time_to_dead_letter"), knownvalue.Null()),
+			statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.self", one("is_dead_message_queue"), knownvalue.Bool(false)),
+			statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.small", one("retry_plan"), knownvalue.StringRegexp(regexp.MustCompile(`deleted instead when larger than 4 bytes`))),
+			statecheck.ExpectKnownValue(list, at(2).AtMapKey("poison_message_deliveries"), knownvalue.Null()),
+			statecheck.ExpectKnownValue(list, at(0).AtMapKey("retry_plan"), knownvalue.StringRegexp(regexp.MustCompile(`then deleted`))),
+		},
+	}})
 }

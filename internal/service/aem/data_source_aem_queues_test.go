@@ -26,72 +26,69 @@ func TestAccAEMQueuesDataSource(t *testing.T) {
 		env.CreateAEMQueue(t, fmt.Sprintf("bulk/q%03d", i), aem.QueueSettings{})
 	}
 	const addr = "data.sapmessaging_aem_queues.acme"
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: env.Srv.ResetStats,
-				Config:    env.AEMConfig(acctest.ReadExample(t, "data-sources/sapmessaging_aem_queues/data-source.tf")),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.StringExact("acme/aem/prod/orders"), knownvalue.StringExact("acme/aem/prod/orders/dmq"),
-					})),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("is_dead_message_queue"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("max_ttl"), knownvalue.Int64Exact(604800)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("findings"), knownvalue.ListSizeExact(0)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("message_count"), knownvalue.Int64Exact(0)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("spooled_msg_count"), knownvalue.Int64Exact(2)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("message_count"), knownvalue.Int64Exact(1)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("bind_count"), knownvalue.Int64Exact(0)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("poison_message_deliveries"), knownvalue.Int64Exact(4)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("time_to_dead_letter"), knownvalue.StringExact("7 s")),
-				},
-				Check: func(*terraform.State) error {
-					st := env.Srv.Stats()
-					config, monitor := st.Routes["GET /SEMP/v2/config/msgVpns/{vpn}/queues"], st.Routes["GET /SEMP/v2/monitor/msgVpns/{vpn}/queues"]
-					msgs, flows := st.Routes["GET /SEMP/v2/monitor/msgVpns/{vpn}/queues/{queue}/msgs"], st.Routes["GET /SEMP/v2/monitor/msgVpns/{vpn}/queues/{queue}/txFlows"]
-					if monitor == 0 || monitor%2 != 0 || config < monitor ||
-						st.Routes["GET /SEMP/v2/config/msgVpns/{vpn}/queues/{queue}"] != 0 || st.Routes["GET /SEMP/v2/monitor/msgVpns/{vpn}/queues/{queue}"] != 0 {
-						return fmt.Errorf("SEMP calls %v: want two pages of each list per read and no read of one queue", st.Routes)
-					}
-					// The 2 queues under the prefix are counted, each read (one page of msgs and of txFlows each); the
-					// 150 others are not.
-					if msgs == 0 || msgs != flows || msgs%2 != 0 || msgs > monitor {
-						return fmt.Errorf("SEMP calls %v: want one msgs and one txFlows list per queue under the prefix and read", st.Routes)
-					}
-					return nil
-				},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			PreConfig: env.Srv.ResetStats,
+			Config:    env.AEMConfig(acctest.ReadExample(t, "data-sources/sapmessaging_aem_queues/data-source.tf")),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact("acme/aem/prod/orders"), knownvalue.StringExact("acme/aem/prod/orders/dmq"),
+				})),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("is_dead_message_queue"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("max_ttl"), knownvalue.Int64Exact(604800)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("findings"), knownvalue.ListSizeExact(0)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("message_count"), knownvalue.Int64Exact(0)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("spooled_msg_count"), knownvalue.Int64Exact(2)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("message_count"), knownvalue.Int64Exact(1)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("bind_count"), knownvalue.Int64Exact(0)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("poison_message_deliveries"), knownvalue.Int64Exact(4)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("time_to_dead_letter"), knownvalue.StringExact("7 s")),
 			},
-			{
-				// A queue with the broker's defaults under the prefix: found retrying for ever (the example's check
-				// warns), its findings in the example's output.
-				PreConfig: func() {
-					if _, err := env.AEM(t).CreateQueue(context.Background(), aem.Queue{Name: "acme/aem/defaults"}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: env.AEMConfig(acctest.ReadExample(t, "data-sources/sapmessaging_aem_queues/data-source.tf")),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact("acme/aem/defaults")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("poison_message_deliveries"), knownvalue.Null()),
-					statecheck.ExpectKnownOutputValue("findings", knownvalue.MapExact(map[string]knownvalue.Check{
-						"acme/aem/defaults": knownvalue.ListExact([]knownvalue.Check{
-							knownvalue.StringExact("aem.redelivery_unlimited"), knownvalue.StringExact("aem.dmq_missing"), knownvalue.StringExact("aem.redelivery_without_delay"),
-							knownvalue.StringExact("aem.ingress_disabled"), knownvalue.StringExact("aem.egress_disabled"),
-						}),
-					})),
-				},
+			Check: func(*terraform.State) error {
+				st := env.Srv.Stats()
+				config, monitor := st.Routes["GET /SEMP/v2/config/msgVpns/{vpn}/queues"], st.Routes["GET /SEMP/v2/monitor/msgVpns/{vpn}/queues"]
+				msgs, flows := st.Routes["GET /SEMP/v2/monitor/msgVpns/{vpn}/queues/{queue}/msgs"], st.Routes["GET /SEMP/v2/monitor/msgVpns/{vpn}/queues/{queue}/txFlows"]
+				if monitor == 0 || monitor%2 != 0 || config < monitor ||
+					st.Routes["GET /SEMP/v2/config/msgVpns/{vpn}/queues/{queue}"] != 0 || st.Routes["GET /SEMP/v2/monitor/msgVpns/{vpn}/queues/{queue}"] != 0 {
+					return fmt.Errorf("SEMP calls %v: want two pages of each list per read and no read of one queue", st.Routes)
+				}
+				// The 2 queues under the prefix are counted, each read (one page of msgs and of txFlows each); the
+				// 150 others are not.
+				if msgs == 0 || msgs != flows || msgs%2 != 0 || msgs > monitor {
+					return fmt.Errorf("SEMP calls %v: want one msgs and one txFlows list per queue under the prefix and read", st.Routes)
+				}
+				return nil
 			},
-			{
-				Config: env.AEMConfig(`data "sapmessaging_aem_queues" "none" { name_prefix = "nothing/" }`),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.sapmessaging_aem_queues.none", tfjsonpath.New("queues"), knownvalue.ListSizeExact(0)),
-				},
+		},
+		{
+			// A queue with the broker's defaults under the prefix: found retrying for ever (the example's check
+			// warns), its findings in the example's output.
+			PreConfig: func() {
+				if _, err := env.AEM(t).CreateQueue(context.Background(), aem.Queue{Name: "acme/aem/defaults"}); err != nil {
+					t.Fatal(err)
+				}
 			},
-			{
-				Config:      env.Config(`data "sapmessaging_aem_queues" "x" {}`),
-				ExpectError: acctest.Wrapped(`Advanced Event Mesh Not Configured`),
+			Config: env.AEMConfig(acctest.ReadExample(t, "data-sources/sapmessaging_aem_queues/data-source.tf")),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact("acme/aem/defaults")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("poison_message_deliveries"), knownvalue.Null()),
+				statecheck.ExpectKnownOutputValue("findings", knownvalue.MapExact(map[string]knownvalue.Check{
+					"acme/aem/defaults": knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact("aem.redelivery_unlimited"), knownvalue.StringExact("aem.dmq_missing"), knownvalue.StringExact("aem.redelivery_without_delay"),
+						knownvalue.StringExact("aem.ingress_disabled"), knownvalue.StringExact("aem.egress_disabled"),
+					}),
+				})),
 			},
+		},
+		{
+			Config: env.AEMConfig(`data "sapmessaging_aem_queues" "none" { name_prefix = "nothing/" }`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.sapmessaging_aem_queues.none", tfjsonpath.New("queues"), knownvalue.ListSizeExact(0)),
+			},
+		},
+		{
+			Config:      env.Config(`data "sapmessaging_aem_queues" "x" {}`),
+			ExpectError: acctest.Wrapped(`Advanced Event Mesh Not Configured`),
 		},
 	})
 }

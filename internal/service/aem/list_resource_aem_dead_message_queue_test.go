@@ -5,10 +5,8 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 // The dead message queue list resource's example lists the sample's dead message queues, with the queues
@@ -19,19 +17,13 @@ func TestAccAEMDeadMessageQueueListResource_example(t *testing.T) {
 		t.Fatal(err)
 	}
 	const d = "sapmessaging_aem_dead_message_queue.aem_prod"
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Query:  true,
-			Config: env.AEMConfig(acctest.ReadExample(t, "list-resources/sapmessaging_aem_dead_message_queue/list-resource.tfquery.hcl")),
-			QueryResultChecks: []querycheck.QueryResultCheck{
-				querycheck.ExpectLength(d, 3),
-				querycheck.ExpectResourceDisplayName(d, acctest.ByAEMName("acme/aem/prod/payments/errors/dmq"),
-					knownvalue.StringExact("acme/aem/prod/payments/errors/dmq (dead message queue of acme/aem/prod/payments/errors)")),
-				querycheck.ExpectResourceDisplayName(d, acctest.ByAEMName("acme/aem/prod/audit/dmq"),
-					knownvalue.StringExact("acme/aem/prod/audit/dmq (dead message queue of acme/aem/prod/audit)")),
-			},
-		}},
-	})
+	acctest.QueryTest(t,
+		acctest.QueryStep(env.AEMConfig(acctest.ReadExample(t, "list-resources/sapmessaging_aem_dead_message_queue/list-resource.tfquery.hcl")),
+			querycheck.ExpectLength(d, 3),
+			querycheck.ExpectResourceDisplayName(d, acctest.ByAEMName("acme/aem/prod/payments/errors/dmq"),
+				knownvalue.StringExact("acme/aem/prod/payments/errors/dmq (dead message queue of acme/aem/prod/payments/errors)")),
+			querycheck.ExpectResourceDisplayName(d, acctest.ByAEMName("acme/aem/prod/audit/dmq"),
+				knownvalue.StringExact("acme/aem/prod/audit/dmq (dead message queue of acme/aem/prod/audit)")),
+		),
+	)
 }

@@ -3,18 +3,14 @@ package aem_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
@@ -49,158 +45,67 @@ func TestAccAEMQueueSubscriptionListResource_query(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddAEMSubscriptions(t)
 	const orders = "sapmessaging_aem_queue_subscription.orders"
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: env.Srv.ResetStats,
-				Query:     true,
-				Config: env.AEMProviderBlock("") + `
-list "sapmessaging_aem_queue_subscription" "orders" {
-  provider         = sapmessaging
-  include_resource = true
-  config {
-    queue_name = "acme/aem/prod/orders"
-  }
-}
-
-list "sapmessaging_aem_queue_subscription" "gone" {
-  provider = sapmessaging
-  config {
-    queue_name = "acme/gone"
-  }
-}
-`,
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength(orders, 2),
-					querycheck.ExpectIdentity(orders, map[string]knownvalue.Check{
-						"msg_vpn_name": knownvalue.StringExact(env.Srv.AdvancedEventMeshCredentials().MsgVpnName),
-						"queue_name":   knownvalue.StringExact("acme/aem/prod/orders"), "topic": knownvalue.StringExact("acme/orders/eu/>"),
-					}),
-					querycheck.ExpectResourceDisplayName(orders, byAEMSubscription("acme/aem/prod/orders", "acme/orders/*/created"),
-						knownvalue.StringExact("acme/aem/prod/orders subscribed to acme/orders/*/created")),
-					querycheck.ExpectResourceKnownValues(orders, byAEMSubscription("acme/aem/prod/orders", "acme/orders/*/created"), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact("acme/aem/prod/orders;acme/orders/*/created")},
-						{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("acme/aem/prod/orders")},
-						{Path: tfjsonpath.New("topic"), KnownValue: knownvalue.StringExact("acme/orders/*/created")},
-					}),
-					querycheck.ExpectLength("sapmessaging_aem_queue_subscription.gone", 0),
-					expectAEMSubscriptionCalls{env: env, subscriptionLists: 2},
-				},
-			},
-			{
-				PreConfig: env.Srv.ResetStats,
-				Query:     true,
-				Config:    env.AEMProviderBlock("") + acctest.ReadExample(t, "list-resources/sapmessaging_aem_queue_subscription/list-resource.tfquery.hcl"),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_aem_queue_subscription.acme", 3),
-					// acme: one queue list and two subscription lists.
-					expectAEMSubscriptionCalls{env: env, queueLists: 1, subscriptionLists: 2},
-				},
-			},
-			{
-				Query: true,
-				Config: env.AEMProviderBlock("  request_timeout_seconds = 30") + `
-list "sapmessaging_aem_queue_subscription" "cut" {
-  provider = sapmessaging
-  limit    = 2
-}
-`,
-				QueryResultChecks: []querycheck.QueryResultCheck{querycheck.ExpectLength("sapmessaging_aem_queue_subscription.cut", 2)},
-			},
-		},
-	})
+	acctest.QueryTest(t,
+		env.CountedQueryStep(env.AEMProviderBlock("")+
+			acctest.ListHCL("sapmessaging_aem_queue_subscription", "orders", `queue_name = "acme/aem/prod/orders"`, "include_resource = true")+
+			acctest.ListHCL("sapmessaging_aem_queue_subscription", "gone", `queue_name = "acme/gone"`),
+			querycheck.ExpectLength(orders, 2),
+			querycheck.ExpectIdentity(orders, map[string]knownvalue.Check{
+				"msg_vpn_name": knownvalue.StringExact(env.Srv.AdvancedEventMeshCredentials().MsgVpnName),
+				"queue_name":   knownvalue.StringExact("acme/aem/prod/orders"), "topic": knownvalue.StringExact("acme/orders/eu/>"),
+			}),
+			querycheck.ExpectResourceDisplayName(orders, byAEMSubscription("acme/aem/prod/orders", "acme/orders/*/created"),
+				knownvalue.StringExact("acme/aem/prod/orders subscribed to acme/orders/*/created")),
+			querycheck.ExpectResourceKnownValues(orders, byAEMSubscription("acme/aem/prod/orders", "acme/orders/*/created"), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact("acme/aem/prod/orders;acme/orders/*/created")},
+				{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("acme/aem/prod/orders")},
+				{Path: tfjsonpath.New("topic"), KnownValue: knownvalue.StringExact("acme/orders/*/created")},
+			}),
+			querycheck.ExpectLength("sapmessaging_aem_queue_subscription.gone", 0),
+			expectAEMSubscriptionCalls{env: env, subscriptionLists: 2},
+		),
+		env.CountedQueryStep(env.AEMProviderBlock("")+acctest.ReadExample(t, "list-resources/sapmessaging_aem_queue_subscription/list-resource.tfquery.hcl"),
+			querycheck.ExpectLength("sapmessaging_aem_queue_subscription.acme", 3),
+			// acme: one queue list and two subscription lists.
+			expectAEMSubscriptionCalls{env: env, queueLists: 1, subscriptionLists: 2},
+		),
+		acctest.QueryStep(env.AEMProviderBlock("  request_timeout_seconds = 30")+
+			acctest.ListHCL("sapmessaging_aem_queue_subscription", "cut", "", "limit = 2"), querycheck.ExpectLength("sapmessaging_aem_queue_subscription.cut", 2)),
+	)
 }
 
 // Both queue filters at once, an invalid queue name and an invalid prefix are errors on their argument.
 func TestAccAEMQueueSubscriptionListResource_badInput(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	step := func(config, wantErr string) resource.TestStep {
-		return resource.TestStep{Query: true, Config: env.AEMProviderBlock("") + config, ExpectError: acctest.Wrapped(wantErr)}
-	}
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			step(`
-list "sapmessaging_aem_queue_subscription" "both" {
-  provider = sapmessaging
-  config {
-    queue_name        = "acme/aem/prod/orders"
-    queue_name_prefix = "acme/"
-  }
-}
-`, `Conflicting Queue Filters`),
-			step(`
-list "sapmessaging_aem_queue_subscription" "bad" {
-  provider = sapmessaging
-  config {
-    queue_name = "acme/orders?"
-  }
-}
-`, `Invalid AEM Queue Name`),
-			step(`
-list "sapmessaging_aem_queue_subscription" "bad" {
-  provider = sapmessaging
-  config {
-    queue_name_prefix = "acme;"
-  }
-}
-`, `Invalid AEM Queue Name Prefix`),
-			{
-				Query: true,
-				Config: env.ProviderBlock + `
-list "sapmessaging_aem_queue_subscription" "x" {
-  provider = sapmessaging
-}
-`,
-				ExpectError: acctest.Wrapped(`Advanced Event Mesh Not Configured`),
-			},
-		},
-	})
+	acctest.QueryTest(t,
+		acctest.QueryErrorStep(env.AEMProviderBlock("")+
+			acctest.ListHCL("sapmessaging_aem_queue_subscription", "both", `queue_name = "acme/aem/prod/orders"
+queue_name_prefix = "acme/"`), `Conflicting Queue Filters`),
+		acctest.QueryErrorStep(env.AEMProviderBlock("")+
+			acctest.ListHCL("sapmessaging_aem_queue_subscription", "bad", `queue_name = "acme/orders?"`), `Invalid AEM Queue Name`),
+		acctest.QueryErrorStep(env.AEMProviderBlock("")+
+			acctest.ListHCL("sapmessaging_aem_queue_subscription", "bad", `queue_name_prefix = "acme;"`), `Invalid AEM Queue Name Prefix`),
+		acctest.QueryErrorStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_aem_queue_subscription", "x", ""), `Advanced Event Mesh Not Configured`),
+	)
 }
 
 // With the CLI: the configuration terraform query generates plans the imports of every subscription and no
 // other change, and the imported subscriptions plan nothing; a block cut at its limit warns with the number
 // it selects.
 func TestAccAEMQueueSubscriptionListResource_generatedConfiguration(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
+	tf := acctest.QueryCLI(t)
 	env := acctest.NewTestEnv(t)
 	env.AddAEMSubscriptions(t)
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
-	acctest.WriteFile(t, filepath.Join(dir, "aem.tfquery.hcl"), `
-list "sapmessaging_aem_queue_subscription" "all" {
-  provider = sapmessaging
-}
-`)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w := acctest.NewQueryWorkspace(t, tf, env, acctest.AdoptionMain, "aem.tfquery.hcl", acctest.ListHCL("sapmessaging_aem_queue_subscription", "all", ""))
 	w.WithAEM(env)
 
-	w.MustRun(0, "query", "-no-color", "-generate-config-out=generated.tf")
-	if r := w.MustRun(0, "plan", "-no-color"); !strings.Contains(r.Output, "Plan: 4 to import, 0 to add, 0 to change, 0 to destroy.") {
-		t.Fatalf("the generated configuration does not plan the 4 imports only:\n%s", r.Output)
-	}
-	w.MustRun(0, "apply", "-auto-approve", "-no-color")
-	w.MustRun(0, "plan", "-detailed-exitcode", "-no-color")
+	w.Generate("generated.tf")
+	w.PlanImportsOnly(4)
+	w.ApplyImports(4)
+	w.PlanEmpty()
 
-	acctest.WriteFile(t, filepath.Join(dir, "aem.tfquery.hcl"), `
-list "sapmessaging_aem_queue_subscription" "all" {
-  provider = sapmessaging
-  limit    = 2
-}
-`)
+	w.WriteFile("aem.tfquery.hcl", acctest.ListHCL("sapmessaging_aem_queue_subscription", "all", "", "limit = 2"))
 	r := w.MustRun(0, "query", "-no-color")
-	for _, s := range []string{"List Results Truncated", "selects 4 subscriptions but returns only 2", "limit = 4"} {
-		if !strings.Contains(r.Output, s) {
-			t.Errorf("terraform query does not warn %q:\n%s", s, r.Output)
-		}
-	}
+	acctest.ExpectContains(t, "terraform query", r.Output, "List Results Truncated", "selects 4 subscriptions but returns only 2", "limit = 4")
 }

@@ -3,8 +3,6 @@ package aem_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,11 +11,9 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 	tfaem "github.com/sapmessaging/terraform-provider-sapmessaging/internal/service/aem"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 )
@@ -31,191 +27,86 @@ func TestAccAEMQueueListResource_query(t *testing.T) {
 		t.Fatal(err)
 	}
 	const q, d = "sapmessaging_aem_queue.prod", "sapmessaging_aem_dead_message_queue.prod"
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Query: true,
-				Config: env.AEMConfig(`
-list "sapmessaging_aem_queue" "prod" {
-  provider         = sapmessaging
-  include_resource = true
-  config {
-    name_prefix = "acme/aem/prod/"
-  }
-}
-
-list "sapmessaging_aem_dead_message_queue" "prod" {
-  provider         = sapmessaging
-  include_resource = true
-  config {
-    name_prefix = "acme/aem/prod/"
-  }
-}
-
-list "sapmessaging_aem_queue" "cut" {
-  provider = sapmessaging
-  limit    = 2
-  config {
-    prefix = "acme/aem/" # the former name of name_prefix, still read
-  }
-}
-`),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength(q, 5),
-					querycheck.ExpectResourceKnownValues(q, acctest.ByAEMName("acme/aem/prod/legacy"), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
-						{Path: tfjsonpath.New("allow_unlimited_redelivery"), KnownValue: knownvalue.Bool(true)},
-						{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.StringExact("#DEAD_MSG_QUEUE")},
-						// #DEAD_MSG_QUEUE does not exist: adopted as it is, with the warning.
-						{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(true)},
-						{Path: tfjsonpath.New("poison_message_deliveries"), KnownValue: knownvalue.Null()},
-					}),
-					querycheck.ExpectResourceKnownValues(q, acctest.ByAEMName("acme/aem/prod/payments/errors"), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(2)},
-						{Path: tfjsonpath.New("allow_unlimited_redelivery"), KnownValue: knownvalue.Bool(false)},
-						{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(false)},
-						{Path: tfjsonpath.New("poison_message_deliveries"), KnownValue: knownvalue.Int64Exact(3)},
-						{Path: tfjsonpath.New("time_to_dead_letter"), KnownValue: knownvalue.StringExact("15 s")},
-					}),
-					querycheck.ExpectLength(d, 3),
-					querycheck.ExpectResourceDisplayName(d, acctest.ByAEMName("acme/aem/prod/orders/dmq"),
-						knownvalue.StringExact("acme/aem/prod/orders/dmq (dead message queue of acme/aem/prod/orders)")),
-					querycheck.ExpectResourceKnownValues(d, acctest.ByAEMName("acme/aem/prod/audit/dmq"), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("allow_no_ttl"), KnownValue: knownvalue.Bool(true)},
-						{Path: tfjsonpath.New("allow_ingress_disabled"), KnownValue: knownvalue.Bool(false)},
-						// Written as the broker holds it, where the provider's default is true.
-						{Path: tfjsonpath.New("egress_enabled"), KnownValue: knownvalue.Bool(false)},
-						{Path: tfjsonpath.New("force_destroy"), KnownValue: knownvalue.Bool(false)},
-					}),
-					querycheck.ExpectResourceKnownValues(d, acctest.ByAEMName("acme/aem/prod/orders/dmq"), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("allow_no_ttl"), KnownValue: knownvalue.Bool(false)},
-						{Path: tfjsonpath.New("max_ttl"), KnownValue: knownvalue.Int64Exact(604800)},
-					}),
-					querycheck.ExpectLength("sapmessaging_aem_queue.cut", 2),
-				},
-			},
-			{
-				Query:  true,
-				Config: env.AEMConfig(acctest.ReadExample(t, "list-resources/sapmessaging_aem_queue/list-resource.tfquery.hcl")),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_aem_queue.aem_prod", 5),
-					querycheck.ExpectIdentity("sapmessaging_aem_queue.aem_prod", map[string]knownvalue.Check{
-						"msg_vpn_name": knownvalue.StringExact(env.Srv.AdvancedEventMeshCredentials().MsgVpnName),
-						"name":         knownvalue.StringExact("acme/aem/prod/orders"),
-					}),
-				},
-			},
-		},
-	})
+	acctest.QueryTest(t,
+		acctest.QueryStep(env.AEMConfig(acctest.ListHCL("sapmessaging_aem_queue", "prod", `name_prefix = "acme/aem/prod/"`, "include_resource = true")+
+			acctest.ListHCL("sapmessaging_aem_dead_message_queue", "prod", `name_prefix = "acme/aem/prod/"`, "include_resource = true")+
+			acctest.ListHCL("sapmessaging_aem_queue", "cut", `prefix = "acme/aem/" # the former name of name_prefix, still read`, "limit = 2")),
+			querycheck.ExpectLength(q, 5),
+			querycheck.ExpectResourceKnownValues(q, acctest.ByAEMName("acme/aem/prod/legacy"), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
+				{Path: tfjsonpath.New("allow_unlimited_redelivery"), KnownValue: knownvalue.Bool(true)},
+				{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.StringExact("#DEAD_MSG_QUEUE")},
+				// #DEAD_MSG_QUEUE does not exist: adopted as it is, with the warning.
+				{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(true)},
+				{Path: tfjsonpath.New("poison_message_deliveries"), KnownValue: knownvalue.Null()},
+			}),
+			querycheck.ExpectResourceKnownValues(q, acctest.ByAEMName("acme/aem/prod/payments/errors"), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(2)},
+				{Path: tfjsonpath.New("allow_unlimited_redelivery"), KnownValue: knownvalue.Bool(false)},
+				{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(false)},
+				{Path: tfjsonpath.New("poison_message_deliveries"), KnownValue: knownvalue.Int64Exact(3)},
+				{Path: tfjsonpath.New("time_to_dead_letter"), KnownValue: knownvalue.StringExact("15 s")},
+			}),
+			querycheck.ExpectLength(d, 3),
+			querycheck.ExpectResourceDisplayName(d, acctest.ByAEMName("acme/aem/prod/orders/dmq"),
+				knownvalue.StringExact("acme/aem/prod/orders/dmq (dead message queue of acme/aem/prod/orders)")),
+			querycheck.ExpectResourceKnownValues(d, acctest.ByAEMName("acme/aem/prod/audit/dmq"), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("allow_no_ttl"), KnownValue: knownvalue.Bool(true)},
+				{Path: tfjsonpath.New("allow_ingress_disabled"), KnownValue: knownvalue.Bool(false)},
+				// Written as the broker holds it, where the provider's default is true.
+				{Path: tfjsonpath.New("egress_enabled"), KnownValue: knownvalue.Bool(false)},
+				{Path: tfjsonpath.New("force_destroy"), KnownValue: knownvalue.Bool(false)},
+			}),
+			querycheck.ExpectResourceKnownValues(d, acctest.ByAEMName("acme/aem/prod/orders/dmq"), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("allow_no_ttl"), KnownValue: knownvalue.Bool(false)},
+				{Path: tfjsonpath.New("max_ttl"), KnownValue: knownvalue.Int64Exact(604800)},
+			}),
+			querycheck.ExpectLength("sapmessaging_aem_queue.cut", 2),
+		),
+		acctest.QueryStep(env.AEMConfig(acctest.ReadExample(t, "list-resources/sapmessaging_aem_queue/list-resource.tfquery.hcl")),
+			querycheck.ExpectLength("sapmessaging_aem_queue.aem_prod", 5),
+			querycheck.ExpectIdentity("sapmessaging_aem_queue.aem_prod", map[string]knownvalue.Check{
+				"msg_vpn_name": knownvalue.StringExact(env.Srv.AdvancedEventMeshCredentials().MsgVpnName),
+				"name":         knownvalue.StringExact("acme/aem/prod/orders"),
+			}),
+		),
+	)
 }
 
 // A prefix no queue name can start with is an error on prefix; listing without an AEM connection says so.
 func TestAccAEMQueueListResource_badInput(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Query: true,
-				Config: env.AEMConfig(`
-list "sapmessaging_aem_queue" "bad" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme/*"
-  }
-}
-`),
-				ExpectError: acctest.Wrapped(`Invalid Queue Name Prefix.*cannot hold "\*"`),
-			},
-			{
-				Query: true,
-				Config: env.AEMConfig(`
-list "sapmessaging_aem_queue" "both" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme/"
-    prefix      = "acme/"
-  }
-}
-`),
-				ExpectError: acctest.Wrapped(`Invalid Attribute Combination`),
-			},
-			{
-				Query:       true,
-				Config:      env.Config(`list "sapmessaging_aem_dead_message_queue" "all" { provider = sapmessaging }`),
-				ExpectError: acctest.Wrapped(`Advanced Event Mesh Not Configured`),
-			},
-		},
-	})
+	acctest.QueryTest(t,
+		acctest.QueryErrorStep(env.AEMConfig(acctest.ListHCL("sapmessaging_aem_queue", "bad", `name_prefix = "acme/*"`)), `Invalid Queue Name Prefix.*cannot hold "\*"`),
+		acctest.QueryErrorStep(env.AEMConfig(acctest.ListHCL("sapmessaging_aem_queue", "both", `name_prefix = "acme/"
+prefix = "acme/"`)), `Invalid Attribute Combination`),
+		acctest.QueryErrorStep(env.Config(`list "sapmessaging_aem_dead_message_queue" "all" { provider = sapmessaging }`), `Advanced Event Mesh Not Configured`),
+	)
 }
 
 // The AEM sample landscape adopted with `terraform query -generate-config-out`: the generated configuration
 // plans the imports of the eight queues and nothing else, and after the apply the plan is empty.
 func TestAccAEMQueueListResource_adoptSampleContent(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
+	tf := acctest.QueryCLI(t)
 	env := acctest.NewTestEnv(t)
 	if err := env.Srv.LoadSampleContent(); err != nil {
 		t.Fatal(err)
 	}
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders)
-	acctest.WriteFile(t, filepath.Join(dir, "aem.tfquery.hcl"), acctest.ReadExample(t, "list-resources/sapmessaging_aem_queue/list-resource.tfquery.hcl")+
-		acctest.ReadExample(t, "list-resources/sapmessaging_aem_dead_message_queue/list-resource.tfquery.hcl"))
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	w.Creds = append(w.Creds, acctest.AEMCLIEnv(env)...)
-	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
-	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	generated := string(b)
-	for _, want := range []string{
+	w := acctest.NewQueryWorkspace(t, tf, env, acctest.RequiredProviders, "aem.tfquery.hcl",
+		acctest.ReadExample(t, "list-resources/sapmessaging_aem_queue/list-resource.tfquery.hcl")+
+			acctest.ReadExample(t, "list-resources/sapmessaging_aem_dead_message_queue/list-resource.tfquery.hcl"))
+	w.WithAEM(env)
+	_, generated := w.Generate("generated.tf")
+	acctest.ExpectContains(t, "generated.tf", generated,
 		`resource "sapmessaging_aem_queue" "aem_prod_0"`, `resource "sapmessaging_aem_dead_message_queue" "aem_prod_0"`,
-		`identity = {`, `"acme/aem/prod/legacy"`, `allow_unlimited_redelivery`, `allow_no_ttl`,
-	} {
-		if !strings.Contains(generated, want) {
-			t.Errorf("generated.tf lacks %s:\n%s", want, generated)
-		}
-	}
-	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	if !strings.Contains(r.Output, "Plan: 8 to import, 0 to add, 0 to change, 0 to destroy.") {
-		t.Fatalf("the plan of the generated configuration does more than import the 8 queues:\n%s\n%s", r.Output, generated)
-	}
-	for _, warning := range []string{"Unlimited Redelivery Allowed", "Dead Message Queue Without TTL Allowed"} {
-		if !strings.Contains(r.Output, warning) {
-			t.Errorf("the plan does not warn %q:\n%s", warning, r.Output)
-		}
-	}
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if !strings.Contains(r.Output, "8 imported, 0 added, 0 changed, 0 destroyed") {
-		t.Errorf("the apply did not import the 8 queues:\n%s", r.Output)
-	}
-	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+		`identity = {`, `"acme/aem/prod/legacy"`, `allow_unlimited_redelivery`, `allow_no_ttl`)
+	w.PlanImportsOnly(8, "Unlimited Redelivery Allowed", "Dead Message Queue Without TTL Allowed")
+	w.ApplyImports(8)
+	w.PlanEmpty()
 
 	// A list block cut at its limit says so, with the number it selects.
-	cut := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(cut, "main.tf"), acctest.RequiredProviders)
-	acctest.WriteFile(t, filepath.Join(cut, "cut.tfquery.hcl"), `
-list "sapmessaging_aem_queue" "cut" {
-  provider = sapmessaging
-  limit    = 2
-  config {
-    name_prefix = "acme/aem/prod/"
-  }
-}
-`)
-	wc := acctest.NewCLIWorkspace(t, tf, plugins, cut, env)
-	wc.Creds = append(wc.Creds, acctest.AEMCLIEnv(env)...)
-	r = wc.MustRun(0, "query", "-no-color")
+	wc := w.Sibling(acctest.RequiredProviders, "cut.tfquery.hcl", acctest.ListHCL("sapmessaging_aem_queue", "cut", `name_prefix = "acme/aem/prod/"`, "limit = 2"))
+	r := wc.MustRun(0, "query", "-no-color")
 	for _, s := range []string{"List Results Truncated", "selects 5 queues but returns only 2", "limit = 5"} {
 		if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(r.Output, "│", " ")), " "), s) {
 			t.Errorf("terraform query does not warn %q:\n%s", s, r.Output)

@@ -38,11 +38,8 @@ resource "sapmessaging_aem_queue" "a" {
 }
 `, ingress))
 	}
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: cfg(true), PlanOnly: true, ExpectNonEmptyPlan: true},
-			{Config: cfg(false), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Takes No Messages.*acme/aem/chain/b`)},
-		},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: cfg(true), PlanOnly: true, ExpectNonEmptyPlan: true},
+		{Config: cfg(false), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Takes No Messages.*acme/aem/chain/b`)},
 	})
 }

@@ -44,92 +44,89 @@ func TestAccAEMQueueSubscription_lifecycle(t *testing.T) {
 	)
 	env.CreateAEMQueue(t, queue, aem.QueueSettings{})
 	config := env.AEMConfig(aemSubscriptionHCL(queue, topic))
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: config,
-				Check: func(*terraform.State) error {
-					if !env.AEMSubscribed(t, queue, topic) {
-						return fmt.Errorf("the broker does not hold the subscription")
-					}
-					return nil
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(queue+";"+topic)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("queue_name"), knownvalue.StringExact(queue)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("topic"), knownvalue.StringExact(topic)),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config: config,
+			Check: func(*terraform.State) error {
+				if !env.AEMSubscribed(t, queue, topic) {
+					return fmt.Errorf("the broker does not hold the subscription")
+				}
+				return nil
 			},
-			{
-				Config:            config,
-				ResourceName:      addr,
-				ImportState:       true,
-				ImportStateId:     queue + ";" + topic,
-				ImportStateVerify: true,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(queue+";"+topic)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queue_name"), knownvalue.StringExact(queue)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("topic"), knownvalue.StringExact(topic)),
 			},
-			{
-				// Deleted out of band: the refresh removes it and the plan creates it again.
-				PreConfig: func() {
-					if err := env.AEM(t).DeleteSubscription(context.Background(), queue, topic); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
-				Check: func(*terraform.State) error {
-					if !env.AEMSubscribed(t, queue, topic) {
-						return fmt.Errorf("the subscription was not created again")
-					}
-					return nil
-				},
-			},
-			{
-				Config: env.AEMConfig(aemSubscriptionHCL(queue, "acme/*/created")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
-				},
-				Check: func(*terraform.State) error {
-					if env.AEMSubscribed(t, queue, topic) || !env.AEMSubscribed(t, queue, "acme/*/created") {
-						return fmt.Errorf("the replacement left the broker's subscriptions wrong")
-					}
-					return nil
-				},
-			},
-			{
-				Config:        config,
-				ResourceName:  addr,
-				ImportState:   true,
-				ImportStateId: queue + "," + topic,
-				ExpectError:   acctest.Wrapped(`Invalid Import ID.*not of the form QUEUE;TOPIC`),
-			},
-			{
-				Config:        config,
-				ResourceName:  addr,
-				ImportState:   true,
-				ImportStateId: queue + ";acme//x",
-				ExpectError:   acctest.Wrapped("Invalid Import ID.*its `topic` is invalid"),
-			},
-			{
-				Config:      env.AEMConfig(aemSubscriptionHCL(queue, "acme/ord*rs")),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`Invalid AEM Topic Subscription.*before its end`),
-			},
-			{
-				Config:      env.AEMConfig(aemSubscriptionHCL("acme;orders", topic)),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`Invalid AEM Queue Name`),
-			},
-			{
-				Config:      env.AEMConfig(aemSubscriptionHCL("acme/none", topic)),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`AEM Queue Does Not Exist.*broker has no queue "acme/none"`),
-			},
-			{Config: config},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
+		{
+			Config:            config,
+			ResourceName:      addr,
+			ImportState:       true,
+			ImportStateId:     queue + ";" + topic,
+			ImportStateVerify: true,
+		},
+		{
+			// Deleted out of band: the refresh removes it and the plan creates it again.
+			PreConfig: func() {
+				if err := env.AEM(t).DeleteSubscription(context.Background(), queue, topic); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: config,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+			},
+			Check: func(*terraform.State) error {
+				if !env.AEMSubscribed(t, queue, topic) {
+					return fmt.Errorf("the subscription was not created again")
+				}
+				return nil
+			},
+		},
+		{
+			Config: env.AEMConfig(aemSubscriptionHCL(queue, "acme/*/created")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
+			},
+			Check: func(*terraform.State) error {
+				if env.AEMSubscribed(t, queue, topic) || !env.AEMSubscribed(t, queue, "acme/*/created") {
+					return fmt.Errorf("the replacement left the broker's subscriptions wrong")
+				}
+				return nil
+			},
+		},
+		{
+			Config:        config,
+			ResourceName:  addr,
+			ImportState:   true,
+			ImportStateId: queue + "," + topic,
+			ExpectError:   acctest.Wrapped(`Invalid Import ID.*not of the form QUEUE;TOPIC`),
+		},
+		{
+			Config:        config,
+			ResourceName:  addr,
+			ImportState:   true,
+			ImportStateId: queue + ";acme//x",
+			ExpectError:   acctest.Wrapped("Invalid Import ID.*its `topic` is invalid"),
+		},
+		{
+			Config:      env.AEMConfig(aemSubscriptionHCL(queue, "acme/ord*rs")),
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(`Invalid AEM Topic Subscription.*before its end`),
+		},
+		{
+			Config:      env.AEMConfig(aemSubscriptionHCL("acme;orders", topic)),
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(`Invalid AEM Queue Name`),
+		},
+		{
+			Config:      env.AEMConfig(aemSubscriptionHCL("acme/none", topic)),
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(`AEM Queue Does Not Exist.*broker has no queue "acme/none"`),
+		},
+		{Config: config},
 	})
 }
 
@@ -143,30 +140,24 @@ func TestAccAEMQueueSubscription_existingIsImported(t *testing.T) {
 		t.Fatal(err)
 	}
 	config := env.AEMConfig(aemSubscriptionHCL(queue, topic))
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      config,
-				ExpectError: acctest.Wrapped(`AEM Subscription Already Exists.*Import it instead: an import block with id = "acme/returns;acme/returns/\*"`),
-			},
-			{
-				Config: config + fmt.Sprintf(`
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config:      config,
+			ExpectError: acctest.Wrapped(`AEM Subscription Already Exists.*Import it instead: an import block with id = "acme/returns;acme/returns/\*"`),
+		},
+		{
+			Config: config + fmt.Sprintf(`
 import {
   to = sapmessaging_aem_queue_subscription.s
   id = %q
 }
 `, queue+";"+topic),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_aem_queue_subscription.s", plancheck.ResourceActionNoop)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: func(*terraform.State) error {
-					if !env.AEMSubscribed(t, queue, topic) {
-						return fmt.Errorf("the import changed the broker's subscription")
-					}
-					return nil
-				},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_aem_queue_subscription.s", plancheck.ResourceActionNoop),
+			Check: func(*terraform.State) error {
+				if !env.AEMSubscribed(t, queue, topic) {
+					return fmt.Errorf("the import changed the broker's subscription")
+				}
+				return nil
 			},
 		},
 	})
@@ -203,42 +194,28 @@ func TestAccAEMQueueSubscription_identity(t *testing.T) {
 func TestAccAEMQueueSubscription_planFailures(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.CreateAEMQueue(t, "acme/plan", aem.QueueSettings{})
-	c := env.Srv.AdvancedEventMeshCredentials()
-	wrongPassword := fmt.Sprintf(`
-provider "sapmessaging" {
-  advanced_event_mesh = {
-    semp_url     = %q
-    msg_vpn_name = %q
-    username     = %q
-    password     = "wrong"
-  }
-  max_retries = 0
-}
-`, c.SEMPURL, c.MsgVpnName, c.Username)
+	wrongPassword := env.AEMWrongPasswordProvider()
 	twice := aemSubscriptionHCL("acme/plan", "acme/plan/>") + `
 resource "sapmessaging_aem_queue_subscription" "again" {
   queue_name = "acme/plan"
   topic      = "acme/plan/>"
 }
 `
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      wrongPassword + aemSubscriptionHCL("acme/plan", "acme/plan/>"),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`Advanced Event Mesh SEMP API Credentials Refused`),
-			},
-			{
-				Config:      env.Config(aemSubscriptionHCL("acme/plan", "acme/plan/>")),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`Advanced Event Mesh Not Configured`),
-			},
-			{
-				Config:      env.AEMConfig(twice),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`Subscription Managed Twice`),
-			},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config:      wrongPassword + aemSubscriptionHCL("acme/plan", "acme/plan/>"),
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(`Advanced Event Mesh SEMP API Credentials Refused`),
+		},
+		{
+			Config:      env.Config(aemSubscriptionHCL("acme/plan", "acme/plan/>")),
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(`Advanced Event Mesh Not Configured`),
+		},
+		{
+			Config:      env.AEMConfig(twice),
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(`Subscription Managed Twice`),
 		},
 	})
 }
@@ -299,33 +276,27 @@ func TestAccAEMQueueSubscription_queueDeletedOutOfBand(t *testing.T) {
 	const queue, topic = "acme/gone", "acme/gone/>"
 	env.CreateAEMQueue(t, queue, aem.QueueSettings{})
 	config := env.AEMConfig(aemSubscriptionHCL(queue, topic))
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: config},
-			{
-				PreConfig: func() {
-					if err := env.AEM(t).DeleteQueue(context.Background(), queue); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config:      config,
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`AEM Queue Does Not Exist.*broker has no queue "acme/gone"`),
+	acctest.ParallelTest(t, []resource.TestStep{
+		{Config: config},
+		{
+			PreConfig: func() {
+				if err := env.AEM(t).DeleteQueue(context.Background(), queue); err != nil {
+					t.Fatal(err)
+				}
 			},
-			{
-				PreConfig: func() { env.CreateAEMQueue(t, queue, aem.QueueSettings{}) },
-				Config:    config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_aem_queue_subscription.s", plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: func(*terraform.State) error {
-					if !env.AEMSubscribed(t, queue, topic) {
-						return fmt.Errorf("the subscription was not created on the queue made again")
-					}
-					return nil
-				},
+			Config:      config,
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(`AEM Queue Does Not Exist.*broker has no queue "acme/gone"`),
+		},
+		{
+			PreConfig:        func() { env.CreateAEMQueue(t, queue, aem.QueueSettings{}) },
+			Config:           config,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_aem_queue_subscription.s", plancheck.ResourceActionCreate),
+			Check: func(*terraform.State) error {
+				if !env.AEMSubscribed(t, queue, topic) {
+					return fmt.Errorf("the subscription was not created on the queue made again")
+				}
+				return nil
 			},
 		},
 	})
@@ -351,16 +322,13 @@ provider "sapmessaging" {
   }
 }
 `, c.Password, c.SEMPURL, c.MsgVpnName, c.Username) + aemSubscriptionHCL("acme/later", "acme/later/>")
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: config,
-			Check: func(*terraform.State) error {
-				if !env.AEMSubscribed(t, "acme/later", "acme/later/>") {
-					return fmt.Errorf("the apply did not subscribe the queue")
-				}
-				return nil
-			},
-		}},
-	})
+	acctest.ParallelTest(t, []resource.TestStep{{
+		Config: config,
+		Check: func(*terraform.State) error {
+			if !env.AEMSubscribed(t, "acme/later", "acme/later/>") {
+				return fmt.Errorf("the apply did not subscribe the queue")
+			}
+			return nil
+		},
+	}})
 }

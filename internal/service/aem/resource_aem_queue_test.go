@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -25,6 +24,11 @@ import (
 
 // aemQueueHCL is a queue with the settings the provider recommends and its dead message queue.
 func aemQueueHCL(name string, redeliveries int) string {
+	return aemQueueHCLWith(name, redeliveries, "")
+}
+
+// aemQueueHCLWith is aemQueueHCL with the extra arguments of the queue.
+func aemQueueHCLWith(name string, redeliveries int, extra string) string {
 	return fmt.Sprintf(`
 resource "sapmessaging_aem_dead_message_queue" "dmq" {
   name            = "%[1]s/dmq"
@@ -41,8 +45,8 @@ resource "sapmessaging_aem_queue" "q" {
   redelivery_delay_initial_interval = 1000
   ingress_enabled                   = true
   egress_enabled                    = true
-}
-`, name, redeliveries)
+%[3]s}
+`, name, redeliveries, extra)
 }
 
 func TestAccAEMQueue_lifecycle(t *testing.T) {
@@ -131,18 +135,16 @@ resource "sapmessaging_aem_queue" "q" {
 }
 `, body))
 	}
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: q(`dead_message_queue = "acme/aem/test/nowhere"`), PlanOnly: true, ExpectError: regexp.MustCompile(`Unlimited Redelivery`)},
-			{Config: q(`max_redelivery_count = 0`), PlanOnly: true, ExpectError: regexp.MustCompile(`Unlimited Redelivery`)},
-			{Config: q(`max_redelivery_count = 3`), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Does Not Exist.*#DEAD_MSG_QUEUE`)},
-			{Config: q("max_redelivery_count = 3\n  dead_message_queue = \"acme/aem/test/nowhere\""), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Does Not Exist.*acme/aem/test/nowhere`)},
-			{Config: q("max_redelivery_count = 3\n  max_ttl = 60"), PlanOnly: true, ExpectError: regexp.MustCompile(`Max TTL Without Respect TTL`)},
-			// A dead message queue this configuration creates counts, also by a name written as text when the
-			// queue is planned after it.
-			{Config: q(`
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: q(`dead_message_queue = "acme/aem/test/nowhere"`), PlanOnly: true, ExpectError: regexp.MustCompile(`Unlimited Redelivery`)},
+		{Config: q(`max_redelivery_count = 0`), PlanOnly: true, ExpectError: regexp.MustCompile(`Unlimited Redelivery`)},
+		{Config: q(`max_redelivery_count = 3`), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Does Not Exist.*#DEAD_MSG_QUEUE`)},
+		{Config: q("max_redelivery_count = 3\n  dead_message_queue = \"acme/aem/test/nowhere\""), PlanOnly: true,
+			ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Does Not Exist.*acme/aem/test/nowhere`)},
+		{Config: q("max_redelivery_count = 3\n  max_ttl = 60"), PlanOnly: true, ExpectError: regexp.MustCompile(`Max TTL Without Respect TTL`)},
+		// A dead message queue this configuration creates counts, also by a name written as text when the
+		// queue is planned after it.
+		{Config: q(`
   max_redelivery_count     = 3
   redelivery_delay_enabled = true
   dead_message_queue       = "acme/aem/test/rules/dmq"
@@ -154,8 +156,8 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
   respect_ttl     = true
   max_ttl         = 3600
   ingress_enabled = true`), PlanOnly: true, ExpectNonEmptyPlan: true},
-			{Config: q("max_redelivery_count = 3\n  access_type = \"shared\""), PlanOnly: true, ExpectError: regexp.MustCompile(`access_type`)},
-			{Config: env.AEMConfig(`
+		{Config: q("max_redelivery_count = 3\n  access_type = \"shared\""), PlanOnly: true, ExpectError: regexp.MustCompile(`access_type`)},
+		{Config: env.AEMConfig(`
 resource "sapmessaging_aem_dead_message_queue" "bad" {
   name            = "acme/aem/test/a*b"
   respect_ttl     = true
@@ -163,7 +165,6 @@ resource "sapmessaging_aem_dead_message_queue" "bad" {
   ingress_enabled = true
 }
 `), PlanOnly: true, ExpectError: acctest.Wrapped(`Invalid Queue Name.*holds "\*"`)},
-		},
 	})
 }
 
@@ -175,18 +176,7 @@ func TestAccAEMQueue_failures(t *testing.T) {
 	if _, err := env.AEM(t).CreateQueue(context.Background(), aem.Queue{Name: name, QueueSettings: aem.QueueSettings{MaxRedeliveryCount: aem.Ptr[int64](2)}}); err != nil {
 		t.Fatal(err)
 	}
-	c := env.Srv.AdvancedEventMeshCredentials()
-	wrong := fmt.Sprintf(`
-provider "sapmessaging" {
-  advanced_event_mesh = {
-    semp_url     = %q
-    msg_vpn_name = %q
-    username     = %q
-    password     = "wrong"
-  }
-  max_retries = 0
-}
-`, c.SEMPURL, c.MsgVpnName, c.Username)
+	wrong := env.AEMWrongPasswordProvider()
 	res := func(n string) string {
 		return fmt.Sprintf(`
 resource "sapmessaging_aem_dead_message_queue" "dmq" {
@@ -206,13 +196,10 @@ resource "sapmessaging_aem_queue" "q" {
 }
 `, n)
 	}
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: wrong + res("acme/aem/test/other"), PlanOnly: true, ExpectError: regexp.MustCompile(`Credentials Refused`)},
-			{Config: env.Config(res("acme/aem/test/other")), PlanOnly: true, ExpectError: regexp.MustCompile(`Advanced Event Mesh Not Configured`)},
-			{Config: env.AEMConfig(res(name)), ExpectError: regexp.MustCompile(`(?s)Queue Already Exists.*import`)},
-		},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: wrong + res("acme/aem/test/other"), PlanOnly: true, ExpectError: regexp.MustCompile(`Credentials Refused`)},
+		{Config: env.Config(res("acme/aem/test/other")), PlanOnly: true, ExpectError: regexp.MustCompile(`Advanced Event Mesh Not Configured`)},
+		{Config: env.AEMConfig(res(name)), ExpectError: regexp.MustCompile(`(?s)Queue Already Exists.*import`)},
 	})
 }
 
@@ -224,42 +211,21 @@ func TestAccAEMQueue_holdsMessages(t *testing.T) {
 		return env.AEMConfig(aemQueueHCL(name, 3) + fmt.Sprintf("\n# force %v\n", force))
 	}
 	forced := func() string {
-		return env.AEMConfig(fmt.Sprintf(`
-resource "sapmessaging_aem_dead_message_queue" "dmq" {
-  name            = "%[1]s/dmq"
-  respect_ttl     = true
-  max_ttl         = 604800
-  ingress_enabled = true
-}
-
-resource "sapmessaging_aem_queue" "q" {
-  name                              = %[1]q
-  max_redelivery_count              = 3
-  dead_message_queue                = sapmessaging_aem_dead_message_queue.dmq.name
-  redelivery_delay_enabled          = true
-  redelivery_delay_initial_interval = 1000
-  ingress_enabled                   = true
-  egress_enabled                    = true
-  force_destroy                     = true
-}
-`, name))
+		return env.AEMConfig(aemQueueHCLWith(name, 3, "  force_destroy = true\n"))
 	}
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: config(false)},
-			{
-				PreConfig: func() {
-					if _, err := env.AEM(t).HTTP().Do(context.Background(), http.MethodPost, "/QUEUE/"+name, []byte("poison"), nil); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config:      config(false),
-				Destroy:     true,
-				ExpectError: acctest.Wrapped(`Queue Holds Messages.*holds 1 message\. Deleting.*force_destroy`),
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: config(false)},
+		{
+			PreConfig: func() {
+				if _, err := env.AEM(t).HTTP().Do(context.Background(), http.MethodPost, "/QUEUE/"+name, []byte("poison"), nil); err != nil {
+					t.Fatal(err)
+				}
 			},
-			{Config: forced()},
+			Config:      config(false),
+			Destroy:     true,
+			ExpectError: acctest.Wrapped(`Queue Holds Messages.*holds 1 message\. Deleting.*force_destroy`),
 		},
+		{Config: forced()},
 	})
 }
 
@@ -287,25 +253,22 @@ resource "sapmessaging_aem_queue" "q" {
 }
 `, n))
 	const list = "GET /SEMP/v2/config/msgVpns/{vpn}/queues"
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: config},
-			{PreConfig: env.Srv.ResetStats, Config: config, PlanOnly: true},
-			{
-				PreConfig: func() {
-					r := env.Srv.Stats().Routes
-					t.Logf("refresh of %d queues: %v", n+1, r)
-					// The refreshing plan: the credential check and the two pages of the list, which the plan's
-					// check of every queue's dead message queue shares; the step's other command (a plan without
-					// refresh, which checks the dead message queues all the same) adds at most its credential
-					// check and its own two pages.
-					if r[list+"/{queue}"] != 0 || r[list] < 3 || r[list] > 6 {
-						t.Fatalf("the refresh of %d queues made %v, want no GET of a queue and 3 to 6 list requests", n+1, r)
-					}
-				},
-				Config: config, PlanOnly: true,
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: config},
+		{PreConfig: env.Srv.ResetStats, Config: config, PlanOnly: true},
+		{
+			PreConfig: func() {
+				r := env.Srv.Stats().Routes
+				t.Logf("refresh of %d queues: %v", n+1, r)
+				// The refreshing plan: the credential check and the two pages of the list, which the plan's
+				// check of every queue's dead message queue shares; the step's other command (a plan without
+				// refresh, which checks the dead message queues all the same) adds at most its credential
+				// check and its own two pages.
+				if r[list+"/{queue}"] != 0 || r[list] < 3 || r[list] > 6 {
+					t.Fatalf("the refresh of %d queues made %v, want no GET of a queue and 3 to 6 list requests", n+1, r)
+				}
 			},
+			Config: config, PlanOnly: true,
 		},
 	})
 }
@@ -321,11 +284,8 @@ resource "sapmessaging_aem_dead_message_queue" "again" {
   ingress_enabled = true
 }
 `)
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: config, PlanOnly: true, ExpectError: acctest.Wrapped(`Duplicate Queue Name.*name the Advanced Event Mesh queue "acme/aem/test/twice"`)},
-		},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: config, PlanOnly: true, ExpectError: acctest.Wrapped(`Duplicate Queue Name.*name the Advanced Event Mesh queue "acme/aem/test/twice"`)},
 	})
 }
 
@@ -333,13 +293,8 @@ resource "sapmessaging_aem_dead_message_queue" "again" {
 // written differently) run in provider processes of their own: a queue both manage is refused at plan all
 // the same, naming the other configuration.
 func TestAccAEMQueue_aliasedConfigurations(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
+	tf := acctest.ParallelCLI(t)
 	env := acctest.NewTestEnv(t)
-	work := t.TempDir()
-	plugins := filepath.Join(work, "plugins")
-	acctest.BuildProvider(t, plugins)
-	cliConfig := acctest.WriteCLIConfig(t, work, plugins)
 	c := env.Srv.AdvancedEventMeshCredentials()
 	block := func(alias, url string) string {
 		return fmt.Sprintf("\nprovider \"sapmessaging\" {\n  %s\n  advanced_event_mesh = {\n    semp_url     = %q\n    msg_vpn_name = %q\n    username     = %q\n    password     = %q\n  }\n}\n",
@@ -358,14 +313,11 @@ resource "sapmessaging_aem_dead_message_queue" %[1]q {
 	}
 	hcl := acctest.RequiredProviders + block("", c.SEMPURL) + block(`alias = "b"`, strings.ToUpper(c.SEMPURL[:4])+c.SEMPURL[4:]+"/") +
 		queue("a", "sapmessaging") + queue("b", "sapmessaging.b")
-	dir := filepath.Join(work, "aliased")
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), hcl)
-	r := acctest.RunTerraform(t, tf, dir, cliConfig, "plan", "-input=false", "-no-color")
-	out := strings.Join(strings.Fields(strings.ReplaceAll(r.Output, "│", " ")), " ")
-	if r.ExitCode != 1 || !strings.Contains(out, "Error: Duplicate Queue Name") || !strings.Contains(out, `name the Advanced Event Mesh queue "acme/aem/test/aliased"`) ||
-		!strings.Contains(out, "another provider configuration (an aliased provider block) that points at the same") {
-		t.Fatalf("plan of two aliases on one queue: exit %d, want 1 with Duplicate Queue Name by another provider configuration:\n%s", r.ExitCode, r.Output)
-	}
+	w := acctest.NewWorkspace(t, tf, env, map[string]string{"main.tf": hcl})
+	w.Creds = nil // the configuration connects both aliases
+	r := w.MustRun(1, "plan", "-input=false", "-no-color")
+	acctest.ExpectFlatContains(t, "the plan of two aliases on one queue", r.Output, "Error: Duplicate Queue Name",
+		`name the Advanced Event Mesh queue "acme/aem/test/aliased"`, "another provider configuration (an aliased provider block) that points at the same")
 }
 
 // The state stays true under faults: a create whose answer was lost records the queue the broker made (with
@@ -376,39 +328,36 @@ func TestAccAEMQueue_faults(t *testing.T) {
 	const name = "acme/aem/test/faulty"
 	const queues = "/SEMP/v2/config/msgVpns/{vpn}/queues"
 	const addr = "sapmessaging_aem_queue.q"
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				PreConfig: func() { env.Srv.InjectNextOn("POST "+queues, emulator.FaultLostResponse) },
-				Config:    env.AEMConfig(aemQueueHCL(name, 3)),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
-				},
-				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			PreConfig: func() { env.Srv.InjectNextOn("POST "+queues, emulator.FaultLostResponse) },
+			Config:    env.AEMConfig(aemQueueHCL(name, 3)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
 			},
-			{
-				PreConfig: func() {
-					env.Srv.InjectNextOn("PATCH "+queues+"/{queue}", emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
-				},
-				Config:      env.AEMConfig(aemQueueHCL(name, 7)),
-				ExpectError: regexp.MustCompile(`Cannot Write Queue`),
-			},
-			{
-				Config:             env.AEMConfig(aemQueueHCL(name, 7)),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-			},
-			{
-				PreConfig: func() {
-					env.Srv.InjectNextOn("GET "+queues, emulator.Fault503, emulator.Fault503, emulator.Fault503, emulator.Fault503)
-				},
-				Config:      env.AEMConfig(aemQueueHCL(name, 7)),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`503`),
-			},
-			{PreConfig: env.Srv.ClearFaults, Config: env.AEMConfig(aemQueueHCL(name, 7))},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
+		{
+			PreConfig: func() {
+				env.Srv.InjectNextOn("PATCH "+queues+"/{queue}", emulator.Fault500, emulator.Fault500, emulator.Fault500, emulator.Fault500)
+			},
+			Config:      env.AEMConfig(aemQueueHCL(name, 7)),
+			ExpectError: regexp.MustCompile(`Cannot Write Queue`),
+		},
+		{
+			Config:             env.AEMConfig(aemQueueHCL(name, 7)),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		},
+		{
+			PreConfig: func() {
+				env.Srv.InjectNextOn("GET "+queues, emulator.Fault503, emulator.Fault503, emulator.Fault503, emulator.Fault503)
+			},
+			Config:      env.AEMConfig(aemQueueHCL(name, 7)),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`503`),
+		},
+		{PreConfig: env.Srv.ClearFaults, Config: env.AEMConfig(aemQueueHCL(name, 7))},
 	})
 }
 
@@ -442,30 +391,27 @@ resource "sapmessaging_aem_queue" "q" {
   redelivery_delay_enabled = true
 }
 `, name))
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				Config: config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ingress_enabled"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("egress_enabled"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(false)),
-				},
-				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			Config: config,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("ingress_enabled"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("egress_enabled"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(false)),
 			},
-			{
-				PreConfig: func() {
-					if _, err := env.AEM(t).UpdateQueue(context.Background(), name, aem.QueueSettings{EgressEnabled: aem.Ptr(false)}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: config,
-				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("egress_enabled"), knownvalue.Bool(true)),
-				}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		},
+		{
+			PreConfig: func() {
+				if _, err := env.AEM(t).UpdateQueue(context.Background(), name, aem.QueueSettings{EgressEnabled: aem.Ptr(false)}); err != nil {
+					t.Fatal(err)
+				}
 			},
+			Config: config,
+			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue(addr, tfjsonpath.New("egress_enabled"), knownvalue.Bool(true)),
+			}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
 	})
 }
@@ -500,21 +446,19 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
   max_ttl     = 3600
 }
 `, name+"/dmq")
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: env.AEMConfig(queue), PlanOnly: true, ExpectError: acctest.Wrapped(`Dead Message Queue Takes No Messages.*"acme/aem/test/deaf/dmq"`)},
-			// Managed in the same configuration, the dead message queue is planned with ingress on.
-			{Config: env.AEMConfig(adopted + strings.Replace(queue, "max_redelivery_count", "depends_on = [sapmessaging_aem_dead_message_queue.dmq]\n  max_redelivery_count", 1))},
-			{
-				// Switched off by hand after the apply: the next plan of the queue (no change of its own) refuses it
-				// as long as the configuration does not turn the ingress back on.
-				PreConfig: func() {
-					if _, err := env.AEM(t).UpdateQueue(ctx, name+"/dmq", aem.QueueSettings{IngressEnabled: aem.Ptr(false)}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: env.AEMConfig(queue + `
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: env.AEMConfig(queue), PlanOnly: true, ExpectError: acctest.Wrapped(`Dead Message Queue Takes No Messages.*"acme/aem/test/deaf/dmq"`)},
+		// Managed in the same configuration, the dead message queue is planned with ingress on.
+		{Config: env.AEMConfig(adopted + strings.Replace(queue, "max_redelivery_count", "depends_on = [sapmessaging_aem_dead_message_queue.dmq]\n  max_redelivery_count", 1))},
+		{
+			// Switched off by hand after the apply: the next plan of the queue (no change of its own) refuses it
+			// as long as the configuration does not turn the ingress back on.
+			PreConfig: func() {
+				if _, err := env.AEM(t).UpdateQueue(ctx, name+"/dmq", aem.QueueSettings{IngressEnabled: aem.Ptr(false)}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: env.AEMConfig(queue + `
 removed {
   from = sapmessaging_aem_dead_message_queue.dmq
   lifecycle {
@@ -522,8 +466,7 @@ removed {
   }
 }
 `),
-				PlanOnly: true, ExpectError: acctest.Wrapped(`Dead Message Queue Takes No Messages`),
-			},
+			PlanOnly: true, ExpectError: acctest.Wrapped(`Dead Message Queue Takes No Messages`),
 		},
 	})
 }
@@ -554,27 +497,24 @@ resource "sapmessaging_aem_queue" "legacy" {
 `, addr, name, name, body))
 	}
 	asIs := hcl("  max_redelivery_count             = 0\n  allow_unlimited_redelivery       = true\n  allow_missing_dead_message_queue = true\n")
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			// R = 0 and the missing dead message queue: both errors in one plan.
-			{Config: hcl("  max_redelivery_count = 0\n"), PlanOnly: true,
-				ExpectError: acctest.Wrapped(`(Unlimited Redelivery.*Dead Message Queue Does Not Exist|Dead Message Queue Does Not Exist.*Unlimited Redelivery)`)},
-			{
-				Config: asIs,
-				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
-				}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(true)),
-				},
+	acctest.ParallelTest(t, []acc.TestStep{
+		// R = 0 and the missing dead message queue: both errors in one plan.
+		{Config: hcl("  max_redelivery_count = 0\n"), PlanOnly: true,
+			ExpectError: acctest.Wrapped(`(Unlimited Redelivery.*Dead Message Queue Does Not Exist|Dead Message Queue Does Not Exist.*Unlimited Redelivery)`)},
+		{
+			Config: asIs,
+			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
+			}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(true)),
 			},
-			{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
-			// The AEM guide's fix of the redelivery count alone: the plan now refuses the missing dead message queue.
-			{Config: hcl("  max_redelivery_count     = 5\n  redelivery_delay_enabled = true\n"), PlanOnly: true,
-				ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*#DEAD_MSG_QUEUE`)},
-			{Config: hcl("  max_redelivery_count             = 5\n  redelivery_delay_enabled         = true\n  allow_missing_dead_message_queue = true\n")},
 		},
+		{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
+		// The AEM guide's fix of the redelivery count alone: the plan now refuses the missing dead message queue.
+		{Config: hcl("  max_redelivery_count     = 5\n  redelivery_delay_enabled = true\n"), PlanOnly: true,
+			ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*#DEAD_MSG_QUEUE`)},
+		{Config: hcl("  max_redelivery_count             = 5\n  redelivery_delay_enabled         = true\n  allow_missing_dead_message_queue = true\n")},
 	})
 }
 
@@ -588,12 +528,10 @@ func TestAccAEMQueue_existsRefusedAtPlan(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: env.AEMConfig(aemQueueHCL(name, 3)), PlanOnly: true,
-				ExpectError: acctest.Wrapped(`Queue Already Exists.*would refuse the create, so this resource cannot be planned.*import \{ to = sapmessaging_aem_dead_message_queue.<resource name> id = "acme/aem/test/there/dmq" \}`)},
-			{Config: env.AEMConfig(fmt.Sprintf(`
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: env.AEMConfig(aemQueueHCL(name, 3)), PlanOnly: true,
+			ExpectError: acctest.Wrapped(`Queue Already Exists.*would refuse the create, so this resource cannot be planned.*import \{ to = sapmessaging_aem_dead_message_queue.<resource name> id = "acme/aem/test/there/dmq" \}`)},
+		{Config: env.AEMConfig(fmt.Sprintf(`
 resource "sapmessaging_aem_queue" "q" {
   name                     = %q
   max_redelivery_count     = 3
@@ -601,35 +539,20 @@ resource "sapmessaging_aem_queue" "q" {
   redelivery_delay_enabled = true
 }
 `, name, name+"/dmq")), PlanOnly: true,
-				ExpectError: acctest.Wrapped(`Queue Already Exists.*import \{ to = sapmessaging_aem_queue.<resource name> id = "acme/aem/test/there" \}`)},
-		},
+			ExpectError: acctest.Wrapped(`Queue Already Exists.*import \{ to = sapmessaging_aem_queue.<resource name> id = "acme/aem/test/there" \}`)},
 	})
 }
 
 // A refused SEMP password shows the documented "Credentials Refused" at the refresh of a queue in state.
 func TestAccAEMQueue_refreshCredentialsRefused(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	c := env.Srv.AdvancedEventMeshCredentials()
-	wrong := fmt.Sprintf(`
-provider "sapmessaging" {
-  advanced_event_mesh = {
-    semp_url     = %q
-    msg_vpn_name = %q
-    username     = %q
-    password     = "wrong"
-  }
-  max_retries = 0
-}
-`, c.SEMPURL, c.MsgVpnName, c.Username)
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: env.AEMConfig(aemQueueHCL("acme/aem/test/refused", 3))},
-			// Not plan-only: the step refreshes the state, so the first read of the broker is the queues' Read.
-			{Config: wrong + aemQueueHCL("acme/aem/test/refused", 3),
-				ExpectError: regexp.MustCompile(`Advanced Event Mesh SEMP API Credentials Refused`)},
-			{Config: env.AEMConfig(aemQueueHCL("acme/aem/test/refused", 3))},
-		},
+	wrong := env.AEMWrongPasswordProvider()
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: env.AEMConfig(aemQueueHCL("acme/aem/test/refused", 3))},
+		// Not plan-only: the step refreshes the state, so the first read of the broker is the queues' Read.
+		{Config: wrong + aemQueueHCL("acme/aem/test/refused", 3),
+			ExpectError: regexp.MustCompile(`Advanced Event Mesh SEMP API Credentials Refused`)},
+		{Config: env.AEMConfig(aemQueueHCL("acme/aem/test/refused", 3))},
 	})
 }
 
@@ -637,25 +560,17 @@ provider "sapmessaging" {
 // (the second used to appear only after the first was fixed), and the warning about redelivery without delay
 // once, not from both the configuration's validation and the plan.
 func TestAccAEMQueue_refusalsOnce(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
+	tf := acctest.ParallelCLI(t)
 	env := acctest.NewTestEnv(t)
-	work := t.TempDir()
-	plugins := filepath.Join(work, "plugins")
-	acctest.BuildProvider(t, plugins)
-	cliConfig := acctest.WriteCLIConfig(t, work, plugins)
-	dir := filepath.Join(work, "once")
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+`
+	w := acctest.NewWorkspace(t, tf, env, map[string]string{"main.tf": acctest.RequiredProviders + `
 resource "sapmessaging_aem_queue" "q" {
   name                 = "acme/aem/test/once"
   max_redelivery_count = 0
   dead_message_queue   = "acme/aem/test/nowhere"
 }
-`)
-	r := acctest.RunTerraformEnv(t, tf, dir, cliConfig, acctest.AEMCLIEnv(env), "plan", "-input=false", "-no-color")
-	if r.ExitCode != 1 {
-		t.Fatalf("plan: exit %d, want 1:\n%s", r.ExitCode, r.Output)
-	}
+`})
+	w.Creds = acctest.AEMCLIEnv(env)
+	r := w.MustRun(1, "plan", "-input=false", "-no-color")
 	for _, d := range []string{"Error: Unlimited Redelivery", "Error: Dead Message Queue Does Not Exist", "Warning: Redelivery Without Delay"} {
 		if n := strings.Count(r.Output, d); n != 1 {
 			t.Errorf("%q appears %d times, want once:\n%s", d, n, r.Output)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -32,6 +31,20 @@ const (
 	redriveDMQ   = "acme/crm/prod/orders/dmq"
 	redriveQueue = "acme/crm/prod/orders"
 )
+
+// redriveOrdersActionHCL is the redrive action name from the dead message queue of QueueWithDMQHCL's queue orders
+// into the queue, with the further arguments of its config block, one a line.
+func redriveOrdersActionHCL(name, args string) string {
+	return fmt.Sprintf(`
+action "sapmessaging_redrive" %q {
+  config {
+    from = sapmessaging_dead_message_queue.dmq.name
+    to   = sapmessaging_queue.orders.name
+    %s
+  }
+}
+`, name, strings.ReplaceAll(args, "\n", "\n    "))
+}
 
 // publishToDMQ puts n messages with a content type and CloudEvents headers into the dead message queue.
 func publishToDMQ(t *testing.T, srv *emulator.Server, n int) {
@@ -78,40 +91,23 @@ func queueCounts(srv *emulator.Server, wantFrom, wantTo int) error {
 // 10, 10 and the last 5 messages, with progress messages and a summary; refusals and warnings
 // come at plan.
 func TestAccRedriveAction_invokeFromCLI(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no actions: the redrive needs Terraform 1.14 or later (make testacc-tf114)", tf)
-	}
-	t.Parallel()
+	tf := acctest.ActionCLI(t)
 	env := acctest.NewTestEnv(t)
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.CopyTree(t, filepath.Join("..", "..", "..", "examples", "actions", "sapmessaging_redrive"), dir)
-	acctest.WriteFile(t, filepath.Join(dir, "provider_test.tf"), env.ProviderBlock)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w := acctest.NewExampleWorkspace(t, tf, env, "actions/sapmessaging_redrive", map[string]string{"provider_test.tf": env.ProviderBlock})
 	w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
 	publishToDMQ(t, env.Srv.Server, 25)
 
-	invoke := []string{"apply", "-auto-approve", "-input=false", "-no-color", "-invoke=action.sapmessaging_redrive.orders"}
-	r := w.MustRun(0, invoke...)
-	for _, want := range []string{
+	r := w.Invoke(0, "sapmessaging_redrive.orders")
+	acctest.ExpectContains(t, "the first invoke's output", r.Output,
 		"Redriving up to 10 of the 25 messages in acme/crm/prod/orders/dmq to acme/crm/prod/orders, 8 at a time, at most 50 per second",
 		"ended: moved 10, failed 0, possible duplicates 0",
 		"`max_messages` reached",
-		"Redrive Into a Queue Without Consumer",
-	} {
-		if !strings.Contains(r.Output, want) {
-			t.Errorf("the first invoke's output lacks %q:\n%s", want, r.Output)
-		}
-	}
+		"Redrive Into a Queue Without Consumer")
 	t.Logf("the first invoke:\n%s", r.Output)
 	checkQueueCounts(t, env.Srv.Server, 15, 10)
-	w.MustRun(0, invoke...)
-	r = w.MustRun(0, invoke...)
-	if !strings.Contains(r.Output, "ended: moved 5, failed 0") || !strings.Contains(r.Output, "has no more messages available") {
-		t.Errorf("the third invoke's output:\n%s", r.Output)
-	}
+	w.Invoke(0, "sapmessaging_redrive.orders")
+	r = w.Invoke(0, "sapmessaging_redrive.orders")
+	acctest.ExpectContains(t, "the third invoke's output", r.Output, "ended: moved 5, failed 0", "has no more messages available")
 	checkQueueCounts(t, env.Srv.Server, 0, 25)
 	// Actions change no state.
 	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
@@ -123,20 +119,15 @@ func TestAccRedriveAction_invokeFromCLI(t *testing.T) {
 		{"missing", `from = "acme/crm/prod/orders/gone"
     to = "acme/crm/prod/orders"`, "Queue Not Found"},
 	} {
-		file := filepath.Join(dir, "refused.tf")
-		acctest.WriteFile(t, file, fmt.Sprintf("action \"sapmessaging_redrive\" %q {\n  config {\n    %s\n    max_messages = 1\n  }\n}\n", tc.name, tc.config))
-		r := w.MustRun(1, "apply", "-auto-approve", "-input=false", "-no-color", "-invoke=action.sapmessaging_redrive."+tc.name)
-		if !strings.Contains(r.Output, tc.want) {
-			t.Errorf("invoking %s: the output lacks %q:\n%s", tc.name, tc.want, r.Output)
-		}
-		if err := os.Remove(file); err != nil {
-			t.Fatal(err)
-		}
+		w.WriteFile("refused.tf", fmt.Sprintf("action \"sapmessaging_redrive\" %q {\n  config {\n    %s\n    max_messages = 1\n  }\n}\n", tc.name, tc.config))
+		r := w.Invoke(1, "sapmessaging_redrive."+tc.name)
+		acctest.ExpectContains(t, "invoking "+tc.name, r.Output, tc.want)
+		w.RemoveFile("refused.tf")
 	}
 	checkQueueCounts(t, env.Srv.Server, 0, 25)
 
 	// Warned: a to queue that is a dead message queue, redelivers for ever, has no dead message queue.
-	acctest.WriteFile(t, filepath.Join(dir, "back.tf"), `action "sapmessaging_redrive" "back" {
+	w.WriteFile("back.tf", `action "sapmessaging_redrive" "back" {
   config {
     from         = "acme/crm/prod/orders"
     to           = "acme/crm/prod/orders/dmq"
@@ -145,12 +136,8 @@ func TestAccRedriveAction_invokeFromCLI(t *testing.T) {
   }
 }
 `)
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color", "-invoke=action.sapmessaging_redrive.back")
-	for _, want := range []string{"Redrive Into a Dead Message Queue", "ended: moved 1"} {
-		if !strings.Contains(r.Output, want) {
-			t.Errorf("the output lacks %q:\n%s", want, r.Output)
-		}
-	}
+	r = w.Invoke(0, "sapmessaging_redrive.back")
+	acctest.ExpectContains(t, "the output", r.Output, "Redrive Into a Dead Message Queue", "ended: moved 1")
 	// A dead message queue has no redelivery count or dead message queue of its own to set: the
 	// warnings that would tell the user to set them are misdirected.
 	for _, unwanted := range []string{"Redrive Into a Queue That Redelivers for Ever", "Redrive Into a Queue Without Dead Message Queue", "Redrive Into a Queue Without Consumer"} {
@@ -165,27 +152,8 @@ func TestAccRedriveAction_invokeFromCLI(t *testing.T) {
 func TestAccRedriveAction_trigger(t *testing.T) {
 	t.Parallel()
 	env := acctest.NewTestEnv(t)
-	queues := `
-resource "sapmessaging_dead_message_queue" "dmq" {
-  name = "acme/crm/prod/orders/dmq"
-}
-
-resource "sapmessaging_queue" "orders" {
-  name                 = "acme/crm/prod/orders"
-  max_redelivery_count = 3
-  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
-  force_destroy        = true # the test destroys it with the redriven messages
-}
-
-action "sapmessaging_redrive" "orders" {
-  config {
-    from         = sapmessaging_dead_message_queue.dmq.name
-    to           = sapmessaging_queue.orders.name
-    max_messages = 20
-    concurrency  = 4
-  }
-}
-`
+	queues := acctest.QueueWithDMQHCL("orders", redriveQueue, 3, "  force_destroy = true # the test destroys it with the redriven messages\n") +
+		redriveOrdersActionHCL("orders", "max_messages = 20\nconcurrency = 4")
 	trigger := func(version string) string {
 		return env.Config(queues + fmt.Sprintf(`
 resource "terraform_data" "fix" {
@@ -230,20 +198,9 @@ resource "terraform_data" "fix" {
 // fails stops the redrive with an error that says the message stayed in from.
 func TestRedriveActionInvokeStopsOnPublishFailure(t *testing.T) {
 	t.Parallel()
-	env := acctest.NewTestEnv(t)
-	em := env.EventMesh(t)
-	ctx := context.Background()
-	if _, _, err := em.PutQueue(ctx, redriveDMQ, queueSettingsFor(t, nil)); err != nil {
-		t.Fatal(err)
-	}
 	small := int64(10)
-	if _, _, err := em.PutQueue(ctx, redriveQueue, queueSettingsFor(t, &small)); err != nil {
-		t.Fatal(err)
-	}
-	publishToDMQ(t, env.Srv.Server, 3)
-	a := &tfeventmesh.RedriveAction{Data: &framework.ProviderData{EventMesh: em, Messaging: env.Messaging(t)}}
-	var sch action.SchemaResponse
-	a.Schema(ctx, action.SchemaRequest{}, &sch)
+	env, a, sch := redriveActionFixture(t, queueSettingsFor(t, nil), queueSettingsFor(t, &small), 3)
+	ctx := context.Background()
 	cfg := redriveConfig(t, sch, 5)
 	var progress []string
 	resp := action.InvokeResponse{SendProgress: func(e action.InvokeProgressEvent) { progress = append(progress, e.Message) }}
@@ -271,20 +228,9 @@ func TestRedriveActionInvokeStopsOnPublishFailure(t *testing.T) {
 // delivery spent, run after run.
 func TestRedriveActionFromQueueThatDiscards(t *testing.T) {
 	t.Parallel()
-	env := acctest.NewTestEnv(t)
-	em := env.EventMesh(t)
-	ctx := context.Background()
-	if _, _, err := em.PutQueue(ctx, redriveDMQ, eventmesh.QueueSettings{MaxRedeliveryCount: acctest.PtrTo[int64](1)}); err != nil {
-		t.Fatal(err)
-	}
 	small := int64(10)
-	if _, _, err := em.PutQueue(ctx, redriveQueue, queueSettingsFor(t, &small)); err != nil {
-		t.Fatal(err)
-	}
-	publishToDMQ(t, env.Srv.Server, 2)
-	a := &tfeventmesh.RedriveAction{Data: &framework.ProviderData{EventMesh: em, Messaging: env.Messaging(t)}}
-	var sch action.SchemaResponse
-	a.Schema(ctx, action.SchemaRequest{}, &sch)
+	env, a, sch := redriveActionFixture(t, eventmesh.QueueSettings{MaxRedeliveryCount: acctest.PtrTo[int64](1)}, queueSettingsFor(t, &small), 2)
+	ctx := context.Background()
 
 	cfg := redriveConfig(t, sch, 5)
 	var plan action.ModifyPlanResponse
@@ -312,6 +258,19 @@ func TestRedriveActionFromQueueThatDiscards(t *testing.T) {
 			t.Fatalf("run %d: from holds %d messages (want 2), %d discarded", run, len(fm), env.Srv.Stats().Broker.Discarded)
 		}
 	}
+}
+
+// redriveActionFixture makes redriveDMQ and redriveQueue with the given settings, publishes published messages
+// into redriveDMQ, and returns the emulator and the action, connected to it, with its schema.
+func redriveActionFixture(t *testing.T, dmq, queue eventmesh.QueueSettings, published int) (*acctest.TestEnv, *tfeventmesh.RedriveAction, action.SchemaResponse) {
+	t.Helper()
+	env := acctest.NewTestEnv(t)
+	env.PutQueues(t, acctest.EventMeshQueue{Name: redriveDMQ, Settings: dmq}, acctest.EventMeshQueue{Name: redriveQueue, Settings: queue})
+	publishToDMQ(t, env.Srv.Server, published)
+	a := &tfeventmesh.RedriveAction{Data: &framework.ProviderData{EventMesh: env.EventMesh(t), Messaging: env.Messaging(t)}}
+	var sch action.SchemaResponse
+	a.Schema(t.Context(), action.SchemaRequest{}, &sch)
+	return env, a, sch
 }
 
 type diagString diag.Diagnostics
@@ -350,18 +309,8 @@ func redriveConfigAccept(t *testing.T, sch action.SchemaResponse, maxMessages in
 // A longer redrive reports its progress every redriveProgressEvery messages, then a summary.
 func TestRedriveActionInvokeProgress(t *testing.T) {
 	t.Parallel()
-	env := acctest.NewTestEnv(t)
-	em := env.EventMesh(t)
+	env, a, sch := redriveActionFixture(t, queueSettingsFor(t, nil), queueSettingsFor(t, nil), 250)
 	ctx := context.Background()
-	for _, q := range []string{redriveDMQ, redriveQueue} {
-		if _, _, err := em.PutQueue(ctx, q, queueSettingsFor(t, nil)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	publishToDMQ(t, env.Srv.Server, 250)
-	a := &tfeventmesh.RedriveAction{Data: &framework.ProviderData{EventMesh: em, Messaging: env.Messaging(t)}}
-	var sch action.SchemaResponse
-	a.Schema(ctx, action.SchemaRequest{}, &sch)
 	var progress []string
 	resp := action.InvokeResponse{SendProgress: func(e action.InvokeProgressEvent) { progress = append(progress, e.Message) }}
 	a.Invoke(ctx, action.InvokeRequest{Config: redriveConfig(t, sch, 1000)}, &resp)
@@ -381,43 +330,17 @@ func TestRedriveActionInvokeProgress(t *testing.T) {
 // Ctrl-C while the action runs: Terraform stops the provider, the redrive ends after the
 // messages in flight, and every message is in one of the two queues, none unacknowledged.
 func TestAccRedriveAction_interrupt(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no actions: the redrive needs Terraform 1.14 or later (make testacc-tf114)", tf)
-	}
-	t.Parallel()
+	tf := acctest.ActionCLI(t)
 	env := acctest.NewTestEnv(t)
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+env.ProviderBlock+`
-resource "sapmessaging_dead_message_queue" "dmq" {
-  name = "acme/crm/prod/orders/dmq"
-}
-
-resource "sapmessaging_queue" "orders" {
-  name                 = "acme/crm/prod/orders"
-  max_redelivery_count = 3
-  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
-}
-
-action "sapmessaging_redrive" "slow" {
-  config {
-    from           = sapmessaging_dead_message_queue.dmq.name
-    to             = sapmessaging_queue.orders.name
-    max_messages   = 200
-    max_per_second = 20
-  }
-}
-`)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w := acctest.NewWorkspace(t, tf, env, map[string]string{"main.tf": acctest.RequiredProviders + env.ProviderBlock + acctest.QueueWithDMQHCL("orders", redriveQueue, 3, "") +
+		redriveOrdersActionHCL("slow", "max_messages = 200\nmax_per_second = 20")})
 	w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
 	publishToDMQ(t, env.Srv.Server, 200)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, tf, "apply", "-auto-approve", "-input=false", "-no-color", "-invoke=action.sapmessaging_redrive.slow")
-	cmd.Dir = dir
+	cmd.Dir = w.Dir()
 	cmd.Env = append(os.Environ(), append([]string{"TF_CLI_CONFIG_FILE=" + w.CliConfig, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1"}, w.Creds...)...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -454,19 +377,9 @@ action "sapmessaging_redrive" "slow" {
 // warning, and no message is lost.
 func TestRedriveActionInvokeWarnsOfDuplicates(t *testing.T) {
 	t.Parallel()
-	env := acctest.NewTestEnv(t)
-	em := env.EventMesh(t)
-	ctx := context.Background()
-	for _, q := range []string{redriveDMQ, redriveQueue} {
-		if _, _, err := em.PutQueue(ctx, q, queueSettingsFor(t, nil)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	publishToDMQ(t, env.Srv.Server, 20)
+	env, a, sch := redriveActionFixture(t, queueSettingsFor(t, nil), queueSettingsFor(t, nil), 20)
 	env.Srv.InjectNextOn("POST /messagingrest/v1/queues/{queue}/messages", emulator.FaultLostResponse)
-	a := &tfeventmesh.RedriveAction{Data: &framework.ProviderData{EventMesh: em, Messaging: env.Messaging(t)}}
-	var sch action.SchemaResponse
-	a.Schema(ctx, action.SchemaRequest{}, &sch)
+	ctx := context.Background()
 	var resp action.InvokeResponse
 	a.Invoke(ctx, action.InvokeRequest{Config: redriveConfig(t, sch, 100)}, &resp)
 	if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() != 1 || resp.Diagnostics.Warnings()[0].Summary() != "Messages May Be Duplicated" {

@@ -7,12 +7,10 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 // bySubscription filters query results by the parts of a subscription's identity.
@@ -45,123 +43,55 @@ func TestAccQueueSubscriptionListResource_query(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddHandMadeQueues(t)
 	env.AddHandMadeSubscriptions(t)
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: env.Srv.ResetStats,
-				Query:     true,
-				Config: env.ProviderBlock + `
-list "sapmessaging_queue_subscription" "orders" {
-  provider         = sapmessaging
-  include_resource = true
-  config {
-    queue_name = "acme/crm/prod/orders"
-  }
-}
-
-list "sapmessaging_queue_subscription" "gone" {
-  provider = sapmessaging
-  config {
-    queue_name = "acme/crm/prod/gone"
-  }
-}
-`,
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_queue_subscription.orders", 2),
-					querycheck.ExpectIdentity("sapmessaging_queue_subscription.orders", map[string]knownvalue.Check{
-						"queue_name": knownvalue.StringExact("acme/crm/prod/orders"), "topic_pattern": knownvalue.StringExact("acme/crm/prod/ce/orders/*"),
-					}),
-					querycheck.ExpectResourceDisplayName("sapmessaging_queue_subscription.orders",
-						bySubscription("acme/crm/prod/orders", "acme/crm/prod/ce/orders/created"),
-						knownvalue.StringExact("acme/crm/prod/orders subscribed to acme/crm/prod/ce/orders/created")),
-					querycheck.ExpectResourceKnownValues("sapmessaging_queue_subscription.orders",
-						bySubscription("acme/crm/prod/orders", "acme/crm/prod/ce/orders/created"), []querycheck.KnownValueCheck{
-							{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders,acme/crm/prod/ce/orders/created")},
-							{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders")},
-							{Path: tfjsonpath.New("topic_pattern"), KnownValue: knownvalue.StringExact("acme/crm/prod/ce/orders/created")},
-						}),
-					querycheck.ExpectLength("sapmessaging_queue_subscription.gone", 0),
-					expectSubscriptionCalls{env: env, subscriptionLists: 2},
-				},
-			},
-			{
-				PreConfig: env.Srv.ResetStats,
-				Query:     true,
-				Config: env.ProviderBlock + `
-list "sapmessaging_queue_subscription" "crm" {
-  provider = sapmessaging
-  config {
-    queue_name_prefix = "acme/crm/"
-  }
-}
-
-list "sapmessaging_queue_subscription" "none" {
-  provider = sapmessaging
-  config {
-    queue_name_prefix = "acme/nothing/"
-  }
-}
-`,
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					// orders/dmq, orders and returns match; the dead message queue has no subscription.
-					querycheck.ExpectLength("sapmessaging_queue_subscription.crm", 3),
-					querycheck.ExpectIdentity("sapmessaging_queue_subscription.crm", map[string]knownvalue.Check{
-						"queue_name": knownvalue.StringExact("acme/crm/prod/returns"), "topic_pattern": knownvalue.StringExact("acme/crm/prod/ce/returns/*"),
-					}),
-					querycheck.ExpectLength("sapmessaging_queue_subscription.none", 0),
-					// One queue list for the run, one subscription list per matching queue.
-					expectSubscriptionCalls{env: env, queueLists: 1, subscriptionLists: 3},
-				},
-			},
-			{
-				Query:  true,
-				Config: env.ProviderBlock + acctest.ReadExample(t, "list-resources/sapmessaging_queue_subscription/list-resource.tfquery.hcl"),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_queue_subscription.crm_prod", 3),
-				},
-			},
-		},
-	})
+	acctest.QueryTest(t,
+		env.CountedQueryStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_queue_subscription", "orders", `queue_name = "acme/crm/prod/orders"`, "include_resource = true")+
+			acctest.ListHCL("sapmessaging_queue_subscription", "gone", `queue_name = "acme/crm/prod/gone"`),
+			querycheck.ExpectLength("sapmessaging_queue_subscription.orders", 2),
+			querycheck.ExpectIdentity("sapmessaging_queue_subscription.orders", map[string]knownvalue.Check{
+				"queue_name": knownvalue.StringExact("acme/crm/prod/orders"), "topic_pattern": knownvalue.StringExact("acme/crm/prod/ce/orders/*"),
+			}),
+			querycheck.ExpectResourceDisplayName("sapmessaging_queue_subscription.orders",
+				bySubscription("acme/crm/prod/orders", "acme/crm/prod/ce/orders/created"),
+				knownvalue.StringExact("acme/crm/prod/orders subscribed to acme/crm/prod/ce/orders/created")),
+			querycheck.ExpectResourceKnownValues("sapmessaging_queue_subscription.orders",
+				bySubscription("acme/crm/prod/orders", "acme/crm/prod/ce/orders/created"), []querycheck.KnownValueCheck{
+					{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders,acme/crm/prod/ce/orders/created")},
+					{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders")},
+					{Path: tfjsonpath.New("topic_pattern"), KnownValue: knownvalue.StringExact("acme/crm/prod/ce/orders/created")},
+				}),
+			querycheck.ExpectLength("sapmessaging_queue_subscription.gone", 0),
+			expectSubscriptionCalls{env: env, subscriptionLists: 2},
+		),
+		env.CountedQueryStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_queue_subscription", "crm", `queue_name_prefix = "acme/crm/"`)+
+			acctest.ListHCL("sapmessaging_queue_subscription", "none", `queue_name_prefix = "acme/nothing/"`),
+			// orders/dmq, orders and returns match; the dead message queue has no subscription.
+			querycheck.ExpectLength("sapmessaging_queue_subscription.crm", 3),
+			querycheck.ExpectIdentity("sapmessaging_queue_subscription.crm", map[string]knownvalue.Check{
+				"queue_name": knownvalue.StringExact("acme/crm/prod/returns"), "topic_pattern": knownvalue.StringExact("acme/crm/prod/ce/returns/*"),
+			}),
+			querycheck.ExpectLength("sapmessaging_queue_subscription.none", 0),
+			// One queue list for the run, one subscription list per matching queue.
+			expectSubscriptionCalls{env: env, queueLists: 1, subscriptionLists: 3},
+		),
+		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_queue_subscription/list-resource.tfquery.hcl"),
+			querycheck.ExpectLength("sapmessaging_queue_subscription.crm_prod", 3),
+		),
+	)
 }
 
 // Both queue filters at once, an invalid queue name and an invalid prefix are errors on their
 // argument.
 func TestAccQueueSubscriptionListResource_badInput(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	step := func(config, wantErr string) resource.TestStep {
-		return resource.TestStep{Query: true, Config: env.ProviderBlock + config, ExpectError: acctest.Wrapped(wantErr)}
-	}
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			step(`
-list "sapmessaging_queue_subscription" "both" {
-  provider = sapmessaging
-  config {
-    queue_name        = "acme/crm/prod/orders"
-    queue_name_prefix = "acme/crm/"
-  }
-}
-`, `Conflicting Queue Filters.*Keep queue_name for one queue`),
-			step(`
-list "sapmessaging_queue_subscription" "bad" {
-  provider = sapmessaging
-  config {
-    queue_name = "acme/crm/prod/orders in"
-  }
-}
-`, `Invalid Queue Name.*Use the queue's full name`),
-			step(`
-list "sapmessaging_queue_subscription" "bad" {
-  provider = sapmessaging
-  config {
-    queue_name_prefix = "acme//"
-  }
-}
-`, `Invalid Queue Name Prefix.*Use the start of a full queue name`),
-		},
-	})
+	acctest.QueryTest(t,
+		acctest.QueryErrorStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_queue_subscription", "both", `queue_name = "acme/crm/prod/orders"
+queue_name_prefix = "acme/crm/"`), `Conflicting Queue Filters.*Keep queue_name for one queue`),
+		acctest.QueryErrorStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_queue_subscription", "bad", `queue_name = "acme/crm/prod/orders in"`), `Invalid Queue Name.*Use the queue's full name`),
+		acctest.QueryErrorStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_queue_subscription", "bad", `queue_name_prefix = "acme//"`), `Invalid Queue Name Prefix.*Use the start of a full queue name`),
+	)
 }

@@ -3,20 +3,15 @@ package eventmesh_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
@@ -45,105 +40,56 @@ func (c expectManagementCalls) CheckQuery(_ context.Context, _ querycheck.CheckQ
 func TestAccQueueListResource_query(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddHandMadeQueues(t)
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: env.Srv.ResetStats,
-				Query:     true,
-				Config: env.ProviderBlock + `
-list "sapmessaging_queue" "prod" {
-  provider         = sapmessaging
-  include_resource = true
-  config {
-    name_prefix = "acme/crm/prod/"
-  }
-}
-
-list "sapmessaging_dead_message_queue" "all" {
-  provider         = sapmessaging
-  include_resource = true
-}
-
-list "sapmessaging_queue" "none" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme/nothing/"
-  }
-}
-`,
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_queue.prod", 2),
-					querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/orders")}),
-					querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/returns")}),
-					querycheck.ExpectResourceDisplayName("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), knownvalue.StringExact("acme/crm/prod/orders")),
-					querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders")},
-						{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(3)},
-						{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders/dmq")},
-						{Path: tfjsonpath.New("access_type"), KnownValue: knownvalue.StringExact("NON_EXCLUSIVE")},
-						{Path: tfjsonpath.New("force_destroy"), KnownValue: knownvalue.Bool(false)},
-					}),
-					querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/returns"), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
-						{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.Null()},
-					}),
-					// The dead message queue is listed by the other list resource only, with the queue that names it.
-					querycheck.ExpectLength("sapmessaging_dead_message_queue.all", 1),
-					querycheck.ExpectResourceDisplayName("sapmessaging_dead_message_queue.all", byName("acme/crm/prod/orders/dmq"),
-						knownvalue.StringExact("acme/crm/prod/orders/dmq (dead message queue of acme/crm/prod/orders)")),
-					querycheck.ExpectResourceKnownValues("sapmessaging_dead_message_queue.all", byName("acme/crm/prod/orders/dmq"), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("respect_ttl"), KnownValue: knownvalue.Bool(true)},
-						{Path: tfjsonpath.New("max_ttl"), KnownValue: knownvalue.Int64Exact(604800)},
-					}),
-					querycheck.ExpectLength("sapmessaging_queue.none", 0),
-					expectManagementCalls{env: env, want: 1},
-				},
-			},
-			{
-				Query:  true,
-				Config: env.ProviderBlock + acctest.ReadExample(t, "list-resources/sapmessaging_queue/list-resource.tfquery.hcl"),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_queue.crm_prod", 2),
-					querycheck.ExpectIdentity("sapmessaging_queue.crm_prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/returns")}),
-				},
-			},
-			{
-				Query:  true,
-				Config: env.ProviderBlock + acctest.ReadExample(t, "list-resources/sapmessaging_dead_message_queue/list-resource.tfquery.hcl"),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_dead_message_queue.crm_prod", 1),
-					querycheck.ExpectIdentity("sapmessaging_dead_message_queue.crm_prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/orders/dmq")}),
-				},
-			},
-		},
-	})
+	acctest.QueryTest(t,
+		env.CountedQueryStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_queue", "prod", `name_prefix = "acme/crm/prod/"`, "include_resource = true")+
+			acctest.ListHCL("sapmessaging_dead_message_queue", "all", "", "include_resource = true")+
+			acctest.ListHCL("sapmessaging_queue", "none", `name_prefix = "acme/nothing/"`),
+			querycheck.ExpectLength("sapmessaging_queue.prod", 2),
+			querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/orders")}),
+			querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/returns")}),
+			querycheck.ExpectResourceDisplayName("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), knownvalue.StringExact("acme/crm/prod/orders")),
+			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders")},
+				{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(3)},
+				{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders/dmq")},
+				{Path: tfjsonpath.New("access_type"), KnownValue: knownvalue.StringExact("NON_EXCLUSIVE")},
+				{Path: tfjsonpath.New("force_destroy"), KnownValue: knownvalue.Bool(false)},
+			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/returns"), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
+				{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.Null()},
+			}),
+			// The dead message queue is listed by the other list resource only, with the queue that names it.
+			querycheck.ExpectLength("sapmessaging_dead_message_queue.all", 1),
+			querycheck.ExpectResourceDisplayName("sapmessaging_dead_message_queue.all", byName("acme/crm/prod/orders/dmq"),
+				knownvalue.StringExact("acme/crm/prod/orders/dmq (dead message queue of acme/crm/prod/orders)")),
+			querycheck.ExpectResourceKnownValues("sapmessaging_dead_message_queue.all", byName("acme/crm/prod/orders/dmq"), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("respect_ttl"), KnownValue: knownvalue.Bool(true)},
+				{Path: tfjsonpath.New("max_ttl"), KnownValue: knownvalue.Int64Exact(604800)},
+			}),
+			querycheck.ExpectLength("sapmessaging_queue.none", 0),
+			expectManagementCalls{env: env, want: 1},
+		),
+		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_queue/list-resource.tfquery.hcl"),
+			querycheck.ExpectLength("sapmessaging_queue.crm_prod", 2),
+			querycheck.ExpectIdentity("sapmessaging_queue.crm_prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/returns")}),
+		),
+		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_dead_message_queue/list-resource.tfquery.hcl"),
+			querycheck.ExpectLength("sapmessaging_dead_message_queue.crm_prod", 1),
+			querycheck.ExpectIdentity("sapmessaging_dead_message_queue.crm_prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/orders/dmq")}),
+		),
+	)
 }
 
 // A prefix no queue name can start with is an error on name_prefix; listing without an Event
 // Mesh connection says so.
 func TestAccQueueListResource_badInput(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Query: true,
-				Config: env.ProviderBlock + `
-list "sapmessaging_dead_message_queue" "bad" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme//prod"
-  }
-}
-`,
-				ExpectError: acctest.Wrapped(`Invalid Queue Name Prefix.*no queue name starts with "acme//prod".*Use the start of a full queue name`),
-			},
-			{
-				Query: true,
-				Config: fmt.Sprintf(`
+	acctest.QueryTest(t,
+		acctest.QueryErrorStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_dead_message_queue", "bad", `name_prefix = "acme//prod"`), `Invalid Queue Name Prefix.*no queue name starts with "acme//prod".*Use the start of a full queue name`),
+		acctest.QueryErrorStep(fmt.Sprintf(`
 provider "sapmessaging" {
   cloud_integration = { service_key = %q }
 }
@@ -151,82 +97,31 @@ provider "sapmessaging" {
 list "sapmessaging_queue" "all" {
   provider = sapmessaging
 }
-`, string(env.Srv.CloudIntegrationKey())),
-				ExpectError: acctest.Wrapped(`Event Mesh Not Configured`),
-			},
-		},
-	})
+`, string(env.Srv.CloudIntegrationKey())), `Event Mesh Not Configured`),
+	)
 }
 
 // `terraform query -generate-config-out` writes a resource and an import block for each queue
 // listed, and the configuration works as written: the plan imports the queues and changes
 // nothing else, and after the apply the next plan is empty.
 func TestAccQueueListResource_generateConfig(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
+	tf := acctest.QueryCLI(t)
 	env := acctest.NewTestEnv(t)
-	em := env.EventMesh(t)
 	i64 := func(v int64) *int64 { return &v }
 	str := func(v string) *string { return &v }
 	yes, exclusive := true, "EXCLUSIVE"
-	for _, q := range []struct {
-		name string
-		s    eventmesh.QueueSettings
-	}{
-		{"acme/sales/prod/quotes/dmq", eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: i64(86400)}},
-		{"acme/sales/prod/quotes", eventmesh.QueueSettings{MaxRedeliveryCount: i64(4), DeadMsgQueue: str("acme/sales/prod/quotes/dmq")}},
-		{"acme/sales/prod/leads", eventmesh.QueueSettings{MaxRedeliveryCount: i64(2), AccessType: &exclusive, MaxMessageSizeInBytes: i64(500000)}},
-	} {
-		if _, _, err := em.PutQueue(context.Background(), q.name, q.s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders)
-	acctest.WriteFile(t, filepath.Join(dir, "landscape.tfquery.hcl"), `
-list "sapmessaging_dead_message_queue" "dmq" {
-  provider         = sapmessaging
-  config {
-    name_prefix = "acme/sales/"
-  }
-}
-
-list "sapmessaging_queue" "queue" {
-  provider         = sapmessaging
-  config {
-    name_prefix = "acme/sales/"
-  }
-}
-`)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
-	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	generated := string(b)
-	for _, want := range []string{
+	env.PutQueues(t,
+		acctest.EventMeshQueue{Name: "acme/sales/prod/quotes/dmq", Settings: eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: i64(86400)}},
+		acctest.EventMeshQueue{Name: "acme/sales/prod/quotes", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: i64(4), DeadMsgQueue: str("acme/sales/prod/quotes/dmq")}},
+		acctest.EventMeshQueue{Name: "acme/sales/prod/leads", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: i64(2), AccessType: &exclusive, MaxMessageSizeInBytes: i64(500000)}},
+	)
+	w := acctest.NewQueryWorkspace(t, tf, env, acctest.RequiredProviders, "landscape.tfquery.hcl", acctest.ListHCL("sapmessaging_dead_message_queue", "dmq", `name_prefix = "acme/sales/"`)+
+		acctest.ListHCL("sapmessaging_queue", "queue", `name_prefix = "acme/sales/"`))
+	_, generated := w.Generate("generated.tf")
+	acctest.ExpectContains(t, "generated.tf", generated,
 		`resource "sapmessaging_dead_message_queue" "dmq_0"`, `resource "sapmessaging_queue" "queue_0"`, `resource "sapmessaging_queue" "queue_1"`,
-		`identity = {`, `name = "acme/sales/prod/quotes/dmq"`, `dead_message_queue`, `"EXCLUSIVE"`, `500000`,
-	} {
-		if !strings.Contains(generated, want) {
-			t.Errorf("generated.tf lacks %s:\n%s", want, generated)
-		}
-	}
-	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	if !strings.Contains(r.Output, "Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.") {
-		t.Errorf("the plan of the generated configuration does more than import the 3 queues:\n%s\n%s", r.Output, generated)
-	}
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if !strings.Contains(r.Output, "3 imported, 0 added, 0 changed, 0 destroyed") {
-		t.Errorf("the apply did not import the 3 queues:\n%s", r.Output)
-	}
-	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+		`identity = {`, `name = "acme/sales/prod/quotes/dmq"`, `dead_message_queue`, `"EXCLUSIVE"`, `500000`)
+	w.ImportAsItIs(3)
 }
 
 // Queues made in the cockpit that the resource refuses are adopted as they are: those whose time to live
@@ -238,48 +133,28 @@ list "sapmessaging_queue" "queue" {
 // the plan ("Respect TTL Without Max TTL", "Max TTL Without Respect TTL", "Dead Message Queue Outside
 // Namespace", "Dead Message Queue Cycle").
 func TestAccQueueListResource_adoptAsItIs(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
+	tf := acctest.QueryCLI(t)
 	env := acctest.NewTestEnv(t)
 	em := env.EventMesh(t)
 	ctx := context.Background()
 	yes, no, three, day, shared, self := true, false, int64(3), int64(86400), "acme/shared/prod/dmq", "acme/ttl/prod/self"
-	for _, q := range []struct {
-		name string
-		s    eventmesh.QueueSettings
-	}{
-		{shared, eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: &day}},
-		{"acme/ttl/prod/respect-only", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes}},
-		{"acme/ttl/prod/max-only", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &no, MaxTTL: &day}},
-		{"acme/ttl/prod/both", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day}},
-		{"acme/ttl/prod/shared-dmq", eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day, DeadMsgQueue: &shared}},
+	env.PutQueues(t,
+		acctest.EventMeshQueue{Name: shared, Settings: eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: &day}},
+		acctest.EventMeshQueue{Name: "acme/ttl/prod/respect-only", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes}},
+		acctest.EventMeshQueue{Name: "acme/ttl/prod/max-only", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &no, MaxTTL: &day}},
+		acctest.EventMeshQueue{Name: "acme/ttl/prod/both", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day}},
+		acctest.EventMeshQueue{Name: "acme/ttl/prod/shared-dmq", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day, DeadMsgQueue: &shared}},
 		// Event Mesh names only an existing queue as dead message queue: the queue first, then itself.
-		{self, eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day}},
-		{self, eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day, DeadMsgQueue: &self}},
-	} {
-		if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", `
-list "sapmessaging_queue" "ttl" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme/ttl/prod/"
-  }
-}
-`)
+		acctest.EventMeshQueue{Name: self, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day}},
+		acctest.EventMeshQueue{Name: self, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day, DeadMsgQueue: &self}},
+	)
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "ttl", `name_prefix = "acme/ttl/prod/"`))
 	for attr, n := range map[string]int{
 		"allow_ineffective_ttl":                      2, // respect-only, max-only
 		"allow_dead_message_queue_outside_namespace": 1, // shared-dmq
 		"allow_self_as_dead_message_queue":           1, // self
 	} {
-		if c := acctest.CountTrue(generated, attr); c != n {
-			t.Errorf("generated.tf has %d %s = true, want %d:\n%s", c, attr, n, generated)
-		}
+		acctest.ExpectCountTrue(t, generated, attr, n)
 	}
 	warnings := []string{"Respect TTL Without Max TTL Allowed", "Max TTL Without Respect TTL Allowed", "Dead Message Queue Outside Namespace Allowed",
 		"Dead Message Queue Cycle Allowed"}
@@ -295,46 +170,20 @@ list "sapmessaging_queue" "ttl" {
 // nothing, and the next plan is empty but still warns. Without the attribute the generated blocks would fail the
 // plan ("Queue Without Size Limit", "Queue Without Message Count Limit").
 func TestAccQueueListResource_adoptNoQueueLimits(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
+	tf := acctest.QueryCLI(t)
 	env := acctest.NewTestEnv(t)
 	em := env.EventMesh(t)
 	ctx := context.Background()
 	yes, zero, three, day, dmq := true, int64(0), int64(3), int64(86400), "acme/lim/prod/dmq"
-	for _, q := range []struct {
-		name string
-		s    eventmesh.QueueSettings
-	}{
-		{dmq, eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: &day, MaxQueueSizeInBytes: &zero}},
-		{"acme/lim/prod/no-size", eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq, MaxQueueSizeInBytes: &zero}},
-		{"acme/lim/prod/no-count", eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq, MaxQueueMessageCount: &zero}},
-		{"acme/lim/prod/limited", eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}},
-	} {
-		if _, _, err := em.PutQueue(ctx, q.name, q.s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", `
-list "sapmessaging_queue" "lim" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme/lim/prod/"
-  }
-}
-
-list "sapmessaging_dead_message_queue" "lim" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme/lim/prod/"
-  }
-}
-`)
-	if c := acctest.CountTrue(generated, "allow_no_queue_limits"); c != 3 {
-		t.Errorf("generated.tf has %d allow_no_queue_limits = true, want 3 (no-size, no-count, dmq):\n%s", c, generated)
-	}
+	env.PutQueues(t,
+		acctest.EventMeshQueue{Name: dmq, Settings: eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: &day, MaxQueueSizeInBytes: &zero}},
+		acctest.EventMeshQueue{Name: "acme/lim/prod/no-size", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq, MaxQueueSizeInBytes: &zero}},
+		acctest.EventMeshQueue{Name: "acme/lim/prod/no-count", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq, MaxQueueMessageCount: &zero}},
+		acctest.EventMeshQueue{Name: "acme/lim/prod/limited", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}},
+	)
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "lim", `name_prefix = "acme/lim/prod/"`)+
+		acctest.ListHCL("sapmessaging_dead_message_queue", "lim", `name_prefix = "acme/lim/prod/"`))
+	acctest.ExpectCountTrue(t, generated, "allow_no_queue_limits", 3)
 	warnings := []string{"Queue Without Size Limit Allowed", "Queue Without Message Count Limit Allowed"}
 	w.ImportAsItIs(4, warnings...)
 	for _, name := range []string{dmq, "acme/lim/prod/no-size"} {
@@ -351,11 +200,7 @@ list "sapmessaging_dead_message_queue" "lim" {
 // is empty but still warns. A later change of another setting keeps the size. Without the attribute the generated
 // blocks would fail the plan ("Message Size Above Documented Maximum").
 func TestAccQueueListResource_adoptMessageSizeAboveDocumentedMax(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
+	tf := acctest.QueryCLI(t)
 	env := acctest.NewTestEnv(t)
 	em := env.EventMesh(t)
 	ctx := context.Background()
@@ -374,60 +219,18 @@ func TestAccQueueListResource_adoptMessageSizeAboveDocumentedMax(t *testing.T) {
 	if _, _, err := em.PutQueue(ctx, small, eventmesh.QueueSettings{MaxRedeliveryCount: &two, DeadMsgQueue: &dmq}); err != nil {
 		t.Fatal(err)
 	}
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
-	acctest.WriteFile(t, filepath.Join(dir, "queues.tfquery.hcl"), `
-list "sapmessaging_queue" "big" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme/big/prod/"
-  }
-}
-
-list "sapmessaging_dead_message_queue" "big" {
-  provider = sapmessaging
-  config {
-    name_prefix = "acme/big/prod/"
-  }
-}
-`)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
-	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	generated := string(b)
-	if c := len(regexp.MustCompile(`\n\s*allow_message_size_above_documented_max\s*=\s*true\n`).FindAllString(generated, -1)); c != 2 {
-		t.Errorf("generated.tf has %d allow_message_size_above_documented_max = true, want 2 (large, dmq):\n%s", c, generated)
-	}
-	const warning = "Message Size Above Documented Maximum Allowed"
-	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range []string{"Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.", warning} {
-		if !strings.Contains(r.Output, s) {
-			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
-		}
-	}
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if s := "3 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.Output, s) {
-		t.Errorf("the apply does not say %q:\n%s", s, r.Output)
-	}
-	r = w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	if !strings.Contains(r.Output, warning) {
-		t.Errorf("the plan after the import no longer warns %q:\n%s", warning, r.Output)
-	}
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "big", `name_prefix = "acme/big/prod/"`)+
+		acctest.ListHCL("sapmessaging_dead_message_queue", "big", `name_prefix = "acme/big/prod/"`))
+	acctest.ExpectCountTrue(t, generated, "allow_message_size_above_documented_max", 2)
+	w.ImportAsItIs(3, "Message Size Above Documented Maximum Allowed")
 	// Another setting changed: the update writes the size back, and the queue keeps it.
 	changed := regexp.MustCompile(`(max_redelivery_count\s*=\s*)3\n`).ReplaceAllString(generated, "${1}4\n")
 	if changed == generated {
 		t.Fatalf("generated.tf has no max_redelivery_count = 3:\n%s", generated)
 	}
-	acctest.WriteFile(t, filepath.Join(dir, "generated.tf"), changed)
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if s := "0 added, 1 changed, 0 destroyed"; !strings.Contains(r.Output, s) {
-		t.Errorf("the apply of the changed redelivery count does not say %q:\n%s", s, r.Output)
-	}
+	w.WriteFile("generated.tf", changed)
+	r := w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	acctest.ExpectContains(t, "the apply of the changed redelivery count", r.Output, "0 added, 1 changed, 0 destroyed")
 	for name, redeliveries := range map[string]int64{large: 4, dmq: 0} {
 		q, err := em.GetQueue(ctx, name)
 		if err != nil || q.MaxMessageSizeInBytes == nil || *q.MaxMessageSizeInBytes != 10000000 {

@@ -1,28 +1,18 @@
 package eventmesh_test
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
-	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
-
-// webhookByName filters query results by the webhook subscription name in their identity.
-func webhookByName(name string) queryfilter.QueryFilter {
-	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"name": knownvalue.StringExact(name)})
-}
 
 // Every webhook subscription of the instance is listed with its name as identity, or those of
 // the queues under a prefix; with include_resource each result carries what an import reads, a
@@ -39,58 +29,36 @@ func TestAccWebhookSubscriptionListResource_query(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Query: true,
-				Config: env.ProviderBlock + `
-list "sapmessaging_webhook_subscription" "crm" {
-  provider         = sapmessaging
-  include_resource = true
-  config {
-    queue_name_prefix = "acme/crm/prod/"
-  }
-}
-
-list "sapmessaging_webhook_subscription" "all" {
-  provider = sapmessaging
-}
-`,
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_webhook_subscription.crm", 2),
-					querycheck.ExpectIdentity("sapmessaging_webhook_subscription.crm", map[string]knownvalue.Check{"name": knownvalue.StringExact("orders-push")}),
-					querycheck.ExpectIdentity("sapmessaging_webhook_subscription.crm", map[string]knownvalue.Check{"name": knownvalue.StringExact("returns-push")}),
-					querycheck.ExpectResourceDisplayName("sapmessaging_webhook_subscription.crm", webhookByName("orders-push"),
-						knownvalue.StringExact("orders-push: pushes acme/crm/prod/orders (QoS 1, ACTIVE)")),
-					querycheck.ExpectResourceKnownValues("sapmessaging_webhook_subscription.crm", webhookByName("returns-push"), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("returns-push")},
-						{Path: tfjsonpath.New("queue"), KnownValue: knownvalue.StringExact("acme/crm/prod/returns")},
-						{Path: tfjsonpath.New("qos"), KnownValue: knownvalue.Int64Exact(0)},
-						{Path: tfjsonpath.New("accept_message_loss"), KnownValue: knownvalue.Bool(true)},
-						{Path: tfjsonpath.New("endpoint"), KnownValue: knownvalue.StringExact("https://returns.acme.example/events")},
-						{Path: tfjsonpath.New("default_content_type"), KnownValue: knownvalue.StringExact("application/xml")},
-						{Path: tfjsonpath.New("exempt_handshake"), KnownValue: knownvalue.Bool(false)},
-						{Path: tfjsonpath.New("paused"), KnownValue: knownvalue.Bool(false)},
-						{Path: tfjsonpath.New("oauth2"), KnownValue: knownvalue.Null()},
-					}),
-					querycheck.ExpectResourceKnownValues("sapmessaging_webhook_subscription.crm", webhookByName("orders-push"), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("qos"), KnownValue: knownvalue.Int64Exact(1)},
-						{Path: tfjsonpath.New("accept_message_loss"), KnownValue: knownvalue.Bool(false)},
-					}),
-					querycheck.ExpectLength("sapmessaging_webhook_subscription.all", 3),
-				},
-			},
-			{
-				Query:  true,
-				Config: env.ProviderBlock + acctest.ReadExample(t, "list-resources/sapmessaging_webhook_subscription/list-resource.tfquery.hcl"),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_webhook_subscription.crm_prod", 2),
-				},
-			},
-		},
-	})
+	acctest.QueryTest(t,
+		acctest.QueryStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_webhook_subscription", "crm", `queue_name_prefix = "acme/crm/prod/"`, "include_resource = true")+
+			acctest.ListHCL("sapmessaging_webhook_subscription", "all", ""),
+			querycheck.ExpectLength("sapmessaging_webhook_subscription.crm", 2),
+			querycheck.ExpectIdentity("sapmessaging_webhook_subscription.crm", map[string]knownvalue.Check{"name": knownvalue.StringExact("orders-push")}),
+			querycheck.ExpectIdentity("sapmessaging_webhook_subscription.crm", map[string]knownvalue.Check{"name": knownvalue.StringExact("returns-push")}),
+			querycheck.ExpectResourceDisplayName("sapmessaging_webhook_subscription.crm", byName("orders-push"),
+				knownvalue.StringExact("orders-push: pushes acme/crm/prod/orders (QoS 1, ACTIVE)")),
+			querycheck.ExpectResourceKnownValues("sapmessaging_webhook_subscription.crm", byName("returns-push"), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("returns-push")},
+				{Path: tfjsonpath.New("queue"), KnownValue: knownvalue.StringExact("acme/crm/prod/returns")},
+				{Path: tfjsonpath.New("qos"), KnownValue: knownvalue.Int64Exact(0)},
+				{Path: tfjsonpath.New("accept_message_loss"), KnownValue: knownvalue.Bool(true)},
+				{Path: tfjsonpath.New("endpoint"), KnownValue: knownvalue.StringExact("https://returns.acme.example/events")},
+				{Path: tfjsonpath.New("default_content_type"), KnownValue: knownvalue.StringExact("application/xml")},
+				{Path: tfjsonpath.New("exempt_handshake"), KnownValue: knownvalue.Bool(false)},
+				{Path: tfjsonpath.New("paused"), KnownValue: knownvalue.Bool(false)},
+				{Path: tfjsonpath.New("oauth2"), KnownValue: knownvalue.Null()},
+			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_webhook_subscription.crm", byName("orders-push"), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("qos"), KnownValue: knownvalue.Int64Exact(1)},
+				{Path: tfjsonpath.New("accept_message_loss"), KnownValue: knownvalue.Bool(false)},
+			}),
+			querycheck.ExpectLength("sapmessaging_webhook_subscription.all", 3),
+		),
+		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_webhook_subscription/list-resource.tfquery.hcl"),
+			querycheck.ExpectLength("sapmessaging_webhook_subscription.crm_prod", 2),
+		),
+	)
 }
 
 // Webhook subscriptions made in the cockpit that the resource refuses are adopted as they are: one with the
@@ -100,11 +68,7 @@ list "sapmessaging_webhook_subscription" "all" {
 // still warns. Without the attributes the generated blocks would fail the plan ("Handshake Exempted Without
 // Authentication", "Webhook Endpoint Not HTTPS").
 func TestAccWebhookSubscriptionListResource_adoptAsItIs(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
+	tf := acctest.QueryCLI(t)
 	env := acctest.NewTestEnv(t)
 	env.AddHandMadeQueues(t)
 	for _, spec := range []eventmesh.WebhookSpec{
@@ -116,18 +80,9 @@ func TestAccWebhookSubscriptionListResource_adoptAsItIs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "webhooks.tfquery.hcl", `
-list "sapmessaging_webhook_subscription" "crm" {
-  provider = sapmessaging
-  config {
-    queue_name_prefix = "acme/crm/prod/"
-  }
-}
-`)
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "webhooks.tfquery.hcl", acctest.ListHCL("sapmessaging_webhook_subscription", "crm", `queue_name_prefix = "acme/crm/prod/"`))
 	for _, attr := range []string{"allow_exempt_handshake_without_auth", "allow_http_endpoint"} {
-		if n := acctest.CountTrue(generated, attr); n != 1 {
-			t.Errorf("generated.tf has %d %s = true, want 1:\n%s", n, attr, generated)
-		}
+		acctest.ExpectCountTrue(t, generated, attr, 1)
 	}
 	w.ImportAsItIs(3, "Handshake Exempted Without Authentication Allowed", "Webhook Endpoint Not HTTPS Allowed")
 	// Nothing changed on the service: the subscription is the one made by hand.
@@ -146,11 +101,7 @@ list "sapmessaging_webhook_subscription" "crm" {
 // about the QoS 0 one until accept_message_loss is removed; the apply changes nothing. Pausing the imported
 // subscription needs no secret; a change that replaces it does, and the plan says so on the oauth2 block.
 func TestAccWebhookSubscriptionListResource_adoptOAuth2AndQoS0(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
+	tf := acctest.QueryCLI(t)
 	env := acctest.NewTestEnv(t)
 	env.AddHandMadeQueues(t)
 	for _, spec := range []eventmesh.WebhookSpec{
@@ -162,45 +113,12 @@ func TestAccWebhookSubscriptionListResource_adoptOAuth2AndQoS0(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
-	acctest.WriteFile(t, filepath.Join(dir, "webhooks.tfquery.hcl"), `
-list "sapmessaging_webhook_subscription" "crm" {
-  provider = sapmessaging
-  config {
-    queue_name_prefix = "acme/crm/prod/"
-  }
-}
-`)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
-	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	generated := string(b)
-	if n := len(regexp.MustCompile(`\n\s*accept_message_loss\s*=\s*true\n`).FindAllString(generated, -1)); n != 1 {
-		t.Errorf("generated.tf has %d accept_message_loss = true, want 1:\n%s", n, generated)
-	}
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "webhooks.tfquery.hcl", acctest.ListHCL("sapmessaging_webhook_subscription", "crm", `queue_name_prefix = "acme/crm/prod/"`))
+	acctest.ExpectCountTrue(t, generated, "accept_message_loss", 1)
 	if !strings.Contains(generated, `"orders-client"`) {
 		t.Errorf("generated.tf has no oauth2 block with the client ID:\n%s", generated)
 	}
-	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range []string{"Plan: 2 to import, 0 to add, 0 to change, 0 to destroy.", "QoS 0 Loses Messages Accepted"} {
-		if !strings.Contains(r.Output, s) {
-			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
-		}
-	}
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if s := "2 imported, 0 added, 0 changed, 0 destroyed"; !strings.Contains(r.Output, s) {
-		t.Errorf("the apply does not say %q:\n%s", s, r.Output)
-	}
-	r = w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	if s := "QoS 0 Loses Messages Accepted"; !strings.Contains(r.Output, s) {
-		t.Errorf("the plan after the import no longer warns %q:\n%s", s, r.Output)
-	}
+	w.ImportAsItIs(2, "QoS 0 Loses Messages Accepted")
 	if got, err := env.Messaging(t).GetWebhook(t.Context(), "orders-push"); err != nil || got.OAuth2 == nil || got.OAuth2.ClientID != "orders-client" {
 		t.Errorf("orders-push after the apply: %+v, %v; want its OAuth2 client, as before", got, err)
 	}
@@ -216,21 +134,16 @@ list "sapmessaging_webhook_subscription" "crm" {
 	if pausedCfg == generated {
 		t.Fatalf("cannot find paused = false of orders-push in generated.tf:\n%s", generated)
 	}
-	acctest.WriteFile(t, filepath.Join(dir, "generated.tf"), pausedCfg)
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if s := "0 added, 1 changed, 0 destroyed"; !strings.Contains(r.Output, s) {
-		t.Errorf("pausing the imported subscription does not say %q:\n%s", s, r.Output)
-	}
+	w.WriteFile("generated.tf", pausedCfg)
+	r := w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	acctest.ExpectContains(t, "pausing the imported subscription", r.Output, "0 added, 1 changed, 0 destroyed")
 
 	// A change that replaces it needs the secret, which the service never returns.
 	replaced := strings.Replace(pausedCfg, "https://orders.acme.example/events", "https://orders2.acme.example/events", 1)
-	acctest.WriteFile(t, filepath.Join(dir, "generated.tf"), replaced)
+	w.WriteFile("generated.tf", replaced)
 	r = w.MustRun(1, "plan", "-input=false", "-no-color")
-	for _, s := range []string{"OAuth2 Client Secret Required", "endpoint changed", "client_secret_wo"} {
-		if !strings.Contains(r.Output, s) {
-			t.Errorf("the plan replacing the imported subscription without a secret does not show %q:\n%s", s, r.Output)
-		}
-	}
+	acctest.ExpectContains(t, "the plan replacing the imported subscription without a secret", r.Output,
+		"OAuth2 Client Secret Required", "endpoint changed", "client_secret_wo")
 	if strings.Contains(r.Output, "Invalid Attribute Combination") {
 		t.Errorf("the plan fails with the framework's generic message:\n%s", r.Output)
 	}

@@ -29,45 +29,42 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 `, name, ttl)
 	}
 	ctx := context.Background()
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: hcl(3600),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(3600)),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config: hcl(3600),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(3600)),
 			},
-			{
-				// Someone switches off respect TTL in the cockpit: the DMQ would grow for ever, so the plan turns it back on.
-				PreConfig: func() {
-					em := env.EventMesh(t)
-					q, err := em.GetQueue(ctx, name)
-					if err != nil {
-						t.Fatal(err)
-					}
-					off := false
-					s := q.Settings()
-					s.RespectTTL = &off
-					if _, _, err := em.PutQueue(ctx, name, s); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: hcl(3600),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
-					},
-				},
-			},
-			{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true},
-			{Config: hcl(0), PlanOnly: true, ExpectError: regexp.MustCompile(`Invalid Max TTL`)},
-			{Config: hcl(604801), PlanOnly: true, ExpectError: regexp.MustCompile(`Invalid Max TTL`)},
-			{Config: hcl(3600), PlanOnly: true},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
+		{
+			// Someone switches off respect TTL in the cockpit: the DMQ would grow for ever, so the plan turns it back on.
+			PreConfig: func() {
+				em := env.EventMesh(t)
+				q, err := em.GetQueue(ctx, name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				off := false
+				s := q.Settings()
+				s.RespectTTL = &off
+				if _, _, err := em.PutQueue(ctx, name, s); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: hcl(3600),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
+				},
+			},
+		},
+		{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true},
+		{Config: hcl(0), PlanOnly: true, ExpectError: regexp.MustCompile(`Invalid Max TTL`)},
+		{Config: hcl(604801), PlanOnly: true, ExpectError: regexp.MustCompile(`Invalid Max TTL`)},
+		{Config: hcl(3600), PlanOnly: true},
 	})
 }
 
@@ -81,34 +78,31 @@ resource "sapmessaging_dead_message_queue" "dmq" {
   name = %q
 }
 `, name)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: config,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("sapmessaging_dead_message_queue.dmq", tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(604800)),
-				},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config: config,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("sapmessaging_dead_message_queue.dmq", tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(604800)),
 			},
-			{
-				PreConfig: func() {
-					five, dmq := int64(5), name
-					if _, _, err := env.EventMesh(t).PutQueue(ctx, "acme/crm/prod/shipping", eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config:      config,
-				Destroy:     true,
-				ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Still In Use.*acme/crm/prod/shipping`),
+		},
+		{
+			PreConfig: func() {
+				five, dmq := int64(5), name
+				if _, _, err := env.EventMesh(t).PutQueue(ctx, "acme/crm/prod/shipping", eventmesh.QueueSettings{MaxRedeliveryCount: &five, DeadMsgQueue: &dmq}); err != nil {
+					t.Fatal(err)
+				}
 			},
-			{
-				PreConfig: func() {
-					if err := env.EventMesh(t).DeleteQueue(ctx, "acme/crm/prod/shipping"); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: config,
+			Config:      config,
+			Destroy:     true,
+			ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Still In Use.*acme/crm/prod/shipping`),
+		},
+		{
+			PreConfig: func() {
+				if err := env.EventMesh(t).DeleteQueue(ctx, "acme/crm/prod/shipping"); err != nil {
+					t.Fatal(err)
+				}
 			},
+			Config: config,
 		},
 	})
 }

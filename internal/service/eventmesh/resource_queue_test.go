@@ -57,12 +57,9 @@ func TestAccQueue_lifecycle(t *testing.T) {
 				},
 			},
 			{
-				Config: env.Config(acctest.QueueHCL(5)),
-				Check:  checkServerQueue(env, t, 5),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				Config:           env.Config(acctest.QueueHCL(5)),
+				Check:            checkServerQueue(env, t, 5),
+				ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_queue.orders", plancheck.ResourceActionUpdate),
 			},
 			{
 				ResourceName:      "sapmessaging_queue.orders",
@@ -91,48 +88,42 @@ func TestAccQueue_lifecycle(t *testing.T) {
 func TestAccQueue_drift(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	ctx := context.Background()
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: env.Config(acctest.QueueHCL(3))},
-			{
-				// Someone sets the count to 0 (unlimited) in the cockpit: the next plan restores it.
-				PreConfig: func() {
-					em := env.EventMesh(t)
-					q, err := em.GetQueue(ctx, acctest.TestQueue)
-					if err != nil {
-						t.Fatal(err)
-					}
-					zero := int64(0)
-					s := q.Settings()
-					s.MaxRedeliveryCount = &zero
-					if _, _, err := em.PutQueue(ctx, acctest.TestQueue, s); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: env.Config(acctest.QueueHCL(3)),
-				Check:  checkServerQueue(env, t, 3),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
-					},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{Config: env.Config(acctest.QueueHCL(3))},
+		{
+			// Someone sets the count to 0 (unlimited) in the cockpit: the next plan restores it.
+			PreConfig: func() {
+				em := env.EventMesh(t)
+				q, err := em.GetQueue(ctx, acctest.TestQueue)
+				if err != nil {
+					t.Fatal(err)
+				}
+				zero := int64(0)
+				s := q.Settings()
+				s.MaxRedeliveryCount = &zero
+				if _, _, err := em.PutQueue(ctx, acctest.TestQueue, s); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: env.Config(acctest.QueueHCL(3)),
+			Check:  checkServerQueue(env, t, 3),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
 				},
 			},
-			{
-				// The queue is deleted out of band: it leaves the state and is planned for creation.
-				PreConfig: func() {
-					if err := env.EventMesh(t).DeleteQueue(ctx, acctest.TestQueue); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: env.Config(acctest.QueueHCL(3)),
-				Check:  checkServerQueue(env, t, 3),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+		},
+		{
+			// The queue is deleted out of band: it leaves the state and is planned for creation.
+			PreConfig: func() {
+				if err := env.EventMesh(t).DeleteQueue(ctx, acctest.TestQueue); err != nil {
+					t.Fatal(err)
+				}
 			},
+			Config:           env.Config(acctest.QueueHCL(3)),
+			Check:            checkServerQueue(env, t, 3),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_queue.orders", plancheck.ResourceActionCreate),
 		},
 	})
 }
@@ -167,27 +158,20 @@ resource "sapmessaging_queue" "q" {
 	for _, s := range steps {
 		ts = append(ts, resource.TestStep{Config: queue(s.body), PlanOnly: true, ExpectError: acctest.Wrapped(s.want)})
 	}
-	ts = append(ts, resource.TestStep{
-		Config: env.Config(`
-resource "sapmessaging_queue" "q" {
-  name                 = "acme crm"
-  max_redelivery_count = 5
-}
-`),
-		PlanOnly:    true,
-		ExpectError: regexp.MustCompile(`Invalid Queue Name`),
-	})
-	ts = append(ts, resource.TestStep{
-		Config: env.Config(`
-resource "sapmessaging_queue" "q" {
-  name                 = "acme/crm/prod/prüfung"
-  max_redelivery_count = 5
-}
-`),
-		PlanOnly:    true,
-		ExpectError: acctest.Wrapped(`Invalid Queue Name .*contains the character 'ü' \(U\+00FC\) at byte 16`),
-	})
-	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories, Steps: ts})
+	for _, bad := range []struct {
+		name string
+		want *regexp.Regexp
+	}{
+		{"acme crm", regexp.MustCompile(`Invalid Queue Name`)},
+		{"acme/crm/prod/prüfung", acctest.Wrapped(`Invalid Queue Name .*contains the character 'ü' \(U\+00FC\) at byte 16`)},
+	} {
+		ts = append(ts, resource.TestStep{
+			Config:      env.Config(fmt.Sprintf("\nresource \"sapmessaging_queue\" \"q\" {\n  name                 = %q\n  max_redelivery_count = 5\n}\n", bad.name)),
+			PlanOnly:    true,
+			ExpectError: bad.want,
+		})
+	}
+	acctest.ParallelTest(t, ts)
 	if n := env.Srv.Stats().ManagementCalls; n != 0 {
 		t.Errorf("refused plans made %d management API calls, want 0", n)
 	}
@@ -196,25 +180,22 @@ resource "sapmessaging_queue" "q" {
 // A queue without a dead message queue is allowed, with a warning; the apply works and the plan is then empty.
 func TestAccQueue_withoutDeadMessageQueue(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.Config(`
+	acctest.ParallelTest(t, []resource.TestStep{{
+		Config: env.Config(`
 resource "sapmessaging_queue" "q" {
   name                 = "acme/crm/dev/scratch"
   max_redelivery_count = 2
   access_type          = "EXCLUSIVE"
 }
 `),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue"), knownvalue.Null()),
-				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("access_type"), knownvalue.StringExact("EXCLUSIVE")),
-				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("respect_ttl"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("max_ttl"), knownvalue.Null()),
-			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue"), knownvalue.Null()),
+			statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("access_type"), knownvalue.StringExact("EXCLUSIVE")),
+			statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("respect_ttl"), knownvalue.Bool(false)),
+			statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("max_ttl"), knownvalue.Null()),
+		},
+		ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	}})
 }
 
 // A queue holding messages is not deleted without force_destroy: the destroy fails and the
@@ -383,16 +364,7 @@ resource "sapmessaging_queue" "q" {
 			ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*"acme/crm/prod/refunds/dmq" of "acme/crm/prod/refunds" does not exist.*no resource planned before ` +
 				`this one in this run creates it.*set dead_message_queue to that resource's name attribute.*sapmessaging_dead_message_queue.dmq.name`),
 		}, {
-			Config: env.Config(`
-resource "sapmessaging_dead_message_queue" "dmq" {
-  name = "acme/crm/prod/refunds/dmq"
-}
-resource "sapmessaging_queue" "q" {
-  name                 = "acme/crm/prod/refunds"
-  max_redelivery_count = 5
-  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
-}
-`),
+			Config: env.Config(acctest.QueueWithDMQHCL("q", "acme/crm/prod/refunds", 5, "")),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("acme/crm/prod/refunds/dmq")),
 			},
@@ -454,14 +426,11 @@ resource "sapmessaging_queue" "q" {
 			}
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: hcl(false)},
-			{PreConfig: env.Srv.ResetStats, Config: hcl(false), Destroy: true},
-			{PreConfig: destroyCalls(false), Config: hcl(true)},
-			{PreConfig: env.Srv.ResetStats, Config: hcl(true), Destroy: true},
-			{PreConfig: destroyCalls(true), Config: env.Config("")},
-		},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{Config: hcl(false)},
+		{PreConfig: env.Srv.ResetStats, Config: hcl(false), Destroy: true},
+		{PreConfig: destroyCalls(false), Config: hcl(true)},
+		{PreConfig: env.Srv.ResetStats, Config: hcl(true), Destroy: true},
+		{PreConfig: destroyCalls(true), Config: env.Config("")},
 	})
 }

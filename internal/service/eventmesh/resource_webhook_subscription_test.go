@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync/atomic"
@@ -45,118 +43,106 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 	ep, ep2 := acctest.WebhookEndpoint(t), acctest.WebhookEndpoint(t)
 	const addr, name = "sapmessaging_webhook_subscription.w", "acme/crm/prod/hooked/webhook"
 	auth := fmt.Sprintf(webhookOAuth2, ep.URL)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"`)),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(name)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("qos"), knownvalue.Int64Exact(1)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("ACTIVE")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("handshake_status"), knownvalue.StringRegexp(regexp.MustCompile(`^(REQUESTED|COMPLETED)$`))),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("oauth2").AtMapKey("client_id"), knownvalue.StringExact("orders-hook")),
-				},
-				Check: func(*terraform.State) error {
-					w, err := serverWebhook(t, env, name)
-					if err != nil {
-						return err
-					}
-					if w.Queue != "acme/crm/prod/hooked" || w.QoS != 1 || w.Endpoint != ep.URL || w.DefaultContentType != "application/xml" ||
-						w.OAuth2 == nil || w.OAuth2.ClientID != "orders-hook" {
-						return fmt.Errorf("server has %+v", w)
-					}
-					return nil
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"`)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(name)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("qos"), knownvalue.Int64Exact(1)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("ACTIVE")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("handshake_status"), knownvalue.StringRegexp(regexp.MustCompile(`^(REQUESTED|COMPLETED)$`))),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("oauth2").AtMapKey("client_id"), knownvalue.StringExact("orders-hook")),
 			},
-			{
-				// The handshake has completed by the refresh of this step.
-				Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"`)),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("handshake_status"), knownvalue.StringExact("COMPLETED")),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Check: func(*terraform.State) error {
+				w, err := serverWebhook(t, env, name)
+				if err != nil {
+					return err
+				}
+				if w.Queue != "acme/crm/prod/hooked" || w.QoS != 1 || w.Endpoint != ep.URL || w.DefaultContentType != "application/xml" ||
+					w.OAuth2 == nil || w.OAuth2.ClientID != "orders-hook" {
+					return fmt.Errorf("server has %+v", w)
+				}
+				return nil
 			},
-			{
-				ResourceName:      addr,
-				ImportState:       true,
-				ImportStateId:     name,
-				ImportStateVerify: true,
-				// The API never shows the secret.
-				ImportStateVerifyIgnore: []string{"oauth2.client_secret"},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		},
+		{
+			// The handshake has completed by the refresh of this step.
+			Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"`)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("handshake_status"), knownvalue.StringExact("COMPLETED")),
 			},
-			{
-				// Paused in the cockpit: the plan resumes it, in place.
-				PreConfig: func() {
-					if !env.Srv.SetWebhookPaused(name, true) {
-						t.Fatal("webhook missing on the server")
-					}
-				},
-				Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
-					},
-				},
-				Check: func(*terraform.State) error {
-					if w, _, _ := env.Srv.Webhook(name); w.SubscriptionState != "ACTIVE" {
-						return fmt.Errorf("server state %q after apply, want ACTIVE", w.SubscriptionState)
-					}
-					return nil
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		},
+		{
+			ResourceName:      addr,
+			ImportState:       true,
+			ImportStateId:     name,
+			ImportStateVerify: true,
+			// The API never shows the secret.
+			ImportStateVerifyIgnore: []string{"oauth2.client_secret"},
+		},
+		{
+			// Paused in the cockpit: the plan resumes it, in place.
+			PreConfig: func() {
+				if !env.Srv.SetWebhookPaused(name, true) {
+					t.Fatal("webhook missing on the server")
+				}
+			},
+			Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"`)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
 				},
 			},
-			{
-				// paused = true pauses it in place.
-				Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"
+			Check: func(*terraform.State) error {
+				if w, _, _ := env.Srv.Webhook(name); w.SubscriptionState != "ACTIVE" {
+					return fmt.Errorf("server state %q after apply, want ACTIVE", w.SubscriptionState)
+				}
+				return nil
+			},
+		},
+		{
+			// paused = true pauses it in place.
+			Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"
   paused = true`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("PAUSED")),
-				},
-				Check: func(*terraform.State) error {
-					if w, _, _ := env.Srv.Webhook(name); w.SubscriptionState != "PAUSED" {
-						return fmt.Errorf("server state %q after apply, want PAUSED", w.SubscriptionState)
-					}
-					return nil
-				},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("PAUSED")),
 			},
-			{
-				// A new endpoint replaces the subscription; the new one keeps paused (created active and
-				// paused right after, which accept_push_before_pause accepts).
-				Config: env.Config(acctest.WebhookHCL(ep2.URL, auth+`  default_content_type = "application/xml"
+			Check: func(*terraform.State) error {
+				if w, _, _ := env.Srv.Webhook(name); w.SubscriptionState != "PAUSED" {
+					return fmt.Errorf("server state %q after apply, want PAUSED", w.SubscriptionState)
+				}
+				return nil
+			},
+		},
+		{
+			// A new endpoint replaces the subscription; the new one keeps paused (created active and
+			// paused right after, which accept_push_before_pause accepts).
+			Config: env.Config(acctest.WebhookHCL(ep2.URL, auth+`  default_content_type = "application/xml"
   paused = true
   accept_push_before_pause = true`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: func(*terraform.State) error {
-					w, _, _ := env.Srv.Webhook(name)
-					if w.PushConfig.Endpoint != ep2.URL || w.SubscriptionState != "PAUSED" {
-						return fmt.Errorf("server has endpoint %q, state %q after the replacement", w.PushConfig.Endpoint, w.SubscriptionState)
-					}
-					return nil
-				},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionDestroyBeforeCreate),
+			Check: func(*terraform.State) error {
+				w, _, _ := env.Srv.Webhook(name)
+				if w.PushConfig.Endpoint != ep2.URL || w.SubscriptionState != "PAUSED" {
+					return fmt.Errorf("server has endpoint %q, state %q after the replacement", w.PushConfig.Endpoint, w.SubscriptionState)
+				}
+				return nil
 			},
-			{
-				// Deleted out of band: planned for creation again.
-				PreConfig: func() {
-					if !env.Srv.DeleteWebhook(name) {
-						t.Fatal("webhook missing on the server")
-					}
-				},
-				Config: env.Config(acctest.WebhookHCL(ep2.URL, auth)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+		},
+		{
+			// Deleted out of band: planned for creation again.
+			PreConfig: func() {
+				if !env.Srv.DeleteWebhook(name) {
+					t.Fatal("webhook missing on the server")
+				}
 			},
+			Config:           env.Config(acctest.WebhookHCL(ep2.URL, auth)),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionCreate),
 		},
 	})
 }
@@ -184,22 +170,26 @@ func TestAccWebhookSubscription_qos0AndWriteOnlySecret(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	ep := acctest.WebhookEndpoint(t)
 	const addr, name = "sapmessaging_webhook_subscription.w", "acme/crm/prod/hooked/webhook"
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
-		Steps: []resource.TestStep{
-			{
-				Config: env.Config(acctest.WebhookHCL(ep.URL, fmt.Sprintf(`
+	// config is the QoS 0 subscription authenticated with the write-only client secret of the given version.
+	config := func(secret string, version int) string {
+		return env.Config(acctest.WebhookHCL(ep.URL, fmt.Sprintf(`
   qos                 = 0
   accept_message_loss = true
   exempt_handshake    = true
   oauth2 = {
     client_id                = "orders-hook"
     token_url                = "%s/token"
-    client_secret_wo         = "write-only-secret"
-    client_secret_wo_version = 1
+    client_secret_wo         = %q
+    client_secret_wo_version = %d
   }
-`, ep.URL))),
+`, ep.URL, secret, version)))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		Steps: []resource.TestStep{
+			{
+				Config: config("write-only-secret", 1),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("qos"), knownvalue.Int64Exact(0)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("handshake_status"), knownvalue.StringExact("EXEMPTED")),
@@ -230,17 +220,7 @@ func TestAccWebhookSubscription_qos0AndWriteOnlySecret(t *testing.T) {
 			},
 			{
 				// A new secret version replaces the subscription with the new secret.
-				Config: env.Config(acctest.WebhookHCL(ep.URL, fmt.Sprintf(`
-  qos                 = 0
-  accept_message_loss = true
-  exempt_handshake    = true
-  oauth2 = {
-    client_id                = "orders-hook"
-    token_url                = "%s/token"
-    client_secret_wo         = "rotated-secret"
-    client_secret_wo_version = 2
-  }
-`, ep.URL))),
+				Config: config("rotated-secret", 2),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
@@ -257,56 +237,53 @@ func TestAccWebhookSubscription_qos0AndWriteOnlySecret(t *testing.T) {
 
 func TestAccWebhookSubscription_planErrors(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `  qos = 0`)),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`QoS 0 Loses Messages.*any failure or timeout of the endpoint loses.*the message`),
-			},
-			{
-				Config:      env.Config(acctest.WebhookHCL("http://orders.example.com/hook", ``)),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`Webhook Endpoint Not HTTPS`),
-			},
-			{
-				Config:      env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `  exempt_handshake = true`)),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`Handshake Exempted Without Authentication`),
-			},
-			{
-				Config: env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config:      env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `  qos = 0`)),
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(`QoS 0 Loses Messages.*any failure or timeout of the endpoint loses.*the message`),
+		},
+		{
+			Config:      env.Config(acctest.WebhookHCL("http://orders.example.com/hook", ``)),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`Webhook Endpoint Not HTTPS`),
+		},
+		{
+			Config:      env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `  exempt_handshake = true`)),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`Handshake Exempted Without Authentication`),
+		},
+		{
+			Config: env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `
   oauth2 = {
     client_id = "a"
     token_url = "https://t.example.com/token"
   }`)),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`OAuth2 Client Secret Required.*creates the webhook subscription.*Set\s+` + "`" + `oauth2.client_secret_wo` + "`"),
-			},
-			{
-				Config: env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(`OAuth2 Client Secret Required.*creates the webhook subscription.*Set\s+` + "`" + `oauth2.client_secret_wo` + "`"),
+		},
+		{
+			Config: env.Config(acctest.WebhookHCL("https://orders.example.com/hook", `
   oauth2 = {
     client_id        = "a"
     token_url        = "https://t.example.com/token"
     client_secret    = "s"
     client_secret_wo = "s"
   }`)),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`client_secret_wo`),
-			},
-			{
-				// Credentials known only at apply: the handshake exemption is not refused for want of them,
-				// and the plan decodes.
-				Config: env.Config(`
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`client_secret_wo`),
+		},
+		{
+			// Credentials known only at apply: the handshake exemption is not refused for want of them,
+			// and the plan decodes.
+			Config: env.Config(`
 resource "terraform_data" "creds" {
   input = { client_id = "a", token_url = "https://t.example.com/token", client_secret = "s", client_secret_wo = null, client_secret_wo_version = null }
 }
 ` + acctest.WebhookHCL("https://orders.example.com/hook", `  exempt_handshake = true
   oauth2           = terraform_data.creds.output`)),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-			},
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
 		},
 	})
 }
@@ -315,72 +292,35 @@ resource "terraform_data" "creds" {
 // queue and with unlimited redelivery, the stall of 18 failing messages, and a second webhook
 // on the same queue; and the replacement note.
 func TestAccWebhookSubscription_planWarnings(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
+	tf := acctest.ParallelCLI(t)
 	env := acctest.NewTestEnv(t)
 	ep := acctest.WebhookEndpoint(t)
-	if _, _, err := env.EventMesh(t).PutQueue(context.Background(), "acme/crm/prod/plain", eventmesh.QueueSettings{}); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), `
-terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-
+	env.PutQueues(t, acctest.EventMeshQueue{Name: "acme/crm/prod/plain"})
+	w := acctest.NewWorkspace(t, tf, env, map[string]string{"main.tf": acctest.RequiredProviders + `
 resource "sapmessaging_webhook_subscription" "a" {
   name     = "plain-a"
   queue    = "acme/crm/prod/plain"
-  endpoint = "`+ep.URL+`/a"
+  endpoint = "` + ep.URL + `/a"
 }
 
 resource "sapmessaging_webhook_subscription" "b" {
   name     = "plain-b"
   queue    = "acme/crm/prod/plain"
-  endpoint = "`+ep.URL+`/b"
+  endpoint = "` + ep.URL + `/b"
   depends_on = [sapmessaging_webhook_subscription.a]
 }
-`)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	diags := acctest.PlanDiagnostics(t, w)
-	want := []*regexp.Regexp{
+`})
+	w.ExpectPlanDiagnostics(
 		regexp.MustCompile(`^warning: Webhook Queue Without Dead Message Queue: Queue "acme/crm/prod/plain" has no dead message queue.*10080 minutes`),
 		regexp.MustCompile(`^warning: Webhook Retries Until the Time to Live: .*tried 13 times over 10080 minutes`),
 		regexp.MustCompile(`^warning: Failing Messages Can Stall the Webhook: Event Mesh holds at most 18 messages`),
 		regexp.MustCompile(`^warning: Several Webhooks on One Queue: Queue "acme/crm/prod/plain" is also pushed by "plain-a"`),
-	}
-	for _, re := range want {
-		found := false
-		for _, d := range diags {
-			if re.MatchString(d) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			t.Errorf("no plan diagnostic matches %s; diagnostics:\n%s", re, strings.Join(diags, "\n"))
-		}
-	}
+	)
 	// After the apply, the replacement says what happens to the queue's messages.
 	w.MustRun(0, "apply", "-input=false", "-auto-approve")
-	main, err := os.ReadFile(filepath.Join(dir, "main.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), strings.Replace(string(main), ep.URL+"/a\"", ep.URL+"/a2\"", 1))
-	diags = acctest.PlanDiagnostics(t, w)
-	re := regexp.MustCompile(`^warning: Webhook Subscription Replaced: Webhook subscription "plain-a" is deleted and created again \(endpoint changed\).*messages wait in the queue`)
-	found := false
-	for _, d := range diags {
-		found = found || re.MatchString(d)
-	}
-	if !found {
-		t.Errorf("no plan diagnostic matches %s; diagnostics:\n%s", re, strings.Join(diags, "\n"))
-	}
+	w.WriteFile("main.tf", strings.Replace(w.ReadFile("main.tf"), ep.URL+"/a\"", ep.URL+"/a2\"", 1))
+	w.ExpectPlanDiagnostics(regexp.MustCompile(
+		`^warning: Webhook Subscription Replaced: Webhook subscription "plain-a" is deleted and created again \(endpoint changed\).*messages wait in the queue`))
 }
 
 // A subscription planned with paused = true pushes nothing before it is paused: the API creates
@@ -411,51 +351,48 @@ func TestAccWebhookSubscription_createdPausedPushesNothing(t *testing.T) {
 		env.Srv.SetFaults(emulator.Faults{SlowDelay: 500 * time.Millisecond})
 		env.Srv.InjectNextOn("PUT /messagingrest/v1/subscriptions/{name}/state", emulator.FaultSlow)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: env.Config(acctest.WebhookQueues)},
-			{
-				PreConfig: func() {
-					for i := range 5 {
-						if _, err := env.Srv.Publish("acme/crm/prod/hooked", fmt.Appendf(nil, `{"order":%d}`, i), "application/json"); err != nil {
-							t.Fatal(err)
-						}
+	acctest.ParallelTest(t, []resource.TestStep{
+		{Config: env.Config(acctest.WebhookQueues)},
+		{
+			PreConfig: func() {
+				for i := range 5 {
+					if _, err := env.Srv.Publish("acme/crm/prod/hooked", fmt.Appendf(nil, `{"order":%d}`, i), "application/json"); err != nil {
+						t.Fatal(err)
 					}
-					holdPause()
-				},
-				Config:      env.Config(paused),
-				ExpectError: regexp.MustCompile(`Webhook Subscription Cannot Be Created Paused`),
+				}
+				holdPause()
 			},
-			{
-				// Nothing was created, and nothing pushed.
-				PreConfig: func() { env.Srv.ClearFaults() },
-				Config:    env.Config(acctest.WebhookQueues),
-				Check: func(*terraform.State) error {
-					if _, _, ok := env.Srv.Webhook(name); ok {
-						return fmt.Errorf("the refused subscription exists")
-					}
-					if n := posts.Load(); n != 0 {
-						return fmt.Errorf("the endpoint received %d messages before the subscription was paused", n)
-					}
-					return nil
-				},
+			Config:      env.Config(paused),
+			ExpectError: regexp.MustCompile(`Webhook Subscription Cannot Be Created Paused`),
+		},
+		{
+			// Nothing was created, and nothing pushed.
+			PreConfig: func() { env.Srv.ClearFaults() },
+			Config:    env.Config(acctest.WebhookQueues),
+			Check: func(*terraform.State) error {
+				if _, _, ok := env.Srv.Webhook(name); ok {
+					return fmt.Errorf("the refused subscription exists")
+				}
+				if n := posts.Load(); n != 0 {
+					return fmt.Errorf("the endpoint received %d messages before the subscription was paused", n)
+				}
+				return nil
 			},
-			{
-				// Accepted: created active, then paused; the emulator pushed in between.
-				PreConfig:          holdPause,
-				Config:             env.Config(strings.Replace(paused, "paused = true", "paused = true\n  accept_push_before_pause = true", 1)),
-				ExpectNonEmptyPlan: false,
-				Check: func(*terraform.State) error {
-					env.Srv.ClearFaults()
-					if w, _, _ := env.Srv.Webhook(name); w.SubscriptionState != "PAUSED" {
-						return fmt.Errorf("server state %q, want PAUSED", w.SubscriptionState)
-					}
-					if posts.Load() == 0 {
-						return fmt.Errorf("no message was pushed between the create and the pause: the test no longer shows the window")
-					}
-					return nil
-				},
+		},
+		{
+			// Accepted: created active, then paused; the emulator pushed in between.
+			PreConfig:          holdPause,
+			Config:             env.Config(strings.Replace(paused, "paused = true", "paused = true\n  accept_push_before_pause = true", 1)),
+			ExpectNonEmptyPlan: false,
+			Check: func(*terraform.State) error {
+				env.Srv.ClearFaults()
+				if w, _, _ := env.Srv.Webhook(name); w.SubscriptionState != "PAUSED" {
+					return fmt.Errorf("server state %q, want PAUSED", w.SubscriptionState)
+				}
+				if posts.Load() == 0 {
+					return fmt.Errorf("no message was pushed between the create and the pause: the test no longer shows the window")
+				}
+				return nil
 			},
 		},
 	})

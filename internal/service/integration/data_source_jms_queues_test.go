@@ -54,66 +54,64 @@ output "messages" {
 func TestAccJMSQueuesDataSource(t *testing.T) {
 	env := newJMSTestEnv(t, emulator.Options{JMSMaxQueues: 4, JMSMaxCapacity: 1000})
 	all := "data.sapmessaging_jms_queues.all"
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				// An empty broker.
-				Config: env.Config(jmsQueuesConfig),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{})),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("queue_count"), knownvalue.Int64Exact(0)),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("queue_limit"), knownvalue.Int64Exact(4)),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("queue_count_state"), knownvalue.StringExact("ok")),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("capacity_state"), knownvalue.StringExact("ok")),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("capacity_used_percent"), knownvalue.Float64Exact(0)),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("message_counts_available"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("total_messages"), knownvalue.Int64Exact(0)),
-				},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			// An empty broker.
+			Config: env.Config(jmsQueuesConfig),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{})),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("queue_count"), knownvalue.Int64Exact(0)),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("queue_limit"), knownvalue.Int64Exact(4)),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("queue_count_state"), knownvalue.StringExact("ok")),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("capacity_state"), knownvalue.StringExact("ok")),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("capacity_used_percent"), knownvalue.Float64Exact(0)),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("message_counts_available"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("total_messages"), knownvalue.Int64Exact(0)),
 			},
-			{
-				// Messages on three queues, one of them stopped, 85% of the capacity in use.
-				PreConfig: func() {
-					putJMS(t, env, "ORDERS_IN", emulator.JMSMessageInput{Body: strings.Repeat("o", 400)})
-					putJMS(t, env, "ORDERS_IN", emulator.JMSMessageInput{Body: strings.Repeat("o", 400)})
-					putJMS(t, env, "ORDERS_OUT", emulator.JMSMessageInput{Body: "x", AccessType: emulator.JMSExclusive})
-					putJMS(t, env, "INVOICES", emulator.JMSMessageInput{Body: strings.Repeat("i", 49)})
-					if err := env.Srv.SetJMSQueueActive("INVOICES", false); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: env.Config(jmsQueuesConfig),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.StringExact("INVOICES"), knownvalue.StringExact("ORDERS_IN"), knownvalue.StringExact("ORDERS_OUT")})),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("message_count"), knownvalue.Int64Exact(2)),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("size_bytes"), knownvalue.Int64Exact(800)),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("access_type"), knownvalue.StringExact("Non-Exclusive")),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(2).AtMapKey("access_type"), knownvalue.StringExact("Exclusive")),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("active"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("unhealthy_queues"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("INVOICES")})),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("total_messages"), knownvalue.Int64Exact(4)),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("capacity_bytes"), knownvalue.Int64Exact(850)),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("capacity_state"), knownvalue.StringExact("critical")),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("queue_count_state"), knownvalue.StringExact("critical")),
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("high_usage").AtMapKey("queues"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue("data.sapmessaging_jms_queues.orders", tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.StringExact("ORDERS_IN"), knownvalue.StringExact("ORDERS_OUT")})),
-					statecheck.ExpectKnownValue("data.sapmessaging_jms_queues.orders", tfjsonpath.New("total_messages"), knownvalue.Int64Exact(3)),
-					statecheck.ExpectKnownOutputValue("messages", knownvalue.MapExact(map[string]knownvalue.Check{
-						"INVOICES": knownvalue.Int64Exact(1), "ORDERS_IN": knownvalue.Int64Exact(2), "ORDERS_OUT": knownvalue.Int64Exact(1)})),
-				},
+		},
+		{
+			// Messages on three queues, one of them stopped, 85% of the capacity in use.
+			PreConfig: func() {
+				putJMS(t, env, "ORDERS_IN", emulator.JMSMessageInput{Body: strings.Repeat("o", 400)})
+				putJMS(t, env, "ORDERS_IN", emulator.JMSMessageInput{Body: strings.Repeat("o", 400)})
+				putJMS(t, env, "ORDERS_OUT", emulator.JMSMessageInput{Body: "x", AccessType: emulator.JMSExclusive})
+				putJMS(t, env, "INVOICES", emulator.JMSMessageInput{Body: strings.Repeat("i", 49)})
+				if err := env.Srv.SetJMSQueueActive("INVOICES", false); err != nil {
+					t.Fatal(err)
+				}
 			},
-			{
-				// Nothing changed: the plan is empty.
-				Config: env.Config(jmsQueuesConfig),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+			Config: env.Config(jmsQueuesConfig),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact("INVOICES"), knownvalue.StringExact("ORDERS_IN"), knownvalue.StringExact("ORDERS_OUT")})),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("message_count"), knownvalue.Int64Exact(2)),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("size_bytes"), knownvalue.Int64Exact(800)),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("access_type"), knownvalue.StringExact("Non-Exclusive")),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(2).AtMapKey("access_type"), knownvalue.StringExact("Exclusive")),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("active"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("unhealthy_queues"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("INVOICES")})),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("total_messages"), knownvalue.Int64Exact(4)),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("capacity_bytes"), knownvalue.Int64Exact(850)),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("capacity_state"), knownvalue.StringExact("critical")),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("queue_count_state"), knownvalue.StringExact("critical")),
+				statecheck.ExpectKnownValue(all, tfjsonpath.New("high_usage").AtMapKey("queues"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue("data.sapmessaging_jms_queues.orders", tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact("ORDERS_IN"), knownvalue.StringExact("ORDERS_OUT")})),
+				statecheck.ExpectKnownValue("data.sapmessaging_jms_queues.orders", tfjsonpath.New("total_messages"), knownvalue.Int64Exact(3)),
+				statecheck.ExpectKnownOutputValue("messages", knownvalue.MapExact(map[string]knownvalue.Check{
+					"INVOICES": knownvalue.Int64Exact(1), "ORDERS_IN": knownvalue.Int64Exact(2), "ORDERS_OUT": knownvalue.Int64Exact(1)})),
 			},
-			{
-				// A check block over the queues warns about the stopped queue.
-				Config: env.Config(`
+		},
+		{
+			// Nothing changed: the plan is empty.
+			Config: env.Config(jmsQueuesConfig),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+		},
+		{
+			// A check block over the queues warns about the stopped queue.
+			Config: env.Config(`
 data "sapmessaging_jms_queues" "all" {}
 
 check "jms_queues_healthy" {
@@ -123,8 +121,7 @@ check "jms_queues_healthy" {
   }
 }
 `),
-				ExpectNonEmptyPlan: false,
-			},
+			ExpectNonEmptyPlan: false,
 		},
 	})
 }
@@ -132,19 +129,16 @@ check "jms_queues_healthy" {
 // Without a Cloud Integration connection the data source says what to set.
 func TestAccJMSQueuesDataSourceNeedsCloudIntegration(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
+	acctest.ParallelTest(t, []resource.TestStep{{
+		Config: fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh = { service_key = %q }
 }
 
 data "sapmessaging_jms_queues" "all" {}
 `, string(env.Srv.EventMeshKey())),
-			ExpectError: regexp.MustCompile(`Cloud Integration Not Configured`),
-		}},
-	})
+		ExpectError: regexp.MustCompile(`Cloud Integration Not Configured`),
+	}})
 }
 
 // A tenant without the undocumented queue list still reports states; the

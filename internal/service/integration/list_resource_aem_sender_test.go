@@ -2,19 +2,15 @@ package integration_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
@@ -25,53 +21,45 @@ import (
 func TestAccAEMSenderListResource_query(t *testing.T) {
 	env := acctest.NewAEMSenderEnv(t)
 	const all = "sapmessaging_aem_sender.acme_aem"
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Query:  true,
-				Config: env.AEMProviderBlock("") + acctest.ReadExample(t, "list-resources/sapmessaging_aem_sender/list-resource.tfquery.hcl"),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength(all, len(emulator.SampleAEMIFlows)),
-					querycheck.ExpectIdentity(all, map[string]knownvalue.Check{
-						"iflow_id": knownvalue.StringExact(acctest.AEMOrdersFlow), "channel": knownvalue.Null(),
-					}),
-					querycheck.ExpectResourceDisplayName(all, byChannel(acctest.AEMOrdersFlow, ""),
-						knownvalue.StringExact(acctest.AEMOrdersFlow+": AEM sender of queue acme/aem/prod/orders (package AcmeAEM)")),
-					querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMOrdersFlow, ""), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(acctest.AEMOrdersFlow)},
-						{Path: tfjsonpath.New("deploy"), KnownValue: knownvalue.Bool(false)},
-						{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("NOT_DEPLOYED")},
-						{Path: tfjsonpath.New("max_message_processing_attempts"), KnownValue: knownvalue.Int64Exact(5)},
-						{Path: tfjsonpath.New("retry_multiplier"), KnownValue: knownvalue.Float64Exact(3)},
-						{Path: tfjsonpath.New("settlement_outcome"), KnownValue: knownvalue.StringExact("FAILED")},
-						{Path: tfjsonpath.New("consumer_mode"), KnownValue: knownvalue.StringExact("GUARANTEED")},
-						{Path: tfjsonpath.New("accept_message_loss"), KnownValue: knownvalue.Bool(false)},
-						{Path: tfjsonpath.New("worst_case_runs"), KnownValue: knownvalue.Int64Exact(30)},
-						{Path: tfjsonpath.New("poison_message_end"), KnownValue: knownvalue.StringExact("DMQ")},
-						{Path: tfjsonpath.New("effective_queue_max_redelivery_count"), KnownValue: knownvalue.Int64Exact(5)},
-						{Path: tfjsonpath.New("adapter"), KnownValue: knownvalue.StringExact("AdvancedEventMesh")},
-					}),
-					querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMAuditFlow, ""), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("acknowledgement_mode"), KnownValue: knownvalue.StringExact("AUTOMATIC_IMMEDIATE")},
-						{Path: tfjsonpath.New("accept_message_loss"), KnownValue: knownvalue.Bool(true)},
-						{Path: tfjsonpath.New("poison_message_end"), KnownValue: knownvalue.StringExact("lost")},
-					}),
-					querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMSolaceFlow, ""), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("adapter"), KnownValue: knownvalue.StringExact("SolacePubSubPlus")},
-						{Path: tfjsonpath.New("unconfirmed"), KnownValue: knownvalue.ListSizeExact(1)},
-						{Path: tfjsonpath.New("worst_case_runs"), KnownValue: knownvalue.Int64Exact(30)},
-					}),
-					querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMLegacyFlow, ""), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("poison_message_end"), KnownValue: knownvalue.StringExact("never")},
-						{Path: tfjsonpath.New("worst_case_runs"), KnownValue: knownvalue.Null()},
-						{Path: tfjsonpath.New("effective_queue_max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
-					}),
-				},
-			},
-		},
-	})
+	acctest.QueryTest(t,
+		acctest.QueryStep(env.AEMProviderBlock("")+acctest.ReadExample(t, "list-resources/sapmessaging_aem_sender/list-resource.tfquery.hcl"),
+			querycheck.ExpectLength(all, len(emulator.SampleAEMIFlows)),
+			querycheck.ExpectIdentity(all, map[string]knownvalue.Check{
+				"iflow_id": knownvalue.StringExact(acctest.AEMOrdersFlow), "channel": knownvalue.Null(),
+			}),
+			querycheck.ExpectResourceDisplayName(all, byChannel(acctest.AEMOrdersFlow, ""),
+				knownvalue.StringExact(acctest.AEMOrdersFlow+": AEM sender of queue acme/aem/prod/orders (package AcmeAEM)")),
+			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMOrdersFlow, ""), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(acctest.AEMOrdersFlow)},
+				{Path: tfjsonpath.New("deploy"), KnownValue: knownvalue.Bool(false)},
+				{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("NOT_DEPLOYED")},
+				{Path: tfjsonpath.New("max_message_processing_attempts"), KnownValue: knownvalue.Int64Exact(5)},
+				{Path: tfjsonpath.New("retry_multiplier"), KnownValue: knownvalue.Float64Exact(3)},
+				{Path: tfjsonpath.New("settlement_outcome"), KnownValue: knownvalue.StringExact("FAILED")},
+				{Path: tfjsonpath.New("consumer_mode"), KnownValue: knownvalue.StringExact("GUARANTEED")},
+				{Path: tfjsonpath.New("accept_message_loss"), KnownValue: knownvalue.Bool(false)},
+				{Path: tfjsonpath.New("worst_case_runs"), KnownValue: knownvalue.Int64Exact(30)},
+				{Path: tfjsonpath.New("poison_message_end"), KnownValue: knownvalue.StringExact("DMQ")},
+				{Path: tfjsonpath.New("effective_queue_max_redelivery_count"), KnownValue: knownvalue.Int64Exact(5)},
+				{Path: tfjsonpath.New("adapter"), KnownValue: knownvalue.StringExact("AdvancedEventMesh")},
+			}),
+			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMAuditFlow, ""), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("acknowledgement_mode"), KnownValue: knownvalue.StringExact("AUTOMATIC_IMMEDIATE")},
+				{Path: tfjsonpath.New("accept_message_loss"), KnownValue: knownvalue.Bool(true)},
+				{Path: tfjsonpath.New("poison_message_end"), KnownValue: knownvalue.StringExact("lost")},
+			}),
+			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMSolaceFlow, ""), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("adapter"), KnownValue: knownvalue.StringExact("SolacePubSubPlus")},
+				{Path: tfjsonpath.New("unconfirmed"), KnownValue: knownvalue.ListSizeExact(1)},
+				{Path: tfjsonpath.New("worst_case_runs"), KnownValue: knownvalue.Int64Exact(30)},
+			}),
+			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMLegacyFlow, ""), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("poison_message_end"), KnownValue: knownvalue.StringExact("never")},
+				{Path: tfjsonpath.New("worst_case_runs"), KnownValue: knownvalue.Null()},
+				{Path: tfjsonpath.New("effective_queue_max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
+			}),
+		),
+	)
 }
 
 // Adoption round-trip: terraform query -generate-config-out writes the AEM senders that the resource accepts
@@ -79,58 +67,23 @@ func TestAccAEMSenderListResource_query(t *testing.T) {
 // the apply changes nothing on the tenant, and the next plan is empty. The channel that runs for ever on a
 // queue with max_redelivery_count 0 is refused at plan: its fix is the queue's.
 func TestAccAEMSenderListResource_adopt(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
+	tf := acctest.QueryCLI(t)
 	env := acctest.NewAEMSenderEnv(t)
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.AdoptionMain)
-	acctest.WriteFile(t, filepath.Join(dir, "aem.tfquery.hcl"), `
-list "sapmessaging_aem_sender" "orders" {
-  provider = sapmessaging
-  config {
-    iflow_id_prefix = "Acme_AEM_Orders_"
-  }
-}
-
-list "sapmessaging_aem_sender" "audit" {
-  provider = sapmessaging
-  config {
-    iflow_id_prefix = "Acme_AEM_Audit_"
-  }
-}
-`)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
+	w := acctest.NewQueryWorkspace(t, tf, env, acctest.AdoptionMain, "aem.tfquery.hcl", acctest.ListHCL("sapmessaging_aem_sender", "orders", `iflow_id_prefix = "Acme_AEM_Orders_"`)+
+		acctest.ListHCL("sapmessaging_aem_sender", "audit", `iflow_id_prefix = "Acme_AEM_Audit_"`))
 	w.WithAEM(env)
 	before := map[string]string{acctest.AEMOrdersFlow: string(env.Srv.IFlowContent(acctest.AEMOrdersFlow)), acctest.AEMAuditFlow: string(env.Srv.IFlowContent(acctest.AEMAuditFlow))}
 
-	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
-	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	generated := string(b)
+	_, generated := w.Generate("generated.tf")
 	if n := strings.Count(generated, `resource "sapmessaging_aem_sender"`); n != 2 {
 		t.Fatalf("generated.tf has %d sapmessaging_aem_sender blocks, want 2:\n%s", n, generated)
 	}
 	if !regexp.MustCompile(`\n\s*accept_message_loss\s*=\s*true\n`).MatchString(generated) {
 		t.Errorf("the channel that acknowledges on receipt is not generated with accept_message_loss = true:\n%s", generated)
 	}
-	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, s := range []string{"Plan: 2 to import, 0 to add, 0 to change, 0 to destroy.", "Failed Messages Lost Accepted"} {
-		if !strings.Contains(r.Output, s) {
-			t.Errorf("the plan of the generated configuration does not show %q:\n%s", s, r.Output)
-		}
-	}
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if !strings.Contains(r.Output, "2 imported, 0 added, 0 changed, 0 destroyed") {
-		t.Errorf("the apply does not import the 2 channels and change nothing:\n%s", r.Output)
-	}
-	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	w.PlanImportsOnly(2, "Failed Messages Lost Accepted")
+	w.ApplyImports(2)
+	w.PlanEmpty()
 	for id, content := range before {
 		if string(env.Srv.IFlowContent(id)) != content {
 			t.Errorf("the adoption changed the content of %s", id)
@@ -142,33 +95,16 @@ list "sapmessaging_aem_sender" "audit" {
 
 	// The channel that runs for ever is listed, and its generated configuration adopts it as it is: it plans the
 	// import only, with allow_unlimited_redelivery, and the plan warns until the queue is bounded.
-	acctest.WriteFile(t, filepath.Join(dir, "aem.tfquery.hcl"), fmt.Sprintf(`
-list "sapmessaging_aem_sender" "legacy" {
-  provider = sapmessaging
-  config {
-    iflow_id_prefix = %q
-  }
-}
-`, acctest.AEMLegacyFlow))
-	r = w.MustRun(0, "query", "-generate-config-out=legacy.tf", "-no-color")
-	gen, err := os.ReadFile(filepath.Join(dir, "legacy.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !regexp.MustCompile(`allow_unlimited_redelivery\s+= true`).Match(gen) {
+	w.WriteFile("aem.tfquery.hcl", fmt.Sprintf(acctest.ListHCL("sapmessaging_aem_sender", "legacy", "iflow_id_prefix = %q"), acctest.AEMLegacyFlow))
+	_, gen := w.Generate("legacy.tf")
+	if !regexp.MustCompile(`allow_unlimited_redelivery\s+= true`).MatchString(gen) {
 		t.Errorf("the generated configuration of the channel that runs for ever does not adopt it with allow_unlimited_redelivery:\n%s", gen)
 	}
-	r = w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	for _, want := range []string{"Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.", "Adapter Retries for Ever Allowed"} {
-		if !strings.Contains(r.Output, want) {
-			t.Errorf("the plan of the adopted channel that runs for ever does not show %q:\n%s", want, r.Output)
-		}
-	}
+	w.PlanImportsOnly(1, "Adapter Retries for Ever Allowed")
 	w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
 	// Without the attribute, the plan refuses it with the queue's fix.
-	gen = regexp.MustCompile(`allow_unlimited_redelivery\s+= true`).ReplaceAll(gen, []byte("allow_unlimited_redelivery = false"))
-	acctest.WriteFile(t, filepath.Join(dir, "legacy.tf"), string(gen))
-	r = w.MustRun(1, "plan", "-input=false", "-no-color")
+	w.WriteFile("legacy.tf", regexp.MustCompile(`allow_unlimited_redelivery\s+= true`).ReplaceAllString(gen, "allow_unlimited_redelivery = false"))
+	r := w.MustRun(1, "plan", "-input=false", "-no-color")
 	if !strings.Contains(r.Output, "Adapter Retries for Ever") {
 		t.Errorf("the plan of the channel that runs for ever does not refuse it once the attribute is removed:\n%s", r.Output)
 	}

@@ -6,12 +6,10 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 // byChannel filters query results by the flow and channel in their identity (channel "" for none).
@@ -29,87 +27,55 @@ func byChannel(id, channel string) queryfilter.QueryFilter {
 func TestAccAMQPSenderListResource_query(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddHandMadeFlows(t)
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: env.Srv.ResetStats,
-				Query:     true,
-				Config: env.ProviderBlock + `
-list "sapmessaging_amqp_sender" "all" {
-  provider         = sapmessaging
-  include_resource = true
-}
-
-list "sapmessaging_amqp_sender" "crm" {
-  provider = sapmessaging
-  config {
-    package_id = "AcmeCRM"
-  }
-}
-
-list "sapmessaging_jms_sender" "all" {
-  provider = sapmessaging
-}
-
-list "sapmessaging_amqp_sender" "none" {
-  provider = sapmessaging
-  config {
-    iflow_id_prefix = "Nothing_"
-  }
-}
-`,
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					// Orders_Inbound's two channels, Invoices_Inbound's and Orders_Draft's; Orders_Retry has none.
-					querycheck.ExpectLength("sapmessaging_amqp_sender.all", 4),
-					querycheck.ExpectIdentity("sapmessaging_amqp_sender.all", map[string]knownvalue.Check{
-						"iflow_id": knownvalue.StringExact(acctest.HandOrders), "channel": knownvalue.StringExact("Orders"),
-					}),
-					querycheck.ExpectIdentity("sapmessaging_amqp_sender.all", map[string]knownvalue.Check{
-						"iflow_id": knownvalue.StringExact(acctest.HandInvoices), "channel": knownvalue.Null(),
-					}),
-					querycheck.ExpectResourceDisplayName("sapmessaging_amqp_sender.all", byChannel(acctest.HandOrders, "Returns"),
-						knownvalue.StringExact(acctest.HandOrders+" / Returns: AMQP sender of queue acme/crm/prod/returns (package AcmeCRM)")),
-					querycheck.ExpectResourceDisplayName("sapmessaging_amqp_sender.all", byChannel(acctest.HandInvoices, ""),
-						knownvalue.StringExact(acctest.HandInvoices+": AMQP sender of queue acme/erp/prod/invoices (package AcmeERP)")),
-					querycheck.ExpectResourceKnownValues("sapmessaging_amqp_sender.all", byChannel(acctest.HandOrders, "Returns"), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(acctest.HandOrders + ",Returns")},
-						{Path: tfjsonpath.New("iflow_id"), KnownValue: knownvalue.StringExact(acctest.HandOrders)},
-						{Path: tfjsonpath.New("channel"), KnownValue: knownvalue.StringExact("Returns")},
-						{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("active")},
-						{Path: tfjsonpath.New("deploy"), KnownValue: knownvalue.Bool(false)},
-						{Path: tfjsonpath.New("max_number_of_retries"), KnownValue: knownvalue.Int64Exact(2)},
-						{Path: tfjsonpath.New("delivery_status_after_max_retries"), KnownValue: knownvalue.StringExact("REJECTED")},
-						{Path: tfjsonpath.New("max_prefetched_messages"), KnownValue: knownvalue.Int64Exact(1)},
-						{Path: tfjsonpath.New("concurrent_processes"), KnownValue: knownvalue.Int64Exact(1)},
-						{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("acme/crm/prod/returns")},
-						{Path: tfjsonpath.New("queue_max_redelivery_count"), KnownValue: knownvalue.Null()},
-						{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("STARTED")},
-						{Path: tfjsonpath.New("deployed_version"), KnownValue: knownvalue.StringExact("1.0.0")},
-						{Path: tfjsonpath.New("exception_end_events"), KnownValue: knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: error$`))})},
-						{Path: tfjsonpath.New("revision"), KnownValue: knownvalue.NotNull()},
-					}),
-					querycheck.ExpectResourceKnownValues("sapmessaging_amqp_sender.all", byChannel(acctest.HandDraft, ""), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("channel"), KnownValue: knownvalue.Null()},
-						{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("NOT_DEPLOYED")},
-						{Path: tfjsonpath.New("deployed_version"), KnownValue: knownvalue.Null()},
-					}),
-					querycheck.ExpectLength("sapmessaging_amqp_sender.crm", 3),
-					querycheck.ExpectLength("sapmessaging_jms_sender.all", 2),
-					querycheck.ExpectLength("sapmessaging_amqp_sender.none", 0),
-					// Six flows downloaded once for the three blocks that list them; a flow list per block,
-					// one runtime list for include_resource, and no runtime read per flow.
-					expectCloudIntegrationCalls{env: env, want: map[string]int64{routeDesigntimeList: 4, routeRuntimeList: 1, routeContent: 6}},
-				},
-			},
-			{
-				Query:  true,
-				Config: env.ProviderBlock + acctest.ReadExample(t, "list-resources/sapmessaging_amqp_sender/list-resource.tfquery.hcl"),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_amqp_sender.crm", 3),
-				},
-			},
-		},
-	})
+	acctest.QueryTest(t,
+		env.CountedQueryStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_amqp_sender", "all", "", "include_resource = true")+
+			acctest.ListHCL("sapmessaging_amqp_sender", "crm", `package_id = "AcmeCRM"`)+
+			acctest.ListHCL("sapmessaging_jms_sender", "all", "")+
+			acctest.ListHCL("sapmessaging_amqp_sender", "none", `iflow_id_prefix = "Nothing_"`),
+			// Orders_Inbound's two channels, Invoices_Inbound's and Orders_Draft's; Orders_Retry has none.
+			querycheck.ExpectLength("sapmessaging_amqp_sender.all", 4),
+			querycheck.ExpectIdentity("sapmessaging_amqp_sender.all", map[string]knownvalue.Check{
+				"iflow_id": knownvalue.StringExact(acctest.HandOrders), "channel": knownvalue.StringExact("Orders"),
+			}),
+			querycheck.ExpectIdentity("sapmessaging_amqp_sender.all", map[string]knownvalue.Check{
+				"iflow_id": knownvalue.StringExact(acctest.HandInvoices), "channel": knownvalue.Null(),
+			}),
+			querycheck.ExpectResourceDisplayName("sapmessaging_amqp_sender.all", byChannel(acctest.HandOrders, "Returns"),
+				knownvalue.StringExact(acctest.HandOrders+" / Returns: AMQP sender of queue acme/crm/prod/returns (package AcmeCRM)")),
+			querycheck.ExpectResourceDisplayName("sapmessaging_amqp_sender.all", byChannel(acctest.HandInvoices, ""),
+				knownvalue.StringExact(acctest.HandInvoices+": AMQP sender of queue acme/erp/prod/invoices (package AcmeERP)")),
+			querycheck.ExpectResourceKnownValues("sapmessaging_amqp_sender.all", byChannel(acctest.HandOrders, "Returns"), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(acctest.HandOrders + ",Returns")},
+				{Path: tfjsonpath.New("iflow_id"), KnownValue: knownvalue.StringExact(acctest.HandOrders)},
+				{Path: tfjsonpath.New("channel"), KnownValue: knownvalue.StringExact("Returns")},
+				{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("active")},
+				{Path: tfjsonpath.New("deploy"), KnownValue: knownvalue.Bool(false)},
+				{Path: tfjsonpath.New("max_number_of_retries"), KnownValue: knownvalue.Int64Exact(2)},
+				{Path: tfjsonpath.New("delivery_status_after_max_retries"), KnownValue: knownvalue.StringExact("REJECTED")},
+				{Path: tfjsonpath.New("max_prefetched_messages"), KnownValue: knownvalue.Int64Exact(1)},
+				{Path: tfjsonpath.New("concurrent_processes"), KnownValue: knownvalue.Int64Exact(1)},
+				{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("acme/crm/prod/returns")},
+				{Path: tfjsonpath.New("queue_max_redelivery_count"), KnownValue: knownvalue.Null()},
+				{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("STARTED")},
+				{Path: tfjsonpath.New("deployed_version"), KnownValue: knownvalue.StringExact("1.0.0")},
+				{Path: tfjsonpath.New("exception_end_events"), KnownValue: knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: error$`))})},
+				{Path: tfjsonpath.New("revision"), KnownValue: knownvalue.NotNull()},
+			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_amqp_sender.all", byChannel(acctest.HandDraft, ""), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("channel"), KnownValue: knownvalue.Null()},
+				{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("NOT_DEPLOYED")},
+				{Path: tfjsonpath.New("deployed_version"), KnownValue: knownvalue.Null()},
+			}),
+			querycheck.ExpectLength("sapmessaging_amqp_sender.crm", 3),
+			querycheck.ExpectLength("sapmessaging_jms_sender.all", 2),
+			querycheck.ExpectLength("sapmessaging_amqp_sender.none", 0),
+			// Six flows downloaded once for the three blocks that list them; a flow list per block,
+			// one runtime list for include_resource, and no runtime read per flow.
+			expectCloudIntegrationCalls{env: env, want: map[string]int64{routeDesigntimeList: 4, routeRuntimeList: 1, routeContent: 6}},
+		),
+		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_amqp_sender/list-resource.tfquery.hcl"),
+			querycheck.ExpectLength("sapmessaging_amqp_sender.crm", 3),
+		),
+	)
 }

@@ -3,20 +3,16 @@ package integration_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 // byFlow filters query results by the flow in their identity.
@@ -57,57 +53,33 @@ const (
 func TestAccIFlowDeploymentListResource_query(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddHandMadeFlows(t)
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: env.Srv.ResetStats,
-				Query:     true,
-				Config: env.ProviderBlock + `
-list "sapmessaging_iflow_deployment" "all" {
-  provider         = sapmessaging
-  include_resource = true
-}
-
-list "sapmessaging_iflow_deployment" "none" {
-  provider = sapmessaging
-  config {
-    iflow_id_prefix = "Nothing_"
-  }
-}
-`,
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_iflow_deployment.all", 4),
-					querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandInvoices)}),
-					querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandJMS)}),
-					querycheck.ExpectResourceDisplayName("sapmessaging_iflow_deployment.all", byFlow(acctest.HandOrders),
-						knownvalue.StringExact(acctest.HandOrders+" (version 1.0.0, STARTED)")),
-					querycheck.ExpectResourceKnownValues("sapmessaging_iflow_deployment.all", byFlow(acctest.HandOrders), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(acctest.HandOrders)},
-						{Path: tfjsonpath.New("iflow_id"), KnownValue: knownvalue.StringExact(acctest.HandOrders)},
-						{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("active")},
-						{Path: tfjsonpath.New("triggers"), KnownValue: knownvalue.Null()},
-						{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("STARTED")},
-						{Path: tfjsonpath.New("deployed_version"), KnownValue: knownvalue.StringExact("1.0.0")},
-					}),
-					querycheck.ExpectLength("sapmessaging_iflow_deployment.none", 0),
-					expectCloudIntegrationCalls{env: env, want: map[string]int64{routeRuntimeList: 2}},
-				},
-			},
-			{
-				PreConfig: env.Srv.ResetStats,
-				Query:     true,
-				Config:    env.ProviderBlock + acctest.ReadExample(t, "list-resources/sapmessaging_iflow_deployment/list-resource.tfquery.hcl"),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					// Orders_Inbound, Orders_Retry and Orders_Exclusive; Orders_Draft is not deployed.
-					querycheck.ExpectLength("sapmessaging_iflow_deployment.crm", 3),
-					querycheck.ExpectIdentity("sapmessaging_iflow_deployment.crm", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandJMS)}),
-					expectCloudIntegrationCalls{env: env, want: map[string]int64{routeRuntimeList: 1, routeDesigntimeList: 1}},
-				},
-			},
-		},
-	})
+	acctest.QueryTest(t,
+		env.CountedQueryStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_iflow_deployment", "all", "", "include_resource = true")+
+			acctest.ListHCL("sapmessaging_iflow_deployment", "none", `iflow_id_prefix = "Nothing_"`),
+			querycheck.ExpectLength("sapmessaging_iflow_deployment.all", 4),
+			querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandInvoices)}),
+			querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandJMS)}),
+			querycheck.ExpectResourceDisplayName("sapmessaging_iflow_deployment.all", byFlow(acctest.HandOrders),
+				knownvalue.StringExact(acctest.HandOrders+" (version 1.0.0, STARTED)")),
+			querycheck.ExpectResourceKnownValues("sapmessaging_iflow_deployment.all", byFlow(acctest.HandOrders), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(acctest.HandOrders)},
+				{Path: tfjsonpath.New("iflow_id"), KnownValue: knownvalue.StringExact(acctest.HandOrders)},
+				{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("active")},
+				{Path: tfjsonpath.New("triggers"), KnownValue: knownvalue.Null()},
+				{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("STARTED")},
+				{Path: tfjsonpath.New("deployed_version"), KnownValue: knownvalue.StringExact("1.0.0")},
+			}),
+			querycheck.ExpectLength("sapmessaging_iflow_deployment.none", 0),
+			expectCloudIntegrationCalls{env: env, want: map[string]int64{routeRuntimeList: 2}},
+		),
+		env.CountedQueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_iflow_deployment/list-resource.tfquery.hcl"),
+			// Orders_Inbound, Orders_Retry and Orders_Exclusive; Orders_Draft is not deployed.
+			querycheck.ExpectLength("sapmessaging_iflow_deployment.crm", 3),
+			querycheck.ExpectIdentity("sapmessaging_iflow_deployment.crm", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandJMS)}),
+			expectCloudIntegrationCalls{env: env, want: map[string]int64{routeRuntimeList: 1, routeDesigntimeList: 1}},
+		),
+	)
 }
 
 // `terraform query -generate-config-out` of the Cloud Integration list resources and the
@@ -115,71 +87,27 @@ list "sapmessaging_iflow_deployment" "none" {
 // as written: the plan imports them and changes nothing else, with the plan-time rules' warnings,
 // the apply deploys nothing, and the next plan is empty.
 func TestAccFlowListResources_generateConfig(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
+	tf := acctest.QueryCLI(t)
 	env := acctest.NewTestEnv(t)
 	env.AddHandMadeQueues(t)
 	env.AddHandMadeSubscriptions(t)
 	env.AddHandMadeFlows(t)
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders)
-	acctest.WriteFile(t, filepath.Join(dir, "landscape.tfquery.hcl"), `
-list "sapmessaging_queue_subscription" "orders" {
-  provider = sapmessaging
-  config {
-    queue_name = "acme/crm/prod/orders"
-  }
-}
-
-list "sapmessaging_amqp_sender" "crm" {
-  provider = sapmessaging
-  config {
-    package_id      = "AcmeCRM"
-    iflow_id_prefix = "Orders_In"
-  }
-}
-
-list "sapmessaging_amqp_sender" "invoices" {
-  provider = sapmessaging
-  config {
-    iflow_id_prefix = "Invoices_"
-  }
-}
-
-list "sapmessaging_jms_sender" "jms" {
-  provider = sapmessaging
-}
-
-list "sapmessaging_iflow_deployment" "deployed" {
-  provider = sapmessaging
-}
-`)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	r := w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
+	w := acctest.NewQueryWorkspace(t, tf, env, acctest.RequiredProviders, "landscape.tfquery.hcl", acctest.ListHCL("sapmessaging_queue_subscription", "orders", `queue_name = "acme/crm/prod/orders"`)+
+		acctest.ListHCL("sapmessaging_amqp_sender", "crm", `package_id = "AcmeCRM"
+iflow_id_prefix = "Orders_In"`)+
+		acctest.ListHCL("sapmessaging_amqp_sender", "invoices", `iflow_id_prefix = "Invoices_"`)+
+		acctest.ListHCL("sapmessaging_jms_sender", "jms", "")+
+		acctest.ListHCL("sapmessaging_iflow_deployment", "deployed", ""))
+	r, generated := w.Generate("generated.tf")
 	// The flow whose JMS sender cannot be read is left out, saying why; the others are listed.
 	if !strings.Contains(r.Output, "Integration Flow Left Out") || !strings.Contains(r.Output, acctest.HandBroken) || !strings.Contains(r.Output, "not a boolean") {
 		t.Errorf("the query does not warn that %s is left out:\n%s", acctest.HandBroken, r.Output)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	generated := string(b)
-	for _, want := range []string{
+	acctest.ExpectContains(t, "generated.tf", generated,
 		`resource "sapmessaging_queue_subscription" "orders_1"`, `topic_pattern = "acme/crm/prod/ce/orders/created"`,
 		`resource "sapmessaging_amqp_sender" "crm_1"`, `channel                           = "Returns"`, `max_number_of_retries             = 2`,
 		`resource "sapmessaging_amqp_sender" "invoices_0"`, `resource "sapmessaging_jms_sender" "jms_0"`, `queue_expiration_days        = 30`,
-		`resource "sapmessaging_iflow_deployment" "deployed_3"`, `identity = {`, `resource "sapmessaging_jms_sender" "jms_1"`,
-	} {
-		if !strings.Contains(generated, want) {
-			t.Errorf("generated.tf lacks %s:\n%s", want, generated)
-		}
-	}
+		`resource "sapmessaging_iflow_deployment" "deployed_3"`, `identity = {`, `resource "sapmessaging_jms_sender" "jms_1"`)
 	// The exclusive queue's channel has no concurrent processes and no dead-letter option: neither is written.
 	for _, block := range strings.Split(generated, "\nresource ") {
 		if strings.Contains(block, `"`+acctest.HandExclusive+`"`) && strings.HasPrefix(block, `"sapmessaging_jms_sender"`) &&
@@ -199,20 +127,11 @@ list "sapmessaging_iflow_deployment" "deployed" {
 		t.Errorf("generated.tf holds the flow that cannot be read:\n%s", generated)
 	}
 	env.Srv.ResetStats()
-	r = w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
-	if !strings.Contains(r.Output, "Plan: 11 to import, 0 to add, 0 to change, 0 to destroy.") {
-		t.Errorf("the plan of the generated configuration does more than import the 11 objects:\n%s\n%s", r.Output, generated)
-	}
 	// The plan-time rules speak about what was adopted: Returns retries twice in memory.
-	if !strings.Contains(r.Output, "Inner Retries") || !strings.Contains(r.Output, "max_number_of_retries = 2") {
-		t.Errorf("the plan lacks the Inner Retries warning of the Returns channel:\n%s", r.Output)
-	}
-	r = w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
-	if !strings.Contains(r.Output, "11 imported, 0 added, 0 changed, 0 destroyed") {
-		t.Errorf("the apply did not import the 11 objects:\n%s", r.Output)
-	}
+	w.PlanImportsOnly(11, "Inner Retries", "max_number_of_retries = 2")
+	w.ApplyImports(11)
 	if st := env.Srv.Stats(); st.Routes[acctest.DeployRoute] != 0 || st.Routes["PUT /api/v1/IntegrationDesigntimeArtifacts(Id,Version)"] != 0 {
 		t.Errorf("adopting the flows wrote or deployed them: %v", st.Routes)
 	}
-	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	w.PlanEmpty()
 }

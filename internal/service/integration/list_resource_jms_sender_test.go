@@ -8,11 +8,9 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
@@ -23,48 +21,40 @@ import (
 func TestAccJMSSenderListResource_query(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddHandMadeFlows(t)
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Query:  true,
-				Config: env.ProviderBlock + acctest.ReadExample(t, "list-resources/sapmessaging_jms_sender/list-resource.tfquery.hcl"),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_jms_sender.crm", 2),
-					querycheck.ExpectIdentity("sapmessaging_jms_sender.crm", map[string]knownvalue.Check{
-						"iflow_id": knownvalue.StringExact(acctest.HandJMS), "channel": knownvalue.Null(),
-					}),
-					querycheck.ExpectResourceDisplayName("sapmessaging_jms_sender.crm", byChannel(acctest.HandJMS, ""),
-						knownvalue.StringExact(acctest.HandJMS+": JMS sender of queue Retry_Orders (package AcmeCRM)")),
-					querycheck.ExpectResourceKnownValues("sapmessaging_jms_sender.crm", byChannel(acctest.HandJMS, ""), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(acctest.HandJMS)},
-						{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("active")},
-						{Path: tfjsonpath.New("deploy"), KnownValue: knownvalue.Bool(false)},
-						{Path: tfjsonpath.New("retry_interval"), KnownValue: knownvalue.Int64Exact(1)},
-						{Path: tfjsonpath.New("exponential_backoff"), KnownValue: knownvalue.Bool(true)},
-						{Path: tfjsonpath.New("max_retry_interval"), KnownValue: knownvalue.Int64Exact(60)},
-						{Path: tfjsonpath.New("concurrent_processes"), KnownValue: knownvalue.Int64Exact(1)},
-						{Path: tfjsonpath.New("dead_letter_queue"), KnownValue: knownvalue.Bool(true)},
-						{Path: tfjsonpath.New("max_retries"), KnownValue: knownvalue.Null()},
-						{Path: tfjsonpath.New("queue_expiration_days"), KnownValue: knownvalue.Int64Exact(30)},
-						{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("Retry_Orders")},
-						{Path: tfjsonpath.New("retry_guard").AtMapKey("limit"), KnownValue: knownvalue.Int64Exact(5)},
-						{Path: tfjsonpath.New("give_up_after_minutes"), KnownValue: knownvalue.NotNull()},
-						{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("STARTED")},
-					}),
-					// The exclusive queue's channel has neither setting: both are null, so neither is written.
-					querycheck.ExpectResourceKnownValues("sapmessaging_jms_sender.crm", byChannel(acctest.HandExclusive, ""), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("access_type"), KnownValue: knownvalue.StringExact("Exclusive")},
-						{Path: tfjsonpath.New("concurrent_processes"), KnownValue: knownvalue.Null()},
-						{Path: tfjsonpath.New("dead_letter_queue"), KnownValue: knownvalue.Null()},
-						{Path: tfjsonpath.New("attempts_before_expiry"), KnownValue: knownvalue.NotNull()},
-					}),
-					querycheck.ExpectLength("sapmessaging_jms_sender.none", 0),
-				},
-			},
-		},
-	})
+	acctest.QueryTest(t,
+		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_jms_sender/list-resource.tfquery.hcl"),
+			querycheck.ExpectLength("sapmessaging_jms_sender.crm", 2),
+			querycheck.ExpectIdentity("sapmessaging_jms_sender.crm", map[string]knownvalue.Check{
+				"iflow_id": knownvalue.StringExact(acctest.HandJMS), "channel": knownvalue.Null(),
+			}),
+			querycheck.ExpectResourceDisplayName("sapmessaging_jms_sender.crm", byChannel(acctest.HandJMS, ""),
+				knownvalue.StringExact(acctest.HandJMS+": JMS sender of queue Retry_Orders (package AcmeCRM)")),
+			querycheck.ExpectResourceKnownValues("sapmessaging_jms_sender.crm", byChannel(acctest.HandJMS, ""), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(acctest.HandJMS)},
+				{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("active")},
+				{Path: tfjsonpath.New("deploy"), KnownValue: knownvalue.Bool(false)},
+				{Path: tfjsonpath.New("retry_interval"), KnownValue: knownvalue.Int64Exact(1)},
+				{Path: tfjsonpath.New("exponential_backoff"), KnownValue: knownvalue.Bool(true)},
+				{Path: tfjsonpath.New("max_retry_interval"), KnownValue: knownvalue.Int64Exact(60)},
+				{Path: tfjsonpath.New("concurrent_processes"), KnownValue: knownvalue.Int64Exact(1)},
+				{Path: tfjsonpath.New("dead_letter_queue"), KnownValue: knownvalue.Bool(true)},
+				{Path: tfjsonpath.New("max_retries"), KnownValue: knownvalue.Null()},
+				{Path: tfjsonpath.New("queue_expiration_days"), KnownValue: knownvalue.Int64Exact(30)},
+				{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("Retry_Orders")},
+				{Path: tfjsonpath.New("retry_guard").AtMapKey("limit"), KnownValue: knownvalue.Int64Exact(5)},
+				{Path: tfjsonpath.New("give_up_after_minutes"), KnownValue: knownvalue.NotNull()},
+				{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("STARTED")},
+			}),
+			// The exclusive queue's channel has neither setting: both are null, so neither is written.
+			querycheck.ExpectResourceKnownValues("sapmessaging_jms_sender.crm", byChannel(acctest.HandExclusive, ""), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("access_type"), KnownValue: knownvalue.StringExact("Exclusive")},
+				{Path: tfjsonpath.New("concurrent_processes"), KnownValue: knownvalue.Null()},
+				{Path: tfjsonpath.New("dead_letter_queue"), KnownValue: knownvalue.Null()},
+				{Path: tfjsonpath.New("attempts_before_expiry"), KnownValue: knownvalue.NotNull()},
+			}),
+			querycheck.ExpectLength("sapmessaging_jms_sender.none", 0),
+		),
+	)
 }
 
 // A package or flow ID prefix that no flow can have is an error on its argument; listing senders
@@ -78,65 +68,24 @@ provider "sapmessaging" {
   event_mesh = { service_key = %q }
 }
 `, string(env.Srv.EventMeshKey()))
-	step := func(provider, config, wantErr string) resource.TestStep {
-		return resource.TestStep{Query: true, Config: provider + config, ExpectError: acctest.Wrapped(wantErr)}
-	}
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			step(env.ProviderBlock, `
-list "sapmessaging_amqp_sender" "bad" {
-  provider = sapmessaging
-  config {
-    package_id = "Acme CRM"
-  }
-}
-`, `Invalid Package ID.*package ID "Acme CRM" holds ' '.*Use the package's technical name`),
-			step(env.ProviderBlock, `
-list "sapmessaging_iflow_deployment" "bad" {
-  provider = sapmessaging
-  config {
-    package_id = ""
-  }
-}
-`, `Invalid Package ID.*empty.*leave package_id out`),
-			step(env.ProviderBlock, `
-list "sapmessaging_jms_sender" "bad" {
-  provider = sapmessaging
-  config {
-    iflow_id_prefix = " Orders"
-  }
-}
-`, `Invalid Integration Flow ID Prefix.*does not start with white space.*Use the start of a flow ID`),
-			step(eventMeshOnly, `
-list "sapmessaging_amqp_sender" "all" {
-  provider = sapmessaging
-}
-`, `Cloud Integration Not Configured`),
-			step(eventMeshOnly, `
-list "sapmessaging_jms_sender" "all" {
-  provider = sapmessaging
-}
-`, `Cloud Integration Not Configured`),
-			{
-				Query: true,
-				Config: eventMeshOnly + `
-list "sapmessaging_queue" "all" {
-  provider = sapmessaging
-}
-
-list "sapmessaging_queue_subscription" "all" {
-  provider = sapmessaging
-}
-`,
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_queue.all", 3),
-					querycheck.ExpectLength("sapmessaging_queue_subscription.all", 0),
-				},
-			},
-		},
-	})
+	acctest.QueryTest(t,
+		acctest.QueryErrorStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_amqp_sender", "bad", `package_id = "Acme CRM"`), `Invalid Package ID.*package ID "Acme CRM" holds ' '.*Use the package's technical name`),
+		acctest.QueryErrorStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_iflow_deployment", "bad", `package_id = ""`), `Invalid Package ID.*empty.*leave package_id out`),
+		acctest.QueryErrorStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_jms_sender", "bad", `iflow_id_prefix = " Orders"`), `Invalid Integration Flow ID Prefix.*does not start with white space.*Use the start of a flow ID`),
+		acctest.QueryErrorStep(eventMeshOnly+
+			acctest.ListHCL("sapmessaging_amqp_sender", "all", ""), `Cloud Integration Not Configured`),
+		acctest.QueryErrorStep(eventMeshOnly+
+			acctest.ListHCL("sapmessaging_jms_sender", "all", ""), `Cloud Integration Not Configured`),
+		acctest.QueryStep(eventMeshOnly+
+			acctest.ListHCL("sapmessaging_queue", "all", "")+
+			acctest.ListHCL("sapmessaging_queue_subscription", "all", ""),
+			querycheck.ExpectLength("sapmessaging_queue.all", 3),
+			querycheck.ExpectLength("sapmessaging_queue_subscription.all", 0),
+		),
+	)
 }
 
 // A channel whose queue is an externalized parameter without a value is listed, and its display
@@ -149,25 +98,14 @@ func TestAccJMSSenderListResource_unresolvedQueue(t *testing.T) {
 	})); err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Query: true,
-				Config: env.ProviderBlock + `
-list "sapmessaging_jms_sender" "all" {
-  provider = sapmessaging
-}
-`,
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("sapmessaging_jms_sender.all", 1),
-					querycheck.ExpectResourceDisplayName("sapmessaging_jms_sender.all", byChannel("Param_Queue", ""),
-						knownvalue.StringExact("Param_Queue: JMS sender of a queue its flow does not resolve (an externalized parameter without a value) (package AcmeCRM)")),
-				},
-			},
-		},
-	})
+	acctest.QueryTest(t,
+		acctest.QueryStep(env.ProviderBlock+
+			acctest.ListHCL("sapmessaging_jms_sender", "all", ""),
+			querycheck.ExpectLength("sapmessaging_jms_sender.all", 1),
+			querycheck.ExpectResourceDisplayName("sapmessaging_jms_sender.all", byChannel("Param_Queue", ""),
+				knownvalue.StringExact("Param_Queue: JMS sender of a queue its flow does not resolve (an externalized parameter without a value) (package AcmeCRM)")),
+		),
+	)
 }
 
 // JMS sender channels that the resource refuses are adopted as they are: one of an exclusive queue whose flow
@@ -179,11 +117,7 @@ list "sapmessaging_jms_sender" "all" {
 // warns. Without the attributes the generated blocks would fail the plan ("Concurrent Processes on Exclusive
 // Queue", "Dead-Letter Queue on Exclusive Queue", "Give-Up After Expiration").
 func TestAccJMSSenderListResource_adoptAsItIs(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	if !acctest.TerraformAtLeast(t, tf, 14) {
-		t.Skipf("%s has no terraform query: list resources need Terraform 1.14 or later", tf)
-	}
-	t.Parallel()
+	tf := acctest.QueryCLI(t)
 	env := acctest.NewTestEnv(t)
 	props := iflowbuild.DefaultJMSSenderProperties("Exclusive_Orders")
 	props["AccessType"], props["NumberConcurrentProcesses"], props["useDeadLetterQueue"] = "Exclusive", "2", "1"
@@ -207,18 +141,9 @@ func TestAccJMSSenderListResource_adoptAsItIs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "senders.tfquery.hcl", `
-list "sapmessaging_jms_sender" "crm" {
-  provider = sapmessaging
-  config {
-    package_id = "AcmeCRM"
-  }
-}
-`)
+	w, generated := acctest.GenerateFromQuery(t, tf, env, "senders.tfquery.hcl", acctest.ListHCL("sapmessaging_jms_sender", "crm", `package_id = "AcmeCRM"`))
 	for _, attr := range []string{"allow_non_exclusive_settings", "allow_give_up_after_expiry"} {
-		if n := acctest.CountTrue(generated, attr); n != 1 {
-			t.Errorf("generated.tf has %d %s = true, want 1:\n%s", n, attr, generated)
-		}
+		acctest.ExpectCountTrue(t, generated, attr, 1)
 	}
 	warnings := []string{"Concurrent Processes on Exclusive Queue Allowed", "Dead-Letter Queue on Exclusive Queue Allowed", "Give-Up After Expiration Allowed"}
 	w.ImportAsItIs(2, warnings...)

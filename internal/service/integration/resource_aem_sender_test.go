@@ -69,57 +69,44 @@ func TestAccAEMSender_lifecycle(t *testing.T) {
   max_message_processing_attempts = 3
   retry_multiplier                = 2
 `))
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				Config: cfg,
-				ConfigPlanChecks: acc.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						// 3 attempts on each of R + 1 = 6 deliveries.
-						plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(18)),
-						plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("effective_queue_max_redelivery_count"), knownvalue.Int64Exact(5)),
-						plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("DMQ")),
-						plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/aem/prod/orders")),
-						plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("settlement_outcome"), knownvalue.StringExact("FAILED")),
-						plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("time_to_end"), knownvalue.NotNull()),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			Config: cfg,
+			ConfigPlanChecks: acc.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					// 3 attempts on each of R + 1 = 6 deliveries.
+					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(18)),
+					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("effective_queue_max_redelivery_count"), knownvalue.Int64Exact(5)),
+					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("DMQ")),
+					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/aem/prod/orders")),
+					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("settlement_outcome"), knownvalue.StringExact("FAILED")),
+					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("time_to_end"), knownvalue.NotNull()),
 				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("adapter_version"), knownvalue.StringExact("1.3.0")),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("adapter"), knownvalue.StringExact("AdvancedEventMesh")),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{})),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("retry_interval"), knownvalue.Int64Exact(1000)),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("acknowledgement_mode"), knownvalue.StringExact(rules.AEMAckOnExchangeComplete)),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("accept_message_loss"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("id"), knownvalue.StringExact(acctest.AEMOrdersFlow)),
-				},
-				Check: acc.ComposeTestCheckFunc(
-					checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "3"),
-					checkAEMProperty(env, iflow.KeyAEMRetryMultiplier, "2.0"),
-					checkAEMProperty(env, iflow.KeyAEMRetryInterval, "1000"),
-				),
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				ResourceName:                         acctest.AEMSenderAddr,
-				ImportState:                          true,
-				ImportStateId:                        acctest.AEMOrdersFlow,
-				ImportStateVerify:                    true,
-				ImportStateVerifyIdentifierAttribute: "iflow_id",
-				ImportStateVerifyIgnore:              []string{"timeouts", "revision"},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("adapter_version"), knownvalue.StringExact("1.3.0")),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("adapter"), knownvalue.StringExact("AdvancedEventMesh")),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{})),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("retry_interval"), knownvalue.Int64Exact(1000)),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("acknowledgement_mode"), knownvalue.StringExact(rules.AEMAckOnExchangeComplete)),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("accept_message_loss"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("id"), knownvalue.StringExact(acctest.AEMOrdersFlow)),
 			},
-			{
-				// Someone sets 7 attempts in the Web UI: the plan shows it and the apply restores 3.
-				PreConfig: func() { patchAEMSender(t, env, acctest.AEMOrdersFlow, map[string]string{iflow.KeyAEMMaxAttempts: "7"}) },
-				Config:    cfg,
-				ConfigPlanChecks: acc.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.AEMSenderAddr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "3"),
-			},
+			Check: acc.ComposeTestCheckFunc(
+				checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "3"),
+				checkAEMProperty(env, iflow.KeyAEMRetryMultiplier, "2.0"),
+				checkAEMProperty(env, iflow.KeyAEMRetryInterval, "1000"),
+			),
+		},
+		acctest.ImportFlowStep(acctest.AEMSenderAddr, acctest.AEMOrdersFlow, "timeouts", "revision"),
+		{
+			// Someone sets 7 attempts in the Web UI: the plan shows it and the apply restores 3.
+			PreConfig:        func() { patchAEMSender(t, env, acctest.AEMOrdersFlow, map[string]string{iflow.KeyAEMMaxAttempts: "7"}) },
+			Config:           cfg,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(acctest.AEMSenderAddr, plancheck.ResourceActionUpdate),
+			Check:            checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "3"),
 		},
 	})
 }
@@ -130,26 +117,23 @@ func TestAccAEMSender_refusals(t *testing.T) {
 	step := func(iflowID, body, want string) acc.TestStep {
 		return acc.TestStep{Config: env.AEMConfig(acctest.AEMSenderHCL(iflowID, body)), PlanOnly: true, ExpectError: acctest.Wrapped(want)}
 	}
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			step(acctest.AEMAuditFlow, "", `Failed Messages Lost.*acknowledgement_mode = "AUTOMATIC_ON_EXCHANGE_COMPLETE"`),
-			step(acctest.AEMOrdersFlow, "  max_message_processing_attempts = 0", `Zero Processing Attempts`),
-			step(acctest.AEMLegacyFlow, "", `Adapter Retries for Ever.*acme/aem/prod/legacy`),
-			step(acctest.AEMLegacyFlow, `  settlement_outcome = "REJECTED"`, `Rejected Messages Deleted.*#DEAD_MSG_QUEUE`),
-			step(acctest.AEMOrdersFlow, "  max_total_attempts = 10", `Attempt Budget Exceeded.*max_redelivery_count = 1`),
-			step(acctest.AEMOrdersFlow, `  acknowledgement_mode = "automatic_immediate"`, `Value Not In Upper Case`),
-			step(acctest.AEMOrdersFlow, `  consumer_mode = "DIRECT"`, `Consumer Mode Not Written`),
-			{
-				// A plan that cannot read the broker fails.
-				PreConfig: func() {
-					env.Srv.InjectNextOn("GET "+acctest.SempQueues, emulator.Fault503, emulator.Fault503, emulator.Fault503, emulator.Fault503)
-				},
-				Config:   env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, "")),
-				PlanOnly: true,
-				// The run's first SEMP call (the credential check, or the queue list) fails the plan.
-				ExpectError: regexp.MustCompile(`(?s)(Cannot Read Advanced Event Mesh Queues|Cannot Verify Advanced Event Mesh).*503`),
+	acctest.ParallelTest(t, []acc.TestStep{
+		step(acctest.AEMAuditFlow, "", `Failed Messages Lost.*acknowledgement_mode = "AUTOMATIC_ON_EXCHANGE_COMPLETE"`),
+		step(acctest.AEMOrdersFlow, "  max_message_processing_attempts = 0", `Zero Processing Attempts`),
+		step(acctest.AEMLegacyFlow, "", `Adapter Retries for Ever.*acme/aem/prod/legacy`),
+		step(acctest.AEMLegacyFlow, `  settlement_outcome = "REJECTED"`, `Rejected Messages Deleted.*#DEAD_MSG_QUEUE`),
+		step(acctest.AEMOrdersFlow, "  max_total_attempts = 10", `Attempt Budget Exceeded.*max_redelivery_count = 1`),
+		step(acctest.AEMOrdersFlow, `  acknowledgement_mode = "automatic_immediate"`, `Value Not In Upper Case`),
+		step(acctest.AEMOrdersFlow, `  consumer_mode = "DIRECT"`, `Consumer Mode Not Written`),
+		{
+			// A plan that cannot read the broker fails.
+			PreConfig: func() {
+				env.Srv.InjectNextOn("GET "+acctest.SempQueues, emulator.Fault503, emulator.Fault503, emulator.Fault503, emulator.Fault503)
 			},
+			Config:   env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, "")),
+			PlanOnly: true,
+			// The run's first SEMP call (the credential check, or the queue list) fails the plan.
+			ExpectError: regexp.MustCompile(`(?s)(Cannot Read Advanced Event Mesh Queues|Cannot Verify Advanced Event Mesh).*503`),
 		},
 	})
 }
@@ -159,27 +143,17 @@ func TestAccAEMSender_refusals(t *testing.T) {
 func TestAccAEMSender_acceptMessageLoss(t *testing.T) {
 	env := acctest.NewAEMSenderEnv(t)
 	cfg := env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMAuditFlow, `  accept_message_loss = true`))
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(1)),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("lost")),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("effective_queue_max_redelivery_count"), knownvalue.Int64Exact(3)),
-				},
-				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(1)),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("lost")),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("effective_queue_max_redelivery_count"), knownvalue.Int64Exact(3)),
 			},
-			{
-				ResourceName:                         acctest.AEMSenderAddr,
-				ImportState:                          true,
-				ImportStateId:                        acctest.AEMAuditFlow,
-				ImportStateVerify:                    true,
-				ImportStateVerifyIdentifierAttribute: "iflow_id",
-				ImportStateVerifyIgnore:              []string{"timeouts", "revision"},
-			},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
+		acctest.ImportFlowStep(acctest.AEMSenderAddr, acctest.AEMAuditFlow, "timeouts", "revision"),
 	})
 }
 
@@ -188,18 +162,15 @@ func TestAccAEMSender_deployFailure(t *testing.T) {
 	env := acctest.NewAEMSenderEnv(t)
 	env.Srv.FailNextDeploy(acctest.AEMOrdersFlow, "Credential AEMPassword not found")
 	cfg := env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  max_message_processing_attempts = 2`))
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: cfg, ExpectError: acctest.Wrapped(`Deployment Failed.*Credential AEMPassword not found`)},
-			{
-				Config: cfg,
-				Check:  checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "2"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
-				},
-				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: cfg, ExpectError: acctest.Wrapped(`Deployment Failed.*Credential AEMPassword not found`)},
+		{
+			Config: cfg,
+			Check:  checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "2"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
 			},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
 	})
 }
@@ -208,24 +179,21 @@ func TestAccAEMSender_deployFailure(t *testing.T) {
 // max_total_attempts budget then fails the plan.
 func TestAccAEMSender_withoutAEMConnection(t *testing.T) {
 	env := acctest.NewAEMSenderEnv(t)
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				Config: env.Config(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  max_message_processing_attempts = 4`)),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("effective_queue_max_redelivery_count"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/aem/prod/orders")),
-				},
-				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "4"),
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			Config: env.Config(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  max_message_processing_attempts = 4`)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("effective_queue_max_redelivery_count"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/aem/prod/orders")),
 			},
-			{
-				// A budget that cannot be checked fails the plan: a plan that cannot read never passes with a warning.
-				Config:      env.Config(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, "  max_message_processing_attempts = 4\n  max_total_attempts = 10")),
-				ExpectError: acctest.Wrapped(`Attempt Budget Not Checked.*max_total_attempts = 10.*Configure the provider's\s+.advanced_event_mesh. block`),
-			},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Check:            checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "4"),
+		},
+		{
+			// A budget that cannot be checked fails the plan: a plan that cannot read never passes with a warning.
+			Config:      env.Config(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, "  max_message_processing_attempts = 4\n  max_total_attempts = 10")),
+			ExpectError: acctest.Wrapped(`Attempt Budget Not Checked.*max_total_attempts = 10.*Configure the provider's\s+.advanced_event_mesh. block`),
 		},
 	})
 }
@@ -298,22 +266,19 @@ func TestAccAEMSender_unconfirmedOutcome(t *testing.T) {
 	})); err != nil {
 		t.Fatal(err)
 	}
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				Config: env.AEMConfig(acctest.AEMSenderHCL("AEM_Rejecting", `  parallel_consumers = 2`)),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("settlement_outcome"), knownvalue.StringExact("REJECTED")),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.StringRegexp(regexp.MustCompile(`^failedMessageSettlementOutcome = REJECTED: The stored value of the Rejected outcome is assumed`)),
-					})),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(5)),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("DMQ")),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("parallel_consumers"), knownvalue.Int64Exact(2)),
-				},
-				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			Config: env.AEMConfig(acctest.AEMSenderHCL("AEM_Rejecting", `  parallel_consumers = 2`)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("settlement_outcome"), knownvalue.StringExact("REJECTED")),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringRegexp(regexp.MustCompile(`^failedMessageSettlementOutcome = REJECTED: The stored value of the Rejected outcome is assumed`)),
+				})),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(5)),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("DMQ")),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("parallel_consumers"), knownvalue.Int64Exact(2)),
 			},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
 	})
 }
@@ -337,28 +302,25 @@ resource "sapmessaging_iflow_deployment" "d" {
 			}
 		}
 	}
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				PreConfig: env.Srv.ResetStats,
-				Config:    cfg(2),
-				Check:     checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "2"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("sapmessaging_iflow_deployment.d", tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
-				},
-				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			PreConfig: env.Srv.ResetStats,
+			Config:    cfg(2),
+			Check:     checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "2"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("sapmessaging_iflow_deployment.d", tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
 			},
-			{
-				PreConfig: deploys(1),
-				Config:    cfg(4),
-				Check:     checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "4"),
-				ConfigPlanChecks: acc.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.d", plancheck.ResourceActionUpdate)},
-				},
-			},
-			{PreConfig: deploys(2), Config: cfg(4), PlanOnly: true},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
+		{
+			PreConfig: deploys(1),
+			Config:    cfg(4),
+			Check:     checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "4"),
+			ConfigPlanChecks: acc.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.d", plancheck.ResourceActionUpdate)},
+			},
+		},
+		{PreConfig: deploys(2), Config: cfg(4), PlanOnly: true},
 	})
 }
 
@@ -370,28 +332,13 @@ func TestAccAEMSender_deadMessageQueueWithoutIngress(t *testing.T) {
 	if _, err := env.AEM(t).UpdateQueue(context.Background(), "acme/aem/prod/orders/dmq", aem.QueueSettings{IngressEnabled: aem.Ptr(false)}); err != nil {
 		t.Fatal(err)
 	}
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				Config:      env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  settlement_outcome = "REJECTED"`)),
-				PlanOnly:    true,
-				ExpectError: acctest.Wrapped(`Rejected Messages Deleted.*acme/aem/prod/orders/dmq.*ingress_enabled = true`),
-			},
-			{
-				Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  max_message_processing_attempts = 3`)),
-				ConfigPlanChecks: acc.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("deleted")),
-						plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(18)),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("deleted")),
-				},
-			},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			Config:      env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  settlement_outcome = "REJECTED"`)),
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(`Rejected Messages Deleted.*acme/aem/prod/orders/dmq.*ingress_enabled = true`),
 		},
+		acctest.AEMSenderPoisonEndStep(env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  max_message_processing_attempts = 3`)), "deleted", 18),
 	})
 }
 
@@ -399,48 +346,38 @@ func TestAccAEMSender_deadMessageQueueWithoutIngress(t *testing.T) {
 // manages its channel, names the adapter in `adapter`, and lists what no source confirms about it in `unconfirmed`.
 func TestAccAEMSender_solaceAdapter(t *testing.T) {
 	env := acctest.NewAEMSenderEnv(t)
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMSolaceFlow, `  max_message_processing_attempts = 4`)),
-				ConfigPlanChecks: acc.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("adapter"), knownvalue.StringExact("SolacePubSubPlus")),
-						plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(24)),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMSolaceFlow, `  max_message_processing_attempts = 4`)),
+			ConfigPlanChecks: acc.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("adapter"), knownvalue.StringExact("SolacePubSubPlus")),
+					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(24)),
 				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("adapter"), knownvalue.StringExact("SolacePubSubPlus")),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("adapter_version"), knownvalue.StringExact("1.2.0")),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.StringRegexp(regexp.MustCompile(`^ComponentType = SolacePubSubPlus: Solace's own adapter .*settlement outcome.*Maximum Message Processing Attempts`)),
-					})),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/aem/prod/payments")),
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("DMQ")),
-				},
-				Check: func(*terraform.State) error {
-					art, err := iflow.ReadZip(env.Srv.IFlowContent(acctest.AEMSolaceFlow))
-					if err != nil {
-						return err
-					}
-					s := art.AEMSenders()
-					if len(s) != 1 || s[0].Adapter != iflow.ComponentTypeSolace || s[0].Properties[iflow.KeyAEMMaxAttempts] != "4" {
-						return fmt.Errorf("the Solace sender on the tenant: %+v", s)
-					}
-					return nil
-				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				ResourceName:                         acctest.AEMSenderAddr,
-				ImportState:                          true,
-				ImportStateId:                        acctest.AEMSolaceFlow,
-				ImportStateVerify:                    true,
-				ImportStateVerifyIdentifierAttribute: "iflow_id",
-				ImportStateVerifyIgnore:              []string{"timeouts", "revision"},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("adapter"), knownvalue.StringExact("SolacePubSubPlus")),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("adapter_version"), knownvalue.StringExact("1.2.0")),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringRegexp(regexp.MustCompile(`^ComponentType = SolacePubSubPlus: Solace's own adapter .*settlement outcome.*Maximum Message Processing Attempts`)),
+				})),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/aem/prod/payments")),
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("DMQ")),
+			},
+			Check: func(*terraform.State) error {
+				art, err := iflow.ReadZip(env.Srv.IFlowContent(acctest.AEMSolaceFlow))
+				if err != nil {
+					return err
+				}
+				s := art.AEMSenders()
+				if len(s) != 1 || s[0].Adapter != iflow.ComponentTypeSolace || s[0].Properties[iflow.KeyAEMMaxAttempts] != "4" {
+					return fmt.Errorf("the Solace sender on the tenant: %+v", s)
+				}
+				return nil
 			},
 		},
+		acctest.ImportFlowStep(acctest.AEMSenderAddr, acctest.AEMSolaceFlow, "timeouts", "revision"),
 	})
 }
 
@@ -448,24 +385,21 @@ func TestAccAEMSender_solaceAdapter(t *testing.T) {
 // after apply), so that setting REJECTED, and going back to FAILED, apply without an inconsistent result.
 func TestAccAEMSender_outcomeSwitch(t *testing.T) {
 	env := acctest.NewAEMSenderEnv(t)
-	acc.ParallelTest(t, acc.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  settlement_outcome = "FAILED"`))},
-			{
-				Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  settlement_outcome = "REJECTED"`)),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.StringRegexp(regexp.MustCompile(`^failedMessageSettlementOutcome = REJECTED: `)),
-					})),
-				},
-				ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  settlement_outcome = "FAILED"`))},
+		{
+			Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  settlement_outcome = "REJECTED"`)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringRegexp(regexp.MustCompile(`^failedMessageSettlementOutcome = REJECTED: `)),
+				})),
 			},
-			{
-				Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  settlement_outcome = "FAILED"`)),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{})),
-				},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		},
+		{
+			Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  settlement_outcome = "FAILED"`)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{})),
 			},
 		},
 	})

@@ -56,14 +56,7 @@ func checkOneDeploy(env *acctest.TestEnv) resource.TestCheckFunc {
 func sharedFlowHCL(n int, retries, concurrency int) string {
 	var b strings.Builder
 	for _, name := range acctest.ChannelNames[:n] {
-		fmt.Fprintf(&b, `
-resource "sapmessaging_amqp_sender" %q {
-  iflow_id              = %q
-  channel               = %q
-  max_number_of_retries = %d
-  concurrent_processes  = %d
-}
-`, strings.ToLower(name), acctest.SharedFlowID, name, retries, concurrency)
+		b.WriteString(acctest.ChannelSenderHCL(strings.ToLower(name), acctest.SharedFlowID, name, retries, concurrency, ""))
 	}
 	return b.String()
 }
@@ -95,13 +88,10 @@ func TestAccAMQPSender_severalChannelsOneFlow(t *testing.T) {
 					},
 				},
 				{
-					PreConfig: env.Srv.ResetStats,
-					Config:    env.Config(sharedFlowHCL(tc.n, 2, 2)),
-					Check:     resource.ComposeTestCheckFunc(checkChannels(env, tc.n, "2", "2"), checkOneDeploy(env)),
-					ConfigPlanChecks: resource.ConfigPlanChecks{
-						PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_amqp_sender.amqp_a", plancheck.ResourceActionUpdate)},
-						PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-					},
+					PreConfig:        env.Srv.ResetStats,
+					Config:           env.Config(sharedFlowHCL(tc.n, 2, 2)),
+					Check:            resource.ComposeTestCheckFunc(checkChannels(env, tc.n, "2", "2"), checkOneDeploy(env)),
+					ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_amqp_sender.amqp_a", plancheck.ResourceActionUpdate),
 				},
 			}
 			for _, name := range acctest.ChannelNames[:tc.n] {
@@ -124,34 +114,31 @@ func TestAccAMQPSender_severalChannelsOneFlow(t *testing.T) {
 func TestAccAMQPSender_changedBetweenPlanAndApply(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddSharedFlow(t, 2, false)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: env.Config(sharedFlowHCL(2, 1, 1)), Check: checkChannels(env, 2, "1", "1")},
-			{
-				Config: env.Config(sharedFlowHCL(2, 2, 1)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{acctest.ChangeOnTenant(func() error {
-					zip, err := iflow.PatchZip(env.Srv.IFlowContent(acctest.SharedFlowID), "MessageFlow_2", map[string]string{"maxRetries": "4"})
-					if err == nil {
-						err = env.Srv.CreateIFlow(acctest.SharedFlowID, acctest.SharedFlowID, "Orders", zip)
-					}
-					return err
-				})}},
-				ExpectError: acctest.Wrapped(`AMQP Sender Changed Since Plan.*AMQP_B.*maxRetries: planned from 1, now 4.*plan again`),
-			},
-			{
-				// The change made on the tenant is kept, and the next plan shows it.
-				PreConfig: func() {
-					if got, _ := env.ChannelValues(); got["AMQP_B"][0] != "4" {
-						t.Errorf("AMQP_B on the tenant = %v, want the change made there (4)", got["AMQP_B"])
-					}
-				},
-				Config:             env.Config(sharedFlowHCL(2, 2, 1)),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-			},
-			{Config: env.Config(sharedFlowHCL(2, 2, 1)), Check: checkChannels(env, 2, "2", "1")},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{Config: env.Config(sharedFlowHCL(2, 1, 1)), Check: checkChannels(env, 2, "1", "1")},
+		{
+			Config: env.Config(sharedFlowHCL(2, 2, 1)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{acctest.ChangeOnTenant(func() error {
+				zip, err := iflow.PatchZip(env.Srv.IFlowContent(acctest.SharedFlowID), "MessageFlow_2", map[string]string{"maxRetries": "4"})
+				if err == nil {
+					err = env.Srv.CreateIFlow(acctest.SharedFlowID, acctest.SharedFlowID, "Orders", zip)
+				}
+				return err
+			})}},
+			ExpectError: acctest.Wrapped(`AMQP Sender Changed Since Plan.*AMQP_B.*maxRetries: planned from 1, now 4.*plan again`),
 		},
+		{
+			// The change made on the tenant is kept, and the next plan shows it.
+			PreConfig: func() {
+				if got, _ := env.ChannelValues(); got["AMQP_B"][0] != "4" {
+					t.Errorf("AMQP_B on the tenant = %v, want the change made there (4)", got["AMQP_B"])
+				}
+			},
+			Config:             env.Config(sharedFlowHCL(2, 2, 1)),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		},
+		{Config: env.Config(sharedFlowHCL(2, 2, 1)), Check: checkChannels(env, 2, "2", "1")},
 	})
 }
 
@@ -161,25 +148,22 @@ func TestAccAMQPSender_severalChannelsDeployFailure(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddSharedFlow(t, 2, false)
 	env.Srv.FailNextDeploy(acctest.SharedFlowID, "Credential EventMesh not found")
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig:   env.Srv.ResetStats,
-				Config:      env.Config(sharedFlowHCL(2, 1, 1)),
-				ExpectError: acctest.Wrapped(`Deployment Failed.*Credential EventMesh not found.*Deployment Failed.*Credential EventMesh not found`),
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			PreConfig:   env.Srv.ResetStats,
+			Config:      env.Config(sharedFlowHCL(2, 1, 1)),
+			ExpectError: acctest.Wrapped(`Deployment Failed.*Credential EventMesh not found.*Deployment Failed.*Credential EventMesh not found`),
+		},
+		{
+			// One deploy was made for both channels; the next apply deploys again and converges.
+			PreConfig: func() {
+				if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != 1 {
+					t.Errorf("the failed apply deployed the flow %d times, want once", n)
+				}
 			},
-			{
-				// One deploy was made for both channels; the next apply deploys again and converges.
-				PreConfig: func() {
-					if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != 1 {
-						t.Errorf("the failed apply deployed the flow %d times, want once", n)
-					}
-				},
-				Config:           env.Config(sharedFlowHCL(2, 1, 1)),
-				Check:            checkChannels(env, 2, "1", "1"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
+			Config:           env.Config(sharedFlowHCL(2, 1, 1)),
+			Check:            checkChannels(env, 2, "1", "1"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
 	})
 }

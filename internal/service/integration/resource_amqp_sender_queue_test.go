@@ -39,51 +39,49 @@ func TestAccAMQPSender_redeliveryFromQueue(t *testing.T) {
 			plancheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("worst_case_attempts"), worst),
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				// R = 0 on the queue: unbounded, a warning (the apply goes ahead).
-				Config: env.Config(acctest.DiscoveredSenderHCL("")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             planR(0, "event_mesh", knownvalue.Null()),
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: expectR(0, "event_mesh", knownvalue.Null()),
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			// R = 0 on the queue: unbounded, a warning (the apply goes ahead).
+			Config: env.Config(acctest.DiscoveredSenderHCL("")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             planR(0, "event_mesh", knownvalue.Null()),
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				// Someone sets R = 4 on the queue: the refresh reads it, and nothing is to change.
-				PreConfig: func() {
-					if _, _, err := em.PutQueue(t.Context(), "acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: acctest.PtrTo[int64](4)}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: env.Config(acctest.DiscoveredSenderHCL("")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: expectR(4, "event_mesh", knownvalue.Int64Exact(6)),
+			ConfigStateChecks: expectR(0, "event_mesh", knownvalue.Null()),
+		},
+		{
+			// Someone sets R = 4 on the queue: the refresh reads it, and nothing is to change.
+			PreConfig: func() {
+				if _, _, err := em.PutQueue(t.Context(), "acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: acctest.PtrTo[int64](4)}); err != nil {
+					t.Fatal(err)
+				}
 			},
-			{
-				// An explicit queue_max_redelivery_count wins.
-				Config: env.Config(acctest.DiscoveredSenderHCL("queue_max_redelivery_count = 2")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             planR(2, "configuration", knownvalue.Int64Exact(4)),
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: expectR(2, "configuration", knownvalue.Int64Exact(4)),
+			Config: env.Config(acctest.DiscoveredSenderHCL("")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				// Back to R = 0 out of band; the configuration now adopts the queue and fixes it to 5 in the
-				// apply that also changes the sender, after the queue's write. The apply's plan of the sender
-				// must show the R the plan showed (the queue list of the run, taken before its writes).
-				PreConfig: func() {
-					if _, _, err := em.PutQueue(t.Context(), "acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: acctest.PtrTo[int64](0)}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: env.Config(`
+			ConfigStateChecks: expectR(4, "event_mesh", knownvalue.Int64Exact(6)),
+		},
+		{
+			// An explicit queue_max_redelivery_count wins.
+			Config: env.Config(acctest.DiscoveredSenderHCL("queue_max_redelivery_count = 2")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             planR(2, "configuration", knownvalue.Int64Exact(4)),
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: expectR(2, "configuration", knownvalue.Int64Exact(4)),
+		},
+		{
+			// Back to R = 0 out of band; the configuration now adopts the queue and fixes it to 5 in the
+			// apply that also changes the sender, after the queue's write. The apply's plan of the sender
+			// must show the R the plan showed (the queue list of the run, taken before its writes).
+			PreConfig: func() {
+				if _, _, err := em.PutQueue(t.Context(), "acme/crm/prod/orders", eventmesh.QueueSettings{MaxRedeliveryCount: acctest.PtrTo[int64](0)}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: env.Config(`
 import {
   to = sapmessaging_queue.orders
   id = "acme/crm/prod/orders"
@@ -96,29 +94,21 @@ resource "sapmessaging_queue" "orders" {
 ` + acctest.DiscoveredSenderHCL(`
   concurrent_processes = 2
   depends_on           = [sapmessaging_queue.orders]`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             planR(0, "event_mesh", knownvalue.Null()),
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				// The state keeps what the plan showed; the next refresh reads the fixed queue.
-				ConfigStateChecks: expectR(0, "event_mesh", knownvalue.Null()),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             planR(0, "event_mesh", knownvalue.Null()),
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				RefreshState: true,
-				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttr(acctest.SenderAddr, "effective_queue_max_redelivery_count", "5"),
-					resource.TestCheckResourceAttr(acctest.SenderAddr, "worst_case_attempts", "7"),
-				),
-			},
-			{
-				ResourceName:                         acctest.SenderAddr,
-				ImportState:                          true,
-				ImportStateId:                        acctest.SenderFlowID,
-				ImportStateVerify:                    true,
-				ImportStateVerifyIdentifierAttribute: "iflow_id",
-				ImportStateVerifyIgnore:              []string{"timeouts", "revision"},
-			},
+			// The state keeps what the plan showed; the next refresh reads the fixed queue.
+			ConfigStateChecks: expectR(0, "event_mesh", knownvalue.Null()),
 		},
+		{
+			RefreshState: true,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr(acctest.SenderAddr, "effective_queue_max_redelivery_count", "5"),
+				resource.TestCheckResourceAttr(acctest.SenderAddr, "worst_case_attempts", "7"),
+			),
+		},
+		acctest.ImportFlowStep(acctest.SenderAddr, acctest.SenderFlowID, "timeouts", "revision"),
 	})
 }
 

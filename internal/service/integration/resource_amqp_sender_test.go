@@ -24,69 +24,56 @@ import (
 func TestAccAMQPSender_literal(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"error"})
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: env.Config(acctest.SenderHCL("")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						// Known at plan: the arithmetic and what the flow says.
-						plancheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("worst_case_attempts"), knownvalue.Int64Exact(7)),
-						plancheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/crm/prod/orders")),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config: env.Config(acctest.SenderHCL("")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					// Known at plan: the arithmetic and what the flow says.
+					plancheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("worst_case_attempts"), knownvalue.Int64Exact(7)),
+					plancheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/crm/prod/orders")),
 				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
-					statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("delivery_status_after_max_retries"), knownvalue.StringExact("REJECTED")),
-					statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("concurrent_processes"), knownvalue.Int64Exact(1)),
-					statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("exception_end_events"),
-						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: error$`))})),
-				},
-				Check: resource.ComposeTestCheckFunc(
-					acctest.CheckSenderProperty(env, "maxRetries", "1"),
-					acctest.CheckSenderProperty(env, "queuePrefetch", "1"),
-					func(*terraform.State) error {
-						if d, ok := env.Srv.Deployed("OrdersInbound"); !ok || d.Status != "STARTED" {
-							return fmt.Errorf("flow not running after apply: %+v", d)
-						}
-						return nil
-					},
-				),
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				Config: env.Config(acctest.SenderHCL("concurrent_processes = 2")),
-				Check:  acctest.CheckSenderProperty(env, "NumberConcurrentProcesses", "2"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("delivery_status_after_max_retries"), knownvalue.StringExact("REJECTED")),
+				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("concurrent_processes"), knownvalue.Int64Exact(1)),
+				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("exception_end_events"),
+					knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: error$`))})),
 			},
-			{
-				ResourceName:                         acctest.SenderAddr,
-				ImportState:                          true,
-				ImportStateId:                        "OrdersInbound",
-				ImportStateVerify:                    true,
-				ImportStateVerifyIdentifierAttribute: "iflow_id",
-				ImportStateVerifyIgnore:              []string{"queue_max_redelivery_count", "max_total_attempts", "worst_case_attempts", "effective_queue_max_redelivery_count", "queue_max_redelivery_count_source", "timeouts", "revision"},
-			},
-			{
-				// Someone sets the retries back to 5 in the Web UI: the plan shows it and the apply restores 1.
-				PreConfig: func() {
-					zip, err := iflow.PatchZip(env.Srv.IFlowContent("OrdersInbound"), "MessageFlow_1", map[string]string{"maxRetries": "5"})
-					if err != nil {
-						t.Fatal(err)
+			Check: resource.ComposeTestCheckFunc(
+				acctest.CheckSenderProperty(env, "maxRetries", "1"),
+				acctest.CheckSenderProperty(env, "queuePrefetch", "1"),
+				func(*terraform.State) error {
+					if d, ok := env.Srv.Deployed("OrdersInbound"); !ok || d.Status != "STARTED" {
+						return fmt.Errorf("flow not running after apply: %+v", d)
 					}
-					if err := env.Srv.CreateIFlow("OrdersInbound", "OrdersInbound", "Orders", zip); err != nil {
-						t.Fatal(err)
-					}
+					return nil
 				},
-				Config: env.Config(acctest.SenderHCL("concurrent_processes = 2")),
-				Check:  acctest.CheckSenderProperty(env, "maxRetries", "1"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
-				},
+			),
+		},
+		{
+			Config:           env.Config(acctest.SenderHCL("concurrent_processes = 2")),
+			Check:            acctest.CheckSenderProperty(env, "NumberConcurrentProcesses", "2"),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(acctest.SenderAddr, plancheck.ResourceActionUpdate),
+		},
+		acctest.ImportFlowStep(acctest.SenderAddr, "OrdersInbound", "queue_max_redelivery_count", "max_total_attempts", "worst_case_attempts", "effective_queue_max_redelivery_count", "queue_max_redelivery_count_source", "timeouts", "revision"),
+		{
+			// Someone sets the retries back to 5 in the Web UI: the plan shows it and the apply restores 1.
+			PreConfig: func() {
+				zip, err := iflow.PatchZip(env.Srv.IFlowContent("OrdersInbound"), "MessageFlow_1", map[string]string{"maxRetries": "5"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := env.Srv.CreateIFlow("OrdersInbound", "OrdersInbound", "Orders", zip); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: env.Config(acctest.SenderHCL("concurrent_processes = 2")),
+			Check:  acctest.CheckSenderProperty(env, "maxRetries", "1"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
 			},
 		},
 	})
@@ -100,44 +87,41 @@ func TestAccAMQPSender_externalized(t *testing.T) {
 	env.AddFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: props}},
 		map[string]string{"Max Retries": "5", "Delivery State": "REJECTED"}, []string{"error"})
 	before := env.Srv.IFlowContent("OrdersInbound")
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: env.Config(acctest.SenderHCL("")),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("max_number_of_retries"), knownvalue.Int64Exact(1)),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check: func(*terraform.State) error {
-					cfg, _ := env.Srv.IFlowConfigurations("OrdersInbound")
-					if cfg["Max Retries"] != "1" {
-						return fmt.Errorf("parameter Max Retries = %q, want 1", cfg["Max Retries"])
-					}
-					if d, ok := env.Srv.Deployed("OrdersInbound"); !ok || d.Parameters["Max Retries"] != "1" {
-						return fmt.Errorf("the running flow does not use the new parameter: %+v", d.Parameters)
-					}
-					// The literal prefetch was patched; the externalized retries stay a parameter reference.
-					if got, _ := env.SenderProperty("OrdersInbound", "maxRetries"); got != "{{Max Retries}}" {
-						return fmt.Errorf("maxRetries in the content = %q, want the parameter reference", got)
-					}
-					if len(env.Srv.IFlowContent("OrdersInbound")) == 0 || string(before) == string(env.Srv.IFlowContent("OrdersInbound")) {
-						return fmt.Errorf("prefetch is literal and should have been patched into the content")
-					}
-					return nil
-				},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config: env.Config(acctest.SenderHCL("")),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("max_number_of_retries"), knownvalue.Int64Exact(1)),
 			},
-			{
-				// A parameter changed out of band shows as drift.
-				PreConfig: func() {
-					if err := env.Srv.SetConfigurationValue("OrdersInbound", "Max Retries", "3"); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: env.Config(acctest.SenderHCL("")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
-				},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Check: func(*terraform.State) error {
+				cfg, _ := env.Srv.IFlowConfigurations("OrdersInbound")
+				if cfg["Max Retries"] != "1" {
+					return fmt.Errorf("parameter Max Retries = %q, want 1", cfg["Max Retries"])
+				}
+				if d, ok := env.Srv.Deployed("OrdersInbound"); !ok || d.Parameters["Max Retries"] != "1" {
+					return fmt.Errorf("the running flow does not use the new parameter: %+v", d.Parameters)
+				}
+				// The literal prefetch was patched; the externalized retries stay a parameter reference.
+				if got, _ := env.SenderProperty("OrdersInbound", "maxRetries"); got != "{{Max Retries}}" {
+					return fmt.Errorf("maxRetries in the content = %q, want the parameter reference", got)
+				}
+				if len(env.Srv.IFlowContent("OrdersInbound")) == 0 || string(before) == string(env.Srv.IFlowContent("OrdersInbound")) {
+					return fmt.Errorf("prefetch is literal and should have been patched into the content")
+				}
+				return nil
+			},
+		},
+		{
+			// A parameter changed out of band shows as drift.
+			PreConfig: func() {
+				if err := env.Srv.SetConfigurationValue("OrdersInbound", "Max Retries", "3"); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: env.Config(acctest.SenderHCL("")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
 			},
 		},
 	})
@@ -186,26 +170,16 @@ resource "sapmessaging_amqp_sender" "orders" {
 }
 `, channel)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg(""), PlanOnly: true, ExpectError: acctest.Wrapped(`Ambiguous AMQP Sender Channel.*Orders.*Returns`)},
-			{
-				Config: cfg(`channel = "Returns"`),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/crm/prod/returns")),
-					statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("id"), knownvalue.StringExact("TwoSenders,Returns")),
-				},
-			},
-			{
-				ResourceName:                         acctest.SenderAddr,
-				ImportState:                          true,
-				ImportStateId:                        "TwoSenders,Returns",
-				ImportStateVerify:                    true,
-				ImportStateVerifyIdentifierAttribute: "iflow_id",
-				ImportStateVerifyIgnore:              []string{"timeouts"},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{Config: cfg(""), PlanOnly: true, ExpectError: acctest.Wrapped(`Ambiguous AMQP Sender Channel.*Orders.*Returns`)},
+		{
+			Config: cfg(`channel = "Returns"`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/crm/prod/returns")),
+				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("id"), knownvalue.StringExact("TwoSenders,Returns")),
 			},
 		},
+		acctest.ImportFlowStep(acctest.SenderAddr, "TwoSenders,Returns", "timeouts"),
 	})
 }
 
@@ -213,18 +187,15 @@ func TestAccAMQPSender_deployFailure(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil)
 	env.Srv.FailNextDeploy("OrdersInbound", "Credential EventMesh not found")
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: env.Config(acctest.SenderHCL("")), ExpectError: acctest.Wrapped(`Deployment Failed.*Credential EventMesh not found`)},
-			{
-				// The next apply deploys again and converges.
-				Config: env.Config(acctest.SenderHCL("")),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{Config: env.Config(acctest.SenderHCL("")), ExpectError: acctest.Wrapped(`Deployment Failed.*Credential EventMesh not found`)},
+		{
+			// The next apply deploys again and converges.
+			Config: env.Config(acctest.SenderHCL("")),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
 			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
 	})
 }
@@ -232,24 +203,21 @@ func TestAccAMQPSender_deployFailure(t *testing.T) {
 func TestAccAMQPSender_flowDeleted(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddFlow(t, "OrdersInbound", []iflowbuild.Sender{{Properties: iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")}}, nil, []string{"escalation"})
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: env.Config(acctest.SenderHCL("")),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("exception_end_events"),
-						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: escalation$`))})),
-				},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config: env.Config(acctest.SenderHCL("")),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("exception_end_events"),
+					knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: escalation$`))})),
 			},
-			{
-				// A deleted flow is drift: the plan creates the sender again, and the apply would
-				// fail until the flow is uploaded (TestAccDriftDetection_deletedFlow).
-				PreConfig:          func() { env.Srv.DeleteIFlow("OrdersInbound") },
-				Config:             env.Config(acctest.SenderHCL("")),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-			},
+		},
+		{
+			// A deleted flow is drift: the plan creates the sender again, and the apply would
+			// fail until the flow is uploaded (TestAccDriftDetection_deletedFlow).
+			PreConfig:          func() { env.Srv.DeleteIFlow("OrdersInbound") },
+			Config:             env.Config(acctest.SenderHCL("")),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
 		},
 	})
 }
@@ -258,31 +226,28 @@ func TestAccAMQPSender_flowDeleted(t *testing.T) {
 func TestAccAMQPSender_importMissing(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	config := env.Config(acctest.SenderHCL(""))
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:             config,
-				ResourceName:       acctest.SenderAddr,
-				ImportState:        true,
-				ImportStateId:      acctest.SenderFlowID,
-				ImportStatePersist: true,
-				ExpectError:        acctest.Wrapped(`Cannot import non-existent remote object`),
-			},
-			{
-				Config:        config,
-				ResourceName:  acctest.SenderAddr,
-				ImportState:   true,
-				ImportStateId: acctest.SenderFlowID + ",",
-				ExpectError:   acctest.Wrapped(`Invalid Import ID .*IFLOW_ID,CHANNEL`),
-			},
-			{
-				Config:        config,
-				ResourceName:  acctest.SenderAddr,
-				ImportState:   true,
-				ImportStateId: " ,Returns",
-				ExpectError:   acctest.Wrapped(`Invalid Import ID`),
-			},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config:             config,
+			ResourceName:       acctest.SenderAddr,
+			ImportState:        true,
+			ImportStateId:      acctest.SenderFlowID,
+			ImportStatePersist: true,
+			ExpectError:        acctest.Wrapped(`Cannot import non-existent remote object`),
+		},
+		{
+			Config:        config,
+			ResourceName:  acctest.SenderAddr,
+			ImportState:   true,
+			ImportStateId: acctest.SenderFlowID + ",",
+			ExpectError:   acctest.Wrapped(`Invalid Import ID .*IFLOW_ID,CHANNEL`),
+		},
+		{
+			Config:        config,
+			ResourceName:  acctest.SenderAddr,
+			ImportState:   true,
+			ImportStateId: " ,Returns",
+			ExpectError:   acctest.Wrapped(`Invalid Import ID`),
 		},
 	})
 }
@@ -311,38 +276,29 @@ resource "sapmessaging_amqp_sender" "adopted" {
 `, id, status, allow)
 	}
 	importHCL := "\nimport {\n  to = sapmessaging_amqp_sender.adopted\n  id = \"" + id + "\"\n}\n"
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig: env.Srv.ResetStats,
-				Config:    senderHCL("MODIFIED_FAILED_UNDELIVERABLE", "  allow_cancelled_redelivery = true\n") + importHCL,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_cancelled_redelivery"), knownvalue.Bool(true)),
-				},
-				Check: func(*terraform.State) error {
-					if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != 0 {
-						return fmt.Errorf("adopting the channel as it is deployed the flow %d times, want none", n)
-					}
-					return nil
-				},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			PreConfig:        env.Srv.ResetStats,
+			Config:           senderHCL("MODIFIED_FAILED_UNDELIVERABLE", "  allow_cancelled_redelivery = true\n") + importHCL,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionNoop),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_cancelled_redelivery"), knownvalue.Bool(true)),
 			},
-			{
-				Config:      senderHCL("MODIFIED_FAILED_UNDELIVERABLE", ""),
-				ExpectError: acctest.Wrapped(`Redelivery Cancelled.*set allow_cancelled_redelivery = true for now`),
+			Check: func(*terraform.State) error {
+				if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != 0 {
+					return fmt.Errorf("adopting the channel as it is deployed the flow %d times, want none", n)
+				}
+				return nil
 			},
-			{
-				Config: senderHCL("REJECTED", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: checkSenderPropertyOf(env, id, "deliveryState", "REJECTED"),
-			},
+		},
+		{
+			Config:      senderHCL("MODIFIED_FAILED_UNDELIVERABLE", ""),
+			ExpectError: acctest.Wrapped(`Redelivery Cancelled.*set allow_cancelled_redelivery = true for now`),
+		},
+		{
+			Config:           senderHCL("REJECTED", ""),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate),
+			Check:            checkSenderPropertyOf(env, id, "deliveryState", "REJECTED"),
 		},
 	})
 }

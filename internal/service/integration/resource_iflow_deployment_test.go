@@ -68,97 +68,77 @@ func TestAccIFlowDeployment_oneDeployPerFlow(t *testing.T) {
 		return resource.ComposeTestCheckFunc(checkFlowRuns(env, "DeployFlowA", want), checkFlowRuns(env, "DeployFlowB", want))
 	}
 	emptyAfter := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig:        env.Srv.ResetStats,
-				Config:           env.Config(acctest.DeploymentHCL(1, "")),
-				Check:            resource.ComposeTestCheckFunc(bothRun("1"), checkDeploys(env, 2, "one per flow for its two channels")),
-				ConfigPlanChecks: emptyAfter,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(flowA, tfjsonpath.New("id"), knownvalue.StringExact("DeployFlowA")),
-					statecheck.ExpectKnownValue(flowA, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
-					statecheck.ExpectKnownValue(flowA, tfjsonpath.New("deployed_version"), knownvalue.NotNull()),
-					statecheck.ExpectKnownValue("sapmessaging_amqp_sender.DeployFlowA_AMQP_A", tfjsonpath.New("revision"),
-						knownvalue.StringRegexp(regexp.MustCompile(revisionPattern))),
-				},
+	// changeStep applies DeploymentHCL(2, "") after change (nil for none) altered the tenant: the plan passes the
+	// checks planned, the apply deploys deploys times (why), both flows run 2 retries, and the next plan is empty.
+	changeStep := func(change func(), deploys int64, why string, planned ...plancheck.PlanCheck) resource.TestStep {
+		return resource.TestStep{
+			PreConfig: func() {
+				if change != nil {
+					change()
+				}
+				env.Srv.ResetStats()
 			},
-			{
-				// Every channel changes: one deploy per flow again, planned through the unknown revisions.
-				PreConfig: env.Srv.ResetStats,
-				Config:    env.Config(acctest.DeploymentHCL(2, "")),
-				Check:     resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, 2, "one per flow for its two channels")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectUnknownValue("sapmessaging_amqp_sender.DeployFlowB_AMQP_B", tfjsonpath.New("revision")),
-						plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionUpdate),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+			Config:           env.Config(acctest.DeploymentHCL(2, "")),
+			Check:            resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, deploys, why)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: planned, PostApplyPostRefresh: emptyAfter.PostApplyPostRefresh},
+		}
+	}
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			PreConfig:        env.Srv.ResetStats,
+			Config:           env.Config(acctest.DeploymentHCL(1, "")),
+			Check:            resource.ComposeTestCheckFunc(bothRun("1"), checkDeploys(env, 2, "one per flow for its two channels")),
+			ConfigPlanChecks: emptyAfter,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(flowA, tfjsonpath.New("id"), knownvalue.StringExact("DeployFlowA")),
+				statecheck.ExpectKnownValue(flowA, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+				statecheck.ExpectKnownValue(flowA, tfjsonpath.New("deployed_version"), knownvalue.NotNull()),
+				statecheck.ExpectKnownValue("sapmessaging_amqp_sender.DeployFlowA_AMQP_A", tfjsonpath.New("revision"),
+					knownvalue.StringRegexp(regexp.MustCompile(revisionPattern))),
 			},
-			{
-				Config:                  env.Config(acctest.DeploymentHCL(2, "")),
-				ResourceName:            flowA,
-				ImportState:             true,
-				ImportStateId:           "DeployFlowA",
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"triggers", "timeouts"},
-			},
-			{
-				// Undeployed out of band: the plan deploys that flow again, and only that one.
-				PreConfig: func() {
-					if err := cpi.New(env.Srv.CloudIntegrationClient(t)).Undeploy(context.Background(), "DeployFlowA"); err != nil {
-						t.Fatal(err)
-					}
-					env.Srv.ResetStats()
-				},
-				Config: env.Config(acctest.DeploymentHCL(2, "")),
-				Check:  resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, 1, "the undeployed flow only")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionNoop),
-						plancheck.ExpectUnknownValue(flowA, tfjsonpath.New("runtime_status")),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				// A channel changed on the tenant is written back, and its flow deployed once more,
-				// although the revision the deployment last saw described the same settings.
-				PreConfig: func() {
-					zip, err := iflow.PatchZip(env.Srv.IFlowContent("DeployFlowB"), "MessageFlow_1", map[string]string{"maxRetries": "4"})
-					if err == nil {
-						err = env.Srv.CreateIFlow("DeployFlowB", "DeployFlowB", "Orders", zip)
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					env.Srv.ResetStats()
-				},
-				Config: env.Config(acctest.DeploymentHCL(2, "")),
-				Check:  resource.ComposeTestCheckFunc(bothRun("2"), checkDeploys(env, 1, "the flow whose channel was written back")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction("sapmessaging_amqp_sender.DeployFlowB_AMQP_A", plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionNoop),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				// Only the timeouts change: an update in place that deploys nothing.
-				PreConfig: env.Srv.ResetStats,
-				Config:    env.Config(acctest.DeploymentHCL(2, `  timeouts = { create = "5m", update = "5m" }`)),
-				Check:     checkDeploys(env, 0, "a change of the timeouts deploys nothing"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
+		},
+		// Every channel changes: one deploy per flow again, planned through the unknown revisions.
+		changeStep(nil, 2, "one per flow for its two channels",
+			plancheck.ExpectUnknownValue("sapmessaging_amqp_sender.DeployFlowB_AMQP_B", tfjsonpath.New("revision")),
+			plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate),
+			plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionUpdate)),
+		{
+			Config:                  env.Config(acctest.DeploymentHCL(2, "")),
+			ResourceName:            flowA,
+			ImportState:             true,
+			ImportStateId:           "DeployFlowA",
+			ImportStateVerify:       true,
+			ImportStateVerifyIgnore: []string{"triggers", "timeouts"},
+		},
+		// Undeployed out of band: the plan deploys that flow again, and only that one.
+		changeStep(func() {
+			if err := cpi.New(env.Srv.CloudIntegrationClient(t)).Undeploy(context.Background(), "DeployFlowA"); err != nil {
+				t.Fatal(err)
+			}
+		}, 1, "the undeployed flow only",
+			plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate),
+			plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionNoop),
+			plancheck.ExpectUnknownValue(flowA, tfjsonpath.New("runtime_status"))),
+		// A channel changed on the tenant is written back, and its flow deployed once more,
+		// although the revision the deployment last saw described the same settings.
+		changeStep(func() {
+			zip, err := iflow.PatchZip(env.Srv.IFlowContent("DeployFlowB"), "MessageFlow_1", map[string]string{"maxRetries": "4"})
+			if err == nil {
+				err = env.Srv.CreateIFlow("DeployFlowB", "DeployFlowB", "Orders", zip)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}, 1, "the flow whose channel was written back",
+			plancheck.ExpectResourceAction("sapmessaging_amqp_sender.DeployFlowB_AMQP_A", plancheck.ResourceActionUpdate),
+			plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionUpdate),
+			plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionNoop)),
+		{
+			// Only the timeouts change: an update in place that deploys nothing.
+			PreConfig:        env.Srv.ResetStats,
+			Config:           env.Config(acctest.DeploymentHCL(2, `  timeouts = { create = "5m", update = "5m" }`)),
+			Check:            checkDeploys(env, 0, "a change of the timeouts deploys nothing"),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(flowA, plancheck.ResourceActionUpdate),
 		},
 	})
 }
@@ -196,26 +176,23 @@ resource "sapmessaging_iflow_deployment" "jms" {
 			return nil
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				PreConfig:        env.Srv.ResetStats,
-				Config:           cfg(3),
-				Check:            resource.ComposeTestCheckFunc(running("3"), checkDeploys(env, 1, "the deployment's")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			},
-			{
-				PreConfig: env.Srv.ResetStats,
-				Config:    cfg(7),
-				Check:     resource.ComposeTestCheckFunc(running("7"), checkDeploys(env, 1, "the deployment's")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectUnknownValue("sapmessaging_jms_sender.retry", tfjsonpath.New("revision")),
-						plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.jms", plancheck.ResourceActionUpdate),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			PreConfig:        env.Srv.ResetStats,
+			Config:           cfg(3),
+			Check:            resource.ComposeTestCheckFunc(running("3"), checkDeploys(env, 1, "the deployment's")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		},
+		{
+			PreConfig: env.Srv.ResetStats,
+			Config:    cfg(7),
+			Check:     resource.ComposeTestCheckFunc(running("7"), checkDeploys(env, 1, "the deployment's")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue("sapmessaging_jms_sender.retry", tfjsonpath.New("revision")),
+					plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.jms", plancheck.ResourceActionUpdate),
 				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 		},
 	})
@@ -232,35 +209,29 @@ resource "sapmessaging_iflow_deployment" "f" {
   iflow_id = "DeployFails"
 }
 `)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg, ExpectError: acctest.Wrapped(`Deployment Failed.*Credential EventMesh not found.*apply again`)},
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.f", plancheck.ResourceActionDestroyBeforeCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("sapmessaging_iflow_deployment.f", tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
-				},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{Config: cfg, ExpectError: acctest.Wrapped(`Deployment Failed.*Credential EventMesh not found.*apply again`)},
+		{
+			Config:           cfg,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_iflow_deployment.f", plancheck.ResourceActionDestroyBeforeCreate),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("sapmessaging_iflow_deployment.f", tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
 			},
-			{
-				Config:        cfg,
-				ResourceName:  "sapmessaging_iflow_deployment.f",
-				ImportState:   true,
-				ImportStateId: "Missing",
-				ExpectError:   acctest.Wrapped(`Cannot import non-existent remote object`),
-			},
-			{
-				Config: env.Config(`
+		},
+		{
+			Config:        cfg,
+			ResourceName:  "sapmessaging_iflow_deployment.f",
+			ImportState:   true,
+			ImportStateId: "Missing",
+			ExpectError:   acctest.Wrapped(`Cannot import non-existent remote object`),
+		},
+		{
+			Config: env.Config(`
 resource "sapmessaging_iflow_deployment" "missing" {
   iflow_id = "NoSuchFlow"
 }
 `),
-				ExpectError: acctest.Wrapped(`Integration Flow Not Found.*NoSuchFlow.*must be uploaded first`),
-			},
+			ExpectError: acctest.Wrapped(`Integration Flow Not Found.*NoSuchFlow.*must be uploaded first`),
 		},
 	})
 }

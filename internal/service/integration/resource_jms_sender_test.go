@@ -2,7 +2,6 @@ package integration_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -53,92 +52,79 @@ func TestAccJMSSender_guarded(t *testing.T) {
   dead_letter_queue    = true
   max_retries          = 5
 `))
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: first,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						// SAPJMSRetries > 5 ends the message on retry 6: waits 2+4+8+16+32+64 = 126 minutes.
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(126)),
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("attempts_before_expiry"), knownvalue.Null()),
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("access_type"), knownvalue.StringExact("Non-Exclusive")),
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("Retry_JmsGuarded")),
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard"), knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"present":    knownvalue.Bool(true),
-							"kind":       knownvalue.StringExact("exception_subprocess"),
-							"places":     knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("exception_subprocess")}),
-							"condition":  knownvalue.StringExact("${header.SAPJMSRetries} > 5"),
-							"operator":   knownvalue.StringExact(">"),
-							"limit_kind": knownvalue.StringExact("literal"),
-							"limit":      knownvalue.Int64Exact(5),
-						})),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config: first,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					// SAPJMSRetries > 5 ends the message on retry 6: waits 2+4+8+16+32+64 = 126 minutes.
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(126)),
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("attempts_before_expiry"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("access_type"), knownvalue.StringExact("Non-Exclusive")),
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("Retry_JmsGuarded")),
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"present":    knownvalue.Bool(true),
+						"kind":       knownvalue.StringExact("exception_subprocess"),
+						"places":     knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("exception_subprocess")}),
+						"condition":  knownvalue.StringExact("${header.SAPJMSRetries} > 5"),
+						"operator":   knownvalue.StringExact(">"),
+						"limit_kind": knownvalue.StringExact("literal"),
+						"limit":      knownvalue.Int64Exact(5),
+					})),
 				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
-					statecheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("exponential_backoff"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("queue_expiration_days"), knownvalue.Int64Exact(30)),
-					statecheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("id"), knownvalue.StringExact(acctest.JMSGuardedFlow)),
-				},
-				Check: resource.ComposeTestCheckFunc(
-					checkJMSProperty(env, acctest.JMSGuardedFlow, "RetryInterval", "2"),
-					checkJMSProperty(env, acctest.JMSGuardedFlow, "MaxRetryInterval", "120"),
-					checkJMSProperty(env, acctest.JMSGuardedFlow, "ExponentialBackoff", "1"),
-					func(*terraform.State) error {
-						if d, ok := env.Srv.Deployed(acctest.JMSGuardedFlow); !ok || d.Status != "STARTED" {
-							return fmt.Errorf("flow not running after apply: %+v", d)
-						}
-						return nil
-					},
-				),
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				// Backoff off: 6 retries × 15 minutes. The flow writes booleans as 1/0 and keeps doing so.
-				Config: second,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(acctest.JMSAddr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(90)),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: resource.ComposeTestCheckFunc(
-					checkJMSProperty(env, acctest.JMSGuardedFlow, "RetryInterval", "15"),
-					checkJMSProperty(env, acctest.JMSGuardedFlow, "ExponentialBackoff", "0"),
-					checkJMSProperty(env, acctest.JMSGuardedFlow, "NumberConcurrentProcesses", "2"),
-					checkJMSProperty(env, acctest.JMSGuardedFlow, "MaxRetryInterval", "120"),
-				),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+				statecheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("exponential_backoff"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("queue_expiration_days"), knownvalue.Int64Exact(30)),
+				statecheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("id"), knownvalue.StringExact(acctest.JMSGuardedFlow)),
 			},
-			{
-				ResourceName:                         acctest.JMSAddr,
-				ImportState:                          true,
-				ImportStateId:                        acctest.JMSGuardedFlow,
-				ImportStateVerify:                    true,
-				ImportStateVerifyIdentifierAttribute: "iflow_id",
-				// max_retries is the configuration's declaration; with it the guard's visible limit gives the same give-up time.
-				ImportStateVerifyIgnore: []string{"max_retries", "timeouts", "revision"},
-			},
-			{
-				// Someone sets the interval to 3 in the Web UI: the plan shows it and the apply restores 15.
-				PreConfig: func() {
-					zip, err := iflow.PatchZip(env.Srv.IFlowContent(acctest.JMSGuardedFlow), "MessageFlow_JMS", map[string]string{"RetryInterval": "3"})
-					if err != nil {
-						t.Fatal(err)
+			Check: resource.ComposeTestCheckFunc(
+				checkJMSProperty(env, acctest.JMSGuardedFlow, "RetryInterval", "2"),
+				checkJMSProperty(env, acctest.JMSGuardedFlow, "MaxRetryInterval", "120"),
+				checkJMSProperty(env, acctest.JMSGuardedFlow, "ExponentialBackoff", "1"),
+				func(*terraform.State) error {
+					if d, ok := env.Srv.Deployed(acctest.JMSGuardedFlow); !ok || d.Status != "STARTED" {
+						return fmt.Errorf("flow not running after apply: %+v", d)
 					}
-					if err := env.Srv.CreateIFlow(acctest.JMSGuardedFlow, acctest.JMSGuardedFlow, "Retry", zip); err != nil {
-						t.Fatal(err)
-					}
+					return nil
 				},
-				Config: second,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.JMSAddr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			),
+		},
+		{
+			// Backoff off: 6 retries × 15 minutes. The flow writes booleans as 1/0 and keeps doing so.
+			Config: second,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(acctest.JMSAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(90)),
 				},
-				Check: checkJMSProperty(env, acctest.JMSGuardedFlow, "RetryInterval", "15"),
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
+			Check: resource.ComposeTestCheckFunc(
+				checkJMSProperty(env, acctest.JMSGuardedFlow, "RetryInterval", "15"),
+				checkJMSProperty(env, acctest.JMSGuardedFlow, "ExponentialBackoff", "0"),
+				checkJMSProperty(env, acctest.JMSGuardedFlow, "NumberConcurrentProcesses", "2"),
+				checkJMSProperty(env, acctest.JMSGuardedFlow, "MaxRetryInterval", "120"),
+			),
+		},
+		// max_retries is the configuration's declaration; with it the guard's visible limit gives the same give-up time.
+		acctest.ImportFlowStep(acctest.JMSAddr, acctest.JMSGuardedFlow, "max_retries", "timeouts", "revision"),
+		{
+			// Someone sets the interval to 3 in the Web UI: the plan shows it and the apply restores 15.
+			PreConfig: func() {
+				zip, err := iflow.PatchZip(env.Srv.IFlowContent(acctest.JMSGuardedFlow), "MessageFlow_JMS", map[string]string{"RetryInterval": "3"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := env.Srv.CreateIFlow(acctest.JMSGuardedFlow, acctest.JMSGuardedFlow, "Retry", zip); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config:           second,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(acctest.JMSAddr, plancheck.ResourceActionUpdate),
+			Check:            checkJMSProperty(env, acctest.JMSGuardedFlow, "RetryInterval", "15"),
 		},
 	})
 }
@@ -157,42 +143,32 @@ resource "sapmessaging_jms_sender" "exclusive" {
 }
 `)
 	const exclusiveAddr = "sapmessaging_jms_sender.exclusive"
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						// 1, 2, 4, …, 32 (63 minutes), then every 60 minutes: 6 + 718 retries in 30 days, 725 executions.
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("attempts_before_expiry"), knownvalue.Int64Exact(725)),
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Null()),
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_interval"), knownvalue.Int64Exact(1)),
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("present"), knownvalue.Bool(false)),
-						// 5, 10, 20, 40 (75 minutes), then every 60 minutes: 4 + 166 retries in 7 days, 171 executions.
-						plancheck.ExpectKnownValue(exclusiveAddr, tfjsonpath.New("attempts_before_expiry"), knownvalue.Int64Exact(171)),
-						plancheck.ExpectKnownValue(exclusiveAddr, tfjsonpath.New("access_type"), knownvalue.StringExact("Exclusive")),
-						plancheck.ExpectKnownValue(exclusiveAddr, tfjsonpath.New("concurrent_processes"), knownvalue.Null()),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					// 1, 2, 4, …, 32 (63 minutes), then every 60 minutes: 6 + 718 retries in 30 days, 725 executions.
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("attempts_before_expiry"), knownvalue.Int64Exact(725)),
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_interval"), knownvalue.Int64Exact(1)),
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("present"), knownvalue.Bool(false)),
+					// 5, 10, 20, 40 (75 minutes), then every 60 minutes: 4 + 166 retries in 7 days, 171 executions.
+					plancheck.ExpectKnownValue(exclusiveAddr, tfjsonpath.New("attempts_before_expiry"), knownvalue.Int64Exact(171)),
+					plancheck.ExpectKnownValue(exclusiveAddr, tfjsonpath.New("access_type"), knownvalue.StringExact("Exclusive")),
+					plancheck.ExpectKnownValue(exclusiveAddr, tfjsonpath.New("concurrent_processes"), knownvalue.Null()),
 				},
-				Check: resource.ComposeTestCheckFunc(
-					checkJMSProperty(env, acctest.JMSExclusiveFlow, "RetryInterval", "5"),
-					checkJMSProperty(env, acctest.JMSUnguardedFlow, "RetryInterval", "1"),
-				),
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				ResourceName:                         exclusiveAddr,
-				ImportState:                          true,
-				ImportStateId:                        acctest.JMSExclusiveFlow + ",JMS_In",
-				ImportStateVerify:                    true,
-				ImportStateVerifyIdentifierAttribute: "iflow_id",
-				// The import reads the channel; the expiration period is an input of the configuration.
-				ImportStateVerifyIgnore: []string{"timeouts", "channel", "id", "queue_expiration_days", "attempts_before_expiry"},
-			},
-			{ResourceName: acctest.JMSAddr, ImportState: true, ImportStateId: acctest.JMSUnguardedFlow + ",", ExpectError: acctest.Wrapped(`Invalid Import ID`)},
-			{ResourceName: acctest.JMSAddr, ImportState: true, ImportStateId: ",JMS_In", ExpectError: acctest.Wrapped(`Invalid Import ID`)},
+			Check: resource.ComposeTestCheckFunc(
+				checkJMSProperty(env, acctest.JMSExclusiveFlow, "RetryInterval", "5"),
+				checkJMSProperty(env, acctest.JMSUnguardedFlow, "RetryInterval", "1"),
+			),
 		},
+		// The import reads the channel; the expiration period is an input of the configuration.
+		acctest.ImportFlowStep(exclusiveAddr, acctest.JMSExclusiveFlow+",JMS_In", "timeouts", "channel", "id", "queue_expiration_days", "attempts_before_expiry"),
+		{ResourceName: acctest.JMSAddr, ImportState: true, ImportStateId: acctest.JMSUnguardedFlow + ",", ExpectError: acctest.Wrapped(`Invalid Import ID`)},
+		{ResourceName: acctest.JMSAddr, ImportState: true, ImportStateId: ",JMS_In", ExpectError: acctest.Wrapped(`Invalid Import ID`)},
 	})
 }
 
@@ -248,67 +224,54 @@ resource "sapmessaging_amqp_sender" "orders" {
   max_number_of_retries = 1
 }
 `)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			PreConfig:        env.Srv.ResetStats,
-			Config:           cfg,
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			Check: resource.ComposeTestCheckFunc(
-				checkJMSProperty(env, "Mixed", "RetryInterval", "4"),
-				func(*terraform.State) error {
-					// Both changes reach the writer together: one upload, one deploy.
-					if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != 1 {
-						return fmt.Errorf("the flow was deployed %d times, want once", n)
-					}
-					return nil
-				},
-				func(*terraform.State) error {
-					art, err := iflow.ReadZip(env.Srv.IFlowContent("Mixed"))
-					if err != nil {
-						return err
-					}
-					if got := art.AMQPSenders()[0].Properties["maxRetries"]; got != "1" {
-						return fmt.Errorf("maxRetries of the AMQP sender = %q, want 1: a write was lost", got)
-					}
-					return nil
-				},
-			),
-		}},
-	})
+	acctest.ParallelTest(t, []resource.TestStep{{
+		PreConfig:        env.Srv.ResetStats,
+		Config:           cfg,
+		ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		Check: resource.ComposeTestCheckFunc(
+			checkJMSProperty(env, "Mixed", "RetryInterval", "4"),
+			func(*terraform.State) error {
+				// Both changes reach the writer together: one upload, one deploy.
+				if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != 1 {
+					return fmt.Errorf("the flow was deployed %d times, want once", n)
+				}
+				return nil
+			},
+			func(*terraform.State) error {
+				art, err := iflow.ReadZip(env.Srv.IFlowContent("Mixed"))
+				if err != nil {
+					return err
+				}
+				if got := art.AMQPSenders()[0].Properties["maxRetries"]; got != "1" {
+					return fmt.Errorf("maxRetries of the AMQP sender = %q, want 1: a write was lost", got)
+				}
+				return nil
+			},
+		),
+	}})
 }
 
 // The warnings of the plan, with the real CLI: the missing retry limit in numbers, constant retries,
 // the dead-letter option and an exception subprocess that ends the message.
 func TestAccJMSSender_planWarnings(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
-	plugins := filepath.Join(t.TempDir(), "plugins")
-	acctest.BuildProvider(t, plugins)
+	tf := acctest.ParallelCLI(t)
 	env := acctest.NewTestEnv(t)
 	env.AddJMSFlow(t, acctest.JMSGuardedFlow, false, acctest.GuardedOptions())
 	env.AddJMSFlow(t, acctest.JMSUnguardedFlow, false, iflowbuild.Options{ExceptionEnds: [][]string{{"message"}}})
 	env.AddJMSFlow(t, acctest.JMSExclusiveFlow, true, iflowbuild.Options{})
 	env.AddJMSFlow(t, "JmsBusy", false, acctest.GuardedOptions())
-	dir := t.TempDir()
-	acctest.WriteFile(t, filepath.Join(dir, "main.tf"), `
-terraform {
-  required_providers {
-    sapmessaging = { source = "sapmessaging/sapmessaging" }
-  }
-}
-
+	w := acctest.NewWorkspace(t, tf, env, map[string]string{"main.tf": acctest.RequiredProviders + `
 resource "sapmessaging_jms_sender" "unguarded" {
-  iflow_id = "`+acctest.JMSUnguardedFlow+`"
+  iflow_id = "` + acctest.JMSUnguardedFlow + `"
 }
 
 resource "sapmessaging_jms_sender" "exclusive" {
-  iflow_id              = "`+acctest.JMSExclusiveFlow+`"
+  iflow_id              = "` + acctest.JMSExclusiveFlow + `"
   queue_expiration_days = 7
 }
 
 resource "sapmessaging_jms_sender" "guarded" {
-  iflow_id            = "`+acctest.JMSGuardedFlow+`"
+  iflow_id            = "` + acctest.JMSGuardedFlow + `"
   retry_interval      = 2
   exponential_backoff = false
   dead_letter_queue   = false
@@ -321,10 +284,8 @@ resource "sapmessaging_jms_sender" "busy" {
   max_retry_interval   = 20
   concurrent_processes = 6
 }
-`)
-	w := acctest.NewCLIWorkspace(t, tf, plugins, dir, env)
-	diags := acctest.PlanDiagnostics(t, w)
-	want := []*regexp.Regexp{
+`})
+	diags := w.ExpectPlanDiagnostics(
 		regexp.MustCompile(`^warning: No Retry Limit: .*compares SAPJMSRetries nowhere.*retried about 724 times over 30 days, then deleted: 725 executions`),
 		regexp.MustCompile(`^warning: No Retry Limit: .*only for non-exclusive queues.*retried about 172 times over 7 days, then deleted: 173 executions`),
 		regexp.MustCompile(acctest.BacktickTolerant(`^warning: Constant Retries: exponential_backoff = false with retry_interval = 2 retries a failing message every 2 minutes.*30 times an hour`)),
@@ -333,19 +294,7 @@ resource "sapmessaging_jms_sender" "busy" {
 		regexp.MustCompile(`^warning: Exception Subprocess Acknowledges Failures: .*ends with a Message End Event`),
 		regexp.MustCompile(acctest.BacktickTolerant(`^warning: Max Retry Interval Below Retry Interval: max_retry_interval = 20 is shorter than retry_interval = 30.*retried every 20 minutes`)),
 		regexp.MustCompile(acctest.BacktickTolerant(`^warning: Many Concurrent Processes: concurrent_processes = 6 runs that many consumers on every worker node`)),
-	}
-	for _, re := range want {
-		found := false
-		for _, d := range diags {
-			if re.MatchString(d) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			t.Errorf("no plan diagnostic matches %s; diagnostics:\n%s", re, strings.Join(diags, "\n"))
-		}
-	}
+	)
 	for _, d := range diags {
 		if strings.HasPrefix(d, "error") {
 			t.Errorf("unexpected error: %s", d)
@@ -374,69 +323,66 @@ func TestAccJMSSender_externalized(t *testing.T) {
 	cfg := func(interval int) string {
 		return env.Config(acctest.JMSHCL("JmsExt", fmt.Sprintf("retry_interval = %d\nexponential_backoff = true\nmax_retries = 3", interval)))
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: cfg(10),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						// ">= 3" ends the message on retry 3: 10 + 20 + 40 minutes.
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(70)),
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("limit_kind"), knownvalue.StringExact("parameter")),
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("kind"), knownvalue.StringExact("router")),
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("limit"), knownvalue.Int64Exact(3)),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config: cfg(10),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					// ">= 3" ends the message on retry 3: 10 + 20 + 40 minutes.
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(70)),
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("limit_kind"), knownvalue.StringExact("parameter")),
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("kind"), knownvalue.StringExact("router")),
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("limit"), knownvalue.Int64Exact(3)),
 				},
-				Check: func(*terraform.State) error {
-					cfg, _ := env.Srv.IFlowConfigurations("JmsExt")
-					if cfg["Retry Interval"] != "10" || cfg["Backoff"] != "true" {
-						return fmt.Errorf("parameters %v, want Retry Interval 10 and Backoff true", cfg)
-					}
-					if got, _ := env.JMSProperty("JmsExt", "RetryInterval"); got != "{{Retry Interval}}" {
-						return fmt.Errorf("RetryInterval in the content = %q, want the parameter reference", got)
-					}
-					return nil
-				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				// The guard's limit raised on the tenant: the plan shows the new limit and the later give-up.
-				PreConfig: func() {
-					if err := env.Srv.SetConfigurationValue("JmsExt", "Max JMS Retries", "8"); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: cfg(10),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					// 10, 20, 40, then 60 five times.
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(370)),
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("limit"), knownvalue.Int64Exact(8)),
-				}},
+			Check: func(*terraform.State) error {
+				cfg, _ := env.Srv.IFlowConfigurations("JmsExt")
+				if cfg["Retry Interval"] != "10" || cfg["Backoff"] != "true" {
+					return fmt.Errorf("parameters %v, want Retry Interval 10 and Backoff true", cfg)
+				}
+				if got, _ := env.JMSProperty("JmsExt", "RetryInterval"); got != "{{Retry Interval}}" {
+					return fmt.Errorf("RetryInterval in the content = %q, want the parameter reference", got)
+				}
+				return nil
 			},
-			{
-				Config: cfg(20),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{acctest.ChangeOnTenant(func() error {
-					return env.Srv.SetConfigurationValue("JmsExt", "Retry Interval", "30")
-				})}},
-				ExpectError: acctest.Wrapped(`JMS Sender Changed Since Plan.*RetryInterval: planned from 10, now 30.*plan again`),
+		},
+		{
+			// The guard's limit raised on the tenant: the plan shows the new limit and the later give-up.
+			PreConfig: func() {
+				if err := env.Srv.SetConfigurationValue("JmsExt", "Max JMS Retries", "8"); err != nil {
+					t.Fatal(err)
+				}
 			},
-			{
-				// The change made on the tenant is kept until a new plan is applied.
-				PreConfig: func() {
-					if cfg, _ := env.Srv.IFlowConfigurations("JmsExt"); cfg["Retry Interval"] != "30" {
-						t.Errorf("Retry Interval on the tenant = %q, want the change made there (30)", cfg["Retry Interval"])
-					}
-				},
-				Config: cfg(20),
-				Check: func(*terraform.State) error {
-					if cfg, _ := env.Srv.IFlowConfigurations("JmsExt"); cfg["Retry Interval"] != "20" {
-						return fmt.Errorf("Retry Interval = %q, want 20", cfg["Retry Interval"])
-					}
-					return nil
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Config: cfg(10),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				// 10, 20, 40, then 60 five times.
+				plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(370)),
+				plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("limit"), knownvalue.Int64Exact(8)),
+			}},
+		},
+		{
+			Config: cfg(20),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{acctest.ChangeOnTenant(func() error {
+				return env.Srv.SetConfigurationValue("JmsExt", "Retry Interval", "30")
+			})}},
+			ExpectError: acctest.Wrapped(`JMS Sender Changed Since Plan.*RetryInterval: planned from 10, now 30.*plan again`),
+		},
+		{
+			// The change made on the tenant is kept until a new plan is applied.
+			PreConfig: func() {
+				if cfg, _ := env.Srv.IFlowConfigurations("JmsExt"); cfg["Retry Interval"] != "30" {
+					t.Errorf("Retry Interval on the tenant = %q, want the change made there (30)", cfg["Retry Interval"])
+				}
 			},
+			Config: cfg(20),
+			Check: func(*terraform.State) error {
+				if cfg, _ := env.Srv.IFlowConfigurations("JmsExt"); cfg["Retry Interval"] != "20" {
+					return fmt.Errorf("Retry Interval = %q, want 20", cfg["Retry Interval"])
+				}
+				return nil
+			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
 	})
 }
@@ -454,24 +400,21 @@ func TestAccJMSSender_replaceKeepsNewFlowSettings(t *testing.T) {
 	if err := env.Srv.CreateIFlow("JmsNew", "JmsNew", "Retry", zip); err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: env.Config(acctest.JMSHCL("JmsOld", "max_retry_interval = 60"))},
-			{
-				Config: env.Config(acctest.JMSHCL("JmsNew", "max_retry_interval = 60")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(acctest.JMSAddr, plancheck.ResourceActionReplace),
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_interval"), knownvalue.Int64Exact(9)),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{Config: env.Config(acctest.JMSHCL("JmsOld", "max_retry_interval = 60"))},
+		{
+			Config: env.Config(acctest.JMSHCL("JmsNew", "max_retry_interval = 60")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(acctest.JMSAddr, plancheck.ResourceActionReplace),
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_interval"), knownvalue.Int64Exact(9)),
 				},
-				Check: resource.ComposeTestCheckFunc(
-					checkJMSProperty(env, "JmsNew", "RetryInterval", "9"),
-					checkJMSProperty(env, "JmsNew", "useDeadLetterQueue", "0"),
-				),
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
+			Check: resource.ComposeTestCheckFunc(
+				checkJMSProperty(env, "JmsNew", "RetryInterval", "9"),
+				checkJMSProperty(env, "JmsNew", "useDeadLetterQueue", "0"),
+			),
 		},
 	})
 }
@@ -481,30 +424,27 @@ func TestAccJMSSender_scriptGuard(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddJMSFlow(t, "JmsScript", false, iflowbuild.Options{ExceptionEnds: [][]string{{"error"}},
 		Scripts: []iflowbuild.Script{{File: "limit.groovy", Content: "def n = message.getHeaders().get('SAPJMSRetries')", InException: 1}}})
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: env.Config(acctest.JMSHCL("JmsScript", "max_retries = 4")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("kind"), knownvalue.StringExact("script")),
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("limit_kind"), knownvalue.StringExact("not_visible")),
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("limit"), knownvalue.Null()),
-						// Retry 5 at the latest: 1 + 2 + 4 + 8 + 16 minutes.
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(31)),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config: env.Config(acctest.JMSHCL("JmsScript", "max_retries = 4")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("kind"), knownvalue.StringExact("script")),
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("limit_kind"), knownvalue.StringExact("not_visible")),
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("limit"), knownvalue.Null()),
+					// Retry 5 at the latest: 1 + 2 + 4 + 8 + 16 minutes.
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(31)),
 				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			{
-				// Without max_retries the limit is unknown: neither number is claimed.
-				Config: env.Config(acctest.JMSHCL("JmsScript", "")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Null()),
-						plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("attempts_before_expiry"), knownvalue.Null()),
-					},
+		},
+		{
+			// Without max_retries the limit is unknown: neither number is claimed.
+			Config: env.Config(acctest.JMSHCL("JmsScript", "")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("attempts_before_expiry"), knownvalue.Null()),
 				},
 			},
 		},
@@ -575,17 +515,14 @@ func TestJMSSenderDerive(t *testing.T) {
 func TestAccJMSSender_importMissing(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	config := env.Config(acctest.JMSHCL(acctest.JMSGuardedFlow, "  max_retries = 5\n"))
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:             config,
-				ResourceName:       acctest.JMSAddr,
-				ImportState:        true,
-				ImportStateId:      acctest.JMSGuardedFlow,
-				ImportStatePersist: true,
-				ExpectError:        acctest.Wrapped(`Cannot import non-existent remote object`),
-			},
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config:             config,
+			ResourceName:       acctest.JMSAddr,
+			ImportState:        true,
+			ImportStateId:      acctest.JMSGuardedFlow,
+			ImportStatePersist: true,
+			ExpectError:        acctest.Wrapped(`Cannot import non-existent remote object`),
 		},
 	})
 }

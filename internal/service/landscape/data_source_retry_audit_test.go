@@ -160,142 +160,139 @@ func TestAccRetryAuditDataSource(t *testing.T) {
 	retry := "data.sapmessaging_retry_audit.retry_package"
 	summary := func(attr string) tfjsonpath.Path { return tfjsonpath.New("summary").AtMapKey(attr) }
 	endpoint := acctest.WebhookEndpoint(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.Config(retryAuditConfig),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(all, summary("paths"), knownvalue.Int64Exact(5)),
-				statecheck.ExpectKnownValue(all, summary("unbounded_paths"), knownvalue.Int64Exact(1)),
-				statecheck.ExpectKnownValue(all, summary("flows"), knownvalue.Int64Exact(6)),
-				statecheck.ExpectKnownValue(all, summary("flows_not_analysable"), knownvalue.Int64Exact(1)),
-				statecheck.ExpectKnownValue(all, summary("queues"), knownvalue.Int64Exact(4)),
-				statecheck.ExpectKnownValue(all, summary("errors"), knownvalue.Int64Exact(3)),
-				statecheck.ExpectKnownValue(all, summary("largest_worst_case_attempts"), knownvalue.Int64Exact(725)),
-				statecheck.ExpectKnownValue(all, summary("largest_worst_case_path"), knownvalue.StringExact("Retry_Retry → Retry/JMS_In")),
-				statecheck.ExpectKnownValue(all, summary("event_mesh"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(all, summary("cloud_integration"), knownvalue.Bool(true)),
-				diagramHas(all, `^flowchart LR\n`),
-				diagramHas(all, `(n\d+)\[\("acme/crm/prod/orders<br/>R = 5"\)\]\n(?:.*\n)*?  n\d+\["Orders<br/>EventMesh \(AMQP, n = 1\)"\]\n  n1 -->\|"N_max = 7"\| n\d+\n`),
-				diagramHas(all, `==>\|"unbounded"\|`),
-				diagramHas(all, `-\.->\|"dead letters"\| n\d+`),
-				diagramHas(all, `\[\("acme/crm/prod/orders/dmq<br/>TTL 7 d"\)\]`),
-				diagramHas(all, `\[\("acme/crm/prod/missing<br/>missing"\)\]`),
-				diagramHas(all, `-->\|"N_max = 725, deleted after 30 d"\|`),
-				diagramHas(all, `classDef error `),
-				// The filters: one error about the returns queue; the Retry package's one path.
-				statecheck.ExpectKnownValue(returns, tfjsonpath.New("findings"), knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"rule_id":  knownvalue.StringExact("amqp.queue_redelivery_unlimited"),
-						"severity": knownvalue.StringExact("error"),
-						"objects": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("channel:Returns/EventMesh"),
-							knownvalue.StringExact("queue:acme/crm/prod/returns"), knownvalue.StringExact("flow:Returns")}),
-						"message": knownvalue.StringRegexp(regexp.MustCompile(`^AMQP sender Returns/EventMesh reading "acme/crm/prod/returns": .* Set ` + "`max_redelivery_count`" + ` on the queue to a value from 1 to 255, for example 5\.$`)),
-					}),
-				})),
-				statecheck.ExpectKnownValue(returns, summary("paths"), knownvalue.Int64Exact(1)),
-				statecheck.ExpectKnownValue(retry, tfjsonpath.New("paths"), knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"adapter": knownvalue.StringExact("JMS"), "queue": knownvalue.StringExact("Retry_Retry"), "package": knownvalue.StringExact("Retry"),
-						"worst_case_attempts": knownvalue.Int64Exact(725), "deleted_after_days": knownvalue.Int64Exact(30), "unbounded": knownvalue.Bool(false),
-					}),
-				})),
-			},
-			Check: resource.ComposeAggregateTestCheckFunc(
-				pathOf(all, "Orders", map[string]string{"queue": "acme/crm/prod/orders", "channel": "EventMesh", "adapter": "AMQP",
-					"queue_exists": "true", "max_redelivery_count": "5", "max_number_of_retries": "1", "delivery_status": "REJECTED",
-					"worst_case_attempts": "7", "unbounded": "false", "dead_message_queue": "acme/crm/prod/orders/dmq",
-					"dead_message_queue_ttl": "604800", "flow_status": "STARTED", "deployed_version": "1.0.0", "exception_end_events.#": "1"}),
-				pathOf(all, "Returns", map[string]string{"queue": "acme/crm/prod/returns", "max_redelivery_count": "0", "unbounded": "true"}),
-				pathOf(all, "Typo", map[string]string{"queue": "acme/crm/prod/missing", "queue_exists": "false", "delivery_status": "MODIFIED_FAILED_UNDELIVERABLE"}),
-				hasFinding(all, "amqp.queue_redelivery_unlimited", "queue:acme/crm/prod/returns"),
-				hasFinding(all, "amqp.delivery_status_undeliverable", "channel:Typo/EventMesh"),
-				hasFinding(all, "audit.queue_not_found", "queue:acme/crm/prod/missing"),
-				hasFinding(all, "queue.dmq_missing", "queue:acme/crm/prod/returns"),
-				hasFinding(all, "iflow.exception_acknowledges", "flow:Returns"),
-				hasFinding(all, "jms_sender.no_retry_limit", "jms_queue:Retry_Retry"),
-				hasFinding(all, "audit.flow_not_analysable", "flow:Gone"),
-				hasFinding(all, "audit.version_differs", "flow:Bumped"),
-				hasFinding(all, "audit.queue_unconsumed", "queue:acme/crm/prod/idle"),
-				checkNoFinding(all, "queue.redelivery_unlimited"),
-				checkNoFinding(all, "audit.webhooks_not_configured"),
-			),
-		}, {
-			// Someone pushes the idle queue to an endpoint with QoS 0: the queue is consumed now, and
-			// the webhook is a path that loses a failing message after one try.
-			PreConfig: func() {
-				spec := eventmesh.WebhookSpec{Name: "idle-push", Queue: "acme/crm/prod/idle", QoS: 0, Endpoint: endpoint.URL + "/in"}
-				if _, err := env.Messaging(t).CreateWebhook(t.Context(), spec); err != nil {
-					t.Fatal(err)
-				}
-			},
-			Config: env.Config(retryAuditConfig),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(all, summary("paths"), knownvalue.Int64Exact(6)),
-				statecheck.ExpectKnownValue(all, summary("webhooks"), knownvalue.Int64Exact(1)),
-				diagramHas(all, `(n\d+)\[\("acme/crm/prod/idle<br/>R = 3"\)\]\n  (n\d+)\{\{"webhook idle-push<br/>QoS 0, 127\.0\.0\.1:\d+"\}\}\n  n\d+ ==>\|"lost after one try"\| n\d+\n`),
-			},
-			Check: resource.ComposeAggregateTestCheckFunc(
-				resource.TestCheckTypeSetElemNestedAttrs(all, "paths.*", map[string]string{"webhook": "idle-push", "adapter": "WEBHOOK",
-					"queue": "acme/crm/prod/idle", "queue_exists": "true", "qos": "0", "paused": "false", "worst_case_attempts": "1",
-					"max_redelivery_count": "3", "unbounded": "false"}),
-				resource.TestMatchTypeSetElemNestedAttrs(all, "paths.*", map[string]*regexp.Regexp{"webhook": regexp.MustCompile(`^idle-push$`),
-					"endpoint_host": regexp.MustCompile(`^127\.0\.0\.1:\d+$`), "worst_case_reason": regexp.MustCompile(`lost after one try`)}),
-				hasFinding(all, "webhook.qos0_loses_messages", "webhook:idle-push", "queue:acme/crm/prod/idle"),
-				resource.TestMatchTypeSetElemNestedAttrs(all, "findings.*", map[string]*regexp.Regexp{"rule_id": regexp.MustCompile(`^webhook\.qos0_loses_messages$`),
-					"severity": regexp.MustCompile(`^error$`), "message": regexp.MustCompile(acctest.BacktickTolerant(`^Webhook subscription "idle-push" pushing "acme/crm/prod/idle": qos = 0 .*loses the message`))}),
-				checkNoFinding(all, "audit.queue_unconsumed"),
-			),
-		}, {
-			// The team has accepted the webhook's message loss (accept_message_loss = true on its
-			// resource): the audit told, it no longer reports the error, and the path stays.
-			Config: env.Config(retryAuditConfig + `
+	acctest.ParallelTest(t, []resource.TestStep{{
+		Config: env.Config(retryAuditConfig),
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(all, summary("paths"), knownvalue.Int64Exact(5)),
+			statecheck.ExpectKnownValue(all, summary("unbounded_paths"), knownvalue.Int64Exact(1)),
+			statecheck.ExpectKnownValue(all, summary("flows"), knownvalue.Int64Exact(6)),
+			statecheck.ExpectKnownValue(all, summary("flows_not_analysable"), knownvalue.Int64Exact(1)),
+			statecheck.ExpectKnownValue(all, summary("queues"), knownvalue.Int64Exact(4)),
+			statecheck.ExpectKnownValue(all, summary("errors"), knownvalue.Int64Exact(3)),
+			statecheck.ExpectKnownValue(all, summary("largest_worst_case_attempts"), knownvalue.Int64Exact(725)),
+			statecheck.ExpectKnownValue(all, summary("largest_worst_case_path"), knownvalue.StringExact("Retry_Retry → Retry/JMS_In")),
+			statecheck.ExpectKnownValue(all, summary("event_mesh"), knownvalue.Bool(true)),
+			statecheck.ExpectKnownValue(all, summary("cloud_integration"), knownvalue.Bool(true)),
+			diagramHas(all, `^flowchart LR\n`),
+			diagramHas(all, `(n\d+)\[\("acme/crm/prod/orders<br/>R = 5"\)\]\n(?:.*\n)*?  n\d+\["Orders<br/>EventMesh \(AMQP, n = 1\)"\]\n  n1 -->\|"N_max = 7"\| n\d+\n`),
+			diagramHas(all, `==>\|"unbounded"\|`),
+			diagramHas(all, `-\.->\|"dead letters"\| n\d+`),
+			diagramHas(all, `\[\("acme/crm/prod/orders/dmq<br/>TTL 7 d"\)\]`),
+			diagramHas(all, `\[\("acme/crm/prod/missing<br/>missing"\)\]`),
+			diagramHas(all, `-->\|"N_max = 725, deleted after 30 d"\|`),
+			diagramHas(all, `classDef error `),
+			// The filters: one error about the returns queue; the Retry package's one path.
+			statecheck.ExpectKnownValue(returns, tfjsonpath.New("findings"), knownvalue.ListExact([]knownvalue.Check{
+				knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"rule_id":  knownvalue.StringExact("amqp.queue_redelivery_unlimited"),
+					"severity": knownvalue.StringExact("error"),
+					"objects": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("channel:Returns/EventMesh"),
+						knownvalue.StringExact("queue:acme/crm/prod/returns"), knownvalue.StringExact("flow:Returns")}),
+					"message": knownvalue.StringRegexp(regexp.MustCompile(`^AMQP sender Returns/EventMesh reading "acme/crm/prod/returns": .* Set ` + "`max_redelivery_count`" + ` on the queue to a value from 1 to 255, for example 5\.$`)),
+				}),
+			})),
+			statecheck.ExpectKnownValue(returns, summary("paths"), knownvalue.Int64Exact(1)),
+			statecheck.ExpectKnownValue(retry, tfjsonpath.New("paths"), knownvalue.ListExact([]knownvalue.Check{
+				knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"adapter": knownvalue.StringExact("JMS"), "queue": knownvalue.StringExact("Retry_Retry"), "package": knownvalue.StringExact("Retry"),
+					"worst_case_attempts": knownvalue.Int64Exact(725), "deleted_after_days": knownvalue.Int64Exact(30), "unbounded": knownvalue.Bool(false),
+				}),
+			})),
+		},
+		Check: resource.ComposeAggregateTestCheckFunc(
+			pathOf(all, "Orders", map[string]string{"queue": "acme/crm/prod/orders", "channel": "EventMesh", "adapter": "AMQP",
+				"queue_exists": "true", "max_redelivery_count": "5", "max_number_of_retries": "1", "delivery_status": "REJECTED",
+				"worst_case_attempts": "7", "unbounded": "false", "dead_message_queue": "acme/crm/prod/orders/dmq",
+				"dead_message_queue_ttl": "604800", "flow_status": "STARTED", "deployed_version": "1.0.0", "exception_end_events.#": "1"}),
+			pathOf(all, "Returns", map[string]string{"queue": "acme/crm/prod/returns", "max_redelivery_count": "0", "unbounded": "true"}),
+			pathOf(all, "Typo", map[string]string{"queue": "acme/crm/prod/missing", "queue_exists": "false", "delivery_status": "MODIFIED_FAILED_UNDELIVERABLE"}),
+			hasFinding(all, "amqp.queue_redelivery_unlimited", "queue:acme/crm/prod/returns"),
+			hasFinding(all, "amqp.delivery_status_undeliverable", "channel:Typo/EventMesh"),
+			hasFinding(all, "audit.queue_not_found", "queue:acme/crm/prod/missing"),
+			hasFinding(all, "queue.dmq_missing", "queue:acme/crm/prod/returns"),
+			hasFinding(all, "iflow.exception_acknowledges", "flow:Returns"),
+			hasFinding(all, "jms_sender.no_retry_limit", "jms_queue:Retry_Retry"),
+			hasFinding(all, "audit.flow_not_analysable", "flow:Gone"),
+			hasFinding(all, "audit.version_differs", "flow:Bumped"),
+			hasFinding(all, "audit.queue_unconsumed", "queue:acme/crm/prod/idle"),
+			checkNoFinding(all, "queue.redelivery_unlimited"),
+			checkNoFinding(all, "audit.webhooks_not_configured"),
+		),
+	}, {
+		// Someone pushes the idle queue to an endpoint with QoS 0: the queue is consumed now, and
+		// the webhook is a path that loses a failing message after one try.
+		PreConfig: func() {
+			spec := eventmesh.WebhookSpec{Name: "idle-push", Queue: "acme/crm/prod/idle", QoS: 0, Endpoint: endpoint.URL + "/in"}
+			if _, err := env.Messaging(t).CreateWebhook(t.Context(), spec); err != nil {
+				t.Fatal(err)
+			}
+		},
+		Config: env.Config(retryAuditConfig),
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(all, summary("paths"), knownvalue.Int64Exact(6)),
+			statecheck.ExpectKnownValue(all, summary("webhooks"), knownvalue.Int64Exact(1)),
+			diagramHas(all, `(n\d+)\[\("acme/crm/prod/idle<br/>R = 3"\)\]\n  (n\d+)\{\{"webhook idle-push<br/>QoS 0, 127\.0\.0\.1:\d+"\}\}\n  n\d+ ==>\|"lost after one try"\| n\d+\n`),
+		},
+		Check: resource.ComposeAggregateTestCheckFunc(
+			resource.TestCheckTypeSetElemNestedAttrs(all, "paths.*", map[string]string{"webhook": "idle-push", "adapter": "WEBHOOK",
+				"queue": "acme/crm/prod/idle", "queue_exists": "true", "qos": "0", "paused": "false", "worst_case_attempts": "1",
+				"max_redelivery_count": "3", "unbounded": "false"}),
+			resource.TestMatchTypeSetElemNestedAttrs(all, "paths.*", map[string]*regexp.Regexp{"webhook": regexp.MustCompile(`^idle-push$`),
+				"endpoint_host": regexp.MustCompile(`^127\.0\.0\.1:\d+$`), "worst_case_reason": regexp.MustCompile(`lost after one try`)}),
+			hasFinding(all, "webhook.qos0_loses_messages", "webhook:idle-push", "queue:acme/crm/prod/idle"),
+			resource.TestMatchTypeSetElemNestedAttrs(all, "findings.*", map[string]*regexp.Regexp{"rule_id": regexp.MustCompile(`^webhook\.qos0_loses_messages$`),
+				"severity": regexp.MustCompile(`^error$`), "message": regexp.MustCompile(acctest.BacktickTolerant(`^Webhook subscription "idle-push" pushing "acme/crm/prod/idle": qos = 0 .*loses the message`))}),
+			checkNoFinding(all, "audit.queue_unconsumed"),
+		),
+	}, {
+		// The team has accepted the webhook's message loss (accept_message_loss = true on its
+		// resource): the audit told, it no longer reports the error, and the path stays.
+		Config: env.Config(retryAuditConfig + `
 data "sapmessaging_retry_audit" "accepted" {
   accept_message_loss = ["idle-push"]
 }
 `),
-			Check: resource.ComposeAggregateTestCheckFunc(
-				hasFinding(all, "webhook.qos0_loses_messages", "webhook:idle-push", "queue:acme/crm/prod/idle"),
-				checkNoFinding("data.sapmessaging_retry_audit.accepted", "webhook.qos0_loses_messages"),
-				resource.TestCheckTypeSetElemNestedAttrs("data.sapmessaging_retry_audit.accepted", "paths.*", map[string]string{"webhook": "idle-push",
-					"qos": "0", "worst_case_attempts": "1"}),
-				func(s *terraform.State) error {
-					errs := func(name string) string { return s.RootModule().Resources[name].Primary.Attributes["summary.errors"] }
-					if a, b := errs(all), errs("data.sapmessaging_retry_audit.accepted"); a == "" || b == "" || a == b {
-						return fmt.Errorf("summary.errors: %s without acceptance, %s with it; want one error fewer with it", a, b)
-					}
-					return nil
-				},
-			),
-		}, {
-			// A webhook pushing over http with credentials in its URL: the finding, the paths and the
-			// diagram name the endpoint without userinfo, query and fragment; nothing in the state
-			// (or the plan, which shows the same values) holds them.
-			PreConfig: func() {
-				spec := eventmesh.WebhookSpec{Name: "leaky-push", Queue: "acme/crm/prod/idle", QoS: 1,
-					Endpoint: "http://hookuser:s3cret@hooks.example.com:8080/push?apikey=k3y#t0ken"}
-				if _, err := env.Messaging(t).CreateWebhook(t.Context(), spec); err != nil {
-					t.Fatal(err)
+		Check: resource.ComposeAggregateTestCheckFunc(
+			hasFinding(all, "webhook.qos0_loses_messages", "webhook:idle-push", "queue:acme/crm/prod/idle"),
+			checkNoFinding("data.sapmessaging_retry_audit.accepted", "webhook.qos0_loses_messages"),
+			resource.TestCheckTypeSetElemNestedAttrs("data.sapmessaging_retry_audit.accepted", "paths.*", map[string]string{"webhook": "idle-push",
+				"qos": "0", "worst_case_attempts": "1"}),
+			func(s *terraform.State) error {
+				errs := func(name string) string { return s.RootModule().Resources[name].Primary.Attributes["summary.errors"] }
+				if a, b := errs(all), errs("data.sapmessaging_retry_audit.accepted"); a == "" || b == "" || a == b {
+					return fmt.Errorf("summary.errors: %s without acceptance, %s with it; want one error fewer with it", a, b)
 				}
+				return nil
 			},
-			Config: env.Config(retryAuditConfig),
-			Check: resource.ComposeAggregateTestCheckFunc(
-				resource.TestMatchTypeSetElemNestedAttrs(all, "findings.*", map[string]*regexp.Regexp{"rule_id": regexp.MustCompile(`^webhook\.endpoint_not_https$`),
-					"message": regexp.MustCompile(`endpoint = "http://hooks\.example\.com:8080/push" would receive`)}),
-				resource.TestCheckTypeSetElemNestedAttrs(all, "paths.*", map[string]string{"webhook": "leaky-push", "endpoint_host": "hooks.example.com:8080"}),
-				func(s *terraform.State) error {
-					for k, v := range s.RootModule().Resources[all].Primary.Attributes {
-						for _, secret := range []string{"hookuser", "s3cret", "k3y", "t0ken"} {
-							if strings.Contains(v, secret) {
-								return fmt.Errorf("%s holds %q: %s", k, secret, v)
-							}
+		),
+	}, {
+		// A webhook pushing over http with credentials in its URL: the finding, the paths and the
+		// diagram name the endpoint without userinfo, query and fragment; nothing in the state
+		// (or the plan, which shows the same values) holds them.
+		PreConfig: func() {
+			spec := eventmesh.WebhookSpec{Name: "leaky-push", Queue: "acme/crm/prod/idle", QoS: 1,
+				Endpoint: "http://hookuser:s3cret@hooks.example.com:8080/push?apikey=k3y#t0ken"}
+			if _, err := env.Messaging(t).CreateWebhook(t.Context(), spec); err != nil {
+				t.Fatal(err)
+			}
+		},
+		Config: env.Config(retryAuditConfig),
+		Check: resource.ComposeAggregateTestCheckFunc(
+			resource.TestMatchTypeSetElemNestedAttrs(all, "findings.*", map[string]*regexp.Regexp{"rule_id": regexp.MustCompile(`^webhook\.endpoint_not_https$`),
+				"message": regexp.MustCompile(`endpoint = "http://hooks\.example\.com:8080/push" would receive`)}),
+			resource.TestCheckTypeSetElemNestedAttrs(all, "paths.*", map[string]string{"webhook": "leaky-push", "endpoint_host": "hooks.example.com:8080"}),
+			func(s *terraform.State) error {
+				for k, v := range s.RootModule().Resources[all].Primary.Attributes {
+					for _, secret := range []string{"hookuser", "s3cret", "k3y", "t0ken"} {
+						if strings.Contains(v, secret) {
+							return fmt.Errorf("%s holds %q: %s", k, secret, v)
 						}
 					}
-					return nil
-				},
-			),
-		}},
-	})
+				}
+				return nil
+			},
+		),
+	}})
 }
 
 // A name in accept_message_loss that is no QoS 0 webhook subscription of the instance is a
@@ -353,41 +350,35 @@ func TestAccRetryAuditDataSource_queuesOnly(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	auditLandscape(t, env)
 	queues := "data.sapmessaging_retry_audit.queues"
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
+	acctest.ParallelTest(t, []resource.TestStep{{
+		Config: fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh = { service_key = %q }
 }
 
 data "sapmessaging_retry_audit" "queues" {}
 `, string(env.Srv.EventMeshKey())),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(queues, tfjsonpath.New("paths"), knownvalue.ListExact([]knownvalue.Check{})),
-				statecheck.ExpectKnownValue(queues, tfjsonpath.New("summary").AtMapKey("cloud_integration"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue(queues, tfjsonpath.New("summary").AtMapKey("queues"), knownvalue.Int64Exact(4)),
-				diagramHas(queues, `\Aflowchart LR\n  none\["no sender channel or webhook reads a queue"\]\n\z`),
-			},
-			Check: resource.ComposeAggregateTestCheckFunc(
-				hasFinding(queues, "audit.queues_only"),
-				// Without flows the join cannot tell a consumed queue from an unconsumed one.
-				checkNoFinding(queues, "audit.queue_unconsumed"),
-				hasFinding(queues, "queue.redelivery_unlimited", "queue:acme/crm/prod/returns"),
-			),
-		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(queues, tfjsonpath.New("paths"), knownvalue.ListExact([]knownvalue.Check{})),
+			statecheck.ExpectKnownValue(queues, tfjsonpath.New("summary").AtMapKey("cloud_integration"), knownvalue.Bool(false)),
+			statecheck.ExpectKnownValue(queues, tfjsonpath.New("summary").AtMapKey("queues"), knownvalue.Int64Exact(4)),
+			diagramHas(queues, `\Aflowchart LR\n  none\["no sender channel or webhook reads a queue"\]\n\z`),
+		},
+		Check: resource.ComposeAggregateTestCheckFunc(
+			hasFinding(queues, "audit.queues_only"),
+			// Without flows the join cannot tell a consumed queue from an unconsumed one.
+			checkNoFinding(queues, "audit.queue_unconsumed"),
+			hasFinding(queues, "queue.redelivery_unlimited", "queue:acme/crm/prod/returns"),
+		),
+	}})
 }
 
 func TestAccRetryAuditDataSource_invalidSeverity(t *testing.T) {
 	env := acctest.NewTestEnv(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      env.Config(`data "sapmessaging_retry_audit" "all" { min_severity = "fatal" }`),
-			ExpectError: regexp.MustCompile(`(?s)min_severity.*error.*warning.*info`),
-		}},
-	})
+	acctest.ParallelTest(t, []resource.TestStep{{
+		Config:      env.Config(`data "sapmessaging_retry_audit" "all" { min_severity = "fatal" }`),
+		ExpectError: regexp.MustCompile(`(?s)min_severity.*error.*warning.*info`),
+	}})
 }
 
 // The example of the data source (examples/data-sources/sapmessaging_retry_audit, also on its
@@ -410,18 +401,15 @@ func TestAccRetryAuditDataSource_exampleWithWebhook(t *testing.T) {
 	if _, err := env.Messaging(t).CreateWebhook(t.Context(), spec); err != nil {
 		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.Config(acctest.ReadExample(t, "data-sources/sapmessaging_retry_audit/data-source.tf")),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValueAtPath("worst_case_attempts",
-					tfjsonpath.New("acme/crm/prod/hooked → webhook hooked-push"), knownvalue.Int64Exact(3)),
-				statecheck.ExpectKnownOutputValueAtPath("worst_case_attempts",
-					tfjsonpath.New(emulator.SampleLandscapePrefix+"shipments → Acme_Shipments_Inbound/AMQP_Shipments"), knownvalue.Null()),
-			},
-		}},
-	})
+	acctest.ParallelTest(t, []resource.TestStep{{
+		Config: env.Config(acctest.ReadExample(t, "data-sources/sapmessaging_retry_audit/data-source.tf")),
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownOutputValueAtPath("worst_case_attempts",
+				tfjsonpath.New("acme/crm/prod/hooked → webhook hooked-push"), knownvalue.Int64Exact(3)),
+			statecheck.ExpectKnownOutputValueAtPath("worst_case_attempts",
+				tfjsonpath.New(emulator.SampleLandscapePrefix+"shipments → Acme_Shipments_Inbound/AMQP_Shipments"), knownvalue.Null()),
+		},
+	}})
 }
 
 // auditAEMLandscape puts an Advanced Event Mesh landscape on the emulator beside the Event Mesh one of
@@ -482,45 +470,42 @@ func TestAccRetryAuditDataSource_aem(t *testing.T) {
 	auditAEMLandscape(t, env)
 	all := "data.sapmessaging_retry_audit.all"
 	summary := func(attr string) tfjsonpath.Path { return tfjsonpath.New("summary").AtMapKey(attr) }
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: env.AEMConfig(`data "sapmessaging_retry_audit" "all" {}`),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(all, summary("paths"), knownvalue.Int64Exact(4)),
-				statecheck.ExpectKnownValue(all, summary("aem_paths"), knownvalue.Int64Exact(3)),
-				statecheck.ExpectKnownValue(all, summary("aem_queues"), knownvalue.Int64Exact(3)),
-				statecheck.ExpectKnownValue(all, summary("queues"), knownvalue.Int64Exact(2)),
-				statecheck.ExpectKnownValue(all, summary("unbounded_paths"), knownvalue.Int64Exact(1)),
-				statecheck.ExpectKnownValue(all, summary("largest_worst_case_attempts"), knownvalue.Int64Exact(20)),
-				statecheck.ExpectKnownValue(all, summary("largest_worst_case_path"), knownvalue.StringExact("orders → AEMOrders/AEM_In")),
-				statecheck.ExpectKnownValue(all, summary("advanced_event_mesh"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(all, summary("event_mesh"), knownvalue.Bool(true)),
-				diagramHas(all, `\[\("AEM orders<br/>R = 3"\)\]\n  (n\d+)\["AEMOrders<br/>AEM_In \(AEM, m = 5, FAILED\)"\]\n  n\d+ -->\|"N_max = 20 in 2 min 47 s"\| n\d+\n`),
-				diagramHas(all, `\[\("orders\.dmq<br/>TTL 7 d"\)\]`),
-				diagramHas(all, `\[\("AEM order<br/>missing"\)\]`),
-				diagramHas(all, `\[\("acme/crm/prod/orders<br/>R = 5"\)\]`),
-			},
-			Check: resource.ComposeAggregateTestCheckFunc(
-				pathOf(all, "AEMOrders", map[string]string{"adapter": "AEM", "broker": "advanced_event_mesh", "queue": "orders", "queue_exists": "true",
-					"channel": "AEM_In", "max_redelivery_count": "3", "max_message_processing_attempts": "5", "retry_interval": "1000",
-					"max_retry_interval": "30000", "retry_multiplier": "3", "consumer_mode": "GUARANTEED", "acknowledgement_mode": "AUTOMATIC_ON_EXCHANGE_COMPLETE",
-					"settlement_outcome": "FAILED", "worst_case_attempts": "20", "unbounded": "false", "end": "dead message queue",
-					"dead_message_queue": "orders.dmq", "dead_message_queue_ttl": "604800", "time_to_end": "2 min 47 s", "time_to_end_seconds": "167",
-					"exception_end_events.#": "1", "aem_adapter": "AdvancedEventMesh", "unconfirmed.#": "0"}),
-				pathOf(all, "AEMStuck", map[string]string{"broker": "advanced_event_mesh", "queue": "stuck", "max_redelivery_count": "0", "unbounded": "true"}),
-				pathOf(all, "AEMTypo", map[string]string{"broker": "advanced_event_mesh", "queue": "order", "queue_exists": "false"}),
-				pathOf(all, "Legacy", map[string]string{"adapter": "AMQP", "broker": "event_mesh", "worst_case_attempts": "7"}),
-				resource.TestMatchTypeSetElemNestedAttrs(all, "paths.*", map[string]*regexp.Regexp{"flow": regexp.MustCompile(`^AEMOrders$`),
-					"worst_case_reason": regexp.MustCompile(`runs 20 times \(5 attempts on each of 4 deliveries\)`)}),
-				hasFinding(all, "aem_sender.failed_unlimited_redelivery", "channel:AEMStuck/AEM_In", "aem_queue:stuck"),
-				hasFinding(all, "audit.aem_queue_not_found", "channel:AEMTypo/AEM_In", "aem_queue:order"),
-				checkNoFinding(all, "aem.redelivery_unlimited"),
-				checkNoFinding(all, "audit.aem_queue_unconsumed"),
-				checkNoFinding(all, "audit.queue_unconsumed"),
-			),
-		}},
-	})
+	acctest.ParallelTest(t, []resource.TestStep{{
+		Config: env.AEMConfig(`data "sapmessaging_retry_audit" "all" {}`),
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(all, summary("paths"), knownvalue.Int64Exact(4)),
+			statecheck.ExpectKnownValue(all, summary("aem_paths"), knownvalue.Int64Exact(3)),
+			statecheck.ExpectKnownValue(all, summary("aem_queues"), knownvalue.Int64Exact(3)),
+			statecheck.ExpectKnownValue(all, summary("queues"), knownvalue.Int64Exact(2)),
+			statecheck.ExpectKnownValue(all, summary("unbounded_paths"), knownvalue.Int64Exact(1)),
+			statecheck.ExpectKnownValue(all, summary("largest_worst_case_attempts"), knownvalue.Int64Exact(20)),
+			statecheck.ExpectKnownValue(all, summary("largest_worst_case_path"), knownvalue.StringExact("orders → AEMOrders/AEM_In")),
+			statecheck.ExpectKnownValue(all, summary("advanced_event_mesh"), knownvalue.Bool(true)),
+			statecheck.ExpectKnownValue(all, summary("event_mesh"), knownvalue.Bool(true)),
+			diagramHas(all, `\[\("AEM orders<br/>R = 3"\)\]\n  (n\d+)\["AEMOrders<br/>AEM_In \(AEM, m = 5, FAILED\)"\]\n  n\d+ -->\|"N_max = 20 in 2 min 47 s"\| n\d+\n`),
+			diagramHas(all, `\[\("orders\.dmq<br/>TTL 7 d"\)\]`),
+			diagramHas(all, `\[\("AEM order<br/>missing"\)\]`),
+			diagramHas(all, `\[\("acme/crm/prod/orders<br/>R = 5"\)\]`),
+		},
+		Check: resource.ComposeAggregateTestCheckFunc(
+			pathOf(all, "AEMOrders", map[string]string{"adapter": "AEM", "broker": "advanced_event_mesh", "queue": "orders", "queue_exists": "true",
+				"channel": "AEM_In", "max_redelivery_count": "3", "max_message_processing_attempts": "5", "retry_interval": "1000",
+				"max_retry_interval": "30000", "retry_multiplier": "3", "consumer_mode": "GUARANTEED", "acknowledgement_mode": "AUTOMATIC_ON_EXCHANGE_COMPLETE",
+				"settlement_outcome": "FAILED", "worst_case_attempts": "20", "unbounded": "false", "end": "dead message queue",
+				"dead_message_queue": "orders.dmq", "dead_message_queue_ttl": "604800", "time_to_end": "2 min 47 s", "time_to_end_seconds": "167",
+				"exception_end_events.#": "1", "aem_adapter": "AdvancedEventMesh", "unconfirmed.#": "0"}),
+			pathOf(all, "AEMStuck", map[string]string{"broker": "advanced_event_mesh", "queue": "stuck", "max_redelivery_count": "0", "unbounded": "true"}),
+			pathOf(all, "AEMTypo", map[string]string{"broker": "advanced_event_mesh", "queue": "order", "queue_exists": "false"}),
+			pathOf(all, "Legacy", map[string]string{"adapter": "AMQP", "broker": "event_mesh", "worst_case_attempts": "7"}),
+			resource.TestMatchTypeSetElemNestedAttrs(all, "paths.*", map[string]*regexp.Regexp{"flow": regexp.MustCompile(`^AEMOrders$`),
+				"worst_case_reason": regexp.MustCompile(`runs 20 times \(5 attempts on each of 4 deliveries\)`)}),
+			hasFinding(all, "aem_sender.failed_unlimited_redelivery", "channel:AEMStuck/AEM_In", "aem_queue:stuck"),
+			hasFinding(all, "audit.aem_queue_not_found", "channel:AEMTypo/AEM_In", "aem_queue:order"),
+			checkNoFinding(all, "aem.redelivery_unlimited"),
+			checkNoFinding(all, "audit.aem_queue_unconsumed"),
+			checkNoFinding(all, "audit.queue_unconsumed"),
+		),
+	}})
 }
 
 // Only the AEM broker: with Cloud Integration the AEM paths without an Event Mesh word; without Cloud
@@ -532,47 +517,44 @@ func TestAccRetryAuditDataSource_aemOnly(t *testing.T) {
 	aemBlock := fmt.Sprintf(`advanced_event_mesh = { semp_url = %q, msg_vpn_name = %q, username = %q, password = %q }`, c.SEMPURL, c.MsgVpnName, c.Username, c.Password)
 	all := "data.sapmessaging_retry_audit.all"
 	summary := func(attr string) tfjsonpath.Path { return tfjsonpath.New("summary").AtMapKey(attr) }
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
+	acctest.ParallelTest(t, []resource.TestStep{{
+		Config: fmt.Sprintf(`
 provider "sapmessaging" {
   cloud_integration = { service_key = %q }
   %s
 }
 data "sapmessaging_retry_audit" "all" {}
 `, string(env.Srv.CloudIntegrationKey()), aemBlock),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(all, summary("event_mesh"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue(all, summary("advanced_event_mesh"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(all, summary("aem_paths"), knownvalue.Int64Exact(3)),
-				statecheck.ExpectKnownValue(all, summary("largest_worst_case_attempts"), knownvalue.Int64Exact(20)),
-			},
-			Check: resource.ComposeAggregateTestCheckFunc(
-				pathOf(all, "AEMOrders", map[string]string{"worst_case_attempts": "20", "time_to_end_seconds": "167"}),
-				// The Legacy flow's AMQP sender reads a queue no connection can see.
-				hasFinding(all, "audit.event_mesh_not_configured"),
-				checkNoFinding(all, "audit.flows_only"),
-			),
-		}, {
-			Config: fmt.Sprintf(`
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(all, summary("event_mesh"), knownvalue.Bool(false)),
+			statecheck.ExpectKnownValue(all, summary("advanced_event_mesh"), knownvalue.Bool(true)),
+			statecheck.ExpectKnownValue(all, summary("aem_paths"), knownvalue.Int64Exact(3)),
+			statecheck.ExpectKnownValue(all, summary("largest_worst_case_attempts"), knownvalue.Int64Exact(20)),
+		},
+		Check: resource.ComposeAggregateTestCheckFunc(
+			pathOf(all, "AEMOrders", map[string]string{"worst_case_attempts": "20", "time_to_end_seconds": "167"}),
+			// The Legacy flow's AMQP sender reads a queue no connection can see.
+			hasFinding(all, "audit.event_mesh_not_configured"),
+			checkNoFinding(all, "audit.flows_only"),
+		),
+	}, {
+		Config: fmt.Sprintf(`
 provider "sapmessaging" {
   %s
 }
 data "sapmessaging_retry_audit" "all" {}
 `, aemBlock),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(all, summary("cloud_integration"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue(all, summary("paths"), knownvalue.Int64Exact(0)),
-				statecheck.ExpectKnownValue(all, summary("aem_queues"), knownvalue.Int64Exact(3)),
-			},
-			Check: resource.ComposeAggregateTestCheckFunc(
-				resource.TestMatchTypeSetElemNestedAttrs(all, "findings.*", map[string]*regexp.Regexp{"rule_id": regexp.MustCompile(`^audit\.queues_only$`),
-					"message": regexp.MustCompile(`checked the AEM queues alone`)}),
-				hasFinding(all, "aem.redelivery_unlimited", "aem_queue:stuck"),
-			),
-		}},
-	})
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(all, summary("cloud_integration"), knownvalue.Bool(false)),
+			statecheck.ExpectKnownValue(all, summary("paths"), knownvalue.Int64Exact(0)),
+			statecheck.ExpectKnownValue(all, summary("aem_queues"), knownvalue.Int64Exact(3)),
+		},
+		Check: resource.ComposeAggregateTestCheckFunc(
+			resource.TestMatchTypeSetElemNestedAttrs(all, "findings.*", map[string]*regexp.Regexp{"rule_id": regexp.MustCompile(`^audit\.queues_only$`),
+				"message": regexp.MustCompile(`checked the AEM queues alone`)}),
+			hasFinding(all, "aem.redelivery_unlimited", "aem_queue:stuck"),
+		),
+	}})
 }
 
 // A plan that cannot read the AEM broker fails: refused credentials and an unreachable broker are errors,
@@ -590,14 +572,11 @@ provider "sapmessaging" {
 data "sapmessaging_retry_audit" "all" {}
 `, string(env.Srv.CloudIntegrationKey()), url, c.MsgVpnName, c.Username, password)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      config(c.SEMPURL, "wrong"),
-			ExpectError: regexp.MustCompile(`Advanced Event Mesh SEMP API Credentials Refused`),
-		}, {
-			Config:      config("http://127.0.0.1:1", c.Password),
-			ExpectError: regexp.MustCompile(`Cannot Verify Advanced Event Mesh SEMP API Credentials`),
-		}},
-	})
+	acctest.ParallelTest(t, []resource.TestStep{{
+		Config:      config(c.SEMPURL, "wrong"),
+		ExpectError: regexp.MustCompile(`Advanced Event Mesh SEMP API Credentials Refused`),
+	}, {
+		Config:      config("http://127.0.0.1:1", c.Password),
+		ExpectError: regexp.MustCompile(`Cannot Verify Advanced Event Mesh SEMP API Credentials`),
+	}})
 }

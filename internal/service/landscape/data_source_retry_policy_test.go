@@ -1,8 +1,6 @@
 package landscape_test
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -145,22 +143,15 @@ func TestAccRetryPolicyDataSourceJMS(t *testing.T) {
 // The shipped JMS example runs as it is and prints what its comments say.
 func TestAccRetryPolicyDataSourceJMSExample(t *testing.T) {
 	t.Parallel()
-	example, err := os.ReadFile(filepath.Join("..", "..", "..", "examples", "data-sources", "sapmessaging_retry_policy", "jms.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: string(example),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("jms_waits_minutes", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.Int64Exact(1), knownvalue.Int64Exact(2), knownvalue.Int64Exact(4),
-					knownvalue.Int64Exact(8), knownvalue.Int64Exact(16), knownvalue.Int64Exact(32),
-				})),
-				statecheck.ExpectKnownOutputValue("jms_give_up_after_minutes", knownvalue.Int64Exact(63)),
-				statecheck.ExpectKnownOutputValue("jms_retries_before_expiry", knownvalue.Int64Exact(724)),
-			},
-		}},
+		Steps: []resource.TestStep{exampleStep(t, "data-sources/sapmessaging_retry_policy/jms.tf", map[string]knownvalue.Check{
+			"jms_waits_minutes": knownvalue.ListExact([]knownvalue.Check{
+				knownvalue.Int64Exact(1), knownvalue.Int64Exact(2), knownvalue.Int64Exact(4),
+				knownvalue.Int64Exact(8), knownvalue.Int64Exact(16), knownvalue.Int64Exact(32),
+			}),
+			"jms_give_up_after_minutes": knownvalue.Int64Exact(63),
+			"jms_retries_before_expiry": knownvalue.Int64Exact(724),
+		})},
 	})
 }

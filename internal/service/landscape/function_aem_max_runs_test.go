@@ -4,7 +4,7 @@ import "testing"
 
 func TestAccFunctionAEMMaxRuns(t *testing.T) {
 	t.Parallel()
-	testAEMFunction(t, "aem_max_runs", []aemFunctionCase{
+	testFunction(t, "aem_max_runs", []functionCase{
 		{args: "5, 5", want: 30},
 		{args: "1, 1", want: 2},
 		{args: "5, 255", want: 1280},

@@ -5,7 +5,7 @@ import "testing"
 func TestAccFunctionAEMSenderTimeToDeadLetter(t *testing.T) {
 	t.Parallel()
 	const queue = ", 5, true, 1000, 64000, 200"
-	testAEMFunction(t, "aem_sender_time_to_dead_letter", []aemFunctionCase{
+	testFunction(t, "aem_sender_time_to_dead_letter", []functionCase{
 		{args: "5, 1000, 30000, 3.0" + queue, want: 6*40000 + 31000},
 		{args: "5, 1000, 30000, 3" + queue, want: 6*40000 + 31000},
 		{args: "3, 1000, 30000, 1.5, 1, false, 1000, 64000, 200", want: 2 * 2500},

@@ -1,8 +1,6 @@
 package landscape_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
@@ -12,16 +10,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 )
 
-// aemFunctionCase is one call of an AEM function from HCL: its arguments and either the result or the error.
-type aemFunctionCase struct {
+// functionCase is one call of a provider function from HCL: its arguments and either the result or the error.
+type functionCase struct {
 	args    string
 	want    int64
 	wantErr string
 }
 
-// testAEMFunction calls the function name from HCL with each case, then applies its shipped example and checks
-// the outputs its comments state.
-func testAEMFunction(t *testing.T, name string, cases []aemFunctionCase, example map[string]int64) {
+// testFunction calls the function name from HCL with each case, then, unless example is nil, applies its shipped
+// example and checks the outputs its comments state.
+func testFunction(t *testing.T, name string, cases []functionCase, example map[string]int64) {
 	t.Helper()
 	steps := []resource.TestStep{}
 	for _, c := range cases {
@@ -33,14 +31,22 @@ func testAEMFunction(t *testing.T, name string, cases []aemFunctionCase, example
 		}
 		steps = append(steps, step)
 	}
-	shipped, err := os.ReadFile(filepath.Join("..", "..", "..", "examples", "functions", name, "function.tf"))
-	if err != nil {
-		t.Fatal(err)
+	if example != nil {
+		outputs := map[string]knownvalue.Check{}
+		for output, want := range example {
+			outputs[output] = knownvalue.Int64Exact(want)
+		}
+		steps = append(steps, exampleStep(t, "functions/"+name+"/function.tf", outputs))
 	}
-	checks := []statecheck.StateCheck{}
-	for output, want := range example {
-		checks = append(checks, statecheck.ExpectKnownOutputValue(output, knownvalue.Int64Exact(want)))
-	}
-	steps = append(steps, resource.TestStep{Config: string(shipped), ConfigStateChecks: checks})
 	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories, Steps: steps})
+}
+
+// exampleStep applies the shipped example examples/<rel> as it is and checks the outputs its comments state.
+func exampleStep(t *testing.T, rel string, outputs map[string]knownvalue.Check) resource.TestStep {
+	t.Helper()
+	checks := []statecheck.StateCheck{}
+	for output, want := range outputs {
+		checks = append(checks, statecheck.ExpectKnownOutputValue(output, want))
+	}
+	return resource.TestStep{Config: acctest.ReadExample(t, rel), ConfigStateChecks: checks}
 }

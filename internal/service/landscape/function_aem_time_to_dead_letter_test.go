@@ -4,7 +4,7 @@ import "testing"
 
 func TestAccFunctionAEMTimeToDeadLetter(t *testing.T) {
 	t.Parallel()
-	testAEMFunction(t, "aem_time_to_dead_letter", []aemFunctionCase{
+	testFunction(t, "aem_time_to_dead_letter", []functionCase{
 		{args: "5, true, 1000, 64000, 200", want: 31000},
 		{args: "10, true, 1000, 64000, 200", want: 63000 + 4*64000}, // Capped at the maximum.
 		{args: "3, true, 500, 64000, 100", want: 1500},

@@ -1,0 +1,116 @@
+package acctest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+)
+
+// QueryTest runs the steps of a list resource test with the provider in process, in parallel with other
+// tests; Terraform before 1.14, which has no list resources, skips it.
+func QueryTest(t *testing.T, steps ...resource.TestStep) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
+		ProtoV6ProviderFactories: TestAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+}
+
+// ListHCL is the list block label of the list resource typ for the provider sapmessaging, with the arguments args,
+// one a line (include_resource = true, limit = 2), and, unless config is empty, a config block that holds config
+// (its arguments, one a line).
+func ListHCL(typ, label, config string, args ...string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nlist %q %q {\n  provider = sapmessaging\n", typ, label)
+	for _, a := range args {
+		fmt.Fprintf(&b, "  %s\n", a)
+	}
+	if config != "" {
+		b.WriteString("  config {\n")
+		for _, line := range strings.Split(config, "\n") {
+			fmt.Fprintf(&b, "    %s\n", line)
+		}
+		b.WriteString("  }\n")
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// QueryStep is a step that runs the list blocks of config and checks their results.
+func QueryStep(config string, checks ...querycheck.QueryResultCheck) resource.TestStep {
+	return resource.TestStep{Query: true, Config: config, QueryResultChecks: checks}
+}
+
+// CountedQueryStep is a QueryStep that resets the emulator's call statistics first, so that its checks can count
+// the calls of the query.
+func (e *TestEnv) CountedQueryStep(config string, checks ...querycheck.QueryResultCheck) resource.TestStep {
+	step := QueryStep(config, checks...)
+	step.PreConfig = e.Srv.ResetStats
+	return step
+}
+
+// QueryErrorStep is a step whose query of config fails with a diagnostic matching wantErr (see Wrapped).
+func QueryErrorStep(config, wantErr string) resource.TestStep {
+	return resource.TestStep{Query: true, Config: config, ExpectError: Wrapped(wantErr)}
+}
+
+// QueryCLI returns the Terraform CLI of a test that runs terraform query, and lets the test run in parallel. It
+// skips without TF_ACC, and with a CLI that has no terraform query (before Terraform 1.14, and OpenTofu).
+func QueryCLI(t *testing.T) string {
+	t.Helper()
+	return NewerCLI(t, 14, "has no terraform query: list resources need Terraform 1.14 or later")
+}
+
+// NewQueryWorkspace builds the provider from this tree and returns a CLI workspace in a new directory that holds
+// main.tf (main) and the query file name (query), configured from the environment with the service keys of the
+// emulator of env.
+func NewQueryWorkspace(t *testing.T, tf string, env *TestEnv, main, name, query string) *CLIWorkspace {
+	t.Helper()
+	return NewWorkspace(t, tf, env, map[string]string{"main.tf": main, name: query})
+}
+
+// Generate runs terraform query -generate-config-out=out and returns the run and the configuration it wrote.
+func (w *CLIWorkspace) Generate(out string) (CLIRun, string) {
+	w.t.Helper()
+	r := w.MustRun(0, "query", "-generate-config-out="+out, "-no-color")
+	return r, w.ReadFile(out)
+}
+
+// PlanImportsOnly runs a plan that must import imports objects and change nothing else, and show every string of
+// shows (warnings, for one).
+func (w *CLIWorkspace) PlanImportsOnly(imports int, shows ...string) CLIRun {
+	w.t.Helper()
+	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	ExpectContains(w.t, "the plan of the generated configuration", r.Output,
+		append([]string{fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", imports)}, shows...)...)
+	return r
+}
+
+// ApplyImports applies, which must import imports objects and change nothing else.
+func (w *CLIWorkspace) ApplyImports(imports int) CLIRun {
+	w.t.Helper()
+	r := w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	ExpectContains(w.t, "the apply", r.Output, fmt.Sprintf("%d imported, 0 added, 0 changed, 0 destroyed", imports))
+	return r
+}
+
+// PlanEmpty runs a plan that must change nothing and still show every string of shows.
+func (w *CLIWorkspace) PlanEmpty(shows ...string) CLIRun {
+	w.t.Helper()
+	r := w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	ExpectContains(w.t, "the plan after the import", r.Output, shows...)
+	return r
+}
+
+// ExpectCountTrue fails the test unless want blocks of the generated configuration set attribute to true (CountTrue).
+func ExpectCountTrue(t *testing.T, generated, attribute string, want int) {
+	t.Helper()
+	if n := CountTrue(generated, attribute); n != want {
+		t.Errorf("generated.tf has %d %s = true, want %d:\n%s", n, attribute, want, generated)
+	}
+}
