@@ -1,6 +1,7 @@
 package acctest
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
 // QueryTest runs the steps of a list resource test with the provider in process, in parallel with other
@@ -52,6 +54,21 @@ func (e *TestEnv) CountedQueryStep(config string, checks ...querycheck.QueryResu
 	step := QueryStep(config, checks...)
 	step.PreConfig = e.Srv.ResetStats
 	return step
+}
+
+// ExpectCalls is a query check of the emulator's call statistics since the step's ResetStats (CountedQueryStep):
+// calls returns an error unless the query made the calls the test expects.
+func (e *TestEnv) ExpectCalls(calls func(st emulator.Stats) error) querycheck.QueryResultCheck {
+	return callsCheck{env: e, calls: calls}
+}
+
+type callsCheck struct {
+	env   *TestEnv
+	calls func(emulator.Stats) error
+}
+
+func (c callsCheck) CheckQuery(_ context.Context, _ querycheck.CheckQueryRequest, resp *querycheck.CheckQueryResponse) {
+	resp.Error = c.calls(c.env.Srv.Stats())
 }
 
 // QueryErrorStep is a step whose query of config fails with a diagnostic matching wantErr (see Wrapped).

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
@@ -23,16 +24,13 @@ func byName(name string) queryfilter.QueryFilter {
 
 // expectManagementCalls is a query check of the management API calls the query made, counted
 // from the ResetStats of the step's PreConfig.
-type expectManagementCalls struct {
-	env  *acctest.TestEnv
-	want int64
-}
-
-func (c expectManagementCalls) CheckQuery(_ context.Context, _ querycheck.CheckQueryRequest, resp *querycheck.CheckQueryResponse) {
-	st := c.env.Srv.Stats()
-	if st.ManagementCalls != c.want || st.Routes["GET /queues"] != 1 {
-		resp.Error = fmt.Errorf("the query made %d management calls %v, want %d (one GET /queues)", st.ManagementCalls, st.Routes, c.want)
-	}
+func expectManagementCalls(env *acctest.TestEnv, want int64) querycheck.QueryResultCheck {
+	return env.ExpectCalls(func(st emulator.Stats) error {
+		if st.ManagementCalls != want || st.Routes["GET /queues"] != 1 {
+			return fmt.Errorf("the query made %d management calls %v, want %d (one GET /queues)", st.ManagementCalls, st.Routes, want)
+		}
+		return nil
+	})
 }
 
 // Every queue of the instance is listed once: as a dead message queue when another queue names
@@ -69,7 +67,7 @@ func TestAccQueueListResource_query(t *testing.T) {
 				{Path: tfjsonpath.New("max_ttl"), KnownValue: knownvalue.Int64Exact(604800)},
 			}),
 			querycheck.ExpectLength("sapmessaging_queue.none", 0),
-			expectManagementCalls{env: env, want: 1},
+			expectManagementCalls(env, 1),
 		),
 		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_queue/list-resource.tfquery.hcl"),
 			querycheck.ExpectLength("sapmessaging_queue.crm_prod", 2),

@@ -72,7 +72,7 @@ func TestAccAMQPSenderListResource_query(t *testing.T) {
 			querycheck.ExpectLength("sapmessaging_amqp_sender.none", 0),
 			// Six flows downloaded once for the three blocks that list them; a flow list per block,
 			// one runtime list for include_resource, and no runtime read per flow.
-			expectCloudIntegrationCalls{env: env, want: map[string]int64{routeDesigntimeList: 4, routeRuntimeList: 1, routeContent: 6}},
+			expectCloudIntegrationCalls(env, map[string]int64{routeDesigntimeList: 4, routeRuntimeList: 1, routeContent: 6}),
 		),
 		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_amqp_sender/list-resource.tfquery.hcl"),
 			querycheck.ExpectLength("sapmessaging_amqp_sender.crm", 3),
