@@ -3,11 +3,15 @@ package acctest
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
@@ -54,6 +58,16 @@ func (e *TestEnv) CountedQueryStep(config string, checks ...querycheck.QueryResu
 	step := QueryStep(config, checks...)
 	step.PreConfig = e.Srv.ResetStats
 	return step
+}
+
+// KnownValues is the checks of a list result's resource, by attribute (a top-level attribute name) and in the
+// order of the names.
+func KnownValues(values map[string]knownvalue.Check) []querycheck.KnownValueCheck {
+	out := make([]querycheck.KnownValueCheck, 0, len(values))
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		out = append(out, querycheck.KnownValueCheck{Path: tfjsonpath.New(name), KnownValue: values[name]})
+	}
+	return out
 }
 
 // ExpectCalls is a query check of the emulator's call statistics since the step's ResetStats (CountedQueryStep):

@@ -164,10 +164,10 @@ list "sapmessaging_aem_queue" "cyc" {
 `),
 				QueryResultChecks: []querycheck.QueryResultCheck{
 					querycheck.ExpectLength("sapmessaging_aem_queue.cyc", 1),
-					querycheck.ExpectResourceKnownValues("sapmessaging_aem_queue.cyc", acctest.ByAEMName("cyc/q"), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(true)},
-						{Path: tfjsonpath.New("poison_message_deliveries"), KnownValue: knownvalue.Null()},
-					}),
+					querycheck.ExpectResourceKnownValues("sapmessaging_aem_queue.cyc", acctest.ByAEMName("cyc/q"), acctest.KnownValues(map[string]knownvalue.Check{
+						"allow_missing_dead_message_queue": knownvalue.Bool(true),
+						"poison_message_deliveries":        knownvalue.Null(),
+					})),
 				},
 			},
 		},

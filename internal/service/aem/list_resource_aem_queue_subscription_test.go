@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
@@ -52,11 +51,11 @@ func TestAccAEMQueueSubscriptionListResource_query(t *testing.T) {
 			}),
 			querycheck.ExpectResourceDisplayName(orders, byAEMSubscription("acme/aem/prod/orders", "acme/orders/*/created"),
 				knownvalue.StringExact("acme/aem/prod/orders subscribed to acme/orders/*/created")),
-			querycheck.ExpectResourceKnownValues(orders, byAEMSubscription("acme/aem/prod/orders", "acme/orders/*/created"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact("acme/aem/prod/orders;acme/orders/*/created")},
-				{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("acme/aem/prod/orders")},
-				{Path: tfjsonpath.New("topic"), KnownValue: knownvalue.StringExact("acme/orders/*/created")},
-			}),
+			querycheck.ExpectResourceKnownValues(orders, byAEMSubscription("acme/aem/prod/orders", "acme/orders/*/created"), acctest.KnownValues(map[string]knownvalue.Check{
+				"id":         knownvalue.StringExact("acme/aem/prod/orders;acme/orders/*/created"),
+				"queue_name": knownvalue.StringExact("acme/aem/prod/orders"),
+				"topic":      knownvalue.StringExact("acme/orders/*/created"),
+			})),
 			querycheck.ExpectLength("sapmessaging_aem_queue_subscription.gone", 0),
 			expectAEMSubscriptionCalls(env, 0, 2),
 		),

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
@@ -53,11 +52,11 @@ func TestAccQueueSubscriptionListResource_query(t *testing.T) {
 				bySubscription("acme/crm/prod/orders", "acme/crm/prod/ce/orders/created"),
 				knownvalue.StringExact("acme/crm/prod/orders subscribed to acme/crm/prod/ce/orders/created")),
 			querycheck.ExpectResourceKnownValues("sapmessaging_queue_subscription.orders",
-				bySubscription("acme/crm/prod/orders", "acme/crm/prod/ce/orders/created"), []querycheck.KnownValueCheck{
-					{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders,acme/crm/prod/ce/orders/created")},
-					{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders")},
-					{Path: tfjsonpath.New("topic_pattern"), KnownValue: knownvalue.StringExact("acme/crm/prod/ce/orders/created")},
-				}),
+				bySubscription("acme/crm/prod/orders", "acme/crm/prod/ce/orders/created"), acctest.KnownValues(map[string]knownvalue.Check{
+					"id":            knownvalue.StringExact("acme/crm/prod/orders,acme/crm/prod/ce/orders/created"),
+					"queue_name":    knownvalue.StringExact("acme/crm/prod/orders"),
+					"topic_pattern": knownvalue.StringExact("acme/crm/prod/ce/orders/created"),
+				})),
 			querycheck.ExpectLength("sapmessaging_queue_subscription.gone", 0),
 			expectSubscriptionCalls(env, 0, 2),
 		),

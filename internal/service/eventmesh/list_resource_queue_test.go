@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -47,25 +46,25 @@ func TestAccQueueListResource_query(t *testing.T) {
 			querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/orders")}),
 			querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/returns")}),
 			querycheck.ExpectResourceDisplayName("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), knownvalue.StringExact("acme/crm/prod/orders")),
-			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders")},
-				{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(3)},
-				{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders/dmq")},
-				{Path: tfjsonpath.New("access_type"), KnownValue: knownvalue.StringExact("NON_EXCLUSIVE")},
-				{Path: tfjsonpath.New("force_destroy"), KnownValue: knownvalue.Bool(false)},
-			}),
-			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/returns"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
-				{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.Null()},
-			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), acctest.KnownValues(map[string]knownvalue.Check{
+				"name":                 knownvalue.StringExact("acme/crm/prod/orders"),
+				"max_redelivery_count": knownvalue.Int64Exact(3),
+				"dead_message_queue":   knownvalue.StringExact("acme/crm/prod/orders/dmq"),
+				"access_type":          knownvalue.StringExact("NON_EXCLUSIVE"),
+				"force_destroy":        knownvalue.Bool(false),
+			})),
+			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/returns"), acctest.KnownValues(map[string]knownvalue.Check{
+				"max_redelivery_count": knownvalue.Int64Exact(0),
+				"dead_message_queue":   knownvalue.Null(),
+			})),
 			// The dead message queue is listed by the other list resource only, with the queue that names it.
 			querycheck.ExpectLength("sapmessaging_dead_message_queue.all", 1),
 			querycheck.ExpectResourceDisplayName("sapmessaging_dead_message_queue.all", byName("acme/crm/prod/orders/dmq"),
 				knownvalue.StringExact("acme/crm/prod/orders/dmq (dead message queue of acme/crm/prod/orders)")),
-			querycheck.ExpectResourceKnownValues("sapmessaging_dead_message_queue.all", byName("acme/crm/prod/orders/dmq"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("respect_ttl"), KnownValue: knownvalue.Bool(true)},
-				{Path: tfjsonpath.New("max_ttl"), KnownValue: knownvalue.Int64Exact(604800)},
-			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_dead_message_queue.all", byName("acme/crm/prod/orders/dmq"), acctest.KnownValues(map[string]knownvalue.Check{
+				"respect_ttl": knownvalue.Bool(true),
+				"max_ttl":     knownvalue.Int64Exact(604800),
+			})),
 			querycheck.ExpectLength("sapmessaging_queue.none", 0),
 			expectManagementCalls(env, 1),
 		),

@@ -49,10 +49,10 @@ func TestAccWebhookSubscriptionListResource_query(t *testing.T) {
 				{Path: tfjsonpath.New("paused"), KnownValue: knownvalue.Bool(false)},
 				{Path: tfjsonpath.New("oauth2"), KnownValue: knownvalue.Null()},
 			}),
-			querycheck.ExpectResourceKnownValues("sapmessaging_webhook_subscription.crm", byName("orders-push"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("qos"), KnownValue: knownvalue.Int64Exact(1)},
-				{Path: tfjsonpath.New("accept_message_loss"), KnownValue: knownvalue.Bool(false)},
-			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_webhook_subscription.crm", byName("orders-push"), acctest.KnownValues(map[string]knownvalue.Check{
+				"qos":                 knownvalue.Int64Exact(1),
+				"accept_message_loss": knownvalue.Bool(false),
+			})),
 			querycheck.ExpectLength("sapmessaging_webhook_subscription.all", 3),
 		),
 		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_webhook_subscription/list-resource.tfquery.hcl"),

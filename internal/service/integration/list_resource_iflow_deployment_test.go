@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
@@ -59,14 +58,14 @@ func TestAccIFlowDeploymentListResource_query(t *testing.T) {
 			querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandJMS)}),
 			querycheck.ExpectResourceDisplayName("sapmessaging_iflow_deployment.all", byFlow(acctest.HandOrders),
 				knownvalue.StringExact(acctest.HandOrders+" (version 1.0.0, STARTED)")),
-			querycheck.ExpectResourceKnownValues("sapmessaging_iflow_deployment.all", byFlow(acctest.HandOrders), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(acctest.HandOrders)},
-				{Path: tfjsonpath.New("iflow_id"), KnownValue: knownvalue.StringExact(acctest.HandOrders)},
-				{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("active")},
-				{Path: tfjsonpath.New("triggers"), KnownValue: knownvalue.Null()},
-				{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("STARTED")},
-				{Path: tfjsonpath.New("deployed_version"), KnownValue: knownvalue.StringExact("1.0.0")},
-			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_iflow_deployment.all", byFlow(acctest.HandOrders), acctest.KnownValues(map[string]knownvalue.Check{
+				"id":               knownvalue.StringExact(acctest.HandOrders),
+				"iflow_id":         knownvalue.StringExact(acctest.HandOrders),
+				"version":          knownvalue.StringExact("active"),
+				"triggers":         knownvalue.Null(),
+				"runtime_status":   knownvalue.StringExact("STARTED"),
+				"deployed_version": knownvalue.StringExact("1.0.0"),
+			})),
 			querycheck.ExpectLength("sapmessaging_iflow_deployment.none", 0),
 			expectCloudIntegrationCalls(env, map[string]int64{routeRuntimeList: 2}),
 		),

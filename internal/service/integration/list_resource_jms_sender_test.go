@@ -46,12 +46,12 @@ func TestAccJMSSenderListResource_query(t *testing.T) {
 				{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("STARTED")},
 			}),
 			// The exclusive queue's channel has neither setting: both are null, so neither is written.
-			querycheck.ExpectResourceKnownValues("sapmessaging_jms_sender.crm", byChannel(acctest.HandExclusive, ""), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("access_type"), KnownValue: knownvalue.StringExact("Exclusive")},
-				{Path: tfjsonpath.New("concurrent_processes"), KnownValue: knownvalue.Null()},
-				{Path: tfjsonpath.New("dead_letter_queue"), KnownValue: knownvalue.Null()},
-				{Path: tfjsonpath.New("attempts_before_expiry"), KnownValue: knownvalue.NotNull()},
-			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_jms_sender.crm", byChannel(acctest.HandExclusive, ""), acctest.KnownValues(map[string]knownvalue.Check{
+				"access_type":            knownvalue.StringExact("Exclusive"),
+				"concurrent_processes":   knownvalue.Null(),
+				"dead_letter_queue":      knownvalue.Null(),
+				"attempts_before_expiry": knownvalue.NotNull(),
+			})),
 			querycheck.ExpectLength("sapmessaging_jms_sender.none", 0),
 		),
 	)
