@@ -1200,6 +1200,19 @@ func GenerateFromQuery(t *testing.T, tf string, env *TestEnv, name, query string
 	return w, generated
 }
 
+// AdoptAsItIs runs GenerateFromQuery and checks that the generated configuration sets each adoption attribute of
+// allowed to true in as many blocks as allowed says, and that it adopts what it lists as it is (ImportAsItIs: imports
+// objects, showing the warnings); it returns the workspace and the generated configuration.
+func AdoptAsItIs(t *testing.T, tf string, env *TestEnv, name, query string, allowed map[string]int, imports int, warnings ...string) (*CLIWorkspace, string) {
+	t.Helper()
+	w, generated := GenerateFromQuery(t, tf, env, name, query)
+	for _, attribute := range slices.Sorted(maps.Keys(allowed)) {
+		ExpectCountTrue(t, generated, attribute, allowed[attribute])
+	}
+	w.ImportAsItIs(imports, warnings...)
+	return w, generated
+}
+
 // CountTrue is how many blocks of generated set attribute to true.
 func CountTrue(generated, attribute string) int {
 	return len(regexp.MustCompile(`\n\s*`+attribute+`\s*=\s*true\n`).FindAllString(generated, -1))

@@ -145,17 +145,12 @@ func TestAccQueueListResource_adoptAsItIs(t *testing.T) {
 		acctest.EventMeshQueue{Name: self, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day}},
 		acctest.EventMeshQueue{Name: self, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day, DeadMsgQueue: &self}},
 	)
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "ttl", `name_prefix = "acme/ttl/prod/"`))
-	for attr, n := range map[string]int{
+	acctest.AdoptAsItIs(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "ttl", `name_prefix = "acme/ttl/prod/"`), map[string]int{
 		"allow_ineffective_ttl":                      2, // respect-only, max-only
 		"allow_dead_message_queue_outside_namespace": 1, // shared-dmq
 		"allow_self_as_dead_message_queue":           1, // self
-	} {
-		acctest.ExpectCountTrue(t, generated, attr, n)
-	}
-	warnings := []string{"Respect TTL Without Max TTL Allowed", "Max TTL Without Respect TTL Allowed", "Dead Message Queue Outside Namespace Allowed",
-		"Dead Message Queue Cycle Allowed"}
-	w.ImportAsItIs(5, warnings...)
+	}, 5, "Respect TTL Without Max TTL Allowed", "Max TTL Without Respect TTL Allowed", "Dead Message Queue Outside Namespace Allowed",
+		"Dead Message Queue Cycle Allowed")
 	if q, err := em.GetQueue(ctx, "acme/ttl/prod/max-only"); err != nil || q.RespectTTL == nil || *q.RespectTTL || q.MaxTTL == nil || *q.MaxTTL != day {
 		t.Errorf("acme/ttl/prod/max-only after the apply: %+v, %v; want respectTtl false and maxTtl %d, as before", q, err, day)
 	}
@@ -178,11 +173,10 @@ func TestAccQueueListResource_adoptNoQueueLimits(t *testing.T) {
 		acctest.EventMeshQueue{Name: "acme/lim/prod/no-count", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq, MaxQueueMessageCount: &zero}},
 		acctest.EventMeshQueue{Name: "acme/lim/prod/limited", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}},
 	)
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "lim", `name_prefix = "acme/lim/prod/"`)+
-		acctest.ListHCL("sapmessaging_dead_message_queue", "lim", `name_prefix = "acme/lim/prod/"`))
-	acctest.ExpectCountTrue(t, generated, "allow_no_queue_limits", 3)
-	warnings := []string{"Queue Without Size Limit Allowed", "Queue Without Message Count Limit Allowed"}
-	w.ImportAsItIs(4, warnings...)
+	// allow_no_queue_limits: no-size, no-count, dmq.
+	acctest.AdoptAsItIs(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "lim", `name_prefix = "acme/lim/prod/"`)+
+		acctest.ListHCL("sapmessaging_dead_message_queue", "lim", `name_prefix = "acme/lim/prod/"`),
+		map[string]int{"allow_no_queue_limits": 3}, 4, "Queue Without Size Limit Allowed", "Queue Without Message Count Limit Allowed")
 	for _, name := range []string{dmq, "acme/lim/prod/no-size"} {
 		if q, err := em.GetQueue(ctx, name); err != nil || q.MaxQueueSizeInBytes == nil || *q.MaxQueueSizeInBytes != 0 {
 			t.Errorf("%s after the apply: %+v, %v; want maxQueueSizeInBytes 0, as before", name, q, err)
@@ -216,10 +210,10 @@ func TestAccQueueListResource_adoptMessageSizeAboveDocumentedMax(t *testing.T) {
 	if _, _, err := em.PutQueue(ctx, small, eventmesh.QueueSettings{MaxRedeliveryCount: &two, DeadMsgQueue: &dmq}); err != nil {
 		t.Fatal(err)
 	}
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "big", `name_prefix = "acme/big/prod/"`)+
-		acctest.ListHCL("sapmessaging_dead_message_queue", "big", `name_prefix = "acme/big/prod/"`))
-	acctest.ExpectCountTrue(t, generated, "allow_message_size_above_documented_max", 2)
-	w.ImportAsItIs(3, "Message Size Above Documented Maximum Allowed")
+	// allow_message_size_above_documented_max: large, dmq.
+	w, generated := acctest.AdoptAsItIs(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "big", `name_prefix = "acme/big/prod/"`)+
+		acctest.ListHCL("sapmessaging_dead_message_queue", "big", `name_prefix = "acme/big/prod/"`),
+		map[string]int{"allow_message_size_above_documented_max": 2}, 3, "Message Size Above Documented Maximum Allowed")
 	// Another setting changed: the update writes the size back, and the queue keeps it.
 	changed := regexp.MustCompile(`(max_redelivery_count\s*=\s*)3\n`).ReplaceAllString(generated, "${1}4\n")
 	if changed == generated {

@@ -141,10 +141,7 @@ func TestAccJMSSenderListResource_adoptAsItIs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "senders.tfquery.hcl", acctest.ListHCL("sapmessaging_jms_sender", "crm", `package_id = "AcmeCRM"`))
-	for _, attr := range []string{"allow_non_exclusive_settings", "allow_give_up_after_expiry"} {
-		acctest.ExpectCountTrue(t, generated, attr, 1)
-	}
-	warnings := []string{"Concurrent Processes on Exclusive Queue Allowed", "Dead-Letter Queue on Exclusive Queue Allowed", "Give-Up After Expiration Allowed"}
-	w.ImportAsItIs(2, warnings...)
+	acctest.AdoptAsItIs(t, tf, env, "senders.tfquery.hcl", acctest.ListHCL("sapmessaging_jms_sender", "crm", `package_id = "AcmeCRM"`),
+		map[string]int{"allow_non_exclusive_settings": 1, "allow_give_up_after_expiry": 1}, 2,
+		"Concurrent Processes on Exclusive Queue Allowed", "Dead-Letter Queue on Exclusive Queue Allowed", "Give-Up After Expiration Allowed")
 }
