@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
@@ -66,6 +67,16 @@ func KnownValues(values map[string]knownvalue.Check) []querycheck.KnownValueChec
 	out := make([]querycheck.KnownValueCheck, 0, len(values))
 	for _, name := range slices.Sorted(maps.Keys(values)) {
 		out = append(out, querycheck.KnownValueCheck{Path: tfjsonpath.New(name), KnownValue: values[name]})
+	}
+	return out
+}
+
+// PlannedValues is the plan checks of the values the plan shows for the resource addr, by attribute (a top-level
+// attribute name) and in the order of the names.
+func PlannedValues(addr string, values map[string]knownvalue.Check) []plancheck.PlanCheck {
+	out := make([]plancheck.PlanCheck, 0, len(values))
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		out = append(out, plancheck.ExpectKnownValue(addr, tfjsonpath.New(name), values[name]))
 	}
 	return out
 }

@@ -825,11 +825,11 @@ func AEMSenderPoisonEndStep(config, end string, runs int64) resource.TestStep {
 	}
 }
 
-// ExpectActionThenEmptyPlan checks that the plan of a step takes action on addr, and that the plan after its apply
-// is empty.
-func ExpectActionThenEmptyPlan(addr string, action plancheck.ResourceActionType) resource.ConfigPlanChecks {
+// ExpectActionThenEmptyPlan checks that the plan of a step takes action on addr and passes the checks more, and
+// that the plan after its apply is empty.
+func ExpectActionThenEmptyPlan(addr string, action plancheck.ResourceActionType, more ...plancheck.PlanCheck) resource.ConfigPlanChecks {
 	return resource.ConfigPlanChecks{
-		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, action)},
+		PreApply:             append([]plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, action)}, more...),
 		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 	}
 }
