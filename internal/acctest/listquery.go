@@ -3,8 +3,6 @@ package acctest
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -65,7 +63,7 @@ func (e *TestEnv) CountedQueryStep(config string, checks ...querycheck.QueryResu
 // order of the names.
 func KnownValues(values map[string]knownvalue.Check) []querycheck.KnownValueCheck {
 	out := make([]querycheck.KnownValueCheck, 0, len(values))
-	for _, name := range slices.Sorted(maps.Keys(values)) {
+	for _, name := range sortedNames(values) {
 		out = append(out, querycheck.KnownValueCheck{Path: tfjsonpath.New(name), KnownValue: values[name]})
 	}
 	return out
@@ -75,7 +73,7 @@ func KnownValues(values map[string]knownvalue.Check) []querycheck.KnownValueChec
 // attribute name) and in the order of the names.
 func PlannedValues(addr string, values map[string]knownvalue.Check) []plancheck.PlanCheck {
 	out := make([]plancheck.PlanCheck, 0, len(values))
-	for _, name := range slices.Sorted(maps.Keys(values)) {
+	for _, name := range sortedNames(values) {
 		out = append(out, plancheck.ExpectKnownValue(addr, tfjsonpath.New(name), values[name]))
 	}
 	return out

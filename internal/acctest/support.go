@@ -1206,12 +1206,15 @@ func GenerateFromQuery(t *testing.T, tf string, env *TestEnv, name, query string
 func AdoptAsItIs(t *testing.T, tf string, env *TestEnv, name, query string, allowed map[string]int, imports int, warnings ...string) (*CLIWorkspace, string) {
 	t.Helper()
 	w, generated := GenerateFromQuery(t, tf, env, name, query)
-	for _, attribute := range slices.Sorted(maps.Keys(allowed)) {
+	for _, attribute := range sortedNames(allowed) {
 		ExpectCountTrue(t, generated, attribute, allowed[attribute])
 	}
 	w.ImportAsItIs(imports, warnings...)
 	return w, generated
 }
+
+// sortedNames is the keys of m, in order.
+func sortedNames[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // CountTrue is how many blocks of generated set attribute to true.
 func CountTrue(generated, attribute string) int {
