@@ -1,13 +1,18 @@
 package acctest
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
 // QueryTest runs the steps of a list resource test with the provider in process, in parallel with other
@@ -52,6 +57,41 @@ func (e *TestEnv) CountedQueryStep(config string, checks ...querycheck.QueryResu
 	step := QueryStep(config, checks...)
 	step.PreConfig = e.Srv.ResetStats
 	return step
+}
+
+// KnownValues is the checks of a list result's resource, by attribute (a top-level attribute name) and in the
+// order of the names.
+func KnownValues(values map[string]knownvalue.Check) []querycheck.KnownValueCheck {
+	out := make([]querycheck.KnownValueCheck, 0, len(values))
+	for _, name := range sortedNames(values) {
+		out = append(out, querycheck.KnownValueCheck{Path: tfjsonpath.New(name), KnownValue: values[name]})
+	}
+	return out
+}
+
+// PlannedValues is the plan checks of the values the plan shows for the resource addr, by attribute (a top-level
+// attribute name) and in the order of the names.
+func PlannedValues(addr string, values map[string]knownvalue.Check) []plancheck.PlanCheck {
+	out := make([]plancheck.PlanCheck, 0, len(values))
+	for _, name := range sortedNames(values) {
+		out = append(out, plancheck.ExpectKnownValue(addr, tfjsonpath.New(name), values[name]))
+	}
+	return out
+}
+
+// ExpectCalls is a query check of the emulator's call statistics since the step's ResetStats (CountedQueryStep):
+// calls returns an error unless the query made the calls the test expects.
+func (e *TestEnv) ExpectCalls(calls func(st emulator.Stats) error) querycheck.QueryResultCheck {
+	return callsCheck{env: e, calls: calls}
+}
+
+type callsCheck struct {
+	env   *TestEnv
+	calls func(emulator.Stats) error
+}
+
+func (c callsCheck) CheckQuery(_ context.Context, _ querycheck.CheckQueryRequest, resp *querycheck.CheckQueryResponse) {
+	resp.Error = c.calls(c.env.Srv.Stats())
 }
 
 // QueryErrorStep is a step whose query of config fails with a diagnostic matching wantErr (see Wrapped).

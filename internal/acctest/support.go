@@ -825,11 +825,11 @@ func AEMSenderPoisonEndStep(config, end string, runs int64) resource.TestStep {
 	}
 }
 
-// ExpectActionThenEmptyPlan checks that the plan of a step takes action on addr, and that the plan after its apply
-// is empty.
-func ExpectActionThenEmptyPlan(addr string, action plancheck.ResourceActionType) resource.ConfigPlanChecks {
+// ExpectActionThenEmptyPlan checks that the plan of a step takes action on addr and passes the checks more, and
+// that the plan after its apply is empty.
+func ExpectActionThenEmptyPlan(addr string, action plancheck.ResourceActionType, more ...plancheck.PlanCheck) resource.ConfigPlanChecks {
 	return resource.ConfigPlanChecks{
-		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, action)},
+		PreApply:             append([]plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, action)}, more...),
 		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 	}
 }
@@ -1199,6 +1199,22 @@ func GenerateFromQuery(t *testing.T, tf string, env *TestEnv, name, query string
 	_, generated := w.Generate("generated.tf")
 	return w, generated
 }
+
+// AdoptAsItIs runs GenerateFromQuery and checks that the generated configuration sets each adoption attribute of
+// allowed to true in as many blocks as allowed says, and that it adopts what it lists as it is (ImportAsItIs: imports
+// objects, showing the warnings); it returns the workspace and the generated configuration.
+func AdoptAsItIs(t *testing.T, tf string, env *TestEnv, name, query string, allowed map[string]int, imports int, warnings ...string) (*CLIWorkspace, string) {
+	t.Helper()
+	w, generated := GenerateFromQuery(t, tf, env, name, query)
+	for _, attribute := range sortedNames(allowed) {
+		ExpectCountTrue(t, generated, attribute, allowed[attribute])
+	}
+	w.ImportAsItIs(imports, warnings...)
+	return w, generated
+}
+
+// sortedNames is the keys of m, in order.
+func sortedNames[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // CountTrue is how many blocks of generated set attribute to true.
 func CountTrue(generated, attribute string) int {

@@ -71,14 +71,9 @@ data "sapmessaging_aem_queue" "q" {
 		{Config: hcl(""), PlanOnly: true, ExpectError: acctest.Wrapped(`Dead Message Queue Cycle.*cyc/q → cyc/dmq → cyc/q`)},
 		{
 			Config: hcl("  allow_missing_dead_message_queue = true\n"),
-			ConfigPlanChecks: acc.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("poison_message_deliveries"), knownvalue.Null()),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("time_to_dead_letter"), knownvalue.Null()),
-				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionNoop,
+				plancheck.ExpectKnownValue(addr, tfjsonpath.New("poison_message_deliveries"), knownvalue.Null()),
+				plancheck.ExpectKnownValue(addr, tfjsonpath.New("time_to_dead_letter"), knownvalue.Null())),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(true)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("poison_message_deliveries"), knownvalue.Null()),
@@ -164,10 +159,10 @@ list "sapmessaging_aem_queue" "cyc" {
 `),
 				QueryResultChecks: []querycheck.QueryResultCheck{
 					querycheck.ExpectLength("sapmessaging_aem_queue.cyc", 1),
-					querycheck.ExpectResourceKnownValues("sapmessaging_aem_queue.cyc", acctest.ByAEMName("cyc/q"), []querycheck.KnownValueCheck{
-						{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(true)},
-						{Path: tfjsonpath.New("poison_message_deliveries"), KnownValue: knownvalue.Null()},
-					}),
+					querycheck.ExpectResourceKnownValues("sapmessaging_aem_queue.cyc", acctest.ByAEMName("cyc/q"), acctest.KnownValues(map[string]knownvalue.Check{
+						"allow_missing_dead_message_queue": knownvalue.Bool(true),
+						"poison_message_deliveries":        knownvalue.Null(),
+					})),
 				},
 			},
 		},

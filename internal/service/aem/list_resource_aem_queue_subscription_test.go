@@ -1,7 +1,6 @@
 package aem_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
@@ -24,18 +22,15 @@ func byAEMSubscription(queue, topic string) queryfilter.QueryFilter {
 
 // expectAEMSubscriptionCalls checks the SEMP lists a query made since the step's ResetStats: queueLists paged
 // queue lists (beyond the one credential check of the run) and subscriptionLists subscription lists.
-type expectAEMSubscriptionCalls struct {
-	env                           *acctest.TestEnv
-	queueLists, subscriptionLists int64
-}
-
-func (c expectAEMSubscriptionCalls) CheckQuery(_ context.Context, _ querycheck.CheckQueryRequest, resp *querycheck.CheckQueryResponse) {
-	st := c.env.Srv.Stats()
-	queues, subs := st.Routes["GET /SEMP/v2/config/msgVpns/{vpn}/queues"], st.Routes["GET /SEMP/v2/config/msgVpns/{vpn}/queues/{queue}/subscriptions"]
-	if queues > c.queueLists+1 || subs != c.subscriptionLists {
-		resp.Error = fmt.Errorf("the query made the SEMP calls %v, want %d queue lists (and a credential check) and %d subscription lists",
-			st.Routes, c.queueLists, c.subscriptionLists)
-	}
+func expectAEMSubscriptionCalls(env *acctest.TestEnv, queueLists, subscriptionLists int64) querycheck.QueryResultCheck {
+	return env.ExpectCalls(func(st emulator.Stats) error {
+		queues, subs := st.Routes["GET /SEMP/v2/config/msgVpns/{vpn}/queues"], st.Routes["GET /SEMP/v2/config/msgVpns/{vpn}/queues/{queue}/subscriptions"]
+		if queues > queueLists+1 || subs != subscriptionLists {
+			return fmt.Errorf("the query made the SEMP calls %v, want %d queue lists (and a credential check) and %d subscription lists",
+				st.Routes, queueLists, subscriptionLists)
+		}
+		return nil
+	})
 }
 
 // The subscriptions of one queue, of a prefix and of the Message VPN, with identities, display names and
@@ -56,18 +51,18 @@ func TestAccAEMQueueSubscriptionListResource_query(t *testing.T) {
 			}),
 			querycheck.ExpectResourceDisplayName(orders, byAEMSubscription("acme/aem/prod/orders", "acme/orders/*/created"),
 				knownvalue.StringExact("acme/aem/prod/orders subscribed to acme/orders/*/created")),
-			querycheck.ExpectResourceKnownValues(orders, byAEMSubscription("acme/aem/prod/orders", "acme/orders/*/created"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact("acme/aem/prod/orders;acme/orders/*/created")},
-				{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("acme/aem/prod/orders")},
-				{Path: tfjsonpath.New("topic"), KnownValue: knownvalue.StringExact("acme/orders/*/created")},
-			}),
+			querycheck.ExpectResourceKnownValues(orders, byAEMSubscription("acme/aem/prod/orders", "acme/orders/*/created"), acctest.KnownValues(map[string]knownvalue.Check{
+				"id":         knownvalue.StringExact("acme/aem/prod/orders;acme/orders/*/created"),
+				"queue_name": knownvalue.StringExact("acme/aem/prod/orders"),
+				"topic":      knownvalue.StringExact("acme/orders/*/created"),
+			})),
 			querycheck.ExpectLength("sapmessaging_aem_queue_subscription.gone", 0),
-			expectAEMSubscriptionCalls{env: env, subscriptionLists: 2},
+			expectAEMSubscriptionCalls(env, 0, 2),
 		),
 		env.CountedQueryStep(env.AEMProviderBlock("")+acctest.ReadExample(t, "list-resources/sapmessaging_aem_queue_subscription/list-resource.tfquery.hcl"),
 			querycheck.ExpectLength("sapmessaging_aem_queue_subscription.acme", 3),
 			// acme: one queue list and two subscription lists.
-			expectAEMSubscriptionCalls{env: env, queueLists: 1, subscriptionLists: 2},
+			expectAEMSubscriptionCalls(env, 1, 2),
 		),
 		acctest.QueryStep(env.AEMProviderBlock("  request_timeout_seconds = 30")+
 			acctest.ListHCL("sapmessaging_aem_queue_subscription", "cut", "", "limit = 2"), querycheck.ExpectLength("sapmessaging_aem_queue_subscription.cut", 2)),

@@ -13,7 +13,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 )
@@ -32,35 +31,35 @@ func TestAccAEMQueueListResource_query(t *testing.T) {
 			acctest.ListHCL("sapmessaging_aem_dead_message_queue", "prod", `name_prefix = "acme/aem/prod/"`, "include_resource = true")+
 			acctest.ListHCL("sapmessaging_aem_queue", "cut", `prefix = "acme/aem/" # the former name of name_prefix, still read`, "limit = 2")),
 			querycheck.ExpectLength(q, 5),
-			querycheck.ExpectResourceKnownValues(q, acctest.ByAEMName("acme/aem/prod/legacy"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
-				{Path: tfjsonpath.New("allow_unlimited_redelivery"), KnownValue: knownvalue.Bool(true)},
-				{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.StringExact("#DEAD_MSG_QUEUE")},
+			querycheck.ExpectResourceKnownValues(q, acctest.ByAEMName("acme/aem/prod/legacy"), acctest.KnownValues(map[string]knownvalue.Check{
+				"max_redelivery_count":       knownvalue.Int64Exact(0),
+				"allow_unlimited_redelivery": knownvalue.Bool(true),
+				"dead_message_queue":         knownvalue.StringExact("#DEAD_MSG_QUEUE"),
 				// #DEAD_MSG_QUEUE does not exist: adopted as it is, with the warning.
-				{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(true)},
-				{Path: tfjsonpath.New("poison_message_deliveries"), KnownValue: knownvalue.Null()},
-			}),
-			querycheck.ExpectResourceKnownValues(q, acctest.ByAEMName("acme/aem/prod/payments/errors"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(2)},
-				{Path: tfjsonpath.New("allow_unlimited_redelivery"), KnownValue: knownvalue.Bool(false)},
-				{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(false)},
-				{Path: tfjsonpath.New("poison_message_deliveries"), KnownValue: knownvalue.Int64Exact(3)},
-				{Path: tfjsonpath.New("time_to_dead_letter"), KnownValue: knownvalue.StringExact("15 s")},
-			}),
+				"allow_missing_dead_message_queue": knownvalue.Bool(true),
+				"poison_message_deliveries":        knownvalue.Null(),
+			})),
+			querycheck.ExpectResourceKnownValues(q, acctest.ByAEMName("acme/aem/prod/payments/errors"), acctest.KnownValues(map[string]knownvalue.Check{
+				"max_redelivery_count":             knownvalue.Int64Exact(2),
+				"allow_unlimited_redelivery":       knownvalue.Bool(false),
+				"allow_missing_dead_message_queue": knownvalue.Bool(false),
+				"poison_message_deliveries":        knownvalue.Int64Exact(3),
+				"time_to_dead_letter":              knownvalue.StringExact("15 s"),
+			})),
 			querycheck.ExpectLength(d, 3),
 			querycheck.ExpectResourceDisplayName(d, acctest.ByAEMName("acme/aem/prod/orders/dmq"),
 				knownvalue.StringExact("acme/aem/prod/orders/dmq (dead message queue of acme/aem/prod/orders)")),
-			querycheck.ExpectResourceKnownValues(d, acctest.ByAEMName("acme/aem/prod/audit/dmq"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("allow_no_ttl"), KnownValue: knownvalue.Bool(true)},
-				{Path: tfjsonpath.New("allow_ingress_disabled"), KnownValue: knownvalue.Bool(false)},
+			querycheck.ExpectResourceKnownValues(d, acctest.ByAEMName("acme/aem/prod/audit/dmq"), acctest.KnownValues(map[string]knownvalue.Check{
+				"allow_no_ttl":           knownvalue.Bool(true),
+				"allow_ingress_disabled": knownvalue.Bool(false),
 				// Written as the broker holds it, where the provider's default is true.
-				{Path: tfjsonpath.New("egress_enabled"), KnownValue: knownvalue.Bool(false)},
-				{Path: tfjsonpath.New("force_destroy"), KnownValue: knownvalue.Bool(false)},
-			}),
-			querycheck.ExpectResourceKnownValues(d, acctest.ByAEMName("acme/aem/prod/orders/dmq"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("allow_no_ttl"), KnownValue: knownvalue.Bool(false)},
-				{Path: tfjsonpath.New("max_ttl"), KnownValue: knownvalue.Int64Exact(604800)},
-			}),
+				"egress_enabled": knownvalue.Bool(false),
+				"force_destroy":  knownvalue.Bool(false),
+			})),
+			querycheck.ExpectResourceKnownValues(d, acctest.ByAEMName("acme/aem/prod/orders/dmq"), acctest.KnownValues(map[string]knownvalue.Check{
+				"allow_no_ttl": knownvalue.Bool(false),
+				"max_ttl":      knownvalue.Int64Exact(604800),
+			})),
 			querycheck.ExpectLength("sapmessaging_aem_queue.cut", 2),
 		),
 		acctest.QueryStep(env.AEMConfig(acctest.ReadExample(t, "list-resources/sapmessaging_aem_queue/list-resource.tfquery.hcl")),

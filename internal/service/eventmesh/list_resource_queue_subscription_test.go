@@ -1,7 +1,6 @@
 package eventmesh_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -10,7 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
 // bySubscription filters query results by the parts of a subscription's identity.
@@ -23,18 +23,15 @@ func bySubscription(queue, topic string) queryfilter.QueryFilter {
 // expectSubscriptionCalls is a query check of the management calls the query made, counted from
 // the ResetStats of the step's PreConfig: queueLists GET /queues and subscriptionLists GET
 // /queues/{queue}/subscriptions.
-type expectSubscriptionCalls struct {
-	env                           *acctest.TestEnv
-	queueLists, subscriptionLists int64
-}
-
-func (c expectSubscriptionCalls) CheckQuery(_ context.Context, _ querycheck.CheckQueryRequest, resp *querycheck.CheckQueryResponse) {
-	st := c.env.Srv.Stats()
-	if st.Routes["GET /queues"] != c.queueLists || st.Routes["GET /queues/{queue}/subscriptions"] != c.subscriptionLists ||
-		st.ManagementCalls != c.queueLists+c.subscriptionLists {
-		resp.Error = fmt.Errorf("the query made the management calls %v, want %d GET /queues and %d subscription lists",
-			st.Routes, c.queueLists, c.subscriptionLists)
-	}
+func expectSubscriptionCalls(env *acctest.TestEnv, queueLists, subscriptionLists int64) querycheck.QueryResultCheck {
+	return env.ExpectCalls(func(st emulator.Stats) error {
+		if st.Routes["GET /queues"] != queueLists || st.Routes["GET /queues/{queue}/subscriptions"] != subscriptionLists ||
+			st.ManagementCalls != queueLists+subscriptionLists {
+			return fmt.Errorf("the query made the management calls %v, want %d GET /queues and %d subscription lists",
+				st.Routes, queueLists, subscriptionLists)
+		}
+		return nil
+	})
 }
 
 // The subscriptions of one queue cost one call; those of a prefix the queue list and one call
@@ -55,13 +52,13 @@ func TestAccQueueSubscriptionListResource_query(t *testing.T) {
 				bySubscription("acme/crm/prod/orders", "acme/crm/prod/ce/orders/created"),
 				knownvalue.StringExact("acme/crm/prod/orders subscribed to acme/crm/prod/ce/orders/created")),
 			querycheck.ExpectResourceKnownValues("sapmessaging_queue_subscription.orders",
-				bySubscription("acme/crm/prod/orders", "acme/crm/prod/ce/orders/created"), []querycheck.KnownValueCheck{
-					{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders,acme/crm/prod/ce/orders/created")},
-					{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders")},
-					{Path: tfjsonpath.New("topic_pattern"), KnownValue: knownvalue.StringExact("acme/crm/prod/ce/orders/created")},
-				}),
+				bySubscription("acme/crm/prod/orders", "acme/crm/prod/ce/orders/created"), acctest.KnownValues(map[string]knownvalue.Check{
+					"id":            knownvalue.StringExact("acme/crm/prod/orders,acme/crm/prod/ce/orders/created"),
+					"queue_name":    knownvalue.StringExact("acme/crm/prod/orders"),
+					"topic_pattern": knownvalue.StringExact("acme/crm/prod/ce/orders/created"),
+				})),
 			querycheck.ExpectLength("sapmessaging_queue_subscription.gone", 0),
-			expectSubscriptionCalls{env: env, subscriptionLists: 2},
+			expectSubscriptionCalls(env, 0, 2),
 		),
 		env.CountedQueryStep(env.ProviderBlock+
 			acctest.ListHCL("sapmessaging_queue_subscription", "crm", `queue_name_prefix = "acme/crm/"`)+
@@ -73,7 +70,7 @@ func TestAccQueueSubscriptionListResource_query(t *testing.T) {
 			}),
 			querycheck.ExpectLength("sapmessaging_queue_subscription.none", 0),
 			// One queue list for the run, one subscription list per matching queue.
-			expectSubscriptionCalls{env: env, queueLists: 1, subscriptionLists: 3},
+			expectSubscriptionCalls(env, 1, 3),
 		),
 		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_queue_subscription/list-resource.tfquery.hcl"),
 			querycheck.ExpectLength("sapmessaging_queue_subscription.crm_prod", 3),

@@ -11,8 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
@@ -23,16 +23,13 @@ func byName(name string) queryfilter.QueryFilter {
 
 // expectManagementCalls is a query check of the management API calls the query made, counted
 // from the ResetStats of the step's PreConfig.
-type expectManagementCalls struct {
-	env  *acctest.TestEnv
-	want int64
-}
-
-func (c expectManagementCalls) CheckQuery(_ context.Context, _ querycheck.CheckQueryRequest, resp *querycheck.CheckQueryResponse) {
-	st := c.env.Srv.Stats()
-	if st.ManagementCalls != c.want || st.Routes["GET /queues"] != 1 {
-		resp.Error = fmt.Errorf("the query made %d management calls %v, want %d (one GET /queues)", st.ManagementCalls, st.Routes, c.want)
-	}
+func expectManagementCalls(env *acctest.TestEnv, want int64) querycheck.QueryResultCheck {
+	return env.ExpectCalls(func(st emulator.Stats) error {
+		if st.ManagementCalls != want || st.Routes["GET /queues"] != 1 {
+			return fmt.Errorf("the query made %d management calls %v, want %d (one GET /queues)", st.ManagementCalls, st.Routes, want)
+		}
+		return nil
+	})
 }
 
 // Every queue of the instance is listed once: as a dead message queue when another queue names
@@ -49,27 +46,27 @@ func TestAccQueueListResource_query(t *testing.T) {
 			querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/orders")}),
 			querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/returns")}),
 			querycheck.ExpectResourceDisplayName("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), knownvalue.StringExact("acme/crm/prod/orders")),
-			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders")},
-				{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(3)},
-				{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.StringExact("acme/crm/prod/orders/dmq")},
-				{Path: tfjsonpath.New("access_type"), KnownValue: knownvalue.StringExact("NON_EXCLUSIVE")},
-				{Path: tfjsonpath.New("force_destroy"), KnownValue: knownvalue.Bool(false)},
-			}),
-			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/returns"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
-				{Path: tfjsonpath.New("dead_message_queue"), KnownValue: knownvalue.Null()},
-			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), acctest.KnownValues(map[string]knownvalue.Check{
+				"name":                 knownvalue.StringExact("acme/crm/prod/orders"),
+				"max_redelivery_count": knownvalue.Int64Exact(3),
+				"dead_message_queue":   knownvalue.StringExact("acme/crm/prod/orders/dmq"),
+				"access_type":          knownvalue.StringExact("NON_EXCLUSIVE"),
+				"force_destroy":        knownvalue.Bool(false),
+			})),
+			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/returns"), acctest.KnownValues(map[string]knownvalue.Check{
+				"max_redelivery_count": knownvalue.Int64Exact(0),
+				"dead_message_queue":   knownvalue.Null(),
+			})),
 			// The dead message queue is listed by the other list resource only, with the queue that names it.
 			querycheck.ExpectLength("sapmessaging_dead_message_queue.all", 1),
 			querycheck.ExpectResourceDisplayName("sapmessaging_dead_message_queue.all", byName("acme/crm/prod/orders/dmq"),
 				knownvalue.StringExact("acme/crm/prod/orders/dmq (dead message queue of acme/crm/prod/orders)")),
-			querycheck.ExpectResourceKnownValues("sapmessaging_dead_message_queue.all", byName("acme/crm/prod/orders/dmq"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("respect_ttl"), KnownValue: knownvalue.Bool(true)},
-				{Path: tfjsonpath.New("max_ttl"), KnownValue: knownvalue.Int64Exact(604800)},
-			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_dead_message_queue.all", byName("acme/crm/prod/orders/dmq"), acctest.KnownValues(map[string]knownvalue.Check{
+				"respect_ttl": knownvalue.Bool(true),
+				"max_ttl":     knownvalue.Int64Exact(604800),
+			})),
 			querycheck.ExpectLength("sapmessaging_queue.none", 0),
-			expectManagementCalls{env: env, want: 1},
+			expectManagementCalls(env, 1),
 		),
 		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_queue/list-resource.tfquery.hcl"),
 			querycheck.ExpectLength("sapmessaging_queue.crm_prod", 2),
@@ -148,17 +145,12 @@ func TestAccQueueListResource_adoptAsItIs(t *testing.T) {
 		acctest.EventMeshQueue{Name: self, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day}},
 		acctest.EventMeshQueue{Name: self, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, RespectTTL: &yes, MaxTTL: &day, DeadMsgQueue: &self}},
 	)
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "ttl", `name_prefix = "acme/ttl/prod/"`))
-	for attr, n := range map[string]int{
+	acctest.AdoptAsItIs(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "ttl", `name_prefix = "acme/ttl/prod/"`), map[string]int{
 		"allow_ineffective_ttl":                      2, // respect-only, max-only
 		"allow_dead_message_queue_outside_namespace": 1, // shared-dmq
 		"allow_self_as_dead_message_queue":           1, // self
-	} {
-		acctest.ExpectCountTrue(t, generated, attr, n)
-	}
-	warnings := []string{"Respect TTL Without Max TTL Allowed", "Max TTL Without Respect TTL Allowed", "Dead Message Queue Outside Namespace Allowed",
-		"Dead Message Queue Cycle Allowed"}
-	w.ImportAsItIs(5, warnings...)
+	}, 5, "Respect TTL Without Max TTL Allowed", "Max TTL Without Respect TTL Allowed", "Dead Message Queue Outside Namespace Allowed",
+		"Dead Message Queue Cycle Allowed")
 	if q, err := em.GetQueue(ctx, "acme/ttl/prod/max-only"); err != nil || q.RespectTTL == nil || *q.RespectTTL || q.MaxTTL == nil || *q.MaxTTL != day {
 		t.Errorf("acme/ttl/prod/max-only after the apply: %+v, %v; want respectTtl false and maxTtl %d, as before", q, err, day)
 	}
@@ -181,11 +173,10 @@ func TestAccQueueListResource_adoptNoQueueLimits(t *testing.T) {
 		acctest.EventMeshQueue{Name: "acme/lim/prod/no-count", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq, MaxQueueMessageCount: &zero}},
 		acctest.EventMeshQueue{Name: "acme/lim/prod/limited", Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}},
 	)
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "lim", `name_prefix = "acme/lim/prod/"`)+
-		acctest.ListHCL("sapmessaging_dead_message_queue", "lim", `name_prefix = "acme/lim/prod/"`))
-	acctest.ExpectCountTrue(t, generated, "allow_no_queue_limits", 3)
-	warnings := []string{"Queue Without Size Limit Allowed", "Queue Without Message Count Limit Allowed"}
-	w.ImportAsItIs(4, warnings...)
+	// allow_no_queue_limits: no-size, no-count, dmq.
+	acctest.AdoptAsItIs(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "lim", `name_prefix = "acme/lim/prod/"`)+
+		acctest.ListHCL("sapmessaging_dead_message_queue", "lim", `name_prefix = "acme/lim/prod/"`),
+		map[string]int{"allow_no_queue_limits": 3}, 4, "Queue Without Size Limit Allowed", "Queue Without Message Count Limit Allowed")
 	for _, name := range []string{dmq, "acme/lim/prod/no-size"} {
 		if q, err := em.GetQueue(ctx, name); err != nil || q.MaxQueueSizeInBytes == nil || *q.MaxQueueSizeInBytes != 0 {
 			t.Errorf("%s after the apply: %+v, %v; want maxQueueSizeInBytes 0, as before", name, q, err)
@@ -219,10 +210,10 @@ func TestAccQueueListResource_adoptMessageSizeAboveDocumentedMax(t *testing.T) {
 	if _, _, err := em.PutQueue(ctx, small, eventmesh.QueueSettings{MaxRedeliveryCount: &two, DeadMsgQueue: &dmq}); err != nil {
 		t.Fatal(err)
 	}
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "big", `name_prefix = "acme/big/prod/"`)+
-		acctest.ListHCL("sapmessaging_dead_message_queue", "big", `name_prefix = "acme/big/prod/"`))
-	acctest.ExpectCountTrue(t, generated, "allow_message_size_above_documented_max", 2)
-	w.ImportAsItIs(3, "Message Size Above Documented Maximum Allowed")
+	// allow_message_size_above_documented_max: large, dmq.
+	w, generated := acctest.AdoptAsItIs(t, tf, env, "queues.tfquery.hcl", acctest.ListHCL("sapmessaging_queue", "big", `name_prefix = "acme/big/prod/"`)+
+		acctest.ListHCL("sapmessaging_dead_message_queue", "big", `name_prefix = "acme/big/prod/"`),
+		map[string]int{"allow_message_size_above_documented_max": 2}, 3, "Message Size Above Documented Maximum Allowed")
 	// Another setting changed: the update writes the size back, and the queue keeps it.
 	changed := regexp.MustCompile(`(max_redelivery_count\s*=\s*)3\n`).ReplaceAllString(generated, "${1}4\n")
 	if changed == generated {

@@ -49,10 +49,10 @@ func TestAccWebhookSubscriptionListResource_query(t *testing.T) {
 				{Path: tfjsonpath.New("paused"), KnownValue: knownvalue.Bool(false)},
 				{Path: tfjsonpath.New("oauth2"), KnownValue: knownvalue.Null()},
 			}),
-			querycheck.ExpectResourceKnownValues("sapmessaging_webhook_subscription.crm", byName("orders-push"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("qos"), KnownValue: knownvalue.Int64Exact(1)},
-				{Path: tfjsonpath.New("accept_message_loss"), KnownValue: knownvalue.Bool(false)},
-			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_webhook_subscription.crm", byName("orders-push"), acctest.KnownValues(map[string]knownvalue.Check{
+				"qos":                 knownvalue.Int64Exact(1),
+				"accept_message_loss": knownvalue.Bool(false),
+			})),
 			querycheck.ExpectLength("sapmessaging_webhook_subscription.all", 3),
 		),
 		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_webhook_subscription/list-resource.tfquery.hcl"),
@@ -80,11 +80,9 @@ func TestAccWebhookSubscriptionListResource_adoptAsItIs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "webhooks.tfquery.hcl", acctest.ListHCL("sapmessaging_webhook_subscription", "crm", `queue_name_prefix = "acme/crm/prod/"`))
-	for _, attr := range []string{"allow_exempt_handshake_without_auth", "allow_http_endpoint"} {
-		acctest.ExpectCountTrue(t, generated, attr, 1)
-	}
-	w.ImportAsItIs(3, "Handshake Exempted Without Authentication Allowed", "Webhook Endpoint Not HTTPS Allowed")
+	acctest.AdoptAsItIs(t, tf, env, "webhooks.tfquery.hcl", acctest.ListHCL("sapmessaging_webhook_subscription", "crm", `queue_name_prefix = "acme/crm/prod/"`),
+		map[string]int{"allow_exempt_handshake_without_auth": 1, "allow_http_endpoint": 1}, 3,
+		"Handshake Exempted Without Authentication Allowed", "Webhook Endpoint Not HTTPS Allowed")
 	// Nothing changed on the service: the subscription is the one made by hand.
 	got, err := env.Messaging(t).GetWebhook(t.Context(), "orders-push")
 	if err != nil || !got.ExemptHandshake || got.OAuth2 != nil {
@@ -113,12 +111,11 @@ func TestAccWebhookSubscriptionListResource_adoptOAuth2AndQoS0(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "webhooks.tfquery.hcl", acctest.ListHCL("sapmessaging_webhook_subscription", "crm", `queue_name_prefix = "acme/crm/prod/"`))
-	acctest.ExpectCountTrue(t, generated, "accept_message_loss", 1)
+	w, generated := acctest.AdoptAsItIs(t, tf, env, "webhooks.tfquery.hcl", acctest.ListHCL("sapmessaging_webhook_subscription", "crm", `queue_name_prefix = "acme/crm/prod/"`),
+		map[string]int{"accept_message_loss": 1}, 2, "QoS 0 Loses Messages Accepted")
 	if !strings.Contains(generated, `"orders-client"`) {
 		t.Errorf("generated.tf has no oauth2 block with the client ID:\n%s", generated)
 	}
-	w.ImportAsItIs(2, "QoS 0 Loses Messages Accepted")
 	if got, err := env.Messaging(t).GetWebhook(t.Context(), "orders-push"); err != nil || got.OAuth2 == nil || got.OAuth2.ClientID != "orders-client" {
 		t.Errorf("orders-push after the apply: %+v, %v; want its OAuth2 client, as before", got, err)
 	}

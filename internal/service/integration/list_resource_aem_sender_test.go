@@ -10,7 +10,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
@@ -29,35 +28,35 @@ func TestAccAEMSenderListResource_query(t *testing.T) {
 			}),
 			querycheck.ExpectResourceDisplayName(all, byChannel(acctest.AEMOrdersFlow, ""),
 				knownvalue.StringExact(acctest.AEMOrdersFlow+": AEM sender of queue acme/aem/prod/orders (package AcmeAEM)")),
-			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMOrdersFlow, ""), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(acctest.AEMOrdersFlow)},
-				{Path: tfjsonpath.New("deploy"), KnownValue: knownvalue.Bool(false)},
-				{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("NOT_DEPLOYED")},
-				{Path: tfjsonpath.New("max_message_processing_attempts"), KnownValue: knownvalue.Int64Exact(5)},
-				{Path: tfjsonpath.New("retry_multiplier"), KnownValue: knownvalue.Float64Exact(3)},
-				{Path: tfjsonpath.New("settlement_outcome"), KnownValue: knownvalue.StringExact("FAILED")},
-				{Path: tfjsonpath.New("consumer_mode"), KnownValue: knownvalue.StringExact("GUARANTEED")},
-				{Path: tfjsonpath.New("accept_message_loss"), KnownValue: knownvalue.Bool(false)},
-				{Path: tfjsonpath.New("worst_case_runs"), KnownValue: knownvalue.Int64Exact(30)},
-				{Path: tfjsonpath.New("poison_message_end"), KnownValue: knownvalue.StringExact("DMQ")},
-				{Path: tfjsonpath.New("effective_queue_max_redelivery_count"), KnownValue: knownvalue.Int64Exact(5)},
-				{Path: tfjsonpath.New("adapter"), KnownValue: knownvalue.StringExact("AdvancedEventMesh")},
-			}),
-			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMAuditFlow, ""), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("acknowledgement_mode"), KnownValue: knownvalue.StringExact("AUTOMATIC_IMMEDIATE")},
-				{Path: tfjsonpath.New("accept_message_loss"), KnownValue: knownvalue.Bool(true)},
-				{Path: tfjsonpath.New("poison_message_end"), KnownValue: knownvalue.StringExact("lost")},
-			}),
-			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMSolaceFlow, ""), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("adapter"), KnownValue: knownvalue.StringExact("SolacePubSubPlus")},
-				{Path: tfjsonpath.New("unconfirmed"), KnownValue: knownvalue.ListSizeExact(1)},
-				{Path: tfjsonpath.New("worst_case_runs"), KnownValue: knownvalue.Int64Exact(30)},
-			}),
-			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMLegacyFlow, ""), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("poison_message_end"), KnownValue: knownvalue.StringExact("never")},
-				{Path: tfjsonpath.New("worst_case_runs"), KnownValue: knownvalue.Null()},
-				{Path: tfjsonpath.New("effective_queue_max_redelivery_count"), KnownValue: knownvalue.Int64Exact(0)},
-			}),
+			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMOrdersFlow, ""), acctest.KnownValues(map[string]knownvalue.Check{
+				"id":                                   knownvalue.StringExact(acctest.AEMOrdersFlow),
+				"deploy":                               knownvalue.Bool(false),
+				"runtime_status":                       knownvalue.StringExact("NOT_DEPLOYED"),
+				"max_message_processing_attempts":      knownvalue.Int64Exact(5),
+				"retry_multiplier":                     knownvalue.Float64Exact(3),
+				"settlement_outcome":                   knownvalue.StringExact("FAILED"),
+				"consumer_mode":                        knownvalue.StringExact("GUARANTEED"),
+				"accept_message_loss":                  knownvalue.Bool(false),
+				"worst_case_runs":                      knownvalue.Int64Exact(30),
+				"poison_message_end":                   knownvalue.StringExact("DMQ"),
+				"effective_queue_max_redelivery_count": knownvalue.Int64Exact(5),
+				"adapter":                              knownvalue.StringExact("AdvancedEventMesh"),
+			})),
+			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMAuditFlow, ""), acctest.KnownValues(map[string]knownvalue.Check{
+				"acknowledgement_mode": knownvalue.StringExact("AUTOMATIC_IMMEDIATE"),
+				"accept_message_loss":  knownvalue.Bool(true),
+				"poison_message_end":   knownvalue.StringExact("lost"),
+			})),
+			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMSolaceFlow, ""), acctest.KnownValues(map[string]knownvalue.Check{
+				"adapter":         knownvalue.StringExact("SolacePubSubPlus"),
+				"unconfirmed":     knownvalue.ListSizeExact(1),
+				"worst_case_runs": knownvalue.Int64Exact(30),
+			})),
+			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMLegacyFlow, ""), acctest.KnownValues(map[string]knownvalue.Check{
+				"poison_message_end":                   knownvalue.StringExact("never"),
+				"worst_case_runs":                      knownvalue.Null(),
+				"effective_queue_max_redelivery_count": knownvalue.Int64Exact(0),
+			})),
 		),
 	)
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
 // byChannel filters query results by the flow and channel in their identity (channel "" for none).
@@ -45,34 +44,34 @@ func TestAccAMQPSenderListResource_query(t *testing.T) {
 				knownvalue.StringExact(acctest.HandOrders+" / Returns: AMQP sender of queue acme/crm/prod/returns (package AcmeCRM)")),
 			querycheck.ExpectResourceDisplayName("sapmessaging_amqp_sender.all", byChannel(acctest.HandInvoices, ""),
 				knownvalue.StringExact(acctest.HandInvoices+": AMQP sender of queue acme/erp/prod/invoices (package AcmeERP)")),
-			querycheck.ExpectResourceKnownValues("sapmessaging_amqp_sender.all", byChannel(acctest.HandOrders, "Returns"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(acctest.HandOrders + ",Returns")},
-				{Path: tfjsonpath.New("iflow_id"), KnownValue: knownvalue.StringExact(acctest.HandOrders)},
-				{Path: tfjsonpath.New("channel"), KnownValue: knownvalue.StringExact("Returns")},
-				{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("active")},
-				{Path: tfjsonpath.New("deploy"), KnownValue: knownvalue.Bool(false)},
-				{Path: tfjsonpath.New("max_number_of_retries"), KnownValue: knownvalue.Int64Exact(2)},
-				{Path: tfjsonpath.New("delivery_status_after_max_retries"), KnownValue: knownvalue.StringExact("REJECTED")},
-				{Path: tfjsonpath.New("max_prefetched_messages"), KnownValue: knownvalue.Int64Exact(1)},
-				{Path: tfjsonpath.New("concurrent_processes"), KnownValue: knownvalue.Int64Exact(1)},
-				{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("acme/crm/prod/returns")},
-				{Path: tfjsonpath.New("queue_max_redelivery_count"), KnownValue: knownvalue.Null()},
-				{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("STARTED")},
-				{Path: tfjsonpath.New("deployed_version"), KnownValue: knownvalue.StringExact("1.0.0")},
-				{Path: tfjsonpath.New("exception_end_events"), KnownValue: knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: error$`))})},
-				{Path: tfjsonpath.New("revision"), KnownValue: knownvalue.NotNull()},
-			}),
-			querycheck.ExpectResourceKnownValues("sapmessaging_amqp_sender.all", byChannel(acctest.HandDraft, ""), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("channel"), KnownValue: knownvalue.Null()},
-				{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("NOT_DEPLOYED")},
-				{Path: tfjsonpath.New("deployed_version"), KnownValue: knownvalue.Null()},
-			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_amqp_sender.all", byChannel(acctest.HandOrders, "Returns"), acctest.KnownValues(map[string]knownvalue.Check{
+				"id":                                knownvalue.StringExact(acctest.HandOrders + ",Returns"),
+				"iflow_id":                          knownvalue.StringExact(acctest.HandOrders),
+				"channel":                           knownvalue.StringExact("Returns"),
+				"version":                           knownvalue.StringExact("active"),
+				"deploy":                            knownvalue.Bool(false),
+				"max_number_of_retries":             knownvalue.Int64Exact(2),
+				"delivery_status_after_max_retries": knownvalue.StringExact("REJECTED"),
+				"max_prefetched_messages":           knownvalue.Int64Exact(1),
+				"concurrent_processes":              knownvalue.Int64Exact(1),
+				"queue_name":                        knownvalue.StringExact("acme/crm/prod/returns"),
+				"queue_max_redelivery_count":        knownvalue.Null(),
+				"runtime_status":                    knownvalue.StringExact("STARTED"),
+				"deployed_version":                  knownvalue.StringExact("1.0.0"),
+				"exception_end_events":              knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: error$`))}),
+				"revision":                          knownvalue.NotNull(),
+			})),
+			querycheck.ExpectResourceKnownValues("sapmessaging_amqp_sender.all", byChannel(acctest.HandDraft, ""), acctest.KnownValues(map[string]knownvalue.Check{
+				"channel":          knownvalue.Null(),
+				"runtime_status":   knownvalue.StringExact("NOT_DEPLOYED"),
+				"deployed_version": knownvalue.Null(),
+			})),
 			querycheck.ExpectLength("sapmessaging_amqp_sender.crm", 3),
 			querycheck.ExpectLength("sapmessaging_jms_sender.all", 2),
 			querycheck.ExpectLength("sapmessaging_amqp_sender.none", 0),
 			// Six flows downloaded once for the three blocks that list them; a flow list per block,
 			// one runtime list for include_resource, and no runtime read per flow.
-			expectCloudIntegrationCalls{env: env, want: map[string]int64{routeDesigntimeList: 4, routeRuntimeList: 1, routeContent: 6}},
+			expectCloudIntegrationCalls(env, map[string]int64{routeDesigntimeList: 4, routeRuntimeList: 1, routeContent: 6}),
 		),
 		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_amqp_sender/list-resource.tfquery.hcl"),
 			querycheck.ExpectLength("sapmessaging_amqp_sender.crm", 3),

@@ -1,7 +1,6 @@
 package integration_test
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -12,7 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
 // byFlow filters query results by the flow in their identity.
@@ -22,24 +22,20 @@ func byFlow(id string) queryfilter.QueryFilter {
 
 // expectCloudIntegrationCalls is a query check of the Cloud Integration calls by route made since
 // the ResetStats of the step's PreConfig; routes not named must not have been called.
-type expectCloudIntegrationCalls struct {
-	env  *acctest.TestEnv
-	want map[string]int64
-}
-
-func (c expectCloudIntegrationCalls) CheckQuery(_ context.Context, _ querycheck.CheckQueryRequest, resp *querycheck.CheckQueryResponse) {
-	st := c.env.Srv.Stats()
-	var total int64
-	for route, n := range c.want {
-		if st.Routes[route] != n {
-			resp.Error = fmt.Errorf("the query made %d calls of %s, want %d; all routes: %v", st.Routes[route], route, n, st.Routes)
-			return
+func expectCloudIntegrationCalls(env *acctest.TestEnv, want map[string]int64) querycheck.QueryResultCheck {
+	return env.ExpectCalls(func(st emulator.Stats) error {
+		var total int64
+		for route, n := range want {
+			if st.Routes[route] != n {
+				return fmt.Errorf("the query made %d calls of %s, want %d; all routes: %v", st.Routes[route], route, n, st.Routes)
+			}
+			total += n
 		}
-		total += n
-	}
-	if st.CloudIntegrationCalls != total {
-		resp.Error = fmt.Errorf("the query made %d Cloud Integration calls, want %d: %v", st.CloudIntegrationCalls, total, st.Routes)
-	}
+		if st.CloudIntegrationCalls != total {
+			return fmt.Errorf("the query made %d Cloud Integration calls, want %d: %v", st.CloudIntegrationCalls, total, st.Routes)
+		}
+		return nil
+	})
 }
 
 const (
@@ -62,22 +58,22 @@ func TestAccIFlowDeploymentListResource_query(t *testing.T) {
 			querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandJMS)}),
 			querycheck.ExpectResourceDisplayName("sapmessaging_iflow_deployment.all", byFlow(acctest.HandOrders),
 				knownvalue.StringExact(acctest.HandOrders+" (version 1.0.0, STARTED)")),
-			querycheck.ExpectResourceKnownValues("sapmessaging_iflow_deployment.all", byFlow(acctest.HandOrders), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(acctest.HandOrders)},
-				{Path: tfjsonpath.New("iflow_id"), KnownValue: knownvalue.StringExact(acctest.HandOrders)},
-				{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("active")},
-				{Path: tfjsonpath.New("triggers"), KnownValue: knownvalue.Null()},
-				{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("STARTED")},
-				{Path: tfjsonpath.New("deployed_version"), KnownValue: knownvalue.StringExact("1.0.0")},
-			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_iflow_deployment.all", byFlow(acctest.HandOrders), acctest.KnownValues(map[string]knownvalue.Check{
+				"id":               knownvalue.StringExact(acctest.HandOrders),
+				"iflow_id":         knownvalue.StringExact(acctest.HandOrders),
+				"version":          knownvalue.StringExact("active"),
+				"triggers":         knownvalue.Null(),
+				"runtime_status":   knownvalue.StringExact("STARTED"),
+				"deployed_version": knownvalue.StringExact("1.0.0"),
+			})),
 			querycheck.ExpectLength("sapmessaging_iflow_deployment.none", 0),
-			expectCloudIntegrationCalls{env: env, want: map[string]int64{routeRuntimeList: 2}},
+			expectCloudIntegrationCalls(env, map[string]int64{routeRuntimeList: 2}),
 		),
 		env.CountedQueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_iflow_deployment/list-resource.tfquery.hcl"),
 			// Orders_Inbound, Orders_Retry and Orders_Exclusive; Orders_Draft is not deployed.
 			querycheck.ExpectLength("sapmessaging_iflow_deployment.crm", 3),
 			querycheck.ExpectIdentity("sapmessaging_iflow_deployment.crm", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandJMS)}),
-			expectCloudIntegrationCalls{env: env, want: map[string]int64{routeRuntimeList: 1, routeDesigntimeList: 1}},
+			expectCloudIntegrationCalls(env, map[string]int64{routeRuntimeList: 1, routeDesigntimeList: 1}),
 		),
 	)
 }

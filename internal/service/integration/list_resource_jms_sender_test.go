@@ -46,12 +46,12 @@ func TestAccJMSSenderListResource_query(t *testing.T) {
 				{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("STARTED")},
 			}),
 			// The exclusive queue's channel has neither setting: both are null, so neither is written.
-			querycheck.ExpectResourceKnownValues("sapmessaging_jms_sender.crm", byChannel(acctest.HandExclusive, ""), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("access_type"), KnownValue: knownvalue.StringExact("Exclusive")},
-				{Path: tfjsonpath.New("concurrent_processes"), KnownValue: knownvalue.Null()},
-				{Path: tfjsonpath.New("dead_letter_queue"), KnownValue: knownvalue.Null()},
-				{Path: tfjsonpath.New("attempts_before_expiry"), KnownValue: knownvalue.NotNull()},
-			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_jms_sender.crm", byChannel(acctest.HandExclusive, ""), acctest.KnownValues(map[string]knownvalue.Check{
+				"access_type":            knownvalue.StringExact("Exclusive"),
+				"concurrent_processes":   knownvalue.Null(),
+				"dead_letter_queue":      knownvalue.Null(),
+				"attempts_before_expiry": knownvalue.NotNull(),
+			})),
 			querycheck.ExpectLength("sapmessaging_jms_sender.none", 0),
 		),
 	)
@@ -141,10 +141,7 @@ func TestAccJMSSenderListResource_adoptAsItIs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w, generated := acctest.GenerateFromQuery(t, tf, env, "senders.tfquery.hcl", acctest.ListHCL("sapmessaging_jms_sender", "crm", `package_id = "AcmeCRM"`))
-	for _, attr := range []string{"allow_non_exclusive_settings", "allow_give_up_after_expiry"} {
-		acctest.ExpectCountTrue(t, generated, attr, 1)
-	}
-	warnings := []string{"Concurrent Processes on Exclusive Queue Allowed", "Dead-Letter Queue on Exclusive Queue Allowed", "Give-Up After Expiration Allowed"}
-	w.ImportAsItIs(2, warnings...)
+	acctest.AdoptAsItIs(t, tf, env, "senders.tfquery.hcl", acctest.ListHCL("sapmessaging_jms_sender", "crm", `package_id = "AcmeCRM"`),
+		map[string]int{"allow_non_exclusive_settings": 1, "allow_give_up_after_expiry": 1}, 2,
+		"Concurrent Processes on Exclusive Queue Allowed", "Dead-Letter Queue on Exclusive Queue Allowed", "Give-Up After Expiration Allowed")
 }

@@ -3,6 +3,7 @@ package integration_test
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,13 +57,13 @@ func TestAccJMSSender_guarded(t *testing.T) {
 		{
 			Config: first,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
+				PreApply: acctest.PlannedValues(acctest.JMSAddr, map[string]knownvalue.Check{
 					// SAPJMSRetries > 5 ends the message on retry 6: waits 2+4+8+16+32+64 = 126 minutes.
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(126)),
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("attempts_before_expiry"), knownvalue.Null()),
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("access_type"), knownvalue.StringExact("Non-Exclusive")),
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("Retry_JmsGuarded")),
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"give_up_after_minutes":  knownvalue.Int64Exact(126),
+					"attempts_before_expiry": knownvalue.Null(),
+					"access_type":            knownvalue.StringExact("Non-Exclusive"),
+					"queue_name":             knownvalue.StringExact("Retry_JmsGuarded"),
+					"retry_guard": knownvalue.ObjectExact(map[string]knownvalue.Check{
 						"present":    knownvalue.Bool(true),
 						"kind":       knownvalue.StringExact("exception_subprocess"),
 						"places":     knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("exception_subprocess")}),
@@ -70,8 +71,8 @@ func TestAccJMSSender_guarded(t *testing.T) {
 						"operator":   knownvalue.StringExact(">"),
 						"limit_kind": knownvalue.StringExact("literal"),
 						"limit":      knownvalue.Int64Exact(5),
-					})),
-				},
+					}),
+				}),
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -95,13 +96,8 @@ func TestAccJMSSender_guarded(t *testing.T) {
 		{
 			// Backoff off: 6 retries × 15 minutes. The flow writes booleans as 1/0 and keeps doing so.
 			Config: second,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(acctest.JMSAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(90)),
-				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(acctest.JMSAddr, plancheck.ResourceActionUpdate,
+				plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(90))),
 			Check: resource.ComposeTestCheckFunc(
 				checkJMSProperty(env, acctest.JMSGuardedFlow, "RetryInterval", "15"),
 				checkJMSProperty(env, acctest.JMSGuardedFlow, "ExponentialBackoff", "0"),
@@ -147,17 +143,21 @@ resource "sapmessaging_jms_sender" "exclusive" {
 		{
 			Config: cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					// 1, 2, 4, …, 32 (63 minutes), then every 60 minutes: 6 + 718 retries in 30 days, 725 executions.
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("attempts_before_expiry"), knownvalue.Int64Exact(725)),
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Null()),
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_interval"), knownvalue.Int64Exact(1)),
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("present"), knownvalue.Bool(false)),
-					// 5, 10, 20, 40 (75 minutes), then every 60 minutes: 4 + 166 retries in 7 days, 171 executions.
-					plancheck.ExpectKnownValue(exclusiveAddr, tfjsonpath.New("attempts_before_expiry"), knownvalue.Int64Exact(171)),
-					plancheck.ExpectKnownValue(exclusiveAddr, tfjsonpath.New("access_type"), knownvalue.StringExact("Exclusive")),
-					plancheck.ExpectKnownValue(exclusiveAddr, tfjsonpath.New("concurrent_processes"), knownvalue.Null()),
-				},
+				PreApply: slices.Concat(
+					acctest.PlannedValues(acctest.JMSAddr, map[string]knownvalue.Check{
+						// 1, 2, 4, …, 32 (63 minutes), then every 60 minutes: 6 + 718 retries in 30 days, 725 executions.
+						"attempts_before_expiry": knownvalue.Int64Exact(725),
+						"give_up_after_minutes":  knownvalue.Null(),
+						"retry_interval":         knownvalue.Int64Exact(1),
+					}),
+					[]plancheck.PlanCheck{plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("present"), knownvalue.Bool(false))},
+					acctest.PlannedValues(exclusiveAddr, map[string]knownvalue.Check{
+						// 5, 10, 20, 40 (75 minutes), then every 60 minutes: 4 + 166 retries in 7 days, 171 executions.
+						"attempts_before_expiry": knownvalue.Int64Exact(171),
+						"access_type":            knownvalue.StringExact("Exclusive"),
+						"concurrent_processes":   knownvalue.Null(),
+					}),
+				),
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 			Check: resource.ComposeTestCheckFunc(
@@ -404,13 +404,8 @@ func TestAccJMSSender_replaceKeepsNewFlowSettings(t *testing.T) {
 		{Config: env.Config(acctest.JMSHCL("JmsOld", "max_retry_interval = 60"))},
 		{
 			Config: env.Config(acctest.JMSHCL("JmsNew", "max_retry_interval = 60")),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(acctest.JMSAddr, plancheck.ResourceActionReplace),
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_interval"), knownvalue.Int64Exact(9)),
-				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(acctest.JMSAddr, plancheck.ResourceActionReplace,
+				plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_interval"), knownvalue.Int64Exact(9))),
 			Check: resource.ComposeTestCheckFunc(
 				checkJMSProperty(env, "JmsNew", "RetryInterval", "9"),
 				checkJMSProperty(env, "JmsNew", "useDeadLetterQueue", "0"),

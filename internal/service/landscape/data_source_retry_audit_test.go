@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -146,6 +147,18 @@ func hasFinding(name, rule string, objects ...string) resource.TestCheckFunc {
 	return resource.ComposeAggregateTestCheckFunc(checks...)
 }
 
+// auditSummary is the path of the attribute attr of a retry audit's summary.
+func auditSummary(attr string) tfjsonpath.Path { return tfjsonpath.New("summary").AtMapKey(attr) }
+
+// expectAuditSummary checks the attributes of the summary of the retry audit addr: each of want.
+func expectAuditSummary(addr string, want map[string]knownvalue.Check) []statecheck.StateCheck {
+	checks := make([]statecheck.StateCheck, 0, len(want))
+	for _, attr := range slices.Sorted(maps.Keys(want)) {
+		checks = append(checks, statecheck.ExpectKnownValue(addr, auditSummary(attr), want[attr]))
+	}
+	return checks
+}
+
 // pathOf checks one path's attributes, selected by its flow.
 func pathOf(name, flow string, attrs map[string]string) resource.TestCheckFunc {
 	attrs["flow"] = flow
@@ -158,21 +171,21 @@ func TestAccRetryAuditDataSource(t *testing.T) {
 	all := "data.sapmessaging_retry_audit.all"
 	returns := "data.sapmessaging_retry_audit.returns_errors"
 	retry := "data.sapmessaging_retry_audit.retry_package"
-	summary := func(attr string) tfjsonpath.Path { return tfjsonpath.New("summary").AtMapKey(attr) }
 	endpoint := acctest.WebhookEndpoint(t)
 	acctest.ParallelTest(t, []resource.TestStep{{
 		Config: env.Config(retryAuditConfig),
-		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectKnownValue(all, summary("paths"), knownvalue.Int64Exact(5)),
-			statecheck.ExpectKnownValue(all, summary("unbounded_paths"), knownvalue.Int64Exact(1)),
-			statecheck.ExpectKnownValue(all, summary("flows"), knownvalue.Int64Exact(6)),
-			statecheck.ExpectKnownValue(all, summary("flows_not_analysable"), knownvalue.Int64Exact(1)),
-			statecheck.ExpectKnownValue(all, summary("queues"), knownvalue.Int64Exact(4)),
-			statecheck.ExpectKnownValue(all, summary("errors"), knownvalue.Int64Exact(3)),
-			statecheck.ExpectKnownValue(all, summary("largest_worst_case_attempts"), knownvalue.Int64Exact(725)),
-			statecheck.ExpectKnownValue(all, summary("largest_worst_case_path"), knownvalue.StringExact("Retry_Retry → Retry/JMS_In")),
-			statecheck.ExpectKnownValue(all, summary("event_mesh"), knownvalue.Bool(true)),
-			statecheck.ExpectKnownValue(all, summary("cloud_integration"), knownvalue.Bool(true)),
+		ConfigStateChecks: append(expectAuditSummary(all, map[string]knownvalue.Check{
+			"paths":                       knownvalue.Int64Exact(5),
+			"unbounded_paths":             knownvalue.Int64Exact(1),
+			"flows":                       knownvalue.Int64Exact(6),
+			"flows_not_analysable":        knownvalue.Int64Exact(1),
+			"queues":                      knownvalue.Int64Exact(4),
+			"errors":                      knownvalue.Int64Exact(3),
+			"largest_worst_case_attempts": knownvalue.Int64Exact(725),
+			"largest_worst_case_path":     knownvalue.StringExact("Retry_Retry → Retry/JMS_In"),
+			"event_mesh":                  knownvalue.Bool(true),
+			"cloud_integration":           knownvalue.Bool(true),
+		}),
 			diagramHas(all, `^flowchart LR\n`),
 			diagramHas(all, `(n\d+)\[\("acme/crm/prod/orders<br/>R = 5"\)\]\n(?:.*\n)*?  n\d+\["Orders<br/>EventMesh \(AMQP, n = 1\)"\]\n  n1 -->\|"N_max = 7"\| n\d+\n`),
 			diagramHas(all, `==>\|"unbounded"\|`),
@@ -191,14 +204,14 @@ func TestAccRetryAuditDataSource(t *testing.T) {
 					"message": knownvalue.StringRegexp(regexp.MustCompile(`^AMQP sender Returns/EventMesh reading "acme/crm/prod/returns": .* Set ` + "`max_redelivery_count`" + ` on the queue to a value from 1 to 255, for example 5\.$`)),
 				}),
 			})),
-			statecheck.ExpectKnownValue(returns, summary("paths"), knownvalue.Int64Exact(1)),
+			statecheck.ExpectKnownValue(returns, auditSummary("paths"), knownvalue.Int64Exact(1)),
 			statecheck.ExpectKnownValue(retry, tfjsonpath.New("paths"), knownvalue.ListExact([]knownvalue.Check{
 				knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"adapter": knownvalue.StringExact("JMS"), "queue": knownvalue.StringExact("Retry_Retry"), "package": knownvalue.StringExact("Retry"),
 					"worst_case_attempts": knownvalue.Int64Exact(725), "deleted_after_days": knownvalue.Int64Exact(30), "unbounded": knownvalue.Bool(false),
 				}),
 			})),
-		},
+		),
 		Check: resource.ComposeAggregateTestCheckFunc(
 			pathOf(all, "Orders", map[string]string{"queue": "acme/crm/prod/orders", "channel": "EventMesh", "adapter": "AMQP",
 				"queue_exists": "true", "max_redelivery_count": "5", "max_number_of_retries": "1", "delivery_status": "REJECTED",
@@ -228,11 +241,12 @@ func TestAccRetryAuditDataSource(t *testing.T) {
 			}
 		},
 		Config: env.Config(retryAuditConfig),
-		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectKnownValue(all, summary("paths"), knownvalue.Int64Exact(6)),
-			statecheck.ExpectKnownValue(all, summary("webhooks"), knownvalue.Int64Exact(1)),
+		ConfigStateChecks: append(expectAuditSummary(all, map[string]knownvalue.Check{
+			"paths":    knownvalue.Int64Exact(6),
+			"webhooks": knownvalue.Int64Exact(1),
+		}),
 			diagramHas(all, `(n\d+)\[\("acme/crm/prod/idle<br/>R = 3"\)\]\n  (n\d+)\{\{"webhook idle-push<br/>QoS 0, 127\.0\.0\.1:\d+"\}\}\n  n\d+ ==>\|"lost after one try"\| n\d+\n`),
-		},
+		),
 		Check: resource.ComposeAggregateTestCheckFunc(
 			resource.TestCheckTypeSetElemNestedAttrs(all, "paths.*", map[string]string{"webhook": "idle-push", "adapter": "WEBHOOK",
 				"queue": "acme/crm/prod/idle", "queue_exists": "true", "qos": "0", "paused": "false", "worst_case_attempts": "1",
@@ -469,24 +483,24 @@ func TestAccRetryAuditDataSource_aem(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	auditAEMLandscape(t, env)
 	all := "data.sapmessaging_retry_audit.all"
-	summary := func(attr string) tfjsonpath.Path { return tfjsonpath.New("summary").AtMapKey(attr) }
 	acctest.ParallelTest(t, []resource.TestStep{{
 		Config: env.AEMConfig(`data "sapmessaging_retry_audit" "all" {}`),
-		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectKnownValue(all, summary("paths"), knownvalue.Int64Exact(4)),
-			statecheck.ExpectKnownValue(all, summary("aem_paths"), knownvalue.Int64Exact(3)),
-			statecheck.ExpectKnownValue(all, summary("aem_queues"), knownvalue.Int64Exact(3)),
-			statecheck.ExpectKnownValue(all, summary("queues"), knownvalue.Int64Exact(2)),
-			statecheck.ExpectKnownValue(all, summary("unbounded_paths"), knownvalue.Int64Exact(1)),
-			statecheck.ExpectKnownValue(all, summary("largest_worst_case_attempts"), knownvalue.Int64Exact(20)),
-			statecheck.ExpectKnownValue(all, summary("largest_worst_case_path"), knownvalue.StringExact("orders → AEMOrders/AEM_In")),
-			statecheck.ExpectKnownValue(all, summary("advanced_event_mesh"), knownvalue.Bool(true)),
-			statecheck.ExpectKnownValue(all, summary("event_mesh"), knownvalue.Bool(true)),
+		ConfigStateChecks: append(expectAuditSummary(all, map[string]knownvalue.Check{
+			"paths":                       knownvalue.Int64Exact(4),
+			"aem_paths":                   knownvalue.Int64Exact(3),
+			"aem_queues":                  knownvalue.Int64Exact(3),
+			"queues":                      knownvalue.Int64Exact(2),
+			"unbounded_paths":             knownvalue.Int64Exact(1),
+			"largest_worst_case_attempts": knownvalue.Int64Exact(20),
+			"largest_worst_case_path":     knownvalue.StringExact("orders → AEMOrders/AEM_In"),
+			"advanced_event_mesh":         knownvalue.Bool(true),
+			"event_mesh":                  knownvalue.Bool(true),
+		}),
 			diagramHas(all, `\[\("AEM orders<br/>R = 3"\)\]\n  (n\d+)\["AEMOrders<br/>AEM_In \(AEM, m = 5, FAILED\)"\]\n  n\d+ -->\|"N_max = 20 in 2 min 47 s"\| n\d+\n`),
 			diagramHas(all, `\[\("orders\.dmq<br/>TTL 7 d"\)\]`),
 			diagramHas(all, `\[\("AEM order<br/>missing"\)\]`),
 			diagramHas(all, `\[\("acme/crm/prod/orders<br/>R = 5"\)\]`),
-		},
+		),
 		Check: resource.ComposeAggregateTestCheckFunc(
 			pathOf(all, "AEMOrders", map[string]string{"adapter": "AEM", "broker": "advanced_event_mesh", "queue": "orders", "queue_exists": "true",
 				"channel": "AEM_In", "max_redelivery_count": "3", "max_message_processing_attempts": "5", "retry_interval": "1000",
@@ -516,7 +530,6 @@ func TestAccRetryAuditDataSource_aemOnly(t *testing.T) {
 	c := env.Srv.AdvancedEventMeshCredentials()
 	aemBlock := fmt.Sprintf(`advanced_event_mesh = { semp_url = %q, msg_vpn_name = %q, username = %q, password = %q }`, c.SEMPURL, c.MsgVpnName, c.Username, c.Password)
 	all := "data.sapmessaging_retry_audit.all"
-	summary := func(attr string) tfjsonpath.Path { return tfjsonpath.New("summary").AtMapKey(attr) }
 	acctest.ParallelTest(t, []resource.TestStep{{
 		Config: fmt.Sprintf(`
 provider "sapmessaging" {
@@ -525,12 +538,12 @@ provider "sapmessaging" {
 }
 data "sapmessaging_retry_audit" "all" {}
 `, string(env.Srv.CloudIntegrationKey()), aemBlock),
-		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectKnownValue(all, summary("event_mesh"), knownvalue.Bool(false)),
-			statecheck.ExpectKnownValue(all, summary("advanced_event_mesh"), knownvalue.Bool(true)),
-			statecheck.ExpectKnownValue(all, summary("aem_paths"), knownvalue.Int64Exact(3)),
-			statecheck.ExpectKnownValue(all, summary("largest_worst_case_attempts"), knownvalue.Int64Exact(20)),
-		},
+		ConfigStateChecks: expectAuditSummary(all, map[string]knownvalue.Check{
+			"event_mesh":                  knownvalue.Bool(false),
+			"advanced_event_mesh":         knownvalue.Bool(true),
+			"aem_paths":                   knownvalue.Int64Exact(3),
+			"largest_worst_case_attempts": knownvalue.Int64Exact(20),
+		}),
 		Check: resource.ComposeAggregateTestCheckFunc(
 			pathOf(all, "AEMOrders", map[string]string{"worst_case_attempts": "20", "time_to_end_seconds": "167"}),
 			// The Legacy flow's AMQP sender reads a queue no connection can see.
@@ -544,11 +557,11 @@ provider "sapmessaging" {
 }
 data "sapmessaging_retry_audit" "all" {}
 `, aemBlock),
-		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectKnownValue(all, summary("cloud_integration"), knownvalue.Bool(false)),
-			statecheck.ExpectKnownValue(all, summary("paths"), knownvalue.Int64Exact(0)),
-			statecheck.ExpectKnownValue(all, summary("aem_queues"), knownvalue.Int64Exact(3)),
-		},
+		ConfigStateChecks: expectAuditSummary(all, map[string]knownvalue.Check{
+			"cloud_integration": knownvalue.Bool(false),
+			"paths":             knownvalue.Int64Exact(0),
+			"aem_queues":        knownvalue.Int64Exact(3),
+		}),
 		Check: resource.ComposeAggregateTestCheckFunc(
 			resource.TestMatchTypeSetElemNestedAttrs(all, "findings.*", map[string]*regexp.Regexp{"rule_id": regexp.MustCompile(`^audit\.queues_only$`),
 				"message": regexp.MustCompile(`checked the AEM queues alone`)}),
