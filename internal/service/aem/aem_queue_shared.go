@@ -487,8 +487,16 @@ func (r *aemQueueResourceBase[M, P]) ValidateConfig(ctx context.Context, req res
 // already, applies the rules on every plan (with the dead message queue as the broker holds it or a
 // sapmessaging_aem_dead_message_queue of this run plans it), records the queue, with the ingress it plans,
 // for the queues of this run that name it (chained dead message queues), and computes the outcome attributes.
+// The destroy or replacement of a queue that holds messages is refused (refuseAEMHeldAtPlan).
 func (r *aemQueueResourceBase[M, P]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedAEM) {
+	if req.Plan.Raw.IsNull() {
+		refuseAEMHeldAtPlan[M, P](ctx, r.data, req, &resp.Diagnostics)
+		return
+	}
+	if !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedAEM) {
+		return
+	}
+	if refuseAEMHeldAtPlan[M, P](ctx, r.data, req, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	var plan, cfg, state M
