@@ -418,6 +418,9 @@ func readQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *framew
 	}
 	p.fromAPI(q)
 	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
+	if resp.Private != nil {
+		recordHeld(ctx, q, resp.Private, &resp.Diagnostics) // queue_held_messages.go
+	}
 }
 
 func updateQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.UpdateRequest, resp *resource.UpdateResponse) {
