@@ -262,7 +262,8 @@ func aemQueueAttributes(ctx context.Context, dmq bool) map[string]schema.Attribu
 			aemOmitted, 0, 6000000),
 		"force_destroy": schema.BoolAttribute{
 			MarkdownDescription: "Whether `terraform destroy` (or a replacement) may delete the queue while it holds messages. " +
-				"Defaults to `false`: deleting a queue with messages then fails and the messages stay. Apply `true` before destroying to " +
+				"Defaults to `false`: the plan of a destroy or replacement of a queue with messages then fails, before anything that depends " +
+				"on the queue is deleted, the delete checks again, and the messages stay. Apply `true` before destroying to " +
 				"discard them. It is not a setting of the queue: changing it writes nothing to the broker.",
 			Optional: true,
 			Computed: true,
