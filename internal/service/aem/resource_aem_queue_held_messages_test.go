@@ -163,3 +163,49 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 		},
 	})
 }
+
+// A destroy of N empty queues (one of them their dead message queue) counts the messages of each once at plan and once right before its delete
+// without force_destroy, and never with force_destroy = true: the plan's check adds N monitoring requests
+// to a destroy without force_destroy, none to one with it.
+func TestAccAEMQueueHeldMessages_destroyCalls(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const n = 6
+	const msgs = "GET /SEMP/v2/monitor/msgVpns/{vpn}/queues/{queue}/msgs"
+	hcl := func(force bool) string {
+		return env.AEMConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name          = "acme/aem/held/many/dmq"
+  force_destroy = %[2]t
+}
+
+resource "sapmessaging_aem_queue" "q" {
+  count                = %[1]d
+  name                 = "acme/aem/held/many/q${count.index}"
+  max_redelivery_count = 3
+  dead_message_queue   = sapmessaging_aem_dead_message_queue.dmq.name
+  ingress_enabled      = true
+  egress_enabled       = true
+  force_destroy        = %[2]t
+}
+`, n-1, force))
+	}
+	destroyCalls := func(force bool, want int64) func() {
+		return func() {
+			st := env.Srv.Stats()
+			t.Logf("destroy of %d AEM queues with force_destroy = %t: %v", n, force, st.Routes)
+			if got := st.Routes[msgs]; got != want {
+				t.Fatalf("the destroy with force_destroy = %t counted messages %d times, want %d", force, got, want)
+			}
+			if got := st.Routes["DELETE /SEMP/v2/config/msgVpns/{vpn}/queues/{queue}"]; got != n {
+				t.Fatalf("the destroy with force_destroy = %t made %d DELETEs, want %d", force, got, n)
+			}
+		}
+	}
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: hcl(false)},
+		{PreConfig: env.Srv.ResetStats, Config: hcl(false), Destroy: true},
+		{PreConfig: destroyCalls(false, 2*n), Config: hcl(true)},
+		{PreConfig: env.Srv.ResetStats, Config: hcl(true), Destroy: true},
+		{PreConfig: destroyCalls(true, 0), Config: env.AEMConfig("")},
+	})
+}
