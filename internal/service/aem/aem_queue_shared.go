@@ -262,7 +262,8 @@ func aemQueueAttributes(ctx context.Context, dmq bool) map[string]schema.Attribu
 			aemOmitted, 0, 6000000),
 		"force_destroy": schema.BoolAttribute{
 			MarkdownDescription: "Whether `terraform destroy` (or a replacement) may delete the queue while it holds messages. " +
-				"Defaults to `false`: deleting a queue with messages then fails and the messages stay. Apply `true` before destroying to " +
+				"Defaults to `false`: the plan of a destroy or replacement of a queue with messages then fails, before anything that depends " +
+				"on the queue is deleted, the delete checks again, and the messages stay. Apply `true` before destroying to " +
 				"discard them. It is not a setting of the queue: changing it writes nothing to the broker.",
 			Optional: true,
 			Computed: true,
@@ -487,8 +488,16 @@ func (r *aemQueueResourceBase[M, P]) ValidateConfig(ctx context.Context, req res
 // already, applies the rules on every plan (with the dead message queue as the broker holds it or a
 // sapmessaging_aem_dead_message_queue of this run plans it), records the queue, with the ingress it plans,
 // for the queues of this run that name it (chained dead message queues), and computes the outcome attributes.
+// The destroy or replacement of a queue that holds messages is refused (refuseAEMHeldAtPlan).
 func (r *aemQueueResourceBase[M, P]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedAEM) {
+	if req.Plan.Raw.IsNull() {
+		refuseAEMHeldAtPlan[M, P](ctx, r.data, req, &resp.Diagnostics)
+		return
+	}
+	if !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedAEM) {
+		return
+	}
+	if refuseAEMHeldAtPlan[M, P](ctx, r.data, req, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	var plan, cfg, state M

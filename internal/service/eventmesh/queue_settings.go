@@ -247,7 +247,8 @@ func queueResourceAttributes(dmq bool, nameDescription string) map[string]schema
 		},
 		"force_destroy": schema.BoolAttribute{
 			MarkdownDescription: "Whether `terraform destroy` (or a replacement) may delete the queue while it holds messages. " +
-				"Defaults to `false`: deleting a queue with messages then fails and the messages stay. Apply `true` before destroying to discard them. " +
+				"Defaults to `false`: the plan of a destroy or replacement of a queue with messages then fails, before anything that depends on " +
+				"the queue is deleted, the delete checks again, and the messages stay. Apply `true` before destroying to discard them. " +
 				"With `true` the delete skips the fresh read of the message count, one management call less per queue.",
 			Optional: true,
 			Computed: true,

@@ -292,10 +292,15 @@ func (r *queueResourceBase[M, P]) ValidateConfig(ctx context.Context, req resour
 	framework.AppendFindings(&resp.Diagnostics, rules.CheckQueue(P(&m).configRules()))
 }
 
-// ModifyPlan requires the Event Mesh connection and proves its credentials at plan, then plans the queue as
-// its resource does (planQueue).
+// ModifyPlan requires the Event Mesh connection and proves its credentials at plan, refuses the destroy
+// or replacement of a queue that holds messages (refuseHeldAtPlan), then plans the queue as its resource
+// does (planQueue).
 func (r *queueResourceBase[M, P]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedEventMesh) || req.Plan.Raw.IsNull() {
+	if !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedEventMesh) {
+		return
+	}
+	refuseHeldAtPlan[M, P](ctx, r.data, req, &resp.Diagnostics)
+	if req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
 		return
 	}
 	var plan M
@@ -413,6 +418,9 @@ func readQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *framew
 	}
 	p.fromAPI(q)
 	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
+	if resp.Private != nil {
+		recordHeld(ctx, q, resp.Private, &resp.Diagnostics) // queue_held_messages.go
+	}
 }
 
 func updateQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.UpdateRequest, resp *resource.UpdateResponse) {

@@ -1,0 +1,88 @@
+package aem
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
+)
+
+// refuseAEMHeldAtPlan refuses at plan the destroy (req.Plan null) or the replacement (a new `name`) of an
+// AEM queue that holds messages, unless the state has force_destroy = true. Terraform applies such a plan
+// in dependency order: it deletes what depends on the queue first (its subscriptions, the queues that name
+// it as dead message queue), and only then would the queue's Delete refuse (deleteAEMQueue), leaving the
+// queue without its subscriptions. So the plan stops, and nothing is deleted. The Delete keeps its own
+// check, for messages that arrive between plan and apply.
+//
+// The messages are counted through the monitoring API (aem.Client.CountMessages), only for a queue that the
+// plan destroys or replaces without force_destroy: the run's list of the queues' configuration holds no
+// count. A count that fails fails the plan.
+func refuseAEMHeldAtPlan[M any, P aemQueueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.ModifyPlanRequest, diags *diag.Diagnostics) {
+	if req.State.Raw.IsNull() || d == nil || d.AEMUnknown {
+		return
+	}
+	var state M
+	diags.Append(framework.GetState(ctx, req.State, &state)...)
+	if diags.HasError() {
+		return
+	}
+	b := P(&state).base()
+	name := b.Name.ValueString()
+	if b.ForceDestroy.ValueBool() || name == "" {
+		return
+	}
+	replaced := !req.Plan.Raw.IsNull()
+	var planned types.String
+	if replaced {
+		diags.Append(req.Plan.GetAttribute(ctx, path.Root("name"), &planned)...)
+		if diags.HasError() || planned.Equal(b.Name) {
+			return
+		}
+	}
+	if !d.AEMOrError(diags) || d.AEM == nil {
+		return
+	}
+	n, err := d.AEM.CountMessages(ctx, name)
+	if errors.Is(err, aem.ErrNotFound) {
+		return // gone: the apply has nothing to refuse
+	}
+	if err != nil {
+		if !d.AEMCredential.AddRefused(diags, path.Empty(), err) {
+			diags.AddError("Cannot Count Queue Messages", fmt.Sprintf("This plan destroys or replaces the queue %q, and the provider counts "+
+				"its messages first, because the apply would delete what depends on the queue before it refuses to delete a queue with "+
+				"messages. The count through the SEMP monitoring API failed: %s. The plan cannot tell whether the queue holds messages, so "+
+				"it stops here. Check the provider's `advanced_event_mesh` connection and the broker service's status, then run terraform "+
+				"plan again; TF_LOG=debug shows each request.", name, framework.Clause(err)))
+		}
+		return
+	}
+	if n == 0 {
+		return
+	}
+	counted := fmt.Sprintf("The queue %q holds %s. Deleting it would discard them", name, aem.Plural(int(n), "message", "messages"))
+	if !replaced {
+		diags.AddError("Queue Holds Messages", counted+", and this plan destroys it. "+aemHeldAtPlanConsequence)
+		return
+	}
+	renamed := ""
+	if !planned.IsUnknown() && !planned.IsNull() {
+		renamed = fmt.Sprintf(" (the new name is %q)", planned.ValueString())
+	}
+	diags.AddAttributeError(path.Root("name"), "Queue Holds Messages", counted+". Changing `name` replaces it"+renamed+". "+aemHeldAtPlanConsequence)
+}
+
+// aemHeldAtPlanConsequence says what the apply of a destroy or replacement of a queue that holds messages
+// would do, and the fix.
+const aemHeldAtPlanConsequence = "The apply would first delete what depends on the queue (its `sapmessaging_aem_queue_subscription` " +
+	"resources, queues that name it as their dead message queue), then refuse to delete the queue because it holds messages: the " +
+	"queue would be left without its subscriptions, and messages published to their topics meanwhile would be stored on no queue. " +
+	"So the plan stops here, and nothing is deleted. Consume or move the messages first (the `sapmessaging_aem_redrive` action moves " +
+	"them to another queue), or set `force_destroy = true` and apply it before destroying or renaming the queue."

@@ -1,0 +1,211 @@
+package aem_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+
+	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+)
+
+// heldAEMQueueHCL is an AEM queue named name with a dead message queue and a subscription of topic,
+// both depending on it; force sets force_destroy on the queue and the dead message queue.
+func heldAEMQueueHCL(env *acctest.TestEnv, name, topic string, force bool) string {
+	return env.AEMConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = "acme/aem/held/dmq"
+  respect_ttl     = true
+  max_ttl         = 604800
+  ingress_enabled = true
+  force_destroy   = %[3]t
+}
+
+resource "sapmessaging_aem_queue" "q" {
+  name                 = %[1]q
+  max_redelivery_count = 3
+  dead_message_queue   = sapmessaging_aem_dead_message_queue.dmq.name
+  ingress_enabled      = true
+  egress_enabled       = true
+  force_destroy        = %[3]t
+}
+
+resource "sapmessaging_aem_queue_subscription" "s" {
+  queue_name = sapmessaging_aem_queue.q.name
+  topic      = %[2]q
+}
+`, name, topic, force))
+}
+
+// heldAEMQueueKept checks that queue still holds its n messages and its subscription of topic.
+func heldAEMQueueKept(env *acctest.TestEnv, t *testing.T, queue, topic string, n int) {
+	t.Helper()
+	env.ExpectAEMDepths(t, "after the refused plan", []string{queue}, n)
+	if !env.AEMSubscribed(t, queue, topic) {
+		t.Fatalf("the subscription %s of %s is gone: the apply deleted it before refusing the queue", topic, queue)
+	}
+}
+
+// Renaming an AEM queue that holds messages replaces it: the plan refuses it on `name`, before the
+// apply would delete the queue's subscription and then refuse to delete the queue. With force_destroy
+// applied first, the rename goes through.
+func TestAccAEMQueueHeldMessages_rename(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const (
+		old     = "acme/aem/held/orders"
+		renamed = "acme/aem/held/orders2"
+		topic   = "acme/aem/held/orders/>"
+	)
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			Config: heldAEMQueueHCL(env, old, topic, false),
+			Check: func(*terraform.State) error {
+				env.AEMPublish(t, old, 1)
+				return nil
+			},
+		},
+		{
+			Config:      heldAEMQueueHCL(env, renamed, topic, false),
+			ExpectError: acctest.Wrapped(`Error: Queue Holds Messages .*with sapmessaging_aem_queue.q.*name = .*The queue "acme/aem/held/orders" holds 1 message\..*Changing .name. replaces it.*delete.*subscriptions.*stored on no queue.*sapmessaging_aem_redrive.*force_destroy = true`),
+		},
+		{
+			PreConfig: func() { heldAEMQueueKept(env, t, old, topic, 1) },
+			Config:    heldAEMQueueHCL(env, old, topic, true),
+		},
+		{
+			PreConfig: env.Srv.ResetStats,
+			Config:    heldAEMQueueHCL(env, renamed, topic, true),
+			Check: func(*terraform.State) error {
+				if !env.AEMSubscribed(t, renamed, topic) {
+					return fmt.Errorf("the subscription of the renamed queue is missing")
+				}
+				return nil
+			},
+		},
+	})
+}
+
+// Destroying an AEM queue that holds messages is refused at plan: nothing is deleted.
+func TestAccAEMQueueHeldMessages_destroy(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const (
+		name  = "acme/aem/held/invoices"
+		topic = "acme/aem/held/invoices/>"
+	)
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			Config: heldAEMQueueHCL(env, name, topic, false),
+			Check: func(*terraform.State) error {
+				env.AEMPublish(t, name, 2)
+				return nil
+			},
+		},
+		{
+			Config:      heldAEMQueueHCL(env, name, topic, false),
+			Destroy:     true,
+			ExpectError: acctest.Wrapped(`Error: Queue Holds Messages .*The queue "acme/aem/held/invoices" holds 2 messages\..*destroys it.*delete.*subscriptions.*stored on no queue.*force_destroy = true`),
+		},
+		{
+			PreConfig: func() { heldAEMQueueKept(env, t, name, topic, 2) },
+			Config:    heldAEMQueueHCL(env, name, topic, true),
+		},
+	})
+}
+
+// A dead message queue that holds messages is refused at plan too; a plan that cannot count the
+// messages fails instead of passing.
+func TestAccAEMQueueHeldMessages_deadMessageQueue(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const name = "acme/aem/held/onlydmq"
+	hcl := func(force bool) string {
+		return env.AEMConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name            = %q
+  respect_ttl     = true
+  max_ttl         = 604800
+  ingress_enabled = true
+  force_destroy   = %t
+}
+`, name, force))
+	}
+	acctest.ParallelTest(t, []acc.TestStep{
+		{
+			Config: hcl(false),
+			Check: func(*terraform.State) error {
+				env.AEMPublish(t, name, 1)
+				return nil
+			},
+		},
+		{
+			Config:      hcl(false),
+			Destroy:     true,
+			ExpectError: acctest.Wrapped(`Error: Queue Holds Messages .*The queue "acme/aem/held/onlydmq" holds 1 message\..*destroys it`),
+		},
+		{
+			// The count fails (a server error on every attempt): the plan fails, nothing is deleted.
+			PreConfig: func() {
+				for range 8 {
+					env.Srv.InjectNextOn("GET /SEMP/v2/monitor/msgVpns/{vpn}/queues/{queue}/msgs", emulator.Fault500)
+				}
+			},
+			Config:      hcl(false),
+			Destroy:     true,
+			ExpectError: acctest.Wrapped(`Cannot Count Queue Messages .*acme/aem/held/onlydmq`),
+		},
+		{
+			PreConfig: func() {
+				env.Srv.ClearFaults()
+				env.ExpectAEMDepths(t, "after the failed plan", []string{name}, 1)
+			},
+			Config: hcl(true),
+		},
+	})
+}
+
+// A destroy of N empty queues (one of them their dead message queue) counts the messages of each once at plan and once right before its delete
+// without force_destroy, and never with force_destroy = true: the plan's check adds N monitoring requests
+// to a destroy without force_destroy, none to one with it.
+func TestAccAEMQueueHeldMessages_destroyCalls(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const n = 6
+	const msgs = "GET /SEMP/v2/monitor/msgVpns/{vpn}/queues/{queue}/msgs"
+	hcl := func(force bool) string {
+		return env.AEMConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name          = "acme/aem/held/many/dmq"
+  force_destroy = %[2]t
+}
+
+resource "sapmessaging_aem_queue" "q" {
+  count                = %[1]d
+  name                 = "acme/aem/held/many/q${count.index}"
+  max_redelivery_count = 3
+  dead_message_queue   = sapmessaging_aem_dead_message_queue.dmq.name
+  ingress_enabled      = true
+  egress_enabled       = true
+  force_destroy        = %[2]t
+}
+`, n-1, force))
+	}
+	destroyCalls := func(force bool, want int64) func() {
+		return func() {
+			st := env.Srv.Stats()
+			t.Logf("destroy of %d AEM queues with force_destroy = %t: %v", n, force, st.Routes)
+			if got := st.Routes[msgs]; got != want {
+				t.Fatalf("the destroy with force_destroy = %t counted messages %d times, want %d", force, got, want)
+			}
+			if got := st.Routes["DELETE /SEMP/v2/config/msgVpns/{vpn}/queues/{queue}"]; got != n {
+				t.Fatalf("the destroy with force_destroy = %t made %d DELETEs, want %d", force, got, n)
+			}
+		}
+	}
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: hcl(false)},
+		{PreConfig: env.Srv.ResetStats, Config: hcl(false), Destroy: true},
+		{PreConfig: destroyCalls(false, 2*n), Config: hcl(true)},
+		{PreConfig: env.Srv.ResetStats, Config: hcl(true), Destroy: true},
+		{PreConfig: destroyCalls(true, 0), Config: env.AEMConfig("")},
+	})
+}

@@ -1,0 +1,166 @@
+package eventmesh_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+)
+
+// heldQueueHCL is a queue named name with a dead message queue and a subscription of topic, both
+// depending on it; force sets force_destroy on the queue and the dead message queue.
+func heldQueueHCL(env *acctest.TestEnv, name, topic string, force bool) string {
+	return env.Configf(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name          = "acme/crm/prod/held/dmq"
+  force_destroy = %[3]t
+}
+
+resource "sapmessaging_queue" "q" {
+  name                 = %[1]q
+  max_redelivery_count = 3
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
+  force_destroy        = %[3]t
+}
+
+resource "sapmessaging_queue_subscription" "s" {
+  queue_name    = sapmessaging_queue.q.name
+  topic_pattern = %[2]q
+}
+`, name, topic, force)
+}
+
+// heldQueueKept checks that queue still holds its n messages and its subscription of topic: nothing
+// was deleted.
+func heldQueueKept(env *acctest.TestEnv, t *testing.T, queue, topic string, n int64) error {
+	q, ok := env.Srv.Queue(queue)
+	if !ok || q.MessageCount != n {
+		return fmt.Errorf("the queue %s or its messages are gone: %v %+v", queue, ok, q)
+	}
+	if ok, err := acctest.Subscribed(env, t, queue, topic); err != nil || !ok {
+		return fmt.Errorf("the subscription %s of %s is gone (err %v): the apply deleted it before refusing the queue", topic, queue, err)
+	}
+	return nil
+}
+
+// Renaming a queue that holds messages replaces it: the plan refuses it on `name`, before the
+// apply would delete the queue's subscription and then refuse to delete the queue. The queue keeps
+// its messages and its subscription; with force_destroy applied first, the rename goes through.
+func TestAccQueueHeldMessages_rename(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const (
+		old     = "acme/crm/prod/held/orders"
+		renamed = "acme/crm/prod/held/orders2"
+		topic   = "acme/crm/prod/ce/held/orders/*"
+	)
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config: heldQueueHCL(env, old, topic, false),
+			Check: func(*terraform.State) error {
+				return env.Messaging(t).Publish(context.Background(), old, []byte(`{"id":1}`), "application/json")
+			},
+		},
+		{
+			Config:      heldQueueHCL(env, renamed, topic, false),
+			ExpectError: acctest.Wrapped(`Error: Queue Holds Messages .*with sapmessaging_queue.q.*name = .*The queue "acme/crm/prod/held/orders" holds 1 message\(s\).*Changing .name. replaces it.*delete.*subscriptions.*stored on no queue.*sapmessaging_redrive.*force_destroy = true`),
+		},
+		{
+			PreConfig: func() {
+				if err := heldQueueKept(env, t, old, topic, 1); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: heldQueueHCL(env, old, topic, true),
+		},
+		{
+			Config: heldQueueHCL(env, renamed, topic, true),
+			Check: func(*terraform.State) error {
+				if _, ok := env.Srv.Queue(old); ok {
+					return fmt.Errorf("the queue %s was not replaced", old)
+				}
+				if ok, err := acctest.Subscribed(env, t, renamed, topic); err != nil || !ok {
+					return fmt.Errorf("the subscription of the renamed queue is missing (err %v)", err)
+				}
+				return nil
+			},
+		},
+	})
+}
+
+// Destroying a queue that holds messages is refused at plan: the destroy deletes nothing, neither
+// the subscription that depends on the queue nor the dead message queue.
+func TestAccQueueHeldMessages_destroy(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const (
+		name  = "acme/crm/prod/held/invoices"
+		topic = "acme/crm/prod/ce/held/invoices/*"
+	)
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config: heldQueueHCL(env, name, topic, false),
+			Check: func(*terraform.State) error {
+				return env.Messaging(t).Publish(context.Background(), name, []byte(`{"id":1}`), "application/json")
+			},
+		},
+		{
+			Config:      heldQueueHCL(env, name, topic, false),
+			Destroy:     true,
+			ExpectError: acctest.Wrapped(`Error: Queue Holds Messages .*The queue "acme/crm/prod/held/invoices" holds 1 message\(s\).*destroys it.*delete.*subscriptions.*stored on no queue.*force_destroy = true`),
+		},
+		{
+			PreConfig: func() {
+				if err := heldQueueKept(env, t, name, topic, 1); err != nil {
+					t.Fatal(err)
+				}
+				if _, ok := env.Srv.Queue("acme/crm/prod/held/dmq"); !ok {
+					t.Fatal("the dead message queue was deleted")
+				}
+			},
+			Config: heldQueueHCL(env, name, topic, true),
+		},
+	})
+}
+
+// A dead message queue that holds messages is refused at plan too.
+func TestAccQueueHeldMessages_deadMessageQueueDestroy(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const name = "acme/crm/prod/held/onlydmq"
+	hcl := func(force bool) string {
+		return env.Configf(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name          = %q
+  force_destroy = %t
+}
+`, name, force)
+	}
+	acctest.ParallelTest(t, []resource.TestStep{
+		{
+			Config: hcl(false),
+			Check: func(*terraform.State) error {
+				return env.Messaging(t).Publish(context.Background(), name, []byte(`{"id":1}`), "application/json")
+			},
+		},
+		{
+			Config:      hcl(false),
+			Destroy:     true,
+			PreConfig:   env.Srv.ResetStats,
+			ExpectError: acctest.Wrapped(`Error: Queue Holds Messages .*The queue "acme/crm/prod/held/onlydmq" holds 1 message\(s\).*destroys it`),
+		},
+		{
+			PreConfig: func() {
+				// The plan read the count from the refresh's queue list: no GET of the queue, no DELETE.
+				if r := env.Srv.Stats().Routes; r["GET /queues/{queue}"] != 0 || r["DELETE /queues/{queue}"] != 0 {
+					t.Fatalf("the refused destroy made %v, want no GET of a queue and no DELETE", r)
+				}
+				if q, ok := env.Srv.Queue(name); !ok || q.MessageCount != 1 {
+					t.Fatalf("the dead message queue or its message is gone: %v %+v", ok, q)
+				}
+			},
+			Config: hcl(true),
+		},
+	})
+}
