@@ -42,7 +42,9 @@ import (
 // A setting the configuration leaves out is Optional and Computed with UseStateForUnknown: it is never
 // written (a create leaves it at the broker's default, an update is a PATCH of the attributes the
 // configuration sets) and shows what the broker holds. A setting the configuration sets is owned: a
-// change on the broker shows as a plan change back to the configured value.
+// change on the broker shows as a plan change back to the configured value. The settings that decide
+// where a failing message goes have a default instead (withDefaults): left out, they are owned at that
+// default, so that a value set by hand on the broker shows as a plan change back.
 
 // The provider's defaults where the broker's would build a queue that takes nothing ([SPEC] ingressEnabled,
 // egressEnabled: false) or a dead message queue that keeps every dead message for ever (respectTtlEnabled

@@ -96,7 +96,9 @@ func aemDeadMessageQueueSchema(ctx context.Context) schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "A queue of an SAP Integration Suite, advanced event mesh (AEM) broker service kept as the dead message queue " +
 			"(DMQ) of other queues. With only `name` it works: ingress and egress on, `respect_ttl = true` and `max_ttl` 604800 (7 days), " +
-			"where the broker's defaults would take nothing and keep it for ever. The plan refuses a dead message queue that keeps dead " +
+			"where the broker's defaults would take nothing and keep it for ever; `redelivery_enabled`, `respect_dmq_eligible_enabled` " +
+			"and `reject_msg_to_sender_on_discard_behavior` keep the broker's defaults when left out, so that a value set by hand on the " +
+			"broker shows as a change in the plan. The plan refuses a dead message queue that keeps dead " +
 			"messages for ever (it needs `respect_ttl = true` and a `max_ttl`; `allow_no_ttl` adopts one without as it is, with a warning) or " +
 			"takes none (`ingress_enabled = false`; `allow_ingress_disabled` adopts one as it is, with a warning), and the create of a queue " +
 			"the broker holds already (import it instead). It has " +

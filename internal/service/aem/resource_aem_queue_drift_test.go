@@ -2,6 +2,7 @@ package aem_test
 
 import (
 	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
@@ -132,4 +133,45 @@ func aemDriftHeld(t *testing.T, env *acctest.TestEnv, name string, queue bool) e
 		return fmt.Errorf("the broker still holds maxTtl %d", *s.MaxTTL)
 	}
 	return nil
+}
+
+// Adoption still plans imports only: terraform query -generate-config-out writes the hand-set values as the broker
+// holds them (respect_dmq_eligible_enabled = true with its warning), so the import of a queue and a dead message
+// queue that hold them changes nothing; leaving such a value out of the configuration afterwards plans it back.
+func TestAccAEMQueueListResource_adoptHandSetSettings(t *testing.T) {
+	tf := acctest.QueryCLI(t)
+	env := acctest.NewTestEnv(t)
+	c := env.AEM(t)
+	on := aem.Ptr(true)
+	dmq, queue := aemDriftSettings(false), aemDriftSettings(true)
+	dmq.IngressEnabled, dmq.EgressEnabled, dmq.RespectTTLEnabled, dmq.MaxTTL = on, on, on, aem.Ptr[int64](604800)
+	queue.IngressEnabled, queue.EgressEnabled, queue.RedeliveryDelayEnabled = on, on, on
+	queue.MaxRedeliveryCount, queue.DeadMsgQueue = aem.Ptr[int64](3), aem.Ptr("acme/handset/orders.dmq")
+	for _, q := range []aem.Queue{{Name: "acme/handset/orders.dmq", QueueSettings: dmq}, {Name: "acme/handset/orders", QueueSettings: queue}} {
+		if _, err := c.CreateQueue(t.Context(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := acctest.NewQueryWorkspace(t, tf, env, acctest.RequiredProviders, "aem.tfquery.hcl",
+		acctest.ListHCL("sapmessaging_aem_queue", "adopt", `name_prefix = "acme/handset/orders"`, "include_resource = true")+
+			acctest.ListHCL("sapmessaging_aem_dead_message_queue", "adopt", `name_prefix = "acme/handset/orders.dmq"`, "include_resource = true"))
+	w.WithAEM(env)
+	_, generated := w.Generate("generated.tf")
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`respect_dmq_eligible_enabled\s+= true`),
+		regexp.MustCompile(`redelivery_enabled\s+= false`),
+		regexp.MustCompile(`reject_msg_to_sender_on_discard_behavior\s+= "never"`),
+		regexp.MustCompile(`max_ttl\s+= 60\b`),
+	} {
+		if !want.MatchString(generated) {
+			t.Errorf("generated.tf lacks %s:\n%s", want, generated)
+		}
+	}
+	w.PlanImportsOnly(2, "Messages Discarded Instead of Dead-Lettered")
+	w.ApplyImports(2)
+	w.PlanEmpty()
+	gen := regexp.MustCompile(`(?m)^\s*respect_dmq_eligible_enabled\s+= true\n`).ReplaceAllString(generated, "")
+	w.WriteFile("generated.tf", gen)
+	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	acctest.ExpectFlatContains(t, "the plan without respect_dmq_eligible_enabled", r.Output, "respect_dmq_eligible_enabled", "true -> false")
 }
