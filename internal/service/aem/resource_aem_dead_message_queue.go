@@ -111,7 +111,8 @@ func aemDeadMessageQueueSchema(ctx context.Context) schema.Schema {
 
 // planRules plans the redelivery count and dead message queue the apply keeps at the broker's defaults (an
 // ordinary queue imported as a dead message queue shows both changes, with a warning) and returns the queue as
-// the dead message queue rules see it; eff is the configuration with the provider's defaults.
+// the dead message queue rules see it (with the spool quota the broker holds when the configuration leaves it
+// out); eff is the configuration with the provider's defaults.
 func (m *aemDeadMessageQueueModel) planRules(ctx context.Context, cfg, state *aemDeadMessageQueueModel, hasState, inState bool,
 	resp *resource.ModifyPlanResponse) (q rules.AEMQueue, eff framework.AEMQueueSettingsModel) {
 	m.MaxRedeliveryCount, m.DeadMessageQueue = types.Int64Value(0), types.StringValue(framework.AEMDefaultDMQ)
@@ -126,6 +127,11 @@ func (m *aemDeadMessageQueueModel) planRules(ctx context.Context, cfg, state *ae
 	q = eff.ToRules(cfg.Name)
 	q.IsDeadMessageQueue, q.AllowNoTTL, q.AllowIngressDisabled = true, cfg.AllowNoTTL.ValueBool(), cfg.AllowIngressDisabled.ValueBool()
 	q.MaxRedeliveryCount, q.DeadMessageQueue = rules.Null[int64](), rules.Null[string]()
+	if inState && cfg.MaxMsgSpoolUsage.IsNull() {
+		// Left out, the spool quota is the broker's: a 0 set by hand (only the last dead message kept) warns
+		// from the refreshed value, as the queues naming this one do.
+		q.MaxMsgSpoolUsage = framework.Int64Value(state.MaxMsgSpoolUsage)
+	}
 	return q, eff
 }
 

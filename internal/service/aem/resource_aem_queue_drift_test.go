@@ -175,3 +175,24 @@ func TestAccAEMQueueListResource_adoptHandSetSettings(t *testing.T) {
 	r := w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	acctest.ExpectFlatContains(t, "the plan without respect_dmq_eligible_enabled", r.Output, "respect_dmq_eligible_enabled", "true -> false")
 }
+
+// A dead message queue whose max_msg_spool_usage the configuration leaves out, set to 0 by hand on the broker
+// (which keeps only the last message received: each dead message discards the one before), plans with the
+// warning aem.dmq_keeps_last_only, read from the refreshed value, instead of "No changes" without one.
+func TestAccAEMDeadMessageQueue_handSetSpoolUsageWarns(t *testing.T) {
+	tf := acctest.ParallelCLI(t)
+	env := acctest.NewTestEnv(t)
+	const name = "acme/drift/spool.dmq"
+	w := acctest.NewWorkspace(t, tf, env, map[string]string{"main.tf": acctest.AdoptionMain + fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name = %q
+}
+`, name)})
+	w.WithAEM(env)
+	w.MustRun(0, "apply", "-auto-approve", "-input=false", "-no-color")
+	if _, err := env.AEM(t).UpdateQueue(t.Context(), name, aem.QueueSettings{MaxMsgSpoolUsage: aem.Ptr[int64](0)}); err != nil {
+		t.Fatal(err)
+	}
+	r := w.MustRun(0, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+	acctest.ExpectFlatContains(t, "the plan", r.Output, "Dead Message Queue Keeps One Message")
+}
