@@ -20,8 +20,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -40,15 +42,28 @@ import (
 // A setting the configuration leaves out is Optional and Computed with UseStateForUnknown: it is never
 // written (a create leaves it at the broker's default, an update is a PATCH of the attributes the
 // configuration sets) and shows what the broker holds. A setting the configuration sets is owned: a
-// change on the broker shows as a plan change back to the configured value.
+// change on the broker shows as a plan change back to the configured value. The settings that decide
+// where a failing message goes have a default instead (withDefaults): left out, they are owned at that
+// default, so that a value set by hand on the broker shows as a plan change back.
 
 // The provider's defaults where the broker's would build a queue that takes nothing ([SPEC] ingressEnabled,
 // egressEnabled: false) or a dead message queue that keeps every dead message for ever (respectTtlEnabled
-// false, maxTtl 0): a create writes them, and a plan writes them back when the queue holds another value.
+// false, maxTtl 0), and the broker's own defaults of the settings that decide where a failing message goes
+// (redeliveryEnabled true, respectDmqEligibleEnabled false, rejectMsgToSenderOnDiscardBehavior
+// when-queue-enabled, and on a queue respectTtlEnabled false and maxTtl 0): a create writes them, and a plan
+// writes them back when the queue holds another value (one set by hand on the broker, where "No changes" would
+// hide that messages are deleted or expire).
 const aemDMQDefaultMaxTTL = 604800 // 7 days, as the Event Mesh dead message queues of the provider
 
+// aemDefaultRejectOnDiscard is the broker's default rejectMsgToSenderOnDiscardBehavior ([SPEC] MsgVpnQueue x-default).
+const aemDefaultRejectOnDiscard = "when-queue-enabled"
+
 // withDefaults returns the configuration m with the provider's defaults where it leaves a setting out:
-// ingress and egress on, and for a dead message queue (dmq) respect_ttl on with a max_ttl of 7 days.
+// ingress and egress on; the broker's defaults of the settings that decide where a removed or discarded
+// message goes (redelivery on, respect_dmq_eligible_enabled off, the publisher told of a discard while the
+// queue is enabled), so that a value set by hand on the broker shows as a change back; for a queue, the
+// broker's respect_ttl off and max_ttl 0 (no expiry); and for a dead message queue (dmq) respect_ttl on with a
+// max_ttl of 7 days.
 func withDefaults(m framework.AEMQueueSettingsModel, dmq bool) framework.AEMQueueSettingsModel {
 	on := func(v *types.Bool) {
 		if v.IsNull() {
@@ -57,6 +72,21 @@ func withDefaults(m framework.AEMQueueSettingsModel, dmq bool) framework.AEMQueu
 	}
 	on(&m.IngressEnabled)
 	on(&m.EgressEnabled)
+	on(&m.RedeliveryEnabled)
+	if m.RespectDMQEligibleEnabled.IsNull() {
+		m.RespectDMQEligibleEnabled = types.BoolValue(false)
+	}
+	if m.RejectMsgToSenderOnDiscardBehavior.IsNull() {
+		m.RejectMsgToSenderOnDiscardBehavior = types.StringValue(aemDefaultRejectOnDiscard)
+	}
+	if !dmq {
+		if m.RespectTTL.IsNull() {
+			m.RespectTTL = types.BoolValue(false)
+		}
+		if m.MaxTTL.IsNull() {
+			m.MaxTTL = types.Int64Value(0)
+		}
+	}
 	if dmq {
 		if m.MaxTTL.IsNull() && (m.RespectTTL.IsNull() || m.RespectTTL.IsUnknown() || m.RespectTTL.ValueBool()) {
 			m.MaxTTL = types.Int64Value(aemDMQDefaultMaxTTL)
@@ -200,7 +230,12 @@ func aemString(description string, values ...string) schema.StringAttribute {
 
 // aemBoolDefault is the schema attribute of a setting with a provider default of true.
 func aemBoolDefault(description string) schema.BoolAttribute {
-	return schema.BoolAttribute{MarkdownDescription: description, Optional: true, Computed: true, Default: booldefault.StaticBool(true)}
+	return aemBoolDefaultOf(description, true)
+}
+
+// aemBoolDefaultOf is the schema attribute of a setting with the provider default def.
+func aemBoolDefaultOf(description string, def bool) schema.BoolAttribute {
+	return schema.BoolAttribute{MarkdownDescription: description, Optional: true, Computed: true, Default: booldefault.StaticBool(def)}
 }
 
 // aemOmittedDefault is said of every setting with a provider default: what leaving it out does.
@@ -230,12 +265,17 @@ func aemQueueAttributes(ctx context.Context, dmq bool) map[string]schema.Attribu
 			Computed:            true,
 			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 		},
-		"respect_ttl": aemBool("Whether the broker honours message expiry on this queue (`respectTtlEnabled`): expired messages move to the " +
-			"dead message queue or are deleted. Without it `max_ttl` does nothing. Broker default `false`." + aemOmitted),
-		"max_ttl": aemInt64("The time to live in seconds the queue gives every message (`maxTtl`), 0 to 4294967295; 0 means no expiry. "+
-			"Effective only with `respect_ttl = true`. Broker default 0."+aemOmitted, 0, rules.AEMMaxTTLLimit),
-		"redelivery_enabled": aemBool("Whether the broker redelivers a message the consumer failed (`redeliveryEnabled`); with `false` it is " +
-			"delivered once and then removed. Broker default `true`." + aemOmitted),
+		"respect_ttl": aemBoolDefaultOf("Whether the broker honours message expiry on this queue (`respectTtlEnabled`): expired messages move to the "+
+			"dead message queue or are deleted, also while the consumer is only down for a while. Without it `max_ttl` does nothing. Broker "+
+			"default `false`; this provider: `false`."+aemOmittedDefault, false),
+		"max_ttl": schema.Int64Attribute{
+			MarkdownDescription: "The time to live in seconds the queue gives every message (`maxTtl`), 0 to 4294967295; 0 means no expiry. " +
+				"Effective only with `respect_ttl = true`. Broker default 0; this provider: 0." + aemOmittedDefault,
+			Optional: true, Computed: true, Default: int64default.StaticInt64(0),
+			Validators: []validator.Int64{int64validator.Between(0, rules.AEMMaxTTLLimit)},
+		},
+		"redelivery_enabled": aemBoolDefault("Whether the broker redelivers a message the consumer failed (`redeliveryEnabled`); with `false` it is " +
+			"delivered once and then removed (to the dead message queue, or deleted). Broker default `true`; this provider: `true`." + aemOmittedDefault),
 		"redelivery_delay_enabled": aemBool("Whether the broker waits before a redelivery (`redeliveryDelayEnabled`). Broker default `false`: " +
 			"a poison message comes back as fast as the consumer fails it, and the plan warns." + aemOmitted),
 		"redelivery_delay_initial_interval": aemInt64("The wait before the first redelivery in milliseconds (`redeliveryDelayInitialInterval`), "+
@@ -250,11 +290,16 @@ func aemQueueAttributes(ctx context.Context, dmq bool) map[string]schema.Attribu
 			"nothing, and the plan warns about `false`); this provider: `true`." + aemOmittedDefault),
 		"egress_enabled": aemBoolDefault("Whether the queue delivers messages to consumers (`egressEnabled`). Broker default `false` (the " +
 			"queue delivers nothing, and the plan warns about `false`); this provider: `true`." + aemOmittedDefault),
-		"respect_dmq_eligible_enabled": aemBool("Whether the broker dead-letters only messages their publisher flagged DMQ-eligible and deletes " +
-			"the others (`respectDmqEligibleEnabled`); the plan warns about `true`. Broker default `false`." + aemOmitted),
-		"reject_msg_to_sender_on_discard_behavior": aemString("When the broker tells the publisher that a message was discarded "+
-			"(`rejectMsgToSenderOnDiscardBehavior`): `never`, `when-queue-enabled` or `always`. Broker default `when-queue-enabled`."+aemOmitted,
-			"never", "when-queue-enabled", "always"),
+		"respect_dmq_eligible_enabled": aemBoolDefaultOf("Whether the broker dead-letters only messages their publisher flagged DMQ-eligible and deletes "+
+			"the others (`respectDmqEligibleEnabled`); the plan warns about `true`. Broker default `false`; this provider: `false`."+aemOmittedDefault, false),
+		"reject_msg_to_sender_on_discard_behavior": schema.StringAttribute{
+			MarkdownDescription: "When the broker tells the publisher that a message was discarded (`rejectMsgToSenderOnDiscardBehavior`): " +
+				"`never` (a publisher whose message the queue discards, for example when its spool quota is full, is not told and does not " +
+				"send it again), `when-queue-enabled` or `always`. Broker default `" + aemDefaultRejectOnDiscard + "`; this provider: `" +
+				aemDefaultRejectOnDiscard + "`." + aemOmittedDefault,
+			Optional: true, Computed: true, Default: stringdefault.StaticString(aemDefaultRejectOnDiscard),
+			Validators: []validator.String{stringvalidator.OneOf("never", aemDefaultRejectOnDiscard, "always")},
+		},
 		"delivery_count_enabled": aemBool("Whether the broker counts deliveries per message (`deliveryCountEnabled`), which consumers " +
 			"read as the delivery count header. Broker default `false`." + aemOmitted),
 		"max_msg_spool_usage": aemInt64("The spool quota of the queue in megabytes (`maxMsgSpoolUsage`), 0 to 6000000. Broker default 5000. "+

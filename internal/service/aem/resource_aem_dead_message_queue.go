@@ -96,7 +96,9 @@ func aemDeadMessageQueueSchema(ctx context.Context) schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "A queue of an SAP Integration Suite, advanced event mesh (AEM) broker service kept as the dead message queue " +
 			"(DMQ) of other queues. With only `name` it works: ingress and egress on, `respect_ttl = true` and `max_ttl` 604800 (7 days), " +
-			"where the broker's defaults would take nothing and keep it for ever. The plan refuses a dead message queue that keeps dead " +
+			"where the broker's defaults would take nothing and keep it for ever; `redelivery_enabled`, `respect_dmq_eligible_enabled` " +
+			"and `reject_msg_to_sender_on_discard_behavior` keep the broker's defaults when left out, so that a value set by hand on the " +
+			"broker shows as a change in the plan. The plan refuses a dead message queue that keeps dead " +
 			"messages for ever (it needs `respect_ttl = true` and a `max_ttl`; `allow_no_ttl` adopts one without as it is, with a warning) or " +
 			"takes none (`ingress_enabled = false`; `allow_ingress_disabled` adopts one as it is, with a warning), and the create of a queue " +
 			"the broker holds already (import it instead). It has " +
@@ -109,7 +111,8 @@ func aemDeadMessageQueueSchema(ctx context.Context) schema.Schema {
 
 // planRules plans the redelivery count and dead message queue the apply keeps at the broker's defaults (an
 // ordinary queue imported as a dead message queue shows both changes, with a warning) and returns the queue as
-// the dead message queue rules see it; eff is the configuration with the provider's defaults.
+// the dead message queue rules see it (with the spool quota the broker holds when the configuration leaves it
+// out); eff is the configuration with the provider's defaults.
 func (m *aemDeadMessageQueueModel) planRules(ctx context.Context, cfg, state *aemDeadMessageQueueModel, hasState, inState bool,
 	resp *resource.ModifyPlanResponse) (q rules.AEMQueue, eff framework.AEMQueueSettingsModel) {
 	m.MaxRedeliveryCount, m.DeadMessageQueue = types.Int64Value(0), types.StringValue(framework.AEMDefaultDMQ)
@@ -124,6 +127,11 @@ func (m *aemDeadMessageQueueModel) planRules(ctx context.Context, cfg, state *ae
 	q = eff.ToRules(cfg.Name)
 	q.IsDeadMessageQueue, q.AllowNoTTL, q.AllowIngressDisabled = true, cfg.AllowNoTTL.ValueBool(), cfg.AllowIngressDisabled.ValueBool()
 	q.MaxRedeliveryCount, q.DeadMessageQueue = rules.Null[int64](), rules.Null[string]()
+	if inState && cfg.MaxMsgSpoolUsage.IsNull() {
+		// Left out, the spool quota is the broker's: a 0 set by hand (only the last dead message kept) warns
+		// from the refreshed value, as the queues naming this one do.
+		q.MaxMsgSpoolUsage = framework.Int64Value(state.MaxMsgSpoolUsage)
+	}
 	return q, eff
 }
 

@@ -149,7 +149,9 @@ func aemQueueSchema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "A queue of an SAP Integration Suite, advanced event mesh (AEM) broker service, with its redelivery and " +
 			"dead-letter settings, managed through SEMP v2. The broker's defaults retry a poison message for ever and as fast as the consumer " +
 			"fails it, and the queue takes and delivers nothing; this provider turns ingress and egress on unless the configuration says " +
-			"otherwise. On every plan, it refuses a `max_redelivery_count` of 0 or none (unless `allow_unlimited_redelivery` adopts such a " +
+			"otherwise, and keeps the broker's defaults of the other settings that decide where a failing message goes " +
+			"(`redelivery_enabled`, `respect_dmq_eligible_enabled`, `reject_msg_to_sender_on_discard_behavior`, `respect_ttl`, `max_ttl`) " +
+			"when the configuration leaves them out, so that a value set by hand on the broker shows as a change in the plan. On every plan, it refuses a `max_redelivery_count` of 0 or none (unless `allow_unlimited_redelivery` adopts such a " +
 			"queue as it is), a dead message queue that does not exist and is not created in the same configuration (the broker's " +
 			"`#DEAD_MSG_QUEUE` included), that takes no messages or whose own dead message queue leads back to this queue (a cycle; unless " +
 			"`allow_missing_dead_message_queue` adopts such a queue as it is), " +
