@@ -92,6 +92,35 @@ func (d *ProviderData) CheckDMQLinks(ctx context.Context, queue, dmq string, war
 	return !rules.HasErrors(findings)
 }
 
+// CheckHeldDMQ checks at plan the dead message queue dmq ("" for none) that queue keeps as its state holds it
+// (rules.CheckHeldDeadMessageQueue): whether the service still holds it, from the run's queue list (the one
+// GET /queues the refresh took, so the check adds no management call per queue) or a queue resource of this run
+// plans it. writes says whether the plan writes the queue; allowMissing is allow_missing_dead_message_queue. A
+// queue list that cannot be read is an error. Without an Event Mesh connection it checks nothing.
+func (d *ProviderData) CheckHeldDMQ(ctx context.Context, queue, dmq string, writes, allowMissing bool, diags *diag.Diagnostics) {
+	if d == nil || d.EventMesh == nil || queue == "" {
+		return
+	}
+	exists := true
+	if dmq != "" && dmq != queue {
+		cur, err := d.currentLinks(ctx)
+		if err != nil {
+			if !d.EventMeshCredential.AddRefused(diags, path.Root("dead_message_queue"), err) {
+				diags.AddAttributeError(path.Root("dead_message_queue"), "Cannot Check Dead Message Queue",
+					ListErrorDetail("checking that the dead message queue of "+queue+" still exists", err))
+			}
+			return
+		}
+		_, listed := cur[dmq]
+		planned := d.queuePlanned(dmq)
+		d.links.mu.Lock()
+		_, linked := d.links.planned[dmq]
+		d.links.mu.Unlock()
+		exists = listed || linked || planned
+	}
+	AppendFindings(diags, rules.CheckHeldDeadMessageQueue(queue, dmq, exists, writes, allowMissing))
+}
+
 // RecordDMQLink records dmq ("" for none) as what this run plans for queue, without checking it.
 // A plan that keeps a queue's dead message queue as the state holds it records the link this way:
 // an unchanged link closes no new cycle (the queue whose link changes is checked against it), and
