@@ -137,6 +137,17 @@ func (d *ProviderData) RecordDMQLink(queue, dmq string) {
 	d.links.planned[queue] = dmq
 }
 
+// EventMeshQueueExistsOrPlanned reports whether the Event Mesh queue name is planned in this run (claimed by a
+// queue resource planned before, owners.go) or exists, from the run's first queue list and this provider's own
+// writes since (eventmesh.Client.QueueExists): one GET /queues per run, shared with the refresh and the checks
+// of the queue resources.
+func (d *ProviderData) EventMeshQueueExistsOrPlanned(ctx context.Context, name string) (bool, error) {
+	if d.queuePlanned(name) {
+		return true, nil
+	}
+	return d.EventMesh.QueueExists(ctx, name)
+}
+
 // queuePlanned reports whether a queue resource planned earlier in this run creates or holds the
 // queue name (owners.go).
 func (d *ProviderData) queuePlanned(name string) bool {
