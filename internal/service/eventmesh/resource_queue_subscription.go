@@ -129,9 +129,9 @@ func queueSubscriptionSchema(context.Context) schema.Schema {
 			"queue_name": schema.StringAttribute{
 				MarkdownDescription: "The full name of the queue, usually `sapmessaging_queue.<name>.name`. The plan fails when the Event Mesh " +
 					"instance has no such queue and this configuration does not create it. Changing it replaces the subscription.",
-				Required:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{framework.QueueName()},
+				Required:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:    []validator.String{framework.QueueName()},
 			},
 			"topic_pattern": schema.StringAttribute{
 				MarkdownDescription: "The topic or topic pattern, for example `acme/crm/prod/ce/sap/s4/BusinessPartner/*`. " +
