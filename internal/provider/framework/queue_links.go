@@ -94,11 +94,18 @@ func (d *ProviderData) CheckDMQLinks(ctx context.Context, queue, dmq string, war
 
 // CheckHeldDMQ checks at plan the dead message queue dmq ("" for none) that queue keeps as its state holds it
 // (rules.CheckHeldDeadMessageQueue): whether the service still holds it, from the run's queue list (the one
-// GET /queues the refresh took, so the check adds no management call per queue) or a queue resource of this run
-// plans it. writes says whether the plan writes the queue; allowMissing is allow_missing_dead_message_queue. A
-// queue list that cannot be read is an error. Without an Event Mesh connection it checks nothing.
+// GET /queues the refresh took, so the check adds no management call) or a queue resource of this run plans
+// it. A plan without refresh (terraform plan -refresh=false) took no list and reads nothing of the service, so
+// the check is left out there, as the rest of the drift is. writes says whether the plan writes the queue;
+// allowMissing is allow_missing_dead_message_queue. Without an Event Mesh connection it checks nothing.
 func (d *ProviderData) CheckHeldDMQ(ctx context.Context, queue, dmq string, writes, allowMissing bool, diags *diag.Diagnostics) {
 	if d == nil || d.EventMesh == nil || queue == "" {
+		return
+	}
+	d.links.mu.Lock()
+	loaded := d.links.current != nil
+	d.links.mu.Unlock()
+	if !loaded && !d.EventMesh.Listed() {
 		return
 	}
 	exists := true

@@ -136,7 +136,7 @@ func queueSchema() schema.Schema {
 			"(Event Mesh reads both as *unlimited*; `allow_unlimited_redelivery` turns this into a warning for a queue adopted as it is), " +
 			"a dead message queue that is the queue itself or lies outside its namespace (`allow_self_as_dead_message_queue` and " +
 			"`allow_dead_message_queue_outside_namespace` adopt such a queue as it is), " +
-			"a dead message queue that no longer exists, on every plan, from the refresh's queue list (`allow_missing_dead_message_queue` " +
+			"a dead message queue that no longer exists, on every plan that refreshes, from the refresh's queue list (`allow_missing_dead_message_queue` " +
 			"adopts such a queue as it is, while the plan writes nothing to it), " +
 			"a time to live without `respect_ttl` (or `respect_ttl` without a time to live; `allow_ineffective_ttl` adopts such a queue as it is), " +
 			"a queue size or message count of 0, which Event Mesh shows on a queue without a limit of its own (`allow_no_queue_limits` adopts such a queue as it is), " +
