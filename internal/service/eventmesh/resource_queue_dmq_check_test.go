@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -133,4 +134,26 @@ func TestAccQueue_adoptQueueWithMissingDeadMessageQueue(t *testing.T) {
 			},
 		},
 	})
+}
+
+// The queue list resource writes allow_missing_dead_message_queue = true for a queue whose dead message queue is
+// gone, and false for one whose dead message queue exists, from its one queue list.
+func TestAccQueueListResource_missingDeadMessageQueue(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	env.AddHandMadeQueues(t)
+	three, dmq := int64(3), extDMQ
+	env.PutQueues(t, acctest.EventMeshQueue{Name: extDMQ},
+		acctest.EventMeshQueue{Name: extQueue, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}})
+	deleteExtDMQ(t, env)()
+	acctest.QueryTest(t,
+		env.CountedQueryStep(env.ProviderBlock+acctest.ListHCL("sapmessaging_queue", "prod", `name_prefix = "acme/crm/prod/"`, "include_resource = true"),
+			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName(extQueue), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(true)},
+			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(false)},
+			}),
+			expectManagementCalls{env: env, want: 1},
+		),
+	)
 }
