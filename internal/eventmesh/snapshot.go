@@ -276,6 +276,18 @@ func (c *Client) FirstSnapshot(ctx context.Context) (*Snapshot, error) {
 	return c.listed, nil
 }
 
+// Listed reports whether this Client has listed the queues already (the first list, or the cached one), so
+// that a check that reads the list costs no call of its own.
+func (c *Client) Listed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.listed != nil {
+		return true
+	}
+	_, ok := c.snap.Peek()
+	return ok
+}
+
 // listRefused reports whether err is the service refusing to list queues,
 // which GET of one queue may still answer.
 func listRefused(err error) bool {

@@ -291,7 +291,7 @@ resource "sapmessaging_queue_subscription" "s" {
 					t.Fatal(err)
 				}
 				env.Srv.ResetStats()
-				env.Srv.InjectNext(emulator.FaultLostResponse)
+				env.Srv.InjectNextOn("PUT /queues/{queue}/subscriptions/{topic}", emulator.FaultLostResponse) // the plan lists the queues, the create lists the subscriptions first
 			},
 			Config: config,
 			Check: func(*terraform.State) error {

@@ -153,3 +153,44 @@ const dmqCycleDetail = "With `dead_message_queue = %q` the dead message queues f
 func dmqCycleArgs(dmq string, cycle []string, queue string, w dmqGraphWords) []any {
 	return []any{dmq, strings.Join(cycle, " → "), w.dmqResource, w.namesNone, exampleDMQ(queue, true)}
 }
+
+// CheckHeldDeadMessageQueue checks at plan the dead message queue dmq that queue keeps: the plan leaves
+// `dead_message_queue` as the state holds it (CheckPlannedDeadMessageQueue checks a new one). exists reports
+// whether the service holds dmq (the run's queue list) or a resource of this run creates it; writes whether the
+// plan writes the queue, which Event Mesh refuses while dmq does not exist; allowMissing is
+// allow_missing_dead_message_queue, which keeps a queue adopted as it is. An empty dmq, or one equal to queue
+// (CheckQueue reports it), counts as existing.
+func CheckHeldDeadMessageQueue(queue, dmq string, exists, writes, allowMissing bool) []Finding {
+	var r report
+	exists = exists || dmq == "" || dmq == queue
+	switch {
+	case exists && allowMissing:
+		r.warnf("queue.allow_missing_dmq_unused", attrAllowMissingDMQ, "Allow Missing Dead Message Queue Has No Effect",
+			"The queue %q names no dead message queue that is missing, so `%s = true` changes nothing. Set `%s = false`, or remove it.",
+			queue, attrAllowMissingDMQ, attrAllowMissingDMQ)
+	case exists:
+	case writes:
+		r.errorf("queue.dmq_gone", attrDeadMessageQueue, "Dead Message Queue Does Not Exist",
+			"The queue %q names the dead message queue %q, which the Event Mesh instance no longer holds (it was deleted outside this "+
+				"configuration), and no resource of this run creates it. This plan writes the queue, and Event Mesh refuses a queue whose "+
+				"dead message queue does not exist, so the apply would fail; until then a message that uses up its redeliveries on %q is dropped. "+
+				"Create the queue %q again (for example as a `sapmessaging_dead_message_queue` resource that `dead_message_queue` refers to), "+
+				"or set `dead_message_queue` to a queue that exists (or, only to import a queue that already works this way as it is, "+
+				"set `%s = true` for now and leave its other settings as the queue holds them, so that the plan writes nothing).",
+			queue, dmq, queue, dmq, attrAllowMissingDMQ)
+	case allowMissing:
+		r.warnf("queue.dmq_missing_allowed", attrDeadMessageQueue, "Dead Message Queue Missing Allowed",
+			"`%s = true` keeps the queue %q as it is, naming the dead message queue %q, which the Event Mesh instance does not hold: a "+
+				"message that uses up its redeliveries is dropped, and any change of the queue fails at apply. "+
+				"Create the queue %q again and remove `%s`.", attrAllowMissingDMQ, queue, dmq, dmq, attrAllowMissingDMQ)
+	default:
+		r.errorf("queue.dmq_gone", attrDeadMessageQueue, "Dead Message Queue Does Not Exist",
+			"The queue %q names the dead message queue %q, which the Event Mesh instance no longer holds (it was deleted outside this "+
+				"configuration), and no resource of this run creates it. A message that uses up its redeliveries on %q, or whose time to "+
+				"live expires, is dropped instead of kept, and any change of the queue would fail at apply, since Event Mesh refuses a queue "+
+				"whose dead message queue does not exist. Create the queue %q again (for example as a `sapmessaging_dead_message_queue` "+
+				"resource that `dead_message_queue` refers to), or set `dead_message_queue` to a queue that exists (or, only to import a "+
+				"queue that already works this way as it is, set `%s = true` for now).", queue, dmq, queue, dmq, attrAllowMissingDMQ)
+	}
+	return r.fs
+}

@@ -65,6 +65,7 @@ var Adoptions = map[string]adoption{
 	"queue.dmq_namespace":               {Attributes: attrs("sapmessaging_queue", "allow_dead_message_queue_outside_namespace"), Warnings: []string{"queue.dmq_namespace_allowed"}},
 	"queue.dmq_cycle":                   {Reason: reasonLinkChecked},
 	"queue.dmq_not_found":               {Reason: reasonLinkChecked},
+	"queue.dmq_gone":                    {Attributes: attrs("sapmessaging_queue", "allow_missing_dead_message_queue"), Warnings: []string{"queue.dmq_missing_allowed"}},
 	"queue.respect_ttl_without_max_ttl": {Attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl"), Warnings: []string{"queue.respect_ttl_without_max_ttl_allowed"}},
 	"queue.max_ttl_without_respect_ttl": {Attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl"), Warnings: []string{"queue.max_ttl_without_respect_ttl_allowed"}}, // the dead message queue raises it only with respect_ttl null, which an import never reads
 	// 0 of the queue size and message count: the service shows it on a queue created without them, a queue that
@@ -166,6 +167,7 @@ var AdoptionUnused = map[string]string{
 	"sapmessaging_queue.allow_self_as_dead_message_queue":                     "queue.allow_self_as_dmq_unused",
 	"sapmessaging_queue.allow_dead_message_queue_outside_namespace":           "queue.allow_dmq_outside_namespace_unused",
 	"sapmessaging_queue.allow_ineffective_ttl":                                "queue.allow_ineffective_ttl_unused",
+	"sapmessaging_queue.allow_missing_dead_message_queue":                     "queue.allow_missing_dmq_unused",
 	"sapmessaging_queue.allow_no_queue_limits":                                "queue.allow_no_queue_limits_unused",
 	"sapmessaging_dead_message_queue.allow_no_queue_limits":                   "queue.allow_no_queue_limits_unused",
 	"sapmessaging_queue.allow_message_size_above_documented_max":              "queue.allow_message_size_above_documented_max_unused",

@@ -92,6 +92,42 @@ func (d *ProviderData) CheckDMQLinks(ctx context.Context, queue, dmq string, war
 	return !rules.HasErrors(findings)
 }
 
+// CheckHeldDMQ checks at plan the dead message queue dmq ("" for none) that queue keeps as its state holds it
+// (rules.CheckHeldDeadMessageQueue): whether the service still holds it, from the run's queue list (the one
+// GET /queues the refresh took, so the check adds no management call) or a queue resource of this run plans
+// it. A plan without refresh (terraform plan -refresh=false) took no list and reads nothing of the service, so
+// the check is left out there, as the rest of the drift is. writes says whether the plan writes the queue;
+// allowMissing is allow_missing_dead_message_queue. Without an Event Mesh connection it checks nothing.
+func (d *ProviderData) CheckHeldDMQ(ctx context.Context, queue, dmq string, writes, allowMissing bool, diags *diag.Diagnostics) {
+	if d == nil || d.EventMesh == nil || queue == "" {
+		return
+	}
+	d.links.mu.Lock()
+	loaded := d.links.current != nil
+	d.links.mu.Unlock()
+	if !loaded && !d.EventMesh.Listed() {
+		return
+	}
+	exists := true
+	if dmq != "" && dmq != queue {
+		cur, err := d.currentLinks(ctx)
+		if err != nil {
+			if !d.EventMeshCredential.AddRefused(diags, path.Root("dead_message_queue"), err) {
+				diags.AddAttributeError(path.Root("dead_message_queue"), "Cannot Check Dead Message Queue",
+					ListErrorDetail("checking that the dead message queue of "+queue+" still exists", err))
+			}
+			return
+		}
+		_, listed := cur[dmq]
+		planned := d.queuePlanned(dmq)
+		d.links.mu.Lock()
+		_, linked := d.links.planned[dmq]
+		d.links.mu.Unlock()
+		exists = listed || linked || planned
+	}
+	AppendFindings(diags, rules.CheckHeldDeadMessageQueue(queue, dmq, exists, writes, allowMissing))
+}
+
 // RecordDMQLink records dmq ("" for none) as what this run plans for queue, without checking it.
 // A plan that keeps a queue's dead message queue as the state holds it records the link this way:
 // an unchanged link closes no new cycle (the queue whose link changes is checked against it), and
@@ -106,6 +142,17 @@ func (d *ProviderData) RecordDMQLink(queue, dmq string) {
 		d.links.planned = map[string]string{}
 	}
 	d.links.planned[queue] = dmq
+}
+
+// EventMeshQueueExistsOrPlanned reports whether the Event Mesh queue name is planned in this run (claimed by a
+// queue resource planned before, owners.go) or exists, from the run's first queue list and this provider's own
+// writes since (eventmesh.Client.QueueExists): one GET /queues per run, shared with the refresh and the checks
+// of the queue resources.
+func (d *ProviderData) EventMeshQueueExistsOrPlanned(ctx context.Context, name string) (bool, error) {
+	if d.queuePlanned(name) {
+		return true, nil
+	}
+	return d.EventMesh.QueueExists(ctx, name)
 }
 
 // queuePlanned reports whether a queue resource planned earlier in this run creates or holds the

@@ -75,6 +75,7 @@ func queueListSchema(deadMessageQueues bool) schema.Schema {
 		"`allow_ineffective_ttl = true` for one whose time to live takes no effect (`respect_ttl` without `max_ttl`, or `max_ttl` without " +
 		"`respect_ttl`), `allow_dead_message_queue_outside_namespace = true` for one whose dead message queue lies in another " +
 		"namespace, `allow_self_as_dead_message_queue = true` for one that names itself as its dead message queue, " +
+		"`allow_missing_dead_message_queue = true` for one whose dead message queue the instance no longer holds, " +
 		"`allow_no_queue_limits = true` for one whose `max_queue_size_in_bytes` or `max_queue_message_count` is 0 (no limit of its own), and " +
 		"`allow_message_size_above_documented_max = true` for one whose `max_message_size_in_bytes` is above the 1 MB SAP documents: " +
 		"the plan warns about them instead of refusing them."
@@ -133,7 +134,11 @@ func queueSnapshot[M any, P queueModelPtr[M]](ctx context.Context, d *framework.
 	for i := range queues {
 		all[i] = &queues[i]
 	}
-	return framework.QueueSnapshot[*eventmesh.Queue]{All: all, Result: queueResult[M, P]}, true
+	exists := func(name string) bool { _, ok := snap.Queue(name); return ok }
+	result := func(ctx context.Context, req list.ListRequest, q *eventmesh.Queue, users []string) list.ListResult {
+		return queueResult[M, P](ctx, req, q, users, exists)
+	}
+	return framework.QueueSnapshot[*eventmesh.Queue]{All: all, Result: result}, true
 }
 
 // ListedAsDeadMessageQueue decides, for both queue list resources, which type lists queue q,
@@ -153,8 +158,9 @@ func ListedAsDeadMessageQueue(q *eventmesh.Queue, users []string) bool {
 	return q.DeadMsgQueue == nil || *q.DeadMsgQueue == ""
 }
 
-// queueResult is the list result of queue q, which the queues users name as their dead message queue.
-func queueResult[M any, P queueModelPtr[M]](ctx context.Context, req list.ListRequest, q *eventmesh.Queue, users []string) list.ListResult {
+// queueResult is the list result of queue q, which the queues users name as their dead message queue; exists
+// reports whether the list holds a queue.
+func queueResult[M any, P queueModelPtr[M]](ctx context.Context, req list.ListRequest, q *eventmesh.Queue, users []string, exists func(name string) bool) list.ListResult {
 	r := req.NewListResult(ctx)
 	r.DisplayName = q.Name
 	if len(users) > 0 {
@@ -168,6 +174,9 @@ func queueResult[M any, P queueModelPtr[M]](ctx context.Context, req list.ListRe
 	p := P(&m)
 	// fromAPI fills every attribute: id, name, each setting as the service holds it, and
 	// force_destroy false, as an import does.
+	if r, ok := any(p).(missingDMQReader); ok {
+		r.readMissingDMQ(q, exists)
+	}
 	p.fromAPI(q)
 	r.Diagnostics.Append(framework.Set(ctx, r.Resource.Schema, &r.Resource.Raw, r.Resource, &m)...)
 	return r

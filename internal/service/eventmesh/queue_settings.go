@@ -136,7 +136,9 @@ func queueSettingAttributes() map[string]queueSettingAttribute {
 					"time to live expired, usually `sapmessaging_dead_message_queue.<name>.name`. It must be in the same namespace " +
 					"(first three segments) and must not be the queue itself. It must exist, or be created by a queue resource " +
 					"that Terraform plans first: a name that Event Mesh does not hold and no resource planned before this one creates " +
-					"is an error at plan, so refer to the creating resource's `name` rather than writing its text.",
+					"is an error at plan, so refer to the creating resource's `name` rather than writing its text. Every plan that refreshes checks it, " +
+					"from the refresh's queue list: one deleted later outside this configuration is an error too (its queue would drop " +
+					"failed messages), unless `allow_missing_dead_message_queue` adopts the queue as it is.",
 				Optional: true,
 			},
 			deadMessageQueue: schema.StringAttribute{

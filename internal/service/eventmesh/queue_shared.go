@@ -416,6 +416,12 @@ func readQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *framew
 		resp.Diagnostics.AddError("Cannot Read Queue", queueErrorDetail(p.queueName(), err))
 		return
 	}
+	if r, ok := any(p).(missingDMQReader); ok {
+		r.readMissingDMQ(q, func(name string) bool {
+			exists, err := d.EventMesh.QueueExists(ctx, name) // the run's queue list: no call of its own
+			return exists || err != nil
+		})
+	}
 	p.fromAPI(q)
 	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
 	if resp.Private != nil {

@@ -28,6 +28,7 @@ type QueueModel struct {
 	AllowIneffectiveTTL      types.Bool `tfsdk:"allow_ineffective_ttl"`
 	AllowDMQOutsideNamespace types.Bool `tfsdk:"allow_dead_message_queue_outside_namespace"`
 	AllowSelfAsDMQ           types.Bool `tfsdk:"allow_self_as_dead_message_queue"`
+	AllowMissingDMQ          types.Bool `tfsdk:"allow_missing_dead_message_queue"`
 }
 
 // fromAPI copies what the service holds into the model. After an import (the attributes still
@@ -54,6 +55,26 @@ func (m *QueueModel) fromAPI(q *eventmesh.Queue) {
 	if m.AllowSelfAsDMQ.IsNull() || m.AllowSelfAsDMQ.IsUnknown() {
 		m.AllowSelfAsDMQ = types.BoolValue(framework.Deref(q.DeadMsgQueue) == m.Name.ValueString())
 	}
+	if m.AllowMissingDMQ.IsNull() || m.AllowMissingDMQ.IsUnknown() {
+		m.AllowMissingDMQ = types.BoolValue(false) // readMissingDMQ sets it after an import
+	}
+}
+
+// missingDMQReader is a model whose read, after an import, records whether the dead message queue its queue
+// names is missing (allow_missing_dead_message_queue).
+type missingDMQReader interface {
+	readMissingDMQ(q *eventmesh.Queue, exists func(name string) bool)
+}
+
+// readMissingDMQ sets, before fromAPI and only after an import (allow_missing_dead_message_queue still null),
+// whether the dead message queue q names is missing, so that a configuration adopting the queue as it is (as
+// terraform query writes it) plans no change. exists answers from the run's queue list.
+func (m *QueueModel) readMissingDMQ(q *eventmesh.Queue, exists func(name string) bool) {
+	if !m.AllowMissingDMQ.IsNull() && !m.AllowMissingDMQ.IsUnknown() {
+		return
+	}
+	dmq := framework.Deref(q.DeadMsgQueue)
+	m.AllowMissingDMQ = types.BoolValue(dmq != "" && dmq != q.Name && !exists(dmq))
 }
 
 func queueSchema() schema.Schema {
@@ -89,6 +110,17 @@ func queueSchema() schema.Schema {
 		Computed: true,
 		Default:  booldefault.StaticBool(false),
 	}
+	attrs["allow_missing_dead_message_queue"] = schema.BoolAttribute{
+		MarkdownDescription: "Accept a `dead_message_queue` that the Event Mesh instance no longer holds (deleted outside this configuration), " +
+			"while the plan writes nothing to the queue: the plan then warns instead of refusing. Such a queue drops a message that uses up " +
+			"its redeliveries, and Event Mesh refuses any write of it, so a plan that changes the queue is refused all the same. Only for " +
+			"adopting a queue that already works this way as it is: an import sets it to `true` for such a queue, and `terraform query " +
+			"-generate-config-out` writes it. Create the dead message queue again and remove this attribute as soon as you can. " +
+			"Defaults to `false`.",
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(false),
+	}
 	attrs["allow_self_as_dead_message_queue"] = schema.BoolAttribute{
 		MarkdownDescription: "Accept a `dead_message_queue` that names the queue itself, which moves a dead message back into the queue " +
 			"it failed on: the plan then warns instead of refusing. Only for adopting a queue that already works this way as it is: an " +
@@ -104,6 +136,8 @@ func queueSchema() schema.Schema {
 			"(Event Mesh reads both as *unlimited*; `allow_unlimited_redelivery` turns this into a warning for a queue adopted as it is), " +
 			"a dead message queue that is the queue itself or lies outside its namespace (`allow_self_as_dead_message_queue` and " +
 			"`allow_dead_message_queue_outside_namespace` adopt such a queue as it is), " +
+			"a dead message queue that no longer exists, on every plan that refreshes, from the refresh's queue list (`allow_missing_dead_message_queue` " +
+			"adopts such a queue as it is, while the plan writes nothing to it), " +
 			"a time to live without `respect_ttl` (or `respect_ttl` without a time to live; `allow_ineffective_ttl` adopts such a queue as it is), " +
 			"a queue size or message count of 0, which Event Mesh shows on a queue without a limit of its own (`allow_no_queue_limits` adopts such a queue as it is), " +
 			"and a message size above 1 MB, the maximum SAP documents (`allow_message_size_above_documented_max` adopts a queue of the default plan that holds one). " +
@@ -137,13 +171,18 @@ func (plan *QueueModel) planQueue(ctx context.Context, d *framework.ProviderData
 	if !d.ClaimQueueName(ctx, typeName, plan.Name.ValueString(), inState, req, resp) || plan.DeadMessageQueue.IsUnknown() {
 		return
 	}
-	if !req.State.Raw.IsNull() {
-		if state.Name.Equal(plan.Name) && state.DeadMessageQueue.Equal(plan.DeadMessageQueue) {
-			d.RecordDMQLink(plan.Name.ValueString(), plan.DeadMessageQueue.ValueString())
-			return
-		}
+	name, dmq, allowMissing := plan.Name.ValueString(), plan.DeadMessageQueue.ValueString(), plan.AllowMissingDMQ.ValueBool()
+	if !req.State.Raw.IsNull() && state.Name.Equal(plan.Name) && state.DeadMessageQueue.Equal(plan.DeadMessageQueue) {
+		// The link is unchanged, so it closes no new cycle, but the dead message queue may have been deleted
+		// outside this configuration: checked from the refresh's queue list, on every plan.
+		d.RecordDMQLink(name, dmq)
+		d.CheckHeldDMQ(ctx, name, dmq, !req.Plan.Raw.Equal(req.State.Raw), allowMissing, &resp.Diagnostics)
+		return
 	}
-	d.CheckDMQLinks(ctx, plan.Name.ValueString(), plan.DeadMessageQueue.ValueString(), true, &resp.Diagnostics)
+	if d.CheckDMQLinks(ctx, name, dmq, true, &resp.Diagnostics) && allowMissing {
+		// A new link names a queue that exists (or the plan was refused): the attribute changes nothing.
+		d.CheckHeldDMQ(ctx, name, "", true, true, &resp.Diagnostics)
+	}
 }
 
 func (m *QueueModel) settings() eventmesh.QueueSettings { return m.ToAPI() }

@@ -10,6 +10,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -53,8 +54,18 @@ func NewQueueSubscriptionResource() resource.Resource {
 				Match: fmt.Sprintf("`queue_name = %q` and `topic_pattern = %q`", q, t),
 			}
 		},
+		PlanQueue: planSubscriptionQueue,
 		Subscribe: func(ctx context.Context, d *framework.ProviderData, queue, topic string) error {
-			err := d.EventMesh.PutSubscription(ctx, queue, topic)
+			// The PUT of a subscription that exists succeeds as well (idempotent), so the create looks first: a
+			// subscription made outside this configuration is imported, not taken over.
+			subs, err := d.EventMesh.ListSubscriptions(ctx, queue)
+			if err != nil {
+				return err
+			}
+			if slices.ContainsFunc(subs, func(s eventmesh.Subscription) bool { return s.TopicPattern == topic }) {
+				return errSubscriptionExists
+			}
+			err = d.EventMesh.PutSubscription(ctx, queue, topic)
 			if err != nil && subscribedAfterLostAnswer(ctx, d.EventMesh, queue, topic, err) {
 				return nil
 			}
@@ -69,10 +80,21 @@ func NewQueueSubscriptionResource() resource.Resource {
 		},
 		NotFound: func(err error) bool { return errors.Is(err, eventmesh.ErrNotFound) },
 		Failed: func(op framework.SubscriptionOp, queue, topic string, err error, diags *diag.Diagnostics) {
-			switch op {
-			case framework.SubscriptionCreate:
+			create := op == framework.SubscriptionCreate
+			switch {
+			case create && errors.Is(err, errSubscriptionExists):
+				diags.AddAttributeError(path.Root("topic_pattern"), "Subscription Already Exists",
+					fmt.Sprintf("The queue %q is subscribed to %q already, by someone outside this configuration - to be managed via "+
+						"Terraform this resource needs to be imported into the State. Creating it here would make this configuration own "+
+						"what it did not make, and its destroy would unsubscribe the queue for everyone, so nothing was changed. "+
+						"Import it instead: an import block with `id = %q`, or terraform import with that ID.", queue, topic, subscriptionID(queue, topic)))
+			case create && errors.Is(err, eventmesh.ErrNotFound):
+				diags.AddAttributeError(path.Root("queue_name"), "Queue Does Not Exist",
+					fmt.Sprintf("The Event Mesh instance has no queue %q, so it cannot be subscribed to %q (%s); it was deleted after the plan. "+
+						"Create the queue, or set `queue_name` to a queue that exists, then apply again.", queue, topic, framework.Clause(err)))
+			case create:
 				diags.AddError("Cannot Subscribe Queue", subscriptionErrorDetail(queue, topic, err))
-			case framework.SubscriptionRead:
+			case op == framework.SubscriptionRead:
 				diags.AddError("Cannot Read Subscriptions", subscriptionErrorDetail(queue, topic, err))
 			default:
 				diags.AddError("Cannot Unsubscribe Queue", subscriptionErrorDetail(queue, topic, err))
@@ -95,7 +117,9 @@ type QueueSubscriptionModel struct {
 
 func queueSubscriptionSchema(context.Context) schema.Schema {
 	return schema.Schema{
-		MarkdownDescription: "Subscribes an SAP Event Mesh queue to a topic pattern, so that events published to matching topics land in the queue.",
+		MarkdownDescription: "Subscribes an SAP Event Mesh queue to a topic pattern, so that events published to matching topics land in the queue. " +
+			"The create looks at the queue's subscriptions first (one management call) and refuses a subscription that the queue holds " +
+			"already, made outside this configuration: import it instead (`QUEUE,TOPIC`).",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "`QUEUE,TOPIC`, the form `terraform import` takes.",
@@ -103,10 +127,11 @@ func queueSubscriptionSchema(context.Context) schema.Schema {
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"queue_name": schema.StringAttribute{
-				MarkdownDescription: "The full name of the queue, usually `sapmessaging_queue.<name>.name`. Changing it replaces the subscription.",
-				Required:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{framework.QueueName()},
+				MarkdownDescription: "The full name of the queue, usually `sapmessaging_queue.<name>.name`. The plan fails when the Event Mesh " +
+					"instance has no such queue and this configuration does not create it. Changing it replaces the subscription.",
+				Required:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:    []validator.String{framework.QueueName()},
 			},
 			"topic_pattern": schema.StringAttribute{
 				MarkdownDescription: "The topic or topic pattern, for example `acme/crm/prod/ce/sap/s4/BusinessPartner/*`. " +
@@ -120,6 +145,38 @@ func queueSubscriptionSchema(context.Context) schema.Schema {
 }
 
 func subscriptionID(queue, topic string) string { return queue + "," + topic }
+
+// errSubscriptionExists is the create's finding that the queue holds the subscription already.
+var errSubscriptionExists = errors.New("the queue holds the subscription already")
+
+// planSubscriptionQueue refuses, for a subscription to create (or moved to another queue), a queue that the
+// Event Mesh instance does not hold and this run does not plan, from the run's queue list.
+func planSubscriptionQueue(ctx context.Context, d *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, q string) {
+	if !req.State.Raw.IsNull() {
+		var priorQueue types.String
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("queue_name"), &priorQueue)...)
+		if resp.Diagnostics.HasError() || !priorQueue.IsNull() && priorQueue.ValueString() == q {
+			return // the subscription exists already; its queue was checked when it was planned
+		}
+	}
+	if d == nil || d.EventMesh == nil {
+		return // the connection is known only at apply (RequireAtPlan): the apply finds a missing queue
+	}
+	exists, err := d.EventMeshQueueExistsOrPlanned(ctx, q)
+	switch {
+	case err != nil:
+		if !d.EventMeshCredential.AddRefused(&resp.Diagnostics, path.Root("queue_name"), err) {
+			resp.Diagnostics.AddAttributeError(path.Root("queue_name"), "Cannot Check Queue",
+				framework.ListErrorDetail(fmt.Sprintf("checking that the queue %q of the subscription exists", q), err))
+		}
+	case !exists:
+		resp.Diagnostics.AddAttributeError(path.Root("queue_name"), "Queue Does Not Exist",
+			fmt.Sprintf("The Event Mesh instance has no queue %q, and this configuration plans none, so the subscription could not be "+
+				"created: the apply would fail. Terraform plans a resource after those it refers to, so a queue this configuration "+
+				"creates counts only when `queue_name` refers to it. "+
+				"Set `queue_name` to `sapmessaging_queue.<name>.name`, or create the queue first.", q))
+	}
+}
 
 // subscriptionImportNames reads the import ID QUEUE,TOPIC, or the import identity that stands for it.
 func subscriptionImportNames(_ context.Context, _ *framework.ProviderData, req resource.ImportStateRequest, resp *resource.ImportStateResponse) (string, string, bool) {

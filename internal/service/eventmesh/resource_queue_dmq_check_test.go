@@ -1,0 +1,159 @@
+package eventmesh_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+)
+
+const (
+	extQueue = "acme/crm/prod/ext"
+	extDMQ   = "acme/crm/prod/extdmq"
+)
+
+// extQueueHCL is a queue whose dead message queue is made outside the configuration, named as text.
+func extQueueHCL(env *acctest.TestEnv, redeliveries int, extra string) string {
+	return env.Configf(`
+resource "sapmessaging_queue" "q" {
+  name                 = %q
+  max_redelivery_count = %d
+  dead_message_queue   = %q
+%s}
+`, extQueue, redeliveries, extDMQ, extra)
+}
+
+func putExtDMQ(t *testing.T, env *acctest.TestEnv) func() {
+	return func() { env.PutQueues(t, acctest.EventMeshQueue{Name: extDMQ}) }
+}
+
+func deleteExtDMQ(t *testing.T, env *acctest.TestEnv) func() {
+	return func() {
+		if err := env.EventMesh(t).DeleteQueue(context.Background(), extDMQ); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A queue whose dead message queue, made outside the configuration, was deleted by hand fails every plan, the one
+// that changes nothing (failed messages would be dropped) and the one that writes the queue (the apply would fail),
+// from the refresh's queue list: the plan costs no management call beyond it. Once the dead message queue exists
+// again, the plan passes.
+func TestAccQueue_deadMessageQueueDeletedOutside(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	deletionGuardTest(t, []resource.TestStep{
+		{
+			PreConfig: putExtDMQ(t, env),
+			Config:    extQueueHCL(env, 3, ""),
+		},
+		{
+			PreConfig: func() {
+				deleteExtDMQ(t, env)()
+				env.Srv.ResetStats()
+			},
+			Config:      extQueueHCL(env, 3, ""),
+			PlanOnly:    true,
+			ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*dropped.*Create the queue "acme/crm/prod/extdmq" again`),
+		},
+		{
+			PreConfig: func() {
+				st := env.Srv.Stats()
+				t.Logf("refresh and plan: %d management calls %v", st.ManagementCalls, st.Routes)
+				if st.ManagementCalls != 1 || st.Routes["GET /queues"] != 1 {
+					t.Fatalf("the refresh and plan of the queue made %d management calls (%v), want the one queue list", st.ManagementCalls, st.Routes)
+				}
+			},
+			Config:      extQueueHCL(env, 4, ""),
+			ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*the apply would fail`),
+		},
+		{
+			PreConfig: putExtDMQ(t, env),
+			Config:    extQueueHCL(env, 4, ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+		},
+	})
+}
+
+// A queue whose dead message queue is missing is adopted as it is: the import sets
+// allow_missing_dead_message_queue, the plan changes nothing and warns; without the attribute the plan refuses
+// the queue and names it.
+func TestAccQueue_adoptQueueWithMissingDeadMessageQueue(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const addr = "sapmessaging_queue.q"
+	importHCL := "\nimport {\n  to = sapmessaging_queue.q\n  id = \"" + extQueue + "\"\n}\n"
+	three, dmq := int64(3), extDMQ
+	deletionGuardTest(t, []resource.TestStep{
+		{
+			PreConfig: func() {
+				env.PutQueues(t, acctest.EventMeshQueue{Name: extDMQ},
+					acctest.EventMeshQueue{Name: extQueue, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}})
+				deleteExtDMQ(t, env)()
+			},
+			Config:      extQueueHCL(env, 3, "") + importHCL,
+			ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*allow_missing_dead_message_queue = true`),
+		},
+		{
+			Config: extQueueHCL(env, 3, "  allow_missing_dead_message_queue = true\n") + importHCL,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(true)),
+			},
+			Check: func(*terraform.State) error {
+				if q, ok := env.Srv.Queue(extQueue); !ok || q.DeadMsgQueue == nil || *q.DeadMsgQueue != extDMQ {
+					return fmt.Errorf("the adopted queue changed: %+v", q)
+				}
+				return nil
+			},
+		},
+		{
+			// A change writes the queue, which Event Mesh refuses while its dead message queue is missing.
+			Config:      extQueueHCL(env, 4, "  allow_missing_dead_message_queue = true\n"),
+			ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*the apply would fail`),
+		},
+		{
+			PreConfig: putExtDMQ(t, env),
+			Config:    extQueueHCL(env, 4, ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+		},
+	})
+}
+
+// The queue list resource writes allow_missing_dead_message_queue = true for a queue whose dead message queue is
+// gone, and false for one whose dead message queue exists, from its one queue list.
+func TestAccQueueListResource_missingDeadMessageQueue(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	env.AddHandMadeQueues(t)
+	three, dmq := int64(3), extDMQ
+	env.PutQueues(t, acctest.EventMeshQueue{Name: extDMQ},
+		acctest.EventMeshQueue{Name: extQueue, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}})
+	deleteExtDMQ(t, env)()
+	acctest.QueryTest(t,
+		env.CountedQueryStep(env.ProviderBlock+acctest.ListHCL("sapmessaging_queue", "prod", `name_prefix = "acme/crm/prod/"`, "include_resource = true"),
+			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName(extQueue), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(true)},
+			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), []querycheck.KnownValueCheck{
+				{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(false)},
+			}),
+			expectManagementCalls{env: env, want: 1},
+		),
+	)
+}
