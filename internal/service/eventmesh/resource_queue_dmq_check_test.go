@@ -153,7 +153,7 @@ func TestAccQueueListResource_missingDeadMessageQueue(t *testing.T) {
 			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), []querycheck.KnownValueCheck{
 				{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(false)},
 			}),
-			expectManagementCalls{env: env, want: 1},
+			expectManagementCalls(env, 1),
 		),
 	)
 }
