@@ -28,8 +28,9 @@ import (
 // already: the count the refresh recorded in the private state (recordHeld; terraform destroy plans
 // in another provider process than its refresh), else the list of this provider process
 // (eventmesh.Client.QueueCounters). So no request is added while the list holds the counters; one
-// GET per queue planned for destroy or replacement when it does not. A read that fails fails the
-// plan. With force_destroy nothing is read.
+// GET per queue planned for destroy or replacement when it does not. A recorded count above zero is
+// read again (one GET) before the plan refuses, so an old count never stops a destroy the queue now
+// allows. A read that fails fails the plan. With force_destroy nothing is read.
 func refuseHeldAtPlan[M any, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.ModifyPlanRequest, diags *diag.Diagnostics) {
 	if req.State.Raw.IsNull() || d == nil || d.EventMesh == nil {
 		return
@@ -53,8 +54,15 @@ func refuseHeldAtPlan[M any, P queueModelPtr[M]](ctx context.Context, d *framewo
 		}
 	}
 	held, unacked, ok := refreshedHeld(ctx, req.Private, name)
-	if !ok {
-		q, err := d.EventMesh.QueueCounters(ctx, name)
+	if !ok || held > 0 {
+		// A refusal rests on a read of this plan: a count recorded by an earlier refresh (a plan with
+		// -refresh=false, or the post-test destroy of terraform-plugin-testing, after it) may be old,
+		// so a recorded count above zero is read again with one GET of the queue.
+		read := d.EventMesh.QueueCounters
+		if ok {
+			read = d.EventMesh.GetQueue
+		}
+		q, err := read(ctx, name)
 		if errors.Is(err, eventmesh.ErrNotFound) {
 			return // gone: the apply has nothing to refuse
 		}
