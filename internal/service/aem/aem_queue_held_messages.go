@@ -26,8 +26,8 @@ import (
 // plan destroys or replaces without force_destroy: the run's list of the queues' configuration holds no
 // count. A count that fails fails the plan.
 func refuseAEMHeldAtPlan[M any, P aemQueueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.ModifyPlanRequest, diags *diag.Diagnostics) {
-	if req.State.Raw.IsNull() || d == nil || d.AEMUnknown {
-		return
+	if req.State.Raw.IsNull() || d == nil || d.AEMUnknown || framework.SameRawAttribute(req.Plan.Raw, req.State.Raw, "name") {
+		return // no prior queue, or a plan that keeps its name: neither destroys nor replaces it
 	}
 	var state M
 	diags.Append(framework.GetState(ctx, req.State, &state)...)

@@ -1,0 +1,21 @@
+package framework
+
+import "github.com/hashicorp/terraform-plugin-go/tftypes"
+
+// SameRawAttribute reports whether the objects a and b (a plan and a prior state as Terraform sends
+// them) hold the same value at the top-level attribute name, reading the raw values without decoding
+// either object into a model: a plan-time check that matters only when an attribute changed (the
+// refusal of a queue's replacement, which a new `name` forces) answers the common case, a plan that
+// keeps it, at the cost of two attribute lookups. False when either is null or not an object.
+func SameRawAttribute(a, b tftypes.Value, name string) bool {
+	if a.IsNull() || b.IsNull() || !a.IsKnown() || !b.IsKnown() {
+		return false
+	}
+	var am, bm map[string]tftypes.Value
+	if a.As(&am) != nil || b.As(&bm) != nil {
+		return false
+	}
+	av, aok := am[name]
+	bv, bok := bm[name]
+	return aok && bok && av.Equal(bv)
+}
