@@ -241,3 +241,15 @@ func (r *SubscriptionResource[M]) ImportState(ctx context.Context, req resource.
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("queue_name"), queue)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(r.TopicAttr), topic)...)
 }
+
+// SubscriptionQueueKept reports whether the plan of a topic subscription keeps the queue q of its prior
+// state (or a read of it failed, in diags): the plan-time check that the subscription's queue exists then
+// has nothing to check, since it ran when the subscription was planned.
+func SubscriptionQueueKept(ctx context.Context, req resource.ModifyPlanRequest, q string, diags *diag.Diagnostics) bool {
+	if req.State.Raw.IsNull() {
+		return false
+	}
+	var priorQueue types.String
+	diags.Append(req.State.GetAttribute(ctx, path.Root("queue_name"), &priorQueue)...)
+	return diags.HasError() || !priorQueue.IsNull() && priorQueue.ValueString() == q
+}

@@ -69,20 +69,12 @@ func refuseAEMHeldAtPlan[M any, P aemQueueModelPtr[M]](ctx context.Context, d *f
 	}
 	counted := fmt.Sprintf("The queue %q holds %s. Deleting it would discard them", name, aem.Plural(int(n), "message", "messages"))
 	if !replaced {
-		diags.AddError("Queue Holds Messages", counted+", and this plan destroys it. "+aemHeldAtPlanConsequence)
+		diags.AddError("Queue Holds Messages", counted+", and this plan destroys it. "+framework.HeldAtPlanConsequence("sapmessaging_aem_queue_subscription", "sapmessaging_aem_redrive"))
 		return
 	}
 	renamed := ""
 	if !planned.IsUnknown() && !planned.IsNull() {
 		renamed = fmt.Sprintf(" (the new name is %q)", planned.ValueString())
 	}
-	diags.AddAttributeError(path.Root("name"), "Queue Holds Messages", counted+". Changing `name` replaces it"+renamed+". "+aemHeldAtPlanConsequence)
+	diags.AddAttributeError(path.Root("name"), "Queue Holds Messages", counted+". Changing `name` replaces it"+renamed+". "+framework.HeldAtPlanConsequence("sapmessaging_aem_queue_subscription", "sapmessaging_aem_redrive"))
 }
-
-// aemHeldAtPlanConsequence says what the apply of a destroy or replacement of a queue that holds messages
-// would do, and the fix.
-const aemHeldAtPlanConsequence = "The apply would first delete what depends on the queue (its `sapmessaging_aem_queue_subscription` " +
-	"resources, queues that name it as their dead message queue), then refuse to delete the queue because it holds messages: the " +
-	"queue would be left without its subscriptions, and messages published to their topics meanwhile would be stored on no queue. " +
-	"So the plan stops here, and nothing is deleted. Consume or move the messages first (the `sapmessaging_aem_redrive` action moves " +
-	"them to another queue), or set `force_destroy = true` and apply it before destroying or renaming the queue."

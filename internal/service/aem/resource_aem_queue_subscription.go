@@ -159,12 +159,8 @@ func aemQueueSubscriptionSchema(ctx context.Context) schema.Schema {
 // aemPlanSubscriptionQueue refuses, for a subscription to create, a queue that the broker does not hold and
 // this run does not plan.
 func aemPlanSubscriptionQueue(ctx context.Context, d *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, q string) {
-	if !req.State.Raw.IsNull() {
-		var priorQueue types.String
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("queue_name"), &priorQueue)...)
-		if resp.Diagnostics.HasError() || !priorQueue.IsNull() && priorQueue.ValueString() == q {
-			return // the subscription exists already; its queue was checked when it was planned
-		}
+	if framework.SubscriptionQueueKept(ctx, req, q, &resp.Diagnostics) {
+		return // the subscription exists already; its queue was checked when it was planned
 	}
 	if d == nil || d.AEM == nil {
 		return // the connection is known only at apply (requireAtPlan): the apply finds a missing queue

@@ -77,11 +77,11 @@ func refuseHeldAtPlan[M any, P queueModelPtr[M]](ctx context.Context, d *framewo
 	}
 	counted := fmt.Sprintf("The queue %q holds %d message(s), %d of them delivered and not yet acknowledged. Deleting it would discard them", name, held, unacked)
 	if !replaced {
-		diags.AddError("Queue Holds Messages", counted+", and this plan destroys it. "+heldAtPlanConsequence("sapmessaging_queue_subscription", "sapmessaging_redrive"))
+		diags.AddError("Queue Holds Messages", counted+", and this plan destroys it. "+framework.HeldAtPlanConsequence("sapmessaging_queue_subscription", "sapmessaging_redrive"))
 		return
 	}
 	diags.AddAttributeError(path.Root("name"), "Queue Holds Messages", counted+". Changing `name` replaces it"+newName(planned)+". "+
-		heldAtPlanConsequence("sapmessaging_queue_subscription", "sapmessaging_redrive"))
+		framework.HeldAtPlanConsequence("sapmessaging_queue_subscription", "sapmessaging_redrive"))
 }
 
 // addHeldReadError reports a failed read of whether queue name holds messages at plan.
@@ -154,15 +154,4 @@ func newName(planned types.String) string {
 		return ""
 	}
 	return fmt.Sprintf(" (the new name is %q)", planned.ValueString())
-}
-
-// heldAtPlanConsequence says what the apply of a destroy or replacement of a queue that holds
-// messages would do, and the fix; subscription and redrive are the resource and action types of
-// the broker.
-func heldAtPlanConsequence(subscription, redrive string) string {
-	return fmt.Sprintf("The apply would first delete what depends on the queue (its `%s` resources, queues that name it as "+
-		"their dead message queue), then refuse to delete the queue because it holds messages: the queue would be left without "+
-		"its subscriptions, and messages published to their topics meanwhile would be stored on no queue. So the plan stops here, "+
-		"and nothing is deleted. Consume or move the messages first (the `%s` action moves them to another queue), or set "+
-		"`force_destroy = true` and apply it before destroying or renaming the queue.", subscription, redrive)
 }

@@ -152,12 +152,8 @@ var errSubscriptionExists = errors.New("the queue holds the subscription already
 // planSubscriptionQueue refuses, for a subscription to create (or moved to another queue), a queue that the
 // Event Mesh instance does not hold and this run does not plan, from the run's queue list.
 func planSubscriptionQueue(ctx context.Context, d *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, q string) {
-	if !req.State.Raw.IsNull() {
-		var priorQueue types.String
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("queue_name"), &priorQueue)...)
-		if resp.Diagnostics.HasError() || !priorQueue.IsNull() && priorQueue.ValueString() == q {
-			return // the subscription exists already; its queue was checked when it was planned
-		}
+	if framework.SubscriptionQueueKept(ctx, req, q, &resp.Diagnostics) {
+		return // the subscription exists already; its queue was checked when it was planned
 	}
 	if d == nil || d.EventMesh == nil {
 		return // the connection is known only at apply (RequireAtPlan): the apply finds a missing queue
