@@ -363,11 +363,7 @@ func TestRunAEMPaths(t *testing.T) {
 			if tt.noAEM {
 				in.AEM, in.AEMQueues = false, nil
 			}
-			r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
-			if len(r.Paths) != 1 {
-				t.Fatalf("paths = %+v", r.Paths)
-			}
-			p := r.Paths[0]
+			r, p := onlyPath(t, in)
 			if p.Adapter != AdapterAEM || p.Broker() != BrokerAEM || p.Queue != aemOrders || p.ChannelLabel() != "Orders/AEM_In" ||
 				deref(p.MaxAttempts) != int64(5) || deref(p.RetryIntervalMs) != int64(1000) || deref(p.MaxRetryIntervalMs) != int64(30000) ||
 				p.RetryMultiplier == nil || *p.RetryMultiplier != 3.0 || p.ConsumerMode != rules.AEMConsumerGuaranteed {
@@ -517,11 +513,7 @@ func TestReadAEM(t *testing.T) {
 func TestRunAEMDirectConsumer(t *testing.T) {
 	t.Parallel()
 	in := aemInput(t, nil, healthyAEMQueues(), flow{id: "Orders", o: one(aemSender(aemOrders, set(iflow.KeyAEMConsumerMode, "DIRECT")))})
-	r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
-	if len(r.Paths) != 1 {
-		t.Fatalf("paths = %+v", r.Paths)
-	}
-	p := r.Paths[0]
+	r, p := onlyPath(t, in)
 	if deref(p.WorstCase) != int64(5) || p.End != rules.AEMEndLost || derefDuration(p.TimeToEnd) != 40*time.Second || p.RedeliveryCount != nil ||
 		p.DeadMessageQueue != "" || !p.QueueExists || p.ConsumerMode != rules.AEMConsumerDirect {
 		t.Errorf("path = %+v (%s)", p, p.WorstCaseNote)

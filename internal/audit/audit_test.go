@@ -100,6 +100,16 @@ func one(senders ...iflowbuild.Sender) iflowbuild.Options {
 	return iflowbuild.Options{Senders: senders}
 }
 
+// ordersFlow is the one flow Orders, its one AMQP sender reading the orders queue with retries n.
+func ordersFlow(n string) []flow {
+	return []flow{{id: "Orders", o: one(amqp(orders, n))}}
+}
+
+// onOrdersSender is the finding of rule on the sender of ordersFlow, as rulesOf spells it.
+func onOrdersSender(rule string) string {
+	return rule + " channel:Orders/EventMesh queue:" + orders + " flow:Orders"
+}
+
 const (
 	orders    = "acme/crm/prod/orders"
 	ordersDMQ = "acme/crm/prod/orders/dmq"
@@ -107,6 +117,17 @@ const (
 
 func healthyQueues() []eventmesh.Queue {
 	return []eventmesh.Queue{queue(orders, 5, ordersDMQ), dmq(ordersDMQ)}
+}
+
+// onlyPath runs the audit of in at every severity and returns the report and its one path; it fails the test for
+// another number of paths.
+func onlyPath(t *testing.T, in Input) (Report, Path) {
+	t.Helper()
+	r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
+	if len(r.Paths) != 1 {
+		t.Fatalf("paths = %+v, want one", r.Paths)
+	}
+	return r, r.Paths[0]
 }
 
 // rulesOf returns "rule objects…" of each finding, for comparing.
@@ -181,14 +202,14 @@ func TestRunFindings(t *testing.T) {
 		{
 			name:   "healthy path",
 			queues: healthyQueues(),
-			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			flows:  ordersFlow("1"),
 			want:   nil,
 		},
 		{
 			name:   "consumed queue with R = 0 is reported once, on the path",
 			queues: []eventmesh.Queue{queue(orders, 0, ordersDMQ), dmq(ordersDMQ)},
-			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
-			want:   []string{"amqp.queue_redelivery_unlimited channel:Orders/EventMesh queue:" + orders + " flow:Orders"},
+			flows:  ordersFlow("1"),
+			want:   []string{onOrdersSender("amqp.queue_redelivery_unlimited")},
 		},
 		{
 			name: "consumed queue without R",
@@ -197,8 +218,8 @@ func TestRunFindings(t *testing.T) {
 				q.MaxRedeliveryCount = nil
 				return []eventmesh.Queue{q, dmq(ordersDMQ)}
 			}(),
-			flows: []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
-			want:  []string{"amqp.queue_redelivery_unlimited channel:Orders/EventMesh queue:" + orders + " flow:Orders"},
+			flows: ordersFlow("1"),
+			want:  []string{onOrdersSender("amqp.queue_redelivery_unlimited")},
 		},
 		{
 			name:   "unconsumed queue with R = 0 is the queue's own finding",
@@ -208,20 +229,20 @@ func TestRunFindings(t *testing.T) {
 		{
 			name:   "empty retry count",
 			queues: healthyQueues(),
-			flows:  []flow{{id: "Orders", o: one(amqp(orders, ""))}},
-			want:   []string{"amqp.retries_endless channel:Orders/EventMesh queue:" + orders + " flow:Orders"},
+			flows:  ordersFlow(""),
+			want:   []string{onOrdersSender("amqp.retries_endless")},
 		},
 		{
 			name:   "zero retry count",
 			queues: healthyQueues(),
-			flows:  []flow{{id: "Orders", o: one(amqp(orders, "0"))}},
-			want:   []string{"amqp.retries_zero channel:Orders/EventMesh queue:" + orders + " flow:Orders"},
+			flows:  ordersFlow("0"),
+			want:   []string{onOrdersSender("amqp.retries_zero")},
 		},
 		{
 			name:   "inner retries",
 			queues: healthyQueues(),
-			flows:  []flow{{id: "Orders", o: one(amqp(orders, "3"))}},
-			want:   []string{"amqp.inner_retries channel:Orders/EventMesh queue:" + orders + " flow:Orders"},
+			flows:  ordersFlow("3"),
+			want:   []string{onOrdersSender("amqp.inner_retries")},
 		},
 		{
 			name:   "redelivery cancelled",
@@ -229,12 +250,12 @@ func TestRunFindings(t *testing.T) {
 			flows: []flow{{id: "Orders", o: one(amqp(orders, "1", func(p map[string]string) {
 				p[iflow.KeyDeliveryState] = "MODIFIED_FAILED_UNDELIVERABLE"
 			}))}},
-			want: []string{"amqp.delivery_status_undeliverable channel:Orders/EventMesh queue:" + orders + " flow:Orders"},
+			want: []string{onOrdersSender("amqp.delivery_status_undeliverable")},
 		},
 		{
 			name:   "consumed queue without dead message queue",
 			queues: []eventmesh.Queue{queue(orders, 5, "")},
-			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			flows:  ordersFlow("1"),
 			want:   []string{"queue.dmq_missing queue:" + orders},
 		},
 		{
@@ -244,19 +265,19 @@ func TestRunFindings(t *testing.T) {
 				q.RespectTTL, q.MaxTTL = ptr(false), nil
 				return q
 			}()},
-			flows: []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			flows: ordersFlow("1"),
 			want:  []string{"dmq.max_ttl_required queue:" + ordersDMQ, "dmq.respect_ttl_required queue:" + ordersDMQ},
 		},
 		{
 			name:   "dead message queue that does not exist",
 			queues: []eventmesh.Queue{queue(orders, 5, ordersDMQ)},
-			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			flows:  ordersFlow("1"),
 			want:   []string{"audit.dmq_not_found queue:" + orders + " queue:" + ordersDMQ},
 		},
 		{
 			name:   "dead message queue chain",
 			queues: []eventmesh.Queue{queue(orders, 5, ordersDMQ), queue(ordersDMQ, 5, ordersDMQ+"2"), dmq(ordersDMQ + "2")},
-			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			flows:  ordersFlow("1"),
 			// The middle queue is a dead message queue itself, without a time to live.
 			want: []string{"queue.dmq_chain queue:" + orders + " queue:" + ordersDMQ, "dmq.max_ttl_required queue:" + ordersDMQ},
 		},
@@ -275,8 +296,8 @@ func TestRunFindings(t *testing.T) {
 		{
 			name:   "consumed queue naming itself as its dead message queue with R = 0",
 			queues: []eventmesh.Queue{queue(orders, 0, orders)},
-			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
-			want:   []string{"amqp.queue_redelivery_unlimited channel:Orders/EventMesh queue:" + orders + " flow:Orders", "dmq.max_ttl_required queue:" + orders, "queue.dmq_self queue:" + orders},
+			flows:  ordersFlow("1"),
+			want:   []string{onOrdersSender("amqp.queue_redelivery_unlimited"), "dmq.max_ttl_required queue:" + orders, "queue.dmq_self queue:" + orders},
 		},
 		{
 			name:   "dead message queue cycle with R = 0",
@@ -287,7 +308,7 @@ func TestRunFindings(t *testing.T) {
 		{
 			name:   "dead message queue chain with R = 0 in the middle",
 			queues: []eventmesh.Queue{queue(orders, 5, ordersDMQ), queue(ordersDMQ, 0, ordersDMQ+"2"), dmq(ordersDMQ + "2")},
-			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			flows:  ordersFlow("1"),
 			want:   []string{"dmq.max_ttl_required queue:" + ordersDMQ, "queue.dmq_chain queue:" + orders + " queue:" + ordersDMQ, "queue.redelivery_unlimited queue:" + ordersDMQ},
 		},
 		{
@@ -350,7 +371,7 @@ func TestRunFindings(t *testing.T) {
 		},
 		{
 			name:  "flows only",
-			flows: []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			flows: ordersFlow("1"),
 			noEM:  true,
 			want:  []string{"audit.flows_only"},
 		},
@@ -416,14 +437,14 @@ func TestRunFindings(t *testing.T) {
 		{
 			name:   "a webhook and a flow on an exclusive queue compete",
 			queues: exclusive(webhookQueues()),
-			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			flows:  ordersFlow("1"),
 			hooks:  []eventmesh.Webhook{hook("orders-push", orders, 1)},
 			want:   []string{"audit.exclusive_competing queue:" + orders},
 		},
 		{
 			name:   "a webhook and a flow on a non-exclusive queue",
 			queues: webhookQueues(),
-			flows:  []flow{{id: "Orders", o: one(amqp(orders, "1"))}},
+			flows:  ordersFlow("1"),
 			hooks:  []eventmesh.Webhook{hook("orders-push", orders, 1)},
 			want:   nil,
 		},
@@ -478,11 +499,7 @@ func TestRunPaths(t *testing.T) {
 			if tt.noEM {
 				in.EventMesh = false
 			}
-			r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
-			if len(r.Paths) != 1 {
-				t.Fatalf("paths = %+v, want one", r.Paths)
-			}
-			p := r.Paths[0]
+			_, p := onlyPath(t, in)
 			if fmt.Sprint(deref(p.WorstCase)) != fmt.Sprint(deref(tt.worst)) || p.Unbounded != tt.unbounded || !strings.Contains(p.WorstCaseNote, tt.note) {
 				t.Errorf("worst case %v unbounded %v note %q, want %v %v containing %q", deref(p.WorstCase), p.Unbounded, p.WorstCaseNote, deref(tt.worst), tt.unbounded, tt.note)
 			}
@@ -526,11 +543,7 @@ func TestRunWebhookPaths(t *testing.T) {
 			if tt.noEM {
 				in.EventMesh = false
 			}
-			r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
-			if len(r.Paths) != 1 {
-				t.Fatalf("paths = %+v, want one", r.Paths)
-			}
-			p := r.Paths[0]
+			_, p := onlyPath(t, in)
 			if fmt.Sprint(deref(p.WorstCase)) != fmt.Sprint(deref(tt.worst)) || fmt.Sprint(deref(p.GiveUpMinutes)) != fmt.Sprint(deref(tt.minutes)) ||
 				p.Unbounded || !strings.Contains(p.WorstCaseNote, tt.note) {
 				t.Errorf("worst case %v in %v minutes (unbounded %v), note %q; want %v in %v containing %q",
@@ -595,7 +608,7 @@ func TestRunFilters(t *testing.T) {
 		paths []string
 	}{
 		{"errors only", Filter{MinSeverity: rules.SeverityError}, []string{
-			"amqp.queue_redelivery_unlimited channel:Orders/EventMesh queue:" + orders + " flow:Orders",
+			onOrdersSender("amqp.queue_redelivery_unlimited"),
 			"amqp.queue_redelivery_unlimited channel:People/EventMesh queue:acme/hr/prod/people flow:People",
 		}, []string{orders, "acme/hr/prod/people"}},
 		{"queue prefix", Filter{QueuePrefix: "acme/hr/", MinSeverity: rules.SeverityInfo}, []string{
@@ -607,7 +620,7 @@ func TestRunFilters(t *testing.T) {
 			"queue.dmq_missing queue:acme/hr/prod/people",
 		}, []string{"acme/hr/prod/people"}},
 		{"package", Filter{Package: "Orders", MinSeverity: rules.SeverityWarning}, []string{
-			"amqp.queue_redelivery_unlimited channel:Orders/EventMesh queue:" + orders + " flow:Orders",
+			onOrdersSender("amqp.queue_redelivery_unlimited"),
 		}, []string{orders}},
 	}
 	for _, tt := range tests {
@@ -873,11 +886,7 @@ func TestRunWebhookEndpointWithoutCredentials(t *testing.T) {
 func TestRunPathOfAnotherVersionRunning(t *testing.T) {
 	t.Parallel()
 	in := input(t, healthyQueues(), flow{id: "Orders", o: one(amqp(orders, "1")), deployed: "0.9.0"})
-	r := Run(in, Filter{MinSeverity: rules.SeverityInfo})
-	if len(r.Paths) != 1 {
-		t.Fatalf("paths = %+v, want one", r.Paths)
-	}
-	p := r.Paths[0]
+	r, p := onlyPath(t, in)
 	if !p.RuntimeUnknown || p.Unbounded || p.WorstCase != nil || !strings.Contains(p.WorstCaseNote, "runs version 0.9.0") ||
 		!strings.Contains(p.WorstCaseNote, "would give 7 executions") {
 		t.Errorf("path = %+v, want the running settings unknown and the design time's 7 executions in the note", p)
