@@ -13,15 +13,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdkit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatorcontrol"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
@@ -171,8 +168,7 @@ func (cl *client) replaySender(ctx context.Context, ci *cpi.Client, sf senderFlo
 	if err := deployFlow(ctx, ci, sf.flow, zip); err != nil {
 		return nil, err
 	}
-	behaviour := "/iflows/" + url.PathEscape(sf.flow) + "/behaviour"
-	if err := emulatorcontrol.Call(ctx, cl.controlURL, http.MethodPut, behaviour, `{"outcome": "error"}`, nil); err != nil {
+	if err := cmdkit.FailEveryRun(ctx, cl.controlURL, sf.flow); err != nil {
 		return nil, err
 	}
 	seen, err := cl.senderRuns(ctx, sf.flow)
@@ -214,17 +210,8 @@ func (cl *client) replaySender(ctx context.Context, ci *cpi.Client, sf senderFlo
 
 // deployFlow creates or updates the flow and deploys it.
 func deployFlow(ctx context.Context, ci *cpi.Client, flow string, zip []byte) error {
-	switch _, err := ci.GetArtifact(ctx, flow, cpi.ActiveVersion); {
-	case errors.Is(err, cpi.ErrNotFound):
-		if _, err := ci.CreateArtifact(ctx, cpi.Artifact{ID: flow, Name: flow, PackageID: "Demo"}, zip); err != nil {
-			return fmt.Errorf("creating the flow: %w", err)
-		}
-	case err != nil:
-		return fmt.Errorf("reading the flow: %w", err)
-	default:
-		if err := ci.UpdateContent(ctx, flow, cpi.ActiveVersion, flow, zip); err != nil {
-			return fmt.Errorf("updating the flow: %w", err)
-		}
+	if err := cmdkit.PutFlow(ctx, ci, flow, zip); err != nil {
+		return err
 	}
 	if _, err := ci.DeployAndWait(ctx, flow, cpi.ActiveVersion, 20*time.Millisecond); err != nil {
 		return fmt.Errorf("deploying the flow: %w", err)
@@ -235,7 +222,7 @@ func deployFlow(ctx context.Context, ci *cpi.Client, flow string, zip []byte) er
 // senderRuns returns the runs of flow by message id.
 func (cl *client) senderRuns(ctx context.Context, flow string) (map[string]senderRun, error) {
 	var runs []senderRun
-	if err := emulatorcontrol.Call(ctx, cl.controlURL, http.MethodGet, "/iflows/"+url.PathEscape(flow)+"/runs", "", &runs); err != nil {
+	if err := cmdkit.FlowRuns(ctx, cl.controlURL, flow, &runs); err != nil {
 		return nil, err
 	}
 	out := make(map[string]senderRun, len(runs))

@@ -22,7 +22,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -185,19 +184,10 @@ func (cl *clients) replay(ctx context.Context, sc scenario, days int64) (*result
 	if err != nil {
 		return nil, fmt.Errorf("reading the flow: %w", err)
 	}
-	switch _, err := cl.cpi.GetArtifact(ctx, sc.flow, cpi.ActiveVersion); {
-	case errors.Is(err, cpi.ErrNotFound):
-		if _, err := cl.cpi.CreateArtifact(ctx, cpi.Artifact{ID: sc.flow, Name: sc.flow, PackageID: "Demo"}, zip); err != nil {
-			return nil, fmt.Errorf("creating the flow: %w", err)
-		}
-	case err != nil:
-		return nil, fmt.Errorf("reading the flow: %w", err)
-	default:
-		if err := cl.cpi.UpdateContent(ctx, sc.flow, cpi.ActiveVersion, sc.flow, zip); err != nil {
-			return nil, fmt.Errorf("updating the flow: %w", err)
-		}
+	if err := cmdkit.PutFlow(ctx, cl.cpi, sc.flow, zip); err != nil {
+		return nil, err
 	}
-	if err := cl.control(ctx, http.MethodPut, "/iflows/"+url.PathEscape(sc.flow)+"/behaviour", `{"outcome": "error"}`, nil); err != nil {
+	if err := cmdkit.FailEveryRun(ctx, cl.controlURL, sc.flow); err != nil {
 		return nil, err
 	}
 	if _, err := cl.cpi.DeployAndWait(ctx, sc.flow, cpi.ActiveVersion, 100*time.Millisecond); err != nil {
@@ -213,7 +203,7 @@ func (cl *clients) replay(ctx context.Context, sc scenario, days int64) (*result
 	res := &result{sc: sc, pred: pred, statuses: map[string]int{}}
 	for {
 		var runs []messageRun
-		if err := cl.control(ctx, http.MethodGet, "/iflows/"+url.PathEscape(sc.flow)+"/runs", "", &runs); err != nil {
+		if err := cmdkit.FlowRuns(ctx, cl.controlURL, sc.flow, &runs); err != nil {
 			return nil, err
 		}
 		for _, r := range runs {

@@ -18,8 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/url"
 	"os"
 	"sort"
 	"strconv"
@@ -28,7 +26,6 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdkit"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatorcontrol"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
@@ -235,19 +232,10 @@ func replay(ctx context.Context, c config) (*report, error) {
 	props["NumberConcurrentProcesses"] = "1"
 	zip := iflowbuild.Build(iflowbuild.Options{Name: c.iflowID, Senders: []iflowbuild.Sender{{Name: "EventMesh", Properties: props}},
 		ExceptionEnds: [][]string{{"error"}}})
-	switch _, err := cl.cpi.GetArtifact(ctx, c.iflowID, cpi.ActiveVersion); {
-	case errors.Is(err, cpi.ErrNotFound):
-		if _, err := cl.cpi.CreateArtifact(ctx, cpi.Artifact{ID: c.iflowID, Name: c.iflowID, PackageID: "Demo"}, zip); err != nil {
-			return nil, fmt.Errorf("creating integration flow %s: %w", c.iflowID, err)
-		}
-	case err != nil:
-		return nil, fmt.Errorf("reading integration flow %s: %w", c.iflowID, err)
-	default:
-		if err := cl.cpi.UpdateContent(ctx, c.iflowID, cpi.ActiveVersion, c.iflowID, zip); err != nil {
-			return nil, fmt.Errorf("updating integration flow %s: %w", c.iflowID, err)
-		}
+	if err := cmdkit.PutFlow(ctx, cl.cpi, c.iflowID, zip); err != nil {
+		return nil, err
 	}
-	if err := cl.control(ctx, http.MethodPut, "/iflows/"+url.PathEscape(c.iflowID)+"/behaviour", `{"outcome": "error"}`, nil); err != nil {
+	if err := cmdkit.FailEveryRun(ctx, cl.controlURL, c.iflowID); err != nil {
 		return nil, err
 	}
 	if _, err := cl.cpi.DeployAndWait(ctx, c.iflowID, cpi.ActiveVersion, 100*time.Millisecond); err != nil {
@@ -255,7 +243,7 @@ func replay(ctx context.Context, c config) (*report, error) {
 	}
 	before := map[string]bool{}
 	var runs []messageRun
-	if err := cl.control(ctx, http.MethodGet, "/iflows/"+url.PathEscape(c.iflowID)+"/runs", "", &runs); err != nil {
+	if err := cmdkit.FlowRuns(ctx, cl.controlURL, c.iflowID, &runs); err != nil {
 		return nil, err
 	}
 	for _, r := range runs {
@@ -265,7 +253,7 @@ func replay(ctx context.Context, c config) (*report, error) {
 		return nil, fmt.Errorf("publishing to queue %s: %w", c.queue, err)
 	}
 	for {
-		if err := cl.control(ctx, http.MethodGet, "/iflows/"+url.PathEscape(c.iflowID)+"/runs", "", &runs); err != nil {
+		if err := cmdkit.FlowRuns(ctx, cl.controlURL, c.iflowID, &runs); err != nil {
 			return nil, err
 		}
 		for _, r := range runs {
@@ -291,11 +279,6 @@ func replay(ctx context.Context, c config) (*report, error) {
 		}
 	}
 	return rep, nil
-}
-
-// control calls an emulator control endpoint and decodes the answer into out.
-func (cl *clients) control(ctx context.Context, method, path, body string, out any) error {
-	return emulatorcontrol.Call(ctx, cl.controlURL, method, path, body, out)
 }
 
 // logStatuses lists the Status of the message processing logs of one

@@ -7,9 +7,12 @@ package cmdkit
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
@@ -151,4 +154,33 @@ func CloudIntegration(key servicekey.CloudIntegration, cfg httpx.Config) (*cpi.C
 		return nil, err
 	}
 	return cpi.New(h), nil
+}
+
+// PutFlow makes zip the content of the integration flow id: it creates the flow in the package Demo when the
+// tenant does not hold it and replaces its content when it does. The deploy is the caller's.
+func PutFlow(ctx context.Context, ci *cpi.Client, id string, zip []byte) error {
+	switch _, err := ci.GetArtifact(ctx, id, cpi.ActiveVersion); {
+	case errors.Is(err, cpi.ErrNotFound):
+		if _, err := ci.CreateArtifact(ctx, cpi.Artifact{ID: id, Name: id, PackageID: "Demo"}, zip); err != nil {
+			return fmt.Errorf("creating integration flow %s: %w", id, err)
+		}
+	case err != nil:
+		return fmt.Errorf("reading integration flow %s: %w", id, err)
+	default:
+		if err := ci.UpdateContent(ctx, id, cpi.ActiveVersion, id, zip); err != nil {
+			return fmt.Errorf("updating integration flow %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// FailEveryRun tells the emulator behind controlURL that every execution of the flow ends in an Error End.
+func FailEveryRun(ctx context.Context, controlURL, flow string) error {
+	return emulatorcontrol.Call(ctx, controlURL, http.MethodPut, "/iflows/"+url.PathEscape(flow)+"/behaviour", `{"outcome": "error"}`, nil)
+}
+
+// FlowRuns reads the executions of the flow that the emulator behind controlURL recorded into runs (a pointer to
+// a slice of the program's run type).
+func FlowRuns(ctx context.Context, controlURL, flow string, runs any) error {
+	return emulatorcontrol.Call(ctx, controlURL, http.MethodGet, "/iflows/"+url.PathEscape(flow)+"/runs", "", runs)
 }
