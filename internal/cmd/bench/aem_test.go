@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -56,15 +54,11 @@ func TestReadAEMCredentials(t *testing.T) {
 	if _, err := readAEMCredentials(dir); err == nil {
 		t.Error("no file: no error")
 	}
-	if err := os.WriteFile(filepath.Join(dir, "advanced-event-mesh.json"), []byte(`{"semp_url": "http://127.0.0.1:9", "msg_vpn_name": "v", "username": "u"}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cmdtest.WriteFile(t, dir, "advanced-event-mesh.json", `{"semp_url": "http://127.0.0.1:9", "msg_vpn_name": "v", "username": "u"}`)
 	if _, err := readAEMCredentials(dir); err == nil {
 		t.Error("no password: no error")
 	}
-	if err := os.WriteFile(filepath.Join(dir, "advanced-event-mesh.json"), []byte(`{"semp_url": "http://127.0.0.1:9", "msg_vpn_name": "v", "username": "u", "password": "p"}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cmdtest.WriteFile(t, dir, "advanced-event-mesh.json", `{"semp_url": "http://127.0.0.1:9", "msg_vpn_name": "v", "username": "u", "password": "p"}`)
 	if c, err := readAEMCredentials(dir); err != nil || c.Password != "p" {
 		t.Errorf("%+v %v", c, err)
 	}

@@ -55,19 +55,13 @@ func TestMedian(t *testing.T) {
 
 func TestPeakRSS(t *testing.T) {
 	t.Parallel()
-	p := filepath.Join(t.TempDir(), "rss.txt")
-	cpu := filepath.Join(t.TempDir(), "cpu.txt")
-	if err := os.WriteFile(cpu, []byte("\tUser time (seconds): 0.50\n\tSystem time (seconds): 0.25\n\tUser time (seconds): 1.00\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cpu := cmdtest.WriteFile(t, t.TempDir(), "cpu.txt", "\tUser time (seconds): 0.50\n\tSystem time (seconds): 0.25\n\tUser time (seconds): 1.00\n")
 	if got := providerCPU(cpu); got != 1750*time.Millisecond {
 		t.Errorf("providerCPU = %s, want 1.75s", got)
 	}
 	report := "\tCommand being timed: \"x\"\n\tMaximum resident set size (kbytes): 40960\n" +
 		"\tCommand being timed: \"x\"\n\tMaximum resident set size (kbytes): 51200\n"
-	if err := os.WriteFile(p, []byte(report), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := cmdtest.WriteFile(t, t.TempDir(), "rss.txt", report)
 	if got := peakRSS(p); got != 51200 {
 		t.Errorf("peakRSS = %d, want 51200", got)
 	}
@@ -274,11 +268,8 @@ func TestSelectSections(t *testing.T) {
 // The RSS lines of several provider processes add up.
 func TestSumRSS(t *testing.T) {
 	t.Parallel()
-	p := filepath.Join(t.TempDir(), "rss.txt")
-	report := "\tMaximum resident set size (kbytes): 40960\n\tMaximum resident set size (kbytes): 51200\n\tMaximum resident set size (kbytes): 1024\n"
-	if err := os.WriteFile(p, []byte(report), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := cmdtest.WriteFile(t, t.TempDir(), "rss.txt",
+		"\tMaximum resident set size (kbytes): 40960\n\tMaximum resident set size (kbytes): 51200\n\tMaximum resident set size (kbytes): 1024\n")
 	if got, peak := sumRSS(p), peakRSS(p); got != 93184 || peak != 51200 {
 		t.Errorf("sumRSS = %d, peakRSS = %d, want 93184 and 51200", got, peak)
 	}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -77,9 +75,7 @@ func TestGeneratedBlocks(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	gen := "resource \"sapmessaging_queue\" \"i0_0\" {\n}\n\nimport {\n}\n\nresource \"sapmessaging_dead_message_queue\" \"i0_0\" {\n}\n"
-	if err := os.WriteFile(filepath.Join(dir, "generated.tf"), []byte(gen), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cmdtest.WriteFile(t, dir, "generated.tf", gen)
 	if err := generatedBlocks(dir, 2)(""); err != nil {
 		t.Error(err)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,17 +38,13 @@ func demo(t *testing.T, r int64) (*emulatortest.Emulator, []string) {
 // outputs writes a `terraform output -json` document like the demo's.
 func outputs(t *testing.T, worst int) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "outputs.json")
 	doc := fmt.Sprintf(`{
   "landscape_queues": {"sensitive": false, "type": ["list", "string"], "value": ["acme/crm/prod/orders"]},
   "orders_queue": {"sensitive": false, "type": ["object", {}], "value": {
     "name": "acme/crm/prod/orders", "max_redelivery_count": 3,
     "dead_message_queue": "acme/crm/prod/orders/dmq", "worst_case_attempts": %d}}
 }`, worst)
-	if err := os.WriteFile(p, []byte(doc), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return cmdtest.WriteFile(t, t.TempDir(), "outputs.json", doc)
 }
 
 func TestPoisonMatchesWorstCase(t *testing.T) {

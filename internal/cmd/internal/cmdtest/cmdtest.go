@@ -7,6 +7,8 @@ package cmdtest
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -69,4 +71,14 @@ func Refuses(t *testing.T, run cmdkit.Run, argLists ...[]string) {
 			t.Errorf("run(%q) = %d, want 2; stderr: %s", args, code, errOut)
 		}
 	}
+}
+
+// WriteFile writes text to the file name in dir (a test's temporary directory) and returns its path.
+func WriteFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
