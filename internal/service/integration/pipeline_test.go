@@ -4,10 +4,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
-	"io"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -41,98 +39,17 @@ func newPipeline(t *testing.T, env *acctest.TestEnv) *pipeline {
 	return &pipeline{t: t, env: env, ci: cpi.New(env.Srv.CloudIntegrationClient(t))}
 }
 
-// pipelineArchiveEdit changes the entries of an archive: set replaces or adds entries, drop removes
-// them, and edit rewrites the content of an entry.
-type pipelineArchiveEdit struct {
-	version string
-	set     map[string][]byte
-	drop    []string
-	edit    func(name string, data []byte) []byte
-}
-
-// pipelineReadEntry returns the content of an archive's entry.
-func pipelineReadEntry(f *zip.File) ([]byte, error) {
-	rc, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(rc)
-	if cerr := rc.Close(); err == nil {
-		err = cerr
-	}
-	return data, err
-}
-
-// pipelineRewriteArchive returns archive changed by e.
-func pipelineRewriteArchive(t *testing.T, archive []byte, e pipelineArchiveEdit) []byte {
-	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	zw := zip.NewWriter(&out)
-	put := func(name string, data []byte) {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write(data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	done := map[string]bool{}
-	for _, f := range zr.File {
-		dropped := false
-		for _, d := range e.drop {
-			dropped = dropped || f.Name == d
-		}
-		if dropped {
-			continue
-		}
-		data, err := pipelineReadEntry(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f.Name == "META-INF/MANIFEST.MF" && e.version != "" {
-			data = regexp.MustCompile(`(?m)^Bundle-Version: .*$`).ReplaceAll(data, []byte("Bundle-Version: "+e.version+"\r"))
-		}
-		if v, ok := e.set[f.Name]; ok {
-			data = v
-		}
-		if e.edit != nil {
-			data = e.edit(f.Name, data)
-		}
-		done[f.Name] = true
-		put(f.Name, data)
-	}
-	names := make([]string, 0, len(e.set))
-	for n := range e.set {
-		if !done[n] {
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		put(n, e.set[n])
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
-}
-
 // stage uploads version of flow id as the pipeline builds it from git: the tenant's current
 // content (what the team committed, with any retry lines the provider wrote) with e applied and
 // a release note (another change than this configuration's), without deploying it.
-func (p *pipeline) stage(id, version string, e pipelineArchiveEdit) {
+func (p *pipeline) stage(id, version string, e acctest.ArchiveEdit) {
 	p.t.Helper()
-	e.version = version
-	if e.set == nil {
-		e.set = map[string][]byte{}
+	e.Version = version
+	if e.Set == nil {
+		e.Set = map[string][]byte{}
 	}
-	e.set["src/main/resources/script/release.groovy"] = []byte("// release " + version + "\n")
-	content := pipelineRewriteArchive(p.t, p.env.Srv.IFlowContent(id), e)
+	e.Set["src/main/resources/script/release.groovy"] = []byte("// release " + version + "\n")
+	content := acctest.RewriteArchive(p.t, p.env.Srv.IFlowContent(id), e)
 	if err := p.ci.UpdateContent(p.t.Context(), id, "active", "", content); err != nil {
 		p.t.Fatalf("pipeline: uploading %s %s: %v", id, version, err)
 	}
@@ -274,7 +191,7 @@ func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 	pipelineTest(t, []resource.TestStep{
 		{Config: pipelineSenderHCL(env, 3, ""), Check: pipelineDeployedVersion(env, "STARTED", "1.0.0")},
 		{
-			PreConfig:        func() { p.stage(acctest.SenderFlowID, "1.0.7", pipelineArchiveEdit{}) },
+			PreConfig:        func() { p.stage(acctest.SenderFlowID, "1.0.7", acctest.ArchiveEdit{}) },
 			Config:           pipelineSenderHCL(env, 3, ""),
 			ConfigPlanChecks: noChange,
 			Check:            pipelineDeployedVersion(env, "STARTED", "1.0.0"),
@@ -294,7 +211,7 @@ func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 			Check:            resource.ComposeTestCheckFunc(pipelineDeployedVersion(env, "STARTED", "1.0.7"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
 		},
 		{
-			PreConfig:        func() { p.stage(acctest.SenderFlowID, "1.0.8", pipelineArchiveEdit{}) },
+			PreConfig:        func() { p.stage(acctest.SenderFlowID, "1.0.8", acctest.ArchiveEdit{}) },
 			Config:           pipelineSenderHCL(env, 4, "  deploy_other_changes = true\n"),
 			ConfigPlanChecks: pipelineUpdateSettles(acctest.SenderAddr),
 			Check:            pipelineDeployedVersion(env, "STARTED", "1.0.8"),
@@ -304,7 +221,7 @@ func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 			// deploying it (flashpipe updates the content without a version bump). Leaving
 			// deploy_other_changes out deploys nothing.
 			PreConfig: func() {
-				p.stage(acctest.SenderFlowID, "1.0.8", pipelineArchiveEdit{set: map[string][]byte{pipelineHotfix: []byte("// hotfix 1\n")}})
+				p.stage(acctest.SenderFlowID, "1.0.8", acctest.ArchiveEdit{Set: map[string][]byte{pipelineHotfix: []byte("// hotfix 1\n")}})
 				env.Srv.ResetStats()
 			},
 			Config:           pipelineSenderHCL(env, 4, ""),
@@ -331,7 +248,7 @@ func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 		{
 			// Another fix under 1.0.8: deploy_other_changes = true ships it from here.
 			PreConfig: func() {
-				p.stage(acctest.SenderFlowID, "1.0.8", pipelineArchiveEdit{set: map[string][]byte{pipelineHotfix: []byte("// hotfix 2\n")}})
+				p.stage(acctest.SenderFlowID, "1.0.8", acctest.ArchiveEdit{Set: map[string][]byte{pipelineHotfix: []byte("// hotfix 2\n")}})
 			},
 			Config:           pipelineSenderHCL(env, 5, "  deploy_other_changes = true\n"),
 			ConfigPlanChecks: pipelineUpdateSettles(acctest.SenderAddr),
@@ -361,7 +278,7 @@ func pipelineRunsHotfix(env *acctest.TestEnv, want string) resource.TestCheckFun
 			if f.Name != name {
 				continue
 			}
-			b, err := pipelineReadEntry(f)
+			b, err := acctest.ReadArchiveEntry(f)
 			if err != nil {
 				return err
 			}
@@ -459,7 +376,7 @@ func TestAccPipeline_deploymentHoldsSameVersionChanges(t *testing.T) {
 		{Config: pipelineTriggeredHCL(env, "a", ""), Check: pipelineDeployedVersion(env, "STARTED", "1.0.0")},
 		{
 			PreConfig: func() {
-				p.stage(acctest.SenderFlowID, "1.0.0", pipelineArchiveEdit{set: map[string][]byte{pipelineHotfix: []byte("// hotfix 1\n")}})
+				p.stage(acctest.SenderFlowID, "1.0.0", acctest.ArchiveEdit{Set: map[string][]byte{pipelineHotfix: []byte("// hotfix 1\n")}})
 				env.Srv.ResetStats()
 			},
 			Config: pipelineTriggeredHCL(env, "b", ""),
@@ -611,7 +528,7 @@ func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
 		{
 			// The pipeline uploads 1.0.1 from git, whose parameters.prop holds 2, and releases it.
 			PreConfig: func() {
-				p.stage(id, "1.0.1", pipelineArchiveEdit{edit: func(name string, data []byte) []byte {
+				p.stage(id, "1.0.1", acctest.ArchiveEdit{Edit: func(name string, data []byte) []byte {
 					if strings.HasSuffix(name, "parameters.prop") {
 						return regexp.MustCompile(`(?m)^Orders_MaxRetries=.*$`).ReplaceAll(data, []byte("Orders_MaxRetries=2"))
 					}
@@ -636,7 +553,7 @@ func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
 			// An upload without parameters.prop leaves the parameters without values: the plan
 			// writes the configuration's value again.
 			PreConfig: func() {
-				p.stage(id, "1.0.2", pipelineArchiveEdit{drop: []string{"src/main/resources/parameters.prop"}})
+				p.stage(id, "1.0.2", acctest.ArchiveEdit{Drop: []string{"src/main/resources/parameters.prop"}})
 				if err := param("3")(nil); err == nil {
 					t.Error("the upload without parameters.prop kept the tenant's value")
 				}
@@ -673,7 +590,7 @@ func TestAccPipeline_runningHoldsUnreleasedVersionOfUndeployedFlow(t *testing.T)
 				{
 					// The pipeline releases 1.0.2; the guide's refresh-only apply records it.
 					PreConfig: func() {
-						p.stage(acctest.SenderFlowID, "1.0.2", pipelineArchiveEdit{})
+						p.stage(acctest.SenderFlowID, "1.0.2", acctest.ArchiveEdit{})
 						p.deploy(acctest.SenderFlowID)
 					},
 					RefreshState: true,
@@ -681,7 +598,7 @@ func TestAccPipeline_runningHoldsUnreleasedVersionOfUndeployedFlow(t *testing.T)
 				{
 					// It stages 1.0.3 without deploying it, and the team undeploys the flow.
 					PreConfig: func() {
-						p.stage(acctest.SenderFlowID, "1.0.3", pipelineArchiveEdit{})
+						p.stage(acctest.SenderFlowID, "1.0.3", acctest.ArchiveEdit{})
 						p.undeploy(acctest.SenderFlowID)
 						env.Srv.ResetStats()
 					},
@@ -714,9 +631,9 @@ func TestAccPipeline_unseenDeployThenSameVersionUploadHeld(t *testing.T) {
 		{Config: pipelineSenderHCL(env, 3, ""), Check: pipelineDeployedVersion(env, "STARTED", "1.0.0")},
 		{
 			PreConfig: func() {
-				p.stage(acctest.SenderFlowID, "1.0.2", pipelineArchiveEdit{})
+				p.stage(acctest.SenderFlowID, "1.0.2", acctest.ArchiveEdit{})
 				p.deploy(acctest.SenderFlowID)
-				p.stage(acctest.SenderFlowID, "1.0.2", pipelineArchiveEdit{set: map[string][]byte{pipelineHotfix: []byte("// hotfix 1\n")}})
+				p.stage(acctest.SenderFlowID, "1.0.2", acctest.ArchiveEdit{Set: map[string][]byte{pipelineHotfix: []byte("// hotfix 1\n")}})
 				env.Srv.ResetStats()
 			},
 			Config: pipelineSenderHCL(env, 4, ""),
@@ -755,7 +672,7 @@ func TestAccDriftDetection_versionReplacedAndDesignTimeDeleted(t *testing.T) {
 	tf := acctest.TerraformCLI(t)
 	t.Parallel()
 	env, p := newPipelineEnv(t)
-	p.stage(acctest.SenderFlowID, "1.0.8", pipelineArchiveEdit{})
+	p.stage(acctest.SenderFlowID, "1.0.8", acctest.ArchiveEdit{})
 	p.deploy(acctest.SenderFlowID)
 	main := func(version string) string {
 		return `
@@ -772,7 +689,7 @@ resource "sapmessaging_amqp_sender" "orders" {
 	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false")
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-	p.stage(acctest.SenderFlowID, "1.0.9", pipelineArchiveEdit{})
+	p.stage(acctest.SenderFlowID, "1.0.9", acctest.ArchiveEdit{})
 	out := flat(w.MustRun(2, "plan", "-detailed-exitcode", "-input=false", "-no-color").Output)
 	for _, want := range []string{"Integration Flow Version Replaced", "Version 1.0.8 of iFlow", "now holds version 1.0.9", `Set version = "1.0.9"`} {
 		if !strings.Contains(strings.ReplaceAll(out, "`", ""), want) {
@@ -823,7 +740,7 @@ resource "sapmessaging_amqp_sender" "orders" {
 	w.MustRun(0, "apply", "-auto-approve", "-input=false")
 	w.MustRun(0, "plan", "-detailed-exitcode", "-input=false")
 
-	noProp := pipelineArchiveEdit{drop: []string{"src/main/resources/parameters.prop"}}
+	noProp := acctest.ArchiveEdit{Drop: []string{"src/main/resources/parameters.prop"}}
 	p.stage(id, "1.0.4", noProp)
 	p.deploy(id)
 	w.MustRun(2, "plan", "-detailed-exitcode", "-input=false")

@@ -1,10 +1,7 @@
 package landscape_test
 
 import (
-	"archive/zip"
-	"bytes"
 	"fmt"
-	"io"
 	"maps"
 	"regexp"
 	"slices"
@@ -80,48 +77,10 @@ func auditLandscape(t *testing.T, env *acctest.TestEnv) {
 	if !env.Srv.DeleteIFlow("Gone") {
 		t.Fatal("Gone was not in the design time")
 	}
-	bumped := withBundleVersion(t, env.Srv.IFlowContent("Bumped"), "1.0.1")
+	bumped := acctest.RewriteArchive(t, env.Srv.IFlowContent("Bumped"), acctest.ArchiveEdit{Version: "1.0.1"})
 	if err := env.Srv.CreateIFlow("Bumped", "Bumped", "Orders", bumped); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// withBundleVersion returns the archive with its manifest's Bundle-Version set to version.
-func withBundleVersion(t *testing.T, archive []byte, version string) []byte {
-	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	zw := zip.NewWriter(&out)
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := io.ReadAll(rc)
-		if cerr := rc.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f.Name == "META-INF/MANIFEST.MF" {
-			data = regexp.MustCompile(`(?m)^Bundle-Version: .*$`).ReplaceAll(data, []byte("Bundle-Version: "+version+"\r"))
-		}
-		w, err := zw.Create(f.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write(data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
 }
 
 const retryAuditConfig = `
