@@ -7,7 +7,16 @@ import (
 	"regexp"
 	"sort"
 	"testing"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 )
+
+// CloudIntegration returns a Cloud Integration API client that talks to the emulator out of band, as a release
+// pipeline or the tenant's web UI would.
+func (e *TestEnv) CloudIntegration(t *testing.T) *cpi.Client {
+	t.Helper()
+	return cpi.New(e.Srv.CloudIntegrationClient(t))
+}
 
 // ArchiveEdit changes the entries of an iFlow archive, as a release pipeline or a team member would: Version
 // replaces the manifest's Bundle-Version (when not empty), Set replaces or adds entries, Drop removes them, and

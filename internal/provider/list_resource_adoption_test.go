@@ -153,7 +153,7 @@ func TestAccListResources_adoptSampleContent(t *testing.T) {
 	if q, err := env.EventMesh(t).GetQueue(ctx, p+"payments/dmq"); err != nil || (q.RespectTTL != nil && *q.RespectTTL) || q.MaxTTL != nil {
 		t.Errorf("%s after the apply: %+v, %v; want no time to live, as before", p+"payments/dmq", q, err)
 	}
-	ci := cpi.New(env.Srv.CloudIntegrationClient(t))
+	ci := env.CloudIntegration(t)
 	for _, f := range emulator.SampleIFlows {
 		if rt, err := ci.RuntimeArtifact(ctx, f.ID); !errors.Is(err, cpi.ErrNotFound) {
 			t.Errorf("%s after the apply: runtime %+v, %v; want not deployed, as before", f.ID, rt, err)

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
 
@@ -87,7 +86,7 @@ func TestAccAEMSenderListResource_adopt(t *testing.T) {
 		if string(env.Srv.IFlowContent(id)) != content {
 			t.Errorf("the adoption changed the content of %s", id)
 		}
-		if rt, err := cpi.New(env.Srv.CloudIntegrationClient(t)).RuntimeArtifact(t.Context(), id); err == nil {
+		if rt, err := env.CloudIntegration(t).RuntimeArtifact(t.Context(), id); err == nil {
 			t.Errorf("the adoption deployed %s: %+v", id, rt)
 		}
 	}

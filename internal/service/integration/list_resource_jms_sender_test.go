@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
 
@@ -121,7 +120,7 @@ func TestAccJMSSenderListResource_adoptAsItIs(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	props := iflowbuild.DefaultJMSSenderProperties("Exclusive_Orders")
 	props["AccessType"], props["NumberConcurrentProcesses"], props["useDeadLetterQueue"] = "Exclusive", "2", "1"
-	ci := cpi.New(env.Srv.CloudIntegrationClient(t))
+	ci := env.CloudIntegration(t)
 	for id, o := range map[string]iflowbuild.Options{
 		"Orders_Exclusive_Kept": {
 			Senders:       []iflowbuild.Sender{{ID: "MessageFlow_JMS", Name: "JMS_In", Adapter: "JMS", Properties: props}},

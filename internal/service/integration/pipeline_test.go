@@ -36,7 +36,7 @@ type pipeline struct {
 
 func newPipeline(t *testing.T, env *acctest.TestEnv) *pipeline {
 	t.Helper()
-	return &pipeline{t: t, env: env, ci: cpi.New(env.Srv.CloudIntegrationClient(t))}
+	return &pipeline{t: t, env: env, ci: env.CloudIntegration(t)}
 }
 
 // stage uploads version of flow id as the pipeline builds it from git: the tenant's current

@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
@@ -263,7 +262,7 @@ func TestAccAMQPSender_adoptCancelledRedeliveryAsItIs(t *testing.T) {
 	props := iflowbuild.DefaultSenderProperties("acme/crm/prod/adopted")
 	props["deliveryState"] = "MODIFIED_FAILED_UNDELIVERABLE"
 	env.AddFlow(t, id, []iflowbuild.Sender{{Properties: props}}, nil)
-	if _, err := cpi.New(env.Srv.CloudIntegrationClient(t)).DeployAndWait(context.Background(), id, "", 5*time.Millisecond); err != nil {
+	if _, err := env.CloudIntegration(t).DeployAndWait(context.Background(), id, "", 5*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	senderHCL := func(status, allow string) string {

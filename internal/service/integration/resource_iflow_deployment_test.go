@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 )
 
@@ -112,7 +111,7 @@ func TestAccIFlowDeployment_oneDeployPerFlow(t *testing.T) {
 		},
 		// Undeployed out of band: the plan deploys that flow again, and only that one.
 		changeStep(func() {
-			if err := cpi.New(env.Srv.CloudIntegrationClient(t)).Undeploy(context.Background(), "DeployFlowA"); err != nil {
+			if err := env.CloudIntegration(t).Undeploy(context.Background(), "DeployFlowA"); err != nil {
 				t.Fatal(err)
 			}
 		}, 1, "the undeployed flow only",

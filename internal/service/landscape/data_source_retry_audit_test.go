@@ -21,7 +21,6 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/audit"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
@@ -68,7 +67,7 @@ func auditLandscape(t *testing.T, env *acctest.TestEnv) {
 	env.AddFlow(t, "Bumped", amqpSender("acme/crm/prod/orders", nil), nil, []string{"error"})
 	env.AddJMSFlow(t, "Retry", false, iflowbuild.Options{ExceptionEnds: [][]string{{"error"}}})
 
-	ci := cpi.New(env.Srv.CloudIntegrationClient(t))
+	ci := env.CloudIntegration(t)
 	for _, id := range []string{"Orders", "Returns", "Typo", "Gone", "Bumped", "Retry"} {
 		if _, err := ci.DeployAndWait(ctx, id, "active", 10*time.Millisecond); err != nil {
 			t.Fatalf("deploying %s: %v", id, err)
@@ -428,7 +427,7 @@ func auditAEMLandscape(t *testing.T, env *acctest.TestEnv) {
 	props := iflowbuild.DefaultSenderProperties("acme/crm/prod/orders")
 	props[iflow.KeyMaxRetries], props[iflow.KeyQueuePrefetch] = "1", "1"
 	env.AddFlow(t, "Legacy", []iflowbuild.Sender{{Name: "EventMesh", Properties: props}}, nil, []string{"error"})
-	ci := cpi.New(env.Srv.CloudIntegrationClient(t))
+	ci := env.CloudIntegration(t)
 	for _, id := range []string{"AEMOrders", "AEMStuck", "AEMTypo", "Legacy"} {
 		if _, err := ci.DeployAndWait(ctx, id, "active", 10*time.Millisecond); err != nil {
 			t.Fatalf("deploying %s: %v", id, err)
