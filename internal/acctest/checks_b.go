@@ -4,12 +4,23 @@ import (
 	"archive/zip"
 	"bytes"
 	"io"
+	"os"
 	"regexp"
 	"sort"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 )
+
+// ReadFile returns the content of the file at path; it fails the test when the file cannot be read.
+func ReadFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
 
 // CloudIntegration returns a Cloud Integration API client that talks to the emulator out of band, as a release
 // pipeline or the tenant's web UI would.

@@ -3,7 +3,6 @@ package provider_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -52,10 +51,7 @@ func TestAccExampleModuleTests(t *testing.T) {
 			var offline []string
 			runs, offlineRuns := 0, 0
 			for _, f := range files {
-				b, err := os.ReadFile(f)
-				if err != nil {
-					t.Fatal(err)
-				}
+				b := acctest.ReadFile(t, f)
 				n := len(testRunBlock.FindAll(b, -1))
 				runs += n
 				if !strings.HasPrefix(filepath.Base(f), "emulator") {

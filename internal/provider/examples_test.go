@@ -198,10 +198,7 @@ func runExample(t *testing.T, tf, plugins, root, rel string) {
 	hasProvider := false
 	files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := acctest.ReadFile(t, f)
 		hasProvider = hasProvider || providerBlockRe.Match(b)
 	}
 	if !hasProvider {

@@ -39,14 +39,8 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	// module copied into modules/retry-policy as the guide says.
 	src := filepath.Join("..", "..", "examples", "adopting-a-landscape", "query")
 	w, dir := newWorkspace(t, tf, env, src, nil)
-	fragment, err := os.ReadFile(filepath.Join(dir, "import", "payments-module.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	laterQuery, err := os.ReadFile(filepath.Join(dir, "later", "flows.tfquery.hcl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	fragment := acctest.ReadFile(t, filepath.Join(dir, "import", "payments-module.tf"))
+	laterQuery := acctest.ReadFile(t, filepath.Join(dir, "later", "flows.tfquery.hcl"))
 	for _, sub := range []string{"import", "later"} {
 		if err := os.RemoveAll(filepath.Join(dir, sub)); err != nil {
 			t.Fatal(err)
@@ -73,10 +67,7 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	// 2. -generate-config-out writes a resource and an import block per queue.
 	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
 	generatedPath := filepath.Join(dir, "generated.tf")
-	b, err := os.ReadFile(generatedPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := acctest.ReadFile(t, generatedPath)
 	generated := string(b)
 	addr := map[string]string{} // queue name -> resource address
 	dmqAddr := map[string]string{}
@@ -189,10 +180,7 @@ func TestAccGuideAdoptingALandscape_query(t *testing.T) {
 	acctest.WriteFile(t, filepath.Join(dir, "flows.tfquery.hcl"), string(laterQuery))
 	w.MustRun(0, "query", "-generate-config-out=generated-flows.tf", "-no-color")
 	flowsPath := filepath.Join(dir, "generated-flows.tf")
-	b, err = os.ReadFile(flowsPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b = acctest.ReadFile(t, flowsPath)
 	flows := string(b)
 	if n := strings.Count(flows, `resource "sapmessaging_queue" `) + strings.Count(flows, `resource "sapmessaging_dead_message_queue" `); n != 0 {
 		t.Fatalf("generated-flows.tf generates %d queues again:\n%s", n, flows)

@@ -113,10 +113,7 @@ func renderGuide(t *testing.T, path string) string {
 			return "```" + lang + "\n" + s + "```", err
 		},
 	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := acctest.ReadFile(t, path)
 	tmpl, err := template.New(filepath.Base(path)).Funcs(funcs).Parse(string(src))
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
@@ -236,10 +233,7 @@ func guideTemplates(t *testing.T) map[string]string {
 // that need it name it.
 func terraform114Path(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "GNUmakefile"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := acctest.ReadFile(t, filepath.Join("..", "..", "GNUmakefile"))
 	m := regexp.MustCompile(`(?m)^TERRAFORM114_VERSION\s*:=\s*(\S+)`).FindSubmatch(b)
 	if m == nil {
 		t.Fatal("no TERRAFORM114_VERSION in GNUmakefile")
@@ -480,10 +474,7 @@ func writeSandboxCLIConfig(t *testing.T, dir string) string {
 func writeSolaceMirrorCLIConfig(t *testing.T, solace, sandboxBuild string) string {
 	t.Helper()
 	mirror := filepath.Join(t.TempDir(), "mirror")
-	b, err := os.ReadFile(filepath.Join(solace, "terraform-provider-solacebroker"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := acctest.ReadFile(t, filepath.Join(solace, "terraform-provider-solacebroker"))
 	for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {
 		target := filepath.Join(mirror, host, "solaceproducts", "solacebroker", "1.3.0", runtime.GOOS+"_"+runtime.GOARCH)
 		if err := os.MkdirAll(target, 0o755); err != nil {
@@ -656,10 +647,7 @@ func TestShopWindowNamesEverything(t *testing.T) {
 	t.Parallel()
 	root := filepath.Join("..", "..")
 	read := func(rel string) string {
-		b, err := os.ReadFile(filepath.Join(root, rel))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := acctest.ReadFile(t, filepath.Join(root, rel))
 		return string(b)
 	}
 	readme := read("README.md")
@@ -790,10 +778,7 @@ func TestGuideRedriveKeepsQueues(t *testing.T) {
 	block := regexp.MustCompile(`(?ms)^resource "[^"]+" "[^"]+" \{\n.*?^\}`)
 	comment := regexp.MustCompile(`\s*#[^\n]*`)
 	blocks := func(rel string) map[string]string {
-		b, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(rel)))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := acctest.ReadFile(t, filepath.Join("..", "..", filepath.FromSlash(rel)))
 		out := map[string]string{}
 		for _, m := range block.FindAllString(string(b), -1) {
 			m = comment.ReplaceAllString(m, "")
@@ -817,10 +802,7 @@ func TestGuideRedriveKeepsQueues(t *testing.T) {
 // before its table.
 func TestIndexOpeningNamesAEM(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile(filepath.Join("..", "..", "templates", "index.md.tmpl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := acctest.ReadFile(t, filepath.Join("..", "..", "templates", "index.md.tmpl"))
 	_, body, _ := strings.Cut(string(b), "\n# ")
 	opening, _, _ := strings.Cut(body, "\n## ")
 	for _, want := range []string{"Event Mesh", "Advanced Event Mesh", "AEM sender", "AMQP sender", "JMS sender", "NetWeaver"} {
@@ -838,10 +820,7 @@ func TestIndexOpeningNamesAEM(t *testing.T) {
 // moved with TF_DATA_DIR, where the guard does not find the backend's settings).
 func TestLandscapesReadmeCopyAndGuardLimit(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile(filepath.Join("..", "..", "examples", "landscapes", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := acctest.ReadFile(t, filepath.Join("..", "..", "examples", "landscapes", "README.md"))
 	readme := strings.Join(strings.Fields(string(b)), " ")
 	if !regexp.MustCompile(`(?i)\bcopy\b[^.]*\bmodules/retry-policy\b[^.]*\balong\b`).MatchString(readme) {
 		t.Errorf("examples/landscapes/README.md does not say to copy ../modules/retry-policy along with the folder")

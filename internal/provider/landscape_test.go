@@ -38,10 +38,7 @@ func writeMirrorCLIConfig(t *testing.T, dir, plugins string) string {
 	if err := os.MkdirAll(target, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(plugins, "terraform-provider-sapmessaging"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := acctest.ReadFile(t, filepath.Join(plugins, "terraform-provider-sapmessaging"))
 	if err := os.WriteFile(filepath.Join(target, "terraform-provider-sapmessaging_v0.1.0"), b, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -187,10 +184,7 @@ func TestAccLandscapes(t *testing.T) {
 	// backend's settings, and, where the working directory is elsewhere (TF_DATA_DIR), by the
 	// environment test's state was applied with.
 	run(0, "init", "-input=false", "-no-color", "-reconfigure", "-backend-config=test.tfbackend")
-	testState, err := os.ReadFile(filepath.Join(dir, "test.tfstate"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	testState := acctest.ReadFile(t, filepath.Join(dir, "test.tfstate"))
 	before, err := envs["dev"].EventMesh(t).ListQueues(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -397,10 +391,7 @@ output "queues" {
 func TestAccLandscapeReadme(t *testing.T) {
 	tf := acctest.TerraformCLI(t)
 	t.Parallel()
-	readme, err := os.ReadFile(filepath.Join("..", "..", "examples", "landscapes", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := acctest.ReadFile(t, filepath.Join("..", "..", "examples", "landscapes", "README.md"))
 	steps, err := guideSteps(string(readme))
 	if err != nil {
 		t.Fatalf("examples/landscapes/README.md: %v", err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -91,10 +90,7 @@ func TestAccListResources_adoptSampleContent(t *testing.T) {
 	}
 
 	w.MustRun(0, "query", "-generate-config-out=generated.tf", "-no-color")
-	b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := acctest.ReadFile(t, filepath.Join(dir, "generated.tf"))
 	generated := string(b)
 	got := map[string]int{}
 	blocks := map[string]string{} // type and name -> body

@@ -94,10 +94,7 @@ func TestAccListResourceExamples_generateConfig(t *testing.T) {
 				t.Fatalf("examples/list-resources/%s has no query file", e.Name())
 			}
 			for _, f := range files {
-				b, err := os.ReadFile(f)
-				if err != nil {
-					t.Fatal(err)
-				}
+				b := acctest.ReadFile(t, f)
 				acctest.WriteFile(t, filepath.Join(dir, filepath.Base(f)), string(b))
 			}
 			acctest.WriteFile(t, filepath.Join(dir, "main.tf"), acctest.RequiredProviders+env.AEMProviderBlock(""))

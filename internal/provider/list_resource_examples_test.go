@@ -2,7 +2,6 @@ package provider_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
 )
 
@@ -29,10 +29,7 @@ func TestListResourceExamplesRun(t *testing.T) {
 	}
 	var src strings.Builder
 	for _, f := range tests {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := acctest.ReadFile(t, f)
 		src.Write(b)
 	}
 	p, ok := provider.New("test")().(fwprovider.ProviderWithListResources)

@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,10 +70,7 @@ func secretsWork(t *testing.T, opts emulator.Options) (srv *emulatortest.Emulato
 // each run (named by names).
 func runTexts(t *testing.T, dir string, names []string, runs []acctest.CLIRun) map[string]string {
 	t.Helper()
-	state, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	state := acctest.ReadFile(t, filepath.Join(dir, "terraform.tfstate"))
 	texts := map[string]string{"state": string(state)}
 	for i, r := range runs {
 		texts[names[i]+" log"] = r.Log

@@ -17,10 +17,7 @@ import (
 func TestAccJMSResourcesDataSource(t *testing.T) {
 	t.Parallel()
 	const ds = "data.sapmessaging_jms_resources.app"
-	seed, err := os.ReadFile(filepath.Join("..", "..", "jms", "testdata", "seed-jms-resources.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	seed := acctest.ReadFile(t, filepath.Join("..", "..", "jms", "testdata", "seed-jms-resources.xml"))
 	dir := t.TempDir()
 	seedPath := filepath.Join(dir, "seed.xml")
 	if err := os.WriteFile(seedPath, seed, 0o600); err != nil {
