@@ -23,8 +23,18 @@ func TestChecksAreTheChecksTheyShorten(t *testing.T) {
 	}{
 		{"ExpectValue", ExpectValue(addr, "a", knownvalue.Int64Exact(2)),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("a"), knownvalue.Int64Exact(2))},
-		{"ExpectValueAt", ExpectValueAt(addr, tfjsonpath.New("o").AtMapKey("k"), knownvalue.Bool(true)),
+		{"Path", Path("max_ttl"), tfjsonpath.New("max_ttl")},
+		{"Path of a key", Path("oauth2.client_id"), tfjsonpath.New("oauth2").AtMapKey("client_id")},
+		{"Path of an element", Path("queues.10.findings.0.rule"),
+			tfjsonpath.New("queues").AtSliceIndex(10).AtMapKey("findings").AtSliceIndex(0).AtMapKey("rule")},
+		{"ExpectValue at a path", ExpectValue(addr, "o.k", knownvalue.Bool(true)),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("o").AtMapKey("k"), knownvalue.Bool(true))},
+		{"ExpectInt at a path", ExpectInt(addr, "queues.1.message_count", 0),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("message_count"), knownvalue.Int64Exact(0))},
+		{"PlannedNull at a path", PlannedNull(addr, "oauth2.client_secret"),
+			plancheck.ExpectKnownValue(addr, tfjsonpath.New("oauth2").AtMapKey("client_secret"), knownvalue.Null())},
+		{"ExpectLen", ExpectLen(addr, "findings", 2),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("findings"), knownvalue.ListSizeExact(2))},
 		{"ExpectString", ExpectString(addr, "name", "q1"),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact("q1"))},
 		{"ExpectMatch", ExpectMatch(addr, "plan", `^then (deleted|kept)$`),
@@ -71,6 +81,8 @@ func TestChecksAreTheChecksTheyShorten(t *testing.T) {
 		{ExpectString(addr, "name", "q1"), ExpectString(addr, "id", "q1")},
 		{ExpectBool(addr, "paused", true), ExpectBool("sapmessaging_queue.r", "paused", true)},
 		{ExpectUpdate(addr), ExpectNoop(addr)},
+		{ExpectInt(addr, "queues.0.max_ttl", 5), ExpectInt(addr, "queues.1.max_ttl", 5)},
+		{Path("queues.0"), Path("queues.x0")},
 	} {
 		if reflect.DeepEqual(c.a, c.b) {
 			t.Errorf("%#v and %#v compare equal", c.a, c.b)

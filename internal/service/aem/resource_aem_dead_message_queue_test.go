@@ -9,10 +9,8 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 )
@@ -36,12 +34,12 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 		{
 			Config: hcl(3600),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(3600)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("#DEAD_MSG_QUEUE")),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_no_ttl"), knownvalue.Bool(false)),
+				acctest.ExpectBool(addr, "respect_ttl", true),
+				acctest.ExpectInt(addr, "max_ttl", 3600),
+				acctest.ExpectString(addr, "dead_message_queue", "#DEAD_MSG_QUEUE"),
+				acctest.ExpectBool(addr, "allow_no_ttl", false),
 			},
-			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
 		},
 		{
 			// Someone gives the DMQ a redelivery count and switches off respect TTL: the plan resets both.
@@ -52,10 +50,10 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 			},
 			Config: hcl(3600),
 			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-				plancheck.ExpectKnownValue(addr, tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
-				plancheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(0)),
-			}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				acctest.ExpectUpdate(addr),
+				acctest.PlannedBool(addr, "respect_ttl", true),
+				acctest.PlannedInt(addr, "max_redelivery_count", 0),
+			}, PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
 		},
 		{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
 		{Config: hcl(0), PlanOnly: true, ExpectError: regexp.MustCompile(`Dead Message Queue Without TTL`)},
@@ -92,7 +90,7 @@ import {
 			Config:           config,
 			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_aem_dead_message_queue.dmq", plancheck.ResourceActionNoop),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("sapmessaging_aem_dead_message_queue.dmq", tfjsonpath.New("allow_no_ttl"), knownvalue.Bool(true)),
+				acctest.ExpectBool("sapmessaging_aem_dead_message_queue.dmq", "allow_no_ttl", true),
 			},
 		},
 		{Config: env.AEMConfig(dmq("  max_ttl         = 0\n")), PlanOnly: true, ExpectError: regexp.MustCompile(`Dead Message Queue Without TTL`)},
@@ -117,14 +115,14 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 }
 `, name)),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("ingress_enabled"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("egress_enabled"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(604800)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_no_ttl"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_ingress_disabled"), knownvalue.Bool(false)),
+				acctest.ExpectBool(addr, "ingress_enabled", true),
+				acctest.ExpectBool(addr, "egress_enabled", true),
+				acctest.ExpectBool(addr, "respect_ttl", true),
+				acctest.ExpectInt(addr, "max_ttl", 604800),
+				acctest.ExpectBool(addr, "allow_no_ttl", false),
+				acctest.ExpectBool(addr, "allow_ingress_disabled", false),
 			},
-			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
 		},
 		{
 			// Switched off in the cloud console: the configuration that leaves ingress out still owns the default.
@@ -139,9 +137,9 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 }
 `, name)),
 			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-				plancheck.ExpectKnownValue(addr, tfjsonpath.New("ingress_enabled"), knownvalue.Bool(true)),
-			}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				acctest.ExpectUpdate(addr),
+				acctest.PlannedBool(addr, "ingress_enabled", true),
+			}, PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
 		},
 	})
 }
@@ -173,10 +171,10 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 		{
 			Config: env.AEMConfig(importBlock + body("  allow_ingress_disabled = true\n")),
 			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
-			}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				acctest.ExpectNoop(addr),
+			}, PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_ingress_disabled"), knownvalue.Bool(true)),
+				acctest.ExpectBool(addr, "allow_ingress_disabled", true),
 			},
 		},
 		{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
@@ -210,10 +208,10 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 		{
 			Config: config,
 			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
-			}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				acctest.ExpectNoop(addr),
+			}, PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("")),
+				acctest.ExpectString(addr, "dead_message_queue", ""),
 			},
 		},
 	})

@@ -82,7 +82,7 @@ func TestAccDataSafety_deadMessageQueueDestroyOrder(t *testing.T) {
 					plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionDestroy),
 					plancheck.ExpectResourceAction("sapmessaging_dead_message_queue.dmq", plancheck.ResourceActionDestroy),
 				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 		},
 		{
@@ -99,15 +99,13 @@ func TestAccDataSafety_deadMessageQueueDestroyOrder(t *testing.T) {
 			Config: env.Config(safetyHCL(false, true, false)),
 			Check:  safetyServerHolds(env, true, true, ""),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionUpdate)},
+				PreApply: []plancheck.PlanCheck{acctest.ExpectUpdate("sapmessaging_queue.q")},
 			},
 		},
 		{
-			Config: env.Config(safetyHCL(false, false, false)),
-			Check:  safetyServerHolds(env, true, false, ""),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			Config:           env.Config(safetyHCL(false, false, false)),
+			Check:            safetyServerHolds(env, true, false, ""),
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 	})
 }
@@ -126,10 +124,10 @@ func TestAccDataSafety_deadMessageQueueCreateBeforeDestroy(t *testing.T) {
 			Check:  safetyServerHolds(env, true, false, ""),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionUpdate),
+					acctest.ExpectUpdate("sapmessaging_queue.q"),
 					plancheck.ExpectResourceAction("sapmessaging_dead_message_queue.dmq", plancheck.ResourceActionDestroy),
 				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 		},
 	})
@@ -185,7 +183,7 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 					},
 				),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+					PreApply: acctest.ExpectEmptyPlan(),
 				},
 			},
 			{

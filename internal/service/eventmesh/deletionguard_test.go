@@ -9,11 +9,9 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
@@ -235,14 +233,14 @@ resource "sapmessaging_dead_message_queue" "audit" {
 			Config: config,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(0)),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("dead_message_queue"), knownvalue.Null()),
+					acctest.ExpectUpdate(addr),
+					acctest.PlannedInt(addr, "max_redelivery_count", 0),
+					acctest.PlannedNull(addr, "dead_message_queue"),
 				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(0)),
+				acctest.ExpectInt(addr, "max_redelivery_count", 0),
 			},
 		},
 	})

@@ -8,11 +8,9 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -119,10 +117,10 @@ import {
 `),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction("sapmessaging_dead_message_queue.dmq", plancheck.ResourceActionUpdate),
+					acctest.ExpectUpdate("sapmessaging_queue.q"),
+					acctest.ExpectUpdate("sapmessaging_dead_message_queue.dmq"),
 				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			Check: resource.ComposeTestCheckFunc(
 				acctest.CheckStateMatchesEmulator(env, 2, 0),
@@ -173,7 +171,7 @@ resource "sapmessaging_queue" "q" {
 				PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionDestroyBeforeCreate),
 				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			Check: acctest.CheckStateMatchesEmulator(env, 1, 0),
 		},
@@ -263,12 +261,12 @@ resource "sapmessaging_queue" "adopted" {
 			},
 			Config: queueHCL(0, "  allow_unlimited_redelivery = true\n") + importHCL,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PreApply:             []plancheck.PlanCheck{acctest.ExpectNoop(addr)},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_unlimited_redelivery"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(0)),
+				acctest.ExpectBool(addr, "allow_unlimited_redelivery", true),
+				acctest.ExpectInt(addr, "max_redelivery_count", 0),
 			},
 		},
 		{
@@ -278,11 +276,11 @@ resource "sapmessaging_queue" "adopted" {
 		{
 			Config: queueHCL(5, ""),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PreApply:             []plancheck.PlanCheck{acctest.ExpectUpdate(addr)},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_unlimited_redelivery"), knownvalue.Bool(false)),
+				acctest.ExpectBool(addr, "allow_unlimited_redelivery", false),
 			},
 			Check: func(*terraform.State) error {
 				if q, _ := env.Srv.Queue(name); q.MaxRedeliveryCount != 5 {

@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
@@ -78,11 +77,9 @@ func TestAccQueue_deadMessageQueueDeletedOutside(t *testing.T) {
 			ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*the apply would fail`),
 		},
 		{
-			PreConfig: putExtDMQ(t, env),
-			Config:    extQueueHCL(env, 4, ""),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			PreConfig:        putExtDMQ(t, env),
+			Config:           extQueueHCL(env, 4, ""),
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 	})
 }
@@ -108,11 +105,11 @@ func TestAccQueue_adoptQueueWithMissingDeadMessageQueue(t *testing.T) {
 		{
 			Config: extQueueHCL(env, 3, "  allow_missing_dead_message_queue = true\n") + importHCL,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PreApply:             []plancheck.PlanCheck{acctest.ExpectNoop(addr)},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(true)),
+				acctest.ExpectBool(addr, "allow_missing_dead_message_queue", true),
 			},
 			Check: func(*terraform.State) error {
 				if q, ok := env.Srv.Queue(extQueue); !ok || q.DeadMsgQueue == nil || *q.DeadMsgQueue != extDMQ {
@@ -127,11 +124,9 @@ func TestAccQueue_adoptQueueWithMissingDeadMessageQueue(t *testing.T) {
 			ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*the apply would fail`),
 		},
 		{
-			PreConfig: putExtDMQ(t, env),
-			Config:    extQueueHCL(env, 4, ""),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			PreConfig:        putExtDMQ(t, env),
+			Config:           extQueueHCL(env, 4, ""),
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 	})
 }
@@ -147,12 +142,12 @@ func TestAccQueueListResource_missingDeadMessageQueue(t *testing.T) {
 	deleteExtDMQ(t, env)()
 	acctest.QueryTest(t,
 		env.CountedQueryStep(env.ProviderBlock+acctest.ListHCL("sapmessaging_queue", "prod", `name_prefix = "acme/crm/prod/"`, "include_resource = true"),
-			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName(extQueue), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(true)},
-			}),
-			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(false)},
-			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName(extQueue), acctest.KnownValues(map[string]knownvalue.Check{
+				"allow_missing_dead_message_queue": knownvalue.Bool(true),
+			})),
+			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), acctest.KnownValues(map[string]knownvalue.Check{
+				"allow_missing_dead_message_queue": knownvalue.Bool(false),
+			})),
 			expectManagementCalls(env, 1),
 		),
 	)

@@ -62,8 +62,8 @@ func TestAccQueueSubscription_alreadyExists(t *testing.T) {
 			},
 			Config: literalSubscriptionHCL(env, queue, topic) + importHCL,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue_subscription.s", plancheck.ResourceActionNoop)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PreApply:             []plancheck.PlanCheck{acctest.ExpectNoop("sapmessaging_queue_subscription.s")},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 		},
 	})
