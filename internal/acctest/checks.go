@@ -131,6 +131,11 @@ func ExpectEmptyPlan() []plancheck.PlanCheck {
 	return []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}
 }
 
+// EmptyPlanBeforeApply checks that the plan of a step changes nothing.
+func EmptyPlanBeforeApply() resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PreApply: ExpectEmptyPlan()}
+}
+
 // EmptyPlanAfterApply checks that the plan after a step's apply and refresh is empty.
 func EmptyPlanAfterApply() resource.ConfigPlanChecks {
 	return resource.ConfigPlanChecks{PostApplyPostRefresh: ExpectEmptyPlan()}

@@ -67,6 +67,8 @@ func TestChecksAreTheChecksTheyShorten(t *testing.T) {
 		{"ExpectUpdate", ExpectUpdate(addr), plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 		{"ExpectNoop", ExpectNoop(addr), plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)},
 		{"ExpectEmptyPlan", ExpectEmptyPlan(), []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		{"EmptyPlanBeforeApply", EmptyPlanBeforeApply(),
+			resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 		{"EmptyPlanAfterApply", EmptyPlanAfterApply(),
 			resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 	}

@@ -39,7 +39,7 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 				acctest.ExpectString(addr, "dead_message_queue", "#DEAD_MSG_QUEUE"),
 				acctest.ExpectBool(addr, "allow_no_ttl", false),
 			},
-			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 		{
 			// Someone gives the DMQ a redelivery count and switches off respect TTL: the plan resets both.
@@ -49,11 +49,10 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 				}
 			},
 			Config: hcl(3600),
-			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				acctest.ExpectUpdate(addr),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate,
 				acctest.PlannedBool(addr, "respect_ttl", true),
 				acctest.PlannedInt(addr, "max_redelivery_count", 0),
-			}, PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
+			),
 		},
 		{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
 		{Config: hcl(0), PlanOnly: true, ExpectError: regexp.MustCompile(`Dead Message Queue Without TTL`)},
@@ -122,7 +121,7 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 				acctest.ExpectBool(addr, "allow_no_ttl", false),
 				acctest.ExpectBool(addr, "allow_ingress_disabled", false),
 			},
-			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 		{
 			// Switched off in the cloud console: the configuration that leaves ingress out still owns the default.
@@ -136,10 +135,9 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
   name = %q
 }
 `, name)),
-			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				acctest.ExpectUpdate(addr),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate,
 				acctest.PlannedBool(addr, "ingress_enabled", true),
-			}, PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
+			),
 		},
 	})
 }
@@ -169,10 +167,8 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 	acctest.ParallelTest(t, []acc.TestStep{
 		{Config: env.AEMConfig(importBlock + body("")), PlanOnly: true, ExpectError: regexp.MustCompile(`Dead Message Queue Takes No Messages`)},
 		{
-			Config: env.AEMConfig(importBlock + body("  allow_ingress_disabled = true\n")),
-			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				acctest.ExpectNoop(addr),
-			}, PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
+			Config:           env.AEMConfig(importBlock + body("  allow_ingress_disabled = true\n")),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionNoop),
 			ConfigStateChecks: []statecheck.StateCheck{
 				acctest.ExpectBool(addr, "allow_ingress_disabled", true),
 			},
@@ -206,10 +202,8 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 `, addr, name, name))
 	acctest.ParallelTest(t, []acc.TestStep{
 		{
-			Config: config,
-			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				acctest.ExpectNoop(addr),
-			}, PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
+			Config:           config,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionNoop),
 			ConfigStateChecks: []statecheck.StateCheck{
 				acctest.ExpectString(addr, "dead_message_queue", ""),
 			},

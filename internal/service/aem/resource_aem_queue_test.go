@@ -334,7 +334,7 @@ func TestAccAEMQueue_faults(t *testing.T) {
 			ConfigStateChecks: []statecheck.StateCheck{
 				acctest.ExpectInt(addr, "max_redelivery_count", 3),
 			},
-			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 		{
 			PreConfig: func() {
@@ -398,7 +398,7 @@ resource "sapmessaging_aem_queue" "q" {
 				acctest.ExpectBool(addr, "egress_enabled", true),
 				acctest.ExpectBool(addr, "allow_missing_dead_message_queue", false),
 			},
-			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 		{
 			PreConfig: func() {
@@ -407,10 +407,9 @@ resource "sapmessaging_aem_queue" "q" {
 				}
 			},
 			Config: config,
-			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				acctest.ExpectUpdate(addr),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate,
 				acctest.PlannedBool(addr, "egress_enabled", true),
-			}, PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
+			),
 		},
 	})
 }
@@ -501,10 +500,8 @@ resource "sapmessaging_aem_queue" "legacy" {
 		{Config: hcl("  max_redelivery_count = 0\n"), PlanOnly: true,
 			ExpectError: acctest.Wrapped(`(Unlimited Redelivery.*Dead Message Queue Does Not Exist|Dead Message Queue Does Not Exist.*Unlimited Redelivery)`)},
 		{
-			Config: asIs,
-			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				acctest.ExpectNoop(addr),
-			}, PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
+			Config:           asIs,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionNoop),
 			ConfigStateChecks: []statecheck.StateCheck{
 				acctest.ExpectBool(addr, "allow_missing_dead_message_queue", true),
 			},

@@ -122,13 +122,9 @@ func TestAccDataSafety_deadMessageQueueCreateBeforeDestroy(t *testing.T) {
 		{
 			Config: env.Config(safetyHCL(false, false, false)),
 			Check:  safetyServerHolds(env, true, false, ""),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					acctest.ExpectUpdate("sapmessaging_queue.q"),
-					plancheck.ExpectResourceAction("sapmessaging_dead_message_queue.dmq", plancheck.ResourceActionDestroy),
-				},
-				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
-			},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_queue.q", plancheck.ResourceActionUpdate,
+				plancheck.ExpectResourceAction("sapmessaging_dead_message_queue.dmq", plancheck.ResourceActionDestroy),
+			),
 		},
 	})
 }
@@ -182,9 +178,7 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 						return nil
 					},
 				),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: acctest.ExpectEmptyPlan(),
-				},
+				ConfigPlanChecks: acctest.EmptyPlanBeforeApply(),
 			},
 			{
 				// A reference records the dependency, so that the test's destroy removes the queue first.

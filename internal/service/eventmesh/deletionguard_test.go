@@ -231,14 +231,10 @@ resource "sapmessaging_dead_message_queue" "audit" {
 		},
 		{
 			Config: config,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					acctest.ExpectUpdate(addr),
-					acctest.PlannedInt(addr, "max_redelivery_count", 0),
-					acctest.PlannedNull(addr, "dead_message_queue"),
-				},
-				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
-			},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate,
+				acctest.PlannedInt(addr, "max_redelivery_count", 0),
+				acctest.PlannedNull(addr, "dead_message_queue"),
+			),
 			ConfigStateChecks: []statecheck.StateCheck{
 				acctest.ExpectInt(addr, "max_redelivery_count", 0),
 			},

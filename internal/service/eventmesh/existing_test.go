@@ -115,13 +115,9 @@ import {
   id = "acme/crm/prod/cockpit"
 }
 `),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					acctest.ExpectUpdate("sapmessaging_queue.q"),
-					acctest.ExpectUpdate("sapmessaging_dead_message_queue.dmq"),
-				},
-				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
-			},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_queue.q", plancheck.ResourceActionUpdate,
+				acctest.ExpectUpdate("sapmessaging_dead_message_queue.dmq"),
+			),
 			Check: resource.ComposeTestCheckFunc(
 				acctest.CheckStateMatchesEmulator(env, 2, 0),
 				func(*terraform.State) error {
@@ -166,14 +162,9 @@ resource "sapmessaging_queue" "q" {
 					t.Fatal("the lost create did not reach the emulator; the test does not exercise an unknown outcome")
 				}
 			},
-			Config: config,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionDestroyBeforeCreate),
-				},
-				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
-			},
-			Check: acctest.CheckStateMatchesEmulator(env, 1, 0),
+			Config:           config,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_queue.q", plancheck.ResourceActionDestroyBeforeCreate),
+			Check:            acctest.CheckStateMatchesEmulator(env, 1, 0),
 		},
 	})
 }
@@ -259,11 +250,8 @@ resource "sapmessaging_queue" "adopted" {
 					t.Fatal(err)
 				}
 			},
-			Config: queueHCL(0, "  allow_unlimited_redelivery = true\n") + importHCL,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{acctest.ExpectNoop(addr)},
-				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
-			},
+			Config:           queueHCL(0, "  allow_unlimited_redelivery = true\n") + importHCL,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionNoop),
 			ConfigStateChecks: []statecheck.StateCheck{
 				acctest.ExpectBool(addr, "allow_unlimited_redelivery", true),
 				acctest.ExpectInt(addr, "max_redelivery_count", 0),
@@ -274,11 +262,8 @@ resource "sapmessaging_queue" "adopted" {
 			ExpectError: acctest.Wrapped(`Unlimited Redelivery.*set allow_unlimited_redelivery = true for now`),
 		},
 		{
-			Config: queueHCL(5, ""),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{acctest.ExpectUpdate(addr)},
-				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
-			},
+			Config:           queueHCL(5, ""),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate),
 			ConfigStateChecks: []statecheck.StateCheck{
 				acctest.ExpectBool(addr, "allow_unlimited_redelivery", false),
 			},

@@ -45,6 +45,16 @@ func deleteExtDMQ(t *testing.T, env *acctest.TestEnv) func() {
 	}
 }
 
+// putExtQueueWithoutDMQ makes, outside the configuration, the queue extQueue with 3 redeliveries to its dead
+// message queue extDMQ, then deletes extDMQ.
+func putExtQueueWithoutDMQ(t *testing.T, env *acctest.TestEnv) {
+	t.Helper()
+	three, dmq := int64(3), extDMQ
+	env.PutQueues(t, acctest.EventMeshQueue{Name: extDMQ},
+		acctest.EventMeshQueue{Name: extQueue, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}})
+	deleteExtDMQ(t, env)()
+}
+
 // A queue whose dead message queue, made outside the configuration, was deleted by hand fails every plan, the one
 // that changes nothing (failed messages would be dropped) and the one that writes the queue (the apply would fail),
 // from the refresh's queue list: the plan costs no management call beyond it. Once the dead message queue exists
@@ -91,23 +101,15 @@ func TestAccQueue_adoptQueueWithMissingDeadMessageQueue(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	const addr = "sapmessaging_queue.q"
 	importHCL := "\nimport {\n  to = sapmessaging_queue.q\n  id = \"" + extQueue + "\"\n}\n"
-	three, dmq := int64(3), extDMQ
 	deletionGuardTest(t, []resource.TestStep{
 		{
-			PreConfig: func() {
-				env.PutQueues(t, acctest.EventMeshQueue{Name: extDMQ},
-					acctest.EventMeshQueue{Name: extQueue, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}})
-				deleteExtDMQ(t, env)()
-			},
+			PreConfig:   func() { putExtQueueWithoutDMQ(t, env) },
 			Config:      extQueueHCL(env, 3, "") + importHCL,
 			ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*allow_missing_dead_message_queue = true`),
 		},
 		{
-			Config: extQueueHCL(env, 3, "  allow_missing_dead_message_queue = true\n") + importHCL,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{acctest.ExpectNoop(addr)},
-				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
-			},
+			Config:           extQueueHCL(env, 3, "  allow_missing_dead_message_queue = true\n") + importHCL,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionNoop),
 			ConfigStateChecks: []statecheck.StateCheck{
 				acctest.ExpectBool(addr, "allow_missing_dead_message_queue", true),
 			},
@@ -136,10 +138,7 @@ func TestAccQueue_adoptQueueWithMissingDeadMessageQueue(t *testing.T) {
 func TestAccQueueListResource_missingDeadMessageQueue(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddHandMadeQueues(t)
-	three, dmq := int64(3), extDMQ
-	env.PutQueues(t, acctest.EventMeshQueue{Name: extDMQ},
-		acctest.EventMeshQueue{Name: extQueue, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}})
-	deleteExtDMQ(t, env)()
+	putExtQueueWithoutDMQ(t, env)
 	acctest.QueryTest(t,
 		env.CountedQueryStep(env.ProviderBlock+acctest.ListHCL("sapmessaging_queue", "prod", `name_prefix = "acme/crm/prod/"`, "include_resource = true"),
 			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName(extQueue), acctest.KnownValues(map[string]knownvalue.Check{

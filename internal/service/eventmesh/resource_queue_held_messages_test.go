@@ -1,7 +1,6 @@
 package eventmesh_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -60,9 +59,7 @@ func TestAccQueueHeldMessages_rename(t *testing.T) {
 	acctest.ParallelTest(t, []resource.TestStep{
 		{
 			Config: heldQueueHCL(env, old, topic, false),
-			Check: func(*terraform.State) error {
-				return env.Messaging(t).Publish(context.Background(), old, []byte(`{"id":1}`), "application/json")
-			},
+			Check:  env.PublishAfterApply(t, old),
 		},
 		{
 			Config:      heldQueueHCL(env, renamed, topic, false),
@@ -102,9 +99,7 @@ func TestAccQueueHeldMessages_destroy(t *testing.T) {
 	acctest.ParallelTest(t, []resource.TestStep{
 		{
 			Config: heldQueueHCL(env, name, topic, false),
-			Check: func(*terraform.State) error {
-				return env.Messaging(t).Publish(context.Background(), name, []byte(`{"id":1}`), "application/json")
-			},
+			Check:  env.PublishAfterApply(t, name),
 		},
 		{
 			Config:      heldQueueHCL(env, name, topic, false),
@@ -140,9 +135,7 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 	acctest.ParallelTest(t, []resource.TestStep{
 		{
 			Config: hcl(false),
-			Check: func(*terraform.State) error {
-				return env.Messaging(t).Publish(context.Background(), name, []byte(`{"id":1}`), "application/json")
-			},
+			Check:  env.PublishAfterApply(t, name),
 		},
 		{
 			Config:      hcl(false),

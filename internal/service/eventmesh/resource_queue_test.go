@@ -223,14 +223,7 @@ resource "sapmessaging_queue" "q" {
 		Steps: []resource.TestStep{
 			{
 				Config: hcl(false),
-				Check: func(*terraform.State) error {
-					for _, q := range []string{name, dmq} {
-						if err := env.Messaging(t).Publish(context.Background(), q, []byte(`{"id":1}`), "application/json"); err != nil {
-							return err
-						}
-					}
-					return nil
-				},
+				Check:  env.PublishAfterApply(t, name, dmq),
 			},
 			{
 				Config:      hcl(false),

@@ -73,7 +73,7 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 			ConfigStateChecks: []statecheck.StateCheck{
 				acctest.ExpectString(addr, "handshake_status", "COMPLETED"),
 			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: acctest.ExpectEmptyPlan()},
+			ConfigPlanChecks: acctest.EmptyPlanBeforeApply(),
 		},
 		{
 			ResourceName:      addr,
