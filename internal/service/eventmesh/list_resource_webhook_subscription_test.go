@@ -33,8 +33,8 @@ func TestAccWebhookSubscriptionListResource_query(t *testing.T) {
 			acctest.ListHCL("sapmessaging_webhook_subscription", "crm", `queue_name_prefix = "acme/crm/prod/"`, "include_resource = true")+
 			acctest.ListHCL("sapmessaging_webhook_subscription", "all", ""),
 			querycheck.ExpectLength("sapmessaging_webhook_subscription.crm", 2),
-			querycheck.ExpectIdentity("sapmessaging_webhook_subscription.crm", map[string]knownvalue.Check{"name": knownvalue.StringExact("orders-push")}),
-			querycheck.ExpectIdentity("sapmessaging_webhook_subscription.crm", map[string]knownvalue.Check{"name": knownvalue.StringExact("returns-push")}),
+			acctest.ExpectIdentity("sapmessaging_webhook_subscription.crm", map[string]string{"name": "orders-push"}),
+			acctest.ExpectIdentity("sapmessaging_webhook_subscription.crm", map[string]string{"name": "returns-push"}),
 			querycheck.ExpectResourceDisplayName("sapmessaging_webhook_subscription.crm", byName("orders-push"),
 				knownvalue.StringExact("orders-push: pushes acme/crm/prod/orders (QoS 1, ACTIVE)")),
 			querycheck.ExpectResourceKnownValues("sapmessaging_webhook_subscription.crm", byName("returns-push"), acctest.KnownValues(map[string]knownvalue.Check{
