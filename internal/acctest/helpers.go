@@ -100,11 +100,6 @@ provider "sapmessaging" {
 // AEMConfig joins the provider block with the AEM broker and the given HCL.
 func (e *TestEnv) AEMConfig(hcl string) string { return e.AEMProviderBlock("") + hcl }
 
-// AEMConfigf joins the provider block with the AEM broker service (AEMConfig) and the formatted HCL.
-func (e *TestEnv) AEMConfigf(format string, args ...any) string {
-	return e.AEMConfig(fmt.Sprintf(format, args...))
-}
-
 // aem returns a SEMP v2 client that talks to the emulator's broker out of band, as the cloud console would.
 func (e *TestEnv) AEM(t *testing.T) *aem.Client {
 	t.Helper()

@@ -2,6 +2,7 @@ package aem_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -46,7 +47,7 @@ func TestAccAEMQueue_dmqCycle(t *testing.T) {
 	aemMakeCycle(t, env, "cyc/q", "cyc/dmq")
 	const addr = "sapmessaging_aem_queue.q"
 	hcl := func(extra string) string {
-		return env.AEMConfigf(`
+		return env.AEMConfig(fmt.Sprintf(`
 import {
   to = %s
   id = "cyc/q"
@@ -63,7 +64,7 @@ resource "sapmessaging_aem_queue" "q" {
 data "sapmessaging_aem_queue" "q" {
   name = "cyc/q"
 }
-`, addr, extra)
+`, addr, extra))
 	}
 	acctest.ParallelTest(t, []acc.TestStep{
 		{Config: hcl(""), PlanOnly: true, ExpectError: acctest.Wrapped(`Dead Message Queue Cycle.*cyc/q → cyc/dmq → cyc/q`)},

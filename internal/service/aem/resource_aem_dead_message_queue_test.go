@@ -21,14 +21,14 @@ func TestAccAEMDeadMessageQueue_lifecycle(t *testing.T) {
 	const name = "acme/aem/test/billing/dmq"
 	ctx := context.Background()
 	hcl := func(ttl int) string {
-		return env.AEMConfigf(`
+		return env.AEMConfig(fmt.Sprintf(`
 resource "sapmessaging_aem_dead_message_queue" "dmq" {
   name            = %q
   respect_ttl     = true
   max_ttl         = %d
   ingress_enabled = true
 }
-`, name, ttl)
+`, name, ttl))
 	}
 	acctest.ParallelTest(t, []acc.TestStep{
 		{
@@ -108,11 +108,11 @@ func TestAccAEMDeadMessageQueue_defaults(t *testing.T) {
 	const name = "acme/aem/test/defaults/dmq"
 	acctest.ParallelTest(t, []acc.TestStep{
 		{
-			Config: env.AEMConfigf(`
+			Config: env.AEMConfig(fmt.Sprintf(`
 resource "sapmessaging_aem_dead_message_queue" "dmq" {
   name = %q
 }
-`, name),
+`, name)),
 			ConfigStateChecks: []statecheck.StateCheck{
 				acctest.ExpectBool(addr, "ingress_enabled", true),
 				acctest.ExpectBool(addr, "egress_enabled", true),
@@ -130,11 +130,11 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 					t.Fatal(err)
 				}
 			},
-			Config: env.AEMConfigf(`
+			Config: env.AEMConfig(fmt.Sprintf(`
 resource "sapmessaging_aem_dead_message_queue" "dmq" {
   name = %q
 }
-`, name),
+`, name)),
 			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate,
 				acctest.PlannedBool(addr, "ingress_enabled", true),
 			),
@@ -189,7 +189,7 @@ func TestAccAEMDeadMessageQueue_adoptEmptyDeadMsgQueue(t *testing.T) {
 		DeadMsgQueue: aem.Ptr("")}}); err != nil {
 		t.Fatal(err)
 	}
-	config := env.AEMConfigf(`
+	config := env.AEMConfig(fmt.Sprintf(`
 import {
   to = %s
   id = %q
@@ -199,7 +199,7 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
   name    = %q
   max_ttl = 3600
 }
-`, addr, name, name)
+`, addr, name, name))
 	acctest.ParallelTest(t, []acc.TestStep{
 		{
 			Config:           config,

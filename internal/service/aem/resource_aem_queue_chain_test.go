@@ -1,6 +1,7 @@
 package aem_test
 
 import (
+	"fmt"
 	"regexp"
 	"testing"
 
@@ -16,7 +17,7 @@ import (
 func TestAccAEMQueue_chainedDeadMessageQueueCreatedHere(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	cfg := func(ingress bool) string {
-		return env.AEMConfigf(`
+		return env.AEMConfig(fmt.Sprintf(`
 resource "sapmessaging_aem_dead_message_queue" "c" {
   name = "acme/aem/chain/c"
 }
@@ -35,7 +36,7 @@ resource "sapmessaging_aem_queue" "a" {
   redelivery_delay_enabled = true
   dead_message_queue       = sapmessaging_aem_queue.b.name
 }
-`, ingress)
+`, ingress))
 	}
 	acctest.ParallelTest(t, []acc.TestStep{
 		{Config: cfg(true), PlanOnly: true, ExpectNonEmptyPlan: true},

@@ -51,7 +51,7 @@ func TestAccAEMQueue_handSetSettingsPlanned(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	const addr = "sapmessaging_aem_queue.orders"
 	const name, dmq = "acme/drift/orders", "acme/drift/orders.dmq"
-	cfg := env.AEMConfigf(`
+	cfg := env.AEMConfig(fmt.Sprintf(`
 resource "sapmessaging_aem_dead_message_queue" "dmq" {
   name = %q
 }
@@ -62,7 +62,7 @@ resource "sapmessaging_aem_queue" "orders" {
   redelivery_delay_enabled = true
   dead_message_queue       = sapmessaging_aem_dead_message_queue.dmq.name
 }
-`, dmq, name)
+`, dmq, name))
 	acctest.ParallelTest(t, []acc.TestStep{
 		{Config: cfg},
 		{
@@ -83,11 +83,11 @@ func TestAccAEMDeadMessageQueue_handSetSettingsPlanned(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	const addr = "sapmessaging_aem_dead_message_queue.dmq"
 	const name = "acme/drift/billing.dmq"
-	cfg := env.AEMConfigf(`
+	cfg := env.AEMConfig(fmt.Sprintf(`
 resource "sapmessaging_aem_dead_message_queue" "dmq" {
   name = %q
 }
-`, name)
+`, name))
 	acctest.ParallelTest(t, []acc.TestStep{
 		{Config: cfg},
 		{

@@ -14,7 +14,7 @@ import (
 // heldAEMQueueHCL is an AEM queue named name with a dead message queue and a subscription of topic,
 // both depending on it; force sets force_destroy on the queue and the dead message queue.
 func heldAEMQueueHCL(env *acctest.TestEnv, name, topic string, force bool) string {
-	return env.AEMConfigf(`
+	return env.AEMConfig(fmt.Sprintf(`
 resource "sapmessaging_aem_dead_message_queue" "dmq" {
   name            = "acme/aem/held/dmq"
   respect_ttl     = true
@@ -36,7 +36,7 @@ resource "sapmessaging_aem_queue_subscription" "s" {
   queue_name = sapmessaging_aem_queue.q.name
   topic      = %[2]q
 }
-`, name, topic, force)
+`, name, topic, force))
 }
 
 // heldAEMQueueKept checks that queue still holds its n messages and its subscription of topic.
@@ -114,7 +114,7 @@ func TestAccAEMQueueHeldMessages_deadMessageQueue(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	const name = "acme/aem/held/onlydmq"
 	hcl := func(force bool) string {
-		return env.AEMConfigf(`
+		return env.AEMConfig(fmt.Sprintf(`
 resource "sapmessaging_aem_dead_message_queue" "dmq" {
   name            = %q
   respect_ttl     = true
@@ -122,7 +122,7 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
   ingress_enabled = true
   force_destroy   = %t
 }
-`, name, force)
+`, name, force))
 	}
 	acctest.ParallelTest(t, []acc.TestStep{
 		{
@@ -163,7 +163,7 @@ func TestAccAEMQueueHeldMessages_destroyCalls(t *testing.T) {
 	const n = 6
 	const msgs = "GET /SEMP/v2/monitor/msgVpns/{vpn}/queues/{queue}/msgs"
 	hcl := func(force bool) string {
-		return env.AEMConfigf(`
+		return env.AEMConfig(fmt.Sprintf(`
 resource "sapmessaging_aem_dead_message_queue" "dmq" {
   name          = "acme/aem/held/many/dmq"
   force_destroy = %[2]t
@@ -178,7 +178,7 @@ resource "sapmessaging_aem_queue" "q" {
   egress_enabled       = true
   force_destroy        = %[2]t
 }
-`, n-1, force)
+`, n-1, force))
 	}
 	destroyCalls := func(force bool, want int64) func() {
 		return func() {

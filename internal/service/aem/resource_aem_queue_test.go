@@ -125,14 +125,14 @@ func TestAccAEMQueue_lifecycle(t *testing.T) {
 func TestAccAEMQueue_planRules(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	q := func(body string) string {
-		return env.AEMConfigf(`
+		return env.AEMConfig(fmt.Sprintf(`
 resource "sapmessaging_aem_queue" "q" {
   name            = "acme/aem/test/rules"
   ingress_enabled = true
   egress_enabled  = true
 %s
 }
-`, body)
+`, body))
 	}
 	acctest.ParallelTest(t, []acc.TestStep{
 		{Config: q(`dead_message_queue = "acme/aem/test/nowhere"`), PlanOnly: true, ExpectError: regexp.MustCompile(`Unlimited Redelivery`)},
@@ -233,7 +233,7 @@ func TestAccAEMQueue_holdsMessages(t *testing.T) {
 func TestAccAEMQueue_refreshCalls(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	const n = 150
-	config := env.AEMConfigf(`
+	config := env.AEMConfig(fmt.Sprintf(`
 resource "sapmessaging_aem_dead_message_queue" "dmq" {
   name            = "acme/aem/test/many/dmq"
   respect_ttl     = true
@@ -250,7 +250,7 @@ resource "sapmessaging_aem_queue" "q" {
   ingress_enabled          = true
   egress_enabled           = true
 }
-`, n)
+`, n))
 	const list = "GET /SEMP/v2/config/msgVpns/{vpn}/queues"
 	acctest.ParallelTest(t, []acc.TestStep{
 		{Config: config},
@@ -378,7 +378,7 @@ func TestAccAEMQueue_defaults(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	const addr = "sapmessaging_aem_queue.q"
 	const name = "acme/aem/test/defaults"
-	config := env.AEMConfigf(`
+	config := env.AEMConfig(fmt.Sprintf(`
 resource "sapmessaging_aem_dead_message_queue" "dmq" {
   name = "%[1]s/dmq"
 }
@@ -389,7 +389,7 @@ resource "sapmessaging_aem_queue" "q" {
   dead_message_queue       = sapmessaging_aem_dead_message_queue.dmq.name
   redelivery_delay_enabled = true
 }
-`, name)
+`, name))
 	acctest.ParallelTest(t, []acc.TestStep{
 		{
 			Config: config,
@@ -481,7 +481,7 @@ func TestAccAEMQueue_adoptedCheckedEveryPlan(t *testing.T) {
 	const addr = "sapmessaging_aem_queue.legacy"
 	const name = "acme/aem/prod/legacy"
 	hcl := func(body string) string {
-		return env.AEMConfigf(`
+		return env.AEMConfig(fmt.Sprintf(`
 import {
   to = %s
   id = %q
@@ -492,7 +492,7 @@ resource "sapmessaging_aem_queue" "legacy" {
   ingress_enabled = true
   egress_enabled  = true
 %s}
-`, addr, name, name, body)
+`, addr, name, name, body))
 	}
 	asIs := hcl("  max_redelivery_count             = 0\n  allow_unlimited_redelivery       = true\n  allow_missing_dead_message_queue = true\n")
 	acctest.ParallelTest(t, []acc.TestStep{
@@ -527,14 +527,14 @@ func TestAccAEMQueue_existsRefusedAtPlan(t *testing.T) {
 	acctest.ParallelTest(t, []acc.TestStep{
 		{Config: env.AEMConfig(aemQueueHCL(name, 3)), PlanOnly: true,
 			ExpectError: acctest.Wrapped(`Queue Already Exists.*would refuse the create, so this resource cannot be planned.*import \{ to = sapmessaging_aem_dead_message_queue.<resource name> id = "acme/aem/test/there/dmq" \}`)},
-		{Config: env.AEMConfigf(`
+		{Config: env.AEMConfig(fmt.Sprintf(`
 resource "sapmessaging_aem_queue" "q" {
   name                     = %q
   max_redelivery_count     = 3
   dead_message_queue       = %q
   redelivery_delay_enabled = true
 }
-`, name, name+"/dmq"), PlanOnly: true,
+`, name, name+"/dmq")), PlanOnly: true,
 			ExpectError: acctest.Wrapped(`Queue Already Exists.*import \{ to = sapmessaging_aem_queue.<resource name> id = "acme/aem/test/there" \}`)},
 	})
 }
