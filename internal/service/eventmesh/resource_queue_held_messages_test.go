@@ -33,6 +33,11 @@ resource "sapmessaging_queue_subscription" "s" {
 `, name, topic, force)
 }
 
+// heldQueueStep applies heldQueueHCL without force_destroy, then publishes a message to the queue name.
+func heldQueueStep(env *acctest.TestEnv, t *testing.T, name, topic string) resource.TestStep {
+	return resource.TestStep{Config: heldQueueHCL(env, name, topic, false), Check: env.PublishAfterApply(t, name)}
+}
+
 // heldQueueKept checks that queue still holds its n messages and its subscription of topic: nothing
 // was deleted.
 func heldQueueKept(env *acctest.TestEnv, t *testing.T, queue, topic string, n int64) {
@@ -57,10 +62,7 @@ func TestAccQueueHeldMessages_rename(t *testing.T) {
 		topic   = "acme/crm/prod/ce/held/orders/*"
 	)
 	acctest.ParallelTest(t, []resource.TestStep{
-		{
-			Config: heldQueueHCL(env, old, topic, false),
-			Check:  env.PublishAfterApply(t, old),
-		},
+		heldQueueStep(env, t, old, topic),
 		{
 			Config:      heldQueueHCL(env, renamed, topic, false),
 			ExpectError: acctest.Wrapped(`Error: Queue Holds Messages .*with sapmessaging_queue.q.*name = .*The queue "acme/crm/prod/held/orders" holds 1 message\(s\).*Changing .name. replaces it.*delete.*subscriptions.*stored on no queue.*sapmessaging_redrive.*force_destroy = true`),
@@ -93,10 +95,7 @@ func TestAccQueueHeldMessages_destroy(t *testing.T) {
 		topic = "acme/crm/prod/ce/held/invoices/*"
 	)
 	acctest.ParallelTest(t, []resource.TestStep{
-		{
-			Config: heldQueueHCL(env, name, topic, false),
-			Check:  env.PublishAfterApply(t, name),
-		},
+		heldQueueStep(env, t, name, topic),
 		{
 			Config:      heldQueueHCL(env, name, topic, false),
 			Destroy:     true,
