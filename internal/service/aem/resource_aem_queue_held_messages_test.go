@@ -39,6 +39,11 @@ resource "sapmessaging_aem_queue_subscription" "s" {
 `, name, topic, force))
 }
 
+// heldAEMQueueStep applies heldAEMQueueHCL without force_destroy, then publishes n messages to the queue name.
+func heldAEMQueueStep(env *acctest.TestEnv, t *testing.T, name, topic string, n int) acc.TestStep {
+	return acc.TestStep{Config: heldAEMQueueHCL(env, name, topic, false), Check: env.AEMPublishAfterApply(t, name, n)}
+}
+
 // heldAEMQueueKept checks that queue still holds its n messages and its subscription of topic.
 func heldAEMQueueKept(env *acctest.TestEnv, t *testing.T, queue, topic string, n int) {
 	t.Helper()
@@ -59,13 +64,7 @@ func TestAccAEMQueueHeldMessages_rename(t *testing.T) {
 		topic   = "acme/aem/held/orders/>"
 	)
 	acctest.ParallelTest(t, []acc.TestStep{
-		{
-			Config: heldAEMQueueHCL(env, old, topic, false),
-			Check: func(*terraform.State) error {
-				env.AEMPublish(t, old, 1)
-				return nil
-			},
-		},
+		heldAEMQueueStep(env, t, old, topic, 1),
 		{
 			Config:      heldAEMQueueHCL(env, renamed, topic, false),
 			ExpectError: acctest.Wrapped(`Error: Queue Holds Messages .*with sapmessaging_aem_queue.q.*name = .*The queue "acme/aem/held/orders" holds 1 message\..*Changing .name. replaces it.*delete.*subscriptions.*stored on no queue.*sapmessaging_aem_redrive.*force_destroy = true`),
@@ -95,13 +94,7 @@ func TestAccAEMQueueHeldMessages_destroy(t *testing.T) {
 		topic = "acme/aem/held/invoices/>"
 	)
 	acctest.ParallelTest(t, []acc.TestStep{
-		{
-			Config: heldAEMQueueHCL(env, name, topic, false),
-			Check: func(*terraform.State) error {
-				env.AEMPublish(t, name, 2)
-				return nil
-			},
-		},
+		heldAEMQueueStep(env, t, name, topic, 2),
 		{
 			Config:      heldAEMQueueHCL(env, name, topic, false),
 			Destroy:     true,
@@ -133,10 +126,7 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 	acctest.ParallelTest(t, []acc.TestStep{
 		{
 			Config: hcl(false),
-			Check: func(*terraform.State) error {
-				env.AEMPublish(t, name, 1)
-				return nil
-			},
+			Check:  env.AEMPublishAfterApply(t, name, 1),
 		},
 		{
 			Config:      hcl(false),
