@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
@@ -57,6 +58,26 @@ func (e *TestEnv) CountedQueryStep(config string, checks ...querycheck.QueryResu
 	step := QueryStep(config, checks...)
 	step.PreConfig = e.Srv.ResetStats
 	return step
+}
+
+// Identity is the checks of a resource identity whose attributes hold exactly the strings of parts, by name.
+func Identity(parts map[string]string) map[string]knownvalue.Check {
+	checks := make(map[string]knownvalue.Check, len(parts))
+	for name, value := range parts {
+		checks[name] = knownvalue.StringExact(value)
+	}
+	return checks
+}
+
+// ByIdentity filters list results by their identity: its attributes hold exactly the strings of parts.
+func ByIdentity(parts map[string]string) queryfilter.QueryFilter {
+	return queryfilter.ByResourceIdentity(Identity(parts))
+}
+
+// ExpectIdentity checks that the list block addr returns a result whose identity holds exactly the strings of
+// parts.
+func ExpectIdentity(addr string, parts map[string]string) querycheck.QueryResultCheck {
+	return querycheck.ExpectIdentity(addr, Identity(parts))
 }
 
 // KnownValues is the checks of a list result's resource, by attribute (a top-level attribute name) and in the

@@ -90,6 +90,28 @@ func (e *TestEnv) AEMPublish(t *testing.T, queue string, n int) {
 	}
 }
 
+// AEMPublishAfterApply is a step's check that sends n messages to the AEM queue (AEMPublish), so that the next
+// step meets the queue holding them.
+func (e *TestEnv) AEMPublishAfterApply(t *testing.T, queue string, n int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		e.AEMPublish(t, queue, n)
+		return nil
+	}
+}
+
+// PublishAfterApply is a step's check that publishes one message, {"id":1}, to each of the Event Mesh queues, so
+// that the next step meets them holding a message.
+func (e *TestEnv) PublishAfterApply(t *testing.T, queues ...string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		for _, q := range queues {
+			if err := e.Messaging(t).Publish(context.Background(), q, []byte(`{"id":1}`), "application/json"); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
 // postAEM sends one message with body (and the content type, unless empty) to queue through the broker's REST
 // messaging.
 func (e *TestEnv) postAEM(t *testing.T, queue, body, contentType string) {

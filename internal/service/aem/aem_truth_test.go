@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
@@ -72,14 +71,14 @@ data "sapmessaging_aem_queue" "q" {
 		{
 			Config: hcl("  allow_missing_dead_message_queue = true\n"),
 			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionNoop,
-				plancheck.ExpectKnownValue(addr, tfjsonpath.New("poison_message_deliveries"), knownvalue.Null()),
-				plancheck.ExpectKnownValue(addr, tfjsonpath.New("time_to_dead_letter"), knownvalue.Null())),
+				acctest.PlannedNull(addr, "poison_message_deliveries"),
+				acctest.PlannedNull(addr, "time_to_dead_letter")),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("poison_message_deliveries"), knownvalue.Null()),
-				statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.q", tfjsonpath.New("poison_message_deliveries"), knownvalue.Null()),
-				statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.q", tfjsonpath.New("retry_plan"),
-					knownvalue.StringRegexp(regexp.MustCompile(`cyc/q → cyc/dmq → cyc/q\): the message comes back and is delivered again, for ever`))),
+				acctest.ExpectBool(addr, "allow_missing_dead_message_queue", true),
+				acctest.ExpectNull(addr, "poison_message_deliveries"),
+				acctest.ExpectNull("data.sapmessaging_aem_queue.q", "poison_message_deliveries"),
+				acctest.ExpectMatch("data.sapmessaging_aem_queue.q", "retry_plan",
+					`cyc/q → cyc/dmq → cyc/q\): the message comes back and is delivered again, for ever`),
 			},
 		},
 		{ResourceName: addr, ImportState: true, ImportStateId: "cyc/q", ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
@@ -110,11 +109,11 @@ func TestAccAEMSender_dmqCycle(t *testing.T) {
 `)),
 			ConfigPlanChecks: acc.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("never")),
-					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Null()),
-					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("time_to_end"), knownvalue.Null()),
+					acctest.PlannedString(acctest.AEMSenderAddr, "poison_message_end", "never"),
+					acctest.PlannedNull(acctest.AEMSenderAddr, "worst_case_runs"),
+					acctest.PlannedNull(acctest.AEMSenderAddr, "time_to_end"),
 				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 		},
 	})

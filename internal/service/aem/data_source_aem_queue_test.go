@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
 // One queue: its settings, the monitor's counters, what a poison message goes through, and the findings of
@@ -26,29 +25,30 @@ data "sapmessaging_aem_queue" "defaults" {
 }
 `),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(orders, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
-				statecheck.ExpectKnownValue(orders, tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("acme/aem/prod/orders/dmq")),
-				statecheck.ExpectKnownValue(orders, tfjsonpath.New("redelivery_delay_multiplier"), knownvalue.Int64Exact(200)),
-				statecheck.ExpectKnownValue(orders, tfjsonpath.New("access_type"), knownvalue.StringExact("exclusive")),
-				// Two were spooled (a running total), one is left: the backlog is the msgs collection's count.
-				statecheck.ExpectKnownValue(orders, tfjsonpath.New("spooled_msg_count"), knownvalue.Int64Exact(2)),
-				statecheck.ExpectKnownValue(orders, tfjsonpath.New("message_count"), knownvalue.Int64Exact(1)),
+				acctest.ExpectInt(orders, "max_redelivery_count", 3),
+				acctest.ExpectString(orders, "dead_message_queue", "acme/aem/prod/orders/dmq"),
+				acctest.ExpectInt(orders, "redelivery_delay_multiplier", 200),
+				acctest.ExpectString(orders, "access_type", "exclusive"),
+
+				acctest.ExpectInt(orders, "spooled_msg_count", 2),
+				acctest.ExpectInt(orders, "message_count", 1),
 				statecheck.ExpectKnownOutputValue("orders_backlog", knownvalue.Int64Exact(1)),
-				statecheck.ExpectKnownValue(orders, tfjsonpath.New("msg_spool_usage"), knownvalue.Int64Exact(int64(len("poison")))),
-				statecheck.ExpectKnownValue(orders, tfjsonpath.New("bind_count"), knownvalue.Int64Exact(0)),
-				statecheck.ExpectKnownValue(orders, tfjsonpath.New("poison_message_deliveries"), knownvalue.Int64Exact(4)),
-				statecheck.ExpectKnownValue(orders, tfjsonpath.New("time_to_dead_letter"), knownvalue.StringExact("7 s")),
-				statecheck.ExpectKnownValue(orders, tfjsonpath.New("dead_message_queue_exists"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(orders, tfjsonpath.New("is_dead_message_queue"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue(orders, tfjsonpath.New("findings"), knownvalue.ListSizeExact(0)),
-				statecheck.ExpectKnownValue(orders, tfjsonpath.New("retry_plan"),
-					knownvalue.StringExact(`a poison message is delivered 4 times over 7 s of redelivery delays, then moved to the dead message queue "acme/aem/prod/orders/dmq"`)),
-				statecheck.ExpectKnownValue(defaults, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(0)),
-				statecheck.ExpectKnownValue(defaults, tfjsonpath.New("poison_message_deliveries"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(defaults, tfjsonpath.New("time_to_dead_letter"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(defaults, tfjsonpath.New("dead_message_queue_exists"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue(defaults, tfjsonpath.New("findings").AtSliceIndex(0).AtMapKey("rule"), knownvalue.StringExact("aem.redelivery_unlimited")),
-				statecheck.ExpectKnownValue(defaults, tfjsonpath.New("findings").AtSliceIndex(0).AtMapKey("severity"), knownvalue.StringExact("error")),
+				acctest.ExpectInt(orders, "msg_spool_usage", int64(len("poison"))),
+				acctest.ExpectInt(orders, "bind_count", 0),
+				acctest.ExpectInt(orders, "poison_message_deliveries", 4),
+				acctest.ExpectString(orders, "time_to_dead_letter", "7 s"),
+				acctest.ExpectBool(orders, "dead_message_queue_exists", true),
+				acctest.ExpectBool(orders, "is_dead_message_queue", false),
+				acctest.ExpectLen(orders, "findings", 0),
+				acctest.ExpectString(orders, "retry_plan",
+					`a poison message is delivered 4 times over 7 s of redelivery delays, then moved to the dead message queue "acme/aem/prod/orders/dmq"`),
+
+				acctest.ExpectInt(defaults, "max_redelivery_count", 0),
+				acctest.ExpectNull(defaults, "poison_message_deliveries"),
+				acctest.ExpectNull(defaults, "time_to_dead_letter"),
+				acctest.ExpectBool(defaults, "dead_message_queue_exists", false),
+				acctest.ExpectString(defaults, "findings.0.rule", "aem.redelivery_unlimited"),
+				acctest.ExpectString(defaults, "findings.0.severity", "error"),
 			},
 		},
 		{

@@ -1,7 +1,6 @@
 package aem_test
 
 import (
-	"regexp"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
@@ -9,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 )
@@ -46,16 +44,15 @@ func TestAccAEMQueueDataSourcesDeadMessageQueueTruth(t *testing.T) {
 	spool.DeadMsgQueue = aem.Ptr("truth/spool/dmq")
 	env.CreateAEMQueue(t, "truth/spool", spool)
 
-	rules := func(addr string, p tfjsonpath.Path, ids ...string) statecheck.StateCheck {
+	rules := func(addr, p string, ids ...string) statecheck.StateCheck {
 		var cs []knownvalue.Check
 		for _, id := range ids {
 			cs = append(cs, knownvalue.ObjectPartial(map[string]knownvalue.Check{"rule": knownvalue.StringExact(id)}))
 		}
-		return statecheck.ExpectKnownValue(addr, p.AtMapKey("findings"), knownvalue.ListExact(cs))
+		return acctest.ExpectValue(addr, p+".findings", knownvalue.ListExact(cs))
 	}
-	one := func(s string) tfjsonpath.Path { return tfjsonpath.New(s) }
 	const list = "data.sapmessaging_aem_queues.all"
-	at := func(i int) tfjsonpath.Path { return tfjsonpath.New("queues").AtSliceIndex(i) } // names sorted: off, off/dmq, self, small, small/dmq, spool, spool/dmq
+	// The queues of list, by index: their names sorted, off, off/dmq, self, small, small/dmq, spool, spool/dmq.
 	acctest.ParallelTest(t, []resource.TestStep{{
 		Config: env.AEMConfig(`
 data "sapmessaging_aem_queue" "off" { name = "truth/off" }
@@ -64,20 +61,20 @@ data "sapmessaging_aem_queue" "small" { name = "truth/small" }
 data "sapmessaging_aem_queues" "all" { name_prefix = "truth/" }
 `),
 		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.off", one("retry_plan"), knownvalue.StringRegexp(regexp.MustCompile(`then deleted \(the dead message queue "truth/off/dmq" takes no messages`))),
-			statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.off", one("findings"), knownvalue.ListSizeExact(1)),
-			rules(list, at(0), "aem.dmq_takes_nothing"),
-			rules(list, at(2), "aem.dmq_self"),
-			rules(list, at(3), "aem.dmq_max_msg_size_smaller"),
+			acctest.ExpectMatch("data.sapmessaging_aem_queue.off", "retry_plan", `then deleted \(the dead message queue "truth/off/dmq" takes no messages`),
+			acctest.ExpectLen("data.sapmessaging_aem_queue.off", "findings", 1),
+			rules(list, "queues.0", "aem.dmq_takes_nothing"),
+			rules(list, "queues.2", "aem.dmq_self"),
+			rules(list, "queues.3", "aem.dmq_max_msg_size_smaller"),
 			// A dead message queue with maxMsgSpoolUsage 0 keeps only the last dead message.
-			rules(list, at(5), "aem.dmq_keeps_last_only"),
-			rules(list, at(6), "aem.dmq_keeps_last_only"),
-			statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.self", one("poison_message_deliveries"), knownvalue.Null()),
-			statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.self", one("time_to_dead_letter"), knownvalue.Null()),
-			statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.self", one("is_dead_message_queue"), knownvalue.Bool(false)),
-			statecheck.ExpectKnownValue("data.sapmessaging_aem_queue.small", one("retry_plan"), knownvalue.StringRegexp(regexp.MustCompile(`deleted instead when larger than 4 bytes`))),
-			statecheck.ExpectKnownValue(list, at(2).AtMapKey("poison_message_deliveries"), knownvalue.Null()),
-			statecheck.ExpectKnownValue(list, at(0).AtMapKey("retry_plan"), knownvalue.StringRegexp(regexp.MustCompile(`then deleted`))),
+			rules(list, "queues.5", "aem.dmq_keeps_last_only"),
+			rules(list, "queues.6", "aem.dmq_keeps_last_only"),
+			acctest.ExpectNull("data.sapmessaging_aem_queue.self", "poison_message_deliveries"),
+			acctest.ExpectNull("data.sapmessaging_aem_queue.self", "time_to_dead_letter"),
+			acctest.ExpectBool("data.sapmessaging_aem_queue.self", "is_dead_message_queue", false),
+			acctest.ExpectMatch("data.sapmessaging_aem_queue.small", "retry_plan", `deleted instead when larger than 4 bytes`),
+			acctest.ExpectNull(list, "queues.2.poison_message_deliveries"),
+			acctest.ExpectMatch(list, "queues.0.retry_plan", `then deleted`),
 		},
 	}})
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 )
@@ -31,18 +30,16 @@ func TestAccAEMQueuesDataSource(t *testing.T) {
 			PreConfig: env.Srv.ResetStats,
 			Config:    env.AEMConfig(acctest.ReadExample(t, "data-sources/sapmessaging_aem_queues/data-source.tf")),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringExact("acme/aem/prod/orders"), knownvalue.StringExact("acme/aem/prod/orders/dmq"),
-				})),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("is_dead_message_queue"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("max_ttl"), knownvalue.Int64Exact(604800)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("findings"), knownvalue.ListSizeExact(0)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("message_count"), knownvalue.Int64Exact(0)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("spooled_msg_count"), knownvalue.Int64Exact(2)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("message_count"), knownvalue.Int64Exact(1)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("bind_count"), knownvalue.Int64Exact(0)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("poison_message_deliveries"), knownvalue.Int64Exact(4)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("time_to_dead_letter"), knownvalue.StringExact("7 s")),
+				acctest.ExpectStrings(addr, "names", "acme/aem/prod/orders", "acme/aem/prod/orders/dmq"),
+				acctest.ExpectBool(addr, "queues.1.is_dead_message_queue", true),
+				acctest.ExpectInt(addr, "queues.1.max_ttl", 604800),
+				acctest.ExpectLen(addr, "queues.1.findings", 0),
+				acctest.ExpectInt(addr, "queues.1.message_count", 0),
+				acctest.ExpectInt(addr, "queues.0.spooled_msg_count", 2),
+				acctest.ExpectInt(addr, "queues.0.message_count", 1),
+				acctest.ExpectInt(addr, "queues.0.bind_count", 0),
+				acctest.ExpectInt(addr, "queues.0.poison_message_deliveries", 4),
+				acctest.ExpectString(addr, "queues.0.time_to_dead_letter", "7 s"),
 			},
 			Check: func(*terraform.State) error {
 				st := env.Srv.Stats()
@@ -70,20 +67,17 @@ func TestAccAEMQueuesDataSource(t *testing.T) {
 			},
 			Config: env.AEMConfig(acctest.ReadExample(t, "data-sources/sapmessaging_aem_queues/data-source.tf")),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact("acme/aem/defaults")),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("poison_message_deliveries"), knownvalue.Null()),
+				acctest.ExpectString(addr, "queues.0.name", "acme/aem/defaults"),
+				acctest.ExpectNull(addr, "queues.0.poison_message_deliveries"),
 				statecheck.ExpectKnownOutputValue("findings", knownvalue.MapExact(map[string]knownvalue.Check{
-					"acme/aem/defaults": knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.StringExact("aem.redelivery_unlimited"), knownvalue.StringExact("aem.dmq_missing"), knownvalue.StringExact("aem.redelivery_without_delay"),
-						knownvalue.StringExact("aem.ingress_disabled"), knownvalue.StringExact("aem.egress_disabled"),
-					}),
+					"acme/aem/defaults": acctest.StringList("aem.redelivery_unlimited", "aem.dmq_missing", "aem.redelivery_without_delay", "aem.ingress_disabled", "aem.egress_disabled"),
 				})),
 			},
 		},
 		{
 			Config: env.AEMConfig(`data "sapmessaging_aem_queues" "none" { name_prefix = "nothing/" }`),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.sapmessaging_aem_queues.none", tfjsonpath.New("queues"), knownvalue.ListSizeExact(0)),
+				acctest.ExpectLen("data.sapmessaging_aem_queues.none", "queues", 0),
 			},
 		},
 		{

@@ -14,10 +14,7 @@ import (
 )
 
 func byAEMSubscription(queue, topic string) queryfilter.QueryFilter {
-	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{
-		"msg_vpn_name": knownvalue.StringExact(emulator.DefaultAEMMsgVpn),
-		"queue_name":   knownvalue.StringExact(queue), "topic": knownvalue.StringExact(topic),
-	})
+	return acctest.ByIdentity(map[string]string{"msg_vpn_name": emulator.DefaultAEMMsgVpn, "queue_name": queue, "topic": topic})
 }
 
 // expectAEMSubscriptionCalls checks the SEMP lists a query made since the step's ResetStats: queueLists paged
@@ -45,9 +42,10 @@ func TestAccAEMQueueSubscriptionListResource_query(t *testing.T) {
 			acctest.ListHCL("sapmessaging_aem_queue_subscription", "orders", `queue_name = "acme/aem/prod/orders"`, "include_resource = true")+
 			acctest.ListHCL("sapmessaging_aem_queue_subscription", "gone", `queue_name = "acme/gone"`),
 			querycheck.ExpectLength(orders, 2),
-			querycheck.ExpectIdentity(orders, map[string]knownvalue.Check{
-				"msg_vpn_name": knownvalue.StringExact(env.Srv.AdvancedEventMeshCredentials().MsgVpnName),
-				"queue_name":   knownvalue.StringExact("acme/aem/prod/orders"), "topic": knownvalue.StringExact("acme/orders/eu/>"),
+			acctest.ExpectIdentity(orders, map[string]string{
+				"msg_vpn_name": env.Srv.AdvancedEventMeshCredentials().MsgVpnName,
+				"queue_name":   "acme/aem/prod/orders",
+				"topic":        "acme/orders/eu/>",
 			}),
 			querycheck.ExpectResourceDisplayName(orders, byAEMSubscription("acme/aem/prod/orders", "acme/orders/*/created"),
 				knownvalue.StringExact("acme/aem/prod/orders subscribed to acme/orders/*/created")),

@@ -64,9 +64,9 @@ func TestAccAEMQueueListResource_query(t *testing.T) {
 		),
 		acctest.QueryStep(env.AEMConfig(acctest.ReadExample(t, "list-resources/sapmessaging_aem_queue/list-resource.tfquery.hcl")),
 			querycheck.ExpectLength("sapmessaging_aem_queue.aem_prod", 5),
-			querycheck.ExpectIdentity("sapmessaging_aem_queue.aem_prod", map[string]knownvalue.Check{
-				"msg_vpn_name": knownvalue.StringExact(env.Srv.AdvancedEventMeshCredentials().MsgVpnName),
-				"name":         knownvalue.StringExact("acme/aem/prod/orders"),
+			acctest.ExpectIdentity("sapmessaging_aem_queue.aem_prod", map[string]string{
+				"msg_vpn_name": env.Srv.AdvancedEventMeshCredentials().MsgVpnName,
+				"name":         "acme/aem/prod/orders",
 			}),
 		),
 	)

@@ -9,10 +9,8 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 )
@@ -36,12 +34,12 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 		{
 			Config: hcl(3600),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(3600)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("#DEAD_MSG_QUEUE")),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_no_ttl"), knownvalue.Bool(false)),
+				acctest.ExpectBool(addr, "respect_ttl", true),
+				acctest.ExpectInt(addr, "max_ttl", 3600),
+				acctest.ExpectString(addr, "dead_message_queue", "#DEAD_MSG_QUEUE"),
+				acctest.ExpectBool(addr, "allow_no_ttl", false),
 			},
-			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 		{
 			// Someone gives the DMQ a redelivery count and switches off respect TTL: the plan resets both.
@@ -51,11 +49,10 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 				}
 			},
 			Config: hcl(3600),
-			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-				plancheck.ExpectKnownValue(addr, tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
-				plancheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(0)),
-			}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate,
+				acctest.PlannedBool(addr, "respect_ttl", true),
+				acctest.PlannedInt(addr, "max_redelivery_count", 0),
+			),
 		},
 		{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
 		{Config: hcl(0), PlanOnly: true, ExpectError: regexp.MustCompile(`Dead Message Queue Without TTL`)},
@@ -92,7 +89,7 @@ import {
 			Config:           config,
 			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_aem_dead_message_queue.dmq", plancheck.ResourceActionNoop),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("sapmessaging_aem_dead_message_queue.dmq", tfjsonpath.New("allow_no_ttl"), knownvalue.Bool(true)),
+				acctest.ExpectBool("sapmessaging_aem_dead_message_queue.dmq", "allow_no_ttl", true),
 			},
 		},
 		{Config: env.AEMConfig(dmq("  max_ttl         = 0\n")), PlanOnly: true, ExpectError: regexp.MustCompile(`Dead Message Queue Without TTL`)},
@@ -117,14 +114,14 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 }
 `, name)),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("ingress_enabled"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("egress_enabled"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(604800)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_no_ttl"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_ingress_disabled"), knownvalue.Bool(false)),
+				acctest.ExpectBool(addr, "ingress_enabled", true),
+				acctest.ExpectBool(addr, "egress_enabled", true),
+				acctest.ExpectBool(addr, "respect_ttl", true),
+				acctest.ExpectInt(addr, "max_ttl", 604800),
+				acctest.ExpectBool(addr, "allow_no_ttl", false),
+				acctest.ExpectBool(addr, "allow_ingress_disabled", false),
 			},
-			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 		{
 			// Switched off in the cloud console: the configuration that leaves ingress out still owns the default.
@@ -138,10 +135,9 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
   name = %q
 }
 `, name)),
-			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-				plancheck.ExpectKnownValue(addr, tfjsonpath.New("ingress_enabled"), knownvalue.Bool(true)),
-			}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate,
+				acctest.PlannedBool(addr, "ingress_enabled", true),
+			),
 		},
 	})
 }
@@ -171,12 +167,10 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 	acctest.ParallelTest(t, []acc.TestStep{
 		{Config: env.AEMConfig(importBlock + body("")), PlanOnly: true, ExpectError: regexp.MustCompile(`Dead Message Queue Takes No Messages`)},
 		{
-			Config: env.AEMConfig(importBlock + body("  allow_ingress_disabled = true\n")),
-			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
-			}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Config:           env.AEMConfig(importBlock + body("  allow_ingress_disabled = true\n")),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionNoop),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_ingress_disabled"), knownvalue.Bool(true)),
+				acctest.ExpectBool(addr, "allow_ingress_disabled", true),
 			},
 		},
 		{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
@@ -208,12 +202,10 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 `, addr, name, name))
 	acctest.ParallelTest(t, []acc.TestStep{
 		{
-			Config: config,
-			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
-			}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Config:           config,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionNoop),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("")),
+				acctest.ExpectString(addr, "dead_message_queue", ""),
 			},
 		},
 	})

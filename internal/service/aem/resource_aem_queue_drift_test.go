@@ -8,10 +8,8 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 )
@@ -32,15 +30,15 @@ func aemDriftSettings(queue bool) aem.QueueSettings {
 // aemDriftPlanned checks that the plan writes each hand-set setting back to the broker's default.
 func aemDriftPlanned(addr string, queue bool) []plancheck.PlanCheck {
 	checks := []plancheck.PlanCheck{
-		plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-		plancheck.ExpectKnownValue(addr, tfjsonpath.New("respect_dmq_eligible_enabled"), knownvalue.Bool(false)),
-		plancheck.ExpectKnownValue(addr, tfjsonpath.New("redelivery_enabled"), knownvalue.Bool(true)),
-		plancheck.ExpectKnownValue(addr, tfjsonpath.New("reject_msg_to_sender_on_discard_behavior"), knownvalue.StringExact("when-queue-enabled")),
+		acctest.ExpectUpdate(addr),
+		acctest.PlannedBool(addr, "respect_dmq_eligible_enabled", false),
+		acctest.PlannedBool(addr, "redelivery_enabled", true),
+		acctest.PlannedString(addr, "reject_msg_to_sender_on_discard_behavior", "when-queue-enabled"),
 	}
 	if queue {
 		checks = append(checks,
-			plancheck.ExpectKnownValue(addr, tfjsonpath.New("respect_ttl"), knownvalue.Bool(false)),
-			plancheck.ExpectKnownValue(addr, tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(0)))
+			acctest.PlannedBool(addr, "respect_ttl", false),
+			acctest.PlannedInt(addr, "max_ttl", 0))
 	}
 	return checks
 }
@@ -72,7 +70,7 @@ resource "sapmessaging_aem_queue" "orders" {
 			Config:    cfg,
 			ConfigPlanChecks: acc.ConfigPlanChecks{
 				PreApply:             aemDriftPlanned(addr, true),
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			Check: func(*terraform.State) error { return aemDriftHeld(t, env, name, true) },
 		},
@@ -97,7 +95,7 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 			Config:    cfg,
 			ConfigPlanChecks: acc.ConfigPlanChecks{
 				PreApply:             aemDriftPlanned(addr, false),
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			Check: func(*terraform.State) error { return aemDriftHeld(t, env, name, false) },
 		},

@@ -61,10 +61,7 @@ func TestAccAEMQueueHeldMessages_rename(t *testing.T) {
 	acctest.ParallelTest(t, []acc.TestStep{
 		{
 			Config: heldAEMQueueHCL(env, old, topic, false),
-			Check: func(*terraform.State) error {
-				env.AEMPublish(t, old, 1)
-				return nil
-			},
+			Check:  env.AEMPublishAfterApply(t, old, 1),
 		},
 		{
 			Config:      heldAEMQueueHCL(env, renamed, topic, false),
@@ -97,10 +94,7 @@ func TestAccAEMQueueHeldMessages_destroy(t *testing.T) {
 	acctest.ParallelTest(t, []acc.TestStep{
 		{
 			Config: heldAEMQueueHCL(env, name, topic, false),
-			Check: func(*terraform.State) error {
-				env.AEMPublish(t, name, 2)
-				return nil
-			},
+			Check:  env.AEMPublishAfterApply(t, name, 2),
 		},
 		{
 			Config:      heldAEMQueueHCL(env, name, topic, false),
@@ -133,10 +127,7 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 	acctest.ParallelTest(t, []acc.TestStep{
 		{
 			Config: hcl(false),
-			Check: func(*terraform.State) error {
-				env.AEMPublish(t, name, 1)
-				return nil
-			},
+			Check:  env.AEMPublishAfterApply(t, name, 1),
 		},
 		{
 			Config:      hcl(false),

@@ -54,11 +54,11 @@ func TestAccAEMQueueSubscription_lifecycle(t *testing.T) {
 				return nil
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(queue+";"+topic)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("queue_name"), knownvalue.StringExact(queue)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("topic"), knownvalue.StringExact(topic)),
+				acctest.ExpectString(addr, "id", queue+";"+topic),
+				acctest.ExpectString(addr, "queue_name", queue),
+				acctest.ExpectString(addr, "topic", topic),
 			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 		{
 			Config:            config,

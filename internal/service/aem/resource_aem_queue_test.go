@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
@@ -62,18 +61,18 @@ func TestAccAEMQueue_lifecycle(t *testing.T) {
 			{
 				Config: env.AEMConfig(aemQueueHCL(name, 5)),
 				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("poison_message_deliveries"), knownvalue.Int64Exact(6)),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("time_to_dead_letter"), knownvalue.StringExact("31 s")),
-				}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+					acctest.PlannedInt(addr, "poison_message_deliveries", 6),
+					acctest.PlannedString(addr, "time_to_dead_letter", "31 s"),
+				}, PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(5)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dead_message_queue"), knownvalue.StringExact(name+"/dmq")),
-					// Left out: the broker's defaults.
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("access_type"), knownvalue.StringExact("exclusive")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("redelivery_delay_multiplier"), knownvalue.Int64Exact(200)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_unlimited_redelivery"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("msg_vpn_name"), knownvalue.StringExact(vpn)),
-					statecheck.ExpectKnownValue("sapmessaging_aem_dead_message_queue.dmq", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(0)),
+					acctest.ExpectInt(addr, "max_redelivery_count", 5),
+					acctest.ExpectString(addr, "dead_message_queue", name+"/dmq"),
+
+					acctest.ExpectString(addr, "access_type", "exclusive"),
+					acctest.ExpectInt(addr, "redelivery_delay_multiplier", 200),
+					acctest.ExpectBool(addr, "allow_unlimited_redelivery", false),
+					acctest.ExpectString(addr, "msg_vpn_name", vpn),
+					acctest.ExpectInt("sapmessaging_aem_dead_message_queue.dmq", "max_redelivery_count", 0),
 					statecheck.ExpectIdentity(addr, map[string]knownvalue.Check{"name": knownvalue.StringExact(name), "msg_vpn_name": knownvalue.StringExact(vpn)}),
 				},
 			},
@@ -87,19 +86,19 @@ func TestAccAEMQueue_lifecycle(t *testing.T) {
 				},
 				Config: env.AEMConfig(aemQueueHCL(name, 5)),
 				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(5)),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("access_type"), knownvalue.StringExact("non-exclusive")),
+					acctest.ExpectUpdate(addr),
+					acctest.PlannedInt(addr, "max_redelivery_count", 5),
+					acctest.PlannedString(addr, "access_type", "non-exclusive"),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("access_type"), knownvalue.StringExact("non-exclusive")),
+					acctest.ExpectString(addr, "access_type", "non-exclusive"),
 				},
 			},
 			{
 				Config: env.AEMConfig(aemQueueHCL(name, 9)),
 				ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("poison_message_deliveries"), knownvalue.Int64Exact(10)),
+					acctest.ExpectUpdate(addr),
+					acctest.PlannedInt(addr, "poison_message_deliveries", 10),
 				}},
 			},
 			{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},
@@ -333,9 +332,9 @@ func TestAccAEMQueue_faults(t *testing.T) {
 			PreConfig: func() { env.Srv.InjectNextOn("POST "+queues, emulator.FaultLostResponse) },
 			Config:    env.AEMConfig(aemQueueHCL(name, 3)),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
+				acctest.ExpectInt(addr, "max_redelivery_count", 3),
 			},
-			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 		{
 			PreConfig: func() {
@@ -395,11 +394,11 @@ resource "sapmessaging_aem_queue" "q" {
 		{
 			Config: config,
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("ingress_enabled"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("egress_enabled"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(false)),
+				acctest.ExpectBool(addr, "ingress_enabled", true),
+				acctest.ExpectBool(addr, "egress_enabled", true),
+				acctest.ExpectBool(addr, "allow_missing_dead_message_queue", false),
 			},
-			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 		{
 			PreConfig: func() {
@@ -408,10 +407,9 @@ resource "sapmessaging_aem_queue" "q" {
 				}
 			},
 			Config: config,
-			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-				plancheck.ExpectKnownValue(addr, tfjsonpath.New("egress_enabled"), knownvalue.Bool(true)),
-			}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate,
+				acctest.PlannedBool(addr, "egress_enabled", true),
+			),
 		},
 	})
 }
@@ -502,12 +500,10 @@ resource "sapmessaging_aem_queue" "legacy" {
 		{Config: hcl("  max_redelivery_count = 0\n"), PlanOnly: true,
 			ExpectError: acctest.Wrapped(`(Unlimited Redelivery.*Dead Message Queue Does Not Exist|Dead Message Queue Does Not Exist.*Unlimited Redelivery)`)},
 		{
-			Config: asIs,
-			ConfigPlanChecks: acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
-			}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Config:           asIs,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionNoop),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(true)),
+				acctest.ExpectBool(addr, "allow_missing_dead_message_queue", true),
 			},
 		},
 		{ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"timeouts"}},

@@ -8,9 +8,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -39,14 +37,13 @@ output "unbounded" {
 }
 `),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.sapmessaging_queues.prod", tfjsonpath.New("names"),
-					knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("acme/crm/prod/orders"), knownvalue.StringExact("acme/crm/prod/orders/dmq")})),
-				statecheck.ExpectKnownValue("data.sapmessaging_queues.prod", tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("max_redelivery_count"), knownvalue.Int64Exact(3)),
-				statecheck.ExpectKnownValue("data.sapmessaging_queues.prod", tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("is_dead_message_queue"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownOutputValue("unbounded", knownvalue.ListExact([]knownvalue.Check{})),
-				statecheck.ExpectKnownValue("data.sapmessaging_queue.dmq", tfjsonpath.New("message_count"), knownvalue.Int64Exact(0)),
-				statecheck.ExpectKnownValue("data.sapmessaging_queue.dmq", tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue("data.sapmessaging_queue.dmq", tfjsonpath.New("unbounded_redelivery"), knownvalue.Bool(false)),
+				acctest.ExpectStrings("data.sapmessaging_queues.prod", "names", "acme/crm/prod/orders", "acme/crm/prod/orders/dmq"),
+				acctest.ExpectInt("data.sapmessaging_queues.prod", "queues.0.max_redelivery_count", 3),
+				acctest.ExpectBool("data.sapmessaging_queues.prod", "queues.1.is_dead_message_queue", true),
+				statecheck.ExpectKnownOutputValue("unbounded", acctest.StringList()),
+				acctest.ExpectInt("data.sapmessaging_queue.dmq", "message_count", 0),
+				acctest.ExpectBool("data.sapmessaging_queue.dmq", "respect_ttl", true),
+				acctest.ExpectBool("data.sapmessaging_queue.dmq", "unbounded_redelivery", false),
 			},
 		},
 		{
@@ -66,7 +63,7 @@ output "unbounded" {
 }
 `),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("unbounded", knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("acme/crm/prod/legacy")})),
+				statecheck.ExpectKnownOutputValue("unbounded", acctest.StringList("acme/crm/prod/legacy")),
 			},
 		},
 		{

@@ -82,7 +82,7 @@ func TestAccDataSafety_deadMessageQueueDestroyOrder(t *testing.T) {
 					plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionDestroy),
 					plancheck.ExpectResourceAction("sapmessaging_dead_message_queue.dmq", plancheck.ResourceActionDestroy),
 				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 		},
 		{
@@ -99,15 +99,13 @@ func TestAccDataSafety_deadMessageQueueDestroyOrder(t *testing.T) {
 			Config: env.Config(safetyHCL(false, true, false)),
 			Check:  safetyServerHolds(env, true, true, ""),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionUpdate)},
+				PreApply: []plancheck.PlanCheck{acctest.ExpectUpdate("sapmessaging_queue.q")},
 			},
 		},
 		{
-			Config: env.Config(safetyHCL(false, false, false)),
-			Check:  safetyServerHolds(env, true, false, ""),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			Config:           env.Config(safetyHCL(false, false, false)),
+			Check:            safetyServerHolds(env, true, false, ""),
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 	})
 }
@@ -124,13 +122,9 @@ func TestAccDataSafety_deadMessageQueueCreateBeforeDestroy(t *testing.T) {
 		{
 			Config: env.Config(safetyHCL(false, false, false)),
 			Check:  safetyServerHolds(env, true, false, ""),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction("sapmessaging_dead_message_queue.dmq", plancheck.ResourceActionDestroy),
-				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_queue.q", plancheck.ResourceActionUpdate,
+				plancheck.ExpectResourceAction("sapmessaging_dead_message_queue.dmq", plancheck.ResourceActionDestroy),
+			),
 		},
 	})
 }
@@ -184,9 +178,7 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 						return nil
 					},
 				),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				ConfigPlanChecks: acctest.EmptyPlanBeforeApply(),
 			},
 			{
 				// A reference records the dependency, so that the test's destroy removes the queue first.

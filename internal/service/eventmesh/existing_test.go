@@ -8,11 +8,9 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -117,13 +115,9 @@ import {
   id = "acme/crm/prod/cockpit"
 }
 `),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction("sapmessaging_dead_message_queue.dmq", plancheck.ResourceActionUpdate),
-				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_queue.q", plancheck.ResourceActionUpdate,
+				acctest.ExpectUpdate("sapmessaging_dead_message_queue.dmq"),
+			),
 			Check: resource.ComposeTestCheckFunc(
 				acctest.CheckStateMatchesEmulator(env, 2, 0),
 				func(*terraform.State) error {
@@ -168,14 +162,9 @@ resource "sapmessaging_queue" "q" {
 					t.Fatal("the lost create did not reach the emulator; the test does not exercise an unknown outcome")
 				}
 			},
-			Config: config,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionDestroyBeforeCreate),
-				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-			Check: acctest.CheckStateMatchesEmulator(env, 1, 0),
+			Config:           config,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_queue.q", plancheck.ResourceActionDestroyBeforeCreate),
+			Check:            acctest.CheckStateMatchesEmulator(env, 1, 0),
 		},
 	})
 }
@@ -261,14 +250,11 @@ resource "sapmessaging_queue" "adopted" {
 					t.Fatal(err)
 				}
 			},
-			Config: queueHCL(0, "  allow_unlimited_redelivery = true\n") + importHCL,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			Config:           queueHCL(0, "  allow_unlimited_redelivery = true\n") + importHCL,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionNoop),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_unlimited_redelivery"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(0)),
+				acctest.ExpectBool(addr, "allow_unlimited_redelivery", true),
+				acctest.ExpectInt(addr, "max_redelivery_count", 0),
 			},
 		},
 		{
@@ -276,13 +262,10 @@ resource "sapmessaging_queue" "adopted" {
 			ExpectError: acctest.Wrapped(`Unlimited Redelivery.*set allow_unlimited_redelivery = true for now`),
 		},
 		{
-			Config: queueHCL(5, ""),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			Config:           queueHCL(5, ""),
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_unlimited_redelivery"), knownvalue.Bool(false)),
+				acctest.ExpectBool(addr, "allow_unlimited_redelivery", false),
 			},
 			Check: func(*terraform.State) error {
 				if q, _ := env.Srv.Queue(name); q.MaxRedeliveryCount != 5 {

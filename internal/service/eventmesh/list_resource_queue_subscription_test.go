@@ -15,9 +15,7 @@ import (
 
 // bySubscription filters query results by the parts of a subscription's identity.
 func bySubscription(queue, topic string) queryfilter.QueryFilter {
-	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{
-		"queue_name": knownvalue.StringExact(queue), "topic_pattern": knownvalue.StringExact(topic),
-	})
+	return acctest.ByIdentity(map[string]string{"queue_name": queue, "topic_pattern": topic})
 }
 
 // expectSubscriptionCalls is a query check of the management calls the query made, counted from
@@ -45,8 +43,9 @@ func TestAccQueueSubscriptionListResource_query(t *testing.T) {
 			acctest.ListHCL("sapmessaging_queue_subscription", "orders", `queue_name = "acme/crm/prod/orders"`, "include_resource = true")+
 			acctest.ListHCL("sapmessaging_queue_subscription", "gone", `queue_name = "acme/crm/prod/gone"`),
 			querycheck.ExpectLength("sapmessaging_queue_subscription.orders", 2),
-			querycheck.ExpectIdentity("sapmessaging_queue_subscription.orders", map[string]knownvalue.Check{
-				"queue_name": knownvalue.StringExact("acme/crm/prod/orders"), "topic_pattern": knownvalue.StringExact("acme/crm/prod/ce/orders/*"),
+			acctest.ExpectIdentity("sapmessaging_queue_subscription.orders", map[string]string{
+				"queue_name":    "acme/crm/prod/orders",
+				"topic_pattern": "acme/crm/prod/ce/orders/*",
 			}),
 			querycheck.ExpectResourceDisplayName("sapmessaging_queue_subscription.orders",
 				bySubscription("acme/crm/prod/orders", "acme/crm/prod/ce/orders/created"),
@@ -65,8 +64,9 @@ func TestAccQueueSubscriptionListResource_query(t *testing.T) {
 			acctest.ListHCL("sapmessaging_queue_subscription", "none", `queue_name_prefix = "acme/nothing/"`),
 			// orders/dmq, orders and returns match; the dead message queue has no subscription.
 			querycheck.ExpectLength("sapmessaging_queue_subscription.crm", 3),
-			querycheck.ExpectIdentity("sapmessaging_queue_subscription.crm", map[string]knownvalue.Check{
-				"queue_name": knownvalue.StringExact("acme/crm/prod/returns"), "topic_pattern": knownvalue.StringExact("acme/crm/prod/ce/returns/*"),
+			acctest.ExpectIdentity("sapmessaging_queue_subscription.crm", map[string]string{
+				"queue_name":    "acme/crm/prod/returns",
+				"topic_pattern": "acme/crm/prod/ce/returns/*",
 			}),
 			querycheck.ExpectLength("sapmessaging_queue_subscription.none", 0),
 			// One queue list for the run, one subscription list per matching queue.

@@ -18,7 +18,7 @@ import (
 
 // byName filters query results by the queue name in their identity.
 func byName(name string) queryfilter.QueryFilter {
-	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"name": knownvalue.StringExact(name)})
+	return acctest.ByIdentity(map[string]string{"name": name})
 }
 
 // expectManagementCalls is a query check of the management API calls the query made, counted
@@ -43,8 +43,8 @@ func TestAccQueueListResource_query(t *testing.T) {
 			acctest.ListHCL("sapmessaging_dead_message_queue", "all", "", "include_resource = true")+
 			acctest.ListHCL("sapmessaging_queue", "none", `name_prefix = "acme/nothing/"`),
 			querycheck.ExpectLength("sapmessaging_queue.prod", 2),
-			querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/orders")}),
-			querycheck.ExpectIdentity("sapmessaging_queue.prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/returns")}),
+			acctest.ExpectIdentity("sapmessaging_queue.prod", map[string]string{"name": "acme/crm/prod/orders"}),
+			acctest.ExpectIdentity("sapmessaging_queue.prod", map[string]string{"name": "acme/crm/prod/returns"}),
 			querycheck.ExpectResourceDisplayName("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), knownvalue.StringExact("acme/crm/prod/orders")),
 			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), acctest.KnownValues(map[string]knownvalue.Check{
 				"name":                 knownvalue.StringExact("acme/crm/prod/orders"),
@@ -70,11 +70,13 @@ func TestAccQueueListResource_query(t *testing.T) {
 		),
 		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_queue/list-resource.tfquery.hcl"),
 			querycheck.ExpectLength("sapmessaging_queue.crm_prod", 2),
-			querycheck.ExpectIdentity("sapmessaging_queue.crm_prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/returns")}),
+			acctest.ExpectIdentity("sapmessaging_queue.crm_prod", map[string]string{"name": "acme/crm/prod/returns"}),
 		),
 		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_dead_message_queue/list-resource.tfquery.hcl"),
 			querycheck.ExpectLength("sapmessaging_dead_message_queue.crm_prod", 1),
-			querycheck.ExpectIdentity("sapmessaging_dead_message_queue.crm_prod", map[string]knownvalue.Check{"name": knownvalue.StringExact("acme/crm/prod/orders/dmq")}),
+			acctest.ExpectIdentity("sapmessaging_dead_message_queue.crm_prod", map[string]string{
+				"name": "acme/crm/prod/orders/dmq",
+			}),
 		),
 	)
 }
@@ -132,8 +134,6 @@ func TestAccQueueListResource_generateConfig(t *testing.T) {
 func TestAccQueueListResource_adoptAsItIs(t *testing.T) {
 	tf := acctest.QueryCLI(t)
 	env := acctest.NewTestEnv(t)
-	em := env.EventMesh(t)
-	ctx := context.Background()
 	yes, no, three, day, shared, self := true, false, int64(3), int64(86400), "acme/shared/prod/dmq", "acme/ttl/prod/self"
 	env.PutQueues(t,
 		acctest.EventMeshQueue{Name: shared, Settings: eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: &day}},
@@ -151,7 +151,7 @@ func TestAccQueueListResource_adoptAsItIs(t *testing.T) {
 		"allow_self_as_dead_message_queue":           1, // self
 	}, 5, "Respect TTL Without Max TTL Allowed", "Max TTL Without Respect TTL Allowed", "Dead Message Queue Outside Namespace Allowed",
 		"Dead Message Queue Cycle Allowed")
-	if q, err := em.GetQueue(ctx, "acme/ttl/prod/max-only"); err != nil || q.RespectTTL == nil || *q.RespectTTL || q.MaxTTL == nil || *q.MaxTTL != day {
+	if q, err := env.EventMesh(t).GetQueue(t.Context(), "acme/ttl/prod/max-only"); err != nil || q.RespectTTL == nil || *q.RespectTTL || q.MaxTTL == nil || *q.MaxTTL != day {
 		t.Errorf("acme/ttl/prod/max-only after the apply: %+v, %v; want respectTtl false and maxTtl %d, as before", q, err, day)
 	}
 }
@@ -165,7 +165,6 @@ func TestAccQueueListResource_adoptNoQueueLimits(t *testing.T) {
 	tf := acctest.QueryCLI(t)
 	env := acctest.NewTestEnv(t)
 	em := env.EventMesh(t)
-	ctx := context.Background()
 	yes, zero, three, day, dmq := true, int64(0), int64(3), int64(86400), "acme/lim/prod/dmq"
 	env.PutQueues(t,
 		acctest.EventMeshQueue{Name: dmq, Settings: eventmesh.QueueSettings{RespectTTL: &yes, MaxTTL: &day, MaxQueueSizeInBytes: &zero}},
@@ -178,7 +177,7 @@ func TestAccQueueListResource_adoptNoQueueLimits(t *testing.T) {
 		acctest.ListHCL("sapmessaging_dead_message_queue", "lim", `name_prefix = "acme/lim/prod/"`),
 		map[string]int{"allow_no_queue_limits": 3}, 4, "Queue Without Size Limit Allowed", "Queue Without Message Count Limit Allowed")
 	for _, name := range []string{dmq, "acme/lim/prod/no-size"} {
-		if q, err := em.GetQueue(ctx, name); err != nil || q.MaxQueueSizeInBytes == nil || *q.MaxQueueSizeInBytes != 0 {
+		if q, err := em.GetQueue(t.Context(), name); err != nil || q.MaxQueueSizeInBytes == nil || *q.MaxQueueSizeInBytes != 0 {
 			t.Errorf("%s after the apply: %+v, %v; want maxQueueSizeInBytes 0, as before", name, q, err)
 		}
 	}

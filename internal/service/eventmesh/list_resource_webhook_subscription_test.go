@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
@@ -34,21 +33,21 @@ func TestAccWebhookSubscriptionListResource_query(t *testing.T) {
 			acctest.ListHCL("sapmessaging_webhook_subscription", "crm", `queue_name_prefix = "acme/crm/prod/"`, "include_resource = true")+
 			acctest.ListHCL("sapmessaging_webhook_subscription", "all", ""),
 			querycheck.ExpectLength("sapmessaging_webhook_subscription.crm", 2),
-			querycheck.ExpectIdentity("sapmessaging_webhook_subscription.crm", map[string]knownvalue.Check{"name": knownvalue.StringExact("orders-push")}),
-			querycheck.ExpectIdentity("sapmessaging_webhook_subscription.crm", map[string]knownvalue.Check{"name": knownvalue.StringExact("returns-push")}),
+			acctest.ExpectIdentity("sapmessaging_webhook_subscription.crm", map[string]string{"name": "orders-push"}),
+			acctest.ExpectIdentity("sapmessaging_webhook_subscription.crm", map[string]string{"name": "returns-push"}),
 			querycheck.ExpectResourceDisplayName("sapmessaging_webhook_subscription.crm", byName("orders-push"),
 				knownvalue.StringExact("orders-push: pushes acme/crm/prod/orders (QoS 1, ACTIVE)")),
-			querycheck.ExpectResourceKnownValues("sapmessaging_webhook_subscription.crm", byName("returns-push"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("returns-push")},
-				{Path: tfjsonpath.New("queue"), KnownValue: knownvalue.StringExact("acme/crm/prod/returns")},
-				{Path: tfjsonpath.New("qos"), KnownValue: knownvalue.Int64Exact(0)},
-				{Path: tfjsonpath.New("accept_message_loss"), KnownValue: knownvalue.Bool(true)},
-				{Path: tfjsonpath.New("endpoint"), KnownValue: knownvalue.StringExact("https://returns.acme.example/events")},
-				{Path: tfjsonpath.New("default_content_type"), KnownValue: knownvalue.StringExact("application/xml")},
-				{Path: tfjsonpath.New("exempt_handshake"), KnownValue: knownvalue.Bool(false)},
-				{Path: tfjsonpath.New("paused"), KnownValue: knownvalue.Bool(false)},
-				{Path: tfjsonpath.New("oauth2"), KnownValue: knownvalue.Null()},
-			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_webhook_subscription.crm", byName("returns-push"), acctest.KnownValues(map[string]knownvalue.Check{
+				"name":                 knownvalue.StringExact("returns-push"),
+				"queue":                knownvalue.StringExact("acme/crm/prod/returns"),
+				"qos":                  knownvalue.Int64Exact(0),
+				"accept_message_loss":  knownvalue.Bool(true),
+				"endpoint":             knownvalue.StringExact("https://returns.acme.example/events"),
+				"default_content_type": knownvalue.StringExact("application/xml"),
+				"exempt_handshake":     knownvalue.Bool(false),
+				"paused":               knownvalue.Bool(false),
+				"oauth2":               knownvalue.Null(),
+			})),
 			querycheck.ExpectResourceKnownValues("sapmessaging_webhook_subscription.crm", byName("orders-push"), acctest.KnownValues(map[string]knownvalue.Check{
 				"qos":                 knownvalue.Int64Exact(1),
 				"accept_message_loss": knownvalue.Bool(false),

@@ -220,7 +220,7 @@ import {
 }
 `, name),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction("sapmessaging_queue.q", plancheck.ResourceActionNoop),
+				acctest.ExpectNoop("sapmessaging_queue.q"),
 			}},
 			Check: acctest.CheckStateMatchesEmulator(env, 2, 0),
 		},

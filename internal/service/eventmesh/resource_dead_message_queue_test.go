@@ -8,10 +8,8 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
@@ -33,10 +31,10 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 		{
 			Config: hcl(3600),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(3600)),
+				acctest.ExpectBool(addr, "respect_ttl", true),
+				acctest.ExpectInt(addr, "max_ttl", 3600),
 			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 		{
 			// Someone switches off respect TTL in the cockpit: the DMQ would grow for ever, so the plan turns it back on.
@@ -56,8 +54,8 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 			Config: hcl(3600),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
+					acctest.ExpectUpdate(addr),
+					acctest.PlannedBool(addr, "respect_ttl", true),
 				},
 			},
 		},
@@ -82,7 +80,7 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 		{
 			Config: config,
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("sapmessaging_dead_message_queue.dmq", tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(604800)),
+				acctest.ExpectInt("sapmessaging_dead_message_queue.dmq", "max_ttl", 604800),
 			},
 		},
 		{

@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
@@ -44,6 +43,16 @@ func deleteExtDMQ(t *testing.T, env *acctest.TestEnv) func() {
 			t.Fatal(err)
 		}
 	}
+}
+
+// putExtQueueWithoutDMQ makes, outside the configuration, the queue extQueue with 3 redeliveries to its dead
+// message queue extDMQ, then deletes extDMQ.
+func putExtQueueWithoutDMQ(t *testing.T, env *acctest.TestEnv) {
+	t.Helper()
+	three, dmq := int64(3), extDMQ
+	env.PutQueues(t, acctest.EventMeshQueue{Name: extDMQ},
+		acctest.EventMeshQueue{Name: extQueue, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}})
+	deleteExtDMQ(t, env)()
 }
 
 // A queue whose dead message queue, made outside the configuration, was deleted by hand fails every plan, the one
@@ -78,11 +87,9 @@ func TestAccQueue_deadMessageQueueDeletedOutside(t *testing.T) {
 			ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*the apply would fail`),
 		},
 		{
-			PreConfig: putExtDMQ(t, env),
-			Config:    extQueueHCL(env, 4, ""),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			PreConfig:        putExtDMQ(t, env),
+			Config:           extQueueHCL(env, 4, ""),
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 	})
 }
@@ -94,25 +101,17 @@ func TestAccQueue_adoptQueueWithMissingDeadMessageQueue(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	const addr = "sapmessaging_queue.q"
 	importHCL := "\nimport {\n  to = sapmessaging_queue.q\n  id = \"" + extQueue + "\"\n}\n"
-	three, dmq := int64(3), extDMQ
 	deletionGuardTest(t, []resource.TestStep{
 		{
-			PreConfig: func() {
-				env.PutQueues(t, acctest.EventMeshQueue{Name: extDMQ},
-					acctest.EventMeshQueue{Name: extQueue, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}})
-				deleteExtDMQ(t, env)()
-			},
+			PreConfig:   func() { putExtQueueWithoutDMQ(t, env) },
 			Config:      extQueueHCL(env, 3, "") + importHCL,
 			ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*allow_missing_dead_message_queue = true`),
 		},
 		{
-			Config: extQueueHCL(env, 3, "  allow_missing_dead_message_queue = true\n") + importHCL,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			Config:           extQueueHCL(env, 3, "  allow_missing_dead_message_queue = true\n") + importHCL,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionNoop),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_missing_dead_message_queue"), knownvalue.Bool(true)),
+				acctest.ExpectBool(addr, "allow_missing_dead_message_queue", true),
 			},
 			Check: func(*terraform.State) error {
 				if q, ok := env.Srv.Queue(extQueue); !ok || q.DeadMsgQueue == nil || *q.DeadMsgQueue != extDMQ {
@@ -127,11 +126,9 @@ func TestAccQueue_adoptQueueWithMissingDeadMessageQueue(t *testing.T) {
 			ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*the apply would fail`),
 		},
 		{
-			PreConfig: putExtDMQ(t, env),
-			Config:    extQueueHCL(env, 4, ""),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			PreConfig:        putExtDMQ(t, env),
+			Config:           extQueueHCL(env, 4, ""),
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 	})
 }
@@ -141,18 +138,15 @@ func TestAccQueue_adoptQueueWithMissingDeadMessageQueue(t *testing.T) {
 func TestAccQueueListResource_missingDeadMessageQueue(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	env.AddHandMadeQueues(t)
-	three, dmq := int64(3), extDMQ
-	env.PutQueues(t, acctest.EventMeshQueue{Name: extDMQ},
-		acctest.EventMeshQueue{Name: extQueue, Settings: eventmesh.QueueSettings{MaxRedeliveryCount: &three, DeadMsgQueue: &dmq}})
-	deleteExtDMQ(t, env)()
+	putExtQueueWithoutDMQ(t, env)
 	acctest.QueryTest(t,
 		env.CountedQueryStep(env.ProviderBlock+acctest.ListHCL("sapmessaging_queue", "prod", `name_prefix = "acme/crm/prod/"`, "include_resource = true"),
-			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName(extQueue), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(true)},
-			}),
-			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("allow_missing_dead_message_queue"), KnownValue: knownvalue.Bool(false)},
-			}),
+			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName(extQueue), acctest.KnownValues(map[string]knownvalue.Check{
+				"allow_missing_dead_message_queue": knownvalue.Bool(true),
+			})),
+			querycheck.ExpectResourceKnownValues("sapmessaging_queue.prod", byName("acme/crm/prod/orders"), acctest.KnownValues(map[string]knownvalue.Check{
+				"allow_missing_dead_message_queue": knownvalue.Bool(false),
+			})),
 			expectManagementCalls(env, 1),
 		),
 	)

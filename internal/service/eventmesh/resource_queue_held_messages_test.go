@@ -1,7 +1,6 @@
 package eventmesh_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -36,15 +35,15 @@ resource "sapmessaging_queue_subscription" "s" {
 
 // heldQueueKept checks that queue still holds its n messages and its subscription of topic: nothing
 // was deleted.
-func heldQueueKept(env *acctest.TestEnv, t *testing.T, queue, topic string, n int64) error {
+func heldQueueKept(env *acctest.TestEnv, t *testing.T, queue, topic string, n int64) {
+	t.Helper()
 	q, ok := env.Srv.Queue(queue)
 	if !ok || q.MessageCount != n {
-		return fmt.Errorf("the queue %s or its messages are gone: %v %+v", queue, ok, q)
+		t.Fatalf("the queue %s or its messages are gone: %v %+v", queue, ok, q)
 	}
 	if ok, err := acctest.Subscribed(env, t, queue, topic); err != nil || !ok {
-		return fmt.Errorf("the subscription %s of %s is gone (err %v): the apply deleted it before refusing the queue", topic, queue, err)
+		t.Fatalf("the subscription %s of %s is gone (err %v): the apply deleted it before refusing the queue", topic, queue, err)
 	}
-	return nil
 }
 
 // Renaming a queue that holds messages replaces it: the plan refuses it on `name`, before the
@@ -60,21 +59,15 @@ func TestAccQueueHeldMessages_rename(t *testing.T) {
 	acctest.ParallelTest(t, []resource.TestStep{
 		{
 			Config: heldQueueHCL(env, old, topic, false),
-			Check: func(*terraform.State) error {
-				return env.Messaging(t).Publish(context.Background(), old, []byte(`{"id":1}`), "application/json")
-			},
+			Check:  env.PublishAfterApply(t, old),
 		},
 		{
 			Config:      heldQueueHCL(env, renamed, topic, false),
 			ExpectError: acctest.Wrapped(`Error: Queue Holds Messages .*with sapmessaging_queue.q.*name = .*The queue "acme/crm/prod/held/orders" holds 1 message\(s\).*Changing .name. replaces it.*delete.*subscriptions.*stored on no queue.*sapmessaging_redrive.*force_destroy = true`),
 		},
 		{
-			PreConfig: func() {
-				if err := heldQueueKept(env, t, old, topic, 1); err != nil {
-					t.Fatal(err)
-				}
-			},
-			Config: heldQueueHCL(env, old, topic, true),
+			PreConfig: func() { heldQueueKept(env, t, old, topic, 1) },
+			Config:    heldQueueHCL(env, old, topic, true),
 		},
 		{
 			Config: heldQueueHCL(env, renamed, topic, true),
@@ -102,9 +95,7 @@ func TestAccQueueHeldMessages_destroy(t *testing.T) {
 	acctest.ParallelTest(t, []resource.TestStep{
 		{
 			Config: heldQueueHCL(env, name, topic, false),
-			Check: func(*terraform.State) error {
-				return env.Messaging(t).Publish(context.Background(), name, []byte(`{"id":1}`), "application/json")
-			},
+			Check:  env.PublishAfterApply(t, name),
 		},
 		{
 			Config:      heldQueueHCL(env, name, topic, false),
@@ -113,9 +104,7 @@ func TestAccQueueHeldMessages_destroy(t *testing.T) {
 		},
 		{
 			PreConfig: func() {
-				if err := heldQueueKept(env, t, name, topic, 1); err != nil {
-					t.Fatal(err)
-				}
+				heldQueueKept(env, t, name, topic, 1)
 				if _, ok := env.Srv.Queue("acme/crm/prod/held/dmq"); !ok {
 					t.Fatal("the dead message queue was deleted")
 				}
@@ -140,9 +129,7 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 	acctest.ParallelTest(t, []resource.TestStep{
 		{
 			Config: hcl(false),
-			Check: func(*terraform.State) error {
-				return env.Messaging(t).Publish(context.Background(), name, []byte(`{"id":1}`), "application/json")
-			},
+			Check:  env.PublishAfterApply(t, name),
 		},
 		{
 			Config:      hcl(false),

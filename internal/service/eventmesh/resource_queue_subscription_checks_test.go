@@ -60,11 +60,8 @@ func TestAccQueueSubscription_alreadyExists(t *testing.T) {
 					t.Fatalf("the subscription made outside the configuration is gone (err %v)", err)
 				}
 			},
-			Config: literalSubscriptionHCL(env, queue, topic) + importHCL,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue_subscription.s", plancheck.ResourceActionNoop)},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			Config:           literalSubscriptionHCL(env, queue, topic) + importHCL,
+			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_queue_subscription.s", plancheck.ResourceActionNoop),
 		},
 	})
 }

@@ -9,11 +9,9 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
 const testTopic = "acme/crm/prod/ce/sap/s4/BusinessPartner/*"
@@ -40,9 +38,9 @@ func TestAccQueueSubscription_lifecycle(t *testing.T) {
 				return nil
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("acme/crm/prod/partners,"+testTopic)),
+				acctest.ExpectString(addr, "id", "acme/crm/prod/partners,"+testTopic),
 			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 		{
 			ResourceName:      addr,

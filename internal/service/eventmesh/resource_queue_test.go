@@ -9,11 +9,9 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -43,18 +41,16 @@ func TestAccQueue_lifecycle(t *testing.T) {
 				Config: env.Config(acctest.QueueHCL(3)),
 				Check:  checkServerQueue(env, t, 3),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("id"), knownvalue.StringExact(acctest.TestQueue)),
-					statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
-					statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("access_type"), knownvalue.StringExact("NON_EXCLUSIVE")),
-					statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("dead_message_queue"), knownvalue.StringExact(acctest.TestQueue+"/dmq")),
-					statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("max_queue_size_in_bytes"), knownvalue.NotNull()),
-					statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("force_destroy"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue("sapmessaging_dead_message_queue.dmq", tfjsonpath.New("respect_ttl"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue("sapmessaging_dead_message_queue.dmq", tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(604800)),
+					acctest.ExpectString("sapmessaging_queue.orders", "id", acctest.TestQueue),
+					acctest.ExpectInt("sapmessaging_queue.orders", "max_redelivery_count", 3),
+					acctest.ExpectString("sapmessaging_queue.orders", "access_type", "NON_EXCLUSIVE"),
+					acctest.ExpectString("sapmessaging_queue.orders", "dead_message_queue", acctest.TestQueue+"/dmq"),
+					acctest.ExpectNotNull("sapmessaging_queue.orders", "max_queue_size_in_bytes"),
+					acctest.ExpectBool("sapmessaging_queue.orders", "force_destroy", false),
+					acctest.ExpectBool("sapmessaging_dead_message_queue.dmq", "respect_ttl", true),
+					acctest.ExpectInt("sapmessaging_dead_message_queue.dmq", "max_ttl", 604800),
 				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 			},
 			{
 				Config:           env.Config(acctest.QueueHCL(5)),
@@ -109,8 +105,8 @@ func TestAccQueue_drift(t *testing.T) {
 			Check:  checkServerQueue(env, t, 3),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("sapmessaging_queue.orders", plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(3)),
+					acctest.ExpectUpdate("sapmessaging_queue.orders"),
+					acctest.PlannedInt("sapmessaging_queue.orders", "max_redelivery_count", 3),
 				},
 			},
 		},
@@ -189,12 +185,12 @@ resource "sapmessaging_queue" "q" {
 }
 `),
 		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue"), knownvalue.Null()),
-			statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("access_type"), knownvalue.StringExact("EXCLUSIVE")),
-			statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("respect_ttl"), knownvalue.Bool(false)),
-			statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("max_ttl"), knownvalue.Null()),
+			acctest.ExpectNull("sapmessaging_queue.q", "dead_message_queue"),
+			acctest.ExpectString("sapmessaging_queue.q", "access_type", "EXCLUSIVE"),
+			acctest.ExpectBool("sapmessaging_queue.q", "respect_ttl", false),
+			acctest.ExpectNull("sapmessaging_queue.q", "max_ttl"),
 		},
-		ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 	}})
 }
 
@@ -227,14 +223,7 @@ resource "sapmessaging_queue" "q" {
 		Steps: []resource.TestStep{
 			{
 				Config: hcl(false),
-				Check: func(*terraform.State) error {
-					for _, q := range []string{name, dmq} {
-						if err := env.Messaging(t).Publish(context.Background(), q, []byte(`{"id":1}`), "application/json"); err != nil {
-							return err
-						}
-					}
-					return nil
-				},
+				Check:  env.PublishAfterApply(t, name, dmq),
 			},
 			{
 				Config:      hcl(false),
@@ -366,7 +355,7 @@ resource "sapmessaging_queue" "q" {
 		}, {
 			Config: env.Config(acctest.QueueWithDMQHCL("q", "acme/crm/prod/refunds", 5, "")),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("acme/crm/prod/refunds/dmq")),
+				acctest.ExpectString("sapmessaging_queue.q", "dead_message_queue", "acme/crm/prod/refunds/dmq"),
 			},
 		}},
 		CheckDestroy: func(*terraform.State) error {

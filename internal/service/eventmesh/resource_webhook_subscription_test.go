@@ -47,12 +47,12 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 		{
 			Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"`)),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(name)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("qos"), knownvalue.Int64Exact(1)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("ACTIVE")),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("handshake_status"), knownvalue.StringRegexp(regexp.MustCompile(`^(REQUESTED|COMPLETED)$`))),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("oauth2").AtMapKey("client_id"), knownvalue.StringExact("orders-hook")),
+				acctest.ExpectString(addr, "id", name),
+				acctest.ExpectInt(addr, "qos", 1),
+				acctest.ExpectBool(addr, "paused", false),
+				acctest.ExpectString(addr, "state", "ACTIVE"),
+				acctest.ExpectMatch(addr, "handshake_status", `^(REQUESTED|COMPLETED)$`),
+				acctest.ExpectString(addr, "oauth2.client_id", "orders-hook"),
 			},
 			Check: func(*terraform.State) error {
 				w, err := serverWebhook(t, env, name)
@@ -65,15 +65,15 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 				}
 				return nil
 			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 		{
 			// The handshake has completed by the refresh of this step.
 			Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"`)),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("handshake_status"), knownvalue.StringExact("COMPLETED")),
+				acctest.ExpectString(addr, "handshake_status", "COMPLETED"),
 			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.EmptyPlanBeforeApply(),
 		},
 		{
 			ResourceName:      addr,
@@ -93,8 +93,8 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 			Config: env.Config(acctest.WebhookHCL(ep.URL, auth+`  default_content_type = "application/xml"`)),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("paused"), knownvalue.Bool(false)),
+					acctest.ExpectUpdate(addr),
+					acctest.PlannedBool(addr, "paused", false),
 				},
 			},
 			Check: func(*terraform.State) error {
@@ -110,7 +110,7 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
   paused = true`)),
 			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("PAUSED")),
+				acctest.ExpectString(addr, "state", "PAUSED"),
 			},
 			Check: func(*terraform.State) error {
 				if w, _, _ := env.Srv.Webhook(name); w.SubscriptionState != "PAUSED" {
@@ -191,10 +191,10 @@ func TestAccWebhookSubscription_qos0AndWriteOnlySecret(t *testing.T) {
 			{
 				Config: config("write-only-secret", 1),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("qos"), knownvalue.Int64Exact(0)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("handshake_status"), knownvalue.StringExact("EXEMPTED")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("oauth2").AtMapKey("client_secret_wo"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("oauth2").AtMapKey("client_secret"), knownvalue.Null()),
+					acctest.ExpectInt(addr, "qos", 0),
+					acctest.ExpectString(addr, "handshake_status", "EXEMPTED"),
+					acctest.ExpectNull(addr, "oauth2.client_secret_wo"),
+					acctest.ExpectNull(addr, "oauth2.client_secret"),
 				},
 				Check: func(s *terraform.State) error {
 					if got := env.Srv.WebhookSecret(name); got != "write-only-secret" {
@@ -209,7 +209,7 @@ func TestAccWebhookSubscription_qos0AndWriteOnlySecret(t *testing.T) {
 					}
 					return nil
 				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 			},
 			{
 				ResourceName:            addr,
