@@ -11,11 +11,8 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
@@ -90,8 +87,8 @@ func certSteps(t *testing.T, env *acctest.TestEnv) resource.TestCase {
 		Steps: []resource.TestStep{{
 			Config: env.Config(certHCL),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("sapmessaging_queue.orders", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(5)),
-				statecheck.ExpectKnownValue("sapmessaging_amqp_sender.orders", tfjsonpath.New("max_number_of_retries"), knownvalue.Int64Exact(1)),
+				acctest.ExpectInt("sapmessaging_queue.orders", "max_redelivery_count", 5),
+				acctest.ExpectInt("sapmessaging_amqp_sender.orders", "max_number_of_retries", 1),
 			},
 			Check: resource.ComposeTestCheckFunc(
 				func(*terraform.State) error {
@@ -105,7 +102,7 @@ func certSteps(t *testing.T, env *acctest.TestEnv) resource.TestCase {
 				},
 				acctest.CheckSenderProperty(env, "maxRetries", "1"),
 			),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		}},
 	}
 }

@@ -13,10 +13,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
@@ -256,10 +254,10 @@ resource "sapmessaging_queue" "q" {
 }
 `),
 		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-			plancheck.ExpectUnknownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue")),
+			acctest.PlannedUnknown("sapmessaging_queue.q", "dead_message_queue"),
 		}},
 		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectKnownValue("sapmessaging_queue.q", tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("acme/crm/prod/late/dmq")),
+			acctest.ExpectString("sapmessaging_queue.q", "dead_message_queue", "acme/crm/prod/late/dmq"),
 		},
 	}})
 }

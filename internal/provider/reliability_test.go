@@ -111,9 +111,7 @@ func TestAccReliability_faultInjection(t *testing.T) {
 					},
 					acctest.CheckStateMatchesEmulator(env, 2*n, n),
 				),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 			},
 			{
 				// An update of every queue, still under faults.
@@ -123,8 +121,8 @@ func TestAccReliability_faultInjection(t *testing.T) {
 `) + fleetHCL("acme/crm/prod/fleet", n, 6),
 				Check: acctest.CheckStateMatchesEmulator(env, 2*n, n),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_queue.q[42]", plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+					PreApply:             []plancheck.PlanCheck{acctest.ExpectUpdate("sapmessaging_queue.q[42]")},
+					PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 				},
 			},
 		},
@@ -185,11 +183,9 @@ resource "sapmessaging_queue" "q" {
 				figures = faultFigures(env, failed)
 				env.Srv.ClearFaults()
 			},
-			Config: config,
-			Check:  acctest.CheckStateMatchesEmulator(env, n, 0),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			Config:           config,
+			Check:            acctest.CheckStateMatchesEmulator(env, n, 0),
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 	})
 	t.Logf("failed apply: %s", figures)
@@ -217,7 +213,7 @@ func TestAccReliability_lostCreateResponseRetried(t *testing.T) {
 				return nil
 			},
 		),
-		ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 	}})
 }
 
@@ -305,7 +301,7 @@ resource "sapmessaging_queue_subscription" "s" {
 				}
 				return nil
 			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 	})
 }

@@ -14,10 +14,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 )
 
 var factories = map[string]func() (tfprotov6.ProviderServer, error){
@@ -45,20 +44,20 @@ func TestNoAPIProvider_benchConfiguration(t *testing.T) {
 			{
 				Config: queues(5),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("sapmessaging_queue.q[2]", tfjsonpath.New("name"), knownvalue.StringExact("acme/crm/prod/bench/q0002")),
-					statecheck.ExpectKnownValue("sapmessaging_queue.q[2]", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(5)),
-					statecheck.ExpectKnownValue("sapmessaging_queue.q[2]", tfjsonpath.New("max_queue_size_in_bytes"), knownvalue.Int64Exact(0)),
-					statecheck.ExpectKnownValue("sapmessaging_queue.q[2]", tfjsonpath.New("access_type"), knownvalue.StringExact("NON_EXCLUSIVE")),
-					statecheck.ExpectKnownValue("sapmessaging_queue.q[2]", tfjsonpath.New("force_destroy"), knownvalue.Bool(true)),
+					acctest.ExpectString("sapmessaging_queue.q[2]", "name", "acme/crm/prod/bench/q0002"),
+					acctest.ExpectInt("sapmessaging_queue.q[2]", "max_redelivery_count", 5),
+					acctest.ExpectInt("sapmessaging_queue.q[2]", "max_queue_size_in_bytes", 0),
+					acctest.ExpectString("sapmessaging_queue.q[2]", "access_type", "NON_EXCLUSIVE"),
+					acctest.ExpectBool("sapmessaging_queue.q[2]", "force_destroy", true),
 				},
 			},
 			{
 				Config: queues(6),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("sapmessaging_queue.q[0]", plancheck.ResourceActionUpdate),
+					acctest.ExpectUpdate("sapmessaging_queue.q[0]"),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("sapmessaging_queue.q[0]", tfjsonpath.New("max_redelivery_count"), knownvalue.Int64Exact(6)),
+					acctest.ExpectInt("sapmessaging_queue.q[0]", "max_redelivery_count", 6),
 				},
 			},
 			{
@@ -155,9 +154,9 @@ resource "sapmessaging_aem_queue" "q" {
 			{
 				Config: config,
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("sapmessaging_aem_queue.q[2]", tfjsonpath.New("name"), knownvalue.StringExact("bench.aem.q0002")),
-					statecheck.ExpectKnownValue("sapmessaging_aem_queue.q[2]", tfjsonpath.New("dead_message_queue"), knownvalue.StringExact("bench.aem.dmq")),
-					statecheck.ExpectKnownValue("sapmessaging_aem_dead_message_queue.dmq", tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(604800)),
+					acctest.ExpectString("sapmessaging_aem_queue.q[2]", "name", "bench.aem.q0002"),
+					acctest.ExpectString("sapmessaging_aem_queue.q[2]", "dead_message_queue", "bench.aem.dmq"),
+					acctest.ExpectInt("sapmessaging_aem_dead_message_queue.dmq", "max_ttl", 604800),
 				},
 			},
 			{Config: config, PlanOnly: true},

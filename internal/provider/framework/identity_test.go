@@ -19,7 +19,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
@@ -251,7 +250,7 @@ func TestAccIdentity_upgrade(t *testing.T) {
 			{
 				ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
 				Config:                   config,
-				ConfigPlanChecks:         acc.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigPlanChecks:         acc.ConfigPlanChecks{PreApply: acctest.ExpectEmptyPlan()},
 				ConfigStateChecks:        append(append([]statecheck.StateCheck{}, queueIdentityChecks...), flowIdentityChecks...),
 			},
 		},

@@ -11,9 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
@@ -59,14 +57,14 @@ func TestAccJMSQueuesDataSource(t *testing.T) {
 			// An empty broker.
 			Config: env.Config(jmsQueuesConfig),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{})),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("queue_count"), knownvalue.Int64Exact(0)),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("queue_limit"), knownvalue.Int64Exact(4)),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("queue_count_state"), knownvalue.StringExact("ok")),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("capacity_state"), knownvalue.StringExact("ok")),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("capacity_used_percent"), knownvalue.Float64Exact(0)),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("message_counts_available"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("total_messages"), knownvalue.Int64Exact(0)),
+				acctest.ExpectLen(all, "names", 0),
+				acctest.ExpectInt(all, "queue_count", 0),
+				acctest.ExpectInt(all, "queue_limit", 4),
+				acctest.ExpectString(all, "queue_count_state", "ok"),
+				acctest.ExpectString(all, "capacity_state", "ok"),
+				acctest.ExpectValue(all, "capacity_used_percent", knownvalue.Float64Exact(0)),
+				acctest.ExpectBool(all, "message_counts_available", true),
+				acctest.ExpectInt(all, "total_messages", 0),
 			},
 		},
 		{
@@ -82,32 +80,28 @@ func TestAccJMSQueuesDataSource(t *testing.T) {
 			},
 			Config: env.Config(jmsQueuesConfig),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringExact("INVOICES"), knownvalue.StringExact("ORDERS_IN"), knownvalue.StringExact("ORDERS_OUT")})),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("message_count"), knownvalue.Int64Exact(2)),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("size_bytes"), knownvalue.Int64Exact(800)),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(1).AtMapKey("access_type"), knownvalue.StringExact("Non-Exclusive")),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(2).AtMapKey("access_type"), knownvalue.StringExact("Exclusive")),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("queues").AtSliceIndex(0).AtMapKey("active"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("unhealthy_queues"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("INVOICES")})),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("total_messages"), knownvalue.Int64Exact(4)),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("capacity_bytes"), knownvalue.Int64Exact(850)),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("capacity_state"), knownvalue.StringExact("critical")),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("queue_count_state"), knownvalue.StringExact("critical")),
-				statecheck.ExpectKnownValue(all, tfjsonpath.New("high_usage").AtMapKey("queues"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue("data.sapmessaging_jms_queues.orders", tfjsonpath.New("names"), knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringExact("ORDERS_IN"), knownvalue.StringExact("ORDERS_OUT")})),
-				statecheck.ExpectKnownValue("data.sapmessaging_jms_queues.orders", tfjsonpath.New("total_messages"), knownvalue.Int64Exact(3)),
+				acctest.ExpectStrings(all, "names", "INVOICES", "ORDERS_IN", "ORDERS_OUT"),
+				acctest.ExpectInt(all, "queues.1.message_count", 2),
+				acctest.ExpectInt(all, "queues.1.size_bytes", 800),
+				acctest.ExpectString(all, "queues.1.access_type", "Non-Exclusive"),
+				acctest.ExpectString(all, "queues.2.access_type", "Exclusive"),
+				acctest.ExpectBool(all, "queues.0.active", false),
+				acctest.ExpectStrings(all, "unhealthy_queues", "INVOICES"),
+				acctest.ExpectInt(all, "total_messages", 4),
+				acctest.ExpectInt(all, "capacity_bytes", 850),
+				acctest.ExpectString(all, "capacity_state", "critical"),
+				acctest.ExpectString(all, "queue_count_state", "critical"),
+				acctest.ExpectBool(all, "high_usage.queues", true),
+				acctest.ExpectStrings("data.sapmessaging_jms_queues.orders", "names", "ORDERS_IN", "ORDERS_OUT"),
+				acctest.ExpectInt("data.sapmessaging_jms_queues.orders", "total_messages", 3),
 				statecheck.ExpectKnownOutputValue("messages", knownvalue.MapExact(map[string]knownvalue.Check{
 					"INVOICES": knownvalue.Int64Exact(1), "ORDERS_IN": knownvalue.Int64Exact(2), "ORDERS_OUT": knownvalue.Int64Exact(1)})),
 			},
 		},
 		{
 			// Nothing changed: the plan is empty.
-			Config: env.Config(jmsQueuesConfig),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			Config:           env.Config(jmsQueuesConfig),
+			ConfigPlanChecks: acctest.EmptyPlanBeforeApply(),
 		},
 		{
 			// A check block over the queues warns about the stopped queue.

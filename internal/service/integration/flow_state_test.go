@@ -11,11 +11,9 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
@@ -123,7 +121,7 @@ func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
 					ConfigPlanChecks: pipelineUpdateSettles(tc.addr),
 					Check:            acctest.CheckRunsDesignTime(env, tc.flow),
 					ConfigStateChecks: []statecheck.StateCheck{
-						statecheck.ExpectKnownValue(tc.addr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+						acctest.ExpectString(tc.addr, "runtime_status", "STARTED"),
 					},
 				},
 			})
@@ -219,7 +217,7 @@ func flowStateKeepsTriggers(t *testing.T, fail func(env *acctest.TestEnv), redep
 	}
 	var planned []plancheck.PlanCheck
 	for _, id := range redeployed {
-		planned = append(planned, plancheck.ExpectResourceAction(acctest.DeploymentAddr(id), plancheck.ResourceActionUpdate))
+		planned = append(planned, acctest.ExpectUpdate(acctest.DeploymentAddr(id)))
 	}
 	flowStateTest(t, []resource.TestStep{
 		{Config: env.Config(acctest.DeploymentHCL(1, "")), Check: acctest.CheckRunsDesignTime(env, "DeployFlowA")},
@@ -230,7 +228,7 @@ func flowStateKeepsTriggers(t *testing.T, fail func(env *acctest.TestEnv), redep
 		},
 		{
 			Config:           env.Config(acctest.DeploymentHCL(2, "")),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: planned, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: planned, PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
 			Check:            resource.ComposeTestCheckFunc(acctest.CheckRunsDesignTime(env, "DeployFlowA"), acctest.CheckRunsDesignTime(env, "DeployFlowB")),
 		},
 	})

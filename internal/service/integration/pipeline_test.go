@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
@@ -143,16 +142,16 @@ func pipelineTest(t *testing.T, steps []resource.TestStep) {
 
 var (
 	// pipelineNoPlan: the step plans nothing.
-	pipelineNoPlan = resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	pipelineNoPlan = acctest.EmptyPlanBeforeApply()
 	// pipelineSettles: the plan after the step's apply is empty.
-	pipelineSettles = resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	pipelineSettles = acctest.EmptyPlanAfterApply()
 )
 
 // pipelineUpdateSettles: the step updates addr in place, and the plan after its apply is empty.
 func pipelineUpdateSettles(addr string) resource.ConfigPlanChecks {
 	return resource.ConfigPlanChecks{
-		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		PreApply:             []plancheck.PlanCheck{acctest.ExpectUpdate(addr)},
+		PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 	}
 }
 
@@ -477,10 +476,10 @@ resource "sapmessaging_iflow_deployment" "flow" {
 			Config:    cfg("  deploy = false\n", wired, 1),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue("sapmessaging_amqp_sender.orders", tfjsonpath.New("revision"), knownvalue.NotNull()),
-					plancheck.ExpectKnownValue("sapmessaging_iflow_deployment.flow", tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+					acctest.PlannedValue("sapmessaging_amqp_sender.orders", "revision", knownvalue.NotNull()),
+					acctest.PlannedString("sapmessaging_iflow_deployment.flow", "runtime_status", "STARTED"),
 				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			Check: resource.ComposeTestCheckFunc(pipelineDeployCount(env, 0), pipelineNoCloudIntegrationWrites(env), acctest.CheckRunsDesignTime(env, "TwoChannels")),
 		},
@@ -560,7 +559,7 @@ func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
 			},
 			Config: cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
+				PreApply: []plancheck.PlanCheck{acctest.ExpectUpdate(acctest.SenderAddr)},
 			},
 			Check: param("3"),
 		},
@@ -607,11 +606,9 @@ func TestAccPipeline_runningHoldsUnreleasedVersionOfUndeployedFlow(t *testing.T)
 					Check:            resource.ComposeTestCheckFunc(pipelineDeployedVersion(env, "", ""), pipelineDeployCount(env, 0)),
 				},
 				{
-					Config: tc.hcl(env, "  deploy_other_changes = true\n"),
-					ConfigPlanChecks: resource.ConfigPlanChecks{
-						PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-					},
-					Check: pipelineDeployedVersion(env, "STARTED", "1.0.3"),
+					Config:           tc.hcl(env, "  deploy_other_changes = true\n"),
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
+					Check:            pipelineDeployedVersion(env, "STARTED", "1.0.3"),
 				},
 			})
 		})
@@ -636,11 +633,9 @@ func TestAccPipeline_unseenDeployThenSameVersionUploadHeld(t *testing.T) {
 				p.stage(acctest.SenderFlowID, "1.0.2", acctest.ArchiveEdit{Set: map[string][]byte{pipelineHotfix: []byte("// hotfix 1\n")}})
 				env.Srv.ResetStats()
 			},
-			Config: pipelineSenderHCL(env, 4, ""),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-			Check: resource.ComposeTestCheckFunc(pipelineRunsHotfix(env, ""), pipelineDeployCount(env, 0), pipelineSenderRetries(env, acctest.SenderFlowID, "4")),
+			Config:           pipelineSenderHCL(env, 4, ""),
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
+			Check:            resource.ComposeTestCheckFunc(pipelineRunsHotfix(env, ""), pipelineDeployCount(env, 0), pipelineSenderRetries(env, acctest.SenderFlowID, "4")),
 		},
 		{
 			// The next plan still holds the write back.

@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
@@ -75,24 +74,24 @@ func TestAccAEMSender_lifecycle(t *testing.T) {
 			ConfigPlanChecks: acc.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
 					// 3 attempts on each of R + 1 = 6 deliveries.
-					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(18)),
-					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("effective_queue_max_redelivery_count"), knownvalue.Int64Exact(5)),
-					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("DMQ")),
-					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/aem/prod/orders")),
-					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("settlement_outcome"), knownvalue.StringExact("FAILED")),
-					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("time_to_end"), knownvalue.NotNull()),
+					acctest.PlannedInt(acctest.AEMSenderAddr, "worst_case_runs", 18),
+					acctest.PlannedInt(acctest.AEMSenderAddr, "effective_queue_max_redelivery_count", 5),
+					acctest.PlannedString(acctest.AEMSenderAddr, "poison_message_end", "DMQ"),
+					acctest.PlannedString(acctest.AEMSenderAddr, "queue_name", "acme/aem/prod/orders"),
+					acctest.PlannedString(acctest.AEMSenderAddr, "settlement_outcome", "FAILED"),
+					acctest.PlannedValue(acctest.AEMSenderAddr, "time_to_end", knownvalue.NotNull()),
 				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("adapter_version"), knownvalue.StringExact("1.3.0")),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("adapter"), knownvalue.StringExact("AdvancedEventMesh")),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{})),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("retry_interval"), knownvalue.Int64Exact(1000)),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("acknowledgement_mode"), knownvalue.StringExact(rules.AEMAckOnExchangeComplete)),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("accept_message_loss"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("id"), knownvalue.StringExact(acctest.AEMOrdersFlow)),
+				acctest.ExpectString(acctest.AEMSenderAddr, "runtime_status", "STARTED"),
+				acctest.ExpectString(acctest.AEMSenderAddr, "adapter_version", "1.3.0"),
+				acctest.ExpectString(acctest.AEMSenderAddr, "adapter", "AdvancedEventMesh"),
+				acctest.ExpectLen(acctest.AEMSenderAddr, "unconfirmed", 0),
+				acctest.ExpectInt(acctest.AEMSenderAddr, "retry_interval", 1000),
+				acctest.ExpectString(acctest.AEMSenderAddr, "acknowledgement_mode", rules.AEMAckOnExchangeComplete),
+				acctest.ExpectBool(acctest.AEMSenderAddr, "accept_message_loss", false),
+				acctest.ExpectString(acctest.AEMSenderAddr, "id", acctest.AEMOrdersFlow),
 			},
 			Check: acc.ComposeTestCheckFunc(
 				checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "3"),
@@ -147,11 +146,11 @@ func TestAccAEMSender_acceptMessageLoss(t *testing.T) {
 		{
 			Config: cfg,
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(1)),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("lost")),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("effective_queue_max_redelivery_count"), knownvalue.Int64Exact(3)),
+				acctest.ExpectInt(acctest.AEMSenderAddr, "worst_case_runs", 1),
+				acctest.ExpectString(acctest.AEMSenderAddr, "poison_message_end", "lost"),
+				acctest.ExpectInt(acctest.AEMSenderAddr, "effective_queue_max_redelivery_count", 3),
 			},
-			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
 		},
 		acctest.ImportFlowStep(acctest.AEMSenderAddr, acctest.AEMAuditFlow, "timeouts", "revision"),
 	})
@@ -168,9 +167,9 @@ func TestAccAEMSender_deployFailure(t *testing.T) {
 			Config: cfg,
 			Check:  checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "2"),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+				acctest.ExpectString(acctest.AEMSenderAddr, "runtime_status", "STARTED"),
 			},
-			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
 		},
 	})
 }
@@ -183,11 +182,11 @@ func TestAccAEMSender_withoutAEMConnection(t *testing.T) {
 		{
 			Config: env.Config(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  max_message_processing_attempts = 4`)),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("effective_queue_max_redelivery_count"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/aem/prod/orders")),
+				acctest.ExpectNull(acctest.AEMSenderAddr, "worst_case_runs"),
+				acctest.ExpectNull(acctest.AEMSenderAddr, "effective_queue_max_redelivery_count"),
+				acctest.ExpectString(acctest.AEMSenderAddr, "queue_name", "acme/aem/prod/orders"),
 			},
-			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
 			Check:            checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "4"),
 		},
 		{
@@ -270,15 +269,15 @@ func TestAccAEMSender_unconfirmedOutcome(t *testing.T) {
 		{
 			Config: env.AEMConfig(acctest.AEMSenderHCL("AEM_Rejecting", `  parallel_consumers = 2`)),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("settlement_outcome"), knownvalue.StringExact("REJECTED")),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{
+				acctest.ExpectString(acctest.AEMSenderAddr, "settlement_outcome", "REJECTED"),
+				acctest.ExpectValue(acctest.AEMSenderAddr, "unconfirmed", knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.StringRegexp(regexp.MustCompile(`^failedMessageSettlementOutcome = REJECTED: The stored value of the Rejected outcome is assumed`)),
 				})),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(5)),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("DMQ")),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("parallel_consumers"), knownvalue.Int64Exact(2)),
+				acctest.ExpectInt(acctest.AEMSenderAddr, "worst_case_runs", 5),
+				acctest.ExpectString(acctest.AEMSenderAddr, "poison_message_end", "DMQ"),
+				acctest.ExpectInt(acctest.AEMSenderAddr, "parallel_consumers", 2),
 			},
-			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
 		},
 	})
 }
@@ -308,16 +307,16 @@ resource "sapmessaging_iflow_deployment" "d" {
 			Config:    cfg(2),
 			Check:     checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "2"),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("sapmessaging_iflow_deployment.d", tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+				acctest.ExpectString("sapmessaging_iflow_deployment.d", "runtime_status", "STARTED"),
 			},
-			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
 		},
 		{
 			PreConfig: deploys(1),
 			Config:    cfg(4),
 			Check:     checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "4"),
 			ConfigPlanChecks: acc.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.d", plancheck.ResourceActionUpdate)},
+				PreApply: []plancheck.PlanCheck{acctest.ExpectUpdate("sapmessaging_iflow_deployment.d")},
 			},
 		},
 		{PreConfig: deploys(2), Config: cfg(4), PlanOnly: true},
@@ -351,19 +350,19 @@ func TestAccAEMSender_solaceAdapter(t *testing.T) {
 			Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMSolaceFlow, `  max_message_processing_attempts = 4`)),
 			ConfigPlanChecks: acc.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("adapter"), knownvalue.StringExact("SolacePubSubPlus")),
-					plancheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("worst_case_runs"), knownvalue.Int64Exact(24)),
+					acctest.PlannedString(acctest.AEMSenderAddr, "adapter", "SolacePubSubPlus"),
+					acctest.PlannedInt(acctest.AEMSenderAddr, "worst_case_runs", 24),
 				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("adapter"), knownvalue.StringExact("SolacePubSubPlus")),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("adapter_version"), knownvalue.StringExact("1.2.0")),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{
+				acctest.ExpectString(acctest.AEMSenderAddr, "adapter", "SolacePubSubPlus"),
+				acctest.ExpectString(acctest.AEMSenderAddr, "adapter_version", "1.2.0"),
+				acctest.ExpectValue(acctest.AEMSenderAddr, "unconfirmed", knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.StringRegexp(regexp.MustCompile(`^ComponentType = SolacePubSubPlus: Solace's own adapter .*settlement outcome.*Maximum Message Processing Attempts`)),
 				})),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/aem/prod/payments")),
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("poison_message_end"), knownvalue.StringExact("DMQ")),
+				acctest.ExpectString(acctest.AEMSenderAddr, "queue_name", "acme/aem/prod/payments"),
+				acctest.ExpectString(acctest.AEMSenderAddr, "poison_message_end", "DMQ"),
 			},
 			Check: func(*terraform.State) error {
 				art, err := iflow.ReadZip(env.Srv.IFlowContent(acctest.AEMSolaceFlow))
@@ -390,16 +389,16 @@ func TestAccAEMSender_outcomeSwitch(t *testing.T) {
 		{
 			Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  settlement_outcome = "REJECTED"`)),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{
+				acctest.ExpectValue(acctest.AEMSenderAddr, "unconfirmed", knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.StringRegexp(regexp.MustCompile(`^failedMessageSettlementOutcome = REJECTED: `)),
 				})),
 			},
-			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
 		},
 		{
 			Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  settlement_outcome = "FAILED"`)),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(acctest.AEMSenderAddr, tfjsonpath.New("unconfirmed"), knownvalue.ListExact([]knownvalue.Check{})),
+				acctest.ExpectLen(acctest.AEMSenderAddr, "unconfirmed", 0),
 			},
 		},
 	})

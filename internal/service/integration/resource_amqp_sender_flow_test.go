@@ -80,12 +80,10 @@ func TestAccAMQPSender_severalChannelsOneFlow(t *testing.T) {
 			env.AddSharedFlow(t, tc.n, tc.externalized)
 			steps := []resource.TestStep{
 				{
-					PreConfig: env.Srv.ResetStats,
-					Config:    env.Config(sharedFlowHCL(tc.n, 1, 1)),
-					Check:     resource.ComposeTestCheckFunc(checkChannels(env, tc.n, "1", "1"), checkOneDeploy(env)),
-					ConfigPlanChecks: resource.ConfigPlanChecks{
-						PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-					},
+					PreConfig:        env.Srv.ResetStats,
+					Config:           env.Config(sharedFlowHCL(tc.n, 1, 1)),
+					Check:            resource.ComposeTestCheckFunc(checkChannels(env, tc.n, "1", "1"), checkOneDeploy(env)),
+					ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 				},
 				{
 					PreConfig:        env.Srv.ResetStats,
@@ -163,7 +161,7 @@ func TestAccAMQPSender_severalChannelsDeployFailure(t *testing.T) {
 			},
 			Config:           env.Config(sharedFlowHCL(2, 1, 1)),
 			Check:            checkChannels(env, 2, "1", "1"),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 	})
 }

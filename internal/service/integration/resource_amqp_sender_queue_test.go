@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
@@ -20,9 +19,9 @@ import (
 
 func expectR(r int64, source string, worst knownvalue.Check) []statecheck.StateCheck {
 	return []statecheck.StateCheck{
-		statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("effective_queue_max_redelivery_count"), knownvalue.Int64Exact(r)),
-		statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("queue_max_redelivery_count_source"), knownvalue.StringExact(source)),
-		statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("worst_case_attempts"), worst),
+		acctest.ExpectInt(acctest.SenderAddr, "effective_queue_max_redelivery_count", r),
+		acctest.ExpectString(acctest.SenderAddr, "queue_max_redelivery_count_source", source),
+		acctest.ExpectValue(acctest.SenderAddr, "worst_case_attempts", worst),
 	}
 }
 
@@ -34,9 +33,9 @@ func TestAccAMQPSender_redeliveryFromQueue(t *testing.T) {
 	em := acctest.RedeliveryFromQueueEnv(t, env)
 	planR := func(r int64, source string, worst knownvalue.Check) []plancheck.PlanCheck {
 		return []plancheck.PlanCheck{
-			plancheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("effective_queue_max_redelivery_count"), knownvalue.Int64Exact(r)),
-			plancheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("queue_max_redelivery_count_source"), knownvalue.StringExact(source)),
-			plancheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("worst_case_attempts"), worst),
+			acctest.PlannedInt(acctest.SenderAddr, "effective_queue_max_redelivery_count", r),
+			acctest.PlannedString(acctest.SenderAddr, "queue_max_redelivery_count_source", source),
+			acctest.PlannedValue(acctest.SenderAddr, "worst_case_attempts", worst),
 		}
 	}
 	acctest.ParallelTest(t, []resource.TestStep{
@@ -45,7 +44,7 @@ func TestAccAMQPSender_redeliveryFromQueue(t *testing.T) {
 			Config: env.Config(acctest.DiscoveredSenderHCL("")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply:             planR(0, "event_mesh", knownvalue.Null()),
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			ConfigStateChecks: expectR(0, "event_mesh", knownvalue.Null()),
 		},
@@ -58,8 +57,8 @@ func TestAccAMQPSender_redeliveryFromQueue(t *testing.T) {
 			},
 			Config: env.Config(acctest.DiscoveredSenderHCL("")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PreApply:             acctest.ExpectEmptyPlan(),
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			ConfigStateChecks: expectR(4, "event_mesh", knownvalue.Int64Exact(6)),
 		},
@@ -68,7 +67,7 @@ func TestAccAMQPSender_redeliveryFromQueue(t *testing.T) {
 			Config: env.Config(acctest.DiscoveredSenderHCL("queue_max_redelivery_count = 2")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply:             planR(2, "configuration", knownvalue.Int64Exact(4)),
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			ConfigStateChecks: expectR(2, "configuration", knownvalue.Int64Exact(4)),
 		},
@@ -96,7 +95,7 @@ resource "sapmessaging_queue" "orders" {
   depends_on           = [sapmessaging_queue.orders]`)),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply:             planR(0, "event_mesh", knownvalue.Null()),
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			// The state keeps what the plan showed; the next refresh reads the fixed queue.
 			ConfigStateChecks: expectR(0, "event_mesh", knownvalue.Null()),

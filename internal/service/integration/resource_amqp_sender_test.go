@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
@@ -29,16 +28,16 @@ func TestAccAMQPSender_literal(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
 					// Known at plan: the arithmetic and what the flow says.
-					plancheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("worst_case_attempts"), knownvalue.Int64Exact(7)),
-					plancheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/crm/prod/orders")),
+					acctest.PlannedInt(acctest.SenderAddr, "worst_case_attempts", 7),
+					acctest.PlannedString(acctest.SenderAddr, "queue_name", "acme/crm/prod/orders"),
 				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
-				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("delivery_status_after_max_retries"), knownvalue.StringExact("REJECTED")),
-				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("concurrent_processes"), knownvalue.Int64Exact(1)),
-				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("exception_end_events"),
+				acctest.ExpectString(acctest.SenderAddr, "runtime_status", "STARTED"),
+				acctest.ExpectString(acctest.SenderAddr, "delivery_status_after_max_retries", "REJECTED"),
+				acctest.ExpectInt(acctest.SenderAddr, "concurrent_processes", 1),
+				acctest.ExpectValue(acctest.SenderAddr, "exception_end_events",
 					knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: error$`))})),
 			},
 			Check: resource.ComposeTestCheckFunc(
@@ -72,7 +71,7 @@ func TestAccAMQPSender_literal(t *testing.T) {
 			Config: env.Config(acctest.SenderHCL("concurrent_processes = 2")),
 			Check:  acctest.CheckSenderProperty(env, "maxRetries", "1"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
+				PreApply: []plancheck.PlanCheck{acctest.ExpectUpdate(acctest.SenderAddr)},
 			},
 		},
 	})
@@ -90,9 +89,9 @@ func TestAccAMQPSender_externalized(t *testing.T) {
 		{
 			Config: env.Config(acctest.SenderHCL("")),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("max_number_of_retries"), knownvalue.Int64Exact(1)),
+				acctest.ExpectInt(acctest.SenderAddr, "max_number_of_retries", 1),
 			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 			Check: func(*terraform.State) error {
 				cfg, _ := env.Srv.IFlowConfigurations("OrdersInbound")
 				if cfg["Max Retries"] != "1" {
@@ -120,7 +119,7 @@ func TestAccAMQPSender_externalized(t *testing.T) {
 			},
 			Config: env.Config(acctest.SenderHCL("")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.SenderAddr, plancheck.ResourceActionUpdate)},
+				PreApply: []plancheck.PlanCheck{acctest.ExpectUpdate(acctest.SenderAddr)},
 			},
 		},
 	})
@@ -174,8 +173,8 @@ resource "sapmessaging_amqp_sender" "orders" {
 		{
 			Config: cfg(`channel = "Returns"`),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("queue_name"), knownvalue.StringExact("acme/crm/prod/returns")),
-				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("id"), knownvalue.StringExact("TwoSenders,Returns")),
+				acctest.ExpectString(acctest.SenderAddr, "queue_name", "acme/crm/prod/returns"),
+				acctest.ExpectString(acctest.SenderAddr, "id", "TwoSenders,Returns"),
 			},
 		},
 		acctest.ImportFlowStep(acctest.SenderAddr, "TwoSenders,Returns", "timeouts"),
@@ -192,9 +191,9 @@ func TestAccAMQPSender_deployFailure(t *testing.T) {
 			// The next apply deploys again and converges.
 			Config: env.Config(acctest.SenderHCL("")),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+				acctest.ExpectString(acctest.SenderAddr, "runtime_status", "STARTED"),
 			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 	})
 }
@@ -206,7 +205,7 @@ func TestAccAMQPSender_flowDeleted(t *testing.T) {
 		{
 			Config: env.Config(acctest.SenderHCL("")),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(acctest.SenderAddr, tfjsonpath.New("exception_end_events"),
+				acctest.ExpectValue(acctest.SenderAddr, "exception_end_events",
 					knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: escalation$`))})),
 			},
 		},
@@ -281,7 +280,7 @@ resource "sapmessaging_amqp_sender" "adopted" {
 			Config:           senderHCL("MODIFIED_FAILED_UNDELIVERABLE", "  allow_cancelled_redelivery = true\n") + importHCL,
 			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionNoop),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_cancelled_redelivery"), knownvalue.Bool(true)),
+				acctest.ExpectBool(addr, "allow_cancelled_redelivery", true),
 			},
 			Check: func(*terraform.State) error {
 				if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != 0 {

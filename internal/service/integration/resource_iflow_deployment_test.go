@@ -4,17 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"regexp"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 )
@@ -66,7 +63,7 @@ func TestAccIFlowDeployment_oneDeployPerFlow(t *testing.T) {
 	bothRun := func(want string) resource.TestCheckFunc {
 		return resource.ComposeTestCheckFunc(checkFlowRuns(env, "DeployFlowA", want), checkFlowRuns(env, "DeployFlowB", want))
 	}
-	emptyAfter := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	emptyAfter := acctest.EmptyPlanAfterApply()
 	// changeStep applies DeploymentHCL(2, "") after change (nil for none) altered the tenant: the plan passes the
 	// checks planned, the apply deploys deploys times (why), both flows run 2 retries, and the next plan is empty.
 	changeStep := func(change func(), deploys int64, why string, planned ...plancheck.PlanCheck) resource.TestStep {
@@ -89,18 +86,18 @@ func TestAccIFlowDeployment_oneDeployPerFlow(t *testing.T) {
 			Check:            resource.ComposeTestCheckFunc(bothRun("1"), checkDeploys(env, 2, "one per flow for its two channels")),
 			ConfigPlanChecks: emptyAfter,
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(flowA, tfjsonpath.New("id"), knownvalue.StringExact("DeployFlowA")),
-				statecheck.ExpectKnownValue(flowA, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
-				statecheck.ExpectKnownValue(flowA, tfjsonpath.New("deployed_version"), knownvalue.NotNull()),
-				statecheck.ExpectKnownValue("sapmessaging_amqp_sender.DeployFlowA_AMQP_A", tfjsonpath.New("revision"),
-					knownvalue.StringRegexp(regexp.MustCompile(revisionPattern))),
+				acctest.ExpectString(flowA, "id", "DeployFlowA"),
+				acctest.ExpectString(flowA, "runtime_status", "STARTED"),
+				acctest.ExpectNotNull(flowA, "deployed_version"),
+				acctest.ExpectMatch("sapmessaging_amqp_sender.DeployFlowA_AMQP_A", "revision",
+					revisionPattern),
 			},
 		},
 		// Every channel changes: one deploy per flow again, planned through the unknown revisions.
 		changeStep(nil, 2, "one per flow for its two channels",
-			plancheck.ExpectUnknownValue("sapmessaging_amqp_sender.DeployFlowB_AMQP_B", tfjsonpath.New("revision")),
-			plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate),
-			plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionUpdate)),
+			acctest.PlannedUnknown("sapmessaging_amqp_sender.DeployFlowB_AMQP_B", "revision"),
+			acctest.ExpectUpdate(flowA),
+			acctest.ExpectUpdate(flowB)),
 		{
 			Config:                  env.Config(acctest.DeploymentHCL(2, "")),
 			ResourceName:            flowA,
@@ -115,9 +112,9 @@ func TestAccIFlowDeployment_oneDeployPerFlow(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, 1, "the undeployed flow only",
-			plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionUpdate),
-			plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionNoop),
-			plancheck.ExpectUnknownValue(flowA, tfjsonpath.New("runtime_status"))),
+			acctest.ExpectUpdate(flowA),
+			acctest.ExpectNoop(flowB),
+			acctest.PlannedUnknown(flowA, "runtime_status")),
 		// A channel changed on the tenant is written back, and its flow deployed once more,
 		// although the revision the deployment last saw described the same settings.
 		changeStep(func() {
@@ -129,9 +126,9 @@ func TestAccIFlowDeployment_oneDeployPerFlow(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, 1, "the flow whose channel was written back",
-			plancheck.ExpectResourceAction("sapmessaging_amqp_sender.DeployFlowB_AMQP_A", plancheck.ResourceActionUpdate),
-			plancheck.ExpectResourceAction(flowB, plancheck.ResourceActionUpdate),
-			plancheck.ExpectResourceAction(flowA, plancheck.ResourceActionNoop)),
+			acctest.ExpectUpdate("sapmessaging_amqp_sender.DeployFlowB_AMQP_A"),
+			acctest.ExpectUpdate(flowB),
+			acctest.ExpectNoop(flowA)),
 		{
 			// Only the timeouts change: an update in place that deploys nothing.
 			PreConfig:        env.Srv.ResetStats,
@@ -180,7 +177,7 @@ resource "sapmessaging_iflow_deployment" "jms" {
 			PreConfig:        env.Srv.ResetStats,
 			Config:           cfg(3),
 			Check:            resource.ComposeTestCheckFunc(running("3"), checkDeploys(env, 1, "the deployment's")),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 		{
 			PreConfig: env.Srv.ResetStats,
@@ -188,10 +185,10 @@ resource "sapmessaging_iflow_deployment" "jms" {
 			Check:     resource.ComposeTestCheckFunc(running("7"), checkDeploys(env, 1, "the deployment's")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectUnknownValue("sapmessaging_jms_sender.retry", tfjsonpath.New("revision")),
-					plancheck.ExpectResourceAction("sapmessaging_iflow_deployment.jms", plancheck.ResourceActionUpdate),
+					acctest.PlannedUnknown("sapmessaging_jms_sender.retry", "revision"),
+					acctest.ExpectUpdate("sapmessaging_iflow_deployment.jms"),
 				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 		},
 	})
@@ -214,7 +211,7 @@ resource "sapmessaging_iflow_deployment" "f" {
 			Config:           cfg,
 			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_iflow_deployment.f", plancheck.ResourceActionDestroyBeforeCreate),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("sapmessaging_iflow_deployment.f", tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
+				acctest.ExpectString("sapmessaging_iflow_deployment.f", "runtime_status", "STARTED"),
 			},
 		},
 		{

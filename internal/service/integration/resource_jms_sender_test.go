@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
@@ -66,20 +65,20 @@ func TestAccJMSSender_guarded(t *testing.T) {
 					"retry_guard": knownvalue.ObjectExact(map[string]knownvalue.Check{
 						"present":    knownvalue.Bool(true),
 						"kind":       knownvalue.StringExact("exception_subprocess"),
-						"places":     knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("exception_subprocess")}),
+						"places":     acctest.StringList("exception_subprocess"),
 						"condition":  knownvalue.StringExact("${header.SAPJMSRetries} > 5"),
 						"operator":   knownvalue.StringExact(">"),
 						"limit_kind": knownvalue.StringExact("literal"),
 						"limit":      knownvalue.Int64Exact(5),
 					}),
 				}),
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("runtime_status"), knownvalue.StringExact("STARTED")),
-				statecheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("exponential_backoff"), knownvalue.Bool(true)),
-				statecheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("queue_expiration_days"), knownvalue.Int64Exact(30)),
-				statecheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("id"), knownvalue.StringExact(acctest.JMSGuardedFlow)),
+				acctest.ExpectString(acctest.JMSAddr, "runtime_status", "STARTED"),
+				acctest.ExpectBool(acctest.JMSAddr, "exponential_backoff", true),
+				acctest.ExpectInt(acctest.JMSAddr, "queue_expiration_days", 30),
+				acctest.ExpectString(acctest.JMSAddr, "id", acctest.JMSGuardedFlow),
 			},
 			Check: resource.ComposeTestCheckFunc(
 				checkJMSProperty(env, acctest.JMSGuardedFlow, "RetryInterval", "2"),
@@ -97,7 +96,7 @@ func TestAccJMSSender_guarded(t *testing.T) {
 			// Backoff off: 6 retries × 15 minutes. The flow writes booleans as 1/0 and keeps doing so.
 			Config: second,
 			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(acctest.JMSAddr, plancheck.ResourceActionUpdate,
-				plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(90))),
+				acctest.PlannedInt(acctest.JMSAddr, "give_up_after_minutes", 90)),
 			Check: resource.ComposeTestCheckFunc(
 				checkJMSProperty(env, acctest.JMSGuardedFlow, "RetryInterval", "15"),
 				checkJMSProperty(env, acctest.JMSGuardedFlow, "ExponentialBackoff", "0"),
@@ -150,7 +149,7 @@ resource "sapmessaging_jms_sender" "exclusive" {
 						"give_up_after_minutes":  knownvalue.Null(),
 						"retry_interval":         knownvalue.Int64Exact(1),
 					}),
-					[]plancheck.PlanCheck{plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("present"), knownvalue.Bool(false))},
+					[]plancheck.PlanCheck{acctest.PlannedBool(acctest.JMSAddr, "retry_guard.present", false)},
 					acctest.PlannedValues(exclusiveAddr, map[string]knownvalue.Check{
 						// 5, 10, 20, 40 (75 minutes), then every 60 minutes: 4 + 166 retries in 7 days, 171 executions.
 						"attempts_before_expiry": knownvalue.Int64Exact(171),
@@ -158,7 +157,7 @@ resource "sapmessaging_jms_sender" "exclusive" {
 						"concurrent_processes":   knownvalue.Null(),
 					}),
 				),
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			Check: resource.ComposeTestCheckFunc(
 				checkJMSProperty(env, acctest.JMSExclusiveFlow, "RetryInterval", "5"),
@@ -227,7 +226,7 @@ resource "sapmessaging_amqp_sender" "orders" {
 	acctest.ParallelTest(t, []resource.TestStep{{
 		PreConfig:        env.Srv.ResetStats,
 		Config:           cfg,
-		ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		Check: resource.ComposeTestCheckFunc(
 			checkJMSProperty(env, "Mixed", "RetryInterval", "4"),
 			func(*terraform.State) error {
@@ -329,12 +328,12 @@ func TestAccJMSSender_externalized(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
 					// ">= 3" ends the message on retry 3: 10 + 20 + 40 minutes.
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(70)),
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("limit_kind"), knownvalue.StringExact("parameter")),
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("kind"), knownvalue.StringExact("router")),
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("limit"), knownvalue.Int64Exact(3)),
+					acctest.PlannedInt(acctest.JMSAddr, "give_up_after_minutes", 70),
+					acctest.PlannedString(acctest.JMSAddr, "retry_guard.limit_kind", "parameter"),
+					acctest.PlannedString(acctest.JMSAddr, "retry_guard.kind", "router"),
+					acctest.PlannedInt(acctest.JMSAddr, "retry_guard.limit", 3),
 				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 			Check: func(*terraform.State) error {
 				cfg, _ := env.Srv.IFlowConfigurations("JmsExt")
@@ -357,8 +356,8 @@ func TestAccJMSSender_externalized(t *testing.T) {
 			Config: cfg(10),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				// 10, 20, 40, then 60 five times.
-				plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(370)),
-				plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("limit"), knownvalue.Int64Exact(8)),
+				acctest.PlannedInt(acctest.JMSAddr, "give_up_after_minutes", 370),
+				acctest.PlannedInt(acctest.JMSAddr, "retry_guard.limit", 8),
 			}},
 		},
 		{
@@ -382,7 +381,7 @@ func TestAccJMSSender_externalized(t *testing.T) {
 				}
 				return nil
 			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 	})
 }
@@ -405,7 +404,7 @@ func TestAccJMSSender_replaceKeepsNewFlowSettings(t *testing.T) {
 		{
 			Config: env.Config(acctest.JMSHCL("JmsNew", "max_retry_interval = 60")),
 			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(acctest.JMSAddr, plancheck.ResourceActionReplace,
-				plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_interval"), knownvalue.Int64Exact(9))),
+				acctest.PlannedInt(acctest.JMSAddr, "retry_interval", 9)),
 			Check: resource.ComposeTestCheckFunc(
 				checkJMSProperty(env, "JmsNew", "RetryInterval", "9"),
 				checkJMSProperty(env, "JmsNew", "useDeadLetterQueue", "0"),
@@ -424,13 +423,13 @@ func TestAccJMSSender_scriptGuard(t *testing.T) {
 			Config: env.Config(acctest.JMSHCL("JmsScript", "max_retries = 4")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("kind"), knownvalue.StringExact("script")),
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("limit_kind"), knownvalue.StringExact("not_visible")),
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("retry_guard").AtMapKey("limit"), knownvalue.Null()),
+					acctest.PlannedString(acctest.JMSAddr, "retry_guard.kind", "script"),
+					acctest.PlannedString(acctest.JMSAddr, "retry_guard.limit_kind", "not_visible"),
+					acctest.PlannedNull(acctest.JMSAddr, "retry_guard.limit"),
 					// Retry 5 at the latest: 1 + 2 + 4 + 8 + 16 minutes.
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Int64Exact(31)),
+					acctest.PlannedInt(acctest.JMSAddr, "give_up_after_minutes", 31),
 				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
 		},
 		{
@@ -438,8 +437,8 @@ func TestAccJMSSender_scriptGuard(t *testing.T) {
 			Config: env.Config(acctest.JMSHCL("JmsScript", "")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("give_up_after_minutes"), knownvalue.Null()),
-					plancheck.ExpectKnownValue(acctest.JMSAddr, tfjsonpath.New("attempts_before_expiry"), knownvalue.Null()),
+					acctest.PlannedNull(acctest.JMSAddr, "give_up_after_minutes"),
+					acctest.PlannedNull(acctest.JMSAddr, "attempts_before_expiry"),
 				},
 			},
 		},

@@ -105,14 +105,11 @@ func hasFinding(name, rule string, objects ...string) resource.TestCheckFunc {
 	return resource.ComposeAggregateTestCheckFunc(checks...)
 }
 
-// auditSummary is the path of the attribute attr of a retry audit's summary.
-func auditSummary(attr string) tfjsonpath.Path { return tfjsonpath.New("summary").AtMapKey(attr) }
-
 // expectAuditSummary checks the attributes of the summary of the retry audit addr: each of want.
 func expectAuditSummary(addr string, want map[string]knownvalue.Check) []statecheck.StateCheck {
 	checks := make([]statecheck.StateCheck, 0, len(want))
 	for _, attr := range slices.Sorted(maps.Keys(want)) {
-		checks = append(checks, statecheck.ExpectKnownValue(addr, auditSummary(attr), want[attr]))
+		checks = append(checks, acctest.ExpectValue(addr, "summary."+attr, want[attr]))
 	}
 	return checks
 }
@@ -153,17 +150,16 @@ func TestAccRetryAuditDataSource(t *testing.T) {
 			diagramHas(all, `-->\|"N_max = 725, deleted after 30 d"\|`),
 			diagramHas(all, `classDef error `),
 			// The filters: one error about the returns queue; the Retry package's one path.
-			statecheck.ExpectKnownValue(returns, tfjsonpath.New("findings"), knownvalue.ListExact([]knownvalue.Check{
+			acctest.ExpectValue(returns, "findings", knownvalue.ListExact([]knownvalue.Check{
 				knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"rule_id":  knownvalue.StringExact("amqp.queue_redelivery_unlimited"),
 					"severity": knownvalue.StringExact("error"),
-					"objects": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("channel:Returns/EventMesh"),
-						knownvalue.StringExact("queue:acme/crm/prod/returns"), knownvalue.StringExact("flow:Returns")}),
-					"message": knownvalue.StringRegexp(regexp.MustCompile(`^AMQP sender Returns/EventMesh reading "acme/crm/prod/returns": .* Set ` + "`max_redelivery_count`" + ` on the queue to a value from 1 to 255, for example 5\.$`)),
+					"objects":  acctest.StringList("channel:Returns/EventMesh", "queue:acme/crm/prod/returns", "flow:Returns"),
+					"message":  knownvalue.StringRegexp(regexp.MustCompile(`^AMQP sender Returns/EventMesh reading "acme/crm/prod/returns": .* Set ` + "`max_redelivery_count`" + ` on the queue to a value from 1 to 255, for example 5\.$`)),
 				}),
 			})),
-			statecheck.ExpectKnownValue(returns, auditSummary("paths"), knownvalue.Int64Exact(1)),
-			statecheck.ExpectKnownValue(retry, tfjsonpath.New("paths"), knownvalue.ListExact([]knownvalue.Check{
+			acctest.ExpectInt(returns, "summary.paths", 1),
+			acctest.ExpectValue(retry, "paths", knownvalue.ListExact([]knownvalue.Check{
 				knownvalue.ObjectPartial(map[string]knownvalue.Check{
 					"adapter": knownvalue.StringExact("JMS"), "queue": knownvalue.StringExact("Retry_Retry"), "package": knownvalue.StringExact("Retry"),
 					"worst_case_attempts": knownvalue.Int64Exact(725), "deleted_after_days": knownvalue.Int64Exact(30), "unbounded": knownvalue.Bool(false),
@@ -299,7 +295,7 @@ func TestCheckAcceptedLoss(t *testing.T) {
 
 // diagramHas checks that the diagram matches the regular expression (multi-line).
 func diagramHas(name, re string) statecheck.StateCheck {
-	return statecheck.ExpectKnownValue(name, tfjsonpath.New("diagram"), knownvalue.StringRegexp(regexp.MustCompile(`(?m)`+re)))
+	return acctest.ExpectMatch(name, "diagram", `(?m)`+re)
 }
 
 // checkNoFinding fails when the data source lists a finding with the rule ID.
@@ -331,9 +327,9 @@ provider "sapmessaging" {
 data "sapmessaging_retry_audit" "queues" {}
 `, string(env.Srv.EventMeshKey())),
 		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectKnownValue(queues, tfjsonpath.New("paths"), knownvalue.ListExact([]knownvalue.Check{})),
-			statecheck.ExpectKnownValue(queues, tfjsonpath.New("summary").AtMapKey("cloud_integration"), knownvalue.Bool(false)),
-			statecheck.ExpectKnownValue(queues, tfjsonpath.New("summary").AtMapKey("queues"), knownvalue.Int64Exact(4)),
+			acctest.ExpectLen(queues, "paths", 0),
+			acctest.ExpectBool(queues, "summary.cloud_integration", false),
+			acctest.ExpectInt(queues, "summary.queues", 4),
 			diagramHas(queues, `\Aflowchart LR\n  none\["no sender channel or webhook reads a queue"\]\n\z`),
 		},
 		Check: resource.ComposeAggregateTestCheckFunc(

@@ -38,6 +38,13 @@ func testFunction(t *testing.T, name string, cases []functionCase, example map[s
 		}
 		steps = append(steps, exampleStep(t, "functions/"+name+"/function.tf", outputs))
 	}
+	unitTest(t, steps)
+}
+
+// unitTest runs the steps with the provider in process and no service to talk to (resource.UnitTest): the functions
+// and the data sources that only compute.
+func unitTest(t *testing.T, steps []resource.TestStep) {
+	t.Helper()
 	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories, Steps: steps})
 }
 

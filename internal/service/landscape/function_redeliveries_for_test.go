@@ -12,25 +12,22 @@ import (
 
 func TestAccFunctionRedeliveriesFor(t *testing.T) {
 	t.Parallel()
-	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: `
+	unitTest(t, []resource.TestStep{
+		{
+			Config: `
 output "r" { value = provider::sapmessaging::redeliveries_for(7) }
 output "round_trip" { value = provider::sapmessaging::max_attempts(provider::sapmessaging::redeliveries_for(12), 1) }
 `,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownOutputValue("r", knownvalue.Int64Exact(5)),
-					statecheck.ExpectKnownOutputValue("round_trip", knownvalue.Int64Exact(12)),
-				},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("r", knownvalue.Int64Exact(5)),
+				statecheck.ExpectKnownOutputValue("round_trip", knownvalue.Int64Exact(12)),
 			},
-			{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(2) }`,
-				ExpectError: acctest.Wrapped(`total_attempts = 2: total_attempts must be a whole number from 3 to 257 \(2 attempts cannot be reached`)},
-			{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(258) }`,
-				ExpectError: acctest.Wrapped(`total_attempts = 258: total_attempts must be a whole number from 3 to 257`)},
-			{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(7.5) }`,
-				ExpectError: acctest.Wrapped(`total_attempts = 7.5: total_attempts must be a whole number from 3 to 257`)},
 		},
+		{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(2) }`,
+			ExpectError: acctest.Wrapped(`total_attempts = 2: total_attempts must be a whole number from 3 to 257 \(2 attempts cannot be reached`)},
+		{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(258) }`,
+			ExpectError: acctest.Wrapped(`total_attempts = 258: total_attempts must be a whole number from 3 to 257`)},
+		{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(7.5) }`,
+			ExpectError: acctest.Wrapped(`total_attempts = 7.5: total_attempts must be a whole number from 3 to 257`)},
 	})
 }

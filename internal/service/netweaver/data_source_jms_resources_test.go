@@ -9,9 +9,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
 func TestAccJMSResourcesDataSource(t *testing.T) {
@@ -38,10 +36,10 @@ data "sapmessaging_jms_resources" "app" {
 }
 `,
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(ds, tfjsonpath.New("xml"), knownvalue.StringRegexp(regexp.MustCompile(
-						`(?s)<application-name>OrderApp</application-name>.*<config-property-name>maxDeliveryAttempts</config-property-name>\s*<config-property-value>3</config-property-value>`))),
-					statecheck.ExpectKnownValue(ds, tfjsonpath.New("time_to_dead_ms").AtMapKey("Orders"), knownvalue.Int64Exact(15000)),
-					statecheck.ExpectKnownValue(ds, tfjsonpath.New("time_to_dead_ms").AtMapKey("OrdersError"), knownvalue.Int64Exact(10000)),
+					acctest.ExpectMatch(ds, "xml",
+						`(?s)<application-name>OrderApp</application-name>.*<config-property-name>maxDeliveryAttempts</config-property-name>\s*<config-property-value>3</config-property-value>`),
+					acctest.ExpectInt(ds, "time_to_dead_ms.Orders", 15000),
+					acctest.ExpectInt(ds, "time_to_dead_ms.OrdersError", 10000),
 				},
 			},
 			{
