@@ -113,3 +113,9 @@ func (d *ProviderData) CloudIntegrationOrError(diags *diag.Diagnostics) bool {
 	}
 	return true
 }
+
+// ImportBlock is the import block, followed by a blank line, that adopts the object id as a resource of typeName
+// in a diagnostic's detail.
+func ImportBlock(typeName, id string) string {
+	return fmt.Sprintf("import {\n  to = %s.<resource name>\n  id = %q\n}\n\n", typeName, id)
+}

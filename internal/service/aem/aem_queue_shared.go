@@ -363,15 +363,20 @@ var aemTimeoutsTypes = map[string]attr.Type{"create": types.StringType, "update"
 // aemTimeoutsAttribute is the `timeouts` block of the AEM queue resources.
 func aemTimeoutsAttribute(ctx context.Context) schema.Attribute {
 	unit := "A duration such as `\"5m\"` (units `s`, `m`, `h`); no limit beyond the provider's request timeouts and retries when unset."
-	a, ok := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
+	return aemTimeouts(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
 		CreateDescription: "How long a create may take. " + unit,
 		UpdateDescription: "How long an update may take. " + unit,
 		DeleteDescription: "How long a delete may take. " + unit,
-	}).(schema.SingleNestedAttribute)
+	}, "Time limits of the create, update and delete of the queue, each including the provider's retries.")
+}
+
+// aemTimeouts is the `timeouts` block of the AEM resources with the operations of opts, described by desc.
+func aemTimeouts(ctx context.Context, opts timeouts.Opts, desc string) schema.SingleNestedAttribute {
+	a, ok := timeouts.Attributes(ctx, opts).(schema.SingleNestedAttribute)
 	if !ok {
 		panic("timeouts.Attributes returned no resource SingleNestedAttribute")
 	}
-	a.MarkdownDescription = "Time limits of the create, update and delete of the queue, each including the provider's retries."
+	a.MarkdownDescription = desc
 	return a
 }
 
@@ -440,10 +445,9 @@ func aemAlreadyExistsDetail(typeName, name string, atPlan bool) string {
 	return fmt.Sprintf("A queue named %q already exists on the Advanced Event Mesh broker - to be managed via Terraform this resource needs "+
 		"to be imported into the State. It was created outside this configuration (in the cloud console, by another tool, or by another "+
 		"Terraform state), and "+refused+". To adopt it, add an import block and run terraform "+
-		"plan to review the settings the apply would change:\n\n"+
-		"import {\n  to = %s.<resource name>\n  id = %q\n}\n\n"+
-		"or run terraform import %s.<resource name> %q. If another state manages the queue, give this one another name instead.",
-		name, typeName, name, typeName, name)
+		"plan to review the settings the apply would change:\n\n", name) +
+		framework.ImportBlock(typeName, name) +
+		fmt.Sprintf("or run terraform import %s.<resource name> %q. If another state manages the queue, give this one another name instead.", typeName, name)
 }
 
 // aemQueueModelPtr is a pointer to the model of an AEM queue resource.

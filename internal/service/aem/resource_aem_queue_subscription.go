@@ -107,15 +107,11 @@ func aemSubscriptionID(queue, topic string) string { return queue + aemSubscript
 
 func aemQueueSubscriptionSchema(ctx context.Context) schema.Schema {
 	unit := fmt.Sprintf("A duration such as `\"2m\"` (units `s`, `m`, `h`); %d minutes when unset.", int(defaultAEMSubscriptionTimeout.Minutes()))
-	to, ok := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Read: true, Delete: true,
+	to := aemTimeouts(ctx, timeouts.Opts{Create: true, Read: true, Delete: true,
 		CreateDescription: "How long subscribing the queue may take, retries included. " + unit,
 		ReadDescription:   "How long reading the subscription may take, retries included. " + unit,
 		DeleteDescription: "How long removing the subscription may take, retries included. " + unit,
-	}).(schema.SingleNestedAttribute)
-	if !ok {
-		panic("timeouts.Attributes returned no resource SingleNestedAttribute")
-	}
-	to.MarkdownDescription = "Time limits of the SEMP calls of a create, a read and a delete. Raise them when the broker answers slowly."
+	}, "Time limits of the SEMP calls of a create, a read and a delete. Raise them when the broker answers slowly.")
 	return schema.Schema{
 		MarkdownDescription: "Subscribes an SAP Integration Suite, advanced event mesh (AEM) queue to a topic, so that the guaranteed " +
 			"messages published to matching topics are spooled on the queue. Managed through SEMP v2 (`POST`, `GET` and `DELETE` " +

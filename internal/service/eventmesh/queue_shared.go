@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -78,12 +79,11 @@ func alreadyExistsDetail(typeName, name string) string {
 	return fmt.Sprintf("A queue named %q already exists on the Event Mesh instance - to be managed via Terraform this resource "+
 		"needs to be imported into the State. It was created outside this configuration (in the cockpit, by another tool, or by "+
 		"another Terraform state), and creating it here would overwrite its settings, so nothing was changed. To adopt it, add "+
-		"an import block and run terraform plan to review the settings the apply would change:\n\n"+
-		"import {\n  to = %s.<resource name>\n  id = %q\n}\n\n"+
-		"or run terraform import %s.<resource name> %q. If another state manages the queue, give this one another name instead. "+
-		"If this resource is tainted and declared with `create_before_destroy`, the queue is its own tainted one: run terraform "+
-		"untaint on the resource and apply again.",
-		name, typeName, name, typeName, name)
+		"an import block and run terraform plan to review the settings the apply would change:\n\n", name) +
+		framework.ImportBlock(typeName, name) +
+		fmt.Sprintf("or run terraform import %s.<resource name> %q. If another state manages the queue, give this one another name instead. "+
+			"If this resource is tainted and declared with `create_before_destroy`, the queue is its own tainted one: run terraform "+
+			"untaint on the resource and apply again.", typeName, name)
 }
 
 // existedAtCreateDetail explains a create whose PUT the management API answered with 200 (the
@@ -93,10 +93,9 @@ func existedAtCreateDetail(typeName, name string) string {
 		"create with 200 (an existing queue was replaced), not 201 (created). It was made outside this configuration after this "+
 		"run checked that the name was free (in the cockpit, by another tool, or by another Terraform state). A PUT replaces all "+
 		"settings of a queue and the API offers no create that fails on an existing queue, so the queue now holds the settings "+
-		"of this resource; it is not recorded in this state. If the queue is this configuration's to manage, import it:\n\n"+
-		"import {\n  to = %s.<resource name>\n  id = %q\n}\n\n"+
-		"Otherwise restore its settings where it is managed and give this resource another name.",
-		name, typeName, name)
+		"of this resource; it is not recorded in this state. If the queue is this configuration's to manage, import it:\n\n", name) +
+		framework.ImportBlock(typeName, name) +
+		"Otherwise restore its settings where it is managed and give this resource another name."
 }
 
 // repeatedCreateDetail explains a create whose first request got no answer or a server error and
@@ -399,13 +398,21 @@ func createQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *fram
 	}
 }
 
-func readQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.ReadRequest, resp *resource.ReadResponse) {
+// connectedState reads the state of a queue resource and requires the Event Mesh connection; false after an error.
+func connectedState[M any, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, st tfsdk.State, diags *diag.Diagnostics) (P, bool) {
 	var state M
-	resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() || !d.EventMeshOrError(&resp.Diagnostics) {
+	diags.Append(framework.GetState(ctx, st, &state)...)
+	if diags.HasError() || !d.EventMeshOrError(diags) {
+		return nil, false
+	}
+	return P(&state), true
+}
+
+func readQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.ReadRequest, resp *resource.ReadResponse) {
+	p, ok := connectedState[M, P](ctx, d, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	p := P(&state)
 	q, err := d.EventMesh.CachedGetQueue(ctx, p.queueName())
 	if errors.Is(err, eventmesh.ErrNotFound) {
 		tflog.Info(ctx, "queue no longer exists; removing it from state", map[string]any{"queue": p.queueName()})
@@ -423,7 +430,7 @@ func readQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *framew
 		})
 	}
 	p.fromAPI(q)
-	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, p)...)
 	if resp.Private != nil {
 		recordHeld(ctx, q, resp.Private, &resp.Diagnostics) // queue_held_messages.go
 	}
@@ -468,11 +475,9 @@ func updateQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *fram
 }
 
 func deleteQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state M
-	resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() || !d.EventMeshOrError(&resp.Diagnostics) {
+	p, ok := connectedState[M, P](ctx, d, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	p := P(&state)
 	deleteQueue(ctx, d.EventMesh, p.queueName(), p.forceDestroy(), &resp.Diagnostics)
 }
