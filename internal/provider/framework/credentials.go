@@ -122,11 +122,11 @@ func (c *Credential) AddRefused(diags *diag.Diagnostics, at path.Path, err error
 	return true
 }
 
-// connectionNeed is a connection a resource, data source or action needs.
-type connectionNeed int
+// ConnectionNeed is a connection a resource, data source or action needs.
+type ConnectionNeed int
 
 const (
-	NeedEventMesh connectionNeed = iota
+	NeedEventMesh ConnectionNeed = iota
 	NeedMessaging
 	NeedCloudIntegration
 	NeedAEM
@@ -134,7 +134,7 @@ const (
 
 // Connected reports whether the provider has the connection need, and proves its credentials at plan
 // (RequireAtPlan), for what reads through it at plan (the data sources); false after adding an error.
-func (d *ProviderData) Connected(ctx context.Context, diags *diag.Diagnostics, need connectionNeed) bool {
+func (d *ProviderData) Connected(ctx context.Context, diags *diag.Diagnostics, need ConnectionNeed) bool {
 	switch need {
 	case NeedEventMesh:
 		if !d.EventMeshOrError(diags) {
@@ -156,7 +156,7 @@ func (d *ProviderData) Connected(ctx context.Context, diags *diag.Diagnostics, n
 // credentials (once per run). Without a connection the error names the provider block and the
 // environment variable to set; with a connection whose settings are known only after apply it
 // checks nothing, as the apply does then. It returns false after adding an error.
-func (d *ProviderData) RequireAtPlan(ctx context.Context, diags *diag.Diagnostics, needs ...connectionNeed) bool {
+func (d *ProviderData) RequireAtPlan(ctx context.Context, diags *diag.Diagnostics, needs ...ConnectionNeed) bool {
 	if d == nil {
 		return true // not configured yet: the framework calls again after Configure
 	}

@@ -28,7 +28,7 @@ type QueuesDataSource[I any] struct {
 	// InfoAttributes are the attributes of one queue.
 	InfoAttributes func() map[string]schema.Attribute
 	// Need is the connection the data source reads through (ProviderData.Connected).
-	Need connectionNeed
+	Need ConnectionNeed
 	// List lists the queues whose name starts with prefix, sorted by name; false after it reported an error.
 	List func(ctx context.Context, d *ProviderData, prefix string, diags *diag.Diagnostics) (names []string, queues []I, ok bool)
 
@@ -109,7 +109,7 @@ type QueueDataSource[I any] struct {
 	NameDescription string
 	NameValidator   validator.String
 	// Need is the connection the data source reads through (ProviderData.Connected).
-	Need connectionNeed
+	Need ConnectionNeed
 	// Find reads the queue name; found is false for a queue the broker does not hold, ok false after an error it reported.
 	Find func(ctx context.Context, d *ProviderData, name string, diags *diag.Diagnostics) (queue I, found, ok bool)
 	// NotFound reports, on the name attribute, that the broker has no queue name.

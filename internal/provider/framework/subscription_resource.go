@@ -40,7 +40,7 @@ type SubscriptionResource[M any] struct {
 	// TopicAttr is the topic's attribute; the queue's is queue_name.
 	TopicAttr string
 	// Need is the connection the plan requires (RequireAtPlan); Connected reports it missing at apply.
-	Need      connectionNeed
+	Need      ConnectionNeed
 	Connected func(d *ProviderData, diags *diag.Diagnostics) bool
 
 	// Names returns the queue name and the topic of m; SetID sets its ID. Created, when set, records what

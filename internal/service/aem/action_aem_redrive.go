@@ -22,20 +22,22 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/rules"
 )
 
-var (
-	_ action.Action                   = (*aemRedriveAction)(nil)
-	_ action.ActionWithConfigure      = (*aemRedriveAction)(nil)
-	_ action.ActionWithValidateConfig = (*aemRedriveAction)(nil)
-	_ action.ActionWithModifyPlan     = (*aemRedriveAction)(nil)
-)
-
-// NewAEMRedriveAction returns the sapmessaging_aem_redrive action.
+// NewAEMRedriveAction returns the sapmessaging_aem_redrive action: the shared frame (framework.RedriveAction)
+// given the AEM connection, the checks of the queues in the Message VPN and the move through SEMP.
 func NewAEMRedriveAction() action.Action {
-	return &aemRedriveAction{}
-}
-
-type aemRedriveAction struct {
-	data *framework.ProviderData
+	return &framework.RedriveAction[aemRedriveModel]{
+		TypeSuffix:   "_aem_redrive",
+		ActionSchema: aemRedriveSchema,
+		Queues:       func(m *aemRedriveModel) (types.String, types.String) { return m.From, m.To },
+		SameQueue:    addSameQueueError,
+		Needs:        []framework.ConnectionNeed{framework.NeedAEM},
+		Client:       func(d *framework.ProviderData) bool { return d.AEM != nil },
+		CheckAtPlan: func(ctx context.Context, d *framework.ProviderData, m *aemRedriveModel, diags *diag.Diagnostics) {
+			aemRedriveCheckQueues(ctx, d, m.From.ValueString(), m.To.ValueString(), true, diags)
+		},
+		Ready: func(d *framework.ProviderData, diags *diag.Diagnostics) bool { return d.AEMOrError(diags) },
+		Run:   aemRedrive,
+	}
 }
 
 type aemRedriveModel struct {
@@ -54,11 +56,7 @@ const (
 	aemQueueNameMaxLength = 200
 )
 
-func (a *aemRedriveAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_aem_redrive"
-}
-
-func (a *aemRedriveAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+func aemRedriveSchema() schema.Schema {
 	queue := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{
 			MarkdownDescription: desc,
@@ -66,7 +64,7 @@ func (a *aemRedriveAction) Schema(_ context.Context, _ action.SchemaRequest, res
 			Validators:          []validator.String{stringvalidator.LengthBetween(1, aemQueueNameMaxLength)},
 		}
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "Moves messages from an SAP Integration Suite, advanced event mesh queue, usually a dead message queue, back to " +
 			"a queue, through the broker's SEMP v2 monitoring and action APIs: SEMP has no move, so each message is copied to `to` " +
 			"first and deleted from `from` only after `to` took it. At least once, never lost: a message is in `from`, in `to`, or, " +
@@ -93,58 +91,25 @@ func (a *aemRedriveAction) Schema(_ context.Context, _ action.SchemaRequest, res
 	}
 }
 
-func (a *aemRedriveAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	a.data = framework.ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
+// addSameQueueError refuses a redrive from q into q.
+func addSameQueueError(q string, diags *diag.Diagnostics) {
+	diags.AddAttributeError(path.Root("to"), "Redrive Into the Same Queue", fmt.Sprintf("`from` and `to` are both %q: every message would be "+
+		"copied into the queue it is taken from and deleted there, and a redrive bounded by `max_messages` would move the same messages "+
+		"again. Set `to` to the queue the messages failed on.", q))
 }
 
-func (a *aemRedriveAction) ValidateConfig(ctx context.Context, req action.ValidateConfigRequest, resp *action.ValidateConfigResponse) {
-	var m aemRedriveModel
-	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !m.From.IsNull() && !m.From.IsUnknown() && m.From.Equal(m.To) {
-		resp.Diagnostics.AddAttributeError(path.Root("to"), "Redrive Into the Same Queue", sameQueueDetail(m.From.ValueString()))
-	}
-}
-
-func sameQueueDetail(q string) string {
-	return fmt.Sprintf("`from` and `to` are both %q: every message would be copied into the queue it is taken from and deleted there, and a redrive "+
-		"bounded by `max_messages` would move the same messages again. Set `to` to the queue the messages failed on.", q)
-}
-
-// ModifyPlan checks the queues when the action is planned: a missing queue, or a `to` queue that takes no
-// message, is an error; a `to` queue that would loop or keep the messages is a warning.
-func (a *aemRedriveAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
-	var m aemRedriveModel
-	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() || m.From.IsUnknown() || m.To.IsUnknown() || m.From.Equal(m.To) {
-		return
-	}
-	if !a.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedAEM) || a.data == nil || a.data.AEM == nil {
-		// Without a connection known at plan, Invoke checks then.
-		return
-	}
-	a.checkQueues(ctx, m.From.ValueString(), m.To.ValueString(), true, &resp.Diagnostics)
-}
-
-// checkQueues reads the queues of the Message VPN (one paged list): a missing from or to, or a to whose
-// ingress is shut down, is an attribute error; with warn, the warnings about to are added.
-func (a *aemRedriveAction) checkQueues(ctx context.Context, from, to string, warn bool, diags *diag.Diagnostics) {
-	all, err := a.data.AEM.ListQueues(ctx)
+// aemRedriveCheckQueues reads the queues of the Message VPN (one paged list): a missing from or to, or a to whose
+// ingress is shut down, is an attribute error; with warn (at plan), the warnings about a to that would loop or
+// keep the messages are added.
+func aemRedriveCheckQueues(ctx context.Context, d *framework.ProviderData, from, to string, warn bool, diags *diag.Diagnostics) {
+	all, err := d.AEM.ListQueues(ctx)
 	if err != nil {
 		diags.AddError("Cannot Read the Queues of the Redrive", framework.ListErrorDetail(fmt.Sprintf("checking the queues %q and %q of the redrive", from, to), err))
 		return
 	}
-	var fromQ, toQ *aem.Queue
+	fromQ, toQ := framework.RedriveQueues(all, func(q *aem.Queue) string { return q.Name }, from, to)
 	var dmqOf []string
 	for i := range all {
-		switch all[i].Name {
-		case from:
-			fromQ = &all[i]
-		case to:
-			toQ = &all[i]
-		}
 		if framework.Deref(all[i].DeadMsgQueue) == to && all[i].Name != to {
 			dmqOf = append(dmqOf, all[i].Name)
 		}
@@ -156,7 +121,7 @@ func (a *aemRedriveAction) checkQueues(ctx context.Context, from, to string, war
 		if q.q == nil {
 			diags.AddAttributeError(path.Root(q.attr), "Queue Not Found",
 				fmt.Sprintf("Message VPN %q has no queue %q, so the redrive cannot %s it. Check the name, or create the queue first.",
-					a.data.AEM.MsgVpnName(), q.name, q.use))
+					d.AEM.MsgVpnName(), q.name, q.use))
 		}
 	}
 	if toQ != nil && !framework.Deref(toQ.IngressEnabled) {
@@ -190,24 +155,15 @@ func aemQueueDeliveries(q *aem.Queue) (int64, bool) {
 	return rules.AEMDeliveries(enabled, framework.Deref(q.MaxRedeliveryCount))
 }
 
-func (a *aemRedriveAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
-	var m aemRedriveModel
-	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() || !a.data.AEMOrError(&resp.Diagnostics) {
-		return
-	}
+// aemRedrive moves the messages of m (Invoke): the checks of the queues again, then the copies and deletes.
+func aemRedrive(ctx context.Context, d *framework.ProviderData, m *aemRedriveModel, send func(string), diags *diag.Diagnostics) {
 	from, to := m.From.ValueString(), m.To.ValueString()
 	if from == to {
-		resp.Diagnostics.AddAttributeError(path.Root("to"), "Redrive Into the Same Queue", sameQueueDetail(from))
+		addSameQueueError(from, diags)
 		return
 	}
-	if a.checkQueues(ctx, from, to, false, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	if aemRedriveCheckQueues(ctx, d, from, to, false, diags); diags.HasError() {
 		return
-	}
-	send := func(msg string) {
-		if resp.SendProgress != nil {
-			resp.SendProgress(action.InvokeProgressEvent{Message: msg})
-		}
 	}
 	start, last := time.Now(), time.Now()
 	opt := aem.RedriveOptions{From: from, To: to, MaxMessages: int(m.MaxMessages.ValueInt64()), Progress: func(p aem.RedriveProgress) {
@@ -225,7 +181,7 @@ func (a *aemRedriveAction) Invoke(ctx context.Context, req action.InvokeRequest,
 	}
 	send(fmt.Sprintf("Redriving up to %s from %s to %s, oldest first, %d at a time: copy to %s, then delete from %s",
 		aem.Plural(opt.MaxMessages, "message", "messages"), from, to, concurrency, to, from))
-	res, err := a.data.AEM.Redrive(ctx, opt)
+	res, err := d.AEM.Redrive(ctx, opt)
 	send(aemRedriveSummary(from, to, res, time.Since(start)))
 	var rerr *aem.RedriveError
 	interrupted := err != nil && ctx.Err() != nil
@@ -241,11 +197,11 @@ func (a *aemRedriveAction) Invoke(ctx context.Context, req action.InvokeRequest,
 		} else {
 			detail += " The moves under way were finished, so no message is in both queues."
 		}
-		resp.Diagnostics.AddError("Redrive Interrupted", detail+fmt.Sprintf(" Every other message not moved is still in %q. Run the action again to move the rest.", from))
+		diags.AddError("Redrive Interrupted", detail+fmt.Sprintf(" Every other message not moved is still in %q. Run the action again to move the rest.", from))
 	case errors.As(err, &rerr):
-		resp.Diagnostics.AddError("Redrive Stopped", aemRedriveStoppedDetail(rerr, res.Moved))
+		diags.AddError("Redrive Stopped", aemRedriveStoppedDetail(rerr, res.Moved))
 	case err != nil:
-		resp.Diagnostics.AddError("Redrive Stopped", fmt.Sprintf("The redrive could not list the messages of %q after %s: %s. "+
+		diags.AddError("Redrive Stopped", fmt.Sprintf("The redrive could not list the messages of %q after %s: %s. "+
 			"Every message not moved is still in %q. Fix what the error names (TF_LOG=debug shows each request), then run the action again.", from, movedCount(res.Moved), framework.Clause(err), from))
 	}
 }

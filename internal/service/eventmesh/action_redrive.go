@@ -21,20 +21,26 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
-var (
-	_ action.Action                   = (*RedriveAction)(nil)
-	_ action.ActionWithConfigure      = (*RedriveAction)(nil)
-	_ action.ActionWithValidateConfig = (*RedriveAction)(nil)
-	_ action.ActionWithModifyPlan     = (*RedriveAction)(nil)
-)
-
-// NewRedriveAction returns the sapmessaging_redrive action.
+// NewRedriveAction returns the sapmessaging_redrive action: the shared frame (framework.RedriveAction) given
+// the Event Mesh management and messaging connections, the checks of the queues and the move through the
+// messaging REST API.
 func NewRedriveAction() action.Action {
-	return &RedriveAction{}
-}
-
-type RedriveAction struct {
-	Data *framework.ProviderData
+	return &framework.RedriveAction[redriveModel]{
+		TypeSuffix:   "_redrive",
+		ActionSchema: redriveSchema,
+		Queues:       func(m *redriveModel) (types.String, types.String) { return m.From, m.To },
+		SameQueue: func(q string, diags *diag.Diagnostics) {
+			diags.AddAttributeError(path.Root("to"), "Redrive Into the Same Queue",
+				fmt.Sprintf("from and to are both %q: every message would be taken from the queue and put back into it, and a redrive bounded by `max_messages` would move the same messages again. Set `to` to the queue the messages failed on.", q))
+		},
+		Needs:  []framework.ConnectionNeed{framework.NeedEventMesh, framework.NeedMessaging},
+		Client: func(d *framework.ProviderData) bool { return d.EventMesh != nil },
+		CheckAtPlan: func(ctx context.Context, d *framework.ProviderData, m *redriveModel, diags *diag.Diagnostics) {
+			redriveCheckQueues(ctx, d, m.From.ValueString(), m.To.ValueString(), m.AcceptDeliveryCountUse.ValueBool(), true, diags)
+		},
+		Ready: redriveReady,
+		Run:   redrive,
+	}
 }
 
 type redriveModel struct {
@@ -52,12 +58,8 @@ type redriveModel struct {
 // messages of a running redrive (and at most eventmesh.DefaultRedriveProgressInterval).
 const RedriveProgressEvery = 100
 
-func (a *RedriveAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_redrive"
-}
-
-func (a *RedriveAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func redriveSchema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "Moves messages from one SAP Event Mesh queue, usually a dead message queue, back to a queue, " +
 			"through the messaging REST API: each message is consumed with QoS 1, published to `to` with QoS 1 (the same " +
 			"payload, content type and every header the API gives back) and acknowledged on `from` only after `to` took it. " +
@@ -104,55 +106,17 @@ func (a *RedriveAction) Schema(_ context.Context, _ action.SchemaRequest, resp *
 	}
 }
 
-func (a *RedriveAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	a.Data = framework.ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-func (a *RedriveAction) ValidateConfig(ctx context.Context, req action.ValidateConfigRequest, resp *action.ValidateConfigResponse) {
-	var m redriveModel
-	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !m.From.IsNull() && !m.From.IsUnknown() && !m.To.IsNull() && !m.To.IsUnknown() && m.From.ValueString() == m.To.ValueString() {
-		resp.Diagnostics.AddAttributeError(path.Root("to"), "Redrive Into the Same Queue",
-			fmt.Sprintf("from and to are both %q: every message would be taken from the queue and put back into it, and a redrive bounded by `max_messages` would move the same messages again. Set `to` to the queue the messages failed on.", m.From.ValueString()))
-	}
-}
-
-// ModifyPlan checks the queues when the action is planned: a missing queue is an error, a
-// to queue that would loop, lose or keep the messages is a warning.
-func (a *RedriveAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
-	var m redriveModel
-	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() || m.From.IsUnknown() || m.To.IsUnknown() || m.From.ValueString() == m.To.ValueString() {
-		return
-	}
-	if !a.Data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedEventMesh, framework.NeedMessaging) || a.Data == nil || a.Data.EventMesh == nil {
-		// Without a connection known at plan (a service key from another resource), Invoke checks then.
-		return
-	}
-	a.checkQueues(ctx, m.From.ValueString(), m.To.ValueString(), m.AcceptDeliveryCountUse.ValueBool(), true, &resp.Diagnostics)
-}
-
-// checkQueues reads from and to: a missing queue is an attribute error, and so is a from queue
+// redriveCheckQueues reads from and to: a missing queue is an attribute error, and so is a from queue
 // that discards a message after a bounded number of failed deliveries, unless accepted; with
-// warn, the warnings about to are added. It returns from as read.
-func (a *RedriveAction) checkQueues(ctx context.Context, from, to string, acceptDeliveryCountUse, warn bool, diags *diag.Diagnostics) *eventmesh.Queue {
-	all, err := a.Data.EventMesh.ListQueues(ctx)
+// warn (at plan), the warnings about a to that would loop, lose or keep the messages are added. It
+// returns from as read.
+func redriveCheckQueues(ctx context.Context, d *framework.ProviderData, from, to string, acceptDeliveryCountUse, warn bool, diags *diag.Diagnostics) *eventmesh.Queue {
+	all, err := d.EventMesh.ListQueues(ctx)
 	if err != nil {
 		diags.AddError("Cannot Read the Queues of the Redrive", framework.ListErrorDetail(fmt.Sprintf("checking the queues %q and %q of the redrive", from, to), err))
 		return nil
 	}
-	var fromQ, toQ *eventmesh.Queue
-	for i := range all {
-		switch all[i].Name {
-		case from:
-			fromQ = &all[i]
-		case to:
-			toQ = &all[i]
-		}
-	}
+	fromQ, toQ := framework.RedriveQueues(all, func(q *eventmesh.Queue) string { return q.Name }, from, to)
 	for _, missing := range []struct {
 		attr, name string
 		q          *eventmesh.Queue
@@ -204,26 +168,30 @@ func (a *RedriveAction) checkQueues(ctx context.Context, from, to string, accept
 	return fromQ
 }
 
-func (a *RedriveAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
-	var m redriveModel
-	resp.Diagnostics.Append(framework.GetConfig(ctx, req.Config, &m)...)
-	if resp.Diagnostics.HasError() || !a.Data.EventMeshOrError(&resp.Diagnostics) {
-		return
+// redriveReady reports at invoke whether the management and messaging connections are configured.
+func redriveReady(d *framework.ProviderData, diags *diag.Diagnostics) bool {
+	if !d.EventMeshOrError(diags) {
+		return false
 	}
-	if a.Data.Messaging == nil {
-		resp.Diagnostics.AddError("Event Mesh Messaging Not Configured",
+	if d.Messaging == nil {
+		diags.AddError("Event Mesh Messaging Not Configured",
 			"The redrive consumes and publishes through the Event Mesh messaging REST API, but the provider's Event Mesh connection has no messaging entry. "+
 				"Set `event_mesh.service_key` to a service key whose messaging list has an entry with the httprest protocol, or the environment variable "+framework.EnvEventMeshServiceKey+" to one.")
-		return
+		return false
 	}
+	return true
+}
+
+// redrive moves the messages of m (Invoke): the checks of the queues again, then the moves.
+func redrive(ctx context.Context, d *framework.ProviderData, m *redriveModel, send func(string), diags *diag.Diagnostics) {
 	from, to := m.From.ValueString(), m.To.ValueString()
 	if from == to {
-		resp.Diagnostics.AddAttributeError(path.Root("to"), "Redrive Into the Same Queue",
+		diags.AddAttributeError(path.Root("to"), "Redrive Into the Same Queue",
 			fmt.Sprintf("from and to are both %q: every message would be taken from the queue and put back into it. Set `to` to the queue the messages failed on.", from))
 		return
 	}
-	fromQ := a.checkQueues(ctx, from, to, m.AcceptDeliveryCountUse.ValueBool(), false, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() || fromQ == nil {
+	fromQ := redriveCheckQueues(ctx, d, from, to, m.AcceptDeliveryCountUse.ValueBool(), false, diags)
+	if diags.HasError() || fromQ == nil {
 		return
 	}
 	opt := eventmesh.RedriveOptions{
@@ -236,30 +204,25 @@ func (a *RedriveAction) Invoke(ctx context.Context, req action.InvokeRequest, re
 	if !m.Concurrency.IsNull() {
 		opt.Concurrency = int(m.Concurrency.ValueInt64())
 	}
-	send := func(msg string) {
-		if resp.SendProgress != nil {
-			resp.SendProgress(action.InvokeProgressEvent{Message: msg})
-		}
-	}
 	// What the redrive can move: the messages in from now, at most max_messages.
 	planned := min(opt.MaxMessages, framework.Deref(fromQ.MessageCount)-framework.Deref(fromQ.UnacknowledgedMessageCount))
 	planned = max(planned, 0)
 	send(redriveStartMessage(from, to, fromQ, opt))
 	opt.Progress = func(p eventmesh.RedriveProgress) { send(redriveProgressMessage(p, planned)) }
 
-	res, err := eventmesh.Redrive(ctx, a.Data.Messaging, opt)
+	res, err := eventmesh.Redrive(ctx, d.Messaging, opt)
 	send(redriveSummary(from, to, res))
 	if res.DuplicatesPossible > 0 {
-		resp.Diagnostics.AddWarning("Messages May Be Duplicated",
+		diags.AddWarning("Messages May Be Duplicated",
 			fmt.Sprintf("%d of the redriven messages may be in %q twice, or in %q and back in %q: an answer of the messaging API got lost, or an acknowledgement failed after the publish, and the API cannot tell whether the call was carried out. "+
 				"Make the consumer of %q tolerate duplicates (for example by a business key), or check the messages of both queues.", res.DuplicatesPossible, to, to, from, to))
 	}
 	switch {
 	case res.Cancelled:
-		resp.Diagnostics.AddWarning("Redrive Interrupted",
+		diags.AddWarning("Redrive Interrupted",
 			fmt.Sprintf("The redrive was interrupted after %d moved messages; the messages in flight were finished, and every other message is still in %q. Run the action again to move the rest.", res.Moved, from))
 	case err != nil:
-		resp.Diagnostics.AddError("Redrive Stopped", redriveErrorDetail(from, to, res, err))
+		diags.AddError("Redrive Stopped", redriveErrorDetail(from, to, res, err))
 	}
 }
 

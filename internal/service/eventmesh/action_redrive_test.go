@@ -262,12 +262,23 @@ func TestRedriveActionFromQueueThatDiscards(t *testing.T) {
 
 // redriveActionFixture makes redriveDMQ and redriveQueue with the given settings, publishes published messages
 // into redriveDMQ, and returns the emulator and the action, connected to it, with its schema.
-func redriveActionFixture(t *testing.T, dmq, queue eventmesh.QueueSettings, published int) (*acctest.TestEnv, *tfeventmesh.RedriveAction, action.SchemaResponse) {
+func redriveActionFixture(t *testing.T, dmq, queue eventmesh.QueueSettings, published int) (*acctest.TestEnv, action.ActionWithModifyPlan, action.SchemaResponse) {
 	t.Helper()
 	env := acctest.NewTestEnv(t)
 	env.PutQueues(t, acctest.EventMeshQueue{Name: redriveDMQ, Settings: dmq}, acctest.EventMeshQueue{Name: redriveQueue, Settings: queue})
 	publishToDMQ(t, env.Srv.Server, published)
-	a := &tfeventmesh.RedriveAction{Data: &framework.ProviderData{EventMesh: env.EventMesh(t), Messaging: env.Messaging(t)}}
+	a, ok := tfeventmesh.NewRedriveAction().(interface {
+		action.ActionWithConfigure
+		action.ActionWithModifyPlan
+	})
+	if !ok {
+		t.Fatal("the redrive action is not configured by the provider or has no plan")
+	}
+	var configured action.ConfigureResponse
+	a.Configure(t.Context(), action.ConfigureRequest{ProviderData: &framework.ProviderData{EventMesh: env.EventMesh(t), Messaging: env.Messaging(t)}}, &configured)
+	if configured.Diagnostics.HasError() {
+		t.Fatal(configured.Diagnostics)
+	}
 	var sch action.SchemaResponse
 	a.Schema(t.Context(), action.SchemaRequest{}, &sch)
 	return env, a, sch
