@@ -14,16 +14,7 @@ import (
 // broker and of the run, built for each queue planned. The test holds it as the reference that the
 // plan's cycle check must agree with.
 func (l *aemQueueList) aemPlanCycleAllLinks(queue, dmq string, qs map[string]*aem.Queue) []string {
-	takes := func(name string) bool {
-		if name == queue {
-			return true
-		}
-		if in, ok := l.planned[name]; ok {
-			return !in.Known || in.Null || in.V
-		}
-		q := qs[name]
-		return q != nil && AEMTakes(q)
-	}
+	takes := l.cycleLinkTakes(queue, qs)
 	s := rules.LinkSet{Current: map[string]string{}, Planned: map[string]string{}}
 	for name, q := range qs {
 		if to := AEMLinkOf(q); to != "" && to != name && takes(to) {

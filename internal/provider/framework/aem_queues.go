@@ -235,16 +235,7 @@ const AEMDefaultDMQ = rules.AEMDefaultDeadMsgQueue
 // run before each search: the plan checks every queue, and a link set of all queues per queue made the check
 // of 1,000 queues cost a million links (about a tenth of the provider's CPU in the plan of the AEM benchmark).
 func (l *aemQueueList) aemPlanCycle(queue, dmq string, qs map[string]*aem.Queue) []string {
-	takes := func(name string) bool {
-		if name == queue {
-			return true
-		}
-		if in, ok := l.planned[name]; ok {
-			return !in.Known || in.Null || in.V
-		}
-		q := qs[name]
-		return q != nil && AEMTakes(q)
-	}
+	takes := l.cycleLinkTakes(queue, qs)
 	if !takes(dmq) {
 		return nil
 	}
@@ -275,6 +266,22 @@ func (l *aemQueueList) aemPlanCycle(queue, dmq string, qs map[string]*aem.Queue)
 		return out
 	}
 	return rules.AEMDeadMessageQueueCycleOf(queue, dmq, links)
+}
+
+// cycleLinkTakes reports whether a queue named in a dead message queue chain of queue counts as a link (see
+// aemPlanCycle): queue itself, a queue this run plans with ingress on, unset or not yet known, or a queue of qs that
+// takes messages.
+func (l *aemQueueList) cycleLinkTakes(queue string, qs map[string]*aem.Queue) func(name string) bool {
+	return func(name string) bool {
+		if name == queue {
+			return true
+		}
+		if in, ok := l.planned[name]; ok {
+			return !in.Known || in.Null || in.V
+		}
+		q := qs[name]
+		return q != nil && AEMTakes(q)
+	}
 }
 
 // AEMQueueClaimKey is the owners key (owners.go, service serviceAEM) under which the AEM queue resources

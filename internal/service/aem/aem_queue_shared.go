@@ -305,15 +305,10 @@ func aemQueueAttributes(ctx context.Context, dmq bool) map[string]schema.Attribu
 		"max_msg_spool_usage": aemInt64("The spool quota of the queue in megabytes (`maxMsgSpoolUsage`), 0 to 6000000. Broker default 5000. "+
 			"0 keeps only the last message received (SEMP spec): on a dead message queue each dead message discards the one before, and the plan warns (`aem.dmq_keeps_last_only`)."+
 			aemOmitted, 0, 6000000),
-		"force_destroy": schema.BoolAttribute{
-			MarkdownDescription: "Whether `terraform destroy` (or a replacement) may delete the queue while it holds messages. " +
-				"Defaults to `false`: the plan of a destroy or replacement of a queue with messages then fails, before anything that depends " +
-				"on the queue is deleted, the delete checks again, and the messages stay. Apply `true` before destroying to " +
-				"discard them. It is not a setting of the queue: changing it writes nothing to the broker.",
-			Optional: true,
-			Computed: true,
-			Default:  booldefault.StaticBool(false),
-		},
+		"force_destroy": framework.FalseByDefault("Whether `terraform destroy` (or a replacement) may delete the queue while it holds messages. " +
+			"Defaults to `false`: the plan of a destroy or replacement of a queue with messages then fails, before anything that depends " +
+			"on the queue is deleted, the delete checks again, and the messages stay. Apply `true` before destroying to " +
+			"discard them. It is not a setting of the queue: changing it writes nothing to the broker."),
 		"timeouts": aemTimeoutsAttribute(ctx),
 	}
 	if dmq {
@@ -593,9 +588,7 @@ func (r *aemQueueResourceBase[M, P]) Create(ctx context.Context, req resource.Cr
 		return
 	}
 	p := P(&plan)
-	timeout, d := p.base().Timeouts.Create(ctx, 0)
-	resp.Diagnostics.Append(d...)
-	ctx, cancel := withOptionalTimeout(ctx, timeout)
+	ctx, cancel := withTimeLimit(ctx, p.base().Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
 	c := r.data.AEM
 	name := p.base().Name.ValueString()
@@ -708,9 +701,7 @@ func (r *aemQueueResourceBase[M, P]) Update(ctx context.Context, req resource.Up
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, framework.OwnerClaimKey, nil)...)
 	}
 	pp, sp := P(&plan), P(&state)
-	timeout, d := pp.base().Timeouts.Update(ctx, 0)
-	resp.Diagnostics.Append(d...)
-	ctx, cancel := withOptionalTimeout(ctx, timeout)
+	ctx, cancel := withTimeLimit(ctx, pp.base().Timeouts.Update, &resp.Diagnostics)
 	defer cancel()
 	c := r.data.AEM
 	name := pp.base().Name.ValueString()
@@ -746,9 +737,7 @@ func (r *aemQueueResourceBase[M, P]) Delete(ctx context.Context, req resource.De
 		return
 	}
 	b := P(&state).base()
-	timeout, d := b.Timeouts.Delete(ctx, 0)
-	resp.Diagnostics.Append(d...)
-	ctx, cancel := withOptionalTimeout(ctx, timeout)
+	ctx, cancel := withTimeLimit(ctx, b.Timeouts.Delete, &resp.Diagnostics)
 	defer cancel()
 	deleteAEMQueue(r.data, ctx, b.Name.ValueString(), b.ForceDestroy.ValueBool(), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -958,8 +947,11 @@ func aemOutcome(m *framework.AEMQueueSettingsModel, cycle bool) (deliveries type
 	return types.Int64Value(n), types.StringValue(rules.FormatAEMDuration(wait))
 }
 
-// withOptionalTimeout bounds ctx by d when d is set.
-func withOptionalTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+// withTimeLimit bounds ctx by the time limit of an operation (the Create, Update or Delete of the `timeouts`
+// block) when one is set.
+func withTimeLimit(ctx context.Context, limit func(context.Context, time.Duration) (time.Duration, diag.Diagnostics), diags *diag.Diagnostics) (context.Context, context.CancelFunc) {
+	d, problems := limit(ctx, 0)
+	diags.Append(problems...)
 	if d > 0 {
 		return context.WithTimeout(ctx, d)
 	}

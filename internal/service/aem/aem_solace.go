@@ -325,11 +325,17 @@ func addSolaceOtherVPN(diags *diag.Diagnostics, id, other, vpn, form string) {
 		id, form, other, vpn, other, vpn+strings.TrimPrefix(strings.ReplaceAll(id, ",", "/"), other), vpn))
 }
 
+// aemVPNOrPlaceholder is vpn, or <msg_vpn_name> in an import form while the Message VPN is not known.
+func aemVPNOrPlaceholder(vpn string) string {
+	if vpn == "" {
+		return "<msg_vpn_name>"
+	}
+	return vpn
+}
+
 // aemQueueImportForms lists the import IDs that name a queue, for the errors of an ID that fits none ("Use %s.").
 func aemQueueImportForms(vpn string) string {
-	if vpn == "" {
-		vpn = "<msg_vpn_name>"
-	}
+	vpn = aemVPNOrPlaceholder(vpn)
 	return fmt.Sprintf("the queue name (for example acme/aem/prod/orders), or Solace's form %s/<url-encoded queue name> "+
 		"(for example %s/acme%%2Faem%%2Fprod%%2Forders, as the solacebroker provider imports it), or an import block's "+
 		"identity = { msg_vpn_name = %q, name = \"acme/aem/prod/orders\" }", vpn, vpn, vpn)

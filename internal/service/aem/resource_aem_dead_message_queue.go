@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
@@ -72,27 +71,17 @@ func (m *aemDeadMessageQueueModel) writable(cfg, state *aemDeadMessageQueueModel
 
 func aemDeadMessageQueueSchema(ctx context.Context) schema.Schema {
 	attrs := aemQueueAttributes(ctx, true)
-	attrs["allow_no_ttl"] = schema.BoolAttribute{
-		MarkdownDescription: "Accept a dead message queue without a time to live (`respect_ttl` off, or no `max_ttl`), which keeps every dead " +
-			"message until someone deletes it and grows until its spool quota is full: the plan then warns instead of refusing. Only for " +
-			"adopting a dead message queue that already works this way as it is: an import sets it to `true` for such a queue, and " +
-			"`terraform query -generate-config-out` writes it. Set `respect_ttl = true` and `max_ttl`, and remove this attribute as soon as " +
-			"you can. Defaults to `false`; it is not a setting of the queue.",
-		Optional: true,
-		Computed: true,
-		Default:  booldefault.StaticBool(false),
-	}
-	attrs["allow_ingress_disabled"] = schema.BoolAttribute{
-		MarkdownDescription: "Accept `ingress_enabled = false`, with which the dead message queue takes no message and the broker deletes " +
-			"what the queues naming it remove: the plan then warns instead of refusing (and the queues naming it are refused unless they " +
-			"set `allow_missing_dead_message_queue`). Only for adopting a dead message queue made by hand with the broker's default as it " +
-			"is: an import sets it to `true` for such a queue, and `terraform query -generate-config-out` writes it. Set " +
-			"`ingress_enabled = true` (or leave it out) and remove this attribute as soon as you can. Defaults to `false`; it is not a " +
-			"setting of the queue.",
-		Optional: true,
-		Computed: true,
-		Default:  booldefault.StaticBool(false),
-	}
+	attrs["allow_no_ttl"] = framework.FalseByDefault("Accept a dead message queue without a time to live (`respect_ttl` off, or no `max_ttl`), which keeps every dead " +
+		"message until someone deletes it and grows until its spool quota is full: the plan then warns instead of refusing. Only for " +
+		"adopting a dead message queue that already works this way as it is: an import sets it to `true` for such a queue, and " +
+		"`terraform query -generate-config-out` writes it. Set `respect_ttl = true` and `max_ttl`, and remove this attribute as soon as " +
+		"you can. Defaults to `false`; it is not a setting of the queue.")
+	attrs["allow_ingress_disabled"] = framework.FalseByDefault("Accept `ingress_enabled = false`, with which the dead message queue takes no message and the broker deletes " +
+		"what the queues naming it remove: the plan then warns instead of refusing (and the queues naming it are refused unless they " +
+		"set `allow_missing_dead_message_queue`). Only for adopting a dead message queue made by hand with the broker's default as it " +
+		"is: an import sets it to `true` for such a queue, and `terraform query -generate-config-out` writes it. Set " +
+		"`ingress_enabled = true` (or leave it out) and remove this attribute as soon as you can. Defaults to `false`; it is not a " +
+		"setting of the queue.")
 	return schema.Schema{
 		MarkdownDescription: "A queue of an SAP Integration Suite, advanced event mesh (AEM) broker service kept as the dead message queue " +
 			"(DMQ) of other queues. With only `name` it works: ingress and egress on, `respect_ttl = true` and `max_ttl` 604800 (7 days), " +

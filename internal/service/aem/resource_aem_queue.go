@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
@@ -97,38 +96,23 @@ func ChangedSettings(want, have aem.QueueSettings) aem.QueueSettings {
 
 func aemQueueSchema(ctx context.Context) schema.Schema {
 	attrs := aemQueueAttributes(ctx, false)
-	attrs["allow_unlimited_redelivery"] = schema.BoolAttribute{
-		MarkdownDescription: "Accept a `max_redelivery_count` of 0 or none, which the broker reads as *retry forever*: the plan then warns " +
-			"instead of refusing. Only for adopting a queue that already works this way as it is: an import sets it to `true` for a queue at 0, " +
-			"and `terraform query -generate-config-out` writes it. Set `max_redelivery_count` and remove this attribute as soon as you can. " +
-			"Defaults to `false`; changing it writes nothing to the broker.",
-		Optional: true,
-		Computed: true,
-		Default:  booldefault.StaticBool(false),
-	}
-	attrs["allow_missing_dead_message_queue"] = schema.BoolAttribute{
-		MarkdownDescription: "Accept a `dead_message_queue` that does not keep what the broker removes: one that does not exist (the " +
-			"broker's `#DEAD_MSG_QUEUE` included), one whose `ingress_enabled` is false, or `\"\"`, where the broker deletes every message " +
-			"it removes from this queue; or one whose own dead message queue leads back to this queue (a cycle, checked through the " +
-			"dead message queues the broker holds and this run plans), where a poison message comes back and is delivered again, for " +
-			"ever, or the queue itself (a cycle of one queue, which the broker takes). The plan warns, saying so, instead of refusing. Only for adopting a queue that already works this way as it is: an " +
-			"import sets it to `true` for such a queue, and `terraform query -generate-config-out` writes it. Point `dead_message_queue` " +
-			"at a `sapmessaging_aem_dead_message_queue` (which leaves its own dead message queue to the broker) and remove this attribute " +
-			"as soon as you can. Defaults to `false`; changing it writes nothing to the broker.",
-		Optional: true,
-		Computed: true,
-		Default:  booldefault.StaticBool(false),
-	}
-	attrs["allow_ineffective_ttl"] = schema.BoolAttribute{
-		MarkdownDescription: "Accept a `max_ttl` above 0 while `respect_ttl` is false, where the broker ignores every time to live (messages " +
-			"never expire and never move to the dead message queue on age): the plan then warns instead of refusing. Only for adopting a " +
-			"queue that already works this way as it is: an import sets it to `true` for such a queue, and `terraform query " +
-			"-generate-config-out` writes it. Set `respect_ttl = true` (or remove `max_ttl`) and remove this attribute as soon as you can. " +
-			"Defaults to `false`; changing it writes nothing to the broker.",
-		Optional: true,
-		Computed: true,
-		Default:  booldefault.StaticBool(false),
-	}
+	attrs["allow_unlimited_redelivery"] = framework.FalseByDefault("Accept a `max_redelivery_count` of 0 or none, which the broker reads as *retry forever*: the plan then warns " +
+		"instead of refusing. Only for adopting a queue that already works this way as it is: an import sets it to `true` for a queue at 0, " +
+		"and `terraform query -generate-config-out` writes it. Set `max_redelivery_count` and remove this attribute as soon as you can. " +
+		"Defaults to `false`; changing it writes nothing to the broker.")
+	attrs["allow_missing_dead_message_queue"] = framework.FalseByDefault("Accept a `dead_message_queue` that does not keep what the broker removes: one that does not exist (the " +
+		"broker's `#DEAD_MSG_QUEUE` included), one whose `ingress_enabled` is false, or `\"\"`, where the broker deletes every message " +
+		"it removes from this queue; or one whose own dead message queue leads back to this queue (a cycle, checked through the " +
+		"dead message queues the broker holds and this run plans), where a poison message comes back and is delivered again, for " +
+		"ever, or the queue itself (a cycle of one queue, which the broker takes). The plan warns, saying so, instead of refusing. Only for adopting a queue that already works this way as it is: an " +
+		"import sets it to `true` for such a queue, and `terraform query -generate-config-out` writes it. Point `dead_message_queue` " +
+		"at a `sapmessaging_aem_dead_message_queue` (which leaves its own dead message queue to the broker) and remove this attribute " +
+		"as soon as you can. Defaults to `false`; changing it writes nothing to the broker.")
+	attrs["allow_ineffective_ttl"] = framework.FalseByDefault("Accept a `max_ttl` above 0 while `respect_ttl` is false, where the broker ignores every time to live (messages " +
+		"never expire and never move to the dead message queue on age): the plan then warns instead of refusing. Only for adopting a " +
+		"queue that already works this way as it is: an import sets it to `true` for such a queue, and `terraform query " +
+		"-generate-config-out` writes it. Set `respect_ttl = true` (or remove `max_ttl`) and remove this attribute as soon as you can. " +
+		"Defaults to `false`; changing it writes nothing to the broker.")
 	attrs["poison_message_deliveries"] = schema.Int64Attribute{
 		MarkdownDescription: "How many times the broker delivers a message that every consumer fails before it removes it: " +
 			"`max_redelivery_count + 1`, or 1 with `redelivery_enabled = false`. Where it goes then is `dead_message_queue`, which the plan " +

@@ -285,9 +285,7 @@ func aemSubscriptionIdentityImport(req resource.ImportStateRequest, vpn string, 
 
 // aemSubscriptionImportForms lists the import IDs that name a subscription ("Use %s.").
 func aemSubscriptionImportForms(vpn string) string {
-	if vpn == "" {
-		vpn = "<msg_vpn_name>"
-	}
+	vpn = aemVPNOrPlaceholder(vpn)
 	return fmt.Sprintf("the queue name and the topic separated by a semicolon (for example acme/orders;acme/orders/>), or Solace's form "+
 		"%s/<url-encoded queue name>/<url-encoded topic> (for example %s/acme%%2Forders/acme%%2Forders%%2F%%3E, as the solacebroker provider "+
 		"imports it), or an import block's identity = { msg_vpn_name = %q, queue_name = \"acme/orders\", topic = \"acme/orders/>\" }", vpn, vpn, vpn)

@@ -7,7 +7,6 @@ import (
 
 	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
@@ -149,12 +148,7 @@ func queueSettingAttributes() map[string]queueSettingAttribute {
 			dataSource: dsschema.StringAttribute{MarkdownDescription: "The dead message queue, null when none is set.", Computed: true},
 		},
 		"respect_ttl": {
-			queue: schema.BoolAttribute{
-				MarkdownDescription: "Whether messages whose time to live expired move to the dead message queue. Needs `max_ttl`. Defaults to `false`.",
-				Optional:            true,
-				Computed:            true,
-				Default:             booldefault.StaticBool(false),
-			},
+			queue: framework.FalseByDefault("Whether messages whose time to live expired move to the dead message queue. Needs `max_ttl`. Defaults to `false`."),
 			deadMessageQueue: schema.BoolAttribute{
 				MarkdownDescription: "Always `true` (`false` only with `allow_no_ttl` and no `max_ttl`): dead messages expire after `max_ttl`. " +
 					"A change made outside Terraform shows as drift.",
@@ -247,39 +241,24 @@ func queueResourceAttributes(dmq bool, nameDescription string) map[string]schema
 			Required:            true,
 			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		},
-		"force_destroy": schema.BoolAttribute{
-			MarkdownDescription: "Whether `terraform destroy` (or a replacement) may delete the queue while it holds messages. " +
-				"Defaults to `false`: the plan of a destroy or replacement of a queue with messages then fails, before anything that depends on " +
-				"the queue is deleted, the delete checks again, and the messages stay. Apply `true` before destroying to discard them. " +
-				"With `true` the delete skips the fresh read of the message count, one management call less per queue.",
-			Optional: true,
-			Computed: true,
-			Default:  booldefault.StaticBool(false),
-		},
-		"allow_no_queue_limits": schema.BoolAttribute{
-			MarkdownDescription: "Accept `max_queue_size_in_bytes = 0` or `max_queue_message_count = 0`, which Event Mesh shows on a queue " +
-				"created without these limits: such a queue has no limit of its own and takes messages, so a consumer that stops lets it grow, " +
-				"taking room the instance's other queues may need. The plan then warns instead of refusing. Only for adopting a " +
-				"queue that already holds 0 as it is: an import sets it to `true` for such a queue, and `terraform query -generate-config-out` " +
-				"writes it. Set both limits (the queue size from 1 to 1572864000 bytes, the message count to at least 1) and remove this " +
-				"attribute as soon as you can. It does not adopt a `max_message_size_in_bytes`, `max_ttl` or " +
-				"`max_delivered_unacked_msgs_per_flow` of 0: SAP documents no meaning of 0 for them. Defaults to `false`; changing it writes nothing to Event Mesh.",
-			Optional: true,
-			Computed: true,
-			Default:  booldefault.StaticBool(false),
-		},
-		"allow_message_size_above_documented_max": schema.BoolAttribute{
-			MarkdownDescription: "Accept a `max_message_size_in_bytes` above 1000000 (1 MB), the default and maximum SAP documents for Event Mesh " +
-				"in SAP Integration Suite, which refuses a larger value. A queue of the default plan of SAP Event Mesh can hold one (10000000 has " +
-				"been seen): it lets messages of up to that size into the queue, so its consumers have to take messages larger than SAP documents, " +
-				"and the same configuration fails on the Integration Suite capability. The plan then warns instead of refusing. Only for adopting " +
-				"a queue that already holds such a size as it is: an import sets it to `true` for such a queue, and `terraform query " +
-				"-generate-config-out` writes it. Set `max_message_size_in_bytes` to at most 1000000 and remove this attribute as soon as no " +
-				"sender needs larger messages. Defaults to `false`; changing it writes nothing to Event Mesh.",
-			Optional: true,
-			Computed: true,
-			Default:  booldefault.StaticBool(false),
-		},
+		"force_destroy": framework.FalseByDefault("Whether `terraform destroy` (or a replacement) may delete the queue while it holds messages. " +
+			"Defaults to `false`: the plan of a destroy or replacement of a queue with messages then fails, before anything that depends on " +
+			"the queue is deleted, the delete checks again, and the messages stay. Apply `true` before destroying to discard them. " +
+			"With `true` the delete skips the fresh read of the message count, one management call less per queue."),
+		"allow_no_queue_limits": framework.FalseByDefault("Accept `max_queue_size_in_bytes = 0` or `max_queue_message_count = 0`, which Event Mesh shows on a queue " +
+			"created without these limits: such a queue has no limit of its own and takes messages, so a consumer that stops lets it grow, " +
+			"taking room the instance's other queues may need. The plan then warns instead of refusing. Only for adopting a " +
+			"queue that already holds 0 as it is: an import sets it to `true` for such a queue, and `terraform query -generate-config-out` " +
+			"writes it. Set both limits (the queue size from 1 to 1572864000 bytes, the message count to at least 1) and remove this " +
+			"attribute as soon as you can. It does not adopt a `max_message_size_in_bytes`, `max_ttl` or " +
+			"`max_delivered_unacked_msgs_per_flow` of 0: SAP documents no meaning of 0 for them. Defaults to `false`; changing it writes nothing to Event Mesh."),
+		"allow_message_size_above_documented_max": framework.FalseByDefault("Accept a `max_message_size_in_bytes` above 1000000 (1 MB), the default and maximum SAP documents for Event Mesh " +
+			"in SAP Integration Suite, which refuses a larger value. A queue of the default plan of SAP Event Mesh can hold one (10000000 has " +
+			"been seen): it lets messages of up to that size into the queue, so its consumers have to take messages larger than SAP documents, " +
+			"and the same configuration fails on the Integration Suite capability. The plan then warns instead of refusing. Only for adopting " +
+			"a queue that already holds such a size as it is: an import sets it to `true` for such a queue, and `terraform query " +
+			"-generate-config-out` writes it. Set `max_message_size_in_bytes` to at most 1000000 and remove this attribute as soon as no " +
+			"sender needs larger messages. Defaults to `false`; changing it writes nothing to Event Mesh."),
 	}
 	for name, a := range queueSettingAttributes() {
 		attrs[name] = a.queue

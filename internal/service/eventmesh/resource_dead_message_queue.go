@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -37,16 +36,11 @@ func deadMessageQueueSchema() schema.Schema {
 	attrs := queueResourceAttributes(true,
 		"The full queue name, in the same namespace as the queues that use it, for example "+
 			"`acme/crm/prod/orders/dmq`. Changing it replaces the queue.")
-	attrs["allow_no_ttl"] = schema.BoolAttribute{
-		MarkdownDescription: "Accept a dead message queue without a time to live (no `max_ttl`, `respect_ttl` off), which keeps every dead " +
-			"message until someone deletes it and grows until it is full: the plan then warns instead of refusing, and without `max_ttl` " +
-			"the apply leaves the time to live off instead of setting 7 days. Only for adopting a dead message queue that already works this " +
-			"way as it is: an import sets it to `true` for such a queue, and `terraform query -generate-config-out` writes it. Set `max_ttl` " +
-			"and remove this attribute as soon as you can. Defaults to `false`; it is not a setting of the queue.",
-		Optional: true,
-		Computed: true,
-		Default:  booldefault.StaticBool(false),
-	}
+	attrs["allow_no_ttl"] = framework.FalseByDefault("Accept a dead message queue without a time to live (no `max_ttl`, `respect_ttl` off), which keeps every dead " +
+		"message until someone deletes it and grows until it is full: the plan then warns instead of refusing, and without `max_ttl` " +
+		"the apply leaves the time to live off instead of setting 7 days. Only for adopting a dead message queue that already works this " +
+		"way as it is: an import sets it to `true` for such a queue, and `terraform query -generate-config-out` writes it. Set `max_ttl` " +
+		"and remove this attribute as soon as you can. Defaults to `false`; it is not a setting of the queue.")
 	return schema.Schema{
 		MarkdownDescription: "An SAP Event Mesh queue used as dead message queue (DMQ) of other queues. It is an ordinary queue " +
 			"with the DMQ rules built in: time to live is always respected, so the DMQ cannot grow for ever (`max_ttl` defaults " +

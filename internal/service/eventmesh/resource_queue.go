@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -81,55 +80,30 @@ func queueSchema() schema.Schema {
 	attrs := queueResourceAttributes(false,
 		"The full queue name including the namespace, for example `acme/crm/prod/orders`. "+
 			"Up to 20 segments of letters, digits, `-`, `_` and `.`. Changing it replaces the queue.")
-	attrs["allow_unlimited_redelivery"] = schema.BoolAttribute{
-		MarkdownDescription: "Accept a `max_redelivery_count` of 0 or none, which Event Mesh reads as *unlimited*: the plan then warns " +
-			"instead of refusing. Only for adopting a queue that already works this way as it is: an import sets it to `true` for such " +
-			"a queue, and `terraform query -generate-config-out` writes it. Set `max_redelivery_count` and remove this attribute as soon as you can. " +
-			"Defaults to `false`; changing it writes nothing to Event Mesh.",
-		Optional: true,
-		Computed: true,
-		Default:  booldefault.StaticBool(false),
-	}
-	attrs["allow_ineffective_ttl"] = schema.BoolAttribute{
-		MarkdownDescription: "Accept a time to live that takes no effect: `respect_ttl = true` without `max_ttl`, or `max_ttl` without " +
-			"`respect_ttl = true` (Event Mesh then never expires a message): the plan then warns instead of refusing. Only for adopting a queue " +
-			"that already works this way as it is: an import sets it to `true` for such a queue, and `terraform query -generate-config-out` " +
-			"writes it. Set `respect_ttl` and `max_ttl` together (or neither) and remove this attribute as soon as you can. " +
-			"Defaults to `false`; changing it writes nothing to Event Mesh.",
-		Optional: true,
-		Computed: true,
-		Default:  booldefault.StaticBool(false),
-	}
-	attrs["allow_dead_message_queue_outside_namespace"] = schema.BoolAttribute{
-		MarkdownDescription: "Accept a `dead_message_queue` in another namespace (the first three segments of the name), which belongs to " +
-			"another Event Mesh client whose owners may never look at this queue's dead messages: the plan then warns instead of refusing. " +
-			"Only for adopting a queue that already works this way as it is: an import sets it to `true` for such a queue, and " +
-			"`terraform query -generate-config-out` writes it. Set a dead message queue in the queue's own namespace and remove this " +
-			"attribute as soon as you can. Defaults to `false`; changing it writes nothing to Event Mesh.",
-		Optional: true,
-		Computed: true,
-		Default:  booldefault.StaticBool(false),
-	}
-	attrs["allow_missing_dead_message_queue"] = schema.BoolAttribute{
-		MarkdownDescription: "Accept a `dead_message_queue` that the Event Mesh instance no longer holds (deleted outside this configuration), " +
-			"while the plan writes nothing to the queue: the plan then warns instead of refusing. Such a queue drops a message that uses up " +
-			"its redeliveries, and Event Mesh refuses any write of it, so a plan that changes the queue is refused all the same. Only for " +
-			"adopting a queue that already works this way as it is: an import sets it to `true` for such a queue, and `terraform query " +
-			"-generate-config-out` writes it. Create the dead message queue again and remove this attribute as soon as you can. " +
-			"Defaults to `false`.",
-		Optional: true,
-		Computed: true,
-		Default:  booldefault.StaticBool(false),
-	}
-	attrs["allow_self_as_dead_message_queue"] = schema.BoolAttribute{
-		MarkdownDescription: "Accept a `dead_message_queue` that names the queue itself, which moves a dead message back into the queue " +
-			"it failed on: the plan then warns instead of refusing. Only for adopting a queue that already works this way as it is: an " +
-			"import sets it to `true` for such a queue, and `terraform query -generate-config-out` writes it. Set a separate dead message " +
-			"queue and remove this attribute as soon as you can. Defaults to `false`; changing it writes nothing to Event Mesh.",
-		Optional: true,
-		Computed: true,
-		Default:  booldefault.StaticBool(false),
-	}
+	attrs["allow_unlimited_redelivery"] = framework.FalseByDefault("Accept a `max_redelivery_count` of 0 or none, which Event Mesh reads as *unlimited*: the plan then warns " +
+		"instead of refusing. Only for adopting a queue that already works this way as it is: an import sets it to `true` for such " +
+		"a queue, and `terraform query -generate-config-out` writes it. Set `max_redelivery_count` and remove this attribute as soon as you can. " +
+		"Defaults to `false`; changing it writes nothing to Event Mesh.")
+	attrs["allow_ineffective_ttl"] = framework.FalseByDefault("Accept a time to live that takes no effect: `respect_ttl = true` without `max_ttl`, or `max_ttl` without " +
+		"`respect_ttl = true` (Event Mesh then never expires a message): the plan then warns instead of refusing. Only for adopting a queue " +
+		"that already works this way as it is: an import sets it to `true` for such a queue, and `terraform query -generate-config-out` " +
+		"writes it. Set `respect_ttl` and `max_ttl` together (or neither) and remove this attribute as soon as you can. " +
+		"Defaults to `false`; changing it writes nothing to Event Mesh.")
+	attrs["allow_dead_message_queue_outside_namespace"] = framework.FalseByDefault("Accept a `dead_message_queue` in another namespace (the first three segments of the name), which belongs to " +
+		"another Event Mesh client whose owners may never look at this queue's dead messages: the plan then warns instead of refusing. " +
+		"Only for adopting a queue that already works this way as it is: an import sets it to `true` for such a queue, and " +
+		"`terraform query -generate-config-out` writes it. Set a dead message queue in the queue's own namespace and remove this " +
+		"attribute as soon as you can. Defaults to `false`; changing it writes nothing to Event Mesh.")
+	attrs["allow_missing_dead_message_queue"] = framework.FalseByDefault("Accept a `dead_message_queue` that the Event Mesh instance no longer holds (deleted outside this configuration), " +
+		"while the plan writes nothing to the queue: the plan then warns instead of refusing. Such a queue drops a message that uses up " +
+		"its redeliveries, and Event Mesh refuses any write of it, so a plan that changes the queue is refused all the same. Only for " +
+		"adopting a queue that already works this way as it is: an import sets it to `true` for such a queue, and `terraform query " +
+		"-generate-config-out` writes it. Create the dead message queue again and remove this attribute as soon as you can. " +
+		"Defaults to `false`.")
+	attrs["allow_self_as_dead_message_queue"] = framework.FalseByDefault("Accept a `dead_message_queue` that names the queue itself, which moves a dead message back into the queue " +
+		"it failed on: the plan then warns instead of refusing. Only for adopting a queue that already works this way as it is: an " +
+		"import sets it to `true` for such a queue, and `terraform query -generate-config-out` writes it. Set a separate dead message " +
+		"queue and remove this attribute as soon as you can. Defaults to `false`; changing it writes nothing to Event Mesh.")
 	return schema.Schema{
 		MarkdownDescription: "An SAP Event Mesh queue with its redelivery and dead-letter settings. " +
 			"The plan refuses the settings that make a poison message loop for ever: a `max_redelivery_count` of 0 or none " +

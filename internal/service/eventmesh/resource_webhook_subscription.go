@@ -128,13 +128,8 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 				Default:       int64default.StaticInt64(1),
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
 			},
-			"accept_message_loss": schema.BoolAttribute{
-				MarkdownDescription: "Set to `true` to allow `qos = 0`, which loses every message the endpoint fails to take. " +
-					"The provider's check only: nothing is sent to Event Mesh.",
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(false),
-			},
+			"accept_message_loss": framework.FalseByDefault("Set to `true` to allow `qos = 0`, which loses every message the endpoint fails to take. " +
+				"The provider's check only: nothing is sent to Event Mesh."),
 			"endpoint": schema.StringAttribute{
 				MarkdownDescription: "The `https://` URL Event Mesh pushes to (`http://` only for a loopback address, in tests, or with " +
 					"`allow_http_endpoint = true`). The endpoint must " +
@@ -143,16 +138,11 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 				Required:      true,
 				PlanModifiers: replace,
 			},
-			"allow_http_endpoint": schema.BoolAttribute{
-				MarkdownDescription: "Accept an `http://` endpoint that is not a loopback address, to which Event Mesh pushes the queue's messages " +
-					"and the endpoint's credentials in clear text: the plan then warns instead of refusing. Only for adopting a subscription that " +
-					"already works this way as it is: an import sets it to `true` for such a subscription, and `terraform query -generate-config-out` " +
-					"writes it. Set an `https://` endpoint and remove this attribute as soon as you can. " +
-					"Defaults to `false`; the provider's check only: nothing is sent to Event Mesh.",
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(false),
-			},
+			"allow_http_endpoint": framework.FalseByDefault("Accept an `http://` endpoint that is not a loopback address, to which Event Mesh pushes the queue's messages " +
+				"and the endpoint's credentials in clear text: the plan then warns instead of refusing. Only for adopting a subscription that " +
+				"already works this way as it is: an import sets it to `true` for such a subscription, and `terraform query -generate-config-out` " +
+				"writes it. Set an `https://` endpoint and remove this attribute as soon as you can. " +
+				"Defaults to `false`; the provider's check only: nothing is sent to Event Mesh."),
 			"exempt_handshake": schema.BoolAttribute{
 				MarkdownDescription: "Skip the handshake (default `false`); refused without `oauth2` unless `allow_exempt_handshake_without_auth = true`. " +
 					"Changing it replaces the subscription.",
@@ -161,16 +151,11 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 				Default:       booldefault.StaticBool(false),
 				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
 			},
-			"allow_exempt_handshake_without_auth": schema.BoolAttribute{
-				MarkdownDescription: "Accept `exempt_handshake = true` without `oauth2`, which lets Event Mesh push the queue's messages to " +
-					"whatever answers at the endpoint: the plan then warns instead of refusing. Only for adopting a subscription that already " +
-					"works this way as it is: an import sets it to `true` for such a subscription, and `terraform query -generate-config-out` " +
-					"writes it. Set `exempt_handshake = false` or configure `oauth2`, and remove this attribute, as soon as you can. " +
-					"Defaults to `false`; the provider's check only: nothing is sent to Event Mesh.",
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(false),
-			},
+			"allow_exempt_handshake_without_auth": framework.FalseByDefault("Accept `exempt_handshake = true` without `oauth2`, which lets Event Mesh push the queue's messages to " +
+				"whatever answers at the endpoint: the plan then warns instead of refusing. Only for adopting a subscription that already " +
+				"works this way as it is: an import sets it to `true` for such a subscription, and `terraform query -generate-config-out` " +
+				"writes it. Set `exempt_handshake = false` or configure `oauth2`, and remove this attribute, as soon as you can. " +
+				"Defaults to `false`; the provider's check only: nothing is sent to Event Mesh."),
 			"default_content_type": schema.StringAttribute{
 				MarkdownDescription: "The content type sent for a message that has none (Event Mesh sends `application/json` without it). " +
 					"Changing it replaces the subscription.",
@@ -220,13 +205,8 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 					},
 				},
 			},
-			"paused": schema.BoolAttribute{
-				MarkdownDescription: "Pause the subscription (default `false`): nothing is pushed and messages wait in the queue. " +
-					"Pausing or resuming it in the cockpit shows as a change in the next plan, which sets it back.",
-				Optional: true,
-				Computed: true,
-				Default:  booldefault.StaticBool(false),
-			},
+			"paused": framework.FalseByDefault("Pause the subscription (default `false`): nothing is pushed and messages wait in the queue. " +
+				"Pausing or resuming it in the cockpit shows as a change in the next plan, which sets it back."),
 			"accept_push_before_pause": schema.BoolAttribute{
 				MarkdownDescription: "Set to `true` to create (or replace) the subscription with `paused = true` although Event Mesh may push " +
 					"messages before it is paused. The messaging REST API cannot create a paused subscription: it is created active and paused " +
