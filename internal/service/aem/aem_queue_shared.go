@@ -249,22 +249,14 @@ const aemOmitted = " Left out, the provider writes nothing for it: a new queue g
 // sapmessaging_aem_dead_message_queue when dmq is set.
 func aemQueueAttributes(ctx context.Context, dmq bool) map[string]schema.Attribute {
 	attrs := map[string]schema.Attribute{
-		"id": schema.StringAttribute{
-			MarkdownDescription: "The queue name.",
-			Computed:            true,
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-		},
+		"id": framework.ComputedKept("The queue name."),
 		"name": schema.StringAttribute{
 			MarkdownDescription: "The queue name, up to 200 characters, for example `acme/aem/prod/orders`. Changing it replaces the queue.",
 			Required:            true,
 			Validators:          []validator.String{stringvalidator.LengthBetween(1, 200)},
 			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		},
-		"msg_vpn_name": schema.StringAttribute{
-			MarkdownDescription: "The Message VPN of the broker service that holds the queue (the provider's `advanced_event_mesh.msg_vpn_name`).",
-			Computed:            true,
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-		},
+		"msg_vpn_name": framework.ComputedKept("The Message VPN of the broker service that holds the queue (the provider's `advanced_event_mesh.msg_vpn_name`)."),
 		"respect_ttl": aemBoolDefaultOf("Whether the broker honours message expiry on this queue (`respectTtlEnabled`): expired messages move to the "+
 			"dead message queue or are deleted, also while the consumer is only down for a while. Without it `max_ttl` does nothing. Broker "+
 			"default `false`; this provider: `false`."+aemOmittedDefault, false),

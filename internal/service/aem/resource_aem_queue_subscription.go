@@ -117,12 +117,8 @@ func aemQueueSubscriptionSchema(ctx context.Context) schema.Schema {
 			"messages published to matching topics are spooled on the queue. Managed through SEMP v2 (`POST`, `GET` and `DELETE` " +
 			"of the queue's `subscriptions`); there is nothing to update, so changing either argument replaces the subscription.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "`QUEUE;TOPIC`, the queue name and the topic joined by `;`, the form `terraform import` takes. " +
-					"No AEM queue name holds `;`, so the first `;` ends the queue name whatever the topic holds.",
-				Computed:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": framework.ComputedKept("`QUEUE;TOPIC`, the queue name and the topic joined by `;`, the form `terraform import` takes. " +
+				"No AEM queue name holds `;`, so the first `;` ends the queue name whatever the topic holds."),
 			"queue_name": schema.StringAttribute{
 				MarkdownDescription: "The name of the queue, usually `sapmessaging_aem_queue.<name>.name`: 1 to 200 characters, none of " +
 					"`* ? ' < > & ;`. The plan fails when the broker has no such queue and this configuration does not create it. " +
@@ -141,12 +137,8 @@ func aemQueueSubscriptionSchema(ctx context.Context) schema.Schema {
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 				Validators:    []validator.String{AEMTopicValidator{}},
 			},
-			"msg_vpn_name": schema.StringAttribute{
-				MarkdownDescription: "The Message VPN of the broker service that holds the queue (the provider's `advanced_event_mesh.msg_vpn_name`), " +
-					"as in the identity of the subscription and of `sapmessaging_aem_queue`.",
-				Computed:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"msg_vpn_name": framework.ComputedKept("The Message VPN of the broker service that holds the queue (the provider's `advanced_event_mesh.msg_vpn_name`), " +
+				"as in the identity of the subscription and of `sapmessaging_aem_queue`."),
 			"timeouts": to,
 		},
 	}

@@ -231,11 +231,7 @@ func (m *queueResourceModel) ToRules() rules.Queue {
 // sapmessaging_dead_message_queue when dmq is set, whose name attribute says nameDescription.
 func queueResourceAttributes(dmq bool, nameDescription string) map[string]schema.Attribute {
 	attrs := map[string]schema.Attribute{
-		"id": schema.StringAttribute{
-			MarkdownDescription: "The queue name.",
-			Computed:            true,
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-		},
+		"id": framework.ComputedKept("The queue name."),
 		"name": schema.StringAttribute{
 			MarkdownDescription: nameDescription,
 			Required:            true,

@@ -121,11 +121,7 @@ func queueSubscriptionSchema(context.Context) schema.Schema {
 			"The create looks at the queue's subscriptions first (one management call) and refuses a subscription that the queue holds " +
 			"already, made outside this configuration: import it instead (`QUEUE,TOPIC`).",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "`QUEUE,TOPIC`, the form `terraform import` takes.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": framework.ComputedKept("`QUEUE,TOPIC`, the form `terraform import` takes."),
 			"queue_name": schema.StringAttribute{
 				MarkdownDescription: "The full name of the queue, usually `sapmessaging_queue.<name>.name`. The plan fails when the Event Mesh " +
 					"instance has no such queue and this configuration does not create it. Changing it replaces the subscription.",

@@ -100,11 +100,7 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 			"once a day until the queue's time to live; with `qos = 0` it is pushed once and deleted whatever the answer, so the " +
 			"provider refuses QoS 0 unless `accept_message_loss = true`." + webhookReplaceNote,
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The subscription's name, the form `terraform import` takes.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": framework.ComputedKept("The subscription's name, the form `terraform import` takes."),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "The subscription's name, unique in the Event Mesh instance (SAP's own clients name it after the queue). " +
 					"Changing it replaces the subscription.",
