@@ -21,13 +21,7 @@ func TestBasicAuthSentOnEveryAttempt(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
 	ctx := tflogtest.RootLogger(t.Context(), &buf)
-	ts := newTestServer(t, func(n int, w http.ResponseWriter, r *http.Request) {
-		if n == 1 {
-			status(503, "busy, the password is s3mp-pa55word")(w)
-			return
-		}
-		w.WriteHeader(http.StatusOK)
-	})
+	ts := newTestServer(t, failFirst(status(503, "busy, the password is s3mp-pa55word"), status(http.StatusOK, "")))
 	c := ts.client(basicConfig)
 	resp, err := c.Do(ctx, http.MethodGet, "/SEMP/v2/config/about/api", nil, nil)
 	if err != nil || resp.StatusCode != http.StatusOK {

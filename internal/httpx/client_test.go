@@ -134,14 +134,10 @@ func TestNoRetryOnClientErrorsAnd501(t *testing.T) {
 
 func TestRetry429HonoursRetryAfterSeconds(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t, func(n int, w http.ResponseWriter, r *http.Request) {
-		if n == 1 {
-			w.Header().Set("Retry-After", "1")
-			status(429, "slow down")(w)
-			return
-		}
-		_, _ = io.WriteString(w, "ok")
-	})
+	ts := newTestServer(t, failFirst(func(w http.ResponseWriter) {
+		w.Header().Set("Retry-After", "1")
+		status(429, "slow down")(w)
+	}, status(http.StatusOK, "ok")))
 	c := ts.client(func(cfg *Config) { cfg.RetryWaitMax = 5 * time.Second })
 	start := time.Now()
 	resp, err := c.Do(t.Context(), http.MethodGet, "/x", nil, nil)
@@ -159,14 +155,10 @@ func TestRetry429HonoursRetryAfterSeconds(t *testing.T) {
 
 func TestRetry429RetryAfterCappedByRetryWaitMax(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t, func(n int, w http.ResponseWriter, r *http.Request) {
-		if n == 1 {
-			w.Header().Set("Retry-After", time.Now().Add(time.Hour).UTC().Format(http.TimeFormat))
-			status(429, "slow down")(w)
-			return
-		}
-		_, _ = io.WriteString(w, "ok")
-	})
+	ts := newTestServer(t, failFirst(func(w http.ResponseWriter) {
+		w.Header().Set("Retry-After", time.Now().Add(time.Hour).UTC().Format(http.TimeFormat))
+		status(429, "slow down")(w)
+	}, status(http.StatusOK, "ok")))
 	c := ts.client(func(cfg *Config) { cfg.RetryWaitMax = 20 * time.Millisecond })
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
@@ -539,13 +531,7 @@ func TestLogsOffWritesNoLogLine(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
 	ctx := tflogtest.RootLogger(t.Context(), &buf)
-	ts := newTestServer(t, func(n int, w http.ResponseWriter, r *http.Request) {
-		if n == 1 {
-			status(500, "oops")(w)
-			return
-		}
-		w.WriteHeader(204)
-	})
+	ts := newTestServer(t, failFirst(status(500, "oops"), status(204, "")))
 	c := ts.client(func(cfg *Config) { cfg.LogsOff = true })
 	resp, err := c.Do(ctx, http.MethodPut, "/queues/q", []byte(`{"a":1}`), nil)
 	if err != nil || resp.StatusCode != 204 || ts.apiCalls.Load() != 2 {

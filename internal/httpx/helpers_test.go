@@ -146,6 +146,18 @@ func dropConnection(t *testing.T, w http.ResponseWriter) {
 	_ = conn.Close()
 }
 
+// failFirst is a server's API that answers the first request with first and every later one with then:
+// an attempt that fails and its retries.
+func failFirst(first, then func(w http.ResponseWriter)) func(n int, w http.ResponseWriter, r *http.Request) {
+	return func(n int, w http.ResponseWriter, _ *http.Request) {
+		if n == 1 {
+			first(w)
+			return
+		}
+		then(w)
+	}
+}
+
 func status(code int, body string) func(w http.ResponseWriter) {
 	return func(w http.ResponseWriter) {
 		w.WriteHeader(code)

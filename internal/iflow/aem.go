@@ -165,11 +165,7 @@ func (m *Model) aemChannels(direction string) []AEMChannel {
 		if adapter == "" {
 			continue
 		}
-		name := f.Name
-		if name == "" {
-			name = f.Properties["Name"]
-		}
-		out = append(out, AEMChannel{ID: f.ID, Name: name, Adapter: adapter, Properties: f.Properties})
+		out = append(out, AEMChannel{ID: f.ID, Name: f.channelName(), Adapter: adapter, Properties: f.Properties})
 	}
 	return out
 }

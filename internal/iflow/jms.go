@@ -160,11 +160,7 @@ func (m *Model) jmsChannels(direction string) []JMSChannel {
 			!strings.EqualFold(strings.TrimSpace(f.Properties[KeyDirection]), direction) {
 			continue
 		}
-		name := f.Name
-		if name == "" {
-			name = f.Properties["Name"]
-		}
-		out = append(out, JMSChannel{ID: f.ID, Name: name, Properties: f.Properties})
+		out = append(out, JMSChannel{ID: f.ID, Name: f.channelName(), Properties: f.Properties})
 	}
 	return out
 }

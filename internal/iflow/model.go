@@ -28,6 +28,14 @@ type MessageFlow struct {
 	Properties map[string]string
 }
 
+// channelName is the name of the channel the message flow is: its name attribute, else its Name property.
+func (f MessageFlow) channelName() string {
+	if f.Name != "" {
+		return f.Name
+	}
+	return f.Properties["Name"]
+}
+
 // AMQPSender is an AMQP sender channel: a message flow with ComponentType=AMQP
 // and direction=Sender.
 type AMQPSender struct {
@@ -60,11 +68,7 @@ func (m *Model) AMQPSenders() []AMQPSender {
 		if !isAMQPSender(f.Properties) {
 			continue
 		}
-		name := f.Name
-		if name == "" {
-			name = f.Properties["Name"]
-		}
-		out = append(out, AMQPSender{ID: f.ID, Name: name, Properties: f.Properties})
+		out = append(out, AMQPSender{ID: f.ID, Name: f.channelName(), Properties: f.Properties})
 	}
 	return out
 }

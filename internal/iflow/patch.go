@@ -107,7 +107,7 @@ func valueSplice(data []byte, p *rawProp, v string) (splice, error) {
 	if p.tagStart < 0 || p.tagEnd > n || p.tagStart >= p.tagEnd || data[p.tagStart] != '<' {
 		return splice{}, errors.New("the position of the <value> element could not be determined")
 	}
-	esc := escapeXMLText(v)
+	esc := EscapeXMLText(v)
 	if !p.selfClosing {
 		if p.contentEnd < p.tagEnd || p.contentEnd > n {
 			return splice{}, errors.New("the position of the <value> content could not be determined")
@@ -192,10 +192,10 @@ func isXMLChar(r rune) bool {
 		(r >= 0x10000 && r <= 0x10FFFF)
 }
 
-// escapeXMLText escapes s for use as element content. A carriage return is
+// EscapeXMLText escapes s for use as element content. A carriage return is
 // written as a character reference so that it survives line-end
 // normalisation.
-func escapeXMLText(s string) []byte {
+func EscapeXMLText(s string) []byte {
 	var b bytes.Buffer
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {

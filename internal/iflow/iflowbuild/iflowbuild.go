@@ -548,23 +548,9 @@ func property(b *strings.Builder, indent int, key, value string) {
 	b.WriteString(pad + "</ifl:property>\n")
 }
 
+// esc escapes s for element content and for an attribute value in double quotes: the escaping of
+// iflow.EscapeXMLText, and the double quote. An invalid byte of s is written as U+FFFD.
 func esc(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '"':
-			b.WriteString("&quot;")
-		case '\r':
-			b.WriteString("&#xD;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	valid := strings.Map(func(r rune) rune { return r }, s)
+	return strings.ReplaceAll(string(iflow.EscapeXMLText(valid)), `"`, "&quot;")
 }
