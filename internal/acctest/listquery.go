@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
@@ -80,22 +79,42 @@ func ExpectIdentity(addr string, parts map[string]string) querycheck.QueryResult
 	return querycheck.ExpectIdentity(addr, Identity(parts))
 }
 
-// KnownValues is the checks of a list result's resource, by attribute (a top-level attribute name) and in the
-// order of the names.
+// SenderIdentity is the checks of the identity of a Cloud Integration sender channel: the flow iflowID and the
+// channel's name, or a null channel when channel is "" (the flow has one sender channel).
+func SenderIdentity(iflowID, channel string) map[string]knownvalue.Check {
+	var ch knownvalue.Check = knownvalue.Null()
+	if channel != "" {
+		ch = knownvalue.StringExact(channel)
+	}
+	return map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(iflowID), "channel": ch}
+}
+
+// BySender filters list results by the sender channel of their identity (SenderIdentity).
+func BySender(iflowID, channel string) queryfilter.QueryFilter {
+	return queryfilter.ByResourceIdentity(SenderIdentity(iflowID, channel))
+}
+
+// ExpectSender checks that the list block addr returns the sender channel of the identity SenderIdentity.
+func ExpectSender(addr, iflowID, channel string) querycheck.QueryResultCheck {
+	return querycheck.ExpectIdentity(addr, SenderIdentity(iflowID, channel))
+}
+
+// KnownValues is the checks of a list result's resource, by attribute (in dotted form, Path: "retry_guard.limit")
+// and in the order of the attributes.
 func KnownValues(values map[string]knownvalue.Check) []querycheck.KnownValueCheck {
 	out := make([]querycheck.KnownValueCheck, 0, len(values))
 	for _, name := range sortedNames(values) {
-		out = append(out, querycheck.KnownValueCheck{Path: tfjsonpath.New(name), KnownValue: values[name]})
+		out = append(out, querycheck.KnownValueCheck{Path: Path(name), KnownValue: values[name]})
 	}
 	return out
 }
 
-// PlannedValues is the plan checks of the values the plan shows for the resource addr, by attribute (a top-level
-// attribute name) and in the order of the names.
+// PlannedValues is the plan checks of the values the plan shows for the resource addr, by attribute (in dotted
+// form, Path) and in the order of the attributes.
 func PlannedValues(addr string, values map[string]knownvalue.Check) []plancheck.PlanCheck {
 	out := make([]plancheck.PlanCheck, 0, len(values))
 	for _, name := range sortedNames(values) {
-		out = append(out, plancheck.ExpectKnownValue(addr, tfjsonpath.New(name), values[name]))
+		out = append(out, plancheck.ExpectKnownValue(addr, Path(name), values[name]))
 	}
 	return out
 }

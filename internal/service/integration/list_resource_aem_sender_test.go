@@ -22,12 +22,10 @@ func TestAccAEMSenderListResource_query(t *testing.T) {
 	acctest.QueryTest(t,
 		acctest.QueryStep(env.AEMProviderBlock("")+acctest.ReadExample(t, "list-resources/sapmessaging_aem_sender/list-resource.tfquery.hcl"),
 			querycheck.ExpectLength(all, len(emulator.SampleAEMIFlows)),
-			querycheck.ExpectIdentity(all, map[string]knownvalue.Check{
-				"iflow_id": knownvalue.StringExact(acctest.AEMOrdersFlow), "channel": knownvalue.Null(),
-			}),
-			querycheck.ExpectResourceDisplayName(all, byChannel(acctest.AEMOrdersFlow, ""),
+			acctest.ExpectSender(all, acctest.AEMOrdersFlow, ""),
+			querycheck.ExpectResourceDisplayName(all, acctest.BySender(acctest.AEMOrdersFlow, ""),
 				knownvalue.StringExact(acctest.AEMOrdersFlow+": AEM sender of queue acme/aem/prod/orders (package AcmeAEM)")),
-			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMOrdersFlow, ""), acctest.KnownValues(map[string]knownvalue.Check{
+			querycheck.ExpectResourceKnownValues(all, acctest.BySender(acctest.AEMOrdersFlow, ""), acctest.KnownValues(map[string]knownvalue.Check{
 				"id":                                   knownvalue.StringExact(acctest.AEMOrdersFlow),
 				"deploy":                               knownvalue.Bool(false),
 				"runtime_status":                       knownvalue.StringExact("NOT_DEPLOYED"),
@@ -41,17 +39,17 @@ func TestAccAEMSenderListResource_query(t *testing.T) {
 				"effective_queue_max_redelivery_count": knownvalue.Int64Exact(5),
 				"adapter":                              knownvalue.StringExact("AdvancedEventMesh"),
 			})),
-			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMAuditFlow, ""), acctest.KnownValues(map[string]knownvalue.Check{
+			querycheck.ExpectResourceKnownValues(all, acctest.BySender(acctest.AEMAuditFlow, ""), acctest.KnownValues(map[string]knownvalue.Check{
 				"acknowledgement_mode": knownvalue.StringExact("AUTOMATIC_IMMEDIATE"),
 				"accept_message_loss":  knownvalue.Bool(true),
 				"poison_message_end":   knownvalue.StringExact("lost"),
 			})),
-			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMSolaceFlow, ""), acctest.KnownValues(map[string]knownvalue.Check{
+			querycheck.ExpectResourceKnownValues(all, acctest.BySender(acctest.AEMSolaceFlow, ""), acctest.KnownValues(map[string]knownvalue.Check{
 				"adapter":         knownvalue.StringExact("SolacePubSubPlus"),
 				"unconfirmed":     knownvalue.ListSizeExact(1),
 				"worst_case_runs": knownvalue.Int64Exact(30),
 			})),
-			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMLegacyFlow, ""), acctest.KnownValues(map[string]knownvalue.Check{
+			querycheck.ExpectResourceKnownValues(all, acctest.BySender(acctest.AEMLegacyFlow, ""), acctest.KnownValues(map[string]knownvalue.Check{
 				"poison_message_end":                   knownvalue.StringExact("never"),
 				"worst_case_runs":                      knownvalue.Null(),
 				"effective_queue_max_redelivery_count": knownvalue.Int64Exact(0),

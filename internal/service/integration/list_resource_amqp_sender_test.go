@@ -8,17 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
-	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 )
-
-// byChannel filters query results by the flow and channel in their identity (channel "" for none).
-func byChannel(id, channel string) queryfilter.QueryFilter {
-	var ch knownvalue.Check = knownvalue.Null()
-	if channel != "" {
-		ch = knownvalue.StringExact(channel)
-	}
-	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(id), "channel": ch})
-}
 
 // Every AMQP sender channel is a result, with the channel in the identity when its flow has
 // several; the filters select by package and flow ID prefix; include_resource carries every
@@ -34,17 +24,13 @@ func TestAccAMQPSenderListResource_query(t *testing.T) {
 			acctest.ListHCL("sapmessaging_amqp_sender", "none", `iflow_id_prefix = "Nothing_"`),
 			// Orders_Inbound's two channels, Invoices_Inbound's and Orders_Draft's; Orders_Retry has none.
 			querycheck.ExpectLength("sapmessaging_amqp_sender.all", 4),
-			querycheck.ExpectIdentity("sapmessaging_amqp_sender.all", map[string]knownvalue.Check{
-				"iflow_id": knownvalue.StringExact(acctest.HandOrders), "channel": knownvalue.StringExact("Orders"),
-			}),
-			querycheck.ExpectIdentity("sapmessaging_amqp_sender.all", map[string]knownvalue.Check{
-				"iflow_id": knownvalue.StringExact(acctest.HandInvoices), "channel": knownvalue.Null(),
-			}),
-			querycheck.ExpectResourceDisplayName("sapmessaging_amqp_sender.all", byChannel(acctest.HandOrders, "Returns"),
+			acctest.ExpectSender("sapmessaging_amqp_sender.all", acctest.HandOrders, "Orders"),
+			acctest.ExpectSender("sapmessaging_amqp_sender.all", acctest.HandInvoices, ""),
+			querycheck.ExpectResourceDisplayName("sapmessaging_amqp_sender.all", acctest.BySender(acctest.HandOrders, "Returns"),
 				knownvalue.StringExact(acctest.HandOrders+" / Returns: AMQP sender of queue acme/crm/prod/returns (package AcmeCRM)")),
-			querycheck.ExpectResourceDisplayName("sapmessaging_amqp_sender.all", byChannel(acctest.HandInvoices, ""),
+			querycheck.ExpectResourceDisplayName("sapmessaging_amqp_sender.all", acctest.BySender(acctest.HandInvoices, ""),
 				knownvalue.StringExact(acctest.HandInvoices+": AMQP sender of queue acme/erp/prod/invoices (package AcmeERP)")),
-			querycheck.ExpectResourceKnownValues("sapmessaging_amqp_sender.all", byChannel(acctest.HandOrders, "Returns"), acctest.KnownValues(map[string]knownvalue.Check{
+			querycheck.ExpectResourceKnownValues("sapmessaging_amqp_sender.all", acctest.BySender(acctest.HandOrders, "Returns"), acctest.KnownValues(map[string]knownvalue.Check{
 				"id":                                knownvalue.StringExact(acctest.HandOrders + ",Returns"),
 				"iflow_id":                          knownvalue.StringExact(acctest.HandOrders),
 				"channel":                           knownvalue.StringExact("Returns"),
@@ -61,7 +47,7 @@ func TestAccAMQPSenderListResource_query(t *testing.T) {
 				"exception_end_events":              knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: error$`))}),
 				"revision":                          knownvalue.NotNull(),
 			})),
-			querycheck.ExpectResourceKnownValues("sapmessaging_amqp_sender.all", byChannel(acctest.HandDraft, ""), acctest.KnownValues(map[string]knownvalue.Check{
+			querycheck.ExpectResourceKnownValues("sapmessaging_amqp_sender.all", acctest.BySender(acctest.HandDraft, ""), acctest.KnownValues(map[string]knownvalue.Check{
 				"channel":          knownvalue.Null(),
 				"runtime_status":   knownvalue.StringExact("NOT_DEPLOYED"),
 				"deployed_version": knownvalue.Null(),

@@ -10,15 +10,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
-	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
-
-// byFlow filters query results by the flow in their identity.
-func byFlow(id string) queryfilter.QueryFilter {
-	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(id)})
-}
 
 // expectCloudIntegrationCalls is a query check of the Cloud Integration calls by route made since
 // the ResetStats of the step's PreConfig; routes not named must not have been called.
@@ -54,11 +48,11 @@ func TestAccIFlowDeploymentListResource_query(t *testing.T) {
 			acctest.ListHCL("sapmessaging_iflow_deployment", "all", "", "include_resource = true")+
 			acctest.ListHCL("sapmessaging_iflow_deployment", "none", `iflow_id_prefix = "Nothing_"`),
 			querycheck.ExpectLength("sapmessaging_iflow_deployment.all", 4),
-			querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandInvoices)}),
-			querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandJMS)}),
-			querycheck.ExpectResourceDisplayName("sapmessaging_iflow_deployment.all", byFlow(acctest.HandOrders),
+			acctest.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]string{"iflow_id": acctest.HandInvoices}),
+			acctest.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]string{"iflow_id": acctest.HandJMS}),
+			querycheck.ExpectResourceDisplayName("sapmessaging_iflow_deployment.all", acctest.ByIdentity(map[string]string{"iflow_id": acctest.HandOrders}),
 				knownvalue.StringExact(acctest.HandOrders+" (version 1.0.0, STARTED)")),
-			querycheck.ExpectResourceKnownValues("sapmessaging_iflow_deployment.all", byFlow(acctest.HandOrders), acctest.KnownValues(map[string]knownvalue.Check{
+			querycheck.ExpectResourceKnownValues("sapmessaging_iflow_deployment.all", acctest.ByIdentity(map[string]string{"iflow_id": acctest.HandOrders}), acctest.KnownValues(map[string]knownvalue.Check{
 				"id":               knownvalue.StringExact(acctest.HandOrders),
 				"iflow_id":         knownvalue.StringExact(acctest.HandOrders),
 				"version":          knownvalue.StringExact("active"),
@@ -72,7 +66,7 @@ func TestAccIFlowDeploymentListResource_query(t *testing.T) {
 		env.CountedQueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_iflow_deployment/list-resource.tfquery.hcl"),
 			// Orders_Inbound, Orders_Retry and Orders_Exclusive; Orders_Draft is not deployed.
 			querycheck.ExpectLength("sapmessaging_iflow_deployment.crm", 3),
-			querycheck.ExpectIdentity("sapmessaging_iflow_deployment.crm", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandJMS)}),
+			acctest.ExpectIdentity("sapmessaging_iflow_deployment.crm", map[string]string{"iflow_id": acctest.HandJMS}),
 			expectCloudIntegrationCalls(env, map[string]int64{routeRuntimeList: 1, routeDesigntimeList: 1}),
 		),
 	)
