@@ -125,6 +125,25 @@ func (e *TestEnv) ExpectCalls(calls func(st emulator.Stats) error) querycheck.Qu
 	return callsCheck{env: e, calls: calls}
 }
 
+// ExpectCloudIntegrationCalls is a query check of the Cloud Integration calls by route (as the emulator names them,
+// "GET /api/v1/IntegrationRuntimeArtifacts") since the step's ResetStats: want calls of each route named, and none of
+// a route not named.
+func (e *TestEnv) ExpectCloudIntegrationCalls(want map[string]int64) querycheck.QueryResultCheck {
+	return e.ExpectCalls(func(st emulator.Stats) error {
+		var total int64
+		for route, n := range want {
+			if st.Routes[route] != n {
+				return fmt.Errorf("the query made %d calls of %s, want %d; all routes: %v", st.Routes[route], route, n, st.Routes)
+			}
+			total += n
+		}
+		if st.CloudIntegrationCalls != total {
+			return fmt.Errorf("the query made %d Cloud Integration calls, want %d: %v", st.CloudIntegrationCalls, total, st.Routes)
+		}
+		return nil
+	})
+}
+
 type callsCheck struct {
 	env   *TestEnv
 	calls func(emulator.Stats) error

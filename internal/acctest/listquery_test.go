@@ -75,3 +75,24 @@ func TestKnownValuesDotted(t *testing.T) {
 		t.Errorf("PlannedValues = %#v, want %#v", got, wantPlan)
 	}
 }
+
+// TestCountSet counts the blocks of a generated configuration that set an attribute to a value on a line of its own,
+// as terraform query writes them (aligned with spaces).
+func TestCountSet(t *testing.T) {
+	t.Parallel()
+	generated := "resource \"a\" \"x\" {\n  deploy    = false\n  id = \"x\"\n}\nresource \"a\" \"y\" {\n  deploy = true\n}\n" +
+		"resource \"a\" \"z\" {\n  deploy = false\n  deployed = false\n}\n"
+	for _, c := range []struct {
+		attribute, value string
+		want             int
+	}{
+		{"deploy", "false", 2}, {"deploy", "true", 1}, {"deployed", "false", 1}, {"id", "false", 0},
+	} {
+		if got := CountSet(generated, c.attribute, c.value); got != c.want {
+			t.Errorf("CountSet(%s = %s) = %d, want %d", c.attribute, c.value, got, c.want)
+		}
+	}
+	if got := CountTrue(generated, "deploy"); got != 1 {
+		t.Errorf("CountTrue(deploy) = %d, want 1", got)
+	}
+}

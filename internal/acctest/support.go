@@ -856,6 +856,18 @@ func ExpectActionThenEmptyPlan(addr string, action plancheck.ResourceActionType,
 	}
 }
 
+// ExpectUpdateThenEmptyPlan checks that the plan of a step updates addr in place and passes the checks more, and that
+// the plan after its apply is empty.
+func ExpectUpdateThenEmptyPlan(addr string, more ...plancheck.PlanCheck) resource.ConfigPlanChecks {
+	return ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate, more...)
+}
+
+// ChangeBeforeApply is the plan checks of a step whose tenant is changed by change between the plan and the apply
+// (ChangeOnTenant).
+func ChangeBeforeApply(change func() error) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{ChangeOnTenant(change)}}
+}
+
 // ImportFlowStep is a step that imports the flow resource addr (a sender) by the import ID id and verifies that the
 // import reads the state the apply recorded, matched by iflow_id, but for the attributes ignore.
 func ImportFlowStep(addr, id string, ignore ...string) resource.TestStep {
@@ -1050,6 +1062,12 @@ resource "sapmessaging_amqp_sender" %q {
 
 func DeploymentAddr(id string) string { return "sapmessaging_iflow_deployment." + id }
 
+// CheckEmulator is the check of a step that does not read the state: check asks the emulator (or the tenant through a
+// client) and returns an error unless it holds what the step should have left there.
+func CheckEmulator(check func() error) resource.TestCheckFunc {
+	return func(*terraform.State) error { return check() }
+}
+
 // CheckRunsDesignTime asserts that flow id is STARTED and runs exactly its design-time content.
 func CheckRunsDesignTime(env *TestEnv, id string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
@@ -1239,8 +1257,11 @@ func AdoptAsItIs(t *testing.T, tf string, env *TestEnv, name, query string, allo
 func sortedNames[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // CountTrue is how many blocks of generated set attribute to true.
-func CountTrue(generated, attribute string) int {
-	return len(regexp.MustCompile(`\n\s*`+attribute+`\s*=\s*true\n`).FindAllString(generated, -1))
+func CountTrue(generated, attribute string) int { return CountSet(generated, attribute, "true") }
+
+// CountSet is how many blocks of generated set attribute to value, on a line of its own.
+func CountSet(generated, attribute, value string) int {
+	return len(regexp.MustCompile(`\n\s*`+attribute+`\s*=\s*`+value+`\n`).FindAllString(generated, -1))
 }
 
 // ImportAsItIs checks that the generated configuration of the workspace adopts what it lists as it is:

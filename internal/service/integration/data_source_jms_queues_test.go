@@ -94,7 +94,7 @@ func TestAccJMSQueuesDataSource(t *testing.T) {
 				acctest.ExpectBool(all, "high_usage.queues", true),
 				acctest.ExpectStrings("data.sapmessaging_jms_queues.orders", "names", "ORDERS_IN", "ORDERS_OUT"),
 				acctest.ExpectInt("data.sapmessaging_jms_queues.orders", "total_messages", 3),
-				statecheck.ExpectKnownOutputValue("messages", knownvalue.MapExact(map[string]knownvalue.Check{
+				acctest.ExpectOutput("messages", knownvalue.MapExact(map[string]knownvalue.Check{
 					"INVOICES": knownvalue.Int64Exact(1), "ORDERS_IN": knownvalue.Int64Exact(2), "ORDERS_OUT": knownvalue.Int64Exact(1)})),
 			},
 		},

@@ -74,7 +74,7 @@ func TestAccAEMSenderListResource_adopt(t *testing.T) {
 	if n := strings.Count(generated, `resource "sapmessaging_aem_sender"`); n != 2 {
 		t.Fatalf("generated.tf has %d sapmessaging_aem_sender blocks, want 2:\n%s", n, generated)
 	}
-	if !regexp.MustCompile(`\n\s*accept_message_loss\s*=\s*true\n`).MatchString(generated) {
+	if acctest.CountTrue(generated, "accept_message_loss") == 0 {
 		t.Errorf("the channel that acknowledges on receipt is not generated with accept_message_loss = true:\n%s", generated)
 	}
 	w.PlanImportsOnly(2, "Failed Messages Lost Accepted")
