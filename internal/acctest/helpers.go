@@ -196,6 +196,29 @@ func (e *TestEnv) ClientStats() httpx.Stats {
 	return sum
 }
 
+// ProviderOf is a provider block for the emulator with the services and arguments of lines, one a line: a service
+// ("event_mesh", "cloud_integration" or "advanced_event_mesh") is connected with the emulator's credentials, any other
+// line (max_retries = 0) is written as it is. A service not named is not configured.
+func (e *TestEnv) ProviderOf(lines ...string) string {
+	var b strings.Builder
+	b.WriteString("\nprovider \"sapmessaging\" {\n")
+	for _, line := range lines {
+		switch line {
+		case "event_mesh":
+			line = fmt.Sprintf("event_mesh = { service_key = %q }", string(e.Srv.EventMeshKey()))
+		case "cloud_integration":
+			line = fmt.Sprintf("cloud_integration = { service_key = %q }", string(e.Srv.CloudIntegrationKey()))
+		case "advanced_event_mesh":
+			c := e.Srv.AdvancedEventMeshCredentials()
+			line = fmt.Sprintf("advanced_event_mesh = { semp_url = %q, msg_vpn_name = %q, username = %q, password = %q }",
+				c.SEMPURL, c.MsgVpnName, c.Username, c.Password)
+		}
+		fmt.Fprintf(&b, "  %s\n", line)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
 // ProviderWith is a provider block for the emulator with extra provider arguments.
 func (e *TestEnv) ProviderWith(args string) string {
 	return fmt.Sprintf(`

@@ -79,6 +79,22 @@ func ExpectIdentity(addr string, parts map[string]string) querycheck.QueryResult
 	return querycheck.ExpectIdentity(addr, Identity(parts))
 }
 
+// ExpectResults checks that the list block addr returns n results.
+func ExpectResults(addr string, n int) querycheck.QueryResultCheck {
+	return querycheck.ExpectLength(addr, n)
+}
+
+// ExpectDisplayName checks that the result of the list block addr that filter selects has the display name name.
+func ExpectDisplayName(addr string, filter queryfilter.QueryFilter, name string) querycheck.QueryResultCheck {
+	return querycheck.ExpectResourceDisplayName(addr, filter, knownvalue.StringExact(name))
+}
+
+// ExpectResultValues checks that the resource of the result of the list block addr that filter selects holds values
+// (KnownValues: by attribute, in dotted form).
+func ExpectResultValues(addr string, filter queryfilter.QueryFilter, values map[string]knownvalue.Check) querycheck.QueryResultCheck {
+	return querycheck.ExpectResourceKnownValues(addr, filter, KnownValues(values))
+}
+
 // SenderIdentity is the checks of the identity of a Cloud Integration sender channel: the flow iflowID and the
 // channel's name, or a null channel when channel is "" (the flow has one sender channel).
 func SenderIdentity(iflowID, channel string) map[string]knownvalue.Check {

@@ -96,3 +96,30 @@ func TestCountSet(t *testing.T) {
 		t.Errorf("CountTrue(deploy) = %d, want 1", got)
 	}
 }
+
+// TestResultChecks holds the checks of list results to the querycheck they shorten.
+func TestResultChecks(t *testing.T) {
+	t.Parallel()
+	const addr = "sapmessaging_amqp_sender.all"
+	filter := BySender("F1", "")
+	values := map[string]knownvalue.Check{"id": knownvalue.StringExact("F1"), "retry_guard.limit": knownvalue.Int64Exact(5)}
+	for _, c := range []struct {
+		name      string
+		got, want querycheck.QueryResultCheck
+	}{
+		{"ExpectResults", ExpectResults(addr, 4), querycheck.ExpectLength(addr, 4)},
+		{"ExpectDisplayName", ExpectDisplayName(addr, filter, "F1: AMQP sender"),
+			querycheck.ExpectResourceDisplayName(addr, filter, knownvalue.StringExact("F1: AMQP sender"))},
+		{"ExpectResultValues", ExpectResultValues(addr, filter, values), querycheck.ExpectResourceKnownValues(addr, filter, []querycheck.KnownValueCheck{
+			{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact("F1")},
+			{Path: tfjsonpath.New("retry_guard").AtMapKey("limit"), KnownValue: knownvalue.Int64Exact(5)},
+		})},
+	} {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("%s = %#v, want %#v", c.name, c.got, c.want)
+		}
+	}
+	if reflect.DeepEqual(ExpectResults(addr, 4), ExpectResults(addr, 3)) {
+		t.Error("ExpectResults of other lengths compare equal")
+	}
+}

@@ -21,13 +21,9 @@ import (
 // newJMSTestEnv is newTestEnv with the tenant's JMS limits set.
 func newJMSTestEnv(t *testing.T, opts emulator.Options) *acctest.TestEnv {
 	t.Helper()
-	srv := emulatortest.Start(t, opts)
-	return &acctest.TestEnv{Srv: srv, ProviderBlock: fmt.Sprintf(`
-provider "sapmessaging" {
-  cloud_integration = { service_key = %q }
-  max_retries       = 3
-}
-`, string(srv.CloudIntegrationKey()))}
+	env := &acctest.TestEnv{Srv: emulatortest.Start(t, opts)}
+	env.ProviderBlock = env.ProviderOf("cloud_integration", "max_retries = 3")
+	return env
 }
 
 func putJMS(t *testing.T, env *acctest.TestEnv, queue string, in emulator.JMSMessageInput) {
@@ -124,13 +120,7 @@ check "jms_queues_healthy" {
 func TestAccJMSQueuesDataSourceNeedsCloudIntegration(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	acctest.ParallelTest(t, []resource.TestStep{{
-		Config: fmt.Sprintf(`
-provider "sapmessaging" {
-  event_mesh = { service_key = %q }
-}
-
-data "sapmessaging_jms_queues" "all" {}
-`, string(env.Srv.EventMeshKey())),
+		Config:      env.ProviderOf("event_mesh") + `data "sapmessaging_jms_queues" "all" {}`,
 		ExpectError: regexp.MustCompile(`Cloud Integration Not Configured`),
 	}})
 }

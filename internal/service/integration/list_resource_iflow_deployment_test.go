@@ -7,7 +7,6 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 )
 
 const (
@@ -25,25 +24,25 @@ func TestAccIFlowDeploymentListResource_query(t *testing.T) {
 		env.CountedQueryStep(env.ProviderBlock+
 			acctest.ListHCL("sapmessaging_iflow_deployment", "all", "", "include_resource = true")+
 			acctest.ListHCL("sapmessaging_iflow_deployment", "none", `iflow_id_prefix = "Nothing_"`),
-			querycheck.ExpectLength("sapmessaging_iflow_deployment.all", 4),
+			acctest.ExpectResults("sapmessaging_iflow_deployment.all", 4),
 			acctest.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]string{"iflow_id": acctest.HandInvoices}),
 			acctest.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]string{"iflow_id": acctest.HandJMS}),
-			querycheck.ExpectResourceDisplayName("sapmessaging_iflow_deployment.all", acctest.ByIdentity(map[string]string{"iflow_id": acctest.HandOrders}),
-				knownvalue.StringExact(acctest.HandOrders+" (version 1.0.0, STARTED)")),
-			querycheck.ExpectResourceKnownValues("sapmessaging_iflow_deployment.all", acctest.ByIdentity(map[string]string{"iflow_id": acctest.HandOrders}), acctest.KnownValues(map[string]knownvalue.Check{
+			acctest.ExpectDisplayName("sapmessaging_iflow_deployment.all", acctest.ByIdentity(map[string]string{"iflow_id": acctest.HandOrders}),
+				acctest.HandOrders+" (version 1.0.0, STARTED)"),
+			acctest.ExpectResultValues("sapmessaging_iflow_deployment.all", acctest.ByIdentity(map[string]string{"iflow_id": acctest.HandOrders}), map[string]knownvalue.Check{
 				"id":               knownvalue.StringExact(acctest.HandOrders),
 				"iflow_id":         knownvalue.StringExact(acctest.HandOrders),
 				"version":          knownvalue.StringExact("active"),
 				"triggers":         knownvalue.Null(),
 				"runtime_status":   knownvalue.StringExact("STARTED"),
 				"deployed_version": knownvalue.StringExact("1.0.0"),
-			})),
-			querycheck.ExpectLength("sapmessaging_iflow_deployment.none", 0),
+			}),
+			acctest.ExpectResults("sapmessaging_iflow_deployment.none", 0),
 			env.ExpectCloudIntegrationCalls(map[string]int64{routeRuntimeList: 2}),
 		),
 		env.CountedQueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_iflow_deployment/list-resource.tfquery.hcl"),
 			// Orders_Inbound, Orders_Retry and Orders_Exclusive; Orders_Draft is not deployed.
-			querycheck.ExpectLength("sapmessaging_iflow_deployment.crm", 3),
+			acctest.ExpectResults("sapmessaging_iflow_deployment.crm", 3),
 			acctest.ExpectIdentity("sapmessaging_iflow_deployment.crm", map[string]string{"iflow_id": acctest.HandJMS}),
 			env.ExpectCloudIntegrationCalls(map[string]int64{routeRuntimeList: 1, routeDesigntimeList: 1}),
 		),
