@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
@@ -35,6 +36,17 @@ var TestAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServe
 func ParallelTest(t *testing.T, steps []resource.TestStep) {
 	t.Helper()
 	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: TestAccProtoV6ProviderFactories, Steps: steps})
+}
+
+// IdentityTest runs the steps of a test of resource identities (an import block by identity) with the provider in
+// process, in parallel with other tests; Terraform before 1.12, which has no resource identities, skips it.
+func IdentityTest(t *testing.T, steps ...resource.TestStep) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+		ProtoV6ProviderFactories: TestAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
 }
 
 // TestEnv is one emulator with the Terraform provider block that points at it.

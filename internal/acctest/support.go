@@ -862,6 +862,16 @@ func ExpectUpdateThenEmptyPlan(addr string, more ...plancheck.PlanCheck) resourc
 	return ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate, more...)
 }
 
+// ExpectUpdatesThenEmptyPlan checks that the plan of a step updates each of addrs in place, and that the plan after
+// its apply is empty.
+func ExpectUpdatesThenEmptyPlan(addrs ...string) resource.ConfigPlanChecks {
+	planned := make([]plancheck.PlanCheck, 0, len(addrs))
+	for _, addr := range addrs {
+		planned = append(planned, ExpectUpdate(addr))
+	}
+	return resource.ConfigPlanChecks{PreApply: planned, PostApplyPostRefresh: ExpectEmptyPlan()}
+}
+
 // ChangeBeforeApply is the plan checks of a step whose tenant is changed by change between the plan and the apply
 // (ChangeOnTenant).
 func ChangeBeforeApply(change func() error) resource.ConfigPlanChecks {

@@ -2,8 +2,11 @@ package acctest
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 )
 
@@ -36,5 +39,24 @@ func TestChangeBeforeApply(t *testing.T) {
 	}
 	if err := change(); err != nil || changed != 1 {
 		t.Errorf("ChangeBeforeApply's check returned %v after %d changes, want nil after 1", err, changed)
+	}
+}
+
+// TestExpectUpdatesThenEmptyPlan holds ExpectUpdatesThenEmptyPlan to the plan checks it shortens.
+func TestExpectUpdatesThenEmptyPlan(t *testing.T) {
+	t.Parallel()
+	a, b := "sapmessaging_iflow_deployment.a", "sapmessaging_iflow_deployment.b"
+	want := resource.ConfigPlanChecks{
+		PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectResourceAction(a, plancheck.ResourceActionUpdate),
+			plancheck.ExpectResourceAction(b, plancheck.ResourceActionUpdate),
+		},
+		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	}
+	if got := ExpectUpdatesThenEmptyPlan(a, b); !reflect.DeepEqual(got, want) {
+		t.Errorf("ExpectUpdatesThenEmptyPlan = %#v, want %#v", got, want)
+	}
+	if got := ExpectUpdatesThenEmptyPlan(); len(got.PreApply) != 0 || !reflect.DeepEqual(got.PostApplyPostRefresh, want.PostApplyPostRefresh) {
+		t.Errorf("ExpectUpdatesThenEmptyPlan() = %#v, want no check before the apply and an empty plan after it", got)
 	}
 }

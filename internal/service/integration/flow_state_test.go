@@ -11,7 +11,6 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
@@ -214,9 +213,9 @@ func flowStateKeepsTriggers(t *testing.T, fail func(env *acctest.TestEnv), redep
 	for _, id := range acctest.DeploymentFlows {
 		env.AddTwoChannelFlow(t, id)
 	}
-	var planned []plancheck.PlanCheck
+	var planned []string
 	for _, id := range redeployed {
-		planned = append(planned, acctest.ExpectUpdate(acctest.DeploymentAddr(id)))
+		planned = append(planned, acctest.DeploymentAddr(id))
 	}
 	flowStateTest(t, []resource.TestStep{
 		{Config: env.Config(acctest.DeploymentHCL(1, "")), Check: acctest.CheckRunsDesignTime(env, "DeployFlowA")},
@@ -227,7 +226,7 @@ func flowStateKeepsTriggers(t *testing.T, fail func(env *acctest.TestEnv), redep
 		},
 		{
 			Config:           env.Config(acctest.DeploymentHCL(2, "")),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: planned, PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
+			ConfigPlanChecks: acctest.ExpectUpdatesThenEmptyPlan(planned...),
 			Check:            resource.ComposeTestCheckFunc(acctest.CheckRunsDesignTime(env, "DeployFlowA"), acctest.CheckRunsDesignTime(env, "DeployFlowB")),
 		},
 	})

@@ -13,7 +13,6 @@ import (
 	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
@@ -200,19 +199,15 @@ func TestAccAEMSender_identity(t *testing.T) {
 	env := acctest.NewAEMSenderEnv(t)
 	// deploy = false, as terraform query writes it: an import by identity reads deploy = false.
 	cfg := env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, "  max_message_processing_attempts = 4\n  deploy = false"))
-	acc.ParallelTest(t, acc.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectIdentity(acctest.AEMSenderAddr, acctest.SenderIdentity(acctest.AEMOrdersFlow, "")),
-				},
+	acctest.IdentityTest(t,
+		acc.TestStep{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectIdentity(acctest.AEMSenderAddr, acctest.SenderIdentity(acctest.AEMOrdersFlow, "")),
 			},
-			acctest.ImportByIdentity(cfg, acctest.AEMSenderAddr),
 		},
-	})
+		acctest.ImportByIdentity(cfg, acctest.AEMSenderAddr),
+	)
 }
 
 // The configuration's rules: a setting left out keeps the flow's value (unknown before the flow is read), so
