@@ -116,11 +116,7 @@ func (e *TestEnv) AEMConfig(hcl string) string { return e.AEMProviderBlock("") +
 func (e *TestEnv) AEM(t *testing.T) *aem.Client {
 	t.Helper()
 	c := e.Srv.AdvancedEventMeshCredentials()
-	h, err := httpx.New(aem.HTTPConfig(c.SEMPURL, c.Username, c.Password))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl, err := aem.New(h, c.MsgVpnName)
+	cl, err := aem.New(emulatortest.Client(t, aem.HTTPConfig(c.SEMPURL, c.Username, c.Password)), c.MsgVpnName)
 	if err != nil {
 		t.Fatal(err)
 	}

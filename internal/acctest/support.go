@@ -30,7 +30,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -249,7 +248,7 @@ func (e *TestEnv) AddHandMadeFlows(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := cpi.New(e.Srv.CloudIntegrationClient(t))
+	c := e.CloudIntegration(t)
 	for _, id := range []string{HandOrders, HandInvoices, HandJMS, HandExclusive} {
 		if _, err := c.DeployAndWait(context.Background(), id, "", 5*time.Millisecond); err != nil {
 			t.Fatal(err)
