@@ -42,8 +42,14 @@ func ParallelTest(t *testing.T, steps []resource.TestStep) {
 // process, in parallel with other tests; Terraform before 1.12, which has no resource identities, skips it.
 func IdentityTest(t *testing.T, steps ...resource.TestStep) {
 	t.Helper()
+	parallelTestSkipping(t, tfversion.SkipBelow(tfversion.Version1_12_0), steps)
+}
+
+// parallelTestSkipping runs steps as ParallelTest does, unless the Terraform version check skip skips them.
+func parallelTestSkipping(t *testing.T, skip tfversion.TerraformVersionCheck, steps []resource.TestStep) {
+	t.Helper()
 	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{skip},
 		ProtoV6ProviderFactories: TestAccProtoV6ProviderFactories,
 		Steps:                    steps,
 	})

@@ -19,11 +19,7 @@ import (
 // tests; Terraform before 1.14, which has no list resources, skips it.
 func QueryTest(t *testing.T, steps ...resource.TestStep) {
 	t.Helper()
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: TestAccProtoV6ProviderFactories,
-		Steps:                    steps,
-	})
+	parallelTestSkipping(t, tfversion.SkipBelow(tfversion.Version1_14_0), steps)
 }
 
 // ListHCL is the list block label of the list resource typ for the provider sapmessaging, with the arguments args,
