@@ -73,6 +73,27 @@ func StringList(want ...string) knownvalue.Check {
 	return knownvalue.ListExact(checks)
 }
 
+// ExpectOutput checks that the state holds check's value in the output name.
+func ExpectOutput(name string, check knownvalue.Check) statecheck.StateCheck {
+	return statecheck.ExpectKnownOutputValue(name, check)
+}
+
+// ExpectMatches checks that attr of addr is a list of strings, each matching the regular expression of patterns at its
+// place, in the state.
+func ExpectMatches(addr, attr string, patterns ...string) statecheck.StateCheck {
+	return ExpectValue(addr, attr, MatchList(patterns...))
+}
+
+// MatchList is the check of a list of exactly len(patterns) strings, each matching the regular expression of patterns
+// at its place.
+func MatchList(patterns ...string) knownvalue.Check {
+	checks := make([]knownvalue.Check, 0, len(patterns))
+	for _, p := range patterns {
+		checks = append(checks, knownvalue.StringRegexp(regexp.MustCompile(p)))
+	}
+	return knownvalue.ListExact(checks)
+}
+
 // PlannedValue checks that the plan shows check's value at attr of addr.
 func PlannedValue(addr, attr string, check knownvalue.Check) plancheck.PlanCheck {
 	return plancheck.ExpectKnownValue(addr, Path(attr), check)
@@ -81,6 +102,11 @@ func PlannedValue(addr, attr string, check knownvalue.Check) plancheck.PlanCheck
 // PlannedNull checks that the plan shows null at attr of addr.
 func PlannedNull(addr, attr string) plancheck.PlanCheck {
 	return PlannedValue(addr, attr, knownvalue.Null())
+}
+
+// PlannedNotNull checks that the plan shows a value at attr of addr.
+func PlannedNotNull(addr, attr string) plancheck.PlanCheck {
+	return PlannedValue(addr, attr, knownvalue.NotNull())
 }
 
 // PlannedUnknown checks that the plan leaves attr of addr unknown until the apply.

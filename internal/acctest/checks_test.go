@@ -61,6 +61,8 @@ func TestChecksAreTheChecksTheyShorten(t *testing.T) {
 			plancheck.ExpectKnownValue(addr, tfjsonpath.New("paused"), knownvalue.Bool(true))},
 		{"PlannedNull", PlannedNull(addr, "dead_message_queue"),
 			plancheck.ExpectKnownValue(addr, tfjsonpath.New("dead_message_queue"), knownvalue.Null())},
+		{"PlannedNotNull", PlannedNotNull(addr, "revision"),
+			plancheck.ExpectKnownValue(addr, tfjsonpath.New("revision"), knownvalue.NotNull())},
 		{"PlannedUnknown", PlannedUnknown(addr, "id"), plancheck.ExpectUnknownValue(addr, tfjsonpath.New("id"))},
 		{"ExpectAction", ExpectAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 			plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
@@ -71,6 +73,23 @@ func TestChecksAreTheChecksTheyShorten(t *testing.T) {
 			resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
 		{"EmptyPlanAfterApply", EmptyPlanAfterApply(),
 			resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}},
+		{"ExpectUpdateThenEmptyPlan", ExpectUpdateThenEmptyPlan(addr, PlannedInt(addr, "max_ttl", 60)),
+			resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("max_ttl"), knownvalue.Int64Exact(60)),
+				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			}},
+		{"ExpectUpdateThenEmptyPlan alone", ExpectUpdateThenEmptyPlan(addr), resource.ConfigPlanChecks{
+			PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+			PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		}},
+		{"ExpectMatches", ExpectMatches(addr, "exception_end_events", `: error$`, `^x`),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("exception_end_events"), knownvalue.ListExact([]knownvalue.Check{
+				knownvalue.StringRegexp(regexp.MustCompile(`: error$`)), knownvalue.StringRegexp(regexp.MustCompile(`^x`))}))},
+		{"MatchList", MatchList(`: error$`), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: error$`))})},
+		{"ExpectOutput", ExpectOutput("r", knownvalue.Int64Exact(5)), statecheck.ExpectKnownOutputValue("r", knownvalue.Int64Exact(5))},
 	}
 	for _, c := range cases {
 		if !reflect.DeepEqual(c.got, c.want) {
@@ -85,6 +104,8 @@ func TestChecksAreTheChecksTheyShorten(t *testing.T) {
 		{ExpectUpdate(addr), ExpectNoop(addr)},
 		{ExpectInt(addr, "queues.0.max_ttl", 5), ExpectInt(addr, "queues.1.max_ttl", 5)},
 		{Path("queues.0"), Path("queues.x0")},
+		{MatchList(`: error$`), MatchList(`: escalation$`)},
+		{MatchList(`: error$`), MatchList(`: error$`, `: error$`)},
 	} {
 		if reflect.DeepEqual(c.a, c.b) {
 			t.Errorf("%#v and %#v compare equal", c.a, c.b)

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
@@ -35,6 +36,23 @@ var TestAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServe
 func ParallelTest(t *testing.T, steps []resource.TestStep) {
 	t.Helper()
 	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: TestAccProtoV6ProviderFactories, Steps: steps})
+}
+
+// IdentityTest runs the steps of a test of resource identities (an import block by identity) with the provider in
+// process, in parallel with other tests; Terraform before 1.12, which has no resource identities, skips it.
+func IdentityTest(t *testing.T, steps ...resource.TestStep) {
+	t.Helper()
+	parallelTestSkipping(t, tfversion.SkipBelow(tfversion.Version1_12_0), steps)
+}
+
+// parallelTestSkipping runs steps as ParallelTest does, unless the Terraform version check skip skips them.
+func parallelTestSkipping(t *testing.T, skip tfversion.TerraformVersionCheck, steps []resource.TestStep) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{skip},
+		ProtoV6ProviderFactories: TestAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
 }
 
 // TestEnv is one emulator with the Terraform provider block that points at it.
@@ -104,11 +122,7 @@ func (e *TestEnv) AEMConfig(hcl string) string { return e.AEMProviderBlock("") +
 func (e *TestEnv) AEM(t *testing.T) *aem.Client {
 	t.Helper()
 	c := e.Srv.AdvancedEventMeshCredentials()
-	h, err := httpx.New(aem.HTTPConfig(c.SEMPURL, c.Username, c.Password))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl, err := aem.New(h, c.MsgVpnName)
+	cl, err := aem.New(emulatortest.Client(t, aem.HTTPConfig(c.SEMPURL, c.Username, c.Password)), c.MsgVpnName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,6 +208,29 @@ func (e *TestEnv) ClientStats() httpx.Stats {
 		}
 	}
 	return sum
+}
+
+// ProviderOf is a provider block for the emulator with the services and arguments of lines, one a line: a service
+// ("event_mesh", "cloud_integration" or "advanced_event_mesh") is connected with the emulator's credentials, any other
+// line (max_retries = 0) is written as it is. A service not named is not configured.
+func (e *TestEnv) ProviderOf(lines ...string) string {
+	var b strings.Builder
+	b.WriteString("\nprovider \"sapmessaging\" {\n")
+	for _, line := range lines {
+		switch line {
+		case "event_mesh":
+			line = fmt.Sprintf("event_mesh = { service_key = %q }", string(e.Srv.EventMeshKey()))
+		case "cloud_integration":
+			line = fmt.Sprintf("cloud_integration = { service_key = %q }", string(e.Srv.CloudIntegrationKey()))
+		case "advanced_event_mesh":
+			c := e.Srv.AdvancedEventMeshCredentials()
+			line = fmt.Sprintf("advanced_event_mesh = { semp_url = %q, msg_vpn_name = %q, username = %q, password = %q }",
+				c.SEMPURL, c.MsgVpnName, c.Username, c.Password)
+		}
+		fmt.Fprintf(&b, "  %s\n", line)
+	}
+	b.WriteString("}\n")
+	return b.String()
 }
 
 // ProviderWith is a provider block for the emulator with extra provider arguments.

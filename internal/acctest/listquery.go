@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
@@ -20,11 +19,7 @@ import (
 // tests; Terraform before 1.14, which has no list resources, skips it.
 func QueryTest(t *testing.T, steps ...resource.TestStep) {
 	t.Helper()
-	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
-		ProtoV6ProviderFactories: TestAccProtoV6ProviderFactories,
-		Steps:                    steps,
-	})
+	parallelTestSkipping(t, tfversion.SkipBelow(tfversion.Version1_14_0), steps)
 }
 
 // ListHCL is the list block label of the list resource typ for the provider sapmessaging, with the arguments args,
@@ -80,22 +75,58 @@ func ExpectIdentity(addr string, parts map[string]string) querycheck.QueryResult
 	return querycheck.ExpectIdentity(addr, Identity(parts))
 }
 
-// KnownValues is the checks of a list result's resource, by attribute (a top-level attribute name) and in the
-// order of the names.
+// ExpectResults checks that the list block addr returns n results.
+func ExpectResults(addr string, n int) querycheck.QueryResultCheck {
+	return querycheck.ExpectLength(addr, n)
+}
+
+// ExpectDisplayName checks that the result of the list block addr that filter selects has the display name name.
+func ExpectDisplayName(addr string, filter queryfilter.QueryFilter, name string) querycheck.QueryResultCheck {
+	return querycheck.ExpectResourceDisplayName(addr, filter, knownvalue.StringExact(name))
+}
+
+// ExpectResultValues checks that the resource of the result of the list block addr that filter selects holds values
+// (KnownValues: by attribute, in dotted form).
+func ExpectResultValues(addr string, filter queryfilter.QueryFilter, values map[string]knownvalue.Check) querycheck.QueryResultCheck {
+	return querycheck.ExpectResourceKnownValues(addr, filter, KnownValues(values))
+}
+
+// SenderIdentity is the checks of the identity of a Cloud Integration sender channel: the flow iflowID and the
+// channel's name, or a null channel when channel is "" (the flow has one sender channel).
+func SenderIdentity(iflowID, channel string) map[string]knownvalue.Check {
+	var ch knownvalue.Check = knownvalue.Null()
+	if channel != "" {
+		ch = knownvalue.StringExact(channel)
+	}
+	return map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(iflowID), "channel": ch}
+}
+
+// BySender filters list results by the sender channel of their identity (SenderIdentity).
+func BySender(iflowID, channel string) queryfilter.QueryFilter {
+	return queryfilter.ByResourceIdentity(SenderIdentity(iflowID, channel))
+}
+
+// ExpectSender checks that the list block addr returns the sender channel of the identity SenderIdentity.
+func ExpectSender(addr, iflowID, channel string) querycheck.QueryResultCheck {
+	return querycheck.ExpectIdentity(addr, SenderIdentity(iflowID, channel))
+}
+
+// KnownValues is the checks of a list result's resource, by attribute (in dotted form, Path: "retry_guard.limit")
+// and in the order of the attributes.
 func KnownValues(values map[string]knownvalue.Check) []querycheck.KnownValueCheck {
 	out := make([]querycheck.KnownValueCheck, 0, len(values))
 	for _, name := range sortedNames(values) {
-		out = append(out, querycheck.KnownValueCheck{Path: tfjsonpath.New(name), KnownValue: values[name]})
+		out = append(out, querycheck.KnownValueCheck{Path: Path(name), KnownValue: values[name]})
 	}
 	return out
 }
 
-// PlannedValues is the plan checks of the values the plan shows for the resource addr, by attribute (a top-level
-// attribute name) and in the order of the names.
+// PlannedValues is the plan checks of the values the plan shows for the resource addr, by attribute (in dotted
+// form, Path) and in the order of the attributes.
 func PlannedValues(addr string, values map[string]knownvalue.Check) []plancheck.PlanCheck {
 	out := make([]plancheck.PlanCheck, 0, len(values))
 	for _, name := range sortedNames(values) {
-		out = append(out, plancheck.ExpectKnownValue(addr, tfjsonpath.New(name), values[name]))
+		out = append(out, plancheck.ExpectKnownValue(addr, Path(name), values[name]))
 	}
 	return out
 }
@@ -104,6 +135,25 @@ func PlannedValues(addr string, values map[string]knownvalue.Check) []plancheck.
 // calls returns an error unless the query made the calls the test expects.
 func (e *TestEnv) ExpectCalls(calls func(st emulator.Stats) error) querycheck.QueryResultCheck {
 	return callsCheck{env: e, calls: calls}
+}
+
+// ExpectCloudIntegrationCalls is a query check of the Cloud Integration calls by route (as the emulator names them,
+// "GET /api/v1/IntegrationRuntimeArtifacts") since the step's ResetStats: want calls of each route named, and none of
+// a route not named.
+func (e *TestEnv) ExpectCloudIntegrationCalls(want map[string]int64) querycheck.QueryResultCheck {
+	return e.ExpectCalls(func(st emulator.Stats) error {
+		var total int64
+		for route, n := range want {
+			if st.Routes[route] != n {
+				return fmt.Errorf("the query made %d calls of %s, want %d; all routes: %v", st.Routes[route], route, n, st.Routes)
+			}
+			total += n
+		}
+		if st.CloudIntegrationCalls != total {
+			return fmt.Errorf("the query made %d Cloud Integration calls, want %d: %v", st.CloudIntegrationCalls, total, st.Routes)
+		}
+		return nil
+	})
 }
 
 type callsCheck struct {

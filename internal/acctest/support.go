@@ -30,7 +30,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -249,7 +248,7 @@ func (e *TestEnv) AddHandMadeFlows(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := cpi.New(e.Srv.CloudIntegrationClient(t))
+	c := e.CloudIntegration(t)
 	for _, id := range []string{HandOrders, HandInvoices, HandJMS, HandExclusive} {
 		if _, err := c.DeployAndWait(context.Background(), id, "", 5*time.Millisecond); err != nil {
 			t.Fatal(err)
@@ -856,6 +855,28 @@ func ExpectActionThenEmptyPlan(addr string, action plancheck.ResourceActionType,
 	}
 }
 
+// ExpectUpdateThenEmptyPlan checks that the plan of a step updates addr in place and passes the checks more, and that
+// the plan after its apply is empty.
+func ExpectUpdateThenEmptyPlan(addr string, more ...plancheck.PlanCheck) resource.ConfigPlanChecks {
+	return ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate, more...)
+}
+
+// ExpectUpdatesThenEmptyPlan checks that the plan of a step updates each of addrs in place, and that the plan after
+// its apply is empty.
+func ExpectUpdatesThenEmptyPlan(addrs ...string) resource.ConfigPlanChecks {
+	planned := make([]plancheck.PlanCheck, 0, len(addrs))
+	for _, addr := range addrs {
+		planned = append(planned, ExpectUpdate(addr))
+	}
+	return resource.ConfigPlanChecks{PreApply: planned, PostApplyPostRefresh: ExpectEmptyPlan()}
+}
+
+// ChangeBeforeApply is the plan checks of a step whose tenant is changed by change between the plan and the apply
+// (ChangeOnTenant).
+func ChangeBeforeApply(change func() error) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{ChangeOnTenant(change)}}
+}
+
 // ImportFlowStep is a step that imports the flow resource addr (a sender) by the import ID id and verifies that the
 // import reads the state the apply recorded, matched by iflow_id, but for the attributes ignore.
 func ImportFlowStep(addr, id string, ignore ...string) resource.TestStep {
@@ -1050,6 +1071,12 @@ resource "sapmessaging_amqp_sender" %q {
 
 func DeploymentAddr(id string) string { return "sapmessaging_iflow_deployment." + id }
 
+// CheckEmulator is the check of a step that does not read the state: check asks the emulator (or the tenant through a
+// client) and returns an error unless it holds what the step should have left there.
+func CheckEmulator(check func() error) resource.TestCheckFunc {
+	return func(*terraform.State) error { return check() }
+}
+
 // CheckRunsDesignTime asserts that flow id is STARTED and runs exactly its design-time content.
 func CheckRunsDesignTime(env *TestEnv, id string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
@@ -1239,8 +1266,11 @@ func AdoptAsItIs(t *testing.T, tf string, env *TestEnv, name, query string, allo
 func sortedNames[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // CountTrue is how many blocks of generated set attribute to true.
-func CountTrue(generated, attribute string) int {
-	return len(regexp.MustCompile(`\n\s*`+attribute+`\s*=\s*true\n`).FindAllString(generated, -1))
+func CountTrue(generated, attribute string) int { return CountSet(generated, attribute, "true") }
+
+// CountSet is how many blocks of generated set attribute to value, on a line of its own.
+func CountSet(generated, attribute, value string) int {
+	return len(regexp.MustCompile(`\n\s*`+attribute+`\s*=\s*`+value+`\n`).FindAllString(generated, -1))
 }
 
 // ImportAsItIs checks that the generated configuration of the workspace adopts what it lists as it is:

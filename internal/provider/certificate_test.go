@@ -12,7 +12,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
@@ -91,7 +90,7 @@ func certSteps(t *testing.T, env *acctest.TestEnv) resource.TestCase {
 				acctest.ExpectInt("sapmessaging_amqp_sender.orders", "max_number_of_retries", 1),
 			},
 			Check: resource.ComposeTestCheckFunc(
-				func(*terraform.State) error {
+				acctest.CheckEmulator(func() error {
 					if q, ok := env.Srv.Queue("acme/crm/prod/orders"); !ok || q.MaxRedeliveryCount != 5 {
 						return fmt.Errorf("the queue on Event Mesh: %v %+v", ok, q)
 					}
@@ -99,7 +98,7 @@ func certSteps(t *testing.T, env *acctest.TestEnv) resource.TestCase {
 						return fmt.Errorf("no token was issued")
 					}
 					return nil
-				},
+				}),
 				acctest.CheckSenderProperty(env, "maxRetries", "1"),
 			),
 			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),

@@ -13,8 +13,6 @@ import (
 	tfeventmesh "github.com/sapmessaging/terraform-provider-sapmessaging/internal/service/eventmesh"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
@@ -104,11 +102,11 @@ func TestAccReliability_faultInjection(t *testing.T) {
 				},
 				Config: config,
 				Check: resource.ComposeTestCheckFunc(
-					func(*terraform.State) error {
+					acctest.CheckEmulator(func() error {
 						applied = env.Srv.Stats()
 						t.Logf("after apply (%s): %s", time.Since(start).Round(time.Millisecond), faultFigures(env, applied))
 						return nil
-					},
+					}),
 					acctest.CheckStateMatchesEmulator(env, 2*n, n),
 				),
 				ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
@@ -119,19 +117,16 @@ func TestAccReliability_faultInjection(t *testing.T) {
   max_retries             = 8
   request_timeout_seconds = 1
 `) + fleetHCL("acme/crm/prod/fleet", n, 6),
-				Check: acctest.CheckStateMatchesEmulator(env, 2*n, n),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{acctest.ExpectUpdate("sapmessaging_queue.q[42]")},
-					PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
-				},
+				Check:            acctest.CheckStateMatchesEmulator(env, 2*n, n),
+				ConfigPlanChecks: acctest.ExpectUpdateThenEmptyPlan("sapmessaging_queue.q[42]"),
 			},
 		},
-		CheckDestroy: func(*terraform.State) error {
+		CheckDestroy: acctest.CheckEmulator(func() error {
 			if qs := env.Srv.Queues(); len(qs) != 0 {
 				return fmt.Errorf("%d queue(s) left after destroy under faults, first %s", len(qs), qs[0].Name)
 			}
 			return nil
-		},
+		}),
 	})
 	st := env.Srv.Stats()
 	t.Logf("result: apply, update, refreshes and destroy converged in %s; totals %s", time.Since(start).Round(time.Millisecond), faultFigures(env, st))
@@ -204,14 +199,14 @@ func TestAccReliability_lostCreateResponseRetried(t *testing.T) {
 		Config:    env.Config(acctest.QueueHCL(3)),
 		Check: resource.ComposeTestCheckFunc(
 			acctest.CheckStateMatchesEmulator(env, 2, 0),
-			func(*terraform.State) error {
+			acctest.CheckEmulator(func() error {
 				st := env.Srv.Stats()
 				t.Logf("%s", faultFigures(env, st))
 				if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}"] != 3 {
 					return fmt.Errorf("want one lost response and 3 queue PUTs (2 queues, 1 repeat): %s", faultFigures(env, st))
 				}
 				return nil
-			},
+			}),
 		),
 		ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 	}})
@@ -244,14 +239,14 @@ resource "sapmessaging_queue" "q" {
 			Config:    config(false),
 			Check: resource.ComposeTestCheckFunc(
 				acctest.CheckStateMatchesEmulator(env, 2, 0),
-				func(*terraform.State) error {
+				acctest.CheckEmulator(func() error {
 					st := env.Srv.Stats()
 					t.Logf("%s", faultFigures(env, st))
 					if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}"] != 2 {
 						return fmt.Errorf("want one lost response and one PUT per queue: %s", faultFigures(env, st))
 					}
 					return nil
-				},
+				}),
 			),
 		},
 		{
@@ -290,7 +285,7 @@ resource "sapmessaging_queue_subscription" "s" {
 				env.Srv.InjectNextOn("PUT /queues/{queue}/subscriptions/{topic}", emulator.FaultLostResponse) // the plan lists the queues, the create lists the subscriptions first
 			},
 			Config: config,
-			Check: func(*terraform.State) error {
+			Check: acctest.CheckEmulator(func() error {
 				st := env.Srv.Stats()
 				t.Logf("%s", faultFigures(env, st))
 				if st.Faults[emulator.FaultLostResponse] != 1 || st.Routes["PUT /queues/{queue}/subscriptions/{topic}"] != 1 {
@@ -300,7 +295,7 @@ resource "sapmessaging_queue_subscription" "s" {
 					return fmt.Errorf("subscriptions %v, want one", topics)
 				}
 				return nil
-			},
+			}),
 			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 	})

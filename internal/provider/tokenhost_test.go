@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
@@ -14,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
@@ -122,7 +122,7 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 `, string(srv.EventMeshKey()))
 	parallelSteps(t, []resource.TestStep{{
 		Config: config,
-		Check: func(*terraform.State) error {
+		Check: acctest.CheckEmulator(func() error {
 			if _, ok := srv.Queue("acme/crm/prod/tokens/dmq"); !ok {
 				return fmt.Errorf("the queue was not created")
 			}
@@ -130,6 +130,6 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 				return fmt.Errorf("no token was issued by %s", srv.TokenURL())
 			}
 			return nil
-		},
+		}),
 	}})
 }

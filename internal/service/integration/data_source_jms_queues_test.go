@@ -21,13 +21,9 @@ import (
 // newJMSTestEnv is newTestEnv with the tenant's JMS limits set.
 func newJMSTestEnv(t *testing.T, opts emulator.Options) *acctest.TestEnv {
 	t.Helper()
-	srv := emulatortest.Start(t, opts)
-	return &acctest.TestEnv{Srv: srv, ProviderBlock: fmt.Sprintf(`
-provider "sapmessaging" {
-  cloud_integration = { service_key = %q }
-  max_retries       = 3
-}
-`, string(srv.CloudIntegrationKey()))}
+	env := &acctest.TestEnv{Srv: emulatortest.Start(t, opts)}
+	env.ProviderBlock = env.ProviderOf("cloud_integration", "max_retries = 3")
+	return env
 }
 
 func putJMS(t *testing.T, env *acctest.TestEnv, queue string, in emulator.JMSMessageInput) {
@@ -94,7 +90,7 @@ func TestAccJMSQueuesDataSource(t *testing.T) {
 				acctest.ExpectBool(all, "high_usage.queues", true),
 				acctest.ExpectStrings("data.sapmessaging_jms_queues.orders", "names", "ORDERS_IN", "ORDERS_OUT"),
 				acctest.ExpectInt("data.sapmessaging_jms_queues.orders", "total_messages", 3),
-				statecheck.ExpectKnownOutputValue("messages", knownvalue.MapExact(map[string]knownvalue.Check{
+				acctest.ExpectOutput("messages", knownvalue.MapExact(map[string]knownvalue.Check{
 					"INVOICES": knownvalue.Int64Exact(1), "ORDERS_IN": knownvalue.Int64Exact(2), "ORDERS_OUT": knownvalue.Int64Exact(1)})),
 			},
 		},
@@ -124,13 +120,7 @@ check "jms_queues_healthy" {
 func TestAccJMSQueuesDataSourceNeedsCloudIntegration(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	acctest.ParallelTest(t, []resource.TestStep{{
-		Config: fmt.Sprintf(`
-provider "sapmessaging" {
-  event_mesh = { service_key = %q }
-}
-
-data "sapmessaging_jms_queues" "all" {}
-`, string(env.Srv.EventMeshKey())),
+		Config:      env.ProviderOf("event_mesh") + `data "sapmessaging_jms_queues" "all" {}`,
 		ExpectError: regexp.MustCompile(`Cloud Integration Not Configured`),
 	}})
 }

@@ -11,9 +11,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
@@ -118,7 +116,7 @@ func TestAccSenderStateTruth_failedDeployIsDeployedAgain(t *testing.T) {
 					PreConfig: func() { env.Srv.ClearFaults(); env.Srv.SetDeployDelay(0) },
 					// Nothing changed in the configuration: the plan deploys because the flow does not run it.
 					Config:           env.Config(tc.hcl(2)),
-					ConfigPlanChecks: pipelineUpdateSettles(tc.addr),
+					ConfigPlanChecks: acctest.ExpectUpdateThenEmptyPlan(tc.addr),
 					Check:            acctest.CheckRunsDesignTime(env, tc.flow),
 					ConfigStateChecks: []statecheck.StateCheck{
 						acctest.ExpectString(tc.addr, "runtime_status", "STARTED"),
@@ -174,12 +172,12 @@ func TestAccSenderStateTruth_deployFalseToTrueDeploys(t *testing.T) {
 			// Written, not deployed: the flow keeps running retries = 1, and with deploy = false
 			// nothing more is planned.
 			Config: hcl(2, false),
-			Check: func(*terraform.State) error {
+			Check: acctest.CheckEmulator(func() error {
 				if acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)(nil) == nil {
 					return fmt.Errorf("deploy = false deployed the flow")
 				}
 				return nil
-			},
+			}),
 			ConfigPlanChecks: pipelineSettles,
 		},
 		{Config: hcl(2, true), Check: acctest.CheckRunsDesignTime(env, acctest.SenderFlowID),
@@ -215,9 +213,9 @@ func flowStateKeepsTriggers(t *testing.T, fail func(env *acctest.TestEnv), redep
 	for _, id := range acctest.DeploymentFlows {
 		env.AddTwoChannelFlow(t, id)
 	}
-	var planned []plancheck.PlanCheck
+	var planned []string
 	for _, id := range redeployed {
-		planned = append(planned, acctest.ExpectUpdate(acctest.DeploymentAddr(id)))
+		planned = append(planned, acctest.DeploymentAddr(id))
 	}
 	flowStateTest(t, []resource.TestStep{
 		{Config: env.Config(acctest.DeploymentHCL(1, "")), Check: acctest.CheckRunsDesignTime(env, "DeployFlowA")},
@@ -228,7 +226,7 @@ func flowStateKeepsTriggers(t *testing.T, fail func(env *acctest.TestEnv), redep
 		},
 		{
 			Config:           env.Config(acctest.DeploymentHCL(2, "")),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: planned, PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
+			ConfigPlanChecks: acctest.ExpectUpdatesThenEmptyPlan(planned...),
 			Check:            resource.ComposeTestCheckFunc(acctest.CheckRunsDesignTime(env, "DeployFlowA"), acctest.CheckRunsDesignTime(env, "DeployFlowB")),
 		},
 	})

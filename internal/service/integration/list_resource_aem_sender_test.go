@@ -9,7 +9,6 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
@@ -21,13 +20,11 @@ func TestAccAEMSenderListResource_query(t *testing.T) {
 	const all = "sapmessaging_aem_sender.acme_aem"
 	acctest.QueryTest(t,
 		acctest.QueryStep(env.AEMProviderBlock("")+acctest.ReadExample(t, "list-resources/sapmessaging_aem_sender/list-resource.tfquery.hcl"),
-			querycheck.ExpectLength(all, len(emulator.SampleAEMIFlows)),
-			querycheck.ExpectIdentity(all, map[string]knownvalue.Check{
-				"iflow_id": knownvalue.StringExact(acctest.AEMOrdersFlow), "channel": knownvalue.Null(),
-			}),
-			querycheck.ExpectResourceDisplayName(all, byChannel(acctest.AEMOrdersFlow, ""),
-				knownvalue.StringExact(acctest.AEMOrdersFlow+": AEM sender of queue acme/aem/prod/orders (package AcmeAEM)")),
-			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMOrdersFlow, ""), acctest.KnownValues(map[string]knownvalue.Check{
+			acctest.ExpectResults(all, len(emulator.SampleAEMIFlows)),
+			acctest.ExpectSender(all, acctest.AEMOrdersFlow, ""),
+			acctest.ExpectDisplayName(all, acctest.BySender(acctest.AEMOrdersFlow, ""),
+				acctest.AEMOrdersFlow+": AEM sender of queue acme/aem/prod/orders (package AcmeAEM)"),
+			acctest.ExpectResultValues(all, acctest.BySender(acctest.AEMOrdersFlow, ""), map[string]knownvalue.Check{
 				"id":                                   knownvalue.StringExact(acctest.AEMOrdersFlow),
 				"deploy":                               knownvalue.Bool(false),
 				"runtime_status":                       knownvalue.StringExact("NOT_DEPLOYED"),
@@ -40,22 +37,22 @@ func TestAccAEMSenderListResource_query(t *testing.T) {
 				"poison_message_end":                   knownvalue.StringExact("DMQ"),
 				"effective_queue_max_redelivery_count": knownvalue.Int64Exact(5),
 				"adapter":                              knownvalue.StringExact("AdvancedEventMesh"),
-			})),
-			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMAuditFlow, ""), acctest.KnownValues(map[string]knownvalue.Check{
+			}),
+			acctest.ExpectResultValues(all, acctest.BySender(acctest.AEMAuditFlow, ""), map[string]knownvalue.Check{
 				"acknowledgement_mode": knownvalue.StringExact("AUTOMATIC_IMMEDIATE"),
 				"accept_message_loss":  knownvalue.Bool(true),
 				"poison_message_end":   knownvalue.StringExact("lost"),
-			})),
-			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMSolaceFlow, ""), acctest.KnownValues(map[string]knownvalue.Check{
+			}),
+			acctest.ExpectResultValues(all, acctest.BySender(acctest.AEMSolaceFlow, ""), map[string]knownvalue.Check{
 				"adapter":         knownvalue.StringExact("SolacePubSubPlus"),
 				"unconfirmed":     knownvalue.ListSizeExact(1),
 				"worst_case_runs": knownvalue.Int64Exact(30),
-			})),
-			querycheck.ExpectResourceKnownValues(all, byChannel(acctest.AEMLegacyFlow, ""), acctest.KnownValues(map[string]knownvalue.Check{
+			}),
+			acctest.ExpectResultValues(all, acctest.BySender(acctest.AEMLegacyFlow, ""), map[string]knownvalue.Check{
 				"poison_message_end":                   knownvalue.StringExact("never"),
 				"worst_case_runs":                      knownvalue.Null(),
 				"effective_queue_max_redelivery_count": knownvalue.Int64Exact(0),
-			})),
+			}),
 		),
 	)
 }
@@ -76,7 +73,7 @@ func TestAccAEMSenderListResource_adopt(t *testing.T) {
 	if n := strings.Count(generated, `resource "sapmessaging_aem_sender"`); n != 2 {
 		t.Fatalf("generated.tf has %d sapmessaging_aem_sender blocks, want 2:\n%s", n, generated)
 	}
-	if !regexp.MustCompile(`\n\s*accept_message_loss\s*=\s*true\n`).MatchString(generated) {
+	if acctest.CountTrue(generated, "accept_message_loss") == 0 {
 		t.Errorf("the channel that acknowledges on receipt is not generated with accept_message_loss = true:\n%s", generated)
 	}
 	w.PlanImportsOnly(2, "Failed Messages Lost Accepted")

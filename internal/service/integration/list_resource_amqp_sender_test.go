@@ -1,24 +1,12 @@
 package integration_test
 
 import (
-	"regexp"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/querycheck"
-	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 )
-
-// byChannel filters query results by the flow and channel in their identity (channel "" for none).
-func byChannel(id, channel string) queryfilter.QueryFilter {
-	var ch knownvalue.Check = knownvalue.Null()
-	if channel != "" {
-		ch = knownvalue.StringExact(channel)
-	}
-	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(id), "channel": ch})
-}
 
 // Every AMQP sender channel is a result, with the channel in the identity when its flow has
 // several; the filters select by package and flow ID prefix; include_resource carries every
@@ -33,18 +21,14 @@ func TestAccAMQPSenderListResource_query(t *testing.T) {
 			acctest.ListHCL("sapmessaging_jms_sender", "all", "")+
 			acctest.ListHCL("sapmessaging_amqp_sender", "none", `iflow_id_prefix = "Nothing_"`),
 			// Orders_Inbound's two channels, Invoices_Inbound's and Orders_Draft's; Orders_Retry has none.
-			querycheck.ExpectLength("sapmessaging_amqp_sender.all", 4),
-			querycheck.ExpectIdentity("sapmessaging_amqp_sender.all", map[string]knownvalue.Check{
-				"iflow_id": knownvalue.StringExact(acctest.HandOrders), "channel": knownvalue.StringExact("Orders"),
-			}),
-			querycheck.ExpectIdentity("sapmessaging_amqp_sender.all", map[string]knownvalue.Check{
-				"iflow_id": knownvalue.StringExact(acctest.HandInvoices), "channel": knownvalue.Null(),
-			}),
-			querycheck.ExpectResourceDisplayName("sapmessaging_amqp_sender.all", byChannel(acctest.HandOrders, "Returns"),
-				knownvalue.StringExact(acctest.HandOrders+" / Returns: AMQP sender of queue acme/crm/prod/returns (package AcmeCRM)")),
-			querycheck.ExpectResourceDisplayName("sapmessaging_amqp_sender.all", byChannel(acctest.HandInvoices, ""),
-				knownvalue.StringExact(acctest.HandInvoices+": AMQP sender of queue acme/erp/prod/invoices (package AcmeERP)")),
-			querycheck.ExpectResourceKnownValues("sapmessaging_amqp_sender.all", byChannel(acctest.HandOrders, "Returns"), acctest.KnownValues(map[string]knownvalue.Check{
+			acctest.ExpectResults("sapmessaging_amqp_sender.all", 4),
+			acctest.ExpectSender("sapmessaging_amqp_sender.all", acctest.HandOrders, "Orders"),
+			acctest.ExpectSender("sapmessaging_amqp_sender.all", acctest.HandInvoices, ""),
+			acctest.ExpectDisplayName("sapmessaging_amqp_sender.all", acctest.BySender(acctest.HandOrders, "Returns"),
+				acctest.HandOrders+" / Returns: AMQP sender of queue acme/crm/prod/returns (package AcmeCRM)"),
+			acctest.ExpectDisplayName("sapmessaging_amqp_sender.all", acctest.BySender(acctest.HandInvoices, ""),
+				acctest.HandInvoices+": AMQP sender of queue acme/erp/prod/invoices (package AcmeERP)"),
+			acctest.ExpectResultValues("sapmessaging_amqp_sender.all", acctest.BySender(acctest.HandOrders, "Returns"), map[string]knownvalue.Check{
 				"id":                                knownvalue.StringExact(acctest.HandOrders + ",Returns"),
 				"iflow_id":                          knownvalue.StringExact(acctest.HandOrders),
 				"channel":                           knownvalue.StringExact("Returns"),
@@ -58,23 +42,22 @@ func TestAccAMQPSenderListResource_query(t *testing.T) {
 				"queue_max_redelivery_count":        knownvalue.Null(),
 				"runtime_status":                    knownvalue.StringExact("STARTED"),
 				"deployed_version":                  knownvalue.StringExact("1.0.0"),
-				"exception_end_events":              knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: error$`))}),
+				"exception_end_events":              acctest.MatchList(`: error$`),
 				"revision":                          knownvalue.NotNull(),
-			})),
-			querycheck.ExpectResourceKnownValues("sapmessaging_amqp_sender.all", byChannel(acctest.HandDraft, ""), acctest.KnownValues(map[string]knownvalue.Check{
+			}),
+			acctest.ExpectResultValues("sapmessaging_amqp_sender.all", acctest.BySender(acctest.HandDraft, ""), map[string]knownvalue.Check{
 				"channel":          knownvalue.Null(),
 				"runtime_status":   knownvalue.StringExact("NOT_DEPLOYED"),
 				"deployed_version": knownvalue.Null(),
-			})),
-			querycheck.ExpectLength("sapmessaging_amqp_sender.crm", 3),
-			querycheck.ExpectLength("sapmessaging_jms_sender.all", 2),
-			querycheck.ExpectLength("sapmessaging_amqp_sender.none", 0),
-			// Six flows downloaded once for the three blocks that list them; a flow list per block,
-			// one runtime list for include_resource, and no runtime read per flow.
-			expectCloudIntegrationCalls(env, map[string]int64{routeDesigntimeList: 4, routeRuntimeList: 1, routeContent: 6}),
+			}),
+			acctest.ExpectResults("sapmessaging_amqp_sender.crm", 3),
+			acctest.ExpectResults("sapmessaging_jms_sender.all", 2),
+			acctest.ExpectResults("sapmessaging_amqp_sender.none", 0),
+
+			env.ExpectCloudIntegrationCalls(map[string]int64{routeDesigntimeList: 4, routeRuntimeList: 1, routeContent: 6}),
 		),
 		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_amqp_sender/list-resource.tfquery.hcl"),
-			querycheck.ExpectLength("sapmessaging_amqp_sender.crm", 3),
+			acctest.ExpectResults("sapmessaging_amqp_sender.crm", 3),
 		),
 	)
 }

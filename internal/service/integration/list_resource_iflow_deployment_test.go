@@ -1,42 +1,13 @@
 package integration_test
 
 import (
-	"fmt"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/querycheck"
-	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
-
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 )
-
-// byFlow filters query results by the flow in their identity.
-func byFlow(id string) queryfilter.QueryFilter {
-	return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(id)})
-}
-
-// expectCloudIntegrationCalls is a query check of the Cloud Integration calls by route made since
-// the ResetStats of the step's PreConfig; routes not named must not have been called.
-func expectCloudIntegrationCalls(env *acctest.TestEnv, want map[string]int64) querycheck.QueryResultCheck {
-	return env.ExpectCalls(func(st emulator.Stats) error {
-		var total int64
-		for route, n := range want {
-			if st.Routes[route] != n {
-				return fmt.Errorf("the query made %d calls of %s, want %d; all routes: %v", st.Routes[route], route, n, st.Routes)
-			}
-			total += n
-		}
-		if st.CloudIntegrationCalls != total {
-			return fmt.Errorf("the query made %d Cloud Integration calls, want %d: %v", st.CloudIntegrationCalls, total, st.Routes)
-		}
-		return nil
-	})
-}
 
 const (
 	routeRuntimeList    = "GET /api/v1/IntegrationRuntimeArtifacts"
@@ -53,27 +24,27 @@ func TestAccIFlowDeploymentListResource_query(t *testing.T) {
 		env.CountedQueryStep(env.ProviderBlock+
 			acctest.ListHCL("sapmessaging_iflow_deployment", "all", "", "include_resource = true")+
 			acctest.ListHCL("sapmessaging_iflow_deployment", "none", `iflow_id_prefix = "Nothing_"`),
-			querycheck.ExpectLength("sapmessaging_iflow_deployment.all", 4),
-			querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandInvoices)}),
-			querycheck.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandJMS)}),
-			querycheck.ExpectResourceDisplayName("sapmessaging_iflow_deployment.all", byFlow(acctest.HandOrders),
-				knownvalue.StringExact(acctest.HandOrders+" (version 1.0.0, STARTED)")),
-			querycheck.ExpectResourceKnownValues("sapmessaging_iflow_deployment.all", byFlow(acctest.HandOrders), acctest.KnownValues(map[string]knownvalue.Check{
+			acctest.ExpectResults("sapmessaging_iflow_deployment.all", 4),
+			acctest.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]string{"iflow_id": acctest.HandInvoices}),
+			acctest.ExpectIdentity("sapmessaging_iflow_deployment.all", map[string]string{"iflow_id": acctest.HandJMS}),
+			acctest.ExpectDisplayName("sapmessaging_iflow_deployment.all", acctest.ByIdentity(map[string]string{"iflow_id": acctest.HandOrders}),
+				acctest.HandOrders+" (version 1.0.0, STARTED)"),
+			acctest.ExpectResultValues("sapmessaging_iflow_deployment.all", acctest.ByIdentity(map[string]string{"iflow_id": acctest.HandOrders}), map[string]knownvalue.Check{
 				"id":               knownvalue.StringExact(acctest.HandOrders),
 				"iflow_id":         knownvalue.StringExact(acctest.HandOrders),
 				"version":          knownvalue.StringExact("active"),
 				"triggers":         knownvalue.Null(),
 				"runtime_status":   knownvalue.StringExact("STARTED"),
 				"deployed_version": knownvalue.StringExact("1.0.0"),
-			})),
-			querycheck.ExpectLength("sapmessaging_iflow_deployment.none", 0),
-			expectCloudIntegrationCalls(env, map[string]int64{routeRuntimeList: 2}),
+			}),
+			acctest.ExpectResults("sapmessaging_iflow_deployment.none", 0),
+			env.ExpectCloudIntegrationCalls(map[string]int64{routeRuntimeList: 2}),
 		),
 		env.CountedQueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_iflow_deployment/list-resource.tfquery.hcl"),
 			// Orders_Inbound, Orders_Retry and Orders_Exclusive; Orders_Draft is not deployed.
-			querycheck.ExpectLength("sapmessaging_iflow_deployment.crm", 3),
-			querycheck.ExpectIdentity("sapmessaging_iflow_deployment.crm", map[string]knownvalue.Check{"iflow_id": knownvalue.StringExact(acctest.HandJMS)}),
-			expectCloudIntegrationCalls(env, map[string]int64{routeRuntimeList: 1, routeDesigntimeList: 1}),
+			acctest.ExpectResults("sapmessaging_iflow_deployment.crm", 3),
+			acctest.ExpectIdentity("sapmessaging_iflow_deployment.crm", map[string]string{"iflow_id": acctest.HandJMS}),
+			env.ExpectCloudIntegrationCalls(map[string]int64{routeRuntimeList: 1, routeDesigntimeList: 1}),
 		),
 	)
 }
@@ -112,11 +83,11 @@ iflow_id_prefix = "Orders_In"`)+
 		}
 	}
 	// The recommended pattern: the senders are written only, the deployments deploy.
-	if regexp.MustCompile(`\n\s*deploy\s*=\s*true\n`).MatchString(generated) {
+	if acctest.CountTrue(generated, "deploy") > 0 {
 		t.Errorf("generated.tf sets deploy = true on a sender, beside the generated deployments:\n%s", generated)
 	}
-	senders := len(regexp.MustCompile(`resource "sapmessaging_(amqp|jms)_sender"`).FindAllString(generated, -1))
-	if n := len(regexp.MustCompile(`\n\s*deploy\s*=\s*false\n`).FindAllString(generated, -1)); n != senders || n == 0 {
+	senders := strings.Count(generated, `resource "sapmessaging_amqp_sender"`) + strings.Count(generated, `resource "sapmessaging_jms_sender"`)
+	if n := acctest.CountSet(generated, "deploy", "false"); n != senders || n == 0 {
 		t.Errorf("generated.tf sets deploy = false on %d senders, want all %d:\n%s", n, senders, generated)
 	}
 	if strings.Contains(generated, acctest.HandBroken) {

@@ -9,8 +9,6 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/querycheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
 )
@@ -22,36 +20,34 @@ func TestAccJMSSenderListResource_query(t *testing.T) {
 	env.AddHandMadeFlows(t)
 	acctest.QueryTest(t,
 		acctest.QueryStep(env.ProviderBlock+acctest.ReadExample(t, "list-resources/sapmessaging_jms_sender/list-resource.tfquery.hcl"),
-			querycheck.ExpectLength("sapmessaging_jms_sender.crm", 2),
-			querycheck.ExpectIdentity("sapmessaging_jms_sender.crm", map[string]knownvalue.Check{
-				"iflow_id": knownvalue.StringExact(acctest.HandJMS), "channel": knownvalue.Null(),
-			}),
-			querycheck.ExpectResourceDisplayName("sapmessaging_jms_sender.crm", byChannel(acctest.HandJMS, ""),
-				knownvalue.StringExact(acctest.HandJMS+": JMS sender of queue Retry_Orders (package AcmeCRM)")),
-			querycheck.ExpectResourceKnownValues("sapmessaging_jms_sender.crm", byChannel(acctest.HandJMS, ""), []querycheck.KnownValueCheck{
-				{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(acctest.HandJMS)},
-				{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("active")},
-				{Path: tfjsonpath.New("deploy"), KnownValue: knownvalue.Bool(false)},
-				{Path: tfjsonpath.New("retry_interval"), KnownValue: knownvalue.Int64Exact(1)},
-				{Path: tfjsonpath.New("exponential_backoff"), KnownValue: knownvalue.Bool(true)},
-				{Path: tfjsonpath.New("max_retry_interval"), KnownValue: knownvalue.Int64Exact(60)},
-				{Path: tfjsonpath.New("concurrent_processes"), KnownValue: knownvalue.Int64Exact(1)},
-				{Path: tfjsonpath.New("dead_letter_queue"), KnownValue: knownvalue.Bool(true)},
-				{Path: tfjsonpath.New("max_retries"), KnownValue: knownvalue.Null()},
-				{Path: tfjsonpath.New("queue_expiration_days"), KnownValue: knownvalue.Int64Exact(30)},
-				{Path: tfjsonpath.New("queue_name"), KnownValue: knownvalue.StringExact("Retry_Orders")},
-				{Path: tfjsonpath.New("retry_guard").AtMapKey("limit"), KnownValue: knownvalue.Int64Exact(5)},
-				{Path: tfjsonpath.New("give_up_after_minutes"), KnownValue: knownvalue.NotNull()},
-				{Path: tfjsonpath.New("runtime_status"), KnownValue: knownvalue.StringExact("STARTED")},
+			acctest.ExpectResults("sapmessaging_jms_sender.crm", 2),
+			acctest.ExpectSender("sapmessaging_jms_sender.crm", acctest.HandJMS, ""),
+			acctest.ExpectDisplayName("sapmessaging_jms_sender.crm", acctest.BySender(acctest.HandJMS, ""),
+				acctest.HandJMS+": JMS sender of queue Retry_Orders (package AcmeCRM)"),
+			acctest.ExpectResultValues("sapmessaging_jms_sender.crm", acctest.BySender(acctest.HandJMS, ""), map[string]knownvalue.Check{
+				"id":                    knownvalue.StringExact(acctest.HandJMS),
+				"version":               knownvalue.StringExact("active"),
+				"deploy":                knownvalue.Bool(false),
+				"retry_interval":        knownvalue.Int64Exact(1),
+				"exponential_backoff":   knownvalue.Bool(true),
+				"max_retry_interval":    knownvalue.Int64Exact(60),
+				"concurrent_processes":  knownvalue.Int64Exact(1),
+				"dead_letter_queue":     knownvalue.Bool(true),
+				"max_retries":           knownvalue.Null(),
+				"queue_expiration_days": knownvalue.Int64Exact(30),
+				"queue_name":            knownvalue.StringExact("Retry_Orders"),
+				"retry_guard.limit":     knownvalue.Int64Exact(5),
+				"give_up_after_minutes": knownvalue.NotNull(),
+				"runtime_status":        knownvalue.StringExact("STARTED"),
 			}),
 			// The exclusive queue's channel has neither setting: both are null, so neither is written.
-			querycheck.ExpectResourceKnownValues("sapmessaging_jms_sender.crm", byChannel(acctest.HandExclusive, ""), acctest.KnownValues(map[string]knownvalue.Check{
+			acctest.ExpectResultValues("sapmessaging_jms_sender.crm", acctest.BySender(acctest.HandExclusive, ""), map[string]knownvalue.Check{
 				"access_type":            knownvalue.StringExact("Exclusive"),
 				"concurrent_processes":   knownvalue.Null(),
 				"dead_letter_queue":      knownvalue.Null(),
 				"attempts_before_expiry": knownvalue.NotNull(),
-			})),
-			querycheck.ExpectLength("sapmessaging_jms_sender.none", 0),
+			}),
+			acctest.ExpectResults("sapmessaging_jms_sender.none", 0),
 		),
 	)
 }
@@ -81,8 +77,8 @@ provider "sapmessaging" {
 		acctest.QueryStep(eventMeshOnly+
 			acctest.ListHCL("sapmessaging_queue", "all", "")+
 			acctest.ListHCL("sapmessaging_queue_subscription", "all", ""),
-			querycheck.ExpectLength("sapmessaging_queue.all", 3),
-			querycheck.ExpectLength("sapmessaging_queue_subscription.all", 0),
+			acctest.ExpectResults("sapmessaging_queue.all", 3),
+			acctest.ExpectResults("sapmessaging_queue_subscription.all", 0),
 		),
 	)
 }
@@ -100,9 +96,9 @@ func TestAccJMSSenderListResource_unresolvedQueue(t *testing.T) {
 	acctest.QueryTest(t,
 		acctest.QueryStep(env.ProviderBlock+
 			acctest.ListHCL("sapmessaging_jms_sender", "all", ""),
-			querycheck.ExpectLength("sapmessaging_jms_sender.all", 1),
-			querycheck.ExpectResourceDisplayName("sapmessaging_jms_sender.all", byChannel("Param_Queue", ""),
-				knownvalue.StringExact("Param_Queue: JMS sender of a queue its flow does not resolve (an externalized parameter without a value) (package AcmeCRM)")),
+			acctest.ExpectResults("sapmessaging_jms_sender.all", 1),
+			acctest.ExpectDisplayName("sapmessaging_jms_sender.all", acctest.BySender("Param_Queue", ""),
+				"Param_Queue: JMS sender of a queue its flow does not resolve (an externalized parameter without a value) (package AcmeCRM)"),
 		),
 	)
 }

@@ -13,9 +13,7 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
@@ -82,7 +80,7 @@ func (p *pipeline) delete(id string) {
 // status: not deployed).
 func pipelineDeployedVersion(env *acctest.TestEnv, status, version string) resource.TestCheckFunc {
 	const id = acctest.SenderFlowID
-	return func(*terraform.State) error {
+	return acctest.CheckEmulator(func() error {
 		d, ok := env.Srv.Deployed(id)
 		switch {
 		case status == "" && ok && d.Status != "":
@@ -93,12 +91,12 @@ func pipelineDeployedVersion(env *acctest.TestEnv, status, version string) resou
 			return fmt.Errorf("flow %s runs version %q in status %q, want version %s in status %s", id, d.Version, d.Status, version, status)
 		}
 		return nil
-	}
+	})
 }
 
 // pipelineSenderRetries asserts the retry count of the AMQP sender of flow id in the design time.
 func pipelineSenderRetries(env *acctest.TestEnv, id, want string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
+	return acctest.CheckEmulator(func() error {
 		art, err := iflow.ReadZip(env.Srv.IFlowContent(id))
 		if err != nil {
 			return err
@@ -107,7 +105,7 @@ func pipelineSenderRetries(env *acctest.TestEnv, id, want string) resource.TestC
 			return fmt.Errorf("the design time of %s holds %s = %q, want %q", id, iflow.KeyMaxRetries, got, want)
 		}
 		return nil
-	}
+	})
 }
 
 func pipelineSenderHCL(env *acctest.TestEnv, n int, extra string) string {
@@ -146,14 +144,6 @@ var (
 	// pipelineSettles: the plan after the step's apply is empty.
 	pipelineSettles = acctest.EmptyPlanAfterApply()
 )
-
-// pipelineUpdateSettles: the step updates addr in place, and the plan after its apply is empty.
-func pipelineUpdateSettles(addr string) resource.ConfigPlanChecks {
-	return resource.ConfigPlanChecks{
-		PreApply:             []plancheck.PlanCheck{acctest.ExpectUpdate(addr)},
-		PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
-	}
-}
 
 // pipelineWorkspace writes main (after the provider's requirements and an empty provider block) into a
 // directory of its own and returns the CLI workspace there, with the provider built from source, and the
@@ -212,7 +202,7 @@ func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 		{
 			PreConfig:        func() { p.stage(acctest.SenderFlowID, "1.0.8", acctest.ArchiveEdit{}) },
 			Config:           pipelineSenderHCL(env, 4, "  deploy_other_changes = true\n"),
-			ConfigPlanChecks: pipelineUpdateSettles(acctest.SenderAddr),
+			ConfigPlanChecks: acctest.ExpectUpdateThenEmptyPlan(acctest.SenderAddr),
 			Check:            pipelineDeployedVersion(env, "STARTED", "1.0.8"),
 		},
 		{
@@ -250,7 +240,7 @@ func TestAccPipeline_stagedVersionNotDeployed(t *testing.T) {
 				p.stage(acctest.SenderFlowID, "1.0.8", acctest.ArchiveEdit{Set: map[string][]byte{pipelineHotfix: []byte("// hotfix 2\n")}})
 			},
 			Config:           pipelineSenderHCL(env, 5, "  deploy_other_changes = true\n"),
-			ConfigPlanChecks: pipelineUpdateSettles(acctest.SenderAddr),
+			ConfigPlanChecks: acctest.ExpectUpdateThenEmptyPlan(acctest.SenderAddr),
 			Check:            resource.ComposeTestCheckFunc(pipelineRunsHotfix(env, "// hotfix 2\n"), acctest.CheckRunsDesignTime(env, acctest.SenderFlowID)),
 		},
 	})
@@ -263,7 +253,7 @@ const pipelineHotfix = "src/main/resources/script/hotfix.groovy"
 // ("": none).
 func pipelineRunsHotfix(env *acctest.TestEnv, want string) resource.TestCheckFunc {
 	const id, name = acctest.SenderFlowID, pipelineHotfix
-	return func(*terraform.State) error {
+	return acctest.CheckEmulator(func() error {
 		d, ok := env.Srv.Deployed(id)
 		if !ok {
 			return fmt.Errorf("flow %s is not deployed", id)
@@ -287,17 +277,17 @@ func pipelineRunsHotfix(env *acctest.TestEnv, want string) resource.TestCheckFun
 			return fmt.Errorf("the runtime of %s runs %s = %q, want %q", id, name, got, want)
 		}
 		return nil
-	}
+	})
 }
 
 // pipelineDeployCount asserts how many deploys the emulator served since its statistics were reset.
 func pipelineDeployCount(env *acctest.TestEnv, want int64) resource.TestCheckFunc {
-	return func(*terraform.State) error {
+	return acctest.CheckEmulator(func() error {
 		if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != want {
 			return fmt.Errorf("the flow was deployed %d times, want %d", n, want)
 		}
 		return nil
-	}
+	})
 }
 
 // The deploy policy: a flow the team undeploys on purpose stays undeployed under `changes` (also
@@ -327,7 +317,7 @@ func TestAccPipeline_deployPolicy(t *testing.T) {
 		},
 		{
 			Config:           pipelineSenderHCL(env, 5, policy("running")),
-			ConfigPlanChecks: pipelineUpdateSettles(acctest.SenderAddr),
+			ConfigPlanChecks: acctest.ExpectUpdateThenEmptyPlan(acctest.SenderAddr),
 			Check:            acctest.CheckRunsDesignTime(env, acctest.SenderFlowID),
 		},
 		{
@@ -359,7 +349,7 @@ func TestAccPipeline_deploymentPolicy(t *testing.T) {
 		},
 		{
 			Config:           hcl("running", "b"),
-			ConfigPlanChecks: pipelineUpdateSettles("sapmessaging_iflow_deployment.flow"),
+			ConfigPlanChecks: acctest.ExpectUpdateThenEmptyPlan("sapmessaging_iflow_deployment.flow"),
 			Check:            pipelineDeployedVersion(env, "STARTED", "1.0.0"),
 		},
 	})
@@ -476,7 +466,7 @@ resource "sapmessaging_iflow_deployment" "flow" {
 			Config:    cfg("  deploy = false\n", wired, 1),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
-					acctest.PlannedValue("sapmessaging_amqp_sender.orders", "revision", knownvalue.NotNull()),
+					acctest.PlannedNotNull("sapmessaging_amqp_sender.orders", "revision"),
 					acctest.PlannedString("sapmessaging_iflow_deployment.flow", "runtime_status", "STARTED"),
 				},
 				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
@@ -494,7 +484,7 @@ resource "sapmessaging_iflow_deployment" "flow" {
 // pipelineNoCloudIntegrationWrites asserts that the emulator served no Cloud Integration request that
 // writes (an upload, a parameter, a deploy, an undeploy) since its statistics were reset.
 func pipelineNoCloudIntegrationWrites(env *acctest.TestEnv) resource.TestCheckFunc {
-	return func(*terraform.State) error {
+	return acctest.CheckEmulator(func() error {
 		for route, n := range env.Srv.Stats().Routes {
 			method, p, _ := strings.Cut(route, " ")
 			if n > 0 && method != "GET" && method != "HEAD" && strings.HasPrefix(p, "/api/v1/") {
@@ -502,7 +492,7 @@ func pipelineNoCloudIntegrationWrites(env *acctest.TestEnv) resource.TestCheckFu
 			}
 		}
 		return nil
-	}
+	})
 }
 
 // The sample content's flow with externalized retry settings: the sender resource writes the
@@ -513,13 +503,13 @@ func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
 	env, p := newPipelineSampleEnv(t)
 	const id = "Acme_Orders_Parameterized"
 	param := func(want string) resource.TestCheckFunc {
-		return func(*terraform.State) error {
+		return acctest.CheckEmulator(func() error {
 			values, ok := env.Srv.IFlowConfigurations(id)
 			if !ok || values["Orders_MaxRetries"] != want {
 				return fmt.Errorf("Orders_MaxRetries of %s = %q (found %t), want %q", id, values["Orders_MaxRetries"], ok, want)
 			}
 			return pipelineSenderRetries(env, id, "{{Orders_MaxRetries}}")(nil)
-		}
+		})
 	}
 	cfg := env.Config(fmt.Sprintf("\nresource \"sapmessaging_amqp_sender\" \"orders\" {\n  iflow_id = %q\n  max_number_of_retries = 3\n}\n", id))
 	pipelineTest(t, []resource.TestStep{
@@ -545,7 +535,7 @@ func TestAccPipeline_externalizedSampleParameters(t *testing.T) {
 		},
 		{
 			Config:           cfg,
-			ConfigPlanChecks: pipelineUpdateSettles(acctest.SenderAddr),
+			ConfigPlanChecks: acctest.ExpectUpdateThenEmptyPlan(acctest.SenderAddr),
 			Check:            resource.ComposeTestCheckFunc(param("3"), acctest.CheckRunsDesignTime(env, id)),
 		},
 		{

@@ -11,11 +11,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/aem"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
@@ -27,7 +24,7 @@ import (
 // checkAEMProperty checks one property of the AEM sender of the orders flow on the tenant.
 func checkAEMProperty(env *acctest.TestEnv, key, want string) acc.TestCheckFunc {
 	id := acctest.AEMOrdersFlow
-	return func(*terraform.State) error {
+	return acctest.CheckEmulator(func() error {
 		art, err := iflow.ReadZip(env.Srv.IFlowContent(id))
 		if err != nil {
 			return err
@@ -40,7 +37,7 @@ func checkAEMProperty(env *acctest.TestEnv, key, want string) acc.TestCheckFunc 
 			return fmt.Errorf("%s of %s on the tenant = %q, want %q", key, id, got, want)
 		}
 		return nil
-	}
+	})
 }
 
 // patchAEMSender changes the AEM sender of flow id on the tenant, as the Web UI would.
@@ -79,7 +76,7 @@ func TestAccAEMSender_lifecycle(t *testing.T) {
 					acctest.PlannedString(acctest.AEMSenderAddr, "poison_message_end", "DMQ"),
 					acctest.PlannedString(acctest.AEMSenderAddr, "queue_name", "acme/aem/prod/orders"),
 					acctest.PlannedString(acctest.AEMSenderAddr, "settlement_outcome", "FAILED"),
-					acctest.PlannedValue(acctest.AEMSenderAddr, "time_to_end", knownvalue.NotNull()),
+					acctest.PlannedNotNull(acctest.AEMSenderAddr, "time_to_end"),
 				},
 				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
@@ -104,7 +101,7 @@ func TestAccAEMSender_lifecycle(t *testing.T) {
 			// Someone sets 7 attempts in the Web UI: the plan shows it and the apply restores 3.
 			PreConfig:        func() { patchAEMSender(t, env, acctest.AEMOrdersFlow, map[string]string{iflow.KeyAEMMaxAttempts: "7"}) },
 			Config:           cfg,
-			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(acctest.AEMSenderAddr, plancheck.ResourceActionUpdate),
+			ConfigPlanChecks: acctest.ExpectUpdateThenEmptyPlan(acctest.AEMSenderAddr),
 			Check:            checkAEMProperty(env, iflow.KeyAEMMaxAttempts, "3"),
 		},
 	})
@@ -202,22 +199,15 @@ func TestAccAEMSender_identity(t *testing.T) {
 	env := acctest.NewAEMSenderEnv(t)
 	// deploy = false, as terraform query writes it: an import by identity reads deploy = false.
 	cfg := env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, "  max_message_processing_attempts = 4\n  deploy = false"))
-	acc.ParallelTest(t, acc.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
-		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
-		Steps: []acc.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectIdentity(acctest.AEMSenderAddr, map[string]knownvalue.Check{
-						"iflow_id": knownvalue.StringExact(acctest.AEMOrdersFlow),
-						"channel":  knownvalue.Null(),
-					}),
-				},
+	acctest.IdentityTest(t,
+		acc.TestStep{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectIdentity(acctest.AEMSenderAddr, acctest.SenderIdentity(acctest.AEMOrdersFlow, "")),
 			},
-			acctest.ImportByIdentity(cfg, acctest.AEMSenderAddr),
 		},
-	})
+		acctest.ImportByIdentity(cfg, acctest.AEMSenderAddr),
+	)
 }
 
 // The configuration's rules: a setting left out keeps the flow's value (unknown before the flow is read), so
@@ -270,9 +260,9 @@ func TestAccAEMSender_unconfirmedOutcome(t *testing.T) {
 			Config: env.AEMConfig(acctest.AEMSenderHCL("AEM_Rejecting", `  parallel_consumers = 2`)),
 			ConfigStateChecks: []statecheck.StateCheck{
 				acctest.ExpectString(acctest.AEMSenderAddr, "settlement_outcome", "REJECTED"),
-				acctest.ExpectValue(acctest.AEMSenderAddr, "unconfirmed", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringRegexp(regexp.MustCompile(`^failedMessageSettlementOutcome = REJECTED: The stored value of the Rejected outcome is assumed`)),
-				})),
+				acctest.ExpectMatches(acctest.AEMSenderAddr, "unconfirmed",
+					`^failedMessageSettlementOutcome = REJECTED: The stored value of the Rejected outcome is assumed`),
+
 				acctest.ExpectInt(acctest.AEMSenderAddr, "worst_case_runs", 5),
 				acctest.ExpectString(acctest.AEMSenderAddr, "poison_message_end", "DMQ"),
 				acctest.ExpectInt(acctest.AEMSenderAddr, "parallel_consumers", 2),
@@ -358,13 +348,13 @@ func TestAccAEMSender_solaceAdapter(t *testing.T) {
 			ConfigStateChecks: []statecheck.StateCheck{
 				acctest.ExpectString(acctest.AEMSenderAddr, "adapter", "SolacePubSubPlus"),
 				acctest.ExpectString(acctest.AEMSenderAddr, "adapter_version", "1.2.0"),
-				acctest.ExpectValue(acctest.AEMSenderAddr, "unconfirmed", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringRegexp(regexp.MustCompile(`^ComponentType = SolacePubSubPlus: Solace's own adapter .*settlement outcome.*Maximum Message Processing Attempts`)),
-				})),
+				acctest.ExpectMatches(acctest.AEMSenderAddr, "unconfirmed",
+					`^ComponentType = SolacePubSubPlus: Solace's own adapter .*settlement outcome.*Maximum Message Processing Attempts`),
+
 				acctest.ExpectString(acctest.AEMSenderAddr, "queue_name", "acme/aem/prod/payments"),
 				acctest.ExpectString(acctest.AEMSenderAddr, "poison_message_end", "DMQ"),
 			},
-			Check: func(*terraform.State) error {
+			Check: acctest.CheckEmulator(func() error {
 				art, err := iflow.ReadZip(env.Srv.IFlowContent(acctest.AEMSolaceFlow))
 				if err != nil {
 					return err
@@ -374,7 +364,7 @@ func TestAccAEMSender_solaceAdapter(t *testing.T) {
 					return fmt.Errorf("the Solace sender on the tenant: %+v", s)
 				}
 				return nil
-			},
+			}),
 		},
 		acctest.ImportFlowStep(acctest.AEMSenderAddr, acctest.AEMSolaceFlow, "timeouts", "revision"),
 	})
@@ -389,9 +379,8 @@ func TestAccAEMSender_outcomeSwitch(t *testing.T) {
 		{
 			Config: env.AEMConfig(acctest.AEMSenderHCL(acctest.AEMOrdersFlow, `  settlement_outcome = "REJECTED"`)),
 			ConfigStateChecks: []statecheck.StateCheck{
-				acctest.ExpectValue(acctest.AEMSenderAddr, "unconfirmed", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringRegexp(regexp.MustCompile(`^failedMessageSettlementOutcome = REJECTED: `)),
-				})),
+				acctest.ExpectMatches(acctest.AEMSenderAddr, "unconfirmed",
+					`^failedMessageSettlementOutcome = REJECTED: `),
 			},
 			ConfigPlanChecks: acc.ConfigPlanChecks{PostApplyPostRefresh: acctest.ExpectEmptyPlan()},
 		},

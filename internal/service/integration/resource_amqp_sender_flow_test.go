@@ -8,8 +8,6 @@ import (
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 )
@@ -17,7 +15,7 @@ import (
 // checkChannels asserts that every one of the first n channels holds retries and concurrency on the
 // tenant, that the flow runs, and that the running flow uses the values of externalized parameters.
 func checkChannels(env *acctest.TestEnv, n int, retries, concurrency string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
+	return acctest.CheckEmulator(func() error {
 		got, err := env.ChannelValues()
 		if err != nil {
 			return err
@@ -39,17 +37,17 @@ func checkChannels(env *acctest.TestEnv, n int, retries, concurrency string) res
 			}
 		}
 		return nil
-	}
+	})
 }
 
 // checkOneDeploy asserts that the flow was deployed once since the emulator's statistics were reset.
 func checkOneDeploy(env *acctest.TestEnv) resource.TestCheckFunc {
-	return func(*terraform.State) error {
+	return acctest.CheckEmulator(func() error {
 		if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != 1 {
 			return fmt.Errorf("the apply deployed the flow %d times, want once for all its channels", n)
 		}
 		return nil
-	}
+	})
 }
 
 // sharedFlowHCL is one sapmessaging_amqp_sender per channel of sharedFlowID, named after the channel.
@@ -89,7 +87,7 @@ func TestAccAMQPSender_severalChannelsOneFlow(t *testing.T) {
 					PreConfig:        env.Srv.ResetStats,
 					Config:           env.Config(sharedFlowHCL(tc.n, 2, 2)),
 					Check:            resource.ComposeTestCheckFunc(checkChannels(env, tc.n, "2", "2"), checkOneDeploy(env)),
-					ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan("sapmessaging_amqp_sender.amqp_a", plancheck.ResourceActionUpdate),
+					ConfigPlanChecks: acctest.ExpectUpdateThenEmptyPlan("sapmessaging_amqp_sender.amqp_a"),
 				},
 			}
 			for _, name := range acctest.ChannelNames[:tc.n] {
@@ -116,13 +114,13 @@ func TestAccAMQPSender_changedBetweenPlanAndApply(t *testing.T) {
 		{Config: env.Config(sharedFlowHCL(2, 1, 1)), Check: checkChannels(env, 2, "1", "1")},
 		{
 			Config: env.Config(sharedFlowHCL(2, 2, 1)),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{acctest.ChangeOnTenant(func() error {
+			ConfigPlanChecks: acctest.ChangeBeforeApply(func() error {
 				zip, err := iflow.PatchZip(env.Srv.IFlowContent(acctest.SharedFlowID), "MessageFlow_2", map[string]string{"maxRetries": "4"})
 				if err == nil {
 					err = env.Srv.CreateIFlow(acctest.SharedFlowID, acctest.SharedFlowID, "Orders", zip)
 				}
 				return err
-			})}},
+			}),
 			ExpectError: acctest.Wrapped(`AMQP Sender Changed Since Plan.*AMQP_B.*maxRetries: planned from 1, now 4.*plan again`),
 		},
 		{

@@ -3,17 +3,14 @@ package integration_test
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"testing"
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow/iflowbuild"
@@ -37,24 +34,23 @@ func TestAccAMQPSender_literal(t *testing.T) {
 				acctest.ExpectString(acctest.SenderAddr, "runtime_status", "STARTED"),
 				acctest.ExpectString(acctest.SenderAddr, "delivery_status_after_max_retries", "REJECTED"),
 				acctest.ExpectInt(acctest.SenderAddr, "concurrent_processes", 1),
-				acctest.ExpectValue(acctest.SenderAddr, "exception_end_events",
-					knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: error$`))})),
+				acctest.ExpectMatches(acctest.SenderAddr, "exception_end_events", `: error$`),
 			},
 			Check: resource.ComposeTestCheckFunc(
 				acctest.CheckSenderProperty(env, "maxRetries", "1"),
 				acctest.CheckSenderProperty(env, "queuePrefetch", "1"),
-				func(*terraform.State) error {
+				acctest.CheckEmulator(func() error {
 					if d, ok := env.Srv.Deployed("OrdersInbound"); !ok || d.Status != "STARTED" {
 						return fmt.Errorf("flow not running after apply: %+v", d)
 					}
 					return nil
-				},
+				}),
 			),
 		},
 		{
 			Config:           env.Config(acctest.SenderHCL("concurrent_processes = 2")),
 			Check:            acctest.CheckSenderProperty(env, "NumberConcurrentProcesses", "2"),
-			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(acctest.SenderAddr, plancheck.ResourceActionUpdate),
+			ConfigPlanChecks: acctest.ExpectUpdateThenEmptyPlan(acctest.SenderAddr),
 		},
 		acctest.ImportFlowStep(acctest.SenderAddr, "OrdersInbound", "queue_max_redelivery_count", "max_total_attempts", "worst_case_attempts", "effective_queue_max_redelivery_count", "queue_max_redelivery_count_source", "timeouts", "revision"),
 		{
@@ -92,7 +88,7 @@ func TestAccAMQPSender_externalized(t *testing.T) {
 				acctest.ExpectInt(acctest.SenderAddr, "max_number_of_retries", 1),
 			},
 			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
-			Check: func(*terraform.State) error {
+			Check: acctest.CheckEmulator(func() error {
 				cfg, _ := env.Srv.IFlowConfigurations("OrdersInbound")
 				if cfg["Max Retries"] != "1" {
 					return fmt.Errorf("parameter Max Retries = %q, want 1", cfg["Max Retries"])
@@ -108,7 +104,7 @@ func TestAccAMQPSender_externalized(t *testing.T) {
 					return fmt.Errorf("prefetch is literal and should have been patched into the content")
 				}
 				return nil
-			},
+			}),
 		},
 		{
 			// A parameter changed out of band shows as drift.
@@ -205,8 +201,7 @@ func TestAccAMQPSender_flowDeleted(t *testing.T) {
 		{
 			Config: env.Config(acctest.SenderHCL("")),
 			ConfigStateChecks: []statecheck.StateCheck{
-				acctest.ExpectValue(acctest.SenderAddr, "exception_end_events",
-					knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile(`: escalation$`))})),
+				acctest.ExpectMatches(acctest.SenderAddr, "exception_end_events", `: escalation$`),
 			},
 		},
 		{
@@ -282,12 +277,12 @@ resource "sapmessaging_amqp_sender" "adopted" {
 			ConfigStateChecks: []statecheck.StateCheck{
 				acctest.ExpectBool(addr, "allow_cancelled_redelivery", true),
 			},
-			Check: func(*terraform.State) error {
+			Check: acctest.CheckEmulator(func() error {
 				if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != 0 {
 					return fmt.Errorf("adopting the channel as it is deployed the flow %d times, want none", n)
 				}
 				return nil
-			},
+			}),
 		},
 		{
 			Config:      senderHCL("MODIFIED_FAILED_UNDELIVERABLE", ""),
@@ -295,7 +290,7 @@ resource "sapmessaging_amqp_sender" "adopted" {
 		},
 		{
 			Config:           senderHCL("REJECTED", ""),
-			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(addr, plancheck.ResourceActionUpdate),
+			ConfigPlanChecks: acctest.ExpectUpdateThenEmptyPlan(addr),
 			Check:            checkSenderPropertyOf(env, id, "deliveryState", "REJECTED"),
 		},
 	})
@@ -303,7 +298,7 @@ resource "sapmessaging_amqp_sender" "adopted" {
 
 // checkSenderPropertyOf asserts a property of the only AMQP sender of flow id on the tenant.
 func checkSenderPropertyOf(env *acctest.TestEnv, id, key, want string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
+	return acctest.CheckEmulator(func() error {
 		got, err := env.SenderProperty(id, key)
 		if err != nil {
 			return err
@@ -312,5 +307,5 @@ func checkSenderPropertyOf(env *acctest.TestEnv, id, key, want string) resource.
 			return fmt.Errorf("%s of %s = %q, want %q", key, id, got, want)
 		}
 		return nil
-	}
+	})
 }

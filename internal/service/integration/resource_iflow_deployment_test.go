@@ -11,25 +11,24 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
 )
 
 // checkDeploys asserts the number of deploys since the emulator's statistics were reset.
 func checkDeploys(env *acctest.TestEnv, want int64, what string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
+	return acctest.CheckEmulator(func() error {
 		if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != want {
 			return fmt.Errorf("the apply deployed %d times, want %d (%s)", n, want, what)
 		}
 		return nil
-	}
+	})
 }
 
 // checkFlowRuns asserts that flow id is STARTED and runs its design-time content, whose AMQP
 // senders all hold maxRetries and NumberConcurrentProcesses want.
 func checkFlowRuns(env *acctest.TestEnv, id, want string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
+	return acctest.CheckEmulator(func() error {
 		content := env.Srv.IFlowContent(id)
 		art, err := iflow.ReadZip(content)
 		if err != nil {
@@ -48,7 +47,7 @@ func checkFlowRuns(env *acctest.TestEnv, id, want string) resource.TestCheckFunc
 			return fmt.Errorf("flow %s runs other content than its design time: the last change was not deployed", id)
 		}
 		return nil
-	}
+	})
 }
 
 // TestAccIFlowDeployment_oneDeployPerFlow: two flows with two channel resources each, written with
@@ -134,7 +133,7 @@ func TestAccIFlowDeployment_oneDeployPerFlow(t *testing.T) {
 			PreConfig:        env.Srv.ResetStats,
 			Config:           env.Config(acctest.DeploymentHCL(2, `  timeouts = { create = "5m", update = "5m" }`)),
 			Check:            checkDeploys(env, 0, "a change of the timeouts deploys nothing"),
-			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(flowA, plancheck.ResourceActionUpdate),
+			ConfigPlanChecks: acctest.ExpectUpdateThenEmptyPlan(flowA),
 		},
 	})
 }
@@ -156,7 +155,7 @@ resource "sapmessaging_iflow_deployment" "jms" {
 `)
 	}
 	running := func(want string) resource.TestCheckFunc {
-		return func(*terraform.State) error {
+		return acctest.CheckEmulator(func() error {
 			d, ok := env.Srv.Deployed("DeployJMS")
 			if !ok || d.Status != "STARTED" {
 				return fmt.Errorf("flow not running: %+v", d.Status)
@@ -170,7 +169,7 @@ resource "sapmessaging_iflow_deployment" "jms" {
 				return fmt.Errorf("the running flow has RetryInterval %q, want %q", got, want)
 			}
 			return nil
-		}
+		})
 	}
 	acctest.ParallelTest(t, []resource.TestStep{
 		{

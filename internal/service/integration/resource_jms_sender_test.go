@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpi"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/iflow"
@@ -23,7 +22,7 @@ import (
 )
 
 func checkJMSProperty(env *acctest.TestEnv, id, key, want string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
+	return acctest.CheckEmulator(func() error {
 		got, err := env.JMSProperty(id, key)
 		if err != nil {
 			return err
@@ -32,7 +31,7 @@ func checkJMSProperty(env *acctest.TestEnv, id, key, want string) resource.TestC
 			return fmt.Errorf("%s of %s on the tenant = %q, want %q", key, id, got, want)
 		}
 		return nil
-	}
+	})
 }
 
 func TestAccJMSSender_guarded(t *testing.T) {
@@ -84,12 +83,12 @@ func TestAccJMSSender_guarded(t *testing.T) {
 				checkJMSProperty(env, acctest.JMSGuardedFlow, "RetryInterval", "2"),
 				checkJMSProperty(env, acctest.JMSGuardedFlow, "MaxRetryInterval", "120"),
 				checkJMSProperty(env, acctest.JMSGuardedFlow, "ExponentialBackoff", "1"),
-				func(*terraform.State) error {
+				acctest.CheckEmulator(func() error {
 					if d, ok := env.Srv.Deployed(acctest.JMSGuardedFlow); !ok || d.Status != "STARTED" {
 						return fmt.Errorf("flow not running after apply: %+v", d)
 					}
 					return nil
-				},
+				}),
 			),
 		},
 		{
@@ -118,7 +117,7 @@ func TestAccJMSSender_guarded(t *testing.T) {
 				}
 			},
 			Config:           second,
-			ConfigPlanChecks: acctest.ExpectActionThenEmptyPlan(acctest.JMSAddr, plancheck.ResourceActionUpdate),
+			ConfigPlanChecks: acctest.ExpectUpdateThenEmptyPlan(acctest.JMSAddr),
 			Check:            checkJMSProperty(env, acctest.JMSGuardedFlow, "RetryInterval", "15"),
 		},
 	})
@@ -229,14 +228,14 @@ resource "sapmessaging_amqp_sender" "orders" {
 		ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		Check: resource.ComposeTestCheckFunc(
 			checkJMSProperty(env, "Mixed", "RetryInterval", "4"),
-			func(*terraform.State) error {
+			acctest.CheckEmulator(func() error {
 				// Both changes reach the writer together: one upload, one deploy.
 				if n := env.Srv.Stats().Routes[acctest.DeployRoute]; n != 1 {
 					return fmt.Errorf("the flow was deployed %d times, want once", n)
 				}
 				return nil
-			},
-			func(*terraform.State) error {
+			}),
+			acctest.CheckEmulator(func() error {
 				art, err := iflow.ReadZip(env.Srv.IFlowContent("Mixed"))
 				if err != nil {
 					return err
@@ -245,7 +244,7 @@ resource "sapmessaging_amqp_sender" "orders" {
 					return fmt.Errorf("maxRetries of the AMQP sender = %q, want 1: a write was lost", got)
 				}
 				return nil
-			},
+			}),
 		),
 	}})
 }
@@ -335,7 +334,7 @@ func TestAccJMSSender_externalized(t *testing.T) {
 				},
 				PostApplyPostRefresh: acctest.ExpectEmptyPlan(),
 			},
-			Check: func(*terraform.State) error {
+			Check: acctest.CheckEmulator(func() error {
 				cfg, _ := env.Srv.IFlowConfigurations("JmsExt")
 				if cfg["Retry Interval"] != "10" || cfg["Backoff"] != "true" {
 					return fmt.Errorf("parameters %v, want Retry Interval 10 and Backoff true", cfg)
@@ -344,7 +343,7 @@ func TestAccJMSSender_externalized(t *testing.T) {
 					return fmt.Errorf("RetryInterval in the content = %q, want the parameter reference", got)
 				}
 				return nil
-			},
+			}),
 		},
 		{
 			// The guard's limit raised on the tenant: the plan shows the new limit and the later give-up.
@@ -362,9 +361,9 @@ func TestAccJMSSender_externalized(t *testing.T) {
 		},
 		{
 			Config: cfg(20),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{acctest.ChangeOnTenant(func() error {
+			ConfigPlanChecks: acctest.ChangeBeforeApply(func() error {
 				return env.Srv.SetConfigurationValue("JmsExt", "Retry Interval", "30")
-			})}},
+			}),
 			ExpectError: acctest.Wrapped(`JMS Sender Changed Since Plan.*RetryInterval: planned from 10, now 30.*plan again`),
 		},
 		{
@@ -375,12 +374,12 @@ func TestAccJMSSender_externalized(t *testing.T) {
 				}
 			},
 			Config: cfg(20),
-			Check: func(*terraform.State) error {
+			Check: acctest.CheckEmulator(func() error {
 				if cfg, _ := env.Srv.IFlowConfigurations("JmsExt"); cfg["Retry Interval"] != "20" {
 					return fmt.Errorf("Retry Interval = %q, want 20", cfg["Retry Interval"])
 				}
 				return nil
-			},
+			}),
 			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
 		},
 	})

@@ -319,13 +319,7 @@ func TestAccRetryAuditDataSource_queuesOnly(t *testing.T) {
 	auditLandscape(t, env)
 	queues := "data.sapmessaging_retry_audit.queues"
 	acctest.ParallelTest(t, []resource.TestStep{{
-		Config: fmt.Sprintf(`
-provider "sapmessaging" {
-  event_mesh = { service_key = %q }
-}
-
-data "sapmessaging_retry_audit" "queues" {}
-`, string(env.Srv.EventMeshKey())),
+		Config: env.ProviderOf("event_mesh") + `data "sapmessaging_retry_audit" "queues" {}`,
 		ConfigStateChecks: []statecheck.StateCheck{
 			acctest.ExpectLen(queues, "paths", 0),
 			acctest.ExpectBool(queues, "summary.cloud_integration", false),
@@ -481,17 +475,9 @@ func TestAccRetryAuditDataSource_aem(t *testing.T) {
 func TestAccRetryAuditDataSource_aemOnly(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	auditAEMLandscape(t, env)
-	c := env.Srv.AdvancedEventMeshCredentials()
-	aemBlock := fmt.Sprintf(`advanced_event_mesh = { semp_url = %q, msg_vpn_name = %q, username = %q, password = %q }`, c.SEMPURL, c.MsgVpnName, c.Username, c.Password)
 	all := "data.sapmessaging_retry_audit.all"
 	acctest.ParallelTest(t, []resource.TestStep{{
-		Config: fmt.Sprintf(`
-provider "sapmessaging" {
-  cloud_integration = { service_key = %q }
-  %s
-}
-data "sapmessaging_retry_audit" "all" {}
-`, string(env.Srv.CloudIntegrationKey()), aemBlock),
+		Config: env.ProviderOf("cloud_integration", "advanced_event_mesh") + `data "sapmessaging_retry_audit" "all" {}`,
 		ConfigStateChecks: expectAuditSummary(all, map[string]knownvalue.Check{
 			"event_mesh":                  knownvalue.Bool(false),
 			"advanced_event_mesh":         knownvalue.Bool(true),
@@ -505,12 +491,7 @@ data "sapmessaging_retry_audit" "all" {}
 			checkNoFinding(all, "audit.flows_only"),
 		),
 	}, {
-		Config: fmt.Sprintf(`
-provider "sapmessaging" {
-  %s
-}
-data "sapmessaging_retry_audit" "all" {}
-`, aemBlock),
+		Config: env.ProviderOf("advanced_event_mesh") + `data "sapmessaging_retry_audit" "all" {}`,
 		ConfigStateChecks: expectAuditSummary(all, map[string]knownvalue.Check{
 			"cloud_integration": knownvalue.Bool(false),
 			"paths":             knownvalue.Int64Exact(0),

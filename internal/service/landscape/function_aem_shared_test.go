@@ -27,7 +27,7 @@ func testFunction(t *testing.T, name string, cases []functionCase, example map[s
 		if c.wantErr != "" {
 			step.ExpectError = acctest.Wrapped(c.wantErr)
 		} else {
-			step.ConfigStateChecks = []statecheck.StateCheck{statecheck.ExpectKnownOutputValue("v", knownvalue.Int64Exact(c.want))}
+			step.ConfigStateChecks = []statecheck.StateCheck{acctest.ExpectOutput("v", knownvalue.Int64Exact(c.want))}
 		}
 		steps = append(steps, step)
 	}
@@ -53,7 +53,7 @@ func exampleStep(t *testing.T, rel string, outputs map[string]knownvalue.Check) 
 	t.Helper()
 	checks := []statecheck.StateCheck{}
 	for output, want := range outputs {
-		checks = append(checks, statecheck.ExpectKnownOutputValue(output, want))
+		checks = append(checks, acctest.ExpectOutput(output, want))
 	}
 	return resource.TestStep{Config: acctest.ReadExample(t, rel), ConfigStateChecks: checks}
 }

@@ -19,8 +19,8 @@ output "r" { value = provider::sapmessaging::redeliveries_for(7) }
 output "round_trip" { value = provider::sapmessaging::max_attempts(provider::sapmessaging::redeliveries_for(12), 1) }
 `,
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownOutputValue("r", knownvalue.Int64Exact(5)),
-				statecheck.ExpectKnownOutputValue("round_trip", knownvalue.Int64Exact(12)),
+				acctest.ExpectOutput("r", knownvalue.Int64Exact(5)),
+				acctest.ExpectOutput("round_trip", knownvalue.Int64Exact(12)),
 			},
 		},
 		{Config: `output "r" { value = provider::sapmessaging::redeliveries_for(2) }`,
