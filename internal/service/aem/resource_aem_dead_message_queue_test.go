@@ -210,3 +210,42 @@ resource "sapmessaging_aem_dead_message_queue" "dmq" {
 		},
 	})
 }
+
+// A DMQ still named by a queue outside Terraform is not destroyed: the plan passes (Terraform plans resources in no set
+// order, so it cannot tell whether the queues naming the DMQ change in the same apply), the delete refuses it and the
+// DMQ stays on the broker; once nothing names it, it goes.
+func TestAccAEMDeadMessageQueue_inUse(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const name, user = "acme/aem/test/shipping/dmq", "acme/aem/test/shipping"
+	ctx := context.Background()
+	config := env.AEMConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name = %q
+}
+`, name))
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: config},
+		{
+			PreConfig: func() {
+				q := aem.Queue{Name: user, QueueSettings: aem.QueueSettings{MaxRedeliveryCount: aem.Ptr(int64(5)), DeadMsgQueue: aem.Ptr(name)}}
+				if _, err := env.AEM(t).CreateQueue(ctx, q); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config:      config,
+			Destroy:     true,
+			ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Still In Use.*` + regexp.QuoteMeta(user)),
+		},
+		{
+			PreConfig: func() {
+				if _, err := env.AEM(t).GetQueue(ctx, name); err != nil {
+					t.Fatalf("the refused destroy deleted the dead message queue: %v", err)
+				}
+				if err := env.AEM(t).DeleteQueue(ctx, user); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: config,
+		},
+	})
+}
