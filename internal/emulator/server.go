@@ -144,6 +144,7 @@ func (s *Server) Start(addr string) error {
 	s.srv = &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 30 * time.Second,
+		IdleTimeout:       s.Opts.IdleTimeout,
 		ErrorLog:          nil,
 	}
 	s.served = make(chan struct{})

@@ -89,11 +89,14 @@ func (b *bench) measureLandscape() ([]landscapeCell, error) {
 	for r := 1; r <= lo.runs; r++ {
 		base := filepath.Join(b.work, fmt.Sprintf("landscape-%d", r))
 		b.logf("landscape of %d instances × %d queues, run %d/%d: the provider without an API", lo.instances, lo.queues, r, lo.runs)
-		var noAPIEnv []string
-		if b.o.noAPIWait {
-			noAPIEnv = append(noAPIEnv, "SAPMESSAGING_NOAPI_WAIT="+lo.latency.String())
+		cs, err := b.startNoAPICalls(lo.latency)
+		if err != nil {
+			return nil, err
 		}
-		ss, err := b.runSteps(filepath.Join(base, "noapi"), landscapeHCL(lo.instances, lo.queues, nil), b.noAPIRC, noAPIEnv, nil, steps)
+		ss, err := b.runSteps(filepath.Join(base, "noapi"), landscapeHCL(lo.instances, lo.queues, nil), b.noAPIRC, b.noAPIEnv(lo.latency, cs), nil, steps)
+		if cs != nil {
+			cs.stop()
+		}
 		if err != nil {
 			return nil, fmt.Errorf("landscape without an API: %w", err)
 		}
@@ -181,7 +184,10 @@ func renderLandscape(o options, tfVersion string, cells []landscapeCell, rss boo
 		"largest provider process, then how many processes the command started and their peaks added up (more than they held at once: "+
 		"not all run at once), for the provider and the no-API provider.\n\n",
 		lo.instances, lo.latency, lo.queues, lo.instances*lo.queues, tfVersion, o.parallelism, lo.runs)
-	if o.noAPIWait {
+	switch {
+	case o.noAPICall:
+		sb.WriteString("The no-API provider makes one HTTP GET in each create and update and two in each delete, and one per process for the list, to a server that waits the latency (-noapi-call).\n\n")
+	case o.noAPIWait:
 		sb.WriteString("The no-API provider waits the latency in each create and update and twice in each delete (-noapi-wait).\n\n")
 	}
 	sb.WriteString("| Command | Mgmt API calls: all / most per instance | Bytes sent | Wall time | No-API wall | CPU: provider / no-API provider | CPU ratio | Peak RSS: provider (processes, sum) | Peak RSS: no-API (processes, sum) |\n")

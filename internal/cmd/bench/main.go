@@ -77,6 +77,7 @@ type options struct {
 	landscape   landscapeOptions
 	cpuProfile  string
 	noAPIWait   bool
+	noAPICall   bool
 	redrive     redriveOptions    // redrive.go
 	query       queryOptions      // query.go
 	audit       auditOptions      // audit.go
@@ -110,6 +111,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		"step 0 create, 1 refresh, 2 update, 3 destroy)")
 	fs.BoolVar(&o.noAPIWait, "noapi-wait", false, "Event Mesh and landscape sections: the provider without an API waits the latency in each create and update (twice in each delete), "+
 		"as for its one API call, so that the CPU ratio leaves out what the waiting itself costs a provider process")
+	fs.BoolVar(&o.noAPICall, "noapi-call", false, "Event Mesh and landscape sections: the provider without an API makes one HTTP GET in each create and update "+
+		"(twice in each delete, once more per process for the list) to a server in the bench that waits the latency and answers a queue, "+
+		"so that the CPU ratio leaves out what the calls themselves cost a provider process (Go's HTTP client, the waiting)")
 	fs.BoolVar(&o.landscape.enabled, "landscape", true, "run the landscape section (several Event Mesh instances, one aliased provider configuration and one emulator each, in one configuration)")
 	fs.IntVar(&o.landscape.instances, "landscape-instances", 8, "landscape section: number of Event Mesh instances")
 	fs.IntVar(&o.landscape.queues, "landscape-queues", 250, "landscape section: queues per instance (1 to 250, SAP's limit)")
@@ -581,12 +585,15 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 			return nil, fmt.Errorf("terraform_data, %d resources: %w", n, err)
 		}
 		collect(alone, ss)
-		noAPIEnv := []string{}
-		if b.o.noAPIWait {
-			noAPIEnv = append(noAPIEnv, "SAPMESSAGING_NOAPI_WAIT="+latency.String())
+		cs, err := b.startNoAPICalls(latency)
+		if err != nil {
+			return nil, err
 		}
-		ss, err = b.runSteps(filepath.Join(base, "noapi"), queuesHCL(n), b.noAPIRC, noAPIEnv, nil,
+		ss, err = b.runSteps(filepath.Join(base, "noapi"), queuesHCL(n), b.noAPIRC, b.noAPIEnv(latency, cs), nil,
 			standardSteps(b.o.parallelism, "redeliveries", 5, 6))
+		if cs != nil {
+			cs.stop()
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%d queues without an API: %w", n, err)
 		}
@@ -996,7 +1003,10 @@ func render(o options, tfVersion string, cells []cell, validation []benchLine, r
 		"for a refresh, and 1 list in total before the creates, for the check that no queue exists yet). CPU ratio = the provider's CPU time / the no-API provider's. terraform_data = the same command over N built-in terraform_data "+
 		"resources (Terraform alone), as context.\n\n",
 		tfVersion, o.parallelism, o.runs, o.parallelism)
-	if o.noAPIWait {
+	switch {
+	case o.noAPICall:
+		sb.WriteString("The no-API provider makes one HTTP GET in each create and update (-noapi-call), and one per process for the list, to a server that waits the latency and answers a queue, as for its API calls, without doing any other work.\n\n")
+	case o.noAPIWait:
 		sb.WriteString("The no-API provider waits the latency in each create and update (-noapi-wait), as for its one API call, without doing any work.\n\n")
 	}
 	sb.WriteString("| Latency | N | Command | Mgmt API calls | Wall time | No-API provider → floor | Wall ratio | CPU: provider / no-API provider | CPU ratio | terraform_data wall / CPU | CPU: all | Provider peak RSS |\n")

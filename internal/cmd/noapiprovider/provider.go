@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"io"
 	"math/big"
+	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	tfaem "github.com/sapmessaging/terraform-provider-sapmessaging/internal/service/aem"
@@ -29,12 +32,66 @@ var (
 // latency, to measure what the waiting alone costs a provider process.
 const envWait = "SAPMESSAGING_NOAPI_WAIT"
 
+// envCall names a URL that Create and Update call with one GET instead of waiting, as the provider
+// makes its one API call, and Delete once per call the provider makes to delete the queue; the first
+// Read, Create, Update or Delete of a process calls it once more, as the provider lists the queues
+// once per process. The provider benchmark sets it with -noapi-call to a server that waits the
+// emulator's latency, to measure what the calls alone cost a provider process: the connection,
+// the request and the answer through Go's HTTP client, without the provider's work around them.
+const envCall = "SAPMESSAGING_NOAPI_CALL"
+
 // noAPIProvider is a provider without settings that serves queueResource.
 type noAPIProvider struct {
 	wait time.Duration
+	call *caller // nil without envCall
 }
 
-func newProvider() provider.Provider { return &noAPIProvider{wait: waitFrom(os.Getenv(envWait))} }
+func newProvider() provider.Provider {
+	return &noAPIProvider{wait: waitFrom(os.Getenv(envWait)), call: callerFor(os.Getenv(envCall))}
+}
+
+// caller makes the calls of envCall.
+type caller struct {
+	url    string
+	client *http.Client
+	listed sync.Once
+}
+
+// callerFor returns the caller of url, nil for "".
+func callerFor(url string) *caller {
+	if url == "" {
+		return nil
+	}
+	t := &http.Transport{Proxy: http.ProxyFromEnvironment, MaxIdleConns: 100, IdleConnTimeout: 90 * time.Second}
+	if dt, ok := http.DefaultTransport.(*http.Transport); ok {
+		t = dt.Clone()
+	}
+	t.MaxIdleConnsPerHost = 32 // as the provider's HTTP clients keep (internal/httpx)
+	return &caller{url: url, client: &http.Client{Transport: t}}
+}
+
+// do makes one GET of c.url and reads the answer, after the process's list call when it is the
+// process's first; nothing without a caller.
+func (c *caller) do(ctx context.Context) {
+	if c == nil {
+		return
+	}
+	c.listed.Do(func() { c.get(ctx) })
+	c.get(ctx)
+}
+
+func (c *caller) get(ctx context.Context) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.url, nil)
+	if err != nil {
+		return
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	_ = resp.Body.Close()
+}
 
 // waitFrom reads the value of envWait: a duration, 0 when it is empty, negative or not a duration.
 func waitFrom(v string) time.Duration {
@@ -62,7 +119,7 @@ func (p *noAPIProvider) Configure(context.Context, provider.ConfigureRequest, *p
 func (p *noAPIProvider) Resources(context.Context) []func() resource.Resource {
 	var out []func() resource.Resource
 	for _, newReal := range []func() resource.Resource{tfeventmesh.NewQueueResource, tfaem.NewAEMQueueResource, tfaem.NewAEMDeadMessageQueueResource} {
-		out = append(out, func() resource.Resource { return &queueResource{schemaOf: newReal(), wait: p.wait} })
+		out = append(out, func() resource.Resource { return &queueResource{schemaOf: newReal(), wait: p.wait, call: p.call} })
 	}
 	return out
 }
@@ -74,10 +131,15 @@ func (p *noAPIProvider) DataSources(context.Context) []func() datasource.DataSou
 type queueResource struct {
 	schemaOf resource.Resource
 	wait     time.Duration // see envWait
+	call     *caller       // see envCall
 }
 
-// waitAsForAPI waits r.wait, or until ctx ends.
+// waitAsForAPI makes the call of envCall when it is set, else waits r.wait, or until ctx ends.
 func (r *queueResource) waitAsForAPI(ctx context.Context) {
+	if r.call != nil {
+		r.call.do(ctx)
+		return
+	}
 	if r.wait <= 0 {
 		return
 	}
@@ -102,7 +164,12 @@ func (r *queueResource) Create(ctx context.Context, req resource.CreateRequest, 
 	resp.State.Raw = known(req.Plan.Raw)
 }
 
-func (r *queueResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+// Read keeps the state; with envCall, the process's first Read makes the list call.
+func (r *queueResource) Read(ctx context.Context, _ resource.ReadRequest, _ *resource.ReadResponse) {
+	if r.call != nil {
+		r.call.listed.Do(func() { r.call.get(ctx) })
+	}
+}
 
 func (r *queueResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	r.waitAsForAPI(ctx)

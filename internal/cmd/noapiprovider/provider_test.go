@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 )
 
@@ -162,4 +166,37 @@ resource "sapmessaging_aem_queue" "q" {
 			{Config: config, PlanOnly: true},
 		},
 	})
+}
+
+// With a call URL, each create and update makes one GET of it, and a process its list call once
+// more: the calls the provider makes, without its work.
+func TestNoAPIProvider_calls(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		calls.Add(1)
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	defer srv.Close()
+	t.Setenv(envCall, srv.URL)
+	var creates int64
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: map[string]func() (tfprotov6.ProviderServer, error){
+			"sapmessaging": providerserver.NewProtocol6WithError(newProvider()),
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: queues(5),
+				Check: func(*terraform.State) error {
+					creates = calls.Load()
+					if creates != 3+1 {
+						return fmt.Errorf("%d calls for 3 creates, want 3 and the list", creates)
+					}
+					return nil
+				},
+			},
+		},
+	})
+	if creates == 0 {
+		t.Fatal("no call was counted")
+	}
 }

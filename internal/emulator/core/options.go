@@ -55,6 +55,10 @@ type Options struct {
 	RequireCSRF bool
 	// Namespace is the Event Mesh namespace put into the service key (default "acme/crm/prod").
 	Namespace string
+	// IdleTimeout closes a keep-alive connection that stays idle that long (default 0: no limit of the
+	// emulator's own). Assumed: the notes document no idle timeout of SAP's endpoints; BenchmarkWalks sets it
+	// so that the connections of the provider servers it discards end, as a provider process's do when it exits.
+	IdleTimeout time.Duration
 	// MaxQueues limits the number of queues per instance (default 250).
 	MaxQueues int
 	// MaxSubscriptions limits the number of subscriptions per instance (default 3000).

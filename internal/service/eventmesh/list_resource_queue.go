@@ -39,7 +39,7 @@ func NewDeadMessageQueueListResource() list.ListResource {
 // queueList is the list resource of one of the two queue resources, whose model is M: the shared
 // skeleton (framework.QueueList) given the run's queue list of the Event Mesh client, the name filter
 // name_prefix and the classifier ListedAsDeadMessageQueue.
-func queueList[M any, P queueModelPtr[M]](deadMessageQueues bool) *framework.QueueList[*eventmesh.Queue] {
+func queueList[M comparable, P queueModelPtr[M]](deadMessageQueues bool) *framework.QueueList[*eventmesh.Queue] {
 	suffix := "_queue"
 	if deadMessageQueues {
 		suffix = "_dead_message_queue"
@@ -120,7 +120,7 @@ func checkQueueNamePrefix(prefix, attribute string, diags *diag.Diagnostics) {
 
 // queueSnapshot is the run's queue list (GET /queues, eventmesh.Client.Snapshot), whose results are
 // queues of the resource whose model is M.
-func queueSnapshot[M any, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, prefix string, diags *diag.Diagnostics) (framework.QueueSnapshot[*eventmesh.Queue], bool) {
+func queueSnapshot[M comparable, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, prefix string, diags *diag.Diagnostics) (framework.QueueSnapshot[*eventmesh.Queue], bool) {
 	if !d.EventMeshOrError(diags) {
 		return framework.QueueSnapshot[*eventmesh.Queue]{}, false
 	}
@@ -160,7 +160,7 @@ func ListedAsDeadMessageQueue(q *eventmesh.Queue, users []string) bool {
 
 // queueResult is the list result of queue q, which the queues users name as their dead message queue; exists
 // reports whether the list holds a queue.
-func queueResult[M any, P queueModelPtr[M]](ctx context.Context, req list.ListRequest, q *eventmesh.Queue, users []string, exists func(name string) bool) list.ListResult {
+func queueResult[M comparable, P queueModelPtr[M]](ctx context.Context, req list.ListRequest, q *eventmesh.Queue, users []string, exists func(name string) bool) list.ListResult {
 	r := req.NewListResult(ctx)
 	r.DisplayName = q.Name
 	if len(users) > 0 {

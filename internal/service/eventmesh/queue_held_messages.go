@@ -31,7 +31,7 @@ import (
 // GET per queue planned for destroy or replacement when it does not. A recorded count above zero is
 // read again (one GET) before the plan refuses, so an old count never stops a destroy the queue now
 // allows. A read that fails fails the plan. With force_destroy nothing is read.
-func refuseHeldAtPlan[M any, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.ModifyPlanRequest, diags *diag.Diagnostics) {
+func refuseHeldAtPlan[M comparable, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.ModifyPlanRequest, diags *diag.Diagnostics) {
 	if req.State.Raw.IsNull() || d == nil || d.EventMesh == nil || framework.SameRawAttribute(req.Plan.Raw, req.State.Raw, "name") {
 		return // no prior queue, or a plan that keeps its name: neither destroys nor replaces it
 	}

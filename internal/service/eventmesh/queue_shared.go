@@ -241,7 +241,7 @@ func queueErrorDetail(name string, err error) string {
 }
 
 // queueModelPtr is a pointer to a resource model that maps onto an Event Mesh queue.
-type queueModelPtr[M any] interface {
+type queueModelPtr[M comparable] interface {
 	*M
 	settings() eventmesh.QueueSettings
 	fromAPI(q *eventmesh.Queue)
@@ -264,7 +264,7 @@ var (
 // queueResourceBase is sapmessaging_queue and sapmessaging_dead_message_queue: M is the resource's model,
 // which maps onto an Event Mesh queue and holds what the two differ in (the rules of the configuration and
 // the plan); schema is the resource's schema.
-type queueResourceBase[M any, P queueModelPtr[M]] struct {
+type queueResourceBase[M comparable, P queueModelPtr[M]] struct {
 	typeName string
 	schema   func() schema.Schema
 	data     *framework.ProviderData
@@ -344,7 +344,7 @@ func (r *queueResourceBase[M, P]) ImportState(ctx context.Context, req resource.
 	importQueueByName(ctx, req, resp)
 }
 
-func createQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, typeName string, req resource.CreateRequest, resp *resource.CreateResponse) {
+func createQueueResource[M comparable, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, typeName string, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan M
 	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() || !d.EventMeshOrError(&resp.Diagnostics) {
@@ -399,7 +399,7 @@ func createQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *fram
 }
 
 // connectedState reads the state of a queue resource and requires the Event Mesh connection; false after an error.
-func connectedState[M any, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, st tfsdk.State, diags *diag.Diagnostics) (P, bool) {
+func connectedState[M comparable, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, st tfsdk.State, diags *diag.Diagnostics) (P, bool) {
 	var state M
 	diags.Append(framework.GetState(ctx, st, &state)...)
 	if diags.HasError() || !d.EventMeshOrError(diags) {
@@ -408,11 +408,12 @@ func connectedState[M any, P queueModelPtr[M]](ctx context.Context, d *framework
 	return P(&state), true
 }
 
-func readQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.ReadRequest, resp *resource.ReadResponse) {
+func readQueueResource[M comparable, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.ReadRequest, resp *resource.ReadResponse) {
 	p, ok := connectedState[M, P](ctx, d, req.State, &resp.Diagnostics)
 	if !ok {
 		return
 	}
+	before := *p
 	q, err := d.EventMesh.CachedGetQueue(ctx, p.queueName())
 	if errors.Is(err, eventmesh.ErrNotFound) {
 		tflog.Info(ctx, "queue no longer exists; removing it from state", map[string]any{"queue": p.queueName()})
@@ -430,13 +431,17 @@ func readQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *framew
 		})
 	}
 	p.fromAPI(q)
-	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, p)...)
+	if *p != before {
+		// The response starts as the current state: a queue without drift, the common refresh, is
+		// not encoded again.
+		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, p)...)
+	}
 	if resp.Private != nil {
 		recordHeld(ctx, q, resp.Private, &resp.Diagnostics) // queue_held_messages.go
 	}
 }
 
-func updateQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+func updateQueueResource[M comparable, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state M
 	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
@@ -474,7 +479,7 @@ func updateQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *fram
 	}
 }
 
-func deleteQueueResource[M any, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+func deleteQueueResource[M comparable, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	p, ok := connectedState[M, P](ctx, d, req.State, &resp.Diagnostics)
 	if !ok {
 		return

@@ -150,7 +150,9 @@ func (plan *QueueModel) planQueue(ctx context.Context, d *framework.ProviderData
 		// The link is unchanged, so it closes no new cycle, but the dead message queue may have been deleted
 		// outside this configuration: checked from the refresh's queue list, on every plan.
 		d.RecordDMQLink(name, dmq)
-		d.CheckHeldDMQ(ctx, name, dmq, !req.Plan.Raw.Equal(req.State.Raw), allowMissing, &resp.Diagnostics)
+		// Whether the plan writes the queue: its model holds every attribute, so it differs from the
+		// state's exactly when the plan does (cheaper than comparing the raw values, which walks both).
+		d.CheckHeldDMQ(ctx, name, dmq, *plan != state, allowMissing, &resp.Diagnostics)
 		return
 	}
 	if d.CheckDMQLinks(ctx, name, dmq, true, &resp.Diagnostics) && allowMissing {

@@ -1,0 +1,426 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cmd/internal/cmdkit"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
+)
+
+// BenchmarkWalks sends, in this process and one resource at a time, the RPCs Terraform 1.11 sends
+// in the walks of the Event Mesh section's commands (make bench), to sapmessaging_queue resources of
+// the provider and of the provider without an API, each walk to a new provider server, as
+// Terraform starts a provider process per walk:
+//
+//   - create: a plan walk (ValidateResourceConfig, PlanResourceChange) and an apply walk (the same
+//     and ApplyResourceChange) of queues that do not exist yet, deleted again outside the timer;
+//   - plan: a plan walk with refresh (UpgradeResourceState, ReadResource, ValidateResourceConfig,
+//     PlanResourceChange) and no changes;
+//   - update: that plan walk with a new max_redelivery_count, then the apply walk
+//     (UpgradeResourceState, ValidateResourceConfig, PlanResourceChange, ApplyResourceChange).
+//
+// The provider talks to an emulator in a process of its own (built from internal/cmd/emulator,
+// no latency, idle connections closed after 50 ms as a discarded provider process's would be), so
+// cpu-ns/op is this process's CPU time: the framework's and the provider's work per command without
+// Terraform, the gRPC transport and the bench's parallelism. allocs/op is exact and repeats to the
+// allocation; cpu-ns/op moves by about 5 % from run to run, and it holds the client side of every API
+// round trip one after the other, a larger share than in the bench's parallel commands (make bench
+// -noapi-call measures the calls there). Compare the two providers' allocs/op and cpu-ns/op of a
+// command (benchstat), per queue: op / walkQueues.
+func BenchmarkWalks(b *testing.B) {
+	em := startWalkEmulator(b)
+	for _, p := range []struct {
+		name   string
+		server func() tfprotov6.ProviderServer
+		config func(*testing.B, tftypes.Object) tftypes.Value
+		em     *walkEmulator // holds the queues; nil for the provider without an API
+	}{
+		{"sapmessaging", func() tfprotov6.ProviderServer { return serverOf(b, provider.New("bench")) }, em.providerConfig, em},
+		{"noapi", func() tfprotov6.ProviderServer { return serverOf(b, newProvider) }, nullConfig, nil},
+	} {
+		w := newWalker(b, p.server, p.config)
+		b.Run("configure/"+p.name, func(b *testing.B) {
+			defer reportCPU(b)()
+			for b.Loop() {
+				w.start(b)
+			}
+		})
+		b.Run("create/"+p.name, func(b *testing.B) {
+			defer reportCPU(b)()
+			for i := 0; b.Loop(); i++ {
+				qs := w.queues(fmt.Sprintf("c%s%d", p.name[:1], i), 5)
+				w.planWalk(b, qs, false)
+				w.applyWalk(b, qs)
+				b.StopTimer()
+				p.em.deleteQueues(b, qs)
+				b.StartTimer()
+			}
+		})
+		qs := w.queues("s"+p.name[:1], 5)
+		w.planWalk(b, qs, false)
+		w.applyWalk(b, qs)
+		b.Run("plan/"+p.name, func(b *testing.B) {
+			defer reportCPU(b)()
+			for b.Loop() {
+				w.planWalk(b, qs, true)
+			}
+		})
+		b.Run("update/"+p.name, func(b *testing.B) {
+			defer reportCPU(b)()
+			for i := 0; b.Loop(); i++ {
+				for _, q := range qs {
+					q.setRedeliveries(int64(6 + i%2))
+				}
+				w.planWalk(b, qs, true)
+				w.applyWalk(b, qs)
+			}
+		})
+		b.StopTimer()
+		p.em.deleteQueues(b, qs)
+	}
+}
+
+// reportCPU reports the allocations and the CPU time of this process per operation (cpu-ns/op:
+// user and system time, the garbage collector's included), which leaves out the time the provider
+// waits for the emulator; call the function it returns after the loop.
+func reportCPU(b *testing.B) func() {
+	b.ReportAllocs()
+	begin := processCPU(b)
+	return func() {
+		b.ReportMetric(float64((processCPU(b)-begin).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}
+
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// walkQueues is the number of queues of each command of BenchmarkWalks.
+const walkQueues = 50
+
+// walkDMQ is the dead message queue every queue of BenchmarkWalks names; it exists beforehand,
+// as in the Event Mesh section.
+const walkDMQ = "acme/crm/prod/bench/dmq"
+
+func serverOf(b *testing.B, p func() fwprovider.Provider) tfprotov6.ProviderServer {
+	srv, err := providerserver.NewProtocol6WithError(p())()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return srv
+}
+
+// walkEmulator is a standalone emulator process.
+type walkEmulator struct {
+	key  string // the Event Mesh service key
+	mgmt *eventmesh.Client
+}
+
+// startWalkEmulator builds and starts the emulator, stopped when b ends, and creates walkDMQ.
+func startWalkEmulator(b *testing.B) *walkEmulator {
+	b.Helper()
+	dir := b.TempDir()
+	bin := filepath.Join(dir, "emulator")
+	build := exec.Command("go", "build", "-o", bin, "./internal/cmd/emulator")
+	build.Dir = acctest.RepoRoot()
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("building the emulator: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "-listen", "127.0.0.1:0", "-keys", dir, "-max-queues", "100000", "-idle-timeout", "50ms")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if !strings.HasPrefix(line, "listening on ") {
+		b.Fatalf("the emulator printed %q (%v) instead of its address", line, err)
+	}
+	keyFile := filepath.Join(dir, "event-mesh.json")
+	raw, err := os.ReadFile(keyFile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	key, err := cmdkit.LoadEventMesh(keyFile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	mgmt, err := cmdkit.EventMeshManagement(key, httpx.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, _, err := mgmt.PutQueue(context.Background(), walkDMQ, eventmesh.QueueSettings{}); err != nil {
+		b.Fatal(err)
+	}
+	return &walkEmulator{key: string(raw), mgmt: mgmt}
+}
+
+// providerConfig is the provider block with the emulator's Event Mesh service key.
+func (e *walkEmulator) providerConfig(b *testing.B, t tftypes.Object) tftypes.Value {
+	attrs := nullAttributes(t)
+	emType, ok := t.AttributeTypes["event_mesh"].(tftypes.Object)
+	if !ok {
+		b.Fatalf("event_mesh is a %s", t.AttributeTypes["event_mesh"])
+	}
+	em := nullAttributes(emType)
+	em["service_key"] = tftypes.NewValue(tftypes.String, e.key)
+	attrs["event_mesh"] = tftypes.NewValue(emType, em)
+	return tftypes.NewValue(t, attrs)
+}
+
+func (e *walkEmulator) deleteQueues(b *testing.B, qs []*walkQueue) {
+	if e == nil {
+		return
+	}
+	for _, q := range qs {
+		if err := e.mgmt.DeleteQueue(context.Background(), q.name); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func nullConfig(_ *testing.B, t tftypes.Object) tftypes.Value {
+	return tftypes.NewValue(t, nullAttributes(t))
+}
+
+func nullAttributes(t tftypes.Object) map[string]tftypes.Value {
+	attrs := map[string]tftypes.Value{}
+	for name, at := range t.AttributeTypes {
+		attrs[name] = tftypes.NewValue(at, nil)
+	}
+	return attrs
+}
+
+// walker sends the walks of one provider.
+type walker struct {
+	server         func() tfprotov6.ProviderServer
+	providerConfig tftypes.Value
+	schema         *tfprotov6.Schema
+	typ            tftypes.Object
+}
+
+func newWalker(b *testing.B, server func() tfprotov6.ProviderServer, config func(*testing.B, tftypes.Object) tftypes.Value) *walker {
+	s, err := server().GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	pt, ok := s.Provider.ValueType().(tftypes.Object)
+	if !ok {
+		b.Fatal("the provider schema is not an object")
+	}
+	rs := s.ResourceSchemas["sapmessaging_queue"]
+	rt, ok := rs.ValueType().(tftypes.Object)
+	if !ok {
+		b.Fatal("the queue schema is not an object")
+	}
+	return &walker{server: server, providerConfig: config(b, pt), schema: rs, typ: rt}
+}
+
+// walkQueue is one sapmessaging_queue resource as Terraform holds it between walks.
+type walkQueue struct {
+	name    string
+	config  tftypes.Value
+	state   tftypes.Value // null before the create
+	private []byte
+}
+
+func (w *walker) queues(prefix string, redeliveries int64) []*walkQueue {
+	qs := make([]*walkQueue, walkQueues)
+	for i := range qs {
+		qs[i] = &walkQueue{name: fmt.Sprintf("acme/crm/prod/bench/%s-q%03d", prefix, i), state: tftypes.NewValue(w.typ, nil)}
+		qs[i].config = w.queueConfig(qs[i].name, redeliveries)
+	}
+	return qs
+}
+
+// queueConfig is the Event Mesh section's queue: a name, a redelivery count, the DMQ, force_destroy.
+func (w *walker) queueConfig(name string, redeliveries int64) tftypes.Value {
+	attrs := nullAttributes(w.typ)
+	attrs["name"] = tftypes.NewValue(tftypes.String, name)
+	attrs["max_redelivery_count"] = tftypes.NewValue(tftypes.Number, redeliveries)
+	attrs["dead_message_queue"] = tftypes.NewValue(tftypes.String, walkDMQ)
+	attrs["force_destroy"] = tftypes.NewValue(tftypes.Bool, true)
+	return tftypes.NewValue(w.typ, attrs)
+}
+
+func (q *walkQueue) setRedeliveries(n int64) {
+	var attrs map[string]tftypes.Value
+	_ = q.config.As(&attrs)
+	attrs["max_redelivery_count"] = tftypes.NewValue(tftypes.Number, n)
+	q.config = tftypes.NewValue(q.config.Type(), attrs)
+}
+
+// start is a new provider server, configured, as at the start of a walk.
+func (w *walker) start(b *testing.B) tfprotov6.ProviderServer {
+	ctx := context.Background()
+	srv := w.server()
+	if _, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
+		b.Fatal(err)
+	}
+	cfg := w.dynamic(b, w.providerConfig)
+	resp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.11.4", Config: cfg})
+	mustClean(b, "ConfigureProvider", resp.Diagnostics, err)
+	return srv
+}
+
+// planWalk plans every queue; with refresh it upgrades and reads the state first. The plan's
+// state is kept, not the planned one.
+func (w *walker) planWalk(b *testing.B, qs []*walkQueue, refresh bool) {
+	ctx := context.Background()
+	srv := w.start(b)
+	for _, q := range qs {
+		prior, private := q.state, q.private
+		if refresh {
+			prior = w.upgrade(b, srv, q.state)
+			resp, err := srv.ReadResource(ctx, &tfprotov6.ReadResourceRequest{TypeName: "sapmessaging_queue", CurrentState: w.dynamic(b, prior), Private: private})
+			mustClean(b, "ReadResource", resp.Diagnostics, err)
+			prior, private = w.value(b, resp.NewState), resp.Private
+			q.state, q.private = prior, private
+		}
+		w.validate(b, srv, q)
+		w.plan(b, srv, q, prior, private)
+	}
+}
+
+// applyWalk plans every queue again and applies it, keeping the new state.
+func (w *walker) applyWalk(b *testing.B, qs []*walkQueue) {
+	ctx := context.Background()
+	srv := w.start(b)
+	for _, q := range qs {
+		prior := q.state
+		if !prior.IsNull() {
+			prior = w.upgrade(b, srv, prior)
+		}
+		w.validate(b, srv, q)
+		planned, private := w.plan(b, srv, q, prior, q.private)
+		resp, err := srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
+			TypeName: "sapmessaging_queue", PriorState: w.dynamic(b, prior), PlannedState: planned,
+			Config: w.dynamic(b, q.config), PlannedPrivate: private,
+		})
+		mustClean(b, "ApplyResourceChange", resp.Diagnostics, err)
+		q.state, q.private = w.value(b, resp.NewState), resp.Private
+	}
+}
+
+func (w *walker) validate(b *testing.B, srv tfprotov6.ProviderServer, q *walkQueue) {
+	resp, err := srv.ValidateResourceConfig(context.Background(), &tfprotov6.ValidateResourceConfigRequest{TypeName: "sapmessaging_queue", Config: w.dynamic(b, q.config)})
+	mustClean(b, "ValidateResourceConfig", resp.Diagnostics, err)
+}
+
+// plan sends PlanResourceChange with Terraform's proposed new state: the configuration, and the
+// prior state's value of a computed attribute the configuration leaves null.
+func (w *walker) plan(b *testing.B, srv tfprotov6.ProviderServer, q *walkQueue, prior tftypes.Value, private []byte) (*tfprotov6.DynamicValue, []byte) {
+	var config, priorAttrs map[string]tftypes.Value
+	_ = q.config.As(&config)
+	if !prior.IsNull() {
+		_ = prior.As(&priorAttrs)
+	}
+	proposed := map[string]tftypes.Value{}
+	for _, a := range w.schema.Block.Attributes {
+		v := config[a.Name]
+		if v.IsNull() && a.Computed && priorAttrs != nil {
+			v = priorAttrs[a.Name]
+		}
+		proposed[a.Name] = v
+	}
+	resp, err := srv.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{
+		TypeName: "sapmessaging_queue", PriorState: w.dynamic(b, prior), ProposedNewState: w.dynamic(b, tftypes.NewValue(w.typ, proposed)),
+		Config: w.dynamic(b, q.config), PriorPrivate: private,
+	})
+	mustClean(b, "PlanResourceChange", resp.Diagnostics, err)
+	return resp.PlannedState, resp.PlannedPrivate
+}
+
+// upgrade sends the state as Terraform stores it (JSON) through UpgradeResourceState.
+func (w *walker) upgrade(b *testing.B, srv tfprotov6.ProviderServer, state tftypes.Value) tftypes.Value {
+	var attrs map[string]tftypes.Value
+	if err := state.As(&attrs); err != nil {
+		b.Fatal(err)
+	}
+	stored := map[string]any{}
+	for name, v := range attrs {
+		stored[name] = jsonOf(b, v)
+	}
+	raw, err := json.Marshal(stored)
+	if err != nil {
+		b.Fatal(err)
+	}
+	resp, err := srv.UpgradeResourceState(context.Background(), &tfprotov6.UpgradeResourceStateRequest{TypeName: "sapmessaging_queue", RawState: &tfprotov6.RawState{JSON: raw}})
+	mustClean(b, "UpgradeResourceState", resp.Diagnostics, err)
+	return w.value(b, resp.UpgradedState)
+}
+
+func jsonOf(b *testing.B, v tftypes.Value) any {
+	if v.IsNull() {
+		return nil
+	}
+	switch {
+	case v.Type().Is(tftypes.String):
+		var s string
+		_ = v.As(&s)
+		return s
+	case v.Type().Is(tftypes.Bool):
+		var x bool
+		_ = v.As(&x)
+		return x
+	case v.Type().Is(tftypes.Number):
+		var f big.Float
+		_ = v.As(&f)
+		return json.Number(f.Text('f', -1))
+	}
+	b.Fatalf("no JSON for %s", v.Type())
+	return nil
+}
+
+func (w *walker) dynamic(b *testing.B, v tftypes.Value) *tfprotov6.DynamicValue {
+	dv, err := tfprotov6.NewDynamicValue(v.Type(), v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &dv
+}
+
+func (w *walker) value(b *testing.B, dv *tfprotov6.DynamicValue) tftypes.Value {
+	v, err := dv.Unmarshal(w.typ)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return v
+}
+
+func mustClean(b *testing.B, rpc string, diags []*tfprotov6.Diagnostic, err error) {
+	if err != nil {
+		b.Fatalf("%s: %v", rpc, err)
+	}
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			b.Fatalf("%s: %s: %s", rpc, d.Summary, d.Detail)
+		}
+	}
+}
