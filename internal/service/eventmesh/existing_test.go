@@ -276,3 +276,49 @@ resource "sapmessaging_queue" "adopted" {
 		},
 	})
 }
+
+// An update the service refuses (429, without retries) writes nothing, and the state keeps the queue as
+// it was, force_destroy included: the old configuration plans nothing, the new one plans the whole
+// update again.
+func TestAccQueue_refusedUpdateKeepsState(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const addr, name = "sapmessaging_queue.q", "acme/crm/prod/refused"
+	config := func(redeliveries int, force bool) string {
+		return env.ProviderWith("  max_retries = 0") + fmt.Sprintf(`
+resource "sapmessaging_queue" "q" {
+  name                 = %q
+  max_redelivery_count = %d
+  force_destroy        = %t
+}
+`, name, redeliveries, force)
+	}
+	deletionGuardTest(t, []resource.TestStep{
+		{Config: config(4, false)},
+		{
+			PreConfig:   func() { env.Srv.InjectNextOn("PUT /queues/{queue}", emulator.Fault429) },
+			Config:      config(6, true),
+			ExpectError: acctest.Wrapped(`Cannot Write Queue`),
+		},
+		{
+			PreConfig: func() {
+				if pending := env.Srv.PendingFaults(); len(pending) != 0 {
+					t.Fatalf("faults not taken: %v", pending)
+				}
+				if q, _ := env.Srv.Queue(name); q.MaxRedeliveryCount != 4 {
+					t.Fatalf("the refused update wrote maxRedeliveryCount %d", q.MaxRedeliveryCount)
+				}
+			},
+			Config:           config(4, false),
+			ConfigPlanChecks: acctest.EmptyPlanBeforeApply(),
+			ConfigStateChecks: []statecheck.StateCheck{
+				acctest.ExpectInt(addr, "max_redelivery_count", 4),
+				acctest.ExpectBool(addr, "force_destroy", false),
+			},
+		},
+		{
+			Config:            config(6, true),
+			ConfigPlanChecks:  acctest.ExpectUpdateThenEmptyPlan(addr),
+			ConfigStateChecks: []statecheck.StateCheck{acctest.ExpectInt(addr, "max_redelivery_count", 6)},
+		},
+	})
+}

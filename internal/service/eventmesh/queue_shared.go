@@ -442,13 +442,12 @@ func readQueueResource[M comparable, P queueModelPtr[M]](ctx context.Context, d 
 }
 
 func updateQueueResource[M comparable, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state M
+	var plan M
 	resp.Diagnostics.Append(framework.GetPlan(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !d.EventMeshOrError(&resp.Diagnostics) {
 		return
 	}
-	pp, sp := P(&plan), P(&state)
+	pp, planned := P(&plan), plan
 	if !d.CheckDMQLinks(ctx, pp.queueName(), framework.Deref(pp.settings().DeadMsgQueue), false, &resp.Diagnostics) {
 		return
 	}
@@ -471,10 +470,20 @@ func updateQueueResource[M comparable, P queueModelPtr[M]](ctx context.Context, 
 	switch {
 	case err == nil:
 		pp.fromAPI(q)
+		if plan == planned && req.Plan.Raw.IsFullyKnown() {
+			// The service holds what the plan shows, the common update: the plan is the new state as it is.
+			resp.State.Raw = req.Plan.Raw
+			return
+		}
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 	case q != nil:
 		// The update failed: record what the service holds now, keeping force_destroy as it was.
-		sp.fromAPI(q)
+		var state M
+		resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		P(&state).fromAPI(q)
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
 	}
 }
