@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,6 +121,10 @@ func TestRenderAndTargets(t *testing.T) {
 	if md := render(o, "Terraform", cells, nil, true); !strings.Contains(md, "waits the latency in each create and update (-noapi-wait)") {
 		t.Errorf("the table does not say that the no-API provider waited:\n%s", md)
 	}
+	o.noAPICall = true
+	if md := render(o, "Terraform", cells, nil, true); !strings.Contains(md, "makes one HTTP GET in each create and update (-noapi-call)") || strings.Contains(md, "(-noapi-wait)") {
+		t.Errorf("the table does not say that the no-API provider called a server (and only that):\n%s", md)
+	}
 }
 
 func TestRenderCI(t *testing.T) {
@@ -186,7 +192,7 @@ func TestParseFlags(t *testing.T) {
 	if !o.ci.enabled || o.ci.flows != 10 || o.ci.channels != 2 || o.ci.deployDelay != 5*time.Second || fmt.Sprint(o.ci.parallelism) != "[10 20]" {
 		t.Fatalf("Cloud Integration defaults: %+v", o.ci)
 	}
-	if o.noAPIWait || o.cpuProfile != "" {
+	if o.noAPIWait || o.noAPICall || o.cpuProfile != "" {
 		t.Fatalf("-noapi-wait and -cpuprofile are on by default: %+v", o)
 	}
 	dir := t.TempDir()
@@ -300,4 +306,37 @@ func TestLandscapeTargets(t *testing.T) {
 	table := renderLandscape(options{parallelism: 10, landscape: landscapeOptions{instances: 8, queues: 250, latency: 20 * time.Millisecond, runs: 3}},
 		"Terraform 1.11.4", cells, true)
 	cmdtest.Contains(t, "the table", table, "| destroy | 0 / 502 | 2.5 MB |", "| 50 MiB (17, 400 MiB) |", "8 Event Mesh instances", "= 2000 sapmessaging_queue")
+}
+
+// The call server waits the latency and answers a queue's JSON; the no-API provider's environment
+// names it with -noapi-call, the latency with -noapi-wait, nothing without either.
+func TestNoAPICalls(t *testing.T) {
+	t.Parallel()
+	b := &bench{o: options{noAPICall: true}}
+	cs, err := b.startNoAPICalls(50 * time.Millisecond)
+	if err != nil || cs == nil {
+		t.Fatalf("call server: %v", err)
+	}
+	defer cs.stop()
+	begin := time.Now()
+	resp, err := http.Get(cs.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	var q map[string]any
+	if took := time.Since(begin); took < 50*time.Millisecond || json.Unmarshal(body, &q) != nil || q["maxRedeliveryCount"] != float64(5) {
+		t.Errorf("answer after %s: %s", took, body)
+	}
+	if env := b.noAPIEnv(time.Second, cs); len(env) != 1 || env[0] != "SAPMESSAGING_NOAPI_CALL="+cs.url {
+		t.Errorf("env with -noapi-call: %v", env)
+	}
+	b.o = options{noAPIWait: true}
+	if env := b.noAPIEnv(20*time.Millisecond, nil); len(env) != 1 || env[0] != "SAPMESSAGING_NOAPI_WAIT=20ms" {
+		t.Errorf("env with -noapi-wait: %v", env)
+	}
+	if cs, err := (&bench{}).startNoAPICalls(time.Second); cs != nil || err != nil || (&bench{}).noAPIEnv(time.Second, nil) != nil {
+		t.Errorf("without the flags: %v %v", cs, err)
+	}
 }
