@@ -240,7 +240,9 @@ func queueErrorDetail(name string, err error) string {
 		"the service's status, then run the command again; TF_LOG=debug shows each request.", name, framework.Clause(err))
 }
 
-// queueModelPtr is a pointer to a resource model that maps onto an Event Mesh queue.
+// queueModelPtr is a pointer to a resource model that maps onto an Event Mesh queue. The model is
+// comparable (primitive attribute values only): a refresh and an update compare what the service holds
+// with what the state or the plan held, and the plan whether it writes the queue.
 type queueModelPtr[M comparable] interface {
 	*M
 	settings() eventmesh.QueueSettings
