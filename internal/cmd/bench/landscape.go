@@ -213,7 +213,7 @@ func renderLandscape(o options, tfVersion string, cells []landscapeCell, rss boo
 
 // landscapeTargets checks the landscape against its targets: a refresh with 1 management API call
 // per instance, a destroy (force_destroy = true) with at most N + 5 per instance, the provider's
-// CPU time within 1.1× of the no-API provider's for every command, and every provider process
+// CPU time within cpuTarget of the no-API provider's for every command, and every provider process
 // under 200 MB.
 func landscapeTargets(queues int, cells []landscapeCell, rss bool) string {
 	var sb strings.Builder
@@ -230,8 +230,8 @@ func landscapeTargets(queues int, cells []landscapeCell, rss bool) string {
 		}
 		if rss && c.providerCPU > 0 && c.noAPICPU > 0 {
 			r := float64(c.providerCPU) / float64(c.noAPICPU)
-			fmt.Fprintf(&sb, "- %s: provider CPU within 1.1× of the no-API provider: %s / %s = %.3f×, %s\n",
-				c.op, seconds(c.providerCPU), seconds(c.noAPICPU), r, mark(r <= 1.1))
+			fmt.Fprintf(&sb, "- %s: provider CPU within %.3g× of the no-API provider: %s / %s = %.3f×, %s\n",
+				c.op, cpuTarget(c.op), seconds(c.providerCPU), seconds(c.noAPICPU), r, mark(r <= cpuTarget(c.op)))
 		}
 	}
 	if rss {

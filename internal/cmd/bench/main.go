@@ -1051,8 +1051,17 @@ func (c cell) cpuRatio() float64 {
 	return float64(c.providerCPU) / float64(c.noAPICPU)
 }
 
+// cpuTarget is the most provider CPU per no-API provider CPU that a command may take: 1.15× for a
+// create, which writes every queue after reading the run's list, 1.1× for the others (issue 41).
+func cpuTarget(op string) float64 {
+	if op == opCreate {
+		return 1.15
+	}
+	return 1.1
+}
+
 // targets checks the results against the targets: at the largest N, the provider's CPU time within
-// 1.1× of the no-API provider's for every command and a refresh with one management API call;
+// cpuTarget of the no-API provider's for every command and a refresh with one management API call;
 // validation under 1 ms per resource; the provider's peak RSS under 100 MB.
 func targets(cells []cell, validation []benchLine, rss bool) string {
 	var sb strings.Builder
@@ -1071,8 +1080,8 @@ func targets(cells []cell, validation []benchLine, rss bool) string {
 			fmt.Fprintf(&sb, "- refresh of %d queues at %s with 1 management API call: %d, %s\n", c.n, c.latency, c.mgmtCalls, mark(c.mgmtCalls <= 1))
 		}
 		if r := c.cpuRatio(); rss && r > 0 {
-			fmt.Fprintf(&sb, "- %d queues at %s, %s: provider CPU within 1.1× of the no-API provider: %s / %s = %.2f×, %s\n",
-				c.n, c.latency, c.op, seconds(c.providerCPU), seconds(c.noAPICPU), r, mark(r <= 1.1))
+			fmt.Fprintf(&sb, "- %d queues at %s, %s: provider CPU within %.3g× of the no-API provider: %s / %s = %.2f×, %s\n",
+				c.n, c.latency, c.op, cpuTarget(c.op), seconds(c.providerCPU), seconds(c.noAPICPU), r, mark(r <= cpuTarget(c.op)))
 		}
 	}
 	if len(validation) > 0 {

@@ -96,7 +96,7 @@ func TestRenderAndTargets(t *testing.T) {
 	cmdtest.Contains(t, "the markdown", md,
 		"| 20ms | 250 | apply (create) | 250 | 3.00 s | 2.20 s → 2.70 s | 1.11× | 0.42 s / 0.40 s | 1.05× | 2.00 s / 1.00 s | 1.50 s | 40 MiB |",
 		"| 20ms | 250 | plan (refresh, no changes) | 1 | 1.00 s | n/a | n/a |",
-		"250 queues at 20ms, apply (create): provider CPU within 1.1× of the no-API provider: 0.42 s / 0.40 s = 1.05×, met",
+		"250 queues at 20ms, apply (create): provider CPU within 1.15× of the no-API provider: 0.42 s / 0.40 s = 1.05×, met",
 		"refresh of 250 queues at 20ms with 1 management API call: 1, met",
 		"| queue | 250 µs | 1000 |",
 		"slowest 250 µs, met",
@@ -285,11 +285,11 @@ func TestSumRSS(t *testing.T) {
 }
 
 // The landscape's targets: 1 call per instance for a refresh, N + 5 for a destroy, CPU within
-// 1.1×, the largest provider process under 200 MB.
+// 1.15× for the create and 1.1× for the others, the largest provider process under 200 MB.
 func TestLandscapeTargets(t *testing.T) {
 	t.Parallel()
 	cells := []landscapeCell{
-		{op: opCreate, perInstance: 252, providerCPU: 10 * time.Second, noAPICPU: 10 * time.Second, rssKB: 50 << 10, rssSumKB: 400 << 10, procs: 17},
+		{op: opCreate, perInstance: 252, providerCPU: 11200 * time.Millisecond, noAPICPU: 10 * time.Second, rssKB: 50 << 10, rssSumKB: 400 << 10, procs: 17},
 		{op: opPlan, perInstance: 1, providerCPU: 12 * time.Second, noAPICPU: 10 * time.Second, rssKB: 60 << 10},
 		{op: opUpdate, perInstance: 251, providerCPU: 11 * time.Second, noAPICPU: 10 * time.Second},
 		{op: opDestroy, perInstance: 502, providerCPU: 10 * time.Second, noAPICPU: 10 * time.Second, bytes: 2_500_000},
@@ -298,7 +298,7 @@ func TestLandscapeTargets(t *testing.T) {
 	cmdtest.Contains(t, "the list of targets", got,
 		"- refresh with 1 management API call per instance: at most 1, met",
 		"- destroy (force_destroy = true) with at most N + 5 = 255 management API calls per instance: at most 502, **missed**",
-		"- apply (create): provider CPU within 1.1× of the no-API provider: 10.00 s / 10.00 s = 1.000×, met",
+		"- apply (create): provider CPU within 1.15× of the no-API provider: 11.20 s / 10.00 s = 1.120×, met",
 		"- plan (refresh, no changes): provider CPU within 1.1× of the no-API provider: 12.00 s / 10.00 s = 1.200×, **missed**",
 		"- apply (update every queue): provider CPU within 1.1× of the no-API provider: 11.00 s / 10.00 s = 1.100×, met",
 		"- provider peak RSS under 200 MB (the largest provider process): 60 MiB, met",
