@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -365,7 +364,7 @@ func (w *walker) upgrade(b *testing.B, srv tfprotov6.ProviderServer, state tftyp
 	}
 	stored := map[string]any{}
 	for name, v := range attrs {
-		stored[name] = jsonOf(b, v)
+		stored[name] = acctest.GoValue(b, v)
 	}
 	raw, err := json.Marshal(stored)
 	if err != nil {
@@ -374,28 +373,6 @@ func (w *walker) upgrade(b *testing.B, srv tfprotov6.ProviderServer, state tftyp
 	resp, err := srv.UpgradeResourceState(context.Background(), &tfprotov6.UpgradeResourceStateRequest{TypeName: "sapmessaging_queue", RawState: &tfprotov6.RawState{JSON: raw}})
 	mustClean(b, "UpgradeResourceState", resp.Diagnostics, err)
 	return w.value(b, resp.UpgradedState)
-}
-
-func jsonOf(b *testing.B, v tftypes.Value) any {
-	if v.IsNull() {
-		return nil
-	}
-	switch {
-	case v.Type().Is(tftypes.String):
-		var s string
-		_ = v.As(&s)
-		return s
-	case v.Type().Is(tftypes.Bool):
-		var x bool
-		_ = v.As(&x)
-		return x
-	case v.Type().Is(tftypes.Number):
-		var f big.Float
-		_ = v.As(&f)
-		return json.Number(f.Text('f', -1))
-	}
-	b.Fatalf("no JSON for %s", v.Type())
-	return nil
 }
 
 func (w *walker) dynamic(b *testing.B, v tftypes.Value) *tfprotov6.DynamicValue {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -207,31 +206,6 @@ func moveFixture(t *testing.T, name, target string) (*tfprotov6.MoveResourceStat
 	return resp, attrs
 }
 
-func tfString(t *testing.T, v tftypes.Value) any {
-	t.Helper()
-	if v.IsNull() {
-		return nil
-	}
-	switch {
-	case v.Type().Is(tftypes.String):
-		var s string
-		_ = v.As(&s)
-		return s
-	case v.Type().Is(tftypes.Bool):
-		var b bool
-		_ = v.As(&b)
-		return b
-	case v.Type().Is(tftypes.Number):
-		var f big.Float
-		if err := v.As(&f); err != nil {
-			t.Fatal(err)
-		}
-		n, _ := f.Int64()
-		return n
-	}
-	return v.String()
-}
-
 // expectMoved moves the fixture's resource name into the resource type target, which must succeed with the
 // attributes want (the others are not checked), and returns the move's response.
 func expectMoved(t *testing.T, name, target string, want map[string]any) *tfprotov6.MoveResourceStateResponse {
@@ -241,7 +215,7 @@ func expectMoved(t *testing.T, name, target string, want map[string]any) *tfprot
 		t.Fatalf("the move failed: %s", protoDiagText(resp.Diagnostics))
 	}
 	for k, w := range want {
-		if got := tfString(t, attrs[k]); got != w {
+		if got := acctest.GoValue(t, attrs[k]); got != w {
 			t.Errorf("%s = %#v, want %#v", k, got, w)
 		}
 	}
