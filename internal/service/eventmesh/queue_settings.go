@@ -196,6 +196,9 @@ type queueResourceModel struct {
 func (m *queueResourceModel) queueName() string  { return m.Name.ValueString() }
 func (m *queueResourceModel) forceDestroy() bool { return m.ForceDestroy.ValueBool() }
 
+// settingsModel is the part of the model that Event Mesh holds.
+func (m *queueResourceModel) settingsModel() queueSettingsModel { return m.queueSettingsModel }
+
 // fromAPI copies what the service holds into the model.
 func (m *queueResourceModel) fromAPI(q *eventmesh.Queue) {
 	m.ID = types.StringValue(q.Name)

@@ -246,6 +246,9 @@ func queueErrorDetail(name string, err error) string {
 type queueModelPtr[M comparable] interface {
 	*M
 	settings() eventmesh.QueueSettings
+	// settingsModel is the part of the model that Event Mesh holds (queueResourceModel): a plan that
+	// leaves it as the state holds it writes nothing.
+	settingsModel() queueSettingsModel
 	fromAPI(q *eventmesh.Queue)
 	queueName() string
 	forceDestroy() bool
@@ -461,6 +464,19 @@ func updateQueueResource[M comparable, P queueModelPtr[M]](ctx context.Context, 
 	// shared with the checks above), so that an AMQP sender of this apply that takes R from this
 	// queue sees the R its plan showed, not the one this write sets. A failed list changes nothing here.
 	_, _ = d.EventMesh.FirstSnapshot(ctx)
+	var state M
+	resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if pp.settingsModel() == P(&state).settingsModel() && req.Plan.Raw.IsFullyKnown() {
+		// The plan changes no setting of the queue, only what the provider keeps (force_destroy, the
+		// allow_* attributes): nothing is written, as the plan said (planQueue). Event Mesh refuses any
+		// write of a queue whose dead message queue is missing, so this is also how such a queue takes
+		// allow_missing_dead_message_queue.
+		resp.State.Raw = req.Plan.Raw
+		return
+	}
 	q, _, unknown, err := putQueue(ctx, d.EventMesh, pp.queueName(), pp.settings(), &resp.Diagnostics)
 	if unknown {
 		// The prior state stays: the next refresh reads which settings the queue holds.
@@ -480,11 +496,6 @@ func updateQueueResource[M comparable, P queueModelPtr[M]](ctx context.Context, 
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &plan)...)
 	case q != nil:
 		// The update failed: record what the service holds now, keeping force_destroy as it was.
-		var state M
-		resp.Diagnostics.Append(framework.GetState(ctx, req.State, &state)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
 		P(&state).fromAPI(q)
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
 	}

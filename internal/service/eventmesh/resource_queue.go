@@ -150,9 +150,9 @@ func (plan *QueueModel) planQueue(ctx context.Context, d *framework.ProviderData
 		// The link is unchanged, so it closes no new cycle, but the dead message queue may have been deleted
 		// outside this configuration: checked from the refresh's queue list, on every plan.
 		d.RecordDMQLink(name, dmq)
-		// Whether the plan writes the queue: its model holds every attribute, so it differs from the
-		// state's exactly when the plan does (cheaper than comparing the raw values, which walks both).
-		d.CheckHeldDMQ(ctx, name, dmq, *plan != state, allowMissing, &resp.Diagnostics)
+		// Whether the plan writes the queue: whether it changes a setting Event Mesh holds. A change of
+		// only what the provider keeps (force_destroy, the allow_* attributes) writes nothing (updateQueueResource).
+		d.CheckHeldDMQ(ctx, name, dmq, plan.settingsModel() != state.settingsModel(), allowMissing, &resp.Diagnostics)
 		return
 	}
 	if d.CheckDMQLinks(ctx, name, dmq, true, &resp.Diagnostics) && allowMissing {

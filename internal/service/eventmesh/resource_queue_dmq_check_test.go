@@ -151,3 +151,53 @@ func TestAccQueueListResource_missingDeadMessageQueue(t *testing.T) {
 		),
 	)
 }
+
+// A queue in the state whose dead message queue was deleted by hand is adopted as it is by switching
+// allow_missing_dead_message_queue on, as the refusal advises: the plan changes only what the provider keeps,
+// warns instead of refusing, and the apply writes nothing to Event Mesh (which refuses any write of the queue
+// while its dead message queue is missing); force_destroy alike.
+func TestAccQueue_allowMissingDeadMessageQueueInState(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const addr = "sapmessaging_queue.q"
+	puts := func() int64 { return env.Srv.Stats().Routes["PUT /queues/{queue}"] }
+	var before int64
+	deletionGuardTest(t, []resource.TestStep{
+		{
+			PreConfig: putExtDMQ(t, env),
+			Config:    extQueueHCL(env, 3, ""),
+		},
+		{
+			PreConfig:   deleteExtDMQ(t, env),
+			Config:      extQueueHCL(env, 3, ""),
+			ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist`),
+		},
+		{
+			PreConfig:        func() { before = puts() },
+			Config:           extQueueHCL(env, 3, "  allow_missing_dead_message_queue = true\n  force_destroy = true\n"),
+			ConfigPlanChecks: acctest.ExpectUpdateThenEmptyPlan(addr),
+			ConfigStateChecks: []statecheck.StateCheck{
+				acctest.ExpectBool(addr, "allow_missing_dead_message_queue", true),
+				acctest.ExpectBool(addr, "force_destroy", true),
+			},
+			Check: func(*terraform.State) error {
+				if n := puts() - before; n != 0 {
+					return fmt.Errorf("the apply wrote the queue %d time(s); only attributes the provider keeps changed", n)
+				}
+				if q, ok := env.Srv.Queue(extQueue); !ok || q.DeadMsgQueue == nil || *q.DeadMsgQueue != extDMQ || q.MaxRedeliveryCount != 3 {
+					return fmt.Errorf("the queue changed: %+v", q)
+				}
+				return nil
+			},
+		},
+		{
+			// A change of a setting writes the queue, which Event Mesh refuses while its dead message queue is missing.
+			Config:      extQueueHCL(env, 4, "  allow_missing_dead_message_queue = true\n  force_destroy = true\n"),
+			ExpectError: acctest.Wrapped(`Dead Message Queue Does Not Exist.*the apply would fail`),
+		},
+		{
+			PreConfig:        putExtDMQ(t, env),
+			Config:           extQueueHCL(env, 4, ""),
+			ConfigPlanChecks: acctest.EmptyPlanAfterApply(),
+		},
+	})
+}
