@@ -253,6 +253,10 @@ type cell struct {
 	mgmtCalls                    int64         // the most any run made
 	tokens                       int64
 	rssKB                        int64 // peak over the runs, 0 when not measured
+	// ratioLo and ratioHi are the lowest and the highest CPU ratio of one run's pair (the provider's
+	// command and the no-API provider's in the same run, minutes apart), 0 when not measured: how far
+	// the ratio moves between runs of one build, beside the ratio of the medians.
+	ratioLo, ratioHi float64
 }
 
 // noAPIRatio compares the wall time with the floor of a provider that makes no API call.
@@ -631,9 +635,26 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 		c.noAPI = median(noAPI[op])
 		c.noAPICPU = medianOf(noAPI[op], func(s sample) time.Duration { return s.providerCPU })
 		c.noAPIFloor = floorFor(op, n, b.o.parallelism, latency, c.noAPI)
+		c.ratioLo, c.ratioHi = pairedRatios(mine[op], noAPI[op])
 		cells = append(cells, c)
 	}
 	return cells, nil
+}
+
+// pairedRatios returns the lowest and the highest provider CPU ratio of the runs, run r of the
+// provider over run r of the no-API provider; 0, 0 without a pair whose CPU times were both measured.
+func pairedRatios(mine, noAPI []sample) (lo, hi float64) {
+	for r := range min(len(mine), len(noAPI)) {
+		if mine[r].providerCPU <= 0 || noAPI[r].providerCPU <= 0 {
+			continue
+		}
+		x := float64(mine[r].providerCPU) / float64(noAPI[r].providerCPU)
+		if lo == 0 || x < lo {
+			lo = x
+		}
+		hi = max(hi, x)
+	}
+	return lo, hi
 }
 
 func median(ss []sample) time.Duration {
@@ -1000,7 +1021,8 @@ func render(o options, tfVersion string, cells []cell, validation []benchLine, r
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s, parallelism %d, median of %d run(s). No-API provider = the same command against a provider with the same queue schema on the same "+
 		"plugin framework that makes no API call; its floor adds ceil(N / %d) × latency × API calls per resource (1 per create or update; 1 list in total "+
-		"for a refresh, and 1 list in total before the creates, for the check that no queue exists yet). CPU ratio = the provider's CPU time / the no-API provider's. terraform_data = the same command over N built-in terraform_data "+
+		"for a refresh, and 1 list in total before the creates, for the check that no queue exists yet). CPU ratio = the provider's CPU time / the no-API provider's, medians; "+
+		"in brackets the lowest and highest ratio of one run's pair, the provider's command over the no-API provider's in the same run. terraform_data = the same command over N built-in terraform_data "+
 		"resources (Terraform alone), as context.\n\n",
 		tfVersion, o.parallelism, o.runs, o.parallelism)
 	switch {
@@ -1022,6 +1044,9 @@ func render(o options, tfVersion string, cells []cell, validation []benchLine, r
 		}
 		if r := c.cpuRatio(); rss && r > 0 {
 			cpuRatio = fmt.Sprintf("%.2f×", r)
+			if c.ratioHi > c.ratioLo && c.ratioLo > 0 {
+				cpuRatio += fmt.Sprintf(" (runs %.2f–%.2f)", c.ratioLo, c.ratioHi)
+			}
 		}
 		noAPI, noAPIRatio := "n/a", "n/a"
 		if c.noAPIFloor > 0 {

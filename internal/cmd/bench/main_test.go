@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -105,6 +106,10 @@ func TestRenderAndTargets(t *testing.T) {
 	if strings.Contains(md, "terraform_data →") {
 		t.Errorf("terraform_data is context, not a floor:\n%s", md)
 	}
+	cells[0].ratioLo, cells[0].ratioHi = 0.98, 1.21
+	if md := render(o, "Terraform", cells, nil, true); !strings.Contains(md, "| 0.42 s / 0.40 s | 1.05× (runs 0.98–1.21) |") {
+		t.Errorf("the CPU ratio does not show the runs' spread:\n%s", md)
+	}
 	cells[0].providerCPU = 600 * time.Millisecond
 	cells[1].mgmtCalls = 2
 	md = render(o, "Terraform", cells, nil, true)
@@ -124,6 +129,28 @@ func TestRenderAndTargets(t *testing.T) {
 	o.noAPICall = true
 	if md := render(o, "Terraform", cells, nil, true); !strings.Contains(md, "makes one HTTP GET in each create and update (-noapi-call)") || strings.Contains(md, "(-noapi-wait)") {
 		t.Errorf("the table does not say that the no-API provider called a server (and only that):\n%s", md)
+	}
+}
+
+func TestPairedRatios(t *testing.T) {
+	t.Parallel()
+	s := func(cpu time.Duration) sample { return sample{providerCPU: cpu} }
+	for _, tc := range []struct {
+		name           string
+		mine, noAPI    []sample
+		wantLo, wantHi float64
+	}{
+		{"runs paired by index", []sample{s(120), s(100), s(150)}, []sample{s(100), s(100), s(100)}, 1.0, 1.5},
+		// The medians would pair 120 with 100 (1.2); the runs pair 150 with 100 and 100 with 200.
+		{"not the medians", []sample{s(150), s(120), s(100)}, []sample{s(100), s(100), s(200)}, 0.5, 1.5},
+		{"a run without CPU time is left out", []sample{s(0), s(110)}, []sample{s(100), s(100)}, 1.1, 1.1},
+		{"more runs of one than the other", []sample{s(110), s(130), s(900)}, []sample{s(100), s(100)}, 1.1, 1.3},
+		{"none", nil, []sample{s(100)}, 0, 0},
+	} {
+		lo, hi := pairedRatios(tc.mine, tc.noAPI)
+		if math.Abs(lo-tc.wantLo) > 1e-9 || math.Abs(hi-tc.wantHi) > 1e-9 {
+			t.Errorf("%s: pairedRatios = %v, %v, want %v, %v", tc.name, lo, hi, tc.wantLo, tc.wantHi)
+		}
 	}
 }
 
