@@ -38,12 +38,15 @@ import (
 //     (UpgradeResourceState, ValidateResourceConfig, PlanResourceChange, ApplyResourceChange).
 //
 // The provider talks to an emulator in a process of its own (built from internal/cmd/emulator,
-// no latency, idle connections closed after 50 ms as a discarded provider process's would be), so
+// no latency unless SAPMESSAGING_WALK_LATENCY sets one, idle connections closed after 50 ms as a discarded provider process's would be), so
 // cpu-ns/op is this process's CPU time: the framework's and the provider's work per command without
 // Terraform, the gRPC transport and the bench's parallelism. allocs/op is exact and repeats to the
-// allocation; cpu-ns/op moves by about 5 % from run to run, and it holds the client side of every API
+// allocation; cpu-ns/op moves by about 5 % between the runs of one test binary and by up to a third
+// between test binaries on a shared 2-vCPU machine (compare the providers in one binary), and it holds the client side of every API
 // round trip one after the other, a larger share than in the bench's parallel commands (make bench
-// -noapi-call measures the calls there). Compare the two providers' allocs/op and cpu-ns/op of a
+// -noapi-call measures the calls there); sys-ns/op is the part of it spent in the kernel. With
+// SAPMESSAGING_WALK_LATENCY (envWalkLatency) the emulator waits before each answer, and the same walks
+// show what the waiting costs the process. Compare the two providers' allocs/op and cpu-ns/op of a
 // command (benchstat), per queue: op / walkQueues.
 func BenchmarkWalks(b *testing.B) {
 	em := startWalkEmulator(b)
@@ -103,10 +106,20 @@ func BenchmarkWalks(b *testing.B) {
 // waits for the emulator; call the function it returns after the loop.
 func reportCPU(b *testing.B) func() {
 	b.ReportAllocs()
-	begin := processCPU(b)
+	begin, beginSys := processCPU(b), systemCPU(b)
 	return func() {
 		b.ReportMetric(float64((processCPU(b)-begin).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64((systemCPU(b)-beginSys).Nanoseconds())/float64(b.N), "sys-ns/op")
 	}
+}
+
+// systemCPU is this process's system time: the part of processCPU spent in the kernel.
+func systemCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Stime.Nano())
 }
 
 func processCPU(b *testing.B) time.Duration {
@@ -138,6 +151,12 @@ type walkEmulator struct {
 	mgmt *eventmesh.Client
 }
 
+// envWalkLatency names a duration, such as 20ms, that the emulator of BenchmarkWalks waits before
+// each answer (its -latency): the walks then wait for every API call one after the other, as a provider
+// process waits in Terraform's walks, and cpu-ns/op against a run without it shows what the waiting
+// costs the process in CPU (the same allocations, more CPU per command). Unset: no latency.
+const envWalkLatency = "SAPMESSAGING_WALK_LATENCY"
+
 // startWalkEmulator builds and starts the emulator, stopped when b ends, and creates walkDMQ.
 func startWalkEmulator(b *testing.B) *walkEmulator {
 	b.Helper()
@@ -148,7 +167,14 @@ func startWalkEmulator(b *testing.B) *walkEmulator {
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("building the emulator: %v\n%s", err, out)
 	}
-	cmd := exec.Command(bin, "-listen", "127.0.0.1:0", "-keys", dir, "-max-queues", "100000", "-idle-timeout", "50ms")
+	args := []string{"-listen", "127.0.0.1:0", "-keys", dir, "-max-queues", "100000", "-idle-timeout", "50ms"}
+	if l := os.Getenv(envWalkLatency); l != "" {
+		if _, err := time.ParseDuration(l); err != nil {
+			b.Fatalf("%s=%q: %v", envWalkLatency, l, err)
+		}
+		args = append(args, "-latency", l)
+	}
+	cmd := exec.Command(bin, args...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		b.Fatal(err)
