@@ -38,16 +38,17 @@ import (
 //     (UpgradeResourceState, ValidateResourceConfig, PlanResourceChange, ApplyResourceChange).
 //
 // The provider talks to an emulator in a process of its own (built from internal/cmd/emulator,
-// no latency unless SAPMESSAGING_WALK_LATENCY sets one, idle connections closed after 50 ms as a discarded provider process's would be), so
-// cpu-ns/op is this process's CPU time: the framework's and the provider's work per command without
-// Terraform, the gRPC transport and the bench's parallelism. allocs/op is exact and repeats to the
-// allocation; cpu-ns/op moves by about 5 % between the runs of one test binary and by up to a third
-// between test binaries on a shared 2-vCPU machine (compare the providers in one binary), and it holds the client side of every API
-// round trip one after the other, a larger share than in the bench's parallel commands (make bench
-// -noapi-call measures the calls there); sys-ns/op is the part of it spent in the kernel. With
-// SAPMESSAGING_WALK_LATENCY (envWalkLatency) the emulator waits before each answer, and the same walks
-// show what the waiting costs the process. Compare the two providers' allocs/op and cpu-ns/op of a
-// command (benchstat), per queue: op / walkQueues.
+// no latency unless SAPMESSAGING_WALK_LATENCY sets one, idle connections closed after 50 ms as a
+// discarded provider process's would be), so cpu-ns/op is this process's CPU time: the framework's
+// and the provider's work per command without Terraform, the gRPC transport and the bench's
+// parallelism; sys-ns/op is the part of it spent in the kernel. allocs/op is exact and repeats to
+// the allocation; cpu-ns/op moves by about 5 % between the runs of one test binary and by up to a
+// third between test binaries on a shared 2-vCPU machine (compare the providers in one binary), and
+// it holds the client side of every API round trip one after the other, a larger share than in the
+// bench's parallel commands (make bench -noapi-call measures the calls there). With
+// SAPMESSAGING_WALK_LATENCY (envWalkLatency) the emulator waits before each answer, and the same
+// walks show what the waiting costs the process. Compare the two providers' allocs/op and cpu-ns/op
+// of a command (benchstat), per queue: op / walkQueues.
 func BenchmarkWalks(b *testing.B) {
 	em := startWalkEmulator(b)
 	for _, p := range []struct {
