@@ -78,6 +78,7 @@ type landscapeCell struct {
 	rssKB, noAPIRSSKB     int64         // the largest provider process of any run
 	rssSumKB, noAPISumKB  int64         // the processes' peaks added up, the most of any run
 	procs, noAPIProcs     int           // provider processes of the command, the most of any run
+	ratioLo, ratioHi      float64       // the lowest and highest CPU ratio of one run's pair (pairedRatios)
 }
 
 // measureLandscape runs the landscape o.landscape.runs times, each the no-API provider's
@@ -155,6 +156,7 @@ func landscapeCells(steps []step, mine, noAPI map[string][]sample) []landscapeCe
 		c := landscapeCell{op: op, wall: median(mine[op]), noAPIWall: median(noAPI[op]),
 			providerCPU: medianOf(mine[op], func(s sample) time.Duration { return s.providerCPU }),
 			noAPICPU:    medianOf(noAPI[op], func(s sample) time.Duration { return s.providerCPU })}
+		c.ratioLo, c.ratioHi = pairedRatios(mine[op], noAPI[op])
 		for _, s := range mine[op] {
 			c.mgmtCalls = max(c.mgmtCalls, s.mgmtCalls)
 			c.perInstance = max(c.perInstance, s.perInstance)
@@ -180,7 +182,8 @@ func renderLandscape(o options, tfVersion string, cells []landscapeCell, rss boo
 	fmt.Fprintf(&sb, "Landscape: %d Event Mesh instances (one emulator each, latency %s) × %d queues = %d sapmessaging_queue resources, "+
 		"one aliased provider configuration per instance, one configuration; %s, parallelism %d, median of %d interleaved run(s) "+
 		"against the no-API provider with the same resources. Calls and bytes are the emulators' (the most of any run); "+
-		"provider CPU adds up the provider processes of a command (Terraform starts several per command, at least one per alias in each of its phases); peak RSS is the "+
+		"provider CPU adds up the provider processes of a command (Terraform starts several per command, at least one per alias in each of its phases), and the CPU ratio "+
+		"shows in brackets the lowest and highest ratio of one run's pair; peak RSS is the "+
 		"largest provider process, then how many processes the command started and their peaks added up (more than they held at once: "+
 		"not all run at once), for the provider and the no-API provider.\n\n",
 		lo.instances, lo.latency, lo.queues, lo.instances*lo.queues, tfVersion, o.parallelism, lo.runs)
@@ -197,6 +200,9 @@ func renderLandscape(o options, tfVersion string, cells []landscapeCell, rss boo
 		if rss && c.providerCPU > 0 && c.noAPICPU > 0 {
 			cpu = seconds(c.providerCPU) + " / " + seconds(c.noAPICPU)
 			ratio = fmt.Sprintf("%.2f×", float64(c.providerCPU)/float64(c.noAPICPU))
+			if c.ratioHi > c.ratioLo && c.ratioLo > 0 {
+				ratio += fmt.Sprintf(" (runs %.2f–%.2f)", c.ratioLo, c.ratioHi)
+			}
 		}
 		if rss && c.rssKB > 0 {
 			mem = fmt.Sprintf("%s (%d, %s)", mib(c.rssKB), c.procs, mib(c.rssSumKB))

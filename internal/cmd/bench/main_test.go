@@ -316,7 +316,8 @@ func TestSumRSS(t *testing.T) {
 func TestLandscapeTargets(t *testing.T) {
 	t.Parallel()
 	cells := []landscapeCell{
-		{op: opCreate, perInstance: 252, providerCPU: 11200 * time.Millisecond, noAPICPU: 10 * time.Second, rssKB: 50 << 10, rssSumKB: 400 << 10, procs: 17},
+		{op: opCreate, perInstance: 252, providerCPU: 11200 * time.Millisecond, noAPICPU: 10 * time.Second, rssKB: 50 << 10, rssSumKB: 400 << 10, procs: 17,
+			ratioLo: 1.04, ratioHi: 1.19},
 		{op: opPlan, perInstance: 1, providerCPU: 12 * time.Second, noAPICPU: 10 * time.Second, rssKB: 60 << 10},
 		{op: opUpdate, perInstance: 251, providerCPU: 11 * time.Second, noAPICPU: 10 * time.Second},
 		{op: opDestroy, perInstance: 502, providerCPU: 10 * time.Second, noAPICPU: 10 * time.Second, bytes: 2_500_000},
@@ -332,7 +333,8 @@ func TestLandscapeTargets(t *testing.T) {
 	)
 	table := renderLandscape(options{parallelism: 10, landscape: landscapeOptions{instances: 8, queues: 250, latency: 20 * time.Millisecond, runs: 3}},
 		"Terraform 1.11.4", cells, true)
-	cmdtest.Contains(t, "the table", table, "| destroy | 0 / 502 | 2.5 MB |", "| 50 MiB (17, 400 MiB) |", "8 Event Mesh instances", "= 2000 sapmessaging_queue")
+	cmdtest.Contains(t, "the table", table, "| destroy | 0 / 502 | 2.5 MB |", "| 50 MiB (17, 400 MiB) |", "8 Event Mesh instances", "= 2000 sapmessaging_queue",
+		"| 11.20 s / 10.00 s | 1.12× (runs 1.04–1.19) |", "| 12.00 s / 10.00 s | 1.20× |")
 }
 
 // The call server waits the latency and answers a queue's JSON; the no-API provider's environment
