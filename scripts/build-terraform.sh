@@ -88,14 +88,18 @@ echo "build-terraform: [3/3] downloading the dependencies and compiling terrafor
   done
 ) &
 heartbeat=$!
-trap 'kill "${heartbeat}" 2>/dev/null || true; chmod -R u+w "${work}" 2>/dev/null || true; rm -rf "${work}"' EXIT
+# The CLI is written to a file of this build's own and moved into place, so that a build running at
+# the same time (make generate while make test builds) never moves away the file this one writes.
+out="$(mktemp "${TERRAFORM_BIN}.XXXXXX")"
+trap 'kill "${heartbeat}" 2>/dev/null || true; rm -f "${out}"; chmod -R u+w "${work}" 2>/dev/null || true; rm -rf "${work}"' EXIT
 (
   cd "${src}"
   GOFLAGS=-mod=mod GOWORK=off CGO_ENABLED=0 "${GO}" build -trimpath \
     -ldflags "-s -w -X github.com/hashicorp/terraform/version.dev=no" \
-    -o "${TERRAFORM_BIN}.tmp" .
+    -o "${out}" .
 )
 kill "${heartbeat}" 2>/dev/null || true
-mv "${TERRAFORM_BIN}.tmp" "${TERRAFORM_BIN}"
+chmod 0755 "${out}"
+mv -f "${out}" "${TERRAFORM_BIN}"
 echo "build-terraform: built in $(elapsed): ${TERRAFORM_BIN}"
 "${TERRAFORM_BIN}" version

@@ -32,11 +32,15 @@ cp -R "${mod_dir}/." "${work}/src/"
 chmod -R u+w "${work}/src"
 
 echo "building tofu ${TOFU_VERSION} (takes a few minutes on 2 cores)"
+# A file of this build's own, moved into place: a build running at the same time never moves it away.
+out="$(mktemp "${TOFU_BIN}.XXXXXX")"
+trap 'rm -f "${out}"; chmod -R u+w "${work}" 2>/dev/null || true; rm -rf "${work}"' EXIT
 (
   cd "${work}/src"
   GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath \
     -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" \
-    -o "${TOFU_BIN}.tmp" ./cmd/tofu
+    -o "${out}" ./cmd/tofu
 )
-mv "${TOFU_BIN}.tmp" "${TOFU_BIN}"
+chmod 0755 "${out}"
+mv -f "${out}" "${TOFU_BIN}"
 "${TOFU_BIN}" version

@@ -13,7 +13,8 @@ import (
 // fakeGo writes a stand-in for the go command into dir and returns its path: `go mod download
 // -json` reports moduleDir as the module's directory, and `go build -o OUT` waits buildSeconds
 // and writes OUT as a program that prints "Terraform v1.14.3" (or "emulator ran" for a build of
-// ./internal/cmd/emulator), so that the scripts can be run without building anything.
+// ./internal/cmd/emulator), so that the scripts can be run without building anything. With
+// FAKE_GO_OUT_LOG set, each build appends its OUT to that file.
 func fakeGo(t *testing.T, dir, moduleDir, buildSeconds string) string {
 	t.Helper()
 	script := `#!/usr/bin/env bash
@@ -28,6 +29,7 @@ build)
     case "$1" in -o) out="$2"; shift ;; -*) ;; *) pkg="$1" ;; esac
     shift
   done
+  [[ -n "${FAKE_GO_OUT_LOG:-}" ]] && echo "${out}" >>"${FAKE_GO_OUT_LOG}"
   sleep ` + buildSeconds + `
   msg="Terraform v1.14.3"
   [[ "${pkg}" == ./internal/cmd/emulator ]] && msg="emulator ran"
@@ -106,6 +108,50 @@ func TestBuildTerraformSaysWhatItDoes(t *testing.T) {
 	}
 	if out := runScript(t, "build-terraform.sh", env...); !strings.Contains(out, "already built: "+bin) {
 		t.Errorf("a second run does not say where the build is:\n%s", out)
+	}
+}
+
+// Two builds of the Terraform 1.14 CLI at the same time (`make generate` while `make test` builds it)
+// each write their own file and move it into place, so neither moves away the file the other is
+// writing; a build leaves nothing but the CLI in its directory.
+func TestBuildTerraformWritesItsOwnFile(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	module := filepath.Join(work, "module")
+	if err := os.MkdirAll(filepath.Join(module, "internal", "backend", "init"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(module, "go.mod"), []byte("module github.com/hashicorp/terraform\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(module, "internal", "backend", "init", "init.go"), []byte("package init\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(work, "terraform-1.14.3")
+	outs := filepath.Join(work, "outs")
+	env := []string{"GO=" + fakeGo(t, work, module, "0"), "TERRAFORM_DIR=" + dir, "TERRAFORM_VERSION=1.14.3",
+		"PROGRESS_SECONDS=1", "TMPDIR=" + work, "FAKE_GO_OUT_LOG=" + outs}
+	bin := filepath.Join(dir, "terraform")
+	for range 2 {
+		runScript(t, "build-terraform.sh", env...)
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(entries) != 1 || entries[0].Name() != "terraform" {
+			t.Errorf("the build left more than the CLI in %s: %v", dir, entries)
+		}
+		if err := os.Remove(bin); err != nil { // the next run builds again
+			t.Fatal(err)
+		}
+	}
+	raw, err := os.ReadFile(outs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := strings.Fields(string(raw))
+	if len(written) != 2 || written[0] == written[1] {
+		t.Errorf("two builds wrote %q: each build must write a file of its own", written)
 	}
 }
 
