@@ -46,16 +46,24 @@ func startCallServer(latency time.Duration) (*callServer, error) {
 func (c *callServer) stop() { _ = c.srv.Close() }
 
 // noAPIEnv is the environment of the no-API provider's processes for a section at latency: with
-// -noapi-call the URL of the call server cs, with -noapi-wait the latency to wait.
+// -noapi-call the URL of the call server cs, with -noapi-wait the latency to wait, and with
+// -noapi-gcgoal the provider's collector setting.
 func (b *bench) noAPIEnv(latency time.Duration, cs *callServer) []string {
+	var env []string
 	switch {
 	case cs != nil:
-		return []string{"SAPMESSAGING_NOAPI_CALL=" + cs.url}
+		env = append(env, "SAPMESSAGING_NOAPI_CALL="+cs.url)
 	case b.o.noAPIWait:
-		return []string{"SAPMESSAGING_NOAPI_WAIT=" + latency.String()}
+		env = append(env, "SAPMESSAGING_NOAPI_WAIT="+latency.String())
 	}
-	return nil
+	if b.o.noAPIGCGoal {
+		env = append(env, "SAPMESSAGING_NOAPI_GCGOAL=1")
+	}
+	return env
 }
+
+// noAPIGCGoalNote says under a table that the no-API provider ran with -noapi-gcgoal.
+const noAPIGCGoalNote = "The no-API provider runs its garbage collector as the provider does (-noapi-gcgoal, internal/gcgoal).\n\n"
 
 // startNoAPICalls starts the call server of -noapi-call at latency; nil without the flag.
 func (b *bench) startNoAPICalls(latency time.Duration) (*callServer, error) {
