@@ -1,20 +1,21 @@
-// Package gcgoal keeps the garbage collector's heap goal of a provider process
-// at no less than a floor while its live heap is small.
+// Package gcgoal runs the garbage collector of a provider process at a memory
+// limit while its live heap is small, and on Go's default when it is not.
 //
-// A provider process of a Terraform command keeps little alive between the
-// plugin calls (1-2 MB) but allocates a great deal for each of them (the
-// plugin framework's decoding and encoding, about 300 MB per update of 250
-// queues), so with Go's default (GOGC=100, a heap goal of twice the live heap
-// and at least 4 MB) it collects every few megabytes, a hundred times and more
-// per command. While the process waits for the API, the collector's idle mark
-// workers run on the processors that the waiting leaves idle, so the waits
-// make each of those collections dearer (DESIGN.md, "Where the provider's CPU
-// time goes"). A higher GOGC alone collects less often but multiplies the heap
-// when the live heap is large (the refresh of 250 queues holds about 20 MB for a
-// moment, and GOGC=400 raised the provider's peak RSS from 65 to 120 MiB), so
-// the goal here is a memory limit while the live heap is small, and Go's
-// default when it is not. The peak, where the live heap is largest, stays
-// where Go's default puts it.
+// A provider process of a Terraform command allocates a great deal for each
+// plugin call (the plugin framework's decoding and encoding, about 300 MB per
+// update of 250 queues) while its live heap grows from about 2 MB to 10-20 MB
+// over the command (go-plugin's and the framework's, the same in the no-API
+// provider of the benchmark). With Go's default (GOGC=100: a heap goal of
+// twice the live heap, at least 4 MB) it collects 29-60 times per process of a
+// command of 250 queues, most often while the live heap is still small. While
+// the process waits for the API, the collector's idle mark workers run on the
+// processors that the waiting leaves idle, so the waits make each of those
+// collections dearer (DESIGN.md, "Where the provider's CPU time goes"). A
+// higher GOGC alone collects less often but multiplies the heap where the live
+// heap is large: GOGC=400 raised the provider's peak RSS in the benchmark from
+// 65 to 120 MiB. Here the goal is Limit while Go's default goal is under half
+// of it, and Go's default above: 13-33 collections per process, at the same
+// peak, which comes where the live heap is largest.
 //
 // After each collection the package reads the live heap and the roots the
 // collector scans (goroutine stacks and globals). While the goal of Go's
@@ -62,7 +63,10 @@ var Default = Setting{Percent: DefaultPercent, MemoryLimit: math.MaxInt64}
 
 // For returns the setting for a live heap of live bytes and roots of roots
 // bytes (goroutine stacks and globals) under limit: collect at the limit while
-// the goal of Go's default is under half of it, Go's default otherwise.
+// the goal of Go's default is under half of it, Go's default otherwise. Half,
+// because near the limit a process collects more often than Go's default
+// would and returns memory to the system to stay under it: with the switch at
+// the whole limit the provider's CPU rose in the benchmark (BENCHMARKS.md).
 func For(limit, live, roots uint64) Setting {
 	if 2*live+roots < limit/2 {
 		return Setting{Percent: -1, MemoryLimit: int64(limit)}

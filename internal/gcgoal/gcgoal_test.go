@@ -11,6 +11,7 @@ import (
 const mib = 1 << 20
 
 func TestFor(t *testing.T) {
+	t.Parallel()
 	limit := uint64(32 * mib)
 	for _, tc := range []struct {
 		name        string
@@ -26,6 +27,7 @@ func TestFor(t *testing.T) {
 		{"roots alone at half the limit", 0, 16 * mib, Default},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			if got := For(limit, tc.live, tc.roots); got != tc.want {
 				t.Errorf("For(32 MiB, %d, %d) = %+v, want %+v", tc.live, tc.roots, got, tc.want)
 			}
@@ -74,7 +76,9 @@ func heapGoal() uint64 {
 
 var keep [][]byte
 
-func TestStartFollowsTheLiveHeap(t *testing.T) {
+// The collector's setting is the process's: the tests of Start run one at a time.
+
+func TestStartFollowsTheLiveHeap(t *testing.T) { //nolint:paralleltest // the collector's setting is the process's
 	unset(t)
 	limit := uint64(16 * mib)
 	stop := Start(limit)
@@ -100,7 +104,7 @@ func TestStartFollowsTheLiveHeap(t *testing.T) {
 	waitFor(t, "a live heap that shrank collects at the limit again", func() bool { return current() == small })
 }
 
-func TestStopRestoresGosDefault(t *testing.T) {
+func TestStopRestoresGosDefault(t *testing.T) { //nolint:paralleltest // the collector's setting is the process's
 	unset(t)
 	stop := Start(16 * mib)
 	waitFor(t, "started", func() bool { return current().Percent == -1 })
@@ -118,7 +122,7 @@ func TestStopRestoresGosDefault(t *testing.T) {
 	}
 }
 
-func TestStartLeavesTheUsersSetting(t *testing.T) {
+func TestStartLeavesTheUsersSetting(t *testing.T) { //nolint:paralleltest // the collector's setting is the process's
 	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
 		t.Run(env, func(t *testing.T) {
 			unset(t)
