@@ -76,8 +76,6 @@ func heapGoal() uint64 {
 
 var keep [][]byte
 
-// The collector's setting is the process's: the tests of Start run one at a time.
-
 func TestStartFollowsTheLiveHeap(t *testing.T) { //nolint:paralleltest // the collector's setting is the process's
 	unset(t)
 	limit := uint64(16 * mib)
