@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpuprofile"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/gcgoal"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider"
 )
 
@@ -38,14 +37,9 @@ func main() {
 	}
 
 	framework.SilenceUnwantedLogs()
-	// The collector runs at gcgoal.Limit while the live heap is small (GOGC
-	// or GOMEMLIMIT in the environment overrides it): fewer collections while
-	// the provider waits for the API, at the same peak memory.
-	stopGC := gcgoal.Start(gcgoal.Limit)
 	stopProfile := cpuprofile.Start() // opt-in: SAPMESSAGING_CPU_PROFILE, for the provider benchmark
 	err := tf6server.Serve(address, provider.NewProtocol6Server(version), opts...)
 	stopProfile()
-	stopGC()
 	if err != nil {
 		log.Fatal(err.Error())
 	}

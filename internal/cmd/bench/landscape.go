@@ -193,9 +193,6 @@ func renderLandscape(o options, tfVersion string, cells []landscapeCell, rss boo
 	case o.noAPIWait:
 		sb.WriteString("The no-API provider waits the latency in each create and update and twice in each delete (-noapi-wait).\n\n")
 	}
-	if o.noAPIGCGoal {
-		sb.WriteString(noAPIGCGoalNote)
-	}
 	sb.WriteString("| Command | Mgmt API calls: all / most per instance | Bytes sent | Wall time | No-API wall | CPU: provider / no-API provider | CPU ratio | Peak RSS: provider (processes, sum) | Peak RSS: no-API (processes, sum) |\n")
 	sb.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, c := range cells {

@@ -78,7 +78,6 @@ type options struct {
 	cpuProfile  string
 	noAPIWait   bool
 	noAPICall   bool
-	noAPIGCGoal bool
 	redrive     redriveOptions    // redrive.go
 	query       queryOptions      // query.go
 	audit       auditOptions      // audit.go
@@ -115,8 +114,6 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.noAPICall, "noapi-call", false, "Event Mesh and landscape sections: the provider without an API makes one HTTP GET in each create and update "+
 		"(twice in each delete, once more per process for the list) to a server in the bench that waits the latency and answers a queue, "+
 		"so that the CPU ratio leaves out what the calls themselves cost a provider process (Go's HTTP client, the waiting)")
-	fs.BoolVar(&o.noAPIGCGoal, "noapi-gcgoal", false, "Event Mesh and landscape sections: the provider without an API runs its garbage collector as the provider does "+
-		"(internal/gcgoal), so that the CPU ratio leaves out what that setting saves the provider")
 	fs.BoolVar(&o.landscape.enabled, "landscape", true, "run the landscape section (several Event Mesh instances, one aliased provider configuration and one emulator each, in one configuration)")
 	fs.IntVar(&o.landscape.instances, "landscape-instances", 8, "landscape section: number of Event Mesh instances")
 	fs.IntVar(&o.landscape.queues, "landscape-queues", 250, "landscape section: queues per instance (1 to 250, SAP's limit)")
@@ -1033,9 +1030,6 @@ func render(o options, tfVersion string, cells []cell, validation []benchLine, r
 		sb.WriteString("The no-API provider makes one HTTP GET in each create and update (-noapi-call), and one per process for the list, to a server that waits the latency and answers a queue, as for its API calls, without doing any other work.\n\n")
 	case o.noAPIWait:
 		sb.WriteString("The no-API provider waits the latency in each create and update (-noapi-wait), as for its one API call, without doing any work.\n\n")
-	}
-	if o.noAPIGCGoal {
-		sb.WriteString(noAPIGCGoalNote)
 	}
 	sb.WriteString("| Latency | N | Command | Mgmt API calls | Wall time | No-API provider → floor | Wall ratio | CPU: provider / no-API provider | CPU ratio | terraform_data wall / CPU | CPU: all | Provider peak RSS |\n")
 	sb.WriteString("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")

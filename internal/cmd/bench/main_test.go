@@ -365,17 +365,6 @@ func TestNoAPICalls(t *testing.T) {
 	if env := b.noAPIEnv(20*time.Millisecond, nil); len(env) != 1 || env[0] != "SAPMESSAGING_NOAPI_WAIT=20ms" {
 		t.Errorf("env with -noapi-wait: %v", env)
 	}
-	b.o = options{noAPIWait: true, noAPIGCGoal: true}
-	if env := b.noAPIEnv(20*time.Millisecond, nil); len(env) != 2 || env[0] != "SAPMESSAGING_NOAPI_WAIT=20ms" || env[1] != "SAPMESSAGING_NOAPI_GCGOAL=1" {
-		t.Errorf("env with -noapi-wait -noapi-gcgoal: %v", env)
-	}
-	b.o = options{noAPIGCGoal: true}
-	if env := b.noAPIEnv(20*time.Millisecond, nil); len(env) != 1 || env[0] != "SAPMESSAGING_NOAPI_GCGOAL=1" {
-		t.Errorf("env with -noapi-gcgoal: %v", env)
-	}
-	if !strings.Contains(render(b.o, "Terraform 1.11.4", nil, nil, true), "-noapi-gcgoal") {
-		t.Error("the Event Mesh table does not say that the no-API provider ran with -noapi-gcgoal")
-	}
 	if cs, err := (&bench{}).startNoAPICalls(time.Second); cs != nil || err != nil || (&bench{}).noAPIEnv(time.Second, nil) != nil {
 		t.Errorf("without the flags: %v %v", cs, err)
 	}

@@ -46,24 +46,16 @@ func startCallServer(latency time.Duration) (*callServer, error) {
 func (c *callServer) stop() { _ = c.srv.Close() }
 
 // noAPIEnv is the environment of the no-API provider's processes for a section at latency: with
-// -noapi-call the URL of the call server cs, with -noapi-wait the latency to wait, and with
-// -noapi-gcgoal the provider's collector setting.
+// -noapi-call the URL of the call server cs, with -noapi-wait the latency to wait.
 func (b *bench) noAPIEnv(latency time.Duration, cs *callServer) []string {
-	var env []string
 	switch {
 	case cs != nil:
-		env = append(env, "SAPMESSAGING_NOAPI_CALL="+cs.url)
+		return []string{"SAPMESSAGING_NOAPI_CALL=" + cs.url}
 	case b.o.noAPIWait:
-		env = append(env, "SAPMESSAGING_NOAPI_WAIT="+latency.String())
+		return []string{"SAPMESSAGING_NOAPI_WAIT=" + latency.String()}
 	}
-	if b.o.noAPIGCGoal {
-		env = append(env, "SAPMESSAGING_NOAPI_GCGOAL=1")
-	}
-	return env
+	return nil
 }
-
-// noAPIGCGoalNote says under a table that the no-API provider ran with -noapi-gcgoal.
-const noAPIGCGoalNote = "The no-API provider runs its garbage collector as the provider does (-noapi-gcgoal, internal/gcgoal).\n\n"
 
 // startNoAPICalls starts the call server of -noapi-call at latency; nil without the flag.
 func (b *bench) startNoAPICalls(latency time.Duration) (*callServer, error) {

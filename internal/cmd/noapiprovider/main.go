@@ -7,30 +7,21 @@
 // provider built on the framework can avoid. With SAPMESSAGING_NOAPI_WAIT set
 // (the benchmark's -noapi-wait), Create and Update first wait that long, as a
 // provider waits for its API call, and Delete twice that long, for the real
-// provider's two (a GET and the DELETE), without doing any work. With
-// SAPMESSAGING_NOAPI_GCGOAL set (-noapi-gcgoal) its garbage collector runs as
-// the provider's does (internal/gcgoal).
+// provider's two (a GET and the DELETE), without doing any work.
 package main
 
 import (
 	"context"
 	"log"
-	"os"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/provider/framework"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/cpuprofile"
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/gcgoal"
 )
 
 func main() {
-	// With the bench's -noapi-gcgoal the collector runs as the provider's
-	// does (main.go), so that the CPU ratio leaves out what that setting saves.
-	if os.Getenv(envGCGoal) != "" {
-		defer gcgoal.Start(gcgoal.Limit)()
-	}
 	framework.SilenceUnwantedLogs()
 	opts := providerserver.ServeOpts{
 		Address:         "registry.terraform.io/sapmessaging/sapmessaging",

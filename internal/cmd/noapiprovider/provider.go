@@ -40,11 +40,6 @@ const envWait = "SAPMESSAGING_NOAPI_WAIT"
 // the request and the answer through Go's HTTP client, without the provider's work around them.
 const envCall = "SAPMESSAGING_NOAPI_CALL"
 
-// envGCGoal, when set, makes the process run its garbage collector as the provider's does
-// (internal/gcgoal, started in main.go): the provider benchmark sets it with -noapi-gcgoal, to
-// show the CPU ratio against a floor with the same collector setting.
-const envGCGoal = "SAPMESSAGING_NOAPI_GCGOAL"
-
 // noAPIProvider is a provider without settings that serves queueResource.
 type noAPIProvider struct {
 	wait time.Duration
