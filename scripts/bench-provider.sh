@@ -4,8 +4,9 @@
 # prints markdown tables (see BENCHMARKS.md):
 #
 # - Event Mesh: for each latency (20 ms, 100 ms) and number of queues (50,
-#   250), `terraform apply` (create), `terraform plan` (refresh, no changes)
-#   and an update of every queue, next to the same commands against the
+#   250), `terraform apply` (create), `terraform plan` (refresh, no changes),
+#   an update of every queue and `terraform destroy` (the queues set
+#   force_destroy = true), next to the same commands against the
 #   provider without an API and over N terraform_data resources; management
 #   API calls, the providers' CPU time and peak RSS (GNU time).
 # - Landscape: 8 Event Mesh instances (8 emulators, 8 aliased provider

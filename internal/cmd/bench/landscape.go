@@ -14,9 +14,6 @@ import (
 // destroy of the whole configuration, against the no-API provider with the same resources
 // (interleaved runs).
 
-// opDestroy is the landscape's fourth command.
-const opDestroy = "destroy"
-
 // landscapeOptions are the settings of the landscape section.
 type landscapeOptions struct {
 	enabled   bool
@@ -60,13 +57,6 @@ resource "sapmessaging_queue" "i%d" {
 	return sb.String()
 }
 
-// landscapeSteps are the standard steps and a destroy.
-func landscapeSteps(parallelism int) []step {
-	steps := standardSteps(parallelism, "redeliveries", 5, 6)
-	return append(steps, step{op: opDestroy, args: []string{"destroy", "-auto-approve", "-input=false", "-no-color",
-		fmt.Sprintf("-parallelism=%d", parallelism), "-var", "redeliveries=6"}})
-}
-
 // landscapeCell is the result of one command of the landscape.
 type landscapeCell struct {
 	op                    string
@@ -85,7 +75,7 @@ type landscapeCell struct {
 // configuration and then the provider's, and returns one cell per command.
 func (b *bench) measureLandscape() ([]landscapeCell, error) {
 	lo := b.o.landscape
-	steps := landscapeSteps(b.o.parallelism)
+	steps := destroySteps(b.o.parallelism)
 	mine, noAPI := map[string][]sample{}, map[string][]sample{}
 	for r := 1; r <= lo.runs; r++ {
 		base := filepath.Join(b.work, fmt.Sprintf("landscape-%d", r))

@@ -109,7 +109,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the providers into this `directory`, one per provider process, named "+
 		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues or -noapi; landscape: landscape-<run>-queues or -noapi; "+
 		"step 0 create, 1 refresh, 2 update, 3 destroy)")
-	fs.BoolVar(&o.noAPIWait, "noapi-wait", false, "Event Mesh and landscape sections: the provider without an API waits the latency in each create and update (twice in each delete), "+
+	fs.BoolVar(&o.noAPIWait, "noapi-wait", false, "Event Mesh and landscape sections: the provider without an API waits the latency in each create and update (in each delete once with force_destroy = true, else twice), "+
 		"as for its one API call, so that the CPU ratio leaves out what the waiting itself costs a provider process")
 	fs.BoolVar(&o.noAPICall, "noapi-call", false, "Event Mesh and landscape sections: the provider without an API makes one HTTP GET in each create and update "+
 		"(twice in each delete, once more per process for the list) to a server in the bench that waits the latency and answers a queue, "+
@@ -218,9 +218,12 @@ const (
 	opCreate = "apply (create)"
 	opPlan   = "plan (refresh, no changes)"
 	opUpdate = "apply (update every queue)"
+	// opDestroy is the fourth command of the Event Mesh and landscape sections; their queues set
+	// force_destroy = true, as a configuration torn down at the end would.
+	opDestroy = "destroy"
 )
 
-var operations = []string{opCreate, opPlan, opUpdate}
+var operations = []string{opCreate, opPlan, opUpdate, opDestroy}
 
 // sample is one timed command.
 type sample struct {
@@ -276,6 +279,10 @@ func floorFor(op string, n, parallelism int, latency, tfAlone time.Duration) tim
 	case opCreate:
 		// One list before the first create checks that no queue exists yet.
 		return tfAlone + latency + time.Duration(waves*int64(latency))
+	case opDestroy:
+		// One list in the plan's process (the refresh) and one in the apply's (whether another
+		// queue names the deleted one as its dead message queue), then one DELETE per queue.
+		return tfAlone + 2*latency + time.Duration(waves*int64(latency))
 	default:
 		return tfAlone + time.Duration(waves*int64(latency))
 	}
@@ -540,7 +547,8 @@ const requiredProvidersHCL = `terraform {
 }
 `
 
-// queuesHCL is n queues whose redelivery count is var.redeliveries.
+// queuesHCL is n queues whose redelivery count is var.redeliveries. They set force_destroy = true,
+// as the landscape's do, so that the destroy deletes each queue with one call.
 func queuesHCL(n int) string {
 	return fmt.Sprintf(requiredProvidersHCL+`
 provider "sapmessaging" {}
@@ -554,6 +562,7 @@ resource "sapmessaging_queue" "q" {
   name                 = format("acme/crm/prod/bench/q%%04d", count.index)
   max_redelivery_count = var.redeliveries
   dead_message_queue   = "`+benchDMQ+`"
+  force_destroy        = true
 }
 `, n)
 }
@@ -594,7 +603,7 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 			return nil, err
 		}
 		ss, err = b.runSteps(filepath.Join(base, "noapi"), queuesHCL(n), b.noAPIRC, b.noAPIEnv(latency, cs), nil,
-			standardSteps(b.o.parallelism, "redeliveries", 5, 6))
+			destroySteps(b.o.parallelism))
 		if cs != nil {
 			cs.stop()
 		}
@@ -676,7 +685,7 @@ func medianOf(ss []sample, get func(sample) time.Duration) time.Duration {
 	return (ws[len(ws)/2-1] + ws[len(ws)/2]) / 2
 }
 
-// sequence creates, refreshes and updates the configuration hcl in dir with the CLI
+// sequence creates, refreshes, updates and destroys the configuration hcl in dir with the CLI
 // configuration rc. With em set, the emulator's statistics and the provider's RSS are taken
 // per command.
 func (b *bench) sequence(dir, hcl, rc, key string, em *emulatorProc) (map[string]sample, error) {
@@ -685,7 +694,7 @@ func (b *bench) sequence(dir, hcl, rc, key string, em *emulatorProc) (map[string
 		ems = emulators{em}
 	}
 	return b.runSteps(dir, hcl, rc, []string{"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=" + key}, ems,
-		standardSteps(b.o.parallelism, "redeliveries", 5, 6))
+		destroySteps(b.o.parallelism))
 }
 
 // step is one timed Terraform command.
@@ -706,6 +715,14 @@ func standardSteps(parallelism int, variable string, before, after int) []step {
 		{op: opPlan, args: []string{"plan", "-detailed-exitcode", "-input=false", "-no-color", par, "-var", fmt.Sprintf("%s=%d", variable, before)}},
 		{op: opUpdate, args: []string{"apply", "-auto-approve", "-input=false", "-no-color", par, "-var", fmt.Sprintf("%s=%d", variable, after)}},
 	}
+}
+
+// destroySteps are the standard steps of var.redeliveries (5, then 6) and a destroy: the commands
+// of the Event Mesh and the landscape sections.
+func destroySteps(parallelism int) []step {
+	steps := standardSteps(parallelism, "redeliveries", 5, 6)
+	return append(steps, step{op: opDestroy, args: []string{"destroy", "-auto-approve", "-input=false", "-no-color",
+		fmt.Sprintf("-parallelism=%d", parallelism), "-var", "redeliveries=6"}})
 }
 
 // emulators are the emulators of one configuration, one per instance.
@@ -1020,8 +1037,8 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds())
 func render(o options, tfVersion string, cells []cell, validation []benchLine, rss bool) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s, parallelism %d, median of %d run(s). No-API provider = the same command against a provider with the same queue schema on the same "+
-		"plugin framework that makes no API call; its floor adds ceil(N / %d) × latency × API calls per resource (1 per create or update; 1 list in total "+
-		"for a refresh, and 1 list in total before the creates, for the check that no queue exists yet). CPU ratio = the provider's CPU time / the no-API provider's, medians; "+
+		"plugin framework that makes no API call; its floor adds ceil(N / %d) × latency × API calls per resource (1 per create, update or delete, the queues setting force_destroy = true; "+
+		"1 list in total for a refresh, 1 list in total before the creates, for the check that no queue exists yet, and 1 list in each of a destroy's two processes). CPU ratio = the provider's CPU time / the no-API provider's, medians; "+
 		"in brackets the lowest and highest ratio of one run's pair, the provider's command over the no-API provider's in the same run. terraform_data = the same command over N built-in terraform_data "+
 		"resources (Terraform alone), as context.\n\n",
 		tfVersion, o.parallelism, o.runs, o.parallelism)
@@ -1086,7 +1103,8 @@ func cpuTarget(op string) float64 {
 }
 
 // targets checks the results against the targets: at the largest N, the provider's CPU time within
-// cpuTarget of the no-API provider's for every command and a refresh with one management API call;
+// cpuTarget of the no-API provider's for every command, a refresh with one management API call and a
+// destroy with at most N + 5, as the landscape's per instance;
 // validation under 1 ms per resource; the provider's peak RSS under 100 MB.
 func targets(cells []cell, validation []benchLine, rss bool) string {
 	var sb strings.Builder
@@ -1101,8 +1119,12 @@ func targets(cells []cell, validation []benchLine, rss bool) string {
 		if c.n != maxN {
 			continue
 		}
-		if c.op == opPlan {
+		switch c.op {
+		case opPlan:
 			fmt.Fprintf(&sb, "- refresh of %d queues at %s with 1 management API call: %d, %s\n", c.n, c.latency, c.mgmtCalls, mark(c.mgmtCalls <= 1))
+		case opDestroy:
+			fmt.Fprintf(&sb, "- destroy (force_destroy = true) of %d queues at %s with at most N + 5 = %d management API calls: %d, %s\n",
+				c.n, c.latency, c.n+5, c.mgmtCalls, mark(c.mgmtCalls <= int64(c.n+5)))
 		}
 		if r := c.cpuRatio(); rss && r > 0 {
 			fmt.Fprintf(&sb, "- %d queues at %s, %s: provider CPU within %.3g× of the no-API provider: %s / %s = %.2f×, %s\n",

@@ -29,6 +29,8 @@ func TestFloorFor(t *testing.T) {
 		{opUpdate, 50, 100 * time.Millisecond, alone + 5*100*time.Millisecond},
 		{opCreate, 51, 100 * time.Millisecond, alone + 7*100*time.Millisecond},
 		{opPlan, 250, 100 * time.Millisecond, alone + 100*time.Millisecond},
+		// A list in the destroy's plan and one in its apply, then a DELETE per queue.
+		{opDestroy, 250, 20 * time.Millisecond, alone + 27*20*time.Millisecond},
 	} {
 		if got := floorFor(tc.op, tc.n, 10, tc.lat, alone); got != tc.want {
 			t.Errorf("floorFor(%s, %d, %s) = %s, want %s", tc.op, tc.n, tc.lat, got, tc.want)
@@ -92,6 +94,8 @@ func TestRenderAndTargets(t *testing.T) {
 			noAPI: 2200 * time.Millisecond, noAPIFloor: 2700 * time.Millisecond, noAPICPU: 400 * time.Millisecond,
 			cpu: 1500 * time.Millisecond, providerCPU: 420 * time.Millisecond, tfAloneCPU: time.Second},
 		{latency: 20 * time.Millisecond, n: 250, op: opPlan, wall: time.Second, tfAlone: 900 * time.Millisecond, mgmtCalls: 1, rssKB: 50 * 1024},
+		{latency: 20 * time.Millisecond, n: 250, op: opDestroy, wall: 2 * time.Second, tfAlone: time.Second, mgmtCalls: 252, rssKB: 50 * 1024,
+			noAPICPU: 500 * time.Millisecond, providerCPU: 540 * time.Millisecond},
 	}
 	md := render(o, "Terraform 1.11.4", cells, []benchLine{{name: "BenchmarkValidateResourceConfig/queue", nsPerOp: 250000, allocs: "1000"}}, true)
 	cmdtest.Contains(t, "the markdown", md,
@@ -99,6 +103,8 @@ func TestRenderAndTargets(t *testing.T) {
 		"| 20ms | 250 | plan (refresh, no changes) | 1 | 1.00 s | n/a | n/a |",
 		"250 queues at 20ms, apply (create): provider CPU within 1.15× of the no-API provider: 0.42 s / 0.40 s = 1.05×, met",
 		"refresh of 250 queues at 20ms with 1 management API call: 1, met",
+		"destroy (force_destroy = true) of 250 queues at 20ms with at most N + 5 = 255 management API calls: 252, met",
+		"250 queues at 20ms, destroy: provider CPU within 1.1× of the no-API provider: 0.54 s / 0.50 s = 1.08×, met",
 		"| queue | 250 µs | 1000 |",
 		"slowest 250 µs, met",
 		"provider peak RSS under 100 MB at 250 resources: 50 MiB, met",
@@ -112,8 +118,10 @@ func TestRenderAndTargets(t *testing.T) {
 	}
 	cells[0].providerCPU = 600 * time.Millisecond
 	cells[1].mgmtCalls = 2
+	cells[2].mgmtCalls = 502
 	md = render(o, "Terraform", cells, nil, true)
-	if !strings.Contains(md, "= 1.50×, **missed**") || !strings.Contains(md, "1 management API call: 2, **missed**") {
+	if !strings.Contains(md, "= 1.50×, **missed**") || !strings.Contains(md, "1 management API call: 2, **missed**") ||
+		!strings.Contains(md, "255 management API calls: 502, **missed**") {
 		t.Errorf("a missed target is not reported:\n%s", md)
 	}
 	if md := render(o, "Terraform", cells, nil, false); strings.Contains(md, "RSS under") || strings.Contains(md, "CPU within") {
@@ -262,8 +270,16 @@ func TestLandscapeHCL(t *testing.T) {
 			t.Errorf("%d of the 3 queue resources have force_destroy = true:\n%s", n, hcl)
 		}
 	}
-	if steps := landscapeSteps(10); len(steps) != 4 || steps[3].op != opDestroy || steps[3].args[0] != "destroy" {
+	if steps := destroySteps(10); len(steps) != 4 || steps[3].op != opDestroy || steps[3].args[0] != "destroy" {
 		t.Errorf("landscape steps = %+v", steps)
+	}
+	if hcl := queuesHCL(250); !strings.Contains(hcl, "\n  force_destroy        = true\n}") {
+		t.Errorf("the Event Mesh section's queues do not set force_destroy = true, so its destroy would read each queue first:\n%s", hcl)
+	}
+	for i, op := range operations {
+		if op != destroySteps(10)[i].op {
+			t.Errorf("operation %d is %q, its step %q", i, op, destroySteps(10)[i].op)
+		}
 	}
 }
 
