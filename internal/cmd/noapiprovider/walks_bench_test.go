@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,7 +36,12 @@ import (
 //   - plan: a plan walk with refresh (UpgradeResourceState, ReadResource, ValidateResourceConfig,
 //     PlanResourceChange) and no changes;
 //   - update: that plan walk with a new max_redelivery_count, then the apply walk
-//     (UpgradeResourceState, ValidateResourceConfig, PlanResourceChange, ApplyResourceChange).
+//     (UpgradeResourceState, ValidateResourceConfig, PlanResourceChange, ApplyResourceChange);
+//   - destroy (force_destroy = true): the refresh-only walk that terraform destroy runs first
+//     (UpgradeResourceState, ReadResource), the destroy plan walk (UpgradeResourceState,
+//     PlanResourceChange of a null configuration) and the apply walk (UpgradeResourceState,
+//     ApplyResourceChange to a null state) of queues made again before each command, outside the
+//     timer and the CPU time.
 //
 // The provider talks to an emulator in a process of its own (built from internal/cmd/emulator,
 // no latency unless SAPMESSAGING_WALK_LATENCY sets one, idle connections closed after 50 ms as a
@@ -97,8 +103,32 @@ func BenchmarkWalks(b *testing.B) {
 				w.applyWalk(b, qs)
 			}
 		})
-		b.StopTimer()
 		p.em.deleteQueues(b, qs)
+		b.Run("destroy/"+p.name, func(b *testing.B) {
+			qs := w.queues("d"+p.name[:1], 5)
+			w.planWalk(b, qs, false)
+			w.applyWalk(b, qs)
+			created := make([]walkQueue, len(qs))
+			for i, q := range qs {
+				created[i] = *q
+			}
+			cpu := meterCPU(b)
+			defer cpu.report()
+			for i := 0; b.Loop(); i++ {
+				if i > 0 {
+					// The queues again, as the create left them, outside the timer and the CPU time.
+					cpu.pause()
+					for j, q := range qs {
+						*q = created[j]
+					}
+					p.em.putQueues(b, qs)
+					cpu.resume()
+				}
+				w.refreshWalk(b, qs)
+				w.destroyPlanWalk(b, qs)
+				w.destroyApplyWalk(b, qs)
+			}
+		})
 	}
 }
 
@@ -112,6 +142,37 @@ func reportCPU(b *testing.B) func() {
 		b.ReportMetric(float64((processCPU(b)-begin).Nanoseconds())/float64(b.N), "cpu-ns/op")
 		b.ReportMetric(float64((systemCPU(b)-beginSys).Nanoseconds())/float64(b.N), "sys-ns/op")
 	}
+}
+
+// cpuMeter reports the allocations and the CPU time of this process per operation as reportCPU
+// does, without the CPU time between pause and resume (which also stop the timer).
+type cpuMeter struct {
+	b                        *testing.B
+	begin, beginSys          time.Duration
+	paused, pausedSys        time.Duration
+	pauseBegin, pauseBeginSy time.Duration
+}
+
+func meterCPU(b *testing.B) *cpuMeter {
+	b.ReportAllocs()
+	return &cpuMeter{b: b, begin: processCPU(b), beginSys: systemCPU(b)}
+}
+
+func (m *cpuMeter) pause() {
+	m.b.StopTimer()
+	m.pauseBegin, m.pauseBeginSy = processCPU(m.b), systemCPU(m.b)
+}
+
+func (m *cpuMeter) resume() {
+	m.paused += processCPU(m.b) - m.pauseBegin
+	m.pausedSys += systemCPU(m.b) - m.pauseBeginSy
+	m.b.StartTimer()
+}
+
+func (m *cpuMeter) report() {
+	n := float64(m.b.N)
+	m.b.ReportMetric(float64((processCPU(m.b)-m.begin-m.paused).Nanoseconds())/n, "cpu-ns/op")
+	m.b.ReportMetric(float64((systemCPU(m.b)-m.beginSys-m.pausedSys).Nanoseconds())/n, "sys-ns/op")
 }
 
 // systemCPU is this process's system time: the part of processCPU spent in the kernel.
@@ -226,6 +287,29 @@ func (e *walkEmulator) deleteQueues(b *testing.B, qs []*walkQueue) {
 	}
 	for _, q := range qs {
 		if err := e.mgmt.DeleteQueue(context.Background(), q.name); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// putQueues creates the queues again with the settings of their state (the walks' DMQ and
+// redelivery count), as their create left them.
+func (e *walkEmulator) putQueues(b *testing.B, qs []*walkQueue) {
+	if e == nil {
+		return
+	}
+	for _, q := range qs {
+		var attrs map[string]tftypes.Value
+		var redeliveries big.Float
+		if err := q.state.As(&attrs); err != nil {
+			b.Fatal(err)
+		}
+		if err := attrs["max_redelivery_count"].As(&redeliveries); err != nil {
+			b.Fatal(err)
+		}
+		n, _ := redeliveries.Int64()
+		dmq := walkDMQ
+		if _, _, err := e.mgmt.PutQueue(context.Background(), q.name, eventmesh.QueueSettings{MaxRedeliveryCount: &n, DeadMsgQueue: &dmq}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -352,6 +436,56 @@ func (w *walker) applyWalk(b *testing.B, qs []*walkQueue) {
 		mustClean(b, "ApplyResourceChange", resp.Diagnostics, err)
 		q.state, q.private = w.value(b, resp.NewState), resp.Private
 	}
+}
+
+// refreshWalk is the refresh-only walk of terraform destroy: every queue's state upgraded and
+// read, the read state kept.
+func (w *walker) refreshWalk(b *testing.B, qs []*walkQueue) {
+	ctx := context.Background()
+	srv := w.start(b)
+	for _, q := range qs {
+		prior := w.upgrade(b, srv, q.state)
+		resp, err := srv.ReadResource(ctx, &tfprotov6.ReadResourceRequest{TypeName: "sapmessaging_queue", CurrentState: w.dynamic(b, prior), Private: q.private})
+		mustClean(b, "ReadResource", resp.Diagnostics, err)
+		q.state, q.private = w.value(b, resp.NewState), resp.Private
+	}
+}
+
+// destroyPlanWalk plans the destroy of every queue (a null configuration and proposed state) and
+// keeps the planned private state, which Terraform's plan carries to the apply.
+func (w *walker) destroyPlanWalk(b *testing.B, qs []*walkQueue) {
+	srv := w.start(b)
+	for _, q := range qs {
+		_, q.private = w.planDestroy(b, srv, q, w.upgrade(b, srv, q.state))
+	}
+}
+
+// destroyApplyWalk applies the planned destroy of every queue (Terraform does not plan a delete
+// again in the apply): the queue's state ends null.
+func (w *walker) destroyApplyWalk(b *testing.B, qs []*walkQueue) {
+	srv := w.start(b)
+	for _, q := range qs {
+		prior := w.upgrade(b, srv, q.state)
+		null := w.dynamic(b, tftypes.NewValue(w.typ, nil))
+		resp, err := srv.ApplyResourceChange(context.Background(), &tfprotov6.ApplyResourceChangeRequest{
+			TypeName: "sapmessaging_queue", PriorState: w.dynamic(b, prior), PlannedState: null, Config: null, PlannedPrivate: q.private,
+		})
+		mustClean(b, "ApplyResourceChange", resp.Diagnostics, err)
+		q.state, q.private = w.value(b, resp.NewState), nil
+		if !q.state.IsNull() {
+			b.Fatalf("the destroy of %s left the state %s", q.name, q.state)
+		}
+	}
+}
+
+// planDestroy sends PlanResourceChange of a destroy: a null configuration and proposed new state.
+func (w *walker) planDestroy(b *testing.B, srv tfprotov6.ProviderServer, q *walkQueue, prior tftypes.Value) (*tfprotov6.DynamicValue, []byte) {
+	null := w.dynamic(b, tftypes.NewValue(w.typ, nil))
+	resp, err := srv.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{
+		TypeName: "sapmessaging_queue", PriorState: w.dynamic(b, prior), ProposedNewState: null, Config: null, PriorPrivate: q.private,
+	})
+	mustClean(b, "PlanResourceChange", resp.Diagnostics, err)
+	return resp.PlannedState, resp.PlannedPrivate
 }
 
 func (w *walker) validate(b *testing.B, srv tfprotov6.ProviderServer, q *walkQueue) {
