@@ -112,7 +112,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.noAPIWait, "noapi-wait", false, "Event Mesh and landscape sections: the provider without an API waits the latency in each create and update (in each delete once with force_destroy = true, else twice), "+
 		"as for its one API call, so that the CPU ratio leaves out what the waiting itself costs a provider process")
 	fs.BoolVar(&o.noAPICall, "noapi-call", false, "Event Mesh and landscape sections: the provider without an API makes one HTTP GET in each create and update "+
-		"(twice in each delete, once more per process for the list) to a server in the bench that waits the latency and answers a queue, "+
+		"(in each delete once with force_destroy = true, else twice; once more per process for the list) to a server in the bench that waits the latency and answers a queue, "+
 		"so that the CPU ratio leaves out what the calls themselves cost a provider process (Go's HTTP client, the waiting)")
 	fs.BoolVar(&o.landscape.enabled, "landscape", true, "run the landscape section (several Event Mesh instances, one aliased provider configuration and one emulator each, in one configuration)")
 	fs.IntVar(&o.landscape.instances, "landscape-instances", 8, "landscape section: number of Event Mesh instances")
@@ -280,8 +280,11 @@ func floorFor(op string, n, parallelism int, latency, tfAlone time.Duration) tim
 		// One list before the first create checks that no queue exists yet.
 		return tfAlone + latency + time.Duration(waves*int64(latency))
 	case opDestroy:
-		// One list in the plan's process (the refresh) and one in the apply's (whether another
-		// queue names the deleted one as its dead message queue), then one DELETE per queue.
+		// terraform destroy starts three provider processes: the plan with refresh that it runs
+		// first lists the queues once, the destroy plan makes no management call, and the apply
+		// lists them once (whether another queue names the deleted one as its dead message queue)
+		// and sends one DELETE per queue. Token requests are left out, as for the other commands
+		// (the destroy waits for three, one per process; a create or an update for two).
 		return tfAlone + 2*latency + time.Duration(waves*int64(latency))
 	default:
 		return tfAlone + time.Duration(waves*int64(latency))
@@ -1038,7 +1041,7 @@ func render(o options, tfVersion string, cells []cell, validation []benchLine, r
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s, parallelism %d, median of %d run(s). No-API provider = the same command against a provider with the same queue schema on the same "+
 		"plugin framework that makes no API call; its floor adds ceil(N / %d) × latency × API calls per resource (1 per create, update or delete, the queues setting force_destroy = true; "+
-		"1 list in total for a refresh, 1 list in total before the creates, for the check that no queue exists yet, and 1 list in each of a destroy's two processes). CPU ratio = the provider's CPU time / the no-API provider's, medians; "+
+		"1 list in total for a refresh, 1 list in total before the creates, for the check that no queue exists yet, and 1 list each in a destroy's plan with refresh and its apply). CPU ratio = the provider's CPU time / the no-API provider's, medians; "+
 		"in brackets the lowest and highest ratio of one run's pair, the provider's command over the no-API provider's in the same run. terraform_data = the same command over N built-in terraform_data "+
 		"resources (Terraform alone), as context.\n\n",
 		tfVersion, o.parallelism, o.runs, o.parallelism)

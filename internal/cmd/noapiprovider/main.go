@@ -6,8 +6,9 @@
 // framework cost for N resources of this schema, the part of an apply that no
 // provider built on the framework can avoid. With SAPMESSAGING_NOAPI_WAIT set
 // (the benchmark's -noapi-wait), Create and Update first wait that long, as a
-// provider waits for its API call, and Delete twice that long, for the real
-// provider's two (a GET and the DELETE), without doing any work.
+// provider waits for its API call, and Delete as long for each call the real
+// provider makes (the DELETE, and before it a GET without force_destroy),
+// without doing any work.
 package main
 
 import (

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"syscall"
 	"testing"
@@ -32,16 +34,17 @@ import (
 // Terraform starts a provider process per walk:
 //
 //   - create: a plan walk (ValidateResourceConfig, PlanResourceChange) and an apply walk (the same
-//     and ApplyResourceChange) of queues that do not exist yet, deleted again outside the timer;
+//     and ApplyResourceChange) of queues that do not exist yet, deleted again outside the timer
+//     and the CPU time;
 //   - plan: a plan walk with refresh (UpgradeResourceState, ReadResource, ValidateResourceConfig,
 //     PlanResourceChange) and no changes;
 //   - update: that plan walk with a new max_redelivery_count, then the apply walk
 //     (UpgradeResourceState, ValidateResourceConfig, PlanResourceChange, ApplyResourceChange);
-//   - destroy (force_destroy = true): the refresh-only walk that terraform destroy runs first
-//     (UpgradeResourceState, ReadResource), the destroy plan walk (UpgradeResourceState,
-//     PlanResourceChange of a null configuration) and the apply walk (UpgradeResourceState,
-//     ApplyResourceChange to a null state) of queues made again before each command, outside the
-//     timer and the CPU time.
+//   - destroy (force_destroy = true): the plan walk with refresh that terraform destroy runs first
+//     (Terraform's PreDestroyRefresh: a normal plan, as the plan command's), the destroy plan walk
+//     (UpgradeResourceState, PlanResourceChange of a null configuration) and the apply walk
+//     (UpgradeResourceState, ApplyResourceChange to a null state, no plan again), of queues made
+//     again before each command, outside the timer and the CPU time.
 //
 // The provider talks to an emulator in a process of its own (built from internal/cmd/emulator,
 // no latency unless SAPMESSAGING_WALK_LATENCY sets one, idle connections closed after 50 ms as a
@@ -74,14 +77,16 @@ func BenchmarkWalks(b *testing.B) {
 			}
 		})
 		b.Run("create/"+p.name, func(b *testing.B) {
-			defer reportCPU(b)()
+			cpu := meterCPU(b)
+			defer cpu.report()
 			for i := 0; b.Loop(); i++ {
 				qs := w.queues(fmt.Sprintf("c%s%d", p.name[:1], i), 5)
 				w.planWalk(b, qs, false)
 				w.applyWalk(b, qs)
-				b.StopTimer()
+				// The queues deleted again, outside the timer and the CPU time.
+				cpu.pause()
 				p.em.deleteQueues(b, qs)
-				b.StartTimer()
+				cpu.resume()
 			}
 		})
 		qs := w.queues("s"+p.name[:1], 5)
@@ -124,7 +129,7 @@ func BenchmarkWalks(b *testing.B) {
 					p.em.putQueues(b, qs)
 					cpu.resume()
 				}
-				w.refreshWalk(b, qs)
+				w.planWalk(b, qs, true)
 				w.destroyPlanWalk(b, qs)
 				w.destroyApplyWalk(b, qs)
 			}
@@ -133,46 +138,63 @@ func BenchmarkWalks(b *testing.B) {
 }
 
 // reportCPU reports the allocations and the CPU time of this process per operation (cpu-ns/op:
-// user and system time, the garbage collector's included), which leaves out the time the provider
-// waits for the emulator; call the function it returns after the loop.
-func reportCPU(b *testing.B) func() {
-	b.ReportAllocs()
-	begin, beginSys := processCPU(b), systemCPU(b)
-	return func() {
-		b.ReportMetric(float64((processCPU(b)-begin).Nanoseconds())/float64(b.N), "cpu-ns/op")
-		b.ReportMetric(float64((systemCPU(b)-beginSys).Nanoseconds())/float64(b.N), "sys-ns/op")
-	}
+// user and system time, the garbage collector's included; sys-ns/op: the kernel's part; gc-ns/op
+// and gc-idle-ns/op: the collector's CPU time and the part of it its idle mark workers ran, as the
+// runtime estimates them), which leaves out the time the provider waits for the emulator; call the
+// function it returns after the loop.
+func reportCPU(b *testing.B) func() { return meterCPU(b).report }
+
+// cpuMeter reports what reportCPU reports without the CPU time between pause and resume (which
+// also stop the timer, and collect the garbage of what ran in between, so that its collection does
+// not fall into the timed work).
+type cpuMeter struct {
+	b             *testing.B
+	begin, paused cpuSample
+	pauseBegin    cpuSample
 }
 
-// cpuMeter reports the allocations and the CPU time of this process per operation as reportCPU
-// does, without the CPU time between pause and resume (which also stop the timer).
-type cpuMeter struct {
-	b                        *testing.B
-	begin, beginSys          time.Duration
-	paused, pausedSys        time.Duration
-	pauseBegin, pauseBeginSy time.Duration
+// cpuSample is this process's CPU time so far: all, the kernel's, the collector's and its idle
+// mark workers'.
+type cpuSample struct{ all, sys, gc, gcIdle time.Duration }
+
+func sampleCPU(b *testing.B) cpuSample {
+	ms := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/cpu/classes/gc/mark/idle:cpu-seconds"}}
+	metrics.Read(ms)
+	seconds := func(v metrics.Value) time.Duration { return time.Duration(v.Float64() * float64(time.Second)) }
+	return cpuSample{all: processCPU(b), sys: systemCPU(b), gc: seconds(ms[0].Value), gcIdle: seconds(ms[1].Value)}
+}
+
+func (a cpuSample) sub(c cpuSample) cpuSample {
+	return cpuSample{all: a.all - c.all, sys: a.sys - c.sys, gc: a.gc - c.gc, gcIdle: a.gcIdle - c.gcIdle}
+}
+
+func (a cpuSample) add(c cpuSample) cpuSample {
+	return cpuSample{all: a.all + c.all, sys: a.sys + c.sys, gc: a.gc + c.gc, gcIdle: a.gcIdle + c.gcIdle}
 }
 
 func meterCPU(b *testing.B) *cpuMeter {
 	b.ReportAllocs()
-	return &cpuMeter{b: b, begin: processCPU(b), beginSys: systemCPU(b)}
+	return &cpuMeter{b: b, begin: sampleCPU(b)}
 }
 
 func (m *cpuMeter) pause() {
 	m.b.StopTimer()
-	m.pauseBegin, m.pauseBeginSy = processCPU(m.b), systemCPU(m.b)
+	m.pauseBegin = sampleCPU(m.b)
 }
 
 func (m *cpuMeter) resume() {
-	m.paused += processCPU(m.b) - m.pauseBegin
-	m.pausedSys += systemCPU(m.b) - m.pauseBeginSy
+	runtime.GC()
+	m.paused = m.paused.add(sampleCPU(m.b).sub(m.pauseBegin))
 	m.b.StartTimer()
 }
 
 func (m *cpuMeter) report() {
+	d := sampleCPU(m.b).sub(m.begin).sub(m.paused)
 	n := float64(m.b.N)
-	m.b.ReportMetric(float64((processCPU(m.b)-m.begin-m.paused).Nanoseconds())/n, "cpu-ns/op")
-	m.b.ReportMetric(float64((systemCPU(m.b)-m.beginSys-m.pausedSys).Nanoseconds())/n, "sys-ns/op")
+	m.b.ReportMetric(float64(d.all.Nanoseconds())/n, "cpu-ns/op")
+	m.b.ReportMetric(float64(d.sys.Nanoseconds())/n, "sys-ns/op")
+	m.b.ReportMetric(float64(d.gc.Nanoseconds())/n, "gc-ns/op")
+	m.b.ReportMetric(float64(d.gcIdle.Nanoseconds())/n, "gc-idle-ns/op")
 }
 
 // systemCPU is this process's system time: the part of processCPU spent in the kernel.
@@ -386,13 +408,12 @@ func (q *walkQueue) setRedeliveries(n int64) {
 	q.config = tftypes.NewValue(q.config.Type(), attrs)
 }
 
-// start is a new provider server, configured, as at the start of a walk.
+// start is a new provider server, configured, as at the start of a walk. It is not asked for its
+// schema: both providers set GetProviderSchemaOptional, so Terraform 1.11 takes the schema it
+// fetched once per command from its cache (newWalker fetches it here).
 func (w *walker) start(b *testing.B) tfprotov6.ProviderServer {
 	ctx := context.Background()
 	srv := w.server()
-	if _, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
-		b.Fatal(err)
-	}
 	cfg := w.dynamic(b, w.providerConfig)
 	resp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.11.4", Config: cfg})
 	mustClean(b, "ConfigureProvider", resp.Diagnostics, err)
@@ -434,19 +455,6 @@ func (w *walker) applyWalk(b *testing.B, qs []*walkQueue) {
 			Config: w.dynamic(b, q.config), PlannedPrivate: private,
 		})
 		mustClean(b, "ApplyResourceChange", resp.Diagnostics, err)
-		q.state, q.private = w.value(b, resp.NewState), resp.Private
-	}
-}
-
-// refreshWalk is the refresh-only walk of terraform destroy: every queue's state upgraded and
-// read, the read state kept.
-func (w *walker) refreshWalk(b *testing.B, qs []*walkQueue) {
-	ctx := context.Background()
-	srv := w.start(b)
-	for _, q := range qs {
-		prior := w.upgrade(b, srv, q.state)
-		resp, err := srv.ReadResource(ctx, &tfprotov6.ReadResourceRequest{TypeName: "sapmessaging_queue", CurrentState: w.dynamic(b, prior), Private: q.private})
-		mustClean(b, "ReadResource", resp.Diagnostics, err)
 		q.state, q.private = w.value(b, resp.NewState), resp.Private
 	}
 }
