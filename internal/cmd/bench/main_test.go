@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -393,4 +394,30 @@ func TestNoAPICalls(t *testing.T) {
 	if cs, err := (&bench{}).startNoAPICalls(time.Second); cs != nil || err != nil || (&bench{}).noAPIEnv(time.Second, nil) != nil {
 		t.Errorf("without the flags: %v %v", cs, err)
 	}
+}
+
+// The Event Mesh section end to end on a small scale, as make bench runs it: the provider, the
+// no-API provider and the emulator built, then create, plan, update and destroy of 5 queues with
+// each provider and over terraform_data; the destroy deletes each queue with one call (N + 2).
+func TestEventMeshSectionSmall(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("builds the provider and the emulator and runs Terraform: set TF_ACC=1")
+	}
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	var out, log bytes.Buffer
+	if err := run([]string{"-event-mesh", "-runs", "1", "-sizes", "5", "-latencies", "0s", "-validation=false"}, &out, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	cmdtest.Contains(t, "the section", out.String(),
+		"| 0s | 5 | apply (create) | 7 |",
+		"| 0s | 5 | plan (refresh, no changes) | 1 |",
+		"| 0s | 5 | apply (update every queue) | 7 |",
+		"| 0s | 5 | destroy | 7 |",
+		"- refresh of 5 queues at 0s with 1 management API call: 1, met",
+		"- destroy (force_destroy = true) of 5 queues at 0s with at most N + 5 = 10 management API calls: 7, met",
+	)
 }
