@@ -464,7 +464,7 @@ func (w *walker) applyWalk(b *testing.B, qs []*walkQueue) {
 func (w *walker) destroyPlanWalk(b *testing.B, qs []*walkQueue) {
 	srv := w.start(b)
 	for _, q := range qs {
-		_, q.private = w.planDestroy(b, srv, q, w.upgrade(b, srv, q.state))
+		q.private = w.planDestroy(b, srv, q, w.upgrade(b, srv, q.state))
 	}
 }
 
@@ -486,14 +486,20 @@ func (w *walker) destroyApplyWalk(b *testing.B, qs []*walkQueue) {
 	}
 }
 
-// planDestroy sends PlanResourceChange of a destroy: a null configuration and proposed new state.
-func (w *walker) planDestroy(b *testing.B, srv tfprotov6.ProviderServer, q *walkQueue, prior tftypes.Value) (*tfprotov6.DynamicValue, []byte) {
+// planDestroy sends PlanResourceChange of a destroy (a null configuration and proposed new state)
+// and returns the planned private state.
+func (w *walker) planDestroy(b *testing.B, srv tfprotov6.ProviderServer, q *walkQueue, prior tftypes.Value) []byte {
 	null := w.dynamic(b, tftypes.NewValue(w.typ, nil))
 	resp, err := srv.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{
 		TypeName: "sapmessaging_queue", PriorState: w.dynamic(b, prior), ProposedNewState: null, Config: null, PriorPrivate: q.private,
 	})
 	mustClean(b, "PlanResourceChange", resp.Diagnostics, err)
-	return resp.PlannedState, resp.PlannedPrivate
+	if resp.PlannedState != nil {
+		if planned := w.value(b, resp.PlannedState); !planned.IsNull() {
+			b.Fatalf("the destroy plan of %s is %s, not null", q.name, planned)
+		}
+	}
+	return resp.PlannedPrivate
 }
 
 func (w *walker) validate(b *testing.B, srv tfprotov6.ProviderServer, q *walkQueue) {
