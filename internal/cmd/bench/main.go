@@ -78,6 +78,7 @@ type options struct {
 	cpuProfile  string
 	noAPIWait   bool
 	noAPICall   bool
+	plainFloor  bool
 	redrive     redriveOptions    // redrive.go
 	query       queryOptions      // query.go
 	audit       auditOptions      // audit.go
@@ -107,13 +108,16 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.eventMesh, "event-mesh", true, "run the Event Mesh section (queues against terraform_data and the provider without an API); "+
 		"naming any of -event-mesh, -landscape, -ci, -redrive, -query, -audit, -aem, -aem-redrive, -aem-audit true runs only the sections so named")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the providers into this `directory`, one per provider process, named "+
-		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues or -noapi; landscape: landscape-<run>-queues or -noapi; "+
+		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues, -noapi or -noapi-plain; landscape: landscape-<run>-queues or -noapi; "+
 		"step 0 create, 1 refresh, 2 update, 3 destroy)")
-	fs.BoolVar(&o.noAPIWait, "noapi-wait", false, "Event Mesh and landscape sections: the provider without an API waits the latency in each create and update (in each delete once with force_destroy = true, else twice), "+
-		"as for its one API call, so that the CPU ratio leaves out what the waiting itself costs a provider process")
+	fs.BoolVar(&o.noAPIWait, "noapi-wait", true, "Event Mesh and landscape sections: the provider without an API, the floor of the CPU targets, waits the latency in each create and update "+
+		"(in each delete once with force_destroy = true, else twice), as the provider waits for its one API call, so that the CPU ratio leaves out what the waiting itself costs "+
+		"a process on the machine; -noapi-wait=false measures against the provider without an API that never waits (the plain floor)")
 	fs.BoolVar(&o.noAPICall, "noapi-call", false, "Event Mesh and landscape sections: the provider without an API makes one HTTP GET in each create and update "+
 		"(in each delete once with force_destroy = true, else twice; once more per process for the list) to a server in the bench that waits the latency and answers a queue, "+
-		"so that the CPU ratio leaves out what the calls themselves cost a provider process (Go's HTTP client, the waiting)")
+		"so that the CPU ratio leaves out what the calls themselves cost a provider process (Go's HTTP client, the waiting); it takes the place of -noapi-wait")
+	fs.BoolVar(&o.plainFloor, "plain-floor", true, "Event Mesh section: when the floor waits or calls, also run the provider without an API that never waits in each run "+
+		"and show the provider's CPU ratio against it beside the targets' (context: it includes what waiting costs a process)")
 	fs.BoolVar(&o.landscape.enabled, "landscape", true, "run the landscape section (several Event Mesh instances, one aliased provider configuration and one emulator each, in one configuration)")
 	fs.IntVar(&o.landscape.instances, "landscape-instances", 8, "landscape section: number of Event Mesh instances")
 	fs.IntVar(&o.landscape.queues, "landscape-queues", 250, "landscape section: queues per instance (1 to 250, SAP's limit)")
@@ -260,6 +264,9 @@ type cell struct {
 	// command and the no-API provider's in the same run, minutes apart), 0 when not measured: how far
 	// the ratio moves between runs of one build, beside the ratio of the medians.
 	ratioLo, ratioHi float64
+	// plainCPU is the median CPU time of the no-API provider that never waits, measured beside a
+	// floor that waits or calls (-plain-floor), 0 when not measured.
+	plainCPU time.Duration
 }
 
 // noAPIRatio compares the wall time with the floor of a provider that makes no API call.
@@ -588,6 +595,7 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 	mine := map[string][]sample{}
 	alone := map[string][]sample{}
 	noAPI := map[string][]sample{}
+	plain := map[string][]sample{}
 	collect := func(into map[string][]sample, ss map[string]sample) {
 		for op, s := range ss {
 			into[op] = append(into[op], s)
@@ -614,6 +622,13 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 			return nil, fmt.Errorf("%d queues without an API: %w", n, err)
 		}
 		collect(noAPI, ss)
+		if b.plainContext() {
+			ss, err = b.runSteps(filepath.Join(base, "noapi-plain"), queuesHCL(n), b.noAPIRC, nil, nil, destroySteps(b.o.parallelism))
+			if err != nil {
+				return nil, fmt.Errorf("%d queues without an API, not waiting: %w", n, err)
+			}
+			collect(plain, ss)
+		}
 		// The dead message queue is one queue more than the N measured: the emulator's limit (250, as
 		// SAP documents) is raised to hold it at the largest N.
 		em, err := b.startEmulator(filepath.Join(base, "keys"), latency, "-max-queues", strconv.Itoa(max(250, n+1)))
@@ -648,9 +663,16 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 		c.noAPICPU = medianOf(noAPI[op], func(s sample) time.Duration { return s.providerCPU })
 		c.noAPIFloor = floorFor(op, n, b.o.parallelism, latency, c.noAPI)
 		c.ratioLo, c.ratioHi = pairedRatios(mine[op], noAPI[op])
+		c.plainCPU = medianOf(plain[op], func(s sample) time.Duration { return s.providerCPU })
 		cells = append(cells, c)
 	}
 	return cells, nil
+}
+
+// plainContext tells whether the Event Mesh section runs the no-API provider that never waits beside
+// the floor of the targets: with -plain-floor when that floor waits (-noapi-wait) or calls (-noapi-call).
+func (b *bench) plainContext() bool {
+	return b.o.plainFloor && (b.o.noAPIWait || b.o.noAPICall)
 }
 
 // pairedRatios returns the lowest and the highest provider CPU ratio of the runs, run r of the
@@ -1049,10 +1071,27 @@ func render(o options, tfVersion string, cells []cell, validation []benchLine, r
 	case o.noAPICall:
 		sb.WriteString("The no-API provider makes one HTTP GET in each create and update (-noapi-call), and one per process for the list, to a server that waits the latency and answers a queue, as for its API calls, without doing any other work.\n\n")
 	case o.noAPIWait:
-		sb.WriteString("The no-API provider waits the latency in each create and update (-noapi-wait), as for its one API call, without doing any work.\n\n")
+		sb.WriteString("The no-API provider, the floor of the targets, waits the latency in each create, update and delete (-noapi-wait, the default), as the provider waits for its one API call, without doing any work: " +
+			"work that resumes after a wait costs a process on this machine more CPU than the same work back to back (BenchmarkBursts), and a floor that waits as the provider does leaves that out of the ratio.\n\n")
+	default:
+		sb.WriteString("The no-API provider never waits (-noapi-wait=false, the plain floor): the CPU ratio includes what the provider's waits for its API cost the process.\n\n")
 	}
-	sb.WriteString("| Latency | N | Command | Mgmt API calls | Wall time | No-API provider → floor | Wall ratio | CPU: provider / no-API provider | CPU ratio | terraform_data wall / CPU | CPU: all | Provider peak RSS |\n")
-	sb.WriteString("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	plainShown := false
+	for _, c := range cells {
+		plainShown = plainShown || c.plainCPU > 0
+	}
+	if plainShown {
+		sb.WriteString("Plain floor = the no-API provider that never waits, run beside it in each run (-plain-floor): the provider's CPU over its CPU, medians, as context.\n\n")
+	}
+	sb.WriteString("| Latency | N | Command | Mgmt API calls | Wall time | No-API provider → floor | Wall ratio | CPU: provider / no-API provider | CPU ratio | terraform_data wall / CPU | CPU: all | Provider peak RSS |")
+	if plainShown {
+		sb.WriteString(" CPU: plain floor | CPU ratio to the plain floor |")
+	}
+	sb.WriteString("\n|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	if plainShown {
+		sb.WriteString("---:|---:|")
+	}
+	sb.WriteString("\n")
 	for _, c := range cells {
 		mem, provCPU, noAPICPU, cpuRatio := "n/a", "n/a", "n/a", "n/a"
 		if rss && c.rssKB > 0 {
@@ -1073,9 +1112,20 @@ func render(o options, tfVersion string, cells []cell, validation []benchLine, r
 			noAPI = seconds(c.noAPI) + " → " + seconds(c.noAPIFloor)
 			noAPIRatio = fmt.Sprintf("%.2f×", c.noAPIRatio())
 		}
-		fmt.Fprintf(&sb, "| %s | %d | %s | %d | %s | %s | %s | %s / %s | %s | %s / %s | %s | %s |\n",
+		fmt.Fprintf(&sb, "| %s | %d | %s | %d | %s | %s | %s | %s / %s | %s | %s / %s | %s | %s |",
 			c.latency, c.n, c.op, c.mgmtCalls, seconds(c.wall), noAPI, noAPIRatio, provCPU, noAPICPU, cpuRatio,
 			seconds(c.tfAlone), seconds(c.tfAloneCPU), seconds(c.cpu), mem)
+		if plainShown {
+			plainCPU, plainRatio := "n/a", "n/a"
+			if rss && c.plainCPU > 0 {
+				plainCPU = seconds(c.plainCPU)
+				if c.providerCPU > 0 {
+					plainRatio = fmt.Sprintf("%.2f×", float64(c.providerCPU)/float64(c.plainCPU))
+				}
+			}
+			fmt.Fprintf(&sb, " %s | %s |", plainCPU, plainRatio)
+		}
+		sb.WriteString("\n")
 	}
 	if len(validation) > 0 {
 		sb.WriteString("\n| Plan-time validation (ValidateResourceConfig through the provider server) | Time per resource | Allocations |\n")
@@ -1084,7 +1134,7 @@ func render(o options, tfVersion string, cells []cell, validation []benchLine, r
 			fmt.Fprintf(&sb, "| %s | %.0f µs | %s |\n", strings.TrimPrefix(v.name, "BenchmarkValidateResourceConfig/"), v.nsPerOp/1000, v.allocs)
 		}
 	}
-	sb.WriteString("\n" + targets(cells, validation, rss))
+	sb.WriteString("\n" + targets(cells, validation, rss, floorName(o)))
 	return sb.String()
 }
 
@@ -1105,11 +1155,22 @@ func cpuTarget(op string) float64 {
 	return 1.1
 }
 
+// floorName names the no-API provider that the CPU targets are read against.
+func floorName(o options) string {
+	switch {
+	case o.noAPICall:
+		return "the no-API provider that makes the same calls"
+	case o.noAPIWait:
+		return "the no-API provider that waits as the provider does"
+	}
+	return "the no-API provider that never waits"
+}
+
 // targets checks the results against the targets: at the largest N, the provider's CPU time within
 // cpuTarget of the no-API provider's for every command, a refresh with one management API call and a
 // destroy with at most N + 5, as the landscape's per instance;
 // validation under 1 ms per resource; the provider's peak RSS under 100 MB.
-func targets(cells []cell, validation []benchLine, rss bool) string {
+func targets(cells []cell, validation []benchLine, rss bool, floor string) string {
 	var sb strings.Builder
 	sb.WriteString("Targets:\n\n")
 	var peakKB int64
@@ -1130,8 +1191,8 @@ func targets(cells []cell, validation []benchLine, rss bool) string {
 				c.n, c.latency, c.n+5, c.mgmtCalls, mark(c.mgmtCalls <= int64(c.n+5)))
 		}
 		if r := c.cpuRatio(); rss && r > 0 {
-			fmt.Fprintf(&sb, "- %d queues at %s, %s: provider CPU within %.3g× of the no-API provider: %s / %s = %.2f×, %s\n",
-				c.n, c.latency, c.op, cpuTarget(c.op), seconds(c.providerCPU), seconds(c.noAPICPU), r, mark(r <= cpuTarget(c.op)))
+			fmt.Fprintf(&sb, "- %d queues at %s, %s: provider CPU within %.3g× of %s: %s / %s = %.2f×, %s\n",
+				c.n, c.latency, c.op, cpuTarget(c.op), floor, seconds(c.providerCPU), seconds(c.noAPICPU), r, mark(r <= cpuTarget(c.op)))
 		}
 	}
 	if len(validation) > 0 {

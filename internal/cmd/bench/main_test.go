@@ -102,10 +102,10 @@ func TestRenderAndTargets(t *testing.T) {
 	cmdtest.Contains(t, "the markdown", md,
 		"| 20ms | 250 | apply (create) | 250 | 3.00 s | 2.20 s → 2.70 s | 1.11× | 0.42 s / 0.40 s | 1.05× | 2.00 s / 1.00 s | 1.50 s | 40 MiB |",
 		"| 20ms | 250 | plan (refresh, no changes) | 1 | 1.00 s | n/a | n/a |",
-		"250 queues at 20ms, apply (create): provider CPU within 1.15× of the no-API provider: 0.42 s / 0.40 s = 1.05×, met",
+		"250 queues at 20ms, apply (create): provider CPU within 1.15× of the no-API provider that never waits: 0.42 s / 0.40 s = 1.05×, met",
 		"refresh of 250 queues at 20ms with 1 management API call: 1, met",
 		"destroy (force_destroy = true) of 250 queues at 20ms with at most N + 5 = 255 management API calls: 252, met",
-		"250 queues at 20ms, destroy: provider CPU within 1.1× of the no-API provider: 0.54 s / 0.50 s = 1.08×, met",
+		"250 queues at 20ms, destroy: provider CPU within 1.1× of the no-API provider that never waits: 0.54 s / 0.50 s = 1.08×, met",
 		"| queue | 250 µs | 1000 |",
 		"slowest 250 µs, met",
 		"provider peak RSS under 100 MB at 250 resources: 50 MiB, met",
@@ -132,13 +132,29 @@ func TestRenderAndTargets(t *testing.T) {
 	if md := render(o, "Terraform", cells, nil, false); strings.Contains(md, "RSS under") || strings.Contains(md, "CPU within") {
 		t.Errorf("CPU and RSS targets without GNU time:\n%s", md)
 	}
-	if strings.Contains(md, "-noapi-wait") {
-		t.Errorf("the table names -noapi-wait, which was not set:\n%s", md)
+	if !strings.Contains(md, "never waits (-noapi-wait=false, the plain floor)") || strings.Contains(md, "CPU ratio to the plain floor") {
+		t.Errorf("the table does not say that the floor never waited, or shows a plain floor it did not run:\n%s", md)
 	}
 	o.noAPIWait = true
-	if md := render(o, "Terraform", cells, nil, true); !strings.Contains(md, "waits the latency in each create and update (-noapi-wait)") {
+	md = render(o, "Terraform", cells, nil, true)
+	if !strings.Contains(md, "waits the latency in each create, update and delete (-noapi-wait, the default)") ||
+		!strings.Contains(md, "provider CPU within 1.1× of the no-API provider that waits as the provider does: 0.54 s / 0.50 s = 1.08×, met") {
 		t.Errorf("the table does not say that the no-API provider waited:\n%s", md)
 	}
+	if strings.Contains(md, "CPU ratio to the plain floor") {
+		t.Errorf("a plain floor column without a plain floor measured:\n%s", md)
+	}
+	// With the plain floor run beside the waiting one, its ratio is context: the targets stay the
+	// waiting floor's.
+	cells[2].plainCPU = 450 * time.Millisecond
+	md = render(o, "Terraform", cells, nil, true)
+	cmdtest.Contains(t, "the markdown with the plain floor", md,
+		"| CPU: plain floor | CPU ratio to the plain floor |",
+		"|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+		"| 50 MiB | 0.45 s | 1.20× |\n",
+		"| 40 MiB | n/a | n/a |\n",
+		"destroy: provider CPU within 1.1× of the no-API provider that waits as the provider does: 0.54 s / 0.50 s = 1.08×, met",
+	)
 	o.noAPICall = true
 	if md := render(o, "Terraform", cells, nil, true); !strings.Contains(md, "makes one HTTP GET in each create and update (-noapi-call)") || strings.Contains(md, "(-noapi-wait)") {
 		t.Errorf("the table does not say that the no-API provider called a server (and only that):\n%s", md)
@@ -232,13 +248,13 @@ func TestParseFlags(t *testing.T) {
 	if !o.ci.enabled || o.ci.flows != 10 || o.ci.channels != 2 || o.ci.deployDelay != 5*time.Second || fmt.Sprint(o.ci.parallelism) != "[10 20]" {
 		t.Fatalf("Cloud Integration defaults: %+v", o.ci)
 	}
-	if o.noAPIWait || o.noAPICall || o.cpuProfile != "" {
-		t.Fatalf("-noapi-wait and -cpuprofile are on by default: %+v", o)
+	if !o.noAPIWait || !o.plainFloor || o.noAPICall || o.cpuProfile != "" {
+		t.Fatalf("the floor of the targets waits by default, the plain floor runs beside it, -noapi-call and -cpuprofile are off: %+v", o)
 	}
 	dir := t.TempDir()
-	o, err = parseFlags([]string{"-terraform", "tf", "-noapi-wait", "-cpuprofile", filepath.Join(dir, "prof")}, io.Discard)
-	if err != nil || !o.noAPIWait || o.cpuProfile != filepath.Join(dir, "prof") {
-		t.Fatalf("-noapi-wait -cpuprofile: %+v %v", o, err)
+	o, err = parseFlags([]string{"-terraform", "tf", "-noapi-wait=false", "-plain-floor=false", "-cpuprofile", filepath.Join(dir, "prof")}, io.Discard)
+	if err != nil || o.noAPIWait || o.plainFloor || o.cpuProfile != filepath.Join(dir, "prof") {
+		t.Fatalf("-noapi-wait=false -plain-floor=false -cpuprofile: %+v %v", o, err)
 	}
 	if st, err := os.Stat(o.cpuProfile); err != nil || !st.IsDir() {
 		t.Fatalf("-cpuprofile did not create its directory: %v", err)
@@ -348,19 +364,20 @@ func TestLandscapeTargets(t *testing.T) {
 		{op: opUpdate, perInstance: 251, providerCPU: 11 * time.Second, noAPICPU: 10 * time.Second},
 		{op: opDestroy, perInstance: 502, providerCPU: 10 * time.Second, noAPICPU: 10 * time.Second, bytes: 2_500_000},
 	}
-	got := landscapeTargets(250, cells, true)
+	got := landscapeTargets(250, cells, true, floorName(options{noAPIWait: true}))
 	cmdtest.Contains(t, "the list of targets", got,
 		"- refresh with 1 management API call per instance: at most 1, met",
 		"- destroy (force_destroy = true) with at most N + 5 = 255 management API calls per instance: at most 502, **missed**",
-		"- apply (create): provider CPU within 1.15× of the no-API provider: 11.20 s / 10.00 s = 1.120×, met",
-		"- plan (refresh, no changes): provider CPU within 1.1× of the no-API provider: 12.00 s / 10.00 s = 1.200×, **missed**",
-		"- apply (update every queue): provider CPU within 1.1× of the no-API provider: 11.00 s / 10.00 s = 1.100×, met",
+		"- apply (create): provider CPU within 1.15× of the no-API provider that waits as the provider does: 11.20 s / 10.00 s = 1.120×, met",
+		"- plan (refresh, no changes): provider CPU within 1.1× of the no-API provider that waits as the provider does: 12.00 s / 10.00 s = 1.200×, **missed**",
+		"- apply (update every queue): provider CPU within 1.1× of the no-API provider that waits as the provider does: 11.00 s / 10.00 s = 1.100×, met",
 		"- provider peak RSS under 200 MB (the largest provider process): 60 MiB, met",
 	)
 	table := renderLandscape(options{parallelism: 10, landscape: landscapeOptions{instances: 8, queues: 250, latency: 20 * time.Millisecond, runs: 3}},
 		"Terraform 1.11.4", cells, true)
 	cmdtest.Contains(t, "the table", table, "| destroy | 0 / 502 | 2.5 MB |", "| 50 MiB (17, 400 MiB) |", "8 Event Mesh instances", "= 2000 sapmessaging_queue",
-		"| 11.20 s / 10.00 s | 1.12× (runs 1.04–1.19) |", "| 12.00 s / 10.00 s | 1.20× |")
+		"| 11.20 s / 10.00 s | 1.12× (runs 1.04–1.19) |", "| 12.00 s / 10.00 s | 1.20× |",
+		"The no-API provider never waits (-noapi-wait=false, the plain floor).")
 }
 
 // The call server waits the latency and answers a queue's JSON; the no-API provider's environment
@@ -391,6 +408,19 @@ func TestNoAPICalls(t *testing.T) {
 	if env := b.noAPIEnv(20*time.Millisecond, nil); len(env) != 1 || env[0] != "SAPMESSAGING_NOAPI_WAIT=20ms" {
 		t.Errorf("env with -noapi-wait: %v", env)
 	}
+	for _, c := range []struct {
+		o    options
+		want bool
+	}{
+		{options{noAPIWait: true, plainFloor: true}, true},
+		{options{noAPICall: true, plainFloor: true}, true},
+		{options{noAPIWait: true}, false},
+		{options{plainFloor: true}, false}, // the floor is the plain one already
+	} {
+		if got := (&bench{o: c.o}).plainContext(); got != c.want {
+			t.Errorf("plainContext(%+v) = %v, want %v", c.o, got, c.want)
+		}
+	}
 	if cs, err := (&bench{}).startNoAPICalls(time.Second); cs != nil || err != nil || (&bench{}).noAPIEnv(time.Second, nil) != nil {
 		t.Errorf("without the flags: %v %v", cs, err)
 	}
@@ -419,5 +449,6 @@ func TestEventMeshSectionSmall(t *testing.T) {
 		"| 0s | 5 | destroy | 7 |",
 		"- refresh of 5 queues at 0s with 1 management API call: 1, met",
 		"- destroy (force_destroy = true) of 5 queues at 0s with at most N + 5 = 10 management API calls: 7, met",
+		"(-noapi-wait, the default)",
 	)
 }
