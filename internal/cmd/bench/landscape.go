@@ -71,38 +71,27 @@ type landscapeCell struct {
 	ratioLo, ratioHi      float64       // the lowest and highest CPU ratio of one run's pair (pairedRatios)
 }
 
-// measureLandscape runs the landscape o.landscape.runs times, each the no-API provider's
-// configuration and then the provider's, and returns one cell per command.
+// measureLandscape runs the landscape o.landscape.runs times and returns one cell per command.
+// Each run interleaves the two providers command by command (the no-API provider's create, the
+// provider's create, the no-API provider's plan, …; in even runs the provider goes first), so the
+// two commands of a pair run minutes apart rather than a whole sequence apart: on a shared machine
+// whose speed drifts over the quarter of an hour a run takes, the pair then sees the same machine.
 func (b *bench) measureLandscape() ([]landscapeCell, error) {
 	lo := b.o.landscape
 	steps := destroySteps(b.o.parallelism)
 	mine, noAPI := map[string][]sample{}, map[string][]sample{}
 	for r := 1; r <= lo.runs; r++ {
 		base := filepath.Join(b.work, fmt.Sprintf("landscape-%d", r))
-		b.logf("landscape of %d instances × %d queues, run %d/%d: the provider without an API", lo.instances, lo.queues, r, lo.runs)
-		cs, err := b.startNoAPICalls(lo.latency)
-		if err != nil {
-			return nil, err
-		}
-		ss, err := b.runSteps(filepath.Join(base, "noapi"), landscapeHCL(lo.instances, lo.queues, nil), b.noAPIRC, b.noAPIEnv(lo.latency, cs), nil, steps)
-		if cs != nil {
-			cs.stop()
-		}
-		if err != nil {
-			return nil, fmt.Errorf("landscape without an API: %w", err)
-		}
-		for _, st := range steps {
-			s := ss[st.op]
-			noAPI[st.op] = append(noAPI[st.op], s)
-			b.logf("landscape run %d, no-API provider, %s: wall %s, provider CPU %s, peak RSS %d KiB (%d processes, %d KiB)",
-				r, st.op, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.procs, s.rssSumKB)
-		}
-
-		b.logf("landscape run %d/%d: the provider against %d emulators", r, lo.runs, lo.instances)
+		b.logf("landscape of %d instances × %d queues, run %d/%d: the provider against %d emulators and the provider without an API, command by command",
+			lo.instances, lo.queues, r, lo.runs, lo.instances)
 		var ems []*emulatorProc
+		var cs *callServer
 		stopAll := func() {
 			for _, em := range ems {
 				em.stop()
+			}
+			if cs != nil {
+				cs.stop()
 			}
 		}
 		var keys []string
@@ -123,17 +112,46 @@ func (b *bench) measureLandscape() ([]landscapeCell, error) {
 			}
 			keys = append(keys, key)
 		}
-		ss, err = b.runSteps(filepath.Join(base, "queues"), landscapeHCL(lo.instances, lo.queues, keys), b.cliRC, nil, emulators(ems), steps)
-		stopAll()
+		cs, err := b.startNoAPICalls(lo.latency)
 		if err != nil {
-			return nil, fmt.Errorf("landscape: %w", err)
+			stopAll()
+			return nil, err
 		}
-		for _, st := range steps {
-			s := ss[st.op]
-			mine[st.op] = append(mine[st.op], s)
-			b.logf("landscape run %d, provider, %s: %d management calls (at most %d per instance), %d bytes sent, wall %s, provider CPU %s, peak RSS %d KiB (%d processes, %d KiB)",
-				r, st.op, s.mgmtCalls, s.perInstance, s.bytes, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.procs, s.rssSumKB)
+		for i, st := range steps {
+			noAPIStep := func() error {
+				ss, err := b.runStepsFrom(filepath.Join(base, "noapi"), landscapeHCL(lo.instances, lo.queues, nil), b.noAPIRC, b.noAPIEnv(lo.latency, cs), nil, steps[i:i+1], i)
+				if err != nil {
+					return fmt.Errorf("landscape without an API: %w", err)
+				}
+				s := ss[st.op]
+				noAPI[st.op] = append(noAPI[st.op], s)
+				b.logf("landscape run %d, no-API provider, %s: wall %s, provider CPU %s, peak RSS %d KiB (%d processes, %d KiB)",
+					r, st.op, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.procs, s.rssSumKB)
+				return nil
+			}
+			providerStep := func() error {
+				ss, err := b.runStepsFrom(filepath.Join(base, "queues"), landscapeHCL(lo.instances, lo.queues, keys), b.cliRC, nil, emulators(ems), steps[i:i+1], i)
+				if err != nil {
+					return fmt.Errorf("landscape: %w", err)
+				}
+				s := ss[st.op]
+				mine[st.op] = append(mine[st.op], s)
+				b.logf("landscape run %d, provider, %s: %d management calls (at most %d per instance), %d bytes sent, wall %s, provider CPU %s, peak RSS %d KiB (%d processes, %d KiB)",
+					r, st.op, s.mgmtCalls, s.perInstance, s.bytes, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.procs, s.rssSumKB)
+				return nil
+			}
+			order := []func() error{noAPIStep, providerStep}
+			if r%2 == 0 {
+				order = []func() error{providerStep, noAPIStep}
+			}
+			for _, f := range order {
+				if err := f(); err != nil {
+					stopAll()
+					return nil, err
+				}
+			}
 		}
+		stopAll()
 	}
 	return landscapeCells(steps, mine, noAPI), nil
 }
@@ -170,7 +188,7 @@ func renderLandscape(o options, tfVersion string, cells []landscapeCell, rss boo
 	lo := o.landscape
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Landscape: %d Event Mesh instances (one emulator each, latency %s) × %d queues = %d sapmessaging_queue resources, "+
-		"one aliased provider configuration per instance, one configuration; %s, parallelism %d, median of %d interleaved run(s) "+
+		"one aliased provider configuration per instance, one configuration; %s, parallelism %d, median of %d run(s), the two providers' commands interleaved one by one, "+
 		"against the no-API provider with the same resources. Calls and bytes are the emulators' (the most of any run); "+
 		"provider CPU adds up the provider processes of a command (Terraform starts several per command, at least one per alias in each of its phases), and the CPU ratio "+
 		"shows in brackets the lowest and highest ratio of one run's pair; peak RSS is the "+

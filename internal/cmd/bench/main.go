@@ -40,9 +40,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -326,7 +328,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	} else {
 		defer func() { _ = os.RemoveAll(work) }()
 	}
-	b := &bench{o: o, work: work, log: stderr}
+	// The emulators' standard error goes to the log too, from goroutines of their own.
+	b := &bench{o: o, work: work, log: &syncWriter{w: stderr}}
 	if err := b.build(); err != nil {
 		return err
 	}
@@ -451,6 +454,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return os.WriteFile(o.out, []byte(md.String()), 0o644)
 	}
 	return nil
+}
+
+// syncWriter serializes the writes of several goroutines to w.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
 
 func (b *bench) logf(format string, args ...any) {
@@ -601,52 +616,68 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 			into[op] = append(into[op], s)
 		}
 	}
+	steps := destroySteps(b.o.parallelism)
 	for r := 1; r <= b.o.runs; r++ {
 		b.logf("latency %s, %d queues, run %d/%d", latency, n, r, b.o.runs)
 		base := filepath.Join(b.work, fmt.Sprintf("%s-%d-%d", latency, n, r))
-		ss, err := b.sequence(filepath.Join(base, "terraform_data"), dataHCL(n), b.cliRC, "", nil)
-		if err != nil {
-			return nil, fmt.Errorf("terraform_data, %d resources: %w", n, err)
-		}
-		collect(alone, ss)
-		cs, err := b.startNoAPICalls(latency)
-		if err != nil {
-			return nil, err
-		}
-		ss, err = b.runSteps(filepath.Join(base, "noapi"), queuesHCL(n), b.noAPIRC, b.noAPIEnv(latency, cs), nil,
-			destroySteps(b.o.parallelism))
-		if cs != nil {
-			cs.stop()
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%d queues without an API: %w", n, err)
-		}
-		collect(noAPI, ss)
-		if b.plainContext() {
-			ss, err = b.runSteps(filepath.Join(base, "noapi-plain"), queuesHCL(n), b.noAPIRC, nil, nil, destroySteps(b.o.parallelism))
-			if err != nil {
-				return nil, fmt.Errorf("%d queues without an API, not waiting: %w", n, err)
-			}
-			collect(plain, ss)
-		}
 		// The dead message queue is one queue more than the N measured: the emulator's limit (250, as
 		// SAP documents) is raised to hold it at the largest N.
 		em, err := b.startEmulator(filepath.Join(base, "keys"), latency, "-max-queues", strconv.Itoa(max(250, n+1)))
 		if err != nil {
 			return nil, err
 		}
+		key := filepath.Join(base, "keys", "event-mesh.json")
 		// The queues name a dead message queue, which must exist before them. It is created
 		// outside the configuration, so that the configuration stays the no-API provider's.
-		if err := createQueue(filepath.Join(base, "keys", "event-mesh.json"), benchDMQ); err != nil {
+		if err := createQueue(key, benchDMQ); err != nil {
 			em.stop()
 			return nil, err
 		}
-		ss, err = b.sequence(filepath.Join(base, "queues"), queuesHCL(n), b.cliRC, filepath.Join(base, "keys", "event-mesh.json"), em)
-		em.stop()
+		cs, err := b.startNoAPICalls(latency)
 		if err != nil {
-			return nil, fmt.Errorf("%d queues at %s latency: %w", n, latency, err)
+			em.stop()
+			return nil, err
 		}
-		collect(mine, ss)
+		// The configurations run command by command, each command of the run one after the
+		// other in every configuration (in even runs in the opposite order), so that the provider's
+		// command and the floor's run seconds apart, on the same machine.
+		type config struct {
+			name, what, dir, hcl, rc string
+			env                      []string
+			ems                      emulators
+			into                     map[string][]sample
+		}
+		configs := []config{
+			{"terraform_data", "terraform_data", filepath.Join(base, "terraform_data"), dataHCL(n), b.cliRC, []string{"SAPMESSAGING_EVENT_MESH_SERVICE_KEY="}, nil, alone},
+			{"no-API provider", "the provider without an API", filepath.Join(base, "noapi"), queuesHCL(n), b.noAPIRC, b.noAPIEnv(latency, cs), nil, noAPI},
+		}
+		if b.plainContext() {
+			configs = append(configs, config{"plain floor", "the provider without an API, not waiting", filepath.Join(base, "noapi-plain"), queuesHCL(n), b.noAPIRC, nil, nil, plain})
+		}
+		configs = append(configs, config{"provider", fmt.Sprintf("%d queues at %s latency", n, latency), filepath.Join(base, "queues"), queuesHCL(n), b.cliRC,
+			[]string{"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=" + key}, emulators{em}, mine})
+		if r%2 == 0 {
+			slices.Reverse(configs)
+		}
+		for i := range steps {
+			for _, c := range configs {
+				ss, err := b.runStepsFrom(c.dir, c.hcl, c.rc, c.env, c.ems, steps[i:i+1], i)
+				if err != nil {
+					em.stop()
+					if cs != nil {
+						cs.stop()
+					}
+					return nil, fmt.Errorf("%s: %w", c.what, err)
+				}
+				collect(c.into, ss)
+				s := ss[steps[i].op]
+				b.logf("latency %s, %d queues, run %d, %s, %s: wall %s, provider CPU %s", latency, n, r, c.name, steps[i].op, seconds(s.wall), seconds(s.providerCPU))
+			}
+		}
+		em.stop()
+		if cs != nil {
+			cs.stop()
+		}
 	}
 	var cells []cell
 	for _, op := range operations {
@@ -710,18 +741,6 @@ func medianOf(ss []sample, get func(sample) time.Duration) time.Duration {
 	return (ws[len(ws)/2-1] + ws[len(ws)/2]) / 2
 }
 
-// sequence creates, refreshes, updates and destroys the configuration hcl in dir with the CLI
-// configuration rc. With em set, the emulator's statistics and the provider's RSS are taken
-// per command.
-func (b *bench) sequence(dir, hcl, rc, key string, em *emulatorProc) (map[string]sample, error) {
-	var ems emulators
-	if em != nil {
-		ems = emulators{em}
-	}
-	return b.runSteps(dir, hcl, rc, []string{"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=" + key}, ems,
-		destroySteps(b.o.parallelism))
-}
-
 // step is one timed Terraform command.
 type step struct {
 	op   string
@@ -757,6 +776,13 @@ type emulators []*emulatorProc
 // environment env, timing each. With ems set, the emulators' statistics are taken per command and
 // summed (perInstance is the most management calls one of them got).
 func (b *bench) runSteps(dir, hcl, rc string, env []string, ems emulators, steps []step) (map[string]sample, error) {
+	return b.runStepsFrom(dir, hcl, rc, env, ems, steps, 0)
+}
+
+// runStepsFrom is runSteps of steps that begin at index first of the command sequence, which
+// names their files (rss-<index>.txt, the profiles' step): runStepsFrom(…, steps[i:i+1], i) runs
+// the sequence's step i alone, in the directory its earlier steps ran in.
+func (b *bench) runStepsFrom(dir, hcl, rc string, env []string, ems emulators, steps []step, first int) (map[string]sample, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -764,7 +790,8 @@ func (b *bench) runSteps(dir, hcl, rc string, env []string, ems emulators, steps
 		return nil, err
 	}
 	out := map[string]sample{}
-	for i, st := range steps {
+	for j, st := range steps {
+		i := first + j
 		rssFile := filepath.Join(dir, fmt.Sprintf("rss-%d.txt", i))
 		for _, em := range ems {
 			if err := em.resetStats(); err != nil {

@@ -439,8 +439,28 @@ func TestEventMeshSectionSmall(t *testing.T) {
 	}
 	t.Chdir(root)
 	var out, log bytes.Buffer
-	if err := run([]string{"-event-mesh", "-runs", "1", "-sizes", "5", "-latencies", "0s", "-validation=false"}, &out, &log); err != nil {
+	if err := run([]string{"-event-mesh", "-runs", "2", "-sizes", "5", "-latencies", "0s", "-validation=false"}, &out, &log); err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
+	}
+	// The configurations run command by command, in even runs in the opposite order.
+	var order, want []string
+	for _, line := range strings.Split(log.String(), "\n") {
+		if rest, ok := strings.CutPrefix(line, "bench: latency 0s, 5 queues, run "); ok && strings.Contains(rest, ": wall") {
+			order = append(order, strings.SplitN(rest, ":", 2)[0])
+		}
+	}
+	for r, configs := range [][]string{
+		{"terraform_data", "no-API provider", "plain floor", "provider"},
+		{"provider", "plain floor", "no-API provider", "terraform_data"},
+	} {
+		for _, op := range operations {
+			for _, c := range configs {
+				want = append(want, fmt.Sprintf("%d, %s, %s", r+1, c, op))
+			}
+		}
+	}
+	if strings.Join(order, "\n") != strings.Join(want, "\n") {
+		t.Errorf("commands ran in the order\n%s\nwant\n%s", strings.Join(order, "\n"), strings.Join(want, "\n"))
 	}
 	cmdtest.Contains(t, "the section", out.String(),
 		"| 0s | 5 | apply (create) | 7 |",
@@ -451,4 +471,50 @@ func TestEventMeshSectionSmall(t *testing.T) {
 		"- destroy (force_destroy = true) of 5 queues at 0s with at most N + 5 = 10 management API calls: 7, met",
 		"(-noapi-wait, the default)",
 	)
+}
+
+// The landscape section end to end on 2 instances of 3 queues, two runs: its calls per instance,
+// and the two providers' commands interleaved, the no-API provider first in odd runs and the
+// provider first in even ones, each command of one provider right beside the other's.
+func TestLandscapeSectionSmall(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("builds the provider and the emulator and runs Terraform: set TF_ACC=1")
+	}
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	var out, log bytes.Buffer
+	if err := run([]string{"-landscape", "-landscape-instances", "2", "-landscape-queues", "3", "-landscape-runs", "2",
+		"-landscape-latency", "0s", "-validation=false"}, &out, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	cmdtest.Contains(t, "the section", out.String(),
+		"| apply (create) | 10 / 5 |",
+		"| plan (refresh, no changes) | 2 / 1 |",
+		"| destroy | 10 / 5 |",
+		"(-noapi-wait, the default)",
+		"- refresh with 1 management API call per instance: at most 1, met",
+	)
+	var order []string
+	for _, line := range strings.Split(log.String(), "\n") {
+		for _, who := range []string{"no-API provider", "provider"} {
+			if i := strings.Index(line, ", "+who+", "); i >= 0 && strings.Contains(line, "landscape run ") {
+				order = append(order, line[strings.Index(line, "run "):i]+" "+who+" "+strings.SplitN(line[i+len(who)+4:], ":", 2)[0])
+				break
+			}
+		}
+	}
+	var want []string
+	for r, pair := range [][2]string{{"no-API provider", "provider"}, {"provider", "no-API provider"}} {
+		for _, op := range operations {
+			for _, who := range pair {
+				want = append(want, fmt.Sprintf("run %d %s %s", r+1, who, op))
+			}
+		}
+	}
+	if strings.Join(order, "\n") != strings.Join(want, "\n") {
+		t.Errorf("commands ran in the order\n%s\nwant\n%s\nlog:\n%s", strings.Join(order, "\n"), strings.Join(want, "\n"), log.String())
+	}
 }
