@@ -128,11 +128,12 @@ func TestRenderAEM(t *testing.T) {
 		"| solacebroker v1.3.0 | plan -refresh-only | 1002 | 20.00 s | 6.00 s | 3.00× | 117 MiB | GET …/queues/{queue} × 1001, GET /SEMP/v2/config/about/api × 1 |",
 		"- refresh of 1001 queues in at most 12 SEMP calls: 12, met",
 		"- plan -refresh-only: provider CPU within 1.15× of the no-API provider: 2.20 s / 2.00 s = 1.10×, met",
+		"- plan -refresh-only (issue 41): provider CPU within 1.1× of the no-API provider that never waits: 2.20 s / 2.00 s = 1.10×, met",
 		"- provider peak RSS under 100 MB at 1001 resources: 59 MiB, met",
 		"- beside solacebroker, plan -refresh-only: 12 SEMP calls against 1002; provider CPU 2.20 s against 6.00 s",
 	)
 	md = renderAEM(o, "Terraform 1.14.3", aemFixture(2400*time.Millisecond, false), true)
-	cmdtest.Contains(t, "the section", md, "= 1.20×, **missed**", "solacebroker skipped: no terraform-provider-solacebroker build.", "- beside solacebroker: skipped (no build)")
+	cmdtest.Contains(t, "the section", md, "= 1.20×, **missed**", "plan -refresh-only (issue 41): provider CPU within 1.1× of the no-API provider that never waits: 2.40 s / 2.00 s = 1.20×, **missed**", "solacebroker skipped: no terraform-provider-solacebroker build.", "- beside solacebroker: skipped (no build)")
 	if md := renderAEM(o, "Terraform 1.14.3", aemFixture(time.Second, true), false); !strings.Contains(md, "| n/a | – | n/a |") || strings.Contains(md, "peak RSS under") {
 		t.Errorf("without GNU time the CPU and RSS are not shown as measured:\n%s", md)
 	}

@@ -243,6 +243,9 @@ func landscapeTargets(queues int, cells []landscapeCell, rss bool, floor string)
 		case opDestroy:
 			fmt.Fprintf(&sb, "- destroy (force_destroy = true) with at most N + 5 = %d management API calls per instance: at most %d, %s\n",
 				queues+5, c.perInstance, mark(c.perInstance <= int64(queues+5)))
+		case opCreate, opUpdate:
+			fmt.Fprintf(&sb, "- %s with at most N + 2 = %d management API calls per instance: at most %d, %s\n",
+				c.op, queues+2, c.perInstance, mark(c.perInstance <= int64(queues+2)))
 		}
 		if rss && c.providerCPU > 0 && c.noAPICPU > 0 {
 			r := float64(c.providerCPU) / float64(c.noAPICPU)

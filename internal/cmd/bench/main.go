@@ -279,24 +279,29 @@ func (c cell) noAPIRatio() float64 {
 	return float64(c.wall) / float64(c.noAPIFloor)
 }
 
-// floorFor is Terraform's own time plus the API round trips a resource needs.
-func floorFor(op string, n, parallelism int, latency, tfAlone time.Duration) time.Duration {
-	waves := int64((n + parallelism - 1) / parallelism)
+// floorFor is the no-API provider's wall time base plus the API round trips of the provider that
+// base does not hold: the lists, and unless waited (the no-API provider waited in each create,
+// update and delete, -noapi-wait or -noapi-call) one round trip per wave of parallelism resources.
+func floorFor(op string, n, parallelism int, latency, base time.Duration, waited bool) time.Duration {
+	waves := time.Duration((n + parallelism - 1) / parallelism)
+	if waited {
+		waves = 0
+	}
 	switch op {
 	case opPlan:
-		return tfAlone + latency // one list of all queues
+		return base + latency // one list of all queues
 	case opCreate:
 		// One list before the first create checks that no queue exists yet.
-		return tfAlone + latency + time.Duration(waves*int64(latency))
+		return base + latency + waves*latency
 	case opDestroy:
 		// terraform destroy starts three provider processes: the plan with refresh that it runs
 		// first lists the queues once, the destroy plan makes no management call, and the apply
 		// lists them once (whether another queue names the deleted one as its dead message queue)
 		// and sends one DELETE per queue. Token requests are left out, as for the other commands
 		// (the destroy waits for three, one per process; a create or an update for two).
-		return tfAlone + 2*latency + time.Duration(waves*int64(latency))
+		return base + 2*latency + waves*latency
 	default:
-		return tfAlone + time.Duration(waves*int64(latency))
+		return base + waves*latency
 	}
 }
 
@@ -692,7 +697,7 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 		}
 		c.noAPI = median(noAPI[op])
 		c.noAPICPU = medianOf(noAPI[op], func(s sample) time.Duration { return s.providerCPU })
-		c.noAPIFloor = floorFor(op, n, b.o.parallelism, latency, c.noAPI)
+		c.noAPIFloor = floorFor(op, n, b.o.parallelism, latency, c.noAPI, b.o.noAPIWait || b.o.noAPICall)
 		c.ratioLo, c.ratioHi = pairedRatios(mine[op], noAPI[op])
 		c.plainCPU = medianOf(plain[op], func(s sample) time.Duration { return s.providerCPU })
 		cells = append(cells, c)
@@ -1089,17 +1094,17 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds())
 func render(o options, tfVersion string, cells []cell, validation []benchLine, rss bool) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s, parallelism %d, median of %d run(s). No-API provider = the same command against a provider with the same queue schema on the same "+
-		"plugin framework that makes no API call; its floor adds ceil(N / %d) × latency × API calls per resource (1 per create, update or delete, the queues setting force_destroy = true; "+
+		"plugin framework that makes no API call; its floor adds to its wall time ceil(N / %d) × latency × API calls per resource when it did not wait for them (1 per create, update or delete, the queues setting force_destroy = true) and the lists ("+
 		"1 list in total for a refresh, 1 list in total before the creates, for the check that no queue exists yet, and 1 list each in a destroy's plan with refresh and its apply). CPU ratio = the provider's CPU time / the no-API provider's, medians; "+
 		"in brackets the lowest and highest ratio of one run's pair, the provider's command over the no-API provider's in the same run. terraform_data = the same command over N built-in terraform_data "+
 		"resources (Terraform alone), as context.\n\n",
 		tfVersion, o.parallelism, o.runs, o.parallelism)
 	switch {
 	case o.noAPICall:
-		sb.WriteString("The no-API provider makes one HTTP GET in each create and update (-noapi-call), and one per process for the list, to a server that waits the latency and answers a queue, as for its API calls, without doing any other work.\n\n")
+		sb.WriteString("The no-API provider makes one HTTP GET in each create, update and delete (-noapi-call), and one per process for the list, to a server that waits the latency and answers a queue, as for its API calls, without doing any other work.\n\n")
 	case o.noAPIWait:
 		sb.WriteString("The no-API provider, the floor of the targets, waits the latency in each create, update and delete (-noapi-wait, the default), as the provider waits for its one API call, without doing any work: " +
-			"work that resumes after a wait costs a process on this machine more CPU than the same work back to back (BenchmarkBursts), and a floor that waits as the provider does leaves that out of the ratio.\n\n")
+			"it pays what waiting itself costs a process, which the plain floor never pays.\n\n")
 	default:
 		sb.WriteString("The no-API provider never waits (-noapi-wait=false, the plain floor): the CPU ratio includes what the provider's waits for its API cost the process.\n\n")
 	}
@@ -1186,7 +1191,7 @@ func cpuTarget(op string) float64 {
 func floorName(o options) string {
 	switch {
 	case o.noAPICall:
-		return "the no-API provider that makes the same calls"
+		return "the no-API provider that calls a server as the provider calls its API"
 	case o.noAPIWait:
 		return "the no-API provider that waits as the provider does"
 	}
@@ -1216,6 +1221,10 @@ func targets(cells []cell, validation []benchLine, rss bool, floor string) strin
 		case opDestroy:
 			fmt.Fprintf(&sb, "- destroy (force_destroy = true) of %d queues at %s with at most N + 5 = %d management API calls: %d, %s\n",
 				c.n, c.latency, c.n+5, c.mgmtCalls, mark(c.mgmtCalls <= int64(c.n+5)))
+		case opCreate, opUpdate:
+			// A list in the plan and one in the apply, and one write per queue.
+			fmt.Fprintf(&sb, "- %s of %d queues at %s with at most N + 2 = %d management API calls: %d, %s\n",
+				c.op, c.n, c.latency, c.n+2, c.mgmtCalls, mark(c.mgmtCalls <= int64(c.n+2)))
 		}
 		if r := c.cpuRatio(); rss && r > 0 {
 			fmt.Fprintf(&sb, "- %d queues at %s, %s: provider CPU within %.3g× of %s: %s / %s = %.2f×, %s\n",
