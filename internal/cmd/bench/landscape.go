@@ -199,9 +199,9 @@ func renderLandscape(o options, tfVersion string, cells []landscapeCell, rss boo
 	case o.noAPICall:
 		sb.WriteString("The no-API provider makes one HTTP GET in each create, update and delete (the queues set force_destroy = true), and one per process for the list, to a server that waits the latency (-noapi-call).\n\n")
 	case o.noAPIWait:
-		sb.WriteString("The no-API provider, the floor of the targets, waits the latency in each create, update and delete (the queues set force_destroy = true) as the provider waits for its one API call (-noapi-wait, the default).\n\n")
+		sb.WriteString("The no-API provider waits the latency in each create, update and delete (the queues set force_destroy = true) as the provider waits for its one API call (-noapi-wait).\n\n")
 	default:
-		sb.WriteString("The no-API provider never waits (-noapi-wait=false, the plain floor).\n\n")
+		sb.WriteString("The no-API provider never waits (the plain floor, the floor of the targets).\n\n")
 	}
 	sb.WriteString("| Command | Mgmt API calls: all / most per instance | Bytes sent | Wall time | No-API wall | CPU: provider / no-API provider | CPU ratio | Peak RSS: provider (processes, sum) | Peak RSS: no-API (processes, sum) |\n")
 	sb.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")

@@ -80,7 +80,7 @@ type options struct {
 	cpuProfile  string
 	noAPIWait   bool
 	noAPICall   bool
-	plainFloor  bool
+	otherFloor  bool
 	redrive     redriveOptions    // redrive.go
 	query       queryOptions      // query.go
 	audit       auditOptions      // audit.go
@@ -110,16 +110,16 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.eventMesh, "event-mesh", true, "run the Event Mesh section (queues against terraform_data and the provider without an API); "+
 		"naming any of -event-mesh, -landscape, -ci, -redrive, -query, -audit, -aem, -aem-redrive, -aem-audit true runs only the sections so named")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the providers into this `directory`, one per provider process, named "+
-		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues, -noapi or -noapi-plain; landscape: landscape-<run>-queues or -noapi; "+
+		"<configuration>-<provider>-<step>.<pid>.pprof (Event Mesh: <latency>-<N>-<run>-queues, -noapi or -noapi-other; landscape: landscape-<run>-queues or -noapi; "+
 		"step 0 create, 1 refresh, 2 update, 3 destroy)")
-	fs.BoolVar(&o.noAPIWait, "noapi-wait", true, "Event Mesh and landscape sections: the provider without an API, the floor of the CPU targets, waits the latency in each create and update "+
+	fs.BoolVar(&o.noAPIWait, "noapi-wait", false, "Event Mesh and landscape sections: the provider without an API waits the latency in each create and update "+
 		"(in each delete once with force_destroy = true, else twice), as the provider waits for its one API call, so that the CPU ratio leaves out what the waiting itself costs "+
-		"a process on the machine; -noapi-wait=false measures against the provider without an API that never waits (the plain floor)")
+		"a process on the machine; by default it never waits (the plain floor, the floor of issue 41's targets)")
 	fs.BoolVar(&o.noAPICall, "noapi-call", false, "Event Mesh and landscape sections: the provider without an API makes one HTTP GET in each create and update "+
 		"(in each delete once with force_destroy = true, else twice; once more per process for the list) to a server in the bench that waits the latency and answers a queue, "+
 		"so that the CPU ratio leaves out what the calls themselves cost a provider process (Go's HTTP client, the waiting); it takes the place of -noapi-wait")
-	fs.BoolVar(&o.plainFloor, "plain-floor", true, "Event Mesh section: when the floor waits or calls, also run the provider without an API that never waits in each run "+
-		"and show the provider's CPU ratio against it beside the targets' (context: it includes what waiting costs a process)")
+	fs.BoolVar(&o.otherFloor, "other-floor", true, "Event Mesh section: also run, in each run, the provider without an API of the other kind beside the floor of the targets "+
+		"(the one that waits beside the plain floor, the plain one beside a floor that waits or calls) and show the provider's CPU ratio to it, as context")
 	fs.BoolVar(&o.landscape.enabled, "landscape", true, "run the landscape section (several Event Mesh instances, one aliased provider configuration and one emulator each, in one configuration)")
 	fs.IntVar(&o.landscape.instances, "landscape-instances", 8, "landscape section: number of Event Mesh instances")
 	fs.IntVar(&o.landscape.queues, "landscape-queues", 250, "landscape section: queues per instance (1 to 250, SAP's limit)")
@@ -266,9 +266,9 @@ type cell struct {
 	// command and the no-API provider's in the same run, minutes apart), 0 when not measured: how far
 	// the ratio moves between runs of one build, beside the ratio of the medians.
 	ratioLo, ratioHi float64
-	// plainCPU is the median CPU time of the no-API provider that never waits, measured beside a
-	// floor that waits or calls (-plain-floor), 0 when not measured.
-	plainCPU time.Duration
+	// otherCPU is the median CPU time of the other no-API provider (-other-floor): the one that
+	// waits beside the plain floor, the plain one beside a floor that waits or calls; 0 when not measured.
+	otherCPU time.Duration
 }
 
 // noAPIRatio compares the wall time with the floor of a provider that makes no API call.
@@ -615,7 +615,7 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 	mine := map[string][]sample{}
 	alone := map[string][]sample{}
 	noAPI := map[string][]sample{}
-	plain := map[string][]sample{}
+	other := map[string][]sample{}
 	collect := func(into map[string][]sample, ss map[string]sample) {
 		for op, s := range ss {
 			into[op] = append(into[op], s)
@@ -656,8 +656,8 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 			{"terraform_data", "terraform_data", filepath.Join(base, "terraform_data"), dataHCL(n), b.cliRC, []string{"SAPMESSAGING_EVENT_MESH_SERVICE_KEY="}, nil, alone},
 			{"no-API provider", "the provider without an API", filepath.Join(base, "noapi"), queuesHCL(n), b.noAPIRC, b.noAPIEnv(latency, cs), nil, noAPI},
 		}
-		if b.plainContext() {
-			configs = append(configs, config{"plain floor", "the provider without an API, not waiting", filepath.Join(base, "noapi-plain"), queuesHCL(n), b.noAPIRC, nil, nil, plain})
+		if b.o.otherFloor {
+			configs = append(configs, config{"other floor", "the other provider without an API", filepath.Join(base, "noapi-other"), queuesHCL(n), b.noAPIRC, b.otherEnv(latency), nil, other})
 		}
 		configs = append(configs, config{"provider", fmt.Sprintf("%d queues at %s latency", n, latency), filepath.Join(base, "queues"), queuesHCL(n), b.cliRC,
 			[]string{"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=" + key}, emulators{em}, mine})
@@ -699,16 +699,27 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 		c.noAPICPU = medianOf(noAPI[op], func(s sample) time.Duration { return s.providerCPU })
 		c.noAPIFloor = floorFor(op, n, b.o.parallelism, latency, c.noAPI, b.o.noAPIWait || b.o.noAPICall)
 		c.ratioLo, c.ratioHi = pairedRatios(mine[op], noAPI[op])
-		c.plainCPU = medianOf(plain[op], func(s sample) time.Duration { return s.providerCPU })
+		c.otherCPU = medianOf(other[op], func(s sample) time.Duration { return s.providerCPU })
 		cells = append(cells, c)
 	}
 	return cells, nil
 }
 
-// plainContext tells whether the Event Mesh section runs the no-API provider that never waits beside
-// the floor of the targets: with -plain-floor when that floor waits (-noapi-wait) or calls (-noapi-call).
-func (b *bench) plainContext() bool {
-	return b.o.plainFloor && (b.o.noAPIWait || b.o.noAPICall)
+// otherEnv is the environment of the other no-API provider (-other-floor) at latency: the wait
+// beside the plain floor, none (the plain floor) beside a floor that waits or calls.
+func (b *bench) otherEnv(latency time.Duration) []string {
+	if b.o.noAPIWait || b.o.noAPICall {
+		return nil
+	}
+	return []string{"SAPMESSAGING_NOAPI_WAIT=" + latency.String()}
+}
+
+// otherFloorName names the other no-API provider of the table.
+func otherFloorName(o options) string {
+	if o.noAPIWait || o.noAPICall {
+		return "plain floor"
+	}
+	return "waiting floor"
 }
 
 // pairedRatios returns the lowest and the highest provider CPU ratio of the runs, run r of the
@@ -1103,24 +1114,29 @@ func render(o options, tfVersion string, cells []cell, validation []benchLine, r
 	case o.noAPICall:
 		sb.WriteString("The no-API provider makes one HTTP GET in each create, update and delete (-noapi-call), and one per process for the list, to a server that waits the latency and answers a queue, as for its API calls, without doing any other work.\n\n")
 	case o.noAPIWait:
-		sb.WriteString("The no-API provider, the floor of the targets, waits the latency in each create, update and delete (-noapi-wait, the default), as the provider waits for its one API call, without doing any work: " +
+		sb.WriteString("The no-API provider waits the latency in each create, update and delete (-noapi-wait), as the provider waits for its one API call, without doing any work: " +
 			"it pays what waiting itself costs a process, which the plain floor never pays.\n\n")
 	default:
-		sb.WriteString("The no-API provider never waits (-noapi-wait=false, the plain floor): the CPU ratio includes what the provider's waits for its API cost the process.\n\n")
+		sb.WriteString("The no-API provider never waits (the plain floor, the floor of the targets): the CPU ratio includes what the provider's waits for its API cost the process.\n\n")
 	}
-	plainShown := false
+	otherShown := false
 	for _, c := range cells {
-		plainShown = plainShown || c.plainCPU > 0
+		otherShown = otherShown || c.otherCPU > 0
 	}
-	if plainShown {
-		sb.WriteString("Plain floor = the no-API provider that never waits, run beside it in each run (-plain-floor): the provider's CPU over its CPU, medians, as context.\n\n")
+	otherName := otherFloorName(o)
+	if otherShown {
+		if otherName == "waiting floor" {
+			sb.WriteString("Waiting floor = the no-API provider that waits the latency in each create, update and delete as the provider waits for its API, run beside the plain floor in each run (-other-floor): the provider's CPU over its CPU, medians, as context.\n\n")
+		} else {
+			sb.WriteString("Plain floor = the no-API provider that never waits, run beside the floor of the targets in each run (-other-floor): the provider's CPU over its CPU, medians, as context.\n\n")
+		}
 	}
 	sb.WriteString("| Latency | N | Command | Mgmt API calls | Wall time | No-API provider → floor | Wall ratio | CPU: provider / no-API provider | CPU ratio | terraform_data wall / CPU | CPU: all | Provider peak RSS |")
-	if plainShown {
-		sb.WriteString(" CPU: plain floor | CPU ratio to the plain floor |")
+	if otherShown {
+		fmt.Fprintf(&sb, " CPU: %s | CPU ratio to the %s |", otherName, otherName)
 	}
 	sb.WriteString("\n|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-	if plainShown {
+	if otherShown {
 		sb.WriteString("---:|---:|")
 	}
 	sb.WriteString("\n")
@@ -1147,15 +1163,15 @@ func render(o options, tfVersion string, cells []cell, validation []benchLine, r
 		fmt.Fprintf(&sb, "| %s | %d | %s | %d | %s | %s | %s | %s / %s | %s | %s / %s | %s | %s |",
 			c.latency, c.n, c.op, c.mgmtCalls, seconds(c.wall), noAPI, noAPIRatio, provCPU, noAPICPU, cpuRatio,
 			seconds(c.tfAlone), seconds(c.tfAloneCPU), seconds(c.cpu), mem)
-		if plainShown {
-			plainCPU, plainRatio := "n/a", "n/a"
-			if rss && c.plainCPU > 0 {
-				plainCPU = seconds(c.plainCPU)
+		if otherShown {
+			otherCPU, otherRatio := "n/a", "n/a"
+			if rss && c.otherCPU > 0 {
+				otherCPU = seconds(c.otherCPU)
 				if c.providerCPU > 0 {
-					plainRatio = fmt.Sprintf("%.2f×", float64(c.providerCPU)/float64(c.plainCPU))
+					otherRatio = fmt.Sprintf("%.2f×", float64(c.providerCPU)/float64(c.otherCPU))
 				}
 			}
-			fmt.Fprintf(&sb, " %s | %s |", plainCPU, plainRatio)
+			fmt.Fprintf(&sb, " %s | %s |", otherCPU, otherRatio)
 		}
 		sb.WriteString("\n")
 	}
@@ -1195,7 +1211,7 @@ func floorName(o options) string {
 	case o.noAPIWait:
 		return "the no-API provider that waits as the provider does"
 	}
-	return "the no-API provider that never waits"
+	return "the no-API provider that never waits (the plain floor)"
 }
 
 // targets checks the results against the targets: at the largest N, the provider's CPU time within

@@ -117,11 +117,11 @@ func TestRenderAndTargets(t *testing.T) {
 	cmdtest.Contains(t, "the markdown", md,
 		"| 20ms | 250 | apply (create) | 250 | 3.00 s | 2.20 s → 2.70 s | 1.11× | 0.42 s / 0.40 s | 1.05× | 2.00 s / 1.00 s | 1.50 s | 40 MiB |",
 		"| 20ms | 250 | plan (refresh, no changes) | 1 | 1.00 s | n/a | n/a |",
-		"250 queues at 20ms, apply (create): provider CPU within 1.15× of the no-API provider that never waits: 0.42 s / 0.40 s = 1.05×, met",
+		"250 queues at 20ms, apply (create): provider CPU within 1.15× of the no-API provider that never waits (the plain floor): 0.42 s / 0.40 s = 1.05×, met",
 		"refresh of 250 queues at 20ms with 1 management API call: 1, met",
 		"- apply (create) of 250 queues at 20ms with at most N + 2 = 252 management API calls: 250, met",
 		"destroy (force_destroy = true) of 250 queues at 20ms with at most N + 5 = 255 management API calls: 252, met",
-		"250 queues at 20ms, destroy: provider CPU within 1.1× of the no-API provider that never waits: 0.54 s / 0.50 s = 1.08×, met",
+		"250 queues at 20ms, destroy: provider CPU within 1.1× of the no-API provider that never waits (the plain floor): 0.54 s / 0.50 s = 1.08×, met",
 		"| queue | 250 µs | 1000 |",
 		"slowest 250 µs, met",
 		"provider peak RSS under 100 MB at 250 resources: 50 MiB, met",
@@ -149,21 +149,33 @@ func TestRenderAndTargets(t *testing.T) {
 	if md := render(o, "Terraform", cells, nil, false); strings.Contains(md, "RSS under") || strings.Contains(md, "CPU within") {
 		t.Errorf("CPU and RSS targets without GNU time:\n%s", md)
 	}
-	if !strings.Contains(md, "never waits (-noapi-wait=false, the plain floor)") || strings.Contains(md, "CPU ratio to the plain floor") {
-		t.Errorf("the table does not say that the floor never waited, or shows a plain floor it did not run:\n%s", md)
+	if !strings.Contains(md, "never waits (the plain floor, the floor of the targets)") || strings.Contains(md, "CPU ratio to the") {
+		t.Errorf("the table does not say that the floor never waited, or shows another floor it did not run:\n%s", md)
 	}
+	// Beside the plain floor, the waiting floor's ratio is context: the targets stay the plain floor's.
+	cells[2].otherCPU = 600 * time.Millisecond
+	md = render(o, "Terraform", cells, nil, true)
+	cmdtest.Contains(t, "the markdown with the waiting floor", md,
+		"| CPU: waiting floor | CPU ratio to the waiting floor |",
+		"|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+		"| 50 MiB | 0.60 s | 0.90× |\n",
+		"| 40 MiB | n/a | n/a |\n",
+		"Waiting floor = the no-API provider that waits",
+		"destroy: provider CPU within 1.1× of the no-API provider that never waits (the plain floor): 0.54 s / 0.50 s = 1.08×, met",
+	)
+	cells[2].otherCPU = 0
 	o.noAPIWait = true
 	md = render(o, "Terraform", cells, nil, true)
-	if !strings.Contains(md, "waits the latency in each create, update and delete (-noapi-wait, the default)") ||
+	if !strings.Contains(md, "waits the latency in each create, update and delete (-noapi-wait)") ||
 		!strings.Contains(md, "provider CPU within 1.1× of the no-API provider that waits as the provider does: 0.54 s / 0.50 s = 1.08×, met") {
 		t.Errorf("the table does not say that the no-API provider waited:\n%s", md)
 	}
-	if strings.Contains(md, "CPU ratio to the plain floor") {
-		t.Errorf("a plain floor column without a plain floor measured:\n%s", md)
+	if strings.Contains(md, "CPU ratio to the") {
+		t.Errorf("another floor's column without another floor measured:\n%s", md)
 	}
 	// With the plain floor run beside the waiting one, its ratio is context: the targets stay the
 	// waiting floor's.
-	cells[2].plainCPU = 450 * time.Millisecond
+	cells[2].otherCPU = 450 * time.Millisecond
 	md = render(o, "Terraform", cells, nil, true)
 	cmdtest.Contains(t, "the markdown with the plain floor", md,
 		"| CPU: plain floor | CPU ratio to the plain floor |",
@@ -174,7 +186,7 @@ func TestRenderAndTargets(t *testing.T) {
 	)
 	o.noAPICall = true
 	if md := render(o, "Terraform", cells, nil, true); !strings.Contains(md, "makes one HTTP GET in each create, update and delete (-noapi-call)") ||
-		strings.Contains(md, "-noapi-wait, the default") || !strings.Contains(md, "of the no-API provider that calls a server as the provider calls its API: 0.54 s") {
+		strings.Contains(md, "(-noapi-wait)") || !strings.Contains(md, "of the no-API provider that calls a server as the provider calls its API: 0.54 s") {
 		t.Errorf("the table does not say that the no-API provider called a server (and only that):\n%s", md)
 	}
 }
@@ -266,13 +278,13 @@ func TestParseFlags(t *testing.T) {
 	if !o.ci.enabled || o.ci.flows != 10 || o.ci.channels != 2 || o.ci.deployDelay != 5*time.Second || fmt.Sprint(o.ci.parallelism) != "[10 20]" {
 		t.Fatalf("Cloud Integration defaults: %+v", o.ci)
 	}
-	if !o.noAPIWait || !o.plainFloor || o.noAPICall || o.cpuProfile != "" {
-		t.Fatalf("the floor of the targets waits by default, the plain floor runs beside it, -noapi-call and -cpuprofile are off: %+v", o)
+	if o.noAPIWait || !o.otherFloor || o.noAPICall || o.cpuProfile != "" {
+		t.Fatalf("the floor of the targets is the plain one by default, the waiting floor runs beside it, -noapi-call and -cpuprofile are off: %+v", o)
 	}
 	dir := t.TempDir()
-	o, err = parseFlags([]string{"-terraform", "tf", "-noapi-wait=false", "-plain-floor=false", "-cpuprofile", filepath.Join(dir, "prof")}, io.Discard)
-	if err != nil || o.noAPIWait || o.plainFloor || o.cpuProfile != filepath.Join(dir, "prof") {
-		t.Fatalf("-noapi-wait=false -plain-floor=false -cpuprofile: %+v %v", o, err)
+	o, err = parseFlags([]string{"-terraform", "tf", "-noapi-wait", "-other-floor=false", "-cpuprofile", filepath.Join(dir, "prof")}, io.Discard)
+	if err != nil || !o.noAPIWait || o.otherFloor || o.cpuProfile != filepath.Join(dir, "prof") {
+		t.Fatalf("-noapi-wait -other-floor=false -cpuprofile: %+v %v", o, err)
 	}
 	if st, err := os.Stat(o.cpuProfile); err != nil || !st.IsDir() {
 		t.Fatalf("-cpuprofile did not create its directory: %v", err)
@@ -397,7 +409,7 @@ func TestLandscapeTargets(t *testing.T) {
 		"Terraform 1.11.4", cells, true)
 	cmdtest.Contains(t, "the table", table, "| destroy | 0 / 502 | 2.5 MB |", "| 50 MiB (17, 400 MiB) |", "8 Event Mesh instances", "= 2000 sapmessaging_queue",
 		"| 11.20 s / 10.00 s | 1.12× (runs 1.04–1.19) |", "| 12.00 s / 10.00 s | 1.20× |",
-		"The no-API provider never waits (-noapi-wait=false, the plain floor).")
+		"The no-API provider never waits (the plain floor, the floor of the targets).")
 }
 
 // The call server waits the latency and answers a queue's JSON; the no-API provider's environment
@@ -428,17 +440,18 @@ func TestNoAPICalls(t *testing.T) {
 	if env := b.noAPIEnv(20*time.Millisecond, nil); len(env) != 1 || env[0] != "SAPMESSAGING_NOAPI_WAIT=20ms" {
 		t.Errorf("env with -noapi-wait: %v", env)
 	}
+	// The other floor waits beside the plain floor and is the plain one beside a floor that waits or calls.
 	for _, c := range []struct {
 		o    options
-		want bool
+		want string
+		name string
 	}{
-		{options{noAPIWait: true, plainFloor: true}, true},
-		{options{noAPICall: true, plainFloor: true}, true},
-		{options{noAPIWait: true}, false},
-		{options{plainFloor: true}, false}, // the floor is the plain one already
+		{options{}, "[SAPMESSAGING_NOAPI_WAIT=20ms]", "waiting floor"},
+		{options{noAPIWait: true}, "[]", "plain floor"},
+		{options{noAPICall: true}, "[]", "plain floor"},
 	} {
-		if got := (&bench{o: c.o}).plainContext(); got != c.want {
-			t.Errorf("plainContext(%+v) = %v, want %v", c.o, got, c.want)
+		if got := fmt.Sprint((&bench{o: c.o}).otherEnv(20 * time.Millisecond)); got != c.want || otherFloorName(c.o) != c.name {
+			t.Errorf("otherEnv(%+v) = %s, %s; want %s, %s", c.o, got, otherFloorName(c.o), c.want, c.name)
 		}
 	}
 	if cs, err := (&bench{}).startNoAPICalls(time.Second); cs != nil || err != nil || (&bench{}).noAPIEnv(time.Second, nil) != nil {
@@ -470,8 +483,8 @@ func TestEventMeshSectionSmall(t *testing.T) {
 		}
 	}
 	for r, configs := range [][]string{
-		{"terraform_data", "no-API provider", "plain floor", "provider"},
-		{"provider", "plain floor", "no-API provider", "terraform_data"},
+		{"terraform_data", "no-API provider", "other floor", "provider"},
+		{"provider", "other floor", "no-API provider", "terraform_data"},
 	} {
 		for _, op := range operations {
 			for _, c := range configs {
@@ -491,7 +504,7 @@ func TestEventMeshSectionSmall(t *testing.T) {
 		"- destroy (force_destroy = true) of 5 queues at 0s with at most N + 5 = 10 management API calls: 7, met",
 		"- apply (create) of 5 queues at 0s with at most N + 2 = 7 management API calls: 7, met",
 		"- apply (update every queue) of 5 queues at 0s with at most N + 2 = 7 management API calls: 7, met",
-		"(-noapi-wait, the default)",
+		"(the plain floor, the floor of the targets)",
 	)
 }
 
@@ -516,7 +529,7 @@ func TestLandscapeSectionSmall(t *testing.T) {
 		"| apply (create) | 10 / 5 |",
 		"| plan (refresh, no changes) | 2 / 1 |",
 		"| destroy | 10 / 5 |",
-		"(-noapi-wait, the default)",
+		"(the plain floor, the floor of the targets)",
 		"- refresh with 1 management API call per instance: at most 1, met",
 		"- apply (update every queue) with at most N + 2 = 5 management API calls per instance: at most 5, met",
 	)
