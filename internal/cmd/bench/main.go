@@ -283,25 +283,26 @@ func (c cell) noAPIRatio() float64 {
 // base does not hold: the lists, and unless waited (the no-API provider waited in each create,
 // update and delete, -noapi-wait or -noapi-call) one round trip per wave of parallelism resources.
 func floorFor(op string, n, parallelism int, latency, base time.Duration, waited bool) time.Duration {
-	waves := time.Duration((n + parallelism - 1) / parallelism)
+	waves := int64((n + parallelism - 1) / parallelism)
 	if waited {
 		waves = 0
 	}
+	waits := time.Duration(waves * int64(latency))
 	switch op {
 	case opPlan:
 		return base + latency // one list of all queues
 	case opCreate:
 		// One list before the first create checks that no queue exists yet.
-		return base + latency + waves*latency
+		return base + latency + waits
 	case opDestroy:
 		// terraform destroy starts three provider processes: the plan with refresh that it runs
 		// first lists the queues once, the destroy plan makes no management call, and the apply
 		// lists them once (whether another queue names the deleted one as its dead message queue)
 		// and sends one DELETE per queue. Token requests are left out, as for the other commands
 		// (the destroy waits for three, one per process; a create or an update for two).
-		return base + 2*latency + waves*latency
+		return base + 2*latency + waits
 	default:
-		return base + waves*latency
+		return base + waits
 	}
 }
 

@@ -152,38 +152,35 @@ func TestRenderAndTargets(t *testing.T) {
 	if !strings.Contains(md, "never waits (the plain floor, the floor of the targets)") || strings.Contains(md, "CPU ratio to the") {
 		t.Errorf("the table does not say that the floor never waited, or shows another floor it did not run:\n%s", md)
 	}
-	// Beside the plain floor, the waiting floor's ratio is context: the targets stay the plain floor's.
-	cells[2].otherCPU = 600 * time.Millisecond
-	md = render(o, "Terraform", cells, nil, true)
-	cmdtest.Contains(t, "the markdown with the waiting floor", md,
-		"| CPU: waiting floor | CPU ratio to the waiting floor |",
-		"|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-		"| 50 MiB | 0.60 s | 0.90× |\n",
-		"| 40 MiB | n/a | n/a |\n",
-		"Waiting floor = the no-API provider that waits",
-		"destroy: provider CPU within 1.1× of the no-API provider that never waits (the plain floor): 0.54 s / 0.50 s = 1.08×, met",
-	)
-	cells[2].otherCPU = 0
-	o.noAPIWait = true
-	md = render(o, "Terraform", cells, nil, true)
-	if !strings.Contains(md, "waits the latency in each create, update and delete (-noapi-wait)") ||
-		!strings.Contains(md, "provider CPU within 1.1× of the no-API provider that waits as the provider does: 0.54 s / 0.50 s = 1.08×, met") {
+	// Beside the targets' floor, the other floor's ratio is context: the targets stay on their floor.
+	for _, f := range []struct {
+		wait             bool
+		other            time.Duration
+		otherName, floor string
+		ratio            string
+	}{
+		{false, 600 * time.Millisecond, "waiting floor", "the no-API provider that never waits (the plain floor)", "0.90×"},
+		{true, 450 * time.Millisecond, "plain floor", "the no-API provider that waits as the provider does", "1.20×"},
+	} {
+		o.noAPIWait = f.wait
+		cells[2].otherCPU = 0
+		md = render(o, "Terraform", cells, nil, true)
+		if strings.Contains(md, "CPU ratio to the") {
+			t.Errorf("another floor's column without another floor measured:\n%s", md)
+		}
+		cells[2].otherCPU = f.other
+		md = render(o, "Terraform", cells, nil, true)
+		cmdtest.Contains(t, "the markdown beside the "+f.otherName, md,
+			"| CPU: "+f.otherName+" | CPU ratio to the "+f.otherName+" |",
+			"|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+			fmt.Sprintf("| 50 MiB | %s | %s |\n", seconds(f.other), f.ratio),
+			"| 40 MiB | n/a | n/a |\n",
+			"destroy: provider CPU within 1.1× of "+f.floor+": 0.54 s / 0.50 s = 1.08×, met",
+		)
+	}
+	if !strings.Contains(md, "waits the latency in each create, update and delete (-noapi-wait)") {
 		t.Errorf("the table does not say that the no-API provider waited:\n%s", md)
 	}
-	if strings.Contains(md, "CPU ratio to the") {
-		t.Errorf("another floor's column without another floor measured:\n%s", md)
-	}
-	// With the plain floor run beside the waiting one, its ratio is context: the targets stay the
-	// waiting floor's.
-	cells[2].otherCPU = 450 * time.Millisecond
-	md = render(o, "Terraform", cells, nil, true)
-	cmdtest.Contains(t, "the markdown with the plain floor", md,
-		"| CPU: plain floor | CPU ratio to the plain floor |",
-		"|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-		"| 50 MiB | 0.45 s | 1.20× |\n",
-		"| 40 MiB | n/a | n/a |\n",
-		"destroy: provider CPU within 1.1× of the no-API provider that waits as the provider does: 0.54 s / 0.50 s = 1.08×, met",
-	)
 	o.noAPICall = true
 	if md := render(o, "Terraform", cells, nil, true); !strings.Contains(md, "makes one HTTP GET in each create, update and delete (-noapi-call)") ||
 		strings.Contains(md, "(-noapi-wait)") || !strings.Contains(md, "of the no-API provider that calls a server as the provider calls its API: 0.54 s") {
@@ -463,18 +460,8 @@ func TestNoAPICalls(t *testing.T) {
 // no-API provider and the emulator built, then create, plan, update and destroy of 5 queues with
 // each provider and over terraform_data; the destroy deletes each queue with one call (N + 2).
 func TestEventMeshSectionSmall(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("builds the provider and the emulator and runs Terraform: set TF_ACC=1")
-	}
-	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(root)
-	var out, log bytes.Buffer
-	if err := run([]string{"-event-mesh", "-runs", "2", "-sizes", "5", "-latencies", "0s", "-validation=false"}, &out, &log); err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
+	t.Chdir(repoRoot(t))
+	out, log := runSection(t, "-event-mesh", "-runs", "2", "-sizes", "5", "-latencies", "0s", "-validation=false")
 	// The configurations run command by command, in even runs in the opposite order.
 	var order, want []string
 	for _, line := range strings.Split(log.String(), "\n") {
@@ -512,19 +499,9 @@ func TestEventMeshSectionSmall(t *testing.T) {
 // and the two providers' commands interleaved, the no-API provider first in odd runs and the
 // provider first in even ones, each command of one provider right beside the other's.
 func TestLandscapeSectionSmall(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("builds the provider and the emulator and runs Terraform: set TF_ACC=1")
-	}
-	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(root)
-	var out, log bytes.Buffer
-	if err := run([]string{"-landscape", "-landscape-instances", "2", "-landscape-queues", "3", "-landscape-runs", "2",
-		"-landscape-latency", "0s", "-validation=false"}, &out, &log); err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
+	t.Chdir(repoRoot(t))
+	out, log := runSection(t, "-landscape", "-landscape-instances", "2", "-landscape-queues", "3", "-landscape-runs", "2",
+		"-landscape-latency", "0s", "-validation=false")
 	cmdtest.Contains(t, "the section", out.String(),
 		"| apply (create) | 10 / 5 |",
 		"| plan (refresh, no changes) | 2 / 1 |",
@@ -553,4 +530,28 @@ func TestLandscapeSectionSmall(t *testing.T) {
 	if strings.Join(order, "\n") != strings.Join(want, "\n") {
 		t.Errorf("commands ran in the order\n%s\nwant\n%s\nlog:\n%s", strings.Join(order, "\n"), strings.Join(want, "\n"), log.String())
 	}
+}
+
+// repoRoot is the repository's root, where make bench runs the bench.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// runSection runs the bench with args in the working directory, which the test has made the
+// repository's root, and returns its output and its log; it skips without TF_ACC.
+func runSection(t *testing.T, args ...string) (out, log *bytes.Buffer) {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("builds the provider and the emulator and runs Terraform: set TF_ACC=1")
+	}
+	out, log = &bytes.Buffer{}, &bytes.Buffer{}
+	if err := run(args, out, log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	return out, log
 }
