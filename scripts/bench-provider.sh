@@ -7,12 +7,14 @@
 #   250), `terraform apply` (create), `terraform plan` (refresh, no changes),
 #   an update of every queue and `terraform destroy` (the queues set
 #   force_destroy = true), next to the same commands against the
-#   provider without an API and over N terraform_data resources; management
-#   API calls, the providers' CPU time and peak RSS (GNU time).
+#   provider without an API (the plain floor of the CPU targets, and beside
+#   it the one that waits the latency as the provider waits for its API) and
+#   over N terraform_data resources, command by command; management API
+#   calls, the providers' CPU time and peak RSS (GNU time).
 # - Landscape: 8 Event Mesh instances (8 emulators, 8 aliased provider
 #   configurations) × 250 queues in one configuration: create, refresh,
 #   update of every queue and destroy, against the provider without an API
-#   with the same resources (one run by default, -landscape-runs 3 for
+#   with the same resources, command by command (one run by default, -landscape-runs 3 for
 #   medians); management calls per instance, bytes the emulators sent, CPU
 #   time, peak RSS.
 # - Cloud Integration: 10 flows with 2 AMQP sender channels each, one
