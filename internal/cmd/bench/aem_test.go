@@ -132,6 +132,11 @@ func TestRenderAEM(t *testing.T) {
 		"- provider peak RSS under 100 MB at 1001 resources: 59 MiB, met",
 		"- beside solacebroker, plan -refresh-only: 12 SEMP calls against 1002; provider CPU 2.20 s against 6.00 s",
 	)
+	// 1.12× meets issue 30's 1.15× and misses issue 41's 1.1×.
+	md = renderAEM(o, "Terraform 1.14.3", aemFixture(2240*time.Millisecond, true), true)
+	cmdtest.Contains(t, "the section at 1.12×", md,
+		"- plan -refresh-only: provider CPU within 1.15× of the no-API provider: 2.24 s / 2.00 s = 1.12×, met",
+		"- plan -refresh-only (issue 41): provider CPU within 1.1× of the no-API provider that never waits: 2.24 s / 2.00 s = 1.12×, **missed**")
 	md = renderAEM(o, "Terraform 1.14.3", aemFixture(2400*time.Millisecond, false), true)
 	cmdtest.Contains(t, "the section", md, "= 1.20×, **missed**", "plan -refresh-only (issue 41): provider CPU within 1.1× of the no-API provider that never waits: 2.40 s / 2.00 s = 1.20×, **missed**", "solacebroker skipped: no terraform-provider-solacebroker build.", "- beside solacebroker: skipped (no build)")
 	if md := renderAEM(o, "Terraform 1.14.3", aemFixture(time.Second, true), false); !strings.Contains(md, "| n/a | – | n/a |") || strings.Contains(md, "peak RSS under") {

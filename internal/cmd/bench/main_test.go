@@ -33,7 +33,7 @@ func TestFloorFor(t *testing.T) {
 		// A list in the destroy's plan and one in its apply, then a DELETE per queue.
 		{opDestroy, 250, 20 * time.Millisecond, alone + 27*20*time.Millisecond},
 	} {
-		if got := floorFor(tc.op, tc.n, 10, tc.lat, alone, false); got != tc.want {
+		if got := floorFor(tc.op, tc.n, 10, tc.lat, alone, options{}); got != tc.want {
 			t.Errorf("floorFor(%s, %d, %s) = %s, want %s", tc.op, tc.n, tc.lat, got, tc.want)
 		}
 	}
@@ -48,8 +48,12 @@ func TestFloorFor(t *testing.T) {
 		{opUpdate, alone},
 		{opDestroy, alone + 40*time.Millisecond},
 	} {
-		if got := floorFor(tc.op, 250, 10, 20*time.Millisecond, alone, true); got != tc.want {
+		if got := floorFor(tc.op, 250, 10, 20*time.Millisecond, alone, options{noAPIWait: true}); got != tc.want {
 			t.Errorf("floorFor(%s, waited) = %s, want %s", tc.op, got, tc.want)
+		}
+		// A no-API provider that called a server for each call and for its lists holds them all.
+		if got := floorFor(tc.op, 250, 10, 20*time.Millisecond, alone, options{noAPICall: true}); got != alone {
+			t.Errorf("floorFor(%s, called) = %s, want %s", tc.op, got, alone)
 		}
 	}
 }
@@ -462,6 +466,9 @@ func TestNoAPICalls(t *testing.T) {
 func TestEventMeshSectionSmall(t *testing.T) {
 	t.Chdir(repoRoot(t))
 	out, log := runSection(t, "-event-mesh", "-runs", "2", "-sizes", "5", "-latencies", "0s", "-validation=false")
+	if _, err := os.Stat("/usr/bin/time"); err == nil {
+		cmdtest.Contains(t, "the section's other floor", out.String(), "| CPU: waiting floor | CPU ratio to the waiting floor |")
+	}
 	// The configurations run command by command, in even runs in the opposite order.
 	var order, want []string
 	for _, line := range strings.Split(log.String(), "\n") {
@@ -470,8 +477,8 @@ func TestEventMeshSectionSmall(t *testing.T) {
 		}
 	}
 	for r, configs := range [][]string{
-		{"terraform_data", "no-API provider", "other floor", "provider"},
-		{"provider", "other floor", "no-API provider", "terraform_data"},
+		{"terraform_data", "waiting floor", "no-API provider", "provider"},
+		{"provider", "no-API provider", "waiting floor", "terraform_data"},
 	} {
 		for _, op := range operations {
 			for _, c := range configs {
