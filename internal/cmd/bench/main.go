@@ -1116,7 +1116,7 @@ func seconds(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds())
 func render(o options, tfVersion string, cells []cell, validation []benchLine, rss bool) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s, parallelism %d, median of %d run(s). No-API provider = the same command against a provider with the same queue schema on the same "+
-		"plugin framework that makes no API call; its floor adds to its wall time ceil(N / %d) × latency × API calls per resource when it did not wait for them (1 per create, update or delete, the queues setting force_destroy = true) and the lists unless it called a server for them (-noapi-call: "+
+		"plugin framework that makes no API call; its floor adds to its wall time ceil(N / %d) × latency × API calls per resource when it did not wait for them (1 per create, update or delete, the queues setting force_destroy = true) and, unless it called a server for them (-noapi-call), the lists ("+
 		"1 list in total for a refresh, 1 list in total before the creates, for the check that no queue exists yet, and 1 list each in a destroy's plan with refresh and its apply). CPU ratio = the provider's CPU time / the no-API provider's, medians; "+
 		"in brackets the lowest and highest ratio of one run's pair, the provider's command over the no-API provider's in the same run. terraform_data = the same command over N built-in terraform_data "+
 		"resources (Terraform alone), as context.\n\n",
