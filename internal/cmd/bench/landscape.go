@@ -117,41 +117,24 @@ func (b *bench) measureLandscape() ([]landscapeCell, error) {
 			stopAll()
 			return nil, err
 		}
-		for i, st := range steps {
-			noAPIStep := func() error {
-				ss, err := b.runStepsFrom(filepath.Join(base, "noapi"), landscapeHCL(lo.instances, lo.queues, nil), b.noAPIRC, b.noAPIEnv(lo.latency, cs), nil, steps[i:i+1], i)
-				if err != nil {
-					return fmt.Errorf("landscape without an API: %w", err)
-				}
-				s := ss[st.op]
-				noAPI[st.op] = append(noAPI[st.op], s)
+		err = b.sideBySide(r, steps, []sideConfig{
+			{name: "no-API provider", what: "landscape without an API", dir: filepath.Join(base, "noapi"), hcl: landscapeHCL(lo.instances, lo.queues, nil),
+				rc: b.noAPIRC, env: b.noAPIEnv(lo.latency, cs), into: noAPI},
+			{name: "provider", what: "landscape", dir: filepath.Join(base, "queues"), hcl: landscapeHCL(lo.instances, lo.queues, keys),
+				rc: b.cliRC, ems: emulators(ems), into: mine},
+		}, func(c sideConfig, op string, s sample) {
+			if c.ems == nil {
 				b.logf("landscape run %d, no-API provider, %s: wall %s, provider CPU %s, peak RSS %d KiB (%d processes, %d KiB)",
-					r, st.op, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.procs, s.rssSumKB)
-				return nil
+					r, op, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.procs, s.rssSumKB)
+				return
 			}
-			providerStep := func() error {
-				ss, err := b.runStepsFrom(filepath.Join(base, "queues"), landscapeHCL(lo.instances, lo.queues, keys), b.cliRC, nil, emulators(ems), steps[i:i+1], i)
-				if err != nil {
-					return fmt.Errorf("landscape: %w", err)
-				}
-				s := ss[st.op]
-				mine[st.op] = append(mine[st.op], s)
-				b.logf("landscape run %d, provider, %s: %d management calls (at most %d per instance), %d bytes sent, wall %s, provider CPU %s, peak RSS %d KiB (%d processes, %d KiB)",
-					r, st.op, s.mgmtCalls, s.perInstance, s.bytes, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.procs, s.rssSumKB)
-				return nil
-			}
-			order := []func() error{noAPIStep, providerStep}
-			if r%2 == 0 {
-				order = []func() error{providerStep, noAPIStep}
-			}
-			for _, f := range order {
-				if err := f(); err != nil {
-					stopAll()
-					return nil, err
-				}
-			}
-		}
+			b.logf("landscape run %d, provider, %s: %d management calls (at most %d per instance), %d bytes sent, wall %s, provider CPU %s, peak RSS %d KiB (%d processes, %d KiB)",
+				r, op, s.mgmtCalls, s.perInstance, s.bytes, seconds(s.wall), seconds(s.providerCPU), s.rssKB, s.procs, s.rssSumKB)
+		})
 		stopAll()
+		if err != nil {
+			return nil, err
+		}
 	}
 	return landscapeCells(steps, mine, noAPI), nil
 }

@@ -621,11 +621,6 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 	alone := map[string][]sample{}
 	noAPI := map[string][]sample{}
 	other := map[string][]sample{}
-	collect := func(into map[string][]sample, ss map[string]sample) {
-		for op, s := range ss {
-			into[op] = append(into[op], s)
-		}
-	}
 	steps := destroySteps(b.o.parallelism)
 	for r := 1; r <= b.o.runs; r++ {
 		b.logf("latency %s, %d queues, run %d/%d", latency, n, r, b.o.runs)
@@ -648,51 +643,34 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 			em.stop()
 			return nil, err
 		}
-		// The configurations run command by command, each command of the run one after the
-		// other in every configuration (in even runs in the opposite order), so that the provider's
-		// command and the floor's run seconds apart, on the same machine.
-		type config struct {
-			name, what, dir, hcl, rc string
-			env                      []string
-			ems                      emulators
-			into                     map[string][]sample
-		}
 		// The floor of the targets runs right beside the provider.
-		configs := []config{
-			{"terraform_data", "terraform_data", filepath.Join(base, "terraform_data"), dataHCL(n), b.cliRC, []string{"SAPMESSAGING_EVENT_MESH_SERVICE_KEY="}, nil, alone},
+		configs := []sideConfig{
+			{name: "terraform_data", what: "terraform_data", dir: filepath.Join(base, "terraform_data"), hcl: dataHCL(n), rc: b.cliRC,
+				env: []string{"SAPMESSAGING_EVENT_MESH_SERVICE_KEY="}, into: alone},
 		}
 		if b.o.otherFloor {
-			configs = append(configs, config{otherFloorName(b.o), "the other provider without an API", filepath.Join(base, "noapi-other"), queuesHCL(n), b.noAPIRC, b.otherEnv(latency), nil, other})
+			configs = append(configs, sideConfig{name: otherFloorName(b.o), what: "the other provider without an API", dir: filepath.Join(base, "noapi-other"),
+				hcl: queuesHCL(n), rc: b.noAPIRC, env: b.otherEnv(latency), into: other})
 		}
-		configs = append(configs, config{"no-API provider", "the provider without an API", filepath.Join(base, "noapi"), queuesHCL(n), b.noAPIRC, b.noAPIEnv(latency, cs), nil, noAPI})
-		configs = append(configs, config{"provider", fmt.Sprintf("%d queues at %s latency", n, latency), filepath.Join(base, "queues"), queuesHCL(n), b.cliRC,
-			[]string{"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=" + key}, emulators{em}, mine})
-		if r%2 == 0 {
-			slices.Reverse(configs)
-		}
-		for i := range steps {
-			for _, c := range configs {
-				ss, err := b.runStepsFrom(c.dir, c.hcl, c.rc, c.env, c.ems, steps[i:i+1], i)
-				if err != nil {
-					em.stop()
-					if cs != nil {
-						cs.stop()
-					}
-					return nil, fmt.Errorf("%s: %w", c.what, err)
-				}
-				collect(c.into, ss)
-				s := ss[steps[i].op]
-				// terraform_data has no provider process: its line gives Terraform's CPU time.
-				cpu, whose := s.providerCPU, "provider CPU"
-				if c.name == "terraform_data" {
-					cpu, whose = s.cpu, "Terraform's CPU"
-				}
-				b.logf("latency %s, %d queues, run %d, %s, %s: wall %s, %s %s", latency, n, r, c.name, steps[i].op, seconds(s.wall), whose, seconds(cpu))
+		configs = append(configs,
+			sideConfig{name: "no-API provider", what: "the provider without an API", dir: filepath.Join(base, "noapi"), hcl: queuesHCL(n), rc: b.noAPIRC,
+				env: b.noAPIEnv(latency, cs), into: noAPI},
+			sideConfig{name: "provider", what: fmt.Sprintf("%d queues at %s latency", n, latency), dir: filepath.Join(base, "queues"), hcl: queuesHCL(n), rc: b.cliRC,
+				env: []string{"SAPMESSAGING_EVENT_MESH_SERVICE_KEY=" + key}, ems: emulators{em}, into: mine})
+		err = b.sideBySide(r, steps, configs, func(c sideConfig, op string, s sample) {
+			// terraform_data has no provider process: its line gives Terraform's CPU time.
+			cpu, whose := s.providerCPU, "provider CPU"
+			if c.name == "terraform_data" {
+				cpu, whose = s.cpu, "Terraform's CPU"
 			}
-		}
+			b.logf("latency %s, %d queues, run %d, %s, %s: wall %s, %s %s", latency, n, r, c.name, op, seconds(s.wall), whose, seconds(cpu))
+		})
 		em.stop()
 		if cs != nil {
 			cs.stop()
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	var cells []cell
@@ -714,6 +692,38 @@ func (b *bench) measure(latency time.Duration, n int) ([]cell, error) {
 		cells = append(cells, c)
 	}
 	return cells, nil
+}
+
+// sideConfig is one configuration of a section run side by side with the others (sideBySide).
+type sideConfig struct {
+	name, what, dir, hcl, rc string // name in the log, what in errors
+	env                      []string
+	ems                      emulators
+	into                     map[string][]sample // the samples per command
+}
+
+// sideBySide runs steps in every configuration command by command: each command of the sequence
+// in every configuration, one after the other, before the next command (in even runs r the
+// configurations in the opposite order), so that a command and its floor run seconds to minutes
+// apart, on the same machine, whose speed drifts over the minutes a section run takes. Each
+// sample goes into its configuration's map, and logged sees it.
+func (b *bench) sideBySide(r int, steps []step, configs []sideConfig, logged func(c sideConfig, op string, s sample)) error {
+	configs = slices.Clone(configs)
+	if r%2 == 0 {
+		slices.Reverse(configs)
+	}
+	for i, st := range steps {
+		for _, c := range configs {
+			ss, err := b.runStepsFrom(c.dir, c.hcl, c.rc, c.env, c.ems, steps[i:i+1], i)
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.what, err)
+			}
+			s := ss[st.op]
+			c.into[st.op] = append(c.into[st.op], s)
+			logged(c, st.op, s)
+		}
+	}
+	return nil
 }
 
 // otherEnv is the environment of the other no-API provider (-other-floor) at latency: the wait
