@@ -38,3 +38,27 @@ func BenchmarkDecodeQueues250(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDeleteChecks250 is the check before each delete of a destroy of 250 queues that name
+// one dead message queue (DeadMessageQueueUsers), after the run's list and with the deletes of
+// the queues before it recorded: one op checks and records the deletes of all 250.
+func BenchmarkDeleteChecks250(b *testing.B) {
+	const dmq = "acme/crm/prod/bench/dmq"
+	listed := &Snapshot{queues: map[string]*Queue{dmq: {Name: dmq}}}
+	names := make([]string, 250)
+	for i := range names {
+		names[i] = fmt.Sprintf("acme/crm/prod/bench/q%03d", i)
+		listed.queues[names[i]] = &Queue{Name: names[i], QueueSettings: QueueSettings{DeadMsgQueue: ptr(dmq)}}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		c := &Client{listed: listed}
+		for _, n := range names {
+			if users, err := c.DeadMessageQueueUsers(b.Context(), n); err != nil || len(users) != 0 {
+				b.Fatal(users, err)
+			}
+			c.beginWrite(n, false, "")
+			c.finishWrite(n, presenceGone, "")
+		}
+	}
+}

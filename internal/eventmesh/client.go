@@ -33,6 +33,9 @@ type Client struct {
 	// QueueExists without listing the queues again after every write.
 	listed  *Snapshot
 	written map[string]writeRecord
+	// writtenBy holds, for each dead message queue, the queues whose record in written may name
+	// it (writeRecord.dmqs): DeadMessageQueueUsers looks them up instead of walking written.
+	writtenBy map[string]map[string]struct{}
 }
 
 // New returns a management client over h, whose BaseURL is management[0].uri.

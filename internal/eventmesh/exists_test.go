@@ -3,6 +3,8 @@ package eventmesh
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"sort"
 	"sync"
 	"testing"
 
@@ -223,4 +225,73 @@ func TestDeadMessageQueueUsers(t *testing.T) {
 		t.Errorf("users of %s = %v, %v", other, got, err)
 	}
 	expectCount(t, "queue lists", e.routes("GET /queues")-lists, 1)
+}
+
+// usersByWalk is what DeadMessageQueueUsers answers, found by walking the first list and every
+// record of the client's writes: the definition its indexes (Snapshot.usersOf, writtenBy) must keep.
+func usersByWalk(c *Client, name string) []string {
+	var users []string
+	for q, l := range c.listed.queues {
+		if q == name {
+			continue
+		}
+		listedDMQ := ""
+		if l.DeadMsgQueue != nil {
+			listedDMQ = *l.DeadMsgQueue
+		}
+		if r, written := c.written[q]; written {
+			if r.names(name, listedDMQ) {
+				users = append(users, q)
+			}
+		} else if listedDMQ == name {
+			users = append(users, q)
+		}
+	}
+	for q, r := range c.written {
+		if _, listed := c.listed.queues[q]; !listed && q != name && r.names(name, "") {
+			users = append(users, q)
+		}
+	}
+	sort.Strings(users)
+	return users
+}
+
+// After any sequence of writes (sent, then succeeded, failed without effect or left unknown), each
+// queue's users from the indexes are those a walk of the list and the records finds.
+func TestDeadMessageQueueUsersIndexedAsWalked(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(41, 7))
+	names := []string{"q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7"}
+	dmqOf := func() string { return []string{"", "q0", "q1", "q2", "q5"}[rng.IntN(5)] }
+	for round := range 300 {
+		s := &Snapshot{queues: map[string]*Queue{}}
+		for _, n := range names[:rng.IntN(len(names)+1)] {
+			q := &Queue{Name: n}
+			if d := dmqOf(); d != "" || rng.IntN(2) == 0 {
+				q.DeadMsgQueue = &d
+			}
+			s.queues[n] = q
+		}
+		c := &Client{listed: s}
+		for step := range 12 {
+			name, put, dmq := names[rng.IntN(len(names))], rng.IntN(3) > 0, dmqOf()
+			prev, had := c.beginWrite(name, put, dmq)
+			switch rng.IntN(3) {
+			case 0: // succeeded
+				p := presenceGone
+				if put {
+					p = presenceExists
+				}
+				c.finishWrite(name, p, dmq)
+			case 1: // refused: changed nothing
+				c.refuseWrite(name, prev, had)
+			} // 2: the outcome stays unknown
+			for _, n := range names {
+				got, err := c.DeadMessageQueueUsers(t.Context(), n)
+				if want := usersByWalk(c, n); err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("round %d, step %d: users of %s = %v, %v; a walk finds %v", round, step, n, got, err, want)
+				}
+			}
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/httpx"
@@ -17,6 +18,23 @@ type Snapshot struct {
 	queues map[string]*Queue
 	// Taken is when the list was received.
 	Taken time.Time
+
+	usersOnce sync.Once
+	users     map[string][]string // usersOf's index, built on its first call
+}
+
+// usersOf returns the queues listed with dmq as their dead message queue. The index is built once
+// per list, so that the delete of each of N queues looks up its users instead of walking the list.
+func (s *Snapshot) usersOf(dmq string) []string {
+	s.usersOnce.Do(func() {
+		s.users = map[string][]string{}
+		for name, q := range s.queues {
+			if q.DeadMsgQueue != nil && *q.DeadMsgQueue != "" {
+				s.users[*q.DeadMsgQueue] = append(s.users[*q.DeadMsgQueue], name)
+			}
+		}
+	})
+	return s.users[dmq]
 }
 
 // Queue returns a copy of queue name as listed, and whether it was listed.
@@ -123,9 +141,6 @@ func (r writeRecord) names(dmq, listedDMQ string) bool {
 func (c *Client) beginWrite(name string, put bool, dmq string) (prev writeRecord, had bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.written == nil {
-		c.written = map[string]writeRecord{}
-	}
 	prev, had = c.written[name]
 	r := writeRecord{p: presenceUnknown, listed: !had || prev.listed, mayHaveCreated: prev.mayHaveCreated}
 	if had && prev.p != presenceGone {
@@ -137,7 +152,7 @@ func (c *Client) beginWrite(name string, put bool, dmq string) (prev writeRecord
 			r.dmqs = append(r.dmqs, dmq)
 		}
 	}
-	c.written[name] = r
+	c.setWritten(name, r)
 	return prev, had
 }
 
@@ -150,7 +165,7 @@ func (c *Client) finishWrite(name string, p presence, dmq string) {
 	if p == presenceExists {
 		r.dmqs = []string{dmq}
 	}
-	c.written[name] = r
+	c.setWritten(name, r)
 }
 
 // refuseWrite records that a write of queue name changed nothing (the service refused it with a
@@ -159,10 +174,42 @@ func (c *Client) refuseWrite(name string, prev writeRecord, had bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if had {
-		c.written[name] = prev
+		c.setWritten(name, prev)
 	} else {
-		delete(c.written, name)
+		c.dropWritten(name)
 	}
+}
+
+// setWritten records r as what the writes of queue name left behind, and keeps writtenBy in step:
+// the queues whose records name each dead message queue. The caller holds c.mu.
+func (c *Client) setWritten(name string, r writeRecord) {
+	c.dropWritten(name)
+	if c.written == nil {
+		c.written, c.writtenBy = map[string]writeRecord{}, map[string]map[string]struct{}{}
+	}
+	c.written[name] = r
+	for _, d := range r.dmqs {
+		if c.writtenBy[d] == nil {
+			c.writtenBy[d] = map[string]struct{}{}
+		}
+		c.writtenBy[d][name] = struct{}{}
+	}
+}
+
+// dropWritten forgets the record of queue name's writes and its entries in writtenBy. The caller
+// holds c.mu.
+func (c *Client) dropWritten(name string) {
+	r, had := c.written[name]
+	if !had {
+		return
+	}
+	for _, d := range r.dmqs {
+		delete(c.writtenBy[d], name)
+		if len(c.writtenBy[d]) == 0 {
+			delete(c.writtenBy, d)
+		}
+	}
+	delete(c.written, name)
 }
 
 // known returns what this Client knows about queue name without a request:
@@ -197,27 +244,32 @@ func (c *Client) DeadMessageQueueUsers(ctx context.Context, name string) ([]stri
 	if err != nil {
 		return nil, err
 	}
+	if name == "" {
+		return nil, nil // no queue is named "", and none names it
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	// The queues that may name it are those listed naming it and those whose records do: both are
+	// looked up (Snapshot.usersOf, writtenBy), so that a destroy of N queues does not walk the list
+	// and the records once per queue.
 	var users []string
-	for q, l := range s.queues {
+	for _, q := range s.usersOf(name) {
 		if q == name {
 			continue
 		}
-		listedDMQ := ""
-		if l.DeadMsgQueue != nil {
-			listedDMQ = *l.DeadMsgQueue
-		}
-		if r, written := c.written[q]; written {
-			if r.names(name, listedDMQ) {
-				users = append(users, q)
-			}
-		} else if listedDMQ == name {
+		if r, written := c.written[q]; !written || r.names(name, name) {
 			users = append(users, q)
 		}
 	}
-	for q, r := range c.written {
-		if _, listed := s.queues[q]; !listed && q != name && r.names(name, "") {
+	for q := range c.writtenBy[name] {
+		listedDMQ := ""
+		if l, listed := s.queues[q]; listed && l.DeadMsgQueue != nil {
+			listedDMQ = *l.DeadMsgQueue
+		}
+		if q == name || listedDMQ == name {
+			continue // itself, or counted above
+		}
+		if c.written[q].names(name, listedDMQ) {
 			users = append(users, q)
 		}
 	}
