@@ -118,9 +118,21 @@ type privateKeys interface {
 
 // recordHeld records in the private state the message counts of q as the refresh read them (from the
 // run's queue list: no request of its own), for the plan of a destroy in another provider process. A
-// queue read without counters records nothing.
-func recordHeld(ctx context.Context, q *eventmesh.Queue, private privateKeys, diags *diag.Diagnostics) {
-	if private == nil || (q.MessageCount == nil && q.UnacknowledgedMessageCount == nil) {
+// queue read without counters records nothing. With force_destroy = true in the state (force) no plan
+// reads the counts (refuseHeldAtPlan), so nothing is recorded, and a record an earlier refresh left
+// (while force_destroy was false) is removed: after force_destroy turns false again, a destroy planned
+// with -refresh=false reads the queue instead of taking that record's count.
+func recordHeld(ctx context.Context, q *eventmesh.Queue, force bool, private privateKeys, diags *diag.Diagnostics) {
+	if private == nil {
+		return
+	}
+	if force {
+		if raw, d := private.GetKey(ctx, privateHeldKey); !d.HasError() && len(raw) > 0 {
+			diags.Append(private.SetKey(ctx, privateHeldKey, nil)...)
+		}
+		return
+	}
+	if q.MessageCount == nil && q.UnacknowledgedMessageCount == nil {
 		return
 	}
 	held, unacked := heldMessages(q)
