@@ -43,7 +43,7 @@
 #   20 ms latency: apply (create), plan -refresh-only and plan, with the SEMP
 #   calls the emulator counts (target: a refresh in at most 12), provider CPU
 #   against the provider without an API (within 1.15x) and peak RSS (under
-#   100 MB); beside it the same queues through
+#   100 MB); beside it, command by command, the same queues through
 #   SolaceProducts/terraform-provider-solacebroker v1.3.0 when a build is at
 #   SOLACEBROKER_PROVIDER or ~/.cache/sapmessaging/solacebroker-v1.3.0/
 #   (scripts/build-solacebroker.sh), skipped with a message otherwise.

@@ -272,8 +272,10 @@ func (r aemResult) cell(provider, op string) (aemCell, bool) {
 	return aemCell{}, false
 }
 
-// measureAEM runs the section: per run, the no-API provider, the sapmessaging provider against a fresh
-// emulator, and solacebroker against another when it is there.
+// measureAEM runs the section: per run, the provider without an API, the sapmessaging provider against
+// a fresh emulator, and solacebroker against another when it is there, command by command (sideBySide:
+// each command in every configuration before the next; in even runs in the opposite order), the floor
+// right beside the provider.
 func (b *bench) measureAEM() (aemResult, error) {
 	o := b.o.aem
 	res := aemResult{}
@@ -282,41 +284,37 @@ func (b *bench) measureAEM() (aemResult, error) {
 		res.solaceReason = err.Error()
 		b.logf("AEM section: solacebroker skipped: %v", err)
 	}
-	samples := map[string]map[string][]sample{}
-	add := func(provider string, ss map[string]sample) {
-		if samples[provider] == nil {
-			samples[provider] = map[string][]sample{}
-		}
-		for op, s := range ss {
-			samples[provider][op] = append(samples[provider][op], s)
-		}
-	}
+	samples := map[string]map[string][]sample{aemProviderMine: {}, aemProviderNoAPI: {}, aemProviderSolace: {}}
 	steps := aemSteps(b.o.parallelism)
 	for r := 1; r <= o.runs; r++ {
 		base := filepath.Join(b.work, fmt.Sprintf("aem-%d", r))
-		b.logf("AEM section: %d queues at %s latency, run %d/%d: the provider without an API", o.queues, o.latency, r, o.runs)
-		ss, err := b.runSteps(filepath.Join(base, "noapi"), aemHCL(o.queues), b.noAPIRC, nil, nil, steps)
-		if err != nil {
-			return res, fmt.Errorf("AEM section, the provider without an API: %w", err)
-		}
-		add(aemProviderNoAPI, ss)
-
-		b.logf("AEM section: run %d/%d: sapmessaging", r, o.runs)
-		ss, err = b.aemAgainstEmulator(filepath.Join(base, "sapmessaging"), aemHCL(o.queues), b.cliRC, steps,
+		b.logf("AEM section: %d queues at %s latency, run %d/%d, command by command", o.queues, o.latency, r, o.runs)
+		configs := []sideConfig{{name: aemProviderNoAPI, what: "AEM section, the provider without an API", dir: filepath.Join(base, "noapi"),
+			hcl: aemHCL(o.queues), rc: b.noAPIRC, into: samples[aemProviderNoAPI]}}
+		var ems emulators
+		mine, err := b.aemConfig(filepath.Join(base, "sapmessaging"), aemHCL(o.queues), b.cliRC,
 			func(c aemCredentials) []string { return c.sapmessagingEnv() })
 		if err != nil {
 			return res, fmt.Errorf("AEM section, sapmessaging: %w", err)
 		}
-		add(aemProviderMine, ss)
-
+		mine.name, mine.what, mine.into = aemProviderMine, "AEM section, sapmessaging", samples[aemProviderMine]
+		configs, ems = append(configs, mine), append(ems, mine.ems...)
 		if solaceRC != "" {
-			b.logf("AEM section: run %d/%d: solacebroker", r, o.runs)
-			ss, err = b.aemAgainstEmulator(filepath.Join(base, "solacebroker"), solacebrokerHCL(o.queues), solaceRC, steps,
+			solace, err := b.aemConfig(filepath.Join(base, "solacebroker"), solacebrokerHCL(o.queues), solaceRC,
 				func(c aemCredentials) []string { return c.variablesEnv() })
 			if err != nil {
+				ems.stop()
 				return res, fmt.Errorf("AEM section, solacebroker: %w", err)
 			}
-			add(aemProviderSolace, ss)
+			solace.name, solace.what, solace.into = aemProviderSolace, "AEM section, solacebroker", samples[aemProviderSolace]
+			configs, ems = append(configs, solace), append(ems, solace.ems...)
+		}
+		err = b.sideBySide(r, steps, configs, func(c sideConfig, op string, s sample) {
+			b.logf("AEM section: run %d/%d, %s, %s: wall %s, provider CPU %s", r, o.runs, c.name, op, seconds(s.wall), seconds(s.providerCPU))
+		})
+		ems.stop()
+		if err != nil {
+			return res, err
 		}
 	}
 	for _, p := range []string{aemProviderMine, aemProviderNoAPI, aemProviderSolace} {
@@ -329,19 +327,20 @@ func (b *bench) measureAEM() (aemResult, error) {
 	return res, nil
 }
 
-// aemAgainstEmulator runs steps in dir against a fresh emulator with the section's latency.
-func (b *bench) aemAgainstEmulator(dir, hcl, rc string, steps []step, env func(aemCredentials) []string) (map[string]sample, error) {
+// aemConfig starts a fresh emulator with the section's latency and returns the configuration that
+// runs hcl in dir against it (its emulator in ems, for the caller to stop).
+func (b *bench) aemConfig(dir, hcl, rc string, env func(aemCredentials) []string) (sideConfig, error) {
 	keys := filepath.Join(dir, "keys")
 	em, err := b.startEmulator(keys, b.o.aem.latency)
 	if err != nil {
-		return nil, err
+		return sideConfig{}, err
 	}
-	defer em.stop()
 	creds, err := readAEMCredentials(keys)
 	if err != nil {
-		return nil, err
+		em.stop()
+		return sideConfig{}, err
 	}
-	return b.runSteps(filepath.Join(dir, "config"), hcl, rc, env(creds), emulators{em}, steps)
+	return sideConfig{dir: filepath.Join(dir, "config"), hcl: hcl, rc: rc, env: env(creds), ems: emulators{em}}, nil
 }
 
 // solacebrokerSetup installs the solacebroker build into its own plugin directory (wrapped in GNU

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -141,5 +142,30 @@ func TestRenderAEM(t *testing.T) {
 	cmdtest.Contains(t, "the section", md, "= 1.20×, **missed**", "plan -refresh-only (issue 41): provider CPU within 1.1× of the no-API provider that never waits: 2.40 s / 2.00 s = 1.20×, **missed**", "solacebroker skipped: no terraform-provider-solacebroker build.", "- beside solacebroker: skipped (no build)")
 	if md := renderAEM(o, "Terraform 1.14.3", aemFixture(time.Second, true), false); !strings.Contains(md, "| n/a | – | n/a |") || strings.Contains(md, "peak RSS under") {
 		t.Errorf("without GNU time the CPU and RSS are not shown as measured:\n%s", md)
+	}
+}
+
+// The AEM section end to end on 3 queues, two runs, without solacebroker: the provider without an
+// API and the provider run command by command, the floor first in odd runs and the provider first in
+// even ones, and the refresh stays within its SEMP calls.
+func TestAEMSectionSmall(t *testing.T) {
+	t.Chdir(repoRoot(t))
+	out, log := runSection(t, "-aem", "-aem-queues", "3", "-aem-runs", "2", "-aem-latency", "0s", "-aem-solacebroker=", "-validation=false")
+	cmdtest.Contains(t, "the section", out.String(), "solacebroker skipped")
+	var order, want []string
+	for _, line := range strings.Split(log.String(), "\n") {
+		if rest, ok := strings.CutPrefix(line, "bench: AEM section: run "); ok && strings.Contains(rest, ": wall") {
+			order = append(order, strings.SplitN(rest, ":", 2)[0])
+		}
+	}
+	for r, configs := range [][]string{{aemProviderNoAPI, aemProviderMine}, {aemProviderMine, aemProviderNoAPI}} {
+		for _, op := range aemOperations {
+			for _, c := range configs {
+				want = append(want, fmt.Sprintf("%d/2, %s, %s", r+1, c, op))
+			}
+		}
+	}
+	if strings.Join(order, "\n") != strings.Join(want, "\n") {
+		t.Errorf("commands ran in the order\n%s\nwant\n%s\nlog:\n%s", strings.Join(order, "\n"), strings.Join(want, "\n"), log.String())
 	}
 }

@@ -87,9 +87,7 @@ func (b *bench) measureLandscape() ([]landscapeCell, error) {
 		var ems []*emulatorProc
 		var cs *callServer
 		stopAll := func() {
-			for _, em := range ems {
-				em.stop()
-			}
+			emulators(ems).stop()
 			if cs != nil {
 				cs.stop()
 			}

@@ -809,6 +809,13 @@ func destroySteps(parallelism int) []step {
 // emulators are the emulators of one configuration, one per instance.
 type emulators []*emulatorProc
 
+// stop stops every emulator of es.
+func (es emulators) stop() {
+	for _, em := range es {
+		em.stop()
+	}
+}
+
 // runSteps writes hcl into dir and runs steps there with the CLI configuration rc and the extra
 // environment env, timing each. With ems set, the emulators' statistics are taken per command and
 // summed (perInstance is the most management calls one of them got).
