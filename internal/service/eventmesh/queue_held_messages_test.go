@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-
-	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/eventmesh"
 )
 
 // keys is a private state in memory that counts its writes.
@@ -27,30 +25,19 @@ func (k *keys) SetKey(_ context.Context, key string, value []byte) diag.Diagnost
 	return nil
 }
 
-// A refresh records the message counts for a destroy's plan unless the state has force_destroy =
-// true, which no plan reads them for: then it writes nothing, and removes a record an earlier
-// refresh left, so that no destroy planned later with -refresh=false takes its old count.
-func TestRecordHeld(t *testing.T) {
+// A refresh removes the message count an earlier version recorded in the private state, which no
+// plan takes any more, and writes nothing when there is none.
+func TestDropHeldRecord(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	held := int64(2)
-	q := &eventmesh.Queue{Name: "acme/crm/prod/held/q", MessageCount: &held}
-	k := &keys{m: map[string][]byte{}}
-
-	recordHeld(ctx, q, false, k, &diag.Diagnostics{})
-	if got, _, ok := refreshedHeld(ctx, k, q.Name); !ok || got != 2 {
-		t.Fatalf("without force_destroy: recorded %d, %t; want 2", got, ok)
+	k := &keys{m: map[string][]byte{privateHeldKey: []byte(`{"queue":"acme/crm/prod/held/q","held":0}`), "other": []byte(`1`)}}
+	dropHeldRecord(ctx, k, &diag.Diagnostics{})
+	if _, left := k.m[privateHeldKey]; left || k.writes != 1 || string(k.m["other"]) != "1" {
+		t.Fatalf("after the first refresh: %v, %d writes; want the record alone removed with one write", k.m, k.writes)
 	}
-	recordHeld(ctx, q, true, k, &diag.Diagnostics{})
-	if _, _, ok := refreshedHeld(ctx, k, q.Name); ok || k.writes != 2 {
-		t.Fatalf("with force_destroy the earlier record stays (%t) or %d writes, want it removed in the second", ok, k.writes)
+	dropHeldRecord(ctx, k, &diag.Diagnostics{})
+	if k.writes != 1 {
+		t.Errorf("without a record: %d more writes, want none", k.writes-1)
 	}
-	recordHeld(ctx, q, true, k, &diag.Diagnostics{})
-	if k.writes != 2 {
-		t.Errorf("with force_destroy and no record: %d writes, want none", k.writes-2)
-	}
-	recordHeld(ctx, &eventmesh.Queue{Name: q.Name}, false, k, &diag.Diagnostics{})
-	if _, _, ok := refreshedHeld(ctx, k, q.Name); ok {
-		t.Error("a queue read without counters recorded a count")
-	}
+	dropHeldRecord(ctx, nil, &diag.Diagnostics{}) // a response without private state
 }

@@ -442,7 +442,7 @@ func readQueueResource[M comparable, P queueModelPtr[M]](ctx context.Context, d 
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, p)...)
 	}
 	if resp.Private != nil {
-		recordHeld(ctx, q, p.forceDestroy(), resp.Private, &resp.Diagnostics) // queue_held_messages.go
+		dropHeldRecord(ctx, resp.Private, &resp.Diagnostics) // queue_held_messages.go
 	}
 }
 

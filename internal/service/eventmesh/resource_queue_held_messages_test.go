@@ -138,16 +138,50 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 		},
 		{
 			PreConfig: func() {
-				// The refresh recorded the count from its queue list; the plan read it again with one GET of
-				// the queue before it refused (an old count never stops a destroy), and nothing was deleted.
-				if r := env.Srv.Stats().Routes; r["GET /queues/{queue}"] != 1 || r["DELETE /queues/{queue}"] != 0 {
-					t.Fatalf("the refused destroy made %v, want one GET of the queue and no DELETE", r)
+				// The refresh listed the queues in its process and the destroy plan in its own, which read the
+				// count at plan from it and refused; nothing was deleted.
+				if r := env.Srv.Stats().Routes; r["GET /queues"] != 2 || r["GET /queues/{queue}"] != 0 || r["DELETE /queues/{queue}"] != 0 {
+					t.Fatalf("the refused destroy made %v, want a list per process and no DELETE", r)
 				}
 				if q, ok := env.Srv.Queue(name); !ok || q.MessageCount != 1 {
 					t.Fatalf("the dead message queue or its message is gone: %v %+v", ok, q)
 				}
 			},
 			Config: hcl(true),
+		},
+	})
+}
+
+// A destroy planned without refresh (terraform destroy -refresh=false) reads the message count at
+// plan, not one an earlier command recorded: the queue was empty at the last refresh and got a
+// message since, and the plan refuses before the apply would delete its subscription.
+func TestAccQueueHeldMessages_destroyWithoutRefresh(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const (
+		name  = "acme/crm/prod/held/norefresh"
+		topic = "acme/crm/prod/ce/held/norefresh/*"
+	)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.TestAccProtoV6ProviderFactories,
+		// Every plan of the test with -refresh=false: only the refresh step reads the queue.
+		AdditionalCLIOptions: &resource.AdditionalCLIOptions{Plan: resource.PlanOptions{NoRefresh: true}},
+		Steps: []resource.TestStep{
+			{Config: heldQueueHCL(env, name, topic, false)},
+			{RefreshState: true}, // finds the queue empty
+			{
+				PreConfig: func() {
+					if err := env.PublishAfterApply(t, name)(nil); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:      heldQueueHCL(env, name, topic, false),
+				Destroy:     true,
+				ExpectError: acctest.Wrapped(`Error: Queue Holds Messages .*The queue "acme/crm/prod/held/norefresh" holds 1 message\(s\).*destroys it`),
+			},
+			{
+				PreConfig: func() { heldQueueKept(env, t, name, topic, 1) },
+				Config:    heldQueueHCL(env, name, topic, true),
+			},
 		},
 	})
 }

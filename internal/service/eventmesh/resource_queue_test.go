@@ -402,16 +402,18 @@ resource "sapmessaging_queue" "q" {
 			if qs := env.Srv.Queues(); len(qs) != 0 {
 				t.Fatalf("the destroy with force_destroy = %t left %d queue(s)", force, len(qs))
 			}
-			if r["DELETE /queues/{queue}"] != n || r["GET /queues"] != 2 {
-				t.Fatalf("the destroy with force_destroy = %t made %v, want %d DELETEs and one list per provider process", force, r, n)
-			}
-			wantGets, want := int64(n), int64(2*n+2)
+			// One list in the refresh's process and one in the apply's; without force_destroy one more in
+			// the destroy plan's, which reads the message counts at plan.
+			wantLists, wantGets, want := int64(3), int64(n), int64(2*n+3)
 			if force {
-				wantGets, want = 0, n+2
+				wantLists, wantGets, want = 2, 0, n+2
+			}
+			if r["DELETE /queues/{queue}"] != n || r["GET /queues"] != wantLists {
+				t.Fatalf("the destroy with force_destroy = %t made %v, want %d DELETEs and %d lists, one per provider process", force, r, n, wantLists)
 			}
 			if r["GET /queues/{queue}"] != wantGets || st.ManagementCalls != want {
-				t.Fatalf("the destroy with force_destroy = %t made %d management calls (%v), want %d: %d GETs of a queue, %d DELETEs and 2 lists",
-					force, st.ManagementCalls, r, want, wantGets, n)
+				t.Fatalf("the destroy with force_destroy = %t made %d management calls (%v), want %d: %d GETs of a queue, %d DELETEs and %d lists",
+					force, st.ManagementCalls, r, want, wantGets, n, wantLists)
 			}
 		}
 	}
