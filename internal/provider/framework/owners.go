@@ -54,6 +54,8 @@ type OwnerClaim struct {
 	// inState is set when the resource already holds the object in its state (an update, no
 	// change, or an import), unset when it plans to create it.
 	inState bool
+	// guarded is OwnedObject.Guarded of the claim.
+	guarded bool
 }
 
 // OwnerClaimKey is the key of the claim token in a plan's private data.
@@ -85,6 +87,9 @@ type OwnedObject struct {
 	// TypeName is the planning resource's type; inState as for ownerClaim.
 	TypeName string
 	InState  bool
+	// Guarded is set when the state holds the object and its delete is refused while it holds data
+	// (a queue without force_destroy): a replacement of it is refused at plan (ReplacedClaim).
+	Guarded bool
 	// Manage says what both resources do, after "Two resources of this configuration", for
 	// example `name the queue "acme/crm/prod/orders"`.
 	Manage string
@@ -148,10 +153,35 @@ func (d *ProviderData) ClaimObject(ctx context.Context, o OwnedObject, req resou
 		}
 	}
 	token := d.Owners.newToken()
-	d.Owners.Planned[key] = OwnerClaim{token: token, TypeName: o.TypeName, inState: o.InState}
+	d.Owners.Planned[key] = OwnerClaim{token: token, TypeName: o.TypeName, inState: o.InState, guarded: o.Guarded}
 	raw, _ := json.Marshal(token)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, OwnerClaimKey, raw)...)
 	return ""
+}
+
+// ReplacedClaim reports whether the plan being made is the second plan of a resource that Terraform
+// replaces (terraform apply -replace, or an attribute that requires replacement) whose first plan in
+// this run claimed the object key of service holding it in its state, and whether that claim was
+// guarded (OwnedObject.Guarded). Terraform plans such a replacement twice in one provider process, the
+// second time with no prior state and the first plan's private data, which carries the claim's token
+// (ClaimObject). A tainted resource is planned once, as a create without private data: not seen here.
+func (d *ProviderData) ReplacedClaim(ctx context.Context, service, key string, req resource.ModifyPlanRequest) (replaced, guarded bool) {
+	instance := d.instanceKey(service)
+	if instance == "" || key == "" || req.Private == nil || !req.State.Raw.IsNull() {
+		return false, false
+	}
+	raw, diags := req.Private.GetKey(ctx, OwnerClaimKey)
+	var own string
+	if diags.HasError() || len(raw) == 0 || json.Unmarshal(raw, &own) != nil || own == "" {
+		return false, false
+	}
+	d.Owners.mu.Lock()
+	defer d.Owners.mu.Unlock()
+	c, taken := d.Owners.Planned[instance+"\x00"+key]
+	if !taken || c.token != own || !c.inState {
+		return false, false
+	}
+	return true, c.guarded
 }
 
 // conflict is the start of the error on o, which a resource of type otherType (holding it in its

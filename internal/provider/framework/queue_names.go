@@ -27,12 +27,12 @@ type queueNames struct {
 }
 
 // ClaimQueueName claims name for the queue resource of type typeName being planned (inState:
-// its state already holds the queue). It returns false when another resource of this run planned
+// its state already holds the queue; guarded: without force_destroy, see OwnedObject.Guarded). It returns false when another resource of this run planned
 // the name first and adds the error on the name. Without an Event Mesh connection it claims
 // nothing (the apply reports the missing connection).
-func (d *ProviderData) ClaimQueueName(ctx context.Context, typeName, name string, inState bool, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
+func (d *ProviderData) ClaimQueueName(ctx context.Context, typeName, name string, inState, guarded bool, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
 	return d.ClaimQueue(ctx, OwnedObject{
-		Service: ServiceEventMesh, Key: "queue|" + name, TypeName: typeName, InState: inState,
+		Service: ServiceEventMesh, Key: QueueClaimKey(name), TypeName: typeName, InState: inState, Guarded: inState && guarded,
 		Manage: fmt.Sprintf("name the queue %q", name),
 		Why: "Event Mesh holds one queue per name, and writing it replaces all its settings, so the two would overwrite each " +
 			"other's settings, both states would record the one queue, the plan would never settle, and destroying either " +
@@ -40,6 +40,9 @@ func (d *ProviderData) ClaimQueueName(ctx context.Context, typeName, name string
 		Match: fmt.Sprintf("name = %q", name),
 	}, req, resp)
 }
+
+// QueueClaimKey is the object key of the Event Mesh queue name in the run's claims.
+func QueueClaimKey(name string) string { return "queue|" + name }
 
 // ClaimQueue claims the queue o names (its `name`) for the resource being planned; false, with the error on
 // `name`, when another resource of this run claimed it first.

@@ -20,7 +20,9 @@ import (
 // plan in dependency order: it deletes what depends on the queue first (its subscriptions, the
 // queues that name it as dead message queue), and only then would the queue's Delete refuse
 // (deleteQueue), leaving the queue without its subscriptions. So the plan stops, and nothing is
-// deleted. The Delete keeps its own check, for messages that arrive between plan and apply.
+// deleted. The Delete keeps its own check, for messages that arrive between plan and apply. A
+// replacement under the same name (terraform apply -replace) is refused by refuseHeldReplacement, at
+// the second plan Terraform makes of it.
 //
 // The message count is read at this plan, from the queue list of this provider process
 // (eventmesh.Client.QueueCounters): the one GET /queues the refresh took when the plan refreshed in
@@ -108,6 +110,29 @@ func readHeld(ctx context.Context, d *framework.ProviderData, name string, diags
 	}
 	held, unacked = heldMessages(q)
 	return held, unacked, true
+}
+
+// refuseHeldReplacement refuses the replacement of a queue that holds messages under the same name
+// (terraform apply -replace), unless its state has force_destroy = true. Terraform plans such a
+// replacement twice: first as an update, with the prior state and the same name, which
+// refuseHeldAtPlan lets through, then as a create, with no prior state. This second plan is known by
+// the run's claim of the queue name (framework.ProviderData.ReplacedClaim): the first plan claimed it
+// holding the queue in its state, without force_destroy. The apply would delete what refers to the
+// queue's id first, then refuse to delete the queue.
+func refuseHeldReplacement(ctx context.Context, d *framework.ProviderData, name string, req resource.ModifyPlanRequest, diags *diag.Diagnostics) {
+	if d == nil || d.EventMesh == nil || name == "" {
+		return
+	}
+	if replaced, guarded := d.ReplacedClaim(ctx, framework.ServiceEventMesh, framework.QueueClaimKey(name), req); !replaced || !guarded {
+		return
+	}
+	held, unacked, ok := readHeld(ctx, d, name, diags)
+	if !ok || held == 0 {
+		return
+	}
+	diags.AddError("Queue Holds Messages", fmt.Sprintf("The queue %q holds %d message(s), %d of them delivered and not yet acknowledged. "+
+		"Deleting it would discard them, and this plan replaces it under the same name (terraform apply -replace). ",
+		name, held, unacked)+framework.HeldAtPlanConsequence("sapmessaging_queue_subscription", "sapmessaging_redrive"))
 }
 
 // newName is ", with the new name …" for a planned name that is known, else "".

@@ -313,6 +313,9 @@ func (r *queueResourceBase[M, P]) ModifyPlan(ctx context.Context, req resource.M
 		return
 	}
 	P(&plan).planQueue(ctx, r.data, r.typeName, req, resp)
+	if req.State.Raw.IsNull() && !resp.Diagnostics.HasError() {
+		refuseHeldReplacement(ctx, r.data, P(&plan).queueName(), req, &resp.Diagnostics) // queue_held_messages.go
+	}
 }
 
 // priorState reads the prior state of a plan, the zero model when there is none; false after an error.

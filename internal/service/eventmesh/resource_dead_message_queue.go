@@ -85,7 +85,7 @@ func (plan *DeadMessageQueueModel) planQueue(ctx context.Context, d *framework.P
 	}
 	if !plan.Name.IsUnknown() {
 		inState := !req.State.Raw.IsNull() && state.Name.Equal(plan.Name)
-		if !d.ClaimQueueName(ctx, typeName, plan.Name.ValueString(), inState, req, resp) {
+		if !d.ClaimQueueName(ctx, typeName, plan.Name.ValueString(), inState, !state.ForceDestroy.ValueBool(), req, resp) {
 			return
 		}
 		d.CheckDMQLinks(ctx, plan.Name.ValueString(), "", true, &resp.Diagnostics)

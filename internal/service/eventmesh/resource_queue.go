@@ -142,7 +142,7 @@ func (plan *QueueModel) planQueue(ctx context.Context, d *framework.ProviderData
 		return
 	}
 	inState := !req.State.Raw.IsNull() && state.Name.Equal(plan.Name)
-	if !d.ClaimQueueName(ctx, typeName, plan.Name.ValueString(), inState, req, resp) || plan.DeadMessageQueue.IsUnknown() {
+	if !d.ClaimQueueName(ctx, typeName, plan.Name.ValueString(), inState, !state.ForceDestroy.ValueBool(), req, resp) || plan.DeadMessageQueue.IsUnknown() {
 		return
 	}
 	name, dmq, allowMissing := plan.Name.ValueString(), plan.DeadMessageQueue.ValueString(), plan.AllowMissingDMQ.ValueBool()

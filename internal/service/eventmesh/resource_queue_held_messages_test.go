@@ -2,9 +2,12 @@ package eventmesh_test
 
 import (
 	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
@@ -184,4 +187,46 @@ func TestAccQueueHeldMessages_destroyWithoutRefresh(t *testing.T) {
 			},
 		},
 	})
+}
+
+// A queue that holds messages and is replaced under the same name (terraform apply -replace) is
+// refused at plan as a rename is: Terraform plans the replacement a second time as a create, and
+// the apply would delete the subscription that refers to the queue's id before it refused to
+// delete the queue.
+func TestAccQueueHeldMessages_replaceSameName(t *testing.T) {
+	tf := acctest.TerraformCLI(t)
+	t.Parallel()
+	srv := emulatortest.Start(t, emulator.Options{})
+	env := &acctest.TestEnv{Srv: srv}
+	const (
+		name  = "acme/crm/prod/held/replaced"
+		topic = "acme/crm/prod/ce/held/replaced/*"
+	)
+	w := acctest.NewCLIWork(t, tf, srv, "", fmt.Sprintf(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name = "acme/crm/prod/held/dmq"
+}
+
+resource "sapmessaging_queue" "q" {
+  name                 = %q
+  max_redelivery_count = 3
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
+}
+
+resource "sapmessaging_queue_subscription" "s" {
+  queue_name    = sapmessaging_queue.q.id
+  topic_pattern = %q
+}
+`, name, topic))
+	if r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color"); r.ExitCode != 0 {
+		t.Fatalf("create: %s", r.Output)
+	}
+	if err := env.PublishAfterApply(t, name)(nil); err != nil {
+		t.Fatal(err)
+	}
+	r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color", "-replace=sapmessaging_queue.q")
+	if r.ExitCode == 0 || !regexp.MustCompile(`(?s)Queue Holds Messages.*holds 1 message\(s\).*replaces it under the same name`).MatchString(r.Output) {
+		t.Fatalf("the replacement of a queue holding a message was not refused at plan (exit %d):\n%s", r.ExitCode, r.Output)
+	}
+	heldQueueKept(env, t, name, topic, 1)
 }
