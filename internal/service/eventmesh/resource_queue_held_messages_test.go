@@ -41,12 +41,12 @@ func heldQueueStep(env *acctest.TestEnv, t *testing.T, name, topic string) resou
 	return resource.TestStep{Config: heldQueueHCL(env, name, topic, false), Check: env.PublishAfterApply(t, name)}
 }
 
-// heldQueueKept checks that queue still holds its n messages and its subscription of topic: nothing
-// was deleted.
-func heldQueueKept(env *acctest.TestEnv, t *testing.T, queue, topic string, n int64) {
+// heldQueueKept checks that queue still holds the one message published to it and its subscription
+// of topic: nothing was deleted.
+func heldQueueKept(env *acctest.TestEnv, t *testing.T, queue, topic string) {
 	t.Helper()
 	q, ok := env.Srv.Queue(queue)
-	if !ok || q.MessageCount != n {
+	if !ok || q.MessageCount != 1 {
 		t.Fatalf("the queue %s or its messages are gone: %v %+v", queue, ok, q)
 	}
 	if ok, err := acctest.Subscribed(env, t, queue, topic); err != nil || !ok {
@@ -71,7 +71,7 @@ func TestAccQueueHeldMessages_rename(t *testing.T) {
 			ExpectError: acctest.Wrapped(`Error: Queue Holds Messages .*with sapmessaging_queue.q.*name = .*The queue "acme/crm/prod/held/orders" holds 1 message\(s\).*Changing .name. replaces it.*delete.*subscriptions.*stored on no queue.*sapmessaging_redrive.*force_destroy = true`),
 		},
 		{
-			PreConfig: func() { heldQueueKept(env, t, old, topic, 1) },
+			PreConfig: func() { heldQueueKept(env, t, old, topic) },
 			Config:    heldQueueHCL(env, old, topic, true),
 		},
 		{
@@ -106,7 +106,7 @@ func TestAccQueueHeldMessages_destroy(t *testing.T) {
 		},
 		{
 			PreConfig: func() {
-				heldQueueKept(env, t, name, topic, 1)
+				heldQueueKept(env, t, name, topic)
 				if _, ok := env.Srv.Queue("acme/crm/prod/held/dmq"); !ok {
 					t.Fatal("the dead message queue was deleted")
 				}
@@ -182,7 +182,7 @@ func TestAccQueueHeldMessages_destroyWithoutRefresh(t *testing.T) {
 				ExpectError: acctest.Wrapped(`Error: Queue Holds Messages .*The queue "acme/crm/prod/held/norefresh" holds 1 message\(s\).*destroys it`),
 			},
 			{
-				PreConfig: func() { heldQueueKept(env, t, name, topic, 1) },
+				PreConfig: func() { heldQueueKept(env, t, name, topic) },
 				Config:    heldQueueHCL(env, name, topic, true),
 			},
 		},
@@ -228,5 +228,5 @@ resource "sapmessaging_queue_subscription" "s" {
 	if r.ExitCode == 0 || !regexp.MustCompile(`(?s)Queue Holds Messages.*holds 1 message\(s\).*replaces it under the same name`).MatchString(r.Output) {
 		t.Fatalf("the replacement of a queue holding a message was not refused at plan (exit %d):\n%s", r.ExitCode, r.Output)
 	}
-	heldQueueKept(env, t, name, topic, 1)
+	heldQueueKept(env, t, name, topic)
 }
