@@ -124,14 +124,8 @@ func (d *ProviderData) ClaimObject(ctx context.Context, o OwnedObject, req resou
 	if instance == "" || o.Key == "" {
 		return ""
 	}
-	var own string
-	if req.Private != nil {
-		raw, diags := req.Private.GetKey(ctx, OwnerClaimKey)
-		if !diags.HasError() && len(raw) > 0 {
-			_ = json.Unmarshal(raw, &own)
-		}
-	}
-	key := instance + "\x00" + o.Key
+	own := ownClaimToken(ctx, req)
+	key := claimKey(instance, o.Key)
 	d.Owners.mu.Lock()
 	defer d.Owners.mu.Unlock()
 	if d.Owners.Planned == nil {
@@ -167,22 +161,37 @@ func (d *ProviderData) ClaimObject(ctx context.Context, o OwnedObject, req resou
 // (ClaimObject). A tainted resource is planned once, as a create without private data: not seen here.
 func (d *ProviderData) ReplacedClaim(ctx context.Context, service, key string, req resource.ModifyPlanRequest) (replaced, guarded bool) {
 	instance := d.instanceKey(service)
-	if instance == "" || key == "" || req.Private == nil || !req.State.Raw.IsNull() {
+	if instance == "" || key == "" || !req.State.Raw.IsNull() {
 		return false, false
 	}
-	raw, diags := req.Private.GetKey(ctx, OwnerClaimKey)
-	var own string
-	if diags.HasError() || len(raw) == 0 || json.Unmarshal(raw, &own) != nil || own == "" {
+	own := ownClaimToken(ctx, req)
+	if own == "" {
 		return false, false
 	}
 	d.Owners.mu.Lock()
 	defer d.Owners.mu.Unlock()
-	c, taken := d.Owners.Planned[instance+"\x00"+key]
+	c, taken := d.Owners.Planned[claimKey(instance, key)]
 	if !taken || c.token != own || !c.inState {
 		return false, false
 	}
 	return true, c.guarded
 }
+
+// ownClaimToken is the claim token in the plan's prior private data: the first plan's, in the second
+// plan of a replaced resource; "" without one.
+func ownClaimToken(ctx context.Context, req resource.ModifyPlanRequest) string {
+	var own string
+	if req.Private != nil {
+		raw, diags := req.Private.GetKey(ctx, OwnerClaimKey)
+		if !diags.HasError() && len(raw) > 0 {
+			_ = json.Unmarshal(raw, &own)
+		}
+	}
+	return own
+}
+
+// claimKey is the key of a claim of the object key in the service instance instance.
+func claimKey(instance, key string) string { return instance + "\x00" + key }
 
 // conflict is the start of the error on o, which a resource of type otherType (holding it in its
 // state or not, in another provider configuration or not) claimed first.
