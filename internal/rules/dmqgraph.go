@@ -143,6 +143,30 @@ func CheckPlannedDeadMessageQueue(queue, dmq string, exists bool) []Finding {
 	return r.fs
 }
 
+// CheckDestroyedDeadMessageQueue reports that queue names dmq as its dead message queue in a plan that
+// deletes dmq (a destroy, or a new name of its resource). Nothing orders the two when the queue names
+// dmq by its text, and the delete's check that no queue names dmq may run before the queue's write: the
+// queue would name a queue that does not exist. onQueue puts the finding on the queue's
+// dead_message_queue (the queue planned after the delete), else on the plan of the delete.
+func CheckDestroyedDeadMessageQueue(queue, dmq string, onQueue bool) []Finding {
+	var r report
+	if dmq == "" || dmq == queue {
+		return nil
+	}
+	attr := ""
+	if onQueue {
+		attr = attrDeadMessageQueue
+	}
+	r.errorf("queue.dmq_destroyed", attr, "Dead Message Queue Destroyed",
+		"This plan destroys the queue %q (or renames its resource), and the queue %q names it as its dead message queue in this plan. "+
+			"The apply would refuse the delete while %q names it, unless the delete checks before %q is written, when nothing orders the "+
+			"two (the queue names the dead message queue by its text): %q would then name a dead message queue that does not exist, and a "+
+			"message that uses up its redeliveries there would be dropped. Set `dead_message_queue` of %q to a queue that stays, or keep "+
+			"%q in the configuration.",
+		dmq, queue, queue, queue, queue, queue, dmq)
+	return r.fs
+}
+
 // dmqCycleDetail is the detail of the dead message queue cycle rules of both brokers (dmqCycleArgs).
 const dmqCycleDetail = "With `dead_message_queue = %q` the dead message queues form a cycle: %s. A message that dies in one of these queues is moved to the next one " +
 	"and redelivered there, round the cycle for ever, so it never comes to rest and every round costs executions. " +

@@ -130,3 +130,33 @@ func TestCheckAEMDeadMessageQueueLinks(t *testing.T) {
 		}
 	})
 }
+
+func TestCheckDestroyedDeadMessageQueue(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		queue, dmq string
+		onQueue    bool
+		want       []string
+	}{
+		{"no dmq", "a/b/c/q", "", true, nil},
+		{"self is `queue.dmq_self`", "a/b/c/q", "a/b/c/q", true, nil},
+		{"on the queue", "a/b/c/q", "a/b/c/q/dmq", true, []string{"queue.dmq_destroyed"}},
+		{"on the delete", "a/b/c/q", "a/b/c/q/dmq", false, []string{"queue.dmq_destroyed"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fs := CheckDestroyedDeadMessageQueue(tt.queue, tt.dmq, tt.onQueue)
+			expectRules(t, fs, tt.want...)
+			for _, f := range fs {
+				if wantAttr := map[bool]string{true: "dead_message_queue"}[tt.onQueue]; f.Attribute != wantAttr {
+					t.Errorf("attribute %q, want %q", f.Attribute, wantAttr)
+				}
+				if !strings.Contains(f.Detail, `destroys the queue "a/b/c/q/dmq"`) || !strings.Contains(f.Detail, "Set `dead_message_queue` of \"a/b/c/q\"") {
+					t.Errorf("detail %q names neither the queue nor the fix", f.Detail)
+				}
+			}
+		})
+	}
+}

@@ -79,6 +79,7 @@ var ruleSeverity = map[string]Severity{
 	"aem.dmq_cycle":                                  SeverityError,
 	"aem.dmq_chain":                                  SeverityWarning,
 	"queue.dmq_not_found":                            SeverityError,
+	"queue.dmq_destroyed":                            SeverityError,
 	"queue.dmq_namespace":                            SeverityError,
 	"queue.respect_ttl_without_max_ttl":              SeverityError,
 	"queue.max_ttl_without_respect_ttl":              SeverityError,

@@ -65,6 +65,7 @@ var Adoptions = map[string]adoption{
 	"queue.dmq_namespace":               {Attributes: attrs("sapmessaging_queue", "allow_dead_message_queue_outside_namespace"), Warnings: []string{"queue.dmq_namespace_allowed"}},
 	"queue.dmq_cycle":                   {Reason: reasonLinkChecked},
 	"queue.dmq_not_found":               {Reason: reasonLinkChecked},
+	"queue.dmq_destroyed":               {Reason: "reported only when the same plan destroys or renames the dead message queue: a plan of imports destroys nothing"},
 	"queue.dmq_gone":                    {Attributes: attrs("sapmessaging_queue", "allow_missing_dead_message_queue"), Warnings: []string{"queue.dmq_missing_allowed"}},
 	"queue.respect_ttl_without_max_ttl": {Attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl"), Warnings: []string{"queue.respect_ttl_without_max_ttl_allowed"}},
 	"queue.max_ttl_without_respect_ttl": {Attributes: attrs("sapmessaging_queue", "allow_ineffective_ttl"), Warnings: []string{"queue.max_ttl_without_respect_ttl_allowed"}}, // the dead message queue raises it only with respect_ttl null, which an import never reads

@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -130,11 +131,13 @@ type aemQueueList struct {
 	planned map[string]rules.Value[bool]
 	// links holds the dead message queue each sapmessaging_aem_queue resource of this run plans for its queue.
 	links map[string]string
+	// deleted holds the queues this run's plans delete: destroyed, or renamed away (AEMPlanQueueDeletion).
+	deleted map[string]bool
 }
 
 // AEMPlanLink records that a sapmessaging_aem_queue resource of this run plans dmq as the dead message queue of
-// queue name.
-func (d *ProviderData) AEMPlanLink(name, dmq string) {
+// queue name. It refuses a link to a queue that a plan of this run deletes (AEMPlanQueueDeletion).
+func (d *ProviderData) AEMPlanLink(name, dmq string, diags *diag.Diagnostics) {
 	l := &d.AEMQueueList
 	l.Mu.Lock()
 	defer l.Mu.Unlock()
@@ -142,6 +145,37 @@ func (d *ProviderData) AEMPlanLink(name, dmq string) {
 		l.links = map[string]string{}
 	}
 	l.links[name] = dmq
+	if l.deleted[dmq] {
+		AppendFindings(diags, rules.CheckDestroyedDeadMessageQueue(name, dmq, true))
+	}
+}
+
+// AEMPlanQueueDeletion records at plan that this run deletes queue (a destroy, or a new name of its
+// resource), and refuses the delete when a queue planned earlier in this run names it as its dead
+// message queue (rules.CheckDestroyedDeadMessageQueue); a queue planned later is refused by AEMPlanLink.
+// The plan fails in whichever order Terraform plans the two, which nothing orders when the queue names the
+// dead message queue by its text: the delete's own check at apply may run before the other queue's write.
+func (d *ProviderData) AEMPlanQueueDeletion(queue string, diags *diag.Diagnostics) {
+	if d == nil || queue == "" {
+		return
+	}
+	l := &d.AEMQueueList
+	l.Mu.Lock()
+	defer l.Mu.Unlock()
+	if l.deleted == nil {
+		l.deleted = map[string]bool{}
+	}
+	l.deleted[queue] = true
+	var users []string
+	for q, dmq := range l.links {
+		if dmq == queue && !l.deleted[q] {
+			users = append(users, q)
+		}
+	}
+	slices.Sort(users)
+	for _, q := range users {
+		AppendFindings(diags, rules.CheckDestroyedDeadMessageQueue(q, queue, false))
+	}
 }
 
 // AEMPlanReadError reports a read at plan that failed: refused credentials name the user, anything else

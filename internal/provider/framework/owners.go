@@ -45,6 +45,11 @@ type owners struct {
 	Planned map[string]OwnerClaim // by service and object key
 	// Shared is the walk's claim registry, nil when this process coordinates with no other.
 	Shared *runclaims.Registry
+	// read holds the objects a refresh of this process read from a state (NoteStateRead), by
+	// claimKey, with whether the state guards them.
+	read map[string]bool
+	// replaced holds the objects this run replaces under the same key (ReplacedObject), by claimKey.
+	replaced map[string]bool
 }
 
 // OwnerClaim is a plan's claim of an object.
@@ -88,7 +93,7 @@ type OwnedObject struct {
 	TypeName string
 	InState  bool
 	// Guarded is set when the state holds the object and its delete is refused while it holds data
-	// (a queue without force_destroy): a replacement of it is refused at plan (ReplacedClaim).
+	// (a queue without force_destroy): a replacement of it is refused at plan (ReplacedObject).
 	Guarded bool
 	// Manage says what both resources do, after "Two resources of this configuration", for
 	// example `name the queue "acme/crm/prod/orders"`.
@@ -153,28 +158,66 @@ func (d *ProviderData) ClaimObject(ctx context.Context, o OwnedObject, req resou
 	return ""
 }
 
-// ReplacedClaim reports whether the plan being made is the second plan of a resource that Terraform
-// replaces (terraform apply -replace, or an attribute that requires replacement) whose first plan in
-// this run claimed the object key of service holding it in its state, and whether that claim was
-// guarded (OwnedObject.Guarded). Terraform plans such a replacement twice in one provider process, the
-// second time with no prior state and the first plan's private data, which carries the claim's token
-// (ClaimObject). A tainted resource is planned once, as a create without private data: not seen here.
-func (d *ProviderData) ReplacedClaim(ctx context.Context, service, key string, req resource.ModifyPlanRequest) (replaced, guarded bool) {
+// ReplacedObject reports, and records for ReplacedInRun, whether the plan being made, which has no prior
+// state, replaces the object key of service that a state of this run holds under the same key, and
+// whether that state guards it (OwnedObject.Guarded: the delete is refused while the object holds data). Terraform plans such a
+// create in two cases:
+//
+//   - the second plan of a resource it replaces (terraform apply -replace, or an attribute that
+//     requires replacement): it plans it twice in one provider process, the second time with no prior
+//     state and the first plan's private data, which carries the token of the first plan's claim
+//     (ClaimObject), made holding the object in its state;
+//   - the only plan of a tainted resource: a create without prior state or private data. The refresh
+//     before it read the object from the tainted state in this process (NoteStateRead). A plan
+//     without refresh (-refresh=false) reads nothing, and such a create is not seen here.
+func (d *ProviderData) ReplacedObject(ctx context.Context, service, key string, req resource.ModifyPlanRequest) (replaced, guarded bool) {
 	instance := d.instanceKey(service)
 	if instance == "" || key == "" || !req.State.Raw.IsNull() {
 		return false, false
 	}
 	own := ownClaimToken(ctx, req)
-	if own == "" {
-		return false, false
+	k := claimKey(instance, key)
+	d.Owners.mu.Lock()
+	defer d.Owners.mu.Unlock()
+	if c, taken := d.Owners.Planned[k]; taken && own != "" && c.token == own && c.inState {
+		replaced, guarded = true, c.guarded
+	} else {
+		guarded, replaced = d.Owners.read[k]
+	}
+	if replaced {
+		if d.Owners.replaced == nil {
+			d.Owners.replaced = map[string]bool{}
+		}
+		d.Owners.replaced[k] = true
+	}
+	return replaced, guarded
+}
+
+// ReplacedInRun reports whether a plan of this process found that this run replaces the object key of
+// service under the same key (ReplacedObject).
+func (d *ProviderData) ReplacedInRun(service, key string) bool {
+	instance := d.instanceKey(service)
+	if instance == "" || key == "" {
+		return false
 	}
 	d.Owners.mu.Lock()
 	defer d.Owners.mu.Unlock()
-	c, taken := d.Owners.Planned[claimKey(instance, key)]
-	if !taken || c.token != own || !c.inState {
-		return false, false
+	return d.Owners.replaced[claimKey(instance, key)]
+}
+
+// NoteStateRead records that a refresh of this process read the object key of service from a
+// resource's state, and whether the state guards it (OwnedObject.Guarded), for ReplacedObject.
+func (d *ProviderData) NoteStateRead(service, key string, guarded bool) {
+	instance := d.instanceKey(service)
+	if instance == "" || key == "" {
+		return
 	}
-	return true, c.guarded
+	d.Owners.mu.Lock()
+	defer d.Owners.mu.Unlock()
+	if d.Owners.read == nil {
+		d.Owners.read = map[string]bool{}
+	}
+	d.Owners.read[claimKey(instance, key)] = guarded
 }
 
 // ownClaimToken is the claim token in the plan's prior private data: the first plan's, in the second

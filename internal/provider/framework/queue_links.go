@@ -21,6 +21,8 @@ type dmqLinks struct {
 	mu      sync.Mutex
 	current map[string]string // nil until loaded
 	planned map[string]string
+	// deleted holds the queues this run's plans delete: destroyed, or renamed away (PlanQueueDeletion).
+	deleted map[string]bool
 }
 
 // currentLinks returns the dead message queues the service held at the run's first queue list
@@ -56,7 +58,7 @@ func (d *ProviderData) CheckDMQLinks(ctx context.Context, queue, dmq string, war
 	}
 	if dmq == "" {
 		// A queue without a dead message queue closes no cycle: record it, list nothing.
-		d.RecordDMQLink(queue, dmq)
+		d.RecordDMQLink(queue, dmq, diags)
 		return true
 	}
 	cur, err := d.currentLinks(ctx)
@@ -80,6 +82,9 @@ func (d *ProviderData) CheckDMQLinks(ctx context.Context, queue, dmq string, war
 		_, listed := cur[dmq]
 		_, linked := d.links.planned[dmq]
 		findings = rules.CheckPlannedDeadMessageQueue(queue, dmq, listed || linked || plannedEarlier)
+		if d.links.deleted[dmq] {
+			findings = append(findings, rules.CheckDestroyedDeadMessageQueue(queue, dmq, true)...)
+		}
 	}
 	if dmq != "" && !rules.HasErrors(findings) {
 		findings = append(findings, rules.CheckDeadMessageQueueLinks(queue, dmq, rules.LinkSet{Current: cur, Planned: d.links.planned})...)
@@ -128,11 +133,11 @@ func (d *ProviderData) CheckHeldDMQ(ctx context.Context, queue, dmq string, writ
 	AppendFindings(diags, rules.CheckHeldDeadMessageQueue(queue, dmq, exists, writes, allowMissing))
 }
 
-// RecordDMQLink records dmq ("" for none) as what this run plans for queue, without checking it.
-// A plan that keeps a queue's dead message queue as the state holds it records the link this way:
-// an unchanged link closes no new cycle (the queue whose link changes is checked against it), and
-// a plan without refresh then needs no queue list.
-func (d *ProviderData) RecordDMQLink(queue, dmq string) {
+// RecordDMQLink records dmq ("" for none) as what this run plans for queue, checking only that no
+// plan of this run deletes dmq (PlanQueueDeletion). A plan that keeps a queue's dead message queue as
+// the state holds it records the link this way: an unchanged link closes no new cycle (the queue
+// whose link changes is checked against it), and a plan without refresh then needs no queue list.
+func (d *ProviderData) RecordDMQLink(queue, dmq string, diags *diag.Diagnostics) {
 	if d == nil || queue == "" {
 		return
 	}
@@ -142,6 +147,37 @@ func (d *ProviderData) RecordDMQLink(queue, dmq string) {
 		d.links.planned = map[string]string{}
 	}
 	d.links.planned[queue] = dmq
+	if d.links.deleted[dmq] {
+		AppendFindings(diags, rules.CheckDestroyedDeadMessageQueue(queue, dmq, true))
+	}
+}
+
+// PlanQueueDeletion records at plan that this run deletes queue (a destroy, or a new name of its
+// resource), and refuses the delete when a queue planned earlier in this run names it as its dead
+// message queue (rules.CheckDestroyedDeadMessageQueue). A queue planned later is refused by
+// CheckDMQLinks or RecordDMQLink, so the plan fails in whichever order Terraform plans the two, which
+// nothing orders when the queue names the dead message queue by its text. The delete's own check at
+// apply (eventmesh.Client.DeadMessageQueueUsers) may run before the other queue's write.
+func (d *ProviderData) PlanQueueDeletion(queue string, diags *diag.Diagnostics) {
+	if d == nil || queue == "" {
+		return
+	}
+	d.links.mu.Lock()
+	defer d.links.mu.Unlock()
+	if d.links.deleted == nil {
+		d.links.deleted = map[string]bool{}
+	}
+	d.links.deleted[queue] = true
+	users := make([]string, 0, 1)
+	for q, dmq := range d.links.planned {
+		if dmq == queue && !d.links.deleted[q] {
+			users = append(users, q)
+		}
+	}
+	slices.Sort(users)
+	for _, q := range users {
+		AppendFindings(diags, rules.CheckDestroyedDeadMessageQueue(q, queue, false))
+	}
 }
 
 // EventMeshQueueExistsOrPlanned reports whether the Event Mesh queue name is planned in this run (claimed by a

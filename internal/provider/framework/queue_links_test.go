@@ -2,6 +2,7 @@ package framework_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -65,4 +66,70 @@ func queueLinksDiagText(diags diag.Diagnostics) string {
 		b.WriteString(d.Summary() + ": " + d.Detail() + "\n")
 	}
 	return b.String()
+}
+
+// A queue that names, at plan, a dead message queue the same plan deletes is refused whichever of the
+// two Terraform plans first: the delete refuses a queue planned before it, and the queue planned after
+// the delete is refused by its link's check, new (CheckDMQLinks) or kept (RecordDMQLink). A queue that
+// the plan deletes as well, or that names another queue, is not.
+func TestPlanQueueDeletion(t *testing.T) {
+	t.Parallel()
+	env := acctest.NewTestEnv(t)
+	ctx := context.Background()
+	const dmq, q = "acme/crm/prod/f3/d", "acme/crm/prod/f3/q"
+	five := int64(5)
+	if _, _, err := env.EventMesh(t).PutQueue(ctx, dmq, eventmesh.QueueSettings{MaxRedeliveryCount: &five}); err != nil {
+		t.Fatal(err)
+	}
+	refused := func(diags diag.Diagnostics, onQueue bool) bool {
+		t.Helper()
+		for _, d := range diags {
+			if d.Summary() != "Dead Message Queue Destroyed" {
+				continue
+			}
+			_, onAttr := d.(diag.DiagnosticWithPath)
+			return onAttr == onQueue && strings.Contains(d.Detail(), `destroys the queue "`+dmq+`"`)
+		}
+		return false
+	}
+	for _, tc := range []struct {
+		name string
+		plan func(d *framework.ProviderData, diags *diag.Diagnostics)
+	}{
+		{"new link", func(d *framework.ProviderData, diags *diag.Diagnostics) { d.CheckDMQLinks(ctx, q, dmq, true, diags) }},
+		{"kept link", func(d *framework.ProviderData, diags *diag.Diagnostics) { d.RecordDMQLink(q, dmq, diags) }},
+	} {
+		for _, queueFirst := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s, queue first %t", tc.name, queueFirst), func(t *testing.T) {
+				t.Parallel()
+				d := &framework.ProviderData{EventMesh: env.EventMesh(t)}
+				var diags diag.Diagnostics
+				first, second := func() { tc.plan(d, &diags) }, func() { d.PlanQueueDeletion(dmq, &diags) }
+				if !queueFirst {
+					first, second = second, first
+				}
+				first()
+				if diags.HasError() {
+					t.Fatalf("the first plan alone: %s", queueLinksDiagText(diags))
+				}
+				second()
+				// The second of the two gets the error: the delete without a path, the queue on dead_message_queue.
+				if !refused(diags, !queueFirst) {
+					t.Fatalf("the second plan was not refused: %s", queueLinksDiagText(diags))
+				}
+			})
+		}
+	}
+	t.Run("both deleted, or another queue named", func(t *testing.T) {
+		t.Parallel()
+		d := &framework.ProviderData{EventMesh: env.EventMesh(t)}
+		var diags diag.Diagnostics
+		d.RecordDMQLink(q, dmq, &diags)
+		d.PlanQueueDeletion(q, &diags)
+		d.RecordDMQLink("acme/crm/prod/f3/other", "acme/crm/prod/f3/kept", &diags)
+		d.PlanQueueDeletion(dmq, &diags)
+		if diags.HasError() {
+			t.Fatalf("refused: %s", queueLinksDiagText(diags))
+		}
+	})
 }

@@ -1,6 +1,14 @@
 package framework
 
-import "github.com/hashicorp/terraform-plugin-go/tftypes"
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
 
 // SameRawAttribute reports whether the objects a and b (a plan and a prior state as Terraform sends
 // them) hold the same value at the top-level attribute name, reading the raw values without decoding
@@ -18,4 +26,15 @@ func SameRawAttribute(a, b tftypes.Value, name string) bool {
 	av, aok := am[name]
 	bv, bok := bm[name]
 	return aok && bok && av.Equal(bv)
+}
+
+// DeletedName is the `name` in the prior state of a plan that deletes the object so named: one that
+// destroys the resource or gives it a new name; "" for any other plan.
+func DeletedName(ctx context.Context, req resource.ModifyPlanRequest, diags *diag.Diagnostics) string {
+	if req.State.Raw.IsNull() || SameRawAttribute(req.Plan.Raw, req.State.Raw, "name") {
+		return ""
+	}
+	var name types.String
+	diags.Append(req.State.GetAttribute(ctx, path.Root("name"), &name)...)
+	return name.ValueString()
 }

@@ -50,6 +50,10 @@ type SubscriptionResource[M any] struct {
 	Created func(d *ProviderData, m *M)
 	// Owned is the object that a plan of queue and topic claims (InState is set here).
 	Owned func(queue, topic string) OwnedObject
+	// QueueKey is the object key under which the queue resources claim queue (QueueClaimKey,
+	// AEMQueueClaimKey): a subscription whose queue this run replaces under the same name is replaced
+	// with it (ReplacedInRun).
+	QueueKey func(queue string) string
 	// PlanQueue, when set, checks the queue of a planned subscription after its claim.
 	PlanQueue func(ctx context.Context, d *ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, queue string)
 	// Timeouts, when set, returns the time limits of m; DefaultTimeout bounds what they leave unset.
@@ -134,6 +138,14 @@ func (r *SubscriptionResource[M]) ModifyPlan(ctx context.Context, req resource.M
 			" Remove one of the two resources. When both come from generated configuration (terraform query -generate-config-out) "+
 			"or import blocks, import the subscription only once: delete the second resource block with its import block.")
 		return
+	}
+	if owned.InState && r.QueueKey != nil && SubscriptionQueueKept(ctx, req, q, &resp.Diagnostics) && r.data.ReplacedInRun(owned.Service, r.QueueKey(q)) {
+		// The broker deletes a queue's subscriptions with the queue: kept, this one would be in the state
+		// and on no queue after the apply. Replaced, it is deleted before the queue and created after it.
+		// Terraform replaces only for a path whose planned value differs from the prior one: the id,
+		// the same after the apply, is unknown until then.
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringUnknown())...)
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("id"))
 	}
 	if r.PlanQueue != nil {
 		r.PlanQueue(ctx, r.data, req, resp, q)

@@ -526,6 +526,10 @@ func (r *aemQueueResourceBase[M, P]) ValidateConfig(ctx context.Context, req res
 // for the queues of this run that name it (chained dead message queues), and computes the outcome attributes.
 // The destroy or replacement of a queue that holds messages is refused (refuseAEMHeldAtPlan).
 func (r *aemQueueResourceBase[M, P]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	deleted := framework.DeletedName(ctx, req, &resp.Diagnostics)
+	if deleted != "" {
+		r.data.AEMPlanQueueDeletion(deleted, &resp.Diagnostics) // a queue of this plan may name it as dead message queue
+	}
 	if req.Plan.Raw.IsNull() {
 		refuseAEMHeldAtPlan[M, P](ctx, r.data, req, &resp.Diagnostics)
 		return
@@ -555,7 +559,7 @@ func (r *aemQueueResourceBase[M, P]) ModifyPlan(ctx context.Context, req resourc
 		if !claimAEMQueueName(r.data, ctx, r.typeName, name, inState, req, resp) {
 			return
 		}
-		if !inState && !aemRefuseExisting(r.data, ctx, r.typeName, name, &resp.Diagnostics) {
+		if !inState && !aemReplacedAtPlan(ctx, r.data, name, req, &resp.Diagnostics) && !aemRefuseExisting(r.data, ctx, r.typeName, name, &resp.Diagnostics) {
 			return
 		}
 		if !p.planLinks(ctx, r.data, name, &q, &resp.Diagnostics) {
@@ -660,6 +664,8 @@ func (r *aemQueueResourceBase[M, P]) Read(ctx context.Context, req resource.Read
 		}
 		return
 	}
+	// A tainted queue is planned as a create next, in this process (aemReplacedAtPlan).
+	r.data.NoteStateRead(framework.ServiceAEM, framework.AEMQueueClaimKey(name), !p.base().ForceDestroy.ValueBool())
 	p.FromBroker(q, r.data.AEM.MsgVpnName(), aemRunQueueLookup(r.data, ctx))
 	resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
 }

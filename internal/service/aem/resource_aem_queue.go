@@ -169,7 +169,7 @@ func (m *AEMQueueModel) planLinks(ctx context.Context, d *framework.ProviderData
 		return false
 	}
 	if dmq, ok := aemDMQOf(*q); ok {
-		d.AEMPlanLink(name, dmq)
+		d.AEMPlanLink(name, dmq, diags)
 	}
 	return true
 }

@@ -43,3 +43,51 @@ resource "sapmessaging_aem_queue" "a" {
 		{Config: cfg(false), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Takes No Messages.*acme/aem/chain/b`)},
 	})
 }
+
+// An AEM queue re-pointed to a dead message queue that the same plan destroys is refused at plan, in
+// whichever order Terraform plans the two (the queue names it by its text, so nothing orders them):
+// the delete's check that no queue names the dead message queue may run before the queue's write, and
+// the queue would name a deleted queue, where a message that uses up its redeliveries is dropped.
+func TestAccAEMQueue_deadMessageQueueDestroyedByTheSamePlan(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	cfg := func(stage int) string {
+		d, dmq := `
+resource "sapmessaging_aem_dead_message_queue" "d" {
+  name = "acme/aem/f3/d"
+}
+`, "sapmessaging_aem_dead_message_queue.d0.name"
+		if stage == 2 {
+			d, dmq = "", `"acme/aem/f3/d"`
+		}
+		return env.AEMConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "d0" {
+  name = "acme/aem/f3/d0"
+}
+%s
+resource "sapmessaging_aem_queue" "q" {
+  name                 = "acme/aem/f3/q"
+  max_redelivery_count = 3
+  dead_message_queue   = %s
+}
+`, d, dmq))
+	}
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: cfg(1)},
+		{
+			Config:      cfg(2),
+			ExpectError: acctest.Wrapped(`Error: Dead Message Queue Destroyed .*This plan destroys the queue "acme/aem/f3/d".*"acme/aem/f3/q" names it as its dead message queue`),
+		},
+		{
+			PreConfig: func() {
+				q := env.AEM(t)
+				if _, err := q.GetQueue(t.Context(), "acme/aem/f3/d"); err != nil {
+					t.Fatalf("the refused plan's dead message queue: %v", err)
+				}
+				if got, err := q.GetQueue(t.Context(), "acme/aem/f3/q"); err != nil || got.DeadMsgQueue == nil || *got.DeadMsgQueue != "acme/aem/f3/d0" {
+					t.Fatalf("the queue was changed by the refused plan: %+v %v", got, err)
+				}
+			},
+			Config: cfg(1),
+		},
+	})
+}

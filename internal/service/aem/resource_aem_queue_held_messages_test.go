@@ -6,6 +6,7 @@ import (
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
 
 	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
@@ -197,5 +198,45 @@ resource "sapmessaging_aem_queue" "q" {
 		{PreConfig: destroyCalls(false, 2*n), Config: hcl(true)},
 		{PreConfig: env.Srv.ResetStats, Config: hcl(true), Destroy: true},
 		{PreConfig: destroyCalls(true, 0), Config: env.AEMConfig("")},
+	})
+}
+
+// A tainted AEM queue is replaced under its name: Terraform plans it once, as a create without prior
+// state. The plan knows it from the refresh, which read the queue from the tainted state: it does not
+// call the queue one that exists outside the configuration, and it refuses the replacement while the
+// queue holds messages, as a rename is refused. Once the message is consumed, the queue is replaced,
+// and its subscription with it.
+func TestAccAEMQueueHeldMessages_tainted(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const (
+		name  = "acme/aem/held/tainted"
+		topic = "acme/aem/held/tainted/>"
+	)
+	acctest.ParallelTest(t, []acc.TestStep{
+		heldAEMQueueStep(env, t, name, topic, 1),
+		{
+			Taint:       []string{"sapmessaging_aem_queue.q"},
+			Config:      heldAEMQueueHCL(env, name, topic, false),
+			ExpectError: acctest.Wrapped(`Error: Queue Holds Messages .*The queue "acme/aem/held/tainted" holds 1 message\..*replaces it under the same name.*tainted.*delete.*subscriptions.*terraform untaint`),
+		},
+		{
+			PreConfig: func() {
+				heldAEMQueueKept(env, t, name, topic, 1)
+				d, ok := env.Srv.AEMReceive(name)
+				if !ok {
+					t.Fatal("no message to consume")
+				}
+				if _, err := env.Srv.AEMSettle(name, d.MsgID, core.AEMAccepted); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: heldAEMQueueHCL(env, name, topic, false), // empty now: the tainted queue is replaced
+			Check: func(*terraform.State) error {
+				if !env.AEMSubscribed(t, name, topic) {
+					return fmt.Errorf("the replaced queue has no subscription of %s", topic)
+				}
+				return nil
+			},
+		},
 	})
 }

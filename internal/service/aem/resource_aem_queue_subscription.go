@@ -69,6 +69,7 @@ func NewAEMQueueSubscriptionResource() resource.Resource {
 				Match: fmt.Sprintf("`queue_name = %q` and `topic = %q`", q, t),
 			}
 		},
+		QueueKey:       framework.AEMQueueClaimKey,
 		PlanQueue:      aemPlanSubscriptionQueue,
 		Timeouts:       func(m *AEMQueueSubscriptionModel) timeouts.Value { return m.Timeouts },
 		DefaultTimeout: defaultAEMSubscriptionTimeout,
@@ -122,7 +123,9 @@ func aemQueueSubscriptionSchema(ctx context.Context) schema.Schema {
 			"queue_name": schema.StringAttribute{
 				MarkdownDescription: "The name of the queue, usually `sapmessaging_aem_queue.<name>.name`: 1 to 200 characters, none of " +
 					"`* ? ' < > & ;`. The plan fails when the broker has no such queue and this configuration does not create it. " +
-					"Changing it replaces the subscription.",
+					"Changing it replaces the subscription. " +
+					"So does a replacement of the queue under the same name (`terraform apply -replace`, a tainted queue) planned before " +
+					"this subscription, as it is when `queue_name` refers to the queue resource: the broker deletes a queue's subscriptions with it.",
 				Required:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 				Validators:    []validator.String{AEMQueueNameValidator{}},

@@ -130,8 +130,8 @@ func TestAccDataSafety_deadMessageQueueCreateBeforeDestroy(t *testing.T) {
 }
 
 // When the queue names its DMQ by a literal string, Terraform knows no order: destroying the DMQ
-// while the queue still names it is refused by the provider, and the DMQ and its dead messages
-// survive. With the reference in place, destroying everything works.
+// while the queue still names it is refused by the provider at plan (the delete's check at apply
+// refused it before), and the DMQ and its dead messages survive. With the reference in place, destroying everything works.
 func TestAccDataSafety_deadMessageQueueInUseRefused(t *testing.T) {
 	env := acctest.NewTestEnv(t)
 	dmqHCL := fmt.Sprintf(`
@@ -164,7 +164,7 @@ resource "sapmessaging_dead_message_queue" "dmq" {
 			},
 			{
 				Config:      literal(false),
-				ExpectError: regexp.MustCompile(`(?s)Dead Message Queue Still In Use.*` + regexp.QuoteMeta(safetyQueue)),
+				ExpectError: acctest.Wrapped(`Dead Message Queue Destroyed .*` + regexp.QuoteMeta(safetyQueue) + `.*names it as its dead message queue`),
 			},
 			{
 				// Nothing was lost: the DMQ, its message and the queue's setting are all there.

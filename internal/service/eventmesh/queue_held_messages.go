@@ -21,8 +21,8 @@ import (
 // queues that name it as dead message queue), and only then would the queue's Delete refuse
 // (deleteQueue), leaving the queue without its subscriptions. So the plan stops, and nothing is
 // deleted. The Delete keeps its own check, for messages that arrive between plan and apply. A
-// replacement under the same name (terraform apply -replace) is refused by refuseHeldReplacement, at
-// the second plan Terraform makes of it.
+// replacement under the same name (terraform apply -replace, a tainted queue) is refused by
+// refuseHeldReplacement, at its plan as a create.
 //
 // The message count is read at this plan, from the queue list of this provider process
 // (eventmesh.Client.QueueCounters): the one GET /queues the refresh took when the plan refreshed in
@@ -31,9 +31,11 @@ import (
 // recorded by an earlier command is not taken: with -refresh=false it may be minutes old, and a
 // queue empty then may hold messages now. A read that fails fails the plan. With force_destroy
 // nothing is read.
+//
+// It is called for a plan that destroys the queue or gives it a new name (framework.DeletedName).
 func refuseHeldAtPlan[M comparable, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.ModifyPlanRequest, diags *diag.Diagnostics) {
-	if req.State.Raw.IsNull() || d == nil || d.EventMesh == nil || framework.SameRawAttribute(req.Plan.Raw, req.State.Raw, "name") {
-		return // no prior queue, or a plan that keeps its name: neither destroys nor replaces it
+	if d == nil || d.EventMesh == nil {
+		return
 	}
 	var state M
 	diags.Append(framework.GetState(ctx, req.State, &state)...)
@@ -112,18 +114,19 @@ func readHeld(ctx context.Context, d *framework.ProviderData, name string, diags
 	return held, unacked, true
 }
 
-// refuseHeldReplacement refuses the replacement of a queue that holds messages under the same name
-// (terraform apply -replace), unless its state has force_destroy = true. Terraform plans such a
-// replacement twice: first as an update, with the prior state and the same name, which
-// refuseHeldAtPlan lets through, then as a create, with no prior state. This second plan is known by
-// the run's claim of the queue name (framework.ProviderData.ReplacedClaim): the first plan claimed it
-// holding the queue in its state, without force_destroy. The apply would delete what refers to the
-// queue's id first, then refuse to delete the queue.
+// refuseHeldReplacement refuses the replacement of a queue that holds messages under the same name,
+// unless its state has force_destroy = true: terraform apply -replace, or a queue marked tainted.
+// Terraform plans the first twice: as an update, with the prior state and the same name, which
+// refuseHeldAtPlan lets through, then as a create with no prior state; the second once, as a create.
+// Either create is known by framework.ProviderData.ReplacedObject: by the run's claim of the queue
+// name, which the first plan made holding the queue in its state, or by the refresh of this process,
+// which read the queue from the tainted state (readQueueResource notes it). The apply would delete
+// what refers to the queue's id first, then refuse to delete the queue.
 func refuseHeldReplacement(ctx context.Context, d *framework.ProviderData, name string, req resource.ModifyPlanRequest, diags *diag.Diagnostics) {
 	if d == nil || d.EventMesh == nil || name == "" {
 		return
 	}
-	if replaced, guarded := d.ReplacedClaim(ctx, framework.ServiceEventMesh, framework.QueueClaimKey(name), req); !replaced || !guarded {
+	if replaced, guarded := d.ReplacedObject(ctx, framework.ServiceEventMesh, framework.QueueClaimKey(name), req); !replaced || !guarded {
 		return
 	}
 	held, unacked, ok := readHeld(ctx, d, name, diags)
@@ -131,8 +134,8 @@ func refuseHeldReplacement(ctx context.Context, d *framework.ProviderData, name 
 		return
 	}
 	diags.AddError("Queue Holds Messages", fmt.Sprintf("The queue %q holds %d message(s), %d of them delivered and not yet acknowledged. "+
-		"Deleting it would discard them, and this plan replaces it under the same name (terraform apply -replace). ",
-		name, held, unacked)+framework.HeldAtPlanConsequence("sapmessaging_queue_subscription", "sapmessaging_redrive"))
+		"Deleting it would discard them, and this plan replaces it under the same name (terraform apply -replace, or the resource "+
+		"is marked tainted). ", name, held, unacked)+framework.HeldReplacedConsequence("sapmessaging_queue_subscription", "sapmessaging_redrive"))
 }
 
 // newName is ", with the new name …" for a planned name that is known, else "".

@@ -303,7 +303,10 @@ func (r *queueResourceBase[M, P]) ModifyPlan(ctx context.Context, req resource.M
 	if !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedEventMesh) {
 		return
 	}
-	refuseHeldAtPlan[M, P](ctx, r.data, req, &resp.Diagnostics)
+	if deleted := framework.DeletedName(ctx, req, &resp.Diagnostics); deleted != "" {
+		r.data.PlanQueueDeletion(deleted, &resp.Diagnostics) // a queue of this plan may name it as dead message queue
+		refuseHeldAtPlan[M, P](ctx, r.data, req, &resp.Diagnostics)
+	}
 	if req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
 		return
 	}
@@ -447,6 +450,8 @@ func readQueueResource[M comparable, P queueModelPtr[M]](ctx context.Context, d 
 	if resp.Private != nil {
 		dropHeldRecord(ctx, resp.Private, &resp.Diagnostics) // queue_held_messages.go
 	}
+	// A tainted queue is planned as a create next, in this process (refuseHeldReplacement).
+	d.NoteStateRead(framework.ServiceEventMesh, framework.QueueClaimKey(p.queueName()), !p.forceDestroy())
 }
 
 func updateQueueResource[M comparable, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.UpdateRequest, resp *resource.UpdateResponse) {

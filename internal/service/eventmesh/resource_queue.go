@@ -149,7 +149,7 @@ func (plan *QueueModel) planQueue(ctx context.Context, d *framework.ProviderData
 	if !req.State.Raw.IsNull() && state.Name.Equal(plan.Name) && state.DeadMessageQueue.Equal(plan.DeadMessageQueue) {
 		// The link is unchanged, so it closes no new cycle, but the dead message queue may have been deleted
 		// outside this configuration: checked from the refresh's queue list, on every plan.
-		d.RecordDMQLink(name, dmq)
+		d.RecordDMQLink(name, dmq, &resp.Diagnostics)
 		// Whether the plan writes the queue: whether it changes a setting Event Mesh holds. A change of
 		// only what the provider keeps (force_destroy, the allow_* attributes) writes nothing (updateQueueResource).
 		d.CheckHeldDMQ(ctx, name, dmq, plan.settingsModel() != state.settingsModel(), allowMissing, &resp.Diagnostics)

@@ -201,3 +201,50 @@ func TestAccQueue_allowMissingDeadMessageQueueInState(t *testing.T) {
 		},
 	})
 }
+
+// A queue re-pointed to a dead message queue that the same plan destroys is refused at plan, in
+// whichever order Terraform plans the two: the queue names the dead message queue by its literal name,
+// so nothing orders them. Before, the plan passed, the delete's check that no queue names the dead
+// message queue ran before the queue's write, and the queue named a deleted queue after the apply.
+func TestAccQueue_deadMessageQueueDestroyedByTheSamePlan(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	cfg := func(stage int) string {
+		d, dmq := `
+resource "sapmessaging_dead_message_queue" "d" {
+  name = "acme/crm/prod/f3/d"
+}
+`, "sapmessaging_dead_message_queue.d0.name"
+		if stage == 2 {
+			d, dmq = "", `"acme/crm/prod/f3/d"`
+		}
+		return env.Configf(`
+resource "sapmessaging_dead_message_queue" "d0" {
+  name = "acme/crm/prod/f3/d0"
+}
+%s
+resource "sapmessaging_queue" "q" {
+  name                 = "acme/crm/prod/f3/q"
+  max_redelivery_count = 3
+  dead_message_queue   = %s
+}
+`, d, dmq)
+	}
+	acctest.ParallelTest(t, []resource.TestStep{
+		{Config: cfg(1)},
+		{
+			Config:      cfg(2),
+			ExpectError: acctest.Wrapped(`Error: Dead Message Queue Destroyed .*This plan destroys the queue "acme/crm/prod/f3/d".*"acme/crm/prod/f3/q" names it as its dead message queue`),
+		},
+		{
+			PreConfig: func() {
+				if _, ok := env.Srv.Queue("acme/crm/prod/f3/d"); !ok {
+					t.Fatal("the refused plan's dead message queue was deleted")
+				}
+				if q, ok := env.Srv.Queue("acme/crm/prod/f3/q"); !ok || q.DeadMsgQueue == nil || *q.DeadMsgQueue != "acme/crm/prod/f3/d0" {
+					t.Fatalf("the queue was changed by the refused plan: %+v", q)
+				}
+			},
+			Config: cfg(1),
+		},
+	})
+}

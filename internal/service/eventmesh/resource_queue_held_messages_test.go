@@ -3,6 +3,7 @@ package eventmesh_test
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
@@ -34,6 +35,28 @@ resource "sapmessaging_queue_subscription" "s" {
   topic_pattern = %[2]q
 }
 `, name, topic, force)
+}
+
+// heldQueueByIDHCL is a queue named name with a dead message queue, without the provider block, and a
+// subscription of topic that refers to the queue's id: replaced with the queue, as Terraform knows the
+// id only after the queue's create.
+func heldQueueByIDHCL(name, topic string) string {
+	return fmt.Sprintf(`
+resource "sapmessaging_dead_message_queue" "dmq" {
+  name = "acme/crm/prod/held/dmq"
+}
+
+resource "sapmessaging_queue" "q" {
+  name                 = %q
+  max_redelivery_count = 3
+  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
+}
+
+resource "sapmessaging_queue_subscription" "s" {
+  queue_name    = sapmessaging_queue.q.id
+  topic_pattern = %q
+}
+`, name, topic)
 }
 
 // heldQueueStep applies heldQueueHCL without force_destroy, then publishes a message to the queue name.
@@ -202,22 +225,7 @@ func TestAccQueueHeldMessages_replaceSameName(t *testing.T) {
 		name  = "acme/crm/prod/held/replaced"
 		topic = "acme/crm/prod/ce/held/replaced/*"
 	)
-	w := acctest.NewCLIWork(t, tf, srv, "", fmt.Sprintf(`
-resource "sapmessaging_dead_message_queue" "dmq" {
-  name = "acme/crm/prod/held/dmq"
-}
-
-resource "sapmessaging_queue" "q" {
-  name                 = %q
-  max_redelivery_count = 3
-  dead_message_queue   = sapmessaging_dead_message_queue.dmq.name
-}
-
-resource "sapmessaging_queue_subscription" "s" {
-  queue_name    = sapmessaging_queue.q.id
-  topic_pattern = %q
-}
-`, name, topic))
+	w := acctest.NewCLIWork(t, tf, srv, "", heldQueueByIDHCL(name, topic))
 	if r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color"); r.ExitCode != 0 {
 		t.Fatalf("create: %s", r.Output)
 	}
@@ -229,4 +237,93 @@ resource "sapmessaging_queue_subscription" "s" {
 		t.Fatalf("the replacement of a queue holding a message was not refused at plan (exit %d):\n%s", r.ExitCode, r.Output)
 	}
 	heldQueueKept(env, t, name, topic)
+}
+
+// A tainted queue that holds messages is refused at plan as a replacement under the same name is:
+// Terraform plans a tainted resource once, as a create without prior state, and the apply would
+// delete the subscription that refers to the queue's id before it refused to delete the queue. The
+// refresh of the plan read the queue from the tainted state, which tells the create's plan. Once
+// the message is consumed, the tainted queue is replaced.
+func TestAccQueueHeldMessages_tainted(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const (
+		name  = "acme/crm/prod/held/tainted"
+		topic = "acme/crm/prod/ce/held/tainted/*"
+	)
+	hcl := env.Config(heldQueueByIDHCL(name, topic))
+	acctest.ParallelTest(t, []resource.TestStep{
+		{Config: hcl, Check: env.PublishAfterApply(t, name)},
+		{
+			Taint:       []string{"sapmessaging_queue.q"},
+			Config:      hcl,
+			ExpectError: acctest.Wrapped(`Error: Queue Holds Messages .*The queue "acme/crm/prod/held/tainted" holds 1 message\(s\).*replaces it under the same name.*tainted.*delete.*subscriptions.*terraform untaint`),
+		},
+		{
+			PreConfig: func() {
+				heldQueueKept(env, t, name, topic)
+				m := env.Messaging(t)
+				msg, err := m.Consume(t.Context(), name)
+				if err != nil || msg == nil {
+					t.Fatalf("consume: %v %v", msg, err)
+				}
+				if err := m.Ack(t.Context(), name, msg.ID); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: hcl, // the queue is empty now: the tainted queue is replaced
+			Check: func(*terraform.State) error {
+				if ok, err := acctest.Subscribed(env, t, name, topic); err != nil || !ok {
+					return fmt.Errorf("the replaced queue has no subscription of %s (err %v)", topic, err)
+				}
+				return nil
+			},
+		},
+	})
+}
+
+// A queue replaced under the same name takes its subscriptions with it: Event Mesh deletes a queue's
+// subscriptions when it deletes the queue. The plan replaces a subscription that refers to the queue's
+// name as well, so that the apply creates it again after the queue, for a tainted queue and for
+// terraform apply -replace. Before, the apply succeeded and left the subscription in the state and on
+// no queue.
+func TestAccQueue_replacedUnderSameNameSubscriptions(t *testing.T) {
+	tf := acctest.TerraformCLI(t)
+	t.Parallel()
+	srv := emulatortest.Start(t, emulator.Options{})
+	env := &acctest.TestEnv{Srv: srv}
+	const (
+		name  = "acme/crm/prod/replaced/orders"
+		topic = "acme/crm/prod/ce/replaced/orders/*"
+	)
+	w := acctest.NewCLIWork(t, tf, srv, "", fmt.Sprintf(`
+resource "sapmessaging_queue" "q" {
+  name                 = %q
+  max_redelivery_count = 3
+}
+
+resource "sapmessaging_queue_subscription" "s" {
+  queue_name    = sapmessaging_queue.q.name
+  topic_pattern = %q
+}
+`, name, topic))
+	if r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color"); r.ExitCode != 0 {
+		t.Fatalf("create: %s", r.Output)
+	}
+	for _, replace := range [][]string{{"-replace=sapmessaging_queue.q"}, nil} {
+		if replace == nil {
+			if r := w.Run(t, "taint", "-no-color", "sapmessaging_queue.q"); r.ExitCode != 0 {
+				t.Fatalf("taint: %s", r.Output)
+			}
+		}
+		r := w.Run(t, append([]string{"apply", "-auto-approve", "-input=false", "-no-color"}, replace...)...)
+		if r.ExitCode != 0 || !strings.Contains(r.Output, "sapmessaging_queue_subscription.s must be replaced") {
+			t.Fatalf("apply %v: the subscription was not planned for replacement (exit %d):\n%s", replace, r.ExitCode, r.Output)
+		}
+		if ok, err := acctest.Subscribed(env, t, name, topic); err != nil || !ok {
+			t.Fatalf("apply %v: the replaced queue has no subscription of %s (err %v)", replace, topic, err)
+		}
+		if r := w.Run(t, "plan", "-detailed-exitcode", "-input=false", "-no-color"); r.ExitCode != 0 {
+			t.Fatalf("apply %v: the plan after it is not empty (exit %d):\n%s", replace, r.ExitCode, r.Output)
+		}
+	}
 }

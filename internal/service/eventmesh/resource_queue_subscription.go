@@ -54,6 +54,7 @@ func NewQueueSubscriptionResource() resource.Resource {
 				Match: fmt.Sprintf("`queue_name = %q` and `topic_pattern = %q`", q, t),
 			}
 		},
+		QueueKey:  framework.QueueClaimKey,
 		PlanQueue: planSubscriptionQueue,
 		Subscribe: func(ctx context.Context, d *framework.ProviderData, queue, topic string) error {
 			// The PUT of a subscription that exists succeeds as well (idempotent), so the create looks first: a
@@ -124,7 +125,9 @@ func queueSubscriptionSchema(context.Context) schema.Schema {
 			"id": framework.ComputedKept("`QUEUE,TOPIC`, the form `terraform import` takes."),
 			"queue_name": schema.StringAttribute{
 				MarkdownDescription: "The full name of the queue, usually `sapmessaging_queue.<name>.name`. The plan fails when the Event Mesh " +
-					"instance has no such queue and this configuration does not create it. Changing it replaces the subscription.",
+					"instance has no such queue and this configuration does not create it. Changing it replaces the subscription. " +
+					"So does a replacement of the queue under the same name (`terraform apply -replace`, a tainted queue) planned before " +
+					"this subscription, as it is when `queue_name` refers to the queue resource: the broker deletes a queue's subscriptions with it.",
 				Required:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 				Validators:    []validator.String{framework.QueueName()},
