@@ -38,3 +38,12 @@ func DeletedName(ctx context.Context, req resource.ModifyPlanRequest, diags *dia
 	diags.Append(req.State.GetAttribute(ctx, path.Root("name"), &name)...)
 	return name.ValueString()
 }
+
+// ForceDestroyInState reports whether the prior state of a plan holds force_destroy = true, reading the
+// one attribute: a plan that destroys a queue decodes no more of its state. False after an error.
+func ForceDestroyInState(ctx context.Context, req resource.ModifyPlanRequest, diags *diag.Diagnostics) bool {
+	var force types.Bool
+	d := req.State.GetAttribute(ctx, path.Root("force_destroy"), &force)
+	diags.Append(d...)
+	return !d.HasError() && force.ValueBool()
+}

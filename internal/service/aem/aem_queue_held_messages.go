@@ -25,26 +25,17 @@ import (
 //
 // The messages are counted through the monitoring API (aem.Client.CountMessages), only for a queue that the
 // plan destroys or replaces without force_destroy: the run's list of the queues' configuration holds no
-// count. A count that fails fails the plan.
-func refuseAEMHeldAtPlan[M any, P aemQueueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.ModifyPlanRequest, diags *diag.Diagnostics) {
-	if req.State.Raw.IsNull() || d == nil || d.AEMUnknown || framework.SameRawAttribute(req.Plan.Raw, req.State.Raw, "name") {
-		return // no prior queue, or a plan that keeps its name: neither destroys nor replaces it
-	}
-	var state M
-	diags.Append(framework.GetState(ctx, req.State, &state)...)
-	if diags.HasError() {
-		return
-	}
-	b := P(&state).base()
-	name := b.Name.ValueString()
-	if b.ForceDestroy.ValueBool() || name == "" {
-		return
+// count. A count that fails fails the plan. It is called with the name of the queue the plan deletes
+// (framework.DeletedName).
+func refuseAEMHeldAtPlan(ctx context.Context, d *framework.ProviderData, req resource.ModifyPlanRequest, name string, diags *diag.Diagnostics) {
+	if name == "" || d == nil || d.AEMUnknown || framework.ForceDestroyInState(ctx, req, diags) {
+		return // no queue deleted, or force_destroy
 	}
 	replaced := !req.Plan.Raw.IsNull()
 	var planned types.String
 	if replaced {
 		diags.Append(req.Plan.GetAttribute(ctx, path.Root("name"), &planned)...)
-		if diags.HasError() || planned.Equal(b.Name) {
+		if diags.HasError() || planned.Equal(types.StringValue(name)) {
 			return
 		}
 	}

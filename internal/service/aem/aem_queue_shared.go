@@ -531,13 +531,13 @@ func (r *aemQueueResourceBase[M, P]) ModifyPlan(ctx context.Context, req resourc
 		r.data.AEMPlanQueueDeletion(deleted, &resp.Diagnostics) // a queue of this plan may name it as dead message queue
 	}
 	if req.Plan.Raw.IsNull() {
-		refuseAEMHeldAtPlan[M, P](ctx, r.data, req, &resp.Diagnostics)
+		refuseAEMHeldAtPlan(ctx, r.data, req, deleted, &resp.Diagnostics)
 		return
 	}
 	if !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedAEM) {
 		return
 	}
-	if refuseAEMHeldAtPlan[M, P](ctx, r.data, req, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	if refuseAEMHeldAtPlan(ctx, r.data, req, deleted, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	var plan, cfg, state M

@@ -32,19 +32,9 @@ import (
 // queue empty then may hold messages now. A read that fails fails the plan. With force_destroy
 // nothing is read.
 //
-// It is called for a plan that destroys the queue or gives it a new name (framework.DeletedName).
-func refuseHeldAtPlan[M comparable, P queueModelPtr[M]](ctx context.Context, d *framework.ProviderData, req resource.ModifyPlanRequest, diags *diag.Diagnostics) {
-	if d == nil || d.EventMesh == nil {
-		return
-	}
-	var state M
-	diags.Append(framework.GetState(ctx, req.State, &state)...)
-	if diags.HasError() {
-		return
-	}
-	sp := P(&state)
-	name := sp.queueName()
-	if sp.forceDestroy() || name == "" {
+// It is called for a plan that destroys the queue name or gives it a new name (framework.DeletedName).
+func refuseHeldAtPlan(ctx context.Context, d *framework.ProviderData, req resource.ModifyPlanRequest, name string, diags *diag.Diagnostics) {
+	if d == nil || d.EventMesh == nil || name == "" || framework.ForceDestroyInState(ctx, req, diags) {
 		return
 	}
 	replaced := !req.Plan.Raw.IsNull()

@@ -305,7 +305,7 @@ func (r *queueResourceBase[M, P]) ModifyPlan(ctx context.Context, req resource.M
 	}
 	if deleted := framework.DeletedName(ctx, req, &resp.Diagnostics); deleted != "" {
 		r.data.PlanQueueDeletion(deleted, &resp.Diagnostics) // a queue of this plan may name it as dead message queue
-		refuseHeldAtPlan[M, P](ctx, r.data, req, &resp.Diagnostics)
+		refuseHeldAtPlan(ctx, r.data, req, deleted, &resp.Diagnostics)
 	}
 	if req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
 		return
