@@ -81,21 +81,27 @@ provider "sapmessaging" {
 // AEMProviderBlock configures the provider with the emulator's service keys and its Advanced Event Mesh
 // broker service (with args added inside the block).
 func (e *TestEnv) AEMProviderBlock(args string) string {
-	c := e.Srv.AdvancedEventMeshCredentials()
 	return fmt.Sprintf(`
 provider "sapmessaging" {
   event_mesh        = { service_key = %q }
   cloud_integration = { service_key = %q }
-  advanced_event_mesh = {
+%s
+  max_retries = 3
+%s
+}
+`, string(e.Srv.EventMeshKey()), string(e.Srv.CloudIntegrationKey()), e.AEMArgument(), args)
+}
+
+// AEMArgument is the provider's advanced_event_mesh argument for the emulator's broker service, as
+// NewCLIWork's providerArgs take it.
+func (e *TestEnv) AEMArgument() string {
+	c := e.Srv.AdvancedEventMeshCredentials()
+	return fmt.Sprintf(`  advanced_event_mesh = {
     semp_url     = %q
     msg_vpn_name = %q
     username     = %q
     password     = %q
-  }
-  max_retries = 3
-%s
-}
-`, string(e.Srv.EventMeshKey()), string(e.Srv.CloudIntegrationKey()), c.SEMPURL, c.MsgVpnName, c.Username, c.Password, args)
+  }`, c.SEMPURL, c.MsgVpnName, c.Username, c.Password)
 }
 
 // AEMWrongPasswordProvider configures the provider with the emulator's Advanced Event Mesh broker service and a

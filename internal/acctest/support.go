@@ -674,6 +674,12 @@ provider "sapmessaging" {
 	return &CLIWork{tf: tf, dir: dir, cliConfig: cliConfig}
 }
 
+// WriteHCL writes (or replaces) the file name of the working directory with hcl, beside main.tf.
+func (w *CLIWork) WriteHCL(t *testing.T, name, hcl string) {
+	t.Helper()
+	WriteFile(t, filepath.Join(w.dir, name), hcl)
+}
+
 // Run runs one Terraform command to its end.
 func (w *CLIWork) Run(t *testing.T, args ...string) CLIRun {
 	t.Helper()

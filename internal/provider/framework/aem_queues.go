@@ -133,6 +133,7 @@ type aemQueueList struct {
 	links map[string]string
 	// deleted holds the queues this run's plans delete: destroyed, or renamed away (AEMPlanQueueDeletion).
 	deleted map[string]bool
+	unnamed int // links of queues whose name is unknown at plan
 }
 
 // AEMPlanLink records that a sapmessaging_aem_queue resource of this run plans dmq as the dead message queue of
@@ -144,7 +145,14 @@ func (d *ProviderData) AEMPlanLink(name, dmq string, diags *diag.Diagnostics) {
 	if l.links == nil {
 		l.links = map[string]string{}
 	}
-	l.links[name] = dmq
+	if name == "" {
+		// A name unknown at plan: recorded under a key no queue name takes ('<' is refused), so that a delete
+		// planned later finds the link; the cycle checks follow queue names and never reach it.
+		l.unnamed++
+		l.links[fmt.Sprintf("<a queue named at apply, %d>", l.unnamed)] = dmq
+	} else {
+		l.links[name] = dmq
+	}
 	if l.deleted[dmq] {
 		AppendFindings(diags, rules.CheckDestroyedDeadMessageQueue(name, dmq, true))
 	}
@@ -166,6 +174,9 @@ func (d *ProviderData) AEMPlanQueueDeletion(queue string, diags *diag.Diagnostic
 		l.deleted = map[string]bool{}
 	}
 	l.deleted[queue] = true
+	if created := d.createdInRun(ServiceAEM, AEMQueueClaimKey(queue)); created != "" {
+		addDestroyedAndCreated(diags, queue, created)
+	}
 	var users []string
 	for q, dmq := range l.links {
 		if dmq == queue && !l.deleted[q] {
@@ -425,4 +436,19 @@ func AEMHeld(q *aem.Queue) *rules.AEMHeldQueue {
 		return nil
 	}
 	return &rules.AEMHeldQueue{IngressEnabled: q.IngressEnabled, MaxMsgSize: q.MaxMsgSize, MaxMsgSpoolUsage: q.MaxMsgSpoolUsage}
+}
+
+// AEMRefuseDeletedCreate refuses, at the plan of a create of the AEM queue name, a queue that a plan of this
+// run deletes with another resource (AEMPlanQueueDeletion): nothing orders the two.
+func (d *ProviderData) AEMRefuseDeletedCreate(name, typeName string, diags *diag.Diagnostics) {
+	if d == nil {
+		return
+	}
+	l := &d.AEMQueueList
+	l.Mu.Lock()
+	deleted := l.deleted[name]
+	l.Mu.Unlock()
+	if deleted {
+		addDestroyedAndCreated(diags, name, typeName)
+	}
 }

@@ -38,6 +38,14 @@ func TestAEMPlanQueueDeletion(t *testing.T) {
 		t.Errorf("delete first: the queue was not refused: %v", diags)
 	}
 
+	// A queue whose name is known only at apply, planned first.
+	diags, d = nil, &framework.ProviderData{}
+	d.AEMPlanLink("", dmq, &diags)
+	d.AEMPlanQueueDeletion(dmq, &diags)
+	if !refused(diags, false) || !strings.Contains(diags[0].Detail(), "named at apply") {
+		t.Errorf("unknown name first: the delete was not refused: %v", diags)
+	}
+
 	diags, d = nil, &framework.ProviderData{}
 	d.AEMPlanLink(q, dmq, &diags)
 	d.AEMPlanQueueDeletion(q, &diags)

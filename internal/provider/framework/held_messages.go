@@ -1,6 +1,11 @@
 package framework
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+)
 
 // HeldAtPlanConsequence says what the apply of a destroy or replacement of a queue that holds messages
 // would do, and the fix, for the plan-time refusal "Queue Holds Messages" of both brokers; subscription
@@ -25,4 +30,14 @@ func heldApplyOrder(subscription string) string {
 		"their dead message queue), then refuse to delete the queue because it holds messages: the queue would be left without "+
 		"its subscriptions, and messages published to their topics meanwhile would be stored on no queue. So the plan stops here, "+
 		"and nothing is deleted. ", subscription)
+}
+
+// AddReplacedUnderNameWarning warns, at the plan of a queue replaced under its name (ReplacedObject), about
+// what the plan cannot see: a create_before_destroy lifecycle would create the queue before deleting it.
+func AddReplacedUnderNameWarning(diags *diag.Diagnostics, name string) {
+	diags.AddAttributeWarning(path.Root("name"), "Queue Replaced Under Its Name", fmt.Sprintf("This plan replaces the queue %q under "+
+		"the same name (terraform apply -replace, or the resource is marked tainted): the apply deletes the queue and creates it again, "+
+		"and the subscriptions that refer to it are replaced with it. With `lifecycle { create_before_destroy = true }` on this "+
+		"resource, the apply would create the queue first, find it, and fail after the subscriptions were deleted; the plan cannot "+
+		"see that setting. If this resource sets `create_before_destroy`, remove it for this apply, or run terraform untaint on it.", name))
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -203,6 +204,32 @@ func (d *ProviderData) ReplacedInRun(service, key string) bool {
 	d.Owners.mu.Lock()
 	defer d.Owners.mu.Unlock()
 	return d.Owners.replaced[claimKey(instance, key)]
+}
+
+// createdInRun returns the type of the resource that a plan of this run creates the object key of service
+// with (its claim, made without the object in its state); "" when none does.
+func (d *ProviderData) createdInRun(service, key string) string {
+	instance := d.instanceKey(service)
+	if instance == "" || key == "" {
+		return ""
+	}
+	d.Owners.mu.Lock()
+	defer d.Owners.mu.Unlock()
+	if c, taken := d.Owners.Planned[claimKey(instance, key)]; taken && !c.inState {
+		return c.TypeName
+	}
+	return ""
+}
+
+// addDestroyedAndCreated reports that this run deletes queue name with one resource and creates it with a
+// resource of type created.
+func addDestroyedAndCreated(diags *diag.Diagnostics, name, created string) {
+	diags.AddError("Queue Destroyed And Created", fmt.Sprintf("This plan deletes the queue %q with one resource (a destroy, or a new "+
+		"`name`) and creates it with a %s resource. Nothing orders the two: the create may run first and find the queue, or the "+
+		"delete may take the queue the other resource has just made, with its messages when the state sets `force_destroy`. When the "+
+		"queue moves from one resource address to another, add a moved block (moved { from = <old address> to = <new address> }) "+
+		"so that Terraform keeps it; otherwise destroy the old resource in an apply of its own first (terraform apply "+
+		"-target=<old address>), then create the new one.", name, created))
 }
 
 // NoteStateRead records that a refresh of this process read the object key of service from a

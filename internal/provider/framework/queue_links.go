@@ -154,7 +154,8 @@ func (d *ProviderData) RecordDMQLink(queue, dmq string, diags *diag.Diagnostics)
 
 // PlanQueueDeletion records at plan that this run deletes queue (a destroy, or a new name of its
 // resource), and refuses the delete when a queue planned earlier in this run names it as its dead
-// message queue (rules.CheckDestroyedDeadMessageQueue). A queue planned later is refused by
+// message queue (rules.CheckDestroyedDeadMessageQueue), or another resource planned earlier creates it
+// (RefuseDeletedCreate refuses one planned later). A queue planned later is refused by
 // CheckDMQLinks or RecordDMQLink, so the plan fails in whichever order Terraform plans the two, which
 // nothing orders when the queue names the dead message queue by its text. The delete's own check at
 // apply (eventmesh.Client.DeadMessageQueueUsers) may run before the other queue's write.
@@ -168,6 +169,9 @@ func (d *ProviderData) PlanQueueDeletion(queue string, diags *diag.Diagnostics) 
 		d.links.deleted = map[string]bool{}
 	}
 	d.links.deleted[queue] = true
+	if created := d.createdInRun(ServiceEventMesh, QueueClaimKey(queue)); created != "" {
+		addDestroyedAndCreated(diags, queue, created)
+	}
 	users := make([]string, 0, 1)
 	for q, dmq := range d.links.planned {
 		if dmq == queue && !d.links.deleted[q] {
@@ -202,4 +206,18 @@ func (d *ProviderData) queuePlanned(name string) bool {
 	defer d.Owners.mu.Unlock()
 	_, ok := d.Owners.Planned[instance+"\x00queue|"+name]
 	return ok
+}
+
+// RefuseDeletedCreate refuses, at the plan of a create of the Event Mesh queue name, a queue that a plan of
+// this run deletes with another resource (PlanQueueDeletion): nothing orders the two.
+func (d *ProviderData) RefuseDeletedCreate(name, typeName string, diags *diag.Diagnostics) {
+	if d == nil {
+		return
+	}
+	d.links.mu.Lock()
+	deleted := d.links.deleted[name]
+	d.links.mu.Unlock()
+	if deleted {
+		addDestroyedAndCreated(diags, name, typeName)
+	}
 }

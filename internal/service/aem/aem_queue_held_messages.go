@@ -83,11 +83,17 @@ func countAEMHeld(ctx context.Context, d *framework.ProviderData, name string, d
 // queue marked tainted (framework.ProviderData.ReplacedObject). Such a create does not make the queue one
 // that exists outside the configuration (aemRefuseExisting): the apply deletes it first. Unless the state
 // has force_destroy = true, the replacement is refused while the queue holds messages: the apply would
-// delete what depends on the queue first, then refuse to delete the queue.
-func aemReplacedAtPlan(ctx context.Context, d *framework.ProviderData, name string, req resource.ModifyPlanRequest, diags *diag.Diagnostics) bool {
+// delete what depends on the queue first, then refuse to delete the queue. A configuration that sets
+// force_destroy = false (planned) guards the queue too: the apply's delete takes the state's value, which
+// the plan shows changing.
+func aemReplacedAtPlan(ctx context.Context, d *framework.ProviderData, name string, planned types.Bool, req resource.ModifyPlanRequest, diags *diag.Diagnostics) bool {
 	replaced, guarded := d.ReplacedObject(ctx, framework.ServiceAEM, framework.AEMQueueClaimKey(name), req)
-	if !replaced || !guarded {
-		return replaced
+	if !replaced {
+		return false
+	}
+	framework.AddReplacedUnderNameWarning(diags, name)
+	if !guarded && planned.ValueBool() {
+		return true
 	}
 	if n, ok := countAEMHeld(ctx, d, name, diags); ok && n > 0 {
 		diags.AddError("Queue Holds Messages", fmt.Sprintf("The queue %q holds %s. Deleting it would discard them, and this plan replaces it "+

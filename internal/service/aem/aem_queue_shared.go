@@ -396,9 +396,9 @@ func aemBrokerDMQCycle(q *aem.Queue, lookup aemQueueLookup) []string {
 // claimAEMQueueName claims queue name on this broker for the AEM queue resource being planned; false,
 // with the error on `name`, when another resource of this run (in this or an aliased configuration that
 // points at the same broker and Message VPN) claimed it first.
-func claimAEMQueueName(d *framework.ProviderData, ctx context.Context, typeName, name string, inState bool, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
+func claimAEMQueueName(d *framework.ProviderData, ctx context.Context, typeName, name string, inState, guarded bool, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
 	return d.ClaimQueue(ctx, framework.OwnedObject{
-		Service: framework.ServiceAEM, Key: "aem-queue|" + name, TypeName: typeName, InState: inState,
+		Service: framework.ServiceAEM, Key: framework.AEMQueueClaimKey(name), TypeName: typeName, InState: inState, Guarded: inState && guarded,
 		Manage: fmt.Sprintf("name the Advanced Event Mesh queue %q", name),
 		Why: "The broker holds one queue per name, so the two would overwrite each other's settings, both states would record the " +
 			"one queue, the plan would never settle, and destroying either would delete the queue the other uses.",
@@ -434,7 +434,18 @@ func aemAlreadyExistsDetail(typeName, name string, atPlan bool) string {
 		"Terraform state), and "+refused+". To adopt it, add an import block and run terraform "+
 		"plan to review the settings the apply would change:\n\n", name) +
 		framework.ImportBlock(typeName, name) +
-		fmt.Sprintf("or run terraform import %s.<resource name> %q. If another state manages the queue, give this one another name instead.", typeName, name)
+		fmt.Sprintf("or run terraform import %s.<resource name> %q. If another state manages the queue, give this one another name instead.", typeName, name) +
+		taintedAtPlan(atPlan)
+}
+
+// taintedAtPlan is what to do when the plan refusing an existing queue replaces this resource's tainted queue:
+// only a refresh tells the plan that the queue is in this resource's state.
+func taintedAtPlan(atPlan bool) string {
+	if !atPlan {
+		return ""
+	}
+	return " If this resource is marked tainted, the queue is its own: plan with refresh (without -refresh=false), which reads it " +
+		"from the state, or run terraform untaint on the resource."
 }
 
 // aemQueueModelPtr is a pointer to the model of an AEM queue resource.
@@ -554,18 +565,26 @@ func (r *aemQueueResourceBase[M, P]) ModifyPlan(ctx context.Context, req resourc
 	planName := p.base().Name
 	inState := hasState && !planName.IsUnknown() && P(&state).base().Name.Equal(planName)
 	q, eff := p.planRules(ctx, &cfg, &state, hasState, inState, resp)
-	if r.data != nil && r.data.AEM != nil && !planName.IsUnknown() {
-		name := planName.ValueString()
-		if !claimAEMQueueName(r.data, ctx, r.typeName, name, inState, req, resp) {
-			return
-		}
-		if !inState && !aemReplacedAtPlan(ctx, r.data, name, req, &resp.Diagnostics) && !aemRefuseExisting(r.data, ctx, r.typeName, name, &resp.Diagnostics) {
-			return
+	if r.data != nil && r.data.AEM != nil {
+		name := planName.ValueString() // "" while unknown: nothing is claimed, and the links are checked
+		if name != "" {
+			if !claimAEMQueueName(r.data, ctx, r.typeName, name, inState, !P(&state).base().ForceDestroy.ValueBool(), req, resp) {
+				return
+			}
+			if !inState {
+				r.data.AEMRefuseDeletedCreate(name, r.typeName, &resp.Diagnostics) // another resource of this plan deletes it
+			}
+			if !inState && !aemReplacedAtPlan(ctx, r.data, name, p.base().ForceDestroy, req, &resp.Diagnostics) &&
+				!aemRefuseExisting(r.data, ctx, r.typeName, name, &resp.Diagnostics) {
+				return
+			}
 		}
 		if !p.planLinks(ctx, r.data, name, &q, &resp.Diagnostics) {
 			return
 		}
-		r.data.AEMPlanDMQ(name, q.IngressEnabled)
+		if name != "" {
+			r.data.AEMPlanDMQ(name, q.IngressEnabled)
+		}
 	}
 	framework.AppendFindings(&resp.Diagnostics, rules.CheckAEMQueue(q))
 	p.planOutcome(ctx, &cfg, &state, hasState, inState, q, eff, resp)

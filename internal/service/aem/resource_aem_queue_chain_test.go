@@ -91,3 +91,33 @@ resource "sapmessaging_aem_queue" "q" {
 		},
 	})
 }
+
+// A queue whose name is known only at apply has its dead message queue checked at plan as well: one that the
+// same plan destroys is refused.
+func TestAccAEMQueue_unknownNameDeadMessageQueueDestroyed(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	dmq := `
+resource "sapmessaging_aem_dead_message_queue" "d" {
+  name = "acme/aem/f3u/d"
+}
+`
+	queue := `
+resource "terraform_data" "name" {
+  input = "acme/aem/f3u/q"
+}
+
+resource "sapmessaging_aem_queue" "q" {
+  name                 = terraform_data.name.output
+  max_redelivery_count = 3
+  dead_message_queue   = "acme/aem/f3u/d"
+}
+`
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: env.AEMConfig(dmq)},
+		{
+			Config:      env.AEMConfig(queue),
+			ExpectError: acctest.Wrapped(`Error: Dead Message Queue Destroyed .*This plan destroys the queue "acme/aem/f3u/d"`),
+		},
+		{Config: env.AEMConfig(dmq)},
+	})
+}

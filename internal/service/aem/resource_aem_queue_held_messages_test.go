@@ -2,11 +2,14 @@ package aem_test
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/acctest"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator"
 	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/core"
+	"github.com/sapmessaging/terraform-provider-sapmessaging/internal/emulator/emulatortest"
 
 	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
@@ -237,6 +240,117 @@ func TestAccAEMQueueHeldMessages_tainted(t *testing.T) {
 				}
 				return nil
 			},
+		},
+	})
+}
+
+// terraform apply -replace of an AEM queue that holds messages is refused at plan, as a tainted queue is:
+// Terraform plans the replacement a second time as a create, whose claim tells the first plan's state,
+// without force_destroy. The apply would delete the subscriptions that refer to the queue, by name and
+// by id, before it refused to delete the queue. With force_destroy in the state, the queue and both
+// subscriptions are replaced.
+func TestAccAEMQueueHeldMessages_replaceSameName(t *testing.T) {
+	tf := acctest.TerraformCLI(t)
+	t.Parallel()
+	srv := emulatortest.Start(t, emulator.Options{})
+	env := &acctest.TestEnv{Srv: srv}
+	const (
+		name      = "acme/aem/held/replaced"
+		topic     = "acme/aem/held/replaced/>"
+		topicByID = "acme/aem/held/replaced-id/>"
+	)
+	hcl := func(force bool) string {
+		return fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name = "acme/aem/held/replaced-dmq"
+}
+
+resource "sapmessaging_aem_queue" "q" {
+  name                 = %q
+  max_redelivery_count = 3
+  dead_message_queue   = sapmessaging_aem_dead_message_queue.dmq.name
+  force_destroy        = %t
+}
+
+resource "sapmessaging_aem_queue_subscription" "by_name" {
+  queue_name = sapmessaging_aem_queue.q.name
+  topic      = %q
+}
+
+resource "sapmessaging_aem_queue_subscription" "by_id" {
+  queue_name = sapmessaging_aem_queue.q.id
+  topic      = %q
+}
+`, name, force, topic, topicByID)
+	}
+	w := acctest.NewCLIWork(t, tf, srv, env.AEMArgument(), "")
+	w.WriteHCL(t, "queues.tf", hcl(false))
+	if r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color"); r.ExitCode != 0 {
+		t.Fatalf("create: %s", r.Output)
+	}
+	env.AEMPublish(t, name, 1)
+	r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color", "-replace=sapmessaging_aem_queue.q")
+	if r.ExitCode == 0 || !regexp.MustCompile(`(?s)Queue Holds Messages.*holds 1 message\..*replaces it under the same name`).MatchString(r.Output) {
+		t.Fatalf("the replacement of a queue holding a message was not refused at plan (exit %d):\n%s", r.ExitCode, r.Output)
+	}
+	heldAEMQueueKept(env, t, name, topic, 1)
+	if !env.AEMSubscribed(t, name, topicByID) {
+		t.Fatal("the subscription by id is gone")
+	}
+	w.WriteHCL(t, "queues.tf", hcl(true))
+	if r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color"); r.ExitCode != 0 {
+		t.Fatalf("force_destroy: %s", r.Output)
+	}
+	// force_destroy = false in the configuration guards the queue as well, though the apply's delete
+	// would take the state's true.
+	w.WriteHCL(t, "queues.tf", hcl(false))
+	r = w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color", "-replace=sapmessaging_aem_queue.q")
+	if r.ExitCode == 0 || !strings.Contains(r.Output, "Queue Holds Messages") {
+		t.Fatalf("the replacement with force_destroy turned off in the same apply was not refused (exit %d):\n%s", r.ExitCode, r.Output)
+	}
+	heldAEMQueueKept(env, t, name, topic, 1)
+	w.WriteHCL(t, "queues.tf", hcl(true))
+	if r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color", "-replace=sapmessaging_aem_queue.q"); r.ExitCode != 0 {
+		t.Fatalf("the replacement with force_destroy: %s", r.Output)
+	}
+	if !env.AEMSubscribed(t, name, topic) || !env.AEMSubscribed(t, name, topicByID) {
+		t.Fatal("the replaced queue lacks a subscription")
+	}
+}
+
+// A queue that one resource destroys and another creates under the same name in one plan (a resource
+// renamed without a moved block) is refused at plan: nothing orders the delete and the create, and the
+// delete may take the queue the create has just made. The refresh's reading of the old resource's queue
+// does not make the create a replacement of it.
+func TestAccAEMQueue_destroyedAndCreatedByTwoResources(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const name = "acme/aem/held/moved"
+	cfg := func(resourceName string) string {
+		return env.AEMConfig(fmt.Sprintf(`
+resource "sapmessaging_aem_dead_message_queue" "dmq" {
+  name = "acme/aem/held/moved-dmq"
+}
+
+resource "sapmessaging_aem_queue" %q {
+  name                 = %q
+  max_redelivery_count = 3
+  dead_message_queue   = sapmessaging_aem_dead_message_queue.dmq.name
+}
+`, resourceName, name))
+	}
+	acctest.ParallelTest(t, []acc.TestStep{
+		{Config: cfg("q")},
+		{
+			Config:      cfg("q2"),
+			ExpectError: acctest.Wrapped(`Error: Queue Destroyed And Created .*"acme/aem/held/moved".*moved block`),
+		},
+		{
+			PreConfig: func() {
+				if _, err := env.AEM(t).GetQueue(t.Context(), name); err != nil {
+					t.Fatalf("the refused plan's queue: %v", err)
+				}
+			},
+			Config: cfg("q"),
 		},
 	})
 }

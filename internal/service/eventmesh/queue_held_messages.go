@@ -112,11 +112,19 @@ func readHeld(ctx context.Context, d *framework.ProviderData, name string, diags
 // name, which the first plan made holding the queue in its state, or by the refresh of this process,
 // which read the queue from the tainted state (readQueueResource notes it). The apply would delete
 // what refers to the queue's id first, then refuse to delete the queue.
-func refuseHeldReplacement(ctx context.Context, d *framework.ProviderData, name string, req resource.ModifyPlanRequest, diags *diag.Diagnostics) {
+//
+// A configuration that sets force_destroy = false (planned) guards the queue too: the apply's delete
+// takes the state's value, which the plan shows changing.
+func refuseHeldReplacement(ctx context.Context, d *framework.ProviderData, name string, planned bool, req resource.ModifyPlanRequest, diags *diag.Diagnostics) {
 	if d == nil || d.EventMesh == nil || name == "" {
 		return
 	}
-	if replaced, guarded := d.ReplacedObject(ctx, framework.ServiceEventMesh, framework.QueueClaimKey(name), req); !replaced || !guarded {
+	replaced, guarded := d.ReplacedObject(ctx, framework.ServiceEventMesh, framework.QueueClaimKey(name), req)
+	if !replaced {
+		return
+	}
+	framework.AddReplacedUnderNameWarning(diags, name)
+	if !guarded && planned {
 		return
 	}
 	held, unacked, ok := readHeld(ctx, d, name, diags)

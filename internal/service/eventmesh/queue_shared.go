@@ -303,8 +303,10 @@ func (r *queueResourceBase[M, P]) ModifyPlan(ctx context.Context, req resource.M
 	if !r.data.RequireAtPlan(ctx, &resp.Diagnostics, framework.NeedEventMesh) {
 		return
 	}
-	if deleted := framework.DeletedName(ctx, req, &resp.Diagnostics); deleted != "" {
-		r.data.PlanQueueDeletion(deleted, &resp.Diagnostics) // a queue of this plan may name it as dead message queue
+	deleted := framework.DeletedName(ctx, req, &resp.Diagnostics)
+	if deleted != "" {
+		// A queue of this plan may name it as dead message queue, or another resource create it.
+		r.data.PlanQueueDeletion(deleted, &resp.Diagnostics)
 		refuseHeldAtPlan(ctx, r.data, req, deleted, &resp.Diagnostics)
 	}
 	if req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
@@ -315,9 +317,12 @@ func (r *queueResourceBase[M, P]) ModifyPlan(ctx context.Context, req resource.M
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if name := P(&plan).queueName(); name != "" && (req.State.Raw.IsNull() || deleted != "") {
+		r.data.RefuseDeletedCreate(name, r.typeName, &resp.Diagnostics) // another resource of this plan deletes it
+	}
 	P(&plan).planQueue(ctx, r.data, r.typeName, req, resp)
 	if req.State.Raw.IsNull() && !resp.Diagnostics.HasError() {
-		refuseHeldReplacement(ctx, r.data, P(&plan).queueName(), req, &resp.Diagnostics) // queue_held_messages.go
+		refuseHeldReplacement(ctx, r.data, P(&plan).queueName(), P(&plan).forceDestroy(), req, &resp.Diagnostics) // queue_held_messages.go
 	}
 }
 

@@ -316,7 +316,8 @@ resource "sapmessaging_queue_subscription" "s" {
 			}
 		}
 		r := w.Run(t, append([]string{"apply", "-auto-approve", "-input=false", "-no-color"}, replace...)...)
-		if r.ExitCode != 0 || !strings.Contains(r.Output, "sapmessaging_queue_subscription.s must be replaced") {
+		if r.ExitCode != 0 || !strings.Contains(r.Output, "sapmessaging_queue_subscription.s must be replaced") ||
+			replace == nil && !strings.Contains(r.Output, "Queue Replaced Under Its Name") {
 			t.Fatalf("apply %v: the subscription was not planned for replacement (exit %d):\n%s", replace, r.ExitCode, r.Output)
 		}
 		if ok, err := acctest.Subscribed(env, t, name, topic); err != nil || !ok {
@@ -326,4 +327,36 @@ resource "sapmessaging_queue_subscription" "s" {
 			t.Fatalf("apply %v: the plan after it is not empty (exit %d):\n%s", replace, r.ExitCode, r.Output)
 		}
 	}
+}
+
+// A queue that one resource destroys and another creates under the same name in one plan (a resource
+// renamed without a moved block) is refused at plan: nothing orders the delete and the create. The
+// refresh's reading of the old resource's queue does not make the create a replacement of it, whose
+// subscriptions would be replaced.
+func TestAccQueue_destroyedAndCreatedByTwoResources(t *testing.T) {
+	env := acctest.NewTestEnv(t)
+	const name = "acme/crm/prod/held/moved"
+	cfg := func(resourceName string) string {
+		return env.Configf(`
+resource "sapmessaging_queue" %q {
+  name                 = %q
+  max_redelivery_count = 3
+}
+`, resourceName, name)
+	}
+	acctest.ParallelTest(t, []resource.TestStep{
+		{Config: cfg("q")},
+		{
+			Config:      cfg("q2"),
+			ExpectError: acctest.Wrapped(`Error: Queue Destroyed And Created .*"acme/crm/prod/held/moved".*moved block`),
+		},
+		{
+			PreConfig: func() {
+				if _, ok := env.Srv.Queue(name); !ok {
+					t.Fatal("the refused plan's queue was deleted")
+				}
+			},
+			Config: cfg("q"),
+		},
+	})
 }
