@@ -300,7 +300,8 @@ func aemQueueAttributes(ctx context.Context, dmq bool) map[string]schema.Attribu
 		"force_destroy": framework.FalseByDefault("Whether `terraform destroy` (or a replacement) may delete the queue while it holds messages. " +
 			"Defaults to `false`: the plan of a destroy or replacement of a queue with messages then fails, before anything that depends " +
 			"on the queue is deleted, the delete checks again, and the messages stay. Apply `true` before destroying to " +
-			"discard them. It is not a setting of the queue: changing it writes nothing to the broker."),
+			"discard them. A replacement under the same name (`terraform apply -replace`, a tainted queue) is refused as well " +
+			"unless both the state and the configuration hold `true`. It is not a setting of the queue: changing it writes nothing to the broker."),
 		"timeouts": aemTimeoutsAttribute(ctx),
 	}
 	if dmq {

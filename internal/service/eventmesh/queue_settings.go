@@ -243,6 +243,8 @@ func queueResourceAttributes(dmq bool, nameDescription string) map[string]schema
 		"force_destroy": framework.FalseByDefault("Whether `terraform destroy` (or a replacement) may delete the queue while it holds messages. " +
 			"Defaults to `false`: the plan of a destroy or replacement of a queue with messages then fails, before anything that depends on " +
 			"the queue is deleted, the delete checks again, and the messages stay. Apply `true` before destroying to discard them. " +
+			"A replacement under the same name (`terraform apply -replace`, a tainted queue) is refused as well unless both the state " +
+			"and the configuration hold `true`. " +
 			"With `true` the delete skips the fresh read of the message count, one management call less per queue."),
 		"allow_no_queue_limits": framework.FalseByDefault("Accept `max_queue_size_in_bytes = 0` or `max_queue_message_count = 0`, which Event Mesh shows on a queue " +
 			"created without these limits: such a queue has no limit of its own and takes messages, so a consumer that stops lets it grow, " +
