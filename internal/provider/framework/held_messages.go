@@ -37,7 +37,8 @@ func heldApplyOrder(subscription string) string {
 func AddReplacedUnderNameWarning(diags *diag.Diagnostics, name string) {
 	diags.AddAttributeWarning(path.Root("name"), "Queue Replaced Under Its Name", fmt.Sprintf("This plan replaces the queue %q under "+
 		"the same name (terraform apply -replace, or the resource is marked tainted): the apply deletes the queue and creates it again, "+
-		"and the subscriptions that refer to it are replaced with it. With `lifecycle { create_before_destroy = true }` on this "+
-		"resource, the apply would create the queue first, find it, and fail after the subscriptions were deleted; the plan cannot "+
-		"see that setting. If this resource sets `create_before_destroy`, remove it for this apply, or run terraform untaint on it.", name))
+		"and subscribes it again to the topics of the subscription resources that refer to its name. With `lifecycle { "+
+		"create_before_destroy = true }` on this resource, the apply would create the queue first and fail on the one it finds, "+
+		"after deleting the subscriptions that refer to the queue's `id`; the plan cannot see that setting. If this resource sets "+
+		"`create_before_destroy`, remove it for this apply, or run terraform untaint on it.", name))
 }

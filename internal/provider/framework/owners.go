@@ -51,6 +51,8 @@ type owners struct {
 	read map[string]bool
 	// replaced holds the objects this run replaces under the same key (ReplacedObject), by claimKey.
 	replaced map[string]bool
+	// deleted holds the objects this process deleted (NoteDeleted), by claimKey.
+	deleted map[string]bool
 }
 
 // OwnerClaim is a plan's claim of an object.
@@ -171,6 +173,9 @@ func (d *ProviderData) ClaimObject(ctx context.Context, o OwnedObject, req resou
 //   - the only plan of a tainted resource: a create without prior state or private data. The refresh
 //     before it read the object from the tainted state in this process (NoteStateRead). A plan
 //     without refresh (-refresh=false) reads nothing, and such a create is not seen here.
+//
+// The apply plans the create once more, in a provider process of its own without prior state or private
+// data; there, the queue's delete that this process made just before tells it (NoteDeleted).
 func (d *ProviderData) ReplacedObject(ctx context.Context, service, key string, req resource.ModifyPlanRequest) (replaced, guarded bool) {
 	instance := d.instanceKey(service)
 	if instance == "" || key == "" || !req.State.Raw.IsNull() {
@@ -182,8 +187,8 @@ func (d *ProviderData) ReplacedObject(ctx context.Context, service, key string, 
 	defer d.Owners.mu.Unlock()
 	if c, taken := d.Owners.Planned[k]; taken && own != "" && c.token == own && c.inState {
 		replaced, guarded = true, c.guarded
-	} else {
-		guarded, replaced = d.Owners.read[k]
+	} else if guarded, replaced = d.Owners.read[k]; !replaced {
+		replaced = d.Owners.deleted[k]
 	}
 	if replaced {
 		if d.Owners.replaced == nil {
@@ -192,6 +197,22 @@ func (d *ProviderData) ReplacedObject(ctx context.Context, service, key string, 
 		d.Owners.replaced[k] = true
 	}
 	return replaced, guarded
+}
+
+// NoteDeleted records that this process deleted the object key of service: in an apply, the delete of an
+// object replaced under the same key, which the apply's plan of the create then finds (ReplacedObject).
+// The plan refuses a delete and a create of one object by two resources (PlanQueueDeletion).
+func (d *ProviderData) NoteDeleted(service, key string) {
+	instance := d.instanceKey(service)
+	if instance == "" || key == "" {
+		return
+	}
+	d.Owners.mu.Lock()
+	defer d.Owners.mu.Unlock()
+	if d.Owners.deleted == nil {
+		d.Owners.deleted = map[string]bool{}
+	}
+	d.Owners.deleted[claimKey(instance, key)] = true
 }
 
 // ReplacedInRun reports whether a plan of this process found that this run replaces the object key of
@@ -229,7 +250,9 @@ func addDestroyedAndCreated(diags *diag.Diagnostics, name, created string) {
 		"delete may take the queue the other resource has just made, with its messages when the state sets `force_destroy`. When the "+
 		"queue moves from one resource address to another, add a moved block (moved { from = <old address> to = <new address> }) "+
 		"so that Terraform keeps it; otherwise destroy the old resource in an apply of its own first (terraform apply "+
-		"-target=<old address>), then create the new one.", name, created))
+		"-target=<old address>), then create the new one. When the delete is of a deposed object of the same resource (a "+
+		"replacement with `create_before_destroy` that failed on the existing queue), remove `create_before_destroy`, run terraform "+
+		"state rm on the resource and import the queue again.", name, created))
 }
 
 // NoteStateRead records that a refresh of this process read the object key of service from a

@@ -140,12 +140,12 @@ func (r *SubscriptionResource[M]) ModifyPlan(ctx context.Context, req resource.M
 		return
 	}
 	if owned.InState && r.QueueKey != nil && SubscriptionQueueKept(ctx, req, q, &resp.Diagnostics) && r.data.ReplacedInRun(owned.Service, r.QueueKey(q)) {
-		// The broker deletes a queue's subscriptions with the queue: kept, this one would be in the state
-		// and on no queue after the apply. Replaced, it is deleted before the queue and created after it.
-		// Terraform replaces only for a path whose planned value differs from the prior one: the id,
-		// the same after the apply, is unknown until then.
+		// The broker deletes a queue's subscriptions with the queue: left alone, this one would be in the
+		// state and on no queue after the apply. An update in place, which Terraform applies after the
+		// queue's create, subscribes the queue again (Update). It is not replaced: a replacement would
+		// delete it before the queue, also when the queue's create comes first (create_before_destroy)
+		// and fails on the queue it finds. The id, the same after the apply, is unknown until then.
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), types.StringUnknown())...)
-		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("id"))
 	}
 	if r.PlanQueue != nil {
 		r.PlanQueue(ctx, r.data, req, resp, q)
@@ -220,10 +220,33 @@ func (r *SubscriptionResource[M]) Read(ctx context.Context, req resource.ReadReq
 }
 
 // Update changes at most the time limits: every other argument replaces the subscription.
+// Update subscribes the queue again when the subscription is missing, then writes the plan to the state.
+// An update follows a queue replaced under the same name in this run (ModifyPlan plans the id unknown): the
+// broker deleted the subscription with the old queue. The apply's final plan, in another provider process,
+// may plan the id known again, so the update looks whatever the plan holds: one read, in an update that
+// otherwise changes only the time limits.
 func (r *SubscriptionResource[M]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.Identity.Set(ctx, &resp.State, resp.Identity, &resp.Diagnostics) // identity.go
 	var plan M
 	resp.Diagnostics.Append(GetPlan(ctx, req.Plan, &plan)...)
+	if resp.Diagnostics.HasError() || !r.Connected(r.data, &resp.Diagnostics) {
+		return
+	}
+	ctx, cancel, ok := r.limit(ctx, &plan, timeouts.Value.Update, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	defer cancel()
+	queue, topic := r.Names(&plan)
+	found, err := r.Subscribed(ctx, r.data, queue, topic)
+	if err == nil && !found || err != nil && r.NotFound(err) {
+		err = r.Subscribe(ctx, r.data, queue, topic) // a missing queue fails here, with the create's words
+	}
+	if err != nil {
+		r.Failed(SubscriptionCreate, queue, topic, err, &resp.Diagnostics)
+		return
+	}
+	r.SetID(&plan, r.ID(queue, topic))
 	resp.Diagnostics.Append(SetState(ctx, &resp.State, &plan)...)
 }
 

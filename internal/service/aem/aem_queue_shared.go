@@ -761,7 +761,10 @@ func (r *aemQueueResourceBase[M, P]) Delete(ctx context.Context, req resource.De
 	if resp.Diagnostics.HasError() {
 		// Nothing was deleted: the queue stays in the state.
 		resp.Diagnostics.Append(framework.SetState(ctx, &resp.State, &state)...)
+		return
 	}
+	// A create of the name in this apply replaces the queue (ReplacedObject): its subscriptions follow.
+	r.data.NoteDeleted(framework.ServiceAEM, framework.AEMQueueClaimKey(b.Name.ValueString()))
 }
 
 // deleteAEMQueue deletes queue name unless another queue of the broker names it as its dead message queue,

@@ -124,8 +124,9 @@ func aemQueueSubscriptionSchema(ctx context.Context) schema.Schema {
 				MarkdownDescription: "The name of the queue, usually `sapmessaging_aem_queue.<name>.name`: 1 to 200 characters, none of " +
 					"`* ? ' < > & ;`. The plan fails when the broker has no such queue and this configuration does not create it. " +
 					"Changing it replaces the subscription. " +
-					"So does a replacement of the queue under the same name (`terraform apply -replace`, a tainted queue) planned before " +
-					"this subscription, as it is when `queue_name` refers to the queue resource: the broker deletes a queue's subscriptions with it.",
+					"A replacement of the queue under the same name (`terraform apply -replace`, a tainted queue) planned before this " +
+					"subscription, as it is when `queue_name` refers to the queue resource, updates it in place: the broker deletes a queue's " +
+					"subscriptions with it, and the apply subscribes the new queue again.",
 				Required:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 				Validators:    []validator.String{AEMQueueNameValidator{}},

@@ -520,4 +520,8 @@ func deleteQueueResource[M comparable, P queueModelPtr[M]](ctx context.Context, 
 		return
 	}
 	deleteQueue(ctx, d.EventMesh, p.queueName(), p.forceDestroy(), &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() {
+		// A create of the name in this apply replaces the queue (ReplacedObject): its subscriptions follow.
+		d.NoteDeleted(framework.ServiceEventMesh, framework.QueueClaimKey(p.queueName()))
+	}
 }

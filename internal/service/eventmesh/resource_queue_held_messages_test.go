@@ -282,10 +282,10 @@ func TestAccQueueHeldMessages_tainted(t *testing.T) {
 }
 
 // A queue replaced under the same name takes its subscriptions with it: Event Mesh deletes a queue's
-// subscriptions when it deletes the queue. The plan replaces a subscription that refers to the queue's
-// name as well, so that the apply creates it again after the queue, for a tainted queue and for
-// terraform apply -replace. Before, the apply succeeded and left the subscription in the state and on
-// no queue.
+// subscriptions when it deletes the queue. The plan updates a subscription that refers to the queue's
+// name in place, so that the apply subscribes the queue again after its create, for a tainted queue and
+// for terraform apply -replace. Before, the apply succeeded and left the subscription in the state and
+// on no queue.
 func TestAccQueue_replacedUnderSameNameSubscriptions(t *testing.T) {
 	tf := acctest.TerraformCLI(t)
 	t.Parallel()
@@ -316,12 +316,12 @@ resource "sapmessaging_queue_subscription" "s" {
 			}
 		}
 		r := w.Run(t, append([]string{"apply", "-auto-approve", "-input=false", "-no-color"}, replace...)...)
-		if r.ExitCode != 0 || !strings.Contains(r.Output, "sapmessaging_queue_subscription.s must be replaced") ||
+		if r.ExitCode != 0 || !strings.Contains(r.Output, "sapmessaging_queue_subscription.s will be updated in-place") ||
 			replace == nil && !strings.Contains(r.Output, "Queue Replaced Under Its Name") {
 			t.Fatalf("apply %v: the subscription was not planned for replacement (exit %d):\n%s", replace, r.ExitCode, r.Output)
 		}
 		if ok, err := acctest.Subscribed(env, t, name, topic); err != nil || !ok {
-			t.Fatalf("apply %v: the replaced queue has no subscription of %s (err %v)", replace, topic, err)
+			t.Fatalf("apply %v: the replaced queue has no subscription of %s (err %v):\n%s", replace, topic, err, r.Output)
 		}
 		if r := w.Run(t, "plan", "-detailed-exitcode", "-input=false", "-no-color"); r.ExitCode != 0 {
 			t.Fatalf("apply %v: the plan after it is not empty (exit %d):\n%s", replace, r.ExitCode, r.Output)
@@ -359,4 +359,42 @@ resource "sapmessaging_queue" %q {
 			Config: cfg("q"),
 		},
 	})
+}
+
+// A queue with create_before_destroy cannot be replaced under its name: the apply creates the new queue
+// first and finds the old one. The subscriptions that refer to the queue's name are subscribed again in
+// place after the queue's create, so the failed create leaves them on the queue, which was never deleted.
+func TestAccQueue_replacedUnderSameNameCreateBeforeDestroy(t *testing.T) {
+	tf := acctest.TerraformCLI(t)
+	t.Parallel()
+	srv := emulatortest.Start(t, emulator.Options{})
+	env := &acctest.TestEnv{Srv: srv}
+	const (
+		name  = "acme/crm/prod/replaced/cbd"
+		topic = "acme/crm/prod/ce/replaced/cbd/*"
+	)
+	w := acctest.NewCLIWork(t, tf, srv, "", fmt.Sprintf(`
+resource "sapmessaging_queue" "q" {
+  name                 = %q
+  max_redelivery_count = 3
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+resource "sapmessaging_queue_subscription" "s" {
+  queue_name    = sapmessaging_queue.q.name
+  topic_pattern = %q
+}
+`, name, topic))
+	if r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color"); r.ExitCode != 0 {
+		t.Fatalf("create: %s", r.Output)
+	}
+	r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color", "-replace=sapmessaging_queue.q")
+	if r.ExitCode == 0 || !strings.Contains(r.Output, "Queue Already Exists") {
+		t.Fatalf("the create before the destroy did not fail on the existing queue (exit %d):\n%s", r.ExitCode, r.Output)
+	}
+	if ok, err := acctest.Subscribed(env, t, name, topic); err != nil || !ok {
+		t.Fatalf("the failed replacement deleted the subscription of %s (err %v):\n%s", topic, err, r.Output)
+	}
 }

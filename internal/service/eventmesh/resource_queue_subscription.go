@@ -126,8 +126,9 @@ func queueSubscriptionSchema(context.Context) schema.Schema {
 			"queue_name": schema.StringAttribute{
 				MarkdownDescription: "The full name of the queue, usually `sapmessaging_queue.<name>.name`. The plan fails when the Event Mesh " +
 					"instance has no such queue and this configuration does not create it. Changing it replaces the subscription. " +
-					"So does a replacement of the queue under the same name (`terraform apply -replace`, a tainted queue) planned before " +
-					"this subscription, as it is when `queue_name` refers to the queue resource: the broker deletes a queue's subscriptions with it.",
+					"A replacement of the queue under the same name (`terraform apply -replace`, a tainted queue) planned before this " +
+					"subscription, as it is when `queue_name` refers to the queue resource, updates it in place: the broker deletes a queue's " +
+					"subscriptions with it, and the apply subscribes the new queue again.",
 				Required:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 				Validators:    []validator.String{framework.QueueName()},
