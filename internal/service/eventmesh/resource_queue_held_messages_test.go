@@ -287,28 +287,11 @@ func TestAccQueueHeldMessages_tainted(t *testing.T) {
 // for terraform apply -replace. Before, the apply succeeded and left the subscription in the state and
 // on no queue.
 func TestAccQueue_replacedUnderSameNameSubscriptions(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
-	srv := emulatortest.Start(t, emulator.Options{})
-	env := &acctest.TestEnv{Srv: srv}
 	const (
 		name  = "acme/crm/prod/replaced/orders"
 		topic = "acme/crm/prod/ce/replaced/orders/*"
 	)
-	w := acctest.NewCLIWork(t, tf, srv, "", fmt.Sprintf(`
-resource "sapmessaging_queue" "q" {
-  name                 = %q
-  max_redelivery_count = 3
-}
-
-resource "sapmessaging_queue_subscription" "s" {
-  queue_name    = sapmessaging_queue.q.name
-  topic_pattern = %q
-}
-`, name, topic))
-	if r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color"); r.ExitCode != 0 {
-		t.Fatalf("create: %s", r.Output)
-	}
+	w, env := subscribedQueueWork(t, name, topic, "")
 	for _, replace := range [][]string{{"-replace=sapmessaging_queue.q"}, nil} {
 		if replace == nil {
 			if r := w.Run(t, "taint", "-no-color", "sapmessaging_queue.q"); r.ExitCode != 0 {
@@ -365,31 +348,11 @@ resource "sapmessaging_queue" %q {
 // first and finds the old one. The subscriptions that refer to the queue's name are subscribed again in
 // place after the queue's create, so the failed create leaves them on the queue, which was never deleted.
 func TestAccQueue_replacedUnderSameNameCreateBeforeDestroy(t *testing.T) {
-	tf := acctest.TerraformCLI(t)
-	t.Parallel()
-	srv := emulatortest.Start(t, emulator.Options{})
-	env := &acctest.TestEnv{Srv: srv}
 	const (
 		name  = "acme/crm/prod/replaced/cbd"
 		topic = "acme/crm/prod/ce/replaced/cbd/*"
 	)
-	w := acctest.NewCLIWork(t, tf, srv, "", fmt.Sprintf(`
-resource "sapmessaging_queue" "q" {
-  name                 = %q
-  max_redelivery_count = 3
-  lifecycle {
-    create_before_destroy = true
-  }
-}
-
-resource "sapmessaging_queue_subscription" "s" {
-  queue_name    = sapmessaging_queue.q.name
-  topic_pattern = %q
-}
-`, name, topic))
-	if r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color"); r.ExitCode != 0 {
-		t.Fatalf("create: %s", r.Output)
-	}
+	w, env := subscribedQueueWork(t, name, topic, "lifecycle {\n    create_before_destroy = true\n  }")
 	r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color", "-replace=sapmessaging_queue.q")
 	if r.ExitCode == 0 || !strings.Contains(r.Output, "Queue Already Exists") {
 		t.Fatalf("the create before the destroy did not fail on the existing queue (exit %d):\n%s", r.ExitCode, r.Output)
@@ -397,4 +360,29 @@ resource "sapmessaging_queue_subscription" "s" {
 	if ok, err := acctest.Subscribed(env, t, name, topic); err != nil || !ok {
 		t.Fatalf("the failed replacement deleted the subscription of %s (err %v):\n%s", topic, err, r.Output)
 	}
+}
+
+// subscribedQueueWork applies, with the terraform CLI against an emulator of its own, a queue named name
+// (with lifecycle, a block or "") and a subscription of topic that refers to the queue's name.
+func subscribedQueueWork(t *testing.T, name, topic, lifecycle string) (*acctest.CLIWork, *acctest.TestEnv) {
+	t.Helper()
+	tf := acctest.TerraformCLI(t)
+	t.Parallel()
+	srv := emulatortest.Start(t, emulator.Options{})
+	w := acctest.NewCLIWork(t, tf, srv, "", fmt.Sprintf(`
+resource "sapmessaging_queue" "q" {
+  name                 = %q
+  max_redelivery_count = 3
+  %s
+}
+
+resource "sapmessaging_queue_subscription" "s" {
+  queue_name    = sapmessaging_queue.q.name
+  topic_pattern = %q
+}
+`, name, lifecycle, topic))
+	if r := w.Run(t, "apply", "-auto-approve", "-input=false", "-no-color"); r.ExitCode != 0 {
+		t.Fatalf("create: %s", r.Output)
+	}
+	return w, &acctest.TestEnv{Srv: srv}
 }
