@@ -149,10 +149,9 @@ func (d *ProviderData) AEMPlanLink(name, dmq string, diags *diag.Diagnostics) {
 		// A name unknown at plan: recorded under a key no queue name takes ('<' is refused), so that a delete
 		// planned later finds the link; the cycle checks follow queue names and never reach it.
 		l.unnamed++
-		l.links[fmt.Sprintf("<a queue named at apply, %d>", l.unnamed)] = dmq
-	} else {
-		l.links[name] = dmq
+		name = fmt.Sprintf("<name known only at apply #%d>", l.unnamed)
 	}
+	l.links[name] = dmq
 	if l.deleted[dmq] {
 		AppendFindings(diags, rules.CheckDestroyedDeadMessageQueue(name, dmq, true))
 	}

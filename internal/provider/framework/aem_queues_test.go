@@ -38,12 +38,19 @@ func TestAEMPlanQueueDeletion(t *testing.T) {
 		t.Errorf("delete first: the queue was not refused: %v", diags)
 	}
 
-	// A queue whose name is known only at apply, planned first.
+	// A queue whose name is known only at apply, planned first, then last.
 	diags, d = nil, &framework.ProviderData{}
 	d.AEMPlanLink("", dmq, &diags)
 	d.AEMPlanQueueDeletion(dmq, &diags)
-	if !refused(diags, false) || !strings.Contains(diags[0].Detail(), "named at apply") {
+	if !refused(diags, false) || !strings.Contains(diags[0].Detail(), "name known only at apply") {
 		t.Errorf("unknown name first: the delete was not refused: %v", diags)
+	}
+
+	diags, d = nil, &framework.ProviderData{}
+	d.AEMPlanQueueDeletion(dmq, &diags)
+	d.AEMPlanLink("", dmq, &diags)
+	if !refused(diags, true) || !strings.Contains(diags[0].Detail(), `"<name known only at apply #1>" names it`) {
+		t.Errorf("unknown name last: the queue was not refused: %v", diags)
 	}
 
 	diags, d = nil, &framework.ProviderData{}
