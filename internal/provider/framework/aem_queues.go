@@ -3,7 +3,6 @@ package framework
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -176,16 +175,7 @@ func (d *ProviderData) AEMPlanQueueDeletion(queue string, diags *diag.Diagnostic
 	if created := d.createdInRun(ServiceAEM, AEMQueueClaimKey(queue)); created != "" {
 		addDestroyedAndCreated(diags, queue, created)
 	}
-	var users []string
-	for q, dmq := range l.links {
-		if dmq == queue && !l.deleted[q] {
-			users = append(users, q)
-		}
-	}
-	slices.Sort(users)
-	for _, q := range users {
-		AppendFindings(diags, rules.CheckDestroyedDeadMessageQueue(q, queue, false))
-	}
+	refuseNamedDeletion(queue, l.links, l.deleted, diags) // queue_links.go
 }
 
 // AEMPlanReadError reports a read at plan that failed: refused credentials name the user, anything else

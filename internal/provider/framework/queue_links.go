@@ -172,9 +172,15 @@ func (d *ProviderData) PlanQueueDeletion(queue string, diags *diag.Diagnostics) 
 	if created := d.createdInRun(ServiceEventMesh, QueueClaimKey(queue)); created != "" {
 		addDestroyedAndCreated(diags, queue, created)
 	}
-	users := make([]string, 0, 1)
-	for q, dmq := range d.links.planned {
-		if dmq == queue && !d.links.deleted[q] {
+	refuseNamedDeletion(queue, d.links.planned, d.links.deleted, diags)
+}
+
+// refuseNamedDeletion refuses the delete of queue that this run plans when a queue of the run's planned
+// links (queue → dead message queue) names it and is not deleted itself, in name order.
+func refuseNamedDeletion(queue string, links map[string]string, deleted map[string]bool, diags *diag.Diagnostics) {
+	var users []string
+	for q, dmq := range links {
+		if dmq == queue && !deleted[q] {
 			users = append(users, q)
 		}
 	}
